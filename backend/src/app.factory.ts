@@ -1,0 +1,46 @@
+import { NestFactory } from '@nestjs/core';
+import { NestExpressApplication } from '@nestjs/platform-express';
+import { SwaggerModule } from '@nestjs/swagger';
+import cookieParser from 'cookie-parser';
+import helmet from 'helmet';
+import { Logger } from 'nestjs-pino';
+import { AppModule, AppModuleOptions } from './app.module';
+import { buildOpenApiDocument } from './common/openapi';
+import { FrontendModule } from './frontend/frontend.module';
+
+export interface CreateAppOptions extends AppModuleOptions {
+  /** Mount the built Astro pages behind the API (off in API tests and OpenAPI generation). */
+  withFrontend?: boolean;
+}
+
+/** Builds the whole app, configured the same way for `npm start`, the tests and the OpenAPI script. */
+export async function createApp(options: CreateAppOptions): Promise<NestExpressApplication> {
+  const root = AppModule.forRoot(options);
+  if (options.withFrontend) root.imports = [...(root.imports ?? []), FrontendModule.forRoot()];
+  const app = await NestFactory.create<NestExpressApplication>(root, { bufferLogs: true, bodyParser: false });
+  app.useLogger(app.get(Logger));
+  app.set('trust proxy', 'loopback');
+  app.set('x-powered-by', false);
+  app.use(
+    helmet({
+      contentSecurityPolicy: {
+        directives: {
+          // Astro's island loader and the no-flash theme script are inline.
+          'script-src': ["'self'", "'unsafe-inline'"],
+          'img-src': ["'self'", 'data:', 'blob:', 'https:'],
+          'style-src': ["'self'", "'unsafe-inline'"],
+          'upgrade-insecure-requests': null,
+        },
+      },
+      crossOriginEmbedderPolicy: false,
+    }),
+  );
+  app.use(cookieParser());
+  // Post bodies may reach 200,000 characters of Markdown plus rendered HTML.
+  app.useBodyParser('json', { limit: '2mb' });
+  app.useBodyParser('urlencoded', { extended: false, limit: '256kb' });
+
+  const document = buildOpenApiDocument(app);
+  SwaggerModule.setup('api/docs', app, document, { jsonDocumentUrl: 'api/docs-json', customSiteTitle: 'Inkwell API' });
+  return app;
+}

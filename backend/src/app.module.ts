@@ -1,0 +1,82 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE, RouterModule } from '@nestjs/core';
+import { ThrottlerGuard, ThrottlerModule } from '@nestjs/throttler';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import { LoggerModule } from 'nestjs-pino';
+import { AllExceptionsFilter } from './common/filters/all-exceptions.filter';
+import { EnvelopeInterceptor } from './common/interceptors/envelope.interceptor';
+import { CommonMessages } from './common/messages';
+import { createValidationPipe } from './common/validation/validation.pipe';
+import { ConfigModule } from './config/config.module';
+import { AppConfig } from './config/env';
+import { dataSourceOptions } from './database/data-source';
+import { HealthModule } from './health/health.module';
+
+export interface AppModuleOptions {
+  config: AppConfig;
+  databaseUrl: string;
+  /** Build the module graph without connecting to the database (OpenAPI generation). */
+  withoutDatabase?: boolean;
+}
+
+/**
+ * The modules answering under /api/v1 (the prefix is given by RouterModule rather than a global
+ * prefix, so that middleware such as the request logger and the page handler see every path).
+ * The images module is the exception: the spec puts it on the host root.
+ */
+export const API_PREFIX = 'api/v1';
+const API_MODULES = [HealthModule];
+
+const REQUEST_ID = /^[\w.-]{8,128}$/;
+
+/** A caller's X-Request-Id is kept when it looks like one; otherwise a new UUID. */
+export function requestIdOf(req: IncomingMessage): string {
+  const header = req.headers['x-request-id'];
+  return typeof header === 'string' && REQUEST_ID.test(header) ? header : randomUUID();
+}
+
+@Module({})
+export class AppModule {
+  static forRoot(options: AppModuleOptions): DynamicModule {
+    const { config } = options;
+    return {
+      module: AppModule,
+      imports: [
+        ConfigModule.forRoot(config),
+        LoggerModule.forRoot({
+          pinoHttp: {
+            level: config.logLevel,
+            genReqId: (req, res) => {
+              const id = requestIdOf(req);
+              res.setHeader('X-Request-Id', id);
+              return id;
+            },
+            autoLogging: { ignore: (req) => /^\/(api\/v1\/health|_astro\/|favicon)/.test(req.url ?? '') },
+            redact: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'],
+            customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info'),
+          },
+        }),
+        TypeOrmModule.forRoot({
+          ...dataSourceOptions(options.databaseUrl),
+          migrationsRun: !options.withoutDatabase,
+          manualInitialization: options.withoutDatabase,
+        }),
+        ThrottlerModule.forRoot({
+          throttlers: [{ name: 'default', ttl: 60_000, limit: 300 }],
+          errorMessage: CommonMessages.TOO_MANY_ATTEMPTS,
+          skipIf: () => config.throttleDisabled,
+        }),
+        ...API_MODULES,
+        RouterModule.register([{ path: API_PREFIX, children: API_MODULES }]),
+      ],
+      providers: [
+        { provide: APP_GUARD, useClass: ThrottlerGuard },
+        { provide: APP_FILTER, useClass: AllExceptionsFilter },
+        { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
+        { provide: APP_PIPE, useFactory: createValidationPipe },
+      ],
+    };
+  }
+}

@@ -1,0 +1,71 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import { IsInt, Min } from 'class-validator';
+
+export const DEFAULT_PAGE_SIZE = 10;
+export const MAX_PAGE_SIZE = 100;
+/** The spec's clients fetch up to 1000 items from a few lists (tags, author status counts). */
+export const MAX_LOOKUP_PAGE_SIZE = 1000;
+
+function toInteger(value: unknown): unknown {
+  if (typeof value === 'string' && /^-?\d+$/.test(value.trim())) return Number(value);
+  return value;
+}
+
+/** Clamps a requested page size into [1, max]; a missing or non-numeric size takes the default. */
+export function clampSize(value: unknown, fallback: number, max: number): number {
+  const n = typeof value === 'number' ? value : Number(value);
+  if (!Number.isFinite(n)) return fallback;
+  return Math.min(max, Math.max(1, Math.trunc(n)));
+}
+
+/** `?page&size`: page is zero-based; size is clamped to 1–100. */
+export class PageQueryDto {
+  @ApiPropertyOptional({ minimum: 0, default: 0, description: 'Zero-based page number' })
+  @Transform(({ value }) => toInteger(value ?? 0))
+  @IsInt({ message: 'page must be a whole number' })
+  @Min(0, { message: 'page must not be negative' })
+  page: number = 0;
+
+  @ApiPropertyOptional({ minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE })
+  @Transform(({ value }) => clampSize(toInteger(value), DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE))
+  size: number = DEFAULT_PAGE_SIZE;
+}
+
+export class PageableDto {
+  @ApiProperty() pageNumber: number;
+  @ApiProperty() pageSize: number;
+  @ApiProperty() offset: number;
+  @ApiProperty() paged: boolean;
+  @ApiProperty() unpaged: boolean;
+}
+
+/** The spec's paged answer (Spring-style field names, as the clients read them). */
+export interface Page<T> {
+  content: T[];
+  totalElements: number;
+  totalPages: number;
+  number: number;
+  size: number;
+  first: boolean;
+  last: boolean;
+  empty: boolean;
+  numberOfElements: number;
+  pageable: PageableDto;
+}
+
+export function toPage<T>(content: T[], totalElements: number, page: number, size: number): Page<T> {
+  const totalPages = size > 0 ? Math.ceil(totalElements / size) : 0;
+  return {
+    content,
+    totalElements,
+    totalPages,
+    number: page,
+    size,
+    first: page === 0,
+    last: page >= totalPages - 1,
+    empty: content.length === 0,
+    numberOfElements: content.length,
+    pageable: { pageNumber: page, pageSize: size, offset: page * size, paged: true, unpaged: false },
+  };
+}

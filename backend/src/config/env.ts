@@ -1,0 +1,137 @@
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+
+/**
+ * The only reader of process.env. Every variable of DESIGN.md §2 is parsed and validated here
+ * once; a bad value throws a ConfigError whose one-line message names the variable.
+ */
+export class ConfigError extends Error {}
+
+export interface AppConfig {
+  port: number;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  publicUrl: string;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  adminEmail: string | undefined;
+  adminPassword: string | undefined;
+  jwtSecret: string;
+  throttleDisabled: boolean;
+  pageCache: boolean;
+  logLevel: string;
+  isProduction: boolean;
+}
+
+type Env = Record<string, string | undefined>;
+
+function optional(env: Env, name: string): string | undefined {
+  const value = env[name];
+  return value === undefined || value.trim() === '' ? undefined : value.trim();
+}
+
+function parsePort(env: Env): number {
+  const raw = optional(env, 'PORT');
+  if (raw === undefined) return 3000;
+  const port = Number(raw);
+  if (!/^\d+$/.test(raw) || port < 1 || port > 65535) {
+    throw new ConfigError(`PORT must be a whole number from 1 to 65535 (got "${raw}")`);
+  }
+  return port;
+}
+
+function parseUrl(env: Env, name: string, protocols: string[]): string | undefined {
+  const raw = optional(env, name);
+  if (raw === undefined) return undefined;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`${name} must be a URL (got "${raw}")`);
+  }
+  if (!protocols.includes(url.protocol)) {
+    throw new ConfigError(`${name} must start with ${protocols.map((p) => `${p}//`).join(' or ')} (got "${raw}")`);
+  }
+  return raw;
+}
+
+function parseFlag(env: Env, name: string, on: string[], off: string[], fallback: boolean): boolean {
+  const raw = optional(env, name);
+  if (raw === undefined) return fallback;
+  const lower = raw.toLowerCase();
+  if (on.includes(lower)) return true;
+  if (off.includes(lower)) return false;
+  throw new ConfigError(`${name} must be one of ${[...on, ...off].join(', ')} (got "${raw}")`);
+}
+
+function parseEmail(env: Env, name: string): string | undefined {
+  const raw = optional(env, name);
+  if (raw !== undefined && !/^[^\s@]+@[^\s@]+$/.test(raw)) {
+    throw new ConfigError(`${name} must be an e-mail address (got "${raw}")`);
+  }
+  return raw?.toLowerCase();
+}
+
+/** Secrets made on first start live in DATA_DIR/secrets.json, readable by the owner only. */
+export function persistedSecret(dataDir: string, key: string): string {
+  const file = resolve(dataDir, 'secrets.json');
+  let secrets: Record<string, string> = {};
+  if (existsSync(file)) {
+    try {
+      secrets = JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>;
+    } catch {
+      throw new ConfigError(`${file} is not valid JSON; fix or delete it (tokens signed with the old secret stop working)`);
+    }
+  }
+  if (!secrets[key]) {
+    secrets[key] = randomBytes(48).toString('base64url');
+    mkdirSync(dataDir, { recursive: true });
+    writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
+  }
+  chmodSync(file, 0o600);
+  return secrets[key];
+}
+
+export function loadConfig(env: Env = process.env): AppConfig {
+  const port = parsePort(env);
+  const dataDir = resolve(optional(env, 'DATA_DIR') ?? './data');
+  const databaseUrl = parseUrl(env, 'DATABASE_URL', ['postgres:', 'postgresql:']);
+  const publicUrl = (parseUrl(env, 'PUBLIC_URL', ['http:', 'https:']) ?? `http://localhost:${port}`).replace(/\/+$/, '');
+  const smtpUrl = parseUrl(env, 'SMTP_URL', ['smtp:', 'smtps:']);
+  const mailFrom = optional(env, 'MAIL_FROM') ?? 'Inkwell <no-reply@localhost>';
+  const adminEmail = parseEmail(env, 'ADMIN_EMAIL');
+  const adminPassword = optional(env, 'ADMIN_PASSWORD');
+  if (adminPassword !== undefined && adminPassword.length < 8) {
+    throw new ConfigError('ADMIN_PASSWORD must be at least 8 characters');
+  }
+  const jwtRaw = optional(env, 'JWT_SECRET');
+  if (jwtRaw !== undefined && jwtRaw.length < 32) {
+    throw new ConfigError('JWT_SECRET must be at least 32 characters');
+  }
+  const throttleDisabled = parseFlag(env, 'THROTTLE_DISABLED', ['1', 'true'], ['0', 'false'], false);
+  const pageCache = parseFlag(env, 'PAGE_CACHE', ['on', '1', 'true'], ['off', '0', 'false'], true);
+  const logLevel = optional(env, 'LOG_LEVEL') ?? 'info';
+  if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
+    throw new ConfigError(`LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent (got "${logLevel}")`);
+  }
+
+  return Object.freeze({
+    port,
+    dataDir,
+    databaseUrl,
+    publicUrl,
+    smtpUrl,
+    mailFrom,
+    adminEmail,
+    adminPassword,
+    jwtSecret: jwtRaw ?? persistedSecret(dataDir, 'jwtSecret'),
+    throttleDisabled,
+    pageCache,
+    logLevel,
+    isProduction: env.NODE_ENV === 'production',
+  });
+}
+
+/** Injection token for the validated configuration. */
+export const APP_CONFIG = Symbol('APP_CONFIG');

@@ -1,0 +1,38 @@
+import { Client } from 'pg';
+import { DataSource, DataSourceOptions } from 'typeorm';
+import { MIGRATIONS } from '../../../migrations';
+import { ENTITIES } from './entities';
+
+/** One set of options for the app, the migration CLI and the tests. `synchronize` is never on. */
+export function dataSourceOptions(url: string): DataSourceOptions {
+  return {
+    type: 'postgres',
+    url,
+    entities: ENTITIES,
+    migrations: MIGRATIONS,
+    migrationsTableName: 'migrations',
+    migrationsTransactionMode: 'each',
+    synchronize: false,
+    logging: ['error'],
+    extra: { max: 20, application_name: 'inkwell' },
+  };
+}
+
+export function createDataSource(url: string): DataSource {
+  return new DataSource(dataSourceOptions(url));
+}
+
+/** Creates the named database on the server of `serverUrl` when it is missing; returns its URL. */
+export async function ensureDatabase(serverUrl: string, name: string): Promise<string> {
+  const client = new Client({ connectionString: serverUrl });
+  await client.connect();
+  try {
+    const { rowCount } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+    if (!rowCount) await client.query(`CREATE DATABASE "${name.replace(/"/g, '""')}"`);
+  } finally {
+    await client.end();
+  }
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}

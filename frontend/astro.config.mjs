@@ -1,0 +1,17 @@
+// @ts-check
+import node from '@astrojs/node';
+import react from '@astrojs/react';
+import tailwindcss from '@tailwindcss/vite';
+import { defineConfig } from 'astro/config';
+
+// Pages render on the server inside the Nest process (node adapter in middleware mode);
+// React only hydrates the islands.
+export default defineConfig({
+  output: 'server',
+  adapter: node({ mode: 'middleware' }),
+  integrations: [react()],
+  build: { inlineStylesheets: 'auto' },
+  prefetch: false,
+  devToolbar: { enabled: false },
+  vite: { plugins: [tailwindcss()] },
+});

@@ -1,0 +1,14 @@
+/// <reference types="astro/client" />
+
+declare namespace App {
+  interface Locals {
+    /** Loopback origin of the Nest process serving this page (set by the server). */
+    apiOrigin: string;
+    /** PUBLIC_URL: absolute links (canonical, feeds). */
+    publicUrl: string;
+    /** Whether anonymous public pages may be cached. */
+    pageCache: boolean;
+    /** Typed API client bound to this request (forwards the session cookie). */
+    api: import('./lib/api/client').ApiClient;
+  }
+}

@@ -1,0 +1,61 @@
+/** The envelope every API answer uses (DESIGN.md §3). */
+export interface ApiEnvelope<T> {
+  success: boolean;
+  data: T;
+  message: string;
+  status: number;
+  errors: Record<string, string[]> | null;
+}
+
+export const NETWORK_ERROR = 'Network error. Please check your connection and try again.';
+export const UNEXPECTED_ERROR = 'An unexpected error occurred';
+
+/** An API failure: the server's message, status and field errors (status 0 = no answer). */
+export class ApiError extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+    readonly errors: Record<string, string[]> | null = null,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+
+  /** The first message for a field, for forms. */
+  field(name: string): string | undefined {
+    return this.errors?.[name]?.[0];
+  }
+}
+
+interface FetchResult {
+  data?: unknown;
+  error?: unknown;
+  response: Response;
+}
+
+function toApiError(error: unknown, response: Response): ApiError {
+  const envelope = error as Partial<ApiEnvelope<unknown>> | undefined;
+  if (envelope && typeof envelope === 'object' && typeof envelope.message === 'string') {
+    return new ApiError(envelope.message, response.status, envelope.errors ?? null);
+  }
+  return new ApiError(UNEXPECTED_ERROR, response.status);
+}
+
+/**
+ * Turns an openapi-fetch call into its envelope's `data`, or throws an ApiError with the
+ * server's message. Network failures become status 0 with the spec's network text.
+ */
+export async function unwrap<R extends FetchResult>(
+  call: Promise<R>,
+): Promise<R extends { data?: infer D } ? (NonNullable<D> extends { data: infer T } ? T : never) : never> {
+  let result: R;
+  try {
+    result = await call;
+  } catch (error) {
+    if (error instanceof ApiError) throw error;
+    throw new ApiError(NETWORK_ERROR, 0);
+  }
+  if (result.error !== undefined || !result.response.ok) throw toApiError(result.error, result.response);
+  if (result.response.status === 204) return undefined as never;
+  return (result.data as { data: never }).data;
+}

@@ -1,0 +1,57 @@
+/** Roles ranked ADMIN (3) > AUTHOR (2) > USER (1); the highest held role counts; none = USER. */
+export type RoleName = 'ADMIN' | 'AUTHOR' | 'USER';
+
+const RANK: Record<RoleName, number> = { ADMIN: 3, AUTHOR: 2, USER: 1 };
+
+export function effectiveRole(roles: readonly (string | { name: string })[] | undefined): RoleName {
+  let best: RoleName = 'USER';
+  for (const role of roles ?? []) {
+    const name = (typeof role === 'string' ? role : role.name).toUpperCase() as RoleName;
+    if (RANK[name] && RANK[name] > RANK[best]) best = name;
+  }
+  return best;
+}
+
+/** The header's Dashboard link: /admin for ADMIN, /author for AUTHOR, else /dashboard. */
+export function dashboardPath(role: RoleName): string {
+  return role === 'ADMIN' ? '/admin' : role === 'AUTHOR' ? '/author' : '/dashboard';
+}
+
+/** A role string with a capital first letter and the rest lower-case ('ADMIN' → 'Admin'). */
+export function roleLabel(role: string): string {
+  return role ? role.charAt(0).toUpperCase() + role.slice(1).toLowerCase() : '';
+}
+
+export interface NavItem {
+  label: string;
+  href: string;
+}
+
+/** The side panel's links by role (spec 000 §2). */
+export function sideNav(role: RoleName): NavItem[] {
+  switch (role) {
+    case 'ADMIN':
+      return [
+        { label: 'Dashboard', href: '/admin' },
+        { label: 'Users', href: '/admin/users' },
+        { label: 'Posts', href: '/admin/posts' },
+        { label: 'Tags', href: '/admin/tags' },
+        { label: 'Account', href: '/account' },
+      ];
+    case 'AUTHOR':
+      return [
+        { label: 'Dashboard', href: '/author' },
+        { label: 'My Posts', href: '/author/posts' },
+        { label: 'New Post', href: '/author/posts/new' },
+        { label: 'Drafts', href: '/author/drafts' },
+        { label: 'Account', href: '/account' },
+      ];
+    default:
+      return [
+        { label: 'Dashboard', href: '/dashboard' },
+        { label: 'Liked Posts', href: '/liked-posts' },
+        { label: 'My Comments', href: '/my-comments' },
+        { label: 'Account', href: '/account' },
+      ];
+  }
+}
