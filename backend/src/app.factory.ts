@@ -1,5 +1,6 @@
+import type { DynamicModule } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { NestExpressApplication } from '@nestjs/platform-express';
+import { ExpressAdapter, NestExpressApplication } from '@nestjs/platform-express';
 import { SwaggerModule } from '@nestjs/swagger';
 import cookieParser from 'cookie-parser';
 import helmet from 'helmet';
@@ -11,13 +12,16 @@ import { FrontendModule } from './frontend/frontend.module';
 export interface CreateAppOptions extends AppModuleOptions {
   /** Mount the built Astro pages behind the API (off in API tests and OpenAPI generation). */
   withFrontend?: boolean;
+  /** Further modules (tests mount probe controllers this way). */
+  extraModules?: NonNullable<DynamicModule['imports']>;
 }
 
 /** Builds the whole app, configured the same way for `npm start`, the tests and the OpenAPI script. */
 export async function createApp(options: CreateAppOptions): Promise<NestExpressApplication> {
   const root = AppModule.forRoot(options);
-  if (options.withFrontend) root.imports = [...(root.imports ?? []), FrontendModule.forRoot()];
-  const app = await NestFactory.create<NestExpressApplication>(root, { bufferLogs: true, bodyParser: false });
+  root.imports = [...(root.imports ?? []), ...(options.extraModules ?? [])];
+  if (options.withFrontend) root.imports.push(FrontendModule.forRoot());
+  const app = await NestFactory.create<NestExpressApplication>(root, new ExpressAdapter(), { bufferLogs: true, bodyParser: false });
   app.useLogger(app.get(Logger));
   app.set('trust proxy', 'loopback');
   app.set('x-powered-by', false);

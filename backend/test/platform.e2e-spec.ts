@@ -1,0 +1,151 @@
+import { Body, Controller, Get, Module, Param, Post } from '@nestjs/common';
+import { Throttle } from '@nestjs/throttler';
+import { IsEmail, IsInt, IsString, Length, Min } from 'class-validator';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { generateOpenApi } from '../src/bin/generate-openapi';
+import { PROJECT_ROOT } from '../src/config/paths';
+import { ParseIdPipe } from '../src/common/validation/parse-id.pipe';
+import { createTestApp, TestApp } from './helpers/app';
+
+class ProbeDto {
+  @IsEmail({}, { message: 'Invalid email address' }) email: string;
+  @IsString() @Length(2, 100, { message: 'Full name must be less than 100 characters' }) fullName: string;
+  @IsInt() @Min(1) count: number;
+}
+
+@Controller('probe')
+class ProbeController {
+  @Post('echo')
+  echo(@Body() body: ProbeDto) {
+    return body;
+  }
+
+  @Get('items/:id')
+  item(@Param('id', ParseIdPipe) id: number) {
+    return { id };
+  }
+
+  @Get('boom')
+  boom(): never {
+    throw new Error('secret internal detail at /srv/app.js:42');
+  }
+
+  @Get('limited')
+  @Throttle({ default: { limit: 2, ttl: 60_000 } })
+  limited() {
+    return 'fine';
+  }
+}
+
+@Module({ controllers: [ProbeController] })
+class ProbeModule {}
+
+describe('Platform conventions', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ extraModules: [ProbeModule] });
+  });
+  afterAll(() => t.close());
+
+  it('answers health with 200 once the database is up and migrated', async () => {
+    const res = await t.http.get('/api/v1/health').expect(200);
+    expect(res.body).toEqual({
+      success: true,
+      data: { status: 'ok', database: 'up', migrations: 'applied' },
+      message: 'OK',
+      status: 200,
+      errors: null,
+    });
+  });
+
+  it('wraps successes in the envelope', async () => {
+    const res = await t.http.post('/probe/echo').send({ email: 'a@b.co', fullName: 'Ann Lee', count: 3 }).expect(201);
+    expect(res.body).toEqual({
+      success: true,
+      data: { email: 'a@b.co', fullName: 'Ann Lee', count: 3 },
+      message: 'Created',
+      status: 201,
+      errors: null,
+    });
+  });
+
+  it('answers a malformed JSON body with 400 in the envelope, not 500', async () => {
+    const res = await t.http.post('/api/v1/health').set('Content-Type', 'application/json').send('{"broken":').expect(400);
+    expect(res.body).toMatchObject({ success: false, data: null, status: 400, message: 'Invalid request. Please check your input.', errors: null });
+  });
+
+  it('reports validation failures per field with the first message on top', async () => {
+    const res = await t.http.post('/probe/echo').send({ email: 'nope', fullName: 'x', count: 0 }).expect(400);
+    expect(res.body.success).toBe(false);
+    expect(res.body.status).toBe(400);
+    expect(res.body.errors.email).toEqual(['Invalid email address']);
+    expect(res.body.errors.fullName).toEqual(['Full name must be less than 100 characters']);
+    expect(res.body.errors.count).toHaveLength(1);
+    expect(res.body.message).toBe('Invalid email address');
+  });
+
+  it('refuses fields the DTO does not declare (no mass assignment)', async () => {
+    const res = await t.http.post('/probe/echo').send({ email: 'a@b.co', fullName: 'Ann Lee', count: 1, isAdmin: true }).expect(400);
+    expect(res.body.errors.isAdmin).toEqual(['property isAdmin should not exist']);
+  });
+
+  it('answers 400 for a malformed id', async () => {
+    await t.http.get('/probe/items/12').expect(200);
+    for (const bad of ['abc', '0', '-1', '1.5', '99999999999']) {
+      const res = await t.http.get(`/probe/items/${bad}`).expect(400);
+      expect(res.body.message).toBe('Invalid id: it must be a positive whole number.');
+    }
+  });
+
+  it('hides unexpected errors behind a generic 500 with the request id', async () => {
+    const res = await t.http.get('/probe/boom').set('X-Request-Id', 'test-request-0001').expect(500);
+    expect(res.body).toEqual({
+      success: false,
+      data: null,
+      message: 'An unexpected error occurred',
+      status: 500,
+      errors: null,
+      requestId: 'test-request-0001',
+    });
+    expect(JSON.stringify(res.body)).not.toContain('secret');
+    expect(res.headers['x-request-id']).toBe('test-request-0001');
+  });
+
+  it('answers unknown API paths with a 404 envelope and sets security headers', async () => {
+    const res = await t.http.get('/api/v1/no-such-thing').expect(404);
+    expect(res.body).toMatchObject({ success: false, status: 404, data: null });
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['content-security-policy']).toContain("object-src 'none'");
+    expect(res.headers['x-request-id']).toMatch(/^[\w-]{8,}$/);
+  });
+
+  it('serves the Swagger document', async () => {
+    const res = await t.http.get('/api/docs-json').expect(200);
+    expect(res.body.paths['/api/v1/health'].get.operationId).toBe('getHealth');
+  });
+
+  it('keeps the committed openapi.json in step with the code (run `npm run openapi`)', async () => {
+    const committed = readFileSync(join(PROJECT_ROOT, 'openapi.json'), 'utf8');
+    expect(await generateOpenApi()).toBe(committed);
+  });
+});
+
+describe('Rate limiting', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ throttle: true, extraModules: [ProbeModule] });
+  });
+  afterAll(() => t.close());
+
+  it("answers 429 with the spec's text past the limit", async () => {
+    await t.http.get('/probe/limited').expect(200);
+    await t.http.get('/probe/limited').expect(200);
+    const res = await t.http.get('/probe/limited').expect(429);
+    expect(res.body).toMatchObject({ success: false, status: 429, message: 'Too many attempts. Please wait before trying again.' });
+  });
+
+  it('never throttles health', async () => {
+    for (let i = 0; i < 5; i++) await t.http.get('/api/v1/health').expect(200);
+  });
+});
