@@ -1,2 +1,5 @@
 /** Every migration, oldest first. `npm run migration:generate -- Name` appends to this list. */
-export const MIGRATIONS: Function[] = [];
+import { CreateUsersAndRoles1795336336857 } from './1795336336857-CreateUsersAndRoles';
+export const MIGRATIONS: Function[] = [
+  CreateUsersAndRoles1795336336857,
+];

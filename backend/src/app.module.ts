@@ -12,7 +12,9 @@ import { createValidationPipe } from './common/validation/validation.pipe';
 import { ConfigModule } from './config/config.module';
 import { AppConfig } from './config/env';
 import { dataSourceOptions } from './database/data-source';
+import { AuthModule } from './auth/auth.module';
 import { HealthModule } from './health/health.module';
+import { UsersModule } from './users/users.module';
 
 export interface AppModuleOptions {
   config: AppConfig;
@@ -27,7 +29,7 @@ export interface AppModuleOptions {
  * The images module is the exception: the spec puts it on the host root.
  */
 export const API_PREFIX = 'api/v1';
-const API_MODULES = [HealthModule];
+const API_MODULES = [HealthModule, AuthModule, UsersModule];
 
 const REQUEST_ID = /^[\w.-]{8,128}$/;
 

@@ -1,0 +1,58 @@
+import { ExecutionContext, ForbiddenException, HttpException, Injectable, UnauthorizedException } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { AuthGuard } from '@nestjs/passport';
+import type { Request } from 'express';
+import { ROLE_RANK, RoleName } from '../../users/entities/role.entity';
+import { AuthMessages } from '../auth.messages';
+import { ACCESS_COOKIE, AuthUser } from '../auth-user';
+
+export const AUTH_ROLES = 'inkwell:roles';
+export const AUTH_OPTIONAL = 'inkwell:authOptional';
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * `@Auth(...roles)` and `@OptionalAuth()` use this guard. Roles are ranked: a route for AUTHOR
+ * also admits ADMIN. A request authenticated by cookie that changes data must carry
+ * X-Request-Timestamp (a header a cross-site form cannot add: the CSRF rule of DESIGN.md §4).
+ */
+@Injectable()
+export class JwtAuthGuard extends AuthGuard('jwt') {
+  constructor(private readonly reflector: Reflector) {
+    super();
+  }
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const request = context.switchToHttp().getRequest<Request & { user?: AuthUser }>();
+    const optional = this.reflector.getAllAndOverride<boolean>(AUTH_OPTIONAL, [context.getHandler(), context.getClass()]);
+    const hasBearer = /^Bearer\s+\S/i.test(request.headers.authorization ?? '');
+    const hasCookie = Boolean((request.cookies as Record<string, string> | undefined)?.[ACCESS_COOKIE]);
+
+    if (!hasBearer && !hasCookie) {
+      if (optional) return true;
+      throw new UnauthorizedException(AuthMessages.AUTH_REQUIRED);
+    }
+    try {
+      await super.canActivate(context);
+    } catch (error) {
+      if (optional && !(error instanceof ForbiddenException)) return true;
+      throw error instanceof HttpException ? error : new UnauthorizedException(AuthMessages.AUTH_FAILED);
+    }
+    if (!hasBearer && !SAFE_METHODS.has(request.method) && !request.headers['x-request-timestamp']) {
+      throw new ForbiddenException(AuthMessages.CSRF);
+    }
+
+    const roles = this.reflector.getAllAndOverride<RoleName[] | undefined>(AUTH_ROLES, [context.getHandler(), context.getClass()]);
+    if (roles?.length && request.user) {
+      const needed = Math.min(...roles.map((role) => ROLE_RANK[role]));
+      if (ROLE_RANK[request.user.role] < needed) throw new ForbiddenException(AuthMessages.FORBIDDEN);
+    }
+    return true;
+  }
+
+  // Passport's default turns every failure into a bare 401; keep our messages instead.
+  handleRequest<TUser>(error: unknown, user: TUser | false): TUser {
+    if (error) throw error instanceof HttpException ? error : new UnauthorizedException(AuthMessages.AUTH_FAILED);
+    if (!user) throw new UnauthorizedException(AuthMessages.AUTH_FAILED);
+    return user;
+  }
+}

@@ -1,0 +1,40 @@
+import { ForbiddenException, Inject, Injectable, UnauthorizedException } from '@nestjs/common';
+import { PassportStrategy } from '@nestjs/passport';
+import type { Request } from 'express';
+import { ExtractJwt, Strategy } from 'passport-jwt';
+import { APP_CONFIG, AppConfig } from '../../config/env';
+import { UsersService } from '../../users/users.service';
+import { AuthMessages } from '../auth.messages';
+import { ACCESS_COOKIE, AccessTokenPayload, AuthUser } from '../auth-user';
+
+function fromCookie(req: Request): string | null {
+  const value = (req.cookies as Record<string, string> | undefined)?.[ACCESS_COOKIE];
+  return typeof value === 'string' && value ? value : null;
+}
+
+/**
+ * The access token comes from `Authorization: Bearer` or the httpOnly session cookie. The user
+ * is reloaded on every request, so a ban or deactivation takes effect at once.
+ */
+@Injectable()
+export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
+  constructor(
+    @Inject(APP_CONFIG) config: AppConfig,
+    private readonly users: UsersService,
+  ) {
+    super({
+      jwtFromRequest: ExtractJwt.fromExtractors([ExtractJwt.fromAuthHeaderAsBearerToken(), fromCookie]),
+      secretOrKey: config.jwtSecret,
+      algorithms: ['HS256'],
+      ignoreExpiration: false,
+    });
+  }
+
+  async validate(payload: AccessTokenPayload): Promise<AuthUser> {
+    if (typeof payload?.sub !== 'number') throw new UnauthorizedException(AuthMessages.AUTH_FAILED);
+    const user = await this.users.findAuthUser(payload.sub);
+    if (user === 'not-found') throw new UnauthorizedException(AuthMessages.AUTH_FAILED);
+    if (user === 'locked') throw new ForbiddenException(AuthMessages.ACCOUNT_LOCKED);
+    return user;
+  }
+}

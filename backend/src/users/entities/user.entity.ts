@@ -1,0 +1,64 @@
+import { Check, Column, CreateDateColumn, Entity, Index, OneToMany, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import type { UserRole } from './user-role.entity';
+
+export enum UserStatus {
+  PENDING = 'PENDING',
+  ACTIVE = 'ACTIVE',
+  INACTIVE = 'INACTIVE',
+  BANNED = 'BANNED',
+}
+
+/**
+ * A person with an account. `email` is stored lower-cased, so the unique key is
+ * case-insensitive. The password hash never leaves the users/auth services (see toUserResponse).
+ */
+@Entity('users')
+@Check('CHK_users_status', `"status" IN ('PENDING', 'ACTIVE', 'INACTIVE', 'BANNED')`)
+@Index('IDX_users_created_at', ['createdAt'])
+export class User {
+  @PrimaryGeneratedColumn({ primaryKeyConstraintName: 'PK_users' })
+  id: number;
+
+  @Column({ name: 'full_name', type: 'varchar', length: 100 })
+  fullName: string;
+
+  @Index('UQ_users_email', { unique: true })
+  @Column({ type: 'varchar', length: 254 })
+  email: string;
+
+  @Column({ name: 'password_hash', type: 'varchar', length: 100 })
+  passwordHash: string;
+
+  @Column({ type: 'varchar', length: 255, nullable: true })
+  avatar: string | null;
+
+  @Column({ type: 'varchar', length: 500, nullable: true })
+  bio: string | null;
+
+  @Column({ type: 'varchar', length: 255, nullable: true })
+  website: string | null;
+
+  @Column({ type: 'varchar', length: 100, nullable: true })
+  location: string | null;
+
+  @Column({ type: 'varchar', length: 16, default: UserStatus.PENDING })
+  status: UserStatus;
+
+  @Column({ name: 'is_verified', type: 'boolean', default: false })
+  isVerified: boolean;
+
+  @Column({ name: 'email_verified_at', type: 'timestamptz', nullable: true })
+  emailVerifiedAt: Date | null;
+
+  @Column({ name: 'last_login_at', type: 'timestamptz', nullable: true })
+  lastLoginAt: Date | null;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt: Date;
+
+  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
+  updatedAt: Date;
+
+  @OneToMany('UserRole', (userRole: UserRole) => userRole.user)
+  userRoles: UserRole[];
+}
