@@ -5,6 +5,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { LoggerModule } from 'nestjs-pino';
+import { ContentEventsModule } from './common/content-events';
 import { AllExceptionsFilter } from './common/filters/all-exceptions.filter';
 import { EnvelopeInterceptor } from './common/interceptors/envelope.interceptor';
 import { CommonMessages } from './common/messages';
@@ -70,6 +71,7 @@ export class AppModule {
           errorMessage: CommonMessages.TOO_MANY_ATTEMPTS,
           skipIf: () => config.throttleDisabled,
         }),
+        ContentEventsModule,
         ...API_MODULES,
         RouterModule.register([{ path: API_PREFIX, children: API_MODULES }]),
       ],
