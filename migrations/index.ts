@@ -1,5 +1,7 @@
 /** Every migration, oldest first. `npm run migration:generate -- Name` appends to this list. */
+import { CreatePostsTagsReviews1795336563452 } from './1795336563452-CreatePostsTagsReviews';
 import { CreateUsersAndRoles1795336336857 } from './1795336336857-CreateUsersAndRoles';
 export const MIGRATIONS: Function[] = [
   CreateUsersAndRoles1795336336857,
+  CreatePostsTagsReviews1795336563452,
 ];

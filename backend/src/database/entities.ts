@@ -1,3 +1,7 @@
+import { PostTag } from '../posts/entities/post-tag.entity';
+import { Post } from '../posts/entities/post.entity';
+import { PostReview } from '../reviews/entities/post-review.entity';
+import { Tag } from '../tags/entities/tag.entity';
 import { Role } from '../users/entities/role.entity';
 import { User } from '../users/entities/user.entity';
 import { UserRole } from '../users/entities/user-role.entity';
@@ -6,4 +10,4 @@ import { UserRole } from '../users/entities/user-role.entity';
  * Every TypeORM entity of the app, listed once: the app, the migration generator and the tests
  * all load this list (no path globs, so compiled and transpiled code behave the same).
  */
-export const ENTITIES: Function[] = [User, Role, UserRole];
+export const ENTITIES: Function[] = [User, Role, UserRole, Post, Tag, PostTag, PostReview];

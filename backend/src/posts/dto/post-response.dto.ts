@@ -1,0 +1,92 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { PageableDto } from '../../common/pagination/page';
+import { TagRefDto } from '../../tags/dto/tag-response.dto';
+import { PostStatus } from '../entities/post.entity';
+
+export class PostAuthorDto {
+  @ApiProperty() id: number;
+  @ApiProperty() fullName: string;
+  @ApiProperty({ type: String, nullable: true }) avatar: string | null;
+  @ApiProperty({ type: String, nullable: true }) bio: string | null;
+}
+
+/** A post in lists (public list, latest stories, tag pages). Never carries an e-mail. */
+export class PostCardResponseDto {
+  @ApiProperty() id: number;
+  @ApiProperty() title: string;
+  @ApiProperty() slug: string;
+  @ApiProperty({ type: String, nullable: true }) summary: string | null;
+  @ApiProperty({ type: String, nullable: true }) thumbnail: string | null;
+  @ApiProperty() likeCount: number;
+  @ApiProperty() viewCount: number;
+  @ApiProperty() commentCount: number;
+  @ApiProperty() isFeatured: boolean;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) publishedAt: string | null;
+  @ApiProperty({ description: 'Minutes: words / 200 rounded up, at least 1' }) readingTime: number;
+  @ApiProperty() authorId: number;
+  @ApiProperty() authorName: string;
+  @ApiProperty({ type: String, nullable: true }) authorAvatar: string | null;
+  @ApiProperty({ type: [TagRefDto] }) tags: TagRefDto[];
+}
+
+/** A whole post. Public endpoints answer it without authorEmail; the back-office and author endpoints add it. */
+export class PostResponseDto {
+  @ApiProperty() id: number;
+  @ApiProperty() title: string;
+  @ApiProperty() slug: string;
+  @ApiProperty({ type: String, nullable: true }) summary: string | null;
+  @ApiProperty({ description: 'Markdown source' }) content: string;
+  @ApiProperty({ description: 'Rendered, sanitized HTML of content' }) contentHtml: string;
+  @ApiProperty({ enum: PostStatus, enumName: 'PostStatus' }) status: PostStatus;
+  @ApiProperty({ type: String, nullable: true }) thumbnail: string | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) publishedAt: string | null;
+  @ApiProperty({ type: String, format: 'date-time' }) createdAt: string;
+  @ApiProperty({ type: String, format: 'date-time' }) updatedAt: string;
+  @ApiProperty() userId: number;
+  @ApiProperty() authorName: string;
+  @ApiProperty({ required: false, description: 'Only on authenticated endpoints, never on public ones' }) authorEmail?: string;
+  @ApiProperty({ type: PostAuthorDto }) author: PostAuthorDto;
+  @ApiProperty({ type: [TagRefDto] }) tags: TagRefDto[];
+  @ApiProperty() likeCount: number;
+  @ApiProperty() viewCount: number;
+  @ApiProperty() commentCount: number;
+  @ApiProperty() isFeatured: boolean;
+  @ApiProperty() readingTime: number;
+}
+
+/** The back-office post list: the spec's paged fields plus the admin variant (posts, currentPage). */
+export class PostAdminPageDto {
+  @ApiProperty({ type: [PostResponseDto] }) content: PostResponseDto[];
+  @ApiProperty({ type: [PostResponseDto] }) posts: PostResponseDto[];
+  @ApiProperty() totalElements: number;
+  @ApiProperty() totalPages: number;
+  @ApiProperty() number: number;
+  @ApiProperty() currentPage: number;
+  @ApiProperty() size: number;
+  @ApiProperty() first: boolean;
+  @ApiProperty() last: boolean;
+  @ApiProperty() empty: boolean;
+  @ApiProperty() numberOfElements: number;
+  @ApiProperty({ type: PageableDto }) pageable: PageableDto;
+}
+
+export class SitemapEntryDto {
+  @ApiProperty() slug: string;
+  @ApiProperty({ type: String, format: 'date-time' }) updatedAt: string;
+}
+
+/** Everything public for sitemap.xml: published posts and active tags with published posts. */
+export class SitemapResponseDto {
+  @ApiProperty({ type: [SitemapEntryDto] }) posts: SitemapEntryDto[];
+  @ApiProperty({ type: [SitemapEntryDto] }) tags: SitemapEntryDto[];
+}
+
+export class AuthorSummaryDto {
+  @ApiProperty() id: number;
+  @ApiProperty() fullName: string;
+  @ApiProperty({ type: String, nullable: true }) avatar: string | null;
+  @ApiProperty({ type: String, nullable: true }) bio: string | null;
+  @ApiProperty({ description: 'Published posts' }) postCount: number;
+  @ApiProperty({ description: 'Likes over published posts' }) totalLikes: number;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) latestPostAt: string | null;
+}

@@ -1,0 +1,94 @@
+import { Check, Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, OneToMany, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import { User } from '../../users/entities/user.entity';
+import type { PostTag } from './post-tag.entity';
+
+/** Post status as stored (spec 001 §4, uppercase in the database). */
+export enum PostStatus {
+  DRAFT = 'DRAFT',
+  PENDING_REVIEW = 'PENDING_REVIEW',
+  PUBLISHED = 'PUBLISHED',
+  REJECTED = 'REJECTED',
+  ARCHIVED = 'ARCHIVED',
+  PRIVATE = 'PRIVATE',
+}
+
+export const POST_STATUSES = Object.values(PostStatus);
+
+/**
+ * A post. `content` is the Markdown source; `contentHtml` is rendered and sanitized on save
+ * (posts/markdown.ts). Counters live on the row (likes/comments change in the same transaction
+ * as their rows; views are batched by PostViewsService).
+ *
+ * Indexes: the public list and the sitemap read (status, published_at, id) backwards, keyset- and
+ * offset-friendly (ids come from an index-only scan); authors list their own posts by
+ * (author_id, status, created_at); the back-office list sorts by (created_at, id); featured posts
+ * have a partial index.
+ */
+@Entity('posts')
+@Check('CHK_posts_status', `"status" IN ('DRAFT', 'PENDING_REVIEW', 'PUBLISHED', 'REJECTED', 'ARCHIVED', 'PRIVATE')`)
+@Check('CHK_posts_counts', `"view_count" >= 0 AND "like_count" >= 0 AND "comment_count" >= 0 AND "reading_time" >= 1`)
+@Index('IDX_posts_status_published', ['status', 'publishedAt', 'id'])
+@Index('IDX_posts_author_status_created', ['authorId', 'status', 'createdAt'])
+@Index('IDX_posts_created', ['createdAt', 'id'])
+@Index('IDX_posts_featured_published', ['publishedAt', 'id'], { where: `"is_featured" = true AND "status" = 'PUBLISHED'` })
+export class Post {
+  @PrimaryGeneratedColumn({ primaryKeyConstraintName: 'PK_posts' })
+  id: number;
+
+  @Column({ type: 'varchar', length: 200 })
+  title: string;
+
+  @Index('UQ_posts_slug', { unique: true })
+  @Column({ type: 'varchar', length: 200 })
+  slug: string;
+
+  @Column({ type: 'varchar', length: 1000, nullable: true })
+  summary: string | null;
+
+  @Column({ type: 'text' })
+  content: string;
+
+  @Column({ name: 'content_html', type: 'text' })
+  contentHtml: string;
+
+  @Column({ type: 'varchar', length: 20, default: PostStatus.DRAFT })
+  status: PostStatus;
+
+  @Column({ type: 'varchar', length: 500, nullable: true })
+  thumbnail: string | null;
+
+  @Column({ name: 'is_featured', type: 'boolean', default: false })
+  isFeatured: boolean;
+
+  @Column({ name: 'author_id', type: 'int' })
+  authorId: number;
+
+  @ManyToOne(() => User, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'author_id', foreignKeyConstraintName: 'FK_posts_author' })
+  author: User;
+
+  @Column({ name: 'published_at', type: 'timestamptz', nullable: true })
+  publishedAt: Date | null;
+
+  @Column({ name: 'view_count', type: 'int', default: 0 })
+  viewCount: number;
+
+  @Column({ name: 'like_count', type: 'int', default: 0 })
+  likeCount: number;
+
+  @Column({ name: 'comment_count', type: 'int', default: 0 })
+  commentCount: number;
+
+  /** Minutes: words / 200 rounded up, at least 1. */
+  @Column({ name: 'reading_time', type: 'int', default: 1 })
+  readingTime: number;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt: Date;
+
+  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
+  updatedAt: Date;
+
+  @OneToMany('PostTag', (postTag: PostTag) => postTag.post)
+  postTags: PostTag[];
+}

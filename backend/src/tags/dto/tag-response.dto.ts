@@ -1,0 +1,41 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { PageableDto } from '../../common/pagination/page';
+
+export class TagResponseDto {
+  @ApiProperty() id: number;
+  @ApiProperty({ example: 'TypeScript' }) name: string;
+  @ApiProperty({ example: 'typescript' }) slug: string;
+  @ApiProperty({ type: String, nullable: true }) description: string | null;
+  @ApiProperty({ type: String, nullable: true, example: '#3178c6' }) color: string | null;
+  @ApiProperty({ type: String, nullable: true }) icon: string | null;
+  @ApiProperty() isActive: boolean;
+  @ApiProperty({ enum: ['ACTIVE', 'INACTIVE'] }) status: 'ACTIVE' | 'INACTIVE';
+  @ApiProperty({ description: 'Posts carrying the tag (any status on back-office lists; published only on GET /blog/tags/publish)' })
+  postCount: number;
+  @ApiProperty({ type: String, format: 'date-time' }) createdAt: string;
+  @ApiProperty({ type: String, format: 'date-time' }) updatedAt: string;
+}
+
+/** A tag as shown on a post or card. */
+export class TagRefDto {
+  @ApiProperty() id: number;
+  @ApiProperty() name: string;
+  @ApiProperty() slug: string;
+  @ApiProperty({ type: String, nullable: true }) color: string | null;
+}
+
+/** The tag list page: the spec's paged fields, plus `tags` (the admin variant) holding the same items. */
+export class TagPageDto {
+  @ApiProperty({ type: [TagResponseDto] }) content: TagResponseDto[];
+  @ApiProperty({ type: [TagResponseDto] }) tags: TagResponseDto[];
+  @ApiProperty() totalElements: number;
+  @ApiProperty() totalPages: number;
+  @ApiProperty() number: number;
+  @ApiProperty() currentPage: number;
+  @ApiProperty() size: number;
+  @ApiProperty() first: boolean;
+  @ApiProperty() last: boolean;
+  @ApiProperty() empty: boolean;
+  @ApiProperty() numberOfElements: number;
+  @ApiProperty({ type: PageableDto }) pageable: PageableDto;
+}
