@@ -1,7 +1,9 @@
 /** Every migration, oldest first. `npm run migration:generate -- Name` appends to this list. */
+import { CreateAuthTokens1795336604900 } from './1795336604900-CreateAuthTokens';
 import { CreatePostsTagsReviews1795336563452 } from './1795336563452-CreatePostsTagsReviews';
 import { CreateUsersAndRoles1795336336857 } from './1795336336857-CreateUsersAndRoles';
 export const MIGRATIONS: Function[] = [
   CreateUsersAndRoles1795336336857,
   CreatePostsTagsReviews1795336563452,
+  CreateAuthTokens1795336604900,
 ];
