@@ -1,0 +1,107 @@
+/**
+ * Formatters of the public reading pages (spec 001 §2 and §9): Vietnamese dates on public
+ * cards, card read time from the summary, '99+' like counts, title-cased slugs.
+ */
+
+const VI_DATE = new Intl.DateTimeFormat('vi-VN', { day: '2-digit', month: '2-digit', year: 'numeric', timeZone: 'Asia/Ho_Chi_Minh' });
+const VI_LONG_DATE = new Intl.DateTimeFormat('vi-VN', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'Asia/Ho_Chi_Minh' });
+
+function toDate(value: string | Date | null | undefined): Date | undefined {
+  if (!value) return undefined;
+  const date = value instanceof Date ? value : new Date(value);
+  return Number.isNaN(date.getTime()) ? undefined : date;
+}
+
+/** '22/11/2026' — the date on public post cards (Vietnamese locale, Vietnam's time zone). */
+export function formatViDate(value: string | Date | null | undefined): string {
+  const date = toDate(value);
+  return date ? VI_DATE.format(date) : '';
+}
+
+/** '22 tháng 11, 2026' — the date on the post page. */
+export function formatViLongDate(value: string | Date | null | undefined): string {
+  const date = toDate(value);
+  return date ? VI_LONG_DATE.format(date) : '';
+}
+
+/** ISO string for <time datetime>, or undefined. */
+export function isoDate(value: string | Date | null | undefined): string | undefined {
+  return toDate(value)?.toISOString();
+}
+
+/** Card read time: summary length divided by 200, rounded up (spec 001 §9), at least 1 minute. */
+export function cardReadingTime(summary: string | null | undefined): number {
+  return Math.max(1, Math.ceil((summary ?? '').length / 200));
+}
+
+/** Post reading time: words divided by 200, rounded up, at least 1 minute. */
+export function readingTimeOf(text: string | null | undefined): number {
+  const words = (text ?? '').trim().split(/\s+/).filter(Boolean).length;
+  return Math.max(1, Math.ceil(words / 200));
+}
+
+/** Like counts on small screens: above 99 shows '99+'. */
+export function compactCount(count: number | null | undefined): string {
+  const value = count ?? 0;
+  return value > 99 ? '99+' : String(value);
+}
+
+/** Thousands separated the Vietnamese way ('12.345'). */
+export function formatCount(count: number | null | undefined): string {
+  return new Intl.NumberFormat('vi-VN').format(count ?? 0);
+}
+
+/** 'web-development' → 'Web Development'. */
+export function titleCaseSlug(slug: string): string {
+  return slug
+    .split(/[-_\s]+/)
+    .filter(Boolean)
+    .map((word) => word.charAt(0).toUpperCase() + word.slice(1).toLowerCase())
+    .join(' ');
+}
+
+/** '1 post' / '3 posts'. */
+export function plural(count: number, singular: string, pluralForm = `${singular}s`): string {
+  return `${count} ${count === 1 ? singular : pluralForm}`;
+}
+
+/** Avatar initials: first letter of the first and last word of the name; 'U' without a name (spec 000 §2). */
+export function initialsOf(name: string | null | undefined): string {
+  const words = (name ?? '').trim().split(/\s+/).filter(Boolean);
+  if (words.length === 0) return 'U';
+  const first = words[0].charAt(0);
+  const last = words.length > 1 ? words[words.length - 1].charAt(0) : '';
+  return (first + last).toUpperCase();
+}
+
+const GRADIENTS = [
+  'from-rose-500 to-orange-400',
+  'from-amber-500 to-yellow-400',
+  'from-lime-500 to-green-500',
+  'from-emerald-500 to-teal-400',
+  'from-cyan-500 to-sky-500',
+  'from-blue-600 to-indigo-500',
+  'from-violet-600 to-purple-500',
+  'from-fuchsia-600 to-pink-500',
+  'from-slate-600 to-slate-400',
+  'from-red-600 to-rose-400',
+];
+
+/** One of 10 gradients, chosen deterministically from the name (spec 000 §2). */
+export function avatarGradient(name: string | null | undefined): string {
+  let hash = 0;
+  for (const char of name ?? '') hash = (hash * 31 + char.charCodeAt(0)) >>> 0;
+  return GRADIENTS[hash % GRADIENTS.length];
+}
+
+/** Post slugs: lowercase letters, digits and hyphens (spec 001 §5), at most 200 characters. */
+export function isValidSlug(slug: string | undefined): slug is string {
+  return !!slug && slug.length <= 200 && /^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(slug);
+}
+
+/** A ?page=N query value: a whole number ≥ 0, else 0. */
+export function pageParam(url: URL): number {
+  const raw = url.searchParams.get('page');
+  if (!raw || !/^\d{1,6}$/.test(raw)) return 0;
+  return Number(raw);
+}
