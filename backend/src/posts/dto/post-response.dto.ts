@@ -54,10 +54,32 @@ export class PostResponseDto {
   @ApiProperty() readingTime: number;
 }
 
-/** The back-office post list: the spec's paged fields plus the admin variant (posts, currentPage). */
+/** A post in back-office and author lists: the whole post without its body (GET /blog/posts/{id} has it). */
+export class PostListItemDto {
+  @ApiProperty() id: number;
+  @ApiProperty() title: string;
+  @ApiProperty() slug: string;
+  @ApiProperty({ type: String, nullable: true }) summary: string | null;
+  @ApiProperty({ enum: PostStatus, enumName: 'PostStatus' }) status: PostStatus;
+  @ApiProperty({ type: String, nullable: true }) thumbnail: string | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) publishedAt: string | null;
+  @ApiProperty({ type: String, format: 'date-time' }) createdAt: string;
+  @ApiProperty({ type: String, format: 'date-time' }) updatedAt: string;
+  @ApiProperty() userId: number;
+  @ApiProperty() authorName: string;
+  @ApiProperty() authorEmail: string;
+  @ApiProperty({ type: [TagRefDto] }) tags: TagRefDto[];
+  @ApiProperty() likeCount: number;
+  @ApiProperty() viewCount: number;
+  @ApiProperty() commentCount: number;
+  @ApiProperty() isFeatured: boolean;
+  @ApiProperty() readingTime: number;
+}
+
+/** The back-office and author post lists: the spec's paged fields plus the admin variant (posts, currentPage). */
 export class PostAdminPageDto {
-  @ApiProperty({ type: [PostResponseDto] }) content: PostResponseDto[];
-  @ApiProperty({ type: [PostResponseDto] }) posts: PostResponseDto[];
+  @ApiProperty({ type: [PostListItemDto] }) content: PostListItemDto[];
+  @ApiProperty({ type: [PostListItemDto] }) posts: PostListItemDto[];
   @ApiProperty() totalElements: number;
   @ApiProperty() totalPages: number;
   @ApiProperty() number: number;
