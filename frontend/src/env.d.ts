@@ -10,5 +10,9 @@ declare namespace App {
     pageCache: boolean;
     /** Typed API client bound to this request (forwards the session cookie). */
     api: import('./lib/api/client').ApiClient;
+    /** The signed-in user (set by the session middleware), undefined when anonymous. */
+    user?: import('./lib/session').SessionUser;
+    /** When the current access token expires (ms since epoch), for the silent-refresh timer. */
+    sessionExpiry?: number;
   }
 }

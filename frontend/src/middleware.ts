@@ -1,5 +1,6 @@
 import { defineMiddleware, sequence } from 'astro:middleware';
 import { createApiClient } from './lib/api/client';
+import { session } from './lib/session-middleware';
 
 /** Binds a typed API client to this request: loopback to this process, forwarding the cookies. */
 const api = defineMiddleware((context, next) => {
@@ -12,4 +13,4 @@ const api = defineMiddleware((context, next) => {
   return next();
 });
 
-export const onRequest = sequence(api);
+export const onRequest = sequence(api, session);

@@ -1,0 +1,183 @@
+import { useEffect, useRef, useState, type ChangeEvent } from 'react';
+import { ApiError, unwrap } from '../lib/api/errors';
+import { AccountTexts } from '../lib/auth-texts';
+import { refreshSession, sessionApi } from '../lib/session-browser';
+import { Alert, AvatarImage, Spinner } from './form-controls';
+
+const MAX_BYTES = 10 * 1024 * 1024;
+const UPLOAD_TIMEOUT_MS = 60_000;
+/** The avatar upload endpoint (POST /users/avatar, multipart field `file`). */
+const AVATAR_UPLOAD_PATH = '/api/v1/users/avatar';
+
+/**
+ * POST /users/avatar with upload progress. The typed client (fetch) cannot report upload
+ * progress, so this one call uses XMLHttpRequest; it sends X-Request-Timestamp like every call.
+ */
+function uploadAvatar(file: File, onProgress: (percent: number) => void): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', AVATAR_UPLOAD_PATH);
+    xhr.withCredentials = true;
+    xhr.timeout = UPLOAD_TIMEOUT_MS;
+    xhr.setRequestHeader('X-Request-Timestamp', String(Date.now()));
+    xhr.upload.onprogress = (event) => {
+      if (event.lengthComputable) onProgress(Math.round((event.loaded / event.total) * 100));
+    };
+    xhr.onload = () => {
+      let body: { data?: { avatarUrl?: unknown }; message?: unknown; errors?: Record<string, string[]> | null } | undefined;
+      try {
+        body = xhr.responseText ? JSON.parse(xhr.responseText) : undefined;
+      } catch {
+        reject(new ApiError(AccountTexts.UPLOAD_BAD_JSON, xhr.status));
+        return;
+      }
+      if (xhr.status < 200 || xhr.status >= 300) {
+        const message = typeof body?.message === 'string' && body.message ? body.message : `HTTP ${xhr.status}: ${AccountTexts.UPLOAD_FAILED}`;
+        reject(new ApiError(message, xhr.status, body?.errors ?? null));
+        return;
+      }
+      const url = body?.data?.avatarUrl;
+      if (typeof url !== 'string') reject(new ApiError(AccountTexts.UPLOAD_BAD_FORMAT, xhr.status));
+      else {
+        onProgress(100);
+        resolve(url);
+      }
+    };
+    xhr.onerror = () => reject(new ApiError(AccountTexts.UPLOAD_NETWORK, 0));
+    xhr.ontimeout = () => reject(new ApiError(AccountTexts.UPLOAD_TIMEOUT, 0));
+    const form = new FormData();
+    form.append('file', file);
+    xhr.send(form);
+  });
+}
+
+/** The account page's avatar card (spec 000 §2): upload with preview and progress, delete. */
+export default function AccountAvatarCard({ name, avatar: initialAvatar }: { name: string; avatar: string | null }) {
+  const [avatar, setAvatar] = useState(initialAvatar);
+  const [file, setFile] = useState<File>();
+  const [preview, setPreview] = useState<string>();
+  const [progress, setProgress] = useState<number>();
+  const [error, setError] = useState<string>();
+  const [notice, setNotice] = useState<string>();
+  const [busy, setBusy] = useState(false);
+  const input = useRef<HTMLInputElement>(null);
+
+  useEffect(() => () => (preview ? URL.revokeObjectURL(preview) : undefined), [preview]);
+
+  function reset() {
+    setFile(undefined);
+    setPreview(undefined);
+    setProgress(undefined);
+    if (input.current) input.current.value = '';
+  }
+
+  function choose(event: ChangeEvent<HTMLInputElement>) {
+    const chosen = event.target.files?.[0];
+    setError(undefined);
+    setNotice(undefined);
+    if (!chosen) return;
+    if (!chosen.type.startsWith('image/')) {
+      reset();
+      setError(AccountTexts.AVATAR_NOT_IMAGE);
+      return;
+    }
+    if (chosen.size > MAX_BYTES) {
+      reset();
+      setError(AccountTexts.AVATAR_TOO_BIG);
+      return;
+    }
+    setFile(chosen);
+    setPreview(URL.createObjectURL(chosen));
+    setProgress(undefined);
+  }
+
+  async function upload() {
+    if (!file) return;
+    setBusy(true);
+    setError(undefined);
+    setProgress(0);
+    try {
+      let url: string;
+      try {
+        url = await uploadAvatar(file, setProgress);
+      } catch (first) {
+        // An expired access token: renew it (shared with the other islands) and try once more.
+        if (!(first instanceof ApiError && first.status === 401 && (await refreshSession()))) throw first;
+        setProgress(0);
+        url = await uploadAvatar(file, setProgress);
+      }
+      setAvatar(url);
+      setFile(undefined);
+      setPreview(undefined);
+      if (input.current) input.current.value = '';
+      setNotice('Avatar updated successfully!');
+    } catch (failure) {
+      setError(failure instanceof Error && failure.message ? failure.message : AccountTexts.UPLOAD_FAILED);
+      setProgress(undefined);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  async function remove() {
+    setBusy(true);
+    setError(undefined);
+    setNotice(undefined);
+    try {
+      await unwrap(sessionApi().DELETE('/api/v1/users/avatar', {}));
+      setAvatar(null);
+      setNotice('Avatar removed.');
+    } catch (failure) {
+      setError(failure instanceof ApiError && failure.message ? failure.message : AccountTexts.DELETE_FAILED);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <section className="card p-6" aria-labelledby="avatar-heading">
+      <h2 id="avatar-heading" className="text-lg font-semibold">
+        Profile Picture
+      </h2>
+      <div className="mt-4 flex flex-col items-center gap-4">
+        <div data-testid="account-avatar">
+          <AvatarImage name={name} src={preview ?? avatar} size="xl" />
+        </div>
+        {error && <Alert>{error}</Alert>}
+        {notice && <Alert kind="success">{notice}</Alert>}
+        {progress !== undefined && (
+          <div className="w-full">
+            <div className="h-2 w-full overflow-hidden rounded-full bg-slate-200 dark:bg-slate-700" role="progressbar" aria-label="Upload progress" aria-valuemin={0} aria-valuemax={100} aria-valuenow={progress}>
+              <div className="h-full bg-brand-600 transition-all" style={{ width: `${progress}%` }} />
+            </div>
+            <p className="mt-1 text-center text-xs text-slate-600 dark:text-slate-400">{progress}%</p>
+          </div>
+        )}
+        <div className="flex flex-wrap justify-center gap-2">
+          <label className="btn-secondary cursor-pointer focus-within:outline-2 focus-within:outline-offset-2 focus-within:outline-brand-500">
+            Choose image
+            <input ref={input} type="file" accept="image/*" className="sr-only" onChange={choose} disabled={busy} aria-label="Choose avatar image" />
+          </label>
+          {file ? (
+            <>
+              <button type="button" className="btn-primary" onClick={upload} disabled={busy}>
+                {busy && <Spinner />}
+                Upload
+              </button>
+              <button type="button" className="btn-ghost" onClick={reset} disabled={busy}>
+                Cancel
+              </button>
+            </>
+          ) : (
+            avatar && (
+              <button type="button" className="btn-ghost text-red-600 dark:text-red-400" onClick={remove} disabled={busy}>
+                Delete avatar
+              </button>
+            )
+          )}
+        </div>
+        <p className="text-center text-xs text-slate-500 dark:text-slate-400">JPG, PNG, GIF or WEBP, up to 10MB.</p>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,72 @@
+import { useState, type FormEvent } from 'react';
+import { browserApi } from '../lib/api/client';
+import { unwrap } from '../lib/api/errors';
+import { authErrorMessage, isEmail, LoginTexts } from '../lib/auth-texts';
+import { rememberLogin } from '../lib/session-browser';
+import { Alert, PasswordField, Spinner, TextField } from './form-controls';
+
+interface Props {
+  /** Where to go after signing in (already checked to be a path on this site). */
+  callback: string;
+}
+
+interface Errors {
+  email?: string;
+  password?: string;
+}
+
+function validate(email: string, password: string): Errors {
+  const errors: Errors = {};
+  if (!email.trim()) errors.email = LoginTexts.EMAIL_REQUIRED;
+  else if (!isEmail(email)) errors.email = LoginTexts.EMAIL_INVALID;
+  if (password.length < 6) errors.password = LoginTexts.PASSWORD_MIN;
+  return errors;
+}
+
+/** The sign-in form (spec 000 §2 /login): validation, errors by status, then the callback or /. */
+export default function LoginForm({ callback }: Props) {
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [rememberMe, setRememberMe] = useState(false);
+  const [errors, setErrors] = useState<Errors>({});
+  const [failure, setFailure] = useState<string>();
+  const [busy, setBusy] = useState(false);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    const found = validate(email, password);
+    setErrors(found);
+    setFailure(undefined);
+    if (found.email || found.password) return;
+    setBusy(true);
+    try {
+      const session = await unwrap(browserApi().POST('/api/v1/auth/login', { body: { email: email.trim(), password, rememberMe } }));
+      rememberLogin(session?.expiresIn, rememberMe);
+      window.location.assign(callback);
+    } catch (error) {
+      setFailure(authErrorMessage(error));
+      setBusy(false);
+    }
+  }
+
+  return (
+    <form className="space-y-4" onSubmit={submit} noValidate>
+      {failure && <Alert>{failure}</Alert>}
+      <TextField label="Email" type="email" name="email" autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} error={errors.email} placeholder="you@example.com" />
+      <PasswordField label="Password" name="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} error={errors.password} />
+      <div className="flex items-center justify-between gap-4 text-sm">
+        <label className="inline-flex items-center gap-2">
+          <input type="checkbox" className="h-4 w-4 rounded border-slate-300 text-brand-600" checked={rememberMe} onChange={(e) => setRememberMe(e.target.checked)} />
+          {LoginTexts.REMEMBER_ME}
+        </label>
+        <a href="/forgot-password" className="font-medium text-brand-600 hover:underline dark:text-brand-100">
+          Forgot password?
+        </a>
+      </div>
+      <button type="submit" className="btn-primary w-full" disabled={busy}>
+        {busy && <Spinner />}
+        {busy ? 'Signing in...' : 'Sign In'}
+      </button>
+    </form>
+  );
+}

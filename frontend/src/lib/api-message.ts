@@ -1,0 +1,21 @@
+/** For the few calls whose success message the screen shows: the envelope's data and message. */
+import { ApiError, NETWORK_ERROR, UNEXPECTED_ERROR, type ApiEnvelope } from './api/errors';
+
+interface FetchResult {
+  data?: unknown;
+  error?: unknown;
+  response: Response;
+}
+
+export async function unwrapWithMessage(call: Promise<FetchResult>): Promise<{ message: string | undefined }> {
+  let result: FetchResult;
+  try {
+    result = await call;
+  } catch {
+    throw new ApiError(NETWORK_ERROR, 0);
+  }
+  const envelope = (result.error ?? result.data) as Partial<ApiEnvelope<unknown>> | undefined;
+  const message = envelope && typeof envelope.message === 'string' && envelope.message ? envelope.message : undefined;
+  if (result.error !== undefined || !result.response.ok) throw new ApiError(message ?? UNEXPECTED_ERROR, result.response.status, envelope?.errors ?? null);
+  return { message };
+}

@@ -1,0 +1,120 @@
+/**
+ * Texts of the account screens (spec 000 §2, §4, §5, §8), verbatim where the spec gives them.
+ * Where the spec names a rule without its text, the text here follows the nearby ones
+ * (language and tone of the same form).
+ */
+import { ApiError } from './api/errors';
+
+export const LoginTexts = {
+  EMAIL_REQUIRED: 'Email is required',
+  EMAIL_INVALID: 'Invalid email address',
+  PASSWORD_MIN: 'Password must be at least 6 characters',
+  REMEMBER_ME: 'Remember me for 30 days',
+} as const;
+
+export const RegisterTexts = {
+  FULL_NAME_REQUIRED: 'Full name is required',
+  FULL_NAME_MIN: 'Full name must be at least 2 characters',
+  FULL_NAME_MAX: 'Full name must be less than 100 characters',
+  EMAIL_REQUIRED: 'Email is required',
+  EMAIL_INVALID: 'Email format is invalid',
+  PASSWORD_REQUIRED: 'Password is required',
+  PASSWORD_MIN: 'Password must be at least 8 characters',
+  PASSWORD_LOWER: 'Password must contain at least one lowercase letter',
+  PASSWORD_UPPER: 'Password must contain at least one uppercase letter',
+  PASSWORD_DIGIT: 'Password must contain at least one number',
+  PASSWORD_SPECIAL: 'Password must contain at least one special character',
+  CONFIRM_REQUIRED: 'Please confirm your password',
+  CONFIRM_MISMATCH: "Passwords don't match",
+  CONFLICT: 'This email is already in use. Please choose a different email.',
+  INVALID: 'Invalid data. Please check your information again.',
+  FAILED: 'An error occurred during registration. Please try again.',
+  CODE_INVALID: 'Mã xác thực phải là 6 số',
+  CODE_WRONG: 'Mã xác thực không đúng. Vui lòng thử lại.',
+  RESEND_OK: 'Mã xác thực đã được gửi lại thành công!',
+  RESEND_FAILED: 'Không thể gửi lại mã. Vui lòng thử lại.',
+  AUTO_VERIFYING: 'Auto-verifying...',
+} as const;
+
+export const ForgotTexts = {
+  EMAIL_REQUIRED: 'Email là bắt buộc',
+  EMAIL_INVALID: 'Email không hợp lệ',
+} as const;
+
+export const ResetTexts = {
+  INVALID_LINK: 'Liên kết đặt lại mật khẩu không hợp lệ hoặc đã hết hạn.',
+  TOKEN_MISSING: 'Token không được tìm thấy',
+  TOKEN_INVALID: 'Token không hợp lệ hoặc đã hết hạn',
+  UNEXPECTED: 'Phản hồi không mong đợi từ server',
+} as const;
+
+/** Password rules of change and reset (spec 000 §5), Vietnamese. */
+export const PasswordTexts = {
+  CURRENT_REQUIRED: 'Mật khẩu hiện tại là bắt buộc',
+  MIN: 'Mật khẩu phải có ít nhất 8 ký tự',
+  UPPER: 'Mật khẩu phải có ít nhất một chữ hoa',
+  LOWER: 'Mật khẩu phải có ít nhất một chữ thường',
+  DIGIT: 'Mật khẩu phải có ít nhất một chữ số',
+  SPECIAL: 'Mật khẩu phải có ít nhất một ký tự đặc biệt (!@#$%^&*...)',
+  CONFIRM_REQUIRED: 'Vui lòng xác nhận mật khẩu',
+  CONFIRM_MISMATCH: 'Mật khẩu xác nhận không khớp',
+} as const;
+
+export const AccountTexts = {
+  PROFILE_UPDATED: 'Profile updated successfully!',
+  PROFILE_FAILED: 'Failed to update profile. Please try again.',
+  AVATAR_NOT_IMAGE: 'Please select an image file (jpg, png, gif, ...)',
+  AVATAR_TOO_BIG: 'File size cannot exceed 10MB',
+  UPLOAD_FAILED: 'Upload failed',
+  UPLOAD_NETWORK: 'Network error during upload',
+  UPLOAD_TIMEOUT: 'Upload timeout - please try again',
+  UPLOAD_BAD_JSON: 'Invalid JSON response from server',
+  UPLOAD_BAD_FORMAT: 'Invalid upload response format',
+  DELETE_FAILED: 'Failed to delete image',
+  LOGOUT_CONFIRM: 'Are you sure you want to logout?',
+  TWO_FACTOR_PENDING: 'Feature under development',
+} as const;
+
+/** Authentication errors by status (spec 000 §8). */
+export function authErrorMessage(error: unknown): string {
+  if (!(error instanceof ApiError)) return 'An error occurred during authentication.';
+  switch (error.status) {
+    case 400:
+      return 'Invalid login credentials.';
+    case 401:
+      return 'Incorrect email or password.';
+    case 403:
+      return 'Account not verified or locked.';
+    case 404:
+      return 'Account does not exist.';
+    case 409:
+      return 'Email already in use.';
+    case 422:
+      return firstFieldError(error) ?? 'Dữ liệu không hợp lệ.';
+    case 429:
+      return 'Too many attempts. Please wait before trying again.';
+    default:
+      return error.message || 'An error occurred during authentication.';
+  }
+}
+
+/** Registration errors by status (spec 000 §8). */
+export function registerErrorMessage(error: unknown): string {
+  const status = error instanceof ApiError ? error.status : 0;
+  if (status === 409) return RegisterTexts.CONFLICT;
+  if (status === 400) return RegisterTexts.INVALID;
+  return RegisterTexts.FAILED;
+}
+
+export function firstFieldError(error: ApiError): string | undefined {
+  for (const messages of Object.values(error.errors ?? {})) if (messages?.[0]) return messages[0];
+  return undefined;
+}
+
+/** The server's message, or a fallback when there is none (network failures keep theirs). */
+export function messageOr(error: unknown, fallback: string): string {
+  return error instanceof ApiError && error.message ? error.message : fallback;
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+export const isEmail = (value: string): boolean => EMAIL.test(value.trim());

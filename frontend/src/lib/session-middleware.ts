@@ -1,0 +1,187 @@
+/**
+ * Session part of the Astro middleware: turns the session cookies into `locals.user`, renews an
+ * expired access token with the refresh cookie, and applies the spec's redirects.
+ *
+ * Cheap on purpose: a request without session cookies makes no API call at all.
+ */
+import { defineMiddleware } from 'astro:middleware';
+import type { AstroCookieSetOptions } from 'astro';
+import { createApiClient, type ApiClient } from './api/client';
+import { ACCESS_COOKIE, REFRESH_COOKIE, jwtExpiry, loginUrl, safeCallback, toSessionUser, type SessionUser } from './session';
+
+/** Pages that need a session: anonymous visitors get a 302 to /login?callback=<path+query>. */
+const PROTECTED_PAGES = ['/dashboard', '/user-dashboard', '/liked-posts', '/my-comments'];
+const PROTECTED_SECTIONS = ['/author', '/admin'];
+const OPEN_IN_PROTECTED = new Set(['/admin/analytics']);
+/** Pages a signed-in user has no business on: they go to the callback or /. */
+const GUEST_PAGES = new Set(['/login', '/register']);
+
+function normalise(pathname: string): string {
+  return pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
+}
+
+export function needsSession(pathname: string): boolean {
+  const path = normalise(pathname);
+  if (OPEN_IN_PROTECTED.has(path)) return false;
+  return PROTECTED_PAGES.includes(path) || PROTECTED_SECTIONS.some((section) => path === section || path.startsWith(`${section}/`));
+}
+
+interface ParsedCookie {
+  name: string;
+  value: string;
+  options: AstroCookieSetOptions;
+}
+
+/** One Set-Cookie header → name, raw value and options for Astro's cookie API. */
+export function parseSetCookie(header: string): ParsedCookie | undefined {
+  const [pair, ...attributes] = header.split(';');
+  const eq = pair.indexOf('=');
+  if (eq <= 0) return undefined;
+  const options: AstroCookieSetOptions = { encode: (value: string) => value };
+  for (const attribute of attributes) {
+    const [rawKey, ...rest] = attribute.trim().split('=');
+    const key = rawKey.toLowerCase();
+    const value = rest.join('=');
+    if (key === 'path') options.path = value;
+    else if (key === 'domain') options.domain = value;
+    else if (key === 'max-age' && /^-?\d+$/.test(value)) options.maxAge = Number(value);
+    else if (key === 'expires' && !Number.isNaN(Date.parse(value))) options.expires = new Date(value);
+    else if (key === 'httponly') options.httpOnly = true;
+    else if (key === 'secure') options.secure = true;
+    else if (key === 'samesite') options.sameSite = value.toLowerCase() as 'lax' | 'strict' | 'none';
+  }
+  return { name: pair.slice(0, eq).trim(), value: pair.slice(eq + 1).trim(), options };
+}
+
+interface Renewal {
+  ok: boolean;
+  /** Set-Cookie headers of the refresh answer, to pass on to the browser. */
+  setCookies: string[];
+  accessToken?: string;
+  refreshToken?: string;
+}
+
+/**
+ * Refreshes running or just finished, by refresh token: the server rotates the refresh token,
+ * so two page loads renewing the same session at once must share one call (a second use of a
+ * rotated token would end the session).
+ */
+const renewals = new Map<string, Promise<Renewal>>();
+const RENEWAL_REUSE_MS = 30_000;
+
+function renew(api: ApiClient, refreshToken: string): Promise<Renewal> {
+  const running = renewals.get(refreshToken);
+  if (running) return running;
+  const renewal = (async (): Promise<Renewal> => {
+    try {
+      const { data, response } = await api.POST('/api/v1/auth/refresh-token', {});
+      const setCookies = response.headers.getSetCookie();
+      if (!response.ok) return { ok: false, setCookies };
+      const tokens = (data as { data?: { accessToken?: string; refreshToken?: string } } | undefined)?.data;
+      const fromCookies = (name: string) => setCookies.map(parseSetCookie).find((cookie) => cookie?.name === name)?.value;
+      return {
+        ok: true,
+        setCookies,
+        accessToken: fromCookies(ACCESS_COOKIE) ?? tokens?.accessToken,
+        refreshToken: fromCookies(REFRESH_COOKIE) ?? tokens?.refreshToken,
+      };
+    } catch {
+      return { ok: false, setCookies: [] };
+    }
+  })();
+  renewals.set(refreshToken, renewal);
+  setTimeout(() => renewals.delete(refreshToken), RENEWAL_REUSE_MS).unref?.();
+  return renewal;
+}
+
+/** The request's Cookie header with some cookies replaced (or added). */
+function withCookies(header: string | null, values: Record<string, string | undefined>): string {
+  const replace = Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined));
+  const pairs = (header ?? '')
+    .split(';')
+    .map((part) => part.trim())
+    .filter((part) => part && !Object.keys(replace).includes(part.slice(0, part.indexOf('=')).trim()));
+  for (const [name, value] of Object.entries(replace)) pairs.push(`${name}=${value}`);
+  return pairs.join('; ');
+}
+
+async function fetchProfile(api: ApiClient): Promise<{ user?: SessionUser; status: number }> {
+  try {
+    const { data, response } = await api.GET('/api/v1/users/profile', {});
+    if (!response.ok) return { status: response.status };
+    return { user: toSessionUser((data as { data?: unknown } | undefined)?.data), status: response.status };
+  } catch {
+    return { status: 0 };
+  }
+}
+
+export const session = defineMiddleware(async (context, next) => {
+  const { cookies, locals, url } = context;
+  let access = cookies.get(ACCESS_COOKIE)?.value;
+  const refresh = cookies.get(REFRESH_COOKIE)?.value;
+  let user: SessionUser | undefined;
+  let expiry: number | undefined;
+  const passOn: string[] = [];
+
+  if (access || refresh) {
+    const origin = locals.apiOrigin ?? url.origin;
+    const cookieHeader = context.request.headers.get('cookie');
+    let renewed = false;
+    let refused = false;
+
+    const tryRenew = async (): Promise<boolean> => {
+      if (!refresh || renewed) return false;
+      renewed = true;
+      const result = await renew(locals.api, refresh);
+      passOn.push(...result.setCookies);
+      refused = !result.ok;
+      if (!result.ok || !result.accessToken) return false;
+      access = result.accessToken;
+      locals.api = createApiClient({
+        baseUrl: origin,
+        cookie: withCookies(cookieHeader, { [ACCESS_COOKIE]: result.accessToken, [REFRESH_COOKIE]: result.refreshToken }),
+      });
+      return true;
+    };
+
+    if (!access || (jwtExpiry(access) ?? Infinity) <= Date.now()) await tryRenew();
+    if (access) {
+      let profile = await fetchProfile(locals.api);
+      if (profile.status === 401 && (await tryRenew())) profile = await fetchProfile(locals.api);
+      user = profile.user;
+      if (user) expiry = jwtExpiry(access);
+    }
+
+    for (const header of passOn) {
+      const cookie = parseSetCookie(header);
+      if (cookie) cookies.set(cookie.name, cookie.value, cookie.options);
+    }
+    // A refresh cookie the server refused is dead: drop both so later pages skip the API call.
+    if (!user && refused && passOn.length === 0) {
+      cookies.delete(ACCESS_COOKIE, { path: '/' });
+      cookies.delete(REFRESH_COOKIE, { path: '/' });
+    }
+  }
+
+  locals.user = user;
+  locals.sessionExpiry = expiry;
+
+  const path = normalise(url.pathname);
+  if (!user && needsSession(path)) {
+    return context.redirect(loginUrl(`${url.pathname}${url.search}`), 302);
+  }
+  if (user && GUEST_PAGES.has(path)) {
+    return context.redirect(safeCallback(url.searchParams.get('callback')), 302);
+  }
+
+  const response = await next();
+  if (user) {
+    // A page rendered for one signed-in person must never be stored by a shared cache.
+    try {
+      response.headers.set('Cache-Control', 'private, no-store');
+    } catch {
+      // immutable response (a redirect from a page): nothing to mark
+    }
+  }
+  return response;
+});
