@@ -1,10 +1,14 @@
-import { DynamicModule, Inject, Injectable, MiddlewareConsumer, Module, NestMiddleware, NestModule, RequestMethod } from '@nestjs/common';
+import { DynamicModule, Inject, Injectable, MiddlewareConsumer, Module, NestMiddleware, NestModule, Optional, RequestMethod } from '@nestjs/common';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { APP_CONFIG, AppConfig } from '../config/env';
 import { PROJECT_ROOT } from '../config/paths';
+import { etagOf, matchesIfNoneMatch, type CachedPage } from './page-cache';
+import { ANONYMOUS_CACHE_CONTROL, hasSessionCookie, isCacheableResponse, isPublicPagePath, postSlugOf, PRIVATE_CACHE_CONTROL } from './page-cache-policy';
+import { PageCacheService } from './page-cache.service';
+import { bufferResponse } from './response-buffer';
 
 /** What the Astro pages get as `Astro.locals` from the server. */
 export interface ServerLocals {
@@ -14,16 +18,30 @@ export interface ServerLocals {
   pageCache: boolean;
 }
 
-type AstroHandler = (req: Request, res: Response, next: NextFunction, locals: ServerLocals) => Promise<void>;
+export type AstroHandler = (req: Request, res: Response, next: NextFunction, locals: ServerLocals) => Promise<void>;
+
+/** Counts a post view when /blog/{slug} is answered from the page cache (the API call that counts it is skipped). */
+export interface PostViewRecorder {
+  recordBySlug(slug: string): void | Promise<void>;
+}
+export const POST_VIEW_RECORDER = Symbol('POST_VIEW_RECORDER');
 
 export const FRONTEND_DIST = join(PROJECT_ROOT, 'frontend', 'dist');
 const ASTRO_HANDLER = Symbol('ASTRO_HANDLER');
 /** Paths Nest answers itself; everything else is a page. */
 const API_PATH = /^\/(api|images)(\/|$)/;
+/** Per-request headers that must not be replayed from the cache. */
+const NOT_CACHED_HEADERS = new Set(['set-cookie', 'date', 'connection', 'keep-alive', 'transfer-encoding', 'content-length', 'x-request-id', 'etag', 'cache-control', 'vary']);
 
-/** Serves the built Astro site: hashed assets with a year's cache, then the SSR handler. */
+/**
+ * Serves the built Astro site: hashed assets with a year's cache, then the SSR handler.
+ * Anonymous GET/HEAD requests for the public reading pages get a strong ETag,
+ * `Cache-Control: public, max-age=0, must-revalidate` and 304 for a matching If-None-Match, and
+ * (unless PAGE_CACHE=off) are answered from the in-memory page cache. Requests with a session
+ * cookie are rendered every time and marked `private, no-store`.
+ */
 @Injectable()
-class FrontendMiddleware implements NestMiddleware {
+export class FrontendMiddleware implements NestMiddleware {
   private readonly assets = express.static(join(FRONTEND_DIST, 'client'), {
     index: false,
     setHeaders: (res, path) => {
@@ -34,38 +52,99 @@ class FrontendMiddleware implements NestMiddleware {
   constructor(
     @Inject(ASTRO_HANDLER) private readonly handler: AstroHandler,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly pages: PageCacheService,
+    @Optional() @Inject(POST_VIEW_RECORDER) private readonly views?: PostViewRecorder,
   ) {}
 
   use(req: Request, res: Response, next: NextFunction): void {
     if (API_PATH.test(req.path)) return next();
-    this.assets(req, res, () => {
-      const locals: ServerLocals = {
-        apiOrigin: `http://127.0.0.1:${req.socket.localPort}`,
-        publicUrl: this.config.publicUrl,
-        pageCache: this.config.pageCache,
-      };
-      this.handler(req, res, next, locals).catch(next);
-    });
+    this.assets(req, res, () => this.render(req, res, next));
   }
+
+  private render(req: Request, res: Response, next: NextFunction): void {
+    const locals: ServerLocals = {
+      apiOrigin: `http://127.0.0.1:${req.socket.localPort}`,
+      publicUrl: this.config.publicUrl,
+      pageCache: this.config.pageCache,
+    };
+    const signedIn = hasSessionCookie(req);
+    const publicPage = (req.method === 'GET' || req.method === 'HEAD') && isPublicPagePath(req.path);
+
+    if (signedIn) {
+      res.setHeader('Cache-Control', PRIVATE_CACHE_CONTROL);
+    } else if (publicPage) {
+      const key = req.originalUrl;
+      const hit = this.pages.enabled ? this.pages.cache.get(key) : undefined;
+      if (hit) {
+        this.countView(req.path, hit.status);
+        this.send(req, res, hit);
+        return;
+      }
+      const generation = this.pages.generation;
+      bufferResponse(res, ({ status, body }) => {
+        const headers = res.getHeaders() as Record<string, string | string[]>;
+        const page: CachedPage = { status, body, etag: etagOf(body), headers: {} };
+        for (const [name, value] of Object.entries(headers)) if (!NOT_CACHED_HEADERS.has(name)) page.headers[name] = value;
+        const cacheable = isCacheableResponse(status, headers);
+        if (cacheable && this.pages.enabled && req.method === 'GET' && generation === this.pages.generation) this.pages.cache.set(key, page);
+        if (cacheable) this.send(req, res, page);
+        else res.end(body);
+      });
+    }
+    this.handler(req, res, next, locals).catch(next);
+  }
+
+  /** Answers with a page (the cached one, or one just rendered): 304 when the client has it. */
+  private send(req: Request, res: Response, page: CachedPage): void {
+    for (const [name, value] of Object.entries(page.headers)) res.setHeader(name, value);
+    res.setHeader('ETag', page.etag);
+    res.setHeader('Cache-Control', ANONYMOUS_CACHE_CONTROL);
+    res.setHeader('Vary', 'Cookie');
+    if (page.status === 200 && matchesIfNoneMatch(req.headers['if-none-match'], page.etag)) {
+      res.removeHeader('Content-Type');
+      res.statusCode = 304;
+      res.end();
+      return;
+    }
+    res.statusCode = page.status;
+    res.setHeader('Content-Length', page.body.length);
+    res.end(req.method === 'HEAD' ? undefined : page.body);
+  }
+
+  private countView(path: string, status: number): void {
+    const slug = status === 200 ? postSlugOf(path) : undefined;
+    if (!slug || !this.views) return;
+    Promise.resolve()
+      .then(() => this.views?.recordBySlug(slug))
+      .catch(() => undefined);
+  }
+}
+
+export interface FrontendModuleOptions {
+  /** A page handler instead of the built Astro site (tests of the caching layer). */
+  handler?: AstroHandler;
 }
 
 @Module({})
 export class FrontendModule implements NestModule {
-  static forRoot(): DynamicModule {
+  static forRoot(options: FrontendModuleOptions = {}): DynamicModule {
     return {
       module: FrontendModule,
       providers: [
         {
           provide: ASTRO_HANDLER,
           useFactory: async (): Promise<AstroHandler> => {
+            if (options.handler) return options.handler;
             const entry = join(FRONTEND_DIST, 'server', 'entry.mjs');
             if (!existsSync(entry)) throw new Error(`The frontend is not built (${entry} is missing): run npm run build`);
             const module = (await import(pathToFileURL(entry).href)) as { handler: AstroHandler };
             return module.handler;
           },
         },
+        PageCacheService,
         FrontendMiddleware,
       ],
+      exports: [PageCacheService],
     };
   }
 

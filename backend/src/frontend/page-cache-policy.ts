@@ -1,0 +1,36 @@
+import type { Request } from 'express';
+
+/** The session cookies (auth/auth-user.ts): a request carrying one is never served from the cache. */
+export const SESSION_COOKIES = ['inkwell_access', 'inkwell_refresh'] as const;
+
+/** Public reading pages whose anonymous renderings may be cached (DESIGN.md §5). */
+const PUBLIC_PAGE = /^\/(?:home|authors|rss\.xml|sitemap\.xml|blog(?:\/[^/]+|\/tag\/[^/]+)?|tag\/[^/]+)?\/?$/;
+const POST_PAGE = /^\/blog\/([a-z0-9]+(?:-[a-z0-9]+)*)\/?$/;
+
+export const ANONYMOUS_CACHE_CONTROL = 'public, max-age=0, must-revalidate';
+export const PRIVATE_CACHE_CONTROL = 'private, no-store';
+
+export function isPublicPagePath(path: string): boolean {
+  return PUBLIC_PAGE.test(path);
+}
+
+/** The post slug of a /blog/{slug} path (not /blog/tag/...), else undefined. */
+export function postSlugOf(path: string): string | undefined {
+  const slug = POST_PAGE.exec(path)?.[1];
+  return slug === 'tag' ? undefined : slug;
+}
+
+export function hasSessionCookie(req: Request): boolean {
+  const cookies = req.cookies as Record<string, unknown> | undefined;
+  if (cookies) return SESSION_COOKIES.some((name) => Boolean(cookies[name]));
+  const header = req.headers.cookie ?? '';
+  return SESSION_COOKIES.some((name) => new RegExp(`(?:^|;\\s*)${name}=[^;]`).test(header));
+}
+
+/** Only complete HTML or XML pages are kept: a 200, or a 404 (unknown post or tag). */
+export function isCacheableResponse(status: number, headers: Record<string, unknown>): boolean {
+  if (status !== 200 && status !== 404) return false;
+  if (headers['set-cookie'] !== undefined) return false;
+  const type = String(headers['content-type'] ?? '');
+  return /^(?:text\/html|application\/(?:rss\+)?xml|text\/xml)/i.test(type);
+}
