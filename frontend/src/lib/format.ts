@@ -65,35 +65,6 @@ export function plural(count: number, singular: string, pluralForm = `${singular
   return `${count} ${count === 1 ? singular : pluralForm}`;
 }
 
-/** Avatar initials: first letter of the first and last word of the name; 'U' without a name (spec 000 §2). */
-export function initialsOf(name: string | null | undefined): string {
-  const words = (name ?? '').trim().split(/\s+/).filter(Boolean);
-  if (words.length === 0) return 'U';
-  const first = words[0].charAt(0);
-  const last = words.length > 1 ? words[words.length - 1].charAt(0) : '';
-  return (first + last).toUpperCase();
-}
-
-const GRADIENTS = [
-  'from-rose-500 to-orange-400',
-  'from-amber-500 to-yellow-400',
-  'from-lime-500 to-green-500',
-  'from-emerald-500 to-teal-400',
-  'from-cyan-500 to-sky-500',
-  'from-blue-600 to-indigo-500',
-  'from-violet-600 to-purple-500',
-  'from-fuchsia-600 to-pink-500',
-  'from-slate-600 to-slate-400',
-  'from-red-600 to-rose-400',
-];
-
-/** One of 10 gradients, chosen deterministically from the name (spec 000 §2). */
-export function avatarGradient(name: string | null | undefined): string {
-  let hash = 0;
-  for (const char of name ?? '') hash = (hash * 31 + char.charCodeAt(0)) >>> 0;
-  return GRADIENTS[hash % GRADIENTS.length];
-}
-
 /** Post slugs: lowercase letters, digits and hyphens (spec 001 §5), at most 200 characters. */
 export function isValidSlug(slug: string | undefined): slug is string {
   return !!slug && slug.length <= 200 && /^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(slug);
