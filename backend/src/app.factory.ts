@@ -37,6 +37,8 @@ export async function createApp(options: CreateAppOptions): Promise<NestExpressA
         },
       },
       crossOriginEmbedderPolicy: false,
+      // Same-origin pages keep their referrer (Go Back buttons rely on it); other sites get the origin only.
+      referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
     }),
   );
   app.use(cookieParser());

@@ -124,10 +124,6 @@ test.describe('under construction', () => {
   });
 
   test('Go Back after following the footer link returns to the page the reader came from', async ({ page }) => {
-    // Known bug: the server sends `Referrer-Policy: no-referrer` (helmet's default, app.factory.ts),
-    // so document.referrer is always empty and GoBackButton always takes its fallback ('/').
-    // Remove this line once fixed: Playwright then reports the test as passing.
-    test.fail(true, 'Go Back lands on / instead of the previous page: Referrer-Policy no-referrer empties document.referrer');
     await page.goto('/about');
     await page.getByRole('navigation', { name: 'Footer' }).getByRole('link', { name: 'Privacy' }).click();
     await expect(page).toHaveURL('/privacy');
