@@ -23,7 +23,7 @@ export async function createApp(options: CreateAppOptions): Promise<NestExpressA
   if (options.withFrontend) root.imports.push(FrontendModule.forRoot());
   const app = await NestFactory.create<NestExpressApplication>(root, new ExpressAdapter(), { bufferLogs: true, bodyParser: false });
   app.useLogger(app.get(Logger));
-  app.set('trust proxy', 'loopback');
+  app.set('trust proxy', options.config.trustProxy);
   app.set('x-powered-by', false);
   app.use(
     helmet({

@@ -32,6 +32,7 @@ describe('loadConfig', () => {
     [{ JWT_SECRET: 'too-short' }, /^JWT_SECRET must be at least 32 characters/],
     [{ PAGE_CACHE: 'maybe' }, /^PAGE_CACHE must be one of/],
     [{ THROTTLE_DISABLED: 'yes please' }, /^THROTTLE_DISABLED must be one of/],
+    [{ TRUST_PROXY: 'x; rm -rf' }, /^TRUST_PROXY must be/],
   ])('rejects %j with a message naming the variable', (env, message) => {
     expect(() => loadConfig({ DATA_DIR: dataDir(), ...env })).toThrow(ConfigError);
     expect(() => loadConfig({ DATA_DIR: dataDir(), ...env })).toThrow(message);
@@ -51,6 +52,13 @@ describe('loadConfig', () => {
     const file = join(dir, 'secrets.json');
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(JSON.parse(readFileSync(file, 'utf8')).jwtSecret).toBe(first);
+  });
+
+  it('reads TRUST_PROXY as a hop count, a flag or a list', () => {
+    expect(loadConfig({ DATA_DIR: dataDir() }).trustProxy).toBe('loopback');
+    expect(loadConfig({ DATA_DIR: dataDir(), TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(loadConfig({ DATA_DIR: dataDir(), TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    expect(loadConfig({ DATA_DIR: dataDir(), TRUST_PROXY: 'loopback, 10.0.0.0/8' }).trustProxy).toBe('loopback, 10.0.0.0/8');
   });
 
   it('uses JWT_SECRET when given', () => {

@@ -21,6 +21,8 @@ export interface AppConfig {
   throttleDisabled: boolean;
   pageCache: boolean;
   logLevel: string;
+  /** Express 'trust proxy': which hops may set X-Forwarded-For (client IPs for rate limits). */
+  trustProxy: boolean | number | string;
   isProduction: boolean;
 }
 
@@ -116,6 +118,14 @@ export function loadConfig(env: Env = process.env): AppConfig {
     throw new ConfigError(`LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent (got "${logLevel}")`);
   }
 
+  const trustProxyRaw = optional(env, 'TRUST_PROXY') ?? 'loopback';
+  let trustProxy: boolean | number | string = trustProxyRaw;
+  if (/^\d+$/.test(trustProxyRaw)) trustProxy = Number(trustProxyRaw);
+  else if (trustProxyRaw === 'true' || trustProxyRaw === 'false') trustProxy = trustProxyRaw === 'true';
+  else if (!/^[\w.:/,\s-]+$/.test(trustProxyRaw)) {
+    throw new ConfigError(`TRUST_PROXY must be a hop count, true/false, or addresses/subnets/names like "loopback, 10.0.0.0/8" (got "${trustProxyRaw}")`);
+  }
+
   return Object.freeze({
     port,
     dataDir,
@@ -129,6 +139,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     throttleDisabled,
     pageCache,
     logLevel,
+    trustProxy,
     isProduction: env.NODE_ENV === 'production',
   });
 }
