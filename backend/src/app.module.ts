@@ -16,6 +16,9 @@ import { dataSourceOptions } from './database/data-source';
 import { AuthModule } from './auth/auth.module';
 import { HealthModule } from './health/health.module';
 import { UsersModule } from './users/users.module';
+import { PostsModule } from './posts/posts.module';
+import { ReviewsModule } from './reviews/reviews.module';
+import { TagsModule } from './tags/tags.module';
 
 export interface AppModuleOptions {
   config: AppConfig;
@@ -30,7 +33,7 @@ export interface AppModuleOptions {
  * The images module is the exception: the spec puts it on the host root.
  */
 export const API_PREFIX = 'api/v1';
-const API_MODULES = [HealthModule, AuthModule, UsersModule];
+const API_MODULES = [HealthModule, AuthModule, UsersModule, PostsModule, TagsModule, ReviewsModule];
 
 const REQUEST_ID = /^[\w.-]{8,128}$/;
 

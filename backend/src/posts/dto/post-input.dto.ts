@@ -1,0 +1,146 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { clampSize, DEFAULT_PAGE_SIZE, MAX_LOOKUP_PAGE_SIZE, MAX_PAGE_SIZE, PageQueryDto } from '../../common/pagination/page';
+import { POST_STATUSES, PostStatus } from '../entities/post.entity';
+import { PostsMessages } from '../posts.messages';
+
+const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
+const trimOrNull = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() || null : value);
+const trimList = ({ value }: { value: unknown }) =>
+  Array.isArray(value) ? value.map((item) => (typeof item === 'string' ? item.trim().toLowerCase() : item)) : value;
+
+const toInteger = (value: unknown): unknown => (typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : value);
+
+/**
+ * ?page&size: page zero-based, size clamped to 1–100. (PageQueryDto's size has no validator, so
+ * the global whitelist refuses it; these lists declare it again with one.)
+ */
+export class PostPageQueryDto extends PageQueryDto {
+  @ApiPropertyOptional({ minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE })
+  @Transform(({ value }) => clampSize(toInteger(value), DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE))
+  @IsInt()
+  override size: number = DEFAULT_PAGE_SIZE;
+}
+
+const THUMBNAIL = /^(https?:\/\/[^\s<>"']+|\/[^\s<>"']*)$/i;
+
+/**
+ * The fields every post save takes (all optional here: the required ones and their order are the
+ * service's checks, spec 001 §5). Strings are trimmed.
+ */
+class PostFieldsDto {
+  @ApiPropertyOptional({ maxLength: 200 })
+  @IsOptional()
+  @Transform(trim)
+  @IsString({ message: PostsMessages.TITLE_REQUIRED })
+  @MaxLength(200, { message: PostsMessages.TITLE_TOO_LONG })
+  title?: string;
+
+  @ApiPropertyOptional({ maxLength: 200, description: 'Derived from the title when omitted on create (made unique with -2, -3, ...)' })
+  @IsOptional()
+  @Transform(trim)
+  @IsString({ message: PostsMessages.SLUG_INVALID })
+  @MaxLength(200, { message: PostsMessages.SLUG_TOO_LONG })
+  slug?: string;
+
+  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 1000 })
+  @IsOptional()
+  @Transform(trimOrNull)
+  @IsString({ message: PostsMessages.SUMMARY_TOO_LONG })
+  @MaxLength(1000, { message: PostsMessages.SUMMARY_TOO_LONG })
+  summary?: string | null;
+
+  @ApiPropertyOptional({ maxLength: 200000, description: 'Markdown' })
+  @IsOptional()
+  @Transform(trim)
+  @IsString({ message: PostsMessages.CONTENT_REQUIRED })
+  @MaxLength(200000, { message: PostsMessages.CONTENT_TOO_LONG })
+  content?: string;
+
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'Image URL (http(s) or a path such as /images/...)' })
+  @IsOptional()
+  @Transform(trimOrNull)
+  @IsString({ message: PostsMessages.THUMBNAIL_INVALID })
+  @MaxLength(500, { message: PostsMessages.THUMBNAIL_INVALID })
+  @Matches(THUMBNAIL, { message: PostsMessages.THUMBNAIL_INVALID })
+  thumbnail?: string | null;
+
+  @ApiPropertyOptional({ type: [String], description: 'Slugs of ACTIVE tags; unknown or inactive ones are skipped with a warning' })
+  @IsOptional()
+  @Transform(trimList)
+  @IsArray({ message: PostsMessages.TAG_SLUGS_INVALID })
+  @ArrayMaxSize(20, { message: PostsMessages.TAG_SLUGS_INVALID })
+  @IsString({ each: true, message: PostsMessages.TAG_SLUGS_INVALID })
+  @MaxLength(100, { each: true, message: PostsMessages.TAG_SLUGS_INVALID })
+  tagSlugs?: string[];
+}
+
+/** Admin create/update (POST /blog/posts, PUT /blog/posts/{id}): status and isFeatured count. */
+export class PostSaveDto extends PostFieldsDto {
+  @ApiPropertyOptional({ enum: PostStatus, enumName: 'PostStatus', description: 'Default DRAFT on create. Admins only; ignored for authors.' })
+  @IsOptional()
+  @IsIn(POST_STATUSES, { message: PostsMessages.STATUS_INVALID })
+  status?: PostStatus;
+
+  @ApiPropertyOptional({ description: 'Admins only; ignored for authors' })
+  @IsOptional()
+  @IsBoolean({ message: 'isFeatured must be true or false' })
+  isFeatured?: boolean;
+}
+
+/** Author create/update (/blog/posts/author/...): always saved as DRAFT; status and isFeatured are accepted and ignored. */
+export class PostAuthorSaveDto extends PostSaveDto {}
+
+export const POST_SORT_FIELDS = ['createdAt', 'updatedAt', 'publishedAt', 'title', 'viewCount'] as const;
+export type PostSortField = (typeof POST_SORT_FIELDS)[number];
+
+/** Back-office list: ?page&size&sortBy&sortDir&status&search. */
+export class PostAdminQueryDto extends PostPageQueryDto {
+  @ApiPropertyOptional({ enum: POST_SORT_FIELDS, default: 'createdAt' })
+  @IsOptional()
+  @IsIn(POST_SORT_FIELDS, { message: PostsMessages.SORT_BY_INVALID })
+  sortBy?: PostSortField;
+
+  @ApiPropertyOptional({ enum: ['asc', 'desc'], default: 'desc' })
+  @IsOptional()
+  @Transform(({ value }) => (typeof value === 'string' ? value.toLowerCase() : value))
+  @IsIn(['asc', 'desc'], { message: PostsMessages.SORT_DIR_INVALID })
+  sortDir?: 'asc' | 'desc';
+
+  @ApiPropertyOptional({ enum: PostStatus, enumName: 'PostStatus' })
+  @IsOptional()
+  @Transform(({ value }) => (typeof value === 'string' ? value.trim().toUpperCase() || undefined : value))
+  @IsIn(POST_STATUSES, { message: PostsMessages.STATUS_INVALID })
+  status?: PostStatus;
+
+  @ApiPropertyOptional({ description: 'Words in the title, slug or summary' })
+  @IsOptional()
+  @Transform(trim)
+  @IsString()
+  @MaxLength(200)
+  search?: string;
+}
+
+/** The author's list: ?page&size&status; size up to 1000 (the spec's status counts). */
+export class PostMineQueryDto extends PageQueryDto {
+  @ApiPropertyOptional({ minimum: 1, maximum: MAX_LOOKUP_PAGE_SIZE, default: DEFAULT_PAGE_SIZE })
+  @Transform(({ value }) => clampSize(toInteger(value), DEFAULT_PAGE_SIZE, MAX_LOOKUP_PAGE_SIZE))
+  @IsInt()
+  override size: number = DEFAULT_PAGE_SIZE;
+
+  @ApiPropertyOptional({ enum: PostStatus, enumName: 'PostStatus' })
+  @IsOptional()
+  @Transform(({ value }) => (typeof value === 'string' ? value.trim().toUpperCase() || undefined : value))
+  @IsIn(POST_STATUSES, { message: PostsMessages.STATUS_INVALID })
+  status?: PostStatus;
+}
+
+/** Posts of a tag: ?page&size&sort=publishedAt,desc. */
+export class PostTagQueryDto extends PostPageQueryDto {
+  @ApiPropertyOptional({ default: 'publishedAt,desc', description: 'field,direction; fields createdAt, updatedAt, publishedAt, title, viewCount' })
+  @IsOptional()
+  @IsString()
+  @Matches(/^(createdAt|updatedAt|publishedAt|title|viewCount)(,(asc|desc|ASC|DESC))?$/, { message: PostsMessages.SORT_INVALID })
+  sort?: string;
+}

@@ -1,0 +1,76 @@
+import { BeforeApplicationShutdown, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+
+const FLUSH_INTERVAL_MS = 5_000;
+
+/**
+ * View counts, batched (DESIGN.md §4): record() only counts in memory; every 5 s (and before the
+ * app shuts down) one UPDATE ... FROM (VALUES ...) adds the counts to the published posts.
+ * recordBySlug() serves the page cache, which answers /blog/{slug} without calling the API.
+ */
+@Injectable()
+export class PostViewsService implements OnModuleInit, OnModuleDestroy, BeforeApplicationShutdown {
+  private readonly logger = new Logger(PostViewsService.name);
+  private byId = new Map<number, number>();
+  private bySlug = new Map<string, number>();
+  private timer?: NodeJS.Timeout;
+  private flushing: Promise<void> = Promise.resolve();
+
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  onModuleInit(): void {
+    this.timer = setInterval(() => void this.flush(), FLUSH_INTERVAL_MS);
+    this.timer.unref();
+  }
+
+  record(postId: number): void {
+    this.byId.set(postId, (this.byId.get(postId) ?? 0) + 1);
+  }
+
+  recordBySlug(slug: string): void {
+    if (slug.length > 200) return;
+    this.bySlug.set(slug, (this.bySlug.get(slug) ?? 0) + 1);
+  }
+
+  /** Writes the pending counts (serialised: a flush waits for the previous one). */
+  flush(): Promise<void> {
+    this.flushing = this.flushing.then(() => this.write()).catch((error: unknown) => this.logger.error(`view count flush failed: ${String(error)}`));
+    return this.flushing;
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+    await this.flush();
+  }
+
+  onModuleDestroy(): void {
+    if (this.timer) clearInterval(this.timer);
+  }
+
+  private async write(): Promise<void> {
+    const byId = this.byId;
+    const bySlug = this.bySlug;
+    if (!byId.size && !bySlug.size) return;
+    this.byId = new Map();
+    this.bySlug = new Map();
+    if (!this.dataSource.isInitialized) return;
+    if (byId.size) {
+      const ids = [...byId.keys()];
+      const values = ids.map((_id, i) => `($${2 * i + 1}::int, $${2 * i + 2}::int)`).join(', ');
+      await this.dataSource.query(
+        `UPDATE posts SET view_count = view_count + v.n FROM (VALUES ${values}) AS v(id, n) WHERE posts.id = v.id AND posts.status = 'PUBLISHED'`,
+        ids.flatMap((id) => [id, byId.get(id)]),
+      );
+    }
+    if (bySlug.size) {
+      const slugs = [...bySlug.keys()];
+      const values = slugs.map((_slug, i) => `($${2 * i + 1}::varchar, $${2 * i + 2}::int)`).join(', ');
+      await this.dataSource.query(
+        `UPDATE posts SET view_count = view_count + v.n FROM (VALUES ${values}) AS v(slug, n) WHERE posts.slug = v.slug AND posts.status = 'PUBLISHED'`,
+        slugs.flatMap((slug) => [slug, bySlug.get(slug)]),
+      );
+    }
+  }
+}

@@ -1,0 +1,61 @@
+import { Controller, Get, Param, Query } from '@nestjs/common';
+import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiEnvelope, ApiPagedEnvelope } from '../common/decorators/api-envelope.decorator';
+import { ApiErrors } from '../common/decorators/api-errors.decorator';
+import { Page } from '../common/pagination/page';
+import { PostPageQueryDto, PostTagQueryDto } from './dto/post-input.dto';
+import { AuthorSummaryDto, PostCardResponseDto, PostResponseDto, SitemapResponseDto } from './dto/post-response.dto';
+import { PostsPublicService } from './posts-public.service';
+
+/** What anyone may read: published posts only, never an e-mail address. */
+@ApiTags('Public posts')
+@Controller('blog')
+export class PostsPublicController {
+  constructor(private readonly posts: PostsPublicService) {}
+
+  @Get('posts/public')
+  @ApiOperation({ summary: 'Published posts, newest first (published_at DESC, id DESC); size defaults to 10, clamped to 1–100' })
+  @ApiPagedEnvelope(PostCardResponseDto)
+  @ApiErrors(400)
+  listPublicPosts(@Query() query: PostPageQueryDto): Promise<Page<PostCardResponseDto>> {
+    return this.posts.list(query.page, query.size);
+  }
+
+  @Get('posts/public/latest-stories')
+  @ApiOperation({ summary: 'The 6 latest published posts' })
+  @ApiEnvelope(PostCardResponseDto, { isArray: true })
+  listLatestStories(): Promise<PostCardResponseDto[]> {
+    return this.posts.latest();
+  }
+
+  @Get('posts/public/sitemap')
+  @ApiOperation({ summary: 'Slugs and last changes of every published post and of every active tag with published posts (sitemap.xml)' })
+  @ApiEnvelope(SitemapResponseDto)
+  getPublicSitemap(): Promise<SitemapResponseDto> {
+    return this.posts.sitemap();
+  }
+
+  @Get('posts/public/tag/:slug')
+  @ApiOperation({ summary: 'Published posts of an active tag; sort "field,direction" (default publishedAt,desc)' })
+  @ApiParam({ name: 'slug', description: 'Tag slug' })
+  @ApiPagedEnvelope(PostCardResponseDto)
+  @ApiErrors(400, 404)
+  listPublicPostsByTag(@Param('slug') slug: string, @Query() query: PostTagQueryDto): Promise<Page<PostCardResponseDto>> {
+    return this.posts.byTag(slug, query);
+  }
+
+  @Get('posts/public/:slug')
+  @ApiOperation({ summary: 'A published post by slug (counts a view); 404 for unknown or unpublished slugs' })
+  @ApiEnvelope(PostResponseDto)
+  @ApiErrors(404)
+  getPublicPostBySlug(@Param('slug') slug: string): Promise<PostResponseDto> {
+    return this.posts.bySlug(slug);
+  }
+
+  @Get('authors')
+  @ApiOperation({ summary: 'Authors (AUTHOR role, active) with at least one published post, with their published count and likes' })
+  @ApiEnvelope(AuthorSummaryDto, { isArray: true })
+  listAuthors(): Promise<AuthorSummaryDto[]> {
+    return this.posts.authors();
+  }
+}

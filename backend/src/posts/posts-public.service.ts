@@ -1,0 +1,160 @@
+import { Injectable, NotFoundException } from '@nestjs/common';
+import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
+import { DataSource, Repository } from 'typeorm';
+import { Page, toPage } from '../common/pagination/page';
+import { TagRefDto } from '../tags/dto/tag-response.dto';
+import { TagsService } from '../tags/tags.service';
+import { RoleName } from '../users/entities/role.entity';
+import { PostTagQueryDto } from './dto/post-input.dto';
+import { AuthorSummaryDto, PostCardResponseDto, PostResponseDto, SitemapResponseDto } from './dto/post-response.dto';
+import { Post, PostStatus } from './entities/post.entity';
+import { PostCardRow, toPostCard, toPostResponse } from './post.mapper';
+import { PostViewsService } from './post-views.service';
+import { PostsMessages } from './posts.messages';
+
+const LATEST_STORIES = 6;
+
+const CARD_COLUMNS = `p.id, p.title, p.slug, p.summary, p.thumbnail, p.like_count, p.view_count, p.comment_count, p.is_featured,
+  p.published_at, p.reading_time, p.author_id, u.full_name AS author_name, u.avatar AS author_avatar`;
+
+const SORT_COLUMNS: Record<string, string> = {
+  createdAt: 'p.created_at',
+  updatedAt: 'p.updated_at',
+  publishedAt: 'p.published_at',
+  title: 'p.title',
+  viewCount: 'p.view_count',
+};
+
+/** Tag chips of these posts, alphabetical (active tags only on public answers). */
+export async function tagsOfPosts(dataSource: DataSource, postIds: number[], activeOnly: boolean): Promise<Map<number, TagRefDto[]>> {
+  const result = new Map<number, TagRefDto[]>();
+  if (!postIds.length) return result;
+  const rows = (await dataSource.query(
+    `SELECT pt.post_id, t.id, t.name, t.slug, t.color FROM post_tags pt JOIN tags t ON t.id = pt.tag_id
+      WHERE pt.post_id = ANY($1::int[]) ${activeOnly ? 'AND t.is_active = true' : ''} ORDER BY t.name`,
+    [postIds],
+  )) as { post_id: number; id: number; name: string; slug: string; color: string | null }[];
+  for (const row of rows) {
+    const list = result.get(row.post_id) ?? [];
+    list.push({ id: row.id, name: row.name, slug: row.slug, color: row.color });
+    result.set(row.post_id, list);
+  }
+  return result;
+}
+
+/**
+ * What anonymous readers see: only PUBLISHED posts, never an e-mail. Lists first pick the page's
+ * ids from an index (index-only scans on IDX_posts_status_published / IDX_post_tags_tag_post),
+ * then load just those rows, so deep pages cost about as much as the first.
+ */
+@Injectable()
+export class PostsPublicService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @InjectRepository(Post) private readonly posts: Repository<Post>,
+    private readonly tags: TagsService,
+    private readonly views: PostViewsService,
+  ) {}
+
+  async list(page: number, size: number): Promise<Page<PostCardResponseDto>> {
+    const [idRows, countRows] = await Promise.all([
+      this.dataSource.query(
+        `SELECT id FROM posts WHERE status = 'PUBLISHED' ORDER BY published_at DESC, id DESC LIMIT $1 OFFSET $2`,
+        [size, page * size],
+      ) as Promise<{ id: number }[]>,
+      this.dataSource.query(`SELECT count(*)::int AS total FROM posts WHERE status = 'PUBLISHED'`) as Promise<{ total: number }[]>,
+    ]);
+    return toPage(await this.cards(idRows.map((row) => row.id)), countRows[0].total, page, size);
+  }
+
+  async latest(): Promise<PostCardResponseDto[]> {
+    const rows = (await this.dataSource.query(
+      `SELECT id FROM posts WHERE status = 'PUBLISHED' ORDER BY published_at DESC, id DESC LIMIT $1`,
+      [LATEST_STORIES],
+    )) as { id: number }[];
+    return this.cards(rows.map((row) => row.id));
+  }
+
+  async bySlug(slug: string): Promise<PostResponseDto> {
+    const post = await this.posts.findOne({ where: { slug, status: PostStatus.PUBLISHED }, relations: { author: true } });
+    if (!post) throw new NotFoundException(PostsMessages.notFoundBySlug(slug));
+    this.views.record(post.id);
+    const tags = await tagsOfPosts(this.dataSource, [post.id], true);
+    return toPostResponse(post, tags.get(post.id) ?? [], false);
+  }
+
+  async byTag(tagSlug: string, query: PostTagQueryDto): Promise<Page<PostCardResponseDto>> {
+    const tag = await this.tags.findActiveBySlug(tagSlug);
+    if (!tag) throw new NotFoundException(PostsMessages.tagNotFound(tagSlug));
+    const [field, direction] = (query.sort ?? 'publishedAt,desc').split(',');
+    const dir = (direction ?? 'desc').toLowerCase() === 'asc' ? 'ASC' : 'DESC';
+    const [idRows, countRows] = await Promise.all([
+      this.dataSource.query(
+        `SELECT p.id FROM post_tags pt JOIN posts p ON p.id = pt.post_id
+          WHERE pt.tag_id = $1 AND p.status = 'PUBLISHED'
+          ORDER BY ${SORT_COLUMNS[field] ?? SORT_COLUMNS.publishedAt} ${dir} NULLS LAST, p.id ${dir} LIMIT $2 OFFSET $3`,
+        [tag.id, query.size, query.page * query.size],
+      ) as Promise<{ id: number }[]>,
+      this.dataSource.query(
+        `SELECT count(*)::int AS total FROM post_tags pt JOIN posts p ON p.id = pt.post_id WHERE pt.tag_id = $1 AND p.status = 'PUBLISHED'`,
+        [tag.id],
+      ) as Promise<{ total: number }[]>,
+    ]);
+    return toPage(await this.cards(idRows.map((row) => row.id)), countRows[0].total, query.page, query.size);
+  }
+
+  async sitemap(): Promise<SitemapResponseDto> {
+    const [posts, tags] = await Promise.all([
+      this.dataSource.query(`SELECT slug, updated_at FROM posts WHERE status = 'PUBLISHED' ORDER BY published_at DESC, id DESC`) as Promise<
+        { slug: string; updated_at: Date }[]
+      >,
+      this.dataSource.query(
+        `SELECT t.slug, GREATEST(t.updated_at, max(p.updated_at)) AS updated_at
+           FROM tags t JOIN post_tags pt ON pt.tag_id = t.id JOIN posts p ON p.id = pt.post_id
+          WHERE t.is_active = true AND p.status = 'PUBLISHED'
+          GROUP BY t.id ORDER BY t.slug`,
+      ) as Promise<{ slug: string; updated_at: Date }[]>,
+    ]);
+    const entry = (row: { slug: string; updated_at: Date }) => ({ slug: row.slug, updatedAt: row.updated_at.toISOString() });
+    return { posts: posts.map(entry), tags: tags.map(entry) };
+  }
+
+  /** Users holding AUTHOR (active accounts) with at least one published post, most published first. */
+  async authors(): Promise<AuthorSummaryDto[]> {
+    const rows = (await this.dataSource.query(
+      `SELECT u.id, u.full_name, u.avatar, u.bio, count(p.id)::int AS post_count,
+              COALESCE(sum(p.like_count), 0)::int AS total_likes, max(p.published_at) AS latest_post_at
+         FROM users u JOIN posts p ON p.author_id = u.id AND p.status = 'PUBLISHED'
+        WHERE u.status = 'ACTIVE'
+          AND EXISTS (SELECT 1 FROM user_roles ur JOIN roles r ON r.id = ur.role_id WHERE ur.user_id = u.id AND r.name = $1)
+        GROUP BY u.id
+        ORDER BY post_count DESC, latest_post_at DESC, u.id`,
+      [RoleName.AUTHOR],
+    )) as { id: number; full_name: string; avatar: string | null; bio: string | null; post_count: number; total_likes: number; latest_post_at: Date | null }[];
+    return rows.map((row) => ({
+      id: row.id,
+      fullName: row.full_name,
+      avatar: row.avatar,
+      bio: row.bio,
+      postCount: row.post_count,
+      totalLikes: row.total_likes,
+      latestPostAt: row.latest_post_at ? row.latest_post_at.toISOString() : null,
+    }));
+  }
+
+  /** Cards of these published posts, in the given order. */
+  private async cards(ids: number[]): Promise<PostCardResponseDto[]> {
+    if (!ids.length) return [];
+    const [rows, tags] = await Promise.all([
+      this.dataSource.query(`SELECT ${CARD_COLUMNS} FROM posts p JOIN users u ON u.id = p.author_id WHERE p.id = ANY($1::int[])`, [
+        ids,
+      ]) as Promise<PostCardRow[]>,
+      tagsOfPosts(this.dataSource, ids, true),
+    ]);
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    return ids.flatMap((id) => {
+      const row = byId.get(id);
+      return row ? [toPostCard(row, tags.get(id) ?? [])] : [];
+    });
+  }
+}

@@ -1,0 +1,138 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { AuthUser } from '../auth/auth-user';
+import { Auth, CurrentUser } from '../auth/decorators/auth.decorator';
+import { ApiEnvelope } from '../common/decorators/api-envelope.decorator';
+import { ApiErrors } from '../common/decorators/api-errors.decorator';
+import { WithMessage, withMessage } from '../common/envelope';
+import { ParseIdPipe } from '../common/validation/parse-id.pipe';
+import { RoleName } from '../users/entities/role.entity';
+import { PostAdminQueryDto, PostAuthorSaveDto, PostMineQueryDto, PostSaveDto } from './dto/post-input.dto';
+import { PostAdminPageDto, PostResponseDto } from './dto/post-response.dto';
+import { PostsMessages } from './posts.messages';
+import { PostsService, SaveResult } from './posts.service';
+import { RequireRole } from './role.guard';
+
+function answer(result: SaveResult, message: string): WithMessage<PostResponseDto> {
+  return withMessage(result.post, result.skippedTags.length ? PostsMessages.skippedTags(message, result.skippedTags) : message);
+}
+
+const SAVE_NOTE =
+  'Checks in order: title, content, slug, slug format (400 with the spec texts); a used slug is 409. Unknown or inactive tagSlugs are skipped and named in the message.';
+
+@ApiTags('Posts')
+@Controller('blog/posts')
+export class PostsController {
+  constructor(private readonly posts: PostsService) {}
+
+  @Get('admin/all')
+  @RequireRole(RoleName.ADMIN, PostsMessages.FORBIDDEN_POSTS)
+  @Auth()
+  @ApiOperation({ summary: 'Every post, any status (admin); sortBy createdAt|updatedAt|publishedAt|title|viewCount, status, search' })
+  @ApiEnvelope(PostAdminPageDto)
+  @ApiErrors(400)
+  listAllPostsAdmin(@Query() query: PostAdminQueryDto): Promise<PostAdminPageDto> {
+    return this.posts.listAll(query);
+  }
+
+  @Get()
+  @RequireRole(RoleName.ADMIN, PostsMessages.FORBIDDEN_POSTS)
+  @Auth()
+  @ApiOperation({ summary: 'Every post, any status (admin); same as /blog/posts/admin/all' })
+  @ApiEnvelope(PostAdminPageDto)
+  @ApiErrors(400)
+  listPosts(@Query() query: PostAdminQueryDto): Promise<PostAdminPageDto> {
+    return this.posts.listAll(query);
+  }
+
+  @Get('author/my-posts')
+  @RequireRole(RoleName.AUTHOR, PostsMessages.FORBIDDEN_POSTS)
+  @Auth()
+  @ApiOperation({ summary: "The caller's own posts, newest first (AUTHOR); size up to 1000, optional status" })
+  @ApiEnvelope(PostAdminPageDto)
+  @ApiErrors(400)
+  listMyPosts(@Query() query: PostMineQueryDto, @CurrentUser() user: AuthUser): Promise<PostAdminPageDto> {
+    return this.posts.listMine(query, user);
+  }
+
+  @Post('author/create')
+  @RequireRole(RoleName.AUTHOR, PostsMessages.FORBIDDEN_CREATE)
+  @Auth()
+  @ApiOperation({ summary: `Create an own post, always as a DRAFT (AUTHOR; status and isFeatured are ignored). ${SAVE_NOTE}` })
+  @ApiEnvelope(PostResponseDto, { status: 201 })
+  @ApiErrors(400, 409)
+  async createAuthorPost(@Body() dto: PostAuthorSaveDto, @CurrentUser() user: AuthUser): Promise<WithMessage<PostResponseDto>> {
+    return answer(await this.posts.create(dto, user, 'author'), PostsMessages.SAVED_AS_DRAFT);
+  }
+
+  @Put('author/:id')
+  @RequireRole(RoleName.AUTHOR, PostsMessages.FORBIDDEN_UPDATE)
+  @Auth()
+  @ApiOperation({
+    summary: `Edit an own DRAFT or REJECTED post; it is saved as a DRAFT (AUTHOR). A PUBLISHED, PENDING_REVIEW, ARCHIVED or PRIVATE post is 409. ${SAVE_NOTE}`,
+  })
+  @ApiEnvelope(PostResponseDto)
+  @ApiErrors(400, 404, 409)
+  async updateAuthorPost(
+    @Param('id', ParseIdPipe) id: number,
+    @Body() dto: PostAuthorSaveDto,
+    @CurrentUser() user: AuthUser,
+  ): Promise<WithMessage<PostResponseDto>> {
+    return answer(await this.posts.update(id, dto, user, 'author'), PostsMessages.SAVED_AS_DRAFT);
+  }
+
+  @Post('author/:id/submit-for-review')
+  @HttpCode(200)
+  @RequireRole(RoleName.AUTHOR, PostsMessages.FORBIDDEN_UPDATE)
+  @Auth()
+  @ApiOperation({ summary: 'Submit an own DRAFT or REJECTED post for review (→ PENDING_REVIEW); other statuses are 409' })
+  @ApiEnvelope(PostResponseDto)
+  @ApiErrors(400, 404, 409)
+  async submitPostForReview(@Param('id', ParseIdPipe) id: number, @CurrentUser() user: AuthUser): Promise<WithMessage<PostResponseDto>> {
+    return withMessage(await this.posts.submitForReview(id, user), PostsMessages.SUBMITTED);
+  }
+
+  @Get(':id')
+  @Auth()
+  @ApiOperation({ summary: 'A post by id, any status: admins any post, authors their own (others 403)' })
+  @ApiEnvelope(PostResponseDto)
+  @ApiErrors(400, 404)
+  getPostById(@Param('id', ParseIdPipe) id: number, @CurrentUser() user: AuthUser): Promise<PostResponseDto> {
+    return this.posts.get(id, user);
+  }
+
+  @Post()
+  @RequireRole(RoleName.ADMIN, PostsMessages.FORBIDDEN_CREATE)
+  @Auth()
+  @ApiOperation({ summary: `Create a post (admin); status defaults to DRAFT (PUBLISHED sets publishedAt). ${SAVE_NOTE}` })
+  @ApiEnvelope(PostResponseDto, { status: 201 })
+  @ApiErrors(400, 409)
+  async createPost(@Body() dto: PostSaveDto, @CurrentUser() user: AuthUser): Promise<WithMessage<PostResponseDto>> {
+    return answer(await this.posts.create(dto, user, 'admin'), PostsMessages.CREATED);
+  }
+
+  @Put(':id')
+  @RequireRole(RoleName.AUTHOR, PostsMessages.FORBIDDEN_UPDATE)
+  @Auth()
+  @ApiOperation({
+    summary:
+      `Update a post, partially. Admins: any post, status changes per spec 001 §4 (illegal ones 409). ` +
+      `Authors: like PUT /blog/posts/author/{id}. ${SAVE_NOTE}`,
+  })
+  @ApiEnvelope(PostResponseDto)
+  @ApiErrors(400, 404, 409)
+  async updatePost(@Param('id', ParseIdPipe) id: number, @Body() dto: PostSaveDto, @CurrentUser() user: AuthUser): Promise<WithMessage<PostResponseDto>> {
+    const mode = user.role === RoleName.ADMIN ? 'admin' : 'author';
+    return answer(await this.posts.update(id, dto, user, mode), mode === 'admin' ? PostsMessages.UPDATED : PostsMessages.SAVED_AS_DRAFT);
+  }
+
+  @Delete(':id')
+  @HttpCode(204)
+  @RequireRole(RoleName.AUTHOR, PostsMessages.FORBIDDEN_DELETE)
+  @Auth()
+  @ApiOperation({ summary: 'Delete a post: admins any, authors their own DRAFT or REJECTED posts' })
+  @ApiErrors(400, 404)
+  async deletePost(@Param('id', ParseIdPipe) id: number, @CurrentUser() user: AuthUser): Promise<void> {
+    await this.posts.remove(id, user);
+  }
+}

@@ -1,0 +1,21 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { AuthModule } from '../auth/auth.module';
+import { TagsModule } from '../tags/tags.module';
+import { PostTag } from './entities/post-tag.entity';
+import { Post } from './entities/post.entity';
+import { PostViewsService } from './post-views.service';
+import { PostsPublicController } from './posts-public.controller';
+import { PostsPublicService } from './posts-public.service';
+import { PostsController } from './posts.controller';
+import { PostsService } from './posts.service';
+import { RoleMessageGuard } from './role.guard';
+
+@Module({
+  imports: [TypeOrmModule.forFeature([Post, PostTag]), AuthModule, TagsModule],
+  // The public controller first: /blog/posts/public must not reach GET /blog/posts/:id.
+  controllers: [PostsPublicController, PostsController],
+  providers: [PostsService, PostsPublicService, PostViewsService, RoleMessageGuard],
+  exports: [PostsService, PostsPublicService, PostViewsService, RoleMessageGuard],
+})
+export class PostsModule {}

@@ -1,0 +1,255 @@
+import { BadRequestException, ConflictException, ForbiddenException, Injectable, NotFoundException } from '@nestjs/common';
+import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
+import { Brackets, DataSource, EntityManager, QueryFailedError, Repository } from 'typeorm';
+import type { AuthUser } from '../auth/auth-user';
+import { ContentEvents } from '../common/content-events';
+import { toPage } from '../common/pagination/page';
+import { TagsService } from '../tags/tags.service';
+import { ROLE_RANK, RoleName } from '../users/entities/role.entity';
+import { User } from '../users/entities/user.entity';
+import { PostAdminQueryDto, PostMineQueryDto, PostSaveDto } from './dto/post-input.dto';
+import { PostAdminPageDto, PostResponseDto } from './dto/post-response.dto';
+import { PostTag } from './entities/post-tag.entity';
+import { Post, PostStatus } from './entities/post.entity';
+import { readingTimeOf, renderMarkdown } from './markdown';
+import { toPostListItem, toPostResponse } from './post.mapper';
+import { PostsMessages } from './posts.messages';
+import { tagsOfPosts } from './posts-public.service';
+import { SLUG_PATTERN, slugify } from './slug';
+
+/**
+ * Status changes an admin makes through an update (spec 001 §4, DESIGN.md §4). PENDING_REVIEW is
+ * reached only by the author's submit-for-review, REJECTED only by a review with a reason.
+ */
+const ADMIN_TRANSITIONS: Record<PostStatus, PostStatus[]> = {
+  DRAFT: [PostStatus.PUBLISHED, PostStatus.PRIVATE, PostStatus.ARCHIVED],
+  PENDING_REVIEW: [PostStatus.PUBLISHED, PostStatus.DRAFT],
+  PUBLISHED: [PostStatus.ARCHIVED, PostStatus.DRAFT, PostStatus.PRIVATE],
+  REJECTED: [PostStatus.PUBLISHED, PostStatus.DRAFT],
+  ARCHIVED: [PostStatus.PUBLISHED, PostStatus.DRAFT],
+  PRIVATE: [PostStatus.PUBLISHED, PostStatus.DRAFT, PostStatus.ARCHIVED],
+};
+
+/** Authors edit, delete and submit only these. */
+const AUTHOR_EDITABLE = new Set([PostStatus.DRAFT, PostStatus.REJECTED]);
+
+const SORT_COLUMNS: Record<string, string> = {
+  createdAt: 'post.createdAt',
+  updatedAt: 'post.updatedAt',
+  publishedAt: 'post.publishedAt',
+  title: 'post.title',
+  viewCount: 'post.viewCount',
+};
+
+export type SaveMode = 'admin' | 'author';
+
+export interface SaveResult {
+  post: PostResponseDto;
+  /** Requested tag slugs that are unknown or inactive (not attached). */
+  skippedTags: string[];
+}
+
+type PostWithAuthor = Post & { author: User };
+
+const isAdmin = (user: AuthUser): boolean => user.role === RoleName.ADMIN;
+const isAuthor = (user: AuthUser): boolean => ROLE_RANK[user.role] >= ROLE_RANK[RoleName.AUTHOR];
+
+function fieldError(field: string, message: string): BadRequestException {
+  return new BadRequestException({ message, errors: { [field]: [message] } });
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  return error instanceof QueryFailedError && (error.driverError as { code?: string }).code === '23505';
+}
+
+/** The authenticated post rules: who may read, create, edit, delete and submit which post. */
+@Injectable()
+export class PostsService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @InjectRepository(Post) private readonly posts: Repository<Post>,
+    private readonly tags: TagsService,
+    private readonly contentEvents: ContentEvents,
+  ) {}
+
+  /** Admin: any post; its author: their own; others 403. */
+  async get(id: number, user: AuthUser): Promise<PostResponseDto> {
+    const post = await this.findOrFail(id);
+    if (!isAdmin(user) && post.authorId !== user.id) throw new ForbiddenException(PostsMessages.FORBIDDEN_ACCESS);
+    return this.toResponse(post);
+  }
+
+  /** The back-office list (admins): any status, search, sort. */
+  async listAll(query: PostAdminQueryDto): Promise<PostAdminPageDto> {
+    const qb = this.posts.createQueryBuilder('post').innerJoinAndSelect('post.author', 'author');
+    if (query.status) qb.andWhere('post.status = :status', { status: query.status });
+    if (query.search) {
+      const pattern = `%${query.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      qb.andWhere(new Brackets((w) => w.where('post.title ILIKE :pattern', { pattern }).orWhere('post.slug ILIKE :pattern').orWhere('post.summary ILIKE :pattern')));
+    }
+    return this.page(qb, query.page, query.size, query.sortBy ?? 'createdAt', query.sortDir ?? 'desc');
+  }
+
+  /** The caller's own posts, newest first, optionally of one status. */
+  async listMine(query: PostMineQueryDto, user: AuthUser): Promise<PostAdminPageDto> {
+    const qb = this.posts.createQueryBuilder('post').innerJoinAndSelect('post.author', 'author').where('post.authorId = :userId', { userId: user.id });
+    if (query.status) qb.andWhere('post.status = :status', { status: query.status });
+    return this.page(qb, query.page, query.size, 'createdAt', 'desc');
+  }
+
+  async create(dto: PostSaveDto, user: AuthUser, mode: SaveMode): Promise<SaveResult> {
+    return this.save(null, dto, user, mode);
+  }
+
+  async update(id: number, dto: PostSaveDto, user: AuthUser, mode: SaveMode): Promise<SaveResult> {
+    const post = await this.findOrFail(id);
+    if (post.authorId !== user.id && !(mode === 'admin' && isAdmin(user))) throw new ForbiddenException(PostsMessages.FORBIDDEN_UPDATE);
+    return this.save(post, dto, user, mode);
+  }
+
+  /** Admin: any post; its author: own DRAFT or REJECTED posts only. */
+  async remove(id: number, user: AuthUser): Promise<void> {
+    const post = await this.findOrFail(id);
+    const allowed = isAdmin(user) || (post.authorId === user.id && isAuthor(user) && AUTHOR_EDITABLE.has(post.status));
+    if (!allowed) throw new ForbiddenException(PostsMessages.FORBIDDEN_DELETE);
+    await this.posts.delete({ id });
+    if (post.status === PostStatus.PUBLISHED) this.contentEvents.changed({ kind: 'post', id, slugs: [post.slug] });
+  }
+
+  /** DRAFT or REJECTED → PENDING_REVIEW, by the post's author (or an admin). */
+  async submitForReview(id: number, user: AuthUser): Promise<PostResponseDto> {
+    const post = await this.findOrFail(id);
+    if (post.authorId !== user.id && !isAdmin(user)) throw new ForbiddenException(PostsMessages.FORBIDDEN_UPDATE);
+    if (!AUTHOR_EDITABLE.has(post.status)) throw new ConflictException(PostsMessages.cannotSubmit(post.status));
+    const result = await this.posts.update({ id, status: post.status }, { status: PostStatus.PENDING_REVIEW });
+    if (!result.affected) throw new ConflictException(PostsMessages.cannotSubmit((await this.findOrFail(id)).status));
+    return this.toResponse(await this.findOrFail(id));
+  }
+
+  /** The whole post with its author's e-mail and every tag (for authenticated answers). */
+  async toResponse(post: PostWithAuthor): Promise<PostResponseDto> {
+    const tags = await tagsOfPosts(this.dataSource, [post.id], false);
+    return toPostResponse(post, tags.get(post.id) ?? [], true);
+  }
+
+  async findOrFail(id: number, manager?: EntityManager): Promise<PostWithAuthor> {
+    const post = await (manager ?? this.dataSource.manager).findOne(Post, { where: { id }, relations: { author: true } });
+    if (!post) throw new NotFoundException(PostsMessages.notFoundById(id));
+    return post as PostWithAuthor;
+  }
+
+  /** Public pages show this post (or did before the change): tell the page caches, after the commit. */
+  notifyChanged(id: number, before: { status: PostStatus; slug: string } | null, after: { status: PostStatus; slug: string } | null): void {
+    const visible = [before, after].filter((state): state is { status: PostStatus; slug: string } => state?.status === PostStatus.PUBLISHED);
+    if (!visible.length) return;
+    this.contentEvents.changed({ kind: 'post', id, slugs: [...new Set([before?.slug, after?.slug].filter((s): s is string => !!s))] });
+  }
+
+  private async page(
+    qb: ReturnType<Repository<Post>['createQueryBuilder']>,
+    page: number,
+    size: number,
+    sortBy: string,
+    sortDir: 'asc' | 'desc',
+  ): Promise<PostAdminPageDto> {
+    const dir = sortDir === 'asc' ? 'ASC' : 'DESC';
+    qb.orderBy(SORT_COLUMNS[sortBy] ?? SORT_COLUMNS.createdAt, dir, 'NULLS LAST')
+      .addOrderBy('post.id', dir)
+      .skip(page * size)
+      .take(size);
+    // The list never carries the bodies: select every column but content and content_html.
+    qb.select(['post.id', 'post.title', 'post.slug', 'post.summary', 'post.status', 'post.thumbnail', 'post.isFeatured', 'post.authorId',
+      'post.publishedAt', 'post.viewCount', 'post.likeCount', 'post.commentCount', 'post.readingTime', 'post.createdAt', 'post.updatedAt',
+      'author.id', 'author.fullName', 'author.email', 'author.avatar']);
+    const [posts, total] = await qb.getManyAndCount();
+    const tags = await tagsOfPosts(this.dataSource, posts.map((post) => post.id), false);
+    const items = posts.map((post) => toPostListItem(post as PostWithAuthor, tags.get(post.id) ?? []));
+    const result = toPage(items, total, page, size);
+    return { ...result, posts: items, currentPage: result.number };
+  }
+
+  /**
+   * One save path for create and update. Checks in the spec's order (title, content, slug, slug
+   * format), then the status rules, then writes the post and its tags in one transaction.
+   */
+  private async save(existing: PostWithAuthor | null, dto: PostSaveDto, user: AuthUser, mode: SaveMode): Promise<SaveResult> {
+    const title = dto.title === undefined ? existing?.title : dto.title;
+    if (!title) throw fieldError('title', PostsMessages.TITLE_REQUIRED);
+    const content = dto.content === undefined ? existing?.content : dto.content;
+    if (!content) throw fieldError('content', PostsMessages.CONTENT_REQUIRED);
+    if (dto.slug !== undefined && dto.slug !== null) {
+      if (!dto.slug) throw fieldError('slug', PostsMessages.SLUG_REQUIRED);
+      if (!SLUG_PATTERN.test(dto.slug)) throw fieldError('slug', PostsMessages.SLUG_INVALID);
+    } else if (existing && dto.slug === null) {
+      throw fieldError('slug', PostsMessages.SLUG_REQUIRED);
+    }
+
+    const before = existing ? { status: existing.status, slug: existing.slug } : null;
+    const asAdmin = mode === 'admin' && isAdmin(user);
+    let status: PostStatus;
+    if (asAdmin) {
+      const from = existing?.status ?? PostStatus.DRAFT;
+      status = dto.status ?? from;
+      if (status !== from && !ADMIN_TRANSITIONS[from].includes(status)) throw new ConflictException(PostsMessages.illegalTransition(from, status));
+    } else {
+      // Authors: always a DRAFT; published or pending posts are no longer theirs to edit.
+      if (existing && !AUTHOR_EDITABLE.has(existing.status)) throw new ConflictException(PostsMessages.authorCannotEdit(existing.status));
+      status = PostStatus.DRAFT;
+    }
+
+    const requested = dto.tagSlugs === undefined ? undefined : [...new Set(dto.tagSlugs.filter(Boolean))];
+    const tags = requested ? await this.tags.findActiveBySlugs(requested) : [];
+    const skippedTags = requested ? requested.filter((slug) => !tags.some((tag) => tag.slug === slug)) : [];
+
+    const summary = dto.summary === undefined ? existing?.summary ?? null : dto.summary;
+    const thumbnail = dto.thumbnail === undefined ? existing?.thumbnail ?? null : dto.thumbnail;
+    const isFeatured = asAdmin && dto.isFeatured !== undefined ? dto.isFeatured : existing?.isFeatured ?? false;
+    const contentChanged = !existing || existing.content !== content;
+
+    let savedId: number;
+    try {
+      savedId = await this.dataSource.transaction(async (manager) => {
+        const slug = dto.slug ?? existing?.slug ?? (await this.freeSlug(manager, slugify(title) || 'post'));
+        if (dto.slug) {
+          const taken = (await manager.query(`SELECT 1 FROM posts WHERE slug = $1 AND id <> $2 LIMIT 1`, [slug, existing?.id ?? 0])) as unknown[];
+          if (taken.length) throw new ConflictException(PostsMessages.slugTaken(slug));
+        }
+        const values: Partial<Post> = { title, slug, summary, content, thumbnail, isFeatured, status };
+        if (contentChanged) {
+          values.contentHtml = renderMarkdown(content);
+          values.readingTime = readingTimeOf(content);
+        }
+        if (status === PostStatus.PUBLISHED && !existing?.publishedAt) values.publishedAt = new Date();
+        // Only the edited columns are written: counters (views are flushed in batches) stay untouched.
+        let saved: number;
+        if (existing) {
+          await manager.update(Post, { id: existing.id }, values);
+          saved = existing.id;
+        } else {
+          saved = (await manager.save(Post, manager.create(Post, { ...values, authorId: user.id }))).id;
+        }
+        if (requested) {
+          await manager.delete(PostTag, { postId: saved });
+          if (tags.length) await manager.insert(PostTag, tags.map((tag) => ({ postId: saved, tagId: tag.id })));
+        }
+        return saved;
+      });
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new ConflictException(PostsMessages.slugTaken(dto.slug ?? slugify(title)));
+      throw error;
+    }
+
+    const saved = await this.findOrFail(savedId);
+    this.notifyChanged(savedId, before, { status: saved.status, slug: saved.slug });
+    return { post: await this.toResponse(saved), skippedTags };
+  }
+
+  /** `base`, or `base-2`, `base-3`... whichever is free (spec 001 §5 derivation, made unique). */
+  private async freeSlug(manager: EntityManager, base: string): Promise<string> {
+    const root = base.slice(0, 190).replace(/-+$/, '') || 'post';
+    const rows = (await manager.query(`SELECT slug FROM posts WHERE slug = $1 OR slug LIKE $2`, [root, `${root}-%`])) as { slug: string }[];
+    const used = new Set(rows.map((row) => row.slug));
+    if (!used.has(root)) return root;
+    for (let n = 2; ; n += 1) if (!used.has(`${root}-${n}`)) return `${root}-${n}`;
+  }
+}

@@ -1,0 +1,35 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
+import { ReviewStatus } from '../entities/post-review.entity';
+import { ReviewsMessages } from '../reviews.messages';
+
+const trimOrNull = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() || null : value);
+
+export class PostReviewDto {
+  @ApiProperty({ enum: ReviewStatus, enumName: 'ReviewStatus' })
+  @Transform(({ value }) => (typeof value === 'string' ? value.trim().toUpperCase() : value))
+  @IsIn(Object.values(ReviewStatus), { message: ReviewsMessages.DECISION_REQUIRED })
+  status: ReviewStatus;
+
+  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 2000, description: 'Internal notes (admins only)' })
+  @IsOptional()
+  @Transform(trimOrNull)
+  @IsString({ message: ReviewsMessages.NOTE_TOO_LONG })
+  @MaxLength(2000, { message: ReviewsMessages.NOTE_TOO_LONG })
+  adminNotes?: string | null;
+
+  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 2000, description: 'Required when rejecting; the author sees it' })
+  @IsOptional()
+  @Transform(trimOrNull)
+  @IsString({ message: ReviewsMessages.REASON_REQUIRED })
+  @MaxLength(2000, { message: ReviewsMessages.NOTE_TOO_LONG })
+  rejectionReason?: string | null;
+
+  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 2000, description: 'A note for the author' })
+  @IsOptional()
+  @Transform(trimOrNull)
+  @IsString({ message: ReviewsMessages.NOTE_TOO_LONG })
+  @MaxLength(2000, { message: ReviewsMessages.NOTE_TOO_LONG })
+  reviewNote?: string | null;
+}

@@ -1,0 +1,73 @@
+import { BadRequestException, ConflictException, ForbiddenException, Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import type { AuthUser } from '../auth/auth-user';
+import { Post, PostStatus } from '../posts/entities/post.entity';
+import { PostsService } from '../posts/posts.service';
+import { RoleName } from '../users/entities/role.entity';
+import { PostReviewDto } from './dto/review-input.dto';
+import { PostReviewResponseDto, PostReviewResultDto } from './dto/review-response.dto';
+import { PostReview, ReviewStatus } from './entities/post-review.entity';
+import { toReviewResponse } from './review.mapper';
+import { ReviewsMessages } from './reviews.messages';
+
+const APPROVABLE = new Set([PostStatus.PENDING_REVIEW, PostStatus.REJECTED]);
+const REJECTABLE = new Set([PostStatus.PENDING_REVIEW]);
+
+/** Admin decisions on posts: APPROVED publishes, REJECTED (with a reason) sends it back. Every review is kept. */
+@Injectable()
+export class ReviewsService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly posts: PostsService,
+  ) {}
+
+  async review(postId: number, dto: PostReviewDto, reviewer: AuthUser): Promise<{ result: PostReviewResultDto; message: string }> {
+    if (dto.status === ReviewStatus.REJECTED && !dto.rejectionReason) {
+      throw new BadRequestException({ message: ReviewsMessages.REASON_REQUIRED, errors: { rejectionReason: [ReviewsMessages.REASON_REQUIRED] } });
+    }
+    let before: { status: PostStatus; slug: string } | undefined;
+    const reviewId = await this.dataSource.transaction(async (manager) => {
+      // Lock the row: two admins deciding at once cannot both win.
+      await manager.query('SELECT id FROM posts WHERE id = $1 FOR UPDATE', [postId]);
+      const post = await this.posts.findOrFail(postId, manager);
+      before = { status: post.status, slug: post.slug };
+      if (dto.status === ReviewStatus.APPROVED) {
+        if (!APPROVABLE.has(post.status)) throw new ConflictException(ReviewsMessages.cannotApprove(post.status));
+        await manager.update(Post, { id: postId }, { status: PostStatus.PUBLISHED, publishedAt: post.publishedAt ?? new Date() });
+      } else {
+        if (!REJECTABLE.has(post.status)) throw new ConflictException(ReviewsMessages.cannotReject(post.status));
+        await manager.update(Post, { id: postId }, { status: PostStatus.REJECTED });
+      }
+      const review = manager.create(PostReview, {
+        postId,
+        reviewerId: reviewer.id,
+        status: dto.status,
+        reviewNote: dto.reviewNote ?? null,
+        adminNotes: dto.adminNotes ?? null,
+        rejectionReason: dto.status === ReviewStatus.REJECTED ? (dto.rejectionReason ?? null) : null,
+      });
+      return (await manager.save(PostReview, review)).id;
+    });
+    const post = await this.posts.findOrFail(postId);
+    if (before) this.posts.notifyChanged(postId, before, { status: post.status, slug: post.slug });
+    const review = await this.dataSource.manager.findOneOrFail(PostReview, { where: { id: reviewId }, relations: { reviewer: true } });
+    return {
+      result: { post: await this.posts.toResponse(post), review: toReviewResponse(review, true) },
+      message: dto.status === ReviewStatus.APPROVED ? ReviewsMessages.APPROVED : ReviewsMessages.REJECTED,
+    };
+  }
+
+  /** Newest first. Admins, and the post's author for their own post (without the internal admin notes). */
+  async history(postId: number, user: AuthUser): Promise<PostReviewResponseDto[]> {
+    const post = await this.posts.findOrFail(postId);
+    const isAdmin = user.role === RoleName.ADMIN;
+    if (!isAdmin && post.authorId !== user.id) throw new ForbiddenException(ReviewsMessages.FORBIDDEN_HISTORY);
+    const reviews = await this.dataSource.manager.find(PostReview, {
+      where: { postId },
+      relations: { reviewer: true },
+      order: { createdAt: 'DESC', id: 'DESC' },
+    });
+    return reviews.map((review) => toReviewResponse(review, isAdmin));
+  }
+}

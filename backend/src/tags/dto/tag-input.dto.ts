@@ -1,0 +1,96 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Length, Matches, MaxLength } from 'class-validator';
+import { clampSize, DEFAULT_PAGE_SIZE, MAX_LOOKUP_PAGE_SIZE, PageQueryDto } from '../../common/pagination/page';
+import { TagsMessages } from '../tags.messages';
+
+const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
+const trimOrNull = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() || null : value);
+
+export const TAG_SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+
+export class TagUpdateDto {
+  @ApiPropertyOptional({ minLength: 2, maxLength: 100 })
+  @IsOptional()
+  @Transform(trim)
+  @IsString({ message: TagsMessages.NAME_LENGTH })
+  @Length(2, 100, { message: TagsMessages.NAME_LENGTH })
+  name?: string;
+
+  @ApiPropertyOptional({ minLength: 2, maxLength: 100, description: 'Derived from the name when omitted on create' })
+  @IsOptional()
+  @Transform(trim)
+  @IsString({ message: TagsMessages.SLUG_INVALID })
+  @Length(2, 100, { message: TagsMessages.SLUG_INVALID })
+  @Matches(TAG_SLUG, { message: TagsMessages.SLUG_INVALID })
+  slug?: string;
+
+  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 500 })
+  @IsOptional()
+  @Transform(trimOrNull)
+  @IsString({ message: TagsMessages.DESCRIPTION_TOO_LONG })
+  @MaxLength(500, { message: TagsMessages.DESCRIPTION_TOO_LONG })
+  description?: string | null;
+
+  @ApiPropertyOptional({ type: String, nullable: true, example: '#3178c6' })
+  @IsOptional()
+  @Transform(trimOrNull)
+  @IsString({ message: TagsMessages.COLOR_INVALID })
+  @Matches(/^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/, { message: TagsMessages.COLOR_INVALID })
+  color?: string | null;
+
+  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 64, description: 'An icon name or a short emoji' })
+  @IsOptional()
+  @Transform(trimOrNull)
+  @IsString({ message: TagsMessages.ICON_TOO_LONG })
+  @MaxLength(64, { message: TagsMessages.ICON_TOO_LONG })
+  icon?: string | null;
+
+  @ApiPropertyOptional({ default: true })
+  @IsOptional()
+  @IsBoolean({ message: 'isActive must be true or false' })
+  isActive?: boolean;
+}
+
+export class TagCreateDto extends TagUpdateDto {
+  @ApiPropertyOptional({ minLength: 2, maxLength: 100, required: true })
+  @Transform(trim)
+  @IsString({ message: TagsMessages.NAME_LENGTH })
+  @Length(2, 100, { message: TagsMessages.NAME_LENGTH })
+  declare name: string;
+}
+
+export const TAG_SORT_FIELDS = ['name', 'createdAt', 'updatedAt', 'postCount'] as const;
+export type TagSortField = (typeof TAG_SORT_FIELDS)[number];
+
+/** ?page&size (≤1000)&sortBy&sortDir&search&activeOnly. */
+export class TagQueryDto extends PageQueryDto {
+  @ApiPropertyOptional({ minimum: 1, maximum: MAX_LOOKUP_PAGE_SIZE, default: DEFAULT_PAGE_SIZE })
+  @Transform(({ value }) => clampSize(typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : value, DEFAULT_PAGE_SIZE, MAX_LOOKUP_PAGE_SIZE))
+  @IsInt()
+  override size: number = DEFAULT_PAGE_SIZE;
+
+  @ApiPropertyOptional({ enum: TAG_SORT_FIELDS, default: 'name' })
+  @IsOptional()
+  @IsIn(TAG_SORT_FIELDS, { message: TagsMessages.SORT_BY_INVALID })
+  sortBy?: TagSortField;
+
+  @ApiPropertyOptional({ enum: ['asc', 'desc'], default: 'desc' })
+  @IsOptional()
+  @Transform(({ value }) => (typeof value === 'string' ? value.toLowerCase() : value))
+  @IsIn(['asc', 'desc'], { message: TagsMessages.SORT_DIR_INVALID })
+  sortDir?: 'asc' | 'desc';
+
+  @ApiPropertyOptional({ description: 'Part of the name or slug' })
+  @IsOptional()
+  @Transform(trim)
+  @IsString()
+  @MaxLength(100)
+  search?: string;
+
+  @ApiPropertyOptional({ default: true, type: Boolean, description: 'false also lists inactive tags' })
+  @IsOptional()
+  @Transform(({ value }) => (value === 'true' || value === true ? true : value === 'false' || value === false ? false : value))
+  @IsBoolean({ message: 'activeOnly must be true or false' })
+  activeOnly?: boolean;
+}

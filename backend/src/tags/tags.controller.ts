@@ -1,0 +1,92 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { AuthUser } from '../auth/auth-user';
+import { Auth, CurrentUser, OptionalAuth } from '../auth/decorators/auth.decorator';
+import { ApiEnvelope } from '../common/decorators/api-envelope.decorator';
+import { ApiErrors } from '../common/decorators/api-errors.decorator';
+import { WithMessage, withMessage } from '../common/envelope';
+import { ParseIdPipe } from '../common/validation/parse-id.pipe';
+import { RoleName } from '../users/entities/role.entity';
+import { TagCreateDto, TagQueryDto, TagUpdateDto } from './dto/tag-input.dto';
+import { TagPageDto, TagResponseDto } from './dto/tag-response.dto';
+import { TagsMessages } from './tags.messages';
+import { TagsService } from './tags.service';
+
+@ApiTags('Tags')
+@Controller('blog/tags')
+export class TagsController {
+  constructor(private readonly tags: TagsService) {}
+
+  @Get('publish')
+  @ApiOperation({ summary: 'Active tags with at least one published post; postCount counts published posts (public)' })
+  @ApiEnvelope(TagResponseDto, { isArray: true })
+  listPublishedTags(): Promise<TagResponseDto[]> {
+    return this.tags.published();
+  }
+
+  @Get()
+  @OptionalAuth()
+  @ApiOperation({
+    summary: 'Tags, paged (public). postCount counts published posts; for admins it counts posts of any status',
+  })
+  @ApiEnvelope(TagPageDto)
+  @ApiErrors(400)
+  listTags(@Query() query: TagQueryDto, @CurrentUser() user?: AuthUser): Promise<TagPageDto> {
+    return this.tags.list(query, user?.role === RoleName.ADMIN);
+  }
+
+  @Get(':id')
+  @OptionalAuth()
+  @ApiOperation({ summary: 'One tag (public)' })
+  @ApiEnvelope(TagResponseDto)
+  @ApiErrors(400, 404)
+  getTag(@Param('id', ParseIdPipe) id: number, @CurrentUser() user?: AuthUser): Promise<TagResponseDto> {
+    return this.tags.get(id, user?.role === RoleName.ADMIN);
+  }
+
+  @Post()
+  @Auth(RoleName.ADMIN)
+  @ApiOperation({ summary: 'Create a tag (admin); the slug is derived from the name when omitted' })
+  @ApiEnvelope(TagResponseDto, { status: 201 })
+  @ApiErrors(400, 409)
+  async createTag(@Body() dto: TagCreateDto): Promise<WithMessage<TagResponseDto>> {
+    return withMessage(await this.tags.create(dto), TagsMessages.CREATED);
+  }
+
+  @Put(':id')
+  @Auth(RoleName.ADMIN)
+  @ApiOperation({ summary: 'Update a tag, partially (admin)' })
+  @ApiEnvelope(TagResponseDto)
+  @ApiErrors(400, 404, 409)
+  async updateTag(@Param('id', ParseIdPipe) id: number, @Body() dto: TagUpdateDto): Promise<WithMessage<TagResponseDto>> {
+    return withMessage(await this.tags.update(id, dto), TagsMessages.UPDATED);
+  }
+
+  @Delete(':id')
+  @Auth(RoleName.ADMIN)
+  @HttpCode(204)
+  @ApiOperation({ summary: 'Delete a tag (admin): 409 when it is active and used by posts (deactivate it instead)' })
+  @ApiErrors(400, 404, 409)
+  async deleteTag(@Param('id', ParseIdPipe) id: number): Promise<void> {
+    await this.tags.remove(id);
+  }
+
+  @Delete(':id/deactivate')
+  @Auth(RoleName.ADMIN)
+  @ApiOperation({ summary: 'Deactivate a tag (admin): it disappears from public pages and cannot be attached' })
+  @ApiEnvelope(TagResponseDto)
+  @ApiErrors(400, 404)
+  async deactivateTag(@Param('id', ParseIdPipe) id: number): Promise<WithMessage<TagResponseDto>> {
+    return withMessage(await this.tags.setActive(id, false), TagsMessages.DEACTIVATED);
+  }
+
+  @Post(':id/activate')
+  @HttpCode(200)
+  @Auth(RoleName.ADMIN)
+  @ApiOperation({ summary: 'Activate a tag (admin)' })
+  @ApiEnvelope(TagResponseDto)
+  @ApiErrors(400, 404)
+  async activateTag(@Param('id', ParseIdPipe) id: number): Promise<WithMessage<TagResponseDto>> {
+    return withMessage(await this.tags.setActive(id, true), TagsMessages.ACTIVATED);
+  }
+}

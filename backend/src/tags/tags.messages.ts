@@ -1,0 +1,18 @@
+/** Texts of the tags area (spec 001 §5, §8), verbatim where the spec gives them. */
+export const TagsMessages = {
+  NAME_LENGTH: 'Tag name must be between 2-100 characters',
+  SLUG_INVALID: 'Tag slug must be 2-100 characters: only lowercase letters, numbers, and hyphens.',
+  DESCRIPTION_TOO_LONG: 'Tag description must be at most 500 characters',
+  COLOR_INVALID: 'Tag color must be a hex colour such as #3178c6',
+  ICON_TOO_LONG: 'Tag icon must be at most 64 characters',
+  SORT_BY_INVALID: 'sortBy must be one of name, createdAt, updatedAt, postCount',
+  SORT_DIR_INVALID: 'sortDir must be asc or desc',
+  notFound: (id: number) => `Tag with id ${id} not found`,
+  nameTaken: (name: string) => `A tag named "${name}" already exists.`,
+  slugTaken: (slug: string) => `A tag with slug "${slug}" already exists.`,
+  inUse: (count: number) => `Tag is used by ${count} ${count === 1 ? 'post' : 'posts'}. Deactivate it instead.`,
+  CREATED: 'Tag created.',
+  UPDATED: 'Tag updated.',
+  ACTIVATED: 'Tag activated.',
+  DEACTIVATED: 'Tag deactivated.',
+} as const;

@@ -1,0 +1,186 @@
+import { ConflictException, Injectable, NotFoundException } from '@nestjs/common';
+import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
+import { DataSource, In, QueryFailedError, Repository } from 'typeorm';
+import { ContentEvents } from '../common/content-events';
+import { Page, toPage } from '../common/pagination/page';
+import { slugify } from '../posts/slug';
+import { TagCreateDto, TagQueryDto, TagUpdateDto } from './dto/tag-input.dto';
+import { TagPageDto, TagResponseDto } from './dto/tag-response.dto';
+import { Tag } from './entities/tag.entity';
+import { toTagResponse } from './tag.mapper';
+import { TagsMessages } from './tags.messages';
+
+const SORT_COLUMNS: Record<string, string> = {
+  name: 't.name',
+  createdAt: 't.created_at',
+  updatedAt: 't.updated_at',
+  postCount: 'post_count',
+};
+
+/** Counts posts per tag: published ones only, unless the caller may see every post (admins). */
+function postCountSql(allStatuses: boolean): string {
+  return allStatuses
+    ? `(SELECT count(*)::int FROM post_tags pt WHERE pt.tag_id = t.id)`
+    : `(SELECT count(*)::int FROM post_tags pt JOIN posts p ON p.id = pt.post_id WHERE pt.tag_id = t.id AND p.status = 'PUBLISHED')`;
+}
+
+function isUniqueViolation(error: unknown): error is QueryFailedError & { driverError: { constraint?: string } } {
+  return error instanceof QueryFailedError && (error.driverError as { code?: string }).code === '23505';
+}
+
+@Injectable()
+export class TagsService {
+  constructor(
+    @InjectRepository(Tag) private readonly tags: Repository<Tag>,
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly contentEvents: ContentEvents,
+  ) {}
+
+  async list(query: TagQueryDto, isAdmin: boolean): Promise<TagPageDto> {
+    const where: string[] = [];
+    const params: unknown[] = [];
+    if (query.activeOnly !== false) where.push('t.is_active = true');
+    if (query.search) {
+      params.push(`%${query.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+      where.push(`(t.name ILIKE $${params.length} OR t.slug ILIKE $${params.length})`);
+    }
+    const whereSql = where.length ? `WHERE ${where.join(' AND ')}` : '';
+    const dir = query.sortDir === 'asc' ? 'ASC' : 'DESC';
+    const order = `${SORT_COLUMNS[query.sortBy ?? 'name']} ${dir}, t.id ${dir}`;
+    const [{ total }] = (await this.dataSource.query(`SELECT count(*)::int AS total FROM tags t ${whereSql}`, params)) as { total: number }[];
+    const rows = (await this.dataSource.query(
+      `SELECT t.id, ${postCountSql(isAdmin)} AS post_count FROM tags t ${whereSql} ORDER BY ${order} LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
+      [...params, query.size, query.page * query.size],
+    )) as { id: number; post_count: number }[];
+    const entities = await this.tags.findBy({ id: In(rows.map((row) => row.id)) });
+    const byId = new Map(entities.map((tag) => [tag.id, tag]));
+    const content = rows.map((row) => toTagResponse(byId.get(row.id) as Tag, row.post_count));
+    const page: Page<TagResponseDto> = toPage(content, total, query.page, query.size);
+    return { ...page, tags: content, currentPage: page.number };
+  }
+
+  async get(id: number, isAdmin: boolean): Promise<TagResponseDto> {
+    const tag = await this.findOrFail(id);
+    return toTagResponse(tag, await this.countPosts(id, isAdmin));
+  }
+
+  /** Active tags that have at least one published post, with the published count (most used first). */
+  async published(): Promise<TagResponseDto[]> {
+    const rows = (await this.dataSource.query(
+      `SELECT pt.tag_id AS id, count(*)::int AS post_count
+         FROM post_tags pt JOIN posts p ON p.id = pt.post_id JOIN tags t ON t.id = pt.tag_id
+        WHERE p.status = 'PUBLISHED' AND t.is_active = true
+        GROUP BY pt.tag_id`,
+    )) as { id: number; post_count: number }[];
+    const counts = new Map(rows.map((row) => [row.id, row.post_count]));
+    const tags = await this.tags.findBy({ id: In([...counts.keys()]) });
+    return tags
+      .map((tag) => toTagResponse(tag, counts.get(tag.id) ?? 0))
+      .sort((a, b) => b.postCount - a.postCount || a.name.localeCompare(b.name));
+  }
+
+  async create(dto: TagCreateDto): Promise<TagResponseDto> {
+    const slug = dto.slug ?? (slugify(dto.name, 100) || 'tag');
+    await this.assertFree(dto.name, slug);
+    const tag = this.tags.create({
+      name: dto.name,
+      slug,
+      description: dto.description ?? null,
+      color: dto.color ?? null,
+      icon: dto.icon ?? null,
+      isActive: dto.isActive ?? true,
+    });
+    await this.save(tag);
+    return toTagResponse(tag, 0);
+  }
+
+  async update(id: number, dto: TagUpdateDto): Promise<TagResponseDto> {
+    const tag = await this.findOrFail(id);
+    const oldSlug = tag.slug;
+    await this.assertFree(dto.name, dto.slug, id);
+    if (dto.name !== undefined) tag.name = dto.name;
+    if (dto.slug !== undefined) tag.slug = dto.slug;
+    if (dto.description !== undefined) tag.description = dto.description;
+    if (dto.color !== undefined) tag.color = dto.color;
+    if (dto.icon !== undefined) tag.icon = dto.icon;
+    if (dto.isActive !== undefined) tag.isActive = dto.isActive;
+    await this.save(tag);
+    this.changed(tag, oldSlug);
+    return toTagResponse(tag, await this.countPosts(id, true));
+  }
+
+  async setActive(id: number, isActive: boolean): Promise<TagResponseDto> {
+    const tag = await this.findOrFail(id);
+    if (tag.isActive !== isActive) {
+      tag.isActive = isActive;
+      await this.tags.save(tag);
+      this.changed(tag);
+    }
+    return toTagResponse(tag, await this.countPosts(id, true));
+  }
+
+  /** Unused or inactive tags are deleted; an active tag used by posts is kept (409: deactivate it instead). */
+  async remove(id: number): Promise<void> {
+    const tag = await this.findOrFail(id);
+    if (tag.isActive) {
+      const used = await this.countPosts(id, true);
+      if (used > 0) throw new ConflictException(TagsMessages.inUse(used));
+    }
+    await this.tags.delete({ id });
+    this.changed(tag);
+  }
+
+  /** Active tags among these slugs (for attaching to posts). */
+  findActiveBySlugs(slugs: string[]): Promise<Tag[]> {
+    if (!slugs.length) return Promise.resolve([]);
+    return this.tags.findBy({ slug: In(slugs), isActive: true });
+  }
+
+  findActiveBySlug(slug: string): Promise<Tag | null> {
+    return this.tags.findOneBy({ slug, isActive: true });
+  }
+
+  private async findOrFail(id: number): Promise<Tag> {
+    const tag = await this.tags.findOneBy({ id });
+    if (!tag) throw new NotFoundException(TagsMessages.notFound(id));
+    return tag;
+  }
+
+  private async countPosts(id: number, allStatuses: boolean): Promise<number> {
+    const [{ count }] = (await this.dataSource.query(`SELECT ${postCountSql(allStatuses)} AS count FROM tags t WHERE t.id = $1`, [id])) as {
+      count: number;
+    }[];
+    return count ?? 0;
+  }
+
+  /** Names are unique case-insensitively; slugs exactly. */
+  private async assertFree(name: string | undefined, slug: string | undefined, exceptId?: number): Promise<void> {
+    if (name !== undefined) {
+      const rows = (await this.dataSource.query(`SELECT id FROM tags WHERE lower(name) = lower($1) AND id <> $2 LIMIT 1`, [name, exceptId ?? 0])) as unknown[];
+      if (rows.length) throw new ConflictException(TagsMessages.nameTaken(name));
+    }
+    if (slug !== undefined) {
+      const rows = (await this.dataSource.query(`SELECT id FROM tags WHERE slug = $1 AND id <> $2 LIMIT 1`, [slug, exceptId ?? 0])) as unknown[];
+      if (rows.length) throw new ConflictException(TagsMessages.slugTaken(slug));
+    }
+  }
+
+  /** A concurrent insert of the same name or slug still ends in a 409, not a 500. */
+  private async save(tag: Tag): Promise<void> {
+    try {
+      await this.tags.save(tag);
+    } catch (error) {
+      if (isUniqueViolation(error)) {
+        throw new ConflictException(
+          error.driverError.constraint === 'UQ_tags_name' ? TagsMessages.nameTaken(tag.name) : TagsMessages.slugTaken(tag.slug),
+        );
+      }
+      throw error;
+    }
+  }
+
+  private changed(tag: Tag, oldSlug?: string): void {
+    const slugs = oldSlug && oldSlug !== tag.slug ? [oldSlug, tag.slug] : [tag.slug];
+    this.contentEvents.changed({ kind: 'tag', id: tag.id, slugs });
+  }
+}
