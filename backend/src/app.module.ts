@@ -15,6 +15,7 @@ import { AppConfig } from './config/env';
 import { dataSourceOptions } from './database/data-source';
 import { AuthModule } from './auth/auth.module';
 import { HealthModule } from './health/health.module';
+import { ImagesModule } from './images/images.module';
 import { UsersModule } from './users/users.module';
 import { PostsModule } from './posts/posts.module';
 import { ReviewsModule } from './reviews/reviews.module';
@@ -75,6 +76,7 @@ export class AppModule {
           skipIf: () => config.throttleDisabled,
         }),
         ContentEventsModule,
+        ImagesModule,
         ...API_MODULES,
         RouterModule.register([{ path: API_PREFIX, children: API_MODULES }]),
       ],

@@ -1,16 +1,28 @@
 import { Module } from '@nestjs/common';
 import { JwtModule } from '@nestjs/jwt';
 import { PassportModule } from '@nestjs/passport';
+import { TypeOrmModule } from '@nestjs/typeorm';
 import { APP_CONFIG, AppConfig } from '../config/env';
+import { MailModule } from '../mail/mail.module';
 import { UsersModule } from '../users/users.module';
+import { AdminSeedService } from './admin-seed.service';
+import { AuthController } from './auth.controller';
 import { ACCESS_TOKEN_TTL_SECONDS } from './auth-user';
+import { AuthService } from './auth.service';
+import { EmailVerificationCode } from './entities/email-verification-code.entity';
+import { PasswordResetToken } from './entities/password-reset-token.entity';
+import { RefreshSession } from './entities/refresh-session.entity';
 import { JwtAuthGuard } from './guards/jwt-auth.guard';
 import { JwtStrategy } from './guards/jwt.strategy';
+import { PasswordController } from './password.controller';
+import { SessionsService } from './sessions.service';
 
 @Module({
   imports: [
     UsersModule,
+    MailModule,
     PassportModule,
+    TypeOrmModule.forFeature([RefreshSession, EmailVerificationCode, PasswordResetToken]),
     JwtModule.registerAsync({
       inject: [APP_CONFIG],
       useFactory: (config: AppConfig) => ({
@@ -20,7 +32,8 @@ import { JwtStrategy } from './guards/jwt.strategy';
       }),
     }),
   ],
-  providers: [JwtStrategy, JwtAuthGuard],
-  exports: [JwtModule, JwtAuthGuard, UsersModule],
+  controllers: [AuthController, PasswordController],
+  providers: [JwtStrategy, JwtAuthGuard, SessionsService, AuthService, AdminSeedService],
+  exports: [JwtModule, JwtAuthGuard, UsersModule, SessionsService],
 })
 export class AuthModule {}

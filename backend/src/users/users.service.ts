@@ -1,17 +1,40 @@
-import { Injectable } from '@nestjs/common';
+import { BadRequestException, ConflictException, Injectable, NotFoundException } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import type { AuthUser } from '../auth/auth-user';
+import { ImageStorageService, NotAnImageError } from '../images/image-storage.service';
+import { AvatarResponseDto, toUserResponse, UserResponseDto } from './dto/user-response.dto';
+import { UserProfileUpdateDto } from './dto/user-profile-update.dto';
 import { effectiveRole } from './entities/role.entity';
 import { User, UserStatus } from './entities/user.entity';
+import { UsersMessages } from './users.messages';
+
+/** PostgreSQL's unique_violation. */
+export const UNIQUE_VIOLATION = '23505';
+
+export function isUniqueViolation(error: unknown): boolean {
+  return (error as { code?: string; driverError?: { code?: string } })?.driverError?.code === UNIQUE_VIOLATION || (error as { code?: string })?.code === UNIQUE_VIOLATION;
+}
+
+/** E-mails are stored trimmed and lower-cased, so the unique key is case-insensitive. */
+export function normalizeEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
 
 @Injectable()
 export class UsersService {
-  constructor(@InjectRepository(User) private readonly users: Repository<User>) {}
+  constructor(
+    @InjectRepository(User) private readonly users: Repository<User>,
+    private readonly images: ImageStorageService,
+  ) {}
 
   /** A user with their roles, or null. */
   findById(id: number): Promise<User | null> {
     return this.users.findOne({ where: { id }, relations: { userRoles: true } });
+  }
+
+  findByEmail(email: string): Promise<User | null> {
+    return this.users.findOne({ where: { email: normalizeEmail(email) }, relations: { userRoles: true } });
   }
 
   /**
@@ -24,5 +47,67 @@ export class UsersService {
     if (!user.isVerified || user.status !== UserStatus.ACTIVE) return 'locked';
     const roles = user.userRoles.map((userRole) => userRole.role.name);
     return { id: user.id, email: user.email, fullName: user.fullName, roles, role: effectiveRole(roles) };
+  }
+
+  async getProfile(id: number): Promise<UserResponseDto> {
+    return toUserResponse(await this.require(id));
+  }
+
+  /** Partial update; a new e-mail must not belong to another account (409). */
+  async updateProfile(id: number, dto: UserProfileUpdateDto): Promise<UserResponseDto> {
+    const user = await this.require(id);
+    if (dto.email !== undefined && dto.email !== user.email) {
+      const other = await this.users.exists({ where: { email: dto.email } });
+      if (other) throw new ConflictException(UsersMessages.EMAIL_IN_USE);
+      user.email = dto.email;
+    }
+    if (dto.fullName !== undefined) user.fullName = dto.fullName;
+    if (dto.bio !== undefined) user.bio = dto.bio;
+    if (dto.website !== undefined) user.website = dto.website;
+    if (dto.location !== undefined) user.location = dto.location;
+    try {
+      await this.users.save(user);
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new ConflictException(UsersMessages.EMAIL_IN_USE);
+      throw error;
+    }
+    return this.getProfile(id);
+  }
+
+  /** Stores the new avatar (512x512 WebP), then deletes the previous file. */
+  async setAvatar(id: number, file: Buffer | undefined): Promise<AvatarResponseDto> {
+    if (!file?.length) throw new BadRequestException(UsersMessages.AVATAR_NOT_IMAGE);
+    const user = await this.require(id);
+    let avatarUrl: string;
+    try {
+      avatarUrl = await this.images.saveAvatar(file);
+    } catch (error) {
+      if (error instanceof NotAnImageError) throw new BadRequestException(UsersMessages.AVATAR_NOT_IMAGE);
+      throw error;
+    }
+    const previous = user.avatar;
+    try {
+      await this.users.update({ id }, { avatar: avatarUrl });
+    } catch (error) {
+      await this.images.delete('avatars', avatarUrl);
+      throw error;
+    }
+    if (previous) await this.images.delete('avatars', previous);
+    return { avatarUrl };
+  }
+
+  async removeAvatar(id: number): Promise<UserResponseDto> {
+    const user = await this.require(id);
+    if (user.avatar) {
+      await this.users.update({ id }, { avatar: null });
+      await this.images.delete('avatars', user.avatar);
+    }
+    return this.getProfile(id);
+  }
+
+  private async require(id: number): Promise<User> {
+    const user = await this.findById(id);
+    if (!user) throw new NotFoundException(UsersMessages.USER_NOT_FOUND);
+    return user;
   }
 }

@@ -6,6 +6,7 @@ import { APP_CONFIG, AppConfig } from '../../config/env';
 import { UsersService } from '../../users/users.service';
 import { AuthMessages } from '../auth.messages';
 import { ACCESS_COOKIE, AccessTokenPayload, AuthUser } from '../auth-user';
+import { SessionsService } from '../sessions.service';
 
 function fromCookie(req: Request): string | null {
   const value = (req.cookies as Record<string, string> | undefined)?.[ACCESS_COOKIE];
@@ -14,13 +15,15 @@ function fromCookie(req: Request): string | null {
 
 /**
  * The access token comes from `Authorization: Bearer` or the httpOnly session cookie. The user
- * is reloaded on every request, so a ban or deactivation takes effect at once.
+ * and the token's session are reloaded on every request, so a ban, a deactivation, a logout or a
+ * password change takes effect at once.
  */
 @Injectable()
 export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
   constructor(
     @Inject(APP_CONFIG) config: AppConfig,
     private readonly users: UsersService,
+    private readonly sessions: SessionsService,
   ) {
     super({
       jwtFromRequest: ExtractJwt.fromExtractors([ExtractJwt.fromAuthHeaderAsBearerToken(), fromCookie]),
@@ -32,9 +35,12 @@ export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
 
   async validate(payload: AccessTokenPayload): Promise<AuthUser> {
     if (typeof payload?.sub !== 'number') throw new UnauthorizedException(AuthMessages.AUTH_FAILED);
+    if (typeof payload.sid !== 'string' || !(await this.sessions.isLive(payload.sid, payload.sub))) {
+      throw new UnauthorizedException(AuthMessages.AUTH_FAILED);
+    }
     const user = await this.users.findAuthUser(payload.sub);
     if (user === 'not-found') throw new UnauthorizedException(AuthMessages.AUTH_FAILED);
     if (user === 'locked') throw new ForbiddenException(AuthMessages.ACCOUNT_LOCKED);
-    return user;
+    return { ...user, sessionId: payload.sid };
   }
 }

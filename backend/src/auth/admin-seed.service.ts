@@ -1,0 +1,71 @@
+import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import * as bcrypt from 'bcrypt';
+import { randomBytes } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import { APP_CONFIG, AppConfig } from '../config/env';
+import { Role, RoleName } from '../users/entities/role.entity';
+import { User, UserStatus } from '../users/entities/user.entity';
+import { UserRole } from '../users/entities/user-role.entity';
+import { isUniqueViolation } from '../users/users.service';
+import { BCRYPT_COST } from './auth.service';
+
+export const DEFAULT_ADMIN_EMAIL = 'admin@example.com';
+
+/**
+ * First start: when no user holds ADMIN, creates ADMIN_EMAIL / ADMIN_PASSWORD (or
+ * admin@example.com with a random password printed once), verified and ACTIVE. Idempotent; a
+ * concurrent start loses on the unique e-mail and leaves the other's admin in place.
+ */
+@Injectable()
+export class AdminSeedService implements OnApplicationBootstrap {
+  private readonly logger = new Logger('AdminSeed');
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly dataSource: DataSource,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    if (!this.dataSource.isInitialized) return; // OpenAPI generation runs without a database
+    await this.seed();
+  }
+
+  /** Answers the created admin's e-mail, or null when an admin exists already. */
+  async seed(): Promise<string | null> {
+    const email = this.config.adminEmail ?? DEFAULT_ADMIN_EMAIL;
+    const generated = this.config.adminPassword === undefined;
+    const password = this.config.adminPassword ?? randomBytes(12).toString('base64url');
+    const passwordHash = await bcrypt.hash(password, BCRYPT_COST);
+    let created: 'created' | 'promoted' | null;
+    try {
+      created = await this.dataSource.transaction(async (manager) => {
+        const adminRole = await manager.getRepository(Role).findOneByOrFail({ name: RoleName.ADMIN });
+        const hasAdmin = await manager.getRepository(UserRole).exists({ where: { roleId: adminRole.id } });
+        if (hasAdmin) return null;
+        const users = manager.getRepository(User);
+        const existing = await users.findOne({ where: { email } });
+        if (existing) {
+          // The configured address already has an account: make it the admin, keep its password.
+          await users.update({ id: existing.id }, { status: UserStatus.ACTIVE, isVerified: true, emailVerifiedAt: existing.emailVerifiedAt ?? new Date() });
+          await manager.getRepository(UserRole).insert({ userId: existing.id, roleId: adminRole.id, assignedBy: null });
+          return 'promoted';
+        }
+        const user = await users.save(
+          users.create({ fullName: 'Administrator', email, passwordHash, status: UserStatus.ACTIVE, isVerified: true, emailVerifiedAt: new Date() }),
+        );
+        await manager.getRepository(UserRole).insert({ userId: user.id, roleId: adminRole.id, assignedBy: null });
+        return 'created';
+      });
+    } catch (error) {
+      if (isUniqueViolation(error)) return null; // another process seeded at the same moment
+      throw error;
+    }
+    if (created === 'promoted') {
+      this.logger.log(`Existing account ${email} was made the first administrator`);
+    } else if (created === 'created') {
+      if (generated) process.stdout.write(`Admin account created: ${email} / ${password}\n`);
+      else process.stdout.write(`Admin account created: ${email} (password from ADMIN_PASSWORD)\n`);
+    }
+    return created ? email : null;
+  }
+}

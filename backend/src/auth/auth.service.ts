@@ -1,0 +1,285 @@
+import { BadRequestException, ConflictException, ForbiddenException, HttpException, HttpStatus, Inject, Injectable, Logger, UnauthorizedException } from '@nestjs/common';
+import { JwtService } from '@nestjs/jwt';
+import { InjectRepository } from '@nestjs/typeorm';
+import * as bcrypt from 'bcrypt';
+import { createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
+import { DataSource, IsNull, Repository } from 'typeorm';
+import { APP_CONFIG, AppConfig } from '../config/env';
+import { MailService } from '../mail/mail.service';
+import { toUserResponse, UserResponseDto } from '../users/dto/user-response.dto';
+import { Role, RoleName } from '../users/entities/role.entity';
+import { User, UserStatus } from '../users/entities/user.entity';
+import { UserRole } from '../users/entities/user-role.entity';
+import { isUniqueViolation, normalizeEmail, UsersService } from '../users/users.service';
+import { AuthMessages } from './auth.messages';
+import { ACCESS_TOKEN_TTL_SECONDS, AccessTokenPayload } from './auth-user';
+import {
+  AuthForgotPasswordDto,
+  AuthLoginDto,
+  AuthRegisterDto,
+  AuthResetPasswordDto,
+  AuthVerifyEmailDto,
+  TokenSetResponseDto,
+  UserChangePasswordDto,
+} from './dto/auth.dto';
+import { EmailVerificationCode } from './entities/email-verification-code.entity';
+import { PasswordResetToken } from './entities/password-reset-token.entity';
+import { ClientInfo, IssuedRefreshToken, SessionsService, sha256 } from './sessions.service';
+
+export const BCRYPT_COST = 12;
+export const CODE_TTL_MINUTES = 15;
+export const CODE_MAX_ATTEMPTS = 5;
+export const RESEND_COOLDOWN_SECONDS = 60;
+export const RESET_TTL_MINUTES = 30;
+
+/** Compared against when the e-mail is unknown, so a login takes the same time either way. */
+const DUMMY_HASH = bcrypt.hashSync('inkwell-dummy-password', BCRYPT_COST);
+
+export interface TokenSet extends TokenSetResponseDto {
+  /** For the controller's cookies. */
+  refreshExpiresAt: Date;
+}
+
+/**
+ * Sign-up with e-mail verification, login, refresh rotation, logout, password reset and change.
+ * No HTTP here: the controller sets the cookies and shapes the answers.
+ */
+@Injectable()
+export class AuthService {
+  private readonly logger = new Logger('Auth');
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectRepository(User) private readonly users: Repository<User>,
+    @InjectRepository(EmailVerificationCode) private readonly codes: Repository<EmailVerificationCode>,
+    @InjectRepository(PasswordResetToken) private readonly resets: Repository<PasswordResetToken>,
+    private readonly dataSource: DataSource,
+    private readonly usersService: UsersService,
+    private readonly sessions: SessionsService,
+    private readonly jwt: JwtService,
+    private readonly mail: MailService,
+  ) {}
+
+  // ---- sign-up and verification -------------------------------------------------------------
+
+  /** Creates a PENDING, unverified USER and mails a code; `mailed` false when the e-mail failed. */
+  async register(dto: AuthRegisterDto): Promise<{ user: UserResponseDto; mailed: boolean }> {
+    const email = normalizeEmail(dto.email);
+    if (await this.users.exists({ where: { email } })) throw new ConflictException(AuthMessages.EMAIL_IN_USE);
+    const passwordHash = await bcrypt.hash(dto.password, BCRYPT_COST);
+    const code = this.newCode();
+    let userId: number;
+    try {
+      userId = await this.dataSource.transaction(async (manager) => {
+        const user = await manager.getRepository(User).save(
+          manager.getRepository(User).create({ fullName: dto.fullName, email, passwordHash, status: UserStatus.PENDING, isVerified: false }),
+        );
+        const role = await manager.getRepository(Role).findOneByOrFail({ name: RoleName.USER });
+        await manager.getRepository(UserRole).insert({ userId: user.id, roleId: role.id, assignedBy: null });
+        await manager.getRepository(EmailVerificationCode).insert({
+          userId: user.id,
+          codeHash: this.hashCode(user.id, code),
+          expiresAt: this.minutesFromNow(CODE_TTL_MINUTES),
+          attempts: 0,
+          consumedAt: null,
+          resentAt: null,
+        });
+        return user.id;
+      });
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new ConflictException(AuthMessages.EMAIL_IN_USE);
+      throw error;
+    }
+    const mailed = await this.mail.sendVerificationCode(email, dto.fullName, code, CODE_TTL_MINUTES);
+    return { user: await this.usersService.getProfile(userId), mailed };
+  }
+
+  /** The e-mail's live code activates the account. Unknown e-mails answer like a wrong code. */
+  async verifyEmail(dto: AuthVerifyEmailDto): Promise<UserResponseDto> {
+    const userId = await this.dataSource.transaction(async (manager) => {
+      const user = await manager.getRepository(User).findOne({ where: { email: normalizeEmail(dto.email) } });
+      if (!user || user.isVerified) throw new BadRequestException(AuthMessages.CODE_WRONG);
+      const codes = manager.getRepository(EmailVerificationCode);
+      const row = await codes.findOne({ where: { userId: user.id }, lock: { mode: 'pessimistic_write' } });
+      if (!row || row.consumedAt) throw new BadRequestException(AuthMessages.CODE_WRONG);
+      if (row.attempts >= CODE_MAX_ATTEMPTS) throw new BadRequestException(AuthMessages.CODE_TOO_MANY);
+      if (row.expiresAt <= new Date()) throw new BadRequestException(AuthMessages.CODE_EXPIRED);
+      if (!this.sameHash(row.codeHash, this.hashCode(user.id, dto.verificationCode))) {
+        await codes.increment({ id: row.id }, 'attempts', 1);
+        return null;
+      }
+      const now = new Date();
+      await codes.update({ id: row.id }, { consumedAt: now });
+      await manager.getRepository(User).update({ id: user.id }, { isVerified: true, emailVerifiedAt: now, status: UserStatus.ACTIVE });
+      return user.id;
+    });
+    // The wrong try is counted (committed) before answering.
+    if (userId === null) throw new BadRequestException(AuthMessages.CODE_WRONG);
+    return this.usersService.getProfile(userId);
+  }
+
+  /**
+   * Replaces the code and mails it: allowed at once after sign-up, then once per 60 s (429 with
+   * the wait). Unknown or verified e-mails get the same success answer and no mail.
+   */
+  async resendVerification(emailInput: string): Promise<void> {
+    const email = normalizeEmail(emailInput);
+    const user = await this.users.findOne({ where: { email } });
+    if (!user || user.isVerified) return;
+    const code = this.newCode();
+    const now = new Date();
+    const wait = await this.dataSource.transaction(async (manager) => {
+      const codes = manager.getRepository(EmailVerificationCode);
+      const row = await codes.findOne({ where: { userId: user.id }, lock: { mode: 'pessimistic_write' } });
+      if (row?.resentAt) {
+        const elapsed = (now.getTime() - row.resentAt.getTime()) / 1000;
+        if (elapsed < RESEND_COOLDOWN_SECONDS) return Math.max(1, Math.ceil(RESEND_COOLDOWN_SECONDS - elapsed));
+      }
+      const fresh = { codeHash: this.hashCode(user.id, code), expiresAt: this.minutesFromNow(CODE_TTL_MINUTES), attempts: 0, consumedAt: null, resentAt: now };
+      if (row) await codes.update({ id: row.id }, fresh);
+      else await codes.insert({ userId: user.id, ...fresh });
+      return 0;
+    });
+    if (wait > 0) throw new HttpException(AuthMessages.resendWait(wait), HttpStatus.TOO_MANY_REQUESTS);
+    void this.mail.sendVerificationCode(email, user.fullName, code, CODE_TTL_MINUTES);
+  }
+
+  // ---- sessions ------------------------------------------------------------------------------
+
+  async login(dto: AuthLoginDto, client: ClientInfo): Promise<TokenSet> {
+    const user = await this.users.findOne({ where: { email: normalizeEmail(dto.email) } });
+    const matches = await bcrypt.compare(dto.password, user?.passwordHash ?? DUMMY_HASH);
+    if (!user || !matches) throw new UnauthorizedException(AuthMessages.LOGIN_FAILED);
+    if (!user.isVerified || user.status !== UserStatus.ACTIVE) throw new ForbiddenException(AuthMessages.ACCOUNT_LOCKED);
+    await this.users.update({ id: user.id }, { lastLoginAt: new Date() });
+    const issued = await this.sessions.start(user.id, dto.rememberMe ?? false, client);
+    return this.tokenSet(issued);
+  }
+
+  /** Rotation; anything but a live, unused token is 401 'Token refresh failed'. */
+  async refresh(refreshToken: string | undefined, client: ClientInfo): Promise<TokenSet> {
+    if (!refreshToken) throw new UnauthorizedException(AuthMessages.REFRESH_FAILED);
+    const result = await this.sessions.rotate(refreshToken, client);
+    if (!result.ok) {
+      if (result.reason === 'reused') this.logger.warn('A rotated refresh token was presented again: its session was revoked');
+      throw new UnauthorizedException(AuthMessages.REFRESH_FAILED);
+    }
+    const state = await this.usersService.findAuthUser(result.issued.userId);
+    if (state === 'not-found' || state === 'locked') {
+      await this.sessions.revokeFamily(result.issued.familyId);
+      throw new UnauthorizedException(AuthMessages.REFRESH_FAILED);
+    }
+    return this.tokenSet(result.issued);
+  }
+
+  /** Ends the session named by a refresh token, else by an access token's sid; never fails. */
+  async logout(refreshToken: string | undefined, accessToken: string | undefined): Promise<void> {
+    if (refreshToken) {
+      await this.sessions.revokeByToken(refreshToken);
+      return;
+    }
+    if (!accessToken) return;
+    try {
+      const payload = await this.jwt.verifyAsync<AccessTokenPayload>(accessToken);
+      if (payload.sid && typeof payload.sub === 'number') {
+        if (await this.sessions.isLive(payload.sid, payload.sub)) await this.sessions.revokeFamily(payload.sid);
+      }
+    } catch {
+      // An invalid or expired access token names no session to end.
+    }
+  }
+
+  // ---- passwords -----------------------------------------------------------------------------
+
+  /** Mails a reset link when the account exists; the answer is the same either way. */
+  async forgotPassword(dto: AuthForgotPasswordDto): Promise<void> {
+    const user = await this.users.findOne({ where: { email: normalizeEmail(dto.email) } });
+    if (!user || user.status === UserStatus.BANNED) return;
+    const token = randomBytes(32).toString('base64url');
+    await this.dataSource.transaction(async (manager) => {
+      const resets = manager.getRepository(PasswordResetToken);
+      // One link at a time: requesting a new one ends the older ones.
+      await resets.update({ userId: user.id, usedAt: IsNull() }, { usedAt: new Date() });
+      await resets.insert({ userId: user.id, tokenHash: sha256(token), expiresAt: this.minutesFromNow(RESET_TTL_MINUTES), usedAt: null });
+    });
+    const link = `${this.resetOrigin(dto.redirectUrl)}/reset-password?token=${encodeURIComponent(token)}`;
+    void this.mail.sendPasswordReset(user.email, user.fullName, link, RESET_TTL_MINUTES);
+  }
+
+  async validateResetToken(token: string | undefined): Promise<boolean> {
+    if (!token) return false;
+    const row = await this.resets.findOneBy({ tokenHash: sha256(token) });
+    return Boolean(row && !row.usedAt && row.expiresAt > new Date());
+  }
+
+  /** Single use; sets the password and ends every session of the user. */
+  async resetPassword(dto: AuthResetPasswordDto): Promise<void> {
+    const passwordHash = await bcrypt.hash(dto.newPassword, BCRYPT_COST);
+    const userId = await this.dataSource.transaction(async (manager) => {
+      const resets = manager.getRepository(PasswordResetToken);
+      const row = await resets.findOne({ where: { tokenHash: sha256(dto.token) }, lock: { mode: 'pessimistic_write' } });
+      if (!row || row.usedAt || row.expiresAt <= new Date()) throw new BadRequestException(AuthMessages.RESET_TOKEN_INVALID);
+      await resets.update({ id: row.id }, { usedAt: new Date() });
+      await manager.getRepository(User).update({ id: row.userId }, { passwordHash });
+      return row.userId;
+    });
+    await this.sessions.revokeAllOfUser(userId);
+  }
+
+  /** Checks the current password, sets the new one, ends the user's other sessions. */
+  async changePassword(userId: number, sessionId: string | undefined, dto: UserChangePasswordDto): Promise<void> {
+    const user = await this.users.findOne({ where: { id: userId } });
+    if (!user || !(await bcrypt.compare(dto.currentPassword, user.passwordHash))) {
+      throw new BadRequestException(AuthMessages.CURRENT_PASSWORD_WRONG);
+    }
+    const passwordHash = await bcrypt.hash(dto.newPassword, BCRYPT_COST);
+    await this.users.update({ id: userId }, { passwordHash });
+    await this.sessions.revokeAllOfUser(userId, sessionId);
+  }
+
+  // ---- helpers -------------------------------------------------------------------------------
+
+  private async tokenSet(issued: IssuedRefreshToken): Promise<TokenSet> {
+    const payload: AccessTokenPayload = { sub: issued.userId, sid: issued.familyId };
+    const accessToken = await this.jwt.signAsync(payload);
+    const user = await this.usersService.getProfile(issued.userId);
+    return {
+      accessToken,
+      refreshToken: issued.token,
+      tokenType: 'Bearer',
+      expiresIn: ACCESS_TOKEN_TTL_SECONDS,
+      user,
+      refreshExpiresAt: issued.expiresAt,
+    };
+  }
+
+  /** The reset link's origin: the caller's redirectUrl only when it is this site's own origin. */
+  resetOrigin(redirectUrl: string | undefined): string {
+    const own = new URL(this.config.publicUrl).origin;
+    try {
+      if (redirectUrl && new URL(redirectUrl).origin === own) return own;
+    } catch {
+      // not a URL: fall back to PUBLIC_URL
+    }
+    return this.config.publicUrl;
+  }
+
+  private newCode(): string {
+    return randomInt(0, 1_000_000).toString().padStart(6, '0');
+  }
+
+  /** Codes are only 6 digits, so they are keyed with the server secret, not plainly hashed. */
+  private hashCode(userId: number, code: string): string {
+    return createHmac('sha256', this.config.jwtSecret).update(`${userId}:${code}`).digest('hex');
+  }
+
+  private sameHash(a: string, b: string): boolean {
+    const x = Buffer.from(a, 'hex');
+    const y = Buffer.from(b, 'hex');
+    return x.length === y.length && timingSafeEqual(x, y);
+  }
+
+  private minutesFromNow(minutes: number): Date {
+    return new Date(Date.now() + minutes * 60_000);
+  }
+}

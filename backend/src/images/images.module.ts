@@ -1,0 +1,45 @@
+import { Injectable, MiddlewareConsumer, Module, NestMiddleware, NestModule, RequestMethod } from '@nestjs/common';
+import type { NextFunction, Request, Response } from 'express';
+import { ImageKind, ImageStorageService } from './image-storage.service';
+
+const FILE_PATH = /^\/images\/(avatars|thumbnails)\/([^/]+)$/;
+
+/**
+ * Serves stored images at /images/avatars/* and /images/thumbnails/* (host root, outside /api/v1)
+ * with a year's immutable cache: names are random and never reused. Unknown names fall through
+ * to the app's 404.
+ */
+@Injectable()
+class StoredImagesMiddleware implements NestMiddleware {
+  constructor(private readonly storage: ImageStorageService) {}
+
+  use(req: Request, res: Response, next: NextFunction): void {
+    if (req.method !== 'GET' && req.method !== 'HEAD') return next();
+    const match = FILE_PATH.exec(req.path);
+    const file = match ? this.storage.pathOf(match[1] as ImageKind, match[2]) : undefined;
+    if (!file) return next();
+    res.sendFile(
+      file,
+      { maxAge: '1y', immutable: true, headers: { 'X-Content-Type-Options': 'nosniff' } },
+      (error?: Error & { status?: number; statusCode?: number }) => {
+        if (!error) return;
+        if (res.headersSent) return;
+        next();
+      },
+    );
+  }
+}
+
+/**
+ * Image storage (used by the users module for avatars) and the static serving of stored files.
+ * Not under /api/v1: import it in app.module's imports directly, not in API_MODULES.
+ */
+@Module({
+  providers: [ImageStorageService, StoredImagesMiddleware],
+  exports: [ImageStorageService],
+})
+export class ImagesModule implements NestModule {
+  configure(consumer: MiddlewareConsumer): void {
+    consumer.apply(StoredImagesMiddleware).forRoutes({ path: 'images/{*path}', method: RequestMethod.GET }, { path: 'images/{*path}', method: RequestMethod.HEAD });
+  }
+}

@@ -1,0 +1,53 @@
+import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import { createTransport, type Transporter } from 'nodemailer';
+import { APP_CONFIG, AppConfig } from '../config/env';
+import { MailContent, passwordResetMail, verificationCodeMail } from './mail.templates';
+
+/** A stuck SMTP server must not hold a sign-up for minutes (nodemailer reads these from the query). */
+function withTimeouts(smtpUrl: string): string {
+  const url = new URL(smtpUrl);
+  for (const [key, value] of [['connectionTimeout', '10000'], ['greetingTimeout', '10000'], ['socketTimeout', '20000']]) {
+    if (!url.searchParams.has(key)) url.searchParams.set(key, value);
+  }
+  return url.toString();
+}
+
+/**
+ * Sends the account e-mails over SMTP_URL; without it, writes them (to, subject, text) to the app
+ * log. Sending never throws: it answers whether the message went out and logs a failure.
+ */
+@Injectable()
+export class MailService implements OnModuleDestroy {
+  private readonly logger = new Logger('Mail');
+  private readonly transport: Transporter | undefined;
+
+  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {
+    this.transport = config.smtpUrl ? createTransport(withTimeouts(config.smtpUrl)) : undefined;
+  }
+
+  onModuleDestroy(): void {
+    this.transport?.close();
+  }
+
+  sendVerificationCode(to: string, fullName: string, code: string, minutes: number): Promise<boolean> {
+    return this.send(to, verificationCodeMail(fullName, code, minutes));
+  }
+
+  sendPasswordReset(to: string, fullName: string, link: string, minutes: number): Promise<boolean> {
+    return this.send(to, passwordResetMail(fullName, link, minutes));
+  }
+
+  private async send(to: string, content: MailContent): Promise<boolean> {
+    if (!this.transport) {
+      this.logger.log({ to, subject: content.subject, text: content.text }, `E-mail (no SMTP_URL, logged only) to ${to}: ${content.subject}`);
+      return true;
+    }
+    try {
+      await this.transport.sendMail({ from: this.config.mailFrom, to, subject: content.subject, text: content.text, html: content.html });
+      return true;
+    } catch (error) {
+      this.logger.error({ to, subject: content.subject, err: error }, `E-mail to ${to} could not be sent: ${error instanceof Error ? error.message : String(error)}`);
+      return false;
+    }
+  }
+}

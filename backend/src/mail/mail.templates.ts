@@ -1,0 +1,58 @@
+/** The account e-mails: plain text plus simple HTML. User data is escaped in the HTML part. */
+export interface MailContent {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+export function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
+}
+
+function layout(title: string, body: string): string {
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${escapeHtml(title)}</title></head>
+<body style="margin:0;padding:24px;background:#f4f4f5;font-family:-apple-system,Segoe UI,Roboto,Helvetica,Arial,sans-serif;color:#18181b">
+<table role="presentation" width="100%" cellspacing="0" cellpadding="0"><tr><td align="center">
+<table role="presentation" width="100%" style="max-width:480px;background:#ffffff;border-radius:8px;padding:32px" cellspacing="0" cellpadding="0"><tr><td>
+<p style="margin:0 0 24px;font-size:20px;font-weight:700">Inkwell</p>
+${body}
+<p style="margin:32px 0 0;font-size:12px;color:#71717a">If you did not ask for this e-mail, you can ignore it.</p>
+</td></tr></table>
+</td></tr></table>
+</body></html>`;
+}
+
+export function verificationCodeMail(fullName: string, code: string, minutes: number): MailContent {
+  const subject = 'Your Inkwell verification code';
+  const text =
+    `Hello ${fullName},\n\n` +
+    `Your verification code is: ${code}\n\n` +
+    `Enter it on the verification screen to activate your account. The code expires in ${minutes} minutes.\n\n` +
+    `If you did not create an Inkwell account, you can ignore this e-mail.\n`;
+  const html = layout(
+    subject,
+    `<p style="margin:0 0 16px">Hello ${escapeHtml(fullName)},</p>
+<p style="margin:0 0 16px">Your verification code is:</p>
+<p style="margin:0 0 16px;font-size:32px;font-weight:700;letter-spacing:8px;font-family:ui-monospace,Menlo,monospace">${escapeHtml(code)}</p>
+<p style="margin:0">Enter it on the verification screen to activate your account. The code expires in ${minutes} minutes.</p>`,
+  );
+  return { subject, text, html };
+}
+
+export function passwordResetMail(fullName: string, link: string, minutes: number): MailContent {
+  const subject = 'Reset your Inkwell password';
+  const text =
+    `Hello ${fullName},\n\n` +
+    `Open this link to choose a new password (it works once and expires in ${minutes} minutes):\n\n` +
+    `${link}\n\n` +
+    `If you did not ask to reset your password, you can ignore this e-mail; your password stays the same.\n`;
+  const html = layout(
+    subject,
+    `<p style="margin:0 0 16px">Hello ${escapeHtml(fullName)},</p>
+<p style="margin:0 0 24px">Choose a new password with the button below. The link works once and expires in ${minutes} minutes.</p>
+<p style="margin:0 0 24px"><a href="${escapeHtml(link)}" style="display:inline-block;background:#18181b;color:#ffffff;text-decoration:none;padding:12px 20px;border-radius:6px;font-weight:600">Reset password</a></p>
+<p style="margin:0;font-size:13px;color:#52525b;word-break:break-all">Or paste this address into your browser: ${escapeHtml(link)}</p>`,
+  );
+  return { subject, text, html };
+}

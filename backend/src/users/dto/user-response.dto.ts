@@ -1,0 +1,64 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { effectiveRole, RoleName } from '../entities/role.entity';
+import type { User } from '../entities/user.entity';
+import { UserStatus } from '../entities/user.entity';
+
+export class UserRoleResponseDto {
+  @ApiProperty({ enum: RoleName, enumName: 'RoleName', example: RoleName.USER }) name: RoleName;
+  @ApiProperty({ example: 'User' }) displayName: string;
+  @ApiProperty({ example: 'Reads, likes and comments' }) description: string;
+  @ApiProperty({ format: 'date-time', type: String }) assignedAt: string;
+}
+
+/** The signed-in user's profile (spec 000 §3 "User profile"). */
+export class UserResponseDto {
+  @ApiProperty({ example: 1 }) id: number;
+  @ApiProperty({ example: 'Ann Lee' }) fullName: string;
+  @ApiProperty({ example: 'ann@example.com' }) email: string;
+  @ApiProperty({ type: [UserRoleResponseDto] }) roles: UserRoleResponseDto[];
+  @ApiProperty({ enum: RoleName, enumName: 'RoleName', description: 'The highest-ranked held role (none = USER)' }) role: RoleName;
+  @ApiProperty({ type: String, nullable: true, example: '/images/avatars/0123456789abcdef0123456789abcdef.webp' }) avatar: string | null;
+  @ApiProperty({ type: String, nullable: true }) bio: string | null;
+  @ApiProperty({ type: String, nullable: true }) website: string | null;
+  @ApiProperty({ type: String, nullable: true }) location: string | null;
+  @ApiProperty() isVerified: boolean;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) emailVerifiedAt: string | null;
+  @ApiProperty({ enum: UserStatus, enumName: 'UserStatus' }) status: UserStatus;
+  @ApiProperty({ format: 'date-time', type: String }) createdAt: string;
+  @ApiProperty({ format: 'date-time', type: String }) updatedAt: string;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) lastLoginAt: string | null;
+}
+
+export class AvatarResponseDto {
+  @ApiProperty({ example: '/images/avatars/0123456789abcdef0123456789abcdef.webp' }) avatarUrl: string;
+}
+
+const iso = (date: Date | null | undefined): string | null => (date ? date.toISOString() : null);
+
+/** Entity → response; `user.userRoles` (with their eager role) must be loaded. */
+export function toUserResponse(user: User): UserResponseDto {
+  const userRoles = [...(user.userRoles ?? [])].sort((a, b) => a.assignedAt.getTime() - b.assignedAt.getTime() || a.roleId - b.roleId);
+  const roles = userRoles.map((userRole) => ({
+    name: userRole.role.name,
+    displayName: userRole.role.displayName,
+    description: userRole.role.description,
+    assignedAt: userRole.assignedAt.toISOString(),
+  }));
+  return {
+    id: user.id,
+    fullName: user.fullName,
+    email: user.email,
+    roles,
+    role: effectiveRole(roles.map((role) => role.name)),
+    avatar: user.avatar,
+    bio: user.bio,
+    website: user.website,
+    location: user.location,
+    isVerified: user.isVerified,
+    emailVerifiedAt: iso(user.emailVerifiedAt),
+    status: user.status,
+    createdAt: user.createdAt.toISOString(),
+    updatedAt: user.updatedAt.toISOString(),
+    lastLoginAt: iso(user.lastLoginAt),
+  };
+}
