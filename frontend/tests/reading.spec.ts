@@ -1,0 +1,149 @@
+import { expect, test, type APIRequestContext } from '@playwright/test';
+
+/**
+ * The reading journey (issue 4): home → a post → its tag page, the post page's zero-JavaScript
+ * promise, error pages with their statuses, the feed, the sitemap and HTTP caching. The test makes
+ * its own data through the API as the seeded admin (scripts/browser-tests.mjs passes its
+ * credentials): a tag and a featured, published post carrying it.
+ */
+
+const ADMIN_EMAIL = process.env.E2E_ADMIN_EMAIL ?? 'admin@inkwell.test';
+const ADMIN_PASSWORD = process.env.E2E_ADMIN_PASSWORD ?? 'browser-tests-admin-password';
+const unique = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
+const tag = { name: `Reading ${unique}`, slug: `reading-${unique}` };
+const post = {
+  title: `A walk through the reading pages ${unique}`,
+  slug: `reading-walk-${unique}`,
+  summary: 'Where a reader starts on the home page, opens a story and follows its tag to more of the same.',
+  content: `## Why read here\n\nInkwell keeps **reviewed** stories.\n\n- first point\n- second point\n\nSee [the blog](/blog).\n`,
+};
+
+async function adminApi(baseURL: string, playwright: { request: { newContext: (options: object) => Promise<APIRequestContext> } }) {
+  const anonymous = await playwright.request.newContext({ baseURL });
+  const login = await anonymous.post('/api/v1/auth/login', { data: { email: ADMIN_EMAIL, password: ADMIN_PASSWORD } });
+  expect(login.status(), await login.text()).toBe(200);
+  const { accessToken } = (await login.json()).data as { accessToken: string };
+  await anonymous.dispose();
+  return playwright.request.newContext({ baseURL, extraHTTPHeaders: { Authorization: `Bearer ${accessToken}`, 'X-Request-Timestamp': String(Date.now()) } });
+}
+
+test.beforeAll(async ({ playwright, baseURL }) => {
+  const api = await adminApi(baseURL!, playwright);
+  const createdTag = await api.post('/api/v1/blog/tags', { data: { ...tag, description: 'Posts written by the reading journey test.', color: '#3b55d9' } });
+  expect(createdTag.status(), await createdTag.text()).toBe(201);
+  const createdPost = await api.post('/api/v1/blog/posts', { data: { ...post, status: 'PUBLISHED', isFeatured: true, tagSlugs: [tag.slug] } });
+  expect(createdPost.status(), await createdPost.text()).toBe(201);
+  await api.dispose();
+});
+
+test('home → post → tag page', async ({ page }) => {
+  await page.goto('/');
+  const stories = page.getByRole('region', { name: 'Latest Stories' });
+  const storyLink = stories.getByRole('link', { name: post.title, exact: true });
+  await expect(storyLink).toBeVisible();
+  const card = stories.locator('[data-post-card]').filter({ has: page.getByRole('link', { name: post.title, exact: true }) });
+  await expect(card.getByText('Featured', { exact: true })).toBeVisible();
+  await expect(card.getByText('By Administrator')).toBeVisible();
+
+  await storyLink.click();
+  await expect(page).toHaveURL(`/blog/${post.slug}`);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(post.title);
+  await expect(page).toHaveTitle(`${post.title} · Inkwell`);
+  await expect(page.getByText('Featured Post', { exact: true })).toBeVisible();
+  await expect(page.getByText(post.summary).first()).toBeVisible();
+  await expect(page.getByRole('heading', { level: 2, name: 'Why read here' })).toBeVisible();
+  await expect(page.locator('.post-prose strong')).toHaveText('reviewed');
+  await expect(page.getByRole('button', { name: 'Share' })).toBeDisabled();
+  await expect(page.getByRole('button', { name: 'Save' })).toHaveAttribute('title', 'Feature under development');
+  await expect(page.getByRole('heading', { level: 2, name: 'Comments (0)' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Log in' })).toBeVisible();
+  await expect(page.locator('link[rel="canonical"]')).toHaveAttribute('href', new RegExp(`/blog/${post.slug}$`));
+  const jsonLd = JSON.parse((await page.locator('script[type="application/ld+json"]').textContent()) ?? '{}') as Record<string, unknown>;
+  expect(jsonLd).toMatchObject({ '@type': 'Article', headline: post.title });
+  expect(jsonLd.datePublished).toEqual(expect.any(String));
+  expect(jsonLd.dateModified).toEqual(expect.any(String));
+
+  await page.getByRole('link', { name: tag.name, exact: true }).first().click();
+  await expect(page).toHaveURL(`/blog/tag/${tag.slug}`);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(`Posts tagged: Reading ${unique.charAt(0).toUpperCase()}${unique.slice(1)}`);
+  await expect(page.getByText(`Explore 1 post about ${tag.name}`)).toBeVisible();
+  await expect(page.getByRole('link', { name: post.title, exact: true })).toBeVisible();
+  await expect(page.getByRole('complementary', { name: 'Explore Other Tags' })).toBeVisible();
+});
+
+test('the post page ships no JavaScript file when it has no island', async ({ page }) => {
+  const scripts: string[] = [];
+  page.on('request', (request) => {
+    if (request.resourceType() === 'script') scripts.push(request.url());
+  });
+  const response = await page.goto(`/blog/${post.slug}`);
+  expect(response?.status()).toBe(200);
+  await page.waitForLoadState('networkidle');
+  const html = await response!.text();
+  const external = [...html.matchAll(/<script\b[^>]*\bsrc=["']([^"']+)["']/gi)].map((match) => match[1]);
+  const islandChunks = [...html.matchAll(/\b(?:component-url|renderer-url)=["']([^"']+)["']/gi)].map((match) => match[1]);
+  expect(islandChunks).toEqual([]);
+  expect(external).toEqual([]);
+  expect(await page.locator('link[rel="modulepreload"]').count()).toBe(0);
+  expect(scripts).toEqual([]);
+});
+
+test('the blog list shows the post and the tag with its count', async ({ page }) => {
+  await page.goto('/blog');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Latest Blog Posts');
+  await expect(page.getByRole('link', { name: post.title, exact: true })).toBeVisible();
+  const tags = page.getByRole('complementary', { name: 'Explore Tags' });
+  await expect(tags.getByRole('link', { name: `${tag.name} 1` })).toHaveAttribute('href', `/blog/tag/${tag.slug}`);
+  await expect(tags.getByText(/Total: \d+ tags?/)).toBeVisible();
+});
+
+test('error pages answer with their statuses and the spec texts', async ({ page }) => {
+  let response = await page.goto(`/blog/no-such-post-${unique}`);
+  expect(response?.status()).toBe(404);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Post Not Found');
+  await expect(page.getByText('The post you are looking for does not exist or has been deleted.')).toBeVisible();
+
+  response = await page.goto('/blog/Not_A_Slug');
+  expect(response?.status()).toBe(400);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Invalid post URL');
+
+  response = await page.goto(`/blog/tag/no-such-tag-${unique}`);
+  expect(response?.status()).toBe(404);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Tag Not Found');
+
+  response = await page.goto(`/tag/no-such-tag-${unique}`);
+  expect(response?.status()).toBe(404);
+  await expect(page.getByText(`Tag "no-such-tag-${unique}" not found`)).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Go Back' })).toBeVisible();
+
+  response = await page.goto(`/tag/${tag.slug}`);
+  expect(response?.status()).toBe(200);
+  await expect(page.getByRole('link', { name: post.title, exact: true })).toBeVisible();
+
+  await page.goto(`/posts/${post.slug}`);
+  await expect(page).toHaveURL(`/blog/${post.slug}`);
+  await page.goto(`/tags/${tag.slug}`);
+  await expect(page).toHaveURL(`/blog/tag/${tag.slug}`);
+});
+
+test('RSS, sitemap and HTTP caching of public pages', async ({ request }) => {
+  const rss = await request.get('/rss.xml');
+  expect(rss.status()).toBe(200);
+  expect(rss.headers()['content-type']).toBe('application/rss+xml; charset=utf-8');
+  const feed = await rss.text();
+  expect(feed).toContain('<rss version="2.0"');
+  expect(feed).toMatch(new RegExp(`<link>https?://[^<]+/blog/${post.slug}</link>`));
+  expect(feed).toContain(`<title>${post.title}</title>`);
+
+  const sitemap = await (await request.get('/sitemap.xml')).text();
+  expect(sitemap).toMatch(new RegExp(`<loc>https?://[^<]+/blog/${post.slug}</loc><lastmod>`));
+  expect(sitemap).toMatch(new RegExp(`<loc>https?://[^<]+/blog/tag/${tag.slug}</loc>`));
+  expect(sitemap).toMatch(/<loc>https?:\/\/[^<]+\/authors<\/loc>/);
+
+  const first = await request.get(`/blog/${post.slug}`);
+  expect(first.headers()['cache-control']).toBe('public, max-age=0, must-revalidate');
+  const etag = first.headers()['etag'];
+  expect(etag).toMatch(/^"[\w-]+"$/);
+  const again = await request.get(`/blog/${post.slug}`, { headers: { 'If-None-Match': etag } });
+  expect(again.status()).toBe(304);
+});
