@@ -415,6 +415,12 @@ describe('Accounts API (auth)', () => {
       const csrf = await t.http.put(`${API}/users/profile`).set('Cookie', cookie).send({ bio: 'hi' }).expect(403);
       expect(csrf.body).toEqual(failure(403, 'Missing X-Request-Timestamp header: cookie-authenticated requests that change data must send it.'));
       await t.http.put(`${API}/users/profile`).set('Cookie', cookie).set('X-Request-Timestamp', String(Date.now())).send({ bio: 'hi' }).expect(200);
+      const post = await t.http
+        .post(`${API}/user/change-password`)
+        .set('Cookie', cookie)
+        .send({ currentPassword: session.password, newPassword: 'N3w!Password', confirmNewPassword: 'N3w!Password' })
+        .expect(403);
+      expect(post.body.message).toBe('Missing X-Request-Timestamp header: cookie-authenticated requests that change data must send it.');
     });
 
     it('refuses a banned or deactivated user mid-session with 403', async () => {
