@@ -248,6 +248,9 @@ describe('Accounts API (auth)', () => {
       for (const email of [unknown, verified.email]) {
         const res = await t.http.post(`${API}/auth/resend-verification`).send({ email }).expect(200);
         expect(res.body.message).toBe('Mã xác thực đã được gửi lại thành công!');
+        // The cool-down looks the same as for a pending account.
+        const wait = await t.http.post(`${API}/auth/resend-verification`).send({ email }).expect(429);
+        expect(wait.body.message).toMatch(/^Please wait (60|59|58) seconds before requesting a new code\.$/);
       }
       // A later message proves the earlier ones would have arrived by now.
       const probe = uniqueEmail();

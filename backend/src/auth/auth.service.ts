@@ -125,9 +125,14 @@ export class AuthService {
   async resendVerification(emailInput: string): Promise<void> {
     const email = normalizeEmail(emailInput);
     const user = await this.users.findOne({ where: { email } });
-    if (!user || user.isVerified) return;
-    const code = this.newCode();
     const now = new Date();
+    if (!user || user.isVerified) {
+      // Same answers as for a real pending account, cool-down included (no enumeration).
+      const wait = this.phantomCooldown(email, now.getTime());
+      if (wait > 0) throw new HttpException(AuthMessages.resendWait(wait), HttpStatus.TOO_MANY_REQUESTS);
+      return;
+    }
+    const code = this.newCode();
     const wait = await this.dataSource.transaction(async (manager) => {
       const codes = manager.getRepository(EmailVerificationCode);
       const row = await codes.findOne({ where: { userId: user.id }, lock: { mode: 'pessimistic_write' } });
@@ -238,6 +243,26 @@ export class AuthService {
   }
 
   // ---- helpers -------------------------------------------------------------------------------
+
+  /**
+   * Resends for unknown or verified addresses send nothing but answer like a pending account's:
+   * the first at once, then a 60 s wait. Kept in memory (bounded); losing it on restart is harmless.
+   */
+  private readonly phantomResends = new Map<string, number>();
+
+  private phantomCooldown(email: string, now: number): number {
+    const last = this.phantomResends.get(email);
+    if (last !== undefined) {
+      const elapsed = (now - last) / 1000;
+      if (elapsed < RESEND_COOLDOWN_SECONDS) return Math.max(1, Math.ceil(RESEND_COOLDOWN_SECONDS - elapsed));
+    }
+    if (this.phantomResends.size >= 10_000) {
+      for (const [key, at] of this.phantomResends) if (now - at >= RESEND_COOLDOWN_SECONDS * 1000) this.phantomResends.delete(key);
+      if (this.phantomResends.size >= 10_000) this.phantomResends.clear();
+    }
+    this.phantomResends.set(email, now);
+    return 0;
+  }
 
   private async tokenSet(issued: IssuedRefreshToken): Promise<TokenSet> {
     const payload: AccessTokenPayload = { sub: issued.userId, sid: issued.familyId };
