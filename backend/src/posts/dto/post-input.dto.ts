@@ -1,7 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
-import { clampSize, DEFAULT_PAGE_SIZE, MAX_LOOKUP_PAGE_SIZE, MAX_PAGE_SIZE, PageQueryDto } from '../../common/pagination/page';
+import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, MaxLength, Min } from 'class-validator';
+import { clampSize, DEFAULT_PAGE_SIZE, MAX_LOOKUP_PAGE_SIZE, MAX_PAGE_SIZE } from '../../common/pagination/page';
 import { POST_STATUSES, PostStatus } from '../entities/post.entity';
 import { PostsMessages } from '../posts.messages';
 
@@ -13,15 +13,28 @@ const trimList = ({ value }: { value: unknown }) =>
 const toInteger = (value: unknown): unknown => (typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : value);
 
 /**
- * ?page&size: page zero-based, size clamped to 1–100. (PageQueryDto's size has no validator, so
- * the global whitelist refuses it; these lists declare it again with one.)
+ * `?page&size`: page zero-based, size clamped to 1–`max`. Declared here rather than extending
+ * PageQueryDto: its `size` has no validator (the global whitelist refuses it) and an inherited
+ * @Transform would clamp to 100 before a subclass could allow 1000.
  */
-export class PostPageQueryDto extends PageQueryDto {
-  @ApiPropertyOptional({ minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE })
-  @Transform(({ value }) => clampSize(toInteger(value), DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE))
-  @IsInt()
-  override size: number = DEFAULT_PAGE_SIZE;
+function pageQuery(max: number) {
+  class PagedQueryDto {
+    @ApiPropertyOptional({ minimum: 0, default: 0, description: 'Zero-based page number' })
+    @Transform(({ value }) => toInteger(value ?? 0))
+    @IsInt({ message: 'page must be a whole number' })
+    @Min(0, { message: 'page must not be negative' })
+    page: number = 0;
+
+    @ApiPropertyOptional({ minimum: 1, maximum: max, default: DEFAULT_PAGE_SIZE })
+    @Transform(({ value }) => clampSize(toInteger(value), DEFAULT_PAGE_SIZE, max))
+    @IsInt()
+    size: number = DEFAULT_PAGE_SIZE;
+  }
+  return PagedQueryDto;
 }
+
+export class PostPageQueryDto extends pageQuery(MAX_PAGE_SIZE) {}
+export class LookupPageQueryDto extends pageQuery(MAX_LOOKUP_PAGE_SIZE) {}
 
 const THUMBNAIL = /^(https?:\/\/[^\s<>"']+|\/[^\s<>"']*)$/i;
 
@@ -123,12 +136,7 @@ export class PostAdminQueryDto extends PostPageQueryDto {
 }
 
 /** The author's list: ?page&size&status; size up to 1000 (the spec's status counts). */
-export class PostMineQueryDto extends PageQueryDto {
-  @ApiPropertyOptional({ minimum: 1, maximum: MAX_LOOKUP_PAGE_SIZE, default: DEFAULT_PAGE_SIZE })
-  @Transform(({ value }) => clampSize(toInteger(value), DEFAULT_PAGE_SIZE, MAX_LOOKUP_PAGE_SIZE))
-  @IsInt()
-  override size: number = DEFAULT_PAGE_SIZE;
-
+export class PostMineQueryDto extends LookupPageQueryDto {
   @ApiPropertyOptional({ enum: PostStatus, enumName: 'PostStatus' })
   @IsOptional()
   @Transform(({ value }) => (typeof value === 'string' ? value.trim().toUpperCase() || undefined : value))

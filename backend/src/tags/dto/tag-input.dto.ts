@@ -1,7 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Length, Matches, MaxLength } from 'class-validator';
-import { clampSize, DEFAULT_PAGE_SIZE, MAX_LOOKUP_PAGE_SIZE, PageQueryDto } from '../../common/pagination/page';
+import { IsBoolean, IsIn, IsOptional, IsString, Length, Matches, MaxLength } from 'class-validator';
+import { LookupPageQueryDto } from '../../posts/dto/post-input.dto';
 import { TagsMessages } from '../tags.messages';
 
 const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
@@ -64,12 +64,7 @@ export const TAG_SORT_FIELDS = ['name', 'createdAt', 'updatedAt', 'postCount'] a
 export type TagSortField = (typeof TAG_SORT_FIELDS)[number];
 
 /** ?page&size (≤1000)&sortBy&sortDir&search&activeOnly. */
-export class TagQueryDto extends PageQueryDto {
-  @ApiPropertyOptional({ minimum: 1, maximum: MAX_LOOKUP_PAGE_SIZE, default: DEFAULT_PAGE_SIZE })
-  @Transform(({ value }) => clampSize(typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : value, DEFAULT_PAGE_SIZE, MAX_LOOKUP_PAGE_SIZE))
-  @IsInt()
-  override size: number = DEFAULT_PAGE_SIZE;
-
+export class TagQueryDto extends LookupPageQueryDto {
   @ApiPropertyOptional({ enum: TAG_SORT_FIELDS, default: 'name' })
   @IsOptional()
   @IsIn(TAG_SORT_FIELDS, { message: TagsMessages.SORT_BY_INVALID })
