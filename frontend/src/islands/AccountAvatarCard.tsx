@@ -1,8 +1,9 @@
 import { useEffect, useRef, useState, type ChangeEvent } from 'react';
 import { ApiError, unwrap } from '../lib/api/errors';
 import { AccountTexts } from '../lib/auth-texts';
+import type { AvatarResponse } from '../lib/session';
 import { refreshSession, sessionApi } from '../lib/session-browser';
-import { Alert, AvatarImage, Spinner } from './form-controls';
+import { Alert, AvatarImage, Spinner, useHydrated } from './form-controls';
 
 const MAX_BYTES = 10 * 1024 * 1024;
 const UPLOAD_TIMEOUT_MS = 60_000;
@@ -24,7 +25,7 @@ function uploadAvatar(file: File, onProgress: (percent: number) => void): Promis
       if (event.lengthComputable) onProgress(Math.round((event.loaded / event.total) * 100));
     };
     xhr.onload = () => {
-      let body: { data?: { avatarUrl?: unknown }; message?: unknown; errors?: Record<string, string[]> | null } | undefined;
+      let body: { data?: Partial<AvatarResponse>; message?: unknown; errors?: Record<string, string[]> | null } | undefined;
       try {
         body = xhr.responseText ? JSON.parse(xhr.responseText) : undefined;
       } catch {
@@ -60,6 +61,7 @@ export default function AccountAvatarCard({ name, avatar: initialAvatar }: { nam
   const [error, setError] = useState<string>();
   const [notice, setNotice] = useState<string>();
   const [busy, setBusy] = useState(false);
+  const hydrated = useHydrated();
   const input = useRef<HTMLInputElement>(null);
 
   useEffect(() => () => (preview ? URL.revokeObjectURL(preview) : undefined), [preview]);
@@ -156,7 +158,7 @@ export default function AccountAvatarCard({ name, avatar: initialAvatar }: { nam
         <div className="flex flex-wrap justify-center gap-2">
           <label className="btn-secondary cursor-pointer focus-within:outline-2 focus-within:outline-offset-2 focus-within:outline-brand-500">
             Choose image
-            <input ref={input} type="file" accept="image/*" className="sr-only" onChange={choose} disabled={busy} aria-label="Choose avatar image" />
+            <input ref={input} type="file" accept="image/*" className="sr-only" onChange={choose} disabled={busy || !hydrated} aria-label="Choose avatar image" />
           </label>
           {file ? (
             <>

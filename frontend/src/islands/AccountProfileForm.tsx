@@ -1,8 +1,9 @@
 import { useCallback, useState, type FormEvent } from 'react';
 import { ApiError, unwrap } from '../lib/api/errors';
 import { AccountTexts, isEmail, RegisterTexts } from '../lib/auth-texts';
+import type { UserResponse } from '../lib/session';
 import { sessionApi } from '../lib/session-browser';
-import { Spinner, TextField, Toast, type ToastMessage } from './form-controls';
+import { Spinner, TextField, Toast, type ToastMessage, useHydrated } from './form-controls';
 
 interface Profile {
   fullName: string;
@@ -32,6 +33,7 @@ export default function AccountProfileForm({ initial }: { initial: Profile }) {
   const [editing, setEditing] = useState(false);
   const [errors, setErrors] = useState<Errors>({});
   const [busy, setBusy] = useState(false);
+  const hydrated = useHydrated();
   const [toast, setToast] = useState<ToastMessage>();
   const clearToast = useCallback(() => setToast(undefined), []);
 
@@ -51,7 +53,7 @@ export default function AccountProfileForm({ initial }: { initial: Profile }) {
     setBusy(true);
     try {
       const body = { fullName: draft.fullName.trim(), email: draft.email.trim(), bio: draft.bio.trim() };
-      const user = (await unwrap(sessionApi().PUT('/api/v1/users/profile', { body }))) as Partial<{ fullName: string; email: string; bio: string | null }> | undefined;
+      const user = (await unwrap(sessionApi().PUT('/api/v1/users/profile', { body }))) as UserResponse | undefined;
       const next = { fullName: user?.fullName ?? body.fullName, email: user?.email ?? body.email, bio: user?.bio ?? body.bio };
       setSaved(next);
       setDraft(next);
@@ -74,7 +76,7 @@ export default function AccountProfileForm({ initial }: { initial: Profile }) {
           Profile Information
         </h2>
         {!editing && (
-          <button type="button" className="btn-secondary" onClick={() => setEditing(true)}>
+          <button type="button" className="btn-secondary" onClick={() => setEditing(true)} disabled={!hydrated}>
             Edit Profile
           </button>
         )}

@@ -3,7 +3,7 @@ import { ApiError, unwrap } from '../lib/api/errors';
 import { PasswordTexts } from '../lib/auth-texts';
 import { passwordProblem } from '../lib/password-rules';
 import { sessionApi } from '../lib/session-browser';
-import { Alert, PasswordField, Spinner, StrengthMeter } from './form-controls';
+import { Alert, PasswordField, Spinner, StrengthMeter, useHydrated } from './form-controls';
 
 type Field = 'currentPassword' | 'newPassword' | 'confirmNewPassword';
 type Values = Record<Field, string>;
@@ -32,6 +32,7 @@ export default function ChangePasswordDialog() {
   const [failure, setFailure] = useState<string>();
   const [success, setSuccess] = useState(false);
   const [busy, setBusy] = useState(false);
+  const hydrated = useHydrated();
   const opener = useRef<HTMLButtonElement>(null);
   const dialog = useRef<HTMLDivElement>(null);
 
@@ -87,7 +88,7 @@ export default function ChangePasswordDialog() {
 
   return (
     <>
-      <button ref={opener} type="button" className="btn-secondary w-full justify-start" onClick={() => setOpen(true)} aria-haspopup="dialog">
+      <button ref={opener} type="button" className="btn-secondary w-full justify-start" onClick={() => setOpen(true)} aria-haspopup="dialog" disabled={!hydrated}>
         Change Password
       </button>
       {success && !open && <Alert kind="success">{SUCCESS_TEXT}</Alert>}

@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { browserApi } from '../lib/api/client';
 import { unwrap } from '../lib/api/errors';
 import { ForgotTexts, isEmail, messageOr } from '../lib/auth-texts';
-import { Alert, Spinner, TextField } from './form-controls';
+import { Alert, Spinner, TextField, useHydrated } from './form-controls';
 
 /** Forgot password (spec 000 §2): the e-mail form, then 'check your email' with a resend link. */
 export default function ForgotPasswordForm() {
@@ -11,6 +11,7 @@ export default function ForgotPasswordForm() {
   const [failure, setFailure] = useState<string>();
   const [sentTo, setSentTo] = useState<string>();
   const [busy, setBusy] = useState(false);
+  const hydrated = useHydrated();
 
   async function send(address: string): Promise<boolean> {
     setBusy(true);
@@ -60,7 +61,7 @@ export default function ForgotPasswordForm() {
     <form className="space-y-4" onSubmit={submit} noValidate>
       {failure && <Alert>{failure}</Alert>}
       <TextField label="Email" type="email" name="email" autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} error={error} />
-      <button type="submit" className="btn-primary w-full" disabled={busy}>
+      <button type="submit" className="btn-primary w-full" disabled={busy || !hydrated}>
         {busy && <Spinner />}
         {busy ? 'Sending...' : 'Send reset link'}
       </button>

@@ -2,8 +2,9 @@ import { useState, type FormEvent } from 'react';
 import { browserApi } from '../lib/api/client';
 import { unwrap } from '../lib/api/errors';
 import { authErrorMessage, isEmail, LoginTexts } from '../lib/auth-texts';
+import type { TokenSet } from '../lib/session';
 import { rememberLogin } from '../lib/session-browser';
-import { Alert, PasswordField, Spinner, TextField } from './form-controls';
+import { Alert, PasswordField, Spinner, TextField, useHydrated } from './form-controls';
 
 interface Props {
   /** Where to go after signing in (already checked to be a path on this site). */
@@ -31,6 +32,7 @@ export default function LoginForm({ callback }: Props) {
   const [errors, setErrors] = useState<Errors>({});
   const [failure, setFailure] = useState<string>();
   const [busy, setBusy] = useState(false);
+  const hydrated = useHydrated();
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -41,7 +43,7 @@ export default function LoginForm({ callback }: Props) {
     setBusy(true);
     try {
       const session = await unwrap(browserApi().POST('/api/v1/auth/login', { body: { email: email.trim(), password, rememberMe } }));
-      rememberLogin(session?.expiresIn, rememberMe);
+      rememberLogin((session as TokenSet | undefined)?.expiresIn, rememberMe);
       window.location.assign(callback);
     } catch (error) {
       setFailure(authErrorMessage(error));
@@ -63,7 +65,7 @@ export default function LoginForm({ callback }: Props) {
           Forgot password?
         </a>
       </div>
-      <button type="submit" className="btn-primary w-full" disabled={busy}>
+      <button type="submit" className="btn-primary w-full" disabled={busy || !hydrated}>
         {busy && <Spinner />}
         {busy ? 'Signing in...' : 'Sign In'}
       </button>

@@ -5,7 +5,7 @@ import { unwrapWithMessage } from '../lib/api-message';
 import { isEmail, messageOr, registerErrorMessage, RegisterTexts } from '../lib/auth-texts';
 import { SPECIAL_CHARACTERS } from '../lib/password-rules';
 import { readResend, recordResend, resendLabel, secondsLeft } from '../lib/resend-countdown';
-import { Alert, PasswordField, Spinner, StrengthMeter, TextField } from './form-controls';
+import { Alert, PasswordField, Spinner, StrengthMeter, TextField, useHydrated } from './form-controls';
 
 type Step = 'form' | 'verify' | 'success';
 type Field = 'fullName' | 'email' | 'password' | 'confirmPassword';
@@ -47,6 +47,7 @@ export default function RegisterFlow() {
   const [errors, setErrors] = useState<Errors>({});
   const [failure, setFailure] = useState<string>();
   const [busy, setBusy] = useState(false);
+  const hydrated = useHydrated();
   const email = values.email.trim();
 
   const set = (field: Field) => (event: { target: { value: string } }) => setValues((v) => ({ ...v, [field]: event.target.value }));
@@ -94,7 +95,7 @@ export default function RegisterFlow() {
       <TextField label="Email" type="email" name="email" autoComplete="email" value={values.email} onChange={set('email')} error={errors.email} />
       <PasswordField label="Password" name="password" autoComplete="new-password" value={values.password} onChange={set('password')} error={errors.password} hint={<StrengthMeter password={values.password} />} />
       <PasswordField label="Confirm password" name="confirmPassword" autoComplete="new-password" value={values.confirmPassword} onChange={set('confirmPassword')} error={errors.confirmPassword} />
-      <button type="submit" className="btn-primary w-full" disabled={busy}>
+      <button type="submit" className="btn-primary w-full" disabled={busy || !hydrated}>
         {busy && <Spinner />}
         {busy ? 'Creating account...' : 'Create Account'}
       </button>

@@ -2,6 +2,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { browserApi } from '../lib/api/client';
 import { ApiError, unwrap } from '../lib/api/errors';
 import { messageOr, PasswordTexts, ResetTexts } from '../lib/auth-texts';
+import type { ResetTokenValidity } from '../lib/session';
 import { PASSWORD_RULES, passwordProblem } from '../lib/password-rules';
 import { Alert, PasswordField, Spinner, StrengthMeter } from './form-controls';
 
@@ -29,7 +30,7 @@ export default function ResetPasswordForm({ token }: { token: string | null }) {
     (async () => {
       try {
         const result = await unwrap(browserApi().GET('/api/v1/auth/validate-reset-token', { params: { query: { token } } }));
-        const valid = (result as { valid?: unknown } | undefined)?.valid;
+        const valid: unknown = (result as ResetTokenValidity | undefined)?.valid;
         if (!live) return;
         if (valid === true) setState({ kind: 'form' });
         else if (valid === false) setState({ kind: 'invalid', reason: ResetTexts.TOKEN_INVALID });

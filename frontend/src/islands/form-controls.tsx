@@ -7,6 +7,16 @@ import { useEffect, useId, useState, type InputHTMLAttributes, type ReactNode } 
 import { passwordStrength, type StrengthLevel } from '../lib/password-rules';
 import { AVATAR_SIZES, avatarGradient, initials, type AvatarSize } from '../lib/session';
 
+/**
+ * False in the server's HTML and until React runs: submit buttons stay disabled until then, so an
+ * early click cannot send the form natively (a GET that would put the fields in the URL).
+ */
+export function useHydrated(): boolean {
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
+  return hydrated;
+}
+
 const INPUT =
   'block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm shadow-sm placeholder:text-slate-400 focus:border-brand-500 focus:outline-none focus:ring-2 focus:ring-brand-500/30 disabled:opacity-60 dark:border-slate-700 dark:bg-slate-950';
 const INPUT_ERROR = 'border-red-500 focus:border-red-500 focus:ring-red-500/30 dark:border-red-500';

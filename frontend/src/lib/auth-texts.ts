@@ -52,8 +52,9 @@ export const ResetTexts = {
 export const PasswordTexts = {
   CURRENT_REQUIRED: 'Mật khẩu hiện tại là bắt buộc',
   MIN: 'Mật khẩu phải có ít nhất 8 ký tự',
-  UPPER: 'Mật khẩu phải có ít nhất một chữ hoa',
-  LOWER: 'Mật khẩu phải có ít nhất một chữ thường',
+  REQUIRED: 'Mật khẩu mới là bắt buộc',
+  UPPER: 'Mật khẩu phải có ít nhất một chữ cái viết hoa',
+  LOWER: 'Mật khẩu phải có ít nhất một chữ cái viết thường',
   DIGIT: 'Mật khẩu phải có ít nhất một chữ số',
   SPECIAL: 'Mật khẩu phải có ít nhất một ký tự đặc biệt (!@#$%^&*...)',
   CONFIRM_REQUIRED: 'Vui lòng xác nhận mật khẩu',

@@ -1,4 +1,7 @@
-/** The strict password rule of register, reset and change (spec 000 §5) and its strength meter. */
+/**
+ * The strict password rule of register, reset and change (spec 000 §5) and its strength meter.
+ * The special characters are the server's set (backend/src/auth/dto/field.rules.ts).
+ */
 import { PasswordTexts } from './auth-texts';
 
 export const SPECIAL_CHARACTERS = /[!@#$%^&*(),.?":{}|<>_\-+=[\]\\/;'`~]/;
@@ -36,5 +39,6 @@ export function passwordStrength(password: string): { score: number; level: Stre
 
 /** The first rule the password breaks (Vietnamese message), or undefined. */
 export function passwordProblem(password: string): string | undefined {
+  if (!password) return PasswordTexts.REQUIRED;
   return PASSWORD_RULES.find((rule) => !rule.test(password))?.message;
 }

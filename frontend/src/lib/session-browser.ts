@@ -107,13 +107,13 @@ let running: Promise<boolean> | undefined;
 export function refreshSession(): Promise<boolean> {
   running ??= (async () => {
     try {
-      const { data, response } = await browserApi().POST('/api/v1/auth/refresh-token', {});
+      const { data, response } = await browserApi().POST('/api/v1/auth/refresh-token', { body: {} });
       if (!response.ok) {
         // 4xx: the refresh token is gone or refused. Network trouble or 5xx: try again later.
         if (response.status >= 400 && response.status < 500) endSession();
         return false;
       }
-      const expiresIn = (data as { data?: { expiresIn?: number } } | undefined)?.data?.expiresIn;
+      const expiresIn = data?.data?.expiresIn;
       setTokenExpiry(Date.now() + (expiresIn && expiresIn > 0 ? expiresIn : 3600) * 1000);
       return true;
     } catch {

@@ -74,10 +74,10 @@ function renew(api: ApiClient, refreshToken: string): Promise<Renewal> {
   if (running) return running;
   const renewal = (async (): Promise<Renewal> => {
     try {
-      const { data, response } = await api.POST('/api/v1/auth/refresh-token', {});
+      const { data, response } = await api.POST('/api/v1/auth/refresh-token', { body: {} });
       const setCookies = response.headers.getSetCookie();
       if (!response.ok) return { ok: false, setCookies };
-      const tokens = (data as { data?: { accessToken?: string; refreshToken?: string } } | undefined)?.data;
+      const tokens = data?.data;
       const fromCookies = (name: string) => setCookies.map(parseSetCookie).find((cookie) => cookie?.name === name)?.value;
       return {
         ok: true,
@@ -109,7 +109,7 @@ async function fetchProfile(api: ApiClient): Promise<{ user?: SessionUser; statu
   try {
     const { data, response } = await api.GET('/api/v1/users/profile', {});
     if (!response.ok) return { status: response.status };
-    return { user: toSessionUser((data as { data?: unknown } | undefined)?.data), status: response.status };
+    return { user: toSessionUser(data?.data), status: response.status };
   } catch {
     return { status: 0 };
   }

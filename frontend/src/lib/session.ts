@@ -3,7 +3,14 @@
  * the API on login) and the helpers pages and components share: the signed-in user, safe
  * callback destinations, avatar initials and colours, dates.
  */
+import type { components } from './api/schema';
 import { effectiveRole, type RoleName } from './roles';
+
+/** The API's answers this area reads (generated from openapi.json). */
+export type UserResponse = components['schemas']['UserResponseDto'];
+export type TokenSet = components['schemas']['TokenSetResponseDto'];
+export type ResetTokenValidity = components['schemas']['ResetTokenValidityResponseDto'];
+export type AvatarResponse = components['schemas']['AvatarResponseDto'];
 
 export const ACCESS_COOKIE = 'inkwell_access';
 export const REFRESH_COOKIE = 'inkwell_refresh';

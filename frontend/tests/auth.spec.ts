@@ -1,0 +1,274 @@
+import { expect, test, type Page } from '@playwright/test';
+import sharp from 'sharp';
+
+/**
+ * The account journey through the pages (spec 000 §2, §4): sign up, verify with the code from
+ * the captured e-mail, sign in, the header's signed-in state, profile edit, avatar upload, sign
+ * out; plus the session redirects and the login form's messages.
+ *
+ * scripts/browser-tests.mjs runs the server with SMTP_URL pointing at an in-process SMTP catcher
+ * and passes its read endpoint as MAIL_CAPTURE_URL.
+ */
+
+const MAIL_CAPTURE_URL = process.env.MAIL_CAPTURE_URL;
+const PASSWORD = 'Sup3r-Secret!';
+
+function uniqueEmail(prefix: string): string {
+  return `${prefix}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@inkwell.test`;
+}
+
+interface CapturedMail {
+  to: string[];
+  subject: string;
+  text: string;
+}
+
+/** Waits for the verification e-mail sent to `email` and returns its 6-digit code. */
+async function verificationCode(email: string): Promise<string> {
+  if (!MAIL_CAPTURE_URL) throw new Error('MAIL_CAPTURE_URL is not set: run the browser tests with npm run test:browser');
+  let code: string | undefined;
+  await expect
+    .poll(
+      async () => {
+        const response = await fetch(`${MAIL_CAPTURE_URL}/messages?to=${encodeURIComponent(email)}`);
+        const mails = (await response.json()) as CapturedMail[];
+        const last = mails.filter((mail) => /verification code/i.test(mail.subject)).at(-1);
+        code = last ? /\b(\d{6})\b/.exec(last.text)?.[1] : undefined;
+        return code;
+      },
+      { message: `verification e-mail for ${email}`, timeout: 15_000 },
+    )
+    .toMatch(/^\d{6}$/);
+  return code as string;
+}
+
+/** Waits for the password-reset e-mail sent to `email` and returns its link. */
+async function resetLink(email: string): Promise<string> {
+  let link: string | undefined;
+  await expect
+    .poll(
+      async () => {
+        const response = await fetch(`${MAIL_CAPTURE_URL}/messages?to=${encodeURIComponent(email)}`);
+        const mails = (await response.json()) as CapturedMail[];
+        const last = mails.filter((mail) => /reset/i.test(mail.subject)).at(-1);
+        link = last ? /(https?:\/\/\S+)/.exec(last.text)?.[1] : undefined;
+        return link;
+      },
+      { message: `password-reset e-mail for ${email}`, timeout: 15_000 },
+    )
+    .toContain('/reset-password?token=');
+  return link as string;
+}
+
+async function register(page: Page, fullName: string, email: string): Promise<void> {
+  await page.goto('/register');
+  await expect(page.getByRole('heading', { level: 1, name: 'Create Account' })).toBeVisible();
+  await page.getByLabel('Full name', { exact: true }).fill(fullName);
+  await page.getByLabel('Email', { exact: true }).fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+  await page.getByLabel('Confirm password', { exact: true }).fill(PASSWORD);
+  await page.getByRole('button', { name: 'Create Account' }).click();
+  await expect(page.getByRole('heading', { name: 'Verify your email' })).toBeVisible();
+  await expect(page.getByTestId('verification-email')).toHaveText(email);
+}
+
+async function signIn(page: Page, email: string, password = PASSWORD): Promise<void> {
+  await page.getByLabel('Email', { exact: true }).fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+}
+
+test.describe('accounts', () => {
+  test('sign up, verify with the mailed code, sign in, edit the profile, upload an avatar, sign out', async ({ page }) => {
+    const email = uniqueEmail('journey');
+    const fullName = 'Lan Journey Tran';
+
+    // Sign up and verify: the code field submits by itself at the sixth digit.
+    await register(page, fullName, email);
+    await expect(page.getByRole('button', { name: 'Resend code' })).toBeEnabled();
+    const code = await verificationCode(email);
+    await page.getByLabel('Verification code', { exact: true }).fill(`${code.slice(0, 3)} ${code.slice(3)}`);
+    await expect(page.getByRole('heading', { name: 'Email verified!' })).toBeVisible();
+    await expect(page).toHaveURL('/login', { timeout: 10_000 });
+
+    // Sign in: back home, and the header shows the signed-in controls.
+    await signIn(page, email);
+    await expect(page).toHaveURL('/');
+    const header = page.getByRole('banner');
+    await expect(header.getByRole('link', { name: 'Dashboard' })).toHaveAttribute('href', '/dashboard');
+    await expect(header.getByText('User', { exact: true })).toBeVisible();
+    const avatarLink = header.getByRole('link', { name: `My account (${fullName})` });
+    await expect(avatarLink).toHaveAttribute('href', '/account');
+    await expect(avatarLink.getByRole('img', { name: fullName })).toHaveText('LT');
+    await expect(header.getByRole('link', { name: 'Login' })).toHaveCount(0);
+
+    // Signed in, /login sends the user on, never to another site.
+    await page.goto('/login?callback=https://evil.example/steal');
+    await expect(page).toHaveURL('/');
+    await page.goto('/register?callback=%2Fabout');
+    await expect(page).toHaveURL('/about');
+
+    // The account page: information card, then edit the profile.
+    await avatarLink.click();
+    await expect(page).toHaveURL('/account');
+    await expect(page.getByRole('heading', { level: 1, name: 'My Account' })).toBeVisible();
+    await expect(page.getByText('Verified', { exact: true })).toBeVisible();
+    await expect(page.getByText('Active', { exact: true })).toBeVisible();
+    await expect(page.getByTestId('profile-email')).toHaveText(email);
+    await expect(page.getByRole('button', { name: 'Two-Factor Authentication Setup' })).toBeDisabled();
+
+    await page.getByRole('button', { name: 'Edit Profile' }).click();
+    await page.getByLabel('Full Name', { exact: true }).fill('Lan Edited Nguyen');
+    await page.getByLabel('About Me', { exact: true }).fill('I read about gardens and ships.');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect(page.getByText('Profile updated successfully!')).toBeVisible();
+    await expect(page.getByTestId('profile-full-name')).toHaveText('Lan Edited Nguyen');
+    await expect(page.getByTestId('profile-bio')).toHaveText('I read about gardens and ships.');
+    await page.reload();
+    await expect(page.getByTestId('profile-full-name')).toHaveText('Lan Edited Nguyen');
+    await expect(page.getByRole('banner').getByRole('link', { name: 'My account (Lan Edited Nguyen)' }).getByRole('img')).toHaveText('LN');
+
+    // Cancel drops unsaved changes.
+    await page.getByRole('button', { name: 'Edit Profile' }).click();
+    await page.getByLabel('Full Name', { exact: true }).fill('Not Saved');
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    await expect(page.getByTestId('profile-full-name')).toHaveText('Lan Edited Nguyen');
+
+    // Avatar: a text file is refused on the client, a real PNG uploads with progress.
+    const chooser = page.getByLabel('Choose avatar image', { exact: true });
+    await chooser.setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('not an image') });
+    await expect(page.getByText('Please select an image file (jpg, png, gif, ...)')).toBeVisible();
+    const png = await sharp({ create: { width: 64, height: 48, channels: 3, background: { r: 40, g: 120, b: 200 } } }).png().toBuffer();
+    await chooser.setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: png });
+    await page.getByRole('button', { name: 'Upload' }).click();
+    await expect(page.getByText('Avatar updated successfully!')).toBeVisible();
+    await expect(page.getByRole('progressbar', { name: 'Upload progress' })).toHaveAttribute('aria-valuenow', '100');
+    const uploaded = page.getByTestId('account-avatar').getByRole('img', { name: 'Lan Edited Nguyen' });
+    await expect(uploaded).toHaveAttribute('src', /\S+/);
+    const src = await uploaded.getAttribute('src');
+    expect((await page.request.get(src as string)).status()).toBe(200);
+    await page.reload();
+    await expect(page.getByRole('banner').getByRole('img', { name: 'Lan Edited Nguyen' })).toHaveAttribute('src', src as string);
+
+    // Sign out: confirm, then home, logged out.
+    page.once('dialog', (dialog) => {
+      expect(dialog.message()).toBe('Are you sure you want to logout?');
+      void dialog.accept();
+    });
+    await page.getByRole('banner').getByRole('button', { name: 'Logout' }).click();
+    await expect(page).toHaveURL('/');
+    await expect(page.getByRole('banner').getByRole('link', { name: 'Login' })).toBeVisible();
+    await expect(page.getByRole('banner').getByRole('link', { name: 'Dashboard' })).toHaveCount(0);
+    await page.goto('/account');
+    await expect(page.getByRole('heading', { level: 1, name: 'Not Logged In' })).toBeVisible();
+  });
+
+  test('pages that need a session send anonymous visitors to /login with the way back, and sign-in returns there', async ({ page, request }) => {
+    for (const path of ['/dashboard', '/my-comments?page=2', '/author/posts', '/admin/users']) {
+      const response = await request.get(path, { maxRedirects: 0 });
+      expect(response.status(), path).toBe(302);
+      expect(response.headers().location, path).toBe(`/login?callback=${encodeURIComponent(path)}`);
+    }
+    const analytics = await request.get('/admin/analytics', { maxRedirects: 0 });
+    expect(analytics.status()).toBe(200);
+    const legacy = await request.get('/auth/login?callback=%2Fliked-posts', { maxRedirects: 0 });
+    expect(legacy.status()).toBe(302);
+    expect(legacy.headers().location).toBe('/login?callback=%2Fliked-posts');
+
+    await page.goto('/account');
+    await expect(page.getByRole('heading', { level: 1, name: 'Not Logged In' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Go Back' })).toBeVisible();
+
+    // A verified account signs in from the redirect and lands where it was going.
+    const email = uniqueEmail('callback');
+    await register(page, 'Minh Callback', email);
+    await page.getByLabel('Verification code', { exact: true }).fill(await verificationCode(email));
+    await expect(page.getByRole('heading', { name: 'Email verified!' })).toBeVisible();
+    await page.goto('/my-comments');
+    await expect(page).toHaveURL(`/login?callback=${encodeURIComponent('/my-comments')}`);
+    await signIn(page, email);
+    await expect(page).toHaveURL('/my-comments');
+  });
+
+  test('the login form checks its fields and explains a refused sign-in', async ({ page }) => {
+    await page.goto('/login');
+    await expect(page.getByRole('checkbox', { name: 'Remember me for 30 days' })).not.toBeChecked();
+    await expect(page.getByRole('main').getByRole('link', { name: 'Forgot password?' })).toHaveAttribute('href', '/forgot-password');
+    await expect(page.getByRole('main').getByRole('link', { name: 'Sign up', exact: true })).toHaveAttribute('href', '/register');
+    await expect(page.getByRole('link', { name: '← Back to home' })).toHaveAttribute('href', '/');
+
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    await expect(page.getByText('Email is required')).toBeVisible();
+    await expect(page.getByText('Password must be at least 6 characters')).toBeVisible();
+    await page.getByLabel('Email', { exact: true }).fill('not-an-email');
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    await expect(page.getByText('Invalid email address')).toBeVisible();
+
+    const password = page.getByLabel('Password', { exact: true });
+    await password.fill('secret-guess');
+    await expect(password).toHaveAttribute('type', 'password');
+    await page.getByRole('button', { name: 'Show password' }).click();
+    await expect(password).toHaveAttribute('type', 'text');
+
+    await signIn(page, uniqueEmail('nobody'), 'secret-guess');
+    await expect(page.getByRole('alert')).toHaveText('Incorrect email or password.');
+  });
+
+  test('forgot password shows the address it wrote to; a reset link without a valid token is refused', async ({ page }) => {
+    await page.goto('/forgot-password');
+    await page.getByRole('button', { name: 'Send reset link' }).click();
+    await expect(page.getByText('Email là bắt buộc')).toBeVisible();
+    await page.getByLabel('Email', { exact: true }).fill('nope');
+    await page.getByRole('button', { name: 'Send reset link' }).click();
+    await expect(page.getByText('Email không hợp lệ')).toBeVisible();
+    const email = uniqueEmail('forgot');
+    await page.getByLabel('Email', { exact: true }).fill(email);
+    await page.getByRole('button', { name: 'Send reset link' }).click();
+    await expect(page.getByRole('heading', { name: 'Check your email' })).toBeVisible();
+    await expect(page.getByTestId('reset-email')).toHaveText(email);
+    await expect(page.getByRole('link', { name: 'Back to login' })).toHaveAttribute('href', '/login');
+
+    await page.goto('/reset-password');
+    await expect(page.getByText('Liên kết đặt lại mật khẩu không hợp lệ hoặc đã hết hạn.')).toBeVisible();
+    await expect(page.getByText('Token không được tìm thấy')).toBeVisible();
+    await page.goto('/reset-password?token=abcdefghijklmnopqrstuvwxyz0123456789');
+    await expect(page.getByText('Liên kết đặt lại mật khẩu không hợp lệ hoặc đã hết hạn.')).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Back to login' })).toHaveAttribute('href', '/login');
+  });
+
+  test('a mailed reset link sets a new password, and the new password signs in', async ({ page }) => {
+    const email = uniqueEmail('reset');
+    await register(page, 'Hoa Reset', email);
+    await page.getByLabel('Verification code', { exact: true }).fill(await verificationCode(email));
+    await expect(page.getByRole('heading', { name: 'Email verified!' })).toBeVisible();
+
+    await page.goto('/forgot-password');
+    await page.getByLabel('Email', { exact: true }).fill(email);
+    await page.getByRole('button', { name: 'Send reset link' }).click();
+    await expect(page.getByTestId('reset-email')).toHaveText(email);
+
+    const link = await resetLink(email);
+    const token = new URL(link).searchParams.get('token') as string;
+    await page.goto(`${new URL(link).pathname}${new URL(link).search}`);
+    await expect(page.getByText(`${token.slice(0, 8)}…${token.slice(-8)}`)).toBeVisible();
+    const newPassword = 'N3w-Passw0rd!';
+    await page.getByLabel('New password', { exact: true }).fill('short');
+    await expect(page.getByTestId('password-strength')).toHaveText('Yếu');
+    await page.getByLabel('New password', { exact: true }).fill(newPassword);
+    await expect(page.getByTestId('password-strength')).toHaveText('Rất mạnh');
+    await page.getByLabel('Confirm password', { exact: true }).fill('N3w-Passw0rd?');
+    await page.getByRole('button', { name: 'Reset password' }).click();
+    await expect(page.getByText('Mật khẩu xác nhận không khớp')).toBeVisible();
+    await page.getByLabel('Confirm password', { exact: true }).fill(newPassword);
+    await page.getByRole('button', { name: 'Reset password' }).click();
+    await expect(page.getByRole('heading', { name: 'Password reset successful' })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Log in now' })).toHaveAttribute('href', '/login');
+    await expect(page).toHaveURL('/login', { timeout: 10_000 });
+
+    await signIn(page, email, PASSWORD);
+    await expect(page.getByRole('alert')).toHaveText('Incorrect email or password.');
+    await signIn(page, email, newPassword);
+    await expect(page).toHaveURL('/');
+    await expect(page.getByRole('banner').getByRole('link', { name: 'Dashboard' })).toBeVisible();
+  });
+});
