@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { APP_CONFIG, AppConfig } from '../config/env';
 import { PROJECT_ROOT } from '../config/paths';
+import { PostViewsService } from '../posts/post-views.service';
+import { PostsModule } from '../posts/posts.module';
 import { etagOf, matchesIfNoneMatch, type CachedPage } from './page-cache';
 import { ANONYMOUS_CACHE_CONTROL, hasSessionCookie, isCacheableResponse, isPublicPagePath, postSlugOf, PRIVATE_CACHE_CONTROL } from './page-cache-policy';
 import { PageCacheService } from './page-cache.service';
@@ -130,7 +132,9 @@ export class FrontendModule implements NestModule {
   static forRoot(options: FrontendModuleOptions = {}): DynamicModule {
     return {
       module: FrontendModule,
+      imports: [PostsModule],
       providers: [
+        { provide: POST_VIEW_RECORDER, useExisting: PostViewsService },
         {
           provide: ASTRO_HANDLER,
           useFactory: async (): Promise<AstroHandler> => {

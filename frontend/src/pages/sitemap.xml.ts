@@ -1,12 +1,11 @@
 import type { APIRoute } from 'astro';
-import { unwrap } from '../lib/api/errors';
-import { settle } from '../lib/settle';
+import { load } from '../lib/settle';
 import { xmlEscape } from '../lib/xml';
 
 /** sitemap.xml: home, /blog, /authors, every published post and every tag page, with lastmod. */
 export const GET: APIRoute = async ({ locals, url }) => {
   const site = locals.publicUrl ?? url.origin;
-  const sitemap = await settle(unwrap(locals.api.GET('/api/v1/blog/posts/public/sitemap')));
+  const sitemap = await load(locals.api.GET('/api/v1/blog/posts/public/sitemap'));
   if (!sitemap.ok) {
     return new Response('The sitemap is unavailable right now. Please try again later.\n', { status: 503, headers: { 'Content-Type': 'text/plain; charset=utf-8' } });
   }
