@@ -1,4 +1,4 @@
-import { ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsIn, IsOptional, IsString, Length, Matches, MaxLength } from 'class-validator';
 import { LookupPageQueryDto } from '../../posts/dto/post-input.dto';
@@ -9,14 +9,8 @@ const trimOrNull = ({ value }: { value: unknown }) => (typeof value === 'string'
 
 export const TAG_SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
-export class TagUpdateDto {
-  @ApiPropertyOptional({ minLength: 2, maxLength: 100 })
-  @IsOptional()
-  @Transform(trim)
-  @IsString({ message: TagsMessages.NAME_LENGTH })
-  @Length(2, 100, { message: TagsMessages.NAME_LENGTH })
-  name?: string;
-
+/** The fields both create and update take (all optional). */
+class TagFieldsDto {
   @ApiPropertyOptional({ minLength: 2, maxLength: 100, description: 'Derived from the name when omitted on create' })
   @IsOptional()
   @Transform(trim)
@@ -52,12 +46,21 @@ export class TagUpdateDto {
   isActive?: boolean;
 }
 
-export class TagCreateDto extends TagUpdateDto {
-  @ApiPropertyOptional({ minLength: 2, maxLength: 100, required: true })
+export class TagUpdateDto extends TagFieldsDto {
+  @ApiPropertyOptional({ minLength: 2, maxLength: 100 })
+  @IsOptional()
   @Transform(trim)
   @IsString({ message: TagsMessages.NAME_LENGTH })
   @Length(2, 100, { message: TagsMessages.NAME_LENGTH })
-  declare name: string;
+  name?: string;
+}
+
+export class TagCreateDto extends TagFieldsDto {
+  @ApiProperty({ minLength: 2, maxLength: 100 })
+  @Transform(trim)
+  @IsString({ message: TagsMessages.NAME_LENGTH })
+  @Length(2, 100, { message: TagsMessages.NAME_LENGTH })
+  name: string;
 }
 
 export const TAG_SORT_FIELDS = ['name', 'createdAt', 'updatedAt', 'postCount'] as const;

@@ -855,7 +855,7 @@ export interface components {
             icon?: string | null;
             /** @default true */
             isActive: boolean;
-            name?: string;
+            name: string;
             /** @description Derived from the name when omitted on create */
             slug?: string;
         };
