@@ -23,8 +23,8 @@ interface CapturedMail {
   text: string;
 }
 
-/** Waits for the verification e-mail sent to `email` and returns its 6-digit code. */
-async function verificationCode(email: string): Promise<string> {
+/** Waits for the `count`-th verification e-mail sent to `email` and returns its 6-digit code. */
+async function verificationCode(email: string, count = 1): Promise<string> {
   if (!MAIL_CAPTURE_URL) throw new Error('MAIL_CAPTURE_URL is not set: run the browser tests with npm run test:browser');
   let code: string | undefined;
   await expect
@@ -32,7 +32,8 @@ async function verificationCode(email: string): Promise<string> {
       async () => {
         const response = await fetch(`${MAIL_CAPTURE_URL}/messages?to=${encodeURIComponent(email)}`);
         const mails = (await response.json()) as CapturedMail[];
-        const last = mails.filter((mail) => /verification code/i.test(mail.subject)).at(-1);
+        const codes = mails.filter((mail) => /verification code/i.test(mail.subject));
+        const last = codes.length >= count ? codes.at(-1) : undefined;
         code = last ? /\b(\d{6})\b/.exec(last.text)?.[1] : undefined;
         return code;
       },
@@ -70,6 +71,23 @@ async function register(page: Page, fullName: string, email: string): Promise<vo
   await page.getByRole('button', { name: 'Create Account' }).click();
   await expect(page.getByRole('heading', { name: 'Verify your email' })).toBeVisible();
   await expect(page.getByTestId('verification-email')).toHaveText(email);
+}
+
+/** A new verified account, signed in on `page`; answers its e-mail. */
+async function signedUpAndIn(page: Page, fullName: string, prefix: string): Promise<string> {
+  const email = uniqueEmail(prefix);
+  await register(page, fullName, email);
+  await page.getByLabel('Verification code', { exact: true }).fill(await verificationCode(email));
+  await expect(page.getByRole('heading', { name: 'Email verified!' })).toBeVisible();
+  await page.goto('/login');
+  await signIn(page, email);
+  await expect(page).toHaveURL('/');
+  return email;
+}
+
+/** Waits until the island whose file name starts with `name` has hydrated. */
+async function hydrated(page: Page, name: string): Promise<void> {
+  await expect(page.locator(`astro-island[component-url*="/${name}."]:not([ssr])`).first()).toBeAttached();
 }
 
 async function signIn(page: Page, email: string, password = PASSWORD): Promise<void> {
@@ -270,5 +288,114 @@ test.describe('accounts', () => {
     await signIn(page, email, newPassword);
     await expect(page).toHaveURL('/');
     await expect(page.getByRole('banner').getByRole('link', { name: 'Dashboard' })).toBeVisible();
+  });
+
+  test('resend code waits between sends, and only the newest code verifies', async ({ page }) => {
+    const email = uniqueEmail('resend');
+    await register(page, 'Quang Resend', email);
+    const first = await verificationCode(email);
+    await page.getByRole('button', { name: 'Resend code' }).click();
+    await expect(page.getByText('Mã xác thực đã được gửi lại thành công!')).toBeVisible();
+    await expect(page.getByRole('button', { name: /^Resend in (1:00|\d{1,2}s)$/ })).toBeDisabled();
+    const stored = await page.evaluate((address) => localStorage.getItem(`resendVerification:${address}`), email);
+    expect(JSON.parse(stored as string)).toMatchObject({ attempts: 1 });
+
+    const second = await verificationCode(email, 2);
+    if (first !== second) {
+      await page.getByLabel('Verification code', { exact: true }).fill(first);
+      await expect(page.getByRole('alert')).toHaveText('Mã xác thực không đúng. Vui lòng thử lại.');
+    }
+    await page.getByLabel('Verification code', { exact: true }).fill('12ab');
+    await expect(page.getByLabel('Verification code', { exact: true })).toHaveValue('12');
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await expect(page.getByRole('alert')).toHaveText('Mã xác thực phải là 6 số');
+    await page.getByLabel('Verification code', { exact: true }).fill(second);
+    await expect(page.getByRole('heading', { name: 'Email verified!' })).toBeVisible();
+  });
+
+  test('change password in the account modal, avatar delete, and a request with an expired access token renews it once', async ({ page, context }) => {
+    const email = await signedUpAndIn(page, 'Bao Security', 'security');
+    await page.goto('/account');
+
+    await page.getByRole('button', { name: 'Change Password' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Change Password' });
+    await expect(dialog).toBeVisible();
+    await dialog.getByRole('button', { name: 'Change Password' }).click();
+    await expect(dialog.getByText('Mật khẩu hiện tại là bắt buộc')).toBeVisible();
+    await expect(dialog.getByText('Mật khẩu mới là bắt buộc')).toBeVisible();
+    await expect(dialog.getByText('Vui lòng xác nhận mật khẩu')).toBeVisible();
+    await dialog.getByLabel('New password', { exact: true }).fill('abcdefgh');
+    await expect(dialog.getByTestId('password-strength')).toHaveText('Trung bình');
+    await dialog.getByLabel('Current password', { exact: true }).fill('Wrong-Passw0rd!');
+    await dialog.getByLabel('New password', { exact: true }).fill('Brand-N3w-Pass!');
+    await dialog.getByLabel('Confirm new password', { exact: true }).fill('Brand-N3w-Pass!');
+    await dialog.getByRole('button', { name: 'Change Password' }).click();
+    await expect(dialog.getByRole('alert')).toHaveText('Mật khẩu hiện tại không đúng');
+    await dialog.getByLabel('Current password', { exact: true }).fill(PASSWORD);
+    await dialog.getByRole('button', { name: 'Change Password' }).click();
+    await expect(dialog.getByText('Đổi mật khẩu thành công!')).toBeVisible();
+    await expect(dialog).toBeHidden({ timeout: 5_000 });
+
+    // Avatar upload then delete: the initials come back.
+    const png = await sharp({ create: { width: 32, height: 32, channels: 3, background: { r: 200, g: 40, b: 90 } } }).png().toBuffer();
+    await page.getByLabel('Choose avatar image').setInputFiles({ name: 'a.png', mimeType: 'image/png', buffer: png });
+    await page.getByRole('button', { name: 'Upload' }).click();
+    await expect(page.getByText('Avatar updated successfully!')).toBeVisible();
+    await page.getByRole('button', { name: 'Delete avatar' }).click();
+    await expect(page.getByText('Avatar removed.')).toBeVisible();
+    await expect(page.getByTestId('account-avatar').getByRole('img', { name: 'Bao Security' })).toHaveText('BS');
+
+    // The access cookie is gone (expired): the save gets a 401, renews with the refresh cookie, retries.
+    await context.clearCookies({ name: 'inkwell_access' });
+    await page.getByRole('button', { name: 'Edit Profile' }).click();
+    await page.getByLabel('About Me', { exact: true }).fill('Renewed quietly.');
+    const refreshes: number[] = [];
+    page.on('response', (response) => {
+      if (response.url().endsWith('/api/v1/auth/refresh-token')) refreshes.push(response.status());
+    });
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect(page.getByText('Profile updated successfully!')).toBeVisible();
+    expect(refreshes).toEqual([200]);
+    expect((await context.cookies()).some((cookie) => cookie.name === 'inkwell_access')).toBe(true);
+
+    // Still signed in with the new password after all that.
+    await page.reload();
+    await expect(page.getByTestId('profile-bio')).toHaveText('Renewed quietly.');
+    await expect(page.getByTestId('profile-email')).toHaveText(email);
+  });
+
+  test('a page rendered without the access cookie renews the session on the server', async ({ page, context }) => {
+    await signedUpAndIn(page, 'Chi Server', 'server-refresh');
+    await context.clearCookies({ name: 'inkwell_access' });
+    const response = await page.goto('/account');
+    expect(response?.status()).toBe(200);
+    await expect(page.getByRole('heading', { level: 1, name: 'My Account' })).toBeVisible();
+    expect((await context.cookies()).some((cookie) => cookie.name === 'inkwell_access')).toBe(true);
+  });
+
+  test('signing out in one tab signs out the other tabs', async ({ page, context }) => {
+    await signedUpAndIn(page, 'Dung Tabs', 'tabs');
+    const other = await context.newPage();
+    await other.goto('/about');
+    await expect(other.getByRole('banner').getByRole('button', { name: 'Logout' })).toBeVisible();
+    await hydrated(other, 'SessionRefresh');
+
+    page.once('dialog', (dialog) => void dialog.accept());
+    await page.getByRole('banner').getByRole('button', { name: 'Logout' }).click();
+    await expect(page).toHaveURL('/');
+    await expect(other.getByRole('banner').getByRole('link', { name: 'Login' })).toBeVisible();
+    await expect(other).toHaveURL('/about');
+  });
+
+  test('an administrator sees the admin dashboard link and the Admin badge', async ({ page }) => {
+    const email = process.env.E2E_ADMIN_EMAIL;
+    const password = process.env.E2E_ADMIN_PASSWORD;
+    if (!email || !password) throw new Error('E2E_ADMIN_EMAIL / E2E_ADMIN_PASSWORD are not set: run the browser tests with npm run test:browser');
+    await page.goto('/login?callback=%2Fabout');
+    await signIn(page, email, password);
+    await expect(page).toHaveURL('/about');
+    const header = page.getByRole('banner');
+    await expect(header.getByRole('link', { name: 'Dashboard' })).toHaveAttribute('href', '/admin');
+    await expect(header.getByText('Admin', { exact: true })).toBeVisible();
   });
 });

@@ -64,10 +64,11 @@ interface Renewal {
 /**
  * Refreshes running or just finished, by refresh token: the server rotates the refresh token,
  * so two page loads renewing the same session at once must share one call (a second use of a
- * rotated token would end the session).
+ * rotated token would end the session). The answer is kept only briefly (10 s): long enough
+ * for the parallel loads of one browser, short enough not to widen a stolen token's use.
  */
 const renewals = new Map<string, Promise<Renewal>>();
-const RENEWAL_REUSE_MS = 30_000;
+const RENEWAL_REUSE_MS = 10_000;
 
 function renew(api: ApiClient, refreshToken: string): Promise<Renewal> {
   const running = renewals.get(refreshToken);
