@@ -3,7 +3,7 @@ import { JwtService } from '@nestjs/jwt';
 import { InjectRepository } from '@nestjs/typeorm';
 import * as bcrypt from 'bcrypt';
 import { createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
-import { DataSource, IsNull, Repository } from 'typeorm';
+import { DataSource, IsNull, LessThan, Repository } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '../config/env';
 import { MailService } from '../mail/mail.service';
 import { toUserResponse, UserResponseDto } from '../users/dto/user-response.dto';
@@ -203,7 +203,8 @@ export class AuthService {
     const token = randomBytes(32).toString('base64url');
     await this.dataSource.transaction(async (manager) => {
       const resets = manager.getRepository(PasswordResetToken);
-      // One link at a time: requesting a new one ends the older ones.
+      // One link at a time: requesting a new one ends the older ones; long-dead rows go.
+      await resets.delete({ userId: user.id, expiresAt: LessThan(new Date(Date.now() - 24 * 60 * 60 * 1000)) });
       await resets.update({ userId: user.id, usedAt: IsNull() }, { usedAt: new Date() });
       await resets.insert({ userId: user.id, tokenHash: sha256(token), expiresAt: this.minutesFromNow(RESET_TTL_MINUTES), usedAt: null });
     });

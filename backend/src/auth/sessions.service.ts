@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { DataSource, IsNull, MoreThan, Not, Repository } from 'typeorm';
+import { DataSource, IsNull, LessThan, MoreThan, Not, Repository } from 'typeorm';
 import { RefreshSession } from './entities/refresh-session.entity';
 
 /** Refresh lifetimes (DESIGN.md §4): 30 days with remember-me (the label users see), else 480 minutes. */
@@ -45,6 +45,8 @@ export class SessionsService {
 
   /** Starts a session family for a login. */
   async start(userId: number, rememberMe: boolean, client: ClientInfo): Promise<IssuedRefreshToken> {
+    // Housekeeping: the user's rows that expired a day ago or more serve no purpose any more.
+    await this.sessions.delete({ userId, expiresAt: LessThan(new Date(Date.now() - 24 * 60 * 60 * 1000)) });
     return this.issue(this.sessions, { userId, familyId: randomUUID(), parentId: null, rememberMe, client });
   }
 
