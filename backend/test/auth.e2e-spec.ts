@@ -1,4 +1,4 @@
-import { DataSource } from 'typeorm';
+import { DataSource, IsNull } from 'typeorm';
 import { RefreshSession } from '../src/auth/entities/refresh-session.entity';
 import { EmailVerificationCode } from '../src/auth/entities/email-verification-code.entity';
 import { PasswordResetToken } from '../src/auth/entities/password-reset-token.entity';
@@ -374,13 +374,22 @@ describe('Accounts API (auth)', () => {
     it('revokes the whole session when a rotated refresh token is used again', async () => {
       const session = await signedInUser(t, mail);
       const first = await t.http.post(`${API}/auth/refresh-token`).send({ refreshToken: session.refreshToken }).expect(200);
+      // Concurrent refreshes with the same token (within 10 s) get a sibling token, not a revocation.
+      const sibling = await t.http.post(`${API}/auth/refresh-token`).send({ refreshToken: session.refreshToken }).expect(200);
+      expect(sibling.body.data.refreshToken).not.toBe(first.body.data.refreshToken);
+
+      const sessions = db.getRepository(RefreshSession);
+      const original = await sessions.findOneByOrFail({ userId: session.id, parentId: IsNull() });
+      await sessions.update({ id: original.id }, { rotatedAt: new Date(Date.now() - 60_000) });
       const reuse = await t.http.post(`${API}/auth/refresh-token`).send({ refreshToken: session.refreshToken }).expect(401);
       expect(reuse.body).toEqual(failure(401, 'Token refresh failed'));
-      // The legitimate newer token and its access token are dead too.
-      await t.http.post(`${API}/auth/refresh-token`).send({ refreshToken: first.body.data.refreshToken }).expect(401);
-      await t.http.get(`${API}/users/profile`).set('Authorization', `Bearer ${first.body.data.accessToken}`).expect(401);
-      const rows = await db.getRepository(RefreshSession).findBy({ userId: session.id });
-      expect(rows).toHaveLength(2);
+      // The legitimate newer tokens and their access tokens are dead too.
+      for (const res of [first, sibling]) {
+        await t.http.post(`${API}/auth/refresh-token`).send({ refreshToken: res.body.data.refreshToken }).expect(401);
+        await t.http.get(`${API}/users/profile`).set('Authorization', `Bearer ${res.body.data.accessToken}`).expect(401);
+      }
+      const rows = await sessions.findBy({ userId: session.id });
+      expect(rows).toHaveLength(3);
       expect(rows.every((row) => row.revokedAt)).toBe(true);
     });
 

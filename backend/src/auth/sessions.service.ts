@@ -8,6 +8,9 @@ import { RefreshSession } from './entities/refresh-session.entity';
 export const REMEMBER_ME_TTL_SECONDS = 30 * 24 * 60 * 60;
 export const SESSION_TTL_SECONDS = 480 * 60;
 
+/** A rotated token presented again within this time is a concurrent refresh, not a theft. */
+export const CONCURRENT_REFRESH_GRACE_MS = 10_000;
+
 export function refreshTtlSeconds(rememberMe: boolean): number {
   return rememberMe ? REMEMBER_ME_TTL_SECONDS : SESSION_TTL_SECONDS;
 }
@@ -34,7 +37,7 @@ export type RotateResult = { ok: true; issued: IssuedRefreshToken } | { ok: fals
 /**
  * Opaque refresh tokens (256 random bits, stored as SHA-256), grouped in families: one family per
  * login, also the `sid` of its access tokens. Rotation is single use; a rotated token presented
- * again revokes its whole family (someone holds a copy).
+ * again (after a 10 s grace for concurrent refreshes) revokes its whole family: someone holds a copy.
  */
 @Injectable()
 export class SessionsService {
@@ -58,12 +61,17 @@ export class SessionsService {
       if (!current) return { ok: false, reason: 'unknown' } as const;
       if (current.revokedAt) return { ok: false, reason: 'revoked' } as const;
       const now = new Date();
-      if (current.rotatedAt) {
-        await repo.update({ familyId: current.familyId, revokedAt: IsNull() }, { revokedAt: now });
-        return { ok: false, reason: 'reused' } as const;
-      }
       if (current.expiresAt <= now) return { ok: false, reason: 'expired' } as const;
-      await repo.update({ id: current.id }, { rotatedAt: now, lastUsedAt: now });
+      if (current.rotatedAt) {
+        // Requests that left together with the same token (tabs restored at once, a page render and
+        // an island) are not theft: within a few seconds they get a sibling token of the family.
+        if (now.getTime() - current.rotatedAt.getTime() > CONCURRENT_REFRESH_GRACE_MS) {
+          await repo.update({ familyId: current.familyId, revokedAt: IsNull() }, { revokedAt: now });
+          return { ok: false, reason: 'reused' } as const;
+        }
+      } else {
+        await repo.update({ id: current.id }, { rotatedAt: now, lastUsedAt: now });
+      }
       const issued = await this.issue(repo, {
         userId: current.userId,
         familyId: current.familyId,
