@@ -3,6 +3,7 @@
  * the API on login) and the helpers pages and components share: the signed-in user, safe
  * callback destinations, avatar initials and colours, dates.
  */
+import type { AstroCookieSetOptions } from 'astro';
 import type { components } from './api/schema';
 import { effectiveRole, type RoleName } from './roles';
 
@@ -117,6 +118,52 @@ export function jwtExpiry(token: string | undefined): number | undefined {
   } catch {
     return undefined;
   }
+}
+
+// ---- redirects and cookies (used by the session middleware) -------------------------------
+
+/** Pages that need a session: anonymous visitors get a 302 to /login?callback=<path+query>. */
+const PROTECTED_PAGES = ['/dashboard', '/user-dashboard', '/liked-posts', '/my-comments'];
+const PROTECTED_SECTIONS = ['/author', '/admin'];
+const OPEN_IN_PROTECTED = new Set(['/admin/analytics']);
+/** Pages a signed-in user has no business on: they go to the callback or /. */
+export const GUEST_PAGES = new Set(['/login', '/register']);
+
+export function normalisePath(pathname: string): string {
+  return pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
+}
+
+export function needsSession(pathname: string): boolean {
+  const path = normalisePath(pathname);
+  if (OPEN_IN_PROTECTED.has(path)) return false;
+  return PROTECTED_PAGES.includes(path) || PROTECTED_SECTIONS.some((section) => path === section || path.startsWith(`${section}/`));
+}
+
+interface ParsedCookie {
+  name: string;
+  value: string;
+  options: AstroCookieSetOptions;
+}
+
+/** One Set-Cookie header → name, raw value and options for Astro's cookie API. */
+export function parseSetCookie(header: string): ParsedCookie | undefined {
+  const [pair, ...attributes] = header.split(';');
+  const eq = pair.indexOf('=');
+  if (eq <= 0) return undefined;
+  const options: AstroCookieSetOptions = { encode: (value: string) => value };
+  for (const attribute of attributes) {
+    const [rawKey, ...rest] = attribute.trim().split('=');
+    const key = rawKey.toLowerCase();
+    const value = rest.join('=');
+    if (key === 'path') options.path = value;
+    else if (key === 'domain') options.domain = value;
+    else if (key === 'max-age' && /^-?\d+$/.test(value)) options.maxAge = Number(value);
+    else if (key === 'expires' && !Number.isNaN(Date.parse(value))) options.expires = new Date(value);
+    else if (key === 'httponly') options.httpOnly = true;
+    else if (key === 'secure') options.secure = true;
+    else if (key === 'samesite') options.sameSite = value.toLowerCase() as 'lax' | 'strict' | 'none';
+  }
+  return { name: pair.slice(0, eq).trim(), value: pair.slice(eq + 1).trim(), options };
 }
 
 // ---- avatar --------------------------------------------------------------------------------
