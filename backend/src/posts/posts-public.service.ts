@@ -5,6 +5,7 @@ import { Page, toPage } from '../common/pagination/page';
 import { TagRefDto } from '../tags/dto/tag-response.dto';
 import { TagsService } from '../tags/tags.service';
 import { RoleName } from '../users/entities/role.entity';
+import type { User } from '../users/entities/user.entity';
 import { PostTagQueryDto } from './dto/post-input.dto';
 import { AuthorSummaryDto, PostCardResponseDto, PostResponseDto, SitemapResponseDto } from './dto/post-response.dto';
 import { Post, PostStatus } from './entities/post.entity';
@@ -76,7 +77,13 @@ export class PostsPublicService {
   }
 
   async bySlug(slug: string): Promise<PostResponseDto> {
-    const post = await this.posts.findOne({ where: { slug, status: PostStatus.PUBLISHED }, relations: { author: true } });
+    // One query; the author's columns that a page shows (never the password hash or e-mail).
+    const post = (await this.posts
+      .createQueryBuilder('post')
+      .innerJoin('post.author', 'author')
+      .addSelect(['author.id', 'author.fullName', 'author.avatar', 'author.bio'])
+      .where('post.slug = :slug AND post.status = :status', { slug, status: PostStatus.PUBLISHED })
+      .getOne()) as (Post & { author: User }) | null;
     if (!post) throw new NotFoundException(PostsMessages.notFoundBySlug(slug));
     this.views.record(post.id);
     const tags = await tagsOfPosts(this.dataSource, [post.id], true);

@@ -133,7 +133,12 @@ export class PostsService {
   }
 
   async findOrFail(id: number, manager?: EntityManager): Promise<PostWithAuthor> {
-    const post = await (manager ?? this.dataSource.manager).findOne(Post, { where: { id }, relations: { author: true } });
+    const post = await (manager ?? this.dataSource.manager)
+      .createQueryBuilder(Post, 'post')
+      .innerJoin('post.author', 'author')
+      .addSelect(['author.id', 'author.fullName', 'author.email', 'author.avatar', 'author.bio'])
+      .where('post.id = :id', { id })
+      .getOne();
     if (!post) throw new NotFoundException(PostsMessages.notFoundById(id));
     return post as PostWithAuthor;
   }
