@@ -7,9 +7,12 @@ import { APP_CONFIG, AppConfig } from '../config/env';
 import { PROJECT_ROOT } from '../config/paths';
 import { PostViewsService } from '../posts/post-views.service';
 import { PostsModule } from '../posts/posts.module';
-import { etagOf, matchesIfNoneMatch, type CachedPage } from './page-cache';
-import { ANONYMOUS_CACHE_CONTROL, hasSessionCookie, isCacheableResponse, isPublicPagePath, postSlugOf, PRIVATE_CACHE_CONTROL } from './page-cache-policy';
+import { writeCachedPage } from './cached-page-writer';
+import { etagOf, type CachedPage } from './page-cache';
+import { PageCacheFastPath } from './page-cache-fast-path';
+import { hasSessionCookie, isCacheableResponse, isPublicPagePath, postSlugOf, PRIVATE_CACHE_CONTROL } from './page-cache-policy';
 import { PageCacheService } from './page-cache.service';
+import { POST_VIEW_RECORDER, type PostViewRecorder } from './post-view-recorder';
 import { bufferResponse } from './response-buffer';
 
 /** What the Astro pages get as `Astro.locals` from the server. */
@@ -22,11 +25,7 @@ export interface ServerLocals {
 
 export type AstroHandler = (req: Request, res: Response, next: NextFunction, locals: ServerLocals) => Promise<void>;
 
-/** Counts a post view when /blog/{slug} is answered from the page cache (the API call that counts it is skipped). */
-export interface PostViewRecorder {
-  recordBySlug(slug: string): void | Promise<void>;
-}
-export const POST_VIEW_RECORDER = Symbol('POST_VIEW_RECORDER');
+export { POST_VIEW_RECORDER, type PostViewRecorder } from './post-view-recorder';
 
 export const FRONTEND_DIST = join(PROJECT_ROOT, 'frontend', 'dist');
 const ASTRO_HANDLER = Symbol('ASTRO_HANDLER');
@@ -79,7 +78,7 @@ export class FrontendMiddleware implements NestMiddleware {
       const hit = this.pages.enabled ? this.pages.cache.get(key) : undefined;
       if (hit) {
         this.countView(req.path, hit.status);
-        this.send(req, res, hit);
+        writeCachedPage(req, res, hit);
         return;
       }
       const generation = this.pages.generation;
@@ -89,28 +88,11 @@ export class FrontendMiddleware implements NestMiddleware {
         for (const [name, value] of Object.entries(headers)) if (!NOT_CACHED_HEADERS.has(name)) page.headers[name] = value;
         const cacheable = isCacheableResponse(status, headers);
         if (cacheable && this.pages.enabled && req.method === 'GET' && generation === this.pages.generation) this.pages.cache.set(key, page);
-        if (cacheable) this.send(req, res, page);
+        if (cacheable) writeCachedPage(req, res, page);
         else res.end(body);
       });
     }
     this.handler(req, res, next, locals).catch(next);
-  }
-
-  /** Answers with a page (the cached one, or one just rendered): 304 when the client has it. */
-  private send(req: Request, res: Response, page: CachedPage): void {
-    for (const [name, value] of Object.entries(page.headers)) res.setHeader(name, value);
-    res.setHeader('ETag', page.etag);
-    res.setHeader('Cache-Control', ANONYMOUS_CACHE_CONTROL);
-    res.setHeader('Vary', 'Cookie');
-    if (page.status === 200 && matchesIfNoneMatch(req.headers['if-none-match'], page.etag)) {
-      res.removeHeader('Content-Type');
-      res.statusCode = 304;
-      res.end();
-      return;
-    }
-    res.statusCode = page.status;
-    res.setHeader('Content-Length', page.body.length);
-    res.end(req.method === 'HEAD' ? undefined : page.body);
   }
 
   private countView(path: string, status: number): void {
@@ -146,6 +128,7 @@ export class FrontendModule implements NestModule {
           },
         },
         PageCacheService,
+        PageCacheFastPath,
         FrontendMiddleware,
       ],
       exports: [PageCacheService],

@@ -20,11 +20,17 @@ export function postSlugOf(path: string): string | undefined {
   return slug === 'tag' ? undefined : slug;
 }
 
+const SESSION_COOKIE_IN_HEADER = new RegExp(`(?:^|;\\s*)(?:${SESSION_COOKIES.join('|')})=[^;\\s]`);
+
+/** Whether a raw Cookie header carries a (non-empty) session cookie. */
+export function cookieHeaderHasSession(header: string | undefined): boolean {
+  return !!header && SESSION_COOKIE_IN_HEADER.test(header);
+}
+
 export function hasSessionCookie(req: Request): boolean {
   const cookies = req.cookies as Record<string, unknown> | undefined;
   if (cookies) return SESSION_COOKIES.some((name) => Boolean(cookies[name]));
-  const header = req.headers.cookie ?? '';
-  return SESSION_COOKIES.some((name) => new RegExp(`(?:^|;\\s*)${name}=[^;]`).test(header));
+  return cookieHeaderHasSession(req.headers.cookie);
 }
 
 /** Only complete HTML or XML pages are kept: a 200, or a 404 (unknown post or tag). */

@@ -1,0 +1,93 @@
+import type { HttpAdapterHost } from '@nestjs/core';
+import { createServer, type Server } from 'node:http';
+import request from 'supertest';
+import { ContentEvents } from '../common/content-events';
+import { loadConfig } from '../config/env';
+import { etagOf, type CachedPage } from './page-cache';
+import { PageCacheFastPath } from './page-cache-fast-path';
+import { PageCacheService } from './page-cache.service';
+
+/** Cache hits answered on the HTTP server's request event, before the app. */
+function setup(options: { pageCache?: boolean } = {}) {
+  const config = loadConfig({ DATA_DIR: '/tmp/inkwell-page-cache-spec', JWT_SECRET: 'x'.repeat(40), PAGE_CACHE: options.pageCache === false ? 'off' : 'on' });
+  const pages = new PageCacheService(config, new ContentEvents());
+  const reachedApp: string[] = [];
+  const server: Server = createServer((req, res) => {
+    reachedApp.push(`${req.method} ${req.url}`);
+    res.writeHead(200, { 'content-type': 'text/plain' });
+    res.end('from the app');
+  });
+  const views: string[] = [];
+  const adapterHost = { httpAdapter: { getHttpServer: () => server } } as unknown as HttpAdapterHost;
+  const fastPath = new PageCacheFastPath(adapterHost, pages, { recordBySlug: (slug) => void views.push(slug) });
+  fastPath.onApplicationBootstrap();
+  const put = (key: string, body: string, status = 200) => {
+    const bytes = Buffer.from(body);
+    const page: CachedPage = { status, body: bytes, etag: etagOf(bytes), headers: { 'content-type': 'text/html', 'x-frame-options': 'SAMEORIGIN' } };
+    pages.cache.set(key, page);
+    return page;
+  };
+  return { server, pages, reachedApp, views, put };
+}
+
+describe('PageCacheFastPath', () => {
+  it('answers a hit itself with the stored headers, the ETag, Cache-Control and a request id', async () => {
+    const { server, reachedApp, put } = setup();
+    const page = put('/blog?page=2', '<p>page 2</p>');
+    const response = await request(server).get('/blog?page=2').expect(200);
+    expect(response.text).toBe('<p>page 2</p>');
+    expect(response.headers).toMatchObject({
+      'content-type': 'text/html',
+      'x-frame-options': 'SAMEORIGIN',
+      etag: page.etag,
+      'cache-control': 'public, max-age=0, must-revalidate',
+      vary: 'Cookie',
+      'content-length': String(page.body.length),
+    });
+    expect(response.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(reachedApp).toEqual([]);
+  });
+
+  it('answers 304 to a matching If-None-Match and HEAD without a body', async () => {
+    const { server, put, reachedApp } = setup();
+    const page = put('/authors', '<p>authors</p>');
+    const notModified = await request(server).get('/authors').set('If-None-Match', page.etag).expect(304);
+    expect(notModified.text).toBe('');
+    expect(notModified.headers['etag']).toBe(page.etag);
+    expect(notModified.headers['content-type']).toBeUndefined();
+    const head = await request(server).head('/authors').expect(200);
+    expect(head.text).toBeUndefined();
+    expect(reachedApp).toEqual([]);
+  });
+
+  it('passes misses, other methods, other pages and signed-in requests on to the app', async () => {
+    const { server, put, reachedApp } = setup();
+    put('/blog', '<p>blog</p>');
+    put('/login', '<p>login</p>');
+    await request(server).get('/blog?page=1').expect(200, 'from the app');
+    await request(server).post('/blog').expect(200, 'from the app');
+    await request(server).get('/login').expect(200, 'from the app');
+    await request(server).get('/blog').set('Cookie', 'theme=dark; inkwell_access=jwt').expect(200, 'from the app');
+    await request(server).get('/blog').set('Cookie', 'inkwell_refresh=t').expect(200, 'from the app');
+    await request(server).get('/blog').set('Cookie', 'theme=dark').expect(200, '<p>blog</p>');
+    expect(reachedApp).toEqual(['GET /blog?page=1', 'POST /blog', 'GET /login', 'GET /blog', 'GET /blog']);
+  });
+
+  it('counts a view for a post page hit, not for 404s or other pages', async () => {
+    const { server, put, views } = setup();
+    put('/blog/hello-world', '<p>post</p>');
+    put('/blog/missing', '<p>Post Not Found</p>', 404);
+    put('/blog/tag/web', '<p>tag</p>');
+    await request(server).get('/blog/hello-world').expect(200);
+    await request(server).get('/blog/missing').expect(404);
+    await request(server).get('/blog/tag/web').expect(200);
+    expect(views).toEqual(['hello-world']);
+  });
+
+  it('is not installed with PAGE_CACHE=off', async () => {
+    const { server, put, reachedApp } = setup({ pageCache: false });
+    put('/blog', '<p>blog</p>');
+    await request(server).get('/blog').expect(200, 'from the app');
+    expect(reachedApp).toEqual(['GET /blog']);
+  });
+});
