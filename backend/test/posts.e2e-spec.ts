@@ -8,6 +8,7 @@ let counter = 0;
 const uid = () => `${Date.now().toString(36)}${process.pid}${(counter += 1)}`;
 
 const AUTH_REQUIRED = 'Authentication required. Please log in to continue.';
+const AUTH_REQUIRED_SAVE = 'Authentication required: Please log in to create/update posts.';
 const err = (status: number, message: string, errors: unknown = null) => ({
   success: false,
   data: null,
@@ -66,7 +67,9 @@ describe('Posts API', () => {
   describe('POST /blog/posts (admin create)', () => {
     it('401 without a session', async () => {
       const res = await t.http.post(api('/blog/posts')).send({ title: 'x', content: 'y' }).expect(401);
-      expect(res.body).toEqual(err(401, AUTH_REQUIRED));
+      expect(res.body).toEqual(err(401, AUTH_REQUIRED_SAVE));
+      const expired = await t.http.post(api('/blog/posts')).set('Authorization', 'Bearer not.a.token').send({}).expect(401);
+      expect(expired.body).toEqual(err(401, 'Authentication failed. Please log in again.'));
     });
 
     it('403 for authors and readers, before the body is checked', async () => {
@@ -290,7 +293,7 @@ describe('Posts API', () => {
   describe('PUT /blog/posts/{id}', () => {
     it('401, 403 for readers and other authors, 404 unknown', async () => {
       const draft = await authorDraft();
-      expect((await t.http.put(api(`/blog/posts/${draft.id}`)).send({}).expect(401)).body).toEqual(err(401, AUTH_REQUIRED));
+      expect((await t.http.put(api(`/blog/posts/${draft.id}`)).send({}).expect(401)).body).toEqual(err(401, AUTH_REQUIRED_SAVE));
       for (const user of [reader, otherAuthor]) {
         const res = await t.http.put(api(`/blog/posts/${draft.id}`)).set(user.auth).send({ title: 'Mine now' }).expect(403);
         expect(res.body).toEqual(err(403, 'You do not have permission to update this post.'));
@@ -381,7 +384,7 @@ describe('Posts API', () => {
 
   describe('author endpoints', () => {
     it('POST /blog/posts/author/create: 401, 403 for readers, 400 checks, always a DRAFT', async () => {
-      expect((await t.http.post(api('/blog/posts/author/create')).send({}).expect(401)).body).toEqual(err(401, AUTH_REQUIRED));
+      expect((await t.http.post(api('/blog/posts/author/create')).send({}).expect(401)).body).toEqual(err(401, AUTH_REQUIRED_SAVE));
       expect((await t.http.post(api('/blog/posts/author/create')).set(reader.auth).send({}).expect(403)).body).toEqual(
         err(403, 'You do not have permission to create posts.'),
       );
@@ -400,7 +403,7 @@ describe('Posts API', () => {
 
     it('PUT /blog/posts/author/{id}: own DRAFT/REJECTED only', async () => {
       const draft = await authorDraft();
-      expect((await t.http.put(api(`/blog/posts/author/${draft.id}`)).send({}).expect(401)).body).toEqual(err(401, AUTH_REQUIRED));
+      expect((await t.http.put(api(`/blog/posts/author/${draft.id}`)).send({}).expect(401)).body).toEqual(err(401, AUTH_REQUIRED_SAVE));
       expect((await t.http.put(api(`/blog/posts/author/${draft.id}`)).set(reader.auth).send({}).expect(403)).body).toEqual(
         err(403, 'You do not have permission to update this post.'),
       );

@@ -39,7 +39,7 @@ describe('Tags API', () => {
 
   describe('POST /blog/tags', () => {
     it('401, then 403 for authors and readers', async () => {
-      expect((await t.http.post(api('/blog/tags')).send({ name: 'Nope' }).expect(401)).body).toEqual(err(401, AUTH_REQUIRED));
+      expect((await t.http.post(api('/blog/tags')).send({ name: 'Nope' }).expect(401)).body).toEqual(err(401, 'Authentication required. Please log in to create/update tags.'));
       for (const user of [author, reader]) {
         expect((await t.http.post(api('/blog/tags')).set(user.auth).send({ name: 'Nope' }).expect(403)).body).toEqual(err(403, FORBIDDEN));
       }
@@ -163,7 +163,7 @@ describe('Tags API', () => {
     it('401, 403, 400, 404, 409, then a partial update announced to the page caches', async () => {
       const x = await tag({ description: 'Keep' });
       const other = await tag();
-      expect((await t.http.put(api(`/blog/tags/${x.id}`)).send({ name: 'New' }).expect(401)).body).toEqual(err(401, AUTH_REQUIRED));
+      expect((await t.http.put(api(`/blog/tags/${x.id}`)).send({ name: 'New' }).expect(401)).body).toEqual(err(401, 'Authentication required. Please log in to create/update tags.'));
       expect((await t.http.put(api(`/blog/tags/${x.id}`)).set(author.auth).send({ name: 'New' }).expect(403)).body).toEqual(err(403, FORBIDDEN));
       expect((await t.http.put(api(`/blog/tags/${x.id}`)).set(admin.auth).send({ name: 'N' }).expect(400)).body.message).toBe(
         'Tag name must be between 2-100 characters',

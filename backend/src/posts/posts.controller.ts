@@ -9,6 +9,7 @@ import { ParseIdPipe } from '../common/validation/parse-id.pipe';
 import { RoleName } from '../users/entities/role.entity';
 import { PostAdminQueryDto, PostAuthorSaveDto, PostMineQueryDto, PostSaveDto } from './dto/post-input.dto';
 import { PostAdminPageDto, PostResponseDto } from './dto/post-response.dto';
+import { AuthRequiredText } from './auth-required.filter';
 import { PostsMessages } from './posts.messages';
 import { PostsService, SaveResult } from './posts.service';
 import { RequireRole } from './role.guard';
@@ -56,6 +57,7 @@ export class PostsController {
   }
 
   @Post('author/create')
+  @AuthRequiredText(PostsMessages.AUTH_REQUIRED)
   @RequireRole(RoleName.AUTHOR, PostsMessages.FORBIDDEN_CREATE)
   @Auth()
   @ApiOperation({ summary: `Create an own post, always as a DRAFT (AUTHOR; status and isFeatured are ignored). ${SAVE_NOTE}` })
@@ -66,6 +68,7 @@ export class PostsController {
   }
 
   @Put('author/:id')
+  @AuthRequiredText(PostsMessages.AUTH_REQUIRED)
   @RequireRole(RoleName.AUTHOR, PostsMessages.FORBIDDEN_UPDATE)
   @Auth()
   @ApiOperation({
@@ -102,6 +105,7 @@ export class PostsController {
   }
 
   @Post()
+  @AuthRequiredText(PostsMessages.AUTH_REQUIRED)
   @RequireRole(RoleName.ADMIN, PostsMessages.FORBIDDEN_CREATE)
   @Auth()
   @ApiOperation({ summary: `Create a post (admin); status defaults to DRAFT (PUBLISHED sets publishedAt). ${SAVE_NOTE}` })
@@ -112,6 +116,7 @@ export class PostsController {
   }
 
   @Put(':id')
+  @AuthRequiredText(PostsMessages.AUTH_REQUIRED)
   @RequireRole(RoleName.AUTHOR, PostsMessages.FORBIDDEN_UPDATE)
   @Auth()
   @ApiOperation({

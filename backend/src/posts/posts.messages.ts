@@ -2,6 +2,7 @@ import type { PostStatus } from './entities/post.entity';
 
 /** Texts of the posts area (spec 001 §5, §8; DESIGN.md §4), verbatim where the spec gives them. */
 export const PostsMessages = {
+  AUTH_REQUIRED: 'Authentication required: Please log in to create/update posts.',
   TITLE_REQUIRED: 'Title is required',
   CONTENT_REQUIRED: 'Content is required',
   SLUG_REQUIRED: 'Slug is required',

@@ -9,6 +9,7 @@ import { ParseIdPipe } from '../common/validation/parse-id.pipe';
 import { RoleName } from '../users/entities/role.entity';
 import { TagCreateDto, TagQueryDto, TagUpdateDto } from './dto/tag-input.dto';
 import { TagPageDto, TagResponseDto } from './dto/tag-response.dto';
+import { AuthRequiredText } from '../posts/auth-required.filter';
 import { TagsMessages } from './tags.messages';
 import { TagsService } from './tags.service';
 
@@ -45,6 +46,7 @@ export class TagsController {
   }
 
   @Post()
+  @AuthRequiredText(TagsMessages.AUTH_REQUIRED)
   @Auth(RoleName.ADMIN)
   @ApiOperation({ summary: 'Create a tag (admin); the slug is derived from the name when omitted' })
   @ApiEnvelope(TagResponseDto, { status: 201 })
@@ -54,6 +56,7 @@ export class TagsController {
   }
 
   @Put(':id')
+  @AuthRequiredText(TagsMessages.AUTH_REQUIRED)
   @Auth(RoleName.ADMIN)
   @ApiOperation({ summary: 'Update a tag, partially (admin)' })
   @ApiEnvelope(TagResponseDto)

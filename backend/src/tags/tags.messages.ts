@@ -1,5 +1,6 @@
 /** Texts of the tags area (spec 001 §5, §8), verbatim where the spec gives them. */
 export const TagsMessages = {
+  AUTH_REQUIRED: 'Authentication required. Please log in to create/update tags.',
   NAME_LENGTH: 'Tag name must be between 2-100 characters',
   SLUG_INVALID: 'Tag slug must be 2-100 characters: only lowercase letters, numbers, and hyphens.',
   DESCRIPTION_TOO_LONG: 'Tag description must be at most 500 characters',
