@@ -575,6 +575,50 @@ describe('Posts API', () => {
       expect(JSON.stringify(res.body)).not.toContain('@test.inkwell.test');
     });
 
+    it('never shows DRAFT, PENDING_REVIEW, REJECTED, ARCHIVED or PRIVATE posts on any public endpoint', async () => {
+      const writer = await createAuthor(t);
+      const hiddenTag = `hidden-${uid()}`;
+      await t.http.post(api('/blog/tags')).set(admin.auth).send({ name: `Hidden ${hiddenTag}`, slug: hiddenTag }).expect(201);
+      const draft = await authorDraft(writer, { tagSlugs: [hiddenTag] });
+      const pending = await authorDraft(writer, { tagSlugs: [hiddenTag] });
+      await t.http.post(api(`/blog/posts/author/${pending.id}/submit-for-review`)).set(writer.auth).expect(200);
+      const rejected = await authorDraft(writer, { tagSlugs: [hiddenTag] });
+      await t.http.post(api(`/blog/posts/author/${rejected.id}/submit-for-review`)).set(writer.auth).expect(200);
+      await t.http.put(api(`/blog/posts/admin/${rejected.id}/review`)).set(admin.auth).send({ status: 'REJECTED', rejectionReason: 'No' }).expect(200);
+      const archived = await authorDraft(writer, { tagSlugs: [hiddenTag] });
+      await t.http.put(api(`/blog/posts/${archived.id}`)).set(admin.auth).send({ status: 'PUBLISHED' }).expect(200);
+      await t.http.put(api(`/blog/posts/${archived.id}`)).set(admin.auth).send({ status: 'ARCHIVED' }).expect(200);
+      const privatePost = await adminPost({ status: 'PRIVATE', tagSlugs: [hiddenTag] });
+      const hidden = [draft, pending, rejected, archived, privatePost];
+      const hiddenIds = hidden.map((p) => p.id);
+      const statuses = [];
+      for (const p of hidden) statuses.push((await t.http.get(api(`/blog/posts/${p.id}`)).set(admin.auth).expect(200)).body.data.status);
+      expect(statuses).toEqual(['DRAFT', 'PENDING_REVIEW', 'REJECTED', 'ARCHIVED', 'PRIVATE']);
+
+      for (const p of hidden) await t.http.get(api(`/blog/posts/public/${p.slug}`)).expect(404);
+      const listed: number[] = [];
+      for (let page = 0; ; page += 1) {
+        const res = await t.http.get(api(`/blog/posts/public?size=100&page=${page}`)).expect(200);
+        listed.push(...res.body.data.content.map((c: { id: number }) => c.id));
+        if (res.body.data.last) break;
+      }
+      expect(listed.filter((id) => hiddenIds.includes(id))).toEqual([]);
+      const byTag = await t.http.get(api(`/blog/posts/public/tag/${hiddenTag}`)).expect(200);
+      expect(byTag.body.data).toMatchObject({ content: [], totalElements: 0, empty: true });
+      const latest = await t.http.get(api('/blog/posts/public/latest-stories')).expect(200);
+      expect(latest.body.data.map((c: { id: number }) => c.id).filter((id: number) => hiddenIds.includes(id))).toEqual([]);
+      const sitemap = await t.http.get(api('/blog/posts/public/sitemap')).expect(200);
+      const sitemapSlugs = sitemap.body.data.posts.map((p: { slug: string }) => p.slug);
+      expect(hidden.filter((p) => sitemapSlugs.includes(p.slug))).toEqual([]);
+      expect(sitemap.body.data.tags.map((tag: { slug: string }) => tag.slug)).not.toContain(hiddenTag);
+      const published = await t.http.get(api('/blog/tags/publish')).expect(200);
+      expect(published.body.data.map((tag: { slug: string }) => tag.slug)).not.toContain(hiddenTag);
+      const tagRow = await t.http.get(api(`/blog/tags?search=${hiddenTag}`)).expect(200);
+      expect(tagRow.body.data.content[0]).toMatchObject({ slug: hiddenTag, postCount: 0 });
+      const authors = await t.http.get(api('/blog/authors')).expect(200);
+      expect(authors.body.data.map((a: { id: number }) => a.id)).not.toContain(writer.id);
+    });
+
     it('counts views in batches: by id on the API, by slug for the page cache', async () => {
       const post = await adminPost();
       await t.http.get(api(`/blog/posts/public/${post.slug}`)).expect(200);
