@@ -126,6 +126,40 @@ describe('FrontendMiddleware page cache', () => {
     expect(renders).toEqual(['/blog', '/blog']);
   });
 
+  it('renders a page once for concurrent requests: the others wait for that rendering', async () => {
+    const { app, renders, answers } = setup();
+    let started!: () => void;
+    let release!: () => void;
+    const renderingStarted = new Promise<void>((done) => (started = done));
+    answers.set('/', { hold: () => (started(), new Promise<void>((done) => (release = done))) });
+    const first = request(app).get('/').then((response) => response);
+    await renderingStarted;
+    const others = [request(app).get('/').then((response) => response), request(app).get('/').then((response) => response)];
+    await new Promise((done) => setTimeout(done, 50));
+    release();
+    const responses = await Promise.all([first, ...others]);
+    expect(responses.map((response) => response.status)).toEqual([200, 200, 200]);
+    expect(new Set(responses.map((response) => response.text))).toEqual(new Set(['<html><body>/ v1</body></html>']));
+    expect(renders).toEqual(['/']);
+  });
+
+  it('lets waiting requests render themselves when the rendering they waited for cannot be cached', async () => {
+    const { app, renders, answers } = setup();
+    let started!: () => void;
+    let release!: () => void;
+    const renderingStarted = new Promise<void>((done) => (started = done));
+    answers.set('/authors', { status: 503, body: '<h1>Unable to load authors</h1>', hold: () => (started(), new Promise<void>((done) => (release = done))) });
+    const first = request(app).get('/authors').then((response) => response);
+    await renderingStarted;
+    const second = request(app).get('/authors').then((response) => response);
+    await new Promise((done) => setTimeout(done, 50));
+    answers.set('/authors', {});
+    release();
+    expect((await first).status).toBe(503);
+    expect((await second).text).toBe('<html><body>/authors v1</body></html>');
+    expect(renders).toEqual(['/authors', '/authors']);
+  });
+
   it('never caches requests with a session cookie and marks them private, no-store', async () => {
     const { app, renders, pages } = setup();
     for (const cookie of ['inkwell_access=jwt', 'inkwell_refresh=token']) {

@@ -50,6 +50,9 @@ export class FrontendMiddleware implements NestMiddleware {
     },
   });
 
+  /** Renderings in progress of anonymous public pages, by key: later requests wait for them. */
+  private readonly inflight = new Map<string, Promise<CachedPage | undefined>>();
+
   constructor(
     @Inject(ASTRO_HANDLER) private readonly handler: AstroHandler,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -63,36 +66,67 @@ export class FrontendMiddleware implements NestMiddleware {
   }
 
   private render(req: Request, res: Response, next: NextFunction): void {
+    if (hasSessionCookie(req)) {
+      res.setHeader('Cache-Control', PRIVATE_CACHE_CONTROL);
+      return this.renderPage(req, res, next);
+    }
+    if ((req.method !== 'GET' && req.method !== 'HEAD') || !isPublicPagePath(req.path)) return this.renderPage(req, res, next);
+
+    const key = req.originalUrl;
+    if (this.pages.enabled) {
+      const hit = this.pages.cache.get(key);
+      if (hit) return this.sendCached(req, res, hit);
+      // Single flight: requests for a page being rendered wait for that rendering instead of
+      // all rendering it at once (after a content change, every reader of the home page misses).
+      const pending = this.inflight.get(key);
+      if (pending) {
+        void pending.then((page) => (page ? this.sendCached(req, res, page) : this.renderPublicPage(req, res, next, key)));
+        return;
+      }
+    }
+    this.renderPublicPage(req, res, next, key);
+  }
+
+  /** Renders an anonymous public page whole, adds its ETag (304 when the client has it) and keeps it in the cache. */
+  private renderPublicPage(req: Request, res: Response, next: NextFunction, key: string): void {
+    const generation = this.pages.generation;
+    let settle: (page: CachedPage | undefined) => void = () => undefined;
+    if (this.pages.enabled && req.method === 'GET' && !this.inflight.has(key)) {
+      let resolve!: (page: CachedPage | undefined) => void;
+      const flight = new Promise<CachedPage | undefined>((done) => (resolve = done));
+      this.inflight.set(key, flight);
+      settle = (page) => {
+        if (this.inflight.get(key) === flight) this.inflight.delete(key);
+        resolve(page);
+      };
+      res.once('close', () => settle(undefined));
+    }
+    bufferResponse(res, ({ status, body }) => {
+      const headers = res.getHeaders() as Record<string, string | string[]>;
+      const page: CachedPage = { status, body, etag: etagOf(body), headers: {} };
+      for (const [name, value] of Object.entries(headers)) if (!NOT_CACHED_HEADERS.has(name)) page.headers[name] = value;
+      const cacheable = isCacheableResponse(status, headers);
+      const stored = cacheable && this.pages.enabled && req.method === 'GET' && generation === this.pages.generation && this.pages.cache.set(key, page);
+      settle(stored ? page : undefined);
+      if (cacheable) writeCachedPage(req, res, page);
+      else res.end(body);
+    });
+    this.renderPage(req, res, next);
+  }
+
+  private renderPage(req: Request, res: Response, next: NextFunction): void {
     const locals: ServerLocals = {
       apiOrigin: `http://127.0.0.1:${req.socket.localPort}`,
       publicUrl: this.config.publicUrl,
       pageCache: this.config.pageCache,
     };
-    const signedIn = hasSessionCookie(req);
-    const publicPage = (req.method === 'GET' || req.method === 'HEAD') && isPublicPagePath(req.path);
-
-    if (signedIn) {
-      res.setHeader('Cache-Control', PRIVATE_CACHE_CONTROL);
-    } else if (publicPage) {
-      const key = req.originalUrl;
-      const hit = this.pages.enabled ? this.pages.cache.get(key) : undefined;
-      if (hit) {
-        this.countView(req.path, hit.status);
-        writeCachedPage(req, res, hit);
-        return;
-      }
-      const generation = this.pages.generation;
-      bufferResponse(res, ({ status, body }) => {
-        const headers = res.getHeaders() as Record<string, string | string[]>;
-        const page: CachedPage = { status, body, etag: etagOf(body), headers: {} };
-        for (const [name, value] of Object.entries(headers)) if (!NOT_CACHED_HEADERS.has(name)) page.headers[name] = value;
-        const cacheable = isCacheableResponse(status, headers);
-        if (cacheable && this.pages.enabled && req.method === 'GET' && generation === this.pages.generation) this.pages.cache.set(key, page);
-        if (cacheable) writeCachedPage(req, res, page);
-        else res.end(body);
-      });
-    }
     this.handler(req, res, next, locals).catch(next);
+  }
+
+  private sendCached(req: Request, res: Response, page: CachedPage): void {
+    if (res.headersSent || res.destroyed) return;
+    this.countView(req.path, page.status);
+    writeCachedPage(req, res, page);
   }
 
   private countView(path: string, status: number): void {
