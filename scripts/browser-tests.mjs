@@ -6,6 +6,7 @@
 //
 // SKIP_BUILD=1 reuses the existing build. CHROMIUM_PATH overrides /usr/bin/chromium.
 import { spawn, spawnSync } from 'node:child_process';
+import { startMailCapture } from './mail-capture.mjs';
 import { chmodSync, copyFileSync, createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -82,6 +83,9 @@ const baseUrl = `http://127.0.0.1:${port}`;
 const serverEnv = { ...process.env, PORT: String(port), DATA_DIR: dataDir, PUBLIC_URL: baseUrl, THROTTLE_DISABLED: '1', ADMIN_EMAIL, ADMIN_PASSWORD };
 // Always the embedded database and logged mails: never a developer's real services.
 for (const name of ['DATABASE_URL', 'REDIS_URL', 'SMTP_URL', 'JWT_SECRET']) delete serverEnv[name];
+// The server mails through an in-process SMTP catcher; the tests read the mails from MAIL_CAPTURE_URL.
+const mail = await startMailCapture();
+serverEnv.SMTP_URL = mail.smtpUrl;
 
 log(`starting the server on ${baseUrl} (DATA_DIR ${dataDir})`);
 const logStream = createWriteStream(logFile);
@@ -155,6 +159,7 @@ async function stopServerAndCleanUp() {
     }
     await sleep(2_000);
   }
+  await mail.stop();
   logStream.end();
   rmSync(tempDir, { recursive: true, force: true });
 }
@@ -203,6 +208,7 @@ try {
       CHROMIUM_PATH: chromium,
       E2E_ADMIN_EMAIL: ADMIN_EMAIL,
       E2E_ADMIN_PASSWORD: ADMIN_PASSWORD,
+      MAIL_CAPTURE_URL: mail.url,
     });
     if (exitCode !== 0) {
       log(`Playwright failed (exit ${exitCode})`);
