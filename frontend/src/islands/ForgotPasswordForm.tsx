@@ -6,7 +6,6 @@ import { Alert, Spinner, TextField, useHydrated } from './form-controls';
 
 /** Forgot password (spec 000 §2): the e-mail form, then 'check your email' with a resend link. */
 export default function ForgotPasswordForm() {
-  const [email, setEmail] = useState('');
   const [error, setError] = useState<string>();
   const [failure, setFailure] = useState<string>();
   const [sentTo, setSentTo] = useState<string>();
@@ -30,7 +29,8 @@ export default function ForgotPasswordForm() {
 
   function submit(event: FormEvent) {
     event.preventDefault();
-    const address = email.trim();
+    // Read from the form itself: what was typed before hydration counts too (uncontrolled field).
+    const address = String(new FormData(event.currentTarget as HTMLFormElement).get('email') ?? '').trim();
     const problem = !address ? ForgotTexts.EMAIL_REQUIRED : !isEmail(address) ? ForgotTexts.EMAIL_INVALID : undefined;
     setError(problem);
     if (!problem) void send(address);
@@ -60,7 +60,7 @@ export default function ForgotPasswordForm() {
   return (
     <form className="space-y-4" onSubmit={submit} noValidate>
       {failure && <Alert>{failure}</Alert>}
-      <TextField label="Email" type="email" name="email" autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} error={error} />
+      <TextField label="Email" type="email" name="email" autoComplete="email" error={error} />
       <button type="submit" className="btn-primary w-full" disabled={busy || !hydrated}>
         {busy && <Spinner />}
         {busy ? 'Sending...' : 'Send reset link'}

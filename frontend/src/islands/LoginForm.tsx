@@ -26,9 +26,6 @@ function validate(email: string, password: string): Errors {
 
 /** The sign-in form (spec 000 §2 /login): validation, errors by status, then the callback or /. */
 export default function LoginForm({ callback }: Props) {
-  const [email, setEmail] = useState('');
-  const [password, setPassword] = useState('');
-  const [rememberMe, setRememberMe] = useState(false);
   const [errors, setErrors] = useState<Errors>({});
   const [failure, setFailure] = useState<string>();
   const [busy, setBusy] = useState(false);
@@ -36,6 +33,11 @@ export default function LoginForm({ callback }: Props) {
 
   async function submit(event: FormEvent) {
     event.preventDefault();
+    // Read from the form itself: what was typed before hydration counts too (uncontrolled fields).
+    const data = new FormData(event.currentTarget as HTMLFormElement);
+    const email = String(data.get('email') ?? '');
+    const password = String(data.get('password') ?? '');
+    const rememberMe = data.get('rememberMe') !== null;
     const found = validate(email, password);
     setErrors(found);
     setFailure(undefined);
@@ -54,11 +56,11 @@ export default function LoginForm({ callback }: Props) {
   return (
     <form className="space-y-4" onSubmit={submit} noValidate>
       {failure && <Alert>{failure}</Alert>}
-      <TextField label="Email" type="email" name="email" autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} error={errors.email} placeholder="you@example.com" />
-      <PasswordField label="Password" name="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} error={errors.password} />
+      <TextField label="Email" type="email" name="email" autoComplete="email" error={errors.email} placeholder="you@example.com" />
+      <PasswordField label="Password" name="password" autoComplete="current-password" error={errors.password} />
       <div className="flex items-center justify-between gap-4 text-sm">
         <label className="inline-flex items-center gap-2">
-          <input type="checkbox" className="h-4 w-4 rounded border-slate-300 text-brand-600" checked={rememberMe} onChange={(e) => setRememberMe(e.target.checked)} />
+          <input type="checkbox" className="h-4 w-4 rounded border-slate-300 text-brand-600" name="rememberMe" />
           {LoginTexts.REMEMBER_ME}
         </label>
         <a href="/forgot-password" className="font-medium text-brand-600 hover:underline dark:text-brand-100">

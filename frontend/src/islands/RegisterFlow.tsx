@@ -8,7 +8,8 @@ import { readResend, recordResend, resendLabel, secondsLeft } from '../lib/resen
 import { Alert, PasswordField, Spinner, StrengthMeter, TextField, useHydrated } from './form-controls';
 
 type Step = 'form' | 'verify' | 'success';
-type Field = 'fullName' | 'email' | 'password' | 'confirmPassword';
+const FIELDS = ['fullName', 'email', 'password', 'confirmPassword'] as const;
+type Field = (typeof FIELDS)[number];
 type Errors = Partial<Record<Field, string>>;
 
 const CODE_LENGTH = 6;
@@ -54,6 +55,11 @@ export default function RegisterFlow() {
 
   async function register(event: FormEvent) {
     event.preventDefault();
+    // Read from the form itself: what was typed before hydration counts too (uncontrolled fields).
+    const data = new FormData(event.currentTarget as HTMLFormElement);
+    const values = Object.fromEntries(FIELDS.map((field) => [field, String(data.get(field) ?? '')])) as Record<Field, string>;
+    setValues(values);
+    const email = values.email.trim();
     const found = validate(values);
     setErrors(found);
     setFailure(undefined);
@@ -91,10 +97,10 @@ export default function RegisterFlow() {
   return (
     <form className="space-y-4" onSubmit={register} noValidate>
       {failure && <Alert>{failure}</Alert>}
-      <TextField label="Full name" name="fullName" autoComplete="name" value={values.fullName} onChange={set('fullName')} error={errors.fullName} maxLength={120} />
-      <TextField label="Email" type="email" name="email" autoComplete="email" value={values.email} onChange={set('email')} error={errors.email} />
-      <PasswordField label="Password" name="password" autoComplete="new-password" value={values.password} onChange={set('password')} error={errors.password} hint={<StrengthMeter password={values.password} />} />
-      <PasswordField label="Confirm password" name="confirmPassword" autoComplete="new-password" value={values.confirmPassword} onChange={set('confirmPassword')} error={errors.confirmPassword} />
+      <TextField label="Full name" name="fullName" autoComplete="name" onChange={set('fullName')} error={errors.fullName} maxLength={120} />
+      <TextField label="Email" type="email" name="email" autoComplete="email" onChange={set('email')} error={errors.email} />
+      <PasswordField label="Password" name="password" autoComplete="new-password" onChange={set('password')} error={errors.password} hint={<StrengthMeter password={values.password} />} />
+      <PasswordField label="Confirm password" name="confirmPassword" autoComplete="new-password" onChange={set('confirmPassword')} error={errors.confirmPassword} />
       <button type="submit" className="btn-primary w-full" disabled={busy || !hydrated}>
         {busy && <Spinner />}
         {busy ? 'Creating account...' : 'Create Account'}
