@@ -81,7 +81,7 @@ const port = await freeLoopbackPort();
 const baseUrl = `http://127.0.0.1:${port}`;
 
 const serverEnv = { ...process.env, PORT: String(port), DATA_DIR: dataDir, PUBLIC_URL: baseUrl, THROTTLE_DISABLED: '1', ADMIN_EMAIL, ADMIN_PASSWORD };
-// Always the embedded database and logged mails: never a developer's real services.
+// Always the embedded database and the mail catcher below: never a developer's real services.
 for (const name of ['DATABASE_URL', 'REDIS_URL', 'SMTP_URL', 'JWT_SECRET']) delete serverEnv[name];
 // The server mails through an in-process SMTP catcher; the tests read the mails from MAIL_CAPTURE_URL.
 const mail = await startMailCapture();
