@@ -124,6 +124,9 @@ describe('Tags API', () => {
       expect(res.body.data.size).toBe(1000);
       expect(res.body.data.content.map((x: { id: number }) => x.id)).toEqual([a.id, b.id]);
 
+      res = await t.http.get(api(`/blog/tags?search=nothing-${token}`)).expect(200);
+      expect(res.body.data).toMatchObject({ content: [], tags: [], totalElements: 0, totalPages: 0, empty: true });
+
       expect((await t.http.get(api('/blog/tags?sortBy=color')).expect(400)).body.message).toBe('sortBy must be one of name, createdAt, updatedAt, postCount');
       expect((await t.http.get(api('/blog/tags?activeOnly=maybe')).expect(400)).body.message).toBe('activeOnly must be true or false');
     });

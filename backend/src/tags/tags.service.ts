@@ -59,7 +59,7 @@ export class TagsService {
       `SELECT t.id, ${postCountSql(isAdmin)} AS post_count FROM tags t ${whereSql} ORDER BY ${order} LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
       [...params, query.size, query.page * query.size],
     )) as { id: number; post_count: number }[];
-    const entities = await this.tags.findBy({ id: In(rows.map((row) => row.id)) });
+    const entities = rows.length ? await this.tags.findBy({ id: In(rows.map((row) => row.id)) }) : [];
     const byId = new Map(entities.map((tag) => [tag.id, tag]));
     const content = rows.map((row) => toTagResponse(byId.get(row.id) as Tag, row.post_count));
     const page: Page<TagResponseDto> = toPage(content, total, query.page, query.size);
@@ -91,7 +91,7 @@ export class TagsService {
         GROUP BY pt.tag_id`,
     )) as { id: number; post_count: number }[];
     const counts = new Map(rows.map((row) => [row.id, row.post_count]));
-    const tags = await this.tags.findBy({ id: In([...counts.keys()]) });
+    const tags = counts.size ? await this.tags.findBy({ id: In([...counts.keys()]) }) : [];
     return tags
       .map((tag) => toTagResponse(tag, counts.get(tag.id) ?? 0))
       .sort((a, b) => b.postCount - a.postCount || a.name.localeCompare(b.name));
