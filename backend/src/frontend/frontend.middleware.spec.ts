@@ -160,6 +160,30 @@ describe('FrontendMiddleware page cache', () => {
     expect(renders).toEqual(['/authors', '/authors']);
   });
 
+  it('renders at most 16 pages at once; the others wait in line and are all answered', async () => {
+    const { app, renders, answers } = setup();
+    const releases: (() => void)[] = [];
+    let inFlight = 0;
+    let most = 0;
+    answers.set('/login', {
+      hold: () => {
+        inFlight++;
+        most = Math.max(most, inFlight);
+        return new Promise<void>((done) => releases.push(() => (inFlight--, done())));
+      },
+    });
+    const responses = Array.from({ length: 20 }, (_, i) => request(app).get(`/login?n=${i}`).then((response) => response));
+    while (releases.length < 16) await new Promise((done) => setTimeout(done, 10));
+    await new Promise((done) => setTimeout(done, 50));
+    expect(releases.length).toBe(16);
+    while (renders.length < 20 || releases.length > 0) {
+      releases.shift()?.();
+      await new Promise((done) => setTimeout(done, 5));
+    }
+    expect((await Promise.all(responses)).map((response) => response.status)).toEqual(Array(20).fill(200));
+    expect(most).toBe(16);
+  });
+
   it('never caches requests with a session cookie and marks them private, no-store', async () => {
     const { app, renders, pages } = setup();
     for (const cookie of ['inkwell_access=jwt', 'inkwell_refresh=token']) {

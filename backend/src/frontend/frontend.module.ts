@@ -31,6 +31,8 @@ export const FRONTEND_DIST = join(PROJECT_ROOT, 'frontend', 'dist');
 const ASTRO_HANDLER = Symbol('ASTRO_HANDLER');
 /** Paths Nest answers itself; everything else is a page. */
 const API_PATH = /^\/(api|images)(\/|$)/;
+/** Page renderings at once (see renderPage). */
+const MAX_CONCURRENT_RENDERS = 16;
 /** Per-request headers that must not be replayed from the cache. */
 const NOT_CACHED_HEADERS = new Set(['set-cookie', 'date', 'connection', 'keep-alive', 'transfer-encoding', 'content-length', 'x-request-id', 'etag', 'cache-control', 'vary']);
 
@@ -50,6 +52,8 @@ export class FrontendMiddleware implements NestMiddleware {
     },
   });
 
+  private rendering = 0;
+  private readonly waiting: (() => void)[] = [];
   /** Renderings in progress of anonymous public pages, by key: later requests wait for them. */
   private readonly inflight = new Map<string, Promise<CachedPage | undefined>>();
 
@@ -114,13 +118,35 @@ export class FrontendMiddleware implements NestMiddleware {
     this.renderPage(req, res, next);
   }
 
+  /**
+   * Runs the page handler, at most MAX_CONCURRENT_RENDERS at a time; the rest wait in line. Two
+   * cores gain nothing from more renderings at once (each waits on its API calls over loopback),
+   * while every one in flight holds its request, API answers and HTML in memory.
+   */
   private renderPage(req: Request, res: Response, next: NextFunction): void {
-    const locals: ServerLocals = {
-      apiOrigin: `http://127.0.0.1:${req.socket.localPort}`,
-      publicUrl: this.config.publicUrl,
-      pageCache: this.config.pageCache,
+    const start = () => {
+      let released = false;
+      const release = () => {
+        if (released) return;
+        released = true;
+        this.rendering--;
+        this.waiting.shift()?.();
+      };
+      this.rendering++;
+      if (res.destroyed || res.writableEnded) return release();
+      res.once('close', release);
+      const locals: ServerLocals = {
+        apiOrigin: `http://127.0.0.1:${req.socket.localPort}`,
+        publicUrl: this.config.publicUrl,
+        pageCache: this.config.pageCache,
+      };
+      this.handler(req, res, next, locals).catch((error: unknown) => {
+        release();
+        next(error);
+      });
     };
-    this.handler(req, res, next, locals).catch(next);
+    if (this.rendering < MAX_CONCURRENT_RENDERS) start();
+    else this.waiting.push(start);
   }
 
   private sendCached(req: Request, res: Response, page: CachedPage): void {

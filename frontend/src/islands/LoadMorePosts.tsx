@@ -35,7 +35,7 @@ export default function LoadMorePosts({ href, gridId }: Props) {
       const following = page.querySelector<HTMLAnchorElement>('[data-load-more]')?.getAttribute('href') ?? undefined;
       setNext(following);
       if (status.current) status.current.textContent = `${cards.length} more posts loaded`;
-      if (first) (grid.querySelector(`[data-post-card]:nth-child(${grid.children.length - cards.length + 1}) a[href]:not([tabindex])`) as HTMLElement | null)?.focus();
+      if (first) (grid.querySelector(`[data-post-card]:nth-child(${grid.children.length - cards.length + 1}) h3 a`) as HTMLElement | null)?.focus();
     } catch {
       setError('Failed to fetch posts');
     } finally {
