@@ -160,8 +160,10 @@ export class PostsService {
     const dir = sortDir === 'asc' ? 'ASC' : 'DESC';
     qb.orderBy(SORT_COLUMNS[sortBy] ?? SORT_COLUMNS.createdAt, dir, 'NULLS LAST')
       .addOrderBy('post.id', dir)
-      .skip(page * size)
-      .take(size);
+      // One row per post (the author join is many-to-one), so a plain LIMIT/OFFSET is exact and
+      // avoids TypeORM's two-query DISTINCT pagination of skip/take.
+      .offset(page * size)
+      .limit(size);
     // The list never carries the bodies: select every column but content and content_html.
     qb.select(['post.id', 'post.title', 'post.slug', 'post.summary', 'post.status', 'post.thumbnail', 'post.isFeatured', 'post.authorId',
       'post.publishedAt', 'post.viewCount', 'post.likeCount', 'post.commentCount', 'post.readingTime', 'post.createdAt', 'post.updatedAt',
