@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 
 const FLUSH_INTERVAL_MS = 5_000;
+const FLUSH_CHUNK = 1_000;
 
 /**
  * View counts, batched (DESIGN.md §4): record() only counts in memory; every 5 s (and before the
@@ -56,20 +57,23 @@ export class PostViewsService implements OnModuleInit, OnModuleDestroy, BeforeAp
     this.byId = new Map();
     this.bySlug = new Map();
     if (!this.dataSource.isInitialized) return;
-    if (byId.size) {
-      const ids = [...byId.keys()];
-      const values = ids.map((_id, i) => `($${2 * i + 1}::int, $${2 * i + 2}::int)`).join(', ');
+    // At most 1,000 rows per statement (PostgreSQL takes up to 65,535 parameters).
+    const ids = [...byId.entries()];
+    for (let i = 0; i < ids.length; i += FLUSH_CHUNK) {
+      const chunk = ids.slice(i, i + FLUSH_CHUNK);
+      const values = chunk.map((_entry, k) => `($${2 * k + 1}::int, $${2 * k + 2}::int)`).join(', ');
       await this.dataSource.query(
         `UPDATE posts SET view_count = view_count + v.n FROM (VALUES ${values}) AS v(id, n) WHERE posts.id = v.id AND posts.status = 'PUBLISHED'`,
-        ids.flatMap((id) => [id, byId.get(id)]),
+        chunk.flat(),
       );
     }
-    if (bySlug.size) {
-      const slugs = [...bySlug.keys()];
-      const values = slugs.map((_slug, i) => `($${2 * i + 1}::varchar, $${2 * i + 2}::int)`).join(', ');
+    const slugs = [...bySlug.entries()];
+    for (let i = 0; i < slugs.length; i += FLUSH_CHUNK) {
+      const chunk = slugs.slice(i, i + FLUSH_CHUNK);
+      const values = chunk.map((_entry, k) => `($${2 * k + 1}::varchar, $${2 * k + 2}::int)`).join(', ');
       await this.dataSource.query(
         `UPDATE posts SET view_count = view_count + v.n FROM (VALUES ${values}) AS v(slug, n) WHERE posts.slug = v.slug AND posts.status = 'PUBLISHED'`,
-        slugs.flatMap((slug) => [slug, bySlug.get(slug)]),
+        chunk.flat(),
       );
     }
   }
