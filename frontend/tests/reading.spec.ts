@@ -27,10 +27,23 @@ async function adminApi(baseURL: string, playwright: { request: { newContext: (o
   return playwright.request.newContext({ baseURL, extraHTTPHeaders: { Authorization: `Bearer ${accessToken}`, 'X-Request-Timestamp': String(Date.now()) } });
 }
 
+/** A second tag with 13 posts: one more than a page of 12, for 'Load More Posts'. */
+const pagedTag = { name: `Paged ${unique}`, slug: `paged-${unique}` };
+const PAGED_POSTS = 13;
+
 test.beforeAll(async ({ playwright, baseURL }) => {
   const api = await adminApi(baseURL!, playwright);
-  const createdTag = await api.post('/api/v1/blog/tags', { data: { ...tag, description: 'Posts written by the reading journey test.', color: '#3b55d9' } });
-  expect(createdTag.status(), await createdTag.text()).toBe(201);
+  for (const item of [tag, pagedTag]) {
+    const createdTag = await api.post('/api/v1/blog/tags', { data: { ...item, description: 'Posts written by the reading journey test.', color: '#3b55d9' } });
+    expect(createdTag.status(), await createdTag.text()).toBe(201);
+  }
+  for (let i = 1; i <= PAGED_POSTS; i++) {
+    const created = await api.post('/api/v1/blog/posts', {
+      data: { title: `Paged story ${i} ${unique}`, slug: `paged-story-${i}-${unique}`, summary: `Story ${i} of a tag with more than one page.`, content: `Story number ${i}.`, status: 'PUBLISHED', tagSlugs: [pagedTag.slug] },
+    });
+    expect(created.status(), await created.text()).toBe(201);
+  }
+  // Last, so that it is the newest: first in Latest Stories and on /blog.
   const createdPost = await api.post('/api/v1/blog/posts', { data: { ...post, status: 'PUBLISHED', isFeatured: true, tagSlugs: [tag.slug] } });
   expect(createdPost.status(), await createdPost.text()).toBe(201);
   await api.dispose();
@@ -146,4 +159,50 @@ test('RSS, sitemap and HTTP caching of public pages', async ({ request }) => {
   expect(etag).toMatch(/^"[\w-]+"$/);
   const again = await request.get(`/blog/${post.slug}`, { headers: { 'If-None-Match': etag } });
   expect(again.status()).toBe(304);
+});
+
+test('Load More Posts appends the next page in place, and is a plain link to it without JavaScript', async ({ page, browser }) => {
+  await page.goto(`/blog/tag/${pagedTag.slug}`);
+  await expect(page.getByText(`Explore ${PAGED_POSTS} posts about ${pagedTag.name}`)).toBeVisible();
+  const titles = page.locator('[data-post-card] h3 a');
+  await expect(titles).toHaveCount(12);
+  const more = page.getByRole('link', { name: 'Load More Posts' });
+  await expect(more).toHaveAttribute('href', `/blog/tag/${pagedTag.slug}?page=1`);
+  await more.scrollIntoViewIfNeeded();
+  await page.waitForFunction(() => !document.querySelector('astro-island[ssr]'));
+  await more.click();
+  await expect(titles).toHaveCount(13);
+  await expect(page).toHaveURL(`/blog/tag/${pagedTag.slug}`);
+  await expect(page.getByRole('link', { name: `Paged story 1 ${unique}`, exact: true })).toBeFocused();
+  await expect(more).toHaveCount(0);
+
+  const noScript = await browser.newContext({ javaScriptEnabled: false });
+  const plain = await noScript.newPage();
+  await plain.goto(`/blog/tag/${pagedTag.slug}`);
+  await plain.getByRole('link', { name: 'Load More Posts' }).click();
+  await expect(plain).toHaveURL(`/blog/tag/${pagedTag.slug}?page=1`);
+  await expect(plain.getByRole('link', { name: `Paged story 1 ${unique}`, exact: true })).toBeVisible();
+  await expect(plain.getByRole('link', { name: 'Load More Posts' })).toHaveCount(0);
+  await noScript.close();
+});
+
+test('a change to a post shows on the next request of a cached page', async ({ page, playwright, baseURL }) => {
+  const api = await adminApi(baseURL!, playwright);
+  const ownTag = { name: `Changing ${unique}`, slug: `changing-${unique}` };
+  expect((await api.post('/api/v1/blog/tags', { data: ownTag })).status()).toBe(201);
+  const created = await api.post('/api/v1/blog/posts', {
+    data: { title: `Before the change ${unique}`, slug: `changing-post-${unique}`, summary: 'A post whose title changes.', content: 'Text.', status: 'PUBLISHED', tagSlugs: [ownTag.slug] },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  const { id } = (await created.json()).data as { id: number };
+
+  const path = `/blog/tag/${ownTag.slug}`;
+  await page.goto(path);
+  const cached = await page.request.get(path);
+  expect(await cached.text()).toContain(`Before the change ${unique}`);
+  const updated = await api.put(`/api/v1/blog/posts/${id}`, { data: { title: `After the change ${unique}` } });
+  expect(updated.status(), await updated.text()).toBe(200);
+  await api.dispose();
+  await page.goto(path);
+  await expect(page.getByRole('link', { name: `After the change ${unique}`, exact: true })).toBeVisible();
 });
