@@ -2,8 +2,8 @@ import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { ApiEnvelope, ApiPagedEnvelope } from '../common/decorators/api-envelope.decorator';
 import { ApiErrors } from '../common/decorators/api-errors.decorator';
-import { Page } from '../common/pagination/page';
-import { PostPageQueryDto, PostTagQueryDto } from './dto/post-input.dto';
+import { Page, PageQueryDto } from '../common/pagination/page';
+import { PostTagQueryDto } from './dto/post-input.dto';
 import { AuthorSummaryDto, PostCardResponseDto, PostResponseDto, SitemapResponseDto } from './dto/post-response.dto';
 import { PostsPublicService } from './posts-public.service';
 
@@ -17,7 +17,7 @@ export class PostsPublicController {
   @ApiOperation({ summary: 'Published posts, newest first (published_at DESC, id DESC); size defaults to 10, clamped to 1–100' })
   @ApiPagedEnvelope(PostCardResponseDto)
   @ApiErrors(400)
-  listPublicPosts(@Query() query: PostPageQueryDto): Promise<Page<PostCardResponseDto>> {
+  listPublicPosts(@Query() query: PageQueryDto): Promise<Page<PostCardResponseDto>> {
     return this.posts.list(query.page, query.size);
   }
 

@@ -72,8 +72,9 @@ export class PostsService {
     private readonly contentEvents: ContentEvents,
   ) {}
 
-  /** Admin: any post; its author: their own; others 403. */
+  /** Admin: any post; its author: their own; others 403 (readers before any lookup). */
   async get(id: number, user: AuthUser): Promise<PostResponseDto> {
+    if (user.role === RoleName.USER) throw new ForbiddenException(PostsMessages.FORBIDDEN_ACCESS);
     const post = await this.findOrFail(id);
     if (!isAdmin(user) && post.authorId !== user.id) throw new ForbiddenException(PostsMessages.FORBIDDEN_ACCESS);
     return this.toResponse(post);

@@ -60,6 +60,8 @@ export class ReviewsService {
 
   /** Newest first. Admins, and the post's author for their own post (without the internal admin notes). */
   async history(postId: number, user: AuthUser): Promise<PostReviewResponseDto[]> {
+    // Readers are refused before the lookup, so they cannot probe which post ids exist.
+    if (user.role === RoleName.USER) throw new ForbiddenException(ReviewsMessages.FORBIDDEN_HISTORY);
     const post = await this.posts.findOrFail(postId);
     const isAdmin = user.role === RoleName.ADMIN;
     if (!isAdmin && post.authorId !== user.id) throw new ForbiddenException(ReviewsMessages.FORBIDDEN_HISTORY);

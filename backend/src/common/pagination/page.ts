@@ -19,18 +19,30 @@ export function clampSize(value: unknown, fallback: number, max: number): number
   return Math.min(max, Math.max(1, Math.trunc(n)));
 }
 
-/** `?page&size`: page is zero-based; size is clamped to 1–100. */
-export class PageQueryDto {
-  @ApiPropertyOptional({ minimum: 0, default: 0, description: 'Zero-based page number' })
-  @Transform(({ value }) => toInteger(value ?? 0))
-  @IsInt({ message: 'page must be a whole number' })
-  @Min(0, { message: 'page must not be negative' })
-  page: number = 0;
+/**
+ * `?page&size` DTO classes: page zero-based, size clamped to 1–`max` (a missing or non-numeric
+ * size takes the default). A factory, because a subclass cannot widen an inherited clamp.
+ */
+export function pageQuery(max: number) {
+  class PagedQueryDto {
+    @ApiPropertyOptional({ minimum: 0, default: 0, description: 'Zero-based page number' })
+    @Transform(({ value }) => toInteger(value ?? 0))
+    @IsInt({ message: 'page must be a whole number' })
+    @Min(0, { message: 'page must not be negative' })
+    page: number = 0;
 
-  @ApiPropertyOptional({ minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE })
-  @Transform(({ value }) => clampSize(toInteger(value), DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE))
-  size: number = DEFAULT_PAGE_SIZE;
+    @ApiPropertyOptional({ minimum: 1, maximum: max, default: DEFAULT_PAGE_SIZE })
+    @Transform(({ value }) => clampSize(toInteger(value), DEFAULT_PAGE_SIZE, max))
+    @IsInt()
+    size: number = DEFAULT_PAGE_SIZE;
+  }
+  return PagedQueryDto;
 }
+
+/** Sizes 1–100 (DESIGN.md §3). */
+export class PageQueryDto extends pageQuery(MAX_PAGE_SIZE) {}
+/** Sizes 1–1000, for the lists the spec's client fetches whole (tags, an author's posts). */
+export class LookupPageQueryDto extends pageQuery(MAX_LOOKUP_PAGE_SIZE) {}
 
 export class PageableDto {
   @ApiProperty() pageNumber: number;

@@ -1,7 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, MaxLength, Min } from 'class-validator';
-import { clampSize, DEFAULT_PAGE_SIZE, MAX_LOOKUP_PAGE_SIZE, MAX_PAGE_SIZE } from '../../common/pagination/page';
+import { LookupPageQueryDto, PageQueryDto } from '../../common/pagination/page';
 import { POST_STATUSES, PostStatus } from '../entities/post.entity';
 import { PostsMessages } from '../posts.messages';
 
@@ -9,32 +9,6 @@ const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? val
 const trimOrNull = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() || null : value);
 const trimList = ({ value }: { value: unknown }) =>
   Array.isArray(value) ? value.map((item) => (typeof item === 'string' ? item.trim().toLowerCase() : item)) : value;
-
-const toInteger = (value: unknown): unknown => (typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : value);
-
-/**
- * `?page&size`: page zero-based, size clamped to 1–`max`. Declared here rather than extending
- * PageQueryDto: its `size` has no validator (the global whitelist refuses it) and an inherited
- * @Transform would clamp to 100 before a subclass could allow 1000.
- */
-function pageQuery(max: number) {
-  class PagedQueryDto {
-    @ApiPropertyOptional({ minimum: 0, default: 0, description: 'Zero-based page number' })
-    @Transform(({ value }) => toInteger(value ?? 0))
-    @IsInt({ message: 'page must be a whole number' })
-    @Min(0, { message: 'page must not be negative' })
-    page: number = 0;
-
-    @ApiPropertyOptional({ minimum: 1, maximum: max, default: DEFAULT_PAGE_SIZE })
-    @Transform(({ value }) => clampSize(toInteger(value), DEFAULT_PAGE_SIZE, max))
-    @IsInt()
-    size: number = DEFAULT_PAGE_SIZE;
-  }
-  return PagedQueryDto;
-}
-
-export class PostPageQueryDto extends pageQuery(MAX_PAGE_SIZE) {}
-export class LookupPageQueryDto extends pageQuery(MAX_LOOKUP_PAGE_SIZE) {}
 
 const THUMBNAIL = /^(https?:\/\/[^\s<>"']+|\/[^\s<>"']*)$/i;
 
@@ -109,7 +83,7 @@ export const POST_SORT_FIELDS = ['createdAt', 'updatedAt', 'publishedAt', 'title
 export type PostSortField = (typeof POST_SORT_FIELDS)[number];
 
 /** Back-office list: ?page&size&sortBy&sortDir&status&search. */
-export class PostAdminQueryDto extends PostPageQueryDto {
+export class PostAdminQueryDto extends PageQueryDto {
   @ApiPropertyOptional({ enum: POST_SORT_FIELDS, default: 'createdAt' })
   @IsOptional()
   @IsIn(POST_SORT_FIELDS, { message: PostsMessages.SORT_BY_INVALID })
@@ -145,7 +119,7 @@ export class PostMineQueryDto extends LookupPageQueryDto {
 }
 
 /** Posts of a tag: ?page&size&sort=publishedAt,desc. */
-export class PostTagQueryDto extends PostPageQueryDto {
+export class PostTagQueryDto extends PageQueryDto {
   @ApiPropertyOptional({ default: 'publishedAt,desc', description: 'field,direction; fields createdAt, updatedAt, publishedAt, title, viewCount' })
   @IsOptional()
   @IsString()

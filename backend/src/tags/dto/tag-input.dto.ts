@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsIn, IsOptional, IsString, Length, Matches, MaxLength } from 'class-validator';
-import { LookupPageQueryDto } from '../../posts/dto/post-input.dto';
+import { LookupPageQueryDto } from '../../common/pagination/page';
 import { TagsMessages } from '../tags.messages';
 
 const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
