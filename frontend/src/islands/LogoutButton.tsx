@@ -27,8 +27,11 @@ export default function LogoutButton() {
   }
 
   return (
-    <button type="button" className="btn-ghost px-2 sm:px-3" onClick={logout} disabled={busy || !hydrated}>
-      Logout
+    <button type="button" className="btn-ghost px-1.5 sm:px-3" onClick={logout} disabled={busy || !hydrated}>
+      <svg className="h-5 w-5 sm:hidden" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true">
+        <path d="M9 21H5a2 2 0 0 1-2-2V5a2 2 0 0 1 2-2h4M16 17l5-5-5-5M21 12H9" />
+      </svg>
+      <span className="sr-only sm:not-sr-only">Logout</span>
     </button>
   );
 }
