@@ -1,6 +1,6 @@
 import { DynamicModule, Inject, Injectable, MiddlewareConsumer, Module, NestMiddleware, NestModule, Optional, RequestMethod } from '@nestjs/common';
 import express, { type NextFunction, type Request, type Response } from 'express';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { APP_CONFIG, AppConfig } from '../config/env';
@@ -28,6 +28,7 @@ export type AstroHandler = (req: Request, res: Response, next: NextFunction, loc
 export { POST_VIEW_RECORDER, type PostViewRecorder } from './post-view-recorder';
 
 export const FRONTEND_DIST = join(PROJECT_ROOT, 'frontend', 'dist');
+const CLIENT_DIST = join(FRONTEND_DIST, 'client');
 const ASTRO_HANDLER = Symbol('ASTRO_HANDLER');
 /** Paths Nest answers itself; everything else is a page. */
 const API_PATH = /^\/(api|images)(\/|$)/;
@@ -45,7 +46,7 @@ const NOT_CACHED_HEADERS = new Set(['set-cookie', 'date', 'connection', 'keep-al
  */
 @Injectable()
 export class FrontendMiddleware implements NestMiddleware {
-  private readonly assets = express.static(join(FRONTEND_DIST, 'client'), {
+  private readonly assets = express.static(CLIENT_DIST, {
     index: false,
     setHeaders: (res, path) => {
       if (path.includes(`${join('client', '_astro')}`)) res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
@@ -64,8 +65,14 @@ export class FrontendMiddleware implements NestMiddleware {
     @Optional() @Inject(POST_VIEW_RECORDER) private readonly views?: PostViewRecorder,
   ) {}
 
+  /** Top-level names under dist/client (_astro, favicon.svg...): only these paths can be files. */
+  private readonly assetRoots = new Set(existsSync(CLIENT_DIST) ? readdirSync(CLIENT_DIST) : []);
+
   use(req: Request, res: Response, next: NextFunction): void {
     if (API_PATH.test(req.path)) return next();
+    // A page path skips the static handler (and its file-system lookup) altogether.
+    const root = req.path.split('/', 2)[1] ?? '';
+    if (!this.assetRoots.has(root)) return this.render(req, res, next);
     this.assets(req, res, () => this.render(req, res, next));
   }
 

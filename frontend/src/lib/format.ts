@@ -46,9 +46,11 @@ export function compactCount(count: number | null | undefined): string {
   return value > 99 ? '99+' : String(value);
 }
 
+const VI_NUMBER = new Intl.NumberFormat('vi-VN');
+
 /** Thousands separated the Vietnamese way ('12.345'). */
 export function formatCount(count: number | null | undefined): string {
-  return new Intl.NumberFormat('vi-VN').format(count ?? 0);
+  return VI_NUMBER.format(count ?? 0);
 }
 
 /** 'web-development' → 'Web Development'. */
