@@ -398,4 +398,23 @@ test.describe('accounts', () => {
     await expect(header.getByRole('link', { name: 'Dashboard' })).toHaveAttribute('href', '/admin');
     await expect(header.getByText('Admin', { exact: true })).toBeVisible();
   });
+
+  test('an account that never entered its code is refused at sign-in and can verify from there', async ({ page }) => {
+    const email = uniqueEmail('later');
+    await register(page, 'Tuan Later', email);
+    await verificationCode(email);
+    await page.goto('/login');
+    await signIn(page, email);
+    await expect(page.getByRole('alert')).toContainText('Account not verified or locked.');
+    await page.getByRole('link', { name: 'Verify your email' }).click();
+    await expect(page).toHaveURL(`/register?verify=${encodeURIComponent(email)}`);
+    await expect(page.getByTestId('verification-email')).toHaveText(email);
+    await page.getByRole('button', { name: 'Resend code' }).click();
+    await expect(page.getByText('Mã xác thực đã được gửi lại thành công!')).toBeVisible();
+    await page.getByLabel('Verification code', { exact: true }).fill(await verificationCode(email, 2));
+    await expect(page.getByRole('heading', { name: 'Email verified!' })).toBeVisible();
+    await expect(page).toHaveURL('/login', { timeout: 10_000 });
+    await signIn(page, email);
+    await expect(page).toHaveURL('/');
+  });
 });

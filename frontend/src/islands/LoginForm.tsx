@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { browserApi } from '../lib/api/client';
-import { unwrap } from '../lib/api/errors';
+import { ApiError, unwrap } from '../lib/api/errors';
 import { authErrorMessage, isEmail, LoginTexts } from '../lib/auth-texts';
 import type { TokenSet } from '../lib/session';
 import { rememberLogin } from '../lib/session-browser';
@@ -28,6 +28,7 @@ function validate(email: string, password: string): Errors {
 export default function LoginForm({ callback }: Props) {
   const [errors, setErrors] = useState<Errors>({});
   const [failure, setFailure] = useState<string>();
+  const [unverified, setUnverified] = useState<string>();
   const [busy, setBusy] = useState(false);
   const hydrated = useHydrated();
 
@@ -49,13 +50,26 @@ export default function LoginForm({ callback }: Props) {
       window.location.assign(callback);
     } catch (error) {
       setFailure(authErrorMessage(error));
+      setUnverified(error instanceof ApiError && error.status === 403 ? email.trim() : undefined);
       setBusy(false);
     }
   }
 
   return (
     <form className="space-y-4" onSubmit={submit} noValidate>
-      {failure && <Alert>{failure}</Alert>}
+      {failure && (
+        <Alert>
+          {failure}
+          {unverified && (
+            <>
+              {' '}
+              <a href={`/register?verify=${encodeURIComponent(unverified)}`} className="font-medium underline">
+                Verify your email
+              </a>
+            </>
+          )}
+        </Alert>
+      )}
       <TextField label="Email" type="email" name="email" autoComplete="email" error={errors.email} placeholder="you@example.com" />
       <PasswordField label="Password" name="password" autoComplete="current-password" error={errors.password} />
       <div className="flex items-center justify-between gap-4 text-sm">

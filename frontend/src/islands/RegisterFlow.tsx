@@ -42,9 +42,10 @@ function waitFrom(error: ApiError): number | undefined {
 }
 
 /** Sign-up (spec 000 §2 /register, §4): form → e-mail verification → success → /login. */
-export default function RegisterFlow() {
-  const [step, setStep] = useState<Step>('form');
-  const [values, setValues] = useState<Record<Field, string>>({ fullName: '', email: '', password: '', confirmPassword: '' });
+export default function RegisterFlow({ verifyEmail }: { verifyEmail?: string }) {
+  // `verifyEmail`: an account that signed up earlier and still has to enter its code.
+  const [step, setStep] = useState<Step>(verifyEmail ? 'verify' : 'form');
+  const [values, setValues] = useState<Record<Field, string>>({ fullName: '', email: verifyEmail ?? '', password: '', confirmPassword: '' });
   const [errors, setErrors] = useState<Errors>({});
   const [failure, setFailure] = useState<string>();
   const [busy, setBusy] = useState(false);
