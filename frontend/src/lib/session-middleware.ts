@@ -101,11 +101,13 @@ export const session = defineMiddleware(async (context, next) => {
     };
 
     if (!access || (jwtExpiry(access) ?? Infinity) <= Date.now()) await tryRenew();
+    let staleAccess = false;
     if (access) {
       let profile = await fetchProfile(locals.api);
       if (profile.status === 401 && (await tryRenew())) profile = await fetchProfile(locals.api);
       user = profile.user;
       if (user) expiry = jwtExpiry(access);
+      staleAccess = profile.status === 401;
     }
 
     for (const header of passOn) {
@@ -116,6 +118,9 @@ export const session = defineMiddleware(async (context, next) => {
     if (!user && refused && passOn.length === 0) {
       cookies.delete(ACCESS_COOKIE, { path: '/' });
       cookies.delete(REFRESH_COOKIE, { path: '/' });
+    } else if (!user && staleAccess && !refresh) {
+      // An access token the API refuses, with nothing to renew it: forget it.
+      cookies.delete(ACCESS_COOKIE, { path: '/' });
     }
   }
 
