@@ -417,4 +417,31 @@ test.describe('accounts', () => {
     await signIn(page, email);
     await expect(page).toHaveURL('/');
   });
+
+  test('the silent refresh renews the session when 5 minutes or less remain', async ({ page }) => {
+    await signedUpAndIn(page, 'Yen Timer', 'timer');
+    await page.clock.install();
+    await page.goto('/about');
+    await hydrated(page, 'SessionRefresh');
+    const serverExpiry = Number(await page.evaluate(() => localStorage.getItem('tokenExpiry')));
+    expect(serverExpiry).toBeGreaterThan(Date.now());
+
+    // Ten minutes left: the 60-second check leaves the session alone.
+    const refreshed = page.waitForResponse((response) => response.url().endsWith('/api/v1/auth/refresh-token'));
+    let calls = 0;
+    page.on('request', (request) => {
+      if (request.url().endsWith('/api/v1/auth/refresh-token')) calls += 1;
+    });
+    await page.evaluate(() => localStorage.setItem('tokenExpiry', String(Date.now() + 10 * 60_000)));
+    await page.clock.runFor(61_000);
+    expect(calls).toBe(0);
+
+    // Four minutes left: the next check renews it, and the new expiry is stored.
+    await page.evaluate(() => localStorage.setItem('tokenExpiry', String(Date.now() + 4 * 60_000)));
+    await page.clock.runFor(61_000);
+    expect((await refreshed).status()).toBe(200);
+    await expect.poll(async () => Number(await page.evaluate(() => localStorage.getItem('tokenExpiry'))) - (await page.evaluate(() => Date.now()))).toBeGreaterThan(10 * 60_000);
+    await page.reload();
+    await expect(page.getByRole('banner').getByRole('button', { name: 'Logout' })).toBeVisible();
+  });
 });
