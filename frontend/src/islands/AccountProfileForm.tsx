@@ -62,6 +62,8 @@ export default function AccountProfileForm({ initial }: { initial: Profile }) {
     } catch (error) {
       if (error instanceof ApiError && error.errors) {
         setErrors({ fullName: error.field('fullName'), email: error.field('email'), bio: error.field('bio') });
+      } else if (error instanceof ApiError && error.status === 409) {
+        setErrors({ email: error.message });
       }
       setToast({ kind: 'error', text: AccountTexts.PROFILE_FAILED, duration: 5000 });
     } finally {
