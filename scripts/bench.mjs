@@ -9,9 +9,9 @@
 // per target of issue 4. Loopback only, bounded durations; the servers are stopped at the end.
 import autocannon from 'autocannon';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import { createServer as createHttpServer } from 'node:http';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
@@ -145,15 +145,37 @@ async function pageJavaScript(baseUrl, path) {
   };
 }
 
-/** A bare Node server answering every request with the same bytes: the machine's ceiling. */
-function startCeiling(body) {
-  return new Promise((resolveServer) => {
-    const server = createHttpServer((req, res) => {
+/**
+ * A bare Node http server answering every request with the same bytes: the machine's ceiling. It
+ * runs in its own process, like Inkwell's server, so that autocannon does not share its thread.
+ */
+async function startCeiling(body) {
+  const dir = mkdtempSync(join(tmpdir(), 'inkwell-bench-'));
+  const file = join(dir, 'page.html');
+  writeFileSync(file, body);
+  const source = `
+    const body = require('node:fs').readFileSync(${JSON.stringify(file)});
+    const server = require('node:http').createServer((req, res) => {
       res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Content-Length': body.length });
       res.end(body);
     });
-    server.listen(0, '127.0.0.1', () => resolveServer(server));
+    server.listen(0, '127.0.0.1', () => process.stdout.write(server.address().port + '\\n'));
+    process.on('SIGTERM', () => server.close(() => process.exit(0)));`;
+  const child = spawn(process.execPath, ['-e', source], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const port = await new Promise((resolvePort, reject) => {
+    child.stdout.once('data', (chunk) => resolvePort(Number(String(chunk).trim())));
+    child.once('exit', (code) => reject(new Error(`the ceiling server exited (${code})`)));
   });
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    async stop() {
+      const exited = new Promise((done) => child.once('exit', done));
+      child.kill('SIGTERM');
+      await Promise.race([exited, sleep(5_000)]);
+      if (child.exitCode === null) child.kill('SIGKILL');
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -211,10 +233,12 @@ try {
       postJs = await pageJavaScript(base, `/blog/${post.slug}`);
       const body = Buffer.from(await (await fetch(`${base}/blog/${post.slug}`)).arrayBuffer());
       const bare = await startCeiling(body);
-      const url = `http://127.0.0.1:${bare.address().port}/`;
-      log(`ceiling: bare Node http server sending the post page (${body.length} bytes)`);
-      ceiling = await measure(url);
-      await new Promise((done) => bare.close(done));
+      log(`ceiling: bare Node http server (own process) sending the post page (${body.length} bytes)`);
+      try {
+        ceiling = await measure(bare.url);
+      } finally {
+        await bare.stop();
+      }
       rows.push({ phase: '-', route: 'ceiling (bare http, post page bytes)', ...ceiling });
     }
 
