@@ -1,0 +1,73 @@
+import { expect, test } from '@playwright/test';
+import { ApiError } from '../src/lib/api/errors';
+import { cardReadingTime, compactCount, formatCount, formatViDate, formatViLongDate, isValidSlug, pageParam, plural, readingTimeOf, titleCaseSlug } from '../src/lib/format';
+import { load, retryHref } from '../src/lib/settle';
+import { xmlEscape } from '../src/lib/xml';
+
+/** The reading pages' pure rules (no browser page needed): formatters, slugs, paging, XML. */
+
+test.describe('reading helpers', () => {
+  test('card read time is the summary length divided by 200, rounded up, at least 1 (spec 001 §9)', () => {
+    expect(cardReadingTime(undefined)).toBe(1);
+    expect(cardReadingTime('')).toBe(1);
+    expect(cardReadingTime('x'.repeat(200))).toBe(1);
+    expect(cardReadingTime('x'.repeat(201))).toBe(2);
+    expect(cardReadingTime('x'.repeat(1000))).toBe(5);
+    expect(readingTimeOf('word '.repeat(401))).toBe(3);
+    expect(readingTimeOf('')).toBe(1);
+  });
+
+  test('like counts read 99+ above 99 on small screens; full counts use the Vietnamese separator', () => {
+    expect(compactCount(undefined)).toBe('0');
+    expect(compactCount(99)).toBe('99');
+    expect(compactCount(100)).toBe('99+');
+    expect(formatCount(1234567)).toBe('1.234.567');
+    expect(plural(1, 'post')).toBe('1 post');
+    expect(plural(3, 'post')).toBe('3 posts');
+  });
+
+  test('dates use the Vietnamese locale in Vietnam time', () => {
+    expect(formatViDate('2026-03-05T20:00:00Z')).toBe('06/03/2026');
+    expect(formatViLongDate('2026-03-05T10:00:00Z')).toBe('5 tháng 3, 2026');
+    expect(formatViDate(null)).toBe('');
+    expect(formatViDate('not a date')).toBe('');
+  });
+
+  test('tag headings title-case the slug', () => {
+    expect(titleCaseSlug('web-development')).toBe('Web Development');
+    expect(titleCaseSlug('nodejs')).toBe('Nodejs');
+    expect(titleCaseSlug('AI--ml')).toBe('Ai Ml');
+  });
+
+  test('post slugs are lowercase letters, digits and single hyphens', () => {
+    for (const good of ['hello', 'hello-world-2', 'a'.repeat(200)]) expect(isValidSlug(good), good).toBe(true);
+    for (const bad of [undefined, '', 'Hello', 'hello_world', '-hello', 'hello-', 'a--b', 'a b', 'a'.repeat(201), 'ü']) expect(isValidSlug(bad), String(bad)).toBe(false);
+  });
+
+  test('?page is a whole number, else the first page', () => {
+    const page = (query: string) => pageParam(new URL(`http://x/blog${query}`));
+    expect(page('')).toBe(0);
+    expect(page('?page=3')).toBe(3);
+    for (const bad of ['?page=-1', '?page=abc', '?page=1.5', '?page=', '?page=99999999']) expect(page(bad), bad).toBe(0);
+    expect(retryHref(new URL('http://x/blog/tag/web?page=2'))).toBe('/blog/tag/web?page=2');
+  });
+
+  test('XML escaping covers markup, quotes and characters XML forbids', () => {
+    expect(xmlEscape(`<a href="x">Tom & Jerry's</a>`)).toBe('&lt;a href=&quot;x&quot;&gt;Tom &amp; Jerry&apos;s&lt;/a&gt;');
+    expect(xmlEscape('bell\u0007 and tab\t')).toBe('bell and tab\t');
+  });
+
+  test('load() gives the envelope data or the ApiError with the server message, never throws', async () => {
+    const ok = { data: { success: true, data: { id: 1 }, message: 'OK', status: 200, errors: null }, response: new Response(null, { status: 200 }) };
+    expect(await load(Promise.resolve(ok))).toEqual({ ok: true, data: { id: 1 } });
+    const missing = { error: { success: false, data: null, message: 'Tag "x" not found', status: 404, errors: null }, response: new Response(null, { status: 404 }) };
+    const failed = await load(Promise.resolve(missing));
+    expect(failed.ok).toBe(false);
+    if (!failed.ok) {
+      expect(failed.error).toBeInstanceOf(ApiError);
+      expect([failed.error.status, failed.error.message]).toEqual([404, 'Tag "x" not found']);
+    }
+    const network = await load(Promise.reject(new TypeError('fetch failed')));
+    expect(network.ok ? undefined : network.error.status).toBe(0);
+  });
+});
