@@ -145,6 +145,14 @@ describe('Rate limiting', () => {
     expect(res.body).toMatchObject({ success: false, status: 429, message: 'Too many attempts. Please wait before trying again.' });
   });
 
+  it('counts each visitor a page forwards (X-Forwarded-For from loopback) on their own', async () => {
+    const visitor = (ip: string) => t.http.get('/probe/limited').set('X-Forwarded-For', ip);
+    await visitor('203.0.113.7').expect(200);
+    await visitor('203.0.113.7').expect(200);
+    await visitor('203.0.113.7').expect(429);
+    await visitor('203.0.113.8').expect(200);
+  });
+
   it('never throttles health', async () => {
     for (let i = 0; i < 5; i++) await t.http.get('/api/v1/health').expect(200);
   });

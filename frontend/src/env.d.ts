@@ -4,6 +4,8 @@ declare namespace App {
   interface Locals {
     /** Loopback origin of the Nest process serving this page (set by the server). */
     apiOrigin: string;
+    /** The visitor's address, forwarded on the pages' API calls (per-visitor rate limits). */
+    clientIp?: string;
     /** PUBLIC_URL: absolute links (canonical, feeds). */
     publicUrl: string;
     /** Whether anonymous public pages may be cached. */

@@ -2,12 +2,16 @@ import { defineMiddleware, sequence } from 'astro:middleware';
 import { createApiClient } from './lib/api/client';
 import { session } from './lib/session-middleware';
 
-/** Binds a typed API client to this request: loopback to this process, forwarding the cookies. */
+/**
+ * Binds a typed API client to this request: loopback to this process, forwarding the cookies and
+ * the visitor's address (the API trusts X-Forwarded-For from loopback only).
+ */
 const api = defineMiddleware((context, next) => {
   const origin = context.locals.apiOrigin ?? context.url.origin;
   context.locals.api = createApiClient({
     baseUrl: origin,
     cookie: context.request.headers.get('cookie') ?? undefined,
+    forwardedFor: context.locals.clientIp,
   });
   context.locals.publicUrl ??= context.url.origin;
   return next();

@@ -19,6 +19,12 @@ import { bufferResponse } from './response-buffer';
 export interface ServerLocals {
   /** Loopback origin of this very process, for the pages' API calls. */
   apiOrigin: string;
+  /**
+   * The visitor's address (Express's req.ip, after TRUST_PROXY). Pages send it as
+   * X-Forwarded-For on their loopback API calls, so rate limits count per visitor rather than
+   * one shared bucket for 127.0.0.1.
+   */
+  clientIp: string | undefined;
   publicUrl: string;
   pageCache: boolean;
 }
@@ -144,6 +150,7 @@ export class FrontendMiddleware implements NestMiddleware {
       res.once('close', release);
       const locals: ServerLocals = {
         apiOrigin: `http://127.0.0.1:${req.socket.localPort}`,
+        clientIp: req.ip ?? req.socket.remoteAddress,
         publicUrl: this.config.publicUrl,
         pageCache: this.config.pageCache,
       };

@@ -96,6 +96,7 @@ export const session = defineMiddleware(async (context, next) => {
       locals.api = createApiClient({
         baseUrl: origin,
         cookie: withCookies(cookieHeader, { [ACCESS_COOKIE]: result.accessToken, [REFRESH_COOKIE]: result.refreshToken }),
+        forwardedFor: locals.clientIp,
       });
       return true;
     };
