@@ -1,6 +1,7 @@
-import { Injectable, NotFoundException } from '@nestjs/common';
+import { Injectable, NotFoundException, OnModuleDestroy } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, Repository } from 'typeorm';
+import { ContentEvents } from '../common/content-events';
 import { Page, toPage } from '../common/pagination/page';
 import { TagRefDto } from '../tags/dto/tag-response.dto';
 import { TagsService } from '../tags/tags.service';
@@ -14,6 +15,9 @@ import { PostViewsService } from './post-views.service';
 import { PostsMessages } from './posts.messages';
 
 const LATEST_STORIES = 6;
+/** Public lists are the same for every reader: kept this long (and dropped on any content change), so counters stay fresh. */
+const LIST_TTL_MS = 5_000;
+const LIST_CACHE_ENTRIES = 500;
 
 const CARD_COLUMNS = `p.id, p.title, p.slug, p.summary, p.thumbnail, p.like_count, p.view_count, p.comment_count, p.is_featured,
   p.published_at, p.reading_time, p.author_id, u.full_name AS author_name, u.avatar AS author_avatar`;
@@ -49,31 +53,47 @@ export async function tagsOfPosts(dataSource: DataSource, postIds: number[], act
  * then load just those rows, so deep pages cost about as much as the first.
  */
 @Injectable()
-export class PostsPublicService {
+export class PostsPublicService implements OnModuleDestroy {
+  /**
+   * Published totals (all, and per tag) change only when public content does: kept here and
+   * dropped on every ContentEvents notice, instead of a count(*) per list request.
+   */
+  private publishedTotals = new Map<string, Promise<number>>();
+  /** Recently answered public list pages (a micro-cache: LIST_TTL_MS, cleared on content changes). */
+  private readonly lists = new Map<string, { expires: number; value: Promise<unknown> }>();
+  private readonly stopListening: () => void;
+
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     @InjectRepository(Post) private readonly posts: Repository<Post>,
     private readonly tags: TagsService,
     private readonly views: PostViewsService,
-  ) {}
-
-  async list(page: number, size: number): Promise<Page<PostCardResponseDto>> {
-    const [idRows, countRows] = await Promise.all([
-      this.dataSource.query(
-        `SELECT id FROM posts WHERE status = 'PUBLISHED' ORDER BY published_at DESC, id DESC LIMIT $1 OFFSET $2`,
-        [size, page * size],
-      ) as Promise<{ id: number }[]>,
-      this.dataSource.query(`SELECT count(*)::int AS total FROM posts WHERE status = 'PUBLISHED'`) as Promise<{ total: number }[]>,
-    ]);
-    return toPage(await this.cards(idRows.map((row) => row.id)), countRows[0].total, page, size);
+    contentEvents: ContentEvents,
+  ) {
+    this.stopListening = contentEvents.onChange(() => {
+      this.publishedTotals.clear();
+      this.lists.clear();
+    });
   }
 
-  async latest(): Promise<PostCardResponseDto[]> {
-    const rows = (await this.dataSource.query(
-      `SELECT id FROM posts WHERE status = 'PUBLISHED' ORDER BY published_at DESC, id DESC LIMIT $1`,
-      [LATEST_STORIES],
-    )) as { id: number }[];
-    return this.cards(rows.map((row) => row.id));
+  onModuleDestroy(): void {
+    this.stopListening();
+  }
+
+  list(page: number, size: number): Promise<Page<PostCardResponseDto>> {
+    return this.remembered(`list:${page}:${size}`, () => this.loadList(page, size));
+  }
+
+  private async loadList(page: number, size: number): Promise<Page<PostCardResponseDto>> {
+    const [cards, total] = await Promise.all([
+      this.cardsPage(`FROM posts p WHERE p.status = 'PUBLISHED'`, 'p.published_at DESC, p.id DESC', [], size, page * size),
+      this.publishedTotal('all', `SELECT count(*)::int AS total FROM posts WHERE status = 'PUBLISHED'`, []),
+    ]);
+    return toPage(cards, total, page, size);
+  }
+
+  latest(): Promise<PostCardResponseDto[]> {
+    return this.remembered('latest', () => this.cardsPage(`FROM posts p WHERE p.status = 'PUBLISHED'`, 'p.published_at DESC, p.id DESC', [], LATEST_STORIES, 0));
   }
 
   async bySlug(slug: string): Promise<PostResponseDto> {
@@ -90,24 +110,32 @@ export class PostsPublicService {
     return toPostResponse(post, tags.get(post.id) ?? [], false);
   }
 
-  async byTag(tagSlug: string, query: PostTagQueryDto): Promise<Page<PostCardResponseDto>> {
+  byTag(tagSlug: string, query: PostTagQueryDto): Promise<Page<PostCardResponseDto>> {
+    const key = `tag:${tagSlug}:${query.page}:${query.size}:${query.sort ?? ''}`;
+    return this.remembered(key, () => this.loadByTag(tagSlug, query));
+  }
+
+  private async loadByTag(tagSlug: string, query: PostTagQueryDto): Promise<Page<PostCardResponseDto>> {
     const tag = await this.tags.findActiveBySlug(tagSlug);
     if (!tag) throw new NotFoundException(PostsMessages.tagNotFound(tagSlug));
     const [field, direction] = (query.sort ?? 'publishedAt,desc').split(',');
     const dir = (direction ?? 'desc').toLowerCase() === 'asc' ? 'ASC' : 'DESC';
-    const [idRows, countRows] = await Promise.all([
-      this.dataSource.query(
-        `SELECT p.id FROM post_tags pt JOIN posts p ON p.id = pt.post_id
-          WHERE pt.tag_id = $1 AND p.status = 'PUBLISHED'
-          ORDER BY ${SORT_COLUMNS[field] ?? SORT_COLUMNS.publishedAt} ${dir} NULLS LAST, p.id ${dir} LIMIT $2 OFFSET $3`,
-        [tag.id, query.size, query.page * query.size],
-      ) as Promise<{ id: number }[]>,
-      this.dataSource.query(
+    const order = `${SORT_COLUMNS[field] ?? SORT_COLUMNS.publishedAt} ${dir} NULLS LAST, p.id ${dir}`;
+    const [cards, total] = await Promise.all([
+      this.cardsPage(
+        `FROM post_tags pt JOIN posts p ON p.id = pt.post_id WHERE pt.tag_id = $1 AND p.status = 'PUBLISHED'`,
+        order,
+        [tag.id],
+        query.size,
+        query.page * query.size,
+      ),
+      this.publishedTotal(
+        `tag:${tag.id}`,
         `SELECT count(*)::int AS total FROM post_tags pt JOIN posts p ON p.id = pt.post_id WHERE pt.tag_id = $1 AND p.status = 'PUBLISHED'`,
         [tag.id],
-      ) as Promise<{ total: number }[]>,
+      ),
     ]);
-    return toPage(await this.cards(idRows.map((row) => row.id)), countRows[0].total, query.page, query.size);
+    return toPage(cards, total, query.page, query.size);
   }
 
   async sitemap(): Promise<SitemapResponseDto> {
@@ -149,19 +177,46 @@ export class PostsPublicService {
     }));
   }
 
-  /** Cards of these published posts, in the given order. */
-  private async cards(ids: number[]): Promise<PostCardResponseDto[]> {
-    if (!ids.length) return [];
-    const [rows, tags] = await Promise.all([
-      this.dataSource.query(`SELECT ${CARD_COLUMNS} FROM posts p JOIN users u ON u.id = p.author_id WHERE p.id = ANY($1::int[])`, [
-        ids,
-      ]) as Promise<PostCardRow[]>,
-      tagsOfPosts(this.dataSource, ids, true),
-    ]);
-    const byId = new Map(rows.map((row) => [row.id, row]));
-    return ids.flatMap((id) => {
-      const row = byId.get(id);
-      return row ? [toPostCard(row, tags.get(id) ?? [])] : [];
-    });
+  /** The answer of `load` for `key`, shared by every caller within LIST_TTL_MS. Failures are not kept. */
+  private remembered<T>(key: string, load: () => Promise<T>): Promise<T> {
+    const now = Date.now();
+    const hit = this.lists.get(key);
+    if (hit && hit.expires > now) return hit.value as Promise<T>;
+    if (this.lists.size >= LIST_CACHE_ENTRIES) this.lists.clear();
+    const value = load();
+    value.catch(() => this.lists.delete(key));
+    this.lists.set(key, { expires: now + LIST_TTL_MS, value });
+    return value;
+  }
+
+  private publishedTotal(key: string, sql: string, params: unknown[]): Promise<number> {
+    let total = this.publishedTotals.get(key);
+    if (!total) {
+      total = (this.dataSource.query(sql, params) as Promise<{ total: number }[]>).then((rows) => rows[0].total);
+      // A failed count is not kept: the next request asks again.
+      total.catch(() => this.publishedTotals.delete(key));
+      this.publishedTotals.set(key, total);
+    }
+    return total;
+  }
+
+  /**
+   * One page of cards in one round trip: the page's ids come from an index first (so deep pages
+   * cost about as much as the first), then their card columns and active tags.
+   * `from` must alias posts as `p`; `order` sorts by columns of `p`.
+   */
+  private async cardsPage(from: string, order: string, params: unknown[], limit: number, offset: number): Promise<PostCardResponseDto[]> {
+    const n = params.length;
+    const rows = (await this.dataSource.query(
+      `WITH page AS (SELECT p.id ${from} ORDER BY ${order} LIMIT $${n + 1} OFFSET $${n + 2})
+       SELECT ${CARD_COLUMNS},
+              COALESCE((SELECT json_agg(json_build_object('id', t.id, 'name', t.name, 'slug', t.slug, 'color', t.color) ORDER BY t.name)
+                          FROM post_tags pt JOIN tags t ON t.id = pt.tag_id
+                         WHERE pt.post_id = p.id AND t.is_active = true), '[]'::json) AS tags
+         FROM page JOIN posts p ON p.id = page.id JOIN users u ON u.id = p.author_id
+        ORDER BY ${order}`,
+      [...params, limit, offset],
+    )) as (PostCardRow & { tags: TagRefDto[] })[];
+    return rows.map((row) => toPostCard(row, row.tags));
   }
 }
