@@ -10,11 +10,11 @@
 import autocannon from 'autocannon';
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
+import { freeLoopbackPort, sleep } from './lib/process.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const SERVER_ENTRY = join(ROOT, 'dist', 'backend', 'src', 'main.js');
@@ -28,18 +28,6 @@ const STOP_TIMEOUT_MS = 30_000;
 const MIN_SEEDED_POSTS = 1_000;
 
 const log = (message) => process.stdout.write(`[bench] ${message}\n`);
-const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
-
-function freeLoopbackPort() {
-  return new Promise((resolvePort, reject) => {
-    const server = createServer();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolvePort(port));
-    });
-  });
-}
 
 /** Starts the built server on DATA_DIR; resolves once /api/v1/health answers 200. */
 async function startServer(label, extraEnv) {

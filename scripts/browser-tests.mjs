@@ -8,10 +8,10 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { startMailCapture } from './mail-capture.mjs';
 import { chmodSync, copyFileSync, createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freeLoopbackPort, sleep } from './lib/process.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const SERVER_ENTRY = join(ROOT, 'dist', 'backend', 'src', 'main.js');
@@ -23,18 +23,6 @@ const ADMIN_EMAIL = 'admin@inkwell.test';
 const ADMIN_PASSWORD = 'browser-tests-admin-password';
 
 const log = (message) => process.stdout.write(`[browser-tests] ${message}\n`);
-const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
-
-function freeLoopbackPort() {
-  return new Promise((resolvePort, reject) => {
-    const server = createServer();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolvePort(port));
-    });
-  });
-}
 
 /** Runs a command with inherited stdio; resolves with its exit code (1 when killed by a signal). */
 function run(command, args, env = process.env) {
