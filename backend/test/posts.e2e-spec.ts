@@ -1,5 +1,8 @@
 import { ContentChange, ContentEvents } from '../src/common/content-events';
+import { PublicContentService } from '../src/frontend/public-content';
 import { PostViewsService } from '../src/posts/post-views.service';
+import { PostsPublicService } from '../src/posts/posts-public.service';
+import { TagsService } from '../src/tags/tags.service';
 import { createTestApp, TestApp } from './helpers/app';
 import { createAdmin, createAuthor, createReader, TestUser } from './helpers/users';
 
@@ -637,6 +640,50 @@ describe('Posts API', () => {
       await views.flush();
       res = await t.http.get(api(`/blog/posts/${draft.id}`)).set(admin.auth).expect(200);
       expect(res.body.data.viewCount).toBe(0);
+    });
+  });
+
+  describe('the pages\' in-process reads (PublicContentService)', () => {
+    const apiData = async (path: string) => (await t.http.get(api(path)).expect(200)).body.data;
+
+    it('answer exactly what the public endpoints answer', async () => {
+      const post = await adminPost({ summary: 'In process' });
+      const views = t.app.get(PostViewsService);
+      await views.flush();
+      const content = new PublicContentService(t.app.get(PostsPublicService), t.app.get(TagsService));
+
+      expect(await content.latestStories()).toEqual({ ok: true, data: await apiData('/blog/posts/public/latest-stories') });
+      expect(await content.publishedPosts(0, 12)).toEqual({ ok: true, data: await apiData('/blog/posts/public?page=0&size=12') });
+      // Sizes are clamped like the API's (1–100; 1–1000 for the tag lookup).
+      expect(await content.publishedPosts(0, 5000)).toEqual({ ok: true, data: await apiData('/blog/posts/public?page=0&size=5000') });
+      expect(await content.postsByTag(tagSlug, 0, 12)).toEqual({ ok: true, data: await apiData(`/blog/posts/public/tag/${tagSlug}?page=0&size=12`) });
+      expect(await content.publishedTags()).toEqual({ ok: true, data: await apiData('/blog/tags/publish') });
+      expect(await content.activeTags(0, 5000)).toEqual({ ok: true, data: await apiData('/blog/tags?page=0&size=5000&activeOnly=true') });
+      expect(await content.authors()).toEqual({ ok: true, data: await apiData('/blog/authors') });
+      expect(await content.sitemap()).toEqual({ ok: true, data: await apiData('/blog/posts/public/sitemap') });
+
+      // Both count a view (batched), so the second read may already show the first one's.
+      const inProcess = await content.postBySlug(post.slug);
+      const overHttp = await apiData(`/blog/posts/public/${post.slug}`);
+      expect(inProcess).toEqual({ ok: true, data: { ...overHttp, viewCount: expect.any(Number) } });
+      await views.flush();
+      expect((await t.http.get(api(`/blog/posts/${post.id}`)).set(admin.auth).expect(200)).body.data.viewCount).toBe(2);
+    });
+
+    it('fail with the API\'s status and text, and never throw', async () => {
+      const content = new PublicContentService(t.app.get(PostsPublicService), t.app.get(TagsService));
+      const draft = await authorDraft();
+      for (const [read, path] of [
+        [() => content.postBySlug(draft.slug), `/blog/posts/public/${draft.slug}`],
+        [() => content.postBySlug('no-such-post'), '/blog/posts/public/no-such-post'],
+        [() => content.postsByTag('no-such-tag', 0, 12), '/blog/posts/public/tag/no-such-tag'],
+      ] as const) {
+        const res = await t.http.get(api(path)).expect(404);
+        expect(await read()).toEqual({ ok: false, status: 404, message: res.body.message });
+      }
+
+      jest.spyOn(t.app.get(PostsPublicService), 'authors').mockRejectedValueOnce(new Error('connection terminated'));
+      expect(await content.authors()).toEqual({ ok: false, status: 500, message: 'An unexpected error occurred' });
     });
   });
 });

@@ -10,6 +10,10 @@ declare namespace App {
     publicUrl: string;
     /** Whether anonymous public pages may be cached. */
     pageCache: boolean;
+    /** The public reads answered in process by the server (set by the server). */
+    publicContent: import('./lib/public-content').PublicContentSource;
+    /** The public reads as pages use them: each settles to Loaded (set by the middleware). */
+    content: import('./lib/public-content').PublicContent;
     /** Typed API client bound to this request (forwards the session cookie). */
     api: import('./lib/api/client').ApiClient;
     /** The signed-in user (set by the session middleware), undefined when anonymous. */

@@ -6,6 +6,7 @@ import { loadConfig } from '../config/env';
 import { FrontendMiddleware, type AstroHandler, type PostViewRecorder } from './frontend.module';
 import { etagOf } from './page-cache';
 import { PageCacheService } from './page-cache.service';
+import type { PublicContentService } from './public-content';
 
 /**
  * The caching layer in front of the page handler, with a handler that answers the way Astro's
@@ -42,7 +43,8 @@ function setup(options: { pageCache?: boolean } = {}) {
     res.end();
   };
   const recorder: PostViewRecorder = { recordBySlug: (slug) => void views.push(slug) };
-  const middleware = new FrontendMiddleware(handler, config, pages, recorder);
+  // The stand-in handler reads no content, so the in-process content port is not needed here.
+  const middleware = new FrontendMiddleware(handler, config, pages, {} as PublicContentService, recorder);
   const app: Express = express();
   app.use(cookieParser());
   app.use((req, res, next) => middleware.use(req, res, next));

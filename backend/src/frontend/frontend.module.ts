@@ -7,12 +7,14 @@ import { APP_CONFIG, AppConfig } from '../config/env';
 import { PROJECT_ROOT } from '../config/paths';
 import { PostViewsService } from '../posts/post-views.service';
 import { PostsModule } from '../posts/posts.module';
+import { TagsModule } from '../tags/tags.module';
 import { writeCachedPage } from './cached-page-writer';
 import { etagOf, type CachedPage } from './page-cache';
 import { PageCacheFastPath } from './page-cache-fast-path';
 import { hasSessionCookie, isCacheableResponse, isPublicPagePath, postSlugOf, PRIVATE_CACHE_CONTROL } from './page-cache-policy';
 import { PageCacheService } from './page-cache.service';
 import { POST_VIEW_RECORDER, type PostViewRecorder } from './post-view-recorder';
+import { PublicContentService } from './public-content';
 import { bufferResponse } from './response-buffer';
 
 /** What the Astro pages get as `Astro.locals` from the server. */
@@ -27,6 +29,8 @@ export interface ServerLocals {
   clientIp: string | undefined;
   publicUrl: string;
   pageCache: boolean;
+  /** The public reads, in process (see PublicContentService); the pages use it as `Astro.locals.content`. */
+  publicContent: PublicContentService;
 }
 
 export type AstroHandler = (req: Request, res: Response, next: NextFunction, locals: ServerLocals) => Promise<void>;
@@ -68,6 +72,7 @@ export class FrontendMiddleware implements NestMiddleware {
     @Inject(ASTRO_HANDLER) private readonly handler: AstroHandler,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly pages: PageCacheService,
+    private readonly content: PublicContentService,
     @Optional() @Inject(POST_VIEW_RECORDER) private readonly views?: PostViewRecorder,
   ) {}
 
@@ -153,6 +158,7 @@ export class FrontendMiddleware implements NestMiddleware {
         clientIp: req.ip ?? req.socket.remoteAddress,
         publicUrl: this.config.publicUrl,
         pageCache: this.config.pageCache,
+        publicContent: this.content,
       };
       this.handler(req, res, next, locals).catch((error: unknown) => {
         release();
@@ -188,7 +194,7 @@ export class FrontendModule implements NestModule {
   static forRoot(options: FrontendModuleOptions = {}): DynamicModule {
     return {
       module: FrontendModule,
-      imports: [PostsModule],
+      imports: [PostsModule, TagsModule],
       providers: [
         { provide: POST_VIEW_RECORDER, useExisting: PostViewsService },
         {
@@ -203,6 +209,7 @@ export class FrontendModule implements NestModule {
         },
         PageCacheService,
         PageCacheFastPath,
+        PublicContentService,
         FrontendMiddleware,
       ],
       exports: [PageCacheService],

@@ -21,6 +21,30 @@ export interface PostCardRow {
   author_avatar: string | null;
 }
 
+/** A whole published post as the public by-slug query selects it. */
+export interface PublicPostRow {
+  id: number;
+  title: string;
+  slug: string;
+  summary: string | null;
+  content: string;
+  content_html: string;
+  status: PostStatus;
+  thumbnail: string | null;
+  published_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+  author_id: number;
+  like_count: number;
+  view_count: number;
+  comment_count: number;
+  is_featured: boolean;
+  reading_time: number;
+  author_name: string;
+  author_avatar: string | null;
+  author_bio: string | null;
+}
+
 const iso = (date: Date | null): string | null => (date ? date.toISOString() : null);
 
 export function toPostCard(row: PostCardRow, tags: TagRefDto[]): PostCardResponseDto {
@@ -40,6 +64,32 @@ export function toPostCard(row: PostCardRow, tags: TagRefDto[]): PostCardRespons
     authorName: row.author_name,
     authorAvatar: row.author_avatar,
     tags,
+  };
+}
+
+/** The whole post for anonymous readers (the same fields as toPostResponse without the e-mail). */
+export function toPublicPostResponse(row: PublicPostRow, tags: TagRefDto[]): PostResponseDto {
+  return {
+    id: row.id,
+    title: row.title,
+    slug: row.slug,
+    summary: row.summary,
+    content: row.content,
+    contentHtml: row.content_html,
+    status: row.status,
+    thumbnail: row.thumbnail,
+    publishedAt: iso(row.published_at),
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
+    userId: row.author_id,
+    authorName: row.author_name,
+    author: { id: row.author_id, fullName: row.author_name, avatar: row.author_avatar, bio: row.author_bio },
+    tags,
+    likeCount: row.like_count,
+    viewCount: row.view_count,
+    commentCount: row.comment_count,
+    isFeatured: row.is_featured,
+    readingTime: row.reading_time,
   };
 }
 

@@ -1,16 +1,14 @@
 import { Injectable, NotFoundException, OnModuleDestroy } from '@nestjs/common';
-import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { DataSource, Repository } from 'typeorm';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
 import { ContentEvents } from '../common/content-events';
 import { Page, toPage } from '../common/pagination/page';
 import { TagRefDto } from '../tags/dto/tag-response.dto';
 import { TagsService } from '../tags/tags.service';
 import { RoleName } from '../users/entities/role.entity';
-import type { User } from '../users/entities/user.entity';
 import { PostTagQueryDto } from './dto/post-input.dto';
 import { AuthorSummaryDto, PostCardResponseDto, PostResponseDto, SitemapResponseDto } from './dto/post-response.dto';
-import { Post, PostStatus } from './entities/post.entity';
-import { PostCardRow, toPostCard, toPostResponse } from './post.mapper';
+import { PostCardRow, PublicPostRow, toPostCard, toPublicPostResponse } from './post.mapper';
 import { PostViewsService } from './post-views.service';
 import { PostsMessages } from './posts.messages';
 
@@ -21,6 +19,16 @@ const LIST_CACHE_ENTRIES = 500;
 
 const CARD_COLUMNS = `p.id, p.title, p.slug, p.summary, p.thumbnail, p.like_count, p.view_count, p.comment_count, p.is_featured,
   p.published_at, p.reading_time, p.author_id, u.full_name AS author_name, u.avatar AS author_avatar`;
+
+/** The whole post as the public page shows it, with the author's public columns. */
+const POST_COLUMNS = `p.id, p.title, p.slug, p.summary, p.content, p.content_html, p.status, p.thumbnail, p.published_at,
+  p.created_at, p.updated_at, p.author_id, p.like_count, p.view_count, p.comment_count, p.is_featured, p.reading_time,
+  u.full_name AS author_name, u.avatar AS author_avatar, u.bio AS author_bio`;
+
+/** The active tags of post `p` as a JSON array of tag chips, alphabetical. */
+const ACTIVE_TAGS_JSON = `COALESCE((SELECT json_agg(json_build_object('id', t.id, 'name', t.name, 'slug', t.slug, 'color', t.color) ORDER BY t.name)
+    FROM post_tags pt JOIN tags t ON t.id = pt.tag_id
+   WHERE pt.post_id = p.id AND t.is_active = true), '[]'::json)`;
 
 const SORT_COLUMNS: Record<string, string> = {
   createdAt: 'p.created_at',
@@ -65,7 +73,6 @@ export class PostsPublicService implements OnModuleDestroy {
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    @InjectRepository(Post) private readonly posts: Repository<Post>,
     private readonly tags: TagsService,
     private readonly views: PostViewsService,
     contentEvents: ContentEvents,
@@ -97,17 +104,16 @@ export class PostsPublicService implements OnModuleDestroy {
   }
 
   async bySlug(slug: string): Promise<PostResponseDto> {
-    // One query; the author's columns that a page shows (never the password hash or e-mail).
-    const post = (await this.posts
-      .createQueryBuilder('post')
-      .innerJoin('post.author', 'author')
-      .addSelect(['author.id', 'author.fullName', 'author.avatar', 'author.bio'])
-      .where('post.slug = :slug AND post.status = :status', { slug, status: PostStatus.PUBLISHED })
-      .getOne()) as (Post & { author: User }) | null;
-    if (!post) throw new NotFoundException(PostsMessages.notFoundBySlug(slug));
-    this.views.record(post.id);
-    const tags = await tagsOfPosts(this.dataSource, [post.id], true);
-    return toPostResponse(post, tags.get(post.id) ?? [], false);
+    // One round trip: the post, the author's public columns (never the e-mail) and its active tags.
+    const [row] = (await this.dataSource.query(
+      `SELECT ${POST_COLUMNS}, ${ACTIVE_TAGS_JSON} AS tags
+         FROM posts p JOIN users u ON u.id = p.author_id
+        WHERE p.slug = $1 AND p.status = 'PUBLISHED'`,
+      [slug],
+    )) as (PublicPostRow & { tags: TagRefDto[] })[];
+    if (!row) throw new NotFoundException(PostsMessages.notFoundBySlug(slug));
+    this.views.record(row.id);
+    return toPublicPostResponse(row, row.tags);
   }
 
   byTag(tagSlug: string, query: PostTagQueryDto): Promise<Page<PostCardResponseDto>> {
@@ -209,10 +215,7 @@ export class PostsPublicService implements OnModuleDestroy {
     const n = params.length;
     const rows = (await this.dataSource.query(
       `WITH page AS (SELECT p.id ${from} ORDER BY ${order} LIMIT $${n + 1} OFFSET $${n + 2})
-       SELECT ${CARD_COLUMNS},
-              COALESCE((SELECT json_agg(json_build_object('id', t.id, 'name', t.name, 'slug', t.slug, 'color', t.color) ORDER BY t.name)
-                          FROM post_tags pt JOIN tags t ON t.id = pt.tag_id
-                         WHERE pt.post_id = p.id AND t.is_active = true), '[]'::json) AS tags
+       SELECT ${CARD_COLUMNS}, ${ACTIVE_TAGS_JSON} AS tags
          FROM page JOIN posts p ON p.id = page.id JOIN users u ON u.id = p.author_id
         ORDER BY ${order}`,
       [...params, limit, offset],

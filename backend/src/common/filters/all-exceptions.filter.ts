@@ -19,6 +19,54 @@ const FALLBACK_MESSAGES: Partial<Record<number, string>> = {
   429: CommonMessages.TOO_MANY_ATTEMPTS,
 };
 
+export interface ErrorDescription {
+  status: number;
+  message: string;
+  errors: FieldErrors | null;
+}
+
+/**
+ * What an exception means to a client: the real status, the spec's message and any field errors.
+ * Anything unexpected is a 500 with the generic text (its details belong in the log only).
+ */
+export function describeException(exception: unknown): ErrorDescription {
+  if (exception instanceof ThrottlerException) {
+    return { status: 429, message: CommonMessages.TOO_MANY_ATTEMPTS, errors: null };
+  }
+  if (exception instanceof HttpException) {
+    const status = exception.getStatus();
+    // Express/body-parser failures (malformed JSON, bad %-encoding, too large) arrive wrapped;
+    // their own text is an implementation detail, so answer with ours.
+    if (isParserError(exception.cause)) {
+      return { status, message: FALLBACK_MESSAGES[status] ?? CommonMessages.INVALID_REQUEST, errors: null };
+    }
+    const body = exception.getResponse();
+    if (status >= 500) return { status, message: status === 503 ? textOf(body) ?? CommonMessages.SERVICE_UNAVAILABLE : CommonMessages.UNEXPECTED, errors: null };
+    const errors = typeof body === 'object' && body && 'errors' in body ? ((body as { errors?: FieldErrors }).errors ?? null) : null;
+    return { status, message: textOf(body) ?? FALLBACK_MESSAGES[status] ?? CommonMessages.INVALID_REQUEST, errors };
+  }
+  // Errors raised by Express middleware before a route runs (malformed JSON, body too large).
+  const parserError = exception as BodyParserError;
+  const parserStatus = parserError?.status ?? parserError?.statusCode;
+  if (typeof parserError?.type === 'string' && typeof parserStatus === 'number' && parserStatus >= 400 && parserStatus < 500) {
+    return { status: parserStatus, message: FALLBACK_MESSAGES[parserStatus] ?? CommonMessages.INVALID_REQUEST, errors: null };
+  }
+  return { status: HttpStatus.INTERNAL_SERVER_ERROR, message: CommonMessages.UNEXPECTED, errors: null };
+}
+
+function isParserError(cause: unknown): boolean {
+  return cause instanceof SyntaxError || cause instanceof URIError || typeof (cause as BodyParserError | undefined)?.type === 'string';
+}
+
+/** Nest's own exceptions carry `{ message, error, statusCode }`; ours carry `{ message, errors }`. */
+function textOf(body: string | object): string | undefined {
+  if (typeof body === 'string') return body;
+  const message = (body as { message?: unknown }).message;
+  if (typeof message === 'string') return message;
+  if (Array.isArray(message) && typeof message[0] === 'string') return message[0];
+  return undefined;
+}
+
 /**
  * The one place errors become answers: the envelope with the real status, the spec's message,
  * field errors for validation, and for anything unexpected a 500 that shows only the request id
@@ -33,7 +81,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const request = http.getRequest<Request & { id?: string }>();
     const response = http.getResponse<Response>();
     const requestId = request?.id !== undefined ? String(request.id) : undefined;
-    const { status, message, errors } = this.describe(exception);
+    const { status, message, errors } = describeException(exception);
 
     if (status >= 500) {
       this.logger.error(
@@ -44,43 +92,5 @@ export class AllExceptionsFilter implements ExceptionFilter {
     if (response.headersSent) return;
     const body: Envelope<null> = { success: false, data: null, message, status, errors, requestId };
     response.status(status).json(body);
-  }
-
-  private describe(exception: unknown): { status: number; message: string; errors: FieldErrors | null } {
-    if (exception instanceof ThrottlerException) {
-      return { status: 429, message: CommonMessages.TOO_MANY_ATTEMPTS, errors: null };
-    }
-    if (exception instanceof HttpException) {
-      const status = exception.getStatus();
-      // Express/body-parser failures (malformed JSON, bad %-encoding, too large) arrive wrapped;
-      // their own text is an implementation detail, so answer with ours.
-      if (this.isParserError(exception.cause)) {
-        return { status, message: FALLBACK_MESSAGES[status] ?? CommonMessages.INVALID_REQUEST, errors: null };
-      }
-      const body = exception.getResponse();
-      if (status >= 500) return { status, message: status === 503 ? this.textOf(body) ?? CommonMessages.SERVICE_UNAVAILABLE : CommonMessages.UNEXPECTED, errors: null };
-      const errors = typeof body === 'object' && body && 'errors' in body ? ((body as { errors?: FieldErrors }).errors ?? null) : null;
-      return { status, message: this.textOf(body) ?? FALLBACK_MESSAGES[status] ?? CommonMessages.INVALID_REQUEST, errors };
-    }
-    // Errors raised by Express middleware before a route runs (malformed JSON, body too large).
-    const parserError = exception as BodyParserError;
-    const parserStatus = parserError?.status ?? parserError?.statusCode;
-    if (typeof parserError?.type === 'string' && typeof parserStatus === 'number' && parserStatus >= 400 && parserStatus < 500) {
-      return { status: parserStatus, message: FALLBACK_MESSAGES[parserStatus] ?? CommonMessages.INVALID_REQUEST, errors: null };
-    }
-    return { status: HttpStatus.INTERNAL_SERVER_ERROR, message: CommonMessages.UNEXPECTED, errors: null };
-  }
-
-  private isParserError(cause: unknown): boolean {
-    return cause instanceof SyntaxError || cause instanceof URIError || typeof (cause as BodyParserError | undefined)?.type === 'string';
-  }
-
-  /** Nest's own exceptions carry `{ message, error, statusCode }`; ours carry `{ message, errors }`. */
-  private textOf(body: string | object): string | undefined {
-    if (typeof body === 'string') return body;
-    const message = (body as { message?: unknown }).message;
-    if (typeof message === 'string') return message;
-    if (Array.isArray(message) && typeof message[0] === 'string') return message[0];
-    return undefined;
   }
 }
