@@ -11,7 +11,7 @@ import { chmodSync, copyFileSync, createWriteStream, existsSync, mkdirSync, mkdt
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freeLoopbackPort, sleep } from './lib/process.mjs';
+import { freeLoopbackPort, serverNodeFlags, sleep } from './lib/process.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const SERVER_ENTRY = join(ROOT, 'dist', 'backend', 'src', 'main.js');
@@ -77,7 +77,7 @@ serverEnv.SMTP_URL = mail.smtpUrl;
 
 log(`starting the server on ${baseUrl} (DATA_DIR ${dataDir})`);
 const logStream = createWriteStream(logFile);
-const server = spawn(process.execPath, [SERVER_ENTRY], { cwd: ROOT, env: serverEnv, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+const server = spawn(process.execPath, [...serverNodeFlags(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'))), SERVER_ENTRY], { cwd: ROOT, env: serverEnv, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
 server.stdout.pipe(logStream, { end: false });
 server.stderr.pipe(logStream, { end: false });
 let serverExit;

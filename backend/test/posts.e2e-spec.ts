@@ -528,6 +528,15 @@ describe('Posts API', () => {
       expect((await t.http.get(api('/blog/posts/public/no-such-post')).expect(404)).body).toEqual(err(404, 'Post with slug "no-such-post" not found'));
     });
 
+    it('GET /blog/posts/public/{slug}: answers are shared for a few seconds, but any change shows at once', async () => {
+      const post = await adminPost();
+      expect((await t.http.get(api(`/blog/posts/public/${post.slug}`)).expect(200)).body.data.title).toBe(post.title);
+      await t.http.put(api(`/blog/posts/${post.id}`)).set(admin.auth).send({ title: 'Renamed at once' }).expect(200);
+      expect((await t.http.get(api(`/blog/posts/public/${post.slug}`)).expect(200)).body.data.title).toBe('Renamed at once');
+      await t.http.put(api(`/blog/posts/${post.id}`)).set(admin.auth).send({ status: 'ARCHIVED' }).expect(200);
+      await t.http.get(api(`/blog/posts/public/${post.slug}`)).expect(404);
+    });
+
     it('GET /blog/posts/public/tag/{slug}: published posts of an active tag, sorted, paged', async () => {
       const slug = `only-${uid()}`;
       await t.http.post(api('/blog/tags')).set(admin.auth).send({ name: `Only ${slug}`, slug }).expect(201);

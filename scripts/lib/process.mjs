@@ -14,3 +14,14 @@ export function freeLoopbackPort() {
     });
   });
 }
+
+/**
+ * The Node flags `npm start` runs the server with (package.json scripts.start, e.g. the V8 heap
+ * cap), so that the benchmark and the browser tests run the server the way production does.
+ */
+export function serverNodeFlags(packageJson) {
+  const start = packageJson.scripts?.start ?? '';
+  const words = start.trim().split(/\s+/);
+  if (words[0] !== 'node') return [];
+  return words.slice(1).filter((word) => word.startsWith('--'));
+}

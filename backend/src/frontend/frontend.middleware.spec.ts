@@ -3,7 +3,7 @@ import express, { type Express, type Request, type Response } from 'express';
 import request from 'supertest';
 import { ContentEvents } from '../common/content-events';
 import { loadConfig } from '../config/env';
-import { FrontendMiddleware, type AstroHandler, type PostViewRecorder } from './frontend.module';
+import { FrontendMiddleware, MAX_CONCURRENT_RENDERS, type AstroHandler, type PostViewRecorder } from './frontend.module';
 import { etagOf } from './page-cache';
 import { PageCacheService } from './page-cache.service';
 import type { PublicContentService } from './public-content';
@@ -162,7 +162,7 @@ describe('FrontendMiddleware page cache', () => {
     expect(renders).toEqual(['/authors', '/authors']);
   });
 
-  it('renders at most 16 pages at once; the others wait in line and are all answered', async () => {
+  it(`renders at most ${MAX_CONCURRENT_RENDERS} pages at once; the others wait in line and are all answered`, async () => {
     const { app, renders, answers } = setup();
     const releases: (() => void)[] = [];
     let inFlight = 0;
@@ -175,15 +175,15 @@ describe('FrontendMiddleware page cache', () => {
       },
     });
     const responses = Array.from({ length: 20 }, (_, i) => request(app).get(`/login?n=${i}`).then((response) => response));
-    while (releases.length < 16) await new Promise((done) => setTimeout(done, 10));
+    while (releases.length < MAX_CONCURRENT_RENDERS) await new Promise((done) => setTimeout(done, 10));
     await new Promise((done) => setTimeout(done, 50));
-    expect(releases.length).toBe(16);
+    expect(releases.length).toBe(MAX_CONCURRENT_RENDERS);
     while (renders.length < 20 || releases.length > 0) {
       releases.shift()?.();
       await new Promise((done) => setTimeout(done, 5));
     }
     expect((await Promise.all(responses)).map((response) => response.status)).toEqual(Array(20).fill(200));
-    expect(most).toBe(16);
+    expect(most).toBe(MAX_CONCURRENT_RENDERS);
   });
 
   it('never caches requests with a session cookie and marks them private, no-store', async () => {

@@ -2,6 +2,7 @@ import { Injectable, NotFoundException, OnModuleDestroy } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { ContentEvents } from '../common/content-events';
+import { MicroCache } from '../common/micro-cache';
 import { Page, toPage } from '../common/pagination/page';
 import { TagRefDto } from '../tags/dto/tag-response.dto';
 import { TagsService } from '../tags/tags.service';
@@ -13,9 +14,14 @@ import { PostViewsService } from './post-views.service';
 import { PostsMessages } from './posts.messages';
 
 const LATEST_STORIES = 6;
-/** Public lists are the same for every reader: kept this long (and dropped on any content change), so counters stay fresh. */
-const LIST_TTL_MS = 5_000;
+/**
+ * Public answers are the same for every reader: each is kept this long (and dropped on any content
+ * change), so a burst of readers makes one query and counters are at most this old.
+ */
+const ANSWER_TTL_MS = 5_000;
 const LIST_CACHE_ENTRIES = 500;
+/** Whole posts are larger (Markdown and HTML, ~40 KB at 1,200 words): fewer of them. */
+const POST_CACHE_ENTRIES = 200;
 
 const CARD_COLUMNS = `p.id, p.title, p.slug, p.summary, p.thumbnail, p.like_count, p.view_count, p.comment_count, p.is_featured,
   p.published_at, p.reading_time, p.author_id, u.full_name AS author_name, u.avatar AS author_avatar`;
@@ -67,8 +73,9 @@ export class PostsPublicService implements OnModuleDestroy {
    * dropped on every ContentEvents notice, instead of a count(*) per list request.
    */
   private publishedTotals = new Map<string, Promise<number>>();
-  /** Recently answered public list pages (a micro-cache: LIST_TTL_MS, cleared on content changes). */
-  private readonly lists = new Map<string, { expires: number; value: Promise<unknown> }>();
+  /** Recently answered public list pages and posts (cleared on content changes). */
+  private readonly lists = new MicroCache<unknown>(ANSWER_TTL_MS, LIST_CACHE_ENTRIES);
+  private readonly postsBySlug = new MicroCache<PostResponseDto>(ANSWER_TTL_MS, POST_CACHE_ENTRIES);
   private readonly stopListening: () => void;
 
   constructor(
@@ -80,6 +87,7 @@ export class PostsPublicService implements OnModuleDestroy {
     this.stopListening = contentEvents.onChange(() => {
       this.publishedTotals.clear();
       this.lists.clear();
+      this.postsBySlug.clear();
     });
   }
 
@@ -103,7 +111,14 @@ export class PostsPublicService implements OnModuleDestroy {
     return this.remembered('latest', () => this.cardsPage(`FROM posts p WHERE p.status = 'PUBLISHED'`, 'p.published_at DESC, p.id DESC', [], LATEST_STORIES, 0));
   }
 
+  /** The whole published post; every call counts a view, also when the answer is a few seconds old. */
   async bySlug(slug: string): Promise<PostResponseDto> {
+    const post = await this.postsBySlug.remember(slug, () => this.loadBySlug(slug));
+    this.views.record(post.id);
+    return post;
+  }
+
+  private async loadBySlug(slug: string): Promise<PostResponseDto> {
     // One round trip: the post, the author's public columns (never the e-mail) and its active tags.
     const [row] = (await this.dataSource.query(
       `SELECT ${POST_COLUMNS}, ${ACTIVE_TAGS_JSON} AS tags
@@ -112,7 +127,6 @@ export class PostsPublicService implements OnModuleDestroy {
       [slug],
     )) as (PublicPostRow & { tags: TagRefDto[] })[];
     if (!row) throw new NotFoundException(PostsMessages.notFoundBySlug(slug));
-    this.views.record(row.id);
     return toPublicPostResponse(row, row.tags);
   }
 
@@ -183,16 +197,8 @@ export class PostsPublicService implements OnModuleDestroy {
     }));
   }
 
-  /** The answer of `load` for `key`, shared by every caller within LIST_TTL_MS. Failures are not kept. */
   private remembered<T>(key: string, load: () => Promise<T>): Promise<T> {
-    const now = Date.now();
-    const hit = this.lists.get(key);
-    if (hit && hit.expires > now) return hit.value as Promise<T>;
-    if (this.lists.size >= LIST_CACHE_ENTRIES) this.lists.clear();
-    const value = load();
-    value.catch(() => this.lists.delete(key));
-    this.lists.set(key, { expires: now + LIST_TTL_MS, value });
-    return value;
+    return this.lists.remember(key, load) as Promise<T>;
   }
 
   private publishedTotal(key: string, sql: string, params: unknown[]): Promise<number> {

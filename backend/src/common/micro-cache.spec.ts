@@ -1,0 +1,37 @@
+import { MicroCache } from './micro-cache';
+
+describe('MicroCache', () => {
+  afterEach(() => jest.useRealTimers());
+
+  it('shares one load between callers within the TTL, then loads again', async () => {
+    jest.useFakeTimers({ now: 1_000 });
+    const cache = new MicroCache<number>(5_000, 10);
+    let loads = 0;
+    const load = () => Promise.resolve((loads += 1));
+    expect(await cache.remember('a', load)).toBe(1);
+    jest.setSystemTime(5_999);
+    expect(await cache.remember('a', load)).toBe(1);
+    jest.setSystemTime(6_000);
+    expect(await cache.remember('a', load)).toBe(2);
+    expect(await cache.remember('b', load)).toBe(3);
+  });
+
+  it('drops failures at once, so the next caller asks again', async () => {
+    const cache = new MicroCache<string>(5_000, 10);
+    await expect(cache.remember('a', () => Promise.reject(new Error('down')))).rejects.toThrow('down');
+    await expect(cache.remember('a', () => Promise.resolve('up'))).resolves.toBe('up');
+  });
+
+  it('forgets everything on clear() and when it is full', async () => {
+    const cache = new MicroCache<number>(60_000, 2);
+    let loads = 0;
+    const load = () => Promise.resolve((loads += 1));
+    await cache.remember('a', load);
+    cache.clear();
+    expect(await cache.remember('a', load)).toBe(2);
+    await cache.remember('b', load);
+    // Full (a, b): a third key starts over, so 'a' is loaded again afterwards.
+    expect(await cache.remember('c', load)).toBe(4);
+    expect(await cache.remember('a', load)).toBe(5);
+  });
+});
