@@ -206,3 +206,33 @@ test('a change to a post shows on the next request of a cached page', async ({ p
   await page.goto(path);
   await expect(page.getByRole('link', { name: `After the change ${unique}`, exact: true })).toBeVisible();
 });
+
+test('a post approved in review appears at once on home, /blog, its tag pages, RSS and sitemap; before that it never shows', async ({ request, playwright, baseURL }) => {
+  const api = await adminApi(baseURL!, playwright);
+  const reviewTag = { name: `Review ${unique}`, slug: `review-${unique}` };
+  expect((await api.post('/api/v1/blog/tags', { data: reviewTag })).status()).toBe(201);
+  const title = `Through review ${unique}`;
+  const slug = `through-review-${unique}`;
+  // The author endpoints (an admin holds the author's rights too): a draft, then submitted.
+  const created = await api.post('/api/v1/blog/posts/author/create', { data: { title, slug, summary: 'Written, reviewed, published.', content: 'Reviewed text.', tagSlugs: [reviewTag.slug] } });
+  expect(created.status(), await created.text()).toBe(201);
+  const { id } = (await created.json()).data as { id: number };
+
+  const publicPages = ['/', '/blog', `/blog/tag/${reviewTag.slug}`, `/tag/${reviewTag.slug}`, '/rss.xml', '/sitemap.xml'];
+  const expectHidden = async () => {
+    for (const path of publicPages) expect(await (await request.get(path)).text(), path).not.toContain(slug);
+    expect((await request.get(`/blog/${slug}`)).status()).toBe(404);
+  };
+  await expectHidden();
+  const submitted = await api.post(`/api/v1/blog/posts/author/${id}/submit-for-review`);
+  expect(submitted.status(), await submitted.text()).toBe(200);
+  await expectHidden();
+
+  const approved = await api.put(`/api/v1/blog/posts/admin/${id}/review`, { data: { status: 'APPROVED' } });
+  expect(approved.status(), await approved.text()).toBe(200);
+  await api.dispose();
+  for (const path of publicPages) expect(await (await request.get(path)).text(), path).toContain(slug);
+  const postPage = await request.get(`/blog/${slug}`);
+  expect(postPage.status()).toBe(200);
+  expect(await postPage.text()).toContain(title);
+});
