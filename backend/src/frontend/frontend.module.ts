@@ -140,10 +140,9 @@ export class FrontendMiddleware implements NestMiddleware {
    * Runs the page handler, at most MAX_CONCURRENT_RENDERS at a time; the rest wait in line.
    * Renders are CPU work on this one thread (public data comes from memory or one query), so more
    * at once gain nothing, while each holds its data and HTML in memory. Each starts from
-   * setImmediate, after the event loop's I/O phase: Node accepts one new connection per loop
-   * iteration, and renders chained in microtasks behind that accept made a burst of new
-   * connections wait seconds (up to 10 s with 64 at once) under load. (Measured: one accept per
-   * loop iteration while renders were running.)
+   * setImmediate, after the event loop's I/O phase: Node accepted one new connection per loop
+   * iteration here, and with renders running in the microtasks behind each accept, a burst of new
+   * connections waited seconds under load (up to 10 s with 64 at once).
    */
   private renderPage(req: Request, res: Response, next: NextFunction): void {
     const start = () => {
@@ -165,7 +164,7 @@ export class FrontendMiddleware implements NestMiddleware {
         publicContent: this.content,
       };
       setImmediate(() => {
-        // The visitor may have gone in the meantime: no render for nobody.
+        // The visitor may have gone in the meantime: no render for a closed connection.
         if (res.destroyed) return release();
         this.handler(req, res, next, locals).catch((error: unknown) => {
           release();
