@@ -1,4 +1,5 @@
 import { createTestApp, TestApp } from './helpers/app';
+import { api, uid } from './helpers/envelope';
 import { createAdmin, createAuthor, createReader, TestUser } from './helpers/users';
 
 /**
@@ -8,10 +9,6 @@ import { createAdmin, createAuthor, createReader, TestUser } from './helpers/use
  */
 type Who = 'anonymous' | 'user' | 'owner' | 'otherAuthor' | 'admin';
 const WHO: Who[] = ['anonymous', 'user', 'owner', 'otherAuthor', 'admin'];
-
-const api = (path: string) => `/api/v1${path}`;
-let counter = 0;
-const uid = () => `${Date.now().toString(36)}${process.pid}${(counter += 1)}`;
 
 interface Fixture {
   draftId: number;

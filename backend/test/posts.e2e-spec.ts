@@ -4,24 +4,11 @@ import { PostViewsService } from '../src/posts/post-views.service';
 import { PostsPublicService } from '../src/posts/posts-public.service';
 import { TagsService } from '../src/tags/tags.service';
 import { createTestApp, TestApp } from './helpers/app';
+import { api, err, ISO, ok, uid } from './helpers/envelope';
 import { createAdmin, createAuthor, createReader, TestUser } from './helpers/users';
-
-const api = (path: string) => `/api/v1${path}`;
-let counter = 0;
-const uid = () => `${Date.now().toString(36)}${process.pid}${(counter += 1)}`;
 
 const AUTH_REQUIRED = 'Authentication required. Please log in to continue.';
 const AUTH_REQUIRED_SAVE = 'Authentication required: Please log in to create/update posts.';
-const err = (status: number, message: string, errors: unknown = null) => ({
-  success: false,
-  data: null,
-  message,
-  status,
-  errors,
-  requestId: expect.any(String),
-});
-const ok = (data: unknown, message = 'OK', status = 200) => ({ success: true, data, message, status, errors: null });
-const ISO = expect.stringMatching(/^\d{4}-\d\d-\d\dT/);
 
 describe('Posts API', () => {
   let t: TestApp;

@@ -1,14 +1,10 @@
 import { ContentChange, ContentEvents } from '../src/common/content-events';
 import { createTestApp, TestApp } from './helpers/app';
+import { api, err, ISO, uid } from './helpers/envelope';
 import { createAdmin, createAuthor, createReader, TestUser } from './helpers/users';
 
-const api = (path: string) => `/api/v1${path}`;
-let counter = 0;
-const uid = () => `${Date.now().toString(36)}${process.pid}${(counter += 1)}`;
 const AUTH_REQUIRED = 'Authentication required. Please log in to continue.';
 const FORBIDDEN = 'You do not have permission to access this resource.';
-const err = (status: number, message: string, errors: unknown = null) => ({ success: false, data: null, message, status, errors, requestId: expect.any(String) });
-const ISO = expect.stringMatching(/^\d{4}-\d\d-\d\dT/);
 
 describe('Tags API', () => {
   let t: TestApp;
