@@ -52,6 +52,23 @@ export class PageableDto {
   @ApiProperty() unpaged: boolean;
 }
 
+/**
+ * The page fields of the admin list variants (spec 001 §3: `currentPage` beside `number`); each
+ * subclass adds `content` and the same items under its own name (`posts`, `tags`).
+ */
+export abstract class AdminPageFieldsDto {
+  @ApiProperty() totalElements: number;
+  @ApiProperty() totalPages: number;
+  @ApiProperty() number: number;
+  @ApiProperty() currentPage: number;
+  @ApiProperty() size: number;
+  @ApiProperty() first: boolean;
+  @ApiProperty() last: boolean;
+  @ApiProperty() empty: boolean;
+  @ApiProperty() numberOfElements: number;
+  @ApiProperty({ type: PageableDto }) pageable: PageableDto;
+}
+
 /** The spec's paged answer (Spring-style field names, as the clients read them). */
 export interface Page<T> {
   content: T[];

@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { PageableDto } from '../../common/pagination/page';
+import { AdminPageFieldsDto } from '../../common/pagination/page';
 import { TagRefDto } from '../../tags/dto/tag-response.dto';
 import { PostStatus } from '../entities/post.entity';
 
@@ -77,19 +77,9 @@ export class PostListItemDto {
 }
 
 /** The back-office and author post lists: the spec's paged fields plus the admin variant (posts, currentPage). */
-export class PostAdminPageDto {
+export class PostAdminPageDto extends AdminPageFieldsDto {
   @ApiProperty({ type: [PostListItemDto] }) content: PostListItemDto[];
   @ApiProperty({ type: [PostListItemDto] }) posts: PostListItemDto[];
-  @ApiProperty() totalElements: number;
-  @ApiProperty() totalPages: number;
-  @ApiProperty() number: number;
-  @ApiProperty() currentPage: number;
-  @ApiProperty() size: number;
-  @ApiProperty() first: boolean;
-  @ApiProperty() last: boolean;
-  @ApiProperty() empty: boolean;
-  @ApiProperty() numberOfElements: number;
-  @ApiProperty({ type: PageableDto }) pageable: PageableDto;
 }
 
 export class SitemapEntryDto {

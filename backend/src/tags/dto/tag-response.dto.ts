@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { PageableDto } from '../../common/pagination/page';
+import { AdminPageFieldsDto } from '../../common/pagination/page';
 
 export class TagResponseDto {
   @ApiProperty() id: number;
@@ -25,17 +25,7 @@ export class TagRefDto {
 }
 
 /** The tag list page: the spec's paged fields, plus `tags` (the admin variant) holding the same items. */
-export class TagPageDto {
+export class TagPageDto extends AdminPageFieldsDto {
   @ApiProperty({ type: [TagResponseDto] }) content: TagResponseDto[];
   @ApiProperty({ type: [TagResponseDto] }) tags: TagResponseDto[];
-  @ApiProperty() totalElements: number;
-  @ApiProperty() totalPages: number;
-  @ApiProperty() number: number;
-  @ApiProperty() currentPage: number;
-  @ApiProperty() size: number;
-  @ApiProperty() first: boolean;
-  @ApiProperty() last: boolean;
-  @ApiProperty() empty: boolean;
-  @ApiProperty() numberOfElements: number;
-  @ApiProperty({ type: PageableDto }) pageable: PageableDto;
 }
