@@ -21,29 +21,15 @@ export interface PostCardRow {
   author_avatar: string | null;
 }
 
-/** A whole published post as the public by-slug query selects it. */
-export interface PublicPostRow {
-  id: number;
-  title: string;
-  slug: string;
-  summary: string | null;
-  content: string;
-  content_html: string;
-  status: PostStatus;
-  thumbnail: string | null;
-  published_at: Date | null;
-  created_at: Date;
-  updated_at: Date;
-  author_id: number;
-  like_count: number;
-  view_count: number;
-  comment_count: number;
-  is_featured: boolean;
-  reading_time: number;
-  author_name: string;
-  author_avatar: string | null;
-  author_bio: string | null;
-}
+/** The post columns an answer shows (an entity, or a row selected under the entity's property names). */
+type PostColumns = Pick<
+  Post,
+  | 'id' | 'title' | 'slug' | 'summary' | 'content' | 'contentHtml' | 'status' | 'thumbnail' | 'publishedAt' | 'createdAt' | 'updatedAt'
+  | 'authorId' | 'likeCount' | 'viewCount' | 'commentCount' | 'isFeatured' | 'readingTime'
+>;
+
+/** A post with the author columns answers show; the e-mail only where an answer may carry it. */
+export type PostForAnswer = PostColumns & { author: Pick<User, 'id' | 'fullName' | 'avatar' | 'bio'> & { email?: string } };
 
 const iso = (date: Date | null): string | null => (date ? date.toISOString() : null);
 
@@ -67,81 +53,45 @@ export function toPostCard(row: PostCardRow, tags: TagRefDto[]): PostCardRespons
   };
 }
 
-/** The whole post for anonymous readers (the same fields as toPostResponse without the e-mail). */
-export function toPublicPostResponse(row: PublicPostRow, tags: TagRefDto[]): PostResponseDto {
+/** What the whole post and a list item share. */
+function commonFields(post: PostForAnswer) {
   return {
-    id: row.id,
-    title: row.title,
-    slug: row.slug,
-    summary: row.summary,
-    content: row.content,
-    contentHtml: row.content_html,
-    status: row.status,
-    thumbnail: row.thumbnail,
-    publishedAt: iso(row.published_at),
-    createdAt: row.created_at.toISOString(),
-    updatedAt: row.updated_at.toISOString(),
-    userId: row.author_id,
-    authorName: row.author_name,
-    author: { id: row.author_id, fullName: row.author_name, avatar: row.author_avatar, bio: row.author_bio },
-    tags,
-    likeCount: row.like_count,
-    viewCount: row.view_count,
-    commentCount: row.comment_count,
-    isFeatured: row.is_featured,
-    readingTime: row.reading_time,
+    id: post.id,
+    title: post.title,
+    slug: post.slug,
+    summary: post.summary,
+    status: post.status,
+    thumbnail: post.thumbnail,
+    publishedAt: iso(post.publishedAt),
+    createdAt: post.createdAt.toISOString(),
+    updatedAt: post.updatedAt.toISOString(),
+    userId: post.authorId,
+    authorName: post.author.fullName,
+    likeCount: post.likeCount,
+    viewCount: post.viewCount,
+    commentCount: post.commentCount,
+    isFeatured: post.isFeatured,
+    readingTime: post.readingTime,
   };
 }
 
 /** The whole post; `withEmail` only on authenticated endpoints (never public ones). */
-export function toPostResponse(post: Post & { author: User }, tags: TagRefDto[], withEmail: boolean): PostResponseDto {
+export function toPostResponse(post: PostForAnswer, tags: TagRefDto[], withEmail: boolean): PostResponseDto {
+  const { author } = post;
   const response: PostResponseDto = {
-    id: post.id,
-    title: post.title,
-    slug: post.slug,
-    summary: post.summary,
+    ...commonFields(post),
     content: post.content,
     contentHtml: post.contentHtml,
-    status: post.status,
-    thumbnail: post.thumbnail,
-    publishedAt: iso(post.publishedAt),
-    createdAt: post.createdAt.toISOString(),
-    updatedAt: post.updatedAt.toISOString(),
-    userId: post.authorId,
-    authorName: post.author.fullName,
-    author: { id: post.author.id, fullName: post.author.fullName, avatar: post.author.avatar, bio: post.author.bio },
+    author: { id: author.id, fullName: author.fullName, avatar: author.avatar, bio: author.bio },
     tags,
-    likeCount: post.likeCount,
-    viewCount: post.viewCount,
-    commentCount: post.commentCount,
-    isFeatured: post.isFeatured,
-    readingTime: post.readingTime,
   };
-  if (withEmail) response.authorEmail = post.author.email;
+  if (withEmail) response.authorEmail = author.email;
   return response;
 }
 
-export function toPostListItem(post: Post & { author: User }, tags: TagRefDto[]): PostListItemDto {
-  return {
-    id: post.id,
-    title: post.title,
-    slug: post.slug,
-    summary: post.summary,
-    status: post.status,
-    thumbnail: post.thumbnail,
-    publishedAt: iso(post.publishedAt),
-    createdAt: post.createdAt.toISOString(),
-    updatedAt: post.updatedAt.toISOString(),
-    userId: post.authorId,
-    authorName: post.author.fullName,
-    authorEmail: post.author.email,
-    tags,
-    likeCount: post.likeCount,
-    viewCount: post.viewCount,
-    commentCount: post.commentCount,
-    isFeatured: post.isFeatured,
-    readingTime: post.readingTime,
-  };
+/** A post in back-office and author lists: no body, with the author's e-mail. */
+export function toPostListItem(post: PostForAnswer & { author: { email: string } }, tags: TagRefDto[]): PostListItemDto {
+  return { ...commonFields(post), authorEmail: post.author.email, tags };
 }
 
 export const isPublic = (status: PostStatus): boolean => status === PostStatus.PUBLISHED;

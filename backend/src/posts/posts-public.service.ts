@@ -9,7 +9,7 @@ import { TagsService } from '../tags/tags.service';
 import { RoleName } from '../users/entities/role.entity';
 import { PostTagQueryDto } from './dto/post-input.dto';
 import { AuthorSummaryDto, PostCardResponseDto, PostResponseDto, SitemapResponseDto } from './dto/post-response.dto';
-import { PostCardRow, PublicPostRow, toPostCard, toPublicPostResponse } from './post.mapper';
+import { PostCardRow, PostForAnswer, toPostCard, toPostResponse } from './post.mapper';
 import { PostViewsService } from './post-views.service';
 import { PostsMessages } from './posts.messages';
 
@@ -26,10 +26,14 @@ const POST_CACHE_ENTRIES = 200;
 const CARD_COLUMNS = `p.id, p.title, p.slug, p.summary, p.thumbnail, p.like_count, p.view_count, p.comment_count, p.is_featured,
   p.published_at, p.reading_time, p.author_id, u.full_name AS author_name, u.avatar AS author_avatar`;
 
-/** The whole post as the public page shows it, with the author's public columns. */
-const POST_COLUMNS = `p.id, p.title, p.slug, p.summary, p.content, p.content_html, p.status, p.thumbnail, p.published_at,
-  p.created_at, p.updated_at, p.author_id, p.like_count, p.view_count, p.comment_count, p.is_featured, p.reading_time,
-  u.full_name AS author_name, u.avatar AS author_avatar, u.bio AS author_bio`;
+/**
+ * The whole post as the public page shows it, under the entity's property names (so the same
+ * mapper serves it), with the author's public columns: never the e-mail.
+ */
+const POST_COLUMNS = `p.id, p.title, p.slug, p.summary, p.content, p.content_html AS "contentHtml", p.status, p.thumbnail,
+  p.published_at AS "publishedAt", p.created_at AS "createdAt", p.updated_at AS "updatedAt", p.author_id AS "authorId",
+  p.like_count AS "likeCount", p.view_count AS "viewCount", p.comment_count AS "commentCount", p.is_featured AS "isFeatured",
+  p.reading_time AS "readingTime", json_build_object('id', u.id, 'fullName', u.full_name, 'avatar', u.avatar, 'bio', u.bio) AS author`;
 
 /** The active tags of post `p` as a JSON array of tag chips, alphabetical. */
 const ACTIVE_TAGS_JSON = `COALESCE((SELECT json_agg(json_build_object('id', t.id, 'name', t.name, 'slug', t.slug, 'color', t.color) ORDER BY t.name)
@@ -119,15 +123,15 @@ export class PostsPublicService implements OnModuleDestroy {
   }
 
   private async loadBySlug(slug: string): Promise<PostResponseDto> {
-    // One round trip: the post, the author's public columns (never the e-mail) and its active tags.
+    // One round trip: the post, its author's public columns and its active tags.
     const [row] = (await this.dataSource.query(
       `SELECT ${POST_COLUMNS}, ${ACTIVE_TAGS_JSON} AS tags
          FROM posts p JOIN users u ON u.id = p.author_id
         WHERE p.slug = $1 AND p.status = 'PUBLISHED'`,
       [slug],
-    )) as (PublicPostRow & { tags: TagRefDto[] })[];
+    )) as (PostForAnswer & { tags: TagRefDto[] })[];
     if (!row) throw new NotFoundException(PostsMessages.notFoundBySlug(slug));
-    return toPublicPostResponse(row, row.tags);
+    return toPostResponse(row, row.tags, false);
   }
 
   byTag(tagSlug: string, query: PostTagQueryDto): Promise<Page<PostCardResponseDto>> {

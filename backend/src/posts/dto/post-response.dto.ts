@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, OmitType } from '@nestjs/swagger';
 import { AdminPageFieldsDto } from '../../common/pagination/page';
 import { TagRefDto } from '../../tags/dto/tag-response.dto';
 import { PostStatus } from '../entities/post.entity';
@@ -54,26 +54,9 @@ export class PostResponseDto {
   @ApiProperty() readingTime: number;
 }
 
-/** A post in back-office and author lists: the whole post without its body (GET /blog/posts/{id} has it). */
-export class PostListItemDto {
-  @ApiProperty() id: number;
-  @ApiProperty() title: string;
-  @ApiProperty() slug: string;
-  @ApiProperty({ type: String, nullable: true }) summary: string | null;
-  @ApiProperty({ enum: PostStatus, enumName: 'PostStatus' }) status: PostStatus;
-  @ApiProperty({ type: String, nullable: true }) thumbnail: string | null;
-  @ApiProperty({ type: String, format: 'date-time', nullable: true }) publishedAt: string | null;
-  @ApiProperty({ type: String, format: 'date-time' }) createdAt: string;
-  @ApiProperty({ type: String, format: 'date-time' }) updatedAt: string;
-  @ApiProperty() userId: number;
-  @ApiProperty() authorName: string;
+/** A post in back-office and author lists: the whole post without its body (GET /blog/posts/{id} has it), with the author's e-mail. */
+export class PostListItemDto extends OmitType(PostResponseDto, ['content', 'contentHtml', 'author', 'authorEmail'] as const) {
   @ApiProperty() authorEmail: string;
-  @ApiProperty({ type: [TagRefDto] }) tags: TagRefDto[];
-  @ApiProperty() likeCount: number;
-  @ApiProperty() viewCount: number;
-  @ApiProperty() commentCount: number;
-  @ApiProperty() isFeatured: boolean;
-  @ApiProperty() readingTime: number;
 }
 
 /** The back-office and author post lists: the spec's paged fields plus the admin variant (posts, currentPage). */
