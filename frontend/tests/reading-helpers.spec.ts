@@ -1,7 +1,8 @@
 import { expect, test } from '@playwright/test';
 import { ApiError } from '../src/lib/api/errors';
 import { cardReadingTime, compactCount, formatCount, formatViDate, formatViLongDate, isValidSlug, pageParam, plural, readingTimeOf, titleCaseSlug } from '../src/lib/format';
-import { load, retryHref } from '../src/lib/settle';
+import { publicContent, type PublicContentSource } from '../src/lib/public-content';
+import { retryHref } from '../src/lib/settle';
 import { xmlEscape } from '../src/lib/xml';
 
 /** The reading pages' pure rules (no browser page needed): formatters, slugs, paging, XML. */
@@ -57,17 +58,21 @@ test.describe('reading helpers', () => {
     expect(xmlEscape('bell\u0007 and tab\t')).toBe('bell and tab\t');
   });
 
-  test('load() gives the envelope data or the ApiError with the server message, never throws', async () => {
-    const ok = { data: { success: true, data: { id: 1 }, message: 'OK', status: 200, errors: null }, response: new Response(null, { status: 200 }) };
-    expect(await load(Promise.resolve(ok))).toEqual({ ok: true, data: { id: 1 } });
-    const missing = { error: { success: false, data: null, message: 'Tag "x" not found', status: 404, errors: null }, response: new Response(null, { status: 404 }) };
-    const failed = await load(Promise.resolve(missing));
+  test('publicContent() gives the data or an ApiError with the server\'s status and message, never throws', async () => {
+    const source = {
+      latestStories: () => Promise.resolve({ ok: true as const, data: [] }),
+      postsByTag: () => Promise.resolve({ ok: false as const, status: 404, message: 'Tag "x" not found' }),
+      authors: () => Promise.reject(new Error('the server broke')),
+    } as unknown as PublicContentSource;
+    const content = publicContent(source);
+    expect(await content.latestStories()).toEqual({ ok: true, data: [] });
+    const failed = await content.postsByTag('x', 0, 12);
     expect(failed.ok).toBe(false);
     if (!failed.ok) {
       expect(failed.error).toBeInstanceOf(ApiError);
       expect([failed.error.status, failed.error.message]).toEqual([404, 'Tag "x" not found']);
     }
-    const network = await load(Promise.reject(new TypeError('fetch failed')));
-    expect(network.ok ? undefined : network.error.status).toBe(0);
+    const broken = await content.authors();
+    expect(broken.ok ? undefined : [broken.error.status, broken.error.message]).toEqual([500, 'An unexpected error occurred']);
   });
 });

@@ -1,6 +1,6 @@
 import { useCallback, useState, type FormEvent } from 'react';
 import { ApiError, unwrap } from '../lib/api/errors';
-import { AccountTexts, isEmail, RegisterTexts } from '../lib/auth-texts';
+import { AccountTexts, nameAndEmailErrors } from '../lib/auth-texts';
 import type { UserResponse } from '../lib/session';
 import { sessionApi } from '../lib/session-browser';
 import { Spinner, TextField, Toast, type ToastMessage, useHydrated } from './form-controls';
@@ -15,13 +15,7 @@ type Errors = Partial<Record<keyof Profile, string>>;
 const BIO_MAX = 500;
 
 function validate(values: Profile): Errors {
-  const errors: Errors = {};
-  const name = values.fullName.trim();
-  if (!name) errors.fullName = RegisterTexts.FULL_NAME_REQUIRED;
-  else if (name.length < 2) errors.fullName = RegisterTexts.FULL_NAME_MIN;
-  else if (name.length > 100) errors.fullName = RegisterTexts.FULL_NAME_MAX;
-  if (!values.email.trim()) errors.email = RegisterTexts.EMAIL_REQUIRED;
-  else if (!isEmail(values.email)) errors.email = RegisterTexts.EMAIL_INVALID;
+  const errors: Errors = nameAndEmailErrors(values);
   if (values.bio.length > BIO_MAX) errors.bio = `Bio must be at most ${BIO_MAX} characters`;
   return errors;
 }

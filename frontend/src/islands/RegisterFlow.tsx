@@ -2,7 +2,7 @@ import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react'
 import { browserApi } from '../lib/api/client';
 import { ApiError, unwrap } from '../lib/api/errors';
 import { unwrapWithMessage } from '../lib/api-message';
-import { isEmail, messageOr, registerErrorMessage, RegisterTexts } from '../lib/auth-texts';
+import { messageOr, nameAndEmailErrors, registerErrorMessage, RegisterTexts } from '../lib/auth-texts';
 import { SPECIAL_CHARACTERS } from '../lib/password-rules';
 import { readResend, recordResend, resendLabel, secondsLeft } from '../lib/resend-countdown';
 import { Alert, PasswordField, Spinner, StrengthMeter, TextField, useHydrated } from './form-controls';
@@ -16,13 +16,7 @@ const CODE_LENGTH = 6;
 const REDIRECT_DELAY_MS = 2000;
 
 function validate(values: Record<Field, string>): Errors {
-  const errors: Errors = {};
-  const name = values.fullName.trim();
-  if (!name) errors.fullName = RegisterTexts.FULL_NAME_REQUIRED;
-  else if (name.length < 2) errors.fullName = RegisterTexts.FULL_NAME_MIN;
-  else if (name.length > 100) errors.fullName = RegisterTexts.FULL_NAME_MAX;
-  if (!values.email.trim()) errors.email = RegisterTexts.EMAIL_REQUIRED;
-  else if (!isEmail(values.email)) errors.email = RegisterTexts.EMAIL_INVALID;
+  const errors: Errors = nameAndEmailErrors(values);
   const p = values.password;
   if (!p) errors.password = RegisterTexts.PASSWORD_REQUIRED;
   else if (p.length < 8) errors.password = RegisterTexts.PASSWORD_MIN;

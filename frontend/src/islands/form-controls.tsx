@@ -27,14 +27,14 @@ interface FieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'id'> {
   hint?: ReactNode;
 }
 
-export function TextField({ label, error, hint, className, ...input }: FieldProps) {
-  const id = useId();
+/** A field's label above its control, then the hint and the error the control points to. */
+function FieldFrame({ id, label, error, hint, className, children }: { id: string; label: string; error?: string; hint?: ReactNode; className?: string; children: ReactNode }) {
   return (
     <div className={className}>
       <label htmlFor={id} className="mb-1 block text-sm font-medium">
         {label}
       </label>
-      <input id={id} className={`${INPUT} ${error ? INPUT_ERROR : ''}`} aria-invalid={error ? true : undefined} aria-describedby={error ? `${id}-error` : undefined} {...input} />
+      {children}
       {hint}
       {error && (
         <p id={`${id}-error`} className="mt-1 text-sm text-red-600 dark:text-red-400">
@@ -45,14 +45,20 @@ export function TextField({ label, error, hint, className, ...input }: FieldProp
   );
 }
 
+export function TextField({ label, error, hint, className, ...input }: FieldProps) {
+  const id = useId();
+  return (
+    <FieldFrame id={id} label={label} error={error} hint={hint} className={className}>
+      <input id={id} className={`${INPUT} ${error ? INPUT_ERROR : ''}`} aria-invalid={error ? true : undefined} aria-describedby={error ? `${id}-error` : undefined} {...input} />
+    </FieldFrame>
+  );
+}
+
 export function PasswordField({ label, error, hint, className, ...input }: FieldProps) {
   const id = useId();
   const [visible, setVisible] = useState(false);
   return (
-    <div className={className}>
-      <label htmlFor={id} className="mb-1 block text-sm font-medium">
-        {label}
-      </label>
+    <FieldFrame id={id} label={label} error={error} hint={hint} className={className}>
       <div className="relative">
         <input
           id={id}
@@ -73,13 +79,7 @@ export function PasswordField({ label, error, hint, className, ...input }: Field
           {visible ? 'Hide' : 'Show'}
         </button>
       </div>
-      {hint}
-      {error && (
-        <p id={`${id}-error`} className="mt-1 text-sm text-red-600 dark:text-red-400">
-          {error}
-        </p>
-      )}
-    </div>
+    </FieldFrame>
   );
 }
 
