@@ -33,8 +33,20 @@ export type PublicContent = {
   ) => Promise<Loaded<Awaited<ReturnType<PublicContentSource[K]>> extends ContentResult<infer T> ? T : never>>;
 };
 
+/** One wrapper per source: the server hands every request the same one. */
+const wrappers = new WeakMap<PublicContentSource, PublicContent>();
+
 /** Wraps the server's source so that every read settles to Loaded, never throws. */
 export function publicContent(source: PublicContentSource): PublicContent {
+  let content = wrappers.get(source);
+  if (!content) {
+    content = wrap(source);
+    wrappers.set(source, content);
+  }
+  return content;
+}
+
+function wrap(source: PublicContentSource): PublicContent {
   const settle = async <T>(read: () => Promise<ContentResult<T>>): Promise<Loaded<T>> => {
     try {
       const result = await read();
