@@ -2,8 +2,10 @@
 import { CreateAuthTokens1795336604900 } from './1795336604900-CreateAuthTokens';
 import { CreatePostsTagsReviews1795336563452 } from './1795336563452-CreatePostsTagsReviews';
 import { CreateUsersAndRoles1795336336857 } from './1795336336857-CreateUsersAndRoles';
+import { DemotePostBodyHeadings1795444368112 } from './1795444368112-DemotePostBodyHeadings';
 export const MIGRATIONS: Function[] = [
   CreateUsersAndRoles1795336336857,
   CreatePostsTagsReviews1795336563452,
   CreateAuthTokens1795336604900,
+  DemotePostBodyHeadings1795444368112,
 ];

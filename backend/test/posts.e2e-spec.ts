@@ -123,7 +123,7 @@ describe('Posts API', () => {
             slug: `trimmed-${token}`,
             summary: 'A summary.',
             content,
-            contentHtml: `<h2 id="intro">Intro</h2>\n<p>${Array(450).fill('word').join(' ')}</p>\n`,
+            contentHtml: `<h3 id="intro">Intro</h3>\n<p>${Array(450).fill('word').join(' ')}</p>\n`,
             status: 'PUBLISHED',
             thumbnail: '/images/thumb.webp',
             publishedAt: ISO,
@@ -295,7 +295,7 @@ describe('Posts API', () => {
       const post = await adminPost({ summary: 'Keep me' });
       let res = await t.http.put(api(`/blog/posts/${post.id}`)).set(admin.auth).send({ content: '# New' }).expect(200);
       expect(res.body.message).toBe('Post updated.');
-      expect(res.body.data).toMatchObject({ title: post.title, slug: post.slug, summary: 'Keep me', content: '# New', contentHtml: '<h1 id="new">New</h1>\n' });
+      expect(res.body.data).toMatchObject({ title: post.title, slug: post.slug, summary: 'Keep me', content: '# New', contentHtml: '<h2 id="new">New</h2>\n' });
       expect(res.body.data.tags).toEqual(post.tags);
       res = await t.http.put(api(`/blog/posts/${post.id}`)).set(admin.auth).send({ title: ' ' }).expect(400);
       expect(res.body.message).toBe('Title is required');

@@ -76,7 +76,7 @@ describe('renderMarkdown: what stays', () => {
 
   it('gives headings slugified ids, unique within the post', () => {
     expect(renderMarkdown('# Xin chào Đà Nẵng\n\n## Setup\n\n## Setup\n\n### `npm` & friends')).toBe(
-      '<h1 id="xin-chao-da-nang">Xin chào Đà Nẵng</h1>\n<h2 id="setup">Setup</h2>\n<h2 id="setup-2">Setup</h2>\n<h3 id="npm-friends"><code>npm</code> &amp; friends</h3>\n',
+      '<h2 id="xin-chao-da-nang">Xin chào Đà Nẵng</h2>\n<h3 id="setup">Setup</h3>\n<h3 id="setup-2">Setup</h3>\n<h4 id="npm-friends"><code>npm</code> &amp; friends</h4>\n',
     );
   });
 
@@ -93,6 +93,29 @@ describe('renderMarkdown: what stays', () => {
     expect(html).toContain('<blockquote>\n<p>quoted</p>\n</blockquote>');
     expect(html).toContain('<th style="text-align:right">a</th>');
     expect(html).toContain('<kbd>Ctrl</kbd>');
+  });
+});
+
+describe('renderMarkdown: headings one level down (the post title is the page\'s only h1)', () => {
+  it('renders # as h2 … ##### as h6; ###### stays h6', () => {
+    expect(renderMarkdown('# One\n\n## Two\n\n### Three\n\n#### Four\n\n##### Five\n\n###### Six')).toBe(
+      '<h2 id="one">One</h2>\n<h3 id="two">Two</h3>\n<h4 id="three">Three</h4>\n<h5 id="four">Four</h5>\n<h6 id="five">Five</h6>\n<h6 id="six">Six</h6>\n',
+    );
+  });
+
+  it('demotes setext headings and raw HTML headings too, keeping their ids', () => {
+    expect(renderMarkdown('Title\n=====\n\nPart\n----')).toBe('<h2 id="title">Title</h2>\n<h3 id="part">Part</h3>\n');
+    expect(renderMarkdown('<h1 id="raw" class="x">Raw</h1>\n<h6>Deep</h6>')).toBe('<h2 id="raw">Raw</h2>\n<h6>Deep</h6>');
+  });
+
+  it('never yields an h1, whatever the source', () => {
+    const html = renderMarkdown('# a\n\n<h1>b</h1>\n\n<H1 id="c">c</H1>\n\nd\n=');
+    expect(html).not.toMatch(/<\/?h1\b/i);
+    expect(html.match(/<h2\b/g)).toHaveLength(4);
+  });
+
+  it('leaves heading-like text in code and attributes escaped, not turned into tags', () => {
+    expect(renderMarkdown('`<h1>` [x](/a "<h1>")')).toBe('<p><code>&lt;h1&gt;</code> <a href="/a" title="&lt;h1&gt;" rel="noopener noreferrer">x</a></p>\n');
   });
 });
 

@@ -7,7 +7,8 @@ import { slugify } from './slug';
  * is parsed and then filtered by an allow-list: no script/style/iframe/object/embed/form, no event
  * handler or style attributes (except table cell alignment), links and images only with safe
  * schemes (http, https, mailto for links; http, https for images; relative paths). Links get
- * rel="noopener noreferrer"; headings get ids unique within the post.
+ * rel="noopener noreferrer"; headings get ids unique within the post and go one level down
+ * (h1 → h2 … h5 → h6, h6 stays), Markdown and raw HTML alike: the page's title is its only h1.
  */
 const SAFE_LINK = /^(?:https?:|mailto:)/i;
 const HAS_SCHEME = /^[a-z][a-z0-9+.-]*:/i;
@@ -34,6 +35,8 @@ md.renderer.rules.heading_open = (tokens, idx, options, renderEnv, self) => {
 };
 
 const HEADINGS = ['h1', 'h2', 'h3', 'h4', 'h5', 'h6'];
+/** h1 → h2 … h5 → h6; h6 stays h6 (HTML has no h7). */
+const DEMOTED_HEADINGS: Record<string, string> = Object.fromEntries(HEADINGS.slice(0, -1).map((tag, i) => [tag, HEADINGS[i + 1]]));
 
 const SANITIZE_OPTIONS: sanitizeHtml.IOptions = {
   allowedTags: [
@@ -65,6 +68,7 @@ const SANITIZE_OPTIONS: sanitizeHtml.IOptions = {
   nonTextTags: ['script', 'style', 'textarea', 'option', 'noscript', 'iframe', 'object', 'embed', 'template', 'svg', 'math', 'xmp', 'noembed', 'noframes', 'select'],
   transformTags: {
     a: (tagName, attribs) => ({ tagName, attribs: { ...attribs, rel: 'noopener noreferrer' } }),
+    ...DEMOTED_HEADINGS,
   },
 };
 
