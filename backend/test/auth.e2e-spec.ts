@@ -2,6 +2,7 @@ import { DataSource, IsNull } from 'typeorm';
 import { RefreshSession } from '../src/auth/entities/refresh-session.entity';
 import { EmailVerificationCode } from '../src/auth/entities/email-verification-code.entity';
 import { PasswordResetToken } from '../src/auth/entities/password-reset-token.entity';
+import { SessionsService } from '../src/auth/sessions.service';
 import { User, UserStatus } from '../src/users/entities/user.entity';
 import { cookiePairs, login, registerVerified, signedInUser, STRONG_PASSWORD, uniqueEmail } from './helpers/accounts';
 import { createTestApp, TestApp } from './helpers/app';
@@ -16,6 +17,11 @@ function failure(status: number, message: string) {
 
 function fieldFailure(errors: Record<string, string[]>) {
   return { success: false, data: null, message: Object.values(errors)[0][0], status: 400, errors, requestId: expect.any(String) };
+}
+
+/** The session (`sid`) an access token belongs to. */
+function sidOf(accessToken: string): string {
+  return JSON.parse(Buffer.from(accessToken.split('.')[1], 'base64url').toString()).sid as string;
 }
 
 function setCookies(res: { headers: Record<string, unknown> }): string[] {
@@ -371,26 +377,74 @@ describe('Accounts API (auth)', () => {
       await t.http.post(`${API}/auth/refresh-token`).send({ refreshToken: refreshed.body.data.refreshToken }).expect(401);
     });
 
-    it('revokes the whole session when a rotated refresh token is used again', async () => {
+    it('answers re-use within the grace with the same successor, and revokes the session after it', async () => {
       const session = await signedInUser(t, mail);
       const first = await t.http.post(`${API}/auth/refresh-token`).send({ refreshToken: session.refreshToken }).expect(200);
-      // Concurrent refreshes with the same token (within 10 s) get a sibling token, not a revocation.
-      const sibling = await t.http.post(`${API}/auth/refresh-token`).send({ refreshToken: session.refreshToken }).expect(200);
-      expect(sibling.body.data.refreshToken).not.toBe(first.body.data.refreshToken);
+      // A second use of the same token within 10 s (another tab) gets the very same successor.
+      const again = await t.http.post(`${API}/auth/refresh-token`).send({ refreshToken: session.refreshToken }).expect(200);
+      expect(again.body.data.refreshToken).toBe(first.body.data.refreshToken);
+      expect(sidOf(again.body.data.accessToken)).toBe(sidOf(first.body.data.accessToken));
+      expect(setCookies(again).some((c) => c.startsWith(`inkwell_refresh=${first.body.data.refreshToken};`))).toBe(true);
 
+      // The sealed successor is on the rotated row only: never the plaintext token.
       const sessions = db.getRepository(RefreshSession);
       const original = await sessions.findOneByOrFail({ userId: session.id, parentId: IsNull() });
+      expect(original.successorToken).toMatch(/^v1\./);
+      expect(original.successorToken).not.toContain(first.body.data.refreshToken);
+
       await sessions.update({ id: original.id }, { rotatedAt: new Date(Date.now() - 60_000) });
       const reuse = await t.http.post(`${API}/auth/refresh-token`).send({ refreshToken: session.refreshToken }).expect(401);
       expect(reuse.body).toEqual(failure(401, 'Token refresh failed'));
-      // The legitimate newer tokens and their access tokens are dead too.
-      for (const res of [first, sibling]) {
-        await t.http.post(`${API}/auth/refresh-token`).send({ refreshToken: res.body.data.refreshToken }).expect(401);
-        await t.http.get(`${API}/users/profile`).set('Authorization', `Bearer ${res.body.data.accessToken}`).expect(401);
-      }
+      // The legitimate newer token and its access token are dead too.
+      await t.http.post(`${API}/auth/refresh-token`).send({ refreshToken: first.body.data.refreshToken }).expect(401);
+      await t.http.get(`${API}/users/profile`).set('Authorization', `Bearer ${first.body.data.accessToken}`).expect(401);
       const rows = await sessions.findBy({ userId: session.id });
-      expect(rows).toHaveLength(3);
-      expect(rows.every((row) => row.revokedAt)).toBe(true);
+      expect(rows).toHaveLength(2);
+      expect(rows.every((row) => row.revokedAt && row.successorToken === null)).toBe(true);
+    });
+
+    it('gives 20 parallel refreshes of one token one successor; a 21st use after the grace revokes the family', async () => {
+      const session = await signedInUser(t, mail);
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, () => t.http.post(`${API}/auth/refresh-token`).send({ refreshToken: session.refreshToken })),
+      );
+      expect(answers.map((res) => res.status)).toEqual(Array(20).fill(200));
+      const successor = answers[0].body.data.refreshToken as string;
+      expect(successor).not.toBe(session.refreshToken);
+      expect(new Set(answers.map((res) => res.body.data.refreshToken))).toEqual(new Set([successor]));
+      expect(new Set(answers.map((res) => sidOf(res.body.data.accessToken)))).toEqual(new Set([sidOf(session.accessToken)]));
+
+      const sessions = db.getRepository(RefreshSession);
+      const family = sidOf(session.accessToken);
+      expect(await sessions.countBy({ familyId: family })).toBe(2);
+      expect(await sessions.countBy({ familyId: family, revokedAt: IsNull(), rotatedAt: IsNull() })).toBe(1);
+      for (const res of answers.slice(0, 3)) {
+        await t.http.get(`${API}/users/profile`).set('Authorization', `Bearer ${res.body.data.accessToken}`).expect(200);
+      }
+
+      // The successor works (and rotates in turn).
+      const next = await t.http.post(`${API}/auth/refresh-token`).send({ refreshToken: successor }).expect(200);
+      expect(next.body.data.refreshToken).not.toBe(successor);
+
+      // After the grace, the first token is a stolen copy: the whole family ends.
+      await sessions.update({ familyId: family, parentId: IsNull() }, { rotatedAt: new Date(Date.now() - 11_000) });
+      await t.http.post(`${API}/auth/refresh-token`).send({ refreshToken: session.refreshToken }).expect(401);
+      expect(await sessions.countBy({ familyId: family, revokedAt: IsNull() })).toBe(0);
+      await t.http.post(`${API}/auth/refresh-token`).send({ refreshToken: next.body.data.refreshToken }).expect(401);
+      await t.http.get(`${API}/users/profile`).set('Authorization', `Bearer ${next.body.data.accessToken}`).expect(401);
+    });
+
+    it('wipes sealed successors once their grace is over', async () => {
+      const session = await signedInUser(t, mail);
+      await t.http.post(`${API}/auth/refresh-token`).send({ refreshToken: session.refreshToken }).expect(200);
+      const sessions = db.getRepository(RefreshSession);
+      const rotated = await sessions.findOneByOrFail({ userId: session.id, parentId: IsNull() });
+      expect(rotated.successorToken).not.toBeNull();
+      await t.app.get(SessionsService).sweepGraceState();
+      expect((await sessions.findOneByOrFail({ id: rotated.id })).successorToken).not.toBeNull();
+      await sessions.update({ id: rotated.id }, { rotatedAt: new Date(Date.now() - 11_000) });
+      await t.app.get(SessionsService).sweepGraceState();
+      expect((await sessions.findOneByOrFail({ id: rotated.id })).successorToken).toBeNull();
     });
 
     it('refreshes from the cookie and answers 401 (clearing cookies) for unknown, expired or missing tokens', async () => {

@@ -1,8 +1,10 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { DataSource, IsNull, LessThan, MoreThan, Not, Repository } from 'typeorm';
+import { APP_CONFIG, AppConfig } from '../config/env';
 import { RefreshSession } from './entities/refresh-session.entity';
+import { SecretBox } from './secret-box';
 
 /** Refresh lifetimes (DESIGN.md §4): 30 days with remember-me (the label users see), else 480 minutes. */
 export const REMEMBER_ME_TTL_SECONDS = 30 * 24 * 60 * 60;
@@ -10,6 +12,8 @@ export const SESSION_TTL_SECONDS = 480 * 60;
 
 /** A rotated token presented again within this time is a concurrent refresh, not a theft. */
 export const CONCURRENT_REFRESH_GRACE_MS = 10_000;
+/** How often sealed successors whose grace is over are wiped. */
+const GRACE_SWEEP_INTERVAL_MS = 60_000;
 
 export function refreshTtlSeconds(rememberMe: boolean): number {
   return rememberMe ? REMEMBER_ME_TTL_SECONDS : SESSION_TTL_SECONDS;
@@ -32,19 +36,43 @@ export interface ClientInfo {
   ip?: string;
 }
 
-export type RotateResult = { ok: true; issued: IssuedRefreshToken } | { ok: false; reason: 'unknown' | 'expired' | 'revoked' | 'reused' };
+export type RotateResult =
+  | { ok: true; issued: IssuedRefreshToken }
+  | { ok: false; reason: 'unknown' | 'expired' | 'revoked' | 'reused' | 'successor-unavailable' };
 
 /**
  * Opaque refresh tokens (256 random bits, stored as SHA-256), grouped in families: one family per
- * login, also the `sid` of its access tokens. Rotation is single use; a rotated token presented
- * again (after a 10 s grace for concurrent refreshes) revokes its whole family: someone holds a copy.
+ * login, also the `sid` of its access tokens. Rotation is single use: a rotated token presented
+ * again within 10 s (concurrent tabs) gets the very successor the first use got; later, it
+ * revokes its whole family: someone holds a copy.
+ *
+ * The state that makes the grace idempotent is in the database, not in this process: the row
+ * lock serialises rotations of one token, and the successor's plaintext is kept on the rotated
+ * row, sealed, for the grace window only. So it holds across instances sharing the database.
  */
 @Injectable()
-export class SessionsService {
+export class SessionsService implements OnModuleInit, OnModuleDestroy {
+  private readonly logger = new Logger('Sessions');
+  private readonly successors: SecretBox;
+  private sweepTimer?: NodeJS.Timeout;
+
   constructor(
     @InjectRepository(RefreshSession) private readonly sessions: Repository<RefreshSession>,
     private readonly dataSource: DataSource,
-  ) {}
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.successors = new SecretBox(config.jwtSecret, 'refresh-successor');
+  }
+
+  onModuleInit(): void {
+    this.sweepTimer = setInterval(() => void this.sweepGraceState(), GRACE_SWEEP_INTERVAL_MS);
+    this.sweepTimer.unref();
+  }
+
+  onModuleDestroy(): void {
+    if (this.sweepTimer) clearInterval(this.sweepTimer);
+    this.sweepTimer = undefined;
+  }
 
   /** Starts a session family for a login. */
   async start(userId: number, rememberMe: boolean, client: ClientInfo): Promise<IssuedRefreshToken> {
@@ -53,7 +81,11 @@ export class SessionsService {
     return this.issue(this.sessions, { userId, familyId: randomUUID(), parentId: null, rememberMe, client });
   }
 
-  /** Exchanges a refresh token for a new one of the same family. */
+  /**
+   * Exchanges a refresh token for a new one of the same family. Uses of one token are serialised
+   * by the row lock: the first rotates it; the others, within the grace window, get the same
+   * successor; after the window, a use revokes the family.
+   */
   async rotate(token: string, client: ClientInfo): Promise<RotateResult> {
     return this.dataSource.transaction(async (manager) => {
       const repo = manager.getRepository(RefreshSession);
@@ -63,14 +95,14 @@ export class SessionsService {
       const now = new Date();
       if (current.expiresAt <= now) return { ok: false, reason: 'expired' } as const;
       if (current.rotatedAt) {
-        // Requests that left together with the same token (tabs restored at once, a page render and
-        // an island) are not theft: within a few seconds they get a sibling token of the family.
         if (now.getTime() - current.rotatedAt.getTime() > CONCURRENT_REFRESH_GRACE_MS) {
-          await repo.update({ familyId: current.familyId, revokedAt: IsNull() }, { revokedAt: now });
+          await repo.update({ familyId: current.familyId, revokedAt: IsNull() }, { revokedAt: now, successorToken: null });
           return { ok: false, reason: 'reused' } as const;
         }
-      } else {
-        await repo.update({ id: current.id }, { rotatedAt: now, lastUsedAt: now });
+        // Requests that left together with the same token (tabs restored at once, a page render
+        // and an island) are not theft: they get the successor the first of them got.
+        const successor = await this.successorOf(repo, current);
+        return successor ? ({ ok: true, issued: successor } as const) : ({ ok: false, reason: 'successor-unavailable' } as const);
       }
       const issued = await this.issue(repo, {
         userId: current.userId,
@@ -79,8 +111,38 @@ export class SessionsService {
         rememberMe: current.rememberMe,
         client,
       });
+      await repo.update({ id: current.id }, { rotatedAt: now, lastUsedAt: now, successorToken: this.successors.seal(issued.token, current.id) });
       return { ok: true, issued } as const;
     });
+  }
+
+  /** The live successor a rotated row was exchanged for, from its sealed copy. */
+  private async successorOf(repo: Repository<RefreshSession>, rotated: RefreshSession): Promise<IssuedRefreshToken | null> {
+    // Missing when the row was rotated before successors were kept, or the window's state was
+    // wiped; unreadable when JWT_SECRET changed in between. Either way there is none to give.
+    const token = rotated.successorToken ? this.successors.open(rotated.successorToken, rotated.id) : null;
+    if (!token) return null;
+    const row = await repo.findOne({ where: { tokenHash: sha256(token), familyId: rotated.familyId, parentId: rotated.id } });
+    if (!row || row.revokedAt || row.expiresAt <= new Date()) return null;
+    return { token, familyId: row.familyId, userId: row.userId, rememberMe: row.rememberMe, expiresAt: row.expiresAt };
+  }
+
+  /**
+   * Wipes sealed successors whose grace window is over (every minute; the code never reads them
+   * after the window anyway). Each instance may run it: it is one idempotent UPDATE.
+   */
+  async sweepGraceState(): Promise<void> {
+    if (!this.dataSource.isInitialized) return;
+    try {
+      await this.sessions
+        .createQueryBuilder()
+        .update()
+        .set({ successorToken: null })
+        .where('successor_token IS NOT NULL AND rotated_at < :before', { before: new Date(Date.now() - CONCURRENT_REFRESH_GRACE_MS) })
+        .execute();
+    } catch (error) {
+      this.logger.warn(`could not wipe expired refresh grace state: ${String(error)}`);
+    }
   }
 
   /** Ends the session a refresh token belongs to (unknown tokens are ignored). */
@@ -90,13 +152,13 @@ export class SessionsService {
   }
 
   async revokeFamily(familyId: string): Promise<void> {
-    await this.sessions.update({ familyId, revokedAt: IsNull() }, { revokedAt: new Date() });
+    await this.sessions.update({ familyId, revokedAt: IsNull() }, { revokedAt: new Date(), successorToken: null });
   }
 
   /** Ends every session of a user, except `keepFamilyId` when given. */
   async revokeAllOfUser(userId: number, keepFamilyId?: string): Promise<void> {
     const where = keepFamilyId ? { userId, revokedAt: IsNull(), familyId: Not(keepFamilyId) } : { userId, revokedAt: IsNull() };
-    await this.sessions.update(where, { revokedAt: new Date() });
+    await this.sessions.update(where, { revokedAt: new Date(), successorToken: null });
   }
 
   /** Whether access tokens of this session family may still be used. */

@@ -4,11 +4,14 @@ import type { User } from '../../users/entities/user.entity';
 /**
  * One refresh token (only its SHA-256 is stored). A login starts a family (`familyId`, also the
  * `sid` of the access tokens); each refresh rotates: the presented token gets `rotatedAt` and a
- * child row with the same family is issued. Presenting a rotated token again revokes the family.
+ * child row with the same family is issued. Presenting a rotated token again within the grace
+ * window answers with that same child (kept sealed in `successorToken` for the window only);
+ * after it, re-use revokes the family.
  */
 @Entity('refresh_sessions')
 @Index('IDX_refresh_sessions_user', ['userId'])
 @Index('IDX_refresh_sessions_family', ['familyId'])
+@Index('IDX_refresh_sessions_successor_rotated', ['rotatedAt'], { where: '"successor_token" IS NOT NULL' })
 export class RefreshSession {
   /** Set by the service (randomUUID), so no database extension is needed. */
   @PrimaryColumn({ type: 'uuid', primaryKeyConstraintName: 'PK_refresh_sessions' })
@@ -40,6 +43,14 @@ export class RefreshSession {
   /** Set when this token was exchanged for a new one. */
   @Column({ name: 'rotated_at', type: 'timestamptz', nullable: true })
   rotatedAt: Date | null;
+
+  /**
+   * The token this one was rotated into, sealed (AES-256-GCM, key derived from the JWT secret,
+   * bound to this row's id), so that a concurrent re-use within the grace window gets the same
+   * successor. Cleared once the window is over and when the session is revoked.
+   */
+  @Column({ name: 'successor_token', type: 'varchar', length: 255, nullable: true })
+  successorToken: string | null;
 
   /** Set when the session ended (logout, password change or reset, token re-use). */
   @Column({ name: 'revoked_at', type: 'timestamptz', nullable: true })
