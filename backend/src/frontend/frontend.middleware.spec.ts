@@ -1,5 +1,7 @@
 import cookieParser from 'cookie-parser';
 import express, { type Express, type Request, type Response } from 'express';
+import { createServer, get, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { ContentEvents } from '../common/content-events';
 import { loadConfig } from '../config/env';
@@ -10,10 +12,15 @@ import type { PublicContentService } from './public-content';
 
 /**
  * The caching layer in front of the page handler, with a handler that answers the way Astro's
- * node adapter does (writeHead, then the body in several write() chunks, then end()).
+ * node adapter does (res.statusMessage = the Response's statusText, writeHead, then the body in
+ * several write() chunks, then end()).
  */
 interface Rendered {
   status?: number;
+  /** The Response's statusText Astro copies to res.statusMessage: 'OK' unless a page sets it. */
+  statusText?: string;
+  /** A reason given to writeHead itself (Astro's own error path: `writeHead(500, 'Server error')`). */
+  reason?: string;
   body?: string;
   type?: string;
   setCookie?: string;
@@ -36,7 +43,9 @@ function setup(options: { pageCache?: boolean } = {}) {
     await (answer.hold?.() ?? new Promise((done) => setImmediate(done)));
     const headers: Record<string, string> = { 'content-type': answer.type ?? 'text/html; charset=utf-8' };
     if (answer.setCookie) headers['set-cookie'] = answer.setCookie;
-    res.writeHead(answer.status ?? 200, headers);
+    res.statusMessage = answer.statusText ?? 'OK';
+    if (answer.reason) res.writeHead(answer.status ?? 200, answer.reason, headers);
+    else res.writeHead(answer.status ?? 200, headers);
     res.write(body.slice(0, 10));
     await new Promise((done) => setImmediate(done));
     res.write(Buffer.from(body.slice(10)));
@@ -225,6 +234,45 @@ describe('FrontendMiddleware page cache', () => {
     const missing = await request(app).get('/blog/missing-post').expect(404);
     expect(missing.text).toBe('<h1>Post Not Found</h1>');
     expect(missing.headers['cache-control']).toBe('public, max-age=0, must-revalidate');
+  });
+
+  it('sends every page status with its own reason phrase, rendered or cached (Astro leaves statusText at "OK")', async () => {
+    const { app, answers } = setup();
+    answers.set('/blog/missing-post', { status: 404, body: '<h1>Post Not Found</h1>' });
+    answers.set('/blog/broken', { status: 503, body: '<h1>Unable to load post</h1>' });
+    answers.set('/no-such-page', { status: 404, body: '<h1>Page Not Found</h1>' });
+    answers.set('/account', { status: 403, body: '<h1>Access Denied</h1>' });
+    answers.set('/crash', { status: 500, reason: 'Server error', body: '' });
+    answers.set('/custom', { status: 404, statusText: 'Nope' });
+    const server = createServer(app);
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    const { port } = server.address() as AddressInfo;
+    /** The status line as sent, read with node:http (statusMessage is the reason phrase on the wire). */
+    const statusLine = (path: string, headers: IncomingHttpHeaders = {}) =>
+      new Promise<string>((done, fail) => {
+        get({ host: '127.0.0.1', port, path, headers, agent: false }, (res) => {
+          res.resume();
+          res.on('end', () => done(`${res.statusCode} ${res.statusMessage}`));
+        }).on('error', fail);
+      });
+    try {
+      // An anonymous public page: rendered into the buffer, then from the cache (middleware and 304).
+      expect(await statusLine('/blog/missing-post')).toBe('404 Not Found');
+      expect(await statusLine('/blog/missing-post')).toBe('404 Not Found');
+      expect(await statusLine('/blog/broken')).toBe('503 Service Unavailable');
+      const etag = etagOf(Buffer.from('<html><body>/authors v1</body></html>'));
+      expect(await statusLine('/authors', { 'if-none-match': etag })).toBe('304 Not Modified');
+      expect(await statusLine('/authors')).toBe('200 OK');
+      // Pages written straight through (not cacheable, or signed in).
+      expect(await statusLine('/no-such-page')).toBe('404 Not Found');
+      expect(await statusLine('/blog/missing-post', { cookie: 'inkwell_access=jwt' })).toBe('404 Not Found');
+      expect(await statusLine('/account', { cookie: 'inkwell_access=jwt' })).toBe('403 Forbidden');
+      expect(await statusLine('/crash')).toBe('500 Internal Server Error');
+      expect(await statusLine('/custom')).toBe('404 Not Found');
+      expect(await statusLine('/login')).toBe('200 OK');
+    } finally {
+      await new Promise((done) => server.close(done));
+    }
   });
 
   it('caches the RSS feed and the sitemap (XML)', async () => {

@@ -15,6 +15,7 @@ import { hasSessionCookie, isCacheableResponse, isPublicPagePath, postSlugOf, PR
 import { PageCacheService } from './page-cache.service';
 import { POST_VIEW_RECORDER, type PostViewRecorder } from './post-view-recorder';
 import { PublicContentService } from './public-content';
+import { useStandardReasonPhrase } from './reason-phrase';
 import { bufferResponse } from './response-buffer';
 
 /** What the Astro pages get as `Astro.locals` from the server. */
@@ -81,6 +82,8 @@ export class FrontendMiddleware implements NestMiddleware {
 
   use(req: Request, res: Response, next: NextFunction): void {
     if (API_PATH.test(req.path)) return next();
+    // Before anything wraps writeHead (the response buffer below restores what it found).
+    useStandardReasonPhrase(res);
     // A page path skips the static handler (and its file-system lookup) altogether.
     const root = req.path.split('/', 2)[1] ?? '';
     if (!this.assetRoots.has(root)) return this.render(req, res, next);
