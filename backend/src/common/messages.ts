@@ -12,4 +12,10 @@ export const CommonMessages = {
   FORBIDDEN: 'You do not have permission to access this resource.',
   INVALID_ID: 'Invalid id: it must be a positive whole number.',
   SERVICE_UNAVAILABLE: 'Service unavailable.',
+  /** While the database is unreachable or the server is stopping (with Retry-After). */
+  TEMPORARILY_UNAVAILABLE: 'Service temporarily unavailable. Please try again later.',
+  HEADERS_TOO_LARGE: 'Request headers are too large.',
+  REQUEST_TIMEOUT: 'The request took too long to arrive.',
+  textHasNul: (field: string) => `${field} must not contain the NUL character (U+0000)`,
+  textNotWellFormed: (field: string) => `${field} must be well-formed Unicode text (it contains a lone surrogate)`,
 } as const;

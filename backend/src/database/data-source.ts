@@ -3,6 +3,8 @@ import { DataSource, DataSourceOptions } from 'typeorm';
 import { MIGRATIONS } from '../../../migrations';
 import { ENTITIES } from './entities';
 
+export const DATABASE_CONNECT_TIMEOUT_MS = 3_000;
+
 /** One set of options for the app, the migration CLI and the tests. `synchronize` is never on. */
 export function dataSourceOptions(url: string): DataSourceOptions {
   return {
@@ -14,6 +16,9 @@ export function dataSourceOptions(url: string): DataSourceOptions {
     migrationsTransactionMode: 'each',
     synchronize: false,
     logging: ['error'],
+    // A request waits at most 3 s for a connection while the database is away, then gets 503
+    // (DESIGN.md §7); the pool drops broken clients and connects again once the server is back.
+    connectTimeoutMS: DATABASE_CONNECT_TIMEOUT_MS,
     extra: { max: 20, application_name: 'inkwell' },
   };
 }

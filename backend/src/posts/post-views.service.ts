@@ -57,24 +57,31 @@ export class PostViewsService implements OnModuleInit, OnModuleDestroy, BeforeAp
     this.byId = new Map();
     this.bySlug = new Map();
     if (!this.dataSource.isInitialized) return;
-    // At most 1,000 rows per statement (PostgreSQL takes up to 65,535 parameters).
-    const ids = [...byId.entries()];
-    for (let i = 0; i < ids.length; i += FLUSH_CHUNK) {
-      const chunk = ids.slice(i, i + FLUSH_CHUNK);
-      const values = chunk.map((_entry, k) => `($${2 * k + 1}::int, $${2 * k + 2}::int)`).join(', ');
-      await this.dataSource.query(
-        `UPDATE posts SET view_count = view_count + v.n FROM (VALUES ${values}) AS v(id, n) WHERE posts.id = v.id AND posts.status = 'PUBLISHED'`,
-        chunk.flat(),
-      );
+    // At most 1,000 rows per statement (PostgreSQL takes up to 65,535 parameters). A chunk that
+    // fails (the database is away) is counted again in memory and written by a later flush.
+    try {
+      await this.writeChunks(byId, this.byId, 'int', 'id');
+    } catch (error) {
+      for (const [slug, n] of bySlug) this.bySlug.set(slug, (this.bySlug.get(slug) ?? 0) + n);
+      throw error;
     }
-    const slugs = [...bySlug.entries()];
-    for (let i = 0; i < slugs.length; i += FLUSH_CHUNK) {
-      const chunk = slugs.slice(i, i + FLUSH_CHUNK);
-      const values = chunk.map((_entry, k) => `($${2 * k + 1}::varchar, $${2 * k + 2}::int)`).join(', ');
-      await this.dataSource.query(
-        `UPDATE posts SET view_count = view_count + v.n FROM (VALUES ${values}) AS v(slug, n) WHERE posts.slug = v.slug AND posts.status = 'PUBLISHED'`,
-        chunk.flat(),
-      );
+    await this.writeChunks(bySlug, this.bySlug, 'varchar', 'slug');
+  }
+
+  private async writeChunks<K>(counts: Map<K, number>, pending: Map<K, number>, type: 'int' | 'varchar', column: 'id' | 'slug'): Promise<void> {
+    const entries = [...counts.entries()];
+    for (let i = 0; i < entries.length; i += FLUSH_CHUNK) {
+      const chunk = entries.slice(i, i + FLUSH_CHUNK);
+      const values = chunk.map((_entry, k) => `($${2 * k + 1}::${type}, $${2 * k + 2}::int)`).join(', ');
+      try {
+        await this.dataSource.query(
+          `UPDATE posts SET view_count = view_count + v.n FROM (VALUES ${values}) AS v(key, n) WHERE posts.${column} = v.key AND posts.status = 'PUBLISHED'`,
+          chunk.flat(),
+        );
+      } catch (error) {
+        for (const [key, n] of entries.slice(i)) pending.set(key, (pending.get(key) ?? 0) + n);
+        throw error;
+      }
     }
   }
 }

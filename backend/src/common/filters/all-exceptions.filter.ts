@@ -2,7 +2,9 @@ import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logge
 import { ThrottlerException } from '@nestjs/throttler';
 import type { Request, Response } from 'express';
 import { Envelope, FieldErrors } from '../envelope';
+import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../database-unavailable';
 import { CommonMessages } from '../messages';
+import { requestIdOf } from '../request-id';
 
 interface BodyParserError {
   type?: string;
@@ -32,6 +34,9 @@ export interface ErrorDescription {
 export function describeException(exception: unknown): ErrorDescription {
   if (exception instanceof ThrottlerException) {
     return { status: 429, message: CommonMessages.TOO_MANY_ATTEMPTS, errors: null };
+  }
+  if (isDatabaseUnavailable(exception)) {
+    return { status: HttpStatus.SERVICE_UNAVAILABLE, message: CommonMessages.TEMPORARILY_UNAVAILABLE, errors: null };
   }
   if (exception instanceof HttpException) {
     const status = exception.getStatus();
@@ -80,7 +85,9 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const http = host.switchToHttp();
     const request = http.getRequest<Request & { id?: string }>();
     const response = http.getResponse<Response>();
-    const requestId = request?.id !== undefined ? String(request.id) : undefined;
+    // Body-parser failures happen before the request logger gives the request its id.
+    const requestId = request?.id !== undefined ? String(request.id) : request ? requestIdOf(request) : undefined;
+    if (request?.id === undefined && requestId && !response.headersSent) response.setHeader('X-Request-Id', requestId);
     const { status, message, errors } = describeException(exception);
 
     if (status >= 500) {
@@ -90,6 +97,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
       );
     }
     if (response.headersSent) return;
+    if (status === HttpStatus.SERVICE_UNAVAILABLE) response.setHeader('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS));
     const body: Envelope<null> = { success: false, data: null, message, status, errors, requestId };
     response.status(status).json(body);
   }
