@@ -7,6 +7,7 @@ import { ApiErrors } from '../common/decorators/api-errors.decorator';
 import { withMessage } from '../common/envelope';
 import { APP_CONFIG, AppConfig } from '../config/env';
 import { UserResponseDto } from '../users/dto/user-response.dto';
+import { TooManyAttemptsException } from './attempts/attempt-counter';
 import { AuthMessages } from './auth.messages';
 import { ACCESS_COOKIE, REFRESH_COOKIE } from './auth-user';
 import { bearerOf, clearSessionCookies, cookieOf, setSessionCookies } from './auth.cookies';
@@ -77,11 +78,23 @@ export class AuthController {
   @Post('login')
   @HttpCode(200)
   @PER_MINUTE(10)
-  @ApiOperation({ summary: 'Sign in: the token set, plus httpOnly session cookies for the browser' })
+  @ApiOperation({
+    summary: 'Sign in: the token set, plus httpOnly session cookies for the browser',
+    description:
+      'Limited per client address (10 a minute) and per account: after LOGIN_ACCOUNT_LIMIT failed sign-ins (default 10 in 15 minutes) ' +
+      'every attempt for that e-mail is 429 with Retry-After until the window ends, the right password included; a successful sign-in ' +
+      'or a password reset clears the count.',
+  })
   @ApiEnvelope(TokenSetResponseDto)
   @ApiErrors(400, 401, 403, 429)
   async login(@Body() body: AuthLoginDto, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
-    const tokens = await this.auth.login(body, clientOf(req));
+    let tokens: TokenSet;
+    try {
+      tokens = await this.auth.login(body, clientOf(req));
+    } catch (error) {
+      if (error instanceof TooManyAttemptsException) res.setHeader('Retry-After', String(error.retryAfterSeconds));
+      throw error;
+    }
     setSessionCookies(res, this.config, tokens);
     return withMessage(tokenResponse(tokens), AuthMessages.LOGGED_IN);
   }

@@ -6,6 +6,8 @@ import { APP_CONFIG, AppConfig } from '../config/env';
 import { MailModule } from '../mail/mail.module';
 import { UsersModule } from '../users/users.module';
 import { AdminSeedService } from './admin-seed.service';
+import { AttemptCounter } from './attempts/attempt-counter';
+import { DatabaseAttemptCounter } from './attempts/database-attempt-counter';
 import { AuthController } from './auth.controller';
 import { ACCESS_TOKEN_TTL_SECONDS } from './auth-user';
 import { AuthService } from './auth.service';
@@ -33,7 +35,7 @@ import { SessionsService } from './sessions.service';
     }),
   ],
   controllers: [AuthController, PasswordController],
-  providers: [JwtStrategy, JwtAuthGuard, SessionsService, AuthService, AdminSeedService],
+  providers: [JwtStrategy, JwtAuthGuard, SessionsService, { provide: AttemptCounter, useClass: DatabaseAttemptCounter }, AuthService, AdminSeedService],
   exports: [JwtModule, JwtAuthGuard, UsersModule, SessionsService],
 })
 export class AuthModule {}

@@ -11,6 +11,7 @@ import { Role, RoleName } from '../users/entities/role.entity';
 import { User, UserStatus } from '../users/entities/user.entity';
 import { UserRole } from '../users/entities/user-role.entity';
 import { isUniqueViolation, normalizeEmail, UsersService } from '../users/users.service';
+import { AttemptCounter, TooManyAttemptsException } from './attempts/attempt-counter';
 import { AuthMessages } from './auth.messages';
 import { ACCESS_TOKEN_TTL_SECONDS, AccessTokenPayload } from './auth-user';
 import {
@@ -35,6 +36,11 @@ export const RESET_TTL_MINUTES = 30;
 /** Compared against when the e-mail is unknown, so a login takes the same time either way. */
 const DUMMY_HASH = bcrypt.hashSync('inkwell-dummy-password', BCRYPT_COST);
 
+/** The per-account sign-in counter's key. */
+function loginAttemptKey(email: string): string {
+  return `login:${email}`;
+}
+
 export interface TokenSet extends TokenSetResponseDto {
   /** For the controller's cookies. */
   refreshExpiresAt: Date;
@@ -58,6 +64,7 @@ export class AuthService {
     private readonly sessions: SessionsService,
     private readonly jwt: JwtService,
     private readonly mail: MailService,
+    private readonly attempts: AttemptCounter,
   ) {}
 
   // ---- sign-up and verification -------------------------------------------------------------
@@ -151,14 +158,34 @@ export class AuthService {
 
   // ---- sessions ------------------------------------------------------------------------------
 
+  /**
+   * Besides the per-address limit, sign-ins are counted per account (the normalised e-mail,
+   * known or not, so the 429 reveals nothing): past LOGIN_ACCOUNT_LIMIT failures in the window,
+   * every attempt is 429, the right password included. A right password resets the count.
+   */
   async login(dto: AuthLoginDto, client: ClientInfo): Promise<TokenSet> {
-    const user = await this.users.findOne({ where: { email: normalizeEmail(dto.email) } });
+    const email = normalizeEmail(dto.email);
+    await this.countLoginAttempt(email);
+    const user = await this.users.findOne({ where: { email } });
     const matches = await bcrypt.compare(dto.password, user?.passwordHash ?? DUMMY_HASH);
     if (!user || !matches) throw new UnauthorizedException(AuthMessages.LOGIN_FAILED);
+    await this.resetLoginAttempts(email);
     if (!user.isVerified || user.status !== UserStatus.ACTIVE) throw new ForbiddenException(AuthMessages.ACCOUNT_LOCKED);
     await this.users.update({ id: user.id }, { lastLoginAt: new Date() });
     const issued = await this.sessions.start(user.id, dto.rememberMe ?? false, client);
     return this.tokenSet(issued);
+  }
+
+  /** Counted before the password is checked, so parallel guesses cannot pass the limit together. */
+  private async countLoginAttempt(email: string): Promise<void> {
+    if (this.config.throttleDisabled) return;
+    const { failures, windowMinutes } = this.config.loginAccountLimit;
+    const verdict = await this.attempts.hit(loginAttemptKey(email), failures, windowMinutes * 60_000);
+    if (!verdict.allowed) throw new TooManyAttemptsException(verdict.retryAfterSeconds);
+  }
+
+  private async resetLoginAttempts(email: string): Promise<void> {
+    if (!this.config.throttleDisabled) await this.attempts.reset(loginAttemptKey(email));
   }
 
   /** Rotation; anything but a live, unused token is 401 'Token refresh failed'. */
@@ -230,6 +257,9 @@ export class AuthService {
       return row.userId;
     });
     await this.sessions.revokeAllOfUser(userId);
+    // The reset link proved the mailbox: lift a sign-in limit others may have run the account into.
+    const user = await this.users.findOne({ where: { id: userId }, select: { id: true, email: true } });
+    if (user) await this.resetLoginAttempts(user.email);
   }
 
   /** Checks the current password, sets the new one, ends the user's other sessions. */

@@ -17,6 +17,7 @@ describe('loadConfig', () => {
       smtpUrl: undefined,
       mailFrom: 'Inkwell <no-reply@localhost>',
       throttleDisabled: false,
+      loginAccountLimit: { failures: 10, windowMinutes: 15 },
       pageCache: true,
     });
   });
@@ -33,9 +34,17 @@ describe('loadConfig', () => {
     [{ PAGE_CACHE: 'maybe' }, /^PAGE_CACHE must be one of/],
     [{ THROTTLE_DISABLED: 'yes please' }, /^THROTTLE_DISABLED must be one of/],
     [{ TRUST_PROXY: 'x; rm -rf' }, /^TRUST_PROXY must be/],
+    [{ LOGIN_ACCOUNT_LIMIT: '10' }, /^LOGIN_ACCOUNT_LIMIT must be failures per minutes like "10\/15m"/],
+    [{ LOGIN_ACCOUNT_LIMIT: '0/15m' }, /^LOGIN_ACCOUNT_LIMIT must be/],
+    [{ LOGIN_ACCOUNT_LIMIT: '10/0m' }, /^LOGIN_ACCOUNT_LIMIT must be/],
+    [{ LOGIN_ACCOUNT_LIMIT: '10/1441m' }, /^LOGIN_ACCOUNT_LIMIT must be/],
   ])('rejects %j with a message naming the variable', (env, message) => {
     expect(() => loadConfig({ DATA_DIR: dataDir(), ...env })).toThrow(ConfigError);
     expect(() => loadConfig({ DATA_DIR: dataDir(), ...env })).toThrow(message);
+  });
+
+  it('reads LOGIN_ACCOUNT_LIMIT as failures per minutes', () => {
+    expect(loadConfig({ DATA_DIR: dataDir(), LOGIN_ACCOUNT_LIMIT: '5/60m' }).loginAccountLimit).toEqual({ failures: 5, windowMinutes: 60 });
   });
 
   it('derives PUBLIC_URL from PORT and trims a trailing slash', () => {

@@ -19,6 +19,8 @@ export interface AppConfig {
   adminPassword: string | undefined;
   jwtSecret: string;
   throttleDisabled: boolean;
+  /** Failed sign-ins allowed per account (normalised e-mail) per window, whatever the address. */
+  loginAccountLimit: { failures: number; windowMinutes: number };
   pageCache: boolean;
   logLevel: string;
   /** Express 'trust proxy': which hops may set X-Forwarded-For (client IPs for rate limits). */
@@ -75,6 +77,18 @@ function parseEmail(env: Env, name: string): string | undefined {
   return raw?.toLowerCase();
 }
 
+function parseLoginAccountLimit(env: Env): { failures: number; windowMinutes: number } {
+  const raw = optional(env, 'LOGIN_ACCOUNT_LIMIT');
+  if (raw === undefined) return { failures: 10, windowMinutes: 15 };
+  const match = /^(\d+)\/(\d+)m$/.exec(raw);
+  const failures = Number(match?.[1]);
+  const windowMinutes = Number(match?.[2]);
+  if (!match || failures < 1 || failures > 1000 || windowMinutes < 1 || windowMinutes > 1440) {
+    throw new ConfigError(`LOGIN_ACCOUNT_LIMIT must be failures per minutes like "10/15m" (1 to 1000 failures, 1 to 1440 minutes) (got "${raw}")`);
+  }
+  return { failures, windowMinutes };
+}
+
 /** Secrets made on first start live in DATA_DIR/secrets.json, readable by the owner only. */
 export function persistedSecret(dataDir: string, key: string): string {
   const file = resolve(dataDir, 'secrets.json');
@@ -112,6 +126,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     throw new ConfigError('JWT_SECRET must be at least 32 characters');
   }
   const throttleDisabled = parseFlag(env, 'THROTTLE_DISABLED', ['1', 'true'], ['0', 'false'], false);
+  const loginAccountLimit = parseLoginAccountLimit(env);
   const pageCache = parseFlag(env, 'PAGE_CACHE', ['on', '1', 'true'], ['off', '0', 'false'], true);
   const logLevel = optional(env, 'LOG_LEVEL') ?? 'info';
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
@@ -137,6 +152,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     adminPassword,
     jwtSecret: jwtRaw ?? persistedSecret(dataDir, 'jwtSecret'),
     throttleDisabled,
+    loginAccountLimit: Object.freeze(loginAccountLimit),
     pageCache,
     logLevel,
     trustProxy,

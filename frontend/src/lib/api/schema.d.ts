@@ -30,7 +30,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Sign in: the token set, plus httpOnly session cookies for the browser */
+        /**
+         * Sign in: the token set, plus httpOnly session cookies for the browser
+         * @description Limited per client address (10 a minute) and per account: after LOGIN_ACCOUNT_LIMIT failed sign-ins (default 10 in 15 minutes) every attempt for that e-mail is 429 with Retry-After until the window ends, the right password included; a successful sign-in or a password reset clears the count.
+         */
         post: operations["login"];
         delete?: never;
         options?: never;
