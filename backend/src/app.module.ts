@@ -2,14 +2,14 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE, RouterModule } from '@nestjs/core';
 import { ThrottlerGuard, ThrottlerModule } from '@nestjs/throttler';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { randomUUID } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
 import { LoggerModule } from 'nestjs-pino';
 import { ContentEventsModule } from './common/content-events';
 import { AllExceptionsFilter } from './common/filters/all-exceptions.filter';
 import { EnvelopeInterceptor } from './common/interceptors/envelope.interceptor';
 import { CommonMessages } from './common/messages';
+import { requestIdOf } from './common/request-id';
 import { createValidationPipe } from './common/validation/validation.pipe';
+import { WellFormedTextPipe } from './common/validation/well-formed-text.pipe';
 import { ConfigModule } from './config/config.module';
 import { AppConfig } from './config/env';
 import { dataSourceOptions } from './database/data-source';
@@ -35,14 +35,6 @@ export interface AppModuleOptions {
  */
 export const API_PREFIX = 'api/v1';
 const API_MODULES = [HealthModule, AuthModule, UsersModule, PostsModule, TagsModule, ReviewsModule];
-
-const REQUEST_ID = /^[\w.-]{8,128}$/;
-
-/** A caller's X-Request-Id is kept when it looks like one; otherwise a new UUID. */
-export function requestIdOf(req: IncomingMessage): string {
-  const header = req.headers['x-request-id'];
-  return typeof header === 'string' && REQUEST_ID.test(header) ? header : randomUUID();
-}
 
 @Module({})
 export class AppModule {
@@ -84,6 +76,8 @@ export class AppModule {
         { provide: APP_GUARD, useClass: ThrottlerGuard },
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
         { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
+        // Global pipes run in this order: malformed text is refused before validation sees it.
+        { provide: APP_PIPE, useClass: WellFormedTextPipe },
         { provide: APP_PIPE, useFactory: createValidationPipe },
       ],
     };
