@@ -1,8 +1,14 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsInt, Min } from 'class-validator';
+import { IsInt, Max, Min } from 'class-validator';
 
 export const DEFAULT_PAGE_SIZE = 10;
+/**
+ * The last page anyone may ask for (zero-based): with the largest size (1000) the offset stays
+ * within 10^9, a 32-bit integer, and it is far beyond any real list. Larger pages are 400 on
+ * `page` (not a database error).
+ */
+export const MAX_PAGE = 1_000_000;
 export const MAX_PAGE_SIZE = 100;
 /** The spec's clients fetch up to 1000 items from a few lists (tags, author status counts). */
 export const MAX_LOOKUP_PAGE_SIZE = 1000;
@@ -20,15 +26,16 @@ export function clampSize(value: unknown, fallback: number, max: number): number
 }
 
 /**
- * `?page&size` DTO classes: page zero-based, size clamped to 1–`max` (a missing or non-numeric
+ * `?page&size` DTO classes: page zero-based up to MAX_PAGE, size clamped to 1–`max` (a missing or non-numeric
  * size takes the default). A factory, because a subclass cannot widen an inherited clamp.
  */
 export function pageQuery(max: number) {
   class PagedQueryDto {
-    @ApiPropertyOptional({ minimum: 0, default: 0, description: 'Zero-based page number' })
+    @ApiPropertyOptional({ minimum: 0, maximum: MAX_PAGE, default: 0, description: 'Zero-based page number' })
     @Transform(({ value }) => toInteger(value ?? 0))
     @IsInt({ message: 'page must be a whole number' })
     @Min(0, { message: 'page must not be negative' })
+    @Max(MAX_PAGE, { message: `page must not be greater than ${MAX_PAGE}` })
     page: number = 0;
 
     @ApiPropertyOptional({ minimum: 1, maximum: max, default: DEFAULT_PAGE_SIZE })
