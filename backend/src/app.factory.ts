@@ -3,10 +3,12 @@ import { NestFactory } from '@nestjs/core';
 import { ExpressAdapter, NestExpressApplication } from '@nestjs/platform-express';
 import { SwaggerModule } from '@nestjs/swagger';
 import cookieParser from 'cookie-parser';
+import { json } from 'express';
 import helmet from 'helmet';
 import { Logger } from 'nestjs-pino';
 import { AppModule, AppModuleOptions } from './app.module';
 import { buildOpenApiDocument } from './common/openapi';
+import { answerClientErrorsWithEnvelope, refuseDeepJson } from './common/request-limits';
 import { FrontendModule } from './frontend/frontend.module';
 
 export interface CreateAppOptions extends AppModuleOptions {
@@ -25,6 +27,8 @@ export async function createApp(options: CreateAppOptions): Promise<NestExpressA
   app.useLogger(app.get(Logger));
   app.set('trust proxy', options.config.trustProxy);
   app.set('x-powered-by', false);
+  // Requests Node refuses before Express (headers over 16 KB, a broken request line) get the envelope too.
+  answerClientErrorsWithEnvelope(app.getHttpServer());
   app.use(
     helmet({
       contentSecurityPolicy: {
@@ -43,7 +47,9 @@ export async function createApp(options: CreateAppOptions): Promise<NestExpressA
   );
   app.use(cookieParser());
   // Post bodies may reach 200,000 characters of Markdown plus rendered HTML.
-  app.useBodyParser('json', { limit: '2mb' });
+  // Bodies deeper than MAX_JSON_DEPTH are refused before parsing (400), so nothing recursive sees
+  // them; express.json directly, since Nest's useBodyParser() keeps `verify` for its rawBody option.
+  app.use(json({ limit: '2mb', verify: refuseDeepJson }));
   app.useBodyParser('urlencoded', { extended: false, limit: '256kb' });
 
   const document = buildOpenApiDocument(app);
