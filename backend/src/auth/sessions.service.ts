@@ -15,6 +15,8 @@ export const CONCURRENT_REFRESH_GRACE_MS = 10_000;
 /** How often sealed successors whose grace is over are wiped. */
 const GRACE_SWEEP_INTERVAL_MS = 60_000;
 
+const SESSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 export function refreshTtlSeconds(rememberMe: boolean): number {
   return rememberMe ? REMEMBER_ME_TTL_SECONDS : SESSION_TTL_SECONDS;
 }
@@ -161,8 +163,12 @@ export class SessionsService implements OnModuleInit, OnModuleDestroy {
     await this.sessions.update(where, { revokedAt: new Date(), successorToken: null });
   }
 
-  /** Whether access tokens of this session family may still be used. */
+  /**
+   * Whether access tokens of this session family may still be used. Ids PostgreSQL could not even
+   * compare (not a UUID, not a 32-bit id: only a forged token carries them) name no session.
+   */
   isLive(familyId: string, userId: number): Promise<boolean> {
+    if (!SESSION_ID.test(String(familyId)) || !Number.isInteger(userId) || userId < 1 || userId > 2147483647) return Promise.resolve(false);
     return this.sessions.exists({ where: { familyId, userId, revokedAt: IsNull(), expiresAt: MoreThan(new Date()) } });
   }
 
