@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiNoContentResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { AuthUser } from '../auth/auth-user';
 import { Auth, CurrentUser } from '../auth/decorators/auth.decorator';
 import { ApiEnvelope } from '../common/decorators/api-envelope.decorator';
@@ -136,6 +136,7 @@ export class PostsController {
   @RequireRole(RoleName.AUTHOR, PostsMessages.FORBIDDEN_DELETE)
   @Auth()
   @ApiOperation({ summary: 'Delete a post: admins any, authors their own DRAFT or REJECTED posts' })
+  @ApiNoContentResponse({ description: 'Deleted (no body)' })
   @ApiErrors(400, 404)
   async deletePost(@Param('id', ParseIdPipe) id: number, @CurrentUser() user: AuthUser): Promise<void> {
     await this.posts.remove(id, user);

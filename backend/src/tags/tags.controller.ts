@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiNoContentResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { AuthUser } from '../auth/auth-user';
 import { Auth, CurrentUser, OptionalAuth } from '../auth/decorators/auth.decorator';
 import { ApiEnvelope } from '../common/decorators/api-envelope.decorator';
@@ -69,6 +69,7 @@ export class TagsController {
   @Auth(RoleName.ADMIN)
   @HttpCode(204)
   @ApiOperation({ summary: 'Delete a tag (admin): 409 when it is active and used by posts (deactivate it instead)' })
+  @ApiNoContentResponse({ description: 'Deleted (no body)' })
   @ApiErrors(400, 404, 409)
   async deleteTag(@Param('id', ParseIdPipe) id: number): Promise<void> {
     await this.tags.remove(id);

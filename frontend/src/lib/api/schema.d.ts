@@ -2521,6 +2521,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Deleted (no body) */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Invalid input (errors per field) */
             400: {
                 headers: {
@@ -2850,6 +2857,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Deleted (no body) */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Invalid input (errors per field) */
             400: {
                 headers: {
