@@ -1,4 +1,5 @@
-import { expect, test, type APIRequestContext } from '@playwright/test';
+import { expect, test } from '@playwright/test';
+import { adminApi } from './admin-api';
 
 /**
  * The reading journey (issue 4): home → a post → its tag page, the post page's zero-JavaScript
@@ -7,25 +8,15 @@ import { expect, test, type APIRequestContext } from '@playwright/test';
  * credentials): a tag and a featured, published post carrying it.
  */
 
-const ADMIN_EMAIL = process.env.E2E_ADMIN_EMAIL ?? 'admin@inkwell.test';
-const ADMIN_PASSWORD = process.env.E2E_ADMIN_PASSWORD ?? 'browser-tests-admin-password';
 const unique = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
 const tag = { name: `Reading ${unique}`, slug: `reading-${unique}` };
 const post = {
   title: `A walk through the reading pages ${unique}`,
   slug: `reading-walk-${unique}`,
   summary: 'Where a reader starts on the home page, opens a story and follows its tag to more of the same.',
+  // `##` in the body is an h3 on the page: body headings go one level down under the title's h1.
   content: `## Why read here\n\nInkwell keeps **reviewed** stories.\n\n- first point\n- second point\n\nSee [the blog](/blog).\n`,
 };
-
-async function adminApi(baseURL: string, playwright: { request: { newContext: (options: object) => Promise<APIRequestContext> } }) {
-  const anonymous = await playwright.request.newContext({ baseURL });
-  const login = await anonymous.post('/api/v1/auth/login', { data: { email: ADMIN_EMAIL, password: ADMIN_PASSWORD } });
-  expect(login.status(), await login.text()).toBe(200);
-  const { accessToken } = (await login.json()).data as { accessToken: string };
-  await anonymous.dispose();
-  return playwright.request.newContext({ baseURL, extraHTTPHeaders: { Authorization: `Bearer ${accessToken}`, 'X-Request-Timestamp': String(Date.now()) } });
-}
 
 /** A second tag with 13 posts: one more than a page of 12, for 'Load More Posts'. */
 const pagedTag = { name: `Paged ${unique}`, slug: `paged-${unique}` };
@@ -64,7 +55,7 @@ test('home → post → tag page', async ({ page }) => {
   await expect(page).toHaveTitle(`${post.title} · Inkwell`);
   await expect(page.getByText('Featured Post', { exact: true })).toBeVisible();
   await expect(page.getByText(post.summary).first()).toBeVisible();
-  await expect(page.getByRole('heading', { level: 2, name: 'Why read here' })).toBeVisible();
+  await expect(page.getByRole('heading', { level: 3, name: 'Why read here' })).toBeVisible();
   await expect(page.locator('.post-prose strong')).toHaveText('reviewed');
   await expect(page.getByRole('button', { name: 'Share' })).toBeDisabled();
   await expect(page.getByRole('button', { name: 'Save' })).toHaveAttribute('title', 'Feature under development');
