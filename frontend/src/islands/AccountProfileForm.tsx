@@ -95,7 +95,7 @@ export default function AccountProfileForm({ initial }: { initial: Profile }) {
               aria-describedby={errors.bio ? 'profile-bio-error' : undefined}
               className="block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm shadow-sm focus:border-brand-500 focus:outline-none focus:ring-2 focus:ring-brand-500/30 dark:border-slate-700 dark:bg-slate-950"
             />
-            <p className="mt-1 text-xs text-slate-500">
+            <p className="mt-1 text-xs text-slate-500 dark:text-slate-400">
               {draft.bio.length}/{BIO_MAX}
             </p>
             {errors.bio && (
@@ -131,7 +131,7 @@ export default function AccountProfileForm({ initial }: { initial: Profile }) {
           <div className="sm:col-span-2">
             <dt className="text-slate-500 dark:text-slate-400">About Me</dt>
             <dd className="mt-1 whitespace-pre-line" data-testid="profile-bio">
-              {saved.bio || <span className="text-slate-400">No bio yet.</span>}
+              {saved.bio || <span className="text-slate-500 dark:text-slate-400">No bio yet.</span>}
             </dd>
           </div>
         </dl>

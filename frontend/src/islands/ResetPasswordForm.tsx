@@ -121,7 +121,7 @@ export default function ResetPasswordForm({ token }: { token: string | null }) {
             <StrengthMeter password={password} />
             <ul className="mt-2 grid grid-cols-2 gap-1 text-xs">
               {PASSWORD_RULES.map((rule) => (
-                <li key={rule.key} className={rule.test(password) ? 'text-emerald-700 dark:text-emerald-400' : 'text-slate-500'}>
+                <li key={rule.key} className={rule.test(password) ? 'text-emerald-700 dark:text-emerald-400' : 'text-slate-500 dark:text-slate-400'}>
                   {rule.test(password) ? '✓' : '○'} {rule.label}
                 </li>
               ))}
