@@ -1,0 +1,205 @@
+import { expect, test, type Page } from '@playwright/test';
+import { expectNoSeriousViolations } from './a11y';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, adminApi } from './admin-api';
+
+/**
+ * axe-core on every page route of frontend/src/pages (and the states behind a click: form errors,
+ * the change-password dialog), anonymous and signed in, in the light and the dark theme. Any
+ * serious or critical violation fails, listed with its elements. The test makes its own data
+ * through the API as the seeded admin: a tag and two published posts, one featured whose body
+ * starts with `# Heading`.
+ */
+
+const unique = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
+const tag = { name: `Access ${unique}`, slug: `access-${unique}` };
+const post = {
+  title: `Reading without barriers ${unique}`,
+  slug: `a11y-post-${unique}`,
+  summary: 'A post whose page is checked with axe in both themes.',
+  content: `# Before you start\n\nSome **bold** text, a [link](/blog) and \`code\`.\n\n## Details\n\n> A quote.\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n\`\`\`ts\nconst a = 1;\n\`\`\`\n`,
+};
+
+// About 90 page scans: both workers share them (each worker makes its own data in beforeAll).
+test.describe.configure({ mode: 'parallel' });
+
+test.beforeAll(async ({ playwright, baseURL }) => {
+  const api = await adminApi(baseURL!, playwright);
+  const createdTag = await api.post('/api/v1/blog/tags', { data: { ...tag, description: 'Posts written by the accessibility test.', color: '#3b55d9' } });
+  expect(createdTag.status(), await createdTag.text()).toBe(201);
+  const other = await api.post('/api/v1/blog/posts', {
+    data: { title: `Another accessible story ${unique}`, slug: `a11y-other-${unique}`, summary: 'A second card for the grids.', content: 'Text.', status: 'PUBLISHED', tagSlugs: [tag.slug] },
+  });
+  expect(other.status(), await other.text()).toBe(201);
+  const created = await api.post('/api/v1/blog/posts', { data: { ...post, status: 'PUBLISHED', isFeatured: true, tagSlugs: [tag.slug] } });
+  expect(created.status(), await created.text()).toBe(201);
+  await api.dispose();
+});
+
+interface Route {
+  /** The path; `{post}`, `{tag}` and `{unique}` stand for this run's post slug, tag slug and token. */
+  path: string;
+  /** The status the page answers with (after redirects); 200 unless said. */
+  status?: number;
+  /** Something to do before the scan (open a dialog, submit an empty form...). */
+  act?: (page: Page) => Promise<void>;
+  /** The test's title when it is not the path (titles must not change between processes). */
+  label?: string;
+}
+
+const pathOf = (route: Route) => route.path.replace('{post}', post.slug).replace('{tag}', tag.slug).replace('{unique}', unique);
+
+/** Waits until the islands that hydrate without being scrolled to (client:load, client:idle) have. */
+async function islandsHydrated(page: Page): Promise<void> {
+  await expect(page.locator('astro-island[ssr]:not([client="visible"])')).toHaveCount(0);
+}
+
+const anonymousRoutes = (): Route[] => [
+  { path: '/' },
+  { path: '/home' },
+  { path: '/blog' },
+  { path: '/blog?page=1' },
+  { path: '/blog/{post}' },
+  { path: '/posts/{post}', label: '/posts/{post} → /blog/{post}' },
+  { path: '/blog/no-such-post-{unique}', status: 404 },
+  { path: '/blog/Not_A_Slug', status: 400 },
+  { path: '/blog/tag/{tag}' },
+  { path: '/blog/tag/no-such-tag-{unique}', status: 404 },
+  { path: '/tag/{tag}' },
+  { path: '/tags/{tag}', label: '/tags/{tag} → /blog/tag/{tag}' },
+  { path: '/tag/no-such-tag-{unique}', status: 404 },
+  { path: '/tag', status: 404 },
+  { path: '/authors' },
+  { path: '/about' },
+  { path: '/login' },
+  { path: '/auth/login', label: '/auth/login → /login' },
+  {
+    path: '/login',
+    label: '/login, submitted empty',
+    act: async (page) => {
+      await page.getByRole('button', { name: 'Sign In' }).click();
+      await expect(page.locator('[aria-invalid="true"]').first()).toBeVisible();
+    },
+  },
+  { path: '/register' },
+  {
+    path: '/register',
+    label: '/register, submitted empty',
+    act: async (page) => {
+      await page.getByRole('button', { name: 'Create Account' }).click();
+      await expect(page.locator('[aria-invalid="true"]').first()).toBeVisible();
+    },
+  },
+  { path: '/register?verify=nobody-{unique}%40inkwell.test', label: '/register?verify= (code step)' },
+  { path: '/forgot-password' },
+  { path: '/reset-password' },
+  { path: `/reset-password?token=${'0'.repeat(64)}`, label: '/reset-password?token= (unknown token)' },
+  { path: '/account', label: '/account (not signed in)' },
+  { path: '/no-such-page-{unique}', status: 404 },
+  { path: '/privacy', label: '/privacy (under development)' },
+];
+
+const signedInRoutes = (): Route[] => [
+  { path: '/account', label: '/account (signed in)' },
+  {
+    path: '/account',
+    label: '/account, change-password dialog open',
+    act: async (page) => {
+      await page.getByRole('button', { name: 'Change Password' }).click();
+      await expect(page.getByRole('dialog', { name: 'Change Password' })).toBeVisible();
+    },
+  },
+  {
+    path: '/account',
+    label: '/account, editing the profile',
+    act: async (page) => {
+      await page.getByRole('button', { name: 'Edit Profile' }).click();
+      await expect(page.getByRole('button', { name: 'Cancel' })).toBeVisible();
+    },
+  },
+  { path: '/', label: '/ (signed in)' },
+  { path: '/blog/{post}', label: '/blog/{post} (signed in)' },
+  { path: '/authors', label: '/authors (signed in)' },
+  { path: '/no-such-page-{unique}', status: 404, label: '/no-such-page-{unique} (signed in)' },
+];
+
+/** Phone width: the header folds, counts read 99+, the dashboard's side panel slides over. */
+const SMALL_SCREEN = { width: 390, height: 844 };
+const smallScreenRoutes = (): Route[] => [{ path: '/' }, { path: '/blog' }, { path: '/blog/{post}' }, { path: '/login' }];
+const smallScreenSignedInRoutes = (): Route[] => [
+  { path: '/', label: '/ (signed in)' },
+  {
+    path: '/account',
+    label: '/account, side panel open',
+    act: async (page) => {
+      await page.getByRole('button', { name: 'Open menu' }).click();
+      const panel = page.getByRole('complementary', { name: /navigation$/ });
+      await expect(panel).toBeInViewport();
+      // Scan the panel where it stops, not halfway through its slide.
+      await panel.evaluate((element) => Promise.all(element.getAnimations().map((animation) => animation.finished)));
+    },
+  },
+];
+
+async function scan(page: Page, route: Route, theme: 'light' | 'dark'): Promise<void> {
+  const response = await page.goto(pathOf(route));
+  expect(response?.status(), `status of ${pathOf(route)}`).toBe(route.status ?? 200);
+  await islandsHydrated(page);
+  const html = expect(page.locator('html'), `the ${theme} theme is on`);
+  await (theme === 'dark' ? html.toHaveClass(/(^|\s)dark(\s|$)/) : html.not.toHaveClass(/(^|\s)dark(\s|$)/));
+  await route.act?.(page);
+  await expectNoSeriousViolations(page, `${route.label ?? route.path} (${theme}, ${page.viewportSize()?.width} px, ${page.url()})`);
+}
+
+/** One test per route: anonymous ones, then signed-in ones (as the seeded admin, a fresh session each). */
+function scanEach(theme: 'light' | 'dark', anonymous: Route[], signedIn: Route[]): void {
+  for (const route of anonymous) {
+    test(route.label ?? route.path, async ({ page }) => {
+      await scan(page, route, theme);
+    });
+  }
+  for (const route of signedIn) {
+    test(route.label ?? route.path, async ({ page }) => {
+      // page.request shares the context's cookies: the session cookies land in the browser.
+      const login = await page.request.post('/api/v1/auth/login', { data: { email: ADMIN_EMAIL, password: ADMIN_PASSWORD } });
+      expect(login.status(), await login.text()).toBe(200);
+      await scan(page, route, theme);
+    });
+  }
+}
+
+for (const theme of ['light', 'dark'] as const) {
+  test.describe(`axe, ${theme} theme`, () => {
+    // The theme follows the system preference when no choice is stored (ThemeScript).
+    test.use({ colorScheme: theme });
+    scanEach(theme, anonymousRoutes(), signedInRoutes());
+
+    test.describe('small screen', () => {
+      test.use({ viewport: SMALL_SCREEN });
+      scanEach(theme, smallScreenRoutes(), smallScreenSignedInRoutes());
+    });
+  });
+}
+
+test('the post page has one h1, the title; the body heading that was `#` is an h2', async ({ page }) => {
+  await page.goto(`/blog/${post.slug}`);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(post.title);
+  await expect(page.locator('h1')).toHaveCount(1);
+  await expect(page.locator('.post-prose h2').first()).toHaveText('Before you start');
+  await expect(page.locator('.post-prose h3')).toHaveText('Details');
+});
+
+test('error pages carry the reason phrase of their status', async ({ page }) => {
+  for (const [path, status, reason] of [
+    [`/no-such-page-${unique}`, 404, 'Not Found'],
+    [`/blog/no-such-post-${unique}`, 404, 'Not Found'],
+    ['/blog/Not_A_Slug', 400, 'Bad Request'],
+    ['/tag', 404, 'Not Found'],
+    ['/about', 200, 'OK'],
+  ] as const) {
+    // Twice: the second answer of a public page comes from the page cache.
+    for (let i = 0; i < 2; i++) {
+      const response = await page.request.get(path);
+      expect(`${response.status()} ${response.statusText()}`, path).toBe(`${status} ${reason}`);
+    }
+  }
+});
