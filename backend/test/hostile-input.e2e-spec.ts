@@ -198,6 +198,13 @@ describe('Hostile input never gives a 500 (issue 8 §2)', () => {
       expect(res.body.data.bio).toBe('['.repeat(400) + '\\"{');
     });
 
+    it('a corrupt compressed body: 400 with our text, not the decompressor\'s', async () => {
+      for (const encoding of ['gzip', 'deflate', 'br']) {
+        const res = await t.http.post(api('/auth/login')).set('Content-Type', 'application/json').set('Content-Encoding', encoding).send(Buffer.from([1, 2, 3, 4, 5])).expect(400);
+        expect(res.body).toEqual(err(400, INVALID_REQUEST));
+      }
+    });
+
     it('a 2 MB post body is still accepted', async () => {
       const content = 'Words and [links](https://example.com) {braces} "quotes"\n'.repeat(3000).slice(0, 199_000);
       const res = await t.http.post(api('/blog/posts/author/create')).set(author.auth).send({ title: `Big ${uid()}`, content, summary: 'x'.repeat(1000) }).expect(201);

@@ -60,7 +60,10 @@ export function describeException(exception: unknown): ErrorDescription {
 }
 
 function isParserError(cause: unknown): boolean {
-  return cause instanceof SyntaxError || cause instanceof URIError || typeof (cause as BodyParserError | undefined)?.type === 'string';
+  if (cause instanceof SyntaxError || cause instanceof URIError || typeof (cause as BodyParserError | undefined)?.type === 'string') return true;
+  // Other http-errors of the parsers (a corrupt gzip/deflate/br body has no `type`): their text is Node's.
+  const httpError = cause as { statusCode?: unknown; expose?: unknown } | undefined;
+  return typeof httpError?.statusCode === 'number' && typeof httpError.expose === 'boolean';
 }
 
 /** Nest's own exceptions carry `{ message, error, statusCode }`; ours carry `{ message, errors }`. */
