@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { describeException } from '../common/filters/all-exceptions.filter';
 import { clampSize, DEFAULT_PAGE_SIZE, MAX_LOOKUP_PAGE_SIZE, MAX_PAGE_SIZE, Page } from '../common/pagination/page';
+import { WellFormedTextPipe } from '../common/validation/well-formed-text.pipe';
 import { AuthorSummaryDto, PostCardResponseDto, PostResponseDto, SitemapResponseDto } from '../posts/dto/post-response.dto';
 import { PostsPublicService } from '../posts/posts-public.service';
 import { TagPageDto, TagResponseDto } from '../tags/dto/tag-response.dto';
@@ -12,6 +13,11 @@ export type ContentResult<T> = { ok: true; data: T } | { ok: false; status: numb
 /** `?page&size` as the API's PageQueryDto reads them: a whole page from 0, the size clamped into [1, max]. */
 function paging(page: number, size: number, max = MAX_PAGE_SIZE): { page: number; size: number } {
   return { page: Number.isSafeInteger(page) && page > 0 ? page : 0, size: clampSize(size, DEFAULT_PAGE_SIZE, max) };
+}
+
+/** The API's global text rule (WellFormedTextPipe) for the values pages take from the URL: NUL or a lone surrogate is 400. */
+function wellFormed(value: string, field: string): string {
+  return new WellFormedTextPipe().transform(value, { type: 'param', data: field }) as string;
 }
 
 /**
@@ -46,12 +52,12 @@ export class PublicContentService {
 
   /** GET /api/v1/blog/posts/public/{slug} (counts a view, like the endpoint) */
   postBySlug(slug: string): Promise<ContentResult<PostResponseDto>> {
-    return this.settle(() => this.posts.bySlug(slug));
+    return this.settle(() => this.posts.bySlug(wellFormed(slug, 'slug')));
   }
 
   /** GET /api/v1/blog/posts/public/tag/{slug}?page&size (newest first) */
   postsByTag(tagSlug: string, page: number, size: number): Promise<ContentResult<Page<PostCardResponseDto>>> {
-    return this.settle(() => this.posts.byTag(tagSlug, paging(page, size)));
+    return this.settle(() => this.posts.byTag(wellFormed(tagSlug, 'slug'), paging(page, size)));
   }
 
   /** GET /api/v1/blog/tags/publish */
