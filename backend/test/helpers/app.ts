@@ -20,11 +20,13 @@ export interface TestAppOptions {
   throttle?: boolean;
   env?: Record<string, string>;
   extraModules?: NonNullable<DynamicModule['imports']>;
+  /** Another database than the run's (fault tests stop and restart their own PostgreSQL). */
+  databaseUrl?: string;
 }
 
 /** The real app on the run's PostgreSQL (global-setup), with its own DATA_DIR for uploads. */
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
-  const databaseUrl = process.env.DATABASE_URL;
+  const databaseUrl = options.databaseUrl ?? process.env.DATABASE_URL;
   if (!databaseUrl) throw new Error('DATABASE_URL is not set: run the tests through jest (global-setup starts PostgreSQL)');
   const dataDir = mkdtempSync(join(tmpdir(), 'inkwell-app-'));
   const config = loadConfig({

@@ -2,6 +2,7 @@ import { ExecutionContext, ForbiddenException, HttpException, Injectable, Unauth
 import { Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
 import type { Request } from 'express';
+import { isDatabaseUnavailable } from '../../common/database-unavailable';
 import { ROLE_RANK, RoleName } from '../../users/entities/role.entity';
 import { AuthMessages } from '../auth.messages';
 import { ACCESS_COOKIE, AuthUser } from '../auth-user';
@@ -34,6 +35,7 @@ export class JwtAuthGuard extends AuthGuard('jwt') {
     try {
       await super.canActivate(context);
     } catch (error) {
+      if (isDatabaseUnavailable(error)) throw error; // 503, not "log in again"
       if (optional && !(error instanceof ForbiddenException)) return true;
       throw error instanceof HttpException ? error : new UnauthorizedException(AuthMessages.AUTH_FAILED);
     }
@@ -51,7 +53,7 @@ export class JwtAuthGuard extends AuthGuard('jwt') {
 
   // Passport's default turns every failure into a bare 401; keep our messages instead.
   handleRequest<TUser>(error: unknown, user: TUser | false): TUser {
-    if (error) throw error instanceof HttpException ? error : new UnauthorizedException(AuthMessages.AUTH_FAILED);
+    if (error) throw error instanceof HttpException || isDatabaseUnavailable(error) ? error : new UnauthorizedException(AuthMessages.AUTH_FAILED);
     if (!user) throw new UnauthorizedException(AuthMessages.AUTH_FAILED);
     return user;
   }

@@ -1,0 +1,352 @@
+#!/usr/bin/env node
+// `npm run chaos [-- --fuzz-runs N] [--keep]`: faults a real deployment meets, measured on the
+// built server with the embedded PostgreSQL, on a fresh temporary DATA_DIR with demo data:
+//   1. kill -9 of Node under 4 parallel writers: acknowledged writes lost (target 0), and the
+//      next start comes up healthy by itself (the orphan postmaster is stopped);
+//   2. SIGTERM to the server's process group with 20 avatar uploads in flight: completed (20 of 20),
+//      health 503 from that moment, exit code 0, PostgreSQL stopped after the drain;
+//   3. kill -9 of the postmaster under load: no answer but 503 while it is away, none slower than
+//      the 3 s connect timeout, healthy again within 10 s without an app restart;
+//   4. the OpenAPI fuzz run (`npm run fuzz`): requests and 5xx (targets >= 5,000 and 0).
+// Prints a table of figures with PASS/FAIL and exits 1 when a target fails. Needs `npm run build`.
+import { spawn, spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { Agent, request as httpRequest } from 'node:http';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import sharp from 'sharp';
+import { freeLoopbackPort, serverNodeFlags, sleep } from './lib/process.mjs';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const SERVER_ENTRY = join(ROOT, 'dist', 'backend', 'src', 'main.js');
+const NODE_FLAGS = serverNodeFlags(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')));
+const ADMIN = { email: 'admin@chaos.inkwell.test', password: 'chaos-admin-password-2026' };
+const AUTHOR_PASSWORD = 'Demo-pass-2026!';
+const author = (n) => `author-${n}@demo.inkwell.test`;
+
+const args = process.argv.slice(2);
+const option = (name, fallback) => {
+  const i = args.indexOf(name);
+  return i === -1 ? fallback : args[i + 1];
+};
+const FUZZ_RUNS = Number(option('--fuzz-runs', '5000'));
+const KEEP = args.includes('--keep');
+
+const log = (message) => process.stdout.write(`[chaos] ${message}\n`);
+const rows = [];
+const record = (scenario, figure, value, target, pass) => rows.push({ scenario, figure, value: String(value), target, pass });
+
+if (!existsSync(SERVER_ENTRY)) {
+  log(`${SERVER_ENTRY} is missing: run npm run build first`);
+  process.exit(1);
+}
+
+const dataDir = mkdtempSync(join(tmpdir(), 'inkwell-chaos-'));
+chmodSync(dataDir, 0o755); // the postgres OS user (when run as root) must traverse it
+const port = await freeLoopbackPort();
+const base = `http://127.0.0.1:${port}`;
+const env = {
+  ...process.env,
+  PORT: String(port),
+  DATA_DIR: dataDir,
+  PUBLIC_URL: base,
+  THROTTLE_DISABLED: '1',
+  LOG_LEVEL: 'warn',
+  NODE_ENV: 'production',
+  ADMIN_EMAIL: ADMIN.email,
+  ADMIN_PASSWORD: ADMIN.password,
+};
+for (const name of ['DATABASE_URL', 'REDIS_URL', 'SMTP_URL']) delete env[name];
+
+// ---------------------------------------------------------------------------------------------
+// The server: started in its own process group, as a service manager or a terminal would.
+
+let server;
+function startServer() {
+  const child = spawn(process.execPath, [...NODE_FLAGS, SERVER_ENTRY], { cwd: ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  const keep = (chunk) => (output = (output + chunk.toString()).slice(-400_000));
+  child.stdout.on('data', keep);
+  child.stderr.on('data', keep);
+  const exited = new Promise((done) => child.on('exit', (code, signal) => done({ code, signal })));
+  server = { child, pid: child.pid, exited, output: () => output };
+  return server;
+}
+
+async function waitHealthy(timeoutMs) {
+  const started = Date.now();
+  while (Date.now() - started < timeoutMs) {
+    const status = await fetch(`${base}/api/v1/health`, { signal: AbortSignal.timeout(2_000) }).then((r) => r.status, () => 0);
+    if (status === 200) return (Date.now() - started) / 1000;
+    await sleep(100);
+  }
+  return undefined;
+}
+
+async function stopServer() {
+  if (!server) return;
+  try {
+    process.kill(-server.pid, 'SIGTERM');
+  } catch {
+    return;
+  }
+  await Promise.race([server.exited, sleep(40_000)]);
+}
+
+const api = async (method, path, { token, body, timeoutMs = 10_000 } = {}) => {
+  const started = Date.now();
+  try {
+    const response = await fetch(`${base}/api/v1${path}`, {
+      method,
+      headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body ? { 'content-type': 'application/json' } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    const json = await response.json().catch(() => undefined);
+    return { status: response.status, json, ms: Date.now() - started, headers: response.headers };
+  } catch (error) {
+    return { status: 0, error: error.cause?.code ?? error.name, ms: Date.now() - started };
+  }
+};
+
+async function login(email, password) {
+  const res = await api('POST', '/auth/login', { body: { email, password } });
+  if (res.status !== 200) throw new Error(`login ${email}: ${res.status} ${res.json?.message ?? res.error}`);
+  return res.json.data.accessToken;
+}
+
+function postmasterPid() {
+  try {
+    return Number(readFileSync(join(dataDir, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0]);
+  } catch {
+    return undefined;
+  }
+}
+/** A live process (a zombie waiting for its parent to reap it counts as gone). */
+function alive(pid) {
+  try {
+    process.kill(pid, 0);
+  } catch (error) {
+    if (error.code !== 'EPERM') return false;
+  }
+  try {
+    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return false;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+async function seed() {
+  log(`seeding demo data into ${dataDir}`);
+  const seeded = spawnSync(process.execPath, ['-r', '@swc-node/register', 'backend/src/bin/seed-demo.ts', '--posts', '300'], { cwd: ROOT, env, encoding: 'utf8' });
+  if (seeded.status !== 0) throw new Error(`seed:demo failed:\n${seeded.stdout}\n${seeded.stderr}`);
+}
+
+/** 1. kill -9 of Node while 4 authors keep saving drafts; every acknowledged draft must be there after the restart. */
+async function killNodeUnderWriters() {
+  log('scenario 1: kill -9 of Node under 4 parallel writers');
+  const tokens = await Promise.all([1, 2, 3, 4].map((n) => login(author(n), AUTHOR_PASSWORD)));
+  const acknowledged = [];
+  let unanswered = 0;
+  let stop = false;
+  const writer = async (w) => {
+    for (let n = 0; !stop; n++) {
+      const title = `Chaos draft ${w}-${n} ${Date.now()}`;
+      const res = await api('POST', '/blog/posts/author/create', { token: tokens[w], body: { title, content: `Body of ${title}. `.repeat(20) } });
+      if (res.status === 201) acknowledged.push({ w, id: res.json.data.id, title });
+      else if (res.status === 0) {
+        unanswered++;
+        return;
+      }
+    }
+  };
+  const writers = [0, 1, 2, 3].map(writer);
+  await sleep(3_000);
+  const pgBefore = postmasterPid();
+  process.kill(server.pid, 'SIGKILL');
+  await server.exited;
+  stop = true;
+  await Promise.all(writers);
+  log(`  killed Node with ${acknowledged.length} acknowledged drafts (${unanswered} writes cut off unanswered); postmaster ${pgBefore} left ${alive(pgBefore) ? 'running' : 'stopped'}`);
+
+  startServer();
+  const healthyAfter = await waitHealthy(60_000);
+  const restarted = healthyAfter !== undefined;
+  record('kill -9 Node, 4 writers', 'restart: healthy without a manual step', restarted ? `yes, in ${healthyAfter.toFixed(1)} s` : `no: ${server.output().slice(-400)}`, 'healthy', restarted);
+  if (!restarted) return false;
+  const again = await Promise.all([1, 2, 3, 4].map((n) => login(author(n), AUTHOR_PASSWORD)));
+  let lost = 0;
+  for (const draft of acknowledged) {
+    const res = await api('GET', `/blog/posts/${draft.id}`, { token: again[draft.w] });
+    if (res.status !== 200 || res.json.data.title !== draft.title) lost++;
+  }
+  record('kill -9 Node, 4 writers', 'acknowledged writes lost', `${lost} of ${acknowledged.length}`, '0', lost === 0 && acknowledged.length > 0);
+  return true;
+}
+
+/** Sends one multipart upload over `agent`; once the body is sent, resolves with `{ answered }`, a promise of the status. */
+function upload(agent, token, image) {
+  const boundary = `----chaos${Math.random().toString(16).slice(2)}`;
+  const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`);
+  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+  return new Promise((sent) => {
+    const answered = new Promise((done) => {
+      const req = httpRequest(`${base}/api/v1/users/avatar`, {
+        method: 'POST',
+        agent,
+        headers: { authorization: `Bearer ${token}`, 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': head.length + image.length + tail.length },
+      });
+      req.on('response', (res) => {
+        res.resume();
+        res.on('end', () => done(res.statusCode));
+      });
+      req.on('error', (error) => done(`error ${error.code}`));
+      req.on('finish', () => sent({ answered }));
+      req.end(Buffer.concat([head, image, tail]));
+    });
+  });
+}
+
+function getOver(agent, path) {
+  return new Promise((done) => {
+    const req = httpRequest(`${base}${path}`, { agent }, (res) => {
+      res.resume();
+      res.on('end', () => done(res.statusCode));
+    });
+    req.on('error', (error) => done(`error ${error.code}`));
+    req.end();
+  });
+}
+
+/** 2. SIGTERM to the process group with 20 uploads in flight. */
+async function sigtermWithUploadsInFlight() {
+  log('scenario 2: SIGTERM to the process group with 20 avatar uploads in flight');
+  const tokens = [];
+  for (let n = 1; n <= 20; n++) tokens.push(await login(author(n), AUTHOR_PASSWORD));
+  // A photo-sized JPEG of noise: sharp needs a while for each, so all 20 are surely in flight.
+  const image = await sharp(Buffer.from(Array.from({ length: 1200 * 900 * 3 }, () => Math.floor(Math.random() * 256))), { raw: { width: 1200, height: 900, channels: 3 } })
+    .resize(3600, 2700)
+    .jpeg({ quality: 92 })
+    .toBuffer();
+  const agent = new Agent({ keepAlive: true, maxSockets: 32 });
+  // Open the connections first: these are requests a server has accepted, not ones still queued.
+  await Promise.all(Array.from({ length: 21 }, () => getOver(agent, '/api/v1/health')));
+  let answeredEarly = 0;
+  const answers = (await Promise.all(tokens.map((token) => upload(agent, token, image)))).map(({ answered }) => answered);
+  for (const answer of answers) void answer.then(() => answeredEarly++);
+  await sleep(20);
+  const inFlightAtSignal = answers.length - answeredEarly;
+  const pg = postmasterPid();
+  const signalled = Date.now();
+  process.kill(-server.pid, 'SIGTERM');
+  // "From that moment": once the server has taken the signal (it says so), ask for health.
+  for (const until = Date.now() + 3_000; !server.output().includes('SIGTERM received') && Date.now() < until; ) await sleep(5);
+  const healthAfter = await getOver(agent, '/api/v1/health');
+  const statuses = await Promise.all(answers);
+  const { code, signal } = await server.exited;
+  const stoppedAfter = (Date.now() - signalled) / 1000;
+  const ok = statuses.filter((s) => s === 200).length;
+  record('SIGTERM to the group', 'in-flight uploads completed', `${ok} of ${statuses.length}, ${inFlightAtSignal} still unanswered at the signal (${(image.length / 1e6).toFixed(1)} MB each) (${statuses.filter((s) => s !== 200).join(', ') || 'all 200'})`, '20 of 20', ok === 20);
+  record('SIGTERM to the group', 'health after the signal', healthAfter, '503', healthAfter === 503);
+  record('SIGTERM to the group', 'exit code; PostgreSQL after exit', `${code ?? signal}; ${pg && alive(pg) ? 'still running' : 'stopped'} (exit ${stoppedAfter.toFixed(1)} s after the signal)`, '0; stopped', code === 0 && !(pg && alive(pg)));
+  agent.destroy();
+  server = undefined;
+}
+
+/** 3. kill -9 of the postmaster under load. */
+async function killPostmasterUnderLoad() {
+  log('scenario 3: kill -9 of the postmaster under load');
+  startServer();
+  const up = await waitHealthy(60_000);
+  if (up === undefined) {
+    record('kill -9 postmaster', 'server start', 'failed', 'healthy', false);
+    return;
+  }
+  const token = await login(author(1), AUTHOR_PASSWORD);
+  const statuses = new Map();
+  const samples = [];
+  let slowest = 0;
+  let stop = false;
+  let page = 0;
+  // Reads that need the database each time: the session check, an author's own list, deep public pages (not in the 5 s cache).
+  const paths = () => [`/users/profile`, `/blog/posts/author/my-posts?page=0&size=5`, `/blog/posts/public?page=${(page = (page + 1) % 25)}&size=7`];
+  const loop = async () => {
+    while (!stop) {
+      for (const path of paths()) {
+        const res = await api('GET', path, { token, timeoutMs: 15_000 });
+        const key = res.status === 503 && res.headers?.get('retry-after') ? '503+Retry-After' : String(res.status || res.error);
+        statuses.set(key, (statuses.get(key) ?? 0) + 1);
+        if (!['200', '503+Retry-After'].includes(key) && samples.length < 5) samples.push(`${path} -> ${key} ${res.json?.message ?? ''}`);
+        slowest = Math.max(slowest, res.ms);
+      }
+    }
+  };
+  const loops = [0, 1, 2, 3].map(loop);
+  await sleep(2_000);
+  const pg = postmasterPid();
+  process.kill(pg, 'SIGKILL');
+  const killed = Date.now();
+  let recovered;
+  while (Date.now() - killed < 30_000) {
+    await sleep(100);
+    if ((await api('GET', '/health', { timeoutMs: 5_000 })).status === 200) {
+      recovered = (Date.now() - killed) / 1000;
+      break;
+    }
+  }
+  await sleep(2_000);
+  stop = true;
+  await Promise.all(loops);
+  const bad = [...statuses].filter(([key]) => !['200', '503+Retry-After'].includes(key)).reduce((sum, [, n]) => sum + n, 0);
+  const summary = [...statuses].map(([key, n]) => `${key}: ${n}`).join(', ');
+  record('kill -9 postmaster', 'answers during the outage', summary, 'only 200 and 503', bad === 0);
+  for (const sample of samples) log(`  unexpected: ${sample}`);
+  if (process.env.CHAOS_DEBUG) log(server.output());
+  record('kill -9 postmaster', 'slowest answer', `${(slowest / 1000).toFixed(2)} s`, '<= 3 s (connect timeout) + margin', slowest <= 3_500);
+  record('kill -9 postmaster', 'healthy again after', recovered === undefined ? 'not within 30 s' : `${recovered.toFixed(1)} s (postmaster ${pg} -> ${postmasterPid()}, same app pid ${server.pid})`, '<= 10 s', recovered !== undefined && recovered <= 10);
+  await stopServer();
+  server = undefined;
+}
+
+/** 4. The OpenAPI fuzz run, as `npm run fuzz` prints it. */
+function fuzz() {
+  if (FUZZ_RUNS <= 0) return;
+  log(`scenario 4: npm run fuzz -- --runs ${FUZZ_RUNS}`);
+  const run = spawnSync('npm', ['run', '--silent', 'fuzz', '--', '--runs', String(FUZZ_RUNS)], { cwd: ROOT, env: process.env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const output = `${run.stdout}\n${run.stderr}`;
+  const requests = Number(/requests sent:\s*([\d,]+)/i.exec(output)?.[1]?.replace(/,/g, '') ?? NaN);
+  const fives = Number(/5xx:\s*([\d,]+)/i.exec(output)?.[1]?.replace(/,/g, '') ?? NaN);
+  record('fuzz (OpenAPI, 4 roles)', 'requests sent', Number.isNaN(requests) ? `unreadable (exit ${run.status})` : requests.toLocaleString('en-US'), '>= 5,000', requests >= 5_000);
+  record('fuzz (OpenAPI, 4 roles)', '5xx answers', Number.isNaN(fives) ? `unreadable (exit ${run.status})` : fives, '0', fives === 0 && run.status === 0);
+  if (run.status !== 0) log(output.slice(-3_000));
+}
+
+// ---------------------------------------------------------------------------------------------
+let failed = false;
+try {
+  await seed();
+  startServer();
+  if ((await waitHealthy(90_000)) === undefined) throw new Error(`the server did not become healthy:\n${server.output()}`);
+  if (await killNodeUnderWriters()) await sigtermWithUploadsInFlight();
+  await killPostmasterUnderLoad();
+  fuzz();
+} catch (error) {
+  failed = true;
+  log(`aborted: ${error instanceof Error ? error.stack : String(error)}`);
+  if (server) log(`server output:\n${server.output().slice(-4_000)}`);
+} finally {
+  await stopServer();
+  const pg = postmasterPid();
+  if (pg && alive(pg)) process.kill(pg, 'SIGQUIT');
+  if (!KEEP) rmSync(dataDir, { recursive: true, force: true });
+}
+
+const table = [
+  '| scenario | figure | measured | target | result |',
+  '|---|---|---|---|---|',
+  ...rows.map((r) => `| ${r.scenario} | ${r.figure} | ${r.value} | ${r.target} | ${r.pass ? 'PASS' : 'FAIL'} |`),
+];
+process.stdout.write(`\n${table.join('\n')}\n\n`);
+if (failed || rows.some((r) => !r.pass)) process.exit(1);
