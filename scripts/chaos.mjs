@@ -316,7 +316,7 @@ function fuzz() {
   log(`scenario 4: npm run fuzz -- --runs ${FUZZ_RUNS}`);
   const run = spawnSync('npm', ['run', '--silent', 'fuzz', '--', '--runs', String(FUZZ_RUNS)], { cwd: ROOT, env: process.env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
   const output = `${run.stdout}\n${run.stderr}`;
-  const requests = Number(/requests sent:\s*([\d,]+)/i.exec(output)?.[1]?.replace(/,/g, '') ?? NaN);
+  const requests = Number(/requests:\s*([\d,]+)/i.exec(output)?.[1]?.replace(/,/g, '') ?? NaN);
   const fives = Number(/5xx:\s*([\d,]+)/i.exec(output)?.[1]?.replace(/,/g, '') ?? NaN);
   record('fuzz (OpenAPI, 4 roles)', 'requests sent', Number.isNaN(requests) ? `unreadable (exit ${run.status})` : requests.toLocaleString('en-US'), '>= 5,000', requests >= 5_000);
   record('fuzz (OpenAPI, 4 roles)', '5xx answers', Number.isNaN(fives) ? `unreadable (exit ${run.status})` : fives, '0', fives === 0 && run.status === 0);
