@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { authErrorMessage, registerErrorMessage } from '../src/lib/auth-texts';
+import { authErrorMessage, registerErrorMessage } from '../src/lib/texts/auth';
 import { ApiError } from '../src/lib/api/errors';
 import { passwordStrength } from '../src/lib/password-rules';
 import { resendLabel, secondsLeft } from '../src/lib/resend-countdown';

@@ -2,7 +2,7 @@
  * The strict password rule of register, reset and change (spec 000 §5) and its strength meter.
  * The special characters are the server's set (backend/src/auth/dto/field.rules.ts).
  */
-import { PasswordTexts } from './auth-texts';
+import { PasswordTexts } from './texts/auth';
 
 export const SPECIAL_CHARACTERS = /[!@#$%^&*(),.?":{}|<>_\-+=[\]\\/;'`~]/;
 

@@ -1,8 +1,8 @@
 import { useState, type FormEvent } from 'react';
-import { browserApi } from '../lib/api/client';
-import { unwrap } from '../lib/api/errors';
-import { ForgotTexts, isEmail, messageOr } from '../lib/auth-texts';
-import { Alert, Spinner, TextField, useHydrated } from './form-controls';
+import { browserApi } from '../../lib/api/client';
+import { unwrap } from '../../lib/api/errors';
+import { ForgotTexts, isEmail, messageOr } from '../../lib/texts/auth';
+import { Alert, Spinner, TextField, useHydrated } from '../shared/form-controls';
 
 /** Forgot password (spec 000 §2): the e-mail form, then 'check your email' with a resend link. */
 export default function ForgotPasswordForm() {

@@ -1,10 +1,10 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { browserApi } from '../lib/api/client';
-import { ApiError, unwrap } from '../lib/api/errors';
-import { messageOr, PasswordTexts, ResetTexts } from '../lib/auth-texts';
-import type { ResetTokenValidity } from '../lib/session';
-import { PASSWORD_RULES, passwordProblem } from '../lib/password-rules';
-import { Alert, PasswordField, Spinner, StrengthMeter } from './form-controls';
+import { browserApi } from '../../lib/api/client';
+import { ApiError, unwrap } from '../../lib/api/errors';
+import { messageOr, PasswordTexts, ResetTexts } from '../../lib/texts/auth';
+import type { ResetTokenValidity } from '../../lib/session';
+import { PASSWORD_RULES, passwordProblem } from '../../lib/password-rules';
+import { Alert, PasswordField, Spinner, StrengthMeter } from '../shared/form-controls';
 
 type State = { kind: 'loading' } | { kind: 'invalid'; reason: string } | { kind: 'form' } | { kind: 'success' };
 

@@ -1,9 +1,9 @@
 import { useState } from 'react';
-import { browserApi } from '../lib/api/client';
-import { unwrap } from '../lib/api/errors';
-import { AccountTexts } from '../lib/auth-texts';
-import { useHydrated } from './form-controls';
-import { broadcastLogout, clearLocalSession, markLoggingOut } from '../lib/session-browser';
+import { browserApi } from '../../lib/api/client';
+import { unwrap } from '../../lib/api/errors';
+import { AccountTexts } from '../../lib/texts/auth';
+import { useHydrated } from '../shared/form-controls';
+import { broadcastLogout, clearLocalSession, markLoggingOut } from '../../lib/session-browser';
 
 /** The header's Logout (spec 000 §2): confirm, POST /auth/logout, alert on failure, / on success. */
 export default function LogoutButton() {

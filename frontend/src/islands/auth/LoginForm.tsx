@@ -1,10 +1,10 @@
 import { useState, type FormEvent } from 'react';
-import { browserApi } from '../lib/api/client';
-import { ApiError, unwrap } from '../lib/api/errors';
-import { authErrorMessage, isEmail, LoginTexts } from '../lib/auth-texts';
-import type { TokenSet } from '../lib/session';
-import { rememberLogin } from '../lib/session-browser';
-import { Alert, PasswordField, Spinner, TextField, useHydrated } from './form-controls';
+import { browserApi } from '../../lib/api/client';
+import { ApiError, unwrap } from '../../lib/api/errors';
+import { authErrorMessage, isEmail, LoginTexts } from '../../lib/texts/auth';
+import type { TokenSet } from '../../lib/session';
+import { rememberLogin } from '../../lib/session-browser';
+import { Alert, PasswordField, Spinner, TextField, useHydrated } from '../shared/form-controls';
 
 interface Props {
   /** Where to go after signing in (already checked to be a path on this site). */

@@ -1,9 +1,9 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { ApiError, unwrap } from '../lib/api/errors';
-import { PasswordTexts } from '../lib/auth-texts';
-import { passwordProblem } from '../lib/password-rules';
-import { sessionApi } from '../lib/session-browser';
-import { Alert, PasswordField, Spinner, StrengthMeter, useHydrated } from './form-controls';
+import { ApiError, unwrap } from '../../lib/api/errors';
+import { PasswordTexts } from '../../lib/texts/auth';
+import { passwordProblem } from '../../lib/password-rules';
+import { sessionApi } from '../../lib/session-browser';
+import { Alert, PasswordField, Spinner, StrengthMeter, useHydrated } from '../shared/form-controls';
 
 type Field = 'currentPassword' | 'newPassword' | 'confirmNewPassword';
 type Values = Record<Field, string>;

@@ -1,9 +1,9 @@
 import { useCallback, useState, type FormEvent } from 'react';
-import { ApiError, unwrap } from '../lib/api/errors';
-import { AccountTexts, nameAndEmailErrors } from '../lib/auth-texts';
-import type { UserResponse } from '../lib/session';
-import { sessionApi } from '../lib/session-browser';
-import { Spinner, TextField, Toast, type ToastMessage, useHydrated } from './form-controls';
+import { ApiError, unwrap } from '../../lib/api/errors';
+import { AccountTexts, nameAndEmailErrors } from '../../lib/texts/auth';
+import type { UserResponse } from '../../lib/session';
+import { sessionApi } from '../../lib/session-browser';
+import { Spinner, TextField, Toast, type ToastMessage, useHydrated } from '../shared/form-controls';
 
 interface Profile {
   fullName: string;

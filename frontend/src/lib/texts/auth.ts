@@ -3,7 +3,7 @@
  * Where the spec names a rule without its text, the text here follows the nearby ones
  * (language and tone of the same form).
  */
-import { ApiError } from './api/errors';
+import { ApiError } from '../api/errors';
 
 export const LoginTexts = {
   EMAIL_REQUIRED: 'Email is required',

@@ -4,8 +4,8 @@
  * the avatar.
  */
 import { useEffect, useId, useState, type InputHTMLAttributes, type ReactNode } from 'react';
-import { passwordStrength, type StrengthLevel } from '../lib/password-rules';
-import { AVATAR_SIZES, avatarGradient, initials, type AvatarSize } from '../lib/session';
+import { passwordStrength, type StrengthLevel } from '../../lib/password-rules';
+import { AVATAR_SIZES, avatarGradient, initials, type AvatarSize } from '../../lib/session';
 
 /**
  * False in the server's HTML and until React runs: submit buttons stay disabled until then, so an

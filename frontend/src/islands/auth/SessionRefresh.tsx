@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { isLoggingOut, onLogout, REFRESH_CHECK_MS, REFRESH_THRESHOLD_MS, refreshSession, setTokenExpiry, tokenExpiry } from '../lib/session-browser';
+import { isLoggingOut, onLogout, REFRESH_CHECK_MS, REFRESH_THRESHOLD_MS, refreshSession, setTokenExpiry, tokenExpiry } from '../../lib/session-browser';
 
 interface Props {
   /** When the access token the server saw expires (ms); the server's word wins over the stored one. */

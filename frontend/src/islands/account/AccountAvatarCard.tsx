@@ -1,9 +1,9 @@
 import { useEffect, useRef, useState, type ChangeEvent } from 'react';
-import { ApiError, unwrap } from '../lib/api/errors';
-import { AccountTexts } from '../lib/auth-texts';
-import type { AvatarResponse } from '../lib/session';
-import { refreshSession, sessionApi } from '../lib/session-browser';
-import { Alert, AvatarImage, Spinner, useHydrated } from './form-controls';
+import { ApiError, unwrap } from '../../lib/api/errors';
+import { AccountTexts } from '../../lib/texts/auth';
+import type { AvatarResponse } from '../../lib/session';
+import { refreshSession, sessionApi } from '../../lib/session-browser';
+import { Alert, AvatarImage, Spinner, useHydrated } from '../shared/form-controls';
 
 const MAX_BYTES = 10 * 1024 * 1024;
 const UPLOAD_TIMEOUT_MS = 60_000;
