@@ -20,5 +20,7 @@ declare namespace App {
     user?: import('./lib/session').SessionUser;
     /** When the current access token expires (ms since epoch), for the silent-refresh timer. */
     sessionExpiry?: number;
+    /** The address a signed-in page was asked for while the session could not be checked (503 page). */
+    unavailablePath?: string;
   }
 }

@@ -10,6 +10,8 @@ import { ACCESS_COOKIE, GUEST_PAGES, REFRESH_COOKIE, jwtExpiry, loginUrl, needsS
 
 interface Renewal {
   ok: boolean;
+  /** The API could not answer (database away, 5xx, no connection): the session is not refused. */
+  unavailable?: boolean;
   /** Set-Cookie headers of the refresh answer, to pass on to the browser. */
   setCookies: string[];
   accessToken?: string;
@@ -23,6 +25,8 @@ interface Renewal {
  * for the parallel loads of one browser, short enough not to widen a stolen token's use.
  */
 const renewals = new Map<string, Promise<Renewal>>();
+/** Shown (HTTP 503) instead of a page that needs the session while the session cannot be checked. */
+const SERVICE_UNAVAILABLE_PAGE = '/service-unavailable';
 const RENEWAL_REUSE_MS = 10_000;
 
 function renew(api: ApiClient, refreshToken: string): Promise<Renewal> {
@@ -32,7 +36,7 @@ function renew(api: ApiClient, refreshToken: string): Promise<Renewal> {
     try {
       const { data, response } = await api.POST('/api/v1/auth/refresh-token', { body: {} });
       const setCookies = response.headers.getSetCookie();
-      if (!response.ok) return { ok: false, setCookies };
+      if (!response.ok) return { ok: false, unavailable: response.status >= 500, setCookies };
       const tokens = data?.data;
       const fromCookies = (name: string) => setCookies.map(parseSetCookie).find((cookie) => cookie?.name === name)?.value;
       return {
@@ -42,7 +46,7 @@ function renew(api: ApiClient, refreshToken: string): Promise<Renewal> {
         refreshToken: fromCookies(REFRESH_COOKIE) ?? tokens?.refreshToken,
       };
     } catch {
-      return { ok: false, setCookies: [] };
+      return { ok: false, unavailable: true, setCookies: [] };
     }
   })();
   renewals.set(refreshToken, renewal);
@@ -77,6 +81,7 @@ export const session = defineMiddleware(async (context, next) => {
   const refresh = cookies.get(REFRESH_COOKIE)?.value;
   let user: SessionUser | undefined;
   let expiry: number | undefined;
+  let unavailable = false;
   const passOn: string[] = [];
 
   if (access || refresh) {
@@ -90,7 +95,8 @@ export const session = defineMiddleware(async (context, next) => {
       renewed = true;
       const result = await renew(locals.api, refresh);
       passOn.push(...result.setCookies);
-      refused = !result.ok;
+      refused = !result.ok && !result.unavailable;
+      unavailable ||= Boolean(result.unavailable);
       if (!result.ok || !result.accessToken) return false;
       access = result.accessToken;
       locals.api = createApiClient({
@@ -107,6 +113,7 @@ export const session = defineMiddleware(async (context, next) => {
       let profile = await fetchProfile(locals.api);
       if (profile.status === 401 && (await tryRenew())) profile = await fetchProfile(locals.api);
       user = profile.user;
+      unavailable ||= profile.status === 0 || profile.status >= 500;
       if (user) expiry = jwtExpiry(access);
       staleAccess = profile.status === 401;
     }
@@ -129,6 +136,12 @@ export const session = defineMiddleware(async (context, next) => {
   locals.sessionExpiry = expiry;
 
   const path = normalisePath(url.pathname);
+  // The session could not be checked (the database is away): say so, rather than sending a
+  // signed-in reader to the login form or forgetting their cookies.
+  if (!user && unavailable && needsSession(path)) {
+    locals.unavailablePath = `${url.pathname}${url.search}`;
+    return context.rewrite(SERVICE_UNAVAILABLE_PAGE);
+  }
   if (!user && needsSession(path)) {
     return context.redirect(loginUrl(`${url.pathname}${url.search}`), 302);
   }
