@@ -1,16 +1,4 @@
-import { RoleName } from '../users/entities/role.entity';
-
-/** Who is calling: loaded from the database on every authenticated request. */
-export interface AuthUser {
-  id: number;
-  email: string;
-  fullName: string;
-  roles: RoleName[];
-  /** The highest-ranked held role (none = USER). */
-  role: RoleName;
-  /** The refresh session the access token belongs to (absent for tokens without one). */
-  sessionId?: string;
-}
+export type { AuthUser } from '../common/auth-user';
 
 export const ACCESS_COOKIE = 'inkwell_access';
 export const REFRESH_COOKIE = 'inkwell_refresh';

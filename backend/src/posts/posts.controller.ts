@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
 import { ApiNoContentResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import type { AuthUser } from '../auth/auth-user';
-import { Auth, CurrentUser } from '../auth/decorators/auth.decorator';
+import type { AuthUser } from '../common/auth-user';
+import { Auth, CurrentUser } from '../common/decorators/auth.decorator';
 import { ApiEnvelope } from '../common/decorators/api-envelope.decorator';
 import { ApiErrors } from '../common/decorators/api-errors.decorator';
 import { WithMessage, withMessage } from '../common/envelope';
@@ -9,10 +9,8 @@ import { ParseIdPipe } from '../common/validation/parse-id.pipe';
 import { RoleName } from '../users/entities/role.entity';
 import { PostAdminQueryDto, PostAuthorSaveDto, PostMineQueryDto, PostSaveDto } from './dto/post-input.dto';
 import { PostAdminPageDto, PostResponseDto } from './dto/post-response.dto';
-import { AuthRequiredText } from './auth-required.filter';
 import { PostsMessages } from './posts.messages';
 import { PostsService, SaveResult } from './posts.service';
-import { RequireRole } from './role.guard';
 
 function answer(result: SaveResult, message: string): WithMessage<PostResponseDto> {
   return withMessage(result.post, result.skippedTags.length ? PostsMessages.skippedTags(message, result.skippedTags) : message);
@@ -27,8 +25,7 @@ export class PostsController {
   constructor(private readonly posts: PostsService) {}
 
   @Get('admin/all')
-  @RequireRole(RoleName.ADMIN, PostsMessages.FORBIDDEN_POSTS)
-  @Auth()
+  @Auth({ role: RoleName.ADMIN, forbidden: PostsMessages.FORBIDDEN_POSTS })
   @ApiOperation({ summary: 'Every post, any status (admin); sortBy createdAt|updatedAt|publishedAt|title|viewCount, status, search' })
   @ApiEnvelope(PostAdminPageDto)
   @ApiErrors(400)
@@ -37,8 +34,7 @@ export class PostsController {
   }
 
   @Get()
-  @RequireRole(RoleName.ADMIN, PostsMessages.FORBIDDEN_POSTS)
-  @Auth()
+  @Auth({ role: RoleName.ADMIN, forbidden: PostsMessages.FORBIDDEN_POSTS })
   @ApiOperation({ summary: 'Every post, any status (admin); same as /blog/posts/admin/all' })
   @ApiEnvelope(PostAdminPageDto)
   @ApiErrors(400)
@@ -47,8 +43,7 @@ export class PostsController {
   }
 
   @Get('author/my-posts')
-  @RequireRole(RoleName.AUTHOR, PostsMessages.FORBIDDEN_POSTS)
-  @Auth()
+  @Auth({ role: RoleName.AUTHOR, forbidden: PostsMessages.FORBIDDEN_POSTS })
   @ApiOperation({ summary: "The caller's own posts, newest first (AUTHOR); size up to 1000, optional status" })
   @ApiEnvelope(PostAdminPageDto)
   @ApiErrors(400)
@@ -57,9 +52,7 @@ export class PostsController {
   }
 
   @Post('author/create')
-  @AuthRequiredText(PostsMessages.AUTH_REQUIRED)
-  @RequireRole(RoleName.AUTHOR, PostsMessages.FORBIDDEN_CREATE)
-  @Auth()
+  @Auth({ role: RoleName.AUTHOR, forbidden: PostsMessages.FORBIDDEN_CREATE, unauthenticated: PostsMessages.AUTH_REQUIRED })
   @ApiOperation({ summary: `Create an own post, always as a DRAFT (AUTHOR; status and isFeatured are ignored). ${SAVE_NOTE}` })
   @ApiEnvelope(PostResponseDto, { status: 201 })
   @ApiErrors(400, 409)
@@ -68,9 +61,7 @@ export class PostsController {
   }
 
   @Put('author/:id')
-  @AuthRequiredText(PostsMessages.AUTH_REQUIRED)
-  @RequireRole(RoleName.AUTHOR, PostsMessages.FORBIDDEN_UPDATE)
-  @Auth()
+  @Auth({ role: RoleName.AUTHOR, forbidden: PostsMessages.FORBIDDEN_UPDATE, unauthenticated: PostsMessages.AUTH_REQUIRED })
   @ApiOperation({
     summary: `Edit an own DRAFT or REJECTED post; it is saved as a DRAFT (AUTHOR). A PUBLISHED, PENDING_REVIEW, ARCHIVED or PRIVATE post is 409. ${SAVE_NOTE}`,
   })
@@ -86,8 +77,7 @@ export class PostsController {
 
   @Post('author/:id/submit-for-review')
   @HttpCode(200)
-  @RequireRole(RoleName.AUTHOR, PostsMessages.FORBIDDEN_UPDATE)
-  @Auth()
+  @Auth({ role: RoleName.AUTHOR, forbidden: PostsMessages.FORBIDDEN_UPDATE })
   @ApiOperation({ summary: 'Submit an own DRAFT or REJECTED post for review (→ PENDING_REVIEW); other statuses are 409' })
   @ApiEnvelope(PostResponseDto)
   @ApiErrors(400, 404, 409)
@@ -105,9 +95,7 @@ export class PostsController {
   }
 
   @Post()
-  @AuthRequiredText(PostsMessages.AUTH_REQUIRED)
-  @RequireRole(RoleName.ADMIN, PostsMessages.FORBIDDEN_CREATE)
-  @Auth()
+  @Auth({ role: RoleName.ADMIN, forbidden: PostsMessages.FORBIDDEN_CREATE, unauthenticated: PostsMessages.AUTH_REQUIRED })
   @ApiOperation({ summary: `Create a post (admin); status defaults to DRAFT (PUBLISHED sets publishedAt). ${SAVE_NOTE}` })
   @ApiEnvelope(PostResponseDto, { status: 201 })
   @ApiErrors(400, 409)
@@ -116,9 +104,7 @@ export class PostsController {
   }
 
   @Put(':id')
-  @AuthRequiredText(PostsMessages.AUTH_REQUIRED)
-  @RequireRole(RoleName.AUTHOR, PostsMessages.FORBIDDEN_UPDATE)
-  @Auth()
+  @Auth({ role: RoleName.AUTHOR, forbidden: PostsMessages.FORBIDDEN_UPDATE, unauthenticated: PostsMessages.AUTH_REQUIRED })
   @ApiOperation({
     summary:
       `Update a post, partially. Admins: any post, status changes per spec 001 §4 (illegal ones 409). ` +
@@ -133,8 +119,7 @@ export class PostsController {
 
   @Delete(':id')
   @HttpCode(204)
-  @RequireRole(RoleName.AUTHOR, PostsMessages.FORBIDDEN_DELETE)
-  @Auth()
+  @Auth({ role: RoleName.AUTHOR, forbidden: PostsMessages.FORBIDDEN_DELETE })
   @ApiOperation({ summary: 'Delete a post: admins any, authors their own DRAFT or REJECTED posts' })
   @ApiNoContentResponse({ description: 'Deleted (no body)' })
   @ApiErrors(400, 404)

@@ -9,13 +9,12 @@ import { PostsPublicController } from './posts-public.controller';
 import { PostsPublicService } from './posts-public.service';
 import { PostsController } from './posts.controller';
 import { PostsService } from './posts.service';
-import { RoleMessageGuard } from './role.guard';
 
 @Module({
   imports: [TypeOrmModule.forFeature([Post, PostTag]), AuthModule, TagsModule],
   // The public controller first: /blog/posts/public must not reach GET /blog/posts/:id.
   controllers: [PostsPublicController, PostsController],
-  providers: [PostsService, PostsPublicService, PostViewsService, RoleMessageGuard],
-  exports: [PostsService, PostsPublicService, PostViewsService, RoleMessageGuard],
+  providers: [PostsService, PostsPublicService, PostViewsService],
+  exports: [PostsService, PostsPublicService, PostViewsService],
 })
 export class PostsModule {}

@@ -1,12 +1,11 @@
 import { Body, Controller, Get, Param, Put } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import type { AuthUser } from '../auth/auth-user';
-import { Auth, CurrentUser } from '../auth/decorators/auth.decorator';
+import type { AuthUser } from '../common/auth-user';
+import { Auth, CurrentUser } from '../common/decorators/auth.decorator';
 import { ApiEnvelope } from '../common/decorators/api-envelope.decorator';
 import { ApiErrors } from '../common/decorators/api-errors.decorator';
 import { WithMessage, withMessage } from '../common/envelope';
 import { ParseIdPipe } from '../common/validation/parse-id.pipe';
-import { RequireRole } from '../posts/role.guard';
 import { RoleName } from '../users/entities/role.entity';
 import { PostReviewDto } from './dto/review-input.dto';
 import { PostReviewResponseDto, PostReviewResultDto } from './dto/review-response.dto';
@@ -19,8 +18,7 @@ export class ReviewsController {
   constructor(private readonly reviews: ReviewsService) {}
 
   @Put('posts/admin/:id/review')
-  @RequireRole(RoleName.ADMIN, ReviewsMessages.FORBIDDEN_REVIEW)
-  @Auth()
+  @Auth({ role: RoleName.ADMIN, forbidden: ReviewsMessages.FORBIDDEN_REVIEW })
   @ApiOperation({
     summary:
       'Review a post (admin). APPROVED publishes a PENDING_REVIEW or REJECTED post (sets publishedAt); REJECTED needs a rejectionReason and applies to PENDING_REVIEW posts. Other statuses are 409.',

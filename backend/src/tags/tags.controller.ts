@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
 import { ApiNoContentResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import type { AuthUser } from '../auth/auth-user';
-import { Auth, CurrentUser, OptionalAuth } from '../auth/decorators/auth.decorator';
+import type { AuthUser } from '../common/auth-user';
+import { Auth, CurrentUser, OptionalAuth } from '../common/decorators/auth.decorator';
 import { ApiEnvelope } from '../common/decorators/api-envelope.decorator';
 import { ApiErrors } from '../common/decorators/api-errors.decorator';
 import { WithMessage, withMessage } from '../common/envelope';
@@ -9,7 +9,6 @@ import { ParseIdPipe } from '../common/validation/parse-id.pipe';
 import { RoleName } from '../users/entities/role.entity';
 import { TagCreateDto, TagQueryDto, TagUpdateDto } from './dto/tag-input.dto';
 import { TagPageDto, TagResponseDto } from './dto/tag-response.dto';
-import { AuthRequiredText } from '../posts/auth-required.filter';
 import { TagsMessages } from './tags.messages';
 import { TagsService } from './tags.service';
 
@@ -46,8 +45,7 @@ export class TagsController {
   }
 
   @Post()
-  @AuthRequiredText(TagsMessages.AUTH_REQUIRED)
-  @Auth(RoleName.ADMIN)
+  @Auth({ role: RoleName.ADMIN, unauthenticated: TagsMessages.AUTH_REQUIRED })
   @ApiOperation({ summary: 'Create a tag (admin); the slug is derived from the name when omitted' })
   @ApiEnvelope(TagResponseDto, { status: 201 })
   @ApiErrors(400, 409)
@@ -56,8 +54,7 @@ export class TagsController {
   }
 
   @Put(':id')
-  @AuthRequiredText(TagsMessages.AUTH_REQUIRED)
-  @Auth(RoleName.ADMIN)
+  @Auth({ role: RoleName.ADMIN, unauthenticated: TagsMessages.AUTH_REQUIRED })
   @ApiOperation({ summary: 'Update a tag, partially (admin)' })
   @ApiEnvelope(TagResponseDto)
   @ApiErrors(400, 404, 409)
@@ -66,7 +63,7 @@ export class TagsController {
   }
 
   @Delete(':id')
-  @Auth(RoleName.ADMIN)
+  @Auth({ role: RoleName.ADMIN })
   @HttpCode(204)
   @ApiOperation({ summary: 'Delete a tag (admin): 409 when it is active and used by posts (deactivate it instead)' })
   @ApiNoContentResponse({ description: 'Deleted (no body)' })
@@ -76,7 +73,7 @@ export class TagsController {
   }
 
   @Delete(':id/deactivate')
-  @Auth(RoleName.ADMIN)
+  @Auth({ role: RoleName.ADMIN })
   @ApiOperation({ summary: 'Deactivate a tag (admin): it disappears from public pages and cannot be attached' })
   @ApiEnvelope(TagResponseDto)
   @ApiErrors(400, 404)
@@ -86,7 +83,7 @@ export class TagsController {
 
   @Post(':id/activate')
   @HttpCode(200)
-  @Auth(RoleName.ADMIN)
+  @Auth({ role: RoleName.ADMIN })
   @ApiOperation({ summary: 'Activate a tag (admin)' })
   @ApiEnvelope(TagResponseDto)
   @ApiErrors(400, 404)

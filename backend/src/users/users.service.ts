@@ -1,7 +1,7 @@
 import { BadRequestException, ConflictException, Injectable, NotFoundException } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
-import type { AuthUser } from '../auth/auth-user';
+import type { AuthUser } from '../common/auth-user';
 import { ImageStorageService, NotAnImageError } from '../images/image-storage.service';
 import { AvatarResponseDto, toUserResponse, UserResponseDto } from './dto/user-response.dto';
 import { UserProfileUpdateDto } from './dto/user-profile-update.dto';

@@ -7,13 +7,24 @@ import { ROLE_RANK, RoleName } from '../../users/entities/role.entity';
 import { AuthMessages } from '../auth.messages';
 import { ACCESS_COOKIE, AuthUser } from '../auth-user';
 
-export const AUTH_ROLES = 'inkwell:roles';
-export const AUTH_OPTIONAL = 'inkwell:authOptional';
+export const AUTH_OPTIONS = 'inkwell:auth';
+
+/** What `@Auth()` / `@OptionalAuth()` (common/decorators/auth.decorator.ts) ask of the guard. */
+export interface AuthOptions {
+  /** The lowest role admitted (ranked: a route for AUTHOR also admits ADMIN). */
+  role?: RoleName;
+  /** 403 text for a caller below `role` (spec 001 §8); default 'You do not have permission to access this resource.' */
+  forbidden?: string;
+  /** 401 text when no session comes at all (spec 001 §5); expired or invalid tokens keep 'Authentication failed...'. */
+  unauthenticated?: string;
+  /** Anonymous callers pass (set by `@OptionalAuth()`). */
+  optional?: boolean;
+}
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
- * `@Auth(...roles)` and `@OptionalAuth()` use this guard. Roles are ranked: a route for AUTHOR
- * also admits ADMIN. A request authenticated by cookie that changes data must carry
+ * `@Auth({ role, forbidden, unauthenticated })` and `@OptionalAuth()` use this guard. Roles are
+ * ranked: a route for AUTHOR also admits ADMIN. A request authenticated by cookie that changes data must carry
  * X-Request-Timestamp (a header a cross-site form cannot add: the CSRF rule of DESIGN.md §4).
  */
 @Injectable()
@@ -24,13 +35,14 @@ export class JwtAuthGuard extends AuthGuard('jwt') {
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<Request & { user?: AuthUser }>();
-    const optional = this.reflector.getAllAndOverride<boolean>(AUTH_OPTIONAL, [context.getHandler(), context.getClass()]);
+    const options = this.reflector.getAllAndOverride<AuthOptions | undefined>(AUTH_OPTIONS, [context.getHandler(), context.getClass()]) ?? {};
+    const optional = options.optional === true;
     const hasBearer = /^Bearer\s+\S/i.test(request.headers.authorization ?? '');
     const hasCookie = Boolean((request.cookies as Record<string, string> | undefined)?.[ACCESS_COOKIE]);
 
     if (!hasBearer && !hasCookie) {
       if (optional) return true;
-      throw new UnauthorizedException(AuthMessages.AUTH_REQUIRED);
+      throw new UnauthorizedException(options.unauthenticated ?? AuthMessages.AUTH_REQUIRED);
     }
     try {
       await super.canActivate(context);
@@ -43,10 +55,8 @@ export class JwtAuthGuard extends AuthGuard('jwt') {
       throw new ForbiddenException(AuthMessages.CSRF);
     }
 
-    const roles = this.reflector.getAllAndOverride<RoleName[] | undefined>(AUTH_ROLES, [context.getHandler(), context.getClass()]);
-    if (roles?.length && request.user) {
-      const needed = Math.min(...roles.map((role) => ROLE_RANK[role]));
-      if (ROLE_RANK[request.user.role] < needed) throw new ForbiddenException(AuthMessages.FORBIDDEN);
+    if (options.role && request.user && ROLE_RANK[request.user.role] < ROLE_RANK[options.role]) {
+      throw new ForbiddenException(options.forbidden ?? AuthMessages.FORBIDDEN);
     }
     return true;
   }

@@ -1,0 +1,13 @@
+import { RoleName } from '../users/entities/role.entity';
+
+/** Who is calling: loaded from the database on every authenticated request (`@CurrentUser()`). */
+export interface AuthUser {
+  id: number;
+  email: string;
+  fullName: string;
+  roles: RoleName[];
+  /** The highest-ranked held role (none = USER). */
+  role: RoleName;
+  /** The refresh session the access token belongs to (absent for tokens without one). */
+  sessionId?: string;
+}
