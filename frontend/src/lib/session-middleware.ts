@@ -27,6 +27,8 @@ interface Renewal {
 const renewals = new Map<string, Promise<Renewal>>();
 /** Shown (HTTP 503) instead of a page that needs the session while the session cannot be checked. */
 const SERVICE_UNAVAILABLE_PAGE = '/service-unavailable';
+/** Pages that are about the session without requiring one ('Not Logged In' would be wrong then). */
+const SESSION_VIEWS = new Set(['/account']);
 const RENEWAL_REUSE_MS = 10_000;
 
 function renew(api: ApiClient, refreshToken: string): Promise<Renewal> {
@@ -138,7 +140,7 @@ export const session = defineMiddleware(async (context, next) => {
   const path = normalisePath(url.pathname);
   // The session could not be checked (the database is away): say so, rather than sending a
   // signed-in reader to the login form or forgetting their cookies.
-  if (!user && unavailable && needsSession(path)) {
+  if (!user && unavailable && (needsSession(path) || SESSION_VIEWS.has(path))) {
     locals.unavailablePath = `${url.pathname}${url.search}`;
     return context.rewrite(SERVICE_UNAVAILABLE_PAGE);
   }
