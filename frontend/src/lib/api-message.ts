@@ -1,5 +1,6 @@
 /** For the few calls whose success message the screen shows: the envelope's data and message. */
-import { ApiError, NETWORK_ERROR, UNEXPECTED_ERROR, type ApiEnvelope } from './api/errors';
+import { ApiError, type ApiEnvelope } from './api/errors';
+import { CommonTexts } from './texts/common';
 
 interface FetchResult {
   data?: unknown;
@@ -12,10 +13,10 @@ export async function unwrapWithMessage(call: Promise<FetchResult>): Promise<{ m
   try {
     result = await call;
   } catch {
-    throw new ApiError(NETWORK_ERROR, 0);
+    throw new ApiError(CommonTexts.NETWORK_ERROR, 0);
   }
   const envelope = (result.error ?? result.data) as Partial<ApiEnvelope<unknown>> | undefined;
   const message = envelope && typeof envelope.message === 'string' && envelope.message ? envelope.message : undefined;
-  if (result.error !== undefined || !result.response.ok) throw new ApiError(message ?? UNEXPECTED_ERROR, result.response.status, envelope?.errors ?? null);
+  if (result.error !== undefined || !result.response.ok) throw new ApiError(message ?? CommonTexts.UNEXPECTED_ERROR, result.response.status, envelope?.errors ?? null);
   return { message };
 }

@@ -1,4 +1,5 @@
-import { ApiError, UNEXPECTED_ERROR } from './api/errors';
+import { ApiError } from './api/errors';
+import { CommonTexts } from './texts/common';
 import type { paths } from './api/schema';
 import type { Loaded } from './settle';
 
@@ -52,7 +53,7 @@ function wrap(source: PublicContentSource): PublicContent {
       const result = await read();
       return result.ok ? result : { ok: false, error: new ApiError(result.message, result.status) };
     } catch {
-      return { ok: false, error: new ApiError(UNEXPECTED_ERROR, 500) };
+      return { ok: false, error: new ApiError(CommonTexts.UNEXPECTED_ERROR, 500) };
     }
   };
   return {

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type ChangeEvent } from 'react';
 import { ApiError, unwrap } from '../../lib/api/errors';
-import { AccountTexts } from '../../lib/texts/auth';
+import { AccountTexts } from '../../lib/texts/account';
 import type { AvatarResponse } from '../../lib/session';
 import { refreshSession, sessionApi } from '../../lib/session-browser';
 import { Alert, AvatarImage, Spinner, useHydrated } from '../shared/form-controls';
@@ -112,7 +112,7 @@ export default function AccountAvatarCard({ name, avatar: initialAvatar }: { nam
       setFile(undefined);
       setPreview(undefined);
       if (input.current) input.current.value = '';
-      setNotice('Avatar updated successfully!');
+      setNotice(AccountTexts.AVATAR_UPDATED);
     } catch (failure) {
       setError(failure instanceof Error && failure.message ? failure.message : AccountTexts.UPLOAD_FAILED);
       setProgress(undefined);
@@ -128,7 +128,7 @@ export default function AccountAvatarCard({ name, avatar: initialAvatar }: { nam
     try {
       await unwrap(sessionApi().DELETE('/api/v1/users/avatar', {}));
       setAvatar(null);
-      setNotice('Avatar removed.');
+      setNotice(AccountTexts.AVATAR_REMOVED);
     } catch (failure) {
       setError(failure instanceof ApiError && failure.message ? failure.message : AccountTexts.DELETE_FAILED);
     } finally {

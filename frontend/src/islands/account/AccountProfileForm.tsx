@@ -1,6 +1,7 @@
 import { useCallback, useState, type FormEvent } from 'react';
 import { ApiError, unwrap } from '../../lib/api/errors';
-import { AccountTexts, nameAndEmailErrors } from '../../lib/texts/auth';
+import { nameAndEmailErrors } from '../../lib/field-rules';
+import { AccountTexts } from '../../lib/texts/account';
 import type { UserResponse } from '../../lib/session';
 import { sessionApi } from '../../lib/session-browser';
 import { Spinner, TextField, Toast, type ToastMessage, useHydrated } from '../shared/form-controls';
@@ -16,7 +17,7 @@ const BIO_MAX = 500;
 
 function validate(values: Profile): Errors {
   const errors: Errors = nameAndEmailErrors(values);
-  if (values.bio.length > BIO_MAX) errors.bio = `Bio must be at most ${BIO_MAX} characters`;
+  if (values.bio.length > BIO_MAX) errors.bio = AccountTexts.bioTooLong(BIO_MAX);
   return errors;
 }
 

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { ApiError, unwrap } from '../../lib/api/errors';
+import { AccountTexts } from '../../lib/texts/account';
 import { PasswordTexts } from '../../lib/texts/auth';
 import { passwordProblem } from '../../lib/password-rules';
 import { sessionApi } from '../../lib/session-browser';
@@ -18,8 +19,6 @@ function validate(values: Values): Partial<Values> {
   else if (values.confirmNewPassword !== values.newPassword) errors.confirmNewPassword = PasswordTexts.CONFIRM_MISMATCH;
   return errors;
 }
-
-const SUCCESS_TEXT = 'Đổi mật khẩu thành công!';
 
 /**
  * Account Security's Change Password (spec 000 §2, §4, §5): a modal with current, new and
@@ -91,7 +90,7 @@ export default function ChangePasswordDialog() {
       <button ref={opener} type="button" className="btn-secondary w-full justify-start" onClick={() => setOpen(true)} aria-haspopup="dialog" disabled={!hydrated}>
         Change Password
       </button>
-      {success && !open && <Alert kind="success">{SUCCESS_TEXT}</Alert>}
+      {success && !open && <Alert kind="success">{AccountTexts.PASSWORD_CHANGED}</Alert>}
       {open && (
         <div className="fixed inset-0 z-50 flex items-center justify-center bg-slate-950/50 p-4" onMouseDown={(e) => e.target === e.currentTarget && !busy && close()}>
           <div ref={dialog} role="dialog" aria-modal="true" aria-labelledby="change-password-title" className="card w-full max-w-md p-6">
@@ -100,7 +99,7 @@ export default function ChangePasswordDialog() {
             </h2>
             {success ? (
               <div className="mt-4">
-                <Alert kind="success">{SUCCESS_TEXT}</Alert>
+                <Alert kind="success">{AccountTexts.PASSWORD_CHANGED}</Alert>
               </div>
             ) : (
               <form className="mt-4 space-y-4" onSubmit={submit} noValidate>

@@ -1,7 +1,9 @@
 import { useState, type FormEvent } from 'react';
 import { browserApi } from '../../lib/api/client';
-import { unwrap } from '../../lib/api/errors';
-import { ForgotTexts, isEmail, messageOr } from '../../lib/texts/auth';
+import { messageOr, unwrap } from '../../lib/api/errors';
+import { isEmail } from '../../lib/field-rules';
+import { ForgotTexts } from '../../lib/texts/auth';
+import { CommonTexts } from '../../lib/texts/common';
 import { Alert, Spinner, TextField, useHydrated } from '../shared/form-controls';
 
 /** Forgot password (spec 000 §2): the e-mail form, then 'check your email' with a resend link. */
@@ -20,7 +22,7 @@ export default function ForgotPasswordForm() {
       setSentTo(address);
       return true;
     } catch (err) {
-      setFailure(messageOr(err, 'An unexpected error occurred'));
+      setFailure(messageOr(err, CommonTexts.UNEXPECTED_ERROR));
       return false;
     } finally {
       setBusy(false);

@@ -1,7 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import { browserApi } from '../../lib/api/client';
 import { ApiError, unwrap } from '../../lib/api/errors';
-import { authErrorMessage, isEmail, LoginTexts } from '../../lib/texts/auth';
+import { isEmail } from '../../lib/field-rules';
+import { authErrorMessage, LoginTexts } from '../../lib/texts/auth';
 import type { TokenSet } from '../../lib/session';
 import { rememberLogin } from '../../lib/session-browser';
 import { Alert, PasswordField, Spinner, TextField, useHydrated } from '../shared/form-controls';

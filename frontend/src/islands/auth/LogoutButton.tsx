@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { browserApi } from '../../lib/api/client';
 import { unwrap } from '../../lib/api/errors';
-import { AccountTexts } from '../../lib/texts/auth';
+import { LogoutTexts } from '../../lib/texts/auth';
 import { useHydrated } from '../shared/form-controls';
 import { broadcastLogout, clearLocalSession, markLoggingOut } from '../../lib/session-browser';
 
@@ -11,7 +11,7 @@ export default function LogoutButton() {
   const hydrated = useHydrated();
 
   async function logout() {
-    if (!window.confirm(AccountTexts.LOGOUT_CONFIRM)) return;
+    if (!window.confirm(LogoutTexts.CONFIRM)) return;
     setBusy(true);
     try {
       await unwrap(browserApi().POST('/api/v1/auth/logout', { body: {} }));

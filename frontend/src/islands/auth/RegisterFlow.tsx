@@ -1,8 +1,9 @@
 import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
 import { browserApi } from '../../lib/api/client';
-import { ApiError, unwrap } from '../../lib/api/errors';
+import { ApiError, messageOr, unwrap } from '../../lib/api/errors';
 import { unwrapWithMessage } from '../../lib/api-message';
-import { messageOr, nameAndEmailErrors, registerErrorMessage, RegisterTexts } from '../../lib/texts/auth';
+import { nameAndEmailErrors } from '../../lib/field-rules';
+import { registerErrorMessage, RegisterTexts } from '../../lib/texts/auth';
 import { SPECIAL_CHARACTERS } from '../../lib/password-rules';
 import { readResend, recordResend, resendLabel, secondsLeft } from '../../lib/resend-countdown';
 import { Alert, PasswordField, Spinner, StrengthMeter, TextField, useHydrated } from '../shared/form-controls';

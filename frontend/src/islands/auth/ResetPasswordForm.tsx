@@ -1,7 +1,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { browserApi } from '../../lib/api/client';
-import { ApiError, unwrap } from '../../lib/api/errors';
-import { messageOr, PasswordTexts, ResetTexts } from '../../lib/texts/auth';
+import { ApiError, messageOr, unwrap } from '../../lib/api/errors';
+import { PasswordTexts, ResetTexts } from '../../lib/texts/auth';
 import type { ResetTokenValidity } from '../../lib/session';
 import { PASSWORD_RULES, passwordProblem } from '../../lib/password-rules';
 import { Alert, PasswordField, Spinner, StrengthMeter } from '../shared/form-controls';

@@ -1,4 +1,5 @@
 import { useRef, useState, type MouseEvent } from 'react';
+import { PostsTexts } from '../../lib/texts/posts';
 
 interface Props {
   /** The next page's address (e.g. /blog?page=2): a plain link that works without JavaScript. */
@@ -34,10 +35,10 @@ export default function LoadMorePosts({ href, gridId }: Props) {
       grid.classList.add('md:grid-cols-2', 'lg:grid-cols-3');
       const following = page.querySelector<HTMLAnchorElement>('[data-load-more]')?.getAttribute('href') ?? undefined;
       setNext(following);
-      if (status.current) status.current.textContent = `${cards.length} more posts loaded`;
+      if (status.current) status.current.textContent = PostsTexts.moreLoaded(cards.length);
       if (first) (grid.querySelector(`[data-post-card]:nth-child(${grid.children.length - cards.length + 1}) h3 a`) as HTMLElement | null)?.focus();
     } catch {
-      setError('Failed to fetch posts');
+      setError(PostsTexts.LIST_FAILED);
     } finally {
       setLoading(false);
     }

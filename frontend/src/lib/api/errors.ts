@@ -1,3 +1,5 @@
+import { CommonTexts } from '../texts/common';
+
 /** The envelope every API answer uses (DESIGN.md §3). */
 export interface ApiEnvelope<T> {
   success: boolean;
@@ -7,8 +9,7 @@ export interface ApiEnvelope<T> {
   errors: Record<string, string[]> | null;
 }
 
-export const NETWORK_ERROR = 'Network error. Please check your connection and try again.';
-export const UNEXPECTED_ERROR = 'An unexpected error occurred';
+const { NETWORK_ERROR, UNEXPECTED_ERROR } = CommonTexts;
 
 /** An API failure: the server's message, status and field errors (status 0 = no answer). */
 export class ApiError extends Error {
@@ -58,4 +59,15 @@ export async function unwrap<R extends FetchResult>(
   if (result.error !== undefined || !result.response.ok) throw toApiError(result.error, result.response);
   if (result.response.status === 204) return undefined as never;
   return (result.data as { data: never }).data;
+}
+
+/** The first field error of a failure, if it has any. */
+export function firstFieldError(error: ApiError): string | undefined {
+  for (const messages of Object.values(error.errors ?? {})) if (messages?.[0]) return messages[0];
+  return undefined;
+}
+
+/** The server's message, or a fallback when there is none (network failures keep theirs). */
+export function messageOr(error: unknown, fallback: string): string {
+  return error instanceof ApiError && error.message ? error.message : fallback;
 }

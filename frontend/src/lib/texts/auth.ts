@@ -1,9 +1,10 @@
 /**
- * Texts of the account screens (spec 000 §2, §4, §5, §8), verbatim where the spec gives them.
+ * Texts of sign-in, registration, password reset and logout, the password rules and the
+ * authentication errors (spec 000 §2, §4, §5, §8), verbatim where the spec gives them.
  * Where the spec names a rule without its text, the text here follows the nearby ones
  * (language and tone of the same form).
  */
-import { ApiError } from '../api/errors';
+import { ApiError, firstFieldError } from '../api/errors';
 
 export const LoginTexts = {
   EMAIL_REQUIRED: 'Email is required',
@@ -61,19 +62,8 @@ export const PasswordTexts = {
   CONFIRM_MISMATCH: 'Mật khẩu xác nhận không khớp',
 } as const;
 
-export const AccountTexts = {
-  PROFILE_UPDATED: 'Profile updated successfully!',
-  PROFILE_FAILED: 'Failed to update profile. Please try again.',
-  AVATAR_NOT_IMAGE: 'Please select an image file (jpg, png, gif, ...)',
-  AVATAR_TOO_BIG: 'File size cannot exceed 10MB',
-  UPLOAD_FAILED: 'Upload failed',
-  UPLOAD_NETWORK: 'Network error during upload',
-  UPLOAD_TIMEOUT: 'Upload timeout - please try again',
-  UPLOAD_BAD_JSON: 'Invalid JSON response from server',
-  UPLOAD_BAD_FORMAT: 'Invalid upload response format',
-  DELETE_FAILED: 'Failed to delete image',
-  LOGOUT_CONFIRM: 'Are you sure you want to logout?',
-  TWO_FACTOR_PENDING: 'Feature under development',
+export const LogoutTexts = {
+  CONFIRM: 'Are you sure you want to logout?',
 } as const;
 
 /** Authentication errors by status (spec 000 §8). */
@@ -105,29 +95,4 @@ export function registerErrorMessage(error: unknown): string {
   if (status === 409) return RegisterTexts.CONFLICT;
   if (status === 400) return RegisterTexts.INVALID;
   return RegisterTexts.FAILED;
-}
-
-export function firstFieldError(error: ApiError): string | undefined {
-  for (const messages of Object.values(error.errors ?? {})) if (messages?.[0]) return messages[0];
-  return undefined;
-}
-
-/** The server's message, or a fallback when there is none (network failures keep theirs). */
-export function messageOr(error: unknown, fallback: string): string {
-  return error instanceof ApiError && error.message ? error.message : fallback;
-}
-
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-export const isEmail = (value: string): boolean => EMAIL.test(value.trim());
-
-/** The checks the registration and profile forms share: full name (2–100 after trimming) and e-mail. */
-export function nameAndEmailErrors(values: { fullName: string; email: string }): { fullName?: string; email?: string } {
-  const errors: { fullName?: string; email?: string } = {};
-  const name = values.fullName.trim();
-  if (!name) errors.fullName = RegisterTexts.FULL_NAME_REQUIRED;
-  else if (name.length < 2) errors.fullName = RegisterTexts.FULL_NAME_MIN;
-  else if (name.length > 100) errors.fullName = RegisterTexts.FULL_NAME_MAX;
-  if (!values.email.trim()) errors.email = RegisterTexts.EMAIL_REQUIRED;
-  else if (!isEmail(values.email)) errors.email = RegisterTexts.EMAIL_INVALID;
-  return errors;
 }

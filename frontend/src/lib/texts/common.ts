@@ -1,0 +1,9 @@
+/**
+ * Texts every feature shares: the client's own error texts (spec 000 §8) and the notice on
+ * controls whose feature is not built yet.
+ */
+export const CommonTexts = {
+  NETWORK_ERROR: 'Network error. Please check your connection and try again.',
+  UNEXPECTED_ERROR: 'An unexpected error occurred',
+  FEATURE_PENDING: 'Feature under development',
+} as const;
