@@ -96,6 +96,7 @@ const anonymousRoutes = (): Route[] => [
   { path: '/account', label: '/account (not signed in)' },
   { path: '/no-such-page-{unique}', status: 404 },
   { path: '/privacy', label: '/privacy (under development)' },
+  { path: '/service-unavailable', status: 503, label: '/service-unavailable (what signed-in pages show while the database is away)' },
 ];
 
 const signedInRoutes = (): Route[] => [
