@@ -6,7 +6,7 @@ import { APP_CONFIG, AppConfig } from '../config/env';
 import { Role, RoleName } from '../users/entities/role.entity';
 import { User, UserStatus } from '../users/entities/user.entity';
 import { UserRole } from '../users/entities/user-role.entity';
-import { isUniqueViolation } from '../users/users.service';
+import { isUniqueViolation } from '../common/database-errors';
 import { BCRYPT_COST } from './auth.service';
 
 export const DEFAULT_ADMIN_EMAIL = 'admin@example.com';

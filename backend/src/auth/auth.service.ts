@@ -10,7 +10,8 @@ import { toUserResponse, UserResponseDto } from '../users/dto/user-response.dto'
 import { Role, RoleName } from '../users/entities/role.entity';
 import { User, UserStatus } from '../users/entities/user.entity';
 import { UserRole } from '../users/entities/user-role.entity';
-import { isUniqueViolation, normalizeEmail, UsersService } from '../users/users.service';
+import { isUniqueViolation } from '../common/database-errors';
+import { normalizeEmail, UsersService } from '../users/users.service';
 import { AttemptCounter, TooManyAttemptsException } from './attempts/attempt-counter';
 import { AuthMessages } from './auth.messages';
 import { ACCESS_TOKEN_TTL_SECONDS, AccessTokenPayload } from './auth-user';

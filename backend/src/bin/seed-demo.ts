@@ -4,7 +4,7 @@ import { loadConfig } from '../config/env';
 import { createDataSource, ensureDatabase } from '../database/data-source';
 import { EmbeddedDatabase, startEmbeddedPostgres } from '../database/embedded-postgres';
 import { readingTimeOf, renderMarkdown } from '../posts/markdown';
-import { slugify } from '../posts/slug';
+import { slugify } from '../common/validation/slug';
 
 /**
  * `npm run seed:demo -- --posts 10000 [--reset] [--seed 42]`: a realistic demo data set on the

@@ -1,11 +1,12 @@
 import type { Request } from 'express';
+import { SLUG_BODY } from '../common/validation/slug';
 
 /** The session cookies (auth/auth-user.ts): a request carrying one is never served from the cache. */
 export const SESSION_COOKIES = ['inkwell_access', 'inkwell_refresh'] as const;
 
 /** Public reading pages whose anonymous renderings may be cached (DESIGN.md §5). */
 const PUBLIC_PAGE = /^\/(?:home|authors|rss\.xml|sitemap\.xml|blog(?:\/[^/]+|\/tag\/[^/]+)?|tag\/[^/]+)?\/?$/;
-const POST_PAGE = /^\/blog\/([a-z0-9]+(?:-[a-z0-9]+)*)\/?$/;
+const POST_PAGE = new RegExp(`^/blog/(${SLUG_BODY})/?$`);
 
 export const ANONYMOUS_CACHE_CONTROL = 'public, max-age=0, must-revalidate';
 export const PRIVATE_CACHE_CONTROL = 'private, no-store';

@@ -14,8 +14,6 @@ export const PostsMessages = {
   THUMBNAIL_INVALID: 'Thumbnail must be an http(s) URL or a path starting with /',
   TAG_SLUGS_INVALID: 'tagSlugs must be a list of at most 20 tag slugs',
   STATUS_INVALID: 'Status must be one of DRAFT, PENDING_REVIEW, PUBLISHED, REJECTED, ARCHIVED, PRIVATE',
-  SORT_BY_INVALID: 'sortBy must be one of createdAt, updatedAt, publishedAt, title, viewCount',
-  SORT_DIR_INVALID: 'sortDir must be asc or desc',
   SORT_INVALID: 'sort must be "field,direction": field one of createdAt, updatedAt, publishedAt, title, viewCount; direction asc or desc',
   slugTaken: (slug: string) => `Slug "${slug}" is already used by another post. Choose another slug.`,
 

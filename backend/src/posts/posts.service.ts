@@ -1,8 +1,9 @@
 import { BadRequestException, ConflictException, ForbiddenException, Injectable, NotFoundException } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { Brackets, DataSource, EntityManager, QueryFailedError, Repository } from 'typeorm';
+import { Brackets, DataSource, EntityManager, Repository } from 'typeorm';
 import type { AuthUser } from '../common/auth-user';
 import { ContentEvents } from '../common/content-events';
+import { isUniqueViolation } from '../common/database-errors';
 import { toPage } from '../common/pagination/page';
 import { TagsService } from '../tags/tags.service';
 import { ROLE_RANK, RoleName } from '../users/entities/role.entity';
@@ -15,7 +16,7 @@ import { readingTimeOf, renderMarkdown } from './markdown';
 import { toPostListItem, toPostResponse } from './post.mapper';
 import { PostsMessages } from './posts.messages';
 import { tagsOfPosts } from './posts-public.service';
-import { SLUG_PATTERN, slugify } from './slug';
+import { SLUG_PATTERN, slugify } from '../common/validation/slug';
 
 /**
  * Status changes an admin makes through an update (spec 001 §4, DESIGN.md §4). PENDING_REVIEW is
@@ -56,10 +57,6 @@ const isAuthor = (user: AuthUser): boolean => ROLE_RANK[user.role] >= ROLE_RANK[
 
 function fieldError(field: string, message: string): BadRequestException {
   return new BadRequestException({ message, errors: { [field]: [message] } });
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  return error instanceof QueryFailedError && (error.driverError as { code?: string }).code === '23505';
 }
 
 /** The authenticated post rules: who may read, create, edit, delete and submit which post. */

@@ -6,8 +6,6 @@ export const TagsMessages = {
   DESCRIPTION_TOO_LONG: 'Tag description must be at most 500 characters',
   COLOR_INVALID: 'Tag color must be a hex colour such as #3178c6',
   ICON_TOO_LONG: 'Tag icon must be at most 64 characters',
-  SORT_BY_INVALID: 'sortBy must be one of name, createdAt, updatedAt, postCount',
-  SORT_DIR_INVALID: 'sortDir must be asc or desc',
   notFound: (id: number) => `Tag with id ${id} not found`,
   nameTaken: (name: string) => `A tag named "${name}" already exists.`,
   slugTaken: (slug: string) => `A tag with slug "${slug}" already exists.`,

@@ -1,9 +1,10 @@
 import { ConflictException, Injectable, NotFoundException } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { DataSource, In, QueryFailedError, Repository } from 'typeorm';
+import { DataSource, In, Repository } from 'typeorm';
 import { ContentEvents } from '../common/content-events';
+import { isUniqueViolation, violatedConstraint } from '../common/database-errors';
 import { Page, toPage } from '../common/pagination/page';
-import { slugify } from '../posts/slug';
+import { slugify } from '../common/validation/slug';
 import { TagCreateDto, TagQueryDto, TagUpdateDto } from './dto/tag-input.dto';
 import { TagPageDto, TagResponseDto } from './dto/tag-response.dto';
 import { Tag } from './entities/tag.entity';
@@ -22,10 +23,6 @@ function postCountSql(allStatuses: boolean): string {
   return allStatuses
     ? `(SELECT count(*)::int FROM post_tags pt WHERE pt.tag_id = t.id)`
     : `(SELECT count(*)::int FROM post_tags pt JOIN posts p ON p.id = pt.post_id WHERE pt.tag_id = t.id AND p.status = 'PUBLISHED')`;
-}
-
-function isUniqueViolation(error: unknown): error is QueryFailedError & { driverError: { constraint?: string } } {
-  return error instanceof QueryFailedError && (error.driverError as { code?: string }).code === '23505';
 }
 
 /** GET /blog/tags/publish groups every published post's tags (~20 ms at 10,000 posts): kept briefly, dropped on content changes. */
@@ -190,7 +187,7 @@ export class TagsService {
     } catch (error) {
       if (isUniqueViolation(error)) {
         throw new ConflictException(
-          error.driverError.constraint === 'UQ_tags_name' ? TagsMessages.nameTaken(tag.name) : TagsMessages.slugTaken(tag.slug),
+          violatedConstraint(error) === 'UQ_tags_name' ? TagsMessages.nameTaken(tag.name) : TagsMessages.slugTaken(tag.slug),
         );
       }
       throw error;

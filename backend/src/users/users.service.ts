@@ -2,19 +2,13 @@ import { BadRequestException, ConflictException, Injectable, NotFoundException }
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import type { AuthUser } from '../common/auth-user';
+import { isUniqueViolation } from '../common/database-errors';
 import { ImageStorageService, NotAnImageError } from '../images/image-storage.service';
 import { AvatarResponseDto, toUserResponse, UserResponseDto } from './dto/user-response.dto';
 import { UserProfileUpdateDto } from './dto/user-profile-update.dto';
 import { effectiveRole } from './entities/role.entity';
 import { User, UserStatus } from './entities/user.entity';
 import { UsersMessages } from './users.messages';
-
-/** PostgreSQL's unique_violation. */
-export const UNIQUE_VIOLATION = '23505';
-
-export function isUniqueViolation(error: unknown): boolean {
-  return (error as { code?: string; driverError?: { code?: string } })?.driverError?.code === UNIQUE_VIOLATION || (error as { code?: string })?.code === UNIQUE_VIOLATION;
-}
 
 /** E-mails are stored trimmed and lower-cased, so the unique key is case-insensitive. */
 export function normalizeEmail(email: string): string {

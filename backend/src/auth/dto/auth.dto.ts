@@ -4,7 +4,7 @@ import { Transform } from 'class-transformer';
 import { IsBoolean, IsOptional, IsString, MaxLength } from 'class-validator';
 import { UserResponseDto } from '../../users/dto/user-response.dto';
 import { AuthMessages } from '../auth.messages';
-import { Check, EmailField, EqualsProperty, MaxChars, MinChars, Required, StrictPassword, trim } from './field.rules';
+import { Check, EmailField, EqualsProperty, MaxChars, MinChars, Required, StrictPassword, trim } from '../../common/validation/field.rules';
 
 /** Decorators stacked on a property register bottom-up: these lists keep the reading order. */
 const Rules = (...decorators: PropertyDecorator[]) => applyDecorators(...decorators) as PropertyDecorator;

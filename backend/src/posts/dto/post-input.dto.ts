@@ -1,12 +1,12 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, MaxLength, Min } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import { LookupPageQueryDto, PageQueryDto } from '../../common/pagination/page';
+import { sortQuery } from '../../common/pagination/sort';
+import { trim, trimOrNull } from '../../common/validation/field.rules';
 import { POST_STATUSES, PostStatus } from '../entities/post.entity';
 import { PostsMessages } from '../posts.messages';
 
-const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
-const trimOrNull = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() || null : value);
 const trimList = ({ value }: { value: unknown }) =>
   Array.isArray(value) ? value.map((item) => (typeof item === 'string' ? item.trim().toLowerCase() : item)) : value;
 
@@ -83,17 +83,7 @@ export const POST_SORT_FIELDS = ['createdAt', 'updatedAt', 'publishedAt', 'title
 export type PostSortField = (typeof POST_SORT_FIELDS)[number];
 
 /** Back-office list: ?page&size&sortBy&sortDir&status&search. */
-export class PostAdminQueryDto extends PageQueryDto {
-  @ApiPropertyOptional({ enum: POST_SORT_FIELDS, default: 'createdAt' })
-  @IsOptional()
-  @IsIn(POST_SORT_FIELDS, { message: PostsMessages.SORT_BY_INVALID })
-  sortBy?: PostSortField;
-
-  @ApiPropertyOptional({ enum: ['asc', 'desc'], default: 'desc' })
-  @IsOptional()
-  @Transform(({ value }) => (typeof value === 'string' ? value.toLowerCase() : value))
-  @IsIn(['asc', 'desc'], { message: PostsMessages.SORT_DIR_INVALID })
-  sortDir?: 'asc' | 'desc';
+export class PostAdminQueryDto extends sortQuery(POST_SORT_FIELDS, { defaultField: 'createdAt' }) {
 
   @ApiPropertyOptional({ enum: PostStatus, enumName: 'PostStatus' })
   @IsOptional()
@@ -123,6 +113,6 @@ export class PostTagQueryDto extends PageQueryDto {
   @ApiPropertyOptional({ default: 'publishedAt,desc', description: 'field,direction; fields createdAt, updatedAt, publishedAt, title, viewCount' })
   @IsOptional()
   @IsString()
-  @Matches(/^(createdAt|updatedAt|publishedAt|title|viewCount)(,(asc|desc|ASC|DESC))?$/, { message: PostsMessages.SORT_INVALID })
+  @Matches(new RegExp(`^(${POST_SORT_FIELDS.join('|')})(,(asc|desc|ASC|DESC))?$`), { message: PostsMessages.SORT_INVALID })
   sort?: string;
 }

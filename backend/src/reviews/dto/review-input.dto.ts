@@ -1,10 +1,10 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
+import { trimOrNull } from '../../common/validation/field.rules';
 import { ReviewStatus } from '../entities/post-review.entity';
 import { ReviewsMessages } from '../reviews.messages';
 
-const trimOrNull = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() || null : value);
 
 export class PostReviewDto {
   @ApiProperty({ enum: ReviewStatus, enumName: 'ReviewStatus' })

@@ -1,13 +1,12 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsBoolean, IsIn, IsOptional, IsString, Length, Matches, MaxLength } from 'class-validator';
+import { IsBoolean, IsOptional, IsString, Length, Matches, MaxLength } from 'class-validator';
 import { LookupPageQueryDto } from '../../common/pagination/page';
+import { sortQuery } from '../../common/pagination/sort';
+import { trim, trimOrNull } from '../../common/validation/field.rules';
+import { SLUG_PATTERN } from '../../common/validation/slug';
 import { TagsMessages } from '../tags.messages';
 
-const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
-const trimOrNull = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() || null : value);
-
-export const TAG_SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
 /** The fields both create and update take (all optional). */
 class TagFieldsDto {
@@ -16,7 +15,7 @@ class TagFieldsDto {
   @Transform(trim)
   @IsString({ message: TagsMessages.SLUG_INVALID })
   @Length(2, 100, { message: TagsMessages.SLUG_INVALID })
-  @Matches(TAG_SLUG, { message: TagsMessages.SLUG_INVALID })
+  @Matches(SLUG_PATTERN, { message: TagsMessages.SLUG_INVALID })
   slug?: string;
 
   @ApiPropertyOptional({ type: String, nullable: true, maxLength: 500 })
@@ -67,17 +66,7 @@ export const TAG_SORT_FIELDS = ['name', 'createdAt', 'updatedAt', 'postCount'] a
 export type TagSortField = (typeof TAG_SORT_FIELDS)[number];
 
 /** ?page&size (≤1000)&sortBy&sortDir&search&activeOnly. */
-export class TagQueryDto extends LookupPageQueryDto {
-  @ApiPropertyOptional({ enum: TAG_SORT_FIELDS, default: 'name' })
-  @IsOptional()
-  @IsIn(TAG_SORT_FIELDS, { message: TagsMessages.SORT_BY_INVALID })
-  sortBy?: TagSortField;
-
-  @ApiPropertyOptional({ enum: ['asc', 'desc'], default: 'desc' })
-  @IsOptional()
-  @Transform(({ value }) => (typeof value === 'string' ? value.toLowerCase() : value))
-  @IsIn(['asc', 'desc'], { message: TagsMessages.SORT_DIR_INVALID })
-  sortDir?: 'asc' | 'desc';
+export class TagQueryDto extends sortQuery(TAG_SORT_FIELDS, { defaultField: 'name', base: LookupPageQueryDto }) {
 
   @ApiPropertyOptional({ description: 'Part of the name or slug' })
   @IsOptional()

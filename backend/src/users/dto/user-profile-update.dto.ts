@@ -2,7 +2,7 @@ import { applyDecorators } from '@nestjs/common';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { isURL, ValidateIf } from 'class-validator';
-import { Check, EmailField, MaxChars, MinChars, Required, Text, trim } from '../../auth/dto/field.rules';
+import { Check, EmailField, MaxChars, MinChars, Required, Text, trim } from '../../common/validation/field.rules';
 import { UsersMessages } from '../users.messages';
 
 /** '' and null clear an optional text field. */

@@ -1,5 +1,7 @@
-/** Lowercase letters, digits and single hyphens between them (spec 001 §5). */
-export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+/** The body of a slug: lowercase letters, digits and single hyphens between them (spec 001 §5), for building larger patterns. */
+export const SLUG_BODY = '[a-z0-9]+(?:-[a-z0-9]+)*';
+/** A whole slug (posts, tags). */
+export const SLUG_PATTERN = new RegExp(`^${SLUG_BODY}$`);
 /** What the spec's check accepts: only lowercase letters, digits and hyphens. */
 export const SLUG_CHARS = /^[a-z0-9-]+$/;
 

@@ -57,6 +57,8 @@ export const MaxChars = (max: number, message: string) => Check('maxChars', (v) 
 
 export const trimLower = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim().toLowerCase() : value);
 export const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
+/** Trimmed; an empty string becomes null (optional fields that can be cleared). */
+export const trimOrNull = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() || null : value);
 
 /** A required e-mail, stored trimmed and lower-cased. */
 export function EmailField(required: string, invalid: string): PropertyDecorator {
