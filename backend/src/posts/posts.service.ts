@@ -52,6 +52,17 @@ export interface SaveResult {
 
 type PostWithAuthor = Post & { author: User };
 
+/** Changes to a post's counters: `{ likes: +1 }`, `{ comments: -1 }` (views are batched by PostViewsService). */
+export interface PostCounterDeltas {
+  likes?: number;
+  comments?: number;
+}
+
+export interface PostCounters {
+  likeCount: number;
+  commentCount: number;
+}
+
 const isAdmin = (user: AuthUser): boolean => user.role === RoleName.ADMIN;
 const isAuthor = (user: AuthUser): boolean => ROLE_RANK[user.role] >= ROLE_RANK[RoleName.AUTHOR];
 
@@ -139,6 +150,36 @@ export class PostsService {
       .getOne();
     if (!post) throw new NotFoundException(PostsMessages.notFoundById(id));
     return post as PostWithAuthor;
+  }
+
+  /**
+   * Locks the post's row until the caller's transaction ends (two admins deciding at once cannot
+   * both win) and returns it; 404 when it does not exist.
+   */
+  async lockForUpdate(manager: EntityManager, id: number): Promise<PostWithAuthor> {
+    await manager.query('SELECT id FROM posts WHERE id = $1 FOR UPDATE', [id]);
+    return this.findOrFail(id, manager);
+  }
+
+  /** Sets the status inside the caller's transaction; `publishedAt` when given (publishing). */
+  async setStatus(manager: EntityManager, id: number, status: PostStatus, publishedAt?: Date): Promise<void> {
+    await manager.update(Post, { id }, publishedAt ? { status, publishedAt } : { status });
+  }
+
+  /**
+   * Adds to the post's like and comment counters inside the caller's transaction (pass the
+   * EntityManager of the transaction that inserts or deletes the like/comment row). One atomic
+   * UPDATE: concurrent callers never lose a count, and a counter never goes below 0. Does not
+   * touch updated_at. Returns the new counts; 404 when the post does not exist.
+   */
+  async adjustCounters(manager: EntityManager, postId: number, deltas: PostCounterDeltas): Promise<PostCounters> {
+    const [rows] = (await manager.query(
+      `UPDATE posts SET like_count = GREATEST(like_count + $2, 0), comment_count = GREATEST(comment_count + $3, 0)
+        WHERE id = $1 RETURNING like_count, comment_count`,
+      [postId, Math.trunc(deltas.likes ?? 0), Math.trunc(deltas.comments ?? 0)],
+    )) as [{ like_count: number; comment_count: number }[], number];
+    if (!rows.length) throw new NotFoundException(PostsMessages.notFoundById(postId));
+    return { likeCount: rows[0].like_count, commentCount: rows[0].comment_count };
   }
 
   /** Public pages show this post (or did before the change): tell the page caches, after the commit. */

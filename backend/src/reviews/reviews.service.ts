@@ -2,7 +2,7 @@ import { BadRequestException, ConflictException, ForbiddenException, Injectable 
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { AuthUser } from '../common/auth-user';
-import { Post, PostStatus } from '../posts/entities/post.entity';
+import { PostStatus } from '../posts/entities/post.entity';
 import { PostsService } from '../posts/posts.service';
 import { RoleName } from '../users/entities/role.entity';
 import { PostReviewDto } from './dto/review-input.dto';
@@ -28,16 +28,14 @@ export class ReviewsService {
     }
     let before: { status: PostStatus; slug: string } | undefined;
     const reviewId = await this.dataSource.transaction(async (manager) => {
-      // Lock the row: two admins deciding at once cannot both win.
-      await manager.query('SELECT id FROM posts WHERE id = $1 FOR UPDATE', [postId]);
-      const post = await this.posts.findOrFail(postId, manager);
+      const post = await this.posts.lockForUpdate(manager, postId);
       before = { status: post.status, slug: post.slug };
       if (dto.status === ReviewStatus.APPROVED) {
         if (!APPROVABLE.has(post.status)) throw new ConflictException(ReviewsMessages.cannotApprove(post.status));
-        await manager.update(Post, { id: postId }, { status: PostStatus.PUBLISHED, publishedAt: post.publishedAt ?? new Date() });
+        await this.posts.setStatus(manager, postId, PostStatus.PUBLISHED, post.publishedAt ?? new Date());
       } else {
         if (!REJECTABLE.has(post.status)) throw new ConflictException(ReviewsMessages.cannotReject(post.status));
-        await manager.update(Post, { id: postId }, { status: PostStatus.REJECTED });
+        await this.posts.setStatus(manager, postId, PostStatus.REJECTED);
       }
       const review = manager.create(PostReview, {
         postId,
