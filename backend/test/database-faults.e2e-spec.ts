@@ -22,6 +22,17 @@ function newDataDir(): string {
   return dir;
 }
 
+/** A PostgreSQL of the test's own (it gets stopped and killed), with a migrated database. */
+async function startOwnDatabase(dataDir: string, name: string): Promise<{ database: EmbeddedDatabase; url: string }> {
+  const database = await startEmbeddedPostgres(dataDir, () => undefined);
+  const url = await ensureDatabase(database.url, name);
+  const migrate = createDataSource(url);
+  await migrate.initialize();
+  await migrate.runMigrations();
+  await migrate.destroy();
+  return { database, url };
+}
+
 /** The process group of a pid (/proc/<pid>/stat field 5). */
 function processGroupOf(pid: number): number {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
@@ -61,12 +72,7 @@ describe('The embedded PostgreSQL under faults', () => {
 
   beforeAll(async () => {
     dataDir = newDataDir();
-    database = await startEmbeddedPostgres(dataDir, () => undefined);
-    databaseUrl = await ensureDatabase(database.url, 'inkwell_faults');
-    const migrate = createDataSource(databaseUrl);
-    await migrate.initialize();
-    await migrate.runMigrations();
-    await migrate.destroy();
+    ({ database, url: databaseUrl } = await startOwnDatabase(dataDir, 'inkwell_faults'));
     t = await createTestApp({ databaseUrl, extraModules: [SlowProbeModule] });
   }, 120_000);
 
@@ -126,12 +132,7 @@ describe('The embedded PostgreSQL under faults', () => {
 
   it('stops in order: new requests get 503 at once, requests in flight finish with the database, then PostgreSQL stops', async () => {
     const own = newDataDir();
-    const db = await startEmbeddedPostgres(own, () => undefined);
-    const url = await ensureDatabase(db.url, 'inkwell_stop');
-    const migrate = createDataSource(url);
-    await migrate.initialize();
-    await migrate.runMigrations();
-    await migrate.destroy();
+    const { database: db, url } = await startOwnDatabase(own, 'inkwell_stop');
     const app = await createTestApp({ databaseUrl: url, extraModules: [SlowProbeModule] });
     let stopped = false;
     try {
