@@ -8,13 +8,14 @@ import { PostViewsService } from './post-views.service';
 import { PostsPublicController } from './posts-public.controller';
 import { PostsPublicService } from './posts-public.service';
 import { PostsController } from './posts.controller';
+import { PostsRepository } from './posts.repository';
 import { PostsService } from './posts.service';
 
 @Module({
   imports: [TypeOrmModule.forFeature([Post, PostTag]), AuthModule, TagsModule],
   // The public controller first: /blog/posts/public must not reach GET /blog/posts/:id.
   controllers: [PostsPublicController, PostsController],
-  providers: [PostsService, PostsPublicService, PostViewsService],
+  providers: [PostsRepository, PostsService, PostsPublicService, PostViewsService],
   exports: [PostsService, PostsPublicService, PostViewsService],
 })
 export class PostsModule {}

@@ -15,7 +15,7 @@ import { Post, PostStatus } from './entities/post.entity';
 import { readingTimeOf, renderMarkdown } from './markdown';
 import { toPostListItem, toPostResponse } from './post.mapper';
 import { PostsMessages } from './posts.messages';
-import { tagsOfPosts } from './posts-public.service';
+import { PostsRepository } from './posts.repository';
 import { SLUG_PATTERN, slugify } from '../common/validation/slug';
 
 /**
@@ -76,6 +76,7 @@ export class PostsService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     @InjectRepository(Post) private readonly posts: Repository<Post>,
+    private readonly repository: PostsRepository,
     private readonly tags: TagsService,
     private readonly contentEvents: ContentEvents,
   ) {}
@@ -137,7 +138,7 @@ export class PostsService {
 
   /** The whole post with its author's e-mail and every tag (for authenticated answers). */
   async toResponse(post: PostWithAuthor): Promise<PostResponseDto> {
-    const tags = await tagsOfPosts(this.dataSource, [post.id], false);
+    const tags = await this.repository.tagsOfPosts([post.id], false);
     return toPostResponse(post, tags.get(post.id) ?? [], true);
   }
 
@@ -157,7 +158,7 @@ export class PostsService {
    * both win) and returns it; 404 when it does not exist.
    */
   async lockForUpdate(manager: EntityManager, id: number): Promise<PostWithAuthor> {
-    await manager.query('SELECT id FROM posts WHERE id = $1 FOR UPDATE', [id]);
+    await this.repository.lockRow(manager, id);
     return this.findOrFail(id, manager);
   }
 
@@ -173,13 +174,9 @@ export class PostsService {
    * touch updated_at. Returns the new counts; 404 when the post does not exist.
    */
   async adjustCounters(manager: EntityManager, postId: number, deltas: PostCounterDeltas): Promise<PostCounters> {
-    const [rows] = (await manager.query(
-      `UPDATE posts SET like_count = GREATEST(like_count + $2, 0), comment_count = GREATEST(comment_count + $3, 0)
-        WHERE id = $1 RETURNING like_count, comment_count`,
-      [postId, Math.trunc(deltas.likes ?? 0), Math.trunc(deltas.comments ?? 0)],
-    )) as [{ like_count: number; comment_count: number }[], number];
-    if (!rows.length) throw new NotFoundException(PostsMessages.notFoundById(postId));
-    return { likeCount: rows[0].like_count, commentCount: rows[0].comment_count };
+    const counts = await this.repository.addToCounters(manager, postId, Math.trunc(deltas.likes ?? 0), Math.trunc(deltas.comments ?? 0));
+    if (!counts) throw new NotFoundException(PostsMessages.notFoundById(postId));
+    return counts;
   }
 
   /** Public pages show this post (or did before the change): tell the page caches, after the commit. */
@@ -208,7 +205,7 @@ export class PostsService {
       'post.publishedAt', 'post.viewCount', 'post.likeCount', 'post.commentCount', 'post.readingTime', 'post.createdAt', 'post.updatedAt',
       'author.id', 'author.fullName', 'author.email', 'author.avatar']);
     const [posts, total] = await qb.getManyAndCount();
-    const tags = await tagsOfPosts(this.dataSource, posts.map((post) => post.id), false);
+    const tags = await this.repository.tagsOfPosts(posts.map((post) => post.id), false);
     const items = posts.map((post) => toPostListItem(post as PostWithAuthor, tags.get(post.id) ?? []));
     const result = toPage(items, total, page, size);
     return { ...result, posts: items, currentPage: result.number };

@@ -1,0 +1,170 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import type { SortDirection } from '../common/pagination/sort';
+import type { TagRefDto } from '../tags/dto/tag-response.dto';
+import { RoleName } from '../users/entities/role.entity';
+import type { PostCardRow, PostForAnswer } from './post.mapper';
+
+const CARD_COLUMNS = `p.id, p.title, p.slug, p.summary, p.thumbnail, p.like_count, p.view_count, p.comment_count, p.is_featured,
+  p.published_at, p.reading_time, p.author_id, u.full_name AS author_name, u.avatar AS author_avatar`;
+
+/**
+ * The whole post as the public page shows it, under the entity's property names (so the same
+ * mapper serves it), with the author's public columns: never the e-mail.
+ */
+const POST_COLUMNS = `p.id, p.title, p.slug, p.summary, p.content, p.content_html AS "contentHtml", p.status, p.thumbnail,
+  p.published_at AS "publishedAt", p.created_at AS "createdAt", p.updated_at AS "updatedAt", p.author_id AS "authorId",
+  p.like_count AS "likeCount", p.view_count AS "viewCount", p.comment_count AS "commentCount", p.is_featured AS "isFeatured",
+  p.reading_time AS "readingTime", json_build_object('id', u.id, 'fullName', u.full_name, 'avatar', u.avatar, 'bio', u.bio) AS author`;
+
+/** The active tags of post `p` as a JSON array of tag chips, alphabetical. */
+const ACTIVE_TAGS_JSON = `COALESCE((SELECT json_agg(json_build_object('id', t.id, 'name', t.name, 'slug', t.slug, 'color', t.color) ORDER BY t.name)
+    FROM post_tags pt JOIN tags t ON t.id = pt.tag_id
+   WHERE pt.post_id = p.id AND t.is_active = true), '[]'::json)`;
+
+export const PUBLIC_SORT_COLUMNS: Record<string, string> = {
+  createdAt: 'p.created_at',
+  updatedAt: 'p.updated_at',
+  publishedAt: 'p.published_at',
+  title: 'p.title',
+  viewCount: 'p.view_count',
+};
+
+export type PostCardWithTags = PostCardRow & { tags: TagRefDto[] };
+export type PostWithTags = PostForAnswer & { tags: TagRefDto[] };
+export interface SitemapRow {
+  slug: string;
+  updated_at: Date;
+}
+export interface AuthorSummaryRow {
+  id: number;
+  full_name: string;
+  avatar: string | null;
+  bio: string | null;
+  post_count: number;
+  total_likes: number;
+  latest_post_at: Date | null;
+}
+
+/**
+ * The posts queries written in SQL (public lists, counters), by name. Rules (who sees what,
+ * caching, 404s) stay in the services. Lists first pick the page's ids from an index
+ * (index-only scans on IDX_posts_status_published / IDX_post_tags_tag_post), then load just
+ * those rows, so deep pages cost about as much as the first.
+ */
+@Injectable()
+export class PostsRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /** Published posts' cards, newest first. */
+  publishedCards(limit: number, offset: number): Promise<PostCardWithTags[]> {
+    return this.cardsPage(`FROM posts p WHERE p.status = 'PUBLISHED'`, 'p.published_at DESC, p.id DESC', [], limit, offset);
+  }
+
+  /** Published cards of one tag, sorted by a PUBLIC_SORT_COLUMNS field (unknown → publishedAt). */
+  publishedCardsOfTag(tagId: number, sortBy: string, direction: SortDirection, limit: number, offset: number): Promise<PostCardWithTags[]> {
+    const dir = direction === 'asc' ? 'ASC' : 'DESC';
+    const order = `${PUBLIC_SORT_COLUMNS[sortBy] ?? PUBLIC_SORT_COLUMNS.publishedAt} ${dir} NULLS LAST, p.id ${dir}`;
+    return this.cardsPage(`FROM post_tags pt JOIN posts p ON p.id = pt.post_id WHERE pt.tag_id = $1 AND p.status = 'PUBLISHED'`, order, [tagId], limit, offset);
+  }
+
+  async countPublished(): Promise<number> {
+    const rows = (await this.dataSource.query(`SELECT count(*)::int AS total FROM posts WHERE status = 'PUBLISHED'`)) as { total: number }[];
+    return rows[0].total;
+  }
+
+  async countPublishedOfTag(tagId: number): Promise<number> {
+    const rows = (await this.dataSource.query(
+      `SELECT count(*)::int AS total FROM post_tags pt JOIN posts p ON p.id = pt.post_id WHERE pt.tag_id = $1 AND p.status = 'PUBLISHED'`,
+      [tagId],
+    )) as { total: number }[];
+    return rows[0].total;
+  }
+
+  /** One round trip: the published post, its author's public columns and its active tags. */
+  async findPublishedBySlug(slug: string): Promise<PostWithTags | undefined> {
+    const [row] = (await this.dataSource.query(
+      `SELECT ${POST_COLUMNS}, ${ACTIVE_TAGS_JSON} AS tags
+         FROM posts p JOIN users u ON u.id = p.author_id
+        WHERE p.slug = $1 AND p.status = 'PUBLISHED'`,
+      [slug],
+    )) as PostWithTags[];
+    return row;
+  }
+
+  /** Every published post's slug, newest first, and every active tag with published posts. */
+  async sitemapRows(): Promise<{ posts: SitemapRow[]; tags: SitemapRow[] }> {
+    const [posts, tags] = await Promise.all([
+      this.dataSource.query(`SELECT slug, updated_at FROM posts WHERE status = 'PUBLISHED' ORDER BY published_at DESC, id DESC`) as Promise<SitemapRow[]>,
+      this.dataSource.query(
+        `SELECT t.slug, GREATEST(t.updated_at, max(p.updated_at)) AS updated_at
+           FROM tags t JOIN post_tags pt ON pt.tag_id = t.id JOIN posts p ON p.id = pt.post_id
+          WHERE t.is_active = true AND p.status = 'PUBLISHED'
+          GROUP BY t.id ORDER BY t.slug`,
+      ) as Promise<SitemapRow[]>,
+    ]);
+    return { posts, tags };
+  }
+
+  /** Users holding AUTHOR (active accounts) with at least one published post, most published first. */
+  authorSummaries(): Promise<AuthorSummaryRow[]> {
+    return this.dataSource.query(
+      `SELECT u.id, u.full_name, u.avatar, u.bio, count(p.id)::int AS post_count,
+              COALESCE(sum(p.like_count), 0)::int AS total_likes, max(p.published_at) AS latest_post_at
+         FROM users u JOIN posts p ON p.author_id = u.id AND p.status = 'PUBLISHED'
+        WHERE u.status = 'ACTIVE'
+          AND EXISTS (SELECT 1 FROM user_roles ur JOIN roles r ON r.id = ur.role_id WHERE ur.user_id = u.id AND r.name = $1)
+        GROUP BY u.id
+        ORDER BY post_count DESC, latest_post_at DESC, u.id`,
+      [RoleName.AUTHOR],
+    ) as Promise<AuthorSummaryRow[]>;
+  }
+
+  /** Tag chips of these posts, alphabetical (active tags only on public answers). */
+  async tagsOfPosts(postIds: number[], activeOnly: boolean): Promise<Map<number, TagRefDto[]>> {
+    const result = new Map<number, TagRefDto[]>();
+    if (!postIds.length) return result;
+    const rows = (await this.dataSource.query(
+      `SELECT pt.post_id, t.id, t.name, t.slug, t.color FROM post_tags pt JOIN tags t ON t.id = pt.tag_id
+        WHERE pt.post_id = ANY($1::int[]) ${activeOnly ? 'AND t.is_active = true' : ''} ORDER BY t.name`,
+      [postIds],
+    )) as { post_id: number; id: number; name: string; slug: string; color: string | null }[];
+    for (const row of rows) {
+      const list = result.get(row.post_id) ?? [];
+      list.push({ id: row.id, name: row.name, slug: row.slug, color: row.color });
+      result.set(row.post_id, list);
+    }
+    return result;
+  }
+
+  /** Locks the post's row until the transaction of `manager` ends. */
+  async lockRow(manager: EntityManager, id: number): Promise<void> {
+    await manager.query('SELECT id FROM posts WHERE id = $1 FOR UPDATE', [id]);
+  }
+
+  /** Adds to like_count/comment_count atomically, floored at 0; undefined when the post does not exist. */
+  async addToCounters(manager: EntityManager, id: number, likes: number, comments: number): Promise<{ likeCount: number; commentCount: number } | undefined> {
+    const [rows] = (await manager.query(
+      `UPDATE posts SET like_count = GREATEST(like_count + $2, 0), comment_count = GREATEST(comment_count + $3, 0)
+        WHERE id = $1 RETURNING like_count, comment_count`,
+      [id, likes, comments],
+    )) as [{ like_count: number; comment_count: number }[], number];
+    return rows[0] ? { likeCount: rows[0].like_count, commentCount: rows[0].comment_count } : undefined;
+  }
+
+  /**
+   * One page of cards in one round trip: the page's ids come from an index first, then their card
+   * columns and active tags. `from` must alias posts as `p`; `order` sorts by columns of `p`.
+   */
+  private cardsPage(from: string, order: string, params: unknown[], limit: number, offset: number): Promise<PostCardWithTags[]> {
+    const n = params.length;
+    return this.dataSource.query(
+      `WITH page AS (SELECT p.id ${from} ORDER BY ${order} LIMIT $${n + 1} OFFSET $${n + 2})
+       SELECT ${CARD_COLUMNS}, ${ACTIVE_TAGS_JSON} AS tags
+         FROM page JOIN posts p ON p.id = page.id JOIN users u ON u.id = p.author_id
+        ORDER BY ${order}`,
+      [...params, limit, offset],
+    ) as Promise<PostCardWithTags[]>;
+  }
+}
