@@ -1,5 +1,6 @@
 /** Every migration, oldest first. `npm run migration:generate -- Name` appends to this list. */
 import { CreateAttemptCounters1795444543349 } from './1795444543349-CreateAttemptCounters';
+import { CreateComments1795447435829 } from './1795447435829-CreateComments';
 import { AddRefreshSuccessor1795444400316 } from './1795444400316-AddRefreshSuccessor';
 import { CreateAuthTokens1795336604900 } from './1795336604900-CreateAuthTokens';
 import { CreatePostsTagsReviews1795336563452 } from './1795336563452-CreatePostsTagsReviews';
@@ -12,4 +13,5 @@ export const MIGRATIONS: Function[] = [
   DemotePostBodyHeadings1795444368112,
   AddRefreshSuccessor1795444400316,
   CreateAttemptCounters1795444543349,
+  CreateComments1795447435829,
 ];

@@ -2,6 +2,7 @@ import { AttemptCounterRow } from '../auth/entities/attempt-counter.entity';
 import { EmailVerificationCode } from '../auth/entities/email-verification-code.entity';
 import { PasswordResetToken } from '../auth/entities/password-reset-token.entity';
 import { RefreshSession } from '../auth/entities/refresh-session.entity';
+import { Comment } from '../comments/entities/comment.entity';
 import { PostTag } from '../posts/entities/post-tag.entity';
 import { Post } from '../posts/entities/post.entity';
 import { PostReview } from '../reviews/entities/post-review.entity';
@@ -14,4 +15,4 @@ import { UserRole } from '../users/entities/user-role.entity';
  * Every TypeORM entity of the app, listed once: the app, the migration generator and the tests
  * all load this list (no path globs, so compiled and transpiled code behave the same).
  */
-export const ENTITIES: Function[] = [User, Role, UserRole, Post, Tag, PostTag, PostReview, RefreshSession, EmailVerificationCode, PasswordResetToken, AttemptCounterRow];
+export const ENTITIES: Function[] = [User, Role, UserRole, Post, Tag, PostTag, PostReview, RefreshSession, EmailVerificationCode, PasswordResetToken, AttemptCounterRow, Comment];
