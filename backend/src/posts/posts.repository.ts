@@ -138,6 +138,18 @@ export class PostsRepository {
     return result;
   }
 
+  /** Another post has this slug. */
+  async slugTaken(manager: EntityManager, slug: string, exceptId: number): Promise<boolean> {
+    const rows = (await manager.query(`SELECT 1 FROM posts WHERE slug = $1 AND id <> $2 LIMIT 1`, [slug, exceptId])) as unknown[];
+    return rows.length > 0;
+  }
+
+  /** Slugs equal to `root` or starting with `root-` (to derive a free one). */
+  async slugsStartingWith(manager: EntityManager, root: string): Promise<string[]> {
+    const rows = (await manager.query(`SELECT slug FROM posts WHERE slug = $1 OR slug LIKE $2`, [root, `${root}-%`])) as { slug: string }[];
+    return rows.map((row) => row.slug);
+  }
+
   /** Locks the post's row until the transaction of `manager` ends. */
   async lockRow(manager: EntityManager, id: number): Promise<void> {
     await manager.query('SELECT id FROM posts WHERE id = $1 FOR UPDATE', [id]);

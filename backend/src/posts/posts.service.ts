@@ -254,8 +254,7 @@ export class PostsService {
       savedId = await this.dataSource.transaction(async (manager) => {
         const slug = dto.slug ?? existing?.slug ?? (await this.freeSlug(manager, slugify(title) || 'post'));
         if (dto.slug) {
-          const taken = (await manager.query(`SELECT 1 FROM posts WHERE slug = $1 AND id <> $2 LIMIT 1`, [slug, existing?.id ?? 0])) as unknown[];
-          if (taken.length) throw new ConflictException(PostsMessages.slugTaken(slug));
+          if (await this.repository.slugTaken(manager, slug, existing?.id ?? 0)) throw new ConflictException(PostsMessages.slugTaken(slug));
         }
         const values: Partial<Post> = { title, slug, summary, content, thumbnail, isFeatured, status };
         if (contentChanged) {
@@ -290,8 +289,7 @@ export class PostsService {
   /** `base`, or `base-2`, `base-3`... whichever is free (spec 001 §5 derivation, made unique). */
   private async freeSlug(manager: EntityManager, base: string): Promise<string> {
     const root = base.slice(0, 190).replace(/-+$/, '') || 'post';
-    const rows = (await manager.query(`SELECT slug FROM posts WHERE slug = $1 OR slug LIKE $2`, [root, `${root}-%`])) as { slug: string }[];
-    const used = new Set(rows.map((row) => row.slug));
+    const used = new Set(await this.repository.slugsStartingWith(manager, root));
     if (!used.has(root)) return root;
     for (let n = 2; ; n += 1) if (!used.has(`${root}-${n}`)) return `${root}-${n}`;
   }

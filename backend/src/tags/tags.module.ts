@@ -2,12 +2,13 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { Tag } from './entities/tag.entity';
 import { TagsController } from './tags.controller';
+import { TagsRepository } from './tags.repository';
 import { TagsService } from './tags.service';
 
 @Module({
   imports: [TypeOrmModule.forFeature([Tag])],
   controllers: [TagsController],
-  providers: [TagsService],
+  providers: [TagsRepository, TagsService],
   exports: [TagsService],
 })
 export class TagsModule {}

@@ -1,6 +1,6 @@
 import { ConflictException, Injectable, NotFoundException } from '@nestjs/common';
-import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { DataSource, In, Repository } from 'typeorm';
+import { InjectRepository } from '@nestjs/typeorm';
+import { In, Repository } from 'typeorm';
 import { ContentEvents } from '../common/content-events';
 import { isUniqueViolation, violatedConstraint } from '../common/database-errors';
 import { Page, toPage } from '../common/pagination/page';
@@ -10,20 +10,7 @@ import { TagPageDto, TagResponseDto } from './dto/tag-response.dto';
 import { Tag } from './entities/tag.entity';
 import { toTagResponse } from './tag.mapper';
 import { TagsMessages } from './tags.messages';
-
-const SORT_COLUMNS: Record<string, string> = {
-  name: 't.name',
-  createdAt: 't.created_at',
-  updatedAt: 't.updated_at',
-  postCount: 'post_count',
-};
-
-/** Counts posts per tag: published ones only, unless the caller may see every post (admins). */
-function postCountSql(allStatuses: boolean): string {
-  return allStatuses
-    ? `(SELECT count(*)::int FROM post_tags pt WHERE pt.tag_id = t.id)`
-    : `(SELECT count(*)::int FROM post_tags pt JOIN posts p ON p.id = pt.post_id WHERE pt.tag_id = t.id AND p.status = 'PUBLISHED')`;
-}
+import { TagsRepository } from './tags.repository';
 
 /** GET /blog/tags/publish groups every published post's tags (~20 ms at 10,000 posts): kept briefly, dropped on content changes. */
 const PUBLISHED_TTL_MS = 60_000;
@@ -34,28 +21,22 @@ export class TagsService {
 
   constructor(
     @InjectRepository(Tag) private readonly tags: Repository<Tag>,
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly repository: TagsRepository,
     private readonly contentEvents: ContentEvents,
   ) {
     contentEvents.onChange(() => (this.publishedCache = undefined));
   }
 
   async list(query: TagQueryDto, isAdmin: boolean): Promise<TagPageDto> {
-    const where: string[] = [];
-    const params: unknown[] = [];
-    if (query.activeOnly !== false) where.push('t.is_active = true');
-    if (query.search) {
-      params.push(`%${query.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
-      where.push(`(t.name ILIKE $${params.length} OR t.slug ILIKE $${params.length})`);
-    }
-    const whereSql = where.length ? `WHERE ${where.join(' AND ')}` : '';
-    const dir = query.sortDir === 'asc' ? 'ASC' : 'DESC';
-    const order = `${SORT_COLUMNS[query.sortBy ?? 'name']} ${dir}, t.id ${dir}`;
-    const [{ total }] = (await this.dataSource.query(`SELECT count(*)::int AS total FROM tags t ${whereSql}`, params)) as { total: number }[];
-    const rows = (await this.dataSource.query(
-      `SELECT t.id, ${postCountSql(isAdmin)} AS post_count FROM tags t ${whereSql} ORDER BY ${order} LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
-      [...params, query.size, query.page * query.size],
-    )) as { id: number; post_count: number }[];
+    const { rows, total } = await this.repository.page({
+      activeOnly: query.activeOnly !== false,
+      search: query.search,
+      sortBy: query.sortBy ?? 'name',
+      direction: query.sortDir === 'asc' ? 'asc' : 'desc',
+      allStatuses: isAdmin,
+      limit: query.size,
+      offset: query.page * query.size,
+    });
     const entities = rows.length ? await this.tags.findBy({ id: In(rows.map((row) => row.id)) }) : [];
     const byId = new Map(entities.map((tag) => [tag.id, tag]));
     const content = rows.map((row) => toTagResponse(byId.get(row.id) as Tag, row.post_count));
@@ -65,7 +46,7 @@ export class TagsService {
 
   async get(id: number, isAdmin: boolean): Promise<TagResponseDto> {
     const tag = await this.findOrFail(id);
-    return toTagResponse(tag, await this.countPosts(id, isAdmin));
+    return toTagResponse(tag, await this.repository.countPosts(id, isAdmin));
   }
 
   /** Active tags that have at least one published post, with the published count (most used first). */
@@ -81,12 +62,7 @@ export class TagsService {
   }
 
   private async loadPublished(): Promise<TagResponseDto[]> {
-    const rows = (await this.dataSource.query(
-      `SELECT pt.tag_id AS id, count(*)::int AS post_count
-         FROM post_tags pt JOIN posts p ON p.id = pt.post_id JOIN tags t ON t.id = pt.tag_id
-        WHERE p.status = 'PUBLISHED' AND t.is_active = true
-        GROUP BY pt.tag_id`,
-    )) as { id: number; post_count: number }[];
+    const rows = await this.repository.publishedCounts();
     const counts = new Map(rows.map((row) => [row.id, row.post_count]));
     const tags = counts.size ? await this.tags.findBy({ id: In([...counts.keys()]) }) : [];
     return tags
@@ -121,7 +97,7 @@ export class TagsService {
     if (dto.isActive !== undefined) tag.isActive = dto.isActive;
     await this.save(tag);
     this.changed(tag, oldSlug);
-    return toTagResponse(tag, await this.countPosts(id, true));
+    return toTagResponse(tag, await this.repository.countPosts(id, true));
   }
 
   async setActive(id: number, isActive: boolean): Promise<TagResponseDto> {
@@ -131,14 +107,14 @@ export class TagsService {
       await this.tags.save(tag);
       this.changed(tag);
     }
-    return toTagResponse(tag, await this.countPosts(id, true));
+    return toTagResponse(tag, await this.repository.countPosts(id, true));
   }
 
   /** Unused or inactive tags are deleted; an active tag used by posts is kept (409: deactivate it instead). */
   async remove(id: number): Promise<void> {
     const tag = await this.findOrFail(id);
     if (tag.isActive) {
-      const used = await this.countPosts(id, true);
+      const used = await this.repository.countPosts(id, true);
       if (used > 0) throw new ConflictException(TagsMessages.inUse(used));
     }
     await this.tags.delete({ id });
@@ -161,23 +137,10 @@ export class TagsService {
     return tag;
   }
 
-  private async countPosts(id: number, allStatuses: boolean): Promise<number> {
-    const [{ count }] = (await this.dataSource.query(`SELECT ${postCountSql(allStatuses)} AS count FROM tags t WHERE t.id = $1`, [id])) as {
-      count: number;
-    }[];
-    return count ?? 0;
-  }
-
   /** Names are unique case-insensitively; slugs exactly. */
   private async assertFree(name: string | undefined, slug: string | undefined, exceptId?: number): Promise<void> {
-    if (name !== undefined) {
-      const rows = (await this.dataSource.query(`SELECT id FROM tags WHERE lower(name) = lower($1) AND id <> $2 LIMIT 1`, [name, exceptId ?? 0])) as unknown[];
-      if (rows.length) throw new ConflictException(TagsMessages.nameTaken(name));
-    }
-    if (slug !== undefined) {
-      const rows = (await this.dataSource.query(`SELECT id FROM tags WHERE slug = $1 AND id <> $2 LIMIT 1`, [slug, exceptId ?? 0])) as unknown[];
-      if (rows.length) throw new ConflictException(TagsMessages.slugTaken(slug));
-    }
+    if (name !== undefined && (await this.repository.nameTaken(name, exceptId))) throw new ConflictException(TagsMessages.nameTaken(name));
+    if (slug !== undefined && (await this.repository.slugTaken(slug, exceptId))) throw new ConflictException(TagsMessages.slugTaken(slug));
   }
 
   /** A concurrent insert of the same name or slug still ends in a 409, not a 500. */
