@@ -1,0 +1,233 @@
+/**
+ * The reader's own data (spec 000 §2, §3, §7): liked posts, own comments, the reader dashboard
+ * and the signed-in home widgets, read through the visitor's session (`Astro.locals.api`), each
+ * settled to Loaded for the page's error state; and the list controls those pages share (page,
+ * size and sort from the query string, the 5-button pager window).
+ */
+import type { ApiClient } from './api/client';
+import { ApiError } from './api/errors';
+import type { Loaded } from './settle';
+import { CommonTexts } from './texts/common';
+
+// ---- the API's answers (spec 000 §3) -------------------------------------------------------
+
+/** Like record: the liked post with the time it was liked (createdAt). userName is the post's author. */
+export interface LikeRecord {
+  id: number;
+  postId: number;
+  postTitle: string;
+  postSlug: string;
+  postSummary: string | null;
+  userName: string | null;
+  createdAt: string;
+}
+
+export interface Paged<T> {
+  content: T[];
+  totalElements: number;
+  totalPages: number;
+  number: number;
+}
+
+/** A comment in the reader's own list. */
+export interface UserComment {
+  id: number;
+  content: string;
+  createdAt: string;
+  level: number;
+  post: { id?: number; slug: string; title: string };
+}
+
+/** A comment of the signed-in home's 'recent comments' widget. */
+export interface RecentComment {
+  id: number;
+  content: string;
+  createdAt: string;
+  postSlug: string;
+  postTitle: string;
+  replyCount: number;
+  root: boolean;
+  author?: { fullName: string | null; avatar: string | null } | null;
+}
+
+export interface ReaderStats {
+  user: { joinDate: string | null; displayName: string };
+  statistics: {
+    totalLikes: number;
+    totalComments: number;
+    totalPostsLiked: number;
+    totalPostsCommented: number;
+    averageLikesPerWeek: number;
+    averageCommentsPerWeek: number;
+  };
+  recentActivity: { type: 'LIKE' | 'COMMENT'; postTitle: string; postSlug?: string | null; timestamp: string }[];
+}
+
+export interface QuickStats {
+  totalUsers: number;
+  totalPosts: number;
+  totalComments: number;
+  totalLikes: number;
+  todayStats: { newUsers: number; newPosts: number; newComments: number; newLikes: number };
+}
+
+// ---- reads ----------------------------------------------------------------------------------
+
+type Query = Record<string, string | number | undefined>;
+interface LooseClient {
+  GET(path: string, init?: { params?: { query?: Query } }): Promise<{ data?: unknown; error?: unknown; response: Response }>;
+}
+
+/** One GET through the session's client, settled: the envelope's data, or the ApiError. */
+async function read<T>(api: ApiClient, path: string, query?: Query): Promise<Loaded<T>> {
+  try {
+    const { data, error, response } = await (api as unknown as LooseClient).GET(path, query ? { params: { query } } : undefined);
+    if (error !== undefined || !response.ok) {
+      const envelope = error as { message?: unknown; errors?: Record<string, string[]> | null } | undefined;
+      const message = typeof envelope?.message === 'string' && envelope.message ? envelope.message : `API Error: ${response.status} ${response.statusText}`.trim();
+      return { ok: false, error: new ApiError(message, response.status, envelope?.errors ?? null) };
+    }
+    return { ok: true, data: (data as { data: T }).data };
+  } catch {
+    return { ok: false, error: new ApiError(CommonTexts.NETWORK_ERROR, 0) };
+  }
+}
+
+export type LikeSort = 'createdAt' | 'postTitle' | 'userName';
+export type SortDirection = 'asc' | 'desc';
+
+export const readerApi = (api: ApiClient) => ({
+  myLikes: (page: number, size: number, sortBy: LikeSort, sortDirection: SortDirection) =>
+    read<Paged<LikeRecord>>(api, '/api/v1/likes/user/my-likes', { page, size, sortBy, sortDirection }),
+  /** The Favorite Posts widget: page 0 of my-likes, newest first (spec 000 §7). */
+  favoritePosts: (limit: number) => read<Paged<LikeRecord>>(api, '/api/v1/likes/user/my-likes', { page: 0, size: limit, sortBy: 'createdAt', sortDirection: 'desc' }),
+  recentLikes: (limit = 3) => read<LikeRecord[]>(api, '/api/v1/likes/user/my-likes/recent', { limit }),
+  myComments: (page: number, size: number, sort: 'newest' | 'oldest' = 'newest') =>
+    read<Paged<UserComment>>(api, '/api/v1/comments/my-comments', { page, size, sortDirection: sort === 'oldest' ? 'asc' : 'desc' }),
+  recentComments: (limit = 3) => read<RecentComment[]>(api, '/api/v1/comments/my-recent', { limit }),
+  userStats: () => read<ReaderStats>(api, '/api/v1/dashboard/user/stats'),
+  quickStats: () => read<QuickStats>(api, '/api/v1/dashboard/quick-stats'),
+});
+
+// ---- list controls --------------------------------------------------------------------------
+
+/**
+ * The 1-based page of `?page=` (what the pager and the jump box show) as the API's 0-based page;
+ * anything that is not a whole number from 1 gives the first page.
+ */
+export function pageFromQuery(url: URL): number {
+  const raw = url.searchParams.get('page');
+  if (!raw || !/^\d{1,7}$/.test(raw)) return 0;
+  return Math.max(0, Number(raw) - 1);
+}
+
+/** `?size=` when it is one of `options`, else the page's default. */
+export function sizeFromQuery(url: URL, options: readonly number[], fallback: number): number {
+  const size = Number(url.searchParams.get('size'));
+  return options.includes(size) ? size : fallback;
+}
+
+/** `?<name>=` when it is one of `options`, else the first option. */
+export function choiceFromQuery<T extends string>(url: URL, name: string, options: readonly T[]): T {
+  const value = url.searchParams.get(name) as T | null;
+  return value && options.includes(value) ? value : options[0];
+}
+
+/** The page's address with some query values replaced (undefined removes; page 0 drops `page`). */
+export function withQuery(url: URL, values: Record<string, string | number | undefined>): string {
+  const next = new URL(url);
+  for (const [name, value] of Object.entries(values)) {
+    if (value === undefined || (name === 'page' && Number(value) <= 1)) next.searchParams.delete(name);
+    else next.searchParams.set(name, String(value));
+  }
+  const search = next.searchParams.toString();
+  return `${next.pathname}${search ? `?${search}` : ''}`;
+}
+
+/** The 5 page numbers (0-based) around the current one, kept inside 0..totalPages-1. */
+export function pageWindow(current: number, totalPages: number, width = 5): number[] {
+  if (totalPages <= 0) return [];
+  const start = Math.max(0, Math.min(current - Math.floor(width / 2), totalPages - width));
+  const end = Math.min(totalPages, start + width);
+  return Array.from({ length: end - start }, (_, index) => start + index);
+}
+
+// ---- formatting -----------------------------------------------------------------------------
+
+const VI_DATE = new Intl.DateTimeFormat('vi-VN', { day: '2-digit', month: '2-digit', year: 'numeric', timeZone: 'Asia/Ho_Chi_Minh' });
+const VI_DATE_TIME = new Intl.DateTimeFormat('vi-VN', {
+  hour: '2-digit',
+  minute: '2-digit',
+  day: '2-digit',
+  month: '2-digit',
+  year: 'numeric',
+  timeZone: 'Asia/Ho_Chi_Minh',
+});
+const VI_ONE_DECIMAL = new Intl.NumberFormat('vi-VN', { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+const EN_DATE = new Intl.DateTimeFormat('en-US', { year: 'numeric', month: 'short', day: 'numeric' });
+
+function toDate(value: string | null | undefined): Date | undefined {
+  if (!value) return undefined;
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? undefined : date;
+}
+
+/** '22/11/2026' (Vietnamese locale, Vietnam's time zone); '' when missing. */
+export function viDate(value: string | null | undefined): string {
+  const date = toDate(value);
+  return date ? VI_DATE.format(date) : '';
+}
+
+/** '15:04 22/11/2026'; '' when missing. */
+export function viDateTime(value: string | null | undefined): string {
+  const date = toDate(value);
+  return date ? VI_DATE_TIME.format(date) : '';
+}
+
+/** Weekly averages with one decimal, the Vietnamese way ('1,5'). */
+export function oneDecimal(value: number | null | undefined): string {
+  return VI_ONE_DECIMAL.format(Number.isFinite(value) ? (value as number) : 0);
+}
+
+/** 'Nov 22, 2026' — dates in the English lists (liked posts, my comments). */
+export function enDate(value: string | null | undefined): string {
+  const date = toDate(value);
+  return date ? EN_DATE.format(date) : '';
+}
+
+/** A comment preview: at most 100 characters, then '...' (spec 000 §9). */
+export function preview(text: string, max = 100): string {
+  const chars = Array.from(text);
+  return chars.length > max ? `${chars.slice(0, max).join('')}...` : text;
+}
+
+// ---- page loads -----------------------------------------------------------------------------
+
+/** The Favorite Posts widget's size and the dashboard's comment list step (spec 000 §9: widgets show 3). */
+export const WIDGET_SIZE = 3;
+export const DASHBOARD_COMMENTS_STEP = 5;
+
+/**
+ * Everything the reader dashboard shows, read in parallel. `?comments=N` (N ≥ 1) is the comment
+ * list's 'Load More Comments': N steps of 5 comments.
+ */
+export async function loadReaderDashboard(api: ApiClient, url: URL) {
+  const raw = url.searchParams.get('comments');
+  const steps = raw && /^\d{1,3}$/.test(raw) ? Math.min(100, Math.max(1, Number(raw))) : 1;
+  const reader = readerApi(api);
+  const [stats, quickStats, favorites, comments] = await Promise.all([
+    reader.userStats(),
+    reader.quickStats(),
+    reader.favoritePosts(WIDGET_SIZE),
+    reader.myComments(0, steps * DASHBOARD_COMMENTS_STEP),
+  ]);
+  const more = comments.ok && comments.data.totalElements > comments.data.content.length;
+  return {
+    stats,
+    quickStats,
+    favorites: favorites.ok ? { ok: true as const, data: favorites.data.content } : favorites,
+    comments: comments.ok ? { ok: true as const, items: comments.data.content, total: comments.data.totalElements } : comments,
+    refreshHref: url.pathname,
+    loadMoreCommentsHref: more ? `${withQuery(url, { comments: steps + 1 })}#my-comments-widget` : undefined,
+  };
+}
