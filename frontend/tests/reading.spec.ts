@@ -2,9 +2,9 @@ import { expect, test } from '@playwright/test';
 import { adminApi } from './admin-api';
 
 /**
- * The reading journey (issue 4): home → a post → its tag page, the post page's zero-JavaScript
- * promise, error pages with their statuses, the feed, the sitemap and HTTP caching. The test makes
- * its own data through the API as the seeded admin (scripts/browser-tests.mjs passes its
+ * The reading journey (issue 4): home → a post → its tag page, error pages with their statuses,
+ * the feed, the sitemap and HTTP caching (the post page's JavaScript budget is checked in
+ * engagement.spec.ts, now that it has islands). The test makes its own data through the API as the seeded admin (scripts/browser-tests.mjs passes its
  * credentials): a tag and a featured, published post carrying it.
  */
 
@@ -73,23 +73,6 @@ test('home → post → tag page', async ({ page }) => {
   await expect(page.getByText(`Explore 1 post about ${tag.name}`)).toBeVisible();
   await expect(page.getByRole('link', { name: post.title, exact: true })).toBeVisible();
   await expect(page.getByRole('complementary', { name: 'Explore Other Tags' })).toBeVisible();
-});
-
-test('the post page ships no JavaScript file when it has no island', async ({ page }) => {
-  const scripts: string[] = [];
-  page.on('request', (request) => {
-    if (request.resourceType() === 'script') scripts.push(request.url());
-  });
-  const response = await page.goto(`/blog/${post.slug}`);
-  expect(response?.status()).toBe(200);
-  await page.waitForLoadState('networkidle');
-  const html = await response!.text();
-  const external = [...html.matchAll(/<script\b[^>]*\bsrc=["']([^"']+)["']/gi)].map((match) => match[1]);
-  const islandChunks = [...html.matchAll(/\b(?:component-url|renderer-url)=["']([^"']+)["']/gi)].map((match) => match[1]);
-  expect(islandChunks).toEqual([]);
-  expect(external).toEqual([]);
-  expect(await page.locator('link[rel="modulepreload"]').count()).toBe(0);
-  expect(scripts).toEqual([]);
 });
 
 test('the blog list shows the post and the tag with its count', async ({ page }) => {

@@ -1,0 +1,395 @@
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { gzipSync } from 'node:zlib';
+import { expectNoSeriousViolations } from './a11y';
+import { adminApi } from './admin-api';
+
+/**
+ * The post page's islands (spec 001 §2 'Post page', 'Comments section'): the Like button (live
+ * count and state after hydration, optimistic toggle with rollback, the visitor's message) and
+ * the comments section (write, reply, edit, delete with the deleted marker, pages of 10, nesting,
+ * the visitor's login prompt), axe with the islands hydrated, and the page's JavaScript budget.
+ * Readers are made through the API (sign-up, the mailed code, sign-in); posts as the seeded admin.
+ */
+
+const MAIL_CAPTURE_URL = process.env.MAIL_CAPTURE_URL;
+const PASSWORD = 'Sup3r-Secret!';
+const unique = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
+
+interface Reader {
+  email: string;
+  fullName: string;
+}
+
+/** A verified reader (role USER), made through the API with the code from the captured e-mail. */
+async function newReader(request: APIRequestContext, fullName: string): Promise<Reader> {
+  if (!MAIL_CAPTURE_URL) throw new Error('MAIL_CAPTURE_URL is not set: run the browser tests with npm run test:browser');
+  const email = `engage-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@inkwell.test`;
+  const registered = await request.post('/api/v1/auth/register', { data: { fullName, email, password: PASSWORD, confirmPassword: PASSWORD } });
+  expect(registered.status(), await registered.text()).toBe(201);
+  let code: string | undefined;
+  await expect
+    .poll(
+      async () => {
+        const mails = (await (await fetch(`${MAIL_CAPTURE_URL}/messages?to=${encodeURIComponent(email)}`)).json()) as { subject: string; text: string }[];
+        const last = mails.filter((mail) => /verification code/i.test(mail.subject)).at(-1);
+        code = last ? /\b(\d{6})\b/.exec(last.text)?.[1] : undefined;
+        return code;
+      },
+      { message: `verification e-mail for ${email}`, timeout: 15_000 },
+    )
+    .toMatch(/^\d{6}$/);
+  const verified = await request.post('/api/v1/auth/verify-email', { data: { email, verificationCode: code } });
+  expect(verified.status(), await verified.text()).toBe(200);
+  return { email, fullName };
+}
+
+/** Signs `page`'s browser context in (the session cookies land in the browser). */
+async function signIn(page: Page, reader: { email: string; password?: string }): Promise<void> {
+  const login = await page.request.post('/api/v1/auth/login', { data: { email: reader.email, password: reader.password ?? PASSWORD } });
+  expect(login.status(), await login.text()).toBe(200);
+}
+
+/** An API client with the reader's bearer token. */
+async function readerApi(baseURL: string, playwright: { request: { newContext: (options: object) => Promise<APIRequestContext> } }, reader: Reader): Promise<APIRequestContext> {
+  const anonymous = await playwright.request.newContext({ baseURL });
+  const login = await anonymous.post('/api/v1/auth/login', { data: { email: reader.email, password: PASSWORD } });
+  expect(login.status(), await login.text()).toBe(200);
+  const { accessToken } = (await login.json()).data as { accessToken: string };
+  await anonymous.dispose();
+  return playwright.request.newContext({ baseURL, extraHTTPHeaders: { Authorization: `Bearer ${accessToken}`, 'X-Request-Timestamp': String(Date.now()) } });
+}
+
+/** A published post of its own for each test (tests run in any order and in parallel). */
+async function newPost(api: APIRequestContext, name: string): Promise<{ id: number; slug: string; title: string }> {
+  const slug = `engage-${name}-${unique}`;
+  const title = `Engagement ${name} ${unique}`;
+  const created = await api.post('/api/v1/blog/posts', { data: { title, slug, summary: `A post for the ${name} journey.`, content: `Body of ${name}.`, status: 'PUBLISHED' } });
+  expect(created.status(), await created.text()).toBe(201);
+  return { id: ((await created.json()).data as { id: number }).id, slug, title };
+}
+
+async function addComment(api: APIRequestContext, postId: number, content: string, parentId?: number): Promise<number> {
+  const created = await api.post('/api/v1/comments', { data: { postId, content, parentId: parentId ?? null } });
+  expect(created.status(), await created.text()).toBe(201);
+  return ((await created.json()).data as { id: number }).id;
+}
+
+/** Waits until the island whose file name starts with `name` has hydrated (scrolled to first: client:visible). */
+async function hydrated(page: Page, name: 'LikeButton' | 'CommentSection'): Promise<void> {
+  const island = page.locator(`astro-island[component-url*="/${name}."]`).first();
+  await island.evaluate((element) => element.scrollIntoView());
+  await expect(page.locator(`astro-island[component-url*="/${name}."]:not([ssr])`).first()).toBeAttached();
+}
+
+const likeButton = (page: Page) => page.getByRole('button', { name: /^Like \d/ });
+const comments = (page: Page) => page.getByRole('list', { name: 'Comments' });
+const commentBy = (page: Page, text: string) => page.getByRole('article').filter({ hasText: text });
+
+let admin: APIRequestContext;
+test.beforeAll(async ({ playwright, baseURL }) => {
+  admin = await adminApi(baseURL!, playwright);
+});
+test.afterAll(async () => {
+  await admin.dispose();
+});
+
+test('like and unlike: the count changes at once and stays after a reload', async ({ page, request }) => {
+  const post = await newPost(admin, 'like');
+  const reader = await newReader(request, 'Lan Liker');
+  await signIn(page, reader);
+  await page.goto(`/blog/${post.slug}`);
+  await hydrated(page, 'LikeButton');
+  const like = likeButton(page);
+  await expect(like).toHaveAttribute('aria-pressed', 'false');
+  await expect(page.getByTestId('like-count')).toHaveText('0');
+
+  await like.click();
+  await expect(like).toHaveAttribute('aria-pressed', 'true');
+  await expect(page.getByTestId('like-count')).toHaveText('1');
+  await expect(like).toHaveClass(/rose/);
+  await expect(page.locator('[data-live-like-count]')).toHaveText('1 like');
+
+  await page.reload();
+  await hydrated(page, 'LikeButton');
+  await expect(likeButton(page)).toHaveAttribute('aria-pressed', 'true');
+  await expect(page.getByTestId('like-count')).toHaveText('1');
+
+  // By keyboard this time.
+  await likeButton(page).focus();
+  await page.keyboard.press('Enter');
+  await expect(likeButton(page)).toHaveAttribute('aria-pressed', 'false');
+  await expect(page.getByTestId('like-count')).toHaveText('0');
+  await page.reload();
+  await hydrated(page, 'LikeButton');
+  await expect(likeButton(page)).toHaveAttribute('aria-pressed', 'false');
+  await expect(page.getByTestId('like-count')).toHaveText('0');
+});
+
+test('a failed like puts the previous state back and says why', async ({ page, request }) => {
+  const post = await newPost(admin, 'rollback');
+  const reader = await newReader(request, 'Rollback Reader');
+  await signIn(page, reader);
+  await page.goto(`/blog/${post.slug}`);
+  await hydrated(page, 'LikeButton');
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/api/v1/likes/post/*/toggle', async (route) => {
+    await held;
+    await route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ success: false, data: null, message: 'An unexpected error occurred', status: 500, errors: null }) });
+  });
+  await likeButton(page).click();
+  // Optimistic: red with the new count before the server answers.
+  await expect(likeButton(page)).toHaveAttribute('aria-pressed', 'true');
+  await expect(page.getByTestId('like-count')).toHaveText('1');
+  release();
+  await expect(likeButton(page)).toHaveAttribute('aria-pressed', 'false');
+  await expect(page.getByTestId('like-count')).toHaveText('0');
+  await expect(page.getByRole('alert').filter({ hasText: 'An unexpected error occurred' })).toBeVisible();
+});
+
+test('a visitor sees the live like count, the login message on Like and the login prompt for comments', async ({ page, playwright, baseURL, request }) => {
+  const post = await newPost(admin, 'visitor');
+  const reader = await newReader(request, 'Visitor Check');
+  // The anonymous page is cached first; a like after that is still shown, read after hydration.
+  expect((await request.get(`/blog/${post.slug}`)).status()).toBe(200);
+  const api = await readerApi(baseURL!, playwright, reader);
+  expect((await api.post(`/api/v1/likes/post/${post.id}/toggle`)).status()).toBe(200);
+  await addComment(api, post.id, `A reader was here ${unique}`);
+  await api.dispose();
+
+  await page.goto(`/blog/${post.slug}`);
+  await hydrated(page, 'LikeButton');
+  await expect(page.getByTestId('like-count')).toHaveText('1');
+  await likeButton(page).click();
+  await expect(page.getByText('Vui lòng đăng nhập để thích bài viết.')).toBeVisible();
+  await expect(likeButton(page)).toHaveAttribute('aria-pressed', 'false');
+  await expect(page.getByTestId('like-count')).toHaveText('1');
+  await expect(page.locator('[data-post-actions]').getByRole('link', { name: 'Log in' })).toHaveAttribute('href', `/login?callback=${encodeURIComponent(`/blog/${post.slug}`)}`);
+
+  await hydrated(page, 'CommentSection');
+  const section = page.locator('#comments');
+  await expect(section.getByText('You need to log in to comment.')).toBeVisible();
+  await expect(section.getByRole('link', { name: 'Log in' })).toHaveAttribute('href', `/login?callback=${encodeURIComponent(`/blog/${post.slug}#comments`)}`);
+  await expect(section.getByRole('link', { name: 'register' })).toHaveAttribute('href', '/register');
+  await expect(section.getByRole('textbox')).toHaveCount(0);
+  await expect(commentBy(page, `A reader was here ${unique}`)).toBeVisible();
+  await expect(commentBy(page, `A reader was here ${unique}`).getByRole('button')).toHaveCount(0);
+});
+
+test('write, reply, edit and delete comments; a deleted comment with replies keeps its place', async ({ page, request }) => {
+  const post = await newPost(admin, 'comments');
+  const reader = await newReader(request, 'Minh Commenter');
+  await signIn(page, reader);
+  await page.goto(`/blog/${post.slug}`);
+  await hydrated(page, 'CommentSection');
+  await expect(page.getByRole('heading', { level: 2, name: 'Comments (0)' })).toBeVisible();
+
+  const box = page.getByLabel('Write a comment');
+  await page.getByRole('button', { name: 'Post Comment' }).click();
+  await expect(page.getByText('Comment content cannot be empty')).toBeVisible();
+  await expect(box).toHaveAttribute('aria-invalid', 'true');
+  await box.fill('x'.repeat(180));
+  await expect(page.getByTestId('comment-counter')).toHaveText(/^180\/200/);
+  await expect(page.getByTestId('comment-counter')).not.toHaveClass(/text-red/);
+  await box.fill('x'.repeat(181));
+  await expect(page.getByTestId('comment-counter')).toHaveClass(/text-red/);
+  await box.fill('y'.repeat(250));
+  await expect(box).toHaveValue('y'.repeat(200));
+
+  // Text, never HTML.
+  const first = `First thoughts <b>not bold</b> ${unique}`;
+  await box.fill(first);
+  await page.getByRole('button', { name: 'Post Comment' }).click();
+  await expect(page.getByText('Comment has been added.')).toBeVisible();
+  await expect(box).toHaveValue('');
+  await expect(commentBy(page, first)).toBeVisible();
+  await expect(page.locator('#comments b')).toHaveCount(0);
+  await expect(commentBy(page, first).getByText('Just now')).toBeVisible();
+  await expect(commentBy(page, first).getByText('Minh Commenter')).toBeVisible();
+  await expect(page.getByRole('heading', { level: 2, name: 'Comments (1)' })).toBeVisible();
+
+  // Reply, by keyboard.
+  await commentBy(page, first).getByRole('button', { name: 'Reply to Minh Commenter' }).click();
+  const replyBox = page.getByLabel('Reply to Minh Commenter');
+  await expect(replyBox).toBeFocused();
+  await replyBox.fill(`A reply ${unique}`);
+  await page.keyboard.press('Control+Enter');
+  await expect(page.getByText('Reply has been added.')).toBeVisible();
+  const reply = page.locator('[data-replies-of]').getByRole('article').filter({ hasText: `A reply ${unique}` });
+  await expect(reply).toBeVisible();
+  await expect(page.getByRole('heading', { level: 2, name: 'Comments (2)' })).toBeVisible();
+  await expect(commentBy(page, first).getByText('(edited)')).toHaveCount(0);
+
+  // Edit.
+  await commentBy(page, first).getByRole('button', { name: 'Edit your comment' }).click();
+  const editBox = page.getByLabel('Edit your comment');
+  await editBox.fill(`Second thoughts ${unique}`);
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText('Comment has been updated.')).toBeVisible();
+  const edited = commentBy(page, `Second thoughts ${unique}`).first();
+  await expect(edited.getByText('(edited)')).toBeVisible();
+
+  await page.reload();
+  await hydrated(page, 'CommentSection');
+  await expect(commentBy(page, `Second thoughts ${unique}`).first().getByText('(edited)')).toBeVisible();
+  await expect(page.locator('[data-replies-of]').getByText(`A reply ${unique}`)).toBeVisible();
+
+  // Delete the comment that has a reply: the marker stays, in italics, with no Reply button.
+  page.once('dialog', (dialog) => void dialog.accept());
+  await commentBy(page, `Second thoughts ${unique}`).first().getByRole('button', { name: /^Delete/ }).first().click();
+  await expect(page.getByText('Comment has been deleted.')).toBeVisible();
+  const marker = page.getByText('[This comment has been deleted]');
+  await expect(marker).toBeVisible();
+  await expect(marker).toHaveClass(/italic/);
+  await expect(page.getByText(`Second thoughts ${unique}`)).toHaveCount(0);
+  await expect(page.getByRole('heading', { level: 2, name: 'Comments (1)' })).toBeVisible();
+  const placeholder = page.locator('li').filter({ has: marker }).first().getByRole('article').first();
+  await expect(placeholder.getByRole('button')).toHaveCount(0);
+  await page.reload();
+  await hydrated(page, 'CommentSection');
+  await expect(page.getByText('[This comment has been deleted]')).toBeVisible();
+  await expect(page.getByText(`A reply ${unique}`)).toBeVisible();
+
+  // Deleting the last reply takes the placeholder with it.
+  page.once('dialog', (dialog) => void dialog.accept());
+  await commentBy(page, `A reply ${unique}`).getByRole('button', { name: /^Delete/ }).click();
+  await expect(page.getByText('[This comment has been deleted]')).toHaveCount(0);
+  await expect(comments(page)).toHaveCount(0);
+  await page.reload();
+  await hydrated(page, 'CommentSection');
+  await expect(page.getByText('[This comment has been deleted]')).toHaveCount(0);
+  await expect(page.getByText(`A reply ${unique}`)).toHaveCount(0);
+});
+
+test("an administrator deletes another reader's comment but cannot edit it; readers cannot touch others' comments", async ({ page, playwright, baseURL, request }) => {
+  const post = await newPost(admin, 'moderation');
+  const author = await newReader(request, 'Quang Poster');
+  const other = await newReader(request, 'Hoa Other');
+  const api = await readerApi(baseURL!, playwright, author);
+  await addComment(api, post.id, `Moderate me ${unique}`);
+  await api.dispose();
+
+  await signIn(page, other);
+  await page.goto(`/blog/${post.slug}`);
+  await hydrated(page, 'CommentSection');
+  const target = commentBy(page, `Moderate me ${unique}`);
+  await expect(target.getByRole('button', { name: 'Reply to Quang Poster' })).toBeVisible();
+  await expect(target.getByRole('button', { name: /^Edit/ })).toHaveCount(0);
+  await expect(target.getByRole('button', { name: /^Delete/ })).toHaveCount(0);
+
+  await page.context().clearCookies();
+  await page.request.post('/api/v1/auth/login', { data: { email: process.env.E2E_ADMIN_EMAIL ?? 'admin@inkwell.test', password: process.env.E2E_ADMIN_PASSWORD ?? 'browser-tests-admin-password' } });
+  await page.goto(`/blog/${post.slug}`);
+  await hydrated(page, 'CommentSection');
+  await expect(target.getByRole('button', { name: /^Edit/ })).toHaveCount(0);
+  page.once('dialog', (dialog) => void dialog.accept());
+  await target.getByRole('button', { name: 'Delete comment by Quang Poster' }).click();
+  await expect(page.getByText('Comment has been deleted.')).toBeVisible();
+  await expect(page.getByText(`Moderate me ${unique}`)).toHaveCount(0);
+});
+
+test('pages of 10 with Load More Comments; replies nest, indented at most 2 levels of 24 px', async ({ page, playwright, baseURL, request }) => {
+  const post = await newPost(admin, 'paging');
+  const reader = await newReader(request, 'Tuan Pager');
+  const api = await readerApi(baseURL!, playwright, reader);
+  for (let i = 1; i <= 12; i++) await addComment(api, post.id, `Paged comment ${i} ${unique}`);
+  const newest = 12;
+  const top = await addComment(api, post.id, `Thread root ${unique}`);
+  const level1 = await addComment(api, post.id, `Level one ${unique}`, top);
+  const level2 = await addComment(api, post.id, `Level two ${unique}`, level1);
+  await addComment(api, post.id, `Level three ${unique}`, level2);
+  await api.dispose();
+
+  await signIn(page, reader);
+  await page.goto(`/blog/${post.slug}`);
+  await hydrated(page, 'CommentSection');
+  const topLevel = comments(page).locator(':scope > li');
+  await expect(topLevel).toHaveCount(10);
+  await expect(page.getByText(`Paged comment ${newest} ${unique}`)).toBeVisible();
+  await page.getByRole('button', { name: 'Load More Comments' }).click();
+  await expect(topLevel).toHaveCount(13);
+  await expect(page.getByRole('button', { name: 'Load More Comments' })).toHaveCount(0);
+
+  const left = async (text: string) => (await commentBy(page, text).last().boundingBox())!.x;
+  const x0 = await left(`Thread root ${unique}`);
+  const x1 = await left(`Level one ${unique}`);
+  const x2 = await left(`Level two ${unique}`);
+  const x3 = await left(`Level three ${unique}`);
+  expect(Math.round(x1 - x0)).toBe(24);
+  expect(Math.round(x2 - x1)).toBe(24);
+  expect(Math.round(x3 - x2)).toBe(0);
+  // Level 3 is the deepest: no Reply there.
+  await expect(commentBy(page, `Level three ${unique}`).getByRole('button', { name: /^Reply/ })).toHaveCount(0);
+  await expect(commentBy(page, `Level two ${unique}`).last().getByRole('button', { name: /^Reply/ })).toHaveCount(1);
+});
+
+test('a failed load says so with Try Again, which loads the comments', async ({ page }) => {
+  const post = await newPost(admin, 'loadfail');
+  let fail = true;
+  await page.route('**/api/v1/comments/post/**', (route) => (fail ? route.abort() : route.fallback()));
+  await page.goto(`/blog/${post.slug}`);
+  await hydrated(page, 'CommentSection');
+  await expect(page.locator('#comments').getByRole('alert').first()).toContainText('Unable to refresh comments.');
+  fail = false;
+  await page.locator('#comments').getByRole('button', { name: 'Try Again' }).click();
+  await expect(page.getByText('No comments yet. Be the first to share your thoughts.')).toBeVisible();
+});
+
+test('the post page loads at most 100 KB of gzipped JavaScript, none of it render-blocking', async ({ page, request, baseURL }) => {
+  const post = await newPost(admin, 'budget');
+  const scripts = new Set<string>();
+  page.on('request', (request) => {
+    if (request.resourceType() === 'script') scripts.add(request.url());
+  });
+  await page.goto(`/blog/${post.slug}`);
+  await hydrated(page, 'LikeButton');
+  await hydrated(page, 'CommentSection');
+  await page.waitForLoadState('networkidle');
+  let total = 0;
+  for (const url of scripts) {
+    expect(url.startsWith(baseURL!), url).toBe(true);
+    total += gzipSync(await (await request.get(url)).body()).length;
+  }
+  expect(scripts.size).toBeGreaterThan(0);
+  expect(total, `${(total / 1024).toFixed(1)} KB gzipped in ${scripts.size} files`).toBeLessThanOrEqual(100 * 1024);
+  const head = await page.locator('head script[src]:not([async]):not([defer]):not([type="module"])').count();
+  expect(head).toBe(0);
+});
+
+for (const theme of ['light', 'dark'] as const) {
+  test.describe(`axe with the islands hydrated, ${theme} theme`, () => {
+    test.use({ colorScheme: theme });
+
+    test('visitor', async ({ page }) => {
+      const post = await newPost(admin, `axe-visitor-${theme}`);
+      await addComment(admin, post.id, `An admin comment ${unique}`);
+      await page.goto(`/blog/${post.slug}`);
+      await hydrated(page, 'LikeButton');
+      await likeButton(page).click();
+      await expect(page.getByText('Vui lòng đăng nhập để thích bài viết.')).toBeVisible();
+      await hydrated(page, 'CommentSection');
+      await expect(commentBy(page, `An admin comment ${unique}`)).toBeVisible();
+      await expectNoSeriousViolations(page, `/blog/{post} with islands (visitor, ${theme})`);
+    });
+
+    test('signed in, liked, a thread with a deleted comment and a reply form open', async ({ page, request }) => {
+      const post = await newPost(admin, `axe-reader-${theme}`);
+      const root = await addComment(admin, post.id, `Root ${unique}`);
+      const child = await addComment(admin, post.id, `Child ${unique}`, root);
+      await addComment(admin, post.id, `Grandchild ${unique}`, child);
+      expect((await admin.delete(`/api/v1/comments/${root}`)).status()).toBeLessThan(300);
+      const reader = await newReader(request, 'Axe Reader');
+      await signIn(page, reader);
+      await page.goto(`/blog/${post.slug}`);
+      await hydrated(page, 'LikeButton');
+      await likeButton(page).click();
+      await expect(likeButton(page)).toHaveAttribute('aria-pressed', 'true');
+      await hydrated(page, 'CommentSection');
+      await expect(page.getByText('[This comment has been deleted]')).toBeVisible();
+      await page.getByLabel('Write a comment').fill('z'.repeat(190));
+      await commentBy(page, `Child ${unique}`).first().getByRole('button', { name: /^Reply/ }).click();
+      await page.getByRole('button', { name: 'Post Comment' }).focus();
+      await expectNoSeriousViolations(page, `/blog/{post} with islands (signed in, ${theme})`);
+    });
+  });
+}
