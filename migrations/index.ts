@@ -1,6 +1,7 @@
 /** Every migration, oldest first. `npm run migration:generate -- Name` appends to this list. */
 import { CreateAttemptCounters1795444543349 } from './1795444543349-CreateAttemptCounters';
 import { CreateComments1795447435829 } from './1795447435829-CreateComments';
+import { CreateLikes1795447442486 } from './1795447442486-CreateLikes';
 import { AddRefreshSuccessor1795444400316 } from './1795444400316-AddRefreshSuccessor';
 import { CreateAuthTokens1795336604900 } from './1795336604900-CreateAuthTokens';
 import { CreatePostsTagsReviews1795336563452 } from './1795336563452-CreatePostsTagsReviews';
@@ -14,4 +15,5 @@ export const MIGRATIONS: Function[] = [
   AddRefreshSuccessor1795444400316,
   CreateAttemptCounters1795444543349,
   CreateComments1795447435829,
+  CreateLikes1795447442486,
 ];

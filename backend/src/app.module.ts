@@ -16,6 +16,7 @@ import { dataSourceOptions } from './database/data-source';
 import { AuthModule } from './auth/auth.module';
 import { HealthModule } from './health/health.module';
 import { ImagesModule } from './images/images.module';
+import { LikesModule } from './likes/likes.module';
 import { UsersModule } from './users/users.module';
 import { PostsModule } from './posts/posts.module';
 import { ReviewsModule } from './reviews/reviews.module';
@@ -34,7 +35,7 @@ export interface AppModuleOptions {
  * The images module is the exception: the spec puts it on the host root.
  */
 export const API_PREFIX = 'api/v1';
-const API_MODULES = [HealthModule, AuthModule, UsersModule, PostsModule, TagsModule, ReviewsModule];
+const API_MODULES = [HealthModule, AuthModule, UsersModule, PostsModule, TagsModule, ReviewsModule, LikesModule];
 
 @Module({})
 export class AppModule {

@@ -48,6 +48,18 @@ const MATRIX: Row[] = [
   { method: 'put', path: '/api/v1/users/profile', body: { bio: 'Matrix' }, expect: SIGNED_IN },
   { method: 'delete', path: '/api/v1/users/avatar', expect: SIGNED_IN },
   { method: 'post', path: '/api/v1/user/change-password', body: { currentPassword: 'wrong', newPassword: 'Aa1!aaaa', confirmNewPassword: 'Aa1!aaaa' }, expect: SIGNED_IN },
+  // likes (ids that do not exist: 404 for callers admitted)
+  { method: 'get', path: '/api/v1/likes/test', expect: ALL },
+  { method: 'get', path: `/api/v1/likes/post/${MISSING}/count`, expect: ALL },
+  { method: 'post', path: `/api/v1/likes/post/${MISSING}/toggle`, expect: SIGNED_IN },
+  { method: 'post', path: `/api/v1/likes/post/${MISSING}`, expect: SIGNED_IN },
+  { method: 'delete', path: `/api/v1/likes/post/${MISSING}`, expect: SIGNED_IN },
+  { method: 'get', path: `/api/v1/likes/post/${MISSING}/status`, expect: SIGNED_IN },
+  { method: 'get', path: `/api/v1/likes/post/${MISSING}/check`, expect: SIGNED_IN },
+  { method: 'get', path: '/api/v1/likes/user/my-likes', expect: SIGNED_IN },
+  { method: 'get', path: '/api/v1/likes/user/my-likes/recent', expect: SIGNED_IN },
+  { method: 'post', path: `/api/v1/blog/posts/${MISSING}/like`, expect: SIGNED_IN },
+  { method: 'delete', path: `/api/v1/blog/posts/${MISSING}/like`, expect: SIGNED_IN },
   // authoring
   { method: 'get', path: '/api/v1/blog/posts/author/my-posts', expect: AUTHORS },
   { method: 'post', path: '/api/v1/blog/posts/author/create', body: { ...post, slug: '' }, expect: AUTHORS },

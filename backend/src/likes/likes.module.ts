@@ -1,0 +1,17 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { AuthModule } from '../auth/auth.module';
+import { PostsModule } from '../posts/posts.module';
+import { Like } from './entities/like.entity';
+import { LikeChangeNotifier } from './like-change-notifier';
+import { LikesController, PostLikesController } from './likes.controller';
+import { LikesRepository } from './likes.repository';
+import { LikesService } from './likes.service';
+
+@Module({
+  imports: [TypeOrmModule.forFeature([Like]), AuthModule, PostsModule],
+  controllers: [LikesController, PostLikesController],
+  providers: [LikesService, LikesRepository, LikeChangeNotifier],
+  exports: [LikesService],
+})
+export class LikesModule {}

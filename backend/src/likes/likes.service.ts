@@ -1,0 +1,133 @@
+import { Injectable, NotFoundException } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import type { AuthUser } from '../common/auth-user';
+import { Page, toPage } from '../common/pagination/page';
+import { PostsService } from '../posts/posts.service';
+import { LikeCheckDto, LikeCountDto, LikeMineQueryDto, LikeRecordDto, LikeStateDto } from './dto/like.dto';
+import { LikeChangeNotifier } from './like-change-notifier';
+import { LikedPostRow, LikesRepository } from './likes.repository';
+import { LikesMessages } from './likes.messages';
+
+/** What a like write did: the state after it, and whether a row was added or removed. */
+export interface LikeOutcome {
+  state: LikeStateDto;
+  changed: boolean;
+}
+
+function toLikeRecord(row: LikedPostRow): LikeRecordDto {
+  const likedAt = row.created_at.toISOString();
+  return {
+    id: row.id,
+    postId: row.post_id,
+    postTitle: row.title,
+    postSlug: row.slug,
+    postSummary: row.summary,
+    postThumbnail: row.thumbnail,
+    postPublishedAt: row.published_at ? row.published_at.toISOString() : null,
+    postLikeCount: row.like_count,
+    userName: row.author_name,
+    createdAt: likedAt,
+    likedAt,
+  };
+}
+
+/**
+ * Likes (spec 001 §4 Like, DESIGN.md §4): one row per (user, post), only on PUBLISHED posts. The
+ * row and the post's like_count change in one transaction (PostsService.adjustCounters), so the
+ * count always equals the rows. The direction of a toggle is decided by the database, not by a
+ * read before the write: DELETE ... RETURNING removes the like if there is one, else INSERT ...
+ * ON CONFLICT DO NOTHING adds it; concurrent toggles of one user serialise on the like's unique
+ * key and each sees the other's committed result.
+ */
+@Injectable()
+export class LikesService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly repository: LikesRepository,
+    private readonly posts: PostsService,
+    private readonly notifier: LikeChangeNotifier,
+  ) {}
+
+  /** Like when not liked, unlike when liked. */
+  toggle(user: AuthUser, postId: number): Promise<LikeOutcome> {
+    return this.write(postId, LikesMessages.POST_NOT_FOUND, async (manager) => {
+      if (await this.repository.remove(manager, user.id, postId)) return this.counted(manager, postId, -1);
+      if (await this.repository.insert(manager, user.id, postId)) return this.counted(manager, postId, +1);
+      // A concurrent toggle of the same user liked it between our DELETE and INSERT (the INSERT
+      // waited for it): the post is liked, once.
+      return this.unchanged(manager, postId, true);
+    });
+  }
+
+  /** Like; liking again changes nothing (200, the same state). */
+  like(user: AuthUser, postId: number): Promise<LikeOutcome> {
+    return this.write(postId, LikesMessages.POST_NOT_FOUND, async (manager) =>
+      (await this.repository.insert(manager, user.id, postId)) ? this.counted(manager, postId, +1) : this.unchanged(manager, postId, true),
+    );
+  }
+
+  /** Unlike; 404 'Post not found or not liked.' when the post is not liked (or not published). */
+  unlike(user: AuthUser, postId: number): Promise<LikeOutcome> {
+    return this.write(postId, LikesMessages.NOT_LIKED, async (manager) => {
+      if (!(await this.repository.remove(manager, user.id, postId))) throw new NotFoundException(LikesMessages.NOT_LIKED);
+      return this.counted(manager, postId, -1);
+    });
+  }
+
+  async status(user: AuthUser, postId: number): Promise<LikeStateDto> {
+    const row = await this.repository.publishedLikeState(postId, user.id);
+    if (!row) throw new NotFoundException(LikesMessages.POST_NOT_FOUND);
+    return { postId, liked: row.liked, likeCount: row.like_count };
+  }
+
+  async check(user: AuthUser, postId: number): Promise<LikeCheckDto> {
+    const { liked } = await this.status(user, postId);
+    return { postId, liked };
+  }
+
+  async count(postId: number): Promise<LikeCountDto> {
+    const likeCount = await this.repository.publishedLikeCount(postId);
+    if (likeCount === undefined) throw new NotFoundException(LikesMessages.POST_NOT_FOUND);
+    return { postId, likeCount };
+  }
+
+  async mine(user: AuthUser, query: LikeMineQueryDto): Promise<Page<LikeRecordDto>> {
+    const [rows, total] = await Promise.all([
+      this.repository.likedPosts(user.id, query.sortBy ?? 'createdAt', query.sortDirection ?? 'desc', query.size, query.page * query.size),
+      this.repository.countLikedPosts(user.id),
+    ]);
+    return toPage(rows.map(toLikeRecord), total, query.page, query.size);
+  }
+
+  /** The user's latest likes (the 'Favorite Posts' and home widgets). */
+  async recent(user: AuthUser, limit: number): Promise<LikeRecordDto[]> {
+    return (await this.repository.likedPosts(user.id, 'createdAt', 'desc', limit, 0)).map(toLikeRecord);
+  }
+
+  /**
+   * One like write in a transaction on a PUBLISHED post (404 `notFound` otherwise); the public
+   * caches hear about a change after the commit.
+   */
+  private async write(postId: number, notFound: string, work: (manager: EntityManager) => Promise<LikeOutcome>): Promise<LikeOutcome> {
+    let slug = '';
+    const outcome = await this.dataSource.transaction(async (manager) => {
+      const post = await this.repository.lockPublishedPost(manager, postId);
+      if (!post) throw new NotFoundException(notFound);
+      slug = post.slug;
+      return work(manager);
+    });
+    if (outcome.changed) this.notifier.changed(postId, slug);
+    return outcome;
+  }
+
+  private async counted(manager: EntityManager, postId: number, delta: 1 | -1): Promise<LikeOutcome> {
+    const { likeCount } = await this.posts.adjustCounters(manager, postId, { likes: delta });
+    return { state: { postId, liked: delta > 0, likeCount }, changed: true };
+  }
+
+  private async unchanged(manager: EntityManager, postId: number, liked: boolean): Promise<LikeOutcome> {
+    const likeCount = (await this.repository.publishedLikeCount(postId, manager)) ?? 0;
+    return { state: { postId, liked, likeCount }, changed: false };
+  }
+}
