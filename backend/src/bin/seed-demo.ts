@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { hash } from 'bcrypt';
+import { DataSource, EntityManager } from 'typeorm';
 import { loadConfig } from '../config/env';
 import { createDataSource, ensureDatabase } from '../database/data-source';
 import { EmbeddedDatabase, startEmbeddedPostgres } from '../database/embedded-postgres';
@@ -7,17 +8,29 @@ import { readingTimeOf, renderMarkdown } from '../posts/markdown';
 import { slugify } from '../common/validation/slug';
 
 /**
- * `npm run seed:demo -- --posts 10000 [--reset] [--seed 42]`: a realistic demo data set on the
- * configured database (DATABASE_URL, or the embedded one in DATA_DIR, as the app uses it; pending
- * migrations run first). 50 authors (verified, ACTIVE, AUTHOR, e-mails @demo.inkwell.test,
- * password printed), ~40 tags, N PUBLISHED posts of ~1,200 words spread over two years with 1–4
- * tags, some featured, random views and likes. Deterministic for a given --seed.
+ * `npm run seed:demo -- --posts 10000 [--readers 2000] [--likes 200000] [--comments 50000] [--reset] [--seed 42]`:
+ * a realistic demo data set on the configured database (DATABASE_URL, or the embedded one in
+ * DATA_DIR, as the app uses it; pending migrations run first). 50 authors (verified, ACTIVE,
+ * AUTHOR, e-mails @demo.inkwell.test, password printed), ~40 tags, N PUBLISHED posts of ~1,200
+ * words spread over two years with 1–4 tags, some featured, random views; readers (USER, same
+ * password) who like and comment. Deterministic for a given --seed.
  *
  * Bodies are Markdown made of an intro paragraph and six sections drawn from a pool; every piece
  * goes through the real pipeline (renderMarkdown) once and a post's HTML is the concatenation of
  * its pieces' HTML (block-level pieces separated by blank lines render the same alone or joined;
  * section headings are distinct, so heading ids stay unique). Rows go in with multi-row INSERTs
  * of 500 per transaction.
+ *
+ * Likes and comments are set-based (INSERT ... SELECT over generate_series, random() seeded with
+ * setseed() on one connection), readers and posts drawn with a skew: the first readers (who joined
+ * first) are the most active, likes go to the most viewed posts, comments to the newest posts.
+ * Likes are unique per (reader, post): draws that hit an existing pair are skipped (ON CONFLICT
+ * DO NOTHING) and drawn again until the count is reached. Comments: about 60 % top level, then
+ * replies to a random comment one level up, to level 3; a few comments with replies become
+ * deleted placeholders ('', deleted_at), a few are edited. Every row is dated after its post was
+ * published, its reader joined and (replies) its parent was written, up to now. At the end one
+ * UPDATE from aggregates sets each demo comment's reply_count and each demo post's like_count and
+ * comment_count (live comments), as LikesService and CommentsService keep them.
  */
 const DEMO_DOMAIN = 'demo.inkwell.test';
 const DEMO_PASSWORD = 'Demo-pass-2026!';
@@ -25,6 +38,12 @@ const AUTHORS = 50;
 const BATCH = 500;
 const SECTION_POOL = 400;
 const SECTIONS_PER_POST = 6;
+const COMMENT_TEXTS = 600;
+/** Shares of the comments by level (0 = top level; replies to level 3, spec 001 §9 'reply maxLevel 3'). */
+const LEVEL_SHARES = [0.6, 0.25, 0.1, 0.05];
+/** Shares of the comments with replies that become deleted placeholders, and of comments edited later. */
+const DELETED_SHARE = 0.02;
+const EDITED_SHARE = 0.04;
 
 const WORDS = `time person year way day thing man world life hand part child eye woman place work week case point government
 company number group problem fact code system data server client browser request response cache query index table column
@@ -61,21 +80,45 @@ function rng(seed: number): () => number {
 
 interface Options {
   posts: number;
+  /** Demo readers (reader-N@demo.inkwell.test); default posts / 5 (at least 50). */
+  readers: number;
+  /** Likes by the readers on the demo posts; default 20 per post. */
+  likes: number;
+  /** Comments and replies by the readers on the demo posts; default 5 per post. */
+  comments: number;
   reset: boolean;
   seed: number;
 }
 
+const USAGE = 'usage: seed-demo [--posts N] [--readers N] [--likes N] [--comments N] [--reset] [--seed S]';
+
 function parseArgs(argv: string[]): Options {
-  const options: Options = { posts: 1000, reset: false, seed: 42 };
+  const given: Partial<Record<'posts' | 'readers' | 'likes' | 'comments' | 'seed', number>> = {};
+  let reset = false;
   for (let i = 0; i < argv.length; i += 1) {
     const arg = argv[i];
-    if (arg === '--reset') options.reset = true;
-    else if (arg === '--posts' || arg === '--seed') {
+    if (arg === '--reset') reset = true;
+    else if (['--posts', '--readers', '--likes', '--comments', '--seed'].includes(arg)) {
       const value = Number(argv[(i += 1)]);
-      if (!Number.isInteger(value) || value < 0) throw new Error(`${arg} needs a whole number`);
-      if (arg === '--posts') options.posts = value;
-      else options.seed = value;
-    } else throw new Error(`unknown option ${arg}; usage: seed-demo [--posts N] [--reset] [--seed S]`);
+      if (!Number.isSafeInteger(value) || value < 0) throw new Error(`${arg} needs a whole number`);
+      given[arg.slice(2) as keyof typeof given] = value;
+    } else throw new Error(`unknown option ${arg}; ${USAGE}`);
+  }
+  const posts = given.posts ?? 1000;
+  const options: Options = {
+    posts,
+    readers: given.readers ?? Math.max(50, Math.round(posts / 5)),
+    likes: given.likes ?? posts * 20,
+    comments: given.comments ?? posts * 5,
+    reset,
+    seed: given.seed ?? 42,
+  };
+  // Likes are unique per (reader, post); past half of the pairs the skewed draws would mostly miss.
+  if (options.likes > 0.5 * options.readers * options.posts) {
+    throw new Error(`--likes ${options.likes} is more than half of readers x posts (${options.readers} x ${options.posts}); add --readers or --posts`);
+  }
+  if ((options.likes > 0 || options.comments > 0) && (options.readers === 0 || options.posts === 0)) {
+    throw new Error('likes and comments need --readers and --posts above 0');
   }
   return options;
 }
@@ -114,6 +157,208 @@ function section(text: Text, heading: string, index: number): string {
   return parts.join('\n\n');
 }
 
+/** Readers: verified, ACTIVE, role USER, joined over the last two years (reader-1 first). */
+async function insertReaders(dataSource: DataSource, count: number, passwordHash: string, text: Text): Promise<number[]> {
+  if (count === 0) return [];
+  const names = Array.from({ length: count }, (_v, i) => `${FIRST[(i * 5 + 3) % FIRST.length]} ${LAST[(i + Math.floor(i / FIRST.length)) % LAST.length]}`);
+  const bios = names.map((_n, i) => (i % 3 === 0 ? text.sentence().slice(0, 480) : null));
+  return dataSource.transaction(async (manager) => {
+    const ids: number[] = [];
+    for (let start = 0; start < count; start += 5000) {
+      const slice = names.slice(start, start + 5000);
+      // reader k joined (790 - 760 k / count) days ago: the first readers are the oldest members.
+      const rows = (await manager.query(
+        `INSERT INTO users (full_name, email, password_hash, status, is_verified, email_verified_at, bio, created_at, updated_at, last_login_at)
+         SELECT n, e, $3, 'ACTIVE', true, j, b, j, j, now() - (k % 30) * interval '1 day'
+           FROM unnest($1::varchar[], $2::varchar[], $4::varchar[], $5::int[]) AS v(n, e, b, k),
+                LATERAL (SELECT now() - (790 - 760.0 * k / $6) * interval '1 day' AS j) AS joined
+          ORDER BY k
+         RETURNING id`,
+        [
+          slice,
+          slice.map((_n, i) => `reader-${start + i + 1}@${DEMO_DOMAIN}`),
+          passwordHash,
+          bios.slice(start, start + 5000),
+          slice.map((_n, i) => start + i),
+          count,
+        ],
+      )) as { id: number }[];
+      ids.push(...rows.map((row) => row.id));
+    }
+    await manager.query(`INSERT INTO user_roles (user_id, role_id, assigned_at) SELECT u.id, r.id, u.created_at FROM users u, roles r WHERE u.id = ANY($1::int[]) AND r.name = 'USER'`, [
+      ids,
+    ]);
+    return ids;
+  });
+}
+
+interface Activity {
+  likes: number;
+  likesSeconds: number;
+  comments: number;
+  deleted: number;
+  commentsSeconds: number;
+  countersSeconds: number;
+}
+
+/**
+ * The readers' likes and comments on the demo posts, set-based on one connection (the caller's
+ * transaction), so that setseed() makes random() repeat for a given --seed. Draws are skewed with
+ * powers of random(): reader k = floor(R * u^2) (the first readers are the busiest), liked post =
+ * the k-th most viewed with k = floor(P * u^1.5), commented post = the k-th newest with
+ * k = floor(P * u^3). A row is dated between max(post published, reader joined[, parent written])
+ * and now (replies soon after their parent). Ends with the counters from aggregates.
+ */
+async function insertActivity(
+  manager: EntityManager,
+  options: Options,
+  authorIds: number[],
+  readerIds: number[],
+  commentTexts: string[],
+  log: (line: string) => void,
+): Promise<Activity> {
+  const count = async (sql: string, params: unknown[]): Promise<number> => ((await manager.query(sql, params)) as { n: number }[])[0].n;
+  await manager.query(`SELECT setseed($1)`, [((options.seed % 2000) - 1000) / 1000]);
+  await manager.query(
+    `CREATE TEMP TABLE seed_readers ON COMMIT DROP AS
+       SELECT (ord - 1)::int AS k, u.id, u.created_at FROM unnest($1::int[]) WITH ORDINALITY AS v(id, ord) JOIN users u ON u.id = v.id`,
+    [readerIds],
+  );
+  await manager.query(
+    `CREATE TEMP TABLE seed_posts ON COMMIT DROP AS
+       SELECT id, published_at,
+              (row_number() OVER (ORDER BY view_count DESC, id) - 1)::int AS by_views,
+              (row_number() OVER (ORDER BY published_at DESC, id) - 1)::int AS by_recency
+         FROM posts WHERE author_id = ANY($1::int[]) AND status = 'PUBLISHED'`,
+    [authorIds],
+  );
+  await manager.query(`CREATE UNIQUE INDEX ON seed_readers (k)`);
+  await manager.query(`CREATE UNIQUE INDEX ON seed_posts (by_views)`);
+  await manager.query(`CREATE UNIQUE INDEX ON seed_posts (by_recency)`);
+  await manager.query(`ANALYZE seed_readers`);
+  await manager.query(`ANALYZE seed_posts`);
+  const readers = readerIds.length;
+  const posts = await count(`SELECT count(*)::int AS n FROM seed_posts`, []);
+
+  // Likes: draw the missing number again until every like is in (a drawn pair that exists is skipped).
+  const likesStarted = Date.now();
+  let likes = 0;
+  let rounds = 0;
+  for (; likes < options.likes && posts > 0 && readers > 0; rounds += 1) {
+    if (rounds === 50) throw new Error(`only ${likes} of ${options.likes} likes after 50 rounds: too many likes for ${readers} readers x ${posts} posts`);
+    likes += await count(
+      `WITH drawn AS (
+         SELECT floor(power(random(), 2) * $2)::int AS rk, floor(power(random(), 1.5) * $3)::int AS pk, random() AS u
+           FROM generate_series(1, $1)),
+       ins AS (
+         INSERT INTO likes (user_id, post_id, created_at)
+         SELECT r.id, p.id, greatest(p.published_at, r.created_at) + d.u * (now() - greatest(p.published_at, r.created_at)) AS at
+           FROM drawn d JOIN seed_readers r ON r.k = d.rk JOIN seed_posts p ON p.by_views = d.pk
+          ORDER BY at
+         ON CONFLICT DO NOTHING
+         RETURNING 1)
+       SELECT count(*)::int AS n FROM ins`,
+      [options.likes - likes, readers, posts],
+    );
+  }
+  // Statistics for the statements below (autovacuum cannot see this transaction's rows).
+  await manager.query(`ANALYZE likes`);
+  const likesSeconds = (Date.now() - likesStarted) / 1000;
+  log(`${likes} likes in ${likesSeconds.toFixed(1)} s (${rounds} draws)`);
+
+  // Comments: top level on the demo posts, then each level replies to the one above.
+  const commentsStarted = Date.now();
+  const perLevel = LEVEL_SHARES.map((share) => Math.floor(options.comments * share));
+  perLevel[0] += options.comments - perLevel.reduce((sum, n) => sum + n, 0);
+  // updated_at: a few comments were edited a little later ('(edited)'), never after now.
+  const edited = `CASE WHEN d.e < ${EDITED_SHARE} THEN least(now(), x.at + (1 + d.e * 1000) * interval '1 minute') ELSE x.at END`;
+  let comments = 0;
+  if (posts > 0 && readers > 0 && perLevel[0] > 0) {
+    comments += await count(
+      `WITH drawn AS (
+         SELECT floor(power(random(), 2) * $2)::int AS rk, floor(power(random(), 3) * $3)::int AS pk,
+                1 + floor(random() * cardinality($4::varchar[]))::int AS c, random() AS u, random() AS e
+           FROM generate_series(1, $1)),
+       ins AS (
+         INSERT INTO comments (post_id, user_id, parent_id, content, level, created_at, updated_at)
+         SELECT x.post_id, x.user_id, NULL, x.content, 0, x.at, ${edited}
+           FROM drawn d
+           JOIN seed_readers r ON r.k = d.rk
+           JOIN seed_posts p ON p.by_recency = d.pk
+           CROSS JOIN LATERAL (SELECT p.id AS post_id, r.id AS user_id, ($4::varchar[])[d.c] AS content,
+                                      greatest(p.published_at, r.created_at) + d.u * (now() - greatest(p.published_at, r.created_at)) AS at) x
+          ORDER BY x.at
+         RETURNING 1)
+       SELECT count(*)::int AS n FROM ins`,
+      [perLevel[0], readers, posts, commentTexts],
+    );
+    for (let level = 1; level < perLevel.length && perLevel[level] > 0; level += 1) {
+      await manager.query(`ANALYZE comments`);
+      await manager.query(`DROP TABLE IF EXISTS seed_parents`);
+      await manager.query(
+        `CREATE TEMP TABLE seed_parents ON COMMIT DROP AS
+           SELECT (row_number() OVER (ORDER BY c.id) - 1)::int AS k, c.id, c.post_id, c.created_at
+             FROM comments c JOIN seed_posts p ON p.id = c.post_id WHERE c.level = $1`,
+        [level - 1],
+      );
+      await manager.query(`CREATE UNIQUE INDEX ON seed_parents (k)`);
+      await manager.query(`ANALYZE seed_parents`);
+      const parents = await count(`SELECT count(*)::int AS n FROM seed_parents`, []);
+      if (parents === 0) break;
+      comments += await count(
+        `WITH drawn AS (
+           SELECT floor(random() * $3)::int AS pk, floor(power(random(), 2) * $2)::int AS rk,
+                  1 + floor(random() * cardinality($4::varchar[]))::int AS c, random() AS u, random() AS e
+             FROM generate_series(1, $1)),
+         ins AS (
+           INSERT INTO comments (post_id, user_id, parent_id, content, level, created_at, updated_at)
+           SELECT x.post_id, x.user_id, x.parent_id, x.content, $5, x.at, ${edited}
+             FROM drawn d
+             JOIN seed_parents pa ON pa.k = d.pk
+             JOIN seed_readers r ON r.k = d.rk
+             CROSS JOIN LATERAL (SELECT pa.post_id, r.id AS user_id, pa.id AS parent_id, ($4::varchar[])[d.c] AS content,
+                                        greatest(pa.created_at, r.created_at) + power(d.u, 4) * (now() - greatest(pa.created_at, r.created_at)) AS at) x
+            ORDER BY x.at
+           RETURNING 1)
+         SELECT count(*)::int AS n FROM ins`,
+        [perLevel[level], readers, parents, commentTexts, level],
+      );
+    }
+  }
+  await manager.query(`ANALYZE comments`);
+  // reply_count: the reply rows right under each comment (placeholders included, as rows stay).
+  await manager.query(
+    `UPDATE comments c SET reply_count = s.n
+       FROM (SELECT r.parent_id, count(*)::int AS n FROM comments r JOIN seed_posts p ON p.id = r.post_id WHERE r.parent_id IS NOT NULL GROUP BY r.parent_id) s
+      WHERE c.id = s.parent_id AND c.reply_count <> s.n`,
+  );
+  // Deleted placeholders: a few comments with replies, content wiped (CommentsService.remove).
+  const deleted = await count(
+    `WITH gone AS (
+       UPDATE comments c SET content = '', deleted_at = c.created_at + random() * (now() - c.created_at)
+        WHERE c.id IN (SELECT c2.id FROM comments c2 JOIN seed_posts p ON p.id = c2.post_id WHERE c2.reply_count > 0 AND random() < $1)
+       RETURNING 1)
+     SELECT count(*)::int AS n FROM gone`,
+    [DELETED_SHARE],
+  );
+  const commentsSeconds = (Date.now() - commentsStarted) / 1000;
+  log(`${comments} comments (levels ${perLevel.join('/')}, ${deleted} deleted placeholders) in ${commentsSeconds.toFixed(1)} s`);
+
+  // The posts' counters in one UPDATE from aggregates: likes, and comments that are not deleted.
+  const countersStarted = Date.now();
+  await manager.query(
+    `UPDATE posts p SET like_count = a.likes, comment_count = a.comments
+       FROM (SELECT sp.id, coalesce(l.n, 0) AS likes, coalesce(c.n, 0) AS comments
+               FROM seed_posts sp
+               LEFT JOIN (SELECT post_id, count(*)::int AS n FROM likes GROUP BY post_id) l ON l.post_id = sp.id
+               LEFT JOIN (SELECT post_id, count(*)::int AS n FROM comments WHERE deleted_at IS NULL GROUP BY post_id) c ON c.post_id = sp.id) a
+      WHERE p.id = a.id AND (p.like_count, p.comment_count) IS DISTINCT FROM (a.likes, a.comments)`,
+  );
+  const countersSeconds = (Date.now() - countersStarted) / 1000;
+  log(`like_count, comment_count and reply_count from aggregates in ${countersSeconds.toFixed(1)} s`);
+  return { likes, likesSeconds, comments, deleted, commentsSeconds, countersSeconds };
+}
+
 async function withDatabase<T>(work: (url: string) => Promise<T>): Promise<T> {
   const config = loadConfig({ ...process.env, LOG_LEVEL: 'silent' });
   if (config.databaseUrl) return work(config.databaseUrl);
@@ -143,11 +388,29 @@ async function seed(options: Options): Promise<void> {
           return;
         }
         await dataSource.transaction(async (manager) => {
-          // Their posts (and those posts' tags, reviews, likes, comments) go with them (FK cascade).
+          const demoUsers = `SELECT id FROM users WHERE email LIKE $1`;
+          // Set-based first (the FK cascades would go row by row): the demo readers' likes (on
+          // any post) and the likes and comments on the demo posts.
+          const unliked = (await manager.query(
+            `WITH gone AS (
+               DELETE FROM likes l
+                WHERE l.user_id IN (${demoUsers}) OR l.post_id IN (SELECT p.id FROM posts p WHERE p.author_id IN (${demoUsers}))
+                RETURNING l.post_id)
+             SELECT DISTINCT post_id FROM gone`,
+            [`%@${DEMO_DOMAIN}`],
+          )) as { post_id: number }[];
+          await manager.query(`DELETE FROM comments WHERE post_id IN (SELECT p.id FROM posts p WHERE p.author_id IN (${demoUsers}))`, [`%@${DEMO_DOMAIN}`]);
+          // Their posts (and those posts' tags and reviews) go with them (FK cascade); their
+          // comments on other posts stay, without an author, as for any removed account.
           await manager.query(`DELETE FROM users WHERE email LIKE $1`, [`%@${DEMO_DOMAIN}`]);
           await manager.query(`DELETE FROM tags t WHERE t.slug = ANY($1::varchar[]) AND NOT EXISTS (SELECT 1 FROM post_tags pt WHERE pt.tag_id = t.id)`, [
             TAGS.map((name) => slugify(name, 100)),
           ]);
+          // Other posts the demo readers liked count their remaining likes.
+          await manager.query(
+            `UPDATE posts p SET like_count = (SELECT count(*) FROM likes l WHERE l.post_id = p.id) WHERE p.id = ANY($1::int[])`,
+            [unliked.map((row) => row.post_id)],
+          );
         });
         log('removed the previous demo data');
       }
@@ -196,13 +459,14 @@ async function seed(options: Options): Promise<void> {
 
       const now = Date.now();
       const twoYears = 730 * 24 * 3600 * 1000;
+      const postsStarted = Date.now();
       let inserted = 0;
       while (inserted < options.posts) {
         const count = Math.min(BATCH, options.posts - inserted);
         const cols = {
           title: [] as string[], slug: [] as string[], summary: [] as string[], content: [] as string[], html: [] as string[],
           featured: [] as boolean[], author: [] as number[], published: [] as string[], created: [] as string[], updated: [] as string[],
-          views: [] as number[], likes: [] as number[], reading: [] as number[],
+          views: [] as number[], reading: [] as number[],
         };
         const postTags: number[][] = [];
         for (let i = 0; i < count; i += 1) {
@@ -227,7 +491,6 @@ async function seed(options: Options): Promise<void> {
           cols.created.push(new Date(publishedAt - text.int(1, 240) * 3600 * 1000).toISOString());
           cols.updated.push(new Date(Math.min(now, publishedAt + text.int(0, 72) * 3600 * 1000)).toISOString());
           cols.views.push(views);
-          cols.likes.push(Math.floor(views * random() * 0.08));
           cols.reading.push(readingTimeOf(markdown));
           const tags = new Set<number>();
           const wanted = text.int(1, Math.min(4, tagIds.length));
@@ -237,15 +500,15 @@ async function seed(options: Options): Promise<void> {
         await dataSource.transaction(async (manager) => {
           const rows = (await manager.query(
             `INSERT INTO posts (title, slug, summary, content, content_html, status, is_featured, author_id, published_at, created_at, updated_at,
-                                view_count, like_count, reading_time)
-             SELECT t, s, su, c, h, 'PUBLISHED', f, a, p, cr, up, v, l, r
+                                view_count, reading_time)
+             SELECT t, s, su, c, h, 'PUBLISHED', f, a, p, cr, up, v, r
                FROM unnest($1::varchar[], $2::varchar[], $3::varchar[], $4::text[], $5::text[], $6::boolean[], $7::int[],
-                           $8::timestamptz[], $9::timestamptz[], $10::timestamptz[], $11::int[], $12::int[], $13::int[])
-                    WITH ORDINALITY AS v(t, s, su, c, h, f, a, p, cr, up, v, l, r, ord)
+                           $8::timestamptz[], $9::timestamptz[], $10::timestamptz[], $11::int[], $12::int[])
+                    WITH ORDINALITY AS v(t, s, su, c, h, f, a, p, cr, up, v, r, ord)
               ORDER BY ord
              RETURNING id`,
             [cols.title, cols.slug, cols.summary, cols.content, cols.html, cols.featured, cols.author, cols.published, cols.created, cols.updated,
-              cols.views, cols.likes, cols.reading],
+              cols.views, cols.reading],
           )) as { id: number }[];
           const postIds: number[] = [];
           const tagRefs: number[] = [];
@@ -258,14 +521,28 @@ async function seed(options: Options): Promise<void> {
           await manager.query(`INSERT INTO post_tags (post_id, tag_id) SELECT * FROM unnest($1::int[], $2::int[])`, [postIds, tagRefs]);
         });
         inserted += count;
-        log(`${inserted}/${options.posts} posts`);
+        if (inserted % 2500 === 0 || inserted === options.posts) log(`${inserted}/${options.posts} posts`);
       }
+      const postsSeconds = (Date.now() - postsStarted) / 1000;
+
+      // Readers, their likes and comments, then the counters from aggregates.
+      const readersStarted = Date.now();
+      const readerIds = await insertReaders(dataSource, options.readers, passwordHash, text);
+      const readersSeconds = (Date.now() - readersStarted) / 1000;
+      log(`${readerIds.length} readers (reader-1..${options.readers}@${DEMO_DOMAIN}, password ${DEMO_PASSWORD}) in ${readersSeconds.toFixed(1)} s`);
+      const commentTexts = Array.from({ length: COMMENT_TEXTS }, () => text.paragraph(text.int(1, 3)).slice(0, 200).trim());
+      const activity = await dataSource.transaction((manager) => insertActivity(manager, options, authorIds, readerIds, commentTexts, log));
+
       // Fresh statistics and visibility maps: the planner picks the list indexes, index-only scans work.
-      await dataSource.query('VACUUM ANALYZE posts');
-      await dataSource.query('VACUUM ANALYZE post_tags');
-      await dataSource.query('VACUUM ANALYZE tags');
-      await dataSource.query('VACUUM ANALYZE users');
-      log('done');
+      const vacuumStarted = Date.now();
+      for (const table of ['posts', 'post_tags', 'tags', 'users', 'user_roles', 'likes', 'comments']) await dataSource.query(`VACUUM ANALYZE ${table}`);
+      const vacuumSeconds = (Date.now() - vacuumStarted) / 1000;
+      log(`VACUUM ANALYZE in ${vacuumSeconds.toFixed(1)} s`);
+      log(
+        `done in ${((Date.now() - started) / 1000).toFixed(1)} s: ${options.posts} posts (${postsSeconds.toFixed(1)} s), ${readerIds.length} readers ` +
+          `(${readersSeconds.toFixed(1)} s), ${activity.likes} likes (${activity.likesSeconds.toFixed(1)} s), ${activity.comments} comments ` +
+          `(${activity.deleted} deleted placeholders; ${activity.commentsSeconds.toFixed(1)} s), counters (${activity.countersSeconds.toFixed(1)} s)`,
+      );
     } finally {
       await dataSource.destroy();
     }
