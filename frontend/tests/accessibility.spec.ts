@@ -118,6 +118,10 @@ const signedInRoutes = (): Route[] => [
     },
   },
   { path: '/', label: '/ (signed in)' },
+  { path: '/liked-posts' },
+  { path: '/my-comments' },
+  { path: '/dashboard' },
+  { path: '/user-dashboard' },
   { path: '/blog/{post}', label: '/blog/{post} (signed in)' },
   { path: '/authors', label: '/authors (signed in)' },
   { path: '/no-such-page-{unique}', status: 404, label: '/no-such-page-{unique} (signed in)' },
@@ -128,6 +132,7 @@ const SMALL_SCREEN = { width: 390, height: 844 };
 const smallScreenRoutes = (): Route[] => [{ path: '/' }, { path: '/blog' }, { path: '/blog/{post}' }, { path: '/login' }];
 const smallScreenSignedInRoutes = (): Route[] => [
   { path: '/', label: '/ (signed in)' },
+  { path: '/dashboard' },
   {
     path: '/account',
     label: '/account, side panel open',

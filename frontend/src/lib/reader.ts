@@ -18,6 +18,8 @@ export interface LikeRecord {
   postTitle: string;
   postSlug: string;
   postSummary: string | null;
+  postThumbnail?: string | null;
+  postLikeCount?: number;
   userName: string | null;
   createdAt: string;
 }
