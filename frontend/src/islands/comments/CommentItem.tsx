@@ -26,11 +26,11 @@ export function authorName(comment: CommentNode): string {
   return comment.author.fullName?.trim() || CommentsTexts.ANONYMOUS_USER;
 }
 
-/** Created and updated differ (by more than the second the two writes of a new row may take). */
+/** Created and updated differ (the server sets both at once on a new comment, updated on an edit only). */
 export function isEdited(comment: CommentNode): boolean {
   const created = new Date(comment.createdAt).getTime();
   const updated = new Date(comment.updatedAt).getTime();
-  return !comment.deleted && Number.isFinite(created) && Number.isFinite(updated) && updated - created > 1000;
+  return !comment.deleted && Number.isFinite(created) && Number.isFinite(updated) && updated !== created;
 }
 
 const LINK_BUTTON = 'rounded px-1 text-sm font-medium text-slate-700 underline-offset-2 hover:underline dark:text-slate-300';
@@ -61,7 +61,7 @@ export function CommentItem({ comment, viewer, actions }: { comment: CommentNode
         {mode === 'edit' ? (
           <CommentForm
             label="Edit your comment"
-            submitLabel="Save"
+            submitLabel="Save Comment"
             initial={comment.content}
             autoFocus
             onSubmit={async (content) => {
