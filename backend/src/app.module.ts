@@ -14,6 +14,7 @@ import { ConfigModule } from './config/config.module';
 import { AppConfig } from './config/env';
 import { dataSourceOptions } from './database/data-source';
 import { AuthModule } from './auth/auth.module';
+import { CommentsModule } from './comments/comments.module';
 import { HealthModule } from './health/health.module';
 import { ImagesModule } from './images/images.module';
 import { LikesModule } from './likes/likes.module';
@@ -35,7 +36,7 @@ export interface AppModuleOptions {
  * The images module is the exception: the spec puts it on the host root.
  */
 export const API_PREFIX = 'api/v1';
-const API_MODULES = [HealthModule, AuthModule, UsersModule, PostsModule, TagsModule, ReviewsModule, LikesModule];
+const API_MODULES = [HealthModule, AuthModule, UsersModule, PostsModule, TagsModule, ReviewsModule, LikesModule, CommentsModule];
 
 @Module({})
 export class AppModule {

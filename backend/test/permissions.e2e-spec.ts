@@ -17,6 +17,9 @@ interface Row {
 }
 
 const MISSING = 999999;
+/** Missing ids in paths documented as {postId} and {userId}. */
+const MISSING_POST = 999998;
+const MISSING_USER = 999997;
 const ALL: Row['expect'] = ['ok', 'ok', 'ok', 'ok'];
 const SIGNED_IN: Row['expect'] = [401, 'ok', 'ok', 'ok'];
 const AUTHORS: Row['expect'] = [401, 403, 'ok', 'ok'];
@@ -36,6 +39,22 @@ const MATRIX: Row[] = [
   { method: 'get', path: '/api/v1/blog/tags/publish', expect: ALL },
   { method: 'get', path: '/api/v1/blog/tags', expect: ALL },
   { method: 'get', path: `/api/v1/blog/tags/${MISSING}`, expect: ALL },
+  // comments (ids that do not exist: 404 for callers admitted; {postId} and {userId} paths use their own markers)
+  { method: 'get', path: `/api/v1/blog/posts/${MISSING}/comments`, expect: ALL },
+  { method: 'post', path: `/api/v1/blog/posts/${MISSING}/comments`, body: { content: 'Matrix comment' }, expect: SIGNED_IN },
+  { method: 'delete', path: `/api/v1/blog/comments/${MISSING}`, expect: SIGNED_IN },
+  { method: 'post', path: '/api/v1/comments', body: { postId: MISSING, content: 'Matrix comment' }, expect: SIGNED_IN },
+  { method: 'get', path: `/api/v1/comments/post/${MISSING_POST}`, expect: ALL },
+  { method: 'get', path: '/api/v1/comments/my-comments', expect: SIGNED_IN },
+  { method: 'get', path: '/api/v1/comments/my-recent', expect: SIGNED_IN },
+  { method: 'get', path: '/api/v1/comments/search?keyword=matrix', expect: ALL },
+  { method: 'get', path: `/api/v1/comments/stats/post/${MISSING_POST}`, expect: ALL },
+  { method: 'get', path: '/api/v1/comments/admin/recent', expect: ADMINS },
+  { method: 'get', path: `/api/v1/comments/user/${MISSING_USER}`, expect: ALL },
+  { method: 'get', path: `/api/v1/comments/by-user/${MISSING_USER}`, expect: ALL },
+  { method: 'get', path: `/api/v1/comments/${MISSING}/replies`, expect: ALL },
+  { method: 'put', path: `/api/v1/comments/${MISSING}`, body: { content: 'Matrix comment' }, expect: SIGNED_IN },
+  { method: 'delete', path: `/api/v1/comments/${MISSING}`, expect: SIGNED_IN },
   // accounts (anonymous by nature)
   { method: 'post', path: '/api/v1/auth/register', body: { fullName: 'x', email: 'bad', password: 'x', confirmPassword: 'y' }, expect: ALL },
   { method: 'post', path: '/api/v1/auth/verify-email', body: { email: 'nobody@example.com', verificationCode: '000000' }, expect: ALL },
@@ -81,6 +100,7 @@ const MATRIX: Row[] = [
   { method: 'post', path: `/api/v1/blog/tags/${MISSING}/activate`, expect: ADMINS },
 ];
 
+const PARAM_OF: Record<string, string> = { [MISSING_POST]: 'postId', [MISSING_USER]: 'userId' };
 const CALLERS: Caller[] = ['anonymous', 'USER', 'AUTHOR', 'ADMIN'];
 
 describe('Permission matrix', () => {
@@ -100,7 +120,7 @@ describe('Permission matrix', () => {
     const documented = Object.entries(document.paths).flatMap(([path, operations]) =>
       Object.keys(operations).map((method) => `${method.toUpperCase()} ${path}`),
     );
-    const covered = new Set(MATRIX.map((row) => `${row.method.toUpperCase()} ${row.path.split('?')[0].replace(/\/(999999|no-such-post|no-such-tag)(?=\/|$)/, (_m, v: string) => (/^\d/.test(v) ? '/{id}' : '/{slug}'))}`));
+    const covered = new Set(MATRIX.map((row) => `${row.method.toUpperCase()} ${row.path.split('?')[0].replace(/\/(999999|999998|999997|no-such-post|no-such-tag)(?=\/|$)/, (_m, v: string) => (PARAM_OF[v] ? `/{${PARAM_OF[v]}}` : /^\d/.test(v) ? '/{id}' : '/{slug}'))}`));
     // Endpoints whose access rule is their whole behaviour and is tested in their own spec files.
     const elsewhere = ['POST /api/v1/auth/resend-verification', 'POST /api/v1/auth/refresh-token', 'POST /api/v1/auth/logout', 'POST /api/v1/users/avatar'];
     expect(documented.filter((endpoint) => !covered.has(endpoint) && !elsewhere.includes(endpoint))).toEqual([]);

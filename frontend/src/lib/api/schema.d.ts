@@ -747,6 +747,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/dashboard/quick-stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Site totals and today's (since 00:00 UTC) new users, published posts, comments and likes (public; at most 5 s old) */
+        get: operations["getQuickStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/dashboard/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's reader dashboard (any signed-in role): join date and name; likes, comments, posts liked and commented, weekly averages (one decimal); likes and comments of the last 7 days (newest first, at most 5) */
+        get: operations["getDashboardStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/dashboard/user/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's reader dashboard (any signed-in role): join date and name; likes, comments, posts liked and commented, weekly averages (one decimal); likes and comments of the last 7 days (newest first, at most 5); the same as GET /dashboard/stats */
+        get: operations["getUserDashboardStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/health": {
         parameters: {
             query?: never;
@@ -1363,6 +1414,66 @@ export interface components {
         };
         /** @enum {string} */
         PostStatus: "DRAFT" | "PENDING_REVIEW" | "PUBLISHED" | "REJECTED" | "ARCHIVED" | "PRIVATE";
+        QuickStatsDto: {
+            todayStats: components["schemas"]["QuickTodayStatsDto"];
+            /** @description Comments on published posts that are not deleted */
+            totalComments: number;
+            /** @description Likes of published posts */
+            totalLikes: number;
+            /** @description Published posts */
+            totalPosts: number;
+            /** @description Accounts */
+            totalUsers: number;
+        };
+        QuickTodayStatsDto: {
+            /** @description Comments on published posts since 00:00 UTC (not deleted) */
+            newComments: number;
+            /** @description Likes of published posts since 00:00 UTC */
+            newLikes: number;
+            /** @description Posts published since 00:00 UTC (still published) */
+            newPosts: number;
+            /** @description Accounts created since 00:00 UTC */
+            newUsers: number;
+        };
+        ReaderActivityDto: {
+            postId: number;
+            postSlug: string;
+            postTitle: string;
+            /** Format: date-time */
+            timestamp: string;
+            type: components["schemas"]["ReaderActivityType"];
+        };
+        /** @enum {string} */
+        ReaderActivityType: "LIKE" | "COMMENT";
+        ReaderDashboardStatsDto: {
+            /** @description Likes and comments of the last 7 days, newest first, at most 5 */
+            recentActivity: components["schemas"]["ReaderActivityDto"][];
+            statistics: components["schemas"]["ReaderStatisticsDto"];
+            user: components["schemas"]["ReaderDashboardUserDto"];
+        };
+        ReaderDashboardUserDto: {
+            /** @description The user's full name */
+            displayName: string;
+            /**
+             * Format: date-time
+             * @description When the account was created (member since)
+             */
+            joinDate: string;
+        };
+        ReaderStatisticsDto: {
+            /** @description totalComments per week since joining (at least one week), one decimal */
+            averageCommentsPerWeek: number;
+            /** @description totalLikes per week since joining (at least one week), one decimal */
+            averageLikesPerWeek: number;
+            /** @description The user's comments that are not deleted (the my-comments list's total) */
+            totalComments: number;
+            /** @description The user's likes of published posts (the my-likes list's total) */
+            totalLikes: number;
+            /** @description Distinct posts the user has comments on */
+            totalPostsCommented: number;
+            /** @description Distinct published posts the user likes */
+            totalPostsLiked: number;
+        };
         ResetTokenValidityResponseDto: {
             valid: boolean;
         };
@@ -4593,6 +4704,132 @@ export interface operations {
             };
             /** @description Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    getQuickStats: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["QuickStatsDto"];
+                        /** @example null */
+                        errors: Record<string, never> | null;
+                        /** @example OK */
+                        message: string;
+                        /** @example 200 */
+                        status: number;
+                        /** @example true */
+                        success: boolean;
+                    };
+                };
+            };
+        };
+    };
+    getDashboardStats: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ReaderDashboardStatsDto"];
+                        /** @example null */
+                        errors: Record<string, never> | null;
+                        /** @example OK */
+                        message: string;
+                        /** @example 200 */
+                        status: number;
+                        /** @example true */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Not signed in, or the session expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Signed in without the permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    getUserDashboardStats: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ReaderDashboardStatsDto"];
+                        /** @example null */
+                        errors: Record<string, never> | null;
+                        /** @example OK */
+                        message: string;
+                        /** @example 200 */
+                        status: number;
+                        /** @example true */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Not signed in, or the session expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Signed in without the permission */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

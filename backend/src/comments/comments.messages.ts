@@ -1,0 +1,31 @@
+/** Texts of the comments area (spec 001 §5, §8; spec 000 §8; DESIGN.md §4), verbatim where the spec gives them. */
+export const CommentsMessages = {
+  CONTENT_REQUIRED: 'Comment content cannot be empty',
+  CONTENT_TOO_LONG: 'Comment content cannot exceed 200 characters',
+  LOGIN_REQUIRED: 'You need to log in to comment.',
+  INVALID: 'Invalid comment data. Please check your input.',
+  POST_ID_INVALID: 'Invalid post ID.',
+  PARENT_ID_INVALID: 'parentId must be a positive whole number or null',
+  PARENT_OTHER_POST: 'The comment you reply to belongs to another post.',
+  KEYWORD_REQUIRED: 'keyword is required',
+  KEYWORD_TOO_LONG: 'keyword must be at most 100 characters',
+  LIMIT_INVALID: 'limit must be a whole number',
+
+  NOT_FOUND: 'Comment not found.',
+  POST_NOT_FOUND: 'Post not found.',
+  /** Comments by user (spec 000 §8, spec 001 §8). */
+  USER_NOT_FOUND: 'User không tồn tại',
+  INVALID_PARAMS: 'Tham số không hợp lệ',
+
+  FORBIDDEN_COMMENT: 'You do not have permission to comment.',
+  FORBIDDEN_UPDATE: 'You do not have permission to update this comment.',
+  FORBIDDEN_DELETE: 'You do not have permission to delete this comment.',
+  FORBIDDEN_ADMIN: 'You do not have permission to access this resource.',
+  AUTH_REQUIRED: 'Authentication required. Please log in to access comments.',
+
+  ADDED: 'Comment has been added.',
+  REPLY_ADDED: 'Reply has been added.',
+  UPDATED: 'Comment has been updated.',
+  /** What a deleted comment that keeps its replies shows instead of its text (spec 001 §2). */
+  DELETED_MARKER: '[This comment has been deleted]',
+} as const;

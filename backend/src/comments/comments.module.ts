@@ -1,0 +1,17 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { AuthModule } from '../auth/auth.module';
+import { PostsModule } from '../posts/posts.module';
+import { CommentChangeNotifier } from './comment-change-notifier';
+import { CommentsController, PostCommentsController } from './comments.controller';
+import { CommentsRepository } from './comments.repository';
+import { CommentsService } from './comments.service';
+import { Comment } from './entities/comment.entity';
+
+@Module({
+  imports: [TypeOrmModule.forFeature([Comment]), AuthModule, PostsModule],
+  controllers: [PostCommentsController, CommentsController],
+  providers: [CommentsService, CommentsRepository, CommentChangeNotifier],
+  exports: [CommentsService],
+})
+export class CommentsModule {}

@@ -1,0 +1,211 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import type { SortDirection } from '../common/pagination/sort';
+import type { CommentActivityRow, CommentRow } from './comment.mapper';
+
+/** A comment's columns and its author's public ones (`c` = comments, `u` = users, left-joined). */
+const COMMENT_COLUMNS = `c.id, c.post_id, c.parent_id, c.content, c.level, c.reply_count, c.deleted_at, c.created_at, c.updated_at,
+  u.id AS author_id, u.full_name AS author_name, u.avatar AS author_avatar, u.is_verified AS author_verified`;
+
+/** What a write needs to know about a comment (read under its row lock). */
+export interface CommentLockRow {
+  id: number;
+  post_id: number;
+  user_id: number | null;
+  parent_id: number | null;
+  level: number;
+  reply_count: number;
+  deleted_at: Date | null;
+}
+
+export interface PostRef {
+  id: number;
+  status: string;
+  slug: string;
+}
+
+/** Which comments a list outside a thread shows (always live comments only). */
+export interface ActivityFilter {
+  userId?: number;
+  postId?: number;
+  /** Only comments on PUBLISHED posts (public lists). */
+  publishedOnly?: boolean;
+  /** Full-text keyword ('simple' configuration: whole words, the last one as a prefix). */
+  keyword?: string;
+}
+
+const dirOf = (dir: SortDirection): 'ASC' | 'DESC' => (dir === 'asc' ? 'ASC' : 'DESC');
+
+/**
+ * The comments SQL by name; the rules (who may, 404s, counters, caches) are CommentsService's.
+ * Pages pick their ids from an index that covers the ORDER BY (index-only scans on
+ * IDX_comments_post_root_created, IDX_comments_user_created, IDX_comments_live_created), then
+ * load just those rows with their authors in the same statement: no query per comment.
+ */
+@Injectable()
+export class CommentsRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  private db(manager?: EntityManager): EntityManager {
+    return manager ?? this.dataSource.manager;
+  }
+
+  async findPost(postId: number, manager?: EntityManager): Promise<PostRef | undefined> {
+    const rows = (await this.db(manager).query('SELECT id, status, slug FROM posts WHERE id = $1', [postId])) as PostRef[];
+    return rows[0];
+  }
+
+  async userExists(userId: number): Promise<boolean> {
+    const rows = (await this.dataSource.query('SELECT 1 FROM users WHERE id = $1', [userId])) as unknown[];
+    return rows.length > 0;
+  }
+
+  /** A post's top-level comments (deleted placeholders included), one page. */
+  async rootsPage(postId: number, dir: SortDirection, limit: number, offset: number): Promise<CommentRow[]> {
+    const order = `c.created_at ${dirOf(dir)}, c.id ${dirOf(dir)}`;
+    return (await this.dataSource.query(
+      `WITH page AS (SELECT c.id FROM comments c WHERE c.post_id = $1 AND c.parent_id IS NULL ORDER BY ${order} LIMIT $2 OFFSET $3)
+       SELECT ${COMMENT_COLUMNS} FROM page JOIN comments c ON c.id = page.id LEFT JOIN users u ON u.id = c.user_id
+        ORDER BY ${order}`,
+      [postId, limit, offset],
+    )) as CommentRow[];
+  }
+
+  async countRoots(postId: number): Promise<number> {
+    const [row] = (await this.dataSource.query('SELECT count(*)::int AS total FROM comments WHERE post_id = $1 AND parent_id IS NULL', [postId])) as {
+      total: number;
+    }[];
+    return row.total;
+  }
+
+  /** Every comment below these comments (at most 3 levels: a bounded recursion on IDX_comments_parent_created). */
+  async descendants(parentIds: number[]): Promise<CommentRow[]> {
+    if (!parentIds.length) return [];
+    return (await this.dataSource.query(
+      `WITH RECURSIVE below AS (
+          SELECT id FROM comments WHERE parent_id = ANY($1::int[])
+          UNION ALL
+          SELECT c.id FROM comments c JOIN below b ON c.parent_id = b.id)
+       SELECT ${COMMENT_COLUMNS} FROM below JOIN comments c ON c.id = below.id LEFT JOIN users u ON u.id = c.user_id
+        ORDER BY c.created_at, c.id`,
+      [parentIds],
+    )) as CommentRow[];
+  }
+
+  async findOne(id: number, manager?: EntityManager): Promise<CommentRow | undefined> {
+    const rows = (await this.db(manager).query(`SELECT ${COMMENT_COLUMNS} FROM comments c LEFT JOIN users u ON u.id = c.user_id WHERE c.id = $1`, [
+      id,
+    ])) as CommentRow[];
+    return rows[0];
+  }
+
+  /** Locks the comment's row until the transaction ends and returns it. */
+  async lock(manager: EntityManager, id: number): Promise<CommentLockRow | undefined> {
+    const rows = (await manager.query(
+      'SELECT id, post_id, user_id, parent_id, level, reply_count, deleted_at FROM comments WHERE id = $1 FOR UPDATE',
+      [id],
+    )) as CommentLockRow[];
+    return rows[0];
+  }
+
+  /** Adds to a comment's reply count (locks its row); returns the row after the change. */
+  async addToReplyCount(manager: EntityManager, id: number, delta: number): Promise<CommentLockRow | undefined> {
+    const [rows] = (await manager.query(
+      `UPDATE comments SET reply_count = GREATEST(reply_count + $2, 0) WHERE id = $1
+        RETURNING id, post_id, user_id, parent_id, level, reply_count, deleted_at`,
+      [id, delta],
+    )) as [CommentLockRow[], number];
+    return rows[0];
+  }
+
+  async insert(manager: EntityManager, values: { postId: number; userId: number; parentId: number | null; level: number; content: string }): Promise<number> {
+    const [row] = (await manager.query(
+      'INSERT INTO comments (post_id, user_id, parent_id, level, content) VALUES ($1, $2, $3, $4, $5) RETURNING id',
+      [values.postId, values.userId, values.parentId, values.level, values.content],
+    )) as { id: number }[];
+    return row.id;
+  }
+
+  /** New content of a live comment; updated_at marks the edit. False when it is gone or deleted. */
+  async updateContent(id: number, content: string): Promise<boolean> {
+    const [, affected] = (await this.dataSource.query(
+      'UPDATE comments SET content = $2, updated_at = now() WHERE id = $1 AND deleted_at IS NULL',
+      [id, content],
+    )) as [unknown, number];
+    return affected > 0;
+  }
+
+  /** Keeps the row as a placeholder for its replies; the text is wiped. */
+  async markDeleted(manager: EntityManager, id: number): Promise<void> {
+    await manager.query(`UPDATE comments SET deleted_at = now(), content = '' WHERE id = $1`, [id]);
+  }
+
+  async deleteRow(manager: EntityManager, id: number): Promise<void> {
+    await manager.query('DELETE FROM comments WHERE id = $1', [id]);
+  }
+
+  /** Live comments with their posts, newest (or oldest) first, one page; and their total. */
+  async activityPage(filter: ActivityFilter, dir: SortDirection, limit: number, offset: number): Promise<{ rows: CommentActivityRow[]; total: number }> {
+    const { where, params } = this.activityWhere(filter);
+    const order = `c.created_at ${dirOf(dir)}, c.id ${dirOf(dir)}`;
+    const n = params.length;
+    const [rows, [count]] = await Promise.all([
+      this.dataSource.query(
+        `WITH page AS (SELECT c.id FROM comments c JOIN posts p ON p.id = c.post_id WHERE ${where} ORDER BY ${order} LIMIT $${n + 1} OFFSET $${n + 2})
+         SELECT ${COMMENT_COLUMNS}, p.slug AS post_slug, p.title AS post_title
+           FROM page JOIN comments c ON c.id = page.id JOIN posts p ON p.id = c.post_id LEFT JOIN users u ON u.id = c.user_id
+          ORDER BY ${order}`,
+        [...params, limit, offset],
+      ) as Promise<CommentActivityRow[]>,
+      limit === 0
+        ? Promise.resolve([{ total: 0 }])
+        : (this.dataSource.query(`SELECT count(*)::int AS total FROM comments c JOIN posts p ON p.id = c.post_id WHERE ${where}`, params) as Promise<
+            { total: number }[]
+          >),
+    ]);
+    return { rows, total: count.total };
+  }
+
+  /** Live comments with their posts, newest first, at most `limit` (no total). */
+  async recentActivity(filter: ActivityFilter, limit: number): Promise<CommentActivityRow[]> {
+    const { where, params } = this.activityWhere(filter);
+    const n = params.length;
+    return (await this.dataSource.query(
+      `SELECT ${COMMENT_COLUMNS}, p.slug AS post_slug, p.title AS post_title
+         FROM comments c JOIN posts p ON p.id = c.post_id LEFT JOIN users u ON u.id = c.user_id
+        WHERE ${where} ORDER BY c.created_at DESC, c.id DESC LIMIT $${n + 1}`,
+      [...params, limit],
+    )) as CommentActivityRow[];
+  }
+
+  async postStats(postId: number): Promise<{ totalComments: number; uniqueCommenters: number }> {
+    const [row] = (await this.dataSource.query(
+      `SELECT count(*)::int AS total, count(DISTINCT user_id)::int AS commenters FROM comments WHERE post_id = $1 AND deleted_at IS NULL`,
+      [postId],
+    )) as { total: number; commenters: number }[];
+    return { totalComments: row.total, uniqueCommenters: row.commenters };
+  }
+
+  private activityWhere(filter: ActivityFilter): { where: string; params: unknown[] } {
+    const clauses = ['c.deleted_at IS NULL'];
+    const params: unknown[] = [];
+    if (filter.userId !== undefined) {
+      params.push(filter.userId);
+      clauses.push(`c.user_id = $${params.length}`);
+    }
+    if (filter.postId !== undefined) {
+      params.push(filter.postId);
+      clauses.push(`c.post_id = $${params.length}`);
+    }
+    if (filter.publishedOnly) clauses.push(`p.status = 'PUBLISHED'`);
+    if (filter.keyword !== undefined) {
+      params.push(filter.keyword);
+      // plainto_tsquery accepts any text; its canonical output gets ':*' after each lexeme (prefix match).
+      clauses.push(
+        `to_tsvector('simple', c.content) @@ to_tsquery('simple', regexp_replace(plainto_tsquery('simple', $${params.length})::text, '''( &|$)', ''':*\\1', 'g'))`,
+      );
+    }
+    return { where: clauses.join(' AND '), params };
+  }
+}

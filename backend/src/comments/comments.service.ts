@@ -1,0 +1,189 @@
+import { BadRequestException, ForbiddenException, Injectable, NotFoundException } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import type { AuthUser } from '../common/auth-user';
+import type { SortDirection } from '../common/pagination/sort';
+import { PostStatus } from '../posts/entities/post.entity';
+import { PostsService } from '../posts/posts.service';
+import { RoleName } from '../users/entities/role.entity';
+import { buildThreads, CommentRow, toCommentActivity, toCommentPage, toCommentResponse } from './comment.mapper';
+import { CommentChangeNotifier } from './comment-change-notifier';
+import { CommentsMessages } from './comments.messages';
+import { CommentsRepository, PostRef } from './comments.repository';
+import { ByUserSort } from './dto/comment-input.dto';
+import { CommentActivityDto, CommentActivityPageDto, CommentPageDto, CommentResponseDto, CommentStatsDto } from './dto/comment-response.dto';
+import { MAX_COMMENT_LEVEL } from './entities/comment.entity';
+
+export interface CommentCreateInput {
+  postId: number;
+  content: string;
+  parentId?: number | null;
+}
+
+export interface CreatedComment {
+  comment: CommentResponseDto;
+  isReply: boolean;
+}
+
+function fieldError(field: string, message: string): BadRequestException {
+  return new BadRequestException({ message, errors: { [field]: [message] } });
+}
+
+/**
+ * The comment rules: only on published posts, levels 0..3, owners edit and delete, admins delete
+ * any (DESIGN.md §4). Every write changes the comment row(s), the parent's reply_count and the
+ * post's comment_count (PostsService.adjustCounters) in one transaction; row locks are always
+ * taken child before parent, then the post, so concurrent writers never deadlock or lose a count.
+ *
+ * Deletion: a comment with replies becomes a placeholder ('[This comment has been deleted]', its
+ * replies kept); one without replies is removed, and so is every placeholder above it that is
+ * left without replies. comment_count counts comments that are not deleted, so a delete of either
+ * kind subtracts exactly one.
+ */
+@Injectable()
+export class CommentsService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly comments: CommentsRepository,
+    private readonly posts: PostsService,
+    private readonly notifier: CommentChangeNotifier,
+  ) {}
+
+  /** A page of a post's top-level comments, each with its whole thread (oldest reply first). */
+  async listForPost(postId: number, page: number, size: number, dir: SortDirection = 'desc'): Promise<CommentPageDto> {
+    await this.publishedPost(postId);
+    const [roots, total] = await Promise.all([this.comments.rootsPage(postId, dir, size, page * size), this.comments.countRoots(postId)]);
+    const threads = buildThreads(await this.comments.descendants(roots.map((root) => root.id)));
+    return toCommentPage(
+      roots.map((root) => toCommentResponse(root, threads.get(root.id) ?? [])),
+      total,
+      page,
+      size,
+    );
+  }
+
+  /** The replies of a comment (each with its own replies), oldest first. */
+  async replies(id: number): Promise<CommentResponseDto[]> {
+    const comment = await this.comments.findOne(id);
+    if (!comment) throw new NotFoundException(CommentsMessages.NOT_FOUND);
+    await this.publishedPost(comment.post_id, CommentsMessages.NOT_FOUND);
+    const threads = buildThreads(await this.comments.descendants([id]));
+    return threads.get(id) ?? [];
+  }
+
+  async create(input: CommentCreateInput, user: AuthUser): Promise<CreatedComment> {
+    let post: PostRef | undefined;
+    const id = await this.dataSource.transaction(async (manager) => {
+      post = await this.publishedPost(input.postId, CommentsMessages.POST_NOT_FOUND, manager);
+      let parentId: number | null = null;
+      let level = 0;
+      if (input.parentId) {
+        const parent = await this.comments.lock(manager, input.parentId);
+        if (!parent || parent.deleted_at) throw new NotFoundException(CommentsMessages.NOT_FOUND);
+        if (parent.post_id !== input.postId) throw fieldError('parentId', CommentsMessages.PARENT_OTHER_POST);
+        if (parent.level < MAX_COMMENT_LEVEL) {
+          parentId = parent.id;
+          level = parent.level + 1;
+        } else {
+          // A reply to a level-3 comment joins it at level 3, under the same parent.
+          parentId = parent.parent_id;
+          level = MAX_COMMENT_LEVEL;
+        }
+        await this.comments.addToReplyCount(manager, parentId as number, 1);
+      }
+      const newId = await this.comments.insert(manager, { postId: input.postId, userId: user.id, parentId, level, content: input.content });
+      await this.posts.adjustCounters(manager, input.postId, { comments: 1 });
+      return newId;
+    });
+    if (post) this.notifier.changed(post.id, post.slug);
+    const row = await this.comments.findOne(id);
+    return { comment: toCommentResponse(row as CommentRow), isReply: !!input.parentId };
+  }
+
+  /** The owner changes the text of a live comment on a published post. */
+  async update(id: number, content: string, user: AuthUser): Promise<CommentResponseDto> {
+    const comment = await this.comments.findOne(id);
+    if (!comment || comment.deleted_at) throw new NotFoundException(CommentsMessages.NOT_FOUND);
+    if (comment.author_id !== user.id) throw new ForbiddenException(CommentsMessages.FORBIDDEN_UPDATE);
+    const post = await this.publishedPost(comment.post_id);
+    if (!(await this.comments.updateContent(id, content))) throw new NotFoundException(CommentsMessages.NOT_FOUND);
+    this.notifier.changed(post.id, post.slug);
+    const row = (await this.comments.findOne(id)) as CommentRow;
+    return toCommentResponse(row, buildThreads(await this.comments.descendants([id])).get(id) ?? []);
+  }
+
+  /** The owner, or an admin: see the class comment for what stays. */
+  async remove(id: number, user: AuthUser): Promise<void> {
+    const postId = await this.dataSource.transaction(async (manager) => {
+      const comment = await this.comments.lock(manager, id);
+      if (!comment || comment.deleted_at) throw new NotFoundException(CommentsMessages.NOT_FOUND);
+      if (comment.user_id !== user.id && user.role !== RoleName.ADMIN) throw new ForbiddenException(CommentsMessages.FORBIDDEN_DELETE);
+      if (comment.reply_count > 0) {
+        await this.comments.markDeleted(manager, id);
+      } else {
+        await this.comments.deleteRow(manager, id);
+        // Up the thread: a placeholder left without replies goes too.
+        let parentId = comment.parent_id;
+        while (parentId !== null) {
+          const parent = await this.comments.addToReplyCount(manager, parentId, -1);
+          if (!parent || parent.reply_count > 0 || !parent.deleted_at) break;
+          await this.comments.deleteRow(manager, parent.id);
+          parentId = parent.parent_id;
+        }
+      }
+      await this.posts.adjustCounters(manager, comment.post_id, { comments: -1 });
+      return comment.post_id;
+    });
+    const post = await this.comments.findPost(postId);
+    if (post) this.notifier.changed(post.id, post.slug);
+  }
+
+  /** A user's comments on published posts (public), newest or oldest first. */
+  async byUser(userId: number, page: number, size: number, sort: ByUserSort | SortDirection = 'desc'): Promise<CommentActivityPageDto> {
+    if (!(await this.comments.userExists(userId))) throw new NotFoundException(CommentsMessages.USER_NOT_FOUND);
+    const dir: SortDirection = sort === 'oldest' || sort === 'createdAt,asc' || sort === 'asc' ? 'asc' : 'desc';
+    return this.activityPage({ userId, publishedOnly: true }, dir, page, size);
+  }
+
+  /** The caller's own comments (any post status). */
+  mine(user: AuthUser, page: number, size: number, dir: SortDirection = 'desc'): Promise<CommentActivityPageDto> {
+    return this.activityPage({ userId: user.id }, dir, page, size);
+  }
+
+  async myRecent(user: AuthUser, limit: number): Promise<CommentActivityDto[]> {
+    return (await this.comments.recentActivity({ userId: user.id }, limit)).map(toCommentActivity);
+  }
+
+  /** Keyword search in comments on published posts (one post, or all). */
+  async search(keyword: string, postId: number | undefined, page: number, size: number): Promise<CommentActivityPageDto> {
+    if (postId !== undefined) await this.publishedPost(postId);
+    return this.activityPage({ keyword, postId, publishedOnly: true }, 'desc', page, size);
+  }
+
+  async stats(postId: number): Promise<CommentStatsDto> {
+    await this.publishedPost(postId);
+    return { postId, ...(await this.comments.postStats(postId)) };
+  }
+
+  /** Every live comment, newest first (admins). */
+  adminRecent(page: number, size: number): Promise<CommentActivityPageDto> {
+    return this.activityPage({}, 'desc', page, size);
+  }
+
+  private async activityPage(
+    filter: Parameters<CommentsRepository['activityPage']>[0],
+    dir: SortDirection,
+    page: number,
+    size: number,
+  ): Promise<CommentActivityPageDto> {
+    const { rows, total } = await this.comments.activityPage(filter, dir, size, page * size);
+    return toCommentPage(rows.map(toCommentActivity), total, page, size);
+  }
+
+  /** The post, when it is PUBLISHED; 404 otherwise (comments live on published posts only). */
+  private async publishedPost(postId: number, message: string = CommentsMessages.POST_NOT_FOUND, manager?: Parameters<CommentsRepository['findPost']>[1]): Promise<PostRef> {
+    const post = await this.comments.findPost(postId, manager);
+    if (!post || post.status !== PostStatus.PUBLISHED) throw new NotFoundException(message);
+    return post;
+  }
+}

@@ -1,0 +1,90 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { PageableDto } from '../../common/pagination/page';
+
+/** The public face of a comment's author (never the e-mail). */
+export class CommentAuthorDto {
+  @ApiProperty() id: number;
+  @ApiProperty() fullName: string;
+  @ApiProperty({ type: String, nullable: true }) avatar: string | null;
+  @ApiProperty() isVerified: boolean;
+}
+
+/** A comment in a thread (spec 001 §3 Comment). */
+export class CommentResponseDto {
+  @ApiProperty() id: number;
+  @ApiProperty() postId: number;
+  @ApiProperty({ type: Number, nullable: true }) parentId: number | null;
+  @ApiProperty({ description: "Plain text as typed (render it as text, never as HTML); '[This comment has been deleted]' when deleted" })
+  content: string;
+  @ApiProperty({ type: CommentAuthorDto, nullable: true, description: "Null when deleted or when the author's account is gone" })
+  author: CommentAuthorDto | null;
+  @ApiProperty({ format: 'date-time' }) createdAt: string;
+  @ApiProperty({ format: 'date-time', description: 'Differs from createdAt once the content was edited' }) updatedAt: string;
+  @ApiProperty({ minimum: 0, maximum: 3, description: '0 for a top-level comment, parent level + 1 for a reply (at most 3)' }) level: number;
+  @ApiProperty({ description: 'Replies directly under this comment' }) replyCount: number;
+  @ApiProperty({ description: 'Deleted, kept as a placeholder because it has replies' }) deleted: boolean;
+  @ApiProperty({ type: () => [CommentResponseDto], description: 'The replies (whole thread below, oldest first) in thread answers; empty in flat lists' })
+  replies: CommentResponseDto[];
+}
+
+/** A page of comments: the spec's page fields plus `currentPage` (spec 001 §3 'Comment page'). */
+export class CommentPageDto {
+  @ApiProperty({ type: [CommentResponseDto] }) content: CommentResponseDto[];
+  @ApiProperty() totalElements: number;
+  @ApiProperty() totalPages: number;
+  @ApiProperty() number: number;
+  @ApiProperty() currentPage: number;
+  @ApiProperty() size: number;
+  @ApiProperty() first: boolean;
+  @ApiProperty() last: boolean;
+  @ApiProperty() empty: boolean;
+  @ApiProperty() numberOfElements: number;
+  @ApiProperty({ type: PageableDto }) pageable: PageableDto;
+}
+
+export class CommentPostRefDto {
+  @ApiProperty() id: number;
+  @ApiProperty() slug: string;
+  @ApiProperty() title: string;
+}
+
+/**
+ * A comment with its post, for lists outside a thread (spec 000 §3 'User comment' and 'Recent
+ * comment'): the user's comments, recent comments, search results.
+ */
+export class CommentActivityDto {
+  @ApiProperty() id: number;
+  @ApiProperty() content: string;
+  @ApiProperty({ format: 'date-time' }) createdAt: string;
+  @ApiProperty({ format: 'date-time' }) updatedAt: string;
+  @ApiProperty({ description: '0 for a top-level comment' }) level: number;
+  @ApiProperty({ type: Number, nullable: true }) parentId: number | null;
+  @ApiProperty({ description: 'True for a top-level comment' }) root: boolean;
+  @ApiProperty() replyCount: number;
+  @ApiProperty() postId: number;
+  @ApiProperty() postSlug: string;
+  @ApiProperty() postTitle: string;
+  @ApiProperty({ type: CommentPostRefDto }) post: CommentPostRefDto;
+  @ApiProperty({ type: CommentAuthorDto, nullable: true }) author: CommentAuthorDto | null;
+}
+
+export class CommentActivityPageDto {
+  @ApiProperty({ type: [CommentActivityDto] }) content: CommentActivityDto[];
+  @ApiProperty() totalElements: number;
+  @ApiProperty() totalPages: number;
+  @ApiProperty() number: number;
+  @ApiProperty() currentPage: number;
+  @ApiProperty() size: number;
+  @ApiProperty() first: boolean;
+  @ApiProperty() last: boolean;
+  @ApiProperty() empty: boolean;
+  @ApiProperty() numberOfElements: number;
+  @ApiProperty({ type: PageableDto }) pageable: PageableDto;
+}
+
+/** Spec 001 §3 'Comment stats'. */
+export class CommentStatsDto {
+  @ApiProperty() postId: number;
+  @ApiProperty({ description: 'Comments not deleted (equals the post commentCount)' }) totalComments: number;
+  @ApiProperty({ description: 'Distinct authors of those comments' }) uniqueCommenters: number;
+}
