@@ -15,6 +15,7 @@ import { AppConfig } from './config/env';
 import { dataSourceOptions } from './database/data-source';
 import { AuthModule } from './auth/auth.module';
 import { CommentsModule } from './comments/comments.module';
+import { DashboardsModule } from './dashboards/dashboards.module';
 import { HealthModule } from './health/health.module';
 import { ImagesModule } from './images/images.module';
 import { LikesModule } from './likes/likes.module';
@@ -36,7 +37,7 @@ export interface AppModuleOptions {
  * The images module is the exception: the spec puts it on the host root.
  */
 export const API_PREFIX = 'api/v1';
-const API_MODULES = [HealthModule, AuthModule, UsersModule, PostsModule, TagsModule, ReviewsModule, LikesModule, CommentsModule];
+const API_MODULES = [HealthModule, AuthModule, UsersModule, PostsModule, TagsModule, ReviewsModule, LikesModule, CommentsModule, DashboardsModule];
 
 @Module({})
 export class AppModule {

@@ -79,6 +79,10 @@ const MATRIX: Row[] = [
   { method: 'get', path: '/api/v1/likes/user/my-likes/recent', expect: SIGNED_IN },
   { method: 'post', path: `/api/v1/blog/posts/${MISSING}/like`, expect: SIGNED_IN },
   { method: 'delete', path: `/api/v1/blog/posts/${MISSING}/like`, expect: SIGNED_IN },
+  // dashboards
+  { method: 'get', path: '/api/v1/dashboard/quick-stats', expect: ALL },
+  { method: 'get', path: '/api/v1/dashboard/stats', expect: SIGNED_IN },
+  { method: 'get', path: '/api/v1/dashboard/user/stats', expect: SIGNED_IN },
   // authoring
   { method: 'get', path: '/api/v1/blog/posts/author/my-posts', expect: AUTHORS },
   { method: 'post', path: '/api/v1/blog/posts/author/create', body: { ...post, slug: '' }, expect: AUTHORS },

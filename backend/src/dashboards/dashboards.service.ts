@@ -1,0 +1,77 @@
+import { Injectable, NotFoundException, OnModuleDestroy } from '@nestjs/common';
+import type { AuthUser } from '../common/auth-user';
+import { ContentEvents } from '../common/content-events';
+import { CommonMessages } from '../common/messages';
+import { MicroCache } from '../common/micro-cache';
+import { DashboardsRepository } from './dashboards.repository';
+import { ActivityType, QuickStatsDto, ReaderDashboardStatsDto } from './dto/dashboard.dto';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+const WEEK_MS = 7 * DAY_MS;
+/** Spec 000 §2/§9: the reader's activity of the last 7 days, at most 5 entries. */
+const RECENT_ACTIVITY_DAYS = 7;
+const RECENT_ACTIVITY_LIMIT = 5;
+/** The public quick stats are the same for everyone: one query per 5 s at most (dropped on content changes). */
+const QUICK_STATS_TTL_MS = 5_000;
+
+/** Per week since `since` (at least one week), to one decimal (spec 000 §9 'Weekly averages'). */
+export function perWeek(total: number, since: Date, now = Date.now()): number {
+  const weeks = Math.max(1, (now - since.getTime()) / WEEK_MS);
+  return Math.round((total / weeks) * 10) / 10;
+}
+
+/** The reader dashboard and the public quick stats: real figures from SQL aggregates, never samples. */
+@Injectable()
+export class DashboardsService implements OnModuleDestroy {
+  private readonly quick = new MicroCache<QuickStatsDto>(QUICK_STATS_TTL_MS, 1);
+  private readonly stopListening: () => void;
+
+  constructor(
+    private readonly repository: DashboardsRepository,
+    contentEvents: ContentEvents,
+  ) {
+    this.stopListening = contentEvents.onChange(() => this.quick.clear());
+  }
+
+  onModuleDestroy(): void {
+    this.stopListening();
+  }
+
+  async readerStats(user: AuthUser): Promise<ReaderDashboardStatsDto> {
+    const since = new Date(Date.now() - RECENT_ACTIVITY_DAYS * DAY_MS);
+    const [totals, activity] = await Promise.all([this.repository.readerTotals(user.id), this.repository.recentActivity(user.id, since, RECENT_ACTIVITY_LIMIT)]);
+    if (!totals) throw new NotFoundException(CommonMessages.NOT_FOUND);
+    return {
+      user: { joinDate: totals.join_date.toISOString(), displayName: totals.display_name },
+      statistics: {
+        totalLikes: totals.total_likes,
+        totalComments: totals.total_comments,
+        // One like per (user, post): the posts liked are the likes.
+        totalPostsLiked: totals.total_likes,
+        totalPostsCommented: totals.total_posts_commented,
+        averageLikesPerWeek: perWeek(totals.total_likes, totals.join_date),
+        averageCommentsPerWeek: perWeek(totals.total_comments, totals.join_date),
+      },
+      recentActivity: activity.map((row) => ({
+        type: row.type === 'LIKE' ? ActivityType.LIKE : ActivityType.COMMENT,
+        postId: row.post_id,
+        postTitle: row.title,
+        postSlug: row.slug,
+        timestamp: row.at.toISOString(),
+      })),
+    };
+  }
+
+  quickStats(): Promise<QuickStatsDto> {
+    return this.quick.remember('quick', async () => {
+      const row = await this.repository.quickStats();
+      return {
+        totalUsers: row.total_users,
+        totalPosts: row.total_posts,
+        totalComments: row.total_comments,
+        totalLikes: row.total_likes,
+        todayStats: { newUsers: row.new_users, newPosts: row.new_posts, newComments: row.new_comments, newLikes: row.new_likes },
+      };
+    });
+  }
+}
