@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { AvatarImage } from '../shared/form-controls';
-import { COMMENT_INDENT_LEVELS, COMMENT_MAX_LEVEL, CommentsTexts, relativeTime } from '../../lib/texts/comments';
+import { COMMENT_INDENT_LEVELS, CommentsTexts, relativeTime } from '../../lib/texts/comments';
 import type { CommentNode } from './comment-api';
 import CommentForm from './CommentForm';
 
@@ -41,7 +41,8 @@ export function CommentItem({ comment, viewer, actions }: { comment: CommentNode
   const [loadingReplies, setLoadingReplies] = useState(false);
   const name = authorName(comment);
   const own = !!viewer && comment.author?.id === viewer.id;
-  const canReply = !!viewer && !comment.deleted && comment.level < COMMENT_MAX_LEVEL;
+  // Every live comment takes replies: one to a level-3 comment is stored beside it (levels stop at 3).
+  const canReply = !!viewer && !comment.deleted;
   const canEdit = own && !comment.deleted;
   const canDelete = !!viewer && !comment.deleted && (own || viewer.isAdmin);
   const hiddenReplies = comment.replyCount - comment.replies.length;

@@ -1,7 +1,7 @@
 import { Component, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { CommentsTexts, commentErrorMessage } from '../../lib/texts/comments';
 import { Alert } from '../shared/form-controls';
-import { addComment, deleteComment, fetchComments, fetchReplies, updateComment, type CommentNode } from './comment-api';
+import { addComment, deleteComment, fetchCommentCount, fetchComments, fetchReplies, updateComment, type CommentNode } from './comment-api';
 import CommentForm from './CommentForm';
 import { CommentItem, type CommentActions, type Viewer } from './CommentItem';
 
@@ -40,7 +40,7 @@ function afterDelete(nodes: CommentNode[], target: CommentNode): CommentNode[] {
     const result: CommentNode[] = [];
     for (const node of list) {
       if (node.id === target.id) {
-        if (keep) result.push({ ...node, deleted: true, author: null, content: '' });
+        if (keep) result.push({ ...node, deleted: true, author: null, content: CommentsTexts.DELETED_MARKER });
         continue;
       }
       if (node.replies.length === 0) {
@@ -96,8 +96,9 @@ function Comments({ postId, initialCount, viewer, loginHref, registerHref }: Pro
   const refresh = useCallback(async () => {
     setStatus((current) => (current === 'loaded' ? current : 'loading'));
     try {
-      const first = await fetchComments(postId, 0);
+      const [first, total] = await Promise.all([fetchComments(postId, 0), fetchCommentCount(postId).catch(() => undefined)]);
       setComments(first.comments);
+      if (total !== undefined) setCount(total);
       setPage(0);
       setHasMore(!first.last);
       setMoreError(false);
@@ -147,7 +148,9 @@ function Comments({ postId, initialCount, viewer, loginHref, registerHref }: Pro
       async reply(parent, content) {
         try {
           const created = await addComment(postId, content, parent);
-          setComments((current) => updateTree(current, parent.id, (node) => ({ ...node, replies: [...node.replies, created], replyCount: node.replyCount + 1 })));
+          // Under the comment answered, or beside it when that one is at the deepest level.
+          const under = created.parentId ?? parent.id;
+          setComments((current) => updateTree(current, under, (node) => ({ ...node, replies: [...node.replies, created], replyCount: node.replyCount + 1 })));
           setCount((value) => value + 1);
           say({ kind: 'success', text: CommentsTexts.REPLY_ADDED });
           return undefined;

@@ -1,94 +1,51 @@
 /**
  * The comment calls of spec 001 §7 / 000 §7 ('Comments service') through the session-aware
- * client: a page of a post's comments (public), a comment's replies, add, edit and delete.
- * Answers are normalised to `CommentNode` so the section never depends on optional fields.
+ * client (typed from openapi.json; `unwrap` gives the envelope's data, cast to its schema): a page of a post's comments with their threads (public), the live count, a comment's
+ * replies, add, edit and delete.
  */
 import { unwrap } from '../../lib/api/errors';
+import type { components } from '../../lib/api/schema';
 import { sessionApi } from '../../lib/session-browser';
 import { COMMENT_PAGE_SIZE } from '../../lib/texts/comments';
 
-export interface CommentAuthor {
-  id: number;
-  fullName: string | null;
-  avatar: string | null;
-}
+/** A comment as the API answers it: `replies` holds its whole thread (oldest first), `author` null when deleted or gone. */
+export type CommentNode = components['schemas']['CommentResponseDto'];
 
-export interface CommentNode {
-  id: number;
-  parentId: number | null;
-  content: string;
-  author: CommentAuthor | null;
-  createdAt: string;
-  updatedAt: string;
-  level: number;
-  deleted: boolean;
-  replyCount: number;
-  /** The replies loaded so far (the list answer may carry them; else GET /comments/{id}/replies). */
-  replies: CommentNode[];
-}
+type CommentPageAnswer = components['schemas']['CommentPageDto'];
+type CommentStats = components['schemas']['CommentStatsDto'];
 
 export interface CommentPage {
   comments: CommentNode[];
   last: boolean;
-  totalElements: number;
 }
 
-// Until the comments module is in openapi.json the paths are not in the generated types.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-const api = () => sessionApi() as any;
-
-type Raw = Record<string, unknown>;
-
-export function toCommentNode(raw: Raw, parentLevel = -1): CommentNode {
-  const author = raw.author as Raw | null | undefined;
-  const replies = Array.isArray(raw.replies) ? (raw.replies as Raw[]) : [];
-  const level = typeof raw.level === 'number' ? raw.level : parentLevel + 1;
-  return {
-    id: raw.id as number,
-    parentId: typeof raw.parentId === 'number' ? raw.parentId : null,
-    content: typeof raw.content === 'string' ? raw.content : '',
-    author: author && typeof author.id === 'number' ? { id: author.id, fullName: typeof author.fullName === 'string' ? author.fullName : null, avatar: typeof author.avatar === 'string' ? author.avatar : null } : null,
-    createdAt: String(raw.createdAt ?? ''),
-    updatedAt: String(raw.updatedAt ?? raw.createdAt ?? ''),
-    level,
-    deleted: raw.deleted === true || raw.isDeleted === true,
-    replyCount: typeof raw.replyCount === 'number' ? raw.replyCount : replies.length,
-    replies: replies.map((reply) => toCommentNode(reply, level)),
-  };
-}
-
-/** GET /comments/post/{postId}?page&size: a page of the post's top-level comments. */
+/** GET /comments/post/{postId}?page&size: a page of the post's top-level comments (newest first), each with its thread. */
 export async function fetchComments(postId: number, page: number): Promise<CommentPage> {
-  const data = (await unwrap(api().GET('/api/v1/comments/post/{postId}', { params: { path: { postId }, query: { page, size: COMMENT_PAGE_SIZE } } }))) as Raw;
-  const content = Array.isArray(data?.content) ? (data.content as Raw[]) : [];
-  const totalPages = typeof data?.totalPages === 'number' ? data.totalPages : 1;
-  return {
-    comments: content.map((raw) => toCommentNode(raw)),
-    last: typeof data?.last === 'boolean' ? data.last : page + 1 >= totalPages,
-    totalElements: typeof data?.totalElements === 'number' ? data.totalElements : content.length,
-  };
+  const data = (await unwrap(sessionApi().GET('/api/v1/comments/post/{postId}', { params: { path: { postId }, query: { page, size: COMMENT_PAGE_SIZE } } }))) as CommentPageAnswer;
+  return { comments: data.content, last: data.last };
 }
 
-/** GET /comments/{id}/replies. */
+/** GET /comments/stats/post/{postId} (public): the post's live comment count. */
+export async function fetchCommentCount(postId: number): Promise<number> {
+  return ((await unwrap(sessionApi().GET('/api/v1/comments/stats/post/{postId}', { params: { path: { postId } } }))) as CommentStats).totalComments;
+}
+
+/** GET /comments/{id}/replies: the thread below one comment. */
 export async function fetchReplies(comment: CommentNode): Promise<CommentNode[]> {
-  const data = (await unwrap(api().GET('/api/v1/comments/{id}/replies', { params: { path: { id: comment.id } } }))) as unknown;
-  const list = Array.isArray(data) ? data : Array.isArray((data as Raw)?.content) ? ((data as Raw).content as Raw[]) : [];
-  return list.map((raw) => toCommentNode(raw as Raw, comment.level));
+  return (await unwrap(sessionApi().GET('/api/v1/comments/{id}/replies', { params: { path: { id: comment.id } } }))) as CommentNode[];
 }
 
-/** POST /comments {postId, content, parentId}. */
+/** POST /comments {postId, content, parentId}; a reply to a level-3 comment comes back beside it (same parent). */
 export async function addComment(postId: number, content: string, parent?: CommentNode): Promise<CommentNode> {
-  const data = (await unwrap(api().POST('/api/v1/comments', { body: { postId, content, parentId: parent?.id ?? null } }))) as Raw;
-  return toCommentNode(data, parent ? parent.level : -1);
+  return (await unwrap(sessionApi().POST('/api/v1/comments', { body: { postId, content, parentId: parent?.id ?? null } }))) as CommentNode;
 }
 
 /** PUT /comments/{id} {content}. */
 export async function updateComment(comment: CommentNode, content: string): Promise<CommentNode> {
-  const data = (await unwrap(api().PUT('/api/v1/comments/{id}', { params: { path: { id: comment.id } }, body: { content } }))) as Raw;
-  return toCommentNode(data, comment.level - 1);
+  return (await unwrap(sessionApi().PUT('/api/v1/comments/{id}', { params: { path: { id: comment.id } }, body: { content } }))) as CommentNode;
 }
 
-/** DELETE /comments/{id}. */
+/** DELETE /comments/{id} (204). */
 export async function deleteComment(comment: CommentNode): Promise<void> {
-  await unwrap(api().DELETE('/api/v1/comments/{id}', { params: { path: { id: comment.id } } }));
+  await unwrap(sessionApi().DELETE('/api/v1/comments/{id}', { params: { path: { id: comment.id } } }));
 }

@@ -34,12 +34,11 @@ export default function LikeButton({ postId, initialCount, signedIn, loginHref }
   useEffect(() => {
     let stale = false;
     const load = async () => {
-      const [count, status] = await Promise.allSettled([fetchLikeCount(postId), signedIn ? fetchLikeStatus(postId) : Promise.resolve<Partial<LikeState>>({})]);
-      if (stale || pressed.current) return;
-      setState((current) => ({
-        liked: status.status === 'fulfilled' && status.value.liked !== undefined ? status.value.liked : current.liked,
-        count: count.status === 'fulfilled' && count.value !== undefined ? count.value : status.status === 'fulfilled' && status.value.count !== undefined ? status.value.count : current.count,
-      }));
+      // A signed-in reader's status carries the count; a visitor (or a failed status) reads the public count.
+      const status = signedIn ? await fetchLikeStatus(postId).catch(() => undefined) : undefined;
+      const count = status ? status.count : await fetchLikeCount(postId).catch(() => undefined);
+      if (stale || pressed.current || count === undefined) return;
+      setState((current) => ({ liked: status ? status.liked : current.liked, count }));
     };
     void load();
     return () => {
@@ -65,8 +64,7 @@ export default function LikeButton({ postId, initialCount, signedIn, loginHref }
     const liking = !before.liked;
     setState({ liked: liking, count: Math.max(0, before.count + (liking ? 1 : -1)) });
     try {
-      const answer = await toggleLike(postId);
-      setState((current) => ({ liked: answer.liked ?? current.liked, count: answer.count ?? current.count }));
+      setState(await toggleLike(postId));
     } catch (error) {
       setState(before);
       const text = likeErrorMessage(error, liking);

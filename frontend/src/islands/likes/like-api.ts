@@ -1,39 +1,32 @@
 /**
  * The like calls of spec 001 §7 / 000 §7 through the session-aware client (a 401 waits for the
- * shared token refresh and is retried once): the public count, the viewer's status and the toggle.
+ * shared token refresh and is retried once): the public count, the viewer's state and the toggle.
  */
 import { unwrap } from '../../lib/api/errors';
+import type { components } from '../../lib/api/schema';
 import { sessionApi } from '../../lib/session-browser';
+
+export type LikeStateAnswer = components['schemas']['LikeStateDto'];
+type LikeCountAnswer = components['schemas']['LikeCountDto'];
 
 export interface LikeState {
   liked: boolean;
   count: number;
 }
 
-// Until the likes module is in openapi.json the paths are not in the generated types.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-const api = () => sessionApi() as any;
+const toState = (answer: LikeStateAnswer): LikeState => ({ liked: answer.liked, count: answer.likeCount });
 
-const count = (data: unknown): number | undefined => {
-  if (typeof data === 'number') return data;
-  const record = data as Record<string, unknown> | null;
-  for (const key of ['count', 'likeCount', 'totalLikes']) if (typeof record?.[key] === 'number') return record[key] as number;
-  return undefined;
-};
-
-/** GET /likes/post/{id}/count (public). */
-export async function fetchLikeCount(postId: number): Promise<number | undefined> {
-  return count(await unwrap(api().GET('/api/v1/likes/post/{id}/count', { params: { path: { id: postId } } })));
+/** GET /likes/post/{id}/count (public): the live count, whatever the cached page says. */
+export async function fetchLikeCount(id: number): Promise<number> {
+  return ((await unwrap(sessionApi().GET('/api/v1/likes/post/{id}/count', { params: { path: { id } } }))) as LikeCountAnswer).likeCount;
 }
 
-/** GET /likes/post/{id}/status (signed in): whether the viewer likes the post (and the count when it says). */
-export async function fetchLikeStatus(postId: number): Promise<Partial<LikeState>> {
-  const data = (await unwrap(api().GET('/api/v1/likes/post/{id}/status', { params: { path: { id: postId } } }))) as Record<string, unknown>;
-  return { liked: typeof data?.liked === 'boolean' ? data.liked : data?.isLiked === true, count: count(data) };
+/** GET /likes/post/{id}/status (signed in): whether the viewer likes the post, and its count. */
+export async function fetchLikeStatus(id: number): Promise<LikeState> {
+  return toState((await unwrap(sessionApi().GET('/api/v1/likes/post/{id}/status', { params: { path: { id } } }))) as LikeStateAnswer);
 }
 
-/** POST /likes/post/{id}/toggle: the server says whether the post is now liked, and its count. */
-export async function toggleLike(postId: number): Promise<Partial<LikeState>> {
-  const data = (await unwrap(api().POST('/api/v1/likes/post/{id}/toggle', { params: { path: { id: postId } } }))) as Record<string, unknown>;
-  return { liked: typeof data?.liked === 'boolean' ? data.liked : data?.isLiked === true, count: count(data) };
+/** POST /likes/post/{id}/toggle: whether the post is now liked, and its count. */
+export async function toggleLike(id: number): Promise<LikeState> {
+  return toState((await unwrap(sessionApi().POST('/api/v1/likes/post/{id}/toggle', { params: { path: { id } } }))) as LikeStateAnswer);
 }

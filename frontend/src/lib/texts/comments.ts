@@ -42,8 +42,10 @@ export const COMMENT_MAX_LENGTH = 200;
 export const COMMENT_WARN_LENGTH = 180;
 /** Comments per page (spec 001 §9). */
 export const COMMENT_PAGE_SIZE = 10;
-/** Reply nesting: levels 0 to MAX-1 exist; indentation stops after 2 levels of 24 px (spec 001 §2). */
-export const COMMENT_MAX_LEVEL = 3;
+/**
+ * Reply nesting: levels 0 to 3 ('maxLevel 3'; the server stores a reply to a level-3 comment beside
+ * it); indentation stops after 2 levels of 24 px (spec 001 §2).
+ */
 export const COMMENT_INDENT_LEVELS = 2;
 
 /** The client-side check before sending (spec 001 §5): trimmed, not empty, at most 200 characters. */
