@@ -5,93 +5,33 @@
  * size and sort from the query string, the 5-button pager window).
  */
 import type { ApiClient } from './api/client';
-import { ApiError } from './api/errors';
+import { ApiError, unwrap } from './api/errors';
+import type { components, paths } from './api/schema';
 import type { Loaded } from './settle';
 import { CommonTexts } from './texts/common';
 
-// ---- the API's answers (spec 000 §3) -------------------------------------------------------
+// ---- the API's answers (spec 000 §3, generated from openapi.json) ------------------------
 
-/** Like record: the liked post with the time it was liked (createdAt). userName is the post's author. */
-export interface LikeRecord {
-  id: number;
-  postId: number;
-  postTitle: string;
-  postSlug: string;
-  postSummary: string | null;
-  postThumbnail?: string | null;
-  postLikeCount?: number;
-  userName: string | null;
-  createdAt: string;
-}
-
-export interface Paged<T> {
-  content: T[];
-  totalElements: number;
-  totalPages: number;
-  number: number;
-}
-
-/** A comment in the reader's own list. */
-export interface UserComment {
-  id: number;
-  content: string;
-  createdAt: string;
-  level: number;
-  post: { id?: number; slug: string; title: string };
-}
-
-/** A comment of the signed-in home's 'recent comments' widget. */
-export interface RecentComment {
-  id: number;
-  content: string;
-  createdAt: string;
-  postSlug: string;
-  postTitle: string;
-  replyCount: number;
-  root: boolean;
-  author?: { fullName: string | null; avatar: string | null } | null;
-}
-
-export interface ReaderStats {
-  user: { joinDate: string | null; displayName: string };
-  statistics: {
-    totalLikes: number;
-    totalComments: number;
-    totalPostsLiked: number;
-    totalPostsCommented: number;
-    averageLikesPerWeek: number;
-    averageCommentsPerWeek: number;
-  };
-  recentActivity: { type: 'LIKE' | 'COMMENT'; postTitle: string; postSlug?: string | null; timestamp: string }[];
-}
-
-export interface QuickStats {
-  totalUsers: number;
-  totalPosts: number;
-  totalComments: number;
-  totalLikes: number;
-  todayStats: { newUsers: number; newPosts: number; newComments: number; newLikes: number };
-}
+type Schemas = components['schemas'];
+/** Like record: the liked post with the time it was liked (createdAt); userName is the post's author. */
+export type LikeRecord = Schemas['LikeRecordDto'];
+/** A comment with its post: the reader's own list and the recent comments. */
+export type UserComment = Schemas['CommentActivityDto'];
+export type RecentComment = Schemas['CommentActivityDto'];
+export type ReaderStats = Schemas['ReaderDashboardStatsDto'];
+export type QuickStats = Schemas['QuickStatsDto'];
 
 // ---- reads ----------------------------------------------------------------------------------
 
-type Query = Record<string, string | number | undefined>;
-interface LooseClient {
-  GET(path: string, init?: { params?: { query?: Query } }): Promise<{ data?: unknown; error?: unknown; response: Response }>;
-}
+/** The envelope `data` of a GET endpoint's 200 answer, from the OpenAPI types. */
+type DataOf<P extends keyof paths> = paths[P] extends { get: { responses: { 200: { content: { 'application/json': { data: infer T } } } } } } ? T : never;
 
 /** One GET through the session's client, settled: the envelope's data, or the ApiError. */
-async function read<T>(api: ApiClient, path: string, query?: Query): Promise<Loaded<T>> {
+async function settle<P extends keyof paths>(_path: P, call: Promise<unknown>): Promise<Loaded<DataOf<P>>> {
   try {
-    const { data, error, response } = await (api as unknown as LooseClient).GET(path, query ? { params: { query } } : undefined);
-    if (error !== undefined || !response.ok) {
-      const envelope = error as { message?: unknown; errors?: Record<string, string[]> | null } | undefined;
-      const message = typeof envelope?.message === 'string' && envelope.message ? envelope.message : `API Error: ${response.status} ${response.statusText}`.trim();
-      return { ok: false, error: new ApiError(message, response.status, envelope?.errors ?? null) };
-    }
-    return { ok: true, data: (data as { data: T }).data };
-  } catch {
-    return { ok: false, error: new ApiError(CommonTexts.NETWORK_ERROR, 0) };
+    return { ok: true, data: (await call) as DataOf<P> };
+  } catch (error) {
+    return { ok: false, error: error instanceof ApiError ? error : new ApiError(CommonTexts.UNEXPECTED_ERROR, 500) };
   }
 }
 
@@ -100,15 +40,17 @@ export type SortDirection = 'asc' | 'desc';
 
 export const readerApi = (api: ApiClient) => ({
   myLikes: (page: number, size: number, sortBy: LikeSort, sortDirection: SortDirection) =>
-    read<Paged<LikeRecord>>(api, '/api/v1/likes/user/my-likes', { page, size, sortBy, sortDirection }),
+    settle('/api/v1/likes/user/my-likes', unwrap(api.GET('/api/v1/likes/user/my-likes', { params: { query: { page, size, sortBy, sortDirection } } }))),
   /** The Favorite Posts widget: page 0 of my-likes, newest first (spec 000 §7). */
-  favoritePosts: (limit: number) => read<Paged<LikeRecord>>(api, '/api/v1/likes/user/my-likes', { page: 0, size: limit, sortBy: 'createdAt', sortDirection: 'desc' }),
-  recentLikes: (limit = 3) => read<LikeRecord[]>(api, '/api/v1/likes/user/my-likes/recent', { limit }),
+  favoritePosts: (limit: number) =>
+    settle('/api/v1/likes/user/my-likes', unwrap(api.GET('/api/v1/likes/user/my-likes', { params: { query: { page: 0, size: limit, sortBy: 'createdAt', sortDirection: 'desc' } } }))),
+  recentLikes: (limit = 3) => settle('/api/v1/likes/user/my-likes/recent', unwrap(api.GET('/api/v1/likes/user/my-likes/recent', { params: { query: { limit } } }))),
   myComments: (page: number, size: number, sort: 'newest' | 'oldest' = 'newest') =>
-    read<Paged<UserComment>>(api, '/api/v1/comments/my-comments', { page, size, sortDirection: sort === 'oldest' ? 'asc' : 'desc' }),
-  recentComments: (limit = 3) => read<RecentComment[]>(api, '/api/v1/comments/my-recent', { limit }),
-  userStats: () => read<ReaderStats>(api, '/api/v1/dashboard/user/stats'),
-  quickStats: () => read<QuickStats>(api, '/api/v1/dashboard/quick-stats'),
+    settle('/api/v1/comments/my-comments', unwrap(api.GET('/api/v1/comments/my-comments', { params: { query: { page, size, sortBy: 'createdAt', sortDirection: sort === 'oldest' ? 'asc' : 'desc' } } })),
+    ),
+  recentComments: (limit = 3) => settle('/api/v1/comments/my-recent', unwrap(api.GET('/api/v1/comments/my-recent', { params: { query: { limit } } }))),
+  userStats: () => settle('/api/v1/dashboard/user/stats', unwrap(api.GET('/api/v1/dashboard/user/stats', {}))),
+  quickStats: () => settle('/api/v1/dashboard/quick-stats', unwrap(api.GET('/api/v1/dashboard/quick-stats', {}))),
 });
 
 // ---- list controls --------------------------------------------------------------------------
