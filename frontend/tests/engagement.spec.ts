@@ -214,6 +214,10 @@ test('write, reply, edit and delete comments; a deleted comment with replies kee
   await commentBy(page, first).getByRole('button', { name: 'Reply to Minh Commenter' }).click();
   const replyBox = page.getByLabel('Reply to Minh Commenter');
   await expect(replyBox).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(replyBox).toHaveCount(0);
+  await expect(commentBy(page, first).getByRole('button', { name: 'Reply to Minh Commenter' })).toBeFocused();
+  await page.keyboard.press('Enter');
   await replyBox.fill(`A reply ${unique}`);
   await page.keyboard.press('Control+Enter');
   await expect(page.getByText('Reply has been added.')).toBeVisible();
@@ -344,27 +348,48 @@ test('a failed load says so with Try Again, which loads the comments', async ({ 
   await expect(page.getByText('No comments yet. Be the first to share your thoughts.')).toBeVisible();
 });
 
-test('the post page loads at most 100 KB of gzipped JavaScript, none of it render-blocking', async ({ page, request, baseURL }) => {
-  const post = await newPost(admin, 'budget');
-  const scripts = new Set<string>();
-  page.on('request', (request) => {
-    if (request.resourceType() === 'script') scripts.add(request.url());
-  });
+test("a crash of the section shows 'Comment System Error'; Try Again mounts it anew", async ({ page }) => {
+  const post = await newPost(admin, 'crash');
+  // An answer the section cannot draw (replies must be a list): the error boundary takes over.
+  const broken = { id: 1, postId: post.id, parentId: null, content: 'broken', author: null, createdAt: new Date().toISOString(), updatedAt: new Date().toISOString(), level: 0, deleted: false, replyCount: 1, replies: null };
+  await page.route('**/api/v1/comments/post/**', (route) =>
+    route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ success: true, status: 200, message: 'OK', errors: null, data: { content: [broken], last: true, first: true, totalPages: 1, totalElements: 1 } }) }),
+  );
   await page.goto(`/blog/${post.slug}`);
-  await hydrated(page, 'LikeButton');
   await hydrated(page, 'CommentSection');
-  await page.waitForLoadState('networkidle');
-  let total = 0;
-  for (const url of scripts) {
-    expect(url.startsWith(baseURL!), url).toBe(true);
-    total += gzipSync(await (await request.get(url)).body()).length;
-  }
-  expect(scripts.size).toBeGreaterThan(0);
-  console.log(`post page JavaScript: ${(total / 1024).toFixed(1)} KB gzipped in ${scripts.size} files`);
-  expect(total, `${(total / 1024).toFixed(1)} KB gzipped in ${scripts.size} files`).toBeLessThanOrEqual(100 * 1024);
-  const head = await page.locator('head script[src]:not([async]):not([defer]):not([type="module"])').count();
-  expect(head).toBe(0);
+  const failure = page.locator('#comments').getByRole('alert');
+  await expect(failure.getByRole('heading', { name: 'Comment System Error' })).toBeVisible();
+  await expect(failure.getByRole('button', { name: 'Reload Page' })).toBeVisible();
+  await page.unroute('**/api/v1/comments/post/**');
+  await failure.getByRole('button', { name: 'Try Again' }).click();
+  await expect(page.getByText('No comments yet. Be the first to share your thoughts.')).toBeVisible();
+  await expect(page.getByRole('heading', { level: 2, name: 'Comments (0)' })).toBeVisible();
 });
+
+for (const who of ['visitor', 'signed in'] as const) {
+  test(`the post page loads at most 100 KB of gzipped JavaScript, none of it render-blocking (${who})`, async ({ page, request, baseURL }) => {
+    const post = await newPost(admin, `budget-${who.replace(' ', '-')}`);
+    if (who === 'signed in') await signIn(page, await newReader(request, 'Budget Reader'));
+    const scripts = new Set<string>();
+    page.on('request', (request) => {
+      if (request.resourceType() === 'script') scripts.add(request.url());
+    });
+    await page.goto(`/blog/${post.slug}`);
+    await hydrated(page, 'LikeButton');
+    await hydrated(page, 'CommentSection');
+    await page.waitForLoadState('networkidle');
+    let total = 0;
+    for (const url of scripts) {
+      expect(url.startsWith(baseURL!), url).toBe(true);
+      total += gzipSync(await (await request.get(url)).body()).length;
+    }
+    expect(scripts.size).toBeGreaterThan(0);
+    console.log(`post page JavaScript (${who}): ${(total / 1024).toFixed(1)} KB gzipped in ${scripts.size} files`);
+    expect(total, `${(total / 1024).toFixed(1)} KB gzipped in ${scripts.size} files`).toBeLessThanOrEqual(100 * 1024);
+    const head = await page.locator('head script[src]:not([async]):not([defer]):not([type="module"])').count();
+    expect(head).toBe(0);
+  });
+}
 
 for (const theme of ['light', 'dark'] as const) {
   test.describe(`axe with the islands hydrated, ${theme} theme`, () => {

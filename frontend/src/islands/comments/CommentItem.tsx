@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { AvatarImage } from '../shared/form-controls';
 import { COMMENT_INDENT_LEVELS, CommentsTexts, relativeTime } from '../../lib/texts/comments';
 import type { CommentNode } from './comment-api';
@@ -38,6 +38,19 @@ const LINK_BUTTON = 'rounded px-1 text-sm font-medium text-slate-700 underline-o
 /** One comment with its actions and, below, its replies (indented 24 px a level, at most 2 levels). */
 export function CommentItem({ comment, viewer, actions }: { comment: CommentNode; viewer: Viewer | null; actions: CommentActions }) {
   const [mode, setMode] = useState<'reply' | 'edit'>();
+  const replyButton = useRef<HTMLButtonElement>(null);
+  const editButton = useRef<HTMLButtonElement>(null);
+  // When a form closes, focus goes back to the button that opened it.
+  const closed = useRef<'reply' | 'edit'>(undefined);
+  const close = () => {
+    closed.current = mode;
+    setMode(undefined);
+  };
+  useEffect(() => {
+    if (mode || !closed.current) return;
+    (closed.current === 'reply' ? replyButton : editButton).current?.focus();
+    closed.current = undefined;
+  }, [mode]);
   const [loadingReplies, setLoadingReplies] = useState(false);
   const name = authorName(comment);
   const own = !!viewer && comment.author?.id === viewer.id;
@@ -67,10 +80,10 @@ export function CommentItem({ comment, viewer, actions }: { comment: CommentNode
             autoFocus
             onSubmit={async (content) => {
               const failure = await actions.edit(comment, content);
-              if (!failure) setMode(undefined);
+              if (!failure) close();
               return failure;
             }}
-            onCancel={() => setMode(undefined)}
+            onCancel={close}
           />
         ) : comment.deleted ? (
           <p className="mt-1 text-sm italic text-slate-600 dark:text-slate-400">{CommentsTexts.DELETED_MARKER}</p>
@@ -81,12 +94,12 @@ export function CommentItem({ comment, viewer, actions }: { comment: CommentNode
         {mode !== 'edit' && (canReply || canEdit || canDelete) && (
           <div className="mt-1 flex flex-wrap gap-2">
             {canReply && (
-              <button type="button" className={LINK_BUTTON} aria-expanded={mode === 'reply'} onClick={() => setMode(mode === 'reply' ? undefined : 'reply')}>
+              <button ref={replyButton} type="button" className={LINK_BUTTON} aria-expanded={mode === 'reply'} onClick={() => (mode === 'reply' ? close() : setMode('reply'))}>
                 Reply<span className="sr-only"> to {name}</span>
               </button>
             )}
             {canEdit && (
-              <button type="button" className={LINK_BUTTON} onClick={() => setMode('edit')}>
+              <button ref={editButton} type="button" className={LINK_BUTTON} onClick={() => setMode('edit')}>
                 Edit<span className="sr-only"> your comment</span>
               </button>
             )}
@@ -104,10 +117,10 @@ export function CommentItem({ comment, viewer, actions }: { comment: CommentNode
             autoFocus
             onSubmit={async (content) => {
               const failure = await actions.reply(comment, content);
-              if (!failure) setMode(undefined);
+              if (!failure) close();
               return failure;
             }}
-            onCancel={() => setMode(undefined)}
+            onCancel={close}
           />
         )}
       </article>

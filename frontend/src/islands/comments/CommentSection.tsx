@@ -84,6 +84,7 @@ function Comments({ postId, initialCount, viewer, loginHref, registerHref }: Pro
   const [count, setCount] = useState(initialCount);
   const [notice, setNotice] = useState<Notice>();
   const noticeTimer = useRef<number>(undefined);
+  const heading = useRef<HTMLHeadingElement>(null);
   useMinuteTick();
 
   const say = useCallback((next: Notice) => {
@@ -173,6 +174,8 @@ function Comments({ postId, initialCount, viewer, loginHref, registerHref }: Pro
         try {
           await deleteComment(comment);
           setComments((current) => afterDelete(current, comment));
+          // Its buttons are gone: focus moves to the section's heading.
+          heading.current?.focus();
           setCount((value) => Math.max(0, value - 1));
           say({ kind: 'success', text: CommentsTexts.REMOVED });
         } catch (error) {
@@ -194,7 +197,7 @@ function Comments({ postId, initialCount, viewer, loginHref, registerHref }: Pro
   return (
     <>
       <div className="flex flex-wrap items-center justify-between gap-3">
-        <h2 id="comments-heading" className="text-2xl font-bold">
+        <h2 id="comments-heading" ref={heading} tabIndex={-1} className="text-2xl font-bold">
           Comments ({count})
         </h2>
         <button type="button" className="btn-ghost" onClick={() => void refresh()}>
