@@ -27,16 +27,14 @@ describe('jsonDepthExceeds', () => {
     expect(jsonDepthExceeds(text, 2)).toBe(true);
   });
 
-  it('scans a 2 MB body in well under 100 ms (as long as parsing it)', () => {
+  // Correctness on bodies of the largest size only: timings belong to the benchmark, not to tests.
+  it('scans 2 MB bodies: long strings with brackets inside, many small arrays, and depth at the very end', () => {
     const body = Buffer.from(JSON.stringify({ content: 'Words [and] {braces} "quoted"\n'.repeat(70_000) }));
     expect(body.length).toBeGreaterThan(2_000_000);
-    const started = process.hrtime.bigint();
     expect(jsonDepthExceeds(body)).toBe(false);
-    expect(Number(process.hrtime.bigint() - started) / 1e6).toBeLessThan(100);
-    // A body of many small strings and arrays (worst case for the jumps) stays well under a frame too.
     const tags = Buffer.from(JSON.stringify(Array.from({ length: 100_000 }, (_, i) => [`t${i}`, i])));
-    const again = process.hrtime.bigint();
     expect(jsonDepthExceeds(tags)).toBe(false);
-    expect(Number(process.hrtime.bigint() - again) / 1e6).toBeLessThan(100);
+    const deepAtTheEnd = Buffer.concat([body.subarray(0, body.length - 1), Buffer.from(`, "x": ${'['.repeat(40)}${']'.repeat(40)}}`)]);
+    expect(jsonDepthExceeds(deepAtTheEnd)).toBe(true);
   });
 });
