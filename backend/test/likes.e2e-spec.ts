@@ -365,31 +365,30 @@ describe('my-likes on a large list', () => {
   }, 60_000);
   afterAll(() => t?.close());
 
-  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+  // The deep page's speed (within 2x of page 0) is a benchmark target (`npm run bench`), not a
+  // timed assertion here; these check that deep pages are right and the plan uses the index.
+  type Like = { postTitle: string; createdAt: string };
+  const likesPage = async (query: string): Promise<Like[]> => {
+    const res = await t.http.get(api(`/likes/user/my-likes?${query}`)).set(user.auth).expect(200);
+    expect(res.body.data.content).toHaveLength(12);
+    return res.body.data.content as Like[];
+  };
 
-  async function timed(query: string): Promise<number> {
-    const samples: number[] = [];
-    for (let i = 0; i < 9; i++) {
-      const start = process.hrtime.bigint();
-      const res = await t.http.get(api(`/likes/user/my-likes?${query}`)).set(user.auth).expect(200);
-      samples.push(Number(process.hrtime.bigint() - start) / 1e6);
-      expect(res.body.data.content).toHaveLength(12);
-    }
-    return median(samples);
-  }
-
-  it('a deep page costs at most twice the first (newest first)', async () => {
-    await timed('page=0&size=12'); // warm-up
-    const first = await timed('page=0&size=12');
-    const deep = await timed(`page=${Math.floor(LIKES / 12) - 1}&size=12`);
-    expect(deep).toBeLessThan(2 * first);
+  it('a deep page continues the order of the first (newest first)', async () => {
+    const first = await likesPage('page=0&size=12');
+    const deep = await likesPage(`page=${Math.floor(LIKES / 12) - 1}&size=12`);
+    const times = (page: Like[]) => page.map((like) => Date.parse(like.createdAt));
+    expect(times(first)).toEqual([...times(first)].sort((a, b) => b - a));
+    expect(times(deep)).toEqual([...times(deep)].sort((a, b) => b - a));
+    expect(Math.max(...times(deep))).toBeLessThan(Math.min(...times(first)));
   });
 
-  it('a deep page costs at most twice the first (by post title)', async () => {
-    await timed('page=0&size=12&sortBy=postTitle&sortDirection=asc');
-    const first = await timed('page=0&size=12&sortBy=postTitle&sortDirection=asc');
-    const deep = await timed(`page=${Math.floor(LIKES / 12) - 1}&size=12&sortBy=postTitle&sortDirection=asc`);
-    expect(deep).toBeLessThan(2 * first);
+  it('a deep page continues the order of the first (by post title)', async () => {
+    const first = await likesPage('page=0&size=12&sortBy=postTitle&sortDirection=asc');
+    const deep = await likesPage(`page=${Math.floor(LIKES / 12) - 1}&size=12&sortBy=postTitle&sortDirection=asc`);
+    const titles = (page: Like[]) => page.map((like) => like.postTitle);
+    expect(titles(deep)).toEqual([...titles(deep)].sort());
+    expect(titles(deep)[0] > titles(first)[11]).toBe(true);
   });
 
   it("reads the user's likes through IDX_likes_user_created", async () => {
