@@ -7,8 +7,12 @@
 // of `npm start`, and measures each route (BENCH_CONNECTIONS=64 connections, BENCH_WARMUP=3 s
 // warm-up, BENCH_DURATION=10 s). Each phase first measures a bare Node http server sending the post
 // page's bytes (the ceiling); the phase's ratios use its own ceiling, because the speed of these
-// machines drifts over minutes. Prints a table and PASS/FAIL per target of issue 4. Loopback only,
-// bounded durations; the servers are stopped at the end.
+// machines drifts over minutes. A third phase ('reader', started like the first) measures the
+// reader features at the seeded scale: a post's comments (page 0 and a deep page of the most
+// commented recent post), like toggle, my-likes (page 0 and a deep page) and the reader dashboard
+// signed in as demo readers (bearer tokens from POST /auth/login), and the public quick stats.
+// Prints a table and PASS/FAIL per target of issues 4 and 9. Loopback only, bounded durations;
+// the servers are stopped at the end.
 import autocannon from 'autocannon';
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -28,6 +32,16 @@ const DURATION_S = Number(process.env.BENCH_DURATION || 10);
 const HEALTH_TIMEOUT_MS = 120_000;
 const STOP_TIMEOUT_MS = 30_000;
 const MIN_SEEDED_POSTS = 1_000;
+/** Demo readers and their password, as backend/src/bin/seed-demo.ts creates them (reader-1 likes and comments the most). */
+const DEMO_PASSWORD = 'Demo-pass-2026!';
+const HEAVY_READER = 'reader-1@demo.inkwell.test';
+const TOGGLING_READER = 'reader-2@demo.inkwell.test';
+/** Page sizes the pages use: the post's comment section (COMMENT_PAGE_SIZE) and /liked-posts. */
+const COMMENT_PAGE_SIZE = 10;
+const LIKES_PAGE_SIZE = 12;
+/** A deep page: this far into the list (of its pages). */
+const DEEP = 0.9;
+const RESEED = 'seed it with DATA_DIR=<dir> npm run seed:demo -- --reset --posts 10000 --likes 200000 --comments 50000';
 /** The flags `npm start` gives Node (the heap cap): the benchmark measures the server as it runs in production. */
 const NODE_FLAGS = serverNodeFlags(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')));
 
@@ -89,15 +103,26 @@ function rssMegabytes(pid) {
   }
 }
 
-async function getJson(url) {
-  const response = await fetch(url);
+async function getJson(url, headers = {}) {
+  const response = await fetch(url, { headers });
   if (!response.ok) throw new Error(`GET ${url} answered ${response.status}`);
   return (await response.json()).data;
 }
 
+/** A demo reader's access token (15 minutes: each phase signs in when it starts). */
+async function signIn(base, email) {
+  const response = await fetch(`${base}/api/v1/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password: DEMO_PASSWORD, rememberMe: false }),
+  });
+  if (!response.ok) throw new Error(`sign-in as ${email} answered ${response.status}: ${RESEED}`);
+  return (await response.json()).data.accessToken;
+}
+
 /** Warm-up, then the measured run; returns req/s, p50, p99 and the count of non-2xx answers. */
-async function measure(url) {
-  const options = { url, connections: CONNECTIONS, pipelining: 1, headers: { accept: 'text/html,application/json' } };
+async function measure(url, { method = 'GET', headers = {} } = {}) {
+  const options = { url, method, connections: CONNECTIONS, pipelining: 1, headers: { accept: 'text/html,application/json', ...headers } };
   await autocannon({ ...options, duration: WARMUP_S });
   const result = await autocannon({ ...options, duration: DURATION_S });
   return {
@@ -198,11 +223,65 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
   });
 }
 
+/** The public routes of issue 4, measured with and without the page cache. */
+async function publicRoutes(base, post) {
+  const tagSlug = post.tags[0]?.slug ?? (await getJson(`${base}/api/v1/blog/tags/publish`))[0]?.slug;
+  return [
+    ['page /', '/'],
+    ['page /blog', '/blog'],
+    ['page /blog/{slug}', `/blog/${post.slug}`],
+    ['page /blog/tag/{slug}', `/blog/tag/${tagSlug}`],
+    ['API list page=0', '/api/v1/blog/posts/public?page=0&size=12'],
+    ['API list page=500', '/api/v1/blog/posts/public?page=500&size=12'],
+    ['API post by slug', `/api/v1/blog/posts/public/${post.slug}`],
+  ];
+}
+
+/**
+ * The reader features of issue 9 at the seeded scale. The post is the most commented of the
+ * newest dozen (the seed gives recent posts the most comments); reader-1 has the most likes and
+ * comments; reader-2 toggles that post's like, so each request flips it (the toggle runs last:
+ * every flip clears the public caches).
+ */
+async function readerRoutes(base, firstPage) {
+  const pages = await Promise.all(
+    firstPage.content.map(async (card) => ({ card, page: await getJson(`${base}/api/v1/comments/post/${card.id}?page=0&size=${COMMENT_PAGE_SIZE}`) })),
+  );
+  const hot = pages.reduce((best, item) => (item.page.totalElements > best.page.totalElements ? item : best));
+  if (hot.page.totalPages < 20) throw new Error(`the most commented recent post has ${hot.page.totalElements} top-level comments (want 20 pages): ${RESEED}`);
+  const [heavy, toggling] = await Promise.all([signIn(base, HEAVY_READER), signIn(base, TOGGLING_READER)]);
+  const asHeavy = { authorization: `Bearer ${heavy}` };
+  const likes = await getJson(`${base}/api/v1/likes/user/my-likes?page=0&size=${LIKES_PAGE_SIZE}`, asHeavy);
+  if (likes.totalPages < 20) throw new Error(`${HEAVY_READER} has ${likes.totalElements} likes (want 20 pages): ${RESEED}`);
+  const deepComments = Math.floor(hot.page.totalPages * DEEP);
+  const deepLikes = Math.floor(likes.totalPages * DEEP);
+  log(`reader: post ${hot.card.id} (${hot.page.totalElements} top-level comments, ${hot.page.totalPages} pages); ${HEAVY_READER} ${likes.totalElements} likes (${likes.totalPages} pages)`);
+  return [
+    ['API comments page=0', `/api/v1/comments/post/${hot.card.id}?page=0&size=${COMMENT_PAGE_SIZE}`, {}, 'comments0'],
+    [`API comments page=${deepComments}`, `/api/v1/comments/post/${hot.card.id}?page=${deepComments}&size=${COMMENT_PAGE_SIZE}`, {}, 'commentsDeep'],
+    ['API my-likes page=0 (reader-1)', `/api/v1/likes/user/my-likes?page=0&size=${LIKES_PAGE_SIZE}`, { headers: asHeavy }, 'likes0'],
+    [`API my-likes page=${deepLikes} (reader-1)`, `/api/v1/likes/user/my-likes?page=${deepLikes}&size=${LIKES_PAGE_SIZE}`, { headers: asHeavy }, 'likesDeep'],
+    ['API dashboard/user/stats (reader-1)', '/api/v1/dashboard/user/stats', { headers: asHeavy }, 'dashboard'],
+    ['API dashboard/quick-stats', '/api/v1/dashboard/quick-stats', {}, 'quickStats'],
+    ['API like toggle (reader-2, one post)', `/api/v1/likes/post/${hot.card.id}/toggle`, { method: 'POST', headers: { authorization: `Bearer ${toggling}` } }, 'toggle'],
+  ];
+}
+
+const PHASES = [
+  { name: 'cache on', env: {}, routes: (base, firstPage, post) => publicRoutes(base, post) },
+  { name: 'PAGE_CACHE=off', env: { PAGE_CACHE: 'off' }, routes: (base, firstPage, post) => publicRoutes(base, post) },
+  { name: 'reader', env: {}, routes: (base, firstPage) => readerRoutes(base, firstPage) },
+];
+/** BENCH_PHASES=reader (comma-separated names) measures only those phases; their targets only. */
+const chosen = (process.env.BENCH_PHASES || '').split(',').map((name) => name.trim()).filter(Boolean);
+const unknown = chosen.filter((name) => !PHASES.some((phase) => phase.name === name));
+if (unknown.length) {
+  log(`BENCH_PHASES: unknown phase ${unknown.join(', ')} (phases: ${PHASES.map((phase) => phase.name).join(', ')})`);
+  process.exit(1);
+}
+
 try {
-  for (const phase of [
-    { name: 'cache on', env: {} },
-    { name: 'PAGE_CACHE=off', env: { PAGE_CACHE: 'off' } },
-  ]) {
+  for (const phase of PHASES.filter((item) => chosen.length === 0 || chosen.includes(item.name))) {
     const server = await startServer(phase.name, phase.env);
     servers.push(server);
     const base = server.baseUrl;
@@ -211,16 +290,7 @@ try {
       throw new Error(`only ${firstPage.totalElements} published posts in ${DATA_DIR}: seed it first with DATA_DIR=${DATA_DIR} npm run seed:demo -- --posts 10000`);
     }
     const post = firstPage.content.find((card) => card.tags.length > 0) ?? firstPage.content[0];
-    const tagSlug = post.tags[0]?.slug ?? (await getJson(`${base}/api/v1/blog/tags/publish`))[0]?.slug;
-    const routes = [
-      ['page /', '/'],
-      ['page /blog', '/blog'],
-      ['page /blog/{slug}', `/blog/${post.slug}`],
-      ['page /blog/tag/{slug}', `/blog/tag/${tagSlug}`],
-      ['API list page=0', '/api/v1/blog/posts/public?page=0&size=12'],
-      ['API list page=500', '/api/v1/blog/posts/public?page=500&size=12'],
-      ['API post by slug', `/api/v1/blog/posts/public/${post.slug}`],
-    ];
+    const routes = await phase.routes(base, firstPage, post);
 
     postJs ??= await pageJavaScript(base, `/blog/${post.slug}`);
     const body = Buffer.from(await (await fetch(`${base}/blog/${post.slug}`)).arrayBuffer());
@@ -233,9 +303,9 @@ try {
     }
     rows.push({ phase: phase.name, route: 'ceiling (bare http, post page bytes)', ...ceilings[phase.name] });
 
-    for (const [label, path] of routes) {
-      log(`${phase.name}: ${label} (${path})`);
-      rows.push({ phase: phase.name, route: label, path, ...(await measure(`${base}${path}`)) });
+    for (const [label, path, request = {}, key = label] of routes) {
+      log(`${phase.name}: ${label} (${request.method ?? 'GET'} ${path})`);
+      rows.push({ phase: phase.name, route: label, key, path, ...(await measure(`${base}${path}`, request)) });
     }
     memory[phase.name] = rssMegabytes(server.pid);
     await server.stop();
@@ -261,30 +331,46 @@ for (const row of rows) {
     `${pad(row.phase, 16)}${pad(row.route, 40)}${padLeft(row.rps.toFixed(0), 10)}${padLeft(row.p50, 9)}${padLeft(row.p99, 9)}${padLeft(`${(ratio(row) * 100).toFixed(1)} %`, 12)}${padLeft(row.errors, 8)}\n`,
   );
 }
-const find = (phase, route) => rows.find((row) => row.phase === phase && row.route === route);
+const find = (phase, key) => rows.find((row) => row.phase === phase && row.key === key);
 const cachedPost = find('cache on', 'page /blog/{slug}');
 const uncachedPost = find('PAGE_CACHE=off', 'page /blog/{slug}');
 const list0 = find('cache on', 'API list page=0');
 const list500 = find('cache on', 'API list page=500');
+const reader = (key) => find('reader', key);
+const percent = (row) => `${(ratio(row) * 100).toFixed(1)} %`;
+/** The deep page is within 2x of page 0: by p50 or by req/s (as for the post list). */
+const within2x = (deep, first) => deep.p50 <= 2 * Math.max(first.p50, 1) || deep.rps * 2 >= first.rps;
+const deepDetail = (deep, first) => `p50 ${deep.p50} vs ${first.p50} ms, req/s ${deep.rps.toFixed(0)} vs ${first.rps.toFixed(0)}`;
 const maxRss = Math.max(...Object.values(memory).filter((value) => value !== undefined));
 
 process.stdout.write(`\nPost page JavaScript: ${(postJs.gzipBytes / 1024).toFixed(1)} KB gzipped in ${postJs.files.length} file(s)${postJs.files.length ? `: ${postJs.files.join(', ')}` : ''}\n`);
 process.stdout.write(`Render-blocking external scripts in <head>: ${postJs.blockingInHead.length}; inline <head> script (theme, no flash): ${postJs.inlineHeadBytes} bytes\n`);
 process.stdout.write(`Server RSS after the run: ${Object.entries(memory).map(([phase, mb]) => `${phase} ${mb === undefined ? 'n/a' : `${mb.toFixed(0)} MB`}`).join(', ')}\n\n`);
 
+/** [name, rows it needs, pass(rows), detail(rows)]; skipped when a row is missing (BENCH_PHASES left its phase out). */
 const targets = [
-  ['cached /blog/{slug} >= 50 % of ceiling', ratio(cachedPost) >= 0.5, `${(ratio(cachedPost) * 100).toFixed(1)} %`],
-  ['PAGE_CACHE=off /blog/{slug} >= 4 % of ceiling', ratio(uncachedPost) >= 0.04, `${(ratio(uncachedPost) * 100).toFixed(1)} %`],
-  ['API public list page 0 >= 8 % of ceiling', ratio(list0) >= 0.08, `${(ratio(list0) * 100).toFixed(1)} %`],
-  [
-    'API page=500 within 2x of page=0 (p50 or req/s)',
-    list500.p50 <= 2 * Math.max(list0.p50, 1) || list500.rps * 2 >= list0.rps,
-    `p50 ${list500.p50} vs ${list0.p50} ms, req/s ${list500.rps.toFixed(0)} vs ${list0.rps.toFixed(0)}`,
-  ],
-  ['post page JS <= 100 KB gzipped', postJs.gzipBytes <= 100 * 1024, `${(postJs.gzipBytes / 1024).toFixed(1)} KB`],
-  ['no render-blocking script before first paint', postJs.blockingInHead.length === 0, `${postJs.blockingInHead.length} blocking`],
-  ['server RSS <= 300 MB', Number.isFinite(maxRss) && maxRss <= 300, Number.isFinite(maxRss) ? `${maxRss.toFixed(0)} MB` : 'n/a'],
-  ['no errors or non-2xx answers', rows.every((row) => row.errors === 0), `${rows.reduce((sum, row) => sum + row.errors, 0)}`],
+  ['cached /blog/{slug} >= 50 % of ceiling', [cachedPost], (row) => ratio(row) >= 0.5, percent],
+  ['PAGE_CACHE=off /blog/{slug} >= 4 % of ceiling', [uncachedPost], (row) => ratio(row) >= 0.04, percent],
+  ['API public list page 0 >= 8 % of ceiling', [list0], (row) => ratio(row) >= 0.08, percent],
+  ['API page=500 within 2x of page=0 (p50 or req/s)', [list500, list0], within2x, deepDetail],
+  ['API comments of a post page 0 >= 8 % of ceiling', [reader('comments0')], (row) => ratio(row) >= 0.08, percent],
+  ['API comments deep page within 2x of page 0', [reader('commentsDeep'), reader('comments0')], within2x, deepDetail],
+  ['API like toggle >= 3 % of ceiling', [reader('toggle')], (row) => ratio(row) >= 0.03, percent],
+  ['API my-likes deep page within 2x of page 0', [reader('likesDeep'), reader('likes0')], within2x, deepDetail],
+  ['API reader dashboard stats >= 3 % of ceiling', [reader('dashboard')], (row) => ratio(row) >= 0.03, percent],
+  ['post page JS <= 100 KB gzipped', [postJs], (js) => js.gzipBytes <= 100 * 1024, (js) => `${(js.gzipBytes / 1024).toFixed(1)} KB`],
+  ['no render-blocking script before first paint', [postJs], (js) => js.blockingInHead.length === 0, (js) => `${js.blockingInHead.length} blocking`],
+  ['server RSS <= 300 MB', [maxRss], (mb) => Number.isFinite(mb) && mb <= 300, (mb) => (Number.isFinite(mb) ? `${mb.toFixed(0)} MB` : 'n/a')],
+  ['no errors or non-2xx answers', [rows], (all) => all.every((row) => row.errors === 0), (all) => `${all.reduce((sum, row) => sum + row.errors, 0)}`],
 ];
-for (const [name, pass, detail] of targets) process.stdout.write(`${pass ? 'PASS' : 'FAIL'}  ${pad(name, 52)} ${detail}\n`);
-process.exit(targets.every(([, pass]) => pass) ? 0 : 1);
+let failed = 0;
+for (const [name, needs, pass, detail] of targets) {
+  if (needs.some((item) => item === undefined)) {
+    process.stdout.write(`SKIP  ${pad(name, 52)} (phase not measured)\n`);
+    continue;
+  }
+  const ok = pass(...needs);
+  if (!ok) failed += 1;
+  process.stdout.write(`${ok ? 'PASS' : 'FAIL'}  ${pad(name, 52)} ${detail(...needs)}\n`);
+}
+process.exit(failed === 0 ? 0 : 1);
