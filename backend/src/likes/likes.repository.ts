@@ -85,6 +85,26 @@ export class LikesRepository {
    */
   likedPosts(userId: number, sortBy: LikeSortField, direction: SortDirection, limit: number, offset: number): Promise<LikedPostRow[]> {
     const dir = direction === 'asc' ? 'ASC' : 'DESC';
+    if ((SORT_KEYS[sortBy] ?? SORT_KEYS.createdAt) === SORT_KEYS.createdAt) {
+      // By time: the page's likes first, walking IDX_likes_user_created and checking only that each
+      // post is published, then the cards of those rows alone. Joining every card before the
+      // OFFSET made the planner hash-join and sort all of a heavy reader's likes with their posts'
+      // wide rows (page 269 of 3,600 likes: ~40 ms instead of ~8 ms; the bench's 2x target).
+      return this.dataSource.query(
+        `WITH page AS MATERIALIZED (
+           SELECT l.id, l.post_id, l.created_at
+             FROM likes l
+            WHERE l.user_id = $1 AND EXISTS (SELECT 1 FROM posts p WHERE p.id = l.post_id AND p.status = 'PUBLISHED')
+            ORDER BY l.created_at ${dir}, l.id ${dir}
+            LIMIT $2 OFFSET $3)
+         SELECT l.id, l.post_id, l.created_at, p.title, p.slug, p.summary, p.thumbnail, p.published_at, p.like_count, u.full_name AS author_name
+           FROM page l
+           JOIN posts p ON p.id = l.post_id
+           JOIN users u ON u.id = p.author_id
+          ORDER BY l.created_at ${dir}, l.id ${dir}`,
+        [userId, limit, offset],
+      ) as Promise<LikedPostRow[]>;
+    }
     return this.dataSource.query(
       `SELECT l.id, l.post_id, l.created_at, p.title, p.slug, p.summary, p.thumbnail, p.published_at, p.like_count, u.full_name AS author_name
          FROM likes l
