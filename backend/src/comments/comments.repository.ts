@@ -56,6 +56,23 @@ export class CommentsRepository {
     return rows[0];
   }
 
+  /**
+   * The post, locked until the transaction ends with the lock its counter update needs anyway
+   * (FOR NO KEY UPDATE): it cannot be deleted meanwhile (no foreign-key failure), and a comment
+   * write never has to strengthen a lock it holds. Comment writes take it first, as a post's
+   * deletion does, so the two never wait on each other in a circle (a KEY SHARE lock upgraded by
+   * the counter UPDATE deadlocked with a concurrent DELETE of the post).
+   */
+  async lockPost(manager: EntityManager, postId: number): Promise<PostRef | undefined> {
+    const rows = (await manager.query('SELECT id, status, slug FROM posts WHERE id = $1 FOR NO KEY UPDATE', [postId])) as PostRef[];
+    return rows[0];
+  }
+
+  async postIdOf(manager: EntityManager, id: number): Promise<number | undefined> {
+    const rows = (await manager.query('SELECT post_id FROM comments WHERE id = $1', [id])) as { post_id: number }[];
+    return rows[0]?.post_id;
+  }
+
   async userExists(userId: number): Promise<boolean> {
     const rows = (await this.dataSource.query('SELECT 1 FROM users WHERE id = $1', [userId])) as unknown[];
     return rows.length > 0;

@@ -32,8 +32,10 @@ function fieldError(field: string, message: string): BadRequestException {
 /**
  * The comment rules: only on published posts, levels 0..3, owners edit and delete, admins delete
  * any (DESIGN.md §4). Every write changes the comment row(s), the parent's reply_count and the
- * post's comment_count (PostsService.adjustCounters) in one transaction; row locks are always
- * taken child before parent, then the post, so concurrent writers never deadlock or lose a count.
+ * post's comment_count (PostsService.adjustCounters) in one transaction; locks are always taken
+ * in one order: the post's row (FOR NO KEY UPDATE, so it is not deleted meanwhile; the counter
+ * update needs that lock anyway), then the comment rows child before parent; concurrent writers
+ * never deadlock or lose a count.
  *
  * Deletion: a comment with replies becomes a placeholder ('[This comment has been deleted]', its
  * replies kept); one without replies is removed, and so is every placeholder above it that is
@@ -73,8 +75,10 @@ export class CommentsService {
 
   async create(input: CommentCreateInput, user: AuthUser): Promise<CreatedComment> {
     let post: PostRef | undefined;
-    const id = await this.dataSource.transaction(async (manager) => {
-      post = await this.publishedPost(input.postId, CommentsMessages.POST_NOT_FOUND, manager);
+    // Read back inside the transaction: once committed, the post (and the comment) may be deleted at once.
+    const row = await this.dataSource.transaction(async (manager) => {
+      post = await this.comments.lockPost(manager, input.postId);
+      if (!post || post.status !== PostStatus.PUBLISHED) throw new NotFoundException(CommentsMessages.POST_NOT_FOUND);
       let parentId: number | null = null;
       let level = 0;
       if (input.parentId) {
@@ -93,11 +97,10 @@ export class CommentsService {
       }
       const newId = await this.comments.insert(manager, { postId: input.postId, userId: user.id, parentId, level, content: input.content });
       await this.posts.adjustCounters(manager, input.postId, { comments: 1 });
-      return newId;
+      return (await this.comments.findOne(newId, manager)) as CommentRow;
     });
     if (post) this.notifier.changed(post.id, post.slug);
-    const row = await this.comments.findOne(id);
-    return { comment: toCommentResponse(row as CommentRow), isReply: !!input.parentId };
+    return { comment: toCommentResponse(row), isReply: !!input.parentId };
   }
 
   /** The owner changes the text of a live comment on a published post. */
@@ -108,13 +111,18 @@ export class CommentsService {
     const post = await this.publishedPost(comment.post_id);
     if (!(await this.comments.updateContent(id, content))) throw new NotFoundException(CommentsMessages.NOT_FOUND);
     this.notifier.changed(post.id, post.slug);
-    const row = (await this.comments.findOne(id)) as CommentRow;
-    return toCommentResponse(row, buildThreads(await this.comments.descendants([id])).get(id) ?? []);
+    const [row, below] = await Promise.all([this.comments.findOne(id), this.comments.descendants([id])]);
+    if (!row) throw new NotFoundException(CommentsMessages.NOT_FOUND);
+    return toCommentResponse(row, buildThreads(below).get(id) ?? []);
   }
 
   /** The owner, or an admin: see the class comment for what stays. */
   async remove(id: number, user: AuthUser): Promise<void> {
     const postId = await this.dataSource.transaction(async (manager) => {
+      // The post first (as its deletion does), then the comment rows, child before parent.
+      const ownerPost = await this.comments.postIdOf(manager, id);
+      if (ownerPost === undefined) throw new NotFoundException(CommentsMessages.NOT_FOUND);
+      await this.comments.lockPost(manager, ownerPost);
       const comment = await this.comments.lock(manager, id);
       if (!comment || comment.deleted_at) throw new NotFoundException(CommentsMessages.NOT_FOUND);
       if (comment.user_id !== user.id && user.role !== RoleName.ADMIN) throw new ForbiddenException(CommentsMessages.FORBIDDEN_DELETE);
@@ -181,8 +189,8 @@ export class CommentsService {
   }
 
   /** The post, when it is PUBLISHED; 404 otherwise (comments live on published posts only). */
-  private async publishedPost(postId: number, message: string = CommentsMessages.POST_NOT_FOUND, manager?: Parameters<CommentsRepository['findPost']>[1]): Promise<PostRef> {
-    const post = await this.comments.findPost(postId, manager);
+  private async publishedPost(postId: number, message: string = CommentsMessages.POST_NOT_FOUND): Promise<PostRef> {
+    const post = await this.comments.findPost(postId);
     if (!post || post.status !== PostStatus.PUBLISHED) throw new NotFoundException(message);
     return post;
   }
