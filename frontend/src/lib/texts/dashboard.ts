@@ -9,14 +9,10 @@ import { CommonTexts } from './common';
 
 export const DashboardTexts = {
   LOAD_FAILED: 'Unable to load dashboard data. Please try again later.',
-  STATS_FAILED: 'Failed to fetch user stats',
-  QUICK_STATS_FAILED: 'Failed to fetch quick stats',
   RECENT_LIKES_FAILED: 'Failed to fetch recent likes',
   RECENT_COMMENTS_FAILED: 'Failed to fetch recent comments',
   AUTH_FAILED: 'Authentication failed. Please log in again.',
-  FORBIDDEN: 'You do not have permission to access dashboard.',
   FORBIDDEN_RESOURCE: 'You do not have permission to access this resource.',
-  apiError: (status: number, statusText: string) => `API Error: ${status} ${statusText}`.trim(),
   welcome: 'Welcome back,',
 } as const;
 
@@ -59,14 +55,12 @@ export const LikedPostsTexts = {
   EXPLORE: 'Explore posts',
   WIDGET: 'Favorite Posts',
   READING_MINUTES: 5,
-  JUMP_RANGE: (total: number) => `Enter a page between 1 and ${total}.`,
 } as const;
 
 export const MyCommentsTexts = {
   TITLE: 'My Comments List',
   WIDGET: 'My Comments',
   LOAD_FAILED: 'Failed to fetch comments',
-  LOADING: 'Loading comments...',
   LOADING_MORE: 'Loading more...',
   LOAD_MORE: 'Load More Comments',
   EMPTY: 'No comments yet',
