@@ -578,5 +578,33 @@ describe('Comments', () => {
       // Within 2x of page 0 (plus 2 ms for timer noise on a fast machine).
       expect(deep).toBeLessThan(first * 2 + 2);
     });
+
+    it("a deep page of a user's comments costs about what page 0 costs (IDX_comments_user_created, published posts checked per row)", async () => {
+      const heavy = await createReader(t);
+      const posts = [await publishedPost(), await publishedPost(), await publishedPost()];
+      await db.query(
+        `INSERT INTO comments (post_id, user_id, content, created_at)
+         SELECT ($1::int[])[1 + g % 3], $2, 'mine ' || g, now() - g * interval '1 second' FROM generate_series(1, 6000) g`,
+        [posts.map((p) => p.id), heavy.id],
+      );
+      await db.query('VACUUM ANALYZE comments');
+      const service = t.app.get(CommentsService);
+      const elapsed = async (page: number) => {
+        const start = process.hrtime.bigint();
+        const result = await service.byUser(heavy.id, page, 10);
+        expect(result.content).toHaveLength(10);
+        return Number(process.hrtime.bigint() - start) / 1e6;
+      };
+      const firsts: number[] = [];
+      const deeps: number[] = [];
+      await elapsed(0);
+      await elapsed(599);
+      for (let i = 0; i < 15; i += 1) {
+        firsts.push(await elapsed(0));
+        deeps.push(await elapsed(599));
+      }
+      const median = (samples: number[]) => samples.sort((a, b) => a - b)[Math.floor(samples.length / 2)];
+      expect(median(deeps)).toBeLessThan(median(firsts) * 2 + 2);
+    });
   });
 });
