@@ -77,8 +77,9 @@ async function addComment(api: APIRequestContext, postId: number, content: strin
 /** Waits until the island whose file name starts with `name` has hydrated (scrolled to first: client:visible). */
 async function hydrated(page: Page, name: 'LikeButton' | 'CommentSection'): Promise<void> {
   const island = page.locator(`astro-island[component-url*="/${name}."]`).first();
-  await island.evaluate((element) => element.scrollIntoView());
-  await expect(page.locator(`astro-island[component-url*="/${name}."]:not([ssr])`).first()).toBeAttached();
+  // The island itself is display: contents (no box to scroll to): scroll its first element.
+  await island.evaluate((element) => (element.firstElementChild ?? element).scrollIntoView());
+  await expect(page.locator(`astro-island[component-url*="/${name}."]:not([ssr])`).first()).toBeAttached({ timeout: 20_000 });
 }
 
 const likeButton = (page: Page) => page.getByRole('button', { name: /^Like \d/ });

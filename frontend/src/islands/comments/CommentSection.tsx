@@ -94,8 +94,9 @@ function Comments({ postId, initialCount, viewer, loginHref, registerHref }: Pro
   }, []);
   useEffect(() => () => window.clearTimeout(noticeTimer.current), []);
 
+  const loaded = useRef(false);
   const refresh = useCallback(async () => {
-    setStatus((current) => (current === 'loaded' ? current : 'loading'));
+    if (!loaded.current) setStatus('loading');
     try {
       const [first, total] = await Promise.all([fetchComments(postId, 0), fetchCommentCount(postId).catch(() => undefined)]);
       setComments(first.comments);
@@ -104,9 +105,11 @@ function Comments({ postId, initialCount, viewer, loginHref, registerHref }: Pro
       setHasMore(!first.last);
       setMoreError(false);
       setStatus('loaded');
+      loaded.current = true;
     } catch {
-      setStatus((current) => (current === 'loaded' ? current : 'error'));
-      say({ kind: 'error', text: CommentsTexts.REFRESH_FAILED });
+      // Before anything loaded, the error state says it (with Try Again); after, a notice over the list.
+      if (loaded.current) say({ kind: 'error', text: CommentsTexts.REFRESH_FAILED });
+      else setStatus('error');
     }
   }, [postId, say]);
 
