@@ -38,12 +38,13 @@ export class LikesRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   /**
-   * The post when it is PUBLISHED, with a KEY SHARE lock until the transaction ends: it cannot be
-   * deleted meanwhile (the like row's foreign key stays valid), while other likes' counter updates
-   * (NO KEY UPDATE) are not blocked by it.
+   * The post when it is PUBLISHED, locked until the transaction ends with the lock its counter
+   * update needs anyway (FOR NO KEY UPDATE, as comment writes take it): it cannot be deleted
+   * meanwhile (the like row's foreign key stays valid), and the lock is never strengthened later.
+   * A KEY SHARE lock upgraded by the counter UPDATE can deadlock with a concurrent DELETE of the post.
    */
   async lockPublishedPost(manager: EntityManager, postId: number): Promise<LikeablePost | undefined> {
-    const rows = (await manager.query(`SELECT id, slug FROM posts WHERE id = $1 AND status = 'PUBLISHED' FOR KEY SHARE`, [postId])) as LikeablePost[];
+    const rows = (await manager.query(`SELECT id, slug FROM posts WHERE id = $1 AND status = 'PUBLISHED' FOR NO KEY UPDATE`, [postId])) as LikeablePost[];
     return rows[0];
   }
 
