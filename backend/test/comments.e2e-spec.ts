@@ -543,7 +543,7 @@ describe('Comments', () => {
   });
 
   describe('queries', () => {
-    it('a deep page of a post with many comments costs about what page 0 costs (ids from IDX_comments_post_root_created)', async () => {
+    it('a deep page of a post with many comments is read from IDX_comments_post_root_created and holds the right comments', async () => {
       const post = await publishedPost();
       await db.query(
         `INSERT INTO comments (post_id, user_id, content, created_at) SELECT $1, $2, 'bulk ' || g, now() - g * interval '1 second' FROM generate_series(1, 20000) g`,
@@ -556,30 +556,14 @@ describe('Comments', () => {
       )) as { 'QUERY PLAN': string }[]).map((row) => row['QUERY PLAN']).join('\n');
       expect(plan).toMatch(/Index Only Scan Backward using "?IDX_comments_post_root_created"?/);
 
+      // The deep page's speed (within 2x of page 0) is a benchmark target (`npm run bench`); here: the plan and the rows.
       const service = t.app.get(CommentsService);
-      const elapsed = async (page: number) => {
-        const start = process.hrtime.bigint();
-        await service.listForPost(post.id, page, 10);
-        return Number(process.hrtime.bigint() - start) / 1e6;
-      };
-      // Interleaved samples, so a busy machine slows both alike; medians.
-      const firsts: number[] = [];
-      const deeps: number[] = [];
-      await elapsed(0);
-      await elapsed(1999);
-      for (let i = 0; i < 15; i += 1) {
-        firsts.push(await elapsed(0));
-        deeps.push(await elapsed(1999));
-      }
-      const median = (samples: number[]) => samples.sort((a, b) => a - b)[Math.floor(samples.length / 2)];
-      const first = median(firsts);
-      const deep = median(deeps);
-      expect((await service.listForPost(post.id, 1999, 10)).content).toHaveLength(10);
-      // Within 2x of page 0 (plus 2 ms for timer noise on a fast machine).
-      expect(deep).toBeLessThan(first * 2 + 2);
+      const deep = await service.listForPost(post.id, 1999, 10);
+      expect(deep.content).toHaveLength(10);
+      expect(deep.content.map((comment) => comment.content)).toEqual(Array.from({ length: 10 }, (_, i) => `bulk ${19991 + i}`));
     });
 
-    it("a deep page of a user's comments costs about what page 0 costs (IDX_comments_user_created, published posts checked per row)", async () => {
+    it("a deep page of a user's comments holds the right comments (IDX_comments_user_created, published posts checked per row)", async () => {
       const heavy = await createReader(t);
       const posts = [await publishedPost(), await publishedPost(), await publishedPost()];
       await db.query(
@@ -588,23 +572,12 @@ describe('Comments', () => {
         [posts.map((p) => p.id), heavy.id],
       );
       await db.query('VACUUM ANALYZE comments');
+      // Speed is the bench's; here the deep page must be the right ten, newest first.
       const service = t.app.get(CommentsService);
-      const elapsed = async (page: number) => {
-        const start = process.hrtime.bigint();
-        const result = await service.byUser(heavy.id, page, 10);
-        expect(result.content).toHaveLength(10);
-        return Number(process.hrtime.bigint() - start) / 1e6;
-      };
-      const firsts: number[] = [];
-      const deeps: number[] = [];
-      await elapsed(0);
-      await elapsed(599);
-      for (let i = 0; i < 15; i += 1) {
-        firsts.push(await elapsed(0));
-        deeps.push(await elapsed(599));
-      }
-      const median = (samples: number[]) => samples.sort((a, b) => a - b)[Math.floor(samples.length / 2)];
-      expect(median(deeps)).toBeLessThan(median(firsts) * 2 + 2);
+      const first = await service.byUser(heavy.id, 0, 10);
+      const deep = await service.byUser(heavy.id, 599, 10);
+      expect(first.content.map((comment) => comment.content)).toEqual(Array.from({ length: 10 }, (_, i) => `mine ${1 + i}`));
+      expect(deep.content.map((comment) => comment.content)).toEqual(Array.from({ length: 10 }, (_, i) => `mine ${5991 + i}`));
     });
   });
 });
