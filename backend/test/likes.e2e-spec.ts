@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
 import { ContentChange, ContentEvents } from '../src/common/content-events';
-import { LIKE_NOTICE_WINDOW_MS } from '../src/likes/like-change-notifier';
+import { CONTENT_NOTICE_WINDOW_MS as LIKE_NOTICE_WINDOW_MS } from '../src/common/batched-content-notifier';
 import { createTestApp, TestApp } from './helpers/app';
 import { api, err, ISO, ok, uid } from './helpers/envelope';
 import { createFreshDatabase } from './helpers/fresh-database';
