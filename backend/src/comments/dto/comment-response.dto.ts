@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { PageableDto } from '../../common/pagination/page';
+import { AdminPageFieldsDto } from '../../common/pagination/page';
 
 /** The public face of a comment's author (never the e-mail). */
 export class CommentAuthorDto {
@@ -28,18 +28,8 @@ export class CommentResponseDto {
 }
 
 /** A page of comments: the spec's page fields plus `currentPage` (spec 001 §3 'Comment page'). */
-export class CommentPageDto {
+export class CommentPageDto extends AdminPageFieldsDto {
   @ApiProperty({ type: [CommentResponseDto] }) content: CommentResponseDto[];
-  @ApiProperty() totalElements: number;
-  @ApiProperty() totalPages: number;
-  @ApiProperty() number: number;
-  @ApiProperty() currentPage: number;
-  @ApiProperty() size: number;
-  @ApiProperty() first: boolean;
-  @ApiProperty() last: boolean;
-  @ApiProperty() empty: boolean;
-  @ApiProperty() numberOfElements: number;
-  @ApiProperty({ type: PageableDto }) pageable: PageableDto;
 }
 
 export class CommentPostRefDto {
@@ -68,18 +58,9 @@ export class CommentActivityDto {
   @ApiProperty({ type: CommentAuthorDto, nullable: true }) author: CommentAuthorDto | null;
 }
 
-export class CommentActivityPageDto {
+/** A page of comments with their posts (with `currentPage`, as the comment page). */
+export class CommentActivityPageDto extends AdminPageFieldsDto {
   @ApiProperty({ type: [CommentActivityDto] }) content: CommentActivityDto[];
-  @ApiProperty() totalElements: number;
-  @ApiProperty() totalPages: number;
-  @ApiProperty() number: number;
-  @ApiProperty() currentPage: number;
-  @ApiProperty() size: number;
-  @ApiProperty() first: boolean;
-  @ApiProperty() last: boolean;
-  @ApiProperty() empty: boolean;
-  @ApiProperty() numberOfElements: number;
-  @ApiProperty({ type: PageableDto }) pageable: PageableDto;
 }
 
 /** Spec 001 §3 'Comment stats'. */
