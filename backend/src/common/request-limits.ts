@@ -22,10 +22,11 @@ const CLOSE_OBJECT = 0x7d;
 /**
  * Whether a JSON text nests deeper than `max`, in one pass (strings are jumped over with
  * indexOf, escaped quotes included). It does not validate the JSON: the parser does that next.
- * Works on UTF-8 bytes (multi-byte sequences never contain ASCII bytes) and on decoded text.
+ * Works on UTF-8 bytes (multi-byte sequences never contain ASCII bytes); text in another
+ * encoding is scanned as its UTF-8 form.
  */
 export function jsonDepthExceeds(text: Uint8Array | string, max: number = MAX_JSON_DEPTH): boolean {
-  return typeof text === 'string' ? textDepthExceeds(text, max) : bytesDepthExceeds(text, max);
+  return bytesDepthExceeds(typeof text === 'string' ? Buffer.from(text, 'utf8') : text, max);
 }
 
 function bytesDepthExceeds(bytes: Uint8Array, max: number): boolean {
@@ -40,29 +41,6 @@ function bytesDepthExceeds(bytes: Uint8Array, max: number): boolean {
         if (end < 0) return false; // unterminated: the parser refuses it
         let backslashes = 0;
         while (bytes[end - 1 - backslashes] === BACKSLASH) backslashes++;
-        if (backslashes % 2 === 0) break;
-      }
-      i = end;
-    } else if (c === OPEN_ARRAY || c === OPEN_OBJECT) {
-      if (++depth > max) return true;
-    } else if (c === CLOSE_ARRAY || c === CLOSE_OBJECT) {
-      depth--;
-    }
-  }
-  return false;
-}
-
-function textDepthExceeds(text: string, max: number): boolean {
-  let depth = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === QUOTE) {
-      let end = i;
-      for (;;) {
-        end = text.indexOf('"', end + 1);
-        if (end < 0) return false;
-        let backslashes = 0;
-        while (text.charCodeAt(end - 1 - backslashes) === BACKSLASH) backslashes++;
         if (backslashes % 2 === 0) break;
       }
       i = end;
