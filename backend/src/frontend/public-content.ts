@@ -16,8 +16,9 @@ function paging(page: number, size: number, max = MAX_PAGE_SIZE): { page: number
 }
 
 /** The API's global text rule (WellFormedTextPipe) for the values pages take from the URL: NUL or a lone surrogate is 400. */
+const wellFormedText = new WellFormedTextPipe();
 function wellFormed(value: string, field: string): string {
-  return new WellFormedTextPipe().transform(value, { type: 'param', data: field }) as string;
+  return wellFormedText.transform(value, { type: 'param', data: field }) as string;
 }
 
 /**
