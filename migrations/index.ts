@@ -7,6 +7,7 @@ import { CreateAuthTokens1795336604900 } from './1795336604900-CreateAuthTokens'
 import { CreatePostsTagsReviews1795336563452 } from './1795336563452-CreatePostsTagsReviews';
 import { CreateUsersAndRoles1795336336857 } from './1795336336857-CreateUsersAndRoles';
 import { DemotePostBodyHeadings1795444368112 } from './1795444368112-DemotePostBodyHeadings';
+import { CreateAuditLog1795454970038 } from './1795454970038-CreateAuditLog';
 export const MIGRATIONS: Function[] = [
   CreateUsersAndRoles1795336336857,
   CreatePostsTagsReviews1795336563452,
@@ -16,4 +17,5 @@ export const MIGRATIONS: Function[] = [
   CreateAttemptCounters1795444543349,
   CreateComments1795447435829,
   CreateLikes1795447442486,
+  CreateAuditLog1795454970038,
 ];

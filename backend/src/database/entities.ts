@@ -1,3 +1,4 @@
+import { AuditEntry } from '../audit/entities/audit-entry.entity';
 import { AttemptCounterRow } from '../auth/entities/attempt-counter.entity';
 import { EmailVerificationCode } from '../auth/entities/email-verification-code.entity';
 import { PasswordResetToken } from '../auth/entities/password-reset-token.entity';
@@ -16,4 +17,4 @@ import { UserRole } from '../users/entities/user-role.entity';
  * Every TypeORM entity of the app, listed once: the app, the migration generator and the tests
  * all load this list (no path globs, so compiled and transpiled code behave the same).
  */
-export const ENTITIES: Function[] = [User, Role, UserRole, Post, Tag, PostTag, PostReview, RefreshSession, EmailVerificationCode, PasswordResetToken, AttemptCounterRow, Comment, Like];
+export const ENTITIES: Function[] = [User, Role, UserRole, Post, Tag, PostTag, PostReview, RefreshSession, EmailVerificationCode, PasswordResetToken, AttemptCounterRow, Comment, Like, AuditEntry];

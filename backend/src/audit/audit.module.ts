@@ -1,0 +1,12 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { AuditService } from './audit.service';
+import { AuditEntry } from './entities/audit-entry.entity';
+
+/** The audit log (no routes of its own: the admin area and the dashboards read it). */
+@Module({
+  imports: [TypeOrmModule.forFeature([AuditEntry])],
+  providers: [AuditService],
+  exports: [AuditService],
+})
+export class AuditModule {}

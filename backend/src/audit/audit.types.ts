@@ -1,0 +1,50 @@
+/**
+ * What the audit log records (spec 001 §3 "Activity types" plus the back-office actions). Stored
+ * as text, so a new type needs no migration; readers must tolerate types they do not know.
+ */
+export enum AuditType {
+  USER_REGISTERED = 'USER_REGISTERED',
+  USER_CREATED = 'USER_CREATED',
+  USER_UPDATED = 'USER_UPDATED',
+  USER_BANNED = 'USER_BANNED',
+  USER_UNBANNED = 'USER_UNBANNED',
+  PASSWORD_GENERATED = 'PASSWORD_GENERATED',
+  POST_CREATED = 'POST_CREATED',
+  POST_PUBLISHED = 'POST_PUBLISHED',
+  POST_REJECTED = 'POST_REJECTED',
+  POST_ARCHIVED = 'POST_ARCHIVED',
+  POST_DELETED = 'POST_DELETED',
+  TAG_CREATED = 'TAG_CREATED',
+  TAG_UPDATED = 'TAG_UPDATED',
+  TAG_ACTIVATED = 'TAG_ACTIVATED',
+  TAG_DEACTIVATED = 'TAG_DEACTIVATED',
+  TAG_DELETED = 'TAG_DELETED',
+}
+
+export const AUDIT_TARGET_TYPES = ['user', 'post', 'tag', 'comment'] as const;
+export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
+
+/** One thing that happened, as a service hands it to `AuditService.record`. */
+export interface AuditRecord {
+  type: AuditType;
+  /** Who did it; null for the system or an anonymous sign-up. */
+  actorId: number | null;
+  targetType: AuditTargetType;
+  targetId: number;
+  /** Short, shown as the activity's title (≤ 200 characters, cut when longer). */
+  title: string;
+  /** One sentence for the activity list (≤ 1000 characters, cut when longer). */
+  description?: string;
+  /** A site-relative page about the target, when there is one. */
+  link?: string | null;
+  /** Machine-readable facts (reasons, before/after values). Never secrets. */
+  details?: Record<string, unknown>;
+}
+
+/** Site-relative links the activities point to (the back-office pages read these parameters). */
+export const AuditLinks = {
+  user: (id: number) => `/admin/users?userId=${id}`,
+  adminPost: (id: number) => `/admin/posts?postId=${id}`,
+  publicPost: (slug: string) => `/blog/${slug}`,
+  tag: (id: number) => `/admin/tags?tagId=${id}`,
+} as const;
