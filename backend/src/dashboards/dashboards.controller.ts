@@ -1,11 +1,14 @@
-import { Controller, Get } from '@nestjs/common';
+import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { AuthUser } from '../common/auth-user';
 import { ApiEnvelope } from '../common/decorators/api-envelope.decorator';
+import { ApiErrors } from '../common/decorators/api-errors.decorator';
 import { Auth, CurrentUser } from '../common/decorators/auth.decorator';
+import { RoleName } from '../users/entities/role.entity';
 import { DashboardsMessages } from './dashboards.messages';
 import { DashboardsService } from './dashboards.service';
-import { QuickStatsDto, ReaderDashboardStatsDto } from './dto/dashboard.dto';
+import { AdminActivityQueryDto } from './dto/dashboard-input.dto';
+import { AdminActivityDto, AuthorDashboardStatsDto, QuickStatsDto, ReaderDashboardStatsDto } from './dto/dashboard.dto';
 
 const READER = Auth({ unauthenticated: DashboardsMessages.AUTH_REQUIRED, forbidden: DashboardsMessages.FORBIDDEN });
 const READER_SUMMARY =
@@ -31,6 +34,31 @@ export class DashboardsController {
   @ApiEnvelope(ReaderDashboardStatsDto)
   getUserDashboardStats(@CurrentUser() user: AuthUser): Promise<ReaderDashboardStatsDto> {
     return this.dashboards.readerStats(user);
+  }
+
+  @Get('author/stats')
+  @Auth({ role: RoleName.AUTHOR, unauthenticated: DashboardsMessages.AUTH_REQUIRED, forbidden: DashboardsMessages.FORBIDDEN })
+  @ApiOperation({
+    summary:
+      "The author dashboard (AUTHOR or ADMIN): every post in the system, the caller's posts, published posts and drafts, active tags, " +
+      "and the newest 10 events on the caller's posts (created, waiting for review, published, rejected with the reason) with links",
+  })
+  @ApiEnvelope(AuthorDashboardStatsDto)
+  getAuthorDashboardStats(@CurrentUser() user: AuthUser): Promise<AuthorDashboardStatsDto> {
+    return this.dashboards.authorStats(user);
+  }
+
+  @Get('admin/activity')
+  @Auth({ role: RoleName.ADMIN, unauthenticated: DashboardsMessages.ADMIN_AUTH_REQUIRED, forbidden: DashboardsMessages.FORBIDDEN_ADMIN })
+  @ApiOperation({
+    summary:
+      'New users, posts, comments (not deleted) and likes per UTC day over the last ?days days (1–365, default 30; today included), ' +
+      'oldest first, every day present (admin)',
+  })
+  @ApiEnvelope(AdminActivityDto)
+  @ApiErrors(400)
+  getAdminActivity(@Query() query: AdminActivityQueryDto): Promise<AdminActivityDto> {
+    return this.dashboards.adminActivity(query.days);
   }
 
   @Get('quick-stats')

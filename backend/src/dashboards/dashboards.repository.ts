@@ -29,6 +29,36 @@ export interface QuickStatsRow {
   new_likes: number;
 }
 
+export interface AuthorTotalsRow {
+  total_posts: number;
+  my_posts: number;
+  published_posts: number;
+  my_drafts: number;
+  total_tags: number;
+}
+
+export type AuthorEventType = 'POST_CREATED' | 'POST_SUBMITTED' | 'POST_PUBLISHED' | 'POST_REJECTED';
+
+export interface AuthorEventRow {
+  type: AuthorEventType;
+  post_id: number;
+  title: string;
+  slug: string;
+  /** The post's status now (decides the entry's link). */
+  status: string;
+  at: Date;
+  /** A rejection's reason. */
+  reason: string | null;
+}
+
+export interface ActivityDayRow {
+  date: string;
+  users: number;
+  posts: number;
+  comments: number;
+  likes: number;
+}
+
 /** 00:00 UTC of the current day ("today" of the quick stats, the same on every server). */
 const TODAY = `(date_trunc('day', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC')`;
 
@@ -88,5 +118,75 @@ export class DashboardsRepository {
               (SELECT count(*)::int FROM likes l JOIN posts p ON p.id = l.post_id AND p.status = 'PUBLISHED' WHERE l.created_at >= ${TODAY}) AS new_likes`,
     )) as QuickStatsRow[];
     return row;
+  }
+
+  /** Every post, the author's posts by status, and the active tags. */
+  async authorTotals(authorId: number): Promise<AuthorTotalsRow> {
+    const [row] = (await this.dataSource.query(
+      `SELECT (SELECT count(*)::int FROM posts) AS total_posts,
+              count(*)::int AS my_posts,
+              (count(*) FILTER (WHERE status = 'PUBLISHED'))::int AS published_posts,
+              (count(*) FILTER (WHERE status = 'DRAFT'))::int AS my_drafts,
+              (SELECT count(*)::int FROM tags WHERE is_active) AS total_tags
+         FROM posts WHERE author_id = $1`,
+      [authorId],
+    )) as AuthorTotalsRow[];
+    return row;
+  }
+
+  /**
+   * The newest `limit` events on the author's posts, newest first: each post's creation, its
+   * publication (published_at), its waiting for review (posts now PENDING_REVIEW, at updated_at:
+   * the submission is the last change an author can make to them) and every rejecting review.
+   * Each branch reads at most `limit` rows; ties keep a fixed order (created before submitted
+   * before the decision).
+   */
+  authorEvents(authorId: number, limit: number): Promise<AuthorEventRow[]> {
+    return this.dataSource.query(
+      `SELECT type, post_id, title, slug, status, at, reason FROM (
+         (SELECT 'POST_CREATED' AS type, 0 AS rank, p.id AS post_id, p.title, p.slug, p.status, p.created_at AS at, NULL::varchar AS reason
+            FROM posts p WHERE p.author_id = $1 ORDER BY p.created_at DESC, p.id DESC LIMIT $2)
+         UNION ALL
+         (SELECT 'POST_SUBMITTED', 1, p.id, p.title, p.slug, p.status, p.updated_at, NULL
+            FROM posts p WHERE p.author_id = $1 AND p.status = 'PENDING_REVIEW' ORDER BY p.updated_at DESC, p.id DESC LIMIT $2)
+         UNION ALL
+         (SELECT 'POST_PUBLISHED', 2, p.id, p.title, p.slug, p.status, p.published_at, NULL
+            FROM posts p WHERE p.author_id = $1 AND p.published_at IS NOT NULL ORDER BY p.published_at DESC, p.id DESC LIMIT $2)
+         UNION ALL
+         (SELECT 'POST_REJECTED', 2, p.id, p.title, p.slug, p.status, r.created_at, r.rejection_reason
+            FROM post_reviews r JOIN posts p ON p.id = r.post_id
+           WHERE p.author_id = $1 AND r.status = 'REJECTED' ORDER BY r.created_at DESC, r.id DESC LIMIT $2)
+       ) events
+       ORDER BY at DESC, rank DESC, post_id DESC LIMIT $2`,
+      [authorId, limit],
+    ) as Promise<AuthorEventRow[]>;
+  }
+
+  /**
+   * New users, posts (created, any status), comments (not deleted) and likes per UTC day over the
+   * last `days` days, today included, oldest first, zeros for quiet days: one grouped count per
+   * table over its created_at index (IDX_users_created_at, IDX_posts_created,
+   * IDX_comments_live_created, IDX_likes_created), joined to generate_series.
+   */
+  activityByDay(days: number): Promise<ActivityDayRow[]> {
+    return this.dataSource.query(
+      `WITH span AS (SELECT date_trunc('day', now() AT TIME ZONE 'UTC') AS last_day,
+                            date_trunc('day', now() AT TIME ZONE 'UTC') - ($1::int - 1) * interval '1 day' AS first_day),
+            since AS (SELECT first_day AT TIME ZONE 'UTC' AS at FROM span),
+            u AS (SELECT date_trunc('day', created_at AT TIME ZONE 'UTC') AS day, count(*)::int AS n
+                    FROM users WHERE created_at >= (SELECT at FROM since) GROUP BY 1),
+            p AS (SELECT date_trunc('day', created_at AT TIME ZONE 'UTC') AS day, count(*)::int AS n
+                    FROM posts WHERE created_at >= (SELECT at FROM since) GROUP BY 1),
+            c AS (SELECT date_trunc('day', created_at AT TIME ZONE 'UTC') AS day, count(*)::int AS n
+                    FROM comments WHERE created_at >= (SELECT at FROM since) AND deleted_at IS NULL GROUP BY 1),
+            l AS (SELECT date_trunc('day', created_at AT TIME ZONE 'UTC') AS day, count(*)::int AS n
+                    FROM likes WHERE created_at >= (SELECT at FROM since) GROUP BY 1)
+       SELECT to_char(d.day, 'YYYY-MM-DD') AS date, coalesce(u.n, 0) AS users, coalesce(p.n, 0) AS posts,
+              coalesce(c.n, 0) AS comments, coalesce(l.n, 0) AS likes
+         FROM span CROSS JOIN LATERAL generate_series(span.first_day, span.last_day, interval '1 day') AS d(day)
+         LEFT JOIN u ON u.day = d.day LEFT JOIN p ON p.day = d.day LEFT JOIN c ON c.day = d.day LEFT JOIN l ON l.day = d.day
+        ORDER BY d.day`,
+      [days],
+    ) as Promise<ActivityDayRow[]>;
   }
 }

@@ -3,14 +3,27 @@ import type { AuthUser } from '../common/auth-user';
 import { ContentEvents } from '../common/content-events';
 import { CommonMessages } from '../common/messages';
 import { MicroCache } from '../common/micro-cache';
-import { DashboardsRepository } from './dashboards.repository';
-import { ActivityType, QuickStatsDto, ReaderDashboardStatsDto } from './dto/dashboard.dto';
+import { DashboardsMessages } from './dashboards.messages';
+import { AuthorEventRow, DashboardsRepository } from './dashboards.repository';
+import {
+  ActivityType,
+  AdminActivityDto,
+  AuthorDashboardStatsDto,
+  DashboardActivityDto,
+  DashboardActivityType,
+  QuickStatsDto,
+  ReaderDashboardStatsDto,
+} from './dto/dashboard.dto';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const WEEK_MS = 7 * DAY_MS;
 /** Spec 000 §2/§9: the reader's activity of the last 7 days, at most 5 entries. */
 const RECENT_ACTIVITY_DAYS = 7;
 const RECENT_ACTIVITY_LIMIT = 5;
+/** Spec 001 §3 'Author stats': the newest events on the author's posts. */
+const AUTHOR_ACTIVITY_LIMIT = 10;
+/** The post is the author's to edit (the editor), or public (the post page). */
+const EDITABLE_STATUSES = new Set(['DRAFT', 'REJECTED']);
 /** The public quick stats are the same for everyone: one query per 5 s at most (dropped on content changes). */
 const QUICK_STATS_TTL_MS = 5_000;
 
@@ -20,7 +33,26 @@ export function perWeek(total: number, since: Date, now = Date.now()): number {
   return Math.round((total / weeks) * 10) / 10;
 }
 
-/** The reader dashboard and the public quick stats: real figures from SQL aggregates, never samples. */
+/** Where an author's activity entry leads: the editor while the post is theirs to edit, the post page while it is published. */
+function activityLink(row: AuthorEventRow): string | undefined {
+  if (EDITABLE_STATUSES.has(row.status)) return `/author/posts/${row.post_id}/edit`;
+  if (row.status === 'PUBLISHED') return `/blog/${row.slug}`;
+  return undefined;
+}
+
+export function toAuthorActivity(row: AuthorEventRow): DashboardActivityDto {
+  const texts = DashboardsMessages.activity[row.type];
+  const link = activityLink(row);
+  return {
+    type: DashboardActivityType[row.type],
+    title: texts.title,
+    description: texts.description(row.title, row.reason),
+    timestamp: row.at.toISOString(),
+    ...(link ? { link } : {}),
+  };
+}
+
+/** The reader and author dashboards, the admin activity chart and the public quick stats: real figures from SQL aggregates, never samples. */
 @Injectable()
 export class DashboardsService implements OnModuleDestroy {
   private readonly quick = new MicroCache<QuickStatsDto>(QUICK_STATS_TTL_MS, 1);
@@ -60,6 +92,23 @@ export class DashboardsService implements OnModuleDestroy {
         timestamp: row.at.toISOString(),
       })),
     };
+  }
+
+  async authorStats(user: AuthUser): Promise<AuthorDashboardStatsDto> {
+    const [totals, events] = await Promise.all([this.repository.authorTotals(user.id), this.repository.authorEvents(user.id, AUTHOR_ACTIVITY_LIMIT)]);
+    return {
+      totalPosts: totals.total_posts,
+      myPosts: totals.my_posts,
+      publishedPosts: totals.published_posts,
+      myDrafts: totals.my_drafts,
+      totalTags: totals.total_tags,
+      recentActivities: events.map(toAuthorActivity),
+      lastUpdated: new Date().toISOString(),
+    };
+  }
+
+  async adminActivity(days: number): Promise<AdminActivityDto> {
+    return { days: await this.repository.activityByDay(days) };
   }
 
   quickStats(): Promise<QuickStatsDto> {

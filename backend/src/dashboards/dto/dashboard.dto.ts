@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 
 export enum ActivityType {
   LIKE = 'LIKE',
@@ -48,4 +48,60 @@ export class QuickStatsDto {
   @ApiProperty({ description: 'Comments on published posts that are not deleted' }) totalComments: number;
   @ApiProperty({ description: 'Likes of published posts' }) totalLikes: number;
   @ApiProperty({ type: QuickTodayStatsDto }) todayStats: QuickTodayStatsDto;
+}
+
+/**
+ * Kinds of dashboard activity: the admin stats' kinds (spec 001 §3 'Activity types') and the
+ * author's own post events (POST_CREATED, POST_SUBMITTED, POST_PUBLISHED, POST_REJECTED).
+ */
+export enum DashboardActivityType {
+  USER_REGISTERED = 'USER_REGISTERED',
+  POST_PUBLISHED = 'POST_PUBLISHED',
+  POST_CREATED = 'POST_CREATED',
+  TAG_CREATED = 'TAG_CREATED',
+  USER_UPDATED = 'USER_UPDATED',
+  USER_BANNED = 'USER_BANNED',
+  POST_SUBMITTED = 'POST_SUBMITTED',
+  POST_REJECTED = 'POST_REJECTED',
+}
+
+/** One entry of a back-office activity list (spec 001 §3: type, title, description, timestamp, optional link). */
+export class DashboardActivityDto {
+  @ApiProperty({ enum: DashboardActivityType, enumName: 'DashboardActivityType' }) type: DashboardActivityType;
+  @ApiProperty({ description: "What happened, e.g. 'Post published'" }) title: string;
+  @ApiProperty({ description: 'One line about it, naming the post (and the reason of a rejection)' }) description: string;
+  @ApiProperty({ type: String, format: 'date-time' }) timestamp: string;
+  @ApiPropertyOptional({ description: 'Where to go from the entry (absent when there is nowhere to go)' }) link?: string;
+}
+
+/** The author dashboard (spec 001 §3 'Author stats'). */
+export class AuthorDashboardStatsDto {
+  @ApiProperty({ description: 'Every post in the system, any status (the card Total Posts (System))' }) totalPosts: number;
+  @ApiProperty({ description: "The caller's posts, any status" }) myPosts: number;
+  @ApiProperty({ description: "The caller's PUBLISHED posts" }) publishedPosts: number;
+  @ApiProperty({ description: "The caller's DRAFT posts" }) myDrafts: number;
+  @ApiProperty({ description: 'Active tags (Total Tags Available)' }) totalTags: number;
+  @ApiProperty({
+    type: [DashboardActivityDto],
+    description:
+      "Events on the caller's own posts, newest first, at most 10: created (POST_CREATED), waiting for review (POST_SUBMITTED, posts now PENDING_REVIEW, " +
+      'at their last change), published (POST_PUBLISHED, at publishedAt), rejected (POST_REJECTED, each rejecting review, with its reason). ' +
+      'link: /author/posts/{id}/edit while the post is a DRAFT or REJECTED, /blog/{slug} while it is PUBLISHED, else absent',
+  })
+  recentActivities: DashboardActivityDto[];
+  @ApiProperty({ type: String, format: 'date-time', description: 'When these figures were read' }) lastUpdated: string;
+}
+
+/** One UTC day of the admin activity chart. */
+export class AdminActivityDayDto {
+  @ApiProperty({ example: '2026-03-01', description: 'The UTC day, YYYY-MM-DD' }) date: string;
+  @ApiProperty({ description: 'Accounts created that day' }) users: number;
+  @ApiProperty({ description: 'Posts created that day (any status now)' }) posts: number;
+  @ApiProperty({ description: 'Comments written that day (not deleted)' }) comments: number;
+  @ApiProperty({ description: 'Likes given that day (still there)' }) likes: number;
+}
+
+/** New users, posts, comments and likes per UTC day, oldest day first, every day present (zeros included). */
+export class AdminActivityDto {
+  @ApiProperty({ type: [AdminActivityDayDto], description: 'The last N days up to today (UTC), oldest first' }) days: AdminActivityDayDto[];
 }
