@@ -24,10 +24,10 @@ export type QuickStats = Schemas['QuickStatsDto'];
 // ---- reads ----------------------------------------------------------------------------------
 
 /** The envelope `data` of a GET endpoint's 200 answer, from the OpenAPI types. */
-type DataOf<P extends keyof paths> = paths[P] extends { get: { responses: { 200: { content: { 'application/json': { data: infer T } } } } } } ? T : never;
+export type DataOf<P extends keyof paths> = paths[P] extends { get: { responses: { 200: { content: { 'application/json': { data: infer T } } } } } } ? T : never;
 
 /** One GET through the session's client, settled: the envelope's data, or the ApiError. */
-async function settle<P extends keyof paths>(_path: P, call: Promise<unknown>): Promise<Loaded<DataOf<P>>> {
+export async function settle<P extends keyof paths>(_path: P, call: Promise<unknown>): Promise<Loaded<DataOf<P>>> {
   try {
     return { ok: true, data: (await call) as DataOf<P> };
   } catch (error) {
