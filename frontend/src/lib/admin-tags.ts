@@ -1,0 +1,233 @@
+/**
+ * The back-office tag screens (/admin/tags; spec 001 §2, §3, §4, §5, §7, §9): the list's query
+ * (search, active/inactive/all, sort, size, 1-based page in the address), its read, the tag
+ * editor's checks and the posts of a tag. Used on the server and in the islands.
+ */
+import type { ApiClient } from './api/client';
+import { ApiError, unwrap } from './api/errors';
+import type { components } from './api/schema';
+import type { Loaded } from './settle';
+import { CommonTexts } from './texts/common';
+import { AdminTagsTexts } from './texts/admin-tags';
+
+type Schemas = components['schemas'];
+export type AdminTag = Schemas['TagResponseDto'];
+export type TagApiPage = Schemas['TagPageDto'];
+export type TagPostCard = Schemas['PostCardResponseDto'];
+export type TagPostsPage = { content: TagPostCard[]; totalElements: number; totalPages: number; number: number; size: number };
+
+// ---- the list's query -----------------------------------------------------------------------
+
+export type TagFilter = 'active' | 'inactive' | 'all';
+export type TagSortField = 'name' | 'createdAt' | 'updatedAt' | 'postCount';
+export type SortDir = 'asc' | 'desc';
+
+export const TAG_FILTERS: { value: TagFilter; label: string }[] = [
+  { value: 'active', label: 'Active' },
+  { value: 'inactive', label: 'Inactive' },
+  { value: 'all', label: 'All' },
+];
+export const TAG_SORT_FIELDS: { value: TagSortField; label: string }[] = [
+  { value: 'name', label: 'Name' },
+  { value: 'createdAt', label: 'Created' },
+  { value: 'updatedAt', label: 'Updated' },
+  { value: 'postCount', label: 'Post count' },
+];
+export const TAG_PAGE_SIZES = [5, 10, 20, 50] as const;
+/** Spec 001 §9: default page size 10; tag lists sort by name, descending, active only. */
+export const TAG_DEFAULTS = { size: 10, sortBy: 'name' as TagSortField, sortDir: 'desc' as SortDir, filter: 'active' as TagFilter };
+export const TAGS_PATH = '/admin/tags';
+/** The biggest page the tag list endpoint answers (lookups, spec 001 §9). */
+const LOOKUP_SIZE = 1000;
+
+export interface TagListQuery {
+  /** 0-based. */
+  page: number;
+  size: number;
+  sortBy: TagSortField;
+  sortDir: SortDir;
+  filter: TagFilter;
+  search: string;
+}
+
+export const DEFAULT_TAG_QUERY: TagListQuery = { page: 0, ...TAG_DEFAULTS, search: '' };
+
+export function tagQueryFrom(params: URLSearchParams): TagListQuery {
+  const rawPage = params.get('page') ?? '';
+  const size = Number(params.get('size'));
+  const sortBy = params.get('sortBy') as TagSortField | null;
+  const sortDir = params.get('sortDir');
+  const filter = params.get('filter') as TagFilter | null;
+  return {
+    page: /^\d{1,7}$/.test(rawPage) ? Math.max(0, Number(rawPage) - 1) : 0,
+    size: (TAG_PAGE_SIZES as readonly number[]).includes(size) ? size : TAG_DEFAULTS.size,
+    sortBy: sortBy && TAG_SORT_FIELDS.some((field) => field.value === sortBy) ? sortBy : TAG_DEFAULTS.sortBy,
+    sortDir: sortDir === 'asc' || sortDir === 'desc' ? sortDir : TAG_DEFAULTS.sortDir,
+    filter: filter && TAG_FILTERS.some((item) => item.value === filter) ? filter : TAG_DEFAULTS.filter,
+    search: (params.get('search') ?? '').trim().slice(0, 100),
+  };
+}
+
+export function tagQueryParams(query: TagListQuery): Record<string, string> {
+  const values: Record<string, string> = {};
+  if (query.search) values.search = query.search;
+  if (query.filter !== TAG_DEFAULTS.filter) values.filter = query.filter;
+  if (query.sortBy !== TAG_DEFAULTS.sortBy) values.sortBy = query.sortBy;
+  if (query.sortDir !== TAG_DEFAULTS.sortDir) values.sortDir = query.sortDir;
+  if (query.size !== TAG_DEFAULTS.size) values.size = String(query.size);
+  if (query.page > 0) values.page = String(query.page + 1);
+  return values;
+}
+
+export function tagListHref(query: TagListQuery): string {
+  const search = new URLSearchParams(tagQueryParams(query)).toString();
+  return search ? `${TAGS_PATH}?${search}` : TAGS_PATH;
+}
+
+// ---- reads ---------------------------------------------------------------------------------
+
+export interface TagListPage {
+  tags: AdminTag[];
+  totalElements: number;
+  totalPages: number;
+  /** 0-based. */
+  page: number;
+  size: number;
+}
+
+function failed<T>(error: unknown): Loaded<T> {
+  return { ok: false, error: error instanceof ApiError ? error : new ApiError(CommonTexts.UNEXPECTED_ERROR, 500) };
+}
+
+function getTags(api: ApiClient, query: TagListQuery, page: number, size: number, activeOnly: boolean): Promise<TagApiPage> {
+  return unwrap(
+    api.GET('/api/v1/blog/tags', { params: { query: { page, size, sortBy: query.sortBy, sortDir: query.sortDir, search: query.search || undefined, activeOnly } } }),
+  ) as Promise<TagApiPage>;
+}
+
+/**
+ * GET /blog/tags ?page&size&sortBy&sortDir&search&activeOnly. The endpoint filters by
+ * `activeOnly` alone (active, or every tag), so 'inactive' reads every tag in pages of 1000,
+ * keeps the inactive ones in the server's order and pages them here.
+ */
+export async function fetchTagList(api: ApiClient, query: TagListQuery): Promise<TagListPage> {
+  if (query.filter !== 'inactive') {
+    const answer = await getTags(api, query, query.page, query.size, query.filter === 'active');
+    return { tags: answer.content, totalElements: answer.totalElements, totalPages: answer.totalPages, page: answer.number, size: answer.size };
+  }
+  const inactive: AdminTag[] = [];
+  for (let page = 0; ; page++) {
+    const answer = await getTags(api, query, page, LOOKUP_SIZE, false);
+    inactive.push(...answer.content.filter((tag) => !tag.isActive));
+    if (answer.last || answer.content.length === 0) break;
+  }
+  const totalPages = Math.ceil(inactive.length / query.size);
+  return { tags: inactive.slice(query.page * query.size, (query.page + 1) * query.size), totalElements: inactive.length, totalPages, page: query.page, size: query.size };
+}
+
+export async function loadTagList(api: ApiClient, query: TagListQuery): Promise<Loaded<TagListPage>> {
+  try {
+    return { ok: true, data: await fetchTagList(api, query) };
+  } catch (error) {
+    return failed(error);
+  }
+}
+
+/** GET /blog/tags/{id} (an admin sees inactive tags and counts posts of any status). */
+export async function loadTag(api: ApiClient, id: number): Promise<Loaded<AdminTag>> {
+  try {
+    return { ok: true, data: (await unwrap(api.GET('/api/v1/blog/tags/{id}', { params: { path: { id } } }))) as AdminTag };
+  } catch (error) {
+    return failed(error);
+  }
+}
+
+export const TAG_POSTS_SIZE = 12;
+
+/** GET /blog/posts/public/tag/{slug} ?page&size=12&sort=publishedAt,desc: the tag's published posts. */
+export async function loadTagPosts(api: ApiClient, slug: string, page: number): Promise<Loaded<TagPostsPage>> {
+  try {
+    const answer = (await unwrap(
+      api.GET('/api/v1/blog/posts/public/tag/{slug}', { params: { path: { slug }, query: { page, size: TAG_POSTS_SIZE, sort: 'publishedAt,desc' } } }),
+    )) as TagPostsPage;
+    return { ok: true, data: answer };
+  } catch (error) {
+    return failed(error);
+  }
+}
+
+// ---- the tag editor's checks (spec 001 §5) ---------------------------------------------------
+
+export interface TagForm {
+  name: string;
+  slug: string;
+  description: string;
+  color: string;
+  icon: string;
+  isActive: boolean;
+}
+
+export type TagFormErrors = Partial<Record<keyof TagForm, string>>;
+
+export const TAG_SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+const HEX_COLOUR = /^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/;
+
+export function tagFormFrom(tag: AdminTag | undefined): TagForm {
+  return {
+    name: tag?.name ?? '',
+    slug: tag?.slug ?? '',
+    description: tag?.description ?? '',
+    color: tag?.color ?? '',
+    icon: tag?.icon ?? '',
+    isActive: tag?.isActive ?? true,
+  };
+}
+
+/** The editor's checks, in the order the fields appear; each failing field gets its text. */
+export function checkTagForm(form: TagForm): TagFormErrors {
+  const errors: TagFormErrors = {};
+  const name = form.name.trim();
+  const slug = form.slug.trim();
+  if (name.length < 2 || name.length > 100) errors.name = AdminTagsTexts.NAME_LENGTH;
+  if (slug.length < 2 || slug.length > 100 || !TAG_SLUG_PATTERN.test(slug)) errors.slug = AdminTagsTexts.SLUG_INVALID;
+  if (form.description.trim().length > 500) errors.description = AdminTagsTexts.DESCRIPTION_TOO_LONG;
+  if (form.color.trim() && !HEX_COLOUR.test(form.color.trim())) errors.color = AdminTagsTexts.COLOR_INVALID;
+  if (form.icon.trim().length > 64) errors.icon = AdminTagsTexts.ICON_TOO_LONG;
+  return errors;
+}
+
+/** The request body: trimmed, empty optional fields as null. */
+export function tagPayload(form: TagForm) {
+  return {
+    name: form.name.trim(),
+    slug: form.slug.trim(),
+    description: form.description.trim() || null,
+    color: form.color.trim() || null,
+    icon: form.icon.trim() || null,
+    isActive: form.isActive,
+  };
+}
+
+/** A tag colour safe to put in a style attribute, else undefined. */
+export function safeColour(colour: string | null | undefined): string | undefined {
+  return colour && HEX_COLOUR.test(colour) ? colour : undefined;
+}
+
+/**
+ * A tag's slug from its name, the spec's derivation (001 §5, the server's `slugify`): lower-case,
+ * accents removed (đ → d), only a-z, 0-9 and hyphens, spaces become hyphens, repeated hyphens
+ * collapsed, edge hyphens trimmed; at most 100 characters for a tag.
+ */
+export function tagSlugOf(name: string): string {
+  return name
+    .replace(/[đĐ]/g, 'd')
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[\s_]+/g, '-')
+    .replace(/[^a-z0-9-]/g, '')
+    .replace(/-+/g, '-')
+    .replace(/^-|-$/g, '')
+    .slice(0, 100)
+    .replace(/-+$/, '');
+}

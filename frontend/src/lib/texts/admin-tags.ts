@@ -1,0 +1,56 @@
+/**
+ * Texts of the back-office tag screens (/admin/tags; spec 001 §2, §5, §8): the tag editor's
+ * checks, the list's and the tag posts view's failures, notices and confirmations. Verbatim
+ * where the spec gives them.
+ */
+export const AdminTagsTexts = {
+  TITLE: 'Tag Management',
+  SUBTITLE: 'Create, edit, activate and retire the tags posts are filed under.',
+  NEW_TITLE: 'Create Tag',
+  EDIT_TITLE: 'Edit Tag',
+  POSTS_TITLE: 'Posts tagged with',
+
+  // tag editor (spec 001 §5)
+  NAME_LENGTH: 'Tag name must be between 2-100 characters',
+  SLUG_INVALID: 'Tag slug must be 2-100 characters: only lowercase letters, numbers, and hyphens.',
+  DESCRIPTION_TOO_LONG: 'Tag description must be at most 500 characters',
+  COLOR_INVALID: 'Tag color must be a hex colour such as #3178c6',
+  ICON_TOO_LONG: 'Tag icon must be at most 64 characters',
+  AUTH_REQUIRED: 'Authentication required. Please log in to create/update tags.',
+  AUTHENTICATED: 'Authenticated',
+  NOT_AUTHENTICATED: 'Not authenticated',
+  SAVE_FAILED: 'Failed to save tag. Please try again.',
+  CREATE_FAILED: 'Failed to create tag',
+  UPDATE_FAILED: 'Failed to update tag',
+  EDITOR_LOAD_FAILED: 'Failed to load tags',
+
+  // list (spec 001 §8)
+  LIST_FAILED: 'Unable to load tags list',
+  ACTIVATE_FAILED: 'Failed to activate tag',
+  DEACTIVATE_FAILED: 'Failed to deactivate tag',
+  STATUS_FAILED: 'Failed to update tag status. Please try again.',
+  DELETE_FAILED: 'Failed to delete tag',
+  DELETE_FAILED_RETRY: 'Failed to delete tag. Please try again.',
+  CREATED_NOTICE: 'Tag created successfully.',
+  UPDATED_NOTICE: 'Tag updated successfully.',
+  ACTIVATED: 'Tag activated',
+  DEACTIVATED: 'Tag deactivated',
+  DELETED: 'Tag deleted',
+  activated: (name: string) => `“${name}” can be attached to posts again and shows on public pages.`,
+  deactivated: (name: string) => `“${name}” is hidden from public pages and cannot be attached to posts.`,
+  deleted: (name: string) => `“${name}” was deleted.`,
+  DELETE_TITLE: 'Delete tag?',
+  deleteConfirm: (name: string) => `“${name}” will be deleted and removed from every post that carries it. This cannot be undone.`,
+  IN_USE_TITLE: 'Tag is in use',
+  IN_USE_HINT: 'Deactivating keeps it on its posts but hides it from public pages and the editor.',
+  EMPTY: 'No tags yet',
+  EMPTY_MESSAGE: 'Create the first tag to file posts under it.',
+  NO_MATCH: 'No tags match your filters',
+  NO_MATCH_MESSAGE: 'Try another search or show all tags.',
+  LOADING: 'Loading tags...',
+
+  // posts by tag (spec 001 §2, §8)
+  TAG_POSTS_FAILED: 'Failed to load posts by tag',
+  TAG_POSTS_EMPTY: 'No posts found for tag',
+  TAG_INACTIVE: 'This tag is inactive, so none of its posts are listed publicly. Activate it to list its published posts here.',
+} as const;
