@@ -8,7 +8,7 @@ interface FetchResult {
   response: Response;
 }
 
-export async function unwrapWithMessage(call: Promise<FetchResult>): Promise<{ message: string | undefined }> {
+export async function unwrapWithMessage<T = unknown>(call: Promise<FetchResult>): Promise<{ data: T; message: string | undefined }> {
   let result: FetchResult;
   try {
     result = await call;
@@ -18,5 +18,5 @@ export async function unwrapWithMessage(call: Promise<FetchResult>): Promise<{ m
   const envelope = (result.error ?? result.data) as Partial<ApiEnvelope<unknown>> | undefined;
   const message = envelope && typeof envelope.message === 'string' && envelope.message ? envelope.message : undefined;
   if (result.error !== undefined || !result.response.ok) throw new ApiError(message ?? CommonTexts.UNEXPECTED_ERROR, result.response.status, envelope?.errors ?? null);
-  return { message };
+  return { data: envelope?.data as T, message };
 }

@@ -1,0 +1,217 @@
+/**
+ * The editor's calls (spec 001 §7): saving (author endpoints, or the admin ones with status),
+ * submitting for review, the server's Markdown preview, and the images API at the host root
+ * (upload requirements, validation, the thumbnail upload with progress and a 60 s limit, delete).
+ * Every call carries the session cookie and X-Request-Timestamp; a 401 waits for the shared
+ * token refresh and is tried once more.
+ */
+import { unwrapWithMessage } from '../../lib/api-message';
+import { ApiError, unwrap, type ApiEnvelope } from '../../lib/api/errors';
+import type { components } from '../../lib/api/schema';
+import { refreshSession, sessionApi } from '../../lib/session-browser';
+import { CommonTexts } from '../../lib/texts/common';
+import { EditorTexts } from '../../lib/texts/editor';
+import type { EditorMode, PostResponse } from './editor-form';
+import { DEFAULT_UPLOAD_INFO, UPLOAD_TIMEOUT_MS, uploadInfoFrom, type UploadInfo } from './thumbnail-rules';
+
+type SavePayload = components['schemas']['PostSaveDto'];
+
+export interface Saved {
+  post: PostResponse;
+  /** The server's notice ('Post saved as a draft...', with any skipped tags). */
+  message: string | undefined;
+}
+
+/** Author: POST /blog/posts/author/create or PUT /blog/posts/author/{id}. Admin: POST /blog/posts or PUT /blog/posts/{id}. */
+export async function savePost(mode: EditorMode, id: number | undefined, body: SavePayload): Promise<Saved> {
+  const api = sessionApi();
+  const call =
+    mode === 'author'
+      ? id === undefined
+        ? api.POST('/api/v1/blog/posts/author/create', { body })
+        : api.PUT('/api/v1/blog/posts/author/{id}', { params: { path: { id } }, body })
+      : id === undefined
+        ? api.POST('/api/v1/blog/posts', { body })
+        : api.PUT('/api/v1/blog/posts/{id}', { params: { path: { id } }, body });
+  const { data, message } = await unwrapWithMessage<PostResponse>(call);
+  return { post: data, message };
+}
+
+/** POST /blog/posts/author/{id}/submit-for-review: DRAFT or REJECTED → PENDING_REVIEW. */
+export async function submitForReview(id: number): Promise<Saved> {
+  const { data, message } = await unwrapWithMessage<PostResponse>(sessionApi().POST('/api/v1/blog/posts/author/{id}/submit-for-review', { params: { path: { id } } }));
+  return { post: data, message };
+}
+
+/** The signed-in writer's name (GET /users/profile), for the preview of a post not saved yet. */
+export async function fetchOwnName(): Promise<string | undefined> {
+  const profile = (await unwrap(sessionApi().GET('/api/v1/users/profile'))) as components['schemas']['UserResponseDto'] | undefined;
+  return profile?.fullName;
+}
+
+// ---- calls outside the typed client ---------------------------------------------------------
+
+/** fetch with the session's headers; a 401 waits for the shared refresh and is retried once. */
+async function sessionFetch(path: string, init: RequestInit = {}, signal?: AbortSignal): Promise<Response> {
+  const send = () => {
+    const headers = new Headers(init.headers);
+    headers.set('X-Request-Timestamp', String(Date.now()));
+    headers.set('Accept', 'application/json');
+    return fetch(path, { ...init, headers, credentials: 'same-origin', signal });
+  };
+  let response: Response;
+  try {
+    response = await send();
+    if (response.status === 401 && (await refreshSession())) response = await send();
+  } catch (error) {
+    if (error instanceof DOMException && error.name === 'AbortError') throw error;
+    throw new ApiError(CommonTexts.NETWORK_ERROR, 0);
+  }
+  return response;
+}
+
+/** The envelope's data, or an ApiError with its message and field errors. */
+async function envelopeData<T>(response: Response): Promise<T> {
+  if (response.status === 204) return undefined as T;
+  let envelope: Partial<ApiEnvelope<T>> | undefined;
+  try {
+    envelope = (await response.json()) as Partial<ApiEnvelope<T>>;
+  } catch {
+    envelope = undefined;
+  }
+  if (!response.ok) {
+    const message = typeof envelope?.message === 'string' && envelope.message ? envelope.message : CommonTexts.UNEXPECTED_ERROR;
+    throw new ApiError(message, response.status, envelope?.errors ?? null);
+  }
+  return envelope?.data as T;
+}
+
+export interface RenderedPreview {
+  html: string;
+  readingTime: number;
+  wordCount: number;
+}
+
+/** POST /api/v1/blog/posts/preview {content}: the server's sanitized rendering (the one saving uses). */
+export async function renderPreview(content: string, signal?: AbortSignal): Promise<RenderedPreview> {
+  const response = await sessionFetch('/api/v1/blog/posts/preview', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ content }) }, signal);
+  const data = await envelopeData<Partial<RenderedPreview>>(response);
+  return { html: typeof data?.html === 'string' ? data.html : '', readingTime: Number(data?.readingTime) || 1, wordCount: Number(data?.wordCount) || 0 };
+}
+
+/** GET /images/upload-info; the §9 defaults when it fails. */
+export async function fetchUploadInfo(): Promise<UploadInfo> {
+  try {
+    return uploadInfoFrom(await envelopeData<unknown>(await sessionFetch('/images/upload-info')));
+  } catch {
+    return DEFAULT_UPLOAD_INFO;
+  }
+}
+
+export interface ImageCheck {
+  width: number;
+  height: number;
+  format?: string;
+  size?: number;
+  warnings: string[];
+}
+
+const warningsOf = (value: unknown): string[] => (Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : []);
+
+/** POST /images/validate (multipart 'image'): the server's verdict before uploading. */
+export async function validateImage(file: File): Promise<ImageCheck> {
+  const body = new FormData();
+  body.append('image', file);
+  const data = await envelopeData<Partial<ImageCheck>>(await sessionFetch('/images/validate', { method: 'POST', body }));
+  return { width: Number(data?.width) || 0, height: Number(data?.height) || 0, format: data?.format, size: data?.size, warnings: warningsOf(data?.warnings) };
+}
+
+export interface UploadedImage {
+  url: string;
+  filename: string;
+  width: number;
+  height: number;
+  warnings: string[];
+}
+
+interface UploadAnswer {
+  url?: string;
+  imageUrl?: string;
+  cdnUrl?: string;
+  filename?: string;
+  width?: number;
+  height?: number;
+  warnings?: unknown;
+}
+
+function fileNameOf(url: string): string {
+  return url.split(/[?#]/)[0].split('/').pop() ?? '';
+}
+
+function sendUpload(file: File, onProgress: (percent: number) => void, signal: AbortSignal): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    const abort = () => xhr.abort();
+    xhr.open('POST', '/images/thumbnail/upload');
+    xhr.setRequestHeader('X-Request-Timestamp', String(Date.now()));
+    xhr.setRequestHeader('Accept', 'application/json');
+    xhr.timeout = UPLOAD_TIMEOUT_MS;
+    xhr.upload.onprogress = (event) => {
+      if (event.lengthComputable && event.total > 0) onProgress(Math.min(100, Math.round((event.loaded / event.total) * 100)));
+    };
+    xhr.onload = () => {
+      signal.removeEventListener('abort', abort);
+      resolve({ status: xhr.status, body: xhr.responseText });
+    };
+    xhr.onerror = () => {
+      signal.removeEventListener('abort', abort);
+      reject(new ApiError(CommonTexts.NETWORK_ERROR, 0));
+    };
+    xhr.ontimeout = () => {
+      signal.removeEventListener('abort', abort);
+      reject(new ApiError(EditorTexts.UPLOAD_TIMEOUT, 0));
+    };
+    xhr.onabort = () => reject(new DOMException('The upload was cancelled', 'AbortError'));
+    signal.addEventListener('abort', abort, { once: true });
+    const body = new FormData();
+    body.append('image', file);
+    xhr.send(body);
+  });
+}
+
+/**
+ * POST /images/thumbnail/upload (multipart 'image') with upload progress (0-100) and the 60 s
+ * limit; `signal` cancels it. The image URL comes from imageUrl, cdnUrl or url (§3).
+ */
+export async function uploadThumbnail(file: File, onProgress: (percent: number) => void, signal: AbortSignal): Promise<UploadedImage> {
+  let answer = await sendUpload(file, onProgress, signal);
+  if (answer.status === 401 && (await refreshSession())) {
+    onProgress(0);
+    answer = await sendUpload(file, onProgress, signal);
+  }
+  let envelope: Partial<ApiEnvelope<UploadAnswer>> | undefined;
+  try {
+    envelope = JSON.parse(answer.body) as Partial<ApiEnvelope<UploadAnswer>>;
+  } catch {
+    envelope = undefined;
+  }
+  if (answer.status < 200 || answer.status >= 300) {
+    const message = typeof envelope?.message === 'string' && envelope.message ? envelope.message : CommonTexts.UNEXPECTED_ERROR;
+    throw new ApiError(message, answer.status, envelope?.errors ?? null);
+  }
+  const data = envelope?.data ?? {};
+  const url = data.imageUrl ?? data.cdnUrl ?? data.url;
+  if (typeof url !== 'string' || !url) throw new ApiError(CommonTexts.UNEXPECTED_ERROR, answer.status);
+  return {
+    url,
+    filename: typeof data.filename === 'string' && data.filename ? data.filename : fileNameOf(url),
+    width: Number(data.width) || 0,
+    height: Number(data.height) || 0,
+    warnings: warningsOf(data.warnings),
+  };
+}
+
+/** DELETE /images/{filename} (204). */
+export async function deleteImage(filename: string): Promise<void> {
+  await envelopeData<void>(await sessionFetch(`/images/${encodeURIComponent(filename)}`, { method: 'DELETE' }));
+}
