@@ -24,8 +24,8 @@ const RECENT_ACTIVITY_LIMIT = 5;
 const AUTHOR_ACTIVITY_LIMIT = 10;
 /** The post is the author's to edit (the editor), or public (the post page). */
 const EDITABLE_STATUSES = new Set(['DRAFT', 'REJECTED']);
-/** The public quick stats are the same for everyone: one query per 5 s at most (dropped on content changes). */
-const QUICK_STATS_TTL_MS = 5_000;
+/** The public quick stats and the admin activity chart are the same for every caller: one query per 5 s at most (dropped on content changes). */
+const SHARED_ANSWER_TTL_MS = 5_000;
 
 /** Per week since `since` (at least one week), to one decimal (spec 000 §9 'Weekly averages'). */
 export function perWeek(total: number, since: Date, now = Date.now()): number {
@@ -55,14 +55,19 @@ export function toAuthorActivity(row: AuthorEventRow): DashboardActivityDto {
 /** The reader and author dashboards, the admin activity chart and the public quick stats: real figures from SQL aggregates, never samples. */
 @Injectable()
 export class DashboardsService implements OnModuleDestroy {
-  private readonly quick = new MicroCache<QuickStatsDto>(QUICK_STATS_TTL_MS, 1);
+  private readonly quick = new MicroCache<QuickStatsDto>(SHARED_ANSWER_TTL_MS, 1);
+  /** Per `days`: the chart's counts read every row of the period, so a burst of dashboard loads shares one read (at most 5 s old). */
+  private readonly activity = new MicroCache<AdminActivityDto>(SHARED_ANSWER_TTL_MS, 16);
   private readonly stopListening: () => void;
 
   constructor(
     private readonly repository: DashboardsRepository,
     contentEvents: ContentEvents,
   ) {
-    this.stopListening = contentEvents.onChange(() => this.quick.clear());
+    this.stopListening = contentEvents.onChange(() => {
+      this.quick.clear();
+      this.activity.clear();
+    });
   }
 
   onModuleDestroy(): void {
@@ -107,8 +112,8 @@ export class DashboardsService implements OnModuleDestroy {
     };
   }
 
-  async adminActivity(days: number): Promise<AdminActivityDto> {
-    return { days: await this.repository.activityByDay(days) };
+  adminActivity(days: number): Promise<AdminActivityDto> {
+    return this.activity.remember(String(days), async () => ({ days: await this.repository.activityByDay(days) }));
   }
 
   quickStats(): Promise<QuickStatsDto> {

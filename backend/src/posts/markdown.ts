@@ -80,8 +80,23 @@ export function renderMarkdown(source: string): string {
   return sanitizePostHtml(md.render(source, {}));
 }
 
+/** Words: runs of non-space characters. */
+export function wordCountOf(source: string): number {
+  return source.trim().split(/\s+/).filter(Boolean).length;
+}
+
 /** Minutes to read: words / 200 rounded up, at least 1. */
 export function readingTimeOf(source: string): number {
-  const words = source.trim().split(/\s+/).filter(Boolean).length;
-  return Math.max(1, Math.ceil(words / 200));
+  return Math.max(1, Math.ceil(wordCountOf(source) / 200));
+}
+
+export interface MarkdownPreview {
+  html: string;
+  readingTime: number;
+  wordCount: number;
+}
+
+/** The editor's preview: the HTML a save would store for this content, its reading time and words. */
+export function previewMarkdown(source: string): MarkdownPreview {
+  return { html: renderMarkdown(source), readingTime: readingTimeOf(source), wordCount: wordCountOf(source) };
 }

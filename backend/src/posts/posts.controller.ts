@@ -8,7 +8,9 @@ import { WithMessage, withMessage } from '../common/envelope';
 import { ParseIdPipe } from '../common/validation/parse-id.pipe';
 import { RoleName } from '../users/entities/role.entity';
 import { PostAdminQueryDto, PostAuthorSaveDto, PostMineQueryDto, PostSaveDto } from './dto/post-input.dto';
+import { PostPreviewDto, PostPreviewResponseDto } from './dto/post-preview.dto';
 import { PostAdminPageDto, PostResponseDto } from './dto/post-response.dto';
+import { previewMarkdown } from './markdown';
 import { PostsMessages } from './posts.messages';
 import { PostsService, SaveResult } from './posts.service';
 
@@ -83,6 +85,20 @@ export class PostsController {
   @ApiErrors(400, 404, 409)
   async submitPostForReview(@Param('id', ParseIdPipe) id: number, @CurrentUser() user: AuthUser): Promise<WithMessage<PostResponseDto>> {
     return withMessage(await this.posts.submitForReview(id, user), PostsMessages.SUBMITTED);
+  }
+
+  @Post('preview')
+  @HttpCode(200)
+  @Auth({ role: RoleName.AUTHOR, forbidden: PostsMessages.FORBIDDEN_CREATE, unauthenticated: PostsMessages.AUTH_REQUIRED })
+  @ApiOperation({
+    summary:
+      "The editor's preview (AUTHOR or ADMIN): the content rendered by the server's own Markdown renderer and allow-list (the HTML a save stores " +
+      'as contentHtml), reading time (words / 200 rounded up, at least 1) and word count. Content rules as on save (trimmed, required, at most 200,000 characters); nothing is stored',
+  })
+  @ApiEnvelope(PostPreviewResponseDto)
+  @ApiErrors(400)
+  previewPost(@Body() dto: PostPreviewDto): PostPreviewResponseDto {
+    return previewMarkdown(dto.content);
   }
 
   @Get(':id')
