@@ -4,6 +4,212 @@
  */
 
 export interface paths {
+    "/api/v1/admin/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The admin dashboard numbers and the latest 10 activities (admin); the same as GET /dashboard/admin/stats */
+        get: operations["getAdminStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Users, paged (admin). search: part of the full name or e-mail. Filters: status, isVerified, role (holding the role; USER also matches users without roles). Default sort createdAt desc, size 10. */
+        get: operations["listAdminUsers"];
+        put?: never;
+        /** Create a user (admin): roles, status, optionally verified; 409 when the e-mail is registered */
+        post: operations["createAdminUser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/users/role/{role}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Users holding a role, newest first (admin); USER also matches users without roles */
+        get: operations["listAdminUsersByRole"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/users/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Users whose full name or e-mail contains query (admin); the same answer as GET /admin/users. Filters: status, isVerified, role (holding the role; USER also matches users without roles). Default sort createdAt desc, size 10. */
+        get: operations["searchAdminUsers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/users/status/{status}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Users of one status, newest first (admin) */
+        get: operations["listAdminUsersByStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/users/verified/{flag}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Verified (true) or unverified (false) users, newest first (admin) */
+        get: operations["listAdminUsersByVerification"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/users/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One user with roles, post and comment totals (admin) */
+        get: operations["getAdminUser"];
+        /** Edit a user, partially (admin): fullName, bio, roles (replace), status, isVerified. BANNED is refused (400: use ban); a banned user changes status only by unban (409). Nobody deactivates or demotes their own account, and the last active admin keeps ADMIN (409). Losing access ends the user's sessions. */
+        put: operations["updateAdminUser"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/users/{id}/audit-log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Audit entries about the user or by the user, newest first (admin) */
+        get: operations["getAdminUserAuditLog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/users/{id}/ban": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Ban a user with a reason (admin): status BANNED, every session ends at once. Not oneself, not the last active admin (409); already banned: 409 */
+        post: operations["banAdminUser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/users/{id}/ban-status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The user's open ban: reason, time, banning admin, admin note (all null when not banned) (admin) */
+        get: operations["getAdminUserBanStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/users/{id}/generate-password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Set a strong random password (admin), e-mail it to the user and end all the user's sessions; the answer shows it once */
+        post: operations["generateAdminUserPassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/users/{id}/unban": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Unban a user with a reason (admin): status ACTIVE; the ban stays in the history. Not banned: 409 */
+        post: operations["unbanAdminUser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/auth/forgot-password": {
         parameters: {
             query?: never;
@@ -325,6 +531,23 @@ export interface paths {
         put?: never;
         /** Submit an own DRAFT or REJECTED post for review (→ PENDING_REVIEW); other statuses are 409 */
         post: operations["submitPostForReview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/blog/posts/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The editor's preview (AUTHOR or ADMIN): the content rendered by the server's own Markdown renderer and allow-list (the HTML a save stores as contentHtml), reading time (words / 200 rounded up, at least 1) and word count. Content rules as on save (trimmed, required, at most 200,000 characters); nothing is stored */
+        post: operations["previewPost"];
         delete?: never;
         options?: never;
         head?: never;
@@ -747,6 +970,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/dashboard/admin/activity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** New users, posts, comments (not deleted) and likes per UTC day over the last ?days days (1–365, default 30; today included), oldest first, every day present (admin) */
+        get: operations["getAdminActivity"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/dashboard/admin/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Admin dashboard (admin): users by status, posts, tags, views, likes, comments, the caller's posts and drafts, the latest 10 activities of the audit log, lastUpdated */
+        get: operations["getAdminDashboardStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/dashboard/author/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The author dashboard (AUTHOR or ADMIN): every post in the system, the caller's posts, published posts and drafts, active tags, and the newest 10 events on the caller's posts (created, waiting for review, published, rejected with the reason) with links */
+        get: operations["getAuthorDashboardStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/dashboard/quick-stats": {
         parameters: {
             query?: never;
@@ -1005,10 +1279,289 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/images/thumbnail/upload": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload a post thumbnail (AUTHOR or ADMIN)
+         * @description The checks of POST /images/validate, then stored re-encoded as WebP (quality 80, metadata stripped) under a random name with variants 400, 800 and 1600 px wide (only those narrower than the image). An animated GIF is stored as its first frame (with a warning). A thumbnail no post uses is deleted a day after its upload.
+         */
+        post: operations["uploadThumbnail"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/images/upload-info": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Thumbnail upload requirements: maxSize (bytes), allowedFormats, recommendedDimensions, maxDimensions (public) */
+        get: operations["getImageUploadInfo"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/images/validate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check an image against the thumbnail rules without storing it (public)
+         * @description Type by content (JPEG, PNG, WebP, GIF), not empty, at most 10 MB, decodable, at most 2048x2048, width and height ratios to 800x400 within 0.5-3. More than 30 % off 800x400 is valid with a warning. Refused: 400, message = the first reason, errors.image = every reason.
+         */
+        post: operations["validateImage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/images/{filename}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete an uploaded thumbnail and its variants (its uploader or an ADMIN; 409 while a post uses it) */
+        delete: operations["deleteImage"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        AdminActivityDayDto: {
+            /** @description Comments written that day (not deleted) */
+            comments: number;
+            /**
+             * @description The UTC day, YYYY-MM-DD
+             * @example 2026-03-01
+             */
+            date: string;
+            /** @description Likes given that day (still there) */
+            likes: number;
+            /** @description Posts created that day (any status now) */
+            posts: number;
+            /** @description Accounts created that day */
+            users: number;
+        };
+        AdminActivityDto: {
+            /** @description The last N days up to today (UTC), oldest first */
+            days: components["schemas"]["AdminActivityDayDto"][];
+        };
+        AdminBanStatusDto: {
+            adminNote: string | null;
+            banReason: string | null;
+            /** Format: date-time */
+            bannedAt: string | null;
+            /** @description The banning admin's full name (null when unknown or deleted) */
+            bannedBy: string | null;
+            bannedById: number | null;
+            isBanned: boolean;
+        };
+        AdminGeneratedPasswordDto: {
+            /** @description Whether the e-mail with the password went out */
+            emailed: boolean;
+            /**
+             * @description Shown once; only its bcrypt hash is stored
+             * @example k7#Qm9!vTz2@Lp4x
+             */
+            newPassword: string;
+        };
+        AdminStatsDto: {
+            activeUsers: number;
+            bannedUsers: number;
+            inactiveUsers: number;
+            /** Format: date-time */
+            lastUpdated: string;
+            /** @description The caller's own drafts */
+            myDrafts: number;
+            /** @description The caller's own posts */
+            myPosts: number;
+            pendingUsers: number;
+            publishedPosts: number;
+            /** @description The latest 10 audit log entries, newest first */
+            recentActivities: components["schemas"]["AdminActivityDto"][];
+            /** @description Comments not deleted */
+            totalComments: number;
+            totalLikes: number;
+            /** @description All posts, any status */
+            totalPosts: number;
+            totalTags: number;
+            totalUsers: number;
+            totalViews: number;
+        };
+        AdminUserBanDto: {
+            /** @description Internal, for other admins */
+            adminNote?: string | null;
+            /** @example Spam in comments */
+            reason: string;
+        };
+        AdminUserCreateDto: {
+            /** @description Must equal password */
+            confirmPassword: string;
+            /**
+             * @description Trimmed and lower-cased
+             * @example ann@example.com
+             */
+            email: string;
+            /** @example Ann Lee */
+            fullName: string;
+            /**
+             * @description true: the account is created verified (it can sign in at once when ACTIVE)
+             * @default false
+             */
+            markEmailAsVerified: boolean;
+            password: string;
+            /**
+             * @example [
+             *       "USER"
+             *     ]
+             */
+            roles: components["schemas"]["RoleName"][];
+            /** @example ACTIVE */
+            status: components["schemas"]["UserStatus"];
+        };
+        AdminUserDto: {
+            avatar: string | null;
+            bio: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** @example ann@example.com */
+            email: string;
+            /** Format: date-time */
+            emailVerifiedAt: string | null;
+            /** @example Ann Lee */
+            fullName: string;
+            /** @example 7 */
+            id: number;
+            isVerified: boolean;
+            /** Format: date-time */
+            lastLoginAt: string | null;
+            /** @description The highest-ranked held role (none = USER) */
+            role: components["schemas"]["RoleName"];
+            /** @description Held roles, oldest assignment first; none is shown as USER */
+            roles: components["schemas"]["UserRoleResponseDto"][];
+            status: components["schemas"]["UserStatus"];
+            /** @description Comments written (deleted ones not counted) */
+            totalComments: number;
+            /** @description Posts written, any status */
+            totalPosts: number;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        AdminUserPageDto: {
+            content: components["schemas"]["AdminUserDto"][];
+            currentPage: number;
+            empty: boolean;
+            first: boolean;
+            last: boolean;
+            number: number;
+            numberOfElements: number;
+            pageable: components["schemas"]["PageableDto"];
+            size: number;
+            totalElements: number;
+            totalPages: number;
+        };
+        AdminUserUpdateDto: {
+            /** @description '' or null clears it */
+            bio?: string | null;
+            fullName?: string;
+            /** @description true marks the e-mail verified now; false withdraws it (the user can no longer sign in) */
+            isVerified?: boolean;
+            /** @description Replaces the held roles */
+            roles?: components["schemas"]["RoleName"][];
+            /** @description BANNED is refused here (use POST /admin/users/{id}/ban, which needs a reason); a banned user changes status only through unban */
+            status?: components["schemas"]["UserStatus"];
+        };
+        AuditActorDto: {
+            /** @example Ann Lee */
+            fullName: string;
+            /** @example 1 */
+            id: number;
+        };
+        AuditEntryDto: {
+            /** @description Who did it; null for a sign-up or a deleted account */
+            actor: components["schemas"]["AuditActorDto"] | null;
+            /** @example Ann Lee was banned: spam */
+            description: string;
+            /**
+             * @example {
+             *       "reason": "spam"
+             *     }
+             */
+            details: {
+                [key: string]: unknown;
+            };
+            /** @example 42 */
+            id: number;
+            /**
+             * @description A site-relative page about the target
+             * @example /admin/users?userId=7
+             */
+            link: string | null;
+            /** @example 7 */
+            targetId: number;
+            /**
+             * @example user
+             * @enum {string}
+             */
+            targetType: "user" | "post" | "tag" | "comment";
+            /** Format: date-time */
+            timestamp: string;
+            /** @example User banned */
+            title: string;
+            /**
+             * @description New types may appear; show unknown ones generically
+             * @example USER_BANNED
+             */
+            type: components["schemas"]["AuditType"];
+        };
+        AuditEntryPageDto: {
+            content: components["schemas"]["AuditEntryDto"][];
+            currentPage: number;
+            empty: boolean;
+            first: boolean;
+            last: boolean;
+            number: number;
+            numberOfElements: number;
+            pageable: components["schemas"]["PageableDto"];
+            size: number;
+            totalElements: number;
+            totalPages: number;
+        };
+        /**
+         * @description New types may appear; show unknown ones generically
+         * @enum {string}
+         */
+        AuditType: "USER_REGISTERED" | "USER_CREATED" | "USER_UPDATED" | "USER_BANNED" | "USER_UNBANNED" | "PASSWORD_GENERATED" | "POST_CREATED" | "POST_PUBLISHED" | "POST_REJECTED" | "POST_ARCHIVED" | "POST_DELETED" | "TAG_CREATED" | "TAG_UPDATED" | "TAG_ACTIVATED" | "TAG_DEACTIVATED" | "TAG_DELETED";
         AuthEmailDto: {
             /** @example ann@example.com */
             email: string;
@@ -1055,6 +1608,25 @@ export interface components {
             email: string;
             /** @example 123456 */
             verificationCode: string;
+        };
+        AuthorDashboardStatsDto: {
+            /**
+             * Format: date-time
+             * @description When these figures were read
+             */
+            lastUpdated: string;
+            /** @description The caller's DRAFT posts */
+            myDrafts: number;
+            /** @description The caller's posts, any status */
+            myPosts: number;
+            /** @description The caller's PUBLISHED posts */
+            publishedPosts: number;
+            /** @description Events on the caller's own posts, newest first, at most 10: created (POST_CREATED), waiting for review (POST_SUBMITTED, posts now PENDING_REVIEW, at their last change), published (POST_PUBLISHED, at publishedAt), rejected (POST_REJECTED, each rejecting review, with its reason). link: /author/posts/{id}/edit while the post is a DRAFT or REJECTED, /blog/{slug} while it is PUBLISHED, else absent */
+            recentActivities: components["schemas"]["DashboardActivityDto"][];
+            /** @description Every post in the system, any status (the card Total Posts (System)) */
+            totalPosts: number;
+            /** @description Active tags (Total Tags Available) */
+            totalTags: number;
         };
         AuthorSummaryDto: {
             avatar: string | null;
@@ -1176,6 +1748,19 @@ export interface components {
             /** @description Plain text (never HTML), trimmed */
             content: string;
         };
+        DashboardActivityDto: {
+            /** @description One line about it, naming the post (and the reason of a rejection) */
+            description: string;
+            /** @description Where to go from the entry (absent when there is nowhere to go) */
+            link?: string;
+            /** Format: date-time */
+            timestamp: string;
+            /** @description What happened, e.g. 'Post published' */
+            title: string;
+            type: components["schemas"]["DashboardActivityType"];
+        };
+        /** @enum {string} */
+        DashboardActivityType: "USER_REGISTERED" | "POST_PUBLISHED" | "POST_CREATED" | "TAG_CREATED" | "USER_UPDATED" | "USER_BANNED" | "POST_SUBMITTED" | "POST_REJECTED";
         ErrorEnvelopeDto: {
             /** @example null */
             data: Record<string, never> | null;
@@ -1205,6 +1790,68 @@ export interface components {
             migrations: string;
             /** @example ok */
             status: string;
+        };
+        ImageDimensionsDto: {
+            /** @example 400 */
+            height: number;
+            /** @example 800 */
+            width: number;
+        };
+        ImageUploadInfoDto: {
+            /**
+             * @example [
+             *       "jpeg",
+             *       "jpg",
+             *       "png",
+             *       "webp",
+             *       "gif"
+             *     ]
+             */
+            allowedFormats: string[];
+            /**
+             * @example {
+             *       "height": 2048,
+             *       "width": 2048
+             *     }
+             */
+            maxDimensions: components["schemas"]["ImageDimensionsDto"];
+            /**
+             * @description Bytes
+             * @example 10485760
+             */
+            maxSize: number;
+            /**
+             * @example {
+             *       "height": 400,
+             *       "width": 800
+             *     }
+             */
+            recommendedDimensions: components["schemas"]["ImageDimensionsDto"];
+        };
+        ImageValidationDto: {
+            /**
+             * @description Decided by the bytes, not the file name or MIME type
+             * @enum {string}
+             */
+            format: "jpeg" | "png" | "webp" | "gif";
+            /** @example 600 */
+            height: number;
+            /**
+             * @description Bytes
+             * @example 183204
+             */
+            size: number;
+            /**
+             * @example [
+             *       "Recommended size is 800x400px for optimal display"
+             *     ]
+             */
+            warnings: string[];
+            /**
+             * @description As displayed (EXIF orientation applied)
+             * @example 1200
+             */
+            width: number;
         };
         LikeCheckDto: {
             liked: boolean;
@@ -1337,6 +1984,18 @@ export interface components {
             updatedAt: string;
             userId: number;
             viewCount: number;
+        };
+        PostPreviewDto: {
+            /** @description Markdown, as the editor would save it */
+            content: string;
+        };
+        PostPreviewResponseDto: {
+            /** @description Rendered, sanitized HTML: the same renderer and allow-list as the stored contentHtml (headings one level down, no script) */
+            html: string;
+            /** @description Minutes: words / 200 rounded up, at least 1 */
+            readingTime: number;
+            /** @description Words of the Markdown source (runs of non-space characters) */
+            wordCount: number;
         };
         PostResponseDto: {
             author: components["schemas"]["PostAuthorDto"];
@@ -1554,6 +2213,39 @@ export interface components {
             /** @description Derived from the name when omitted on create */
             slug?: string;
         };
+        ThumbnailUploadDto: {
+            /**
+             * @description For DELETE /images/{filename}
+             * @example 0123456789abcdef0123456789abcdef-1200x600.webp
+             */
+            filename: string;
+            /** @example 600 */
+            height: number;
+            /**
+             * @description Same as url (the spec client reads imageUrl or url)
+             * @example /images/thumbnails/0123456789abcdef0123456789abcdef-1200x600.webp
+             */
+            imageUrl: string;
+            /** @example /images/thumbnails/0123456789abcdef0123456789abcdef-400w.webp 400w, /images/thumbnails/0123456789abcdef0123456789abcdef-800w.webp 800w, /images/thumbnails/0123456789abcdef0123456789abcdef-1200x600.webp 1200w */
+            srcset: string;
+            /**
+             * @description The full-size image (store this as the post thumbnail)
+             * @example /images/thumbnails/0123456789abcdef0123456789abcdef-1200x600.webp
+             */
+            url: string;
+            /** @description Narrower copies (400, 800, 1600 wide), only those narrower than the image */
+            variants: components["schemas"]["ThumbnailVariantDto"][];
+            /** @example [] */
+            warnings: string[];
+            /** @example 1200 */
+            width: number;
+        };
+        ThumbnailVariantDto: {
+            /** @example /images/thumbnails/0123456789abcdef0123456789abcdef-400w.webp */
+            url: string;
+            /** @example 400 */
+            width: number;
+        };
         TokenSetResponseDto: {
             accessToken: string;
             /**
@@ -1631,6 +2323,970 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    getAdminStats: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AdminStatsDto"];
+                        /** @example null */
+                        errors: Record<string, never> | null;
+                        /** @example OK */
+                        message: string;
+                        /** @example 200 */
+                        status: number;
+                        /** @example true */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Not signed in, or the session expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Signed in without the permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    listAdminUsers: {
+        parameters: {
+            query?: {
+                /** @description Zero-based page number */
+                page?: number;
+                size?: number;
+                sortBy?: "createdAt" | "updatedAt" | "fullName" | "email" | "lastLoginAt";
+                sortDir?: "asc" | "desc";
+                status?: components["schemas"]["UserStatus"];
+                isVerified?: boolean;
+                /** @description Users holding this role (USER also matches users without roles, who count as USER) */
+                role?: components["schemas"]["RoleName"];
+                /** @description Part of the full name or e-mail (case-insensitive) */
+                search?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AdminUserPageDto"];
+                        /** @example null */
+                        errors: Record<string, never> | null;
+                        /** @example OK */
+                        message: string;
+                        /** @example 200 */
+                        status: number;
+                        /** @example true */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Invalid input (errors per field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Not signed in, or the session expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Signed in without the permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    createAdminUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AdminUserCreateDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AdminUserDto"];
+                        /** @example null */
+                        errors: Record<string, never> | null;
+                        /** @example OK */
+                        message: string;
+                        /** @example 200 */
+                        status: number;
+                        /** @example true */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Invalid input (errors per field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Not signed in, or the session expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Signed in without the permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    listAdminUsersByRole: {
+        parameters: {
+            query?: {
+                /** @description Zero-based page number */
+                page?: number;
+                size?: number;
+            };
+            header?: never;
+            path: {
+                role: components["schemas"]["RoleName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AdminUserPageDto"];
+                        /** @example null */
+                        errors: Record<string, never> | null;
+                        /** @example OK */
+                        message: string;
+                        /** @example 200 */
+                        status: number;
+                        /** @example true */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Invalid input (errors per field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Not signed in, or the session expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Signed in without the permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    searchAdminUsers: {
+        parameters: {
+            query?: {
+                /** @description Zero-based page number */
+                page?: number;
+                size?: number;
+                sortBy?: "createdAt" | "updatedAt" | "fullName" | "email" | "lastLoginAt";
+                sortDir?: "asc" | "desc";
+                status?: components["schemas"]["UserStatus"];
+                isVerified?: boolean;
+                /** @description Users holding this role (USER also matches users without roles, who count as USER) */
+                role?: components["schemas"]["RoleName"];
+                /** @description Part of the full name or e-mail (case-insensitive); empty lists everyone */
+                query?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AdminUserPageDto"];
+                        /** @example null */
+                        errors: Record<string, never> | null;
+                        /** @example OK */
+                        message: string;
+                        /** @example 200 */
+                        status: number;
+                        /** @example true */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Invalid input (errors per field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Not signed in, or the session expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Signed in without the permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    listAdminUsersByStatus: {
+        parameters: {
+            query?: {
+                /** @description Zero-based page number */
+                page?: number;
+                size?: number;
+            };
+            header?: never;
+            path: {
+                status: components["schemas"]["UserStatus"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AdminUserPageDto"];
+                        /** @example null */
+                        errors: Record<string, never> | null;
+                        /** @example OK */
+                        message: string;
+                        /** @example 200 */
+                        status: number;
+                        /** @example true */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Invalid input (errors per field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Not signed in, or the session expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Signed in without the permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    listAdminUsersByVerification: {
+        parameters: {
+            query?: {
+                /** @description Zero-based page number */
+                page?: number;
+                size?: number;
+            };
+            header?: never;
+            path: {
+                flag: "true" | "false";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AdminUserPageDto"];
+                        /** @example null */
+                        errors: Record<string, never> | null;
+                        /** @example OK */
+                        message: string;
+                        /** @example 200 */
+                        status: number;
+                        /** @example true */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Invalid input (errors per field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Not signed in, or the session expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Signed in without the permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    getAdminUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AdminUserDto"];
+                        /** @example null */
+                        errors: Record<string, never> | null;
+                        /** @example OK */
+                        message: string;
+                        /** @example 200 */
+                        status: number;
+                        /** @example true */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Invalid input (errors per field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Not signed in, or the session expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Signed in without the permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    updateAdminUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AdminUserUpdateDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AdminUserDto"];
+                        /** @example null */
+                        errors: Record<string, never> | null;
+                        /** @example OK */
+                        message: string;
+                        /** @example 200 */
+                        status: number;
+                        /** @example true */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Invalid input (errors per field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Not signed in, or the session expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Signed in without the permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    getAdminUserAuditLog: {
+        parameters: {
+            query?: {
+                /** @description Zero-based page number */
+                page?: number;
+                size?: number;
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AuditEntryPageDto"];
+                        /** @example null */
+                        errors: Record<string, never> | null;
+                        /** @example OK */
+                        message: string;
+                        /** @example 200 */
+                        status: number;
+                        /** @example true */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Invalid input (errors per field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Not signed in, or the session expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Signed in without the permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    banAdminUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AdminUserBanDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AdminUserDto"];
+                        /** @example null */
+                        errors: Record<string, never> | null;
+                        /** @example OK */
+                        message: string;
+                        /** @example 200 */
+                        status: number;
+                        /** @example true */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Invalid input (errors per field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Not signed in, or the session expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Signed in without the permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    getAdminUserBanStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AdminBanStatusDto"];
+                        /** @example null */
+                        errors: Record<string, never> | null;
+                        /** @example OK */
+                        message: string;
+                        /** @example 200 */
+                        status: number;
+                        /** @example true */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Invalid input (errors per field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Not signed in, or the session expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Signed in without the permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    generateAdminUserPassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AdminGeneratedPasswordDto"];
+                        /** @example null */
+                        errors: Record<string, never> | null;
+                        /** @example OK */
+                        message: string;
+                        /** @example 200 */
+                        status: number;
+                        /** @example true */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Invalid input (errors per field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Not signed in, or the session expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Signed in without the permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    unbanAdminUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AdminUserBanDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AdminUserDto"];
+                        /** @example null */
+                        errors: Record<string, never> | null;
+                        /** @example OK */
+                        message: string;
+                        /** @example 200 */
+                        status: number;
+                        /** @example true */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Invalid input (errors per field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Not signed in, or the session expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Signed in without the permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
     forgotPassword: {
         parameters: {
             query?: never;
@@ -2825,6 +4481,67 @@ export interface operations {
             };
             /** @description Conflict */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    previewPost: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PostPreviewDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PostPreviewResponseDto"];
+                        /** @example null */
+                        errors: Record<string, never> | null;
+                        /** @example OK */
+                        message: string;
+                        /** @example 200 */
+                        status: number;
+                        /** @example true */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Invalid input (errors per field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Not signed in, or the session expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Signed in without the permission */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4713,6 +6430,162 @@ export interface operations {
             };
         };
     };
+    getAdminActivity: {
+        parameters: {
+            query?: {
+                /** @description How many UTC days, today included */
+                days?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AdminActivityDto"];
+                        /** @example null */
+                        errors: Record<string, never> | null;
+                        /** @example OK */
+                        message: string;
+                        /** @example 200 */
+                        status: number;
+                        /** @example true */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Invalid input (errors per field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Not signed in, or the session expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Signed in without the permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    getAdminDashboardStats: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AdminStatsDto"];
+                        /** @example null */
+                        errors: Record<string, never> | null;
+                        /** @example OK */
+                        message: string;
+                        /** @example 200 */
+                        status: number;
+                        /** @example true */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Not signed in, or the session expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Signed in without the permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    getAuthorDashboardStats: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AuthorDashboardStatsDto"];
+                        /** @example null */
+                        errors: Record<string, never> | null;
+                        /** @example OK */
+                        message: string;
+                        /** @example 200 */
+                        status: number;
+                        /** @example true */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Not signed in, or the session expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Signed in without the permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
     getQuickStats: {
         parameters: {
             query?: never;
@@ -5710,6 +7583,218 @@ export interface operations {
             };
             /** @description Signed in without the permission */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    uploadThumbnail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description JPEG, PNG, WebP or GIF, at most 10 MB
+                     */
+                    image: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ThumbnailUploadDto"];
+                        /** @example null */
+                        errors: Record<string, never> | null;
+                        /** @example OK */
+                        message: string;
+                        /** @example 200 */
+                        status: number;
+                        /** @example true */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Invalid input (errors per field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Not signed in, or the session expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Signed in without the permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    getImageUploadInfo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ImageUploadInfoDto"];
+                        /** @example null */
+                        errors: Record<string, never> | null;
+                        /** @example OK */
+                        message: string;
+                        /** @example 200 */
+                        status: number;
+                        /** @example true */
+                        success: boolean;
+                    };
+                };
+            };
+        };
+    };
+    validateImage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description JPEG, PNG, WebP or GIF, at most 10 MB
+                     */
+                    image: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Valid; message 'Image is valid' */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ImageValidationDto"];
+                        /** @example null */
+                        errors: Record<string, never> | null;
+                        /** @example OK */
+                        message: string;
+                        /** @example 200 */
+                        status: number;
+                        /** @example true */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Invalid input (errors per field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    deleteImage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A thumbnail file name as uploaded (`<32 hex>-<W>x<H>.webp`) */
+                filename: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input (errors per field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Not signed in, or the session expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Signed in without the permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
