@@ -11,7 +11,11 @@
 // reader features at the seeded scale: a post's comments (page 0 and a deep page of the most
 // commented recent post), like toggle, my-likes (page 0 and a deep page) and the reader dashboard
 // signed in as demo readers (bearer tokens from POST /auth/login), and the public quick stats.
-// Prints a table and PASS/FAIL per target of issues 4 and 9. Loopback only, bounded durations;
+// A fourth phase ('admin') measures the back-office at 100,000 members (seed:demo --users): the
+// admin user list (page 0, and page 0 and a deep page with a status + role filter), the user
+// search by a name fragment, the admin stats and activity chart, and the admin post list filtered
+// by status, signed in as the demo admin.
+// Prints a table and PASS/FAIL per target of issues 4, 9 and 11. Loopback only, bounded durations;
 // the servers are stopped at the end.
 import autocannon from 'autocannon';
 import { spawn, spawnSync } from 'node:child_process';
@@ -41,7 +45,15 @@ const COMMENT_PAGE_SIZE = 10;
 const LIKES_PAGE_SIZE = 12;
 /** A deep page: this far into the list (of its pages). */
 const DEEP = 0.9;
-const RESEED = 'seed it with DATA_DIR=<dir> npm run seed:demo -- --reset --posts 10000 --likes 200000 --comments 50000';
+const RESEED = 'seed it with DATA_DIR=<dir> npm run seed:demo -- --reset --posts 10000 --likes 200000 --comments 50000 --users 100000';
+/** The demo admin (seed:demo --users) and the back-office scale the admin phase wants. */
+const DEMO_ADMIN = 'admin@demo.inkwell.test';
+const MIN_MEMBERS = 50_000;
+/** The admin user list's page size (spec 001 §7: defaults 0 and 10), the filter of the deep page, the search fragment. */
+const ADMIN_PAGE_SIZE = 10;
+const DEEP_ADMIN_PAGE = 5000;
+const USER_FILTER = 'status=ACTIVE&role=USER';
+const SEARCH_FRAGMENT = 'kowal';
 /** The flags `npm start` gives Node (the heap cap): the benchmark measures the server as it runs in production. */
 const NODE_FLAGS = serverNodeFlags(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')));
 
@@ -267,10 +279,41 @@ async function readerRoutes(base, firstPage) {
   ];
 }
 
+/**
+ * The back-office of issue 11 at 100,000 members, signed in as the demo admin: the user list
+ * (page 0; page 0 and a deep page, page 5000 or the last, with a status + role filter), the
+ * search by a name fragment, the admin stats and the activity chart, and the admin post list
+ * filtered by status.
+ */
+async function adminRoutes(base) {
+  const token = await signIn(base, DEMO_ADMIN);
+  const asAdmin = { authorization: `Bearer ${token}` };
+  const all = await getJson(`${base}/api/v1/admin/users?page=0&size=${ADMIN_PAGE_SIZE}`, asAdmin);
+  if (all.totalElements < MIN_MEMBERS) throw new Error(`only ${all.totalElements} users (want ${MIN_MEMBERS}): ${RESEED}`);
+  const filtered = await getJson(`${base}/api/v1/admin/users?page=0&size=${ADMIN_PAGE_SIZE}&${USER_FILTER}`, asAdmin);
+  const deep = Math.min(DEEP_ADMIN_PAGE, filtered.totalPages - 1);
+  const found = await getJson(`${base}/api/v1/admin/users/search?query=${SEARCH_FRAGMENT}&page=0&size=${ADMIN_PAGE_SIZE}`, asAdmin);
+  const posts = await getJson(`${base}/api/v1/blog/posts/admin/all?status=PUBLISHED&page=0&size=${ADMIN_PAGE_SIZE}`, asAdmin);
+  log(
+    `admin: ${all.totalElements} users, ${filtered.totalElements} with ${USER_FILTER} (${filtered.totalPages} pages), ` +
+      `${found.totalElements} matching '${SEARCH_FRAGMENT}', ${posts.totalElements} published posts`,
+  );
+  return [
+    ['API admin users page=0', `/api/v1/admin/users?page=0&size=${ADMIN_PAGE_SIZE}`, { headers: asAdmin }, 'users0'],
+    ['API admin users page=0 (ACTIVE, USER)', `/api/v1/admin/users?page=0&size=${ADMIN_PAGE_SIZE}&${USER_FILTER}`, { headers: asAdmin }, 'usersFiltered0'],
+    [`API admin users page=${deep} (ACTIVE, USER)`, `/api/v1/admin/users?page=${deep}&size=${ADMIN_PAGE_SIZE}&${USER_FILTER}`, { headers: asAdmin }, 'usersDeep'],
+    [`API admin users search '${SEARCH_FRAGMENT}'`, `/api/v1/admin/users/search?query=${SEARCH_FRAGMENT}&page=0&size=${ADMIN_PAGE_SIZE}`, { headers: asAdmin }, 'usersSearch'],
+    ['API dashboard/admin/stats', '/api/v1/dashboard/admin/stats', { headers: asAdmin }, 'adminStats'],
+    ['API dashboard/admin/activity (30 d)', '/api/v1/dashboard/admin/activity?days=30', { headers: asAdmin }, 'adminActivity'],
+    ['API admin posts PUBLISHED page=0', `/api/v1/blog/posts/admin/all?status=PUBLISHED&page=0&size=${ADMIN_PAGE_SIZE}`, { headers: asAdmin }, 'adminPosts'],
+  ];
+}
+
 const PHASES = [
   { name: 'cache on', env: {}, routes: (base, firstPage, post) => publicRoutes(base, post) },
   { name: 'PAGE_CACHE=off', env: { PAGE_CACHE: 'off' }, routes: (base, firstPage, post) => publicRoutes(base, post) },
   { name: 'reader', env: {}, routes: (base, firstPage) => readerRoutes(base, firstPage) },
+  { name: 'admin', env: {}, routes: (base) => adminRoutes(base) },
 ];
 /** BENCH_PHASES=reader (comma-separated names) measures only those phases; their targets only. */
 const chosen = (process.env.BENCH_PHASES || '').split(',').map((name) => name.trim()).filter(Boolean);
@@ -337,6 +380,9 @@ const uncachedPost = find('PAGE_CACHE=off', 'page /blog/{slug}');
 const list0 = find('cache on', 'API list page=0');
 const list500 = find('cache on', 'API list page=500');
 const reader = (key) => find('reader', key);
+const admin = (key) => find('admin', key);
+/** Issue 11 §3: each back-office row at least 2 % of the ceiling. */
+const adminShare = (key, label) => [`API ${label} >= 2 % of ceiling`, [admin(key)], (row) => ratio(row) >= 0.02, percent];
 const percent = (row) => `${(ratio(row) * 100).toFixed(1)} %`;
 /** The deep page is within 2x of page 0: by p50 or by req/s (as for the post list). */
 const within2x = (deep, first) => deep.p50 <= 2 * Math.max(first.p50, 1) || deep.rps * 2 >= first.rps;
@@ -358,6 +404,13 @@ const targets = [
   ['API like toggle >= 3 % of ceiling', [reader('toggle')], (row) => ratio(row) >= 0.03, percent],
   ['API my-likes deep page within 2x of page 0', [reader('likesDeep'), reader('likes0')], within2x, deepDetail],
   ['API reader dashboard stats >= 3 % of ceiling', [reader('dashboard')], (row) => ratio(row) >= 0.03, percent],
+  adminShare('users0', 'admin users page 0'),
+  adminShare('usersDeep', 'admin users deep page (filtered)'),
+  ['API admin users deep page within 2x of page 0', [admin('usersDeep'), admin('usersFiltered0')], within2x, deepDetail],
+  adminShare('usersSearch', 'admin user search'),
+  adminShare('adminStats', 'admin stats'),
+  adminShare('adminActivity', 'admin activity chart'),
+  adminShare('adminPosts', 'admin posts by status'),
   ['post page JS <= 100 KB gzipped', [postJs], (js) => js.gzipBytes <= 100 * 1024, (js) => `${(js.gzipBytes / 1024).toFixed(1)} KB`],
   ['no render-blocking script before first paint', [postJs], (js) => js.blockingInHead.length === 0, (js) => `${js.blockingInHead.length} blocking`],
   ['server RSS <= 300 MB', [maxRss], (mb) => Number.isFinite(mb) && mb <= 300, (mb) => (Number.isFinite(mb) ? `${mb.toFixed(0)} MB` : 'n/a')],

@@ -8,12 +8,17 @@ import { readingTimeOf, renderMarkdown } from '../posts/markdown';
 import { slugify } from '../common/validation/slug';
 
 /**
- * `npm run seed:demo -- --posts 10000 [--readers 2000] [--likes 200000] [--comments 50000] [--reset] [--seed 42]`:
+ * `npm run seed:demo -- --posts 10000 [--readers 2000] [--likes 200000] [--comments 50000] [--users 100000] [--reset] [--seed 42]`:
  * a realistic demo data set on the configured database (DATABASE_URL, or the embedded one in
  * DATA_DIR, as the app uses it; pending migrations run first). 50 authors (verified, ACTIVE,
- * AUTHOR, e-mails @demo.inkwell.test, password printed), ~40 tags, N PUBLISHED posts of ~1,200
- * words spread over two years with 1–4 tags, some featured, random views; readers (USER, same
- * password) who like and comment. Deterministic for a given --seed.
+ * AUTHOR, e-mails @demo.inkwell.test, password printed), ~40 tags, N posts of ~1,200 words spread
+ * over two years with 1–4 tags, some featured, random views, in a mix of statuses (STATUS_MIX:
+ * 80 % PUBLISHED; drafts, posts waiting for review, rejected ones with their rejecting review,
+ * archived and private ones); readers (USER, same password) who like and comment on the
+ * published posts; with --users, a back-office population: that many members with varied
+ * Vietnamese and Western names, mixed statuses, verification and roles, joined over three years
+ * (set-based: INSERT ... SELECT over generate_series, 10,000 per statement), and a demo admin
+ * (admin@demo.inkwell.test, same password). Deterministic for a given --seed.
  *
  * Bodies are Markdown made of an intro paragraph and six sections drawn from a pool; every piece
  * goes through the real pipeline (renderMarkdown) once and a post's HTML is the concatenation of
@@ -44,6 +49,19 @@ const LEVEL_SHARES = [0.6, 0.25, 0.1, 0.05];
 /** Shares of the comments with replies that become deleted placeholders, and of comments edited later. */
 const DELETED_SHARE = 0.02;
 const EDITED_SHARE = 0.04;
+/** Post statuses by share (the rest PUBLISHED): the back-office lists and the author dashboards see every status. */
+const STATUS_MIX: [string, number][] = [
+  ['DRAFT', 0.07],
+  ['PENDING_REVIEW', 0.05],
+  ['REJECTED', 0.03],
+  ['ARCHIVED', 0.03],
+  ['PRIVATE', 0.02],
+];
+const REJECTION_REASONS = ['Please add sources for the figures.', 'The title does not match the content.', 'Too short: expand the examples.', 'Duplicate of an earlier post.'];
+const BAN_REASONS = ['Spam in comments.', 'Abusive language towards other readers.', 'Impersonating another author.', 'Repeated copyright violations.'];
+/** Back-office members per INSERT statement. */
+const USER_BATCH = 10_000;
+const DEMO_ADMIN = `admin@${DEMO_DOMAIN}`;
 
 const WORDS = `time person year way day thing man world life hand part child eye woman place work week case point government
 company number group problem fact code system data server client browser request response cache query index table column
@@ -60,11 +78,33 @@ because however although therefore meanwhile instead perhaps usually rarely ofte
 const FIRST = ['An', 'Bao', 'Chi', 'Dung', 'Giang', 'Hanh', 'Huy', 'Khanh', 'Linh', 'Minh', 'Nam', 'Ngoc', 'Phuong', 'Quang', 'Thao', 'Trang', 'Tuan', 'Vy',
   'Alice', 'Ben', 'Clara', 'David', 'Elena', 'Felix', 'Grace', 'Hugo', 'Iris', 'Jonas', 'Kira', 'Liam', 'Maya', 'Noah', 'Olga', 'Paul'];
 const LAST = ['Nguyễn', 'Trần', 'Lê', 'Phạm', 'Hoàng', 'Vũ', 'Đặng', 'Bùi', 'Đỗ', 'Hồ', 'Ngô', 'Dương', 'Smith', 'Garcia', 'Müller', 'Rossi', 'Dubois', 'Kowalski', 'Silva', 'Tanaka'];
+/** Members' names (--users): Vietnamese (family, middle, given) and Western (given, family), with the ASCII forms for e-mails. */
+const VI_FAMILY = ['Nguyễn', 'Trần', 'Lê', 'Phạm', 'Hoàng', 'Huỳnh', 'Phan', 'Vũ', 'Võ', 'Đặng', 'Bùi', 'Đỗ', 'Hồ', 'Ngô', 'Dương', 'Lý', 'Đinh', 'Trương', 'Lâm', 'Mai'];
+const VI_MIDDLE = ['Văn', 'Thị', 'Minh', 'Hữu', 'Đức', 'Thanh', 'Ngọc', 'Quốc', 'Gia', 'Xuân', 'Thu', 'Kim', 'Bảo', 'Anh', 'Hoài', 'Phương'];
+const VI_GIVEN = ['An', 'Bình', 'Châu', 'Dũng', 'Giang', 'Hà', 'Hạnh', 'Hiếu', 'Hùng', 'Huy', 'Khánh', 'Khoa', 'Lan', 'Linh', 'Long', 'Mai', 'Minh', 'Nam',
+  'Nga', 'Ngân', 'Nhung', 'Phong', 'Phúc', 'Quân', 'Quỳnh', 'Sơn', 'Tâm', 'Thảo', 'Thắng', 'Thủy', 'Trang', 'Trung', 'Tú', 'Tuấn', 'Uyên', 'Việt', 'Vy', 'Yến'];
+const WE_GIVEN = ['Alice', 'Amelia', 'Ben', 'Carlos', 'Chloe', 'Clara', 'Daniel', 'David', 'Elena', 'Emma', 'Felix', 'Grace', 'Hannah', 'Hugo', 'Iris', 'Isabel',
+  'Jack', 'Jonas', 'Julia', 'Kira', 'Lars', 'Laura', 'Liam', 'Lucas', 'Maya', 'Marco', 'Nina', 'Noah', 'Olga', 'Oscar', 'Paul', 'Priya', 'Rafael', 'Sara',
+  'Sofia', 'Tom', 'Victor', 'Yuki', 'Zoe'];
+const WE_FAMILY = ['Smith', 'Johnson', 'Garcia', 'Martinez', 'Müller', 'Schmidt', 'Rossi', 'Russo', 'Dubois', 'Moreau', 'Kowalski', 'Nowak', 'Silva', 'Santos',
+  'Tanaka', 'Suzuki', 'Kim', 'Park', 'Jensen', 'Larsen', 'Novak', 'Horvat', 'Papadopoulos', "O'Brien", 'Fischer', 'Weber', 'Costa', 'Ferreira', 'Patel', 'Singh'];
+const ascii = (name: string) => name.normalize('NFD').replace(/[\u0300-\u036f]/g, '').replace(/đ/g, 'd').replace(/Đ/g, 'D').replace(/[^A-Za-z]/g, '').toLowerCase();
+
 const TAGS = ['JavaScript', 'TypeScript', 'Node.js', 'React', 'Astro', 'NestJS', 'PostgreSQL', 'Databases', 'DevOps', 'Docker', 'Kubernetes', 'Linux',
   'Security', 'Performance', 'Testing', 'Accessibility', 'CSS', 'Design', 'UX', 'Career', 'Productivity', 'Open Source', 'Architecture', 'APIs',
   'Rust', 'Go', 'Python', 'Machine Learning', 'Data Science', 'Cloud', 'Networking', 'Mobile', 'Web Performance', 'Tutorials', 'Opinion',
   'Writing', 'Startups', 'Management', 'Du lịch', 'Ẩm thực'];
 const COLORS = ['#2563eb', '#16a34a', '#dc2626', '#9333ea', '#ea580c', '#0891b2', '#ca8a04', '#db2777', '#4f46e5', '#059669'];
+
+/** A post's status for a draw u in [0, 1): STATUS_MIX's shares, the rest PUBLISHED. */
+function postStatus(u: number): string {
+  let edge = 0;
+  for (const [status, share] of STATUS_MIX) {
+    edge += share;
+    if (u < edge) return status;
+  }
+  return 'PUBLISHED';
+}
 
 /** mulberry32: a small deterministic PRNG. */
 function rng(seed: number): () => number {
@@ -86,19 +126,21 @@ interface Options {
   likes: number;
   /** Comments and replies by the readers on the demo posts; default 5 per post. */
   comments: number;
+  /** Back-office members (varied names, statuses, roles) and the demo admin; default 0. */
+  users: number;
   reset: boolean;
   seed: number;
 }
 
-const USAGE = 'usage: seed-demo [--posts N] [--readers N] [--likes N] [--comments N] [--reset] [--seed S]';
+const USAGE = 'usage: seed-demo [--posts N] [--readers N] [--likes N] [--comments N] [--users N] [--reset] [--seed S]';
 
 function parseArgs(argv: string[]): Options {
-  const given: Partial<Record<'posts' | 'readers' | 'likes' | 'comments' | 'seed', number>> = {};
+  const given: Partial<Record<'posts' | 'readers' | 'likes' | 'comments' | 'users' | 'seed', number>> = {};
   let reset = false;
   for (let i = 0; i < argv.length; i += 1) {
     const arg = argv[i];
     if (arg === '--reset') reset = true;
-    else if (['--posts', '--readers', '--likes', '--comments', '--seed'].includes(arg)) {
+    else if (['--posts', '--readers', '--likes', '--comments', '--users', '--seed'].includes(arg)) {
       const value = Number(argv[(i += 1)]);
       if (!Number.isSafeInteger(value) || value < 0) throw new Error(`${arg} needs a whole number`);
       given[arg.slice(2) as keyof typeof given] = value;
@@ -110,6 +152,7 @@ function parseArgs(argv: string[]): Options {
     readers: given.readers ?? Math.max(50, Math.round(posts / 5)),
     likes: given.likes ?? posts * 20,
     comments: given.comments ?? posts * 5,
+    users: given.users ?? 0,
     reset,
     seed: given.seed ?? 42,
   };
@@ -189,6 +232,87 @@ async function insertReaders(dataSource: DataSource, count: number, passwordHash
       ids,
     ]);
     return ids;
+  });
+}
+
+/**
+ * Back-office members, set-based: `count` users in INSERT ... SELECT statements of USER_BATCH rows
+ * over generate_series, drawn with random() after setseed() on the transaction's one connection
+ * (so a --seed repeats). Half Vietnamese names (family middle given), half Western (given family);
+ * e-mails `given.family.N@demo.inkwell.test` in ASCII. Statuses: 78 % ACTIVE (verified), 12 %
+ * PENDING (not verified), 5 % INACTIVE (70 % verified), 5 % BANNED (verified). Roles: 1.5 % none
+ * (shown as USER), then USER, 5 % AUTHOR, 0.1 % ADMIN. Joined over the last three years, more
+ * of them recently (now - 1095 days x u^1.6); ACTIVE members signed in since.
+ */
+async function insertMembers(dataSource: DataSource, count: number, passwordHash: string, seed: number, log: (line: string) => void): Promise<number> {
+  if (count === 0) return 0;
+  return dataSource.transaction(async (manager) => {
+    await manager.query(`SELECT setseed($1)`, [((seed % 1999) - 999) / 1000]);
+    let inserted = 0;
+    for (let start = 1; start <= count; start += USER_BATCH) {
+      const end = Math.min(count, start + USER_BATCH - 1);
+      const rows = (await manager.query(
+        `WITH drawn AS (
+           SELECT i, random() AS kind, random() AS a, random() AS b, random() AS c, random() AS st, random() AS ver, random() AS role, random() AS joined, random() AS seen
+             FROM generate_series($1::int, $2::int) AS i),
+         named AS (
+           SELECT d.*,
+                  CASE WHEN d.kind < 0.5
+                       THEN ($3::varchar[])[1 + floor(d.a * cardinality($3::varchar[]))::int] || ' ' || ($4::varchar[])[1 + floor(d.b * cardinality($4::varchar[]))::int]
+                            || ' ' || ($5::varchar[])[1 + floor(d.c * cardinality($5::varchar[]))::int]
+                       ELSE ($6::varchar[])[1 + floor(d.a * cardinality($6::varchar[]))::int] || ' ' || ($7::varchar[])[1 + floor(d.b * cardinality($7::varchar[]))::int]
+                  END AS full_name,
+                  CASE WHEN d.kind < 0.5
+                       THEN ($10::varchar[])[1 + floor(d.c * cardinality($10::varchar[]))::int] || '.' || ($8::varchar[])[1 + floor(d.a * cardinality($8::varchar[]))::int]
+                       ELSE ($11::varchar[])[1 + floor(d.a * cardinality($11::varchar[]))::int] || '.' || ($12::varchar[])[1 + floor(d.b * cardinality($12::varchar[]))::int]
+                  END || '.' || d.i || '@' || $13 AS email,
+                  CASE WHEN d.st < 0.78 THEN 'ACTIVE' WHEN d.st < 0.90 THEN 'PENDING' WHEN d.st < 0.95 THEN 'INACTIVE' ELSE 'BANNED' END AS status,
+                  CASE WHEN d.role < 0.015 THEN NULL WHEN d.role < 0.949 THEN 'USER' WHEN d.role < 0.999 THEN 'AUTHOR' ELSE 'ADMIN' END AS role_name,
+                  now() - power(d.joined, 1.6) * interval '1095 days' AS created
+             FROM drawn d),
+         ins AS (
+           INSERT INTO users (full_name, email, password_hash, status, is_verified, email_verified_at, created_at, updated_at, last_login_at)
+           SELECT n.full_name, n.email, $9, n.status, v.verified, CASE WHEN v.verified THEN n.created + interval '3 minutes' END, n.created,
+                  n.created + n.seen * (now() - n.created), CASE WHEN n.status = 'ACTIVE' THEN n.created + n.seen * (now() - n.created) END
+             FROM named n
+             CROSS JOIN LATERAL (SELECT n.status IN ('ACTIVE', 'BANNED') OR (n.status = 'INACTIVE' AND n.ver < 0.7) AS verified) v
+            ORDER BY n.created
+           RETURNING id, email, created_at),
+         roles_in AS (
+           INSERT INTO user_roles (user_id, role_id, assigned_at)
+           SELECT ins.id, r.id, ins.created_at FROM ins JOIN named n ON n.email = ins.email JOIN roles r ON r.name = n.role_name
+           RETURNING 1)
+         SELECT (SELECT count(*)::int FROM ins) AS users, (SELECT count(*)::int FROM roles_in) AS roles`,
+        [
+          start,
+          end,
+          VI_FAMILY,
+          VI_MIDDLE,
+          VI_GIVEN,
+          WE_GIVEN,
+          WE_FAMILY,
+          VI_FAMILY.map(ascii),
+          passwordHash,
+          VI_GIVEN.map(ascii),
+          WE_GIVEN.map(ascii),
+          WE_FAMILY.map(ascii),
+          DEMO_DOMAIN,
+        ],
+      )) as { users: number; roles: number }[];
+      inserted += rows[0].users;
+      if (end % 50_000 === 0 || end === count) log(`${inserted}/${count} members`);
+    }
+    // Banned members carry an open ban with its reason, where the admin area keeps bans (user_bans).
+    const [{ bans }] = (await manager.query(`SELECT to_regclass('user_bans') IS NOT NULL AS bans`)) as { bans: boolean }[];
+    if (bans) {
+      await manager.query(
+        `INSERT INTO user_bans (user_id, reason, banned_at)
+         SELECT u.id, ($1::varchar[])[1 + u.id % cardinality($1::varchar[])], u.updated_at
+           FROM users u WHERE u.status = 'BANNED' AND u.email LIKE $2 AND NOT EXISTS (SELECT 1 FROM user_bans b WHERE b.user_id = u.id)`,
+        [BAN_REASONS, `%@${DEMO_DOMAIN}`],
+      );
+    }
+    return inserted;
   });
 }
 
@@ -465,8 +589,8 @@ async function seed(options: Options): Promise<void> {
         const count = Math.min(BATCH, options.posts - inserted);
         const cols = {
           title: [] as string[], slug: [] as string[], summary: [] as string[], content: [] as string[], html: [] as string[],
-          featured: [] as boolean[], author: [] as number[], published: [] as string[], created: [] as string[], updated: [] as string[],
-          views: [] as number[], reading: [] as number[],
+          featured: [] as boolean[], author: [] as number[], published: [] as (string | null)[], created: [] as string[], updated: [] as string[],
+          views: [] as number[], reading: [] as number[], status: [] as string[], reason: [] as (string | null)[],
         };
         const postTags: number[][] = [];
         for (let i = 0; i < count; i += 1) {
@@ -479,15 +603,20 @@ async function seed(options: Options): Promise<void> {
           const markdown = [intro, ...parts.map((p) => p.markdown)].join('\n\n');
           const html = renderMarkdown(intro) + parts.map((p) => p.html).join('');
           const publishedAt = now - Math.floor(random() * twoYears);
-          const views = Math.floor(Math.pow(random(), 3) * 20000);
+          const status = postStatus(random());
+          // Drafts, posts waiting for review and rejected ones were never published: no views, no publishedAt.
+          const wasPublished = status === 'PUBLISHED' || status === 'ARCHIVED' || status === 'PRIVATE';
+          const views = wasPublished ? Math.floor(Math.pow(random(), 3) * 20000) : 0;
           cols.title.push(title);
           cols.slug.push(`${slugify(title, 180)}-${n.toString(36)}`);
           cols.summary.push(text.paragraph(2).slice(0, 900));
           cols.content.push(markdown);
           cols.html.push(html);
-          cols.featured.push(random() < 0.03);
+          cols.featured.push(random() < 0.03 && status === 'PUBLISHED');
           cols.author.push(authorIds[Math.floor(Math.pow(random(), 1.5) * authorIds.length)]);
-          cols.published.push(new Date(publishedAt).toISOString());
+          cols.published.push(wasPublished ? new Date(publishedAt).toISOString() : null);
+          cols.status.push(status);
+          cols.reason.push(status === 'REJECTED' ? text.pick(REJECTION_REASONS) : null);
           cols.created.push(new Date(publishedAt - text.int(1, 240) * 3600 * 1000).toISOString());
           cols.updated.push(new Date(Math.min(now, publishedAt + text.int(0, 72) * 3600 * 1000)).toISOString());
           cols.views.push(views);
@@ -501,15 +630,23 @@ async function seed(options: Options): Promise<void> {
           const rows = (await manager.query(
             `INSERT INTO posts (title, slug, summary, content, content_html, status, is_featured, author_id, published_at, created_at, updated_at,
                                 view_count, reading_time)
-             SELECT t, s, su, c, h, 'PUBLISHED', f, a, p, cr, up, v, r
+             SELECT t, s, su, c, h, st, f, a, p, cr, up, v, r
                FROM unnest($1::varchar[], $2::varchar[], $3::varchar[], $4::text[], $5::text[], $6::boolean[], $7::int[],
-                           $8::timestamptz[], $9::timestamptz[], $10::timestamptz[], $11::int[], $12::int[])
-                    WITH ORDINALITY AS v(t, s, su, c, h, f, a, p, cr, up, v, r, ord)
+                           $8::timestamptz[], $9::timestamptz[], $10::timestamptz[], $11::int[], $12::int[], $13::varchar[])
+                    WITH ORDINALITY AS v(t, s, su, c, h, f, a, p, cr, up, v, r, st, ord)
               ORDER BY ord
              RETURNING id`,
             [cols.title, cols.slug, cols.summary, cols.content, cols.html, cols.featured, cols.author, cols.published, cols.created, cols.updated,
-              cols.views, cols.reading],
+              cols.views, cols.reading, cols.status],
           )) as { id: number }[];
+          // A rejected post carries the review that rejected it (the author sees the reason).
+          const rejected = rows.map((row, i) => ({ id: row.id, reason: cols.reason[i], at: cols.updated[i] })).filter((row) => row.reason !== null);
+          if (rejected.length) {
+            await manager.query(
+              `INSERT INTO post_reviews (post_id, status, rejection_reason, created_at, updated_at) SELECT p, 'REJECTED', r, t, t FROM unnest($1::int[], $2::varchar[], $3::timestamptz[]) AS v(p, r, t)`,
+              [rejected.map((row) => row.id), rejected.map((row) => row.reason), rejected.map((row) => row.at)],
+            );
+          }
           const postIds: number[] = [];
           const tagRefs: number[] = [];
           rows.forEach((row, i) => {
@@ -530,17 +667,32 @@ async function seed(options: Options): Promise<void> {
       const readerIds = await insertReaders(dataSource, options.readers, passwordHash, text);
       const readersSeconds = (Date.now() - readersStarted) / 1000;
       log(`${readerIds.length} readers (reader-1..${options.readers}@${DEMO_DOMAIN}, password ${DEMO_PASSWORD}) in ${readersSeconds.toFixed(1)} s`);
+      // The back-office population (--users) and the demo admin who looks after it.
+      const membersStarted = Date.now();
+      const members = await insertMembers(dataSource, options.users, passwordHash, options.seed, log);
+      if (options.users > 0) {
+        await dataSource.transaction(async (manager) => {
+          const [{ id }] = (await manager.query(
+            `INSERT INTO users (full_name, email, password_hash, status, is_verified, email_verified_at, created_at)
+             VALUES ('Demo Admin', $1, $2, 'ACTIVE', true, now() - interval '800 days', now() - interval '800 days') RETURNING id`,
+            [DEMO_ADMIN, passwordHash],
+          )) as { id: number }[];
+          await manager.query(`INSERT INTO user_roles (user_id, role_id) SELECT $1, id FROM roles WHERE name = 'ADMIN'`, [id]);
+        });
+      }
+      const membersSeconds = (Date.now() - membersStarted) / 1000;
+      if (options.users > 0) log(`${members} members and the demo admin (${DEMO_ADMIN}, password ${DEMO_PASSWORD}) in ${membersSeconds.toFixed(1)} s`);
       const commentTexts = Array.from({ length: COMMENT_TEXTS }, () => text.paragraph(text.int(1, 3)).slice(0, 200).trim());
       const activity = await dataSource.transaction((manager) => insertActivity(manager, options, authorIds, readerIds, commentTexts, log));
 
       // Fresh statistics and visibility maps: the planner picks the list indexes, index-only scans work.
       const vacuumStarted = Date.now();
-      for (const table of ['posts', 'post_tags', 'tags', 'users', 'user_roles', 'likes', 'comments']) await dataSource.query(`VACUUM ANALYZE ${table}`);
+      for (const table of ['posts', 'post_tags', 'post_reviews', 'tags', 'users', 'user_roles', 'likes', 'comments']) await dataSource.query(`VACUUM ANALYZE ${table}`);
       const vacuumSeconds = (Date.now() - vacuumStarted) / 1000;
       log(`VACUUM ANALYZE in ${vacuumSeconds.toFixed(1)} s`);
       log(
         `done in ${((Date.now() - started) / 1000).toFixed(1)} s: ${options.posts} posts (${postsSeconds.toFixed(1)} s), ${readerIds.length} readers ` +
-          `(${readersSeconds.toFixed(1)} s), ${activity.likes} likes (${activity.likesSeconds.toFixed(1)} s), ${activity.comments} comments ` +
+          `(${readersSeconds.toFixed(1)} s), ${members} members (${membersSeconds.toFixed(1)} s), ${activity.likes} likes (${activity.likesSeconds.toFixed(1)} s), ${activity.comments} comments ` +
           `(${activity.deleted} deleted placeholders; ${activity.commentsSeconds.toFixed(1)} s), counters (${activity.countersSeconds.toFixed(1)} s)`,
       );
     } finally {
@@ -549,7 +701,9 @@ async function seed(options: Options): Promise<void> {
   });
 }
 
-seed(parseArgs(process.argv.slice(2))).catch((error: unknown) => {
-  process.stderr.write(`seed:demo failed: ${error instanceof Error ? error.message : String(error)}\n`);
-  process.exit(1);
-});
+Promise.resolve()
+  .then(() => seed(parseArgs(process.argv.slice(2))))
+  .catch((error: unknown) => {
+    process.stderr.write(`seed:demo failed: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  });
