@@ -32,7 +32,7 @@ function build(script) {
 
 const builds = [
   ['build:backend', 'dist/backend/src/main.js', ['backend/src', 'migrations', 'tsconfig.json', 'tsconfig.build.json', 'package.json']],
-  ['build:frontend', 'frontend/dist/server/entry.mjs', ['frontend/src', 'frontend/public', 'frontend/astro.config.mjs', 'package.json']],
+  ['build:frontend', 'frontend/dist/server/entry.mjs', ['frontend/src', 'frontend/public', 'frontend/astro.config.mjs', 'scripts/precompress-assets.mjs', 'package.json']],
 ];
 try {
   for (const [script, output, sources] of builds) if (isStale(output, sources)) build(script);

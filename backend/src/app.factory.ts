@@ -7,13 +7,17 @@ import { json } from 'express';
 import helmet from 'helmet';
 import { Logger } from 'nestjs-pino';
 import { AppModule, AppModuleOptions } from './app.module';
+import { apiCacheControl } from './common/api-cache-control';
+import { onTheFlyCompression } from './common/http-compression';
 import { buildOpenApiDocument } from './common/openapi';
 import { answerClientErrorsWithEnvelope, refuseDeepJson } from './common/request-limits';
-import { FrontendModule } from './frontend/frontend.module';
+import { FrontendModule, type FrontendModuleOptions } from './frontend/frontend.module';
 
 export interface CreateAppOptions extends AppModuleOptions {
   /** Mount the built Astro pages behind the API (off in API tests and OpenAPI generation). */
   withFrontend?: boolean;
+  /** Mount the frontend with these options (tests: a page handler and a folder of client files of their own). */
+  frontend?: FrontendModuleOptions;
   /** Further modules (tests mount probe controllers this way). */
   extraModules?: NonNullable<DynamicModule['imports']>;
 }
@@ -22,7 +26,7 @@ export interface CreateAppOptions extends AppModuleOptions {
 export async function createApp(options: CreateAppOptions): Promise<NestExpressApplication> {
   const root = AppModule.forRoot(options);
   root.imports = [...(root.imports ?? []), ...(options.extraModules ?? [])];
-  if (options.withFrontend) root.imports.push(FrontendModule.forRoot());
+  if (options.withFrontend || options.frontend) root.imports.push(FrontendModule.forRoot(options.frontend));
   const app = await NestFactory.create<NestExpressApplication>(root, new ExpressAdapter(), { bufferLogs: true, bodyParser: false });
   app.useLogger(app.get(Logger));
   app.set('trust proxy', options.config.trustProxy);
@@ -45,6 +49,10 @@ export async function createApp(options: CreateAppOptions): Promise<NestExpressA
       referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
     }),
   );
+  // br/gzip for API JSON (and signed-in pages) from 1 KB; cached pages and the build's files come
+  // precompressed and are left alone (common/http-compression.ts). Then Cache-Control/Vary for /api.
+  app.use(onTheFlyCompression());
+  app.use(apiCacheControl);
   app.use(cookieParser());
   // Post bodies may reach 200,000 characters of Markdown plus rendered HTML.
   // Bodies deeper than MAX_JSON_DEPTH are refused before parsing (400), so nothing recursive sees

@@ -2,8 +2,13 @@ import cookieParser from 'cookie-parser';
 import express, { type Express, type Request, type Response } from 'express';
 import { createServer, get, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import request from 'supertest';
+import { listen, rawRequest } from '../../test/helpers/raw-request';
 import { ContentEvents } from '../common/content-events';
+import { onTheFlyCompression } from '../common/http-compression';
 import { loadConfig } from '../config/env';
 import { FrontendMiddleware, MAX_CONCURRENT_RENDERS, type AstroHandler, type PostViewRecorder } from './frontend.module';
 import { etagOf } from './page-cache';
@@ -28,7 +33,7 @@ interface Rendered {
   hold?: () => Promise<void>;
 }
 
-function setup(options: { pageCache?: boolean } = {}) {
+function setup(options: { pageCache?: boolean; compression?: boolean } = {}) {
   const config = loadConfig({ DATA_DIR: '/tmp/inkwell-page-cache-spec', JWT_SECRET: 'x'.repeat(40), PAGE_CACHE: options.pageCache === false ? 'off' : 'on' });
   const events = new ContentEvents();
   const pages = new PageCacheService(config, events);
@@ -53,8 +58,10 @@ function setup(options: { pageCache?: boolean } = {}) {
   };
   const recorder: PostViewRecorder = { recordBySlug: (slug) => void views.push(slug) };
   // The stand-in handler reads no content, so the in-process content port is not needed here.
-  const middleware = new FrontendMiddleware(handler, config, pages, {} as PublicContentService, recorder);
+  // No client build here: every path is a page.
+  const middleware = new FrontendMiddleware(handler, config, pages, {} as PublicContentService, recorder, join(tmpdir(), 'inkwell-no-client-build'));
   const app: Express = express();
+  if (options.compression) app.use(onTheFlyCompression());
   app.use(cookieParser());
   app.use((req, res, next) => middleware.use(req, res, next));
   return {
@@ -80,7 +87,7 @@ describe('FrontendMiddleware page cache', () => {
     expect(second.headers['etag']).toBe(first.headers['etag']);
     for (const response of [first, second]) {
       expect(response.headers['cache-control']).toBe('public, max-age=0, must-revalidate');
-      expect(response.headers['vary']).toBe('Cookie');
+      expect(response.headers['vary']).toBe('Accept-Encoding, Cookie');
       expect(response.headers['content-type']).toBe('text/html; charset=utf-8');
       expect(response.headers['content-length']).toBe(String(Buffer.byteLength(first.text)));
     }
@@ -314,5 +321,159 @@ describe('FrontendMiddleware page cache', () => {
     await request(app).get('/blog').set('If-None-Match', first.headers['etag']).expect(304);
     expect(renders).toEqual(['/blog', '/blog']);
     expect(pages.cache.size).toBe(0);
+  });
+});
+
+describe('FrontendMiddleware compression', () => {
+  /** A page big enough to be compressed (the stand-in handler writes it in two chunks). */
+  const bigPage = `<!doctype html><main>${Array.from({ length: 150 }, (_, i) => `<article><h2>Post ${i}</h2><p>A summary of post ${i}.</p></article>`).join('')}</main>`;
+  const identityBytes = Buffer.from(bigPage);
+
+  async function serve(options: { pageCache?: boolean; compression?: boolean } = {}) {
+    const context = setup(options);
+    context.answers.set('/blog', { body: bigPage });
+    const server = await listen(context.app);
+    return { ...context, server: server.server, close: server.close };
+  }
+
+  it('sends a kept page as br, gzip or identity by Accept-Encoding, rendered or cached, each decompressing to the same bytes with its own ETag', async () => {
+    const { server, close, renders } = await serve();
+    try {
+      const fresh = await rawRequest(server, '/blog', { 'accept-encoding': 'br, gzip' });
+      const br = await rawRequest(server, '/blog', { 'accept-encoding': 'br, gzip' });
+      const gzip = await rawRequest(server, '/blog', { 'accept-encoding': 'gzip' });
+      const identity = await rawRequest(server, '/blog');
+      const unknown = await rawRequest(server, '/blog', { 'accept-encoding': 'deflate, zstd' });
+      expect(renders).toEqual(['/blog']);
+
+      expect(fresh.headers['content-encoding']).toBe('br');
+      expect(fresh.body.equals(br.body)).toBe(true);
+      expect(brotliDecompressSync(br.body).equals(identityBytes)).toBe(true);
+      expect(br.headers['content-encoding']).toBe('br');
+      expect(gzip.headers['content-encoding']).toBe('gzip');
+      expect(gunzipSync(gzip.body).equals(identityBytes)).toBe(true);
+      expect(identity.headers['content-encoding']).toBeUndefined();
+      expect(identity.body.equals(identityBytes)).toBe(true);
+      expect(unknown.headers['content-encoding']).toBeUndefined();
+
+      const etag = etagOf(identityBytes);
+      expect(identity.headers.etag).toBe(etag);
+      expect(br.headers.etag).toBe(`${etag.slice(0, -1)}-br"`);
+      expect(gzip.headers.etag).toBe(`${etag.slice(0, -1)}-gz"`);
+      for (const response of [fresh, br, gzip, identity]) {
+        expect(response.status).toBe(200);
+        expect(response.headers['vary']).toBe('Accept-Encoding, Cookie');
+        expect(response.headers['cache-control']).toBe('public, max-age=0, must-revalidate');
+        expect(response.headers['content-type']).toBe('text/html; charset=utf-8');
+        expect(response.headers['content-length']).toBe(String(response.body.length));
+      }
+      expect(br.body.length).toBeLessThan(identityBytes.length / 4);
+    } finally {
+      await close();
+    }
+  });
+
+  it('answers 304 to the ETag of the coding it would send, not to another coding’s', async () => {
+    const { server, close } = await serve();
+    try {
+      const br = await rawRequest(server, '/blog', { 'accept-encoding': 'br, gzip' });
+      const gzip = await rawRequest(server, '/blog', { 'accept-encoding': 'gzip' });
+      const notModified = await rawRequest(server, '/blog', { 'accept-encoding': 'br, gzip', 'if-none-match': br.headers.etag! });
+      expect(notModified.status).toBe(304);
+      expect(notModified.body.length).toBe(0);
+      expect(notModified.headers.etag).toBe(br.headers.etag);
+      expect(notModified.headers['vary']).toBe('Accept-Encoding, Cookie');
+      expect(notModified.headers['content-encoding']).toBeUndefined();
+      const gzipNotModified = await rawRequest(server, '/blog', { 'accept-encoding': 'gzip', 'if-none-match': gzip.headers.etag! });
+      expect(gzipNotModified.status).toBe(304);
+      const switched = await rawRequest(server, '/blog', { 'accept-encoding': 'gzip', 'if-none-match': br.headers.etag! });
+      expect(switched.status).toBe(200);
+      expect(switched.headers['content-encoding']).toBe('gzip');
+      const identity = await rawRequest(server, '/blog', { 'if-none-match': br.headers.etag! });
+      expect(identity.status).toBe(200);
+    } finally {
+      await close();
+    }
+  });
+
+  it('answers HEAD with the Content-Length of the coding a GET would get', async () => {
+    const { server, close } = await serve();
+    try {
+      const headFirst = await rawRequest(server, '/blog', { 'accept-encoding': 'br' }, 'HEAD');
+      const br = await rawRequest(server, '/blog', { 'accept-encoding': 'br' });
+      const head = await rawRequest(server, '/blog', { 'accept-encoding': 'br' }, 'HEAD');
+      const headGzip = await rawRequest(server, '/blog', { 'accept-encoding': 'gzip' }, 'HEAD');
+      const gzip = await rawRequest(server, '/blog', { 'accept-encoding': 'gzip' });
+      for (const response of [headFirst, head, headGzip]) expect(response.body.length).toBe(0);
+      expect(headFirst.headers['content-length']).toBe(String(br.body.length));
+      expect(head.headers['content-length']).toBe(String(br.body.length));
+      expect(head.headers.etag).toBe(br.headers.etag);
+      expect(headGzip.headers['content-length']).toBe(String(gzip.body.length));
+      expect(headGzip.headers['content-encoding']).toBe('gzip');
+    } finally {
+      await close();
+    }
+  });
+
+  it('gives each waiting request of one rendering its own coding', async () => {
+    const context = setup();
+    let started!: () => void;
+    let release!: () => void;
+    const renderingStarted = new Promise<void>((done) => (started = done));
+    context.answers.set('/blog', { body: bigPage, hold: () => (started(), new Promise<void>((done) => (release = done))) });
+    const { server, close } = await listen(context.app);
+    try {
+      const first = rawRequest(server, '/blog', { 'accept-encoding': 'br' });
+      await renderingStarted;
+      const others = [rawRequest(server, '/blog', { 'accept-encoding': 'gzip' }), rawRequest(server, '/blog')];
+      await new Promise((done) => setTimeout(done, 50));
+      release();
+      const [br, gzip, identity] = await Promise.all([first, ...others]);
+      expect([br.headers['content-encoding'], gzip.headers['content-encoding'], identity.headers['content-encoding']]).toEqual(['br', 'gzip', undefined]);
+      expect(brotliDecompressSync(br.body).equals(identityBytes)).toBe(true);
+      expect(gunzipSync(gzip.body).equals(identityBytes)).toBe(true);
+      expect(identity.body.equals(identityBytes)).toBe(true);
+      expect(context.renders).toEqual(['/blog']);
+    } finally {
+      await close();
+    }
+  });
+
+  it('with PAGE_CACHE=off compresses each rendering in the coding asked for, with the bytes and ETag a kept page has', async () => {
+    const off = await serve({ pageCache: false });
+    const on = await serve();
+    try {
+      const offBr = await rawRequest(off.server, '/blog', { 'accept-encoding': 'br' });
+      const onBr = await rawRequest(on.server, '/blog', { 'accept-encoding': 'br' });
+      expect(offBr.headers['content-encoding']).toBe('br');
+      expect(offBr.body.equals(onBr.body)).toBe(true);
+      expect(offBr.headers.etag).toBe(onBr.headers.etag);
+      const notModified = await rawRequest(off.server, '/blog', { 'accept-encoding': 'br', 'if-none-match': offBr.headers.etag! });
+      expect(notModified.status).toBe(304);
+      expect(off.renders).toEqual(['/blog', '/blog']);
+      expect(off.pages.cache.size).toBe(0);
+    } finally {
+      await Promise.all([off.close(), on.close()]);
+    }
+  });
+
+  it('behind the on-the-fly compression: kept pages are not compressed twice, signed-in pages are compressed and private', async () => {
+    const { server, close } = await serve({ compression: true });
+    try {
+      await rawRequest(server, '/blog', { 'accept-encoding': 'br' });
+      const cached = await rawRequest(server, '/blog', { 'accept-encoding': 'br' });
+      expect(cached.headers['content-encoding']).toBe('br');
+      expect(brotliDecompressSync(cached.body).equals(identityBytes)).toBe(true);
+      expect(cached.headers['vary']).toBe('Accept-Encoding, Cookie');
+
+      const signedIn = await rawRequest(server, '/blog', { 'accept-encoding': 'gzip', cookie: 'inkwell_access=jwt' });
+      expect(signedIn.headers['cache-control']).toBe('private, no-store');
+      expect(signedIn.headers['content-encoding']).toBe('gzip');
+      expect(signedIn.headers['vary']).toBe('Cookie, Accept-Encoding');
+      expect(signedIn.headers.etag).toBeUndefined();
+      expect(gunzipSync(signedIn.body).equals(identityBytes)).toBe(true);
+    } finally {
+      await close();
+    }
   });
 });

@@ -1,7 +1,7 @@
 import { DynamicModule, Inject, Injectable, MiddlewareConsumer, Module, NestMiddleware, NestModule, Optional, RequestMethod } from '@nestjs/common';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { existsSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { APP_CONFIG, AppConfig } from '../config/env';
 import { PROJECT_ROOT } from '../config/paths';
@@ -9,7 +9,8 @@ import { PostViewsService } from '../posts/post-views.service';
 import { PostsModule } from '../posts/posts.module';
 import { TagsModule } from '../tags/tags.module';
 import { writeCachedPage } from './cached-page-writer';
-import { etagOf, type CachedPage } from './page-cache';
+import { negotiateCoding } from './content-coding';
+import { etagOf, withEncodings, type CachedPage } from './page-cache';
 import { PageCacheFastPath } from './page-cache-fast-path';
 import { hasSessionCookie, isCacheableResponse, isPublicPagePath, postSlugOf, PRIVATE_CACHE_CONTROL } from './page-cache-policy';
 import { PageCacheService } from './page-cache.service';
@@ -17,6 +18,7 @@ import { POST_VIEW_RECORDER, type PostViewRecorder } from './post-view-recorder'
 import { PublicContentService } from './public-content';
 import { useStandardReasonPhrase } from './reason-phrase';
 import { bufferResponse } from './response-buffer';
+import { IMMUTABLE_CACHE_CONTROL, StaticAssets } from './static-assets';
 
 /** What the Astro pages get as `Astro.locals` from the server. */
 export interface ServerLocals {
@@ -41,6 +43,8 @@ export { POST_VIEW_RECORDER, type PostViewRecorder } from './post-view-recorder'
 export const FRONTEND_DIST = join(PROJECT_ROOT, 'frontend', 'dist');
 const CLIENT_DIST = join(FRONTEND_DIST, 'client');
 const ASTRO_HANDLER = Symbol('ASTRO_HANDLER');
+/** The folder of the client build (dist/client); tests give their own. */
+export const CLIENT_DIR = Symbol('CLIENT_DIR');
 /** Paths Nest answers itself; everything else is a page. */
 const API_PATH = /^\/(api|images)(\/|$)/;
 /** Page renderings at once (see renderPage). */
@@ -49,20 +53,21 @@ export const MAX_CONCURRENT_RENDERS = 4;
 const NOT_CACHED_HEADERS = new Set(['set-cookie', 'date', 'connection', 'keep-alive', 'transfer-encoding', 'content-length', 'x-request-id', 'etag', 'cache-control', 'vary']);
 
 /**
- * Serves the built Astro site: hashed assets with a year's cache, then the SSR handler.
- * Anonymous GET/HEAD requests for the public reading pages get a strong ETag,
- * `Cache-Control: public, max-age=0, must-revalidate` and 304 for a matching If-None-Match, and
- * (unless PAGE_CACHE=off) are answered from the in-memory page cache. Requests with a session
- * cookie are rendered every time and marked `private, no-store`.
+ * Serves the built Astro site: its files from memory, precompressed (br/gz) and hashed assets with
+ * a year's cache (StaticAssets), then the SSR handler. Anonymous GET/HEAD requests for the public
+ * reading pages get a strong ETag per coding, `Cache-Control: public, max-age=0, must-revalidate`,
+ * `Vary: Accept-Encoding, Cookie` and 304 for a matching If-None-Match, and (unless PAGE_CACHE=off)
+ * are answered from the in-memory page cache, which keeps each page's br and gzip bodies made once.
+ * Requests with a session cookie are rendered every time and marked `private, no-store` (the app's
+ * on-the-fly compression compresses those).
  */
 @Injectable()
 export class FrontendMiddleware implements NestMiddleware {
-  private readonly assets = express.static(CLIENT_DIST, {
-    index: false,
-    setHeaders: (res, path) => {
-      if (path.includes(`${join('client', '_astro')}`)) res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
-    },
-  });
+  private readonly files: StaticAssets;
+  /** What StaticAssets does not hold (files over its size cap or of other types): served as they are. */
+  private readonly assets: ReturnType<typeof express.static>;
+  /** Top-level names under the client folder (_astro, favicon.svg...): only these paths can be files. */
+  private readonly assetRoots: Set<string>;
 
   private rendering = 0;
   private readonly waiting: (() => void)[] = [];
@@ -75,10 +80,17 @@ export class FrontendMiddleware implements NestMiddleware {
     private readonly pages: PageCacheService,
     private readonly content: PublicContentService,
     @Optional() @Inject(POST_VIEW_RECORDER) private readonly views?: PostViewRecorder,
-  ) {}
-
-  /** Top-level names under dist/client (_astro, favicon.svg...): only these paths can be files. */
-  private readonly assetRoots = new Set(existsSync(CLIENT_DIST) ? readdirSync(CLIENT_DIST) : []);
+    @Optional() @Inject(CLIENT_DIR) clientDir: string = CLIENT_DIST,
+  ) {
+    this.files = new StaticAssets(clientDir);
+    this.assetRoots = new Set(existsSync(clientDir) ? readdirSync(clientDir) : []);
+    this.assets = express.static(clientDir, {
+      index: false,
+      setHeaders: (res, path) => {
+        if (relative(clientDir, path).startsWith(`_astro${sep}`)) res.setHeader('Cache-Control', IMMUTABLE_CACHE_CONTROL);
+      },
+    });
+  }
 
   use(req: Request, res: Response, next: NextFunction): void {
     if (API_PATH.test(req.path)) return next();
@@ -87,12 +99,14 @@ export class FrontendMiddleware implements NestMiddleware {
     // A page path skips the static handler (and its file-system lookup) altogether.
     const root = req.path.split('/', 2)[1] ?? '';
     if (!this.assetRoots.has(root)) return this.render(req, res, next);
+    if (this.files.serve(req, res, req.path)) return;
     this.assets(req, res, () => this.render(req, res, next));
   }
 
   private render(req: Request, res: Response, next: NextFunction): void {
     if (hasSessionCookie(req)) {
       res.setHeader('Cache-Control', PRIVATE_CACHE_CONTROL);
+      res.vary('Cookie');
       return this.renderPage(req, res, next);
     }
     if ((req.method !== 'GET' && req.method !== 'HEAD') || !isPublicPagePath(req.path)) return this.renderPage(req, res, next);
@@ -128,13 +142,31 @@ export class FrontendMiddleware implements NestMiddleware {
     }
     bufferResponse(res, ({ status, body }) => {
       const headers = res.getHeaders() as Record<string, string | string[]>;
-      const page: CachedPage = { status, body, etag: etagOf(body), headers: {} };
-      for (const [name, value] of Object.entries(headers)) if (!NOT_CACHED_HEADERS.has(name)) page.headers[name] = value;
-      const cacheable = isCacheableResponse(status, headers);
-      const stored = cacheable && this.pages.enabled && req.method === 'GET' && generation === this.pages.generation && this.pages.cache.set(key, page);
-      settle(stored ? page : undefined);
-      if (cacheable) writeCachedPage(req, res, page);
-      else res.end(body);
+      const rendered: CachedPage = { status, body, etag: etagOf(body), headers: {} };
+      for (const [name, value] of Object.entries(headers)) if (!NOT_CACHED_HEADERS.has(name)) rendered.headers[name] = value;
+      if (!isCacheableResponse(status, headers)) {
+        settle(undefined);
+        res.end(body);
+        return;
+      }
+      // A page to keep gets both compressed bodies, made once here; otherwise (HEAD, PAGE_CACHE=off)
+      // only the coding this client takes, with the same settings (so the same bytes and ETag).
+      const keep = this.pages.enabled && req.method === 'GET';
+      const coding = negotiateCoding(req.headers['accept-encoding']);
+      const encoding = keep ? withEncodings(rendered) : withEncodings(rendered, coding === 'identity' ? [] : [coding]);
+      encoding
+        .catch(() => rendered)
+        .then((page) => {
+          const stored = keep && generation === this.pages.generation && this.pages.cache.set(key, page);
+          settle(stored ? page : undefined);
+          if (res.destroyed) return;
+          writeCachedPage(req, res, page);
+        })
+        .catch((error: unknown) => {
+          settle(undefined);
+          if (!res.headersSent) next(error);
+          else res.destroy(error instanceof Error ? error : undefined);
+        });
     });
     this.renderPage(req, res, next);
   }
@@ -197,6 +229,8 @@ export class FrontendMiddleware implements NestMiddleware {
 export interface FrontendModuleOptions {
   /** A page handler instead of the built Astro site (tests of the caching layer). */
   handler?: AstroHandler;
+  /** Another folder of client files than frontend/dist/client (tests). */
+  clientDir?: string;
 }
 
 @Module({})
@@ -217,6 +251,7 @@ export class FrontendModule implements NestModule {
             return module.handler;
           },
         },
+        { provide: CLIENT_DIR, useValue: options.clientDir ?? CLIENT_DIST },
         PageCacheService,
         PageCacheFastPath,
         PublicContentService,

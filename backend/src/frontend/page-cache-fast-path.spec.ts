@@ -3,7 +3,9 @@ import { createServer, type Server } from 'node:http';
 import request from 'supertest';
 import { ContentEvents } from '../common/content-events';
 import { loadConfig } from '../config/env';
-import { etagOf, type CachedPage } from './page-cache';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { listen, rawRequest } from '../../test/helpers/raw-request';
+import { etagOf, withEncodings, type CachedPage } from './page-cache';
 import { PageCacheFastPath } from './page-cache-fast-path';
 import { PageCacheService } from './page-cache.service';
 
@@ -27,7 +29,14 @@ function setup(options: { pageCache?: boolean } = {}) {
     pages.cache.set(key, page);
     return page;
   };
-  return { server, pages, reachedApp, views, put };
+  /** A page kept with its br and gzip bodies, as FrontendMiddleware keeps them. */
+  const putEncoded = async (key: string, body: string) => {
+    const bytes = Buffer.from(body);
+    const page = await withEncodings({ status: 200, body: bytes, etag: etagOf(bytes), headers: { 'content-type': 'text/html' } });
+    pages.cache.set(key, page);
+    return page;
+  };
+  return { server, pages, reachedApp, views, put, putEncoded };
 }
 
 describe('PageCacheFastPath', () => {
@@ -41,7 +50,7 @@ describe('PageCacheFastPath', () => {
       'x-frame-options': 'SAMEORIGIN',
       etag: page.etag,
       'cache-control': 'public, max-age=0, must-revalidate',
-      vary: 'Cookie',
+      vary: 'Accept-Encoding, Cookie',
       'content-length': String(page.body.length),
     });
     expect(response.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
@@ -89,5 +98,36 @@ describe('PageCacheFastPath', () => {
     put('/blog', '<p>blog</p>');
     await request(server).get('/blog').expect(200, 'from the app');
     expect(reachedApp).toEqual(['GET /blog']);
+  });
+
+  it('sends the br or gzip body kept with the page by Accept-Encoding, with its ETag, 304 per coding, and counts the view each time', async () => {
+    const { server, putEncoded, reachedApp, views } = setup();
+    const html = `<main>${'<p>A paragraph of the post, long enough to be worth compressing.</p>'.repeat(60)}</main>`;
+    const page = await putEncoded('/blog/hello-world', html);
+    const { server: listening, close } = await listen((req, res) => server.emit('request', req, res));
+    try {
+      const br = await rawRequest(listening, '/blog/hello-world', { 'accept-encoding': 'gzip, deflate, br' });
+      expect(br.headers['content-encoding']).toBe('br');
+      expect(br.headers.etag).toBe(page.encoded!.br!.etag);
+      expect(br.headers['content-length']).toBe(String(br.body.length));
+      expect(brotliDecompressSync(br.body).toString()).toBe(html);
+      const gzip = await rawRequest(listening, '/blog/hello-world', { 'accept-encoding': 'gzip' });
+      expect(gzip.headers['content-encoding']).toBe('gzip');
+      expect(gunzipSync(gzip.body).toString()).toBe(html);
+      const identity = await rawRequest(listening, '/blog/hello-world');
+      expect(identity.headers['content-encoding']).toBeUndefined();
+      expect(identity.body.toString()).toBe(html);
+      for (const response of [br, gzip, identity]) expect(response.headers['vary']).toBe('Accept-Encoding, Cookie');
+      const notModified = await rawRequest(listening, '/blog/hello-world', { 'accept-encoding': 'br', 'if-none-match': page.encoded!.br!.etag });
+      expect(notModified.status).toBe(304);
+      expect(notModified.headers.etag).toBe(page.encoded!.br!.etag);
+      const head = await rawRequest(listening, '/blog/hello-world', { 'accept-encoding': 'gzip' }, 'HEAD');
+      expect(head.headers['content-length']).toBe(String(gzip.body.length));
+      expect(head.body.length).toBe(0);
+      expect(reachedApp).toEqual([]);
+      expect(views).toEqual(Array(5).fill('hello-world'));
+    } finally {
+      await close();
+    }
   });
 });

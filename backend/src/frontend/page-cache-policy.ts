@@ -8,7 +8,14 @@ export const SESSION_COOKIES = ['inkwell_access', 'inkwell_refresh'] as const;
 const PUBLIC_PAGE = /^\/(?:home|authors|rss\.xml|sitemap\.xml|blog(?:\/[^/]+|\/tag\/[^/]+)?|tag\/[^/]+)?\/?$/;
 const POST_PAGE = new RegExp(`^/blog/(${SLUG_BODY})/?$`);
 
+/**
+ * Anonymous pages: any cache may keep them, and must ask again each time (a conditional request
+ * the page cache answers 304 before Express): views are counted, a change shows at once, and a
+ * CDN never answers a signed-in visitor with the anonymous page (docs/architecture.md).
+ */
 export const ANONYMOUS_CACHE_CONTROL = 'public, max-age=0, must-revalidate';
+/** The answer differs by the coding (br, gzip, identity) and by the session cookie (signed-in pages are others). */
+export const ANONYMOUS_VARY = 'Accept-Encoding, Cookie';
 export const PRIVATE_CACHE_CONTROL = 'private, no-store';
 
 export function isPublicPagePath(path: string): boolean {

@@ -1,11 +1,25 @@
 import { createHash } from 'node:crypto';
+import { compressBody, CONTENT_CODINGS, MIN_COMPRESSED_BYTES, variantEtag, type ContentCoding } from './content-coding';
+
+/** A body in one content coding, with that representation's own ETag. */
+export interface EncodedBody {
+  body: Buffer;
+  etag: string;
+}
 
 /** A rendered page kept for anonymous readers: status, the headers the page set, the body. */
 export interface CachedPage {
   status: number;
   headers: Record<string, string | string[]>;
+  /** The identity body (what the page handler wrote). */
   body: Buffer;
   etag: string;
+  /**
+   * The body compressed once, when the page was kept (or rendered): br and gzip, each with its
+   * ETag (the identity ETag + "-br"/"-gz"). A coding is missing when the body is too small to
+   * be worth it or compressing did not make it smaller: such clients get the identity body.
+   */
+  encoded?: Partial<Record<ContentCoding, EncodedBody>>;
 }
 
 export interface PageCacheLimits {
@@ -32,8 +46,24 @@ export function matchesIfNoneMatch(header: string | undefined, etag: string): bo
   });
 }
 
+/**
+ * The page with its body compressed in the given codings (all by default), off the event loop.
+ * Made once per rendering: cache hits only pick the bytes.
+ */
+export async function withEncodings(page: CachedPage, codings: readonly ContentCoding[] = CONTENT_CODINGS): Promise<CachedPage> {
+  if (page.body.length < MIN_COMPRESSED_BYTES || codings.length === 0) return page;
+  const bodies = await Promise.all(codings.map((coding) => compressBody(page.body, coding)));
+  const encoded: Partial<Record<ContentCoding, EncodedBody>> = {};
+  codings.forEach((coding, i) => {
+    const body = bodies[i];
+    if (body.length < page.body.length) encoded[coding] = { body, etag: variantEtag(page.etag, coding) };
+  });
+  return { ...page, encoded };
+}
+
 function sizeOf(key: string, page: CachedPage): number {
   let size = key.length + page.body.length + page.etag.length + 64;
+  for (const variant of Object.values(page.encoded ?? {})) size += variant.body.length + variant.etag.length;
   for (const [name, value] of Object.entries(page.headers)) size += name.length + (Array.isArray(value) ? value.join('').length : value.length);
   return size;
 }

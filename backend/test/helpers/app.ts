@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import request from 'supertest';
 import type TestAgent from 'supertest/lib/agent';
 import { createApp } from '../../src/app.factory';
+import type { FrontendModuleOptions } from '../../src/frontend/frontend.module';
 import { loadConfig } from '../../src/config/env';
 
 export interface TestApp {
@@ -22,6 +23,8 @@ export interface TestAppOptions {
   extraModules?: NonNullable<DynamicModule['imports']>;
   /** Another database than the run's (fault tests stop and restart their own PostgreSQL). */
   databaseUrl?: string;
+  /** Mount the frontend layer with a page handler and client folder of the test's own. */
+  frontend?: FrontendModuleOptions;
 }
 
 /** The real app on the run's PostgreSQL (global-setup), with its own DATA_DIR for uploads. */
@@ -36,7 +39,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     THROTTLE_DISABLED: options.throttle ? '0' : '1',
     ...options.env,
   });
-  const app = await createApp({ config, databaseUrl, extraModules: options.extraModules });
+  const app = await createApp({ config, databaseUrl, extraModules: options.extraModules, frontend: options.frontend });
   await app.init();
   return {
     app,
