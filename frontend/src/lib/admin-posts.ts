@@ -230,6 +230,28 @@ export async function loadEditorTags(api: ApiClient): Promise<Loaded<AdminTag[]>
   }
 }
 
+/**
+ * The editor's tags for a post: the 100 active ones, plus the post's own tags outside them read
+ * one by one (an admin sees inactive tags), so the picker can say which selected tags are
+ * inactive and will not be sent.
+ */
+export async function loadEditorTagsFor(api: ApiClient, post: PostDetail | undefined): Promise<Loaded<AdminTag[]>> {
+  const active = await loadEditorTags(api);
+  if (!active.ok || !post) return active;
+  const known = new Set(active.data.map((tag) => tag.id));
+  const missing = post.tags.filter((tag) => !known.has(tag.id));
+  const extra = await Promise.all(
+    missing.map(async (tag) => {
+      try {
+        return (await unwrap(api.GET('/api/v1/blog/tags/{id}', { params: { path: { id: tag.id } } }))) as AdminTag;
+      } catch {
+        return undefined;
+      }
+    }),
+  );
+  return { ok: true, data: [...active.data, ...extra.filter((tag): tag is AdminTag => tag !== undefined)] };
+}
+
 /** A path id: a positive whole number, else undefined (the page answers 404). */
 export function idFromParam(raw: string | undefined): number | undefined {
   if (!raw || !/^[1-9]\d{0,9}$/.test(raw)) return undefined;
