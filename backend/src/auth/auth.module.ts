@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { JwtModule } from '@nestjs/jwt';
 import { PassportModule } from '@nestjs/passport';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { AuditModule } from '../audit/audit.module';
 import { APP_CONFIG, AppConfig } from '../config/env';
 import { MailModule } from '../mail/mail.module';
 import { UsersModule } from '../users/users.module';
@@ -23,6 +24,7 @@ import { SessionsService } from './sessions.service';
   imports: [
     UsersModule,
     MailModule,
+    AuditModule,
     PassportModule,
     TypeOrmModule.forFeature([RefreshSession, EmailVerificationCode, PasswordResetToken]),
     JwtModule.registerAsync({

@@ -4,6 +4,8 @@ import { InjectRepository } from '@nestjs/typeorm';
 import * as bcrypt from 'bcrypt';
 import { createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 import { DataSource, IsNull, LessThan, Repository } from 'typeorm';
+import { AuditService } from '../audit/audit.service';
+import { AuditLinks, AuditType } from '../audit/audit.types';
 import { APP_CONFIG, AppConfig } from '../config/env';
 import { MailService } from '../mail/mail.service';
 import { toUserResponse, UserResponseDto } from '../users/dto/user-response.dto';
@@ -66,6 +68,7 @@ export class AuthService {
     private readonly jwt: JwtService,
     private readonly mail: MailService,
     private readonly attempts: AttemptCounter,
+    private readonly audit: AuditService,
   ) {}
 
   // ---- sign-up and verification -------------------------------------------------------------
@@ -91,6 +94,15 @@ export class AuthService {
           attempts: 0,
           consumedAt: null,
           resentAt: null,
+        });
+        await this.audit.record(manager, {
+          type: AuditType.USER_REGISTERED,
+          actorId: user.id,
+          targetType: 'user',
+          targetId: user.id,
+          title: 'New user registered',
+          description: `${user.fullName} signed up`,
+          link: AuditLinks.user(user.id),
         });
         return user.id;
       });

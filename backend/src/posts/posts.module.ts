@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { AuditModule } from '../audit/audit.module';
 import { AuthModule } from '../auth/auth.module';
 import { TagsModule } from '../tags/tags.module';
 import { PostTag } from './entities/post-tag.entity';
@@ -12,7 +13,7 @@ import { PostsRepository } from './posts.repository';
 import { PostsService } from './posts.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([Post, PostTag]), AuthModule, TagsModule],
+  imports: [TypeOrmModule.forFeature([Post, PostTag]), AuthModule, TagsModule, AuditModule],
   // The public controller first: /blog/posts/public must not reach GET /blog/posts/:id.
   controllers: [PostsPublicController, PostsController],
   providers: [PostsRepository, PostsService, PostsPublicService, PostViewsService],

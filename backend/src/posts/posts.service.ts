@@ -1,6 +1,8 @@
 import { BadRequestException, ConflictException, ForbiddenException, Injectable, NotFoundException } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { Brackets, DataSource, EntityManager, Repository } from 'typeorm';
+import { AuditService } from '../audit/audit.service';
+import { AuditLinks, AuditType } from '../audit/audit.types';
 import type { AuthUser } from '../common/auth-user';
 import { ContentEvents } from '../common/content-events';
 import { isUniqueViolation } from '../common/database-errors';
@@ -79,6 +81,7 @@ export class PostsService {
     private readonly repository: PostsRepository,
     private readonly tags: TagsService,
     private readonly contentEvents: ContentEvents,
+    private readonly audit: AuditService,
   ) {}
 
   /** Admin: any post; its author: their own; others 403 (readers before any lookup). */
@@ -122,7 +125,18 @@ export class PostsService {
     const post = await this.findOrFail(id);
     const allowed = isAdmin(user) || (post.authorId === user.id && isAuthor(user) && AUTHOR_EDITABLE.has(post.status));
     if (!allowed) throw new ForbiddenException(PostsMessages.FORBIDDEN_DELETE);
-    await this.posts.delete({ id });
+    await this.dataSource.transaction(async (manager) => {
+      await manager.delete(Post, { id });
+      await this.audit.record(manager, {
+        type: AuditType.POST_DELETED,
+        actorId: user.id,
+        targetType: 'post',
+        targetId: id,
+        title: 'Post deleted',
+        description: `"${post.title}" was deleted by ${user.fullName}`,
+        details: { status: post.status, authorId: post.authorId, slug: post.slug },
+      });
+    });
     if (post.status === PostStatus.PUBLISHED) this.contentEvents.changed({ kind: 'post', id, slugs: [post.slug] });
   }
 
@@ -274,6 +288,7 @@ export class PostsService {
           await manager.delete(PostTag, { postId: saved });
           if (tags.length) await manager.insert(PostTag, tags.map((tag) => ({ postId: saved, tagId: tag.id })));
         }
+        await this.recordSave(manager, { id: saved, title, slug }, existing?.status ?? null, status, user);
         return saved;
       });
     } catch (error) {
@@ -284,6 +299,41 @@ export class PostsService {
     const saved = await this.findOrFail(savedId);
     this.notifyChanged(savedId, before, { status: saved.status, slug: saved.slug });
     return { post: await this.toResponse(saved), skippedTags };
+  }
+
+  /** The audit entries of a save, inside its transaction: created, then published or archived. */
+  private async recordSave(manager: EntityManager, post: { id: number; title: string; slug: string }, from: PostStatus | null, to: PostStatus, user: AuthUser): Promise<void> {
+    const base = { actorId: user.id, targetType: 'post' as const, targetId: post.id };
+    if (from === null) {
+      await this.audit.record(manager, {
+        ...base,
+        type: AuditType.POST_CREATED,
+        title: 'New post created',
+        description: `${user.fullName} created "${post.title}"`,
+        link: AuditLinks.adminPost(post.id),
+        details: { status: to },
+      });
+    }
+    if (to === from) return;
+    if (to === PostStatus.PUBLISHED) {
+      await this.audit.record(manager, {
+        ...base,
+        type: AuditType.POST_PUBLISHED,
+        title: 'Post published',
+        description: `"${post.title}" was published`,
+        link: AuditLinks.publicPost(post.slug),
+        details: { from, via: 'update' },
+      });
+    } else if (to === PostStatus.ARCHIVED) {
+      await this.audit.record(manager, {
+        ...base,
+        type: AuditType.POST_ARCHIVED,
+        title: 'Post archived',
+        description: `"${post.title}" was archived`,
+        link: AuditLinks.adminPost(post.id),
+        details: { from },
+      });
+    }
   }
 
   /** `base`, or `base-2`, `base-3`... whichever is free (spec 001 §5 derivation, made unique). */

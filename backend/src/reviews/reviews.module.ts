@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { AuditModule } from '../audit/audit.module';
 import { AuthModule } from '../auth/auth.module';
 import { PostsModule } from '../posts/posts.module';
 import { PostReview } from './entities/post-review.entity';
@@ -7,7 +8,7 @@ import { ReviewsController } from './reviews.controller';
 import { ReviewsService } from './reviews.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([PostReview]), AuthModule, PostsModule],
+  imports: [TypeOrmModule.forFeature([PostReview]), AuthModule, PostsModule, AuditModule],
   controllers: [ReviewsController],
   providers: [ReviewsService],
 })

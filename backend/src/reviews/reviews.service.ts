@@ -1,6 +1,8 @@
 import { BadRequestException, ConflictException, ForbiddenException, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { AuditService } from '../audit/audit.service';
+import { AuditLinks, AuditType } from '../audit/audit.types';
 import type { AuthUser } from '../common/auth-user';
 import { PostStatus } from '../posts/entities/post.entity';
 import { PostsService } from '../posts/posts.service';
@@ -20,6 +22,7 @@ export class ReviewsService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly posts: PostsService,
+    private readonly audit: AuditService,
   ) {}
 
   async review(postId: number, dto: PostReviewDto, reviewer: AuthUser): Promise<{ result: PostReviewResultDto; message: string }> {
@@ -45,7 +48,19 @@ export class ReviewsService {
         adminNotes: dto.adminNotes ?? null,
         rejectionReason: dto.status === ReviewStatus.REJECTED ? (dto.rejectionReason ?? null) : null,
       });
-      return (await manager.save(PostReview, review)).id;
+      const saved = await manager.save(PostReview, review);
+      const approved = dto.status === ReviewStatus.APPROVED;
+      await this.audit.record(manager, {
+        type: approved ? AuditType.POST_PUBLISHED : AuditType.POST_REJECTED,
+        actorId: reviewer.id,
+        targetType: 'post',
+        targetId: postId,
+        title: approved ? 'Post published' : 'Post rejected',
+        description: approved ? `"${post.title}" was approved and published` : `"${post.title}" was rejected: ${saved.rejectionReason ?? ''}`,
+        link: approved ? AuditLinks.publicPost(post.slug) : AuditLinks.adminPost(postId),
+        details: approved ? { from: post.status, via: 'review', reviewId: saved.id } : { reviewId: saved.id, reason: saved.rejectionReason },
+      });
+      return saved.id;
     });
     const post = await this.posts.findOrFail(postId);
     if (before) this.posts.notifyChanged(postId, before, { status: post.status, slug: post.slug });

@@ -49,8 +49,8 @@ export class TagsController {
   @ApiOperation({ summary: 'Create a tag (admin); the slug is derived from the name when omitted' })
   @ApiEnvelope(TagResponseDto, { status: 201 })
   @ApiErrors(400, 409)
-  async createTag(@Body() dto: TagCreateDto): Promise<WithMessage<TagResponseDto>> {
-    return withMessage(await this.tags.create(dto), TagsMessages.CREATED);
+  async createTag(@Body() dto: TagCreateDto, @CurrentUser() user: AuthUser): Promise<WithMessage<TagResponseDto>> {
+    return withMessage(await this.tags.create(dto, user), TagsMessages.CREATED);
   }
 
   @Put(':id')
@@ -58,8 +58,8 @@ export class TagsController {
   @ApiOperation({ summary: 'Update a tag, partially (admin)' })
   @ApiEnvelope(TagResponseDto)
   @ApiErrors(400, 404, 409)
-  async updateTag(@Param('id', ParseIdPipe) id: number, @Body() dto: TagUpdateDto): Promise<WithMessage<TagResponseDto>> {
-    return withMessage(await this.tags.update(id, dto), TagsMessages.UPDATED);
+  async updateTag(@Param('id', ParseIdPipe) id: number, @Body() dto: TagUpdateDto, @CurrentUser() user: AuthUser): Promise<WithMessage<TagResponseDto>> {
+    return withMessage(await this.tags.update(id, dto, user), TagsMessages.UPDATED);
   }
 
   @Delete(':id')
@@ -68,8 +68,8 @@ export class TagsController {
   @ApiOperation({ summary: 'Delete a tag (admin): 409 when it is active and used by posts (deactivate it instead)' })
   @ApiNoContentResponse({ description: 'Deleted (no body)' })
   @ApiErrors(400, 404, 409)
-  async deleteTag(@Param('id', ParseIdPipe) id: number): Promise<void> {
-    await this.tags.remove(id);
+  async deleteTag(@Param('id', ParseIdPipe) id: number, @CurrentUser() user: AuthUser): Promise<void> {
+    await this.tags.remove(id, user);
   }
 
   @Delete(':id/deactivate')
@@ -77,8 +77,8 @@ export class TagsController {
   @ApiOperation({ summary: 'Deactivate a tag (admin): it disappears from public pages and cannot be attached' })
   @ApiEnvelope(TagResponseDto)
   @ApiErrors(400, 404)
-  async deactivateTag(@Param('id', ParseIdPipe) id: number): Promise<WithMessage<TagResponseDto>> {
-    return withMessage(await this.tags.setActive(id, false), TagsMessages.DEACTIVATED);
+  async deactivateTag(@Param('id', ParseIdPipe) id: number, @CurrentUser() user: AuthUser): Promise<WithMessage<TagResponseDto>> {
+    return withMessage(await this.tags.setActive(id, false, user), TagsMessages.DEACTIVATED);
   }
 
   @Post(':id/activate')
@@ -87,7 +87,7 @@ export class TagsController {
   @ApiOperation({ summary: 'Activate a tag (admin)' })
   @ApiEnvelope(TagResponseDto)
   @ApiErrors(400, 404)
-  async activateTag(@Param('id', ParseIdPipe) id: number): Promise<WithMessage<TagResponseDto>> {
-    return withMessage(await this.tags.setActive(id, true), TagsMessages.ACTIVATED);
+  async activateTag(@Param('id', ParseIdPipe) id: number, @CurrentUser() user: AuthUser): Promise<WithMessage<TagResponseDto>> {
+    return withMessage(await this.tags.setActive(id, true, user), TagsMessages.ACTIVATED);
   }
 }

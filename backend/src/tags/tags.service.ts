@@ -1,6 +1,9 @@
 import { ConflictException, Injectable, NotFoundException } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { In, Repository } from 'typeorm';
+import { EntityManager, In, Repository } from 'typeorm';
+import { AuditService } from '../audit/audit.service';
+import { AuditLinks, AuditRecord, AuditType } from '../audit/audit.types';
+import type { AuthUser } from '../common/auth-user';
 import { ContentEvents } from '../common/content-events';
 import { isUniqueViolation, violatedConstraint } from '../common/database-errors';
 import { Page, toPage } from '../common/pagination/page';
@@ -23,6 +26,7 @@ export class TagsService {
     @InjectRepository(Tag) private readonly tags: Repository<Tag>,
     private readonly repository: TagsRepository,
     private readonly contentEvents: ContentEvents,
+    private readonly audit: AuditService,
   ) {
     contentEvents.onChange(() => (this.publishedCache = undefined));
   }
@@ -70,7 +74,8 @@ export class TagsService {
       .sort((a, b) => b.postCount - a.postCount || a.name.localeCompare(b.name));
   }
 
-  async create(dto: TagCreateDto): Promise<TagResponseDto> {
+  /** `actor`: the admin doing it, for the audit log. */
+  async create(dto: TagCreateDto, actor?: AuthUser): Promise<TagResponseDto> {
     const slug = dto.slug ?? (slugify(dto.name, 100) || 'tag');
     await this.assertFree(dto.name, slug);
     const tag = this.tags.create({
@@ -81,11 +86,11 @@ export class TagsService {
       icon: dto.icon ?? null,
       isActive: dto.isActive ?? true,
     });
-    await this.save(tag);
+    await this.save(tag, (saved) => this.entry(AuditType.TAG_CREATED, saved, actor, 'New tag created', `Tag "${saved.name}" was created`));
     return toTagResponse(tag, 0);
   }
 
-  async update(id: number, dto: TagUpdateDto): Promise<TagResponseDto> {
+  async update(id: number, dto: TagUpdateDto, actor?: AuthUser): Promise<TagResponseDto> {
     const tag = await this.findOrFail(id);
     const oldSlug = tag.slug;
     await this.assertFree(dto.name, dto.slug, id);
@@ -95,29 +100,42 @@ export class TagsService {
     if (dto.color !== undefined) tag.color = dto.color;
     if (dto.icon !== undefined) tag.icon = dto.icon;
     if (dto.isActive !== undefined) tag.isActive = dto.isActive;
-    await this.save(tag);
+    await this.save(tag, (saved) =>
+      this.entry(AuditType.TAG_UPDATED, saved, actor, 'Tag updated', `Tag "${saved.name}" was updated`, { changed: Object.keys(dto).filter((key) => dto[key as keyof TagUpdateDto] !== undefined) }),
+    );
     this.changed(tag, oldSlug);
     return toTagResponse(tag, await this.repository.countPosts(id, true));
   }
 
-  async setActive(id: number, isActive: boolean): Promise<TagResponseDto> {
+  async setActive(id: number, isActive: boolean, actor?: AuthUser): Promise<TagResponseDto> {
     const tag = await this.findOrFail(id);
     if (tag.isActive !== isActive) {
       tag.isActive = isActive;
-      await this.tags.save(tag);
+      await this.tags.manager.transaction(async (manager) => {
+        await manager.save(tag);
+        await this.audit.record(
+          manager,
+          isActive
+            ? this.entry(AuditType.TAG_ACTIVATED, tag, actor, 'Tag activated', `Tag "${tag.name}" was activated`)
+            : this.entry(AuditType.TAG_DEACTIVATED, tag, actor, 'Tag deactivated', `Tag "${tag.name}" was deactivated`),
+        );
+      });
       this.changed(tag);
     }
     return toTagResponse(tag, await this.repository.countPosts(id, true));
   }
 
   /** Unused or inactive tags are deleted; an active tag used by posts is kept (409: deactivate it instead). */
-  async remove(id: number): Promise<void> {
+  async remove(id: number, actor?: AuthUser): Promise<void> {
     const tag = await this.findOrFail(id);
     if (tag.isActive) {
       const used = await this.repository.countPosts(id, true);
       if (used > 0) throw new ConflictException(TagsMessages.inUse(used));
     }
-    await this.tags.delete({ id });
+    await this.tags.manager.transaction(async (manager) => {
+      await manager.delete(Tag, { id });
+      await this.audit.record(manager, { ...this.entry(AuditType.TAG_DELETED, tag, actor, 'Tag deleted', `Tag "${tag.name}" was deleted`), link: null });
+    });
     this.changed(tag);
   }
 
@@ -143,10 +161,20 @@ export class TagsService {
     if (slug !== undefined && (await this.repository.slugTaken(slug, exceptId))) throw new ConflictException(TagsMessages.slugTaken(slug));
   }
 
-  /** A concurrent insert of the same name or slug still ends in a 409, not a 500. */
-  private async save(tag: Tag): Promise<void> {
+  private entry(type: AuditType, tag: Tag, actor: AuthUser | undefined, title: string, description: string, details: Record<string, unknown> = {}): AuditRecord {
+    return { type, actorId: actor?.id ?? null, targetType: 'tag', targetId: tag.id, title, description, link: AuditLinks.tag(tag.id), details: { slug: tag.slug, ...details } };
+  }
+
+  /**
+   * Saves with its audit entry in one transaction. A concurrent insert of the same name or slug
+   * still ends in a 409, not a 500.
+   */
+  private async save(tag: Tag, entry: (saved: Tag) => AuditRecord): Promise<void> {
     try {
-      await this.tags.save(tag);
+      await this.tags.manager.transaction(async (manager: EntityManager) => {
+        await manager.save(tag);
+        await this.audit.record(manager, entry(tag));
+      });
     } catch (error) {
       if (isUniqueViolation(error)) {
         throw new ConflictException(
