@@ -20,6 +20,8 @@ export function Modal({ open, onClose, labelledBy, describedBy, className = 'max
   const opener = useRef<Element | null>(null);
   const close = useRef(onClose);
   close.current = onClose;
+  const isOpen = useRef(open);
+  isOpen.current = open;
 
   useEffect(() => {
     const dialog = ref.current;
@@ -27,6 +29,8 @@ export function Modal({ open, onClose, labelledBy, describedBy, className = 'max
     if (open && !dialog.open) {
       opener.current = document.activeElement;
       dialog.showModal();
+      // Focus starts on the control marked data-autofocus (else the first button), never on the dialog box itself.
+      (dialog.querySelector<HTMLElement>('[data-autofocus]') ?? dialog.querySelector<HTMLElement>('button'))?.focus();
     } else if (!open && dialog.open) {
       dialog.close();
     }
@@ -50,6 +54,10 @@ export function Modal({ open, onClose, labelledBy, describedBy, className = 'max
         // Escape: the owner decides (it may be busy); the dialog closes when `open` turns false.
         event.preventDefault();
         close.current();
+      }}
+      onClose={() => {
+        // Closed by the browser itself (Chromium may close on Escape without a cancel event): tell the owner.
+        if (isOpen.current) close.current();
       }}
       onMouseDown={(event) => {
         if (event.target === event.currentTarget) close.current();
@@ -85,7 +93,7 @@ export function ConfirmDialog({ open, title, message, confirmLabel, cancelLabel 
           {message}
         </div>
         <div className="mt-6 flex justify-end gap-2">
-          <button type="button" className="btn-secondary" onClick={onCancel}>
+          <button type="button" className="btn-secondary" onClick={onCancel} data-autofocus>
             {cancelLabel}
           </button>
           <button type="button" className={danger ? 'btn bg-red-600 text-white hover:bg-red-700' : 'btn-primary'} onClick={onConfirm}>

@@ -3,8 +3,9 @@
  * author screens and the admin post screens; the only island of its page (`client:load`).
  *
  * - Title, slug (follows the title while empty or still the old title's slug), excerpt, Markdown
- *   content with a toolbar and a Write/Preview toggle (the server renders it), the featured image
- *   (ThumbnailField), tags (TagPicker), and in admin mode the status and Featured.
+ *   content with a toolbar and a Write/Rendered toggle (the server renders it), the featured image
+ *   (ThumbnailField), tags (TagPicker), and in admin mode the status and Featured. The Write /
+ *   Rendered toggle is named so that 'Preview' stays the one button of that name.
  * - Save Draft (disabled without a title, while saving, or signed out) checks in the spec's order
  *   and saves through the author endpoints (always a draft, no status) or the admin ones.
  *   Ctrl/Cmd+S saves, Esc goes back; both wait while a save runs.
@@ -62,6 +63,8 @@ export interface PostEditorProps {
   savedHref: string;
   /** The reader-style preview page of the saved post, if any. */
   previewHref?: string;
+  /** The edit page of a saved post, '{id}' standing for its id (e.g. '/author/posts/{id}/edit'): after a new post's first save the address becomes it, so a reload opens the saved post. */
+  editHref?: string;
   /** localStorage key of the unsaved local copy: NEW_DRAFT_KEY for a new post, postDraftKey(id) for a saved one. */
   draftKey: string;
 }
@@ -99,7 +102,7 @@ function Field({ id, label, error, hint, children }: { id: string; label: string
   );
 }
 
-export default function PostEditor({ mode, post: initialPost, availableTags, signedIn, backHref, savedHref, previewHref, draftKey }: PostEditorProps) {
+export default function PostEditor({ mode, post: initialPost, availableTags, signedIn, backHref, savedHref, previewHref, editHref, draftKey }: PostEditorProps) {
   const id = useId();
   const fieldId = (field: EditorField) => `${id}-${field}`;
   const hydrated = useHydrated();
@@ -256,7 +259,10 @@ export default function PostEditor({ mode, post: initialPost, availableTags, sig
     try {
       const { post: saved, message } = await savePost(mode, post?.id, savePayload(form, mode, tags));
       clearDraft(key.current);
-      if (creating) key.current = postDraftKey(saved.id);
+      if (creating) {
+        key.current = postDraftKey(saved.id);
+        if (editHref && !admin) window.history.replaceState(null, '', editHref.replace('{id}', String(saved.id)));
+      }
       const savedForm = formFromPost(saved);
       setPost(saved);
       setBaseline(savedForm);
@@ -476,7 +482,7 @@ export default function PostEditor({ mode, post: initialPost, availableTags, sig
                     onClick={() => setView(option)}
                     className={`rounded-md px-3 py-1 text-xs font-medium ${view === option ? 'bg-brand-600 text-white' : 'text-slate-700 hover:bg-slate-100 dark:text-slate-200 dark:hover:bg-slate-800'}`}
                   >
-                    {option === 'write' ? 'Write' : 'Preview'}
+                    {option === 'write' ? 'Write' : 'Rendered'}
                   </button>
                 ))}
               </div>

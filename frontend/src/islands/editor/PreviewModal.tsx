@@ -47,7 +47,8 @@ export default function PreviewModal({ open, onClose, title, excerpt, content, f
 
   return (
     <Modal open={open} onClose={onClose} labelledBy="post-preview-title" className="max-w-4xl">
-      <article className="max-h-[80vh] overflow-y-auto px-6 py-8 sm:px-10" data-testid="post-preview">
+      {/* Scrolls on its own: focusable so the keyboard can scroll it. */}
+      <article className="max-h-[80vh] overflow-y-auto px-6 py-8 sm:px-10" data-testid="post-preview" tabIndex={0} aria-labelledby="post-preview-title">
         {tags.length > 0 && (
           <ul className="flex flex-wrap gap-1.5" aria-label="Tags">
             {tags.map((tag) => (
@@ -88,7 +89,7 @@ export default function PreviewModal({ open, onClose, title, excerpt, content, f
       </article>
       <footer className="flex items-center justify-between gap-4 border-t border-slate-200 bg-slate-50 px-6 py-3 dark:border-slate-800 dark:bg-slate-950">
         <span className="text-sm font-semibold uppercase tracking-wide text-amber-700 dark:text-amber-300">{EditorTexts.PREVIEW_MODE}</span>
-        <button type="button" className="btn-primary" onClick={onClose}>
+        <button type="button" className="btn-primary" onClick={onClose} data-autofocus>
           Close Preview
         </button>
       </footer>

@@ -3,7 +3,7 @@
  * submitting for review, the server's Markdown preview, and the images API at the host root
  * (upload requirements, validation, the thumbnail upload with progress and a 60 s limit, delete).
  * Every call carries the session cookie and X-Request-Timestamp; a 401 waits for the shared
- * token refresh and is tried once more.
+ * token refresh and is tried once more (the session client does it; the upload does it itself).
  */
 import { unwrapWithMessage } from '../../lib/api-message';
 import { ApiError, unwrap, type ApiEnvelope } from '../../lib/api/errors';
@@ -49,82 +49,49 @@ export async function fetchOwnName(): Promise<string | undefined> {
   return profile?.fullName;
 }
 
-// ---- calls outside the typed client ---------------------------------------------------------
-
-/** fetch with the session's headers; a 401 waits for the shared refresh and is retried once. */
-async function sessionFetch(path: string, init: RequestInit = {}, signal?: AbortSignal): Promise<Response> {
-  const send = () => {
-    const headers = new Headers(init.headers);
-    headers.set('X-Request-Timestamp', String(Date.now()));
-    headers.set('Accept', 'application/json');
-    return fetch(path, { ...init, headers, credentials: 'same-origin', signal });
-  };
-  let response: Response;
-  try {
-    response = await send();
-    if (response.status === 401 && (await refreshSession())) response = await send();
-  } catch (error) {
-    if (error instanceof DOMException && error.name === 'AbortError') throw error;
-    throw new ApiError(CommonTexts.NETWORK_ERROR, 0);
-  }
-  return response;
-}
-
-/** The envelope's data, or an ApiError with its message and field errors. */
-async function envelopeData<T>(response: Response): Promise<T> {
-  if (response.status === 204) return undefined as T;
-  let envelope: Partial<ApiEnvelope<T>> | undefined;
-  try {
-    envelope = (await response.json()) as Partial<ApiEnvelope<T>>;
-  } catch {
-    envelope = undefined;
-  }
-  if (!response.ok) {
-    const message = typeof envelope?.message === 'string' && envelope.message ? envelope.message : CommonTexts.UNEXPECTED_ERROR;
-    throw new ApiError(message, response.status, envelope?.errors ?? null);
-  }
-  return envelope?.data as T;
-}
-
 export interface RenderedPreview {
   html: string;
   readingTime: number;
   wordCount: number;
 }
 
-/** POST /api/v1/blog/posts/preview {content}: the server's sanitized rendering (the one saving uses). */
+/** POST /blog/posts/preview {content}: the server's sanitized rendering (the one saving uses). */
 export async function renderPreview(content: string, signal?: AbortSignal): Promise<RenderedPreview> {
-  const response = await sessionFetch('/api/v1/blog/posts/preview', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ content }) }, signal);
-  const data = await envelopeData<Partial<RenderedPreview>>(response);
-  return { html: typeof data?.html === 'string' ? data.html : '', readingTime: Number(data?.readingTime) || 1, wordCount: Number(data?.wordCount) || 0 };
+  return (await unwrap(sessionApi().POST('/api/v1/blog/posts/preview', { body: { content }, signal }))) as components['schemas']['PostPreviewResponseDto'];
 }
 
 /** GET /images/upload-info; the §9 defaults when it fails. */
 export async function fetchUploadInfo(): Promise<UploadInfo> {
   try {
-    return uploadInfoFrom(await envelopeData<unknown>(await sessionFetch('/images/upload-info')));
+    return uploadInfoFrom(await unwrap(sessionApi().GET('/images/upload-info')));
   } catch {
     return DEFAULT_UPLOAD_INFO;
   }
 }
 
-export interface ImageCheck {
-  width: number;
-  height: number;
-  format?: string;
-  size?: number;
-  warnings: string[];
-}
-
-const warningsOf = (value: unknown): string[] => (Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : []);
+export type ImageCheck = components['schemas']['ImageValidationDto'];
 
 /** POST /images/validate (multipart 'image'): the server's verdict before uploading. */
 export async function validateImage(file: File): Promise<ImageCheck> {
-  const body = new FormData();
-  body.append('image', file);
-  const data = await envelopeData<Partial<ImageCheck>>(await sessionFetch('/images/validate', { method: 'POST', body }));
-  return { width: Number(data?.width) || 0, height: Number(data?.height) || 0, format: data?.format, size: data?.size, warnings: warningsOf(data?.warnings) };
+  return (await unwrap(
+    sessionApi().POST('/images/validate', {
+      // The schema types the binary part as a string; the File goes into the multipart body as it is.
+      body: { image: file as unknown as string },
+      bodySerializer: (body) => {
+        const form = new FormData();
+        form.append('image', body.image as unknown as File);
+        return form;
+      },
+    }),
+  )) as ImageCheck;
 }
+
+/** DELETE /images/{filename} (204): the uploader or an admin; 409 while a post uses it. */
+export async function deleteImage(filename: string): Promise<void> {
+  await unwrap(sessionApi().DELETE('/images/{filename}', { params: { path: { filename } } }));
+}
+
+// ---- the upload, with progress (XMLHttpRequest: fetch reports no upload progress) ----------
 
 export interface UploadedImage {
   url: string;
@@ -134,15 +101,8 @@ export interface UploadedImage {
   warnings: string[];
 }
 
-interface UploadAnswer {
-  url?: string;
-  imageUrl?: string;
-  cdnUrl?: string;
-  filename?: string;
-  width?: number;
-  height?: number;
-  warnings?: unknown;
-}
+/** ThumbnailUploadDto; the spec's client also reads a cdnUrl. */
+type UploadAnswer = Partial<components['schemas']['ThumbnailUploadDto']> & { cdnUrl?: string };
 
 function fileNameOf(url: string): string {
   return url.split(/[?#]/)[0].split('/').pop() ?? '';
@@ -207,11 +167,6 @@ export async function uploadThumbnail(file: File, onProgress: (percent: number) 
     filename: typeof data.filename === 'string' && data.filename ? data.filename : fileNameOf(url),
     width: Number(data.width) || 0,
     height: Number(data.height) || 0,
-    warnings: warningsOf(data.warnings),
+    warnings: Array.isArray(data.warnings) ? data.warnings.filter((warning) => typeof warning === 'string') : [],
   };
-}
-
-/** DELETE /images/{filename} (204). */
-export async function deleteImage(filename: string): Promise<void> {
-  await envelopeData<void>(await sessionFetch(`/images/${encodeURIComponent(filename)}`, { method: 'DELETE' }));
 }

@@ -1,0 +1,544 @@
+import { expect, test, type APIRequestContext, type Locator, type Page, type Route } from '@playwright/test';
+import sharp from 'sharp';
+import { expectNoSeriousViolations } from './a11y';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, adminApi } from './admin-api';
+
+/**
+ * The post editor island on /author/posts/new (spec 001 §2 'Post editor', 'Post preview', §4
+ * thumbnail states, §5 'Post save' and 'Thumbnail', §8, §9): the slug following the title, the
+ * Markdown toolbar by mouse and keyboard, the save checks in the spec's order, the server-rendered
+ * preview and the Preview dialog, saving and submitting through the author endpoints, a used slug,
+ * the local copy offered back after a reload, the beforeunload guard, Esc and Ctrl+S (blocked
+ * while saving), the thumbnail flow with real PNGs (checks, 'Continue anyway?', progress, remove
+ * and delete), and axe in the editor's states. The writer is an AUTHOR made by the seeded admin.
+ */
+
+const PASSWORD = 'Editor-Pass-1!';
+const unique = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
+const writer = { fullName: `Eddie ${unique}`, email: `eddie-${unique}@inkwell.test` };
+const activeTag = { name: `Essays ${unique}`, slug: `essays-${unique}` };
+const inactiveTag = { name: `Retired ${unique}`, slug: `retired-${unique}` };
+const NEW = '/author/posts/new';
+const DRAFT_KEY = 'inkwell:draft:new';
+
+type Playwright = { request: { newContext: (options: object) => Promise<APIRequestContext> } };
+
+interface MyPost {
+  id: number;
+  title: string;
+  slug: string;
+  status: string;
+  thumbnail: string | null;
+  tags: { slug: string }[];
+}
+
+async function writerApi(baseURL: string, playwright: Playwright): Promise<APIRequestContext> {
+  const anonymous = await playwright.request.newContext({ baseURL });
+  const login = await anonymous.post('/api/v1/auth/login', { data: { email: writer.email, password: PASSWORD } });
+  expect(login.status(), await login.text()).toBe(200);
+  const { accessToken } = (await login.json()).data as { accessToken: string };
+  await anonymous.dispose();
+  return playwright.request.newContext({ baseURL, extraHTTPHeaders: { Authorization: `Bearer ${accessToken}`, 'X-Request-Timestamp': String(Date.now()) } });
+}
+
+/** The writer's post with this slug, as the author list has it. */
+async function myPost(api: APIRequestContext, slug: string): Promise<MyPost | undefined> {
+  const answer = await api.get('/api/v1/blog/posts/author/my-posts', { params: { page: 0, size: 1000 } });
+  expect(answer.status(), await answer.text()).toBe(200);
+  return ((await answer.json()).data.content as MyPost[]).find((post) => post.slug === slug);
+}
+
+test.beforeAll(async ({ playwright, baseURL }) => {
+  test.setTimeout(60_000);
+  const admin = await adminApi(baseURL!, playwright);
+  const created = await admin.post('/api/v1/admin/users', {
+    data: { ...writer, password: PASSWORD, confirmPassword: PASSWORD, roles: ['AUTHOR'], status: 'ACTIVE', markEmailAsVerified: true },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  for (const tag of [activeTag, inactiveTag]) {
+    const answer = await admin.post('/api/v1/blog/tags', { data: tag });
+    expect(answer.status(), await answer.text()).toBe(201);
+    if (tag === inactiveTag) {
+      const id = ((await answer.json()).data as { id: number }).id;
+      const deactivated = await admin.delete(`/api/v1/blog/tags/${id}/deactivate`);
+      expect(deactivated.status(), await deactivated.text()).toBeLessThan(300);
+    }
+  }
+  await admin.dispose();
+});
+
+/** Signs the browser in as the writer and opens the new-post editor, hydrated. */
+async function openEditor(page: Page, path = NEW): Promise<void> {
+  const login = await page.request.post('/api/v1/auth/login', { data: { email: writer.email, password: PASSWORD } });
+  expect(login.status(), await login.text()).toBe(200);
+  await page.goto(path);
+  await expect(page.getByTestId('post-editor')).toHaveAttribute('data-hydrated', 'true', { timeout: 20_000 });
+}
+
+const fields = (page: Page) => ({
+  title: page.getByLabel('Title', { exact: true }),
+  slug: page.getByLabel('Slug', { exact: true }),
+  excerpt: page.getByLabel('Excerpt', { exact: true }),
+  content: page.getByLabel('Content', { exact: true }),
+  save: page.getByRole('button', { name: 'Save Draft' }),
+  preview: page.getByRole('button', { name: 'Preview', exact: true }),
+  notice: page.getByTestId('editor-notice'),
+});
+
+const select = (textarea: Locator, start: number, end: number) => textarea.evaluate((element: HTMLTextAreaElement, [from, to]) => element.setSelectionRange(from, to), [start, end]);
+
+/** A solid PNG of the given size, made here with sharp. */
+const png = (width: number, height: number): Promise<Buffer> => sharp({ create: { width, height, channels: 3, background: { r: 40, g: 90, b: 200 } } }).png().toBuffer();
+
+async function chooseImage(page: Page, name: string, buffer: Buffer, mimeType = 'image/png'): Promise<void> {
+  const chooser = page.waitForEvent('filechooser');
+  await page.getByRole('button', { name: /^(Choose image|Choose another image|Change image)$/ }).click();
+  await (await chooser).setFiles({ name, mimeType, buffer });
+}
+
+test.describe('post editor', () => {
+  test('the slug follows the title until it is edited; toolbar by mouse, keyboard and shortcuts', async ({ page }) => {
+    await openEditor(page);
+    const { title, slug, content } = fields(page);
+    await title.fill('Crème brûlée à la carte');
+    await expect(slug).toHaveValue('creme-brulee-a-la-carte');
+    await title.pressSequentially(' 2');
+    await expect(slug).toHaveValue('creme-brulee-a-la-carte-2');
+    await slug.fill('my-own-slug');
+    await title.fill('Another title');
+    await expect(slug).toHaveValue('my-own-slug');
+    await slug.fill('');
+    await title.fill('Đà Nẵng notes');
+    await expect(slug).toHaveValue('da-nang-notes');
+
+    const toolbar = page.getByRole('toolbar', { name: 'Formatting' });
+    await expect(toolbar.getByRole('button')).toHaveCount(8);
+    for (const name of ['Heading', 'Bold', 'Italic', 'Link', 'Bulleted list', 'Quote', 'Code', 'Image']) await expect(toolbar.getByRole('button', { name, exact: true })).toBeVisible();
+    await expect(content).toHaveAttribute('rows', '20');
+
+    await content.fill('hello world');
+    await select(content, 6, 11);
+    await toolbar.getByRole('button', { name: 'Bold' }).click();
+    await expect(content).toHaveValue('hello **world**');
+    await expect(content).toBeFocused();
+    // Typed as an edit: the browser's undo takes it back.
+    await page.keyboard.press('Control+z');
+    await expect(content).toHaveValue('hello world');
+
+    // One tab stop; arrows, Home and End move between the buttons; Enter applies.
+    await select(content, 0, 5);
+    await toolbar.getByRole('button', { name: 'Heading' }).focus();
+    await page.keyboard.press('ArrowRight');
+    await expect(toolbar.getByRole('button', { name: 'Bold' })).toBeFocused();
+    await page.keyboard.press('End');
+    await expect(toolbar.getByRole('button', { name: 'Image' })).toBeFocused();
+    await page.keyboard.press('ArrowRight');
+    await expect(toolbar.getByRole('button', { name: 'Heading' })).toBeFocused();
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowRight');
+    await expect(toolbar.getByRole('button', { name: 'Italic' })).toBeFocused();
+    await expect(toolbar.getByRole('button', { name: 'Italic' })).toHaveAttribute('tabindex', '0');
+    await expect(toolbar.getByRole('button', { name: 'Bold' })).toHaveAttribute('tabindex', '-1');
+    await page.keyboard.press('Enter');
+    await expect(content).toHaveValue('_hello_ world');
+
+    // Ctrl+B in the field; a link selects its URL for typing.
+    await select(content, 8, 13);
+    await page.keyboard.press('Control+b');
+    await expect(content).toHaveValue('_hello_ **world**');
+    await content.fill('read the docs');
+    await select(content, 5, 13);
+    await toolbar.getByRole('button', { name: 'Link' }).click();
+    await page.keyboard.type('https://example.com');
+    await expect(content).toHaveValue('read [the docs](https://example.com)');
+    await content.fill('one\ntwo');
+    await select(content, 0, 7);
+    await toolbar.getByRole('button', { name: 'Bulleted list' }).click();
+    await expect(content).toHaveValue('- one\n- two');
+  });
+
+  test('save checks in the spec’s order, on their fields; Preview needs title and content', async ({ page }) => {
+    await openEditor(page);
+    const { title, slug, content, save, preview, notice } = fields(page);
+    await expect(save).toBeDisabled();
+    // Ctrl+S runs the checks even while the button waits for a title.
+    await page.keyboard.press('Control+s');
+    await expect(notice).toHaveText('Title is required');
+    await expect(title).toBeFocused();
+    await expect(title).toHaveAccessibleDescription('Title is required');
+    await expect(title).toHaveAttribute('aria-invalid', 'true');
+
+    await title.fill('   ');
+    await expect(save).toBeDisabled();
+    await title.fill('Order check');
+    await expect(save).toBeEnabled();
+    await save.click();
+    await expect(notice).toHaveText('Content is required');
+    await expect(content).toBeFocused();
+    await expect(content).toHaveAccessibleDescription('Content is required');
+
+    await content.fill('Some body');
+    await slug.fill('');
+    await save.click();
+    await expect(notice).toHaveText('Slug is required');
+    await expect(slug).toBeFocused();
+
+    await slug.fill('Not A Slug');
+    await save.click();
+    await expect(notice).toHaveText('Invalid slug format: Slug must contain only lowercase letters, numbers, and hyphens.');
+    await expect(slug).toHaveAccessibleDescription(/^Invalid slug format: Slug must contain only lowercase letters, numbers, and hyphens\./);
+    await expectNoSeriousViolations(page, `${NEW} (validation errors)`);
+
+    await content.fill('');
+    await preview.click();
+    await expect(notice).toHaveText('Preview requires title and content');
+    await expect(page.getByRole('dialog')).toHaveCount(0);
+  });
+
+  test('Rendered shows the server’s sanitized HTML; the Preview dialog shows the post as readers would, Escape closes it', async ({ page }) => {
+    await openEditor(page);
+    const { title, excerpt, content, preview } = fields(page);
+    await title.fill('Preview title');
+    await excerpt.fill('A short excerpt.');
+    await content.fill(`## Section\n\nSome **bold** text.<script>window.hacked = 1</script>\n\n${'word '.repeat(250)}`);
+    await page.getByRole('button', { name: `Add tag ${activeTag.name}` }).click();
+
+    await page.getByRole('group', { name: 'Content view' }).getByRole('button', { name: 'Rendered' }).click();
+    const rendered = page.getByTestId('content-preview');
+    await expect(rendered.getByRole('heading', { name: 'Section' })).toBeVisible();
+    await expect(rendered.locator('strong')).toHaveText('bold');
+    await expect(rendered.locator('script')).toHaveCount(0);
+    await expect(page.getByTestId('content-preview-figures')).toHaveText('257 words · 2 min read');
+    await expect(content).toBeHidden();
+    await page.getByRole('group', { name: 'Content view' }).getByRole('button', { name: 'Write' }).click();
+    await expect(content).toBeVisible();
+
+    await preview.click();
+    const dialog = page.getByRole('dialog', { name: 'Preview title' });
+    await expect(dialog).toBeVisible();
+    await expect(dialog.locator('.post-prose strong')).toHaveText('bold');
+    await expect(dialog).toContainText('Not published');
+    await expect(dialog).toContainText('A short excerpt.');
+    await expect(dialog).toContainText(writer.fullName);
+    await expect(dialog).toContainText(activeTag.name);
+    await expect(dialog.getByTestId('preview-reading-time')).toHaveText('2 min read');
+    await expect(dialog).not.toContainText(/\bviews\b/);
+    await expect(dialog).toContainText('Preview Mode');
+    await expect(dialog.getByRole('button', { name: 'Close Preview' })).toBeFocused();
+    expect(await page.evaluate(() => (window as { hacked?: number }).hacked)).toBeUndefined();
+    await expectNoSeriousViolations(page, `${NEW} (Preview dialog)`);
+
+    // Escape closes the dialog, not the editor; focus goes back to Preview.
+    await page.keyboard.press('Escape');
+    await expect(dialog).toBeHidden();
+    await expect(page).toHaveURL(NEW);
+    await expect(preview).toBeFocused();
+    await preview.click();
+    await dialog.getByRole('button', { name: 'Close Preview' }).click();
+    await expect(dialog).toBeHidden();
+  });
+
+  test('Save Draft saves through the author endpoint with active tags only, a second save updates it, Submit for review goes to My Posts', async ({ page, playwright, baseURL }) => {
+    const api = await writerApi(baseURL!, playwright);
+    await openEditor(page);
+    const { title, slug, excerpt, content, save, notice } = fields(page);
+    const postTitle = `Journey ${unique}`;
+    await title.fill(postTitle);
+    await excerpt.fill('  Why editors matter.  ');
+    await content.fill('# Start\n\nThe body of the journey.');
+    await expect(page.getByRole('button', { name: `Add tag ${inactiveTag.name}` })).toHaveCount(0);
+    await page.getByRole('button', { name: `Add tag ${activeTag.name}` }).click();
+    await expect(page.getByRole('button', { name: `Remove tag ${activeTag.name}` })).toBeVisible();
+    const expectedSlug = `journey-${unique}`;
+    await expect(slug).toHaveValue(expectedSlug);
+    await expect(page.getByRole('button', { name: 'Submit for review' })).toHaveCount(0);
+
+    await save.click();
+    await expect(notice).toHaveText('Post saved as a draft. Submit it for review to publish it.');
+    const saved = await myPost(api, expectedSlug);
+    expect(saved).toMatchObject({ title: postTitle, status: 'DRAFT', tags: [{ slug: activeTag.slug }] });
+    const info = page.getByTestId('post-info');
+    await expect(info).toContainText(writer.fullName);
+    await expect(info).toContainText('Draft');
+    await expect(excerpt).toHaveValue('Why editors matter.');
+    expect(await page.evaluate((key) => localStorage.getItem(key), DRAFT_KEY)).toBeNull();
+
+    // A change must be saved before submitting; Ctrl+S saves it to the same post.
+    await title.fill(`${postTitle} revised`);
+    await expect(slug).toHaveValue(`${expectedSlug}-revised`);
+    await expect(page.getByRole('button', { name: 'Submit for review' })).toBeDisabled();
+    await page.keyboard.press('Control+s');
+    await expect(notice).toHaveText('Post saved as a draft. Submit it for review to publish it.');
+    await expect(page.getByRole('button', { name: 'Submit for review' })).toBeEnabled();
+    const revised = await myPost(api, `${expectedSlug}-revised`);
+    expect(revised).toMatchObject({ id: saved!.id, title: `${postTitle} revised` });
+    expect(await myPost(api, expectedSlug)).toBeUndefined();
+
+    await page.getByRole('button', { name: 'Submit for review' }).click();
+    await expect(page).toHaveURL('/author/posts');
+    await expect(page.getByRole('status').filter({ hasText: 'Post submitted for review.' })).toBeVisible();
+    expect((await myPost(api, `${expectedSlug}-revised`))?.status).toBe('PENDING_REVIEW');
+    await api.dispose();
+  });
+
+  test('a slug another post uses is shown on the slug field (409)', async ({ page, playwright, baseURL }) => {
+    const api = await writerApi(baseURL!, playwright);
+    const taken = `taken-${unique}`;
+    const created = await api.post('/api/v1/blog/posts/author/create', { data: { title: 'Taken', slug: taken, content: 'Already here.' } });
+    expect(created.status(), await created.text()).toBe(201);
+    await openEditor(page);
+    const { title, slug, content, save, notice } = fields(page);
+    await title.fill('Wants the slug');
+    await content.fill('Body.');
+    await slug.fill(taken);
+    await save.click();
+    const message = `Slug "${taken}" is already used by another post. Choose another slug.`;
+    await expect(notice).toHaveText(message);
+    await expect(slug).toHaveAccessibleDescription(new RegExp(`^${message.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+    await expect(slug).toBeFocused();
+    await api.dispose();
+  });
+
+  test('unsaved text survives a reload (Restore / Discard), leaving asks first, Esc goes back and keeps the copy', async ({ page }) => {
+    await openEditor(page);
+    const { title, content } = fields(page);
+    await title.fill('Kept locally');
+    await content.fill('Typed but never saved.');
+    await expect.poll(() => page.evaluate((key) => localStorage.getItem(key), DRAFT_KEY)).toContain('Typed but never saved.');
+    await expect(page.getByText('You have unsaved changes.')).toBeVisible();
+
+    page.on('dialog', (dialog) => void dialog.accept());
+    await page.reload();
+    await expect(page.getByTestId('post-editor')).toHaveAttribute('data-hydrated', 'true', { timeout: 20_000 });
+    const offer = page.getByRole('alertdialog', { name: 'Restore unsaved changes?' });
+    await expect(offer).toBeVisible();
+    await expect(title).toHaveValue('');
+    await expectNoSeriousViolations(page, `${NEW} (restore offer)`);
+    await offer.getByRole('button', { name: 'Restore' }).click();
+    await expect(title).toHaveValue('Kept locally');
+    await expect(content).toHaveValue('Typed but never saved.');
+    await expect(offer).toHaveCount(0);
+
+    // Esc goes back (to /author) at once; the copy is written first and offered again.
+    await content.press('End');
+    await page.keyboard.type(' More.');
+    await page.keyboard.press('Escape');
+    await expect(page).toHaveURL('/author');
+    await page.goto(NEW);
+    await expect(page.getByTestId('post-editor')).toHaveAttribute('data-hydrated', 'true', { timeout: 20_000 });
+    await offer.getByRole('button', { name: 'Discard' }).click();
+    await expect(title).toHaveValue('');
+    expect(await page.evaluate((key) => localStorage.getItem(key), DRAFT_KEY)).toBeNull();
+    await page.reload();
+    await expect(page.getByTestId('post-editor')).toHaveAttribute('data-hydrated', 'true', { timeout: 20_000 });
+    await expect(offer).toHaveCount(0);
+  });
+
+  test('closing the tab with unsaved changes asks first (beforeunload)', async ({ page }) => {
+    await openEditor(page);
+    await fields(page).title.fill('Not saved yet');
+    const dialog = page.waitForEvent('dialog');
+    await page.close({ runBeforeUnload: true });
+    const asked = await dialog;
+    expect(asked.type()).toBe('beforeunload');
+    await asked.accept();
+  });
+
+  test('while a save runs, Save, Ctrl+S and Esc wait: one request only', async ({ page }) => {
+    await openEditor(page);
+    const { title, content, save, notice } = fields(page);
+    await title.fill(`Held ${unique}`);
+    await content.fill('Body.');
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let requests = 0;
+    await page.route('**/api/v1/blog/posts/author/create', async (route: Route) => {
+      requests += 1;
+      await held;
+      await route.continue();
+    });
+    await save.click();
+    await expect(save).toBeDisabled();
+    await page.keyboard.press('Control+s');
+    await page.keyboard.press('Escape');
+    await expect(page).toHaveURL(NEW);
+    release();
+    await expect(notice).toHaveText('Post saved as a draft. Submit it for review to publish it.');
+    expect(requests).toBe(1);
+  });
+
+  test('featured image: checks, Continue anyway?, upload with progress, replace, remove with confirmation, saved with the post', async ({ page, playwright, baseURL }) => {
+    test.setTimeout(60_000);
+    const api = await writerApi(baseURL!, playwright);
+    await openEditor(page);
+    const image = page.getByRole('img', { name: 'Featured image' });
+    await expect(page.getByText('No featured image')).toBeVisible();
+
+    // Client checks: type, then dimensions; the server's check next.
+    await chooseImage(page, 'notes.png', Buffer.from('not an image at all'), 'text/plain');
+    await expect(page.getByRole('alert')).toContainText('Invalid File');
+    await expect(page.getByRole('alert')).toContainText('Only JPEG, JPG, PNG, WEBP, GIF images are allowed.');
+    await chooseImage(page, 'broken.png', Buffer.from('\x89PNG\r\n\x1a\nbroken'));
+    await expect(page.getByRole('alert')).toContainText('The file could not be read as an image.');
+    await chooseImage(page, 'huge.png', await png(3000, 1000));
+    await expect(page.getByRole('alert')).toContainText('Invalid image dimensions');
+    await expect(page.getByRole('alert')).toContainText('The image is 3000x1000 pixels; at most 2048x2048 is allowed.');
+    await chooseImage(page, 'square.png', await png(300, 300));
+    await expect(page.getByRole('alert')).toContainText('Image validation failed');
+    await expect(page.getByRole('alert')).toContainText('Image dimensions 300x300px are too different from recommended 800x400px');
+    await expect(page.getByRole('button', { name: 'Upload image' })).toHaveCount(0);
+
+    // 800x400: no question; the progress bar shows while the upload runs.
+    await chooseImage(page, 'exact.png', await png(800, 400));
+    await expect(page.getByTestId('thumbnail-file')).toContainText('800x400');
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/images/thumbnail/upload', async (route: Route) => {
+      await held;
+      await route.continue();
+    });
+    await page.getByRole('button', { name: 'Upload image' }).click();
+    const progress = page.getByRole('progressbar', { name: 'Upload progress' });
+    await expect(progress).toBeVisible();
+    await expect(progress).toHaveAttribute('aria-valuemin', '0');
+    await expect(progress).toHaveAttribute('aria-valuemax', '100');
+    await expect(progress).toHaveAttribute('aria-valuenow', /^\d{1,3}$/);
+    await expectNoSeriousViolations(page, `${NEW} (uploading)`);
+    release();
+    await expect(page.getByText('Image uploaded.')).toBeVisible();
+    await page.unroute('**/images/thumbnail/upload');
+    await page.getByRole('button', { name: 'Done' }).click();
+    await expect(image).toHaveAttribute('src', /^\/images\/thumbnails\/[0-9a-f]{32}-800x400\.webp$/);
+    const first = (await image.getAttribute('src'))!;
+
+    // 1600x800 is not 800x400: 'Continue anyway?' first (Escape keeps the file, Continue uploads).
+    await chooseImage(page, 'wide.png', await png(1600, 800));
+    await page.getByRole('button', { name: 'Upload image' }).click();
+    const question = page.getByRole('dialog', { name: 'Continue anyway?' });
+    await expect(question).toContainText('The image is 1600x800 pixels; the recommended size is 800x400.');
+    await expect(question).toContainText('Recommended size is 800x400px for optimal display');
+    await expectNoSeriousViolations(page, `${NEW} (Continue anyway?)`);
+    await page.keyboard.press('Escape');
+    await expect(question).toBeHidden();
+    await expect(page).toHaveURL(NEW);
+    await page.getByRole('button', { name: 'Upload image' }).click();
+    await question.getByRole('button', { name: 'Continue' }).click();
+    await expect(page.getByText('Image uploaded.')).toBeVisible();
+    // Done: the first upload, saved nowhere, is deleted.
+    const firstDeleted = page.waitForResponse((response) => response.request().method() === 'DELETE' && response.url().endsWith(first.split('/').pop()!));
+    await page.getByRole('button', { name: 'Done' }).click();
+    expect((await firstDeleted).status()).toBe(204);
+    await expect(image).toHaveAttribute('src', /-1600x800\.webp$/);
+    const second = (await image.getAttribute('src'))!;
+
+    // Saved with the post.
+    const { title, content, save, notice } = fields(page);
+    await title.fill(`Pictured ${unique}`);
+    await content.fill('A post with a picture.');
+    await save.click();
+    await expect(notice).toHaveText('Post saved as a draft. Submit it for review to publish it.');
+    expect((await myPost(api, `pictured-${unique}`))?.thumbnail).toBe(second);
+
+    // Remove asks first; Cancel keeps it.
+    await page.getByRole('button', { name: 'Remove image' }).click();
+    const removal = page.getByRole('dialog', { name: 'Remove featured image?' });
+    await expect(removal).toBeVisible();
+    await expect(removal.getByRole('button', { name: 'Cancel' })).toBeFocused();
+    await removal.getByRole('button', { name: 'Cancel' }).click();
+    await expect(image).toBeVisible();
+    await page.getByRole('button', { name: 'Remove image' }).click();
+    await removal.getByRole('button', { name: 'Remove' }).click();
+    await expect(page.getByText('No featured image')).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Choose image' })).toBeFocused();
+    // The saved file goes only once a save no longer uses it.
+    const secondDeleted = page.waitForResponse((response) => response.request().method() === 'DELETE' && response.url().endsWith(second.split('/').pop()!));
+    await save.click();
+    await expect(notice).toHaveText('Post saved as a draft. Submit it for review to publish it.');
+    expect((await secondDeleted).status()).toBe(204);
+    expect((await myPost(api, `pictured-${unique}`))?.thumbnail).toBeNull();
+    await api.dispose();
+  });
+
+  test('editing a saved post: its info card, a newer local copy offered back, the save updates it', async ({ page, playwright, baseURL }) => {
+    const api = await writerApi(baseURL!, playwright);
+    const slug = `saved-${unique}`;
+    // A tag of the post that is deactivated afterwards: shown, marked and warned about, not sent again.
+    const admin = await adminApi(baseURL!, playwright);
+    const fading = { name: `Fading ${unique}`, slug: `fading-${unique}` };
+    const tagAnswer = await admin.post('/api/v1/blog/tags', { data: fading });
+    expect(tagAnswer.status(), await tagAnswer.text()).toBe(201);
+    const created = await api.post('/api/v1/blog/posts/author/create', { data: { title: `Saved ${unique}`, slug, summary: 'Kept.', content: 'Saved body.', tagSlugs: [activeTag.slug, fading.slug] } });
+    expect(created.status(), await created.text()).toBe(201);
+    const id = ((await created.json()).data as { id: number }).id;
+    const deactivated = await admin.delete(`/api/v1/blog/tags/${((await tagAnswer.json()).data as { id: number }).id}/deactivate`);
+    expect(deactivated.status(), await deactivated.text()).toBeLessThan(300);
+    await admin.dispose();
+    const edit = `/author/posts/${id}/edit`;
+    await openEditor(page, edit);
+    const { title, slug: slugField, content, save, notice } = fields(page);
+    await expect(title).toHaveValue(`Saved ${unique}`);
+    await expect(slugField).toHaveValue(slug);
+    await expect(page.getByRole('button', { name: `Remove tag ${activeTag.name}` })).toBeVisible();
+    await expect(page.getByRole('button', { name: `Remove tag ${fading.name}` })).toBeVisible();
+    await expect(page.getByTestId('inactive-tags-warning')).toHaveText(`Inactive tags are not saved with the post: ${fading.name}`);
+    const info = page.getByTestId('post-info');
+    await expect(info).toContainText(writer.fullName);
+    await expect(info).toContainText('Views');
+    await expect(info).toContainText(/Created\s*[A-Z][a-z]+ \d{1,2}, \d{4}/);
+    await expect(info.getByRole('link', { name: 'Open saved preview' })).toHaveAttribute('href', `/author/posts/${id}/preview`);
+    await expect(page.getByRole('button', { name: 'Submit for review' })).toBeEnabled();
+
+    await content.fill('Edited body, not saved yet.');
+    await expect.poll(() => page.evaluate((key) => localStorage.getItem(key), `inkwell:draft:post:${id}`)).toContain('Edited body');
+    page.on('dialog', (dialog) => void dialog.accept());
+    await page.reload();
+    await expect(page.getByTestId('post-editor')).toHaveAttribute('data-hydrated', 'true', { timeout: 20_000 });
+    await expect(content).toHaveValue('Saved body.');
+    await page.getByRole('alertdialog', { name: 'Restore unsaved changes?' }).getByRole('button', { name: 'Restore' }).click();
+    await expect(content).toHaveValue('Edited body, not saved yet.');
+    await save.click();
+    await expect(notice).toHaveText('Post saved as a draft. Submit it for review to publish it.');
+    const answer = await api.get(`/api/v1/blog/posts/${id}`);
+    expect((await answer.json()).data).toMatchObject({ content: 'Edited body, not saved yet.', tags: [{ slug: activeTag.slug }] });
+    expect(await page.evaluate((key) => localStorage.getItem(key), `inkwell:draft:post:${id}`)).toBeNull();
+    await api.dispose();
+  });
+
+  test('admin mode: status and Featured, the admin editor’s texts, a save goes to the list with the notice', async ({ page, playwright, baseURL }) => {
+    const login = await page.request.post('/api/v1/auth/login', { data: { email: ADMIN_EMAIL, password: ADMIN_PASSWORD } });
+    expect(login.status(), await login.text()).toBe(200);
+    await page.goto('/admin/posts/new');
+    await expect(page.getByTestId('post-editor')).toHaveAttribute('data-hydrated', 'true', { timeout: 20_000 });
+    const { title, content, notice } = fields(page);
+    const status = page.getByLabel('Status', { exact: true });
+    await expect(status.locator('option')).toHaveText(['Draft', 'Published', 'Archived']);
+    await expect(page.getByRole('button', { name: 'Submit for review' })).toHaveCount(0);
+    await page.keyboard.press('Control+s');
+    await expect(notice).toHaveText('Please enter a title');
+    await title.fill(`Admin ${unique}`);
+    await page.getByRole('button', { name: 'Save Draft' }).click();
+    await expect(notice).toHaveText('Please enter content');
+    await content.fill('Published by the admin.');
+    await status.selectOption('PUBLISHED');
+    await page.getByLabel('Featured post').check();
+    await page.getByRole('button', { name: 'Save Post' }).click();
+    await expect(page).toHaveURL(/\/admin\/posts(\?|$)/);
+    const admin = await adminApi(baseURL!, playwright);
+    const answer = await admin.get('/api/v1/blog/posts/public/' + `admin-${unique}`);
+    expect(answer.status(), await answer.text()).toBe(200);
+    expect((await answer.json()).data).toMatchObject({ title: `Admin ${unique}`, status: 'PUBLISHED', isFeatured: true });
+    await admin.dispose();
+  });
+
+  test('axe: the editor light and dark, with its settings', async ({ page }) => {
+    await openEditor(page);
+    await expectNoSeriousViolations(page, `${NEW} (light)`);
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.reload();
+    await expect(page.getByTestId('post-editor')).toHaveAttribute('data-hydrated', 'true', { timeout: 20_000 });
+    await expect(page.locator('html')).toHaveClass(/(^|\s)dark(\s|$)/);
+    await fields(page).title.fill('Dark mode');
+    await page.getByRole('button', { name: `Add tag ${activeTag.name}` }).click();
+    await expectNoSeriousViolations(page, `${NEW} (dark)`);
+  });
+});
