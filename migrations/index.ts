@@ -8,6 +8,7 @@ import { CreatePostsTagsReviews1795336563452 } from './1795336563452-CreatePosts
 import { CreateUsersAndRoles1795336336857 } from './1795336336857-CreateUsersAndRoles';
 import { DemotePostBodyHeadings1795444368112 } from './1795444368112-DemotePostBodyHeadings';
 import { CreateAuditLog1795454970038 } from './1795454970038-CreateAuditLog';
+import { CreateThumbnails1795455124615 } from './1795455124615-CreateThumbnails';
 export const MIGRATIONS: Function[] = [
   CreateUsersAndRoles1795336336857,
   CreatePostsTagsReviews1795336563452,
@@ -18,4 +19,5 @@ export const MIGRATIONS: Function[] = [
   CreateComments1795447435829,
   CreateLikes1795447442486,
   CreateAuditLog1795454970038,
+  CreateThumbnails1795455124615,
 ];

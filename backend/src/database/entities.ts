@@ -4,6 +4,7 @@ import { EmailVerificationCode } from '../auth/entities/email-verification-code.
 import { PasswordResetToken } from '../auth/entities/password-reset-token.entity';
 import { RefreshSession } from '../auth/entities/refresh-session.entity';
 import { Comment } from '../comments/entities/comment.entity';
+import { Thumbnail } from '../images/entities/thumbnail.entity';
 import { Like } from '../likes/entities/like.entity';
 import { PostTag } from '../posts/entities/post-tag.entity';
 import { Post } from '../posts/entities/post.entity';
@@ -17,4 +18,4 @@ import { UserRole } from '../users/entities/user-role.entity';
  * Every TypeORM entity of the app, listed once: the app, the migration generator and the tests
  * all load this list (no path globs, so compiled and transpiled code behave the same).
  */
-export const ENTITIES: Function[] = [User, Role, UserRole, Post, Tag, PostTag, PostReview, RefreshSession, EmailVerificationCode, PasswordResetToken, AttemptCounterRow, Comment, Like, AuditEntry];
+export const ENTITIES: Function[] = [User, Role, UserRole, Post, Tag, PostTag, PostReview, RefreshSession, EmailVerificationCode, PasswordResetToken, AttemptCounterRow, Comment, Like, AuditEntry, Thumbnail];

@@ -1,6 +1,11 @@
 import { Injectable, MiddlewareConsumer, Module, NestMiddleware, NestModule, RequestMethod } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
 import type { NextFunction, Request, Response } from 'express';
+import { Thumbnail } from './entities/thumbnail.entity';
 import { ImageKind, ImageStorageService } from './image-storage.service';
+import { ImagesController } from './images.controller';
+import { ImagesService } from './images.service';
+import { ThumbnailSweeper } from './thumbnail-sweeper';
 
 const FILE_PATH = /^\/images\/(avatars|thumbnails)\/([^/]+)$/;
 
@@ -31,12 +36,16 @@ class StoredImagesMiddleware implements NestMiddleware {
 }
 
 /**
- * Image storage (used by the users module for avatars) and the static serving of stored files.
+ * The images API (GET /images/upload-info, POST /images/validate, POST /images/thumbnail/upload,
+ * DELETE /images/{filename}), image storage (also used by the users module for avatars), the
+ * hourly sweep of unused thumbnails and the static serving of stored files.
  * Not under /api/v1: import it in app.module's imports directly, not in API_MODULES.
  */
 @Module({
-  providers: [ImageStorageService, StoredImagesMiddleware],
-  exports: [ImageStorageService],
+  imports: [TypeOrmModule.forFeature([Thumbnail])],
+  controllers: [ImagesController],
+  providers: [ImageStorageService, StoredImagesMiddleware, ImagesService, ThumbnailSweeper],
+  exports: [ImageStorageService, ImagesService],
 })
 export class ImagesModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {

@@ -2,10 +2,8 @@ import { BadRequestException, CallHandler, ExecutionContext, Injectable, NestInt
 import { FileInterceptor } from '@nestjs/platform-express';
 import { memoryStorage } from 'multer';
 import { Observable } from 'rxjs';
+import { MAX_IMAGE_BYTES } from '../images/image-rules';
 import { UsersMessages } from './users.messages';
-
-/** The spec's image cap: 10 MB (10,485,760 bytes). */
-export const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
 
 const MulterAvatar: Type<NestInterceptor> = FileInterceptor('file', {
   storage: memoryStorage(),

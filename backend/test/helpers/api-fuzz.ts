@@ -386,7 +386,8 @@ function arbJsonBody(doc: OpenAPIObject, schema: Schema): fc.Arbitrary<BodySpec>
   );
 }
 
-function arbMultipartBody(): fc.Arbitrary<BodySpec> {
+/** Multipart bodies; `fileField` is the operation's documented file field (`file` for avatars, `image` for the images API). */
+function arbMultipartBody(fileField: string): fc.Arbitrary<BodySpec> {
   const file: fc.Arbitrary<FileSpec> = fc.oneof(
     { weight: 3, arbitrary: fc.uint8Array({ maxLength: 4096 }).map((bytes): FileSpec => ({ kind: 'bytes', bytes })) },
     {
@@ -406,7 +407,7 @@ function arbMultipartBody(): fc.Arbitrary<BodySpec> {
       weight: 6,
       arbitrary: fc
         .record({
-          field: fc.constantFrom('file', 'file', 'file', 'avatar', 'files', ''),
+          field: fc.constantFrom(fileField, fileField, fileField, fileField === 'file' ? 'image' : 'file', 'avatar', 'files', ''),
           filename: fc.constantFrom('a.png', '../../etc/passwd', '..\\..\\x.png', 'x.php', '.htaccess', 'a'.repeat(300) + '.png', 'évidence 😀.png', '%00.png', 'noext'),
           contentType: fc.constantFrom('image/png', 'image/jpeg', 'image/svg+xml', 'text/html', 'application/octet-stream', 'application/x-php'),
           file,
@@ -422,7 +423,7 @@ export function arbCase(doc: OpenAPIObject, op: Operation, caller: Caller): fc.A
   const pathParams = op.parameters.filter((p) => p.in === 'path');
   const authModes: AuthMode[] = caller === 'anonymous' ? ['none', 'none', 'none', 'malformed', 'malformed-cookie', 'tampered', 'forged'] : ['bearer', 'bearer', 'bearer', 'cookie', 'cookie-csrf', 'bearer-and-cookie', 'tampered', 'forged', 'malformed'];
   let body: fc.Arbitrary<BodySpec> = fc.constant({ kind: 'none' });
-  if (op.body?.['multipart/form-data']) body = arbMultipartBody();
+  if (op.body?.['multipart/form-data']) body = arbMultipartBody(Object.keys(resolve(doc, op.body['multipart/form-data']).properties ?? { file: 1 })[0] ?? 'file');
   else if (op.body) body = arbJsonBody(doc, op.body['application/json'] ?? Object.values(op.body)[0]);
   else body = fc.oneof({ weight: 4, arbitrary: fc.constant<BodySpec>({ kind: 'none' }) }, { weight: 1, arbitrary: arbHostileJson.map((value): BodySpec => ({ kind: 'json', value })) });
   return fc.record({
