@@ -12,12 +12,13 @@ export const COMPRESSION_THRESHOLD_BYTES = 1024;
  */
 const ON_THE_FLY_BROTLI_QUALITY = 4;
 
-/** Responses whose body the app already chose a coding for (cached pages, precompressed assets). */
-const compressedByApp = new WeakSet<ServerResponse>();
+/** Set on responses whose body the app already chose a coding for (cached pages, precompressed assets). */
+const COMPRESSED_BY_APP = Symbol('compressedByApp');
+type Marked = ServerResponse & { [COMPRESSED_BY_APP]?: true };
 
 /** Tells the on-the-fly compression to leave this response alone: its body is already in its final coding. */
 export function markCompressedByApp(res: ServerResponse): void {
-  compressedByApp.add(res);
+  (res as Marked)[COMPRESSED_BY_APP] = true;
 }
 
 /** Types never compressed: event streams (each event must reach the client at once) and images (already compressed). */
@@ -29,7 +30,7 @@ const NEVER_COMPRESSED = /^(?:text\/event-stream|image\/(?!svg\+xml)|video\/|aud
  * not an event stream or an image.
  */
 export function shouldCompressOnTheFly(req: IncomingMessage, res: ServerResponse): boolean {
-  if (compressedByApp.has(res)) return false;
+  if ((res as Marked)[COMPRESSED_BY_APP]) return false;
   const type = res.getHeader('Content-Type');
   if (typeof type !== 'string' || NEVER_COMPRESSED.test(type)) return false;
   return compression.filter(req as Parameters<typeof compression.filter>[0], res as Parameters<typeof compression.filter>[1]);
