@@ -98,6 +98,10 @@ async function chooseImage(page: Page, name: string, buffer: Buffer, mimeType = 
 
 test.describe('post editor', () => {
   test('the slug follows the title until it is edited; toolbar by mouse, keyboard and shortcuts', async ({ page }) => {
+    // The server's HTML and the first browser render agree (no hydration mismatch), and nothing throws.
+    const problems: string[] = [];
+    page.on('pageerror', (error) => problems.push(error.message));
+    page.on('console', (message) => message.type() === 'error' && /hydrat|did not match|Minified React error/i.test(message.text()) && problems.push(message.text()));
     await openEditor(page);
     const { title, slug, content } = fields(page);
     await title.fill('Crème brûlée à la carte');
@@ -155,6 +159,7 @@ test.describe('post editor', () => {
     await select(content, 0, 7);
     await toolbar.getByRole('button', { name: 'Bulleted list' }).click();
     await expect(content).toHaveValue('- one\n- two');
+    expect(problems).toEqual([]);
   });
 
   test('save checks in the spec’s order, on their fields; Preview needs title and content', async ({ page }) => {
