@@ -95,12 +95,27 @@ export const authorApi = (api: ApiClient) => ({
     settle('/api/v1/blog/posts/author/my-posts', unwrap(api.GET('/api/v1/blog/posts/author/my-posts', { params: { query: { page, size, status } } }))),
   post: (id: number) => settle('/api/v1/blog/posts/{id}', unwrap(api.GET('/api/v1/blog/posts/{id}', { params: { path: { id } } }))),
   /** Active tags by name, for the editor's picker. */
-  editorTags: () =>
+  activeTags: () =>
     settle(
       '/api/v1/blog/tags',
       unwrap(api.GET('/api/v1/blog/tags', { params: { query: { page: 0, size: EDITOR_TAGS_SIZE, sortBy: 'name', sortDir: 'asc', activeOnly: true } } })),
     ),
+  tag: (id: number) => settle('/api/v1/blog/tags/{id}', unwrap(api.GET('/api/v1/blog/tags/{id}', { params: { path: { id } } }))),
 });
+
+/**
+ * The editor's tags: the active ones it offers (100, spec 001 §9), plus the post's own tags that
+ * are not among them, read one by one, so that an inactive tag on the post is marked and left out
+ * of the save with the editor's warning (spec 001 §5) instead of being taken for an active one.
+ */
+export async function loadEditorTags(api: ApiClient, post?: AuthorPost): Promise<Loaded<AuthorTag[]>> {
+  const author = authorApi(api);
+  const active = await author.activeTags();
+  if (!active.ok) return active;
+  const listed = new Set(active.data.content.map((tag) => tag.id));
+  const others = await Promise.all((post?.tags ?? []).filter((tag) => !listed.has(tag.id)).map((tag) => author.tag(tag.id)));
+  return { ok: true, data: [...active.data.content, ...others.flatMap((tag) => (tag.ok ? [tag.data] : []))] };
+}
 
 /** Number of the author's posts per status and in all: one count per status (page size 1), so they are exact at any number of posts. */
 export type StatusCounts = Record<PostStatus | 'ALL', number>;
