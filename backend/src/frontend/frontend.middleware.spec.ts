@@ -215,12 +215,13 @@ describe('FrontendMiddleware page cache', () => {
     expect(renders).toEqual(['/blog', '/blog', '/blog', '/blog']);
   });
 
-  it('leaves other pages alone (no cache, no ETag)', async () => {
+  it('does not keep other pages (no ETag), and marks them no-cache with Vary: Cookie', async () => {
     const { app, renders } = setup();
     const response = await request(app).get('/login').expect(200);
     await request(app).get('/login').expect(200);
     expect(response.headers['etag']).toBeUndefined();
-    expect(response.headers['cache-control']).toBeUndefined();
+    expect(response.headers['cache-control']).toBe('no-cache');
+    expect(response.headers['vary']).toBe('Cookie');
     expect(renders).toEqual(['/login', '/login']);
   });
 

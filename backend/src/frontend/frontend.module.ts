@@ -12,7 +12,7 @@ import { writeCachedPage } from './cached-page-writer';
 import { negotiateCoding } from './content-coding';
 import { etagOf, withEncodings, type CachedPage } from './page-cache';
 import { PageCacheFastPath } from './page-cache-fast-path';
-import { hasSessionCookie, isCacheableResponse, isPublicPagePath, postSlugOf, PRIVATE_CACHE_CONTROL } from './page-cache-policy';
+import { hasSessionCookie, isCacheableResponse, isPublicPagePath, postSlugOf, PRIVATE_CACHE_CONTROL, UNCACHED_PAGE_CACHE_CONTROL } from './page-cache-policy';
 import { PageCacheService } from './page-cache.service';
 import { POST_VIEW_RECORDER, type PostViewRecorder } from './post-view-recorder';
 import { PublicContentService } from './public-content';
@@ -109,7 +109,12 @@ export class FrontendMiddleware implements NestMiddleware {
       res.vary('Cookie');
       return this.renderPage(req, res, next);
     }
-    if ((req.method !== 'GET' && req.method !== 'HEAD') || !isPublicPagePath(req.path)) return this.renderPage(req, res, next);
+    if ((req.method !== 'GET' && req.method !== 'HEAD') || !isPublicPagePath(req.path)) {
+      // Other anonymous pages (/login, /register, 404s...): never kept, and a signed-in visitor gets another answer.
+      res.setHeader('Cache-Control', UNCACHED_PAGE_CACHE_CONTROL);
+      res.vary('Cookie');
+      return this.renderPage(req, res, next);
+    }
 
     const key = req.originalUrl;
     if (this.pages.enabled) {

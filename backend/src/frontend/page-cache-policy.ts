@@ -17,6 +17,8 @@ export const ANONYMOUS_CACHE_CONTROL = 'public, max-age=0, must-revalidate';
 /** The answer differs by the coding (br, gzip, identity) and by the session cookie (signed-in pages are others). */
 export const ANONYMOUS_VARY = 'Accept-Encoding, Cookie';
 export const PRIVATE_CACHE_CONTROL = 'private, no-store';
+/** Anonymous pages outside the cache (/login, /register, unknown paths): a cache must ask each time (they carry no validator). */
+export const UNCACHED_PAGE_CACHE_CONTROL = 'no-cache';
 
 export function isPublicPagePath(path: string): boolean {
   return PUBLIC_PAGE.test(path);
