@@ -9,6 +9,7 @@ import { CreateUsersAndRoles1795336336857 } from './1795336336857-CreateUsersAnd
 import { DemotePostBodyHeadings1795444368112 } from './1795444368112-DemotePostBodyHeadings';
 import { CreateAuditLog1795454970038 } from './1795454970038-CreateAuditLog';
 import { CreateThumbnails1795455124615 } from './1795455124615-CreateThumbnails';
+import { CreateUserBansAndUserSearch1795455169617 } from './1795455169617-CreateUserBansAndUserSearch';
 export const MIGRATIONS: Function[] = [
   CreateUsersAndRoles1795336336857,
   CreatePostsTagsReviews1795336563452,
@@ -20,4 +21,5 @@ export const MIGRATIONS: Function[] = [
   CreateLikes1795447442486,
   CreateAuditLog1795454970038,
   CreateThumbnails1795455124615,
+  CreateUserBansAndUserSearch1795455169617,
 ];

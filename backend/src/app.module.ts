@@ -13,6 +13,7 @@ import { WellFormedTextPipe } from './common/validation/well-formed-text.pipe';
 import { ConfigModule } from './config/config.module';
 import { AppConfig } from './config/env';
 import { dataSourceOptions } from './database/data-source';
+import { AdminModule } from './admin/admin.module';
 import { AuthModule } from './auth/auth.module';
 import { CommentsModule } from './comments/comments.module';
 import { DashboardsModule } from './dashboards/dashboards.module';
@@ -37,7 +38,7 @@ export interface AppModuleOptions {
  * The images module is the exception: the spec puts it on the host root.
  */
 export const API_PREFIX = 'api/v1';
-const API_MODULES = [HealthModule, AuthModule, UsersModule, PostsModule, TagsModule, ReviewsModule, LikesModule, CommentsModule, DashboardsModule];
+const API_MODULES = [HealthModule, AuthModule, UsersModule, PostsModule, TagsModule, ReviewsModule, LikesModule, CommentsModule, DashboardsModule, AdminModule];
 
 @Module({})
 export class AppModule {

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { DataSource, IsNull, LessThan, MoreThan, Not, Repository } from 'typeorm';
+import { DataSource, EntityManager, IsNull, LessThan, MoreThan, Not, Repository } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '../config/env';
 import { RefreshSession } from './entities/refresh-session.entity';
 import { SecretBox } from './secret-box';
@@ -157,10 +157,14 @@ export class SessionsService implements OnModuleInit, OnModuleDestroy {
     await this.sessions.update({ familyId, revokedAt: IsNull() }, { revokedAt: new Date(), successorToken: null });
   }
 
-  /** Ends every session of a user, except `keepFamilyId` when given. */
-  async revokeAllOfUser(userId: number, keepFamilyId?: string): Promise<void> {
+  /**
+   * Ends every session of a user, except `keepFamilyId` when given. With `manager`, inside the
+   * caller's transaction (an admin's ban ends the sessions in the same commit).
+   */
+  async revokeAllOfUser(userId: number, keepFamilyId?: string, manager?: EntityManager): Promise<void> {
     const where = keepFamilyId ? { userId, revokedAt: IsNull(), familyId: Not(keepFamilyId) } : { userId, revokedAt: IsNull() };
-    await this.sessions.update(where, { revokedAt: new Date(), successorToken: null });
+    const repo = manager ? manager.getRepository(RefreshSession) : this.sessions;
+    await repo.update(where, { revokedAt: new Date(), successorToken: null });
   }
 
   /**

@@ -1,3 +1,4 @@
+import { UserBan } from '../admin/entities/user-ban.entity';
 import { AuditEntry } from '../audit/entities/audit-entry.entity';
 import { AttemptCounterRow } from '../auth/entities/attempt-counter.entity';
 import { EmailVerificationCode } from '../auth/entities/email-verification-code.entity';
@@ -18,4 +19,4 @@ import { UserRole } from '../users/entities/user-role.entity';
  * Every TypeORM entity of the app, listed once: the app, the migration generator and the tests
  * all load this list (no path globs, so compiled and transpiled code behave the same).
  */
-export const ENTITIES: Function[] = [User, Role, UserRole, Post, Tag, PostTag, PostReview, RefreshSession, EmailVerificationCode, PasswordResetToken, AttemptCounterRow, Comment, Like, AuditEntry, Thumbnail];
+export const ENTITIES: Function[] = [User, Role, UserRole, Post, Tag, PostTag, PostReview, RefreshSession, EmailVerificationCode, PasswordResetToken, AttemptCounterRow, Comment, Like, AuditEntry, Thumbnail, UserBan];

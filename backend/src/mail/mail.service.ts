@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { createTransport, type Transporter } from 'nodemailer';
 import { APP_CONFIG, AppConfig } from '../config/env';
-import { MailContent, passwordResetMail, verificationCodeMail } from './mail.templates';
+import { generatedPasswordMail, MailContent, passwordResetMail, verificationCodeMail } from './mail.templates';
 
 /** A stuck SMTP server must not hold a sign-up for minutes (nodemailer reads these from the query). */
 function withTimeouts(smtpUrl: string): string {
@@ -35,6 +35,20 @@ export class MailService implements OnModuleDestroy {
 
   sendPasswordReset(to: string, fullName: string, link: string, minutes: number): Promise<boolean> {
     return this.send(to, passwordResetMail(fullName, link, minutes));
+  }
+
+  /**
+   * The password an administrator generated, with a sign-in link. Without SMTP_URL it is not
+   * written to the log (a password must not sit in log files): answers false, the admin who
+   * generated it has it on screen.
+   */
+  async sendGeneratedPassword(to: string, fullName: string, password: string): Promise<boolean> {
+    const content = generatedPasswordMail(fullName, password, `${this.config.publicUrl}/login`);
+    if (!this.transport) {
+      this.logger.log({ to, subject: content.subject }, `E-mail to ${to} not sent (no SMTP_URL) and not logged: it holds a password`);
+      return false;
+    }
+    return this.send(to, content);
   }
 
   private async send(to: string, content: MailContent): Promise<boolean> {

@@ -56,3 +56,22 @@ export function passwordResetMail(fullName: string, link: string, minutes: numbe
   );
   return { subject, text, html };
 }
+
+/** An administrator generated a new password for the account (POST /admin/users/{id}/generate-password). */
+export function generatedPasswordMail(fullName: string, password: string, loginUrl: string): MailContent {
+  const subject = 'Your new Inkwell password';
+  const text =
+    `Hello ${fullName},\n\n` +
+    `An administrator set a new password for your Inkwell account. Your new password is: ${password}\n\n` +
+    `You were signed out everywhere. Sign in at ${loginUrl} with this password, then change it on your account page.\n\n` +
+    `If you did not expect this, contact the site's administrators.\n`;
+  const html = layout(
+    subject,
+    `<p style="margin:0 0 16px">Hello ${escapeHtml(fullName)},</p>
+<p style="margin:0 0 16px">An administrator set a new password for your Inkwell account. Your new password is:</p>
+<p style="margin:0 0 16px;font-size:20px;font-weight:700;font-family:ui-monospace,Menlo,monospace">${escapeHtml(password)}</p>
+<p style="margin:0 0 24px">You were signed out everywhere. Sign in with this password, then change it on your account page.</p>
+<p style="margin:0"><a href="${escapeHtml(loginUrl)}" style="display:inline-block;background:#18181b;color:#ffffff;text-decoration:none;padding:12px 20px;border-radius:6px;font-weight:600">Sign in</a></p>`,
+  );
+  return { subject, text, html };
+}

@@ -14,7 +14,17 @@ export enum UserStatus {
  */
 @Entity('users')
 @Check('CHK_users_status', `"status" IN ('PENDING', 'ACTIVE', 'INACTIVE', 'BANNED')`)
-@Index('IDX_users_created_at', ['createdAt'])
+@Index('IDX_users_created_at', ['createdAt', 'id'])
+@Index('IDX_users_status_created', ['status', 'createdAt', 'id'])
+// Trigram GIN indexes for the admin search (ILIKE '%fragment%'), created by the AdminUsers
+// migration; TypeORM cannot describe operator classes, so the generator leaves them alone.
+@Index('IDX_users_full_name_trgm', { synchronize: false })
+@Index('IDX_users_email_trgm', { synchronize: false })
+// The admin list's other sorts: by name, case-insensitively ((lower(full_name), id) INCLUDE
+// (full_name), index-only) and by last sign-in ((last_login_at NULLS FIRST, id)).
+@Index('IDX_users_name_lower', { synchronize: false })
+@Index('IDX_users_last_login', { synchronize: false })
+@Index('IDX_users_updated_at', ['updatedAt', 'id'])
 export class User {
   @PrimaryGeneratedColumn({ primaryKeyConstraintName: 'PK_users' })
   id: number;

@@ -28,7 +28,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Users, paged (admin). search: part of the full name or e-mail. Filters: status, isVerified, role (holding the role; USER also matches users without roles). Default sort createdAt desc, size 10. */
+        /** Users, paged (admin). search: part of the full name or e-mail. Filters: status, isVerified, role (the role that counts: the highest held, none = USER). Default sort createdAt desc, size 10. */
         get: operations["listAdminUsers"];
         put?: never;
         /** Create a user (admin): roles, status, optionally verified; 409 when the e-mail is registered */
@@ -46,7 +46,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Users holding a role, newest first (admin); USER also matches users without roles */
+        /** Users whose role that counts (the highest held; none = USER) is this one, newest first (admin) */
         get: operations["listAdminUsersByRole"];
         put?: never;
         post?: never;
@@ -63,7 +63,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Users whose full name or e-mail contains query (admin); the same answer as GET /admin/users. Filters: status, isVerified, role (holding the role; USER also matches users without roles). Default sort createdAt desc, size 10. */
+        /** Users whose full name or e-mail contains query (admin); the same answer as GET /admin/users. Filters: status, isVerified, role (the role that counts: the highest held, none = USER). Default sort createdAt desc, size 10. */
         get: operations["searchAdminUsers"];
         put?: never;
         post?: never;
@@ -2381,7 +2381,7 @@ export interface operations {
                 sortDir?: "asc" | "desc";
                 status?: components["schemas"]["UserStatus"];
                 isVerified?: boolean;
-                /** @description Users holding this role (USER also matches users without roles, who count as USER) */
+                /** @description Users whose role that counts (the highest held; none = USER) is this one */
                 role?: components["schemas"]["RoleName"];
                 /** @description Part of the full name or e-mail (case-insensitive) */
                 search?: string;
@@ -2583,7 +2583,7 @@ export interface operations {
                 sortDir?: "asc" | "desc";
                 status?: components["schemas"]["UserStatus"];
                 isVerified?: boolean;
-                /** @description Users holding this role (USER also matches users without roles, who count as USER) */
+                /** @description Users whose role that counts (the highest held; none = USER) is this one */
                 role?: components["schemas"]["RoleName"];
                 /** @description Part of the full name or e-mail (case-insensitive); empty lists everyone */
                 query?: string;

@@ -1,0 +1,177 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import type { SortDirection } from '../common/pagination/sort';
+import { RoleName } from '../users/entities/role.entity';
+import { UserStatus } from '../users/entities/user.entity';
+import type { AdminUserSortField } from './dto/admin-user-input.dto';
+
+export interface AdminUserFilter {
+  /** Part of the full name or e-mail, case-insensitive. */
+  search?: string;
+  status?: UserStatus;
+  isVerified?: boolean;
+  /** Users whose role that counts (the highest held; none = USER) is this one. */
+  role?: RoleName;
+}
+
+/**
+ * Sort keys (each order is total: id breaks ties), each with an index in that order:
+ * IDX_users_created_at (IDX_users_status_created under a status filter), IDX_users_updated_at,
+ * IDX_users_name_lower (names sort case-insensitively), UQ_users_email (stored lower-cased),
+ * IDX_users_last_login. A user who never signed in counts as the earliest sign-in: first
+ * ascending, last descending.
+ */
+const SORT_KEYS: Record<AdminUserSortField, { expr: string; nullsFirstAscending?: boolean }[]> = {
+  createdAt: [{ expr: 'u.created_at' }, { expr: 'u.id' }],
+  updatedAt: [{ expr: 'u.updated_at' }, { expr: 'u.id' }],
+  fullName: [{ expr: 'lower(u.full_name)' }, { expr: 'u.id' }],
+  email: [{ expr: 'u.email' }],
+  lastLoginAt: [{ expr: 'u.last_login_at', nullsFirstAscending: true }, { expr: 'u.id' }],
+};
+
+/** ORDER BY for a sort, or for the same order read from its far end (`reversed`). */
+function orderBy(sortBy: AdminUserSortField, direction: SortDirection, reversed: boolean): string {
+  const descending = (direction === 'desc') !== reversed;
+  return SORT_KEYS[sortBy]
+    .map(({ expr, nullsFirstAscending }) => `${expr} ${descending ? 'DESC' : 'ASC'}${nullsFirstAscending ? (descending ? ' NULLS LAST' : ' NULLS FIRST') : ''}`)
+    .join(', ');
+}
+
+/** `%fragment%` with the LIKE wildcards of the fragment escaped (backslash is ILIKE's default escape). */
+export function containsPattern(fragment: string): string {
+  return `%${fragment.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/** The user administration's SQL: filtered pages of ids, counts, per-user totals and the locks of the admin guards. */
+@Injectable()
+export class AdminUsersRepository {
+  /** Role name → id, read once (the roles are seeded by a migration and never change). */
+  private roleIds?: Promise<Map<RoleName, number>>;
+
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /**
+   * The ids of one page, in order. Only ids: the page's rows are loaded by primary key afterwards,
+   * so an OFFSET walks index entries (index-only scans), not wide rows. `reversed` reads the same
+   * order from its far end (the caller turns the offset around and the ids back).
+   */
+  async pageIds(
+    filter: AdminUserFilter,
+    sortBy: AdminUserSortField,
+    direction: SortDirection,
+    offset: number,
+    limit: number,
+    reversed = false,
+  ): Promise<number[]> {
+    const params: unknown[] = [];
+    const where = await this.where(filter, params);
+    params.push(offset, limit);
+    const rows = (await this.dataSource.query(
+      `SELECT u.id FROM users u ${where} ORDER BY ${orderBy(sortBy, direction, reversed)} OFFSET $${params.length - 1} LIMIT $${params.length}`,
+      params,
+    )) as { id: number }[];
+    return rows.map((row) => row.id);
+  }
+
+  async count(filter: AdminUserFilter): Promise<number> {
+    const params: unknown[] = [];
+    const where = await this.where(filter, params);
+    const [row] = (await this.dataSource.query(`SELECT count(*)::int AS total FROM users u ${where}`, params)) as { total: number }[];
+    return row.total;
+  }
+
+  /** Posts (any status) and live comments written by each of these users. */
+  async totals(ids: number[]): Promise<Map<number, { totalPosts: number; totalComments: number }>> {
+    if (!ids.length) return new Map();
+    const rows = (await this.dataSource.query(
+      `SELECT u.id,
+              (SELECT count(*)::int FROM posts p WHERE p.author_id = u.id) AS total_posts,
+              (SELECT count(*)::int FROM comments c WHERE c.user_id = u.id AND c.deleted_at IS NULL) AS total_comments
+         FROM unnest($1::int[]) AS u(id)`,
+      [ids],
+    )) as { id: number; total_posts: number; total_comments: number }[];
+    return new Map(rows.map((row) => [row.id, { totalPosts: row.total_posts, totalComments: row.total_comments }]));
+  }
+
+  /**
+   * The admin guards' mutex: every change that may take ADMIN away from an active account (role
+   * edits, status changes, bans) locks the ADMIN role's row first, so two such changes run one
+   * after the other and the second counts the admins the first left. FOR NO KEY UPDATE does not
+   * block the KEY SHARE locks of foreign-key checks (assigning roles elsewhere goes on).
+   */
+  async lockAdminChanges(manager: EntityManager): Promise<void> {
+    await manager.query(`SELECT id FROM roles WHERE name = $1 FOR NO KEY UPDATE`, [RoleName.ADMIN]);
+  }
+
+  /** Locks the user's row for this transaction; false when there is no such user. */
+  async lockUser(manager: EntityManager, id: number): Promise<boolean> {
+    const rows = (await manager.query(`SELECT id FROM users WHERE id = $1 FOR NO KEY UPDATE`, [id])) as unknown[];
+    return rows.length > 0;
+  }
+
+  /** Verified ACTIVE accounts holding ADMIN, other than `exceptId`. */
+  async countActiveAdmins(manager: EntityManager, exceptId: number): Promise<number> {
+    const [row] = (await manager.query(
+      `SELECT count(*)::int AS total
+         FROM users u JOIN user_roles ur ON ur.user_id = u.id JOIN roles r ON r.id = ur.role_id
+        WHERE r.name = $1 AND u.status = $2 AND u.is_verified AND u.id <> $3`,
+      [RoleName.ADMIN, UserStatus.ACTIVE, exceptId],
+    )) as { total: number }[];
+    return row.total;
+  }
+
+  /** Whether this account holds ADMIN and is verified and ACTIVE (read inside the mutex). */
+  async isActiveAdmin(manager: EntityManager, id: number): Promise<boolean> {
+    const rows = (await manager.query(
+      `SELECT 1 FROM users u JOIN user_roles ur ON ur.user_id = u.id JOIN roles r ON r.id = ur.role_id
+        WHERE u.id = $1 AND r.name = $2 AND u.status = $3 AND u.is_verified`,
+      [id, RoleName.ADMIN, UserStatus.ACTIVE],
+    )) as unknown[];
+    return rows.length > 0;
+  }
+
+  /**
+   * The filters as SQL. The role filter is by the role that counts (DESIGN.md §4: the highest held,
+   * none = USER), with the role ids as literals so the planner knows how common each is: USER
+   * filters out the few AUTHOR/ADMIN holders (a hashed NOT IN, which keeps the ordered index scan),
+   * AUTHOR and ADMIN start from their role's rows.
+   */
+  private async where(filter: AdminUserFilter, params: unknown[]): Promise<string> {
+    const add = (value: unknown) => {
+      params.push(value);
+      return `$${params.length}`;
+    };
+    const clauses: string[] = [];
+    if (filter.status) clauses.push(`u.status = ${add(filter.status)}`);
+    if (filter.isVerified !== undefined) clauses.push(`u.is_verified = ${add(filter.isVerified)}`);
+    if (filter.role) {
+      const ids = await this.roleIdMap();
+      const holds = (roles: RoleName[], alias = 'ur') =>
+        `SELECT ${alias}.user_id FROM user_roles ${alias} WHERE ${alias}.role_id IN (${roles.map((role) => Number(ids.get(role) ?? 0)).join(', ')})`;
+      if (filter.role === RoleName.ADMIN) clauses.push(`u.id IN (${holds([RoleName.ADMIN])})`);
+      // The few ADMIN rows are taken out of the AUTHOR rows, not out of every user.
+      else if (filter.role === RoleName.AUTHOR) clauses.push(`u.id IN (${holds([RoleName.AUTHOR])} AND ur.user_id NOT IN (${holds([RoleName.ADMIN], 'ua')}))`);
+      else clauses.push(`u.id NOT IN (${holds([RoleName.AUTHOR, RoleName.ADMIN])})`);
+    }
+    if (filter.search) {
+      // Both sides of the OR can use their trigram GIN index (a BitmapOr), for fragments of 3+ characters.
+      const pattern = add(containsPattern(filter.search));
+      clauses.push(`(u.full_name ILIKE ${pattern} OR u.email ILIKE ${pattern})`);
+    }
+    return clauses.length ? `WHERE ${clauses.join(' AND ')}` : '';
+  }
+
+  private roleIdMap(): Promise<Map<RoleName, number>> {
+    if (!this.roleIds) {
+      const loading = (this.dataSource.query(`SELECT id, name FROM roles`) as Promise<{ id: number; name: RoleName }[]>).then(
+        (rows) => new Map(rows.map((row) => [row.name, row.id])),
+      );
+      loading.catch(() => {
+        if (this.roleIds === loading) this.roleIds = undefined; // a failed read is retried next time
+      });
+      this.roleIds = loading;
+    }
+    return this.roleIds;
+  }
+}

@@ -1,0 +1,61 @@
+import { UserStatus } from '../users/entities/user.entity';
+
+/** Texts of the user administration and the admin dashboard (spec 001 §5 Add user, §8), verbatim where the spec gives them. */
+export const AdminMessages = {
+  // session and role (spec 001 §8 'Not logged in', '403 per action'; dashboards: spec 000 §8)
+  AUTH_REQUIRED: 'Authentication required. Please log in to manage users.',
+  FORBIDDEN: 'You do not have permission to manage users.',
+  DASHBOARD_AUTH_REQUIRED: 'Authentication required. Please log in to access admin dashboard.',
+  DASHBOARD_FORBIDDEN: 'You do not have permission to access admin dashboard.',
+
+  // Add user (spec 001 §5, in this order)
+  FULL_NAME_REQUIRED: 'Full name is required',
+  FULL_NAME_MIN: 'Full name must be at least 2 characters',
+  FULL_NAME_MAX: 'Full name must be less than 100 characters',
+  EMAIL_REQUIRED: 'Email is required',
+  EMAIL_INVALID: 'Invalid email format',
+  PASSWORD_REQUIRED: 'Password is required',
+  PASSWORD_MIN: 'Password must be at least 6 characters',
+  PASSWORD_MAX: 'Password must be at most 128 characters',
+  PASSWORDS_MISMATCH: 'Passwords do not match',
+  ROLES_REQUIRED: 'At least one role is required',
+  ROLES_INVALID: 'Each role must be one of USER, AUTHOR, ADMIN',
+  STATUS_REQUIRED: 'Status is required',
+  STATUS_INVALID: `Status must be one of ${Object.values(UserStatus).join(', ')}`,
+  VERIFIED_INVALID: 'markEmailAsVerified must be true or false',
+  EMAIL_TAKEN: 'This email address is already registered',
+
+  // Edit
+  BIO_MAX: 'Bio must be at most 500 characters',
+  IS_VERIFIED_INVALID: 'isVerified must be true or false',
+  BAN_THROUGH_UPDATE: 'Use the ban action to ban a user: it needs a reason.',
+  BANNED_STATUS_LOCKED: 'This user is banned: use the unban action to change their status.',
+
+  // Ban and unban
+  REASON_REQUIRED: 'A reason is required',
+  REASON_MAX: 'The reason must be at most 500 characters',
+  ADMIN_NOTE_MAX: 'The admin note must be at most 1000 characters',
+  ALREADY_BANNED: 'This user is already banned.',
+  NOT_BANNED: 'This user is not banned.',
+  CREATED_BANNED_REASON: 'Account created with status BANNED',
+
+  // Guards on one's own account and on the last administrator
+  SELF_BAN: 'You cannot ban your own account.',
+  SELF_DEACTIVATE: 'You cannot deactivate your own account.',
+  SELF_DEMOTE: 'You cannot remove the ADMIN role from your own account.',
+  LAST_ADMIN: 'The last active administrator cannot lose the ADMIN role, be banned or be deactivated.',
+
+  // Lookups (spec 001 §8 User admin)
+  USER_NOT_FOUND: 'User not found',
+  INVALID_STATUS: `status must be one of ${Object.values(UserStatus).join(', ')}`,
+  INVALID_ROLE: 'role must be one of USER, AUTHOR, ADMIN',
+  INVALID_FLAG: 'The verified flag must be true or false',
+
+  // Successes
+  USER_CREATED: 'User created successfully',
+  USER_UPDATED: 'User updated successfully',
+  USER_BANNED: 'User banned successfully',
+  USER_UNBANNED: 'User unbanned successfully',
+  PASSWORD_GENERATED: 'A new password was generated and e-mailed to the user',
+  PASSWORD_GENERATED_NOT_MAILED: 'A new password was generated, but the e-mail could not be sent: give it to the user another way',
+} as const;

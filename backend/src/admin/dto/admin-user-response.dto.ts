@@ -1,0 +1,75 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { AdminPageFieldsDto } from '../../common/pagination/page';
+import { UserRoleResponseDto } from '../../users/dto/user-response.dto';
+import { RoleName } from '../../users/entities/role.entity';
+import { UserStatus } from '../../users/entities/user.entity';
+
+/** A user as the back-office sees it (spec 001 §3 "Admin user"). Never carries the password hash. */
+export class AdminUserDto {
+  @ApiProperty({ example: 7 }) id: number;
+  @ApiProperty({ example: 'Ann Lee' }) fullName: string;
+  @ApiProperty({ example: 'ann@example.com' }) email: string;
+  @ApiProperty({ type: String, nullable: true }) avatar: string | null;
+  @ApiProperty({ type: String, nullable: true }) bio: string | null;
+  @ApiProperty({ enum: UserStatus, enumName: 'UserStatus' }) status: UserStatus;
+  @ApiProperty() isVerified: boolean;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) emailVerifiedAt: string | null;
+  @ApiProperty({ type: String, format: 'date-time' }) createdAt: string;
+  @ApiProperty({ type: String, format: 'date-time' }) updatedAt: string;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) lastLoginAt: string | null;
+  @ApiProperty({ description: 'Posts written, any status' }) totalPosts: number;
+  @ApiProperty({ description: 'Comments written (deleted ones not counted)' }) totalComments: number;
+  @ApiProperty({ type: [UserRoleResponseDto], description: 'Held roles, oldest assignment first; none is shown as USER' }) roles: UserRoleResponseDto[];
+  @ApiProperty({ enum: RoleName, enumName: 'RoleName', description: 'The highest-ranked held role (none = USER)' }) role: RoleName;
+}
+
+/** A page of users: `content` plus the spec's page fields. */
+export class AdminUserPageDto extends AdminPageFieldsDto {
+  @ApiProperty({ type: [AdminUserDto] }) content: AdminUserDto[];
+}
+
+/** GET /admin/users/{id}/ban-status: the open ban's details (all null when not banned). */
+export class AdminBanStatusDto {
+  @ApiProperty() isBanned: boolean;
+  @ApiProperty({ type: String, nullable: true }) banReason: string | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) bannedAt: string | null;
+  @ApiProperty({ type: String, nullable: true, description: "The banning admin's full name (null when unknown or deleted)" }) bannedBy: string | null;
+  @ApiProperty({ type: Number, nullable: true }) bannedById: number | null;
+  @ApiProperty({ type: String, nullable: true }) adminNote: string | null;
+}
+
+/** POST /admin/users/{id}/generate-password. */
+export class AdminGeneratedPasswordDto {
+  @ApiProperty({ example: 'k7#Qm9!vTz2@Lp4x', description: 'Shown once; only its bcrypt hash is stored' }) newPassword: string;
+  @ApiProperty({ description: 'Whether the e-mail with the password went out' }) emailed: boolean;
+}
+
+/** One entry of the admin dashboard's Recent Activity (from the audit log). */
+export class AdminActivityDto {
+  @ApiProperty({ example: 42 }) id: number;
+  @ApiProperty({ example: 'USER_REGISTERED', description: 'USER_REGISTERED, POST_PUBLISHED, POST_CREATED, TAG_CREATED, USER_UPDATED, USER_BANNED, and the other audit types' })
+  type: string;
+  @ApiProperty({ example: 'New user registered' }) title: string;
+  @ApiProperty({ example: 'Ann Lee signed up' }) description: string;
+  @ApiProperty({ type: String, format: 'date-time' }) timestamp: string;
+  @ApiPropertyOptional({ example: '/admin/users?userId=7', description: 'A site-relative page about it, when there is one' }) link?: string;
+}
+
+/** GET /admin/stats and /dashboard/admin/stats (spec 001 §3 "Admin stats"). */
+export class AdminStatsDto {
+  @ApiProperty() totalUsers: number;
+  @ApiProperty({ description: 'All posts, any status' }) totalPosts: number;
+  @ApiProperty() totalTags: number;
+  @ApiProperty() activeUsers: number;
+  @ApiProperty() pendingUsers: number;
+  @ApiProperty() bannedUsers: number;
+  @ApiProperty() inactiveUsers: number;
+  @ApiProperty() publishedPosts: number;
+  @ApiProperty({ description: "The caller's own posts" }) myPosts: number;
+  @ApiProperty({ description: "The caller's own drafts" }) myDrafts: number;
+  @ApiProperty() totalViews: number;
+  @ApiProperty() totalLikes: number;
+  @ApiProperty({ description: 'Comments not deleted' }) totalComments: number;
+  @ApiProperty({ type: [AdminActivityDto], description: 'The latest 10 audit log entries, newest first' }) recentActivities: AdminActivityDto[];
+  @ApiProperty({ type: String, format: 'date-time' }) lastUpdated: string;
+}
