@@ -50,7 +50,6 @@ export const MyPostsTexts = {
 } as const;
 
 export const AccessTexts = {
-  AUTH_REQUIRED: 'Authentication Required',
   ACCESS_DENIED: 'Access Denied',
   NEED_AUTHOR: 'You need AUTHOR role to access this page.',
   signedInAs: (name: string, role: string) => `You are signed in as ${name} (${role}).`,
@@ -68,7 +67,6 @@ export const EditorPageTexts = {
   NEW_TITLE: 'New Post',
   EDIT_TITLE: 'Edit Post',
   PREVIEW_TITLE: 'Post Preview',
-  EDIT_POST: 'Edit Post',
   BACK_TO_POSTS: 'Back to Posts',
   LOAD_FAILED: 'Load Failed',
   TAGS_FAILED: 'Failed to load tags',
