@@ -3,6 +3,7 @@ import { JwtService } from '@nestjs/jwt';
 import { randomUUID } from 'node:crypto';
 import type { Response } from 'supertest';
 import { DataSource } from 'typeorm';
+import { CreateUserBansAndUserSearch1795455169617 } from '../../migrations/1795455169617-CreateUserBansAndUserSearch';
 import { AdminUsersService } from '../src/admin/admin-users.service';
 import type { AuthUser } from '../src/common/auth-user';
 import { PASSWORD_SPECIALS } from '../src/common/validation/field.rules';
@@ -928,6 +929,35 @@ describe('Admin stats and the last administrator (own database)', () => {
       const demoted = survivor === a ? b : a;
       expect((await call('put', `/admin/users/${demoted.id}`, survivor, { roles: ['ADMIN'] })).status).toBe(200);
     }
+  });
+
+  it('the migration: down and up again keep the data consistent (users banned before user_bans get an open ban) and restore every index', async () => {
+    const [banned] = (await db.query(
+      `INSERT INTO users (full_name, email, password_hash, status, is_verified) VALUES ('Old Ban', $1, '!', 'BANNED', true) RETURNING id`,
+      [uniqueEmail('oldban')],
+    )) as { id: number }[];
+    const indexesBefore = (await db.query(`SELECT indexname, indexdef FROM pg_indexes WHERE tablename IN ('users', 'user_bans') ORDER BY indexname`)) as unknown[];
+    const migration = new CreateUserBansAndUserSearch1795455169617();
+    const runner = db.createQueryRunner();
+    try {
+      await runner.startTransaction();
+      await migration.down(runner);
+      expect(await runner.hasTable('user_bans')).toBe(false);
+      await migration.up(runner);
+      await runner.commitTransaction();
+    } catch (error) {
+      await runner.rollbackTransaction();
+      throw error;
+    } finally {
+      await runner.release();
+    }
+    expect(await db.query(`SELECT indexname, indexdef FROM pg_indexes WHERE tablename IN ('users', 'user_bans') ORDER BY indexname`)).toEqual(indexesBefore);
+    // Every banned user now has exactly one open ban (the older ones without details); the API reads it.
+    const open = (await db.query(`SELECT u.id, count(b.id)::int AS bans FROM users u LEFT JOIN user_bans b ON b.user_id = u.id AND b.unbanned_at IS NULL WHERE u.status = 'BANNED' GROUP BY u.id`)) as { bans: number }[];
+    expect(open.length).toBeGreaterThan(1);
+    expect(open.every((row) => row.bans === 1)).toBe(true);
+    expect((await call('get', `/admin/users/${banned.id}/ban-status`, a)).body.data).toMatchObject({ isBanned: true, banReason: 'Banned before ban details were kept', bannedBy: null });
+    expect((await call('post', `/admin/users/${banned.id}/unban`, a, { reason: 'Old case closed' })).body.data.status).toBe('ACTIVE');
   });
 
   it('inside the lock, a stale admin cannot demote, deactivate or ban the last active admin (409, nothing written)', async () => {
