@@ -19,6 +19,7 @@ describe('loadConfig', () => {
       throttleDisabled: false,
       loginAccountLimit: { failures: 10, windowMinutes: 15 },
       pageCache: true,
+      redisUrl: undefined,
     });
   });
 
@@ -32,6 +33,8 @@ describe('loadConfig', () => {
     [{ ADMIN_PASSWORD: 'short' }, /^ADMIN_PASSWORD must be at least 8 characters/],
     [{ JWT_SECRET: 'too-short' }, /^JWT_SECRET must be at least 32 characters/],
     [{ PAGE_CACHE: 'maybe' }, /^PAGE_CACHE must be one of/],
+    [{ REDIS_URL: 'localhost:6379' }, /^REDIS_URL must start with redis:\/\/ or rediss:\/\//],
+    [{ REDIS_URL: 'not a url' }, /^REDIS_URL must be a URL/],
     [{ THROTTLE_DISABLED: 'yes please' }, /^THROTTLE_DISABLED must be one of/],
     [{ TRUST_PROXY: 'x; rm -rf' }, /^TRUST_PROXY must be/],
     [{ LOGIN_ACCOUNT_LIMIT: '10' }, /^LOGIN_ACCOUNT_LIMIT must be failures per minutes like "10\/15m"/],
@@ -68,6 +71,11 @@ describe('loadConfig', () => {
     expect(loadConfig({ DATA_DIR: dataDir(), TRUST_PROXY: '2' }).trustProxy).toBe(2);
     expect(loadConfig({ DATA_DIR: dataDir(), TRUST_PROXY: 'true' }).trustProxy).toBe(true);
     expect(loadConfig({ DATA_DIR: dataDir(), TRUST_PROXY: 'loopback, 10.0.0.0/8' }).trustProxy).toBe('loopback, 10.0.0.0/8');
+  });
+
+  it('reads REDIS_URL (redis:// or rediss://)', () => {
+    expect(loadConfig({ DATA_DIR: dataDir(), REDIS_URL: 'redis://cache:6379/0' }).redisUrl).toBe('redis://cache:6379/0');
+    expect(loadConfig({ DATA_DIR: dataDir(), REDIS_URL: 'rediss://:secret@cache:6380' }).redisUrl).toBe('rediss://:secret@cache:6380');
   });
 
   it('uses JWT_SECRET when given', () => {

@@ -22,6 +22,8 @@ export interface AppConfig {
   /** Failed sign-ins allowed per account (normalised e-mail) per window, whatever the address. */
   loginAccountLimit: { failures: number; windowMinutes: number };
   pageCache: boolean;
+  /** Shared throttler counters and cache invalidations across instances; unset: in-process. */
+  redisUrl: string | undefined;
   logLevel: string;
   /** Express 'trust proxy': which hops may set X-Forwarded-For (client IPs for rate limits). */
   trustProxy: boolean | number | string;
@@ -128,6 +130,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
   const throttleDisabled = parseFlag(env, 'THROTTLE_DISABLED', ['1', 'true'], ['0', 'false'], false);
   const loginAccountLimit = parseLoginAccountLimit(env);
   const pageCache = parseFlag(env, 'PAGE_CACHE', ['on', '1', 'true'], ['off', '0', 'false'], true);
+  const redisUrl = parseUrl(env, 'REDIS_URL', ['redis:', 'rediss:']);
   const logLevel = optional(env, 'LOG_LEVEL') ?? 'info';
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
     throw new ConfigError(`LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent (got "${logLevel}")`);
@@ -154,6 +157,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     throttleDisabled,
     loginAccountLimit: Object.freeze(loginAccountLimit),
     pageCache,
+    redisUrl,
     logLevel,
     trustProxy,
     isProduction: env.NODE_ENV === 'production',
