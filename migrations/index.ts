@@ -10,6 +10,7 @@ import { DemotePostBodyHeadings1795444368112 } from './1795444368112-DemotePostB
 import { CreateAuditLog1795454970038 } from './1795454970038-CreateAuditLog';
 import { CreateThumbnails1795455124615 } from './1795455124615-CreateThumbnails';
 import { CreateUserBansAndUserSearch1795455169617 } from './1795455169617-CreateUserBansAndUserSearch';
+import { AddPostWordCount1795458037891 } from './1795458037891-AddPostWordCount';
 export const MIGRATIONS: Function[] = [
   CreateUsersAndRoles1795336336857,
   CreatePostsTagsReviews1795336563452,
@@ -22,4 +23,5 @@ export const MIGRATIONS: Function[] = [
   CreateAuditLog1795454970038,
   CreateThumbnails1795455124615,
   CreateUserBansAndUserSearch1795455169617,
+  AddPostWordCount1795458037891,
 ];

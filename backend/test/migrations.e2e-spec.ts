@@ -1,7 +1,8 @@
 import { DataSource } from 'typeorm';
 import { DemotePostBodyHeadings1795444368112 } from '../../migrations/1795444368112-DemotePostBodyHeadings';
+import { AddPostWordCount1795458037891 } from '../../migrations/1795458037891-AddPostWordCount';
 import { createDataSource } from '../src/database/data-source';
-import { renderMarkdown } from '../src/posts/markdown';
+import { renderMarkdown, wordCountOf } from '../src/posts/markdown';
 import { createFreshDatabase } from './helpers/fresh-database';
 
 /** Data migrations, run again by hand on rows written the way the code before them wrote them. */
@@ -83,5 +84,68 @@ describe('DemotePostBodyHeadings (stored post bodies: headings one level down)',
     expect((await stored(id)).html).toBe('<h6 id="five">Five</h6>\n<h6 id="six">Six</h6>\n');
     await run('down');
     expect((await stored(id)).html).toBe('<h5 id="five">Five</h5>\n<h5 id="six">Six</h5>\n');
+  });
+});
+
+describe('AddPostWordCount (posts.word_count backfilled in SQL)', () => {
+  let dataSource: DataSource;
+  let authorId: number;
+
+  beforeAll(async () => {
+    dataSource = createDataSource(await createFreshDatabase('inkwell_migration_words'));
+    await dataSource.initialize();
+    const [user] = (await dataSource.query(
+      `INSERT INTO users (full_name, email, password_hash, status, is_verified) VALUES ('Word Author', 'word-author@example.com', 'x', 'ACTIVE', true) RETURNING id`,
+    )) as { id: number }[];
+    authorId = user.id;
+  });
+
+  afterAll(async () => {
+    await dataSource?.destroy();
+  });
+
+  async function run(direction: 'up' | 'down'): Promise<void> {
+    const runner = dataSource.createQueryRunner();
+    try {
+      await new AddPostWordCount1795458037891()[direction](runner);
+    } finally {
+      await runner.release();
+    }
+  }
+
+  // Every JavaScript whitespace character (what wordCountOf splits on), and look-alikes it does not split on.
+  const sources = [
+    'one',
+    '  lead and trail  ',
+    '# Heading\n\nA paragraph, with *emphasis* and `code`.\n\n- item one\n- item two',
+    'tab\tnewline\nreturn\rvtab\u000bformfeed\fend',
+    'nbsp\u00a0ogham\u1680en\u2000quad\u2001hair\u200anarrow\u202fmath\u205fideo\u3000bom\ufeffline\u2028para\u2029end',
+    'not\u200bsplit\u180ehere\u0085either\u00adsoft',
+    'Xin chào Đà Nẵng — 😀 emoji 👩‍👩‍👧 family',
+    '\u3000\u00a0\t',
+    `${'word '.repeat(450)}tail`,
+  ];
+
+  it('down drops the column; up adds it and counts every stored post as wordCountOf does, leaving updated_at alone', async () => {
+    const ids: number[] = [];
+    for (const [index, content] of sources.entries()) {
+      const [post] = (await dataSource.query(
+        `INSERT INTO posts (title, slug, content, content_html, author_id, updated_at) VALUES ($1, $1, $2, '', $3, '2020-01-02T03:04:05Z') RETURNING id`,
+        [`words-${index}`, content, authorId],
+      )) as { id: number }[];
+      ids.push(post.id);
+    }
+    await run('down');
+    expect(await dataSource.query(`SELECT 1 FROM information_schema.columns WHERE table_name = 'posts' AND column_name = 'word_count'`)).toEqual([]);
+    await run('up');
+    const rows = (await dataSource.query(`SELECT id, word_count, updated_at FROM posts WHERE id = ANY($1) ORDER BY id`, [ids])) as {
+      id: number;
+      word_count: number;
+      updated_at: Date;
+    }[];
+    expect(rows.map((row) => row.word_count)).toEqual(sources.map(wordCountOf));
+    expect(rows.map((row) => row.word_count)).toEqual([1, 3, 14, 6, 12, 1, 9, 0, 451]);
+    for (const row of rows) expect(row.updated_at.toISOString()).toBe('2020-01-02T03:04:05.000Z');
+    await expect(dataSource.query(`UPDATE posts SET word_count = -1 WHERE id = $1`, [ids[0]])).rejects.toThrow(/CHK_posts_word_count/);
   });
 });

@@ -139,6 +139,8 @@ describe('Posts API', () => {
             commentCount: 0,
             isFeatured: true,
             readingTime: 3,
+            // '##', 'Intro', 450 words and the script tag's one run of non-space characters.
+            wordCount: 453,
           },
           'Post created.',
           201,
@@ -201,7 +203,7 @@ describe('Posts API', () => {
     it('admins read any post, authors their own, others get 403', async () => {
       const draft = await authorDraft();
       const own = await t.http.get(api(`/blog/posts/${draft.id}`)).set(author.auth).expect(200);
-      expect(own.body.data).toMatchObject({ id: draft.id, status: 'DRAFT', authorEmail: author.email, userId: author.id });
+      expect(own.body.data).toMatchObject({ id: draft.id, status: 'DRAFT', authorEmail: author.email, userId: author.id, readingTime: 1, wordCount: 3 });
       await t.http.get(api(`/blog/posts/${draft.id}`)).set(admin.auth).expect(200);
       for (const user of [otherAuthor, reader]) {
         const res = await t.http.get(api(`/blog/posts/${draft.id}`)).set(user.auth).expect(403);
@@ -269,6 +271,7 @@ describe('Posts API', () => {
         commentCount: 0,
         isFeatured: false,
         readingTime: 1,
+        wordCount: 3,
       });
 
       res = await t.http.get(api(`/blog/posts?search=${token}&status=published`)).set(admin.auth).expect(200);
@@ -295,7 +298,7 @@ describe('Posts API', () => {
       const post = await adminPost({ summary: 'Keep me' });
       let res = await t.http.put(api(`/blog/posts/${post.id}`)).set(admin.auth).send({ content: '# New' }).expect(200);
       expect(res.body.message).toBe('Post updated.');
-      expect(res.body.data).toMatchObject({ title: post.title, slug: post.slug, summary: 'Keep me', content: '# New', contentHtml: '<h2 id="new">New</h2>\n' });
+      expect(res.body.data).toMatchObject({ title: post.title, slug: post.slug, summary: 'Keep me', content: '# New', contentHtml: '<h2 id="new">New</h2>\n', wordCount: 2 });
       expect(res.body.data.tags).toEqual(post.tags);
       res = await t.http.put(api(`/blog/posts/${post.id}`)).set(admin.auth).send({ title: ' ' }).expect(400);
       expect(res.body.message).toBe('Title is required');
@@ -303,6 +306,24 @@ describe('Posts API', () => {
       expect(res.body.message).toBe('Slug is required');
       res = await t.http.put(api(`/blog/posts/${post.id}`)).set(admin.auth).send({ tagSlugs: [] }).expect(200);
       expect(res.body.data.tags).toEqual([]);
+    });
+
+    it('wordCount: counted on create and on every content change (any Unicode space separates), kept when the content is left out, in lists too', async () => {
+      const draft = await authorDraft(author, { content: 'one\u00a0two\u3000three\tfour\n\n five\u2028six' });
+      expect(draft).toMatchObject({ wordCount: 6, readingTime: 1 });
+      const long = Array(401).fill('w').join(' ');
+      let res = await t.http.put(api(`/blog/posts/author/${draft.id}`)).set(author.auth).send({ content: long }).expect(200);
+      expect(res.body.data).toMatchObject({ wordCount: 401, readingTime: 3 });
+      res = await t.http.put(api(`/blog/posts/author/${draft.id}`)).set(author.auth).send({ title: `Renamed ${uid()}` }).expect(200);
+      expect(res.body.data).toMatchObject({ wordCount: 401, readingTime: 3 });
+      res = await t.http.put(api(`/blog/posts/${draft.id}`)).set(admin.auth).send({ content: 'Now three words' }).expect(200);
+      expect(res.body.data).toMatchObject({ wordCount: 3, readingTime: 1 });
+
+      expect((await t.http.get(api(`/blog/posts/${draft.id}`)).set(author.auth).expect(200)).body.data).toMatchObject({ wordCount: 3 });
+      const mine = await t.http.get(api('/blog/posts/author/my-posts?status=DRAFT&size=1000')).set(author.auth).expect(200);
+      expect(mine.body.data.content.find((p: { id: number }) => p.id === draft.id)).toMatchObject({ wordCount: 3, readingTime: 1 });
+      const all = await t.http.get(api(`/blog/posts/admin/all?search=${encodeURIComponent(res.body.data.title)}`)).set(admin.auth).expect(200);
+      expect(all.body.data.content).toEqual([expect.objectContaining({ id: draft.id, wordCount: 3 })]);
     });
 
     it('admin status changes follow the allowed transitions; illegal ones are 409', async () => {

@@ -46,6 +46,7 @@ const post = (patch: Partial<PostResponse> = {}): PostResponse => ({
   commentCount: 0,
   isFeatured: false,
   readingTime: 1,
+  wordCount: 2,
   ...patch,
 });
 

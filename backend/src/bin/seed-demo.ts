@@ -4,7 +4,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { loadConfig } from '../config/env';
 import { createDataSource, ensureDatabase } from '../database/data-source';
 import { EmbeddedDatabase, startEmbeddedPostgres } from '../database/embedded-postgres';
-import { readingTimeOf, renderMarkdown } from '../posts/markdown';
+import { readingTimeOfWords, renderMarkdown, wordCountOf } from '../posts/markdown';
 import { slugify } from '../common/validation/slug';
 
 /**
@@ -590,7 +590,7 @@ async function seed(options: Options): Promise<void> {
         const cols = {
           title: [] as string[], slug: [] as string[], summary: [] as string[], content: [] as string[], html: [] as string[],
           featured: [] as boolean[], author: [] as number[], published: [] as (string | null)[], created: [] as string[], updated: [] as string[],
-          views: [] as number[], reading: [] as number[], status: [] as string[], reason: [] as (string | null)[],
+          views: [] as number[], reading: [] as number[], words: [] as number[], status: [] as string[], reason: [] as (string | null)[],
         };
         const postTags: number[][] = [];
         for (let i = 0; i < count; i += 1) {
@@ -620,7 +620,9 @@ async function seed(options: Options): Promise<void> {
           cols.created.push(new Date(publishedAt - text.int(1, 240) * 3600 * 1000).toISOString());
           cols.updated.push(new Date(Math.min(now, publishedAt + text.int(0, 72) * 3600 * 1000)).toISOString());
           cols.views.push(views);
-          cols.reading.push(readingTimeOf(markdown));
+          const words = wordCountOf(markdown);
+          cols.words.push(words);
+          cols.reading.push(readingTimeOfWords(words));
           const tags = new Set<number>();
           const wanted = text.int(1, Math.min(4, tagIds.length));
           while (tags.size < wanted) tags.add(tagIds[Math.floor(Math.pow(random(), 1.3) * tagIds.length)]);
@@ -629,15 +631,15 @@ async function seed(options: Options): Promise<void> {
         await dataSource.transaction(async (manager) => {
           const rows = (await manager.query(
             `INSERT INTO posts (title, slug, summary, content, content_html, status, is_featured, author_id, published_at, created_at, updated_at,
-                                view_count, reading_time)
-             SELECT t, s, su, c, h, st, f, a, p, cr, up, v, r
+                                view_count, reading_time, word_count)
+             SELECT t, s, su, c, h, st, f, a, p, cr, up, v, r, w
                FROM unnest($1::varchar[], $2::varchar[], $3::varchar[], $4::text[], $5::text[], $6::boolean[], $7::int[],
-                           $8::timestamptz[], $9::timestamptz[], $10::timestamptz[], $11::int[], $12::int[], $13::varchar[])
-                    WITH ORDINALITY AS v(t, s, su, c, h, f, a, p, cr, up, v, r, st, ord)
+                           $8::timestamptz[], $9::timestamptz[], $10::timestamptz[], $11::int[], $12::int[], $13::varchar[], $14::int[])
+                    WITH ORDINALITY AS v(t, s, su, c, h, f, a, p, cr, up, v, r, st, w, ord)
               ORDER BY ord
              RETURNING id`,
             [cols.title, cols.slug, cols.summary, cols.content, cols.html, cols.featured, cols.author, cols.published, cols.created, cols.updated,
-              cols.views, cols.reading, cols.status],
+              cols.views, cols.reading, cols.status, cols.words],
           )) as { id: number }[];
           // A rejected post carries the review that rejected it (the author sees the reason).
           const rejected = rows.map((row, i) => ({ id: row.id, reason: cols.reason[i], at: cols.updated[i] })).filter((row) => row.reason !== null);

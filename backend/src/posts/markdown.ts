@@ -80,14 +80,22 @@ export function renderMarkdown(source: string): string {
   return sanitizePostHtml(md.render(source, {}));
 }
 
-/** Words: runs of non-space characters. */
+/**
+ * Words: runs of non-space characters (JavaScript's `\s`). Stored as posts.word_count on save;
+ * migrations/1795458037891-AddPostWordCount.ts counts stored rows the same way in SQL.
+ */
 export function wordCountOf(source: string): number {
   return source.trim().split(/\s+/).filter(Boolean).length;
 }
 
+/** Minutes to read `words` words: words / 200 rounded up, at least 1. */
+export function readingTimeOfWords(words: number): number {
+  return Math.max(1, Math.ceil(words / 200));
+}
+
 /** Minutes to read: words / 200 rounded up, at least 1. */
 export function readingTimeOf(source: string): number {
-  return Math.max(1, Math.ceil(wordCountOf(source) / 200));
+  return readingTimeOfWords(wordCountOf(source));
 }
 
 export interface MarkdownPreview {
@@ -98,5 +106,6 @@ export interface MarkdownPreview {
 
 /** The editor's preview: the HTML a save would store for this content, its reading time and words. */
 export function previewMarkdown(source: string): MarkdownPreview {
-  return { html: renderMarkdown(source), readingTime: readingTimeOf(source), wordCount: wordCountOf(source) };
+  const wordCount = wordCountOf(source);
+  return { html: renderMarkdown(source), readingTime: readingTimeOfWords(wordCount), wordCount };
 }

@@ -25,7 +25,7 @@ export interface PostCardRow {
 type PostColumns = Pick<
   Post,
   | 'id' | 'title' | 'slug' | 'summary' | 'content' | 'contentHtml' | 'status' | 'thumbnail' | 'publishedAt' | 'createdAt' | 'updatedAt'
-  | 'authorId' | 'likeCount' | 'viewCount' | 'commentCount' | 'isFeatured' | 'readingTime'
+  | 'authorId' | 'likeCount' | 'viewCount' | 'commentCount' | 'isFeatured' | 'readingTime' | 'wordCount'
 >;
 
 /** A post with the author columns answers show; the e-mail only where an answer may carry it. */
@@ -72,6 +72,7 @@ function commonFields(post: PostForAnswer) {
     commentCount: post.commentCount,
     isFeatured: post.isFeatured,
     readingTime: post.readingTime,
+    wordCount: post.wordCount,
   };
 }
 

@@ -14,7 +14,7 @@ import { PostAdminQueryDto, PostMineQueryDto, PostSaveDto } from './dto/post-inp
 import { PostAdminPageDto, PostResponseDto } from './dto/post-response.dto';
 import { PostTag } from './entities/post-tag.entity';
 import { Post, PostStatus } from './entities/post.entity';
-import { readingTimeOf, renderMarkdown } from './markdown';
+import { readingTimeOfWords, renderMarkdown, wordCountOf } from './markdown';
 import { toPostListItem, toPostResponse } from './post.mapper';
 import { PostsMessages } from './posts.messages';
 import { PostsRepository } from './posts.repository';
@@ -216,7 +216,7 @@ export class PostsService {
       .limit(size);
     // The list never carries the bodies: select every column but content and content_html.
     qb.select(['post.id', 'post.title', 'post.slug', 'post.summary', 'post.status', 'post.thumbnail', 'post.isFeatured', 'post.authorId',
-      'post.publishedAt', 'post.viewCount', 'post.likeCount', 'post.commentCount', 'post.readingTime', 'post.createdAt', 'post.updatedAt',
+      'post.publishedAt', 'post.viewCount', 'post.likeCount', 'post.commentCount', 'post.readingTime', 'post.wordCount', 'post.createdAt', 'post.updatedAt',
       'author.id', 'author.fullName', 'author.email', 'author.avatar']);
     const [posts, total] = await qb.getManyAndCount();
     const tags = await this.repository.tagsOfPosts(posts.map((post) => post.id), false);
@@ -273,7 +273,8 @@ export class PostsService {
         const values: Partial<Post> = { title, slug, summary, content, thumbnail, isFeatured, status };
         if (contentChanged) {
           values.contentHtml = renderMarkdown(content);
-          values.readingTime = readingTimeOf(content);
+          values.wordCount = wordCountOf(content);
+          values.readingTime = readingTimeOfWords(values.wordCount);
         }
         if (status === PostStatus.PUBLISHED && !existing?.publishedAt) values.publishedAt = new Date();
         // Only the edited columns are written: counters (views are flushed in batches) stay untouched.

@@ -51,7 +51,8 @@ export class PostResponseDto {
   @ApiProperty() viewCount: number;
   @ApiProperty() commentCount: number;
   @ApiProperty() isFeatured: boolean;
-  @ApiProperty() readingTime: number;
+  @ApiProperty({ description: 'Minutes: words / 200 rounded up, at least 1' }) readingTime: number;
+  @ApiProperty({ minimum: 0, description: 'Words of the Markdown source (runs of non-space characters), counted on save' }) wordCount: number;
 }
 
 /** A post in back-office and author lists: the whole post without its body (GET /blog/posts/{id} has it), with the author's e-mail. */

@@ -27,6 +27,7 @@ export const POST_STATUSES = Object.values(PostStatus);
 @Entity('posts')
 @Check('CHK_posts_status', `"status" IN ('DRAFT', 'PENDING_REVIEW', 'PUBLISHED', 'REJECTED', 'ARCHIVED', 'PRIVATE')`)
 @Check('CHK_posts_counts', `"view_count" >= 0 AND "like_count" >= 0 AND "comment_count" >= 0 AND "reading_time" >= 1`)
+@Check('CHK_posts_word_count', `"word_count" >= 0`)
 @Index('IDX_posts_status_published', ['status', 'publishedAt', 'id'])
 @Index('IDX_posts_author_status_created', ['authorId', 'status', 'createdAt'])
 @Index('IDX_posts_created', ['createdAt', 'id'])
@@ -82,6 +83,10 @@ export class Post {
   /** Minutes: words / 200 rounded up, at least 1. */
   @Column({ name: 'reading_time', type: 'int', default: 1 })
   readingTime: number;
+
+  /** Words of the Markdown source (runs of non-space characters), counted on save like readingTime. */
+  @Column({ name: 'word_count', type: 'int', default: 0 })
+  wordCount: number;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;

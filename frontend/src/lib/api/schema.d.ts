@@ -1079,7 +1079,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Liveness and readiness: 200 once the database answers and every migration has run */
+        /**
+         * Liveness and readiness: 200 once the database answers and every migration has run
+         * @description With REDIS_URL, `redis` tells whether Redis is reachable; while it is not, the answer is still 200 with status 'degraded'.
+         */
         get: operations["getHealth"];
         put?: never;
         post?: never;
@@ -1788,8 +1791,17 @@ export interface components {
             database: string;
             /** @example applied */
             migrations: string;
-            /** @example ok */
-            status: string;
+            /**
+             * @description Only with REDIS_URL: shared rate limits and cache invalidation
+             * @enum {string}
+             */
+            redis?: "up" | "down";
+            /**
+             * @description 'degraded' while Redis (REDIS_URL) is unreachable: requests are still served
+             * @example ok
+             * @enum {string}
+             */
+            status: "ok" | "degraded";
         };
         ImageDimensionsDto: {
             /** @example 400 */
@@ -1973,6 +1985,7 @@ export interface components {
             likeCount: number;
             /** Format: date-time */
             publishedAt: string | null;
+            /** @description Minutes: words / 200 rounded up, at least 1 */
             readingTime: number;
             slug: string;
             status: components["schemas"]["PostStatus"];
@@ -1984,6 +1997,8 @@ export interface components {
             updatedAt: string;
             userId: number;
             viewCount: number;
+            /** @description Words of the Markdown source (runs of non-space characters), counted on save */
+            wordCount: number;
         };
         PostPreviewDto: {
             /** @description Markdown, as the editor would save it */
@@ -2014,6 +2029,7 @@ export interface components {
             likeCount: number;
             /** Format: date-time */
             publishedAt: string | null;
+            /** @description Minutes: words / 200 rounded up, at least 1 */
             readingTime: number;
             slug: string;
             status: components["schemas"]["PostStatus"];
@@ -2025,6 +2041,8 @@ export interface components {
             updatedAt: string;
             userId: number;
             viewCount: number;
+            /** @description Words of the Markdown source (runs of non-space characters), counted on save */
+            wordCount: number;
         };
         PostReviewDto: {
             /** @description Internal notes (admins only) */
