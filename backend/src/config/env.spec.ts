@@ -81,4 +81,35 @@ describe('loadConfig', () => {
   it('uses JWT_SECRET when given', () => {
     expect(loadConfig({ DATA_DIR: dataDir(), JWT_SECRET: 'x'.repeat(40) }).jwtSecret).toBe('x'.repeat(40));
   });
+
+  it('reads the image storage: local by default, S3 with STORAGE=s3 or S3_BUCKET', () => {
+    const dir = dataDir();
+    expect(loadConfig({ DATA_DIR: dir }).storage).toEqual({ driver: 'local' });
+    expect(loadConfig({ DATA_DIR: dir, STORAGE: 'local', S3_BUCKET: 'inkwell' }).storage).toEqual({ driver: 'local' });
+    expect(loadConfig({ DATA_DIR: dir, S3_BUCKET: 'inkwell' }).storage).toEqual({
+      driver: 's3', endpoint: undefined, bucket: 'inkwell', region: 'us-east-1', accessKeyId: undefined, secretAccessKey: undefined, forcePathStyle: false, publicUrl: undefined,
+    });
+    const full = {
+      DATA_DIR: dir, STORAGE: 'S3', S3_ENDPOINT: 'http://minio:9000/', S3_BUCKET: 'media.example', S3_REGION: 'eu-west-1',
+      S3_ACCESS_KEY_ID: 'key', S3_SECRET_ACCESS_KEY: 'secret', S3_PUBLIC_URL: 'https://cdn.example.com/media/',
+    };
+    expect(loadConfig(full).storage).toEqual({
+      driver: 's3', endpoint: 'http://minio:9000', bucket: 'media.example', region: 'eu-west-1', accessKeyId: 'key', secretAccessKey: 'secret', forcePathStyle: true, publicUrl: 'https://cdn.example.com/media',
+    });
+    expect(loadConfig({ DATA_DIR: dir, S3_BUCKET: 'inkwell', S3_ENDPOINT: 'http://minio:9000', S3_FORCE_PATH_STYLE: 'false' }).storage).toMatchObject({ forcePathStyle: false });
+  });
+
+  it.each([
+    [{ STORAGE: 'disk' }, /^STORAGE must be one of local, s3/],
+    [{ STORAGE: 's3' }, /^S3_BUCKET is required when STORAGE=s3/],
+    [{ S3_BUCKET: 'No_Such Bucket' }, /^S3_BUCKET must be a bucket name/],
+    [{ S3_BUCKET: 'inkwell', S3_ENDPOINT: 'minio:9000' }, /^S3_ENDPOINT must (be a URL|start with http)/],
+    [{ S3_BUCKET: 'inkwell', S3_REGION: 'EU West' }, /^S3_REGION must be a region name/],
+    [{ S3_BUCKET: 'inkwell', S3_ACCESS_KEY_ID: 'key' }, /^S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be given together/],
+    [{ S3_BUCKET: 'inkwell', S3_FORCE_PATH_STYLE: 'maybe' }, /^S3_FORCE_PATH_STYLE must be one of/],
+    [{ S3_BUCKET: 'inkwell', S3_PUBLIC_URL: 'ftp://cdn' }, /^S3_PUBLIC_URL must start with http/],
+  ])('refuses bad storage settings %j', (env, message) => {
+    expect(() => loadConfig({ DATA_DIR: dataDir(), ...env })).toThrow(ConfigError);
+    expect(() => loadConfig({ DATA_DIR: dataDir(), ...env })).toThrow(message);
+  });
 });

@@ -28,7 +28,25 @@ export interface AppConfig {
   /** Express 'trust proxy': which hops may set X-Forwarded-For (client IPs for rate limits). */
   trustProxy: boolean | number | string;
   isProduction: boolean;
+  /** Where uploaded images live: DATA_DIR/uploads (default) or an S3-compatible bucket. */
+  storage: StorageConfig;
 }
+
+export type StorageConfig =
+  | { driver: 'local' }
+  | {
+      driver: 's3';
+      /** An S3-compatible server's URL; undefined = AWS for the region. */
+      endpoint: string | undefined;
+      bucket: string;
+      region: string;
+      /** Both or neither (then the SDK's default credential chain). */
+      accessKeyId: string | undefined;
+      secretAccessKey: string | undefined;
+      forcePathStyle: boolean;
+      /** Images are linked here (`<publicUrl>/images/<kind>/<name>`) instead of through the app. */
+      publicUrl: string | undefined;
+    };
 
 type Env = Record<string, string | undefined>;
 
@@ -89,6 +107,30 @@ function parseLoginAccountLimit(env: Env): { failures: number; windowMinutes: nu
     throw new ConfigError(`LOGIN_ACCOUNT_LIMIT must be failures per minutes like "10/15m" (1 to 1000 failures, 1 to 1440 minutes) (got "${raw}")`);
   }
   return { failures, windowMinutes };
+}
+
+const BUCKET_NAME = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
+
+/** STORAGE=local|s3; S3 when STORAGE is unset and S3_BUCKET is given. */
+function parseStorage(env: Env): StorageConfig {
+  const raw = optional(env, 'STORAGE')?.toLowerCase();
+  if (raw !== undefined && raw !== 'local' && raw !== 's3') throw new ConfigError(`STORAGE must be one of local, s3 (got "${env.STORAGE}")`);
+  const bucket = optional(env, 'S3_BUCKET');
+  const driver = raw ?? (bucket ? 's3' : 'local');
+  if (driver === 'local') return { driver: 'local' };
+  if (!bucket) throw new ConfigError('S3_BUCKET is required when STORAGE=s3');
+  if (!BUCKET_NAME.test(bucket)) throw new ConfigError(`S3_BUCKET must be a bucket name (3 to 63 lower-case letters, digits, dots, hyphens) (got "${bucket}")`);
+  const endpoint = parseUrl(env, 'S3_ENDPOINT', ['http:', 'https:'])?.replace(/\/+$/, '');
+  const region = optional(env, 'S3_REGION') ?? 'us-east-1';
+  if (!/^[a-z0-9-]{2,32}$/.test(region)) throw new ConfigError(`S3_REGION must be a region name like "us-east-1" (got "${region}")`);
+  const accessKeyId = optional(env, 'S3_ACCESS_KEY_ID');
+  const secretAccessKey = optional(env, 'S3_SECRET_ACCESS_KEY');
+  if ((accessKeyId === undefined) !== (secretAccessKey === undefined)) {
+    throw new ConfigError('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be given together (or neither, for the default credential chain)');
+  }
+  const forcePathStyle = parseFlag(env, 'S3_FORCE_PATH_STYLE', ['1', 'true'], ['0', 'false'], endpoint !== undefined);
+  const publicUrl = parseUrl(env, 'S3_PUBLIC_URL', ['http:', 'https:'])?.replace(/\/+$/, '');
+  return { driver: 's3', endpoint, bucket, region, accessKeyId, secretAccessKey, forcePathStyle, publicUrl };
 }
 
 /** Secrets made on first start live in DATA_DIR/secrets.json, readable by the owner only. */
@@ -161,6 +203,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     logLevel,
     trustProxy,
     isProduction: env.NODE_ENV === 'production',
+    storage: Object.freeze(parseStorage(env)),
   });
 }
 

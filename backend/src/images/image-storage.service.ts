@@ -1,16 +1,18 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import type { NextFunction, Request, Response } from 'express';
 import { randomBytes } from 'node:crypto';
-import { mkdir, readdir, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import sharp from 'sharp';
 import { APP_CONFIG, AppConfig } from '../config/env';
 import { WEBP_QUALITY } from './image-pipeline';
 import { THUMBNAIL_NAME, VARIANT_NAME } from './image-rules';
+import type { ImageKind, ImageStore } from './storage/image-store';
+import { LocalImageStore } from './storage/local-image-store';
+import { S3ImageStore } from './storage/s3-image-store';
 
 export { WEBP_QUALITY } from './image-pipeline';
 
-/** The kinds of stored images: each has its folder under DATA_DIR/uploads and its URL prefix. */
-export type ImageKind = 'avatars' | 'thumbnails';
+export type { ImageKind } from './storage/image-store';
 export const IMAGE_KINDS: readonly ImageKind[] = ['avatars', 'thumbnails'];
 
 /** Avatar file names: 32 random hex digits + .webp. */
@@ -22,9 +24,6 @@ const NAMES: Record<ImageKind, (name: string) => boolean> = {
   thumbnails: (name) => THUMBNAIL_NAME.test(name) || VARIANT_NAME.test(name),
 };
 
-/** Files being written carry this prefix until they are complete (never served: not a stored name). */
-const TEMP_PREFIX = '.tmp-';
-
 /** Formats accepted as avatar input (decided by the bytes, through sharp, never by the client's MIME). */
 const INPUT_FORMATS = new Set(['jpeg', 'png', 'gif', 'webp', 'avif', 'heif', 'tiff']);
 /** Decoding bombs stop here (about 40 megapixels). */
@@ -34,18 +33,31 @@ export const AVATAR_SIZE = 512;
 export class NotAnImageError extends Error {}
 
 /**
- * Image files on disk: DATA_DIR/uploads/<kind>/<name>, served at /images/<kind>/<name>.
+ * Stored images, through a storage adapter (storage/): files under DATA_DIR/uploads/<kind>/<name>
+ * (STORAGE=local, the default) or objects `images/<kind>/<name>` in an S3-compatible bucket
+ * (STORAGE=s3); served at /images/<kind>/<name> either way, linked at S3_PUBLIC_URL when set.
  * Inputs are decoded and re-encoded with sharp (pixel limit, EXIF orientation applied, metadata
  * stripped), so what is stored is always a clean WebP. Writes of several files (a thumbnail and
- * its variants) are all-or-nothing: temporary names first, then renamed.
+ * its variants) are all-or-nothing. Only stored names ever reach the adapter.
  */
 @Injectable()
-export class ImageStorageService {
+export class ImageStorageService implements OnModuleDestroy {
   private readonly logger = new Logger('ImageStorage');
+  /** DATA_DIR/uploads (the local adapter's folder). */
   readonly root: string;
+  readonly store: ImageStore;
+  /** Where image URLs point: '' (the app, same origin) or S3_PUBLIC_URL. */
+  private readonly urlBase: string;
 
   constructor(@Inject(APP_CONFIG) config: AppConfig) {
     this.root = resolve(config.dataDir, 'uploads');
+    const storage = config.storage;
+    this.store = storage.driver === 's3' ? new S3ImageStore(storage) : new LocalImageStore(this.root);
+    this.urlBase = storage.driver === 's3' ? (storage.publicUrl ?? '') : '';
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.store.close();
   }
 
   /** The decoded format of `buffer`, or NotAnImageError when it is not an accepted image. */
@@ -83,42 +95,25 @@ export class ImageStorageService {
   }
 
   /**
-   * Writes every file or none: each goes to a temporary name first, then all are renamed. On any
-   * failure whatever was written is removed and the error is thrown. Names must be stored names.
+   * Writes every file or none (local: temporary names first, then renamed; S3: the objects are
+   * deleted again on a failure), then throws the error. Names must be stored names.
    */
   async writeAll(kind: ImageKind, files: { name: string; data: Buffer }[]): Promise<void> {
-    const dir = this.dirOf(kind);
     for (const { name } of files) if (!this.isStoredName(kind, name)) throw new Error(`not a stored ${kind} name: ${name}`);
-    await mkdir(dir, { recursive: true });
-    const nonce = randomBytes(8).toString('hex');
-    const temps = files.map(({ name }) => join(dir, `${TEMP_PREFIX}${nonce}-${name}`));
-    const finals = files.map(({ name }) => join(dir, name));
-    const renamed: string[] = [];
-    try {
-      await Promise.all(files.map(({ data }, i) => writeFile(temps[i], data, { flag: 'wx', mode: 0o644 })));
-      for (const [i, temp] of temps.entries()) {
-        await rename(temp, finals[i]);
-        renamed.push(finals[i]);
-      }
-    } catch (error) {
-      await Promise.all([...temps, ...renamed].map((path) => unlink(path).catch(() => undefined)));
-      throw error;
-    }
+    await this.store.writeAll(kind, files);
   }
 
   /** Deletes stored files by name (missing ones are fine); names that are not ours are skipped. */
   async removeAll(kind: ImageKind, names: readonly string[]): Promise<void> {
-    await Promise.all(
-      names.map(async (name) => {
-        const path = this.pathOf(kind, name);
-        if (!path) return;
-        try {
-          await unlink(path);
-        } catch (error) {
-          if ((error as NodeJS.ErrnoException).code !== 'ENOENT') this.logger.warn(`Could not delete ${kind}/${name}: ${String(error)}`);
-        }
-      }),
-    );
+    const ours = names.filter((name) => this.isStoredName(kind, name));
+    if (!ours.length) return;
+    let failed: { name: string; error: string }[];
+    try {
+      failed = await this.store.removeMany(kind, ours);
+    } catch (error) {
+      failed = ours.map((name) => ({ name, error: String(error) }));
+    }
+    for (const { name, error } of failed) this.logger.warn(`Could not delete ${kind}/${name}: ${error}`);
   }
 
   /** Deletes a stored image by its URL or name. Anything that is not one of ours is refused (false). */
@@ -126,66 +121,57 @@ export class ImageStorageService {
     const name = this.nameOf(kind, urlOrName);
     if (!name) return false;
     try {
-      await unlink(join(this.dirOf(kind), name));
-      return true;
+      return await this.store.remove(kind, name);
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') this.logger.warn(`Could not delete ${kind}/${name}: ${String(error)}`);
+      this.logger.warn(`Could not delete ${kind}/${name}: ${String(error)}`);
       return false;
     }
   }
 
   /**
-   * The folder's entries older than the given ages: stored names (for the caller to match against
-   * its records) and leftover temporary files (a write cut short by a crash), which are deleted.
+   * The stored names older than the given age (for the caller to match against its records);
+   * leftovers of writes cut short by a crash (local temporary files) older than the second age are
+   * deleted. Lists through the adapter (a folder or a bucket prefix).
    */
   async listOld(kind: ImageKind, storedOlderThanMs: number, tempOlderThanMs: number): Promise<string[]> {
-    const dir = this.dirOf(kind);
-    let entries: string[];
-    try {
-      entries = await readdir(dir);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-      throw error;
-    }
     const now = Date.now();
     const old: string[] = [];
-    for (const name of entries) {
-      const stored = this.isStoredName(kind, name);
-      if (!stored && !name.startsWith(TEMP_PREFIX)) continue;
-      let modified: number;
-      try {
-        modified = (await stat(join(dir, name))).mtimeMs;
-      } catch {
-        continue;
+    for (const { name, modifiedMs } of await this.store.list(kind)) {
+      if (this.isStoredName(kind, name)) {
+        if (now - modifiedMs > storedOlderThanMs) old.push(name);
+      } else if (this.store.isLeftover(name) && now - modifiedMs > tempOlderThanMs) {
+        await this.store.remove(kind, name).catch(() => undefined);
       }
-      if (stored && now - modified > storedOlderThanMs) old.push(name);
-      if (!stored && now - modified > tempOlderThanMs) await unlink(join(dir, name)).catch(() => undefined);
     }
     return old;
+  }
+
+  /** Answers GET/HEAD /images/<kind>/<name> for a stored name (next() for anything else or a missing one). */
+  serve(kind: ImageKind, name: string, req: Request, res: Response, next: NextFunction): void {
+    if (!this.isStoredName(kind, name)) return next();
+    this.store.serve(kind, name, req, res, next);
   }
 
   isStoredName(kind: ImageKind, name: string): boolean {
     return IMAGE_KINDS.includes(kind) && NAMES[kind](name);
   }
 
-  /** The file path of a stored image, or undefined when the name is not one of ours. */
+  /** The file path of a stored image (local adapter), or undefined when the name is not one of ours. */
   pathOf(kind: ImageKind, name: string): string | undefined {
-    return this.isStoredName(kind, name) ? join(this.dirOf(kind), name) : undefined;
+    return this.isStoredName(kind, name) ? join(this.root, kind, name) : undefined;
   }
 
+  /** `/images/<kind>/<name>`, or that path under S3_PUBLIC_URL when images are linked at the bucket. */
   urlOf(kind: ImageKind, name: string): string {
-    return `/images/${kind}/${name}`;
+    return `${this.urlBase}/images/${kind}/${name}`;
   }
 
-  /** Accepts `/images/<kind>/<name>` or a bare `<name>`; undefined for anything else. */
+  /** Accepts `/images/<kind>/<name>` (also under S3_PUBLIC_URL) or a bare `<name>`; undefined for anything else. */
   nameOf(kind: ImageKind, urlOrName: string | null | undefined): string | undefined {
     if (!urlOrName) return undefined;
+    const path = this.urlBase && urlOrName.startsWith(`${this.urlBase}/`) ? urlOrName.slice(this.urlBase.length) : urlOrName;
     const prefix = `/images/${kind}/`;
-    const name = urlOrName.startsWith(prefix) ? urlOrName.slice(prefix.length) : urlOrName;
+    const name = path.startsWith(prefix) ? path.slice(prefix.length) : path;
     return this.isStoredName(kind, name) ? name : undefined;
-  }
-
-  private dirOf(kind: ImageKind): string {
-    return join(this.root, kind);
   }
 }

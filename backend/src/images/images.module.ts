@@ -12,7 +12,7 @@ const FILE_PATH = /^\/images\/(avatars|thumbnails)\/([^/]+)$/;
 /**
  * Serves stored images at /images/avatars/* and /images/thumbnails/* (host root, outside /api/v1)
  * with a year's immutable cache: names are random and never reused. Unknown names fall through
- * to the app's 404.
+ * to the app's 404. Local files are sent from disk, S3 objects streamed from the bucket.
  */
 @Injectable()
 class StoredImagesMiddleware implements NestMiddleware {
@@ -21,17 +21,8 @@ class StoredImagesMiddleware implements NestMiddleware {
   use(req: Request, res: Response, next: NextFunction): void {
     if (req.method !== 'GET' && req.method !== 'HEAD') return next();
     const match = FILE_PATH.exec(req.path);
-    const file = match ? this.storage.pathOf(match[1] as ImageKind, match[2]) : undefined;
-    if (!file) return next();
-    res.sendFile(
-      file,
-      { maxAge: '1y', immutable: true, headers: { 'X-Content-Type-Options': 'nosniff' } },
-      (error?: Error & { status?: number; statusCode?: number }) => {
-        if (!error) return;
-        if (res.headersSent) return;
-        next();
-      },
-    );
+    if (!match) return next();
+    this.storage.serve(match[1] as ImageKind, match[2], req, res, next);
   }
 }
 
