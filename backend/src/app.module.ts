@@ -1,6 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE, RouterModule } from '@nestjs/core';
-import { ThrottlerGuard, ThrottlerModule } from '@nestjs/throttler';
+import { ThrottlerGuard, ThrottlerModule, ThrottlerModuleOptions } from '@nestjs/throttler';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { LoggerModule } from 'nestjs-pino';
 import { ContentEventsModule } from './common/content-events';
@@ -22,6 +22,9 @@ import { ImagesModule } from './images/images.module';
 import { LikesModule } from './likes/likes.module';
 import { UsersModule } from './users/users.module';
 import { PostsModule } from './posts/posts.module';
+import { RedisModule } from './redis/redis.module';
+import { RedisService } from './redis/redis.service';
+import { SharedThrottlerStorage } from './redis/shared-throttler-storage';
 import { ReviewsModule } from './reviews/reviews.module';
 import { TagsModule } from './tags/tags.module';
 
@@ -39,6 +42,20 @@ export interface AppModuleOptions {
  */
 export const API_PREFIX = 'api/v1';
 const API_MODULES = [HealthModule, AuthModule, UsersModule, PostsModule, TagsModule, ReviewsModule, LikesModule, CommentsModule, DashboardsModule, AdminModule];
+
+/** Rate limits (DESIGN.md §3): counters in process, or in Redis shared by every instance when REDIS_URL is set. */
+function throttlerModule(config: AppConfig): DynamicModule {
+  const options: ThrottlerModuleOptions = {
+    throttlers: [{ name: 'default', ttl: 60_000, limit: 300 }],
+    errorMessage: CommonMessages.TOO_MANY_ATTEMPTS,
+    skipIf: () => config.throttleDisabled,
+  };
+  if (!config.redisUrl) return ThrottlerModule.forRoot(options);
+  return ThrottlerModule.forRootAsync({
+    inject: [RedisService],
+    useFactory: (redis: RedisService) => ({ ...options, storage: new SharedThrottlerStorage(redis.client!) }),
+  });
+}
 
 @Module({})
 export class AppModule {
@@ -66,11 +83,8 @@ export class AppModule {
           migrationsRun: !options.withoutDatabase,
           manualInitialization: options.withoutDatabase,
         }),
-        ThrottlerModule.forRoot({
-          throttlers: [{ name: 'default', ttl: 60_000, limit: 300 }],
-          errorMessage: CommonMessages.TOO_MANY_ATTEMPTS,
-          skipIf: () => config.throttleDisabled,
-        }),
+        RedisModule,
+        throttlerModule(config),
         ContentEventsModule,
         ImagesModule,
         ...API_MODULES,

@@ -18,9 +18,25 @@ type Listener = (change: ContentChange) => void;
 @Injectable()
 export class ContentEvents {
   private readonly listeners = new Set<Listener>();
+  private relay?: Listener;
 
+  /** Content changed here: this instance's listeners drop what is stale, then the relay (if any) tells the other instances. */
   changed(change: ContentChange): void {
+    this.deliver(change);
+    this.relay?.(change);
+  }
+
+  /** Tells this instance's listeners only (a notice that came from another instance, or a resync). */
+  deliver(change: ContentChange): void {
     for (const listener of this.listeners) listener(change);
+  }
+
+  /** Sends every local change on to other instances too (REDIS_URL); returns a function that stops it. */
+  relayTo(relay: Listener): () => void {
+    this.relay = relay;
+    return () => {
+      if (this.relay === relay) this.relay = undefined;
+    };
   }
 
   /** Returns a function that removes the listener. */

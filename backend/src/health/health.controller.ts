@@ -1,26 +1,36 @@
 import { Controller, Get, ServiceUnavailableException } from '@nestjs/common';
-import { ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
 import { SkipThrottle } from '@nestjs/throttler';
 import { DataSource } from 'typeorm';
 import { ApiEnvelope } from '../common/decorators/api-envelope.decorator';
 import { ApiErrors } from '../common/decorators/api-errors.decorator';
 import { Public } from '../common/decorators/public.decorator';
+import { RedisService } from '../redis/redis.service';
 
 export class HealthDto {
-  @ApiProperty({ example: 'ok' }) status: 'ok';
+  @ApiProperty({ enum: ['ok', 'degraded'], example: 'ok', description: "'degraded' while Redis (REDIS_URL) is unreachable: requests are still served" })
+  status: 'ok' | 'degraded';
   @ApiProperty({ example: 'up' }) database: 'up';
   @ApiProperty({ example: 'applied' }) migrations: 'applied';
+  @ApiPropertyOptional({ enum: ['up', 'down'], description: 'Only with REDIS_URL: shared rate limits and cache invalidation' })
+  redis?: 'up' | 'down';
 }
 
 @ApiTags('Health')
 @Controller('health')
 export class HealthController {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly redis: RedisService,
+  ) {}
 
   @Get()
   @Public()
   @SkipThrottle()
-  @ApiOperation({ summary: 'Liveness and readiness: 200 once the database answers and every migration has run' })
+  @ApiOperation({
+    summary: 'Liveness and readiness: 200 once the database answers and every migration has run',
+    description: "With REDIS_URL, `redis` tells whether Redis is reachable; while it is not, the answer is still 200 with status 'degraded'.",
+  })
   @ApiEnvelope(HealthDto)
   @ApiErrors(503)
   async getHealth(): Promise<HealthDto> {
@@ -30,6 +40,8 @@ export class HealthController {
       throw new ServiceUnavailableException('Database unavailable');
     }
     if (await this.dataSource.showMigrations()) throw new ServiceUnavailableException('Migrations pending');
-    return { status: 'ok', database: 'up', migrations: 'applied' };
+    const redis = this.redis.state;
+    if (!redis) return { status: 'ok', database: 'up', migrations: 'applied' };
+    return { status: redis === 'up' ? 'ok' : 'degraded', database: 'up', migrations: 'applied', redis };
   }
 }

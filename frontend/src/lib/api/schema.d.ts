@@ -5275,6 +5275,8 @@ export interface operations {
                 search?: string;
                 /** @description false also lists inactive tags */
                 activeOnly?: boolean;
+                /** @description Only ACTIVE or only INACTIVE tags (case-insensitive). When given it decides instead of activeOnly; absent, activeOnly does */
+                status?: "ACTIVE" | "INACTIVE";
             };
             header?: never;
             path?: never;
