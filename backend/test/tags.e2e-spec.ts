@@ -127,6 +127,45 @@ describe('Tags API', () => {
       expect((await t.http.get(api('/blog/tags?activeOnly=maybe')).expect(400)).body.message).toBe('activeOnly must be true or false');
     });
 
+    it('status=ACTIVE|INACTIVE lists only those tags (case-insensitive) and pages them on the server; status decides over activeOnly; 400 for another value', async () => {
+      const token = uid();
+      const active = await tag({ name: `On ${token}` });
+      // 'Off 2' carries a published and a draft post from before it was deactivated.
+      const used = await tag({ name: `Off 2 ${token}` });
+      await post([used.slug]);
+      await post([used.slug], 'DRAFT');
+      await t.http.delete(api(`/blog/tags/${used.id}/deactivate`)).set(admin.auth).expect(200);
+      const inactive = [await tag({ name: `Off 1 ${token}`, isActive: false }), used, await tag({ name: `Off 3 ${token}`, isActive: false })];
+      const ids = (res: { body: { data: { content: { id: number }[] } } }) => res.body.data.content.map((x) => x.id);
+
+      let res = await t.http.get(api(`/blog/tags?search=${token}&status=INACTIVE&sortBy=name&sortDir=asc&size=2`)).expect(200);
+      expect(res.body.data).toMatchObject({ totalElements: 3, totalPages: 2, number: 0, size: 2, first: true, last: false, numberOfElements: 2 });
+      expect(ids(res)).toEqual([inactive[0].id, inactive[1].id]);
+      expect(res.body.data.content.every((x: { status: string; isActive: boolean }) => x.status === 'INACTIVE' && !x.isActive)).toBe(true);
+      res = await t.http.get(api(`/blog/tags?search=${token}&status=INACTIVE&sortBy=name&sortDir=asc&size=2&page=1`)).expect(200);
+      expect(res.body.data).toMatchObject({ totalElements: 3, totalPages: 2, number: 1, last: true, numberOfElements: 1 });
+      expect(ids(res)).toEqual([inactive[2].id]);
+
+      // Admins count every post of the tag, the public its published ones.
+      res = await t.http.get(api(`/blog/tags?search=${encodeURIComponent(used.name)}&status=inactive`)).set(admin.auth).expect(200);
+      expect(res.body.data.content).toEqual([expect.objectContaining({ id: used.id, postCount: 2, status: 'INACTIVE' })]);
+      res = await t.http.get(api(`/blog/tags?search=${encodeURIComponent(used.name)}&status=inactive`)).expect(200);
+      expect(res.body.data.content).toEqual([expect.objectContaining({ id: used.id, postCount: 1 })]);
+
+      expect(ids(await t.http.get(api(`/blog/tags?search=${token}&status=Active`)).expect(200))).toEqual([active.id]);
+      // status decides over activeOnly; without status, activeOnly works as before.
+      expect(ids(await t.http.get(api(`/blog/tags?search=${token}&status=ACTIVE&activeOnly=false`)).expect(200))).toEqual([active.id]);
+      expect(await t.http.get(api(`/blog/tags?search=${token}&status=INACTIVE&activeOnly=true`)).expect(200)).toMatchObject({ body: { data: { totalElements: 3 } } });
+      expect((await t.http.get(api(`/blog/tags?search=${token}&activeOnly=false`)).expect(200)).body.data.totalElements).toBe(4);
+      expect((await t.http.get(api(`/blog/tags?search=${token}&status=`)).expect(200)).body.data.totalElements).toBe(1);
+
+      for (const bad of ['ALL', 'true', 'DELETED']) {
+        const answer = await t.http.get(api(`/blog/tags?status=${bad}`)).expect(400);
+        expect(answer.body).toEqual(err(400, 'status must be ACTIVE or INACTIVE', { status: ['status must be ACTIVE or INACTIVE'] }));
+      }
+      expect((await t.http.get(api('/blog/tags?status=ACTIVE&status=INACTIVE')).expect(400)).body.message).toBe('status must be ACTIVE or INACTIVE');
+    });
+
     it('counts only published posts for the public, every post for admins', async () => {
       const x = await tag();
       await post([x.slug]);

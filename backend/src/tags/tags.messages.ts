@@ -6,6 +6,7 @@ export const TagsMessages = {
   DESCRIPTION_TOO_LONG: 'Tag description must be at most 500 characters',
   COLOR_INVALID: 'Tag color must be a hex colour such as #3178c6',
   ICON_TOO_LONG: 'Tag icon must be at most 64 characters',
+  STATUS_INVALID: 'status must be ACTIVE or INACTIVE',
   notFound: (id: number) => `Tag with id ${id} not found`,
   nameTaken: (name: string) => `A tag named "${name}" already exists.`,
   slugTaken: (slug: string) => `A tag with slug "${slug}" already exists.`,

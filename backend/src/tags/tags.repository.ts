@@ -13,7 +13,8 @@ function postCountSql(allStatuses: boolean): string {
 }
 
 export interface TagListFilter {
-  activeOnly: boolean;
+  /** true: active tags only, false: inactive ones only, undefined: every tag. */
+  active?: boolean;
   search?: string;
   sortBy: string;
   direction: SortDirection;
@@ -32,7 +33,7 @@ export class TagsRepository {
   async page(filter: TagListFilter): Promise<{ rows: { id: number; post_count: number }[]; total: number }> {
     const where: string[] = [];
     const params: unknown[] = [];
-    if (filter.activeOnly) where.push('t.is_active = true');
+    if (filter.active !== undefined) where.push(`t.is_active = ${filter.active ? 'true' : 'false'}`);
     if (filter.search) {
       params.push(`%${filter.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
       where.push(`(t.name ILIKE $${params.length} OR t.slug ILIKE $${params.length})`);

@@ -33,7 +33,8 @@ export class TagsService {
 
   async list(query: TagQueryDto, isAdmin: boolean): Promise<TagPageDto> {
     const { rows, total } = await this.repository.page({
-      activeOnly: query.activeOnly !== false,
+      // status, when given, decides; else activeOnly (default true): active tags, or every tag.
+      active: query.status ? query.status === 'ACTIVE' : query.activeOnly !== false ? true : undefined,
       search: query.search,
       sortBy: query.sortBy ?? 'name',
       direction: query.sortDir === 'asc' ? 'asc' : 'desc',

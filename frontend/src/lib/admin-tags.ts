@@ -37,8 +37,6 @@ export const TAG_PAGE_SIZES = [5, 10, 20, 50] as const;
 /** Spec 001 §9: default page size 10; tag lists sort by name, descending, active only. */
 export const TAG_DEFAULTS = { size: 10, sortBy: 'name' as TagSortField, sortDir: 'desc' as SortDir, filter: 'active' as TagFilter };
 export const TAGS_PATH = '/admin/tags';
-/** The biggest page the tag list endpoint answers (lookups, spec 001 §9). */
-const LOOKUP_SIZE = 1000;
 
 export interface TagListQuery {
   /** 0-based. */
@@ -99,30 +97,30 @@ function failed<T>(error: unknown): Loaded<T> {
   return { ok: false, error: error instanceof ApiError ? error : new ApiError(CommonTexts.UNEXPECTED_ERROR, 500) };
 }
 
-function getTags(api: ApiClient, query: TagListQuery, page: number, size: number, activeOnly: boolean): Promise<TagApiPage> {
-  return unwrap(
-    api.GET('/api/v1/blog/tags', { params: { query: { page, size, sortBy: query.sortBy, sortDir: query.sortDir, search: query.search || undefined, activeOnly } } }),
-  ) as Promise<TagApiPage>;
-}
+/** The API's tag status filter for the list's Show choice ('all': none, with activeOnly=false). */
+const STATUS_OF_FILTER = { active: 'ACTIVE', inactive: 'INACTIVE', all: undefined } as const;
 
 /**
- * GET /blog/tags ?page&size&sortBy&sortDir&search&activeOnly. The endpoint filters by
- * `activeOnly` alone (active, or every tag), so 'inactive' reads every tag in pages of 1000,
- * keeps the inactive ones in the server's order and pages them here.
+ * GET /blog/tags ?page&size&sortBy&sortDir&search&status (ACTIVE or INACTIVE; 'all' sends
+ * activeOnly=false instead): every filter is paged by the server.
  */
 export async function fetchTagList(api: ApiClient, query: TagListQuery): Promise<TagListPage> {
-  if (query.filter !== 'inactive') {
-    const answer = await getTags(api, query, query.page, query.size, query.filter === 'active');
-    return { tags: answer.content, totalElements: answer.totalElements, totalPages: answer.totalPages, page: answer.number, size: answer.size };
-  }
-  const inactive: AdminTag[] = [];
-  for (let page = 0; ; page++) {
-    const answer = await getTags(api, query, page, LOOKUP_SIZE, false);
-    inactive.push(...answer.content.filter((tag) => !tag.isActive));
-    if (answer.last || answer.content.length === 0) break;
-  }
-  const totalPages = Math.ceil(inactive.length / query.size);
-  return { tags: inactive.slice(query.page * query.size, (query.page + 1) * query.size), totalElements: inactive.length, totalPages, page: query.page, size: query.size };
+  const status = STATUS_OF_FILTER[query.filter];
+  const answer = (await unwrap(
+    api.GET('/api/v1/blog/tags', {
+      params: {
+        query: {
+          page: query.page,
+          size: query.size,
+          sortBy: query.sortBy,
+          sortDir: query.sortDir,
+          search: query.search || undefined,
+          ...(status ? { status } : { activeOnly: false }),
+        },
+      },
+    }),
+  )) as TagApiPage;
+  return { tags: answer.content, totalElements: answer.totalElements, totalPages: answer.totalPages, page: answer.number, size: answer.size };
 }
 
 export async function loadTagList(api: ApiClient, query: TagListQuery): Promise<Loaded<TagListPage>> {

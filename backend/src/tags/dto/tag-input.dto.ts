@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsBoolean, IsOptional, IsString, Length, Matches, MaxLength } from 'class-validator';
+import { IsBoolean, IsIn, IsOptional, IsString, Length, Matches, MaxLength } from 'class-validator';
 import { LookupPageQueryDto } from '../../common/pagination/page';
 import { sortQuery } from '../../common/pagination/sort';
 import { trim, trimOrNull } from '../../common/validation/field.rules';
@@ -65,7 +65,10 @@ export class TagCreateDto extends TagFieldsDto {
 export const TAG_SORT_FIELDS = ['name', 'createdAt', 'updatedAt', 'postCount'] as const;
 export type TagSortField = (typeof TAG_SORT_FIELDS)[number];
 
-/** ?page&size (≤1000)&sortBy&sortDir&search&activeOnly. */
+export const TAG_STATUSES = ['ACTIVE', 'INACTIVE'] as const;
+export type TagStatus = (typeof TAG_STATUSES)[number];
+
+/** ?page&size (≤1000)&sortBy&sortDir&search&activeOnly&status. */
 export class TagQueryDto extends sortQuery(TAG_SORT_FIELDS, { defaultField: 'name', base: LookupPageQueryDto }) {
 
   @ApiPropertyOptional({ description: 'Part of the name or slug' })
@@ -80,4 +83,13 @@ export class TagQueryDto extends sortQuery(TAG_SORT_FIELDS, { defaultField: 'nam
   @Transform(({ value }) => (value === 'true' || value === true ? true : value === 'false' || value === false ? false : value))
   @IsBoolean({ message: 'activeOnly must be true or false' })
   activeOnly?: boolean;
+
+  @ApiPropertyOptional({
+    enum: TAG_STATUSES,
+    description: 'Only ACTIVE or only INACTIVE tags (case-insensitive). When given it decides instead of activeOnly; absent, activeOnly does',
+  })
+  @IsOptional()
+  @Transform(({ value }) => (typeof value === 'string' ? value.trim().toUpperCase() || undefined : value))
+  @IsIn(TAG_STATUSES, { message: TagsMessages.STATUS_INVALID })
+  status?: TagStatus;
 }
