@@ -19,6 +19,8 @@
 // compressed pages the cache keeps; the ceiling still sends the post page's identity bytes. The
 // 'cache on' phase also records each public page's size as sent (br, gzip, identity) and the
 // compressed JavaScript the /login page loads.
+// BENCH_INSTANCES=2 runs scripts/bench-instances.mjs instead: one instance against two behind a
+// round-robin proxy, uncached post page and list API (issue 12 §4).
 // Prints a table and PASS/FAIL per target of issues 4, 9, 11 and 12. Loopback only, bounded
 // durations; the servers are stopped at the end.
 import autocannon from 'autocannon';
@@ -30,6 +32,9 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { freeLoopbackPort, serverNodeFlags, sleep } from './lib/process.mjs';
+
+// BENCH_INSTANCES=2: one instance against two behind a round-robin proxy (issue 12 §4), in its own script.
+if (process.env.BENCH_INSTANCES && process.env.BENCH_INSTANCES !== '1') await import('./bench-instances.mjs');
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const SERVER_ENTRY = join(ROOT, 'dist', 'backend', 'src', 'main.js');
