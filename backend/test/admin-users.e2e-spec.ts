@@ -258,7 +258,7 @@ describe('User administration API (/admin)', () => {
           type: 'USER_CREATED',
           actor_id: admin.id,
           title: 'User created',
-          link: `/admin/users?userId=${user.id}`,
+          link: `/admin/users/${user.id}`,
           details: { email: user.email, roles: ['AUTHOR', 'USER'], status: 'PENDING', isVerified: false },
         }),
       ]);
@@ -622,7 +622,7 @@ describe('User administration API (/admin)', () => {
 
       const audit = await auditRows(t, 'user', account.id);
       expect(audit.map((row) => row.type)).toEqual(['USER_REGISTERED', 'USER_BANNED']);
-      expect(audit[0]).toMatchObject({ actor_id: account.id, title: 'New user registered', link: `/admin/users?userId=${account.id}` });
+      expect(audit[0]).toMatchObject({ actor_id: account.id, title: 'New user registered', link: `/admin/users/${account.id}` });
       expect(audit[1]).toMatchObject({
         actor_id: admin.id,
         title: 'User banned',
@@ -733,7 +733,7 @@ describe('User administration API (/admin)', () => {
           type: 'USER_UNBANNED',
           title: 'User unbanned',
           description: `${target.fullName} was unbanned by ${subject.fullName}: Apologised`,
-          link: `/admin/users?userId=${target.id}`,
+          link: `/admin/users/${target.id}`,
           timestamp: ISO,
           actor: { id: subject.id, fullName: subject.fullName },
           targetType: 'user',
@@ -763,7 +763,7 @@ describe('User administration API (/admin)', () => {
         ['POST_PUBLISHED', admin.id],
         ['POST_ARCHIVED', admin.id],
       ]);
-      expect(rows[0]).toMatchObject({ title: 'New post created', description: `${writer.fullName} created "Event ${token}"`, link: `/admin/posts?postId=${id}` });
+      expect(rows[0]).toMatchObject({ title: 'New post created', description: `${writer.fullName} created "Event ${token}"`, link: `/admin/posts/${id}/preview` });
       expect(rows[1]).toMatchObject({ title: 'Post published', link: `/blog/event-${token}`, details: { from: 'DRAFT', via: 'update' } });
 
       // Reviews: rejected, then Approve Now.
@@ -789,7 +789,7 @@ describe('User administration API (/admin)', () => {
       const tag = await call('post', '/blog/tags', admin, { name: `Tag ${token}`, slug: `tag-${token}` });
       expect(tag.status).toBe(201);
       const tagRows = await auditRows(t, 'tag', tag.body.data.id);
-      expect(tagRows).toEqual([expect.objectContaining({ type: 'TAG_CREATED', actor_id: admin.id, title: 'New tag created', link: `/admin/tags?tagId=${tag.body.data.id}` })]);
+      expect(tagRows).toEqual([expect.objectContaining({ type: 'TAG_CREATED', actor_id: admin.id, title: 'New tag created', link: `/admin/tags/${tag.body.data.id}/edit` })]);
       const before = Number((await db.query(`SELECT count(*) FROM audit_log WHERE type = 'TAG_CREATED'`))[0].count);
       expect((await call('post', '/blog/tags', admin, { name: `Tag ${token}`, slug: `other-${token}` })).status).toBe(409);
       expect(Number((await db.query(`SELECT count(*) FROM audit_log WHERE type = 'TAG_CREATED'`))[0].count)).toBe(before);
@@ -867,7 +867,7 @@ describe('Admin stats and the last administrator (own database)', () => {
       title: 'New tag created',
       description: 'Tag "Stats tag" was created',
       timestamp: ISO,
-      link: `/admin/tags?tagId=${tag.body.data.id}`,
+      link: `/admin/tags/${tag.body.data.id}/edit`,
     });
     // Everything audited in this database so far, newest first (the published post: created, then published, in one transaction).
     expect(activities.map((activity) => activity.type)).toEqual(['TAG_CREATED', 'POST_CREATED', 'POST_CREATED', 'POST_PUBLISHED', 'POST_CREATED', 'USER_CREATED', 'USER_CREATED', 'USER_CREATED']);

@@ -41,10 +41,10 @@ export interface AuditRecord {
   details?: Record<string, unknown>;
 }
 
-/** Site-relative links the activities point to (the back-office pages read these parameters). */
+/** Site-relative links the activities point to: the back-office page of the record. */
 export const AuditLinks = {
-  user: (id: number) => `/admin/users?userId=${id}`,
-  adminPost: (id: number) => `/admin/posts?postId=${id}`,
+  user: (id: number) => `/admin/users/${id}`,
+  adminPost: (id: number) => `/admin/posts/${id}/preview`,
   publicPost: (slug: string) => `/blog/${slug}`,
-  tag: (id: number) => `/admin/tags?tagId=${id}`,
+  tag: (id: number) => `/admin/tags/${id}/edit`,
 } as const;

@@ -52,7 +52,7 @@ export class AdminActivityDto {
   @ApiProperty({ example: 'New user registered' }) title: string;
   @ApiProperty({ example: 'Ann Lee signed up' }) description: string;
   @ApiProperty({ type: String, format: 'date-time' }) timestamp: string;
-  @ApiPropertyOptional({ example: '/admin/users?userId=7', description: 'A site-relative page about it, when there is one' }) link?: string;
+  @ApiPropertyOptional({ example: '/admin/users/7', description: 'A site-relative page about it, when there is one' }) link?: string;
 }
 
 /** GET /admin/stats and /dashboard/admin/stats (spec 001 §3 "Admin stats"). */

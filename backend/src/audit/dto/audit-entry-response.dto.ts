@@ -14,7 +14,7 @@ export class AuditEntryDto {
   type: AuditType;
   @ApiProperty({ example: 'User banned' }) title: string;
   @ApiProperty({ example: 'Ann Lee was banned: spam' }) description: string;
-  @ApiProperty({ type: String, nullable: true, example: '/admin/users?userId=7', description: 'A site-relative page about the target' })
+  @ApiProperty({ type: String, nullable: true, example: '/admin/users/7', description: 'A site-relative page about the target' })
   link: string | null;
   @ApiProperty({ type: String, format: 'date-time' }) timestamp: string;
   @ApiProperty({ type: AuditActorDto, nullable: true, description: 'Who did it; null for a sign-up or a deleted account' })
