@@ -11,6 +11,7 @@ import { CreateAuditLog1795454970038 } from './1795454970038-CreateAuditLog';
 import { CreateThumbnails1795455124615 } from './1795455124615-CreateThumbnails';
 import { CreateUserBansAndUserSearch1795455169617 } from './1795455169617-CreateUserBansAndUserSearch';
 import { AddPostWordCount1795458037891 } from './1795458037891-AddPostWordCount';
+import { AddPostsStatusCreatedIndex1795458787462 } from './1795458787462-AddPostsStatusCreatedIndex';
 export const MIGRATIONS: Function[] = [
   CreateUsersAndRoles1795336336857,
   CreatePostsTagsReviews1795336563452,
@@ -24,4 +25,5 @@ export const MIGRATIONS: Function[] = [
   CreateThumbnails1795455124615,
   CreateUserBansAndUserSearch1795455169617,
   AddPostWordCount1795458037891,
+  AddPostsStatusCreatedIndex1795458787462,
 ];

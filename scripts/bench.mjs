@@ -341,6 +341,8 @@ async function adminRoutes(base) {
       `${found.totalElements} matching '${SEARCH_FRAGMENT}', ${posts.totalElements} published posts`,
   );
   return [
+    // The cost of a signed-in answer (token, session and user checks, one primary-key read): what the rows below add to it.
+    ['API users/profile (signed-in floor)', '/api/v1/users/profile', { headers: asAdmin }, 'signedInFloor'],
     ['API admin users page=0', `/api/v1/admin/users?page=0&size=${ADMIN_PAGE_SIZE}`, { headers: asAdmin }, 'users0'],
     ['API admin users page=0 (ACTIVE, USER)', `/api/v1/admin/users?page=0&size=${ADMIN_PAGE_SIZE}&${USER_FILTER}`, { headers: asAdmin }, 'usersFiltered0'],
     [`API admin users page=${deep} (ACTIVE, USER)`, `/api/v1/admin/users?page=${deep}&size=${ADMIN_PAGE_SIZE}&${USER_FILTER}`, { headers: asAdmin }, 'usersDeep'],

@@ -94,7 +94,7 @@ export class PostsService {
 
   /** The back-office list (admins): any status, search, sort. */
   async listAll(query: PostAdminQueryDto): Promise<PostAdminPageDto> {
-    const qb = this.posts.createQueryBuilder('post').innerJoinAndSelect('post.author', 'author');
+    const qb = this.posts.createQueryBuilder('post');
     if (query.status) qb.andWhere('post.status = :status', { status: query.status });
     if (query.search) {
       const pattern = `%${query.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -105,7 +105,7 @@ export class PostsService {
 
   /** The caller's own posts, newest first, optionally of one status. */
   async listMine(query: PostMineQueryDto, user: AuthUser): Promise<PostAdminPageDto> {
-    const qb = this.posts.createQueryBuilder('post').innerJoinAndSelect('post.author', 'author').where('post.authorId = :userId', { userId: user.id });
+    const qb = this.posts.createQueryBuilder('post').where('post.authorId = :userId', { userId: user.id });
     if (query.status) qb.andWhere('post.status = :status', { status: query.status });
     return this.page(qb, query.page, query.size, 'createdAt', 'desc');
   }
@@ -200,6 +200,7 @@ export class PostsService {
     this.contentEvents.changed({ kind: 'post', id, slugs: [...new Set([before?.slug, after?.slug].filter((s): s is string => !!s))] });
   }
 
+  /** One page of `qb`'s posts (filters only, no joins) with their authors and tags, and the total. */
   private async page(
     qb: ReturnType<Repository<Post>['createQueryBuilder']>,
     page: number,
@@ -208,7 +209,16 @@ export class PostsService {
     sortDir: 'asc' | 'desc',
   ): Promise<PostAdminPageDto> {
     const dir = sortDir === 'asc' ? 'ASC' : 'DESC';
-    qb.orderBy(SORT_COLUMNS[sortBy] ?? SORT_COLUMNS.createdAt, dir, 'NULLS LAST')
+    // The total counts the filtered posts alone (COUNT(1) without the join: every post has its
+    // author), an index-only scan for a status filter (IDX_posts_status_created).
+    const counted = qb.clone().getCount();
+    const column = SORT_COLUMNS[sortBy] ?? SORT_COLUMNS.createdAt;
+    // Only publishedAt can be null (never published: last either way). The other columns are NOT
+    // NULL, and their plain order reads a page from an index (IDX_posts_created, or
+    // IDX_posts_status_created for a status) instead of sorting every post: NULLS LAST on a
+    // descending order does not match those ascending indexes read backwards.
+    qb.innerJoin('post.author', 'author')
+      .orderBy(column, dir, column === SORT_COLUMNS.publishedAt ? 'NULLS LAST' : undefined)
       .addOrderBy('post.id', dir)
       // One row per post (the author join is many-to-one), so a plain LIMIT/OFFSET is exact and
       // avoids TypeORM's two-query DISTINCT pagination of skip/take.
@@ -218,7 +228,7 @@ export class PostsService {
     qb.select(['post.id', 'post.title', 'post.slug', 'post.summary', 'post.status', 'post.thumbnail', 'post.isFeatured', 'post.authorId',
       'post.publishedAt', 'post.viewCount', 'post.likeCount', 'post.commentCount', 'post.readingTime', 'post.wordCount', 'post.createdAt', 'post.updatedAt',
       'author.id', 'author.fullName', 'author.email', 'author.avatar']);
-    const [posts, total] = await qb.getManyAndCount();
+    const [posts, total] = await Promise.all([qb.getMany(), counted]);
     const tags = await this.repository.tagsOfPosts(posts.map((post) => post.id), false);
     const items = posts.map((post) => toPostListItem(post as PostWithAuthor, tags.get(post.id) ?? []));
     const result = toPage(items, total, page, size);

@@ -21,8 +21,8 @@ export const POST_STATUSES = Object.values(PostStatus);
  *
  * Indexes: the public list and the sitemap read (status, published_at, id) backwards, keyset- and
  * offset-friendly (ids come from an index-only scan); authors list their own posts by
- * (author_id, status, created_at); the back-office list sorts by (created_at, id); featured posts
- * have a partial index.
+ * (author_id, status, created_at); the back-office list sorts by (created_at, id), or by
+ * (status, created_at, id) when it filters a status; featured posts have a partial index.
  */
 @Entity('posts')
 @Check('CHK_posts_status', `"status" IN ('DRAFT', 'PENDING_REVIEW', 'PUBLISHED', 'REJECTED', 'ARCHIVED', 'PRIVATE')`)
@@ -31,6 +31,7 @@ export const POST_STATUSES = Object.values(PostStatus);
 @Index('IDX_posts_status_published', ['status', 'publishedAt', 'id'])
 @Index('IDX_posts_author_status_created', ['authorId', 'status', 'createdAt'])
 @Index('IDX_posts_created', ['createdAt', 'id'])
+@Index('IDX_posts_status_created', ['status', 'createdAt', 'id'])
 @Index('IDX_posts_featured_published', ['publishedAt', 'id'], { where: `"is_featured" = true AND "status" = 'PUBLISHED'` })
 export class Post {
   @PrimaryGeneratedColumn({ primaryKeyConstraintName: 'PK_posts' })
