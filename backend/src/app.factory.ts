@@ -10,6 +10,7 @@ import { AppModule, AppModuleOptions } from './app.module';
 import { apiCacheControl } from './common/api-cache-control';
 import { onTheFlyCompression } from './common/http-compression';
 import { buildOpenApiDocument } from './common/openapi';
+import type { AppConfig } from './config/env';
 import { answerClientErrorsWithEnvelope, refuseDeepJson } from './common/request-limits';
 import { FrontendModule, type FrontendModuleOptions } from './frontend/frontend.module';
 
@@ -39,7 +40,8 @@ export async function createApp(options: CreateAppOptions): Promise<NestExpressA
         directives: {
           // Astro's island loader and the no-flash theme script are inline.
           'script-src': ["'self'", "'unsafe-inline'"],
-          'img-src': ["'self'", 'data:', 'blob:', 'https:'],
+          // Images linked at S3_PUBLIC_URL: https is allowed anyway; a plain-http bucket (a local MinIO) is added by origin.
+          'img-src': ["'self'", 'data:', 'blob:', 'https:', ...plainHttpImageOrigin(options.config)],
           'style-src': ["'self'", "'unsafe-inline'"],
           'upgrade-insecure-requests': null,
         },
@@ -63,4 +65,10 @@ export async function createApp(options: CreateAppOptions): Promise<NestExpressA
   const document = buildOpenApiDocument(app);
   SwaggerModule.setup('api/docs', app, document, { jsonDocumentUrl: 'api/docs-json', customSiteTitle: 'Inkwell API' });
   return app;
+}
+
+/** The origin of S3_PUBLIC_URL when it is plain http (for img-src), else nothing. */
+function plainHttpImageOrigin(config: AppConfig): string[] {
+  const publicUrl = config.storage.driver === 's3' ? config.storage.publicUrl : undefined;
+  return publicUrl?.startsWith('http:') ? [new URL(publicUrl).origin] : [];
 }

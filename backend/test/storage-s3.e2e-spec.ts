@@ -168,6 +168,9 @@ describe('Image storage in an S3-compatible bucket (STORAGE=s3)', () => {
       expect(direct.status).toBe(200);
       expect((await sharp(Buffer.from(await direct.arrayBuffer())).metadata()).width).toBe(512);
       await linked.http.get(url.slice(s3.publicUrl.length)).expect(200);
+      // A plain-http bucket is allowed as an image source by the pages' Content-Security-Policy.
+      const csp = String((await linked.http.get('/api/v1/health')).headers['content-security-policy']);
+      expect(csp).toMatch(new RegExp(`img-src [^;]*${new URL(s3.publicUrl).origin.replace(/[.]/g, '\\.')}`));
 
       const thumb = await linked.http.post('/images/thumbnail/upload').set(user.auth).attach('image', await png(1700, 850), { filename: 'image.png', contentType: 'image/png' }).expect(201);
       expect(thumb.body.data.url.startsWith(`${s3.publicUrl}/images/thumbnails/`)).toBe(true);
