@@ -1,10 +1,11 @@
 import { expect, test } from '@playwright/test';
+import { slugify as serverSlugify } from '../../backend/src/common/validation/slug';
 import { ApiError } from '../src/lib/api/errors';
+import { SLUG_PATTERN, slugAfterTitleChange, slugify, TAG_SLUG_MAX_LENGTH } from '../src/lib/slug';
 import { EditorTexts, failureText, saveFailure } from '../src/lib/texts/editor';
 import { formFromPost, sameForm, savePayload, saveProblems, selectedTags, statusOptions, type EditorForm, type PostResponse, type TagResponse } from '../src/islands/editor/editor-form';
 import { draftToOffer, parseDraft, postDraftKey } from '../src/islands/editor/local-draft';
 import { applyEdit, formatMarkdown, type FormatAction } from '../src/islands/editor/markdown-format';
-import { slugAfterTitleChange, slugify } from '../src/islands/editor/slug';
 import { DEFAULT_UPLOAD_INFO, dimensionMismatch, dimensionProblem, fileProblem, formatBytes, ownImageFilename, uploadInfoFrom } from '../src/islands/editor/thumbnail-rules';
 
 /** The post editor's pure rules (no browser page needed): slugs, checks, payload, toolbar edits, local drafts, thumbnail checks, failures. */
@@ -73,6 +74,32 @@ test.describe('editor helpers', () => {
     expect(slugify('---')).toBe('');
     expect(slugify('a'.repeat(250)).length).toBe(200);
     expect(slugify(`${'a'.repeat(199)} b`)).toBe('a'.repeat(199));
+    expect(slugify(`${'a'.repeat(99)} b`, TAG_SLUG_MAX_LENGTH)).toBe('a'.repeat(99));
+  });
+
+  test('the frontend derives the same slugs as the server (backend/src/common/validation/slug.ts), within both limits', () => {
+    const titles = [
+      'Hello World',
+      '  Xin chào Đà Nẵng!  ',
+      'Tiếng Việt có dấu: ắ ằ ẳ ẵ ặ ơ ư đ',
+      'Crème brûlée -- à la carte',
+      'Ünïcödé ñ ç ø å ß',
+      'C++ & C# (2024)',
+      'snake_case\tand\n spaces',
+      '—em–dash—',
+      '😀 emoji 👩‍👩‍👧',
+      '日本語のタイトル',
+      '---',
+      '',
+      `${'word '.repeat(60)}end`,
+      `${'x'.repeat(99)}-${'y'.repeat(120)}`,
+    ];
+    for (const title of titles) {
+      expect(slugify(title), title).toBe(serverSlugify(title));
+      expect(slugify(title, TAG_SLUG_MAX_LENGTH), title).toBe(serverSlugify(title, TAG_SLUG_MAX_LENGTH));
+      const slug = slugify(title);
+      if (slug) expect(SLUG_PATTERN.test(slug), slug).toBe(true);
+    }
   });
 
   test('the slug follows the title only while empty or still the old title’s slug', () => {
@@ -80,6 +107,8 @@ test.describe('editor helpers', () => {
     expect(slugAfterTitleChange('my-post', 'My Post', 'My Post 2')).toBe('my-post-2');
     expect(slugAfterTitleChange('custom', 'My Post', 'My Post 2')).toBe('custom');
     expect(slugAfterTitleChange('   ', 'Whatever', 'New')).toBe('new');
+    // A tag's name: the same rule within the tag limit of 100.
+    expect(slugAfterTitleChange(slugify('x'.repeat(150), TAG_SLUG_MAX_LENGTH), 'x'.repeat(150), 'Tag name', TAG_SLUG_MAX_LENGTH)).toBe('tag-name');
   });
 
   test('save checks in the spec’s order: sign-in, title, content, slug, slug format; admin texts in admin mode', () => {

@@ -7,6 +7,7 @@ import type { ApiClient } from './api/client';
 import { ApiError, unwrap } from './api/errors';
 import type { components } from './api/schema';
 import type { Loaded } from './settle';
+import { SLUG_PATTERN, TAG_SLUG_MAX_LENGTH } from './slug';
 import { CommonTexts } from './texts/common';
 import { AdminTagsTexts } from './texts/admin-tags';
 
@@ -167,7 +168,6 @@ export interface TagForm {
 
 export type TagFormErrors = Partial<Record<keyof TagForm, string>>;
 
-export const TAG_SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 const HEX_COLOUR = /^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/;
 
 export function tagFormFrom(tag: AdminTag | undefined): TagForm {
@@ -187,7 +187,7 @@ export function checkTagForm(form: TagForm): TagFormErrors {
   const name = form.name.trim();
   const slug = form.slug.trim();
   if (name.length < 2 || name.length > 100) errors.name = AdminTagsTexts.NAME_LENGTH;
-  if (slug.length < 2 || slug.length > 100 || !TAG_SLUG_PATTERN.test(slug)) errors.slug = AdminTagsTexts.SLUG_INVALID;
+  if (slug.length < 2 || slug.length > TAG_SLUG_MAX_LENGTH || !SLUG_PATTERN.test(slug)) errors.slug = AdminTagsTexts.SLUG_INVALID;
   if (form.description.trim().length > 500) errors.description = AdminTagsTexts.DESCRIPTION_TOO_LONG;
   if (form.color.trim() && !HEX_COLOUR.test(form.color.trim())) errors.color = AdminTagsTexts.COLOR_INVALID;
   if (form.icon.trim().length > 64) errors.icon = AdminTagsTexts.ICON_TOO_LONG;
@@ -209,23 +209,4 @@ export function tagPayload(form: TagForm) {
 /** A tag colour safe to put in a style attribute, else undefined. */
 export function safeColour(colour: string | null | undefined): string | undefined {
   return colour && HEX_COLOUR.test(colour) ? colour : undefined;
-}
-
-/**
- * A tag's slug from its name, the spec's derivation (001 §5, the server's `slugify`): lower-case,
- * accents removed (đ → d), only a-z, 0-9 and hyphens, spaces become hyphens, repeated hyphens
- * collapsed, edge hyphens trimmed; at most 100 characters for a tag.
- */
-export function tagSlugOf(name: string): string {
-  return name
-    .replace(/[đĐ]/g, 'd')
-    .normalize('NFD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[\s_]+/g, '-')
-    .replace(/[^a-z0-9-]/g, '')
-    .replace(/-+/g, '-')
-    .replace(/^-|-$/g, '')
-    .slice(0, 100)
-    .replace(/-+$/, '');
 }

@@ -2,6 +2,7 @@
  * Formatters of the public reading pages (spec 001 §2 and §9): Vietnamese dates on public
  * cards, card read time from the summary, '99+' like counts, title-cased slugs.
  */
+import { SLUG_MAX_LENGTH, SLUG_PATTERN } from './slug';
 
 const VI_DATE = new Intl.DateTimeFormat('vi-VN', { day: '2-digit', month: '2-digit', year: 'numeric', timeZone: 'Asia/Ho_Chi_Minh' });
 const VI_LONG_DATE = new Intl.DateTimeFormat('vi-VN', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'Asia/Ho_Chi_Minh' });
@@ -69,7 +70,7 @@ export function plural(count: number, singular: string, pluralForm = `${singular
 
 /** Post slugs: lowercase letters, digits and hyphens (spec 001 §5), at most 200 characters. */
 export function isValidSlug(slug: string | undefined): slug is string {
-  return !!slug && slug.length <= 200 && /^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(slug);
+  return !!slug && slug.length <= SLUG_MAX_LENGTH && SLUG_PATTERN.test(slug);
 }
 
 /** A ?page=N query value: a whole number ≥ 0, else 0. */

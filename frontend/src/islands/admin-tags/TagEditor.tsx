@@ -8,7 +8,8 @@
  */
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { ApiError } from '../../lib/api/errors';
-import { checkTagForm, safeColour, tagFormFrom, tagPayload, tagSlugOf, type AdminTag, type TagForm, type TagFormErrors } from '../../lib/admin-tags';
+import { checkTagForm, safeColour, tagFormFrom, tagPayload, type AdminTag, type TagForm, type TagFormErrors } from '../../lib/admin-tags';
+import { slugAfterTitleChange, TAG_SLUG_MAX_LENGTH } from '../../lib/slug';
 import { onLogout } from '../../lib/session-browser';
 import { adminErrorMessage } from '../../lib/texts/admin-posts';
 import { AdminTagsTexts } from '../../lib/texts/admin-tags';
@@ -60,7 +61,7 @@ export default function TagEditor({ mode, tag, signedIn, backHref }: TagEditorPr
     setForm((current) => ({
       ...current,
       name,
-      slug: current.slug.trim() === '' || current.slug === tagSlugOf(current.name) ? tagSlugOf(name) : current.slug,
+      slug: slugAfterTitleChange(current.slug, current.name, name, TAG_SLUG_MAX_LENGTH),
     }));
     setErrors((current) => ({ ...current, name: undefined, slug: undefined }));
   }

@@ -17,6 +17,7 @@
  */
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { ApiError } from '../../lib/api/errors';
+import { slugAfterTitleChange } from '../../lib/slug';
 import { EditorTexts, failureText, saveFailure } from '../../lib/texts/editor';
 import { setFlash } from '../author/flash';
 import { Alert, Spinner, useHydrated } from '../shared/form-controls';
@@ -39,7 +40,6 @@ import { clearDraft, DRAFT_DELAY_MS, draftToOffer, postDraftKey, readDraft, writ
 import MarkdownToolbar, { applyFormat, shortcutAction } from './MarkdownToolbar';
 import PostInfoCard, { useDateTime } from './PostInfoCard';
 import PreviewModal from './PreviewModal';
-import { slugAfterTitleChange } from './slug';
 import TagPicker from './TagPicker';
 import ThumbnailField from './ThumbnailField';
 import { ownImageFilename } from './thumbnail-rules';

@@ -5,7 +5,7 @@
  */
 import type { components } from '../../lib/api/schema';
 import { EditorTexts } from '../../lib/texts/editor';
-import { SLUG_PATTERN } from './slug';
+import { SLUG_PATTERN } from '../../lib/slug';
 
 export type PostResponse = components['schemas']['PostResponseDto'];
 export type TagResponse = components['schemas']['TagResponseDto'];
