@@ -8,7 +8,7 @@ import { RedisService } from '../src/redis/redis.service';
 import { createTestApp, TestApp } from './helpers/app';
 import { api, ok, uid } from './helpers/envelope';
 import { createFreshDatabase } from './helpers/fresh-database';
-import { redisServerBinary, RedisTestServer, startRedisServer } from './helpers/redis-server';
+import { freePort, redisServerBinary, RedisTestServer, startRedisServer } from './helpers/redis-server';
 import { createAdmin, TestUser } from './helpers/users';
 
 /**
@@ -38,6 +38,7 @@ describeWithRedis('REDIS_URL: two instances, one Redis', () => {
   let a: TestApp;
   let b: TestApp;
   let admin: TestUser;
+  let databaseUrl: string;
   const seenA: { at: number; change: ContentChange }[] = [];
   const seenB: { at: number; change: ContentChange }[] = [];
   const latencies: number[] = [];
@@ -57,7 +58,7 @@ describeWithRedis('REDIS_URL: two instances, one Redis', () => {
 
   beforeAll(async () => {
     redis = await startRedisServer(binary);
-    const databaseUrl = await createFreshDatabase('redis');
+    databaseUrl = await createFreshDatabase('redis');
     const env = { JWT_SECRET, REDIS_URL: redis.url };
     clientDir = mkdtempSync(join(tmpdir(), 'inkwell-redis-client-'));
     a = await createTestApp({ databaseUrl, throttle: true, env, frontend: { handler: pages('a'), clientDir } });
@@ -162,5 +163,21 @@ describeWithRedis('REDIS_URL: two instances, one Redis', () => {
     expect(postChanges(seenB, post.id, since)).toHaveLength(1);
     latencies.push(postChanges(seenB, post.id, since)[0].at - postChanges(seenA, post.id, since)[0].at);
     expect(await titleOn(b, post.slug)).toBe(`Online ${post.slug}`);
+  });
+
+  // Last: Passport keeps one 'jwt' strategy per process, the last app's; after C closes, A and B
+  // would check tokens with C's closed database connection.
+  it('starts, serves and stops while Redis cannot be reached at all', async () => {
+    const nowhere = `redis://127.0.0.1:${await freePort()}`;
+    const c = await createTestApp({ databaseUrl, throttle: true, env: { JWT_SECRET, REDIS_URL: nowhere } });
+    try {
+      const health = await c.http.get(api('/health')).expect(200);
+      expect(health.body).toEqual(ok({ status: 'degraded', database: 'up', migrations: 'applied', redis: 'down' }));
+      await c.http.get(api('/blog/posts/public')).expect(200);
+      const signIn = await c.http.post(api('/auth/login')).set('X-Forwarded-For', '10.99.2.1').send({ email: `never-${uid()}@test.inkwell.test`, password: 'Wrong!Pass1' });
+      expect(signIn.status).toBe(401);
+    } finally {
+      await c.close();
+    }
   });
 });

@@ -52,8 +52,20 @@ export class RedisService implements OnApplicationShutdown {
     return this.client.status === 'ready' && this.subscriber.status === 'ready' ? 'up' : 'down';
   }
 
+  /** QUIT when connected (at most 1 s), otherwise drop the connection: a stop never waits for Redis. */
   async onApplicationShutdown(): Promise<void> {
-    await Promise.all([this.client, this.subscriber].map((connection) => connection?.quit().catch(() => connection.disconnect())));
+    await Promise.all(
+      [this.client, this.subscriber].map(async (connection) => {
+        if (!connection) return;
+        if (connection.status === 'ready') {
+          let timer: NodeJS.Timeout | undefined;
+          const gaveUp = new Promise<void>((resolve) => (timer = setTimeout(resolve, 1_000)));
+          await Promise.race([connection.quit().catch(() => undefined), gaveUp]);
+          clearTimeout(timer);
+        }
+        connection.disconnect();
+      }),
+    );
   }
 
   private down(error: Error): void {

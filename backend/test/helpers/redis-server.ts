@@ -8,7 +8,7 @@ export function redisServerBinary(): string | undefined {
   return found.status === 0 && path ? path : undefined;
 }
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
