@@ -15,7 +15,7 @@
 import autocannon from 'autocannon';
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { freeLoopbackPort, serverNodeFlags, sleep } from './lib/process.mjs';
@@ -40,8 +40,17 @@ if (!Number.isInteger(INSTANCES) || INSTANCES < 2 || INSTANCES > 8) {
 
 const children = [];
 const cleanups = [];
+/** Stops every child (SIGTERM, SIGKILL after 30 s) and waits for them, then PostgreSQL and the scratch folders. */
 async function stopAll() {
-  for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGTERM');
+  // Last started first: the proxy, the instances, then redis-server (an instance stops with Redis still there).
+  for (const child of children.splice(0).reverse()) {
+    if (child.exitCode !== null || child.signalCode !== null) continue;
+    const exited = new Promise((done) => child.once('exit', done));
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+    await exited;
+    clearTimeout(timer);
+  }
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch(() => undefined);
 }
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => void stopAll().then(() => process.exit(130)));
@@ -97,9 +106,17 @@ function cpuSeconds(pid) {
     return undefined;
   }
 }
+/** CPU seconds of this DATA_DIR's PostgreSQL: the postmaster (postmaster.pid) and its backends, from /proc. */
 function postgresCpu() {
-  const run = spawnSync('ps', ['-C', 'postgres', '-o', 'times='], { encoding: 'utf8' });
-  return run.status === 0 ? run.stdout.split('\n').filter(Boolean).reduce((sum, line) => sum + Number(line.trim()), 0) : undefined;
+  let postmaster;
+  try {
+    postmaster = Number(readFileSync(join(DATA_DIR, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0]);
+  } catch {
+    return undefined;
+  }
+  const run = spawnSync('ps', ['-o', 'pid=', '--ppid', String(postmaster)], { encoding: 'utf8' });
+  const pids = [postmaster, ...run.stdout.split('\n').map((line) => Number(line.trim())).filter((pid) => pid > 0)];
+  return pids.reduce((sum, pid) => sum + (cpuSeconds(pid) ?? 0), 0);
 }
 
 const rows = [];
@@ -161,7 +178,11 @@ try {
       const appCpu = servers.slice(0, count).reduce((sum, s, i) => sum + ((cpuSeconds(s.child.pid) ?? 0) - appBefore[i]), 0);
       rows.push({ count, label, ...result, pgCpu: pgBefore !== undefined && pgAfter !== undefined ? pgAfter - pgBefore : undefined, appCpu });
     }
-    proxy.kill('SIGTERM');
+    await new Promise((done) => {
+      proxy.once('exit', done);
+      proxy.kill('SIGTERM');
+    });
+    children.splice(children.indexOf(proxy), 1);
   }
 } catch (error) {
   await stopAll();
@@ -173,7 +194,7 @@ await stopAll();
 const pad = (value, width) => String(value).padEnd(width);
 const padLeft = (value, width) => String(value).padStart(width);
 const seconds = WARMUP_S + DURATION_S;
-process.stdout.write(`\n${cpus().length} CPUs; ${CONNECTIONS} connections, ${DURATION_S} s per row; CPU columns: share of one CPU over warm-up + run\n`);
+process.stdout.write(`\n${cpus().length} CPUs (load average ${loadavg().map((value) => value.toFixed(1)).join(' ')}); ${CONNECTIONS} connections, ${DURATION_S} s per row; CPU columns: share of one CPU over warm-up + run\n`);
 process.stdout.write(`${pad('instances', 11)}${pad('route', 38)}${padLeft('req/s', 10)}${padLeft('p50 ms', 9)}${padLeft('p99 ms', 9)}${padLeft('errors', 8)}${padLeft('app CPU', 10)}${padLeft('PG CPU', 9)}\n`);
 for (const row of rows) {
   const cpu = (value) => (value === undefined ? '-' : `${Math.round((value / seconds) * 100)} %`);
