@@ -203,6 +203,10 @@ describe('Compressed, CDN-friendly delivery', () => {
       const gzip = await get(`${API}/blog/posts/public?size=12`, { 'accept-encoding': 'gzip' });
       expect(gzip.headers['content-encoding']).toBe('gzip');
       expect(JSON.parse(gunzipSync(gzip.body).toString())).toEqual(json);
+      const plain = await get(`${API}/blog/posts/public?size=12`);
+      expect(plain.headers['content-encoding']).toBeUndefined();
+      expect(JSON.parse(plain.body.toString())).toEqual(json);
+      expect(plain.headers['vary']).toBe('Authorization, Cookie, Accept-Encoding');
 
       const health = await get(`${API}/health`, { 'accept-encoding': 'br, gzip' });
       expect(health.status).toBe(200);

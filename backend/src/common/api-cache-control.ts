@@ -5,8 +5,8 @@ import { ACCESS_COOKIE, REFRESH_COOKIE } from '../auth/auth-user';
 export const PERSONAL_CACHE_CONTROL = 'private, no-store';
 /** Anonymous reads: a cache may keep them but must ask again each time (Express's ETag answers 304). */
 export const ANONYMOUS_API_CACHE_CONTROL = 'no-cache';
-/** The answer differs by the caller: a shared cache must not hand one caller's answer to another. */
-export const API_VARY = 'Authorization, Cookie';
+/** The answer differs by the caller (a shared cache must not hand one caller's answer to another) and by the coding. */
+export const API_VARY = ['Authorization', 'Cookie', 'Accept-Encoding'] as const;
 
 const SESSION_COOKIE = new RegExp(`(?:^|;\\s*)(?:${ACCESS_COOKIE}|${REFRESH_COOKIE})=[^;\\s]`);
 
@@ -21,13 +21,13 @@ export function carriesCredentials(req: Request): boolean {
  * Cache-Control and Vary for /api/** (set before the handler, which may set its own): every
  * answer to a request with credentials, and every write, is `private, no-store` (it may carry the
  * caller's data or tokens); anonymous GET/HEAD answers are `no-cache`. All carry
- * `Vary: Authorization, Cookie` (the on-the-fly compression adds Accept-Encoding).
+ * `Vary: Authorization, Cookie, Accept-Encoding`.
  */
 export function apiCacheControl(req: Request, res: Response, next: NextFunction): void {
   if (req.path.startsWith('/api/')) {
     const anonymousRead = (req.method === 'GET' || req.method === 'HEAD') && !carriesCredentials(req);
     res.setHeader('Cache-Control', anonymousRead ? ANONYMOUS_API_CACHE_CONTROL : PERSONAL_CACHE_CONTROL);
-    res.vary('Authorization').vary('Cookie');
+    for (const field of API_VARY) res.vary(field);
   }
   next();
 }

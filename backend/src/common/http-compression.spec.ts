@@ -41,6 +41,9 @@ describe('onTheFlyCompression', () => {
     expect(gzip.headers['content-encoding']).toBe('gzip');
     expect(JSON.parse(gunzipSync(gzip.body).toString())).toEqual({ text: 'x'.repeat(COMPRESSION_THRESHOLD_BYTES * 4) });
     expect((await get('/json', 'identity')).headers['content-encoding']).toBeUndefined();
+    const none = await rawRequest(server.server, '/json');
+    expect(none.headers['content-encoding']).toBeUndefined();
+    expect(JSON.parse(none.body.toString())).toEqual({ text: 'x'.repeat(COMPRESSION_THRESHOLD_BYTES * 4) });
   });
 
   it('leaves small answers, event streams, images and answers the app encoded itself alone', async () => {

@@ -40,12 +40,17 @@ export function shouldCompressOnTheFly(req: IncomingMessage, res: ServerResponse
  * The `compression` middleware as the app uses it: br or gzip by Accept-Encoding (br preferred),
  * for answers of at least COMPRESSION_THRESHOLD_BYTES that shouldCompressOnTheFly admits. It adds
  * `Vary: Accept-Encoding` to every answer it considers, and leaves `Cache-Control: no-transform`
- * answers, HEAD and answers that already carry a Content-Encoding alone.
+ * answers, HEAD and answers that already carry a Content-Encoding alone. Requests without an
+ * Accept-Encoding header (health checks, scripts, server-to-server calls) skip it altogether:
+ * nothing would be compressed, and its per-request wrapping costs API calls several per cent;
+ * the answers that a cache may keep get their `Vary: Accept-Encoding` from apiCacheControl and
+ * FrontendMiddleware instead.
  */
 export function onTheFlyCompression(): RequestHandler {
-  return compression({
+  const compress = compression({
     threshold: COMPRESSION_THRESHOLD_BYTES,
     filter: shouldCompressOnTheFly,
     brotli: { params: { [constants.BROTLI_PARAM_QUALITY]: ON_THE_FLY_BROTLI_QUALITY } },
   }) as RequestHandler;
+  return (req, res, next) => (req.headers['accept-encoding'] ? compress(req, res, next) : next());
 }

@@ -215,13 +215,13 @@ describe('FrontendMiddleware page cache', () => {
     expect(renders).toEqual(['/blog', '/blog', '/blog', '/blog']);
   });
 
-  it('does not keep other pages (no ETag), and marks them no-cache with Vary: Cookie', async () => {
+  it('does not keep other pages (no ETag), and marks them no-cache with Vary: Cookie, Accept-Encoding', async () => {
     const { app, renders } = setup();
     const response = await request(app).get('/login').expect(200);
     await request(app).get('/login').expect(200);
     expect(response.headers['etag']).toBeUndefined();
     expect(response.headers['cache-control']).toBe('no-cache');
-    expect(response.headers['vary']).toBe('Cookie');
+    expect(response.headers['vary']).toBe('Cookie, Accept-Encoding');
     expect(renders).toEqual(['/login', '/login']);
   });
 

@@ -106,13 +106,13 @@ export class FrontendMiddleware implements NestMiddleware {
   private render(req: Request, res: Response, next: NextFunction): void {
     if (hasSessionCookie(req)) {
       res.setHeader('Cache-Control', PRIVATE_CACHE_CONTROL);
-      res.vary('Cookie');
+      res.vary('Cookie').vary('Accept-Encoding');
       return this.renderPage(req, res, next);
     }
     if ((req.method !== 'GET' && req.method !== 'HEAD') || !isPublicPagePath(req.path)) {
       // Other anonymous pages (/login, /register, 404s...): never kept, and a signed-in visitor gets another answer.
       res.setHeader('Cache-Control', UNCACHED_PAGE_CACHE_CONTROL);
-      res.vary('Cookie');
+      res.vary('Cookie').vary('Accept-Encoding');
       return this.renderPage(req, res, next);
     }
 
