@@ -76,6 +76,13 @@ describe('Dashboards API', () => {
       await comment(reader.id, c.id, { deleted: true });
       await comment(reader.id, draft.id, { ago: '1 second' });
       await comment(other.id, b.id);
+      // The recent likes a, b, c newer than every comment whatever the machine's speed (the comments
+      // are dated 1 s or more before their own insert, which came before this statement).
+      await dataSource.query(
+        `UPDATE likes SET created_at = now() - CASE post_id WHEN $2 THEN interval '300 ms' WHEN $3 THEN interval '200 ms' ELSE interval '100 ms' END
+          WHERE user_id = $1 AND post_id IN ($2, $3, $4)`,
+        [reader.id, a.id, b.id, c.id],
+      );
       // Joined three weeks ago: 4 likes / 3 weeks = 1.3, 4 comments / 3 weeks = 1.3.
       await dataSource.query(`UPDATE users SET created_at = now() - interval '21 days' WHERE id = $1`, [reader.id]);
 
