@@ -488,6 +488,7 @@ test.describe('writing journey', () => {
     const authorApi = await apiAs(baseURL!, playwright, ana);
     const mine = (await (await authorApi.get('/api/v1/blog/posts/author/my-posts', { params: { page: 0, size: 10 } })).json()).data.content as {
       id: number;
+      userId: number;
       title: string;
       status: string;
       thumbnail: string | null;
@@ -499,6 +500,8 @@ test.describe('writing journey', () => {
     expect(saved).toMatchObject({ title, status: 'DRAFT' });
     expect(saved.thumbnail).toMatch(/^\/images\//);
     expect(saved.tags.map((tag) => tag.slug).sort()).toEqual(tags.map((tag) => tag.slug).sort());
+    // The first save put the post's edit page in the address bar.
+    await expect(page).toHaveURL(`/author/posts/${saved.id}/edit`);
 
     // My Posts lists it as a draft, with its tags.
     await page.goto('/author/posts');
@@ -530,7 +533,7 @@ test.describe('writing journey', () => {
     // Edit, then reload before saving: the unsaved text is offered back.
     const content = page.getByLabel('Content', { exact: true });
     await content.fill(`${body}\n\nA second scene, written later.`);
-    await expect.poll(() => page.evaluate((key) => localStorage.getItem(key), `inkwell:draft:post:${saved.id}`)).toContain('A second scene');
+    await expect.poll(() => page.evaluate((key) => localStorage.getItem(key), `inkwell:draft:${saved.userId}:post:${saved.id}`)).toContain('A second scene');
     page.on('dialog', (dialog) => void dialog.accept());
     await page.reload();
     await editorReady(page);

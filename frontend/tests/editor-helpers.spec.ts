@@ -4,7 +4,7 @@ import { ApiError } from '../src/lib/api/errors';
 import { SLUG_PATTERN, slugAfterTitleChange, slugify, TAG_SLUG_MAX_LENGTH } from '../src/lib/slug';
 import { EditorTexts, failureText, saveFailure } from '../src/lib/texts/editor';
 import { formFromPost, sameForm, savePayload, saveProblems, selectedTags, statusOptions, type EditorForm, type PostResponse, type TagResponse } from '../src/islands/editor/editor-form';
-import { draftToOffer, parseDraft, postDraftKey } from '../src/islands/editor/local-draft';
+import { draftToOffer, newDraftKey, parseDraft, postDraftKey } from '../src/islands/editor/local-draft';
 import { applyEdit, formatMarkdown, type FormatAction } from '../src/islands/editor/markdown-format';
 import { DEFAULT_UPLOAD_INFO, dimensionMismatch, dimensionProblem, fileProblem, formatBytes, ownImageFilename, uploadInfoFrom } from '../src/islands/editor/thumbnail-rules';
 
@@ -185,7 +185,10 @@ test.describe('editor helpers', () => {
     expect(parseDraft(JSON.stringify({ savedAt: 1, form: { ...form(), tagIds: ['x'] } }))).toBeUndefined();
     const stored = parseDraft(JSON.stringify({ savedAt: Date.parse('2026-03-03T00:00:00Z'), postId: 7, form: { ...form({ title: 'Edited' }), status: 'BOGUS' } }));
     expect(stored?.form.status).toBe('DRAFT');
-    expect(postDraftKey(7)).toBe('inkwell:draft:post:7');
+    // One key per signed-in user: accounts sharing a browser keep their copies apart.
+    expect(postDraftKey(3, 7)).toBe('inkwell:draft:3:post:7');
+    expect(newDraftKey(3)).toBe('inkwell:draft:3:new');
+    expect(new Set([newDraftKey(3), newDraftKey(4), postDraftKey(3, 7), postDraftKey(4, 7)]).size).toBe(4);
 
     const saved = post();
     const shown = formFromPost(saved);

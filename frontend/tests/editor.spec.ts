@@ -15,11 +15,16 @@ import { ADMIN_EMAIL, ADMIN_PASSWORD, adminApi } from './admin-api';
 
 const PASSWORD = 'Editor-Pass-1!';
 const unique = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
-const writer = { fullName: `Eddie ${unique}`, email: `eddie-${unique}@inkwell.test` };
+const writer = { fullName: `Eddie ${unique}`, email: `eddie-${unique}@inkwell.test`, id: 0 };
+/** A second author signing in on the same browser. */
+const sharer = { fullName: `Sasha ${unique}`, email: `sasha-${unique}@inkwell.test`, id: 0 };
 const activeTag = { name: `Essays ${unique}`, slug: `essays-${unique}` };
 const inactiveTag = { name: `Retired ${unique}`, slug: `retired-${unique}` };
 const NEW = '/author/posts/new';
-const DRAFT_KEY = 'inkwell:draft:new';
+/** The local copies' keys: per signed-in user, for the new post and for each saved one. */
+const newKey = (userId = writer.id) => `inkwell:draft:${userId}:new`;
+const postKey = (id: number, userId = writer.id) => `inkwell:draft:${userId}:post:${id}`;
+const stored = (page: Page, key: string) => page.evaluate((name) => localStorage.getItem(name), key);
 
 type Playwright = { request: { newContext: (options: object) => Promise<APIRequestContext> } };
 
@@ -51,10 +56,13 @@ async function myPost(api: APIRequestContext, slug: string): Promise<MyPost | un
 test.beforeAll(async ({ playwright, baseURL }) => {
   test.setTimeout(60_000);
   const admin = await adminApi(baseURL!, playwright);
-  const created = await admin.post('/api/v1/admin/users', {
-    data: { ...writer, password: PASSWORD, confirmPassword: PASSWORD, roles: ['AUTHOR'], status: 'ACTIVE', markEmailAsVerified: true },
-  });
-  expect(created.status(), await created.text()).toBe(201);
+  for (const who of [writer, sharer]) {
+    const created = await admin.post('/api/v1/admin/users', {
+      data: { fullName: who.fullName, email: who.email, password: PASSWORD, confirmPassword: PASSWORD, roles: ['AUTHOR'], status: 'ACTIVE', markEmailAsVerified: true },
+    });
+    expect(created.status(), await created.text()).toBe(201);
+    who.id = ((await created.json()).data as { id: number }).id;
+  }
   for (const tag of [activeTag, inactiveTag]) {
     const answer = await admin.post('/api/v1/blog/tags', { data: tag });
     expect(answer.status(), await answer.text()).toBe(201);
@@ -67,9 +75,9 @@ test.beforeAll(async ({ playwright, baseURL }) => {
   await admin.dispose();
 });
 
-/** Signs the browser in as the writer and opens the new-post editor, hydrated. */
-async function openEditor(page: Page, path = NEW): Promise<void> {
-  const login = await page.request.post('/api/v1/auth/login', { data: { email: writer.email, password: PASSWORD } });
+/** Signs the browser in as the writer (or `who`) and opens the new-post editor, hydrated. */
+async function openEditor(page: Page, path = NEW, who: { email: string } = writer): Promise<void> {
+  const login = await page.request.post('/api/v1/auth/login', { data: { email: who.email, password: PASSWORD } });
   expect(login.status(), await login.text()).toBe(200);
   await page.goto(path);
   await expect(page.getByTestId('post-editor')).toHaveAttribute('data-hydrated', 'true', { timeout: 20_000 });
@@ -262,11 +270,14 @@ test.describe('post editor', () => {
     await expect(notice).toHaveText('Post saved as a draft. Submit it for review to publish it.');
     const saved = await myPost(api, expectedSlug);
     expect(saved).toMatchObject({ title: postTitle, status: 'DRAFT', tags: [{ slug: activeTag.slug }] });
+    // The address is now the saved post's edit page (a reload opens it), without a page load.
+    await expect(page).toHaveURL(`/author/posts/${saved!.id}/edit`);
+    await expect(title).toHaveValue(postTitle);
     const info = page.getByTestId('post-info');
     await expect(info).toContainText(writer.fullName);
     await expect(info).toContainText('Draft');
     await expect(excerpt).toHaveValue('Why editors matter.');
-    expect(await page.evaluate((key) => localStorage.getItem(key), DRAFT_KEY)).toBeNull();
+    expect(await stored(page, newKey())).toBeNull();
 
     // A change must be saved before submitting; Ctrl+S saves it to the same post.
     await title.fill(`${postTitle} revised`);
@@ -277,6 +288,7 @@ test.describe('post editor', () => {
     await expect(page.getByRole('button', { name: 'Submit for review' })).toBeEnabled();
     const revised = await myPost(api, `${expectedSlug}-revised`);
     expect(revised).toMatchObject({ id: saved!.id, title: `${postTitle} revised` });
+    expect(await stored(page, postKey(saved!.id))).toBeNull();
     expect(await myPost(api, expectedSlug)).toBeUndefined();
 
     await page.getByRole('button', { name: 'Submit for review' }).click();
@@ -309,7 +321,7 @@ test.describe('post editor', () => {
     const { title, content } = fields(page);
     await title.fill('Kept locally');
     await content.fill('Typed but never saved.');
-    await expect.poll(() => page.evaluate((key) => localStorage.getItem(key), DRAFT_KEY)).toContain('Typed but never saved.');
+    await expect.poll(() => stored(page, newKey())).toContain('Typed but never saved.');
     await expect(page.getByText('You have unsaved changes.')).toBeVisible();
 
     page.on('dialog', (dialog) => void dialog.accept());
@@ -333,10 +345,35 @@ test.describe('post editor', () => {
     await expect(page.getByTestId('post-editor')).toHaveAttribute('data-hydrated', 'true', { timeout: 20_000 });
     await offer.getByRole('button', { name: 'Discard' }).click();
     await expect(title).toHaveValue('');
-    expect(await page.evaluate((key) => localStorage.getItem(key), DRAFT_KEY)).toBeNull();
+    expect(await stored(page, newKey())).toBeNull();
     await page.reload();
     await expect(page.getByTestId('post-editor')).toHaveAttribute('data-hydrated', 'true', { timeout: 20_000 });
     await expect(offer).toHaveCount(0);
+  });
+
+  test('another account signing in on the same browser is not offered the first one’s unsaved text', async ({ page }) => {
+    await openEditor(page);
+    const { title, content } = fields(page);
+    await title.fill('Eddie’s secret draft');
+    await content.fill('Only Eddie may get this back.');
+    await expect.poll(() => stored(page, newKey())).toContain('Only Eddie may get this back.');
+
+    page.on('dialog', (dialog) => void dialog.accept());
+    await openEditor(page, NEW, sharer);
+    const offer = page.getByRole('alertdialog', { name: 'Restore unsaved changes?' });
+    await expect(offer).toHaveCount(0);
+    await expect(title).toHaveValue('');
+    await title.fill('Sasha’s own');
+    await expect.poll(() => stored(page, newKey(sharer.id))).toContain('Sasha’s own');
+    expect(await stored(page, newKey())).toContain('Only Eddie may get this back.');
+
+    // Back as Eddie: his copy is offered, Sasha's stays hers.
+    await openEditor(page);
+    await expect(offer).toBeVisible();
+    await offer.getByRole('button', { name: 'Restore' }).click();
+    await expect(title).toHaveValue('Eddie’s secret draft');
+    await expect(content).toHaveValue('Only Eddie may get this back.');
+    expect(await stored(page, newKey(sharer.id))).toContain('Sasha’s own');
   });
 
   test('closing the tab with unsaved changes asks first (beforeunload)', async ({ page }) => {
@@ -494,7 +531,7 @@ test.describe('post editor', () => {
     await expect(page.getByRole('button', { name: 'Submit for review' })).toBeEnabled();
 
     await content.fill('Edited body, not saved yet.');
-    await expect.poll(() => page.evaluate((key) => localStorage.getItem(key), `inkwell:draft:post:${id}`)).toContain('Edited body');
+    await expect.poll(() => stored(page, postKey(id))).toContain('Edited body');
     page.on('dialog', (dialog) => void dialog.accept());
     await page.reload();
     await expect(page.getByTestId('post-editor')).toHaveAttribute('data-hydrated', 'true', { timeout: 20_000 });
@@ -505,7 +542,7 @@ test.describe('post editor', () => {
     await expect(notice).toHaveText('Post saved as a draft. Submit it for review to publish it.');
     const answer = await api.get(`/api/v1/blog/posts/${id}`);
     expect((await answer.json()).data).toMatchObject({ content: 'Edited body, not saved yet.', tags: [{ slug: activeTag.slug }] });
-    expect(await page.evaluate((key) => localStorage.getItem(key), `inkwell:draft:post:${id}`)).toBeNull();
+    expect(await stored(page, postKey(id))).toBeNull();
     await api.dispose();
   });
 

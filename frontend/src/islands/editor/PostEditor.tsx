@@ -9,7 +9,7 @@
  * - Save Draft (disabled without a title, while saving, or signed out) checks in the spec's order
  *   and saves through the author endpoints (always a draft, no status) or the admin ones.
  *   Ctrl/Cmd+S saves, Esc goes back; both wait while a save runs.
- * - Nothing typed is lost: a local copy per `draftKey` (localStorage) is written a moment after
+ * - Nothing typed is lost: a local copy per user and post (localStorage) is written a moment after
  *   each change, offered back on the next visit when newer than the post, removed after a save;
  *   leaving with unsaved changes asks first (beforeunload).
  * - Author mode: after a save the notice says the post is a draft to submit, with Submit for
@@ -36,7 +36,7 @@ import {
   type PostResponse,
   type TagResponse,
 } from './editor-form';
-import { clearDraft, DRAFT_DELAY_MS, draftToOffer, postDraftKey, readDraft, writeDraft, type LocalDraft } from './local-draft';
+import { clearDraft, DRAFT_DELAY_MS, draftToOffer, newDraftKey, postDraftKey, readDraft, writeDraft, type LocalDraft } from './local-draft';
 import MarkdownToolbar, { applyFormat, shortcutAction } from './MarkdownToolbar';
 import PostInfoCard, { useDateTime } from './PostInfoCard';
 import PreviewModal from './PreviewModal';
@@ -47,7 +47,7 @@ import { usePreview } from './use-preview';
 import '../../styles/post-prose.css';
 
 export type { PostResponse, TagResponse } from './editor-form';
-export { NEW_DRAFT_KEY, postDraftKey } from './local-draft';
+export { newDraftKey, postDraftKey } from './local-draft';
 
 export interface PostEditorProps {
   mode: 'author' | 'admin';
@@ -65,8 +65,12 @@ export interface PostEditorProps {
   previewHref?: string;
   /** The edit page of a saved post, '{id}' standing for its id (e.g. '/author/posts/{id}/edit'): after a new post's first save the address becomes it, so a reload opens the saved post. */
   editHref?: string;
-  /** localStorage key of the unsaved local copy: NEW_DRAFT_KEY for a new post, postDraftKey(id) for a saved one. */
-  draftKey: string;
+  /**
+   * The signed-in user's id: the unsaved local copy is kept under newDraftKey(userId) for a new
+   * post and postDraftKey(userId, id) for a saved one, so accounts sharing a browser never get
+   * each other's text offered back.
+   */
+  userId: number;
 }
 
 type Notice = { kind: 'success' | 'error' | 'info'; title?: string; text: string; extra?: string };
@@ -102,7 +106,7 @@ function Field({ id, label, error, hint, children }: { id: string; label: string
   );
 }
 
-export default function PostEditor({ mode, post: initialPost, availableTags, signedIn, backHref, savedHref, previewHref, editHref, draftKey }: PostEditorProps) {
+export default function PostEditor({ mode, post: initialPost, availableTags, signedIn, backHref, savedHref, previewHref, editHref, userId }: PostEditorProps) {
   const id = useId();
   const fieldId = (field: EditorField) => `${id}-${field}`;
   const hydrated = useHydrated();
@@ -122,7 +126,7 @@ export default function PostEditor({ mode, post: initialPost, availableTags, sig
 
   const busy = useRef(false);
   const leaving = useRef(false);
-  const key = useRef(draftKey);
+  const key = useRef(initialPost ? postDraftKey(userId, initialPost.id) : newDraftKey(userId));
   /** Thumbnails uploaded on this page: URL → file name. */
   const uploads = useRef(new Map<string, string>());
   const content = useRef<HTMLTextAreaElement>(null);
@@ -139,7 +143,7 @@ export default function PostEditor({ mode, post: initialPost, availableTags, sig
   // ---- the local copy ---------------------------------------------------------------------------
 
   useEffect(() => {
-    const found = draftToOffer(readDraft(draftKey), initialPost, formFromPost(initialPost));
+    const found = draftToOffer(readDraft(key.current), initialPost, formFromPost(initialPost));
     setOffer(found);
     setDraftChecked(true);
     // Only on the first render: the offer is about what the page was opened with.
@@ -260,7 +264,7 @@ export default function PostEditor({ mode, post: initialPost, availableTags, sig
       const { post: saved, message } = await savePost(mode, post?.id, savePayload(form, mode, tags));
       clearDraft(key.current);
       if (creating) {
-        key.current = postDraftKey(saved.id);
+        key.current = postDraftKey(userId, saved.id);
         if (editHref && !admin) window.history.replaceState(null, '', editHref.replace('{id}', String(saved.id)));
       }
       const savedForm = formFromPost(saved);

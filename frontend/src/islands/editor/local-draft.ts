@@ -1,6 +1,6 @@
 /**
- * The editor's local copy of unsaved changes (localStorage, one key per editor: a new post or a
- * saved one). Written a moment after each change, removed after a successful save; offered back
+ * The editor's local copy of unsaved changes (localStorage, one key per signed-in user and editor:
+ * a new post or a saved one, so two accounts sharing a browser never see each other's text). Written a moment after each change, removed after a successful save; offered back
  * on load when it is newer than the post's last save and differs from it.
  */
 import { sameForm, type EditorForm, type PostResponse, type PostStatus } from './editor-form';
@@ -13,10 +13,10 @@ export interface LocalDraft {
   form: EditorForm;
 }
 
-/** The key of a saved post's local draft (the editor moves a new post's draft there after its first save). */
-export const postDraftKey = (id: number): string => `inkwell:draft:post:${id}`;
-/** The key of a new post's local draft. */
-export const NEW_DRAFT_KEY = 'inkwell:draft:new';
+/** The key of user `userId`'s local draft of saved post `id` (the editor moves a new post's draft there after its first save). */
+export const postDraftKey = (userId: number, id: number): string => `inkwell:draft:${userId}:post:${id}`;
+/** The key of user `userId`'s local draft of a new post. */
+export const newDraftKey = (userId: number): string => `inkwell:draft:${userId}:new`;
 
 /** How long after the last keystroke the local copy is written (ms). */
 export const DRAFT_DELAY_MS = 500;
