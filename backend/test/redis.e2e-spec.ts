@@ -105,6 +105,15 @@ describeWithRedis('REDIS_URL: two instances, one Redis', () => {
     expect((await b.http.post(api('/auth/login')).set('X-Forwarded-For', '10.99.0.2').send({ email: `x-${uid()}@test.inkwell.test`, password: 'Wrong!Pass1' })).status).toBe(401);
   });
 
+  it('shares the resend cool-down of unknown addresses, like a pending account\'s (no enumeration across instances)', async () => {
+    const email = `phantom-${uid()}@test.inkwell.test`;
+    const resend = (t: TestApp, address: string) => t.http.post(api('/auth/resend-verification')).set('X-Forwarded-For', address).send({ email });
+    expect((await resend(a, '10.99.3.1')).status).toBe(200);
+    const again = await resend(b, '10.99.3.2');
+    expect(again.status).toBe(429);
+    expect(again.body.message).toMatch(/^Please wait (60|59|58) seconds before requesting a new code\.$/);
+  });
+
   it("drops B's cached answers when A changes content; each instance drops once", async () => {
     const post = await publishedPost();
     // B keeps the public answer for 5 s (micro-cache) and its anonymous home page until a notice.

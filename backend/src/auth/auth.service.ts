@@ -8,6 +8,7 @@ import { AuditService } from '../audit/audit.service';
 import { AuditLinks, AuditType } from '../audit/audit.types';
 import { APP_CONFIG, AppConfig } from '../config/env';
 import { MailService } from '../mail/mail.service';
+import { RedisService } from '../redis/redis.service';
 import { toUserResponse, UserResponseDto } from '../users/dto/user-response.dto';
 import { Role, RoleName } from '../users/entities/role.entity';
 import { User, UserStatus } from '../users/entities/user.entity';
@@ -16,6 +17,7 @@ import { isUniqueViolation } from '../common/database-errors';
 import { normalizeEmail, UsersService } from '../users/users.service';
 import { AttemptCounter, TooManyAttemptsException } from './attempts/attempt-counter';
 import { AuthMessages } from './auth.messages';
+import { deriveKey } from './secret-box';
 import { ACCESS_TOKEN_TTL_SECONDS, AccessTokenPayload } from './auth-user';
 import {
   AuthForgotPasswordDto,
@@ -69,6 +71,7 @@ export class AuthService {
     private readonly mail: MailService,
     private readonly attempts: AttemptCounter,
     private readonly audit: AuditService,
+    private readonly redis: RedisService,
   ) {}
 
   // ---- sign-up and verification -------------------------------------------------------------
@@ -148,7 +151,7 @@ export class AuthService {
     const now = new Date();
     if (!user || user.isVerified) {
       // Same answers as for a real pending account, cool-down included (no enumeration).
-      const wait = this.phantomCooldown(email, now.getTime());
+      const wait = (await this.sharedPhantomCooldown(email)) ?? this.phantomCooldown(email, now.getTime());
       if (wait > 0) throw new HttpException(AuthMessages.resendWait(wait), HttpStatus.TOO_MANY_REQUESTS);
       return;
     }
@@ -293,6 +296,24 @@ export class AuthService {
    * the first at once, then a 60 s wait. Kept in memory (bounded); losing it on restart is harmless.
    */
   private readonly phantomResends = new Map<string, number>();
+
+  /**
+   * With REDIS_URL the phantom cool-down is kept in Redis (key: an HMAC of the address, 60 s), so
+   * asking another instance does not tell unknown addresses from pending ones; undefined while
+   * Redis is not there (the in-process map answers then).
+   */
+  private async sharedPhantomCooldown(email: string): Promise<number | undefined> {
+    const client = this.redis.client;
+    if (!client || client.status !== 'ready') return undefined;
+    const key = `inkwell:phantom-resend:${createHmac('sha256', deriveKey(this.config.jwtSecret, 'phantom-resend-keys')).update(email).digest('hex')}`;
+    try {
+      if ((await client.set(key, '1', 'PX', RESEND_COOLDOWN_SECONDS * 1000, 'NX')) === 'OK') return 0;
+      const left = await client.pttl(key);
+      return left > 0 ? Math.max(1, Math.ceil(left / 1000)) : 1;
+    } catch {
+      return undefined;
+    }
+  }
 
   private phantomCooldown(email: string, now: number): number {
     const last = this.phantomResends.get(email);
