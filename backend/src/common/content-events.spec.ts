@@ -1,0 +1,38 @@
+import { ContentChange, ContentEvents } from './content-events';
+
+describe('ContentEvents', () => {
+  const change: ContentChange = { kind: 'post', id: 7, slugs: ['a-post'] };
+
+  it('delivers a local change to every listener, then to the relay', () => {
+    const events = new ContentEvents();
+    const order: string[] = [];
+    events.onChange(() => order.push('cache 1'));
+    events.onChange(() => order.push('cache 2'));
+    events.relayTo((relayed) => order.push(`relay ${relayed.kind} ${relayed.id}`));
+    events.changed(change);
+    expect(order).toEqual(['cache 1', 'cache 2', 'relay post 7']);
+  });
+
+  it('delivers a notice from another instance to the listeners only (never relayed back)', () => {
+    const events = new ContentEvents();
+    const seen: ContentChange[] = [];
+    const relayed: ContentChange[] = [];
+    events.onChange((c) => seen.push(c));
+    events.relayTo((c) => relayed.push(c));
+    events.deliver(change);
+    expect(seen).toEqual([change]);
+    expect(relayed).toEqual([]);
+  });
+
+  it('stops relaying when asked, and works without a relay (no REDIS_URL)', () => {
+    const events = new ContentEvents();
+    const relayed: ContentChange[] = [];
+    const stop = events.relayTo((c) => relayed.push(c));
+    stop();
+    const seen: ContentChange[] = [];
+    events.onChange((c) => seen.push(c));
+    events.changed(change);
+    expect(seen).toEqual([change]);
+    expect(relayed).toEqual([]);
+  });
+});
