@@ -34,4 +34,15 @@ describe('MicroCache', () => {
     expect(await cache.remember('c', load)).toBe(4);
     expect(await cache.remember('a', load)).toBe(5);
   });
+
+  it('delete() forgets one key only', async () => {
+    const cache = new MicroCache<number>(60_000, 10);
+    let loads = 0;
+    const load = () => Promise.resolve((loads += 1));
+    await cache.remember('a', load);
+    await cache.remember('b', load);
+    cache.delete('a');
+    expect(await cache.remember('a', load)).toBe(3);
+    expect(await cache.remember('b', load)).toBe(2);
+  });
 });

@@ -25,6 +25,11 @@ export class MicroCache<T> {
     return value;
   }
 
+  /** Drops one key's answer (the next remember() loads it again). */
+  delete(key: string): void {
+    this.entries.delete(key);
+  }
+
   clear(): void {
     this.entries.clear();
   }
