@@ -72,7 +72,7 @@ test('an admin runs the back office from user creation to Recent Activity', asyn
   await addUser.getByRole('checkbox', { name: 'Author' }).check();
   await addUser.getByRole('checkbox', { name: 'Mark email as verified' }).check();
   await addUser.getByRole('button', { name: 'Create User' }).click();
-  await expect(addUser).toBeHidden({ timeout: 5_000 });
+  await expect(addUser).toBeHidden({ timeout: 15_000 });
   await expect(page.locator('tbody tr', { hasText: author.email })).toBeVisible();
   await expectRecentActivity(page, 'USER_CREATED', `created the account of ${author.fullName}`);
 

@@ -43,8 +43,7 @@ interface Column {
   className?: string;
 }
 const COLUMNS: Column[] = [
-  { label: 'Name', sort: 'fullName' },
-  { label: 'Email', sort: 'email' },
+  { label: 'User', sort: 'fullName' },
   { label: 'Roles' },
   { label: 'Status' },
   { label: 'Verified' },
@@ -281,7 +280,7 @@ export default function AdminUsersManager({ initialQuery, initial, canAssignAdmi
         ) : page ? (
           <>
             <div className={`card overflow-x-auto transition-opacity ${loading ? 'opacity-60' : ''}`}>
-              <table className="w-full min-w-[60rem] text-left text-sm">
+              <table className="w-full min-w-[52rem] text-left text-sm">
                 <caption className="sr-only">
                   Users, sorted by {COLUMNS.find((column) => column.sort === query.sortBy)?.label ?? query.sortBy}, {query.sortDir === 'asc' ? 'ascending' : 'descending'}
                 </caption>
@@ -316,12 +315,14 @@ export default function AdminUsersManager({ initialQuery, initial, canAssignAdmi
                       <td className="px-4 py-3">
                         <span className="flex items-center gap-3">
                           <AvatarImage name={user.fullName} src={user.avatar} size="sm" />
-                          <a href={`${LIST_PATH}/${user.id}`} className="font-medium hover:underline">
-                            {user.fullName}
-                          </a>
+                          <span className="min-w-0">
+                            <a href={`${LIST_PATH}/${user.id}`} className="block font-medium hover:underline">
+                              {user.fullName}
+                            </a>
+                            <span className="block break-all text-xs text-slate-600 dark:text-slate-400">{user.email}</span>
+                          </span>
                         </span>
                       </td>
-                      <td className="break-all px-4 py-3 text-slate-700 dark:text-slate-300">{user.email}</td>
                       <td className="px-4 py-3">
                         <AdminUserRoleBadges roles={user.roles} max={LIST_ROLE_BADGES} />
                       </td>
