@@ -34,6 +34,8 @@ async function until(check: () => boolean | Promise<boolean>, limitMs = 10_000):
 }
 
 describeWithRedis('REDIS_URL: two instances, one Redis', () => {
+  // Two apps per file; the whole suite on a loaded 2-core machine needs more than the 30 s default.
+  jest.setTimeout(120_000);
   let redis: RedisTestServer;
   let a: TestApp;
   let b: TestApp;
