@@ -25,7 +25,6 @@ export const AdminActivityTexts = {
   LOAD_FAILED: 'Failed to load activity',
   SHOW_TABLE: 'Show as table',
   HIDE_TABLE: 'Hide table',
-  EMPTY: 'No activity in the last 30 days',
   CHART_LABEL: 'Line chart of new users, posts, comments and likes per day over the last 30 days. The same figures are in the table.',
   CAPTION: 'New users, posts, comments and likes per day, last 30 days',
   totals: (users: number, posts: number, comments: number, likes: number) => `Last 30 days: ${users} new users, ${posts} posts, ${comments} comments, ${likes} likes.`,

@@ -19,7 +19,6 @@ export const AdminUsersTexts = {
   EMPTY_FILTERED: 'No users match your search or filters.',
   AUDIT_FAILED: 'Failed to load the activity history',
   AUDIT_EMPTY: 'No activity recorded for this user yet',
-  JUMP_INVALID: (total: number) => `Enter a page between 1 and ${total}`,
   count: (count: number) => (count === 1 ? '1 user' : `${count} users`),
 } as const;
 
