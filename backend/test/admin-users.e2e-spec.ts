@@ -6,6 +6,7 @@ import { DataSource } from 'typeorm';
 import { CreateUserBansAndUserSearch1795455169617 } from '../../migrations/1795455169617-CreateUserBansAndUserSearch';
 import { AdminUsersService } from '../src/admin/admin-users.service';
 import type { AuthUser } from '../src/common/auth-user';
+import { ContentEvents } from '../src/common/content-events';
 import { PASSWORD_SPECIALS } from '../src/common/validation/field.rules';
 import { RoleName } from '../src/users/entities/role.entity';
 import { UserStatus } from '../src/users/entities/user.entity';
@@ -880,6 +881,146 @@ describe('Admin stats and the last administrator (own database)', () => {
     const other = await call('get', '/admin/stats', b);
     expect({ ...other.body.data, lastUpdated: null, myPosts: null, myDrafts: null }).toEqual({ ...more.body.data, lastUpdated: null, myPosts: null, myDrafts: null });
     expect(other.body.data).toMatchObject({ myPosts: 1, myDrafts: 1 });
+  });
+
+  describe('held totals (lists and stats, 5 s) never hide a change', () => {
+    const total = async (query: string) => {
+      const res = await call('get', `/admin/users?${query}`, a);
+      expect(res.status).toBe(200);
+      return res.body.data as { totalElements: number; totalPages: number; content: { id: number; status: string }[] };
+    };
+    type Stats = Record<'totalUsers' | 'activeUsers' | 'bannedUsers' | 'inactiveUsers' | 'pendingUsers' | 'totalPosts' | 'publishedPosts' | 'myPosts' | 'myDrafts' | 'totalTags', number> & {
+      recentActivities: { type: string; link?: string }[];
+    };
+    const statsOf = async (user: TestUser) => (await call('get', '/admin/stats', user)).body.data as Stats;
+    const exactCounts = async () => {
+      const [row] = (await db.query(
+        `SELECT count(*)::int AS all, count(*) FILTER (WHERE status = 'ACTIVE')::int AS active, count(*) FILTER (WHERE status = 'BANNED')::int AS banned,
+                count(*) FILTER (WHERE status = 'INACTIVE')::int AS inactive, count(*) FILTER (WHERE status = 'PENDING')::int AS pending FROM users`,
+      )) as { all: number; active: number; banned: number; inactive: number; pending: number }[];
+      return row;
+    };
+    const addMember = async (status: string, roles = ['USER']) => {
+      const res = await call('post', '/admin/users', a, { fullName: `Held ${status}`, email: uniqueEmail(`held-${status.toLowerCase()}`), password: 'secret1', confirmPassword: 'secret1', roles, status, markEmailAsVerified: true });
+      expect(res.status).toBe(201);
+      return res.body.data as { id: number };
+    };
+
+    it("the list's totals are right at once after this module's own create, ban, unban and update", async () => {
+      // Held now: every filter below.
+      const before = await exactCounts();
+      expect((await total('size=1')).totalElements).toBe(before.all);
+      expect((await total('status=ACTIVE&size=1')).totalElements).toBe(before.active);
+      expect((await total('status=BANNED&size=1')).totalElements).toBe(before.banned);
+      const authors = (await total('role=AUTHOR&size=1')).totalElements;
+
+      const created = await addMember('ACTIVE');
+      expect((await total('size=1')).totalElements).toBe(before.all + 1);
+      expect((await total('status=ACTIVE&size=1')).totalElements).toBe(before.active + 1);
+      const author = await addMember('ACTIVE', ['AUTHOR']);
+      expect((await total('role=AUTHOR&size=1')).totalElements).toBe(authors + 1);
+
+      expect((await call('post', `/admin/users/${created.id}/ban`, a, { reason: 'Held totals' })).status).toBe(200);
+      expect((await total('status=ACTIVE&size=1')).totalElements).toBe(before.active + 1);
+      const banned = await total('status=BANNED&size=1');
+      expect(banned.totalElements).toBe(before.banned + 1);
+      expect(banned.content[0].id).toBe(created.id);
+
+      expect((await call('post', `/admin/users/${created.id}/unban`, a, { reason: 'Back' })).status).toBe(200);
+      expect((await total('status=BANNED&size=1')).totalElements).toBe(before.banned);
+      expect((await total('status=ACTIVE&size=1')).totalElements).toBe(before.active + 2);
+
+      expect((await call('put', `/admin/users/${author.id}`, a, { roles: ['USER'], status: 'INACTIVE' })).status).toBe(200);
+      expect((await total('role=AUTHOR&size=1')).totalElements).toBe(authors);
+      expect((await total('status=ACTIVE&size=1')).totalElements).toBe(before.active + 1);
+      expect((await total('status=INACTIVE&size=100')).content.map((user) => user.id)).toContain(author.id);
+      const after = await exactCounts();
+      expect((await total('status=INACTIVE&size=1')).totalElements).toBe(after.inactive);
+    });
+
+    it('a change no notice announced (written straight to the database): pages past the held end, short pages and the first page still answer right', async () => {
+      const inactive = (await exactCounts()).inactive;
+      expect(inactive).toBeGreaterThan(0);
+      // Held: `inactive` for this filter.
+      expect((await total('status=INACTIVE&size=1')).totalElements).toBe(inactive);
+      const extra = await addMember('PENDING');
+      expect((await total('status=INACTIVE&size=1')).totalElements).toBe(inactive); // (the create dropped the held totals: read again)
+      await db.query(`UPDATE users SET status = 'INACTIVE' WHERE id = $1`, [extra.id]);
+      // The page just past the held total has a row now: counted afresh, not answered empty.
+      const past = await total(`status=INACTIVE&size=1&page=${inactive}`);
+      expect(past.totalElements).toBe(inactive + 1);
+      expect(past.content).toHaveLength(1);
+      // The whole list on one first page: its rows decide, never a held total that says otherwise.
+      await db.query(`UPDATE users SET status = 'PENDING' WHERE id = $1`, [extra.id]);
+      const whole = await total('status=INACTIVE&size=100');
+      expect(whole.totalElements).toBe(inactive);
+      expect(whole.content).toHaveLength(inactive);
+      // A first page with more rows than the held total: counted afresh.
+      await db.query(`UPDATE users SET status = 'INACTIVE' WHERE id = $1`, [extra.id]);
+      const grown = await total('status=INACTIVE&size=100');
+      expect(grown.totalElements).toBe(inactive + 1);
+      expect(grown.content).toHaveLength(inactive + 1);
+      await db.query(`UPDATE users SET status = 'PENDING' WHERE id = $1`, [extra.id]);
+      // Past the end of a fresh count: empty, with that count.
+      expect(await total(`status=INACTIVE&size=1&page=${inactive + 5}`)).toMatchObject({ totalElements: inactive, content: [] });
+      // Deep pages read from the far end with a held total agree with the whole list.
+      const all = (await total('size=100')).content.map((user) => user.id);
+      const last = await total(`size=1&page=${all.length - 1}`);
+      expect(last.content.map((user) => user.id)).toEqual([all[all.length - 1]]);
+    });
+
+    it("a user notice from another instance (delivered by the Redis relay) or a resync drops the held totals", async () => {
+      const events = t.app.get(ContentEvents);
+      const extra = await addMember('PENDING');
+      const inactive = (await exactCounts()).inactive;
+      expect((await total('status=INACTIVE&size=1')).totalElements).toBe(inactive);
+      expect((await statsOf(a)).inactiveUsers).toBe(inactive);
+      await db.query(`UPDATE users SET status = 'INACTIVE' WHERE id = $1`, [extra.id]);
+      events.deliver({ kind: 'user', id: extra.id });
+      expect((await total('status=INACTIVE&size=1')).totalElements).toBe(inactive + 1);
+      expect((await statsOf(a)).inactiveUsers).toBe(inactive + 1);
+      await db.query(`UPDATE users SET status = 'PENDING' WHERE id = $1`, [extra.id]);
+      events.deliver({ kind: 'resync' });
+      expect((await total('status=INACTIVE&size=1')).totalElements).toBe(inactive);
+      expect((await statsOf(a)).inactiveUsers).toBe(inactive);
+    });
+
+    it('stats: right at once after a create, a ban, an unban, a published post and a tag; my posts and drafts and Recent Activity are live', async () => {
+      const first = await statsOf(a); // held from here
+      const counts = await exactCounts();
+      expect(first).toMatchObject({ totalUsers: counts.all, activeUsers: counts.active, bannedUsers: counts.banned, inactiveUsers: counts.inactive, pendingUsers: counts.pending });
+
+      const created = await addMember('BANNED');
+      let now = await statsOf(a);
+      expect(now).toMatchObject({ totalUsers: counts.all + 1, bannedUsers: counts.banned + 1, activeUsers: counts.active });
+      expect(now.recentActivities[0]).toMatchObject({ type: 'USER_CREATED', link: `/admin/users/${created.id}` });
+
+      expect((await call('post', `/admin/users/${created.id}/unban`, a, { reason: 'Fine' })).status).toBe(200);
+      now = await statsOf(b);
+      expect(now).toMatchObject({ totalUsers: counts.all + 1, bannedUsers: counts.banned, activeUsers: counts.active + 1 });
+      expect(now.recentActivities[0]).toMatchObject({ type: 'USER_UNBANNED' });
+
+      expect((await call('post', `/admin/users/${reader.id}/ban`, a, { reason: 'Spam' })).status).toBe(200);
+      now = await statsOf(a);
+      expect(now).toMatchObject({ bannedUsers: counts.banned + 1, activeUsers: counts.active });
+      expect(now.recentActivities[0]).toMatchObject({ type: 'USER_BANNED', link: `/admin/users/${reader.id}` });
+      expect((await call('post', `/admin/users/${reader.id}/unban`, a, { reason: 'Sorry' })).status).toBe(200);
+
+      // Drafts send no notice: the caller's own figures are read live all the same.
+      const mine = now;
+      expect((await call('post', '/blog/posts', a, { title: 'Held draft', slug: `held-draft-${uid()}`, content: 'Body' })).status).toBe(201);
+      now = await statsOf(a);
+      expect(now).toMatchObject({ myPosts: mine.myPosts + 1, myDrafts: mine.myDrafts + 1 });
+      expect(now.recentActivities[0]).toMatchObject({ type: 'POST_CREATED' });
+      // A published post and a tag are announced: the held totals are dropped.
+      expect((await call('post', '/blog/posts', a, { title: 'Held post', slug: `held-post-${uid()}`, content: 'Body', status: 'PUBLISHED' })).status).toBe(201);
+      now = await statsOf(a);
+      expect(now).toMatchObject({ publishedPosts: mine.publishedPosts + 1, totalPosts: mine.totalPosts + 2, myPosts: mine.myPosts + 2, myDrafts: mine.myDrafts + 1 });
+      expect((await call('post', '/blog/tags', a, { name: `Held tag ${uid()}`, slug: `held-tag-${uid()}` })).status).toBe(201);
+      expect((await statsOf(a)).totalTags).toBe(mine.totalTags + 1);
+      const [row] = (await db.query(`SELECT count(*)::int AS posts FROM posts`)) as { posts: number }[];
+      expect((await statsOf(b)).totalPosts).toBe(row.posts);
+    });
   });
 
   it('the trigram indexes exist and the search can use them', async () => {
