@@ -144,7 +144,7 @@ describe('Images API (/images on the host root)', () => {
       [
         'truncated JPEG',
         async () => {
-          const jpeg = await sharp({ create: { width: 800, height: 400, channels: 3, noise: { type: 'gaussian', mean: 128, sigma: 40 } } }).jpeg().toBuffer();
+          const jpeg = await sharp({ create: { width: 800, height: 400, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 40 } } }).jpeg().toBuffer();
           return { bytes: jpeg.subarray(0, Math.floor(jpeg.length / 2)), filename: 'cut.jpg', contentType: 'image/jpeg' };
         },
         [LOAD_ERROR],
@@ -246,7 +246,7 @@ describe('Images API (/images on the host root)', () => {
     });
 
     it('stores a clean WebP and 400/800/1600 variants with random names, served with a year of immutable cache', async () => {
-      const photo = await sharp({ create: { width: 2048, height: 1024, channels: 3, noise: { type: 'gaussian', mean: 120, sigma: 50 } } })
+      const photo = await sharp({ create: { width: 2048, height: 1024, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 120, sigma: 50 } } })
         .jpeg()
         .withMetadata({ orientation: 1, exif: { IFD0: { Copyright: 'secret-camera-owner', Artist: 'someone' } } })
         .toBuffer();

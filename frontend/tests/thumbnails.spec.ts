@@ -15,7 +15,7 @@ let thumbnail: { url: string; filename: string };
 
 test.beforeAll(async ({ playwright, baseURL }) => {
   const api = await adminApi(baseURL!, playwright);
-  const photo = await sharp({ create: { width: 2048, height: 1024, channels: 3, noise: { type: 'gaussian', mean: 128, sigma: 40 } } }).jpeg().toBuffer();
+  const photo = await sharp({ create: { width: 2048, height: 1024, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 40 } } }).jpeg().toBuffer();
   const uploaded = await api.post('/images/thumbnail/upload', { multipart: { image: { name: 'wide.jpg', mimeType: 'image/jpeg', buffer: photo } } });
   expect(uploaded.status(), await uploaded.text()).toBe(201);
   thumbnail = (await uploaded.json()).data;

@@ -1,7 +1,7 @@
 import { toUserResponse } from '../users/dto/user-response.dto';
 import type { User } from '../users/entities/user.entity';
 import type { AuditEntryDto } from '../audit/dto/audit-entry-response.dto';
-import type { AdminActivityDto, AdminBanStatusDto, AdminUserDto } from './dto/admin-user-response.dto';
+import type { AdminRecentActivityDto, AdminBanStatusDto, AdminUserDto } from './dto/admin-user-response.dto';
 import type { UserBan } from './entities/user-ban.entity';
 
 /** Entity (with `userRoles` loaded) → AdminUser. Fields are picked one by one: no hash can slip through. */
@@ -38,8 +38,8 @@ export function toBanStatus(isBanned: boolean, ban: UserBan | null): AdminBanSta
   };
 }
 
-export function toActivity(entry: AuditEntryDto): AdminActivityDto {
-  const activity: AdminActivityDto = { id: entry.id, type: entry.type, title: entry.title, description: entry.description, timestamp: entry.timestamp };
+export function toActivity(entry: AuditEntryDto): AdminRecentActivityDto {
+  const activity: AdminRecentActivityDto = { id: entry.id, type: entry.type, title: entry.title, description: entry.description, timestamp: entry.timestamp };
   if (entry.link) activity.link = entry.link;
   return activity;
 }

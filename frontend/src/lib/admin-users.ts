@@ -27,19 +27,8 @@ export type AdminActivity = DataOf<'/api/v1/dashboard/admin/activity'>;
 export type ActivityDay = AdminActivity['days'][number];
 export type GeneratedPassword = Schemas['AdminGeneratedPasswordDto'];
 
-/**
- * One 'Recent Activity' entry (spec 001 §3: type, title, description, timestamp, optional link).
- * Spelled out because openapi.json holds two schemas named AdminActivityDto (the admin stats'
- * entry and the dashboards' per-day series) and the generated AdminStatsDto points at the other
- * one; use AdminStats['recentActivities'][number] once the names differ.
- */
-export interface RecentActivity {
-  type: string;
-  title: string;
-  description: string;
-  timestamp: string;
-  link?: string | null;
-}
+/** One 'Recent Activity' entry (spec 001 §3: type, title, description, timestamp, optional link). */
+export type RecentActivity = AdminStats['recentActivities'][number];
 
 export { USER_STATUSES, type UserStatus };
 

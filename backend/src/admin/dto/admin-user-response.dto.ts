@@ -45,7 +45,7 @@ export class AdminGeneratedPasswordDto {
 }
 
 /** One entry of the admin dashboard's Recent Activity (from the audit log). */
-export class AdminActivityDto {
+export class AdminRecentActivityDto {
   @ApiProperty({ example: 42 }) id: number;
   @ApiProperty({ example: 'USER_REGISTERED', description: 'USER_REGISTERED, POST_PUBLISHED, POST_CREATED, TAG_CREATED, USER_UPDATED, USER_BANNED, and the other audit types' })
   type: string;
@@ -70,6 +70,6 @@ export class AdminStatsDto {
   @ApiProperty() totalViews: number;
   @ApiProperty() totalLikes: number;
   @ApiProperty({ description: 'Comments not deleted' }) totalComments: number;
-  @ApiProperty({ type: [AdminActivityDto], description: 'The latest 10 audit log entries, newest first' }) recentActivities: AdminActivityDto[];
+  @ApiProperty({ type: [AdminRecentActivityDto], description: 'The latest 10 audit log entries, newest first' }) recentActivities: AdminRecentActivityDto[];
   @ApiProperty({ type: String, format: 'date-time' }) lastUpdated: string;
 }

@@ -1398,6 +1398,26 @@ export interface components {
              */
             newPassword: string;
         };
+        AdminRecentActivityDto: {
+            /** @example Ann Lee signed up */
+            description: string;
+            /** @example 42 */
+            id: number;
+            /**
+             * @description A site-relative page about it, when there is one
+             * @example /admin/users/7
+             */
+            link?: string;
+            /** Format: date-time */
+            timestamp: string;
+            /** @example New user registered */
+            title: string;
+            /**
+             * @description USER_REGISTERED, POST_PUBLISHED, POST_CREATED, TAG_CREATED, USER_UPDATED, USER_BANNED, and the other audit types
+             * @example USER_REGISTERED
+             */
+            type: string;
+        };
         AdminStatsDto: {
             activeUsers: number;
             bannedUsers: number;
@@ -1411,7 +1431,7 @@ export interface components {
             pendingUsers: number;
             publishedPosts: number;
             /** @description The latest 10 audit log entries, newest first */
-            recentActivities: components["schemas"]["AdminActivityDto"][];
+            recentActivities: components["schemas"]["AdminRecentActivityDto"][];
             /** @description Comments not deleted */
             totalComments: number;
             totalLikes: number;
@@ -1527,7 +1547,7 @@ export interface components {
             id: number;
             /**
              * @description A site-relative page about the target
-             * @example /admin/users?userId=7
+             * @example /admin/users/7
              */
             link: string | null;
             /** @example 7 */
