@@ -4,11 +4,11 @@
  * list's links point to, the read through the session's client and which actions each status
  * offers. Used by the page on the server and by its island in the browser (no server-only code).
  */
+import { listHref, listQueryFrom, listQueryParams, settleRead, type ListQuerySpec, type SortDir } from './admin-list';
 import type { ApiClient } from './api/client';
-import { ApiError, unwrap } from './api/errors';
+import { unwrap } from './api/errors';
 import type { components } from './api/schema';
 import type { Loaded } from './settle';
-import { CommonTexts } from './texts/common';
 
 type Schemas = components['schemas'];
 export type PostListItem = Schemas['PostListItemDto'];
@@ -24,7 +24,7 @@ export type AdminTag = Schemas['TagResponseDto'];
 /** Status filter values as the address carries them (the client's lowercase statuses). */
 export type StatusFilter = 'draft' | 'pending_review' | 'published' | 'rejected' | 'archived' | 'private';
 export type PostSortField = 'createdAt' | 'updatedAt' | 'publishedAt' | 'title' | 'viewCount';
-export type SortDir = 'asc' | 'desc';
+export type { SortDir };
 
 /** Every status an admin can filter by; pending_review and rejected are admin-only options (spec 001 §6). */
 export const STATUS_FILTERS: { value: StatusFilter; label: string }[] = [
@@ -48,7 +48,6 @@ export const PAGE_SIZES = [5, 10, 20, 50] as const;
 export const DEFAULT_SIZE = 10;
 export const DEFAULT_SORT: PostSortField = 'createdAt';
 export const DEFAULT_DIR: SortDir = 'desc';
-export const SEARCH_DEBOUNCE_MS = 300;
 export const LIST_PATH = '/admin/posts';
 
 export interface PostListQuery {
@@ -63,38 +62,21 @@ export interface PostListQuery {
 
 export const DEFAULT_QUERY: PostListQuery = { page: 0, size: DEFAULT_SIZE, sortBy: DEFAULT_SORT, sortDir: DEFAULT_DIR, search: '' };
 
+const QUERY_SPEC: ListQuerySpec<PostSortField> = { sizes: PAGE_SIZES, sortFields: SORT_FIELDS, defaults: { size: DEFAULT_SIZE, sortBy: DEFAULT_SORT, sortDir: DEFAULT_DIR }, searchMax: 200 };
+
 /** The list's query from an address; anything unknown falls back to the default. */
 export function postQueryFrom(params: URLSearchParams): PostListQuery {
-  const rawPage = params.get('page') ?? '';
-  const size = Number(params.get('size'));
-  const sortBy = params.get('sortBy') as PostSortField | null;
-  const sortDir = params.get('sortDir');
   const status = params.get('status')?.toLowerCase() as StatusFilter | undefined;
-  return {
-    page: /^\d{1,7}$/.test(rawPage) ? Math.max(0, Number(rawPage) - 1) : 0,
-    size: (PAGE_SIZES as readonly number[]).includes(size) ? size : DEFAULT_SIZE,
-    sortBy: sortBy && SORT_FIELDS.some((field) => field.value === sortBy) ? sortBy : DEFAULT_SORT,
-    sortDir: sortDir === 'asc' || sortDir === 'desc' ? sortDir : DEFAULT_DIR,
-    status: status && STATUS_FILTERS.some((filter) => filter.value === status) ? status : undefined,
-    search: (params.get('search') ?? '').trim().slice(0, 200),
-  };
+  return { ...listQueryFrom(params, QUERY_SPEC), status: status && STATUS_FILTERS.some((filter) => filter.value === status) ? status : undefined };
 }
 
 /** The query values an address keeps: defaults are left out, the page is 1-based. */
 export function postQueryParams(query: PostListQuery): Record<string, string> {
-  const values: Record<string, string> = {};
-  if (query.search) values.search = query.search;
-  if (query.status) values.status = query.status;
-  if (query.sortBy !== DEFAULT_SORT) values.sortBy = query.sortBy;
-  if (query.sortDir !== DEFAULT_DIR) values.sortDir = query.sortDir;
-  if (query.size !== DEFAULT_SIZE) values.size = String(query.size);
-  if (query.page > 0) values.page = String(query.page + 1);
-  return values;
+  return listQueryParams(query, QUERY_SPEC.defaults, { status: query.status || undefined });
 }
 
 export function postListHref(query: PostListQuery): string {
-  const search = new URLSearchParams(postQueryParams(query)).toString();
-  return search ? `${LIST_PATH}?${search}` : LIST_PATH;
+  return listHref(LIST_PATH, postQueryParams(query));
 }
 
 /** A column header's sort link: the current field flips its direction, another starts descending. */
@@ -181,10 +163,6 @@ export function postActions(status: string): PostAction[] {
 
 // ---- reads ---------------------------------------------------------------------------------
 
-function settled<T>(error: unknown): Loaded<T> {
-  return { ok: false, error: error instanceof ApiError ? error : new ApiError(CommonTexts.UNEXPECTED_ERROR, 500) };
-}
-
 /** GET /blog/posts/admin/all ?page&size&sortBy&sortDir&status&search. */
 export async function fetchAdminPosts(api: ApiClient, query: PostListQuery): Promise<PostAdminPage> {
   return (await unwrap(
@@ -203,31 +181,21 @@ export async function fetchAdminPosts(api: ApiClient, query: PostListQuery): Pro
   )) as PostAdminPage;
 }
 
-export async function loadAdminPosts(api: ApiClient, query: PostListQuery): Promise<Loaded<PostAdminPage>> {
-  try {
-    return { ok: true, data: await fetchAdminPosts(api, query) };
-  } catch (error) {
-    return settled(error);
-  }
+export function loadAdminPosts(api: ApiClient, query: PostListQuery): Promise<Loaded<PostAdminPage>> {
+  return settleRead(() => fetchAdminPosts(api, query));
 }
 
 /** GET /blog/posts/{id}: the whole post, any status. */
-export async function loadAdminPost(api: ApiClient, id: number): Promise<Loaded<PostDetail>> {
-  try {
-    return { ok: true, data: (await unwrap(api.GET('/api/v1/blog/posts/{id}', { params: { path: { id } } }))) as PostDetail };
-  } catch (error) {
-    return settled(error);
-  }
+export function loadAdminPost(api: ApiClient, id: number): Promise<Loaded<PostDetail>> {
+  return settleRead(async () => (await unwrap(api.GET('/api/v1/blog/posts/{id}', { params: { path: { id } } }))) as PostDetail);
 }
 
 /** The editor's tag list: up to 100 active tags by name (spec 001 §9). */
-export async function loadEditorTags(api: ApiClient): Promise<Loaded<AdminTag[]>> {
-  try {
+export function loadEditorTags(api: ApiClient): Promise<Loaded<AdminTag[]>> {
+  return settleRead(async () => {
     const page = (await unwrap(api.GET('/api/v1/blog/tags', { params: { query: { page: 0, size: 100, sortBy: 'name', sortDir: 'asc', activeOnly: true } } }))) as Schemas['TagPageDto'];
-    return { ok: true, data: page.content };
-  } catch (error) {
-    return settled(error);
-  }
+    return page.content;
+  });
 }
 
 /**

@@ -3,12 +3,12 @@
  * (search, active/inactive/all, sort, size, 1-based page in the address), its read, the tag
  * editor's checks and the posts of a tag. Used on the server and in the islands.
  */
+import { listHref, listQueryFrom, listQueryParams, settleRead, type SortDir } from './admin-list';
 import type { ApiClient } from './api/client';
-import { ApiError, unwrap } from './api/errors';
+import { unwrap } from './api/errors';
 import type { components } from './api/schema';
 import type { Loaded } from './settle';
 import { SLUG_PATTERN, TAG_SLUG_MAX_LENGTH } from './slug';
-import { CommonTexts } from './texts/common';
 import { AdminTagsTexts } from './texts/admin-tags';
 
 type Schemas = components['schemas'];
@@ -21,7 +21,7 @@ export type TagPostsPage = { content: TagPostCard[]; totalElements: number; tota
 
 export type TagFilter = 'active' | 'inactive' | 'all';
 export type TagSortField = 'name' | 'createdAt' | 'updatedAt' | 'postCount';
-export type SortDir = 'asc' | 'desc';
+export type { SortDir };
 
 export const TAG_FILTERS: { value: TagFilter; label: string }[] = [
   { value: 'active', label: 'Active' },
@@ -52,35 +52,19 @@ export interface TagListQuery {
 export const DEFAULT_TAG_QUERY: TagListQuery = { page: 0, ...TAG_DEFAULTS, search: '' };
 
 export function tagQueryFrom(params: URLSearchParams): TagListQuery {
-  const rawPage = params.get('page') ?? '';
-  const size = Number(params.get('size'));
-  const sortBy = params.get('sortBy') as TagSortField | null;
-  const sortDir = params.get('sortDir');
   const filter = params.get('filter') as TagFilter | null;
   return {
-    page: /^\d{1,7}$/.test(rawPage) ? Math.max(0, Number(rawPage) - 1) : 0,
-    size: (TAG_PAGE_SIZES as readonly number[]).includes(size) ? size : TAG_DEFAULTS.size,
-    sortBy: sortBy && TAG_SORT_FIELDS.some((field) => field.value === sortBy) ? sortBy : TAG_DEFAULTS.sortBy,
-    sortDir: sortDir === 'asc' || sortDir === 'desc' ? sortDir : TAG_DEFAULTS.sortDir,
+    ...listQueryFrom(params, { sizes: TAG_PAGE_SIZES, sortFields: TAG_SORT_FIELDS, defaults: TAG_DEFAULTS, searchMax: 100 }),
     filter: filter && TAG_FILTERS.some((item) => item.value === filter) ? filter : TAG_DEFAULTS.filter,
-    search: (params.get('search') ?? '').trim().slice(0, 100),
   };
 }
 
 export function tagQueryParams(query: TagListQuery): Record<string, string> {
-  const values: Record<string, string> = {};
-  if (query.search) values.search = query.search;
-  if (query.filter !== TAG_DEFAULTS.filter) values.filter = query.filter;
-  if (query.sortBy !== TAG_DEFAULTS.sortBy) values.sortBy = query.sortBy;
-  if (query.sortDir !== TAG_DEFAULTS.sortDir) values.sortDir = query.sortDir;
-  if (query.size !== TAG_DEFAULTS.size) values.size = String(query.size);
-  if (query.page > 0) values.page = String(query.page + 1);
-  return values;
+  return listQueryParams(query, TAG_DEFAULTS, { filter: query.filter !== TAG_DEFAULTS.filter ? query.filter : undefined });
 }
 
 export function tagListHref(query: TagListQuery): string {
-  const search = new URLSearchParams(tagQueryParams(query)).toString();
-  return search ? `${TAGS_PATH}?${search}` : TAGS_PATH;
+  return listHref(TAGS_PATH, tagQueryParams(query));
 }
 
 // ---- reads ---------------------------------------------------------------------------------
@@ -92,10 +76,6 @@ export interface TagListPage {
   /** 0-based. */
   page: number;
   size: number;
-}
-
-function failed<T>(error: unknown): Loaded<T> {
-  return { ok: false, error: error instanceof ApiError ? error : new ApiError(CommonTexts.UNEXPECTED_ERROR, 500) };
 }
 
 /** The API's tag status filter for the list's Show choice ('all': none, with activeOnly=false). */
@@ -124,35 +104,22 @@ export async function fetchTagList(api: ApiClient, query: TagListQuery): Promise
   return { tags: answer.content, totalElements: answer.totalElements, totalPages: answer.totalPages, page: answer.number, size: answer.size };
 }
 
-export async function loadTagList(api: ApiClient, query: TagListQuery): Promise<Loaded<TagListPage>> {
-  try {
-    return { ok: true, data: await fetchTagList(api, query) };
-  } catch (error) {
-    return failed(error);
-  }
+export function loadTagList(api: ApiClient, query: TagListQuery): Promise<Loaded<TagListPage>> {
+  return settleRead(() => fetchTagList(api, query));
 }
 
 /** GET /blog/tags/{id} (an admin sees inactive tags and counts posts of any status). */
-export async function loadTag(api: ApiClient, id: number): Promise<Loaded<AdminTag>> {
-  try {
-    return { ok: true, data: (await unwrap(api.GET('/api/v1/blog/tags/{id}', { params: { path: { id } } }))) as AdminTag };
-  } catch (error) {
-    return failed(error);
-  }
+export function loadTag(api: ApiClient, id: number): Promise<Loaded<AdminTag>> {
+  return settleRead(async () => (await unwrap(api.GET('/api/v1/blog/tags/{id}', { params: { path: { id } } }))) as AdminTag);
 }
 
 export const TAG_POSTS_SIZE = 12;
 
 /** GET /blog/posts/public/tag/{slug} ?page&size=12&sort=publishedAt,desc: the tag's published posts. */
-export async function loadTagPosts(api: ApiClient, slug: string, page: number): Promise<Loaded<TagPostsPage>> {
-  try {
-    const answer = (await unwrap(
-      api.GET('/api/v1/blog/posts/public/tag/{slug}', { params: { path: { slug }, query: { page, size: TAG_POSTS_SIZE, sort: 'publishedAt,desc' } } }),
-    )) as TagPostsPage;
-    return { ok: true, data: answer };
-  } catch (error) {
-    return failed(error);
-  }
+export function loadTagPosts(api: ApiClient, slug: string, page: number): Promise<Loaded<TagPostsPage>> {
+  return settleRead(
+    async () => (await unwrap(api.GET('/api/v1/blog/posts/public/tag/{slug}', { params: { path: { slug }, query: { page, size: TAG_POSTS_SIZE, sort: 'publishedAt,desc' } } }))) as TagPostsPage,
+  );
 }
 
 // ---- the tag editor's checks (spec 001 §5) ---------------------------------------------------

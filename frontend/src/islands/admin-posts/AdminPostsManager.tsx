@@ -7,10 +7,9 @@
  * internal notes, history), Approve Now, Publish, Archive and Delete (confirmed), each with the
  * spec's toasts.
  */
-import { useCallback, useEffect, useId, useRef, useState, type ChangeEvent, type FormEvent, type MouseEvent } from 'react';
+import { useId, useState, type ChangeEvent } from 'react';
 import {
   PAGE_SIZES,
-  SEARCH_DEBOUNCE_MS,
   SORT_FIELDS,
   STATUS_FILTERS,
   DEFAULT_QUERY,
@@ -34,9 +33,11 @@ import {
 } from '../../lib/admin-posts';
 import { ApiError } from '../../lib/api/errors';
 import { AdminPostsTexts, adminErrorMessage } from '../../lib/texts/admin-posts';
-import { ConfirmDialog, NoticeStack, useNotices } from '../shared/AdminDialog';
+import { ConfirmDialog, NoticeStack } from '../shared/AdminDialog';
 import AdminPager from '../shared/AdminPager';
-import { Spinner, useHydrated } from '../shared/form-controls';
+import { Spinner } from '../shared/form-controls';
+import ListSelect, { SORT_DIRECTIONS, sizeOptions } from '../shared/ListSelect';
+import { useUrlList } from '../shared/useUrlList';
 import { changeStatus, deletePost, listPosts, reviewPost, type ReviewDecision } from './post-api';
 import { DetailedReviewDialog, QuickRejectDialog } from './ReviewDialogs';
 
@@ -68,88 +69,21 @@ const ACTION_LABELS: Record<PostAction, { label: string; tone: keyof typeof ACTI
   archive: { label: 'Archive', tone: 'plain' },
 };
 
-/** A plain left click that the island may take over (new-tab clicks keep the link). */
-function isPlainClick(event: MouseEvent<HTMLAnchorElement>): boolean {
-  return event.button === 0 && !event.metaKey && !event.ctrlKey && !event.shiftKey && !event.altKey;
-}
-
 export default function AdminPostsManager({ initialQuery, initialPage, initialError, notice }: AdminPostsManagerProps) {
-  const hydrated = useHydrated();
-  const [query, setQuery] = useState<PostListQuery>(initialQuery);
-  const [data, setData] = useState<PostAdminPage | null>(initialPage);
-  const [error, setError] = useState<string | undefined>(initialError);
-  const [loading, setLoading] = useState(false);
-  const [searchText, setSearchText] = useState(initialQuery.search);
+  const { hydrated, query, data, setData, error, loading, searchText, setSearchText, banner, dismissBanner, notices, notify, dismiss, focusAfter, load, navigate, submitSearch } = useUrlList<PostListQuery, PostAdminPage>({
+    initialQuery,
+    initialPage,
+    initialError,
+    notice,
+    hrefOf: postListHref,
+    fetchPage: listPosts,
+    queryFromLocation: () => postQueryFrom(new URLSearchParams(window.location.search)),
+    searchMax: 200,
+    failure: (failure) => ({ title: AdminPostsTexts.LOAD_FAILED, message: adminErrorMessage(failure, AdminPostsTexts.FETCH_FAILED) }),
+  });
   const [dialog, setDialog] = useState<Dialog>();
   const [busyId, setBusyId] = useState<number>();
-  const [banner, setBanner] = useState(notice);
-  const { notices, notify, dismiss } = useNotices();
-  const request = useRef(0);
-  const focusAfter = useRef<string | undefined>(undefined);
   const ids = useId();
-
-  // ---- reading the list -------------------------------------------------------------------
-
-  const load = useCallback(
-    async (next: PostListQuery, history: 'push' | 'replace' | 'none' = 'push') => {
-      const ticket = ++request.current;
-      setQuery(next);
-      setSearchText((current) => (current.trim() === next.search ? current : next.search));
-      if (history !== 'none') window.history[history === 'push' ? 'pushState' : 'replaceState'](null, '', postListHref(next));
-      setLoading(true);
-      try {
-        const page = await listPosts(next);
-        if (ticket !== request.current) return;
-        if (page.totalPages > 0 && next.page >= page.totalPages) {
-          void load({ ...next, page: page.totalPages - 1 }, 'replace');
-          return;
-        }
-        setData(page);
-        setError(undefined);
-      } catch (failure) {
-        if (ticket !== request.current) return;
-        const message = adminErrorMessage(failure, AdminPostsTexts.FETCH_FAILED);
-        setError(message);
-        notify('error', AdminPostsTexts.LOAD_FAILED, message);
-      } finally {
-        if (ticket === request.current) setLoading(false);
-      }
-    },
-    [notify],
-  );
-
-  useEffect(() => {
-    const onPop = () => void load(postQueryFrom(new URLSearchParams(window.location.search)), 'none');
-    window.addEventListener('popstate', onPop);
-    return () => window.removeEventListener('popstate', onPop);
-  }, [load]);
-
-  // The editor's success notice: shown once, then dropped from the address.
-  useEffect(() => {
-    if (!notice) return;
-    const url = new URL(window.location.href);
-    url.searchParams.delete('notice');
-    window.history.replaceState(null, '', url.pathname + url.search);
-  }, [notice]);
-
-  // Search: 300 ms after the last keystroke (spec 001 §9).
-  useEffect(() => {
-    if (!hydrated || searchText.trim() === query.search) return;
-    const timer = window.setTimeout(() => void load({ ...query, search: searchText.trim().slice(0, 200), page: 0 }, 'replace'), SEARCH_DEBOUNCE_MS);
-    return () => window.clearTimeout(timer);
-  }, [searchText, query, hydrated, load]);
-
-  useEffect(() => {
-    if (!focusAfter.current) return;
-    document.getElementById(focusAfter.current)?.focus();
-    focusAfter.current = undefined;
-  });
-
-  const navigate = (next: PostListQuery) => (event: MouseEvent<HTMLAnchorElement>) => {
-    if (!hydrated || !isPlainClick(event)) return;
-    event.preventDefault();
-    void load(next);
-  };
 
   function onSelect(name: 'status' | 'sortBy' | 'sortDir' | 'size') {
     return (event: ChangeEvent<HTMLSelectElement>) => {
@@ -161,11 +95,6 @@ export default function AdminPostsManager({ initialQuery, initialPage, initialEr
       if (name === 'size') next.size = Number(value);
       void load(next);
     };
-  }
-
-  function onSubmitFilters(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    void load({ ...query, search: searchText.trim().slice(0, 200), page: 0 });
   }
 
   // ---- row actions ------------------------------------------------------------------------
@@ -270,13 +199,13 @@ export default function AdminPostsManager({ initialQuery, initialPage, initialEr
       {banner && (
         <div role="status" className="flex items-start justify-between gap-3 rounded-lg border border-emerald-200 bg-emerald-50 px-4 py-3 text-sm text-emerald-800 dark:border-emerald-900 dark:bg-emerald-950 dark:text-emerald-200">
           <p>{banner === 'created' ? AdminPostsTexts.CREATED_NOTICE : AdminPostsTexts.UPDATED_NOTICE}</p>
-          <button type="button" className="text-xs font-medium underline" onClick={() => setBanner(undefined)} disabled={!hydrated}>
+          <button type="button" className="text-xs font-medium underline" onClick={dismissBanner} disabled={!hydrated}>
             Dismiss
           </button>
         </div>
       )}
 
-      <form method="get" action={LIST_PATH} role="search" aria-label="Filter posts" className="card grid gap-4 p-4 md:grid-cols-2 xl:grid-cols-[2fr_1fr_1fr_1fr_1fr_auto] xl:items-end" onSubmit={onSubmitFilters}>
+      <form method="get" action={LIST_PATH} role="search" aria-label="Filter posts" className="card grid gap-4 p-4 md:grid-cols-2 xl:grid-cols-[2fr_1fr_1fr_1fr_1fr_auto] xl:items-end" onSubmit={submitSearch}>
         <div>
           <label htmlFor={`${ids}-search`} className="mb-1 block text-sm font-medium">
             Search posts
@@ -292,52 +221,10 @@ export default function AdminPostsManager({ initialQuery, initialPage, initialEr
             className={SELECT}
           />
         </div>
-        <div>
-          <label htmlFor={`${ids}-status`} className="mb-1 block text-sm font-medium">
-            Status
-          </label>
-          <select id={`${ids}-status`} name="status" value={query.status ?? ''} onChange={onSelect('status')} className={SELECT}>
-            <option value="">All statuses</option>
-            {STATUS_FILTERS.map((status) => (
-              <option key={status.value} value={status.value}>
-                {status.label}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div>
-          <label htmlFor={`${ids}-sort`} className="mb-1 block text-sm font-medium">
-            Sort by
-          </label>
-          <select id={`${ids}-sort`} name="sortBy" value={query.sortBy} onChange={onSelect('sortBy')} className={SELECT}>
-            {SORT_FIELDS.map((field) => (
-              <option key={field.value} value={field.value}>
-                {field.label}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div>
-          <label htmlFor={`${ids}-dir`} className="mb-1 block text-sm font-medium">
-            Direction
-          </label>
-          <select id={`${ids}-dir`} name="sortDir" value={query.sortDir} onChange={onSelect('sortDir')} className={SELECT}>
-            <option value="desc">Descending</option>
-            <option value="asc">Ascending</option>
-          </select>
-        </div>
-        <div>
-          <label htmlFor={`${ids}-size`} className="mb-1 block text-sm font-medium">
-            Posts per page
-          </label>
-          <select id={`${ids}-size`} name="size" value={query.size} onChange={onSelect('size')} className={SELECT}>
-            {PAGE_SIZES.map((size) => (
-              <option key={size} value={size}>
-                {size}
-              </option>
-            ))}
-          </select>
-        </div>
+        <ListSelect id={`${ids}-status`} label="Status" name="status" value={query.status ?? ''} allLabel="All statuses" options={STATUS_FILTERS} onChange={onSelect('status')} className={SELECT} />
+        <ListSelect id={`${ids}-sort`} label="Sort by" name="sortBy" value={query.sortBy} options={SORT_FIELDS} onChange={onSelect('sortBy')} className={SELECT} />
+        <ListSelect id={`${ids}-dir`} label="Direction" name="sortDir" value={query.sortDir} options={SORT_DIRECTIONS} onChange={onSelect('sortDir')} className={SELECT} />
+        <ListSelect id={`${ids}-size`} label="Posts per page" name="size" value={query.size} options={sizeOptions(PAGE_SIZES)} onChange={onSelect('size')} className={SELECT} />
         <button type="submit" className="btn-primary">
           Apply
         </button>

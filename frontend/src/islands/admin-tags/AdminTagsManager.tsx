@@ -6,7 +6,7 @@
  * Deactivate and Delete. Deleting an active tag used by posts is refused (409): the dialog then
  * offers deactivation instead.
  */
-import { useCallback, useEffect, useId, useRef, useState, type ChangeEvent, type FormEvent, type MouseEvent } from 'react';
+import { useId, useState, type ChangeEvent } from 'react';
 import { ApiError } from '../../lib/api/errors';
 import { adminDate } from '../../lib/admin-posts';
 import {
@@ -28,12 +28,13 @@ import {
 } from '../../lib/admin-tags';
 import { AdminTagsTexts } from '../../lib/texts/admin-tags';
 import { adminErrorMessage } from '../../lib/texts/admin-posts';
-import { AdminDialog, ConfirmDialog, NoticeStack, useNotices } from '../shared/AdminDialog';
+import { AdminDialog, ConfirmDialog, NoticeStack } from '../shared/AdminDialog';
 import AdminPager from '../shared/AdminPager';
-import { Spinner, useHydrated } from '../shared/form-controls';
+import { Spinner } from '../shared/form-controls';
+import ListSelect, { SORT_DIRECTIONS, sizeOptions } from '../shared/ListSelect';
+import { useUrlList } from '../shared/useUrlList';
 import { deleteTag, listTags, setTagActive } from './tag-api';
 
-const SEARCH_DEBOUNCE_MS = 300;
 const FIELD = 'block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm dark:border-slate-700 dark:bg-slate-950';
 const SMALL = 'inline-flex items-center gap-1 rounded-md border px-2.5 py-1 text-xs font-medium disabled:cursor-not-allowed disabled:opacity-50';
 const PLAIN = 'border-slate-300 text-slate-800 hover:bg-slate-50 dark:border-slate-700 dark:text-slate-100 dark:hover:bg-slate-800';
@@ -48,83 +49,21 @@ export interface AdminTagsManagerProps {
 
 type Dialog = { kind: 'delete' | 'inUse'; tag: AdminTag; message?: string } | undefined;
 
-function isPlainClick(event: MouseEvent<HTMLAnchorElement>): boolean {
-  return event.button === 0 && !event.metaKey && !event.ctrlKey && !event.shiftKey && !event.altKey;
-}
-
 export default function AdminTagsManager({ initialQuery, initialPage, initialError, notice }: AdminTagsManagerProps) {
-  const hydrated = useHydrated();
-  const [query, setQuery] = useState(initialQuery);
-  const [data, setData] = useState(initialPage);
-  const [error, setError] = useState(initialError);
-  const [loading, setLoading] = useState(false);
-  const [searchText, setSearchText] = useState(initialQuery.search);
+  const { hydrated, query, data, setData, error, loading, searchText, setSearchText, banner, dismissBanner, notices, notify, dismiss, focusAfter, load, navigate, submitSearch } = useUrlList<TagListQuery, TagListPage>({
+    initialQuery,
+    initialPage,
+    initialError,
+    notice,
+    hrefOf: tagListHref,
+    fetchPage: listTags,
+    queryFromLocation: () => tagQueryFrom(new URLSearchParams(window.location.search)),
+    searchMax: 100,
+    failure: (failure) => ({ title: AdminTagsTexts.LIST_FAILED, message: adminErrorMessage(failure, AdminTagsTexts.LIST_FAILED) }),
+  });
   const [dialog, setDialog] = useState<Dialog>();
   const [busyId, setBusyId] = useState<number>();
-  const [banner, setBanner] = useState(notice);
-  const { notices, notify, dismiss } = useNotices();
-  const request = useRef(0);
-  const focusAfter = useRef<string | undefined>(undefined);
   const ids = useId();
-
-  const load = useCallback(
-    async (next: TagListQuery, history: 'push' | 'replace' | 'none' = 'push') => {
-      const ticket = ++request.current;
-      setQuery(next);
-      setSearchText((current) => (current.trim() === next.search ? current : next.search));
-      if (history !== 'none') window.history[history === 'push' ? 'pushState' : 'replaceState'](null, '', tagListHref(next));
-      setLoading(true);
-      try {
-        const page = await listTags(next);
-        if (ticket !== request.current) return;
-        if (page.totalPages > 0 && next.page >= page.totalPages) {
-          void load({ ...next, page: page.totalPages - 1 }, 'replace');
-          return;
-        }
-        setData(page);
-        setError(undefined);
-      } catch (failure) {
-        if (ticket !== request.current) return;
-        const message = adminErrorMessage(failure, AdminTagsTexts.LIST_FAILED);
-        setError(message);
-        notify('error', AdminTagsTexts.LIST_FAILED, message);
-      } finally {
-        if (ticket === request.current) setLoading(false);
-      }
-    },
-    [notify],
-  );
-
-  useEffect(() => {
-    const onPop = () => void load(tagQueryFrom(new URLSearchParams(window.location.search)), 'none');
-    window.addEventListener('popstate', onPop);
-    return () => window.removeEventListener('popstate', onPop);
-  }, [load]);
-
-  useEffect(() => {
-    if (!notice) return;
-    const url = new URL(window.location.href);
-    url.searchParams.delete('notice');
-    window.history.replaceState(null, '', url.pathname + url.search);
-  }, [notice]);
-
-  useEffect(() => {
-    if (!hydrated || searchText.trim() === query.search) return;
-    const timer = window.setTimeout(() => void load({ ...query, search: searchText.trim().slice(0, 100), page: 0 }, 'replace'), SEARCH_DEBOUNCE_MS);
-    return () => window.clearTimeout(timer);
-  }, [searchText, query, hydrated, load]);
-
-  useEffect(() => {
-    if (!focusAfter.current) return;
-    document.getElementById(focusAfter.current)?.focus();
-    focusAfter.current = undefined;
-  });
-
-  const navigate = (next: TagListQuery) => (event: MouseEvent<HTMLAnchorElement>) => {
-    if (!hydrated || !isPlainClick(event)) return;
-    event.preventDefault();
-    void load(next);
-  };
 
   function onSelect(name: 'filter' | 'sortBy' | 'sortDir' | 'size') {
     return (event: ChangeEvent<HTMLSelectElement>) => {
@@ -136,11 +75,6 @@ export default function AdminTagsManager({ initialQuery, initialPage, initialErr
       if (name === 'size') next.size = Number(value);
       void load(next);
     };
-  }
-
-  function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    void load({ ...query, search: searchText.trim().slice(0, 100), page: 0 });
   }
 
   // ---- actions ------------------------------------------------------------------------------
@@ -195,64 +129,23 @@ export default function AdminTagsManager({ initialQuery, initialPage, initialErr
       {banner && (
         <div role="status" className="flex items-start justify-between gap-3 rounded-lg border border-emerald-200 bg-emerald-50 px-4 py-3 text-sm text-emerald-800 dark:border-emerald-900 dark:bg-emerald-950 dark:text-emerald-200">
           <p>{banner === 'created' ? AdminTagsTexts.CREATED_NOTICE : AdminTagsTexts.UPDATED_NOTICE}</p>
-          <button type="button" className="text-xs font-medium underline" onClick={() => setBanner(undefined)} disabled={!hydrated}>
+          <button type="button" className="text-xs font-medium underline" onClick={dismissBanner} disabled={!hydrated}>
             Dismiss
           </button>
         </div>
       )}
 
-      <form method="get" action={TAGS_PATH} role="search" aria-label="Filter tags" className="card grid gap-4 p-4 md:grid-cols-2 xl:grid-cols-[2fr_1fr_1fr_1fr_1fr_auto] xl:items-end" onSubmit={onSubmit}>
+      <form method="get" action={TAGS_PATH} role="search" aria-label="Filter tags" className="card grid gap-4 p-4 md:grid-cols-2 xl:grid-cols-[2fr_1fr_1fr_1fr_1fr_auto] xl:items-end" onSubmit={submitSearch}>
         <div>
           <label htmlFor={`${ids}-search`} className="mb-1 block text-sm font-medium">
             Search tags
           </label>
           <input id={`${ids}-search`} type="search" name="search" value={searchText} maxLength={100} placeholder="Name or slug" onChange={(event) => setSearchText(event.target.value)} className={FIELD} />
         </div>
-        <div>
-          <label htmlFor={`${ids}-filter`} className="mb-1 block text-sm font-medium">
-            Show
-          </label>
-          <select id={`${ids}-filter`} name="filter" value={query.filter} onChange={onSelect('filter')} className={FIELD}>
-            {TAG_FILTERS.map((item) => (
-              <option key={item.value} value={item.value}>
-                {item.label}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div>
-          <label htmlFor={`${ids}-sort`} className="mb-1 block text-sm font-medium">
-            Sort by
-          </label>
-          <select id={`${ids}-sort`} name="sortBy" value={query.sortBy} onChange={onSelect('sortBy')} className={FIELD}>
-            {TAG_SORT_FIELDS.map((item) => (
-              <option key={item.value} value={item.value}>
-                {item.label}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div>
-          <label htmlFor={`${ids}-dir`} className="mb-1 block text-sm font-medium">
-            Direction
-          </label>
-          <select id={`${ids}-dir`} name="sortDir" value={query.sortDir} onChange={onSelect('sortDir')} className={FIELD}>
-            <option value="desc">Descending</option>
-            <option value="asc">Ascending</option>
-          </select>
-        </div>
-        <div>
-          <label htmlFor={`${ids}-size`} className="mb-1 block text-sm font-medium">
-            Tags per page
-          </label>
-          <select id={`${ids}-size`} name="size" value={query.size} onChange={onSelect('size')} className={FIELD}>
-            {TAG_PAGE_SIZES.map((size) => (
-              <option key={size} value={size}>
-                {size}
-              </option>
-            ))}
-          </select>
-        </div>
+        <ListSelect id={`${ids}-filter`} label="Show" name="filter" value={query.filter} options={TAG_FILTERS} onChange={onSelect('filter')} className={FIELD} />
+        <ListSelect id={`${ids}-sort`} label="Sort by" name="sortBy" value={query.sortBy} options={TAG_SORT_FIELDS} onChange={onSelect('sortBy')} className={FIELD} />
+        <ListSelect id={`${ids}-dir`} label="Direction" name="sortDir" value={query.sortDir} options={SORT_DIRECTIONS} onChange={onSelect('sortDir')} className={FIELD} />
+        <ListSelect id={`${ids}-size`} label="Tags per page" name="size" value={query.size} options={sizeOptions(TAG_PAGE_SIZES)} onChange={onSelect('size')} className={FIELD} />
         <button type="submit" className="btn-primary">
           Apply
         </button>

@@ -1,0 +1,79 @@
+/**
+ * What the back-office lists (/admin/posts, /admin/tags) share about their address and reads:
+ * the page (1-based in the address), size, sort and search read from the address (anything
+ * unknown takes the default) and written back, a query's address, and a read settled to Loaded.
+ * Used on the server and in the islands (no server-only code).
+ */
+import { ApiError } from './api/errors';
+import type { Loaded } from './settle';
+import { CommonTexts } from './texts/common';
+
+export type SortDir = 'asc' | 'desc';
+
+/** The search box applies itself this long after the last keystroke (spec 001 §9). */
+export const SEARCH_DEBOUNCE_MS = 300;
+
+/** What every back-office list's query holds (its own filter comes on top). */
+export interface BaseListQuery<F extends string> {
+  /** 0-based (the address shows it 1-based). */
+  page: number;
+  size: number;
+  sortBy: F;
+  sortDir: SortDir;
+  search: string;
+}
+
+/** A list's choices and defaults, for reading its query from an address. */
+export interface ListQuerySpec<F extends string> {
+  sizes: readonly number[];
+  sortFields: readonly { value: F }[];
+  defaults: { size: number; sortBy: F; sortDir: SortDir };
+  /** The longest search kept. */
+  searchMax: number;
+}
+
+/** The shared part of a list's query from an address: anything unknown takes the default. */
+export function listQueryFrom<F extends string>(params: URLSearchParams, spec: ListQuerySpec<F>): BaseListQuery<F> {
+  const rawPage = params.get('page') ?? '';
+  const size = Number(params.get('size'));
+  const sortBy = params.get('sortBy') as F | null;
+  const sortDir = params.get('sortDir');
+  return {
+    page: /^\d{1,7}$/.test(rawPage) ? Math.max(0, Number(rawPage) - 1) : 0,
+    size: spec.sizes.includes(size) ? size : spec.defaults.size,
+    sortBy: sortBy && spec.sortFields.some((field) => field.value === sortBy) ? sortBy : spec.defaults.sortBy,
+    sortDir: sortDir === 'asc' || sortDir === 'desc' ? sortDir : spec.defaults.sortDir,
+    search: (params.get('search') ?? '').trim().slice(0, spec.searchMax),
+  };
+}
+
+/**
+ * The values a list's address keeps, in this order: search, the list's own filter values
+ * (`filters`, undefined ones left out), then sort, size and the 1-based page, each only when it
+ * is not the default.
+ */
+export function listQueryParams<F extends string>(query: BaseListQuery<F>, defaults: ListQuerySpec<F>['defaults'], filters: Record<string, string | undefined>): Record<string, string> {
+  const values: Record<string, string> = {};
+  if (query.search) values.search = query.search;
+  for (const [name, value] of Object.entries(filters)) if (value !== undefined) values[name] = value;
+  if (query.sortBy !== defaults.sortBy) values.sortBy = query.sortBy;
+  if (query.sortDir !== defaults.sortDir) values.sortDir = query.sortDir;
+  if (query.size !== defaults.size) values.size = String(query.size);
+  if (query.page > 0) values.page = String(query.page + 1);
+  return values;
+}
+
+/** A list's address: `path` with the values (defaults already left out), or `path` alone. */
+export function listHref(path: string, values: Record<string, string>): string {
+  const search = new URLSearchParams(values).toString();
+  return search ? `${path}?${search}` : path;
+}
+
+/** A read settled: its data, or the ApiError that stopped it (anything else: an unexpected error). */
+export async function settleRead<T>(read: () => Promise<T>): Promise<Loaded<T>> {
+  try {
+    return { ok: true, data: await read() };
+  } catch (error) {
+    return { ok: false, error: error instanceof ApiError ? error : new ApiError(CommonTexts.UNEXPECTED_ERROR, 500) };
+  }
+}
