@@ -75,6 +75,11 @@ const HOSTILE_TEXT = [
   'https://evil.example/reset-password', '//evil.example', 'PUBLISHED', 'APPROVED', 'REJECTED', 'asc', 'DESC', 'createdAt,desc', 'title;DROP',
 ];
 
+/** Whether `found` is part of one of HOSTILE_TEXT's values that `rawText` (JSON) carries whole. */
+function echoesStoredHostileText(rawText: string, found: string): boolean {
+  return HOSTILE_TEXT.some((value) => value.includes(found) && rawText.includes(JSON.stringify(value).slice(1, -1)));
+}
+
 /** Lengths around the limits: 100, 200, 254, 500, 1000, 2000, 200,000 characters and beyond. */
 const LENGTHS = [101, 201, 255, 501, 1001, 2001, 10_001, 200_001, 300_000];
 
@@ -770,8 +775,9 @@ export async function createApiFuzzer(t: TestApp): Promise<ApiFuzzer> {
     if (!body.success && body.message === STATUS_CODES[status]) return `bare status text as message: ${body.message}`;
     for (const [pattern, what] of LEAKS) {
       const match = pattern.exec(rawText);
-      // Text the request itself carried may come back (a stored bio, an unknown field's name).
-      if (match && !sent.includes(match[0]) && !sent.includes(unescapeJson(match[0]))) return `leaks ${what}: ${shorten(rawText.slice(Math.max(0, match.index - 60), match.index + 120))}`;
+      // Text the request itself carried may come back (a stored bio, an unknown field's name), and so
+      // may a hostile value an earlier request stored (a name shown in the audit log's activities).
+      if (match && !sent.includes(match[0]) && !sent.includes(unescapeJson(match[0])) && !echoesStoredHostileText(rawText, match[0])) return `leaks ${what}: ${shorten(rawText.slice(Math.max(0, match.index - 60), match.index + 120))}`;
     }
     return null;
   }
