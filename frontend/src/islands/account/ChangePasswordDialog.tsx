@@ -4,7 +4,7 @@ import { AccountTexts } from '../../lib/texts/account';
 import { PasswordTexts } from '../../lib/texts/auth';
 import { passwordProblem } from '../../lib/password-rules';
 import { sessionApi } from '../../lib/session-browser';
-import { Alert, PasswordField, Spinner, StrengthMeter, useHydrated } from '../shared/form-controls';
+import { Alert, DialogActions, PasswordField, StrengthMeter, useHydrated } from '../shared/form-controls';
 
 type Field = 'currentPassword' | 'newPassword' | 'confirmNewPassword';
 type Values = Record<Field, string>;
@@ -115,15 +115,9 @@ export default function ChangePasswordDialog() {
                   hint={<StrengthMeter password={values.newPassword} />}
                 />
                 <PasswordField label="Confirm new password" name="confirmNewPassword" autoComplete="new-password" value={values.confirmNewPassword} onChange={set('confirmNewPassword')} error={errors.confirmNewPassword} />
-                <div className="flex justify-end gap-2">
-                  <button type="button" className="btn-secondary" onClick={close} disabled={busy}>
-                    Cancel
-                  </button>
-                  <button type="submit" className="btn-primary" disabled={busy}>
-                    {busy && <Spinner />}
-                    Change Password
-                  </button>
-                </div>
+                <DialogActions onCancel={close} busy={busy}>
+                  Change Password
+                </DialogActions>
               </form>
             )}
           </div>

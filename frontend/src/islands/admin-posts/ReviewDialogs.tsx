@@ -8,7 +8,7 @@ import { useEffect, useId, useState, type FormEvent } from 'react';
 import { adminDateTime, statusLabel, statusTone, type PostListItem, type PostReview } from '../../lib/admin-posts';
 import { AdminPostsTexts, adminErrorMessage } from '../../lib/texts/admin-posts';
 import { AdminDialog } from '../shared/AdminDialog';
-import { Spinner } from '../shared/form-controls';
+import { DialogActions, Spinner } from '../shared/form-controls';
 import { reviewHistory, type ReviewDecision } from './post-api';
 
 const TEXTAREA =
@@ -60,15 +60,9 @@ export function QuickRejectDialog({ post, busy, onSubmit, onClose }: { post: Pos
           className={`${TEXTAREA} ${error ? TEXTAREA_ERROR : ''}`}
         />
         <FieldError id={`${id}-error`} text={error} />
-        <div className="mt-4 flex justify-end gap-2">
-          <button type="button" className="btn-secondary" onClick={onClose} disabled={busy}>
-            Cancel
-          </button>
-          <button type="submit" className="btn bg-red-600 text-white hover:bg-red-700" disabled={busy}>
-            {busy && <Spinner />}
-            Reject Post
-          </button>
-        </div>
+        <DialogActions onCancel={onClose} busy={busy} danger className="mt-4">
+          Reject Post
+        </DialogActions>
       </form>
     </AdminDialog>
   );
@@ -249,15 +243,9 @@ export function DetailedReviewDialog({ post, busy, onSubmit, onClose }: { post: 
           </label>
           <textarea id={`${id}-notes`} rows={3} maxLength={2000} value={notes} onChange={(event) => setNotes(event.target.value)} className={TEXTAREA} />
         </div>
-        <div className="mt-4 flex justify-end gap-2">
-          <button type="button" className="btn-secondary" onClick={onClose} disabled={busy}>
-            Cancel
-          </button>
-          <button type="submit" className="btn-primary" disabled={busy}>
-            {busy && <Spinner />}
-            Submit Review
-          </button>
-        </div>
+        <DialogActions onCancel={onClose} busy={busy} className="mt-4">
+          Submit Review
+        </DialogActions>
       </form>
       <ReviewHistory postId={post.id} />
     </AdminDialog>

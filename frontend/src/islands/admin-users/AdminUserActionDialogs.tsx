@@ -10,7 +10,7 @@ import { effectiveRole, type RoleName } from '../../lib/roles';
 import { sessionApi } from '../../lib/session-browser';
 import { actionErrorMessage, AddUserTexts, STATUS_LABELS, UserActionTexts as T } from '../../lib/texts/admin-users';
 import { AdminDialog } from '../shared/AdminDialog';
-import { Alert, Spinner, TextField } from '../shared/form-controls';
+import { Alert, DialogActions, TextField } from '../shared/form-controls';
 import { AdminUserRolePicker, focusFirstInvalid, SelectField } from './AdminUserFields';
 
 const TEXTAREA =
@@ -109,15 +109,9 @@ export function AdminUserBanDialog({ mode, user, onCancel, onDone }: BanProps) {
           autoFocus
         />
         <TextArea label="Admin note (optional)" value={note} onChange={setNote} hint="Internal: only admins see it." />
-        <div className="flex justify-end gap-2">
-          <button type="button" className="btn-secondary" onClick={onCancel} disabled={busy}>
-            Cancel
-          </button>
-          <button type="submit" className={banning ? 'btn bg-red-600 text-white hover:bg-red-700' : 'btn-primary'} disabled={busy}>
-            {busy && <Spinner />}
-            {banning ? 'Ban User' : 'Unban User'}
-          </button>
-        </div>
+        <DialogActions onCancel={onCancel} busy={busy} danger={banning}>
+          {banning ? 'Ban User' : 'Unban User'}
+        </DialogActions>
       </form>
     </AdminDialog>
   );
@@ -161,15 +155,9 @@ export function AdminUserPasswordDialog({ user, onClose, onGenerated }: { user: 
     return (
       <AdminDialog key="confirm" title="Generate New Password" description={T.GENERATE_CONFIRM(user.fullName)} onClose={onClose} busy={busy} role="alertdialog">
         {failure && <Alert>{failure}</Alert>}
-        <div className="mt-4 flex justify-end gap-2">
-          <button type="button" className="btn-secondary" onClick={onClose} disabled={busy} data-autofocus>
-            Cancel
-          </button>
-          <button type="button" className="btn-primary" onClick={generate} disabled={busy}>
-            {busy && <Spinner />}
-            Generate Password
-          </button>
-        </div>
+        <DialogActions onCancel={onClose} busy={busy} className="mt-4" onConfirm={generate} focusCancel>
+          Generate Password
+        </DialogActions>
       </AdminDialog>
     );
   }
@@ -292,15 +280,9 @@ export function AdminUserEditDialog({ user, canAssignAdmin, onCancel, onSaved }:
           ))}
         </SelectField>
         {banned && <p className="-mt-2 text-xs text-slate-600 dark:text-slate-400">Unban the user to change the status.</p>}
-        <div className="flex justify-end gap-2">
-          <button type="button" className="btn-secondary" onClick={onCancel} disabled={busy}>
-            Cancel
-          </button>
-          <button type="submit" className="btn-primary" disabled={busy}>
-            {busy && <Spinner />}
-            Save Changes
-          </button>
-        </div>
+        <DialogActions onCancel={onCancel} busy={busy}>
+          Save Changes
+        </DialogActions>
       </form>
     </AdminDialog>
   );

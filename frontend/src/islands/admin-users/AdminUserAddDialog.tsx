@@ -4,7 +4,7 @@ import { unwrap } from '../../lib/api/errors';
 import { sessionApi } from '../../lib/session-browser';
 import { AddUserTexts, STATUS_LABELS } from '../../lib/texts/admin-users';
 import { AdminDialog } from '../shared/AdminDialog';
-import { Alert, PasswordField, Spinner, TextField } from '../shared/form-controls';
+import { Alert, DialogActions, PasswordField, TextField } from '../shared/form-controls';
 import { AdminUserRolePicker, focusFirstInvalid, SelectField } from './AdminUserFields';
 
 /** spec 001 §4, §9: the modal closes 1.5 s after a success. */
@@ -112,15 +112,9 @@ export default function AdminUserAddDialog({ canAssignAdmin, onClose, onCreated 
               Mark email as verified
             </label>
           </div>
-          <div className="flex justify-end gap-2 pt-2">
-            <button type="button" className="btn-secondary" onClick={onClose} disabled={busy}>
-              Cancel
-            </button>
-            <button type="submit" className="btn-primary" disabled={busy}>
-              {busy && <Spinner />}
-              Create User
-            </button>
-          </div>
+          <DialogActions onCancel={onClose} busy={busy} className="pt-2">
+            Create User
+          </DialogActions>
         </form>
       )}
     </AdminDialog>

@@ -157,3 +157,37 @@ export function AvatarImage({ name, src, size = 'md' }: { name: string | null | 
 export function Spinner() {
   return <span className="inline-block h-4 w-4 animate-spin rounded-full border-2 border-current border-r-transparent" aria-hidden="true" />;
 }
+
+/**
+ * A dialog form's Cancel and confirm buttons, both disabled while `busy` (the confirm one with a
+ * spinner). The confirm button submits the form, or calls `onConfirm` when given.
+ */
+export function DialogActions({
+  onCancel,
+  busy,
+  danger = false,
+  className = '',
+  onConfirm,
+  focusCancel = false,
+  children,
+}: {
+  onCancel: () => void;
+  busy: boolean;
+  danger?: boolean;
+  className?: string;
+  onConfirm?: () => void;
+  focusCancel?: boolean;
+  children: ReactNode;
+}) {
+  return (
+    <div className={`flex justify-end gap-2 ${className}`.trim()}>
+      <button type="button" className="btn-secondary" onClick={onCancel} disabled={busy} data-autofocus={focusCancel || undefined}>
+        Cancel
+      </button>
+      <button type={onConfirm ? 'button' : 'submit'} className={danger ? 'btn bg-red-600 text-white hover:bg-red-700' : 'btn-primary'} onClick={onConfirm} disabled={busy}>
+        {busy && <Spinner />}
+        {children}
+      </button>
+    </div>
+  );
+}
