@@ -307,6 +307,7 @@ describe('Dashboards API', () => {
       const made = (
         await t.http.post(api('/blog/posts')).set(boss.auth).send({ title: `Boss ${token}`, slug: `boss-${token}`, content: 'Body', status: 'PUBLISHED' }).expect(201)
       ).body.data;
+      expect(made.createdAt).toBe(made.publishedAt);
       const mine = (await stats(boss)).data;
       expect(mine).toMatchObject({ myPosts: 1, publishedPosts: 1, myDrafts: 0 });
       // Created and published in the same instant: the publication is listed first.

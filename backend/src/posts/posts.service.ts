@@ -286,7 +286,12 @@ export class PostsService {
           values.wordCount = wordCountOf(content);
           values.readingTime = readingTimeOfWords(values.wordCount);
         }
-        if (status === PostStatus.PUBLISHED && !existing?.publishedAt) values.publishedAt = new Date();
+        if (status === PostStatus.PUBLISHED && !existing?.publishedAt) {
+          values.publishedAt = new Date();
+          // A post published as it is written: one instant for both (the database's own clock
+          // would put its creation a few microseconds after its publication).
+          if (!existing) values.createdAt = values.publishedAt;
+        }
         // Only the edited columns are written: counters (views are flushed in batches) stay untouched.
         let saved: number;
         if (existing) {
