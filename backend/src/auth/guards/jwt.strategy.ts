@@ -4,7 +4,6 @@ import type { Request } from 'express';
 import { createSecretKey } from 'node:crypto';
 import { ExtractJwt, Strategy } from 'passport-jwt';
 import { APP_CONFIG, AppConfig } from '../../config/env';
-import { UsersService } from '../../users/users.service';
 import { AuthMessages } from '../auth.messages';
 import { ACCESS_COOKIE, AccessTokenPayload, AuthUser } from '../auth-user';
 import { SessionsService } from '../sessions.service';
@@ -23,7 +22,6 @@ function fromCookie(req: Request): string | null {
 export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
   constructor(
     @Inject(APP_CONFIG) config: AppConfig,
-    private readonly users: UsersService,
     private readonly sessions: SessionsService,
   ) {
     super({
@@ -38,13 +36,10 @@ export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
   }
 
   async validate(payload: AccessTokenPayload): Promise<AuthUser> {
-    if (typeof payload?.sub !== 'number') throw new UnauthorizedException(AuthMessages.AUTH_FAILED);
-    if (typeof payload.sid !== 'string' || !(await this.sessions.isLive(payload.sid, payload.sub))) {
-      throw new UnauthorizedException(AuthMessages.AUTH_FAILED);
-    }
-    const user = await this.users.findAuthUser(payload.sub);
-    if (user === 'not-found') throw new UnauthorizedException(AuthMessages.AUTH_FAILED);
-    if (user === 'locked') throw new ForbiddenException(AuthMessages.ACCOUNT_LOCKED);
-    return { ...user, sessionId: payload.sid };
+    if (typeof payload?.sub !== 'number' || typeof payload.sid !== 'string') throw new UnauthorizedException(AuthMessages.AUTH_FAILED);
+    const caller = await this.sessions.resolveCaller(payload.sid, payload.sub);
+    if (caller === 'no-session') throw new UnauthorizedException(AuthMessages.AUTH_FAILED);
+    if (caller === 'locked') throw new ForbiddenException(AuthMessages.ACCOUNT_LOCKED);
+    return caller;
   }
 }
