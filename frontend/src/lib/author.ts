@@ -9,7 +9,7 @@ import { ApiError, unwrap } from './api/errors';
 import type { components } from './api/schema';
 import { settle } from './reader';
 import type { RoleName } from './roles';
-import type { Loaded } from './settle';
+import { recordLoadFailureStatus, type Loaded } from './settle';
 import { loginUrl, type SessionUser } from './session';
 import { CommonTexts } from './texts/common';
 import { DraftsTexts } from './texts/author';
@@ -202,11 +202,6 @@ export async function loadDrafts(api: ApiClient): Promise<Loaded<DraftInsight[]>
   return { ok: true, data: drafts };
 }
 
-/** A failed read's HTTP status for the page: 503 when the API could not answer, else 200 (the page shows the error state). */
-export function pageStatusOf(error: ApiError): number {
-  return error.status >= 500 || error.status === 0 ? 503 : 200;
-}
-
 /** The error's message, or the unexpected-error text. */
 export function messageOf(error: ApiError): string {
   return error.message || CommonTexts.UNEXPECTED_ERROR;
@@ -214,7 +209,6 @@ export function messageOf(error: ApiError): string {
 
 /** The HTTP status of an author page about one post that could not be loaded (see PostLoadProblem). */
 export function postProblemStatus(error: ApiError | undefined): number {
-  if (!error || error.status === 404 || error.status === 400) return 404;
-  if (error.status === 403) return 403;
-  return error.status >= 500 || error.status === 0 ? 503 : 200;
+  if (!error) return 404;
+  return error.status === 403 ? 403 : recordLoadFailureStatus(error);
 }
