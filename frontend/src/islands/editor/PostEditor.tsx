@@ -15,12 +15,12 @@
  * - Author mode: after a save the notice says the post is a draft to submit, with Submit for
  *   review. Admin mode: a save goes to `savedHref?notice=created|updated`.
  */
-import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { ApiError } from '../../lib/api/errors';
 import { slugAfterTitleChange } from '../../lib/slug';
 import { EditorTexts, failureText, saveFailure } from '../../lib/texts/editor';
 import { setFlash } from '../author/flash';
-import { Alert, Spinner, useHydrated } from '../shared/form-controls';
+import { Alert, FieldFrame as Field, Spinner, useHydrated } from '../shared/form-controls';
 import { deleteImage, savePost, submitForReview, type UploadedImage } from './editor-api';
 import {
   formFromPost,
@@ -88,23 +88,6 @@ function withParam(href: string, name: string, value: string): string {
 }
 
 const dialogOpen = () => document.querySelector('dialog[open]') !== null;
-
-function Field({ id, label, error, hint, children }: { id: string; label: string; error?: string; hint?: ReactNode; children: ReactNode }) {
-  return (
-    <div>
-      <label htmlFor={id} className="mb-1 block text-sm font-medium">
-        {label}
-      </label>
-      {children}
-      {hint}
-      {error && (
-        <p id={`${id}-error`} className="mt-1 text-sm text-red-600 dark:text-red-400">
-          {error}
-        </p>
-      )}
-    </div>
-  );
-}
 
 export default function PostEditor({ mode, post: initialPost, availableTags, signedIn, backHref, savedHref, previewHref, editHref, userId }: PostEditorProps) {
   const id = useId();
