@@ -1,5 +1,5 @@
 /**
- * What the back-office lists (/admin/posts, /admin/tags) share about their address and reads:
+ * What the back-office lists (/admin/posts, /admin/tags, /admin/users) share about their address and reads:
  * the page (1-based in the address), size, sort and search read from the address (anything
  * unknown takes the default) and written back, a query's address, and a read settled to Loaded.
  * Used on the server and in the islands (no server-only code).
@@ -50,14 +50,21 @@ export function listQueryFrom<F extends string>(params: URLSearchParams, spec: L
 /**
  * The values a list's address keeps, in this order: search, the list's own filter values
  * (`filters`, undefined ones left out), then sort, size and the 1-based page, each only when it
- * is not the default.
+ * is not the default. With `sortPair` the sort field and direction are written together when
+ * either is not its default (the users list's addresses).
  */
-export function listQueryParams<F extends string>(query: BaseListQuery<F>, defaults: ListQuerySpec<F>['defaults'], filters: Record<string, string | undefined>): Record<string, string> {
+export function listQueryParams<F extends string>(
+  query: BaseListQuery<F>,
+  defaults: ListQuerySpec<F>['defaults'],
+  filters: Record<string, string | undefined>,
+  { sortPair = false }: { sortPair?: boolean } = {},
+): Record<string, string> {
   const values: Record<string, string> = {};
   if (query.search) values.search = query.search;
   for (const [name, value] of Object.entries(filters)) if (value !== undefined) values[name] = value;
-  if (query.sortBy !== defaults.sortBy) values.sortBy = query.sortBy;
-  if (query.sortDir !== defaults.sortDir) values.sortDir = query.sortDir;
+  const sorted = query.sortBy !== defaults.sortBy || query.sortDir !== defaults.sortDir;
+  if (sortPair ? sorted : query.sortBy !== defaults.sortBy) values.sortBy = query.sortBy;
+  if (sortPair ? sorted : query.sortDir !== defaults.sortDir) values.sortDir = query.sortDir;
   if (query.size !== defaults.size) values.size = String(query.size);
   if (query.page > 0) values.page = String(query.page + 1);
   return values;

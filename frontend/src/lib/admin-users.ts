@@ -6,6 +6,7 @@
  * Add User rules and the mapping of its server messages, and the small formatters the admin
  * screens use (en-US dates, percentages of total users).
  */
+import { listHref, listQueryFrom, listQueryParams, type BaseListQuery, type ListQuerySpec, type SortDir } from './admin-list';
 import type { ApiClient } from './api/client';
 import { ApiError, unwrap } from './api/errors';
 import type { components } from './api/schema';
@@ -50,62 +51,65 @@ export const adminApi = (api: ApiClient) => ({
     settle('/api/v1/admin/users/{id}/audit-log', unwrap(api.GET('/api/v1/admin/users/{id}/audit-log', { params: { path: { id }, query: { page, size } } }))),
 });
 
-// ---- the list's query (the address is the state) ----------------------------------------------
+// ---- the list's query (the address is the state; read and written as lib/admin-list does) --------
 
 /** The sort fields GET /admin/users takes. */
 export const USER_SORT_FIELDS = ['createdAt', 'updatedAt', 'fullName', 'email', 'lastLoginAt'] as const;
 export type UserSortField = (typeof USER_SORT_FIELDS)[number];
-export type SortDir = 'asc' | 'desc';
+export type { SortDir };
 export const USER_PAGE_SIZES = [5, 10, 20, 50] as const;
 /** spec 001 §9: default page size 10; user lists sort by createdAt descending. */
 export const DEFAULT_USER_QUERY = { page: 0, size: 10, sortBy: 'createdAt', sortDir: 'desc', search: '', status: '', isVerified: '', role: '' } as const satisfies UserListQuery;
 export const FILTER_ROLES: readonly RoleName[] = ['USER', 'AUTHOR', 'ADMIN'];
+export const USERS_PATH = '/admin/users';
 
-export interface UserListQuery {
-  /** 0-based (the address shows it 1-based). */
-  page: number;
-  size: number;
-  sortBy: UserSortField;
-  sortDir: SortDir;
-  search: string;
+export interface UserListQuery extends BaseListQuery<UserSortField> {
   status: UserStatus | '';
   isVerified: '' | 'true' | 'false';
   role: RoleName | '';
 }
 
-const oneOf = <T extends string>(value: string | null, options: readonly T[], fallback: T | ''): T | '' => (value && (options as readonly string[]).includes(value) ? (value as T) : fallback);
+const USER_LIST_SPEC: ListQuerySpec<UserSortField> = {
+  sizes: USER_PAGE_SIZES,
+  sortFields: USER_SORT_FIELDS.map((value) => ({ value })),
+  defaults: { size: DEFAULT_USER_QUERY.size, sortBy: DEFAULT_USER_QUERY.sortBy, sortDir: DEFAULT_USER_QUERY.sortDir },
+  searchMax: 100,
+};
+
+const oneOf = <T extends string>(value: string | null, options: readonly T[]): T | '' => (value && (options as readonly string[]).includes(value) ? (value as T) : '');
 
 /** The list's query from the address (`?page` 1-based); anything unknown takes the default. */
 export function userListQuery(params: URLSearchParams): UserListQuery {
-  const page = params.get('page');
-  const size = Number(params.get('size'));
   return {
-    page: page && /^\d{1,7}$/.test(page) ? Math.max(0, Number(page) - 1) : 0,
-    size: (USER_PAGE_SIZES as readonly number[]).includes(size) ? size : DEFAULT_USER_QUERY.size,
-    sortBy: (oneOf(params.get('sortBy'), USER_SORT_FIELDS, '') || DEFAULT_USER_QUERY.sortBy) as UserSortField,
-    sortDir: (oneOf(params.get('sortDir'), ['asc', 'desc'] as const, '') || DEFAULT_USER_QUERY.sortDir) as SortDir,
-    search: (params.get('search') ?? '').trim().slice(0, 100),
-    status: oneOf(params.get('status'), USER_STATUSES, ''),
-    isVerified: oneOf(params.get('isVerified'), ['true', 'false'] as const, ''),
-    role: oneOf(params.get('role'), FILTER_ROLES, ''),
+    ...listQueryFrom(params, USER_LIST_SPEC),
+    status: oneOf(params.get('status'), USER_STATUSES),
+    isVerified: oneOf(params.get('isVerified'), ['true', 'false'] as const),
+    role: oneOf(params.get('role'), FILTER_ROLES),
   };
 }
 
-/** The address's query for a list query: defaults left out, the page 1-based ('' for the defaults). */
+/**
+ * The values the address keeps for a list query: search, status, isVerified, role, then sortBy
+ * and sortDir together when either is not the default, size and the 1-based page, defaults left out.
+ */
+export function userListParams(query: UserListQuery): Record<string, string> {
+  return listQueryParams(query, USER_LIST_SPEC.defaults, { status: query.status || undefined, isVerified: query.isVerified || undefined, role: query.role || undefined }, { sortPair: true });
+}
+
+/** The address's query for a list query ('' for the defaults). */
 export function userListSearch(query: UserListQuery): string {
-  const params = new URLSearchParams();
-  if (query.search) params.set('search', query.search);
-  if (query.status) params.set('status', query.status);
-  if (query.isVerified) params.set('isVerified', query.isVerified);
-  if (query.role) params.set('role', query.role);
-  if (query.sortBy !== DEFAULT_USER_QUERY.sortBy || query.sortDir !== DEFAULT_USER_QUERY.sortDir) {
-    params.set('sortBy', query.sortBy);
-    params.set('sortDir', query.sortDir);
-  }
-  if (query.size !== DEFAULT_USER_QUERY.size) params.set('size', String(query.size));
-  if (query.page > 0) params.set('page', String(query.page + 1));
-  const search = params.toString();
-  return search ? `?${search}` : '';
+  return listHref('', userListParams(query));
+}
+
+/** The list's address for a query. */
+export function userListHref(query: UserListQuery): string {
+  return listHref(USERS_PATH, userListParams(query));
+}
+
+/** A column header's sort link: the current field flips its direction; another starts descending for dates, else ascending. */
+export function userSortedBy(query: UserListQuery, field: UserSortField): UserListQuery {
+  const sortDir: SortDir = query.sortBy === field ? (query.sortDir === 'asc' ? 'desc' : 'asc') : field === 'createdAt' || field === 'lastLoginAt' ? 'desc' : 'asc';
+  return { ...query, sortBy: field, sortDir, page: 0 };
 }
 
 /** GET /admin/users's query: zero-based page, only the filters that are set. */

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useId, useRef, useState, type FormEvent, type MouseEvent } from 'react';
+import { useCallback, useId, useRef, useState, type ChangeEvent, type MouseEvent } from 'react';
 import {
   adminDate,
   adminDateTime,
@@ -6,9 +6,12 @@ import {
   hasFilters,
   USER_PAGE_SIZES,
   USER_STATUSES,
+  USERS_PATH,
   userListApiQuery,
+  userListHref,
+  userListParams,
   userListQuery,
-  userListSearch,
+  userSortedBy,
   type AdminUser,
   type AdminUserPage,
   type UserListQuery,
@@ -18,16 +21,17 @@ import { unwrap } from '../../lib/api/errors';
 import { roleLabel } from '../../lib/roles';
 import { sessionApi } from '../../lib/session-browser';
 import { AdminUsersTexts as T, STATUS_LABELS, usersLoadMessage } from '../../lib/texts/admin-users';
-import { NoticeStack, useNotices } from '../shared/AdminDialog';
+import { NoticeStack } from '../shared/AdminDialog';
 import AdminPager from '../shared/AdminPager';
-import { AvatarImage, useHydrated } from '../shared/form-controls';
+import { AvatarImage } from '../shared/form-controls';
+import ListSelect, { sizeOptions } from '../shared/ListSelect';
+import { useUrlList } from '../shared/useUrlList';
 import AdminUserAddDialog from './AdminUserAddDialog';
 import { AdminUserRoleBadges, AdminUserStatusBadge, AdminUserVerifiedBadge } from './AdminUserBadges';
 
-/** spec 001 §9: search debounce 300 ms; role badges: up to 3 in the list. */
-export const SEARCH_DEBOUNCE_MS = 300;
+/** Role badges: up to 3 in the list. */
 const LIST_ROLE_BADGES = 3;
-const LIST_PATH = '/admin/users';
+const LIST_PATH = USERS_PATH;
 
 export type UsersLoad = { ok: true; data: AdminUserPage } | { ok: false; message: string; searched: boolean };
 
@@ -54,93 +58,60 @@ const COLUMNS: Column[] = [
 ];
 
 const SELECT = 'block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm dark:border-slate-700 dark:bg-slate-950';
+const STATUS_OPTIONS = USER_STATUSES.map((status) => ({ value: status, label: STATUS_LABELS[status] }));
+const VERIFIED_OPTIONS = [
+  { value: 'true', label: 'Verified' },
+  { value: 'false', label: 'Unverified' },
+];
+const ROLE_OPTIONS = FILTER_ROLES.map((role) => ({ value: role, label: roleLabel(role) }));
+
+/** GET /admin/users for a list query (throws on failure). */
+const listUsers = async (query: UserListQuery) => (await unwrap(sessionApi().GET('/api/v1/admin/users', { params: { query: userListApiQuery(query) } }))) as AdminUserPage;
 
 /**
  * The user list of /admin/users (spec 001 §2, §5, §7, §8, §9): search (300 ms after typing),
  * status, verification and role filters, sortable columns (aria-sort), page size, the pager with
- * its jump box, and the Add User modal. The address is the state: the server renders the list
- * for it, and every change here updates it (a new history entry, except while typing), so Back,
- * reload and shared links keep the view. Without JavaScript the same controls are links and a
- * GET form. A row opens the user's details.
+ * its jump box, and the Add User modal. The address is the state (shared/useUrlList): the server
+ * renders the list for it, and every change here updates it (a new history entry, except while
+ * typing or submitting the search), so Back, reload and shared links keep the view. Without
+ * JavaScript the same controls are links and a GET form. A row opens the user's details.
  */
 export default function AdminUsersManager({ initialQuery, initial, canAssignAdmin }: Props) {
-  const [query, setQuery] = useState(initialQuery);
-  const [searchText, setSearchText] = useState(initialQuery.search);
-  const [result, setResult] = useState<UsersLoad>(initial);
-  const [loading, setLoading] = useState(false);
+  const { hydrated, query, data, error, failedQuery, loading, searchText, setSearchText, notices, notify, dismiss, load, navigate, submitSearch } = useUrlList<UserListQuery, AdminUserPage>({
+    initialQuery,
+    initialPage: initial.ok ? initial.data : null,
+    initialError: initial.ok ? undefined : initial.message,
+    hrefOf: userListHref,
+    fetchPage: listUsers,
+    queryFromLocation: () => (window.location.pathname === LIST_PATH ? userListQuery(new URLSearchParams(window.location.search)) : undefined),
+    searchMax: 100,
+    // The list's alert says it; no toast.
+    failure: (failure) => ({ message: usersLoadMessage(failure) }),
+    replaceSameAddress: true,
+    submitHistory: 'replace',
+    keepTypedSearch: true,
+  });
   const [adding, setAdding] = useState(false);
-  const { notices, notify, dismiss } = useNotices();
-  const hydrated = useHydrated();
-  const sequence = useRef(0);
   const queryRef = useRef(query);
   queryRef.current = query;
-  const ids = { search: useId(), status: useId(), verified: useId(), role: useId(), size: useId() };
+  const ids = useId();
 
-  const load = useCallback(async (next: UserListQuery, history: 'push' | 'replace' | 'none' = 'push') => {
-    const id = ++sequence.current;
-    setQuery(next);
-    setLoading(true);
-    const address = `${LIST_PATH}${userListSearch(next)}`;
-    if (history === 'push' && address !== `${location.pathname}${location.search}`) window.history.pushState(null, '', address);
-    else if (history !== 'none') window.history.replaceState(null, '', address);
-    try {
-      const data = (await unwrap(sessionApi().GET('/api/v1/admin/users', { params: { query: userListApiQuery(next) } }))) as AdminUserPage;
-      if (id !== sequence.current) return;
-      // A page past the end (rows went away, an old link): the last page instead.
-      if (data.totalPages > 0 && next.page >= data.totalPages) {
-        void load({ ...next, page: data.totalPages - 1 }, 'replace');
-        return;
-      }
-      setResult({ ok: true, data });
-    } catch (error) {
-      if (id !== sequence.current) return;
-      setResult({ ok: false, message: usersLoadMessage(error), searched: Boolean(next.search) });
-    } finally {
-      if (id === sequence.current) setLoading(false);
-    }
-  }, []);
-
-  // Back and Forward between list states.
-  useEffect(() => {
-    const onPop = () => {
-      if (location.pathname !== LIST_PATH) return;
-      const next = userListQuery(new URLSearchParams(location.search));
-      setSearchText(next.search);
-      void load(next, 'none');
+  function onSelect(name: 'status' | 'isVerified' | 'role' | 'size') {
+    return (event: ChangeEvent<HTMLSelectElement>) => {
+      const value = event.target.value;
+      const next: UserListQuery = { ...query, page: 0 };
+      if (name === 'status') next.status = value as UserListQuery['status'];
+      if (name === 'isVerified') next.isVerified = value as UserListQuery['isVerified'];
+      if (name === 'role') next.role = value as UserListQuery['role'];
+      if (name === 'size') next.size = Number(value);
+      void load(next);
     };
-    window.addEventListener('popstate', onPop);
-    return () => window.removeEventListener('popstate', onPop);
-  }, [load]);
-
-  // The search box applies itself 300 ms after the last keystroke.
-  useEffect(() => {
-    const term = searchText.trim();
-    if (term === queryRef.current.search) return;
-    const timer = window.setTimeout(() => void load({ ...queryRef.current, search: term, page: 0 }, 'replace'), SEARCH_DEBOUNCE_MS);
-    return () => window.clearTimeout(timer);
-  }, [searchText, load]);
-
-  const change = (values: Partial<UserListQuery>) => void load({ ...query, ...values, page: 0 });
-
-  function submitSearch(event: FormEvent) {
-    event.preventDefault();
-    void load({ ...query, search: searchText.trim(), page: 0 }, 'replace');
   }
 
   function clearFilters() {
     setSearchText('');
     void load({ ...query, search: '', status: '', isVerified: '', role: '', page: 0 });
   }
-
-  const sortHref = (field: UserSortField) => {
-    const dir = query.sortBy === field && query.sortDir === 'asc' ? 'desc' : query.sortBy === field ? 'asc' : field === 'createdAt' || field === 'lastLoginAt' ? 'desc' : 'asc';
-    return { href: `${LIST_PATH}${userListSearch({ ...query, sortBy: field, sortDir: dir, page: 0 })}`, dir } as const;
-  };
-  const follow = (handler: () => void) => (event: MouseEvent<HTMLAnchorElement>) => {
-    if (event.metaKey || event.ctrlKey || event.shiftKey || event.altKey || event.button !== 0) return;
-    event.preventDefault();
-    handler();
-  };
 
   const openRow = (user: AdminUser) => (event: MouseEvent<HTMLTableRowElement>) => {
     if ((event.target as HTMLElement).closest('a, button, input, select')) return;
@@ -156,8 +127,10 @@ export default function AdminUsersManager({ initialQuery, initial, canAssignAdmi
     [load, notify],
   );
 
-  const page = result.ok ? result.data : undefined;
-  const keep = Object.fromEntries(new URLSearchParams(userListSearch({ ...query, page: 0 })));
+  // A failed read shows its alert instead of the list (and of the count).
+  const page = error === undefined ? (data ?? undefined) : undefined;
+  const searched = Boolean(failedQuery?.search);
+  const keep = userListParams({ ...query, page: 0 });
 
   return (
     <div>
@@ -178,11 +151,11 @@ export default function AdminUsersManager({ initialQuery, initial, canAssignAdmi
 
       <form method="get" action={LIST_PATH} role="search" aria-label="Search and filter users" className="card mt-6 grid gap-4 p-4 md:grid-cols-2 xl:grid-cols-[2fr_1fr_1fr_1fr_auto_auto] xl:items-end" onSubmit={submitSearch}>
         <div>
-          <label htmlFor={ids.search} className="mb-1 block text-sm font-medium">
+          <label htmlFor={`${ids}-search`} className="mb-1 block text-sm font-medium">
             Search users
           </label>
           <input
-            id={ids.search}
+            id={`${ids}-search`}
             type="search"
             name="search"
             value={searchText}
@@ -192,54 +165,10 @@ export default function AdminUsersManager({ initialQuery, initial, canAssignAdmi
             className={SELECT}
           />
         </div>
-        <div>
-          <label htmlFor={ids.status} className="mb-1 block text-sm font-medium">
-            Status
-          </label>
-          <select id={ids.status} name="status" value={query.status} onChange={(event) => change({ status: event.target.value as UserListQuery['status'] })} className={SELECT}>
-            <option value="">All statuses</option>
-            {USER_STATUSES.map((status) => (
-              <option key={status} value={status}>
-                {STATUS_LABELS[status]}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div>
-          <label htmlFor={ids.verified} className="mb-1 block text-sm font-medium">
-            Verification
-          </label>
-          <select id={ids.verified} name="isVerified" value={query.isVerified} onChange={(event) => change({ isVerified: event.target.value as UserListQuery['isVerified'] })} className={SELECT}>
-            <option value="">All</option>
-            <option value="true">Verified</option>
-            <option value="false">Unverified</option>
-          </select>
-        </div>
-        <div>
-          <label htmlFor={ids.role} className="mb-1 block text-sm font-medium">
-            Role
-          </label>
-          <select id={ids.role} name="role" value={query.role} onChange={(event) => change({ role: event.target.value as UserListQuery['role'] })} className={SELECT}>
-            <option value="">All roles</option>
-            {FILTER_ROLES.map((role) => (
-              <option key={role} value={role}>
-                {roleLabel(role)}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div>
-          <label htmlFor={ids.size} className="mb-1 block text-sm font-medium">
-            Per page
-          </label>
-          <select id={ids.size} name="size" value={query.size} onChange={(event) => change({ size: Number(event.target.value) })} className={SELECT}>
-            {USER_PAGE_SIZES.map((size) => (
-              <option key={size} value={size}>
-                {size}
-              </option>
-            ))}
-          </select>
-        </div>
+        <ListSelect id={`${ids}-status`} label="Status" name="status" value={query.status} options={STATUS_OPTIONS} allLabel="All statuses" onChange={onSelect('status')} className={SELECT} />
+        <ListSelect id={`${ids}-verified`} label="Verification" name="isVerified" value={query.isVerified} options={VERIFIED_OPTIONS} allLabel="All" onChange={onSelect('isVerified')} className={SELECT} />
+        <ListSelect id={`${ids}-role`} label="Role" name="role" value={query.role} options={ROLE_OPTIONS} allLabel="All roles" onChange={onSelect('role')} className={SELECT} />
+        <ListSelect id={`${ids}-size`} label="Per page" name="size" value={query.size} options={sizeOptions(USER_PAGE_SIZES)} onChange={onSelect('size')} className={SELECT} />
         <div className="flex gap-2">
           {/* Sort survives a plain GET submit. */}
           {query.sortBy !== 'createdAt' || query.sortDir !== 'desc' ? (
@@ -264,11 +193,11 @@ export default function AdminUsersManager({ initialQuery, initial, canAssignAdmi
       </p>
 
       <section className="mt-6" aria-label="Users" aria-busy={loading}>
-        {!result.ok ? (
+        {error !== undefined ? (
           <div role="alert" className="rounded-xl border border-red-200 bg-red-50 p-8 text-center text-red-800 dark:border-red-900 dark:bg-red-950/50 dark:text-red-200">
-            <p className="text-lg font-semibold">{result.searched ? T.SEARCH_FAILED : T.LOAD_FAILED}</p>
-            <p className="mt-1 opacity-90">{result.message}</p>
-            <a href={`${LIST_PATH}${userListSearch(query)}`} className="btn-secondary mt-4" onClick={follow(() => void load(query, 'none'))}>
+            <p className="text-lg font-semibold">{searched ? T.SEARCH_FAILED : T.LOAD_FAILED}</p>
+            <p className="mt-1 opacity-90">{error}</p>
+            <a href={userListHref(query)} className="btn-secondary mt-4" onClick={navigate(query, 'none')}>
               Try Again
             </a>
           </div>
@@ -288,7 +217,7 @@ export default function AdminUsersManager({ initialQuery, initial, canAssignAdmi
                   <tr>
                     {COLUMNS.map((column) => {
                       const sorted = column.sort && query.sortBy === column.sort;
-                      const sort = column.sort ? sortHref(column.sort) : undefined;
+                      const sort = column.sort ? userSortedBy(query, column.sort) : undefined;
                       return (
                         <th
                           key={column.label}
@@ -296,8 +225,8 @@ export default function AdminUsersManager({ initialQuery, initial, canAssignAdmi
                           className={`px-4 py-3 font-semibold ${column.className ?? ''}`}
                           aria-sort={sorted ? (query.sortDir === 'asc' ? 'ascending' : 'descending') : column.sort ? 'none' : undefined}
                         >
-                          {sort && column.sort ? (
-                            <a href={sort.href} className="inline-flex items-center gap-1 hover:text-slate-900 dark:hover:text-white" onClick={follow(() => void load({ ...query, sortBy: column.sort!, sortDir: sort.dir, page: 0 }))}>
+                          {sort ? (
+                            <a href={userListHref(sort)} className="inline-flex items-center gap-1 hover:text-slate-900 dark:hover:text-white" onClick={navigate(sort)}>
                               {column.label}
                               <span aria-hidden="true">{sorted ? (query.sortDir === 'asc' ? '▲' : '▼') : '↕'}</span>
                             </a>
@@ -357,7 +286,7 @@ export default function AdminUsersManager({ initialQuery, initial, canAssignAdmi
               page={page.number}
               totalPages={page.totalPages}
               label="Users"
-              hrefFor={(target) => `${LIST_PATH}${userListSearch({ ...query, page: target })}`}
+              hrefFor={(target) => userListHref({ ...query, page: target })}
               action={LIST_PATH}
               keep={keep}
               onNavigate={hydrated ? (target) => void load({ ...query, page: target }) : undefined}
