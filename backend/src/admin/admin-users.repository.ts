@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import type { SortDirection } from '../common/pagination/sort';
+import { containsPattern } from '../common/sql-patterns';
 import { RoleName } from '../users/entities/role.entity';
 import { UserStatus } from '../users/entities/user.entity';
 import type { AdminUserSortField } from './dto/admin-user-input.dto';
@@ -38,10 +39,6 @@ function orderBy(sortBy: AdminUserSortField, direction: SortDirection, reversed:
     .join(', ');
 }
 
-/** `%fragment%` with the LIKE wildcards of the fragment escaped (backslash is ILIKE's default escape). */
-export function containsPattern(fragment: string): string {
-  return `%${fragment.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
 
 /** The user administration's SQL: filtered pages of ids, counts, per-user totals and the locks of the admin guards. */
 @Injectable()

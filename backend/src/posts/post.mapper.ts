@@ -31,6 +31,9 @@ type PostColumns = Pick<
 /** A post with the author columns answers show; the e-mail only where an answer may carry it. */
 export type PostForAnswer = PostColumns & { author: Pick<User, 'id' | 'fullName' | 'avatar' | 'bio'> & { email?: string } };
 
+/** A post as the back-office and author lists read it: no body, the author's name and e-mail. */
+export type PostListRow = Omit<PostColumns, 'content' | 'contentHtml'> & { author: Pick<User, 'fullName' | 'email'>; tags: TagRefDto[] };
+
 const iso = (date: Date | null): string | null => (date ? date.toISOString() : null);
 
 export function toPostCard(row: PostCardRow, tags: TagRefDto[]): PostCardResponseDto {
@@ -54,7 +57,7 @@ export function toPostCard(row: PostCardRow, tags: TagRefDto[]): PostCardRespons
 }
 
 /** What the whole post and a list item share. */
-function commonFields(post: PostForAnswer) {
+function commonFields(post: Omit<PostColumns, 'content' | 'contentHtml'> & { author: Pick<User, 'fullName'> }) {
   return {
     id: post.id,
     title: post.title,
@@ -91,8 +94,8 @@ export function toPostResponse(post: PostForAnswer, tags: TagRefDto[], withEmail
 }
 
 /** A post in back-office and author lists: no body, with the author's e-mail. */
-export function toPostListItem(post: PostForAnswer & { author: { email: string } }, tags: TagRefDto[]): PostListItemDto {
-  return { ...commonFields(post), authorEmail: post.author.email, tags };
+export function toPostListItem(post: PostListRow): PostListItemDto {
+  return { ...commonFields(post), authorEmail: post.author.email, tags: post.tags };
 }
 
 export const isPublic = (status: PostStatus): boolean => status === PostStatus.PUBLISHED;

@@ -2,9 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import type { SortDirection } from '../common/pagination/sort';
+import { containsPattern } from '../common/sql-patterns';
 import type { TagRefDto } from '../tags/dto/tag-response.dto';
 import { RoleName } from '../users/entities/role.entity';
-import type { PostCardRow, PostForAnswer } from './post.mapper';
+import type { PostCardRow, PostForAnswer, PostListRow } from './post.mapper';
 
 const CARD_COLUMNS = `p.id, p.title, p.slug, p.summary, p.thumbnail, p.like_count, p.view_count, p.comment_count, p.is_featured,
   p.published_at, p.reading_time, p.author_id, u.full_name AS author_name, u.avatar AS author_avatar`;
@@ -17,6 +18,17 @@ const POST_COLUMNS = `p.id, p.title, p.slug, p.summary, p.content, p.content_htm
   p.published_at AS "publishedAt", p.created_at AS "createdAt", p.updated_at AS "updatedAt", p.author_id AS "authorId",
   p.like_count AS "likeCount", p.view_count AS "viewCount", p.comment_count AS "commentCount", p.is_featured AS "isFeatured",
   p.reading_time AS "readingTime", p.word_count AS "wordCount", json_build_object('id', u.id, 'fullName', u.full_name, 'avatar', u.avatar, 'bio', u.bio) AS author`;
+
+/** A back-office or author list row under the entity's property names: no body; the author's name and e-mail. */
+const LIST_COLUMNS = `p.id, p.title, p.slug, p.summary, p.status, p.thumbnail,
+  p.published_at AS "publishedAt", p.created_at AS "createdAt", p.updated_at AS "updatedAt", p.author_id AS "authorId",
+  p.like_count AS "likeCount", p.view_count AS "viewCount", p.comment_count AS "commentCount", p.is_featured AS "isFeatured",
+  p.reading_time AS "readingTime", p.word_count AS "wordCount", json_build_object('fullName', u.full_name, 'email', u.email) AS author`;
+
+/** Every tag of post `p` (active or not: the back office shows them all) as a JSON array of tag chips, alphabetical. */
+const ALL_TAGS_JSON = `COALESCE((SELECT json_agg(json_build_object('id', t.id, 'name', t.name, 'slug', t.slug, 'color', t.color) ORDER BY t.name)
+    FROM post_tags pt JOIN tags t ON t.id = pt.tag_id
+   WHERE pt.post_id = p.id), '[]'::json)`;
 
 /** The active tags of post `p` as a JSON array of tag chips, alphabetical. */
 const ACTIVE_TAGS_JSON = `COALESCE((SELECT json_agg(json_build_object('id', t.id, 'name', t.name, 'slug', t.slug, 'color', t.color) ORDER BY t.name)
@@ -32,6 +44,12 @@ export const PUBLIC_SORT_COLUMNS: Record<string, string> = {
 };
 
 export type PostCardWithTags = PostCardRow & { tags: TagRefDto[] };
+/** The back-office and author lists' filters: any status unless given, an author's own posts, a search in title, slug and excerpt. */
+export interface PostListFilter {
+  status?: string;
+  authorId?: number;
+  search?: string;
+}
 export type PostWithTags = PostForAnswer & { tags: TagRefDto[] };
 export interface SitemapRow {
   slug: string;
@@ -138,6 +156,36 @@ export class PostsRepository {
     return result;
   }
 
+  /**
+   * One page of the back-office or author list in one round trip: the page's ids from an index
+   * (IDX_posts_created, IDX_posts_status_created for a status, IDX_posts_author_status_created for
+   * an author), then their columns, author and every tag. Only publishedAt can be null (never
+   * published: last either way); the other sort columns are NOT NULL, so their plain order reads
+   * the index instead of sorting every post.
+   */
+  listPage(filter: PostListFilter, sortBy: string, direction: SortDirection, limit: number, offset: number): Promise<PostListRow[]> {
+    const params: unknown[] = [];
+    const where = listWhere(filter, params);
+    const dir = direction === 'asc' ? 'ASC' : 'DESC';
+    const column = PUBLIC_SORT_COLUMNS[sortBy] ?? PUBLIC_SORT_COLUMNS.createdAt;
+    const order = `${column} ${dir}${column === PUBLIC_SORT_COLUMNS.publishedAt ? ' NULLS LAST' : ''}, p.id ${dir}`;
+    const n = params.length;
+    return this.dataSource.query(
+      `WITH page AS (SELECT p.id FROM posts p ${where} ORDER BY ${order} LIMIT $${n + 1} OFFSET $${n + 2})
+       SELECT ${LIST_COLUMNS}, ${ALL_TAGS_JSON} AS tags
+         FROM page JOIN posts p ON p.id = page.id JOIN users u ON u.id = p.author_id
+        ORDER BY ${order}`,
+      [...params, limit, offset],
+    ) as Promise<PostListRow[]>;
+  }
+
+  /** How many posts the list's filter matches (an index-only count for a status or an author). */
+  async countList(filter: PostListFilter): Promise<number> {
+    const params: unknown[] = [];
+    const [row] = (await this.dataSource.query(`SELECT count(*)::int AS total FROM posts p ${listWhere(filter, params)}`, params)) as { total: number }[];
+    return row.total;
+  }
+
   /** Another post has this slug. */
   async slugTaken(manager: EntityManager, slug: string, exceptId: number): Promise<boolean> {
     const rows = (await manager.query(`SELECT 1 FROM posts WHERE slug = $1 AND id <> $2 LIMIT 1`, [slug, exceptId])) as unknown[];
@@ -179,4 +227,20 @@ export class PostsRepository {
       [...params, limit, offset],
     ) as Promise<PostCardWithTags[]>;
   }
+}
+
+/** The list filter as SQL over posts `p`, its values appended to `params`. */
+function listWhere(filter: PostListFilter, params: unknown[]): string {
+  const add = (value: unknown) => {
+    params.push(value);
+    return `$${params.length}`;
+  };
+  const clauses: string[] = [];
+  if (filter.authorId !== undefined) clauses.push(`p.author_id = ${add(filter.authorId)}`);
+  if (filter.status) clauses.push(`p.status = ${add(filter.status)}`);
+  if (filter.search) {
+    const pattern = add(containsPattern(filter.search));
+    clauses.push(`(p.title ILIKE ${pattern} OR p.slug ILIKE ${pattern} OR p.summary ILIKE ${pattern})`);
+  }
+  return clauses.length ? `WHERE ${clauses.join(' AND ')}` : '';
 }

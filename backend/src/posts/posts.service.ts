@@ -1,12 +1,13 @@
 import { BadRequestException, ConflictException, ForbiddenException, Injectable, NotFoundException } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { Brackets, DataSource, EntityManager, Repository } from 'typeorm';
+import { DataSource, EntityManager, Repository } from 'typeorm';
 import { AuditService } from '../audit/audit.service';
 import { AuditLinks, AuditType } from '../audit/audit.types';
 import type { AuthUser } from '../common/auth-user';
 import { ContentEvents } from '../common/content-events';
 import { isUniqueViolation } from '../common/database-errors';
 import { toPage } from '../common/pagination/page';
+import type { SortDirection } from '../common/pagination/sort';
 import { TagsService } from '../tags/tags.service';
 import { ROLE_RANK, RoleName } from '../users/entities/role.entity';
 import { User } from '../users/entities/user.entity';
@@ -17,7 +18,7 @@ import { Post, PostStatus } from './entities/post.entity';
 import { readingTimeOfWords, renderMarkdown, wordCountOf } from './markdown';
 import { toPostListItem, toPostResponse } from './post.mapper';
 import { PostsMessages } from './posts.messages';
-import { PostsRepository } from './posts.repository';
+import { PostListFilter, PostsRepository } from './posts.repository';
 import { SLUG_PATTERN, slugify } from '../common/validation/slug';
 
 /**
@@ -35,14 +36,6 @@ const ADMIN_TRANSITIONS: Record<PostStatus, PostStatus[]> = {
 
 /** Authors edit, delete and submit only these. */
 const AUTHOR_EDITABLE = new Set([PostStatus.DRAFT, PostStatus.REJECTED]);
-
-const SORT_COLUMNS: Record<string, string> = {
-  createdAt: 'post.createdAt',
-  updatedAt: 'post.updatedAt',
-  publishedAt: 'post.publishedAt',
-  title: 'post.title',
-  viewCount: 'post.viewCount',
-};
 
 export type SaveMode = 'admin' | 'author';
 
@@ -93,21 +86,13 @@ export class PostsService {
   }
 
   /** The back-office list (admins): any status, search, sort. */
-  async listAll(query: PostAdminQueryDto): Promise<PostAdminPageDto> {
-    const qb = this.posts.createQueryBuilder('post');
-    if (query.status) qb.andWhere('post.status = :status', { status: query.status });
-    if (query.search) {
-      const pattern = `%${query.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-      qb.andWhere(new Brackets((w) => w.where('post.title ILIKE :pattern', { pattern }).orWhere('post.slug ILIKE :pattern').orWhere('post.summary ILIKE :pattern')));
-    }
-    return this.page(qb, query.page, query.size, query.sortBy ?? 'createdAt', query.sortDir ?? 'desc');
+  listAll(query: PostAdminQueryDto): Promise<PostAdminPageDto> {
+    return this.listPage({ status: query.status, search: query.search }, query.page, query.size, query.sortBy ?? 'createdAt', query.sortDir ?? 'desc');
   }
 
   /** The caller's own posts, newest first, optionally of one status. */
-  async listMine(query: PostMineQueryDto, user: AuthUser): Promise<PostAdminPageDto> {
-    const qb = this.posts.createQueryBuilder('post').where('post.authorId = :userId', { userId: user.id });
-    if (query.status) qb.andWhere('post.status = :status', { status: query.status });
-    return this.page(qb, query.page, query.size, 'createdAt', 'desc');
+  listMine(query: PostMineQueryDto, user: AuthUser): Promise<PostAdminPageDto> {
+    return this.listPage({ authorId: user.id, status: query.status }, query.page, query.size, 'createdAt', 'desc');
   }
 
   async create(dto: PostSaveDto, user: AuthUser, mode: SaveMode): Promise<SaveResult> {
@@ -200,37 +185,10 @@ export class PostsService {
     this.contentEvents.changed({ kind: 'post', id, slugs: [...new Set([before?.slug, after?.slug].filter((s): s is string => !!s))] });
   }
 
-  /** One page of `qb`'s posts (filters only, no joins) with their authors and tags, and the total. */
-  private async page(
-    qb: ReturnType<Repository<Post>['createQueryBuilder']>,
-    page: number,
-    size: number,
-    sortBy: string,
-    sortDir: 'asc' | 'desc',
-  ): Promise<PostAdminPageDto> {
-    const dir = sortDir === 'asc' ? 'ASC' : 'DESC';
-    // The total counts the filtered posts alone (COUNT(1) without the join: every post has its
-    // author), an index-only scan for a status filter (IDX_posts_status_created).
-    const counted = qb.clone().getCount();
-    const column = SORT_COLUMNS[sortBy] ?? SORT_COLUMNS.createdAt;
-    // Only publishedAt can be null (never published: last either way). The other columns are NOT
-    // NULL, and their plain order reads a page from an index (IDX_posts_created, or
-    // IDX_posts_status_created for a status) instead of sorting every post: NULLS LAST on a
-    // descending order does not match those ascending indexes read backwards.
-    qb.innerJoin('post.author', 'author')
-      .orderBy(column, dir, column === SORT_COLUMNS.publishedAt ? 'NULLS LAST' : undefined)
-      .addOrderBy('post.id', dir)
-      // One row per post (the author join is many-to-one), so a plain LIMIT/OFFSET is exact and
-      // avoids TypeORM's two-query DISTINCT pagination of skip/take.
-      .offset(page * size)
-      .limit(size);
-    // The list never carries the bodies: select every column but content and content_html.
-    qb.select(['post.id', 'post.title', 'post.slug', 'post.summary', 'post.status', 'post.thumbnail', 'post.isFeatured', 'post.authorId',
-      'post.publishedAt', 'post.viewCount', 'post.likeCount', 'post.commentCount', 'post.readingTime', 'post.wordCount', 'post.createdAt', 'post.updatedAt',
-      'author.id', 'author.fullName', 'author.email', 'author.avatar']);
-    const [posts, total] = await Promise.all([qb.getMany(), counted]);
-    const tags = await this.repository.tagsOfPosts(posts.map((post) => post.id), false);
-    const items = posts.map((post) => toPostListItem(post as PostWithAuthor, tags.get(post.id) ?? []));
+  /** One page of a list (every column but the bodies, the author's name and e-mail, every tag) and the filter's total. */
+  private async listPage(filter: PostListFilter, page: number, size: number, sortBy: string, sortDir: SortDirection): Promise<PostAdminPageDto> {
+    const [rows, total] = await Promise.all([this.repository.listPage(filter, sortBy, sortDir, size, page * size), this.repository.countList(filter)]);
+    const items = rows.map(toPostListItem);
     const result = toPage(items, total, page, size);
     return { ...result, posts: items, currentPage: result.number };
   }

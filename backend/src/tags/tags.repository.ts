@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { SortDirection } from '../common/pagination/sort';
+import { containsPattern } from '../common/sql-patterns';
 
 const SORT_COLUMNS: Record<string, string> = { name: 't.name', createdAt: 't.created_at', updatedAt: 't.updated_at', postCount: 'post_count' };
 
@@ -35,7 +36,7 @@ export class TagsRepository {
     const params: unknown[] = [];
     if (filter.active !== undefined) where.push(`t.is_active = ${filter.active ? 'true' : 'false'}`);
     if (filter.search) {
-      params.push(`%${filter.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+      params.push(containsPattern(filter.search));
       where.push(`(t.name ILIKE $${params.length} OR t.slug ILIKE $${params.length})`);
     }
     const whereSql = where.length ? `WHERE ${where.join(' AND ')}` : '';
