@@ -39,7 +39,6 @@ function orderBy(sortBy: AdminUserSortField, direction: SortDirection, reversed:
     .join(', ');
 }
 
-
 /** The user administration's SQL: filtered pages of ids, counts, per-user totals and the locks of the admin guards. */
 @Injectable()
 export class AdminUsersRepository {

@@ -25,17 +25,17 @@ const LIST_COLUMNS = `p.id, p.title, p.slug, p.summary, p.status, p.thumbnail,
   p.like_count AS "likeCount", p.view_count AS "viewCount", p.comment_count AS "commentCount", p.is_featured AS "isFeatured",
   p.reading_time AS "readingTime", p.word_count AS "wordCount", json_build_object('fullName', u.full_name, 'email', u.email) AS author`;
 
-/** Every tag of post `p` (active or not: the back office shows them all) as a JSON array of tag chips, alphabetical. */
-const ALL_TAGS_JSON = `COALESCE((SELECT json_agg(json_build_object('id', t.id, 'name', t.name, 'slug', t.slug, 'color', t.color) ORDER BY t.name)
+/** The tags of post `p` as a JSON array of tag chips, alphabetical: active ones only (public answers) or all (the back office). */
+function tagsJson(activeOnly: boolean): string {
+  return `COALESCE((SELECT json_agg(json_build_object('id', t.id, 'name', t.name, 'slug', t.slug, 'color', t.color) ORDER BY t.name)
     FROM post_tags pt JOIN tags t ON t.id = pt.tag_id
-   WHERE pt.post_id = p.id), '[]'::json)`;
+   WHERE pt.post_id = p.id${activeOnly ? ' AND t.is_active = true' : ''}), '[]'::json)`;
+}
+const ACTIVE_TAGS_JSON = tagsJson(true);
+const ALL_TAGS_JSON = tagsJson(false);
 
-/** The active tags of post `p` as a JSON array of tag chips, alphabetical. */
-const ACTIVE_TAGS_JSON = `COALESCE((SELECT json_agg(json_build_object('id', t.id, 'name', t.name, 'slug', t.slug, 'color', t.color) ORDER BY t.name)
-    FROM post_tags pt JOIN tags t ON t.id = pt.tag_id
-   WHERE pt.post_id = p.id AND t.is_active = true), '[]'::json)`;
-
-export const PUBLIC_SORT_COLUMNS: Record<string, string> = {
+/** Sort fields of the post lists (public tag pages, back office, author) → columns of posts `p`. */
+const POST_SORT_COLUMNS: Record<string, string> = {
   createdAt: 'p.created_at',
   updatedAt: 'p.updated_at',
   publishedAt: 'p.published_at',
@@ -80,10 +80,10 @@ export class PostsRepository {
     return this.cardsPage(`FROM posts p WHERE p.status = 'PUBLISHED'`, 'p.published_at DESC, p.id DESC', [], limit, offset);
   }
 
-  /** Published cards of one tag, sorted by a PUBLIC_SORT_COLUMNS field (unknown → publishedAt). */
+  /** Published cards of one tag, sorted by a POST_SORT_COLUMNS field (unknown → publishedAt). */
   publishedCardsOfTag(tagId: number, sortBy: string, direction: SortDirection, limit: number, offset: number): Promise<PostCardWithTags[]> {
     const dir = direction === 'asc' ? 'ASC' : 'DESC';
-    const order = `${PUBLIC_SORT_COLUMNS[sortBy] ?? PUBLIC_SORT_COLUMNS.publishedAt} ${dir} NULLS LAST, p.id ${dir}`;
+    const order = `${POST_SORT_COLUMNS[sortBy] ?? POST_SORT_COLUMNS.publishedAt} ${dir} NULLS LAST, p.id ${dir}`;
     return this.cardsPage(`FROM post_tags pt JOIN posts p ON p.id = pt.post_id WHERE pt.tag_id = $1 AND p.status = 'PUBLISHED'`, order, [tagId], limit, offset);
   }
 
@@ -167,8 +167,8 @@ export class PostsRepository {
     const params: unknown[] = [];
     const where = listWhere(filter, params);
     const dir = direction === 'asc' ? 'ASC' : 'DESC';
-    const column = PUBLIC_SORT_COLUMNS[sortBy] ?? PUBLIC_SORT_COLUMNS.createdAt;
-    const order = `${column} ${dir}${column === PUBLIC_SORT_COLUMNS.publishedAt ? ' NULLS LAST' : ''}, p.id ${dir}`;
+    const column = POST_SORT_COLUMNS[sortBy] ?? POST_SORT_COLUMNS.createdAt;
+    const order = `${column} ${dir}${column === POST_SORT_COLUMNS.publishedAt ? ' NULLS LAST' : ''}, p.id ${dir}`;
     const n = params.length;
     return this.dataSource.query(
       `WITH page AS (SELECT p.id FROM posts p ${where} ORDER BY ${order} LIMIT $${n + 1} OFFSET $${n + 2})

@@ -40,6 +40,7 @@ import ListSelect, { SORT_DIRECTIONS, sizeOptions } from '../shared/ListSelect';
 import { useUrlList } from '../shared/useUrlList';
 import { changeStatus, deletePost, listPosts, reviewPost, type ReviewDecision } from './post-api';
 import { DetailedReviewDialog, QuickRejectDialog } from './ReviewDialogs';
+import { FILTER_CONTROL_CLASS } from '../../lib/form-classes';
 
 export interface AdminPostsManagerProps {
   initialQuery: PostListQuery;
@@ -52,7 +53,6 @@ export interface AdminPostsManagerProps {
 
 type Dialog = { kind: 'reject' | 'review' | 'delete'; post: PostListItem } | undefined;
 
-const SELECT = 'block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm dark:border-slate-700 dark:bg-slate-950';
 const ACTION = 'inline-flex items-center gap-1 rounded-md border px-2.5 py-1 text-xs font-medium disabled:cursor-not-allowed disabled:opacity-50';
 const ACTION_TONES: Record<string, string> = {
   good: 'border-emerald-300 text-emerald-800 hover:bg-emerald-50 dark:border-emerald-800 dark:text-emerald-200 dark:hover:bg-emerald-950',
@@ -218,13 +218,13 @@ export default function AdminPostsManager({ initialQuery, initialPage, initialEr
             maxLength={200}
             placeholder="Title, slug or summary"
             onChange={(event) => setSearchText(event.target.value)}
-            className={SELECT}
+            className={FILTER_CONTROL_CLASS}
           />
         </div>
-        <ListSelect id={`${ids}-status`} label="Status" name="status" value={query.status ?? ''} allLabel="All statuses" options={STATUS_FILTERS} onChange={onSelect('status')} className={SELECT} />
-        <ListSelect id={`${ids}-sort`} label="Sort by" name="sortBy" value={query.sortBy} options={SORT_FIELDS} onChange={onSelect('sortBy')} className={SELECT} />
-        <ListSelect id={`${ids}-dir`} label="Direction" name="sortDir" value={query.sortDir} options={SORT_DIRECTIONS} onChange={onSelect('sortDir')} className={SELECT} />
-        <ListSelect id={`${ids}-size`} label="Posts per page" name="size" value={query.size} options={sizeOptions(PAGE_SIZES)} onChange={onSelect('size')} className={SELECT} />
+        <ListSelect id={`${ids}-status`} label="Status" name="status" value={query.status ?? ''} allLabel="All statuses" options={STATUS_FILTERS} onChange={onSelect('status')} className={FILTER_CONTROL_CLASS} />
+        <ListSelect id={`${ids}-sort`} label="Sort by" name="sortBy" value={query.sortBy} options={SORT_FIELDS} onChange={onSelect('sortBy')} className={FILTER_CONTROL_CLASS} />
+        <ListSelect id={`${ids}-dir`} label="Direction" name="sortDir" value={query.sortDir} options={SORT_DIRECTIONS} onChange={onSelect('sortDir')} className={FILTER_CONTROL_CLASS} />
+        <ListSelect id={`${ids}-size`} label="Posts per page" name="size" value={query.size} options={sizeOptions(PAGE_SIZES)} onChange={onSelect('size')} className={FILTER_CONTROL_CLASS} />
         <button type="submit" className="btn-primary">
           Apply
         </button>

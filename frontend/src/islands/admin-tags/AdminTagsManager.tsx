@@ -34,8 +34,8 @@ import { Spinner } from '../shared/form-controls';
 import ListSelect, { SORT_DIRECTIONS, sizeOptions } from '../shared/ListSelect';
 import { useUrlList } from '../shared/useUrlList';
 import { deleteTag, listTags, setTagActive } from './tag-api';
+import { FILTER_CONTROL_CLASS } from '../../lib/form-classes';
 
-const FIELD = 'block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm dark:border-slate-700 dark:bg-slate-950';
 const SMALL = 'inline-flex items-center gap-1 rounded-md border px-2.5 py-1 text-xs font-medium disabled:cursor-not-allowed disabled:opacity-50';
 const PLAIN = 'border-slate-300 text-slate-800 hover:bg-slate-50 dark:border-slate-700 dark:text-slate-100 dark:hover:bg-slate-800';
 const DANGER = 'border-red-300 text-red-700 hover:bg-red-50 dark:border-red-800 dark:text-red-300 dark:hover:bg-red-950';
@@ -140,12 +140,12 @@ export default function AdminTagsManager({ initialQuery, initialPage, initialErr
           <label htmlFor={`${ids}-search`} className="mb-1 block text-sm font-medium">
             Search tags
           </label>
-          <input id={`${ids}-search`} type="search" name="search" value={searchText} maxLength={100} placeholder="Name or slug" onChange={(event) => setSearchText(event.target.value)} className={FIELD} />
+          <input id={`${ids}-search`} type="search" name="search" value={searchText} maxLength={100} placeholder="Name or slug" onChange={(event) => setSearchText(event.target.value)} className={FILTER_CONTROL_CLASS} />
         </div>
-        <ListSelect id={`${ids}-filter`} label="Show" name="filter" value={query.filter} options={TAG_FILTERS} onChange={onSelect('filter')} className={FIELD} />
-        <ListSelect id={`${ids}-sort`} label="Sort by" name="sortBy" value={query.sortBy} options={TAG_SORT_FIELDS} onChange={onSelect('sortBy')} className={FIELD} />
-        <ListSelect id={`${ids}-dir`} label="Direction" name="sortDir" value={query.sortDir} options={SORT_DIRECTIONS} onChange={onSelect('sortDir')} className={FIELD} />
-        <ListSelect id={`${ids}-size`} label="Tags per page" name="size" value={query.size} options={sizeOptions(TAG_PAGE_SIZES)} onChange={onSelect('size')} className={FIELD} />
+        <ListSelect id={`${ids}-filter`} label="Show" name="filter" value={query.filter} options={TAG_FILTERS} onChange={onSelect('filter')} className={FILTER_CONTROL_CLASS} />
+        <ListSelect id={`${ids}-sort`} label="Sort by" name="sortBy" value={query.sortBy} options={TAG_SORT_FIELDS} onChange={onSelect('sortBy')} className={FILTER_CONTROL_CLASS} />
+        <ListSelect id={`${ids}-dir`} label="Direction" name="sortDir" value={query.sortDir} options={SORT_DIRECTIONS} onChange={onSelect('sortDir')} className={FILTER_CONTROL_CLASS} />
+        <ListSelect id={`${ids}-size`} label="Tags per page" name="size" value={query.size} options={sizeOptions(TAG_PAGE_SIZES)} onChange={onSelect('size')} className={FILTER_CONTROL_CLASS} />
         <button type="submit" className="btn-primary">
           Apply
         </button>

@@ -28,6 +28,7 @@ import ListSelect, { sizeOptions } from '../shared/ListSelect';
 import { useUrlList } from '../shared/useUrlList';
 import AdminUserAddDialog from './AdminUserAddDialog';
 import { AdminUserRoleBadges, AdminUserStatusBadge, AdminUserVerifiedBadge } from './AdminUserBadges';
+import { FILTER_CONTROL_CLASS } from '../../lib/form-classes';
 
 /** Role badges: up to 3 in the list. */
 const LIST_ROLE_BADGES = 3;
@@ -57,7 +58,6 @@ const COLUMNS: Column[] = [
   { label: 'Last Login', sort: 'lastLoginAt' },
 ];
 
-const SELECT = 'block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm dark:border-slate-700 dark:bg-slate-950';
 const STATUS_OPTIONS = USER_STATUSES.map((status) => ({ value: status, label: STATUS_LABELS[status] }));
 const VERIFIED_OPTIONS = [
   { value: 'true', label: 'Verified' },
@@ -162,13 +162,13 @@ export default function AdminUsersManager({ initialQuery, initial, canAssignAdmi
             onChange={(event) => setSearchText(event.target.value)}
             placeholder="Name or email"
             maxLength={100}
-            className={SELECT}
+            className={FILTER_CONTROL_CLASS}
           />
         </div>
-        <ListSelect id={`${ids}-status`} label="Status" name="status" value={query.status} options={STATUS_OPTIONS} allLabel="All statuses" onChange={onSelect('status')} className={SELECT} />
-        <ListSelect id={`${ids}-verified`} label="Verification" name="isVerified" value={query.isVerified} options={VERIFIED_OPTIONS} allLabel="All" onChange={onSelect('isVerified')} className={SELECT} />
-        <ListSelect id={`${ids}-role`} label="Role" name="role" value={query.role} options={ROLE_OPTIONS} allLabel="All roles" onChange={onSelect('role')} className={SELECT} />
-        <ListSelect id={`${ids}-size`} label="Per page" name="size" value={query.size} options={sizeOptions(USER_PAGE_SIZES)} onChange={onSelect('size')} className={SELECT} />
+        <ListSelect id={`${ids}-status`} label="Status" name="status" value={query.status} options={STATUS_OPTIONS} allLabel="All statuses" onChange={onSelect('status')} className={FILTER_CONTROL_CLASS} />
+        <ListSelect id={`${ids}-verified`} label="Verification" name="isVerified" value={query.isVerified} options={VERIFIED_OPTIONS} allLabel="All" onChange={onSelect('isVerified')} className={FILTER_CONTROL_CLASS} />
+        <ListSelect id={`${ids}-role`} label="Role" name="role" value={query.role} options={ROLE_OPTIONS} allLabel="All roles" onChange={onSelect('role')} className={FILTER_CONTROL_CLASS} />
+        <ListSelect id={`${ids}-size`} label="Per page" name="size" value={query.size} options={sizeOptions(USER_PAGE_SIZES)} onChange={onSelect('size')} className={FILTER_CONTROL_CLASS} />
         <div className="flex gap-2">
           {/* Sort survives a plain GET submit. */}
           {query.sortBy !== 'createdAt' || query.sortDir !== 'desc' ? (
