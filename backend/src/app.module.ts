@@ -7,7 +7,7 @@ import { ContentEventsModule } from './common/content-events';
 import { AllExceptionsFilter } from './common/filters/all-exceptions.filter';
 import { EnvelopeInterceptor } from './common/interceptors/envelope.interceptor';
 import { CommonMessages } from './common/messages';
-import { requestIdOf } from './common/request-id';
+import { requestLogOptions } from './common/request-log';
 import { createValidationPipe } from './common/validation/validation.pipe';
 import { WellFormedTextPipe } from './common/validation/well-formed-text.pipe';
 import { ConfigModule } from './config/config.module';
@@ -17,6 +17,7 @@ import { AdminModule } from './admin/admin.module';
 import { AuthModule } from './auth/auth.module';
 import { CommentsModule } from './comments/comments.module';
 import { DashboardsModule } from './dashboards/dashboards.module';
+import { GatewayModule } from './gateway/gateway.module';
 import { HealthModule } from './health/health.module';
 import { ImagesModule } from './images/images.module';
 import { LikesModule } from './likes/likes.module';
@@ -65,19 +66,8 @@ export class AppModule {
       module: AppModule,
       imports: [
         ConfigModule.forRoot(config),
-        LoggerModule.forRoot({
-          pinoHttp: {
-            level: config.logLevel,
-            genReqId: (req, res) => {
-              const id = requestIdOf(req);
-              res.setHeader('X-Request-Id', id);
-              return id;
-            },
-            autoLogging: { ignore: (req) => /^\/(api\/v1\/health|_astro\/|favicon)/.test(req.url ?? '') },
-            redact: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'],
-            customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info'),
-          },
-        }),
+        // One short line per request; every header only at debug (common/request-log.ts).
+        LoggerModule.forRoot({ pinoHttp: requestLogOptions(config.logLevel) }),
         TypeOrmModule.forRoot({
           ...dataSourceOptions(options.databaseUrl),
           migrationsRun: !options.withoutDatabase,
@@ -89,6 +79,7 @@ export class AppModule {
         ImagesModule,
         ...API_MODULES,
         RouterModule.register([{ path: API_PREFIX, children: API_MODULES }]),
+        GatewayModule,
       ],
       providers: [
         { provide: APP_GUARD, useClass: ThrottlerGuard },

@@ -28,15 +28,17 @@ const pages: AstroHandler = async (req: Request, res: Response, _next: NextFunct
   let main: string;
   const slug = /^\/blog\/([^/]+)$/.exec(req.path)?.[1];
   if (slug) {
-    const post = await locals.publicContent.postBySlug(slug);
-    if (post.ok) main = `<article><h1>${escape(post.data.title)}</h1><p>${escape(post.data.summary ?? '')}</p>${post.data.contentHtml}</article>`;
+    const post = await locals.gateway.call({ method: 'GET', path: '/api/v1/blog/posts/public/{slug}', params: { path: { slug } } });
+    const body = post.body as { data: { title: string; summary: string | null; contentHtml: string }; message: string };
+    if (post.status === 200) main = `<article><h1>${escape(body.data.title)}</h1><p>${escape(body.data.summary ?? '')}</p>${body.data.contentHtml}</article>`;
     else {
       status = post.status;
-      main = `<h1>${escape(post.message)}</h1>`;
+      main = `<h1>${escape(body.message)}</h1>`;
     }
   } else {
-    const list = await locals.publicContent.publishedPosts(0, 12);
-    main = list.ok ? list.data.content.map((card) => `<article><h2><a href="/blog/${card.slug}">${escape(card.title)}</a></h2><p>${escape(card.summary ?? '')}</p></article>`).join('') : '<p>error</p>';
+    const list = await locals.gateway.call({ method: 'GET', path: '/api/v1/blog/posts/public', params: { query: { page: 0, size: 12 } } });
+    const cards = (list.body as { data?: { content: { slug: string; title: string; summary: string | null }[] } }).data?.content;
+    main = cards ? cards.map((card) => `<article><h2><a href="/blog/${card.slug}">${escape(card.title)}</a></h2><p>${escape(card.summary ?? '')}</p></article>`).join('') : '<p>error</p>';
   }
   const html = `<!doctype html><html lang="en"><head><title>Inkwell</title><script type="module" src="/_astro/client.Test123.js"></script></head><body><main>${main}</main></body></html>`;
   res.writeHead(status, { 'content-type': 'text/html' });

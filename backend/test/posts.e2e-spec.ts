@@ -1,6 +1,5 @@
 import { DataSource } from 'typeorm';
 import { ContentChange, ContentEvents } from '../src/common/content-events';
-import { PublicContentService } from '../src/frontend/public-content';
 import { PostViewsService } from '../src/posts/post-views.service';
 import { PostsPublicService } from '../src/posts/posts-public.service';
 import { TagsService } from '../src/tags/tags.service';
@@ -185,7 +184,7 @@ describe('Posts API', () => {
     it('announces a published post to the page caches', async () => {
       events.length = 0;
       const post = await adminPost();
-      expect(events).toEqual([{ kind: 'post', id: post.id, slugs: [post.slug] }]);
+      expect(events).toEqual([{ kind: 'post', postId: post.id, slugs: [post.slug] }]);
       events.length = 0;
       await t.http.post(api('/blog/posts')).set(admin.auth).send({ title: `Quiet ${uid()}`, content: 'c' }).expect(201);
       expect(events).toEqual([]);
@@ -371,13 +370,13 @@ describe('Posts API', () => {
       res = await t.http.put(api(`/blog/posts/${post.id}`)).set(admin.auth).send({ status: 'PUBLISHED' }).expect(200);
       expect(res.body.data).toMatchObject({ status: 'PUBLISHED', publishedAt: ISO });
       const publishedAt = res.body.data.publishedAt;
-      expect(events).toEqual([{ kind: 'post', id: post.id, slugs: [post.slug] }]);
+      expect(events).toEqual([{ kind: 'post', postId: post.id, slugs: [post.slug] }]);
       await t.http.get(api(`/blog/posts/public/${post.slug}`)).expect(200);
 
       events.length = 0;
       res = await t.http.put(api(`/blog/posts/${post.id}`)).set(admin.auth).send({ status: 'ARCHIVED', slug: `${post.slug}-old` }).expect(200);
       expect(res.body.data.status).toBe('ARCHIVED');
-      expect(events).toEqual([{ kind: 'post', id: post.id, slugs: [post.slug, `${post.slug}-old`] }]);
+      expect(events).toEqual([{ kind: 'post', postId: post.id, slugs: [post.slug, `${post.slug}-old`] }]);
       await t.http.get(api(`/blog/posts/public/${post.slug}-old`)).expect(404);
 
       res = await t.http.put(api(`/blog/posts/${post.id}`)).set(admin.auth).send({ status: 'PUBLISHED' }).expect(200);
@@ -421,7 +420,7 @@ describe('Posts API', () => {
       await t.http.delete(api(`/blog/posts/${published.id}`)).set(author.auth).expect(403);
       events.length = 0;
       await t.http.delete(api(`/blog/posts/${published.id}`)).set(admin.auth).expect(204);
-      expect(events).toEqual([{ kind: 'post', id: published.id, slugs: [published.slug] }]);
+      expect(events).toEqual([{ kind: 'post', postId: published.id, slugs: [published.slug] }]);
       await t.http.get(api(`/blog/posts/public/${published.slug}`)).expect(404);
       await t.http.delete(api(`/blog/posts/${published.id}`)).set(admin.auth).expect(404);
     });
@@ -678,7 +677,7 @@ describe('Posts API', () => {
       await t.http.get(api(`/blog/posts/public/${post.slug}`)).expect(200);
       await t.http.get(api(`/blog/posts/public/${post.slug}`)).expect(200);
       const views = t.app.get(PostViewsService);
-      views.recordBySlug(post.slug);
+      views.count(post.slug);
       let res = await t.http.get(api(`/blog/posts/${post.id}`)).set(admin.auth).expect(200);
       expect(res.body.data.viewCount).toBe(0);
       await views.flush();
@@ -686,55 +685,12 @@ describe('Posts API', () => {
       expect(res.body.data.viewCount).toBe(3);
 
       const draft = await authorDraft();
-      views.record(draft.id);
-      views.recordBySlug(draft.slug);
+      views.count(draft.id);
+      views.count(draft.slug);
       await views.flush();
       res = await t.http.get(api(`/blog/posts/${draft.id}`)).set(admin.auth).expect(200);
       expect(res.body.data.viewCount).toBe(0);
     });
   });
 
-  describe('the pages\' in-process reads (PublicContentService)', () => {
-    const apiData = async (path: string) => (await t.http.get(api(path)).expect(200)).body.data;
-
-    it('answer exactly what the public endpoints answer', async () => {
-      const post = await adminPost({ summary: 'In process' });
-      const views = t.app.get(PostViewsService);
-      await views.flush();
-      const content = new PublicContentService(t.app.get(PostsPublicService), t.app.get(TagsService));
-
-      expect(await content.latestStories()).toEqual({ ok: true, data: await apiData('/blog/posts/public/latest-stories') });
-      expect(await content.publishedPosts(0, 12)).toEqual({ ok: true, data: await apiData('/blog/posts/public?page=0&size=12') });
-      // Sizes are clamped like the API's (1–100; 1–1000 for the tag lookup).
-      expect(await content.publishedPosts(0, 5000)).toEqual({ ok: true, data: await apiData('/blog/posts/public?page=0&size=5000') });
-      expect(await content.postsByTag(tagSlug, 0, 12)).toEqual({ ok: true, data: await apiData(`/blog/posts/public/tag/${tagSlug}?page=0&size=12`) });
-      expect(await content.publishedTags()).toEqual({ ok: true, data: await apiData('/blog/tags/publish') });
-      expect(await content.activeTags(0, 5000)).toEqual({ ok: true, data: await apiData('/blog/tags?page=0&size=5000&activeOnly=true') });
-      expect(await content.authors()).toEqual({ ok: true, data: await apiData('/blog/authors') });
-      expect(await content.sitemap()).toEqual({ ok: true, data: await apiData('/blog/posts/public/sitemap') });
-
-      // Both count a view (batched), so the second read may already show the first one's.
-      const inProcess = await content.postBySlug(post.slug);
-      const overHttp = await apiData(`/blog/posts/public/${post.slug}`);
-      expect(inProcess).toEqual({ ok: true, data: { ...overHttp, viewCount: expect.any(Number) } });
-      await views.flush();
-      expect((await t.http.get(api(`/blog/posts/${post.id}`)).set(admin.auth).expect(200)).body.data.viewCount).toBe(2);
-    });
-
-    it('fail with the API\'s status and text, and never throw', async () => {
-      const content = new PublicContentService(t.app.get(PostsPublicService), t.app.get(TagsService));
-      const draft = await authorDraft();
-      for (const [read, path] of [
-        [() => content.postBySlug(draft.slug), `/blog/posts/public/${draft.slug}`],
-        [() => content.postBySlug('no-such-post'), '/blog/posts/public/no-such-post'],
-        [() => content.postsByTag('no-such-tag', 0, 12), '/blog/posts/public/tag/no-such-tag'],
-      ] as const) {
-        const res = await t.http.get(api(path)).expect(404);
-        expect(await read()).toEqual({ ok: false, status: 404, message: res.body.message });
-      }
-
-      jest.spyOn(t.app.get(PostsPublicService), 'authors').mockRejectedValueOnce(new Error('connection terminated'));
-      expect(await content.authors()).toEqual({ ok: false, status: 500, message: 'An unexpected error occurred' });
-    });
-  });
 });

@@ -34,8 +34,9 @@ interface Instance {
 function pagesFor(renders: string[]): AstroHandler {
   return async (req: Request, res: Response, _next: NextFunction, locals: ServerLocals) => {
     renders.push(req.path);
-    const list = await locals.publicContent.publishedPosts(0, 50);
-    const items = list.ok ? list.data.content.map((card) => `<li>${card.slug}</li>`).join('') : '<li>error</li>';
+    const list = await locals.gateway.call({ method: 'GET', path: '/api/v1/blog/posts/public', params: { query: { page: 0, size: 50 } } });
+    const cards = (list.body as { data?: { content: { slug: string }[] } }).data?.content;
+    const items = cards ? cards.map((card) => `<li>${card.slug}</li>`).join('') : '<li>error</li>';
     res.writeHead(200, { 'content-type': 'text/html' });
     res.end(`<!doctype html><html lang="en"><head><title>Inkwell</title></head><body><main><ul>${items}</ul></main></body></html>`);
   };

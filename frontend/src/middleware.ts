@@ -1,21 +1,13 @@
 import { defineMiddleware, sequence } from 'astro:middleware';
-import { createApiClient } from './lib/api/client';
-import { publicContent } from './lib/public-content';
+import { pageApi } from './lib/api/page-client';
 import { session } from './lib/session-middleware';
 
 /**
- * Binds a typed API client to this request: loopback to this process, forwarding the cookies and
- * the visitor's address (the API trusts X-Forwarded-For from loopback only). Public reads go
- * through `content`, answered in process by the server.
+ * Binds the typed API client to this request: every read and write goes through the server's
+ * page gateway, in process, with the visitor's cookies and address (no loopback HTTP).
  */
 const api = defineMiddleware((context, next) => {
-  const origin = context.locals.apiOrigin ?? context.url.origin;
-  context.locals.api = createApiClient({
-    baseUrl: origin,
-    cookie: context.request.headers.get('cookie') ?? undefined,
-    forwardedFor: context.locals.clientIp,
-  });
-  context.locals.content = publicContent(context.locals.publicContent);
+  context.locals.api = pageApi(context.locals.gateway);
   context.locals.publicUrl ??= context.url.origin;
   return next();
 });

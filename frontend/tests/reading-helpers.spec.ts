@@ -1,8 +1,9 @@
 import { expect, test } from '@playwright/test';
 import { ApiError } from '../src/lib/api/errors';
 import { cardReadingTime, compactCount, formatCount, formatViDate, formatViLongDate, isValidSlug, pageParam, plural, readingTimeOf, titleCaseSlug } from '../src/lib/format';
-import { publicContent, type PublicContentSource } from '../src/lib/public-content';
-import { retryHref } from '../src/lib/settle';
+import { pageApi } from '../src/lib/api/page-client';
+import { load, retryHref } from '../src/lib/settle';
+import type { GatewayCall, PageGateway } from '../../backend/src/gateway/gateway.types';
 import { xmlEscape } from '../src/lib/xml';
 
 /** The reading pages' pure rules (no browser page needed): formatters, slugs, paging, XML. */
@@ -58,21 +59,27 @@ test.describe('reading helpers', () => {
     expect(xmlEscape('bell\u0007 and tab\t')).toBe('bell and tab\t');
   });
 
-  test('publicContent() gives the data or an ApiError with the server\'s status and message, never throws', async () => {
-    const source = {
-      latestStories: () => Promise.resolve({ ok: true as const, data: [] }),
-      postsByTag: () => Promise.resolve({ ok: false as const, status: 404, message: 'Tag "x" not found' }),
-      authors: () => Promise.reject(new Error('the server broke')),
-    } as unknown as PublicContentSource;
-    const content = publicContent(source);
-    expect(await content.latestStories()).toEqual({ ok: true, data: [] });
-    const failed = await content.postsByTag('x', 0, 12);
+  test('load() over the page gateway: the data, or an ApiError with the server\'s status and message, never throws', async () => {
+    const calls: GatewayCall[] = [];
+    const gateway: PageGateway = {
+      call: async (call) => {
+        calls.push(call);
+        if (call.path === '/api/v1/blog/posts/public/latest-stories') return { status: 200, body: { success: true, data: [], message: 'OK', status: 200, errors: null }, headers: [] };
+        if (call.path === '/api/v1/blog/posts/public/tag/{slug}') return { status: 404, body: { success: false, data: null, message: 'Tag "x" not found', status: 404, errors: null }, headers: [] };
+        throw new Error('the server broke');
+      },
+      withCookies: () => gateway,
+    };
+    const api = pageApi(gateway);
+    expect(await load(api.GET('/api/v1/blog/posts/public/latest-stories'))).toEqual({ ok: true, data: [] });
+    const failed = await load(api.GET('/api/v1/blog/posts/public/tag/{slug}', { params: { path: { slug: 'x' }, query: { page: 0, size: 12 } } }));
     expect(failed.ok).toBe(false);
     if (!failed.ok) {
       expect(failed.error).toBeInstanceOf(ApiError);
       expect([failed.error.status, failed.error.message]).toEqual([404, 'Tag "x" not found']);
     }
-    const broken = await content.authors();
-    expect(broken.ok ? undefined : [broken.error.status, broken.error.message]).toEqual([500, 'An unexpected error occurred']);
+    expect(calls[1]).toEqual({ method: 'GET', path: '/api/v1/blog/posts/public/tag/{slug}', params: { path: { slug: 'x' }, query: { page: 0, size: 12 } }, body: undefined });
+    const broken = await load(api.GET('/api/v1/blog/authors'));
+    expect(broken.ok ? undefined : broken.error.status).toBe(0);
   });
 });

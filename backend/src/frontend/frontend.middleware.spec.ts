@@ -13,7 +13,7 @@ import { loadConfig } from '../config/env';
 import { FrontendMiddleware, MAX_CONCURRENT_RENDERS, type AstroHandler, type PostViewRecorder } from './frontend.module';
 import { etagOf } from './page-cache';
 import { PageCacheService } from './page-cache.service';
-import type { PublicContentService } from './public-content';
+import type { PageGatewayService } from '../gateway/page-gateway.service';
 
 /**
  * The caching layer in front of the page handler, with a handler that answers the way Astro's
@@ -56,10 +56,10 @@ function setup(options: { pageCache?: boolean; compression?: boolean } = {}) {
     res.write(Buffer.from(body.slice(10)));
     res.end();
   };
-  const recorder: PostViewRecorder = { recordBySlug: (slug) => void views.push(slug) };
-  // The stand-in handler reads no content, so the in-process content port is not needed here.
+  const recorder: PostViewRecorder = { count: (slug) => void views.push(String(slug)) };
+  // The stand-in handler reads no data, so the page gateway is not needed here.
   // No client build here: every path is a page.
-  const middleware = new FrontendMiddleware(handler, config, pages, {} as PublicContentService, recorder, join(tmpdir(), 'inkwell-no-client-build'));
+  const middleware = new FrontendMiddleware(handler, config, pages, {} as PageGatewayService, recorder, join(tmpdir(), 'inkwell-no-client-build'));
   const app: Express = express();
   if (options.compression) app.use(onTheFlyCompression());
   app.use(cookieParser());
@@ -115,12 +115,12 @@ describe('FrontendMiddleware page cache', () => {
     expect(renders).toEqual(['/authors']);
   });
 
-  it('clears everything when content changes, so the next request shows the change', async () => {
+  it('a post change drops the list pages, so the next request shows the change', async () => {
     const { app, renders, events, bump } = setup();
     const before = await request(app).get('/').expect(200);
     bump();
     expect((await request(app).get('/').expect(200)).text).toBe(before.text);
-    events.changed({ kind: 'post', id: 1, slugs: ['a-post'] });
+    events.changed({ kind: 'post', postId: 1, slugs: ['a-post'] });
     const after = await request(app).get('/').expect(200);
     expect(after.text).toBe('<html><body>/ v2</body></html>');
     expect(after.headers['etag']).not.toBe(before.headers['etag']);
@@ -136,7 +136,7 @@ describe('FrontendMiddleware page cache', () => {
     answers.set('/blog', { hold: () => (started(), new Promise<void>((done) => (release = done))) });
     const pending = request(app).get('/blog').then((response) => response);
     await renderingStarted;
-    events.changed({ kind: 'post' });
+    events.changed({ kind: 'post', postId: 1, slugs: ['a-post'] });
     answers.delete('/blog');
     release();
     expect((await pending).status).toBe(200);

@@ -12,29 +12,16 @@ import { writeCachedPage } from './cached-page-writer';
 import { negotiateCoding } from './content-coding';
 import { etagOf, withEncodings, type CachedPage } from './page-cache';
 import { PageCacheFastPath } from './page-cache-fast-path';
-import { hasSessionCookie, isCacheableResponse, isPublicPagePath, postSlugOf, PRIVATE_CACHE_CONTROL, UNCACHED_PAGE_CACHE_CONTROL } from './page-cache-policy';
+import { hasSessionCookie, isCacheableResponse, isPublicPagePath, PRIVATE_CACHE_CONTROL, UNCACHED_PAGE_CACHE_CONTROL } from './page-cache-policy';
 import { PageCacheService } from './page-cache.service';
-import { POST_VIEW_RECORDER, type PostViewRecorder } from './post-view-recorder';
-import { PublicContentService } from './public-content';
+import { countCachedPostView, POST_VIEW_RECORDER, type PostViewRecorder } from './post-view-recorder';
+import { PageGatewayService } from '../gateway/page-gateway.service';
+import type { ServerLocals } from './server-locals';
 import { useStandardReasonPhrase } from './reason-phrase';
 import { bufferResponse } from './response-buffer';
 import { IMMUTABLE_CACHE_CONTROL, StaticAssets } from './static-assets';
 
-/** What the Astro pages get as `Astro.locals` from the server. */
-export interface ServerLocals {
-  /** Loopback origin of this very process, for the pages' API calls. */
-  apiOrigin: string;
-  /**
-   * The visitor's address (Express's req.ip, after TRUST_PROXY). Pages send it as
-   * X-Forwarded-For on their loopback API calls, so rate limits count per visitor rather than
-   * one shared bucket for 127.0.0.1.
-   */
-  clientIp: string | undefined;
-  publicUrl: string;
-  pageCache: boolean;
-  /** The public reads, in process (see PublicContentService); the pages use it as `Astro.locals.content`. */
-  publicContent: PublicContentService;
-}
+export type { ServerLocals } from './server-locals';
 
 export type AstroHandler = (req: Request, res: Response, next: NextFunction, locals: ServerLocals) => Promise<void>;
 
@@ -78,7 +65,7 @@ export class FrontendMiddleware implements NestMiddleware {
     @Inject(ASTRO_HANDLER) private readonly handler: AstroHandler,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly pages: PageCacheService,
-    private readonly content: PublicContentService,
+    private readonly gateway: PageGatewayService,
     @Optional() @Inject(POST_VIEW_RECORDER) private readonly views?: PostViewRecorder,
     @Optional() @Inject(CLIENT_DIR) clientDir: string = CLIENT_DIST,
   ) {
@@ -162,7 +149,7 @@ export class FrontendMiddleware implements NestMiddleware {
       encoding
         .catch(() => rendered)
         .then((page) => {
-          const stored = keep && generation === this.pages.generation && this.pages.cache.set(key, page);
+          const stored = keep && this.pages.store(key, page, generation);
           settle(stored ? page : undefined);
           if (res.destroyed) return;
           writeCachedPage(req, res, page);
@@ -197,11 +184,9 @@ export class FrontendMiddleware implements NestMiddleware {
       if (res.destroyed || res.writableEnded) return release();
       res.once('close', release);
       const locals: ServerLocals = {
-        apiOrigin: `http://127.0.0.1:${req.socket.localPort}`,
-        clientIp: req.ip ?? req.socket.remoteAddress,
+        gateway: this.gateway.forRequest(req),
         publicUrl: this.config.publicUrl,
         pageCache: this.config.pageCache,
-        publicContent: this.content,
       };
       setImmediate(() => {
         // The visitor may have gone in the meantime: no render for a closed connection.
@@ -216,18 +201,11 @@ export class FrontendMiddleware implements NestMiddleware {
     else this.waiting.push(start);
   }
 
+  /** A page from the cache (a hit, or a waiter given another request's render): a post page counts its view here. */
   private sendCached(req: Request, res: Response, page: CachedPage): void {
     if (res.headersSent || res.destroyed) return;
-    this.countView(req.path, page.status);
+    countCachedPostView(this.views, req.path, page.status);
     writeCachedPage(req, res, page);
-  }
-
-  private countView(path: string, status: number): void {
-    const slug = status === 200 ? postSlugOf(path) : undefined;
-    if (!slug || !this.views) return;
-    Promise.resolve()
-      .then(() => this.views?.recordBySlug(slug))
-      .catch(() => undefined);
   }
 }
 
@@ -259,7 +237,6 @@ export class FrontendModule implements NestModule {
         { provide: CLIENT_DIR, useValue: options.clientDir ?? CLIENT_DIST },
         PageCacheService,
         PageCacheFastPath,
-        PublicContentService,
         FrontendMiddleware,
       ],
       exports: [PageCacheService],

@@ -2,10 +2,13 @@
  * Session part of the Astro middleware: turns the session cookies into `locals.user`, renews an
  * expired access token with the refresh cookie, and applies the spec's redirects.
  *
- * Cheap on purpose: a request without session cookies makes no API call at all.
+ * Cheap on purpose: a request without session cookies makes no API call at all. With them, the
+ * session is checked once per page: the profile read resolves the caller, and every later read of
+ * the page reuses it (the gateway's caller memo).
  */
 import { defineMiddleware } from 'astro:middleware';
-import { createApiClient, type ApiClient } from './api/client';
+import type { ApiClient } from './api/client';
+import { pageApi } from './api/page-client';
 import { ACCESS_COOKIE, GUEST_PAGES, REFRESH_COOKIE, jwtExpiry, loginUrl, needsSession, normalisePath, parseSetCookie, safeCallback, toSessionUser, type SessionUser } from './session';
 
 interface Renewal {
@@ -56,17 +59,6 @@ function renew(api: ApiClient, refreshToken: string): Promise<Renewal> {
   return renewal;
 }
 
-/** The request's Cookie header with some cookies replaced (or added). */
-function withCookies(header: string | null, values: Record<string, string | undefined>): string {
-  const replace = Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined));
-  const pairs = (header ?? '')
-    .split(';')
-    .map((part) => part.trim())
-    .filter((part) => part && !Object.keys(replace).includes(part.slice(0, part.indexOf('=')).trim()));
-  for (const [name, value] of Object.entries(replace)) pairs.push(`${name}=${value}`);
-  return pairs.join('; ');
-}
-
 async function fetchProfile(api: ApiClient): Promise<{ user?: SessionUser; status: number }> {
   try {
     const { data, response } = await api.GET('/api/v1/users/profile', {});
@@ -87,8 +79,6 @@ export const session = defineMiddleware(async (context, next) => {
   const passOn: string[] = [];
 
   if (access || refresh) {
-    const origin = locals.apiOrigin ?? url.origin;
-    const cookieHeader = context.request.headers.get('cookie');
     let renewed = false;
     let refused = false;
 
@@ -101,11 +91,9 @@ export const session = defineMiddleware(async (context, next) => {
       unavailable ||= Boolean(result.unavailable);
       if (!result.ok || !result.accessToken) return false;
       access = result.accessToken;
-      locals.api = createApiClient({
-        baseUrl: origin,
-        cookie: withCookies(cookieHeader, { [ACCESS_COOKIE]: result.accessToken, [REFRESH_COOKIE]: result.refreshToken }),
-        forwardedFor: locals.clientIp,
-      });
+      // The rest of this request's calls carry the renewed session.
+      locals.gateway = locals.gateway.withCookies({ [ACCESS_COOKIE]: result.accessToken, [REFRESH_COOKIE]: result.refreshToken });
+      locals.api = pageApi(locals.gateway);
       return true;
     };
 

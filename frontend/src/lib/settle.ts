@@ -1,7 +1,22 @@
-import type { ApiError } from './api/errors';
+import { ApiError, unwrap, type FetchResult, type Unwrapped } from './api/errors';
+import { CommonTexts } from './texts/common';
 
-/** A page's data load (see public-content.ts): the data, or the ApiError that stopped it (rendered as an error state). */
+/** A page's data load: the data, or the ApiError that stopped it (rendered as an error state). */
 export type Loaded<T> = { ok: true; data: T } | { ok: false; error: ApiError };
+
+/**
+ * One API call of a page, settled: the envelope's data typed by the operation, or the ApiError
+ * with the API's status and message. Never throws.
+ *
+ *   const post = await load(Astro.locals.api.GET('/api/v1/blog/posts/public/{slug}', { params: { path: { slug } } }));
+ */
+export async function load<R extends FetchResult>(call: Promise<R>): Promise<Loaded<Unwrapped<R>>> {
+  try {
+    return { ok: true, data: await unwrap(call) };
+  } catch (error) {
+    return { ok: false, error: error instanceof ApiError ? error : new ApiError(CommonTexts.UNEXPECTED_ERROR, 500) };
+  }
+}
 
 /** The request's address, for Try Again links (a plain reload that works without JavaScript). */
 export function retryHref(url: URL): string {

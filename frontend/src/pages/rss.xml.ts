@@ -1,10 +1,11 @@
 import type { APIRoute } from 'astro';
+import { load } from '../lib/settle';
 import { xmlEscape } from '../lib/xml';
 
 /** RSS 2.0 feed of the 20 latest published posts, with absolute links from PUBLIC_URL. */
 export const GET: APIRoute = async ({ locals, url }) => {
   const site = locals.publicUrl ?? url.origin;
-  const posts = await locals.content.publishedPosts(0, 20);
+  const posts = await load(locals.api.GET('/api/v1/blog/posts/public', { params: { query: { page: 0, size: 20 } } }));
   if (!posts.ok) {
     return new Response('The feed is unavailable right now. Please try again later.\n', { status: 503, headers: { 'Content-Type': 'text/plain; charset=utf-8' } });
   }

@@ -1,10 +1,11 @@
 import type { APIRoute } from 'astro';
+import { load } from '../lib/settle';
 import { xmlEscape } from '../lib/xml';
 
 /** sitemap.xml: home, /blog, /authors, every published post and every tag page, with lastmod. */
 export const GET: APIRoute = async ({ locals, url }) => {
   const site = locals.publicUrl ?? url.origin;
-  const sitemap = await locals.content.sitemap();
+  const sitemap = await load(locals.api.GET('/api/v1/blog/posts/public/sitemap'));
   if (!sitemap.ok) {
     return new Response('The sitemap is unavailable right now. Please try again later.\n', { status: 503, headers: { 'Content-Type': 'text/plain; charset=utf-8' } });
   }

@@ -5,6 +5,7 @@ import type { Request } from 'express';
 import { isDatabaseUnavailable } from '../../common/database-unavailable';
 import { ROLE_RANK, RoleName } from '../../users/entities/role.entity';
 import { AuthMessages } from '../auth.messages';
+import { CALLER_MEMO, type CallerMemo } from '../../gateway/caller-memo';
 import { ACCESS_COOKIE, AuthUser } from '../auth-user';
 
 export const AUTH_OPTIONS = 'inkwell:auth';
@@ -45,7 +46,7 @@ export class JwtAuthGuard extends AuthGuard('jwt') {
       throw new UnauthorizedException(options.unauthenticated ?? AuthMessages.AUTH_REQUIRED);
     }
     try {
-      await super.canActivate(context);
+      await this.authenticate(context, request);
     } catch (error) {
       if (isDatabaseUnavailable(error)) throw error; // 503, not "log in again"
       if (optional && !(error instanceof ForbiddenException)) return true;
@@ -59,6 +60,21 @@ export class JwtAuthGuard extends AuthGuard('jwt') {
       throw new ForbiddenException(options.forbidden ?? AuthMessages.FORBIDDEN);
     }
     return true;
+  }
+
+  /**
+   * Passport's check of the token and the session behind it. The calls a page makes through the
+   * gateway (gateway/page-gateway.service.ts) share one memo: the first call resolves the caller,
+   * the others reuse the outcome (the user, or the same failure), so a page costs one session query.
+   */
+  private async authenticate(context: ExecutionContext, request: Request & { user?: AuthUser; [CALLER_MEMO]?: CallerMemo }): Promise<void> {
+    const memo = request[CALLER_MEMO];
+    if (!memo) {
+      await super.canActivate(context);
+      return;
+    }
+    memo.caller ??= (super.canActivate(context) as Promise<boolean>).then(() => request.user);
+    request.user = (await memo.caller) as AuthUser;
   }
 
   // Passport's default turns every failure into a bare 401; keep our messages instead.

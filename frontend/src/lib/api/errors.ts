@@ -28,11 +28,14 @@ export class ApiError extends Error {
   }
 }
 
-interface FetchResult {
+export interface FetchResult {
   data?: unknown;
   error?: unknown;
   response: Response;
 }
+
+/** The envelope `data` an operation's success carries, typed by the operation (from openapi.json). */
+export type Unwrapped<R> = R extends { data: infer D } ? (D extends { data: infer T } ? T : never) : never;
 
 function toApiError(error: unknown, response: Response): ApiError {
   const envelope = error as Partial<ApiEnvelope<unknown>> | undefined;
@@ -46,9 +49,7 @@ function toApiError(error: unknown, response: Response): ApiError {
  * Turns an openapi-fetch call into its envelope's `data`, or throws an ApiError with the
  * server's message. Network failures become status 0 with the spec's network text.
  */
-export async function unwrap<R extends FetchResult>(
-  call: Promise<R>,
-): Promise<R extends { data?: infer D } ? (NonNullable<D> extends { data: infer T } ? T : never) : never> {
+export async function unwrap<R extends FetchResult>(call: Promise<R>): Promise<Unwrapped<R>> {
   let result: R;
   try {
     result = await call;

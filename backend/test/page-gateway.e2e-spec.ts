@@ -1,0 +1,239 @@
+import type { Request } from 'express';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { SessionsService } from '../src/auth/sessions.service';
+import { PROJECT_ROOT } from '../src/config/paths';
+import { PageGatewayService } from '../src/gateway/page-gateway.service';
+import type { GatewayCall, PageGateway } from '../src/gateway/gateway.types';
+import { createTestApp, TestApp } from './helpers/app';
+import { api, uid } from './helpers/envelope';
+import { createAdmin, createAuthor, createReader, TestUser } from './helpers/users';
+
+type Caller = 'anonymous' | 'forged' | 'reader' | 'author' | 'admin';
+type Params = NonNullable<GatewayCall['params']>;
+
+/** Every `GET('/api/v1/...')` a page makes on the server (frontend/src without the browser islands). */
+function pageReads(): Set<string> {
+  const reads = new Set<string>();
+  const walk = (dir: string) => {
+    for (const name of readdirSync(dir)) {
+      const path = join(dir, name);
+      if (statSync(path).isDirectory()) {
+        if (name !== 'islands') walk(path);
+      } else if (/\.(ts|astro)$/.test(name) && !name.endsWith('.d.ts')) {
+        for (const match of readFileSync(path, 'utf8').matchAll(/\bGET\('(\/api\/v1[^']*)'/g)) reads.add(match[1]);
+      }
+    }
+  };
+  walk(join(PROJECT_ROOT, 'frontend', 'src'));
+  return reads;
+}
+
+/** The URL an HTTP client (openapi-fetch) sends for a path template and its parameters. */
+function urlOf(path: string, params: Params = {}): string {
+  const concrete = path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(String(params.path?.[name])));
+  const query = new URLSearchParams();
+  for (const [name, value] of Object.entries(params.query ?? {})) query.append(name, String(value));
+  const search = query.toString();
+  return search ? `${concrete}?${search}` : concrete;
+}
+
+/** Per-request fields that differ between any two answers: the request id, a post's live view count, the time a dashboard was made. */
+const VARYING = new Set(['requestId', 'viewCount', 'lastUpdated']);
+function comparable(body: unknown): unknown {
+  return JSON.parse(JSON.stringify(body ?? null), (key, value: unknown) => (VARYING.has(key) ? '<varies>' : value));
+}
+
+/** Where two JSON texts part, with some context. */
+function firstDifference(gateway: string, http: string): string {
+  let at = 0;
+  while (at < gateway.length && gateway[at] === http[at]) at += 1;
+  const around = (text: string) => text.slice(Math.max(0, at - 120), at + 120);
+  return `gateway …${around(gateway)}… vs HTTP …${around(http)}…`;
+}
+
+/**
+ * The pages' data path (backend/src/gateway) answers exactly what HTTP answers: for every read a
+ * page makes, for the same caller and input, bad input included, the same status and body.
+ */
+describe('Page gateway: parity with HTTP', () => {
+  let t: TestApp;
+  let gateway: PageGatewayService;
+  let users: Record<'reader' | 'author' | 'admin', TestUser>;
+  let post: { id: number; slug: string };
+  let draft: { id: number; slug: string };
+  let tagId: number;
+  let tagSlug: string;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    gateway = t.app.get(PageGatewayService);
+    users = { reader: await createReader(t), author: await createAuthor(t), admin: await createAdmin(t) };
+    tagSlug = `parity-${uid()}`;
+    tagId = (await t.http.post(api('/blog/tags')).set(users.admin.auth).send({ name: `Parity ${tagSlug}`, slug: tagSlug, color: '#123456' }).expect(201)).body.data.id;
+    const token = uid();
+    post = (
+      await t.http
+        .post(api('/blog/posts'))
+        .set(users.admin.auth)
+        .send({ title: `Parity ${token}`, slug: `parity-${token}`, content: '# Parity\n\nBody', status: 'PUBLISHED', tagSlugs: [tagSlug] })
+        .expect(201)
+    ).body.data;
+    draft = (
+      await t.http
+        .post(api('/blog/posts/author/create'))
+        .set(users.author.auth)
+        .send({ title: `Draft ${token}`, slug: `draft-${token}`, content: 'Draft body', tagSlugs: [tagSlug] })
+        .expect(201)
+    ).body.data;
+    await t.http.post(api(`/likes/post/${post.id}/toggle`)).set(users.reader.auth).expect(200);
+    await t.http.post(api('/comments')).set(users.reader.auth).send({ postId: post.id, content: 'A parity comment' }).expect(201);
+  });
+  afterAll(() => t?.close());
+
+  const cookieOf = (caller: Caller): string | undefined =>
+    caller === 'anonymous' ? undefined : caller === 'forged' ? 'inkwell_access=forged.token.value' : `inkwell_access=${users[caller].token}`;
+
+  function gatewayFor(caller: Caller): PageGateway {
+    const cookie = cookieOf(caller);
+    const cookies = cookie ? { inkwell_access: cookie.slice('inkwell_access='.length) } : {};
+    return gateway.forRequest({ headers: { 'user-agent': 'parity' }, cookies, ip: '127.0.0.1', socket: {} } as unknown as Request);
+  }
+
+  async function both(caller: Caller, path: string, params?: Params) {
+    const inProcess = await gatewayFor(caller).call({ method: 'GET', path, params });
+    const request = t.http.get(urlOf(path, params));
+    const cookie = cookieOf(caller);
+    if (cookie) request.set('Cookie', cookie);
+    const overHttp = await request;
+    return { inProcess: { status: inProcess.status, body: comparable(inProcess.body) }, overHttp: { status: overHttp.status, body: comparable(overHttp.body) } };
+  }
+
+  const HUGE = '100000000000000000000';
+  /** [caller, path, params] for every page read, with the bad inputs pages can be handed. */
+  const cases = (): [Caller, string, Params?][] => [
+    ['anonymous', '/api/v1/blog/posts/public/latest-stories'],
+    ['anonymous', '/api/v1/blog/posts/public', { query: { page: 0, size: 12 } }],
+    ['anonymous', '/api/v1/blog/posts/public', { query: { page: -1, size: 12 } }],
+    ['anonymous', '/api/v1/blog/posts/public', { query: { page: HUGE, size: 12 } }],
+    ['anonymous', '/api/v1/blog/posts/public', { query: { page: 0, size: 5000 } }],
+    ['anonymous', '/api/v1/blog/posts/public', { query: { page: 'two' } }],
+    ['anonymous', '/api/v1/blog/posts/public/{slug}', { path: { slug: post.slug } }],
+    ['reader', '/api/v1/blog/posts/public/{slug}', { path: { slug: post.slug } }],
+    ['anonymous', '/api/v1/blog/posts/public/{slug}', { path: { slug: draft.slug } }],
+    ['anonymous', '/api/v1/blog/posts/public/{slug}', { path: { slug: 'no-such-post' } }],
+    ['anonymous', '/api/v1/blog/posts/public/{slug}', { path: { slug: 'bad\u0000slug' } }],
+    ['anonymous', '/api/v1/blog/posts/public/tag/{slug}', { path: { slug: tagSlug }, query: { page: 0, size: 12 } }],
+    ['anonymous', '/api/v1/blog/posts/public/tag/{slug}', { path: { slug: tagSlug }, query: { page: -1, size: 12 } }],
+    ['anonymous', '/api/v1/blog/posts/public/tag/{slug}', { path: { slug: 'no-such-tag' }, query: { page: 0, size: 12 } }],
+    ['anonymous', '/api/v1/blog/posts/public/tag/{slug}', { path: { slug: 'a\u0000b' } }],
+    ['anonymous', '/api/v1/blog/posts/public/sitemap'],
+    ['anonymous', '/api/v1/blog/tags/publish'],
+    ['anonymous', '/api/v1/blog/tags', { query: { activeOnly: true, page: 0, size: 1000 } }],
+    ['anonymous', '/api/v1/blog/tags', { query: { page: HUGE } }],
+    ['anonymous', '/api/v1/blog/authors'],
+    ['anonymous', '/api/v1/users/profile'],
+    ['forged', '/api/v1/users/profile'],
+    ['reader', '/api/v1/users/profile'],
+    ['admin', '/api/v1/users/profile'],
+    ['reader', '/api/v1/likes/user/my-likes', { query: { page: 0, size: 10, sortBy: 'createdAt', sortDirection: 'desc' } }],
+    ['reader', '/api/v1/likes/user/my-likes', { query: { page: -1, sortBy: 'nonsense' } }],
+    ['reader', '/api/v1/likes/user/my-likes/recent', { query: { limit: 3 } }],
+    ['anonymous', '/api/v1/likes/user/my-likes/recent', { query: { limit: 3 } }],
+    ['reader', '/api/v1/comments/my-comments', { query: { page: 0, size: 10, sortBy: 'createdAt', sortDirection: 'desc' } }],
+    ['reader', '/api/v1/comments/my-comments', { query: { page: HUGE } }],
+    ['reader', '/api/v1/comments/my-recent', { query: { limit: 3 } }],
+    ['reader', '/api/v1/dashboard/user/stats'],
+    ['reader', '/api/v1/dashboard/quick-stats'],
+    ['anonymous', '/api/v1/dashboard/quick-stats'],
+    ['author', '/api/v1/dashboard/author/stats'],
+    ['reader', '/api/v1/dashboard/author/stats'],
+    ['author', '/api/v1/blog/posts/author/my-posts', { query: { page: 0, size: 10 } }],
+    ['author', '/api/v1/blog/posts/author/my-posts', { query: { page: 0, size: 1, status: 'DRAFT' } }],
+    ['author', '/api/v1/blog/posts/author/my-posts', { query: { status: 'NOPE' } }],
+    ['author', '/api/v1/blog/posts/{id}', { path: { id: draft.id } }],
+    ['reader', '/api/v1/blog/posts/{id}', { path: { id: draft.id } }],
+    ['admin', '/api/v1/blog/posts/{id}', { path: { id: 2147483000 } }],
+    ['admin', '/api/v1/blog/posts/{id}', { path: { id: 'abc' } }],
+    ['admin', '/api/v1/blog/posts/{id}', { path: { id: HUGE } }],
+    ['admin', '/api/v1/blog/posts/admin/all', { query: { page: 0, size: 10, sortBy: 'createdAt', sortDir: 'desc' } }],
+    ['admin', '/api/v1/blog/posts/admin/all', { query: { page: -1 } }],
+    ['author', '/api/v1/blog/posts/admin/all'],
+    ['admin', '/api/v1/blog/tags', { query: { page: 0, size: 100, sortBy: 'name', sortDir: 'asc', activeOnly: true } }],
+    ['admin', '/api/v1/blog/tags/{id}', { path: { id: tagId } }],
+    ['admin', '/api/v1/blog/tags/{id}', { path: { id: 2147483000 } }],
+    ['admin', '/api/v1/blog/tags/{id}', { path: { id: 'x\u0000' } }],
+    ['admin', '/api/v1/dashboard/admin/stats'],
+    ['admin', '/api/v1/dashboard/admin/activity'],
+    ['reader', '/api/v1/dashboard/admin/stats'],
+    ['admin', '/api/v1/admin/users', { query: { page: 0, size: 10 } }],
+    ['admin', '/api/v1/admin/users', { query: { page: -1 } }],
+    ['admin', '/api/v1/admin/users', { query: { page: HUGE } }],
+    ['admin', '/api/v1/admin/users', { query: { search: 'Test User', status: 'ACTIVE' } }],
+    ['reader', '/api/v1/admin/users'],
+    ['admin', '/api/v1/admin/users/{id}', { path: { id: users.reader.id } }],
+    ['admin', '/api/v1/admin/users/{id}', { path: { id: 2147483000 } }],
+    ['admin', '/api/v1/admin/users/{id}', { path: { id: 'abc' } }],
+    ['admin', '/api/v1/admin/users/{id}/ban-status', { path: { id: users.reader.id } }],
+    ['admin', '/api/v1/admin/users/{id}/audit-log', { path: { id: users.reader.id }, query: { page: 0, size: 10 } }],
+    ['admin', '/api/v1/admin/users/{id}/audit-log', { path: { id: users.reader.id }, query: { page: -1 } }],
+    ['admin', '/api/v1/blog/post-reviews/{id}/history', { path: { id: draft.id } }],
+  ];
+
+  it('covers every read a page makes', () => {
+    const covered = new Set(cases().map(([, path]) => path));
+    const missing = [...pageReads()].filter((path) => !covered.has(path));
+    expect(missing).toEqual([]);
+  });
+
+  it('answers every page read with the same status and body as HTTP, bad input included', async () => {
+    const differences: string[] = [];
+    for (const [caller, path, params] of cases()) {
+      const { inProcess, overHttp } = await both(caller, path, params);
+      try {
+        expect(inProcess).toEqual(overHttp);
+        expect(overHttp.status).not.toBe(500);
+      } catch {
+        differences.push(`${caller} GET ${urlOf(path, params)}: ${firstDifference(JSON.stringify(inProcess), JSON.stringify(overHttp))}`);
+      }
+    }
+    expect(differences).toEqual([]);
+  });
+
+  it('knows every operation of the API by its OpenAPI path', async () => {
+    const document = (await t.http.get('/api/docs-json').expect(200)).body as { paths: Record<string, Record<string, unknown>> };
+    const documented = Object.entries(document.paths).flatMap(([path, operations]) => Object.keys(operations).map((method) => `${method.toUpperCase()} ${path}`));
+    const known = new Set(gateway.operations());
+    expect(documented.filter((operation) => !known.has(operation))).toEqual([]);
+  });
+
+  it('checks the session once per page request, however many reads the page makes', async () => {
+    const page = gatewayFor('reader');
+    const resolve = jest.spyOn(t.app.get(SessionsService), 'resolveCaller');
+    try {
+      for (const path of ['/api/v1/users/profile', '/api/v1/dashboard/quick-stats', '/api/v1/dashboard/user/stats', '/api/v1/comments/my-recent']) {
+        expect((await page.call({ method: 'GET', path })).status).toBe(200);
+      }
+      expect(resolve).toHaveBeenCalledTimes(1);
+      // A renewed session is a new caller: resolved again, once.
+      const renewed = page.withCookies({ inkwell_access: users.admin.token });
+      expect(((await renewed.call({ method: 'GET', path: '/api/v1/users/profile' })).body as { data: { id: number } }).data.id).toBe(users.admin.id);
+      await renewed.call({ method: 'GET', path: '/api/v1/dashboard/admin/stats' });
+      expect(resolve).toHaveBeenCalledTimes(2);
+    } finally {
+      resolve.mockRestore();
+    }
+  });
+
+  it('runs writes through the same guards: a cookie write, the refresh cookies set as Set-Cookie', async () => {
+    const page = gatewayFor('reader');
+    const liked = await page.call({ method: 'POST', path: '/api/v1/likes/post/{id}/toggle', params: { path: { id: post.id } } });
+    expect(liked.status).toBe(200);
+    const overHttp = await t.http.get(api(`/likes/post/${post.id}/status`)).set(users.reader.auth).expect(200);
+    expect(overHttp.body.data.liked).toBe((liked.body as { data: { liked: boolean } }).data.liked);
+    // Without a refresh cookie the refresh answers 401 and clears nothing it should not.
+    const refresh = await gatewayFor('anonymous').call({ method: 'POST', path: '/api/v1/auth/refresh-token', body: {} });
+    const http = await t.http.post(api('/auth/refresh-token')).set('X-Request-Timestamp', String(Date.now())).send({});
+    expect({ status: refresh.status, body: comparable(refresh.body) }).toEqual({ status: http.status, body: comparable(http.body) });
+  });
+});
