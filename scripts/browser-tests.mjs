@@ -10,7 +10,7 @@ import { startMailCapture } from './mail-capture.mjs';
 import { chmodSync, copyFileSync, createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { freeLoopbackPort, serverNodeFlags, sleep } from './lib/process.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -68,7 +68,11 @@ const logFile = join(tempDir, 'server.log');
 const port = await freeLoopbackPort();
 const baseUrl = `http://127.0.0.1:${port}`;
 
-const serverEnv = { ...process.env, PORT: String(port), DATA_DIR: dataDir, PUBLIC_URL: baseUrl, THROTTLE_DISABLED: '1', ADMIN_EMAIL, ADMIN_PASSWORD };
+// Every connection the server opens to its own port is written here (scripts/lib/loopback-guard.mjs):
+// pages read through the in-process gateway, so the journeys must leave it empty.
+const loopbackLog = join(tempDir, 'loopback.log');
+const LOOPBACK_GUARD = join(ROOT, 'scripts', 'lib', 'loopback-guard.mjs');
+const serverEnv = { ...process.env, PORT: String(port), DATA_DIR: dataDir, PUBLIC_URL: baseUrl, THROTTLE_DISABLED: '1', ADMIN_EMAIL, ADMIN_PASSWORD, LOOPBACK_LOG: loopbackLog };
 // Always the embedded database and the mail catcher below: never a developer's real services.
 for (const name of ['DATABASE_URL', 'REDIS_URL', 'SMTP_URL', 'JWT_SECRET']) delete serverEnv[name];
 // The server mails through an in-process SMTP catcher; the tests read the mails from MAIL_CAPTURE_URL.
@@ -77,7 +81,7 @@ serverEnv.SMTP_URL = mail.smtpUrl;
 
 log(`starting the server on ${baseUrl} (DATA_DIR ${dataDir})`);
 const logStream = createWriteStream(logFile);
-const server = spawn(process.execPath, [...serverNodeFlags(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'))), SERVER_ENTRY], { cwd: ROOT, env: serverEnv, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+const server = spawn(process.execPath, [...serverNodeFlags(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'))), '--import', pathToFileURL(LOOPBACK_GUARD).href, SERVER_ENTRY], { cwd: ROOT, env: serverEnv, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
 server.stdout.pipe(logStream, { end: false });
 server.stderr.pipe(logStream, { end: false });
 let serverExit;
@@ -198,6 +202,13 @@ try {
       E2E_ADMIN_PASSWORD: ADMIN_PASSWORD,
       MAIL_CAPTURE_URL: mail.url,
     });
+    const loopbackCalls = existsSync(loopbackLog) ? readFileSync(loopbackLog, 'utf8').split('\n').filter(Boolean) : [];
+    log(`loopback connections the server made to itself during the journeys: ${loopbackCalls.length}`);
+    if (loopbackCalls.length > 0) {
+      process.stdout.write(`${loopbackCalls.slice(0, 20).join('\n')}\n`);
+      log('pages must read through the in-process gateway, never over loopback HTTP');
+      if (exitCode === 0) exitCode = 1;
+    }
     if (exitCode !== 0) {
       log(`Playwright failed (exit ${exitCode})`);
       printServerLog(40);
