@@ -15,14 +15,37 @@
 // admin user list (page 0, and page 0 and a deep page with a status + role filter), the user
 // search by a name fragment, the admin stats and activity chart, and the admin post list filtered
 // by status, signed in as the demo admin.
+// A fifth phase ('signed') measures the signed-in paths against one ceiling, at the same scale:
+// it signs in (POST /auth/login) as a typical reader (the median demo reader), reader-1 (the
+// most likes), reader-2 (the like toggle), author-1 and the demo admin at its start, keeping each
+// answer's bearer token and session cookies (inkwell_access, inkwell_refresh; a session signs in
+// again when it is 10 minutes old, before the 15-minute access token ends). API rows use the
+// bearer token, as the reader and admin phases do; page rows send the session cookies, as a
+// browser does. Its server (page cache on) measures the ceiling, then: the pipeline floor (the
+// small, cached quick stats asked by the signed-in reader), the reader's profile, reader-1's
+// my-likes page 0 (size 10), the typical reader's stats, the comments of the most commented
+// recent post (page 0), the admin user list (page 0 and page 4000), the user search
+// (?search=kowal), the admin post list the admin phase measures, the post page signed in,
+// /dashboard, /admin, /admin/users and /author/posts, every cached public page anonymous (/,
+// /home, /blog, the post page, /blog/tag/{slug}, /tag/{slug}, /authors), and last the like
+// toggle (each flip clears the public caches). The uncached rows need PAGE_CACHE=off: the phase
+// then stops that server and starts a second one with PAGE_CACHE=off on the same data, measures
+// the ceiling again and then /, /blog, the post page and /blog/tag/{slug} anonymous; these rows
+// show as phase 'signed uncached', and each row's ratio uses the ceiling measured just before it
+// on its own server. Each signed row is asked once before it is measured, and an answer that is
+// not 200 (a sign-in redirect, say) is reported. BENCH_PHASES=signed runs both halves.
+// BENCH_SMALL=1 is a smoke run: it seeds (once, with seed:demo --reset) a small data set
+// (1,000 posts, 20,000 likes, 5,000 comments, 10,000 members) into BENCH_DATA_DIR (default
+// <tmpdir>/inkwell-bench-small), lowers the scale checks to match, and says so in its output;
+// its figures are not the issues' scale.
 // Page rows ask with `Accept-Encoding: br, gzip`, as browsers do (issue 12): they measure the
 // compressed pages the cache keeps; the ceiling still sends the post page's identity bytes. The
 // 'cache on' phase also records each public page's size as sent (br, gzip, identity) and the
 // compressed JavaScript the /login page loads.
 // BENCH_INSTANCES=2 runs scripts/bench-instances.mjs instead: one instance against two behind a
 // round-robin proxy, uncached post page and list API (issue 12 §4).
-// Prints a table and PASS/FAIL per target of issues 4, 9, 11 and 12. Loopback only, bounded
-// durations; the servers are stopped at the end.
+// Prints a table and PASS/FAIL per target of issues 4, 9, 11 and 12 and of the signed phase.
+// Loopback only, bounded durations; the servers are stopped at the end.
 import autocannon from 'autocannon';
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -39,13 +62,20 @@ if (process.env.BENCH_INSTANCES && process.env.BENCH_INSTANCES !== '1') await im
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const SERVER_ENTRY = join(ROOT, 'dist', 'backend', 'src', 'main.js');
 const FRONTEND_ENTRY = join(ROOT, 'frontend', 'dist', 'server', 'entry.mjs');
-const DATA_DIR = resolve(ROOT, process.env.BENCH_DATA_DIR || './data');
+/** BENCH_SMALL=1: a smoke run on a small data set the script seeds itself (the figures are not the issues' scale). */
+const SMALL = /^(1|true|yes|on)$/i.test(process.env.BENCH_SMALL ?? '');
+/** seed:demo's arguments for BENCH_SMALL (a tenth of the issues' data set), and the file that says a data dir has them. */
+const SMALL_SEED = ['--posts', '1000', '--likes', '20000', '--comments', '5000', '--users', '10000'];
+const SMALL_MARKER = 'bench-small-seed.json';
+const DATA_DIR = resolve(ROOT, process.env.BENCH_DATA_DIR || (SMALL ? join(tmpdir(), 'inkwell-bench-small') : './data'));
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS || 64);
 const WARMUP_S = Number(process.env.BENCH_WARMUP || 3);
 const DURATION_S = Number(process.env.BENCH_DURATION || 10);
 const HEALTH_TIMEOUT_MS = 120_000;
 const STOP_TIMEOUT_MS = 30_000;
-const MIN_SEEDED_POSTS = 1_000;
+const MIN_SEEDED_POSTS = SMALL ? 500 : 1_000;
+/** The reader phase wants this many pages of the hot post's comments and of reader-1's likes (its deep pages). */
+const MIN_READER_PAGES = SMALL ? 5 : 20;
 /** Demo readers and their password, as backend/src/bin/seed-demo.ts creates them (reader-1 likes and comments the most). */
 const DEMO_PASSWORD = 'Demo-pass-2026!';
 const HEAVY_READER = 'reader-1@demo.inkwell.test';
@@ -58,12 +88,19 @@ const DEEP = 0.9;
 const RESEED = 'seed it with DATA_DIR=<dir> npm run seed:demo -- --reset --posts 10000 --likes 200000 --comments 50000 --users 100000';
 /** The demo admin (seed:demo --users) and the back-office scale the admin phase wants. */
 const DEMO_ADMIN = 'admin@demo.inkwell.test';
-const MIN_MEMBERS = 50_000;
+const MIN_MEMBERS = SMALL ? 5_000 : 50_000;
 /** The admin user list's page size (spec 001 §7: defaults 0 and 10), the filter of the deep page, the search fragment. */
 const ADMIN_PAGE_SIZE = 10;
 const DEEP_ADMIN_PAGE = 5000;
 const USER_FILTER = 'status=ACTIVE&role=USER';
 const SEARCH_FRAGMENT = 'kowal';
+/** The signed phase: the deep admin user page (unfiltered), the my-likes page size, the author whose posts it lists. */
+const SIGNED_ADMIN_PAGE = 4000;
+const SIGNED_LIKES_PAGE_SIZE = 10;
+const DEMO_AUTHOR = 'author-1@demo.inkwell.test';
+/** A session signs in again when it is this old (access tokens last 15 minutes). */
+const SESSION_RENEW_MS = 10 * 60_000;
+const SESSION_COOKIES = ['inkwell_access', 'inkwell_refresh'];
 /** The flags `npm start` gives Node (the heap cap): the benchmark measures the server as it runs in production. */
 const NODE_FLAGS = serverNodeFlags(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')));
 
@@ -251,6 +288,15 @@ if (!existsSync(SERVER_ENTRY) || !existsSync(FRONTEND_ENTRY)) {
   const built = spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit', env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1' } });
   if (built.status !== 0) process.exit(built.status ?? 1);
 }
+if (SMALL && !existsSync(join(DATA_DIR, SMALL_MARKER))) {
+  // The same seeding as the full data set (seed:demo), a tenth of it; --reset makes a rerun after a failed seed start clean.
+  log(`BENCH_SMALL=1: seeding a small data set into ${DATA_DIR} (seed:demo --reset ${SMALL_SEED.join(' ')})`);
+  const seedEnv = { ...process.env, DATA_DIR, LOG_LEVEL: 'warn' };
+  delete seedEnv.DATABASE_URL; // the embedded database in DATA_DIR, as the servers below use it
+  const seeded = spawnSync('npm', ['run', 'seed:demo', '--', '--reset', ...SMALL_SEED], { cwd: ROOT, stdio: 'inherit', env: seedEnv });
+  if (seeded.status !== 0) process.exit(seeded.status ?? 1);
+  writeFileSync(join(DATA_DIR, SMALL_MARKER), `${JSON.stringify({ seed: SMALL_SEED, at: new Date().toISOString() })}\n`);
+}
 if (!existsSync(DATA_DIR)) {
   log(`BENCH_DATA_DIR ${DATA_DIR} does not exist: seed it first with DATA_DIR=${DATA_DIR} npm run seed:demo -- --posts 10000`);
   process.exit(1);
@@ -291,6 +337,27 @@ async function publicRoutes(base, post) {
   ];
 }
 
+/** Request paths the phases share (the signed phase asks the reader and admin phases' routes). */
+const paths = {
+  comments: (postId, page) => `/api/v1/comments/post/${postId}?page=${page}&size=${COMMENT_PAGE_SIZE}`,
+  myLikes: (page, size = LIKES_PAGE_SIZE) => `/api/v1/likes/user/my-likes?page=${page}&size=${size}`,
+  likeToggle: (postId) => `/api/v1/likes/post/${postId}/toggle`,
+  readerStats: '/api/v1/dashboard/user/stats',
+  quickStats: '/api/v1/dashboard/quick-stats',
+  profile: '/api/v1/users/profile',
+  adminUsers: (page, query) => `/api/v1/admin/users?page=${page}&size=${ADMIN_PAGE_SIZE}${query ? `&${query}` : ''}`,
+  adminUserSearch: `/api/v1/admin/users/search?query=${SEARCH_FRAGMENT}&page=0&size=${ADMIN_PAGE_SIZE}`,
+  adminPosts: `/api/v1/blog/posts/admin/all?status=PUBLISHED&page=0&size=${ADMIN_PAGE_SIZE}`,
+};
+
+/** The most commented of the newest dozen posts (the seed gives recent posts the most comments) and its comments' page 0. */
+async function mostCommentedRecent(base, firstPage) {
+  const pages = await Promise.all(firstPage.content.map(async (card) => ({ card, page: await getJson(`${base}${paths.comments(card.id, 0)}`) })));
+  const hot = pages.reduce((best, item) => (item.page.totalElements > best.page.totalElements ? item : best));
+  if (hot.page.totalPages < MIN_READER_PAGES) throw new Error(`the most commented recent post has ${hot.page.totalElements} top-level comments (want ${MIN_READER_PAGES} pages): ${RESEED}`);
+  return hot;
+}
+
 /**
  * The reader features of issue 9 at the seeded scale. The post is the most commented of the
  * newest dozen (the seed gives recent posts the most comments); reader-1 has the most likes and
@@ -298,26 +365,22 @@ async function publicRoutes(base, post) {
  * every flip clears the public caches).
  */
 async function readerRoutes(base, firstPage) {
-  const pages = await Promise.all(
-    firstPage.content.map(async (card) => ({ card, page: await getJson(`${base}/api/v1/comments/post/${card.id}?page=0&size=${COMMENT_PAGE_SIZE}`) })),
-  );
-  const hot = pages.reduce((best, item) => (item.page.totalElements > best.page.totalElements ? item : best));
-  if (hot.page.totalPages < 20) throw new Error(`the most commented recent post has ${hot.page.totalElements} top-level comments (want 20 pages): ${RESEED}`);
+  const hot = await mostCommentedRecent(base, firstPage);
   const [heavy, toggling] = await Promise.all([signIn(base, HEAVY_READER), signIn(base, TOGGLING_READER)]);
   const asHeavy = { authorization: `Bearer ${heavy}` };
-  const likes = await getJson(`${base}/api/v1/likes/user/my-likes?page=0&size=${LIKES_PAGE_SIZE}`, asHeavy);
-  if (likes.totalPages < 20) throw new Error(`${HEAVY_READER} has ${likes.totalElements} likes (want 20 pages): ${RESEED}`);
+  const likes = await getJson(`${base}${paths.myLikes(0)}`, asHeavy);
+  if (likes.totalPages < MIN_READER_PAGES) throw new Error(`${HEAVY_READER} has ${likes.totalElements} likes (want ${MIN_READER_PAGES} pages): ${RESEED}`);
   const deepComments = Math.floor(hot.page.totalPages * DEEP);
   const deepLikes = Math.floor(likes.totalPages * DEEP);
   log(`reader: post ${hot.card.id} (${hot.page.totalElements} top-level comments, ${hot.page.totalPages} pages); ${HEAVY_READER} ${likes.totalElements} likes (${likes.totalPages} pages)`);
   return [
-    ['API comments page=0', `/api/v1/comments/post/${hot.card.id}?page=0&size=${COMMENT_PAGE_SIZE}`, {}, 'comments0'],
-    [`API comments page=${deepComments}`, `/api/v1/comments/post/${hot.card.id}?page=${deepComments}&size=${COMMENT_PAGE_SIZE}`, {}, 'commentsDeep'],
-    ['API my-likes page=0 (reader-1)', `/api/v1/likes/user/my-likes?page=0&size=${LIKES_PAGE_SIZE}`, { headers: asHeavy }, 'likes0'],
-    [`API my-likes page=${deepLikes} (reader-1)`, `/api/v1/likes/user/my-likes?page=${deepLikes}&size=${LIKES_PAGE_SIZE}`, { headers: asHeavy }, 'likesDeep'],
-    ['API dashboard/user/stats (reader-1)', '/api/v1/dashboard/user/stats', { headers: asHeavy }, 'dashboard'],
-    ['API dashboard/quick-stats', '/api/v1/dashboard/quick-stats', {}, 'quickStats'],
-    ['API like toggle (reader-2, one post)', `/api/v1/likes/post/${hot.card.id}/toggle`, { method: 'POST', headers: { authorization: `Bearer ${toggling}` } }, 'toggle'],
+    ['API comments page=0', paths.comments(hot.card.id, 0), {}, 'comments0'],
+    [`API comments page=${deepComments}`, paths.comments(hot.card.id, deepComments), {}, 'commentsDeep'],
+    ['API my-likes page=0 (reader-1)', paths.myLikes(0), { headers: asHeavy }, 'likes0'],
+    [`API my-likes page=${deepLikes} (reader-1)`, paths.myLikes(deepLikes), { headers: asHeavy }, 'likesDeep'],
+    ['API dashboard/user/stats (reader-1)', paths.readerStats, { headers: asHeavy }, 'dashboard'],
+    ['API dashboard/quick-stats', paths.quickStats, {}, 'quickStats'],
+    ['API like toggle (reader-2, one post)', paths.likeToggle(hot.card.id), { method: 'POST', headers: { authorization: `Bearer ${toggling}` } }, 'toggle'],
   ];
 }
 
@@ -330,27 +393,130 @@ async function readerRoutes(base, firstPage) {
 async function adminRoutes(base) {
   const token = await signIn(base, DEMO_ADMIN);
   const asAdmin = { authorization: `Bearer ${token}` };
-  const all = await getJson(`${base}/api/v1/admin/users?page=0&size=${ADMIN_PAGE_SIZE}`, asAdmin);
+  const all = await getJson(`${base}${paths.adminUsers(0)}`, asAdmin);
   if (all.totalElements < MIN_MEMBERS) throw new Error(`only ${all.totalElements} users (want ${MIN_MEMBERS}): ${RESEED}`);
-  const filtered = await getJson(`${base}/api/v1/admin/users?page=0&size=${ADMIN_PAGE_SIZE}&${USER_FILTER}`, asAdmin);
+  const filtered = await getJson(`${base}${paths.adminUsers(0, USER_FILTER)}`, asAdmin);
   const deep = Math.min(DEEP_ADMIN_PAGE, filtered.totalPages - 1);
-  const found = await getJson(`${base}/api/v1/admin/users/search?query=${SEARCH_FRAGMENT}&page=0&size=${ADMIN_PAGE_SIZE}`, asAdmin);
-  const posts = await getJson(`${base}/api/v1/blog/posts/admin/all?status=PUBLISHED&page=0&size=${ADMIN_PAGE_SIZE}`, asAdmin);
+  const found = await getJson(`${base}${paths.adminUserSearch}`, asAdmin);
+  const posts = await getJson(`${base}${paths.adminPosts}`, asAdmin);
   log(
     `admin: ${all.totalElements} users, ${filtered.totalElements} with ${USER_FILTER} (${filtered.totalPages} pages), ` +
       `${found.totalElements} matching '${SEARCH_FRAGMENT}', ${posts.totalElements} published posts`,
   );
   return [
     // The cost of a signed-in answer (token, session and user checks, one primary-key read): what the rows below add to it.
-    ['API users/profile (signed-in floor)', '/api/v1/users/profile', { headers: asAdmin }, 'signedInFloor'],
-    ['API admin users page=0', `/api/v1/admin/users?page=0&size=${ADMIN_PAGE_SIZE}`, { headers: asAdmin }, 'users0'],
-    ['API admin users page=0 (ACTIVE, USER)', `/api/v1/admin/users?page=0&size=${ADMIN_PAGE_SIZE}&${USER_FILTER}`, { headers: asAdmin }, 'usersFiltered0'],
-    [`API admin users page=${deep} (ACTIVE, USER)`, `/api/v1/admin/users?page=${deep}&size=${ADMIN_PAGE_SIZE}&${USER_FILTER}`, { headers: asAdmin }, 'usersDeep'],
-    [`API admin users search '${SEARCH_FRAGMENT}'`, `/api/v1/admin/users/search?query=${SEARCH_FRAGMENT}&page=0&size=${ADMIN_PAGE_SIZE}`, { headers: asAdmin }, 'usersSearch'],
+    ['API users/profile (signed-in floor)', paths.profile, { headers: asAdmin }, 'signedInFloor'],
+    ['API admin users page=0', paths.adminUsers(0), { headers: asAdmin }, 'users0'],
+    ['API admin users page=0 (ACTIVE, USER)', paths.adminUsers(0, USER_FILTER), { headers: asAdmin }, 'usersFiltered0'],
+    [`API admin users page=${deep} (ACTIVE, USER)`, paths.adminUsers(deep, USER_FILTER), { headers: asAdmin }, 'usersDeep'],
+    [`API admin users search '${SEARCH_FRAGMENT}'`, paths.adminUserSearch, { headers: asAdmin }, 'usersSearch'],
     ['API dashboard/admin/stats', '/api/v1/dashboard/admin/stats', { headers: asAdmin }, 'adminStats'],
     ['API dashboard/admin/activity (30 d)', '/api/v1/dashboard/admin/activity?days=30', { headers: asAdmin }, 'adminActivity'],
-    ['API admin posts PUBLISHED page=0', `/api/v1/blog/posts/admin/all?status=PUBLISHED&page=0&size=${ADMIN_PAGE_SIZE}`, { headers: asAdmin }, 'adminPosts'],
+    ['API admin posts PUBLISHED page=0', paths.adminPosts, { headers: asAdmin }, 'adminPosts'],
   ];
+}
+
+/**
+ * A signed-in session for the signed phase: the bearer token and the session cookies
+ * (inkwell_access, inkwell_refresh) of one POST /auth/login. headers('bearer' | 'cookie') signs
+ * in again first when the session is SESSION_RENEW_MS old (access tokens last 15 minutes).
+ */
+async function signedSession(base, email) {
+  const session = { email };
+  const signInNow = async () => {
+    const response = await fetch(`${base}/api/v1/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email, password: DEMO_PASSWORD, rememberMe: false }),
+    });
+    if (!response.ok) throw new Error(`sign-in as ${email} answered ${response.status}: ${RESEED}`);
+    const token = (await response.json()).data.accessToken;
+    const pairs = response.headers
+      .getSetCookie()
+      .map((header) => header.split(';')[0].trim())
+      .filter((pair) => SESSION_COOKIES.some((name) => pair.startsWith(`${name}=`) && pair.length > name.length + 1));
+    if (pairs.length !== SESSION_COOKIES.length) throw new Error(`sign-in as ${email} set ${pairs.length} of the session cookies ${SESSION_COOKIES.join(', ')}`);
+    session.bearer = { authorization: `Bearer ${token}` };
+    session.cookie = { cookie: pairs.join('; ') };
+    session.signedInAt = Date.now();
+  };
+  await signInNow();
+  session.headers = async (kind) => {
+    if (Date.now() - session.signedInAt >= SESSION_RENEW_MS) {
+      log(`signed: ${email} signs in again (the session is ${((Date.now() - session.signedInAt) / 60_000).toFixed(1)} min old)`);
+      await signInNow();
+    }
+    return session[kind];
+  };
+  return session;
+}
+
+/** The demo readers' count (reader-N e-mails, as the admin sees them) and the median one: a typical reader. */
+async function typicalReader(base, asAdmin) {
+  const found = await getJson(`${base}/api/v1/admin/users/search?query=reader-&page=0&size=1`, asAdmin);
+  if (!(found.totalElements > 0)) throw new Error(`no demo readers (reader-N@demo.inkwell.test): ${RESEED}`);
+  return `reader-${Math.ceil(found.totalElements / 2)}@demo.inkwell.test`;
+}
+
+/** The public pages the page cache keeps (PUBLIC_PAGE in page-cache-policy), as anonymous browsers ask them. */
+function cachedPublicPages(post, tagSlug) {
+  const page = { headers: BROWSER_ENCODINGS };
+  return [
+    ['page /', '/', page],
+    ['page /home', '/home', page],
+    ['page /blog', '/blog', page],
+    ['page /blog/{slug}', `/blog/${post.slug}`, page],
+    ['page /blog/tag/{slug}', `/blog/tag/${tagSlug}`, page],
+    ['page /tag/{slug}', `/tag/${tagSlug}`, page],
+    ['page /authors', '/authors', page],
+  ].map(([label, path, request]) => [`${label} (cached)`, path, request, `cached ${label.slice(5)}`]);
+}
+
+/**
+ * The signed phase, first server (page cache on): the signed-in rows against one ceiling, the
+ * cached public pages, and the like toggle last (each flip clears the public caches). API rows
+ * send the bearer token (as the reader and admin phases), pages the session cookies.
+ */
+async function signedRoutes(base, firstPage, post) {
+  const admin = await signedSession(base, DEMO_ADMIN);
+  const all = await getJson(`${base}${paths.adminUsers(0)}`, admin.bearer);
+  if (all.totalElements < MIN_MEMBERS) throw new Error(`only ${all.totalElements} users (want ${MIN_MEMBERS}): ${RESEED}`);
+  const typicalEmail = await typicalReader(base, admin.bearer);
+  const [reader, heavy, toggling, author] = await Promise.all([typicalEmail, HEAVY_READER, TOGGLING_READER, DEMO_AUTHOR].map((email) => signedSession(base, email)));
+  const hot = await mostCommentedRecent(base, firstPage);
+  const tagSlug = post.tags[0]?.slug ?? (await getJson(`${base}/api/v1/blog/tags/publish`))[0]?.slug;
+  const deep = Math.min(SIGNED_ADMIN_PAGE, Math.ceil(all.totalElements / ADMIN_PAGE_SIZE) - 1);
+  if (deep !== SIGNED_ADMIN_PAGE) log(`signed: ${all.totalElements} users make ${deep + 1} pages: the deep admin page is page ${deep}, not ${SIGNED_ADMIN_PAGE}`);
+  const readerName = typicalEmail.split('@')[0];
+  const authorName = DEMO_AUTHOR.split('@')[0];
+  log(`signed: typical reader ${typicalEmail}, post ${hot.card.id} (${hot.page.totalElements} top-level comments), ${all.totalElements} users, post page /blog/${post.slug}`);
+  const api = (session) => ({ auth: [session, 'bearer'], signed: true });
+  const page = (session) => ({ headers: BROWSER_ENCODINGS, auth: [session, 'cookie'], signed: true, signedPage: true });
+  return [
+    [`API quick-stats (${readerName}, floor)`, paths.quickStats, api(reader), 'quickStats'],
+    [`API users/profile (${readerName})`, paths.profile, api(reader), 'profile'],
+    [`API my-likes page=0 size=${SIGNED_LIKES_PAGE_SIZE} (reader-1)`, paths.myLikes(0, SIGNED_LIKES_PAGE_SIZE), api(heavy), 'likes0'],
+    [`API dashboard/user/stats (${readerName})`, paths.readerStats, api(reader), 'readerStats'],
+    ['API comments page=0', paths.comments(hot.card.id, 0), { signed: true }, 'comments0'],
+    ['API admin users page=0', paths.adminUsers(0), api(admin), 'users0'],
+    [`API admin users page=${deep}`, paths.adminUsers(deep), api(admin), 'usersDeep'],
+    [`API admin users ?search=${SEARCH_FRAGMENT}`, paths.adminUsers(0, `search=${SEARCH_FRAGMENT}`), api(admin), 'usersSearch'],
+    ['API admin posts PUBLISHED page=0', paths.adminPosts, api(admin), 'adminPosts'],
+    [`page /blog/{slug} (${readerName})`, `/blog/${post.slug}`, page(reader), 'postSigned'],
+    [`page /dashboard (${readerName})`, '/dashboard', page(reader), 'dashboardPage'],
+    ['page /admin (admin)', '/admin', page(admin), 'adminPage'],
+    ['page /admin/users (admin)', '/admin/users', page(admin), 'adminUsersPage'],
+    [`page /author/posts (${authorName})`, '/author/posts', page(author), 'authorPostsPage'],
+    ...cachedPublicPages(post, tagSlug),
+    ['API like toggle (reader-2, one post)', paths.likeToggle(hot.card.id), { method: 'POST', ...api(toggling) }, 'toggle'],
+  ];
+}
+
+/** The signed phase, second server (PAGE_CACHE=off): the public pages anonymous, rendered for each request. */
+async function signedUncachedRoutes(base, post) {
+  return (await publicRoutes(base, post))
+    .filter(([label]) => label.startsWith('page '))
+    .map(([label, path, request]) => [`${label} (uncached)`, path, { ...request, signed: true }, `uncached ${label.slice(5)}`]);
 }
 
 const PHASES = [
@@ -358,17 +524,38 @@ const PHASES = [
   { name: 'PAGE_CACHE=off', env: { PAGE_CACHE: 'off' }, routes: (base, firstPage, post) => publicRoutes(base, post) },
   { name: 'reader', env: {}, routes: (base, firstPage) => readerRoutes(base, firstPage) },
   { name: 'admin', env: {}, routes: (base) => adminRoutes(base) },
+  // One phase on two servers, one after the other on the same data: each half measures its own ceiling first.
+  { name: 'signed', env: {}, routes: (base, firstPage, post) => signedRoutes(base, firstPage, post) },
+  { name: 'signed uncached', group: 'signed', env: { PAGE_CACHE: 'off' }, routes: (base, firstPage, post) => signedUncachedRoutes(base, post) },
 ];
 /** BENCH_PHASES=reader (comma-separated names) measures only those phases; their targets only. */
 const chosen = (process.env.BENCH_PHASES || '').split(',').map((name) => name.trim()).filter(Boolean);
-const unknown = chosen.filter((name) => !PHASES.some((phase) => phase.name === name));
+const phaseGroup = (phase) => phase.group ?? phase.name;
+const unknown = chosen.filter((name) => !PHASES.some((phase) => phaseGroup(phase) === name));
 if (unknown.length) {
-  log(`BENCH_PHASES: unknown phase ${unknown.join(', ')} (phases: ${PHASES.map((phase) => phase.name).join(', ')})`);
+  log(`BENCH_PHASES: unknown phase ${unknown.join(', ')} (phases: ${[...new Set(PHASES.map(phaseGroup))].join(', ')})`);
   process.exit(1);
+}
+if (SMALL) log(`BENCH_SMALL=1: a smoke run on a small data set (seed:demo ${SMALL_SEED.join(' ')}) in ${DATA_DIR}; its figures are not the issues' scale`);
+
+/**
+ * One request as the row will send it, before it is measured (signed phase): an answer that is
+ * not 200 (a sign-in redirect, a 403) is reported, and a signed-in page must not be the
+ * anonymous cached one (Cache-Control: private).
+ */
+async function checkRow(label, url, { method = 'GET', headers = {} }, signedPage) {
+  try {
+    const response = await fetch(url, { method, headers: { accept: 'text/html,application/json', ...headers }, redirect: 'manual' });
+    await response.arrayBuffer();
+    if (response.status !== 200) log(`${label}: one ${method} answered ${response.status}${response.headers.get('location') ? ` (to ${response.headers.get('location')})` : ''}: the row will count errors`);
+    else if (signedPage && !/private/.test(response.headers.get('cache-control') ?? '')) log(`${label}: the signed-in page came with Cache-Control '${response.headers.get('cache-control')}' (not private)`);
+  } catch (error) {
+    log(`${label}: one ${method} failed: ${error instanceof Error ? error.message : String(error)}`);
+  }
 }
 
 try {
-  for (const phase of PHASES.filter((item) => chosen.length === 0 || chosen.includes(item.name))) {
+  for (const phase of PHASES.filter((item) => chosen.length === 0 || chosen.includes(phaseGroup(item)))) {
     const server = await startServer(phase.name, phase.env);
     servers.push(server);
     const base = server.baseUrl;
@@ -386,7 +573,10 @@ try {
       const sized = [['/', '/'], ['/blog', '/blog'], ['/blog/{slug}', `/blog/${post.slug}`], ['/blog/tag/{slug}', `/blog/tag/${tagSlug}`], ['/tag/{slug}', `/tag/${tagSlug}`], ['/authors', '/authors'], ['/rss.xml', '/rss.xml']];
       for (const [label, path] of sized) pageBytes[label] = await pageSizes(`${base}${path}`);
     }
-    const body = Buffer.from(await (await fetch(`${base}/blog/${post.slug}`)).arrayBuffer());
+    const postPage = await fetch(`${base}/blog/${post.slug}`);
+    const body = Buffer.from(await postPage.arrayBuffer());
+    // The ceiling sends the post page's bytes: a 404 or 503 page here would make every ratio of the phase wrong.
+    if (postPage.status !== 200) throw new Error(`${phase.name}: the post page /blog/${post.slug} answered ${postPage.status}: is the build complete (dist/, frontend/dist/)?`);
     const bare = await startCeiling(body);
     log(`${phase.name}: ceiling, a bare Node http server (own process) sending the post page (${body.length} bytes)`);
     try {
@@ -396,8 +586,11 @@ try {
     }
     rows.push({ phase: phase.name, route: 'ceiling (bare http, post page bytes)', ...ceilings[phase.name] });
 
-    for (const [label, path, request = {}, key = label] of routes) {
+    for (const [label, path, { auth, signed, signedPage, ...request } = {}, key = label] of routes) {
       log(`${phase.name}: ${label} (${request.method ?? 'GET'} ${path})`);
+      // Signed-in rows: the session's bearer token or cookies, renewed when the session is old.
+      if (auth) request.headers = { ...request.headers, ...(await auth[0].headers(auth[1])) };
+      if (signed) await checkRow(`${phase.name}: ${label}`, `${base}${path}`, request, signedPage);
       rows.push({ phase: phase.name, route: label, key, path, ...(await measure(`${base}${path}`, request)) });
     }
     memory[phase.name] = rssMegabytes(server.pid);
@@ -416,7 +609,7 @@ const padLeft = (value, width) => String(value).padStart(width);
 /** A row's req/s as a share of the ceiling measured in the same phase. */
 const ratio = (row) => (ceilings[row.phase]?.rps > 0 ? row.rps / ceilings[row.phase].rps : 0);
 process.stdout.write(
-  `\nInkwell benchmark: ${CONNECTIONS} connections, ${WARMUP_S} s warm-up + ${DURATION_S} s per route, DATA_DIR ${DATA_DIR}, LOG_LEVEL=warn, node ${NODE_FLAGS.join(' ') || '(no flags)'}\n\n`,
+  `\nInkwell benchmark${SMALL ? ' (BENCH_SMALL: small data set, a smoke run)' : ''}: ${CONNECTIONS} connections, ${WARMUP_S} s warm-up + ${DURATION_S} s per route, DATA_DIR ${DATA_DIR}, LOG_LEVEL=warn, node ${NODE_FLAGS.join(' ') || '(no flags)'}\n\n`,
 );
 process.stdout.write(`${pad('phase', 16)}${pad('route', 40)}${padLeft('req/s', 10)}${padLeft('p50 ms', 9)}${padLeft('p99 ms', 9)}${padLeft('vs ceiling', 12)}${padLeft('errors', 8)}\n`);
 for (const row of rows) {
@@ -439,6 +632,28 @@ const htmlPages = Object.keys(pageBytes).length ? Object.entries(pageBytes).filt
 const adminShare = (key, label) => [`API ${label} >= 2 % of ceiling`, [admin(key)], (row) => ratio(row) >= 0.02, percent];
 const percent = (row) => `${(ratio(row) * 100).toFixed(1)} %`;
 /** The deep page is within 2x of page 0: by p50 or by req/s (as for the post list). */
+/** The signed phase: a row at least min of the ceiling measured just before it (on its own server). */
+const signedShare = (phase, key, name, min) => [`${phase} ${name} >= ${Math.round(min * 100)} % of ceiling`, [find(phase, key)], (row) => ratio(row) >= min, percent];
+const signedDeepPage = /[?&]page=(\d+)/.exec(find('signed', 'usersDeep')?.path ?? '')?.[1] ?? String(SIGNED_ADMIN_PAGE);
+const signedTargets = [
+  signedShare('signed', 'quickStats', 'quick-stats (floor)', 0.2),
+  signedShare('signed', 'profile', 'users/profile', 0.1),
+  signedShare('signed', 'likes0', 'my-likes page 0', 0.05),
+  signedShare('signed', 'readerStats', 'reader stats', 0.05),
+  signedShare('signed', 'comments0', 'comments page 0', 0.05),
+  signedShare('signed', 'toggle', 'like toggle', 0.05),
+  signedShare('signed', 'users0', 'admin users page 0', 0.04),
+  signedShare('signed', 'usersDeep', `admin users page ${signedDeepPage}`, 0.04),
+  signedShare('signed', 'usersSearch', 'admin users search', 0.04),
+  signedShare('signed', 'adminPosts', 'admin posts', 0.04),
+  signedShare('signed', 'postSigned', 'post page (reader)', 0.05),
+  signedShare('signed', 'dashboardPage', '/dashboard (reader)', 0.02),
+  signedShare('signed', 'adminPage', '/admin (admin)', 0.02),
+  signedShare('signed', 'adminUsersPage', '/admin/users (admin)', 0.02),
+  signedShare('signed', 'authorPostsPage', '/author/posts (author)', 0.02),
+  ...['/', '/blog', '/blog/{slug}', '/blog/tag/{slug}'].map((path) => signedShare('signed uncached', `uncached ${path}`, path, 0.08)),
+  ...['/', '/home', '/blog', '/blog/{slug}', '/blog/tag/{slug}', '/tag/{slug}', '/authors'].map((path) => signedShare('signed', `cached ${path}`, `cached ${path}`, 1)),
+];
 const within2x = (deep, first) => deep.p50 <= 2 * Math.max(first.p50, 1) || deep.rps * 2 >= first.rps;
 const deepDetail = (deep, first) => `p50 ${deep.p50} vs ${first.p50} ms, req/s ${deep.rps.toFixed(0)} vs ${first.rps.toFixed(0)}`;
 const maxRss = Math.max(...Object.values(memory).filter((value) => value !== undefined));
@@ -485,6 +700,7 @@ const targets = [
   ['/login page JS <= 80 KB compressed (as sent)', [loginJs], (js) => js.sentBytes <= 80 * 1024, (js) => `${(js.sentBytes / 1024).toFixed(1)} KB`],
   ['post page JS <= 100 KB gzipped', [postJs], (js) => js.gzipBytes <= 100 * 1024, (js) => `${(js.gzipBytes / 1024).toFixed(1)} KB`],
   ['no render-blocking script before first paint', [postJs], (js) => js.blockingInHead.length === 0, (js) => `${js.blockingInHead.length} blocking`],
+  ...signedTargets,
   ['server RSS <= 300 MB', [maxRss], (mb) => Number.isFinite(mb) && mb <= 300, (mb) => (Number.isFinite(mb) ? `${mb.toFixed(0)} MB` : 'n/a')],
   ['no errors or non-2xx answers', [rows], (all) => all.every((row) => row.errors === 0), (all) => `${all.reduce((sum, row) => sum + row.errors, 0)}`],
 ];
