@@ -976,7 +976,7 @@ describe('Admin stats and the last administrator (own database)', () => {
       expect((await total('status=INACTIVE&size=1')).totalElements).toBe(inactive);
       expect((await statsOf(a)).inactiveUsers).toBe(inactive);
       await db.query(`UPDATE users SET status = 'INACTIVE' WHERE id = $1`, [extra.id]);
-      events.deliver({ kind: 'user', id: extra.id });
+      events.deliver({ kind: 'user', userId: extra.id, profileChanged: false });
       expect((await total('status=INACTIVE&size=1')).totalElements).toBe(inactive + 1);
       expect((await statsOf(a)).inactiveUsers).toBe(inactive + 1);
       await db.query(`UPDATE users SET status = 'PENDING' WHERE id = $1`, [extra.id]);

@@ -1,6 +1,5 @@
 import { DataSource } from 'typeorm';
 import { ContentEvents, ContentChange } from '../src/common/content-events';
-import { CommentChangeNotifier } from '../src/comments/comment-change-notifier';
 import { CommentsService } from '../src/comments/comments.service';
 import { createTestApp, TestApp } from './helpers/app';
 import { api, err, ISO, uid } from './helpers/envelope';
@@ -502,39 +501,45 @@ describe('Comments', () => {
   });
 
   describe('caches', () => {
-    it('every change tells ContentEvents (kind comments, gathered per 5 s window) after it commits', async () => {
+    it('every count change tells ContentEvents (post-counters, comments) after it commits and before it answers; an edit changes no count', async () => {
       const events = t.app.get(ContentEvents);
-      const notifier = t.app.get(CommentChangeNotifier);
-      notifier.flush();
       const seen: ContentChange[] = [];
       const stop = events.onChange((change) => seen.push(change));
       try {
         const post = await publishedPost();
         seen.length = 0;
-        (notifier as unknown as { lastNotice: number }).lastNotice = 0;
+        const notice = { kind: 'post-counters', postId: post.id, slug: post.slug, counter: 'comments' };
         const created = await comment(reader, post.id, 'cached?');
-        expect(seen).toEqual([{ kind: 'comments', id: post.id, slugs: [post.slug] }]);
+        expect(seen).toEqual([notice]);
         await t.http.put(api(`/comments/${created.id}`)).set(reader.auth).send({ content: 'edited' }).expect(200);
-        await t.http.delete(api(`/comments/${created.id}`)).set(reader.auth).expect(204);
         expect(seen).toHaveLength(1);
-        notifier.flush();
-        expect(seen).toEqual([
-          { kind: 'comments', id: post.id, slugs: [post.slug] },
-          { kind: 'comments', id: post.id, slugs: [post.slug] },
-        ]);
+        await t.http.delete(api(`/comments/${created.id}`)).set(reader.auth).expect(204);
+        expect(seen).toEqual([notice, notice]);
       } finally {
         stop();
       }
     });
 
+    it('read-your-writes: a comment shows at once in the quick stats and the post (held answers are dropped before the write answers)', async () => {
+      const post = await publishedPost();
+      const quick = async () => (await t.http.get(api('/dashboard/quick-stats')).expect(200)).body.data as { totalComments: number };
+      const count = async () => (await t.http.get(api(`/blog/posts/public/${post.slug}`)).expect(200)).body.data.commentCount as number;
+      const before = await quick(); // held for 5 s from here
+      expect(await count()).toBe(0); // held too
+      const created = await comment(reader, post.id, 'counted at once');
+      expect((await quick()).totalComments).toBe(before.totalComments + 1);
+      expect(await count()).toBe(1);
+      await t.http.delete(api(`/comments/${created.id}`)).set(reader.auth).expect(204);
+      expect((await quick()).totalComments).toBe(before.totalComments);
+      expect(await count()).toBe(0);
+    });
+
     it('a failed write tells nobody', async () => {
       const events = t.app.get(ContentEvents);
-      t.app.get(CommentChangeNotifier).flush();
       const seen: ContentChange[] = [];
       const stop = events.onChange((change) => seen.push(change));
       try {
         await t.http.post(api('/comments')).set(reader.auth).send({ postId: 2_000_000_000, content: 'x' }).expect(404);
-        t.app.get(CommentChangeNotifier).flush();
         expect(seen).toEqual([]);
       } finally {
         stop();

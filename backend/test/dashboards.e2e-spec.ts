@@ -124,7 +124,7 @@ describe('Dashboards API', () => {
   describe('GET /dashboard/quick-stats (public)', () => {
     it('site totals and today’s figures, published posts only, for anyone', async () => {
       const quick = async (auth?: TestUser) => {
-        t.app.get(ContentEvents).changed({ kind: 'test' }); // the answer is kept 5 s: start afresh
+        t.app.get(ContentEvents).changed({ kind: 'resync' }); // the answer is kept 5 s: start afresh
         const call = t.http.get(api('/dashboard/quick-stats'));
         return (await (auth ? call.set(auth.auth) : call).expect(200)).body;
       };
@@ -321,7 +321,7 @@ describe('Dashboards API', () => {
   describe('GET /dashboard/admin/activity', () => {
     type Day = { date: string; users: number; posts: number; comments: number; likes: number };
     const activity = async (query = '') => {
-      t.app.get(ContentEvents).changed({ kind: 'test' }); // answers are kept 5 s: start afresh
+      t.app.get(ContentEvents).changed({ kind: 'resync' }); // answers are kept 5 s: start afresh
       return (await t.http.get(api(`/dashboard/admin/activity${query}`)).set(admin.auth).expect(200)).body.data.days as Day[];
     };
     const utcDay = (offset: number) => new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate()) - offset * DAY);

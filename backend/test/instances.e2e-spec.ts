@@ -86,8 +86,8 @@ describe('Several instances on one database', () => {
     for (let i = 0; i < 20; i++) reads.push(a.http.get(api(`/blog/posts/public/${slug}`)).expect(200), b.http.get(api(`/blog/posts/public/${slug}`)).expect(200));
     await Promise.all(reads);
     for (let round = 0; round < 10; round++) {
-      for (let i = 0; i < 30; i++) viewsA.record(id);
-      for (let i = 0; i < 20; i++) viewsB.recordBySlug(slug);
+      for (let i = 0; i < 30; i++) viewsA.count(id);
+      for (let i = 0; i < 20; i++) viewsB.count(slug);
       await Promise.all([viewsA.flush(), viewsB.flush(), viewsA.flush(), viewsB.flush()]);
     }
     await Promise.all([viewsA.flush(), viewsB.flush()]);

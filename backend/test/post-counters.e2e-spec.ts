@@ -1,8 +1,16 @@
+import type { Request, Response } from 'express';
+import { mkdtempSync } from 'node:fs';
+import type { Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { DataSource } from 'typeorm';
+import type { AstroHandler } from '../src/frontend/frontend.module';
+import { PostViewsService } from '../src/posts/post-views.service';
 import { PostsService } from '../src/posts/posts.service';
 import { createTestApp, TestApp } from './helpers/app';
 import { api, uid } from './helpers/envelope';
-import { createAuthor, TestUser } from './helpers/users';
+import { rawRequest } from './helpers/raw-request';
+import { createAdmin, createAuthor, createReader, TestUser } from './helpers/users';
 
 /** PostsService.adjustCounters: what likes and comments call inside their own transaction. */
 describe('Post counters (PostsService.adjustCounters)', () => {
@@ -65,5 +73,111 @@ describe('Post counters (PostsService.adjustCounters)', () => {
       status: 404,
       message: 'Post with id 2000000000 not found',
     });
+  });
+});
+
+/**
+ * Views are counted in one place (PostViewsService.count): by PostsPublicService.bySlug for the
+ * API and every rendered post page (which reads the post through GET /blog/posts/public/{slug}),
+ * by countCachedPostView for a page answered from the page cache. Each answered post page is one view.
+ * The page handler stands in for Astro: it reads the post over loopback like the pages do.
+ */
+describe('Post views and page caching, end to end', () => {
+  let t: TestApp;
+  let server: Server;
+  let admin: TestUser;
+  let reader: TestUser;
+  const renders: string[] = [];
+
+  const handler: AstroHandler = async (req: Request, res: Response) => {
+    renders.push(req.path);
+    const slug = /^\/blog\/([^/]+)$/.exec(req.path)?.[1];
+    const origin = `http://127.0.0.1:${req.socket.localPort}`;
+    const headers = { cookie: req.headers.cookie ?? '' };
+    let status = 200;
+    let main = '';
+    if (slug) {
+      const answer = await fetch(`${origin}/api/v1/blog/posts/public/${slug}`, { headers });
+      const body = (await answer.json()) as { data?: { title: string; likeCount: number } };
+      status = answer.status;
+      main = body.data ? `<h1>${body.data.title}</h1><p>likes ${body.data.likeCount}</p>` : '<h1>missing</h1>';
+    } else {
+      const answer = await fetch(`${origin}/api/v1/blog/posts/public?size=100`, { headers });
+      const body = (await answer.json()) as { data: { content: { slug: string; likeCount: number }[] } };
+      main = body.data.content.map((card) => `<a href="/blog/${card.slug}">${card.likeCount}</a>`).join('');
+    }
+    res.writeHead(status, { 'content-type': 'text/html' });
+    res.end(`<!doctype html><html><body>${main}</body></html>`);
+  };
+
+  beforeAll(async () => {
+    t = await createTestApp({ frontend: { handler, clientDir: mkdtempSync(join(tmpdir(), 'inkwell-views-')) } });
+    server = t.app.getHttpServer() as Server;
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    admin = await createAdmin(t);
+    reader = await createReader(t);
+  });
+  afterAll(() => t.close());
+
+  async function publishedPost(): Promise<{ id: number; slug: string }> {
+    const token = uid();
+    const res = await t.http.post(api('/blog/posts')).set(admin.auth).send({ title: `Viewed ${token}`, content: 'x', slug: `viewed-${token}`, status: 'PUBLISHED' }).expect(201);
+    return res.body.data;
+  }
+
+  const views = async (id: number) => {
+    await t.app.get(PostViewsService).flush();
+    const [row] = (await t.app.get(DataSource).query('SELECT view_count FROM posts WHERE id = $1', [id])) as { view_count: number }[];
+    return Number(row.view_count);
+  };
+  const page = (path: string, headers: Record<string, string> = {}, method = 'GET') => rawRequest(server, path, headers, method);
+
+  it('counts one view per answered post page: rendered, cached (fast path), 304, HEAD, signed in, and the API', async () => {
+    const post = await publishedPost();
+    const before = await views(post.id);
+    const first = await page(`/blog/${post.slug}`); // rendered: the render's API read counts
+    expect(first.status).toBe(200);
+    await page(`/blog/${post.slug}`); // cached
+    await page(`/blog/${post.slug}`, { 'if-none-match': first.headers.etag! }); // cached, 304
+    await page(`/blog/${post.slug}`, {}, 'HEAD'); // cached
+    await page(`/blog/${post.slug}`, { cookie: `inkwell_access=${reader.token}` }); // signed in: rendered
+    await t.http.get(api(`/blog/posts/public/${post.slug}`)).expect(200); // the API itself
+    expect(renders.filter((path) => path === `/blog/${post.slug}`)).toHaveLength(2);
+    expect(await views(post.id)).toBe(before + 6);
+  });
+
+  it('counts one view per request when concurrent requests share one render', async () => {
+    const post = await publishedPost();
+    const before = await views(post.id);
+    const answers = await Promise.all(Array.from({ length: 8 }, () => page(`/blog/${post.slug}`)));
+    expect(answers.every((answer) => answer.status === 200)).toBe(true);
+    expect(await views(post.id)).toBe(before + 8);
+  });
+
+  it('a 404 post page counts nothing', async () => {
+    const post = await publishedPost();
+    const before = await views(post.id);
+    await page(`/blog/${post.slug}-missing`);
+    await page(`/blog/${post.slug}-missing`);
+    expect(await views(post.id)).toBe(before);
+  });
+
+  it("a like drops that post's page and the list pages (the lists show like counts), not other posts' pages; a ban drops neither", async () => {
+    const liked = await publishedPost();
+    const other = await publishedPost();
+    for (const path of [`/blog/${liked.slug}`, `/blog/${other.slug}`, '/blog']) await page(path);
+    const rendersOf = (path: string) => renders.filter((rendered) => rendered === path).length;
+    const counts = { liked: rendersOf(`/blog/${liked.slug}`), other: rendersOf(`/blog/${other.slug}`), list: rendersOf('/blog') };
+
+    const banned = await createReader(t);
+    await t.http.post(api(`/admin/users/${banned.id}/ban`)).set(admin.auth).send({ reason: 'spam' }).expect(200);
+    for (const path of [`/blog/${liked.slug}`, `/blog/${other.slug}`, '/blog']) await page(path);
+    expect([rendersOf(`/blog/${liked.slug}`), rendersOf(`/blog/${other.slug}`), rendersOf('/blog')]).toEqual([counts.liked, counts.other, counts.list]);
+
+    await t.http.post(api(`/likes/post/${liked.id}`)).set(reader.auth).expect(200);
+    expect((await page(`/blog/${liked.slug}`)).body.toString()).toContain('likes 1');
+    await page(`/blog/${other.slug}`);
+    expect(rendersOf(`/blog/${liked.slug}`)).toBe(counts.liked + 1);
+    expect(rendersOf(`/blog/${other.slug}`)).toBe(counts.other);
   });
 });

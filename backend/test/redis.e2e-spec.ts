@@ -56,7 +56,7 @@ describeWithRedis('REDIS_URL: two instances, one Redis', () => {
     };
 
   const redisUp = (t: TestApp) => t.app.get(RedisService).state === 'up';
-  const postChanges = (seen: typeof seenA, id: number, since: number) => seen.filter((s) => s.at >= since && s.change.kind === 'post' && s.change.id === id);
+  const postChanges = (seen: typeof seenA, id: number, since: number) => seen.filter((s) => s.at >= since && s.change.kind === 'post' && s.change.postId === id);
 
   beforeAll(async () => {
     redis = await startRedisServer(binary);

@@ -89,7 +89,7 @@ describe('Post reviews API', () => {
         createdAt: ISO,
         updatedAt: ISO,
       });
-      expect(events).toEqual([{ kind: 'post', id: post.id, slugs: [post.slug] }]);
+      expect(events).toEqual([{ kind: 'post', postId: post.id, slugs: [post.slug] }]);
       await t.http.get(api(`/blog/posts/public/${post.slug}`)).expect(200);
       const list = await t.http.get(api('/blog/posts/public?size=100')).expect(200);
       expect(list.body.data.content.map((c: { id: number }) => c.id)).toContain(post.id);

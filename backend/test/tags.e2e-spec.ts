@@ -217,7 +217,7 @@ describe('Tags API', () => {
       const res = await t.http.put(api(`/blog/tags/${x.id}`)).set(admin.auth).send({ name: x.name, slug: newSlug }).expect(200);
       expect(res.body.message).toBe('Tag updated.');
       expect(res.body.data).toMatchObject({ id: x.id, name: x.name, slug: newSlug, description: 'Keep' });
-      expect(events).toEqual([{ kind: 'tag', id: x.id, slugs: [x.slug, newSlug] }]);
+      expect(events).toEqual([{ kind: 'tag', tagId: x.id, slugs: [x.slug, newSlug] }]);
     });
   });
 
@@ -244,7 +244,7 @@ describe('Tags API', () => {
       events.length = 0;
       let res = await t.http.delete(api(`/blog/tags/${x.id}/deactivate`)).set(admin.auth).expect(200);
       expect(res.body).toMatchObject({ message: 'Tag deactivated.', data: { isActive: false, status: 'INACTIVE' } });
-      expect(events).toEqual([{ kind: 'tag', id: x.id, slugs: [x.slug] }]);
+      expect(events).toEqual([{ kind: 'tag', tagId: x.id, slugs: [x.slug] }]);
       expect((await t.http.get(api(`/blog/posts/public/tag/${x.slug}`)).expect(404)).body).toEqual(err(404, `Tag "${x.slug}" not found`));
       expect((await t.http.get(api(`/blog/posts/public/${p.slug}`)).expect(200)).body.data.tags).toEqual([]);
       const attach = await t.http.post(api('/blog/posts')).set(admin.auth).send({ title: `T ${uid()}`, content: 'c', tagSlugs: [x.slug] }).expect(201);
@@ -266,7 +266,7 @@ describe('Tags API', () => {
       events.length = 0;
       const res = await t.http.delete(api(`/blog/tags/${used.id}`)).set(admin.auth).expect(204);
       expect(res.text).toBe('');
-      expect(events).toEqual([{ kind: 'tag', id: used.id, slugs: [used.slug] }]);
+      expect(events).toEqual([{ kind: 'tag', tagId: used.id, slugs: [used.slug] }]);
       await t.http.get(api(`/blog/tags/${used.id}`)).expect(404);
 
       const unused = await tag();

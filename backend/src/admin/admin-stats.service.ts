@@ -36,7 +36,7 @@ export const ADMIN_STATS_TTL_MS = 5_000;
  * The admin dashboard's numbers, all real: user counts by status (one pass over users), post
  * counts and the engagement counters kept on the posts (views, likes, live comments: one pass
  * over posts), held 5 s for every administrator and dropped on every ContentEvents notice
- * (published posts, tags, likes, comments, users; from this instance or, through the Redis relay,
+ * but a tag's (published posts, likes, comments, users; from this instance or, through the Redis relay,
  * another). Read live: the caller's own posts and drafts (IDX_posts_author_status_created), the
  * tags (a few rows; a new tag sends no notice) and the latest audit entries (newest
  * first on the audit index), so an action shows in Recent Activity at once.
@@ -51,7 +51,10 @@ export class AdminStatsService implements OnModuleDestroy {
     private readonly audit: AuditService,
     contentEvents: ContentEvents,
   ) {
-    this.stopListening = contentEvents.onChange(() => this.totals.clear());
+    // Users by status, posts, likes and comments: every change but a tag's (the tag count is read live).
+    this.stopListening = contentEvents.onChange((change) => {
+      if (change.kind !== 'tag') this.totals.clear();
+    });
   }
 
   onModuleDestroy(): void {

@@ -233,9 +233,10 @@ export class AdminUsersService implements OnModuleDestroy {
         link: AuditLinks.user(id),
         details: { changes },
       });
-      return true;
+      // The name and bio show beside the account's posts (cards, post pages, feed, authors).
+      return changes.fullName || changes.bio ? ('profile' as const) : ('other' as const);
     });
-    if (changed) this.userChanged(id);
+    if (changed) this.userChanged(id, changed === 'profile');
     return this.get(id);
   }
 
@@ -371,9 +372,13 @@ export class AdminUsersService implements OnModuleDestroy {
     return this.repository.pageIds(filter, sortBy, direction, offset, size);
   }
 
-  /** After a committed change: every instance drops its held totals (and caches that show users). */
-  private userChanged(id: number): void {
-    this.contentEvents.changed({ kind: USER_CHANGE_KIND, id });
+  /**
+   * After a committed change, before the answer: every instance drops its held totals and what
+   * shows the account (`profileChanged`: its name or bio, which posts and lists show beside its
+   * posts; otherwise only the authors page, which lists active authors, can change).
+   */
+  private userChanged(id: number, profileChanged = false): void {
+    this.contentEvents.changed({ kind: USER_CHANGE_KIND, userId: id, profileChanged });
   }
 
   /** Takes the admin mutex, then the user's row; answers the user with roles (404 when missing). */

@@ -2,7 +2,6 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuthModule } from '../auth/auth.module';
 import { PostsModule } from '../posts/posts.module';
-import { CommentChangeNotifier } from './comment-change-notifier';
 import { CommentsController, PostCommentsController } from './comments.controller';
 import { CommentsRepository } from './comments.repository';
 import { CommentsService } from './comments.service';
@@ -11,7 +10,7 @@ import { Comment } from './entities/comment.entity';
 @Module({
   imports: [TypeOrmModule.forFeature([Comment]), AuthModule, PostsModule],
   controllers: [PostCommentsController, CommentsController],
-  providers: [CommentsService, CommentsRepository, CommentChangeNotifier],
+  providers: [CommentsService, CommentsRepository],
   exports: [CommentsService],
 })
 export class CommentsModule {}

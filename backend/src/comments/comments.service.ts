@@ -1,3 +1,4 @@
+import { ContentEvents } from '../common/content-events';
 import { BadRequestException, ForbiddenException, Injectable, NotFoundException } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
@@ -7,7 +8,6 @@ import { PostStatus } from '../posts/entities/post.entity';
 import { PostsService } from '../posts/posts.service';
 import { RoleName } from '../users/entities/role.entity';
 import { buildThreads, CommentRow, toCommentActivity, toCommentPage, toCommentResponse } from './comment.mapper';
-import { CommentChangeNotifier } from './comment-change-notifier';
 import { CommentsMessages } from './comments.messages';
 import { CommentsRepository, PostRef } from './comments.repository';
 import { ByUserSort } from './dto/comment-input.dto';
@@ -48,7 +48,7 @@ export class CommentsService {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly comments: CommentsRepository,
     private readonly posts: PostsService,
-    private readonly notifier: CommentChangeNotifier,
+    private readonly contentEvents: ContentEvents,
   ) {}
 
   /** A page of a post's top-level comments, each with its whole thread (oldest reply first). */
@@ -99,7 +99,7 @@ export class CommentsService {
       await this.posts.adjustCounters(manager, input.postId, { comments: 1 });
       return (await this.comments.findOne(newId, manager)) as CommentRow;
     });
-    if (post) this.notifier.changed(post.id, post.slug);
+    if (post) this.countersChanged(post);
     return { comment: toCommentResponse(row), isReply: !!input.parentId };
   }
 
@@ -108,9 +108,9 @@ export class CommentsService {
     const comment = await this.comments.findOne(id);
     if (!comment || comment.deleted_at) throw new NotFoundException(CommentsMessages.NOT_FOUND);
     if (comment.author_id !== user.id) throw new ForbiddenException(CommentsMessages.FORBIDDEN_UPDATE);
-    const post = await this.publishedPost(comment.post_id);
+    // An edit changes no count and no cached answer (comments are read live): no notice.
+    await this.publishedPost(comment.post_id);
     if (!(await this.comments.updateContent(id, content))) throw new NotFoundException(CommentsMessages.NOT_FOUND);
-    this.notifier.changed(post.id, post.slug);
     const [row, below] = await Promise.all([this.comments.findOne(id), this.comments.descendants([id])]);
     if (!row) throw new NotFoundException(CommentsMessages.NOT_FOUND);
     return toCommentResponse(row, buildThreads(below).get(id) ?? []);
@@ -143,7 +143,7 @@ export class CommentsService {
       return comment.post_id;
     });
     const post = await this.comments.findPost(postId);
-    if (post) this.notifier.changed(post.id, post.slug);
+    if (post) this.countersChanged(post);
   }
 
   /** A user's comments on published posts (public), newest or oldest first. */
@@ -189,6 +189,14 @@ export class CommentsService {
   }
 
   /** The post, when it is PUBLISHED; 404 otherwise (comments live on published posts only). */
+  /**
+   * After the commit, before the answer: the post's comment count changed. Every cache drops what
+   * shows it (this instance synchronously, so the commenter's next read has the new count).
+   */
+  private countersChanged(post: PostRef): void {
+    this.contentEvents.changed({ kind: 'post-counters', postId: post.id, slug: post.slug, counter: 'comments' });
+  }
+
   private async publishedPost(postId: number, message: string = CommentsMessages.POST_NOT_FOUND): Promise<PostRef> {
     const post = await this.comments.findPost(postId);
     if (!post || post.status !== PostStatus.PUBLISHED) throw new NotFoundException(message);

@@ -1,14 +1,14 @@
-import { ContentChange, ContentEvents } from './content-events';
+import { ContentChange, ContentEvents, isContentChange } from './content-events';
 
 describe('ContentEvents', () => {
-  const change: ContentChange = { kind: 'post', id: 7, slugs: ['a-post'] };
+  const change: ContentChange = { kind: 'post', postId: 7, slugs: ['a-post'] };
 
   it('delivers a local change to every listener, then to the relay', () => {
     const events = new ContentEvents();
     const order: string[] = [];
     events.onChange(() => order.push('cache 1'));
     events.onChange(() => order.push('cache 2'));
-    events.relayTo((relayed) => order.push(`relay ${relayed.kind} ${relayed.id}`));
+    events.relayTo((relayed) => order.push(`relay ${relayed.kind} ${relayed.kind === 'post' ? relayed.postId : ''}`));
     events.changed(change);
     expect(order).toEqual(['cache 1', 'cache 2', 'relay post 7']);
   });
@@ -34,5 +34,19 @@ describe('ContentEvents', () => {
     events.changed(change);
     expect(seen).toEqual([change]);
     expect(relayed).toEqual([]);
+  });
+
+  it('recognises well-formed changes only (what the relay delivers from other instances)', () => {
+    const good: ContentChange[] = [
+      change,
+      { kind: 'post-counters', postId: 3, slug: 'x', counter: 'likes' },
+      { kind: 'tag', tagId: 2, slugs: ['a', 'b'] },
+      { kind: 'user', userId: 9, profileChanged: false },
+      { kind: 'resync' },
+    ];
+    for (const value of good) expect(isContentChange(JSON.parse(JSON.stringify(value)))).toBe(true);
+    for (const value of [null, 'post', { kind: 'post' }, { kind: 'post', postId: '7', slugs: [] }, { kind: 'likes', id: 1 }, { kind: 'post-counters', postId: 1, slug: 'x', counter: 'views' }, { kind: 'user', userId: 1 }]) {
+      expect(isContentChange(value)).toBe(false);
+    }
   });
 });

@@ -1,19 +1,57 @@
 import { Global, Injectable, Module } from '@nestjs/common';
 
-export interface ContentChange {
-  /** What changed, e.g. 'post', 'tag'. */
-  kind: string;
-  id?: number;
-  /** Slugs whose public pages show this content (old and new, when a slug changed). */
-  slugs?: string[];
+/**
+ * What changed, exactly: each cache drops only the entries that show it (docs/architecture.md,
+ * 'What each change drops'). Every kind is plain JSON: the Redis relay carries it as it is.
+ */
+export type ContentChange =
+  /** A post anonymous readers see (or saw) was published, edited, unpublished or deleted; `slugs` old and new. */
+  | { kind: 'post'; postId: number; slugs: string[] }
+  /** A published post's like or comment count changed (nothing else about it). */
+  | { kind: 'post-counters'; postId: number; slug: string; counter: 'likes' | 'comments' }
+  /** A tag was renamed, (de)activated or deleted; `slugs` old and new. */
+  | { kind: 'tag'; tagId: number; slugs: string[] }
+  /**
+   * An account changed. `profileChanged`: its name, bio or avatar (what posts and lists show
+   * beside its posts); otherwise only what the back office and the authors page show (status,
+   * roles, verification, e-mail: a ban, for one).
+   */
+  | { kind: 'user'; userId: number; profileChanged: boolean }
+  /** Notices may have been missed (Redis away): drop everything. */
+  | { kind: 'resync' };
+
+export type ContentChangeKind = ContentChange['kind'];
+
+const KINDS: ReadonlySet<string> = new Set<ContentChangeKind>(['post', 'post-counters', 'tag', 'user', 'resync']);
+const isId = (value: unknown): value is number => Number.isSafeInteger(value);
+const isSlugs = (value: unknown): value is string[] => Array.isArray(value) && value.every((slug) => typeof slug === 'string');
+
+/** Whether a value (a relayed message) is a well-formed ContentChange; other instances' notices are checked before delivery. */
+export function isContentChange(value: unknown): value is ContentChange {
+  if (typeof value !== 'object' || value === null) return false;
+  const change = value as Record<string, unknown>;
+  if (typeof change.kind !== 'string' || !KINDS.has(change.kind)) return false;
+  switch (change.kind as ContentChangeKind) {
+    case 'post':
+      return isId(change.postId) && isSlugs(change.slugs);
+    case 'post-counters':
+      return isId(change.postId) && typeof change.slug === 'string' && (change.counter === 'likes' || change.counter === 'comments');
+    case 'tag':
+      return isId(change.tagId) && isSlugs(change.slugs);
+    case 'user':
+      return isId(change.userId) && typeof change.profileChanged === 'boolean';
+    case 'resync':
+      return true;
+  }
 }
 
 type Listener = (change: ContentChange) => void;
 
 /**
- * In-process notice that public content changed (a post published, edited, archived; a tag
- * renamed or deactivated). Services that change what anonymous readers see call changed() after
- * their transaction commits; caches of public pages listen and drop what is stale.
+ * In-process notice that content changed, saying what (a post published or edited, its counters,
+ * a tag, an account). Services call changed() after their transaction commits and before they
+ * answer: every cache on this instance drops the exact entries that show the change synchronously
+ * (so the caller reads their own write), and the relay (REDIS_URL) tells the other instances.
  */
 @Injectable()
 export class ContentEvents {

@@ -45,4 +45,19 @@ describe('MicroCache', () => {
     expect(await cache.remember('a', load)).toBe(3);
     expect(await cache.remember('b', load)).toBe(2);
   });
+
+  it('deleteWhere() drops the answers that match and every load still running', async () => {
+    const cache = new MicroCache<number[]>(60_000, 10);
+    await cache.remember('ab', () => Promise.resolve([1, 2]));
+    await cache.remember('c', () => Promise.resolve([3]));
+    let finish!: (value: number[]) => void;
+    const running = cache.remember('pending', () => new Promise((resolve) => (finish = resolve)));
+    cache.deleteWhere((_key, ids) => ids.includes(2));
+    expect(cache.size).toBe(1);
+    finish([9]);
+    await expect(running).resolves.toEqual([9]);
+    await expect(cache.remember('c', () => Promise.resolve([0]))).resolves.toEqual([3]);
+    await expect(cache.remember('ab', () => Promise.resolve([0]))).resolves.toEqual([0]);
+    await expect(cache.remember('pending', () => Promise.resolve([0]))).resolves.toEqual([0]);
+  });
 });

@@ -24,7 +24,7 @@ const RECENT_ACTIVITY_LIMIT = 5;
 const AUTHOR_ACTIVITY_LIMIT = 10;
 /** The post is the author's to edit (the editor), or public (the post page). */
 const EDITABLE_STATUSES = new Set(['DRAFT', 'REJECTED']);
-/** The public quick stats and the admin activity chart are the same for every caller: one query per 5 s at most (dropped on content changes). */
+/** The public quick stats and the admin activity chart are the same for every caller: one query per 5 s at most (dropped at once by the changes they count). */
 const SHARED_ANSWER_TTL_MS = 5_000;
 
 /** Per week since `since` (at least one week), to one decimal (spec 000 §9 'Weekly averages'). */
@@ -64,7 +64,10 @@ export class DashboardsService implements OnModuleDestroy {
     private readonly repository: DashboardsRepository,
     contentEvents: ContentEvents,
   ) {
-    this.stopListening = contentEvents.onChange(() => {
+    // Both count users, published posts, comments and likes: every change but a tag's. Dropped
+    // before the writer answers, so a commenter's next quick stats count their comment.
+    this.stopListening = contentEvents.onChange((change) => {
+      if (change.kind === 'tag') return;
       this.quick.clear();
       this.activity.clear();
     });

@@ -21,7 +21,7 @@ function setup(options: { pageCache?: boolean } = {}) {
   });
   const views: string[] = [];
   const adapterHost = { httpAdapter: { getHttpServer: () => server } } as unknown as HttpAdapterHost;
-  const fastPath = new PageCacheFastPath(adapterHost, pages, { recordBySlug: (slug) => void views.push(slug) });
+  const fastPath = new PageCacheFastPath(adapterHost, pages, { count: (slug) => void views.push(String(slug)) });
   fastPath.onApplicationBootstrap();
   const put = (key: string, body: string, status = 200) => {
     const bytes = Buffer.from(body);

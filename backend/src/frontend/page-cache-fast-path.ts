@@ -3,9 +3,9 @@ import { HttpAdapterHost } from '@nestjs/core';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { writeCachedPage } from './cached-page-writer';
-import { cookieHeaderHasSession, isPublicPagePath, postSlugOf } from './page-cache-policy';
+import { cookieHeaderHasSession, isPublicPagePath } from './page-cache-policy';
 import { PageCacheService } from './page-cache.service';
-import { POST_VIEW_RECORDER, type PostViewRecorder } from './post-view-recorder';
+import { countCachedPostView, POST_VIEW_RECORDER, type PostViewRecorder } from './post-view-recorder';
 
 type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -47,14 +47,7 @@ export class PageCacheFastPath implements OnApplicationBootstrap {
     if (!isPublicPagePath(path) || cookieHeaderHasSession(req.headers.cookie)) return false;
     const page = this.pages.cache.get(url);
     if (!page) return false;
-    const slug = page.status === 200 ? postSlugOf(path) : undefined;
-    if (slug && this.views) {
-      try {
-        void this.views.recordBySlug(slug);
-      } catch {
-        // a view that cannot be counted never fails the page
-      }
-    }
+    countCachedPostView(this.views, path, page.status);
     res.setHeader('X-Request-Id', randomUUID());
     writeCachedPage(req, res, page);
     return true;

@@ -30,6 +30,45 @@ export function postSlugOf(path: string): string | undefined {
   return slug === 'tag' ? undefined : slug;
 }
 
+/**
+ * The groups of cached pages, by what they show (PageCacheService drops groups, not the whole
+ * cache): a post's own page (`post:{slug}`, every address of it) and the pages listing posts.
+ */
+export const PageGroup = {
+  /** `/`, `/home`: the latest stories' cards (title, author, tags, likes). */
+  home: 'home',
+  /** `/blog`: a page of cards (likes), the featured post, the tags with published posts. */
+  posts: 'posts',
+  /** `/tag/{slug}`, `/blog/tag/{slug}`: a tag's cards (likes), the tags. */
+  tags: 'tags',
+  /** `/authors`: active authors with published posts, their names, bios, avatars, post and like totals. */
+  authors: 'authors',
+  /** `/rss.xml`: the latest posts' titles, summaries, authors' names, tags. */
+  feed: 'feed',
+  /** `/sitemap.xml`: published posts' and tags' addresses and dates. */
+  sitemap: 'sitemap',
+  /** Any other address the cache keeps (e.g. `/blog/tag`): dropped on every change. */
+  other: 'other',
+} as const;
+
+/** The group of a post's page. */
+export const postPageGroup = (slug: string): string => `post:${slug}`;
+
+/** The group of a cache key (a request's path and query). */
+export function pageGroupOf(key: string): string {
+  const query = key.indexOf('?');
+  const path = (query === -1 ? key : key.slice(0, query)).replace(/(.)\/$/, '$1');
+  const slug = postSlugOf(path);
+  if (slug) return postPageGroup(slug);
+  if (path === '/' || path === '/home') return PageGroup.home;
+  if (path === '/blog') return PageGroup.posts;
+  if (/^\/(?:blog\/)?tag\/[^/]+$/.test(path)) return PageGroup.tags;
+  if (path === '/authors') return PageGroup.authors;
+  if (path === '/rss.xml') return PageGroup.feed;
+  if (path === '/sitemap.xml') return PageGroup.sitemap;
+  return PageGroup.other;
+}
+
 const SESSION_COOKIE_IN_HEADER = new RegExp(`(?:^|;\\s*)(?:${SESSION_COOKIES.join('|')})=[^;\\s]`);
 
 /** Whether a raw Cookie header carries a (non-empty) session cookie. */

@@ -1,35 +1,123 @@
 import { Inject, Injectable, OnModuleDestroy } from '@nestjs/common';
-import { ContentEvents } from '../common/content-events';
+import { ContentChange, ContentEvents } from '../common/content-events';
 import { APP_CONFIG, AppConfig } from '../config/env';
-import { DEFAULT_PAGE_CACHE_LIMITS, PageCache } from './page-cache';
+import { CachedPage, DEFAULT_PAGE_CACHE_LIMITS, PageCache } from './page-cache';
+import { PageGroup, pageGroupOf, postPageGroup } from './page-cache-policy';
+
+/** Like counts on the list pages of anonymous readers are at most this old (see PageCacheService). */
+export const LIST_COUNTS_WINDOW_MS = 5_000;
+
+const ALL_LISTS = [PageGroup.home, PageGroup.posts, PageGroup.tags, PageGroup.authors, PageGroup.feed, PageGroup.sitemap, PageGroup.other];
+/** The pages that show like counts beside posts other than the page's own (cards, authors' totals). */
+const LIKE_COUNT_LISTS = [PageGroup.home, PageGroup.posts, PageGroup.tags, PageGroup.authors];
 
 /**
- * The server-side cache of anonymous public pages. Any content change clears it all (simple and
- * always correct: a post shows on the home page, the lists, its tags' pages, the feed and the
- * sitemap). `generation` lets a render that started before a change avoid storing stale HTML.
+ * The server-side cache of anonymous public pages. Each change drops the pages that show it
+ * (pages are grouped by what they show: page-cache-policy pageGroupOf):
+ * - `post` (published, edited, unpublished, deleted): that post's pages (old and new slug) and
+ *   every list page (home, /blog, tags, authors, feed, sitemap); other posts' pages stay.
+ * - `post-counters`: that post's page at once; for likes, also the pages whose cards or totals
+ *   show like counts (home, /blog, tags, authors), at once for the first like and then at most
+ *   once per 5 s (a burst of likes re-renders the lists once per window). Only anonymous readers
+ *   get these pages, and they cannot have liked anything: a signed-in liker's pages are rendered
+ *   from answers dropped at once. Comment counts show only on the post's page.
+ * - `tag`: a tag shows on the cards and pages of its posts, which this cache cannot tell apart:
+ *   every page but /authors.
+ * - `user` with a new name, bio or avatar: every page that shows authors (all but the sitemap);
+ *   any other account change (a ban, roles): /authors only (it lists active authors; a banned
+ *   author's published posts stay published and shown).
+ * - `resync`: everything.
+ * `generation` and store() keep a render that began before a change to its page from being kept.
  */
 @Injectable()
 export class PageCacheService implements OnModuleDestroy {
-  readonly cache = new PageCache(DEFAULT_PAGE_CACHE_LIMITS);
+  readonly cache = new PageCache(DEFAULT_PAGE_CACHE_LIMITS, pageGroupOf);
   readonly enabled: boolean;
-  private currentGeneration = 0;
+  /** Counts drops; a render stores its page only when its group was not dropped since it began. */
+  private sequence = 0;
+  /** When a group was last dropped. */
+  private readonly droppedAt = new Map<string, number>();
+  /** When every group but one ('' for none) was last dropped. */
+  private readonly allButDroppedAt = new Map<string, number>();
+  private listCountsTimer?: NodeJS.Timeout;
+  private listCountsDroppedAt = 0;
   private readonly unsubscribe: () => void;
 
   constructor(@Inject(APP_CONFIG) config: AppConfig, events: ContentEvents) {
     this.enabled = config.pageCache;
-    this.unsubscribe = events.onChange(() => this.invalidate());
+    this.unsubscribe = events.onChange((change) => this.dropStale(change));
   }
 
+  /** Where the drops are now: take it before rendering, give it to store(). */
   get generation(): number {
-    return this.currentGeneration;
+    return this.sequence;
   }
 
+  /** Keeps a page rendered from `generation` on, unless a change to what it shows came since; whether it was kept. */
+  store(key: string, page: CachedPage, generation: number): boolean {
+    const group = pageGroupOf(key);
+    if ((this.droppedAt.get(group) ?? 0) > generation) return false;
+    for (const [kept, at] of this.allButDroppedAt) if (at > generation && kept !== group) return false;
+    return this.cache.set(key, page);
+  }
+
+  dropStale(change: ContentChange): void {
+    switch (change.kind) {
+      case 'post':
+        this.drop([...change.slugs.map(postPageGroup), ...ALL_LISTS]);
+        return;
+      case 'post-counters':
+        this.drop([postPageGroup(change.slug), PageGroup.other]);
+        if (change.counter === 'likes') this.dropLikeCountLists();
+        return;
+      case 'tag':
+        this.dropAllBut(PageGroup.authors);
+        return;
+      case 'user':
+        if (change.profileChanged) this.dropAllBut(PageGroup.sitemap);
+        else this.drop([PageGroup.authors]);
+        return;
+      case 'resync':
+        this.invalidate();
+    }
+  }
+
+  /** Drops every page. */
   invalidate(): void {
-    this.currentGeneration++;
+    this.allButDroppedAt.set('', ++this.sequence);
     this.cache.clear();
   }
 
   onModuleDestroy(): void {
     this.unsubscribe();
+    if (this.listCountsTimer) clearTimeout(this.listCountsTimer);
+  }
+
+  private drop(groups: readonly string[]): void {
+    const at = ++this.sequence;
+    for (const group of groups) {
+      this.droppedAt.set(group, at);
+      this.cache.deleteGroup(group);
+    }
+  }
+
+  /** Every page but one group's (`keep`). */
+  private dropAllBut(keep: string): void {
+    this.allButDroppedAt.set(keep, ++this.sequence);
+    this.cache.deleteAllBut(keep);
+  }
+
+  /** The first like-count change drops the lists at once; later ones within the window once at its end. */
+  private dropLikeCountLists(): void {
+    if (this.listCountsTimer) return;
+    const wait = this.listCountsDroppedAt + LIST_COUNTS_WINDOW_MS - Date.now();
+    const run = () => {
+      this.listCountsTimer = undefined;
+      this.listCountsDroppedAt = Date.now();
+      this.drop(LIKE_COUNT_LISTS);
+    };
+    if (wait <= 0) return run();
+    this.listCountsTimer = setTimeout(run, wait);
+    this.listCountsTimer.unref();
   }
 }

@@ -73,10 +73,16 @@ function sizeOf(key: string, page: CachedPage): number {
  * insertion order: a hit re-inserts the key, so the first key is always the least recently used.
  */
 export class PageCache {
-  private readonly entries = new Map<string, { page: CachedPage; size: number }>();
+  private readonly entries = new Map<string, { page: CachedPage; size: number; group: string }>();
+  /** The keys of each group (see `groupOf`): what deleteGroup() drops. */
+  private readonly groups = new Map<string, Set<string>>();
   private bytes = 0;
 
-  constructor(private readonly limits: PageCacheLimits = DEFAULT_PAGE_CACHE_LIMITS) {}
+  /** `groupOf` names the group a key belongs to (by default all keys share one). */
+  constructor(
+    private readonly limits: PageCacheLimits = DEFAULT_PAGE_CACHE_LIMITS,
+    private readonly groupOf: (key: string) => string = () => '',
+  ) {}
 
   get size(): number {
     return this.entries.size;
@@ -99,12 +105,15 @@ export class PageCache {
     const size = sizeOf(key, page);
     this.delete(key);
     if (size > this.limits.maxBytes / 8) return false;
-    this.entries.set(key, { page, size });
+    const group = this.groupOf(key);
+    this.entries.set(key, { page, size, group });
+    let keys = this.groups.get(group);
+    if (!keys) this.groups.set(group, (keys = new Set()));
+    keys.add(key);
     this.bytes += size;
-    for (const [oldest, entry] of this.entries) {
+    for (const oldest of this.entries.keys()) {
       if (this.bytes <= this.limits.maxBytes && this.entries.size <= this.limits.maxEntries) break;
-      this.entries.delete(oldest);
-      this.bytes -= entry.size;
+      this.delete(oldest);
     }
     return true;
   }
@@ -114,10 +123,24 @@ export class PageCache {
     if (!entry) return;
     this.entries.delete(key);
     this.bytes -= entry.size;
+    const keys = this.groups.get(entry.group);
+    keys?.delete(key);
+    if (keys && !keys.size) this.groups.delete(entry.group);
+  }
+
+  /** Drops every page of one group (e.g. every address of one post's page). */
+  deleteGroup(group: string): void {
+    for (const key of [...(this.groups.get(group) ?? [])]) this.delete(key);
+  }
+
+  /** Drops every page but those of one group. */
+  deleteAllBut(keep: string): void {
+    for (const group of [...this.groups.keys()]) if (group !== keep) this.deleteGroup(group);
   }
 
   clear(): void {
     this.entries.clear();
+    this.groups.clear();
     this.bytes = 0;
   }
 }

@@ -3,7 +3,6 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuthModule } from '../auth/auth.module';
 import { PostsModule } from '../posts/posts.module';
 import { Like } from './entities/like.entity';
-import { LikeChangeNotifier } from './like-change-notifier';
 import { LikesController, PostLikesController } from './likes.controller';
 import { LikesRepository } from './likes.repository';
 import { LikesService } from './likes.service';
@@ -11,7 +10,7 @@ import { LikesService } from './likes.service';
 @Module({
   imports: [TypeOrmModule.forFeature([Like]), AuthModule, PostsModule],
   controllers: [LikesController, PostLikesController],
-  providers: [LikesService, LikesRepository, LikeChangeNotifier],
+  providers: [LikesService, LikesRepository],
   exports: [LikesService],
 })
 export class LikesModule {}

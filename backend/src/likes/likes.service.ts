@@ -1,3 +1,4 @@
+import { ContentEvents } from '../common/content-events';
 import { Injectable, NotFoundException } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
@@ -5,7 +6,6 @@ import type { AuthUser } from '../common/auth-user';
 import { Page, toPage } from '../common/pagination/page';
 import { PostsService } from '../posts/posts.service';
 import { LikeCheckDto, LikeCountDto, LikeMineQueryDto, LikeRecordDto, LikeStateDto } from './dto/like.dto';
-import { LikeChangeNotifier } from './like-change-notifier';
 import { LikedPostRow, LikesRepository } from './likes.repository';
 import { LikesMessages } from './likes.messages';
 
@@ -46,7 +46,7 @@ export class LikesService {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly repository: LikesRepository,
     private readonly posts: PostsService,
-    private readonly notifier: LikeChangeNotifier,
+    private readonly contentEvents: ContentEvents,
   ) {}
 
   /** Like when not liked, unlike when liked. */
@@ -106,8 +106,10 @@ export class LikesService {
   }
 
   /**
-   * One like write in a transaction on a PUBLISHED post (404 `notFound` otherwise); the public
-   * caches hear about a change after the commit.
+   * One like write in a transaction on a PUBLISHED post (404 `notFound` otherwise). After the
+   * commit and before the answer, a changed count is told to every cache (ContentEvents
+   * `post-counters`): this instance drops the post's held answers synchronously, so the liker's
+   * next read shows the new count.
    */
   private async write(postId: number, notFound: string, work: (manager: EntityManager) => Promise<LikeOutcome>): Promise<LikeOutcome> {
     let slug = '';
@@ -117,7 +119,7 @@ export class LikesService {
       slug = post.slug;
       return work(manager);
     });
-    if (outcome.changed) this.notifier.changed(postId, slug);
+    if (outcome.changed) this.contentEvents.changed({ kind: 'post-counters', postId, slug, counter: 'likes' });
     return outcome;
   }
 

@@ -6,9 +6,12 @@ const FLUSH_INTERVAL_MS = 5_000;
 const FLUSH_CHUNK = 1_000;
 
 /**
- * View counts, batched (DESIGN.md §4): record() only counts in memory; every 5 s (and before the
- * app shuts down) one UPDATE ... FROM (VALUES ...) adds the counts to the published posts.
- * recordBySlug() serves the page cache, which answers /blog/{slug} without calling the API.
+ * The one place post views are counted, batched (DESIGN.md §4): count() only counts in memory;
+ * every 5 s (and before the app shuts down) one UPDATE ... FROM (VALUES ...) adds the counts to
+ * the published posts. Two callers, one view per answered post page or post read:
+ * PostsPublicService.bySlug (by id: the public endpoint, and every rendered post page, which reads
+ * the post through it) and frontend/post-view-recorder countCachedPostView (by slug: a post page
+ * answered from the page cache, fast path or middleware, 304s included, renders nothing).
  */
 @Injectable()
 export class PostViewsService implements OnModuleInit, OnModuleDestroy, BeforeApplicationShutdown {
@@ -25,13 +28,14 @@ export class PostViewsService implements OnModuleInit, OnModuleDestroy, BeforeAp
     this.timer.unref();
   }
 
-  record(postId: number): void {
-    this.byId.set(postId, (this.byId.get(postId) ?? 0) + 1);
-  }
-
-  recordBySlug(slug: string): void {
-    if (slug.length > 200) return;
-    this.bySlug.set(slug, (this.bySlug.get(slug) ?? 0) + 1);
+  /** One view of a published post, by its id or (a cached page) its slug. */
+  count(post: number | string): void {
+    if (typeof post === 'number') {
+      this.byId.set(post, (this.byId.get(post) ?? 0) + 1);
+      return;
+    }
+    if (post.length > 200) return;
+    this.bySlug.set(post, (this.bySlug.get(post) ?? 0) + 1);
   }
 
   /** Writes the pending counts (serialised: a flush waits for the previous one). */

@@ -1,5 +1,5 @@
 import { Injectable, NotFoundException, OnModuleDestroy } from '@nestjs/common';
-import { ContentEvents } from '../common/content-events';
+import { ContentChange, ContentEvents } from '../common/content-events';
 import { MicroCache } from '../common/micro-cache';
 import { Page, toPage } from '../common/pagination/page';
 import { TagsService } from '../tags/tags.service';
@@ -12,8 +12,9 @@ import { PostCardWithTags, PostsRepository } from './posts.repository';
 
 const LATEST_STORIES = 6;
 /**
- * Public answers are the same for every reader: each is kept this long (and dropped on any content
- * change), so a burst of readers makes one query and counters are at most this old.
+ * Public answers are the same for every reader: each is kept this long at most, so a burst of
+ * readers makes one query. Changes drop the exact answers that show them before the writer
+ * answers (dropStale); the time limit is a backstop (and bounds how old view counts get).
  */
 const ANSWER_TTL_MS = 5_000;
 const LIST_CACHE_ENTRIES = 500;
@@ -23,15 +24,21 @@ const POST_CACHE_ENTRIES = 200;
 /** What anonymous readers see: only PUBLISHED posts, never an e-mail (queries in PostsRepository). */
 const cards = (rows: PostCardWithTags[]): PostCardResponseDto[] => rows.map((row) => toPostCard(row, row.tags));
 
+/** A held list answer: the latest stories (cards) or a page of cards. */
+type ListAnswer = PostCardResponseDto[] | Page<PostCardResponseDto>;
+const cardsOf = (answer: ListAnswer): PostCardResponseDto[] => (Array.isArray(answer) ? answer : answer.content);
+/** The card field a counter change can reorder a tag list by (`tag:{slug}:{page}:{size}:{field},{dir}` keys). */
+const SORTED_BY: Record<'likes' | 'comments', string> = { likes: ':likeCount,', comments: ':commentCount,' };
+
 @Injectable()
 export class PostsPublicService implements OnModuleDestroy {
   /**
-   * Published totals (all, and per tag) change only when public content does: kept here and
-   * dropped on every ContentEvents notice, instead of a count(*) per list request.
+   * Published totals (all, and per tag) change only when posts are published or unpublished, or a
+   * tag changes: kept here until then, instead of a count(*) per list request.
    */
   private publishedTotals = new Map<string, Promise<number>>();
-  /** Recently answered public list pages and posts (cleared on content changes). */
-  private readonly lists = new MicroCache<unknown>(ANSWER_TTL_MS, LIST_CACHE_ENTRIES);
+  /** Recently answered public list pages (by `list:`, `latest`, `tag:` key) and posts (by slug). */
+  private readonly lists = new MicroCache<ListAnswer>(ANSWER_TTL_MS, LIST_CACHE_ENTRIES);
   private readonly postsBySlug = new MicroCache<PostResponseDto>(ANSWER_TTL_MS, POST_CACHE_ENTRIES);
   private readonly stopListening: () => void;
 
@@ -41,11 +48,42 @@ export class PostsPublicService implements OnModuleDestroy {
     private readonly views: PostViewsService,
     contentEvents: ContentEvents,
   ) {
-    this.stopListening = contentEvents.onChange(() => {
-      this.publishedTotals.clear();
-      this.lists.clear();
-      this.postsBySlug.clear();
-    });
+    this.stopListening = contentEvents.onChange((change) => this.dropStale(change));
+  }
+
+  /**
+   * Drops the held answers a change makes stale, synchronously (a writer's next read sees its
+   * write). A post's publication, edit or withdrawal can move any list (membership, order,
+   * totals): the lists and that post. A like or comment count: that post, the lists whose cards
+   * show it (cards carry both counts) and the tag lists sorted by that count (the post may move
+   * into them). A tag: it shows on cards and posts that the held answers may not show yet (an
+   * activation), so every list and post. An account's name, bio or avatar: the cards and posts
+   * by that author; other account changes show in no answer held here.
+   */
+  private dropStale(change: ContentChange): void {
+    switch (change.kind) {
+      case 'post':
+        this.publishedTotals.clear();
+        this.lists.clear();
+        for (const slug of change.slugs) this.postsBySlug.delete(slug);
+        return;
+      case 'post-counters': {
+        this.postsBySlug.delete(change.slug);
+        const sortedBy = SORTED_BY[change.counter];
+        this.lists.deleteWhere((key, answer) => key.includes(sortedBy) || cardsOf(answer).some((card) => card.id === change.postId));
+        return;
+      }
+      case 'user':
+        if (!change.profileChanged) return;
+        this.lists.deleteWhere((_key, answer) => cardsOf(answer).some((card) => card.authorId === change.userId));
+        this.postsBySlug.deleteWhere((_slug, post) => post.userId === change.userId);
+        return;
+      case 'tag':
+      case 'resync':
+        this.publishedTotals.clear();
+        this.lists.clear();
+        this.postsBySlug.clear();
+    }
   }
 
   onModuleDestroy(): void {
@@ -68,10 +106,13 @@ export class PostsPublicService implements OnModuleDestroy {
     return this.remembered('latest', async () => cards(await this.repository.publishedCards(LATEST_STORIES, 0)));
   }
 
-  /** The whole published post; every call counts a view, also when the answer is a few seconds old. */
+  /**
+   * The whole published post; every call counts one view (PostViewsService.count), also when the
+   * answer is held: the API endpoint and every rendered post page read the post here.
+   */
   async bySlug(slug: string): Promise<PostResponseDto> {
     const post = await this.postsBySlug.remember(slug, () => this.loadBySlug(slug));
-    this.views.record(post.id);
+    this.views.count(post.id);
     return post;
   }
 
@@ -117,7 +158,7 @@ export class PostsPublicService implements OnModuleDestroy {
     }));
   }
 
-  private remembered<T>(key: string, load: () => Promise<T>): Promise<T> {
+  private remembered<T extends ListAnswer>(key: string, load: () => Promise<T>): Promise<T> {
     return this.lists.remember(key, load) as Promise<T>;
   }
 

@@ -122,7 +122,7 @@ export class PostsService {
         details: { status: post.status, authorId: post.authorId, slug: post.slug },
       });
     });
-    if (post.status === PostStatus.PUBLISHED) this.contentEvents.changed({ kind: 'post', id, slugs: [post.slug] });
+    if (post.status === PostStatus.PUBLISHED) this.contentEvents.changed({ kind: 'post', postId: id, slugs: [post.slug] });
   }
 
   /** DRAFT or REJECTED → PENDING_REVIEW, by the post's author (or an admin). */
@@ -182,7 +182,7 @@ export class PostsService {
   notifyChanged(id: number, before: { status: PostStatus; slug: string } | null, after: { status: PostStatus; slug: string } | null): void {
     const visible = [before, after].filter((state): state is { status: PostStatus; slug: string } => state?.status === PostStatus.PUBLISHED);
     if (!visible.length) return;
-    this.contentEvents.changed({ kind: 'post', id, slugs: [...new Set([before?.slug, after?.slug].filter((s): s is string => !!s))] });
+    this.contentEvents.changed({ kind: 'post', postId: id, slugs: [...new Set([before?.slug, after?.slug].filter((s): s is string => !!s))] });
   }
 
   /** One page of a list (every column but the bodies, the author's name and e-mail, every tag) and the filter's total. */

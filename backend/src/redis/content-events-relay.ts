@@ -1,8 +1,8 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
-import { ContentChange, ContentEvents } from '../common/content-events';
+import { ContentChange, ContentEvents, isContentChange } from '../common/content-events';
 import { RedisService } from './redis.service';
 
-/** The pub/sub channel carrying content notices between instances. */
+/** The pub/sub channel carrying content notices (a ContentChange each, saying exactly what changed) between instances. */
 export const CONTENT_CHANNEL = 'inkwell:content-changed';
 /** While Redis is away, caches are cleared this often (other instances' notices are missed). */
 export const OUTAGE_CLEAR_INTERVAL_MS = 1_000;
@@ -10,6 +10,7 @@ export const OUTAGE_CLEAR_INTERVAL_MS = 1_000;
 interface RelayedChange {
   /** The instance that published it (it ignores its own notices: it already dropped locally). */
   from: string;
+  /** What changed, as the writer's instance delivered it: receivers drop the same exact entries. */
   change: ContentChange;
 }
 
@@ -69,7 +70,7 @@ export class ContentEventsRelay implements OnApplicationBootstrap, OnModuleDestr
     } catch {
       return;
     }
-    if (relayed.from === this.redis.instanceId || typeof relayed.change?.kind !== 'string') return;
+    if (relayed.from === this.redis.instanceId || !isContentChange(relayed.change)) return;
     this.events.deliver(relayed.change);
   }
 

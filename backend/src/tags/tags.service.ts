@@ -28,7 +28,10 @@ export class TagsService {
     private readonly contentEvents: ContentEvents,
     private readonly audit: AuditService,
   ) {
-    contentEvents.onChange(() => (this.publishedCache = undefined));
+    // The published tags and their post counts: a post's publication or withdrawal, or a tag's change.
+    contentEvents.onChange((change) => {
+      if (change.kind === 'post' || change.kind === 'tag' || change.kind === 'resync') this.publishedCache = undefined;
+    });
   }
 
   async list(query: TagQueryDto, isAdmin: boolean): Promise<TagPageDto> {
@@ -188,6 +191,6 @@ export class TagsService {
 
   private changed(tag: Tag, oldSlug?: string): void {
     const slugs = oldSlug && oldSlug !== tag.slug ? [oldSlug, tag.slug] : [tag.slug];
-    this.contentEvents.changed({ kind: 'tag', id: tag.id, slugs });
+    this.contentEvents.changed({ kind: 'tag', tagId: tag.id, slugs });
   }
 }

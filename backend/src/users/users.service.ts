@@ -1,3 +1,4 @@
+import { ContentEvents } from '../common/content-events';
 import { BadRequestException, ConflictException, Injectable, NotFoundException } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
@@ -20,7 +21,13 @@ export class UsersService {
   constructor(
     @InjectRepository(User) private readonly users: Repository<User>,
     private readonly images: ImageStorageService,
+    private readonly contentEvents: ContentEvents,
   ) {}
+
+  /** The name, bio or avatar changed: they show beside the account's posts; the caches drop those pages before the answer. */
+  private profileChanged(id: number): void {
+    this.contentEvents.changed({ kind: 'user', userId: id, profileChanged: true });
+  }
 
   /** A user with their roles, or null. */
   findById(id: number): Promise<User | null> {
@@ -55,6 +62,7 @@ export class UsersService {
       if (other) throw new ConflictException(UsersMessages.EMAIL_IN_USE);
       user.email = dto.email;
     }
+    const shown = (dto.fullName !== undefined && dto.fullName !== user.fullName) || (dto.bio !== undefined && dto.bio !== user.bio);
     if (dto.fullName !== undefined) user.fullName = dto.fullName;
     if (dto.bio !== undefined) user.bio = dto.bio;
     if (dto.website !== undefined) user.website = dto.website;
@@ -65,6 +73,7 @@ export class UsersService {
       if (isUniqueViolation(error)) throw new ConflictException(UsersMessages.EMAIL_IN_USE);
       throw error;
     }
+    if (shown) this.profileChanged(id);
     return this.getProfile(id);
   }
 
@@ -86,6 +95,7 @@ export class UsersService {
       await this.images.delete('avatars', avatarUrl);
       throw error;
     }
+    this.profileChanged(id);
     if (previous) await this.images.delete('avatars', previous);
     return { avatarUrl };
   }
@@ -94,6 +104,7 @@ export class UsersService {
     const user = await this.require(id);
     if (user.avatar) {
       await this.users.update({ id }, { avatar: null });
+      this.profileChanged(id);
       await this.images.delete('avatars', user.avatar);
     }
     return this.getProfile(id);
