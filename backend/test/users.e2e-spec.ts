@@ -228,4 +228,23 @@ describe('Users API (profile, avatar)', () => {
       expect(storage.pathOf('avatars', '../x.webp')).toBeUndefined();
     });
   });
+
+  describe('the profile read (one query)', () => {
+    it('answers what the entity mapping answers: roles in the order assigned, dates to the millisecond, nulls kept', async () => {
+      const user = await signedInUser(t, mail, { fullName: 'Profile Parity' });
+      await db.query(`UPDATE users SET bio = 'Bio', website = NULL, last_login_at = now() - interval '1.2345 second' WHERE id = $1`, [user.id]);
+      await db.query(
+        `INSERT INTO user_roles (user_id, role_id, assigned_at) SELECT $1, id, now() + interval '0.0015 second' FROM roles WHERE name = 'ADMIN'
+         ON CONFLICT DO NOTHING`,
+        [user.id],
+      );
+      const { UsersService } = await import('../src/users/users.service');
+      const { toUserResponse } = await import('../src/users/dto/user-response.dto');
+      const users = t.app.get(UsersService);
+      const viaEntity = toUserResponse((await users.findById(user.id))!);
+      expect(viaEntity.roles.length).toBeGreaterThanOrEqual(2);
+      expect(await users.getProfile(user.id)).toEqual(viaEntity);
+      expect((await t.http.get(`${API}/users/profile`).set('Authorization', `Bearer ${user.accessToken}`).expect(200)).body.data).toEqual(viaEntity);
+    });
+  });
 });

@@ -7,13 +7,30 @@ import { isUniqueViolation } from '../common/database-errors';
 import { ImageStorageService, NotAnImageError } from '../images/image-storage.service';
 import { AvatarResponseDto, toUserResponse, UserResponseDto } from './dto/user-response.dto';
 import { UserProfileUpdateDto } from './dto/user-profile-update.dto';
-import { effectiveRole } from './entities/role.entity';
+import { effectiveRole, RoleName } from './entities/role.entity';
 import { User, UserStatus } from './entities/user.entity';
 import { UsersMessages } from './users.messages';
 
 /** E-mails are stored trimmed and lower-cased, so the unique key is case-insensitive. */
 export function normalizeEmail(email: string): string {
   return email.trim().toLowerCase();
+}
+
+interface ProfileRow {
+  id: number;
+  full_name: string;
+  email: string;
+  avatar: string | null;
+  bio: string | null;
+  website: string | null;
+  location: string | null;
+  is_verified: boolean;
+  email_verified_at: Date | null;
+  status: UserStatus;
+  created_at: Date;
+  updated_at: Date;
+  last_login_at: Date | null;
+  roles: { name: RoleName; displayName: string; description: string; assignedAt: number }[];
 }
 
 @Injectable()
@@ -50,8 +67,41 @@ export class UsersService {
     return { id: user.id, email: user.email, fullName: user.fullName, roles, role: effectiveRole(roles) };
   }
 
+  /**
+   * The profile in one query, without entity hydration: every signed-in page reads it (the
+   * session middleware), so it is the floor of a signed-in page. Same answer as
+   * toUserResponse(findById(id)) (users.e2e-spec compares them).
+   */
   async getProfile(id: number): Promise<UserResponseDto> {
-    return toUserResponse(await this.require(id));
+    const [row] = (await this.users.query(
+      `SELECT u.id, u.full_name, u.email, u.avatar, u.bio, u.website, u.location, u.is_verified,
+              u.email_verified_at, u.status, u.created_at, u.updated_at, u.last_login_at,
+              COALESCE((SELECT json_agg(json_build_object('name', r.name, 'displayName', r.display_name, 'description', r.description,
+                                                          'assignedAt', floor(extract(epoch FROM ur.assigned_at) * 1000))
+                                        ORDER BY ur.assigned_at, ur.role_id)
+                          FROM user_roles ur JOIN roles r ON r.id = ur.role_id WHERE ur.user_id = u.id), '[]') AS roles
+         FROM users u WHERE u.id = $1`,
+      [id],
+    )) as ProfileRow[];
+    if (!row) throw new NotFoundException(UsersMessages.USER_NOT_FOUND);
+    const roles = row.roles.map((role) => ({ ...role, assignedAt: new Date(role.assignedAt).toISOString() }));
+    return {
+      id: row.id,
+      fullName: row.full_name,
+      email: row.email,
+      roles,
+      role: effectiveRole(roles.map((role) => role.name)),
+      avatar: row.avatar,
+      bio: row.bio,
+      website: row.website,
+      location: row.location,
+      isVerified: row.is_verified,
+      emailVerifiedAt: row.email_verified_at?.toISOString() ?? null,
+      status: row.status,
+      createdAt: row.created_at.toISOString(),
+      updatedAt: row.updated_at.toISOString(),
+      lastLoginAt: row.last_login_at?.toISOString() ?? null,
+    };
   }
 
   /** Partial update; a new e-mail must not belong to another account (409). */
