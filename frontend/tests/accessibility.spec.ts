@@ -57,7 +57,7 @@ const anonymousRoutes = (): Route[] => [
   { path: '/' },
   { path: '/home' },
   { path: '/blog' },
-  { path: '/blog?page=1' },
+  { path: '/blog?page=2' },
   { path: '/blog/{post}' },
   { path: '/posts/{post}', label: '/posts/{post} → /blog/{post}' },
   { path: '/blog/no-such-post-{unique}', status: 404 },

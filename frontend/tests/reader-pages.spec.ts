@@ -172,6 +172,19 @@ test.describe('reader pages', () => {
     expect(await jump.evaluate((input: HTMLInputElement) => input.checkValidity())).toBe(false);
     await page.goto('/liked-posts?size=5&page=99');
     await expect(page).toHaveURL(/page=11/);
+    await expect(pager.getByRole('link', { name: 'Previous' })).toHaveAttribute('href', '/liked-posts?size=5&page=10');
+    // One ?page convention (lib/paging): 1-based, none on the first page; any other spelling is a 301 to it.
+    const moved: [string, string][] = [
+      ['/liked-posts?size=5&page=1', '/liked-posts?size=5'],
+      ['/liked-posts?page=0', '/liked-posts'],
+      ['/liked-posts?page=03&size=5', '/liked-posts?size=5&page=3'],
+      ['/my-comments?sort=oldest&page=first', '/my-comments?sort=oldest'],
+    ];
+    for (const [from, to] of moved) {
+      const response = await page.request.get(from, { maxRedirects: 0 });
+      expect(response.status(), from).toBe(301);
+      expect(response.headers().location, from).toBe(to);
+    }
 
     // 12 a page (the default): 5 pages, no jump box.
     await page.goto('/liked-posts');

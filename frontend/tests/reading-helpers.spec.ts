@@ -1,7 +1,8 @@
 import { expect, test } from '@playwright/test';
 import { ApiError } from '../src/lib/api/errors';
-import { cardReadingTime, compactCount, formatCount, formatViDate, formatViLongDate, isValidSlug, pageParam, plural, readingTimeOf, titleCaseSlug } from '../src/lib/format';
+import { cardReadingTime, compactCount, formatCount, formatViDate, formatViLongDate, isValidSlug, plural, readingTimeOf, titleCaseSlug } from '../src/lib/format';
 import { pageApi } from '../src/lib/api/page-client';
+import { conventionalPageAddress, pageHref, pageIndex, pageRedirect } from '../src/lib/paging';
 import { load, retryHref } from '../src/lib/settle';
 import type { GatewayCall, PageGateway } from '../../backend/src/gateway/gateway.types';
 import { xmlEscape } from '../src/lib/xml';
@@ -46,12 +47,51 @@ test.describe('reading helpers', () => {
     for (const bad of [undefined, '', 'Hello', 'hello_world', '-hello', 'hello-', 'a--b', 'a b', 'a'.repeat(201), 'ü']) expect(isValidSlug(bad), String(bad)).toBe(false);
   });
 
-  test('?page is a whole number, else the first page', () => {
-    const page = (query: string) => pageParam(new URL(`http://x/blog${query}`));
+  test('?page counts from 1 (the API from 0); anything else reads as the first page', () => {
+    const page = (query: string) => pageIndex(new URL(`http://x/blog${query}`).searchParams);
     expect(page('')).toBe(0);
-    expect(page('?page=3')).toBe(3);
-    for (const bad of ['?page=-1', '?page=abc', '?page=1.5', '?page=', '?page=99999999']) expect(page(bad), bad).toBe(0);
+    expect(page('?page=1')).toBe(0);
+    expect(page('?page=2')).toBe(1);
+    expect(page('?page=3&page=9')).toBe(2);
+    expect(page('?page=007')).toBe(6);
+    for (const bad of ['?page=0', '?page=-1', '?page=abc', '?page=1.5', '?page=', '?page=99999999']) expect(page(bad), bad).toBe(0);
     expect(retryHref(new URL('http://x/blog/tag/web?page=2'))).toBe('/blog/tag/web?page=2');
+  });
+
+  test('page addresses: no ?page on the first page, 1-based after it, other values kept', () => {
+    expect(pageHref('/blog', 0)).toBe('/blog');
+    expect(pageHref('/blog', 1)).toBe('/blog?page=2');
+    expect(pageHref('/blog/tag/web', 4)).toBe('/blog/tag/web?page=5');
+    expect(pageHref(new URL('http://x/liked-posts?sortBy=postTitle&page=3&size=5'), 0)).toBe('/liked-posts?sortBy=postTitle&size=5');
+    expect(pageHref(new URL('http://x/liked-posts?sortBy=postTitle&page=3&size=5'), 9)).toBe('/liked-posts?sortBy=postTitle&size=5&page=10');
+    expect(pageHref('/my-comments?sort=oldest', 1)).toBe('/my-comments?sort=oldest&page=2');
+  });
+
+  test('an address whose ?page is written another way goes to the convention\'s (301)', () => {
+    const fix = (query: string) => conventionalPageAddress(new URL(`http://x/blog${query}`));
+    for (const kept of ['', '?page=2', '?page=1234567', '?size=5&page=3']) expect(fix(kept), kept).toBeUndefined();
+    expect(fix('?page=1')).toBe('/blog');
+    expect(fix('?page=0')).toBe('/blog');
+    expect(fix('?size=5&page=1')).toBe('/blog?size=5');
+    expect(fix('?page=01')).toBe('/blog');
+    expect(fix('?page=007')).toBe('/blog?page=7');
+    expect(fix('?page=3&page=4')).toBe('/blog?page=3');
+    for (const bad of ['?page=-1', '?page=abc', '?page=1.5', '?page=', '?page=99999999']) expect(fix(bad), bad).toBe('/blog');
+
+    const redirects: [string, number | undefined][] = [];
+    const context = (query: string, method = 'GET') => ({
+      url: new URL(`http://x/blog${query}`),
+      request: new Request(`http://x/blog${query}`, { method }),
+      redirect: (path: string, status?: number) => {
+        redirects.push([path, status]);
+        return new Response(null, { status, headers: { Location: path } });
+      },
+    });
+    expect(pageRedirect(context('?page=2'))).toBeUndefined();
+    expect(pageRedirect(context('?page=0', 'POST'))).toBeUndefined();
+    expect(pageRedirect(context('?page=0'))?.status).toBe(301);
+    expect(pageRedirect(context('?page=1', 'HEAD'))?.status).toBe(301);
+    expect(redirects).toEqual([['/blog', 301], ['/blog', 301]]);
   });
 
   test('XML escaping covers markup, quotes and characters XML forbids', () => {

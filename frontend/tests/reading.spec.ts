@@ -141,7 +141,7 @@ test('Load More Posts appends the next page in place, and is a plain link to it 
   const titles = page.locator('[data-post-card] h3 a');
   await expect(titles).toHaveCount(12);
   const more = page.getByRole('link', { name: 'Load More Posts' });
-  await expect(more).toHaveAttribute('href', `/blog/tag/${pagedTag.slug}?page=1`);
+  await expect(more).toHaveAttribute('href', `/blog/tag/${pagedTag.slug}?page=2`);
   await more.scrollIntoViewIfNeeded();
   await page.waitForFunction(() => !document.querySelector('astro-island[ssr]'));
   await more.click();
@@ -154,10 +154,38 @@ test('Load More Posts appends the next page in place, and is a plain link to it 
   const plain = await noScript.newPage();
   await plain.goto(`/blog/tag/${pagedTag.slug}`);
   await plain.getByRole('link', { name: 'Load More Posts' }).click();
-  await expect(plain).toHaveURL(`/blog/tag/${pagedTag.slug}?page=1`);
+  await expect(plain).toHaveURL(`/blog/tag/${pagedTag.slug}?page=2`);
   await expect(plain.getByRole('link', { name: `Paged story 1 ${unique}`, exact: true })).toBeVisible();
   await expect(plain.getByRole('link', { name: 'Load More Posts' })).toHaveCount(0);
   await noScript.close();
+});
+
+test('?page counts from 1 on the public lists; any other spelling is a 301 to the convention', async ({ page, request }) => {
+  // Page 2 of the paged tag is its 13th post, under the same address the Load More link gives.
+  await page.goto(`/blog/tag/${pagedTag.slug}?page=2`);
+  await expect(page.locator('[data-post-card]')).toHaveCount(1);
+  await expect(page.getByRole('link', { name: `Paged story 1 ${unique}`, exact: true })).toBeVisible();
+  await expect(page.locator('link[rel="canonical"]')).toHaveAttribute('href', new RegExp(`/blog/tag/${pagedTag.slug}\\?page=2$`));
+  await expect(page).toHaveTitle(new RegExp(`\\(page 2\\)`));
+
+  const moved: [string, string][] = [
+    ['/blog?page=1', '/blog'],
+    ['/blog?page=0', '/blog'],
+    ['/blog?page=abc', '/blog'],
+    ['/blog?page=02', '/blog?page=2'],
+    [`/blog/tag/${pagedTag.slug}?page=1`, `/blog/tag/${pagedTag.slug}`],
+    [`/tag/${pagedTag.slug}?page=0`, `/tag/${pagedTag.slug}`],
+  ];
+  for (const [from, to] of moved) {
+    const response = await request.get(from, { maxRedirects: 0 });
+    expect(response.status(), from).toBe(301);
+    expect(response.headers()['location'], from).toBe(to);
+  }
+  const kept = await request.get('/blog?page=2', { maxRedirects: 0 });
+  expect(kept.status()).toBe(200);
+  // The first page has no ?page: its 'Load More Posts' goes to page 2.
+  await page.goto('/blog');
+  await expect(page.locator('[data-load-more]')).toHaveAttribute('href', '/blog?page=2');
 });
 
 test('a change to a post shows on the next request of a cached page', async ({ page, playwright, baseURL }) => {

@@ -72,10 +72,3 @@ export function plural(count: number, singular: string, pluralForm = `${singular
 export function isValidSlug(slug: string | undefined): slug is string {
   return !!slug && slug.length <= SLUG_MAX_LENGTH && SLUG_PATTERN.test(slug);
 }
-
-/** A ?page=N query value: a whole number ≥ 0, else 0. */
-export function pageParam(url: URL): number {
-  const raw = url.searchParams.get('page');
-  if (!raw || !/^\d{1,6}$/.test(raw)) return 0;
-  return Number(raw);
-}
