@@ -1,13 +1,9 @@
 /**
- * What the back-office lists (/admin/posts, /admin/tags, /admin/users) share about their address and reads:
+ * What the back-office lists (/admin/posts, /admin/tags, /admin/users) share about their address:
  * the page (1-based in the address), size, sort and search read from the address (anything
- * unknown takes the default) and written back, a query's address, and a read settled to Loaded.
+ * unknown takes the default) and written back, and a query's address.
  * Used on the server and in the islands (no server-only code).
  */
-import { ApiError } from './api/errors';
-import type { Loaded } from './settle';
-import { CommonTexts } from './texts/common';
-
 export type SortDir = 'asc' | 'desc';
 
 /** The search box applies itself this long after the last keystroke (spec 001 §9). */
@@ -74,13 +70,4 @@ export function listQueryParams<F extends string>(
 export function listHref(path: string, values: Record<string, string>): string {
   const search = new URLSearchParams(values).toString();
   return search ? `${path}?${search}` : path;
-}
-
-/** A read settled: its data, or the ApiError that stopped it (anything else: an unexpected error). */
-export async function settleRead<T>(read: () => Promise<T>): Promise<Loaded<T>> {
-  try {
-    return { ok: true, data: await read() };
-  } catch (error) {
-    return { ok: false, error: error instanceof ApiError ? error : new ApiError(CommonTexts.UNEXPECTED_ERROR, 500) };
-  }
 }

@@ -4,11 +4,11 @@
  * list's links point to, the read through the session's client and which actions each status
  * offers. Used by the page on the server and by its island in the browser (no server-only code).
  */
-import { listHref, listQueryFrom, listQueryParams, settleRead, type ListQuerySpec, type SortDir } from './admin-list';
+import { listHref, listQueryFrom, listQueryParams, type ListQuerySpec, type SortDir } from './admin-list';
 import type { ApiClient } from './api/client';
 import { unwrap } from './api/errors';
 import type { components } from './api/schema';
-import type { Loaded } from './settle';
+import { load, settleRead, type Loaded } from './settle';
 
 type Schemas = components['schemas'];
 export type PostListItem = Schemas['PostListItemDto'];
@@ -165,7 +165,7 @@ export function postActions(status: string): PostAction[] {
 
 /** GET /blog/posts/admin/all ?page&size&sortBy&sortDir&status&search. */
 export async function fetchAdminPosts(api: ApiClient, query: PostListQuery): Promise<PostAdminPage> {
-  return (await unwrap(
+  return unwrap(
     api.GET('/api/v1/blog/posts/admin/all', {
       params: {
         query: {
@@ -178,7 +178,7 @@ export async function fetchAdminPosts(api: ApiClient, query: PostListQuery): Pro
         },
       },
     }),
-  )) as PostAdminPage;
+  );
 }
 
 export function loadAdminPosts(api: ApiClient, query: PostListQuery): Promise<Loaded<PostAdminPage>> {
@@ -187,13 +187,13 @@ export function loadAdminPosts(api: ApiClient, query: PostListQuery): Promise<Lo
 
 /** GET /blog/posts/{id}: the whole post, any status. */
 export function loadAdminPost(api: ApiClient, id: number): Promise<Loaded<PostDetail>> {
-  return settleRead(async () => (await unwrap(api.GET('/api/v1/blog/posts/{id}', { params: { path: { id } } }))) as PostDetail);
+  return load(api.GET('/api/v1/blog/posts/{id}', { params: { path: { id } } }));
 }
 
 /** The editor's tag list: up to 100 active tags by name (spec 001 §9). */
 export function loadEditorTags(api: ApiClient): Promise<Loaded<AdminTag[]>> {
   return settleRead(async () => {
-    const page = (await unwrap(api.GET('/api/v1/blog/tags', { params: { query: { page: 0, size: 100, sortBy: 'name', sortDir: 'asc', activeOnly: true } } }))) as Schemas['TagPageDto'];
+    const page = await unwrap(api.GET('/api/v1/blog/tags', { params: { query: { page: 0, size: 100, sortBy: 'name', sortDir: 'asc', activeOnly: true } } }));
     return page.content;
   });
 }
@@ -211,7 +211,7 @@ export async function loadEditorTagsFor(api: ApiClient, post: PostDetail | undef
   const extra = await Promise.all(
     missing.map(async (tag) => {
       try {
-        return (await unwrap(api.GET('/api/v1/blog/tags/{id}', { params: { path: { id: tag.id } } }))) as AdminTag;
+        return unwrap(api.GET('/api/v1/blog/tags/{id}', { params: { path: { id: tag.id } } }));
       } catch {
         return undefined;
       }

@@ -3,11 +3,12 @@
  * (search, active/inactive/all, sort, size, 1-based page in the address), its read, the tag
  * editor's checks and the posts of a tag. Used on the server and in the islands.
  */
-import { listHref, listQueryFrom, listQueryParams, settleRead, type SortDir } from './admin-list';
+import { listHref, listQueryFrom, listQueryParams, type SortDir } from './admin-list';
 import type { ApiClient } from './api/client';
 import { unwrap } from './api/errors';
 import type { components } from './api/schema';
-import type { Loaded } from './settle';
+import type { DataOf } from './reader';
+import { load, settleRead, type Loaded } from './settle';
 import { SLUG_PATTERN, TAG_SLUG_MAX_LENGTH } from './slug';
 import { AdminTagsTexts } from './texts/admin-tags';
 
@@ -15,7 +16,8 @@ type Schemas = components['schemas'];
 export type AdminTag = Schemas['TagResponseDto'];
 export type TagApiPage = Schemas['TagPageDto'];
 export type TagPostCard = Schemas['PostCardResponseDto'];
-export type TagPostsPage = { content: TagPostCard[]; totalElements: number; totalPages: number; number: number; size: number };
+/** A page of a tag's published posts (GET /blog/posts/public/tag/{slug}). */
+export type TagPostsPage = DataOf<'/api/v1/blog/posts/public/tag/{slug}'>;
 
 // ---- the list's query -----------------------------------------------------------------------
 
@@ -87,7 +89,7 @@ const STATUS_OF_FILTER = { active: 'ACTIVE', inactive: 'INACTIVE', all: undefine
  */
 export async function fetchTagList(api: ApiClient, query: TagListQuery): Promise<TagListPage> {
   const status = STATUS_OF_FILTER[query.filter];
-  const answer = (await unwrap(
+  const answer = await unwrap(
     api.GET('/api/v1/blog/tags', {
       params: {
         query: {
@@ -100,7 +102,7 @@ export async function fetchTagList(api: ApiClient, query: TagListQuery): Promise
         },
       },
     }),
-  )) as TagApiPage;
+  );
   return { tags: answer.content, totalElements: answer.totalElements, totalPages: answer.totalPages, page: answer.number, size: answer.size };
 }
 
@@ -110,16 +112,14 @@ export function loadTagList(api: ApiClient, query: TagListQuery): Promise<Loaded
 
 /** GET /blog/tags/{id} (an admin sees inactive tags and counts posts of any status). */
 export function loadTag(api: ApiClient, id: number): Promise<Loaded<AdminTag>> {
-  return settleRead(async () => (await unwrap(api.GET('/api/v1/blog/tags/{id}', { params: { path: { id } } }))) as AdminTag);
+  return load(api.GET('/api/v1/blog/tags/{id}', { params: { path: { id } } }));
 }
 
 export const TAG_POSTS_SIZE = 12;
 
 /** GET /blog/posts/public/tag/{slug} ?page&size=12&sort=publishedAt,desc: the tag's published posts. */
 export function loadTagPosts(api: ApiClient, slug: string, page: number): Promise<Loaded<TagPostsPage>> {
-  return settleRead(
-    async () => (await unwrap(api.GET('/api/v1/blog/posts/public/tag/{slug}', { params: { path: { slug }, query: { page, size: TAG_POSTS_SIZE, sort: 'publishedAt,desc' } } }))) as TagPostsPage,
-  );
+  return load(api.GET('/api/v1/blog/posts/public/tag/{slug}', { params: { path: { slug }, query: { page, size: TAG_POSTS_SIZE, sort: 'publishedAt,desc' } } }));
 }
 
 // ---- the tag editor's checks (spec 001 §5) ---------------------------------------------------

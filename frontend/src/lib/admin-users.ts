@@ -8,10 +8,11 @@
  */
 import { listHref, listQueryFrom, listQueryParams, type BaseListQuery, type ListQuerySpec, type SortDir } from './admin-list';
 import type { ApiClient } from './api/client';
-import { ApiError, unwrap } from './api/errors';
+import { ApiError } from './api/errors';
 import type { components } from './api/schema';
 import type { RoleName } from './roles';
-import { settle, type DataOf } from './reader';
+import type { DataOf } from './reader';
+import { load } from './settle';
 import { AddUserTexts, USER_STATUSES, type UserStatus } from './texts/admin-users';
 
 // ---- the API's answers (generated from openapi.json) ---------------------------------------
@@ -42,13 +43,13 @@ export const AUDIT_PAGE_SIZE = 10;
 
 /** The reads the admin pages make through the session, each settled to Loaded. */
 export const adminApi = (api: ApiClient) => ({
-  stats: () => settle('/api/v1/dashboard/admin/stats', unwrap(api.GET('/api/v1/dashboard/admin/stats', {}))),
-  activity: (days = ACTIVITY_DAYS) => settle('/api/v1/dashboard/admin/activity', unwrap(api.GET('/api/v1/dashboard/admin/activity', { params: { query: { days } } }))),
-  users: (query: UserListQuery) => settle('/api/v1/admin/users', unwrap(api.GET('/api/v1/admin/users', { params: { query: userListApiQuery(query) } }))),
-  user: (id: number) => settle('/api/v1/admin/users/{id}', unwrap(api.GET('/api/v1/admin/users/{id}', { params: { path: { id } } }))),
-  banStatus: (id: number) => settle('/api/v1/admin/users/{id}/ban-status', unwrap(api.GET('/api/v1/admin/users/{id}/ban-status', { params: { path: { id } } }))),
+  stats: () => load(api.GET('/api/v1/dashboard/admin/stats', {})),
+  activity: (days = ACTIVITY_DAYS) => load(api.GET('/api/v1/dashboard/admin/activity', { params: { query: { days } } })),
+  users: (query: UserListQuery) => load(api.GET('/api/v1/admin/users', { params: { query: userListApiQuery(query) } })),
+  user: (id: number) => load(api.GET('/api/v1/admin/users/{id}', { params: { path: { id } } })),
+  banStatus: (id: number) => load(api.GET('/api/v1/admin/users/{id}/ban-status', { params: { path: { id } } })),
   auditLog: (id: number, page: number, size = AUDIT_PAGE_SIZE) =>
-    settle('/api/v1/admin/users/{id}/audit-log', unwrap(api.GET('/api/v1/admin/users/{id}/audit-log', { params: { path: { id }, query: { page, size } } }))),
+    load(api.GET('/api/v1/admin/users/{id}/audit-log', { params: { path: { id }, query: { page, size } } })),
 });
 
 // ---- the list's query (the address is the state; read and written as lib/admin-list does) --------

@@ -5,11 +5,10 @@
  * modified wording).
  */
 import type { ApiClient } from './api/client';
-import { ApiError, unwrap } from './api/errors';
+import { ApiError } from './api/errors';
 import type { components } from './api/schema';
-import { settle } from './reader';
 import type { RoleName } from './roles';
-import { recordLoadFailureStatus, type Loaded } from './settle';
+import { load, recordLoadFailureStatus, type Loaded } from './settle';
 import { loginUrl, type SessionUser } from './session';
 import { CommonTexts } from './texts/common';
 import { DraftsTexts } from './texts/author';
@@ -90,17 +89,15 @@ export function postIdParam(raw: string | undefined): number | undefined {
 // ---- reads ------------------------------------------------------------------------------------
 
 export const authorApi = (api: ApiClient) => ({
-  stats: () => settle('/api/v1/dashboard/author/stats', unwrap(api.GET('/api/v1/dashboard/author/stats', {}))),
+  stats: () => load(api.GET('/api/v1/dashboard/author/stats', {})),
   myPosts: (page: number, size: number, status?: PostStatus) =>
-    settle('/api/v1/blog/posts/author/my-posts', unwrap(api.GET('/api/v1/blog/posts/author/my-posts', { params: { query: { page, size, status } } }))),
-  post: (id: number) => settle('/api/v1/blog/posts/{id}', unwrap(api.GET('/api/v1/blog/posts/{id}', { params: { path: { id } } }))),
+    load(api.GET('/api/v1/blog/posts/author/my-posts', { params: { query: { page, size, status } } })),
+  post: (id: number) => load(api.GET('/api/v1/blog/posts/{id}', { params: { path: { id } } })),
   /** Active tags by name, for the editor's picker. */
   activeTags: () =>
-    settle(
-      '/api/v1/blog/tags',
-      unwrap(api.GET('/api/v1/blog/tags', { params: { query: { page: 0, size: EDITOR_TAGS_SIZE, sortBy: 'name', sortDir: 'asc', activeOnly: true } } })),
+    load(api.GET('/api/v1/blog/tags', { params: { query: { page: 0, size: EDITOR_TAGS_SIZE, sortBy: 'name', sortDir: 'asc', activeOnly: true } } }),
     ),
-  tag: (id: number) => settle('/api/v1/blog/tags/{id}', unwrap(api.GET('/api/v1/blog/tags/{id}', { params: { path: { id } } }))),
+  tag: (id: number) => load(api.GET('/api/v1/blog/tags/{id}', { params: { path: { id } } })),
 });
 
 /**

@@ -5,10 +5,8 @@
  * size and sort from the query string, the 5-button pager window).
  */
 import type { ApiClient } from './api/client';
-import { ApiError, unwrap } from './api/errors';
 import type { components, paths } from './api/schema';
-import type { Loaded } from './settle';
-import { CommonTexts } from './texts/common';
+import { load } from './settle';
 
 // ---- the API's answers (spec 000 §3, generated from openapi.json) ------------------------
 
@@ -26,31 +24,22 @@ export type QuickStats = Schemas['QuickStatsDto'];
 /** The envelope `data` of a GET endpoint's 200 answer, from the OpenAPI types. */
 export type DataOf<P extends keyof paths> = paths[P] extends { get: { responses: { 200: { content: { 'application/json': { data: infer T } } } } } } ? T : never;
 
-/** One GET through the session's client, settled: the envelope's data, or the ApiError. */
-export async function settle<P extends keyof paths>(_path: P, call: Promise<unknown>): Promise<Loaded<DataOf<P>>> {
-  try {
-    return { ok: true, data: (await call) as DataOf<P> };
-  } catch (error) {
-    return { ok: false, error: error instanceof ApiError ? error : new ApiError(CommonTexts.UNEXPECTED_ERROR, 500) };
-  }
-}
-
 export type LikeSort = 'createdAt' | 'postTitle' | 'userName';
 export type SortDirection = 'asc' | 'desc';
 
 export const readerApi = (api: ApiClient) => ({
   myLikes: (page: number, size: number, sortBy: LikeSort, sortDirection: SortDirection) =>
-    settle('/api/v1/likes/user/my-likes', unwrap(api.GET('/api/v1/likes/user/my-likes', { params: { query: { page, size, sortBy, sortDirection } } }))),
+    load(api.GET('/api/v1/likes/user/my-likes', { params: { query: { page, size, sortBy, sortDirection } } })),
   /** The Favorite Posts widget: page 0 of my-likes, newest first (spec 000 §7). */
   favoritePosts: (limit: number) =>
-    settle('/api/v1/likes/user/my-likes', unwrap(api.GET('/api/v1/likes/user/my-likes', { params: { query: { page: 0, size: limit, sortBy: 'createdAt', sortDirection: 'desc' } } }))),
-  recentLikes: (limit = 3) => settle('/api/v1/likes/user/my-likes/recent', unwrap(api.GET('/api/v1/likes/user/my-likes/recent', { params: { query: { limit } } }))),
+    load(api.GET('/api/v1/likes/user/my-likes', { params: { query: { page: 0, size: limit, sortBy: 'createdAt', sortDirection: 'desc' } } })),
+  recentLikes: (limit = 3) => load(api.GET('/api/v1/likes/user/my-likes/recent', { params: { query: { limit } } })),
   myComments: (page: number, size: number, sort: 'newest' | 'oldest' = 'newest') =>
-    settle('/api/v1/comments/my-comments', unwrap(api.GET('/api/v1/comments/my-comments', { params: { query: { page, size, sortBy: 'createdAt', sortDirection: sort === 'oldest' ? 'asc' : 'desc' } } })),
+    load(api.GET('/api/v1/comments/my-comments', { params: { query: { page, size, sortBy: 'createdAt', sortDirection: sort === 'oldest' ? 'asc' : 'desc' } } }),
     ),
-  recentComments: (limit = 3) => settle('/api/v1/comments/my-recent', unwrap(api.GET('/api/v1/comments/my-recent', { params: { query: { limit } } }))),
-  userStats: () => settle('/api/v1/dashboard/user/stats', unwrap(api.GET('/api/v1/dashboard/user/stats', {}))),
-  quickStats: () => settle('/api/v1/dashboard/quick-stats', unwrap(api.GET('/api/v1/dashboard/quick-stats', {}))),
+  recentComments: (limit = 3) => load(api.GET('/api/v1/comments/my-recent', { params: { query: { limit } } })),
+  userStats: () => load(api.GET('/api/v1/dashboard/user/stats', {})),
+  quickStats: () => load(api.GET('/api/v1/dashboard/quick-stats', {})),
 });
 
 // ---- list controls --------------------------------------------------------------------------

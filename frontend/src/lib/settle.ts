@@ -10,9 +10,14 @@ export type Loaded<T> = { ok: true; data: T } | { ok: false; error: ApiError };
  *
  *   const post = await load(Astro.locals.api.GET('/api/v1/blog/posts/public/{slug}', { params: { path: { slug } } }));
  */
-export async function load<R extends FetchResult>(call: Promise<R>): Promise<Loaded<Unwrapped<R>>> {
+export function load<R extends FetchResult>(call: Promise<R>): Promise<Loaded<Unwrapped<R>>> {
+  return settleRead(() => unwrap(call));
+}
+
+/** A read of several calls (or one call and some shaping), settled the same way. Never throws. */
+export async function settleRead<T>(read: () => Promise<T>): Promise<Loaded<T>> {
   try {
-    return { ok: true, data: await unwrap(call) };
+    return { ok: true, data: await read() };
   } catch (error) {
     return { ok: false, error: error instanceof ApiError ? error : new ApiError(CommonTexts.UNEXPECTED_ERROR, 500) };
   }

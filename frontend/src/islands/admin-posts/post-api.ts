@@ -19,17 +19,17 @@ export interface ReviewDecision {
 
 /** PUT /blog/posts/admin/{id}/review: the post and the review as they are now. */
 export async function reviewPost(id: number, decision: ReviewDecision): Promise<PostReviewResult> {
-  return (await unwrap(sessionApi().PUT('/api/v1/blog/posts/admin/{id}/review', { params: { path: { id } }, body: decision }))) as PostReviewResult;
+  return unwrap(sessionApi().PUT('/api/v1/blog/posts/admin/{id}/review', { params: { path: { id } }, body: decision }));
 }
 
 /** GET /blog/post-reviews/{id}/history: newest first, with the internal notes (admins). */
 export async function reviewHistory(id: number): Promise<PostReview[]> {
-  return (await unwrap(sessionApi().GET('/api/v1/blog/post-reviews/{id}/history', { params: { path: { id } } }))) as PostReview[];
+  return unwrap(sessionApi().GET('/api/v1/blog/post-reviews/{id}/history', { params: { path: { id } } }));
 }
 
 /** PUT /blog/posts/{id} { status }: Publish (draft → published) and Archive (published → archived). */
 export async function changeStatus(id: number, status: ApiPostStatus): Promise<PostDetail> {
-  return (await unwrap(sessionApi().PUT('/api/v1/blog/posts/{id}', { params: { path: { id } }, body: { status } }))) as PostDetail;
+  return unwrap(sessionApi().PUT('/api/v1/blog/posts/{id}', { params: { path: { id } }, body: { status } }));
 }
 
 /** DELETE /blog/posts/{id} (204). */

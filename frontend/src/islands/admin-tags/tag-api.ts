@@ -14,12 +14,12 @@ export function listTags(query: TagListQuery): Promise<TagListPage> {
 
 /** POST /blog/tags. */
 export async function createTag(body: TagBody): Promise<AdminTag> {
-  return (await unwrap(sessionApi().POST('/api/v1/blog/tags', { body }))) as AdminTag;
+  return unwrap(sessionApi().POST('/api/v1/blog/tags', { body }));
 }
 
 /** PUT /blog/tags/{id}. */
 export async function updateTag(id: number, body: TagBody): Promise<AdminTag> {
-  return (await unwrap(sessionApi().PUT('/api/v1/blog/tags/{id}', { params: { path: { id } }, body }))) as AdminTag;
+  return unwrap(sessionApi().PUT('/api/v1/blog/tags/{id}', { params: { path: { id } }, body }));
 }
 
 /** POST /blog/tags/{id}/activate or DELETE /blog/tags/{id}/deactivate. */
@@ -28,7 +28,7 @@ export async function setTagActive(id: number, active: boolean): Promise<AdminTa
   const call = active
     ? api.POST('/api/v1/blog/tags/{id}/activate', { params: { path: { id } } })
     : api.DELETE('/api/v1/blog/tags/{id}/deactivate', { params: { path: { id } } });
-  return (await unwrap(call)) as AdminTag;
+  return unwrap(call);
 }
 
 /** DELETE /blog/tags/{id} (204); 409 when the tag is active and used by posts. */

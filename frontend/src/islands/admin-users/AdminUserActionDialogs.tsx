@@ -131,7 +131,7 @@ export function AdminUserPasswordDialog({ user, onClose, onGenerated }: { user: 
     setBusy(true);
     setFailure(undefined);
     try {
-      setResult((await unwrap(sessionApi().POST('/api/v1/admin/users/{id}/generate-password', { params: { path: { id: user.id } } }))) as GeneratedPassword);
+      setResult(await unwrap(sessionApi().POST('/api/v1/admin/users/{id}/generate-password', { params: { path: { id: user.id } } })));
       onGenerated();
     } catch (caught) {
       setFailure(actionErrorMessage(caught, T.GENERATE_FAILED));

@@ -58,7 +58,7 @@ export default function AdminUserAddDialog({ canAssignAdmin, onClose, onCreated 
     }
     setBusy(true);
     try {
-      const user = (await unwrap(sessionApi().POST('/api/v1/admin/users', { body: addUserPayload(values) }))) as AdminUser;
+      const user = await unwrap(sessionApi().POST('/api/v1/admin/users', { body: addUserPayload(values) }));
       setCreated(user);
       onCreated(user);
     } catch (error) {

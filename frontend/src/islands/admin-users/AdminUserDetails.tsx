@@ -1,8 +1,9 @@
 import { useCallback, useState, type MouseEvent, type ReactNode } from 'react';
 import { adminDateTime, adminRelativeTime, AUDIT_PAGE_SIZE, type AdminUser, type AuditEntryPage, type BanStatus } from '../../lib/admin-users';
-import { unwrap } from '../../lib/api/errors';
+import type { FetchResult, Unwrapped } from '../../lib/api/errors';
 import { roleLabel } from '../../lib/roles';
 import { formatDate } from '../../lib/session';
+import { load } from '../../lib/settle';
 import { sessionApi } from '../../lib/session-browser';
 import { AdminUsersTexts, STATUS_LABELS, UserActionTexts, usersLoadMessage, type UserStatus } from '../../lib/texts/admin-users';
 import { NoticeStack, useNotices } from '../shared/AdminDialog';
@@ -27,14 +28,11 @@ interface Props {
 
 type Dialog = 'edit' | 'ban' | 'unban' | 'password';
 
-/** A read in the browser, settled; `T` is the answer's type (the client types data as unknown). */
-const settle = async <T,>(call: Promise<unknown>): Promise<Settled<T>> => {
-  try {
-    return { ok: true, data: (await call) as T };
-  } catch (error) {
-    return { ok: false, message: usersLoadMessage(error) };
-  }
-};
+/** A read in the browser, settled: the envelope's data typed by the operation, or the failure's text. */
+async function settle<R extends FetchResult>(call: Promise<R>): Promise<Settled<Unwrapped<R>>> {
+  const loaded = await load(call);
+  return loaded.ok ? loaded : { ok: false, message: usersLoadMessage(loaded.error) };
+}
 
 /**
  * A user's details (spec 001 §2 'Admin users': the details view with a back button): identity,
@@ -55,7 +53,7 @@ export default function AdminUserDetails({ initialUser, initialBan, initialAudit
   const loadAudit = useCallback(
     async (page: number) => {
       setAuditLoading(true);
-      const next = await settle<AuditEntryPage>(unwrap(api.GET('/api/v1/admin/users/{id}/audit-log', { params: { path: { id: initialUser.id }, query: { page, size: AUDIT_PAGE_SIZE } } })));
+      const next = await settle(api.GET('/api/v1/admin/users/{id}/audit-log', { params: { path: { id: initialUser.id }, query: { page, size: AUDIT_PAGE_SIZE } } }));
       setAudit(next);
       setAuditLoading(false);
       const address = new URL(location.href);
@@ -67,10 +65,10 @@ export default function AdminUserDetails({ initialUser, initialBan, initialAudit
   );
 
   const reload = useCallback(async () => {
-    const fresh = await settle<AdminUser>(unwrap(api.GET('/api/v1/admin/users/{id}', { params: { path: { id: initialUser.id } } })));
+    const fresh = await settle(api.GET('/api/v1/admin/users/{id}', { params: { path: { id: initialUser.id } } }));
     if (fresh.ok) {
       setUser(fresh.data);
-      setBan(fresh.data.status === 'BANNED' ? await settle<BanStatus>(unwrap(api.GET('/api/v1/admin/users/{id}/ban-status', { params: { path: { id: initialUser.id } } }))) : undefined);
+      setBan(fresh.data.status === 'BANNED' ? await settle(api.GET('/api/v1/admin/users/{id}/ban-status', { params: { path: { id: initialUser.id } } })) : undefined);
     } else notify('error', AdminUsersTexts.DETAILS_FAILED, fresh.message);
     await loadAudit(0);
   }, [api, initialUser.id, loadAudit, notify]);

@@ -66,7 +66,7 @@ const VERIFIED_OPTIONS = [
 const ROLE_OPTIONS = FILTER_ROLES.map((role) => ({ value: role, label: roleLabel(role) }));
 
 /** GET /admin/users for a list query (throws on failure). */
-const listUsers = async (query: UserListQuery) => (await unwrap(sessionApi().GET('/api/v1/admin/users', { params: { query: userListApiQuery(query) } }))) as AdminUserPage;
+const listUsers = (query: UserListQuery) => unwrap(sessionApi().GET('/api/v1/admin/users', { params: { query: userListApiQuery(query) } }));
 
 /**
  * The user list of /admin/users (spec 001 §2, §5, §7, §8, §9): search (300 ms after typing),

@@ -1,7 +1,6 @@
 import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
 import { browserApi } from '../../lib/api/client';
-import { ApiError, messageOr, unwrap } from '../../lib/api/errors';
-import { unwrapWithMessage } from '../../lib/api-message';
+import { ApiError, messageOr, unwrap, unwrapWithMessage } from '../../lib/api/errors';
 import { nameAndEmailErrors } from '../../lib/field-rules';
 import { registerErrorMessage, RegisterTexts } from '../../lib/texts/auth';
 import { SPECIAL_CHARACTERS } from '../../lib/password-rules';

@@ -5,8 +5,7 @@
  * Every call carries the session cookie and X-Request-Timestamp; a 401 waits for the shared
  * token refresh and is tried once more (the session client does it; the upload does it itself).
  */
-import { unwrapWithMessage } from '../../lib/api-message';
-import { ApiError, unwrap, type ApiEnvelope } from '../../lib/api/errors';
+import { ApiError, unwrap, unwrapWithMessage, type ApiEnvelope } from '../../lib/api/errors';
 import type { components } from '../../lib/api/schema';
 import { refreshSession, sessionApi } from '../../lib/session-browser';
 import { CommonTexts } from '../../lib/texts/common';
@@ -33,19 +32,19 @@ export async function savePost(mode: EditorMode, id: number | undefined, body: S
       : id === undefined
         ? api.POST('/api/v1/blog/posts', { body })
         : api.PUT('/api/v1/blog/posts/{id}', { params: { path: { id } }, body });
-  const { data, message } = await unwrapWithMessage<PostResponse>(call);
+  const { data, message } = await unwrapWithMessage(call);
   return { post: data, message };
 }
 
 /** POST /blog/posts/author/{id}/submit-for-review: DRAFT or REJECTED → PENDING_REVIEW. */
 export async function submitForReview(id: number): Promise<Saved> {
-  const { data, message } = await unwrapWithMessage<PostResponse>(sessionApi().POST('/api/v1/blog/posts/author/{id}/submit-for-review', { params: { path: { id } } }));
+  const { data, message } = await unwrapWithMessage(sessionApi().POST('/api/v1/blog/posts/author/{id}/submit-for-review', { params: { path: { id } } }));
   return { post: data, message };
 }
 
 /** The signed-in writer's name (GET /users/profile), for the preview of a post not saved yet. */
 export async function fetchOwnName(): Promise<string | undefined> {
-  const profile = (await unwrap(sessionApi().GET('/api/v1/users/profile'))) as components['schemas']['UserResponseDto'] | undefined;
+  const profile = await unwrap(sessionApi().GET('/api/v1/users/profile'));
   return profile?.fullName;
 }
 
@@ -57,7 +56,7 @@ export interface RenderedPreview {
 
 /** POST /blog/posts/preview {content}: the server's sanitized rendering (the one saving uses). */
 export async function renderPreview(content: string, signal?: AbortSignal): Promise<RenderedPreview> {
-  return (await unwrap(sessionApi().POST('/api/v1/blog/posts/preview', { body: { content }, signal }))) as components['schemas']['PostPreviewResponseDto'];
+  return unwrap(sessionApi().POST('/api/v1/blog/posts/preview', { body: { content }, signal }));
 }
 
 /** GET /images/upload-info; the §9 defaults when it fails. */
@@ -73,7 +72,7 @@ export type ImageCheck = components['schemas']['ImageValidationDto'];
 
 /** POST /images/validate (multipart 'image'): the server's verdict before uploading. */
 export async function validateImage(file: File): Promise<ImageCheck> {
-  return (await unwrap(
+  return unwrap(
     sessionApi().POST('/images/validate', {
       // The schema types the binary part as a string; the File goes into the multipart body as it is.
       body: { image: file as unknown as string },
@@ -83,7 +82,7 @@ export async function validateImage(file: File): Promise<ImageCheck> {
         return form;
       },
     }),
-  )) as ImageCheck;
+  );
 }
 
 /** DELETE /images/{filename} (204): the uploader or an admin; 409 while a post uses it. */

@@ -7,7 +7,6 @@ import type { components } from '../../lib/api/schema';
 import { sessionApi } from '../../lib/session-browser';
 
 export type LikeStateAnswer = components['schemas']['LikeStateDto'];
-type LikeCountAnswer = components['schemas']['LikeCountDto'];
 
 export interface LikeState {
   liked: boolean;
@@ -18,15 +17,15 @@ const toState = (answer: LikeStateAnswer): LikeState => ({ liked: answer.liked, 
 
 /** GET /likes/post/{id}/count (public): the live count, whatever the cached page says. */
 export async function fetchLikeCount(id: number): Promise<number> {
-  return ((await unwrap(sessionApi().GET('/api/v1/likes/post/{id}/count', { params: { path: { id } } }))) as LikeCountAnswer).likeCount;
+  return (await unwrap(sessionApi().GET('/api/v1/likes/post/{id}/count', { params: { path: { id } } }))).likeCount;
 }
 
 /** GET /likes/post/{id}/status (signed in): whether the viewer likes the post, and its count. */
 export async function fetchLikeStatus(id: number): Promise<LikeState> {
-  return toState((await unwrap(sessionApi().GET('/api/v1/likes/post/{id}/status', { params: { path: { id } } }))) as LikeStateAnswer);
+  return toState(await unwrap(sessionApi().GET('/api/v1/likes/post/{id}/status', { params: { path: { id } } })));
 }
 
 /** POST /likes/post/{id}/toggle: whether the post is now liked, and its count. */
 export async function toggleLike(id: number): Promise<LikeState> {
-  return toState((await unwrap(sessionApi().POST('/api/v1/likes/post/{id}/toggle', { params: { path: { id } } }))) as LikeStateAnswer);
+  return toState(await unwrap(sessionApi().POST('/api/v1/likes/post/{id}/toggle', { params: { path: { id } } })));
 }

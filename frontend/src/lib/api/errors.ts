@@ -50,6 +50,11 @@ function toApiError(error: unknown, response: Response): ApiError {
  * server's message. Network failures become status 0 with the spec's network text.
  */
 export async function unwrap<R extends FetchResult>(call: Promise<R>): Promise<Unwrapped<R>> {
+  return (await unwrapWithMessage(call)).data;
+}
+
+/** The same, with the envelope's message, for the few calls whose success notice the screen shows. */
+export async function unwrapWithMessage<R extends FetchResult>(call: Promise<R>): Promise<{ data: Unwrapped<R>; message: string | undefined }> {
   let result: R;
   try {
     result = await call;
@@ -58,8 +63,9 @@ export async function unwrap<R extends FetchResult>(call: Promise<R>): Promise<U
     throw new ApiError(NETWORK_ERROR, 0);
   }
   if (result.error !== undefined || !result.response.ok) throw toApiError(result.error, result.response);
-  if (result.response.status === 204) return undefined as never;
-  return (result.data as { data: never }).data;
+  if (result.response.status === 204) return { data: undefined as never, message: undefined };
+  const envelope = result.data as { data: never; message?: unknown };
+  return { data: envelope.data, message: typeof envelope.message === 'string' && envelope.message ? envelope.message : undefined };
 }
 
 /** The first field error of a failure, if it has any. */
