@@ -57,9 +57,10 @@ function setup(options: { pageCache?: boolean; compression?: boolean } = {}) {
     res.end();
   };
   const recorder: PostViewRecorder = { count: (slug) => void views.push(String(slug)) };
-  // The stand-in handler reads no data, so the page gateway is not needed here.
+  // The stand-in handler reads no data: a gateway that is never called.
+  const gateway = { forRequest: () => ({ call: () => Promise.reject(new Error('not used')), withCookies: () => undefined }) } as unknown as PageGatewayService;
   // No client build here: every path is a page.
-  const middleware = new FrontendMiddleware(handler, config, pages, {} as PageGatewayService, recorder, join(tmpdir(), 'inkwell-no-client-build'));
+  const middleware = new FrontendMiddleware(handler, config, pages, gateway, recorder, join(tmpdir(), 'inkwell-no-client-build'));
   const app: Express = express();
   if (options.compression) app.use(onTheFlyCompression());
   app.use(cookieParser());
