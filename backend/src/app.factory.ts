@@ -3,14 +3,14 @@ import { NestFactory } from '@nestjs/core';
 import { ExpressAdapter, NestExpressApplication } from '@nestjs/platform-express';
 import { SwaggerModule } from '@nestjs/swagger';
 import cookieParser from 'cookie-parser';
-import { json } from 'express';
-import helmet from 'helmet';
+import { json, urlencoded } from 'express';
 import { Logger } from 'nestjs-pino';
 import { AppModule, AppModuleOptions } from './app.module';
 import { apiCacheControl } from './common/api-cache-control';
 import { onTheFlyCompression } from './common/http-compression';
 import { buildOpenApiDocument } from './common/openapi';
-import type { AppConfig } from './config/env';
+import { parseBodies } from './common/request-bodies';
+import { securityHeaderOptions, securityHeaders } from './common/security-headers';
 import { answerClientErrorsWithEnvelope, refuseDeepJson } from './common/request-limits';
 import { FrontendModule, type FrontendModuleOptions } from './frontend/frontend.module';
 
@@ -34,23 +34,8 @@ export async function createApp(options: CreateAppOptions): Promise<NestExpressA
   app.set('x-powered-by', false);
   // Requests Node refuses before Express (headers over 16 KB, a broken request line) get the envelope too.
   answerClientErrorsWithEnvelope(app.getHttpServer());
-  app.use(
-    helmet({
-      contentSecurityPolicy: {
-        directives: {
-          // Astro's island loader and the no-flash theme script are inline.
-          'script-src': ["'self'", "'unsafe-inline'"],
-          // Images linked at S3_PUBLIC_URL: https is allowed anyway; a plain-http bucket (a local MinIO) is added by origin.
-          'img-src': ["'self'", 'data:', 'blob:', 'https:', ...plainHttpImageOrigin(options.config)],
-          'style-src': ["'self'", "'unsafe-inline'"],
-          'upgrade-insecure-requests': null,
-        },
-      },
-      crossOriginEmbedderPolicy: false,
-      // Same-origin pages keep their referrer (Go Back buttons rely on it); other sites get the origin only.
-      referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
-    }),
-  );
+  // Helmet's headers with these options, recorded once and set by one loop (common/security-headers.ts).
+  app.use(securityHeaders(securityHeaderOptions(options.config)));
   // br/gzip for API JSON (and signed-in pages) from 1 KB; cached pages and the build's files come
   // precompressed and are left alone (common/http-compression.ts). Then Cache-Control/Vary for /api.
   app.use(onTheFlyCompression());
@@ -59,16 +44,10 @@ export async function createApp(options: CreateAppOptions): Promise<NestExpressA
   // Post bodies may reach 200,000 characters of Markdown plus rendered HTML.
   // Bodies deeper than MAX_JSON_DEPTH are refused before parsing (400), so nothing recursive sees
   // them; express.json directly, since Nest's useBodyParser() keeps `verify` for its rawBody option.
-  app.use(json({ limit: '2mb', verify: refuseDeepJson }));
-  app.useBodyParser('urlencoded', { extended: false, limit: '256kb' });
+  // Both parsers in one layer that requests without a body skip (common/request-bodies.ts).
+  app.use(parseBodies(json({ limit: '2mb', verify: refuseDeepJson }), urlencoded({ extended: false, limit: '256kb' })));
 
   const document = buildOpenApiDocument(app);
   SwaggerModule.setup('api/docs', app, document, { jsonDocumentUrl: 'api/docs-json', customSiteTitle: 'Inkwell API' });
   return app;
-}
-
-/** The origin of S3_PUBLIC_URL when it is plain http (for img-src), else nothing. */
-function plainHttpImageOrigin(config: AppConfig): string[] {
-  const publicUrl = config.storage.driver === 's3' ? config.storage.publicUrl : undefined;
-  return publicUrl?.startsWith('http:') ? [new URL(publicUrl).origin] : [];
 }

@@ -1,0 +1,94 @@
+import type { RequestHandler } from 'express';
+import helmet, { type HelmetOptions } from 'helmet';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AppConfig } from '../config/env';
+
+/** The security headers' settings: helmet's defaults with the pages' needs. */
+export function securityHeaderOptions(config: AppConfig): HelmetOptions {
+  return {
+    contentSecurityPolicy: {
+      directives: {
+        // Astro's island loader and the no-flash theme script are inline.
+        'script-src': ["'self'", "'unsafe-inline'"],
+        // Images linked at S3_PUBLIC_URL: https is allowed anyway; a plain-http bucket (a local MinIO) is added by origin.
+        'img-src': ["'self'", 'data:', 'blob:', 'https:', ...plainHttpImageOrigin(config)],
+        'style-src': ["'self'", "'unsafe-inline'"],
+        'upgrade-insecure-requests': null,
+      },
+    },
+    crossOriginEmbedderPolicy: false,
+    // Same-origin pages keep their referrer (Go Back buttons rely on it); other sites get the origin only.
+    referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+  };
+}
+
+/** The origin of S3_PUBLIC_URL when it is plain http (for img-src), else nothing. */
+function plainHttpImageOrigin(config: AppConfig): string[] {
+  const publicUrl = config.storage.driver === 's3' ? config.storage.publicUrl : undefined;
+  return publicUrl?.startsWith('http:') ? [new URL(publicUrl).origin] : [];
+}
+
+/** What a middleware did to a response's headers, in order. */
+export type HeaderStep = { set: string; value: string | number | readonly string[] } | { remove: string };
+
+/**
+ * Runs a header-setting middleware once against a stand-in request and response and records what
+ * it did. Undefined when it did anything else (called next with an error, never called next, read
+ * a header, wrote a body): such a middleware cannot be replayed as a fixed list.
+ */
+export function recordHeaderSteps(middleware: RequestHandler, req: Partial<IncomingMessage>): HeaderStep[] | undefined {
+  const steps: HeaderStep[] = [];
+  let replayable = true;
+  let nextCalled = false;
+  const refuse = () => {
+    replayable = false;
+  };
+  const res = {
+    setHeader(name: string, value: string | number | readonly string[]) {
+      steps.push({ set: name, value });
+      return res;
+    },
+    removeHeader(name: string) {
+      steps.push({ remove: name });
+    },
+    getHeader: refuse,
+    getHeaders: refuse,
+    hasHeader: refuse,
+    writeHead: refuse,
+    write: refuse,
+    end: refuse,
+    on: refuse,
+  };
+  middleware(req as never, res as never, (error?: unknown) => {
+    nextCalled = true;
+    if (error) replayable = false;
+  });
+  return replayable && nextCalled ? steps : undefined;
+}
+
+/** Two stand-in requests unlike each other: a middleware that answers them alike does not look at the request. */
+const PROBES: Partial<IncomingMessage>[] = [
+  { method: 'GET', url: '/', headers: { host: 'localhost', 'user-agent': 'probe-a' } },
+  { method: 'POST', url: '/api/v1/probe?x=1', headers: { host: 'example.test', 'x-forwarded-proto': 'https', cookie: 'a=b', 'user-agent': 'probe-b' } },
+];
+
+/**
+ * The security headers as one cheap middleware. Helmet rebuilds its headers on every request (a
+ * dozen small middlewares, the Content-Security-Policy assembled each time), though with these
+ * options they never change: they are recorded once here and set with one loop. Should a helmet
+ * version ever make its headers depend on the request (a nonce, the protocol), the two probes
+ * disagree and helmet itself is used, unchanged.
+ */
+export function securityHeaders(options: HelmetOptions): RequestHandler {
+  const middleware = helmet(options) as RequestHandler;
+  const [first, ...others] = PROBES.map((req) => recordHeaderSteps(middleware, req));
+  if (!first || others.some((steps) => !steps || JSON.stringify(steps) !== JSON.stringify(first))) return middleware;
+  const steps = first.map((step) => ('set' in step ? { name: step.set, value: step.value } : { name: step.remove, value: undefined }));
+  return (_req, res, next) => {
+    for (const { name, value } of steps) {
+      if (value === undefined) res.removeHeader(name);
+      else res.setHeader(name, value);
+    }
+    next();
+  };
+}
