@@ -7,6 +7,7 @@ export const PERSONAL_CACHE_CONTROL = 'private, no-store';
 export const ANONYMOUS_API_CACHE_CONTROL = 'no-cache';
 /** The answer differs by the caller (a shared cache must not hand one caller's answer to another) and by the coding. */
 export const API_VARY = ['Authorization', 'Cookie', 'Accept-Encoding'] as const;
+const API_VARY_VALUE = API_VARY.join(', ');
 
 const SESSION_COOKIE = new RegExp(`(?:^|;\\s*)(?:${ACCESS_COOKIE}|${REFRESH_COOKIE})=[^;\\s]`);
 
@@ -27,7 +28,9 @@ export function apiCacheControl(req: Request, res: Response, next: NextFunction)
   if (req.path.startsWith('/api/')) {
     const anonymousRead = (req.method === 'GET' || req.method === 'HEAD') && !carriesCredentials(req);
     res.setHeader('Cache-Control', anonymousRead ? ANONYMOUS_API_CACHE_CONTROL : PERSONAL_CACHE_CONTROL);
-    for (const field of API_VARY) res.vary(field);
+    // Nothing has set Vary yet on the way in (the usual case): the whole value at once, as res.vary would build it.
+    if (res.getHeader('Vary') === undefined) res.setHeader('Vary', API_VARY_VALUE);
+    else for (const field of API_VARY) res.vary(field);
   }
   next();
 }
