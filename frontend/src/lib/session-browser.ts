@@ -1,14 +1,9 @@
 /**
  * The session in the browser. Tokens live only in httpOnly cookies the server sets; the page
- * keeps just `tokenExpiry` (ms) and `rememberMe` in localStorage for the silent-refresh timer.
- *
- * - `refreshSession()`: one POST /auth/refresh-token at a time, shared by every caller.
- * - `sessionApi()`: the typed client whose requests, on a 401, wait for that one refresh and are
- *   retried once; a failed refresh clears the local state and tells every tab (logout event).
+ * keeps just `tokenExpiry` (ms) and `rememberMe` in localStorage for the silent-refresh timer,
+ * and tabs tell each other when the session ends. The shared refresh and the client whose 401s
+ * wait for it are `refreshSession()` and `browserApi()` in api/client.ts.
  */
-import createClient from 'openapi-fetch';
-import { browserApi, type ApiClient } from './api/client';
-import type { paths } from './api/schema';
 
 const EXPIRY_KEY = 'tokenExpiry';
 const REMEMBER_KEY = 'rememberMe';
@@ -93,62 +88,9 @@ export function onLogout(listener: () => void): () => void {
   };
 }
 
-function endSession(): void {
+/** The session is over (a refused refresh): clear the local state and tell this tab and the others. */
+export function endLocalSession(): void {
   clearLocalSession();
   broadcastLogout();
   window.dispatchEvent(new Event('inkwell:logout'));
-}
-
-// ---- refresh ------------------------------------------------------------------------------
-
-let running: Promise<boolean> | undefined;
-
-/** Renews the tokens (the refresh cookie goes along). Concurrent callers share one request. */
-export function refreshSession(): Promise<boolean> {
-  running ??= (async () => {
-    try {
-      const { data, response } = await browserApi().POST('/api/v1/auth/refresh-token', { body: {} });
-      if (!response.ok) {
-        // 4xx: the refresh token is gone or refused. Network trouble or 5xx: try again later.
-        if (response.status >= 400 && response.status < 500) endSession();
-        return false;
-      }
-      const expiresIn = data?.data?.expiresIn;
-      setTokenExpiry(Date.now() + (expiresIn && expiresIn > 0 ? expiresIn : 3600) * 1000);
-      return true;
-    } catch {
-      return false;
-    } finally {
-      running = undefined;
-    }
-  })();
-  return running;
-}
-
-/** Requests that must not wait for a refresh on 401 (they are the session calls themselves). */
-const NO_RETRY = /\/api\/v1\/auth\//;
-
-async function refreshingFetch(request: Request): Promise<Response> {
-  const retry = NO_RETRY.test(new URL(request.url).pathname) ? undefined : request.clone();
-  const response = await fetch(request);
-  if (response.status !== 401 || !retry) return response;
-  if (!(await refreshSession())) return response;
-  retry.headers.set('X-Request-Timestamp', String(Date.now()));
-  return fetch(retry);
-}
-
-let client: ApiClient | undefined;
-
-/** The typed client for signed-in islands: a 401 waits for the shared refresh and retries once. */
-export function sessionApi(): ApiClient {
-  if (!client) {
-    client = createClient<paths>({ baseUrl: '', credentials: 'same-origin', fetch: refreshingFetch });
-    client.use({
-      onRequest({ request }) {
-        request.headers.set('X-Request-Timestamp', String(Date.now()));
-        return request;
-      },
-    });
-  }
-  return client;
 }

@@ -1,55 +1,27 @@
 import { useEffect, useRef, useState, type ChangeEvent } from 'react';
+import { browserApi } from '../../lib/api/client';
 import { ApiError, unwrap } from '../../lib/api/errors';
+import { upload } from '../../lib/api/upload';
 import { AccountTexts } from '../../lib/texts/account';
-import type { AvatarResponse } from '../../lib/session';
-import { refreshSession, sessionApi } from '../../lib/session-browser';
 import { Alert, AvatarImage, Spinner, useHydrated } from '../shared/form-controls';
 
 const MAX_BYTES = 10 * 1024 * 1024;
 const UPLOAD_TIMEOUT_MS = 60_000;
-/** The avatar upload endpoint (POST /users/avatar, multipart field `file`). */
-const AVATAR_UPLOAD_PATH = '/api/v1/users/avatar';
 
-/**
- * POST /users/avatar with upload progress. The typed client (fetch) cannot report upload
- * progress, so this one call uses XMLHttpRequest; it sends X-Request-Timestamp like every call.
- */
-function uploadAvatar(file: File, onProgress: (percent: number) => void): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const xhr = new XMLHttpRequest();
-    xhr.open('POST', AVATAR_UPLOAD_PATH);
-    xhr.withCredentials = true;
-    xhr.timeout = UPLOAD_TIMEOUT_MS;
-    xhr.setRequestHeader('X-Request-Timestamp', String(Date.now()));
-    xhr.upload.onprogress = (event) => {
-      if (event.lengthComputable) onProgress(Math.round((event.loaded / event.total) * 100));
-    };
-    xhr.onload = () => {
-      let body: { data?: Partial<AvatarResponse>; message?: unknown; errors?: Record<string, string[]> | null } | undefined;
-      try {
-        body = xhr.responseText ? JSON.parse(xhr.responseText) : undefined;
-      } catch {
-        reject(new ApiError(AccountTexts.UPLOAD_BAD_JSON, xhr.status));
-        return;
-      }
-      if (xhr.status < 200 || xhr.status >= 300) {
-        const message = typeof body?.message === 'string' && body.message ? body.message : `HTTP ${xhr.status}: ${AccountTexts.UPLOAD_FAILED}`;
-        reject(new ApiError(message, xhr.status, body?.errors ?? null));
-        return;
-      }
-      const url = body?.data?.avatarUrl;
-      if (typeof url !== 'string') reject(new ApiError(AccountTexts.UPLOAD_BAD_FORMAT, xhr.status));
-      else {
-        onProgress(100);
-        resolve(url);
-      }
-    };
-    xhr.onerror = () => reject(new ApiError(AccountTexts.UPLOAD_NETWORK, 0));
-    xhr.ontimeout = () => reject(new ApiError(AccountTexts.UPLOAD_TIMEOUT, 0));
-    const form = new FormData();
-    form.append('file', file);
-    xhr.send(form);
-  });
+/** The avatar upload's failure texts (spec 000 §2 /account). */
+const UPLOAD_TEXTS = {
+  network: AccountTexts.UPLOAD_NETWORK,
+  timeout: AccountTexts.UPLOAD_TIMEOUT,
+  unreadable: AccountTexts.UPLOAD_BAD_JSON,
+  failed: (status: number) => `HTTP ${status}: ${AccountTexts.UPLOAD_FAILED}`,
+};
+
+/** POST /users/avatar (multipart `file`) with upload progress: the new avatar's address. */
+async function uploadAvatar(file: File, onProgress: (percent: number) => void): Promise<string> {
+  const answer = await upload('/api/v1/users/avatar', { file }, { onProgress, timeoutMs: UPLOAD_TIMEOUT_MS, texts: UPLOAD_TEXTS });
+  if (typeof answer?.avatarUrl !== 'string') throw new ApiError(AccountTexts.UPLOAD_BAD_FORMAT, 200);
+  onProgress(100);
+  return answer.avatarUrl;
 }
 
 /** The account page's avatar card (spec 000 §2): upload with preview and progress, delete. */
@@ -99,16 +71,7 @@ export default function AccountAvatarCard({ name, avatar: initialAvatar }: { nam
     setError(undefined);
     setProgress(0);
     try {
-      let url: string;
-      try {
-        url = await uploadAvatar(file, setProgress);
-      } catch (first) {
-        // An expired access token: renew it (shared with the other islands) and try once more.
-        if (!(first instanceof ApiError && first.status === 401 && (await refreshSession()))) throw first;
-        setProgress(0);
-        url = await uploadAvatar(file, setProgress);
-      }
-      setAvatar(url);
+      setAvatar(await uploadAvatar(file, setProgress));
       setFile(undefined);
       setPreview(undefined);
       if (input.current) input.current.value = '';
@@ -126,7 +89,7 @@ export default function AccountAvatarCard({ name, avatar: initialAvatar }: { nam
     setError(undefined);
     setNotice(undefined);
     try {
-      await unwrap(sessionApi().DELETE('/api/v1/users/avatar', {}));
+      await unwrap(browserApi().DELETE('/api/v1/users/avatar', {}));
       setAvatar(null);
       setNotice(AccountTexts.AVATAR_REMOVED);
     } catch (failure) {

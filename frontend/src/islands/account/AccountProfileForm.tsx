@@ -1,8 +1,8 @@
 import { useCallback, useState, type FormEvent } from 'react';
+import { browserApi } from '../../lib/api/client';
 import { ApiError, unwrap } from '../../lib/api/errors';
 import { nameAndEmailErrors } from '../../lib/field-rules';
 import { AccountTexts } from '../../lib/texts/account';
-import { sessionApi } from '../../lib/session-browser';
 import { Spinner, TextField, Toast, type ToastMessage, useHydrated } from '../shared/form-controls';
 
 interface Profile {
@@ -47,7 +47,7 @@ export default function AccountProfileForm({ initial }: { initial: Profile }) {
     setBusy(true);
     try {
       const body = { fullName: draft.fullName.trim(), email: draft.email.trim(), bio: draft.bio.trim() };
-      const user = await unwrap(sessionApi().PUT('/api/v1/users/profile', { body }));
+      const user = await unwrap(browserApi().PUT('/api/v1/users/profile', { body }));
       const next = { fullName: user?.fullName ?? body.fullName, email: user?.email ?? body.email, bio: user?.bio ?? body.bio };
       setSaved(next);
       setDraft(next);

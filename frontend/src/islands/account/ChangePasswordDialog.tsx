@@ -1,9 +1,9 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { browserApi } from '../../lib/api/client';
 import { ApiError, unwrap } from '../../lib/api/errors';
 import { AccountTexts } from '../../lib/texts/account';
 import { PasswordTexts } from '../../lib/texts/auth';
 import { passwordProblem } from '../../lib/password-rules';
-import { sessionApi } from '../../lib/session-browser';
 import { Alert, DialogActions, PasswordField, StrengthMeter, useHydrated } from '../shared/form-controls';
 
 type Field = 'currentPassword' | 'newPassword' | 'confirmNewPassword';
@@ -73,7 +73,7 @@ export default function ChangePasswordDialog() {
     if (Object.keys(found).length > 0) return;
     setBusy(true);
     try {
-      await unwrap(sessionApi().POST('/api/v1/user/change-password', { body: values }));
+      await unwrap(browserApi().POST('/api/v1/user/change-password', { body: values }));
       setSuccess(true);
     } catch (error) {
       if (error instanceof ApiError && error.errors) {

@@ -3,12 +3,12 @@
  * session's client (a 401 waits for the shared refresh and retries once): the list, a review
  * (approve or reject), the review history, a status change through an update, and delete.
  */
+import { browserApi } from '../../lib/api/client';
 import { unwrap } from '../../lib/api/errors';
 import { fetchAdminPosts, type ApiPostStatus, type PostAdminPage, type PostDetail, type PostListQuery, type PostReview, type PostReviewResult } from '../../lib/admin-posts';
-import { sessionApi } from '../../lib/session-browser';
 
 export function listPosts(query: PostListQuery): Promise<PostAdminPage> {
-  return fetchAdminPosts(sessionApi(), query);
+  return fetchAdminPosts(browserApi(), query);
 }
 
 export interface ReviewDecision {
@@ -19,20 +19,20 @@ export interface ReviewDecision {
 
 /** PUT /blog/posts/admin/{id}/review: the post and the review as they are now. */
 export async function reviewPost(id: number, decision: ReviewDecision): Promise<PostReviewResult> {
-  return unwrap(sessionApi().PUT('/api/v1/blog/posts/admin/{id}/review', { params: { path: { id } }, body: decision }));
+  return unwrap(browserApi().PUT('/api/v1/blog/posts/admin/{id}/review', { params: { path: { id } }, body: decision }));
 }
 
 /** GET /blog/post-reviews/{id}/history: newest first, with the internal notes (admins). */
 export async function reviewHistory(id: number): Promise<PostReview[]> {
-  return unwrap(sessionApi().GET('/api/v1/blog/post-reviews/{id}/history', { params: { path: { id } } }));
+  return unwrap(browserApi().GET('/api/v1/blog/post-reviews/{id}/history', { params: { path: { id } } }));
 }
 
 /** PUT /blog/posts/{id} { status }: Publish (draft → published) and Archive (published → archived). */
 export async function changeStatus(id: number, status: ApiPostStatus): Promise<PostDetail> {
-  return unwrap(sessionApi().PUT('/api/v1/blog/posts/{id}', { params: { path: { id } }, body: { status } }));
+  return unwrap(browserApi().PUT('/api/v1/blog/posts/{id}', { params: { path: { id } }, body: { status } }));
 }
 
 /** DELETE /blog/posts/{id} (204). */
 export async function deletePost(id: number): Promise<void> {
-  await unwrap(sessionApi().DELETE('/api/v1/blog/posts/{id}', { params: { path: { id } } }));
+  await unwrap(browserApi().DELETE('/api/v1/blog/posts/{id}', { params: { path: { id } } }));
 }

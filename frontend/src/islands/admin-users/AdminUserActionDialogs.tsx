@@ -4,10 +4,10 @@
  * password (confirm, then shown once with Copy; §8 texts) and Edit (name, roles, status).
  */
 import { useId, useRef, useState, type FormEvent } from 'react';
+import { browserApi } from '../../lib/api/client';
 import type { AdminUser, GeneratedPassword, UserStatus } from '../../lib/admin-users';
 import { ApiError, unwrap } from '../../lib/api/errors';
 import { effectiveRole, type RoleName } from '../../lib/roles';
-import { sessionApi } from '../../lib/session-browser';
 import { actionErrorMessage, AddUserTexts, STATUS_LABELS, UserActionTexts as T } from '../../lib/texts/admin-users';
 import { AdminDialog } from '../shared/AdminDialog';
 import { Alert, DialogActions, TextField } from '../shared/form-controls';
@@ -80,8 +80,8 @@ export function AdminUserBanDialog({ mode, user, onCancel, onDone }: BanProps) {
     try {
       const body = { reason: reason.trim(), ...(note.trim() ? { adminNote: note.trim() } : {}) };
       const params = { path: { id: user.id } };
-      if (banning) await unwrap(sessionApi().POST('/api/v1/admin/users/{id}/ban', { params, body }));
-      else await unwrap(sessionApi().POST('/api/v1/admin/users/{id}/unban', { params, body }));
+      if (banning) await unwrap(browserApi().POST('/api/v1/admin/users/{id}/ban', { params, body }));
+      else await unwrap(browserApi().POST('/api/v1/admin/users/{id}/unban', { params, body }));
       onDone();
     } catch (caught) {
       setFailure(actionErrorMessage(caught, banning ? T.BAN_FAILED : T.UNBAN_FAILED));
@@ -131,7 +131,7 @@ export function AdminUserPasswordDialog({ user, onClose, onGenerated }: { user: 
     setBusy(true);
     setFailure(undefined);
     try {
-      setResult(await unwrap(sessionApi().POST('/api/v1/admin/users/{id}/generate-password', { params: { path: { id: user.id } } })));
+      setResult(await unwrap(browserApi().POST('/api/v1/admin/users/{id}/generate-password', { params: { path: { id: user.id } } })));
       onGenerated();
     } catch (caught) {
       setFailure(actionErrorMessage(caught, T.GENERATE_FAILED));
@@ -235,7 +235,7 @@ export function AdminUserEditDialog({ user, canAssignAdmin, onCancel, onSaved }:
     }
     setBusy(true);
     try {
-      await unwrap(sessionApi().PUT('/api/v1/admin/users/{id}', { params: { path: { id: user.id } }, body }));
+      await unwrap(browserApi().PUT('/api/v1/admin/users/{id}', { params: { path: { id: user.id } }, body }));
       onSaved();
     } catch (caught) {
       if (caught instanceof ApiError && caught.errors) {

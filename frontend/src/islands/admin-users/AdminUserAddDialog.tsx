@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { browserApi } from '../../lib/api/client';
 import { addUserErrors, addUserFailure, addUserPayload, ADD_USER_DEFAULTS, type AddUserErrors, type AddUserValues, type AdminUser } from '../../lib/admin-users';
 import { unwrap } from '../../lib/api/errors';
-import { sessionApi } from '../../lib/session-browser';
 import { AddUserTexts, STATUS_LABELS } from '../../lib/texts/admin-users';
 import { AdminDialog } from '../shared/AdminDialog';
 import { Alert, DialogActions, PasswordField, TextField } from '../shared/form-controls';
@@ -58,7 +58,7 @@ export default function AdminUserAddDialog({ canAssignAdmin, onClose, onCreated 
     }
     setBusy(true);
     try {
-      const user = await unwrap(sessionApi().POST('/api/v1/admin/users', { body: addUserPayload(values) }));
+      const user = await unwrap(browserApi().POST('/api/v1/admin/users', { body: addUserPayload(values) }));
       setCreated(user);
       onCreated(user);
     } catch (error) {

@@ -1,10 +1,10 @@
 import { useCallback, useState, type MouseEvent, type ReactNode } from 'react';
+import { browserApi } from '../../lib/api/client';
 import { adminDateTime, adminRelativeTime, AUDIT_PAGE_SIZE, type AdminUser, type AuditEntryPage, type BanStatus } from '../../lib/admin-users';
 import type { FetchResult, Unwrapped } from '../../lib/api/errors';
 import { roleLabel } from '../../lib/roles';
 import { formatDate } from '../../lib/session';
 import { load } from '../../lib/settle';
-import { sessionApi } from '../../lib/session-browser';
 import { AdminUsersTexts, STATUS_LABELS, UserActionTexts, usersLoadMessage, type UserStatus } from '../../lib/texts/admin-users';
 import { NoticeStack, useNotices } from '../shared/AdminDialog';
 import AdminPager from '../shared/AdminPager';
@@ -48,7 +48,7 @@ export default function AdminUserDetails({ initialUser, initialBan, initialAudit
   const [auditLoading, setAuditLoading] = useState(false);
   const [dialog, setDialog] = useState<Dialog>();
   const { notices, notify, dismiss } = useNotices();
-  const api = sessionApi();
+  const api = browserApi();
 
   const loadAudit = useCallback(
     async (page: number) => {

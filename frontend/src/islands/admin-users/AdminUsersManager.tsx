@@ -17,9 +17,9 @@ import {
   type UserListQuery,
   type UserSortField,
 } from '../../lib/admin-users';
+import { browserApi } from '../../lib/api/client';
 import { unwrap } from '../../lib/api/errors';
 import { roleLabel } from '../../lib/roles';
-import { sessionApi } from '../../lib/session-browser';
 import { AdminUsersTexts as T, STATUS_LABELS, usersLoadMessage } from '../../lib/texts/admin-users';
 import { NoticeStack } from '../shared/AdminDialog';
 import AdminPager from '../shared/AdminPager';
@@ -66,7 +66,7 @@ const VERIFIED_OPTIONS = [
 const ROLE_OPTIONS = FILTER_ROLES.map((role) => ({ value: role, label: roleLabel(role) }));
 
 /** GET /admin/users for a list query (throws on failure). */
-const listUsers = (query: UserListQuery) => unwrap(sessionApi().GET('/api/v1/admin/users', { params: { query: userListApiQuery(query) } }));
+const listUsers = (query: UserListQuery) => unwrap(browserApi().GET('/api/v1/admin/users', { params: { query: userListApiQuery(query) } }));
 
 /**
  * The user list of /admin/users (spec 001 §2, §5, §7, §8, §9): search (300 ms after typing),

@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
-import { isLoggingOut, onLogout, REFRESH_CHECK_MS, REFRESH_THRESHOLD_MS, refreshSession, setTokenExpiry, tokenExpiry } from '../../lib/session-browser';
+import { refreshSession } from '../../lib/api/client';
+import { isLoggingOut, onLogout, REFRESH_CHECK_MS, REFRESH_THRESHOLD_MS, setTokenExpiry, tokenExpiry } from '../../lib/session-browser';
 
 interface Props {
   /** When the access token the server saw expires (ms); the server's word wins over the stored one. */

@@ -1,6 +1,6 @@
 import { useState } from 'react';
+import { browserApi } from '../../lib/api/client';
 import { messageOr, unwrap } from '../../lib/api/errors';
-import { sessionApi } from '../../lib/session-browser';
 import { PostActionTexts as T } from '../../lib/texts/author';
 import { useHydrated } from '../shared/form-controls';
 import { setFlash } from './flash';
@@ -39,7 +39,7 @@ export default function PostActions({ postId, title, submit = false, remove = fa
     setBusy('submit');
     setError(undefined);
     try {
-      await unwrap(sessionApi().POST('/api/v1/blog/posts/author/{id}/submit-for-review', { params: { path: { id: postId } } }));
+      await unwrap(browserApi().POST('/api/v1/blog/posts/author/{id}/submit-for-review', { params: { path: { id: postId } } }));
       done(T.SUBMITTED);
     } catch (failure) {
       setError(messageOr(failure, T.SUBMIT_FAILED));
@@ -52,7 +52,7 @@ export default function PostActions({ postId, title, submit = false, remove = fa
     setBusy('delete');
     setError(undefined);
     try {
-      await unwrap(sessionApi().DELETE('/api/v1/blog/posts/{id}', { params: { path: { id: postId } } }));
+      await unwrap(browserApi().DELETE('/api/v1/blog/posts/{id}', { params: { path: { id: postId } } }));
       done(T.DELETED);
     } catch (failure) {
       setError(T.deleteFailed(messageOr(failure, T.DELETE_FAILED)));

@@ -3,11 +3,12 @@
  * submitting for review, the server's Markdown preview, and the images API at the host root
  * (upload requirements, validation, the thumbnail upload with progress and a 60 s limit, delete).
  * Every call carries the session cookie and X-Request-Timestamp; a 401 waits for the shared
- * token refresh and is tried once more (the session client does it; the upload does it itself).
+ * token refresh and is tried once more (`browserApi()`, and `upload()` for the multipart calls).
  */
-import { ApiError, unwrap, unwrapWithMessage, type ApiEnvelope } from '../../lib/api/errors';
+import { browserApi } from '../../lib/api/client';
+import { ApiError, unwrap, unwrapWithMessage } from '../../lib/api/errors';
+import { upload } from '../../lib/api/upload';
 import type { components } from '../../lib/api/schema';
-import { refreshSession, sessionApi } from '../../lib/session-browser';
 import { CommonTexts } from '../../lib/texts/common';
 import { EditorTexts } from '../../lib/texts/editor';
 import type { EditorMode, PostResponse } from './editor-form';
@@ -23,7 +24,7 @@ export interface Saved {
 
 /** Author: POST /blog/posts/author/create or PUT /blog/posts/author/{id}. Admin: POST /blog/posts or PUT /blog/posts/{id}. */
 export async function savePost(mode: EditorMode, id: number | undefined, body: SavePayload): Promise<Saved> {
-  const api = sessionApi();
+  const api = browserApi();
   const call =
     mode === 'author'
       ? id === undefined
@@ -38,13 +39,13 @@ export async function savePost(mode: EditorMode, id: number | undefined, body: S
 
 /** POST /blog/posts/author/{id}/submit-for-review: DRAFT or REJECTED → PENDING_REVIEW. */
 export async function submitForReview(id: number): Promise<Saved> {
-  const { data, message } = await unwrapWithMessage(sessionApi().POST('/api/v1/blog/posts/author/{id}/submit-for-review', { params: { path: { id } } }));
+  const { data, message } = await unwrapWithMessage(browserApi().POST('/api/v1/blog/posts/author/{id}/submit-for-review', { params: { path: { id } } }));
   return { post: data, message };
 }
 
 /** The signed-in writer's name (GET /users/profile), for the preview of a post not saved yet. */
 export async function fetchOwnName(): Promise<string | undefined> {
-  const profile = await unwrap(sessionApi().GET('/api/v1/users/profile'));
+  const profile = await unwrap(browserApi().GET('/api/v1/users/profile'));
   return profile?.fullName;
 }
 
@@ -56,13 +57,13 @@ export interface RenderedPreview {
 
 /** POST /blog/posts/preview {content}: the server's sanitized rendering (the one saving uses). */
 export async function renderPreview(content: string, signal?: AbortSignal): Promise<RenderedPreview> {
-  return unwrap(sessionApi().POST('/api/v1/blog/posts/preview', { body: { content }, signal }));
+  return unwrap(browserApi().POST('/api/v1/blog/posts/preview', { body: { content }, signal }));
 }
 
 /** GET /images/upload-info; the §9 defaults when it fails. */
 export async function fetchUploadInfo(): Promise<UploadInfo> {
   try {
-    return uploadInfoFrom(await unwrap(sessionApi().GET('/images/upload-info')));
+    return uploadInfoFrom(await unwrap(browserApi().GET('/images/upload-info')));
   } catch {
     return DEFAULT_UPLOAD_INFO;
   }
@@ -72,25 +73,17 @@ export type ImageCheck = components['schemas']['ImageValidationDto'];
 
 /** POST /images/validate (multipart 'image'): the server's verdict before uploading. */
 export async function validateImage(file: File): Promise<ImageCheck> {
-  return unwrap(
-    sessionApi().POST('/images/validate', {
-      // The schema types the binary part as a string; the File goes into the multipart body as it is.
-      body: { image: file as unknown as string },
-      bodySerializer: (body) => {
-        const form = new FormData();
-        form.append('image', body.image as unknown as File);
-        return form;
-      },
-    }),
-  );
+  const check = await upload('/images/validate', { image: file });
+  if (!check) throw new ApiError(CommonTexts.UNEXPECTED_ERROR, 200);
+  return check;
 }
 
 /** DELETE /images/{filename} (204): the uploader or an admin; 409 while a post uses it. */
 export async function deleteImage(filename: string): Promise<void> {
-  await unwrap(sessionApi().DELETE('/images/{filename}', { params: { path: { filename } } }));
+  await unwrap(browserApi().DELETE('/images/{filename}', { params: { path: { filename } } }));
 }
 
-// ---- the upload, with progress (XMLHttpRequest: fetch reports no upload progress) ----------
+// ---- the upload, with progress ----------------------------------------------------------------
 
 export interface UploadedImage {
   url: string;
@@ -107,60 +100,14 @@ function fileNameOf(url: string): string {
   return url.split(/[?#]/)[0].split('/').pop() ?? '';
 }
 
-function sendUpload(file: File, onProgress: (percent: number) => void, signal: AbortSignal): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const xhr = new XMLHttpRequest();
-    const abort = () => xhr.abort();
-    xhr.open('POST', '/images/thumbnail/upload');
-    xhr.setRequestHeader('X-Request-Timestamp', String(Date.now()));
-    xhr.setRequestHeader('Accept', 'application/json');
-    xhr.timeout = UPLOAD_TIMEOUT_MS;
-    xhr.upload.onprogress = (event) => {
-      if (event.lengthComputable && event.total > 0) onProgress(Math.min(100, Math.round((event.loaded / event.total) * 100)));
-    };
-    xhr.onload = () => {
-      signal.removeEventListener('abort', abort);
-      resolve({ status: xhr.status, body: xhr.responseText });
-    };
-    xhr.onerror = () => {
-      signal.removeEventListener('abort', abort);
-      reject(new ApiError(CommonTexts.NETWORK_ERROR, 0));
-    };
-    xhr.ontimeout = () => {
-      signal.removeEventListener('abort', abort);
-      reject(new ApiError(EditorTexts.UPLOAD_TIMEOUT, 0));
-    };
-    xhr.onabort = () => reject(new DOMException('The upload was cancelled', 'AbortError'));
-    signal.addEventListener('abort', abort, { once: true });
-    const body = new FormData();
-    body.append('image', file);
-    xhr.send(body);
-  });
-}
-
 /**
  * POST /images/thumbnail/upload (multipart 'image') with upload progress (0-100) and the 60 s
  * limit; `signal` cancels it. The image URL comes from imageUrl, cdnUrl or url (§3).
  */
 export async function uploadThumbnail(file: File, onProgress: (percent: number) => void, signal: AbortSignal): Promise<UploadedImage> {
-  let answer = await sendUpload(file, onProgress, signal);
-  if (answer.status === 401 && (await refreshSession())) {
-    onProgress(0);
-    answer = await sendUpload(file, onProgress, signal);
-  }
-  let envelope: Partial<ApiEnvelope<UploadAnswer>> | undefined;
-  try {
-    envelope = JSON.parse(answer.body) as Partial<ApiEnvelope<UploadAnswer>>;
-  } catch {
-    envelope = undefined;
-  }
-  if (answer.status < 200 || answer.status >= 300) {
-    const message = typeof envelope?.message === 'string' && envelope.message ? envelope.message : CommonTexts.UNEXPECTED_ERROR;
-    throw new ApiError(message, answer.status, envelope?.errors ?? null);
-  }
-  const data = envelope?.data ?? {};
+  const data: UploadAnswer = (await upload('/images/thumbnail/upload', { image: file }, { onProgress, signal, timeoutMs: UPLOAD_TIMEOUT_MS, texts: { timeout: EditorTexts.UPLOAD_TIMEOUT } })) ?? {};
   const url = data.imageUrl ?? data.cdnUrl ?? data.url;
-  if (typeof url !== 'string' || !url) throw new ApiError(CommonTexts.UNEXPECTED_ERROR, answer.status);
+  if (typeof url !== 'string' || !url) throw new ApiError(CommonTexts.UNEXPECTED_ERROR, 201);
   return {
     url,
     filename: typeof data.filename === 'string' && data.filename ? data.filename : fileNameOf(url),

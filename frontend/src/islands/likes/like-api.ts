@@ -2,9 +2,9 @@
  * The like calls of spec 001 §7 / 000 §7 through the session-aware client (a 401 waits for the
  * shared token refresh and is retried once): the public count, the viewer's state and the toggle.
  */
+import { browserApi } from '../../lib/api/client';
 import { unwrap } from '../../lib/api/errors';
 import type { components } from '../../lib/api/schema';
-import { sessionApi } from '../../lib/session-browser';
 
 export type LikeStateAnswer = components['schemas']['LikeStateDto'];
 
@@ -17,15 +17,15 @@ const toState = (answer: LikeStateAnswer): LikeState => ({ liked: answer.liked, 
 
 /** GET /likes/post/{id}/count (public): the live count, whatever the cached page says. */
 export async function fetchLikeCount(id: number): Promise<number> {
-  return (await unwrap(sessionApi().GET('/api/v1/likes/post/{id}/count', { params: { path: { id } } }))).likeCount;
+  return (await unwrap(browserApi().GET('/api/v1/likes/post/{id}/count', { params: { path: { id } } }))).likeCount;
 }
 
 /** GET /likes/post/{id}/status (signed in): whether the viewer likes the post, and its count. */
 export async function fetchLikeStatus(id: number): Promise<LikeState> {
-  return toState(await unwrap(sessionApi().GET('/api/v1/likes/post/{id}/status', { params: { path: { id } } })));
+  return toState(await unwrap(browserApi().GET('/api/v1/likes/post/{id}/status', { params: { path: { id } } })));
 }
 
 /** POST /likes/post/{id}/toggle: whether the post is now liked, and its count. */
 export async function toggleLike(id: number): Promise<LikeState> {
-  return toState(await unwrap(sessionApi().POST('/api/v1/likes/post/{id}/toggle', { params: { path: { id } } })));
+  return toState(await unwrap(browserApi().POST('/api/v1/likes/post/{id}/toggle', { params: { path: { id } } })));
 }
