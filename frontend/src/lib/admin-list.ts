@@ -1,9 +1,11 @@
 /**
  * What the back-office lists (/admin/posts, /admin/tags, /admin/users) share about their address:
- * the page (1-based in the address), size, sort and search read from the address (anything
- * unknown takes the default) and written back, and a query's address.
+ * the page (lib/paging's convention: 1-based, none on the first page), size, sort and search read
+ * from the address (anything unknown takes the default) and written back, and a query's address.
  * Used on the server and in the islands (no server-only code).
  */
+import { pageIndex } from './paging';
+
 export type SortDir = 'asc' | 'desc';
 
 /** The search box applies itself this long after the last keystroke (spec 001 §9). */
@@ -30,12 +32,11 @@ export interface ListQuerySpec<F extends string> {
 
 /** The shared part of a list's query from an address: anything unknown takes the default. */
 export function listQueryFrom<F extends string>(params: URLSearchParams, spec: ListQuerySpec<F>): BaseListQuery<F> {
-  const rawPage = params.get('page') ?? '';
   const size = Number(params.get('size'));
   const sortBy = params.get('sortBy') as F | null;
   const sortDir = params.get('sortDir');
   return {
-    page: /^\d{1,7}$/.test(rawPage) ? Math.max(0, Number(rawPage) - 1) : 0,
+    page: pageIndex(params),
     size: spec.sizes.includes(size) ? size : spec.defaults.size,
     sortBy: sortBy && spec.sortFields.some((field) => field.value === sortBy) ? sortBy : spec.defaults.sortBy,
     sortDir: sortDir === 'asc' || sortDir === 'desc' ? sortDir : spec.defaults.sortDir,

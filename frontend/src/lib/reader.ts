@@ -44,16 +44,6 @@ export const readerApi = (api: ApiClient) => ({
 
 // ---- list controls --------------------------------------------------------------------------
 
-/**
- * The 1-based page of `?page=` (what the pager and the jump box show) as the API's 0-based page;
- * anything that is not a whole number from 1 gives the first page.
- */
-export function pageFromQuery(url: URL): number {
-  const raw = url.searchParams.get('page');
-  if (!raw || !/^\d{1,7}$/.test(raw)) return 0;
-  return Math.max(0, Number(raw) - 1);
-}
-
 /** `?size=` when it is one of `options`, else the page's default. */
 export function sizeFromQuery(url: URL, options: readonly number[], fallback: number): number {
   const size = Number(url.searchParams.get('size'));
@@ -66,7 +56,7 @@ export function choiceFromQuery<T extends string>(url: URL, name: string, option
   return value && options.includes(value) ? value : options[0];
 }
 
-/** The page's address with some query values replaced (undefined removes; page 0 drops `page`). */
+/** The page's address with some query values replaced (undefined removes; `page` ≤ 1 drops it: lib/paging's first page). */
 export function withQuery(url: URL, values: Record<string, string | number | undefined>): string {
   const next = new URL(url);
   for (const [name, value] of Object.entries(values)) {
