@@ -2,7 +2,8 @@ import { expect, test } from '@playwright/test';
 import { slugify as serverSlugify } from '../../backend/src/common/validation/slug';
 import { ApiError } from '../src/lib/api/errors';
 import { SLUG_PATTERN, slugAfterTitleChange, slugify, TAG_SLUG_MAX_LENGTH } from '../src/lib/slug';
-import { EditorTexts, failureText, saveFailure } from '../src/lib/texts/editor';
+import { EditorTexts, editorErrors, saveFailure } from '../src/lib/texts/editor';
+import { errorText } from '../src/lib/texts/error-text';
 import { formFromPost, sameForm, savePayload, saveProblems, selectedTags, statusOptions, type EditorForm, type PostResponse, type TagResponse } from '../src/islands/editor/editor-form';
 import { draftToOffer, newDraftKey, parseDraft, postDraftKey } from '../src/islands/editor/local-draft';
 import { applyEdit, formatMarkdown, type FormatAction } from '../src/islands/editor/markdown-format';
@@ -248,6 +249,6 @@ test.describe('editor helpers', () => {
     const locked = 'This post is PUBLISHED and can no longer be edited by its author.';
     expect(saveFailure(new ApiError(locked, 409), false).text).toBe(`Failed to save post: ${locked}`);
     expect(saveFailure(new Error('odd'), false).text).toBe('Failed to save post. Please try again.');
-    expect(failureText(new ApiError('Refused', 400, { image: ['Failed to load image for validation'] }), 'x')).toBe('Failed to load image for validation');
+    expect(errorText(new ApiError('Refused', 400, { image: ['Failed to load image for validation'] }), editorErrors('x'))).toBe('Failed to load image for validation');
   });
 });

@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
-import { authErrorMessage, registerErrorMessage } from '../src/lib/texts/auth';
+import { AUTH_ERRORS, REGISTER_ERRORS } from '../src/lib/texts/auth';
+import { errorText } from '../src/lib/texts/error-text';
 import { ApiError } from '../src/lib/api/errors';
 import { passwordStrength } from '../src/lib/password-rules';
 import { resendLabel, secondsLeft } from '../src/lib/resend-countdown';
@@ -95,17 +96,17 @@ test.describe('session helpers', () => {
 
   test('error texts by status (spec 000 §8)', () => {
     const error = (status: number, message = 'server says', errors: Record<string, string[]> | null = null) => new ApiError(message, status, errors);
-    expect(authErrorMessage(error(400))).toBe('Invalid login credentials.');
-    expect(authErrorMessage(error(401))).toBe('Incorrect email or password.');
-    expect(authErrorMessage(error(403))).toBe('Account not verified or locked.');
-    expect(authErrorMessage(error(404))).toBe('Account does not exist.');
-    expect(authErrorMessage(error(409))).toBe('Email already in use.');
-    expect(authErrorMessage(error(422, 'x', { email: ['Email is taken here'] }))).toBe('Email is taken here');
-    expect(authErrorMessage(error(429))).toBe('Too many attempts. Please wait before trying again.');
-    expect(authErrorMessage(error(500, 'Boom'))).toBe('Boom');
-    expect(authErrorMessage(error(500, ''))).toBe('An error occurred during authentication.');
-    expect(registerErrorMessage(error(409))).toBe('This email is already in use. Please choose a different email.');
-    expect(registerErrorMessage(error(400))).toBe('Invalid data. Please check your information again.');
-    expect(registerErrorMessage(error(503))).toBe('An error occurred during registration. Please try again.');
+    expect(errorText(error(400), AUTH_ERRORS)).toBe('Invalid login credentials.');
+    expect(errorText(error(401), AUTH_ERRORS)).toBe('Incorrect email or password.');
+    expect(errorText(error(403), AUTH_ERRORS)).toBe('Account not verified or locked.');
+    expect(errorText(error(404), AUTH_ERRORS)).toBe('Account does not exist.');
+    expect(errorText(error(409), AUTH_ERRORS)).toBe('Email already in use.');
+    expect(errorText(error(422, 'x', { email: ['Email is taken here'] }), AUTH_ERRORS)).toBe('Email is taken here');
+    expect(errorText(error(429), AUTH_ERRORS)).toBe('Too many attempts. Please wait before trying again.');
+    expect(errorText(error(500, 'Boom'), AUTH_ERRORS)).toBe('Boom');
+    expect(errorText(error(500, ''), AUTH_ERRORS)).toBe('An error occurred during authentication.');
+    expect(errorText(error(409), REGISTER_ERRORS)).toBe('This email is already in use. Please choose a different email.');
+    expect(errorText(error(400), REGISTER_ERRORS)).toBe('Invalid data. Please check your information again.');
+    expect(errorText(error(503), REGISTER_ERRORS)).toBe('An error occurred during registration. Please try again.');
   });
 });

@@ -10,7 +10,6 @@ import type { components } from './api/schema';
 import type { RoleName } from './roles';
 import { load, recordLoadFailureStatus, type Loaded } from './settle';
 import { loginUrl, type SessionUser } from './session';
-import { CommonTexts } from './texts/common';
 import { DraftsTexts } from './texts/author';
 
 type Schemas = components['schemas'];
@@ -197,11 +196,6 @@ export async function loadDrafts(api: ApiClient): Promise<Loaded<DraftInsight[]>
   const drafts = [...rows.values()].map(draftInsight);
   drafts.sort((a, b) => Date.parse(b.post.updatedAt) - Date.parse(a.post.updatedAt) || b.post.id - a.post.id);
   return { ok: true, data: drafts };
-}
-
-/** The error's message, or the unexpected-error text. */
-export function messageOf(error: ApiError): string {
-  return error.message || CommonTexts.UNEXPECTED_ERROR;
 }
 
 /** The HTTP status of an author page about one post that could not be loaded (see PostLoadProblem). */

@@ -3,6 +3,7 @@ import { browserApi } from '../../lib/api/client';
 import { ApiError, unwrap } from '../../lib/api/errors';
 import { upload } from '../../lib/api/upload';
 import { AccountTexts } from '../../lib/texts/account';
+import { errorText } from '../../lib/texts/error-text';
 import { Alert, AvatarImage, Spinner, useHydrated } from '../shared/form-controls';
 
 const MAX_BYTES = 10 * 1024 * 1024;
@@ -77,7 +78,7 @@ export default function AccountAvatarCard({ name, avatar: initialAvatar }: { nam
       if (input.current) input.current.value = '';
       setNotice(AccountTexts.AVATAR_UPDATED);
     } catch (failure) {
-      setError(failure instanceof Error && failure.message ? failure.message : AccountTexts.UPLOAD_FAILED);
+      setError(errorText(failure, { fallback: AccountTexts.UPLOAD_FAILED }));
       setProgress(undefined);
     } finally {
       setBusy(false);
@@ -93,7 +94,7 @@ export default function AccountAvatarCard({ name, avatar: initialAvatar }: { nam
       setAvatar(null);
       setNotice(AccountTexts.AVATAR_REMOVED);
     } catch (failure) {
-      setError(failure instanceof ApiError && failure.message ? failure.message : AccountTexts.DELETE_FAILED);
+      setError(errorText(failure, { fallback: AccountTexts.DELETE_FAILED }));
     } finally {
       setBusy(false);
     }

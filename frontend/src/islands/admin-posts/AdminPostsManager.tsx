@@ -32,7 +32,8 @@ import {
   type StatusFilter,
 } from '../../lib/admin-posts';
 import { ApiError } from '../../lib/api/errors';
-import { AdminPostsTexts, adminErrorMessage } from '../../lib/texts/admin-posts';
+import { adminErrors, AdminPostsTexts } from '../../lib/texts/admin-posts';
+import { errorText } from '../../lib/texts/error-text';
 import { ConfirmDialog, NoticeStack } from '../shared/AdminDialog';
 import AdminPager from '../shared/AdminPager';
 import { Spinner } from '../shared/form-controls';
@@ -79,7 +80,7 @@ export default function AdminPostsManager({ initialQuery, initialPage, initialEr
     fetchPage: listPosts,
     queryFromLocation: () => postQueryFrom(new URLSearchParams(window.location.search)),
     searchMax: 200,
-    failure: (failure) => ({ title: AdminPostsTexts.LOAD_FAILED, message: adminErrorMessage(failure, AdminPostsTexts.FETCH_FAILED) }),
+    failure: (failure) => ({ title: AdminPostsTexts.LOAD_FAILED, message: errorText(failure, adminErrors(AdminPostsTexts.FETCH_FAILED)) }),
   });
   const [dialog, setDialog] = useState<Dialog>();
   const [busyId, setBusyId] = useState<number>();
@@ -112,7 +113,7 @@ export default function AdminPostsManager({ initialQuery, initialPage, initialEr
       notify('success', success, decision.status === 'APPROVED' ? `“${post.title}” is now published.` : `“${post.title}” was sent back to its author.`);
     } catch (failure) {
       const fallback = decision.status === 'REJECTED' ? AdminPostsTexts.REJECTION_FAILED : AdminPostsTexts.REVIEW_FAILED;
-      notify('error', fallback, adminErrorMessage(failure, fallback));
+      notify('error', fallback, errorText(failure, adminErrors(fallback)));
     } finally {
       setBusyId(undefined);
     }
@@ -126,7 +127,7 @@ export default function AdminPostsManager({ initialQuery, initialPage, initialEr
       focusAfter.current = `${ids}-title-${post.id}`;
       notify('success', status === 'PUBLISHED' ? AdminPostsTexts.PUBLISHED : AdminPostsTexts.ARCHIVED, `“${post.title}” is now ${statusLabel(status).toLowerCase()}.`);
     } catch (failure) {
-      notify('error', AdminPostsTexts.UPDATE_FAILED, adminErrorMessage(failure, AdminPostsTexts.UPDATE_FALLBACK));
+      notify('error', AdminPostsTexts.UPDATE_FAILED, errorText(failure, adminErrors(AdminPostsTexts.UPDATE_FALLBACK)));
     } finally {
       setBusyId(undefined);
     }
@@ -145,7 +146,7 @@ export default function AdminPostsManager({ initialQuery, initialPage, initialEr
     } catch (failure) {
       // The server's refusal reads 'Delete failed: {server message}' (spec 001 §8).
       const refused = failure instanceof ApiError && failure.status >= 400 && failure.status < 500 && failure.status !== 401;
-      const message = adminErrorMessage(failure, AdminPostsTexts.DELETE_FALLBACK);
+      const message = errorText(failure, adminErrors(AdminPostsTexts.DELETE_FALLBACK));
       notify('error', AdminPostsTexts.DELETE_FAILED, refused ? AdminPostsTexts.deleteFailed(message) : message);
     } finally {
       setBusyId(undefined);

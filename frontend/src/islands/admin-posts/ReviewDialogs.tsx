@@ -6,7 +6,8 @@
  */
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { adminDateTime, statusLabel, statusTone, type PostListItem, type PostReview } from '../../lib/admin-posts';
-import { AdminPostsTexts, adminErrorMessage } from '../../lib/texts/admin-posts';
+import { adminErrors, AdminPostsTexts } from '../../lib/texts/admin-posts';
+import { errorText } from '../../lib/texts/error-text';
 import { AdminDialog } from '../shared/AdminDialog';
 import { DialogActions, Spinner } from '../shared/form-controls';
 import { reviewHistory, type ReviewDecision } from './post-api';
@@ -80,7 +81,7 @@ function ReviewHistory({ postId }: { postId: number }) {
     setHistory({ state: 'loading' });
     reviewHistory(postId)
       .then((reviews) => live && setHistory({ state: 'loaded', reviews }))
-      .catch((error: unknown) => live && setHistory({ state: 'failed', message: adminErrorMessage(error, AdminPostsTexts.HISTORY_FAILED) }));
+      .catch((error: unknown) => live && setHistory({ state: 'failed', message: errorText(error, adminErrors(AdminPostsTexts.HISTORY_FAILED)) }));
     return () => {
       live = false;
     };

@@ -27,7 +27,8 @@ import {
   type TagSortField,
 } from '../../lib/admin-tags';
 import { AdminTagsTexts } from '../../lib/texts/admin-tags';
-import { adminErrorMessage } from '../../lib/texts/admin-posts';
+import { adminErrors } from '../../lib/texts/admin-posts';
+import { errorText } from '../../lib/texts/error-text';
 import { AdminDialog, ConfirmDialog, NoticeStack } from '../shared/AdminDialog';
 import AdminPager from '../shared/AdminPager';
 import { Spinner } from '../shared/form-controls';
@@ -59,7 +60,7 @@ export default function AdminTagsManager({ initialQuery, initialPage, initialErr
     fetchPage: listTags,
     queryFromLocation: () => tagQueryFrom(new URLSearchParams(window.location.search)),
     searchMax: 100,
-    failure: (failure) => ({ title: AdminTagsTexts.LIST_FAILED, message: adminErrorMessage(failure, AdminTagsTexts.LIST_FAILED) }),
+    failure: (failure) => ({ title: AdminTagsTexts.LIST_FAILED, message: errorText(failure, adminErrors(AdminTagsTexts.LIST_FAILED)) }),
   });
   const [dialog, setDialog] = useState<Dialog>();
   const [busyId, setBusyId] = useState<number>();
@@ -90,7 +91,7 @@ export default function AdminTagsManager({ initialQuery, initialPage, initialErr
       focusAfter.current = `${ids}-tag-${tag.id}`;
       notify('success', active ? AdminTagsTexts.ACTIVATED : AdminTagsTexts.DEACTIVATED, active ? AdminTagsTexts.activated(tag.name) : AdminTagsTexts.deactivated(tag.name));
     } catch (failure) {
-      notify('error', active ? AdminTagsTexts.ACTIVATE_FAILED : AdminTagsTexts.DEACTIVATE_FAILED, adminErrorMessage(failure, AdminTagsTexts.STATUS_FAILED));
+      notify('error', active ? AdminTagsTexts.ACTIVATE_FAILED : AdminTagsTexts.DEACTIVATE_FAILED, errorText(failure, adminErrors(AdminTagsTexts.STATUS_FAILED)));
     } finally {
       setBusyId(undefined);
     }
@@ -111,7 +112,7 @@ export default function AdminTagsManager({ initialQuery, initialPage, initialErr
         setDialog({ kind: 'inUse', tag, message: failure.message });
         return;
       }
-      notify('error', AdminTagsTexts.DELETE_FAILED, adminErrorMessage(failure, AdminTagsTexts.DELETE_FAILED_RETRY));
+      notify('error', AdminTagsTexts.DELETE_FAILED, errorText(failure, adminErrors(AdminTagsTexts.DELETE_FAILED_RETRY)));
     } finally {
       setBusyId(undefined);
     }

@@ -11,7 +11,8 @@ import { ApiError } from '../../lib/api/errors';
 import { checkTagForm, safeColour, tagFormFrom, tagPayload, type AdminTag, type TagForm, type TagFormErrors } from '../../lib/admin-tags';
 import { slugAfterTitleChange, TAG_SLUG_MAX_LENGTH } from '../../lib/slug';
 import { onLogout } from '../../lib/session-browser';
-import { adminErrorMessage } from '../../lib/texts/admin-posts';
+import { adminErrors } from '../../lib/texts/admin-posts';
+import { errorText } from '../../lib/texts/error-text';
 import { AdminTagsTexts } from '../../lib/texts/admin-tags';
 import { Alert, Spinner, TextField, useHydrated } from '../shared/form-controls';
 import { createTag, updateTag } from './tag-api';
@@ -93,8 +94,7 @@ export default function TagEditor({ mode, tag, signedIn, backHref }: TagEditorPr
       const fields = serverErrors(error);
       setErrors(fields);
       focusFirst(fields);
-      if (error instanceof ApiError && error.status === 401) setFailure(AdminTagsTexts.AUTH_REQUIRED);
-      else setFailure(adminErrorMessage(error, AdminTagsTexts.SAVE_FAILED));
+      setFailure(errorText(error, { ...adminErrors(AdminTagsTexts.SAVE_FAILED), status: { 401: AdminTagsTexts.AUTH_REQUIRED } }));
       setBusy(false);
     }
   }

@@ -8,7 +8,8 @@ import { browserApi } from '../../lib/api/client';
 import type { AdminUser, GeneratedPassword, UserStatus } from '../../lib/admin-users';
 import { ApiError, unwrap } from '../../lib/api/errors';
 import { effectiveRole, type RoleName } from '../../lib/roles';
-import { actionErrorMessage, AddUserTexts, STATUS_LABELS, UserActionTexts as T } from '../../lib/texts/admin-users';
+import { actionErrors, AddUserTexts, STATUS_LABELS, UserActionTexts as T } from '../../lib/texts/admin-users';
+import { errorText } from '../../lib/texts/error-text';
 import { AdminDialog } from '../shared/AdminDialog';
 import { Alert, DialogActions, TextField } from '../shared/form-controls';
 import { AdminUserRolePicker, focusFirstInvalid, SelectField } from './AdminUserFields';
@@ -84,7 +85,7 @@ export function AdminUserBanDialog({ mode, user, onCancel, onDone }: BanProps) {
       else await unwrap(browserApi().POST('/api/v1/admin/users/{id}/unban', { params, body }));
       onDone();
     } catch (caught) {
-      setFailure(actionErrorMessage(caught, banning ? T.BAN_FAILED : T.UNBAN_FAILED));
+      setFailure(errorText(caught, actionErrors(banning ? T.BAN_FAILED : T.UNBAN_FAILED)));
       setBusy(false);
     }
   }
@@ -134,7 +135,7 @@ export function AdminUserPasswordDialog({ user, onClose, onGenerated }: { user: 
       setResult(await unwrap(browserApi().POST('/api/v1/admin/users/{id}/generate-password', { params: { path: { id: user.id } } })));
       onGenerated();
     } catch (caught) {
-      setFailure(actionErrorMessage(caught, T.GENERATE_FAILED));
+      setFailure(errorText(caught, actionErrors(T.GENERATE_FAILED)));
     } finally {
       setBusy(false);
     }
@@ -241,7 +242,7 @@ export function AdminUserEditDialog({ user, canAssignAdmin, onCancel, onSaved }:
       if (caught instanceof ApiError && caught.errors) {
         setErrors({ fullName: caught.field('fullName'), roles: caught.field('roles'), status: caught.field('status') });
       }
-      setFailure(actionErrorMessage(caught, T.UPDATE_FAILED));
+      setFailure(errorText(caught, actionErrors(T.UPDATE_FAILED)));
       setBusy(false);
     }
   }

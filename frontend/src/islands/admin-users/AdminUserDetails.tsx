@@ -5,7 +5,8 @@ import type { FetchResult, Unwrapped } from '../../lib/api/errors';
 import { roleLabel } from '../../lib/roles';
 import { formatDate } from '../../lib/session';
 import { load } from '../../lib/settle';
-import { AdminUsersTexts, STATUS_LABELS, UserActionTexts, usersLoadMessage, type UserStatus } from '../../lib/texts/admin-users';
+import { AdminUsersTexts, STATUS_LABELS, USERS_LOAD_ERRORS, UserActionTexts, type UserStatus } from '../../lib/texts/admin-users';
+import { errorText } from '../../lib/texts/error-text';
 import { NoticeStack, useNotices } from '../shared/AdminDialog';
 import AdminPager from '../shared/AdminPager';
 import { AvatarImage } from '../shared/form-controls';
@@ -31,7 +32,7 @@ type Dialog = 'edit' | 'ban' | 'unban' | 'password';
 /** A read in the browser, settled: the envelope's data typed by the operation, or the failure's text. */
 async function settle<R extends FetchResult>(call: Promise<R>): Promise<Settled<Unwrapped<R>>> {
   const loaded = await load(call);
-  return loaded.ok ? loaded : { ok: false, message: usersLoadMessage(loaded.error) };
+  return loaded.ok ? loaded : { ok: false, message: errorText(loaded.error, USERS_LOAD_ERRORS) };
 }
 
 /**

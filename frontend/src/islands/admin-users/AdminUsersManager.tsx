@@ -20,7 +20,8 @@ import {
 import { browserApi } from '../../lib/api/client';
 import { unwrap } from '../../lib/api/errors';
 import { roleLabel } from '../../lib/roles';
-import { AdminUsersTexts as T, STATUS_LABELS, usersLoadMessage } from '../../lib/texts/admin-users';
+import { AdminUsersTexts as T, STATUS_LABELS, USERS_LOAD_ERRORS } from '../../lib/texts/admin-users';
+import { errorText } from '../../lib/texts/error-text';
 import { NoticeStack } from '../shared/AdminDialog';
 import AdminPager from '../shared/AdminPager';
 import { AvatarImage } from '../shared/form-controls';
@@ -86,7 +87,7 @@ export default function AdminUsersManager({ initialQuery, initial, canAssignAdmi
     queryFromLocation: () => (window.location.pathname === LIST_PATH ? userListQuery(new URLSearchParams(window.location.search)) : undefined),
     searchMax: 100,
     // The list's alert says it; no toast.
-    failure: (failure) => ({ message: usersLoadMessage(failure) }),
+    failure: (failure) => ({ message: errorText(failure, USERS_LOAD_ERRORS) }),
     replaceSameAddress: true,
     submitHistory: 'replace',
     keepTypedSearch: true,

@@ -1,9 +1,10 @@
 import { useState, type FormEvent } from 'react';
 import { browserApi } from '../../lib/api/client';
-import { messageOr, unwrap } from '../../lib/api/errors';
+import { unwrap } from '../../lib/api/errors';
 import { isEmail } from '../../lib/field-rules';
 import { ForgotTexts } from '../../lib/texts/auth';
 import { CommonTexts } from '../../lib/texts/common';
+import { errorText } from '../../lib/texts/error-text';
 import { Alert, Spinner, TextField, useHydrated } from '../shared/form-controls';
 
 /** Forgot password (spec 000 §2): the e-mail form, then 'check your email' with a resend link. */
@@ -22,7 +23,7 @@ export default function ForgotPasswordForm() {
       setSentTo(address);
       return true;
     } catch (err) {
-      setFailure(messageOr(err, CommonTexts.UNEXPECTED_ERROR));
+      setFailure(errorText(err, { fallback: CommonTexts.UNEXPECTED_ERROR }));
       return false;
     } finally {
       setBusy(false);

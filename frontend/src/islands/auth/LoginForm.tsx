@@ -2,8 +2,8 @@ import { useState, type FormEvent } from 'react';
 import { browserApi } from '../../lib/api/client';
 import { ApiError, unwrap } from '../../lib/api/errors';
 import { isEmail } from '../../lib/field-rules';
-import { authErrorMessage, LoginTexts } from '../../lib/texts/auth';
-import type { TokenSet } from '../../lib/session';
+import { AUTH_ERRORS, LoginTexts } from '../../lib/texts/auth';
+import { errorText } from '../../lib/texts/error-text';
 import { rememberLogin } from '../../lib/session-browser';
 import { Alert, PasswordField, Spinner, TextField, useHydrated } from '../shared/form-controls';
 
@@ -47,10 +47,10 @@ export default function LoginForm({ callback }: Props) {
     setBusy(true);
     try {
       const session = await unwrap(browserApi().POST('/api/v1/auth/login', { body: { email: email.trim(), password, rememberMe } }));
-      rememberLogin((session as TokenSet | undefined)?.expiresIn, rememberMe);
+      rememberLogin(session?.expiresIn, rememberMe);
       window.location.assign(callback);
     } catch (error) {
-      setFailure(authErrorMessage(error));
+      setFailure(errorText(error, AUTH_ERRORS));
       setUnverified(error instanceof ApiError && error.status === 403 ? email.trim() : undefined);
       setBusy(false);
     }

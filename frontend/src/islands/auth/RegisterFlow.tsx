@@ -1,8 +1,9 @@
 import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
 import { browserApi } from '../../lib/api/client';
-import { ApiError, messageOr, unwrap, unwrapWithMessage } from '../../lib/api/errors';
+import { ApiError, unwrap, unwrapWithMessage } from '../../lib/api/errors';
 import { nameAndEmailErrors } from '../../lib/field-rules';
-import { registerErrorMessage, RegisterTexts } from '../../lib/texts/auth';
+import { REGISTER_ERRORS, RegisterTexts } from '../../lib/texts/auth';
+import { errorText } from '../../lib/texts/error-text';
 import { SPECIAL_CHARACTERS } from '../../lib/password-rules';
 import { readResend, recordResend, resendLabel, secondsLeft } from '../../lib/resend-countdown';
 import { Alert, PasswordField, Spinner, StrengthMeter, TextField, useHydrated } from '../shared/form-controls';
@@ -64,7 +65,7 @@ export default function RegisterFlow({ verifyEmail }: { verifyEmail?: string }) 
       await unwrap(browserApi().POST('/api/v1/auth/register', { body: { ...values, fullName: values.fullName.trim(), email } }));
       setStep('verify');
     } catch (error) {
-      setFailure(registerErrorMessage(error));
+      setFailure(errorText(error, REGISTER_ERRORS));
     } finally {
       setBusy(false);
     }
@@ -136,7 +137,7 @@ function VerifyEmail({ email, onVerified }: { email: string; onVerified: () => v
         await unwrap(browserApi().POST('/api/v1/auth/verify-email', { body: { email, verificationCode: value } }));
         onVerified();
       } catch (error) {
-        setFailure(messageOr(error, RegisterTexts.CODE_WRONG));
+        setFailure(errorText(error, { fallback: RegisterTexts.CODE_WRONG }));
         setVerifying(false);
         setAuto(false);
       }
@@ -161,12 +162,8 @@ function VerifyEmail({ email, onVerified }: { email: string; onVerified: () => v
       setResend(recordResend(email));
       setNotice(message ?? RegisterTexts.RESEND_OK);
     } catch (error) {
-      if (error instanceof ApiError && error.status === 429) {
-        setResend(recordResend(email, waitFrom(error) ?? 60, false));
-        setFailure(error.message || RegisterTexts.RESEND_FAILED);
-      } else {
-        setFailure(RegisterTexts.RESEND_FAILED);
-      }
+      if (error instanceof ApiError && error.status === 429) setResend(recordResend(email, waitFrom(error) ?? 60, false));
+      setFailure(errorText(error, { fallback: RegisterTexts.RESEND_FAILED, network: RegisterTexts.RESEND_FAILED, serverMessage: [429] }));
     } finally {
       setSending(false);
     }

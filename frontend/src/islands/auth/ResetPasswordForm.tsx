@@ -1,8 +1,8 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { browserApi } from '../../lib/api/client';
-import { ApiError, messageOr, unwrap } from '../../lib/api/errors';
+import { ApiError, unwrap } from '../../lib/api/errors';
 import { PasswordTexts, ResetTexts } from '../../lib/texts/auth';
-import type { ResetTokenValidity } from '../../lib/session';
+import { errorText } from '../../lib/texts/error-text';
 import { PASSWORD_RULES, passwordProblem } from '../../lib/password-rules';
 import { Alert, PasswordField, Spinner, StrengthMeter } from '../shared/form-controls';
 
@@ -30,7 +30,7 @@ export default function ResetPasswordForm({ token }: { token: string | null }) {
     (async () => {
       try {
         const result = await unwrap(browserApi().GET('/api/v1/auth/validate-reset-token', { params: { query: { token } } }));
-        const valid: unknown = (result as ResetTokenValidity | undefined)?.valid;
+        const valid: unknown = result?.valid;
         if (!live) return;
         if (valid === true) setState({ kind: 'form' });
         else if (valid === false) setState({ kind: 'invalid', reason: ResetTexts.TOKEN_INVALID });
@@ -66,7 +66,7 @@ export default function ResetPasswordForm({ token }: { token: string | null }) {
       await unwrap(browserApi().POST('/api/v1/auth/reset-password', { body: { token, newPassword: password, confirmPassword: confirm } }));
       setState({ kind: 'success' });
     } catch (error) {
-      setFailure(messageOr(error, ResetTexts.UNEXPECTED));
+      setFailure(errorText(error, { fallback: ResetTexts.UNEXPECTED }));
     } finally {
       setBusy(false);
     }

@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { browserApi } from '../../lib/api/client';
-import { messageOr, unwrap } from '../../lib/api/errors';
+import { unwrap } from '../../lib/api/errors';
 import { PostActionTexts as T } from '../../lib/texts/author';
+import { errorText } from '../../lib/texts/error-text';
 import { useHydrated } from '../shared/form-controls';
 import { setFlash } from './flash';
 
@@ -42,7 +43,7 @@ export default function PostActions({ postId, title, submit = false, remove = fa
       await unwrap(browserApi().POST('/api/v1/blog/posts/author/{id}/submit-for-review', { params: { path: { id: postId } } }));
       done(T.SUBMITTED);
     } catch (failure) {
-      setError(messageOr(failure, T.SUBMIT_FAILED));
+      setError(errorText(failure, { fallback: T.SUBMIT_FAILED }));
       setBusy(undefined);
     }
   }
@@ -55,7 +56,7 @@ export default function PostActions({ postId, title, submit = false, remove = fa
       await unwrap(browserApi().DELETE('/api/v1/blog/posts/{id}', { params: { path: { id: postId } } }));
       done(T.DELETED);
     } catch (failure) {
-      setError(T.deleteFailed(messageOr(failure, T.DELETE_FAILED)));
+      setError(T.deleteFailed(errorText(failure, { fallback: T.DELETE_FAILED })));
       setBusy(undefined);
     }
   }

@@ -1,8 +1,9 @@
 import { useState } from 'react';
 import { browserApi } from '../../lib/api/client';
-import { messageOr, unwrap } from '../../lib/api/errors';
+import { unwrap } from '../../lib/api/errors';
 import { broadcastLogout, clearLocalSession, markLoggingOut } from '../../lib/session-browser';
 import { AccessTexts } from '../../lib/texts/author';
+import { errorText } from '../../lib/texts/error-text';
 import { useHydrated } from '../shared/form-controls';
 
 interface Props {
@@ -28,7 +29,7 @@ export default function SwitchAccountButton({ label, callback, className = 'btn-
     try {
       await unwrap(browserApi().POST('/api/v1/auth/logout', { body: {} }));
     } catch (failure) {
-      setError(messageOr(failure, AccessTexts.SWITCH_FAILED));
+      setError(errorText(failure, { fallback: AccessTexts.SWITCH_FAILED }));
       setBusy(false);
       return;
     }

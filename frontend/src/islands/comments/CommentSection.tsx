@@ -1,5 +1,6 @@
 import { Component, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { CommentsTexts, commentErrorMessage } from '../../lib/texts/comments';
+import { commentErrors, CommentsTexts } from '../../lib/texts/comments';
+import { errorText } from '../../lib/texts/error-text';
 import { Alert } from '../shared/form-controls';
 import { addComment, deleteComment, fetchCommentCount, fetchComments, fetchReplies, updateComment, type CommentNode } from './comment-api';
 import CommentForm from './CommentForm';
@@ -143,7 +144,7 @@ function Comments({ postId, initialCount, viewer, loginHref, registerHref }: Pro
       say({ kind: 'success', text: CommentsTexts.ADDED });
       return undefined;
     } catch (error) {
-      return commentErrorMessage(error, CommentsTexts.ADD_FAILED);
+      return errorText(error, commentErrors(CommentsTexts.ADD_FAILED));
     }
   }
 
@@ -159,7 +160,7 @@ function Comments({ postId, initialCount, viewer, loginHref, registerHref }: Pro
           say({ kind: 'success', text: CommentsTexts.REPLY_ADDED });
           return undefined;
         } catch (error) {
-          return commentErrorMessage(error, CommentsTexts.REPLY_FAILED);
+          return errorText(error, commentErrors(CommentsTexts.REPLY_FAILED));
         }
       },
       async edit(comment, content) {
@@ -169,7 +170,7 @@ function Comments({ postId, initialCount, viewer, loginHref, registerHref }: Pro
           say({ kind: 'success', text: CommentsTexts.UPDATED });
           return undefined;
         } catch (error) {
-          return commentErrorMessage(error, CommentsTexts.UPDATE_FAILED);
+          return errorText(error, commentErrors(CommentsTexts.UPDATE_FAILED));
         }
       },
       async remove(comment) {
@@ -182,7 +183,7 @@ function Comments({ postId, initialCount, viewer, loginHref, registerHref }: Pro
           setCount((value) => Math.max(0, value - 1));
           say({ kind: 'success', text: CommentsTexts.REMOVED });
         } catch (error) {
-          say({ kind: 'error', text: commentErrorMessage(error, CommentsTexts.DELETE_FAILED) });
+          say({ kind: 'error', text: errorText(error, commentErrors(CommentsTexts.DELETE_FAILED)) });
         }
       },
       async loadReplies(comment) {
@@ -190,7 +191,7 @@ function Comments({ postId, initialCount, viewer, loginHref, registerHref }: Pro
           const replies = await fetchReplies(comment);
           setComments((current) => updateTree(current, comment.id, (node) => ({ ...node, replies, replyCount: Math.max(node.replyCount, replies.length) })));
         } catch (error) {
-          say({ kind: 'error', text: commentErrorMessage(error, CommentsTexts.REFRESH_FAILED) });
+          say({ kind: 'error', text: errorText(error, commentErrors(CommentsTexts.REFRESH_FAILED)) });
         }
       },
     }),

@@ -18,7 +18,8 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { ApiError } from '../../lib/api/errors';
 import { slugAfterTitleChange } from '../../lib/slug';
-import { EditorTexts, failureText, saveFailure } from '../../lib/texts/editor';
+import { EditorTexts, editorErrors, saveFailure } from '../../lib/texts/editor';
+import { errorText } from '../../lib/texts/error-text';
 import { setFlash } from '../author/flash';
 import { Alert, FieldFrame as Field, Spinner, useHydrated } from '../shared/form-controls';
 import { deleteImage, savePost, submitForReview, type UploadedImage } from './editor-api';
@@ -286,7 +287,7 @@ export default function PostEditor({ mode, post: initialPost, availableTags, sig
       setFlash(message ?? EditorTexts.SUBMITTED);
       window.location.assign(savedHref);
     } catch (error) {
-      setNotice({ kind: 'error', text: failureText(error, EditorTexts.SUBMIT_FAILED) });
+      setNotice({ kind: 'error', text: errorText(error, editorErrors(EditorTexts.SUBMIT_FAILED)) });
       focusField('auth');
       setSubmitting(false);
     } finally {

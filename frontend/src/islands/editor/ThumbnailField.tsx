@@ -7,7 +7,8 @@
  * handed to `onDiscard`, which deletes what it may and answers false when a delete failed.
  */
 import { useEffect, useId, useRef, useState } from 'react';
-import { EditorTexts, failureText } from '../../lib/texts/editor';
+import { EditorTexts, editorErrors } from '../../lib/texts/editor';
+import { errorText } from '../../lib/texts/error-text';
 import { Alert, Spinner } from '../shared/form-controls';
 import { ConfirmDialog } from './Dialog';
 import { fetchUploadInfo, uploadThumbnail, validateImage, type UploadedImage } from './editor-api';
@@ -130,7 +131,7 @@ export default function ThumbnailField({ value, savedValue, onChange, onUploaded
       const check = await validateImage(file);
       settle({ kind: 'reviewing', ...chosen, size, warnings: check.warnings });
     } catch (failure) {
-      settle({ kind: 'reviewing', ...chosen, size, warnings: [], problem: { title: EditorTexts.IMAGE_VALIDATION_FAILED, text: failureText(failure, EditorTexts.IMAGE_VALIDATION_FAILED) } });
+      settle({ kind: 'reviewing', ...chosen, size, warnings: [], problem: { title: EditorTexts.IMAGE_VALIDATION_FAILED, text: errorText(failure, editorErrors(EditorTexts.IMAGE_VALIDATION_FAILED)) } });
     }
   }
 
@@ -160,7 +161,7 @@ export default function ThumbnailField({ value, savedValue, onChange, onUploaded
     } catch (failure) {
       if (current !== run.current) return;
       const cancelled = failure instanceof DOMException && failure.name === 'AbortError';
-      setPhase({ kind: 'reviewing', file, localUrl: preview, size, warnings, failure: cancelled ? undefined : { title: EditorTexts.UPLOAD_FAILED, text: failureText(failure, EditorTexts.UPLOAD_FAILED) } });
+      setPhase({ kind: 'reviewing', file, localUrl: preview, size, warnings, failure: cancelled ? undefined : { title: EditorTexts.UPLOAD_FAILED, text: errorText(failure, editorErrors(EditorTexts.UPLOAD_FAILED)) } });
     } finally {
       if (upload.current === controller) upload.current = undefined;
     }

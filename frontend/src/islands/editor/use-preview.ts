@@ -3,7 +3,8 @@
  * change (spec 001 §9 'preview delay'); an answer for older content is dropped.
  */
 import { useEffect, useState } from 'react';
-import { EditorTexts, failureText } from '../../lib/texts/editor';
+import { EditorTexts, editorErrors } from '../../lib/texts/editor';
+import { errorText } from '../../lib/texts/error-text';
 import { renderPreview, type RenderedPreview } from './editor-api';
 
 export const PREVIEW_DELAY_MS = 200;
@@ -26,7 +27,7 @@ export function usePreview(content: string, active: boolean): PreviewState {
         (preview) => setState({ kind: 'ready', preview }),
         (error: unknown) => {
           if (controller.signal.aborted) return;
-          setState({ kind: 'error', message: failureText(error, EditorTexts.PREVIEW_FAILED) });
+          setState({ kind: 'error', message: errorText(error, editorErrors(EditorTexts.PREVIEW_FAILED)) });
         },
       );
     }, PREVIEW_DELAY_MS);

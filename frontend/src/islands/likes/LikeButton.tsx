@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { formatCount, plural } from '../../lib/format';
-import { likeErrorMessage, LikesTexts } from '../../lib/texts/likes';
+import { errorText } from '../../lib/texts/error-text';
+import { LIKE_ERRORS, LikesTexts, UNLIKE_ERRORS } from '../../lib/texts/likes';
 import { fetchLikeCount, fetchLikeStatus, toggleLike, type LikeState } from './like-api';
 
 interface Props {
@@ -67,7 +68,7 @@ export default function LikeButton({ postId, initialCount, signedIn, loginHref }
       setState(await toggleLike(postId));
     } catch (error) {
       setState(before);
-      const text = likeErrorMessage(error, liking);
+      const text = errorText(error, liking ? LIKE_ERRORS : UNLIKE_ERRORS);
       setMessage({ kind: text === LikesTexts.LOGIN_REQUIRED ? 'login' : 'error', text });
     } finally {
       busy.current = false;

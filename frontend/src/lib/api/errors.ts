@@ -73,8 +73,3 @@ export function firstFieldError(error: ApiError): string | undefined {
   for (const messages of Object.values(error.errors ?? {})) if (messages?.[0]) return messages[0];
   return undefined;
 }
-
-/** The server's message, or a fallback when there is none (network failures keep theirs). */
-export function messageOr(error: unknown, fallback: string): string {
-  return error instanceof ApiError && error.message ? error.message : fallback;
-}

@@ -4,8 +4,7 @@
  * (issue 11) and so are its words. No fallback numbers: a failed load is an error state
  * (DESIGN.md §4 "admin stats never show invented numbers").
  */
-import { ApiError } from '../api/errors';
-import { CommonTexts } from './common';
+import { errorText, type ErrorTexts } from './error-text';
 
 export const AdminDashboardTexts = {
   TITLE: 'Admin Dashboard',
@@ -41,13 +40,13 @@ export const ACTIVITY_SERIES = [
 /**
  * A failed stats read as the spec words it (001 §8 generic, 000 §8 dashboards): no answer keeps
  * the network text, 401 and 403 have their own, a 5xx the server-error text, anything else the
- * server's message, else 'Failed to fetch dashboard stats'.
+ * server's message, else 'Failed to fetch dashboard stats' (or the read's own text).
  */
-export function adminDashboardErrorMessage(error: unknown, fallback: string = AdminDashboardTexts.LOAD_FAILED): string {
-  if (!(error instanceof ApiError)) return fallback;
-  if (error.status === 0) return CommonTexts.NETWORK_ERROR;
-  if (error.status === 401) return AdminDashboardTexts.AUTH_FAILED;
-  if (error.status === 403) return AdminDashboardTexts.FORBIDDEN;
-  if (error.status >= 500) return AdminDashboardTexts.SERVER_ERROR;
-  return error.message || fallback;
-}
+export const adminDashboardErrors = (readFailed: string = AdminDashboardTexts.LOAD_FAILED): ErrorTexts => ({
+  fallback: readFailed,
+  status: { 401: AdminDashboardTexts.AUTH_FAILED, 403: AdminDashboardTexts.FORBIDDEN },
+  server: AdminDashboardTexts.SERVER_ERROR,
+});
+
+/** The same as a function, for the dashboard component. */
+export const adminDashboardErrorMessage = (error: unknown, readFailed?: string): string => errorText(error, adminDashboardErrors(readFailed));

@@ -3,8 +3,7 @@
  * review and rejection messages, confirmations, load failures and empty states. Verbatim where
  * the spec gives them.
  */
-import { ApiError } from '../api/errors';
-import { CommonTexts } from './common';
+import { errorText, type ErrorTexts } from './error-text';
 
 export const AdminPostsTexts = {
   TITLE: 'Post Management',
@@ -65,10 +64,11 @@ export const AdminPostsTexts = {
  * again later.', anything else the server's message (it carries the 403 'You do not have
  * permission to ...' texts), else the action's fallback.
  */
-export function adminErrorMessage(error: unknown, fallback: string): string {
-  if (!(error instanceof ApiError)) return fallback;
-  if (error.status === 0) return CommonTexts.NETWORK_ERROR;
-  if (error.status === 401) return 'Authentication failed. Please log in again.';
-  if (error.status >= 500) return 'Server error occurred. Please try again later.';
-  return error.message || fallback;
-}
+export const adminErrors = (actionFailed: string): ErrorTexts => ({
+  fallback: actionFailed,
+  status: { 401: 'Authentication failed. Please log in again.' },
+  server: 'Server error occurred. Please try again later.',
+});
+
+/** The same as a function, for the pages that call it. */
+export const adminErrorMessage = (error: unknown, actionFailed: string): string => errorText(error, adminErrors(actionFailed));

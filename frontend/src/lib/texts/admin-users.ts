@@ -4,8 +4,8 @@
  * spec gives them; the notices it does not word (successes, the reason prompts, the generated
  * password panel) are ours.
  */
-import { ApiError } from '../api/errors';
 import { CommonTexts } from './common';
+import { errorText, type ErrorTexts } from './error-text';
 
 export const AdminUsersTexts = {
   ACCESS_DENIED: 'Access Denied',
@@ -62,21 +62,14 @@ export type UserStatus = (typeof USER_STATUSES)[number];
 
 export const STATUS_LABELS: Record<UserStatus, string> = { ACTIVE: 'Active', PENDING: 'Pending', INACTIVE: 'Inactive', BANNED: 'Banned' };
 
-/** A failed read of the users list: the spec's two texts, with the reason under it. */
-export function usersLoadMessage(error: unknown): string {
-  if (!(error instanceof ApiError)) return CommonTexts.UNEXPECTED_ERROR;
-  if (error.status === 0) return CommonTexts.NETWORK_ERROR;
-  return error.message || CommonTexts.UNEXPECTED_ERROR;
-}
+/** A failed read of the users list or a user (the reason under the spec's title): the server's message. */
+export const USERS_LOAD_ERRORS: ErrorTexts = { fallback: CommonTexts.UNEXPECTED_ERROR };
+
+/** The same as a function, for the pages that call it. */
+export const usersLoadMessage = (error: unknown): string => errorText(error, USERS_LOAD_ERRORS);
 
 /**
  * A failed admin action's alert (spec 001 §8 'User admin': "the server message is used when
- * present"): no answer keeps the network text, a 5xx or a failure without a message the action's
- * own text.
+ * present"): a 5xx or a failure without a message reads as the action's own text.
  */
-export function actionErrorMessage(error: unknown, fallback: string): string {
-  if (!(error instanceof ApiError)) return fallback;
-  if (error.status === 0) return CommonTexts.NETWORK_ERROR;
-  if (error.status >= 500) return fallback;
-  return error.message || fallback;
-}
+export const actionErrors = (actionFailed: string): ErrorTexts => ({ fallback: actionFailed, server: actionFailed });

@@ -4,7 +4,7 @@
  * Where the spec names a rule without its text, the text here follows the nearby ones
  * (language and tone of the same form).
  */
-import { ApiError, firstFieldError } from '../api/errors';
+import type { ErrorTexts } from './error-text';
 
 export const LoginTexts = {
   EMAIL_REQUIRED: 'Email is required',
@@ -66,33 +66,25 @@ export const LogoutTexts = {
   CONFIRM: 'Are you sure you want to logout?',
 } as const;
 
-/** Authentication errors by status (spec 000 §8). */
-export function authErrorMessage(error: unknown): string {
-  if (!(error instanceof ApiError)) return 'An error occurred during authentication.';
-  switch (error.status) {
-    case 400:
-      return 'Invalid login credentials.';
-    case 401:
-      return 'Incorrect email or password.';
-    case 403:
-      return 'Account not verified or locked.';
-    case 404:
-      return 'Account does not exist.';
-    case 409:
-      return 'Email already in use.';
-    case 422:
-      return firstFieldError(error) ?? 'Dữ liệu không hợp lệ.';
-    case 429:
-      return 'Too many attempts. Please wait before trying again.';
-    default:
-      return error.message || 'An error occurred during authentication.';
-  }
-}
+/** Authentication errors by status (spec 000 §8); a 422 shows its first field error when it has one. */
+export const AUTH_ERRORS: ErrorTexts = {
+  fallback: 'An error occurred during authentication.',
+  status: {
+    400: 'Invalid login credentials.',
+    401: 'Incorrect email or password.',
+    403: 'Account not verified or locked.',
+    404: 'Account does not exist.',
+    409: 'Email already in use.',
+    422: 'Dữ liệu không hợp lệ.',
+    429: 'Too many attempts. Please wait before trying again.',
+  },
+  fieldErrors: [422],
+};
 
-/** Registration errors by status (spec 000 §8). */
-export function registerErrorMessage(error: unknown): string {
-  const status = error instanceof ApiError ? error.status : 0;
-  if (status === 409) return RegisterTexts.CONFLICT;
-  if (status === 400) return RegisterTexts.INVALID;
-  return RegisterTexts.FAILED;
-}
+/** Registration errors by status (spec 000 §8): never the server's words. */
+export const REGISTER_ERRORS: ErrorTexts = {
+  fallback: RegisterTexts.FAILED,
+  network: RegisterTexts.FAILED,
+  status: { 400: RegisterTexts.INVALID, 409: RegisterTexts.CONFLICT },
+  serverMessage: false,
+};

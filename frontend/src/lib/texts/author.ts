@@ -3,9 +3,8 @@
  * list and dashboard errors): verbatim where the spec gives them; the rest (status labels, why a
  * post is locked, the drafts page's wording) written in the same tone.
  */
-import { ApiError } from '../api/errors';
 import type { PostStatus } from '../author';
-import { CommonTexts } from './common';
+import { errorText, type ErrorTexts } from './error-text';
 
 export const AuthorDashboardTexts = {
   TITLE: 'Author Dashboard',
@@ -130,21 +129,16 @@ export const LOCKED_REASONS: Partial<Record<PostStatus, string>> = {
 
 /**
  * A failed read of the author's list as spec 001 §8 words it: 401/403 the session text, no answer
- * the network text, anything else the list's generic error.
+ * the network text, anything else the list's generic error (never the server's words).
  */
-export function myPostsErrorMessage(error: unknown): string {
-  if (error instanceof ApiError) {
-    if (error.status === 401 || error.status === 403) return MyPostsTexts.SESSION_DENIED;
-    if (error.status === 0) return CommonTexts.NETWORK_ERROR;
-  }
-  return MyPostsTexts.LOAD_FAILED;
-}
+export const MY_POSTS_ERRORS: ErrorTexts = {
+  fallback: MyPostsTexts.LOAD_FAILED,
+  status: { 401: MyPostsTexts.SESSION_DENIED, 403: MyPostsTexts.SESSION_DENIED },
+  serverMessage: false,
+};
+
+/** The same as a function, for the page that calls it. */
+export const myPostsErrorMessage = (error: unknown): string => errorText(error, MY_POSTS_ERRORS);
 
 /** The dashboard alert: 'Failed to load dashboard data: ' and the server's words (or the spec's fallback). */
-export function dashboardErrorMessage(error: unknown): string {
-  if (error instanceof ApiError) {
-    if (error.status === 0) return AuthorDashboardTexts.loadFailed(CommonTexts.NETWORK_ERROR);
-    return AuthorDashboardTexts.loadFailed(error.message || AuthorDashboardTexts.FETCH_FAILED);
-  }
-  return AuthorDashboardTexts.loadFailed(CommonTexts.UNEXPECTED_ERROR);
-}
+export const dashboardErrorMessage = (error: unknown): string => AuthorDashboardTexts.loadFailed(errorText(error, { fallback: AuthorDashboardTexts.FETCH_FAILED }));

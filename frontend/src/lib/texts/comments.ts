@@ -4,7 +4,7 @@
  * for their failures; those follow the spec's own ('Comment has been added.', 'Unable to add
  * comment. Please try again.').
  */
-import { ApiError } from '../api/errors';
+import type { ErrorTexts } from './error-text';
 
 export const CommentsTexts = {
   EMPTY: 'Comment content cannot be empty',
@@ -61,13 +61,13 @@ export function commentContentError(content: string): string | undefined {
  * 401: the login message; a 400 with a field error, 403 and 404: the server's text (the spec's);
  * anything else: the action's own fallback.
  */
-export function commentErrorMessage(error: unknown, fallback: string): string {
-  if (!(error instanceof ApiError)) return fallback;
-  if (error.status === 0 || error.status >= 500) return CommentsTexts.SEND_FAILED;
-  if (error.status === 401) return CommentsTexts.LOGIN_REQUIRED;
-  if ([400, 403, 404, 409, 429].includes(error.status) && error.message) return error.message;
-  return fallback;
-}
+export const commentErrors = (actionFailed: string): ErrorTexts => ({
+  fallback: actionFailed,
+  network: CommentsTexts.SEND_FAILED,
+  server: CommentsTexts.SEND_FAILED,
+  status: { 401: CommentsTexts.LOGIN_REQUIRED },
+  serverMessage: [400, 403, 404, 409, 429],
+});
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;

@@ -4,8 +4,7 @@
  * spec gives them; the dashboard's Vietnamese labels the spec only describes ("labels are in
  * Vietnamese") are written in the tone of the spec's other Vietnamese texts.
  */
-import { ApiError } from '../api/errors';
-import { CommonTexts } from './common';
+import { errorText, type ErrorTexts } from './error-text';
 
 export const DashboardTexts = {
   LOAD_FAILED: 'Unable to load dashboard data. Please try again later.',
@@ -86,10 +85,10 @@ export const HomeReaderTexts = {
  * the network text, 401 and 403 have their own texts, anything else the server's message (else
  * the read's default).
  */
-export function readerErrorMessage(error: unknown, fallback: string): string {
-  if (!(error instanceof ApiError)) return fallback;
-  if (error.status === 0) return CommonTexts.NETWORK_ERROR;
-  if (error.status === 401) return DashboardTexts.AUTH_FAILED;
-  if (error.status === 403) return DashboardTexts.FORBIDDEN_RESOURCE;
-  return error.message || fallback;
-}
+export const readerErrors = (readFailed: string): ErrorTexts => ({
+  fallback: readFailed,
+  status: { 401: DashboardTexts.AUTH_FAILED, 403: DashboardTexts.FORBIDDEN_RESOURCE },
+});
+
+/** The same as a function, for the reader's pages and components. */
+export const readerErrorMessage = (error: unknown, readFailed: string): string => errorText(error, readerErrors(readFailed));

@@ -4,8 +4,9 @@
  * names some messages without their words (inactive tags, a dimension mismatch, a failed storage
  * delete, the restore offer); those follow the spec's own ('Continue anyway?', 'Upload Failed').
  */
-import { ApiError, firstFieldError } from '../api/errors';
+import { ApiError } from '../api/errors';
 import { CommonTexts } from './common';
+import type { ErrorTexts } from './error-text';
 
 export const EditorTexts = {
   /** §5 save checks, author screens, in the spec's order. */
@@ -118,10 +119,9 @@ export function saveFailure(error: unknown, creating: boolean): SaveFailure {
   return { fields: {}, title, text: error.message ? EditorTexts.saveFailed(error.message) : EditorTexts.SAVE_FAILED };
 }
 
-/** What a failed preview, image check, upload or delete shows: the field's or server's text, the network text, or the fallback. */
-export function failureText(error: unknown, fallback: string): string {
-  if (!(error instanceof ApiError)) return fallback;
-  if (error.status === 0) return error.message || CommonTexts.NETWORK_ERROR;
-  if (error.status >= 500) return EditorTexts.SERVER_ERROR;
-  return firstFieldError(error) ?? (error.message || fallback);
-}
+/**
+ * What a failed preview, submit, image check, upload or delete shows: the field's or the server's
+ * text, the network text (or the upload's time limit), a 5xx the server-error text, else the
+ * action's own text.
+ */
+export const editorErrors = (actionFailed: string): ErrorTexts => ({ fallback: actionFailed, server: EditorTexts.SERVER_ERROR, fieldErrors: true });

@@ -3,7 +3,7 @@
  * where the spec gives them. The spec names the visitor's message only as "a Vietnamese message
  * saying login is needed to like"; the text below is that message.
  */
-import { ApiError } from '../api/errors';
+import type { ErrorTexts } from './error-text';
 
 export const LikesTexts = {
   /** A visitor presses Like. */
@@ -16,10 +16,12 @@ export const LikesTexts = {
   FORBIDDEN_UNLIKE: 'You do not have permission to unlike',
 } as const;
 
-/** What a failed like or unlike shows: the login message on 401, else the server's text or the fallback. */
-export function likeErrorMessage(error: unknown, liking: boolean): string {
-  if (!(error instanceof ApiError)) return LikesTexts.FAILED;
-  if (error.status === 401) return LikesTexts.LOGIN_REQUIRED;
-  if (error.status === 403) return error.message || (liking ? LikesTexts.FORBIDDEN_LIKE : LikesTexts.FORBIDDEN_UNLIKE);
-  return error.message || LikesTexts.FAILED;
-}
+/** What a failed like shows: the login message on 401, else the server's text or the fallback. */
+export const LIKE_ERRORS: ErrorTexts = {
+  fallback: LikesTexts.FAILED,
+  status: { 401: LikesTexts.LOGIN_REQUIRED },
+  withoutMessage: { 403: LikesTexts.FORBIDDEN_LIKE },
+};
+
+/** The same for an unlike (its own 403 text). */
+export const UNLIKE_ERRORS: ErrorTexts = { ...LIKE_ERRORS, withoutMessage: { 403: LikesTexts.FORBIDDEN_UNLIKE } };
