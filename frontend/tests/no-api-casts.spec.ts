@@ -60,8 +60,8 @@ const ALLOWED: { file: string; line: string; reason: string }[] = [
   { file: 'src/lib/api/page-client.ts', line: 'return client as unknown as ApiClient;', reason: 'one gateway method stands for every typed operation' },
 ];
 
-/** The generated schema and anything that is not source. */
-const SKIP = new Set(['src/lib/api/schema.d.ts', 'src/generated']);
+/** Generated code (the OpenAPI schema types). */
+const SKIP = new Set(['src/generated']);
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {

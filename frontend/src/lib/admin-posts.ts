@@ -7,7 +7,7 @@
 import { listHref, listQueryFrom, listQueryParams, type ListQuerySpec, type SortDir } from './admin-list';
 import type { ApiClient } from './api/client';
 import { unwrap } from './api/errors';
-import type { components } from './api/schema';
+import type { components } from '../generated/api-schema';
 import { load, settleRead, type Loaded } from './settle';
 
 type Schemas = components['schemas'];

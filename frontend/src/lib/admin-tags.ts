@@ -6,7 +6,7 @@
 import { listHref, listQueryFrom, listQueryParams, type SortDir } from './admin-list';
 import type { ApiClient } from './api/client';
 import { unwrap } from './api/errors';
-import type { components } from './api/schema';
+import type { components } from '../generated/api-schema';
 import type { DataOf } from './reader';
 import { load, settleRead, type Loaded } from './settle';
 import { SLUG_PATTERN, TAG_SLUG_MAX_LENGTH } from './slug';

@@ -9,7 +9,7 @@
 import { listHref, listQueryFrom, listQueryParams, type BaseListQuery, type ListQuerySpec, type SortDir } from './admin-list';
 import type { ApiClient } from './api/client';
 import { ApiError } from './api/errors';
-import type { components } from './api/schema';
+import type { components } from '../generated/api-schema';
 import type { RoleName } from './roles';
 import type { DataOf } from './reader';
 import { load } from './settle';

@@ -6,7 +6,7 @@
  */
 import type { ApiClient } from './api/client';
 import { ApiError } from './api/errors';
-import type { components } from './api/schema';
+import type { components } from '../generated/api-schema';
 import type { RoleName } from './roles';
 import { load, recordLoadFailureStatus, type Loaded } from './settle';
 import { loginUrl, type SessionUser } from './session';

@@ -5,7 +5,7 @@
  * size and sort from the query string, the 5-button pager window).
  */
 import type { ApiClient } from './api/client';
-import type { components, paths } from './api/schema';
+import type { components, paths } from '../generated/api-schema';
 import { load } from './settle';
 
 // ---- the API's answers (spec 000 §3, generated from openapi.json) ------------------------

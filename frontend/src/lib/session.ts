@@ -4,7 +4,7 @@
  * callback destinations, avatar initials and colours, dates.
  */
 import type { AstroCookieSetOptions } from 'astro';
-import type { components } from './api/schema';
+import type { components } from '../generated/api-schema';
 import { effectiveRole, type RoleName } from './roles';
 
 /** The API's answers this area reads (generated from openapi.json). */

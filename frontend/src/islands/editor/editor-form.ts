@@ -3,7 +3,7 @@
  * order) and the payload it sends (§3 'Post create payload' / 'Author-create payload'). Pure: the
  * island and the helper tests share it.
  */
-import type { components } from '../../lib/api/schema';
+import type { components } from '../../generated/api-schema';
 import { EditorTexts } from '../../lib/texts/editor';
 import { SLUG_PATTERN } from '../../lib/slug';
 
