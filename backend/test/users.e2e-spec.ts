@@ -3,9 +3,11 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { DataSource } from 'typeorm';
 import { ImageStorageService } from '../src/images/image-storage.service';
+import { toUserResponse } from '../src/users/dto/user-response.dto';
 import { RoleName } from '../src/users/entities/role.entity';
 import { Role } from '../src/users/entities/role.entity';
 import { UserRole } from '../src/users/entities/user-role.entity';
+import { UsersService } from '../src/users/users.service';
 import { signedInUser, SignedInUser, uniqueEmail } from './helpers/accounts';
 import { createTestApp, TestApp } from './helpers/app';
 import { MailCatcher, startMailCatcher } from './helpers/mail';
@@ -238,8 +240,6 @@ describe('Users API (profile, avatar)', () => {
          ON CONFLICT DO NOTHING`,
         [user.id],
       );
-      const { UsersService } = await import('../src/users/users.service');
-      const { toUserResponse } = await import('../src/users/dto/user-response.dto');
       const users = t.app.get(UsersService);
       const viaEntity = toUserResponse((await users.findById(user.id))!);
       expect(viaEntity.roles.length).toBeGreaterThanOrEqual(2);

@@ -5,7 +5,7 @@ import { Repository } from 'typeorm';
 import type { AuthUser } from '../common/auth-user';
 import { isUniqueViolation } from '../common/database-errors';
 import { ImageStorageService, NotAnImageError } from '../images/image-storage.service';
-import { AvatarResponseDto, toUserResponse, UserResponseDto } from './dto/user-response.dto';
+import { AvatarResponseDto, toProfileResponse, type ProfileFields, UserResponseDto } from './dto/user-response.dto';
 import { UserProfileUpdateDto } from './dto/user-profile-update.dto';
 import { effectiveRole, RoleName } from './entities/role.entity';
 import { User, UserStatus } from './entities/user.entity';
@@ -16,20 +16,8 @@ export function normalizeEmail(email: string): string {
   return email.trim().toLowerCase();
 }
 
-interface ProfileRow {
-  id: number;
-  full_name: string;
-  email: string;
-  avatar: string | null;
-  bio: string | null;
-  website: string | null;
-  location: string | null;
-  is_verified: boolean;
-  email_verified_at: Date | null;
-  status: UserStatus;
-  created_at: Date;
-  updated_at: Date;
-  last_login_at: Date | null;
+/** getProfile's row: the profile's columns, and the roles with the time assigned in ms since the epoch. */
+interface ProfileRow extends ProfileFields {
   roles: { name: RoleName; displayName: string; description: string; assignedAt: number }[];
 }
 
@@ -74,8 +62,9 @@ export class UsersService {
    */
   async getProfile(id: number): Promise<UserResponseDto> {
     const [row] = (await this.users.query(
-      `SELECT u.id, u.full_name, u.email, u.avatar, u.bio, u.website, u.location, u.is_verified,
-              u.email_verified_at, u.status, u.created_at, u.updated_at, u.last_login_at,
+      `SELECT u.id, u.full_name AS "fullName", u.email, u.avatar, u.bio, u.website, u.location, u.is_verified AS "isVerified",
+              u.email_verified_at AS "emailVerifiedAt", u.status, u.created_at AS "createdAt", u.updated_at AS "updatedAt",
+              u.last_login_at AS "lastLoginAt",
               COALESCE((SELECT json_agg(json_build_object('name', r.name, 'displayName', r.display_name, 'description', r.description,
                                                           'assignedAt', floor(extract(epoch FROM ur.assigned_at) * 1000))
                                         ORDER BY ur.assigned_at, ur.role_id)
@@ -84,24 +73,10 @@ export class UsersService {
       [id],
     )) as ProfileRow[];
     if (!row) throw new NotFoundException(UsersMessages.USER_NOT_FOUND);
-    const roles = row.roles.map((role) => ({ ...role, assignedAt: new Date(role.assignedAt).toISOString() }));
-    return {
-      id: row.id,
-      fullName: row.full_name,
-      email: row.email,
-      roles,
-      role: effectiveRole(roles.map((role) => role.name)),
-      avatar: row.avatar,
-      bio: row.bio,
-      website: row.website,
-      location: row.location,
-      isVerified: row.is_verified,
-      emailVerifiedAt: row.email_verified_at?.toISOString() ?? null,
-      status: row.status,
-      createdAt: row.created_at.toISOString(),
-      updatedAt: row.updated_at.toISOString(),
-      lastLoginAt: row.last_login_at?.toISOString() ?? null,
-    };
+    return toProfileResponse(
+      row,
+      row.roles.map((role) => ({ ...role, assignedAt: new Date(role.assignedAt).toISOString() })),
+    );
   }
 
   /** Partial update; a new e-mail must not belong to another account (409). */

@@ -35,15 +35,11 @@ export class AvatarResponseDto {
 
 const iso = (date: Date | null | undefined): string | null => (date ? date.toISOString() : null);
 
-/** Entity → response; `user.userRoles` (with their eager role) must be loaded. */
-export function toUserResponse(user: User): UserResponseDto {
-  const userRoles = [...(user.userRoles ?? [])].sort((a, b) => a.assignedAt.getTime() - b.assignedAt.getTime() || a.roleId - b.roleId);
-  const roles = userRoles.map((userRole) => ({
-    name: userRole.role.name,
-    displayName: userRole.role.displayName,
-    description: userRole.role.description,
-    assignedAt: userRole.assignedAt.toISOString(),
-  }));
+/** The user's own columns a profile shows (the entity has them, and so has UsersService.getProfile's row). */
+export type ProfileFields = Pick<User, 'id' | 'fullName' | 'email' | 'avatar' | 'bio' | 'website' | 'location' | 'isVerified' | 'emailVerifiedAt' | 'status' | 'createdAt' | 'updatedAt' | 'lastLoginAt'>;
+
+/** The profile answer from the user's columns and their roles, in the order they were assigned. */
+export function toProfileResponse(user: ProfileFields, roles: UserRoleResponseDto[]): UserResponseDto {
   return {
     id: user.id,
     fullName: user.fullName,
@@ -61,4 +57,16 @@ export function toUserResponse(user: User): UserResponseDto {
     updatedAt: user.updatedAt.toISOString(),
     lastLoginAt: iso(user.lastLoginAt),
   };
+}
+
+/** Entity → response; `user.userRoles` (with their eager role) must be loaded. */
+export function toUserResponse(user: User): UserResponseDto {
+  const userRoles = [...(user.userRoles ?? [])].sort((a, b) => a.assignedAt.getTime() - b.assignedAt.getTime() || a.roleId - b.roleId);
+  const roles = userRoles.map((userRole) => ({
+    name: userRole.role.name,
+    displayName: userRole.role.displayName,
+    description: userRole.role.description,
+    assignedAt: userRole.assignedAt.toISOString(),
+  }));
+  return toProfileResponse(user, roles);
 }
