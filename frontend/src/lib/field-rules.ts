@@ -1,5 +1,5 @@
 /** Field checks the registration, login, forgot-password and profile forms share (spec 000 §5). */
-import { RegisterTexts } from './texts/auth';
+import { RegisterTexts } from '../features/auth/texts';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 export const isEmail = (value: string): boolean => EMAIL.test(value.trim());

@@ -14,7 +14,7 @@
  * - Cache-Control is not the pages' business: the server marks every request with a session
  *   cookie `private, no-store`, and the session middleware marks every signed-in render again.
  */
-import { nonAuthorHome } from './author';
+import { nonAuthorHome } from '../features/author/author';
 import type { RoleName } from './roles';
 import { loginUrl, type SessionUser } from './session';
 

@@ -1,0 +1,142 @@
+import { useCallback, useState, type FormEvent } from 'react';
+import { browserApi } from '../../lib/api/client';
+import { ApiError, unwrap } from '../../lib/api/errors';
+import { nameAndEmailErrors } from '../../lib/field-rules';
+import { AccountTexts } from './texts';
+import { Spinner, TextField, Toast, type ToastMessage, useHydrated } from '../../components/islands/form-controls';
+
+interface Profile {
+  fullName: string;
+  email: string;
+  bio: string;
+}
+type Errors = Partial<Record<keyof Profile, string>>;
+
+const BIO_MAX = 500;
+
+function validate(values: Profile): Errors {
+  const errors: Errors = nameAndEmailErrors(values);
+  if (values.bio.length > BIO_MAX) errors.bio = AccountTexts.bioTooLong(BIO_MAX);
+  return errors;
+}
+
+/** The account page's profile card (spec 000 §2 /account): view mode, edit mode with Save and Cancel. */
+export default function AccountProfileForm({ initial }: { initial: Profile }) {
+  const [saved, setSaved] = useState<Profile>(initial);
+  const [draft, setDraft] = useState<Profile>(initial);
+  const [editing, setEditing] = useState(false);
+  const [errors, setErrors] = useState<Errors>({});
+  const [busy, setBusy] = useState(false);
+  const hydrated = useHydrated();
+  const [toast, setToast] = useState<ToastMessage>();
+  const clearToast = useCallback(() => setToast(undefined), []);
+
+  const set = (field: keyof Profile) => (event: { target: { value: string } }) => setDraft((d) => ({ ...d, [field]: event.target.value }));
+
+  function cancel() {
+    setDraft(saved);
+    setErrors({});
+    setEditing(false);
+  }
+
+  async function save(event: FormEvent) {
+    event.preventDefault();
+    const found = validate(draft);
+    setErrors(found);
+    if (Object.keys(found).length > 0) return;
+    setBusy(true);
+    try {
+      const body = { fullName: draft.fullName.trim(), email: draft.email.trim(), bio: draft.bio.trim() };
+      const user = await unwrap(browserApi().PUT('/api/v1/users/profile', { body }));
+      const next = { fullName: user?.fullName ?? body.fullName, email: user?.email ?? body.email, bio: user?.bio ?? body.bio };
+      setSaved(next);
+      setDraft(next);
+      setEditing(false);
+      setToast({ kind: 'success', text: AccountTexts.PROFILE_UPDATED, duration: 3000 });
+    } catch (error) {
+      if (error instanceof ApiError && error.errors) {
+        setErrors({ fullName: error.field('fullName'), email: error.field('email'), bio: error.field('bio') });
+      } else if (error instanceof ApiError && error.status === 409) {
+        setErrors({ email: error.message });
+      }
+      setToast({ kind: 'error', text: AccountTexts.PROFILE_FAILED, duration: 5000 });
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <section className="card p-6" aria-labelledby="profile-heading">
+      <div className="flex items-center justify-between gap-4">
+        <h2 id="profile-heading" className="text-lg font-semibold">
+          Profile Information
+        </h2>
+        {!editing && (
+          <button type="button" className="btn-secondary" onClick={() => setEditing(true)} disabled={!hydrated}>
+            Edit Profile
+          </button>
+        )}
+      </div>
+      {editing ? (
+        <form className="mt-4 space-y-4" onSubmit={save} noValidate>
+          <TextField label="Full Name" name="fullName" autoComplete="name" value={draft.fullName} onChange={set('fullName')} error={errors.fullName} />
+          <TextField label="Email" type="email" name="email" autoComplete="email" value={draft.email} onChange={set('email')} error={errors.email} />
+          <div>
+            <label htmlFor="profile-bio" className="mb-1 block text-sm font-medium">
+              About Me
+            </label>
+            <textarea
+              id="profile-bio"
+              name="bio"
+              rows={4}
+              value={draft.bio}
+              onChange={set('bio')}
+              aria-invalid={errors.bio ? true : undefined}
+              aria-describedby={errors.bio ? 'profile-bio-error' : undefined}
+              className="block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm shadow-sm focus:border-brand-500 focus:outline-none focus:ring-2 focus:ring-brand-500/30 dark:border-slate-700 dark:bg-slate-950"
+            />
+            <p className="mt-1 text-xs text-slate-500 dark:text-slate-400">
+              {draft.bio.length}/{BIO_MAX}
+            </p>
+            {errors.bio && (
+              <p id="profile-bio-error" className="mt-1 text-sm text-red-600 dark:text-red-400">
+                {errors.bio}
+              </p>
+            )}
+          </div>
+          <div className="flex gap-2">
+            <button type="submit" className="btn-primary" disabled={busy}>
+              {busy && <Spinner />}
+              Save
+            </button>
+            <button type="button" className="btn-secondary" onClick={cancel} disabled={busy}>
+              Cancel
+            </button>
+          </div>
+        </form>
+      ) : (
+        <dl className="mt-4 grid gap-4 text-sm sm:grid-cols-2">
+          <div>
+            <dt className="text-slate-500 dark:text-slate-400">Full Name</dt>
+            <dd className="mt-1 font-medium" data-testid="profile-full-name">
+              {saved.fullName}
+            </dd>
+          </div>
+          <div>
+            <dt className="text-slate-500 dark:text-slate-400">Email</dt>
+            <dd className="mt-1 font-medium" data-testid="profile-email">
+              {saved.email}
+            </dd>
+          </div>
+          <div className="sm:col-span-2">
+            <dt className="text-slate-500 dark:text-slate-400">About Me</dt>
+            <dd className="mt-1 whitespace-pre-line" data-testid="profile-bio">
+              {saved.bio || <span className="text-slate-500 dark:text-slate-400">No bio yet.</span>}
+            </dd>
+          </div>
+        </dl>
+      )}
+      <Toast toast={toast} onDone={clearToast} />
+    </section>
+  );
+}

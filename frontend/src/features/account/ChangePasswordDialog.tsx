@@ -1,0 +1,128 @@
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { browserApi } from '../../lib/api/client';
+import { ApiError, unwrap } from '../../lib/api/errors';
+import { AccountTexts } from './texts';
+import { PasswordTexts } from '../auth/texts';
+import { passwordProblem } from '../auth/password-rules';
+import { Alert, DialogActions, PasswordField, StrengthMeter, useHydrated } from '../../components/islands/form-controls';
+
+type Field = 'currentPassword' | 'newPassword' | 'confirmNewPassword';
+type Values = Record<Field, string>;
+const EMPTY: Values = { currentPassword: '', newPassword: '', confirmNewPassword: '' };
+
+function validate(values: Values): Partial<Values> {
+  const errors: Partial<Values> = {};
+  if (!values.currentPassword) errors.currentPassword = PasswordTexts.CURRENT_REQUIRED;
+  const problem = passwordProblem(values.newPassword);
+  if (problem) errors.newPassword = problem;
+  if (!values.confirmNewPassword) errors.confirmNewPassword = PasswordTexts.CONFIRM_REQUIRED;
+  else if (values.confirmNewPassword !== values.newPassword) errors.confirmNewPassword = PasswordTexts.CONFIRM_MISMATCH;
+  return errors;
+}
+
+/**
+ * Account Security's Change Password (spec 000 §2, §4, §5): a modal with current, new and
+ * confirmation; on success a panel shows for 3 s and the modal closes after 2 s.
+ */
+export default function ChangePasswordDialog() {
+  const [open, setOpen] = useState(false);
+  const [values, setValues] = useState<Values>(EMPTY);
+  const [errors, setErrors] = useState<Partial<Values>>({});
+  const [failure, setFailure] = useState<string>();
+  const [success, setSuccess] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const hydrated = useHydrated();
+  const opener = useRef<HTMLButtonElement>(null);
+  const dialog = useRef<HTMLDivElement>(null);
+
+  function close() {
+    setOpen(false);
+    setValues(EMPTY);
+    setErrors({});
+    setFailure(undefined);
+    opener.current?.focus();
+  }
+
+  useEffect(() => {
+    if (!open) return;
+    dialog.current?.querySelector<HTMLInputElement>('input')?.focus();
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') close();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [open]);
+
+  useEffect(() => {
+    if (!success) return;
+    const closing = window.setTimeout(close, 2000);
+    const clearing = window.setTimeout(() => setSuccess(false), 3000);
+    return () => {
+      window.clearTimeout(closing);
+      window.clearTimeout(clearing);
+    };
+  }, [success]);
+
+  const set = (field: Field) => (event: { target: { value: string } }) => setValues((v) => ({ ...v, [field]: event.target.value }));
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    const found = validate(values);
+    setErrors(found);
+    setFailure(undefined);
+    if (Object.keys(found).length > 0) return;
+    setBusy(true);
+    try {
+      await unwrap(browserApi().POST('/api/v1/user/change-password', { body: values }));
+      setSuccess(true);
+    } catch (error) {
+      if (error instanceof ApiError && error.errors) {
+        setErrors({ currentPassword: error.field('currentPassword'), newPassword: error.field('newPassword'), confirmNewPassword: error.field('confirmNewPassword') });
+      }
+      setFailure(error instanceof Error ? error.message : String(error));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <>
+      <button ref={opener} type="button" className="btn-secondary w-full justify-start" onClick={() => setOpen(true)} aria-haspopup="dialog" disabled={!hydrated}>
+        Change Password
+      </button>
+      {success && !open && <Alert kind="success">{AccountTexts.PASSWORD_CHANGED}</Alert>}
+      {open && (
+        <div className="fixed inset-0 z-50 flex items-center justify-center bg-slate-950/50 p-4" onMouseDown={(e) => e.target === e.currentTarget && !busy && close()}>
+          <div ref={dialog} role="dialog" aria-modal="true" aria-labelledby="change-password-title" className="card w-full max-w-md p-6">
+            <h2 id="change-password-title" className="text-lg font-semibold">
+              Change Password
+            </h2>
+            {success ? (
+              <div className="mt-4">
+                <Alert kind="success">{AccountTexts.PASSWORD_CHANGED}</Alert>
+              </div>
+            ) : (
+              <form className="mt-4 space-y-4" onSubmit={submit} noValidate>
+                {failure && <Alert>{failure}</Alert>}
+                <PasswordField label="Current password" name="currentPassword" autoComplete="current-password" value={values.currentPassword} onChange={set('currentPassword')} error={errors.currentPassword} />
+                <PasswordField
+                  label="New password"
+                  name="newPassword"
+                  autoComplete="new-password"
+                  value={values.newPassword}
+                  onChange={set('newPassword')}
+                  error={errors.newPassword}
+                  hint={<StrengthMeter password={values.newPassword} />}
+                />
+                <PasswordField label="Confirm new password" name="confirmNewPassword" autoComplete="new-password" value={values.confirmNewPassword} onChange={set('confirmNewPassword')} error={errors.confirmNewPassword} />
+                <DialogActions onCancel={close} busy={busy}>
+                  Change Password
+                </DialogActions>
+              </form>
+            )}
+          </div>
+        </div>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,460 @@
+/**
+ * /admin/posts, the list mode (spec 001 §2, §4, §5, §8, §9). Rendered on the server from the
+ * address (search, status, sort field and direction, page size, page) so it reads without
+ * JavaScript: the filters are a GET form, the chips, column headers and pager are links. Once
+ * hydrated the island keeps the address in step without page loads (search after 300 ms of
+ * quiet) and runs the row actions: Approve, Reject (a reason), Detailed Review (decision, reason,
+ * internal notes, history), Approve Now, Publish, Archive and Delete (confirmed), each with the
+ * spec's toasts.
+ */
+import { useId, useState, type ChangeEvent } from 'react';
+import {
+  PAGE_SIZES,
+  SORT_FIELDS,
+  STATUS_FILTERS,
+  DEFAULT_QUERY,
+  LIST_PATH,
+  activeChips,
+  adminDate,
+  postActions,
+  postListHref,
+  postQueryFrom,
+  postQueryParams,
+  sortedBy,
+  statusLabel,
+  statusTone,
+  type PostAction,
+  type PostAdminPage,
+  type PostListItem,
+  type PostListQuery,
+  type PostSortField,
+  type SortDir,
+  type StatusFilter,
+} from './admin-posts';
+import { ApiError } from '../../lib/api/errors';
+import { adminErrors, AdminPostsTexts } from './texts';
+import { errorText } from '../../lib/texts/error-text';
+import { ConfirmDialog, NoticeStack } from '../../components/islands/AdminDialog';
+import AdminPager from '../../components/islands/AdminPager';
+import { Spinner } from '../../components/islands/form-controls';
+import ListSelect, { SORT_DIRECTIONS, sizeOptions } from '../../components/islands/ListSelect';
+import { useUrlList } from '../../components/islands/useUrlList';
+import { changeStatus, deletePost, listPosts, reviewPost, type ReviewDecision } from './post-api';
+import { DetailedReviewDialog, QuickRejectDialog } from './ReviewDialogs';
+import { FILTER_CONTROL_CLASS } from '../../lib/form-classes';
+
+export interface AdminPostsManagerProps {
+  initialQuery: PostListQuery;
+  /** The server's read of that query, or the message of its failure. */
+  initialPage: PostAdminPage | null;
+  initialError?: string;
+  /** After the editor saved: 'created' or 'updated'. */
+  notice?: 'created' | 'updated';
+}
+
+type Dialog = { kind: 'reject' | 'review' | 'delete'; post: PostListItem } | undefined;
+
+const ACTION = 'inline-flex items-center gap-1 rounded-md border px-2.5 py-1 text-xs font-medium disabled:cursor-not-allowed disabled:opacity-50';
+const ACTION_TONES: Record<string, string> = {
+  good: 'border-emerald-300 text-emerald-800 hover:bg-emerald-50 dark:border-emerald-800 dark:text-emerald-200 dark:hover:bg-emerald-950',
+  bad: 'border-red-300 text-red-700 hover:bg-red-50 dark:border-red-800 dark:text-red-300 dark:hover:bg-red-950',
+  plain: 'border-slate-300 text-slate-800 hover:bg-slate-50 dark:border-slate-700 dark:text-slate-100 dark:hover:bg-slate-800',
+};
+
+const ACTION_LABELS: Record<PostAction, { label: string; tone: keyof typeof ACTION_TONES }> = {
+  approve: { label: 'Approve', tone: 'good' },
+  reject: { label: 'Reject', tone: 'bad' },
+  review: { label: 'Detailed Review', tone: 'plain' },
+  approveNow: { label: 'Approve Now', tone: 'good' },
+  publish: { label: 'Publish', tone: 'good' },
+  archive: { label: 'Archive', tone: 'plain' },
+};
+
+export default function AdminPostsManager({ initialQuery, initialPage, initialError, notice }: AdminPostsManagerProps) {
+  const { hydrated, query, data, setData, error, loading, searchText, setSearchText, banner, dismissBanner, notices, notify, dismiss, focusAfter, load, navigate, submitSearch } = useUrlList<PostListQuery, PostAdminPage>({
+    initialQuery,
+    initialPage,
+    initialError,
+    notice,
+    hrefOf: postListHref,
+    fetchPage: listPosts,
+    queryFromLocation: () => postQueryFrom(new URLSearchParams(window.location.search)),
+    searchMax: 200,
+    failure: (failure) => ({ title: AdminPostsTexts.LOAD_FAILED, message: errorText(failure, adminErrors(AdminPostsTexts.FETCH_FAILED)) }),
+  });
+  const [dialog, setDialog] = useState<Dialog>();
+  const [busyId, setBusyId] = useState<number>();
+  const ids = useId();
+
+  function onSelect(name: 'status' | 'sortBy' | 'sortDir' | 'size') {
+    return (event: ChangeEvent<HTMLSelectElement>) => {
+      const value = event.target.value;
+      const next: PostListQuery = { ...query, page: 0 };
+      if (name === 'status') next.status = (value || undefined) as StatusFilter | undefined;
+      if (name === 'sortBy') next.sortBy = value as PostSortField;
+      if (name === 'sortDir') next.sortDir = value as SortDir;
+      if (name === 'size') next.size = Number(value);
+      void load(next);
+    };
+  }
+
+  // ---- row actions ------------------------------------------------------------------------
+
+  const replaceRow = (id: number, changes: Partial<PostListItem>) =>
+    setData((page) => page && { ...page, content: page.content.map((row) => (row.id === id ? { ...row, ...changes } : row)), posts: page.posts.map((row) => (row.id === id ? { ...row, ...changes } : row)) });
+
+  async function review(post: PostListItem, decision: ReviewDecision, success: string) {
+    setBusyId(post.id);
+    try {
+      const result = await reviewPost(post.id, decision);
+      replaceRow(post.id, { status: result.post.status, publishedAt: result.post.publishedAt, updatedAt: result.post.updatedAt });
+      setDialog(undefined);
+      focusAfter.current = `${ids}-title-${post.id}`;
+      notify('success', success, decision.status === 'APPROVED' ? `“${post.title}” is now published.` : `“${post.title}” was sent back to its author.`);
+    } catch (failure) {
+      const fallback = decision.status === 'REJECTED' ? AdminPostsTexts.REJECTION_FAILED : AdminPostsTexts.REVIEW_FAILED;
+      notify('error', fallback, errorText(failure, adminErrors(fallback)));
+    } finally {
+      setBusyId(undefined);
+    }
+  }
+
+  async function setStatus(post: PostListItem, status: 'PUBLISHED' | 'ARCHIVED') {
+    setBusyId(post.id);
+    try {
+      const updated = await changeStatus(post.id, status);
+      replaceRow(post.id, { status: updated.status, publishedAt: updated.publishedAt, updatedAt: updated.updatedAt });
+      focusAfter.current = `${ids}-title-${post.id}`;
+      notify('success', status === 'PUBLISHED' ? AdminPostsTexts.PUBLISHED : AdminPostsTexts.ARCHIVED, `“${post.title}” is now ${statusLabel(status).toLowerCase()}.`);
+    } catch (failure) {
+      notify('error', AdminPostsTexts.UPDATE_FAILED, errorText(failure, adminErrors(AdminPostsTexts.UPDATE_FALLBACK)));
+    } finally {
+      setBusyId(undefined);
+    }
+  }
+
+  async function remove(post: PostListItem) {
+    setBusyId(post.id);
+    try {
+      await deletePost(post.id);
+      setDialog(undefined);
+      notify('success', AdminPostsTexts.DELETED, AdminPostsTexts.deleted(post.title));
+      const remaining = (data?.content.length ?? 1) - 1;
+      focusAfter.current = `${ids}-heading`;
+      // Read the page again: totals, the pager and the rows that move up all change.
+      await load(remaining === 0 && query.page > 0 ? { ...query, page: query.page - 1 } : query, 'replace');
+    } catch (failure) {
+      // The server's refusal reads 'Delete failed: {server message}' (spec 001 §8).
+      const refused = failure instanceof ApiError && failure.status >= 400 && failure.status < 500 && failure.status !== 401;
+      const message = errorText(failure, adminErrors(AdminPostsTexts.DELETE_FALLBACK));
+      notify('error', AdminPostsTexts.DELETE_FAILED, refused ? AdminPostsTexts.deleteFailed(message) : message);
+    } finally {
+      setBusyId(undefined);
+    }
+  }
+
+  function runAction(post: PostListItem, action: PostAction) {
+    switch (action) {
+      case 'approve':
+        return void review(post, { status: 'APPROVED' }, AdminPostsTexts.APPROVED);
+      case 'approveNow':
+        return void review(post, { status: 'APPROVED' }, AdminPostsTexts.APPROVED);
+      case 'reject':
+        return setDialog({ kind: 'reject', post });
+      case 'review':
+        return setDialog({ kind: 'review', post });
+      case 'publish':
+        return void setStatus(post, 'PUBLISHED');
+      case 'archive':
+        return void setStatus(post, 'ARCHIVED');
+    }
+  }
+
+  // ---- rendering --------------------------------------------------------------------------
+
+  const rows = data?.content ?? [];
+  const chips = activeChips(query);
+  const filtered = chips.some((chip) => chip.key === 'search' || chip.key === 'status');
+  const first = data && data.totalElements > 0 ? data.number * data.size + 1 : 0;
+  const last = data ? data.number * data.size + data.numberOfElements : 0;
+  const sortLabel = SORT_FIELDS.find((field) => field.value === query.sortBy)?.label ?? query.sortBy;
+
+  const header = (field: PostSortField, label: string) => {
+    const current = query.sortBy === field;
+    const next = sortedBy(query, field);
+    return (
+      <th scope="col" aria-sort={current ? (query.sortDir === 'asc' ? 'ascending' : 'descending') : undefined} className="whitespace-nowrap px-3 py-2 text-left font-semibold">
+        <a href={postListHref(next)} onClick={navigate(next)} className="inline-flex items-center gap-1 hover:underline">
+          {label}
+          <span aria-hidden="true" className="text-xs">
+            {current ? (query.sortDir === 'asc' ? '▲' : '▼') : '↕'}
+          </span>
+          <span className="sr-only">{current ? `, sorted ${query.sortDir === 'asc' ? 'ascending' : 'descending'}; sort ${next.sortDir === 'asc' ? 'ascending' : 'descending'}` : `, sort ${next.sortDir === 'asc' ? 'ascending' : 'descending'}`}</span>
+        </a>
+      </th>
+    );
+  };
+
+  return (
+    <div className="space-y-6">
+      {banner && (
+        <div role="status" className="flex items-start justify-between gap-3 rounded-lg border border-emerald-200 bg-emerald-50 px-4 py-3 text-sm text-emerald-800 dark:border-emerald-900 dark:bg-emerald-950 dark:text-emerald-200">
+          <p>{banner === 'created' ? AdminPostsTexts.CREATED_NOTICE : AdminPostsTexts.UPDATED_NOTICE}</p>
+          <button type="button" className="text-xs font-medium underline" onClick={dismissBanner} disabled={!hydrated}>
+            Dismiss
+          </button>
+        </div>
+      )}
+
+      <form method="get" action={LIST_PATH} role="search" aria-label="Filter posts" className="card grid gap-4 p-4 md:grid-cols-2 xl:grid-cols-[2fr_1fr_1fr_1fr_1fr_auto] xl:items-end" onSubmit={submitSearch}>
+        <div>
+          <label htmlFor={`${ids}-search`} className="mb-1 block text-sm font-medium">
+            Search posts
+          </label>
+          <input
+            id={`${ids}-search`}
+            type="search"
+            name="search"
+            value={searchText}
+            maxLength={200}
+            placeholder="Title, slug or summary"
+            onChange={(event) => setSearchText(event.target.value)}
+            className={FILTER_CONTROL_CLASS}
+          />
+        </div>
+        <ListSelect id={`${ids}-status`} label="Status" name="status" value={query.status ?? ''} allLabel="All statuses" options={STATUS_FILTERS} onChange={onSelect('status')} className={FILTER_CONTROL_CLASS} />
+        <ListSelect id={`${ids}-sort`} label="Sort by" name="sortBy" value={query.sortBy} options={SORT_FIELDS} onChange={onSelect('sortBy')} className={FILTER_CONTROL_CLASS} />
+        <ListSelect id={`${ids}-dir`} label="Direction" name="sortDir" value={query.sortDir} options={SORT_DIRECTIONS} onChange={onSelect('sortDir')} className={FILTER_CONTROL_CLASS} />
+        <ListSelect id={`${ids}-size`} label="Posts per page" name="size" value={query.size} options={sizeOptions(PAGE_SIZES)} onChange={onSelect('size')} className={FILTER_CONTROL_CLASS} />
+        <button type="submit" className="btn-primary">
+          Apply
+        </button>
+      </form>
+
+      {chips.length > 0 && (
+        <div className="flex flex-wrap items-center gap-2" aria-label="Active filters" role="group">
+          <span className="text-sm font-medium">Active filters:</span>
+          <ul className="flex flex-wrap gap-2">
+            {chips.map((chip) => (
+              <li key={chip.key}>
+                <a
+                  href={postListHref(chip.without)}
+                  onClick={navigate(chip.without)}
+                  className="inline-flex items-center gap-1 rounded-full bg-brand-50 px-3 py-1 text-xs font-medium text-brand-700 hover:bg-brand-100 dark:bg-slate-800 dark:text-brand-100 dark:hover:bg-slate-700"
+                  aria-label={`Remove filter ${chip.label}`}
+                >
+                  {chip.label}
+                  <span aria-hidden="true">×</span>
+                </a>
+              </li>
+            ))}
+          </ul>
+          <a href={LIST_PATH} onClick={navigate(DEFAULT_QUERY)} className="text-sm font-medium text-brand-700 underline hover:text-brand-600 dark:text-brand-100">
+            Clear all
+          </a>
+        </div>
+      )}
+
+      <section aria-labelledby={`${ids}-heading`} aria-busy={loading}>
+        <div className="mb-3 flex flex-wrap items-center justify-between gap-2">
+          <h2 id={`${ids}-heading`} tabIndex={-1} className="text-lg font-semibold">
+            Posts
+          </h2>
+          <p className="flex items-center gap-2 text-sm text-slate-600 dark:text-slate-400" role="status" data-testid="posts-range">
+            {loading && <Spinner />}
+            {loading ? AdminPostsTexts.LOADING : data ? (data.totalElements === 0 ? '0 posts' : `Showing ${first}–${last} of ${data.totalElements} posts`) : ''}
+          </p>
+        </div>
+
+        {error && (
+          <div role="alert" className="mb-4 rounded-xl border border-red-200 bg-red-50 p-4 text-sm text-red-800 dark:border-red-900 dark:bg-red-950/50 dark:text-red-200">
+            <p className="font-semibold">{AdminPostsTexts.LOAD_FAILED}</p>
+            <p className="mt-1">{error}</p>
+            <a href={postListHref(query)} className="btn-secondary mt-3" onClick={navigate(query)}>
+              Try Again
+            </a>
+          </div>
+        )}
+
+        {data && rows.length === 0 && (
+          <div className="rounded-xl border border-dashed border-slate-300 p-10 text-center dark:border-slate-700">
+            <p className="text-lg font-semibold">{filtered ? AdminPostsTexts.NO_MATCH : AdminPostsTexts.EMPTY}</p>
+            <p className="mt-1 text-slate-600 dark:text-slate-400">{filtered ? AdminPostsTexts.NO_MATCH_MESSAGE : AdminPostsTexts.EMPTY_MESSAGE}</p>
+            <div className="mt-5 flex justify-center gap-3">
+              {filtered ? (
+                <a href={LIST_PATH} onClick={navigate(DEFAULT_QUERY)} className="btn-secondary">
+                  Clear all
+                </a>
+              ) : (
+                <a href="/admin/posts/new" className="btn-primary">
+                  New Post
+                </a>
+              )}
+            </div>
+          </div>
+        )}
+
+        {rows.length > 0 && (
+          <div role="region" aria-label="Posts table" tabIndex={0} className="card overflow-x-auto">
+            <table className="w-full min-w-[960px] text-sm" data-testid="posts-table">
+              <caption className="sr-only">
+                Posts, sorted by {sortLabel} {query.sortDir === 'asc' ? 'ascending' : 'descending'}
+              </caption>
+              <thead className="border-b border-slate-200 bg-slate-50 dark:border-slate-800 dark:bg-slate-950">
+                <tr>
+                  {header('title', 'Title')}
+                  <th scope="col" className="px-3 py-2 text-left font-semibold">
+                    Author
+                  </th>
+                  <th scope="col" className="px-3 py-2 text-left font-semibold">
+                    Status
+                  </th>
+                  {header('viewCount', 'Views')}
+                  {header('createdAt', 'Created')}
+                  {header('updatedAt', 'Updated')}
+                  {header('publishedAt', 'Published')}
+                  <th scope="col" className="px-3 py-2 text-left font-semibold">
+                    Actions
+                  </th>
+                </tr>
+              </thead>
+              <tbody className="divide-y divide-slate-200 dark:divide-slate-800">
+                {rows.map((post) => (
+                  <PostRow key={post.id} post={post} titleId={`${ids}-title-${post.id}`} busy={busyId === post.id} disabled={!hydrated || busyId !== undefined} onAction={runAction} onDelete={() => setDialog({ kind: 'delete', post })} />
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+
+        {data && (
+          <AdminPager
+            page={data.number}
+            totalPages={data.totalPages}
+            label="Posts"
+            hrefFor={(page) => postListHref({ ...query, page })}
+            action={LIST_PATH}
+            keep={Object.fromEntries(Object.entries(postQueryParams(query)).filter(([name]) => name !== 'page'))}
+            onNavigate={hydrated ? (page) => void load({ ...query, page }) : undefined}
+          />
+        )}
+      </section>
+
+      {dialog?.kind === 'reject' && (
+        <QuickRejectDialog
+          post={dialog.post}
+          busy={busyId === dialog.post.id}
+          onClose={() => setDialog(undefined)}
+          onSubmit={(reason) => void review(dialog.post, { status: 'REJECTED', rejectionReason: reason }, AdminPostsTexts.REJECTED)}
+        />
+      )}
+      {dialog?.kind === 'review' && (
+        <DetailedReviewDialog
+          post={dialog.post}
+          busy={busyId === dialog.post.id}
+          onClose={() => setDialog(undefined)}
+          onSubmit={(decision) => void review(dialog.post, decision, decision.status === 'APPROVED' ? AdminPostsTexts.APPROVED : AdminPostsTexts.REJECTED)}
+        />
+      )}
+      {dialog?.kind === 'delete' && (
+        <ConfirmDialog
+          title={AdminPostsTexts.DELETE_TITLE}
+          message={AdminPostsTexts.deleteConfirm(dialog.post.title)}
+          confirmLabel="Delete"
+          danger
+          busy={busyId === dialog.post.id}
+          onCancel={() => setDialog(undefined)}
+          onConfirm={() => void remove(dialog.post)}
+        />
+      )}
+      <NoticeStack notices={notices} onDismiss={dismiss} />
+    </div>
+  );
+}
+
+const TAGS_SHOWN = 3;
+
+function PostRow({
+  post,
+  titleId,
+  busy,
+  disabled,
+  onAction,
+  onDelete,
+}: {
+  post: PostListItem;
+  titleId: string;
+  busy: boolean;
+  disabled: boolean;
+  onAction: (post: PostListItem, action: PostAction) => void;
+  onDelete: () => void;
+}) {
+  const tags = post.tags.slice(0, TAGS_SHOWN);
+  const more = post.tags.length - tags.length;
+  const date = (value: string | null) =>
+    value ? (
+      <time dateTime={value} suppressHydrationWarning>
+        {adminDate(value)}
+      </time>
+    ) : (
+      <span className="text-slate-500 dark:text-slate-400">—</span>
+    );
+  return (
+    <tr data-post-id={post.id} data-status={post.status} className="align-top">
+      <th scope="row" className="max-w-xs px-3 py-3 text-left font-normal">
+        <a id={titleId} href={`/admin/posts/${post.id}/edit`} className="font-semibold text-slate-900 hover:underline dark:text-slate-100">
+          {post.title}
+        </a>
+        <p className="mt-0.5 truncate text-xs text-slate-600 dark:text-slate-400">/{post.slug}</p>
+        {(post.isFeatured || tags.length > 0) && (
+          <p className="mt-1 flex flex-wrap items-center gap-1 text-xs">
+            {post.isFeatured && <span className="rounded-full bg-amber-100 px-2 py-0.5 font-semibold text-amber-900 dark:bg-amber-900/60 dark:text-amber-100">Featured</span>}
+            {tags.map((tag) => (
+              <span key={tag.id} className="rounded-full bg-slate-100 px-2 py-0.5 text-slate-700 dark:bg-slate-800 dark:text-slate-200">
+                {tag.name}
+              </span>
+            ))}
+            {more > 0 && <span className="text-slate-600 dark:text-slate-400">+{more}</span>}
+          </p>
+        )}
+      </th>
+      <td className="px-3 py-3">
+        <span className="block">{post.authorName}</span>
+        <span className="block text-xs text-slate-600 dark:text-slate-400">{post.authorEmail}</span>
+      </td>
+      <td className="px-3 py-3">
+        <span className={`whitespace-nowrap rounded-full px-2 py-0.5 text-xs font-semibold ${statusTone(post.status)}`} data-testid="post-status">
+          {statusLabel(post.status)}
+        </span>
+      </td>
+      <td className="px-3 py-3 tabular-nums">{post.viewCount}</td>
+      <td className="whitespace-nowrap px-3 py-3">{date(post.createdAt)}</td>
+      <td className="whitespace-nowrap px-3 py-3">{date(post.updatedAt)}</td>
+      <td className="whitespace-nowrap px-3 py-3">{date(post.publishedAt)}</td>
+      <td className="px-3 py-3">
+        <div className="flex min-w-[14rem] flex-wrap gap-1.5">
+          {postActions(post.status).map((action) => (
+            <button key={action} type="button" className={`${ACTION} ${ACTION_TONES[ACTION_LABELS[action].tone]}`} disabled={disabled} aria-describedby={titleId} onClick={() => onAction(post, action)}>
+              {busy && (action === 'approve' || action === 'approveNow' || action === 'publish' || action === 'archive') && <Spinner />}
+              {ACTION_LABELS[action].label}
+            </button>
+          ))}
+          <a href={`/admin/posts/${post.id}/edit`} className={`${ACTION} ${ACTION_TONES.plain}`} aria-describedby={titleId}>
+            Edit
+          </a>
+          <a href={`/admin/posts/${post.id}/preview`} className={`${ACTION} ${ACTION_TONES.plain}`} aria-describedby={titleId}>
+            Preview
+          </a>
+          {post.status === 'PUBLISHED' && (
+            <a href={`/blog/${post.slug}`} className={`${ACTION} ${ACTION_TONES.plain}`} aria-describedby={titleId}>
+              View
+            </a>
+          )}
+          <button type="button" className={`${ACTION} ${ACTION_TONES.bad}`} disabled={disabled} aria-describedby={titleId} onClick={onDelete}>
+            Delete
+          </button>
+        </div>
+      </td>
+    </tr>
+  );
+}

@@ -1,0 +1,254 @@
+/**
+ * The review dialogs of /admin/posts (spec 001 §2, §5): Quick Reject (a reason, pre-filled with a
+ * suggestion to revise and resubmit; 'A rejection reason is required.') and Detailed Review (a
+ * decision, 'Please select a review decision.'; a reason when rejecting, 'Please provide a
+ * rejection reason.'; internal admin notes; the post's review history).
+ */
+import { useEffect, useId, useState, type FormEvent } from 'react';
+import { adminDateTime, statusLabel, statusTone, type PostListItem, type PostReview } from './admin-posts';
+import { adminErrors, AdminPostsTexts } from './texts';
+import { errorText } from '../../lib/texts/error-text';
+import { AdminDialog } from '../../components/islands/AdminDialog';
+import { DialogActions, Spinner } from '../../components/islands/form-controls';
+import { reviewHistory, type ReviewDecision } from './post-api';
+
+const TEXTAREA =
+  'block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm shadow-sm focus:border-brand-500 focus:outline-none focus:ring-2 focus:ring-brand-500/30 dark:border-slate-700 dark:bg-slate-950';
+const TEXTAREA_ERROR = 'border-red-500 dark:border-red-500';
+
+function FieldError({ id, text }: { id: string; text?: string }) {
+  if (!text) return null;
+  return (
+    <p id={id} className="mt-1 text-sm text-red-600 dark:text-red-400">
+      {text}
+    </p>
+  );
+}
+
+export function QuickRejectDialog({ post, busy, onSubmit, onClose }: { post: PostListItem; busy: boolean; onSubmit: (reason: string) => void; onClose: () => void }) {
+  const id = useId();
+  const [reason, setReason] = useState<string>(AdminPostsTexts.REJECT_SUGGESTION);
+  const [error, setError] = useState<string>();
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    if (!reason.trim()) {
+      setError(AdminPostsTexts.QUICK_REASON_REQUIRED);
+      document.getElementById(id)?.focus();
+      return;
+    }
+    onSubmit(reason.trim());
+  }
+
+  return (
+    <AdminDialog title="Reject Post" description={<>The author sees the reason for “{post.title}” and can revise and resubmit it.</>} onClose={onClose} busy={busy}>
+      <form onSubmit={submit} noValidate>
+        <label htmlFor={id} className="mb-1 block text-sm font-medium">
+          Rejection reason
+        </label>
+        <textarea
+          id={id}
+          data-autofocus
+          rows={4}
+          maxLength={2000}
+          value={reason}
+          onChange={(event) => {
+            setReason(event.target.value);
+            setError(undefined);
+          }}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? `${id}-error` : undefined}
+          className={`${TEXTAREA} ${error ? TEXTAREA_ERROR : ''}`}
+        />
+        <FieldError id={`${id}-error`} text={error} />
+        <DialogActions onCancel={onClose} busy={busy} danger className="mt-4">
+          Reject Post
+        </DialogActions>
+      </form>
+    </AdminDialog>
+  );
+}
+
+type HistoryState = { state: 'loading' } | { state: 'failed'; message: string } | { state: 'loaded'; reviews: PostReview[] };
+
+/** The review history list (newest first): decision, reviewer, time, reason and notes. */
+function ReviewHistory({ postId }: { postId: number }) {
+  const [history, setHistory] = useState<HistoryState>({ state: 'loading' });
+  const [attempt, setAttempt] = useState(0);
+
+  useEffect(() => {
+    let live = true;
+    setHistory({ state: 'loading' });
+    reviewHistory(postId)
+      .then((reviews) => live && setHistory({ state: 'loaded', reviews }))
+      .catch((error: unknown) => live && setHistory({ state: 'failed', message: errorText(error, adminErrors(AdminPostsTexts.HISTORY_FAILED)) }));
+    return () => {
+      live = false;
+    };
+  }, [postId, attempt]);
+
+  return (
+    <section aria-labelledby={`history-${postId}`} className="mt-6 border-t border-slate-200 pt-4 dark:border-slate-800" aria-busy={history.state === 'loading'}>
+      <h3 id={`history-${postId}`} className="text-sm font-semibold">
+        Review History
+      </h3>
+      {history.state === 'loading' && (
+        <p className="mt-2 flex items-center gap-2 text-sm text-slate-600 dark:text-slate-400" role="status">
+          <Spinner /> Loading review history...
+        </p>
+      )}
+      {history.state === 'failed' && (
+        <div role="alert" className="mt-2 rounded-lg border border-red-200 bg-red-50 p-3 text-sm text-red-800 dark:border-red-900 dark:bg-red-950 dark:text-red-200">
+          <p className="font-semibold">{AdminPostsTexts.LOAD_FAILED}</p>
+          <p>{history.message}</p>
+          <button type="button" className="btn-secondary mt-2" onClick={() => setAttempt((n) => n + 1)}>
+            Try Again
+          </button>
+        </div>
+      )}
+      {history.state === 'loaded' &&
+        (history.reviews.length === 0 ? (
+          <p className="mt-2 text-sm text-slate-600 dark:text-slate-400">{AdminPostsTexts.HISTORY_EMPTY}</p>
+        ) : (
+          <ol className="mt-2 space-y-3" data-testid="review-history">
+            {history.reviews.map((review) => (
+              <li key={review.id} className="rounded-lg border border-slate-200 p-3 text-sm dark:border-slate-800">
+                <p className="flex flex-wrap items-center gap-2">
+                  <span className={`rounded-full px-2 py-0.5 text-xs font-semibold ${statusTone(review.status === 'APPROVED' ? 'PUBLISHED' : 'REJECTED')}`}>{statusLabel(review.status)}</span>
+                  <span>by {review.reviewerName ?? 'Unknown reviewer'}</span>
+                  <time dateTime={review.createdAt} className="text-slate-600 dark:text-slate-400">
+                    {adminDateTime(review.createdAt)}
+                  </time>
+                </p>
+                {review.rejectionReason && (
+                  <p className="mt-1">
+                    <span className="font-medium">Reason:</span> {review.rejectionReason}
+                  </p>
+                )}
+                {review.reviewNote && (
+                  <p className="mt-1">
+                    <span className="font-medium">Note to author:</span> {review.reviewNote}
+                  </p>
+                )}
+                {review.adminNotes && (
+                  <p className="mt-1 text-slate-700 dark:text-slate-300">
+                    <span className="font-medium">Admin notes:</span> {review.adminNotes}
+                  </p>
+                )}
+              </li>
+            ))}
+          </ol>
+        ))}
+    </section>
+  );
+}
+
+/**
+ * Detailed Review: a pending post can be approved or rejected; a rejected post can only be
+ * approved (the server rejects only posts waiting for review).
+ */
+export function DetailedReviewDialog({ post, busy, onSubmit, onClose }: { post: PostListItem; busy: boolean; onSubmit: (decision: ReviewDecision) => void; onClose: () => void }) {
+  const id = useId();
+  const canReject = post.status === 'PENDING_REVIEW';
+  const [decision, setDecision] = useState<'APPROVED' | 'REJECTED' | ''>('');
+  const [reason, setReason] = useState('');
+  const [notes, setNotes] = useState('');
+  const [errors, setErrors] = useState<{ decision?: string; reason?: string }>({});
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    const found: typeof errors = {};
+    if (!decision) found.decision = AdminPostsTexts.DECISION_REQUIRED;
+    else if (decision === 'REJECTED' && !reason.trim()) found.reason = AdminPostsTexts.REASON_REQUIRED;
+    setErrors(found);
+    if (found.decision) {
+      document.getElementById(`${id}-approve`)?.focus();
+      return;
+    }
+    if (found.reason) {
+      document.getElementById(`${id}-reason`)?.focus();
+      return;
+    }
+    onSubmit({ status: decision as 'APPROVED' | 'REJECTED', rejectionReason: decision === 'REJECTED' ? reason.trim() : null, adminNotes: notes.trim() || null });
+  }
+
+  const radio = (value: 'APPROVED' | 'REJECTED', label: string, hint: string) => (
+    <label className="flex cursor-pointer items-start gap-3 rounded-lg border border-slate-200 p-3 text-sm has-[:checked]:border-brand-500 has-[:checked]:bg-brand-50 dark:border-slate-700 dark:has-[:checked]:bg-slate-800">
+      <input
+        id={`${id}-${value === 'APPROVED' ? 'approve' : 'reject'}`}
+        type="radio"
+        name="decision"
+        value={value}
+        checked={decision === value}
+        onChange={() => {
+          setDecision(value);
+          setErrors({});
+        }}
+        className="mt-0.5"
+        aria-describedby={errors.decision ? `${id}-decision-error` : undefined}
+      />
+      <span>
+        <span className="block font-medium">{label}</span>
+        <span className="block text-slate-600 dark:text-slate-400">{hint}</span>
+      </span>
+    </label>
+  );
+
+  return (
+    <AdminDialog
+      title="Detailed Review"
+      size="lg"
+      busy={busy}
+      onClose={onClose}
+      description={
+        <>
+          <span className="font-medium text-slate-900 dark:text-slate-100">{post.title}</span> by {post.authorName} ·{' '}
+          <span className={`rounded-full px-2 py-0.5 text-xs font-semibold ${statusTone(post.status)}`}>{statusLabel(post.status)}</span>
+        </>
+      }
+    >
+      <form onSubmit={submit} noValidate>
+        <fieldset>
+          <legend className="mb-2 text-sm font-medium">Review decision</legend>
+          <div className="grid gap-2 sm:grid-cols-2">
+            {radio('APPROVED', 'Approve', 'Publish the post now.')}
+            {canReject && radio('REJECTED', 'Reject', 'Send it back to the author with a reason.')}
+          </div>
+          <FieldError id={`${id}-decision-error`} text={errors.decision} />
+        </fieldset>
+        {decision === 'REJECTED' && (
+          <div className="mt-4">
+            <label htmlFor={`${id}-reason`} className="mb-1 block text-sm font-medium">
+              Rejection reason
+            </label>
+            <textarea
+              id={`${id}-reason`}
+              rows={3}
+              maxLength={2000}
+              value={reason}
+              onChange={(event) => {
+                setReason(event.target.value);
+                setErrors({});
+              }}
+              placeholder={AdminPostsTexts.REJECT_SUGGESTION}
+              aria-invalid={errors.reason ? true : undefined}
+              aria-describedby={errors.reason ? `${id}-reason-error` : undefined}
+              className={`${TEXTAREA} ${errors.reason ? TEXTAREA_ERROR : ''}`}
+            />
+            <FieldError id={`${id}-reason-error`} text={errors.reason} />
+          </div>
+        )}
+        <div className="mt-4">
+          <label htmlFor={`${id}-notes`} className="mb-1 block text-sm font-medium">
+            Admin notes <span className="font-normal text-slate-600 dark:text-slate-400">(internal, optional)</span>
+          </label>
+          <textarea id={`${id}-notes`} rows={3} maxLength={2000} value={notes} onChange={(event) => setNotes(event.target.value)} className={TEXTAREA} />
+        </div>
+        <DialogActions onCancel={onClose} busy={busy} className="mt-4">
+          Submit Review
+        </DialogActions>
+      </form>
+      <ReviewHistory postId={post.id} />
+    </AdminDialog>
+  );
+}

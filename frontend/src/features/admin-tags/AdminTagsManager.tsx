@@ -1,0 +1,312 @@
+/**
+ * /admin/tags, the list mode (spec 001 §2, §4, §8, §9): a card grid with search, an
+ * active/inactive/all filter, sort and page size, and the pager. Rendered on the server from the
+ * address (a GET form and links, so it reads without JavaScript); once hydrated the island
+ * follows the address without page loads (search after 300 ms of quiet) and runs Activate,
+ * Deactivate and Delete. Deleting an active tag used by posts is refused (409): the dialog then
+ * offers deactivation instead.
+ */
+import { useId, useState, type ChangeEvent } from 'react';
+import { ApiError } from '../../lib/api/errors';
+import { adminDate } from '../admin-posts/admin-posts';
+import {
+  DEFAULT_TAG_QUERY,
+  TAG_FILTERS,
+  TAG_PAGE_SIZES,
+  TAG_SORT_FIELDS,
+  TAGS_PATH,
+  safeColour,
+  tagListHref,
+  tagQueryFrom,
+  tagQueryParams,
+  type AdminTag,
+  type SortDir,
+  type TagFilter,
+  type TagListPage,
+  type TagListQuery,
+  type TagSortField,
+} from './admin-tags';
+import { AdminTagsTexts } from './texts';
+import { adminErrors } from '../admin-posts/texts';
+import { errorText } from '../../lib/texts/error-text';
+import { AdminDialog, ConfirmDialog, NoticeStack } from '../../components/islands/AdminDialog';
+import AdminPager from '../../components/islands/AdminPager';
+import { Spinner } from '../../components/islands/form-controls';
+import ListSelect, { SORT_DIRECTIONS, sizeOptions } from '../../components/islands/ListSelect';
+import { useUrlList } from '../../components/islands/useUrlList';
+import { deleteTag, listTags, setTagActive } from './tag-api';
+import { FILTER_CONTROL_CLASS } from '../../lib/form-classes';
+
+const SMALL = 'inline-flex items-center gap-1 rounded-md border px-2.5 py-1 text-xs font-medium disabled:cursor-not-allowed disabled:opacity-50';
+const PLAIN = 'border-slate-300 text-slate-800 hover:bg-slate-50 dark:border-slate-700 dark:text-slate-100 dark:hover:bg-slate-800';
+const DANGER = 'border-red-300 text-red-700 hover:bg-red-50 dark:border-red-800 dark:text-red-300 dark:hover:bg-red-950';
+
+export interface AdminTagsManagerProps {
+  initialQuery: TagListQuery;
+  initialPage: TagListPage | null;
+  initialError?: string;
+  notice?: 'created' | 'updated';
+}
+
+type Dialog = { kind: 'delete' | 'inUse'; tag: AdminTag; message?: string } | undefined;
+
+export default function AdminTagsManager({ initialQuery, initialPage, initialError, notice }: AdminTagsManagerProps) {
+  const { hydrated, query, data, setData, error, loading, searchText, setSearchText, banner, dismissBanner, notices, notify, dismiss, focusAfter, load, navigate, submitSearch } = useUrlList<TagListQuery, TagListPage>({
+    initialQuery,
+    initialPage,
+    initialError,
+    notice,
+    hrefOf: tagListHref,
+    fetchPage: listTags,
+    queryFromLocation: () => tagQueryFrom(new URLSearchParams(window.location.search)),
+    searchMax: 100,
+    failure: (failure) => ({ title: AdminTagsTexts.LIST_FAILED, message: errorText(failure, adminErrors(AdminTagsTexts.LIST_FAILED)) }),
+  });
+  const [dialog, setDialog] = useState<Dialog>();
+  const [busyId, setBusyId] = useState<number>();
+  const ids = useId();
+
+  function onSelect(name: 'filter' | 'sortBy' | 'sortDir' | 'size') {
+    return (event: ChangeEvent<HTMLSelectElement>) => {
+      const value = event.target.value;
+      const next: TagListQuery = { ...query, page: 0 };
+      if (name === 'filter') next.filter = value as TagFilter;
+      if (name === 'sortBy') next.sortBy = value as TagSortField;
+      if (name === 'sortDir') next.sortDir = value as SortDir;
+      if (name === 'size') next.size = Number(value);
+      void load(next);
+    };
+  }
+
+  // ---- actions ------------------------------------------------------------------------------
+
+  const replaceTag = (tag: AdminTag) => setData((page) => page && { ...page, tags: page.tags.map((item) => (item.id === tag.id ? tag : item)) });
+
+  async function toggle(tag: AdminTag, active: boolean) {
+    setBusyId(tag.id);
+    try {
+      const updated = await setTagActive(tag.id, active);
+      replaceTag(updated);
+      setDialog(undefined);
+      focusAfter.current = `${ids}-tag-${tag.id}`;
+      notify('success', active ? AdminTagsTexts.ACTIVATED : AdminTagsTexts.DEACTIVATED, active ? AdminTagsTexts.activated(tag.name) : AdminTagsTexts.deactivated(tag.name));
+    } catch (failure) {
+      notify('error', active ? AdminTagsTexts.ACTIVATE_FAILED : AdminTagsTexts.DEACTIVATE_FAILED, errorText(failure, adminErrors(AdminTagsTexts.STATUS_FAILED)));
+    } finally {
+      setBusyId(undefined);
+    }
+  }
+
+  async function remove(tag: AdminTag) {
+    setBusyId(tag.id);
+    try {
+      await deleteTag(tag.id);
+      setDialog(undefined);
+      notify('success', AdminTagsTexts.DELETED, AdminTagsTexts.deleted(tag.name));
+      focusAfter.current = `${ids}-heading`;
+      const remaining = (data?.tags.length ?? 1) - 1;
+      await load(remaining === 0 && query.page > 0 ? { ...query, page: query.page - 1 } : query, 'replace');
+    } catch (failure) {
+      if (failure instanceof ApiError && failure.status === 409) {
+        // Used by posts: offer deactivation instead (spec 001 §4).
+        setDialog({ kind: 'inUse', tag, message: failure.message });
+        return;
+      }
+      notify('error', AdminTagsTexts.DELETE_FAILED, errorText(failure, adminErrors(AdminTagsTexts.DELETE_FAILED_RETRY)));
+    } finally {
+      setBusyId(undefined);
+    }
+  }
+
+  // ---- rendering ----------------------------------------------------------------------------
+
+  const tags = data?.tags ?? [];
+  const filtered = Boolean(query.search) || query.filter !== 'active';
+  const first = data && data.totalElements > 0 ? data.page * data.size + 1 : 0;
+  const last = data ? data.page * data.size + tags.length : 0;
+
+  return (
+    <div className="space-y-6">
+      {banner && (
+        <div role="status" className="flex items-start justify-between gap-3 rounded-lg border border-emerald-200 bg-emerald-50 px-4 py-3 text-sm text-emerald-800 dark:border-emerald-900 dark:bg-emerald-950 dark:text-emerald-200">
+          <p>{banner === 'created' ? AdminTagsTexts.CREATED_NOTICE : AdminTagsTexts.UPDATED_NOTICE}</p>
+          <button type="button" className="text-xs font-medium underline" onClick={dismissBanner} disabled={!hydrated}>
+            Dismiss
+          </button>
+        </div>
+      )}
+
+      <form method="get" action={TAGS_PATH} role="search" aria-label="Filter tags" className="card grid gap-4 p-4 md:grid-cols-2 xl:grid-cols-[2fr_1fr_1fr_1fr_1fr_auto] xl:items-end" onSubmit={submitSearch}>
+        <div>
+          <label htmlFor={`${ids}-search`} className="mb-1 block text-sm font-medium">
+            Search tags
+          </label>
+          <input id={`${ids}-search`} type="search" name="search" value={searchText} maxLength={100} placeholder="Name or slug" onChange={(event) => setSearchText(event.target.value)} className={FILTER_CONTROL_CLASS} />
+        </div>
+        <ListSelect id={`${ids}-filter`} label="Show" name="filter" value={query.filter} options={TAG_FILTERS} onChange={onSelect('filter')} className={FILTER_CONTROL_CLASS} />
+        <ListSelect id={`${ids}-sort`} label="Sort by" name="sortBy" value={query.sortBy} options={TAG_SORT_FIELDS} onChange={onSelect('sortBy')} className={FILTER_CONTROL_CLASS} />
+        <ListSelect id={`${ids}-dir`} label="Direction" name="sortDir" value={query.sortDir} options={SORT_DIRECTIONS} onChange={onSelect('sortDir')} className={FILTER_CONTROL_CLASS} />
+        <ListSelect id={`${ids}-size`} label="Tags per page" name="size" value={query.size} options={sizeOptions(TAG_PAGE_SIZES)} onChange={onSelect('size')} className={FILTER_CONTROL_CLASS} />
+        <button type="submit" className="btn-primary">
+          Apply
+        </button>
+      </form>
+
+      {filtered && (
+        <p className="text-sm">
+          <a href={TAGS_PATH} onClick={navigate(DEFAULT_TAG_QUERY)} className="font-medium text-brand-700 underline hover:text-brand-600 dark:text-brand-100">
+            Clear all
+          </a>
+        </p>
+      )}
+
+      <section aria-labelledby={`${ids}-heading`} aria-busy={loading}>
+        <div className="mb-3 flex flex-wrap items-center justify-between gap-2">
+          <h2 id={`${ids}-heading`} tabIndex={-1} className="text-lg font-semibold">
+            Tags
+          </h2>
+          <p className="flex items-center gap-2 text-sm text-slate-600 dark:text-slate-400" role="status" data-testid="tags-range">
+            {loading && <Spinner />}
+            {loading ? AdminTagsTexts.LOADING : data ? (data.totalElements === 0 ? '0 tags' : `Showing ${first}–${last} of ${data.totalElements} tags`) : ''}
+          </p>
+        </div>
+
+        {error && (
+          <div role="alert" className="mb-4 rounded-xl border border-red-200 bg-red-50 p-4 text-sm text-red-800 dark:border-red-900 dark:bg-red-950/50 dark:text-red-200">
+            <p className="font-semibold">{AdminTagsTexts.LIST_FAILED}</p>
+            <p className="mt-1">{error}</p>
+            <a href={tagListHref(query)} className="btn-secondary mt-3" onClick={navigate(query)}>
+              Try Again
+            </a>
+          </div>
+        )}
+
+        {data && tags.length === 0 && (
+          <div className="rounded-xl border border-dashed border-slate-300 p-10 text-center dark:border-slate-700">
+            <p className="text-lg font-semibold">{filtered ? AdminTagsTexts.NO_MATCH : AdminTagsTexts.EMPTY}</p>
+            <p className="mt-1 text-slate-600 dark:text-slate-400">{filtered ? AdminTagsTexts.NO_MATCH_MESSAGE : AdminTagsTexts.EMPTY_MESSAGE}</p>
+            <div className="mt-5 flex justify-center gap-3">
+              {filtered ? (
+                <a href={TAGS_PATH} onClick={navigate(DEFAULT_TAG_QUERY)} className="btn-secondary">
+                  Clear all
+                </a>
+              ) : (
+                <a href="/admin/tags/new" className="btn-primary">
+                  Create Tag
+                </a>
+              )}
+            </div>
+          </div>
+        )}
+
+        {tags.length > 0 && (
+          <ul className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3" data-testid="tag-grid">
+            {tags.map((tag) => (
+              <TagCard
+                key={tag.id}
+                tag={tag}
+                headingId={`${ids}-tag-${tag.id}`}
+                busy={busyId === tag.id}
+                disabled={!hydrated || busyId !== undefined}
+                onToggle={() => void toggle(tag, !tag.isActive)}
+                onDelete={() => setDialog({ kind: 'delete', tag })}
+              />
+            ))}
+          </ul>
+        )}
+
+        {data && (
+          <AdminPager
+            page={data.page}
+            totalPages={data.totalPages}
+            label="Tags"
+            hrefFor={(page) => tagListHref({ ...query, page })}
+            action={TAGS_PATH}
+            keep={Object.fromEntries(Object.entries(tagQueryParams(query)).filter(([name]) => name !== 'page'))}
+            onNavigate={hydrated ? (page) => void load({ ...query, page }) : undefined}
+          />
+        )}
+      </section>
+
+      {dialog?.kind === 'delete' && (
+        <ConfirmDialog
+          title={AdminTagsTexts.DELETE_TITLE}
+          message={AdminTagsTexts.deleteConfirm(dialog.tag.name)}
+          confirmLabel="Delete"
+          danger
+          busy={busyId === dialog.tag.id}
+          onCancel={() => setDialog(undefined)}
+          onConfirm={() => void remove(dialog.tag)}
+        />
+      )}
+      {dialog?.kind === 'inUse' && (
+        <AdminDialog title={AdminTagsTexts.IN_USE_TITLE} description={dialog.message} onClose={() => setDialog(undefined)} busy={busyId === dialog.tag.id} role="alertdialog">
+          <p className="text-sm">{AdminTagsTexts.IN_USE_HINT}</p>
+          <div className="mt-4 flex justify-end gap-2">
+            <button type="button" className="btn-secondary" onClick={() => setDialog(undefined)} disabled={busyId === dialog.tag.id} data-autofocus>
+              Cancel
+            </button>
+            <button type="button" className="btn-primary" onClick={() => void toggle(dialog.tag, false)} disabled={busyId === dialog.tag.id}>
+              {busyId === dialog.tag.id && <Spinner />}
+              Deactivate Instead
+            </button>
+          </div>
+        </AdminDialog>
+      )}
+      <NoticeStack notices={notices} onDismiss={dismiss} />
+    </div>
+  );
+}
+
+function TagCard({ tag, headingId, busy, disabled, onToggle, onDelete }: { tag: AdminTag; headingId: string; busy: boolean; disabled: boolean; onToggle: () => void; onDelete: () => void }) {
+  const colour = safeColour(tag.color);
+  return (
+    <li className="card flex flex-col p-4" data-tag-id={tag.id} data-active={tag.isActive}>
+      <div className="flex items-start gap-3">
+        <span
+          className="inline-flex h-10 w-10 shrink-0 items-center justify-center rounded-lg border border-slate-200 text-lg dark:border-slate-700"
+          style={colour ? { backgroundColor: `${colour}26`, borderColor: colour } : undefined}
+          aria-hidden="true"
+        >
+          {tag.icon ? Array.from(tag.icon).slice(0, 2).join('') : '#'}
+        </span>
+        <div className="min-w-0 flex-1">
+          <h3 className="truncate font-semibold">
+            <a id={headingId} href={`/admin/tags/${tag.id}/edit`} className="hover:underline">
+              {tag.name}
+            </a>
+          </h3>
+          <p className="truncate text-xs text-slate-600 dark:text-slate-400">/{tag.slug}</p>
+        </div>
+        <span
+          className={`shrink-0 rounded-full px-2 py-0.5 text-xs font-semibold ${tag.isActive ? 'bg-emerald-100 text-emerald-800 dark:bg-emerald-900/60 dark:text-emerald-200' : 'bg-slate-200 text-slate-800 dark:bg-slate-700 dark:text-slate-100'}`}
+          data-testid="tag-status"
+        >
+          {tag.isActive ? 'Active' : 'Inactive'}
+        </span>
+      </div>
+      {tag.description && <p className="mt-3 line-clamp-3 text-sm text-slate-700 dark:text-slate-300">{tag.description}</p>}
+      <p className="mt-3 text-xs text-slate-600 dark:text-slate-400">
+        <span data-testid="tag-post-count">{tag.postCount === 1 ? '1 post' : `${tag.postCount} posts`}</span> · created{' '}
+        <time dateTime={tag.createdAt} suppressHydrationWarning>
+          {adminDate(tag.createdAt)}
+        </time>
+      </p>
+      <div className="mt-4 flex flex-wrap gap-1.5 border-t border-slate-200 pt-3 dark:border-slate-800">
+        <a href={`/admin/tags/${tag.id}/edit`} className={`${SMALL} ${PLAIN}`} aria-describedby={headingId}>
+          Edit
+        </a>
+        <a href={`/admin/tags/${tag.id}/posts`} className={`${SMALL} ${PLAIN}`} aria-describedby={headingId}>
+          View Posts
+        </a>
+        <button type="button" className={`${SMALL} ${PLAIN}`} onClick={onToggle} disabled={disabled} aria-describedby={headingId}>
+          {busy && <Spinner />}
+          {tag.isActive ? 'Deactivate' : 'Activate'}
+        </button>
+        <button type="button" className={`${SMALL} ${DANGER}`} onClick={onDelete} disabled={disabled} aria-describedby={headingId}>
+          Delete
+        </button>
+      </div>
+    </li>
+  );
+}

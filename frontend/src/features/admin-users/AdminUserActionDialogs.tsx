@@ -1,0 +1,290 @@
+/**
+ * The details view's action dialogs (not hydrated on their own): ban and unban with their reason
+ * prompt (spec 001 §5: a reason is required, Cancel aborts, the admin note is optional), the new
+ * password (confirm, then shown once with Copy; §8 texts) and Edit (name, roles, status).
+ */
+import { useId, useRef, useState, type FormEvent } from 'react';
+import { browserApi } from '../../lib/api/client';
+import type { AdminUser, GeneratedPassword, UserStatus } from './admin-users';
+import { ApiError, unwrap } from '../../lib/api/errors';
+import { effectiveRole, type RoleName } from '../../lib/roles';
+import { actionErrors, AddUserTexts, STATUS_LABELS, UserActionTexts as T } from './texts';
+import { errorText } from '../../lib/texts/error-text';
+import { AdminDialog } from '../../components/islands/AdminDialog';
+import { Alert, DialogActions, TextField } from '../../components/islands/form-controls';
+import { AdminUserRolePicker, focusFirstInvalid, SelectField } from './AdminUserFields';
+
+const TEXTAREA =
+  'block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm shadow-sm focus:border-brand-500 focus:outline-none focus:ring-2 focus:ring-brand-500/30 dark:border-slate-700 dark:bg-slate-950';
+
+function TextArea({ label, value, onChange, error, hint, autoFocus }: { label: string; value: string; onChange: (value: string) => void; error?: string; hint?: string; autoFocus?: boolean }) {
+  const id = useId();
+  const described = [error ? `${id}-error` : '', hint ? `${id}-hint` : ''].filter(Boolean).join(' ') || undefined;
+  return (
+    <div>
+      <label htmlFor={id} className="mb-1 block text-sm font-medium">
+        {label}
+      </label>
+      <textarea
+        id={id}
+        rows={3}
+        maxLength={1000}
+        value={value}
+        onChange={(event) => onChange(event.target.value)}
+        className={`${TEXTAREA} ${error ? 'border-red-500 dark:border-red-500' : ''}`}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={described}
+        {...(autoFocus ? { 'data-autofocus': true } : {})}
+      />
+      {hint && (
+        <p id={`${id}-hint`} className="mt-1 text-xs text-slate-600 dark:text-slate-400">
+          {hint}
+        </p>
+      )}
+      {error && (
+        <p id={`${id}-error`} className="mt-1 text-sm text-red-600 dark:text-red-400">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+// ---- ban and unban ------------------------------------------------------------------------------
+
+interface BanProps {
+  mode: 'ban' | 'unban';
+  user: AdminUser;
+  onCancel: () => void;
+  onDone: () => void;
+}
+
+export function AdminUserBanDialog({ mode, user, onCancel, onDone }: BanProps) {
+  const [reason, setReason] = useState('');
+  const [note, setNote] = useState('');
+  const [error, setError] = useState<string>();
+  const [failure, setFailure] = useState<string>();
+  const [busy, setBusy] = useState(false);
+  const form = useRef<HTMLFormElement>(null);
+  const banning = mode === 'ban';
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    if (busy) return;
+    setFailure(undefined);
+    if (!reason.trim()) {
+      setError(T.REASON_REQUIRED);
+      focusFirstInvalid(form.current);
+      return;
+    }
+    setBusy(true);
+    try {
+      const body = { reason: reason.trim(), ...(note.trim() ? { adminNote: note.trim() } : {}) };
+      const params = { path: { id: user.id } };
+      if (banning) await unwrap(browserApi().POST('/api/v1/admin/users/{id}/ban', { params, body }));
+      else await unwrap(browserApi().POST('/api/v1/admin/users/{id}/unban', { params, body }));
+      onDone();
+    } catch (caught) {
+      setFailure(errorText(caught, actionErrors(banning ? T.BAN_FAILED : T.UNBAN_FAILED)));
+      setBusy(false);
+    }
+  }
+
+  return (
+    <AdminDialog
+      title={banning ? 'Ban User' : 'Unban User'}
+      description={banning ? `Ban ${user.fullName}? They are signed out and cannot sign in until they are unbanned.` : `Unban ${user.fullName}? Their account becomes active again.`}
+      onClose={onCancel}
+      busy={busy}
+    >
+      <form ref={form} className="space-y-4" onSubmit={submit} noValidate>
+        {failure && <Alert>{failure}</Alert>}
+        <TextArea
+          label={banning ? 'Reason for the ban' : 'Reason for lifting the ban'}
+          value={reason}
+          onChange={(value) => {
+            setReason(value);
+            setError(undefined);
+          }}
+          error={error}
+          autoFocus
+        />
+        <TextArea label="Admin note (optional)" value={note} onChange={setNote} hint="Internal: only admins see it." />
+        <DialogActions onCancel={onCancel} busy={busy} danger={banning}>
+          {banning ? 'Ban User' : 'Unban User'}
+        </DialogActions>
+      </form>
+    </AdminDialog>
+  );
+}
+
+// ---- new password -------------------------------------------------------------------------------
+
+export function AdminUserPasswordDialog({ user, onClose, onGenerated }: { user: AdminUser; onClose: () => void; onGenerated: () => void }) {
+  const [result, setResult] = useState<GeneratedPassword>();
+  const [failure, setFailure] = useState<string>();
+  const [busy, setBusy] = useState(false);
+  const [copy, setCopy] = useState<string>();
+  const field = useRef<HTMLInputElement>(null);
+  const inputId = useId();
+
+  async function generate() {
+    setBusy(true);
+    setFailure(undefined);
+    try {
+      setResult(await unwrap(browserApi().POST('/api/v1/admin/users/{id}/generate-password', { params: { path: { id: user.id } } })));
+      onGenerated();
+    } catch (caught) {
+      setFailure(errorText(caught, actionErrors(T.GENERATE_FAILED)));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  async function copyPassword() {
+    if (!result) return;
+    try {
+      await navigator.clipboard.writeText(result.newPassword);
+      setCopy(T.COPIED);
+    } catch {
+      field.current?.select();
+      setCopy(document.execCommand?.('copy') ? T.COPIED : T.COPY_FAILED);
+    }
+  }
+
+  if (!result) {
+    return (
+      <AdminDialog key="confirm" title="Generate New Password" description={T.GENERATE_CONFIRM(user.fullName)} onClose={onClose} busy={busy} role="alertdialog">
+        {failure && <Alert>{failure}</Alert>}
+        <DialogActions onCancel={onClose} busy={busy} className="mt-4" onConfirm={generate} focusCancel>
+          Generate Password
+        </DialogActions>
+      </AdminDialog>
+    );
+  }
+  return (
+    <AdminDialog key="password" title="New Password" description={T.PASSWORD_SHOWN_ONCE} onClose={onClose}>
+      <label htmlFor={inputId} className="mb-1 block text-sm font-medium">
+        New password for {user.fullName}
+      </label>
+      <div className="flex gap-2">
+        <input
+          ref={field}
+          id={inputId}
+          readOnly
+          value={result.newPassword}
+          className="block w-full rounded-lg border border-slate-300 bg-slate-50 px-3 py-2 font-mono text-sm dark:border-slate-700 dark:bg-slate-950"
+          onFocus={(event) => event.currentTarget.select()}
+          data-testid="generated-password"
+        />
+        <button type="button" className="btn-secondary" onClick={copyPassword} data-autofocus>
+          Copy
+        </button>
+      </div>
+      <p className="mt-2 text-sm" role="status">
+        {copy ?? ''}
+      </p>
+      <p className="mt-2 text-sm text-slate-600 dark:text-slate-400">{result.emailed ? T.PASSWORD_EMAILED(user.email) : T.PASSWORD_NOT_EMAILED}</p>
+      <div className="mt-4 flex justify-end">
+        <button type="button" className="btn-primary" onClick={onClose}>
+          Done
+        </button>
+      </div>
+    </AdminDialog>
+  );
+}
+
+// ---- edit ---------------------------------------------------------------------------------------
+
+const EDIT_STATUSES: readonly UserStatus[] = ['ACTIVE', 'PENDING', 'INACTIVE'];
+type EditField = 'fullName' | 'roles' | 'status';
+
+export function AdminUserEditDialog({ user, canAssignAdmin, onCancel, onSaved }: { user: AdminUser; canAssignAdmin: boolean; onCancel: () => void; onSaved: () => void }) {
+  const initialRoles = (user.roles.length > 0 ? user.roles.map((role) => role.name.toUpperCase()) : ['USER']) as RoleName[];
+  const [fullName, setFullName] = useState(user.fullName);
+  const [roles, setRoles] = useState<RoleName[]>(initialRoles);
+  const [status, setStatus] = useState(user.status as UserStatus);
+  const [errors, setErrors] = useState<Partial<Record<EditField, string>>>({});
+  const [failure, setFailure] = useState<string>();
+  const [busy, setBusy] = useState(false);
+  const form = useRef<HTMLFormElement>(null);
+  const banned = user.status === 'BANNED';
+  // An admin editing someone who already holds ADMIN keeps the box (it shows what they have).
+  const adminAllowed = canAssignAdmin || effectiveRole(initialRoles) === 'ADMIN';
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    if (busy) return;
+    setFailure(undefined);
+    const found: Partial<Record<EditField, string>> = {};
+    if (!fullName.trim()) found.fullName = AddUserTexts.FULL_NAME_REQUIRED;
+    if (roles.length === 0) found.roles = AddUserTexts.ROLE_REQUIRED;
+    setErrors(found);
+    if (Object.keys(found).length > 0) {
+      focusFirstInvalid(form.current);
+      return;
+    }
+    const sameRoles = roles.length === initialRoles.length && roles.every((role) => initialRoles.includes(role));
+    const body = {
+      ...(fullName.trim() !== user.fullName ? { fullName: fullName.trim() } : {}),
+      ...(!sameRoles ? { roles } : {}),
+      ...(!banned && status !== user.status ? { status } : {}),
+    };
+    if (Object.keys(body).length === 0) {
+      onCancel();
+      return;
+    }
+    setBusy(true);
+    try {
+      await unwrap(browserApi().PUT('/api/v1/admin/users/{id}', { params: { path: { id: user.id } }, body }));
+      onSaved();
+    } catch (caught) {
+      if (caught instanceof ApiError && caught.errors) {
+        setErrors({ fullName: caught.field('fullName'), roles: caught.field('roles'), status: caught.field('status') });
+      }
+      setFailure(errorText(caught, actionErrors(T.UPDATE_FAILED)));
+      setBusy(false);
+    }
+  }
+
+  return (
+    <AdminDialog title="Edit User" description={user.email} onClose={onCancel} busy={busy}>
+      <form ref={form} className="space-y-4" onSubmit={submit} noValidate>
+        {failure && <Alert>{failure}</Alert>}
+        <TextField
+          label="Full name"
+          name="fullName"
+          value={fullName}
+          onChange={(event) => {
+            setFullName(event.target.value);
+            setErrors((current) => ({ ...current, fullName: undefined }));
+          }}
+          error={errors.fullName}
+          maxLength={100}
+          data-autofocus
+        />
+        <AdminUserRolePicker
+          value={roles}
+          onChange={(next) => {
+            setRoles(next);
+            setErrors((current) => ({ ...current, roles: undefined }));
+          }}
+          onKeepLast={() => setErrors((current) => ({ ...current, roles: AddUserTexts.ROLE_REQUIRED }))}
+          canAssignAdmin={adminAllowed}
+          error={errors.roles}
+        />
+        <SelectField label="Status" name="status" value={status} onChange={(event) => setStatus(event.target.value as UserStatus)} error={errors.status} disabled={banned}>
+          {(banned ? (['BANNED'] as const) : EDIT_STATUSES).map((option) => (
+            <option key={option} value={option}>
+              {STATUS_LABELS[option]}
+            </option>
+          ))}
+        </SelectField>
+        {banned && <p className="-mt-2 text-xs text-slate-600 dark:text-slate-400">Unban the user to change the status.</p>}
+        <DialogActions onCancel={onCancel} busy={busy}>
+          Save Changes
+        </DialogActions>
+      </form>
+    </AdminDialog>
+  );
+}

@@ -1,0 +1,75 @@
+/**
+ * Texts of the user administration (/admin/users and /admin/users/{id}; spec 001 §2 'Admin
+ * users', §5 'Add user' and 'Ban and unban', §8 'Add user' and 'User admin'). Verbatim where the
+ * spec gives them; the notices it does not word (successes, the reason prompts, the generated
+ * password panel) are ours.
+ */
+import { CommonTexts } from '../../lib/texts/common';
+import { errorText, type ErrorTexts } from '../../lib/texts/error-text';
+
+export const AdminUsersTexts = {
+  ACCESS_DENIED: 'Access Denied',
+  ACCESS_DENIED_MESSAGE: 'You need admin privileges to access this page.',
+  LOAD_FAILED: 'Failed to load users',
+  SEARCH_FAILED: 'Search failed',
+  DETAILS_FAILED: 'Failed to load user details',
+  NOT_FOUND: 'User not found',
+  NOT_FOUND_MESSAGE: 'The user you are looking for does not exist.',
+  EMPTY: 'No users found',
+  EMPTY_FILTERED: 'No users match your search or filters.',
+  AUDIT_FAILED: 'Failed to load the activity history',
+  AUDIT_EMPTY: 'No activity recorded for this user yet',
+  count: (count: number) => (count === 1 ? '1 user' : `${count} users`),
+} as const;
+
+/** Add User (spec 001 §5 'Add user', in the order they are checked; §8 'Add user'). */
+export const AddUserTexts = {
+  FULL_NAME_REQUIRED: 'Full name is required',
+  EMAIL_REQUIRED: 'Email is required',
+  EMAIL_INVALID: 'Invalid email format',
+  PASSWORD_REQUIRED: 'Password is required',
+  PASSWORD_MIN: 'Password must be at least 6 characters',
+  PASSWORDS_MISMATCH: 'Passwords do not match',
+  ROLE_REQUIRED: 'At least one role is required',
+  STATUS_REQUIRED: 'Status is required',
+  EMAIL_TAKEN: 'This email address is already registered',
+  CHECK_INPUT: 'Please check your input and try again',
+  CREATE_FAILED: 'Failed to create user. Please try again.',
+  ADMIN_ONLY: 'ADMIN can only be assigned by existing admins.',
+  created: (name: string) => `User ${name} was created.`,
+} as const;
+
+/** Ban, unban, new password and edit on the details view (spec 001 §5 'Ban and unban', §8 'User admin'). */
+export const UserActionTexts = {
+  BAN_FAILED: 'Failed to ban user. Please try again.',
+  UNBAN_FAILED: 'Failed to unban user. Please try again.',
+  GENERATE_FAILED: 'Failed to generate new password. Please try again.',
+  UPDATE_FAILED: 'Failed to update user. Please try again.',
+  REASON_REQUIRED: 'A reason is required',
+  BANNED: (name: string) => `${name} was banned.`,
+  UNBANNED: (name: string) => `${name} was unbanned.`,
+  UPDATED: 'User updated.',
+  GENERATE_CONFIRM: (name: string) => `Generate a new password for ${name}? Their current password stops working at once.`,
+  PASSWORD_SHOWN_ONCE: 'Copy this password now: it will not be shown again.',
+  PASSWORD_EMAILED: (email: string) => `It was also e-mailed to ${email}.`,
+  PASSWORD_NOT_EMAILED: 'It was not e-mailed: give it to the user yourself.',
+  COPIED: 'Copied',
+  COPY_FAILED: 'Copy failed: select the password and copy it yourself.',
+} as const;
+
+export const USER_STATUSES = ['ACTIVE', 'PENDING', 'INACTIVE', 'BANNED'] as const;
+export type UserStatus = (typeof USER_STATUSES)[number];
+
+export const STATUS_LABELS: Record<UserStatus, string> = { ACTIVE: 'Active', PENDING: 'Pending', INACTIVE: 'Inactive', BANNED: 'Banned' };
+
+/** A failed read of the users list or a user (the reason under the spec's title): the server's message. */
+export const USERS_LOAD_ERRORS: ErrorTexts = { fallback: CommonTexts.UNEXPECTED_ERROR };
+
+/** The same as a function, for the pages that call it. */
+export const usersLoadMessage = (error: unknown): string => errorText(error, USERS_LOAD_ERRORS);
+
+/**
+ * A failed admin action's alert (spec 001 §8 'User admin': "the server message is used when
+ * present"): a 5xx or a failure without a message reads as the action's own text.
+ */
+export const actionErrors = (actionFailed: string): ErrorTexts => ({ fallback: actionFailed, server: actionFailed });

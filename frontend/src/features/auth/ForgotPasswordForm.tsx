@@ -1,0 +1,76 @@
+import { useState, type FormEvent } from 'react';
+import { browserApi } from '../../lib/api/client';
+import { unwrap } from '../../lib/api/errors';
+import { isEmail } from '../../lib/field-rules';
+import { ForgotTexts } from './texts';
+import { CommonTexts } from '../../lib/texts/common';
+import { errorText } from '../../lib/texts/error-text';
+import { Alert, Spinner, TextField, useHydrated } from '../../components/islands/form-controls';
+
+/** Forgot password (spec 000 §2): the e-mail form, then 'check your email' with a resend link. */
+export default function ForgotPasswordForm() {
+  const [error, setError] = useState<string>();
+  const [failure, setFailure] = useState<string>();
+  const [sentTo, setSentTo] = useState<string>();
+  const [busy, setBusy] = useState(false);
+  const hydrated = useHydrated();
+
+  async function send(address: string): Promise<boolean> {
+    setBusy(true);
+    setFailure(undefined);
+    try {
+      await unwrap(browserApi().POST('/api/v1/auth/forgot-password', { body: { email: address, redirectUrl: `${window.location.origin}/reset-password` } }));
+      setSentTo(address);
+      return true;
+    } catch (err) {
+      setFailure(errorText(err, { fallback: CommonTexts.UNEXPECTED_ERROR }));
+      return false;
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    // Read from the form itself: what was typed before hydration counts too (uncontrolled field).
+    const address = String(new FormData(event.currentTarget as HTMLFormElement).get('email') ?? '').trim();
+    const problem = !address ? ForgotTexts.EMAIL_REQUIRED : !isEmail(address) ? ForgotTexts.EMAIL_INVALID : undefined;
+    setError(problem);
+    if (!problem) void send(address);
+  }
+
+  if (sentTo) {
+    return (
+      <div className="space-y-4">
+        <h2 className="text-xl font-semibold">Check your email</h2>
+        <p className="text-sm text-slate-600 dark:text-slate-400">
+          If an account exists for <strong data-testid="reset-email">{sentTo}</strong>, we sent a link to reset your password. The link expires in 30 minutes.
+        </p>
+        {failure && <Alert>{failure}</Alert>}
+        <p className="text-sm text-slate-600 dark:text-slate-400">
+          Didn't receive the email?{' '}
+          <button type="button" className="font-medium text-brand-600 hover:underline disabled:opacity-50 dark:text-brand-100" onClick={() => void send(sentTo)} disabled={busy}>
+            {busy ? 'Sending...' : 'Resend email'}
+          </button>
+        </p>
+        <a href="/login" className="btn-primary w-full">
+          Back to login
+        </a>
+      </div>
+    );
+  }
+
+  return (
+    <form className="space-y-4" onSubmit={submit} noValidate>
+      {failure && <Alert>{failure}</Alert>}
+      <TextField label="Email" type="email" name="email" autoComplete="email" error={error} />
+      <button type="submit" className="btn-primary w-full" disabled={busy || !hydrated}>
+        {busy && <Spinner />}
+        {busy ? 'Sending...' : 'Send reset link'}
+      </button>
+      <a href="/login" className="block text-center text-sm font-medium text-brand-600 hover:underline dark:text-brand-100">
+        Back to login
+      </a>
+    </form>
+  );
+}

@@ -1,0 +1,91 @@
+import { useState, type FormEvent } from 'react';
+import { browserApi } from '../../lib/api/client';
+import { ApiError, unwrap } from '../../lib/api/errors';
+import { isEmail } from '../../lib/field-rules';
+import { AUTH_ERRORS, LoginTexts } from './texts';
+import { errorText } from '../../lib/texts/error-text';
+import { rememberLogin } from '../../lib/session-browser';
+import { Alert, PasswordField, Spinner, TextField, useHydrated } from '../../components/islands/form-controls';
+
+interface Props {
+  /** Where to go after signing in (already checked to be a path on this site). */
+  callback: string;
+}
+
+interface Errors {
+  email?: string;
+  password?: string;
+}
+
+function validate(email: string, password: string): Errors {
+  const errors: Errors = {};
+  if (!email.trim()) errors.email = LoginTexts.EMAIL_REQUIRED;
+  else if (!isEmail(email)) errors.email = LoginTexts.EMAIL_INVALID;
+  if (password.length < 6) errors.password = LoginTexts.PASSWORD_MIN;
+  return errors;
+}
+
+/** The sign-in form (spec 000 §2 /login): validation, errors by status, then the callback or /. */
+export default function LoginForm({ callback }: Props) {
+  const [errors, setErrors] = useState<Errors>({});
+  const [failure, setFailure] = useState<string>();
+  const [unverified, setUnverified] = useState<string>();
+  const [busy, setBusy] = useState(false);
+  const hydrated = useHydrated();
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    // Read from the form itself: what was typed before hydration counts too (uncontrolled fields).
+    const data = new FormData(event.currentTarget as HTMLFormElement);
+    const email = String(data.get('email') ?? '');
+    const password = String(data.get('password') ?? '');
+    const rememberMe = data.get('rememberMe') !== null;
+    const found = validate(email, password);
+    setErrors(found);
+    setFailure(undefined);
+    if (found.email || found.password) return;
+    setBusy(true);
+    try {
+      const session = await unwrap(browserApi().POST('/api/v1/auth/login', { body: { email: email.trim(), password, rememberMe } }));
+      rememberLogin(session?.expiresIn, rememberMe);
+      window.location.assign(callback);
+    } catch (error) {
+      setFailure(errorText(error, AUTH_ERRORS));
+      setUnverified(error instanceof ApiError && error.status === 403 ? email.trim() : undefined);
+      setBusy(false);
+    }
+  }
+
+  return (
+    <form className="space-y-4" onSubmit={submit} noValidate>
+      {failure && (
+        <Alert>
+          {failure}
+          {unverified && (
+            <>
+              {' '}
+              <a href={`/register?verify=${encodeURIComponent(unverified)}`} className="font-medium underline">
+                Verify your email
+              </a>
+            </>
+          )}
+        </Alert>
+      )}
+      <TextField label="Email" type="email" name="email" autoComplete="email" error={errors.email} placeholder="you@example.com" />
+      <PasswordField label="Password" name="password" autoComplete="current-password" error={errors.password} />
+      <div className="flex items-center justify-between gap-4 text-sm">
+        <label className="inline-flex items-center gap-2">
+          <input type="checkbox" className="h-4 w-4 rounded border-slate-300 text-brand-600" name="rememberMe" />
+          {LoginTexts.REMEMBER_ME}
+        </label>
+        <a href="/forgot-password" className="font-medium text-brand-600 hover:underline dark:text-brand-100">
+          Forgot password?
+        </a>
+      </div>
+      <button type="submit" className="btn-primary w-full" disabled={busy || !hydrated}>
+        {busy && <Spinner />}
+        {busy ? 'Signing in...' : 'Sign In'}
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,142 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import { browserApi } from '../../lib/api/client';
+import { ApiError, unwrap } from '../../lib/api/errors';
+import { PasswordTexts, ResetTexts } from './texts';
+import { errorText } from '../../lib/texts/error-text';
+import { PASSWORD_RULES, passwordProblem } from './password-rules';
+import { Alert, PasswordField, Spinner, StrengthMeter } from '../../components/islands/form-controls';
+
+type State = { kind: 'loading' } | { kind: 'invalid'; reason: string } | { kind: 'form' } | { kind: 'success' };
+
+const REDIRECT_DELAY_MS = 2000;
+
+/** The token as shown on screen: first 8 and last 8 characters. */
+export function maskToken(token: string): string {
+  return token.length <= 16 ? token : `${token.slice(0, 8)}…${token.slice(-8)}`;
+}
+
+/** Reset password (spec 000 §2, §4): validate the link's token, the form, then success → /login. */
+export default function ResetPasswordForm({ token }: { token: string | null }) {
+  const [state, setState] = useState<State>(token ? { kind: 'loading' } : { kind: 'invalid', reason: ResetTexts.TOKEN_MISSING });
+  const [password, setPassword] = useState('');
+  const [confirm, setConfirm] = useState('');
+  const [errors, setErrors] = useState<{ password?: string; confirm?: string }>({});
+  const [failure, setFailure] = useState<string>();
+  const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    if (!token) return;
+    let live = true;
+    (async () => {
+      try {
+        const result = await unwrap(browserApi().GET('/api/v1/auth/validate-reset-token', { params: { query: { token } } }));
+        const valid: unknown = result?.valid;
+        if (!live) return;
+        if (valid === true) setState({ kind: 'form' });
+        else if (valid === false) setState({ kind: 'invalid', reason: ResetTexts.TOKEN_INVALID });
+        else setState({ kind: 'invalid', reason: ResetTexts.UNEXPECTED });
+      } catch (error) {
+        if (!live) return;
+        const known = error instanceof ApiError && error.status >= 400 && error.status < 500;
+        setState({ kind: 'invalid', reason: known ? ResetTexts.TOKEN_INVALID : ResetTexts.UNEXPECTED });
+      }
+    })();
+    return () => {
+      live = false;
+    };
+  }, [token]);
+
+  useEffect(() => {
+    if (state.kind !== 'success') return;
+    const timer = window.setTimeout(() => window.location.assign('/login'), REDIRECT_DELAY_MS);
+    return () => window.clearTimeout(timer);
+  }, [state.kind]);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    const found = {
+      password: passwordProblem(password),
+      confirm: !confirm ? PasswordTexts.CONFIRM_REQUIRED : confirm !== password ? PasswordTexts.CONFIRM_MISMATCH : undefined,
+    };
+    setErrors(found);
+    setFailure(undefined);
+    if (found.password || found.confirm || !token) return;
+    setBusy(true);
+    try {
+      await unwrap(browserApi().POST('/api/v1/auth/reset-password', { body: { token, newPassword: password, confirmPassword: confirm } }));
+      setState({ kind: 'success' });
+    } catch (error) {
+      setFailure(errorText(error, { fallback: ResetTexts.UNEXPECTED }));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  if (state.kind === 'loading') {
+    return (
+      <p className="flex items-center gap-2 text-sm text-slate-600 dark:text-slate-400" role="status">
+        <Spinner /> Checking your reset link...
+      </p>
+    );
+  }
+  if (state.kind === 'invalid') {
+    return (
+      <div className="space-y-4">
+        <h2 className="text-xl font-semibold">Invalid link</h2>
+        <Alert>{ResetTexts.INVALID_LINK}</Alert>
+        <p className="text-sm text-slate-600 dark:text-slate-400">{state.reason}</p>
+        <a href="/login" className="btn-primary w-full">
+          Back to login
+        </a>
+      </div>
+    );
+  }
+  if (state.kind === 'success') {
+    return (
+      <div className="space-y-4" role="status">
+        <h2 className="text-xl font-semibold">Password reset successful</h2>
+        <p className="text-sm text-slate-600 dark:text-slate-400">Your password has been changed. Redirecting you to the sign-in page...</p>
+        <a href="/login" className="btn-primary w-full">
+          Log in now
+        </a>
+      </div>
+    );
+  }
+
+  return (
+    <form className="space-y-4" onSubmit={submit} noValidate>
+      <p className="text-xs text-slate-500 dark:text-slate-400">
+        Token: <code className="font-mono">{maskToken(token ?? '')}</code>
+      </p>
+      {failure && <Alert>{failure}</Alert>}
+      <PasswordField
+        label="New password"
+        name="newPassword"
+        autoComplete="new-password"
+        value={password}
+        onChange={(e) => setPassword(e.target.value)}
+        error={errors.password}
+        hint={
+          <>
+            <StrengthMeter password={password} />
+            <ul className="mt-2 grid grid-cols-2 gap-1 text-xs">
+              {PASSWORD_RULES.map((rule) => (
+                <li key={rule.key} className={rule.test(password) ? 'text-emerald-700 dark:text-emerald-400' : 'text-slate-500 dark:text-slate-400'}>
+                  {rule.test(password) ? '✓' : '○'} {rule.label}
+                </li>
+              ))}
+            </ul>
+          </>
+        }
+      />
+      <PasswordField label="Confirm password" name="confirmPassword" autoComplete="new-password" value={confirm} onChange={(e) => setConfirm(e.target.value)} error={errors.confirm} />
+      <button type="submit" className="btn-primary w-full" disabled={busy}>
+        {busy && <Spinner />}
+        {busy ? 'Resetting...' : 'Reset password'}
+      </button>
+      <a href="/login" className="block text-center text-sm font-medium text-brand-600 hover:underline dark:text-brand-100">
+        Back to login
+      </a>
+    </form>
+  );
+}

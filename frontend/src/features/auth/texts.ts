@@ -1,0 +1,90 @@
+/**
+ * Texts of sign-in, registration, password reset and logout, the password rules and the
+ * authentication errors (spec 000 §2, §4, §5, §8), verbatim where the spec gives them.
+ * Where the spec names a rule without its text, the text here follows the nearby ones
+ * (language and tone of the same form).
+ */
+import type { ErrorTexts } from '../../lib/texts/error-text';
+
+export const LoginTexts = {
+  EMAIL_REQUIRED: 'Email is required',
+  EMAIL_INVALID: 'Invalid email address',
+  PASSWORD_MIN: 'Password must be at least 6 characters',
+  REMEMBER_ME: 'Remember me for 30 days',
+} as const;
+
+export const RegisterTexts = {
+  FULL_NAME_REQUIRED: 'Full name is required',
+  FULL_NAME_MIN: 'Full name must be at least 2 characters',
+  FULL_NAME_MAX: 'Full name must be less than 100 characters',
+  EMAIL_REQUIRED: 'Email is required',
+  EMAIL_INVALID: 'Email format is invalid',
+  PASSWORD_REQUIRED: 'Password is required',
+  PASSWORD_MIN: 'Password must be at least 8 characters',
+  PASSWORD_LOWER: 'Password must contain at least one lowercase letter',
+  PASSWORD_UPPER: 'Password must contain at least one uppercase letter',
+  PASSWORD_DIGIT: 'Password must contain at least one number',
+  PASSWORD_SPECIAL: 'Password must contain at least one special character',
+  CONFIRM_REQUIRED: 'Please confirm your password',
+  CONFIRM_MISMATCH: "Passwords don't match",
+  CONFLICT: 'This email is already in use. Please choose a different email.',
+  INVALID: 'Invalid data. Please check your information again.',
+  FAILED: 'An error occurred during registration. Please try again.',
+  CODE_INVALID: 'Mã xác thực phải là 6 số',
+  CODE_WRONG: 'Mã xác thực không đúng. Vui lòng thử lại.',
+  RESEND_OK: 'Mã xác thực đã được gửi lại thành công!',
+  RESEND_FAILED: 'Không thể gửi lại mã. Vui lòng thử lại.',
+  AUTO_VERIFYING: 'Auto-verifying...',
+} as const;
+
+export const ForgotTexts = {
+  EMAIL_REQUIRED: 'Email là bắt buộc',
+  EMAIL_INVALID: 'Email không hợp lệ',
+} as const;
+
+export const ResetTexts = {
+  INVALID_LINK: 'Liên kết đặt lại mật khẩu không hợp lệ hoặc đã hết hạn.',
+  TOKEN_MISSING: 'Token không được tìm thấy',
+  TOKEN_INVALID: 'Token không hợp lệ hoặc đã hết hạn',
+  UNEXPECTED: 'Phản hồi không mong đợi từ server',
+} as const;
+
+/** Password rules of change and reset (spec 000 §5), Vietnamese. */
+export const PasswordTexts = {
+  CURRENT_REQUIRED: 'Mật khẩu hiện tại là bắt buộc',
+  MIN: 'Mật khẩu phải có ít nhất 8 ký tự',
+  REQUIRED: 'Mật khẩu mới là bắt buộc',
+  UPPER: 'Mật khẩu phải có ít nhất một chữ cái viết hoa',
+  LOWER: 'Mật khẩu phải có ít nhất một chữ cái viết thường',
+  DIGIT: 'Mật khẩu phải có ít nhất một chữ số',
+  SPECIAL: 'Mật khẩu phải có ít nhất một ký tự đặc biệt (!@#$%^&*...)',
+  CONFIRM_REQUIRED: 'Vui lòng xác nhận mật khẩu',
+  CONFIRM_MISMATCH: 'Mật khẩu xác nhận không khớp',
+} as const;
+
+export const LogoutTexts = {
+  CONFIRM: 'Are you sure you want to logout?',
+} as const;
+
+/** Authentication errors by status (spec 000 §8); a 422 shows its first field error when it has one. */
+export const AUTH_ERRORS: ErrorTexts = {
+  fallback: 'An error occurred during authentication.',
+  status: {
+    400: 'Invalid login credentials.',
+    401: 'Incorrect email or password.',
+    403: 'Account not verified or locked.',
+    404: 'Account does not exist.',
+    409: 'Email already in use.',
+    422: 'Dữ liệu không hợp lệ.',
+    429: 'Too many attempts. Please wait before trying again.',
+  },
+  fieldErrors: [422],
+};
+
+/** Registration errors by status (spec 000 §8): never the server's words. */
+export const REGISTER_ERRORS: ErrorTexts = {
+  fallback: RegisterTexts.FAILED,
+  network: RegisterTexts.FAILED,
+  status: { 400: RegisterTexts.INVALID, 409: RegisterTexts.CONFLICT },
+  serverMessage: false,
+};

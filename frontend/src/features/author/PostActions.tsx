@@ -1,0 +1,89 @@
+import { useState } from 'react';
+import { browserApi } from '../../lib/api/client';
+import { unwrap } from '../../lib/api/errors';
+import { PostActionTexts as T } from './texts';
+import { errorText } from '../../lib/texts/error-text';
+import { useHydrated } from '../../components/islands/form-controls';
+import { setFlash } from './flash';
+
+interface Props {
+  postId: number;
+  title: string;
+  /** Offer 'Submit for review' (the post is a DRAFT or REJECTED). */
+  submit?: boolean;
+  /** Offer 'Delete' (the author's own DRAFT or REJECTED post). */
+  remove?: boolean;
+  /** Where to go once done; by default this page again, which then shows the new state and the notice. */
+  afterHref?: string;
+}
+
+/**
+ * The author's actions on one post (spec 001 §2, §7): 'Submit for review'
+ * (POST /blog/posts/author/{id}/submit-for-review) and 'Delete' after a confirmation
+ * (DELETE /blog/posts/{id}). On success the page is loaded again with a notice of what happened
+ * (FlashNotice), so its counts, badges and pager are the server's; a failure shows the server's
+ * reason beside the buttons. The buttons
+ * stay disabled until React runs.
+ */
+export default function PostActions({ postId, title, submit = false, remove = false, afterHref }: Props) {
+  const hydrated = useHydrated();
+  const [busy, setBusy] = useState<'submit' | 'delete'>();
+  const [error, setError] = useState<string>();
+
+  function done(notice: string) {
+    setFlash(notice);
+    if (afterHref) window.location.assign(afterHref);
+    else window.location.reload();
+  }
+
+  async function submitForReview() {
+    setBusy('submit');
+    setError(undefined);
+    try {
+      await unwrap(browserApi().POST('/api/v1/blog/posts/author/{id}/submit-for-review', { params: { path: { id: postId } } }));
+      done(T.SUBMITTED);
+    } catch (failure) {
+      setError(errorText(failure, { fallback: T.SUBMIT_FAILED }));
+      setBusy(undefined);
+    }
+  }
+
+  async function deletePost() {
+    if (!window.confirm(T.confirmDelete(title))) return;
+    setBusy('delete');
+    setError(undefined);
+    try {
+      await unwrap(browserApi().DELETE('/api/v1/blog/posts/{id}', { params: { path: { id: postId } } }));
+      done(T.DELETED);
+    } catch (failure) {
+      setError(T.deleteFailed(errorText(failure, { fallback: T.DELETE_FAILED })));
+      setBusy(undefined);
+    }
+  }
+
+  return (
+    <>
+      {submit && (
+        <button type="button" className="btn-primary px-3 py-1.5" onClick={submitForReview} disabled={!hydrated || busy !== undefined} aria-label={`${T.SUBMIT}: ${title}`}>
+          {busy === 'submit' ? T.SUBMITTING : T.SUBMIT}
+        </button>
+      )}
+      {remove && (
+        <button
+          type="button"
+          className="btn-secondary px-3 py-1.5 text-red-700 hover:bg-red-50 dark:text-red-300 dark:hover:bg-red-950/50"
+          onClick={deletePost}
+          disabled={!hydrated || busy !== undefined}
+          aria-label={`${T.DELETE}: ${title}`}
+        >
+          {busy === 'delete' ? T.DELETING : T.DELETE}
+        </button>
+      )}
+      {error && (
+        <p role="alert" className="basis-full text-sm text-red-700 dark:text-red-300">
+          {error}
+        </p>
+      )}
+    </>
+  );
+}

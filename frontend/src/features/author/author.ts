@@ -1,0 +1,205 @@
+/**
+ * The author's pages (spec 001 §2 author dashboard, My Posts, editor, drafts): who may open them,
+ * their reads through the visitor's session (`Astro.locals.api`, each settled to Loaded), and
+ * the rules they show (which statuses an author may edit or submit, draft completeness, last
+ * modified wording).
+ */
+import type { ApiClient } from '../../lib/api/client';
+import { ApiError } from '../../lib/api/errors';
+import type { components } from '../../generated/api-schema';
+import type { RoleName } from '../../lib/roles';
+import { load, recordLoadFailureStatus, type Loaded } from '../../lib/settle';
+import { loginUrl, type SessionUser } from '../../lib/session';
+import { DraftsTexts } from './texts';
+
+type Schemas = components['schemas'];
+export type PostStatus = Schemas['PostStatus'];
+/** A row of the author's list (no body). */
+export type MyPost = Schemas['PostListItemDto'];
+/** A whole post (GET /blog/posts/{id}): the editor and the preview. */
+export type AuthorPost = Schemas['PostResponseDto'];
+export type AuthorTag = Schemas['TagResponseDto'];
+export type AuthorStats = Schemas['AuthorDashboardStatsDto'];
+export type AuthorActivity = AuthorStats['recentActivities'][number];
+
+/** spec 001 §9: author posts page 10. */
+export const MY_POSTS_PAGE_SIZE = 10;
+/** The editor's tag list (spec 001 §9: editor 100). */
+export const EDITOR_TAGS_SIZE = 100;
+/** The API's largest page of the author's own list (the spec's status-count size). */
+const MY_POSTS_MAX_SIZE = 1000;
+
+// ---- who may open the author's pages ----------------------------------------------------------
+
+/**
+ * Where a visitor who is not an AUTHOR goes from an author page (spec 001 §2, §6): anonymous
+ * visitors to /login?callback=<this page> (the session middleware already does this), admins to
+ * /admin, readers to /. Undefined for authors. /author/posts shows its own denied view instead.
+ */
+export function authorRedirect(user: SessionUser | undefined, url: URL): string | undefined {
+  if (!user) return loginUrl(`${url.pathname}${url.search}`);
+  return user.role === 'AUTHOR' ? undefined : nonAuthorHome(user.role);
+}
+
+export function nonAuthorHome(role: RoleName): string {
+  return role === 'ADMIN' ? '/admin' : '/';
+}
+
+// ---- statuses ---------------------------------------------------------------------------------
+
+/** The statuses an author may edit, delete and submit for review (the API answers 409 for the rest). */
+const AUTHOR_EDITABLE: ReadonlySet<PostStatus> = new Set<PostStatus>(['DRAFT', 'REJECTED']);
+
+export function authorCanEdit(status: PostStatus): boolean {
+  return AUTHOR_EDITABLE.has(status);
+}
+
+export interface StatusFilter {
+  /** The `?status=` value (the spec's lowercase status names; 'all' is the default, no parameter). */
+  value: string;
+  label: string;
+  status?: PostStatus;
+}
+
+/** My Posts' filter buttons (spec 001 §2, plus Pending Review and Rejected, which an author's posts can be). */
+export const STATUS_FILTERS: readonly StatusFilter[] = [
+  { value: 'all', label: 'All' },
+  { value: 'draft', label: 'Drafts', status: 'DRAFT' },
+  { value: 'pending_review', label: 'Pending Review', status: 'PENDING_REVIEW' },
+  { value: 'published', label: 'Published', status: 'PUBLISHED' },
+  { value: 'rejected', label: 'Rejected', status: 'REJECTED' },
+  { value: 'private', label: 'Private', status: 'PRIVATE' },
+  { value: 'archived', label: 'Archived', status: 'ARCHIVED' },
+];
+
+/** The filter of `?status=` (case-insensitive); anything else is All. */
+export function statusFilterFromQuery(url: URL): StatusFilter {
+  const raw = url.searchParams.get('status')?.toLowerCase();
+  return STATUS_FILTERS.find((filter) => filter.value === raw) ?? STATUS_FILTERS[0];
+}
+
+/** A post id from the route: a positive whole number, else undefined (the page answers 404). */
+export function postIdParam(raw: string | undefined): number | undefined {
+  if (!raw || !/^[1-9]\d{0,9}$/.test(raw)) return undefined;
+  const id = Number(raw);
+  return id <= 2_147_483_647 ? id : undefined;
+}
+
+// ---- reads ------------------------------------------------------------------------------------
+
+export const authorApi = (api: ApiClient) => ({
+  stats: () => load(api.GET('/api/v1/dashboard/author/stats', {})),
+  myPosts: (page: number, size: number, status?: PostStatus) =>
+    load(api.GET('/api/v1/blog/posts/author/my-posts', { params: { query: { page, size, status } } })),
+  post: (id: number) => load(api.GET('/api/v1/blog/posts/{id}', { params: { path: { id } } })),
+  /** Active tags by name, for the editor's picker. */
+  activeTags: () =>
+    load(api.GET('/api/v1/blog/tags', { params: { query: { page: 0, size: EDITOR_TAGS_SIZE, sortBy: 'name', sortDir: 'asc', activeOnly: true } } }),
+    ),
+  tag: (id: number) => load(api.GET('/api/v1/blog/tags/{id}', { params: { path: { id } } })),
+});
+
+/**
+ * The editor's tags: the active ones it offers (100, spec 001 §9), plus the post's own tags that
+ * are not among them, read one by one, so that an inactive tag on the post is marked and left out
+ * of the save with the editor's warning (spec 001 §5) instead of being taken for an active one.
+ */
+export async function loadEditorTags(api: ApiClient, post?: AuthorPost): Promise<Loaded<AuthorTag[]>> {
+  const author = authorApi(api);
+  const active = await author.activeTags();
+  if (!active.ok) return active;
+  const listed = new Set(active.data.content.map((tag) => tag.id));
+  const others = await Promise.all((post?.tags ?? []).filter((tag) => !listed.has(tag.id)).map((tag) => author.tag(tag.id)));
+  return { ok: true, data: [...active.data.content, ...others.flatMap((tag) => (tag.ok ? [tag.data] : []))] };
+}
+
+/** Number of the author's posts per status and in all: one count per status (page size 1), so they are exact at any number of posts. */
+export type StatusCounts = Record<PostStatus | 'ALL', number>;
+
+export async function loadStatusCounts(api: ApiClient): Promise<Loaded<StatusCounts>> {
+  const author = authorApi(api);
+  const statuses = STATUS_FILTERS.flatMap((filter) => (filter.status ? [filter.status] : []));
+  const results = await Promise.all(statuses.map((status) => author.myPosts(0, 1, status)));
+  const failed = results.find((result) => !result.ok);
+  if (failed && !failed.ok) return failed;
+  const counts = { ALL: 0 } as StatusCounts;
+  results.forEach((result, index) => {
+    const total = result.ok ? result.data.totalElements : 0;
+    counts[statuses[index]] = total;
+    counts.ALL += total;
+  });
+  return { ok: true, data: counts };
+}
+
+/** My Posts: the page of the chosen filter and the counts, read in parallel. */
+export async function loadMyPosts(api: ApiClient, filter: StatusFilter, page: number) {
+  const [list, counts] = await Promise.all([authorApi(api).myPosts(page, MY_POSTS_PAGE_SIZE, filter.status), loadStatusCounts(api)]);
+  return { list, counts };
+}
+
+// ---- drafts -----------------------------------------------------------------------------------
+
+/** spec 001 §9: a draft is ready from 80 % completeness; its word check needs more than 100 words. */
+export const READY_THRESHOLD = 80;
+export const DRAFT_WORD_THRESHOLD = 100;
+
+export interface DraftInsight {
+  post: MyPost;
+  /** The server's count of the content's words (runs of non-space characters, counted on save). */
+  words: number;
+  checks: { label: string; passed: boolean }[];
+  /** Share of the three checks passed, a whole percentage. */
+  completeness: number;
+  ready: boolean;
+}
+
+/** Completeness of a draft (spec 001 §2): has a title, more than 100 words, has an excerpt. */
+export function draftInsight(post: MyPost): DraftInsight {
+  const words = post.wordCount;
+  const checks = [
+    { label: DraftsTexts.CHECK_TITLE, passed: post.title.trim() !== '' },
+    { label: DraftsTexts.CHECK_WORDS, passed: words > DRAFT_WORD_THRESHOLD },
+    { label: DraftsTexts.CHECK_EXCERPT, passed: (post.summary ?? '').trim() !== '' },
+  ];
+  const completeness = Math.round((checks.filter((check) => check.passed).length / checks.length) * 100);
+  return { post, words, checks, completeness, ready: completeness >= READY_THRESHOLD };
+}
+
+const HOUR_MS = 3_600_000;
+const EN_DATE = new Intl.DateTimeFormat('en-US', { year: 'numeric', month: 'short', day: 'numeric' });
+
+/** 'N hours ago' under 24 h, 'N days ago' under 168 h, else the date (spec 001 §2 drafts). */
+export function lastModified(value: string, now = Date.now()): string {
+  const date = new Date(value);
+  if (Number.isNaN(date.getTime())) return '';
+  const hours = Math.max(0, (now - date.getTime()) / HOUR_MS);
+  if (hours < 1) return DraftsTexts.LESS_THAN_HOUR;
+  if (hours < 24) return DraftsTexts.hoursAgo(Math.floor(hours));
+  if (hours < 168) return DraftsTexts.daysAgo(Math.floor(hours / 24));
+  return EN_DATE.format(date);
+}
+
+/**
+ * Every DRAFT of the author, last modified first: GET /blog/posts/author/my-posts?status=DRAFT
+ * in pages of 1000 (the endpoint's largest), whose rows carry the word count; no body is read.
+ */
+export async function loadDrafts(api: ApiClient): Promise<Loaded<DraftInsight[]>> {
+  const author = authorApi(api);
+  const rows = new Map<number, MyPost>();
+  for (let page = 0; ; page++) {
+    const list = await author.myPosts(page, MY_POSTS_MAX_SIZE, 'DRAFT');
+    if (!list.ok) return list;
+    // A draft created between two pages shifts the rest by one: the row read twice counts once.
+    for (const row of list.data.content) rows.set(row.id, row);
+    if (list.data.last || list.data.content.length === 0) break;
+  }
+  const drafts = [...rows.values()].map(draftInsight);
+  drafts.sort((a, b) => Date.parse(b.post.updatedAt) - Date.parse(a.post.updatedAt) || b.post.id - a.post.id);
+  return { ok: true, data: drafts };
+}
+
+/** The HTTP status of an author page about one post that could not be loaded (see PostLoadProblem). */
+export function postProblemStatus(error: ApiError | undefined): number {
+  if (!error) return 404;
+  return error.status === 403 ? 403 : recordLoadFailureStatus(error);
+}

@@ -1,0 +1,144 @@
+/**
+ * Texts of the author's pages (spec 001 §2 author dashboard, My Posts, new post, drafts, §8 author
+ * list and dashboard errors): verbatim where the spec gives them; the rest (status labels, why a
+ * post is locked, the drafts page's wording) written in the same tone.
+ */
+import type { PostStatus } from './author';
+import { errorText, type ErrorTexts } from '../../lib/texts/error-text';
+
+export const AuthorDashboardTexts = {
+  TITLE: 'Author Dashboard',
+  SUBTITLE: 'Your writing at a glance.',
+  TOTAL_POSTS: 'Total Posts (System)',
+  MY_POSTS: 'My Posts',
+  PUBLISHED: 'Published',
+  DRAFTS: 'Drafts',
+  SYSTEM_INFO: 'System Information',
+  TOTAL_TAGS: 'Total Tags Available',
+  RECENT: 'Recent Activities',
+  RECENT_EMPTY: 'No recent activities',
+  QUICK_ACTIONS: 'Quick Actions',
+  CREATE_POST: 'Create New Post',
+  MANAGE_POSTS: 'Manage Posts',
+  VIEW_TAGS: 'View Tags',
+  LAST_UPDATED: 'Last updated:',
+  /** The alert's text: the spec's prefix and the failure's own words. */
+  loadFailed: (message: string) => `Failed to load dashboard data: ${message}`,
+  FETCH_FAILED: 'Failed to fetch dashboard stats',
+  NO_DATA: 'No dashboard data',
+} as const;
+
+export const MyPostsTexts = {
+  TITLE: 'My Posts',
+  SUBTITLE: 'Everything you have written, whatever its status.',
+  NEW_POST: 'New Post',
+  EMPTY: 'No posts yet',
+  EMPTY_MESSAGE: 'Start writing: your posts appear here as drafts until you submit them for review.',
+  EMPTY_FILTERED: 'No posts with this status',
+  CREATE_FIRST: 'Create Your First Post',
+  STAT_TOTAL: 'Total Posts',
+  STAT_PUBLISHED: 'Published',
+  STAT_DRAFTS: 'Drafts',
+  STAT_PRIVATE: 'Private',
+  /** 401 or 403 while loading the list (spec 001 §8). */
+  SESSION_DENIED: "Access Denied: Your session has expired or you don't have permission to access this resource.",
+  /** Any other failure (spec 001 §8). */
+  LOAD_FAILED: 'Error: Failed to load posts. Please try again.',
+  COUNTS_FAILED: 'The counts per status could not be loaded.',
+  created: (date: string) => `Created ${date}`,
+} as const;
+
+export const AccessTexts = {
+  ACCESS_DENIED: 'Access Denied',
+  NEED_AUTHOR: 'You need AUTHOR role to access this page.',
+  signedInAs: (name: string, role: string) => `You are signed in as ${name} (${role}).`,
+  ADMIN_HINT: 'Administrators manage every post from the admin dashboard.',
+  LOGIN: 'Login',
+  GO_HOME: 'Go Home',
+  ADMIN_DASHBOARD: 'Go to Admin Dashboard',
+  SWITCH_ACCOUNT: 'Switch Account',
+  SWITCH_FAILED: 'Could not sign out. Please try again.',
+  /** Someone else's post (the API's 403 text). */
+  FORBIDDEN_POST: 'You do not have permission to access this post.',
+} as const;
+
+export const EditorPageTexts = {
+  NEW_TITLE: 'New Post',
+  EDIT_TITLE: 'Edit Post',
+  PREVIEW_TITLE: 'Post Preview',
+  BACK_TO_POSTS: 'Back to Posts',
+  LOAD_FAILED: 'Load Failed',
+  TAGS_FAILED: 'Failed to load tags',
+  LOCKED_TITLE: 'This post can no longer be edited',
+} as const;
+
+export const DraftsTexts = {
+  TITLE: 'Draft Posts',
+  SUBTITLE: 'Your unpublished drafts, with how close each one is to being ready.',
+  TOTAL_DRAFTS: 'Total Drafts',
+  TOTAL_WORDS: 'Total Words',
+  READY: 'Ready to Publish',
+  READY_BADGE: 'Ready',
+  CONTINUE: 'Continue Editing',
+  EMPTY: 'No drafts yet',
+  EMPTY_MESSAGE: 'Drafts you save appear here until you submit them for review.',
+  CHECK_TITLE: 'Has a title',
+  CHECK_WORDS: 'More than 100 words',
+  CHECK_EXCERPT: 'Has an excerpt',
+  COMPLETENESS: 'Completeness',
+  LOAD_FAILED: 'Failed to load drafts',
+  LAST_MODIFIED: 'Last modified',
+  NO_EXCERPT: 'No excerpt yet.',
+  words: (count: number) => (count === 1 ? '1 word' : `${count} words`),
+  LESS_THAN_HOUR: 'less than an hour ago',
+  hoursAgo: (hours: number) => (hours === 1 ? '1 hour ago' : `${hours} hours ago`),
+  daysAgo: (days: number) => (days === 1 ? '1 day ago' : `${days} days ago`),
+} as const;
+
+export const PostActionTexts = {
+  SUBMITTED: 'Post submitted for review.',
+  DELETED: 'Post deleted.',
+  SUBMIT: 'Submit for review',
+  SUBMITTING: 'Submitting...',
+  DELETE: 'Delete',
+  DELETING: 'Deleting...',
+  confirmDelete: (title: string) => `Delete "${title}"? This cannot be undone.`,
+  SUBMIT_FAILED: 'Failed to submit the post for review',
+  DELETE_FAILED: 'Failed to delete post',
+  /** spec 001 §8: 'Delete failed: {server message}'. */
+  deleteFailed: (message: string) => `Delete failed: ${message}`,
+} as const;
+
+/** Status names as the author's list shows them (the API's statuses are uppercase). */
+export const STATUS_LABELS: Record<PostStatus, string> = {
+  DRAFT: 'Draft',
+  PENDING_REVIEW: 'Pending Review',
+  PUBLISHED: 'Published',
+  REJECTED: 'Rejected',
+  ARCHIVED: 'Archived',
+  PRIVATE: 'Private',
+};
+
+/** Why the author cannot edit a post in this status (the API answers 409); undefined when they can. */
+export const LOCKED_REASONS: Partial<Record<PostStatus, string>> = {
+  PENDING_REVIEW: 'In review: editing is locked until an administrator decides.',
+  PUBLISHED: 'Published: ask an administrator for changes.',
+  ARCHIVED: 'Archived: ask an administrator for changes.',
+  PRIVATE: 'Private: ask an administrator for changes.',
+};
+
+/**
+ * A failed read of the author's list as spec 001 §8 words it: 401/403 the session text, no answer
+ * the network text, anything else the list's generic error (never the server's words).
+ */
+export const MY_POSTS_ERRORS: ErrorTexts = {
+  fallback: MyPostsTexts.LOAD_FAILED,
+  status: { 401: MyPostsTexts.SESSION_DENIED, 403: MyPostsTexts.SESSION_DENIED },
+  serverMessage: false,
+};
+
+/** The same as a function, for the page that calls it. */
+export const myPostsErrorMessage = (error: unknown): string => errorText(error, MY_POSTS_ERRORS);
+
+/** The dashboard alert: 'Failed to load dashboard data: ' and the server's words (or the spec's fallback). */
+export const dashboardErrorMessage = (error: unknown): string => AuthorDashboardTexts.loadFailed(errorText(error, { fallback: AuthorDashboardTexts.FETCH_FAILED }));

@@ -1,0 +1,155 @@
+import { useEffect, useRef, useState } from 'react';
+import { AvatarImage } from '../../components/islands/form-controls';
+import { COMMENT_INDENT_LEVELS, CommentsTexts, relativeTime } from './texts';
+import type { CommentNode } from './comment-api';
+import CommentForm from './CommentForm';
+
+export interface Viewer {
+  id: number;
+  isAdmin: boolean;
+}
+
+export interface CommentActions {
+  reply: (parent: CommentNode, content: string) => Promise<string | undefined>;
+  edit: (comment: CommentNode, content: string) => Promise<string | undefined>;
+  remove: (comment: CommentNode) => Promise<void>;
+  loadReplies: (comment: CommentNode) => Promise<void>;
+}
+
+/**
+ * 'Unknown User' when the author's account is gone, 'Anonymous User' for a deleted comment (whose
+ * author is no longer shown) or an author without a name (spec 001 §2).
+ */
+export function authorName(comment: CommentNode): string {
+  if (comment.deleted) return CommentsTexts.ANONYMOUS_USER;
+  if (!comment.author) return CommentsTexts.UNKNOWN_USER;
+  return comment.author.fullName?.trim() || CommentsTexts.ANONYMOUS_USER;
+}
+
+/** Created and updated differ (the server sets both at once on a new comment, updated on an edit only). */
+export function isEdited(comment: CommentNode): boolean {
+  const created = new Date(comment.createdAt).getTime();
+  const updated = new Date(comment.updatedAt).getTime();
+  return !comment.deleted && Number.isFinite(created) && Number.isFinite(updated) && updated !== created;
+}
+
+const LINK_BUTTON = 'rounded px-1 text-sm font-medium text-slate-700 underline-offset-2 hover:underline dark:text-slate-300';
+
+/** One comment with its actions and, below, its replies (indented 24 px a level, at most 2 levels). */
+export function CommentItem({ comment, viewer, actions }: { comment: CommentNode; viewer: Viewer | null; actions: CommentActions }) {
+  const [mode, setMode] = useState<'reply' | 'edit'>();
+  const replyButton = useRef<HTMLButtonElement>(null);
+  const editButton = useRef<HTMLButtonElement>(null);
+  // When a form closes, focus goes back to the button that opened it.
+  const closed = useRef<'reply' | 'edit'>(undefined);
+  const close = () => {
+    closed.current = mode;
+    setMode(undefined);
+  };
+  useEffect(() => {
+    if (mode || !closed.current) return;
+    (closed.current === 'reply' ? replyButton : editButton).current?.focus();
+    closed.current = undefined;
+  }, [mode]);
+  const [loadingReplies, setLoadingReplies] = useState(false);
+  const name = authorName(comment);
+  const own = !!viewer && comment.author?.id === viewer.id;
+  // Every live comment takes replies: one to a level-3 comment is stored beside it (levels stop at 3).
+  const canReply = !!viewer && !comment.deleted;
+  const canEdit = own && !comment.deleted;
+  const canDelete = !!viewer && !comment.deleted && (own || viewer.isAdmin);
+  const hiddenReplies = comment.replyCount - comment.replies.length;
+  const created = new Date(comment.createdAt);
+
+  return (
+    <li id={`comment-${comment.id}`} data-comment-id={comment.id} className="scroll-mt-24">
+      <article className="py-3" aria-label={`Comment by ${name}`}>
+        <header className="flex flex-wrap items-center gap-x-2 gap-y-1 text-sm">
+          <AvatarImage name={comment.author ? name : null} src={comment.author?.avatar} size="sm" />
+          <span className="font-semibold text-slate-900 dark:text-slate-100">{name}</span>
+          <time dateTime={Number.isNaN(created.getTime()) ? undefined : created.toISOString()} title={Number.isNaN(created.getTime()) ? undefined : created.toLocaleString('vi-VN')} className="text-slate-600 dark:text-slate-400">
+            {relativeTime(comment.createdAt)}
+          </time>
+          {isEdited(comment) && <span className="text-slate-600 dark:text-slate-400">{CommentsTexts.EDITED}</span>}
+        </header>
+        {mode === 'edit' ? (
+          <CommentForm
+            label="Edit your comment"
+            submitLabel="Save Comment"
+            initial={comment.content}
+            autoFocus
+            onSubmit={async (content) => {
+              const failure = await actions.edit(comment, content);
+              if (!failure) close();
+              return failure;
+            }}
+            onCancel={close}
+          />
+        ) : comment.deleted ? (
+          <p className="mt-1 text-sm italic text-slate-600 dark:text-slate-400">{CommentsTexts.DELETED_MARKER}</p>
+        ) : (
+          // Text, never HTML: React escapes it; line breaks kept by CSS.
+          <p className="mt-1 whitespace-pre-wrap break-words text-slate-800 dark:text-slate-200">{comment.content}</p>
+        )}
+        {mode !== 'edit' && (canReply || canEdit || canDelete) && (
+          <div className="mt-1 flex flex-wrap gap-2">
+            {canReply && (
+              <button ref={replyButton} type="button" className={LINK_BUTTON} aria-expanded={mode === 'reply'} onClick={() => (mode === 'reply' ? close() : setMode('reply'))}>
+                Reply<span className="sr-only"> to {name}</span>
+              </button>
+            )}
+            {canEdit && (
+              <button ref={editButton} type="button" className={LINK_BUTTON} onClick={() => setMode('edit')}>
+                Edit<span className="sr-only"> your comment</span>
+              </button>
+            )}
+            {canDelete && (
+              <button type="button" className={`${LINK_BUTTON} text-red-700 dark:text-red-300`} onClick={() => void actions.remove(comment)}>
+                Delete<span className="sr-only"> comment by {name}</span>
+              </button>
+            )}
+          </div>
+        )}
+        {mode === 'reply' && (
+          <CommentForm
+            label={`Reply to ${name}`}
+            submitLabel="Reply"
+            autoFocus
+            onSubmit={async (content) => {
+              const failure = await actions.reply(comment, content);
+              if (!failure) close();
+              return failure;
+            }}
+            onCancel={close}
+          />
+        )}
+      </article>
+      {(comment.replies.length > 0 || hiddenReplies > 0) && (
+        // 24 px a level (2 px rule + 22 px), no further than COMMENT_INDENT_LEVELS levels.
+        <div data-replies-of={comment.id} className={comment.level < COMMENT_INDENT_LEVELS ? 'border-l-2 border-slate-200 pl-[22px] dark:border-slate-800' : ''}>
+          {comment.replies.length > 0 && (
+            <ul>
+              {comment.replies.map((reply) => (
+                <CommentItem key={reply.id} comment={reply} viewer={viewer} actions={actions} />
+              ))}
+            </ul>
+          )}
+          {hiddenReplies > 0 && (
+            <button
+              type="button"
+              className={`${LINK_BUTTON} text-brand-700 dark:text-brand-100`}
+              aria-busy={loadingReplies || undefined}
+              onClick={async () => {
+                setLoadingReplies(true);
+                await actions.loadReplies(comment);
+                setLoadingReplies(false);
+              }}
+            >
+              {loadingReplies ? 'Loading...' : `Show ${hiddenReplies} ${hiddenReplies === 1 ? 'reply' : 'replies'}`}
+            </button>
+          )}
+        </div>
+      )}
+    </li>
+  );
+}

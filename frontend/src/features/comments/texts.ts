@@ -1,0 +1,91 @@
+/**
+ * Texts of the comments section (spec 001 §2 'Comments section', §5 Comment, §8 Comment),
+ * verbatim where the spec gives them. The spec has no texts for a finished edit or delete, nor
+ * for their failures; those follow the spec's own ('Comment has been added.', 'Unable to add
+ * comment. Please try again.').
+ */
+import type { ErrorTexts } from '../../lib/texts/error-text';
+
+export const CommentsTexts = {
+  EMPTY: 'Comment content cannot be empty',
+  TOO_LONG: 'Comment content cannot exceed 200 characters',
+  LOGIN_REQUIRED: 'You need to log in to comment.',
+  ADD_FAILED: 'Unable to add comment. Please try again.',
+  REPLY_FAILED: 'Unable to add reply.',
+  REFRESH_FAILED: 'Unable to refresh comments.',
+  LOAD_MORE_FAILED: 'Unable to load more comments.',
+  SEND_FAILED: 'An error occurred while sending the comment. Please try again.',
+  ADDED: 'Comment has been added.',
+  REPLY_ADDED: 'Reply has been added.',
+  UPDATED: 'Comment has been updated.',
+  UPDATE_FAILED: 'Unable to update comment. Please try again.',
+  REMOVED: 'Comment has been deleted.',
+  DELETE_FAILED: 'Unable to delete comment. Please try again.',
+  DELETE_CONFIRM: 'Delete this comment?',
+  NOT_FOUND: 'Comment not found.',
+  INVALID: 'Invalid comment data. Please check your input.',
+  FORBIDDEN_COMMENT: 'You do not have permission to comment.',
+  FORBIDDEN_DELETE: 'You do not have permission to delete this comment.',
+  DELETED_MARKER: '[This comment has been deleted]',
+  EDITED: '(edited)',
+  UNKNOWN_USER: 'Unknown User',
+  ANONYMOUS_USER: 'Anonymous User',
+  SYSTEM_ERROR: 'Comment System Error',
+  SYSTEM_ERROR_MESSAGE: 'The comments could not be shown. Try again, or reload the page.',
+  NO_COMMENTS: 'No comments yet. Be the first to share your thoughts.',
+  LOADING: 'Loading comments...',
+  JUST_NOW: 'Just now',
+} as const;
+
+/** Comment length 1-200; the counter turns red above 180 (spec 001 §9). */
+export const COMMENT_MAX_LENGTH = 200;
+export const COMMENT_WARN_LENGTH = 180;
+/** Comments per page (spec 001 §9). */
+export const COMMENT_PAGE_SIZE = 10;
+/**
+ * Reply nesting: levels 0 to 3 ('maxLevel 3'; the server stores a reply to a level-3 comment beside
+ * it); indentation stops after 2 levels of 24 px (spec 001 §2).
+ */
+export const COMMENT_INDENT_LEVELS = 2;
+
+/** The client-side check before sending (spec 001 §5): trimmed, not empty, at most 200 characters. */
+export function commentContentError(content: string): string | undefined {
+  const text = content.trim();
+  if (!text) return CommentsTexts.EMPTY;
+  if (text.length > COMMENT_MAX_LENGTH) return CommentsTexts.TOO_LONG;
+  return undefined;
+}
+
+/**
+ * What a failed write shows. No answer or a 5xx: 'An error occurred while sending the comment';
+ * 401: the login message; a 400 with a field error, 403 and 404: the server's text (the spec's);
+ * anything else: the action's own fallback.
+ */
+export const commentErrors = (actionFailed: string): ErrorTexts => ({
+  fallback: actionFailed,
+  network: CommentsTexts.SEND_FAILED,
+  server: CommentsTexts.SEND_FAILED,
+  status: { 401: CommentsTexts.LOGIN_REQUIRED },
+  serverMessage: [400, 403, 404, 409, 429],
+});
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+const DATE = new Intl.DateTimeFormat('vi-VN', { day: '2-digit', month: '2-digit', year: 'numeric', timeZone: 'Asia/Ho_Chi_Minh' });
+
+/**
+ * Relative time of a comment (spec 001 §2, spec 000 §9): 'Just now' under 1 minute, then
+ * minutes, hours under 24, days under 7, else the date (Vietnamese, as on the public pages).
+ */
+export function relativeTime(value: string | null | undefined, now = Date.now()): string {
+  const time = value ? new Date(value).getTime() : Number.NaN;
+  if (Number.isNaN(time)) return 'Unknown';
+  const elapsed = Math.max(0, now - time);
+  if (elapsed < MINUTE) return CommentsTexts.JUST_NOW;
+  const unit = (count: number, name: string) => `${count} ${name}${count === 1 ? '' : 's'} ago`;
+  if (elapsed < HOUR) return unit(Math.floor(elapsed / MINUTE), 'minute');
+  if (elapsed < DAY) return unit(Math.floor(elapsed / HOUR), 'hour');
+  if (elapsed < 7 * DAY) return unit(Math.floor(elapsed / DAY), 'day');
+  return DATE.format(new Date(time));
+}

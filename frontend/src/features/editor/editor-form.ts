@@ -1,0 +1,165 @@
+/**
+ * The post editor's form (spec 001 §3 'Editor form'), its checks (§5 'Post save', in the spec's
+ * order) and the payload it sends (§3 'Post create payload' / 'Author-create payload'). Pure: the
+ * island and the helper tests share it.
+ */
+import type { components } from '../../generated/api-schema';
+import { EditorTexts } from './texts';
+import { SLUG_PATTERN } from '../../lib/slug';
+
+export type PostResponse = components['schemas']['PostResponseDto'];
+export type TagResponse = components['schemas']['TagResponseDto'];
+export type PostStatus = components['schemas']['PostStatus'];
+type TagRef = components['schemas']['TagRefDto'];
+type SavePayload = components['schemas']['PostSaveDto'];
+
+export type EditorMode = 'author' | 'admin';
+
+export interface EditorForm {
+  title: string;
+  slug: string;
+  excerpt: string;
+  /** Markdown. */
+  content: string;
+  /** Sent in admin mode only. */
+  status: PostStatus;
+  /** Sent in admin mode only. */
+  isFeatured: boolean;
+  tagIds: number[];
+  /** The thumbnail URL, '' for none. */
+  featuredImage: string;
+}
+
+export type EditorField = 'title' | 'slug' | 'excerpt' | 'content' | 'featuredImage' | 'tags' | 'status';
+
+/** Lengths the API accepts (DESIGN.md §3); the inputs stop there. */
+export const LIMITS = { title: 200, slug: 200, excerpt: 1000, content: 200_000 } as const;
+/** Tags per post the API accepts. */
+export const MAX_TAGS = 20;
+
+export function formFromPost(post: PostResponse | undefined): EditorForm {
+  return {
+    title: post?.title ?? '',
+    slug: post?.slug ?? '',
+    excerpt: post?.summary ?? '',
+    content: post?.content ?? '',
+    status: post?.status ?? 'DRAFT',
+    isFeatured: post?.isFeatured ?? false,
+    tagIds: post?.tags.map((tag) => tag.id) ?? [],
+    featuredImage: post?.thumbnail ?? '',
+  };
+}
+
+export function sameForm(a: EditorForm, b: EditorForm): boolean {
+  return (
+    a.title === b.title &&
+    a.slug === b.slug &&
+    a.excerpt === b.excerpt &&
+    a.content === b.content &&
+    a.status === b.status &&
+    a.isFeatured === b.isFeatured &&
+    a.featuredImage === b.featuredImage &&
+    a.tagIds.length === b.tagIds.length &&
+    a.tagIds.every((id, index) => id === b.tagIds[index])
+  );
+}
+
+export interface Problem {
+  field: EditorField | 'auth';
+  message: string;
+}
+
+/**
+ * The save checks in the spec's order (§5): sign-in, trimmed title, content, slug, slug format.
+ * Admin mode uses the admin editor's texts; its slug may be left empty (the server derives one on
+ * create and keeps the old one on update), a given slug must still be well formed.
+ */
+export function saveProblems(form: EditorForm, options: { mode: EditorMode; signedIn: boolean }): Problem[] {
+  const admin = options.mode === 'admin';
+  const problems: Problem[] = [];
+  if (!options.signedIn) problems.push({ field: 'auth', message: EditorTexts.AUTH_REQUIRED });
+  if (!form.title.trim()) problems.push({ field: 'title', message: admin ? EditorTexts.ADMIN_TITLE_REQUIRED : EditorTexts.TITLE_REQUIRED });
+  if (!form.content.trim()) problems.push({ field: 'content', message: admin ? EditorTexts.ADMIN_CONTENT_REQUIRED : EditorTexts.CONTENT_REQUIRED });
+  const slug = form.slug.trim();
+  if (!slug) {
+    if (!admin) problems.push({ field: 'slug', message: EditorTexts.SLUG_REQUIRED });
+  } else if (!SLUG_PATTERN.test(slug)) {
+    problems.push({ field: 'slug', message: EditorTexts.SLUG_INVALID });
+  }
+  return problems;
+}
+
+/** A selected tag as the picker shows it: known from the tag list, or only from the post. */
+export interface SelectedTag {
+  id: number;
+  name: string;
+  slug: string;
+  color: string | null;
+  /** False for a tag the tag list marks inactive; tags missing from the list count as active (the server decides). */
+  active: boolean;
+}
+
+/** The selected tags in selection order, with whether each is active. Ids nobody knows are dropped. */
+export function selectedTags(tagIds: number[], available: TagResponse[], postTags: TagRef[] = []): SelectedTag[] {
+  const byId = new Map<number, SelectedTag>();
+  for (const tag of postTags) byId.set(tag.id, { id: tag.id, name: tag.name, slug: tag.slug, color: tag.color, active: true });
+  for (const tag of available) byId.set(tag.id, { id: tag.id, name: tag.name, slug: tag.slug, color: tag.color, active: tag.isActive });
+  return tagIds.flatMap((id) => byId.get(id) ?? []);
+}
+
+/**
+ * The body of a save: trimmed fields, an empty excerpt or image as null, the slugs of the active
+ * selected tags; admin mode adds status and isFeatured. An empty slug is left out in admin mode.
+ */
+export function savePayload(form: EditorForm, mode: EditorMode, tags: SelectedTag[]): SavePayload {
+  const payload: SavePayload = {
+    title: form.title.trim(),
+    summary: form.excerpt.trim() || null,
+    content: form.content.trim(),
+    thumbnail: form.featuredImage.trim() || null,
+    tagSlugs: tags.filter((tag) => tag.active).map((tag) => tag.slug),
+  };
+  const slug = form.slug.trim();
+  if (slug || mode === 'author') payload.slug = slug;
+  if (mode === 'admin') {
+    payload.status = form.status;
+    payload.isFeatured = form.isFeatured;
+  }
+  return payload;
+}
+
+/** The form as the server keeps it after a save of `form` (trimmed), for telling later edits apart. */
+export function trimmedForm(form: EditorForm): EditorForm {
+  return { ...form, title: form.title.trim(), slug: form.slug.trim(), excerpt: form.excerpt.trim(), content: form.content.trim(), featuredImage: form.featuredImage.trim() };
+}
+
+export const STATUS_LABELS: Record<PostStatus, string> = {
+  DRAFT: 'Draft',
+  PENDING_REVIEW: 'Pending review',
+  PUBLISHED: 'Published',
+  REJECTED: 'Rejected',
+  ARCHIVED: 'Archived',
+  PRIVATE: 'Private',
+};
+
+/** The editor offers these (§2: draft, published, and archived in the admin screens). */
+const EDITOR_STATUSES: PostStatus[] = ['DRAFT', 'PUBLISHED', 'ARCHIVED'];
+
+/** The admin status changes the server allows (posts.service.ts ADMIN_TRANSITIONS, spec 001 §4). */
+const ADMIN_TRANSITIONS: Record<PostStatus, PostStatus[]> = {
+  DRAFT: ['PUBLISHED', 'PRIVATE', 'ARCHIVED'],
+  PENDING_REVIEW: ['PUBLISHED', 'DRAFT'],
+  PUBLISHED: ['ARCHIVED', 'DRAFT', 'PRIVATE'],
+  REJECTED: ['PUBLISHED', 'DRAFT'],
+  ARCHIVED: ['PUBLISHED', 'DRAFT'],
+  PRIVATE: ['PUBLISHED', 'DRAFT', 'ARCHIVED'],
+};
+
+/**
+ * The status select's options: a new post offers draft, published and archived; a saved one its
+ * current status (whatever it is) and the editor's statuses the server lets it move to.
+ */
+export function statusOptions(saved: PostStatus | undefined): PostStatus[] {
+  if (!saved) return EDITOR_STATUSES;
+  return [saved, ...EDITOR_STATUSES.filter((status) => status !== saved && ADMIN_TRANSITIONS[saved].includes(status))];
+}

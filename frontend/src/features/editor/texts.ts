@@ -1,0 +1,127 @@
+/**
+ * Texts of the post editor and its previews (spec 001 §2 'Post editor', 'Post preview', §5 'Post
+ * save' and 'Thumbnail', §8 'Post' and 'Upload'), verbatim where the spec gives them. The spec
+ * names some messages without their words (inactive tags, a dimension mismatch, a failed storage
+ * delete, the restore offer); those follow the spec's own ('Continue anyway?', 'Upload Failed').
+ */
+import { ApiError } from '../../lib/api/errors';
+import { CommonTexts } from '../../lib/texts/common';
+import type { ErrorTexts } from '../../lib/texts/error-text';
+
+export const EditorTexts = {
+  /** §5 save checks, author screens, in the spec's order. */
+  AUTH_REQUIRED: 'Authentication required: Please log in to create/update posts.',
+  TITLE_REQUIRED: 'Title is required',
+  CONTENT_REQUIRED: 'Content is required',
+  SLUG_REQUIRED: 'Slug is required',
+  SLUG_INVALID: 'Invalid slug format: Slug must contain only lowercase letters, numbers, and hyphens.',
+  /** The admin editor's messages (§5). */
+  ADMIN_TITLE_REQUIRED: 'Please enter a title',
+  ADMIN_CONTENT_REQUIRED: 'Please enter content',
+  PREVIEW_REQUIRES: 'Preview requires title and content',
+
+  /** Notices after a save (the server's message is shown when it sends one). */
+  SAVED_AS_DRAFT: 'Post saved as a draft. Submit it for review to publish it.',
+  CREATED: 'Post created.',
+  UPDATED: 'Post updated.',
+  SUBMITTED: 'Post submitted for review.',
+  SUBMIT_FAILED: 'Failed to submit the post for review. Please try again.',
+
+  /** §8 Post. */
+  VALIDATION_ERROR: 'Validation Error',
+  SAVE_FAILED_TITLE: 'Save Failed',
+  SAVE_FAILED: 'Failed to save post. Please try again.',
+  saveFailed: (message: string) => `Failed to save post: ${message}`,
+  INVALID_POST_DATA: 'Invalid post data. Please check your input and try again.',
+  SERVER_ERROR: 'Server error occurred. Please try again later.',
+  FORBIDDEN_CREATE: 'You do not have permission to create posts.',
+  FORBIDDEN_UPDATE: 'You do not have permission to update this post.',
+
+  /** Tags (§5: only active selected tags are sent; inactive ones are warned about). */
+  inactiveTags: (names: string[]) => `Inactive tags are not saved with the post: ${names.join(', ')}`,
+  tagLimit: (max: number) => `A post can have at most ${max} tags.`,
+  NO_TAGS_SELECTED: 'No tags selected',
+  NO_TAGS_AVAILABLE: 'No more tags to add',
+
+  /** The local copy of unsaved changes. */
+  RESTORE_TITLE: 'Restore unsaved changes?',
+  restoreMessage: (when: string) => `Changes made on ${when} were not saved.`,
+  RESTORED: 'Unsaved changes restored.',
+  UNSAVED_CHANGES: 'You have unsaved changes.',
+
+  /** Preview (§2). */
+  NOT_PUBLISHED: 'Not published',
+  PREVIEW_MODE: 'Preview Mode',
+  PREVIEW_LOADING: 'Rendering preview...',
+  PREVIEW_FAILED: 'Unable to render the preview.',
+  PREVIEW_EMPTY: 'Nothing to preview yet.',
+
+  /** Thumbnail (§5, §8 Upload). */
+  INVALID_FILE: 'Invalid File',
+  IMAGE_VALIDATION_FAILED: 'Image validation failed',
+  INVALID_DIMENSIONS: 'Invalid image dimensions',
+  UPLOAD_FAILED: 'Upload Failed',
+  CONTINUE_ANYWAY: 'Continue anyway?',
+  fileType: (formats: string[]) => `Only ${formats.map((format) => format.toUpperCase()).join(', ')} images are allowed.`,
+  fileTooLarge: (maxSize: string) => `The image must be at most ${maxSize}.`,
+  FILE_UNREADABLE: 'The file could not be read as an image.',
+  dimensionsTooLarge: (width: number, height: number, maxWidth: number, maxHeight: number) =>
+    `The image is ${width}x${height} pixels; at most ${maxWidth}x${maxHeight} is allowed.`,
+  dimensionMismatch: (width: number, height: number, recommendedWidth: number, recommendedHeight: number) =>
+    `The image is ${width}x${height} pixels; the recommended size is ${recommendedWidth}x${recommendedHeight}.`,
+  UPLOAD_TIMEOUT: 'The upload took longer than 60 seconds. Please try again.',
+  CHECKING_IMAGE: 'Checking image...',
+  REMOVE_TITLE: 'Remove featured image?',
+  REMOVE_MESSAGE: 'The image is removed from this post.',
+  REMOVED_MAY_REMAIN: 'The thumbnail was removed locally but may remain in storage.',
+} as const;
+
+/** A save failure as the form shows it: messages on fields, and the alert's title and text. */
+export interface SaveFailure {
+  fields: Partial<Record<'title' | 'slug' | 'excerpt' | 'content' | 'featuredImage' | 'tags' | 'status', string>>;
+  title: string;
+  text: string;
+}
+
+/** The API's field names → the form's. */
+const FIELD_OF: Record<string, keyof SaveFailure['fields']> = {
+  title: 'title',
+  slug: 'slug',
+  summary: 'excerpt',
+  content: 'content',
+  thumbnail: 'featuredImage',
+  tagSlugs: 'tags',
+  status: 'status',
+};
+
+/**
+ * What a failed save shows (spec 001 §8): a used slug (409) on the slug field; 400 field errors on
+ * their fields; 401 the sign-in text; 403 the permission text; network and 5xx the spec's generic
+ * texts; anything else 'Failed to save post: {server message}'.
+ */
+export function saveFailure(error: unknown, creating: boolean): SaveFailure {
+  const title = EditorTexts.SAVE_FAILED_TITLE;
+  if (!(error instanceof ApiError)) return { fields: {}, title, text: EditorTexts.SAVE_FAILED };
+  if (error.status === 0) return { fields: {}, title, text: CommonTexts.NETWORK_ERROR };
+  if (error.status >= 500) return { fields: {}, title, text: EditorTexts.SERVER_ERROR };
+  if (error.status === 401) return { fields: {}, title, text: EditorTexts.AUTH_REQUIRED };
+  if (error.status === 403) return { fields: {}, title, text: error.message || (creating ? EditorTexts.FORBIDDEN_CREATE : EditorTexts.FORBIDDEN_UPDATE) };
+  if (error.status === 409 && /^Slug\b/i.test(error.message)) return { fields: { slug: error.message }, title, text: error.message };
+  if (error.status === 400) {
+    const fields: SaveFailure['fields'] = {};
+    for (const [name, messages] of Object.entries(error.errors ?? {})) {
+      const field = FIELD_OF[name];
+      if (field && messages?.[0] && !fields[field]) fields[field] = messages[0];
+    }
+    const first = Object.values(fields)[0];
+    return first ? { fields, title: EditorTexts.VALIDATION_ERROR, text: first } : { fields, title, text: error.message || EditorTexts.INVALID_POST_DATA };
+  }
+  return { fields: {}, title, text: error.message ? EditorTexts.saveFailed(error.message) : EditorTexts.SAVE_FAILED };
+}
+
+/**
+ * What a failed preview, submit, image check, upload or delete shows: the field's or the server's
+ * text, the network text (or the upload's time limit), a 5xx the server-error text, else the
+ * action's own text.
+ */
+export const editorErrors = (actionFailed: string): ErrorTexts => ({ fallback: actionFailed, server: EditorTexts.SERVER_ERROR, fieldErrors: true });

@@ -1,0 +1,118 @@
+import { useEffect, useRef, useState } from 'react';
+import { formatCount, plural } from '../../lib/format';
+import { errorText } from '../../lib/texts/error-text';
+import { LIKE_ERRORS, LikesTexts, UNLIKE_ERRORS } from './texts';
+import { fetchLikeCount, fetchLikeStatus, toggleLike, type LikeState } from './like-api';
+
+interface Props {
+  postId: number;
+  /** The count the server rendered (the anonymous page may come from the page cache: refreshed after hydration). */
+  initialCount: number;
+  /** Whether a session rendered the page (signed-in pages are never cached). */
+  signedIn: boolean;
+  /** The login page, coming back to this post. */
+  loginHref: string;
+}
+
+/** Elements elsewhere on the page that show the same count ('3 likes' in the post's meta line). */
+function showCountElsewhere(count: number): void {
+  for (const element of document.querySelectorAll('[data-live-like-count]')) element.textContent = plural(count, 'like');
+}
+
+/**
+ * The post page's Like button (spec 001 §2, §4, §5): red when liked, with the count. After
+ * hydration it reads the live count (public) and, for a signed-in reader, whether they like the
+ * post. A press toggles at once (optimistic) and takes the server's answer; a failure puts the
+ * previous state back and says why. A visitor's press shows the login message with a link.
+ */
+export default function LikeButton({ postId, initialCount, signedIn, loginHref }: Props) {
+  const [state, setState] = useState<LikeState>({ liked: false, count: initialCount });
+  const [message, setMessage] = useState<{ kind: 'login' | 'error'; text: string }>();
+  const [pending, setPending] = useState(false);
+  const pressed = useRef(false);
+  const busy = useRef(false);
+
+  useEffect(() => {
+    let stale = false;
+    const load = async () => {
+      // A signed-in reader's status carries the count; a visitor (or a failed status) reads the public count.
+      const status = signedIn ? await fetchLikeStatus(postId).catch(() => undefined) : undefined;
+      const count = status ? status.count : await fetchLikeCount(postId).catch(() => undefined);
+      if (stale || pressed.current || count === undefined) return;
+      setState((current) => ({ liked: status ? status.liked : current.liked, count }));
+    };
+    void load();
+    return () => {
+      stale = true;
+    };
+  }, [postId, signedIn]);
+
+  useEffect(() => {
+    if (state.count !== initialCount || pressed.current) showCountElsewhere(state.count);
+  }, [state.count, initialCount]);
+
+  async function press() {
+    if (!signedIn) {
+      setMessage({ kind: 'login', text: LikesTexts.LOGIN_REQUIRED });
+      return;
+    }
+    if (busy.current) return;
+    busy.current = true;
+    pressed.current = true;
+    setPending(true);
+    setMessage(undefined);
+    const before = state;
+    const liking = !before.liked;
+    setState({ liked: liking, count: Math.max(0, before.count + (liking ? 1 : -1)) });
+    try {
+      setState(await toggleLike(postId));
+    } catch (error) {
+      setState(before);
+      const text = errorText(error, liking ? LIKE_ERRORS : UNLIKE_ERRORS);
+      setMessage({ kind: text === LikesTexts.LOGIN_REQUIRED ? 'login' : 'error', text });
+    } finally {
+      busy.current = false;
+      setPending(false);
+    }
+  }
+
+  const { liked, count } = state;
+  return (
+    <div className="inline-flex flex-wrap items-center gap-x-3 gap-y-1">
+      <button
+        type="button"
+        onClick={press}
+        aria-pressed={liked}
+        aria-busy={pending || undefined}
+        data-liked={liked}
+        className={`btn border ${
+          liked
+            ? 'border-rose-300 bg-rose-50 text-rose-700 hover:bg-rose-100 dark:border-rose-800 dark:bg-rose-950 dark:text-rose-200 dark:hover:bg-rose-900'
+            : 'border-slate-300 bg-white text-slate-800 hover:bg-slate-50 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100 dark:hover:bg-slate-800'
+        }`}
+      >
+        <svg className={`h-4 w-4 ${liked ? 'text-rose-600 dark:text-rose-400' : 'text-rose-500'}`} viewBox="0 0 24 24" fill={liked ? 'currentColor' : 'none'} stroke="currentColor" strokeWidth="2" aria-hidden="true">
+          <path d="M12 21s-7.5-4.6-9.6-9.3C.9 8.2 3.1 4.5 6.8 4.5c2.1 0 3.6 1.1 5.2 3 1.6-1.9 3.1-3 5.2-3 3.7 0 5.9 3.7 4.4 7.2C19.5 16.4 12 21 12 21z" />
+        </svg>
+        <span className="sr-only">Like</span>
+        <span data-testid="like-count">{formatCount(count)}</span>
+        <span className="sr-only">{count === 1 ? 'like' : 'likes'}</span>
+      </button>
+      <p aria-live="polite" className="text-sm">
+        {message?.kind === 'login' && (
+          <span className="text-slate-700 dark:text-slate-300">
+            {message.text}{' '}
+            <a href={loginHref} className="font-medium text-brand-700 underline dark:text-brand-100">
+              Log in
+            </a>
+          </span>
+        )}
+        {message?.kind === 'error' && (
+          <span role="alert" className="text-red-700 dark:text-red-300">
+            {message.text}
+          </span>
+        )}
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,156 @@
+/**
+ * The reader's own data (spec 000 §2, §3, §7): liked posts, own comments, the reader dashboard
+ * and the signed-in home widgets, read through the visitor's session (`Astro.locals.api`), each
+ * settled to Loaded for the page's error state; and the list controls those pages share (page,
+ * size and sort from the query string, the 5-button pager window).
+ */
+import type { ApiClient } from '../../lib/api/client';
+import type { components, paths } from '../../generated/api-schema';
+import { load } from '../../lib/settle';
+
+// ---- the API's answers (spec 000 §3, generated from openapi.json) ------------------------
+
+type Schemas = components['schemas'];
+/** Like record: the liked post with the time it was liked (createdAt); userName is the post's author. */
+export type LikeRecord = Schemas['LikeRecordDto'];
+/** A comment with its post: the reader's own list and the recent comments. */
+export type UserComment = Schemas['CommentActivityDto'];
+export type RecentComment = Schemas['CommentActivityDto'];
+export type ReaderStats = Schemas['ReaderDashboardStatsDto'];
+export type QuickStats = Schemas['QuickStatsDto'];
+
+// ---- reads ----------------------------------------------------------------------------------
+
+/** The envelope `data` of a GET endpoint's 200 answer, from the OpenAPI types. */
+export type DataOf<P extends keyof paths> = paths[P] extends { get: { responses: { 200: { content: { 'application/json': { data: infer T } } } } } } ? T : never;
+
+export type LikeSort = 'createdAt' | 'postTitle' | 'userName';
+export type SortDirection = 'asc' | 'desc';
+
+export const readerApi = (api: ApiClient) => ({
+  myLikes: (page: number, size: number, sortBy: LikeSort, sortDirection: SortDirection) =>
+    load(api.GET('/api/v1/likes/user/my-likes', { params: { query: { page, size, sortBy, sortDirection } } })),
+  /** The Favorite Posts widget: page 0 of my-likes, newest first (spec 000 §7). */
+  favoritePosts: (limit: number) =>
+    load(api.GET('/api/v1/likes/user/my-likes', { params: { query: { page: 0, size: limit, sortBy: 'createdAt', sortDirection: 'desc' } } })),
+  recentLikes: (limit = 3) => load(api.GET('/api/v1/likes/user/my-likes/recent', { params: { query: { limit } } })),
+  myComments: (page: number, size: number, sort: 'newest' | 'oldest' = 'newest') =>
+    load(api.GET('/api/v1/comments/my-comments', { params: { query: { page, size, sortBy: 'createdAt', sortDirection: sort === 'oldest' ? 'asc' : 'desc' } } }),
+    ),
+  recentComments: (limit = 3) => load(api.GET('/api/v1/comments/my-recent', { params: { query: { limit } } })),
+  userStats: () => load(api.GET('/api/v1/dashboard/user/stats', {})),
+  quickStats: () => load(api.GET('/api/v1/dashboard/quick-stats', {})),
+});
+
+// ---- list controls --------------------------------------------------------------------------
+
+/** `?size=` when it is one of `options`, else the page's default. */
+export function sizeFromQuery(url: URL, options: readonly number[], fallback: number): number {
+  const size = Number(url.searchParams.get('size'));
+  return options.includes(size) ? size : fallback;
+}
+
+/** `?<name>=` when it is one of `options`, else the first option. */
+export function choiceFromQuery<T extends string>(url: URL, name: string, options: readonly T[]): T {
+  const value = url.searchParams.get(name) as T | null;
+  return value && options.includes(value) ? value : options[0];
+}
+
+/** The page's address with some query values replaced (undefined removes; `page` ≤ 1 drops it: lib/paging's first page). */
+export function withQuery(url: URL, values: Record<string, string | number | undefined>): string {
+  const next = new URL(url);
+  for (const [name, value] of Object.entries(values)) {
+    if (value === undefined || (name === 'page' && Number(value) <= 1)) next.searchParams.delete(name);
+    else next.searchParams.set(name, String(value));
+  }
+  const search = next.searchParams.toString();
+  return `${next.pathname}${search ? `?${search}` : ''}`;
+}
+
+/** The 5 page numbers (0-based) around the current one, kept inside 0..totalPages-1. */
+export function pageWindow(current: number, totalPages: number, width = 5): number[] {
+  if (totalPages <= 0) return [];
+  const start = Math.max(0, Math.min(current - Math.floor(width / 2), totalPages - width));
+  const end = Math.min(totalPages, start + width);
+  return Array.from({ length: end - start }, (_, index) => start + index);
+}
+
+// ---- formatting -----------------------------------------------------------------------------
+
+const VI_DATE = new Intl.DateTimeFormat('vi-VN', { day: '2-digit', month: '2-digit', year: 'numeric', timeZone: 'Asia/Ho_Chi_Minh' });
+const VI_DATE_TIME = new Intl.DateTimeFormat('vi-VN', {
+  hour: '2-digit',
+  minute: '2-digit',
+  day: '2-digit',
+  month: '2-digit',
+  year: 'numeric',
+  timeZone: 'Asia/Ho_Chi_Minh',
+});
+const VI_ONE_DECIMAL = new Intl.NumberFormat('vi-VN', { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+const EN_DATE = new Intl.DateTimeFormat('en-US', { year: 'numeric', month: 'short', day: 'numeric' });
+
+function toDate(value: string | null | undefined): Date | undefined {
+  if (!value) return undefined;
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? undefined : date;
+}
+
+/** '22/11/2026' (Vietnamese locale, Vietnam's time zone); '' when missing. */
+export function viDate(value: string | null | undefined): string {
+  const date = toDate(value);
+  return date ? VI_DATE.format(date) : '';
+}
+
+/** '15:04 22/11/2026'; '' when missing. */
+export function viDateTime(value: string | null | undefined): string {
+  const date = toDate(value);
+  return date ? VI_DATE_TIME.format(date) : '';
+}
+
+/** Weekly averages with one decimal, the Vietnamese way ('1,5'). */
+export function oneDecimal(value: number | null | undefined): string {
+  return VI_ONE_DECIMAL.format(Number.isFinite(value) ? (value as number) : 0);
+}
+
+/** 'Nov 22, 2026' — dates in the English lists (liked posts, my comments). */
+export function enDate(value: string | null | undefined): string {
+  const date = toDate(value);
+  return date ? EN_DATE.format(date) : '';
+}
+
+/** A comment preview: at most 100 characters, then '...' (spec 000 §9). */
+export function preview(text: string, max = 100): string {
+  const chars = Array.from(text);
+  return chars.length > max ? `${chars.slice(0, max).join('')}...` : text;
+}
+
+// ---- page loads -----------------------------------------------------------------------------
+
+/** The Favorite Posts widget's size and the dashboard's comment list step (spec 000 §9: widgets show 3). */
+export const WIDGET_SIZE = 3;
+export const DASHBOARD_COMMENTS_STEP = 5;
+
+/**
+ * Everything the reader dashboard shows, read in parallel. `?comments=N` (N ≥ 1) is the comment
+ * list's 'Load More Comments': N steps of 5 comments.
+ */
+export async function loadReaderDashboard(api: ApiClient, url: URL) {
+  const raw = url.searchParams.get('comments');
+  const steps = raw && /^\d{1,3}$/.test(raw) ? Math.min(100, Math.max(1, Number(raw))) : 1;
+  const reader = readerApi(api);
+  const [stats, quickStats, favorites, comments] = await Promise.all([
+    reader.userStats(),
+    reader.quickStats(),
+    reader.favoritePosts(WIDGET_SIZE),
+    reader.myComments(0, steps * DASHBOARD_COMMENTS_STEP),
+  ]);
+  const more = comments.ok && comments.data.totalElements > comments.data.content.length;
+  return {
+    stats,
+    quickStats,
+    favorites: favorites.ok ? { ok: true as const, data: favorites.data.content } : favorites,
+    comments: comments.ok ? { ok: true as const, items: comments.data.content, total: comments.data.totalElements } : comments,
+    refreshHref: url.pathname,
+    loadMoreCommentsHref: more ? `${withQuery(url, { comments: steps + 1 })}#my-comments-widget` : undefined,
+  };
+}
