@@ -2,12 +2,12 @@ import { expect, test } from '@playwright/test';
 import { slugify as serverSlugify } from '../../backend/src/common/validation/slug';
 import { ApiError } from '../src/lib/api/errors';
 import { SLUG_PATTERN, slugAfterTitleChange, slugify, TAG_SLUG_MAX_LENGTH } from '../src/lib/slug';
-import { EditorTexts, editorErrors, saveFailure } from '../src/lib/texts/editor';
+import { EditorTexts, editorErrors, saveFailure } from '../src/features/editor/texts';
 import { errorText } from '../src/lib/texts/error-text';
-import { formFromPost, sameForm, savePayload, saveProblems, selectedTags, statusOptions, type EditorForm, type PostResponse, type TagResponse } from '../src/islands/editor/editor-form';
-import { draftToOffer, newDraftKey, parseDraft, postDraftKey } from '../src/islands/editor/local-draft';
-import { applyEdit, formatMarkdown, type FormatAction } from '../src/islands/editor/markdown-format';
-import { DEFAULT_UPLOAD_INFO, dimensionMismatch, dimensionProblem, fileProblem, formatBytes, ownImageFilename, uploadInfoFrom } from '../src/islands/editor/thumbnail-rules';
+import { formFromPost, sameForm, savePayload, saveProblems, selectedTags, statusOptions, type EditorForm, type PostResponse, type TagResponse } from '../src/features/editor/editor-form';
+import { draftToOffer, newDraftKey, parseDraft, postDraftKey } from '../src/features/editor/local-draft';
+import { applyEdit, formatMarkdown, type FormatAction } from '../src/features/editor/markdown-format';
+import { DEFAULT_UPLOAD_INFO, dimensionMismatch, dimensionProblem, fileProblem, formatBytes, ownImageFilename, uploadInfoFrom } from '../src/features/editor/thumbnail-rules';
 
 /** The post editor's pure rules (no browser page needed): slugs, checks, payload, toolbar edits, local drafts, thumbnail checks, failures. */
 

@@ -1,14 +1,14 @@
 import { expect, test } from '@playwright/test';
 import { ApiError } from '../src/lib/api/errors';
-import { adminDashboardErrorMessage } from '../src/lib/texts/admin-dashboard';
-import { adminErrors } from '../src/lib/texts/admin-posts';
-import { actionErrors, usersLoadMessage } from '../src/lib/texts/admin-users';
-import { dashboardErrorMessage, myPostsErrorMessage } from '../src/lib/texts/author';
-import { commentErrors } from '../src/lib/texts/comments';
+import { adminDashboardErrorMessage } from '../src/features/admin-dashboard/texts';
+import { adminErrors } from '../src/features/admin-posts/texts';
+import { actionErrors, usersLoadMessage } from '../src/features/admin-users/texts';
+import { dashboardErrorMessage, myPostsErrorMessage } from '../src/features/author/texts';
+import { commentErrors } from '../src/features/comments/texts';
 import { CommonTexts } from '../src/lib/texts/common';
-import { readerErrors } from '../src/lib/texts/dashboard';
+import { readerErrors } from '../src/features/reader/texts';
 import { errorText } from '../src/lib/texts/error-text';
-import { LIKE_ERRORS, UNLIKE_ERRORS } from '../src/lib/texts/likes';
+import { LIKE_ERRORS, UNLIKE_ERRORS } from '../src/features/likes/texts';
 
 /** The one turn of an API failure into the spec's text, and the features' rules (no browser page needed). */
 

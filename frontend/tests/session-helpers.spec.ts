@@ -1,9 +1,9 @@
 import { expect, test } from '@playwright/test';
-import { AUTH_ERRORS, REGISTER_ERRORS } from '../src/lib/texts/auth';
+import { AUTH_ERRORS, REGISTER_ERRORS } from '../src/features/auth/texts';
 import { errorText } from '../src/lib/texts/error-text';
 import { ApiError } from '../src/lib/api/errors';
-import { passwordStrength } from '../src/lib/password-rules';
-import { resendLabel, secondsLeft } from '../src/lib/resend-countdown';
+import { passwordStrength } from '../src/features/auth/password-rules';
+import { resendLabel, secondsLeft } from '../src/features/auth/resend-countdown';
 import { sortedRoles } from '../src/lib/role-badges';
 import { AVATAR_GRADIENTS, avatarGradient, initials, jwtExpiry, needsSession, parseSetCookie, safeCallback, toSessionUser } from '../src/lib/session';
 
