@@ -15,7 +15,7 @@ export const MAX_THUMBNAIL_PIXELS = MAX_DIMENSIONS.width * MAX_DIMENSIONS.height
 
 /**
  * Responsive widths stored beside each thumbnail; only the ones narrower than the image exist
- * (never upscaled). Keep in step with frontend/src/lib/thumbnail-srcset.ts (the e2e test checks).
+ * (never upscaled). Keep in step with frontend/src/features/posts/thumbnail-srcset.ts (the e2e test checks).
  */
 export const VARIANT_WIDTHS = [400, 800, 1600] as const;
 

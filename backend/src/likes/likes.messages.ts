@@ -3,7 +3,7 @@ export const LikesMessages = {
   INVALID_POST_ID: 'Invalid post ID.',
   /**
    * The spec names it only as "a Vietnamese message saying login is needed to like"; the same text
-   * as the Like button's (frontend/src/lib/texts/likes.ts).
+   * as the Like button's (frontend/src/features/likes/texts.ts).
    */
   LOGIN_REQUIRED: 'Vui lòng đăng nhập để thích bài viết.',
   POST_NOT_FOUND: 'Post not found.',
