@@ -9,7 +9,7 @@
  * - Wrong role, per page as the spec says: /admin sends anyone below ADMIN to / (302); the other
  *   admin screens (/admin/posts, /admin/tags, /admin/users and their sub-pages) show the 200
  *   'Access Denied' view of AdminAccessDenied with the screen's title; the author's pages send
- *   admins to /admin and readers to / (302, lib/author.ts nonAuthorHome), except /author/posts,
+ *   admins to /admin and readers to / (302, features/author/author.ts nonAuthorHome), except /author/posts,
  *   which shows AuthorAccessDenied (200).
  * - Cache-Control is not the pages' business: the server marks every request with a session
  *   cookie `private, no-store`, and the session middleware marks every signed-in render again.
