@@ -3,6 +3,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { SessionsService } from '../src/auth/sessions.service';
 import { PROJECT_ROOT } from '../src/config/paths';
+import { UsersService } from '../src/users/users.service';
 import { PageGatewayService } from '../src/gateway/page-gateway.service';
 import type { GatewayCall, PageGateway } from '../src/gateway/gateway.types';
 import { createTestApp, TestApp } from './helpers/app';
@@ -218,11 +219,14 @@ describe('Page gateway: parity with HTTP', () => {
   it('checks the session once per page request, however many reads the page makes', async () => {
     const page = gatewayFor('reader');
     const resolve = jest.spyOn(t.app.get(SessionsService), 'resolveCaller');
+    // The profile comes with the session check: one query for the page's session, not two.
+    const profileRead = jest.spyOn(t.app.get(UsersService), 'getProfile');
     try {
       for (const path of ['/api/v1/users/profile', '/api/v1/dashboard/quick-stats', '/api/v1/dashboard/user/stats', '/api/v1/comments/my-recent']) {
         expect((await page.call({ method: 'GET', path })).status).toBe(200);
       }
       expect(resolve).toHaveBeenCalledTimes(1);
+      expect(profileRead).not.toHaveBeenCalled();
       // A renewed session is a new caller: resolved again, once.
       const renewed = page.withCookies({ inkwell_access: users.admin.token });
       expect(((await renewed.call({ method: 'GET', path: '/api/v1/users/profile' })).body as { data: { id: number } }).data.id).toBe(users.admin.id);
@@ -230,6 +234,7 @@ describe('Page gateway: parity with HTTP', () => {
       expect(resolve).toHaveBeenCalledTimes(2);
     } finally {
       resolve.mockRestore();
+      profileRead.mockRestore();
     }
   });
 

@@ -4,7 +4,8 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { DataSource, EntityManager, IsNull, LessThan, MoreThan, Not, Repository } from 'typeorm';
 import type { AuthUser } from '../common/auth-user';
 import { APP_CONFIG, AppConfig } from '../config/env';
-import { effectiveRole, RoleName } from '../users/entities/role.entity';
+import { effectiveRole } from '../users/entities/role.entity';
+import { PROFILE_SELECT, profileFromRow, type ProfileRow } from '../users/profile-query';
 import { UserStatus } from '../users/entities/user.entity';
 import { RefreshSession } from './entities/refresh-session.entity';
 import { SecretBox } from './secret-box';
@@ -46,14 +47,9 @@ export interface ClientInfo {
   ip?: string;
 }
 
-interface CallerRow {
-  id: number;
-  email: string;
-  full_name: string;
-  status: string;
-  is_verified: boolean;
+/** The caller's profile (PROFILE_SELECT) and whether the token's session is live. */
+interface CallerRow extends ProfileRow {
   live: boolean;
-  roles: RoleName[];
 }
 
 export type RotateResult =
@@ -203,17 +199,17 @@ export class SessionsService implements OnModuleInit, OnModuleDestroy {
   async resolveCaller(familyId: string, userId: number): Promise<AuthUser | 'no-session' | 'locked'> {
     if (!isWellFormedSession(familyId, userId)) return 'no-session';
     const rows = (await this.sessions.query(
-      `SELECT u.id, u.email, u.full_name, u.status, u.is_verified,
+      `SELECT ${PROFILE_SELECT},
               EXISTS (SELECT 1 FROM refresh_sessions s
-                       WHERE s.family_id = $2 AND s.user_id = u.id AND s.revoked_at IS NULL AND s.expires_at > now()) AS live,
-              ARRAY(SELECT r.name FROM user_roles ur JOIN roles r ON r.id = ur.role_id WHERE ur.user_id = u.id ORDER BY r.id) AS roles
+                       WHERE s.family_id = $2 AND s.user_id = u.id AND s.revoked_at IS NULL AND s.expires_at > now()) AS live
          FROM users u WHERE u.id = $1`,
       [userId, familyId],
     )) as CallerRow[];
     const row = rows[0];
     if (!row?.live) return 'no-session';
-    if (!row.is_verified || row.status !== UserStatus.ACTIVE) return 'locked';
-    return { id: row.id, email: row.email, fullName: row.full_name, roles: row.roles, role: effectiveRole(row.roles), sessionId: familyId };
+    if (!row.isVerified || row.status !== UserStatus.ACTIVE) return 'locked';
+    const roles = [...row.roles].sort((a, b) => a.roleId - b.roleId).map((role) => role.name);
+    return { id: row.id, email: row.email, fullName: row.fullName, roles, role: effectiveRole(roles), sessionId: familyId, profile: profileFromRow(row) };
   }
 
   private async issue(

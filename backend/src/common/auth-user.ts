@@ -1,3 +1,4 @@
+import type { UserResponseDto } from '../users/dto/user-response.dto';
 import { RoleName } from '../users/entities/role.entity';
 
 /** Who is calling: loaded from the database on every authenticated request (`@CurrentUser()`). */
@@ -10,4 +11,9 @@ export interface AuthUser {
   role: RoleName;
   /** The refresh session the access token belongs to (absent for tokens without one). */
   sessionId?: string;
+  /**
+   * The caller's profile as GET /users/profile answers it, read by the same query that checked
+   * the session (SessionsService.resolveCaller), so a signed-in page's session costs one query.
+   */
+  profile?: UserResponseDto;
 }

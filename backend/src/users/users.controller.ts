@@ -21,7 +21,8 @@ export class UsersController {
   @ApiOperation({ summary: "The signed-in user's profile" })
   @ApiEnvelope(UserResponseDto)
   getProfile(@CurrentUser() user: AuthUser) {
-    return this.users.getProfile(user.id);
+    // The session check read the profile already (the same row, in the same query).
+    return user.profile ?? this.users.getProfile(user.id);
   }
 
   @Put('profile')

@@ -5,7 +5,8 @@ import { Repository } from 'typeorm';
 import type { AuthUser } from '../common/auth-user';
 import { isUniqueViolation } from '../common/database-errors';
 import { ImageStorageService, NotAnImageError } from '../images/image-storage.service';
-import { AvatarResponseDto, toProfileResponse, type ProfileFields, UserResponseDto } from './dto/user-response.dto';
+import { AvatarResponseDto, UserResponseDto } from './dto/user-response.dto';
+import { PROFILE_SELECT, profileFromRow, type ProfileRow } from './profile-query';
 import { UserProfileUpdateDto } from './dto/user-profile-update.dto';
 import { effectiveRole, RoleName } from './entities/role.entity';
 import { User, UserStatus } from './entities/user.entity';
@@ -14,11 +15,6 @@ import { UsersMessages } from './users.messages';
 /** E-mails are stored trimmed and lower-cased, so the unique key is case-insensitive. */
 export function normalizeEmail(email: string): string {
   return email.trim().toLowerCase();
-}
-
-/** getProfile's row: the profile's columns, and the roles with the time assigned in ms since the epoch. */
-interface ProfileRow extends ProfileFields {
-  roles: { name: RoleName; displayName: string; description: string; assignedAt: number }[];
 }
 
 @Injectable()
@@ -61,22 +57,9 @@ export class UsersService {
    * toUserResponse(findById(id)) (users.e2e-spec compares them).
    */
   async getProfile(id: number): Promise<UserResponseDto> {
-    const [row] = (await this.users.query(
-      `SELECT u.id, u.full_name AS "fullName", u.email, u.avatar, u.bio, u.website, u.location, u.is_verified AS "isVerified",
-              u.email_verified_at AS "emailVerifiedAt", u.status, u.created_at AS "createdAt", u.updated_at AS "updatedAt",
-              u.last_login_at AS "lastLoginAt",
-              COALESCE((SELECT json_agg(json_build_object('name', r.name, 'displayName', r.display_name, 'description', r.description,
-                                                          'assignedAt', floor(extract(epoch FROM ur.assigned_at) * 1000))
-                                        ORDER BY ur.assigned_at, ur.role_id)
-                          FROM user_roles ur JOIN roles r ON r.id = ur.role_id WHERE ur.user_id = u.id), '[]') AS roles
-         FROM users u WHERE u.id = $1`,
-      [id],
-    )) as ProfileRow[];
+    const [row] = (await this.users.query(`SELECT ${PROFILE_SELECT} FROM users u WHERE u.id = $1`, [id])) as ProfileRow[];
     if (!row) throw new NotFoundException(UsersMessages.USER_NOT_FOUND);
-    return toProfileResponse(
-      row,
-      row.roles.map((role) => ({ ...role, assignedAt: new Date(role.assignedAt).toISOString() })),
-    );
+    return profileFromRow(row);
   }
 
   /** Partial update; a new e-mail must not belong to another account (409). */
