@@ -10,6 +10,7 @@ import { RouterExecutionContext } from '@nestjs/core/router/router-execution-con
 import express, { type Request, type Response } from 'express';
 import { AllExceptionsFilter } from '../common/filters/all-exceptions.filter';
 import { CALLER_MEMO, type CallerMemo } from './caller-memo';
+import { jsonAnswer } from './json-answer';
 import type { GatewayAnswer, GatewayCall, GatewayMethod, PageGateway } from './gateway.types';
 
 type Handler = (req: Request, res: Response, next: () => void) => Promise<void>;
@@ -41,7 +42,7 @@ const NOT_FORWARDED = new Set(['authorization', 'cookie', 'content-length', 'con
  * (session, roles, rate limits), pipes (validation, ids), interceptors (the envelope), status
  * codes and headers, and errors through the same exception filter.
  * There is no socket, no HTTP parsing, no helmet, no request log line per call; the answer is
- * the JSON an HTTP client would parse (a JSON round trip, so dates are strings as over HTTP).
+ * the JSON an HTTP client would parse (dates as strings, as over HTTP; json-answer.ts).
  *
  * Routes are read from Nest's own metadata (module prefix from RouterModule, controller and
  * method paths), so a new endpoint is reachable by pages with nothing to declare.
@@ -229,7 +230,7 @@ class CapturedResponse {
   answer(): GatewayAnswer {
     const headers: [string, string][] = [];
     for (const [name, value] of this.headers) for (const item of ([] as string[]).concat(value)) headers.push([name, item]);
-    const body = this.statusCode === 204 || this.body === undefined ? undefined : (JSON.parse(JSON.stringify(this.body)) as unknown);
+    const body = this.statusCode === 204 || this.body === undefined ? undefined : jsonAnswer(this.body);
     return { status: this.statusCode, body, headers };
   }
 }
