@@ -334,6 +334,7 @@ describe('FrontendMiddleware compression', () => {
   async function serve(options: { pageCache?: boolean; compression?: boolean } = {}) {
     const context = setup(options);
     context.answers.set('/blog', { body: bigPage });
+    context.answers.set('/account', { body: bigPage });
     const server = await listen(context.app);
     return { ...context, server: server.server, close: server.close };
   }
@@ -474,6 +475,17 @@ describe('FrontendMiddleware compression', () => {
       expect(signedIn.headers['vary']).toBe('Cookie, Accept-Encoding');
       expect(signedIn.headers.etag).toBeUndefined();
       expect(gunzipSync(signedIn.body).equals(identityBytes)).toBe(true);
+      // Rendered whole and compressed once: one body with its length, not a chunked stream.
+      expect(signedIn.headers['content-length']).toBe(String(signedIn.body.length));
+      expect(signedIn.headers['transfer-encoding']).toBeUndefined();
+
+      const signedInBr = await rawRequest(server, '/account', { 'accept-encoding': 'br, gzip', cookie: 'inkwell_access=jwt' });
+      expect(signedInBr.headers['content-encoding']).toBe('br');
+      expect(signedInBr.headers['content-length']).toBe(String(signedInBr.body.length));
+      expect(brotliDecompressSync(signedInBr.body).equals(identityBytes)).toBe(true);
+      const signedInPlain = await rawRequest(server, '/account', { cookie: 'inkwell_access=jwt' });
+      expect(signedInPlain.headers['content-encoding']).toBeUndefined();
+      expect(signedInPlain.body.equals(identityBytes)).toBe(true);
     } finally {
       await close();
     }
