@@ -9,7 +9,6 @@ import { ApiError } from '../../lib/api/errors';
 import type { components } from '../../generated/api-schema';
 import type { RoleName } from '../../lib/roles';
 import { load, recordLoadFailureStatus, type Loaded } from '../../lib/settle';
-import { loginUrl, type SessionUser } from '../../lib/session';
 import { DraftsTexts } from './texts';
 
 type Schemas = components['schemas'];
@@ -31,16 +30,7 @@ const MY_POSTS_MAX_SIZE = 1000;
 
 // ---- who may open the author's pages ----------------------------------------------------------
 
-/**
- * Where a visitor who is not an AUTHOR goes from an author page (spec 001 §2, §6): anonymous
- * visitors to /login?callback=<this page> (the session middleware already does this), admins to
- * /admin, readers to /. Undefined for authors. /author/posts shows its own denied view instead.
- */
-export function authorRedirect(user: SessionUser | undefined, url: URL): string | undefined {
-  if (!user) return loginUrl(`${url.pathname}${url.search}`);
-  return user.role === 'AUTHOR' ? undefined : nonAuthorHome(user.role);
-}
-
+/** Where a signed-in visitor who is not an AUTHOR goes from an author page (spec 001 §2, §6; lib/page-access.ts AUTHOR_PAGE). */
 export function nonAuthorHome(role: RoleName): string {
   return role === 'ADMIN' ? '/admin' : '/';
 }
