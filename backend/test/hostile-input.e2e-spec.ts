@@ -3,8 +3,6 @@ import type { AddressInfo } from 'node:net';
 import { connect } from 'node:net';
 import { DataSource } from 'typeorm';
 import { MAX_JSON_DEPTH } from '../src/common/request-limits';
-import { PostsPublicService } from '../src/posts/posts-public.service';
-import { TagsService } from '../src/tags/tags.service';
 import { createTestApp, TestApp } from './helpers/app';
 import { api, err, uid } from './helpers/envelope';
 import { startMailCatcher, MailCatcher } from './helpers/mail';

@@ -17,7 +17,10 @@ export function jsonAnswer(body: unknown): unknown {
 }
 
 function sharedJson(value: unknown): unknown {
-  if (value === null || typeof value !== 'object') return value === undefined ? undefined : (JSON.parse(JSON.stringify(value)) as unknown);
+  // Strings and booleans are JSON as they are (the envelope's message and flags, on every call).
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return value;
+  if (typeof value === 'number') return Number.isFinite(value) ? value : null;
+  if (typeof value !== 'object') return undefined;
   const known = copies.get(value);
   if (known !== undefined) return known;
   const copy = deepFreeze(JSON.parse(JSON.stringify(value)) as unknown);

@@ -144,9 +144,9 @@ export class PageGatewayService {
         for (const methodName of scanner.getAllMethodNames(Object.getPrototypeOf(instance))) {
           const callback = instance[methodName];
           const methodPaths = Reflect.getMetadata(PATH_METADATA, callback) as string | string[] | undefined;
-          const method = METHOD_NAMES[Reflect.getMetadata(METHOD_METADATA, callback) as RequestMethod];
-          if (methodPaths === undefined || !method) continue;
           const requestMethod = Reflect.getMetadata(METHOD_METADATA, callback) as RequestMethod;
+          const method = METHOD_NAMES[requestMethod];
+          if (methodPaths === undefined || !method) continue;
           const handler = executionContext.create(instance, callback, methodName, moduleKey, requestMethod) as Handler;
           for (const controllerPath of controllerPaths) {
             for (const methodPath of ([] as string[]).concat(methodPaths)) {
