@@ -60,6 +60,52 @@ describe('renderMarkdown: XSS corpus', () => {
   });
 });
 
+describe('renderMarkdown: an element left open does not swallow the words after it', () => {
+  // [name, Markdown source, words that must survive]: nothing may run, and the author's text stays (as text where the markup cannot be kept).
+  const cases: [string, string, string[]][] = [
+    ['unclosed svg with onload', '<svg onload=alert(1)>\n\nMy words after the svg.', ['My words after the svg.']],
+    ['math, then an unclosed style', '<math><mi>x</mi><style>\n\nWords after math and style.', ['Words after math and style.']],
+    ['math and style on one line with the text', '<math><style>x\nWords in the same block.', ['Words in the same block.']],
+    ['unclosed noscript', '<noscript>\n\nWords after noscript.', ['Words after noscript.']],
+    ['upper case, attributes, nested', '<NOSCRIPT><SVG ONLOAD=alert(1) class="x"><MATH>\n\n**Bold words** and more', ['Bold words', 'and more']],
+    ['inline, quoted handler', 'Before <svg onload="alert(1)"> after words.', ['Before', 'after words.']],
+    ['unclosed at the very end', 'Closing words <svg onload=alert(1)>', ['Closing words']],
+    ['unclosed at the end without its >', 'Last words <svg onload=alert(1)', ['Last words']],
+    ['one of two nested svgs left open', '<svg><svg></svg>\n\nNested words.', ['Nested words.']],
+    ['unclosed script', '<script>alert(1)\n\nScript words.', ['Script words.']],
+    ['unclosed template holding an svg', '<template><svg onload=alert(1)>\n\nTemplate words.', ['Template words.']],
+    ['an end tag inside a quoted attribute is not an end tag', '<svg><a title="</svg>">\n\nAttribute words.', ['Attribute words.']],
+    ['an end tag inside a script is not an end tag', '<svg><script></svg></script>\n\nRaw words.', ['Raw words.']],
+    ['unclosed comment', 'Start <!-- never closed\n\nComment words.', ['Comment words.']],
+    ['unclosed select', '<select><option>o\n\nSelect words.', ['Select words.']],
+  ];
+
+  it.each(cases)('%s', (_name, source, words) => {
+    const html = renderMarkdown(source);
+    expectSafe(html);
+    expect(html).not.toMatch(/<script/i);
+    for (const word of words) expect(html).toContain(word);
+  });
+
+  it('still drops closed dangerous elements with their content', () => {
+    const html = renderMarkdown('<svg onload=alert(1)><text>hidden</text></svg>\n\n<noscript>gone</noscript>\n\n<svg/>\n\nKept words.');
+    expectSafe(html);
+    expect(html).not.toContain('hidden');
+    expect(html).not.toContain('gone');
+    // A self-closed svg closes (the parser reads foreign elements so): nothing of it shows.
+    expect(html).not.toContain('svg');
+    expect(html).toContain('Kept words.');
+  });
+
+  it('leaves HTML without such elements as it was', () => {
+    const source = '# Title\n\nText with <em>em</em>, `<svg>` in code and\n\n```html\n<svg onload=x>\n```\n\nthe end.';
+    const html = renderMarkdown(source);
+    expect(html).toContain('<code>&lt;svg&gt;</code>');
+    expect(html).toContain('&lt;svg onload=x&gt;');
+    expect(html).toContain('the end.');
+  });
+});
+
 describe('renderMarkdown: what stays', () => {
   it('keeps http(s) and relative links with rel="noopener noreferrer"', () => {
     expect(renderMarkdown('[a](https://example.com/x) [b](/blog/post) [c](mailto:me@example.com)')).toBe(
