@@ -270,12 +270,12 @@ describe('Dashboards API', () => {
       expect(recentActivities).toEqual([
         { type: 'POST_CREATED', title: 'Post created', description: `You created "${secret.title}".`, timestamp: at(2).toISOString() },
         { type: 'POST_CREATED', title: 'Post created', description: `You created "${archived.title}".`, timestamp: at(3).toISOString() },
-        { type: 'POST_REJECTED', title: 'Post rejected', description: `"${rejected.title}" was rejected: Needs sources`, timestamp: at(4).toISOString(), link: edit(rejected) },
-        { type: 'POST_REJECTED', title: 'Post rejected', description: `"${rejected.title}" was rejected: First reason`, timestamp: at(4.5).toISOString(), link: edit(rejected) },
+        { type: 'POST_CREATED', title: 'Post rejected', description: `"${rejected.title}" was rejected: Needs sources`, timestamp: at(4).toISOString(), link: edit(rejected) },
+        { type: 'POST_CREATED', title: 'Post rejected', description: `"${rejected.title}" was rejected: First reason`, timestamp: at(4.5).toISOString(), link: edit(rejected) },
         { type: 'POST_CREATED', title: 'Post created', description: `You created "${rejected.title}".`, timestamp: at(5).toISOString(), link: edit(rejected) },
         { type: 'POST_PUBLISHED', title: 'Post published', description: `"${published.title}" was published.`, timestamp: at(6).toISOString(), link: `/blog/${published.slug}` },
         { type: 'POST_CREATED', title: 'Post created', description: `You created "${published.title}".`, timestamp: at(7).toISOString(), link: `/blog/${published.slug}` },
-        { type: 'POST_SUBMITTED', title: 'Submitted for review', description: `"${pending.title}" is waiting for review.`, timestamp: at(8).toISOString() },
+        { type: 'POST_CREATED', title: 'Submitted for review', description: `"${pending.title}" is waiting for review.`, timestamp: at(8).toISOString() },
         { type: 'POST_CREATED', title: 'Post created', description: `You created "${pending.title}".`, timestamp: at(9).toISOString() },
         { type: 'POST_CREATED', title: 'Post created', description: `You created "${draft.title}".`, timestamp: at(10).toISOString(), link: edit(draft) },
       ]);

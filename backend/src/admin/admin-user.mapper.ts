@@ -1,6 +1,7 @@
 import { toUserResponse } from '../users/dto/user-response.dto';
 import type { User } from '../users/entities/user.entity';
 import type { AuditEntryDto } from '../audit/dto/audit-entry-response.dto';
+import { activityTypeOfAudit } from '../dashboards/activity-type';
 import type { AdminRecentActivityDto, AdminBanStatusDto, AdminUserDto } from './dto/admin-user-response.dto';
 import type { UserBan } from './entities/user-ban.entity';
 
@@ -39,7 +40,8 @@ export function toBanStatus(isBanned: boolean, ban: UserBan | null): AdminBanSta
 }
 
 export function toActivity(entry: AuditEntryDto): AdminRecentActivityDto {
-  const activity: AdminRecentActivityDto = { id: entry.id, type: entry.type, title: entry.title, description: entry.description, timestamp: entry.timestamp };
+  const type = activityTypeOfAudit(entry.type, entry.targetType);
+  const activity: AdminRecentActivityDto = { id: entry.id, type, title: entry.title, description: entry.description, timestamp: entry.timestamp };
   if (entry.link) activity.link = entry.link;
   return activity;
 }

@@ -37,7 +37,8 @@ export interface AuthorTotalsRow {
   total_tags: number;
 }
 
-export type AuthorEventType = 'POST_CREATED' | 'POST_SUBMITTED' | 'POST_PUBLISHED' | 'POST_REJECTED';
+export const AUTHOR_EVENT_TYPES = ['POST_CREATED', 'POST_SUBMITTED', 'POST_PUBLISHED', 'POST_REJECTED'] as const;
+export type AuthorEventType = (typeof AUTHOR_EVENT_TYPES)[number];
 
 export interface AuthorEventRow {
   type: AuthorEventType;

@@ -3,6 +3,7 @@ import type { AuthUser } from '../common/auth-user';
 import { ContentEvents } from '../common/content-events';
 import { CommonMessages } from '../common/messages';
 import { MicroCache } from '../common/micro-cache';
+import { ACTIVITY_TYPE_OF_AUTHOR_EVENT } from './activity-type';
 import { DashboardsMessages } from './dashboards.messages';
 import { AuthorEventRow, DashboardsRepository } from './dashboards.repository';
 import {
@@ -10,7 +11,6 @@ import {
   AdminActivityDto,
   AuthorDashboardStatsDto,
   DashboardActivityDto,
-  DashboardActivityType,
   QuickStatsDto,
   ReaderDashboardStatsDto,
 } from './dto/dashboard.dto';
@@ -44,7 +44,7 @@ export function toAuthorActivity(row: AuthorEventRow): DashboardActivityDto {
   const texts = DashboardsMessages.activity[row.type];
   const link = activityLink(row);
   return {
-    type: DashboardActivityType[row.type],
+    type: ACTIVITY_TYPE_OF_AUTHOR_EVENT[row.type],
     title: texts.title,
     description: texts.description(row.title, row.reason),
     timestamp: row.at.toISOString(),

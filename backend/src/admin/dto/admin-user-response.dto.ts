@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { AdminPageFieldsDto } from '../../common/pagination/page';
+import { DashboardActivityType } from '../../dashboards/dto/dashboard.dto';
 import { UserRoleResponseDto } from '../../users/dto/user-response.dto';
 import { RoleName } from '../../users/entities/role.entity';
 import { UserStatus } from '../../users/entities/user.entity';
@@ -47,8 +48,13 @@ export class AdminGeneratedPasswordDto {
 /** One entry of the admin dashboard's Recent Activity (from the audit log). */
 export class AdminRecentActivityDto {
   @ApiProperty({ example: 42 }) id: number;
-  @ApiProperty({ example: 'USER_REGISTERED', description: 'USER_REGISTERED, POST_PUBLISHED, POST_CREATED, TAG_CREATED, USER_UPDATED, USER_BANNED, and the other audit types' })
-  type: string;
+  @ApiProperty({
+    enum: DashboardActivityType,
+    enumName: 'DashboardActivityType',
+    example: DashboardActivityType.USER_REGISTERED,
+    description: "One of spec 001 §3's six types, the nearest to the audit entry `id` (whose own type keeps the detail: a created account is USER_REGISTERED, an unban or a new password USER_UPDATED, a rejection, archive or deletion POST_CREATED, any tag change TAG_CREATED)",
+  })
+  type: DashboardActivityType;
   @ApiProperty({ example: 'New user registered' }) title: string;
   @ApiProperty({ example: 'Ann Lee signed up' }) description: string;
   @ApiProperty({ type: String, format: 'date-time' }) timestamp: string;

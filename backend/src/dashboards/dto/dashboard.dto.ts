@@ -51,8 +51,9 @@ export class QuickStatsDto {
 }
 
 /**
- * Kinds of dashboard activity: the admin stats' kinds (spec 001 §3 'Activity types') and the
- * author's own post events (POST_CREATED, POST_SUBMITTED, POST_PUBLISHED, POST_REJECTED).
+ * The six activity types of spec 001 §3 ('Activity types'), the only values of
+ * `recentActivities[].type` on the admin and author dashboards: integrators switch on them. Every
+ * event maps to the nearest (dashboards/activity-type.ts); the audit log keeps the exact kind.
  */
 export enum DashboardActivityType {
   USER_REGISTERED = 'USER_REGISTERED',
@@ -61,8 +62,6 @@ export enum DashboardActivityType {
   TAG_CREATED = 'TAG_CREATED',
   USER_UPDATED = 'USER_UPDATED',
   USER_BANNED = 'USER_BANNED',
-  POST_SUBMITTED = 'POST_SUBMITTED',
-  POST_REJECTED = 'POST_REJECTED',
 }
 
 /** One entry of a back-office activity list (spec 001 §3: type, title, description, timestamp, optional link). */
@@ -84,8 +83,8 @@ export class AuthorDashboardStatsDto {
   @ApiProperty({
     type: [DashboardActivityDto],
     description:
-      "Events on the caller's own posts, newest first, at most 10: created (POST_CREATED), waiting for review (POST_SUBMITTED, posts now PENDING_REVIEW, " +
-      'at their last change), published (POST_PUBLISHED, at publishedAt), rejected (POST_REJECTED, each rejecting review, with its reason). ' +
+      "Events on the caller's own posts, newest first, at most 10: created (POST_CREATED), waiting for review (type POST_CREATED, title 'Submitted for review'; posts now PENDING_REVIEW, " +
+      "at their last change), published (POST_PUBLISHED, at publishedAt), rejected (type POST_CREATED, title 'Post rejected'; each rejecting review, with its reason). " +
       'link: /author/posts/{id}/edit while the post is a DRAFT or REJECTED, /blog/{slug} while it is PUBLISHED, else absent',
   })
   recentActivities: DashboardActivityDto[];
