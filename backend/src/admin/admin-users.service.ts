@@ -161,7 +161,7 @@ export class AdminUsersService implements OnModuleDestroy {
       if (isUniqueViolation(error)) throw this.emailTaken();
       throw error;
     }
-    this.userChanged(id);
+    await this.userChanged(id);
     return this.get(id);
   }
 
@@ -236,7 +236,7 @@ export class AdminUsersService implements OnModuleDestroy {
       // The name and bio show beside the account's posts (cards, post pages, feed, authors).
       return changes.fullName || changes.bio ? ('profile' as const) : ('other' as const);
     });
-    if (changed) this.userChanged(id, changed === 'profile');
+    if (changed) await this.userChanged(id, changed === 'profile');
     return this.get(id);
   }
 
@@ -291,7 +291,7 @@ export class AdminUsersService implements OnModuleDestroy {
         details: { reason: dto.reason, adminNote: dto.adminNote ?? null, previousStatus: user.status },
       });
     });
-    this.userChanged(id);
+    await this.userChanged(id);
     return this.get(id);
   }
 
@@ -318,7 +318,7 @@ export class AdminUsersService implements OnModuleDestroy {
         details: { reason: dto.reason, adminNote: dto.adminNote ?? null },
       });
     });
-    this.userChanged(id);
+    await this.userChanged(id);
     return this.get(id);
   }
 
@@ -377,8 +377,8 @@ export class AdminUsersService implements OnModuleDestroy {
    * shows the account (`profileChanged`: its name or bio, which posts and lists show beside its
    * posts; otherwise only the authors page, which lists active authors, can change).
    */
-  private userChanged(id: number, profileChanged = false): void {
-    this.contentEvents.changed({ kind: USER_CHANGE_KIND, userId: id, profileChanged });
+  private async userChanged(id: number, profileChanged = false): Promise<void> {
+    await this.contentEvents.changed({ kind: USER_CHANGE_KIND, userId: id, profileChanged });
   }
 
   /** Takes the admin mutex, then the user's row; answers the user with roles (404 when missing). */

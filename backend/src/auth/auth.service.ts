@@ -6,6 +6,7 @@ import { createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto
 import { DataSource, IsNull, LessThan, Repository } from 'typeorm';
 import { AuditService } from '../audit/audit.service';
 import { AuditLinks, AuditType } from '../audit/audit.types';
+import { ContentEvents } from '../common/content-events';
 import { APP_CONFIG, AppConfig } from '../config/env';
 import { MailService } from '../mail/mail.service';
 import { RedisService } from '../redis/redis.service';
@@ -72,6 +73,7 @@ export class AuthService {
     private readonly attempts: AttemptCounter,
     private readonly audit: AuditService,
     private readonly redis: RedisService,
+    private readonly contentEvents: ContentEvents,
   ) {}
 
   // ---- sign-up and verification -------------------------------------------------------------
@@ -113,6 +115,8 @@ export class AuthService {
       if (isUniqueViolation(error)) throw new ConflictException(AuthMessages.EMAIL_IN_USE);
       throw error;
     }
+    // A new account counts in the quick stats and the back office's user totals.
+    await this.contentEvents.changed({ kind: 'user', userId, profileChanged: false });
     const mailed = await this.mail.sendVerificationCode(email, dto.fullName, code, CODE_TTL_MINUTES);
     return { user: await this.usersService.getProfile(userId), mailed };
   }
@@ -138,6 +142,8 @@ export class AuthService {
     });
     // The wrong try is counted (committed) before answering.
     if (userId === null) throw new BadRequestException(AuthMessages.CODE_WRONG);
+    // PENDING → ACTIVE: the back office's user totals by status.
+    await this.contentEvents.changed({ kind: 'user', userId, profileChanged: false });
     return this.usersService.getProfile(userId);
   }
 

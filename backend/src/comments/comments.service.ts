@@ -99,7 +99,7 @@ export class CommentsService {
       await this.posts.adjustCounters(manager, input.postId, { comments: 1 });
       return (await this.comments.findOne(newId, manager)) as CommentRow;
     });
-    if (post) this.countersChanged(post);
+    if (post) await this.countersChanged(post);
     return { comment: toCommentResponse(row), isReply: !!input.parentId };
   }
 
@@ -143,7 +143,7 @@ export class CommentsService {
       return comment.post_id;
     });
     const post = await this.comments.findPost(postId);
-    if (post) this.countersChanged(post);
+    if (post) await this.countersChanged(post);
   }
 
   /** A user's comments on published posts (public), newest or oldest first. */
@@ -193,8 +193,8 @@ export class CommentsService {
    * After the commit, before the answer: the post's comment count changed. Every cache drops what
    * shows it (this instance synchronously, so the commenter's next read has the new count).
    */
-  private countersChanged(post: PostRef): void {
-    this.contentEvents.changed({ kind: 'post-counters', postId: post.id, slug: post.slug, counter: 'comments' });
+  private countersChanged(post: PostRef): Promise<void> {
+    return this.contentEvents.changed({ kind: 'post-counters', postId: post.id, slug: post.slug, counter: 'comments' });
   }
 
   private async publishedPost(postId: number, message: string = CommentsMessages.POST_NOT_FOUND): Promise<PostRef> {

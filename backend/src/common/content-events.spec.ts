@@ -8,9 +8,25 @@ describe('ContentEvents', () => {
     const order: string[] = [];
     events.onChange(() => order.push('cache 1'));
     events.onChange(() => order.push('cache 2'));
-    events.relayTo((relayed) => order.push(`relay ${relayed.kind} ${relayed.kind === 'post' ? relayed.postId : ''}`));
-    events.changed(change);
+    events.relayTo(async (relayed) => void order.push(`relay ${relayed.kind} ${relayed.kind === 'post' ? relayed.postId : ''}`));
+    void events.changed(change);
     expect(order).toEqual(['cache 1', 'cache 2', 'relay post 7']);
+  });
+
+  it('settles only once the relay has (the other instances dropped theirs), having dropped locally at once', async () => {
+    const events = new ContentEvents();
+    const order: string[] = [];
+    let relayDone!: () => void;
+    events.onChange(() => order.push('local'));
+    events.relayTo(() => new Promise<void>((done) => (relayDone = done)));
+    const settled = events.changed(change).then(() => order.push('settled'));
+    expect(order).toEqual(['local']);
+    await Promise.resolve();
+    expect(order).toEqual(['local']);
+    order.push('others dropped');
+    relayDone();
+    await settled;
+    expect(order).toEqual(['local', 'others dropped', 'settled']);
   });
 
   it('delivers a notice from another instance to the listeners only (never relayed back)', () => {
@@ -18,7 +34,7 @@ describe('ContentEvents', () => {
     const seen: ContentChange[] = [];
     const relayed: ContentChange[] = [];
     events.onChange((c) => seen.push(c));
-    events.relayTo((c) => relayed.push(c));
+    events.relayTo(async (c) => void relayed.push(c));
     events.deliver(change);
     expect(seen).toEqual([change]);
     expect(relayed).toEqual([]);
@@ -27,11 +43,11 @@ describe('ContentEvents', () => {
   it('stops relaying when asked, and works without a relay (no REDIS_URL)', () => {
     const events = new ContentEvents();
     const relayed: ContentChange[] = [];
-    const stop = events.relayTo((c) => relayed.push(c));
+    const stop = events.relayTo(async (c) => void relayed.push(c));
     stop();
     const seen: ContentChange[] = [];
     events.onChange((c) => seen.push(c));
-    events.changed(change);
+    void events.changed(change);
     expect(seen).toEqual([change]);
     expect(relayed).toEqual([]);
   });
@@ -39,13 +55,14 @@ describe('ContentEvents', () => {
   it('recognises well-formed changes only (what the relay delivers from other instances)', () => {
     const good: ContentChange[] = [
       change,
+      { kind: 'unpublished-post', postId: 4 },
       { kind: 'post-counters', postId: 3, slug: 'x', counter: 'likes' },
       { kind: 'tag', tagId: 2, slugs: ['a', 'b'] },
       { kind: 'user', userId: 9, profileChanged: false },
       { kind: 'resync' },
     ];
     for (const value of good) expect(isContentChange(JSON.parse(JSON.stringify(value)))).toBe(true);
-    for (const value of [null, 'post', { kind: 'post' }, { kind: 'post', postId: '7', slugs: [] }, { kind: 'likes', id: 1 }, { kind: 'post-counters', postId: 1, slug: 'x', counter: 'views' }, { kind: 'user', userId: 1 }]) {
+    for (const value of [null, 'post', { kind: 'post' }, { kind: 'post', postId: '7', slugs: [] }, { kind: 'likes', id: 1 }, { kind: 'post-counters', postId: 1, slug: 'x', counter: 'views' }, { kind: 'user', userId: 1 }, { kind: 'unpublished-post' }]) {
       expect(isContentChange(value)).toBe(false);
     }
   });

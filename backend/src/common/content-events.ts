@@ -7,6 +7,11 @@ import { Global, Injectable, Module } from '@nestjs/common';
 export type ContentChange =
   /** A post anonymous readers see (or saw) was published, edited, unpublished or deleted; `slugs` old and new. */
   | { kind: 'post'; postId: number; slugs: string[] }
+  /**
+   * A post readers do not see (and did not) was created, changed status among DRAFT,
+   * PENDING_REVIEW, REJECTED and ARCHIVED, or was deleted: only the back office's post counts show it.
+   */
+  | { kind: 'unpublished-post'; postId: number }
   /** A published post's like or comment count changed (nothing else about it). */
   | { kind: 'post-counters'; postId: number; slug: string; counter: 'likes' | 'comments' }
   /** A tag was renamed, (de)activated or deleted; `slugs` old and new. */
@@ -22,7 +27,7 @@ export type ContentChange =
 
 export type ContentChangeKind = ContentChange['kind'];
 
-const KINDS: ReadonlySet<string> = new Set<ContentChangeKind>(['post', 'post-counters', 'tag', 'user', 'resync']);
+const KINDS: ReadonlySet<string> = new Set<ContentChangeKind>(['post', 'unpublished-post', 'post-counters', 'tag', 'user', 'resync']);
 const isId = (value: unknown): value is number => Number.isSafeInteger(value);
 const isSlugs = (value: unknown): value is string[] => Array.isArray(value) && value.every((slug) => typeof slug === 'string');
 
@@ -34,6 +39,8 @@ export function isContentChange(value: unknown): value is ContentChange {
   switch (change.kind as ContentChangeKind) {
     case 'post':
       return isId(change.postId) && isSlugs(change.slugs);
+    case 'unpublished-post':
+      return isId(change.postId);
     case 'post-counters':
       return isId(change.postId) && typeof change.slug === 'string' && (change.counter === 'likes' || change.counter === 'comments');
     case 'tag':
@@ -46,22 +53,25 @@ export function isContentChange(value: unknown): value is ContentChange {
 }
 
 type Listener = (change: ContentChange) => void;
+/** Tells the other instances; settles once they have dropped what the change makes stale (or gave up waiting). */
+type Relay = (change: ContentChange) => Promise<void>;
 
 /**
  * In-process notice that content changed, saying what (a post published or edited, its counters,
- * a tag, an account). Services call changed() after their transaction commits and before they
- * answer: every cache on this instance drops the exact entries that show the change synchronously
- * (so the caller reads their own write), and the relay (REDIS_URL) tells the other instances.
+ * a tag, an account). Services await changed() after their transaction commits and before they
+ * answer: every cache on this instance drops the exact entries that show the change synchronously,
+ * and the relay (REDIS_URL) settles once every other instance has dropped them too, so the caller
+ * reads their own write whichever instance answers next.
  */
 @Injectable()
 export class ContentEvents {
   private readonly listeners = new Set<Listener>();
-  private relay?: Listener;
+  private relay?: Relay;
 
-  /** Content changed here: this instance's listeners drop what is stale, then the relay (if any) tells the other instances. */
-  changed(change: ContentChange): void {
+  /** Content changed here: this instance's listeners drop what is stale, then the relay (if any) tells the other instances and waits for them. */
+  async changed(change: ContentChange): Promise<void> {
     this.deliver(change);
-    this.relay?.(change);
+    await this.relay?.(change);
   }
 
   /** Tells this instance's listeners only (a notice that came from another instance, or a resync). */
@@ -70,7 +80,7 @@ export class ContentEvents {
   }
 
   /** Sends every local change on to other instances too (REDIS_URL); returns a function that stops it. */
-  relayTo(relay: Listener): () => void {
+  relayTo(relay: Relay): () => void {
     this.relay = relay;
     return () => {
       if (this.relay === relay) this.relay = undefined;

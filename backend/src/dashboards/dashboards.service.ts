@@ -64,11 +64,12 @@ export class DashboardsService implements OnModuleDestroy {
     private readonly repository: DashboardsRepository,
     contentEvents: ContentEvents,
   ) {
-    // Both count users, published posts, comments and likes: every change but a tag's. Dropped
-    // before the writer answers, so a commenter's next quick stats count their comment.
+    // Both count users, published posts, comments and likes: every change but a tag's; the chart
+    // also counts posts of any status. Dropped before the writer answers, so a commenter's next
+    // quick stats count their comment.
     this.stopListening = contentEvents.onChange((change) => {
       if (change.kind === 'tag') return;
-      this.quick.clear();
+      if (change.kind !== 'unpublished-post') this.quick.clear();
       this.activity.clear();
     });
   }

@@ -4,9 +4,6 @@ import { APP_CONFIG, AppConfig } from '../config/env';
 import { CachedPage, DEFAULT_PAGE_CACHE_LIMITS, PageCache } from './page-cache';
 import { PageGroup, pageGroupOf, postPageGroup } from './page-cache-policy';
 
-/** Like counts on the list pages of anonymous readers are at most this old (see PageCacheService). */
-export const LIST_COUNTS_WINDOW_MS = 5_000;
-
 const ALL_LISTS = [PageGroup.home, PageGroup.posts, PageGroup.tags, PageGroup.authors, PageGroup.feed, PageGroup.sitemap, PageGroup.other];
 /** The pages that show like counts beside posts other than the page's own (cards, authors' totals). */
 const LIKE_COUNT_LISTS = [PageGroup.home, PageGroup.posts, PageGroup.tags, PageGroup.authors];
@@ -16,11 +13,9 @@ const LIKE_COUNT_LISTS = [PageGroup.home, PageGroup.posts, PageGroup.tags, PageG
  * (pages are grouped by what they show: page-cache-policy pageGroupOf):
  * - `post` (published, edited, unpublished, deleted): that post's pages (old and new slug) and
  *   every list page (home, /blog, tags, authors, feed, sitemap); other posts' pages stay.
- * - `post-counters`: that post's page at once; for likes, also the pages whose cards or totals
- *   show like counts (home, /blog, tags, authors), at once for the first like and then at most
- *   once per 5 s (a burst of likes re-renders the lists once per window). Only anonymous readers
- *   get these pages, and they cannot have liked anything: a signed-in liker's pages are rendered
- *   from answers dropped at once. Comment counts show only on the post's page.
+ * - `post-counters`: that post's page; for likes, also the pages whose cards or totals show like
+ *   counts (home, /blog, tags, authors). Comment counts show only on the post's page.
+ * - `unpublished-post`: nothing (no public page shows it).
  * - `tag`: a tag shows on the cards and pages of its posts, which this cache cannot tell apart:
  *   every page but /authors.
  * - `user` with a new name, bio or avatar: every page that shows authors (all but the sitemap);
@@ -39,8 +34,6 @@ export class PageCacheService implements OnModuleDestroy {
   private readonly droppedAt = new Map<string, number>();
   /** When every group but one ('' for none) was last dropped. */
   private readonly allButDroppedAt = new Map<string, number>();
-  private listCountsTimer?: NodeJS.Timeout;
-  private listCountsDroppedAt = 0;
   private readonly unsubscribe: () => void;
 
   constructor(@Inject(APP_CONFIG) config: AppConfig, events: ContentEvents) {
@@ -67,8 +60,7 @@ export class PageCacheService implements OnModuleDestroy {
         this.drop([...change.slugs.map(postPageGroup), ...ALL_LISTS]);
         return;
       case 'post-counters':
-        this.drop([postPageGroup(change.slug), PageGroup.other]);
-        if (change.counter === 'likes') this.dropLikeCountLists();
+        this.drop(change.counter === 'likes' ? [postPageGroup(change.slug), PageGroup.other, ...LIKE_COUNT_LISTS] : [postPageGroup(change.slug), PageGroup.other]);
         return;
       case 'tag':
         this.dropAllBut(PageGroup.authors);
@@ -90,7 +82,6 @@ export class PageCacheService implements OnModuleDestroy {
 
   onModuleDestroy(): void {
     this.unsubscribe();
-    if (this.listCountsTimer) clearTimeout(this.listCountsTimer);
   }
 
   private drop(groups: readonly string[]): void {
@@ -105,19 +96,5 @@ export class PageCacheService implements OnModuleDestroy {
   private dropAllBut(keep: string): void {
     this.allButDroppedAt.set(keep, ++this.sequence);
     this.cache.deleteAllBut(keep);
-  }
-
-  /** The first like-count change drops the lists at once; later ones within the window once at its end. */
-  private dropLikeCountLists(): void {
-    if (this.listCountsTimer) return;
-    const wait = this.listCountsDroppedAt + LIST_COUNTS_WINDOW_MS - Date.now();
-    const run = () => {
-      this.listCountsTimer = undefined;
-      this.listCountsDroppedAt = Date.now();
-      this.drop(LIKE_COUNT_LISTS);
-    };
-    if (wait <= 0) return run();
-    this.listCountsTimer = setTimeout(run, wait);
-    this.listCountsTimer.unref();
   }
 }

@@ -119,7 +119,7 @@ export class LikesService {
       slug = post.slug;
       return work(manager);
     });
-    if (outcome.changed) this.contentEvents.changed({ kind: 'post-counters', postId, slug, counter: 'likes' });
+    if (outcome.changed) await this.contentEvents.changed({ kind: 'post-counters', postId, slug, counter: 'likes' });
     return outcome;
   }
 

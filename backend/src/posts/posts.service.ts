@@ -122,7 +122,7 @@ export class PostsService {
         details: { status: post.status, authorId: post.authorId, slug: post.slug },
       });
     });
-    if (post.status === PostStatus.PUBLISHED) this.contentEvents.changed({ kind: 'post', postId: id, slugs: [post.slug] });
+    await this.notifyChanged(id, post, null);
   }
 
   /** DRAFT or REJECTED → PENDING_REVIEW, by the post's author (or an admin). */
@@ -178,11 +178,15 @@ export class PostsService {
     return counts;
   }
 
-  /** Public pages show this post (or did before the change): tell the page caches, after the commit. */
-  notifyChanged(id: number, before: { status: PostStatus; slug: string } | null, after: { status: PostStatus; slug: string } | null): void {
-    const visible = [before, after].filter((state): state is { status: PostStatus; slug: string } => state?.status === PostStatus.PUBLISHED);
-    if (!visible.length) return;
-    this.contentEvents.changed({ kind: 'post', postId: id, slugs: [...new Set([before?.slug, after?.slug].filter((s): s is string => !!s))] });
+  /**
+   * After the commit, before the answer: every cache drops what shows the post. Public pages show
+   * it (or did before the change): a `post` notice; otherwise only the back office's post counts
+   * can change (`unpublished-post`).
+   */
+  async notifyChanged(id: number, before: { status: PostStatus; slug: string } | null, after: { status: PostStatus; slug: string } | null): Promise<void> {
+    const visible = [before, after].some((state) => state?.status === PostStatus.PUBLISHED);
+    if (!visible) return this.contentEvents.changed({ kind: 'unpublished-post', postId: id });
+    await this.contentEvents.changed({ kind: 'post', postId: id, slugs: [...new Set([before?.slug, after?.slug].filter((s): s is string => !!s))] });
   }
 
   /** One page of a list (every column but the bodies, the author's name and e-mail, every tag) and the filter's total. */
@@ -271,7 +275,7 @@ export class PostsService {
     }
 
     const saved = await this.findOrFail(savedId);
-    this.notifyChanged(savedId, before, { status: saved.status, slug: saved.slug });
+    await this.notifyChanged(savedId, before, { status: saved.status, slug: saved.slug });
     return { post: await this.toResponse(saved), skippedTags };
   }
 

@@ -107,7 +107,7 @@ export class TagsService {
     await this.save(tag, (saved) =>
       this.entry(AuditType.TAG_UPDATED, saved, actor, 'Tag updated', `Tag "${saved.name}" was updated`, { changed: Object.keys(dto).filter((key) => dto[key as keyof TagUpdateDto] !== undefined) }),
     );
-    this.changed(tag, oldSlug);
+    await this.changed(tag, oldSlug);
     return toTagResponse(tag, await this.repository.countPosts(id, true));
   }
 
@@ -124,7 +124,7 @@ export class TagsService {
             : this.entry(AuditType.TAG_DEACTIVATED, tag, actor, 'Tag deactivated', `Tag "${tag.name}" was deactivated`),
         );
       });
-      this.changed(tag);
+      await this.changed(tag);
     }
     return toTagResponse(tag, await this.repository.countPosts(id, true));
   }
@@ -140,7 +140,7 @@ export class TagsService {
       await manager.delete(Tag, { id });
       await this.audit.record(manager, { ...this.entry(AuditType.TAG_DELETED, tag, actor, 'Tag deleted', `Tag "${tag.name}" was deleted`), link: null });
     });
-    this.changed(tag);
+    await this.changed(tag);
   }
 
   /** Active tags among these slugs (for attaching to posts). */
@@ -189,8 +189,8 @@ export class TagsService {
     }
   }
 
-  private changed(tag: Tag, oldSlug?: string): void {
+  private async changed(tag: Tag, oldSlug?: string): Promise<void> {
     const slugs = oldSlug && oldSlug !== tag.slug ? [oldSlug, tag.slug] : [tag.slug];
-    this.contentEvents.changed({ kind: 'tag', tagId: tag.id, slugs });
+    await this.contentEvents.changed({ kind: 'tag', tagId: tag.id, slugs });
   }
 }

@@ -26,8 +26,8 @@ export class UsersService {
   ) {}
 
   /** The name, bio or avatar changed: they show beside the account's posts; the caches drop those pages before the answer. */
-  private profileChanged(id: number): void {
-    this.contentEvents.changed({ kind: 'user', userId: id, profileChanged: true });
+  private async profileChanged(id: number): Promise<void> {
+    await this.contentEvents.changed({ kind: 'user', userId: id, profileChanged: true });
   }
 
   /** A user with their roles, or null. */
@@ -81,7 +81,7 @@ export class UsersService {
       if (isUniqueViolation(error)) throw new ConflictException(UsersMessages.EMAIL_IN_USE);
       throw error;
     }
-    if (shown) this.profileChanged(id);
+    if (shown) await this.profileChanged(id);
     return this.getProfile(id);
   }
 
@@ -103,7 +103,7 @@ export class UsersService {
       await this.images.delete('avatars', avatarUrl);
       throw error;
     }
-    this.profileChanged(id);
+    await this.profileChanged(id);
     if (previous) await this.images.delete('avatars', previous);
     return { avatarUrl };
   }
@@ -112,7 +112,7 @@ export class UsersService {
     const user = await this.require(id);
     if (user.avatar) {
       await this.users.update({ id }, { avatar: null });
-      this.profileChanged(id);
+      await this.profileChanged(id);
       await this.images.delete('avatars', user.avatar);
     }
     return this.getProfile(id);
