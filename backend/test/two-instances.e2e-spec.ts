@@ -4,6 +4,7 @@ import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
+import { ContentChange, ContentEvents } from '../src/common/content-events';
 import type { AstroHandler, ServerLocals } from '../src/frontend/frontend.module';
 import { createTestApp, TestApp } from './helpers/app';
 import { api, uid } from './helpers/envelope';
@@ -153,6 +154,31 @@ if (!withRedis) console.warn('two-instances.e2e-spec: redis-server is not instal
     await a.t.http.post(api(`/likes/post/${id}`)).set(reader.auth).expect((res) => expect([200, 201]).toContain(res.status));
     expect((await b.t.http.get(api(`/likes/post/${id}/count`)).expect(200)).body.data.likeCount).toBe(1);
     expect((await b.t.http.get(api(`/likes/post/${id}/status`)).set(reader.auth).expect(200)).body.data).toMatchObject({ liked: true, likeCount: 1 });
+  });
+
+  it("a like and a comment through A show at once in B's held answers: A answers only after B dropped them", async () => {
+    const slug = `read-own-${uid()}`;
+    const id = (await a.t.http.post(api('/blog/posts')).set(admin.auth).send({ title: `Read own ${slug}`, content: 'Body', slug, status: 'PUBLISHED' }).expect(201)).body.data.id as number;
+    const dropsOnB: ContentChange[] = [];
+    const stop = b.t.app.get(ContentEvents).onChange((change) => dropsOnB.push(change));
+    const onB = async () => (await b.t.http.get(api(`/blog/posts/public/${slug}`)).expect(200)).body.data as { likeCount: number; commentCount: number };
+    const quickOnB = async () => (await b.t.http.get(api('/dashboard/quick-stats')).expect(200)).body.data as { totalLikes: number; totalComments: number };
+    const counterDrops = (counter: string) => dropsOnB.filter((change) => change.kind === 'post-counters' && change.postId === id && change.counter === counter).length;
+    try {
+      // Several rounds: each read on B right after A's answer, with no waiting.
+      for (let round = 1; round <= 5; round++) {
+        const liker = await createReader(a.t);
+        const [post, quick] = [await onB(), await quickOnB()]; // held by B (5 s micro-caches)
+        await a.t.http.post(api(`/likes/post/${id}/toggle`)).set(liker.auth).expect(200);
+        expect(counterDrops('likes')).toBe(round);
+        await a.t.http.post(api('/comments')).set(liker.auth).send({ postId: id, content: `Round ${round}` }).expect(201);
+        expect(counterDrops('comments')).toBe(round);
+        expect(await onB()).toMatchObject({ likeCount: post.likeCount + 1, commentCount: post.commentCount + 1 });
+        expect(await quickOnB()).toMatchObject({ totalLikes: quick.totalLikes + 1, totalComments: quick.totalComments + 1 });
+      }
+    } finally {
+      stop();
+    }
   });
 
   it('an avatar uploaded through A is served by B (one bucket)', async () => {
