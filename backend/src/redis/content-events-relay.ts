@@ -126,8 +126,8 @@ export class ContentEventsRelay implements OnApplicationBootstrap, OnModuleDestr
       this.countAcknowledgement(relayed.id);
       return;
     }
-    if (!isContentChange(relayed.change)) return;
-    this.events.deliver(relayed.change);
+    // A change this version cannot read (a newer instance's kind): drop everything rather than keep what it may have made stale.
+    this.events.deliver(isContentChange(relayed.change) ? relayed.change : RESYNC);
     if (typeof relayed.id !== 'string') return;
     const acknowledgement: Acknowledgement = { to: relayed.from, id: relayed.id };
     this.redis.client?.publish(ACK_CHANNEL, JSON.stringify(acknowledgement)).catch(() => undefined);
