@@ -184,8 +184,9 @@ describe('Posts API', () => {
       const post = await adminPost();
       expect(events).toEqual([{ kind: 'post', postId: post.id, slugs: [post.slug] }]);
       events.length = 0;
-      await t.http.post(api('/blog/posts')).set(admin.auth).send({ title: `Quiet ${uid()}`, content: 'c' }).expect(201);
-      expect(events).toEqual([]);
+      // A draft: no public page shows it; only the back office's post counts are told.
+      const draft = await t.http.post(api('/blog/posts')).set(admin.auth).send({ title: `Quiet ${uid()}`, content: 'c' }).expect(201);
+      expect(events).toEqual([{ kind: 'unpublished-post', postId: draft.body.data.id }]);
     });
   });
 

@@ -181,11 +181,12 @@ export class PostsService {
   /**
    * After the commit, before the answer: every cache drops what shows the post. Public pages show
    * it (or did before the change): a `post` notice; otherwise only the back office's post counts
-   * can change (`unpublished-post`).
+   * show it, which change when it is created or deleted (`unpublished-post`), not when it moves
+   * among the statuses readers never see.
    */
   async notifyChanged(id: number, before: { status: PostStatus; slug: string } | null, after: { status: PostStatus; slug: string } | null): Promise<void> {
     const visible = [before, after].some((state) => state?.status === PostStatus.PUBLISHED);
-    if (!visible) return this.contentEvents.changed({ kind: 'unpublished-post', postId: id });
+    if (!visible) return before && after ? undefined : this.contentEvents.changed({ kind: 'unpublished-post', postId: id });
     await this.contentEvents.changed({ kind: 'post', postId: id, slugs: [...new Set([before?.slug, after?.slug].filter((s): s is string => !!s))] });
   }
 
