@@ -67,7 +67,7 @@ describe('loadConfig', () => {
   });
 
   it('reads TRUST_PROXY as a hop count, a flag or a list', () => {
-    expect(loadConfig({ DATA_DIR: dataDir() }).trustProxy).toBe('loopback');
+    expect(loadConfig({ DATA_DIR: dataDir() }).trustProxy).toBe(false);
     expect(loadConfig({ DATA_DIR: dataDir(), TRUST_PROXY: '2' }).trustProxy).toBe(2);
     expect(loadConfig({ DATA_DIR: dataDir(), TRUST_PROXY: 'true' }).trustProxy).toBe(true);
     expect(loadConfig({ DATA_DIR: dataDir(), TRUST_PROXY: 'loopback, 10.0.0.0/8' }).trustProxy).toBe('loopback, 10.0.0.0/8');

@@ -178,7 +178,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
     throw new ConfigError(`LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent (got "${logLevel}")`);
   }
 
-  const trustProxyRaw = optional(env, 'TRUST_PROXY') ?? 'loopback';
+  // Trust no proxy unless told: otherwise any client could pick its rate-limit bucket with X-Forwarded-For.
+  const trustProxyRaw = optional(env, 'TRUST_PROXY') ?? 'false';
   let trustProxy: boolean | number | string = trustProxyRaw;
   if (/^\d+$/.test(trustProxyRaw)) trustProxy = Number(trustProxyRaw);
   else if (trustProxyRaw === 'true' || trustProxyRaw === 'false') trustProxy = trustProxyRaw === 'true';
