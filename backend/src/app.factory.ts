@@ -11,6 +11,7 @@ import { onTheFlyCompression } from './common/http-compression';
 import { buildOpenApiDocument } from './common/openapi';
 import { parseBodies } from './common/request-bodies';
 import { securityHeaderOptions, securityHeaders } from './common/security-headers';
+import { refuseCrossOriginWrites } from './common/same-origin';
 import { answerClientErrorsWithEnvelope, refuseDeepJson } from './common/request-limits';
 import { FrontendModule, type FrontendModuleOptions } from './frontend/frontend.module';
 
@@ -41,6 +42,8 @@ export async function createApp(options: CreateAppOptions): Promise<NestExpressA
   app.use(onTheFlyCompression());
   app.use(apiCacheControl);
   app.use(cookieParser());
+  // Writes from another origin's pages are 403 before their body is read (common/same-origin.ts).
+  app.use(refuseCrossOriginWrites(options.config.publicUrl));
   // Post bodies may reach 200,000 characters of Markdown plus rendered HTML.
   // Bodies deeper than MAX_JSON_DEPTH are refused before parsing (400), so nothing recursive sees
   // them; express.json directly, since Nest's useBodyParser() keeps `verify` for its rawBody option.
