@@ -21,6 +21,8 @@ export interface AppConfig {
   throttleDisabled: boolean;
   /** Failed sign-ins allowed per account (normalised e-mail) per window, whatever the address. */
   loginAccountLimit: { failures: number; windowMinutes: number };
+  /** Comments (and replies) one user may post per minute and per day, across instances with REDIS_URL. */
+  commentLimit: { perMinute: number; perDay: number };
   pageCache: boolean;
   /** Shared throttler counters and cache invalidations across instances; unset: in-process. */
   redisUrl: string | undefined;
@@ -109,6 +111,16 @@ function parseLoginAccountLimit(env: Env): { failures: number; windowMinutes: nu
   return { failures, windowMinutes };
 }
 
+function parseWholeNumber(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = optional(env, name);
+  if (raw === undefined) return fallback;
+  const value = Number(raw);
+  if (!/^\d+$/.test(raw) || value < min || value > max) {
+    throw new ConfigError(`${name} must be a whole number from ${min} to ${max} (got "${raw}")`);
+  }
+  return value;
+}
+
 const BUCKET_NAME = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
 
 /** STORAGE=local|s3; S3 when STORAGE is unset and S3_BUCKET is given. */
@@ -171,6 +183,10 @@ export function loadConfig(env: Env = process.env): AppConfig {
   }
   const throttleDisabled = parseFlag(env, 'THROTTLE_DISABLED', ['1', 'true'], ['0', 'false'], false);
   const loginAccountLimit = parseLoginAccountLimit(env);
+  const commentLimit = {
+    perMinute: parseWholeNumber(env, 'COMMENT_LIMIT_PER_MINUTE', 10, 1, 10_000),
+    perDay: parseWholeNumber(env, 'COMMENT_LIMIT_PER_DAY', 100, 1, 1_000_000),
+  };
   const pageCache = parseFlag(env, 'PAGE_CACHE', ['on', '1', 'true'], ['off', '0', 'false'], true);
   const redisUrl = parseUrl(env, 'REDIS_URL', ['redis:', 'rediss:']);
   const logLevel = optional(env, 'LOG_LEVEL') ?? 'info';
@@ -199,6 +215,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     jwtSecret: jwtRaw ?? persistedSecret(dataDir, 'jwtSecret'),
     throttleDisabled,
     loginAccountLimit: Object.freeze(loginAccountLimit),
+    commentLimit: Object.freeze(commentLimit),
     pageCache,
     redisUrl,
     logLevel,
