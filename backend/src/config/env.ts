@@ -24,6 +24,8 @@ export interface AppConfig {
   /** Comments (and replies) one user may post per minute and per day, across instances with REDIS_URL. */
   commentLimit: { perMinute: number; perDay: number };
   pageCache: boolean;
+  /** Tests only: a file that Content-Security-Policy violation reports are appended to (the browser tests fail on any). */
+  cspReportLog: string | undefined;
   /** Shared throttler counters and cache invalidations across instances; unset: in-process. */
   redisUrl: string | undefined;
   logLevel: string;
@@ -189,6 +191,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
   };
   const pageCache = parseFlag(env, 'PAGE_CACHE', ['on', '1', 'true'], ['off', '0', 'false'], true);
   const redisUrl = parseUrl(env, 'REDIS_URL', ['redis:', 'rediss:']);
+  const cspReportLog = optional(env, 'CSP_REPORT_LOG');
   const logLevel = optional(env, 'LOG_LEVEL') ?? 'info';
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
     throw new ConfigError(`LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent (got "${logLevel}")`);
@@ -217,6 +220,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     loginAccountLimit: Object.freeze(loginAccountLimit),
     commentLimit: Object.freeze(commentLimit),
     pageCache,
+    cspReportLog: cspReportLog && resolve(cspReportLog),
     redisUrl,
     logLevel,
     trustProxy,
