@@ -72,7 +72,10 @@ const baseUrl = `http://127.0.0.1:${port}`;
 // pages read through the in-process gateway, so the journeys must leave it empty.
 const loopbackLog = join(tempDir, 'loopback.log');
 const LOOPBACK_GUARD = join(ROOT, 'scripts', 'lib', 'loopback-guard.mjs');
-const serverEnv = { ...process.env, PORT: String(port), DATA_DIR: dataDir, PUBLIC_URL: baseUrl, THROTTLE_DISABLED: '1', ADMIN_EMAIL, ADMIN_PASSWORD, LOOPBACK_LOG: loopbackLog };
+// The browser reports every Content-Security-Policy violation to the server, which appends it here
+// (CSP_REPORT_LOG, backend/src/common/csp-report.ts): the journeys run under the strict policy and must leave it empty.
+const cspReportLog = join(tempDir, 'csp-violations.log');
+const serverEnv = { ...process.env, PORT: String(port), DATA_DIR: dataDir, PUBLIC_URL: baseUrl, THROTTLE_DISABLED: '1', ADMIN_EMAIL, ADMIN_PASSWORD, LOOPBACK_LOG: loopbackLog, CSP_REPORT_LOG: cspReportLog };
 // Always the embedded database and the mail catcher below: never a developer's real services.
 for (const name of ['DATABASE_URL', 'REDIS_URL', 'SMTP_URL', 'JWT_SECRET']) delete serverEnv[name];
 // The server mails through an in-process SMTP catcher; the tests read the mails from MAIL_CAPTURE_URL.
@@ -201,12 +204,21 @@ try {
       E2E_ADMIN_EMAIL: ADMIN_EMAIL,
       E2E_ADMIN_PASSWORD: ADMIN_PASSWORD,
       MAIL_CAPTURE_URL: mail.url,
+      CSP_REPORT_LOG: cspReportLog,
     });
     const loopbackCalls = existsSync(loopbackLog) ? readFileSync(loopbackLog, 'utf8').split('\n').filter(Boolean) : [];
     log(`loopback connections the server made to itself during the journeys: ${loopbackCalls.length}`);
     if (loopbackCalls.length > 0) {
       process.stdout.write(`${loopbackCalls.slice(0, 20).join('\n')}\n`);
       log('pages must read through the in-process gateway, never over loopback HTTP');
+      if (exitCode === 0) exitCode = 1;
+    }
+    // Less the deliberate probe of frontend/tests/request-security.spec.ts, which proves reports arrive.
+    const cspViolations = existsSync(cspReportLog) ? readFileSync(cspReportLog, 'utf8').split('\n').filter((line) => line && !line.includes('csp-probe')) : [];
+    log(`Content-Security-Policy violations the browser reported during the journeys: ${cspViolations.length}`);
+    if (cspViolations.length > 0) {
+      process.stdout.write(`${cspViolations.slice(0, 20).join('\n')}\n`);
+      log('every inline script must be in the build (scripts/csp-script-hashes.mjs): no page may need more than the policy allows');
       if (exitCode === 0) exitCode = 1;
     }
     if (exitCode !== 0) {

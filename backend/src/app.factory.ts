@@ -10,8 +10,11 @@ import { apiCacheControl } from './common/api-cache-control';
 import { onTheFlyCompression } from './common/http-compression';
 import { buildOpenApiDocument } from './common/openapi';
 import { parseBodies } from './common/request-bodies';
-import { securityHeaderOptions, securityHeaders } from './common/security-headers';
+import { cspReportLog } from './common/csp-report';
+import { CSP_REPORT_PATH, securityHeaderOptions, securityHeaders } from './common/security-headers';
+import { refuseCrossOriginWrites } from './common/same-origin';
 import { answerClientErrorsWithEnvelope, refuseDeepJson } from './common/request-limits';
+import { readInlineScriptHashes } from './frontend/csp-script-hashes';
 import { FrontendModule, type FrontendModuleOptions } from './frontend/frontend.module';
 
 export interface CreateAppOptions extends AppModuleOptions {
@@ -34,13 +37,17 @@ export async function createApp(options: CreateAppOptions): Promise<NestExpressA
   app.set('x-powered-by', false);
   // Requests Node refuses before Express (headers over 16 KB, a broken request line) get the envelope too.
   answerClientErrorsWithEnvelope(app.getHttpServer());
-  // Helmet's headers with these options, recorded once and set by one loop (common/security-headers.ts).
-  app.use(securityHeaders(securityHeaderOptions(options.config)));
+  // Helmet's headers with these options, recorded once and set by one loop (common/security-headers.ts);
+  // script-src allows the built pages' inline scripts by hash (frontend/csp-script-hashes.ts).
+  app.use(securityHeaders(securityHeaderOptions(options.config, options.withFrontend ? readInlineScriptHashes() : [])));
+  if (options.config.cspReportLog) app.use(CSP_REPORT_PATH, cspReportLog(options.config.cspReportLog));
   // br/gzip for API JSON (and signed-in pages) from 1 KB; cached pages and the build's files come
   // precompressed and are left alone (common/http-compression.ts). Then Cache-Control/Vary for /api.
   app.use(onTheFlyCompression());
   app.use(apiCacheControl);
   app.use(cookieParser());
+  // Writes from another origin's pages are 403 before their body is read (common/same-origin.ts).
+  app.use(refuseCrossOriginWrites(options.config.publicUrl));
   // Post bodies may reach 200,000 characters of Markdown plus rendered HTML.
   // Bodies deeper than MAX_JSON_DEPTH are refused before parsing (400), so nothing recursive sees
   // them; express.json directly, since Nest's useBodyParser() keeps `verify` for its rawBody option.

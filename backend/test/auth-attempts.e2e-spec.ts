@@ -30,7 +30,7 @@ describe('Per-account sign-in limit', () => {
 
   beforeAll(async () => {
     mail = await startMailCatcher();
-    t = await createTestApp({ throttle: true, env: { SMTP_URL: mail.url } });
+    t = await createTestApp({ throttle: true, env: { SMTP_URL: mail.url, TRUST_PROXY: 'loopback' } });
     db = t.app.get(DataSource);
   });
   afterAll(async () => {

@@ -34,8 +34,8 @@ describe('Several instances on one database', () => {
 
   beforeAll(async () => {
     databaseUrl = await createFreshDatabase('instances');
-    a = await createTestApp({ databaseUrl, throttle: true, env: { JWT_SECRET } });
-    b = await createTestApp({ databaseUrl, throttle: true, env: { JWT_SECRET } });
+    a = await createTestApp({ databaseUrl, throttle: true, env: { JWT_SECRET, TRUST_PROXY: 'loopback' } });
+    b = await createTestApp({ databaseUrl, throttle: true, env: { JWT_SECRET, TRUST_PROXY: 'loopback' } });
   });
   afterAll(async () => {
     await a?.close();

@@ -145,15 +145,39 @@ describe('Rate limiting', () => {
     expect(res.body).toMatchObject({ success: false, status: 429, message: 'Too many attempts. Please wait before trying again.' });
   });
 
-  it('counts each visitor a page forwards (X-Forwarded-For from loopback) on their own', async () => {
+  it('never throttles health', async () => {
+    for (let i = 0; i < 5; i++) await t.http.get('/api/v1/health').expect(200);
+  });
+});
+
+describe('Rate limiting without TRUST_PROXY (the default)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ throttle: true, extraModules: [ProbeModule] });
+  });
+  afterAll(() => t.close());
+
+  it('ignores X-Forwarded-For by default: rotating it does not escape the limit', async () => {
+    const visitor = (ip: string) => t.http.get('/probe/limited').set('X-Forwarded-For', ip);
+    await visitor('203.0.113.1').expect(200);
+    await visitor('203.0.113.2').expect(200);
+    await visitor('203.0.113.3').expect(429);
+    await visitor('203.0.113.4').expect(429);
+  });
+});
+
+describe('Rate limiting behind a trusted proxy (TRUST_PROXY)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ throttle: true, extraModules: [ProbeModule], env: { TRUST_PROXY: 'loopback' } });
+  });
+  afterAll(() => t.close());
+
+  it('counts each forwarded client address on its own', async () => {
     const visitor = (ip: string) => t.http.get('/probe/limited').set('X-Forwarded-For', ip);
     await visitor('203.0.113.7').expect(200);
     await visitor('203.0.113.7').expect(200);
     await visitor('203.0.113.7').expect(429);
     await visitor('203.0.113.8').expect(200);
-  });
-
-  it('never throttles health', async () => {
-    for (let i = 0; i < 5; i++) await t.http.get('/api/v1/health').expect(200);
   });
 });

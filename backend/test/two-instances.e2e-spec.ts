@@ -62,7 +62,7 @@ if (!withRedis) console.warn('two-instances.e2e-spec: redis-server is not instal
     const t = await createTestApp({
       databaseUrl,
       throttle: true,
-      env: { JWT_SECRET, REDIS_URL: redis.url, ...s3.env },
+      env: { JWT_SECRET, REDIS_URL: redis.url, TRUST_PROXY: 'loopback', ...s3.env },
       frontend: { handler: pagesFor(renders), clientDir },
     });
     const server = t.app.getHttpServer() as Server;

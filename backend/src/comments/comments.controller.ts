@@ -7,6 +7,7 @@ import { Auth, CurrentUser } from '../common/decorators/auth.decorator';
 import { WithMessage, withMessage } from '../common/envelope';
 import { ParseIdPipe } from '../common/validation/parse-id.pipe';
 import { RoleName } from '../users/entities/role.entity';
+import { CommentRateLimit } from './comment-rate-limit.guard';
 import { CommentsMessages } from './comments.messages';
 import { CommentsService, CreatedComment } from './comments.service';
 import {
@@ -52,6 +53,7 @@ export class PostCommentsController {
   }
 
   @Post('posts/:id/comments')
+  @CommentRateLimit()
   @Auth({ role: RoleName.USER, forbidden: CommentsMessages.FORBIDDEN_COMMENT, unauthenticated: CommentsMessages.LOGIN_REQUIRED })
   @ApiOperation({ summary: `Comment on a post, or reply with parentId (any signed-in user). ${CREATE_NOTE}` })
   @ApiEnvelope(CommentResponseDto, { status: 201 })
@@ -82,6 +84,7 @@ export class CommentsController {
   constructor(private readonly comments: CommentsService) {}
 
   @Post()
+  @CommentRateLimit()
   @Auth({ role: RoleName.USER, forbidden: CommentsMessages.FORBIDDEN_COMMENT, unauthenticated: CommentsMessages.LOGIN_REQUIRED })
   @ApiOperation({ summary: `Comment on a post, or reply with parentId (any signed-in user). ${CREATE_NOTE}` })
   @ApiEnvelope(CommentResponseDto, { status: 201 })

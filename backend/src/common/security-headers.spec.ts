@@ -60,6 +60,25 @@ describe('securityHeaders', () => {
     await expectSameAsHelmet(securityHeaderOptions(config));
   });
 
+  it("allows inline scripts only by the build's hashes: script-src has no 'unsafe-inline'", async () => {
+    const hashes = ["'sha256-AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA='", "'sha256-BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB='"];
+    const app = await listen(appWith(securityHeaders(securityHeaderOptions(config, hashes))));
+    try {
+      const policy = String((await rawRequest(app.server, '/page')).headers['content-security-policy']);
+      expect(policy).toContain(`script-src 'self' ${hashes.join(' ')};`);
+      expect(policy).not.toMatch(/script-src[^;]*'unsafe-inline'/);
+      expect(policy).not.toContain('report-uri');
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('adds report-uri and report-sample only when CSP_REPORT_LOG is set (tests)', () => {
+    const reporting = loadConfig({ DATA_DIR: '/tmp/inkwell-security-headers', LOG_LEVEL: 'silent', CSP_REPORT_LOG: '/tmp/inkwell-csp.log' });
+    const directives = securityHeaderOptions(reporting).contentSecurityPolicy;
+    expect(directives).toMatchObject({ directives: { 'script-src': ["'self'", "'report-sample'"], 'report-uri': ['/csp-report'] } });
+  });
+
   it("matches helmet's defaults and the S3 variant of the app's options too", async () => {
     await expectSameAsHelmet({});
     const s3 = loadConfig({

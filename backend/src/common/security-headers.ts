@@ -3,13 +3,22 @@ import helmet, { type HelmetOptions } from 'helmet';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AppConfig } from '../config/env';
 
-/** The security headers' settings: helmet's defaults with the pages' needs. */
-export function securityHeaderOptions(config: AppConfig): HelmetOptions {
+/** Where the browser reports Content-Security-Policy violations when CSP_REPORT_LOG is set (common/csp-report.ts). */
+export const CSP_REPORT_PATH = '/csp-report';
+
+/**
+ * The security headers' settings: helmet's defaults with the pages' needs. `inlineScriptHashes`
+ * are the build's inline scripts ('sha256-…', frontend/csp-script-hashes.ts): only those run,
+ * never an inline script that is not in the build (no 'unsafe-inline').
+ */
+export function securityHeaderOptions(config: AppConfig, inlineScriptHashes: readonly string[] = []): HelmetOptions {
   return {
     contentSecurityPolicy: {
       directives: {
-        // Astro's island loader and the no-flash theme script are inline.
-        'script-src': ["'self'", "'unsafe-inline'"],
+        // Astro's island loader, its directive and small inlined scripts, and the no-flash theme script, by hash.
+        // With reports on (tests), each report carries the script's first 40 characters.
+        'script-src': ["'self'", ...inlineScriptHashes, ...(config.cspReportLog ? ["'report-sample'"] : [])],
+        ...(config.cspReportLog ? { 'report-uri': [CSP_REPORT_PATH] } : {}),
         // Images linked at S3_PUBLIC_URL: https is allowed anyway; a plain-http bucket (a local MinIO) is added by origin.
         'img-src': ["'self'", 'data:', 'blob:', 'https:', ...plainHttpImageOrigin(config)],
         'style-src': ["'self'", "'unsafe-inline'"],

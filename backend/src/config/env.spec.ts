@@ -41,9 +41,16 @@ describe('loadConfig', () => {
     [{ LOGIN_ACCOUNT_LIMIT: '0/15m' }, /^LOGIN_ACCOUNT_LIMIT must be/],
     [{ LOGIN_ACCOUNT_LIMIT: '10/0m' }, /^LOGIN_ACCOUNT_LIMIT must be/],
     [{ LOGIN_ACCOUNT_LIMIT: '10/1441m' }, /^LOGIN_ACCOUNT_LIMIT must be/],
+    [{ COMMENT_LIMIT_PER_MINUTE: '0' }, /^COMMENT_LIMIT_PER_MINUTE must be a whole number from 1 to 10000 \(got "0"\)/],
+    [{ COMMENT_LIMIT_PER_DAY: 'lots' }, /^COMMENT_LIMIT_PER_DAY must be a whole number/],
   ])('rejects %j with a message naming the variable', (env, message) => {
     expect(() => loadConfig({ DATA_DIR: dataDir(), ...env })).toThrow(ConfigError);
     expect(() => loadConfig({ DATA_DIR: dataDir(), ...env })).toThrow(message);
+  });
+
+  it('reads the per-user comment limits (10 a minute, 100 a day by default)', () => {
+    expect(loadConfig({ DATA_DIR: dataDir() }).commentLimit).toEqual({ perMinute: 10, perDay: 100 });
+    expect(loadConfig({ DATA_DIR: dataDir(), COMMENT_LIMIT_PER_MINUTE: '3', COMMENT_LIMIT_PER_DAY: '50' }).commentLimit).toEqual({ perMinute: 3, perDay: 50 });
   });
 
   it('reads LOGIN_ACCOUNT_LIMIT as failures per minutes', () => {
@@ -67,7 +74,7 @@ describe('loadConfig', () => {
   });
 
   it('reads TRUST_PROXY as a hop count, a flag or a list', () => {
-    expect(loadConfig({ DATA_DIR: dataDir() }).trustProxy).toBe('loopback');
+    expect(loadConfig({ DATA_DIR: dataDir() }).trustProxy).toBe(false);
     expect(loadConfig({ DATA_DIR: dataDir(), TRUST_PROXY: '2' }).trustProxy).toBe(2);
     expect(loadConfig({ DATA_DIR: dataDir(), TRUST_PROXY: 'true' }).trustProxy).toBe(true);
     expect(loadConfig({ DATA_DIR: dataDir(), TRUST_PROXY: 'loopback, 10.0.0.0/8' }).trustProxy).toBe('loopback, 10.0.0.0/8');

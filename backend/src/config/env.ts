@@ -21,7 +21,11 @@ export interface AppConfig {
   throttleDisabled: boolean;
   /** Failed sign-ins allowed per account (normalised e-mail) per window, whatever the address. */
   loginAccountLimit: { failures: number; windowMinutes: number };
+  /** Comments (and replies) one user may post per minute and per day, across instances with REDIS_URL. */
+  commentLimit: { perMinute: number; perDay: number };
   pageCache: boolean;
+  /** Tests only: a file that Content-Security-Policy violation reports are appended to (the browser tests fail on any). */
+  cspReportLog: string | undefined;
   /** Shared throttler counters and cache invalidations across instances; unset: in-process. */
   redisUrl: string | undefined;
   logLevel: string;
@@ -109,6 +113,16 @@ function parseLoginAccountLimit(env: Env): { failures: number; windowMinutes: nu
   return { failures, windowMinutes };
 }
 
+function parseWholeNumber(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = optional(env, name);
+  if (raw === undefined) return fallback;
+  const value = Number(raw);
+  if (!/^\d+$/.test(raw) || value < min || value > max) {
+    throw new ConfigError(`${name} must be a whole number from ${min} to ${max} (got "${raw}")`);
+  }
+  return value;
+}
+
 const BUCKET_NAME = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
 
 /** STORAGE=local|s3; S3 when STORAGE is unset and S3_BUCKET is given. */
@@ -171,14 +185,20 @@ export function loadConfig(env: Env = process.env): AppConfig {
   }
   const throttleDisabled = parseFlag(env, 'THROTTLE_DISABLED', ['1', 'true'], ['0', 'false'], false);
   const loginAccountLimit = parseLoginAccountLimit(env);
+  const commentLimit = {
+    perMinute: parseWholeNumber(env, 'COMMENT_LIMIT_PER_MINUTE', 10, 1, 10_000),
+    perDay: parseWholeNumber(env, 'COMMENT_LIMIT_PER_DAY', 100, 1, 1_000_000),
+  };
   const pageCache = parseFlag(env, 'PAGE_CACHE', ['on', '1', 'true'], ['off', '0', 'false'], true);
   const redisUrl = parseUrl(env, 'REDIS_URL', ['redis:', 'rediss:']);
+  const cspReportLog = optional(env, 'CSP_REPORT_LOG');
   const logLevel = optional(env, 'LOG_LEVEL') ?? 'info';
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
     throw new ConfigError(`LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent (got "${logLevel}")`);
   }
 
-  const trustProxyRaw = optional(env, 'TRUST_PROXY') ?? 'loopback';
+  // Trust no proxy unless told: otherwise any client could pick its rate-limit bucket with X-Forwarded-For.
+  const trustProxyRaw = optional(env, 'TRUST_PROXY') ?? 'false';
   let trustProxy: boolean | number | string = trustProxyRaw;
   if (/^\d+$/.test(trustProxyRaw)) trustProxy = Number(trustProxyRaw);
   else if (trustProxyRaw === 'true' || trustProxyRaw === 'false') trustProxy = trustProxyRaw === 'true';
@@ -198,7 +218,9 @@ export function loadConfig(env: Env = process.env): AppConfig {
     jwtSecret: jwtRaw ?? persistedSecret(dataDir, 'jwtSecret'),
     throttleDisabled,
     loginAccountLimit: Object.freeze(loginAccountLimit),
+    commentLimit: Object.freeze(commentLimit),
     pageCache,
+    cspReportLog: cspReportLog && resolve(cspReportLog),
     redisUrl,
     logLevel,
     trustProxy,
