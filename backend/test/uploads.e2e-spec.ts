@@ -237,7 +237,7 @@ describe('Uploads: temporary files, 413, decode queue, upload limit', () => {
     expect(await noTempFilesLeft()).toEqual([]);
   }, 60_000);
 
-  it('a full decode queue answers 503 with Retry-After before reading the body, and takes uploads again once free', async () => {
+  it('a full decode queue answers 503 with Retry-After without storing the body, and takes uploads again once free', async () => {
     const user = await createUser(t, [RoleName.AUTHOR]);
     const image = await png(64, 64);
     let release: () => void = () => undefined;
@@ -306,7 +306,7 @@ describe('Uploads: the per-user limit (UPLOAD_LIMIT)', () => {
     await t.close();
   });
 
-  it('answers 429 with Retry-After past the limit, counted per user across endpoints, before the body is read', async () => {
+  it('answers 429 with Retry-After past the limit, counted per user across endpoints, without storing the body', async () => {
     const author = await createUser(t, [RoleName.AUTHOR]);
     const other = await createUser(t);
     users.push(author, other);

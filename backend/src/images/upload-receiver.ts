@@ -52,12 +52,32 @@ const tooLargeNow = (req: Request, refusals: UploadRefusals): HttpException => {
   return refusals.tooLarge(Number.isFinite(length) && length > MAX_IMAGE_BYTES ? length : undefined);
 };
 
+/** Reads the request body to its end without keeping it (at most MAX_UPLOAD_BODY_BYTES; a longer one is left unread). */
+function discardBody(req: Request): Promise<void> {
+  return new Promise((done) => {
+    if (req.readableEnded || req.destroyed) return done();
+    let bytes = 0;
+    const finish = () => {
+      req.off('data', count);
+      done();
+    };
+    const count = (chunk: Buffer) => {
+      bytes += chunk.length;
+      if (bytes > MAX_UPLOAD_BODY_BYTES) finish();
+    };
+    req.on('data', count);
+    req.once('end', finish);
+    req.once('close', finish);
+    req.once('error', finish);
+  });
+}
+
 /**
  * Receives the one file of an upload request (avatar, thumbnail, image validation) on disk, never
  * in memory: streamed into DATA_DIR/upload-tmp and removed when the response ends (sent, failed or
- * aborted by the client). Before reading the body it refuses, in this order: a Content-Length over
- * the limit (413), an uploader past UPLOAD_LIMIT (429, counted in the throttler's storage, so in
- * Redis across instances) and a full decode queue (503). A body without a length is cut off at
+ * aborted by the client). Before storing anything it refuses, in this order: a Content-Length over
+ * the limit (413, before a byte is read), an uploader past UPLOAD_LIMIT (429, counted in the
+ * throttler's storage, so in Redis across instances) and a full decode queue (503). A body without a length is cut off at
  * the limit: the answer 413 goes out at once, the rest is discarded as it arrives, never stored.
  */
 @Injectable()
@@ -83,8 +103,15 @@ export class UploadReceiver implements OnModuleInit {
   async receive(req: Request, res: Response, field: string, refusals: UploadRefusals): Promise<void> {
     const length = Number(req.headers['content-length']);
     if (Number.isFinite(length) && length > MAX_UPLOAD_BODY_BYTES) throw tooLargeNow(req, refusals);
-    await this.countUpload(req as RequestWithTemp, res);
-    if (this.decodes.full) throw decodeQueueFull();
+    try {
+      await this.countUpload(req as RequestWithTemp, res);
+      if (this.decodes.full) throw decodeQueueFull();
+    } catch (error) {
+      // Answering while the client still sends makes some clients fail with EPIPE instead of
+      // reading the answer: the body (at most the limit, checked above) is discarded first.
+      await discardBody(req);
+      throw error;
+    }
 
     res.once('close', () => void this.removeTempFiles(req as RequestWithTemp));
     let cutOff: (error: HttpException) => void = () => undefined;
