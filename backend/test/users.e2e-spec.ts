@@ -152,7 +152,7 @@ describe('Users API (profile, avatar)', () => {
       await t.http.delete(`${API}/users/avatar`).expect(401);
     });
 
-    it('answers 400 for a missing file, a text file named .png and a file over 10 MB', async () => {
+    it('answers 400 for a missing file and a text file named .png, 413 for a file over 10 MB', async () => {
       const user = await signedInUser(t, mail);
       const none = await t.http.post(`${API}/users/avatar`).set('Authorization', bearer(user)).field('other', 'x').expect(400);
       expect(none.body).toEqual(failure(400, 'Please select an image file (jpg, png, gif, ...)'));
@@ -168,8 +168,8 @@ describe('Users API (profile, avatar)', () => {
         .post(`${API}/users/avatar`)
         .set('Authorization', bearer(user))
         .attach('file', big, { filename: 'big.png', contentType: 'image/png' })
-        .expect(400);
-      expect(tooLarge.body).toEqual(failure(400, 'File size cannot exceed 10MB'));
+        .expect(413);
+      expect(tooLarge.body).toEqual(failure(413, 'File size cannot exceed 10MB'));
       const profile = await t.http.get(`${API}/users/profile`).set('Authorization', bearer(user)).expect(200);
       expect(profile.body.data.avatar).toBeNull();
     });

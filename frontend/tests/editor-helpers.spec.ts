@@ -214,10 +214,11 @@ test.describe('editor helpers', () => {
     expect(fileProblem({ name: 'a.png', type: 'image/png', size: 10 }, info)).toBeUndefined();
     expect(fileProblem({ name: 'a.jpg', type: 'image/jpeg', size: 10 }, info)).toBeUndefined();
     expect(fileProblem({ name: 'a.webp', type: '', size: 10 }, info)).toBeUndefined();
-    expect(fileProblem({ name: 'a.svg', type: 'image/svg+xml', size: 10 }, info)).toBe('Only JPEG, JPG, PNG, WEBP images are allowed.');
-    expect(fileProblem({ name: 'a.png', type: 'text/plain', size: 10 }, info)).toBe('Only JPEG, JPG, PNG, WEBP images are allowed.');
-    expect(fileProblem({ name: 'a.png', type: 'image/png', size: 10_485_761 }, info)).toBe('The image must be at most 10 MB.');
-    expect(fileProblem({ name: 'a.png', type: 'image/png', size: 0 }, info)).toBe('The image must be at most 10 MB.');
+    expect(fileProblem({ name: 'a.svg', type: 'image/svg+xml', size: 10 }, info)).toBe('Please select a valid image file (JPG, PNG, WEBP, GIF)');
+    expect(fileProblem({ name: 'a.png', type: 'text/plain', size: 10 }, info)).toBe('Please select a valid image file (JPG, PNG, WEBP, GIF)');
+    expect(fileProblem({ name: 'a.png', type: 'image/png', size: 10_485_761 }, info)).toBe('File size (10.00 MB) exceeds the maximum limit of 10MB');
+    expect(fileProblem({ name: 'a.png', type: 'image/png', size: 12 * 1024 * 1024 }, info)).toBe('File size (12.00 MB) exceeds the maximum limit of 10MB');
+    expect(fileProblem({ name: 'a.png', type: 'image/png', size: 0 }, info)).toBe('Selected file is empty. Please choose a valid image file');
     expect(fileProblem({ name: 'a.jpg', type: 'image/jpeg', size: 1 }, { ...info, allowedFormats: ['jpg'] })).toBeUndefined();
     expect(dimensionProblem({ width: 2048, height: 2048 }, info)).toBeUndefined();
     expect(dimensionProblem({ width: 2049, height: 100 }, info)).toBe('The image is 2049x100 pixels; at most 2048x2048 is allowed.');

@@ -419,7 +419,7 @@ test.describe('post editor', () => {
     // Client checks: type, then dimensions; the server's check next.
     await chooseImage(page, 'notes.png', Buffer.from('not an image at all'), 'text/plain');
     await expect(page.getByRole('alert')).toContainText('Invalid File');
-    await expect(page.getByRole('alert')).toContainText('Only JPEG, JPG, PNG, WEBP, GIF images are allowed.');
+    await expect(page.getByRole('alert')).toContainText('Please select a valid image file (JPG, PNG, WEBP, GIF)');
     await chooseImage(page, 'broken.png', Buffer.from('\x89PNG\r\n\x1a\nbroken'));
     await expect(page.getByRole('alert')).toContainText('The file could not be read as an image.');
     await chooseImage(page, 'huge.png', await png(3000, 1000));

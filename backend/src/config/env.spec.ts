@@ -43,6 +43,10 @@ describe('loadConfig', () => {
     [{ LOGIN_ACCOUNT_LIMIT: '10/1441m' }, /^LOGIN_ACCOUNT_LIMIT must be/],
     [{ COMMENT_LIMIT_PER_MINUTE: '0' }, /^COMMENT_LIMIT_PER_MINUTE must be a whole number from 1 to 10000 \(got "0"\)/],
     [{ COMMENT_LIMIT_PER_DAY: 'lots' }, /^COMMENT_LIMIT_PER_DAY must be a whole number/],
+    [{ UPLOAD_LIMIT: '30' }, /^UPLOAD_LIMIT must be uploads per minutes like "30\/60m"/],
+    [{ UPLOAD_LIMIT: '0/60m' }, /^UPLOAD_LIMIT must be/],
+    [{ IMAGE_DECODE_CONCURRENCY: '0' }, /^IMAGE_DECODE_CONCURRENCY must be a whole number from 1 to 16/],
+    [{ IMAGE_DECODE_QUEUE: 'many' }, /^IMAGE_DECODE_QUEUE must be a whole number from 0 to 1000/],
   ])('rejects %j with a message naming the variable', (env, message) => {
     expect(() => loadConfig({ DATA_DIR: dataDir(), ...env })).toThrow(ConfigError);
     expect(() => loadConfig({ DATA_DIR: dataDir(), ...env })).toThrow(message);
@@ -55,6 +59,12 @@ describe('loadConfig', () => {
 
   it('reads LOGIN_ACCOUNT_LIMIT as failures per minutes', () => {
     expect(loadConfig({ DATA_DIR: dataDir(), LOGIN_ACCOUNT_LIMIT: '5/60m' }).loginAccountLimit).toEqual({ failures: 5, windowMinutes: 60 });
+  });
+
+  it('reads the upload limit and the image decode queue, 30 an hour and 2 + 8 by default', () => {
+    expect(loadConfig({ DATA_DIR: dataDir() })).toMatchObject({ uploadLimit: { uploads: 30, windowMinutes: 60 }, imageDecodes: { concurrency: 2, queue: 8 } });
+    const config = loadConfig({ DATA_DIR: dataDir(), UPLOAD_LIMIT: '5/10m', IMAGE_DECODE_CONCURRENCY: '1', IMAGE_DECODE_QUEUE: '0' });
+    expect(config).toMatchObject({ uploadLimit: { uploads: 5, windowMinutes: 10 }, imageDecodes: { concurrency: 1, queue: 0 } });
   });
 
   it('derives PUBLIC_URL from PORT and trims a trailing slash', () => {

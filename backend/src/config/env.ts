@@ -34,6 +34,10 @@ export interface AppConfig {
   isProduction: boolean;
   /** Where uploaded images live: DATA_DIR/uploads (default) or an S3-compatible bucket. */
   storage: StorageConfig;
+  /** Image uploads per user (per client address when anonymous) per window, counted in the throttler's storage. */
+  uploadLimit: { uploads: number; windowMinutes: number };
+  /** Images decoded at once, and uploads allowed to wait for a decode (beyond: 503 + Retry-After). */
+  imageDecodes: { concurrency: number; queue: number };
 }
 
 export type StorageConfig =
@@ -111,6 +115,18 @@ function parseLoginAccountLimit(env: Env): { failures: number; windowMinutes: nu
     throw new ConfigError(`LOGIN_ACCOUNT_LIMIT must be failures per minutes like "10/15m" (1 to 1000 failures, 1 to 1440 minutes) (got "${raw}")`);
   }
   return { failures, windowMinutes };
+}
+
+function parseUploadLimit(env: Env): { uploads: number; windowMinutes: number } {
+  const raw = optional(env, 'UPLOAD_LIMIT');
+  if (raw === undefined) return { uploads: 30, windowMinutes: 60 };
+  const match = /^(\d+)\/(\d+)m$/.exec(raw);
+  const uploads = Number(match?.[1]);
+  const windowMinutes = Number(match?.[2]);
+  if (!match || uploads < 1 || uploads > 10000 || windowMinutes < 1 || windowMinutes > 1440) {
+    throw new ConfigError(`UPLOAD_LIMIT must be uploads per minutes like "30/60m" (1 to 10000 uploads, 1 to 1440 minutes) (got "${raw}")`);
+  }
+  return { uploads, windowMinutes };
 }
 
 function parseWholeNumber(env: Env, name: string, fallback: number, min: number, max: number): number {
@@ -226,6 +242,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
     trustProxy,
     isProduction: env.NODE_ENV === 'production',
     storage: Object.freeze(parseStorage(env)),
+    uploadLimit: Object.freeze(parseUploadLimit(env)),
+    imageDecodes: Object.freeze({ concurrency: parseWholeNumber(env, 'IMAGE_DECODE_CONCURRENCY', 2, 1, 16), queue: parseWholeNumber(env, 'IMAGE_DECODE_QUEUE', 8, 0, 1000) }),
   });
 }
 

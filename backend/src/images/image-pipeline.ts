@@ -1,6 +1,8 @@
+import { open } from 'node:fs/promises';
 import sharp from 'sharp';
 import { ImagesMessages } from './images.messages';
 import { checkThumbnailDimensions, MAX_IMAGE_BYTES, MAX_THUMBNAIL_PIXELS, variantWidthsFor } from './image-rules';
+import type { UploadedImage } from './upload-receiver';
 
 /** WebP quality of every stored image (spec 000 §9 'Default optimised image quality'). */
 export const WEBP_QUALITY = 80;
@@ -45,21 +47,33 @@ export interface ThumbnailVerdict {
 
 const decoderOptions = { limitInputPixels: MAX_THUMBNAIL_PIXELS, failOn: 'error' as const };
 
+/** The first bytes of a file (its magic number). */
+async function headOf(path: string, length = 12): Promise<Buffer> {
+  const file = await open(path, 'r');
+  try {
+    const head = Buffer.alloc(length);
+    const { bytesRead } = await file.read(head, 0, length, 0);
+    return head.subarray(0, bytesRead);
+  } finally {
+    await file.close();
+  }
+}
+
 /**
  * Every check of a thumbnail that needs no decoding: present, non-empty, at most 10 MB, JPEG/PNG/
  * WebP/GIF by its bytes (and sharp's header reading agrees), dimensions against 800x400 and the
  * 2048x2048 maximum. Throws ImageRejectedError with the spec's texts.
  */
-export async function examineThumbnail(bytes: Buffer | undefined): Promise<ThumbnailVerdict> {
-  if (!bytes) throw new ImageRejectedError([ImagesMessages.FILE_REQUIRED]);
-  if (bytes.length === 0) throw new ImageRejectedError([ImagesMessages.FILE_EMPTY]);
-  if (bytes.length > MAX_IMAGE_BYTES) throw new ImageRejectedError([ImagesMessages.fileTooLarge(bytes.length)]);
-  const format = sniffImageFormat(bytes);
+export async function examineThumbnail(file: UploadedImage | undefined): Promise<ThumbnailVerdict> {
+  if (!file) throw new ImageRejectedError([ImagesMessages.FILE_REQUIRED]);
+  if (file.size === 0) throw new ImageRejectedError([ImagesMessages.FILE_EMPTY]);
+  if (file.size > MAX_IMAGE_BYTES) throw new ImageRejectedError([ImagesMessages.fileTooLarge(file.size)]);
+  const format = sniffImageFormat(await headOf(file.path));
   if (!format) throw new ImageRejectedError([ImagesMessages.FILE_TYPE]);
   let meta: sharp.Metadata;
   try {
     // Header only: no pixel limit here, so a 20000x20000 image is measured (and refused for its size) rather than "unreadable".
-    meta = await sharp(bytes, { limitInputPixels: false, failOn: 'error' }).metadata();
+    meta = await sharp(file.path, { limitInputPixels: false, failOn: 'error' }).metadata();
   } catch {
     throw new ImageRejectedError([ImagesMessages.LOAD_FAILED]);
   }
@@ -71,22 +85,22 @@ export async function examineThumbnail(bytes: Buffer | undefined): Promise<Thumb
   if (errors.length) throw new ImageRejectedError(errors);
   const animated = (meta.pages ?? 1) > 1;
   if (animated) warnings.push(ImagesMessages.ANIMATION_WARNING);
-  return { facts: { format, width, height, size: bytes.length, animated }, warnings };
+  return { facts: { format, width, height, size: file.size, animated }, warnings };
 }
 
 /** Decodes every pixel (of the first frame) once: truncated or corrupt data fails here. */
-async function decode(bytes: Buffer): Promise<{ data: Buffer; info: sharp.OutputInfo }> {
+async function decode(path: string): Promise<{ data: Buffer; info: sharp.OutputInfo }> {
   try {
-    return await sharp(bytes, decoderOptions).rotate().raw().toBuffer({ resolveWithObject: true });
+    return await sharp(path, decoderOptions).rotate().raw().toBuffer({ resolveWithObject: true });
   } catch {
     throw new ImageRejectedError([ImagesMessages.LOAD_FAILED]);
   }
 }
 
 /** The full check of POST /images/validate: examineThumbnail, then a complete decode. */
-export async function validateThumbnail(bytes: Buffer | undefined): Promise<ThumbnailVerdict> {
-  const verdict = await examineThumbnail(bytes);
-  await decode(bytes as Buffer);
+export async function validateThumbnail(file: UploadedImage | undefined): Promise<ThumbnailVerdict> {
+  const verdict = await examineThumbnail(file);
+  await decode(file!.path);
   return verdict;
 }
 
@@ -101,9 +115,9 @@ export interface EncodedThumbnail {
  * Checks, decodes once and re-encodes: the full-size WebP (quality 80, EXIF orientation applied,
  * all metadata stripped) and the responsive variants, never upscaled.
  */
-export async function encodeThumbnail(bytes: Buffer | undefined): Promise<EncodedThumbnail> {
-  const verdict = await examineThumbnail(bytes);
-  const { data, info } = await decode(bytes as Buffer);
+export async function encodeThumbnail(file: UploadedImage | undefined): Promise<EncodedThumbnail> {
+  const verdict = await examineThumbnail(file);
+  const { data, info } = await decode(file!.path);
   const raw = { raw: { width: info.width, height: info.height, channels: info.channels } };
   try {
     const full = await sharp(data, raw).webp({ quality: WEBP_QUALITY }).toBuffer();

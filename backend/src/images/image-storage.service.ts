@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import sharp from 'sharp';
 import { APP_CONFIG, AppConfig, type StorageConfig } from '../config/env';
+import { DecodeQueue } from './decode-queue';
 import { WEBP_QUALITY } from './image-pipeline';
 import { THUMBNAIL_NAME, VARIANT_NAME } from './image-rules';
 import type { ImageKind, ImageStore } from './storage/image-store';
@@ -55,7 +56,10 @@ export class ImageStorageService implements OnModuleDestroy {
   /** Where image URLs point: '' (the app, same origin) or S3_PUBLIC_URL. */
   private readonly urlBase: string;
 
-  constructor(@Inject(APP_CONFIG) config: AppConfig) {
+  constructor(
+    @Inject(APP_CONFIG) config: AppConfig,
+    private readonly decodes: DecodeQueue,
+  ) {
     this.root = resolve(config.dataDir, 'uploads');
     const storage = config.storage;
     this.store = storage.driver === 's3' ? createS3Store(storage) : new LocalImageStore(this.root);
@@ -66,10 +70,10 @@ export class ImageStorageService implements OnModuleDestroy {
     await this.store.close();
   }
 
-  /** The decoded format of `buffer`, or NotAnImageError when it is not an accepted image. */
-  async inspect(buffer: Buffer): Promise<{ format: string; width: number; height: number }> {
+  /** The decoded format of an image (its bytes or a file), or NotAnImageError when it is not an accepted image. */
+  async inspect(input: Buffer | string): Promise<{ format: string; width: number; height: number }> {
     try {
-      const meta = await sharp(buffer, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error' }).metadata();
+      const meta = await sharp(input, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error' }).metadata();
       if (!meta.format || !INPUT_FORMATS.has(meta.format) || !meta.width || !meta.height) throw new NotAnImageError();
       return { format: meta.format, width: meta.width, height: meta.height };
     } catch {
@@ -77,19 +81,20 @@ export class ImageStorageService implements OnModuleDestroy {
     }
   }
 
-  /** Stores a 512x512 WebP (cover crop) of the image; answers its public URL. */
-  async saveAvatar(buffer: Buffer): Promise<string> {
-    await this.inspect(buffer);
-    let output: Buffer;
-    try {
-      output = await sharp(buffer, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error' })
-        .rotate()
-        .resize(AVATAR_SIZE, AVATAR_SIZE, { fit: 'cover' })
-        .webp({ quality: WEBP_QUALITY })
-        .toBuffer();
-    } catch {
-      throw new NotAnImageError();
-    }
+  /** Stores a 512x512 WebP (cover crop) of the image file, decoded in the decode queue; answers its public URL. */
+  async saveAvatar(path: string): Promise<string> {
+    const output = await this.decodes.run(async () => {
+      await this.inspect(path);
+      try {
+        return await sharp(path, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error' })
+          .rotate()
+          .resize(AVATAR_SIZE, AVATAR_SIZE, { fit: 'cover' })
+          .webp({ quality: WEBP_QUALITY })
+          .toBuffer();
+      } catch {
+        throw new NotAnImageError();
+      }
+    });
     return this.write('avatars', output);
   }
 

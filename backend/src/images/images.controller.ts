@@ -43,9 +43,9 @@ export class ImagesController {
   @ApiConsumes('multipart/form-data')
   @IMAGE_BODY
   @ApiEnvelope(ImageValidationDto, { description: "Valid; message 'Image is valid'" })
-  @ApiErrors(400)
+  @ApiErrors(400, 413, 429, 503)
   async validateImage(@UploadedFile() file: Express.Multer.File | undefined): Promise<WithMessage<ImageValidationDto>> {
-    return withMessage(await this.images.validate(file?.buffer), ImagesMessages.VALID);
+    return withMessage(await this.images.validate(file && { path: file.path, size: file.size }), ImagesMessages.VALID);
   }
 
   @Post('thumbnail/upload')
@@ -61,9 +61,9 @@ export class ImagesController {
   @ApiConsumes('multipart/form-data')
   @IMAGE_BODY
   @ApiEnvelope(ThumbnailUploadDto, { status: 201 })
-  @ApiErrors(400)
+  @ApiErrors(400, 413, 429, 503)
   async uploadThumbnail(@CurrentUser() user: AuthUser, @UploadedFile() file: Express.Multer.File | undefined): Promise<WithMessage<ThumbnailUploadDto>> {
-    return withMessage(await this.images.uploadThumbnail(user, file?.buffer), ImagesMessages.THUMBNAIL_UPLOADED);
+    return withMessage(await this.images.uploadThumbnail(user, file && { path: file.path, size: file.size }), ImagesMessages.THUMBNAIL_UPLOADED);
   }
 
   @Delete(':filename')

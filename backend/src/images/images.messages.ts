@@ -18,6 +18,11 @@ export const ImagesMessages = {
   DIMENSIONS_WARNING: 'Recommended size is 800x400px for optimal display',
   ANIMATION_WARNING: 'Animated images are stored as their first frame',
 
+  /** The decode queue is full (503 with Retry-After). */
+  BUSY: 'Too many images are being processed right now. Please try again in a few seconds.',
+  /** Past UPLOAD_LIMIT (429 with Retry-After). */
+  TOO_MANY_UPLOADS: 'Too many uploads. Please wait before uploading another image.',
+
   VALID: 'Image is valid',
   INFO: 'Upload requirements',
   THUMBNAIL_UPLOADED: 'Thumbnail uploaded successfully!',

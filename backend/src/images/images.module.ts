@@ -1,11 +1,13 @@
 import { Injectable, MiddlewareConsumer, Module, NestMiddleware, NestModule, RequestMethod } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import type { NextFunction, Request, Response } from 'express';
+import { DecodeQueue } from './decode-queue';
 import { Thumbnail } from './entities/thumbnail.entity';
 import { ImageKind, ImageStorageService } from './image-storage.service';
 import { ImagesController } from './images.controller';
 import { ImagesService } from './images.service';
 import { ThumbnailSweeper } from './thumbnail-sweeper';
+import { UploadReceiver } from './upload-receiver';
 
 const FILE_PATH = /^\/images\/(avatars|thumbnails)\/([^/]+)$/;
 
@@ -35,8 +37,8 @@ class StoredImagesMiddleware implements NestMiddleware {
 @Module({
   imports: [TypeOrmModule.forFeature([Thumbnail])],
   controllers: [ImagesController],
-  providers: [ImageStorageService, StoredImagesMiddleware, ImagesService, ThumbnailSweeper],
-  exports: [ImageStorageService, ImagesService],
+  providers: [ImageStorageService, StoredImagesMiddleware, ImagesService, ThumbnailSweeper, DecodeQueue, UploadReceiver],
+  exports: [ImageStorageService, ImagesService, DecodeQueue, UploadReceiver],
 })
 export class ImagesModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {

@@ -18,9 +18,11 @@ import {
   thumbnailFiles,
   variantFileName,
 } from './image-rules';
+import { DecodeQueue } from './decode-queue';
 import { ImageStorageService } from './image-storage.service';
 import { imageRejected } from './image-upload.interceptor';
 import { ImagesMessages } from './images.messages';
+import type { UploadedImage } from './upload-receiver';
 
 const HOUR_MS = 3_600_000;
 /** Thumbnails no post names are kept this long (an editor may still be open), then swept. */
@@ -51,6 +53,7 @@ export class ImagesService {
     private readonly storage: ImageStorageService,
     @InjectRepository(Thumbnail) private readonly thumbnails: Repository<Thumbnail>,
     @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly decodes: DecodeQueue,
   ) {}
 
   uploadInfo(): ImageUploadInfoDto {
@@ -62,9 +65,9 @@ export class ImagesService {
     };
   }
 
-  async validate(file: Buffer | undefined): Promise<ImageValidationDto> {
+  async validate(file: UploadedImage | undefined): Promise<ImageValidationDto> {
     try {
-      const { facts, warnings } = await validateThumbnail(file);
+      const { facts, warnings } = await this.decodes.run(() => validateThumbnail(file));
       return { width: facts.width, height: facts.height, format: facts.format, size: facts.size, warnings };
     } catch (error) {
       throw rejected(error);
@@ -75,10 +78,10 @@ export class ImagesService {
    * Re-encodes the image (full size + variants), writes every file under a new random key or none,
    * and records the owner. Any failure leaves no file and no row behind.
    */
-  async uploadThumbnail(owner: AuthUser, file: Buffer | undefined): Promise<ThumbnailUploadDto> {
+  async uploadThumbnail(owner: AuthUser, file: UploadedImage | undefined): Promise<ThumbnailUploadDto> {
     let encoded: Awaited<ReturnType<typeof encodeThumbnail>>;
     try {
-      encoded = await encodeThumbnail(file);
+      encoded = await this.decodes.run(() => encodeThumbnail(file));
     } catch (error) {
       throw rejected(error);
     }

@@ -1,29 +1,23 @@
-import { BadRequestException, CallHandler, ExecutionContext, Injectable, NestInterceptor, PayloadTooLargeException, Type } from '@nestjs/common';
-import { FileInterceptor } from '@nestjs/platform-express';
-import { memoryStorage } from 'multer';
+import { BadRequestException, CallHandler, ExecutionContext, Injectable, NestInterceptor, PayloadTooLargeException } from '@nestjs/common';
+import type { Request, Response } from 'express';
 import { Observable } from 'rxjs';
-import { MAX_IMAGE_BYTES } from '../images/image-rules';
+import { UploadReceiver } from '../images/upload-receiver';
 import { UsersMessages } from './users.messages';
 
-const MulterAvatar: Type<NestInterceptor> = FileInterceptor('file', {
-  storage: memoryStorage(),
-  limits: { fileSize: MAX_IMAGE_BYTES, files: 1, fields: 5, parts: 6 },
-});
-
 /**
- * Multipart field `file` into memory, at most 10 MB. Multer's "too large" (413) and other
- * multipart failures answer 400 with the spec's avatar texts.
+ * Multipart field `file` into a temporary file (UploadReceiver), at most 10 MB: a larger body
+ * answers 413 and other multipart failures 400, with the spec's avatar texts.
  */
 @Injectable()
 export class AvatarUploadInterceptor implements NestInterceptor {
-  private readonly multer = new MulterAvatar();
+  constructor(private readonly receiver: UploadReceiver) {}
 
   async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
-    try {
-      return await this.multer.intercept(context, next);
-    } catch (error) {
-      if (error instanceof PayloadTooLargeException) throw new BadRequestException(UsersMessages.AVATAR_TOO_LARGE);
-      throw new BadRequestException(UsersMessages.AVATAR_NOT_IMAGE);
-    }
+    const http = context.switchToHttp();
+    await this.receiver.receive(http.getRequest<Request>(), http.getResponse<Response>(), 'file', {
+      tooLarge: () => new PayloadTooLargeException(UsersMessages.AVATAR_TOO_LARGE),
+      invalid: () => new BadRequestException(UsersMessages.AVATAR_NOT_IMAGE),
+    });
+    return next.handle();
   }
 }

@@ -42,9 +42,9 @@ export class UsersController {
   @ApiConsumes('multipart/form-data')
   @ApiBody({ schema: { type: 'object', required: ['file'], properties: { file: { type: 'string', format: 'binary' } } } })
   @ApiEnvelope(AvatarResponseDto)
-  @ApiErrors(400)
+  @ApiErrors(400, 413, 429, 503)
   async uploadAvatar(@CurrentUser() user: AuthUser, @UploadedFile() file: Express.Multer.File | undefined) {
-    return withMessage(await this.users.setAvatar(user.id, file?.buffer), UsersMessages.AVATAR_UPLOADED);
+    return withMessage(await this.users.setAvatar(user.id, file && { path: file.path, size: file.size }), UsersMessages.AVATAR_UPLOADED);
   }
 
   @Delete('avatar')

@@ -5,6 +5,7 @@ import { Repository } from 'typeorm';
 import type { AuthUser } from '../common/auth-user';
 import { isUniqueViolation } from '../common/database-errors';
 import { ImageStorageService, NotAnImageError } from '../images/image-storage.service';
+import type { UploadedImage } from '../images/upload-receiver';
 import { AvatarResponseDto, UserResponseDto } from './dto/user-response.dto';
 import { PROFILE_SELECT, profileFromRow, type ProfileRow } from './profile-query';
 import { UserProfileUpdateDto } from './dto/user-profile-update.dto';
@@ -86,36 +87,55 @@ export class UsersService {
   }
 
   /** Stores the new avatar (512x512 WebP), then deletes the previous file. */
-  async setAvatar(id: number, file: Buffer | undefined): Promise<AvatarResponseDto> {
-    if (!file?.length) throw new BadRequestException(UsersMessages.AVATAR_NOT_IMAGE);
+  async setAvatar(id: number, file: UploadedImage | undefined): Promise<AvatarResponseDto> {
+    if (!file?.size) throw new BadRequestException(UsersMessages.AVATAR_NOT_IMAGE);
     const user = await this.require(id);
     let avatarUrl: string;
     try {
-      avatarUrl = await this.images.saveAvatar(file);
+      avatarUrl = await this.images.saveAvatar(file.path);
     } catch (error) {
       if (error instanceof NotAnImageError) throw new BadRequestException(UsersMessages.AVATAR_NOT_IMAGE);
       throw error;
     }
-    const previous = user.avatar;
+    let replaced: { previous: string | null } | undefined;
     try {
-      await this.users.update({ id }, { avatar: avatarUrl });
+      replaced = await this.swapAvatar(user.id, avatarUrl);
     } catch (error) {
       await this.images.delete('avatars', avatarUrl);
       throw error;
     }
+    if (!replaced) {
+      await this.images.delete('avatars', avatarUrl);
+      throw new NotFoundException(UsersMessages.USER_NOT_FOUND);
+    }
     await this.profileChanged(id);
-    if (previous) await this.images.delete('avatars', previous);
+    if (replaced.previous) await this.images.delete('avatars', replaced.previous);
     return { avatarUrl };
   }
 
   async removeAvatar(id: number): Promise<UserResponseDto> {
     const user = await this.require(id);
     if (user.avatar) {
-      await this.users.update({ id }, { avatar: null });
+      const replaced = await this.swapAvatar(id, null);
       await this.profileChanged(id);
-      await this.images.delete('avatars', user.avatar);
+      if (replaced?.previous) await this.images.delete('avatars', replaced.previous);
     }
     return this.getProfile(id);
+  }
+
+  /**
+   * Sets the avatar and answers the one it replaced, read under the row's lock: of concurrent
+   * uploads each removes exactly the file it replaced, so no stored avatar is left without a row.
+   */
+  private async swapAvatar(id: number, avatar: string | null): Promise<{ previous: string | null } | undefined> {
+    const [rows] = (await this.users.query(
+      `UPDATE users u SET avatar = $2, updated_at = now()
+         FROM (SELECT id, avatar FROM users WHERE id = $1 FOR UPDATE) old
+        WHERE u.id = old.id
+        RETURNING old.avatar AS previous`,
+      [id, avatar],
+    )) as [{ previous: string | null }[], number];
+    return rows[0];
   }
 
   private async require(id: number): Promise<User> {

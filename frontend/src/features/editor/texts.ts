@@ -62,8 +62,10 @@ export const EditorTexts = {
   INVALID_DIMENSIONS: 'Invalid image dimensions',
   UPLOAD_FAILED: 'Upload Failed',
   CONTINUE_ANYWAY: 'Continue anyway?',
-  fileType: (formats: string[]) => `Only ${formats.map((format) => format.toUpperCase()).join(', ')} images are allowed.`,
-  fileTooLarge: (maxSize: string) => `The image must be at most ${maxSize}.`,
+  /** Spec 000 §5 'Image upload (client side)', verbatim; the server's type refusal says the same. */
+  FILE_TYPE: 'Please select a valid image file (JPG, PNG, WEBP, GIF)',
+  FILE_EMPTY: 'Selected file is empty. Please choose a valid image file',
+  fileTooLarge: (bytes: number) => `File size (${(bytes / 1024 / 1024).toFixed(2)} MB) exceeds the maximum limit of 10MB`,
   FILE_UNREADABLE: 'The file could not be read as an image.',
   dimensionsTooLarge: (width: number, height: number, maxWidth: number, maxHeight: number) =>
     `The image is ${width}x${height} pixels; at most ${maxWidth}x${maxHeight} is allowed.`,

@@ -64,15 +64,16 @@ export function acceptAttribute(info: UploadInfo): string {
 
 const JPEG = new Set(['jpeg', 'jpg']);
 
-/** Type (MIME type or, without one, the extension) and size, in that order; undefined when both pass. */
+/** Type (MIME type or, without one, the extension) and size, in that order, in the spec's words; undefined when both pass. */
 export function fileProblem(file: { name: string; type: string; size: number }, info: UploadInfo): string | undefined {
   const formats = new Set(info.allowedFormats);
   const mime = /^image\/([a-z0-9.+-]+)$/i.exec(file.type)?.[1]?.toLowerCase();
   const extension = /\.([a-z0-9]+)$/i.exec(file.name)?.[1]?.toLowerCase();
   const format = mime ?? (file.type ? undefined : extension);
   const allowed = format && (formats.has(format) || (JPEG.has(format) && [...JPEG].some((name) => formats.has(name))));
-  if (!allowed) return EditorTexts.fileType(info.allowedFormats);
-  if (file.size <= 0 || file.size > info.maxSize) return EditorTexts.fileTooLarge(formatBytes(info.maxSize));
+  if (!allowed) return EditorTexts.FILE_TYPE;
+  if (file.size <= 0) return EditorTexts.FILE_EMPTY;
+  if (file.size > info.maxSize) return EditorTexts.fileTooLarge(file.size);
   return undefined;
 }
 
