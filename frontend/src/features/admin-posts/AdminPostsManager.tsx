@@ -297,7 +297,7 @@ export default function AdminPostsManager({ initialQuery, initialPage, initialEr
         )}
 
         {rows.length > 0 && (
-          <div role="region" aria-label="Posts table" tabIndex={0} className="card overflow-x-auto">
+          <div role="region" aria-label="Posts table" tabIndex={0} className="card relative overflow-x-auto">
             <table className="w-full min-w-[960px] text-sm" data-testid="posts-table">
               <caption className="sr-only">
                 Posts, sorted by {sortLabel} {query.sortDir === 'asc' ? 'ascending' : 'descending'}
