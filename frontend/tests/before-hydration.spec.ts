@@ -13,16 +13,19 @@ import { ADMIN_EMAIL, ADMIN_PASSWORD, adminApi } from './admin-api';
 const unique = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
 const PASSWORD = 'Hydration-test-Passw0rd!';
 const PAGE_SIZE = 12;
+const TAG_SLUG = `early-birds-${unique}`;
 let api: APIRequestContext;
 let post: { id: number; slug: string };
 
 test.beforeAll(async ({ playwright, baseURL }) => {
   test.setTimeout(120_000);
   api = await adminApi(baseURL!, playwright);
+  const tag = await api.post('/api/v1/blog/tags', { data: { name: `Early birds ${unique}`, slug: TAG_SLUG } });
+  expect(tag.status(), await tag.text()).toBe(201);
   // More than one page of /blog, so that 'Load More Posts' is shown whatever else the run made.
   for (let index = 0; index <= PAGE_SIZE; index++) {
     const created = await api.post('/api/v1/blog/posts', {
-      data: { title: `Early bird ${index} ${unique}`, slug: `early-bird-${index}-${unique}`, summary: 'A post for the before-hydration tests.', content: 'Text.', status: 'PUBLISHED' },
+      data: { title: `Early bird ${index} ${unique}`, slug: `early-bird-${index}-${unique}`, summary: 'A post for the before-hydration tests.', content: 'Text.', status: 'PUBLISHED', tagSlugs: [TAG_SLUG] },
     });
     expect(created.status(), await created.text()).toBe(201);
     if (index === 0) post = { id: ((await created.json()).data as { id: number }).id, slug: `early-bird-0-${unique}` };
@@ -90,6 +93,23 @@ test.describe('typed before hydration', () => {
     expect(((await read.json()).data as { title: string; content: string })).toMatchObject({ title, content: 'Words typed while the editor was loading.' });
   });
 
+  test('the edit page keeps text added to a body the server rendered (React resets such a textarea while hydrating)', async ({ page }) => {
+    await signIn(page);
+    const release = await holdScripts(page);
+    await page.goto(`/admin/posts/${post.id}/edit`, { waitUntil: 'commit' });
+    const content = page.getByLabel('Content', { exact: true });
+    await expect(content).toHaveValue('Text.');
+    await content.press('End');
+    await content.pressSequentially(' Added early.');
+    release();
+    await expect(page.getByTestId('post-editor')).toHaveAttribute('data-hydrated', 'true', { timeout: 20_000 });
+    await expect(content).toHaveValue('Text. Added early.');
+    await page.getByRole('button', { name: /^Save/ }).click();
+    await expect(page).toHaveURL(/\/admin\/posts\?notice=updated/);
+    const read = await api.get(`/api/v1/blog/posts/${post.id}`);
+    expect(((await read.json()).data as { content: string }).content).toBe('Text. Added early.');
+  });
+
   test('the admin tag form keeps name and description, and Create Tag creates it', async ({ page }) => {
     await signIn(page);
     const release = await holdScripts(page);
@@ -121,16 +141,18 @@ test.describe('typed before hydration', () => {
   });
 });
 
-test('Load More Posts pressed before hydration opens the second page', async ({ page }) => {
-  const release = await holdScripts(page);
-  await page.goto('/blog', { waitUntil: 'commit' });
-  const more = page.getByRole('link', { name: 'Load More Posts' });
-  await expect(more).toHaveAttribute('href', '/blog?page=2');
-  await more.click();
-  await expect(page).toHaveURL(/\/blog\?page=2$/);
-  release();
-  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Latest Blog Posts');
-});
+for (const list of ['/blog', `/blog/tag/${TAG_SLUG}`, `/tag/${TAG_SLUG}`]) {
+  test(`Load More Posts pressed before hydration on ${list.replace(unique, '{unique}')} opens its second page`, async ({ page }) => {
+    const release = await holdScripts(page);
+    await page.goto(list, { waitUntil: 'commit' });
+    const more = page.getByRole('link', { name: 'Load More Posts' });
+    await expect(more).toHaveAttribute('href', `${list}?page=2`);
+    await more.click();
+    await expect(page).toHaveURL(`${list}?page=2`);
+    release();
+    await expect(page.locator('[data-post-card]').first()).toBeVisible();
+  });
+}
 
 test('the header avatar shows a new upload at once', async ({ page }) => {
   const email = `avatar-${unique}@inkwell.test`;

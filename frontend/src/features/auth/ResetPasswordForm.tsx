@@ -4,8 +4,7 @@ import { ApiError, unwrap } from '../../lib/api/errors';
 import { PasswordTexts, ResetTexts } from './texts';
 import { errorText } from '../../lib/texts/error-text';
 import { PASSWORD_RULES, passwordProblem } from './password-rules';
-import { Alert, PasswordField, Spinner, StrengthMeter, useHydrated } from '../../components/islands/form-controls';
-import { useKeepTyped } from '../../components/islands/keep-typed';
+import { Alert, PasswordField, Spinner, StrengthMeter } from '../../components/islands/form-controls';
 
 type State = { kind: 'loading' } | { kind: 'invalid'; reason: string } | { kind: 'form' } | { kind: 'success' };
 
@@ -21,8 +20,6 @@ export default function ResetPasswordForm({ token }: { token: string | null }) {
   const [state, setState] = useState<State>(token ? { kind: 'loading' } : { kind: 'invalid', reason: ResetTexts.TOKEN_MISSING });
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
-  const hydrated = useHydrated();
-  const keepTyped = useKeepTyped();
   const [errors, setErrors] = useState<{ password?: string; confirm?: string }>({});
   const [failure, setFailure] = useState<string>();
   const [busy, setBusy] = useState(false);
@@ -107,7 +104,7 @@ export default function ResetPasswordForm({ token }: { token: string | null }) {
   }
 
   return (
-    <form {...keepTyped} className="space-y-4" onSubmit={submit} noValidate>
+    <form className="space-y-4" onSubmit={submit} noValidate>
       <p className="text-xs text-slate-500 dark:text-slate-400">
         Token: <code className="font-mono">{maskToken(token ?? '')}</code>
       </p>
@@ -133,7 +130,7 @@ export default function ResetPasswordForm({ token }: { token: string | null }) {
         }
       />
       <PasswordField label="Confirm password" name="confirmPassword" autoComplete="new-password" value={confirm} onChange={(e) => setConfirm(e.target.value)} error={errors.confirm} />
-      <button type="submit" className="btn-primary w-full" disabled={busy || !hydrated}>
+      <button type="submit" className="btn-primary w-full" disabled={busy}>
         {busy && <Spinner />}
         {busy ? 'Resetting...' : 'Reset password'}
       </button>
