@@ -94,3 +94,21 @@ export function endLocalSession(): void {
   broadcastLogout();
   window.dispatchEvent(new Event('inkwell:logout'));
 }
+
+// ---- the signed-in user's avatar ---------------------------------------------------------------
+
+const AVATAR_EVENT = 'inkwell:avatar';
+
+/** The user's avatar is now `src` (null: removed): the header shows it at once, without a reload. */
+export function announceAvatar(src: string | null): void {
+  window.dispatchEvent(new CustomEvent<string | null>(AVATAR_EVENT, { detail: src }));
+}
+
+/** Calls `listener` with the new avatar whenever `announceAvatar` runs on this page. */
+export function onAvatarChange(listener: (src: string | null) => void): () => void {
+  const handle = (event: Event) => {
+    if (event instanceof CustomEvent) listener(typeof event.detail === 'string' ? event.detail : null);
+  };
+  window.addEventListener(AVATAR_EVENT, handle);
+  return () => window.removeEventListener(AVATAR_EVENT, handle);
+}

@@ -6,6 +6,7 @@
  * the clicks over (no page load) and the jump box says when the number is out of range.
  */
 import { useId, useState, type FormEvent, type MouseEvent } from 'react';
+import { useKeepTyped } from './keep-typed';
 
 /** The 5 page numbers (0-based) around the current one, kept inside 0..totalPages-1. */
 export function pagerWindow(current: number, totalPages: number, width = 5): number[] {
@@ -49,6 +50,7 @@ const CURRENT = 'border-brand-600 bg-brand-600 text-white hover:bg-brand-700';
 export default function AdminPager({ page, totalPages, label, hrefFor, action, keep = {}, firstLast = false, onNavigate }: AdminPagerProps) {
   const jumpId = useId();
   const [jump, setJump] = useState('');
+  const keepTyped = useKeepTyped();
   const [problem, setProblem] = useState<string>();
   if (totalPages <= 1) return null;
 
@@ -111,7 +113,7 @@ export default function AdminPager({ page, totalPages, label, hrefFor, action, k
         {firstLast && step(totalPages - 1, 'Last', page < totalPages - 1)}
       </ul>
       {totalPages > JUMP_BOX_ABOVE && (
-        <form method="get" action={action} className="flex flex-wrap items-center gap-2" onSubmit={submitJump} noValidate={Boolean(onNavigate)}>
+        <form {...keepTyped} method="get" action={action} className="flex flex-wrap items-center gap-2" onSubmit={submitJump} noValidate={Boolean(onNavigate)}>
           {Object.entries(keep).map(([name, value]) => (
             <input key={name} type="hidden" name={name} value={value} />
           ))}

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState, type ChangeEvent } from 'react';
 import { browserApi } from '../../lib/api/client';
 import { ApiError, unwrap } from '../../lib/api/errors';
 import { upload } from '../../lib/api/upload';
+import { announceAvatar } from '../../lib/session-browser';
 import { AccountTexts } from './texts';
 import { errorText } from '../../lib/texts/error-text';
 import { Alert, AvatarImage, Spinner, useHydrated } from '../../components/islands/form-controls';
@@ -72,7 +73,9 @@ export default function AccountAvatarCard({ name, avatar: initialAvatar }: { nam
     setError(undefined);
     setProgress(0);
     try {
-      setAvatar(await uploadAvatar(file, setProgress));
+      const uploaded = await uploadAvatar(file, setProgress);
+      setAvatar(uploaded);
+      announceAvatar(uploaded);
       setFile(undefined);
       setPreview(undefined);
       if (input.current) input.current.value = '';
@@ -92,6 +95,7 @@ export default function AccountAvatarCard({ name, avatar: initialAvatar }: { nam
     try {
       await unwrap(browserApi().DELETE('/api/v1/users/avatar', {}));
       setAvatar(null);
+      announceAvatar(null);
       setNotice(AccountTexts.AVATAR_REMOVED);
     } catch (failure) {
       setError(errorText(failure, { fallback: AccountTexts.DELETE_FAILED }));

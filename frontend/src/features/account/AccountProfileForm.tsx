@@ -4,6 +4,7 @@ import { ApiError, unwrap } from '../../lib/api/errors';
 import { nameAndEmailErrors } from '../../lib/field-rules';
 import { AccountTexts } from './texts';
 import { Spinner, TextField, Toast, type ToastMessage, useHydrated } from '../../components/islands/form-controls';
+import { useKeepTyped } from '../../components/islands/keep-typed';
 
 interface Profile {
   fullName: string;
@@ -28,6 +29,7 @@ export default function AccountProfileForm({ initial }: { initial: Profile }) {
   const [errors, setErrors] = useState<Errors>({});
   const [busy, setBusy] = useState(false);
   const hydrated = useHydrated();
+  const keepTyped = useKeepTyped();
   const [toast, setToast] = useState<ToastMessage>();
   const clearToast = useCallback(() => setToast(undefined), []);
 
@@ -78,7 +80,7 @@ export default function AccountProfileForm({ initial }: { initial: Profile }) {
         )}
       </div>
       {editing ? (
-        <form className="mt-4 space-y-4" onSubmit={save} noValidate>
+        <form {...keepTyped} className="mt-4 space-y-4" onSubmit={save} noValidate>
           <TextField label="Full Name" name="fullName" autoComplete="name" value={draft.fullName} onChange={set('fullName')} error={errors.fullName} />
           <TextField label="Email" type="email" name="email" autoComplete="email" value={draft.email} onChange={set('email')} error={errors.email} />
           <div>

@@ -38,6 +38,7 @@ import { ConfirmDialog, NoticeStack } from '../../components/islands/AdminDialog
 import AdminPager from '../../components/islands/AdminPager';
 import { Spinner } from '../../components/islands/form-controls';
 import ListSelect, { SORT_DIRECTIONS, sizeOptions } from '../../components/islands/ListSelect';
+import { useKeepTyped } from '../../components/islands/keep-typed';
 import { useUrlList } from '../../components/islands/useUrlList';
 import { changeStatus, deletePost, listPosts, reviewPost, type ReviewDecision } from './post-api';
 import { DetailedReviewDialog, QuickRejectDialog } from './ReviewDialogs';
@@ -82,6 +83,7 @@ export default function AdminPostsManager({ initialQuery, initialPage, initialEr
     searchMax: 200,
     failure: (failure) => ({ title: AdminPostsTexts.LOAD_FAILED, message: errorText(failure, adminErrors(AdminPostsTexts.FETCH_FAILED)) }),
   });
+  const keepTyped = useKeepTyped();
   const [dialog, setDialog] = useState<Dialog>();
   const [busyId, setBusyId] = useState<number>();
   const ids = useId();
@@ -206,7 +208,7 @@ export default function AdminPostsManager({ initialQuery, initialPage, initialEr
         </div>
       )}
 
-      <form method="get" action={LIST_PATH} role="search" aria-label="Filter posts" className="card grid gap-4 p-4 md:grid-cols-2 xl:grid-cols-[2fr_1fr_1fr_1fr_1fr_auto] xl:items-end" onSubmit={submitSearch}>
+      <form {...keepTyped} method="get" action={LIST_PATH} role="search" aria-label="Filter posts" className="card grid gap-4 p-4 md:grid-cols-2 xl:grid-cols-[2fr_1fr_1fr_1fr_1fr_auto] xl:items-end" onSubmit={submitSearch}>
         <div>
           <label htmlFor={`${ids}-search`} className="mb-1 block text-sm font-medium">
             Search posts
@@ -295,7 +297,7 @@ export default function AdminPostsManager({ initialQuery, initialPage, initialEr
         )}
 
         {rows.length > 0 && (
-          <div role="region" aria-label="Posts table" tabIndex={0} className="card overflow-x-auto">
+          <div role="region" aria-label="Posts table" tabIndex={0} className="card relative overflow-x-auto">
             <table className="w-full min-w-[960px] text-sm" data-testid="posts-table">
               <caption className="sr-only">
                 Posts, sorted by {sortLabel} {query.sortDir === 'asc' ? 'ascending' : 'descending'}

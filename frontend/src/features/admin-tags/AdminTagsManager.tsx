@@ -33,6 +33,7 @@ import { AdminDialog, ConfirmDialog, NoticeStack } from '../../components/island
 import AdminPager from '../../components/islands/AdminPager';
 import { Spinner } from '../../components/islands/form-controls';
 import ListSelect, { SORT_DIRECTIONS, sizeOptions } from '../../components/islands/ListSelect';
+import { useKeepTyped } from '../../components/islands/keep-typed';
 import { useUrlList } from '../../components/islands/useUrlList';
 import { deleteTag, listTags, setTagActive } from './tag-api';
 import { FILTER_CONTROL_CLASS } from '../../lib/form-classes';
@@ -62,6 +63,7 @@ export default function AdminTagsManager({ initialQuery, initialPage, initialErr
     searchMax: 100,
     failure: (failure) => ({ title: AdminTagsTexts.LIST_FAILED, message: errorText(failure, adminErrors(AdminTagsTexts.LIST_FAILED)) }),
   });
+  const keepTyped = useKeepTyped();
   const [dialog, setDialog] = useState<Dialog>();
   const [busyId, setBusyId] = useState<number>();
   const ids = useId();
@@ -136,7 +138,7 @@ export default function AdminTagsManager({ initialQuery, initialPage, initialErr
         </div>
       )}
 
-      <form method="get" action={TAGS_PATH} role="search" aria-label="Filter tags" className="card grid gap-4 p-4 md:grid-cols-2 xl:grid-cols-[2fr_1fr_1fr_1fr_1fr_auto] xl:items-end" onSubmit={submitSearch}>
+      <form {...keepTyped} method="get" action={TAGS_PATH} role="search" aria-label="Filter tags" className="card grid gap-4 p-4 md:grid-cols-2 xl:grid-cols-[2fr_1fr_1fr_1fr_1fr_auto] xl:items-end" onSubmit={submitSearch}>
         <div>
           <label htmlFor={`${ids}-search`} className="mb-1 block text-sm font-medium">
             Search tags

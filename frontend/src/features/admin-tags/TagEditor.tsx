@@ -15,6 +15,7 @@ import { adminErrors } from '../admin-posts/texts';
 import { errorText } from '../../lib/texts/error-text';
 import { AdminTagsTexts } from './texts';
 import { Alert, Spinner, TextField, useHydrated } from '../../components/islands/form-controls';
+import { useKeepTyped } from '../../components/islands/keep-typed';
 import { createTag, updateTag } from './tag-api';
 
 export interface TagEditorProps {
@@ -43,6 +44,7 @@ function serverErrors(error: unknown): TagFormErrors {
 
 export default function TagEditor({ mode, tag, signedIn, backHref }: TagEditorProps) {
   const hydrated = useHydrated();
+  const keepTyped = useKeepTyped();
   const [form, setForm] = useState<TagForm>(() => tagFormFrom(tag));
   const [errors, setErrors] = useState<TagFormErrors>({});
   const [failure, setFailure] = useState<string>();
@@ -132,7 +134,7 @@ export default function TagEditor({ mode, tag, signedIn, backHref }: TagEditorPr
   );
 
   return (
-    <form ref={formRef} onSubmit={onSubmit} noValidate className="card max-w-3xl space-y-5 p-6" aria-label={mode === 'edit' ? AdminTagsTexts.EDIT_TITLE : AdminTagsTexts.NEW_TITLE}>
+    <form {...keepTyped} ref={formRef} onSubmit={onSubmit} noValidate className="card max-w-3xl space-y-5 p-6" aria-label={mode === 'edit' ? AdminTagsTexts.EDIT_TITLE : AdminTagsTexts.NEW_TITLE}>
       <div className="flex flex-wrap items-center justify-between gap-3">
         {badge}
         <p className="text-xs text-slate-600 dark:text-slate-400">

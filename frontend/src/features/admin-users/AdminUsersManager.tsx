@@ -26,6 +26,7 @@ import { NoticeStack } from '../../components/islands/AdminDialog';
 import AdminPager from '../../components/islands/AdminPager';
 import { AvatarImage } from '../../components/islands/form-controls';
 import ListSelect, { sizeOptions } from '../../components/islands/ListSelect';
+import { useKeepTyped } from '../../components/islands/keep-typed';
 import { useUrlList } from '../../components/islands/useUrlList';
 import AdminUserAddDialog from './AdminUserAddDialog';
 import { AdminUserRoleBadges, AdminUserStatusBadge, AdminUserVerifiedBadge } from './AdminUserBadges';
@@ -92,6 +93,7 @@ export default function AdminUsersManager({ initialQuery, initial, canAssignAdmi
     submitHistory: 'replace',
     keepTypedSearch: true,
   });
+  const keepTyped = useKeepTyped();
   const [adding, setAdding] = useState(false);
   const queryRef = useRef(query);
   queryRef.current = query;
@@ -150,7 +152,7 @@ export default function AdminUsersManager({ initialQuery, initial, canAssignAdmi
         </button>
       </div>
 
-      <form method="get" action={LIST_PATH} role="search" aria-label="Search and filter users" className="card mt-6 grid gap-4 p-4 md:grid-cols-2 xl:grid-cols-[2fr_1fr_1fr_1fr_auto_auto] xl:items-end" onSubmit={submitSearch}>
+      <form {...keepTyped} method="get" action={LIST_PATH} role="search" aria-label="Search and filter users" className="card mt-6 grid gap-4 p-4 md:grid-cols-2 xl:grid-cols-[2fr_1fr_1fr_1fr_auto_auto] xl:items-end" onSubmit={submitSearch}>
         <div>
           <label htmlFor={`${ids}-search`} className="mb-1 block text-sm font-medium">
             Search users

@@ -7,6 +7,7 @@ import { errorText } from '../../lib/texts/error-text';
 import { SPECIAL_CHARACTERS } from './password-rules';
 import { readResend, recordResend, resendLabel, secondsLeft } from './resend-countdown';
 import { Alert, PasswordField, Spinner, StrengthMeter, TextField, useHydrated } from '../../components/islands/form-controls';
+import { useKeepTyped } from '../../components/islands/keep-typed';
 
 type Step = 'form' | 'verify' | 'success';
 const FIELDS = ['fullName', 'email', 'password', 'confirmPassword'] as const;
@@ -107,6 +108,7 @@ export default function RegisterFlow({ verifyEmail }: { verifyEmail?: string }) 
 
 function VerifyEmail({ email, onVerified }: { email: string; onVerified: () => void }) {
   const [code, setCode] = useState('');
+  const keepTyped = useKeepTyped();
   const [verifying, setVerifying] = useState(false);
   const [auto, setAuto] = useState(false);
   const [failure, setFailure] = useState<string>();
@@ -171,6 +173,7 @@ function VerifyEmail({ email, onVerified }: { email: string; onVerified: () => v
 
   return (
     <form
+      {...keepTyped}
       className="space-y-4"
       onSubmit={(event) => {
         event.preventDefault();

@@ -1,4 +1,6 @@
 import { useId, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { useHydrated } from '../../components/islands/form-controls';
+import { useKeepTyped } from '../../components/islands/keep-typed';
 import { COMMENT_MAX_LENGTH, COMMENT_WARN_LENGTH, commentContentError } from './texts';
 
 interface Props {
@@ -20,6 +22,8 @@ export default function CommentForm({ label, submitLabel, initial = '', onSubmit
   const [content, setContent] = useState(initial);
   const [error, setError] = useState<string>();
   const [sending, setSending] = useState(false);
+  const hydrated = useHydrated();
+  const keepTyped = useKeepTyped();
 
   async function submit(event?: FormEvent) {
     event?.preventDefault();
@@ -48,7 +52,7 @@ export default function CommentForm({ label, submitLabel, initial = '', onSubmit
   const length = content.length;
   const describedBy = [`${id}-count`, error ? `${id}-error` : ''].filter(Boolean).join(' ');
   return (
-    <form onSubmit={submit} className="mt-3" noValidate>
+    <form {...keepTyped} onSubmit={submit} className="mt-3" noValidate>
       <label htmlFor={id} className="mb-1 block text-sm font-medium">
         {label}
       </label>
@@ -79,7 +83,7 @@ export default function CommentForm({ label, submitLabel, initial = '', onSubmit
         </p>
       </div>
       <div className="mt-2 flex gap-2">
-        <button type="submit" className="btn-primary" disabled={sending} aria-busy={sending || undefined}>
+        <button type="submit" className="btn-primary" disabled={sending || !hydrated} aria-busy={sending || undefined}>
           {sending ? 'Sending...' : submitLabel}
         </button>
         {onCancel && (

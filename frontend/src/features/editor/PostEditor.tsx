@@ -22,6 +22,7 @@ import { EditorTexts, editorErrors, saveFailure } from './texts';
 import { errorText } from '../../lib/texts/error-text';
 import { setFlash } from '../author/flash';
 import { Alert, FieldFrame as Field, Spinner, useHydrated } from '../../components/islands/form-controls';
+import { useKeepTyped } from '../../components/islands/keep-typed';
 import { deleteImage, savePost, submitForReview, type UploadedImage } from './editor-api';
 import {
   formFromPost,
@@ -94,6 +95,7 @@ export default function PostEditor({ mode, post: initialPost, availableTags, sig
   const id = useId();
   const fieldId = (field: EditorField) => `${id}-${field}`;
   const hydrated = useHydrated();
+  const keepTyped = useKeepTyped();
   const dateTime = useDateTime();
 
   const [post, setPost] = useState(initialPost);
@@ -340,7 +342,7 @@ export default function PostEditor({ mode, post: initialPost, availableTags, sig
   const saveLabel = admin && form.status !== 'DRAFT' ? 'Save Post' : 'Save Draft';
 
   return (
-    <div className="space-y-6" data-testid="post-editor" data-hydrated={hydrated || undefined}>
+    <div {...keepTyped} className="space-y-6" data-testid="post-editor" data-hydrated={hydrated || undefined}>
       <div className="flex flex-wrap items-center justify-between gap-3">
         <a
           href={backHref}

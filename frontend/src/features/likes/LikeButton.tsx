@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+import { useHydrated } from '../../components/islands/form-controls';
 import { formatCount, plural } from '../../lib/format';
 import { errorText } from '../../lib/texts/error-text';
 import { LIKE_ERRORS, LikesTexts, UNLIKE_ERRORS } from './texts';
@@ -30,6 +31,8 @@ export default function LikeButton({ postId, initialCount, signedIn, loginHref }
   const [message, setMessage] = useState<{ kind: 'login' | 'error'; text: string }>();
   const [pending, setPending] = useState(false);
   const pressed = useRef(false);
+  // Disabled until live: a press before hydration would otherwise do nothing and say nothing.
+  const hydrated = useHydrated();
   const busy = useRef(false);
 
   useEffect(() => {
@@ -82,6 +85,7 @@ export default function LikeButton({ postId, initialCount, signedIn, loginHref }
       <button
         type="button"
         onClick={press}
+        disabled={!hydrated}
         aria-pressed={liked}
         aria-busy={pending || undefined}
         data-liked={liked}

@@ -1,0 +1,200 @@
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, adminApi } from './admin-api';
+
+/**
+ * Every route of frontend/src/pages fits a 320 px and a 390 px screen with no horizontal scroll
+ * (issue 17 §3), for each role the route allows: visitor, reader, author, admin. The data is made
+ * to be long: a 100-character tag name and user names, a 200-character post title, unbroken words
+ * and addresses in a post body and in comments. A page fails when
+ * `document.documentElement.scrollWidth > innerWidth`; the message lists the elements that stick
+ * out past the right edge.
+ */
+
+const unique = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e5).toString(36)}`;
+const PASSWORD = 'Small-screens-Passw0rd!';
+const longWord = (length: number, seed: string) => `${seed}${'x'.repeat(length - seed.length)}`;
+const longName = (seed: string) => longWord(100, `${seed}-${unique}-`).replace(/x/g, 'n');
+const TAG_NAME = longWord(100, `Tag${unique}`);
+const TAG_SLUG = `tag-${unique}-${'s'.repeat(80)}`.slice(0, 100);
+const TITLE = `${longWord(120, `Title${unique}`)} ${longWord(79, 'and')}`;
+const UNBROKEN_URL = `https://example.com/${'a-very-long-path-segment/'.repeat(12)}end`;
+const BODY = `${longWord(300, 'Unbroken')}\n\n${UNBROKEN_URL}\n\n\`\`\`\n${longWord(200, 'code')}\n\`\`\`\n\n| ${longWord(80, 'cell')} | ${longWord(80, 'other')} |\n|---|---|\n| 1 | 2 |\n`;
+const COMMENT = longWord(200, `Comment${unique}`);
+
+const reader = { fullName: longName('Reader'), email: `reader-${unique}@inkwell.test` };
+const author = { fullName: longName('Author'), email: `author-${unique}@inkwell.test` };
+
+const ids = { post: 0, postSlug: '', draft: 0, tag: 0, reader: 0 };
+
+async function createAccount(admin: APIRequestContext, who: { fullName: string; email: string }, role: 'AUTHOR' | 'USER'): Promise<number> {
+  const created = await admin.post('/api/v1/admin/users', {
+    data: { ...who, password: PASSWORD, confirmPassword: PASSWORD, roles: [role], status: 'ACTIVE', markEmailAsVerified: true },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  return ((await created.json()).data as { id: number }).id;
+}
+
+type Playwright = { request: { newContext: (options: object) => Promise<APIRequestContext> } };
+async function apiAs(baseURL: string, playwright: Playwright, email: string): Promise<APIRequestContext> {
+  const anonymous = await playwright.request.newContext({ baseURL });
+  const login = await anonymous.post('/api/v1/auth/login', { data: { email, password: PASSWORD } });
+  expect(login.status(), await login.text()).toBe(200);
+  const { accessToken } = (await login.json()).data as { accessToken: string };
+  await anonymous.dispose();
+  return playwright.request.newContext({ baseURL, extraHTTPHeaders: { Authorization: `Bearer ${accessToken}`, 'X-Request-Timestamp': String(Date.now()) } });
+}
+
+test.beforeAll(async ({ playwright, baseURL }) => {
+  test.setTimeout(120_000);
+  const admin = await adminApi(baseURL!, playwright);
+  const tag = await admin.post('/api/v1/blog/tags', { data: { name: TAG_NAME, slug: TAG_SLUG, description: longWord(300, 'Description') } });
+  expect(tag.status(), await tag.text()).toBe(201);
+  ids.tag = ((await tag.json()).data as { id: number }).id;
+  ids.reader = await createAccount(admin, reader, 'USER');
+  await createAccount(admin, author, 'AUTHOR');
+
+  const authorApi = await apiAs(baseURL!, playwright, author.email);
+  ids.postSlug = `wide-${unique}`;
+  const post = await authorApi.post('/api/v1/blog/posts/author/create', { data: { title: TITLE, slug: ids.postSlug, summary: longWord(400, 'Summary'), content: BODY, tagSlugs: [TAG_SLUG] } });
+  expect(post.status(), await post.text()).toBe(201);
+  ids.post = ((await post.json()).data as { id: number }).id;
+  const draft = await authorApi.post('/api/v1/blog/posts/author/create', { data: { title: `Draft ${TITLE}`.slice(0, 200), slug: `wide-draft-${unique}`, summary: longWord(300, 'Draft'), content: BODY, tagSlugs: [TAG_SLUG] } });
+  expect(draft.status(), await draft.text()).toBe(201);
+  ids.draft = ((await draft.json()).data as { id: number }).id;
+  const submitted = await authorApi.post(`/api/v1/blog/posts/author/${ids.post}/submit-for-review`);
+  expect(submitted.status(), await submitted.text()).toBe(200);
+  const approved = await admin.put(`/api/v1/blog/posts/admin/${ids.post}/review`, { data: { status: 'APPROVED' } });
+  expect(approved.status(), await approved.text()).toBe(200);
+  await authorApi.dispose();
+
+  const readerApi = await apiAs(baseURL!, playwright, reader.email);
+  const liked = await readerApi.post(`/api/v1/likes/post/${ids.post}`);
+  expect(liked.status(), await liked.text()).toBeLessThan(300);
+  const comment = await readerApi.post('/api/v1/comments', { data: { postId: ids.post, content: COMMENT, parentId: null } });
+  expect(comment.status(), await comment.text()).toBe(201);
+  const commentId = ((await comment.json()).data as { id: number }).id;
+  const reply = await readerApi.post('/api/v1/comments', { data: { postId: ids.post, content: COMMENT, parentId: commentId } });
+  expect(reply.status(), await reply.text()).toBe(201);
+  await readerApi.dispose();
+  await admin.dispose();
+});
+
+type Role = 'visitor' | 'reader' | 'author' | 'admin';
+const fill = (path: string) =>
+  path.replace('{post}', ids.postSlug).replace('{postId}', String(ids.post)).replace('{draftId}', String(ids.draft)).replace('{tag}', TAG_SLUG).replace('{tagId}', String(ids.tag)).replace('{readerId}', String(ids.reader));
+
+/** Every route of frontend/src/pages, by the roles that may open it. */
+const ROUTES: Record<Role, string[]> = {
+  visitor: [
+    '/',
+    '/home',
+    '/about',
+    '/authors',
+    '/blog',
+    '/blog/{post}',
+    '/posts/{post}',
+    '/blog/tag/{tag}',
+    '/tag/{tag}',
+    '/tags/{tag}',
+    '/tag',
+    '/login',
+    '/auth/login',
+    '/register',
+    `/register?verify=${encodeURIComponent(`${'long'.repeat(20)}-${unique}@inkwell.test`)}`,
+    '/forgot-password',
+    '/reset-password',
+    `/reset-password?token=${'0'.repeat(64)}`,
+    '/account',
+    '/service-unavailable',
+    `/no-such-page-${unique}`,
+    '/privacy',
+  ],
+  reader: ['/', '/blog/{post}', '/dashboard', '/user-dashboard', '/liked-posts', '/my-comments', '/account', '/author'],
+  author: ['/author', '/author/drafts', '/author/posts', '/author/posts/new', '/author/posts/{draftId}/edit', '/author/posts/{draftId}/preview', '/account', '/blog/{post}', '/admin'],
+  admin: [
+    '/admin',
+    '/admin/posts',
+    '/admin/posts/new',
+    '/admin/posts/{postId}/edit',
+    '/admin/posts/{postId}/preview',
+    '/admin/tags',
+    '/admin/tags/new',
+    '/admin/tags/{tagId}/edit',
+    '/admin/tags/{tagId}/posts',
+    '/admin/users',
+    `/admin/users?search=${encodeURIComponent(unique)}`,
+    '/admin/users/{readerId}',
+    '/dashboard',
+    '/account',
+    '/blog/{post}',
+  ],
+};
+
+async function signIn(page: Page, role: Role): Promise<void> {
+  if (role === 'visitor') return;
+  const who = role === 'admin' ? { email: ADMIN_EMAIL, password: ADMIN_PASSWORD } : { email: (role === 'reader' ? reader : author).email, password: PASSWORD };
+  const login = await page.request.post('/api/v1/auth/login', { data: who });
+  expect(login.status(), await login.text()).toBe(200);
+}
+
+/** The page's width past the screen, with the deepest elements whose box reaches past the right edge. */
+async function overflow(page: Page): Promise<{ scrollWidth: number; innerWidth: number; culprits: string[] }> {
+  return page.evaluate(() => {
+    const width = window.innerWidth;
+    const culprits: string[] = [];
+    // Inside a scroll frame, yet past the edge: an absolutely placed child (sr-only) whose containing block is outside the frame.
+    const framed: string[] = [];
+    for (const element of document.body.querySelectorAll('*')) {
+      const box = element.getBoundingClientRect();
+      if (box.width === 0 || box.right <= width + 0.5) continue;
+      // Inside a scroll container of its own (a table's frame, a code block): that box scrolls, not the page.
+      let clipped = false;
+      for (let parent = element.parentElement; parent && parent !== document.body; parent = parent.parentElement) {
+        const { overflowX } = getComputedStyle(parent);
+        if (overflowX !== 'visible' && parent.getBoundingClientRect().right <= width + 0.5) {
+          clipped = true;
+          break;
+        }
+      }
+      if ([...element.children].some((child) => child.getBoundingClientRect().right > width + 0.5)) continue;
+      const name = `${element.tagName.toLowerCase()}${element.id ? `#${element.id}` : ''}${typeof element.className === 'string' && element.className ? `.${element.className.trim().split(/\s+/).slice(0, 4).join('.')}` : ''}`;
+      (clipped ? framed : culprits).push(`${name} (right ${Math.round(box.right)} px, ${getComputedStyle(element).position}): ${(element.textContent ?? '').trim().slice(0, 40)}`);
+    }
+    return { scrollWidth: document.documentElement.scrollWidth, innerWidth: width, culprits: (culprits.length > 0 ? culprits : framed).slice(0, 8) };
+  });
+}
+
+/** Scrolls to each client:visible island (comments, like button, chart) in turn until it has hydrated. */
+async function showVisibleIslands(page: Page): Promise<void> {
+  for (let uid = await firstWaitingIsland(page); uid; uid = await firstWaitingIsland(page)) {
+    await page.evaluate((id) => {
+      const island = document.querySelector(`astro-island[uid="${id}"]`);
+      (island?.firstElementChild ?? island?.parentElement)?.scrollIntoView({ block: 'center' });
+    }, uid);
+    await expect(page.locator(`astro-island[uid="${uid}"]`)).not.toHaveAttribute('ssr', /.*/, { timeout: 20_000 });
+  }
+}
+const firstWaitingIsland = (page: Page) => page.evaluate(() => document.querySelector('astro-island[ssr]')?.getAttribute('uid') ?? '');
+
+for (const width of [320, 390]) {
+  test.describe(`${width} px`, () => {
+    test.use({ viewport: { width, height: 800 } });
+    for (const role of Object.keys(ROUTES) as Role[]) {
+      test(`every ${role} route fits without horizontal scroll`, async ({ page }) => {
+        test.setTimeout(180_000);
+        await signIn(page, role);
+        const problems: string[] = [];
+        for (const route of ROUTES[role]) {
+          await page.goto(fill(route));
+          await expect(page.locator('astro-island[ssr]:not([client="visible"])')).toHaveCount(0, { timeout: 20_000 });
+          await showVisibleIslands(page);
+          if (route.endsWith('{post}')) await expect(page.getByText(COMMENT).first()).toBeVisible();
+          await page.evaluate(() => window.scrollTo(0, 0));
+          const measured = await overflow(page);
+          if (measured.scrollWidth > measured.innerWidth) problems.push(`${route} → ${page.url()}: ${measured.scrollWidth} px\n    ${measured.culprits.join('\n    ')}`);
+        }
+        expect(problems, `pages wider than ${width} px for the ${role}:\n${problems.join('\n')}`).toEqual([]);
+      });
+    }
+  });
+}
