@@ -1,6 +1,5 @@
 import 'reflect-metadata';
 import type { Server } from 'node:http';
-import { PinoLogger } from 'nestjs-pino';
 import { createApp } from './app.factory';
 import { AdminSeedService } from './auth/admin-seed.service';
 import { isTerminal, startupSummary } from './common/console-output';
@@ -92,8 +91,7 @@ async function bootstrap(): Promise<void> {
     say(`Inkwell is running at ${config.publicUrl} (API docs: ${config.publicUrl}/api/docs)`);
     return;
   }
-  // A person is watching: the summary comes last, after the log lines pino is still writing out.
-  await new Promise<void>((done) => (PinoLogger.root ? PinoLogger.root.flush(() => done()) : done()));
+  // A person is watching: the summary comes last (the start-up log is written synchronously then, see AppModule).
   say(
     startupSummary({
       url: config.publicUrl,

@@ -43,7 +43,7 @@ export function startupSummary(facts: StartupFacts): string {
   }
   rows.push(['E-mails', facts.smtpUrl ? `sent through ${smtpServerOf(facts.smtpUrl)}` : 'printed here, one line each (no SMTP_URL)']);
   rows.push(['Data', facts.embeddedDataDir ? `${facts.embeddedDataDir} (embedded PostgreSQL)` : 'DATABASE_URL']);
-  const width = Math.max(...rows.map(([label]) => label.length));
+  const width = 'Administrator'.length; // the longest label: values line up on every start
   const rule = '─'.repeat(64);
   return [
     '',
