@@ -13,8 +13,8 @@ const isCI = !!process.env.CI;
 
 /**
  * Journeys that check a site-wide "newest N" list (/admin's Recent Activity shows the newest 10
- * entries): they run after the others, alone, since another worker's writes at the same moment
- * push their entries out of the list.
+ * entries) run alone, after the others (scripts/browser-tests.mjs runs the two projects in turn):
+ * another worker's writes at the same moment push their entries out of the list.
  */
 const ALONE = /admin-journey\.spec\.ts$/;
 const chromium = {
@@ -43,6 +43,6 @@ export default defineConfig({
   },
   projects: [
     { name: 'chromium', testIgnore: ALONE, use: chromium },
-    { name: 'chromium-alone', testMatch: ALONE, dependencies: ['chromium'], workers: 1, use: chromium },
+    { name: 'chromium-alone', testMatch: ALONE, workers: 1, use: chromium },
   ],
 });
