@@ -3,6 +3,8 @@ import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE, RouterModule } from '
 import { ThrottlerGuard, ThrottlerModule, ThrottlerModuleOptions } from '@nestjs/throttler';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { LoggerModule } from 'nestjs-pino';
+import { destination } from 'pino';
+import { isTerminal } from './common/console-output';
 import { ContentEventsModule } from './common/content-events';
 import { AllExceptionsFilter } from './common/filters/all-exceptions.filter';
 import { EnvelopeInterceptor } from './common/interceptors/envelope.interceptor';
@@ -67,7 +69,8 @@ export class AppModule {
       imports: [
         ConfigModule.forRoot(config),
         // One short line per request; every header only at debug (common/request-log.ts).
-        LoggerModule.forRoot({ pinoHttp: requestLogOptions(config.logLevel) }),
+        // At a terminal the log is written synchronously, so that main.ts's start-up summary comes after it.
+        LoggerModule.forRoot({ pinoHttp: { ...requestLogOptions(config.logLevel), ...(isTerminal() ? { stream: destination({ dest: 1, sync: true }) } : {}) } }),
         TypeOrmModule.forRoot({
           ...dataSourceOptions(options.databaseUrl),
           migrationsRun: !options.withoutDatabase,

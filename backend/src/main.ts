@@ -1,9 +1,12 @@
 import 'reflect-metadata';
 import type { Server } from 'node:http';
 import { createApp } from './app.factory';
+import { AdminSeedService } from './auth/admin-seed.service';
+import { isTerminal, startupSummary } from './common/console-output';
+import { ContentEvents } from './common/content-events';
 import { ConfigError, loadConfig } from './config/env';
 import { ensureDatabase } from './database/data-source';
-import { EmbeddedDatabase, startEmbeddedPostgres } from './database/embedded-postgres';
+import { EmbeddedDatabase, RESYNC_SIGNAL, startEmbeddedPostgres } from './database/embedded-postgres';
 import { DRAIN_TIMEOUT_MS, DrainGate, stopGracefully } from './shutdown';
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
@@ -27,11 +30,15 @@ async function bootstrap(): Promise<void> {
   let embedded: EmbeddedDatabase | undefined;
   const stopEarly = () => void (embedded?.stop() ?? Promise.resolve()).finally(() => process.exit(1));
   for (const signal of SIGNALS) process.once(signal, stopEarly);
+  // `npm run seed:demo` wrote to our database (DATA_DIR/inkwell.pid names the signal): drop every
+  // cache. Handled from the start, so that the signal never falls to its default (exit).
+  let contentEvents: ContentEvents | undefined;
+  process.on(RESYNC_SIGNAL, () => contentEvents?.changed({ kind: 'resync' }));
 
   let databaseUrl = config.databaseUrl;
   if (!databaseUrl) {
     try {
-      embedded = await startEmbeddedPostgres(config.dataDir, say);
+      embedded = await startEmbeddedPostgres(config.dataDir, say, RESYNC_SIGNAL);
     } catch (error) {
       fail(error instanceof Error ? error.message : String(error));
     }
@@ -42,6 +49,7 @@ async function bootstrap(): Promise<void> {
     await embedded?.stop();
     throw error;
   });
+  contentEvents = app.get(ContentEvents);
 
   try {
     await app.listen(config.port);
@@ -79,7 +87,19 @@ async function bootstrap(): Promise<void> {
     process.removeListener(signal, stopEarly);
     process.on(signal, onSignal);
   }
-  say(`Inkwell is running at ${config.publicUrl} (API docs: ${config.publicUrl}/api/docs)`);
+  if (!isTerminal()) {
+    say(`Inkwell is running at ${config.publicUrl} (API docs: ${config.publicUrl}/api/docs)`);
+    return;
+  }
+  // A person is watching: the summary comes last (the start-up log is written synchronously then, see AppModule).
+  say(
+    startupSummary({
+      url: config.publicUrl,
+      createdAdmin: app.get(AdminSeedService).createdAdmin,
+      smtpUrl: config.smtpUrl,
+      embeddedDataDir: embedded ? config.dataDir : undefined,
+    }),
+  );
 }
 
 bootstrap().catch((error: unknown) => {

@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/comm
 import * as bcrypt from 'bcrypt';
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
+import type { CreatedAdmin } from '../common/console-output';
 import { APP_CONFIG, AppConfig } from '../config/env';
 import { Role, RoleName } from '../users/entities/role.entity';
 import { User, UserStatus } from '../users/entities/user.entity';
@@ -19,6 +20,8 @@ export const DEFAULT_ADMIN_EMAIL = 'admin@example.com';
 @Injectable()
 export class AdminSeedService implements OnApplicationBootstrap {
   private readonly logger = new Logger('AdminSeed');
+  /** The administrator this start created (for the terminal's start-up summary); unset otherwise. */
+  createdAdmin?: CreatedAdmin;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -63,6 +66,7 @@ export class AdminSeedService implements OnApplicationBootstrap {
     if (created === 'promoted') {
       this.logger.log(`Existing account ${email} was made the first administrator`);
     } else if (created === 'created') {
+      this.createdAdmin = { email, password: generated ? password : undefined };
       if (generated) process.stdout.write(`Admin account created: ${email} / ${password}\n`);
       else process.stdout.write(`Admin account created: ${email} (password from ADMIN_PASSWORD)\n`);
     }

@@ -3,14 +3,15 @@ import { hash } from 'bcrypt';
 import { DataSource, EntityManager } from 'typeorm';
 import { loadConfig } from '../config/env';
 import { createDataSource, ensureDatabase } from '../database/data-source';
-import { EmbeddedDatabase, startEmbeddedPostgres } from '../database/embedded-postgres';
+import { EmbeddedDatabase, runningEmbeddedPostgres, startEmbeddedPostgres } from '../database/embedded-postgres';
 import { readingTimeOfWords, renderMarkdown, wordCountOf } from '../posts/markdown';
 import { slugify } from '../common/validation/slug';
 
 /**
  * `npm run seed:demo -- --posts 10000 [--readers 2000] [--likes 200000] [--comments 50000] [--users 100000] [--reset] [--seed 42]`:
  * a realistic demo data set on the configured database (DATABASE_URL, or the embedded one in
- * DATA_DIR, as the app uses it; pending migrations run first). 50 authors (verified, ACTIVE,
+ * DATA_DIR, as the app uses it, through the running server's PostgreSQL when a server holds DATA_DIR,
+ * which is then told to drop its caches; pending migrations run first). 50 authors (verified, ACTIVE,
  * AUTHOR, e-mails @demo.inkwell.test, password printed), ~40 tags, N posts of ~1,200 words spread
  * over two years with 1–4 tags, some featured, random views, in a mix of statuses (STATUS_MIX:
  * 80 % PUBLISHED; drafts, posts waiting for review, rejected ones with their rejecting review,
@@ -486,6 +487,15 @@ async function insertActivity(
 async function withDatabase<T>(work: (url: string) => Promise<T>): Promise<T> {
   const config = loadConfig({ ...process.env, LOG_LEVEL: 'silent' });
   if (config.databaseUrl) return work(config.databaseUrl);
+  // A server running on DATA_DIR holds its PostgreSQL: seed through it, then have it drop its caches.
+  const running = runningEmbeddedPostgres(config.dataDir);
+  if (running) {
+    process.stdout.write(`DATA_DIR ${config.dataDir} belongs to the running Inkwell (pid ${running.serverPid}): seeding its database\n`);
+    const result = await work(await ensureDatabase(running.url, 'inkwell'));
+    process.kill(running.serverPid, running.resyncSignal);
+    process.stdout.write(`told the running Inkwell (pid ${running.serverPid}) to drop its caches\n`);
+    return result;
+  }
   let embedded: EmbeddedDatabase | undefined;
   try {
     embedded = await startEmbeddedPostgres(config.dataDir, (line) => process.stdout.write(`${line}\n`));

@@ -6,10 +6,12 @@ export interface DataDirLock {
   release(): void;
 }
 
-interface LockOwner {
+export interface LockOwner {
   pid: number;
   /** /proc start time of the owner, so that a pid reused by another program is not taken for it. */
   startTime?: string;
+  /** Set by a running server: the signal that makes it drop every cache (a CLI wrote to its database). */
+  resyncSignal?: NodeJS.Signals;
 }
 
 /**
@@ -17,9 +19,9 @@ interface LockOwner {
  * A second one refuses with `refusal`; a file left by a process that is gone (kill -9, power loss)
  * is taken over, which is what lets the next start clean up that process's orphan postmaster.
  */
-export function acquireDataDirLock(dataDir: string, refusal: string): DataDirLock {
+export function acquireDataDirLock(dataDir: string, refusal: string, resyncSignal?: NodeJS.Signals): DataDirLock {
   const file = resolve(dataDir, 'inkwell.pid');
-  const me: LockOwner = { pid: process.pid, startTime: processStartTime(process.pid) };
+  const me: LockOwner = { pid: process.pid, startTime: processStartTime(process.pid), resyncSignal };
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       writeFileSync(file, JSON.stringify(me), { flag: 'wx', mode: 0o644 });
@@ -33,6 +35,12 @@ export function acquireDataDirLock(dataDir: string, refusal: string): DataDirLoc
     rmSync(file, { force: true });
   }
   throw new Error(refusal);
+}
+
+/** The live process that holds DATA_DIR, if any. */
+export function liveDataDirOwner(dataDir: string): LockOwner | undefined {
+  const owner = readOwner(resolve(dataDir, 'inkwell.pid'));
+  return owner && owner.pid !== process.pid && ownerIsAlive(owner) ? owner : undefined;
 }
 
 function readOwner(file: string): LockOwner | undefined {

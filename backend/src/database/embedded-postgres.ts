@@ -4,7 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { ConfigError, persistedSecret } from '../config/env';
-import { acquireDataDirLock } from './data-dir-lock';
+import { acquireDataDirLock, liveDataDirOwner } from './data-dir-lock';
 import { isPostmasterOf, Postmaster, readPostmasterPidFile, stopPostmasterPid } from './postmaster';
 
 /**
@@ -45,6 +45,8 @@ function osUserIds(name: string): { uid: number; gid: number } | undefined {
   }
 }
 
+const embeddedUrl = (password: string, port: number) => `postgres://${DB_USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`;
+
 /** PostgreSQL refuses to run as root: as root we run it as an unprivileged `postgres` OS user. */
 function ensureOsUser(): { uid: number; gid: number } {
   const existing = osUserIds(OS_USER);
@@ -75,14 +77,21 @@ function assertTraversable(dir: string, ids: { uid: number; gid: number }): void
   }
 }
 
-export async function startEmbeddedPostgres(dataDir: string, log: (line: string) => void): Promise<EmbeddedDatabase> {
+/** The signal a running server takes as "drop every cache": a CLI (seed:demo) changed its database behind its back. */
+export const RESYNC_SIGNAL: NodeJS.Signals = 'SIGUSR2';
+
+/**
+ * `resyncSignal`: the caller is a server that handles this signal by dropping its caches (it is
+ * recorded in DATA_DIR/inkwell.pid for runningEmbeddedPostgres()).
+ */
+export async function startEmbeddedPostgres(dataDir: string, log: (line: string) => void, resyncSignal?: NodeJS.Signals): Promise<EmbeddedDatabase> {
   const databaseDir = resolve(dataDir, 'postgres');
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
   mkdirSync(dataDir, { recursive: true });
   const ids = isRoot ? ensureOsUser() : undefined;
   if (ids) assertTraversable(databaseDir, ids);
 
-  const lock = acquireDataDirLock(dataDir, ANOTHER_INKWELL(databaseDir));
+  const lock = acquireDataDirLock(dataDir, ANOTHER_INKWELL(databaseDir), resyncSignal);
   try {
     await stopOrphanPostmaster(databaseDir, log);
     const port = await freeLoopbackPort();
@@ -107,7 +116,7 @@ export async function startEmbeddedPostgres(dataDir: string, log: (line: string)
     }
     let stopped = false;
     return {
-      url: `postgres://${DB_USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`,
+      url: embeddedUrl(password, port),
       postmaster,
       async stop(fastTimeoutMs?: number) {
         if (stopped) return;
@@ -123,6 +132,32 @@ export async function startEmbeddedPostgres(dataDir: string, log: (line: string)
     lock.release();
     throw error;
   }
+}
+
+/** The embedded PostgreSQL of a server running on DATA_DIR: its URL, and how to tell the server its caches are stale. */
+export interface RunningEmbeddedDatabase {
+  url: string;
+  serverPid: number;
+  resyncSignal: NodeJS.Signals;
+}
+
+/**
+ * The database of the Inkwell server that holds DATA_DIR right now, if one does and its
+ * PostgreSQL is ready: the address comes from postmaster.pid (port) and secrets.json (password).
+ * A CLI uses it instead of starting PostgreSQL on a folder that is taken.
+ */
+export function runningEmbeddedPostgres(dataDir: string): RunningEmbeddedDatabase | undefined {
+  const owner = liveDataDirOwner(dataDir);
+  if (!owner?.resyncSignal) return undefined;
+  const databaseDir = resolve(dataDir, 'postgres');
+  const pidFile = readPostmasterPidFile(databaseDir);
+  if (!pidFile || pidFile.status !== 'ready' || !Number.isInteger(pidFile.port) || !isPostmasterOf(pidFile.pid, databaseDir)) return undefined;
+  const password = persistedSecret(dataDir, 'postgresPassword');
+  return {
+    url: embeddedUrl(password, pidFile.port),
+    serverPid: owner.pid,
+    resyncSignal: owner.resyncSignal,
+  };
 }
 
 const ANOTHER_INKWELL = (databaseDir: string) =>

@@ -29,6 +29,8 @@ const IMMEDIATE_STOP_TIMEOUT_MS = 5_000;
 export interface PostmasterPidFile {
   pid: number;
   dataDir: string;
+  /** The TCP port it listens on (line 4). */
+  port: number;
   /** 'ready', 'starting' or 'stopping' (PostgreSQL 10+, line 8). */
   status: string;
 }
@@ -38,7 +40,7 @@ export function readPostmasterPidFile(databaseDir: string): PostmasterPidFile | 
     const lines = readFileSync(resolve(databaseDir, 'postmaster.pid'), 'utf8').split('\n');
     const pid = Number(lines[0]);
     if (!Number.isInteger(pid) || pid <= 0) return undefined;
-    return { pid, dataDir: lines[1] ?? '', status: (lines[7] ?? '').trim() };
+    return { pid, dataDir: lines[1] ?? '', port: Number(lines[3]), status: (lines[7] ?? '').trim() };
   } catch {
     return undefined;
   }

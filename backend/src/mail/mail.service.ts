@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { createTransport, type Transporter } from 'nodemailer';
+import { isTerminal, mailLine } from '../common/console-output';
 import { APP_CONFIG, AppConfig } from '../config/env';
 import { generatedPasswordMail, MailContent, passwordResetMail, verificationCodeMail } from './mail.templates';
 
@@ -14,15 +15,19 @@ function withTimeouts(smtpUrl: string): string {
 
 /**
  * Sends the account e-mails over SMTP_URL; without it, writes them (to, subject, text) to the app
- * log. Sending never throws: it answers whether the message went out and logs a failure.
+ * log, or, when stdout is a terminal, as one readable line (to, subject, the code or link).
+ * Sending never throws: it answers whether the message went out and logs a failure.
  */
 @Injectable()
 export class MailService implements OnModuleDestroy {
   private readonly logger = new Logger('Mail');
   private readonly transport: Transporter | undefined;
+  /** No SMTP and a person at the terminal: mails are printed as one line each instead of a JSON log line. */
+  private readonly printToTerminal: boolean;
 
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {
     this.transport = config.smtpUrl ? createTransport(withTimeouts(config.smtpUrl)) : undefined;
+    this.printToTerminal = !this.transport && isTerminal();
   }
 
   onModuleDestroy(): void {
@@ -45,7 +50,8 @@ export class MailService implements OnModuleDestroy {
   async sendGeneratedPassword(to: string, fullName: string, password: string): Promise<boolean> {
     const content = generatedPasswordMail(fullName, password, `${this.config.publicUrl}/login`);
     if (!this.transport) {
-      this.logger.log({ to, subject: content.subject }, `E-mail to ${to} not sent (no SMTP_URL) and not logged: it holds a password`);
+      if (this.printToTerminal) process.stdout.write(`${mailLine(to, content.subject, 'not sent (no SMTP_URL) and not shown: it holds a password')}\n`);
+      else this.logger.log({ to, subject: content.subject }, `E-mail to ${to} not sent (no SMTP_URL) and not logged: it holds a password`);
       return false;
     }
     return this.send(to, content);
@@ -53,7 +59,8 @@ export class MailService implements OnModuleDestroy {
 
   private async send(to: string, content: MailContent): Promise<boolean> {
     if (!this.transport) {
-      this.logger.log({ to, subject: content.subject, text: content.text }, `E-mail (no SMTP_URL, logged only) to ${to}: ${content.subject}`);
+      if (this.printToTerminal) process.stdout.write(`${mailLine(to, content.subject, content.gist)}\n`);
+      else this.logger.log({ to, subject: content.subject, text: content.text }, `E-mail (no SMTP_URL, logged only) to ${to}: ${content.subject}`);
       return true;
     }
     try {

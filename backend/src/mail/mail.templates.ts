@@ -3,6 +3,8 @@ export interface MailContent {
   subject: string;
   text: string;
   html: string;
+  /** What the reader needs from it in one phrase (the code, the link): the line a terminal shows without SMTP. */
+  gist: string;
 }
 
 export function escapeHtml(value: string): string {
@@ -37,7 +39,7 @@ export function verificationCodeMail(fullName: string, code: string, minutes: nu
 <p style="margin:0 0 16px;font-size:32px;font-weight:700;letter-spacing:8px;font-family:ui-monospace,Menlo,monospace">${escapeHtml(code)}</p>
 <p style="margin:0">Enter it on the verification screen to activate your account. The code expires in ${minutes} minutes.</p>`,
   );
-  return { subject, text, html };
+  return { subject, text, html, gist: `code ${code}` };
 }
 
 export function passwordResetMail(fullName: string, link: string, minutes: number): MailContent {
@@ -54,7 +56,7 @@ export function passwordResetMail(fullName: string, link: string, minutes: numbe
 <p style="margin:0 0 24px"><a href="${escapeHtml(link)}" style="display:inline-block;background:#18181b;color:#ffffff;text-decoration:none;padding:12px 20px;border-radius:6px;font-weight:600">Reset password</a></p>
 <p style="margin:0;font-size:13px;color:#52525b;word-break:break-all">Or paste this address into your browser: ${escapeHtml(link)}</p>`,
   );
-  return { subject, text, html };
+  return { subject, text, html, gist: `link ${link}` };
 }
 
 /** An administrator generated a new password for the account (POST /admin/users/{id}/generate-password). */
@@ -73,5 +75,5 @@ export function generatedPasswordMail(fullName: string, password: string, loginU
 <p style="margin:0 0 24px">You were signed out everywhere. Sign in with this password, then change it on your account page.</p>
 <p style="margin:0"><a href="${escapeHtml(loginUrl)}" style="display:inline-block;background:#18181b;color:#ffffff;text-decoration:none;padding:12px 20px;border-radius:6px;font-weight:600">Sign in</a></p>`,
   );
-  return { subject, text, html };
+  return { subject, text, html, gist: 'a new password (never printed)' };
 }
