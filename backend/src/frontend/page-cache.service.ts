@@ -21,6 +21,7 @@ const LIKE_COUNT_LISTS = [PageGroup.home, PageGroup.posts, PageGroup.tags, PageG
  *   once per 5 s (a burst of likes re-renders the lists once per window). Only anonymous readers
  *   get these pages, and they cannot have liked anything: a signed-in liker's pages are rendered
  *   from answers dropped at once. Comment counts show only on the post's page.
+ * - `post-comments` (a comment edited): that post's page, which renders its first comments.
  * - `tag`: a tag shows on the cards and pages of its posts, which this cache cannot tell apart:
  *   every page but /authors.
  * - `user` with a new name, bio or avatar: every page that shows authors (all but the sitemap);
@@ -69,6 +70,9 @@ export class PageCacheService implements OnModuleDestroy {
       case 'post-counters':
         this.drop([postPageGroup(change.slug), PageGroup.other]);
         if (change.counter === 'likes') this.dropLikeCountLists();
+        return;
+      case 'post-comments':
+        this.drop([postPageGroup(change.slug), PageGroup.other]);
         return;
       case 'tag':
         this.dropAllBut(PageGroup.authors);
