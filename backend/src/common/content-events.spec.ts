@@ -40,6 +40,7 @@ describe('ContentEvents', () => {
     const good: ContentChange[] = [
       change,
       { kind: 'post-counters', postId: 3, slug: 'x', counter: 'likes' },
+      { kind: 'post-comments', postId: 3, slug: 'x' },
       { kind: 'tag', tagId: 2, slugs: ['a', 'b'] },
       { kind: 'user', userId: 9, profileChanged: false },
       { kind: 'resync' },
