@@ -57,6 +57,8 @@ async function hydratedComments(page: Page): Promise<void> {
 }
 
 test("'View in article' on /my-comments reaches a reply on the third page of comments: in view, focused, highlighted", async ({ page }) => {
+  // 27 comments written one by one (their order decides the pages), then four page loads.
+  test.setTimeout(90_000);
   const post = await newPost('later-page');
   const roots: number[] = [];
   for (let index = 0; index < 25; index++) roots.push(await addComment(post.id, `Root ${index} ${unique}`));
@@ -86,12 +88,13 @@ test("'View in article' on /my-comments reaches a reply on the third page of com
 
   // A visitor opening the address directly gets there too (the anonymous, cacheable page).
   await page.context().clearCookies();
+  await page.goto('about:blank'); // else the same address with another fragment would not load anew
   await page.goto(`/blog/${post.slug}#comment-${roots[7]}`);
   await expect(commentItem(page, roots[7])).toBeFocused();
   await expect(commentItem(page, roots[7])).toBeInViewport();
   await expect(topLevel(page)).toHaveCount(20);
   await expect(page.getByRole('button', { name: 'Load More Comments' })).toBeVisible();
-  // A link to a comment that is gone says so.
+  // A link to a comment that is gone says so (followed within the page).
   await page.goto(`/blog/${post.slug}#comment-2000000000`);
   await expect(page.locator('#comments').getByRole('alert')).toContainText('Comment not found.');
 });
@@ -144,9 +147,9 @@ test('a level-3 comment offers no Reply (a reply there would sit beside it); its
   await page.goto(`/blog/${post.slug}`);
   await hydratedComments(page);
   const article = (id: number) => commentItem(page, id).getByRole('article').first();
-  await expect(commentItem(page, level3)).toHaveAttribute('data-level', '3');
-  await expect(article(level3).getByRole('button', { name: /^Reply/ })).toHaveCount(0);
   await expect(article(level3).getByRole('button', { name: /^Edit/ })).toBeVisible();
+  await expect(article(level3).getByRole('button', { name: /^Reply/ })).toHaveCount(0);
+  await expect(commentItem(page, level3)).toHaveAttribute('data-level', '3');
   await expect(article(level2).getByRole('button', { name: /^Reply/ })).toBeVisible();
 
   await article(level2).getByRole('button', { name: /^Reply/ }).click();

@@ -82,8 +82,8 @@ test('the reader dashboard states the zone of its activity times; a comment\'s f
   const readerApi = await playwright.request.newContext({ baseURL, extraHTTPHeaders: { Authorization: `Bearer ${accessToken}`, 'X-Request-Timestamp': String(Date.now()) } });
   const comment = await readerApi.post('/api/v1/comments', { data: { postId: post.id, content: `A dated comment ${unique}` } });
   expect(comment.status(), await comment.text()).toBe(201);
-  await readerApi.dispose();
   const { id, createdAt } = (await comment.json()).data as { id: number; createdAt: string };
+  await readerApi.dispose();
 
   // The dashboard (server-rendered): 'HH:MM dd/mm/yyyy GMT+7', the hour being GMT+7's.
   const signIn = await page.request.post('/api/v1/auth/login', { data: { email: reader.email, password: reader.password } });
