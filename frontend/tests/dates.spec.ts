@@ -1,5 +1,9 @@
 import { expect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, adminApi } from './admin-api';
+import { siteDateFormat, siteZoneName } from '../src/lib/dates';
+import { formatDateTime } from '../src/lib/session';
+import { viDateTime } from '../src/features/reader/reader';
+import { commentDateTime } from '../src/features/comments/texts';
 
 /**
  * One rule for dates (issue 17 §3, docs/architecture.md 'Dates'): every page shows dates in the
@@ -44,6 +48,16 @@ function hoursAndMinutesAtPlus7(iso: string): string {
   const shifted = new Date(new Date(iso).getTime() + 7 * 3_600_000);
   return `${String(shifted.getUTCHours()).padStart(2, '0')}:${String(shifted.getUTCMinutes()).padStart(2, '0')}`;
 }
+
+test('the formatters: the site zone whatever the process runs in, the zone named after a time of day, plain spaces', () => {
+  const instant = '2026-11-22T20:04:00Z'; // 03:04 on the 23rd in GMT+7
+  expect(siteZoneName(new Date(instant))).toBe('GMT+7');
+  expect(viDateTime(instant)).toBe('03:04 23/11/2026 GMT+7');
+  expect(commentDateTime(instant)).toBe('03:04 23/11/2026 GMT+7');
+  expect(formatDateTime(instant)).toMatch(/^November 23, 2026(,| at) 3:04 AM GMT\+7$/);
+  expect(siteDateFormat('en-US', { year: 'numeric', month: 'short', day: 'numeric' }).format(new Date(instant))).toBe('Nov 23, 2026');
+  expect(formatDateTime(instant)).not.toMatch(/[\u00a0\u202f]/);
+});
 
 test('the editor\'s info card: the server\'s text and the hydrated text agree, in GMT+7, named', async ({ page, browser, baseURL }) => {
   const created = await admin.post('/api/v1/blog/posts', { data: { title: `Dated ${unique}`, slug: `dated-${unique}`, content: 'Body.', status: 'DRAFT' } });
