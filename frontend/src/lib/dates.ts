@@ -35,10 +35,3 @@ export function siteDateFormat(locale: string, options: Intl.DateTimeFormatOptio
     },
   };
 }
-
-/** A valid Date from an ISO string or Date, else undefined. */
-export function toValidDate(value: string | Date | null | undefined): Date | undefined {
-  if (!value) return undefined;
-  const date = value instanceof Date ? value : new Date(value);
-  return Number.isNaN(date.getTime()) ? undefined : date;
-}

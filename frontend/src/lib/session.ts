@@ -222,7 +222,7 @@ export function formatDate(value: string | null | undefined): string {
   return LONG_DATE.format(date);
 }
 
-/** A date and time as 'January 5, 2026, 3:04 PM'; '' when missing or invalid. */
+/** A date and time as 'January 5, 2026 at 3:04 PM GMT+7' (the site zone, named); '' when missing or invalid. */
 export function formatDateTime(value: string | null | undefined): string {
   if (!value) return '';
   const date = new Date(value);

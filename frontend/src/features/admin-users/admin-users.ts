@@ -230,7 +230,7 @@ export function adminDate(value: string | null | undefined): string {
   return date ? EN_DATE.format(date) : '';
 }
 
-/** 'Jan 5, 2026, 3:04 PM'; '' when missing. */
+/** 'Jan 5, 2026, 3:04 PM GMT+7' (the site zone, named); '' when missing. */
 export function adminDateTime(value: string | null | undefined): string {
   const date = toDate(value);
   return date ? EN_DATE_TIME.format(date) : '';

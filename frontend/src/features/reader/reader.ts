@@ -101,7 +101,7 @@ export function viDate(value: string | null | undefined): string {
   return date ? VI_DATE.format(date) : '';
 }
 
-/** '15:04 22/11/2026'; '' when missing. */
+/** '15:04 22/11/2026 GMT+7' (the site zone, named); '' when missing. */
 export function viDateTime(value: string | null | undefined): string {
   const date = toDate(value);
   return date ? VI_DATE_TIME.format(date) : '';
