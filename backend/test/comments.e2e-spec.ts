@@ -217,6 +217,34 @@ describe('Comments', () => {
       expect((await t.http.get(api('/comments/post/0')).expect(400)).body.message).toBe('Invalid id: it must be a positive whole number.');
     });
 
+    it('?commentId answers the page that holds that comment\'s thread (a link to #comment-{id}); 404 off the post, 400 when malformed', async () => {
+      const post = await publishedPost();
+      const roots: Record<string, any>[] = [];
+      for (let index = 0; index < 25; index++) roots.push(await comment(reader, post.id, `root ${index}`));
+      // Newest first: roots[24..15] on page 0, roots[14..5] on page 1, roots[4..0] on page 2.
+      const reply = await comment(other, post.id, 'level 1', roots[7].id);
+      const deep = await comment(reader, post.id, 'level 2', reply.id);
+      for (const path of [`/comments/post/${post.id}`, `/blog/posts/${post.id}/comments`]) {
+        const res = await t.http.get(api(`${path}?size=10&page=0&commentId=${deep.id}`)).expect(200);
+        expect(res.body.data).toMatchObject({ number: 1, currentPage: 1, totalPages: 3, first: false, last: false });
+        const ids = res.body.data.content.map((c: { id: number }) => c.id);
+        expect(ids).toEqual(roots.slice(5, 15).reverse().map((c) => c.id));
+        const thread = res.body.data.content.find((c: { id: number }) => c.id === roots[7].id);
+        expect(thread.replies[0]).toMatchObject({ id: reply.id, replies: [expect.objectContaining({ id: deep.id, level: 2 })] });
+      }
+      const oldestFirst = await t.http.get(api(`/comments/post/${post.id}?size=10&sortDir=asc&commentId=${roots[24].id}`)).expect(200);
+      expect(oldestFirst.body.data).toMatchObject({ number: 2, last: true });
+      expect(oldestFirst.body.data.content.map((c: { id: number }) => c.id)).toEqual(roots.slice(20).map((c) => c.id));
+      const first = await t.http.get(api(`/comments/post/${post.id}?commentId=${roots[24].id}`)).expect(200);
+      expect(first.body.data).toMatchObject({ number: 0, content: expect.arrayContaining([expect.objectContaining({ id: roots[24].id })]) });
+      const elsewhere = await comment(reader, (await publishedPost()).id, 'on another post');
+      expect((await t.http.get(api(`/comments/post/${post.id}?commentId=${elsewhere.id}`)).expect(404)).body).toEqual(err(404, 'Comment not found.'));
+      expect((await t.http.get(api(`/comments/post/${post.id}?commentId=2000000000`)).expect(404)).body).toEqual(err(404, 'Comment not found.'));
+      expect((await t.http.get(api(`/comments/post/${post.id}?commentId=abc`)).expect(400)).body).toEqual(
+        err(400, 'commentId must be a positive whole number', { commentId: ['commentId must be a positive whole number'] }),
+      );
+    });
+
     it('GET /comments/{id}/replies: the replies oldest first with their own replies; 404 for a missing comment', async () => {
       const post = await publishedPost();
       const top = await comment(reader, post.id, 'top');
@@ -501,7 +529,7 @@ describe('Comments', () => {
   });
 
   describe('caches', () => {
-    it('every count change tells ContentEvents (post-counters, comments) after it commits and before it answers; an edit changes no count', async () => {
+    it('every count change tells ContentEvents (post-counters, comments) after it commits and before it answers; an edit tells post-comments (the page shows comments)', async () => {
       const events = t.app.get(ContentEvents);
       const seen: ContentChange[] = [];
       const stop = events.onChange((change) => seen.push(change));
@@ -512,9 +540,10 @@ describe('Comments', () => {
         const created = await comment(reader, post.id, 'cached?');
         expect(seen).toEqual([notice]);
         await t.http.put(api(`/comments/${created.id}`)).set(reader.auth).send({ content: 'edited' }).expect(200);
-        expect(seen).toHaveLength(1);
+        const edited = { kind: 'post-comments', postId: post.id, slug: post.slug };
+        expect(seen).toEqual([notice, edited]);
         await t.http.delete(api(`/comments/${created.id}`)).set(reader.auth).expect(204);
-        expect(seen).toEqual([notice, notice]);
+        expect(seen).toEqual([notice, edited, notice]);
       } finally {
         stop();
       }

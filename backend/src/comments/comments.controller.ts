@@ -44,12 +44,14 @@ export class PostCommentsController {
 
   @Get('posts/:id/comments')
   @ApiOperation({
-    summary: "A published post's top-level comments, newest first by default (sortBy createdAt, sortDir asc|desc), each with its whole thread of replies (oldest first)",
+    summary:
+      "A published post's top-level comments, newest first by default (sortBy createdAt, sortDir asc|desc), each with its whole thread of replies (oldest first); " +
+      "commentId answers the page holding that comment's thread instead of page (404 'Comment not found.' when it is not on this post)",
   })
   @ApiEnvelope(CommentPageDto)
   @ApiErrors(400, 404)
   listPostComments(@Param('id', ParseIdPipe) id: number, @Query() query: CommentPostQueryDto): Promise<CommentPageDto> {
-    return this.comments.listForPost(id, query.page, query.size, query.sortDir ?? 'desc');
+    return this.comments.listForPost(id, query.page, query.size, query.sortDir ?? 'desc', query.commentId);
   }
 
   @Post('posts/:id/comments')
@@ -94,11 +96,15 @@ export class CommentsController {
   }
 
   @Get('post/:postId')
-  @ApiOperation({ summary: "A published post's top-level comments, newest first, each with its whole thread (public; same as GET /blog/posts/{id}/comments)" })
+  @ApiOperation({
+    summary:
+      "A published post's top-level comments, newest first, each with its whole thread (public; same as GET /blog/posts/{id}/comments); " +
+      "commentId answers the page holding that comment's thread",
+  })
   @ApiEnvelope(CommentPageDto)
   @ApiErrors(400, 404)
   listCommentsByPost(@Param('postId', ParseIdPipe) postId: number, @Query() query: CommentPostQueryDto): Promise<CommentPageDto> {
-    return this.comments.listForPost(postId, query.page, query.size, query.sortDir ?? 'desc');
+    return this.comments.listForPost(postId, query.page, query.size, query.sortDir ?? 'desc', query.commentId);
   }
 
   @Get('my-comments')

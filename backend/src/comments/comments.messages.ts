@@ -6,6 +6,7 @@ export const CommentsMessages = {
   INVALID: 'Invalid comment data. Please check your input.',
   POST_ID_INVALID: 'Invalid post ID.',
   PARENT_ID_INVALID: 'parentId must be a positive whole number or null',
+  COMMENT_ID_INVALID: 'commentId must be a positive whole number',
   PARENT_OTHER_POST: 'The comment you reply to belongs to another post.',
   KEYWORD_REQUIRED: 'keyword is required',
   KEYWORD_TOO_LONG: 'keyword must be at most 100 characters',

@@ -89,6 +89,27 @@ export class CommentsRepository {
     )) as CommentRow[];
   }
 
+  /**
+   * How many of the post's top-level comments come before the thread that holds comment `id`, in
+   * the list's order (so its page is that number divided by the page size); undefined when `id` is
+   * not a comment of this post. Walks up at most 3 levels to the thread's root.
+   */
+  async rootPosition(postId: number, id: number, dir: SortDirection): Promise<number | undefined> {
+    const before = dir === 'asc' ? '<' : '>';
+    const rows = (await this.dataSource.query(
+      `WITH RECURSIVE up AS (
+          SELECT id, parent_id FROM comments WHERE id = $2 AND post_id = $1
+          UNION ALL
+          SELECT c.id, c.parent_id FROM comments c JOIN up ON c.id = up.parent_id),
+        root AS (SELECT c.id, c.created_at FROM up JOIN comments c ON c.id = up.id WHERE up.parent_id IS NULL)
+       SELECT (SELECT count(*)::int FROM comments c WHERE c.post_id = $1 AND c.parent_id IS NULL
+                  AND (c.created_at, c.id) ${before} (root.created_at, root.id)) AS position
+         FROM root`,
+      [postId, id],
+    )) as { position: number }[];
+    return rows[0]?.position;
+  }
+
   async countRoots(postId: number): Promise<number> {
     const [row] = (await this.dataSource.query('SELECT count(*)::int AS total FROM comments WHERE post_id = $1 AND parent_id IS NULL', [postId])) as {
       total: number;

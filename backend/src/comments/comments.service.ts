@@ -51,9 +51,18 @@ export class CommentsService {
     private readonly contentEvents: ContentEvents,
   ) {}
 
-  /** A page of a post's top-level comments, each with its whole thread (oldest reply first). */
-  async listForPost(postId: number, page: number, size: number, dir: SortDirection = 'desc'): Promise<CommentPageDto> {
+  /**
+   * A page of a post's top-level comments, each with its whole thread (oldest reply first). With
+   * `commentId`, the page that holds that comment's thread instead of `page` (a link to
+   * `#comment-{id}`): 404 'Comment not found.' when it is not a comment of this post.
+   */
+  async listForPost(postId: number, page: number, size: number, dir: SortDirection = 'desc', commentId?: number): Promise<CommentPageDto> {
     await this.publishedPost(postId);
+    if (commentId !== undefined) {
+      const position = await this.comments.rootPosition(postId, commentId, dir);
+      if (position === undefined) throw new NotFoundException(CommentsMessages.NOT_FOUND);
+      page = Math.floor(position / size);
+    }
     const [roots, total] = await Promise.all([this.comments.rootsPage(postId, dir, size, page * size), this.comments.countRoots(postId)]);
     const threads = buildThreads(await this.comments.descendants(roots.map((root) => root.id)));
     return toCommentPage(
@@ -108,9 +117,10 @@ export class CommentsService {
     const comment = await this.comments.findOne(id);
     if (!comment || comment.deleted_at) throw new NotFoundException(CommentsMessages.NOT_FOUND);
     if (comment.author_id !== user.id) throw new ForbiddenException(CommentsMessages.FORBIDDEN_UPDATE);
-    // An edit changes no count and no cached answer (comments are read live): no notice.
-    await this.publishedPost(comment.post_id);
+    const post = await this.publishedPost(comment.post_id);
     if (!(await this.comments.updateContent(id, content))) throw new NotFoundException(CommentsMessages.NOT_FOUND);
+    // No count changed, but the post's page shows its first comments: drop it before answering.
+    this.contentEvents.changed({ kind: 'post-comments', postId: post.id, slug: post.slug });
     const [row, below] = await Promise.all([this.comments.findOne(id), this.comments.descendants([id])]);
     if (!row) throw new NotFoundException(CommentsMessages.NOT_FOUND);
     return toCommentResponse(row, buildThreads(below).get(id) ?? []);

@@ -57,6 +57,7 @@ describe('ContentEvents', () => {
       change,
       { kind: 'unpublished-post', postId: 4 },
       { kind: 'post-counters', postId: 3, slug: 'x', counter: 'likes' },
+      { kind: 'post-comments', postId: 3, slug: 'x' },
       { kind: 'tag', tagId: 2, slugs: ['a', 'b'] },
       { kind: 'user', userId: 9, profileChanged: false },
       { kind: 'resync' },

@@ -11,6 +11,8 @@ export type ContentChange =
   | { kind: 'unpublished-post'; postId: number }
   /** A published post's like or comment count changed (nothing else about it). */
   | { kind: 'post-counters'; postId: number; slug: string; counter: 'likes' | 'comments' }
+  /** A comment on a published post was edited (no count changed): the post's page shows its first comments. */
+  | { kind: 'post-comments'; postId: number; slug: string }
   /** A tag was renamed, (de)activated or deleted; `slugs` old and new. */
   | { kind: 'tag'; tagId: number; slugs: string[] }
   /**
@@ -24,7 +26,7 @@ export type ContentChange =
 
 export type ContentChangeKind = ContentChange['kind'];
 
-const KINDS: ReadonlySet<string> = new Set<ContentChangeKind>(['post', 'unpublished-post', 'post-counters', 'tag', 'user', 'resync']);
+const KINDS: ReadonlySet<string> = new Set<ContentChangeKind>(['post', 'unpublished-post', 'post-counters', 'post-comments', 'tag', 'user', 'resync']);
 const isId = (value: unknown): value is number => Number.isSafeInteger(value);
 const isSlugs = (value: unknown): value is string[] => Array.isArray(value) && value.every((slug) => typeof slug === 'string');
 
@@ -40,6 +42,8 @@ export function isContentChange(value: unknown): value is ContentChange {
       return isId(change.postId);
     case 'post-counters':
       return isId(change.postId) && typeof change.slug === 'string' && (change.counter === 'likes' || change.counter === 'comments');
+    case 'post-comments':
+      return isId(change.postId) && typeof change.slug === 'string';
     case 'tag':
       return isId(change.tagId) && isSlugs(change.slugs);
     case 'user':

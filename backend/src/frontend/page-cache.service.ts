@@ -16,6 +16,7 @@ const LIKE_COUNT_LISTS = [PageGroup.home, PageGroup.posts, PageGroup.tags, PageG
  * - `post-counters`: that post's page; for likes, also the pages whose cards or totals show like
  *   counts (home, /blog, tags, authors). Comment counts show only on the post's page.
  * - `unpublished-post`: nothing (no public page shows it).
+ * - `post-comments` (a comment edited): that post's page, which renders its first comments.
  * - `tag`: a tag shows on the cards and pages of its posts, which this cache cannot tell apart:
  *   every page but /authors.
  * - `user` with a new name, bio or avatar: every page that shows authors (all but the sitemap);
@@ -61,6 +62,9 @@ export class PageCacheService implements OnModuleDestroy {
         return;
       case 'post-counters':
         this.drop(change.counter === 'likes' ? [postPageGroup(change.slug), PageGroup.other, ...LIKE_COUNT_LISTS] : [postPageGroup(change.slug), PageGroup.other]);
+        return;
+      case 'post-comments':
+        this.drop([postPageGroup(change.slug), PageGroup.other]);
         return;
       case 'tag':
         this.dropAllBut(PageGroup.authors);

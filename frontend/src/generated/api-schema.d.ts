@@ -665,7 +665,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A published post's top-level comments, newest first by default (sortBy createdAt, sortDir asc|desc), each with its whole thread of replies (oldest first) */
+        /** A published post's top-level comments, newest first by default (sortBy createdAt, sortDir asc|desc), each with its whole thread of replies (oldest first); commentId answers the page holding that comment's thread instead of page (404 'Comment not found.' when it is not on this post) */
         get: operations["listPostComments"];
         put?: never;
         /** Comment on a post, or reply with parentId (any signed-in user). Content is trimmed, 1–200 characters, stored as typed (plain text). Only on PUBLISHED posts (else 404 'Post not found.'). parentId: a live comment of the same post (404 when unknown or deleted, 400 when of another post); a reply is one level below its parent, and a reply to a level-3 comment joins it at level 3 under the same parent. */
@@ -874,7 +874,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A published post's top-level comments, newest first, each with its whole thread (public; same as GET /blog/posts/{id}/comments) */
+        /** A published post's top-level comments, newest first, each with its whole thread (public; same as GET /blog/posts/{id}/comments); commentId answers the page holding that comment's thread */
         get: operations["listCommentsByPost"];
         put?: never;
         post?: never;
@@ -5025,6 +5025,8 @@ export interface operations {
                 size?: number;
                 sortBy?: "createdAt";
                 sortDir?: "asc" | "desc";
+                /** @description Answer the page that holds this comment's thread (`page` is then ignored; `number` says which) */
+                commentId?: number;
             };
             header?: never;
             path: {
@@ -6101,6 +6103,8 @@ export interface operations {
                 size?: number;
                 sortBy?: "createdAt";
                 sortDir?: "asc" | "desc";
+                /** @description Answer the page that holds this comment's thread (`page` is then ignored; `number` says which) */
+                commentId?: number;
             };
             header?: never;
             path: {

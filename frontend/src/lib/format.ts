@@ -3,9 +3,10 @@
  * cards, card read time from the summary, '99+' like counts, title-cased slugs.
  */
 import { SLUG_MAX_LENGTH, SLUG_PATTERN } from './slug';
+import { siteDateFormat } from './dates';
 
-const VI_DATE = new Intl.DateTimeFormat('vi-VN', { day: '2-digit', month: '2-digit', year: 'numeric', timeZone: 'Asia/Ho_Chi_Minh' });
-const VI_LONG_DATE = new Intl.DateTimeFormat('vi-VN', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'Asia/Ho_Chi_Minh' });
+const VI_DATE = siteDateFormat('vi-VN', { day: '2-digit', month: '2-digit', year: 'numeric' });
+const VI_LONG_DATE = siteDateFormat('vi-VN', { day: 'numeric', month: 'long', year: 'numeric' });
 
 function toDate(value: string | Date | null | undefined): Date | undefined {
   if (!value) return undefined;

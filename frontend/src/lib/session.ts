@@ -6,6 +6,7 @@
 import type { AstroCookieSetOptions } from 'astro';
 import type { components } from '../generated/api-schema';
 import { effectiveRole, type RoleName } from './roles';
+import { siteDateFormat } from './dates';
 
 /** The API's answers this area reads (generated from openapi.json). */
 export type UserResponse = components['schemas']['UserResponseDto'];
@@ -210,8 +211,8 @@ export const AVATAR_SIZES: Record<AvatarSize, string> = {
 
 // Made once: toLocaleDateString with options builds a new formatter on every call (about 0.1 ms
 // each, and every signed-in page formats the role badges' dates).
-const LONG_DATE = new Intl.DateTimeFormat('en-US', { year: 'numeric', month: 'long', day: 'numeric' });
-const LONG_DATE_TIME = new Intl.DateTimeFormat('en-US', { year: 'numeric', month: 'long', day: 'numeric', hour: 'numeric', minute: '2-digit' });
+const LONG_DATE = siteDateFormat('en-US', { year: 'numeric', month: 'long', day: 'numeric' });
+const LONG_DATE_TIME = siteDateFormat('en-US', { year: 'numeric', month: 'long', day: 'numeric', hour: 'numeric', minute: '2-digit' });
 
 /** A date as 'January 5, 2026'; '' when missing or invalid. */
 export function formatDate(value: string | null | undefined): string {
@@ -221,7 +222,7 @@ export function formatDate(value: string | null | undefined): string {
   return LONG_DATE.format(date);
 }
 
-/** A date and time as 'January 5, 2026, 3:04 PM'; '' when missing or invalid. */
+/** A date and time as 'January 5, 2026 at 3:04 PM GMT+7' (the site zone, named); '' when missing or invalid. */
 export function formatDateTime(value: string | null | undefined): string {
   if (!value) return '';
   const date = new Date(value);

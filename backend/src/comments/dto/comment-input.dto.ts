@@ -72,7 +72,13 @@ export class CommentUpdateDto {
 }
 
 /** A post's top-level comments: `?page&size&sortBy=createdAt&sortDir=asc|desc` (newest first by default). */
-export class CommentPostQueryDto extends sortQuery(['createdAt'] as const, { defaultField: 'createdAt' }) {}
+export class CommentPostQueryDto extends sortQuery(['createdAt'] as const, { defaultField: 'createdAt' }) {
+  @ApiPropertyOptional({ minimum: 1, maximum: MAX_ID, description: "Answer the page that holds this comment's thread (`page` is then ignored; `number` says which)" })
+  @IsOptional()
+  @Transform(({ value }) => toInteger(value))
+  @PositiveId(CommentsMessages.COMMENT_ID_INVALID)
+  commentId?: number;
+}
 
 /** The caller's own comments: `?page&size&sortDirection` (the /my-comments page sends sortDirection). */
 export class CommentMineQueryDto extends sortQuery(['createdAt'] as const, { defaultField: 'createdAt', directionParam: 'sortDirection' }) {}

@@ -9,6 +9,7 @@ import type { ApiClient } from '../../lib/api/client';
 import { unwrap } from '../../lib/api/errors';
 import type { components } from '../../generated/api-schema';
 import { load, settleRead, type Loaded } from '../../lib/settle';
+import { siteDateFormat } from '../../lib/dates';
 
 type Schemas = components['schemas'];
 export type PostListItem = Schemas['PostListItemDto'];
@@ -229,8 +230,8 @@ export function idFromParam(raw: string | undefined): number | undefined {
 
 // ---- formatting ------------------------------------------------------------------------------
 
-const EN_DATE = new Intl.DateTimeFormat('en-US', { year: 'numeric', month: 'short', day: 'numeric' });
-const EN_DATE_TIME = new Intl.DateTimeFormat('en-US', { year: 'numeric', month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' });
+const EN_DATE = siteDateFormat('en-US', { year: 'numeric', month: 'short', day: 'numeric' });
+const EN_DATE_TIME = siteDateFormat('en-US', { year: 'numeric', month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' });
 
 /** 'Nov 22, 2026' (admin screens use en-US dates, spec 001 §9); '' when missing. */
 export function adminDate(value: string | null | undefined): string {

@@ -14,6 +14,7 @@ import type { RoleName } from '../../lib/roles';
 import type { DataOf } from '../reader/reader';
 import { load } from '../../lib/settle';
 import { AddUserTexts, USER_STATUSES, type UserStatus } from './texts';
+import { siteDateFormat } from '../../lib/dates';
 
 // ---- the API's answers (generated from openapi.json) ---------------------------------------
 
@@ -213,8 +214,8 @@ export function percentOf(count: number, total: number): number {
   return Math.round((count / total) * 100);
 }
 
-const EN_DATE = new Intl.DateTimeFormat('en-US', { year: 'numeric', month: 'short', day: 'numeric' });
-const EN_DATE_TIME = new Intl.DateTimeFormat('en-US', { year: 'numeric', month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' });
+const EN_DATE = siteDateFormat('en-US', { year: 'numeric', month: 'short', day: 'numeric' });
+const EN_DATE_TIME = siteDateFormat('en-US', { year: 'numeric', month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' });
 const EN_DAY = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' });
 
 function toDate(value: string | null | undefined): Date | undefined {
@@ -229,7 +230,7 @@ export function adminDate(value: string | null | undefined): string {
   return date ? EN_DATE.format(date) : '';
 }
 
-/** 'Jan 5, 2026, 3:04 PM'; '' when missing. */
+/** 'Jan 5, 2026, 3:04 PM GMT+7' (the site zone, named); '' when missing. */
 export function adminDateTime(value: string | null | undefined): string {
   const date = toDate(value);
   return date ? EN_DATE_TIME.format(date) : '';

@@ -10,6 +10,7 @@ import type { components } from '../../generated/api-schema';
 import type { RoleName } from '../../lib/roles';
 import { load, recordLoadFailureStatus, type Loaded } from '../../lib/settle';
 import { DraftsTexts } from './texts';
+import { siteDateFormat } from '../../lib/dates';
 
 type Schemas = components['schemas'];
 export type PostStatus = Schemas['PostStatus'];
@@ -156,7 +157,7 @@ export function draftInsight(post: MyPost): DraftInsight {
 }
 
 const HOUR_MS = 3_600_000;
-const EN_DATE = new Intl.DateTimeFormat('en-US', { year: 'numeric', month: 'short', day: 'numeric' });
+const EN_DATE = siteDateFormat('en-US', { year: 'numeric', month: 'short', day: 'numeric' });
 
 /** 'N hours ago' under 24 h, 'N days ago' under 168 h, else the date (spec 001 §2 drafts). */
 export function lastModified(value: string, now = Date.now()): string {

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { AvatarImage } from '../../components/islands/form-controls';
-import { COMMENT_INDENT_LEVELS, CommentsTexts, relativeTime } from './texts';
+import { COMMENT_INDENT_LEVELS, COMMENT_MAX_LEVEL, commentDateTime, CommentsTexts, relativeTime } from './texts';
 import type { CommentNode } from './comment-api';
 import CommentForm from './CommentForm';
 
@@ -35,8 +35,18 @@ export function isEdited(comment: CommentNode): boolean {
 
 const LINK_BUTTON = 'rounded px-1 text-sm font-medium text-slate-700 underline-offset-2 hover:underline dark:text-slate-300';
 
+interface ItemProps {
+  comment: CommentNode;
+  viewer: Viewer | null;
+  actions: CommentActions;
+  /** The clock once hydrated (relative times); undefined on the server and at hydration (the full time). */
+  now: number | undefined;
+  /** The comment a `#comment-{id}` address points to: highlighted and focusable. */
+  targetId: number | undefined;
+}
+
 /** One comment with its actions and, below, its replies (indented 24 px a level, at most 2 levels). */
-export function CommentItem({ comment, viewer, actions }: { comment: CommentNode; viewer: Viewer | null; actions: CommentActions }) {
+export function CommentItem({ comment, viewer, actions, now, targetId }: ItemProps) {
   const [mode, setMode] = useState<'reply' | 'edit'>();
   const replyButton = useRef<HTMLButtonElement>(null);
   const editButton = useRef<HTMLButtonElement>(null);
@@ -54,21 +64,29 @@ export function CommentItem({ comment, viewer, actions }: { comment: CommentNode
   const [loadingReplies, setLoadingReplies] = useState(false);
   const name = authorName(comment);
   const own = !!viewer && comment.author?.id === viewer.id;
-  // Every live comment takes replies: one to a level-3 comment is stored beside it (levels stop at 3).
-  const canReply = !!viewer && !comment.deleted;
+  // Levels stop at 3: a reply there would land beside the comment, not under it, so none is offered.
+  const canReply = !!viewer && !comment.deleted && comment.level < COMMENT_MAX_LEVEL;
   const canEdit = own && !comment.deleted;
   const canDelete = !!viewer && !comment.deleted && (own || viewer.isAdmin);
   const hiddenReplies = comment.replyCount - comment.replies.length;
   const created = new Date(comment.createdAt);
+  const targeted = comment.id === targetId;
 
   return (
-    <li id={`comment-${comment.id}`} data-comment-id={comment.id} className="scroll-mt-24">
+    <li
+      id={`comment-${comment.id}`}
+      data-comment-id={comment.id}
+      data-level={comment.level}
+      tabIndex={targeted ? -1 : undefined}
+      aria-current={targeted ? 'location' : undefined}
+      className={`scroll-mt-24 ${targeted ? 'rounded-lg bg-amber-50 outline-none ring-2 ring-amber-500 ring-offset-2 dark:bg-amber-950/40 dark:ring-amber-400 dark:ring-offset-slate-950' : ''}`}
+    >
       <article className="py-3" aria-label={`Comment by ${name}`}>
         <header className="flex flex-wrap items-center gap-x-2 gap-y-1 text-sm">
           <AvatarImage name={comment.author ? name : null} src={comment.author?.avatar} size="sm" />
           <span className="font-semibold text-slate-900 dark:text-slate-100">{name}</span>
-          <time dateTime={Number.isNaN(created.getTime()) ? undefined : created.toISOString()} title={Number.isNaN(created.getTime()) ? undefined : created.toLocaleString('vi-VN')} className="text-slate-600 dark:text-slate-400">
-            {relativeTime(comment.createdAt)}
+          <time dateTime={Number.isNaN(created.getTime()) ? undefined : created.toISOString()} title={commentDateTime(comment.createdAt)} className="text-slate-600 dark:text-slate-400">
+            {now === undefined ? commentDateTime(comment.createdAt) : relativeTime(comment.createdAt, now)}
           </time>
           {isEdited(comment) && <span className="text-slate-600 dark:text-slate-400">{CommentsTexts.EDITED}</span>}
         </header>
@@ -130,7 +148,7 @@ export function CommentItem({ comment, viewer, actions }: { comment: CommentNode
           {comment.replies.length > 0 && (
             <ul>
               {comment.replies.map((reply) => (
-                <CommentItem key={reply.id} comment={reply} viewer={viewer} actions={actions} />
+                <CommentItem key={reply.id} comment={reply} viewer={viewer} actions={actions} now={now} targetId={targetId} />
               ))}
             </ul>
           )}

@@ -1,8 +1,8 @@
 import { Component, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { commentErrors, CommentsTexts } from './texts';
+import { commentErrors, commentIdOfHash, CommentsTexts } from './texts';
 import { errorText } from '../../lib/texts/error-text';
 import { Alert } from '../../components/islands/form-controls';
-import { addComment, deleteComment, fetchCommentCount, fetchComments, fetchReplies, updateComment, type CommentNode } from './comment-api';
+import { addComment, deleteComment, fetchCommentCount, fetchComments, fetchCommentsAround, fetchReplies, updateComment, type CommentNode, type CommentPage } from './comment-api';
 import CommentForm from './CommentForm';
 import { CommentItem, type CommentActions, type Viewer } from './CommentItem';
 
@@ -10,6 +10,12 @@ interface Props {
   postId: number;
   /** The post's comment count as the server rendered it. */
   initialCount: number;
+  /**
+   * The first page as the server rendered it (in the HTML for readers without JavaScript and for
+   * search engines; the cached anonymous page is dropped when a comment changes); undefined when
+   * that read failed, and the section then reads it itself.
+   */
+  initialPage?: CommentPage;
   /** The signed-in reader (signed-in pages are never cached), or null for a visitor. */
   viewer: Viewer | null;
   loginHref: string;
@@ -66,27 +72,50 @@ function afterDelete(nodes: CommentNode[], target: CommentNode): CommentNode[] {
 
 type Notice = { kind: 'success' | 'error'; text: string };
 
-/** Re-renders every minute so that 'Just now' becomes '1 minute ago'. */
-function useMinuteTick(): void {
-  const [, setTick] = useState(0);
+/**
+ * The clock for relative times: undefined on the server and while hydrating (the comments show
+ * their full time then, so the hydrated text matches the server's), then now, every minute (so
+ * that 'Just now' becomes '1 minute ago').
+ */
+function useNow(): number | undefined {
+  const [now, setNow] = useState<number>();
   useEffect(() => {
-    const timer = window.setInterval(() => setTick((tick) => tick + 1), 60_000);
+    setNow(Date.now());
+    const timer = window.setInterval(() => setNow(Date.now()), 60_000);
     return () => window.clearInterval(timer);
   }, []);
+  return now;
 }
 
-function Comments({ postId, initialCount, viewer, loginHref, registerHref }: Props) {
-  const [comments, setComments] = useState<CommentNode[]>([]);
-  const [status, setStatus] = useState<'loading' | 'loaded' | 'error'>('loading');
+function contains(nodes: CommentNode[], id: number): boolean {
+  return nodes.some((node) => node.id === id || contains(node.replies, id));
+}
+
+/** `current` followed by the comments of `pages` it does not hold yet, in order. */
+function appendNew(current: CommentNode[], ...pages: CommentNode[][]): CommentNode[] {
+  const known = new Set(current.map((comment) => comment.id));
+  const added = pages.flat().filter((comment) => !known.has(comment.id) && known.add(comment.id));
+  return added.length ? [...current, ...added] : current;
+}
+
+function Comments({ postId, initialCount, initialPage, viewer, loginHref, registerHref }: Props) {
+  const [comments, setComments] = useState<CommentNode[]>(initialPage?.comments ?? []);
+  const [status, setStatus] = useState<'loading' | 'loaded' | 'error'>(initialPage ? 'loaded' : 'loading');
   const [page, setPage] = useState(0);
-  const [hasMore, setHasMore] = useState(false);
+  const [hasMore, setHasMore] = useState(initialPage ? !initialPage.last : false);
   const [loadingMore, setLoadingMore] = useState(false);
   const [moreError, setMoreError] = useState(false);
   const [count, setCount] = useState(initialCount);
   const [notice, setNotice] = useState<Notice>();
   const noticeTimer = useRef<number>(undefined);
   const heading = useRef<HTMLHeadingElement>(null);
-  useMinuteTick();
+  const now = useNow();
+  // The comment a #comment-{id} address points to, and whether it still needs scrolling to.
+  const [targetId, setTargetId] = useState<number>();
+  const [scrollPending, setScrollPending] = useState(false);
+  // What the async loads below read after an await (state in their closures would be old).
+  const latest = useRef({ comments, page });
+  latest.current = { comments, page };
 
   const say = useCallback((next: Notice) => {
     setNotice(next);
@@ -95,7 +124,7 @@ function Comments({ postId, initialCount, viewer, loginHref, registerHref }: Pro
   }, []);
   useEffect(() => () => window.clearTimeout(noticeTimer.current), []);
 
-  const loaded = useRef(false);
+  const loaded = useRef(!!initialPage);
   const refresh = useCallback(async () => {
     if (!loaded.current) setStatus('loading');
     try {
@@ -115,18 +144,67 @@ function Comments({ postId, initialCount, viewer, loginHref, registerHref }: Pro
   }, [postId, say]);
 
   useEffect(() => {
-    void refresh();
+    if (!initialPage) void refresh();
+    // Only when mounting: the server's page is read once.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [refresh]);
+
+  /**
+   * Shows the comment a `#comment-{id}` address points to: when it is not on the pages shown,
+   * the page that holds its thread is read (?commentId) with the pages before it, so the list
+   * stays whole; threads come whole, so the comment is shown however deep it is.
+   */
+  const showTarget = useCallback(
+    async (id: number) => {
+      setTargetId(id);
+      if (!contains(latest.current.comments, id)) {
+        try {
+          const around = await fetchCommentsAround(postId, id);
+          const shown = latest.current.page;
+          const between = await Promise.all(
+            Array.from({ length: Math.max(0, around.page - shown - 1) }, (_, index) => fetchComments(postId, shown + 1 + index)),
+          );
+          setComments((current) => appendNew(current, ...between.map((next) => next.comments), around.comments));
+          if (around.page > shown) {
+            setPage(around.page);
+            setHasMore(!around.last);
+          }
+        } catch (error) {
+          say({ kind: 'error', text: errorText(error, commentErrors(CommentsTexts.LOAD_MORE_FAILED)) });
+          return;
+        }
+      }
+      setScrollPending(true);
+    },
+    [postId, say],
+  );
+
+  useEffect(() => {
+    const follow = () => {
+      const id = commentIdOfHash(window.location.hash);
+      if (id !== undefined) void showTarget(id);
+    };
+    follow();
+    window.addEventListener('hashchange', follow);
+    return () => window.removeEventListener('hashchange', follow);
+  }, [showTarget]);
+
+  // Once the target is rendered: into view, focused (keyboard and screen-reader users start there).
+  useEffect(() => {
+    if (!scrollPending || targetId === undefined) return;
+    const element = document.getElementById(`comment-${targetId}`);
+    if (!element) return;
+    setScrollPending(false);
+    element.scrollIntoView({ block: 'center' });
+    element.focus({ preventScroll: true });
+  }, [scrollPending, targetId, comments]);
 
   async function loadMore() {
     setLoadingMore(true);
     setMoreError(false);
     try {
       const next = await fetchComments(postId, page + 1);
-      setComments((current) => {
-        const known = new Set(current.map((comment) => comment.id));
-        return [...current, ...next.comments.filter((comment) => !known.has(comment.id))];
-      });
+      setComments((current) => appendNew(current, next.comments));
       setPage(page + 1);
       setHasMore(!next.last);
     } catch {
@@ -153,7 +231,6 @@ function Comments({ postId, initialCount, viewer, loginHref, registerHref }: Pro
       async reply(parent, content) {
         try {
           const created = await addComment(postId, content, parent);
-          // Under the comment answered, or beside it when that one is at the deepest level.
           const under = created.parentId ?? parent.id;
           setComments((current) => updateTree(current, under, (node) => ({ ...node, replies: [...node.replies, created], replyCount: node.replyCount + 1 })));
           setCount((value) => value + 1);
@@ -243,7 +320,7 @@ function Comments({ postId, initialCount, viewer, loginHref, registerHref }: Pro
         ) : (
           <ul className="divide-y divide-slate-200 dark:divide-slate-800" aria-label="Comments">
             {comments.map((comment) => (
-              <CommentItem key={comment.id} comment={comment} viewer={viewer} actions={actions} />
+              <CommentItem key={comment.id} comment={comment} viewer={viewer} actions={actions} now={now} targetId={targetId} />
             ))}
           </ul>
         )}
@@ -302,7 +379,8 @@ class CommentBoundary extends Component<{ children: (attempt: number) => ReactNo
  * The post page's comments section (spec 001 §2): pages of 10 with Load More Comments, nested
  * replies, '(edited)', the deleted marker, reply / edit / delete for the viewer's own comments
  * (admins delete any), the login prompt for visitors, and 'Comment System Error' when it crashes.
- * Comments are fetched after hydration, so the cached anonymous page never shows stale ones.
+ * The first page comes rendered by the server; a `#comment-{id}` address on a later page loads
+ * the pages up to it and scrolls to the comment.
  */
 export default function CommentSection(props: Props) {
   return <CommentBoundary>{(attempt) => <Comments key={attempt} {...props} />}</CommentBoundary>;

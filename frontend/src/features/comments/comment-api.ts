@@ -23,6 +23,12 @@ export async function fetchComments(postId: number, page: number): Promise<Comme
   return { comments: data.content, last: data.last };
 }
 
+/** GET /comments/post/{postId}?commentId: the page that holds that comment's thread (a link to #comment-{id}), and its number. */
+export async function fetchCommentsAround(postId: number, commentId: number): Promise<CommentPage & { page: number }> {
+  const data = await unwrap(browserApi().GET('/api/v1/comments/post/{postId}', { params: { path: { postId }, query: { size: COMMENT_PAGE_SIZE, commentId } } }));
+  return { comments: data.content, last: data.last, page: data.number };
+}
+
 /** GET /comments/stats/post/{postId} (public): the post's live comment count. */
 export async function fetchCommentCount(postId: number): Promise<number> {
   return (await unwrap(browserApi().GET('/api/v1/comments/stats/post/{postId}', { params: { path: { postId } } }))).totalComments;

@@ -5,6 +5,7 @@
  * comment. Please try again.').
  */
 import type { ErrorTexts } from '../../lib/texts/error-text';
+import { siteDateFormat } from '../../lib/dates';
 
 export const CommentsTexts = {
   EMPTY: 'Comment content cannot be empty',
@@ -43,10 +44,18 @@ export const COMMENT_WARN_LENGTH = 180;
 /** Comments per page (spec 001 §9). */
 export const COMMENT_PAGE_SIZE = 10;
 /**
- * Reply nesting: levels 0 to 3 ('maxLevel 3'; the server stores a reply to a level-3 comment beside
- * it); indentation stops after 2 levels of 24 px (spec 001 §2).
+ * Reply nesting: levels 0 to 3 ('maxLevel 3'); a level-3 comment offers no Reply (the server would
+ * store the reply beside it, not under it: answer its parent instead); indentation stops after
+ * 2 levels of 24 px (spec 001 §2).
  */
+export const COMMENT_MAX_LEVEL = 3;
 export const COMMENT_INDENT_LEVELS = 2;
+
+/** The comment a `#comment-{id}` address points to ('View in article' links), or undefined. */
+export function commentIdOfHash(hash: string): number | undefined {
+  const match = /^#comment-([1-9]\d{0,9})$/.exec(hash);
+  return match && Number(match[1]) <= 2_147_483_647 ? Number(match[1]) : undefined;
+}
 
 /** The client-side check before sending (spec 001 §5): trimmed, not empty, at most 200 characters. */
 export function commentContentError(content: string): string | undefined {
@@ -72,11 +81,20 @@ export const commentErrors = (actionFailed: string): ErrorTexts => ({
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
-const DATE = new Intl.DateTimeFormat('vi-VN', { day: '2-digit', month: '2-digit', year: 'numeric', timeZone: 'Asia/Ho_Chi_Minh' });
+const DATE = siteDateFormat('vi-VN', { day: '2-digit', month: '2-digit', year: 'numeric' });
+
+const DATE_TIME = siteDateFormat('vi-VN', { hour: '2-digit', minute: '2-digit', day: '2-digit', month: '2-digit', year: 'numeric' });
+
+/** A comment's time in full, in the site zone and naming it ('15:04 22/11/2026 GMT+7'): the server's text and the tooltip. */
+export function commentDateTime(value: string | null | undefined): string {
+  const date = value ? new Date(value) : undefined;
+  return date && !Number.isNaN(date.getTime()) ? DATE_TIME.format(date) : 'Unknown';
+}
 
 /**
  * Relative time of a comment (spec 001 §2, spec 000 §9): 'Just now' under 1 minute, then
  * minutes, hours under 24, days under 7, else the date (Vietnamese, as on the public pages).
+ * It depends on the clock, so only the hydrated section shows it (see CommentSection's useNow).
  */
 export function relativeTime(value: string | null | undefined, now = Date.now()): string {
   const time = value ? new Date(value).getTime() : Number.NaN;

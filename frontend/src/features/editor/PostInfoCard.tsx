@@ -4,22 +4,14 @@
  * one, a link to the reader-style preview of the saved post.
  */
 import { formatDateTime } from '../../lib/session';
-import { useHydrated } from '../../components/islands/form-controls';
 import { STATUS_LABELS, type PostResponse } from './editor-form';
 
 const COUNT = new Intl.NumberFormat('en-US');
 const formatCount = (value: number | undefined) => COUNT.format(value ?? 0);
-const UTC = new Intl.DateTimeFormat('en-US', { year: 'numeric', month: 'long', day: 'numeric', hour: 'numeric', minute: '2-digit', timeZone: 'UTC', timeZoneName: 'short' });
 
-/** The server renders UTC; the browser shows its own time zone once hydrated (no mismatch on hydration). */
+/** Dates in the site zone, named (lib/dates.ts): the server's text and the hydrated one are the same. */
 export function useDateTime(): (value: string | null | undefined) => string {
-  const hydrated = useHydrated();
-  return (value) => {
-    if (!value) return '';
-    const date = new Date(value);
-    if (Number.isNaN(date.getTime())) return '';
-    return hydrated ? formatDateTime(value) : UTC.format(date);
-  };
+  return formatDateTime;
 }
 
 export default function PostInfoCard({ post, previewHref }: { post: PostResponse; previewHref?: string }) {

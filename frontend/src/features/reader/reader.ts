@@ -7,6 +7,7 @@
 import type { ApiClient } from '../../lib/api/client';
 import type { components, paths } from '../../generated/api-schema';
 import { load } from '../../lib/settle';
+import { siteDateFormat } from '../../lib/dates';
 
 // ---- the API's answers (spec 000 §3, generated from openapi.json) ------------------------
 
@@ -77,17 +78,16 @@ export function pageWindow(current: number, totalPages: number, width = 5): numb
 
 // ---- formatting -----------------------------------------------------------------------------
 
-const VI_DATE = new Intl.DateTimeFormat('vi-VN', { day: '2-digit', month: '2-digit', year: 'numeric', timeZone: 'Asia/Ho_Chi_Minh' });
-const VI_DATE_TIME = new Intl.DateTimeFormat('vi-VN', {
+const VI_DATE = siteDateFormat('vi-VN', { day: '2-digit', month: '2-digit', year: 'numeric' });
+const VI_DATE_TIME = siteDateFormat('vi-VN', {
   hour: '2-digit',
   minute: '2-digit',
   day: '2-digit',
   month: '2-digit',
   year: 'numeric',
-  timeZone: 'Asia/Ho_Chi_Minh',
 });
 const VI_ONE_DECIMAL = new Intl.NumberFormat('vi-VN', { minimumFractionDigits: 1, maximumFractionDigits: 1 });
-const EN_DATE = new Intl.DateTimeFormat('en-US', { year: 'numeric', month: 'short', day: 'numeric' });
+const EN_DATE = siteDateFormat('en-US', { year: 'numeric', month: 'short', day: 'numeric' });
 
 function toDate(value: string | null | undefined): Date | undefined {
   if (!value) return undefined;
@@ -101,7 +101,7 @@ export function viDate(value: string | null | undefined): string {
   return date ? VI_DATE.format(date) : '';
 }
 
-/** '15:04 22/11/2026'; '' when missing. */
+/** '15:04 22/11/2026 GMT+7' (the site zone, named); '' when missing. */
 export function viDateTime(value: string | null | undefined): string {
   const date = toDate(value);
   return date ? VI_DATE_TIME.format(date) : '';
