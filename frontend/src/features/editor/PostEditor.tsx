@@ -15,7 +15,7 @@
  * - Author mode: after a save the notice says the post is a draft to submit, with Submit for
  *   review. Admin mode: a save goes to `savedHref?notice=created|updated`.
  */
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { ApiError } from '../../lib/api/errors';
 import { slugAfterTitleChange } from '../../lib/slug';
 import { EditorTexts, editorErrors, saveFailure } from './texts';
@@ -72,6 +72,15 @@ export interface PostEditorProps {
    * each other's text offered back.
    */
   userId: number;
+  /**
+   * The page's heading, when the editor shows it: `heading` for a new post, `savedHeading` once it
+   * is saved (a new post's first save turns the page into its edit page: heading, document title
+   * and address).
+   */
+  heading?: string;
+  savedHeading?: string;
+  /** Shown under the heading (the page's own notices, e.g. tags that failed to load). */
+  children?: ReactNode;
 }
 
 type Notice = { kind: 'success' | 'error' | 'info'; title?: string; text: string; extra?: string };
@@ -90,7 +99,7 @@ function withParam(href: string, name: string, value: string): string {
 
 const dialogOpen = () => document.querySelector('dialog[open]') !== null;
 
-export default function PostEditor({ mode, post: initialPost, availableTags, signedIn, backHref, savedHref, previewHref, editHref, userId }: PostEditorProps) {
+export default function PostEditor({ mode, post: initialPost, availableTags, signedIn, backHref, savedHref, previewHref, editHref, userId, heading, savedHeading, children }: PostEditorProps) {
   const id = useId();
   const fieldId = (field: EditorField) => `${id}-${field}`;
   const hydrated = useHydrated();
@@ -249,7 +258,11 @@ export default function PostEditor({ mode, post: initialPost, availableTags, sig
       clearDraft(key.current);
       if (creating) {
         key.current = postDraftKey(userId, saved.id);
-        if (editHref && !admin) window.history.replaceState(null, '', editHref.replace('{id}', String(saved.id)));
+        if (editHref && !admin) {
+          window.history.replaceState(null, '', editHref.replace('{id}', String(saved.id)));
+          // The title the edit page has ('Edit Post: {title} · Inkwell'): the layout's suffix stays.
+          if (heading && savedHeading) document.title = document.title.replace(heading, `${savedHeading}: ${saved.title}`);
+        }
       }
       const savedForm = formFromPost(saved);
       setPost(saved);
@@ -341,6 +354,8 @@ export default function PostEditor({ mode, post: initialPost, availableTags, sig
 
   return (
     <div className="space-y-6" data-testid="post-editor" data-hydrated={hydrated || undefined}>
+      {heading && <h1 className="font-serif text-3xl font-bold">{post && savedHeading ? savedHeading : heading}</h1>}
+      {children}
       <div className="flex flex-wrap items-center justify-between gap-3">
         <a
           href={backHref}
