@@ -258,6 +258,7 @@ export class PostsService {
         } else {
           saved = (await manager.save(Post, manager.create(Post, { ...values, authorId: user.id }))).id;
         }
+        await this.repository.recordSlugChange(manager, saved, existing?.slug, slug);
         if (requested) {
           await manager.delete(PostTag, { postId: saved });
           if (tags.length) await manager.insert(PostTag, tags.map((tag) => ({ postId: saved, tagId: tag.id })));
