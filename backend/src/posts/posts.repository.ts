@@ -216,6 +216,12 @@ export class PostsRepository {
     );
   }
 
+  /** The slugs post `id` had before (its redirects). */
+  async earlierSlugs(id: number): Promise<string[]> {
+    const rows = (await this.dataSource.query(`SELECT slug FROM post_slug_history WHERE post_id = $1`, [id])) as { slug: string }[];
+    return rows.map((row) => row.slug);
+  }
+
   /** The current slug of the published post that had `slug` before, if any. */
   async currentSlugOf(slug: string): Promise<string | undefined> {
     const [row] = (await this.dataSource.query(

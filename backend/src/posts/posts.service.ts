@@ -178,11 +178,15 @@ export class PostsService {
     return counts;
   }
 
-  /** Public pages show this post (or did before the change): tell the page caches, after the commit. */
-  notifyChanged(id: number, before: { status: PostStatus; slug: string } | null, after: { status: PostStatus; slug: string } | null): void {
+  /**
+   * Public pages show this post (or did before the change): tell the page caches, after the commit.
+   * A post becoming public also names its earlier slugs: their pages, kept as 404s, now redirect.
+   */
+  async notifyChanged(id: number, before: { status: PostStatus; slug: string } | null, after: { status: PostStatus; slug: string } | null): Promise<void> {
     const visible = [before, after].filter((state): state is { status: PostStatus; slug: string } => state?.status === PostStatus.PUBLISHED);
     if (!visible.length) return;
-    this.contentEvents.changed({ kind: 'post', postId: id, slugs: [...new Set([before?.slug, after?.slug].filter((s): s is string => !!s))] });
+    const earlier = after?.status === PostStatus.PUBLISHED && before?.status !== PostStatus.PUBLISHED ? await this.repository.earlierSlugs(id) : [];
+    this.contentEvents.changed({ kind: 'post', postId: id, slugs: [...new Set([before?.slug, after?.slug, ...earlier].filter((s): s is string => !!s))] });
   }
 
   /** One page of a list (every column but the bodies, the author's name and e-mail, every tag) and the filter's total. */
@@ -272,7 +276,7 @@ export class PostsService {
     }
 
     const saved = await this.findOrFail(savedId);
-    this.notifyChanged(savedId, before, { status: saved.status, slug: saved.slug });
+    await this.notifyChanged(savedId, before, { status: saved.status, slug: saved.slug });
     return { post: await this.toResponse(saved), skippedTags };
   }
 

@@ -63,7 +63,7 @@ export class ReviewsService {
       return saved.id;
     });
     const post = await this.posts.findOrFail(postId);
-    if (before) this.posts.notifyChanged(postId, before, { status: post.status, slug: post.slug });
+    if (before) await this.posts.notifyChanged(postId, before, { status: post.status, slug: post.slug });
     const review = await this.dataSource.manager.findOneOrFail(PostReview, { where: { id: reviewId }, relations: { reviewer: true } });
     return {
       result: { post: await this.posts.toResponse(post), review: toReviewResponse(review, true) },
