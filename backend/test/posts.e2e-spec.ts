@@ -270,6 +270,7 @@ describe('Posts API', () => {
         isFeatured: false,
         readingTime: 1,
         wordCount: 3,
+        lastRejection: null,
       });
 
       res = await t.http.get(api(`/blog/posts?search=${token}&status=published`)).set(admin.auth).expect(200);
