@@ -187,6 +187,7 @@ test.describe('tags', () => {
     expect(moved.status()).toBe(301);
     expect(moved.headers().location).toBe(`/blog/tag/${newSlug}?page=2`);
     expect((await page.request.get(`/blog/tag/${tag.slug}`, { maxRedirects: 0 })).headers().location).toBe(`/blog/tag/${newSlug}`);
+    expect((await request.get(`/tag/${tag.slug}`, { maxRedirects: 0 })).headers().location).toBe(`/tag/${newSlug}`);
     expect((await request.get(`/blog/tag/${newSlug}`, { maxRedirects: 0 })).status()).toBe(200);
     expect((await request.get(`/blog/tag/never-${unique}`, { maxRedirects: 0 })).status()).toBe(404);
     const sitemap = await (await request.get('/sitemap.xml')).text();
