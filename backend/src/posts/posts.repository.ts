@@ -202,20 +202,6 @@ export class PostsRepository {
     return rows.length > 0;
   }
 
-  /**
-   * Keeps the slug history true after a post got `slug` (created, or changed from `oldSlug`): the
-   * old slug now leads to this post, and the new one is nobody's old slug any more.
-   */
-  async recordSlugChange(manager: EntityManager, postId: number, oldSlug: string | undefined, slug: string): Promise<void> {
-    if (oldSlug === slug) return;
-    await manager.query(`DELETE FROM post_slug_history WHERE slug = $1`, [slug]);
-    if (oldSlug === undefined) return;
-    await manager.query(
-      `INSERT INTO post_slug_history (slug, post_id) VALUES ($1, $2) ON CONFLICT (slug) DO UPDATE SET post_id = EXCLUDED.post_id, created_at = now()`,
-      [oldSlug, postId],
-    );
-  }
-
   /** The slugs post `id` had before (its redirects). */
   async earlierSlugs(id: number): Promise<string[]> {
     const rows = (await this.dataSource.query(`SELECT slug FROM post_slug_history WHERE post_id = $1`, [id])) as { slug: string }[];

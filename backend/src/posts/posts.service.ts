@@ -19,6 +19,7 @@ import { readingTimeOfWords, renderMarkdown, wordCountOf } from './markdown';
 import { toPostListItem, toPostResponse } from './post.mapper';
 import { PostsMessages } from './posts.messages';
 import { PostListFilter, PostsRepository } from './posts.repository';
+import { recordSlugChange } from '../common/slug-history';
 import { SLUG_PATTERN, slugify } from '../common/validation/slug';
 
 /**
@@ -262,7 +263,7 @@ export class PostsService {
         } else {
           saved = (await manager.save(Post, manager.create(Post, { ...values, authorId: user.id }))).id;
         }
-        await this.repository.recordSlugChange(manager, saved, existing?.slug, slug);
+        await recordSlugChange(manager, 'post', saved, existing?.slug, slug);
         if (requested) {
           await manager.delete(PostTag, { postId: saved });
           if (tags.length) await manager.insert(PostTag, tags.map((tag) => ({ postId: saved, tagId: tag.id })));

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import type { SortDirection } from '../common/pagination/sort';
 import { containsPattern } from '../common/sql-patterns';
 
@@ -74,20 +74,6 @@ export class TagsRepository {
   async slugTaken(slug: string, exceptId = 0): Promise<boolean> {
     const rows = (await this.dataSource.query(`SELECT id FROM tags WHERE slug = $1 AND id <> $2 LIMIT 1`, [slug, exceptId])) as unknown[];
     return rows.length > 0;
-  }
-
-  /**
-   * Keeps the slug history true after a tag got `slug` (created, or changed from `oldSlug`): the
-   * old slug now leads to this tag, and the new one is nobody's old slug any more.
-   */
-  async recordSlugChange(manager: EntityManager, tagId: number, oldSlug: string | undefined, slug: string): Promise<void> {
-    if (oldSlug === slug) return;
-    await manager.query(`DELETE FROM tag_slug_history WHERE slug = $1`, [slug]);
-    if (oldSlug === undefined) return;
-    await manager.query(
-      `INSERT INTO tag_slug_history (slug, tag_id) VALUES ($1, $2) ON CONFLICT (slug) DO UPDATE SET tag_id = EXCLUDED.tag_id, created_at = now()`,
-      [oldSlug, tagId],
-    );
   }
 
   /** The current slug of the active tag that had `slug` before, if any. */

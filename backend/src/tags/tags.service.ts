@@ -7,6 +7,7 @@ import type { AuthUser } from '../common/auth-user';
 import { ContentEvents } from '../common/content-events';
 import { isUniqueViolation, violatedConstraint } from '../common/database-errors';
 import { Page, toPage } from '../common/pagination/page';
+import { recordSlugChange } from '../common/slug-history';
 import { SLUG_PATTERN, slugify } from '../common/validation/slug';
 import { TagCreateDto, TagQueryDto, TagUpdateDto } from './dto/tag-input.dto';
 import { TagMovedDto, TagPageDto, TagResponseDto } from './dto/tag-response.dto';
@@ -91,7 +92,7 @@ export class TagsService {
       isActive: dto.isActive ?? true,
     });
     await this.save(tag, (saved) => this.entry(AuditType.TAG_CREATED, saved, actor, 'New tag created', `Tag "${saved.name}" was created`), (manager) =>
-      this.repository.recordSlugChange(manager, tag.id, undefined, tag.slug),
+      recordSlugChange(manager, 'tag', tag.id, undefined, tag.slug),
     );
     return toTagResponse(tag, 0);
   }
@@ -110,7 +111,7 @@ export class TagsService {
       tag,
       (saved) =>
         this.entry(AuditType.TAG_UPDATED, saved, actor, 'Tag updated', `Tag "${saved.name}" was updated`, { changed: Object.keys(dto).filter((key) => dto[key as keyof TagUpdateDto] !== undefined) }),
-      (manager) => this.repository.recordSlugChange(manager, tag.id, oldSlug, tag.slug),
+      (manager) => recordSlugChange(manager, 'tag', tag.id, oldSlug, tag.slug),
     );
     this.changed(tag, oldSlug);
     return toTagResponse(tag, await this.repository.countPosts(id, true));
