@@ -15,7 +15,7 @@
  * - Author mode: after a save the notice says the post is a draft to submit, with Submit for
  *   review. Admin mode: a save goes to `savedHref?notice=created|updated`.
  */
-import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { ApiError } from '../../lib/api/errors';
 import { slugAfterTitleChange } from '../../lib/slug';
 import { EditorTexts, editorErrors, saveFailure } from './texts';
@@ -79,8 +79,6 @@ export interface PostEditorProps {
    */
   heading?: string;
   savedHeading?: string;
-  /** Shown under the heading (the page's own notices, e.g. tags that failed to load). */
-  children?: ReactNode;
 }
 
 type Notice = { kind: 'success' | 'error' | 'info'; title?: string; text: string; extra?: string };
@@ -99,7 +97,7 @@ function withParam(href: string, name: string, value: string): string {
 
 const dialogOpen = () => document.querySelector('dialog[open]') !== null;
 
-export default function PostEditor({ mode, post: initialPost, availableTags, signedIn, backHref, savedHref, previewHref, editHref, userId, heading, savedHeading, children }: PostEditorProps) {
+export default function PostEditor({ mode, post: initialPost, availableTags, signedIn, backHref, savedHref, previewHref, editHref, userId, heading, savedHeading }: PostEditorProps) {
   const id = useId();
   const fieldId = (field: EditorField) => `${id}-${field}`;
   const hydrated = useHydrated();
@@ -355,7 +353,6 @@ export default function PostEditor({ mode, post: initialPost, availableTags, sig
   return (
     <div className="space-y-6" data-testid="post-editor" data-hydrated={hydrated || undefined}>
       {heading && <h1 className="font-serif text-3xl font-bold">{post && savedHeading ? savedHeading : heading}</h1>}
-      {children}
       <div className="flex flex-wrap items-center justify-between gap-3">
         <a
           href={backHref}
