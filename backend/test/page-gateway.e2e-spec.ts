@@ -69,6 +69,9 @@ describe('Page gateway: parity with HTTP', () => {
   let draft: { id: number; slug: string };
   let tagId: number;
   let tagSlug: string;
+  /** A published post's and a tag's slugs before a change (GET .../moved/{slug}). */
+  let movedPostSlug: string;
+  let movedTagSlug: string;
 
   beforeAll(async () => {
     t = await createTestApp();
@@ -91,6 +94,12 @@ describe('Page gateway: parity with HTTP', () => {
         .send({ title: `Draft ${token}`, slug: `draft-${token}`, content: 'Draft body', tagSlugs: [tagSlug] })
         .expect(201)
     ).body.data;
+    movedPostSlug = `moved-${token}`;
+    const moving = (await t.http.post(api('/blog/posts')).set(users.admin.auth).send({ title: `Moved ${token}`, slug: movedPostSlug, content: 'Body', status: 'PUBLISHED' }).expect(201)).body.data;
+    await t.http.put(api(`/blog/posts/${moving.id}`)).set(users.admin.auth).send({ slug: `moved-now-${token}` }).expect(200);
+    movedTagSlug = `moved-tag-${token}`;
+    const movingTag = (await t.http.post(api('/blog/tags')).set(users.admin.auth).send({ name: `Moved tag ${token}`, slug: movedTagSlug }).expect(201)).body.data;
+    await t.http.put(api(`/blog/tags/${movingTag.id}`)).set(users.admin.auth).send({ slug: `moved-tag-now-${token}` }).expect(200);
     await t.http.post(api(`/likes/post/${post.id}/toggle`)).set(users.reader.auth).expect(200);
     await t.http.post(api('/comments')).set(users.reader.auth).send({ postId: post.id, content: 'A parity comment' }).expect(201);
   });
@@ -186,6 +195,15 @@ describe('Page gateway: parity with HTTP', () => {
     ['admin', '/api/v1/admin/users/{id}/audit-log', { path: { id: users.reader.id }, query: { page: 0, size: 10 } }],
     ['admin', '/api/v1/admin/users/{id}/audit-log', { path: { id: users.reader.id }, query: { page: -1 } }],
     ['admin', '/api/v1/blog/post-reviews/{id}/history', { path: { id: draft.id } }],
+    ['author', '/api/v1/blog/post-reviews/{id}/history', { path: { id: draft.id } }],
+    ['reader', '/api/v1/blog/post-reviews/{id}/history', { path: { id: draft.id } }],
+    ['author', '/api/v1/blog/post-reviews/{id}/history', { path: { id: 2147483000 } }],
+    ['anonymous', '/api/v1/blog/posts/public/moved/{slug}', { path: { slug: movedPostSlug } }],
+    ['anonymous', '/api/v1/blog/posts/public/moved/{slug}', { path: { slug: post.slug } }],
+    ['anonymous', '/api/v1/blog/posts/public/moved/{slug}', { path: { slug: 'bad\u0000slug' } }],
+    ['anonymous', '/api/v1/blog/tags/moved/{slug}', { path: { slug: movedTagSlug } }],
+    ['anonymous', '/api/v1/blog/tags/moved/{slug}', { path: { slug: 'no-such-tag' } }],
+    ['anonymous', '/api/v1/blog/tags/moved/{slug}', { path: { slug: 'a\u0000b' } }],
   ];
 
   it('covers every read a page makes', () => {

@@ -271,6 +271,7 @@ describe('Posts API', () => {
         isFeatured: false,
         readingTime: 1,
         wordCount: 3,
+        lastRejection: null,
       });
 
       res = await t.http.get(api(`/blog/posts?search=${token}&status=published`)).set(admin.auth).expect(200);
@@ -503,6 +504,47 @@ describe('Posts API', () => {
       expect(res.body).toMatchObject({ success: true, message: 'Post submitted for review.', data: { id: draft.id, status: 'PENDING_REVIEW' } });
       const again = await t.http.post(api(`/blog/posts/author/${draft.id}/submit-for-review`)).set(author.auth).expect(409);
       expect(again.body).toEqual(err(409, 'Only DRAFT or REJECTED posts can be submitted for review; this post is PENDING_REVIEW.'));
+    });
+  });
+
+  describe('slug history: GET /blog/posts/public/moved/{slug}', () => {
+    it("a published post's earlier slugs lead to its current one; the read by slug stays 404 for them; sitemap lists only the current slug", async () => {
+      const post = await adminPost();
+      const second = `second-${uid()}`;
+      const third = `third-${uid()}`;
+      expect((await t.http.get(api(`/blog/posts/public/moved/${post.slug}`)).expect(404)).body).toEqual(err(404, `Post with slug "${post.slug}" not found`));
+      await t.http.put(api(`/blog/posts/${post.id}`)).set(admin.auth).send({ slug: second }).expect(200);
+      await t.http.put(api(`/blog/posts/${post.id}`)).set(admin.auth).send({ slug: third }).expect(200);
+      for (const old of [post.slug, second]) {
+        expect((await t.http.get(api(`/blog/posts/public/moved/${old}`)).expect(200)).body).toEqual({ success: true, status: 200, message: 'OK', errors: null, data: { slug: third } });
+        await t.http.get(api(`/blog/posts/public/${old}`)).expect(404);
+      }
+      const sitemap = (await t.http.get(api('/blog/posts/public/sitemap')).expect(200)).body.data.posts.map((entry: { slug: string }) => entry.slug);
+      expect(sitemap).toContain(third);
+      expect(sitemap).not.toContain(second);
+      expect(sitemap).not.toContain(post.slug);
+
+      // Another post taking an old slug owns it: no redirect any more.
+      await adminPost({ slug: second });
+      await t.http.get(api(`/blog/posts/public/moved/${second}`)).expect(404);
+      // An unpublished post is not led to.
+      await t.http.put(api(`/blog/posts/${post.id}`)).set(admin.auth).send({ status: 'DRAFT' }).expect(200);
+      await t.http.get(api(`/blog/posts/public/moved/${post.slug}`)).expect(404);
+    });
+
+    it("an author's draft renamed before publication leads there once published", async () => {
+      const draft = await authorDraft();
+      const renamed = `renamed-${uid()}`;
+      await t.http.put(api(`/blog/posts/author/${draft.id}`)).set(author.auth).send({ slug: renamed }).expect(200);
+      await t.http.get(api(`/blog/posts/public/moved/${draft.slug}`)).expect(404);
+      await t.http.put(api(`/blog/posts/${draft.id}`)).set(admin.auth).send({ status: 'PUBLISHED' }).expect(200);
+      expect((await t.http.get(api(`/blog/posts/public/moved/${draft.slug}`)).expect(200)).body.data).toEqual({ slug: renamed });
+    });
+
+    it('404 for malformed slugs without a lookup', async () => {
+      for (const slug of ['Bad_Slug', 'x'.repeat(300)]) {
+        expect((await t.http.get(api(`/blog/posts/public/moved/${slug}`)).expect(404)).body).toEqual(err(404, `Post with slug "${slug}" not found`));
+      }
     });
   });
 

@@ -129,6 +129,25 @@ describe('Post reviews API', () => {
     });
   });
 
+  describe('lastRejection on the list rows', () => {
+    it("a REJECTED post's row carries its latest rejection (reason, reviewer, time) on the author's and the admin's lists; other rows null", async () => {
+      const post = await pendingPost();
+      await review(post.id, { status: 'REJECTED', rejectionReason: 'First reason', adminNotes: 'internal' }).expect(200);
+      await t.http.post(api(`/blog/posts/author/${post.id}/submit-for-review`)).set(author.auth).expect(200);
+      await review(post.id, { status: 'REJECTED', rejectionReason: 'Latest reason' }).expect(200);
+      const latest = { reason: 'Latest reason', reviewerName: admin.fullName, reviewedAt: ISO };
+
+      const row = async (path: string, user: TestUser) =>
+        ((await t.http.get(api(path)).set(user.auth).expect(200)).body.data.content as { id: number; lastRejection: unknown }[]).find((p) => p.id === post.id);
+      expect((await row('/blog/posts/author/my-posts?status=REJECTED&size=1000', author))?.lastRejection).toEqual(latest);
+      expect((await row('/blog/posts/admin/all?status=REJECTED&size=100', admin))?.lastRejection).toEqual(latest);
+
+      // Approved (Approve Now): no longer rejected, no rejection on the row.
+      await review(post.id, { status: 'APPROVED' }).expect(200);
+      expect((await row('/blog/posts/author/my-posts?size=1000', author))?.lastRejection).toBeNull();
+    });
+  });
+
   describe('GET /blog/post-reviews/{id}/history', () => {
     it('401, 400, 404, and 403 for readers and other authors', async () => {
       const post = await pendingPost();

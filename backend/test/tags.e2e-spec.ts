@@ -1,3 +1,4 @@
+import { DataSource } from 'typeorm';
 import { ContentChange, ContentEvents } from '../src/common/content-events';
 import { createTestApp, TestApp } from './helpers/app';
 import { api, err, ISO, uid } from './helpers/envelope';
@@ -218,6 +219,45 @@ describe('Tags API', () => {
       expect(res.body.message).toBe('Tag updated.');
       expect(res.body.data).toMatchObject({ id: x.id, name: x.name, slug: newSlug, description: 'Keep' });
       expect(events).toEqual([{ kind: 'tag', tagId: x.id, slugs: [x.slug, newSlug] }]);
+    });
+  });
+
+  describe('slug history: GET /blog/tags/moved/{slug}', () => {
+    it("a renamed tag keeps its slug; a changed slug leads from the old one to the current one (public), until another tag takes it", async () => {
+      const x = await tag();
+      const renamed = await t.http.put(api(`/blog/tags/${x.id}`)).set(admin.auth).send({ name: `Renamed ${uid()}` }).expect(200);
+      expect(renamed.body.data.slug).toBe(x.slug);
+      expect((await t.http.get(api(`/blog/tags/moved/${x.slug}`)).expect(404)).body).toEqual(err(404, `Tag "${x.slug}" not found`));
+
+      const second = `second-${uid()}`;
+      const third = `third-${uid()}`;
+      await t.http.put(api(`/blog/tags/${x.id}`)).set(admin.auth).send({ slug: second }).expect(200);
+      expect((await t.http.get(api(`/blog/tags/moved/${x.slug}`)).expect(200)).body.data).toEqual({ slug: second });
+      await t.http.put(api(`/blog/tags/${x.id}`)).set(admin.auth).send({ slug: third }).expect(200);
+      // Every earlier slug leads to the current one (no chains).
+      for (const old of [x.slug, second]) expect((await t.http.get(api(`/blog/tags/moved/${old}`)).expect(200)).body.data).toEqual({ slug: third });
+      // The public read by slug stays 404 for an old slug; only the page redirects.
+      await t.http.get(api(`/blog/posts/public/tag/${second}`)).expect(404);
+
+      // Back to an earlier slug: it is current again, not moved.
+      await t.http.put(api(`/blog/tags/${x.id}`)).set(admin.auth).send({ slug: second }).expect(200);
+      await t.http.get(api(`/blog/tags/moved/${second}`)).expect(404);
+      expect((await t.http.get(api(`/blog/tags/moved/${third}`)).expect(200)).body.data).toEqual({ slug: second });
+
+      // Another tag taking an old slug ends that redirect; an inactive tag is not led to.
+      await tag({ slug: x.slug });
+      await t.http.get(api(`/blog/tags/moved/${x.slug}`)).expect(404);
+      await t.http.delete(api(`/blog/tags/${x.id}/deactivate`)).set(admin.auth).expect(200);
+      await t.http.get(api(`/blog/tags/moved/${third}`)).expect(404);
+      // Deleted with its tag.
+      await t.http.delete(api(`/blog/tags/${x.id}`)).set(admin.auth).expect(204);
+      expect(await t.app.get(DataSource).query(`SELECT slug FROM tag_slug_history WHERE tag_id = $1`, [x.id])).toEqual([]);
+    });
+
+    it('404 with the spec text for slugs that never moved or are malformed', async () => {
+      for (const slug of ['never-existed', 'Bad_Slug', 'x'.repeat(300)]) {
+        expect((await t.http.get(api(`/blog/tags/moved/${slug}`)).expect(404)).body).toEqual(err(404, `Tag "${slug}" not found`));
+      }
     });
   });
 

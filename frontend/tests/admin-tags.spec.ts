@@ -198,8 +198,8 @@ test.describe('actions', () => {
     await signInAdmin(page);
     const card = await openCard(page, tags.used);
     await expect(card.getByTestId('tag-post-count')).toHaveText(`${MANY_POSTS + 1} posts`);
+    // The card counts its posts: the offer comes at once, without the delete confirmation.
     await card.getByRole('button', { name: 'Delete' }).click();
-    await page.getByRole('alertdialog', { name: 'Delete tag?' }).getByRole('button', { name: 'Delete' }).click();
     const offer = page.getByRole('alertdialog', { name: 'Tag is in use' });
     await expect(offer).toContainText(`Tag is used by ${MANY_POSTS + 1} posts. Deactivate it instead.`);
     await expectNoSeriousViolations(page, '/admin/tags (tag in use)');
@@ -208,6 +208,19 @@ test.describe('actions', () => {
     await expect(card.getByTestId('tag-status')).toHaveText('Inactive');
     const after = await tagOf(tags.used.id);
     expect(after).toMatchObject({ status: 200, isActive: false });
+  });
+
+  test('a tag that got its first post after the list was read: the refused delete (409) ends in the same offer', async ({ page }) => {
+    await signInAdmin(page);
+    const late = await createTag('late', `Late ${unique}`);
+    const card = await openCard(page, late);
+    await expect(card.getByTestId('tag-post-count')).toHaveText('0 posts');
+    const post = await admin.post('/api/v1/blog/posts', { data: { title: `Late post ${unique}`, slug: `late-post-${unique}`, content: 'Body.', status: 'PUBLISHED', tagSlugs: [late.slug] } });
+    expect(post.status(), await post.text()).toBe(201);
+    await card.getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('alertdialog', { name: 'Delete tag?' }).getByRole('button', { name: 'Delete' }).click();
+    await expect(page.getByRole('alertdialog', { name: 'Tag is in use' })).toContainText('Tag is used by 1 post. Deactivate it instead.');
+    expect(await tagOf(late.id)).toMatchObject({ status: 200, isActive: true });
   });
 });
 
@@ -259,8 +272,8 @@ test.describe('tag editor', () => {
     await expectNoSeriousViolations(page, '/admin/tags/{id}/edit');
 
     await name.fill(tags.existing.name);
-    // The slug followed the name (it was still the old name's slug): change it back to keep it.
-    await page.getByLabel('Slug').fill(tags.edit.slug);
+    // Renaming keeps the slug (the tag's public address).
+    await expect(page.getByLabel('Slug')).toHaveValue(tags.edit.slug);
     await page.getByRole('button', { name: 'Save Changes' }).click();
     await expect(page.getByText(`A tag named "${tags.existing.name}" already exists.`).first()).toBeVisible();
 

@@ -9,8 +9,10 @@ import { Thumbnail } from '../images/entities/thumbnail.entity';
 import { Like } from '../likes/entities/like.entity';
 import { PostTag } from '../posts/entities/post-tag.entity';
 import { Post } from '../posts/entities/post.entity';
+import { PostSlugHistory } from '../posts/entities/post-slug-history.entity';
 import { PostReview } from '../reviews/entities/post-review.entity';
 import { Tag } from '../tags/entities/tag.entity';
+import { TagSlugHistory } from '../tags/entities/tag-slug-history.entity';
 import { Role } from '../users/entities/role.entity';
 import { User } from '../users/entities/user.entity';
 import { UserRole } from '../users/entities/user-role.entity';
@@ -19,4 +21,4 @@ import { UserRole } from '../users/entities/user-role.entity';
  * Every TypeORM entity of the app, listed once: the app, the migration generator and the tests
  * all load this list (no path globs, so compiled and transpiled code behave the same).
  */
-export const ENTITIES: Function[] = [User, Role, UserRole, Post, Tag, PostTag, PostReview, RefreshSession, EmailVerificationCode, PasswordResetToken, AttemptCounterRow, Comment, Like, AuditEntry, Thumbnail, UserBan];
+export const ENTITIES: Function[] = [User, Role, UserRole, Post, Tag, PostTag, PostReview, RefreshSession, EmailVerificationCode, PasswordResetToken, AttemptCounterRow, Comment, Like, AuditEntry, Thumbnail, UserBan, PostSlugHistory, TagSlugHistory];

@@ -32,7 +32,12 @@ type PostColumns = Pick<
 export type PostForAnswer = PostColumns & { author: Pick<User, 'id' | 'fullName' | 'avatar' | 'bio'> & { email?: string } };
 
 /** A post as the back-office and author lists read it: no body, the author's name and e-mail. */
-export type PostListRow = Omit<PostColumns, 'content' | 'contentHtml'> & { author: Pick<User, 'fullName' | 'email'>; tags: TagRefDto[] };
+export type PostListRow = Omit<PostColumns, 'content' | 'contentHtml'> & {
+  author: Pick<User, 'fullName' | 'email'>;
+  tags: TagRefDto[];
+  /** JSON from the query: reviewedAt is PostgreSQL's text of a timestamptz. */
+  lastRejection: { reason: string | null; reviewerName: string | null; reviewedAt: string } | null;
+};
 
 const iso = (date: Date | null): string | null => (date ? date.toISOString() : null);
 
@@ -95,7 +100,13 @@ export function toPostResponse(post: PostForAnswer, tags: TagRefDto[], withEmail
 
 /** A post in back-office and author lists: no body, with the author's e-mail. */
 export function toPostListItem(post: PostListRow): PostListItemDto {
-  return { ...commonFields(post), authorEmail: post.author.email, tags: post.tags };
+  const rejection = post.lastRejection;
+  return {
+    ...commonFields(post),
+    authorEmail: post.author.email,
+    tags: post.tags,
+    lastRejection: rejection ? { reason: rejection.reason ?? '', reviewerName: rejection.reviewerName, reviewedAt: new Date(rejection.reviewedAt).toISOString() } : null,
+  };
 }
 
 export const isPublic = (status: PostStatus): boolean => status === PostStatus.PUBLISHED;

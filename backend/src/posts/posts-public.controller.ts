@@ -4,7 +4,7 @@ import { ApiEnvelope, ApiPagedEnvelope } from '../common/decorators/api-envelope
 import { ApiErrors } from '../common/decorators/api-errors.decorator';
 import { Page, PageQueryDto } from '../common/pagination/page';
 import { PostTagQueryDto } from './dto/post-input.dto';
-import { AuthorSummaryDto, PostCardResponseDto, PostResponseDto, SitemapResponseDto } from './dto/post-response.dto';
+import { AuthorSummaryDto, PostCardResponseDto, PostMovedDto, PostResponseDto, SitemapResponseDto } from './dto/post-response.dto';
 import { PostsPublicService } from './posts-public.service';
 
 /** What anyone may read: published posts only, never an e-mail address. */
@@ -42,6 +42,18 @@ export class PostsPublicController {
   @ApiErrors(400, 404)
   listPublicPostsByTag(@Param('slug') slug: string, @Query() query: PostTagQueryDto): Promise<Page<PostCardResponseDto>> {
     return this.posts.byTag(slug, query);
+  }
+
+  @Get('posts/public/moved/:slug')
+  @ApiOperation({
+    summary:
+      "Where a post's old slug leads now (public): the current slug of the published post that had it before a change; 404 otherwise. /blog/{old} answers 301 there; GET posts/public/{slug} stays 404 for old slugs",
+  })
+  @ApiParam({ name: 'slug', description: 'A slug the post had before' })
+  @ApiEnvelope(PostMovedDto)
+  @ApiErrors(404)
+  getMovedPostSlug(@Param('slug') slug: string): Promise<PostMovedDto> {
+    return this.posts.movedSlug(slug);
   }
 
   @Get('posts/public/:slug')

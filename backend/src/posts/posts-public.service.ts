@@ -2,9 +2,10 @@ import { Injectable, NotFoundException, OnModuleDestroy } from '@nestjs/common';
 import { ContentChange, ContentEvents } from '../common/content-events';
 import { MicroCache } from '../common/micro-cache';
 import { Page, toPage } from '../common/pagination/page';
+import { SLUG_PATTERN } from '../common/validation/slug';
 import { TagsService } from '../tags/tags.service';
 import { PostTagQueryDto } from './dto/post-input.dto';
-import { AuthorSummaryDto, PostCardResponseDto, PostResponseDto, SitemapResponseDto } from './dto/post-response.dto';
+import { AuthorSummaryDto, PostCardResponseDto, PostMovedDto, PostResponseDto, SitemapResponseDto } from './dto/post-response.dto';
 import { toPostCard, toPostResponse } from './post.mapper';
 import { PostViewsService } from './post-views.service';
 import { PostsMessages } from './posts.messages';
@@ -120,6 +121,17 @@ export class PostsPublicService implements OnModuleDestroy {
     const row = await this.repository.findPublishedBySlug(slug);
     if (!row) throw new NotFoundException(PostsMessages.notFoundBySlug(slug));
     return toPostResponse(row, row.tags, false);
+  }
+
+  /**
+   * The current slug of the published post that had `slug` before a change (`/blog/{old}` answers
+   * 301 there); 404 like an unknown post otherwise. GET /blog/posts/public/{slug} keeps answering
+   * 404 for old slugs: only the pages redirect.
+   */
+  async movedSlug(slug: string): Promise<PostMovedDto> {
+    const current = SLUG_PATTERN.test(slug) && slug.length <= 200 ? await this.repository.currentSlugOf(slug) : undefined;
+    if (!current) throw new NotFoundException(PostsMessages.notFoundBySlug(slug));
+    return { slug: current };
   }
 
   byTag(tagSlug: string, query: PostTagQueryDto): Promise<Page<PostCardResponseDto>> {

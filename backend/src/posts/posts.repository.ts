@@ -25,6 +25,16 @@ const LIST_COLUMNS = `p.id, p.title, p.slug, p.summary, p.status, p.thumbnail,
   p.like_count AS "likeCount", p.view_count AS "viewCount", p.comment_count AS "commentCount", p.is_featured AS "isFeatured",
   p.reading_time AS "readingTime", p.word_count AS "wordCount", json_build_object('fullName', u.full_name, 'email', u.email) AS author`;
 
+/**
+ * The latest rejecting review of a REJECTED post `p` (its reason, reviewer and time), else null:
+ * what its author needs to revise it, on the list row itself.
+ */
+const LAST_REJECTION_JSON = `CASE WHEN p.status = 'REJECTED' THEN (
+    SELECT json_build_object('reason', r.rejection_reason, 'reviewerName', ru.full_name, 'reviewedAt', r.created_at)
+      FROM post_reviews r LEFT JOIN users ru ON ru.id = r.reviewer_id
+     WHERE r.post_id = p.id AND r.status = 'REJECTED'
+     ORDER BY r.created_at DESC, r.id DESC LIMIT 1) END`;
+
 /** The tags of post `p` as a JSON array of tag chips, alphabetical: active ones only (public answers) or all (the back office). */
 function tagsJson(activeOnly: boolean): string {
   return `COALESCE((SELECT json_agg(json_build_object('id', t.id, 'name', t.name, 'slug', t.slug, 'color', t.color) ORDER BY t.name)
@@ -172,7 +182,7 @@ export class PostsRepository {
     const n = params.length;
     return this.dataSource.query(
       `WITH page AS (SELECT p.id FROM posts p ${where} ORDER BY ${order} LIMIT $${n + 1} OFFSET $${n + 2})
-       SELECT ${LIST_COLUMNS}, ${ALL_TAGS_JSON} AS tags
+       SELECT ${LIST_COLUMNS}, ${ALL_TAGS_JSON} AS tags, ${LAST_REJECTION_JSON} AS "lastRejection"
          FROM page JOIN posts p ON p.id = page.id JOIN users u ON u.id = p.author_id
         ORDER BY ${order}`,
       [...params, limit, offset],
@@ -190,6 +200,21 @@ export class PostsRepository {
   async slugTaken(manager: EntityManager, slug: string, exceptId: number): Promise<boolean> {
     const rows = (await manager.query(`SELECT 1 FROM posts WHERE slug = $1 AND id <> $2 LIMIT 1`, [slug, exceptId])) as unknown[];
     return rows.length > 0;
+  }
+
+  /** The slugs post `id` had before (its redirects). */
+  async earlierSlugs(id: number): Promise<string[]> {
+    const rows = (await this.dataSource.query(`SELECT slug FROM post_slug_history WHERE post_id = $1`, [id])) as { slug: string }[];
+    return rows.map((row) => row.slug);
+  }
+
+  /** The current slug of the published post that had `slug` before, if any. */
+  async currentSlugOf(slug: string): Promise<string | undefined> {
+    const [row] = (await this.dataSource.query(
+      `SELECT p.slug FROM post_slug_history h JOIN posts p ON p.id = h.post_id WHERE h.slug = $1 AND p.status = 'PUBLISHED'`,
+      [slug],
+    )) as { slug: string }[];
+    return row?.slug;
   }
 
   /** Slugs equal to `root` or starting with `root-` (to derive a free one). */

@@ -19,6 +19,7 @@ import { readingTimeOfWords, renderMarkdown, wordCountOf } from './markdown';
 import { toPostListItem, toPostResponse } from './post.mapper';
 import { PostsMessages } from './posts.messages';
 import { PostListFilter, PostsRepository } from './posts.repository';
+import { recordSlugChange } from '../common/slug-history';
 import { SLUG_PATTERN, slugify } from '../common/validation/slug';
 
 /**
@@ -182,12 +183,14 @@ export class PostsService {
    * After the commit, before the answer: every cache drops what shows the post. Public pages show
    * it (or did before the change): a `post` notice; otherwise only the back office's post counts
    * show it, which change when it is created or deleted (`unpublished-post`), not when it moves
-   * among the statuses readers never see.
+   * among the statuses readers never see. A post becoming public also names its earlier slugs:
+   * their pages, kept as 404s, now redirect.
    */
   async notifyChanged(id: number, before: { status: PostStatus; slug: string } | null, after: { status: PostStatus; slug: string } | null): Promise<void> {
     const visible = [before, after].some((state) => state?.status === PostStatus.PUBLISHED);
     if (!visible) return before && after ? undefined : this.contentEvents.changed({ kind: 'unpublished-post', postId: id });
-    await this.contentEvents.changed({ kind: 'post', postId: id, slugs: [...new Set([before?.slug, after?.slug].filter((s): s is string => !!s))] });
+    const earlier = after?.status === PostStatus.PUBLISHED && before?.status !== PostStatus.PUBLISHED ? await this.repository.earlierSlugs(id) : [];
+    await this.contentEvents.changed({ kind: 'post', postId: id, slugs: [...new Set([before?.slug, after?.slug, ...earlier].filter((s): s is string => !!s))] });
   }
 
   /** One page of a list (every column but the bodies, the author's name and e-mail, every tag) and the filter's total. */
@@ -263,6 +266,7 @@ export class PostsService {
         } else {
           saved = (await manager.save(Post, manager.create(Post, { ...values, authorId: user.id }))).id;
         }
+        await recordSlugChange(manager, 'post', saved, existing?.slug, slug);
         if (requested) {
           await manager.delete(PostTag, { postId: saved });
           if (tags.length) await manager.insert(PostTag, tags.map((tag) => ({ postId: saved, tagId: tag.id })));

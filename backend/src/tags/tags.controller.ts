@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
-import { ApiNoContentResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiNoContentResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { AuthUser } from '../common/auth-user';
 import { Auth, CurrentUser, OptionalAuth } from '../common/decorators/auth.decorator';
 import { ApiEnvelope } from '../common/decorators/api-envelope.decorator';
@@ -8,7 +8,7 @@ import { WithMessage, withMessage } from '../common/envelope';
 import { ParseIdPipe } from '../common/validation/parse-id.pipe';
 import { RoleName } from '../users/entities/role.entity';
 import { TagCreateDto, TagQueryDto, TagUpdateDto } from './dto/tag-input.dto';
-import { TagPageDto, TagResponseDto } from './dto/tag-response.dto';
+import { TagMovedDto, TagPageDto, TagResponseDto } from './dto/tag-response.dto';
 import { TagsMessages } from './tags.messages';
 import { TagsService } from './tags.service';
 
@@ -33,6 +33,18 @@ export class TagsController {
   @ApiErrors(400)
   listTags(@Query() query: TagQueryDto, @CurrentUser() user?: AuthUser): Promise<TagPageDto> {
     return this.tags.list(query, user?.role === RoleName.ADMIN);
+  }
+
+  @Get('moved/:slug')
+  @ApiOperation({
+    summary:
+      "Where a tag's old slug leads now (public): the current slug of the active tag that had it before a change; 404 otherwise. /blog/tag/{old} answers 301 there; the reads by slug stay 404 for old slugs",
+  })
+  @ApiParam({ name: 'slug', description: 'A slug the tag had before' })
+  @ApiEnvelope(TagMovedDto)
+  @ApiErrors(404)
+  getMovedTagSlug(@Param('slug') slug: string): Promise<TagMovedDto> {
+    return this.tags.movedSlug(slug);
   }
 
   @Get(':id')

@@ -8,6 +8,8 @@ export const TagsMessages = {
   ICON_TOO_LONG: 'Tag icon must be at most 64 characters',
   STATUS_INVALID: 'status must be ACTIVE or INACTIVE',
   notFound: (id: number) => `Tag with id ${id} not found`,
+  /** spec 001 §8. */
+  slugNotFound: (slug: string) => `Tag "${slug}" not found`,
   nameTaken: (name: string) => `A tag named "${name}" already exists.`,
   slugTaken: (slug: string) => `A tag with slug "${slug}" already exists.`,
   inUse: (count: number) => `Tag is used by ${count} ${count === 1 ? 'post' : 'posts'}. Deactivate it instead.`,

@@ -75,4 +75,13 @@ export class TagsRepository {
     const rows = (await this.dataSource.query(`SELECT id FROM tags WHERE slug = $1 AND id <> $2 LIMIT 1`, [slug, exceptId])) as unknown[];
     return rows.length > 0;
   }
+
+  /** The current slug of the active tag that had `slug` before, if any. */
+  async currentSlugOf(slug: string): Promise<string | undefined> {
+    const [row] = (await this.dataSource.query(
+      `SELECT t.slug FROM tag_slug_history h JOIN tags t ON t.id = h.tag_id WHERE h.slug = $1 AND t.is_active`,
+      [slug],
+    )) as { slug: string }[];
+    return row?.slug;
+  }
 }

@@ -7,9 +7,10 @@ import type { AuthUser } from '../common/auth-user';
 import { ContentEvents } from '../common/content-events';
 import { isUniqueViolation, violatedConstraint } from '../common/database-errors';
 import { Page, toPage } from '../common/pagination/page';
-import { slugify } from '../common/validation/slug';
+import { recordSlugChange } from '../common/slug-history';
+import { SLUG_PATTERN, slugify } from '../common/validation/slug';
 import { TagCreateDto, TagQueryDto, TagUpdateDto } from './dto/tag-input.dto';
-import { TagPageDto, TagResponseDto } from './dto/tag-response.dto';
+import { TagMovedDto, TagPageDto, TagResponseDto } from './dto/tag-response.dto';
 import { Tag } from './entities/tag.entity';
 import { toTagResponse } from './tag.mapper';
 import { TagsMessages } from './tags.messages';
@@ -90,7 +91,9 @@ export class TagsService {
       icon: dto.icon ?? null,
       isActive: dto.isActive ?? true,
     });
-    await this.save(tag, (saved) => this.entry(AuditType.TAG_CREATED, saved, actor, 'New tag created', `Tag "${saved.name}" was created`));
+    await this.save(tag, (saved) => this.entry(AuditType.TAG_CREATED, saved, actor, 'New tag created', `Tag "${saved.name}" was created`), (manager) =>
+      recordSlugChange(manager, 'tag', tag.id, undefined, tag.slug),
+    );
     return toTagResponse(tag, 0);
   }
 
@@ -104,8 +107,11 @@ export class TagsService {
     if (dto.color !== undefined) tag.color = dto.color;
     if (dto.icon !== undefined) tag.icon = dto.icon;
     if (dto.isActive !== undefined) tag.isActive = dto.isActive;
-    await this.save(tag, (saved) =>
-      this.entry(AuditType.TAG_UPDATED, saved, actor, 'Tag updated', `Tag "${saved.name}" was updated`, { changed: Object.keys(dto).filter((key) => dto[key as keyof TagUpdateDto] !== undefined) }),
+    await this.save(
+      tag,
+      (saved) =>
+        this.entry(AuditType.TAG_UPDATED, saved, actor, 'Tag updated', `Tag "${saved.name}" was updated`, { changed: Object.keys(dto).filter((key) => dto[key as keyof TagUpdateDto] !== undefined) }),
+      (manager) => recordSlugChange(manager, 'tag', tag.id, oldSlug, tag.slug),
     );
     await this.changed(tag, oldSlug);
     return toTagResponse(tag, await this.repository.countPosts(id, true));
@@ -153,6 +159,17 @@ export class TagsService {
     return this.tags.findOneBy({ slug, isActive: true });
   }
 
+  /**
+   * The current slug of the active tag that had `slug` before a change (`/blog/tag/{old}` answers
+   * 301 there); 404 like an unknown tag otherwise. The public reads by slug keep answering 404
+   * for old slugs: only the pages redirect.
+   */
+  async movedSlug(slug: string): Promise<TagMovedDto> {
+    const current = SLUG_PATTERN.test(slug) && slug.length <= 100 ? await this.repository.currentSlugOf(slug) : undefined;
+    if (!current) throw new NotFoundException(TagsMessages.slugNotFound(slug));
+    return { slug: current };
+  }
+
   private async findOrFail(id: number): Promise<Tag> {
     const tag = await this.tags.findOneBy({ id });
     if (!tag) throw new NotFoundException(TagsMessages.notFound(id));
@@ -170,13 +187,14 @@ export class TagsService {
   }
 
   /**
-   * Saves with its audit entry in one transaction. A concurrent insert of the same name or slug
+   * Saves with its slug history and audit entry in one transaction. A concurrent insert of the same name or slug
    * still ends in a 409, not a 500.
    */
-  private async save(tag: Tag, entry: (saved: Tag) => AuditRecord): Promise<void> {
+  private async save(tag: Tag, entry: (saved: Tag) => AuditRecord, slugChange: (manager: EntityManager) => Promise<void>): Promise<void> {
     try {
       await this.tags.manager.transaction(async (manager: EntityManager) => {
         await manager.save(tag);
+        await slugChange(manager);
         await this.audit.record(manager, entry(tag));
       });
     } catch (error) {

@@ -588,6 +588,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/blog/posts/public/moved/{slug}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Where a post's old slug leads now (public): the current slug of the published post that had it before a change; 404 otherwise. /blog/{old} answers 301 there; GET posts/public/{slug} stays 404 for old slugs */
+        get: operations["getMovedPostSlug"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/blog/posts/public/sitemap": {
         parameters: {
             query?: never;
@@ -706,6 +723,23 @@ export interface paths {
         put?: never;
         /** Create a tag (admin); the slug is derived from the name when omitted */
         post: operations["createTag"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/blog/tags/moved/{slug}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Where a tag's old slug leads now (public): the current slug of the active tag that had it before a change; 404 otherwise. /blog/tag/{old} answers 301 there; the reads by slug stay 404 for old slugs */
+        get: operations["getMovedTagSlug"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2002,6 +2036,8 @@ export interface components {
             createdAt: string;
             id: number;
             isFeatured: boolean;
+            /** @description The latest rejection (reason, reviewer, time) when the post is REJECTED, else null */
+            lastRejection: components["schemas"]["PostRejectionDto"] | null;
             likeCount: number;
             /** Format: date-time */
             publishedAt: string | null;
@@ -2020,6 +2056,13 @@ export interface components {
             /** @description Words of the Markdown source (runs of non-space characters), counted on save */
             wordCount: number;
         };
+        PostMovedDto: {
+            /**
+             * @description The published post's current slug
+             * @example my-first-post
+             */
+            slug: string;
+        };
         PostPreviewDto: {
             /** @description Markdown, as the editor would save it */
             content: string;
@@ -2031,6 +2074,14 @@ export interface components {
             readingTime: number;
             /** @description Words of the Markdown source (runs of non-space characters) */
             wordCount: number;
+        };
+        PostRejectionDto: {
+            /** @description The rejection reason the reviewer gave */
+            reason: string;
+            /** Format: date-time */
+            reviewedAt: string;
+            /** @description null when the reviewer account is gone */
+            reviewerName: string | null;
         };
         PostResponseDto: {
             author: components["schemas"]["PostAuthorDto"];
@@ -2198,6 +2249,13 @@ export interface components {
             name: string;
             /** @description Derived from the name when omitted on create */
             slug?: string;
+        };
+        TagMovedDto: {
+            /**
+             * @description The tag's current slug
+             * @example typescript
+             */
+            slug: string;
         };
         TagPageDto: {
             content: components["schemas"]["TagResponseDto"][];
@@ -4673,6 +4731,48 @@ export interface operations {
             };
         };
     };
+    getMovedPostSlug: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A slug the post had before */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PostMovedDto"];
+                        /** @example null */
+                        errors: Record<string, never> | null;
+                        /** @example OK */
+                        message: string;
+                        /** @example 200 */
+                        status: number;
+                        /** @example true */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
     getPublicSitemap: {
         parameters: {
             query?: never;
@@ -5406,6 +5506,48 @@ export interface operations {
             };
             /** @description Conflict */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    getMovedTagSlug: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A slug the tag had before */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TagMovedDto"];
+                        /** @example null */
+                        errors: Record<string, never> | null;
+                        /** @example OK */
+                        message: string;
+                        /** @example 200 */
+                        status: number;
+                        /** @example true */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

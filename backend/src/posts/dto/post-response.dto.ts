@@ -56,8 +56,17 @@ export class PostResponseDto {
 }
 
 /** A post in back-office and author lists: the whole post without its body (GET /blog/posts/{id} has it), with the author's e-mail. */
+/** The latest rejection of a REJECTED post: what its author needs to revise it. */
+export class PostRejectionDto {
+  @ApiProperty({ description: 'The rejection reason the reviewer gave' }) reason: string;
+  @ApiProperty({ type: String, nullable: true, description: 'null when the reviewer account is gone' }) reviewerName: string | null;
+  @ApiProperty({ type: String, format: 'date-time' }) reviewedAt: string;
+}
+
 export class PostListItemDto extends OmitType(PostResponseDto, ['content', 'contentHtml', 'author', 'authorEmail'] as const) {
   @ApiProperty() authorEmail: string;
+  @ApiProperty({ type: PostRejectionDto, nullable: true, description: 'The latest rejection (reason, reviewer, time) when the post is REJECTED, else null' })
+  lastRejection: PostRejectionDto | null;
 }
 
 /** The back-office and author post lists: the spec's paged fields plus the admin variant (posts, currentPage). */
@@ -69,6 +78,11 @@ export class PostAdminPageDto extends AdminPageFieldsDto {
 export class SitemapEntryDto {
   @ApiProperty() slug: string;
   @ApiProperty({ type: String, format: 'date-time' }) updatedAt: string;
+}
+
+/** Where an old post slug leads now (GET /blog/posts/public/moved/{slug}). */
+export class PostMovedDto {
+  @ApiProperty({ example: 'my-first-post', description: "The published post's current slug" }) slug: string;
 }
 
 /** Everything public for sitemap.xml: published posts and active tags with published posts. */

@@ -16,6 +16,11 @@ export class TagResponseDto {
   @ApiProperty({ type: String, format: 'date-time' }) updatedAt: string;
 }
 
+/** Where an old tag slug leads now (GET /blog/tags/moved/{slug}). */
+export class TagMovedDto {
+  @ApiProperty({ example: 'typescript', description: "The tag's current slug" }) slug: string;
+}
+
 /** A tag as shown on a post or card. */
 export class TagRefDto {
   @ApiProperty() id: number;

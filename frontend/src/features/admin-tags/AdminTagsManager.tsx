@@ -3,8 +3,9 @@
  * active/inactive/all filter, sort and page size, and the pager. Rendered on the server from the
  * address (a GET form and links, so it reads without JavaScript); once hydrated the island
  * follows the address without page loads (search after 300 ms of quiet) and runs Activate,
- * Deactivate and Delete. Deleting an active tag used by posts is refused (409): the dialog then
- * offers deactivation instead.
+ * Deactivate and Delete. Delete on an active tag its card counts posts for offers deactivation
+ * at once (spec 001 §4), without the delete confirmation; the server refuses such a delete (409)
+ * anyway, so a list older than the tag's first post ends in the same offer.
  */
 import { useId, useState, type ChangeEvent } from 'react';
 import { ApiError } from '../../lib/api/errors';
@@ -211,7 +212,7 @@ export default function AdminTagsManager({ initialQuery, initialPage, initialErr
                 busy={busyId === tag.id}
                 disabled={!hydrated || busyId !== undefined}
                 onToggle={() => void toggle(tag, !tag.isActive)}
-                onDelete={() => setDialog({ kind: 'delete', tag })}
+                onDelete={() => setDialog(tag.isActive && tag.postCount > 0 ? { kind: 'inUse', tag, message: AdminTagsTexts.inUse(tag.postCount) } : { kind: 'delete', tag })}
               />
             ))}
           </ul>

@@ -1,6 +1,8 @@
 /**
  * The tag editor (spec 001 §2, §5): create or edit a tag's name, slug, description, colour, icon
- * and active flag. The slug follows the name while it is empty or still the old name's slug.
+ * and active flag. On create the slug follows the name while it is empty or still the old name's
+ * slug; on edit it stays unless the admin changes it (it is the tag's public address; an old
+ * address answers 301 to the new one).
  * Checks: name 2-100 characters ('Tag name must be between 2-100 characters'), slug 2-100
  * lowercase letters, digits and hyphens, description up to 500, a hex colour, icon up to 64; a
  * signed-out session is refused with the spec's text. Esc goes back, Ctrl/Cmd+S saves (both
@@ -64,7 +66,7 @@ export default function TagEditor({ mode, tag, signedIn, backHref }: TagEditorPr
     setForm((current) => ({
       ...current,
       name,
-      slug: slugAfterTitleChange(current.slug, current.name, name, TAG_SLUG_MAX_LENGTH),
+      slug: mode === 'create' ? slugAfterTitleChange(current.slug, current.name, name, TAG_SLUG_MAX_LENGTH) : current.slug,
     }));
     setErrors((current) => ({ ...current, name: undefined, slug: undefined }));
   }
@@ -153,7 +155,7 @@ export default function TagEditor({ mode, tag, signedIn, backHref }: TagEditorPr
           error={errors.slug}
           maxLength={100}
           required
-          hint={<p className="mt-1 text-xs text-slate-600 dark:text-slate-400">Lowercase letters, numbers and hyphens; it follows the name until you change it.</p>}
+          hint={<p className="mt-1 text-xs text-slate-600 dark:text-slate-400">{mode === 'create' ? AdminTagsTexts.SLUG_HINT_CREATE : AdminTagsTexts.SLUG_HINT_EDIT}</p>}
         />
       </div>
       <div>

@@ -17,6 +17,8 @@ export const AdminTagsTexts = {
   COLOR_INVALID: 'Tag color must be a hex colour such as #3178c6',
   ICON_TOO_LONG: 'Tag icon must be at most 64 characters',
   AUTH_REQUIRED: 'Authentication required. Please log in to create/update tags.',
+  SLUG_HINT_CREATE: 'Lowercase letters, numbers and hyphens; it follows the name until you change it.',
+  SLUG_HINT_EDIT: 'Lowercase letters, numbers and hyphens. Renaming keeps it; a new slug moves the tag’s page, and the old address redirects there.',
   AUTHENTICATED: 'Authenticated',
   NOT_AUTHENTICATED: 'Not authenticated',
   SAVE_FAILED: 'Failed to save tag. Please try again.',
@@ -42,6 +44,8 @@ export const AdminTagsTexts = {
   DELETE_TITLE: 'Delete tag?',
   deleteConfirm: (name: string) => `“${name}” will be deleted and removed from every post that carries it. This cannot be undone.`,
   IN_USE_TITLE: 'Tag is in use',
+  /** The server's 409 text (TagsMessages.inUse), when the card already knows the tag is used. */
+  inUse: (count: number) => `Tag is used by ${count} ${count === 1 ? 'post' : 'posts'}. Deactivate it instead.`,
   IN_USE_HINT: 'Deactivating keeps it on its posts but hides it from public pages and the editor.',
   EMPTY: 'No tags yet',
   EMPTY_MESSAGE: 'Create the first tag to file posts under it.',

@@ -21,6 +21,10 @@ export type AuthorPost = Schemas['PostResponseDto'];
 export type AuthorTag = Schemas['TagResponseDto'];
 export type AuthorStats = Schemas['AuthorDashboardStatsDto'];
 export type AuthorActivity = AuthorStats['recentActivities'][number];
+/** One review of a post (GET /blog/post-reviews/{id}/history). */
+export type PostReview = Schemas['PostReviewResponseDto'];
+/** The latest rejection of a REJECTED post, on its list row. */
+export type PostRejection = Schemas['PostRejectionDto'];
 
 /** spec 001 §9: author posts page 10. */
 export const MY_POSTS_PAGE_SIZE = 10;
@@ -88,6 +92,8 @@ export const authorApi = (api: ApiClient) => ({
     load(api.GET('/api/v1/blog/tags', { params: { query: { page: 0, size: EDITOR_TAGS_SIZE, sortBy: 'name', sortDir: 'asc', activeOnly: true } } }),
     ),
   tag: (id: number) => load(api.GET('/api/v1/blog/tags/{id}', { params: { path: { id } } })),
+  /** The post's reviews, newest first (its author and admins; the admins' internal notes are left out for authors). */
+  reviews: (id: number) => load(api.GET('/api/v1/blog/post-reviews/{id}/history', { params: { path: { id } } })),
 });
 
 /**

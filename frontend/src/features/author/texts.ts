@@ -109,6 +109,21 @@ export const PostActionTexts = {
   deleteFailed: (message: string) => `Delete failed: ${message}`,
 } as const;
 
+/** A post's reviews as its author sees them (My Posts and the editor). */
+export const ReviewTexts = {
+  HISTORY_TITLE: 'Review history',
+  HISTORY_EMPTY: 'No reviews yet.',
+  HISTORY_FAILED: 'The review history could not be loaded.',
+  REASON: 'Reason:',
+  NOTE: 'Note:',
+  UNKNOWN_REVIEWER: 'an administrator',
+  APPROVED: 'Approved',
+  REJECTED: 'Rejected',
+  /** The latest rejection's heading: who and when (the time is its own element). */
+  rejectedBy: (reviewer: string | null) => `Rejected by ${reviewer ?? 'an administrator'} on`,
+  REVISE: 'Revise the post and submit it for review again.',
+} as const;
+
 /** Status names as the author's list shows them (the API's statuses are uppercase). */
 export const STATUS_LABELS: Record<PostStatus, string> = {
   DRAFT: 'Draft',

@@ -73,6 +73,13 @@ export interface PostEditorProps {
    * each other's text offered back.
    */
   userId: number;
+  /**
+   * The page's heading, when the editor shows it: `heading` for a new post, `savedHeading` once it
+   * is saved (a new post's first save turns the page into its edit page: heading, document title
+   * and address).
+   */
+  heading?: string;
+  savedHeading?: string;
 }
 
 type Notice = { kind: 'success' | 'error' | 'info'; title?: string; text: string; extra?: string };
@@ -91,7 +98,7 @@ function withParam(href: string, name: string, value: string): string {
 
 const dialogOpen = () => document.querySelector('dialog[open]') !== null;
 
-export default function PostEditor({ mode, post: initialPost, availableTags, signedIn, backHref, savedHref, previewHref, editHref, userId }: PostEditorProps) {
+export default function PostEditor({ mode, post: initialPost, availableTags, signedIn, backHref, savedHref, previewHref, editHref, userId, heading, savedHeading }: PostEditorProps) {
   const id = useId();
   const fieldId = (field: EditorField) => `${id}-${field}`;
   const hydrated = useHydrated();
@@ -251,7 +258,11 @@ export default function PostEditor({ mode, post: initialPost, availableTags, sig
       clearDraft(key.current);
       if (creating) {
         key.current = postDraftKey(userId, saved.id);
-        if (editHref && !admin) window.history.replaceState(null, '', editHref.replace('{id}', String(saved.id)));
+        if (editHref && !admin) {
+          window.history.replaceState(null, '', editHref.replace('{id}', String(saved.id)));
+          // The title the edit page has ('Edit Post: {title} · Inkwell'): the layout's suffix stays.
+          if (heading && savedHeading) document.title = document.title.replace(heading, `${savedHeading}: ${saved.title}`);
+        }
       }
       const savedForm = formFromPost(saved);
       setPost(saved);
@@ -343,6 +354,7 @@ export default function PostEditor({ mode, post: initialPost, availableTags, sig
 
   return (
     <div {...keepTyped} className="space-y-6" data-testid="post-editor" data-hydrated={hydrated || undefined}>
+      {heading && <h1 className="font-serif text-3xl font-bold">{post && savedHeading ? savedHeading : heading}</h1>}
       <div className="flex flex-wrap items-center justify-between gap-3">
         <a
           href={backHref}
