@@ -12,6 +12,7 @@ import { CreateThumbnails1795455124615 } from './1795455124615-CreateThumbnails'
 import { CreateUserBansAndUserSearch1795455169617 } from './1795455169617-CreateUserBansAndUserSearch';
 import { AddPostWordCount1795458037891 } from './1795458037891-AddPostWordCount';
 import { AddPostsStatusCreatedIndex1795458787462 } from './1795458787462-AddPostsStatusCreatedIndex';
+import { CanonicalizeUserEmails1795684721035 } from './1795684721035-CanonicalizeUserEmails';
 export const MIGRATIONS: Function[] = [
   CreateUsersAndRoles1795336336857,
   CreatePostsTagsReviews1795336563452,
@@ -26,4 +27,5 @@ export const MIGRATIONS: Function[] = [
   CreateUserBansAndUserSearch1795455169617,
   AddPostWordCount1795458037891,
   AddPostsStatusCreatedIndex1795458787462,
+  CanonicalizeUserEmails1795684721035,
 ];
