@@ -93,7 +93,7 @@ export default function RegisterFlow({ verifyEmail }: { verifyEmail?: string }) 
   return (
     <form className="space-y-4" onSubmit={register} noValidate>
       {failure && <Alert>{failure}</Alert>}
-      <TextField label="Full name" name="fullName" autoComplete="name" onChange={set('fullName')} error={errors.fullName} maxLength={120} />
+      <TextField label="Full name" name="fullName" autoComplete="name" onChange={set('fullName')} error={errors.fullName} />
       <TextField label="Email" type="email" name="email" autoComplete="email" onChange={set('email')} error={errors.email} />
       <PasswordField label="Password" name="password" autoComplete="new-password" onChange={set('password')} error={errors.password} hint={<StrengthMeter password={values.password} />} />
       <PasswordField label="Confirm password" name="confirmPassword" autoComplete="new-password" onChange={set('confirmPassword')} error={errors.confirmPassword} />

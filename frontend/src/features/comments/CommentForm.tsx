@@ -1,5 +1,6 @@
 import { useId, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { COMMENT_MAX_LENGTH, COMMENT_WARN_LENGTH, commentContentError } from './texts';
+import { charCount, trimInvisible } from '../../lib/text-length';
 
 interface Props {
   label: string;
@@ -31,7 +32,7 @@ export default function CommentForm({ label, submitLabel, initial = '', onSubmit
     }
     setSending(true);
     setError(undefined);
-    const failure = await onSubmit(content.trim());
+    const failure = await onSubmit(trimInvisible(content));
     setSending(false);
     if (failure) setError(failure);
     else if (!onCancel) setContent('');
@@ -45,7 +46,8 @@ export default function CommentForm({ label, submitLabel, initial = '', onSubmit
     }
   }
 
-  const length = content.length;
+  // Characters as the server counts them (an emoji is one); no maxLength attribute: browsers count UTF-16 units.
+  const length = charCount(content);
   const describedBy = [`${id}-count`, error ? `${id}-error` : ''].filter(Boolean).join(' ');
   return (
     <form onSubmit={submit} className="mt-3" noValidate>
@@ -60,7 +62,6 @@ export default function CommentForm({ label, submitLabel, initial = '', onSubmit
           if (error) setError(undefined);
         }}
         onKeyDown={onKeyDown}
-        maxLength={COMMENT_MAX_LENGTH}
         rows={3}
         autoFocus={autoFocus}
         aria-invalid={error ? true : undefined}
