@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { browserApi } from '../../lib/api/client';
 import { ApiError, unwrap } from '../../lib/api/errors';
 import { isEmail } from '../../lib/field-rules';
-import { AUTH_ERRORS, LoginTexts } from './texts';
+import { LoginTexts, SIGN_IN_ERRORS, verifyEmailPath } from './texts';
 import { errorText } from '../../lib/texts/error-text';
 import { rememberLogin } from '../../lib/session-browser';
 import { Alert, PasswordField, Spinner, TextField, useHydrated } from '../../components/islands/form-controls';
@@ -50,8 +50,9 @@ export default function LoginForm({ callback }: Props) {
       rememberLogin(session?.expiresIn, rememberMe);
       window.location.assign(callback);
     } catch (error) {
-      setFailure(errorText(error, AUTH_ERRORS));
-      setUnverified(error instanceof ApiError && error.status === 403 ? email.trim() : undefined);
+      setFailure(errorText(error, SIGN_IN_ERRORS));
+      // Only an unverified account is offered verification: its 403 names the e-mail (a banned or inactive one does not).
+      setUnverified(error instanceof ApiError && error.status === 403 && error.field('email') ? email.trim() : undefined);
       setBusy(false);
     }
   }
@@ -64,8 +65,8 @@ export default function LoginForm({ callback }: Props) {
           {unverified && (
             <>
               {' '}
-              <a href={`/register?verify=${encodeURIComponent(unverified)}`} className="font-medium underline">
-                Verify your email
+              <a href={verifyEmailPath(unverified)} className="font-medium underline">
+                {LoginTexts.VERIFY_EMAIL}
               </a>
             </>
           )}

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react'
 import { browserApi } from '../../lib/api/client';
 import { ApiError, unwrap, unwrapWithMessage } from '../../lib/api/errors';
 import { nameAndEmailErrors } from '../../lib/field-rules';
-import { REGISTER_ERRORS, RegisterTexts } from './texts';
+import { LoginTexts, REGISTER_ERRORS, RegisterTexts, verifyEmailPath } from './texts';
 import { errorText } from '../../lib/texts/error-text';
 import { SPECIAL_CHARACTERS } from './password-rules';
 import { readResend, recordResend, resendLabel, secondsLeft } from './resend-countdown';
@@ -43,6 +43,8 @@ export default function RegisterFlow({ verifyEmail }: { verifyEmail?: string }) 
   const [values, setValues] = useState<Record<Field, string>>({ fullName: '', email: verifyEmail ?? '', password: '', confirmPassword: '' });
   const [errors, setErrors] = useState<Errors>({});
   const [failure, setFailure] = useState<string>();
+  // The address a 409 was about: it may have signed up before without entering its code.
+  const [taken, setTaken] = useState<string>();
   const [busy, setBusy] = useState(false);
   const hydrated = useHydrated();
   const email = values.email.trim();
@@ -59,13 +61,17 @@ export default function RegisterFlow({ verifyEmail }: { verifyEmail?: string }) 
     const found = validate(values);
     setErrors(found);
     setFailure(undefined);
+    setTaken(undefined);
     if (Object.keys(found).length > 0) return;
     setBusy(true);
     try {
       await unwrap(browserApi().POST('/api/v1/auth/register', { body: { ...values, fullName: values.fullName.trim(), email } }));
+      // The verification screen survives a reload: its address goes into the URL.
+      window.history.replaceState(window.history.state, '', verifyEmailPath(email));
       setStep('verify');
     } catch (error) {
       setFailure(errorText(error, REGISTER_ERRORS));
+      setTaken(error instanceof ApiError && error.status === 409 ? email : undefined);
     } finally {
       setBusy(false);
     }
@@ -92,7 +98,20 @@ export default function RegisterFlow({ verifyEmail }: { verifyEmail?: string }) 
 
   return (
     <form className="space-y-4" onSubmit={register} noValidate>
-      {failure && <Alert>{failure}</Alert>}
+      {failure && (
+        <Alert>
+          {failure}
+          {taken && (
+            <>
+              {' '}
+              {RegisterTexts.CONFLICT_UNVERIFIED}{' '}
+              <a href={verifyEmailPath(taken)} className="font-medium underline">
+                {LoginTexts.VERIFY_EMAIL}
+              </a>
+            </>
+          )}
+        </Alert>
+      )}
       <TextField label="Full name" name="fullName" autoComplete="name" onChange={set('fullName')} error={errors.fullName} />
       <TextField label="Email" type="email" name="email" autoComplete="email" onChange={set('email')} error={errors.email} />
       <PasswordField label="Password" name="password" autoComplete="new-password" onChange={set('password')} error={errors.password} hint={<StrengthMeter password={values.password} />} />
