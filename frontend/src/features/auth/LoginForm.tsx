@@ -6,6 +6,7 @@ import { LoginTexts, SIGN_IN_ERRORS, verifyEmailPath } from './texts';
 import { errorText } from '../../lib/texts/error-text';
 import { rememberLogin } from '../../lib/session-browser';
 import { Alert, PasswordField, Spinner, TextField, useHydrated } from '../../components/islands/form-controls';
+import { charCount } from '../../lib/text-length';
 
 interface Props {
   /** Where to go after signing in (already checked to be a path on this site). */
@@ -21,7 +22,7 @@ function validate(email: string, password: string): Errors {
   const errors: Errors = {};
   if (!email.trim()) errors.email = LoginTexts.EMAIL_REQUIRED;
   else if (!isEmail(email)) errors.email = LoginTexts.EMAIL_INVALID;
-  if (password.length < 6) errors.password = LoginTexts.PASSWORD_MIN;
+  if (charCount(password) < 6) errors.password = LoginTexts.PASSWORD_MIN;
   return errors;
 }
 

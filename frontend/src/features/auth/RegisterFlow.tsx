@@ -7,6 +7,7 @@ import { errorText } from '../../lib/texts/error-text';
 import { SPECIAL_CHARACTERS } from './password-rules';
 import { readResend, recordResend, resendLabel, secondsLeft } from './resend-countdown';
 import { Alert, PasswordField, Spinner, StrengthMeter, TextField, useHydrated } from '../../components/islands/form-controls';
+import { charCount } from '../../lib/text-length';
 
 type Step = 'form' | 'verify' | 'success';
 const FIELDS = ['fullName', 'email', 'password', 'confirmPassword'] as const;
@@ -20,7 +21,7 @@ function validate(values: Record<Field, string>): Errors {
   const errors: Errors = nameAndEmailErrors(values);
   const p = values.password;
   if (!p) errors.password = RegisterTexts.PASSWORD_REQUIRED;
-  else if (p.length < 8) errors.password = RegisterTexts.PASSWORD_MIN;
+  else if (charCount(p) < 8) errors.password = RegisterTexts.PASSWORD_MIN;
   else if (!/[a-z]/.test(p)) errors.password = RegisterTexts.PASSWORD_LOWER;
   else if (!/[A-Z]/.test(p)) errors.password = RegisterTexts.PASSWORD_UPPER;
   else if (!/\d/.test(p)) errors.password = RegisterTexts.PASSWORD_DIGIT;
