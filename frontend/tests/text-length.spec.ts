@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { commentContentError } from '../src/features/comments/texts';
 import { isEmail, nameAndEmailErrors } from '../src/lib/field-rules';
-import { charCount, trimInvisible } from '../src/lib/text-length';
+import { charCount, limitChars, trimInvisible } from '../src/lib/text-length';
 
 /** Lengths in characters (code points) and invisible characters, as the API counts them (issue 17 §4). */
 test.describe('text length helpers', () => {
@@ -10,6 +10,8 @@ test.describe('text length helpers', () => {
     expect(charCount('Tiếng Việt')).toBe(10);
     expect(commentContentError('😀'.repeat(101))).toBeUndefined();
     expect(commentContentError('😀'.repeat(201))).toBe('Comment content cannot exceed 200 characters');
+    expect(limitChars('😀'.repeat(250), 200)).toBe('😀'.repeat(200));
+    expect(limitChars('ab', 200)).toBe('ab');
   });
 
   test('a comment or name of invisible characters only is empty', () => {

@@ -21,6 +21,11 @@ export function charCount(text: string): number {
   return count;
 }
 
+/** The first `max` characters (code points, never half an emoji): an input's cap where maxLength would count UTF-16 units. */
+export function limitChars(text: string, max: number): string {
+  return charCount(text) > max ? Array.from(text).slice(0, max).join('') : text;
+}
+
 /** Whitespace and invisible characters off both ends (a comment of zero-width spaces is empty). */
 export function trimInvisible(text: string): string {
   return text.replace(EDGES, '');

@@ -1,6 +1,6 @@
 import { useId, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { COMMENT_MAX_LENGTH, COMMENT_WARN_LENGTH, commentContentError } from './texts';
-import { charCount, trimInvisible } from '../../lib/text-length';
+import { charCount, limitChars, trimInvisible } from '../../lib/text-length';
 
 interface Props {
   label: string;
@@ -46,7 +46,7 @@ export default function CommentForm({ label, submitLabel, initial = '', onSubmit
     }
   }
 
-  // Characters as the server counts them (an emoji is one); no maxLength attribute: browsers count UTF-16 units.
+  // Characters as the server counts them (an emoji is one); capped in onChange, as maxLength would count UTF-16 units.
   const length = charCount(content);
   const describedBy = [`${id}-count`, error ? `${id}-error` : ''].filter(Boolean).join(' ');
   return (
@@ -58,7 +58,7 @@ export default function CommentForm({ label, submitLabel, initial = '', onSubmit
         id={id}
         value={content}
         onChange={(event) => {
-          setContent(event.target.value);
+          setContent(limitChars(event.target.value, COMMENT_MAX_LENGTH));
           if (error) setError(undefined);
         }}
         onKeyDown={onKeyDown}
