@@ -73,7 +73,6 @@ export function CharLength(min: number, max: number, message: string): PropertyD
 }
 
 /** Trimmed of whitespace and invisible characters at both ends (a comment of zero-width spaces is empty). */
-export const trimLower = ({ value }: { value: unknown }) => (typeof value === 'string' ? trimInvisible(value).toLowerCase() : value);
 export const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? trimInvisible(value) : value);
 /** Trimmed; an empty string becomes null (optional fields that can be cleared). */
 export const trimOrNull = ({ value }: { value: unknown }) => (typeof value === 'string' ? trimInvisible(value) || null : value);
