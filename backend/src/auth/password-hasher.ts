@@ -25,14 +25,13 @@ export interface PasswordCheck {
  */
 @Injectable()
 export class PasswordHasher {
+  private readonly pepper: string;
   /** Compared against when the e-mail is unknown, so a sign-in takes the same time either way. */
   private dummyHash: Promise<string> | undefined;
 
   constructor(@Inject(APP_CONFIG) config: Pick<AppConfig, 'passwordPepper'>) {
     this.pepper = config.passwordPepper;
   }
-
-  private readonly pepper: string;
 
   private prehash(password: string): string {
     return createHmac('sha256', this.pepper).update(password, 'utf8').digest('base64');
