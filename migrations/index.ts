@@ -13,6 +13,7 @@ import { CreateUserBansAndUserSearch1795455169617 } from './1795455169617-Create
 import { AddPostWordCount1795458037891 } from './1795458037891-AddPostWordCount';
 import { AddPostsStatusCreatedIndex1795458787462 } from './1795458787462-AddPostsStatusCreatedIndex';
 import { CreateSlugHistory1795460000000 } from './1795460000000-CreateSlugHistory';
+import { CanonicalizeUserEmails1795684721035 } from './1795684721035-CanonicalizeUserEmails';
 export const MIGRATIONS: Function[] = [
   CreateUsersAndRoles1795336336857,
   CreatePostsTagsReviews1795336563452,
@@ -28,4 +29,5 @@ export const MIGRATIONS: Function[] = [
   AddPostWordCount1795458037891,
   AddPostsStatusCreatedIndex1795458787462,
   CreateSlugHistory1795460000000,
+  CanonicalizeUserEmails1795684721035,
 ];

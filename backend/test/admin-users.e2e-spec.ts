@@ -249,7 +249,7 @@ describe('User administration API (/admin)', () => {
       expect(user.roles.map((role: { name: string }) => role.name).sort()).toEqual(['AUTHOR', 'USER']);
       for (const role of user.roles) expect(role).toEqual({ name: expect.any(String), displayName: expect.any(String), description: expect.any(String), assignedAt: ISO });
       const [stored] = (await db.query(`SELECT password_hash FROM users WHERE id = $1`, [user.id])) as { password_hash: string }[];
-      expect(stored.password_hash).toMatch(/^\$2[aby]\$12\$/);
+      expect(stored.password_hash).toMatch(/^p1\$\$2[aby]\$12\$/);
       const [assigned] = (await db.query(`SELECT DISTINCT assigned_by FROM user_roles WHERE user_id = $1`, [user.id])) as { assigned_by: number }[];
       expect(assigned.assigned_by).toBe(admin.id);
 
@@ -288,7 +288,7 @@ describe('User administration API (/admin)', () => {
 
       const unverified = await addUser({ markEmailAsVerified: false });
       const res = await t.http.post(api('/auth/login')).send({ email: unverified.email, password: unverified.password });
-      expect(res.body).toEqual(err(403, 'Account not verified or locked.'));
+      expect(res.body).toEqual(err(403, 'Account not verified or locked.', { email: ['This email address is not verified yet. Enter the code we sent you, or ask for a new one.'] }));
     });
 
     it('an account created BANNED has an open ban naming the creating admin; ADMIN can be given', async () => {
@@ -613,7 +613,7 @@ describe('User administration API (/admin)', () => {
 
       expect((await call('get', '/users/profile', bearer(session.accessToken))).body).toEqual(err(401, 'Authentication failed. Please log in again.'));
       expect((await t.http.post(api('/auth/refresh-token')).send({ refreshToken: session.refreshToken })).body).toEqual(err(401, 'Token refresh failed'));
-      expect((await t.http.post(api('/auth/login')).send({ email: account.email, password: account.password })).body).toEqual(err(403, 'Account not verified or locked.'));
+      expect((await t.http.post(api('/auth/login')).send({ email: account.email, password: account.password })).body).toEqual(err(403, 'Your account has been banned. Reason: Spam in comments'));
       // The status is read on every request: even a session that was still live is refused.
       const live = await tokenFor(t, account.id);
       expect((await call('get', '/users/profile', live)).body).toEqual(err(403, 'Account not verified or locked.'));

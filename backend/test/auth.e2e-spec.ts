@@ -287,13 +287,19 @@ describe('Accounts API (auth)', () => {
       const email = uniqueEmail();
       await t.http.post(`${API}/auth/register`).send({ fullName: 'Not Yet', email, password: STRONG_PASSWORD, confirmPassword: STRONG_PASSWORD }).expect(201);
       const pending = await t.http.post(`${API}/auth/login`).send({ email, password: STRONG_PASSWORD }).expect(403);
-      expect(pending.body).toEqual(failure(403, 'Account not verified or locked.'));
-      for (const status of [UserStatus.INACTIVE, UserStatus.BANNED]) {
-        const account = await registerVerified(t, mail);
-        await db.getRepository(User).update({ id: account.id }, { status });
-        const res = await t.http.post(`${API}/auth/login`).send({ email: account.email, password: account.password }).expect(403);
-        expect(res.body).toEqual(failure(403, 'Account not verified or locked.'));
-      }
+      expect(pending.body).toEqual({
+        ...failure(403, 'Account not verified or locked.'),
+        errors: { email: ['This email address is not verified yet. Enter the code we sent you, or ask for a new one.'] },
+      });
+      const inactive = await registerVerified(t, mail);
+      await db.getRepository(User).update({ id: inactive.id }, { status: UserStatus.INACTIVE });
+      const res = await t.http.post(`${API}/auth/login`).send({ email: inactive.email, password: inactive.password }).expect(403);
+      expect(res.body).toEqual(failure(403, 'Account not verified or locked.'));
+      // Banned by hand (no ban row): told so, without a reason.
+      const banned = await registerVerified(t, mail);
+      await db.getRepository(User).update({ id: banned.id }, { status: UserStatus.BANNED });
+      const refused = await t.http.post(`${API}/auth/login`).send({ email: banned.email, password: banned.password }).expect(403);
+      expect(refused.body).toEqual(failure(403, 'Your account has been banned.'));
     });
 
     it('answers the token set and sets the session cookies', async () => {

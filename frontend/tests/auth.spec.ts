@@ -1,5 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import sharp from 'sharp';
+import { expectNoSeriousViolations } from './a11y';
+import { adminApi } from './admin-api';
 
 /**
  * The account journey through the pages (spec 000 §2, §4): sign up, verify with the code from
@@ -296,7 +298,7 @@ test.describe('accounts', () => {
     const first = await verificationCode(email);
     await page.getByRole('button', { name: 'Resend code' }).click();
     await expect(page.getByText('Mã xác thực đã được gửi lại thành công!')).toBeVisible();
-    await expect(page.getByRole('button', { name: /^Resend in (1:00|\d{1,2}s)$/ })).toBeDisabled();
+    await expect(page.getByRole('button', { name: /^Resend in \d:\d\d$/ })).toBeDisabled();
     const stored = await page.evaluate((address) => localStorage.getItem(`resendVerification:${address}`), email);
     expect(JSON.parse(stored as string)).toMatchObject({ attempts: 1 });
 
@@ -416,6 +418,51 @@ test.describe('accounts', () => {
     await expect(page).toHaveURL('/login', { timeout: 10_000 });
     await signIn(page, email);
     await expect(page).toHaveURL('/');
+  });
+
+  test('the verification screen survives a reload, and signing up again offers verification', async ({ page }) => {
+    const email = uniqueEmail('reload');
+    await register(page, 'Hoa Reload', email);
+    await expect(page).toHaveURL(`/register?verify=${encodeURIComponent(email)}`);
+    await page.reload();
+    await expect(page.getByRole('heading', { name: 'Verify your email' })).toBeVisible();
+    await expect(page.getByTestId('verification-email')).toHaveText(email);
+
+    // Registering the same address again: the 409 offers the verification screen with a resend.
+    await page.goto('/register');
+    await page.getByLabel('Full name', { exact: true }).fill('Hoa Reload');
+    await page.getByLabel('Email', { exact: true }).fill(email);
+    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+    await page.getByLabel('Confirm password', { exact: true }).fill(PASSWORD);
+    await page.getByRole('button', { name: 'Create Account' }).click();
+    await expect(page.getByRole('alert')).toContainText('This email is already in use.');
+    await expectNoSeriousViolations(page, '/register (409)');
+    await page.getByRole('link', { name: 'Verify your email' }).click();
+    await expect(page.getByTestId('verification-email')).toHaveText(email);
+    await page.getByRole('button', { name: 'Resend code' }).click();
+    await expect(page.getByText('Mã xác thực đã được gửi lại thành công!')).toBeVisible();
+    await expectNoSeriousViolations(page, '/register?verify (resent)');
+    await page.getByLabel('Verification code', { exact: true }).fill(await verificationCode(email, 2));
+    await expect(page.getByRole('heading', { name: 'Email verified!' })).toBeVisible();
+  });
+
+  test('a banned user is told so with the reason, and is not offered verification', async ({ page, baseURL, playwright }) => {
+    const email = uniqueEmail('banned');
+    await register(page, 'Khanh Banned', email);
+    await page.getByLabel('Verification code', { exact: true }).fill(await verificationCode(email));
+    await expect(page.getByRole('heading', { name: 'Email verified!' })).toBeVisible();
+    const admin = await adminApi(baseURL!, playwright);
+    const found = await admin.get(`/api/v1/admin/users/search?query=${encodeURIComponent(email)}`);
+    const id = ((await found.json()).data.content as { id: number; email: string }[]).find((user) => user.email === email)?.id;
+    expect((await admin.post(`/api/v1/admin/users/${id}/ban`, { data: { reason: 'Repeated spam' } })).status()).toBe(200);
+    await admin.dispose();
+
+    await page.goto('/login');
+    await signIn(page, email);
+    await expect(page.getByRole('alert')).toHaveText('Your account has been banned. Reason: Repeated spam');
+    await expect(page.getByRole('link', { name: 'Verify your email' })).toHaveCount(0);
+    await expect(page).toHaveURL('/login');
+    await expectNoSeriousViolations(page, '/login (banned)');
   });
 
   test('the silent refresh renews the session when 5 minutes or less remain', async ({ page }) => {

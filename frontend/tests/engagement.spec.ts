@@ -198,6 +198,10 @@ test('write, reply, edit and delete comments; a deleted comment with replies kee
   await expect(page.getByTestId('comment-counter')).toHaveClass(/text-red/);
   await box.fill('y'.repeat(250));
   await expect(box).toHaveValue('y'.repeat(200));
+  // Characters, not UTF-16 units: 101 emoji are 101 of the 200.
+  await box.fill('😀'.repeat(101));
+  await expect(page.getByTestId('comment-counter')).toHaveText(/^101\/200/);
+  await expect(box).toHaveValue('😀'.repeat(101));
 
   // Text, never HTML.
   const first = `First thoughts <b>not bold</b> ${unique}`;

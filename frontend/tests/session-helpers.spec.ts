@@ -80,7 +80,10 @@ test.describe('session helpers', () => {
     const sent = { lastSentAt: now, attempts: 1 };
     expect(secondsLeft(sent, now)).toBe(60);
     expect(resendLabel(sent, 60, false)).toBe('Resend in 1:00');
-    expect(resendLabel(sent, secondsLeft(sent, now + 15_500), false)).toBe('Resend in 45s');
+    // One format all the way down (not '1:00' then '59s').
+    expect(resendLabel(sent, secondsLeft(sent, now + 1_000), false)).toBe('Resend in 0:59');
+    expect(resendLabel(sent, secondsLeft(sent, now + 15_500), false)).toBe('Resend in 0:45');
+    expect(resendLabel(sent, 5, false)).toBe('Resend in 0:05');
     expect(secondsLeft(sent, now + 60_000)).toBe(0);
     expect(resendLabel(sent, 0, false)).toBe('Resend code (1)');
     expect(resendLabel(sent, 0, true)).toBe('Sending...');

@@ -131,9 +131,9 @@ export class AdminUsersController {
   @Post('users/:id/generate-password')
   @HttpCode(200)
   @ADMIN
-  @ApiOperation({ summary: "Set a strong random password (admin), e-mail it to the user and end all the user's sessions; the answer shows it once" })
+  @ApiOperation({ summary: "Set a strong random password (admin), e-mail it to the user and end all the user's sessions; the answer shows it once. Not for oneself (409)" })
   @ApiEnvelope(AdminGeneratedPasswordDto)
-  @ApiErrors(400, 404)
+  @ApiErrors(400, 404, 409)
   async generateAdminUserPassword(@Param('id', ParseIdPipe) id: number, @CurrentUser() actor: AuthUser): Promise<WithMessage<AdminGeneratedPasswordDto>> {
     const result = await this.users.generatePassword(id, actor);
     return withMessage(result, result.emailed ? AdminMessages.PASSWORD_GENERATED : AdminMessages.PASSWORD_GENERATED_NOT_MAILED);

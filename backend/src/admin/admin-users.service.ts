@@ -1,11 +1,10 @@
 import { BadRequestException, ConflictException, ForbiddenException, Injectable, NotFoundException, OnModuleDestroy } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import * as bcrypt from 'bcrypt';
 import { DataSource, EntityManager, In, IsNull, Repository } from 'typeorm';
 import { AuditEntryPageDto } from '../audit/dto/audit-entry-response.dto';
 import { AuditService } from '../audit/audit.service';
 import { AuditLinks, AuditType } from '../audit/audit.types';
-import { BCRYPT_COST } from '../auth/auth.service';
+import { PasswordHasher } from '../auth/password-hasher';
 import { SessionsService } from '../auth/sessions.service';
 import type { AuthUser } from '../common/auth-user';
 import { ContentChange, ContentEvents } from '../common/content-events';
@@ -78,6 +77,7 @@ export class AdminUsersService implements OnModuleDestroy {
     private readonly repository: AdminUsersRepository,
     private readonly sessions: SessionsService,
     private readonly mail: MailService,
+    private readonly passwords: PasswordHasher,
     private readonly audit: AuditService,
     private readonly contentEvents: ContentEvents,
   ) {
@@ -131,7 +131,7 @@ export class AdminUsersService implements OnModuleDestroy {
   /** 409 when the e-mail is taken. A BANNED account gets an open ban naming the creating admin. */
   async create(dto: AdminUserCreateDto, actor: AuthUser): Promise<AdminUserDto> {
     if (await this.users.exists({ where: { email: dto.email } })) throw this.emailTaken();
-    const passwordHash = await bcrypt.hash(dto.password, BCRYPT_COST);
+    const passwordHash = await this.passwords.hash(dto.password);
     const verified = dto.markEmailAsVerified === true;
     let id: number;
     try {
@@ -245,9 +245,11 @@ export class AdminUsersService implements OnModuleDestroy {
    * ends in the same transaction; then it is e-mailed. The answer carries it once.
    */
   async generatePassword(id: number, actor: AuthUser): Promise<AdminGeneratedPasswordDto> {
+    // The admin would lock themselves out (every session ends, and without SMTP the password is mailed nowhere).
+    if (id === actor.id) throw new ConflictException(AdminMessages.SELF_GENERATE_PASSWORD);
     if (!(await this.users.exists({ where: { id } }))) throw new NotFoundException(AdminMessages.USER_NOT_FOUND);
     const newPassword = generatePassword();
-    const passwordHash = await bcrypt.hash(newPassword, BCRYPT_COST);
+    const passwordHash = await this.passwords.hash(newPassword);
     const user = await this.dataSource.transaction(async (manager) => {
       if (!(await this.repository.lockUser(manager, id))) throw new NotFoundException(AdminMessages.USER_NOT_FOUND);
       const row = await manager.findOneOrFail(User, { where: { id }, select: { id: true, email: true, fullName: true } });

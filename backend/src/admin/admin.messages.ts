@@ -41,6 +41,7 @@ export const AdminMessages = {
 
   // Guards on one's own account and on the last administrator
   SELF_BAN: 'You cannot ban your own account.',
+  SELF_GENERATE_PASSWORD: 'You cannot generate a new password for your own account. Use Change Password on your account page.',
   SELF_DEACTIVATE: 'You cannot deactivate your own account.',
   SELF_DEMOTE: 'You cannot remove the ADMIN role from your own account.',
   LAST_ADMIN: 'The last active administrator cannot lose the ADMIN role, be banned or be deactivated.',

@@ -1,5 +1,4 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import * as bcrypt from 'bcrypt';
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import type { CreatedAdmin } from '../common/console-output';
@@ -8,7 +7,7 @@ import { Role, RoleName } from '../users/entities/role.entity';
 import { User, UserStatus } from '../users/entities/user.entity';
 import { UserRole } from '../users/entities/user-role.entity';
 import { isUniqueViolation } from '../common/database-errors';
-import { BCRYPT_COST } from './auth.service';
+import { PasswordHasher } from './password-hasher';
 
 export const DEFAULT_ADMIN_EMAIL = 'admin@example.com';
 
@@ -26,6 +25,7 @@ export class AdminSeedService implements OnApplicationBootstrap {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly dataSource: DataSource,
+    private readonly passwords: PasswordHasher,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -38,7 +38,7 @@ export class AdminSeedService implements OnApplicationBootstrap {
     const email = this.config.adminEmail ?? DEFAULT_ADMIN_EMAIL;
     const generated = this.config.adminPassword === undefined;
     const password = this.config.adminPassword ?? randomBytes(12).toString('base64url');
-    const passwordHash = await bcrypt.hash(password, BCRYPT_COST);
+    const passwordHash = await this.passwords.hash(password);
     let created: 'created' | 'promoted' | null;
     try {
       created = await this.dataSource.transaction(async (manager) => {

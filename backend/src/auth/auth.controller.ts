@@ -83,7 +83,8 @@ export class AuthController {
     description:
       'Limited per client address (10 a minute) and per account: after LOGIN_ACCOUNT_LIMIT failed sign-ins (default 10 in 15 minutes) ' +
       'every attempt for that e-mail is 429 with Retry-After until the window ends, the right password included; a successful sign-in ' +
-      'or a password reset clears the count.',
+      'or a password reset clears the count. After the right password, 403 says why: a banned account gets ' +
+      "'Your account has been banned. Reason: …', an unverified one 'Account not verified or locked.' with a field error on email, an inactive one that text alone.",
   })
   @ApiEnvelope(TokenSetResponseDto)
   @ApiErrors(400, 401, 403, 429)

@@ -3,6 +3,8 @@ export const AuthMessages = {
   AUTH_REQUIRED: 'Authentication required. Please log in to continue.',
   AUTH_FAILED: 'Authentication failed. Please log in again.',
   ACCOUNT_LOCKED: 'Account not verified or locked.',
+  EMAIL_NOT_VERIFIED: 'This email address is not verified yet. Enter the code we sent you, or ask for a new one.',
+  accountBanned: (reason: string | undefined) => `Your account has been banned.${reason ? ` Reason: ${reason}` : ''}`,
   FORBIDDEN: 'You do not have permission to access this resource.',
   CSRF: 'Missing X-Request-Timestamp header: cookie-authenticated requests that change data must send it.',
 

@@ -18,6 +18,7 @@ import { RefreshSession } from './entities/refresh-session.entity';
 import { JwtAuthGuard } from './guards/jwt-auth.guard';
 import { JwtStrategy } from './guards/jwt.strategy';
 import { PasswordController } from './password.controller';
+import { PasswordHasher } from './password-hasher';
 import { SessionsService } from './sessions.service';
 
 @Module({
@@ -37,7 +38,7 @@ import { SessionsService } from './sessions.service';
     }),
   ],
   controllers: [AuthController, PasswordController],
-  providers: [JwtStrategy, JwtAuthGuard, SessionsService, { provide: AttemptCounter, useClass: DatabaseAttemptCounter }, AuthService, AdminSeedService],
-  exports: [JwtModule, JwtAuthGuard, UsersModule, SessionsService],
+  providers: [JwtStrategy, JwtAuthGuard, SessionsService, { provide: AttemptCounter, useClass: DatabaseAttemptCounter }, AuthService, AdminSeedService, PasswordHasher],
+  exports: [JwtModule, JwtAuthGuard, UsersModule, SessionsService, PasswordHasher],
 })
 export class AuthModule {}

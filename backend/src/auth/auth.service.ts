@@ -1,7 +1,6 @@
 import { BadRequestException, ConflictException, ForbiddenException, HttpException, HttpStatus, Inject, Injectable, Logger, UnauthorizedException } from '@nestjs/common';
 import { JwtService } from '@nestjs/jwt';
 import { InjectRepository } from '@nestjs/typeorm';
-import * as bcrypt from 'bcrypt';
 import { createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 import { DataSource, IsNull, LessThan, Repository } from 'typeorm';
 import { AuditService } from '../audit/audit.service';
@@ -19,6 +18,7 @@ import { normalizeEmail, UsersService } from '../users/users.service';
 import { AttemptCounter, TooManyAttemptsException } from './attempts/attempt-counter';
 import { AuthMessages } from './auth.messages';
 import { deriveKey } from './secret-box';
+import { PasswordHasher } from './password-hasher';
 import { ACCESS_TOKEN_TTL_SECONDS, AccessTokenPayload } from './auth-user';
 import {
   AuthForgotPasswordDto,
@@ -33,14 +33,10 @@ import { EmailVerificationCode } from './entities/email-verification-code.entity
 import { PasswordResetToken } from './entities/password-reset-token.entity';
 import { ClientInfo, IssuedRefreshToken, SessionsService, sha256 } from './sessions.service';
 
-export const BCRYPT_COST = 12;
 export const CODE_TTL_MINUTES = 15;
 export const CODE_MAX_ATTEMPTS = 5;
 export const RESEND_COOLDOWN_SECONDS = 60;
 export const RESET_TTL_MINUTES = 30;
-
-/** Compared against when the e-mail is unknown, so a login takes the same time either way. */
-const DUMMY_HASH = bcrypt.hashSync('inkwell-dummy-password', BCRYPT_COST);
 
 /** The per-account sign-in counter's key. */
 function loginAttemptKey(email: string): string {
@@ -74,6 +70,7 @@ export class AuthService {
     private readonly audit: AuditService,
     private readonly redis: RedisService,
     private readonly contentEvents: ContentEvents,
+    private readonly passwords: PasswordHasher,
   ) {}
 
   // ---- sign-up and verification -------------------------------------------------------------
@@ -82,7 +79,7 @@ export class AuthService {
   async register(dto: AuthRegisterDto): Promise<{ user: UserResponseDto; mailed: boolean }> {
     const email = normalizeEmail(dto.email);
     if (await this.users.exists({ where: { email } })) throw new ConflictException(AuthMessages.EMAIL_IN_USE);
-    const passwordHash = await bcrypt.hash(dto.password, BCRYPT_COST);
+    const passwordHash = await this.passwords.hash(dto.password);
     const code = this.newCode();
     let userId: number;
     try {
@@ -189,13 +186,35 @@ export class AuthService {
     const email = normalizeEmail(dto.email);
     await this.countLoginAttempt(email);
     const user = await this.users.findOne({ where: { email } });
-    const matches = await bcrypt.compare(dto.password, user?.passwordHash ?? DUMMY_HASH);
-    if (!user || !matches) throw new UnauthorizedException(AuthMessages.LOGIN_FAILED);
+    const check = await this.passwords.verify(dto.password, user?.passwordHash);
+    if (!user || !check.matches) throw new UnauthorizedException(AuthMessages.LOGIN_FAILED);
     await this.resetLoginAttempts(email);
-    if (!user.isVerified || user.status !== UserStatus.ACTIVE) throw new ForbiddenException(AuthMessages.ACCOUNT_LOCKED);
+    // A hash of the older scheme (plain bcrypt, cut at 72 bytes) is replaced now the password is known.
+    if (check.needsUpgrade) await this.users.update({ id: user.id, passwordHash: user.passwordHash }, { passwordHash: await this.passwords.hash(dto.password) });
+    await this.assertMaySignIn(user);
     await this.users.update({ id: user.id }, { lastLoginAt: new Date() });
     const issued = await this.sessions.start(user.id, dto.rememberMe ?? false, client);
     return this.tokenSet(issued);
+  }
+
+  /**
+   * Told only after the right password: a banned account hears it is banned, with the ban's reason
+   * (the admin's note stays internal); an unverified one gets the spec's 403 text with a field
+   * error on `email`, the sign of an address to verify (the login page then offers verification);
+   * any other locked state the spec's text alone.
+   */
+  private async assertMaySignIn(user: User): Promise<void> {
+    if (user.status === UserStatus.BANNED) {
+      const [ban] = (await this.dataSource.query(
+        'SELECT reason FROM user_bans WHERE user_id = $1 AND unbanned_at IS NULL ORDER BY banned_at DESC, id DESC LIMIT 1',
+        [user.id],
+      )) as { reason: string }[];
+      throw new ForbiddenException(AuthMessages.accountBanned(ban?.reason));
+    }
+    if (!user.isVerified) {
+      throw new ForbiddenException({ message: AuthMessages.ACCOUNT_LOCKED, errors: { email: [AuthMessages.EMAIL_NOT_VERIFIED] } });
+    }
+    if (user.status !== UserStatus.ACTIVE) throw new ForbiddenException(AuthMessages.ACCOUNT_LOCKED);
   }
 
   /** Counted before the password is checked, so parallel guesses cannot pass the limit together. */
@@ -269,7 +288,7 @@ export class AuthService {
 
   /** Single use; sets the password and ends every session of the user. */
   async resetPassword(dto: AuthResetPasswordDto): Promise<void> {
-    const passwordHash = await bcrypt.hash(dto.newPassword, BCRYPT_COST);
+    const passwordHash = await this.passwords.hash(dto.newPassword);
     const userId = await this.dataSource.transaction(async (manager) => {
       const resets = manager.getRepository(PasswordResetToken);
       const row = await resets.findOne({ where: { tokenHash: sha256(dto.token) }, lock: { mode: 'pessimistic_write' } });
@@ -287,10 +306,10 @@ export class AuthService {
   /** Checks the current password, sets the new one, ends the user's other sessions. */
   async changePassword(userId: number, sessionId: string | undefined, dto: UserChangePasswordDto): Promise<void> {
     const user = await this.users.findOne({ where: { id: userId } });
-    if (!user || !(await bcrypt.compare(dto.currentPassword, user.passwordHash))) {
+    if (!user || !(await this.passwords.verify(dto.currentPassword, user.passwordHash)).matches) {
       throw new BadRequestException(AuthMessages.CURRENT_PASSWORD_WRONG);
     }
-    const passwordHash = await bcrypt.hash(dto.newPassword, BCRYPT_COST);
+    const passwordHash = await this.passwords.hash(dto.newPassword);
     await this.users.update({ id: userId }, { passwordHash });
     await this.sessions.revokeAllOfUser(userId, sessionId);
   }

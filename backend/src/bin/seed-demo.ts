@@ -1,6 +1,6 @@
 import 'reflect-metadata';
-import { hash } from 'bcrypt';
 import { DataSource, EntityManager } from 'typeorm';
+import { PasswordHasher } from '../auth/password-hasher';
 import { loadConfig } from '../config/env';
 import { createDataSource, ensureDatabase } from '../database/data-source';
 import { EmbeddedDatabase, runningEmbeddedPostgres, startEmbeddedPostgres } from '../database/embedded-postgres';
@@ -551,7 +551,8 @@ async function seed(options: Options): Promise<void> {
 
       const random = rng(options.seed);
       const text = new Text(random);
-      const passwordHash = await hash(DEMO_PASSWORD, 12);
+      // The server's pepper (PASSWORD_PEPPER or DATA_DIR/secrets.json), so the demo accounts can sign in.
+      const passwordHash = await new PasswordHasher(loadConfig({ ...process.env, LOG_LEVEL: 'silent' })).hash(DEMO_PASSWORD);
 
       // Authors
       const names = Array.from({ length: AUTHORS }, (_v, i) => `${FIRST[i % FIRST.length]} ${LAST[(i * 7) % LAST.length]}`);

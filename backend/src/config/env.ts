@@ -18,6 +18,8 @@ export interface AppConfig {
   adminEmail: string | undefined;
   adminPassword: string | undefined;
   jwtSecret: string;
+  /** The key of the passwords' HMAC pre-hash; every instance on one database needs the same. */
+  passwordPepper: string;
   throttleDisabled: boolean;
   /** Failed sign-ins allowed per account (normalised e-mail) per window, whatever the address. */
   loginAccountLimit: { failures: number; windowMinutes: number };
@@ -199,6 +201,10 @@ export function loadConfig(env: Env = process.env): AppConfig {
   if (jwtRaw !== undefined && jwtRaw.length < 32) {
     throw new ConfigError('JWT_SECRET must be at least 32 characters');
   }
+  const pepperRaw = optional(env, 'PASSWORD_PEPPER');
+  if (pepperRaw !== undefined && pepperRaw.length < 32) {
+    throw new ConfigError('PASSWORD_PEPPER must be at least 32 characters');
+  }
   const throttleDisabled = parseFlag(env, 'THROTTLE_DISABLED', ['1', 'true'], ['0', 'false'], false);
   const loginAccountLimit = parseLoginAccountLimit(env);
   const commentLimit = {
@@ -232,6 +238,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     adminEmail,
     adminPassword,
     jwtSecret: jwtRaw ?? persistedSecret(dataDir, 'jwtSecret'),
+    passwordPepper: pepperRaw ?? persistedSecret(dataDir, 'passwordPepper'),
     throttleDisabled,
     loginAccountLimit: Object.freeze(loginAccountLimit),
     commentLimit: Object.freeze(commentLimit),

@@ -4,6 +4,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import type { AuthUser } from '../common/auth-user';
 import { isUniqueViolation } from '../common/database-errors';
+import { canonicalEmail } from '../common/validation/text';
 import { ImageStorageService, NotAnImageError } from '../images/image-storage.service';
 import type { UploadedImage } from '../images/upload-receiver';
 import { AvatarResponseDto, UserResponseDto } from './dto/user-response.dto';
@@ -13,9 +14,9 @@ import { effectiveRole, RoleName } from './entities/role.entity';
 import { User, UserStatus } from './entities/user.entity';
 import { UsersMessages } from './users.messages';
 
-/** E-mails are stored trimmed and lower-cased, so the unique key is case-insensitive. */
+/** E-mails are stored NFKC-normalised, trimmed and lower-cased, so the unique key is case-insensitive. */
 export function normalizeEmail(email: string): string {
-  return email.trim().toLowerCase();
+  return canonicalEmail(email);
 }
 
 @Injectable()

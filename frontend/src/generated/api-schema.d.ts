@@ -185,7 +185,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Set a strong random password (admin), e-mail it to the user and end all the user's sessions; the answer shows it once */
+        /** Set a strong random password (admin), e-mail it to the user and end all the user's sessions; the answer shows it once. Not for oneself (409) */
         post: operations["generateAdminUserPassword"];
         delete?: never;
         options?: never;
@@ -1427,7 +1427,7 @@ export interface components {
             /** @description Whether the e-mail with the password went out */
             emailed: boolean;
             /**
-             * @description Shown once; only its bcrypt hash is stored
+             * @description Shown once; only its hash is stored
              * @example k7#Qm9!vTz2@Lp4x
              */
             newPassword: string;
@@ -3293,6 +3293,15 @@ export interface operations {
             };
             /** @description Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Conflict */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,7 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsBoolean, IsIn, IsOptional, IsString, MaxLength, registerDecorator, ValidateIf } from 'class-validator';
+import { IsBoolean, IsIn, IsOptional, IsString, registerDecorator, ValidateIf } from 'class-validator';
 import { sortQuery } from '../../common/pagination/sort';
 import { Check, EmailField, MaxChars, MinChars, Required, Text, trim, trimOrNull } from '../../common/validation/field.rules';
 import { RoleName } from '../../users/entities/role.entity';
@@ -159,7 +159,7 @@ export class AdminUserQueryDto extends AdminUserFilterDto {
   @IsOptional()
   @Transform(blankToUndefined(trim))
   @IsString({ message: 'search must be text' })
-  @MaxLength(100, { message: 'search must be at most 100 characters' })
+  @MaxChars(100, 'search must be at most 100 characters')
   search?: string;
 }
 
@@ -169,6 +169,6 @@ export class AdminUserSearchQueryDto extends AdminUserFilterDto {
   @IsOptional()
   @Transform(blankToUndefined(trim))
   @IsString({ message: 'query must be text' })
-  @MaxLength(100, { message: 'query must be at most 100 characters' })
+  @MaxChars(100, 'query must be at most 100 characters')
   query?: string;
 }

@@ -41,7 +41,7 @@ export class AdminBanStatusDto {
 
 /** POST /admin/users/{id}/generate-password. */
 export class AdminGeneratedPasswordDto {
-  @ApiProperty({ example: 'k7#Qm9!vTz2@Lp4x', description: 'Shown once; only its bcrypt hash is stored' }) newPassword: string;
+  @ApiProperty({ example: 'k7#Qm9!vTz2@Lp4x', description: 'Shown once; only its hash is stored' }) newPassword: string;
   @ApiProperty({ description: 'Whether the e-mail with the password went out' }) emailed: boolean;
 }
 

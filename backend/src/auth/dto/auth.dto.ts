@@ -1,7 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsBoolean, IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsBoolean, IsOptional, IsString } from 'class-validator';
 import { UserResponseDto } from '../../users/dto/user-response.dto';
 import { AuthMessages } from '../auth.messages';
 import { Check, EmailField, EqualsProperty, MaxChars, MinChars, Required, StrictPassword, trim } from '../../common/validation/field.rules';
@@ -79,7 +79,7 @@ export class AuthRefreshDto {
   @ApiPropertyOptional({ description: 'The refresh token; without it the inkwell_refresh cookie is used' })
   @IsOptional()
   @IsString()
-  @MaxLength(200)
+  @MaxChars(200, 'refreshToken must be at most 200 characters')
   refreshToken?: string;
 }
 
@@ -94,7 +94,7 @@ export class AuthForgotPasswordDto {
   })
   @IsOptional()
   @IsString()
-  @MaxLength(2000)
+  @MaxChars(2000, 'redirectUrl must be at most 2000 characters')
   redirectUrl?: string;
 }
 
@@ -102,7 +102,7 @@ export class AuthResetTokenQueryDto {
   @ApiPropertyOptional({ description: 'The token from the reset link' })
   @IsOptional()
   @IsString()
-  @MaxLength(200)
+  @MaxChars(200, 'token must be at most 200 characters')
   token?: string;
 }
 

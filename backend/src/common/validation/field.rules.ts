@@ -1,6 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { Transform } from 'class-transformer';
 import { isEmail, registerDecorator, ValidationArguments, ValidationOptions } from 'class-validator';
+import { canonicalEmail, charCount, hasInvisible, trimInvisible } from './text';
 
 /**
  * Small validation building blocks with one message each, reported in the order listed (the
@@ -52,20 +53,39 @@ export function Text(message: string): PropertyDecorator {
   };
 }
 
-export const MinChars = (min: number, message: string) => Check('minChars', (v) => v.length >= min, message);
-export const MaxChars = (max: number, message: string) => Check('maxChars', (v) => v.length <= max, message);
+/**
+ * Every length rule counts characters as a person sees them and as PostgreSQL's varchar(n) counts
+ * them: code points (an emoji is one, not two UTF-16 units), so what passes always fits its column.
+ */
+export const MinChars = (min: number, message: string) => Check('minChars', (v) => charCount(v) >= min, message);
+export const MaxChars = (max: number, message: string) => Check('maxChars', (v) => charCount(v) <= max, message);
+/** Between `min` and `max` characters, the empty string included (required-ish optional fields: tag name, slug). */
+export function CharLength(min: number, max: number, message: string): PropertyDecorator {
+  return (target: object, propertyName: string | symbol) => {
+    registerDecorator({
+      name: 'charLength',
+      target: target.constructor,
+      propertyName: propertyName as string,
+      options: { message },
+      validator: { validate: (value: unknown) => typeof value !== 'string' || (charCount(value) >= min && charCount(value) <= max) },
+    });
+  };
+}
 
-export const trimLower = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim().toLowerCase() : value);
-export const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
+/** Trimmed of whitespace and invisible characters at both ends (a comment of zero-width spaces is empty). */
+export const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? trimInvisible(value) : value);
 /** Trimmed; an empty string becomes null (optional fields that can be cleared). */
-export const trimOrNull = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() || null : value);
+export const trimOrNull = ({ value }: { value: unknown }) => (typeof value === 'string' ? trimInvisible(value) || null : value);
 
-/** A required e-mail, stored trimmed and lower-cased. */
+/**
+ * A required e-mail, stored as `canonicalEmail` makes it (NFKC, so a full-width 'ａdmin' is 'admin';
+ * lower-cased); one with an invisible character (zero-width space, BOM, ...) is refused.
+ */
 export function EmailField(required: string, invalid: string): PropertyDecorator {
   return applyDecorators(
-    Transform(trimLower),
+    Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? canonicalEmail(value) : value)),
     Required(required),
-    Check('email', (v) => v.length <= 254 && isEmail(v), invalid),
+    Check('email', (v) => !hasInvisible(v) && charCount(v) <= 254 && isEmail(v), invalid),
   ) as PropertyDecorator;
 }
 

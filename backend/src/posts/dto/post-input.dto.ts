@@ -3,7 +3,7 @@ import { Transform } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import { LookupPageQueryDto, PageQueryDto } from '../../common/pagination/page';
 import { sortQuery } from '../../common/pagination/sort';
-import { trim, trimOrNull } from '../../common/validation/field.rules';
+import { MaxChars, trim, trimOrNull } from '../../common/validation/field.rules';
 import { POST_STATUSES, PostStatus } from '../entities/post.entity';
 import { PostsMessages } from '../posts.messages';
 
@@ -21,35 +21,35 @@ class PostFieldsDto {
   @IsOptional()
   @Transform(trim)
   @IsString({ message: PostsMessages.TITLE_REQUIRED })
-  @MaxLength(200, { message: PostsMessages.TITLE_TOO_LONG })
+  @MaxChars(200, PostsMessages.TITLE_TOO_LONG)
   title?: string;
 
   @ApiPropertyOptional({ maxLength: 200, description: 'Derived from the title when omitted on create (made unique with -2, -3, ...)' })
   @IsOptional()
   @Transform(trim)
   @IsString({ message: PostsMessages.SLUG_INVALID })
-  @MaxLength(200, { message: PostsMessages.SLUG_TOO_LONG })
+  @MaxChars(200, PostsMessages.SLUG_TOO_LONG)
   slug?: string;
 
   @ApiPropertyOptional({ type: String, nullable: true, maxLength: 1000 })
   @IsOptional()
   @Transform(trimOrNull)
   @IsString({ message: PostsMessages.SUMMARY_TOO_LONG })
-  @MaxLength(1000, { message: PostsMessages.SUMMARY_TOO_LONG })
+  @MaxChars(1000, PostsMessages.SUMMARY_TOO_LONG)
   summary?: string | null;
 
   @ApiPropertyOptional({ maxLength: 200000, description: 'Markdown' })
   @IsOptional()
   @Transform(trim)
   @IsString({ message: PostsMessages.CONTENT_REQUIRED })
-  @MaxLength(200000, { message: PostsMessages.CONTENT_TOO_LONG })
+  @MaxChars(200000, PostsMessages.CONTENT_TOO_LONG)
   content?: string;
 
   @ApiPropertyOptional({ type: String, nullable: true, description: 'Image URL (http(s) or a path such as /images/...)' })
   @IsOptional()
   @Transform(trimOrNull)
   @IsString({ message: PostsMessages.THUMBNAIL_INVALID })
-  @MaxLength(500, { message: PostsMessages.THUMBNAIL_INVALID })
+  @MaxChars(500, PostsMessages.THUMBNAIL_INVALID)
   @Matches(THUMBNAIL, { message: PostsMessages.THUMBNAIL_INVALID })
   thumbnail?: string | null;
 
@@ -95,7 +95,7 @@ export class PostAdminQueryDto extends sortQuery(POST_SORT_FIELDS, { defaultFiel
   @IsOptional()
   @Transform(trim)
   @IsString()
-  @MaxLength(200)
+  @MaxChars(200, 'search must be at most 200 characters')
   search?: string;
 }
 

@@ -1,18 +1,16 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { Check, Required, trim } from '../../common/validation/field.rules';
+import { MaxChars, Required, trim } from '../../common/validation/field.rules';
 import { PostsMessages } from '../posts.messages';
 
 const MAX_CONTENT = 200000;
-/** Characters as class-validator's MaxLength counts them on a post save (a surrogate pair is one). */
-const characters = (value: string) => value.length - (value.match(/[\uD800-\uDBFF][\uDC00-\uDFFF]/g)?.length ?? 0);
 
 /** POST /blog/posts/preview: the editor's Markdown, with the checks of a post's content (trimmed, required, at most 200,000 characters). */
 export class PostPreviewDto {
   @ApiProperty({ maxLength: 200000, description: 'Markdown, as the editor would save it' })
   @Transform(trim)
   @Required(PostsMessages.CONTENT_REQUIRED)
-  @Check('maxChars', (value) => characters(value) <= MAX_CONTENT, PostsMessages.CONTENT_TOO_LONG)
+  @MaxChars(MAX_CONTENT, PostsMessages.CONTENT_TOO_LONG)
   content: string;
 }
 

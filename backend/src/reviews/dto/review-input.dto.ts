@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
-import { trimOrNull } from '../../common/validation/field.rules';
+import { IsIn, IsOptional, IsString } from 'class-validator';
+import { MaxChars, trimOrNull } from '../../common/validation/field.rules';
 import { ReviewStatus } from '../entities/post-review.entity';
 import { ReviewsMessages } from '../reviews.messages';
 
@@ -16,20 +16,20 @@ export class PostReviewDto {
   @IsOptional()
   @Transform(trimOrNull)
   @IsString({ message: ReviewsMessages.NOTE_TOO_LONG })
-  @MaxLength(2000, { message: ReviewsMessages.NOTE_TOO_LONG })
+  @MaxChars(2000, ReviewsMessages.NOTE_TOO_LONG)
   adminNotes?: string | null;
 
   @ApiPropertyOptional({ type: String, nullable: true, maxLength: 2000, description: 'Required when rejecting; the author sees it' })
   @IsOptional()
   @Transform(trimOrNull)
   @IsString({ message: ReviewsMessages.REASON_REQUIRED })
-  @MaxLength(2000, { message: ReviewsMessages.NOTE_TOO_LONG })
+  @MaxChars(2000, ReviewsMessages.NOTE_TOO_LONG)
   rejectionReason?: string | null;
 
   @ApiPropertyOptional({ type: String, nullable: true, maxLength: 2000, description: 'A note for the author' })
   @IsOptional()
   @Transform(trimOrNull)
   @IsString({ message: ReviewsMessages.NOTE_TOO_LONG })
-  @MaxLength(2000, { message: ReviewsMessages.NOTE_TOO_LONG })
+  @MaxChars(2000, ReviewsMessages.NOTE_TOO_LONG)
   reviewNote?: string | null;
 }

@@ -1,9 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsBoolean, IsIn, IsOptional, IsString, Length, Matches, MaxLength } from 'class-validator';
+import { IsBoolean, IsIn, IsOptional, IsString, Matches } from 'class-validator';
 import { LookupPageQueryDto } from '../../common/pagination/page';
 import { sortQuery } from '../../common/pagination/sort';
-import { trim, trimOrNull } from '../../common/validation/field.rules';
+import { CharLength, MaxChars, trim, trimOrNull } from '../../common/validation/field.rules';
 import { SLUG_PATTERN } from '../../common/validation/slug';
 import { TagsMessages } from '../tags.messages';
 
@@ -14,7 +14,7 @@ class TagFieldsDto {
   @IsOptional()
   @Transform(trim)
   @IsString({ message: TagsMessages.SLUG_INVALID })
-  @Length(2, 100, { message: TagsMessages.SLUG_INVALID })
+  @CharLength(2, 100, TagsMessages.SLUG_INVALID)
   @Matches(SLUG_PATTERN, { message: TagsMessages.SLUG_INVALID })
   slug?: string;
 
@@ -22,7 +22,7 @@ class TagFieldsDto {
   @IsOptional()
   @Transform(trimOrNull)
   @IsString({ message: TagsMessages.DESCRIPTION_TOO_LONG })
-  @MaxLength(500, { message: TagsMessages.DESCRIPTION_TOO_LONG })
+  @MaxChars(500, TagsMessages.DESCRIPTION_TOO_LONG)
   description?: string | null;
 
   @ApiPropertyOptional({ type: String, nullable: true, example: '#3178c6' })
@@ -36,7 +36,7 @@ class TagFieldsDto {
   @IsOptional()
   @Transform(trimOrNull)
   @IsString({ message: TagsMessages.ICON_TOO_LONG })
-  @MaxLength(64, { message: TagsMessages.ICON_TOO_LONG })
+  @MaxChars(64, TagsMessages.ICON_TOO_LONG)
   icon?: string | null;
 
   @ApiPropertyOptional({ default: true })
@@ -50,7 +50,7 @@ export class TagUpdateDto extends TagFieldsDto {
   @IsOptional()
   @Transform(trim)
   @IsString({ message: TagsMessages.NAME_LENGTH })
-  @Length(2, 100, { message: TagsMessages.NAME_LENGTH })
+  @CharLength(2, 100, TagsMessages.NAME_LENGTH)
   name?: string;
 }
 
@@ -58,7 +58,7 @@ export class TagCreateDto extends TagFieldsDto {
   @ApiProperty({ minLength: 2, maxLength: 100 })
   @Transform(trim)
   @IsString({ message: TagsMessages.NAME_LENGTH })
-  @Length(2, 100, { message: TagsMessages.NAME_LENGTH })
+  @CharLength(2, 100, TagsMessages.NAME_LENGTH)
   name: string;
 }
 
@@ -75,7 +75,7 @@ export class TagQueryDto extends sortQuery(TAG_SORT_FIELDS, { defaultField: 'nam
   @IsOptional()
   @Transform(trim)
   @IsString()
-  @MaxLength(100)
+  @MaxChars(100, 'search must be at most 100 characters')
   search?: string;
 
   @ApiPropertyOptional({ default: true, type: Boolean, description: 'false also lists inactive tags' })

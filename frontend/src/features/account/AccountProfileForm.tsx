@@ -2,6 +2,7 @@ import { useCallback, useState, type FormEvent } from 'react';
 import { browserApi } from '../../lib/api/client';
 import { ApiError, unwrap } from '../../lib/api/errors';
 import { nameAndEmailErrors } from '../../lib/field-rules';
+import { charCount, trimInvisible } from '../../lib/text-length';
 import { AccountTexts } from './texts';
 import { Spinner, TextField, Toast, type ToastMessage, useHydrated } from '../../components/islands/form-controls';
 import { useKeepTyped } from '../../components/islands/keep-typed';
@@ -17,7 +18,7 @@ const BIO_MAX = 500;
 
 function validate(values: Profile): Errors {
   const errors: Errors = nameAndEmailErrors(values);
-  if (values.bio.length > BIO_MAX) errors.bio = AccountTexts.bioTooLong(BIO_MAX);
+  if (charCount(trimInvisible(values.bio)) > BIO_MAX) errors.bio = AccountTexts.bioTooLong(BIO_MAX);
   return errors;
 }
 

@@ -19,6 +19,7 @@ import { AdminTagsTexts } from './texts';
 import { Alert, Spinner, TextField, useHydrated } from '../../components/islands/form-controls';
 import { useKeepTyped } from '../../components/islands/keep-typed';
 import { createTag, updateTag } from './tag-api';
+import { charCount, trimInvisible } from '../../lib/text-length';
 
 export interface TagEditorProps {
   mode: 'create' | 'edit';
@@ -146,7 +147,7 @@ export default function TagEditor({ mode, tag, signedIn, backHref }: TagEditorPr
       </div>
       {failure && <Alert>{failure}</Alert>}
       <div className="grid gap-5 sm:grid-cols-2">
-        <TextField label="Name" name="name" value={form.name} onChange={(event) => onName(event.target.value)} error={errors.name} maxLength={100} required autoFocus={mode === 'create'} />
+        <TextField label="Name" name="name" value={form.name} onChange={(event) => onName(event.target.value)} error={errors.name} required autoFocus={mode === 'create'} />
         <TextField
           label="Slug"
           name="slug"
@@ -173,7 +174,7 @@ export default function TagEditor({ mode, tag, signedIn, backHref }: TagEditorPr
           className={`${TEXTAREA} ${errors.description ? 'border-red-500' : ''}`}
         />
         <p id="tag-description-count" className="mt-1 text-xs text-slate-600 dark:text-slate-400">
-          {form.description.trim().length}/500
+          {charCount(trimInvisible(form.description))}/500
         </p>
         {errors.description && (
           <p id="tag-description-error" className="mt-1 text-sm text-red-600 dark:text-red-400">
@@ -201,7 +202,7 @@ export default function TagEditor({ mode, tag, signedIn, backHref }: TagEditorPr
             }
           />
         </div>
-        <TextField label="Icon" name="icon" value={form.icon} onChange={(event) => set('icon', event.target.value)} error={errors.icon} maxLength={64} placeholder="An icon name or an emoji" />
+        <TextField label="Icon" name="icon" value={form.icon} onChange={(event) => set('icon', event.target.value)} error={errors.icon} placeholder="An icon name or an emoji" />
       </div>
       <label className="flex items-center gap-3 text-sm">
         <input type="checkbox" name="isActive" checked={form.isActive} onChange={(event) => set('isActive', event.target.checked)} className="h-4 w-4" />

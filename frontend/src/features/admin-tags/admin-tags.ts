@@ -11,6 +11,7 @@ import type { DataOf } from '../reader/reader';
 import { load, settleRead, type Loaded } from '../../lib/settle';
 import { SLUG_PATTERN, TAG_SLUG_MAX_LENGTH } from '../../lib/slug';
 import { AdminTagsTexts } from './texts';
+import { charCount, trimInvisible } from '../../lib/text-length';
 
 type Schemas = components['schemas'];
 export type AdminTag = Schemas['TagResponseDto'];
@@ -151,13 +152,13 @@ export function tagFormFrom(tag: AdminTag | undefined): TagForm {
 /** The editor's checks, in the order the fields appear; each failing field gets its text. */
 export function checkTagForm(form: TagForm): TagFormErrors {
   const errors: TagFormErrors = {};
-  const name = form.name.trim();
+  const name = trimInvisible(form.name);
   const slug = form.slug.trim();
-  if (name.length < 2 || name.length > 100) errors.name = AdminTagsTexts.NAME_LENGTH;
+  if (charCount(name) < 2 || charCount(name) > 100) errors.name = AdminTagsTexts.NAME_LENGTH;
   if (slug.length < 2 || slug.length > TAG_SLUG_MAX_LENGTH || !SLUG_PATTERN.test(slug)) errors.slug = AdminTagsTexts.SLUG_INVALID;
-  if (form.description.trim().length > 500) errors.description = AdminTagsTexts.DESCRIPTION_TOO_LONG;
+  if (charCount(trimInvisible(form.description)) > 500) errors.description = AdminTagsTexts.DESCRIPTION_TOO_LONG;
   if (form.color.trim() && !HEX_COLOUR.test(form.color.trim())) errors.color = AdminTagsTexts.COLOR_INVALID;
-  if (form.icon.trim().length > 64) errors.icon = AdminTagsTexts.ICON_TOO_LONG;
+  if (charCount(trimInvisible(form.icon)) > 64) errors.icon = AdminTagsTexts.ICON_TOO_LONG;
   return errors;
 }
 

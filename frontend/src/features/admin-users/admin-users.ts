@@ -15,6 +15,7 @@ import type { DataOf } from '../reader/reader';
 import { load } from '../../lib/settle';
 import { AddUserTexts, USER_STATUSES, type UserStatus } from './texts';
 import { siteDateFormat } from '../../lib/dates';
+import { charCount, hasInvisible, trimInvisible } from '../../lib/text-length';
 
 // ---- the API's answers (generated from openapi.json) ---------------------------------------
 
@@ -156,12 +157,12 @@ export const ADD_USER_PASSWORD_MIN = 6;
 /** The form's rules in the spec's order; one message per field (its first failing rule). */
 export function addUserErrors(values: AddUserValues): AddUserErrors {
   const errors: AddUserErrors = {};
-  if (!values.fullName.trim()) errors.fullName = AddUserTexts.FULL_NAME_REQUIRED;
+  if (!trimInvisible(values.fullName)) errors.fullName = AddUserTexts.FULL_NAME_REQUIRED;
   const email = values.email.trim();
   if (!email) errors.email = AddUserTexts.EMAIL_REQUIRED;
-  else if (!EMAIL.test(email)) errors.email = AddUserTexts.EMAIL_INVALID;
+  else if (!EMAIL.test(email) || hasInvisible(email)) errors.email = AddUserTexts.EMAIL_INVALID;
   if (!values.password) errors.password = AddUserTexts.PASSWORD_REQUIRED;
-  else if (values.password.length < ADD_USER_PASSWORD_MIN) errors.password = AddUserTexts.PASSWORD_MIN;
+  else if (charCount(values.password) < ADD_USER_PASSWORD_MIN) errors.password = AddUserTexts.PASSWORD_MIN;
   if (values.password !== values.confirmPassword) errors.confirmPassword = AddUserTexts.PASSWORDS_MISMATCH;
   if (values.roles.length === 0) errors.roles = AddUserTexts.ROLE_REQUIRED;
   if (!values.status) errors.status = AddUserTexts.STATUS_REQUIRED;

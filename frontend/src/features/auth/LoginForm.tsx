@@ -2,10 +2,11 @@ import { useState, type FormEvent } from 'react';
 import { browserApi } from '../../lib/api/client';
 import { ApiError, unwrap } from '../../lib/api/errors';
 import { isEmail } from '../../lib/field-rules';
-import { AUTH_ERRORS, LoginTexts } from './texts';
+import { LoginTexts, SIGN_IN_ERRORS, verifyEmailPath } from './texts';
 import { errorText } from '../../lib/texts/error-text';
 import { rememberLogin } from '../../lib/session-browser';
 import { Alert, PasswordField, Spinner, TextField, useHydrated } from '../../components/islands/form-controls';
+import { charCount } from '../../lib/text-length';
 
 interface Props {
   /** Where to go after signing in (already checked to be a path on this site). */
@@ -21,7 +22,7 @@ function validate(email: string, password: string): Errors {
   const errors: Errors = {};
   if (!email.trim()) errors.email = LoginTexts.EMAIL_REQUIRED;
   else if (!isEmail(email)) errors.email = LoginTexts.EMAIL_INVALID;
-  if (password.length < 6) errors.password = LoginTexts.PASSWORD_MIN;
+  if (charCount(password) < 6) errors.password = LoginTexts.PASSWORD_MIN;
   return errors;
 }
 
@@ -50,8 +51,9 @@ export default function LoginForm({ callback }: Props) {
       rememberLogin(session?.expiresIn, rememberMe);
       window.location.assign(callback);
     } catch (error) {
-      setFailure(errorText(error, AUTH_ERRORS));
-      setUnverified(error instanceof ApiError && error.status === 403 ? email.trim() : undefined);
+      setFailure(errorText(error, SIGN_IN_ERRORS));
+      // Only an unverified account is offered verification: its 403 names the e-mail (a banned or inactive one does not).
+      setUnverified(error instanceof ApiError && error.status === 403 && error.field('email') ? email.trim() : undefined);
       setBusy(false);
     }
   }
@@ -64,8 +66,8 @@ export default function LoginForm({ callback }: Props) {
           {unverified && (
             <>
               {' '}
-              <a href={`/register?verify=${encodeURIComponent(unverified)}`} className="font-medium underline">
-                Verify your email
+              <a href={verifyEmailPath(unverified)} className="font-medium underline">
+                {LoginTexts.VERIFY_EMAIL}
               </a>
             </>
           )}

@@ -2,12 +2,13 @@ import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react'
 import { browserApi } from '../../lib/api/client';
 import { ApiError, unwrap, unwrapWithMessage } from '../../lib/api/errors';
 import { nameAndEmailErrors } from '../../lib/field-rules';
-import { REGISTER_ERRORS, RegisterTexts } from './texts';
+import { LoginTexts, REGISTER_ERRORS, RegisterTexts, verifyEmailPath } from './texts';
 import { errorText } from '../../lib/texts/error-text';
 import { SPECIAL_CHARACTERS } from './password-rules';
 import { readResend, recordResend, resendLabel, secondsLeft } from './resend-countdown';
 import { Alert, PasswordField, Spinner, StrengthMeter, TextField, useHydrated } from '../../components/islands/form-controls';
 import { useKeepTyped } from '../../components/islands/keep-typed';
+import { charCount } from '../../lib/text-length';
 
 type Step = 'form' | 'verify' | 'success';
 const FIELDS = ['fullName', 'email', 'password', 'confirmPassword'] as const;
@@ -21,7 +22,7 @@ function validate(values: Record<Field, string>): Errors {
   const errors: Errors = nameAndEmailErrors(values);
   const p = values.password;
   if (!p) errors.password = RegisterTexts.PASSWORD_REQUIRED;
-  else if (p.length < 8) errors.password = RegisterTexts.PASSWORD_MIN;
+  else if (charCount(p) < 8) errors.password = RegisterTexts.PASSWORD_MIN;
   else if (!/[a-z]/.test(p)) errors.password = RegisterTexts.PASSWORD_LOWER;
   else if (!/[A-Z]/.test(p)) errors.password = RegisterTexts.PASSWORD_UPPER;
   else if (!/\d/.test(p)) errors.password = RegisterTexts.PASSWORD_DIGIT;
@@ -44,6 +45,8 @@ export default function RegisterFlow({ verifyEmail }: { verifyEmail?: string }) 
   const [values, setValues] = useState<Record<Field, string>>({ fullName: '', email: verifyEmail ?? '', password: '', confirmPassword: '' });
   const [errors, setErrors] = useState<Errors>({});
   const [failure, setFailure] = useState<string>();
+  // The address a 409 was about: it may have signed up before without entering its code.
+  const [taken, setTaken] = useState<string>();
   const [busy, setBusy] = useState(false);
   const hydrated = useHydrated();
   const email = values.email.trim();
@@ -60,13 +63,17 @@ export default function RegisterFlow({ verifyEmail }: { verifyEmail?: string }) 
     const found = validate(values);
     setErrors(found);
     setFailure(undefined);
+    setTaken(undefined);
     if (Object.keys(found).length > 0) return;
     setBusy(true);
     try {
       await unwrap(browserApi().POST('/api/v1/auth/register', { body: { ...values, fullName: values.fullName.trim(), email } }));
+      // The verification screen survives a reload: its address goes into the URL.
+      window.history.replaceState(window.history.state, '', verifyEmailPath(email));
       setStep('verify');
     } catch (error) {
       setFailure(errorText(error, REGISTER_ERRORS));
+      setTaken(error instanceof ApiError && error.status === 409 ? email : undefined);
     } finally {
       setBusy(false);
     }
@@ -93,8 +100,21 @@ export default function RegisterFlow({ verifyEmail }: { verifyEmail?: string }) 
 
   return (
     <form className="space-y-4" onSubmit={register} noValidate>
-      {failure && <Alert>{failure}</Alert>}
-      <TextField label="Full name" name="fullName" autoComplete="name" onChange={set('fullName')} error={errors.fullName} maxLength={120} />
+      {failure && (
+        <Alert>
+          {failure}
+          {taken && (
+            <>
+              {' '}
+              {RegisterTexts.CONFLICT_UNVERIFIED}{' '}
+              <a href={verifyEmailPath(taken)} className="font-medium underline">
+                {LoginTexts.VERIFY_EMAIL}
+              </a>
+            </>
+          )}
+        </Alert>
+      )}
+      <TextField label="Full name" name="fullName" autoComplete="name" onChange={set('fullName')} error={errors.fullName} />
       <TextField label="Email" type="email" name="email" autoComplete="email" onChange={set('email')} error={errors.email} />
       <PasswordField label="Password" name="password" autoComplete="new-password" onChange={set('password')} error={errors.password} hint={<StrengthMeter password={values.password} />} />
       <PasswordField label="Confirm password" name="confirmPassword" autoComplete="new-password" onChange={set('confirmPassword')} error={errors.confirmPassword} />

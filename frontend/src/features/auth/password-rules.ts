@@ -3,6 +3,7 @@
  * The special characters are the server's set (backend/src/auth/dto/field.rules.ts).
  */
 import { PasswordTexts } from './texts';
+import { charCount } from '../../lib/text-length';
 
 export const SPECIAL_CHARACTERS = /[!@#$%^&*(),.?":{}|<>_\-+=[\]\\/;'`~]/;
 
@@ -14,7 +15,7 @@ export interface PasswordRule {
 }
 
 export const PASSWORD_RULES: PasswordRule[] = [
-  { key: 'length', label: 'Ít nhất 8 ký tự', test: (p) => p.length >= 8, message: PasswordTexts.MIN },
+  { key: 'length', label: 'Ít nhất 8 ký tự', test: (p) => charCount(p) >= 8, message: PasswordTexts.MIN },
   { key: 'upper', label: 'Một chữ hoa', test: (p) => /[A-Z]/.test(p), message: PasswordTexts.UPPER },
   { key: 'lower', label: 'Một chữ thường', test: (p) => /[a-z]/.test(p), message: PasswordTexts.LOWER },
   { key: 'digit', label: 'Một chữ số', test: (p) => /\d/.test(p), message: PasswordTexts.DIGIT },

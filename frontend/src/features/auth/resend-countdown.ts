@@ -42,12 +42,12 @@ export function secondsLeft(stored: Stored, now = Date.now()): number {
   return Math.max(0, Math.ceil((stored.lastSentAt + RESEND_COOLDOWN_S * 1000 - now) / 1000));
 }
 
-/** 'Resend code', 'Resend code (n)', 'Resend in m:ss' / 'Resend in Ns', 'Sending...'. */
+/**
+ * 'Resend code', 'Resend code (n)', 'Resend in m:ss', 'Sending...'. The spec allows 'm:ss' or 'Ns';
+ * one of them throughout, so the countdown does not change format between 1:00 and 59.
+ */
 export function resendLabel(stored: Stored, left: number, sending: boolean): string {
   if (sending) return 'Sending...';
-  if (left > 0) {
-    if (left >= 60) return `Resend in ${Math.floor(left / 60)}:${String(left % 60).padStart(2, '0')}`;
-    return `Resend in ${left}s`;
-  }
+  if (left > 0) return `Resend in ${Math.floor(left / 60)}:${String(left % 60).padStart(2, '0')}`;
   return stored.attempts > 0 ? `Resend code (${stored.attempts})` : 'Resend code';
 }

@@ -11,6 +11,7 @@ export const LoginTexts = {
   EMAIL_INVALID: 'Invalid email address',
   PASSWORD_MIN: 'Password must be at least 6 characters',
   REMEMBER_ME: 'Remember me for 30 days',
+  VERIFY_EMAIL: 'Verify your email',
 } as const;
 
 export const RegisterTexts = {
@@ -28,6 +29,8 @@ export const RegisterTexts = {
   CONFIRM_REQUIRED: 'Please confirm your password',
   CONFIRM_MISMATCH: "Passwords don't match",
   CONFLICT: 'This email is already in use. Please choose a different email.',
+  /** After a 409: the address may be one that signed up and never entered its code. */
+  CONFLICT_UNVERIFIED: 'Signed up with it before but never entered the code?',
   INVALID: 'Invalid data. Please check your information again.',
   FAILED: 'An error occurred during registration. Please try again.',
   CODE_INVALID: 'Mã xác thực phải là 6 số',
@@ -62,24 +65,36 @@ export const PasswordTexts = {
   CONFIRM_MISMATCH: 'Mật khẩu xác nhận không khớp',
 } as const;
 
+/** The verification screen of an address (register.astro reads ?verify=): a reload keeps it. */
+export const verifyEmailPath = (email: string) => `/register?verify=${encodeURIComponent(email)}`;
+
 export const LogoutTexts = {
   CONFIRM: 'Are you sure you want to logout?',
+} as const;
+
+const ACCOUNT_LOCKED = 'Account not verified or locked.';
+/** The spec's texts by status (000 §8), all but the 403 one. */
+const AUTH_STATUS_TEXTS = {
+  400: 'Invalid login credentials.',
+  401: 'Incorrect email or password.',
+  404: 'Account does not exist.',
+  409: 'Email already in use.',
+  422: 'Dữ liệu không hợp lệ.',
+  429: 'Too many attempts. Please wait before trying again.',
 } as const;
 
 /** Authentication errors by status (spec 000 §8); a 422 shows its first field error when it has one. */
 export const AUTH_ERRORS: ErrorTexts = {
   fallback: 'An error occurred during authentication.',
-  status: {
-    400: 'Invalid login credentials.',
-    401: 'Incorrect email or password.',
-    403: 'Account not verified or locked.',
-    404: 'Account does not exist.',
-    409: 'Email already in use.',
-    422: 'Dữ liệu không hợp lệ.',
-    429: 'Too many attempts. Please wait before trying again.',
-  },
+  status: { ...AUTH_STATUS_TEXTS, 403: ACCOUNT_LOCKED },
   fieldErrors: [422],
 };
+
+/**
+ * Sign-in: as AUTH_ERRORS, except that a 403 shows the server's words, which say why (a ban and
+ * its reason); the spec's 403 text when it sent none.
+ */
+export const SIGN_IN_ERRORS: ErrorTexts = { ...AUTH_ERRORS, status: AUTH_STATUS_TEXTS, withoutMessage: { 403: ACCOUNT_LOCKED } };
 
 /** Registration errors by status (spec 000 §8): never the server's words. */
 export const REGISTER_ERRORS: ErrorTexts = {

@@ -2,6 +2,7 @@ import { useId, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { useHydrated } from '../../components/islands/form-controls';
 import { useKeepTyped } from '../../components/islands/keep-typed';
 import { COMMENT_MAX_LENGTH, COMMENT_WARN_LENGTH, commentContentError } from './texts';
+import { charCount, limitChars, trimInvisible } from '../../lib/text-length';
 
 interface Props {
   label: string;
@@ -35,7 +36,7 @@ export default function CommentForm({ label, submitLabel, initial = '', onSubmit
     }
     setSending(true);
     setError(undefined);
-    const failure = await onSubmit(content.trim());
+    const failure = await onSubmit(trimInvisible(content));
     setSending(false);
     if (failure) setError(failure);
     else if (!onCancel) setContent('');
@@ -49,7 +50,8 @@ export default function CommentForm({ label, submitLabel, initial = '', onSubmit
     }
   }
 
-  const length = content.length;
+  // Characters as the server counts them (an emoji is one); capped in onChange, as maxLength would count UTF-16 units.
+  const length = charCount(content);
   const describedBy = [`${id}-count`, error ? `${id}-error` : ''].filter(Boolean).join(' ');
   return (
     <form {...keepTyped} onSubmit={submit} className="mt-3" noValidate>
@@ -60,11 +62,10 @@ export default function CommentForm({ label, submitLabel, initial = '', onSubmit
         id={id}
         value={content}
         onChange={(event) => {
-          setContent(event.target.value);
+          setContent(limitChars(event.target.value, COMMENT_MAX_LENGTH));
           if (error) setError(undefined);
         }}
         onKeyDown={onKeyDown}
-        maxLength={COMMENT_MAX_LENGTH}
         rows={3}
         autoFocus={autoFocus}
         aria-invalid={error ? true : undefined}

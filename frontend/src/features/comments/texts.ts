@@ -6,6 +6,7 @@
  */
 import type { ErrorTexts } from '../../lib/texts/error-text';
 import { siteDateFormat } from '../../lib/dates';
+import { charCount, trimInvisible } from '../../lib/text-length';
 
 export const CommentsTexts = {
   EMPTY: 'Comment content cannot be empty',
@@ -58,10 +59,11 @@ export function commentIdOfHash(hash: string): number | undefined {
 }
 
 /** The client-side check before sending (spec 001 §5): trimmed, not empty, at most 200 characters. */
+/** The client-side check before sending (spec 001 §5): trimmed (invisible characters too), not empty, at most 200 characters. */
 export function commentContentError(content: string): string | undefined {
-  const text = content.trim();
+  const text = trimInvisible(content);
   if (!text) return CommentsTexts.EMPTY;
-  if (text.length > COMMENT_MAX_LENGTH) return CommentsTexts.TOO_LONG;
+  if (charCount(text) > COMMENT_MAX_LENGTH) return CommentsTexts.TOO_LONG;
   return undefined;
 }
 

@@ -428,7 +428,6 @@ export default function PostEditor({ mode, post: initialPost, availableTags, sig
               id={fieldId('title')}
               className={`${INPUT} text-base ${errors.title ? INPUT_ERROR : ''}`}
               value={form.title}
-              maxLength={LIMITS.title}
               onChange={(event) => changeTitle(event.target.value)}
               aria-invalid={errors.title ? true : undefined}
               aria-describedby={describe('title')}
@@ -463,7 +462,6 @@ export default function PostEditor({ mode, post: initialPost, availableTags, sig
               rows={3}
               className={`${INPUT} ${errors.excerpt ? INPUT_ERROR : ''}`}
               value={form.excerpt}
-              maxLength={LIMITS.excerpt}
               onChange={(event) => update({ excerpt: event.target.value }, 'excerpt')}
               aria-invalid={errors.excerpt ? true : undefined}
               aria-describedby={describe('excerpt')}

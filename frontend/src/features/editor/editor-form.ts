@@ -32,7 +32,11 @@ export interface EditorForm {
 
 export type EditorField = 'title' | 'slug' | 'excerpt' | 'content' | 'featuredImage' | 'tags' | 'status';
 
-/** Lengths the API accepts (DESIGN.md §3); the inputs stop there. */
+/**
+ * Lengths the API accepts (DESIGN.md §3), in characters (code points). The slug and content inputs
+ * stop there; title and excerpt do not, as maxLength counts UTF-16 units (an emoji is two): the
+ * server's answer names a title or excerpt that is too long.
+ */
 export const LIMITS = { title: 200, slug: 200, excerpt: 1000, content: 200_000 } as const;
 /** Tags per post the API accepts. */
 export const MAX_TAGS = 20;

@@ -1,0 +1,47 @@
+/**
+ * How the API measures and cleans what people type. The frontend's twin is
+ * frontend/src/lib/text-length.ts: both count code points and trim the same characters.
+ */
+
+/**
+ * Characters that show nothing: soft hyphen, combining grapheme joiner, Arabic letter mark, Hangul
+ * fillers, Khmer inherent vowels, Mongolian vowel separator, zero-width space/non-joiner/joiner,
+ * directional marks and embeddings, word joiner and invisible operators, braille blank, BOM.
+ * Variation selectors and emoji tags are not here: they end visible emoji (❤️, flags).
+ */
+const INVISIBLE_CLASS = '\\u00AD\\u034F\\u061C\\u115F\\u1160\\u17B4\\u17B5\\u180E\\u200B-\\u200F\\u202A-\\u202E\\u2060-\\u2064\\u2066-\\u206F\\u2800\\u3164\\uFEFF\\uFFA0';
+const INVISIBLE = new RegExp(`[${INVISIBLE_CLASS}]`, 'u');
+const EDGES = new RegExp(`^[\\s${INVISIBLE_CLASS}]+|[\\s${INVISIBLE_CLASS}]+$`, 'gu');
+
+/** Characters as a person counts them and PostgreSQL's varchar(n) limits them: code points. */
+export function charCount(text: string): number {
+  let count = 0;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    // A high surrogate followed by a low one is one character.
+    if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < text.length) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) i++;
+    }
+    count++;
+  }
+  return count;
+}
+
+/** Whitespace and invisible characters off both ends. */
+export function trimInvisible(text: string): string {
+  return text.replace(EDGES, '');
+}
+
+export function hasInvisible(text: string): boolean {
+  return INVISIBLE.test(text);
+}
+
+/**
+ * An e-mail as it is stored and looked up: NFKC-normalised (full-width and other compatibility
+ * forms become their plain letters), trimmed of whitespace and lower-cased. Invisible characters
+ * stay, for the validator to refuse (EmailField).
+ */
+export function canonicalEmail(email: string): string {
+  return email.normalize('NFKC').trim().toLowerCase();
+}
