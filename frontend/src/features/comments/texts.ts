@@ -58,7 +58,6 @@ export function commentIdOfHash(hash: string): number | undefined {
   return match && Number(match[1]) <= 2_147_483_647 ? Number(match[1]) : undefined;
 }
 
-/** The client-side check before sending (spec 001 §5): trimmed, not empty, at most 200 characters. */
 /** The client-side check before sending (spec 001 §5): trimmed (invisible characters too), not empty, at most 200 characters. */
 export function commentContentError(content: string): string | undefined {
   const text = trimInvisible(content);
