@@ -7,6 +7,7 @@ import type { AstroHandler, ServerLocals } from '../src/frontend/frontend.module
 import { STRONG_PASSWORD, uniqueEmail } from './helpers/accounts';
 import { createTestApp, TestApp } from './helpers/app';
 import { api, uid } from './helpers/envelope';
+import { createFreshDatabase } from './helpers/fresh-database';
 import { codeOf, MailCatcher, startMailCatcher } from './helpers/mail';
 import { rawRequest } from './helpers/raw-request';
 import { createAdmin, createAuthor, createReader, type TestUser } from './helpers/users';
@@ -38,12 +39,14 @@ describe('Read-your-writes on one instance', () => {
   beforeAll(async () => {
     mail = await startMailCatcher();
     clientDir = mkdtempSync(join(tmpdir(), 'inkwell-client-'));
-    t = await createTestApp({ env: { SMTP_URL: mail.url }, frontend: { handler: pages, clientDir } });
+    // Its own database: the site-wide totals read here must not move with other test files' writes.
+    const databaseUrl = await createFreshDatabase('inkwell_read_your_writes');
+    t = await createTestApp({ databaseUrl, env: { SMTP_URL: mail.url }, frontend: { handler: pages, clientDir } });
     server = t.app.getHttpServer() as Server;
     await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
     admin = await createAdmin(t);
     author = await createAuthor(t);
-  });
+  }, 120_000);
   afterAll(async () => {
     await t?.close();
     await mail?.close();
