@@ -2,6 +2,7 @@ import * as bcrypt from 'bcrypt';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { DataSource } from 'typeorm';
+import { CanonicalizeUserEmails1795684721035 } from '../../migrations/1795684721035-CanonicalizeUserEmails';
 import { PEPPERED_PREFIX } from '../src/auth/password-hasher';
 import { User, UserStatus } from '../src/users/entities/user.entity';
 import { login, registerVerified, STRONG_PASSWORD, uniqueEmail } from './helpers/accounts';
@@ -154,6 +155,26 @@ describe('Accounts hardening', () => {
       // Sign-in with the look-alike finds the same (unverified) account.
       const signIn = await t.http.post(api('/auth/login')).send({ email: `${fullWidth(local)}@${domain}`, password: STRONG_PASSWORD });
       expect(signIn.status).toBe(403);
+    });
+
+    it('existing look-alike addresses were rewritten to their plain form by a migration, unless that one is taken', async () => {
+      const insert = async (email: string) =>
+        ((await db.query(`INSERT INTO users (full_name, email, password_hash, status, is_verified) VALUES ('Old Row', $1, '!', 'ACTIVE', true) RETURNING id`, [email])) as { id: number }[])[0].id;
+      const free = uniqueEmail('legacy');
+      const taken = uniqueEmail('taken');
+      const wide = (email: string) => `${fullWidth(email.split('@')[0])}@${email.split('@')[1]}`;
+      const freeId = await insert(wide(free));
+      const takenId = await insert(wide(taken));
+      await insert(taken);
+      const runner = db.createQueryRunner();
+      try {
+        await new CanonicalizeUserEmails1795684721035().up(runner);
+      } finally {
+        await runner.release();
+      }
+      const emailOf = async (id: number) => (await db.getRepository(User).findOneByOrFail({ id })).email;
+      expect(await emailOf(freeId)).toBe(free);
+      expect(await emailOf(takenId)).toBe(wide(taken));
     });
 
     it('refuses invisible characters wherever an e-mail is entered', async () => {

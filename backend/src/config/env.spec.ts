@@ -99,6 +99,16 @@ describe('loadConfig', () => {
     expect(loadConfig({ DATA_DIR: dataDir(), JWT_SECRET: 'x'.repeat(40) }).jwtSecret).toBe('x'.repeat(40));
   });
 
+  it('uses PASSWORD_PEPPER when given (32+ characters), else one kept in DATA_DIR beside the JWT secret', () => {
+    expect(loadConfig({ DATA_DIR: dataDir(), PASSWORD_PEPPER: 'p'.repeat(32) }).passwordPepper).toBe('p'.repeat(32));
+    expect(() => loadConfig({ DATA_DIR: dataDir(), PASSWORD_PEPPER: 'short' })).toThrow(/^PASSWORD_PEPPER must be at least 32 characters/);
+    const dir = dataDir();
+    const pepper = loadConfig({ DATA_DIR: dir }).passwordPepper;
+    expect(loadConfig({ DATA_DIR: dir }).passwordPepper).toBe(pepper);
+    expect(pepper).not.toBe(loadConfig({ DATA_DIR: dir }).jwtSecret);
+    expect(JSON.parse(readFileSync(join(dir, 'secrets.json'), 'utf8')).passwordPepper).toBe(pepper);
+  });
+
   it('reads the image storage: local by default, S3 with STORAGE=s3 or S3_BUCKET', () => {
     const dir = dataDir();
     expect(loadConfig({ DATA_DIR: dir }).storage).toEqual({ driver: 'local' });

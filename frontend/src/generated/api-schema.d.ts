@@ -238,7 +238,7 @@ export interface paths {
         put?: never;
         /**
          * Sign in: the token set, plus httpOnly session cookies for the browser
-         * @description Limited per client address (10 a minute) and per account: after LOGIN_ACCOUNT_LIMIT failed sign-ins (default 10 in 15 minutes) every attempt for that e-mail is 429 with Retry-After until the window ends, the right password included; a successful sign-in or a password reset clears the count.
+         * @description Limited per client address (10 a minute) and per account: after LOGIN_ACCOUNT_LIMIT failed sign-ins (default 10 in 15 minutes) every attempt for that e-mail is 429 with Retry-After until the window ends, the right password included; a successful sign-in or a password reset clears the count. After the right password, 403 says why: a banned account gets 'Your account has been banned. Reason: …', an unverified one 'Account not verified or locked.' with a field error on email, an inactive one that text alone.
          */
         post: operations["login"];
         delete?: never;
