@@ -1,6 +1,7 @@
 import { defineMiddleware, sequence } from 'astro:middleware';
 import { pageApi } from './lib/api/page-client';
 import { session } from './lib/session-middleware';
+import { setSiteTimeZone } from './lib/dates';
 
 /**
  * Binds the typed API client to this request: every read and write goes through the server's
@@ -9,6 +10,7 @@ import { session } from './lib/session-middleware';
 const api = defineMiddleware((context, next) => {
   context.locals.api = pageApi(context.locals.gateway);
   context.locals.publicUrl ??= context.url.origin;
+  if (context.locals.siteTimeZone) setSiteTimeZone(context.locals.siteTimeZone);
   return next();
 });
 

@@ -1,6 +1,6 @@
 import { expect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, adminApi } from './admin-api';
-import { siteDateFormat, siteZoneName } from '../src/lib/dates';
+import { DEFAULT_SITE_TIME_ZONE, setSiteTimeZone, siteDateFormat, siteZoneName } from '../src/lib/dates';
 import { formatDateTime } from '../src/lib/session';
 import { viDateTime } from '../src/features/reader/reader';
 import { commentDateTime } from '../src/features/comments/texts';
@@ -48,6 +48,19 @@ function hoursAndMinutesAtPlus7(iso: string): string {
   const shifted = new Date(new Date(iso).getTime() + 7 * 3_600_000);
   return `${String(shifted.getUTCHours()).padStart(2, '0')}:${String(shifted.getUTCMinutes()).padStart(2, '0')}`;
 }
+
+test('SITE_TIME_ZONE moves every formatter to that zone, and the page tells the islands which zone it is', async ({ page }) => {
+  const instant = '2026-11-22T20:04:00Z';
+  setSiteTimeZone('Europe/Berlin');
+  try {
+    expect(viDateTime(instant)).toBe('21:04 22/11/2026 GMT+1');
+    expect(formatDateTime(instant)).toMatch(/^November 22, 2026(,| at) 9:04 PM GMT\+1$/);
+  } finally {
+    setSiteTimeZone(DEFAULT_SITE_TIME_ZONE);
+  }
+  await page.goto('/');
+  await expect(page.locator('html')).toHaveAttribute('data-time-zone', DEFAULT_SITE_TIME_ZONE);
+});
 
 test('the formatters: the site zone whatever the process runs in, the zone named after a time of day, plain spaces', () => {
   const instant = '2026-11-22T20:04:00Z'; // 03:04 on the 23rd in GMT+7

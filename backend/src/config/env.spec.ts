@@ -41,6 +41,7 @@ describe('loadConfig', () => {
     [{ LOGIN_ACCOUNT_LIMIT: '0/15m' }, /^LOGIN_ACCOUNT_LIMIT must be/],
     [{ LOGIN_ACCOUNT_LIMIT: '10/0m' }, /^LOGIN_ACCOUNT_LIMIT must be/],
     [{ LOGIN_ACCOUNT_LIMIT: '10/1441m' }, /^LOGIN_ACCOUNT_LIMIT must be/],
+    [{ SITE_TIME_ZONE: 'Mars/Olympus_Mons' }, /^SITE_TIME_ZONE must be an IANA time zone/],
     [{ COMMENT_LIMIT_PER_MINUTE: '0' }, /^COMMENT_LIMIT_PER_MINUTE must be a whole number from 1 to 10000 \(got "0"\)/],
     [{ COMMENT_LIMIT_PER_DAY: 'lots' }, /^COMMENT_LIMIT_PER_DAY must be a whole number/],
     [{ UPLOAD_LIMIT: '30' }, /^UPLOAD_LIMIT must be uploads per minutes like "30\/60m"/],
@@ -55,6 +56,11 @@ describe('loadConfig', () => {
   it('reads the per-user comment limits (10 a minute, 100 a day by default)', () => {
     expect(loadConfig({ DATA_DIR: dataDir() }).commentLimit).toEqual({ perMinute: 10, perDay: 100 });
     expect(loadConfig({ DATA_DIR: dataDir(), COMMENT_LIMIT_PER_MINUTE: '3', COMMENT_LIMIT_PER_DAY: '50' }).commentLimit).toEqual({ perMinute: 3, perDay: 50 });
+  });
+
+  it("reads SITE_TIME_ZONE, Vietnam's zone by default, in its canonical spelling", () => {
+    expect(loadConfig({ DATA_DIR: dataDir() }).siteTimeZone).toBe('Asia/Ho_Chi_Minh');
+    expect(loadConfig({ DATA_DIR: dataDir(), SITE_TIME_ZONE: 'europe/berlin' }).siteTimeZone).toBe('Europe/Berlin');
   });
 
   it('reads LOGIN_ACCOUNT_LIMIT as failures per minutes', () => {

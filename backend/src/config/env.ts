@@ -26,6 +26,8 @@ export interface AppConfig {
   /** Comments (and replies) one user may post per minute and per day, across instances with REDIS_URL. */
   commentLimit: { perMinute: number; perDay: number };
   pageCache: boolean;
+  /** The IANA zone every page shows dates in (frontend/src/lib/dates.ts), named beside each time. */
+  siteTimeZone: string;
   /** Tests only: a file that Content-Security-Policy violation reports are appended to (the browser tests fail on any). */
   cspReportLog: string | undefined;
   /** Shared throttler counters and cache invalidations across instances; unset: in-process. */
@@ -185,6 +187,17 @@ export function persistedSecret(dataDir: string, key: string): string {
   return secrets[key];
 }
 
+/** SITE_TIME_ZONE: an IANA zone this Node's ICU knows ('Europe/Berlin'), Vietnam's by default (the spec's readers). */
+function parseTimeZone(env: Env): string {
+  const raw = optional(env, 'SITE_TIME_ZONE');
+  if (raw === undefined) return 'Asia/Ho_Chi_Minh';
+  try {
+    return new Intl.DateTimeFormat('en-US', { timeZone: raw }).resolvedOptions().timeZone;
+  } catch {
+    throw new ConfigError(`SITE_TIME_ZONE must be an IANA time zone such as "Asia/Ho_Chi_Minh" or "UTC" (got "${raw}")`);
+  }
+}
+
 export function loadConfig(env: Env = process.env): AppConfig {
   const port = parsePort(env);
   const dataDir = resolve(optional(env, 'DATA_DIR') ?? './data');
@@ -212,6 +225,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     perDay: parseWholeNumber(env, 'COMMENT_LIMIT_PER_DAY', 100, 1, 1_000_000),
   };
   const pageCache = parseFlag(env, 'PAGE_CACHE', ['on', '1', 'true'], ['off', '0', 'false'], true);
+  const siteTimeZone = parseTimeZone(env);
   const redisUrl = parseUrl(env, 'REDIS_URL', ['redis:', 'rediss:']);
   const cspReportLog = optional(env, 'CSP_REPORT_LOG');
   const logLevel = optional(env, 'LOG_LEVEL') ?? 'info';
@@ -243,6 +257,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     loginAccountLimit: Object.freeze(loginAccountLimit),
     commentLimit: Object.freeze(commentLimit),
     pageCache,
+    siteTimeZone,
     cspReportLog: cspReportLog && resolve(cspReportLog),
     redisUrl,
     logLevel,

@@ -226,6 +226,7 @@ export class FrontendMiddleware implements NestMiddleware {
         gateway: this.gateway.forRequest(req),
         publicUrl: this.config.publicUrl,
         pageCache: this.config.pageCache,
+        siteTimeZone: this.config.siteTimeZone,
       };
       setImmediate(() => {
         // The visitor may have gone in the meantime: no render for a closed connection.

@@ -11,4 +11,6 @@ export interface ServerLocals {
   publicUrl: string;
   /** Whether anonymous public pages may be cached. */
   pageCache: boolean;
+  /** SITE_TIME_ZONE: the zone every date on every page is shown in (frontend/src/lib/dates.ts). */
+  siteTimeZone: string;
 }

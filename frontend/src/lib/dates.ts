@@ -6,14 +6,42 @@
  * time is in instead of a time that looks hours off.
  */
 
-/** The site's time zone: Vietnam's (the spec's public dates are Vietnamese), no daylight saving. */
-export const SITE_TIME_ZONE = 'Asia/Ho_Chi_Minh';
+/** The site's time zone unless SITE_TIME_ZONE says otherwise: Vietnam's (the spec's readers), no daylight saving. */
+export const DEFAULT_SITE_TIME_ZONE = 'Asia/Ho_Chi_Minh';
 
-const ZONE_NAME = new Intl.DateTimeFormat('en-US', { timeZone: SITE_TIME_ZONE, timeZoneName: 'shortOffset' });
+let serverTimeZone: string | undefined;
+
+/**
+ * The server tells the zone once per request (frontend/src/middleware.ts, from SITE_TIME_ZONE);
+ * BaseLayout writes it on `<html data-time-zone>`, where the browser's islands read it, so both
+ * sides format in the same zone.
+ */
+export function setSiteTimeZone(zone: string): void {
+  serverTimeZone = zone;
+}
+
+/** The zone dates are shown in, here: the page's `data-time-zone` in a browser, the server's setting otherwise. */
+export function siteTimeZone(): string {
+  if (typeof document !== 'undefined') return document.documentElement.dataset.timeZone || DEFAULT_SITE_TIME_ZONE;
+  return serverTimeZone ?? DEFAULT_SITE_TIME_ZONE;
+}
+
+/** One Intl formatter per zone and options, built on first use (the zone is known only then). */
+function zoned(locale: string, options: Intl.DateTimeFormatOptions): (zone: string) => Intl.DateTimeFormat {
+  const byZone = new Map<string, Intl.DateTimeFormat>();
+  return (zone) => {
+    let formatter = byZone.get(zone);
+    if (!formatter) byZone.set(zone, (formatter = new Intl.DateTimeFormat(locale, { ...options, timeZone: zone })));
+    return formatter;
+  };
+}
+
+const zoneNameFormat = zoned('en-US', { timeZoneName: 'shortOffset' });
 
 /** The site zone's name at that instant: 'GMT+7'. */
 export function siteZoneName(date: Date): string {
-  return ZONE_NAME.formatToParts(date).find((part) => part.type === 'timeZoneName')?.value ?? SITE_TIME_ZONE;
+  const zone = siteTimeZone();
+  return zoneNameFormat(zone).formatToParts(date).find((part) => part.type === 'timeZoneName')?.value ?? zone;
 }
 
 export interface SiteDateFormat {
@@ -26,11 +54,11 @@ export interface SiteDateFormat {
  * Node's and the browser's ICU versions print the same string.
  */
 export function siteDateFormat(locale: string, options: Intl.DateTimeFormatOptions): SiteDateFormat {
-  const formatter = new Intl.DateTimeFormat(locale, { ...options, timeZone: SITE_TIME_ZONE });
+  const formatter = zoned(locale, options);
   const withTime = options.hour !== undefined || options.minute !== undefined;
   return {
     format(date: Date): string {
-      const text = formatter.format(date).replace(/[\u00a0\u202f]/g, ' ');
+      const text = formatter(siteTimeZone()).format(date).replace(/[\u00a0\u202f]/g, ' ');
       return withTime ? `${text} ${siteZoneName(date)}` : text;
     },
   };
