@@ -1,6 +1,6 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { expectNoSeriousViolations } from './a11y';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, adminApi } from './admin-api';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, adminApi, apiAs } from './admin-api';
 
 /**
  * /admin/posts (spec 001 §2, §4, §5, §8, §9): access rules, the list's filters, sort, page size,
@@ -13,7 +13,6 @@ import { ADMIN_EMAIL, ADMIN_PASSWORD, adminApi } from './admin-api';
  * (11 pages of 5), and one post per action.
  */
 
-type Playwright = { request: { newContext: (options: object) => Promise<APIRequestContext> } };
 
 const unique = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
 const PASSWORD = 'Sup3r-Secret!';
@@ -35,15 +34,6 @@ async function createAccount(admin: APIRequestContext, who: { fullName: string; 
     data: { ...who, password: PASSWORD, confirmPassword: PASSWORD, roles: [role], status: 'ACTIVE', markEmailAsVerified: true },
   });
   expect(created.status(), await created.text()).toBe(201);
-}
-
-async function apiAs(baseURL: string, playwright: Playwright, email: string): Promise<APIRequestContext> {
-  const anonymous = await playwright.request.newContext({ baseURL });
-  const login = await anonymous.post('/api/v1/auth/login', { data: { email, password: PASSWORD } });
-  expect(login.status(), await login.text()).toBe(200);
-  const { accessToken } = (await login.json()).data as { accessToken: string };
-  await anonymous.dispose();
-  return playwright.request.newContext({ baseURL, extraHTTPHeaders: { Authorization: `Bearer ${accessToken}`, 'X-Request-Timestamp': String(Date.now()) } });
 }
 
 async function adminPost(admin: APIRequestContext, key: string, title: string, status: 'DRAFT' | 'PUBLISHED' = 'DRAFT'): Promise<CreatedPost> {
@@ -101,7 +91,7 @@ test.beforeAll(async ({ playwright, baseURL }) => {
   admin = await adminApi(baseURL!, playwright);
   await createAccount(admin, pat, 'AUTHOR');
   await createAccount(admin, uma, 'USER');
-  const author = await apiAs(baseURL!, playwright, pat.email);
+  const author = await apiAs(baseURL!, playwright, pat.email, PASSWORD);
 
   for (let index = 1; index <= PAGER_COUNT; index++) await adminPost(admin, `pager-${index}`, `${PAGER_WORD} ${String(index).padStart(2, '0')}`);
 

@@ -1,7 +1,7 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import sharp from 'sharp';
 import { expectNoSeriousViolations } from './a11y';
-import { adminApi } from './admin-api';
+import { adminApi, apiAs } from './admin-api';
 
 /**
  * The author's pages (spec 001 §2, §6): /author, /author/posts, /author/posts/new,
@@ -21,7 +21,6 @@ import { adminApi } from './admin-api';
 
 const PASSWORD = 'Author-Pass-1!';
 const unique = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
-type Playwright = { request: { newContext: (options: object) => Promise<APIRequestContext> } };
 
 interface Account {
   fullName: string;
@@ -51,16 +50,6 @@ async function createAccount(admin: APIRequestContext, who: Account, role: 'AUTH
     data: { ...who, password: PASSWORD, confirmPassword: PASSWORD, roles: [role], status: 'ACTIVE', markEmailAsVerified: true },
   });
   expect(created.status(), await created.text()).toBe(201);
-}
-
-/** An API client signed in as `who` (Bearer token). */
-async function apiAs(baseURL: string, playwright: Playwright, who: Account): Promise<APIRequestContext> {
-  const anonymous = await playwright.request.newContext({ baseURL });
-  const login = await anonymous.post('/api/v1/auth/login', { data: { email: who.email, password: PASSWORD } });
-  expect(login.status(), await login.text()).toBe(200);
-  const { accessToken } = (await login.json()).data as { accessToken: string };
-  await anonymous.dispose();
-  return playwright.request.newContext({ baseURL, extraHTTPHeaders: { Authorization: `Bearer ${accessToken}`, 'X-Request-Timestamp': String(Date.now()) } });
 }
 
 /** Signs the browser in: the login answer's cookies land in the page's context. */
@@ -103,7 +92,7 @@ test.beforeAll(async ({ playwright, baseURL }) => {
   for (const who of [pat, dora, del, ana, eve]) await createAccount(admin, who, 'AUTHOR');
   await createAccount(admin, rita, 'USER');
 
-  const patApi = await apiAs(baseURL!, playwright, pat);
+  const patApi = await apiAs(baseURL!, playwright, pat.email, PASSWORD);
   // Oldest first: My Posts lists newest first, so 'Pat 12' heads page 1 and 'Pat 1' ends page 2.
   const order = ['draft-1', 'draft-2', 'draft-3', 'draft-4', 'draft-5', 'pending', 'published-1', 'rejected', 'private', 'archived', 'published-2', 'draft-6'];
   for (const [index, key] of order.entries()) {
@@ -121,14 +110,14 @@ test.beforeAll(async ({ playwright, baseURL }) => {
   expect(rejected.status(), await rejected.text()).toBe(200);
   await patApi.dispose();
 
-  const doraApi = await apiAs(baseURL!, playwright, dora);
+  const doraApi = await apiAs(baseURL!, playwright, dora.email, PASSWORD);
   doraPosts.waiting = await write(doraApi, 'Dora waiting', { content: words(150) });
   await submit(doraApi, doraPosts.waiting);
   doraPosts.rough = await write(doraApi, 'Dora rough', { content: words(20), summary: '' });
   doraPosts.complete = await write(doraApi, 'Dora complete', { content: words(120), summary: 'A complete draft, ready for review.' });
   await doraApi.dispose();
 
-  const delApi = await apiAs(baseURL!, playwright, del);
+  const delApi = await apiAs(baseURL!, playwright, del.email, PASSWORD);
   delPost = await write(delApi, 'Del only draft');
   await delApi.dispose();
   await admin.dispose();
@@ -413,7 +402,7 @@ test.describe('keyboard', () => {
     const admin = await adminApi(baseURL!, playwright);
     await createAccount(admin, kim, 'AUTHOR');
     await admin.dispose();
-    const kimApi = await apiAs(baseURL!, playwright, kim);
+    const kimApi = await apiAs(baseURL!, playwright, kim.email, PASSWORD);
     const draft = await write(kimApi, 'Kim keyboard draft');
     await kimApi.dispose();
 
@@ -485,7 +474,7 @@ test.describe('writing journey', () => {
     await page.getByRole('button', { name: 'Save Draft' }).click();
     await expect(page.getByTestId('editor-notice')).toHaveText('Post saved as a draft. Submit it for review to publish it.');
 
-    const authorApi = await apiAs(baseURL!, playwright, ana);
+    const authorApi = await apiAs(baseURL!, playwright, ana.email, PASSWORD);
     const mine = (await (await authorApi.get('/api/v1/blog/posts/author/my-posts', { params: { page: 0, size: 10 } })).json()).data.content as {
       id: number;
       userId: number;

@@ -1,6 +1,6 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { expectNoSeriousViolations } from './a11y';
-import { adminApi } from './admin-api';
+import { adminApi, apiAs } from './admin-api';
 
 /**
  * The reader's own pages (spec 000 §2): /liked-posts, /my-comments, /dashboard, /user-dashboard
@@ -58,16 +58,6 @@ async function signUp(request: APIRequestContext, reader: { fullName: string; em
   expect(verified.status(), await verified.text()).toBe(200);
 }
 
-/** An API client signed in as `email` (Bearer token). */
-async function apiAs(baseURL: string, playwright: { request: { newContext: (options: object) => Promise<APIRequestContext> } }, email: string): Promise<APIRequestContext> {
-  const anonymous = await playwright.request.newContext({ baseURL });
-  const login = await anonymous.post('/api/v1/auth/login', { data: { email, password: PASSWORD } });
-  expect(login.status(), await login.text()).toBe(200);
-  const { accessToken } = (await login.json()).data as { accessToken: string };
-  await anonymous.dispose();
-  return playwright.request.newContext({ baseURL, extraHTTPHeaders: { Authorization: `Bearer ${accessToken}`, 'X-Request-Timestamp': String(Date.now()) } });
-}
-
 async function publish(admin: APIRequestContext, title: string, slug: string): Promise<CreatedPost> {
   const created = await admin.post('/api/v1/blog/posts', { data: { title, slug, summary: `Summary of ${title}.`, content: 'Text.', status: 'PUBLISHED' } });
   expect(created.status(), await created.text()).toBe(201);
@@ -97,7 +87,7 @@ test.beforeAll(async ({ playwright, baseURL, request }) => {
   await signUp(request, lan);
   await signUp(request, minh);
 
-  const lanApi = await apiAs(baseURL!, playwright, lan.email);
+  const lanApi = await apiAs(baseURL!, playwright, lan.email, PASSWORD);
   for (const post of posts) await like(lanApi, post.id);
   const root = await lanApi.post('/api/v1/comments', { data: { postId: posts[0].id, content: ROOT_TEXT } });
   expect(root.status(), await root.text()).toBe(201);
@@ -107,7 +97,7 @@ test.beforeAll(async ({ playwright, baseURL, request }) => {
   comments.reply = ((await reply.json()).data as { id: number }).id;
   await lanApi.dispose();
 
-  const minhApi = await apiAs(baseURL!, playwright, minh.email);
+  const minhApi = await apiAs(baseURL!, playwright, minh.email, PASSWORD);
   for (const post of [...posts, ...extra]) await like(minhApi, post.id);
   for (let index = 1; index <= 6; index++) {
     const comment = await minhApi.post('/api/v1/comments', { data: { postId: extra[0].id, content: `Minh's comment ${index} ${unique}` } });

@@ -1,6 +1,6 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { expectNoSeriousViolations } from './a11y';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, adminApi } from './admin-api';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, adminApi, apiAs } from './admin-api';
 
 /**
  * Issue 17 §3, authoring and tags: a rejected author sees the latest reason, reviewer and time on
@@ -14,7 +14,6 @@ import { ADMIN_EMAIL, ADMIN_PASSWORD, adminApi } from './admin-api';
 const PASSWORD = 'Review-Pass-1!';
 const unique = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
 const writer = { fullName: `Rhea ${unique}`, email: `rhea-${unique}@inkwell.test` };
-type Playwright = { request: { newContext: (options: object) => Promise<APIRequestContext> } };
 
 let admin: APIRequestContext;
 let writerApi: APIRequestContext;
@@ -24,15 +23,6 @@ let reviewed: { id: number; title: string };
 async function signIn(page: Page, email: string, password: string): Promise<void> {
   const login = await page.request.post('/api/v1/auth/login', { data: { email, password } });
   expect(login.status(), await login.text()).toBe(200);
-}
-
-async function apiAs(baseURL: string, playwright: Playwright, email: string): Promise<APIRequestContext> {
-  const anonymous = await playwright.request.newContext({ baseURL });
-  const login = await anonymous.post('/api/v1/auth/login', { data: { email, password: PASSWORD } });
-  expect(login.status(), await login.text()).toBe(200);
-  const { accessToken } = (await login.json()).data as { accessToken: string };
-  await anonymous.dispose();
-  return playwright.request.newContext({ baseURL, extraHTTPHeaders: { Authorization: `Bearer ${accessToken}`, 'X-Request-Timestamp': String(Date.now()) } });
 }
 
 /** The envelope's data of an answer that must have this status. */
@@ -51,7 +41,7 @@ test.beforeAll(async ({ playwright, baseURL }) => {
     }),
     201,
   );
-  writerApi = await apiAs(baseURL!, playwright, writer.email);
+  writerApi = await apiAs(baseURL!, playwright, writer.email, PASSWORD);
 
   // Rejected, approved (Approve Now), sent back to draft, resubmitted and rejected again.
   const title = `Reviewed ${unique}`;

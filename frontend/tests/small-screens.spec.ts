@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, adminApi } from './admin-api';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, adminApi, apiAs } from './admin-api';
 
 /**
  * Every route of frontend/src/pages fits a 320 px and a 390 px screen with no horizontal scroll
@@ -34,16 +34,6 @@ async function createAccount(admin: APIRequestContext, who: { fullName: string; 
   return ((await created.json()).data as { id: number }).id;
 }
 
-type Playwright = { request: { newContext: (options: object) => Promise<APIRequestContext> } };
-async function apiAs(baseURL: string, playwright: Playwright, email: string): Promise<APIRequestContext> {
-  const anonymous = await playwright.request.newContext({ baseURL });
-  const login = await anonymous.post('/api/v1/auth/login', { data: { email, password: PASSWORD } });
-  expect(login.status(), await login.text()).toBe(200);
-  const { accessToken } = (await login.json()).data as { accessToken: string };
-  await anonymous.dispose();
-  return playwright.request.newContext({ baseURL, extraHTTPHeaders: { Authorization: `Bearer ${accessToken}`, 'X-Request-Timestamp': String(Date.now()) } });
-}
-
 test.beforeAll(async ({ playwright, baseURL }) => {
   test.setTimeout(120_000);
   const admin = await adminApi(baseURL!, playwright);
@@ -53,7 +43,7 @@ test.beforeAll(async ({ playwright, baseURL }) => {
   ids.reader = await createAccount(admin, reader, 'USER');
   await createAccount(admin, author, 'AUTHOR');
 
-  const authorApi = await apiAs(baseURL!, playwright, author.email);
+  const authorApi = await apiAs(baseURL!, playwright, author.email, PASSWORD);
   ids.postSlug = `wide-${unique}`;
   const post = await authorApi.post('/api/v1/blog/posts/author/create', { data: { title: TITLE, slug: ids.postSlug, summary: longWord(400, 'Summary'), content: BODY, tagSlugs: [TAG_SLUG] } });
   expect(post.status(), await post.text()).toBe(201);
@@ -67,7 +57,7 @@ test.beforeAll(async ({ playwright, baseURL }) => {
   expect(approved.status(), await approved.text()).toBe(200);
   await authorApi.dispose();
 
-  const readerApi = await apiAs(baseURL!, playwright, reader.email);
+  const readerApi = await apiAs(baseURL!, playwright, reader.email, PASSWORD);
   const liked = await readerApi.post(`/api/v1/likes/post/${ids.post}`);
   expect(liked.status(), await liked.text()).toBeLessThan(300);
   const comment = await readerApi.post('/api/v1/comments', { data: { postId: ids.post, content: COMMENT, parentId: null } });
