@@ -21,6 +21,9 @@ export function securityHeaderOptions(config: AppConfig, inlineScriptHashes: rea
         ...(config.cspReportLog ? { 'report-uri': [CSP_REPORT_PATH] } : {}),
         // Images linked at S3_PUBLIC_URL: https is allowed anyway; a plain-http bucket (a local MinIO) is added by origin.
         'img-src': ["'self'", 'data:', 'blob:', 'https:', ...plainHttpImageOrigin(config)],
+        // blob: the editor's chosen image is read back through its object URL by Chromium while it is
+        // checked and sent (a connect-src report under the browser tests); such URLs are the page's own.
+        'connect-src': ["'self'", 'blob:'],
         'style-src': ["'self'", "'unsafe-inline'"],
         'upgrade-insecure-requests': null,
       },
