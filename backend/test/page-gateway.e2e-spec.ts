@@ -1,6 +1,7 @@
 import type { Request } from 'express';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
 import { SessionsService } from '../src/auth/sessions.service';
 import { PROJECT_ROOT } from '../src/config/paths';
 import { UsersService } from '../src/users/users.service';
@@ -186,7 +187,8 @@ describe('Page gateway: parity with HTTP', () => {
     ['admin', '/api/v1/admin/users', { query: { page: 0, size: 10 } }],
     ['admin', '/api/v1/admin/users', { query: { page: -1 } }],
     ['admin', '/api/v1/admin/users', { query: { page: HUGE } }],
-    ['admin', '/api/v1/admin/users', { query: { search: 'Test User', status: 'ACTIVE' } }],
+    // This suite's own reader: other suites add 'Test User …' rows to the shared database between the two reads.
+    ['admin', '/api/v1/admin/users', { query: { search: users.reader.fullName, status: 'ACTIVE' } }],
     ['reader', '/api/v1/admin/users'],
     ['admin', '/api/v1/admin/users/{id}', { path: { id: users.reader.id } }],
     ['admin', '/api/v1/admin/users/{id}', { path: { id: 2147483000 } }],
@@ -219,12 +221,16 @@ describe('Page gateway: parity with HTTP', () => {
   it('answers every page read with the same status and body as HTTP, bad input included', async () => {
     const differences: string[] = [];
     for (const [caller, path, params] of cases()) {
-      const { inProcess, overHttp } = await both(caller, path, params);
-      try {
-        expect(inProcess).toEqual(overHttp);
-        expect(overHttp.status).not.toBe(500);
-      } catch {
-        differences.push(`${caller} GET ${urlOf(path, params)}: ${firstDifference(JSON.stringify(inProcess), JSON.stringify(overHttp))}`);
+      // Other suites write to the same database: a site-wide list can change between the two reads,
+      // so a difference counts when the pair differs twice (a real parity gap differs every time).
+      for (let attempt = 1; ; attempt++) {
+        const { inProcess, overHttp } = await both(caller, path, params);
+        const same = isDeepStrictEqual(inProcess, overHttp) && overHttp.status !== 500;
+        if (same) break;
+        if (attempt === 2) {
+          differences.push(`${caller} GET ${urlOf(path, params)}: ${firstDifference(JSON.stringify(inProcess), JSON.stringify(overHttp))}`);
+          break;
+        }
       }
     }
     expect(differences).toEqual([]);
