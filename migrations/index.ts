@@ -15,6 +15,7 @@ import { AddPostsStatusCreatedIndex1795458787462 } from './1795458787462-AddPost
 import { CreateSlugHistory1795460000000 } from './1795460000000-CreateSlugHistory';
 import { CanonicalizeUserEmails1795684721035 } from './1795684721035-CanonicalizeUserEmails';
 import { CreatePostSearch1795690000000 } from './1795690000000-CreatePostSearch';
+import { AddUserSlugs1795700000000 } from './1795700000000-AddUserSlugs';
 export const MIGRATIONS: Function[] = [
   CreateUsersAndRoles1795336336857,
   CreatePostsTagsReviews1795336563452,
@@ -32,4 +33,5 @@ export const MIGRATIONS: Function[] = [
   CreateSlugHistory1795460000000,
   CanonicalizeUserEmails1795684721035,
   CreatePostSearch1795690000000,
+  AddUserSlugs1795700000000,
 ];
