@@ -278,6 +278,14 @@ describe('Search API (GET /blog/search) and related posts', () => {
     expect(hit.snippet.replace(/<\/?mark>/g, '')).not.toMatch(/[<>]/);
   });
 
+  it('marks a match far into a long body (past the first window read for snippets)', async () => {
+    const w = word();
+    const filler = Array.from({ length: 120 }, (_, i) => `Paragraph ${i} says nothing in particular at all.`).join('\n\n');
+    await createPost({ title: `Long body ${w}x`, content: `${filler}\n\nAt last the word ${w} appears.` });
+    const [hit] = (await search({ q: w })).content;
+    expect(hit.snippet).toContain(`<mark>${w}</mark> appears.`);
+  });
+
   describe('GET /blog/posts/public/{slug}/related', () => {
     it('up to 4 published posts sharing tags, most similar titles first, then shared tags and recency', async () => {
       const w = word();

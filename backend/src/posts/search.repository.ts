@@ -10,13 +10,12 @@ const CARD_COLUMNS = `p.id, p.title, p.slug, p.summary, p.thumbnail, p.like_coun
     FROM post_tags pt JOIN tags t ON t.id = pt.tag_id WHERE pt.post_id = p.id AND t.is_active = true), '[]'::json) AS tags`;
 
 /**
- * Candidates ranked per query: the best title/summary/tag matches by their own rank (small
- * vectors stored inline) and the newest matches anywhere. A query matching fewer posts than
- * either limit ranks every match; a common word (found in most bodies) ranks at most their sum
- * instead of every post, which keeps it within milliseconds at 100,000 posts.
+ * Candidates ranked per query (see `candidates`): a query matching fewer posts than either limit
+ * ranks every match; a common word (found in most bodies) ranks at most their sum, the most a
+ * query offers, instead of every post, which keeps it within milliseconds at 100,000 posts.
  */
-export const HEAD_CANDIDATES = 400;
-export const BODY_CANDIDATES = 200;
+export const HEAD_CANDIDATES = 200;
+export const BODY_CANDIDATES = 100;
 
 /** The reader's text as a tsquery: unaccented, websearch syntax ("phrase", -word, or). `$1` is the query. */
 const QUERY = `websearch_to_tsquery('inkwell_search', inkwell_unaccent($1))`;
@@ -33,17 +32,26 @@ const SCORE = `ts_rank_cd('{0.05, 0.1, 0.4, 1.0}', p.search_document, ${QUERY}, 
   * (1 + 0.15 / (1 + GREATEST(extract(epoch FROM now() - p.published_at), 0) / 15778800)
      + LEAST(0.1, 0.1 * ln(1 + p.like_count) / ln(1001)))`;
 
+/** Body text fit for ts_headline: without markup, HTML-escaped, the marker characters removed. */
+const escapedText = (html: string) => `replace(replace(replace(replace(replace(translate(inkwell_html_text(${html}), E'\\x01\\x02', ''),
+      '&', '&amp;'), '<', '&lt;'), '>', '&gt;'), '"', '&quot;'), '''', '&#39;')`;
+const headline = (text: string) => `ts_headline('inkwell_search', ${text}, ${QUERY}, E'StartSel=\\x01, StopSel=\\x02, MaxWords=35, MinWords=20')`;
+/** Bodies are read this far first: ts_headline parses all it is given, and most matches come early. */
+const SNIPPET_WINDOW = 4000;
+
 /**
- * The body text around the matches: the text without markup (inkwell_html_text), HTML-escaped
- * first, then ts_headline marks matches with \x01 / \x02 (removed from the text beforehand), which
- * become <mark> and </mark>: the only markup a snippet can hold. Without a match (a title-only
- * hit) it is the body's first words.
+ * The body text around the matches: the text without markup, HTML-escaped first, then
+ * ts_headline marks matches with \x01 / \x02 (removed from the text beforehand), which become
+ * <mark> and </mark>: the only markup a snippet can hold. The first SNIPPET_WINDOW characters of
+ * the HTML (a tag cut at the end dropped) are tried first; the whole body only when they hold no
+ * match. Without any match (a title-only hit) it is the body's first words. Runs of whitespace
+ * collapse in the short result.
  */
-const snippetOf = (query: string) => `btrim(replace(replace(ts_headline('inkwell_search',
-    replace(replace(replace(replace(replace(translate(regexp_replace(inkwell_html_text(p.content_html), '\\s+', ' ', 'g'), E'\\x01\\x02', ''),
-      '&', '&amp;'), '<', '&lt;'), '>', '&gt;'), '"', '&quot;'), '''', '&#39;'),
-    ${query}, E'StartSel=\\x01, StopSel=\\x02, MaxWords=35, MinWords=20'),
-  E'\\x01', '<mark>'), E'\\x02', '</mark>'))`;
+const SNIPPET = `btrim(regexp_replace(replace(replace(
+    CASE WHEN strpos(first_pass.text, E'\\x01') > 0 OR length(p.content_html) <= ${SNIPPET_WINDOW} THEN first_pass.text
+         ELSE ${headline(escapedText('p.content_html'))} END,
+  E'\\x01', '<mark>'), E'\\x02', '</mark>'), '\\s+', ' ', 'g'))`;
+const FIRST_PASS = `CROSS JOIN LATERAL (SELECT ${headline(escapedText(`regexp_replace(left(p.content_html, ${SNIPPET_WINDOW}), '<[^>]*$', '')`))} AS text) first_pass`;
 
 export interface SearchFilter {
   tagSlug?: string;
@@ -53,6 +61,17 @@ export interface SearchFilter {
   to?: string;
   timeZone: string;
 }
+
+/**
+ * The ids a query ranks (posts `p` matching `where`): the newest HEAD_CANDIDATES whose title,
+ * summary or tags match (small vectors stored inline: the check reads no body) and the newest
+ * BODY_CANDIDATES matching anywhere; no ranking happens here. Every match of a query matching
+ * fewer posts than either limit is among them.
+ */
+const candidates = (where: string) => `SELECT h.id FROM (SELECT p.id FROM posts p WHERE p.search_head @@ ${QUERY} AND ${where}
+      ORDER BY p.published_at DESC, p.id DESC LIMIT ${HEAD_CANDIDATES}) h
+   UNION SELECT b.id FROM (SELECT p.id FROM posts p WHERE p.search_document @@ ${QUERY} AND ${where}
+      ORDER BY p.published_at DESC, p.id DESC LIMIT ${BODY_CANDIDATES}) b`;
 
 export type SearchHitRow = PostCardWithTags & { rank: number; snippet: string };
 
@@ -87,40 +106,29 @@ export class SearchRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   /**
-   * One page of hits and the number of matches offered, in one round trip: candidates from the
-   * two GIN indexes (HEAD_CANDIDATES, BODY_CANDIDATES), each ranked once, then the page's cards
-   * and snippets (ts_headline only for the page's rows).
+   * One page of hits and the number of matches offered, in one round trip: the candidates, each
+   * ranked once, then the page's cards and snippets (ts_headline only for the page's rows).
    */
   async search(query: string, filter: SearchFilter, limit: number, offset: number): Promise<{ rows: SearchHitRow[]; total: number }> {
     const params: unknown[] = [query];
     const where = `p.status = 'PUBLISHED'${filterSql(filter, params)}`;
     const n = params.length;
     const rows = (await this.dataSource.query(
-      `WITH head AS (
-         SELECT p.id FROM posts p WHERE p.search_head @@ ${QUERY} AND ${where}
-          ORDER BY ts_rank_cd(p.search_head, ${QUERY}) DESC, p.published_at DESC, p.id DESC LIMIT ${HEAD_CANDIDATES}
-       ), body AS (
-         SELECT p.id FROM posts p WHERE p.search_document @@ ${QUERY} AND ${where}
-          ORDER BY p.published_at DESC, p.id DESC LIMIT ${BODY_CANDIDATES}
-       ), ranked AS MATERIALIZED (
+      `WITH ranked AS MATERIALIZED (
          SELECT p.id, p.published_at, ${SCORE} AS rank
-           FROM (SELECT id FROM head UNION SELECT id FROM body) c JOIN posts p ON p.id = c.id
-          WHERE p.search_document @@ ${QUERY}
+           FROM posts p WHERE p.id = ANY(ARRAY(${candidates(where)})) AND p.search_document @@ ${QUERY}
        ), page AS (
          SELECT id, rank, count(*) OVER () AS total FROM ranked ORDER BY rank DESC, published_at DESC, id DESC LIMIT $${n + 1} OFFSET $${n + 2}
        )
-       SELECT ${CARD_COLUMNS}, page.rank::float8 AS rank, page.total::int AS total, ${snippetOf(QUERY)} AS snippet
-         FROM page JOIN posts p ON p.id = page.id JOIN users u ON u.id = p.author_id
+       SELECT ${CARD_COLUMNS}, page.rank::float8 AS rank, page.total::int AS total, ${SNIPPET} AS snippet
+         FROM page JOIN posts p ON p.id = page.id JOIN users u ON u.id = p.author_id ${FIRST_PASS}
         ORDER BY page.rank DESC, p.published_at DESC, p.id DESC`,
       [...params, limit, offset],
     )) as (SearchHitRow & { total: number })[];
     if (rows.length || offset === 0) return { rows, total: rows[0]?.total ?? 0 };
     // A page past the end: the count alone.
     const [count] = (await this.dataSource.query(
-      `WITH head AS (SELECT p.id FROM posts p WHERE p.search_head @@ ${QUERY} AND ${where}
-                      ORDER BY ts_rank_cd(p.search_head, ${QUERY}) DESC, p.published_at DESC, p.id DESC LIMIT ${HEAD_CANDIDATES}),
-            body AS (SELECT p.id FROM posts p WHERE p.search_document @@ ${QUERY} AND ${where} ORDER BY p.published_at DESC, p.id DESC LIMIT ${BODY_CANDIDATES})
-       SELECT count(*)::int AS total FROM (SELECT id FROM head UNION SELECT id FROM body) c JOIN posts p ON p.id = c.id WHERE p.search_document @@ ${QUERY}`,
+      `SELECT count(*)::int AS total FROM posts p WHERE p.id = ANY(ARRAY(${candidates(where)})) AND p.search_document @@ ${QUERY}`,
       params,
     )) as { total: number }[];
     return { rows, total: count.total };
