@@ -65,6 +65,16 @@ export interface SitemapRow {
   slug: string;
   updated_at: Date;
 }
+export interface AuthorProfileRow {
+  id: number;
+  slug: string;
+  full_name: string;
+  avatar: string | null;
+  bio: string | null;
+  post_count: number;
+  total_likes: number;
+  created_at: Date;
+}
 export interface AuthorSummaryRow {
   id: number;
   slug: string;
@@ -75,6 +85,10 @@ export interface AuthorSummaryRow {
   total_likes: number;
   latest_post_at: Date | null;
 }
+
+/** Who counts as a public author (the authors list and author pages): an active account of user `u` holding AUTHOR ($1). */
+const PUBLIC_AUTHOR = `u.status = 'ACTIVE'
+  AND EXISTS (SELECT 1 FROM user_roles ur JOIN roles r ON r.id = ur.role_id WHERE ur.user_id = u.id AND r.name = $1)`;
 
 /**
  * The posts queries written in SQL (public lists, counters), by name. Rules (who sees what,
@@ -142,12 +156,29 @@ export class PostsRepository {
       `SELECT u.id, u.slug, u.full_name, u.avatar, u.bio, count(p.id)::int AS post_count,
               COALESCE(sum(p.like_count), 0)::int AS total_likes, max(p.published_at) AS latest_post_at
          FROM users u JOIN posts p ON p.author_id = u.id AND p.status = 'PUBLISHED'
-        WHERE u.status = 'ACTIVE'
-          AND EXISTS (SELECT 1 FROM user_roles ur JOIN roles r ON r.id = ur.role_id WHERE ur.user_id = u.id AND r.name = $1)
+        WHERE ${PUBLIC_AUTHOR}
         GROUP BY u.id
         ORDER BY post_count DESC, latest_post_at DESC, u.id`,
       [RoleName.AUTHOR],
     ) as Promise<AuthorSummaryRow[]>;
+  }
+
+  /** A public author (PUBLIC_AUTHOR with at least one published post) by slug, with their published count and likes. */
+  async authorProfileBySlug(slug: string): Promise<AuthorProfileRow | undefined> {
+    const [row] = (await this.dataSource.query(
+      `SELECT u.id, u.slug, u.full_name, u.avatar, u.bio, u.created_at, count(p.id)::int AS post_count,
+              COALESCE(sum(p.like_count), 0)::int AS total_likes
+         FROM users u JOIN posts p ON p.author_id = u.id AND p.status = 'PUBLISHED'
+        WHERE u.slug = $2 AND ${PUBLIC_AUTHOR}
+        GROUP BY u.id`,
+      [RoleName.AUTHOR, slug],
+    )) as AuthorProfileRow[];
+    return row;
+  }
+
+  /** An author's published cards, newest first. */
+  publishedCardsOfAuthor(authorId: number, limit: number, offset: number): Promise<PostCardWithTags[]> {
+    return this.cardsPage(`FROM posts p WHERE p.author_id = $1 AND p.status = 'PUBLISHED'`, 'p.published_at DESC, p.id DESC', [authorId], limit, offset);
   }
 
   /** Tag chips of these posts, alphabetical (active tags only on public answers). */
