@@ -213,6 +213,26 @@ describe('Author pages API (GET /blog/authors/{slug}, /blog/authors/{slug}/posts
     await t.http.get(api(`/blog/authors/${author.slug}/posts?unknown=1`)).expect(400);
   });
 
+  it("an administrator's published posts have an author page too; the sitemap lists author pages, not banned or idle authors", async () => {
+    const token = uid();
+    const post = await t.http.post(api('/blog/posts')).set(admin.auth).send({ title: `Admin ${token}`, slug: `admin-${token}`, content: 'Body', status: 'PUBLISHED' }).expect(201);
+    expect((await t.http.get(api(`/blog/authors/${admin.slug}`)).expect(200)).body.data).toMatchObject({ id: admin.id, slug: admin.slug });
+    expect(post.body.data.author.slug).toBe(admin.slug);
+    const listed = (await t.http.get(api('/blog/authors')).expect(200)).body.data.map((entry: { id: number }) => entry.id);
+    expect(listed).not.toContain(admin.id);
+    const author = await createAuthor(t);
+    await published(author);
+    const idle = await createAuthor(t);
+    const banned = await createAuthor(t);
+    await published(banned);
+    await t.http.post(api(`/admin/users/${banned.id}/ban`)).set(admin.auth).send({ reason: 'Spam' }).expect(200);
+    const sitemap = (await t.http.get(api('/blog/posts/public/sitemap')).expect(200)).body.data.authors as { slug: string; updatedAt: string }[];
+    expect(sitemap).toContainEqual({ slug: author.slug, updatedAt: ISO });
+    expect(sitemap.map((entry) => entry.slug)).toEqual(expect.arrayContaining([admin.slug, author.slug]));
+    expect(sitemap.map((entry) => entry.slug)).not.toContain(idle.slug);
+    expect(sitemap.map((entry) => entry.slug)).not.toContain(banned.slug);
+  });
+
   it('shows a bio edit, a new publication, an unpublished post and a like at once (held answers drop)', async () => {
     const author = await createAuthor(t, { bio: 'Old bio' });
     const reader = await createReader(t);

@@ -29,7 +29,7 @@ export class PostsPublicController {
   }
 
   @Get('posts/public/sitemap')
-  @ApiOperation({ summary: 'Slugs and last changes of every published post and of every active tag with published posts (sitemap.xml)' })
+  @ApiOperation({ summary: 'Slugs and last changes of every published post, of every active tag with published posts and of every author page (sitemap.xml)' })
   @ApiEnvelope(SitemapResponseDto)
   getPublicSitemap(): Promise<SitemapResponseDto> {
     return this.posts.sitemap();
@@ -72,7 +72,7 @@ export class PostsPublicController {
   }
 
   @Get('authors/:slug')
-  @ApiOperation({ summary: "An author's public profile (/authors/{slug}); 404 unless an active AUTHOR with at least one published post" })
+  @ApiOperation({ summary: "An author's public profile (/authors/{slug}); 404 unless an active AUTHOR (or ADMIN) with at least one published post" })
   @ApiParam({ name: 'slug', description: 'Author slug (users.slug)' })
   @ApiEnvelope(AuthorProfileDto)
   @ApiErrors(404)

@@ -162,9 +162,9 @@ export class PostsPublicService implements OnModuleDestroy {
   }
 
   async sitemap(): Promise<SitemapResponseDto> {
-    const { posts, tags } = await this.repository.sitemapRows();
+    const { posts, tags, authors } = await this.repository.sitemapRows();
     const entry = (row: { slug: string; updated_at: Date }) => ({ slug: row.slug, updatedAt: row.updated_at.toISOString() });
-    return { posts: posts.map(entry), tags: tags.map(entry) };
+    return { posts: posts.map(entry), tags: tags.map(entry), authors: authors.map(entry) };
   }
 
   /** Users holding AUTHOR (active accounts) with at least one published post, most published first. */
@@ -182,7 +182,7 @@ export class PostsPublicService implements OnModuleDestroy {
     }));
   }
 
-  /** A public author's profile: an active AUTHOR with at least one published post (the authors list's rule); 404 otherwise. */
+  /** A public author's profile: an active AUTHOR (or ADMIN) with at least one published post; 404 otherwise. */
   author(slug: string): Promise<AuthorProfileDto> {
     return this.authorsBySlug.remember(slug, async () => {
       const row = SLUG_PATTERN.test(slug) && slug.length <= AUTHOR_SLUG_MAX ? await this.repository.authorProfileBySlug(slug) : undefined;

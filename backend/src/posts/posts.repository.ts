@@ -86,9 +86,15 @@ export interface AuthorSummaryRow {
   latest_post_at: Date | null;
 }
 
-/** Who counts as a public author (the authors list and author pages): an active account of user `u` holding AUTHOR ($1). */
+/**
+ * Who counts as a public author: an active account of user `u` holding one of the roles `$1`
+ * (text[]). The /authors list (spec) names AUTHOR only; author pages admit AUTHOR and ADMIN (an
+ * administrator's published posts link to their page too: ADMIN outranks AUTHOR).
+ */
 const PUBLIC_AUTHOR = `u.status = 'ACTIVE'
-  AND EXISTS (SELECT 1 FROM user_roles ur JOIN roles r ON r.id = ur.role_id WHERE ur.user_id = u.id AND r.name = $1)`;
+  AND EXISTS (SELECT 1 FROM user_roles ur JOIN roles r ON r.id = ur.role_id WHERE ur.user_id = u.id AND r.name = ANY($1::text[]))`;
+const LISTED_AUTHOR_ROLES = [RoleName.AUTHOR];
+const AUTHOR_PAGE_ROLES = [RoleName.AUTHOR, RoleName.ADMIN];
 
 /**
  * The posts queries written in SQL (public lists, counters), by name. Rules (who sees what,
@@ -136,9 +142,9 @@ export class PostsRepository {
     return row;
   }
 
-  /** Every published post's slug, newest first, and every active tag with published posts. */
-  async sitemapRows(): Promise<{ posts: SitemapRow[]; tags: SitemapRow[] }> {
-    const [posts, tags] = await Promise.all([
+  /** Every published post's slug, newest first, every active tag with published posts and every author page (by slug). */
+  async sitemapRows(): Promise<{ posts: SitemapRow[]; tags: SitemapRow[]; authors: SitemapRow[] }> {
+    const [posts, tags, authors] = await Promise.all([
       this.dataSource.query(`SELECT slug, updated_at FROM posts WHERE status = 'PUBLISHED' ORDER BY published_at DESC, id DESC`) as Promise<SitemapRow[]>,
       this.dataSource.query(
         `SELECT t.slug, GREATEST(t.updated_at, max(p.updated_at)) AS updated_at
@@ -146,8 +152,15 @@ export class PostsRepository {
           WHERE t.is_active = true AND p.status = 'PUBLISHED'
           GROUP BY t.id ORDER BY t.slug`,
       ) as Promise<SitemapRow[]>,
+      this.dataSource.query(
+        `SELECT u.slug, GREATEST(u.updated_at, max(p.updated_at)) AS updated_at
+           FROM users u JOIN posts p ON p.author_id = u.id AND p.status = 'PUBLISHED'
+          WHERE ${PUBLIC_AUTHOR}
+          GROUP BY u.id ORDER BY u.slug`,
+        [AUTHOR_PAGE_ROLES],
+      ) as Promise<SitemapRow[]>,
     ]);
-    return { posts, tags };
+    return { posts, tags, authors };
   }
 
   /** Users holding AUTHOR (active accounts) with at least one published post, most published first. */
@@ -159,7 +172,7 @@ export class PostsRepository {
         WHERE ${PUBLIC_AUTHOR}
         GROUP BY u.id
         ORDER BY post_count DESC, latest_post_at DESC, u.id`,
-      [RoleName.AUTHOR],
+      [LISTED_AUTHOR_ROLES],
     ) as Promise<AuthorSummaryRow[]>;
   }
 
@@ -171,7 +184,7 @@ export class PostsRepository {
          FROM users u JOIN posts p ON p.author_id = u.id AND p.status = 'PUBLISHED'
         WHERE u.slug = $2 AND ${PUBLIC_AUTHOR}
         GROUP BY u.id`,
-      [RoleName.AUTHOR, slug],
+      [AUTHOR_PAGE_ROLES, slug],
     )) as AuthorProfileRow[];
     return row;
   }

@@ -390,7 +390,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** An author's public profile (/authors/{slug}); 404 unless an active AUTHOR with at least one published post */
+        /** An author's public profile (/authors/{slug}); 404 unless an active AUTHOR (or ADMIN) with at least one published post */
         get: operations["getAuthor"];
         put?: never;
         post?: never;
@@ -646,7 +646,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Slugs and last changes of every published post and of every active tag with published posts (sitemap.xml) */
+        /** Slugs and last changes of every published post, of every active tag with published posts and of every author page (sitemap.xml) */
         get: operations["getPublicSitemap"];
         put?: never;
         post?: never;
@@ -2292,6 +2292,8 @@ export interface components {
             updatedAt: string;
         };
         SitemapResponseDto: {
+            /** @description Author pages (/authors/{slug}): authors with published posts */
+            authors: components["schemas"]["SitemapEntryDto"][];
             posts: components["schemas"]["SitemapEntryDto"][];
             tags: components["schemas"]["SitemapEntryDto"][];
         };

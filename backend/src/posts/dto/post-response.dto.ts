@@ -91,6 +91,7 @@ export class PostMovedDto {
 export class SitemapResponseDto {
   @ApiProperty({ type: [SitemapEntryDto] }) posts: SitemapEntryDto[];
   @ApiProperty({ type: [SitemapEntryDto] }) tags: SitemapEntryDto[];
+  @ApiProperty({ type: [SitemapEntryDto], description: 'Author pages (/authors/{slug}): authors with published posts' }) authors: SitemapEntryDto[];
 }
 
 export class AuthorSummaryDto {
@@ -104,7 +105,7 @@ export class AuthorSummaryDto {
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) latestPostAt: string | null;
 }
 
-/** An author's public page (/authors/{slug}): an active AUTHOR with at least one published post. */
+/** An author's public page (/authors/{slug}): an active AUTHOR (or ADMIN) with at least one published post. */
 export class AuthorProfileDto {
   @ApiProperty() id: number;
   @ApiProperty({ description: 'The author page: /authors/{slug}' }) slug: string;
