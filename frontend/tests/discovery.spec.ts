@@ -89,8 +89,11 @@ for (const theme of ['light', 'dark'] as const) {
 
       const more = page.getByRole('link', { name: 'Load More Posts' });
       await expect(more).toHaveAttribute('href', `/authors/${authorSlug}?page=2`);
+      await more.scrollIntoViewIfNeeded();
+      await page.waitForFunction(() => !document.querySelector('astro-island[ssr]'));
       await more.click();
       await expect(cards).toHaveCount(POSTS);
+      await expect(page).toHaveURL(`/authors/${authorSlug}`);
       await expect(cards.last().getByRole('link', { name: titleOf(1), exact: true })).toBeVisible();
       await expect(more).toHaveCount(0);
     });
