@@ -136,9 +136,10 @@ export class SearchRepository {
 
   /**
    * The typo fallback: each word of `query` (unaccented, lower-cased; words of 3+ letters) replaced
-   * by the most similar word of a published title or an active tag name when pg_trgm finds one
-   * (word_similarity ≥ pg_trgm's word_similarity_threshold, 0.6 by default), using the trigram
-   * index over titles. Undefined when nothing changes or pg_trgm is missing.
+   * by the most similar word (similarity ≥ 0.4) of the published titles most like it (for each
+   * word, the 5 titles with the best word_similarity above pg_trgm's word_similarity_threshold,
+   * 0.6 by default, through the trigram index over titles) or of an active tag name; a word
+   * found there as it is stays. Undefined when nothing changes or pg_trgm is missing.
    */
   async correctedQuery(query: string): Promise<string | undefined> {
     if (!(await this.hasTrigrams())) return undefined;
@@ -146,9 +147,10 @@ export class SearchRepository {
       `WITH words AS (
          SELECT w.word, w.n FROM regexp_split_to_table(lower(inkwell_unaccent($1)), '[^[:alnum:]]+') WITH ORDINALITY AS w(word, n) WHERE w.word <> ''
        ), titles AS (
-         SELECT inkwell_unaccent(lower(p.title)) AS text FROM posts p
-          WHERE p.status = 'PUBLISHED' AND inkwell_unaccent(lower(p.title)) %> inkwell_unaccent(lower($1))
-          ORDER BY inkwell_unaccent(lower($1)) <<-> inkwell_unaccent(lower(p.title)) LIMIT 20
+         SELECT DISTINCT similar_title.text FROM words CROSS JOIN LATERAL (
+           SELECT inkwell_unaccent(lower(p.title)) AS text FROM posts p
+            WHERE p.status = 'PUBLISHED' AND length(words.word) >= 3 AND inkwell_unaccent(lower(p.title)) %> words.word
+            ORDER BY words.word <<-> inkwell_unaccent(lower(p.title)) LIMIT 5) similar_title
        ), vocabulary AS (
          SELECT DISTINCT v AS word FROM titles, regexp_split_to_table(titles.text, '[^[:alnum:]]+') v WHERE length(v) >= 3
          UNION SELECT DISTINCT v FROM tags t, regexp_split_to_table(inkwell_unaccent(lower(t.name)), '[^[:alnum:]]+') v WHERE t.is_active AND length(v) >= 3
