@@ -51,7 +51,8 @@ const SNIPPET = `btrim(regexp_replace(replace(replace(
     CASE WHEN strpos(first_pass.text, E'\\x01') > 0 OR length(p.content_html) <= ${SNIPPET_WINDOW} THEN first_pass.text
          ELSE ${headline(escapedText('p.content_html'))} END,
   E'\\x01', '<mark>'), E'\\x02', '</mark>'), '\\s+', ' ', 'g'))`;
-const FIRST_PASS = `CROSS JOIN LATERAL (SELECT ${headline(escapedText(`regexp_replace(left(p.content_html, ${SNIPPET_WINDOW}), '<[^>]*$', '')`))} AS text) first_pass`;
+// OFFSET 0 keeps the subquery whole: pulled up, its expression would be computed once per reference.
+const FIRST_PASS = `CROSS JOIN LATERAL (SELECT ${headline(escapedText(`regexp_replace(left(p.content_html, ${SNIPPET_WINDOW}), '<[^>]*$', '')`))} AS text OFFSET 0) first_pass`;
 
 export interface SearchFilter {
   tagSlug?: string;
