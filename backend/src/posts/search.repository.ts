@@ -177,11 +177,12 @@ export class SearchRepository {
   async related(slug: string, limit: number): Promise<PostCardWithTags[] | undefined> {
     const [source] = (await this.dataSource.query(`SELECT id FROM posts WHERE slug = $1 AND status = 'PUBLISHED'`, [slug])) as { id: number }[];
     if (!source) return undefined;
+    // The posts sharing a tag are read by primary key (ANY(ARRAY(...))): a join let the planner scan every post.
     return this.dataSource.query(
-      `WITH src AS (
-         SELECT s.id, (SELECT to_tsquery('simple', string_agg(quote_literal(l), ' | ')) FROM unnest(tsvector_to_array(to_tsvector('inkwell_search', inkwell_unaccent(s.title)))) l) AS title_query
+      `WITH src AS MATERIALIZED (
+         SELECT (SELECT to_tsquery('simple', string_agg(quote_literal(l), ' | ')) FROM unnest(tsvector_to_array(to_tsvector('inkwell_search', inkwell_unaccent(s.title)))) l) AS title_query
            FROM posts s WHERE s.id = $1
-       ), shared AS (
+       ), shared AS MATERIALIZED (
          SELECT pt.post_id AS id, count(*) AS tags
            FROM post_tags st JOIN tags t ON t.id = st.tag_id AND t.is_active = true
            JOIN post_tags pt ON pt.tag_id = st.tag_id AND pt.post_id <> st.post_id
@@ -189,7 +190,8 @@ export class SearchRepository {
           GROUP BY pt.post_id
        ), best AS (
          SELECT p.id, COALESCE(ts_rank_cd(p.search_head, src.title_query), 0) AS similarity, shared.tags
-           FROM shared JOIN posts p ON p.id = shared.id AND p.status = 'PUBLISHED', src
+           FROM posts p JOIN shared ON shared.id = p.id CROSS JOIN src
+          WHERE p.id = ANY(ARRAY(SELECT id FROM shared)) AND p.status = 'PUBLISHED'
           ORDER BY similarity DESC, shared.tags DESC, p.published_at DESC, p.id DESC LIMIT $2
        )
        SELECT ${CARD_COLUMNS} FROM best JOIN posts p ON p.id = best.id JOIN users u ON u.id = p.author_id
