@@ -38,18 +38,20 @@ const escapedText = (html: string) => `replace(replace(replace(replace(replace(t
 const headline = (text: string) => `ts_headline('inkwell_search', ${text}, ${QUERY}, E'StartSel=\\x01, StopSel=\\x02, MaxWords=35, MinWords=20')`;
 /** Bodies are read this far first: ts_headline parses all it is given, and most matches come early. */
 const SNIPPET_WINDOW = 4000;
+/** And never further than this (a body may hold 200,000 characters): a later match is not marked. */
+const SNIPPET_LIMIT = 60000;
 
 /**
  * The body text around the matches: the text without markup, HTML-escaped first, then
  * ts_headline marks matches with \x01 / \x02 (removed from the text beforehand), which become
  * <mark> and </mark>: the only markup a snippet can hold. The first SNIPPET_WINDOW characters of
- * the HTML (a tag cut at the end dropped) are tried first; the whole body only when they hold no
- * match. Without any match (a title-only hit) it is the body's first words. Runs of whitespace
+ * the HTML (a tag cut at the end dropped) are tried first; up to SNIPPET_LIMIT only when they hold
+ * no match. Without any match (a title-only hit) it is the body's first words. Runs of whitespace
  * collapse in the short result.
  */
 const SNIPPET = `btrim(regexp_replace(replace(replace(
     CASE WHEN strpos(first_pass.text, E'\\x01') > 0 OR length(p.content_html) <= ${SNIPPET_WINDOW} THEN first_pass.text
-         ELSE ${headline(escapedText('p.content_html'))} END,
+         ELSE ${headline(escapedText(`regexp_replace(left(p.content_html, ${SNIPPET_LIMIT}), '<[^>]*$', '')`))} END,
   E'\\x01', '<mark>'), E'\\x02', '</mark>'), '\\s+', ' ', 'g'))`;
 // OFFSET 0 keeps the subquery whole: pulled up, its expression would be computed once per reference.
 const FIRST_PASS = `CROSS JOIN LATERAL (SELECT ${headline(escapedText(`regexp_replace(left(p.content_html, ${SNIPPET_WINDOW}), '<[^>]*$', '')`))} AS text OFFSET 0) first_pass`;
