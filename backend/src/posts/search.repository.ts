@@ -76,6 +76,13 @@ const candidates = (where: string) => `SELECT h.id FROM (SELECT p.id FROM posts 
    UNION SELECT b.id FROM (SELECT p.id FROM posts p WHERE p.search_document @@ ${QUERY} AND ${where}
       ORDER BY p.published_at DESC, p.id DESC LIMIT ${BODY_CANDIDATES}) b`;
 
+/**
+ * Related posts are picked among the newest posts (highest ids, from the (tag_id, post_id) index)
+ * of each of the post's tags, at most this many per tag, so a tag with thousands of posts costs
+ * as little as a small one.
+ */
+const RELATED_CANDIDATES_PER_TAG = 300;
+
 export type SearchHitRow = PostCardWithTags & { rank: number; snippet: string };
 
 /** The filters as SQL over posts `p`, their values appended to `params`. */
@@ -171,8 +178,8 @@ export class SearchRepository {
   }
 
   /**
-   * Up to `limit` published posts sharing an active tag with the published post `slug`, most
-   * similar titles first: the post's title words as an OR query, ranked against the others'
+   * Up to `limit` published posts sharing an active tag with the published post `slug` (among the
+   * newest RELATED_CANDIDATES_PER_TAG of each tag), most similar titles first: the post's title words as an OR query, ranked against the others'
    * title, summary and tags (search_head: title words weigh most), then by shared tags and
    * recency. Undefined when `slug` is no published post.
    */
@@ -185,11 +192,13 @@ export class SearchRepository {
          SELECT (SELECT to_tsquery('simple', string_agg(quote_literal(l), ' | ')) FROM unnest(tsvector_to_array(to_tsvector('inkwell_search', inkwell_unaccent(s.title)))) l) AS title_query
            FROM posts s WHERE s.id = $1
        ), shared AS MATERIALIZED (
-         SELECT pt.post_id AS id, count(*) AS tags
+         SELECT recent.post_id AS id, count(*) AS tags
            FROM post_tags st JOIN tags t ON t.id = st.tag_id AND t.is_active = true
-           JOIN post_tags pt ON pt.tag_id = st.tag_id AND pt.post_id <> st.post_id
+           CROSS JOIN LATERAL (
+             SELECT pt.post_id FROM post_tags pt WHERE pt.tag_id = st.tag_id AND pt.post_id <> st.post_id
+              ORDER BY pt.post_id DESC LIMIT ${RELATED_CANDIDATES_PER_TAG}) recent
           WHERE st.post_id = $1
-          GROUP BY pt.post_id
+          GROUP BY recent.post_id
        ), best AS (
          SELECT p.id, COALESCE(ts_rank_cd(p.search_head, src.title_query), 0) AS similarity, shared.tags
            FROM posts p JOIN shared ON shared.id = p.id CROSS JOIN src
