@@ -1694,6 +1694,8 @@ export interface components {
             latestPostAt: string | null;
             /** @description Published posts */
             postCount: number;
+            /** @description The author page: /authors/{slug} */
+            slug: string;
             /** @description Likes over published posts */
             totalLikes: number;
         };
@@ -1992,6 +1994,8 @@ export interface components {
             bio: string | null;
             fullName: string;
             id: number;
+            /** @description The author page: /authors/{slug} */
+            slug: string;
         };
         PostAuthorSaveDto: {
             /** @description Markdown */
@@ -2013,6 +2017,8 @@ export interface components {
             authorAvatar: string | null;
             authorId: number;
             authorName: string;
+            /** @description The author page: /authors/{authorSlug} */
+            authorSlug: string;
             commentCount: number;
             id: number;
             isFeatured: boolean;
