@@ -68,7 +68,7 @@ test.beforeAll(async ({ playwright, baseURL }) => {
 const results = (page: Page) => page.locator('[data-search-result]');
 const resultTitles = (page: Page) => page.locator('[data-search-result] h2');
 
-/** The header's island is live (client:visible: it hydrates once shown, from 768 px). */
+/** The header's island is live (client:visible: it hydrates once shown, from 1024 px). */
 async function headerBoxHydrated(page: Page): Promise<void> {
   await expect(page.locator('astro-island[component-url*="SearchBox"]')).not.toHaveAttribute('ssr', '', { timeout: 20_000 });
 }

@@ -136,7 +136,7 @@ export default function SearchBox() {
         aria-expanded={expanded}
         aria-controls={listId}
         aria-activedescendant={expanded && active >= 0 ? optionId(active) : undefined}
-        className="h-9 w-40 rounded-l-lg border border-r-0 border-slate-300 bg-white px-3 text-sm placeholder:text-slate-500 lg:w-56 dark:border-slate-700 dark:bg-slate-950 dark:placeholder:text-slate-400"
+        className="h-9 w-44 rounded-l-lg border border-r-0 border-slate-300 bg-white px-3 text-sm placeholder:text-slate-500 xl:w-56 dark:border-slate-700 dark:bg-slate-950 dark:placeholder:text-slate-400"
         onChange={(event) => {
           setQuery(event.target.value);
           suggest(event.target.value);
