@@ -65,6 +65,8 @@ test.beforeAll(async ({ playwright, baseURL }) => {
   await admin.dispose();
 });
 
+/** The page's own form (the header's is 'Site search'). */
+const searchForm = (page: Page) => page.getByRole('search', { name: 'Search posts' });
 const results = (page: Page) => page.locator('[data-search-result]');
 const resultTitles = (page: Page) => page.locator('[data-search-result] h2');
 
@@ -139,7 +141,7 @@ test.describe('the header search box', () => {
     await page.setViewportSize({ width: 320, height: 640 });
     await page.goto('/blog');
     await expect(page.getByRole('combobox', { name: 'Search posts' })).toBeHidden();
-    await page.getByRole('banner').getByRole('link', { name: 'Search' }).click();
+    await page.getByRole('banner').getByRole('link', { name: 'Search', exact: true }).click();
     await expect(page).toHaveURL('/search');
     await expect(page.getByRole('searchbox', { name: 'Search for' })).toBeVisible();
   });
@@ -180,20 +182,20 @@ test.describe('/search', () => {
   test('filters by tag, author and date through the form', async ({ page }) => {
     await page.goto(`/search?q=${words.filtered}`);
     await expect(results(page)).toHaveCount(3);
-    await page.getByLabel('Tag').selectOption(tag.slug);
-    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await page.getByLabel('Tag', { exact: true }).selectOption(tag.slug);
+    await searchForm(page).getByRole('button', { name: 'Search', exact: true }).click();
     await expect(page).toHaveURL(new RegExp(`[?&]tag=${tag.slug}`));
     await expect(results(page)).toHaveCount(2);
     expect((await resultTitles(page).allTextContents()).map((title) => title.trim()).sort()).toEqual([`Admin tagged ${token}`, `Author tagged ${token}`]);
-    await expect(page.getByLabel('Tag')).toHaveValue(tag.slug);
+    await expect(page.getByLabel('Tag', { exact: true })).toHaveValue(tag.slug);
 
-    await page.getByLabel('Author').selectOption(authorSlug);
-    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await page.getByLabel('Author', { exact: true }).selectOption(authorSlug);
+    await searchForm(page).getByRole('button', { name: 'Search', exact: true }).click();
     await expect(resultTitles(page)).toHaveText([`Author tagged ${token}`]);
-    await expect(page.getByLabel('Author')).toHaveValue(authorSlug);
+    await expect(page.getByLabel('Author', { exact: true })).toHaveValue(authorSlug);
 
     await page.getByLabel('Published from').fill('2099-01-01');
-    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await searchForm(page).getByRole('button', { name: 'Search', exact: true }).click();
     await expect(page.locator('[data-no-results]')).toContainText(`No results for “${words.filtered}”`);
     await page.getByRole('link', { name: 'Clear filters' }).click();
     await expect(page).toHaveURL(`/search?q=${words.filtered}`);
