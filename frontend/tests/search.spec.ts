@@ -41,7 +41,7 @@ test.beforeAll(async ({ playwright, baseURL }) => {
   });
   expect(account.status(), await account.text()).toBe(201);
 
-  await publishAsAdmin(admin, { ...titlePost, summary: 'A post found by a word of its title.', content: 'Four players and a <script>alert(1)</script> tag in the text.' });
+  await publishAsAdmin(admin, { ...titlePost, summary: 'A post found by a word of its title.', content: `Four players, one ${words.title} solo, and a < b & c <script>alert(1)</script> in the text.` });
   for (let i = 1; i <= 12; i++) {
     await publishAsAdmin(admin, { title: `Paged result ${String(i).padStart(2, '0')} ${token}`, slug: `search-paged-${i}-${token}`, content: `The word ${words.paged} appears here.` });
   }
@@ -158,6 +158,7 @@ test.describe('/search', () => {
     await expect(page.locator('[data-snippet] mark').first()).toHaveText(new RegExp(words.title, 'i'));
     // Only <mark> inside a snippet: the body's escaped markup shows as text, never as elements.
     await expect(page.locator('[data-snippet] :not(mark)')).toHaveCount(0);
+    await expect(page.locator('[data-snippet]')).toContainText('a < b & c');
     await page.getByRole('link', { name: titlePost.title }).click();
     await expect(page).toHaveURL(new RegExp(`/blog/${titlePost.slug}$`));
   });
