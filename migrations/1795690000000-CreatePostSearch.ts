@@ -156,7 +156,7 @@ export class CreatePostSearch1795690000000 implements MigrationInterface {
  * letter of Latin-1, Latin Extended-A/B and Latin Extended Additional (Vietnamese) whose canonical
  * decomposition starts with an ASCII letter, plus the letters without one (đ, ø, ł, ħ).
  */
-function latinFolding(): [string, string] {
+export function latinFolding(): [string, string] {
   let from = 'đĐøØłŁħĦ';
   let to = 'dDoOlLhH';
   const ranges: [number, number][] = [

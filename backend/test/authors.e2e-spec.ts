@@ -3,10 +3,11 @@ import { AddUserSlugs1795700000000 } from '../../migrations/1795700000000-AddUse
 import { slugify } from '../src/common/validation/slug';
 import { createDataSource } from '../src/database/data-source';
 import { createTestApp, TestApp } from './helpers/app';
-import { api, uid } from './helpers/envelope';
+import { api, err, ISO, ok, uid } from './helpers/envelope';
 import { createFreshDatabase } from './helpers/fresh-database';
 import { startMailCatcher, MailCatcher } from './helpers/mail';
-import { createAdmin, createAuthor, TestUser } from './helpers/users';
+import { createAdmin, createAuthor, createReader, createUser, TestUser } from './helpers/users';
+import { RoleName } from '../src/users/entities/role.entity';
 
 /** The slug the database gave a user. */
 async function slugOf(db: DataSource, id: number): Promise<string> {
@@ -117,5 +118,136 @@ describe('AddUserSlugs backfill', () => {
     await run('up');
     const rows = (await dataSource.query(`SELECT id, slug FROM users WHERE id = ANY($1::int[]) ORDER BY id`, [ids])) as { id: number; slug: string }[];
     expect(rows.map((row) => row.slug)).toEqual(['nguyen-van-duc', 'nguyen-van-duc-2', 'ada-lovelace', 'nguyen-van-duc-3']);
+  });
+});
+
+describe('Author pages API (GET /blog/authors/{slug}, /blog/authors/{slug}/posts)', () => {
+  let t: TestApp;
+  let admin: TestUser;
+  let tagSlug: string;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    admin = await createAdmin(t);
+    tagSlug = `author-tag-${uid()}`;
+    await t.http.post(api('/blog/tags')).set(admin.auth).send({ name: `Tag ${tagSlug}`, slug: tagSlug }).expect(201);
+  });
+  afterAll(() => t?.close());
+
+  /** A post by `author`, written as a draft, submitted and approved by the admin (published). */
+  async function published(author: TestUser, title = `Post ${uid()}`): Promise<{ id: number; slug: string; title: string; publishedAt: string }> {
+    const token = uid();
+    const res = await t.http
+      .post(api('/blog/posts/author/create'))
+      .set(author.auth)
+      .send({ title, content: `Body of ${token}`, slug: `author-post-${token}`, tagSlugs: [tagSlug] })
+      .expect(201);
+    await t.http.post(api(`/blog/posts/author/${res.body.data.id}/submit-for-review`)).set(author.auth).expect(200);
+    const approved = await t.http.put(api(`/blog/posts/admin/${res.body.data.id}/review`)).set(admin.auth).send({ status: 'APPROVED' }).expect(200);
+    return approved.body.data.post;
+  }
+
+  it('answers the profile of an active author with published posts: totals, joinedAt, the same slug as the authors list', async () => {
+    const author = await createAuthor(t, { fullName: `Trần Văn Bình ${uid()}`, bio: 'Viết về kiểm thử.' });
+    await published(author);
+    await published(author);
+    const res = await t.http.get(api(`/blog/authors/${author.slug}`)).expect(200);
+    expect(res.body).toEqual(
+      ok({ id: author.id, slug: author.slug, fullName: author.fullName, avatar: null, bio: 'Viết về kiểm thử.', postCount: 2, totalLikes: 0, joinedAt: ISO }),
+    );
+    expect(author.slug).toMatch(/^tran-van-binh-/);
+    const list = await t.http.get(api('/blog/authors')).expect(200);
+    expect(list.body.data.find((entry: { id: number }) => entry.id === author.id)).toMatchObject({ slug: author.slug, postCount: 2 });
+  });
+
+  it("pages the author's published posts newest first with the public card fields; drafts and other authors' posts never appear", async () => {
+    const author = await createAuthor(t);
+    const other = await createAuthor(t);
+    const posts = [await published(author), await published(author), await published(author)];
+    await published(other);
+    await t.http.post(api('/blog/posts/author/create')).set(author.auth).send({ title: `Draft ${uid()}`, content: 'x', slug: `draft-${uid()}` }).expect(201);
+    const first = await t.http.get(api(`/blog/authors/${author.slug}/posts?page=0&size=2`)).expect(200);
+    expect(first.body.data).toMatchObject({ totalElements: 3, totalPages: 2, number: 0, size: 2, numberOfElements: 2, first: true, last: false, empty: false });
+    expect(first.body.data.content.map((card: { id: number }) => card.id)).toEqual([posts[2].id, posts[1].id]);
+    expect(first.body.data.content[0]).toEqual({
+      id: posts[2].id,
+      title: posts[2].title,
+      slug: posts[2].slug,
+      summary: null,
+      thumbnail: null,
+      likeCount: 0,
+      viewCount: 0,
+      commentCount: 0,
+      isFeatured: false,
+      publishedAt: ISO,
+      readingTime: 1,
+      authorId: author.id,
+      authorName: author.fullName,
+      authorAvatar: null,
+      authorSlug: author.slug,
+      tags: [expect.objectContaining({ slug: tagSlug })],
+    });
+    const second = await t.http.get(api(`/blog/authors/${author.slug}/posts?page=1&size=2`)).expect(200);
+    expect(second.body.data).toMatchObject({ number: 1, last: true, numberOfElements: 1 });
+    expect(second.body.data.content.map((card: { id: number }) => card.id)).toEqual([posts[0].id]);
+    expect((await t.http.get(api(`/blog/authors/${author.slug}/posts`)).expect(200)).body.data.size).toBe(10);
+  });
+
+  it('404 for an unknown slug, a reader, an author without published posts, a banned author; 400 for bad paging', async () => {
+    const reader = await createReader(t);
+    const writerAndReader = await createUser(t, [RoleName.USER]);
+    const idle = await createAuthor(t);
+    const banned = await createAuthor(t);
+    await published(banned);
+    await t.http.get(api(`/blog/authors/${banned.slug}`)).expect(200);
+    await t.http.get(api(`/blog/authors/${banned.slug}/posts`)).expect(200);
+    await t.http.post(api(`/admin/users/${banned.id}/ban`)).set(admin.auth).send({ reason: 'Spam' }).expect(200);
+    for (const slug of ['no-such-author-anywhere', reader.slug, writerAndReader.slug, idle.slug, banned.slug, 'Not_A_Slug', 'x'.repeat(300)]) {
+      expect((await t.http.get(api(`/blog/authors/${encodeURIComponent(slug)}`)).expect(404)).body).toEqual(err(404, `Author "${slug}" not found`));
+      expect((await t.http.get(api(`/blog/authors/${encodeURIComponent(slug)}/posts`)).expect(404)).body).toEqual(err(404, `Author "${slug}" not found`));
+    }
+    const author = await createAuthor(t);
+    await published(author);
+    expect((await t.http.get(api(`/blog/authors/${author.slug}/posts?page=-1`)).expect(400)).body.message).toBe('page must not be negative');
+    await t.http.get(api(`/blog/authors/${author.slug}/posts?page=abc`)).expect(400);
+    await t.http.get(api(`/blog/authors/${author.slug}/posts?unknown=1`)).expect(400);
+  });
+
+  it("an administrator's published posts have an author page too; the sitemap lists author pages, not banned or idle authors", async () => {
+    const token = uid();
+    const post = await t.http.post(api('/blog/posts')).set(admin.auth).send({ title: `Admin ${token}`, slug: `admin-${token}`, content: 'Body', status: 'PUBLISHED' }).expect(201);
+    expect((await t.http.get(api(`/blog/authors/${admin.slug}`)).expect(200)).body.data).toMatchObject({ id: admin.id, slug: admin.slug });
+    expect(post.body.data.author.slug).toBe(admin.slug);
+    const listed = (await t.http.get(api('/blog/authors')).expect(200)).body.data.map((entry: { id: number }) => entry.id);
+    expect(listed).not.toContain(admin.id);
+    const author = await createAuthor(t);
+    await published(author);
+    const idle = await createAuthor(t);
+    const banned = await createAuthor(t);
+    await published(banned);
+    await t.http.post(api(`/admin/users/${banned.id}/ban`)).set(admin.auth).send({ reason: 'Spam' }).expect(200);
+    const sitemap = (await t.http.get(api('/blog/posts/public/sitemap')).expect(200)).body.data.authors as { slug: string; updatedAt: string }[];
+    expect(sitemap).toContainEqual({ slug: author.slug, updatedAt: ISO });
+    expect(sitemap.map((entry) => entry.slug)).toEqual(expect.arrayContaining([admin.slug, author.slug]));
+    expect(sitemap.map((entry) => entry.slug)).not.toContain(idle.slug);
+    expect(sitemap.map((entry) => entry.slug)).not.toContain(banned.slug);
+  });
+
+  it('shows a bio edit, a new publication, an unpublished post and a like at once (held answers drop)', async () => {
+    const author = await createAuthor(t, { bio: 'Old bio' });
+    const reader = await createReader(t);
+    const first = await published(author);
+    expect((await t.http.get(api(`/blog/authors/${author.slug}`)).expect(200)).body.data).toMatchObject({ bio: 'Old bio', postCount: 1, totalLikes: 0 });
+    await t.http.get(api(`/blog/authors/${author.slug}/posts`)).expect(200);
+    await t.http.put(api('/users/profile')).set(author.auth).send({ bio: 'New bio' }).expect(200);
+    expect((await t.http.get(api(`/blog/authors/${author.slug}`)).expect(200)).body.data.bio).toBe('New bio');
+    const second = await published(author);
+    expect((await t.http.get(api(`/blog/authors/${author.slug}`)).expect(200)).body.data.postCount).toBe(2);
+    expect((await t.http.get(api(`/blog/authors/${author.slug}/posts`)).expect(200)).body.data.content.map((card: { id: number }) => card.id)).toEqual([second.id, first.id]);
+    await t.http.post(api(`/blog/posts/${first.id}/like`)).set(reader.auth).expect((res) => expect([200, 201]).toContain(res.status));
+    expect((await t.http.get(api(`/blog/authors/${author.slug}`)).expect(200)).body.data.totalLikes).toBe(1);
+    expect((await t.http.get(api(`/blog/authors/${author.slug}/posts`)).expect(200)).body.data.content[1].likeCount).toBe(1);
+    await t.http.delete(api(`/blog/posts/${second.id}`)).set(admin.auth).expect(204);
+    expect((await t.http.get(api(`/blog/authors/${author.slug}/posts`)).expect(200)).body.data.content.map((card: { id: number }) => card.id)).toEqual([first.id]);
   });
 });

@@ -98,6 +98,12 @@ describe('Page gateway: parity with HTTP', () => {
         .send({ title: `Draft ${token}`, slug: `draft-${token}`, content: 'Draft body', tagSlugs: [tagSlug] })
         .expect(201)
     ).body.data;
+    // A post by the AUTHOR, published through review: they have an author page.
+    const authored = (
+      await t.http.post(api('/blog/posts/author/create')).set(users.author.auth).send({ title: `Authored ${token}`, slug: `authored-${token}`, content: 'Body', tagSlugs: [tagSlug] }).expect(201)
+    ).body.data;
+    await t.http.post(api(`/blog/posts/author/${authored.id}/submit-for-review`)).set(users.author.auth).expect(200);
+    await t.http.put(api(`/blog/posts/admin/${authored.id}/review`)).set(users.admin.auth).send({ status: 'APPROVED' }).expect(200);
     movedPostSlug = `moved-${token}`;
     const moving = (await t.http.post(api('/blog/posts')).set(users.admin.auth).send({ title: `Moved ${token}`, slug: movedPostSlug, content: 'Body', status: 'PUBLISHED' }).expect(201)).body.data;
     await t.http.put(api(`/blog/posts/${moving.id}`)).set(users.admin.auth).send({ slug: `moved-now-${token}` }).expect(200);
@@ -153,6 +159,14 @@ describe('Page gateway: parity with HTTP', () => {
     ['anonymous', '/api/v1/blog/tags', { query: { activeOnly: true, page: 0, size: 1000 } }],
     ['anonymous', '/api/v1/blog/tags', { query: { page: HUGE } }],
     ['anonymous', '/api/v1/blog/authors'],
+    ['anonymous', '/api/v1/blog/authors/{slug}', { path: { slug: users.author.slug } }],
+    ['reader', '/api/v1/blog/authors/{slug}', { path: { slug: users.author.slug } }],
+    ['anonymous', '/api/v1/blog/authors/{slug}', { path: { slug: users.reader.slug } }],
+    ['anonymous', '/api/v1/blog/authors/{slug}', { path: { slug: 'bad\u0000slug' } }],
+    ['anonymous', '/api/v1/blog/authors/{slug}/posts', { path: { slug: users.author.slug }, query: { page: 0, size: 12 } }],
+    ['anonymous', '/api/v1/blog/authors/{slug}/posts', { path: { slug: users.author.slug }, query: { page: -1, size: 12 } }],
+    ['anonymous', '/api/v1/blog/authors/{slug}/posts', { path: { slug: users.author.slug }, query: { page: HUGE } }],
+    ['anonymous', '/api/v1/blog/authors/{slug}/posts', { path: { slug: 'no-such-author' }, query: { page: 0, size: 12 } }],
     ['anonymous', '/api/v1/users/profile'],
     ['forged', '/api/v1/users/profile'],
     ['reader', '/api/v1/users/profile'],

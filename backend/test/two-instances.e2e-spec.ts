@@ -1,4 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -179,6 +180,27 @@ if (!withRedis) console.warn('two-instances.e2e-spec: redis-server is not instal
     } finally {
       stop();
     }
+  });
+
+  it("a post published, edited, unpublished and deleted through A is found (or gone) in B's very next search", async () => {
+    // Random letters: two words alike enough would meet in the typo fallback.
+    const letters = () => Array.from(randomBytes(14), (byte) => String.fromCharCode(97 + (byte % 26))).join('');
+    const [before, after] = [letters(), letters()];
+    const searchOnB = async (q: string) => ((await b.t.http.get(api('/blog/search')).query({ q }).expect(200)).body.data as { content: { id: number }[] }).content.map((hit) => hit.id);
+    const id = (await a.t.http.post(api('/blog/posts')).set(admin.auth).send({ title: `Searched ${before}`, content: 'Body', status: 'DRAFT' }).expect(201)).body.data.id as number;
+    expect(await searchOnB(before)).toEqual([]); // held by B (5 s)
+    await a.t.http.put(api(`/blog/posts/${id}`)).set(admin.auth).send({ title: `Searched ${before}`, content: 'Body', status: 'PUBLISHED' }).expect(200);
+    expect(await searchOnB(before)).toEqual([id]);
+    expect(await searchOnB(after)).toEqual([]);
+    await a.t.http.put(api(`/blog/posts/${id}`)).set(admin.auth).send({ title: `Searched ${after}`, content: 'Body', status: 'PUBLISHED' }).expect(200);
+    expect(await searchOnB(before)).toEqual([]);
+    expect(await searchOnB(after)).toEqual([id]);
+    await a.t.http.put(api(`/blog/posts/${id}`)).set(admin.auth).send({ title: `Searched ${after}`, content: 'Body', status: 'ARCHIVED' }).expect(200);
+    expect(await searchOnB(after)).toEqual([]);
+    await a.t.http.put(api(`/blog/posts/${id}`)).set(admin.auth).send({ title: `Searched ${after}`, content: 'Body', status: 'PUBLISHED' }).expect(200);
+    expect(await searchOnB(after)).toEqual([id]);
+    await a.t.http.delete(api(`/blog/posts/${id}`)).set(admin.auth).expect(204);
+    expect(await searchOnB(after)).toEqual([]);
   });
 
   it('an avatar uploaded through A is served by B (one bucket)', async () => {

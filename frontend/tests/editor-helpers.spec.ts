@@ -41,7 +41,7 @@ const post = (patch: Partial<PostResponse> = {}): PostResponse => ({
   updatedAt: '2026-03-02T10:00:00Z',
   userId: 3,
   authorName: 'Ana',
-  author: { id: 3, fullName: 'Ana', avatar: null, bio: null },
+  author: { id: 3, slug: 'ana', fullName: 'Ana', avatar: null, bio: null },
   tags: [],
   likeCount: 0,
   viewCount: 0,

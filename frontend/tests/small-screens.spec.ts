@@ -24,7 +24,7 @@ const COMMENT = longWord(200, `Comment${unique}`);
 const reader = { fullName: longName('Reader'), email: `reader-${unique}@inkwell.test` };
 const author = { fullName: longName('Author'), email: `author-${unique}@inkwell.test` };
 
-const ids = { post: 0, postSlug: '', draft: 0, tag: 0, reader: 0 };
+const ids = { post: 0, postSlug: '', draft: 0, tag: 0, reader: 0, authorSlug: '' };
 
 async function createAccount(admin: APIRequestContext, who: { fullName: string; email: string }, role: 'AUTHOR' | 'USER'): Promise<number> {
   const created = await admin.post('/api/v1/admin/users', {
@@ -55,6 +55,9 @@ test.beforeAll(async ({ playwright, baseURL }) => {
   expect(submitted.status(), await submitted.text()).toBe(200);
   const approved = await admin.put(`/api/v1/blog/posts/admin/${ids.post}/review`, { data: { status: 'APPROVED' } });
   expect(approved.status(), await approved.text()).toBe(200);
+  // The long-named author's page address (users.slug).
+  const published = await authorApi.get(`/api/v1/blog/posts/public/${ids.postSlug}`);
+  ids.authorSlug = ((await published.json()).data as { author: { slug: string } }).author.slug;
   await authorApi.dispose();
 
   const readerApi = await apiAs(baseURL!, playwright, reader.email, PASSWORD);
@@ -71,7 +74,7 @@ test.beforeAll(async ({ playwright, baseURL }) => {
 
 type Role = 'visitor' | 'reader' | 'author' | 'admin';
 const fill = (path: string) =>
-  path.replace('{post}', ids.postSlug).replace('{postId}', String(ids.post)).replace('{draftId}', String(ids.draft)).replace('{tag}', TAG_SLUG).replace('{tagId}', String(ids.tag)).replace('{readerId}', String(ids.reader)).replace('{titleWord}', encodeURIComponent(TITLE.split(' ')[0]));
+  path.replace('{post}', ids.postSlug).replace('{postId}', String(ids.post)).replace('{draftId}', String(ids.draft)).replace('{tag}', TAG_SLUG).replace('{tagId}', String(ids.tag)).replace('{readerId}', String(ids.reader)).replace('{author}', ids.authorSlug).replace('{titleWord}', encodeURIComponent(TITLE.split(' ')[0]));
 
 /** Every route of frontend/src/pages, by the roles that may open it. */
 const ROUTES: Record<Role, string[]> = {
@@ -80,6 +83,7 @@ const ROUTES: Record<Role, string[]> = {
     '/home',
     '/about',
     '/authors',
+    '/authors/{author}',
     '/blog',
     '/blog/{post}',
     '/posts/{post}',

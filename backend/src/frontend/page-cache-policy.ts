@@ -7,6 +7,9 @@ export const SESSION_COOKIES = ['inkwell_access', 'inkwell_refresh'] as const;
 
 /** Public reading pages whose anonymous renderings may be cached (DESIGN.md §5). */
 const PUBLIC_PAGE = /^\/(?:home|authors|search|rss\.xml|sitemap\.xml|blog(?:\/[^/]+|\/tag\/[^/]+)?|tag\/[^/]+)?\/?$/;
+/** Author pages and feeds (`/authors/{slug}`, `/authors/{slug}/rss.xml`) and tag feeds (`/blog/tag/{slug}/rss.xml`). */
+const AUTHOR_PAGE = /^\/authors\/[^/]+(?:\/rss\.xml)?\/?$/;
+const TAG_FEED = /^\/blog\/tag\/[^/]+\/rss\.xml$/;
 const POST_PAGE = new RegExp(`^/blog/(${SLUG_BODY})/?$`);
 
 /**
@@ -22,7 +25,7 @@ export const PRIVATE_CACHE_CONTROL = 'private, no-store';
 export const UNCACHED_PAGE_CACHE_CONTROL = 'no-cache';
 
 export function isPublicPagePath(path: string): boolean {
-  return PUBLIC_PAGE.test(path);
+  return PUBLIC_PAGE.test(path) || AUTHOR_PAGE.test(path) || TAG_FEED.test(path);
 }
 
 /**
@@ -53,10 +56,15 @@ export const PageGroup = {
   home: 'home',
   /** `/blog`: a page of cards (likes), the featured post, the tags with published posts. */
   posts: 'posts',
-  /** `/tag/{slug}`, `/blog/tag/{slug}`: a tag's cards (likes), the tags. */
+  /** `/tag/{slug}`, `/blog/tag/{slug}`: a tag's cards (likes), the tags; `/blog/tag/{slug}/rss.xml`: its feed. */
   tags: 'tags',
   /** `/authors`: active authors with published posts, their names, bios, avatars, post and like totals. */
   authors: 'authors',
+  /**
+   * `/authors/{slug}` and `/authors/{slug}/rss.xml`: one author's profile (name, bio, avatar,
+   * totals) and cards (likes, tags); who qualifies (a ban or lost role makes it 404).
+   */
+  authorPages: 'author-pages',
   /** `/rss.xml`: the latest posts' titles, summaries, authors' names, tags. */
   feed: 'feed',
   /** `/sitemap.xml`: published posts' and tags' addresses and dates. */
@@ -78,7 +86,8 @@ export function pageGroupOf(key: string): string {
   if (slug) return postPageGroup(slug);
   if (path === '/' || path === '/home') return PageGroup.home;
   if (path === '/blog') return PageGroup.posts;
-  if (/^\/(?:blog\/)?tag\/[^/]+$/.test(path)) return PageGroup.tags;
+  if (/^\/(?:blog\/)?tag\/[^/]+$/.test(path) || TAG_FEED.test(path)) return PageGroup.tags;
+  if (AUTHOR_PAGE.test(path)) return PageGroup.authorPages;
   if (path === '/authors') return PageGroup.authors;
   if (path === '/rss.xml') return PageGroup.feed;
   if (path === '/sitemap.xml') return PageGroup.sitemap;

@@ -4,9 +4,8 @@ import { APP_CONFIG, AppConfig } from '../config/env';
 import { CachedPage, DEFAULT_PAGE_CACHE_LIMITS, PageCache } from './page-cache';
 import { PageGroup, pageGroupOf, postPageGroup } from './page-cache-policy';
 
-const ALL_LISTS = [PageGroup.home, PageGroup.posts, PageGroup.tags, PageGroup.authors, PageGroup.feed, PageGroup.sitemap, PageGroup.search, PageGroup.other];
 /** The pages that show like counts beside posts other than the page's own (cards, authors' totals). */
-const LIKE_COUNT_LISTS = [PageGroup.home, PageGroup.posts, PageGroup.tags, PageGroup.authors, PageGroup.search];
+const LIKE_COUNT_LISTS = [PageGroup.home, PageGroup.posts, PageGroup.tags, PageGroup.authors, PageGroup.authorPages, PageGroup.search];
 
 /**
  * Search result pages: anyone can ask for new ones without end (a crawler trying random words), so
@@ -17,17 +16,20 @@ export const SEARCH_PAGE_LIMITS = { maxBytes: DEFAULT_PAGE_CACHE_LIMITS.maxBytes
 /**
  * The server-side cache of anonymous public pages. Each change drops the pages that show it
  * (pages are grouped by what they show: page-cache-policy pageGroupOf):
- * - `post` (published, edited, unpublished, deleted): that post's pages (old and new slug) and
- *   every list page (home, /blog, tags, authors, feed, sitemap, search); other posts' pages stay.
+ * - `post` (published, edited, unpublished, deleted): every page. Besides that post's own pages
+ *   and every list, other posts' pages show it among their related posts (or now should: a
+ *   publication can enter any page's related section), and the notice does not say which.
+ *   Posts change rarely next to likes and comments, which still drop only their post's page
+ *   (related cards show no counts).
  * - `post-counters`: that post's page; for likes, also the pages whose cards or totals show like
- *   counts (home, /blog, tags, authors, search). Comment counts show only on the post's page.
+ *   counts (home, /blog, tags, authors, author pages, search). Comment counts show only on the post's page.
  * - `unpublished-post`: nothing (no public page shows it).
  * - `post-comments` (a comment edited): that post's page, which renders its first comments.
  * - `tag`: a tag shows on the cards and pages of its posts, which this cache cannot tell apart:
  *   every page but /authors.
  * - `user` with a new name, bio or avatar: every page that shows authors (all but the sitemap);
- *   any other account change (a ban, roles): /authors and the search pages (both list active
- *   authors; a banned author's published posts stay published and shown).
+ *   any other account change (a ban, roles): /authors, the author pages, the sitemap and the
+ *   search pages (they list active authors; a banned author's published posts stay published and shown).
  * - `resync`: everything.
  * `generation` and store() keep a render that began before a change to its page from being kept.
  */
@@ -64,7 +66,7 @@ export class PageCacheService implements OnModuleDestroy {
   dropStale(change: ContentChange): void {
     switch (change.kind) {
       case 'post':
-        this.drop([...change.slugs.map(postPageGroup), ...ALL_LISTS]);
+        this.invalidate();
         return;
       case 'post-counters':
         this.drop(change.counter === 'likes' ? [postPageGroup(change.slug), PageGroup.other, ...LIKE_COUNT_LISTS] : [postPageGroup(change.slug), PageGroup.other]);
@@ -77,7 +79,7 @@ export class PageCacheService implements OnModuleDestroy {
         return;
       case 'user':
         if (change.profileChanged) this.dropAllBut(PageGroup.sitemap);
-        else this.drop([PageGroup.authors, PageGroup.search]);
+        else this.drop([PageGroup.authors, PageGroup.authorPages, PageGroup.sitemap, PageGroup.search]);
         return;
       case 'resync':
         this.invalidate();

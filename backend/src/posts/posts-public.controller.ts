@@ -4,7 +4,7 @@ import { ApiEnvelope, ApiPagedEnvelope } from '../common/decorators/api-envelope
 import { ApiErrors } from '../common/decorators/api-errors.decorator';
 import { Page, PageQueryDto } from '../common/pagination/page';
 import { PostTagQueryDto } from './dto/post-input.dto';
-import { AuthorSummaryDto, PostCardResponseDto, PostMovedDto, PostResponseDto, SitemapResponseDto } from './dto/post-response.dto';
+import { AuthorProfileDto, AuthorSummaryDto, PostCardResponseDto, PostMovedDto, PostResponseDto, SitemapResponseDto } from './dto/post-response.dto';
 import { PostsPublicService } from './posts-public.service';
 
 /** What anyone may read: published posts only, never an e-mail address. */
@@ -29,7 +29,7 @@ export class PostsPublicController {
   }
 
   @Get('posts/public/sitemap')
-  @ApiOperation({ summary: 'Slugs and last changes of every published post and of every active tag with published posts (sitemap.xml)' })
+  @ApiOperation({ summary: 'Slugs and last changes of every published post, of every active tag with published posts and of every author page (sitemap.xml)' })
   @ApiEnvelope(SitemapResponseDto)
   getPublicSitemap(): Promise<SitemapResponseDto> {
     return this.posts.sitemap();
@@ -69,5 +69,23 @@ export class PostsPublicController {
   @ApiEnvelope(AuthorSummaryDto, { isArray: true })
   listAuthors(): Promise<AuthorSummaryDto[]> {
     return this.posts.authors();
+  }
+
+  @Get('authors/:slug')
+  @ApiOperation({ summary: "An author's public profile (/authors/{slug}); 404 unless an active AUTHOR (or ADMIN) with at least one published post" })
+  @ApiParam({ name: 'slug', description: 'Author slug (users.slug)' })
+  @ApiEnvelope(AuthorProfileDto)
+  @ApiErrors(404)
+  getAuthor(@Param('slug') slug: string): Promise<AuthorProfileDto> {
+    return this.posts.author(slug);
+  }
+
+  @Get('authors/:slug/posts')
+  @ApiOperation({ summary: "An author's published posts, newest first (published_at DESC, id DESC); size defaults to 10, clamped to 1–100; 404 like GET authors/{slug}" })
+  @ApiParam({ name: 'slug', description: 'Author slug (users.slug)' })
+  @ApiPagedEnvelope(PostCardResponseDto)
+  @ApiErrors(400, 404)
+  listAuthorPosts(@Param('slug') slug: string, @Query() query: PageQueryDto): Promise<Page<PostCardResponseDto>> {
+    return this.posts.authorPosts(slug, query.page, query.size);
   }
 }

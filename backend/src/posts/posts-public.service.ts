@@ -5,7 +5,7 @@ import { Page, toPage } from '../common/pagination/page';
 import { SLUG_PATTERN } from '../common/validation/slug';
 import { TagsService } from '../tags/tags.service';
 import { PostTagQueryDto } from './dto/post-input.dto';
-import { AuthorSummaryDto, PostCardResponseDto, PostMovedDto, PostResponseDto, SitemapResponseDto } from './dto/post-response.dto';
+import { AuthorProfileDto, AuthorSummaryDto, PostCardResponseDto, PostMovedDto, PostResponseDto, SitemapResponseDto } from './dto/post-response.dto';
 import { toPostCard, toPostResponse } from './post.mapper';
 import { PostViewsService } from './post-views.service';
 import { PostsMessages } from './posts.messages';
@@ -21,6 +21,9 @@ const ANSWER_TTL_MS = 5_000;
 const LIST_CACHE_ENTRIES = 500;
 /** Whole posts are larger (Markdown and HTML, ~40 KB at 1,200 words): fewer of them. */
 const POST_CACHE_ENTRIES = 200;
+const AUTHOR_CACHE_ENTRIES = 200;
+/** users.slug is at most 112 characters (migration AddUserSlugs): longer ones are unknown without a query. */
+const AUTHOR_SLUG_MAX = 112;
 
 /** What anonymous readers see: only PUBLISHED posts, never an e-mail (queries in PostsRepository). */
 const cards = (rows: PostCardWithTags[]): PostCardResponseDto[] => rows.map((row) => toPostCard(row, row.tags));
@@ -41,6 +44,8 @@ export class PostsPublicService implements OnModuleDestroy {
   /** Recently answered public list pages (by `list:`, `latest`, `tag:` key) and posts (by slug). */
   private readonly lists = new MicroCache<ListAnswer>(ANSWER_TTL_MS, LIST_CACHE_ENTRIES);
   private readonly postsBySlug = new MicroCache<PostResponseDto>(ANSWER_TTL_MS, POST_CACHE_ENTRIES);
+  /** Author profiles by slug (their totals: published posts and likes). */
+  private readonly authorsBySlug = new MicroCache<AuthorProfileDto>(ANSWER_TTL_MS, AUTHOR_CACHE_ENTRIES);
   private readonly stopListening: () => void;
 
   constructor(
@@ -59,9 +64,11 @@ export class PostsPublicService implements OnModuleDestroy {
    * show it (cards carry both counts) and the tag lists sorted by that count (the post may move
    * into them). A tag: it shows on cards and posts that the held answers may not show yet (an
    * activation), so every list and post. An account's name, bio or avatar: the cards and posts
-   * by that author; other account changes show in no answer held here.
+   * by that author. Author profiles (counts, like totals, who qualifies) drop on any post, like or
+   * account change; an account's other changes (a ban, roles) also drop the author post lists.
    */
   private dropStale(change: ContentChange): void {
+    if (change.kind === 'post' || change.kind === 'user' || (change.kind === 'post-counters' && change.counter === 'likes')) this.authorsBySlug.clear();
     switch (change.kind) {
       case 'post':
         this.publishedTotals.clear();
@@ -75,7 +82,10 @@ export class PostsPublicService implements OnModuleDestroy {
         return;
       }
       case 'user':
-        if (!change.profileChanged) return;
+        if (!change.profileChanged) {
+          this.lists.deleteWhere((key) => key.startsWith('author:'));
+          return;
+        }
         this.lists.deleteWhere((_key, answer) => cardsOf(answer).some((card) => card.authorId === change.userId));
         this.postsBySlug.deleteWhere((_slug, post) => post.userId === change.userId);
         return;
@@ -84,6 +94,7 @@ export class PostsPublicService implements OnModuleDestroy {
         this.publishedTotals.clear();
         this.lists.clear();
         this.postsBySlug.clear();
+        this.authorsBySlug.clear();
     }
   }
 
@@ -151,9 +162,9 @@ export class PostsPublicService implements OnModuleDestroy {
   }
 
   async sitemap(): Promise<SitemapResponseDto> {
-    const { posts, tags } = await this.repository.sitemapRows();
+    const { posts, tags, authors } = await this.repository.sitemapRows();
     const entry = (row: { slug: string; updated_at: Date }) => ({ slug: row.slug, updatedAt: row.updated_at.toISOString() });
-    return { posts: posts.map(entry), tags: tags.map(entry) };
+    return { posts: posts.map(entry), tags: tags.map(entry), authors: authors.map(entry) };
   }
 
   /** Users holding AUTHOR (active accounts) with at least one published post, most published first. */
@@ -169,6 +180,33 @@ export class PostsPublicService implements OnModuleDestroy {
       totalLikes: row.total_likes,
       latestPostAt: row.latest_post_at ? row.latest_post_at.toISOString() : null,
     }));
+  }
+
+  /** A public author's profile: an active AUTHOR (or ADMIN) with at least one published post; 404 otherwise. */
+  author(slug: string): Promise<AuthorProfileDto> {
+    return this.authorsBySlug.remember(slug, async () => {
+      const row = SLUG_PATTERN.test(slug) && slug.length <= AUTHOR_SLUG_MAX ? await this.repository.authorProfileBySlug(slug) : undefined;
+      if (!row) throw new NotFoundException(PostsMessages.authorNotFound(slug));
+      return {
+        id: row.id,
+        slug: row.slug,
+        fullName: row.full_name,
+        avatar: row.avatar,
+        bio: row.bio,
+        postCount: row.post_count,
+        totalLikes: row.total_likes,
+        joinedAt: row.created_at.toISOString(),
+      };
+    });
+  }
+
+  /** A public author's published cards, newest first; 404 like author(). The total is the profile's post count. */
+  authorPosts(slug: string, page: number, size: number): Promise<Page<PostCardResponseDto>> {
+    return this.remembered(`author:${slug}:${page}:${size}`, async () => {
+      const author = await this.author(slug);
+      const rows = await this.repository.publishedCardsOfAuthor(author.id, size, page * size);
+      return toPage(cards(rows), author.postCount, page, size);
+    });
   }
 
   private remembered<T extends ListAnswer>(key: string, load: () => Promise<T>): Promise<T> {

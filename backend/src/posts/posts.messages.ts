@@ -20,6 +20,7 @@ export const PostsMessages = {
   notFoundById: (id: number) => `Post with id ${id} not found`,
   notFoundBySlug: (slug: string) => `Post with slug "${slug}" not found`,
   tagNotFound: (slug: string) => `Tag "${slug}" not found`,
+  authorNotFound: (slug: string) => `Author "${slug}" not found`,
 
   FORBIDDEN_POSTS: 'You do not have permission to access posts.',
   FORBIDDEN_ACCESS: 'You do not have permission to access this post.',

@@ -65,6 +65,16 @@ export interface SitemapRow {
   slug: string;
   updated_at: Date;
 }
+export interface AuthorProfileRow {
+  id: number;
+  slug: string;
+  full_name: string;
+  avatar: string | null;
+  bio: string | null;
+  post_count: number;
+  total_likes: number;
+  created_at: Date;
+}
 export interface AuthorSummaryRow {
   id: number;
   slug: string;
@@ -75,6 +85,16 @@ export interface AuthorSummaryRow {
   total_likes: number;
   latest_post_at: Date | null;
 }
+
+/**
+ * Who counts as a public author: an active account of user `u` holding one of the roles `$1`
+ * (text[]). The /authors list (spec) names AUTHOR only; author pages admit AUTHOR and ADMIN (an
+ * administrator's published posts link to their page too: ADMIN outranks AUTHOR).
+ */
+const PUBLIC_AUTHOR = `u.status = 'ACTIVE'
+  AND EXISTS (SELECT 1 FROM user_roles ur JOIN roles r ON r.id = ur.role_id WHERE ur.user_id = u.id AND r.name = ANY($1::text[]))`;
+const LISTED_AUTHOR_ROLES = [RoleName.AUTHOR];
+const AUTHOR_PAGE_ROLES = [RoleName.AUTHOR, RoleName.ADMIN];
 
 /**
  * The posts queries written in SQL (public lists, counters), by name. Rules (who sees what,
@@ -122,9 +142,9 @@ export class PostsRepository {
     return row;
   }
 
-  /** Every published post's slug, newest first, and every active tag with published posts. */
-  async sitemapRows(): Promise<{ posts: SitemapRow[]; tags: SitemapRow[] }> {
-    const [posts, tags] = await Promise.all([
+  /** Every published post's slug, newest first, every active tag with published posts and every author page (by slug). */
+  async sitemapRows(): Promise<{ posts: SitemapRow[]; tags: SitemapRow[]; authors: SitemapRow[] }> {
+    const [posts, tags, authors] = await Promise.all([
       this.dataSource.query(`SELECT slug, updated_at FROM posts WHERE status = 'PUBLISHED' ORDER BY published_at DESC, id DESC`) as Promise<SitemapRow[]>,
       this.dataSource.query(
         `SELECT t.slug, GREATEST(t.updated_at, max(p.updated_at)) AS updated_at
@@ -132,8 +152,15 @@ export class PostsRepository {
           WHERE t.is_active = true AND p.status = 'PUBLISHED'
           GROUP BY t.id ORDER BY t.slug`,
       ) as Promise<SitemapRow[]>,
+      this.dataSource.query(
+        `SELECT u.slug, GREATEST(u.updated_at, max(p.updated_at)) AS updated_at
+           FROM users u JOIN posts p ON p.author_id = u.id AND p.status = 'PUBLISHED'
+          WHERE ${PUBLIC_AUTHOR}
+          GROUP BY u.id ORDER BY u.slug`,
+        [AUTHOR_PAGE_ROLES],
+      ) as Promise<SitemapRow[]>,
     ]);
-    return { posts, tags };
+    return { posts, tags, authors };
   }
 
   /** Users holding AUTHOR (active accounts) with at least one published post, most published first. */
@@ -142,12 +169,29 @@ export class PostsRepository {
       `SELECT u.id, u.slug, u.full_name, u.avatar, u.bio, count(p.id)::int AS post_count,
               COALESCE(sum(p.like_count), 0)::int AS total_likes, max(p.published_at) AS latest_post_at
          FROM users u JOIN posts p ON p.author_id = u.id AND p.status = 'PUBLISHED'
-        WHERE u.status = 'ACTIVE'
-          AND EXISTS (SELECT 1 FROM user_roles ur JOIN roles r ON r.id = ur.role_id WHERE ur.user_id = u.id AND r.name = $1)
+        WHERE ${PUBLIC_AUTHOR}
         GROUP BY u.id
         ORDER BY post_count DESC, latest_post_at DESC, u.id`,
-      [RoleName.AUTHOR],
+      [LISTED_AUTHOR_ROLES],
     ) as Promise<AuthorSummaryRow[]>;
+  }
+
+  /** A public author (PUBLIC_AUTHOR with at least one published post) by slug, with their published count and likes. */
+  async authorProfileBySlug(slug: string): Promise<AuthorProfileRow | undefined> {
+    const [row] = (await this.dataSource.query(
+      `SELECT u.id, u.slug, u.full_name, u.avatar, u.bio, u.created_at, count(p.id)::int AS post_count,
+              COALESCE(sum(p.like_count), 0)::int AS total_likes
+         FROM users u JOIN posts p ON p.author_id = u.id AND p.status = 'PUBLISHED'
+        WHERE u.slug = $2 AND ${PUBLIC_AUTHOR}
+        GROUP BY u.id`,
+      [AUTHOR_PAGE_ROLES, slug],
+    )) as AuthorProfileRow[];
+    return row;
+  }
+
+  /** An author's published cards, newest first. */
+  publishedCardsOfAuthor(authorId: number, limit: number, offset: number): Promise<PostCardWithTags[]> {
+    return this.cardsPage(`FROM posts p WHERE p.author_id = $1 AND p.status = 'PUBLISHED'`, 'p.published_at DESC, p.id DESC', [authorId], limit, offset);
   }
 
   /** Tag chips of these posts, alphabetical (active tags only on public answers). */

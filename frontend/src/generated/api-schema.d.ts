@@ -383,6 +383,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/blog/authors/{slug}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An author's public profile (/authors/{slug}); 404 unless an active AUTHOR (or ADMIN) with at least one published post */
+        get: operations["getAuthor"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/blog/authors/{slug}/posts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An author's published posts, newest first (published_at DESC, id DESC); size defaults to 10, clamped to 1–100; 404 like GET authors/{slug} */
+        get: operations["listAuthorPosts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/blog/comments/{id}": {
         parameters: {
             query?: never;
@@ -612,7 +646,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Slugs and last changes of every published post and of every active tag with published posts (sitemap.xml) */
+        /** Slugs and last changes of every published post, of every active tag with published posts and of every author page (sitemap.xml) */
         get: operations["getPublicSitemap"];
         put?: never;
         post?: never;
@@ -1719,6 +1753,23 @@ export interface components {
             /** @description Active tags (Total Tags Available) */
             totalTags: number;
         };
+        AuthorProfileDto: {
+            avatar: string | null;
+            bio: string | null;
+            fullName: string;
+            id: number;
+            /**
+             * Format: date-time
+             * @description When the account was created
+             */
+            joinedAt: string;
+            /** @description Published posts */
+            postCount: number;
+            /** @description The author page: /authors/{slug} */
+            slug: string;
+            /** @description Likes over published posts */
+            totalLikes: number;
+        };
         AuthorSummaryDto: {
             avatar: string | null;
             bio: string | null;
@@ -2323,6 +2374,8 @@ export interface components {
             updatedAt: string;
         };
         SitemapResponseDto: {
+            /** @description Author pages (/authors/{slug}): authors with published posts */
+            authors: components["schemas"]["SitemapEntryDto"][];
             posts: components["schemas"]["SitemapEntryDto"][];
             tags: components["schemas"]["SitemapEntryDto"][];
         };
@@ -3982,6 +4035,114 @@ export interface operations {
                         /** @example true */
                         success: boolean;
                     };
+                };
+            };
+        };
+    };
+    getAuthor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Author slug (users.slug) */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AuthorProfileDto"];
+                        /** @example null */
+                        errors: Record<string, never> | null;
+                        /** @example OK */
+                        message: string;
+                        /** @example 200 */
+                        status: number;
+                        /** @example true */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    listAuthorPosts: {
+        parameters: {
+            query?: {
+                /** @description Zero-based page number */
+                page?: number;
+                size?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Author slug (users.slug) */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of results */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            content: components["schemas"]["PostCardResponseDto"][];
+                            empty: boolean;
+                            first: boolean;
+                            last: boolean;
+                            number: number;
+                            numberOfElements: number;
+                            pageable: components["schemas"]["PageableDto"];
+                            size: number;
+                            totalElements: number;
+                            totalPages: number;
+                        };
+                        /** @example null */
+                        errors: Record<string, never> | null;
+                        /** @example OK */
+                        message: string;
+                        /** @example 200 */
+                        status: number;
+                        /** @example true */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Invalid input (errors per field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
         };

@@ -91,6 +91,7 @@ export class PostMovedDto {
 export class SitemapResponseDto {
   @ApiProperty({ type: [SitemapEntryDto] }) posts: SitemapEntryDto[];
   @ApiProperty({ type: [SitemapEntryDto] }) tags: SitemapEntryDto[];
+  @ApiProperty({ type: [SitemapEntryDto], description: 'Author pages (/authors/{slug}): authors with published posts' }) authors: SitemapEntryDto[];
 }
 
 export class AuthorSummaryDto {
@@ -102,4 +103,16 @@ export class AuthorSummaryDto {
   @ApiProperty({ description: 'Published posts' }) postCount: number;
   @ApiProperty({ description: 'Likes over published posts' }) totalLikes: number;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) latestPostAt: string | null;
+}
+
+/** An author's public page (/authors/{slug}): an active AUTHOR (or ADMIN) with at least one published post. */
+export class AuthorProfileDto {
+  @ApiProperty() id: number;
+  @ApiProperty({ description: 'The author page: /authors/{slug}' }) slug: string;
+  @ApiProperty() fullName: string;
+  @ApiProperty({ type: String, nullable: true }) avatar: string | null;
+  @ApiProperty({ type: String, nullable: true }) bio: string | null;
+  @ApiProperty({ description: 'Published posts' }) postCount: number;
+  @ApiProperty({ description: 'Likes over published posts' }) totalLikes: number;
+  @ApiProperty({ type: String, format: 'date-time', description: 'When the account was created' }) joinedAt: string;
 }
