@@ -171,7 +171,9 @@ async function showVisibleIslands(page: Page): Promise<void> {
     await expect(page.locator(`astro-island[uid="${uid}"]`)).not.toHaveAttribute('ssr', /.*/, { timeout: 20_000 });
   }
 }
-const firstWaitingIsland = (page: Page) => page.evaluate(() => document.querySelector('astro-island[ssr]')?.getAttribute('uid') ?? '');
+// An island this width does not display (the header's search box below 1024 px) never hydrates: client:visible.
+const firstWaitingIsland = (page: Page) =>
+  page.evaluate(() => [...document.querySelectorAll('astro-island[ssr]')].find((island) => island.getClientRects().length > 0 || [...island.children].some((child) => child.getClientRects().length > 0))?.getAttribute('uid') ?? '');
 
 for (const width of [320, 390]) {
   test.describe(`${width} px`, () => {
