@@ -68,7 +68,7 @@ test.beforeAll(async ({ playwright, baseURL }) => {
 /** The page's own form (the header's is 'Site search'). */
 const searchForm = (page: Page) => page.getByRole('search', { name: 'Search posts' });
 const results = (page: Page) => page.locator('[data-search-result]');
-const resultTitles = (page: Page) => page.locator('[data-search-result] h2');
+const resultTitles = (page: Page) => page.locator('[data-search-result] h3');
 
 /** The header's island is live (client:visible: it hydrates once shown, from 1024 px). */
 async function headerBoxHydrated(page: Page): Promise<void> {
@@ -111,6 +111,22 @@ test.describe('the header search box', () => {
     await box.press('Enter');
     await expect(page).toHaveURL(new RegExp(`/blog/${titlePost.slug}$`));
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(titlePost.title);
+  });
+
+  test('keeps what was typed before it hydrated, and suggests for it', async ({ page }) => {
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    await page.route(/\/_astro\/[^?#]+\.js(\?.*)?$/, async (route) => {
+      await released;
+      await route.continue();
+    });
+    await page.goto('/about');
+    const box = page.getByRole('combobox', { name: 'Search posts' });
+    await box.fill(words.title);
+    release();
+    await headerBoxHydrated(page);
+    await expect(box).toHaveValue(words.title);
+    await expect(page.getByRole('listbox', { name: 'Suggested posts' }).getByRole('option')).toHaveText([titlePost.title]);
   });
 
   test('Enter without a highlighted suggestion searches', async ({ page }) => {
