@@ -8,8 +8,11 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * - `user_slug_base(name)`: spec 001 §5 post-slug rules (common/validation/slug.ts `slugify`) on
  *   the NFKD form: đ→d, diacritics dropped, lower-case, spaces → hyphens, only a-z 0-9 -;
  *   'user' when nothing is left (a name in another script).
- * - collisions get -2, -3… (one past the highest suffix taken); a transaction-scoped advisory lock
- *   per base makes two concurrent sign-ups with one name wait for each other instead of colliding.
+ * - collisions get -2, -3… (one past the highest suffix taken); one transaction-scoped advisory
+ *   lock makes concurrent sign-ups with one name wait for each other instead of colliding. One key
+ *   for every name, not one per name: a lock per name would take a lock-table slot per distinct
+ *   name, and a bulk insert (seed:demo --users, this backfill) of thousands of names would run
+ *   out of them ('out of shared memory'); sign-ups are short, so they queue only for milliseconds.
  * The slug never follows a later name change (links and feed subscriptions stay valid).
  * COLLATE "C" makes `base-…` a contiguous range of the unique index, which the suffix lookup scans.
  */
@@ -31,7 +34,7 @@ export class AddUserSlugs1795700000000 implements MigrationInterface {
         base text := user_slug_base(name);
         highest bigint;
       BEGIN
-        PERFORM pg_advisory_xact_lock(hashtext('users.slug:' || base));
+        PERFORM pg_advisory_xact_lock(hashtext('users.slug'));
         IF NOT EXISTS (SELECT 1 FROM users WHERE slug = base) THEN
           RETURN base;
         END IF;
@@ -51,6 +54,8 @@ export class AddUserSlugs1795700000000 implements MigrationInterface {
       END
       $$`);
     await queryRunner.query(`ALTER TABLE "users" ADD "slug" character varying(112) COLLATE "C"`);
+    // Before the backfill: each row's lookups read the index instead of scanning every user.
+    await queryRunner.query(`CREATE UNIQUE INDEX "UQ_users_slug" ON "users" ("slug") `);
     await queryRunner.query(`
       DO $$
       DECLARE row record;
@@ -61,7 +66,6 @@ export class AddUserSlugs1795700000000 implements MigrationInterface {
       END
       $$`);
     await queryRunner.query(`ALTER TABLE "users" ALTER COLUMN "slug" SET NOT NULL`);
-    await queryRunner.query(`CREATE UNIQUE INDEX "UQ_users_slug" ON "users" ("slug") `);
     await queryRunner.query(`CREATE TRIGGER "TRG_users_slug" BEFORE INSERT ON "users" FOR EACH ROW EXECUTE FUNCTION users_assign_slug()`);
   }
 

@@ -107,6 +107,16 @@ describe('AddUserSlugs backfill', () => {
     }
   }
 
+  it('slugs a bulk insert of thousands of distinct names in one statement (one advisory lock, not one per name)', async () => {
+    const rows = (await dataSource.query(
+      `INSERT INTO users (full_name, email, password_hash)
+       SELECT 'Bulk Name ' || i || ' ' || (i % 7), 'bulk-' || i || '@example.test', 'x' FROM generate_series(1, 8000) AS i
+       RETURNING slug`,
+    )) as { slug: string }[];
+    expect(new Set(rows.map((row) => row.slug)).size).toBe(8000);
+    expect(rows[0].slug).toBe('bulk-name-1-1');
+  });
+
   it('gives existing users slugs in id order (the oldest keeps the bare one); down drops them', async () => {
     await run('down');
     const names = ['Nguyễn Văn Đức', 'Nguyen Van Duc', 'Ada Lovelace', 'nguyễn văn đức'];

@@ -67,7 +67,7 @@ describe('Page gateway: parity with HTTP', () => {
   let t: TestApp;
   let gateway: PageGatewayService;
   let users: Record<'reader' | 'author' | 'admin', TestUser>;
-  let post: { id: number; slug: string };
+  let post: { id: number; slug: string; title: string };
   let draft: { id: number; slug: string };
   let tagId: number;
   let tagSlug: string;

@@ -185,3 +185,52 @@ test("the cached author page shows the author's new bio and a new post at once",
   await writer.dispose();
   await admin.dispose();
 });
+
+test('related posts at the end of a post page: posts sharing its tags, linking to them and their authors; axe', async ({ page }) => {
+  await page.goto(`/blog/${slugOf(3)}`);
+  const section = page.getByRole('region', { name: 'Related posts' });
+  await expect(section).toBeVisible();
+  const items = section.locator('[data-related-post]');
+  const count = await items.count();
+  expect(count).toBeGreaterThan(0);
+  expect(count).toBeLessThanOrEqual(4);
+  const titles = await section.locator('h3 a').allTextContents();
+  expect(titles).not.toContain(titleOf(3));
+  const ours = Array.from({ length: POSTS }, (_, i) => titleOf(i + 1));
+  for (const title of titles) expect(ours).toContain(title.trim());
+  await expect(section.getByRole('link', { name: author.fullName }).first()).toHaveAttribute('href', `/authors/${authorSlug}`);
+  await expectNoSeriousViolations(page, `/blog/${slugOf(3)} (related posts)`);
+  await section.locator('h3 a').first().click();
+  await expect(page).toHaveURL(/\/blog\/discovery-story-\d+-/);
+});
+
+test("a cached post page shows a related post's new title at once, and drops it when it is unpublished; no section without related posts", async ({ request, playwright, baseURL }) => {
+  const admin = await adminApi(baseURL!, playwright);
+  const lonelyTag = { name: `Related ${unique}`, slug: `related-${unique}` };
+  expect((await admin.post('/api/v1/blog/tags', { data: lonelyTag })).status()).toBe(201);
+  const make = async (name: string) => {
+    const created = await admin.post('/api/v1/blog/posts', { data: { title: `${name} ${unique}`, slug: `${name.toLowerCase()}-${unique}`, content: `${name} body.`, status: 'PUBLISHED', tagSlugs: [lonelyTag.slug] } });
+    expect(created.status(), await created.text()).toBe(201);
+    return (await created.json()).data as { id: number; slug: string; title: string };
+  };
+  const host = await make('Host');
+  const alone = await (await request.get(`/blog/${host.slug}`)).text();
+  expect(alone).not.toContain('data-related-posts');
+
+  const neighbour = await make('Neighbour');
+  const before = await (await request.get(`/blog/${host.slug}`)).text();
+  expect(before).toContain(`>${neighbour.title}</a>`);
+  expect((await request.get(`/blog/${host.slug}`)).headers()['etag']).toBeTruthy();
+
+  const renamed = `Renamed neighbour ${unique}`;
+  expect((await admin.put(`/api/v1/blog/posts/${neighbour.id}`, { data: { title: renamed } })).status()).toBe(200);
+  const afterRename = await (await request.get(`/blog/${host.slug}`)).text();
+  expect(afterRename).toContain(`>${renamed}</a>`);
+  expect(afterRename).not.toContain(`>${neighbour.title}</a>`);
+
+  expect((await admin.put(`/api/v1/blog/posts/${neighbour.id}`, { data: { status: 'ARCHIVED' } })).status()).toBe(200);
+  const afterUnpublish = await (await request.get(`/blog/${host.slug}`)).text();
+  expect(afterUnpublish).not.toContain(renamed);
+  expect(afterUnpublish).not.toContain('data-related-posts');
+  await admin.dispose();
+});

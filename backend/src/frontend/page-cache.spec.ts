@@ -1,5 +1,8 @@
 import { etagOf, matchesIfNoneMatch, PageCache, type CachedPage } from './page-cache';
-import { hasSessionCookie, isCacheableResponse, isPublicPagePath, postSlugOf } from './page-cache-policy';
+import { hasSessionCookie, isCacheableResponse, isPublicPagePath, PageGroup, pageGroupOf, postPageGroup, postSlugOf } from './page-cache-policy';
+import { PageCacheService } from './page-cache.service';
+import { ContentEvents } from '../common/content-events';
+import { loadConfig } from '../config/env';
 import type { Request } from 'express';
 
 function page(body: string, status = 200): CachedPage {
@@ -78,6 +81,47 @@ describe('page cache policy', () => {
     for (const path of ['/login', '/account', '/author/posts', '/admin', '/blog/a/b', '/dashboard', '/tag', '/api/v1/health']) {
       expect([path, isPublicPagePath(path)]).toEqual([path, false]);
     }
+  });
+
+  it('caches author pages, their feeds and tag feeds in their groups (issue 18)', () => {
+    for (const path of ['/authors/ada-lovelace', '/authors/ada-lovelace/', '/authors/ada-lovelace/rss.xml', '/blog/tag/web/rss.xml']) {
+      expect([path, isPublicPagePath(path)]).toEqual([path, true]);
+    }
+    for (const path of ['/authors/a/b', '/authors/a/rss.xml/x', '/blog/tag/web/atom.xml', '/tag/web/rss.xml']) {
+      expect([path, isPublicPagePath(path)]).toEqual([path, false]);
+    }
+    expect(pageGroupOf('/authors/ada-lovelace?page=2')).toBe(PageGroup.authorPages);
+    expect(pageGroupOf('/authors/ada-lovelace/rss.xml')).toBe(PageGroup.authorPages);
+    expect(pageGroupOf('/authors')).toBe(PageGroup.authors);
+    expect(pageGroupOf('/blog/tag/web/rss.xml')).toBe(PageGroup.tags);
+  });
+
+  it("drops author pages on a post, a like, a tag or any account change; a post change drops every post's page (related posts)", () => {
+    const events = new ContentEvents();
+    const service = new PageCacheService(loadConfig({ DATA_DIR: '/tmp/inkwell-page-cache-spec', JWT_SECRET: 'x'.repeat(40), PAGE_CACHE: 'on' }), events);
+    const keys = ['/authors/ada', '/authors/ada/rss.xml', '/blog/tag/web/rss.xml', '/blog/other-post', '/sitemap.xml', '/authors'];
+    const fill = () => keys.forEach((key) => service.store(key, page(key), service.generation));
+    const kept = () => keys.filter((key) => service.cache.get(key) !== undefined);
+
+    fill();
+    service.dropStale({ kind: 'post', postId: 1, slugs: ['a-post'] });
+    expect(kept()).toEqual([]);
+    fill();
+    service.dropStale({ kind: 'post-counters', postId: 1, slug: 'a-post', counter: 'likes' });
+    expect(kept()).toEqual(['/blog/other-post', '/sitemap.xml']);
+    fill();
+    service.dropStale({ kind: 'post-counters', postId: 1, slug: 'a-post', counter: 'comments' });
+    expect(kept()).toEqual(keys);
+    service.dropStale({ kind: 'user', userId: 1, profileChanged: false });
+    expect(kept()).toEqual(['/blog/tag/web/rss.xml', '/blog/other-post']);
+    fill();
+    service.dropStale({ kind: 'user', userId: 1, profileChanged: true });
+    expect(kept()).toEqual(['/sitemap.xml']);
+    fill();
+    service.dropStale({ kind: 'tag', tagId: 1, slugs: ['web'] });
+    expect(kept()).toEqual(['/authors']);
+    expect(postPageGroup('other-post')).toBe(pageGroupOf('/blog/other-post'));
+    service.onModuleDestroy();
   });
 
   it('finds the slug of a post page only', () => {

@@ -22,4 +22,5 @@ export const PostsTexts = {
   AUTHORS_FAILED: 'Unable to load authors',
   AUTHORS_EMPTY: 'No authors yet',
   AUTHORS_EMPTY_MESSAGE: 'Authors appear here once their first post is published.',
+  RELATED_HEADING: 'Related posts',
 } as const;
