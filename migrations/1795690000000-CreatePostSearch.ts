@@ -13,11 +13,12 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  *   `unaccent` dictionary in front of it when the extension exists, so ts_headline also marks the
  *   accented words of the original text.
  * - `posts.search_document`: title (weight A), summary and active tag names (B), body text (C:
- *   `content_html` without markup, common entities decoded), all unaccented; `posts.search_head`:
- *   its title, summary and tag part alone (small, stored inline), which picks the candidates a
- *   query matching thousands of posts ranks (posts/search.repository.ts). Kept by triggers: on
- *   posts (title, summary, body), on post_tags (a post's tags change, a post or tag is deleted) and
- *   on tags (renamed, activated or deactivated). A generated column cannot read the tag names.
+ *   `content_html` without markup, common entities decoded), all unaccented, body first;
+ *   `posts.search_head`: its title, summary and tag part alone (small, stored inline), which picks
+ *   the candidates a query matching thousands of posts ranks (posts/search.repository.ts). Kept by
+ *   triggers: on posts (title, summary, body), on post_tags (a post's tags change, a post or tag
+ *   is deleted) and on tags (renamed, activated or deactivated); only a body change parses the
+ *   HTML again. A generated column cannot read the tag names.
  * - A GIN index over the published posts' documents and a trigram GIN index over their unaccented,
  *   lower-cased titles (the typo fallback); one over the heads. Existing posts get their document here.
  */
@@ -61,17 +62,24 @@ export class CreatePostSearch1795690000000 implements MigrationInterface {
       SELECT setweight(to_tsvector('inkwell_search', inkwell_unaccent(coalesce(title, ''))), 'A')
           || setweight(to_tsvector('inkwell_search', inkwell_unaccent(coalesce(summary, '') || ' ' || coalesce(tag_names, ''))), 'B')
     $f$`);
-    await queryRunner.query(`CREATE FUNCTION inkwell_post_document(head tsvector, html text) RETURNS tsvector
-      LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $f$
-      SELECT head || setweight(to_tsvector('inkwell_search', inkwell_unaccent(inkwell_html_text(coalesce(html, '')))), 'C')
+    await queryRunner.query(`CREATE FUNCTION inkwell_post_body(html text) RETURNS tsvector LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $f$
+      SELECT setweight(to_tsvector('inkwell_search', inkwell_unaccent(inkwell_html_text(coalesce(html, '')))), 'C')
     $f$`);
     await queryRunner.query(`CREATE FUNCTION inkwell_post_tag_names(post integer) RETURNS text LANGUAGE sql STABLE PARALLEL SAFE AS $f$
       SELECT coalesce(string_agg(t.name, ' ' ORDER BY t.name), '') FROM post_tags pt JOIN tags t ON t.id = pt.tag_id WHERE pt.post_id = post AND t.is_active
     $f$`);
     await queryRunner.query(`ALTER TABLE "posts" ADD "search_head" tsvector NOT NULL DEFAULT ''::tsvector`);
     await queryRunner.query(`ALTER TABLE "posts" ADD "search_document" tsvector NOT NULL DEFAULT ''::tsvector`);
+    // The document is the body (C) first, then the head: || moves the head's positions past the
+    // body's, so a new head (tags, title, summary) keeps the body's positions, and ts_filter(document,
+    // '{c}') gives the body back without parsing the HTML again.
     await queryRunner.query(`CREATE FUNCTION inkwell_refresh_post_documents(ids integer[]) RETURNS void LANGUAGE sql AS $f$
-      UPDATE posts p SET search_head = d.head, search_document = inkwell_post_document(d.head, p.content_html)
+      UPDATE posts p SET search_head = d.head, search_document = inkwell_post_body(p.content_html) || d.head
+        FROM (SELECT x.id, inkwell_post_head(x.title, x.summary, inkwell_post_tag_names(x.id)) AS head FROM posts x WHERE x.id = ANY(ids)) d
+       WHERE p.id = d.id
+    $f$`);
+    await queryRunner.query(`CREATE FUNCTION inkwell_refresh_post_heads(ids integer[]) RETURNS void LANGUAGE sql AS $f$
+      UPDATE posts p SET search_head = d.head, search_document = ts_filter(p.search_document, '{c}') || d.head
         FROM (SELECT x.id, inkwell_post_head(x.title, x.summary, inkwell_post_tag_names(x.id)) AS head FROM posts x WHERE x.id = ANY(ids)) d
        WHERE p.id = d.id
     $f$`);
@@ -83,7 +91,11 @@ export class CreatePostSearch1795690000000 implements MigrationInterface {
           RETURN NEW;
         END IF;
         NEW.search_head := inkwell_post_head(NEW.title, NEW.summary, inkwell_post_tag_names(NEW.id));
-        NEW.search_document := inkwell_post_document(NEW.search_head, NEW.content_html);
+        IF TG_OP = 'INSERT' OR NEW.content_html IS DISTINCT FROM OLD.content_html THEN
+          NEW.search_document := inkwell_post_body(NEW.content_html) || NEW.search_head;
+        ELSE
+          NEW.search_document := ts_filter(OLD.search_document, '{c}') || NEW.search_head;
+        END IF;
         RETURN NEW;
       END $f$`);
     await queryRunner.query(
@@ -93,9 +105,9 @@ export class CreatePostSearch1795690000000 implements MigrationInterface {
     await queryRunner.query(`CREATE FUNCTION inkwell_post_tags_search_document() RETURNS trigger LANGUAGE plpgsql AS $f$
       BEGIN
         IF TG_OP = 'INSERT' THEN
-          PERFORM inkwell_refresh_post_documents(ARRAY(SELECT DISTINCT post_id FROM changed_rows));
+          PERFORM inkwell_refresh_post_heads(ARRAY(SELECT DISTINCT post_id FROM changed_rows));
         ELSE
-          PERFORM inkwell_refresh_post_documents(ARRAY(SELECT DISTINCT post_id FROM removed_rows));
+          PERFORM inkwell_refresh_post_heads(ARRAY(SELECT DISTINCT post_id FROM removed_rows));
         END IF;
         RETURN NULL;
       END $f$`);
@@ -107,7 +119,7 @@ export class CreatePostSearch1795690000000 implements MigrationInterface {
     );
     await queryRunner.query(`CREATE FUNCTION inkwell_tags_search_document() RETURNS trigger LANGUAGE plpgsql AS $f$
       BEGIN
-        PERFORM inkwell_refresh_post_documents(ARRAY(SELECT post_id FROM post_tags WHERE tag_id = NEW.id));
+        PERFORM inkwell_refresh_post_heads(ARRAY(SELECT post_id FROM post_tags WHERE tag_id = NEW.id));
         RETURN NULL;
       END $f$`);
     await queryRunner.query(
@@ -141,9 +153,10 @@ export class CreatePostSearch1795690000000 implements MigrationInterface {
     await queryRunner.query(`DROP FUNCTION inkwell_tags_search_document()`);
     await queryRunner.query(`DROP FUNCTION inkwell_post_tags_search_document()`);
     await queryRunner.query(`DROP FUNCTION inkwell_posts_search_document()`);
+    await queryRunner.query(`DROP FUNCTION inkwell_refresh_post_heads(integer[])`);
     await queryRunner.query(`DROP FUNCTION inkwell_refresh_post_documents(integer[])`);
     await queryRunner.query(`DROP FUNCTION inkwell_post_tag_names(integer)`);
-    await queryRunner.query(`DROP FUNCTION inkwell_post_document(tsvector, text)`);
+    await queryRunner.query(`DROP FUNCTION inkwell_post_body(text)`);
     await queryRunner.query(`DROP FUNCTION inkwell_post_head(text, text, text)`);
     await queryRunner.query(`DROP FUNCTION inkwell_html_text(text)`);
     await queryRunner.query(`DROP TEXT SEARCH CONFIGURATION inkwell_search`);

@@ -216,6 +216,8 @@ describe('Search API (GET /blog/search) and related posts', () => {
     await t.http.put(api(`/blog/tags/${tag.id}`)).set(admin.auth).send({ name: after, slug: tag.slug }).expect(200);
     expect((await search({ q: before })).totalElements).toBe(0);
     expect((await search({ q: after })).content.map((hit: { id: number }) => hit.id)).toEqual([post.id]);
+    // The body still matches as it did, phrases included.
+    expect((await search({ q: `"plain body text" ${after}` })).content.map((hit: { id: number }) => hit.id)).toEqual([post.id]);
 
     await t.http.delete(api(`/blog/tags/${tag.id}/deactivate`)).set(admin.auth).expect(200);
     expect((await search({ q: after })).totalElements).toBe(0);
@@ -353,8 +355,12 @@ describe('Migration CreatePostSearch', () => {
     await dataSource.query(`INSERT INTO post_tags (post_id, tag_id) VALUES ($1, $2)`, [post.id, tag.id]);
     await run('up');
     const [row] = (await dataSource.query(`SELECT search_document::text AS document FROM posts WHERE id = $1`, [post.id])) as { document: string }[];
-    // Title 1-3 (A), summary and tag names 4-7 (B), body text 8-9 (C; markup and entities gone), all unaccented.
-    expect(row.document).toBe("'bai':9C 'hoc':1A 'lap':6B 'tat':5B 'than':8C 'tieng':2A 'tom':4B 'trinh':7B 'viet':3A");
+    // Body text 1-2 (C; markup and entities gone), then title 3-5 (A), summary and tag names 6-9 (B), all unaccented.
+    expect(row.document).toBe("'bai':2C 'hoc':3A 'lap':8B 'tat':7B 'than':1C 'tieng':4A 'tom':6B 'trinh':9B 'viet':5A");
+    // A new tag name rebuilds the title, summary and tag part; the body part keeps its positions.
+    await dataSource.query(`UPDATE tags SET name = 'Khoa học' WHERE id = $1`, [tag.id]);
+    const [renamed] = (await dataSource.query(`SELECT search_document::text AS document FROM posts WHERE id = $1`, [post.id])) as { document: string }[];
+    expect(renamed.document).toBe("'bai':2C 'hoc':3A,9B 'khoa':8B 'tat':7B 'than':1C 'tieng':4A 'tom':6B 'viet':5A");
   });
 
   it('the fallback without unaccent (translate over Latin letters) folds Vietnamese and Latin-1 as unaccent does', async () => {

@@ -38,20 +38,23 @@ const escapedText = (html: string) => `replace(replace(replace(replace(replace(t
 const headline = (text: string) => `ts_headline('inkwell_search', ${text}, ${QUERY}, E'StartSel=\\x01, StopSel=\\x02, MaxWords=35, MinWords=20')`;
 /** Bodies are read this far first: ts_headline parses all it is given, and most matches come early. */
 const SNIPPET_WINDOW = 4000;
+/** And never further than this (a body may hold 200,000 characters): a later match is not marked. */
+const SNIPPET_LIMIT = 60000;
 
 /**
  * The body text around the matches: the text without markup, HTML-escaped first, then
  * ts_headline marks matches with \x01 / \x02 (removed from the text beforehand), which become
  * <mark> and </mark>: the only markup a snippet can hold. The first SNIPPET_WINDOW characters of
- * the HTML (a tag cut at the end dropped) are tried first; the whole body only when they hold no
- * match. Without any match (a title-only hit) it is the body's first words. Runs of whitespace
+ * the HTML (a tag cut at the end dropped) are tried first; up to SNIPPET_LIMIT only when they hold
+ * no match. Without any match (a title-only hit) it is the body's first words. Runs of whitespace
  * collapse in the short result.
  */
 const SNIPPET = `btrim(regexp_replace(replace(replace(
     CASE WHEN strpos(first_pass.text, E'\\x01') > 0 OR length(p.content_html) <= ${SNIPPET_WINDOW} THEN first_pass.text
-         ELSE ${headline(escapedText('p.content_html'))} END,
+         ELSE ${headline(escapedText(`regexp_replace(left(p.content_html, ${SNIPPET_LIMIT}), '<[^>]*$', '')`))} END,
   E'\\x01', '<mark>'), E'\\x02', '</mark>'), '\\s+', ' ', 'g'))`;
-const FIRST_PASS = `CROSS JOIN LATERAL (SELECT ${headline(escapedText(`regexp_replace(left(p.content_html, ${SNIPPET_WINDOW}), '<[^>]*$', '')`))} AS text) first_pass`;
+// OFFSET 0 keeps the subquery whole: pulled up, its expression would be computed once per reference.
+const FIRST_PASS = `CROSS JOIN LATERAL (SELECT ${headline(escapedText(`regexp_replace(left(p.content_html, ${SNIPPET_WINDOW}), '<[^>]*$', '')`))} AS text OFFSET 0) first_pass`;
 
 export interface SearchFilter {
   tagSlug?: string;
@@ -72,6 +75,13 @@ const candidates = (where: string) => `SELECT h.id FROM (SELECT p.id FROM posts 
       ORDER BY p.published_at DESC, p.id DESC LIMIT ${HEAD_CANDIDATES}) h
    UNION SELECT b.id FROM (SELECT p.id FROM posts p WHERE p.search_document @@ ${QUERY} AND ${where}
       ORDER BY p.published_at DESC, p.id DESC LIMIT ${BODY_CANDIDATES}) b`;
+
+/**
+ * Related posts are picked among the newest posts (highest ids, from the (tag_id, post_id) index)
+ * of each of the post's tags, at most this many per tag, so a tag with thousands of posts costs
+ * as little as a small one.
+ */
+const RELATED_CANDIDATES_PER_TAG = 300;
 
 export type SearchHitRow = PostCardWithTags & { rank: number; snippet: string };
 
@@ -136,9 +146,10 @@ export class SearchRepository {
 
   /**
    * The typo fallback: each word of `query` (unaccented, lower-cased; words of 3+ letters) replaced
-   * by the most similar word of a published title or an active tag name when pg_trgm finds one
-   * (word_similarity ≥ pg_trgm's word_similarity_threshold, 0.6 by default), using the trigram
-   * index over titles. Undefined when nothing changes or pg_trgm is missing.
+   * by the most similar word (similarity ≥ 0.4) of the published titles most like it (for each
+   * word, the 5 titles with the best word_similarity above pg_trgm's word_similarity_threshold,
+   * 0.6 by default, through the trigram index over titles) or of an active tag name; a word
+   * found there as it is stays. Undefined when nothing changes or pg_trgm is missing.
    */
   async correctedQuery(query: string): Promise<string | undefined> {
     if (!(await this.hasTrigrams())) return undefined;
@@ -146,9 +157,10 @@ export class SearchRepository {
       `WITH words AS (
          SELECT w.word, w.n FROM regexp_split_to_table(lower(inkwell_unaccent($1)), '[^[:alnum:]]+') WITH ORDINALITY AS w(word, n) WHERE w.word <> ''
        ), titles AS (
-         SELECT inkwell_unaccent(lower(p.title)) AS text FROM posts p
-          WHERE p.status = 'PUBLISHED' AND inkwell_unaccent(lower(p.title)) %> inkwell_unaccent(lower($1))
-          ORDER BY inkwell_unaccent(lower($1)) <<-> inkwell_unaccent(lower(p.title)) LIMIT 20
+         SELECT DISTINCT similar_title.text FROM words CROSS JOIN LATERAL (
+           SELECT inkwell_unaccent(lower(p.title)) AS text FROM posts p
+            WHERE p.status = 'PUBLISHED' AND length(words.word) >= 3 AND inkwell_unaccent(lower(p.title)) %> words.word
+            ORDER BY words.word <<-> inkwell_unaccent(lower(p.title)) LIMIT 5) similar_title
        ), vocabulary AS (
          SELECT DISTINCT v AS word FROM titles, regexp_split_to_table(titles.text, '[^[:alnum:]]+') v WHERE length(v) >= 3
          UNION SELECT DISTINCT v FROM tags t, regexp_split_to_table(inkwell_unaccent(lower(t.name)), '[^[:alnum:]]+') v WHERE t.is_active AND length(v) >= 3
@@ -166,27 +178,31 @@ export class SearchRepository {
   }
 
   /**
-   * Up to `limit` published posts sharing an active tag with the published post `slug`, most
-   * similar titles first: the post's title words as an OR query, ranked against the others'
+   * Up to `limit` published posts sharing an active tag with the published post `slug` (among the
+   * newest RELATED_CANDIDATES_PER_TAG of each tag), most similar titles first: the post's title words as an OR query, ranked against the others'
    * title, summary and tags (search_head: title words weigh most), then by shared tags and
    * recency. Undefined when `slug` is no published post.
    */
   async related(slug: string, limit: number): Promise<PostCardWithTags[] | undefined> {
     const [source] = (await this.dataSource.query(`SELECT id FROM posts WHERE slug = $1 AND status = 'PUBLISHED'`, [slug])) as { id: number }[];
     if (!source) return undefined;
+    // The posts sharing a tag are read by primary key (ANY(ARRAY(...))): a join let the planner scan every post.
     return this.dataSource.query(
-      `WITH src AS (
-         SELECT s.id, (SELECT to_tsquery('simple', string_agg(quote_literal(l), ' | ')) FROM unnest(tsvector_to_array(to_tsvector('inkwell_search', inkwell_unaccent(s.title)))) l) AS title_query
+      `WITH src AS MATERIALIZED (
+         SELECT (SELECT to_tsquery('simple', string_agg(quote_literal(l), ' | ')) FROM unnest(tsvector_to_array(to_tsvector('inkwell_search', inkwell_unaccent(s.title)))) l) AS title_query
            FROM posts s WHERE s.id = $1
-       ), shared AS (
-         SELECT pt.post_id AS id, count(*) AS tags
+       ), shared AS MATERIALIZED (
+         SELECT recent.post_id AS id, count(*) AS tags
            FROM post_tags st JOIN tags t ON t.id = st.tag_id AND t.is_active = true
-           JOIN post_tags pt ON pt.tag_id = st.tag_id AND pt.post_id <> st.post_id
+           CROSS JOIN LATERAL (
+             SELECT pt.post_id FROM post_tags pt WHERE pt.tag_id = st.tag_id AND pt.post_id <> st.post_id
+              ORDER BY pt.post_id DESC LIMIT ${RELATED_CANDIDATES_PER_TAG}) recent
           WHERE st.post_id = $1
-          GROUP BY pt.post_id
+          GROUP BY recent.post_id
        ), best AS (
          SELECT p.id, COALESCE(ts_rank_cd(p.search_head, src.title_query), 0) AS similarity, shared.tags
-           FROM shared JOIN posts p ON p.id = shared.id AND p.status = 'PUBLISHED', src
+           FROM posts p JOIN shared ON shared.id = p.id CROSS JOIN src
+          WHERE p.id = ANY(ARRAY(SELECT id FROM shared)) AND p.status = 'PUBLISHED'
           ORDER BY similarity DESC, shared.tags DESC, p.published_at DESC, p.id DESC LIMIT $2
        )
        SELECT ${CARD_COLUMNS} FROM best JOIN posts p ON p.id = best.id JOIN users u ON u.id = p.author_id

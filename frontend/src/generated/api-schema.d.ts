@@ -2364,7 +2364,7 @@ export interface components {
              */
             query: string;
             size: number;
-            /** @description Matches offered (at most SEARCH_MAX_RESULTS of the best candidates, see README "Search") */
+            /** @description Matches offered: every match, or at most 300 candidates for a query matching more (README, "Search") */
             totalElements: number;
             totalPages: number;
         };
