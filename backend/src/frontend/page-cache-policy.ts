@@ -35,6 +35,8 @@ export function isPublicPagePath(path: string): boolean {
  * addresses share one entry.
  */
 export function pageCacheKey(url: string): string {
+  // Every cache hit asks: other pages pay one prefix test.
+  if (!url.startsWith(SEARCH_PATH)) return url;
   const query = url.indexOf('?');
   const path = query === -1 ? url : url.slice(0, query);
   if (path.replace(/(.)\/$/, '$1') !== SEARCH_PATH) return url;
