@@ -5,7 +5,13 @@ import { CachedPage, DEFAULT_PAGE_CACHE_LIMITS, PageCache } from './page-cache';
 import { PageGroup, pageGroupOf, postPageGroup } from './page-cache-policy';
 
 /** The pages that show like counts beside posts other than the page's own (cards, authors' totals). */
-const LIKE_COUNT_LISTS = [PageGroup.home, PageGroup.posts, PageGroup.tags, PageGroup.authors, PageGroup.authorPages];
+const LIKE_COUNT_LISTS = [PageGroup.home, PageGroup.posts, PageGroup.tags, PageGroup.authors, PageGroup.authorPages, PageGroup.search];
+
+/**
+ * Search result pages: anyone can ask for new ones without end (a crawler trying random words), so
+ * they get at most a quarter of the cache's bytes and 1,000 pages, and evict only each other.
+ */
+export const SEARCH_PAGE_LIMITS = { maxBytes: DEFAULT_PAGE_CACHE_LIMITS.maxBytes / 4, maxEntries: 1_000 };
 
 /**
  * The server-side cache of anonymous public pages. Each change drops the pages that show it
@@ -16,20 +22,20 @@ const LIKE_COUNT_LISTS = [PageGroup.home, PageGroup.posts, PageGroup.tags, PageG
  *   Posts change rarely next to likes and comments, which still drop only their post's page
  *   (related cards show no counts).
  * - `post-counters`: that post's page; for likes, also the pages whose cards or totals show like
- *   counts (home, /blog, tags, authors, author pages). Comment counts show only on the post's page.
+ *   counts (home, /blog, tags, authors, author pages, search). Comment counts show only on the post's page.
  * - `unpublished-post`: nothing (no public page shows it).
  * - `post-comments` (a comment edited): that post's page, which renders its first comments.
  * - `tag`: a tag shows on the cards and pages of its posts, which this cache cannot tell apart:
  *   every page but /authors.
  * - `user` with a new name, bio or avatar: every page that shows authors (all but the sitemap);
- *   any other account change (a ban, roles): /authors, the author pages and the sitemap (they
- *   list active authors; a banned author's published posts stay published and shown).
+ *   any other account change (a ban, roles): /authors, the author pages, the sitemap and the
+ *   search pages (they list active authors; a banned author's published posts stay published and shown).
  * - `resync`: everything.
  * `generation` and store() keep a render that began before a change to its page from being kept.
  */
 @Injectable()
 export class PageCacheService implements OnModuleDestroy {
-  readonly cache = new PageCache(DEFAULT_PAGE_CACHE_LIMITS, pageGroupOf);
+  readonly cache = new PageCache({ ...DEFAULT_PAGE_CACHE_LIMITS, groups: { [PageGroup.search]: SEARCH_PAGE_LIMITS } }, pageGroupOf);
   readonly enabled: boolean;
   /** Counts drops; a render stores its page only when its group was not dropped since it began. */
   private sequence = 0;
@@ -73,7 +79,7 @@ export class PageCacheService implements OnModuleDestroy {
         return;
       case 'user':
         if (change.profileChanged) this.dropAllBut(PageGroup.sitemap);
-        else this.drop([PageGroup.authors, PageGroup.authorPages, PageGroup.sitemap]);
+        else this.drop([PageGroup.authors, PageGroup.authorPages, PageGroup.sitemap, PageGroup.search]);
         return;
       case 'resync':
         this.invalidate();
