@@ -1,5 +1,11 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
+/**
+ * Notifications (issue 19 §1): the in-app rows, per-type preferences, per-user mail settings (the
+ * digest), and the e-mail deliveries the job queue sends. The list index is written by hand
+ * (newest first within unread, then read: one index scan); TypeORM cannot describe DESC columns.
+ * pg-boss keeps its own tables in the schema `pgboss`, created by pg-boss itself at start.
+ */
 export class CreateNotifications1795695440595 implements MigrationInterface {
   name = 'CreateNotifications1795695440595';
 
@@ -7,7 +13,7 @@ export class CreateNotifications1795695440595 implements MigrationInterface {
     await queryRunner.query(`CREATE TABLE "notifications" ("id" SERIAL NOT NULL, "user_id" integer NOT NULL, "type" character varying(32) NOT NULL, "actor_id" integer, "post_id" integer, "comment_id" integer, "reason" character varying(1000), "read" boolean NOT NULL DEFAULT false, "in_app" boolean NOT NULL DEFAULT true, "digest_pending" boolean NOT NULL DEFAULT false, "created_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), CONSTRAINT "PK_notifications" PRIMARY KEY ("id"))`);
     await queryRunner.query(`CREATE INDEX "IDX_notifications_digest" ON "notifications"  ("user_id", "id") WHERE "digest_pending"`);
     await queryRunner.query(`CREATE INDEX "IDX_notifications_user_unread" ON "notifications"  ("user_id") WHERE "in_app" AND NOT "read"`);
-    await queryRunner.query(`CREATE INDEX "IDX_notifications_user_list" ON "notifications"  ("user_id", "read", "created_at", "id") WHERE "in_app"`);
+    await queryRunner.query(`CREATE INDEX "IDX_notifications_user_list" ON "notifications"  ("user_id", "read", "created_at" DESC, "id" DESC) WHERE "in_app"`);
     await queryRunner.query(`CREATE TABLE "notification_deliveries" ("id" SERIAL NOT NULL, "user_id" integer NOT NULL, "notification_id" integer, "notification_ids" integer array NOT NULL DEFAULT '{}', "status" character varying(16) NOT NULL DEFAULT 'PENDING', "attempts" integer NOT NULL DEFAULT '0', "last_error" character varying(1000), "sent_at" TIMESTAMP WITH TIME ZONE, "created_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), "updated_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), CONSTRAINT "CHK_notification_deliveries_status" CHECK ("status" IN ('PENDING', 'SENT', 'FAILED', 'SKIPPED')), CONSTRAINT "PK_notification_deliveries" PRIMARY KEY ("id"))`);
     await queryRunner.query(`CREATE INDEX "IDX_notification_deliveries_user" ON "notification_deliveries"  ("user_id", "created_at") `);
     await queryRunner.query(`CREATE INDEX "IDX_notification_deliveries_notification" ON "notification_deliveries"  ("notification_id") `);

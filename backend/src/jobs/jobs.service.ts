@@ -21,6 +21,7 @@ export type JobHandler<T> = (job: JobRun<T>) => Promise<void>;
 interface Registration {
   name: string;
   handler: JobHandler<object>;
+  policy: PgBoss.QueuePolicy;
 }
 
 /** Options of one job (pg-boss's, minus the executor, which `enqueue` supplies). */
@@ -68,11 +69,11 @@ export class JobsService implements OnApplicationBootstrap, OnApplicationShutdow
 
   /**
    * A queue and its handler: register in `onModuleInit` (workers start after boot). The handler
-   * throws to have the job retried.
+   * throws to have the job retried. Policy 'short': at most one job per singletonKey waits.
    */
-  register<T extends object>(name: string, handler: JobHandler<T>): void {
+  register<T extends object>(name: string, handler: JobHandler<T>, policy: PgBoss.QueuePolicy = 'standard'): void {
     if (this.started) throw new Error(`Job queue ${name} registered after start`);
-    this.registrations.push({ name, handler: handler as JobHandler<object> });
+    this.registrations.push({ name, handler: handler as JobHandler<object>, policy });
   }
 
   /** Writes a job with the caller's transaction (`manager` of `dataSource.transaction`). */
@@ -82,15 +83,17 @@ export class JobsService implements OnApplicationBootstrap, OnApplicationShutdow
       executeSql: async (text, values) =>
         runner ? { rows: (await runner.query(text, values, true)).records } : { rows: (await manager.query(text, values)) as unknown[] },
     };
-    return this.boss.send(name, data, { ...options, db });
+    // This instance's settings on every job: a queue keeps the settings of whichever instance created it.
+    const { retryLimit, retryDelaySeconds, expireSeconds } = this.config.jobs;
+    return this.boss.send(name, data, { retryLimit, retryDelay: retryDelaySeconds, retryBackoff: true, expireInSeconds: expireSeconds, ...options, db });
   }
 
   async onApplicationBootstrap(): Promise<void> {
     this.started = true;
     await this.boss.start();
     const { jobs } = this.config;
-    for (const { name, handler } of this.registrations) {
-      await this.boss.createQueue(name, { name, retryLimit: jobs.retryLimit, retryDelay: jobs.retryDelaySeconds, retryBackoff: true, expireInSeconds: jobs.expireSeconds });
+    for (const { name, handler, policy } of this.registrations) {
+      await this.boss.createQueue(name, { name, policy, retryLimit: jobs.retryLimit, retryDelay: jobs.retryDelaySeconds, retryBackoff: true, expireInSeconds: jobs.expireSeconds });
       await this.boss.work<object>(name, { pollingIntervalSeconds: jobs.pollSeconds, batchSize: 1, includeMetadata: true }, async ([job]) => {
         await handler({ id: job.id, data: job.data, retryCount: job.retryCount, lastAttempt: job.retryCount >= job.retryLimit });
       });

@@ -12,7 +12,8 @@ import { User } from '../../users/entities/user.entity';
  * the unread count by user_id of unread in-app rows; rows waiting for the user's digest.
  */
 @Entity('notifications')
-@Index('IDX_notifications_user_list', ['userId', 'read', 'createdAt', 'id'], { where: `"in_app"` })
+// (user_id, read, created_at DESC, id DESC) WHERE in_app: written by the migration (DESC columns), ignored by the generator.
+@Index('IDX_notifications_user_list', { synchronize: false })
 @Index('IDX_notifications_user_unread', ['userId'], { where: `"in_app" AND NOT "read"` })
 @Index('IDX_notifications_digest', ['userId', 'id'], { where: `"digest_pending"` })
 export class Notification {
