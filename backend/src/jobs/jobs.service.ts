@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import PgBoss from 'pg-boss';
 import { DataSource, EntityManager } from 'typeorm';
@@ -37,7 +37,7 @@ export type EnqueueOptions = Omit<PgBoss.SendOptions, 'db'>;
  * JOB_EXPIRE_SECONDS pass. A database outage is logged (pg-boss's 'error' event), never thrown.
  */
 @Injectable()
-export class JobsService implements OnApplicationBootstrap, OnApplicationShutdown {
+export class JobsService implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('Jobs');
   private readonly boss: PgBoss;
   private readonly registrations: Registration[] = [];
@@ -100,8 +100,12 @@ export class JobsService implements OnApplicationBootstrap, OnApplicationShutdow
     }
   }
 
-  /** Stops taking jobs and waits (up to the drain timeout) for those running; pg-boss's own pool closes. */
-  async onApplicationShutdown(): Promise<void> {
+  /**
+   * Stops taking jobs and waits (up to 20 s) for those running; pg-boss's own pool closes. Runs in
+   * onModuleDestroy, before any onApplicationShutdown: the database pool and the SMTP transport
+   * (closed there) are still open for the jobs finishing, so a sent e-mail is always recorded.
+   */
+  async onModuleDestroy(): Promise<void> {
     if (!this.started) return;
     this.started = false;
     await this.boss.stop({ graceful: true, wait: true, timeout: 20_000 });

@@ -84,10 +84,7 @@ export class NotificationMailer implements OnModuleInit {
         `UPDATE notification_deliveries SET attempts = attempts + 1, last_error = $2, status = CASE WHEN $3 THEN 'FAILED' ELSE status END WHERE id = $1`,
         [delivery.id, reason, job.lastAttempt],
       );
-      if (job.lastAttempt) {
-        this.logger.error({ deliveryId: delivery.id, err: error }, `Notification e-mail ${delivery.id} failed for good: ${reason}`);
-        return;
-      }
+      if (job.lastAttempt) this.logger.error({ deliveryId: delivery.id, err: error }, `Notification e-mail ${delivery.id} failed for good: ${reason}`);
       throw error;
     }
     await this.dataSource.query(`UPDATE notification_deliveries SET status = 'SENT', attempts = attempts + 1, sent_at = now(), last_error = NULL WHERE id = $1`, [delivery.id]);
