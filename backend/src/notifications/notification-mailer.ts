@@ -77,7 +77,9 @@ export class NotificationMailer implements OnModuleInit {
       : digestMail(delivery.full_name, items.map((item) => this.mailItem(item)), unsubscribeUrl);
     const host = new URL(this.config.publicUrl).hostname;
     try {
-      await this.mail.sendNotification(delivery.email, content, unsubscribeUrl, `<notification-delivery-${delivery.id}@${host}>`);
+      // Names the delivery and its notification: a copy sent twice is recognisably the same message.
+      const messageId = `<delivery-${delivery.id}.notification-${delivery.notification_id ?? 'digest'}@${host}>`;
+      await this.mail.sendNotification(delivery.email, content, unsubscribeUrl, messageId);
     } catch (error) {
       const reason = (error instanceof Error ? error.message : String(error)).slice(0, 1000);
       await this.dataSource.query(
