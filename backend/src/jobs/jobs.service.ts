@@ -4,6 +4,9 @@ import PgBoss from 'pg-boss';
 import { DataSource, EntityManager } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '../config/env';
 
+/** Jobs a worker takes at once (run side by side: an e-mail job mostly waits for the SMTP server). */
+const JOB_BATCH = 10;
+
 /** pg-boss keeps its tables in a schema of its own, next to the app's. */
 export const JOBS_SCHEMA = 'pgboss';
 
@@ -94,8 +97,21 @@ export class JobsService implements OnApplicationBootstrap, OnModuleDestroy {
     const { jobs } = this.config;
     for (const { name, handler, policy } of this.registrations) {
       await this.boss.createQueue(name, { name, policy, retryLimit: jobs.retryLimit, retryDelay: jobs.retryDelaySeconds, retryBackoff: true, expireInSeconds: jobs.expireSeconds });
-      await this.boss.work<object>(name, { pollingIntervalSeconds: jobs.pollSeconds, batchSize: 1, includeMetadata: true }, async ([job]) => {
-        await handler({ id: job.id, data: job.data, retryCount: job.retryCount, lastAttempt: job.retryCount >= job.retryLimit });
+      let workerId: string | undefined;
+      workerId = await this.boss.work<object>(name, { pollingIntervalSeconds: jobs.pollSeconds, batchSize: JOB_BATCH, includeMetadata: true }, async (batch) => {
+        // Each job succeeds or fails on its own: a failed one is failed (retried) here, and pg-boss
+        // completes the rest when this returns.
+        await Promise.all(
+          batch.map(async (job) => {
+            try {
+              await handler({ id: job.id, data: job.data, retryCount: job.retryCount, lastAttempt: job.retryCount >= job.retryLimit });
+            } catch (error) {
+              await this.boss.fail(name, job.id, { message: error instanceof Error ? error.message : String(error) });
+            }
+          }),
+        );
+        // pg-boss waits a polling interval after every fetch: while jobs are waiting, fetch again now.
+        if (batch.length && workerId) this.boss.notifyWorker(workerId);
       });
     }
   }
