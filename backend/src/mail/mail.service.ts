@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { createTransport, type Transporter } from 'nodemailer';
 import { isTerminal, mailLine } from '../common/console-output';
 import { APP_CONFIG, AppConfig } from '../config/env';
@@ -19,7 +19,7 @@ function withTimeouts(smtpUrl: string): string {
  * Sending never throws: it answers whether the message went out and logs a failure.
  */
 @Injectable()
-export class MailService implements OnModuleDestroy {
+export class MailService implements OnApplicationShutdown {
   private readonly logger = new Logger('Mail');
   private readonly transport: Transporter | undefined;
   /** No SMTP and a person at the terminal: mails are printed as one line each instead of a JSON log line. */
@@ -30,7 +30,8 @@ export class MailService implements OnModuleDestroy {
     this.printToTerminal = !this.transport && isTerminal();
   }
 
-  onModuleDestroy(): void {
+  /** After every onModuleDestroy: the job queue stops (and lets a running send finish) first. */
+  onApplicationShutdown(): void {
     this.transport?.close();
   }
 
@@ -55,6 +56,29 @@ export class MailService implements OnModuleDestroy {
       return false;
     }
     return this.send(to, content);
+  }
+
+  /**
+   * A notification e-mail (sent by the job queue): with the RFC 8058 one-click unsubscribe
+   * headers and a Message-ID of the delivery's own, so a copy sent twice (an instance died between
+   * the SMTP answer and recording it) is recognisably the same message. Throws when the SMTP
+   * server refuses or cannot be reached: the job is retried.
+   */
+  async sendNotification(to: string, content: MailContent, unsubscribeUrl: string, messageId: string): Promise<void> {
+    if (!this.transport) {
+      if (this.printToTerminal) process.stdout.write(`${mailLine(to, content.subject, content.gist)}\n`);
+      else this.logger.log({ to, subject: content.subject, text: content.text }, `E-mail (no SMTP_URL, logged only) to ${to}: ${content.subject}`);
+      return;
+    }
+    await this.transport.sendMail({
+      from: this.config.mailFrom,
+      to,
+      subject: content.subject,
+      text: content.text,
+      html: content.html,
+      messageId,
+      headers: { 'List-Unsubscribe': `<${unsubscribeUrl}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
+    });
   }
 
   private async send(to: string, content: MailContent): Promise<boolean> {

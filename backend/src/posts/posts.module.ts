@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuditModule } from '../audit/audit.module';
 import { AuthModule } from '../auth/auth.module';
+import { NotificationsModule } from '../notifications/notifications.module';
 import { TagsModule } from '../tags/tags.module';
 import { PostTag } from './entities/post-tag.entity';
 import { Post } from './entities/post.entity';
@@ -16,7 +17,7 @@ import { SearchRepository } from './search.repository';
 import { SearchService } from './search.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([Post, PostTag]), AuthModule, TagsModule, AuditModule],
+  imports: [TypeOrmModule.forFeature([Post, PostTag]), AuthModule, TagsModule, AuditModule, NotificationsModule],
   // The public controller first: /blog/posts/public must not reach GET /blog/posts/:id.
   controllers: [PostsPublicController, SearchController, PostsController],
   providers: [PostsRepository, PostsService, PostsPublicService, PostViewsService, SearchRepository, SearchService],

@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 import { AuditService } from '../audit/audit.service';
 import { AuditLinks, AuditType } from '../audit/audit.types';
 import type { AuthUser } from '../common/auth-user';
+import { NotificationsService } from '../notifications/notifications.service';
 import { PostStatus } from '../posts/entities/post.entity';
 import { PostsService } from '../posts/posts.service';
 import { RoleName } from '../users/entities/role.entity';
@@ -23,6 +24,7 @@ export class ReviewsService {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly posts: PostsService,
     private readonly audit: AuditService,
+    private readonly notifications: NotificationsService,
   ) {}
 
   async review(postId: number, dto: PostReviewDto, reviewer: AuthUser): Promise<{ result: PostReviewResultDto; message: string }> {
@@ -60,6 +62,10 @@ export class ReviewsService {
         link: approved ? AuditLinks.publicPost(post.slug) : AuditLinks.adminPost(postId),
         details: approved ? { from: post.status, via: 'review', reviewId: saved.id } : { reviewId: saved.id, reason: saved.rejectionReason },
       });
+      await this.notifications.record(
+        manager,
+        approved ? { type: 'POST_APPROVED', actorId: reviewer.id, postId } : { type: 'POST_REJECTED', actorId: reviewer.id, postId, reason: saved.rejectionReason ?? '' },
+      );
       return saved.id;
     });
     const post = await this.posts.findOrFail(postId);

@@ -1,0 +1,126 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { JobsService } from '../jobs/jobs.service';
+import { DEFAULT_CHANNELS, NotificationEvent, NotificationType } from './notification.types';
+import { NOTIFICATION_CLOCK, NotificationClock } from './notification-clock';
+
+/** Queue names (pg-boss): one e-mail per delivery row; the per-user digest gathers pending rows. */
+export const EMAIL_QUEUE = 'notification-email';
+export const DIGEST_QUEUE = 'notification-digest';
+/** At most one digest e-mail an hour per person. */
+export const DIGEST_INTERVAL_MS = 60 * 60 * 1000;
+
+/** A recipient of an event with their choices for its type (null: the default). */
+interface Recipient {
+  user_id: number;
+  post_id: number | null;
+  in_app: boolean | null;
+  email: boolean | null;
+  digest: boolean | null;
+  last_digest_at: Date | null;
+}
+
+/** Who an event tells and what the entry points at, as SQL: `$1` the type, `$2` the actor, then the query's own. */
+interface RecipientQuery {
+  sql: string;
+  params: unknown[];
+  commentId: number | null;
+  reason: string | null;
+}
+
+const ACTIVE_ADMINS = `SELECT u.id AS user_id FROM users u JOIN user_roles ur ON ur.user_id = u.id JOIN roles r ON r.id = ur.role_id WHERE r.name = 'ADMIN' AND u.status = 'ACTIVE'`;
+
+/**
+ * Writes notifications: `record()` runs inside the transaction of the event (the comment insert,
+ * the review), so the in-app rows, the delivery rows and their e-mail jobs commit or roll back
+ * with it: a crash never loses or duplicates one. The actor is never told about their own act.
+ */
+@Injectable()
+export class NotificationsService {
+  constructor(
+    private readonly jobs: JobsService,
+    @Inject(NOTIFICATION_CLOCK) private readonly clock: NotificationClock,
+  ) {}
+
+  async record(manager: EntityManager, event: NotificationEvent): Promise<void> {
+    const type = event.type as NotificationType;
+    const query = this.recipients(event);
+    // One round trip: the recipients (never the actor) with their preference and digest settings.
+    const recipients: Recipient[] = await manager.query(
+      `WITH r AS (${query.sql})
+       SELECT DISTINCT ON (r.user_id) r.user_id, r.post_id, p.in_app, p.email, s.digest, s.last_digest_at
+         FROM r
+         LEFT JOIN notification_preferences p ON p.user_id = r.user_id AND p.type = $1
+         LEFT JOIN notification_settings s ON s.user_id = r.user_id
+        WHERE r.user_id IS NOT NULL AND r.user_id <> $2
+        ORDER BY r.user_id`,
+      [type, event.actorId, ...query.params],
+    );
+    for (const row of recipients) {
+      const inApp = row.in_app ?? DEFAULT_CHANNELS[type].inApp;
+      const email = row.email ?? DEFAULT_CHANNELS[type].email;
+      if (!inApp && !email) continue;
+      const digest = email && !!row.digest;
+      const values = [row.user_id, type, event.actorId, row.post_id, query.commentId, query.reason, inApp, digest];
+      if (!email || digest) {
+        await manager.query(
+          `INSERT INTO notifications (user_id, type, actor_id, post_id, comment_id, reason, in_app, digest_pending) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+          values,
+        );
+        if (digest) await this.scheduleDigest(manager, row.user_id, row.last_digest_at);
+        continue;
+      }
+      // The notification and its delivery row in one statement, then the e-mail job.
+      const [delivery]: { id: number }[] = await manager.query(
+        `WITH n AS (
+           INSERT INTO notifications (user_id, type, actor_id, post_id, comment_id, reason, in_app, digest_pending)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id, user_id
+         )
+         INSERT INTO notification_deliveries (user_id, notification_id) SELECT user_id, id FROM n RETURNING id`,
+        values,
+      );
+      await this.jobs.enqueue(manager, EMAIL_QUEUE, { deliveryId: delivery.id });
+    }
+  }
+
+  /**
+   * One waiting digest job per user (the queue's 'short' policy drops a second one): it runs an
+   * hour after the last digest, or now when there was none in the last hour.
+   */
+  async scheduleDigest(manager: EntityManager, userId: number, lastDigestAt: Date | null): Promise<void> {
+    const due = lastDigestAt ? new Date(lastDigestAt.getTime() + DIGEST_INTERVAL_MS) : this.clock.now();
+    const startAfter = due.getTime() > this.clock.now().getTime() ? due : undefined;
+    await this.jobs.enqueue(manager, DIGEST_QUEUE, { userId }, { singletonKey: `digest:${userId}`, ...(startAfter ? { startAfter } : {}) });
+  }
+
+  private recipients(event: NotificationEvent): RecipientQuery {
+    switch (event.type) {
+      case 'COMMENT_REPLY':
+        // The author of the comment replied to (the reply may sit under another parent at level 3).
+        return { sql: `SELECT user_id, post_id FROM comments WHERE id = $3`, params: [event.repliedToId], commentId: event.commentId, reason: null };
+      case 'POST_COMMENT':
+        // The post's author, unless the comment answers their own comment (then they are told once, as a reply).
+        return {
+          sql: `SELECT p.author_id AS user_id, c.post_id FROM comments c JOIN posts p ON p.id = c.post_id LEFT JOIN comments target ON target.id = $4
+                 WHERE c.id = $3 AND p.author_id IS DISTINCT FROM target.user_id`,
+          params: [event.commentId, event.repliedToId ?? null],
+          commentId: event.commentId,
+          reason: null,
+        };
+      case 'POST_APPROVED':
+      case 'POST_REJECTED':
+        return { sql: `SELECT author_id AS user_id, id AS post_id FROM posts WHERE id = $3`, params: [event.postId], commentId: null, reason: event.type === 'POST_REJECTED' ? event.reason : null };
+      case 'COMMENT_HIDDEN':
+        return { sql: `SELECT user_id, post_id FROM comments WHERE id = $3`, params: [event.commentId], commentId: event.commentId, reason: event.reason };
+      case 'POST_SUBMITTED':
+        return { sql: `SELECT a.user_id, $3::int AS post_id FROM (${ACTIVE_ADMINS}) a`, params: [event.postId], commentId: null, reason: null };
+      case 'COMMENT_REPORTED':
+        return {
+          sql: `SELECT a.user_id, (SELECT post_id FROM comments WHERE id = $3) AS post_id FROM (${ACTIVE_ADMINS}) a`,
+          params: [event.commentId],
+          commentId: event.commentId,
+          reason: event.reason,
+        };
+    }
+  }
+}
