@@ -66,12 +66,14 @@ export class ModerationRepository {
     return row.n;
   }
 
-  /** The report row and the comment's open-report count, together. */
-  async insertReport(manager: EntityManager, commentId: number, reporterId: number, reason: ReportReason, details: string | null): Promise<Date> {
+  /** The report row and the comment's open-report count, together; undefined when this reader has reported it already. */
+  async insertReport(manager: EntityManager, commentId: number, reporterId: number, reason: ReportReason, details: string | null): Promise<Date | undefined> {
     const [row] = (await manager.query(
-      `INSERT INTO comment_reports (comment_id, reporter_id, reason, details) VALUES ($1, $2, $3, $4) RETURNING created_at`,
+      `INSERT INTO comment_reports (comment_id, reporter_id, reason, details) VALUES ($1, $2, $3, $4)
+       ON CONFLICT (comment_id, reporter_id) DO NOTHING RETURNING created_at`,
       [commentId, reporterId, reason, details],
     )) as { created_at: Date }[];
+    if (!row) return undefined;
     await manager.query('UPDATE comments SET report_count = report_count + 1 WHERE id = $1', [commentId]);
     return row.created_at;
   }

@@ -5,7 +5,6 @@ import { AuditService } from '../audit/audit.service';
 import { AuditLinks, AuditType } from '../audit/audit.types';
 import type { AuthUser } from '../common/auth-user';
 import { ContentEvents } from '../common/content-events';
-import { isUniqueViolation } from '../common/database-errors';
 import { CommentsMessages } from '../comments/comments.messages';
 import { CommentLockRow, CommentsRepository, PostRef } from '../comments/comments.repository';
 import { CommentsService, countsInTotals } from '../comments/comments.service';
@@ -74,13 +73,9 @@ export class ModerationService {
       if ((await this.repository.reportsSince(manager, user.id, 24)) >= limit) {
         throw new HttpException(ModerationMessages.REPORT_LIMIT(limit), HttpStatus.TOO_MANY_REQUESTS);
       }
-      let at: Date;
-      try {
-        at = await this.repository.insertReport(manager, id, user.id, dto.reason, dto.details ?? null);
-      } catch (error) {
-        if (isUniqueViolation(error)) throw new ConflictException(ModerationMessages.ALREADY_REPORTED);
-        throw error;
-      }
+      // UQ_comment_reports_reporter decides, also between two reports sent at once.
+      const at = await this.repository.insertReport(manager, id, user.id, dto.reason, dto.details ?? null);
+      if (!at) throw new ConflictException(ModerationMessages.ALREADY_REPORTED);
       return at;
     });
     return { commentId: id, reason: dto.reason, createdAt: createdAt.toISOString() };
