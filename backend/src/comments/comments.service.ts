@@ -133,9 +133,10 @@ export class CommentsService {
     // Read back inside the transaction: once committed, the post (and the comment) may be deleted at once.
     let counted = false;
     const row = await this.dataSource.transaction(async (manager) => {
+      // A muted user learns it first, whatever the post (issue 19).
+      await this.policy.assertMayComment(manager, user.id);
       post = await this.comments.lockPost(manager, input.postId);
       if (!post || post.status !== PostStatus.PUBLISHED) throw new NotFoundException(CommentsMessages.POST_NOT_FOUND);
-      await this.policy.assertMayComment(manager, user.id);
       const moderation = (await this.policy.holdReason(manager, user.id, input.content)) ? CommentModeration.HELD : CommentModeration.VISIBLE;
       counted = moderation === CommentModeration.VISIBLE;
       let parentId: number | null = null;
@@ -172,10 +173,10 @@ export class CommentsService {
 
   /** The owner changes the text of a live comment on a published post. */
   async update(id: number, content: string, user: AuthUser): Promise<CommentResponseDto> {
+    await this.policy.assertMayComment(this.dataSource.manager, user.id);
     const comment = await this.comments.findOne(id);
     if (!comment || comment.deleted_at) throw new NotFoundException(CommentsMessages.NOT_FOUND);
     if (comment.author_id !== user.id) throw new ForbiddenException(CommentsMessages.FORBIDDEN_UPDATE);
-    await this.policy.assertMayComment(this.dataSource.manager, user.id);
     if (comment.moderation === CommentModeration.HIDDEN) throw new ForbiddenException(CommentsMessages.HIDDEN_NO_EDIT);
     const post = await this.publishedPost(comment.post_id);
     if (!(await this.comments.updateContent(id, content))) throw new NotFoundException(CommentsMessages.NOT_FOUND);
