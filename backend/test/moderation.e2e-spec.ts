@@ -55,6 +55,9 @@ describe('Moderation', () => {
       details: Record<string, unknown>;
     }[];
 
+  const notified = async (userId: number, type: string, commentId: number) =>
+    ((await db.query('SELECT count(*)::int AS n FROM notifications WHERE user_id = $1 AND type = $2 AND comment_id = $3', [userId, type, commentId])) as { n: number }[])[0].n;
+
   describe('reports', () => {
     it('a reader reports once (201, then 409); not their own comment (403); OTHER needs details; bad reasons are 400', async () => {
       const post = await publishedPost();
@@ -74,6 +77,8 @@ describe('Moderation', () => {
       const long = await t.http.post(api(`/comments/${target.id}/reports`)).set(author.auth).send({ reason: 'OTHER', details: 'x'.repeat(501) }).expect(400);
       expect(long.body.errors.details).toEqual(['details must be at most 500 characters']);
       await t.http.post(api(`/comments/${target.id}/reports`)).set(author.auth).send({ reason: 'OTHER', details: 'Off the rails' }).expect(201);
+      // The admins are told, once per report.
+      expect(await notified(admin.id, 'COMMENT_REPORTED', target.id)).toBe(2);
       expect((await t.http.post(api('/comments/2000000000/reports')).set(reader.auth).send({ reason: 'SPAM' }).expect(404)).body).toEqual(err(404, 'Comment not found.'));
       expect(((await db.query('SELECT report_count FROM comments WHERE id = $1', [target.id])) as { report_count: number }[])[0].report_count).toBe(2);
       // canReport follows: false once reported, false on one's own comment.
@@ -106,6 +111,7 @@ describe('Moderation', () => {
 
       const hidden = await t.http.post(api(`/comments/${parent.id}/hide`)).set(admin.auth).send({ reason: 'Insults' }).expect(200);
       expect(hidden.body.data).toEqual({ id: parent.id, moderation: 'HIDDEN', hiddenReason: 'Insults', reportCount: 0 });
+      expect(await notified(reader.id, 'COMMENT_HIDDEN', parent.id)).toBe(1);
       expect(await commentCount(post.id)).toBe(1);
       for (const viewer of [undefined, reader, other, admin]) {
         const page = await thread(post.id, viewer);
@@ -327,11 +333,14 @@ describe('Moderation', () => {
       await t.http.post(api('/comments')).set(reader.auth).send({ postId: post.id, content: 'Reply to held', parentId: linkFromYoung.id }).expect(404);
       await t.http.post(api(`/comments/${linkFromYoung.id}/reports`)).set(reader.auth).send({ reason: 'SPAM' }).expect(404);
 
+      // Nobody is told about a held comment until it is approved.
+      expect(await notified(author.id, 'POST_COMMENT', linkFromYoung.id)).toBe(0);
       const held = (await t.http.get(api('/admin/comments?filter=held&search=example.com/offer')).set(admin.auth).expect(200)).body.data;
       expect(held.content.map((c: Record<string, any>) => [c.id, c.moderation])).toEqual([[linkFromYoung.id, 'HELD']]);
       await t.http.post(api(`/admin/comments/${linkFromYoung.id}/restore`)).set(admin.auth).expect(200);
       expect(await commentCount(post.id)).toBe(3);
       expect((await thread(post.id)).content.map((c) => c.id)).toContain(linkFromYoung.id);
+      expect(await notified(author.id, 'POST_COMMENT', linkFromYoung.id)).toBe(1);
       expect((await auditOf('COMMENT_RESTORED', linkFromYoung.id))[0].details).toMatchObject({ before: 'HELD' });
     });
   });

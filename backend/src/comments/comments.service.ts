@@ -4,6 +4,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import type { AuthUser } from '../common/auth-user';
 import type { SortDirection } from '../common/pagination/sort';
+import { NotificationsService } from '../notifications/notifications.service';
 import { PostStatus } from '../posts/entities/post.entity';
 import { PostsService } from '../posts/posts.service';
 import { RoleName } from '../users/entities/role.entity';
@@ -60,6 +61,7 @@ export class CommentsService {
     private readonly posts: PostsService,
     private readonly contentEvents: ContentEvents,
     private readonly policy: CommentPolicy,
+    private readonly notifications: NotificationsService,
   ) {}
 
   /**
@@ -160,7 +162,10 @@ export class CommentsService {
         await this.comments.addToReplyCount(manager, parentId as number, counted ? 1 : 0);
       }
       const newId = await this.comments.insert(manager, { postId: input.postId, userId: user.id, parentId, level, content: input.content, moderation });
-      if (counted) await this.posts.adjustCounters(manager, input.postId, { comments: 1 });
+      if (counted) {
+        await this.posts.adjustCounters(manager, input.postId, { comments: 1 });
+        await this.notifyPublished(manager, newId, user.id, input.parentId ?? null);
+      }
       return (await this.comments.findOne(newId, manager)) as CommentRow;
     });
     if (post) {
@@ -169,6 +174,16 @@ export class CommentsService {
     }
     const moderates = user.role === RoleName.ADMIN || post?.author_id === user.id;
     return { comment: toCommentResponse(row, [], { userId: user.id, moderates, reported: new Set() }), isReply: !!input.parentId };
+  }
+
+  /**
+   * The notifications of a comment that readers can now see, with it or not at all (issue 19): the
+   * replied-to author and the post's author. A HELD comment gets them when it is approved
+   * (ModerationService.restore), not before.
+   */
+  async notifyPublished(manager: EntityManager, commentId: number, actorId: number, repliedToId: number | null): Promise<void> {
+    if (repliedToId) await this.notifications.record(manager, { type: 'COMMENT_REPLY', actorId, commentId, repliedToId });
+    await this.notifications.record(manager, { type: 'POST_COMMENT', actorId, commentId, repliedToId: repliedToId ?? undefined });
   }
 
   /** The owner changes the text of a live comment on a published post. */

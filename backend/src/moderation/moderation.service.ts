@@ -10,6 +10,7 @@ import { CommentLockRow, CommentsRepository, PostRef } from '../comments/comment
 import { CommentsService, countsInTotals } from '../comments/comments.service';
 import { CommentModeration } from '../comments/entities/comment.entity';
 import { APP_CONFIG, type AppConfig } from '../config/env';
+import { NotificationsService } from '../notifications/notifications.service';
 import { PostStatus } from '../posts/entities/post.entity';
 import { PostsService } from '../posts/posts.service';
 import { RoleName } from '../users/entities/role.entity';
@@ -53,6 +54,7 @@ export class ModerationService {
     private readonly audit: AuditService,
     private readonly contentEvents: ContentEvents,
     private readonly policy: CommentPolicy,
+    private readonly notifications: NotificationsService,
   ) {}
 
   async report(id: number, dto: CommentReportCreateDto, user: AuthUser): Promise<CommentReportCreatedDto> {
@@ -76,6 +78,8 @@ export class ModerationService {
       // UQ_comment_reports_reporter decides, also between two reports sent at once.
       const at = await this.repository.insertReport(manager, id, user.id, dto.reason, dto.details ?? null);
       if (!at) throw new ConflictException(ModerationMessages.ALREADY_REPORTED);
+      // The admins are told with the report or not at all.
+      await this.notifications.record(manager, { type: 'COMMENT_REPORTED', actorId: user.id, commentId: id, reason: dto.reason });
       return at;
     });
     return { commentId: id, reason: dto.reason, createdAt: createdAt.toISOString() };
@@ -89,6 +93,7 @@ export class ModerationService {
       if (comment.moderation === CommentModeration.HIDDEN) throw new ConflictException(ModerationMessages.ALREADY_HIDDEN);
       if (countsInTotals(comment)) await this.moveCounters(manager, comment, -1);
       await this.repository.setHidden(manager, id, reason, actor.id);
+      await this.notifications.record(manager, { type: 'COMMENT_HIDDEN', actorId: actor.id, commentId: id, reason });
       await this.audit.record(manager, {
         type: AuditType.COMMENT_HIDDEN,
         actorId: actor.id,
@@ -111,6 +116,10 @@ export class ModerationService {
       if (comment.moderation === CommentModeration.VISIBLE) throw new ConflictException(ModerationMessages.NOT_MODERATED);
       await this.repository.setVisible(manager, id);
       await this.moveCounters(manager, comment, +1);
+      // An approved HELD comment is published now: its reply and post-comment notifications go out now, not before.
+      if (comment.moderation === CommentModeration.HELD && comment.user_id !== null) {
+        await this.commentsService.notifyPublished(manager, id, comment.user_id, comment.parent_id);
+      }
       await this.audit.record(manager, {
         type: AuditType.COMMENT_RESTORED,
         actorId: actor.id,
