@@ -64,6 +64,9 @@ export async function moderationRoutes(base, { signIn, getJson, log, small, admi
   log(`moderation: ${all.totalElements} comments, ${reports} open reports on ${reported.totalElements} comments (top: ${reported.content[0]?.reportCount ?? 0})`);
   if (reports < wanted) throw new Error(`moderation: only ${reports} reports (want ${wanted}): seed more comments (seed:demo --comments 50000)`);
   return [
+    // References on the same server: the signed-in floor and the back-office list issue 11 measures (its target: 2 %).
+    ['API users/profile (signed-in floor)', '/api/v1/users/profile', { headers: asAdmin }, 'moderationFloor'],
+    ['API admin users page=0 (reference)', '/api/v1/admin/users?page=0&size=10', { headers: asAdmin }, 'moderationUsersReference'],
     ['API moderation queue page 0 (reported, most)', queuePath('reported', 'reports'), { headers: asAdmin }, 'queueReported'],
     ['API moderation queue page 0 (reported, new)', queuePath('reported', 'newest'), { headers: asAdmin }, 'queueReportedNewest'],
     ['API moderation queue page 0 (all, newest)', queuePath('all', 'newest'), { headers: asAdmin }, 'queueAll'],
