@@ -1,5 +1,6 @@
 /** Every migration, oldest first. `npm run migration:generate -- Name` appends to this list. */
 import { CreateNotifications1795695440595 } from './1795695440595-CreateNotifications';
+import { AddCommentModeration1795695450622 } from './1795695450622-AddCommentModeration';
 import { CreateAttemptCounters1795444543349 } from './1795444543349-CreateAttemptCounters';
 import { CreateComments1795447435829 } from './1795447435829-CreateComments';
 import { CreateLikes1795447442486 } from './1795447442486-CreateLikes';
@@ -35,5 +36,6 @@ export const MIGRATIONS: Function[] = [
   CanonicalizeUserEmails1795684721035,
   CreatePostSearch1795690000000,
   CreateNotifications1795695440595,
+  AddCommentModeration1795695450622,
   AddUserSlugs1795700000000,
 ];

@@ -220,6 +220,12 @@ describe('Page gateway: parity with HTTP', () => {
     ['admin', '/api/v1/admin/users/{id}/ban-status', { path: { id: users.reader.id } }],
     ['admin', '/api/v1/admin/users/{id}/audit-log', { path: { id: users.reader.id }, query: { page: 0, size: 10 } }],
     ['admin', '/api/v1/admin/users/{id}/audit-log', { path: { id: users.reader.id }, query: { page: -1 } }],
+    // the moderation queue (issue 19)
+    ['admin', '/api/v1/admin/comments', { query: { filter: 'reported', sort: 'reports', page: 0, size: 20 } }],
+    ['admin', '/api/v1/admin/comments', { query: { filter: 'all', search: 'Parity', sort: 'newest' } }],
+    ['admin', '/api/v1/admin/comments', { query: { filter: 'nope' } }],
+    ['reader', '/api/v1/admin/comments'],
+    ['author', '/api/v1/comments/post/{postId}', { path: { postId: post.id }, query: { page: 0, size: 10 } }],
     ['admin', '/api/v1/blog/post-reviews/{id}/history', { path: { id: draft.id } }],
     ['author', '/api/v1/blog/post-reviews/{id}/history', { path: { id: draft.id } }],
     ['reader', '/api/v1/blog/post-reviews/{id}/history', { path: { id: draft.id } }],

@@ -7,11 +7,12 @@ import { CommentsController, PostCommentsController } from './comments.controlle
 import { CommentsRepository } from './comments.repository';
 import { CommentsService } from './comments.service';
 import { Comment } from './entities/comment.entity';
+import { CommentPolicy } from '../moderation/comment-policy';
 
 @Module({
   imports: [TypeOrmModule.forFeature([Comment]), AuthModule, PostsModule, NotificationsModule],
   controllers: [PostCommentsController, CommentsController],
-  providers: [CommentsService, CommentsRepository],
-  exports: [CommentsService],
+  providers: [CommentsService, CommentsRepository, CommentPolicy],
+  exports: [CommentsService, CommentsRepository, CommentPolicy],
 })
 export class CommentsModule {}

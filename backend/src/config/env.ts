@@ -25,6 +25,8 @@ export interface AppConfig {
   loginAccountLimit: { failures: number; windowMinutes: number };
   /** Comments (and replies) one user may post per minute and per day, across instances with REDIS_URL. */
   commentLimit: { perMinute: number; perDay: number };
+  /** Comment moderation (README 'Moderation'): reports per reader per day, and the spam-holding rules (0 turns a rule off). */
+  moderation: { reportsPerDay: number; holdNewAccountHours: number; holdDuplicateMinutes: number; holdMaxLinks: number };
   pageCache: boolean;
   /** The IANA zone every page shows dates in (frontend/src/lib/dates.ts), named beside each time. */
   siteTimeZone: string;
@@ -226,6 +228,12 @@ export function loadConfig(env: Env = process.env): AppConfig {
     perMinute: parseWholeNumber(env, 'COMMENT_LIMIT_PER_MINUTE', 10, 1, 10_000),
     perDay: parseWholeNumber(env, 'COMMENT_LIMIT_PER_DAY', 100, 1, 1_000_000),
   };
+  const moderation = {
+    reportsPerDay: parseWholeNumber(env, 'REPORT_LIMIT_PER_DAY', 20, 1, 100_000),
+    holdNewAccountHours: parseWholeNumber(env, 'HOLD_NEW_ACCOUNT_HOURS', 24, 0, 8_760),
+    holdDuplicateMinutes: parseWholeNumber(env, 'HOLD_DUPLICATE_MINUTES', 10, 0, 10_080),
+    holdMaxLinks: parseWholeNumber(env, 'HOLD_MAX_LINKS', 2, 0, 1_000),
+  };
   const pageCache = parseFlag(env, 'PAGE_CACHE', ['on', '1', 'true'], ['off', '0', 'false'], true);
   const siteTimeZone = parseTimeZone(env);
   const redisUrl = parseUrl(env, 'REDIS_URL', ['redis:', 'rediss:']);
@@ -258,6 +266,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     throttleDisabled,
     loginAccountLimit: Object.freeze(loginAccountLimit),
     commentLimit: Object.freeze(commentLimit),
+    moderation: Object.freeze(moderation),
     pageCache,
     siteTimeZone,
     cspReportLog: cspReportLog && resolve(cspReportLog),

@@ -122,13 +122,14 @@ export class NotificationMailer implements OnModuleInit {
   }
 
   private async contexts(ids: number[]): Promise<ContextRow[]> {
+    // A comment hidden since the event (the hourly digest waits) is not quoted: its text leaves the server only in the moderation queue.
     return this.dataSource.query(
       `SELECT n.id, n.type, a.full_name AS "actorName", n.post_id AS "postId", p.title AS "postTitle", p.slug AS "postSlug",
               n.comment_id AS "commentId", c.content AS "commentContent", n.reason
          FROM notifications n
          LEFT JOIN users a ON a.id = n.actor_id
          LEFT JOIN posts p ON p.id = n.post_id
-         LEFT JOIN comments c ON c.id = n.comment_id AND c.deleted_at IS NULL
+         LEFT JOIN comments c ON c.id = n.comment_id AND c.deleted_at IS NULL AND c.moderation = 'VISIBLE'
         WHERE n.id = ANY($1::int[]) ORDER BY n.id`,
       [ids],
     );
