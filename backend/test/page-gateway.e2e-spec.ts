@@ -208,6 +208,19 @@ describe('Page gateway: parity with HTTP', () => {
     ['anonymous', '/api/v1/blog/tags/moved/{slug}', { path: { slug: movedTagSlug } }],
     ['anonymous', '/api/v1/blog/tags/moved/{slug}', { path: { slug: 'no-such-tag' } }],
     ['anonymous', '/api/v1/blog/tags/moved/{slug}', { path: { slug: 'a\u0000b' } }],
+    ['reader', '/api/v1/notifications', { query: { page: 0, size: 20 } }],
+    ['reader', '/api/v1/notifications', { query: { page: -1, size: 20 } }],
+    ['reader', '/api/v1/notifications', { query: { page: HUGE } }],
+    ['anonymous', '/api/v1/notifications', { query: { page: 0, size: 20 } }],
+    ['author', '/api/v1/notifications/unread-count'],
+    ['admin', '/api/v1/notifications/unread-count'],
+    ['anonymous', '/api/v1/notifications/unread-count'],
+    ['reader', '/api/v1/notifications/preferences'],
+    ['admin', '/api/v1/notifications/preferences'],
+    ['anonymous', '/api/v1/notifications/preferences'],
+    ['anonymous', '/api/v1/notifications/unsubscribe', { query: { token: 'not-a-token' } }],
+    ['anonymous', '/api/v1/notifications/unsubscribe', { query: { token: 'bad\u0000token' } }],
+    ['anonymous', '/api/v1/notifications/unsubscribe'],
   ];
 
   it('covers every read a page makes', () => {
