@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuthModule } from '../auth/auth.module';
+import { NotificationsModule } from '../notifications/notifications.module';
 import { PostsModule } from '../posts/posts.module';
 import { CommentsController, PostCommentsController } from './comments.controller';
 import { CommentsRepository } from './comments.repository';
@@ -8,7 +9,7 @@ import { CommentsService } from './comments.service';
 import { Comment } from './entities/comment.entity';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([Comment]), AuthModule, PostsModule],
+  imports: [TypeOrmModule.forFeature([Comment]), AuthModule, PostsModule, NotificationsModule],
   controllers: [PostCommentsController, CommentsController],
   providers: [CommentsService, CommentsRepository],
   exports: [CommentsService],

@@ -4,6 +4,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { AuthUser } from '../common/auth-user';
 import type { SortDirection } from '../common/pagination/sort';
+import { NotificationsService } from '../notifications/notifications.service';
 import { PostStatus } from '../posts/entities/post.entity';
 import { PostsService } from '../posts/posts.service';
 import { RoleName } from '../users/entities/role.entity';
@@ -49,6 +50,7 @@ export class CommentsService {
     private readonly comments: CommentsRepository,
     private readonly posts: PostsService,
     private readonly contentEvents: ContentEvents,
+    private readonly notifications: NotificationsService,
   ) {}
 
   /**
@@ -106,6 +108,9 @@ export class CommentsService {
       }
       const newId = await this.comments.insert(manager, { postId: input.postId, userId: user.id, parentId, level, content: input.content });
       await this.posts.adjustCounters(manager, input.postId, { comments: 1 });
+      // With the comment or not at all (issue 19): the replied-to author and the post's author.
+      if (input.parentId) await this.notifications.record(manager, { type: 'COMMENT_REPLY', actorId: user.id, commentId: newId, repliedToId: input.parentId });
+      await this.notifications.record(manager, { type: 'POST_COMMENT', actorId: user.id, commentId: newId, repliedToId: input.parentId ?? undefined });
       return (await this.comments.findOne(newId, manager)) as CommentRow;
     });
     if (post) await this.countersChanged(post);

@@ -42,6 +42,8 @@ export interface AppConfig {
   uploadLimit: { uploads: number; windowMinutes: number };
   /** Images decoded at once, and uploads allowed to wait for a decode (beyond: 503 + Retry-After). */
   imageDecodes: { concurrency: number; queue: number };
+  /** The job queue (pg-boss): failed jobs are retried `retryLimit` times, `retryDelaySeconds` doubling each time; a job running longer than `expireSeconds` (its instance died) runs again. */
+  jobs: { retryLimit: number; retryDelaySeconds: number; expireSeconds: number; pollSeconds: number };
 }
 
 export type StorageConfig =
@@ -266,6 +268,12 @@ export function loadConfig(env: Env = process.env): AppConfig {
     storage: Object.freeze(parseStorage(env)),
     uploadLimit: Object.freeze(parseUploadLimit(env)),
     imageDecodes: Object.freeze({ concurrency: parseWholeNumber(env, 'IMAGE_DECODE_CONCURRENCY', 2, 1, 16), queue: parseWholeNumber(env, 'IMAGE_DECODE_QUEUE', 8, 0, 1000) }),
+    jobs: Object.freeze({
+      retryLimit: parseWholeNumber(env, 'JOB_RETRY_LIMIT', 5, 0, 100),
+      retryDelaySeconds: parseWholeNumber(env, 'JOB_RETRY_DELAY_SECONDS', 30, 1, 86_400),
+      expireSeconds: parseWholeNumber(env, 'JOB_EXPIRE_SECONDS', 120, 10, 86_400),
+      pollSeconds: parseWholeNumber(env, 'JOB_POLL_SECONDS', 1, 1, 60),
+    }),
   });
 }
 
