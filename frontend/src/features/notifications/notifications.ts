@@ -51,8 +51,6 @@ export function describeNotification(item: Pick<NotificationItem, 'type' | 'acto
       return [actor, text(' submitted '), post, text(' for review')];
     case 'COMMENT_REPORTED':
       return [actor, text(' reported a comment on '), post];
-    default:
-      return [actor, text(' did something on '), post];
   }
 }
 
