@@ -219,7 +219,7 @@ test('/unsubscribe from the e-mail: says what, one button POSTs, confirmed; bad 
   // Not signed in. Opening the page (as a mail scanner would) changes nothing.
   await page.goto(link);
   await expect(page.getByRole('heading', { level: 1, name: 'Unsubscribe' })).toBeVisible();
-  await expect(page.getByTestId('unsubscribe-what')).toContainText('Replies to my comments');
+  await expect(page.getByTestId('unsubscribe-what')).toHaveText('This link stops e-mails about replies to your comments.');
   await expectNoSeriousViolations(page, '/unsubscribe (confirm)');
   const before = (await (await an.api.get('/api/v1/notifications/preferences')).json()).data as { events: { type: string; email: boolean }[] };
   expect(before.events.find((event) => event.type === 'COMMENT_REPLY')?.email).toBe(true);
@@ -229,6 +229,10 @@ test('/unsubscribe from the e-mail: says what, one button POSTs, confirmed; bad 
   await expectNoSeriousViolations(page, '/unsubscribe (done)');
   const after = (await (await an.api.get('/api/v1/notifications/preferences')).json()).data as { events: { type: string; email: boolean }[] };
   expect(after.events.find((event) => event.type === 'COMMENT_REPLY')?.email).toBe(false);
+
+  // The page's form is same-origin only: a form posted from another site is refused before the page.
+  const crossSite = await page.request.post(link, { headers: { Origin: 'https://elsewhere.example' }, form: { confirm: '1' } });
+  expect(crossSite.status()).toBe(403);
 
   const invalid = await page.goto('/unsubscribe?token=not-a-real-token');
   expect(invalid?.status()).toBe(400);
