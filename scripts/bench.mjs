@@ -34,6 +34,10 @@
 // show as phase 'signed uncached', and each row's ratio uses the ceiling measured just before it
 // on its own server. Each signed row is asked once before it is measured, and an answer that is
 // not 200 (a sign-in redirect, say) is reported. BENCH_PHASES=signed runs both halves.
+// A 'notifications' phase (scripts/lib/bench-notifications.mjs, issue 19) measures a reader's
+// notification list at 10,000 notifications and the unread count, a comment create that notifies
+// nobody against a reply to a busy thread (notification + e-mail job), and the job queue's
+// e-mails per second to a local SMTP capture.
 // BENCH_SMALL=1 is a smoke run: it seeds (once, with seed:demo --reset) a small data set
 // (1,000 posts, 20,000 likes, 5,000 comments, 10,000 members) into BENCH_DATA_DIR (default
 // <tmpdir>/inkwell-bench-small), lowers the scale checks to match, and says so in its output;
@@ -54,6 +58,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
+import { notificationsPhase } from './lib/bench-notifications.mjs';
 import { freeLoopbackPort, serverNodeFlags, sleep } from './lib/process.mjs';
 
 // BENCH_INSTANCES=2: one instance against two behind a round-robin proxy (issue 12 §4), in its own script.
@@ -110,8 +115,9 @@ const log = (message) => process.stdout.write(`[bench] ${message}\n`);
 async function startServer(label, extraEnv) {
   const port = await freeLoopbackPort();
   const baseUrl = `http://127.0.0.1:${port}`;
-  const env = { ...process.env, PORT: String(port), DATA_DIR, PUBLIC_URL: baseUrl, THROTTLE_DISABLED: '1', LOG_LEVEL: 'warn', NODE_ENV: 'production', ...extraEnv };
+  const env = { ...process.env, PORT: String(port), DATA_DIR, PUBLIC_URL: baseUrl, THROTTLE_DISABLED: '1', LOG_LEVEL: 'warn', NODE_ENV: 'production' };
   for (const name of ['DATABASE_URL', 'REDIS_URL', 'SMTP_URL']) delete env[name];
+  Object.assign(env, extraEnv);
   const child = spawn(process.execPath, [...NODE_FLAGS, SERVER_ENTRY], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const keep = (chunk) => {
@@ -180,8 +186,9 @@ async function signIn(base, email) {
 }
 
 /** Warm-up, then the measured run; returns req/s, p50, p99 and the count of non-2xx answers. */
-async function measure(url, { method = 'GET', headers = {} } = {}) {
-  const options = { url, method, connections: CONNECTIONS, pipelining: 1, headers: { accept: 'text/html,application/json', ...headers } };
+async function measure(url, { method = 'GET', headers = {}, body } = {}) {
+  // A body's `[<id>]` becomes a fresh id in each request (no two comments alike).
+  const options = { url, method, body, idReplacement: body !== undefined, connections: CONNECTIONS, pipelining: 1, headers: { accept: 'text/html,application/json', ...headers } };
   await autocannon({ ...options, duration: WARMUP_S });
   const result = await autocannon({ ...options, duration: DURATION_S });
   return {
@@ -519,6 +526,7 @@ async function signedUncachedRoutes(base, post) {
     .map(([label, path, request]) => [`${label} (uncached)`, path, { ...request, signed: true }, `uncached ${label.slice(5)}`]);
 }
 
+const notifications = await notificationsPhase({ signIn, getJson, log, small: SMALL });
 const PHASES = [
   { name: 'cache on', env: {}, routes: (base, firstPage, post) => publicRoutes(base, post) },
   { name: 'PAGE_CACHE=off', env: { PAGE_CACHE: 'off' }, routes: (base, firstPage, post) => publicRoutes(base, post) },
@@ -527,6 +535,8 @@ const PHASES = [
   // One phase on two servers, one after the other on the same data: each half measures its own ceiling first.
   { name: 'signed', env: {}, routes: (base, firstPage, post) => signedRoutes(base, firstPage, post) },
   { name: 'signed uncached', group: 'signed', env: { PAGE_CACHE: 'off' }, routes: (base, firstPage, post) => signedUncachedRoutes(base, post) },
+  // Issue 19: scripts/lib/bench-notifications.mjs.
+  notifications.phase,
 ];
 /** BENCH_PHASES=reader (comma-separated names) measures only those phases; their targets only. */
 const chosen = (process.env.BENCH_PHASES || '').split(',').map((name) => name.trim()).filter(Boolean);
@@ -701,6 +711,7 @@ const targets = [
   ['post page JS <= 100 KB gzipped', [postJs], (js) => js.gzipBytes <= 100 * 1024, (js) => `${(js.gzipBytes / 1024).toFixed(1)} KB`],
   ['no render-blocking script before first paint', [postJs], (js) => js.blockingInHead.length === 0, (js) => `${js.blockingInHead.length} blocking`],
   ...signedTargets,
+  ...notifications.targets(find, ratio, percent),
   ['server RSS <= 300 MB', [maxRss], (mb) => Number.isFinite(mb) && mb <= 300, (mb) => (Number.isFinite(mb) ? `${mb.toFixed(0)} MB` : 'n/a')],
   ['no errors or non-2xx answers', [rows], (all) => all.every((row) => row.errors === 0), (all) => `${all.reduce((sum, row) => sum + row.errors, 0)}`],
 ];
@@ -714,4 +725,5 @@ for (const [name, needs, pass, detail] of targets) {
   if (!ok) failed += 1;
   process.stdout.write(`${ok ? 'PASS' : 'FAIL'}  ${pad(name, 52)} ${detail(...needs)}\n`);
 }
+await notifications.stop();
 process.exit(failed === 0 ? 0 : 1);
