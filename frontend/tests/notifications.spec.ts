@@ -177,7 +177,7 @@ test('preferences on /account: per event and channel, the digest; saved, and kep
   await page.keyboard.press('Space');
   await expect(replyEmail).not.toBeChecked();
   await digest.check();
-  await card.getByRole('button', { name: 'Save Preferences' }).click();
+  await card.getByRole('button', { name: 'Update Preferences' }).click();
   await expect(card.getByRole('status')).toHaveText('Notification preferences saved.');
 
   await page.reload();

@@ -46,7 +46,7 @@ export const PreferenceTexts = {
   EMAIL: 'E-mail',
   DIGEST: 'Group e-mails into an hourly digest',
   DIGEST_HINT: 'At most one e-mail an hour, listing everything that happened since the last one.',
-  SAVE: 'Save Preferences',
+  SAVE: 'Update Preferences',
   SAVED: 'Notification preferences saved.',
   SAVE_FAILED: 'Failed to save notification preferences. Please try again.',
   LOAD_FAILED: 'Failed to load notification preferences',
