@@ -20,6 +20,10 @@ const post = { title: `Notified story ${unique}`, slug: `notified-${unique}` };
 let postId = 0;
 let serial = 0;
 
+// Each test makes its own accounts (a password hash each) and walks several pages: more than the
+// default 30 s on a busy machine.
+test.describe.configure({ timeout: 120_000 });
+
 interface Person {
   fullName: string;
   email: string;
