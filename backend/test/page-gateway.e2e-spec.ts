@@ -6,6 +6,7 @@ import { SessionsService } from '../src/auth/sessions.service';
 import { PROJECT_ROOT } from '../src/config/paths';
 import { UsersService } from '../src/users/users.service';
 import { APP_CONFIG, type AppConfig } from '../src/config/env';
+import { NotificationType } from '../src/notifications/notification.types';
 import { unsubscribeToken } from '../src/notifications/unsubscribe-token';
 import { PageGatewayService } from '../src/gateway/page-gateway.service';
 import type { GatewayCall, PageGateway } from '../src/gateway/gateway.types';
@@ -231,7 +232,7 @@ describe('Page gateway: parity with HTTP', () => {
     ['admin', '/api/v1/notifications/preferences'],
     ['anonymous', '/api/v1/notifications/preferences'],
     // A real e-mail's token (signed as the mailer signs it).
-    ['anonymous', '/api/v1/notifications/unsubscribe', { query: { token: unsubscribeToken(t.app.get<AppConfig>(APP_CONFIG).jwtSecret, users.reader.id, 'COMMENT_REPLY') } }],
+    ['anonymous', '/api/v1/notifications/unsubscribe', { query: { token: unsubscribeToken(t.app.get<AppConfig>(APP_CONFIG).jwtSecret, users.reader.id, NotificationType.COMMENT_REPLY) } }],
     ['anonymous', '/api/v1/notifications/unsubscribe', { query: { token: 'not-a-token' } }],
     ['anonymous', '/api/v1/notifications/unsubscribe', { query: { token: 'bad\u0000token' } }],
     ['anonymous', '/api/v1/notifications/unsubscribe'],
