@@ -121,8 +121,8 @@ const api = async (method, path, { token, body, timeoutMs = 10_000 } = {}) => {
   }
 };
 
-async function login(email, password) {
-  const res = await api('POST', '/auth/login', { body: { email, password } });
+async function login(email, password, timeoutMs = 10_000) {
+  const res = await api('POST', '/auth/login', { body: { email, password }, timeoutMs });
   if (res.status !== 200) throw new Error(`login ${email}: ${res.status} ${res.json?.message ?? res.error}`);
   return res.json.data.accessToken;
 }
@@ -348,12 +348,18 @@ async function killNodeDuringReplies() {
   }
   const REPLIES = 200;
   const ownerEmail = author(2);
-  const owner = await login(ownerEmail, AUTHOR_PASSWORD);
+  const owner = await login(ownerEmail, AUTHOR_PASSWORD, 30_000);
   const postId = (await api('GET', '/blog/posts/public?page=0&size=1')).json.data.content[0].id;
   const parent = await api('POST', '/comments', { token: owner, body: { postId, content: 'Chaos: reply to me' } });
   if (parent.status !== 201) throw new Error(`parent comment: ${parent.status} ${parent.json?.message}`);
   const parentId = parent.json.data.id;
-  const repliers = await Promise.all([3, 4, 5, 6, 7, 8, 9, 10].map((n) => login(author(n), AUTHOR_PASSWORD)));
+  // One sign-in at a time (each hashes a password): a loaded machine answers them all.
+  const signIn = async () => {
+    const tokens = [];
+    for (const n of [3, 4, 5, 6]) tokens.push(await login(author(n), AUTHOR_PASSWORD, 30_000));
+    return tokens;
+  };
+  const repliers = await signIn();
   let next = 0;
   let acknowledged = 0;
   let unanswered = 0;
@@ -383,13 +389,12 @@ async function killNodeDuringReplies() {
   }
   // The rest of the burst, on the restarted server.
   killed = false;
-  const again = await Promise.all([3, 4, 5, 6, 7, 8, 9, 10].map((n) => login(author(n), AUTHOR_PASSWORD)));
-  repliers.splice(0, repliers.length, ...again);
+  repliers.splice(0, repliers.length, ...(await signIn()));
   workers = repliers.map((_, w) => burst(w));
   await Promise.all(workers);
 
   // What exists: the replies, and the owner's reply notifications.
-  const ownerAgain = await login(ownerEmail, AUTHOR_PASSWORD);
+  const ownerAgain = await login(ownerEmail, AUTHOR_PASSWORD, 30_000);
   const replies = (await api('GET', `/comments/${parentId}/replies`)).json.data;
   const replyIds = new Set(replies.map((reply) => reply.id));
   const notifications = new Map();
@@ -410,14 +415,14 @@ async function killNodeDuringReplies() {
   // again for a late duplicate.
   const started = Date.now();
   while (mailsPer().size < notifications.size && Date.now() - started < 180_000) await sleep(500);
-  const deliveredAfter = (Date.now() - started) / 1000;
+  const waited = (Date.now() - started) / 1000;
   await sleep(25_000);
   const counts = mailsPer();
   const once = [...notifications.keys()].filter((id) => counts.get(id) === 1).length;
   const twice = [...counts.values()].filter((n) => n > 1).length;
   const missing = notifications.size - counts.size;
   record('kill -9 Node, 200 replies', 'replies with their notification', `${notifications.size} of ${replyIds.size} (${acknowledged} acknowledged, ${unanswered} cut off)`, 'all', notifications.size === replyIds.size && replyIds.size >= acknowledged);
-  record('kill -9 Node, 200 replies', 'notifications e-mailed exactly once', `${once} of ${notifications.size} (${twice} more than once, ${missing} never; all in within ${deliveredAfter.toFixed(1)} s of the restart)`, 'all', once === notifications.size && notifications.size > 0);
+  record('kill -9 Node, 200 replies', 'notifications e-mailed exactly once', `${once} of ${notifications.size} (${twice} more than once, ${missing} never; waited ${waited.toFixed(1)} s after the burst, then 25 s for late copies)`, 'all', once === notifications.size && notifications.size > 0);
   await stopServer();
   server = undefined;
 }
