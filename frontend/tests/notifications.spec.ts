@@ -104,6 +104,13 @@ test('a reply raises the bell; /notifications lists it first; opening it lands o
   await expect(entries.nth(1).getByRole('link', { name: sentence })).toHaveAttribute('href', `/blog/${post.slug}#comment-${reply}`);
   await expect(entries.nth(0).locator('time')).toHaveText(/ GMT[+-]\d+$/);
   await expectNoSeriousViolations(page, '/notifications (unread entries)');
+  // The dark theme too (it follows the system preference when none is stored).
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.reload();
+  await islandsHydrated(page);
+  await expect(page.locator('html')).toHaveClass(/(^|\s)dark(\s|$)/);
+  await expectNoSeriousViolations(page, '/notifications (unread entries, dark)');
+  await page.emulateMedia({ colorScheme: 'light' });
 
   // Opening the older entry lands on its comment's anchor, and marks it read.
   await entries.nth(1).getByRole('link', { name: sentence }).click();
@@ -233,6 +240,10 @@ test('/unsubscribe from the e-mail: says what, one button POSTs, confirmed; bad 
   await expectNoSeriousViolations(page, '/unsubscribe (done)');
   const after = (await (await an.api.get('/api/v1/notifications/preferences')).json()).data as { events: { type: string; email: boolean }[] };
   expect(after.events.find((event) => event.type === 'COMMENT_REPLY')?.email).toBe(false);
+  // The link again: those e-mails are off already, so there is nothing left to confirm.
+  await page.goto(link);
+  await expect(page.getByRole('heading', { level: 1, name: 'You are unsubscribed' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Unsubscribe' })).toHaveCount(0);
 
   // The page's form is same-origin only: a form posted from another site is refused before the page.
   const crossSite = await page.request.post(link, { headers: { Origin: 'https://elsewhere.example' }, form: { confirm: '1' } });
