@@ -12,6 +12,10 @@ export default defineConfig({
   integrations: [react()],
   build: { inlineStylesheets: 'auto' },
   prefetch: false,
+  // The server refuses every cross-origin write before Astro (backend common/same-origin.ts). Astro's
+  // own check compares Origin with the URL it builds, whose host is 'localhost' in middleware mode
+  // without allowedDomains, so it would refuse the pages' same-origin forms (/unsubscribe).
+  security: { checkOrigin: false },
   devToolbar: { enabled: false },
   vite: { plugins: [tailwindcss()] },
 });

@@ -5,6 +5,9 @@ import { isDeepStrictEqual } from 'node:util';
 import { SessionsService } from '../src/auth/sessions.service';
 import { PROJECT_ROOT } from '../src/config/paths';
 import { UsersService } from '../src/users/users.service';
+import { APP_CONFIG, type AppConfig } from '../src/config/env';
+import { NotificationType } from '../src/notifications/notification.types';
+import { unsubscribeToken } from '../src/notifications/unsubscribe-token';
 import { PageGatewayService } from '../src/gateway/page-gateway.service';
 import type { GatewayCall, PageGateway } from '../src/gateway/gateway.types';
 import { createTestApp, TestApp } from './helpers/app';
@@ -247,6 +250,23 @@ describe('Page gateway: parity with HTTP', () => {
     ['anonymous', '/api/v1/blog/posts/public/{slug}/related', { path: { slug: post.slug } }],
     ['anonymous', '/api/v1/blog/posts/public/{slug}/related', { path: { slug: draft.slug } }],
     ['anonymous', '/api/v1/blog/posts/public/{slug}/related', { path: { slug: 'bad\u0000slug' } }],
+    ['reader', '/api/v1/notifications', { query: { page: 0, size: 20 } }],
+    // The admin wrote the post the reader commented on: an entry with its actor, post and link.
+    ['admin', '/api/v1/notifications', { query: { page: 0, size: 20 } }],
+    ['reader', '/api/v1/notifications', { query: { page: -1, size: 20 } }],
+    ['reader', '/api/v1/notifications', { query: { page: HUGE } }],
+    ['anonymous', '/api/v1/notifications', { query: { page: 0, size: 20 } }],
+    ['author', '/api/v1/notifications/unread-count'],
+    ['admin', '/api/v1/notifications/unread-count'],
+    ['anonymous', '/api/v1/notifications/unread-count'],
+    ['reader', '/api/v1/notifications/preferences'],
+    ['admin', '/api/v1/notifications/preferences'],
+    ['anonymous', '/api/v1/notifications/preferences'],
+    // A real e-mail's token (signed as the mailer signs it).
+    ['anonymous', '/api/v1/notifications/unsubscribe', { query: { token: unsubscribeToken(t.app.get<AppConfig>(APP_CONFIG).jwtSecret, users.reader.id, NotificationType.COMMENT_REPLY) } }],
+    ['anonymous', '/api/v1/notifications/unsubscribe', { query: { token: 'not-a-token' } }],
+    ['anonymous', '/api/v1/notifications/unsubscribe', { query: { token: 'bad\u0000token' } }],
+    ['anonymous', '/api/v1/notifications/unsubscribe'],
   ];
 
   it('covers every read a page makes', () => {

@@ -97,6 +97,8 @@ const anonymousRoutes = (): Route[] => [
   { path: '/no-such-page-{unique}', status: 404 },
   { path: '/privacy', label: '/privacy (under development)' },
   { path: '/service-unavailable', status: 503, label: '/service-unavailable (what signed-in pages show while the database is away)' },
+  { path: '/unsubscribe', status: 400, label: '/unsubscribe (no token)' },
+  { path: '/unsubscribe?token=not-a-token-{unique}', status: 400, label: '/unsubscribe?token= (invalid token)' },
 ];
 
 const signedInRoutes = (): Route[] => [
@@ -120,6 +122,7 @@ const signedInRoutes = (): Route[] => [
   { path: '/', label: '/ (signed in)' },
   { path: '/liked-posts' },
   { path: '/my-comments' },
+  { path: '/notifications' },
   { path: '/dashboard' },
   { path: '/user-dashboard' },
   { path: '/blog/{post}', label: '/blog/{post} (signed in)' },

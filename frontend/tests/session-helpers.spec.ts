@@ -22,10 +22,10 @@ test.describe('session helpers', () => {
   });
 
   test('needsSession: the reader, author and admin areas, but not /admin/analytics nor /authors', () => {
-    for (const path of ['/dashboard', '/user-dashboard/', '/liked-posts', '/my-comments', '/author', '/author/posts/new', '/admin', '/admin/users']) {
+    for (const path of ['/dashboard', '/user-dashboard/', '/liked-posts', '/my-comments', '/notifications', '/author', '/author/posts/new', '/admin', '/admin/users']) {
       expect(needsSession(path), path).toBe(true);
     }
-    for (const path of ['/', '/account', '/authors', '/admin/analytics', '/admin/analytics/', '/administrator', '/blog', '/login']) {
+    for (const path of ['/', '/account', '/unsubscribe', '/authors', '/admin/analytics', '/admin/analytics/', '/administrator', '/blog', '/login']) {
       expect(needsSession(path), path).toBe(false);
     }
   });

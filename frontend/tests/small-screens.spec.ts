@@ -105,9 +105,11 @@ const ROUTES: Record<Role, string[]> = {
     '/service-unavailable',
     `/no-such-page-${unique}`,
     '/privacy',
+    '/unsubscribe',
+    `/unsubscribe?token=${'t'.repeat(120)}`,
   ],
-  reader: ['/', '/blog/{post}', '/search?q={titleWord}', '/dashboard', '/user-dashboard', '/liked-posts', '/my-comments', '/account', '/author'],
-  author: ['/author', '/author/drafts', '/author/posts', '/author/posts/new', '/author/posts/{draftId}/edit', '/author/posts/{draftId}/preview', '/account', '/blog/{post}', '/admin'],
+  reader: ['/', '/blog/{post}', '/search?q={titleWord}', '/dashboard', '/user-dashboard', '/liked-posts', '/my-comments', '/account', '/author', '/notifications'],
+  author: ['/author', '/author/drafts', '/author/posts', '/author/posts/new', '/author/posts/{draftId}/edit', '/author/posts/{draftId}/preview', '/account', '/blog/{post}', '/admin', '/notifications'],
   admin: [
     '/admin',
     '/admin/posts',
@@ -124,6 +126,7 @@ const ROUTES: Record<Role, string[]> = {
     '/dashboard',
     '/account',
     '/blog/{post}',
+    '/notifications',
   ],
 };
 

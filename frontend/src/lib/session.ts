@@ -124,7 +124,7 @@ export function jwtExpiry(token: string | undefined): number | undefined {
 // ---- redirects and cookies (used by the session middleware) -------------------------------
 
 /** Pages that need a session: anonymous visitors get a 302 to /login?callback=<path+query>. */
-const PROTECTED_PAGES = ['/dashboard', '/user-dashboard', '/liked-posts', '/my-comments'];
+const PROTECTED_PAGES = ['/dashboard', '/user-dashboard', '/liked-posts', '/my-comments', '/notifications'];
 const PROTECTED_SECTIONS = ['/author', '/admin'];
 const OPEN_IN_PROTECTED = new Set(['/admin/analytics']);
 /** Pages a signed-in user has no business on: they go to the callback or /. */

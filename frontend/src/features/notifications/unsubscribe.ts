@@ -1,0 +1,6 @@
+/** What an unsubscribe link stops, in a sentence for /unsubscribe (issue 19 §1), from the API's own words. */
+import type { UnsubscribeInfo } from './notifications';
+
+export function describeUnsubscribe(info: UnsubscribeInfo): string {
+  return `This link stops ${info.description}.`;
+}
