@@ -1,4 +1,6 @@
 /** Every migration, oldest first. `npm run migration:generate -- Name` appends to this list. */
+import { CreateNotifications1795695440595 } from './1795695440595-CreateNotifications';
+import { AddCommentModeration1795695450622 } from './1795695450622-AddCommentModeration';
 import { CreateAttemptCounters1795444543349 } from './1795444543349-CreateAttemptCounters';
 import { CreateComments1795447435829 } from './1795447435829-CreateComments';
 import { CreateLikes1795447442486 } from './1795447442486-CreateLikes';
@@ -30,4 +32,6 @@ export const MIGRATIONS: Function[] = [
   AddPostsStatusCreatedIndex1795458787462,
   CreateSlugHistory1795460000000,
   CanonicalizeUserEmails1795684721035,
+  CreateNotifications1795695440595,
+  AddCommentModeration1795695450622,
 ];

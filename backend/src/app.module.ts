@@ -22,7 +22,10 @@ import { DashboardsModule } from './dashboards/dashboards.module';
 import { GatewayModule } from './gateway/gateway.module';
 import { HealthModule } from './health/health.module';
 import { ImagesModule } from './images/images.module';
+import { JobsModule } from './jobs/jobs.module';
 import { LikesModule } from './likes/likes.module';
+import { ModerationModule } from './moderation/moderation.module';
+import { NotificationsModule } from './notifications/notifications.module';
 import { UsersModule } from './users/users.module';
 import { PostsModule } from './posts/posts.module';
 import { RedisModule } from './redis/redis.module';
@@ -44,7 +47,7 @@ export interface AppModuleOptions {
  * The images module is the exception: the spec puts it on the host root.
  */
 export const API_PREFIX = 'api/v1';
-const API_MODULES = [HealthModule, AuthModule, UsersModule, PostsModule, TagsModule, ReviewsModule, LikesModule, CommentsModule, DashboardsModule, AdminModule];
+const API_MODULES = [HealthModule, AuthModule, UsersModule, PostsModule, TagsModule, ReviewsModule, LikesModule, CommentsModule, DashboardsModule, AdminModule, ModerationModule, NotificationsModule];
 
 /** Rate limits (DESIGN.md §3): counters in process, or in Redis shared by every instance when REDIS_URL is set. */
 function throttlerModule(config: AppConfig): DynamicModule {
@@ -79,6 +82,7 @@ export class AppModule {
         RedisModule,
         throttlerModule(config),
         ContentEventsModule,
+        JobsModule,
         ImagesModule,
         ...API_MODULES,
         RouterModule.register([{ path: API_PREFIX, children: API_MODULES }]),

@@ -68,6 +68,9 @@ describe('Comments', () => {
           replyCount: 0,
           deleted: false,
           replies: [],
+          moderation: 'VISIBLE',
+          canHide: false,
+          canReport: false,
         },
       });
       const [row] = (await db.query('SELECT content FROM comments WHERE id = $1', [res.body.data.id])) as { content: string }[];

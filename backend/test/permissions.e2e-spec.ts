@@ -1,3 +1,4 @@
+import { DataSource } from 'typeorm';
 import { RoleName } from '../src/users/entities/role.entity';
 import { createTestApp, TestApp } from './helpers/app';
 import { createUser, TestUser } from './helpers/users';
@@ -127,6 +128,16 @@ const MATRIX: Row[] = [
   { method: 'post', path: `/api/v1/admin/users/${MISSING}/unban`, body: { reason: 'Matrix' }, expect: ADMINS },
   { method: 'get', path: '/api/v1/admin/stats', expect: ADMINS },
   { method: 'get', path: '/api/v1/dashboard/admin/stats', expect: ADMINS },
+  // comment moderation (issue 19)
+  { method: 'post', path: `/api/v1/comments/${MISSING}/reports`, body: { reason: 'SPAM' }, expect: SIGNED_IN },
+  { method: 'post', path: `/api/v1/comments/${MISSING}/hide`, body: { reason: 'Matrix' }, expect: SIGNED_IN },
+  { method: 'get', path: '/api/v1/admin/comments', expect: ADMINS },
+  { method: 'post', path: '/api/v1/admin/comments/bulk', body: { ids: [MISSING], action: 'dismiss' }, expect: ADMINS },
+  { method: 'post', path: `/api/v1/admin/comments/${MISSING}/restore`, expect: ADMINS },
+  { method: 'delete', path: `/api/v1/admin/comments/${MISSING}`, expect: ADMINS },
+  { method: 'post', path: `/api/v1/admin/comments/${MISSING}/dismiss-reports`, expect: ADMINS },
+  { method: 'post', path: `/api/v1/admin/users/${MISSING}/mute`, body: { until: null, reason: 'Matrix' }, expect: ADMINS },
+  { method: 'delete', path: `/api/v1/admin/users/${MISSING}/mute`, expect: ADMINS },
 ];
 
 const PARAM_OF: Record<string, string> = { [MISSING_POST]: 'postId', [MISSING_USER]: 'userId' };
@@ -169,6 +180,24 @@ describe('Permission matrix', () => {
         actual.push(`${row.method.toUpperCase()} ${row.path} as ${caller}: ${got}`);
         wanted.push(`${row.method.toUpperCase()} ${row.path} as ${caller}: ${row.expect[index]}`);
       }
+    }
+    expect(actual).toEqual(wanted);
+  }, 180_000);
+
+  // Issue 19: a muted reader is a USER who may not write comments (create, reply, edit: 403 before anything else); every other route as for USER.
+  it('a muted user: 403 on comment create, reply and edit, everything else as a USER', async () => {
+    const muted = await createUser(t, [RoleName.USER]);
+    await t.app.get(DataSource).query(`INSERT INTO user_mutes (user_id, muted_until, reason) VALUES ($1, NULL, 'Matrix')`, [muted.id]);
+    const writes = new Set([`POST /api/v1/blog/posts/${MISSING}/comments`, 'POST /api/v1/comments', `PUT /api/v1/comments/${MISSING}`]);
+    const actual: string[] = [];
+    const wanted: string[] = [];
+    for (const row of MATRIX) {
+      const key = `${row.method.toUpperCase()} ${row.path}`;
+      const call = t.http[row.method](row.path).set(muted.auth);
+      const res = await (row.body ? call.send(row.body) : call);
+      const got: Expect | number = res.status === 401 || res.status === 403 ? res.status : res.status >= 500 ? res.status : 'ok';
+      actual.push(`${key}: ${got}`);
+      wanted.push(`${key}: ${writes.has(key) ? 403 : row.expect[1]}`);
     }
     expect(actual).toEqual(wanted);
   }, 180_000);

@@ -83,7 +83,7 @@ export class AdminUsersRepository {
     const rows = (await this.dataSource.query(
       `SELECT u.id,
               (SELECT count(*)::int FROM posts p WHERE p.author_id = u.id) AS total_posts,
-              (SELECT count(*)::int FROM comments c WHERE c.user_id = u.id AND c.deleted_at IS NULL) AS total_comments
+              (SELECT count(*)::int FROM comments c WHERE c.user_id = u.id AND c.deleted_at IS NULL AND c.moderation = 'VISIBLE') AS total_comments
          FROM unnest($1::int[]) AS u(id)`,
       [ids],
     )) as { id: number; total_posts: number; total_comments: number }[];

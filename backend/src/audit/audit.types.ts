@@ -19,6 +19,12 @@ export enum AuditType {
   TAG_ACTIVATED = 'TAG_ACTIVATED',
   TAG_DEACTIVATED = 'TAG_DEACTIVATED',
   TAG_DELETED = 'TAG_DELETED',
+  COMMENT_HIDDEN = 'COMMENT_HIDDEN',
+  COMMENT_RESTORED = 'COMMENT_RESTORED',
+  COMMENT_DELETED = 'COMMENT_DELETED',
+  COMMENT_REPORTS_DISMISSED = 'COMMENT_REPORTS_DISMISSED',
+  USER_MUTED = 'USER_MUTED',
+  USER_UNMUTED = 'USER_UNMUTED',
 }
 
 export const AUDIT_TARGET_TYPES = ['user', 'post', 'tag', 'comment'] as const;
@@ -47,4 +53,6 @@ export const AuditLinks = {
   adminPost: (id: number) => `/admin/posts/${id}/preview`,
   publicPost: (slug: string) => `/blog/${slug}`,
   tag: (id: number) => `/admin/tags/${id}/edit`,
+  /** The moderation queue, on one comment. */
+  comment: (id: number) => `/admin/comments?filter=all&comment=${id}`,
 } as const;

@@ -1,5 +1,6 @@
 import { toPage } from '../common/pagination/page';
 import { CommentsMessages } from './comments.messages';
+import { CommentModeration } from './entities/comment.entity';
 import { CommentActivityDto, CommentAuthorDto, CommentResponseDto } from './dto/comment-response.dto';
 
 /** A comment row with its author's public columns (comments.repository.ts selects these). */
@@ -17,7 +18,20 @@ export interface CommentRow {
   author_name: string | null;
   author_avatar: string | null;
   author_verified: boolean | null;
+  moderation: CommentModeration;
 }
+
+/**
+ * Who reads the comments, for `canHide` and `canReport`: the caller's id (null when anonymous),
+ * whether they moderate this post (its author or an admin) and which comments they have reported.
+ */
+export interface CommentViewer {
+  userId: number | null;
+  moderates: boolean;
+  reported: ReadonlySet<number>;
+}
+
+export const ANONYMOUS_VIEWER: CommentViewer = { userId: null, moderates: false, reported: new Set() };
 
 /** … with its post (lists outside a thread). */
 export interface CommentActivityRow extends CommentRow {
@@ -30,10 +44,15 @@ function authorOf(row: CommentRow): CommentAuthorDto | null {
   return { id: row.author_id, fullName: row.author_name ?? '', avatar: row.author_avatar, isVerified: row.author_verified ?? false };
 }
 
-/** Content as stored (plain text, never HTML), or the placeholder of a deleted comment. */
-const contentOf = (row: CommentRow): string => (row.deleted_at ? CommentsMessages.DELETED_MARKER : row.content);
+/**
+ * Content as stored (plain text, never HTML), or the placeholder of a deleted or hidden comment:
+ * a hidden comment's text leaves the server only in the moderation queue.
+ */
+const contentOf = (row: CommentRow): string =>
+  row.deleted_at ? CommentsMessages.DELETED_MARKER : row.moderation === CommentModeration.HIDDEN ? CommentsMessages.HIDDEN_MARKER : row.content;
 
-export function toCommentResponse(row: CommentRow, replies: CommentResponseDto[] = []): CommentResponseDto {
+export function toCommentResponse(row: CommentRow, replies: CommentResponseDto[] = [], viewer: CommentViewer = ANONYMOUS_VIEWER): CommentResponseDto {
+  const live = !row.deleted_at && row.moderation === CommentModeration.VISIBLE;
   return {
     id: row.id,
     postId: row.post_id,
@@ -46,6 +65,9 @@ export function toCommentResponse(row: CommentRow, replies: CommentResponseDto[]
     replyCount: row.reply_count,
     deleted: row.deleted_at !== null,
     replies,
+    moderation: row.moderation,
+    canHide: live && viewer.moderates,
+    canReport: live && viewer.userId !== null && row.author_id !== viewer.userId && !viewer.reported.has(row.id),
   };
 }
 
@@ -53,7 +75,7 @@ export function toCommentResponse(row: CommentRow, replies: CommentResponseDto[]
  * Builds the threads below `parentIds` from their descendants (any order): each comment gets its
  * replies, oldest first. Returns the direct replies per parent id.
  */
-export function buildThreads(descendants: CommentRow[]): Map<number, CommentResponseDto[]> {
+export function buildThreads(descendants: CommentRow[], viewer: CommentViewer = ANONYMOUS_VIEWER): Map<number, CommentResponseDto[]> {
   const sorted = [...descendants].sort((a, b) => a.created_at.getTime() - b.created_at.getTime() || a.id - b.id);
   const children = new Map<number, CommentRow[]>();
   for (const row of sorted) {
@@ -62,7 +84,7 @@ export function buildThreads(descendants: CommentRow[]): Map<number, CommentResp
     list.push(row);
     children.set(row.parent_id, list);
   }
-  const build = (row: CommentRow): CommentResponseDto => toCommentResponse(row, (children.get(row.id) ?? []).map(build));
+  const build = (row: CommentRow): CommentResponseDto => toCommentResponse(row, (children.get(row.id) ?? []).map(build), viewer);
   const result = new Map<number, CommentResponseDto[]>();
   for (const [parentId, rows] of children) result.set(parentId, rows.map(build));
   return result;
@@ -83,6 +105,7 @@ export function toCommentActivity(row: CommentActivityRow): CommentActivityDto {
     postTitle: row.post_title,
     post: { id: row.post_id, slug: row.post_slug, title: row.post_title },
     author: authorOf(row),
+    moderation: row.moderation,
   };
 }
 

@@ -3,7 +3,7 @@ import { ApiNoContentResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { AuthUser } from '../common/auth-user';
 import { ApiEnvelope } from '../common/decorators/api-envelope.decorator';
 import { ApiErrors } from '../common/decorators/api-errors.decorator';
-import { Auth, CurrentUser } from '../common/decorators/auth.decorator';
+import { Auth, CurrentUser, OptionalAuth } from '../common/decorators/auth.decorator';
 import { WithMessage, withMessage } from '../common/envelope';
 import { ParseIdPipe } from '../common/validation/parse-id.pipe';
 import { RoleName } from '../users/entities/role.entity';
@@ -48,10 +48,15 @@ export class PostCommentsController {
       "A published post's top-level comments, newest first by default (sortBy createdAt, sortDir asc|desc), each with its whole thread of replies (oldest first); " +
       "commentId answers the page holding that comment's thread instead of page (404 'Comment not found.' when it is not on this post)",
   })
+  @OptionalAuth()
   @ApiEnvelope(CommentPageDto)
   @ApiErrors(400, 404)
-  listPostComments(@Param('id', ParseIdPipe) id: number, @Query() query: CommentPostQueryDto): Promise<CommentPageDto> {
-    return this.comments.listForPost(id, query.page, query.size, query.sortDir ?? 'desc', query.commentId);
+  listPostComments(
+    @Param('id', ParseIdPipe) id: number,
+    @Query() query: CommentPostQueryDto,
+    @CurrentUser() user: AuthUser | undefined,
+  ): Promise<CommentPageDto> {
+    return this.comments.listForPost(id, query.page, query.size, query.sortDir ?? 'desc', query.commentId, user);
   }
 
   @Post('posts/:id/comments')
@@ -101,10 +106,15 @@ export class CommentsController {
       "A published post's top-level comments, newest first, each with its whole thread (public; same as GET /blog/posts/{id}/comments); " +
       "commentId answers the page holding that comment's thread",
   })
+  @OptionalAuth()
   @ApiEnvelope(CommentPageDto)
   @ApiErrors(400, 404)
-  listCommentsByPost(@Param('postId', ParseIdPipe) postId: number, @Query() query: CommentPostQueryDto): Promise<CommentPageDto> {
-    return this.comments.listForPost(postId, query.page, query.size, query.sortDir ?? 'desc', query.commentId);
+  listCommentsByPost(
+    @Param('postId', ParseIdPipe) postId: number,
+    @Query() query: CommentPostQueryDto,
+    @CurrentUser() user: AuthUser | undefined,
+  ): Promise<CommentPageDto> {
+    return this.comments.listForPost(postId, query.page, query.size, query.sortDir ?? 'desc', query.commentId, user);
   }
 
   @Get('my-comments')
@@ -180,10 +190,11 @@ export class CommentsController {
 
   @Get(':id/replies')
   @ApiOperation({ summary: 'The replies of a comment, oldest first, each with its own replies (public)' })
+  @OptionalAuth()
   @ApiEnvelope(CommentResponseDto, { isArray: true })
   @ApiErrors(400, 404)
-  listCommentReplies(@Param('id', ParseIdPipe) id: number): Promise<CommentResponseDto[]> {
-    return this.comments.replies(id);
+  listCommentReplies(@Param('id', ParseIdPipe) id: number, @CurrentUser() user: AuthUser | undefined): Promise<CommentResponseDto[]> {
+    return this.comments.replies(id, user);
   }
 
   @Put(':id')

@@ -29,4 +29,10 @@ export const CommentsMessages = {
   UPDATED: 'Comment has been updated.',
   /** What a deleted comment that keeps its replies shows instead of its text (spec 001 §2). */
   DELETED_MARKER: '[This comment has been deleted]',
+  /** What a hidden comment shows instead of its text (issue 19), to everyone but the moderation queue. */
+  HIDDEN_MARKER: '[This comment has been hidden by a moderator]',
+  /** A muted user's comment or edit (issue 19): the end and the reason follow. */
+  MUTED_UNTIL: (until: string, reason: string) => `You cannot comment until ${until}. Reason: ${reason}`,
+  MUTED_FOREVER: (reason: string) => `You can no longer comment on this site. Reason: ${reason}`,
+  HIDDEN_NO_EDIT: 'A hidden comment cannot be edited.',
 } as const;

@@ -3,9 +3,10 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import type { SortDirection } from '../common/pagination/sort';
 import type { CommentActivityRow, CommentRow } from './comment.mapper';
+import { CommentModeration } from './entities/comment.entity';
 
 /** A comment's columns and its author's public ones (`c` = comments, `u` = users, left-joined). */
-const COMMENT_COLUMNS = `c.id, c.post_id, c.parent_id, c.content, c.level, c.reply_count, c.deleted_at, c.created_at, c.updated_at,
+const COMMENT_COLUMNS = `c.id, c.post_id, c.parent_id, c.content, c.level, c.reply_count, c.deleted_at, c.created_at, c.updated_at, c.moderation,
   u.id AS author_id, u.full_name AS author_name, u.avatar AS author_avatar, u.is_verified AS author_verified`;
 
 /** What a write needs to know about a comment (read under its row lock). */
@@ -17,13 +18,21 @@ export interface CommentLockRow {
   level: number;
   reply_count: number;
   deleted_at: Date | null;
+  moderation: CommentModeration;
 }
 
 export interface PostRef {
   id: number;
   status: string;
   slug: string;
+  author_id: number | null;
 }
+
+/**
+ * Who reads a thread: HELD comments are shown to their own author only. `$n` is the parameter
+ * holding the viewer's id (null for anonymous readers).
+ */
+const shownTo = (n: number) => `(c.moderation <> 'HELD' OR c.user_id = $${n})`;
 
 /** Which comments a list outside a thread shows (always live comments only). */
 export interface ActivityFilter {
@@ -33,6 +42,8 @@ export interface ActivityFilter {
   publishedOnly?: boolean;
   /** Full-text keyword ('simple' configuration: whole words, the last one as a prefix). */
   keyword?: string;
+  /** Only VISIBLE comments (lists of other people's comments: no hidden or held text leaks). */
+  visibleOnly?: boolean;
 }
 
 const dirOf = (dir: SortDirection): 'ASC' | 'DESC' => (dir === 'asc' ? 'ASC' : 'DESC');
@@ -52,7 +63,7 @@ export class CommentsRepository {
   }
 
   async findPost(postId: number, manager?: EntityManager): Promise<PostRef | undefined> {
-    const rows = (await this.db(manager).query('SELECT id, status, slug FROM posts WHERE id = $1', [postId])) as PostRef[];
+    const rows = (await this.db(manager).query('SELECT id, status, slug, author_id FROM posts WHERE id = $1', [postId])) as PostRef[];
     return rows[0];
   }
 
@@ -64,7 +75,7 @@ export class CommentsRepository {
    * the counter UPDATE deadlocked with a concurrent DELETE of the post).
    */
   async lockPost(manager: EntityManager, postId: number): Promise<PostRef | undefined> {
-    const rows = (await manager.query('SELECT id, status, slug FROM posts WHERE id = $1 FOR NO KEY UPDATE', [postId])) as PostRef[];
+    const rows = (await manager.query('SELECT id, status, slug, author_id FROM posts WHERE id = $1 FOR NO KEY UPDATE', [postId])) as PostRef[];
     return rows[0];
   }
 
@@ -79,13 +90,13 @@ export class CommentsRepository {
   }
 
   /** A post's top-level comments (deleted placeholders included), one page. */
-  async rootsPage(postId: number, dir: SortDirection, limit: number, offset: number): Promise<CommentRow[]> {
+  async rootsPage(postId: number, viewerId: number | null, dir: SortDirection, limit: number, offset: number): Promise<CommentRow[]> {
     const order = `c.created_at ${dirOf(dir)}, c.id ${dirOf(dir)}`;
     return (await this.dataSource.query(
-      `WITH page AS (SELECT c.id FROM comments c WHERE c.post_id = $1 AND c.parent_id IS NULL ORDER BY ${order} LIMIT $2 OFFSET $3)
+      `WITH page AS (SELECT c.id FROM comments c WHERE c.post_id = $1 AND c.parent_id IS NULL AND ${shownTo(4)} ORDER BY ${order} LIMIT $2 OFFSET $3)
        SELECT ${COMMENT_COLUMNS} FROM page JOIN comments c ON c.id = page.id LEFT JOIN users u ON u.id = c.user_id
         ORDER BY ${order}`,
-      [postId, limit, offset],
+      [postId, limit, offset, viewerId],
     )) as CommentRow[];
   }
 
@@ -94,31 +105,34 @@ export class CommentsRepository {
    * the list's order (so its page is that number divided by the page size); undefined when `id` is
    * not a comment of this post. Walks up at most 3 levels to the thread's root.
    */
-  async rootPosition(postId: number, id: number, dir: SortDirection): Promise<number | undefined> {
+  async rootPosition(postId: number, id: number, viewerId: number | null, dir: SortDirection): Promise<number | undefined> {
     const before = dir === 'asc' ? '<' : '>';
     const rows = (await this.dataSource.query(
       `WITH RECURSIVE up AS (
-          SELECT id, parent_id FROM comments WHERE id = $2 AND post_id = $1
+          SELECT c.id, c.parent_id FROM comments c WHERE c.id = $2 AND c.post_id = $1 AND ${shownTo(3)}
           UNION ALL
           SELECT c.id, c.parent_id FROM comments c JOIN up ON c.id = up.parent_id),
         root AS (SELECT c.id, c.created_at FROM up JOIN comments c ON c.id = up.id WHERE up.parent_id IS NULL)
-       SELECT (SELECT count(*)::int FROM comments c WHERE c.post_id = $1 AND c.parent_id IS NULL
+       SELECT (SELECT count(*)::int FROM comments c WHERE c.post_id = $1 AND c.parent_id IS NULL AND ${shownTo(3)}
                   AND (c.created_at, c.id) ${before} (root.created_at, root.id)) AS position
          FROM root`,
-      [postId, id],
+      [postId, id, viewerId],
     )) as { position: number }[];
     return rows[0]?.position;
   }
 
-  async countRoots(postId: number): Promise<number> {
-    const [row] = (await this.dataSource.query('SELECT count(*)::int AS total FROM comments WHERE post_id = $1 AND parent_id IS NULL', [postId])) as {
+  async countRoots(postId: number, viewerId: number | null): Promise<number> {
+    const [row] = (await this.dataSource.query(
+      `SELECT count(*)::int AS total FROM comments c WHERE c.post_id = $1 AND c.parent_id IS NULL AND ${shownTo(2)}`,
+      [postId, viewerId],
+    )) as {
       total: number;
     }[];
     return row.total;
   }
 
   /** Every comment below these comments (at most 3 levels: a bounded recursion on IDX_comments_parent_created). */
-  async descendants(parentIds: number[]): Promise<CommentRow[]> {
+  async descendants(parentIds: number[], viewerId: number | null): Promise<CommentRow[]> {
     if (!parentIds.length) return [];
     // The rows by primary key from an array of the ids: joined to the recursive CTE, whose size
     // the planner overestimates (~1,700 rows for a page's ten threads), the rows came from a hash
@@ -130,9 +144,9 @@ export class CommentsRepository {
           UNION ALL
           SELECT c.id FROM comments c JOIN below b ON c.parent_id = b.id)
        SELECT ${COMMENT_COLUMNS} FROM comments c LEFT JOIN users u ON u.id = c.user_id
-        WHERE c.id = ANY (ARRAY(SELECT id FROM below))
+        WHERE c.id = ANY (ARRAY(SELECT id FROM below)) AND ${shownTo(2)}
         ORDER BY c.created_at, c.id`,
-      [parentIds],
+      [parentIds, viewerId],
     )) as CommentRow[];
   }
 
@@ -146,7 +160,7 @@ export class CommentsRepository {
   /** Locks the comment's row until the transaction ends and returns it. */
   async lock(manager: EntityManager, id: number): Promise<CommentLockRow | undefined> {
     const rows = (await manager.query(
-      'SELECT id, post_id, user_id, parent_id, level, reply_count, deleted_at FROM comments WHERE id = $1 FOR UPDATE',
+      'SELECT id, post_id, user_id, parent_id, level, reply_count, deleted_at, moderation FROM comments WHERE id = $1 FOR UPDATE',
       [id],
     )) as CommentLockRow[];
     return rows[0];
@@ -156,16 +170,19 @@ export class CommentsRepository {
   async addToReplyCount(manager: EntityManager, id: number, delta: number): Promise<CommentLockRow | undefined> {
     const [rows] = (await manager.query(
       `UPDATE comments SET reply_count = GREATEST(reply_count + $2, 0) WHERE id = $1
-        RETURNING id, post_id, user_id, parent_id, level, reply_count, deleted_at`,
+        RETURNING id, post_id, user_id, parent_id, level, reply_count, deleted_at, moderation`,
       [id, delta],
     )) as [CommentLockRow[], number];
     return rows[0];
   }
 
-  async insert(manager: EntityManager, values: { postId: number; userId: number; parentId: number | null; level: number; content: string }): Promise<number> {
+  async insert(
+    manager: EntityManager,
+    values: { postId: number; userId: number; parentId: number | null; level: number; content: string; moderation: CommentModeration },
+  ): Promise<number> {
     const [row] = (await manager.query(
-      'INSERT INTO comments (post_id, user_id, parent_id, level, content) VALUES ($1, $2, $3, $4, $5) RETURNING id',
-      [values.postId, values.userId, values.parentId, values.level, values.content],
+      'INSERT INTO comments (post_id, user_id, parent_id, level, content, moderation) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id',
+      [values.postId, values.userId, values.parentId, values.level, values.content, values.moderation],
     )) as { id: number }[];
     return row.id;
   }
@@ -186,6 +203,22 @@ export class CommentsRepository {
 
   async deleteRow(manager: EntityManager, id: number): Promise<void> {
     await manager.query('DELETE FROM comments WHERE id = $1', [id]);
+  }
+
+  /** Whether any reply row is under the comment, whatever its moderation (a HIDDEN or HELD reply keeps its parent's row too). */
+  async hasReplies(manager: EntityManager, id: number): Promise<boolean> {
+    const rows = (await manager.query('SELECT 1 FROM comments WHERE parent_id = $1 LIMIT 1', [id])) as unknown[];
+    return rows.length > 0;
+  }
+
+  /** Which of these comments the user has reported (dismissed reports included: once per comment per reader). */
+  async reportedBy(userId: number, ids: number[]): Promise<Set<number>> {
+    if (!ids.length) return new Set();
+    const rows = (await this.dataSource.query('SELECT comment_id FROM comment_reports WHERE reporter_id = $1 AND comment_id = ANY($2::int[])', [
+      userId,
+      ids,
+    ])) as { comment_id: number }[];
+    return new Set(rows.map((row) => row.comment_id));
   }
 
   /** Live comments with their posts, newest (or oldest) first, one page; and their total. */
@@ -224,7 +257,7 @@ export class CommentsRepository {
 
   async postStats(postId: number): Promise<{ totalComments: number; uniqueCommenters: number }> {
     const [row] = (await this.dataSource.query(
-      `SELECT count(*)::int AS total, count(DISTINCT user_id)::int AS commenters FROM comments WHERE post_id = $1 AND deleted_at IS NULL`,
+      `SELECT count(*)::int AS total, count(DISTINCT user_id)::int AS commenters FROM comments WHERE post_id = $1 AND deleted_at IS NULL AND moderation = 'VISIBLE'`,
       [postId],
     )) as { total: number; commenters: number }[];
     return { totalComments: row.total, uniqueCommenters: row.commenters };
@@ -241,6 +274,7 @@ export class CommentsRepository {
       params.push(filter.postId);
       clauses.push(`c.post_id = $${params.length}`);
     }
+    if (filter.visibleOnly) clauses.push(`c.moderation = 'VISIBLE'`);
     // A semi-join per row, so the page's ids still come off the index in order (no join and sort of every row before the OFFSET).
     if (filter.publishedOnly) clauses.push(`EXISTS (SELECT 1 FROM posts p WHERE p.id = c.post_id AND p.status = 'PUBLISHED')`);
     if (filter.keyword !== undefined) {

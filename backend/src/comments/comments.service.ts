@@ -1,18 +1,20 @@
 import { ContentEvents } from '../common/content-events';
 import { BadRequestException, ForbiddenException, Injectable, NotFoundException } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import type { AuthUser } from '../common/auth-user';
 import type { SortDirection } from '../common/pagination/sort';
+import { NotificationsService } from '../notifications/notifications.service';
 import { PostStatus } from '../posts/entities/post.entity';
 import { PostsService } from '../posts/posts.service';
 import { RoleName } from '../users/entities/role.entity';
-import { buildThreads, CommentRow, toCommentActivity, toCommentPage, toCommentResponse } from './comment.mapper';
+import { CommentPolicy } from '../moderation/comment-policy';
+import { buildThreads, CommentRow, CommentViewer, toCommentActivity, toCommentPage, toCommentResponse } from './comment.mapper';
 import { CommentsMessages } from './comments.messages';
-import { CommentsRepository, PostRef } from './comments.repository';
+import { CommentLockRow, CommentsRepository, PostRef } from './comments.repository';
 import { ByUserSort } from './dto/comment-input.dto';
 import { CommentActivityDto, CommentActivityPageDto, CommentPageDto, CommentResponseDto, CommentStatsDto } from './dto/comment-response.dto';
-import { MAX_COMMENT_LEVEL } from './entities/comment.entity';
+import { CommentModeration, MAX_COMMENT_LEVEL } from './entities/comment.entity';
 
 export interface CommentCreateInput {
   postId: number;
@@ -24,6 +26,10 @@ export interface CreatedComment {
   comment: CommentResponseDto;
   isReply: boolean;
 }
+
+/** Whether a comment counts in its post's comment_count and its parent's reply_count: VISIBLE and not deleted (issue 19). */
+export const countsInTotals = (comment: Pick<CommentLockRow, 'deleted_at' | 'moderation'>): boolean =>
+  !comment.deleted_at && comment.moderation === CommentModeration.VISIBLE;
 
 function fieldError(field: string, message: string): BadRequestException {
   return new BadRequestException({ message, errors: { [field]: [message] } });
@@ -39,8 +45,13 @@ function fieldError(field: string, message: string): BadRequestException {
  *
  * Deletion: a comment with replies becomes a placeholder ('[This comment has been deleted]', its
  * replies kept); one without replies is removed, and so is every placeholder above it that is
- * left without replies. comment_count counts comments that are not deleted, so a delete of either
- * kind subtracts exactly one.
+ * left without replies. comment_count counts comments that are not deleted and VISIBLE (a HIDDEN
+ * or HELD comment is not counted, issue 19), so deleting a counted comment subtracts exactly one;
+ * reply_count counts VISIBLE reply rows (deleted placeholders included, as before), while whether
+ * a row has replies at all is read from the rows (a hidden reply keeps its parent too).
+ *
+ * Moderation (issue 19): a muted user may not comment or edit (CommentPolicy); a new comment the
+ * holding rules catch is written HELD (not counted, shown to its author only, until approved).
  */
 @Injectable()
 export class CommentsService {
@@ -49,6 +60,8 @@ export class CommentsService {
     private readonly comments: CommentsRepository,
     private readonly posts: PostsService,
     private readonly contentEvents: ContentEvents,
+    private readonly policy: CommentPolicy,
+    private readonly notifications: NotificationsService,
   ) {}
 
   /**
@@ -56,17 +69,33 @@ export class CommentsService {
    * `commentId`, the page that holds that comment's thread instead of `page` (a link to
    * `#comment-{id}`): 404 'Comment not found.' when it is not a comment of this post.
    */
-  async listForPost(postId: number, page: number, size: number, dir: SortDirection = 'desc', commentId?: number): Promise<CommentPageDto> {
-    await this.publishedPost(postId);
+  async listForPost(
+    postId: number,
+    page: number,
+    size: number,
+    dir: SortDirection = 'desc',
+    commentId?: number,
+    caller?: AuthUser,
+  ): Promise<CommentPageDto> {
+    const post = await this.publishedPost(postId);
+    const viewerId = caller?.id ?? null;
     if (commentId !== undefined) {
-      const position = await this.comments.rootPosition(postId, commentId, dir);
+      const position = await this.comments.rootPosition(postId, commentId, viewerId, dir);
       if (position === undefined) throw new NotFoundException(CommentsMessages.NOT_FOUND);
       page = Math.floor(position / size);
     }
-    const [roots, total] = await Promise.all([this.comments.rootsPage(postId, dir, size, page * size), this.comments.countRoots(postId)]);
-    const threads = buildThreads(await this.comments.descendants(roots.map((root) => root.id)));
+    const [roots, total] = await Promise.all([
+      this.comments.rootsPage(postId, viewerId, dir, size, page * size),
+      this.comments.countRoots(postId, viewerId),
+    ]);
+    const below = await this.comments.descendants(
+      roots.map((root) => root.id),
+      viewerId,
+    );
+    const viewer = await this.viewerOf(caller, post, [...roots, ...below]);
+    const threads = buildThreads(below, viewer);
     return toCommentPage(
-      roots.map((root) => toCommentResponse(root, threads.get(root.id) ?? [])),
+      roots.map((root) => toCommentResponse(root, threads.get(root.id) ?? [], viewer)),
       total,
       page,
       size,
@@ -74,25 +103,52 @@ export class CommentsService {
   }
 
   /** The replies of a comment (each with its own replies), oldest first. */
-  async replies(id: number): Promise<CommentResponseDto[]> {
+  async replies(id: number, caller?: AuthUser): Promise<CommentResponseDto[]> {
     const comment = await this.comments.findOne(id);
-    if (!comment) throw new NotFoundException(CommentsMessages.NOT_FOUND);
-    await this.publishedPost(comment.post_id, CommentsMessages.NOT_FOUND);
-    const threads = buildThreads(await this.comments.descendants([id]));
+    if (!comment || !this.shownTo(comment, caller)) throw new NotFoundException(CommentsMessages.NOT_FOUND);
+    const post = await this.publishedPost(comment.post_id, CommentsMessages.NOT_FOUND);
+    const below = await this.comments.descendants([id], caller?.id ?? null);
+    const threads = buildThreads(below, await this.viewerOf(caller, post, below));
     return threads.get(id) ?? [];
+  }
+
+  /** A HELD comment exists for its author only (and the moderation queue). */
+  private shownTo(comment: CommentRow, caller?: AuthUser): boolean {
+    return comment.moderation !== CommentModeration.HELD || (caller !== undefined && comment.author_id === caller.id);
+  }
+
+  /** canHide/canReport context: moderates = the post's author or an admin; the caller's reports among these comments. */
+  private async viewerOf(caller: AuthUser | undefined, post: PostRef, rows: CommentRow[]): Promise<CommentViewer> {
+    if (!caller) return { userId: null, moderates: false, reported: new Set() };
+    return {
+      userId: caller.id,
+      moderates: caller.role === RoleName.ADMIN || post.author_id === caller.id,
+      reported: await this.comments.reportedBy(
+        caller.id,
+        rows.map((row) => row.id),
+      ),
+    };
   }
 
   async create(input: CommentCreateInput, user: AuthUser): Promise<CreatedComment> {
     let post: PostRef | undefined;
     // Read back inside the transaction: once committed, the post (and the comment) may be deleted at once.
+    let counted = false;
     const row = await this.dataSource.transaction(async (manager) => {
+      // A muted user learns it first, whatever the post (issue 19).
+      await this.policy.assertMayComment(manager, user.id);
       post = await this.comments.lockPost(manager, input.postId);
       if (!post || post.status !== PostStatus.PUBLISHED) throw new NotFoundException(CommentsMessages.POST_NOT_FOUND);
+      const moderation = (await this.policy.holdReason(manager, user.id, input.content)) ? CommentModeration.HELD : CommentModeration.VISIBLE;
+      counted = moderation === CommentModeration.VISIBLE;
       let parentId: number | null = null;
       let level = 0;
       if (input.parentId) {
         const parent = await this.comments.lock(manager, input.parentId);
-        if (!parent || parent.deleted_at) throw new NotFoundException(CommentsMessages.NOT_FOUND);
+        // Another reader's HELD comment does not exist for this caller.
+        if (!parent || parent.deleted_at || (parent.moderation === CommentModeration.HELD && parent.user_id !== user.id)) {
+          throw new NotFoundException(CommentsMessages.NOT_FOUND);
+        }
         if (parent.post_id !== input.postId) throw fieldError('parentId', CommentsMessages.PARENT_OTHER_POST);
         if (parent.level < MAX_COMMENT_LEVEL) {
           parentId = parent.id;
@@ -102,32 +158,56 @@ export class CommentsService {
           parentId = parent.parent_id;
           level = MAX_COMMENT_LEVEL;
         }
-        await this.comments.addToReplyCount(manager, parentId as number, 1);
+        // A held reply is not counted yet, but the parent's row is locked all the same (as every reply locks it).
+        await this.comments.addToReplyCount(manager, parentId as number, counted ? 1 : 0);
       }
-      const newId = await this.comments.insert(manager, { postId: input.postId, userId: user.id, parentId, level, content: input.content });
-      await this.posts.adjustCounters(manager, input.postId, { comments: 1 });
+      const newId = await this.comments.insert(manager, { postId: input.postId, userId: user.id, parentId, level, content: input.content, moderation });
+      if (counted) {
+        await this.posts.adjustCounters(manager, input.postId, { comments: 1 });
+        await this.notifyPublished(manager, newId, user.id, input.parentId ?? null);
+      }
       return (await this.comments.findOne(newId, manager)) as CommentRow;
     });
-    if (post) await this.countersChanged(post);
-    return { comment: toCommentResponse(row), isReply: !!input.parentId };
+    if (post) {
+      if (counted) await this.countersChanged(post);
+      else await this.contentEvents.changed({ kind: 'post-comments', postId: post.id, slug: post.slug });
+    }
+    const moderates = user.role === RoleName.ADMIN || post?.author_id === user.id;
+    return { comment: toCommentResponse(row, [], { userId: user.id, moderates, reported: new Set() }), isReply: !!input.parentId };
+  }
+
+  /**
+   * The notifications of a comment that readers can now see, with it or not at all (issue 19): the
+   * replied-to author and the post's author. A HELD comment gets them when it is approved
+   * (ModerationService.restore), not before.
+   */
+  async notifyPublished(manager: EntityManager, commentId: number, actorId: number, repliedToId: number | null): Promise<void> {
+    if (repliedToId) await this.notifications.record(manager, { type: 'COMMENT_REPLY', actorId, commentId, repliedToId });
+    await this.notifications.record(manager, { type: 'POST_COMMENT', actorId, commentId, repliedToId: repliedToId ?? undefined });
   }
 
   /** The owner changes the text of a live comment on a published post. */
   async update(id: number, content: string, user: AuthUser): Promise<CommentResponseDto> {
+    await this.policy.assertMayComment(this.dataSource.manager, user.id);
     const comment = await this.comments.findOne(id);
     if (!comment || comment.deleted_at) throw new NotFoundException(CommentsMessages.NOT_FOUND);
     if (comment.author_id !== user.id) throw new ForbiddenException(CommentsMessages.FORBIDDEN_UPDATE);
+    if (comment.moderation === CommentModeration.HIDDEN) throw new ForbiddenException(CommentsMessages.HIDDEN_NO_EDIT);
     const post = await this.publishedPost(comment.post_id);
     if (!(await this.comments.updateContent(id, content))) throw new NotFoundException(CommentsMessages.NOT_FOUND);
     // No count changed, but the post's page shows its first comments: drop it before answering.
     this.contentEvents.changed({ kind: 'post-comments', postId: post.id, slug: post.slug });
-    const [row, below] = await Promise.all([this.comments.findOne(id), this.comments.descendants([id])]);
+    const [row, below] = await Promise.all([this.comments.findOne(id), this.comments.descendants([id], user.id)]);
     if (!row) throw new NotFoundException(CommentsMessages.NOT_FOUND);
-    return toCommentResponse(row, buildThreads(below).get(id) ?? []);
+    const viewer = await this.viewerOf(user, post, below);
+    return toCommentResponse(row, buildThreads(below, viewer).get(id) ?? [], viewer);
   }
 
-  /** The owner, or an admin: see the class comment for what stays. */
-  async remove(id: number, user: AuthUser): Promise<void> {
+  /**
+   * The owner, or an admin: see the class comment for what stays. `alsoInTransaction` runs in the
+   * same transaction after the delete (the moderation queue writes its audit entry there).
+   */
+  async remove(id: number, user: AuthUser, alsoInTransaction?: (manager: EntityManager, comment: CommentLockRow) => Promise<void>): Promise<void> {
     const postId = await this.dataSource.transaction(async (manager) => {
       // The post first (as its deletion does), then the comment rows, child before parent.
       const ownerPost = await this.comments.postIdOf(manager, id);
@@ -136,20 +216,23 @@ export class CommentsService {
       const comment = await this.comments.lock(manager, id);
       if (!comment || comment.deleted_at) throw new NotFoundException(CommentsMessages.NOT_FOUND);
       if (comment.user_id !== user.id && user.role !== RoleName.ADMIN) throw new ForbiddenException(CommentsMessages.FORBIDDEN_DELETE);
-      if (comment.reply_count > 0) {
+      if (await this.comments.hasReplies(manager, id)) {
+        // The placeholder stays where it was in its parent's reply_count (counted when VISIBLE).
         await this.comments.markDeleted(manager, id);
       } else {
         await this.comments.deleteRow(manager, id);
-        // Up the thread: a placeholder left without replies goes too.
-        let parentId = comment.parent_id;
-        while (parentId !== null) {
-          const parent = await this.comments.addToReplyCount(manager, parentId, -1);
-          if (!parent || parent.reply_count > 0 || !parent.deleted_at) break;
+        // Up the thread: a placeholder left without replies goes too. A removed row leaves its
+        // parent's reply_count when it was counted there (VISIBLE: live or a placeholder).
+        let removed: Pick<CommentLockRow, 'parent_id' | 'moderation'> = comment;
+        while (removed.parent_id !== null) {
+          const parent = await this.comments.addToReplyCount(manager, removed.parent_id, removed.moderation === CommentModeration.VISIBLE ? -1 : 0);
+          if (!parent || !parent.deleted_at || (await this.comments.hasReplies(manager, parent.id))) break;
           await this.comments.deleteRow(manager, parent.id);
-          parentId = parent.parent_id;
+          removed = parent;
         }
       }
-      await this.posts.adjustCounters(manager, comment.post_id, { comments: -1 });
+      if (countsInTotals(comment)) await this.posts.adjustCounters(manager, comment.post_id, { comments: -1 });
+      await alsoInTransaction?.(manager, comment);
       return comment.post_id;
     });
     const post = await this.comments.findPost(postId);
@@ -160,7 +243,7 @@ export class CommentsService {
   async byUser(userId: number, page: number, size: number, sort: ByUserSort | SortDirection = 'desc'): Promise<CommentActivityPageDto> {
     if (!(await this.comments.userExists(userId))) throw new NotFoundException(CommentsMessages.USER_NOT_FOUND);
     const dir: SortDirection = sort === 'oldest' || sort === 'createdAt,asc' || sort === 'asc' ? 'asc' : 'desc';
-    return this.activityPage({ userId, publishedOnly: true }, dir, page, size);
+    return this.activityPage({ userId, publishedOnly: true, visibleOnly: true }, dir, page, size);
   }
 
   /** The caller's own comments (any post status). */
@@ -175,7 +258,7 @@ export class CommentsService {
   /** Keyword search in comments on published posts (one post, or all). */
   async search(keyword: string, postId: number | undefined, page: number, size: number): Promise<CommentActivityPageDto> {
     if (postId !== undefined) await this.publishedPost(postId);
-    return this.activityPage({ keyword, postId, publishedOnly: true }, 'desc', page, size);
+    return this.activityPage({ keyword, postId, publishedOnly: true, visibleOnly: true }, 'desc', page, size);
   }
 
   async stats(postId: number): Promise<CommentStatsDto> {

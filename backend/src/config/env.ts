@@ -25,6 +25,8 @@ export interface AppConfig {
   loginAccountLimit: { failures: number; windowMinutes: number };
   /** Comments (and replies) one user may post per minute and per day, across instances with REDIS_URL. */
   commentLimit: { perMinute: number; perDay: number };
+  /** Comment moderation (README 'Moderation'): reports per reader per day, and the spam-holding rules (0 turns a rule off). */
+  moderation: { reportsPerDay: number; holdNewAccountHours: number; holdDuplicateMinutes: number; holdMaxLinks: number };
   pageCache: boolean;
   /** The IANA zone every page shows dates in (frontend/src/lib/dates.ts), named beside each time. */
   siteTimeZone: string;
@@ -42,6 +44,8 @@ export interface AppConfig {
   uploadLimit: { uploads: number; windowMinutes: number };
   /** Images decoded at once, and uploads allowed to wait for a decode (beyond: 503 + Retry-After). */
   imageDecodes: { concurrency: number; queue: number };
+  /** The job queue (pg-boss): failed jobs are retried `retryLimit` times, `retryDelaySeconds` doubling each time; a job running longer than `expireSeconds` (its instance died) runs again. */
+  jobs: { retryLimit: number; retryDelaySeconds: number; expireSeconds: number; pollSeconds: number };
 }
 
 export type StorageConfig =
@@ -224,6 +228,12 @@ export function loadConfig(env: Env = process.env): AppConfig {
     perMinute: parseWholeNumber(env, 'COMMENT_LIMIT_PER_MINUTE', 10, 1, 10_000),
     perDay: parseWholeNumber(env, 'COMMENT_LIMIT_PER_DAY', 100, 1, 1_000_000),
   };
+  const moderation = {
+    reportsPerDay: parseWholeNumber(env, 'REPORT_LIMIT_PER_DAY', 20, 1, 100_000),
+    holdNewAccountHours: parseWholeNumber(env, 'HOLD_NEW_ACCOUNT_HOURS', 24, 0, 8_760),
+    holdDuplicateMinutes: parseWholeNumber(env, 'HOLD_DUPLICATE_MINUTES', 10, 0, 10_080),
+    holdMaxLinks: parseWholeNumber(env, 'HOLD_MAX_LINKS', 2, 0, 1_000),
+  };
   const pageCache = parseFlag(env, 'PAGE_CACHE', ['on', '1', 'true'], ['off', '0', 'false'], true);
   const siteTimeZone = parseTimeZone(env);
   const redisUrl = parseUrl(env, 'REDIS_URL', ['redis:', 'rediss:']);
@@ -256,6 +266,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     throttleDisabled,
     loginAccountLimit: Object.freeze(loginAccountLimit),
     commentLimit: Object.freeze(commentLimit),
+    moderation: Object.freeze(moderation),
     pageCache,
     siteTimeZone,
     cspReportLog: cspReportLog && resolve(cspReportLog),
@@ -266,6 +277,12 @@ export function loadConfig(env: Env = process.env): AppConfig {
     storage: Object.freeze(parseStorage(env)),
     uploadLimit: Object.freeze(parseUploadLimit(env)),
     imageDecodes: Object.freeze({ concurrency: parseWholeNumber(env, 'IMAGE_DECODE_CONCURRENCY', 2, 1, 16), queue: parseWholeNumber(env, 'IMAGE_DECODE_QUEUE', 8, 0, 1000) }),
+    jobs: Object.freeze({
+      retryLimit: parseWholeNumber(env, 'JOB_RETRY_LIMIT', 5, 0, 100),
+      retryDelaySeconds: parseWholeNumber(env, 'JOB_RETRY_DELAY_SECONDS', 30, 1, 86_400),
+      expireSeconds: parseWholeNumber(env, 'JOB_EXPIRE_SECONDS', 120, 10, 86_400),
+      pollSeconds: parseWholeNumber(env, 'JOB_POLL_SECONDS', 1, 1, 60),
+    }),
   });
 }
 

@@ -28,6 +28,13 @@ export const ACTIVITY_TYPE_OF_AUDIT: Readonly<Record<AuditType, DashboardActivit
   [AuditType.TAG_ACTIVATED]: TAG_CREATED,
   [AuditType.TAG_DEACTIVATED]: TAG_CREATED,
   [AuditType.TAG_DELETED]: TAG_CREATED,
+  // Comment moderation happens on a post: the nearest is a post event; a mute is a partial ban, lifting it an account change.
+  [AuditType.COMMENT_HIDDEN]: POST_CREATED,
+  [AuditType.COMMENT_RESTORED]: POST_CREATED,
+  [AuditType.COMMENT_DELETED]: POST_CREATED,
+  [AuditType.COMMENT_REPORTS_DISMISSED]: POST_CREATED,
+  [AuditType.USER_MUTED]: USER_BANNED,
+  [AuditType.USER_UNMUTED]: USER_UPDATED,
 };
 
 /** The author dashboard's events on their own posts, the same way (submitted and rejected are post events, not publications). */

@@ -57,6 +57,29 @@ export class MailService implements OnModuleDestroy {
     return this.send(to, content);
   }
 
+  /**
+   * A notification e-mail (sent by the job queue): with the RFC 8058 one-click unsubscribe
+   * headers and a Message-ID of the delivery's own, so a copy sent twice (an instance died between
+   * the SMTP answer and recording it) is recognisably the same message. Throws when the SMTP
+   * server refuses or cannot be reached: the job is retried.
+   */
+  async sendNotification(to: string, content: MailContent, unsubscribeUrl: string, messageId: string): Promise<void> {
+    if (!this.transport) {
+      if (this.printToTerminal) process.stdout.write(`${mailLine(to, content.subject, content.gist)}\n`);
+      else this.logger.log({ to, subject: content.subject, text: content.text }, `E-mail (no SMTP_URL, logged only) to ${to}: ${content.subject}`);
+      return;
+    }
+    await this.transport.sendMail({
+      from: this.config.mailFrom,
+      to,
+      subject: content.subject,
+      text: content.text,
+      html: content.html,
+      messageId,
+      headers: { 'List-Unsubscribe': `<${unsubscribeUrl}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
+    });
+  }
+
   private async send(to: string, content: MailContent): Promise<boolean> {
     if (!this.transport) {
       if (this.printToTerminal) process.stdout.write(`${mailLine(to, content.subject, content.gist)}\n`);

@@ -11,7 +11,9 @@ export function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
 }
 
-function layout(title: string, body: string): string {
+const IGNORE_FOOTER = 'If you did not ask for this e-mail, you can ignore it.';
+
+function layout(title: string, body: string, footerHtml: string = IGNORE_FOOTER): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${escapeHtml(title)}</title></head>
 <body style="margin:0;padding:24px;background:#f4f4f5;font-family:-apple-system,Segoe UI,Roboto,Helvetica,Arial,sans-serif;color:#18181b">
@@ -19,7 +21,7 @@ function layout(title: string, body: string): string {
 <table role="presentation" width="100%" style="max-width:480px;background:#ffffff;border-radius:8px;padding:32px" cellspacing="0" cellpadding="0"><tr><td>
 <p style="margin:0 0 24px;font-size:20px;font-weight:700">Inkwell</p>
 ${body}
-<p style="margin:32px 0 0;font-size:12px;color:#71717a">If you did not ask for this e-mail, you can ignore it.</p>
+<p style="margin:32px 0 0;font-size:12px;color:#71717a">${footerHtml}</p>
 </td></tr></table>
 </td></tr></table>
 </body></html>`;
@@ -76,4 +78,65 @@ export function generatedPasswordMail(fullName: string, password: string, loginU
 <p style="margin:0"><a href="${escapeHtml(loginUrl)}" style="display:inline-block;background:#18181b;color:#ffffff;text-decoration:none;padding:12px 20px;border-radius:6px;font-weight:600">Sign in</a></p>`,
   );
   return { subject, text, html, gist: 'a new password (never printed)' };
+}
+
+/** One line of a notification e-mail: what happened, and where to see it. */
+export interface NotificationMailItem {
+  /** A sentence such as 'Lan replied to your comment on "Hello".' */
+  summary: string;
+  /** The comment or reason to quote, if any. */
+  quote: string | null;
+  /** Absolute link to open. */
+  link: string;
+}
+
+function unsubscribeFooter(unsubscribeUrl: string, what: string): { text: string; html: string } {
+  return {
+    text: `You get this e-mail because of your notification settings (${what}). Unsubscribe with one click: ${unsubscribeUrl}\n`,
+    html: `You get this e-mail because of your notification settings (${escapeHtml(what)}). <a href="${escapeHtml(unsubscribeUrl)}" style="color:#52525b">Unsubscribe</a> with one click, or change your settings on your account page.`,
+  };
+}
+
+/** One notification by e-mail (replies, review outcomes, and whatever the user switched on). */
+export function notificationMail(fullName: string, subject: string, item: NotificationMailItem, unsubscribeUrl: string, what: string): MailContent {
+  const footer = unsubscribeFooter(unsubscribeUrl, what);
+  const text =
+    `Hello ${fullName},\n\n` +
+    `${item.summary}\n\n` +
+    (item.quote ? `"${item.quote}"\n\n` : '') +
+    `Open it: ${item.link}\n\n` +
+    `--\n${footer.text}`;
+  const html = layout(
+    subject,
+    `<p style="margin:0 0 16px">Hello ${escapeHtml(fullName)},</p>
+<p style="margin:0 0 16px">${escapeHtml(item.summary)}</p>
+${item.quote ? `<blockquote style="margin:0 0 24px;padding:8px 16px;border-left:3px solid #d4d4d8;color:#3f3f46">${escapeHtml(item.quote)}</blockquote>` : ''}
+<p style="margin:0"><a href="${escapeHtml(item.link)}" style="display:inline-block;background:#18181b;color:#ffffff;text-decoration:none;padding:12px 20px;border-radius:6px;font-weight:600">Open</a></p>`,
+    footer.html,
+  );
+  return { subject, text, html, gist: `link ${item.link}` };
+}
+
+/** The hourly digest: what happened since the last one, oldest first. */
+export function digestMail(fullName: string, items: NotificationMailItem[], unsubscribeUrl: string): MailContent {
+  const subject = items.length === 1 ? 'Inkwell: 1 new notification' : `Inkwell: ${items.length} new notifications`;
+  const footer = unsubscribeFooter(unsubscribeUrl, 'the hourly digest');
+  const text =
+    `Hello ${fullName},\n\n` +
+    `Here is what happened since your last digest:\n\n` +
+    items.map((item) => `- ${item.summary}${item.quote ? `\n  "${item.quote}"` : ''}\n  ${item.link}`).join('\n\n') +
+    `\n\n--\n${footer.text}`;
+  const html = layout(
+    subject,
+    `<p style="margin:0 0 16px">Hello ${escapeHtml(fullName)},</p>
+<p style="margin:0 0 16px">Here is what happened since your last digest:</p>
+<ul style="margin:0;padding-left:20px">${items
+      .map(
+        (item) =>
+          `<li style="margin:0 0 12px"><a href="${escapeHtml(item.link)}" style="color:#18181b">${escapeHtml(item.summary)}</a>${item.quote ? `<br><span style="color:#52525b">${escapeHtml(item.quote)}</span>` : ''}</li>`,
+      )
+      .join('\n')}</ul>`,
+    footer.html,
+  );
+  return { subject, text, html, gist: `${items.length} notification(s)` };
 }

@@ -1,3 +1,4 @@
+import { NotificationsModule } from '../notifications/notifications.module';
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuditModule } from '../audit/audit.module';
@@ -13,7 +14,7 @@ import { PostsRepository } from './posts.repository';
 import { PostsService } from './posts.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([Post, PostTag]), AuthModule, TagsModule, AuditModule],
+  imports: [TypeOrmModule.forFeature([Post, PostTag]), AuthModule, TagsModule, AuditModule, NotificationsModule],
   // The public controller first: /blog/posts/public must not reach GET /blog/posts/:id.
   controllers: [PostsPublicController, PostsController],
   providers: [PostsRepository, PostsService, PostsPublicService, PostViewsService],

@@ -1,6 +1,7 @@
 import { BadRequestException, ConflictException, ForbiddenException, Injectable, NotFoundException } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, EntityManager, Repository } from 'typeorm';
+import { NotificationsService } from '../notifications/notifications.service';
 import { AuditService } from '../audit/audit.service';
 import { AuditLinks, AuditType } from '../audit/audit.types';
 import type { AuthUser } from '../common/auth-user';
@@ -76,6 +77,7 @@ export class PostsService {
     private readonly tags: TagsService,
     private readonly contentEvents: ContentEvents,
     private readonly audit: AuditService,
+    private readonly notifications: NotificationsService,
   ) {}
 
   /** Admin: any post; its author: their own; others 403 (readers before any lookup). */
@@ -131,8 +133,14 @@ export class PostsService {
     const post = await this.findOrFail(id);
     if (post.authorId !== user.id && !isAdmin(user)) throw new ForbiddenException(PostsMessages.FORBIDDEN_UPDATE);
     if (!AUTHOR_EDITABLE.has(post.status)) throw new ConflictException(PostsMessages.cannotSubmit(post.status));
-    const result = await this.posts.update({ id, status: post.status }, { status: PostStatus.PENDING_REVIEW });
-    if (!result.affected) throw new ConflictException(PostsMessages.cannotSubmit((await this.findOrFail(id)).status));
+    // The status change and the admins' notifications commit together.
+    const submitted = await this.dataSource.transaction(async (manager) => {
+      const result = await manager.update(Post, { id, status: post.status }, { status: PostStatus.PENDING_REVIEW });
+      if (!result.affected) return false;
+      await this.notifications.record(manager, { type: 'POST_SUBMITTED', actorId: user.id, postId: id });
+      return true;
+    });
+    if (!submitted) throw new ConflictException(PostsMessages.cannotSubmit((await this.findOrFail(id)).status));
     return this.toResponse(await this.findOrFail(id));
   }
 

@@ -1,3 +1,4 @@
+import { NotificationsModule } from '../notifications/notifications.module';
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuditModule } from '../audit/audit.module';
@@ -8,7 +9,7 @@ import { ReviewsController } from './reviews.controller';
 import { ReviewsService } from './reviews.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([PostReview]), AuthModule, PostsModule, AuditModule],
+  imports: [TypeOrmModule.forFeature([PostReview]), AuthModule, PostsModule, AuditModule, NotificationsModule],
   controllers: [ReviewsController],
   providers: [ReviewsService],
 })

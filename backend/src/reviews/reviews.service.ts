@@ -1,3 +1,4 @@
+import { NotificationsService } from '../notifications/notifications.service';
 import { BadRequestException, ConflictException, ForbiddenException, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
@@ -23,6 +24,7 @@ export class ReviewsService {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly posts: PostsService,
     private readonly audit: AuditService,
+    private readonly notifications: NotificationsService,
   ) {}
 
   async review(postId: number, dto: PostReviewDto, reviewer: AuthUser): Promise<{ result: PostReviewResultDto; message: string }> {
@@ -60,6 +62,10 @@ export class ReviewsService {
         link: approved ? AuditLinks.publicPost(post.slug) : AuditLinks.adminPost(postId),
         details: approved ? { from: post.status, via: 'review', reviewId: saved.id } : { reviewId: saved.id, reason: saved.rejectionReason },
       });
+      await this.notifications.record(
+        manager,
+        approved ? { type: 'POST_APPROVED', actorId: reviewer.id, postId } : { type: 'POST_REJECTED', actorId: reviewer.id, postId, reason: saved.rejectionReason ?? '' },
+      );
       return saved.id;
     });
     const post = await this.posts.findOrFail(postId);

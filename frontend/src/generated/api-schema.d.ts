@@ -4,6 +4,91 @@
  */
 
 export interface paths {
+    "/api/v1/admin/comments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The moderation queue (admin): filter reported (open reports, default) | hidden | held | all (not deleted); search in the text and the author's name or e-mail; sort newest (default) | reports (most open reports first); each row with its post, parent and open reports */
+        get: operations["listModerationQueue"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/comments/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** One action on up to 100 comments (admin): hide (reason required), restore, delete, dismiss; a result per id, each in its own transaction */
+        post: operations["bulkModerateComments"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/comments/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a comment from the queue (admin): as DELETE /comments/{id} ('[This comment has been deleted]' when it has replies), audit-logged */
+        delete: operations["deleteModeratedComment"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/comments/{id}/dismiss-reports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Dismiss a comment's open reports (admin); the reporters cannot report it again. None open: 409 */
+        post: operations["dismissCommentReports"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/comments/{id}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Make a hidden or held comment visible again (admin; approving a held one publishes it). Neither: 409 */
+        post: operations["restoreComment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/admin/stats": {
         parameters: {
             query?: never;
@@ -188,6 +273,24 @@ export interface paths {
         /** Set a strong random password (admin), e-mail it to the user and end all the user's sessions; the answer shows it once. Not for oneself (409) */
         post: operations["generateAdminUserPassword"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/users/{id}/mute": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Stop a user commenting (admin): until an ISO date-time in the future, or null for good, with a reason; replaces a mute in force. Not oneself (403) */
+        post: operations["muteUser"];
+        /** Let a muted user comment again (admin). Not muted (or the mute already ended): 409 */
+        delete: operations["unmuteUser"];
         options?: never;
         head?: never;
         patch?: never;
@@ -987,6 +1090,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/comments/{id}/hide": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Hide a comment with a reason: an admin, or the author of the comment's post (others 403). Readers see '[This comment has been hidden by a moderator]', replies kept; it leaves commentCount and its parent's replyCount. Already hidden: 409 */
+        post: operations["hideComment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/comments/{id}/replies": {
         parameters: {
             query?: never;
@@ -998,6 +1118,23 @@ export interface paths {
         get: operations["listCommentReplies"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/comments/{id}/reports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Report a visible comment (any signed-in reader): reason SPAM | HARASSMENT | OFF_TOPIC | OTHER (details required for OTHER, at most 500 characters). Once per comment per reader (409), never one's own (403), at most REPORT_LIMIT_PER_DAY reports a day (429) */
+        post: operations["reportComment"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1618,7 +1755,7 @@ export interface components {
          * @description New types may appear; show unknown ones generically
          * @enum {string}
          */
-        AuditType: "USER_REGISTERED" | "USER_CREATED" | "USER_UPDATED" | "USER_BANNED" | "USER_UNBANNED" | "PASSWORD_GENERATED" | "POST_CREATED" | "POST_PUBLISHED" | "POST_REJECTED" | "POST_ARCHIVED" | "POST_DELETED" | "TAG_CREATED" | "TAG_UPDATED" | "TAG_ACTIVATED" | "TAG_DEACTIVATED" | "TAG_DELETED";
+        AuditType: "USER_REGISTERED" | "USER_CREATED" | "USER_UPDATED" | "USER_BANNED" | "USER_UNBANNED" | "PASSWORD_GENERATED" | "POST_CREATED" | "POST_PUBLISHED" | "POST_REJECTED" | "POST_ARCHIVED" | "POST_DELETED" | "TAG_CREATED" | "TAG_UPDATED" | "TAG_ACTIVATED" | "TAG_DEACTIVATED" | "TAG_DELETED" | "COMMENT_HIDDEN" | "COMMENT_RESTORED" | "COMMENT_DELETED" | "COMMENT_REPORTS_DISMISSED" | "USER_MUTED" | "USER_UNMUTED";
         AuthEmailDto: {
             /** @example ann@example.com */
             email: string;
@@ -1701,6 +1838,13 @@ export interface components {
             /** @example /images/avatars/0123456789abcdef0123456789abcdef.webp */
             avatarUrl: string;
         };
+        BulkResultDto: {
+            id: number;
+            message: string;
+            ok: boolean;
+            /** @description The status the single action would have answered (200, 204, 403, 404, 409) */
+            status: number;
+        };
         CommentActivityDto: {
             author: components["schemas"]["CommentAuthorDto"] | null;
             content: string;
@@ -1709,6 +1853,8 @@ export interface components {
             id: number;
             /** @description 0 for a top-level comment */
             level: number;
+            /** @description Lists of others' comments show VISIBLE ones only; one's own list shows HIDDEN (with the placeholder) and HELD too */
+            moderation: components["schemas"]["CommentModeration"];
             parentId: number | null;
             post: components["schemas"]["CommentPostRefDto"];
             postId: number;
@@ -1739,12 +1885,33 @@ export interface components {
             id: number;
             isVerified: boolean;
         };
+        CommentBulkDto: {
+            /** @enum {string} */
+            action: "hide" | "restore" | "delete" | "dismiss";
+            ids: number[];
+            /** @description Required for hide */
+            reason?: string;
+        };
         CommentCreateDto: {
             /** @description Plain text (never HTML), trimmed */
             content: string;
             /** @description The comment replied to; null or absent for a top-level comment */
             parentId?: number | null;
             postId: number;
+        };
+        CommentHideDto: {
+            reason: string;
+        };
+        /**
+         * @description HIDDEN: content is '[This comment has been hidden by a moderator]', replies kept; HELD: awaiting moderation, shown to its author only
+         * @enum {string}
+         */
+        CommentModeration: "VISIBLE" | "HIDDEN" | "HELD";
+        CommentModerationStateDto: {
+            hiddenReason: string | null;
+            id: number;
+            moderation: components["schemas"]["CommentModeration"];
+            reportCount: number;
         };
         CommentPageDto: {
             content: components["schemas"]["CommentResponseDto"][];
@@ -1770,9 +1937,31 @@ export interface components {
             slug: string;
             title: string;
         };
+        CommentReportCreateDto: {
+            /** @description Required for OTHER */
+            details?: string | null;
+            reason: components["schemas"]["ReportReason"];
+        };
+        CommentReportCreatedDto: {
+            commentId: number;
+            /** Format: date-time */
+            createdAt: string;
+            reason: components["schemas"]["ReportReason"];
+        };
+        CommentReportDto: {
+            /** Format: date-time */
+            createdAt: string;
+            details: string | null;
+            reason: components["schemas"]["ReportReason"];
+            reporter: components["schemas"]["ModerationPersonDto"];
+        };
         CommentResponseDto: {
             /** @description Null when deleted or when the author's account is gone */
             author: components["schemas"]["CommentAuthorDto"] | null;
+            /** @description The caller may hide it: the post's author or an admin, on a visible comment */
+            canHide: boolean;
+            /** @description The caller may report it: signed in, not the comment's author, not reported by them yet, a visible comment */
+            canReport: boolean;
             /** @description Plain text as typed (render it as text, never as HTML); '[This comment has been deleted]' when deleted */
             content: string;
             /** Format: date-time */
@@ -1782,6 +1971,8 @@ export interface components {
             id: number;
             /** @description 0 for a top-level comment, parent level + 1 for a reply (at most 3) */
             level: number;
+            /** @description HIDDEN: content is '[This comment has been hidden by a moderator]', replies kept; HELD: awaiting moderation, shown to its author only */
+            moderation: components["schemas"]["CommentModeration"];
             parentId: number | null;
             postId: number;
             /** @description The replies (whole thread below, oldest first) in thread answers; empty in flat lists */
@@ -1965,6 +2156,60 @@ export interface components {
             status: string;
             /** Format: date-time */
             timestamp: string;
+        };
+        ModerationAuthorDto: {
+            email: string;
+            fullName: string;
+            id: number;
+        };
+        ModerationParentDto: {
+            author: components["schemas"]["ModerationPersonDto"] | null;
+            /** @description As stored; '[This comment has been deleted]' when deleted */
+            content: string;
+            id: number;
+        };
+        ModerationPersonDto: {
+            fullName: string;
+            id: number;
+        };
+        ModerationPostDto: {
+            id: number;
+            slug: string;
+            title: string;
+        };
+        ModerationQueueItemDto: {
+            /** @description Null when the author's account is gone */
+            author: components["schemas"]["ModerationAuthorDto"] | null;
+            /** @description The text as written (hidden and held ones too) */
+            content: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            hiddenAt: string | null;
+            /** @description Who hid it (an admin or the post author) */
+            hiddenBy: components["schemas"]["ModerationPersonDto"] | null;
+            hiddenReason: string | null;
+            id: number;
+            moderation: components["schemas"]["CommentModeration"];
+            parent: components["schemas"]["ModerationParentDto"] | null;
+            post: components["schemas"]["ModerationPostDto"];
+            /** @description Open reports (dismissed ones not counted) */
+            reportCount: number;
+            /** @description Open reports, newest first */
+            reports: components["schemas"]["CommentReportDto"][];
+        };
+        ModerationQueuePageDto: {
+            content: components["schemas"]["ModerationQueueItemDto"][];
+            currentPage: number;
+            empty: boolean;
+            first: boolean;
+            last: boolean;
+            number: number;
+            numberOfElements: number;
+            pageable: components["schemas"]["PageableDto"];
+            size: number;
+            totalElements: number;
+            totalPages: number;
         };
         PageableDto: {
             offset: number;
@@ -2222,6 +2467,8 @@ export interface components {
             /** @description Distinct published posts the user likes */
             totalPostsLiked: number;
         };
+        /** @enum {string} */
+        ReportReason: "SPAM" | "HARASSMENT" | "OFF_TOPIC" | "OTHER";
         ResetTokenValidityResponseDto: {
             valid: boolean;
         };
@@ -2362,6 +2609,24 @@ export interface components {
             currentPassword: string;
             newPassword: string;
         };
+        UserMuteDto: {
+            reason: string;
+            /**
+             * Format: date-time
+             * @description When the mute ends (ISO, with its offset); null: for good
+             */
+            until: string | null;
+        };
+        UserMuteStatusDto: {
+            muteReason: string | null;
+            mutedForever: boolean;
+            /**
+             * Format: date-time
+             * @description End of the mute; null when for good or not muted
+             */
+            mutedUntil: string | null;
+            userId: number;
+        };
         UserProfileUpdateDto: {
             bio?: string | null;
             /** @example ann@example.com */
@@ -2419,6 +2684,344 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    listModerationQueue: {
+        parameters: {
+            query?: {
+                /** @description Zero-based page number */
+                page?: number;
+                size?: number;
+                /** @description reported: open reports; hidden; held; all: every comment not deleted */
+                filter?: "reported" | "hidden" | "held" | "all";
+                /** @description Part of the comment's text, or of its author's name or e-mail */
+                search?: string;
+                /** @description newest first, or most open reports first */
+                sort?: "newest" | "reports";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ModerationQueuePageDto"];
+                        /** @example null */
+                        errors: Record<string, never> | null;
+                        /** @example OK */
+                        message: string;
+                        /** @example 200 */
+                        status: number;
+                        /** @example true */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Invalid input (errors per field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Not signed in, or the session expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Signed in without the permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    bulkModerateComments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CommentBulkDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["BulkResultDto"][];
+                        /** @example null */
+                        errors: Record<string, never> | null;
+                        /** @example OK */
+                        message: string;
+                        /** @example 200 */
+                        status: number;
+                        /** @example true */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Invalid input (errors per field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Not signed in, or the session expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Signed in without the permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    deleteModeratedComment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted (no body) */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input (errors per field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Not signed in, or the session expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Signed in without the permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    dismissCommentReports: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CommentModerationStateDto"];
+                        /** @example null */
+                        errors: Record<string, never> | null;
+                        /** @example OK */
+                        message: string;
+                        /** @example 200 */
+                        status: number;
+                        /** @example true */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Invalid input (errors per field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Not signed in, or the session expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Signed in without the permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    restoreComment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CommentModerationStateDto"];
+                        /** @example null */
+                        errors: Record<string, never> | null;
+                        /** @example OK */
+                        message: string;
+                        /** @example 200 */
+                        status: number;
+                        /** @example true */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Invalid input (errors per field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Not signed in, or the session expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Signed in without the permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
     getAdminStats: {
         parameters: {
             query?: never;
@@ -3253,6 +3856,155 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["AdminGeneratedPasswordDto"];
+                        /** @example null */
+                        errors: Record<string, never> | null;
+                        /** @example OK */
+                        message: string;
+                        /** @example 200 */
+                        status: number;
+                        /** @example true */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Invalid input (errors per field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Not signed in, or the session expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Signed in without the permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    muteUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UserMuteDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["UserMuteStatusDto"];
+                        /** @example null */
+                        errors: Record<string, never> | null;
+                        /** @example OK */
+                        message: string;
+                        /** @example 200 */
+                        status: number;
+                        /** @example true */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Invalid input (errors per field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Not signed in, or the session expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Signed in without the permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    unmuteUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["UserMuteStatusDto"];
                         /** @example null */
                         errors: Record<string, never> | null;
                         /** @example OK */
@@ -6593,6 +7345,87 @@ export interface operations {
             };
         };
     };
+    hideComment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CommentHideDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CommentModerationStateDto"];
+                        /** @example null */
+                        errors: Record<string, never> | null;
+                        /** @example OK */
+                        message: string;
+                        /** @example 200 */
+                        status: number;
+                        /** @example true */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Invalid input (errors per field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Not signed in, or the session expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Signed in without the permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
     listCommentReplies: {
         parameters: {
             query?: never;
@@ -6634,6 +7467,96 @@ export interface operations {
             };
             /** @description Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    reportComment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CommentReportCreateDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CommentReportCreatedDto"];
+                        /** @example null */
+                        errors: Record<string, never> | null;
+                        /** @example OK */
+                        message: string;
+                        /** @example 200 */
+                        status: number;
+                        /** @example true */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Invalid input (errors per field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Not signed in, or the session expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Signed in without the permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Too many attempts */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { AdminPageFieldsDto } from '../../common/pagination/page';
+import { CommentModeration } from '../entities/comment.entity';
 
 /** The public face of a comment's author (never the e-mail). */
 export class CommentAuthorDto {
@@ -25,6 +26,15 @@ export class CommentResponseDto {
   @ApiProperty({ description: 'Deleted, kept as a placeholder because it has replies' }) deleted: boolean;
   @ApiProperty({ type: () => [CommentResponseDto], description: 'The replies (whole thread below, oldest first) in thread answers; empty in flat lists' })
   replies: CommentResponseDto[];
+  @ApiProperty({
+    enum: CommentModeration,
+    enumName: 'CommentModeration',
+    description: "HIDDEN: content is '[This comment has been hidden by a moderator]', replies kept; HELD: awaiting moderation, shown to its author only",
+  })
+  moderation: CommentModeration;
+  @ApiProperty({ description: "The caller may hide it: the post's author or an admin, on a visible comment" }) canHide: boolean;
+  @ApiProperty({ description: "The caller may report it: signed in, not the comment's author, not reported by them yet, a visible comment" })
+  canReport: boolean;
 }
 
 /** A page of comments: the spec's page fields plus `currentPage` (spec 001 §3 'Comment page'). */
@@ -56,6 +66,8 @@ export class CommentActivityDto {
   @ApiProperty() postTitle: string;
   @ApiProperty({ type: CommentPostRefDto }) post: CommentPostRefDto;
   @ApiProperty({ type: CommentAuthorDto, nullable: true }) author: CommentAuthorDto | null;
+  @ApiProperty({ enum: CommentModeration, enumName: 'CommentModeration', description: "Lists of others' comments show VISIBLE ones only; one's own list shows HIDDEN (with the placeholder) and HELD too" })
+  moderation: CommentModeration;
 }
 
 /** A page of comments with their posts (with `currentPage`, as the comment page). */

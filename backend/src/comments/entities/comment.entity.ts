@@ -8,14 +8,26 @@ export const MAX_COMMENT_LEVEL = 3;
 export const MAX_COMMENT_LENGTH = 200;
 
 /**
+ * Moderation state (issue 19): VISIBLE as the spec knows comments; HIDDEN by a moderator or the
+ * post's author (it keeps its place and replies, the text is shown to nobody but the queue);
+ * HELD by the spam rules (shown to its author and the queue only, until approved).
+ */
+export enum CommentModeration {
+  VISIBLE = 'VISIBLE',
+  HIDDEN = 'HIDDEN',
+  HELD = 'HELD',
+}
+
+/**
  * A comment on a post: plain text as typed (never HTML), `level` 0 for a top-level comment and
- * parent's level + 1 for a reply (at most 3). `replyCount` is the number of reply rows under it
+ * parent's level + 1 for a reply (at most 3). `replyCount` is the number of VISIBLE reply rows under it
  * (kept in the same transaction as the reply row, like the post's `comment_count`).
  *
  * Deletion (CommentsService.remove): a comment with replies stays as a placeholder
  * (`deleted_at` set, content wiped) so its replies keep their place; one without replies is
  * removed, and a placeholder parent left without replies is removed too, up the thread.
- * The post's comment_count counts comments that are not deleted.
+ * The post's comment_count and a comment's reply_count count VISIBLE comments only (issue 19):
+ * hiding, holding and restoring move them in the same transaction.
  *
  * Indexes: a post's top-level comments by (post_id, created_at, id) where parent_id is null
  * (the post's list, read backwards or forwards); replies by (parent_id, created_at, id); a user's
@@ -28,11 +40,15 @@ export const MAX_COMMENT_LENGTH = 200;
 @Check('CHK_comments_level', `"level" >= 0 AND "level" <= 3`)
 @Check('CHK_comments_parent_level', `("parent_id" IS NULL) = ("level" = 0)`)
 @Check('CHK_comments_reply_count', `"reply_count" >= 0`)
+@Check('CHK_comments_moderation', `"moderation" IN ('VISIBLE', 'HIDDEN', 'HELD')`)
 @Index('IDX_comments_post_root_created', ['postId', 'createdAt', 'id'], { where: `"parent_id" IS NULL` })
 @Index('IDX_comments_post_created', ['postId', 'createdAt', 'id'])
 @Index('IDX_comments_parent_created', ['parentId', 'createdAt', 'id'], { where: `"parent_id" IS NOT NULL` })
 @Index('IDX_comments_user_created', ['userId', 'createdAt', 'id'])
 @Index('IDX_comments_live_created', ['createdAt', 'id'], { where: `"deleted_at" IS NULL` })
+// The moderation queue's hidden and held lists, newest first (few rows: a partial index).
+@Index('IDX_comments_reported', ['reportCount', 'id'], { where: `"report_count" > 0` })
+@Index('IDX_comments_moderated_created', ['moderation', 'createdAt', 'id'], { where: `"moderation" <> 'VISIBLE'` })
 // An expression index TypeORM cannot describe: created by the migration, ignored by the generator.
 @Index('IDX_comments_content_fts', { synchronize: false })
 export class Comment {
@@ -74,6 +90,28 @@ export class Comment {
   /** Set when a comment with replies is deleted (it stays as '[This comment has been deleted]'). */
   @Column({ name: 'deleted_at', type: 'timestamptz', nullable: true })
   deletedAt: Date | null;
+
+  @Column({ type: 'varchar', length: 10, default: CommentModeration.VISIBLE })
+  moderation: CommentModeration;
+
+  /** Why it was hidden (shown in the queue and the author's notification); null unless HIDDEN. */
+  @Column({ name: 'hidden_reason', type: 'varchar', length: 500, nullable: true })
+  hiddenReason: string | null;
+
+  /** Who hid it (an admin or the post's author); null unless HIDDEN, or when that account is gone. */
+  @Column({ name: 'hidden_by', type: 'int', nullable: true })
+  hiddenById: number | null;
+
+  @ManyToOne(() => User, { onDelete: 'SET NULL', nullable: true })
+  @JoinColumn({ name: 'hidden_by', foreignKeyConstraintName: 'FK_comments_hidden_by' })
+  hiddenBy?: User | null;
+
+  @Column({ name: 'hidden_at', type: 'timestamptz', nullable: true })
+  hiddenAt: Date | null;
+
+  /** Open reports (dismissing them sets it back to 0); kept with the report rows in one transaction. */
+  @Column({ name: 'report_count', type: 'int', default: 0 })
+  reportCount: number;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;

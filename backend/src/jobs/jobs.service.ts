@@ -1,0 +1,114 @@
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import PgBoss from 'pg-boss';
+import { DataSource, EntityManager } from 'typeorm';
+import { APP_CONFIG, AppConfig } from '../config/env';
+
+/** pg-boss keeps its tables in a schema of its own, next to the app's. */
+export const JOBS_SCHEMA = 'pgboss';
+
+/** What a handler is given: the job's data, and whether this is its last try (then a failure is final). */
+export interface JobRun<T> {
+  id: string;
+  data: T;
+  /** 0 on the first try. */
+  retryCount: number;
+  lastAttempt: boolean;
+}
+
+export type JobHandler<T> = (job: JobRun<T>) => Promise<void>;
+
+interface Registration {
+  name: string;
+  handler: JobHandler<object>;
+  policy: PgBoss.QueuePolicy;
+}
+
+/** Options of one job (pg-boss's, minus the executor, which `enqueue` supplies). */
+export type EnqueueOptions = Omit<PgBoss.SendOptions, 'db'>;
+
+/**
+ * The job queue (DESIGN.md §7: work that outlives a request): pg-boss 10 on the app's own
+ * PostgreSQL, schema `pgboss` (docs/decisions.md). `enqueue` writes the job through the caller's
+ * transaction, so a job exists exactly when the change that asked for it committed. Workers start
+ * once the app has booted and stop (letting running jobs finish) when it closes; every instance
+ * works every queue and PostgreSQL's SKIP LOCKED hands each job to one of them. A failed job is
+ * retried with exponential backoff (JOB_RETRY_*); one whose instance died mid-run runs again once
+ * JOB_EXPIRE_SECONDS pass. A database outage is logged (pg-boss's 'error' event), never thrown.
+ */
+@Injectable()
+export class JobsService implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('Jobs');
+  private readonly boss: PgBoss;
+  private readonly registrations: Registration[] = [];
+  private started = false;
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectDataSource() dataSource: DataSource,
+  ) {
+    const { jobs } = config;
+    const url = (dataSource.options as { url?: string }).url;
+    this.boss = new PgBoss({
+      connectionString: url,
+      schema: JOBS_SCHEMA,
+      application_name: 'inkwell-jobs',
+      max: 4,
+      retryLimit: jobs.retryLimit,
+      retryDelay: jobs.retryDelaySeconds,
+      retryBackoff: true,
+      expireInSeconds: jobs.expireSeconds,
+      // Expired jobs (their instance died) are found by the maintenance pass: run it often enough
+      // that such a job waits about JOB_EXPIRE_SECONDS, not minutes more.
+      maintenanceIntervalSeconds: Math.max(1, Math.min(60, Math.round(jobs.expireSeconds / 4))),
+      // No cron schedules: the hourly digest is a delayed job per user.
+      schedule: false,
+    });
+    this.boss.on('error', (error: Error) => this.logger.error({ err: error }, `Job queue: ${error.message}`));
+  }
+
+  /**
+   * A queue and its handler: register in `onModuleInit` (workers start after boot). The handler
+   * throws to have the job retried. Policy 'short': at most one job per singletonKey waits.
+   */
+  register<T extends object>(name: string, handler: JobHandler<T>, policy: PgBoss.QueuePolicy = 'standard'): void {
+    if (this.started) throw new Error(`Job queue ${name} registered after start`);
+    this.registrations.push({ name, handler: handler as JobHandler<object>, policy });
+  }
+
+  /** Writes a job with the caller's transaction (`manager` of `dataSource.transaction`). */
+  async enqueue(manager: EntityManager, name: string, data: object, options: EnqueueOptions = {}): Promise<string | null> {
+    const runner = manager.queryRunner;
+    const db: PgBoss.Db = {
+      executeSql: async (text, values) =>
+        runner ? { rows: (await runner.query(text, values, true)).records } : { rows: (await manager.query(text, values)) as unknown[] },
+    };
+    // This instance's settings on every job: a queue keeps the settings of whichever instance created it.
+    const { retryLimit, retryDelaySeconds, expireSeconds } = this.config.jobs;
+    return this.boss.send(name, data, { retryLimit, retryDelay: retryDelaySeconds, retryBackoff: true, expireInSeconds: expireSeconds, ...options, db });
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    this.started = true;
+    await this.boss.start();
+    const { jobs } = this.config;
+    for (const { name, handler, policy } of this.registrations) {
+      await this.boss.createQueue(name, { name, policy, retryLimit: jobs.retryLimit, retryDelay: jobs.retryDelaySeconds, retryBackoff: true, expireInSeconds: jobs.expireSeconds });
+      await this.boss.work<object>(name, { pollingIntervalSeconds: jobs.pollSeconds, batchSize: 1, includeMetadata: true }, async ([job]) => {
+        await handler({ id: job.id, data: job.data, retryCount: job.retryCount, lastAttempt: job.retryCount >= job.retryLimit });
+      });
+    }
+  }
+
+  /** Stops taking jobs and waits (up to the drain timeout) for those running; pg-boss's own pool closes. */
+  async onApplicationShutdown(): Promise<void> {
+    if (!this.started) return;
+    this.started = false;
+    await this.boss.stop({ graceful: true, wait: true, timeout: 20_000 });
+  }
+
+  /** Jobs of a queue not yet finished (created, retry or active): tests and the chaos script wait for 0. */
+  pending(name: string): Promise<number> {
+    return this.boss.getQueueSize(name, { before: 'completed' });
+  }
+}

@@ -1,0 +1,160 @@
+import { BadRequestException, Inject, Injectable, NotFoundException } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import type { AuthUser } from '../common/auth-user';
+import { Page, toPage } from '../common/pagination/page';
+import { APP_CONFIG, AppConfig } from '../config/env';
+import { NotificationDto, NotificationPreferencesDto, UnsubscribeDto, UpdateNotificationPreferencesDto } from './dto/notification.dto';
+import { notificationLink, TYPE_LABELS } from './notification-text';
+import { DEFAULT_CHANNELS, NotificationType, TYPES_FOR_ROLE } from './notification.types';
+import { NotificationsMessages } from './notifications.messages';
+import { verifyUnsubscribeToken } from './unsubscribe-token';
+
+interface ListRow {
+  id: number;
+  type: NotificationType;
+  read: boolean;
+  created_at: Date;
+  comment_id: number | null;
+  reason: string | null;
+  post_id: number | null;
+  post_slug: string | null;
+  post_title: string | null;
+  actor_id: number | null;
+  actor_name: string | null;
+  actor_avatar: string | null;
+}
+
+function fieldError(field: string, message: string): BadRequestException {
+  return new BadRequestException({ message, errors: { [field]: [message] } });
+}
+
+/** The reading side: a user's list, unread count, marking read, preferences, and unsubscribe links. */
+@Injectable()
+export class NotificationInboxService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  /** Unread first, then newest (one scan of IDX_notifications_user_list). */
+  async list(user: AuthUser, page: number, size: number): Promise<Page<NotificationDto>> {
+    const [rows, [{ total }]]: [ListRow[], { total: number }[]] = await Promise.all([
+      this.dataSource.query(
+        `SELECT n.id, n.type, n.read, n.created_at, n.comment_id, n.reason, n.post_id, p.slug AS post_slug, p.title AS post_title,
+                a.id AS actor_id, a.full_name AS actor_name, a.avatar AS actor_avatar
+           FROM notifications n
+           LEFT JOIN users a ON a.id = n.actor_id
+           LEFT JOIN posts p ON p.id = n.post_id
+          WHERE n.user_id = $1 AND n.in_app
+          ORDER BY n.read, n.created_at DESC, n.id DESC
+          LIMIT $2 OFFSET $3`,
+        [user.id, size, page * size],
+      ),
+      this.dataSource.query(`SELECT count(*)::int AS total FROM notifications WHERE user_id = $1 AND in_app`, [user.id]),
+    ]);
+    return toPage(
+      rows.map((row) => ({
+        id: row.id,
+        type: row.type,
+        read: row.read,
+        createdAt: row.created_at.toISOString(),
+        actor: row.actor_id !== null ? { id: row.actor_id, fullName: row.actor_name ?? '', avatar: row.actor_avatar } : null,
+        post: row.post_id !== null && row.post_slug !== null ? { id: row.post_id, slug: row.post_slug, title: row.post_title ?? '' } : null,
+        commentId: row.comment_id,
+        reason: row.reason,
+        link: notificationLink({ type: row.type, postId: row.post_id, postSlug: row.post_slug, commentId: row.comment_id }),
+      })),
+      total,
+      page,
+      size,
+    );
+  }
+
+  async unreadCount(user: AuthUser): Promise<number> {
+    const [{ count }]: { count: number }[] = await this.dataSource.query(`SELECT count(*)::int AS count FROM notifications WHERE user_id = $1 AND in_app AND NOT read`, [user.id]);
+    return count;
+  }
+
+  /** Marks one of the caller's notifications read (already read: nothing changes); another's is 404. */
+  async markRead(user: AuthUser, id: number): Promise<void> {
+    const rows: unknown[] = await this.dataSource.query(`SELECT 1 FROM notifications WHERE id = $1 AND user_id = $2 AND in_app`, [id, user.id]);
+    if (!rows.length) throw new NotFoundException(NotificationsMessages.NOT_FOUND);
+    await this.dataSource.query(`UPDATE notifications SET read = true WHERE id = $1 AND user_id = $2 AND NOT read`, [id, user.id]);
+  }
+
+  async markAllRead(user: AuthUser): Promise<number> {
+    const [, updated]: [unknown, number] = await this.dataSource.query(`UPDATE notifications SET read = true WHERE user_id = $1 AND in_app AND NOT read`, [user.id]);
+    return updated;
+  }
+
+  async preferences(user: AuthUser): Promise<NotificationPreferencesDto> {
+    const [prefs, settings]: [{ type: NotificationType; in_app: boolean; email: boolean }[], { digest: boolean }[]] = await Promise.all([
+      this.dataSource.query(`SELECT type, in_app, email FROM notification_preferences WHERE user_id = $1`, [user.id]),
+      this.dataSource.query(`SELECT digest FROM notification_settings WHERE user_id = $1`, [user.id]),
+    ]);
+    const chosen = new Map(prefs.map((p) => [p.type, p]));
+    return {
+      digest: settings[0]?.digest ?? false,
+      events: TYPES_FOR_ROLE[user.role].map((type) => {
+        const row = chosen.get(type);
+        return { type, inApp: row?.in_app ?? DEFAULT_CHANNELS[type].inApp, email: row?.email ?? DEFAULT_CHANNELS[type].email };
+      }),
+    };
+  }
+
+  /** Saves the listed types (each must apply to the caller's role) and the digest switch, in one transaction. */
+  async updatePreferences(user: AuthUser, dto: UpdateNotificationPreferencesDto): Promise<NotificationPreferencesDto> {
+    const allowed: readonly NotificationType[] = TYPES_FOR_ROLE[user.role];
+    for (const event of dto.events ?? []) {
+      if (!allowed.includes(event.type)) throw fieldError('events', `${NotificationsMessages.TYPE_NOT_FOR_ROLE}: ${event.type}`);
+    }
+    await this.dataSource.transaction(async (manager) => {
+      for (const event of dto.events ?? []) {
+        await manager.query(
+          `INSERT INTO notification_preferences (user_id, type, in_app, email) VALUES ($1, $2, $3, $4)
+           ON CONFLICT (user_id, type) DO UPDATE SET in_app = EXCLUDED.in_app, email = EXCLUDED.email`,
+          [user.id, event.type, event.inApp, event.email],
+        );
+      }
+      if (dto.digest !== undefined) {
+        await manager.query(`INSERT INTO notification_settings (user_id, digest) VALUES ($1, $2) ON CONFLICT (user_id) DO UPDATE SET digest = EXCLUDED.digest`, [user.id, dto.digest]);
+      }
+    });
+    return this.preferences(user);
+  }
+
+  /** What a link stops, and whether it is stopped already (GET: changes nothing; mail scanners prefetch links). */
+  async unsubscribePreview(token: string): Promise<UnsubscribeDto> {
+    const claim = await this.claim(token);
+    const types = claim.scope === 'ALL' ? [...TYPES_FOR_ROLE.ADMIN] : [claim.scope];
+    const prefs: { type: NotificationType; email: boolean }[] = await this.dataSource.query(`SELECT type, email FROM notification_preferences WHERE user_id = $1`, [claim.userId]);
+    const email = new Map(prefs.map((p) => [p.type, p.email]));
+    const unsubscribed = types.every((type) => !(email.get(type) ?? DEFAULT_CHANNELS[type].email));
+    return { scope: claim.scope, description: this.describe(claim.scope), unsubscribed };
+  }
+
+  /** Switches the e-mails off (the in-app entries stay as they were). Doing it twice is the same. */
+  async unsubscribe(token: string): Promise<UnsubscribeDto> {
+    const claim = await this.claim(token);
+    const types = claim.scope === 'ALL' ? [...TYPES_FOR_ROLE.ADMIN] : [claim.scope];
+    await this.dataSource.query(
+      `INSERT INTO notification_preferences (user_id, type, in_app, email)
+       SELECT $1, t.type, t.in_app, false FROM unnest($2::varchar[], $3::boolean[]) AS t(type, in_app)
+       ON CONFLICT (user_id, type) DO UPDATE SET email = false`,
+      [claim.userId, types, types.map((type) => DEFAULT_CHANNELS[type].inApp)],
+    );
+    return { scope: claim.scope, description: this.describe(claim.scope), unsubscribed: true };
+  }
+
+  private async claim(token: string) {
+    const claim = verifyUnsubscribeToken(this.config.jwtSecret, token);
+    const exists: unknown[] = claim ? await this.dataSource.query(`SELECT 1 FROM users WHERE id = $1`, [claim.userId]) : [];
+    if (!claim || !exists.length) throw fieldError('token', NotificationsMessages.TOKEN_INVALID);
+    return claim;
+  }
+
+  private describe(scope: NotificationType | 'ALL'): string {
+    return scope === 'ALL' ? 'all notification e-mails, the digest included' : `e-mails about ${TYPE_LABELS[scope]}`;
+  }
+}

@@ -1,0 +1,18 @@
+import { AuthModule } from '../auth/auth.module';
+import { Module } from '@nestjs/common';
+import { MailModule } from '../mail/mail.module';
+import { NOTIFICATION_CLOCK, systemClock } from './notification-clock';
+import { NotificationInboxService } from './notification-inbox.service';
+import { NotificationMailer } from './notification-mailer';
+import { NotificationsController } from './notifications.controller';
+import { NotificationsService } from './notifications.service';
+
+/** Notifications: the in-app list, preferences, e-mail deliveries through the job queue (issue 19 §1). */
+@Module({
+  imports: [MailModule, AuthModule],
+  controllers: [NotificationsController],
+  // A clock object per app: tests move its `now` forward.
+  providers: [NotificationsService, NotificationInboxService, NotificationMailer, { provide: NOTIFICATION_CLOCK, useFactory: () => ({ ...systemClock }) }],
+  exports: [NotificationsService],
+})
+export class NotificationsModule {}
