@@ -250,7 +250,7 @@ test('a muted reader sees why in place of the comment form, and the API refuses 
 
   await signIn(page, muted.email);
   await openPost(page, post.slug);
-  await expect(page.getByTestId('comment-muted')).toContainText('A moderator has stopped you commenting until');
+  await expect(page.getByTestId('comment-muted')).toContainText('You cannot comment until');
   await expect(page.getByTestId('comment-muted')).toContainText('Reason: Repeated insults');
   await expect(page.getByRole('textbox', { name: 'Write a comment' })).toHaveCount(0);
   const refused = await page.request.post('/api/v1/comments', { data: { postId: post.id, content: 'Let me in', parentId: null }, headers: sameOrigin(baseURL!) });

@@ -54,6 +54,9 @@ const SORT_OPTIONS = MODERATION_SORTS.map((value) => ({ value, label: SORT_LABEL
 const HEADING_ID = 'moderation-list-heading';
 const BULK_ACTIONS: BulkAction[] = ['hide', 'restore', 'dismiss', 'delete'];
 
+/** The comment's author as the queue names them ('Unknown User' when the account is gone, as the spec words it). */
+const authorName = (comment: { author: { fullName: string } | null }) => comment.author?.fullName ?? 'Unknown User';
+
 const excerpt = (text: string, length = 140) => (text.length > length ? `${text.slice(0, length - 1)}…` : text);
 
 /**
@@ -83,7 +86,7 @@ export default function AdminCommentsManager({ initialQuery, initial }: { initia
   const [selected, setSelected] = useState<Set<number>>(new Set());
   const [pending, setPending] = useState<Pending>();
   const [busy, setBusy] = useState(false);
-  const [outcome, setOutcome] = useState<{ action: BulkAction; results: BulkOutcome['results'] }>();
+  const [outcome, setOutcome] = useState<{ action: BulkAction; results: BulkOutcome }>();
 
   const page = error === undefined ? (data ?? undefined) : undefined;
   const shownIds = page?.content.map((comment) => comment.id) ?? [];
@@ -135,7 +138,7 @@ export default function AdminCommentsManager({ initialQuery, initial }: { initia
     setBusy(true);
     try {
       const result = await actOnMany(chosen, action, reason);
-      setOutcome({ action, results: result.results });
+      setOutcome({ action, results: result });
       setPending(undefined);
       await refresh();
     } catch (caught) {
@@ -308,7 +311,7 @@ export default function AdminCommentsManager({ initialQuery, initial }: { initia
       {pending?.action === 'hide' && (
         <HideDialog
           title={pending.comment ? 'Hide Comment' : 'Hide Selected Comments'}
-          description={hideDescription(pending.comment ? `${pending.comment.author.fullName}'s comment` : T.selected(chosen.length).replace('selected', 'selected comments'))}
+          description={hideDescription(pending.comment ? `${authorName(pending.comment)}'s comment` : T.selected(chosen.length).replace('selected', 'selected comments'))}
           hide={(reason) => (pending.comment ? runOne(pending.comment, 'hide', reason) : runMany('hide', reason))}
           onCancel={() => setPending(undefined)}
           onDone={() => setPending(undefined)}
@@ -358,8 +361,8 @@ function ModerationRow({ comment, checked, onCheck, busy, hydrated, onAction }: 
           <input id={checkId} type="checkbox" className="mt-1 h-4 w-4 shrink-0 accent-brand-600" checked={checked} onChange={onCheck} disabled={!hydrated} />
           <div className="min-w-0 flex-1">
             <label htmlFor={checkId} id={`${checkId}-label`} className="flex flex-wrap items-center gap-x-2 gap-y-1 text-sm">
-              <span className="font-semibold break-words">{comment.author.fullName}</span>
-              <span className="break-all text-slate-600 dark:text-slate-400">{comment.author.email}</span>
+              <span className="font-semibold break-words">{authorName(comment)}</span>
+              {comment.author && <span className="break-all text-slate-600 dark:text-slate-400">{comment.author.email}</span>}
               <span className="sr-only">, comment #{comment.id}</span>
             </label>
             <p className="mt-1 flex flex-wrap items-center gap-2 text-xs text-slate-600 dark:text-slate-400">
@@ -423,7 +426,7 @@ function ModerationRow({ comment, checked, onCheck, busy, hydrated, onAction }: 
                   aria-haspopup={action === 'hide' || action === 'delete' ? 'dialog' : undefined}
                 >
                   {action === 'restore' && held ? 'Approve' : ACTION_TEXTS[action].label}
-                  <span className="sr-only"> comment by {comment.author.fullName}</span>
+                  <span className="sr-only"> comment by {authorName(comment)}</span>
                 </button>
               ))}
             </div>

@@ -9,7 +9,7 @@ export interface Viewer {
   id: number;
   isAdmin: boolean;
   /** Set while a moderator has stopped the reader commenting: until when (null: for good) and why. */
-  muted?: { until: string | null; reason: string | null } | null;
+  muted?: { until: string | null; reason: string } | null;
 }
 
 export interface CommentActions {

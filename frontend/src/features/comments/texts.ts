@@ -68,10 +68,12 @@ export const HIDE_REASON_MAX = 500;
  * Why a muted reader cannot comment, in place of the comment form (the profile's mute fields;
  * the API answers 403 with the same facts if they send one anyway).
  */
-export function mutedNotice(until: string | null, reason: string | null): string {
-  const end = until ? `until ${commentDateTime(until)}` : 'for good';
-  return `A moderator has stopped you commenting ${end}.${reason ? ` Reason: ${reason}` : ''}`;
+export function mutedNotice(until: string | null, reason: string): string {
+  // The API's 403 words (CommentsMessages.MUTED_UNTIL / MUTED_FOREVER), the time as it writes it.
+  const date = until ? new Date(until) : undefined;
+  return date && !Number.isNaN(date.getTime()) ? `You cannot comment until ${MUTE_END.format(date)}. Reason: ${reason}` : `You can no longer comment on this site. Reason: ${reason}`;
 }
+const MUTE_END = siteDateFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric', hour: 'numeric', minute: '2-digit' });
 
 /** The report's check before sending: a reason, and for Other a description of at most 500 characters. */
 export function reportProblem(reason: ReportReason | undefined, details: string): string | undefined {
