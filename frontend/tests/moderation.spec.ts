@@ -96,6 +96,8 @@ async function openQueue(page: Page, search: string, filter = 'reported'): Promi
 const sameOrigin = (baseURL: string) => ({ Origin: new URL(baseURL).origin, 'X-Request-Timestamp': String(Date.now()) });
 
 const item = (page: Page, id: number) => page.locator(`#comment-${id}`);
+/** The comment itself, without its replies. */
+const own = (page: Page, id: number) => page.locator(`#comment-${id} > article`);
 const row = (page: Page, id: number) => page.locator(`[data-moderation-row="${id}"]`);
 
 test('a reader reports a comment; the admin finds it under Reported, hides it (replies kept), restores it and dismisses the report', async ({ page, browser, playwright, baseURL }) => {
@@ -107,7 +109,7 @@ test('a reader reports a comment; the admin finds it under Reported, hides it (r
 
   await signIn(page, reader.email);
   await openPost(page, post.slug);
-  const report = item(page, target.id).getByRole('button', { name: `Report comment by ${writer.fullName}` }).first();
+  const report = own(page, target.id).getByRole('button', { name: `Report comment by ${writer.fullName}` });
   await report.click();
   const dialog = page.getByRole('dialog', { name: 'Report Comment' });
   await expect(dialog).toBeVisible();
@@ -126,7 +128,9 @@ test('a reader reports a comment; the admin finds it under Reported, hides it (r
   await dialog.getByRole('button', { name: 'Send Report' }).click();
   await expect(dialog).toBeHidden();
   await expect(page.getByText('Thank you. The comment has been reported to the moderators.')).toBeVisible();
-  await expect(item(page, target.id).getByRole('button', { name: `Report comment by ${writer.fullName}` })).toHaveCount(0);
+  await expect(own(page, target.id).getByRole('button', { name: `Report comment by ${writer.fullName}` })).toHaveCount(0);
+  // Focus went to the comment (its Report button is gone).
+  await expect(own(page, target.id)).toBeFocused();
   // A second report of the same comment is refused with the API's 409 text.
   const again = await page.request.post(`/api/v1/comments/${target.id}/reports`, { data: { reason: 'SPAM' }, headers: sameOrigin(baseURL!) });
   expect(again.status()).toBe(409);
@@ -156,8 +160,8 @@ test('a reader reports a comment; the admin finds it under Reported, hides it (r
   // Readers (signed out too) see the placeholder; the reply stays.
   const visitor = await (await browser.newContext({ baseURL })).newPage();
   await openPost(visitor, post.slug);
-  await expect(item(visitor, target.id).getByTestId('hidden-marker').first()).toHaveText(HIDDEN_MARKER);
-  await expect(item(visitor, target.id)).not.toContainText(text);
+  await expect(own(visitor, target.id).getByTestId('hidden-marker')).toHaveText(HIDDEN_MARKER);
+  await expect(own(visitor, target.id)).not.toContainText(text);
   await expect(item(visitor, reply.id)).toContainText(`A reply that stays ${unique}`);
 
   // Restore: the text is back for everyone.
@@ -165,7 +169,7 @@ test('a reader reports a comment; the admin finds it under Reported, hides it (r
   await row(adminPage, target.id).getByRole('button', { name: `Restore comment by ${writer.fullName}` }).click();
   await expect(adminPage.getByText('Comment restored', { exact: true })).toBeVisible();
   await openPost(visitor, post.slug);
-  await expect(item(visitor, target.id).locator('article').first()).toContainText(text);
+  await expect(own(visitor, target.id)).toContainText(text);
 
   // Dismiss the report: it leaves Reported.
   await openQueue(adminPage, text);
@@ -215,7 +219,7 @@ test('an author hides a comment on their own post from the post page', async ({ 
   await hide.getByRole('button', { name: 'Hide Comment' }).click();
   await expect(hide).toBeHidden();
   await expect(item(page, rude.id).getByTestId('hidden-marker')).toHaveText(HIDDEN_MARKER);
-  await expect(item(page, rude.id).locator('article')).toBeFocused();
+  await expect(own(page, rude.id)).toBeFocused();
   // It stays hidden on a fresh read, and the admin sees who hid it and why.
   await openPost(page, post.slug);
   await expect(item(page, rude.id).getByTestId('hidden-marker')).toHaveText(HIDDEN_MARKER);
