@@ -55,6 +55,9 @@ const ADMIN_USER_SHAPE = {
   totalComments: expect.any(Number),
   roles: expect.any(Array),
   role: expect.any(String),
+  mutedUntil: ISO_OR_NULL,
+  mutedForever: expect.any(Boolean),
+  muteReason: TEXT_OR_NULL,
 };
 
 const PAGE_FIELDS = ['content', 'totalElements', 'totalPages', 'number', 'currentPage', 'size', 'first', 'last', 'empty', 'numberOfElements', 'pageable'];

@@ -277,6 +277,17 @@ describe('Moderation', () => {
       expect((await t.http.post(api(`/blog/posts/${post.id}/comments`)).set(user.auth).send({ content: 'Reply?', parentId: mine.id }).expect(403)).body.message).toBe(message);
       expect((await t.http.put(api(`/comments/${mine.id}`)).set(user.auth).send({ content: 'Edit?' }).expect(403)).body.message).toBe(message);
       expect((await auditOf('USER_MUTED', user.id))[0].details).toMatchObject({ forever: false, reason: 'Cooling off' });
+      // The admin's user page and the user's own profile say so.
+      expect((await t.http.get(api(`/admin/users/${user.id}`)).set(admin.auth).expect(200)).body.data).toMatchObject({
+        mutedUntil: until.toISOString(),
+        mutedForever: false,
+        muteReason: 'Cooling off',
+      });
+      expect((await t.http.get(api('/users/profile')).set(user.auth).expect(200)).body.data).toMatchObject({
+        commentingMutedUntil: until.toISOString(),
+        commentingMutedForever: false,
+        commentingMutedReason: 'Cooling off',
+      });
 
       const lifted = await t.http.delete(api(`/admin/users/${user.id}/mute`)).set(admin.auth).expect(200);
       expect(lifted.body.data).toEqual({ userId: user.id, mutedUntil: null, mutedForever: false, muteReason: null });
@@ -292,9 +303,11 @@ describe('Moderation', () => {
       expect((await t.http.post(api('/comments')).set(user.auth).send({ postId: post.id, content: 'Hello' }).expect(403)).body.message).toBe(
         'You can no longer comment on this site. Reason: Repeated abuse',
       );
+      expect((await t.http.get(api(`/admin/users/${user.id}`)).set(admin.auth).expect(200)).body.data).toMatchObject({ mutedUntil: null, mutedForever: true, muteReason: 'Repeated abuse' });
       // The mute ends: the row says so, nothing else changes.
       await db.query(`UPDATE user_mutes SET muted_until = now() - interval '1 second' WHERE user_id = $1`, [user.id]);
       await comment(user, post.id, 'Free again');
+      expect((await t.http.get(api('/users/profile')).set(user.auth).expect(200)).body.data).toMatchObject({ commentingMutedUntil: null, commentingMutedForever: false, commentingMutedReason: null });
       await t.http.delete(api(`/admin/users/${user.id}/mute`)).set(admin.auth).expect(409);
 
       const past = await t.http.post(api(`/admin/users/${user.id}/mute`)).set(admin.auth).send({ until: '2020-01-01T00:00:00Z', reason: 'x' }).expect(400);

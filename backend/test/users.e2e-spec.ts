@@ -77,6 +77,9 @@ describe('Users API (profile, avatar)', () => {
           createdAt: expect.any(String),
           updatedAt: expect.any(String),
           lastLoginAt: expect.any(String),
+          commentingMutedUntil: null,
+          commentingMutedForever: false,
+          commentingMutedReason: null,
         },
         message: 'OK',
         status: 200,
@@ -131,7 +134,7 @@ describe('Users API (profile, avatar)', () => {
       const second = await t.http.put(`${API}/users/profile`).set('Authorization', bearer(user)).send({ fullName: ' New Name ', email: newEmail.toUpperCase(), website: '' }).expect(200);
       expect(second.body.data).toMatchObject({ fullName: 'New Name', email: newEmail.toLowerCase(), bio: 'Writes about <tea>', website: null, location: 'Hà Nội' });
       const profile = await t.http.get(`${API}/users/profile`).set('Authorization', bearer(user)).expect(200);
-      expect(profile.body.data).toEqual(second.body.data);
+      expect(profile.body.data).toEqual({ ...second.body.data, commentingMutedUntil: null, commentingMutedForever: false, commentingMutedReason: null });
     });
 
     it("answers 409 for another account's e-mail", async () => {
@@ -244,7 +247,12 @@ describe('Users API (profile, avatar)', () => {
       const viaEntity = toUserResponse((await users.findById(user.id))!);
       expect(viaEntity.roles.length).toBeGreaterThanOrEqual(2);
       expect(await users.getProfile(user.id)).toEqual(viaEntity);
-      expect((await t.http.get(`${API}/users/profile`).set('Authorization', `Bearer ${user.accessToken}`).expect(200)).body.data).toEqual(viaEntity);
+      expect((await t.http.get(`${API}/users/profile`).set('Authorization', `Bearer ${user.accessToken}`).expect(200)).body.data).toEqual({
+        ...viaEntity,
+        commentingMutedUntil: null,
+        commentingMutedForever: false,
+        commentingMutedReason: null,
+      });
     });
   });
 });

@@ -3,10 +3,11 @@ import type { User } from '../users/entities/user.entity';
 import type { AuditEntryDto } from '../audit/dto/audit-entry-response.dto';
 import { activityTypeOfAudit } from '../dashboards/activity-type';
 import type { AdminRecentActivityDto, AdminBanStatusDto, AdminUserDto } from './dto/admin-user-response.dto';
+import type { AdminUserTotals } from './admin-users.repository';
 import type { UserBan } from './entities/user-ban.entity';
 
 /** Entity (with `userRoles` loaded) → AdminUser. Fields are picked one by one: no hash can slip through. */
-export function toAdminUser(user: User, totals: { totalPosts: number; totalComments: number } | undefined): AdminUserDto {
+export function toAdminUser(user: User, totals: AdminUserTotals | undefined): AdminUserDto {
   const profile = toUserResponse(user);
   return {
     id: profile.id,
@@ -24,6 +25,9 @@ export function toAdminUser(user: User, totals: { totalPosts: number; totalComme
     totalComments: totals?.totalComments ?? 0,
     roles: profile.roles,
     role: profile.role,
+    mutedUntil: totals?.mute?.until ? totals.mute.until.toISOString() : null,
+    mutedForever: !!totals?.mute && totals.mute.until === null,
+    muteReason: totals?.mute?.reason ?? null,
   };
 }
 

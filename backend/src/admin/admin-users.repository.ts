@@ -40,6 +40,13 @@ function orderBy(sortBy: AdminUserSortField, direction: SortDirection, reversed:
 }
 
 /** The user administration's SQL: filtered pages of ids, counts, per-user totals and the locks of the admin guards. */
+/** What an admin user answer adds to the account: its counts and the mute in force (null: none). */
+export interface AdminUserTotals {
+  totalPosts: number;
+  totalComments: number;
+  mute: { until: Date | null; reason: string } | null;
+}
+
 @Injectable()
 export class AdminUsersRepository {
   /** Role name → id, read once (the roles are seeded by a migration and never change). */
@@ -77,17 +84,28 @@ export class AdminUsersRepository {
     return row.total;
   }
 
-  /** Posts (any status) and live comments written by each of these users. */
-  async totals(ids: number[]): Promise<Map<number, { totalPosts: number; totalComments: number }>> {
+  /** Posts (any status) and visible live comments written by each of these users, and the mute in force (issue 19). */
+  async totals(ids: number[]): Promise<Map<number, AdminUserTotals>> {
     if (!ids.length) return new Map();
     const rows = (await this.dataSource.query(
       `SELECT u.id,
               (SELECT count(*)::int FROM posts p WHERE p.author_id = u.id) AS total_posts,
-              (SELECT count(*)::int FROM comments c WHERE c.user_id = u.id AND c.deleted_at IS NULL AND c.moderation = 'VISIBLE') AS total_comments
-         FROM unnest($1::int[]) AS u(id)`,
+              (SELECT count(*)::int FROM comments c WHERE c.user_id = u.id AND c.deleted_at IS NULL AND c.moderation = 'VISIBLE') AS total_comments,
+              m.user_id IS NOT NULL AS muted, m.muted_until, m.reason AS mute_reason
+         FROM unnest($1::int[]) AS u(id)
+         LEFT JOIN user_mutes m ON m.user_id = u.id AND (m.muted_until IS NULL OR m.muted_until > now())`,
       [ids],
-    )) as { id: number; total_posts: number; total_comments: number }[];
-    return new Map(rows.map((row) => [row.id, { totalPosts: row.total_posts, totalComments: row.total_comments }]));
+    )) as { id: number; total_posts: number; total_comments: number; muted: boolean; muted_until: Date | null; mute_reason: string | null }[];
+    return new Map(
+      rows.map((row) => [
+        row.id,
+        {
+          totalPosts: row.total_posts,
+          totalComments: row.total_comments,
+          mute: row.muted ? { until: row.muted_until, reason: row.mute_reason ?? '' } : null,
+        },
+      ]),
+    );
   }
 
   /**

@@ -2,6 +2,7 @@ import { ForbiddenException, Inject, Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { CommentsMessages } from '../comments/comments.messages';
 import { APP_CONFIG, type AppConfig } from '../config/env';
+import { activeMute, type ActiveMute } from './active-mute';
 
 /** Links as the holding rules count them: an http(s) address or one starting with 'www.'. */
 const LINK = /\bhttps?:\/\/\S|\bwww\.\S/gi;
@@ -10,10 +11,6 @@ export const linkCount = (text: string): number => text.match(LINK)?.length ?? 0
 /** Why a new comment is held instead of published (README 'Moderation'), for the queue and the log. */
 export type HoldReason = 'NEW_ACCOUNT_LINK' | 'DUPLICATE' | 'TOO_MANY_LINKS';
 
-export interface ActiveMute {
-  mutedUntil: Date | null;
-  reason: string;
-}
 
 /**
  * The rules a comment meets before it is written (issue 19): a muted user may not comment or edit
@@ -39,12 +36,8 @@ export class CommentPolicy {
   }
 
   /** The user's mute, when one is in force now (an expired one no longer counts). */
-  async activeMute(manager: EntityManager, userId: number): Promise<ActiveMute | undefined> {
-    const rows = (await manager.query(
-      `SELECT muted_until AS "mutedUntil", reason FROM user_mutes WHERE user_id = $1 AND (muted_until IS NULL OR muted_until > now())`,
-      [userId],
-    )) as ActiveMute[];
-    return rows[0];
+  activeMute(manager: EntityManager, userId: number): Promise<ActiveMute | undefined> {
+    return activeMute(manager, userId);
   }
 
   mutedMessage(mute: ActiveMute): string {

@@ -7,7 +7,7 @@ import { ApiErrors } from '../common/decorators/api-errors.decorator';
 import { withMessage } from '../common/envelope';
 import { AvatarUploadInterceptor } from './avatar-upload.interceptor';
 import { UserProfileUpdateDto } from './dto/user-profile-update.dto';
-import { AvatarResponseDto, UserResponseDto } from './dto/user-response.dto';
+import { AvatarResponseDto, UserProfileResponseDto, UserResponseDto } from './dto/user-response.dto';
 import { UsersMessages } from './users.messages';
 import { UsersService } from './users.service';
 
@@ -19,10 +19,16 @@ export class UsersController {
   @Get('profile')
   @Auth()
   @ApiOperation({ summary: "The signed-in user's profile" })
-  @ApiEnvelope(UserResponseDto)
-  getProfile(@CurrentUser() user: AuthUser) {
+  @ApiEnvelope(UserProfileResponseDto)
+  async getProfile(@CurrentUser() user: AuthUser): Promise<UserProfileResponseDto> {
     // The session check read the profile already (the same row, in the same query).
-    return user.profile ?? this.users.getProfile(user.id);
+    const [profile, mute] = await Promise.all([user.profile ?? this.users.getProfile(user.id), this.users.commentingMute(user.id)]);
+    return {
+      ...profile,
+      commentingMutedUntil: mute?.mutedUntil ? mute.mutedUntil.toISOString() : null,
+      commentingMutedForever: !!mute && mute.mutedUntil === null,
+      commentingMutedReason: mute?.reason ?? null,
+    };
   }
 
   @Put('profile')

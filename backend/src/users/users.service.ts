@@ -7,6 +7,7 @@ import { isUniqueViolation } from '../common/database-errors';
 import { canonicalEmail } from '../common/validation/text';
 import { ImageStorageService, NotAnImageError } from '../images/image-storage.service';
 import type { UploadedImage } from '../images/upload-receiver';
+import { activeMute, type ActiveMute } from '../moderation/active-mute';
 import { AvatarResponseDto, UserResponseDto } from './dto/user-response.dto';
 import { PROFILE_SELECT, profileFromRow, type ProfileRow } from './profile-query';
 import { UserProfileUpdateDto } from './dto/user-profile-update.dto';
@@ -62,6 +63,11 @@ export class UsersService {
     const [row] = (await this.users.query(`SELECT ${PROFILE_SELECT} FROM users u WHERE u.id = $1`, [id])) as ProfileRow[];
     if (!row) throw new NotFoundException(UsersMessages.USER_NOT_FOUND);
     return profileFromRow(row);
+  }
+
+  /** The commenting mute in force (issue 19), for the profile. */
+  commentingMute(id: number): Promise<ActiveMute | undefined> {
+    return activeMute(this.users.manager, id);
   }
 
   /** Partial update; a new e-mail must not belong to another account (409). */

@@ -1763,6 +1763,15 @@ export interface components {
             isVerified: boolean;
             /** Format: date-time */
             lastLoginAt: string | null;
+            /** @description Why the mute in force was set (null when not muted) */
+            muteReason: string | null;
+            /** @description Commenting muted for good */
+            mutedForever: boolean;
+            /**
+             * Format: date-time
+             * @description Commenting muted until then (null: not muted, or muted for good)
+             */
+            mutedUntil: string | null;
             /** @description The highest-ranked held role (none = USER) */
             role: components["schemas"]["RoleName"];
             /** @description Held roles, oldest assignment first; none is shown as USER */
@@ -2793,6 +2802,41 @@ export interface components {
              */
             mutedUntil: string | null;
             userId: number;
+        };
+        UserProfileResponseDto: {
+            /** @example /images/avatars/0123456789abcdef0123456789abcdef.webp */
+            avatar: string | null;
+            bio: string | null;
+            /** @description Commenting muted for good */
+            commentingMutedForever: boolean;
+            /** @description The mute's reason (null when not muted) */
+            commentingMutedReason: string | null;
+            /**
+             * Format: date-time
+             * @description Commenting muted until then (null: not muted, or for good)
+             */
+            commentingMutedUntil: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** @example ann@example.com */
+            email: string;
+            /** Format: date-time */
+            emailVerifiedAt: string | null;
+            /** @example Ann Lee */
+            fullName: string;
+            /** @example 1 */
+            id: number;
+            isVerified: boolean;
+            /** Format: date-time */
+            lastLoginAt: string | null;
+            location: string | null;
+            /** @description The highest-ranked held role (none = USER) */
+            role: components["schemas"]["RoleName"];
+            roles: components["schemas"]["UserRoleResponseDto"][];
+            status: components["schemas"]["UserStatus"];
+            /** Format: date-time */
+            updatedAt: string;
+            website: string | null;
         };
         UserProfileUpdateDto: {
             bio?: string | null;
@@ -9259,7 +9303,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["UserResponseDto"];
+                        data: components["schemas"]["UserProfileResponseDto"];
                         /** @example null */
                         errors: Record<string, never> | null;
                         /** @example OK */

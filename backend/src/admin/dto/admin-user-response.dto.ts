@@ -22,6 +22,10 @@ export class AdminUserDto {
   @ApiProperty({ description: 'Comments written (deleted ones not counted)' }) totalComments: number;
   @ApiProperty({ type: [UserRoleResponseDto], description: 'Held roles, oldest assignment first; none is shown as USER' }) roles: UserRoleResponseDto[];
   @ApiProperty({ enum: RoleName, enumName: 'RoleName', description: 'The highest-ranked held role (none = USER)' }) role: RoleName;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'Commenting muted until then (null: not muted, or muted for good)' })
+  mutedUntil: string | null;
+  @ApiProperty({ description: 'Commenting muted for good' }) mutedForever: boolean;
+  @ApiProperty({ type: String, nullable: true, description: 'Why the mute in force was set (null when not muted)' }) muteReason: string | null;
 }
 
 /** A page of users: `content` plus the spec's page fields. */

@@ -29,6 +29,14 @@ export class UserResponseDto {
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) lastLoginAt: string | null;
 }
 
+/** GET /users/profile: the profile, and whether the user may comment (issue 19), so the comment form can say why before they type. */
+export class UserProfileResponseDto extends UserResponseDto {
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'Commenting muted until then (null: not muted, or for good)' })
+  commentingMutedUntil: string | null;
+  @ApiProperty({ description: 'Commenting muted for good' }) commentingMutedForever: boolean;
+  @ApiProperty({ type: String, nullable: true, description: "The mute's reason (null when not muted)" }) commentingMutedReason: string | null;
+}
+
 export class AvatarResponseDto {
   @ApiProperty({ example: '/images/avatars/0123456789abcdef0123456789abcdef.webp' }) avatarUrl: string;
 }
