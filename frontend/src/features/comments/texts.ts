@@ -71,7 +71,8 @@ export const HIDE_REASON_MAX = 500;
 export function mutedNotice(until: string | null, reason: string): string {
   // The API's 403 words (CommentsMessages.MUTED_UNTIL / MUTED_FOREVER), the time as it writes it.
   const date = until ? new Date(until) : undefined;
-  return date && !Number.isNaN(date.getTime()) ? `You cannot comment until ${MUTE_END.format(date)}. Reason: ${reason}` : `You can no longer comment on this site. Reason: ${reason}`;
+  const why = reason ? ` Reason: ${reason}` : '';
+  return date && !Number.isNaN(date.getTime()) ? `You cannot comment until ${MUTE_END.format(date)}.${why}` : `You can no longer comment on this site.${why}`;
 }
 const MUTE_END = siteDateFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric', hour: 'numeric', minute: '2-digit' });
 
