@@ -108,6 +108,9 @@ test('a reader reports a comment; the admin finds it under Reported, hides it (r
   const reply = await comment(playwright, baseURL!, writer, post.id, `A reply that stays ${unique}`, target.id);
 
   await signIn(page, reader.email);
+  // A second tab, opened before the report: its Report button is still there.
+  const secondTab = await page.context().newPage();
+  await openPost(secondTab, post.slug);
   await openPost(page, post.slug);
   const report = own(page, target.id).getByRole('button', { name: `Report comment by ${writer.fullName}` });
   await report.click();
@@ -131,9 +134,14 @@ test('a reader reports a comment; the admin finds it under Reported, hides it (r
   await expect(own(page, target.id).getByRole('button', { name: `Report comment by ${writer.fullName}` })).toHaveCount(0);
   // Focus went to the comment (its Report button is gone).
   await expect(own(page, target.id)).toBeFocused();
-  // A second report of the same comment is refused with the API's 409 text.
-  const again = await page.request.post(`/api/v1/comments/${target.id}/reports`, { data: { reason: 'SPAM' }, headers: sameOrigin(baseURL!) });
-  expect(again.status()).toBe(409);
+  // A second report of the same comment (from the other tab) is refused: the API's 409 text, in the dialog.
+  await own(secondTab, target.id).getByRole('button', { name: `Report comment by ${writer.fullName}` }).click();
+  const late = secondTab.getByRole('dialog', { name: 'Report Comment' });
+  await late.getByRole('radio', { name: /^Harassment/ }).check();
+  await late.getByRole('button', { name: 'Send Report' }).click();
+  await expect(late.getByRole('alert')).toHaveText('You have already reported this comment.');
+  await late.getByRole('button', { name: 'Cancel' }).click();
+  await secondTab.close();
 
   // The queue: under Reported, with its post, its report (reason, details, reporter).
   const adminPage = await (await browser.newContext({ baseURL })).newPage();

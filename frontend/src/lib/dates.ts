@@ -78,7 +78,8 @@ export function siteDayEnd(day: string): Date | undefined {
   const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(day);
   if (!match) return undefined;
   const wall = Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3]), 23, 59, 59);
-  if (Number.isNaN(wall) || new Date(wall).getUTCDate() !== Number(match[3])) return undefined;
+  const written = new Date(wall);
+  if (written.getUTCMonth() !== Number(match[2]) - 1 || written.getUTCDate() !== Number(match[3])) return undefined;
   // The offset at the guess, then at the result (a daylight-saving change that day moves it).
   const first = wall - siteZoneOffset(new Date(wall));
   return new Date(wall - siteZoneOffset(new Date(first)));

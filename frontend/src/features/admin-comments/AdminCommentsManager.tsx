@@ -311,7 +311,7 @@ export default function AdminCommentsManager({ initialQuery, initial }: { initia
       {pending?.action === 'hide' && (
         <HideDialog
           title={pending.comment ? 'Hide Comment' : 'Hide Selected Comments'}
-          description={hideDescription(pending.comment ? `${authorName(pending.comment)}'s comment` : T.selected(chosen.length).replace('selected', 'selected comments'))}
+          description={hideDescription(pending.comment ? `${authorName(pending.comment)}'s comment` : T.theSelected(chosen.length))}
           hide={(reason) => (pending.comment ? runOne(pending.comment, 'hide', reason) : runMany('hide', reason))}
           onCancel={() => setPending(undefined)}
           onDone={() => setPending(undefined)}
@@ -320,7 +320,7 @@ export default function AdminCommentsManager({ initialQuery, initial }: { initia
       {pending?.action === 'delete' && (
         <ConfirmDialog
           title={pending.comment ? 'Delete Comment' : 'Delete Selected Comments'}
-          message={pending.comment ? ACTION_TEXTS.delete.confirm : `Delete ${T.selected(chosen.length).replace(' selected', '')}? This cannot be undone.`}
+          message={pending.comment ? ACTION_TEXTS.delete.confirm : `Delete ${T.theSelected(chosen.length)}? This cannot be undone.`}
           confirmLabel="Delete"
           danger
           busy={busy}
@@ -361,7 +361,7 @@ function ModerationRow({ comment, checked, onCheck, busy, hydrated, onAction }: 
           <input id={checkId} type="checkbox" className="mt-1 h-4 w-4 shrink-0 accent-brand-600" checked={checked} onChange={onCheck} disabled={!hydrated} />
           <div className="min-w-0 flex-1">
             <label htmlFor={checkId} id={`${checkId}-label`} className="flex flex-wrap items-center gap-x-2 gap-y-1 text-sm">
-              <span className="font-semibold break-words">{authorName(comment)}</span>
+              <span className="font-semibold wrap-anywhere">{authorName(comment)}</span>
               {comment.author && <span className="break-all text-slate-600 dark:text-slate-400">{comment.author.email}</span>}
               <span className="sr-only">, comment #{comment.id}</span>
             </label>
@@ -375,19 +375,19 @@ function ModerationRow({ comment, checked, onCheck, busy, hydrated, onAction }: 
               <time dateTime={comment.createdAt} title={adminDateTime(comment.createdAt)} suppressHydrationWarning>
                 {adminRelativeTime(comment.createdAt)}
               </time>
-              <span>
+              <span className="min-w-0">
                 on{' '}
-                <a href={`/blog/${comment.post.slug}#comment-${comment.id}`} className="font-medium text-brand-700 underline break-words dark:text-brand-100">
+                <a href={`/blog/${comment.post.slug}#comment-${comment.id}`} className="font-medium text-brand-700 underline wrap-anywhere dark:text-brand-100">
                   {comment.post.title}
                 </a>
               </span>
             </p>
             {comment.parent && (
               <blockquote className="mt-3 border-l-2 border-slate-300 pl-3 text-sm text-slate-600 dark:border-slate-700 dark:text-slate-400">
-                <span className="font-medium">In reply to {comment.parent.author?.fullName ?? 'Unknown User'}:</span> <span className="break-words">{excerpt(comment.parent.content)}</span>
+                <span className="font-medium">In reply to {comment.parent.author?.fullName ?? 'Unknown User'}:</span> <span className="wrap-anywhere">{excerpt(comment.parent.content)}</span>
               </blockquote>
             )}
-            <p className="mt-3 whitespace-pre-wrap break-words text-slate-900 dark:text-slate-100" data-testid="moderation-content">
+            <p className="mt-3 whitespace-pre-wrap wrap-anywhere text-slate-900 dark:text-slate-100" data-testid="moderation-content">
               {comment.content}
             </p>
             {hidden && (
@@ -403,7 +403,7 @@ function ModerationRow({ comment, checked, onCheck, busy, hydrated, onAction }: 
                   {comment.reports.map((report, index) => (
                     <li key={`${report.reporter.id}-${index}`} data-testid="moderation-report">
                       <span className="font-semibold">{REASON_LABELS[report.reason] ?? report.reason}</span>
-                      {report.details ? <span className="break-words">: {report.details}</span> : null}
+                      {report.details ? <span className="wrap-anywhere">: {report.details}</span> : null}
                       <span className="block text-xs text-slate-600 dark:text-slate-400">
                         by {report.reporter.fullName},{' '}
                         <time dateTime={report.createdAt} title={adminDateTime(report.createdAt)} suppressHydrationWarning>

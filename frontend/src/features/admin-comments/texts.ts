@@ -18,6 +18,8 @@ export const ModerationTexts = {
   HIDE_REASON_REQUIRED: 'Please give a reason.',
   count: (count: number) => (count === 1 ? '1 comment' : `${count} comments`),
   selected: (count: number) => (count === 1 ? '1 selected' : `${count} selected`),
+  /** The selection, as a dialog names it. */
+  theSelected: (count: number) => (count === 1 ? 'the selected comment' : `the ${count} selected comments`),
 } as const;
 
 export const FILTER_LABELS: Record<ModerationFilter, string> = { reported: 'Reported', hidden: 'Hidden', held: 'Held for review', all: 'All comments' };
