@@ -34,6 +34,9 @@
 // show as phase 'signed uncached', and each row's ratio uses the ceiling measured just before it
 // on its own server. Each signed row is asked once before it is measured, and an answer that is
 // not 200 (a sign-in redirect, say) is reported. BENCH_PHASES=signed runs both halves.
+// A 'moderation' phase (issue 19, scripts/lib/bench-moderation.mjs) measures the moderation
+// queue's page 0 over the seeded comments with 5,000 open reports, which it sends itself as demo
+// readers before measuring.
 // BENCH_SMALL=1 is a smoke run: it seeds (once, with seed:demo --reset) a small data set
 // (1,000 posts, 20,000 likes, 5,000 comments, 10,000 members) into BENCH_DATA_DIR (default
 // <tmpdir>/inkwell-bench-small), lowers the scale checks to match, and says so in its output;
@@ -54,6 +57,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
+import { MODERATION_ENV, moderationRoutes, moderationTargets } from './lib/bench-moderation.mjs';
 import { freeLoopbackPort, serverNodeFlags, sleep } from './lib/process.mjs';
 
 // BENCH_INSTANCES=2: one instance against two behind a round-robin proxy (issue 12 §4), in its own script.
@@ -527,6 +531,8 @@ const PHASES = [
   // One phase on two servers, one after the other on the same data: each half measures its own ceiling first.
   { name: 'signed', env: {}, routes: (base, firstPage, post) => signedRoutes(base, firstPage, post) },
   { name: 'signed uncached', group: 'signed', env: { PAGE_CACHE: 'off' }, routes: (base, firstPage, post) => signedUncachedRoutes(base, post) },
+  // Issue 19: the moderation queue over the seeded comments with 5,000 reports (scripts/lib/bench-moderation.mjs seeds them).
+  { name: 'moderation', env: MODERATION_ENV, routes: (base) => moderationRoutes(base, { signIn, getJson, log, small: SMALL, adminEmail: DEMO_ADMIN }) },
 ];
 /** BENCH_PHASES=reader (comma-separated names) measures only those phases; their targets only. */
 const chosen = (process.env.BENCH_PHASES || '').split(',').map((name) => name.trim()).filter(Boolean);
@@ -701,6 +707,7 @@ const targets = [
   ['post page JS <= 100 KB gzipped', [postJs], (js) => js.gzipBytes <= 100 * 1024, (js) => `${(js.gzipBytes / 1024).toFixed(1)} KB`],
   ['no render-blocking script before first paint', [postJs], (js) => js.blockingInHead.length === 0, (js) => `${js.blockingInHead.length} blocking`],
   ...signedTargets,
+  ...moderationTargets(find, ratio, percent),
   ['server RSS <= 300 MB', [maxRss], (mb) => Number.isFinite(mb) && mb <= 300, (mb) => (Number.isFinite(mb) ? `${mb.toFixed(0)} MB` : 'n/a')],
   ['no errors or non-2xx answers', [rows], (all) => all.every((row) => row.errors === 0), (all) => `${all.reduce((sum, row) => sum + row.errors, 0)}`],
 ];

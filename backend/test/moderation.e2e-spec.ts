@@ -358,6 +358,19 @@ describe('Moderation', () => {
     });
   });
 
+  it('the public comment lists stay public whatever session comes along (a banned account, a forged token): 200 as anonymous', async () => {
+    const post = await publishedPost();
+    await comment(reader, post.id, 'Still readable');
+    const banned = await createReader(t);
+    await db.query(`UPDATE users SET status = 'BANNED' WHERE id = $1`, [banned.id]);
+    for (const auth of [banned.auth, { Authorization: 'Bearer forged.token.value' }]) {
+      for (const path of [`/blog/posts/${post.id}/comments`, `/comments/post/${post.id}`]) {
+        const res = await t.http.get(api(path)).set(auth).expect(200);
+        expect(res.body.data.content[0]).toMatchObject({ content: 'Still readable', canReport: false, canHide: false });
+      }
+    }
+  });
+
   describe('counts stay exact', () => {
     it('concurrent creates, replies, hides, restores and deletes: commentCount and every replyCount equal a COUNT(*) of visible comments', async () => {
       const post = await publishedPost();

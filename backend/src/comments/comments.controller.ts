@@ -48,7 +48,8 @@ export class PostCommentsController {
       "A published post's top-level comments, newest first by default (sortBy createdAt, sortDir asc|desc), each with its whole thread of replies (oldest first); " +
       "commentId answers the page holding that comment's thread instead of page (404 'Comment not found.' when it is not on this post)",
   })
-  @OptionalAuth()
+  // canHide/canReport and one's own held comments need the caller; the list stays public for any session (spec).
+  @OptionalAuth({ anonymousOnFailure: true })
   @ApiEnvelope(CommentPageDto)
   @ApiErrors(400, 404)
   listPostComments(
@@ -106,7 +107,8 @@ export class CommentsController {
       "A published post's top-level comments, newest first, each with its whole thread (public; same as GET /blog/posts/{id}/comments); " +
       "commentId answers the page holding that comment's thread",
   })
-  @OptionalAuth()
+  // canHide/canReport and one's own held comments need the caller; the list stays public for any session (spec).
+  @OptionalAuth({ anonymousOnFailure: true })
   @ApiEnvelope(CommentPageDto)
   @ApiErrors(400, 404)
   listCommentsByPost(
@@ -190,7 +192,8 @@ export class CommentsController {
 
   @Get(':id/replies')
   @ApiOperation({ summary: 'The replies of a comment, oldest first, each with its own replies (public)' })
-  @OptionalAuth()
+  // canHide/canReport and one's own held comments need the caller; the list stays public for any session (spec).
+  @OptionalAuth({ anonymousOnFailure: true })
   @ApiEnvelope(CommentResponseDto, { isArray: true })
   @ApiErrors(400, 404)
   listCommentReplies(@Param('id', ParseIdPipe) id: number, @CurrentUser() user: AuthUser | undefined): Promise<CommentResponseDto[]> {

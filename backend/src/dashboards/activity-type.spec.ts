@@ -28,6 +28,9 @@ describe('dashboard activity types (spec 001 §3: six types, nothing else)', () 
     expect(activityTypeOfAudit(AuditType.POST_PUBLISHED, 'post')).toBe('POST_PUBLISHED');
     expect(activityTypeOfAudit(AuditType.POST_REJECTED, 'post')).toBe('POST_CREATED');
     expect(activityTypeOfAudit(AuditType.TAG_DELETED, 'tag')).toBe('TAG_CREATED');
+    expect(activityTypeOfAudit(AuditType.COMMENT_HIDDEN, 'comment')).toBe('POST_CREATED');
+    expect(activityTypeOfAudit(AuditType.USER_MUTED, 'user')).toBe('USER_BANNED');
+    expect(activityTypeOfAudit(AuditType.USER_UNMUTED, 'user')).toBe('USER_UPDATED');
     expect(ACTIVITY_TYPE_OF_AUTHOR_EVENT.POST_REJECTED).toBe('POST_CREATED');
   });
 

@@ -20,6 +20,8 @@ export interface AuthOptions {
   unauthenticated?: string;
   /** Anonymous callers pass (set by `@OptionalAuth()`). */
   optional?: boolean;
+  /** With `optional`: a session refused for any reason (a banned or unverified account too) reads as anonymous (public reads that existed before the caller mattered). */
+  anonymousOnFailure?: boolean;
 }
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -49,7 +51,7 @@ export class JwtAuthGuard extends AuthGuard('jwt') {
       await this.authenticate(context, request);
     } catch (error) {
       if (isDatabaseUnavailable(error)) throw error; // 503, not "log in again"
-      if (optional && !(error instanceof ForbiddenException)) return true;
+      if (optional && (options.anonymousOnFailure || !(error instanceof ForbiddenException))) return true;
       throw error instanceof HttpException ? error : new UnauthorizedException(AuthMessages.AUTH_FAILED);
     }
     if (!hasBearer && !SAFE_METHODS.has(request.method) && !request.headers['x-request-timestamp']) {

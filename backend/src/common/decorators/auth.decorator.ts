@@ -27,9 +27,12 @@ export function Auth(options: AuthOptions = {}) {
   );
 }
 
-/** The caller may be anonymous; when a valid session comes along, `@CurrentUser()` has it. */
-export function OptionalAuth() {
-  return applyDecorators(SetMetadata(AUTH_OPTIONS, { optional: true }), UseGuards(JwtAuthGuard), ApiBearerAuth(), ApiCookieAuth(ACCESS_COOKIE));
+/**
+ * The caller may be anonymous; when a valid session comes along, `@CurrentUser()` has it. With
+ * `anonymousOnFailure`, a refused session (banned, unverified) reads as anonymous instead of 403.
+ */
+export function OptionalAuth(extra: Pick<AuthOptions, 'anonymousOnFailure'> = {}) {
+  return applyDecorators(SetMetadata(AUTH_OPTIONS, { optional: true, ...extra }), UseGuards(JwtAuthGuard), ApiBearerAuth(), ApiCookieAuth(ACCESS_COOKIE));
 }
 
 /** The authenticated caller (undefined on an @OptionalAuth() route without a session). */
