@@ -9,7 +9,8 @@ import { ADMIN_EMAIL, ADMIN_PASSWORD, adminApi, apiAs } from './admin-api';
  * each id's result; an author hides a comment on their own post; a muted reader sees why in
  * place of the comment form (and the API's 403 if they send one anyway); a comment with a link
  * from a new account is held: 'Awaiting moderation' for its author only, and under Held in the
- * queue. Axe on the report dialog and on the queue, with rows and empty.
+ * queue. Axe on the report dialog and on the queue, with rows and empty; the queue's loading and
+ * error states, and its selection from the keyboard.
  */
 
 const unique = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
@@ -121,8 +122,8 @@ test('a reader reports a comment; the admin finds it under Reported, hides it (r
   await dialog.getByRole('radio', { name: /^Other/ }).check();
   await dialog.getByRole('button', { name: 'Send Report' }).click();
   await expect(dialog.getByRole('alert')).toHaveText('Please describe the problem.');
-  // Cancel, then focus is back on the Report button.
-  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  // Escape (as Cancel) closes it, and focus is back on the Report button.
+  await page.keyboard.press('Escape');
   await expect(dialog).toBeHidden();
   await expect(report).toBeFocused();
   await report.click();
@@ -316,4 +317,49 @@ test("a link from a new account is held: 'Awaiting moderation' for its author on
   const anonymous = await (await browser.newContext({ baseURL })).newPage();
   await openPost(anonymous, post.slug);
   await expect(anonymous.getByText(text)).toBeVisible();
+});
+
+test('the queue says when it is loading and when a read fails, Try Again reads it again, and the selection works from the keyboard', async ({ page, playwright, baseURL }) => {
+  test.setTimeout(90_000);
+  const post = await newPost(playwright, baseURL!);
+  const text = `States ${unique}`;
+  const target = await comment(playwright, baseURL!, writer, post.id, text);
+
+  await signInAsAdmin(page);
+  await openQueue(page, text, 'all');
+  await expect(row(page, target.id)).toBeVisible();
+
+  // The next read waits until released, then fails: loading first, then the error state.
+  let release = () => {};
+  const released = new Promise<void>((done) => (release = done));
+  const queueRead = (url: URL) => url.pathname === '/api/v1/admin/comments';
+  await page.route(queueRead, async (route) => {
+    await released;
+    await route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ success: false, status: 503, message: 'Service temporarily unavailable', data: null, errors: null }) });
+  });
+  await page.getByLabel('Show').selectOption('hidden');
+  await expect(page.getByTestId('moderation-status')).toHaveText('Loading comments…');
+  release();
+  const failure = page.getByRole('alert').filter({ hasText: 'Failed to load comments' });
+  await expect(failure).toContainText('Service temporarily unavailable');
+  await page.unroute(queueRead);
+  await failure.getByRole('link', { name: 'Try Again' }).click();
+  await expect(page.getByTestId('moderation-empty')).toContainText('No comments to review');
+  await expect(page).toHaveURL(new RegExp(`/admin/comments\\?filter=hidden&search=`));
+
+  // Keyboard: Space selects a comment, Enter opens Hide selected, Escape closes it and focus comes back.
+  await page.getByLabel('Show').selectOption('all');
+  const box = page.getByRole('checkbox', { name: new RegExp(`comment #${target.id}$`) });
+  await box.focus();
+  await page.keyboard.press('Space');
+  await expect(box).toBeChecked();
+  await expect(page.getByText('1 selected')).toBeVisible();
+  const hideSelected = page.getByRole('button', { name: 'Hide selected' });
+  await hideSelected.focus();
+  await page.keyboard.press('Enter');
+  const dialog = page.getByRole('dialog', { name: 'Hide Selected Comments' });
+  await expect(dialog.getByLabel('Reason for hiding')).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+  await expect(hideSelected).toBeFocused();
 });
