@@ -340,7 +340,8 @@ test('the queue says when it is loading and when a read fails, Try Again reads i
   await page.getByLabel('Show').selectOption('hidden');
   await expect(page.getByTestId('moderation-status')).toHaveText('Loading comments…');
   release();
-  const failure = page.getByRole('alert').filter({ hasText: 'Failed to load comments' });
+  // A read with a search that fails says 'Search failed' (as /admin/users does), with the server's reason.
+  const failure = page.getByRole('alert').filter({ hasText: 'Search failed' });
   await expect(failure).toContainText('Service temporarily unavailable');
   await page.unroute(queueRead);
   await failure.getByRole('link', { name: 'Try Again' }).click();
