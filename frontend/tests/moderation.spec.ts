@@ -224,6 +224,8 @@ test('an author hides a comment on their own post from the post page', async ({ 
   await openPost(page, post.slug);
   await item(page, rude.id).getByRole('button', { name: `Hide comment by ${writer.fullName}` }).click();
   const hide = page.getByRole('dialog', { name: 'Hide Comment' });
+  await expect(hide.getByLabel('Reason for hiding')).toBeFocused();
+  await expectNoSeriousViolations(page, 'the hide dialog');
   await hide.getByLabel('Reason for hiding').fill('Not kind');
   await hide.getByRole('button', { name: 'Hide Comment' }).click();
   await expect(hide).toBeHidden();
