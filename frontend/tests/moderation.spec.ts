@@ -366,3 +366,26 @@ test('the queue says when it is loading and when a read fails, Try Again reads i
   await expect(dialog).toBeHidden();
   await expect(hideSelected).toBeFocused();
 });
+
+test('at 320 px the report dialog and the queue fit the screen and pass axe', async ({ page, browser, playwright, baseURL }) => {
+  test.setTimeout(90_000);
+  const post = await newPost(playwright, baseURL!);
+  const text = `Narrow ${unique}`;
+  const target = await comment(playwright, baseURL!, writer, post.id, text);
+  const fits = (on: Page) => on.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+
+  await page.setViewportSize({ width: 320, height: 720 });
+  await signIn(page, reader.email);
+  await openPost(page, post.slug);
+  await own(page, target.id).getByRole('button', { name: `Report comment by ${writer.fullName}` }).click();
+  await expect(page.getByRole('dialog', { name: 'Report Comment' })).toBeVisible();
+  expect(await fits(page)).toBe(true);
+  await expectNoSeriousViolations(page, 'the report dialog at 320 px');
+
+  const adminPage = await (await browser.newContext({ baseURL, viewport: { width: 320, height: 720 } })).newPage();
+  await signInAsAdmin(adminPage);
+  await openQueue(adminPage, text, 'all');
+  await expect(row(adminPage, target.id)).toBeVisible();
+  expect(await fits(adminPage)).toBe(true);
+  await expectNoSeriousViolations(adminPage, '/admin/comments at 320 px');
+});
