@@ -37,6 +37,10 @@
 // A 'moderation' phase (issue 19, scripts/lib/bench-moderation.mjs) measures the moderation
 // queue's page 0 over the seeded comments with 5,000 open reports, which it sends itself as demo
 // readers before measuring.
+// A 'notifications' phase (scripts/lib/bench-notifications.mjs, issue 19) measures a reader's
+// notification list at 10,000 notifications and the unread count, a comment create that notifies
+// nobody against a reply to a busy thread (notification + e-mail job), and the job queue's
+// e-mails per second to a local SMTP capture.
 // BENCH_SMALL=1 is a smoke run: it seeds (once, with seed:demo --reset) a small data set
 // (1,000 posts, 20,000 likes, 5,000 comments, 10,000 members) into BENCH_DATA_DIR (default
 // <tmpdir>/inkwell-bench-small), lowers the scale checks to match, and says so in its output;
@@ -58,6 +62,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { MODERATION_ENV, moderationRoutes, moderationTargets } from './lib/bench-moderation.mjs';
+import { notificationsPhase } from './lib/bench-notifications.mjs';
 import { freeLoopbackPort, serverNodeFlags, sleep } from './lib/process.mjs';
 
 // BENCH_INSTANCES=2: one instance against two behind a round-robin proxy (issue 12 §4), in its own script.
@@ -114,8 +119,9 @@ const log = (message) => process.stdout.write(`[bench] ${message}\n`);
 async function startServer(label, extraEnv) {
   const port = await freeLoopbackPort();
   const baseUrl = `http://127.0.0.1:${port}`;
-  const env = { ...process.env, PORT: String(port), DATA_DIR, PUBLIC_URL: baseUrl, THROTTLE_DISABLED: '1', LOG_LEVEL: 'warn', NODE_ENV: 'production', ...extraEnv };
+  const env = { ...process.env, PORT: String(port), DATA_DIR, PUBLIC_URL: baseUrl, THROTTLE_DISABLED: '1', LOG_LEVEL: 'warn', NODE_ENV: 'production' };
   for (const name of ['DATABASE_URL', 'REDIS_URL', 'SMTP_URL']) delete env[name];
+  Object.assign(env, extraEnv);
   const child = spawn(process.execPath, [...NODE_FLAGS, SERVER_ENTRY], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const keep = (chunk) => {
@@ -184,8 +190,9 @@ async function signIn(base, email) {
 }
 
 /** Warm-up, then the measured run; returns req/s, p50, p99 and the count of non-2xx answers. */
-async function measure(url, { method = 'GET', headers = {} } = {}) {
-  const options = { url, method, connections: CONNECTIONS, pipelining: 1, headers: { accept: 'text/html,application/json', ...headers } };
+async function measure(url, { method = 'GET', headers = {}, body } = {}) {
+  // A body's `[<id>]` becomes a fresh id in each request (no two comments alike).
+  const options = { url, method, body, idReplacement: body !== undefined, connections: CONNECTIONS, pipelining: 1, headers: { accept: 'text/html,application/json', ...headers } };
   await autocannon({ ...options, duration: WARMUP_S });
   const result = await autocannon({ ...options, duration: DURATION_S });
   return {
@@ -523,6 +530,7 @@ async function signedUncachedRoutes(base, post) {
     .map(([label, path, request]) => [`${label} (uncached)`, path, { ...request, signed: true }, `uncached ${label.slice(5)}`]);
 }
 
+const notifications = await notificationsPhase({ signIn, getJson, log, small: SMALL });
 const PHASES = [
   { name: 'cache on', env: {}, routes: (base, firstPage, post) => publicRoutes(base, post) },
   { name: 'PAGE_CACHE=off', env: { PAGE_CACHE: 'off' }, routes: (base, firstPage, post) => publicRoutes(base, post) },
@@ -533,6 +541,8 @@ const PHASES = [
   { name: 'signed uncached', group: 'signed', env: { PAGE_CACHE: 'off' }, routes: (base, firstPage, post) => signedUncachedRoutes(base, post) },
   // Issue 19: the moderation queue over the seeded comments with 5,000 reports (scripts/lib/bench-moderation.mjs seeds them).
   { name: 'moderation', env: MODERATION_ENV, routes: (base) => moderationRoutes(base, { signIn, getJson, log, small: SMALL, adminEmail: DEMO_ADMIN }) },
+  // Issue 19: scripts/lib/bench-notifications.mjs.
+  notifications.phase,
 ];
 /** BENCH_PHASES=reader (comma-separated names) measures only those phases; their targets only. */
 const chosen = (process.env.BENCH_PHASES || '').split(',').map((name) => name.trim()).filter(Boolean);
@@ -708,6 +718,7 @@ const targets = [
   ['no render-blocking script before first paint', [postJs], (js) => js.blockingInHead.length === 0, (js) => `${js.blockingInHead.length} blocking`],
   ...signedTargets,
   ...moderationTargets(find, ratio, percent),
+  ...notifications.targets(find, ratio, percent),
   ['server RSS <= 300 MB', [maxRss], (mb) => Number.isFinite(mb) && mb <= 300, (mb) => (Number.isFinite(mb) ? `${mb.toFixed(0)} MB` : 'n/a')],
   ['no errors or non-2xx answers', [rows], (all) => all.every((row) => row.errors === 0), (all) => `${all.reduce((sum, row) => sum + row.errors, 0)}`],
 ];
@@ -721,4 +732,5 @@ for (const [name, needs, pass, detail] of targets) {
   if (!ok) failed += 1;
   process.stdout.write(`${ok ? 'PASS' : 'FAIL'}  ${pad(name, 52)} ${detail(...needs)}\n`);
 }
+await notifications.stop();
 process.exit(failed === 0 ? 0 : 1);

@@ -7,7 +7,10 @@
 //      health 503 from that moment, exit code 0, PostgreSQL stopped after the drain;
 //   3. kill -9 of the postmaster under load: no answer but 503 while it is away, none slower than
 //      the 3 s connect timeout, healthy again within 10 s without an app restart;
-//   4. the OpenAPI fuzz run (`npm run fuzz`): requests and 5xx (targets >= 5,000 and 0).
+//   4. kill -9 of Node during a burst of 200 replies to one comment: after the restart every reply
+//      that exists has its notification, and each notification is e-mailed exactly once (counted
+//      in a local SMTP capture by the Message-ID, which names the notification);
+//   5. the OpenAPI fuzz run (`npm run fuzz`): requests and 5xx (targets >= 5,000 and 0).
 // Prints a table of figures with PASS/FAIL and exits 1 when a target fails. Needs `npm run build`.
 import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -16,6 +19,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
+import { startMailCapture } from './mail-capture.mjs';
 import { freeLoopbackPort, serverNodeFlags, sleep } from './lib/process.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -61,6 +65,10 @@ const env = {
   IMAGE_DECODE_QUEUE: '20',
 };
 for (const name of ['DATABASE_URL', 'REDIS_URL', 'SMTP_URL']) delete env[name];
+// Notification e-mails go to a local capture (scenario 4); a job whose instance was killed runs
+// again after 15 s instead of the default 2 minutes.
+const mailCapture = await startMailCapture();
+Object.assign(env, { SMTP_URL: mailCapture.smtpUrl, JOB_EXPIRE_SECONDS: '15', JOB_RETRY_DELAY_SECONDS: '1' });
 
 // ---------------------------------------------------------------------------------------------
 // The server: started in its own process group, as a service manager or a terminal would.
@@ -113,8 +121,8 @@ const api = async (method, path, { token, body, timeoutMs = 10_000 } = {}) => {
   }
 };
 
-async function login(email, password) {
-  const res = await api('POST', '/auth/login', { body: { email, password } });
+async function login(email, password, timeoutMs = 10_000) {
+  const res = await api('POST', '/auth/login', { body: { email, password }, timeoutMs });
   if (res.status !== 200) throw new Error(`login ${email}: ${res.status} ${res.json?.message ?? res.error}`);
   return res.json.data.accessToken;
 }
@@ -330,10 +338,99 @@ async function killPostmasterUnderLoad() {
   server = undefined;
 }
 
-/** 4. The OpenAPI fuzz run, as `npm run fuzz` prints it. */
+/** 4. kill -9 of Node during a burst of 200 replies: every notification e-mailed exactly once after the restart. */
+async function killNodeDuringReplies() {
+  log('scenario 4: kill -9 of Node during a burst of 200 replies (notification e-mails)');
+  startServer();
+  if ((await waitHealthy(60_000)) === undefined) {
+    record('kill -9 Node, 200 replies', 'server start', 'failed', 'healthy', false);
+    return;
+  }
+  const REPLIES = 200;
+  const ownerEmail = author(2);
+  const owner = await login(ownerEmail, AUTHOR_PASSWORD, 30_000);
+  const postId = (await api('GET', '/blog/posts/public?page=0&size=1')).json.data.content[0].id;
+  const parent = await api('POST', '/comments', { token: owner, body: { postId, content: 'Chaos: reply to me' } });
+  if (parent.status !== 201) throw new Error(`parent comment: ${parent.status} ${parent.json?.message}`);
+  const parentId = parent.json.data.id;
+  // One sign-in at a time (each hashes a password): a loaded machine answers them all.
+  const signIn = async () => {
+    const tokens = [];
+    for (const n of [3, 4, 5, 6]) tokens.push(await login(author(n), AUTHOR_PASSWORD, 30_000));
+    return tokens;
+  };
+  const repliers = await signIn();
+  let next = 0;
+  let acknowledged = 0;
+  let unanswered = 0;
+  let killed = false;
+  const burst = async (w) => {
+    while (next < REPLIES && !killed) {
+      const n = next++;
+      const res = await api('POST', '/comments', { token: repliers[w], body: { postId, content: `Chaos reply ${n}`, parentId } });
+      if (res.status === 201) acknowledged++;
+      else if (res.status === 0) {
+        unanswered++;
+        return;
+      }
+    }
+  };
+  let workers = repliers.map((_, w) => burst(w));
+  while (acknowledged < REPLIES / 2 && next < REPLIES) await sleep(5);
+  process.kill(server.pid, 'SIGKILL');
+  await server.exited;
+  killed = true;
+  await Promise.all(workers);
+  log(`  killed Node after ${acknowledged} acknowledged replies (${unanswered} cut off unanswered)`);
+  startServer();
+  if ((await waitHealthy(60_000)) === undefined) {
+    record('kill -9 Node, 200 replies', 'restart', `failed: ${server.output().slice(-400)}`, 'healthy', false);
+    return;
+  }
+  // The rest of the burst, on the restarted server.
+  killed = false;
+  repliers.splice(0, repliers.length, ...(await signIn()));
+  workers = repliers.map((_, w) => burst(w));
+  await Promise.all(workers);
+
+  // What exists: the replies, and the owner's reply notifications.
+  const ownerAgain = await login(ownerEmail, AUTHOR_PASSWORD, 30_000);
+  const replies = (await api('GET', `/comments/${parentId}/replies`)).json.data;
+  const replyIds = new Set(replies.map((reply) => reply.id));
+  const notifications = new Map();
+  for (let page = 0, pages = 1; page < pages; page++) {
+    const res = await api('GET', `/notifications?page=${page}&size=100`, { token: ownerAgain });
+    for (const n of res.json.data.content) if (n.type === 'COMMENT_REPLY' && replyIds.has(n.commentId)) notifications.set(n.id, n.commentId);
+    pages = res.json.data.totalPages;
+  }
+  const mailsPer = () => {
+    const counts = new Map();
+    for (const message of mailCapture.messages) {
+      const id = Number(/notification-(\d+)@/.exec(message.messageId ?? '')?.[1]);
+      if (notifications.has(id)) counts.set(id, (counts.get(id) ?? 0) + 1);
+    }
+    return counts;
+  };
+  // Jobs cut off by the kill run again once they expire (15 s); wait for every e-mail, then as long
+  // again for a late duplicate.
+  const started = Date.now();
+  while (mailsPer().size < notifications.size && Date.now() - started < 180_000) await sleep(500);
+  const waited = (Date.now() - started) / 1000;
+  await sleep(25_000);
+  const counts = mailsPer();
+  const once = [...notifications.keys()].filter((id) => counts.get(id) === 1).length;
+  const twice = [...counts.values()].filter((n) => n > 1).length;
+  const missing = notifications.size - counts.size;
+  record('kill -9 Node, 200 replies', 'replies with their notification', `${notifications.size} of ${replyIds.size} (${acknowledged} acknowledged, ${unanswered} cut off)`, 'all', notifications.size === replyIds.size && replyIds.size >= acknowledged);
+  record('kill -9 Node, 200 replies', 'notifications e-mailed exactly once', `${once} of ${notifications.size} (${twice} more than once, ${missing} never; waited ${waited.toFixed(1)} s after the burst, then 25 s for late copies)`, 'all', once === notifications.size && notifications.size > 0);
+  await stopServer();
+  server = undefined;
+}
+
+/** 5. The OpenAPI fuzz run, as `npm run fuzz` prints it. */
 function fuzz() {
   if (FUZZ_RUNS <= 0) return;
-  log(`scenario 4: npm run fuzz -- --runs ${FUZZ_RUNS}`);
+  log(`scenario 5: npm run fuzz -- --runs ${FUZZ_RUNS}`);
   const run = spawnSync('npm', ['run', '--silent', 'fuzz', '--', '--runs', String(FUZZ_RUNS)], { cwd: ROOT, env: process.env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
   const output = `${run.stdout}\n${run.stderr}`;
   const requests = Number(/requests:\s*([\d,]+)/i.exec(output)?.[1]?.replace(/,/g, '') ?? NaN);
@@ -351,6 +448,7 @@ try {
   if ((await waitHealthy(90_000)) === undefined) throw new Error(`the server did not become healthy:\n${server.output()}`);
   if (await killNodeUnderWriters()) await sigtermWithUploadsInFlight();
   await killPostmasterUnderLoad();
+  await killNodeDuringReplies();
   fuzz();
 } catch (error) {
   failed = true;
@@ -361,6 +459,7 @@ try {
   const pg = postmasterPid();
   if (pg && alive(pg)) process.kill(pg, 'SIGQUIT');
   if (!KEEP) rmSync(dataDir, { recursive: true, force: true });
+  await mailCapture.stop();
 }
 
 const table = [

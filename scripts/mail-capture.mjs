@@ -1,6 +1,6 @@
 // In-process mail catcher for the browser tests: an SMTP server on loopback that keeps every
 // message, and a tiny loopback HTTP endpoint the Playwright tests read them from:
-//   GET <url>/messages?to=<address>  → [{ to: [..], subject, text, receivedAt }] (oldest first)
+//   GET <url>/messages?to=<address>  → [{ to: [..], subject, text, messageId, receivedAt }] (oldest first)
 // Used by scripts/browser-tests.mjs (SMTP_URL for the server, MAIL_CAPTURE_URL for the tests).
 import { createServer } from 'node:http';
 import { SMTPServer } from 'smtp-server';
@@ -85,6 +85,7 @@ export async function startMailCapture() {
           to: session.envelope.rcptTo.map((rcpt) => rcpt.address.toLowerCase()),
           subject: decodeSubject(headers.subject),
           text: plainText(raw) ?? '',
+          messageId: headers['message-id'] ?? null,
           receivedAt: new Date().toISOString(),
         });
         callback();
@@ -108,6 +109,8 @@ export async function startMailCapture() {
   return {
     smtpUrl: `smtp://127.0.0.1:${smtpPort}`,
     url: `http://127.0.0.1:${httpPort}`,
+    /** Every message so far (the chaos script counts them in process). */
+    messages,
     stop: () => Promise.all([new Promise((done) => smtp.close(done)), new Promise((done) => http.close(() => done()))]),
   };
 }

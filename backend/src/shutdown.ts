@@ -10,8 +10,8 @@ export const DRAIN_TIMEOUT_MS = 25_000;
 
 /**
  * The graceful stop, in an order that loses nothing: refuse new work (503), let the requests in
- * flight finish (they still need the database), close the app (flushes view counts, closes the
- * pool), then stop PostgreSQL. PostgreSQL runs in its own process group, so a signal to ours
+ * flight finish (they still need the database), close the app (stops the job queue, letting
+ * running jobs finish; flushes view counts; closes the pool), then stop PostgreSQL. PostgreSQL runs in its own process group, so a signal to ours
  * never reaches it before this.
  */
 export async function stopGracefully(gate: DrainGate, app: INestApplication, embedded?: EmbeddedDatabase, drainTimeoutMs = DRAIN_TIMEOUT_MS): Promise<void> {

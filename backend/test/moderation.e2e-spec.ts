@@ -355,6 +355,14 @@ describe('Moderation', () => {
       expect((await thread(post.id)).content.map((c) => c.id)).toContain(linkFromYoung.id);
       expect(await notified(author.id, 'POST_COMMENT', linkFromYoung.id)).toBe(1);
       expect((await auditOf('COMMENT_RESTORED', linkFromYoung.id))[0].details).toMatchObject({ before: 'HELD' });
+
+      // A visible comment edited into spam is held too, and leaves the counts; an unchanged repeat of its own text is no duplicate.
+      await t.http.put(api(`/comments/${twoLinks.id}`)).set(other.auth).send({ content: 'a http://a.example b www.b.example' }).expect(200);
+      const edited = await t.http.put(api(`/comments/${twoLinks.id}`)).set(other.auth).send({ content: 'x http://a.example y http://b.example z http://c.example' }).expect(200);
+      expect(edited.body.data.moderation).toBe('HELD');
+      expect(await commentCount(post.id)).toBe(2);
+      expect(await visibleCount(post.id)).toBe(2);
+      expect((await thread(post.id)).content.map((c) => c.id)).not.toContain(twoLinks.id);
     });
   });
 

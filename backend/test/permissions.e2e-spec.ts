@@ -82,6 +82,15 @@ const MATRIX: Row[] = [
   { method: 'get', path: '/api/v1/likes/user/my-likes/recent', expect: SIGNED_IN },
   { method: 'post', path: `/api/v1/blog/posts/${MISSING}/like`, expect: SIGNED_IN },
   { method: 'delete', path: `/api/v1/blog/posts/${MISSING}/like`, expect: SIGNED_IN },
+  // notifications: the caller's own (an unknown id is 404); unsubscribe links need no session
+  { method: 'get', path: '/api/v1/notifications', expect: SIGNED_IN },
+  { method: 'get', path: '/api/v1/notifications/unread-count', expect: SIGNED_IN },
+  { method: 'post', path: `/api/v1/notifications/${MISSING}/read`, expect: SIGNED_IN },
+  { method: 'post', path: '/api/v1/notifications/read-all', expect: SIGNED_IN },
+  { method: 'get', path: '/api/v1/notifications/preferences', expect: SIGNED_IN },
+  { method: 'put', path: '/api/v1/notifications/preferences', body: { digest: false }, expect: SIGNED_IN },
+  { method: 'get', path: '/api/v1/notifications/unsubscribe?token=nothing', expect: ALL },
+  { method: 'post', path: '/api/v1/notifications/unsubscribe?token=nothing', expect: ALL },
   // dashboards
   { method: 'get', path: '/api/v1/dashboard/quick-stats', expect: ALL },
   { method: 'get', path: '/api/v1/dashboard/stats', expect: SIGNED_IN },

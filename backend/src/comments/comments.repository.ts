@@ -188,12 +188,16 @@ export class CommentsRepository {
   }
 
   /** New content of a live comment; updated_at marks the edit. False when it is gone or deleted. */
-  async updateContent(id: number, content: string): Promise<boolean> {
-    const [, affected] = (await this.dataSource.query(
+  async updateContent(id: number, content: string, manager?: EntityManager): Promise<boolean> {
+    const [, affected] = (await this.db(manager).query(
       'UPDATE comments SET content = $2, updated_at = now() WHERE id = $1 AND deleted_at IS NULL',
       [id, content],
     )) as [unknown, number];
     return affected > 0;
+  }
+
+  async setModeration(manager: EntityManager, id: number, moderation: CommentModeration): Promise<void> {
+    await manager.query('UPDATE comments SET moderation = $2 WHERE id = $1', [id, moderation]);
   }
 
   /** Keeps the row as a placeholder for its replies; the text is wiped. */

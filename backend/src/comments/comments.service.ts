@@ -194,9 +194,23 @@ export class CommentsService {
     if (comment.author_id !== user.id) throw new ForbiddenException(CommentsMessages.FORBIDDEN_UPDATE);
     if (comment.moderation === CommentModeration.HIDDEN) throw new ForbiddenException(CommentsMessages.HIDDEN_NO_EDIT);
     const post = await this.publishedPost(comment.post_id);
-    if (!(await this.comments.updateContent(id, content))) throw new NotFoundException(CommentsMessages.NOT_FOUND);
-    // No count changed, but the post's page shows its first comments: drop it before answering.
-    this.contentEvents.changed({ kind: 'post-comments', postId: post.id, slug: post.slug });
+    // The holding rules again (a benign comment edited into spam is held), under the comment writers' locks.
+    const held = await this.dataSource.transaction(async (manager) => {
+      await this.comments.lockPost(manager, post.id);
+      const locked = await this.comments.lock(manager, id);
+      if (!locked || locked.deleted_at) throw new NotFoundException(CommentsMessages.NOT_FOUND);
+      const hold = locked.moderation === CommentModeration.VISIBLE && (await this.policy.holdReason(manager, user.id, content, id)) !== null;
+      if (!(await this.comments.updateContent(id, content, manager))) throw new NotFoundException(CommentsMessages.NOT_FOUND);
+      if (hold) {
+        await this.comments.setModeration(manager, id, CommentModeration.HELD);
+        if (locked.parent_id !== null) await this.comments.addToReplyCount(manager, locked.parent_id, -1);
+        await this.posts.adjustCounters(manager, post.id, { comments: -1 });
+      }
+      return hold;
+    });
+    // The post's page shows its first comments (and, when the edit held it, its count): drop it before answering.
+    if (held) await this.countersChanged(post);
+    else await this.contentEvents.changed({ kind: 'post-comments', postId: post.id, slug: post.slug });
     const [row, below] = await Promise.all([this.comments.findOne(id), this.comments.descendants([id], user.id)]);
     if (!row) throw new NotFoundException(CommentsMessages.NOT_FOUND);
     const viewer = await this.viewerOf(user, post, below);

@@ -1,8 +1,11 @@
-import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import PgBoss from 'pg-boss';
 import { DataSource, EntityManager } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '../config/env';
+
+/** Jobs a worker takes at once (run side by side: an e-mail job mostly waits for the SMTP server). */
+const JOB_BATCH = 10;
 
 /** pg-boss keeps its tables in a schema of its own, next to the app's. */
 export const JOBS_SCHEMA = 'pgboss';
@@ -37,7 +40,7 @@ export type EnqueueOptions = Omit<PgBoss.SendOptions, 'db'>;
  * JOB_EXPIRE_SECONDS pass. A database outage is logged (pg-boss's 'error' event), never thrown.
  */
 @Injectable()
-export class JobsService implements OnApplicationBootstrap, OnApplicationShutdown {
+export class JobsService implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('Jobs');
   private readonly boss: PgBoss;
   private readonly registrations: Registration[] = [];
@@ -94,14 +97,31 @@ export class JobsService implements OnApplicationBootstrap, OnApplicationShutdow
     const { jobs } = this.config;
     for (const { name, handler, policy } of this.registrations) {
       await this.boss.createQueue(name, { name, policy, retryLimit: jobs.retryLimit, retryDelay: jobs.retryDelaySeconds, retryBackoff: true, expireInSeconds: jobs.expireSeconds });
-      await this.boss.work<object>(name, { pollingIntervalSeconds: jobs.pollSeconds, batchSize: 1, includeMetadata: true }, async ([job]) => {
-        await handler({ id: job.id, data: job.data, retryCount: job.retryCount, lastAttempt: job.retryCount >= job.retryLimit });
+      let workerId: string | undefined;
+      workerId = await this.boss.work<object>(name, { pollingIntervalSeconds: jobs.pollSeconds, batchSize: JOB_BATCH, includeMetadata: true }, async (batch) => {
+        // Each job succeeds or fails on its own: a failed one is failed (retried) here, and pg-boss
+        // completes the rest when this returns.
+        await Promise.all(
+          batch.map(async (job) => {
+            try {
+              await handler({ id: job.id, data: job.data, retryCount: job.retryCount, lastAttempt: job.retryCount >= job.retryLimit });
+            } catch (error) {
+              await this.boss.fail(name, job.id, { message: error instanceof Error ? error.message : String(error) });
+            }
+          }),
+        );
+        // pg-boss waits a polling interval after every fetch: while jobs are waiting, fetch again now.
+        if (batch.length && workerId) this.boss.notifyWorker(workerId);
       });
     }
   }
 
-  /** Stops taking jobs and waits (up to the drain timeout) for those running; pg-boss's own pool closes. */
-  async onApplicationShutdown(): Promise<void> {
+  /**
+   * Stops taking jobs and waits (up to 20 s) for those running; pg-boss's own pool closes. Runs in
+   * onModuleDestroy, before any onApplicationShutdown: the database pool and the SMTP transport
+   * (closed there) are still open for the jobs finishing, so a sent e-mail is always recorded.
+   */
+  async onModuleDestroy(): Promise<void> {
     if (!this.started) return;
     this.started = false;
     await this.boss.stop({ graceful: true, wait: true, timeout: 20_000 });

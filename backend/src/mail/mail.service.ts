@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { createTransport, type Transporter } from 'nodemailer';
 import { isTerminal, mailLine } from '../common/console-output';
 import { APP_CONFIG, AppConfig } from '../config/env';
@@ -19,7 +19,7 @@ function withTimeouts(smtpUrl: string): string {
  * Sending never throws: it answers whether the message went out and logs a failure.
  */
 @Injectable()
-export class MailService implements OnModuleDestroy {
+export class MailService implements OnApplicationShutdown {
   private readonly logger = new Logger('Mail');
   private readonly transport: Transporter | undefined;
   /** No SMTP and a person at the terminal: mails are printed as one line each instead of a JSON log line. */
@@ -30,7 +30,8 @@ export class MailService implements OnModuleDestroy {
     this.printToTerminal = !this.transport && isTerminal();
   }
 
-  onModuleDestroy(): void {
+  /** After every onModuleDestroy: the job queue stops (and lets a running send finish) first. */
+  onApplicationShutdown(): void {
     this.transport?.close();
   }
 

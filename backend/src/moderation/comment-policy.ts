@@ -50,8 +50,8 @@ export class CommentPolicy {
     if (mute) throw new ForbiddenException(this.mutedMessage(mute));
   }
 
-  /** Which holding rule the new comment meets, if any (checked in the order the README lists them). */
-  async holdReason(manager: EntityManager, userId: number, content: string): Promise<HoldReason | null> {
+  /** Which holding rule the new (or edited: `editedId`, not compared with itself) comment meets, if any, in the README's order. */
+  async holdReason(manager: EntityManager, userId: number, content: string, editedId?: number): Promise<HoldReason | null> {
     const { holdNewAccountHours, holdDuplicateMinutes, holdMaxLinks } = this.config.moderation;
     const links = linkCount(content);
     if (holdNewAccountHours > 0 && links > 0) {
@@ -64,9 +64,9 @@ export class CommentPolicy {
     if (holdDuplicateMinutes > 0) {
       // The same text, ignoring case and runs of spaces, among the author's comments of the last minutes (IDX_comments_user_created).
       const repeated = (await manager.query(
-        `SELECT 1 FROM comments WHERE user_id = $1 AND created_at > now() - make_interval(mins => $2) AND deleted_at IS NULL
+        `SELECT 1 FROM comments WHERE user_id = $1 AND created_at > now() - make_interval(mins => $2) AND deleted_at IS NULL AND id <> $4
             AND lower(regexp_replace(content, '\\s+', ' ', 'g')) = lower(regexp_replace($3, '\\s+', ' ', 'g')) LIMIT 1`,
-        [userId, holdDuplicateMinutes, content],
+        [userId, holdDuplicateMinutes, content, editedId ?? 0],
       )) as unknown[];
       if (repeated.length) return 'DUPLICATE';
     }

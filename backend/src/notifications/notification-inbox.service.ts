@@ -117,7 +117,7 @@ export class NotificationInboxService {
           [user.id, event.type, event.inApp, event.email],
         );
       }
-      if (dto.digest !== undefined) {
+      if (typeof dto.digest === 'boolean') {
         await manager.query(`INSERT INTO notification_settings (user_id, digest) VALUES ($1, $2) ON CONFLICT (user_id) DO UPDATE SET digest = EXCLUDED.digest`, [user.id, dto.digest]);
       }
     });

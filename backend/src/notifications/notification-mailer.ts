@@ -77,17 +77,16 @@ export class NotificationMailer implements OnModuleInit {
       : digestMail(delivery.full_name, items.map((item) => this.mailItem(item)), unsubscribeUrl);
     const host = new URL(this.config.publicUrl).hostname;
     try {
-      await this.mail.sendNotification(delivery.email, content, unsubscribeUrl, `<notification-delivery-${delivery.id}@${host}>`);
+      // Names the delivery and its notification: a copy sent twice is recognisably the same message.
+      const messageId = `<delivery-${delivery.id}.notification-${delivery.notification_id ?? 'digest'}@${host}>`;
+      await this.mail.sendNotification(delivery.email, content, unsubscribeUrl, messageId);
     } catch (error) {
       const reason = (error instanceof Error ? error.message : String(error)).slice(0, 1000);
       await this.dataSource.query(
         `UPDATE notification_deliveries SET attempts = attempts + 1, last_error = $2, status = CASE WHEN $3 THEN 'FAILED' ELSE status END WHERE id = $1`,
         [delivery.id, reason, job.lastAttempt],
       );
-      if (job.lastAttempt) {
-        this.logger.error({ deliveryId: delivery.id, err: error }, `Notification e-mail ${delivery.id} failed for good: ${reason}`);
-        return;
-      }
+      if (job.lastAttempt) this.logger.error({ deliveryId: delivery.id, err: error }, `Notification e-mail ${delivery.id} failed for good: ${reason}`);
       throw error;
     }
     await this.dataSource.query(`UPDATE notification_deliveries SET status = 'SENT', attempts = attempts + 1, sent_at = now(), last_error = NULL WHERE id = $1`, [delivery.id]);

@@ -1,5 +1,5 @@
-import { AuthModule } from '../auth/auth.module';
 import { Module } from '@nestjs/common';
+import { AuthModule } from '../auth/auth.module';
 import { MailModule } from '../mail/mail.module';
 import { NOTIFICATION_CLOCK, systemClock } from './notification-clock';
 import { NotificationInboxService } from './notification-inbox.service';

@@ -10,21 +10,25 @@ export const DIGEST_QUEUE = 'notification-digest';
 /** At most one digest e-mail an hour per person. */
 export const DIGEST_INTERVAL_MS = 60 * 60 * 1000;
 
-/** What one event means: who is told, and what the entry points at. */
-interface Resolved {
-  recipients: number[];
-  postId: number | null;
-  commentId: number | null;
-  reason: string | null;
-}
-
-interface RecipientSettings {
+/** A recipient of an event with their choices for its type (null: the default). */
+interface Recipient {
   user_id: number;
+  post_id: number | null;
   in_app: boolean | null;
   email: boolean | null;
   digest: boolean | null;
   last_digest_at: Date | null;
 }
+
+/** Who an event tells and what the entry points at, as SQL: `$1` the type, `$2` the actor, then the query's own. */
+interface RecipientQuery {
+  sql: string;
+  params: unknown[];
+  commentId: number | null;
+  reason: string | null;
+}
+
+const ACTIVE_ADMINS = `SELECT u.id AS user_id FROM users u JOIN user_roles ur ON ur.user_id = u.id JOIN roles r ON r.id = ur.role_id WHERE r.name = 'ADMIN' AND u.status = 'ACTIVE'`;
 
 /**
  * Writes notifications: `record()` runs inside the transaction of the event (the comment insert,
@@ -39,36 +43,43 @@ export class NotificationsService {
   ) {}
 
   async record(manager: EntityManager, event: NotificationEvent): Promise<void> {
-    const resolved = await this.resolve(manager, event);
-    const recipients = [...new Set(resolved.recipients)].filter((id) => id !== event.actorId);
-    if (!recipients.length) return;
     const type = event.type as NotificationType;
-    const settings: RecipientSettings[] = await manager.query(
-      `SELECT u.id AS user_id, p.in_app, p.email, s.digest, s.last_digest_at
-         FROM users u
-         LEFT JOIN notification_preferences p ON p.user_id = u.id AND p.type = $2
-         LEFT JOIN notification_settings s ON s.user_id = u.id
-        WHERE u.id = ANY($1::int[])
-        ORDER BY u.id`,
-      [recipients, type],
+    const query = this.recipients(event);
+    // One round trip: the recipients (never the actor) with their preference and digest settings.
+    const recipients: Recipient[] = await manager.query(
+      `WITH r AS (${query.sql})
+       SELECT DISTINCT ON (r.user_id) r.user_id, r.post_id, p.in_app, p.email, s.digest, s.last_digest_at
+         FROM r
+         LEFT JOIN notification_preferences p ON p.user_id = r.user_id AND p.type = $1
+         LEFT JOIN notification_settings s ON s.user_id = r.user_id
+        WHERE r.user_id IS NOT NULL AND r.user_id <> $2
+        ORDER BY r.user_id`,
+      [type, event.actorId, ...query.params],
     );
-    for (const row of settings) {
+    for (const row of recipients) {
       const inApp = row.in_app ?? DEFAULT_CHANNELS[type].inApp;
       const email = row.email ?? DEFAULT_CHANNELS[type].email;
       if (!inApp && !email) continue;
       const digest = email && !!row.digest;
-      const [{ id }]: { id: number }[] = await manager.query(
-        `INSERT INTO notifications (user_id, type, actor_id, post_id, comment_id, reason, in_app, digest_pending)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id`,
-        [row.user_id, type, event.actorId, resolved.postId, resolved.commentId, resolved.reason, inApp, digest],
-      );
-      if (!email) continue;
-      if (digest) {
-        await this.scheduleDigest(manager, row.user_id, row.last_digest_at);
-      } else {
-        const [delivery]: { id: number }[] = await manager.query(`INSERT INTO notification_deliveries (user_id, notification_id) VALUES ($1, $2) RETURNING id`, [row.user_id, id]);
-        await this.jobs.enqueue(manager, EMAIL_QUEUE, { deliveryId: delivery.id });
+      const values = [row.user_id, type, event.actorId, row.post_id, query.commentId, query.reason, inApp, digest];
+      if (!email || digest) {
+        await manager.query(
+          `INSERT INTO notifications (user_id, type, actor_id, post_id, comment_id, reason, in_app, digest_pending) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+          values,
+        );
+        if (digest) await this.scheduleDigest(manager, row.user_id, row.last_digest_at);
+        continue;
       }
+      // The notification and its delivery row in one statement, then the e-mail job.
+      const [delivery]: { id: number }[] = await manager.query(
+        `WITH n AS (
+           INSERT INTO notifications (user_id, type, actor_id, post_id, comment_id, reason, in_app, digest_pending)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id, user_id
+         )
+         INSERT INTO notification_deliveries (user_id, notification_id) SELECT user_id, id FROM n RETURNING id`,
+        values,
+      );
+      await this.jobs.enqueue(manager, EMAIL_QUEUE, { deliveryId: delivery.id });
     }
   }
 
@@ -82,49 +93,34 @@ export class NotificationsService {
     await this.jobs.enqueue(manager, DIGEST_QUEUE, { userId }, { singletonKey: `digest:${userId}`, ...(startAfter ? { startAfter } : {}) });
   }
 
-  private async resolve(manager: EntityManager, event: NotificationEvent): Promise<Resolved> {
+  private recipients(event: NotificationEvent): RecipientQuery {
     switch (event.type) {
-      case 'COMMENT_REPLY': {
-        const [row]: { recipient: number | null; post_id: number }[] = await manager.query(
-          `SELECT target.user_id AS recipient, reply.post_id FROM comments reply JOIN comments target ON target.id = $2 WHERE reply.id = $1`,
-          [event.commentId, event.repliedToId],
-        );
-        return { recipients: row?.recipient ? [row.recipient] : [], postId: row?.post_id ?? null, commentId: event.commentId, reason: null };
-      }
-      case 'POST_COMMENT': {
-        // A reply to the post author's own comment tells them once, as a reply.
-        const [row]: { recipient: number; post_id: number; replied_to_author: number | null }[] = await manager.query(
-          `SELECT p.author_id AS recipient, c.post_id, target.user_id AS replied_to_author
-             FROM comments c JOIN posts p ON p.id = c.post_id LEFT JOIN comments target ON target.id = $2
-            WHERE c.id = $1`,
-          [event.commentId, event.repliedToId ?? null],
-        );
-        const told = row && row.recipient !== row.replied_to_author;
-        return { recipients: told ? [row.recipient] : [], postId: row?.post_id ?? null, commentId: event.commentId, reason: null };
-      }
+      case 'COMMENT_REPLY':
+        // The author of the comment replied to (the reply may sit under another parent at level 3).
+        return { sql: `SELECT user_id, post_id FROM comments WHERE id = $3`, params: [event.repliedToId], commentId: event.commentId, reason: null };
+      case 'POST_COMMENT':
+        // The post's author, unless the comment answers their own comment (then they are told once, as a reply).
+        return {
+          sql: `SELECT p.author_id AS user_id, c.post_id FROM comments c JOIN posts p ON p.id = c.post_id LEFT JOIN comments target ON target.id = $4
+                 WHERE c.id = $3 AND p.author_id IS DISTINCT FROM target.user_id`,
+          params: [event.commentId, event.repliedToId ?? null],
+          commentId: event.commentId,
+          reason: null,
+        };
       case 'POST_APPROVED':
-      case 'POST_REJECTED': {
-        const [row]: { author_id: number }[] = await manager.query(`SELECT author_id FROM posts WHERE id = $1`, [event.postId]);
-        return { recipients: row ? [row.author_id] : [], postId: event.postId, commentId: null, reason: event.type === 'POST_REJECTED' ? event.reason : null };
-      }
-      case 'COMMENT_HIDDEN': {
-        const [row]: { user_id: number | null; post_id: number }[] = await manager.query(`SELECT user_id, post_id FROM comments WHERE id = $1`, [event.commentId]);
-        return { recipients: row?.user_id ? [row.user_id] : [], postId: row?.post_id ?? null, commentId: event.commentId, reason: event.reason };
-      }
+      case 'POST_REJECTED':
+        return { sql: `SELECT author_id AS user_id, id AS post_id FROM posts WHERE id = $3`, params: [event.postId], commentId: null, reason: event.type === 'POST_REJECTED' ? event.reason : null };
+      case 'COMMENT_HIDDEN':
+        return { sql: `SELECT user_id, post_id FROM comments WHERE id = $3`, params: [event.commentId], commentId: event.commentId, reason: event.reason };
       case 'POST_SUBMITTED':
-        return { recipients: await this.activeAdmins(manager), postId: event.postId, commentId: null, reason: null };
-      case 'COMMENT_REPORTED': {
-        const [row]: { post_id: number }[] = await manager.query(`SELECT post_id FROM comments WHERE id = $1`, [event.commentId]);
-        return { recipients: await this.activeAdmins(manager), postId: row?.post_id ?? null, commentId: event.commentId, reason: event.reason };
-      }
+        return { sql: `SELECT a.user_id, $3::int AS post_id FROM (${ACTIVE_ADMINS}) a`, params: [event.postId], commentId: null, reason: null };
+      case 'COMMENT_REPORTED':
+        return {
+          sql: `SELECT a.user_id, (SELECT post_id FROM comments WHERE id = $3) AS post_id FROM (${ACTIVE_ADMINS}) a`,
+          params: [event.commentId],
+          commentId: event.commentId,
+          reason: event.reason,
+        };
     }
-  }
-
-  private async activeAdmins(manager: EntityManager): Promise<number[]> {
-    const rows: { id: number }[] = await manager.query(
-      `SELECT u.id FROM users u JOIN user_roles ur ON ur.user_id = u.id JOIN roles r ON r.id = ur.role_id
-        WHERE r.name = 'ADMIN' AND u.status = 'ACTIVE' ORDER BY u.id`,
-    );
-    return rows.map((row) => row.id);
   }
 }

@@ -1,7 +1,6 @@
 import { BadRequestException, ConflictException, ForbiddenException, Injectable, NotFoundException } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, EntityManager, Repository } from 'typeorm';
-import { NotificationsService } from '../notifications/notifications.service';
 import { AuditService } from '../audit/audit.service';
 import { AuditLinks, AuditType } from '../audit/audit.types';
 import type { AuthUser } from '../common/auth-user';
@@ -22,6 +21,7 @@ import { PostsMessages } from './posts.messages';
 import { PostListFilter, PostsRepository } from './posts.repository';
 import { recordSlugChange } from '../common/slug-history';
 import { SLUG_PATTERN, slugify } from '../common/validation/slug';
+import { NotificationsService } from '../notifications/notifications.service';
 
 /**
  * Status changes an admin makes through an update (spec 001 §4, DESIGN.md §4). PENDING_REVIEW is

@@ -69,13 +69,18 @@ function parse(raw: string, to: string[]): CapturedMail {
 }
 
 /** An in-process SMTP server on a free loopback port that keeps every message it receives. */
-export async function startMailCatcher(): Promise<MailCatcher> {
+export async function startMailCatcher(options: { refuse?: (to: string) => boolean } = {}): Promise<MailCatcher> {
   const messages: CapturedMail[] = [];
   const waiters = new Set<() => void>();
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS', 'AUTH'],
     logger: false,
+    // A recipient the test wants refused gets a temporary failure (the sender retries it).
+    onRcptTo(address, _session, callback) {
+      if (options.refuse?.(address.address.toLowerCase())) return callback(Object.assign(new Error('Mailbox busy, try again later'), { responseCode: 451 }));
+      callback();
+    },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
