@@ -248,8 +248,11 @@ function Comments({ postId, initialCount, initialPage, viewer, loginHref, regist
       async edit(comment, content) {
         try {
           const updated = await updateComment(comment, content);
-          setComments((current) => updateTree(current, comment.id, (node) => ({ ...node, content: updated.content, updatedAt: updated.updatedAt })));
-          say({ kind: 'success', text: CommentsTexts.UPDATED });
+          setComments((current) => updateTree(current, comment.id, (node) => ({ ...node, content: updated.content, updatedAt: updated.updatedAt, moderation: updated.moderation })));
+          // An edit the holding rules catch is held: it leaves the count until a moderator approves it.
+          const heldNow = updated.moderation === 'HELD' && comment.moderation !== 'HELD';
+          if (heldNow) setCount((value) => Math.max(0, value - 1));
+          say({ kind: 'success', text: heldNow ? CommentsTexts.HELD_ADDED : CommentsTexts.UPDATED });
           return undefined;
         } catch (error) {
           return errorText(error, commentErrors(CommentsTexts.UPDATE_FAILED));
