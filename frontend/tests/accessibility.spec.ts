@@ -127,6 +127,7 @@ const signedInRoutes = (): Route[] => [
   { path: '/user-dashboard' },
   { path: '/blog/{post}', label: '/blog/{post} (signed in)' },
   { path: '/authors', label: '/authors (signed in)' },
+  { path: '/admin/comments?filter=all', label: '/admin/comments (the moderation queue)' },
   { path: '/no-such-page-{unique}', status: 404, label: '/no-such-page-{unique} (signed in)' },
 ];
 

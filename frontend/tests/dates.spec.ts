@@ -1,6 +1,6 @@
 import { expect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, adminApi } from './admin-api';
-import { DEFAULT_SITE_TIME_ZONE, setSiteTimeZone, siteDateFormat, siteZoneName } from '../src/lib/dates';
+import { DEFAULT_SITE_TIME_ZONE, setSiteTimeZone, siteDateFormat, siteDayEnd, siteZoneName } from '../src/lib/dates';
 import { formatDateTime } from '../src/lib/session';
 import { viDateTime } from '../src/features/reader/reader';
 import { commentDateTime } from '../src/features/comments/texts';
@@ -129,4 +129,17 @@ test('the reader dashboard states the zone of its activity times; a comment\'s f
   const time = page.locator(`#comment-${id} time`).first();
   await expect(time).toHaveText(/^(Just now|\d+ minutes? ago)$/);
   await expect(time).toHaveAttribute('title', rendered);
+});
+
+test("siteDayEnd: a date input's day ends at its last second in the site zone, daylight saving included", () => {
+  expect(siteDayEnd('2026-12-01')?.toISOString()).toBe('2026-12-01T16:59:59.000Z');
+  setSiteTimeZone('Europe/Berlin');
+  try {
+    expect(siteDayEnd('2026-07-15')?.toISOString()).toBe('2026-07-15T21:59:59.000Z');
+    expect(siteDayEnd('2026-03-29')?.toISOString()).toBe('2026-03-29T21:59:59.000Z');
+    expect(siteDayEnd('2026-12-15')?.toISOString()).toBe('2026-12-15T22:59:59.000Z');
+  } finally {
+    setSiteTimeZone(DEFAULT_SITE_TIME_ZONE);
+  }
+  for (const bad of ['', '2026-02-30', '2026-13-01', '01/12/2026', '2026-1-1']) expect(siteDayEnd(bad)).toBeUndefined();
 });

@@ -408,24 +408,25 @@ for (const who of ['visitor', 'signed in'] as const) {
 for (const theme of ['light', 'dark'] as const) {
   test.describe(`axe with the islands hydrated, ${theme} theme`, () => {
     test.use({ colorScheme: theme });
+    // Each theme writes its own texts: the same text again within HOLD_DUPLICATE_MINUTES would be held.
 
     test('visitor', async ({ page }) => {
       const post = await newPost(admin, `axe-visitor-${theme}`);
-      await addComment(admin, post.id, `An admin comment ${unique}`);
+      await addComment(admin, post.id, `An admin comment ${theme} ${unique}`);
       await page.goto(`/blog/${post.slug}`);
       await hydrated(page, 'LikeButton');
       await likeButton(page).click();
       await expect(page.getByText('Vui lòng đăng nhập để thích bài viết.')).toBeVisible();
       await hydrated(page, 'CommentSection');
-      await expect(commentBy(page, `An admin comment ${unique}`)).toBeVisible();
+      await expect(commentBy(page, `An admin comment ${theme} ${unique}`)).toBeVisible();
       await expectNoSeriousViolations(page, `/blog/{post} with islands (visitor, ${theme})`);
     });
 
     test('signed in, liked, a thread with a deleted comment and a reply form open', async ({ page, request }) => {
       const post = await newPost(admin, `axe-reader-${theme}`);
-      const root = await addComment(admin, post.id, `Root ${unique}`);
-      const child = await addComment(admin, post.id, `Child ${unique}`, root);
-      await addComment(admin, post.id, `Grandchild ${unique}`, child);
+      const root = await addComment(admin, post.id, `Root ${theme} ${unique}`);
+      const child = await addComment(admin, post.id, `Child ${theme} ${unique}`, root);
+      await addComment(admin, post.id, `Grandchild ${theme} ${unique}`, child);
       expect((await admin.delete(`/api/v1/comments/${root}`)).status()).toBeLessThan(300);
       const reader = await newReader(request, 'Axe Reader');
       await signIn(page, reader);
@@ -436,7 +437,7 @@ for (const theme of ['light', 'dark'] as const) {
       await hydrated(page, 'CommentSection');
       await expect(page.getByText('[This comment has been deleted]')).toBeVisible();
       await page.getByLabel('Write a comment').fill('z'.repeat(190));
-      await commentBy(page, `Child ${unique}`).first().getByRole('button', { name: /^Reply/ }).click();
+      await commentBy(page, `Child ${theme} ${unique}`).first().getByRole('button', { name: /^Reply/ }).click();
       await page.getByRole('button', { name: 'Post Comment' }).focus();
       await expectNoSeriousViolations(page, `/blog/{post} with islands (signed in, ${theme})`);
     });

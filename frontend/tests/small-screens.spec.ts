@@ -69,6 +69,11 @@ test.beforeAll(async ({ playwright, baseURL }) => {
   const reply = await readerApi.post('/api/v1/comments', { data: { postId: ids.post, content: COMMENT, parentId: commentId } });
   expect(reply.status(), await reply.text()).toBe(201);
   await readerApi.dispose();
+  // A report with a long description, for the moderation queue's cards (/admin/comments).
+  const reporter = await apiAs(baseURL!, playwright, author.email, PASSWORD);
+  const report = await reporter.post(`/api/v1/comments/${commentId}/reports`, { data: { reason: 'OTHER', details: longWord(300, 'Report') } });
+  expect(report.status(), await report.text()).toBe(201);
+  await reporter.dispose();
   await admin.dispose();
 });
 
@@ -120,6 +125,7 @@ const ROUTES: Record<Role, string[]> = {
     '/admin/tags/new',
     '/admin/tags/{tagId}/edit',
     '/admin/tags/{tagId}/posts',
+    '/admin/comments?filter=all',
     '/admin/users',
     `/admin/users?search=${encodeURIComponent(unique)}`,
     '/admin/users/{readerId}',

@@ -63,3 +63,24 @@ export function siteDateFormat(locale: string, options: Intl.DateTimeFormatOptio
     },
   };
 }
+
+const wallClockFormat = zoned('en-US', { year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric', hourCycle: 'h23' });
+
+/** How far the site zone's wall clock is ahead of UTC at that instant, in milliseconds. */
+function siteZoneOffset(date: Date): number {
+  const parts = Object.fromEntries(wallClockFormat(siteTimeZone()).formatToParts(date).map((part) => [part.type, part.value]));
+  const wall = Date.UTC(Number(parts.year), Number(parts.month) - 1, Number(parts.day), Number(parts.hour), Number(parts.minute), Number(parts.second));
+  return wall - Math.floor(date.getTime() / 1000) * 1000;
+}
+
+/** The last second of a calendar day ('2026-12-01', as a date input gives it) in the site zone, or undefined for anything else. */
+export function siteDayEnd(day: string): Date | undefined {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(day);
+  if (!match) return undefined;
+  const wall = Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3]), 23, 59, 59);
+  const written = new Date(wall);
+  if (written.getUTCMonth() !== Number(match[2]) - 1 || written.getUTCDate() !== Number(match[3])) return undefined;
+  // The offset at the guess, then at the result (a daylight-saving change that day moves it).
+  const first = wall - siteZoneOffset(new Date(wall));
+  return new Date(wall - siteZoneOffset(new Date(first)));
+}

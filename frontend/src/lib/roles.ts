@@ -35,6 +35,7 @@ export function sideNav(role: RoleName): NavItem[] {
         { label: 'Dashboard', href: '/admin' },
         { label: 'Users', href: '/admin/users' },
         { label: 'Posts', href: '/admin/posts' },
+        { label: 'Comments', href: '/admin/comments' },
         { label: 'Tags', href: '/admin/tags' },
         { label: 'Account', href: '/account' },
       ];

@@ -5,7 +5,8 @@ import type { FetchResult, Unwrapped } from '../../lib/api/errors';
 import { roleLabel } from '../../lib/roles';
 import { formatDate } from '../../lib/session';
 import { load } from '../../lib/settle';
-import { AdminUsersTexts, STATUS_LABELS, USERS_LOAD_ERRORS, UserActionTexts, type UserStatus } from './texts';
+import { AdminUsersTexts, MuteTexts, STATUS_LABELS, USERS_LOAD_ERRORS, UserActionTexts, type UserStatus } from './texts';
+import { AdminUserMuteDialog, AdminUserUnmuteDialog, muteEnd } from './AdminUserMuteDialog';
 import { errorText } from '../../lib/texts/error-text';
 import { NoticeStack, useNotices } from '../../components/islands/AdminDialog';
 import AdminPager from '../../components/islands/AdminPager';
@@ -27,7 +28,7 @@ interface Props {
   canAssignAdmin: boolean;
 }
 
-type Dialog = 'edit' | 'ban' | 'unban' | 'password';
+type Dialog = 'edit' | 'ban' | 'unban' | 'password' | 'mute' | 'unmute';
 
 /** A read in the browser, settled: the envelope's data typed by the operation, or the failure's text. */
 async function settle<R extends FetchResult>(call: Promise<R>): Promise<Settled<Unwrapped<R>>> {
@@ -92,6 +93,7 @@ export default function AdminUserDetails({ initialUser, initialBan, initialAudit
   }
 
   const status = user.status as UserStatus;
+  const muted = user.mutedForever || Boolean(user.mutedUntil);
   return (
     <div>
       <a href={LIST_PATH} className="btn-ghost -ml-3" onClick={back}>
@@ -124,6 +126,15 @@ export default function AdminUserDetails({ initialUser, initialBan, initialAudit
             <button type="button" className="btn-secondary" onClick={() => setDialog('password')} aria-haspopup="dialog">
               Generate Password
             </button>
+            {muted ? (
+              <button type="button" className="btn-secondary" onClick={() => setDialog('unmute')} aria-haspopup="dialog">
+                Unmute
+              </button>
+            ) : (
+              <button type="button" className="btn-secondary" onClick={() => setDialog('mute')} aria-haspopup="dialog">
+                Mute
+              </button>
+            )}
             {status === 'BANNED' ? (
               <button type="button" className="btn-primary" onClick={() => setDialog('unban')} aria-haspopup="dialog">
                 Unban User
@@ -154,6 +165,15 @@ export default function AdminUserDetails({ initialUser, initialBan, initialAudit
               {ban.message}
             </p>
           )}
+        </section>
+      )}
+
+      {muted && (
+        <section className="mt-6 rounded-xl border border-amber-300 bg-amber-50 p-6 text-amber-950 dark:border-amber-800 dark:bg-amber-950/50 dark:text-amber-100" aria-labelledby="mute-heading" data-testid="mute-details">
+          <h2 id="mute-heading" className="text-lg font-semibold">
+            Commenting muted {muteEnd(user)}
+          </h2>
+          <p className="mt-1 break-words text-sm">Reason: {user.muteReason || '—'}</p>
         </section>
       )}
 
@@ -242,6 +262,8 @@ export default function AdminUserDetails({ initialUser, initialBan, initialAudit
       {(dialog === 'ban' || dialog === 'unban') && (
         <AdminUserBanDialog mode={dialog} user={user} onCancel={close} onDone={done(dialog === 'ban' ? UserActionTexts.BANNED(user.fullName) : UserActionTexts.UNBANNED(user.fullName))} />
       )}
+      {dialog === 'mute' && <AdminUserMuteDialog user={user} onCancel={close} onDone={done(MuteTexts.MUTED(user.fullName))} />}
+      {dialog === 'unmute' && <AdminUserUnmuteDialog user={user} onCancel={close} onDone={done(MuteTexts.UNMUTED(user.fullName))} />}
       {dialog === 'password' && <AdminUserPasswordDialog user={user} onClose={close} onGenerated={() => void loadAudit(0)} />}
       <NoticeStack notices={notices} onDismiss={dismiss} />
     </div>

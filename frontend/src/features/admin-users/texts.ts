@@ -57,6 +57,18 @@ export const UserActionTexts = {
   COPY_FAILED: 'Copy failed: select the password and copy it yourself.',
 } as const;
 
+/** Muting a user's comments (issue 19 §2; beyond the spec, in its tone). */
+export const MuteTexts = {
+  MUTE_FAILED: 'Failed to mute user. Please try again.',
+  UNMUTE_FAILED: 'Failed to unmute user. Please try again.',
+  REASON_REQUIRED: 'A reason is required',
+  REASON_TOO_LONG: 'The reason cannot exceed 500 characters',
+  DATE_REQUIRED: 'Choose the last day of the mute',
+  DATE_PAST: 'The date must be in the future',
+  MUTED: (name: string) => `${name} was muted.`,
+  UNMUTED: (name: string) => `${name} can comment again.`,
+} as const;
+
 export const USER_STATUSES = ['ACTIVE', 'PENDING', 'INACTIVE', 'BANNED'] as const;
 export type UserStatus = (typeof USER_STATUSES)[number];
 

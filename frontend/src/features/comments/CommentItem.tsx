@@ -1,12 +1,15 @@
 import { useEffect, useRef, useState } from 'react';
 import { AvatarImage } from '../../components/islands/form-controls';
 import { COMMENT_INDENT_LEVELS, COMMENT_MAX_LEVEL, commentDateTime, CommentsTexts, relativeTime } from './texts';
-import type { CommentNode } from './comment-api';
+import { hideComment, type CommentNode } from './comment-api';
 import CommentForm from './CommentForm';
+import { hideDescription, HideDialog, ReportDialog } from './ModerationDialogs';
 
 export interface Viewer {
   id: number;
   isAdmin: boolean;
+  /** Set while a moderator has stopped the reader commenting: until when (null: for good) and why. */
+  muted?: { until: string | null; reason: string } | null;
 }
 
 export interface CommentActions {
@@ -14,6 +17,10 @@ export interface CommentActions {
   edit: (comment: CommentNode, content: string) => Promise<string | undefined>;
   remove: (comment: CommentNode) => Promise<void>;
   loadReplies: (comment: CommentNode) => Promise<void>;
+  /** After the report dialog sent its report. */
+  reported: (comment: CommentNode) => void;
+  /** After the hide dialog hid the comment. */
+  hidden: (comment: CommentNode) => void;
 }
 
 /**
@@ -48,6 +55,15 @@ interface ItemProps {
 /** One comment with its actions and, below, its replies (indented 24 px a level, at most 2 levels). */
 export function CommentItem({ comment, viewer, actions, now, targetId }: ItemProps) {
   const [mode, setMode] = useState<'reply' | 'edit'>();
+  const [dialog, setDialog] = useState<'report' | 'hide'>();
+  const article = useRef<HTMLElement>(null);
+  // A report or hide that went through removes its button: focus goes to the comment itself.
+  const [focusComment, setFocusComment] = useState(false);
+  useEffect(() => {
+    if (!focusComment) return;
+    article.current?.focus();
+    setFocusComment(false);
+  }, [focusComment]);
   const replyButton = useRef<HTMLButtonElement>(null);
   const editButton = useRef<HTMLButtonElement>(null);
   // When a form closes, focus goes back to the button that opened it.
@@ -65,8 +81,12 @@ export function CommentItem({ comment, viewer, actions, now, targetId }: ItemPro
   const name = authorName(comment);
   const own = !!viewer && comment.author?.id === viewer.id;
   // Levels stop at 3: a reply there would land beside the comment, not under it, so none is offered.
-  const canReply = !!viewer && !comment.deleted && comment.level < COMMENT_MAX_LEVEL;
-  const canEdit = own && !comment.deleted;
+  const hiddenByModerator = comment.moderation === 'HIDDEN';
+  const held = comment.moderation === 'HELD';
+  const canReply = !!viewer && !viewer.muted && !comment.deleted && !hiddenByModerator && !held && comment.level < COMMENT_MAX_LEVEL;
+  const canEdit = own && !comment.deleted && !hiddenByModerator;
+  const canReport = !!viewer && !own && !comment.deleted && comment.canReport;
+  const canHide = !!viewer && !comment.deleted && !hiddenByModerator && comment.canHide;
   const canDelete = !!viewer && !comment.deleted && (own || viewer.isAdmin);
   const hiddenReplies = comment.replyCount - comment.replies.length;
   const created = new Date(comment.createdAt);
@@ -81,14 +101,19 @@ export function CommentItem({ comment, viewer, actions, now, targetId }: ItemPro
       aria-current={targeted ? 'location' : undefined}
       className={`scroll-mt-24 ${targeted ? 'rounded-lg bg-amber-50 outline-none ring-2 ring-amber-500 ring-offset-2 dark:bg-amber-950/40 dark:ring-amber-400 dark:ring-offset-slate-950' : ''}`}
     >
-      <article className="py-3" aria-label={`Comment by ${name}`}>
+      <article ref={article} tabIndex={-1} className="py-3 outline-none focus-visible:ring-2 focus-visible:ring-brand-500" aria-label={`Comment by ${name}`} data-moderation={comment.moderation}>
         <header className="flex flex-wrap items-center gap-x-2 gap-y-1 text-sm">
           <AvatarImage name={comment.author ? name : null} src={comment.author?.avatar} size="sm" />
           <span className="font-semibold text-slate-900 dark:text-slate-100">{name}</span>
           <time dateTime={Number.isNaN(created.getTime()) ? undefined : created.toISOString()} title={commentDateTime(comment.createdAt)} className="text-slate-600 dark:text-slate-400">
             {now === undefined ? commentDateTime(comment.createdAt) : relativeTime(comment.createdAt, now)}
           </time>
-          {isEdited(comment) && <span className="text-slate-600 dark:text-slate-400">{CommentsTexts.EDITED}</span>}
+          {isEdited(comment) && !hiddenByModerator && <span className="text-slate-600 dark:text-slate-400">{CommentsTexts.EDITED}</span>}
+          {held && (
+            <span className="rounded-full bg-amber-100 px-2 py-0.5 text-xs font-semibold text-amber-900 dark:bg-amber-900/60 dark:text-amber-100" data-testid="awaiting-moderation">
+              {CommentsTexts.AWAITING_MODERATION}
+            </span>
+          )}
         </header>
         {mode === 'edit' ? (
           <CommentForm
@@ -105,11 +130,16 @@ export function CommentItem({ comment, viewer, actions, now, targetId }: ItemPro
           />
         ) : comment.deleted ? (
           <p className="mt-1 text-sm italic text-slate-600 dark:text-slate-400">{CommentsTexts.DELETED_MARKER}</p>
+        ) : hiddenByModerator ? (
+          <p className="mt-1 text-sm italic text-slate-600 dark:text-slate-400" data-testid="hidden-marker">
+            {CommentsTexts.HIDDEN_MARKER}
+          </p>
         ) : (
           // Text, never HTML: React escapes it; line breaks kept by CSS.
           <p className="mt-1 whitespace-pre-wrap break-words text-slate-800 dark:text-slate-200">{comment.content}</p>
         )}
-        {mode !== 'edit' && (canReply || canEdit || canDelete) && (
+        {held && mode !== 'edit' && <p className="mt-1 text-xs text-slate-600 dark:text-slate-400">{CommentsTexts.HELD_NOTE}</p>}
+        {mode !== 'edit' && (canReply || canEdit || canDelete || canReport || canHide) && (
           <div className="mt-1 flex flex-wrap gap-2">
             {canReply && (
               <button ref={replyButton} type="button" className={LINK_BUTTON} aria-expanded={mode === 'reply'} onClick={() => (mode === 'reply' ? close() : setMode('reply'))}>
@@ -126,6 +156,16 @@ export function CommentItem({ comment, viewer, actions, now, targetId }: ItemPro
                 Delete<span className="sr-only"> comment by {name}</span>
               </button>
             )}
+            {canHide && (
+              <button type="button" className={LINK_BUTTON} aria-haspopup="dialog" onClick={() => setDialog('hide')}>
+                Hide<span className="sr-only"> comment by {name}</span>
+              </button>
+            )}
+            {canReport && (
+              <button type="button" className={LINK_BUTTON} aria-haspopup="dialog" onClick={() => setDialog('report')}>
+                Report<span className="sr-only"> comment by {name}</span>
+              </button>
+            )}
           </div>
         )}
         {mode === 'reply' && (
@@ -139,6 +179,30 @@ export function CommentItem({ comment, viewer, actions, now, targetId }: ItemPro
               return failure;
             }}
             onCancel={close}
+          />
+        )}
+        {dialog === 'report' && (
+          <ReportDialog
+            comment={comment}
+            authorName={name}
+            onCancel={() => setDialog(undefined)}
+            onDone={() => {
+              setDialog(undefined);
+              setFocusComment(true);
+              actions.reported(comment);
+            }}
+          />
+        )}
+        {dialog === 'hide' && (
+          <HideDialog
+            description={hideDescription(`${name}'s comment`)}
+            hide={(reason) => hideComment(comment, reason)}
+            onCancel={() => setDialog(undefined)}
+            onDone={() => {
+              setDialog(undefined);
+              setFocusComment(true);
+              actions.hidden(comment);
+            }}
           />
         )}
       </article>

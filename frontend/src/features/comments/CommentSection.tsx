@@ -1,5 +1,5 @@
 import { Component, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { commentErrors, commentIdOfHash, CommentsTexts } from './texts';
+import { commentErrors, commentIdOfHash, CommentsTexts, mutedNotice } from './texts';
 import { errorText } from '../../lib/texts/error-text';
 import { Alert } from '../../components/islands/form-controls';
 import { addComment, deleteComment, fetchCommentCount, fetchComments, fetchCommentsAround, fetchReplies, updateComment, type CommentNode, type CommentPage } from './comment-api';
@@ -218,8 +218,12 @@ function Comments({ postId, initialCount, initialPage, viewer, loginHref, regist
     try {
       const created = await addComment(postId, content);
       setComments((current) => [created, ...current]);
-      setCount((value) => value + 1);
-      say({ kind: 'success', text: CommentsTexts.ADDED });
+      // A held comment is not counted until a moderator lets it through.
+      if (created.moderation === 'HELD') say({ kind: 'success', text: CommentsTexts.HELD_ADDED });
+      else {
+        setCount((value) => value + 1);
+        say({ kind: 'success', text: CommentsTexts.ADDED });
+      }
       return undefined;
     } catch (error) {
       return errorText(error, commentErrors(CommentsTexts.ADD_FAILED));
@@ -232,9 +236,10 @@ function Comments({ postId, initialCount, initialPage, viewer, loginHref, regist
         try {
           const created = await addComment(postId, content, parent);
           const under = created.parentId ?? parent.id;
-          setComments((current) => updateTree(current, under, (node) => ({ ...node, replies: [...node.replies, created], replyCount: node.replyCount + 1 })));
-          setCount((value) => value + 1);
-          say({ kind: 'success', text: CommentsTexts.REPLY_ADDED });
+          const visible = created.moderation !== 'HELD';
+          setComments((current) => updateTree(current, under, (node) => ({ ...node, replies: [...node.replies, created], replyCount: node.replyCount + (visible ? 1 : 0) })));
+          if (visible) setCount((value) => value + 1);
+          say({ kind: 'success', text: visible ? CommentsTexts.REPLY_ADDED : CommentsTexts.HELD_ADDED });
           return undefined;
         } catch (error) {
           return errorText(error, commentErrors(CommentsTexts.REPLY_FAILED));
@@ -243,8 +248,11 @@ function Comments({ postId, initialCount, initialPage, viewer, loginHref, regist
       async edit(comment, content) {
         try {
           const updated = await updateComment(comment, content);
-          setComments((current) => updateTree(current, comment.id, (node) => ({ ...node, content: updated.content, updatedAt: updated.updatedAt })));
-          say({ kind: 'success', text: CommentsTexts.UPDATED });
+          setComments((current) => updateTree(current, comment.id, (node) => ({ ...node, content: updated.content, updatedAt: updated.updatedAt, moderation: updated.moderation })));
+          // An edit the holding rules catch is held: it leaves the count until a moderator approves it.
+          const heldNow = updated.moderation === 'HELD' && comment.moderation !== 'HELD';
+          if (heldNow) setCount((value) => Math.max(0, value - 1));
+          say({ kind: 'success', text: heldNow ? CommentsTexts.HELD_ADDED : CommentsTexts.UPDATED });
           return undefined;
         } catch (error) {
           return errorText(error, commentErrors(CommentsTexts.UPDATE_FAILED));
@@ -262,6 +270,14 @@ function Comments({ postId, initialCount, initialPage, viewer, loginHref, regist
         } catch (error) {
           say({ kind: 'error', text: errorText(error, commentErrors(CommentsTexts.DELETE_FAILED)) });
         }
+      },
+      reported(comment) {
+        setComments((current) => updateTree(current, comment.id, (node) => ({ ...node, canReport: false })));
+        say({ kind: 'success', text: CommentsTexts.REPORTED });
+      },
+      hidden(comment) {
+        setComments((current) => updateTree(current, comment.id, (node) => ({ ...node, moderation: 'HIDDEN', content: CommentsTexts.HIDDEN_MARKER })));
+        say({ kind: 'success', text: CommentsTexts.HIDDEN });
       },
       async loadReplies(comment) {
         try {
@@ -288,7 +304,11 @@ function Comments({ postId, initialCount, initialPage, viewer, loginHref, regist
       <div aria-live="polite" className="mt-3 empty:hidden">
         {notice && <Alert kind={notice.kind}>{notice.text}</Alert>}
       </div>
-      {viewer ? (
+      {viewer?.muted ? (
+        <p className="mt-4 rounded-lg border border-amber-300 bg-amber-50 p-4 text-amber-900 dark:border-amber-800 dark:bg-amber-950/50 dark:text-amber-100" data-testid="comment-muted">
+          {mutedNotice(viewer.muted.until, viewer.muted.reason)}
+        </p>
+      ) : viewer ? (
         <CommentForm label="Write a comment" submitLabel="Post Comment" onSubmit={add} />
       ) : (
         <p className="mt-4 rounded-lg bg-slate-50 p-4 text-slate-700 dark:bg-slate-900 dark:text-slate-300">

@@ -7,7 +7,7 @@
 import { browserApi } from '../../lib/api/client';
 import { unwrap } from '../../lib/api/errors';
 import type { components } from '../../generated/api-schema';
-import { COMMENT_PAGE_SIZE } from './texts';
+import { COMMENT_PAGE_SIZE, type ReportReason } from './texts';
 
 /** A comment as the API answers it: `replies` holds its whole thread (oldest first), `author` null when deleted or gone. */
 export type CommentNode = components['schemas']['CommentResponseDto'];
@@ -52,4 +52,14 @@ export async function updateComment(comment: CommentNode, content: string): Prom
 /** DELETE /comments/{id} (204). */
 export async function deleteComment(comment: CommentNode): Promise<void> {
   await unwrap(browserApi().DELETE('/api/v1/comments/{id}', { params: { path: { id: comment.id } } }));
+}
+
+/** POST /comments/{id}/reports {reason, details?} (201; 409 already reported, 403 one's own comment, 429 over the limit). */
+export async function reportComment(comment: CommentNode, reason: ReportReason, details: string): Promise<void> {
+  await unwrap(browserApi().POST('/api/v1/comments/{id}/reports', { params: { path: { id: comment.id } }, body: details ? { reason, details } : { reason } }));
+}
+
+/** POST /comments/{id}/hide {reason}: the post's author or an admin hides it (readers see the placeholder; replies stay). */
+export async function hideComment(comment: { id: number }, reason: string): Promise<void> {
+  await unwrap(browserApi().POST('/api/v1/comments/{id}/hide', { params: { path: { id: comment.id } }, body: { reason } }));
 }
