@@ -157,16 +157,17 @@ export class SearchRepository {
          SELECT p.id, p.published_at, ${SCORE} AS rank
            FROM posts p WHERE p.id = ANY(ARRAY(${candidates(where, this.limits)})) AND p.search_document @@ ${QUERY}
        ), ranked_page AS (
-         SELECT id, 0 AS part, row_number() OVER (ORDER BY rank DESC, published_at DESC, id DESC) AS position
+         SELECT id, rank, 0 AS part, row_number() OVER (ORDER BY rank DESC, published_at DESC, id DESC) AS position
            FROM (SELECT id, rank, published_at FROM ranked ORDER BY rank DESC, published_at DESC, id DESC LIMIT ${limit$} OFFSET ${offset$}) cut
        ), others_page AS (
-         SELECT id, 1 AS part, row_number() OVER (ORDER BY head_rank DESC, published_at DESC, id DESC) AS position
-           FROM (SELECT p.id, ${HEAD_SCORE} AS head_rank, p.published_at ${matches} AND p.id <> ALL(ARRAY(SELECT id FROM ranked))
+         SELECT id, NULL::float8 AS rank, 1 AS part, row_number() OVER (ORDER BY head_rank DESC, published_at DESC, id DESC) AS position
+           FROM (SELECT p.id, ${HEAD_SCORE} AS head_rank, p.published_at ${matches}
+                    AND NOT EXISTS (SELECT 1 FROM ranked WHERE ranked.id = p.id)
                   ORDER BY head_rank DESC, p.published_at DESC, p.id DESC
                   LIMIT GREATEST(0, ${offset$} + ${limit$} - GREATEST(${offset$}, (SELECT count(*) FROM ranked)))
                  OFFSET GREATEST(0, ${offset$} - (SELECT count(*) FROM ranked))) cut
        ), page AS (SELECT * FROM ranked_page UNION ALL SELECT * FROM others_page)
-       SELECT ${CARD_COLUMNS}, (${SCORE})::float8 AS rank, (SELECT count(*) ${matches})::int AS total, ${SNIPPET} AS snippet
+       SELECT ${CARD_COLUMNS}, COALESCE(page.rank, ${SCORE})::float8 AS rank, (SELECT count(*) ${matches})::int AS total, ${SNIPPET} AS snippet
          FROM page JOIN posts p ON p.id = page.id JOIN users u ON u.id = p.author_id ${FIRST_PASS}
         ORDER BY page.part, page.position`,
       [...params, limit, offset],
