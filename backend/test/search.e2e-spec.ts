@@ -387,6 +387,15 @@ describe('Search past the ranked candidates (limits lowered to 3 head and 4 body
     const filtered = await search({ q: w, to: twoYearsAgo });
     expect(filtered.content.map((hit: { id: number }) => hit.id)).toEqual([oldTitle]);
     expect(filtered.totalElements).toBe(1);
+    // A phrase (its count rechecks the documents) pages the same way: the ten body matches.
+    const phrase = `"text with ${w}"`;
+    const phraseIds: number[] = [];
+    for (let page = 0; page < 3; page++) {
+      const answer = await search({ q: phrase, size: 4, page });
+      expect(answer.totalElements).toBe(10);
+      phraseIds.push(...answer.content.map((hit: { id: number }) => hit.id));
+    }
+    expect(phraseIds.sort((a, b) => a - b)).toEqual([...bodyMatches].sort((a, b) => a - b));
   });
 });
 
