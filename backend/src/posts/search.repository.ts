@@ -139,7 +139,7 @@ export class SearchRepository {
   }
 
   /**
-   * One page of hits and the exact number of matches, in one round trip. The order: the
+   * One page of hits and the exact number of matches, in one statement. The order: the
    * candidates, each ranked once (SCORE), best first; then every other match by HEAD_SCORE, then
    * recency (each key ends in the id: stable, no duplicates or gaps across pages). A page within
    * the candidates never sorts the others (LIMIT 0 runs nothing). The count reads the GIN index
