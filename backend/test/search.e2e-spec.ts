@@ -1,7 +1,9 @@
+import { Global, Module } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { CreatePostSearch1795690000000, latinFolding } from '../../migrations/1795690000000-CreatePostSearch';
 import { createDataSource } from '../src/database/data-source';
+import { CandidateLimits, SEARCH_CANDIDATE_LIMITS } from '../src/posts/search.repository';
 import { createTestApp, TestApp } from './helpers/app';
 import { api, err } from './helpers/envelope';
 import { createFreshDatabase } from './helpers/fresh-database';
@@ -321,6 +323,79 @@ describe('Search API (GET /blog/search) and related posts', () => {
         expect((await t.http.get(api(`/blog/posts/public/${slug}/related`)).expect(404)).body).toEqual(err(404, `Post with slug "${slug}" not found`));
       }
     });
+  });
+});
+
+/** Candidate limits small enough that a handful of posts goes past them. */
+const SMALL_LIMITS: CandidateLimits = { head: 3, body: 4 };
+@Global()
+@Module({ providers: [{ provide: SEARCH_CANDIDATE_LIMITS, useValue: SMALL_LIMITS }], exports: [SEARCH_CANDIDATE_LIMITS] })
+class SmallCandidateLimitsModule {}
+
+describe('Search past the ranked candidates (limits lowered to 3 head and 4 body candidates)', () => {
+  let t: TestApp;
+  let admin: TestUser;
+
+  beforeAll(async () => {
+    t = await createTestApp({ extraModules: [SmallCandidateLimitsModule] });
+    admin = await createAdmin(t);
+  });
+  afterAll(() => t.close());
+
+  async function createPost(title: string, content: string): Promise<number> {
+    const res = await t.http.post(api('/blog/posts')).set(admin.auth).send({ title, content, status: 'PUBLISHED' }).expect(201);
+    return res.body.data.id;
+  }
+
+  async function search(params: Record<string, string | number>): Promise<Record<string, any>> {
+    return (await t.http.get(api('/blog/search')).query(params).expect(200)).body.data;
+  }
+
+  it('totalElements is the exact count and paging reaches every match once, an old title match included', async () => {
+    const w = word();
+    // Oldest first: an old title match, four newer title matches, then ten newer body-only matches.
+    const oldTitle = await createPost(`Archive note ${w}`, 'Nothing else here.');
+    await t.app.get(DataSource).query(`UPDATE posts SET published_at = now() - interval '3 years' WHERE id = $1`, [oldTitle]);
+    const titleMatches = [oldTitle];
+    for (let i = 0; i < 4; i++) titleMatches.push(await createPost(`Title ${i} ${w}`, `Body number ${i}.`));
+    const bodyMatches: number[] = [];
+    for (let i = 0; i < 10; i++) bodyMatches.push(await createPost(`Other ${i}`, `Some text with ${w} inside, number ${i}.`));
+    await createPost('Not a match', 'Nothing to find.');
+
+    const first = await search({ q: w, size: 4 });
+    expect(first).toMatchObject({ totalElements: 15, totalPages: 4, numberOfElements: 4, first: true, last: false });
+    const order: number[] = [];
+    for (let page = 0; page < 4; page++) {
+      const answer = await search({ q: w, size: 4, page });
+      expect(answer).toMatchObject({ totalElements: 15, number: page, last: page === 3 });
+      for (const hit of answer.content) {
+        expect(hit.snippet).toEqual(expect.any(String));
+        order.push(hit.id);
+      }
+    }
+    // Every match exactly once, in a stable order.
+    expect(order).toHaveLength(15);
+    expect([...order].sort((a, b) => a - b)).toEqual([...titleMatches, ...bodyMatches].sort((a, b) => a - b));
+    // The 3 newest title matches and the 4 newest matches are ranked first; the title matches
+    // left (the old one included) come before the body-only matches left.
+    const others = order.slice(SMALL_LIMITS.head + SMALL_LIMITS.body);
+    expect(others.slice(0, 2).sort((a, b) => a - b)).toEqual(titleMatches.slice(0, 2).sort((a, b) => a - b));
+    expect(others).toContain(oldTitle);
+    expect(await search({ q: w, size: 4, page: 4 })).toMatchObject({ content: [], totalElements: 15, empty: true });
+    // A filter counts and pages the same way: published before two years ago: the old one alone.
+    const twoYearsAgo = new Date(Date.now() - 2 * 365 * 86_400_000).toISOString().slice(0, 10);
+    const filtered = await search({ q: w, to: twoYearsAgo });
+    expect(filtered.content.map((hit: { id: number }) => hit.id)).toEqual([oldTitle]);
+    expect(filtered.totalElements).toBe(1);
+    // A phrase (its count rechecks the documents) pages the same way: the ten body matches.
+    const phrase = `"text with ${w}"`;
+    const phraseIds: number[] = [];
+    for (let page = 0; page < 3; page++) {
+      const answer = await search({ q: phrase, size: 4, page });
+      expect(answer.totalElements).toBe(10);
+      phraseIds.push(...answer.content.map((hit: { id: number }) => hit.id));
+    }
+    expect(phraseIds.sort((a, b) => a - b)).toEqual([...bodyMatches].sort((a, b) => a - b));
   });
 });
 

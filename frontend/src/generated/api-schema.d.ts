@@ -2767,7 +2767,7 @@ export interface components {
              */
             query: string;
             size: number;
-            /** @description Matches offered: every match, or at most 300 candidates for a query matching more (README, "Search") */
+            /** @description The exact number of published posts matching the query and filters; paging reaches every one (README, "Search") */
             totalElements: number;
             totalPages: number;
         };

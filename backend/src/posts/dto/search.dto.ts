@@ -116,7 +116,7 @@ export class SearchHitDto extends PostCardResponseDto {
 /** The search answer: the spec's page fields plus the normalised query and the typo suggestion. */
 export class SearchPageDto {
   @ApiProperty({ type: [SearchHitDto] }) content: SearchHitDto[];
-  @ApiProperty({ description: 'Matches offered: every match, or at most 300 candidates for a query matching more (README, "Search")' }) totalElements: number;
+  @ApiProperty({ description: 'The exact number of published posts matching the query and filters; paging reaches every one (README, "Search")' }) totalElements: number;
   @ApiProperty() totalPages: number;
   @ApiProperty() number: number;
   @ApiProperty() size: number;
