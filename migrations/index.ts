@@ -14,6 +14,8 @@ import { AddPostWordCount1795458037891 } from './1795458037891-AddPostWordCount'
 import { AddPostsStatusCreatedIndex1795458787462 } from './1795458787462-AddPostsStatusCreatedIndex';
 import { CreateSlugHistory1795460000000 } from './1795460000000-CreateSlugHistory';
 import { CanonicalizeUserEmails1795684721035 } from './1795684721035-CanonicalizeUserEmails';
+import { CreatePostSearch1795690000000 } from './1795690000000-CreatePostSearch';
+import { AddUserSlugs1795700000000 } from './1795700000000-AddUserSlugs';
 export const MIGRATIONS: Function[] = [
   CreateUsersAndRoles1795336336857,
   CreatePostsTagsReviews1795336563452,
@@ -30,4 +32,6 @@ export const MIGRATIONS: Function[] = [
   AddPostsStatusCreatedIndex1795458787462,
   CreateSlugHistory1795460000000,
   CanonicalizeUserEmails1795684721035,
+  CreatePostSearch1795690000000,
+  AddUserSlugs1795700000000,
 ];

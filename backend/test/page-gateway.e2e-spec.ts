@@ -208,6 +208,17 @@ describe('Page gateway: parity with HTTP', () => {
     ['anonymous', '/api/v1/blog/tags/moved/{slug}', { path: { slug: movedTagSlug } }],
     ['anonymous', '/api/v1/blog/tags/moved/{slug}', { path: { slug: 'no-such-tag' } }],
     ['anonymous', '/api/v1/blog/tags/moved/{slug}', { path: { slug: 'a\u0000b' } }],
+    // Search (issue 18): the /search page and the header's suggestions; related posts under a post.
+    ['anonymous', '/api/v1/blog/search', { query: { q: 'Parity', page: 0, size: 10 } }],
+    ['reader', '/api/v1/blog/search', { query: { q: post.title, tag: tagSlug } }],
+    ['anonymous', '/api/v1/blog/search', { query: { q: 'Parlty' } }],
+    ['anonymous', '/api/v1/blog/search', { query: { q: '   ' } }],
+    ['anonymous', '/api/v1/blog/search', { query: { q: 'x'.repeat(201) } }],
+    ['anonymous', '/api/v1/blog/search', { query: { q: 'parity', from: '2026-02-30', page: -1 } }],
+    ['anonymous', '/api/v1/blog/search', { query: { q: 'a\u0000b' } }],
+    ['anonymous', '/api/v1/blog/posts/public/{slug}/related', { path: { slug: post.slug } }],
+    ['anonymous', '/api/v1/blog/posts/public/{slug}/related', { path: { slug: draft.slug } }],
+    ['anonymous', '/api/v1/blog/posts/public/{slug}/related', { path: { slug: 'bad\u0000slug' } }],
   ];
 
   it('covers every read a page makes', () => {

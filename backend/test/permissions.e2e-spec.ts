@@ -36,6 +36,8 @@ const MATRIX: Row[] = [
   { method: 'get', path: '/api/v1/blog/posts/public/no-such-post', expect: ALL },
   { method: 'get', path: '/api/v1/blog/posts/public/tag/no-such-tag', expect: ALL },
   { method: 'get', path: '/api/v1/blog/posts/public/moved/no-such-post', expect: ALL },
+  { method: 'get', path: '/api/v1/blog/posts/public/no-such-post/related', expect: ALL },
+  { method: 'get', path: '/api/v1/blog/search?q=matrix', expect: ALL },
   { method: 'get', path: '/api/v1/blog/tags/moved/no-such-tag', expect: ALL },
   { method: 'get', path: '/api/v1/blog/authors', expect: ALL },
   { method: 'get', path: '/api/v1/blog/tags/publish', expect: ALL },

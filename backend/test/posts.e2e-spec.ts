@@ -130,7 +130,7 @@ describe('Posts API', () => {
             userId: admin.id,
             authorName: admin.fullName,
             authorEmail: admin.email,
-            author: { id: admin.id, fullName: admin.fullName, avatar: null, bio: null },
+            author: { id: admin.id, slug: admin.slug, fullName: admin.fullName, avatar: null, bio: null },
             tags: [{ id: tagId, name: `Tag ${tagSlug}`, slug: tagSlug, color: '#112233' }],
             likeCount: 0,
             viewCount: 0,
@@ -574,6 +574,7 @@ describe('Posts API', () => {
         authorId: admin.id,
         authorName: admin.fullName,
         authorAvatar: null,
+        authorSlug: admin.slug,
         tags: [{ id: tagId, name: `Tag ${tagSlug}`, slug: tagSlug, color: '#112233' }],
       });
       const dates = res.body.data.content.map((c: { publishedAt: string }) => c.publishedAt);
@@ -602,7 +603,7 @@ describe('Posts API', () => {
       const post = await adminPost({ summary: 'S' });
       const res = await t.http.get(api(`/blog/posts/public/${post.slug}`)).expect(200);
       const { authorEmail: _email, ...publicPost } = post;
-      expect(res.body).toEqual(ok({ ...publicPost, author: { id: admin.id, fullName: admin.fullName, avatar: null, bio: null } }));
+      expect(res.body).toEqual(ok({ ...publicPost, author: { id: admin.id, slug: admin.slug, fullName: admin.fullName, avatar: null, bio: null } }));
       expect(JSON.stringify(res.body)).not.toContain(admin.email);
 
       const draft = await authorDraft();
@@ -663,7 +664,7 @@ describe('Posts API', () => {
 
       const res = await t.http.get(api('/blog/authors')).expect(200);
       const entry = res.body.data.find((a: { id: number }) => a.id === writer.id);
-      expect(entry).toEqual({ id: writer.id, fullName: writer.fullName, avatar: null, bio: 'Bio', postCount: 2, totalLikes: 0, latestPostAt: ISO });
+      expect(entry).toEqual({ id: writer.id, slug: writer.slug, fullName: writer.fullName, avatar: null, bio: 'Bio', postCount: 2, totalLikes: 0, latestPostAt: ISO });
       expect(res.body.data.map((a: { id: number }) => a.id)).not.toContain(idle.id);
       expect(res.body.data.map((a: { id: number }) => a.id)).not.toContain(admin.id);
       expect(JSON.stringify(res.body)).not.toContain('@test.inkwell.test');

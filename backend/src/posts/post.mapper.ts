@@ -19,6 +19,7 @@ export interface PostCardRow {
   author_id: number;
   author_name: string;
   author_avatar: string | null;
+  author_slug: string;
 }
 
 /** The post columns an answer shows (an entity, or a row selected under the entity's property names). */
@@ -29,7 +30,7 @@ type PostColumns = Pick<
 >;
 
 /** A post with the author columns answers show; the e-mail only where an answer may carry it. */
-export type PostForAnswer = PostColumns & { author: Pick<User, 'id' | 'fullName' | 'avatar' | 'bio'> & { email?: string } };
+export type PostForAnswer = PostColumns & { author: Pick<User, 'id' | 'slug' | 'fullName' | 'avatar' | 'bio'> & { email?: string } };
 
 /** A post as the back-office and author lists read it: no body, the author's name and e-mail. */
 export type PostListRow = Omit<PostColumns, 'content' | 'contentHtml'> & {
@@ -57,6 +58,7 @@ export function toPostCard(row: PostCardRow, tags: TagRefDto[]): PostCardRespons
     authorId: row.author_id,
     authorName: row.author_name,
     authorAvatar: row.author_avatar,
+    authorSlug: row.author_slug,
     tags,
   };
 }
@@ -91,7 +93,7 @@ export function toPostResponse(post: PostForAnswer, tags: TagRefDto[], withEmail
     ...commonFields(post),
     content: post.content,
     contentHtml: post.contentHtml,
-    author: { id: author.id, fullName: author.fullName, avatar: author.avatar, bio: author.bio },
+    author: { id: author.id, slug: author.slug, fullName: author.fullName, avatar: author.avatar, bio: author.bio },
     tags,
   };
   if (withEmail) response.authorEmail = author.email;

@@ -161,6 +161,7 @@ export class PostsPublicService implements OnModuleDestroy {
     const rows = await this.repository.authorSummaries();
     return rows.map((row) => ({
       id: row.id,
+      slug: row.slug,
       fullName: row.full_name,
       avatar: row.avatar,
       bio: row.bio,

@@ -11,12 +11,15 @@ import { PostsPublicService } from './posts-public.service';
 import { PostsController } from './posts.controller';
 import { PostsRepository } from './posts.repository';
 import { PostsService } from './posts.service';
+import { SearchController } from './search.controller';
+import { SearchRepository } from './search.repository';
+import { SearchService } from './search.service';
 
 @Module({
   imports: [TypeOrmModule.forFeature([Post, PostTag]), AuthModule, TagsModule, AuditModule],
   // The public controller first: /blog/posts/public must not reach GET /blog/posts/:id.
-  controllers: [PostsPublicController, PostsController],
-  providers: [PostsRepository, PostsService, PostsPublicService, PostViewsService],
+  controllers: [PostsPublicController, SearchController, PostsController],
+  providers: [PostsRepository, PostsService, PostsPublicService, PostViewsService, SearchRepository, SearchService],
   exports: [PostsService, PostsPublicService, PostViewsService],
 })
 export class PostsModule {}

@@ -8,7 +8,7 @@ import { RoleName } from '../users/entities/role.entity';
 import type { PostCardRow, PostForAnswer, PostListRow } from './post.mapper';
 
 const CARD_COLUMNS = `p.id, p.title, p.slug, p.summary, p.thumbnail, p.like_count, p.view_count, p.comment_count, p.is_featured,
-  p.published_at, p.reading_time, p.author_id, u.full_name AS author_name, u.avatar AS author_avatar`;
+  p.published_at, p.reading_time, p.author_id, u.full_name AS author_name, u.avatar AS author_avatar, u.slug AS author_slug`;
 
 /**
  * The whole post as the public page shows it, under the entity's property names (so the same
@@ -17,7 +17,7 @@ const CARD_COLUMNS = `p.id, p.title, p.slug, p.summary, p.thumbnail, p.like_coun
 const POST_COLUMNS = `p.id, p.title, p.slug, p.summary, p.content, p.content_html AS "contentHtml", p.status, p.thumbnail,
   p.published_at AS "publishedAt", p.created_at AS "createdAt", p.updated_at AS "updatedAt", p.author_id AS "authorId",
   p.like_count AS "likeCount", p.view_count AS "viewCount", p.comment_count AS "commentCount", p.is_featured AS "isFeatured",
-  p.reading_time AS "readingTime", p.word_count AS "wordCount", json_build_object('id', u.id, 'fullName', u.full_name, 'avatar', u.avatar, 'bio', u.bio) AS author`;
+  p.reading_time AS "readingTime", p.word_count AS "wordCount", json_build_object('id', u.id, 'slug', u.slug, 'fullName', u.full_name, 'avatar', u.avatar, 'bio', u.bio) AS author`;
 
 /** A back-office or author list row under the entity's property names: no body; the author's name and e-mail. */
 const LIST_COLUMNS = `p.id, p.title, p.slug, p.summary, p.status, p.thumbnail,
@@ -67,6 +67,7 @@ export interface SitemapRow {
 }
 export interface AuthorSummaryRow {
   id: number;
+  slug: string;
   full_name: string;
   avatar: string | null;
   bio: string | null;
@@ -138,7 +139,7 @@ export class PostsRepository {
   /** Users holding AUTHOR (active accounts) with at least one published post, most published first. */
   authorSummaries(): Promise<AuthorSummaryRow[]> {
     return this.dataSource.query(
-      `SELECT u.id, u.full_name, u.avatar, u.bio, count(p.id)::int AS post_count,
+      `SELECT u.id, u.slug, u.full_name, u.avatar, u.bio, count(p.id)::int AS post_count,
               COALESCE(sum(p.like_count), 0)::int AS total_likes, max(p.published_at) AS latest_post_at
          FROM users u JOIN posts p ON p.author_id = u.id AND p.status = 'PUBLISHED'
         WHERE u.status = 'ACTIVE'

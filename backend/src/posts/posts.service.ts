@@ -146,7 +146,7 @@ export class PostsService {
     const post = await (manager ?? this.dataSource.manager)
       .createQueryBuilder(Post, 'post')
       .innerJoin('post.author', 'author')
-      .addSelect(['author.id', 'author.fullName', 'author.email', 'author.avatar', 'author.bio'])
+      .addSelect(['author.id', 'author.fullName', 'author.email', 'author.avatar', 'author.bio', 'author.slug'])
       .where('post.id = :id', { id })
       .getOne();
     if (!post) throw new NotFoundException(PostsMessages.notFoundById(id));

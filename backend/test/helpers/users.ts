@@ -8,6 +8,8 @@ export interface TestUser {
   id: number;
   email: string;
   fullName: string;
+  /** The author page's slug the database gave it (migration AddUserSlugs). */
+  slug: string;
   /** A signed access token for `Authorization: Bearer`. */
   token: string;
   /** `{ Authorization: 'Bearer ...' }` for supertest's `.set()`. */
@@ -27,11 +29,11 @@ export async function createUser(t: TestApp, roles: RoleName[] = [], overrides: 
   const tag = `${Date.now().toString(36)}${process.pid}${counter}`;
   const email = `user-${tag}@test.inkwell.test`;
   const fullName = overrides.fullName ?? `Test User ${tag}`;
-  const [{ id }] = (await dataSource.query(
+  const [{ id, slug }] = (await dataSource.query(
     `INSERT INTO users (full_name, email, password_hash, status, is_verified, email_verified_at, bio, avatar)
-     VALUES ($1, $2, '!', 'ACTIVE', true, now(), $3, $4) RETURNING id`,
+     VALUES ($1, $2, '!', 'ACTIVE', true, now(), $3, $4) RETURNING id, slug`,
     [fullName, email, overrides.bio ?? null, overrides.avatar ?? null],
-  )) as { id: number }[];
+  )) as { id: number; slug: string }[];
   for (const role of roles) {
     await dataSource.query(`INSERT INTO user_roles (user_id, role_id) SELECT $1, id FROM roles WHERE name = $2`, [id, role]);
   }
@@ -41,7 +43,7 @@ export async function createUser(t: TestApp, roles: RoleName[] = [], overrides: 
     [sid, id, randomUUID().replace(/-/g, '').padEnd(64, '0')],
   );
   const token = await t.app.get(JwtService, { strict: false }).signAsync({ sub: id, sid });
-  return { id, email, fullName, token, auth: { Authorization: `Bearer ${token}` } };
+  return { id, email, fullName, slug, token, auth: { Authorization: `Bearer ${token}` } };
 }
 
 export const createAdmin = (t: TestApp) => createUser(t, [RoleName.ADMIN]);

@@ -656,6 +656,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/blog/posts/public/{slug}/related": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Up to 4 published posts sharing tags with a published post, most similar titles first; 404 for unknown or unpublished slugs */
+        get: operations["listRelatedPosts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/blog/posts/{id}": {
         parameters: {
             query?: never;
@@ -706,6 +723,23 @@ export interface paths {
         post: operations["likeBlogPost"];
         /** Unlike a post (older path; the same as DELETE /likes/post/{id}) */
         delete: operations["unlikeBlogPost"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/blog/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Full-text search over published posts (title, summary, tags, body; accents optional), best first; "quoted phrase", -word, or. When nothing matches, a query with misspelt words corrected (didYouMean) and its hits. size defaults to 10, clamped to 1–100 */
+        get: operations["searchPosts"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1694,6 +1728,8 @@ export interface components {
             latestPostAt: string | null;
             /** @description Published posts */
             postCount: number;
+            /** @description The author page: /authors/{slug} */
+            slug: string;
             /** @description Likes over published posts */
             totalLikes: number;
         };
@@ -1992,6 +2028,8 @@ export interface components {
             bio: string | null;
             fullName: string;
             id: number;
+            /** @description The author page: /authors/{slug} */
+            slug: string;
         };
         PostAuthorSaveDto: {
             /** @description Markdown */
@@ -2013,6 +2051,8 @@ export interface components {
             authorAvatar: string | null;
             authorId: number;
             authorName: string;
+            /** @description The author page: /authors/{authorSlug} */
+            authorSlug: string;
             commentCount: number;
             id: number;
             isFeatured: boolean;
@@ -2229,6 +2269,54 @@ export interface components {
         ReviewStatus: "APPROVED" | "REJECTED";
         /** @enum {string} */
         RoleName: "ADMIN" | "AUTHOR" | "USER";
+        SearchHitDto: {
+            authorAvatar: string | null;
+            authorId: number;
+            authorName: string;
+            /** @description The author page: /authors/{authorSlug} */
+            authorSlug: string;
+            commentCount: number;
+            id: number;
+            isFeatured: boolean;
+            likeCount: number;
+            /** Format: date-time */
+            publishedAt: string | null;
+            /** @description Relevance (higher first): ts_rank_cd with a small boost for recency and likes; trigram similarity for typo-fallback hits */
+            rank: number;
+            /** @description Minutes: words / 200 rounded up, at least 1 */
+            readingTime: number;
+            slug: string;
+            /**
+             * @description A passage of the body around the matches: HTML-escaped text whose only markup is <mark>…</mark> around matched words
+             * @example Học <mark>tiếng</mark> <mark>Việt</mark> mỗi ngày …
+             */
+            snippet: string;
+            summary: string | null;
+            tags: components["schemas"]["TagRefDto"][];
+            thumbnail: string | null;
+            title: string;
+            viewCount: number;
+        };
+        SearchPageDto: {
+            content: components["schemas"]["SearchHitDto"][];
+            /** @description When full-text search found nothing and similar title or tag words did: the corrected query (the hits are its results); else null */
+            didYouMean: string | null;
+            empty: boolean;
+            first: boolean;
+            last: boolean;
+            number: number;
+            numberOfElements: number;
+            pageable: components["schemas"]["PageableDto"];
+            /**
+             * @description The query as searched: trimmed, inner whitespace collapsed (the page cache key)
+             * @example tieng viet
+             */
+            query: string;
+            size: number;
+            /** @description Matches offered (at most SEARCH_MAX_RESULTS of the best candidates, see README "Search") */
+            totalElements: number;
+            totalPages: number;
+        };
         SitemapEntryDto: {
             slug: string;
             /** Format: date-time */
@@ -4921,6 +5009,48 @@ export interface operations {
             };
         };
     };
+    listRelatedPosts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Post slug */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PostCardResponseDto"][];
+                        /** @example null */
+                        errors: Record<string, never> | null;
+                        /** @example OK */
+                        message: string;
+                        /** @example 200 */
+                        status: number;
+                        /** @example true */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
     getPostById: {
         parameters: {
             query?: never;
@@ -5394,6 +5524,59 @@ export interface operations {
             };
             /** @description Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    searchPosts: {
+        parameters: {
+            query: {
+                /** @description Zero-based page number */
+                page?: number;
+                size?: number;
+                /** @description Free text: words must all match (accents optional), "quoted phrase", -word excludes, "or" between alternatives */
+                q: string;
+                /** @description Only posts with this active tag (slug) */
+                tag?: string;
+                /** @description Only this author's posts (the author's slug) */
+                author?: string;
+                /** @description Published on or after this day (site time zone) */
+                from?: string;
+                /** @description Published on or before this day (site time zone); not before from */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SearchPageDto"];
+                        /** @example null */
+                        errors: Record<string, never> | null;
+                        /** @example OK */
+                        message: string;
+                        /** @example 200 */
+                        status: number;
+                        /** @example true */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Invalid input (errors per field) */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };

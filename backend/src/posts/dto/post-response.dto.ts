@@ -5,6 +5,7 @@ import { PostStatus } from '../entities/post.entity';
 
 export class PostAuthorDto {
   @ApiProperty() id: number;
+  @ApiProperty({ description: 'The author page: /authors/{slug}' }) slug: string;
   @ApiProperty() fullName: string;
   @ApiProperty({ type: String, nullable: true }) avatar: string | null;
   @ApiProperty({ type: String, nullable: true }) bio: string | null;
@@ -26,6 +27,7 @@ export class PostCardResponseDto {
   @ApiProperty() authorId: number;
   @ApiProperty() authorName: string;
   @ApiProperty({ type: String, nullable: true }) authorAvatar: string | null;
+  @ApiProperty({ description: 'The author page: /authors/{authorSlug}' }) authorSlug: string;
   @ApiProperty({ type: [TagRefDto] }) tags: TagRefDto[];
 }
 
@@ -93,6 +95,7 @@ export class SitemapResponseDto {
 
 export class AuthorSummaryDto {
   @ApiProperty() id: number;
+  @ApiProperty({ description: 'The author page: /authors/{slug}' }) slug: string;
   @ApiProperty() fullName: string;
   @ApiProperty({ type: String, nullable: true }) avatar: string | null;
   @ApiProperty({ type: String, nullable: true }) bio: string | null;

@@ -33,6 +33,10 @@ export const POST_STATUSES = Object.values(PostStatus);
 @Index('IDX_posts_created', ['createdAt', 'id'])
 @Index('IDX_posts_status_created', ['status', 'createdAt', 'id'])
 @Index('IDX_posts_featured_published', ['publishedAt', 'id'], { where: `"is_featured" = true AND "status" = 'PUBLISHED'` })
+// Search indexes TypeORM cannot describe (GIN; an expression): created by CreatePostSearch, ignored by the generator.
+@Index('IDX_posts_search_document', { synchronize: false })
+@Index('IDX_posts_search_head', { synchronize: false })
+@Index('IDX_posts_title_trgm', { synchronize: false })
 export class Post {
   @PrimaryGeneratedColumn({ primaryKeyConstraintName: 'PK_posts' })
   id: number;
@@ -88,6 +92,17 @@ export class Post {
   /** Words of the Markdown source (runs of non-space characters), counted on save like readingTime. */
   @Column({ name: 'word_count', type: 'int', default: 0 })
   wordCount: number;
+
+  /**
+   * The weighted full-text document (title A; summary and tag names B; body text C), written by
+   * database triggers only (migration CreatePostSearch): never selected, inserted or updated here.
+   */
+  @Column({ name: 'search_document', type: 'tsvector', select: false, insert: false, update: false, default: () => "''::tsvector" })
+  searchDocument?: string;
+
+  /** The document's title, summary and tag part alone (weights A and B), kept by the same triggers. */
+  @Column({ name: 'search_head', type: 'tsvector', select: false, insert: false, update: false, default: () => "''::tsvector" })
+  searchHead?: string;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;

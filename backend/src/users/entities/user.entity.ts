@@ -32,6 +32,14 @@ export class User {
   @Column({ name: 'full_name', type: 'varchar', length: 100 })
   fullName: string;
 
+  /**
+   * The public author page's address `/authors/{slug}`: unique and stable (a name change keeps
+   * it). The database assigns it on insert (migration AddUserSlugs), so the app never sets it.
+   */
+  @Index('UQ_users_slug', { unique: true })
+  @Column({ type: 'varchar', length: 112, collation: 'C', insert: false, update: false })
+  slug: string;
+
   @Index('UQ_users_email', { unique: true })
   @Column({ type: 'varchar', length: 254 })
   email: string;

@@ -1,0 +1,312 @@
+import { randomBytes } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import { createTestApp, TestApp } from './helpers/app';
+import { api, err } from './helpers/envelope';
+import { createAdmin, createAuthor, TestUser } from './helpers/users';
+
+/**
+ * A word no other test writes: random letters (digits would make it a 'numword' token), so no two
+ * share enough trigrams for the typo fallback to take one for the other.
+ */
+const word = (prefix = 'w') => prefix + Array.from(randomBytes(14), (byte) => String.fromCharCode(97 + (byte % 26))).join('');
+
+describe('Search API (GET /blog/search) and related posts', () => {
+  let t: TestApp;
+  let admin: TestUser;
+  let dataSource: DataSource;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    admin = await createAdmin(t);
+    dataSource = t.app.get(DataSource);
+  });
+  afterAll(() => t.close());
+
+  interface PostInput {
+    title: string;
+    content?: string;
+    summary?: string;
+    tagSlugs?: string[];
+    status?: string;
+  }
+
+  async function createPost(input: PostInput, as: TestUser = admin): Promise<{ id: number; slug: string }> {
+    const res = await t.http
+      .post(api('/blog/posts'))
+      .set(as.auth)
+      .send({ content: 'Plain body text.', status: 'PUBLISHED', ...input })
+      .expect(201);
+    return { id: res.body.data.id, slug: res.body.data.slug };
+  }
+
+  async function updatePost(id: number, input: PostInput): Promise<void> {
+    await t.http.put(api(`/blog/posts/${id}`)).set(admin.auth).send({ content: 'Plain body text.', status: 'PUBLISHED', ...input }).expect(200);
+  }
+
+  async function createTag(name: string): Promise<{ id: number; slug: string }> {
+    const res = await t.http.post(api('/blog/tags')).set(admin.auth).send({ name }).expect(201);
+    return { id: res.body.data.id, slug: res.body.data.slug };
+  }
+
+  async function search(params: Record<string, string | number>): Promise<Record<string, any>> {
+    const res = await t.http.get(api('/blog/search')).query(params).expect(200);
+    return res.body.data;
+  }
+
+  const titles = (page: Record<string, any>) => (page.content as { title: string }[]).map((hit) => hit.title);
+
+  describe('400s', () => {
+    const bad = async (query: string, field: string, message: string) => {
+      const res = await t.http.get(api(`/blog/search?${query}`)).expect(400);
+      expect(res.body).toEqual(err(400, expect.any(String), expect.objectContaining({ [field]: expect.arrayContaining([message]) })));
+    };
+
+    it('an empty, blank or missing query, or one over 200 characters, is a field error on q', async () => {
+      await bad('q=', 'q', 'Enter something to search for');
+      await bad('q=%20%20%E2%80%8B%20', 'q', 'Enter something to search for');
+      await bad('page=0', 'q', 'Enter something to search for');
+      await bad(`q=${'a'.repeat(201)}`, 'q', 'The search query must be at most 200 characters');
+      // 200 characters counted as code points: 200 emoji (400 UTF-16 units) are fine.
+      await t.http.get(api('/blog/search')).query({ q: '😀'.repeat(200) }).expect(200);
+    });
+
+    it('bad page, dates, tag or author slugs, to before from, and unknown parameters', async () => {
+      await bad('q=x&page=-1', 'page', 'page must not be negative');
+      await bad('q=x&page=two', 'page', 'page must be a whole number');
+      await bad('q=x&from=2026-02-30', 'from', 'from must be a date YYYY-MM-DD');
+      await bad('q=x&to=yesterday', 'to', 'to must be a date YYYY-MM-DD');
+      await bad('q=x&from=2026-03-02&to=2026-03-01', 'to', 'to must not be before from');
+      await bad('q=x&tag=Not%20A%20Slug', 'tag', 'tag must be a tag slug (lowercase letters, digits and hyphens)');
+      await bad('q=x&author=UPPER', 'author', 'author must be an author slug (lowercase letters, digits and hyphens)');
+      await bad('q=x&sort=rank', 'sort', 'property sort should not exist');
+    });
+  });
+
+  it('only published posts, ever: drafts, pending, rejected, archived and private posts never appear', async () => {
+    const w = word();
+    const published = await createPost({ title: `Published ${w}` });
+    for (const status of ['DRAFT', 'PENDING_REVIEW', 'REJECTED', 'ARCHIVED', 'PRIVATE']) {
+      const { id } = await createPost({ title: `${status} ${w}`, content: `Body ${w}`, summary: `Summary ${w}` });
+      await dataSource.query(`UPDATE posts SET status = $2 WHERE id = $1`, [id, status]);
+    }
+    const page = await search({ q: w });
+    expect(page.content.map((hit: { id: number }) => hit.id)).toEqual([published.id]);
+    expect(page.totalElements).toBe(1);
+    expect(page.didYouMean).toBeNull();
+  });
+
+  it('answers the paging envelope with the card fields, rank, snippet and the normalised query', async () => {
+    const w = word();
+    const author = await createAuthor(t, { fullName: `Search Author ${w}` });
+    const tag = await createTag(`Tag ${w}`);
+    const { id } = await createPost({ title: `Card ${w}`, summary: 'A summary', tagSlugs: [tag.slug] });
+    await dataSource.query(`UPDATE posts SET author_id = $2 WHERE id = $1`, [id, author.id]);
+    const page = await search({ q: `  card   ${w.toUpperCase()} ` });
+    expect(page).toEqual({
+      content: [
+        {
+          id,
+          title: `Card ${w}`,
+          slug: expect.any(String),
+          summary: 'A summary',
+          thumbnail: null,
+          likeCount: 0,
+          viewCount: 0,
+          commentCount: 0,
+          isFeatured: false,
+          publishedAt: expect.any(String),
+          readingTime: 1,
+          authorId: author.id,
+          authorName: `Search Author ${w}`,
+          authorAvatar: null,
+          authorSlug: author.slug,
+          tags: [{ id: tag.id, name: `Tag ${w}`, slug: tag.slug, color: null }],
+          snippet: 'Plain body text.',
+          rank: expect.any(Number),
+        },
+      ],
+      totalElements: 1,
+      totalPages: 1,
+      number: 0,
+      size: 10,
+      first: true,
+      last: true,
+      empty: false,
+      numberOfElements: 1,
+      pageable: { pageNumber: 0, pageSize: 10, offset: 0, paged: true, unpaged: false },
+      query: `card ${w.toUpperCase()}`,
+      didYouMean: null,
+    });
+    expect(page.content[0].rank).toBeGreaterThan(0);
+  });
+
+  it('pages through every match, best first', async () => {
+    const w = word();
+    for (let i = 0; i < 11; i++) await createPost({ title: `Paging ${i}`, content: `Body ${w} number ${i}.` });
+    const best = await createPost({ title: `Paging best ${w}`, content: `Body ${w}.` });
+    const first = await search({ q: w, size: 5 });
+    expect(first).toMatchObject({ totalElements: 12, totalPages: 3, number: 0, numberOfElements: 5, first: true, last: false });
+    // The title match (weight A) ranks above body-only matches.
+    expect(first.content[0].id).toBe(best.id);
+    const ranks = first.content.map((hit: { rank: number }) => hit.rank);
+    expect([...ranks].sort((a, b) => b - a)).toEqual(ranks);
+    const seen = new Set<number>();
+    for (const pageNumber of [0, 1, 2]) {
+      for (const hit of (await search({ q: w, size: 5, page: pageNumber })).content) seen.add(hit.id);
+    }
+    expect(seen.size).toBe(12);
+    expect(await search({ q: w, size: 5, page: 2 })).toMatchObject({ numberOfElements: 2, last: true });
+    expect(await search({ q: w, size: 5, page: 3 })).toMatchObject({ content: [], totalElements: 12, empty: true });
+  });
+
+  it('filters by tag, author and publication days (site time zone, Asia/Ho_Chi_Minh by default)', async () => {
+    const w = word();
+    const tag = await createTag(`Filter ${w}`);
+    const author = await createAuthor(t);
+    const tagged = await createPost({ title: `Tagged ${w}`, tagSlugs: [tag.slug] });
+    const byAuthor = await createPost({ title: `By author ${w}` });
+    await dataSource.query(`UPDATE posts SET author_id = $2 WHERE id = $1`, [byAuthor.id, author.id]);
+    const early = await createPost({ title: `Early ${w}` });
+    // 2026-01-01 00:30 in Ho Chi Minh City (UTC+7) is still 2025-12-31 in UTC.
+    await dataSource.query(`UPDATE posts SET published_at = '2025-12-31T17:30:00Z' WHERE id = $1`, [early.id]);
+    await dataSource.query(`UPDATE posts SET published_at = '2025-06-01T00:00:00Z' WHERE id IN ($1, $2)`, [tagged.id, byAuthor.id]);
+
+    const ids = async (params: Record<string, string>) => (await search({ q: w, ...params })).content.map((hit: { id: number }) => hit.id).sort();
+    expect(await ids({ tag: tag.slug })).toEqual([tagged.id]);
+    expect(await ids({ author: author.slug })).toEqual([byAuthor.id]);
+    expect(await ids({ from: '2026-01-01' })).toEqual([early.id]);
+    expect(await ids({ from: '2026-01-01', to: '2026-01-01' })).toEqual([early.id]);
+    expect(await ids({ to: '2025-12-31' })).toEqual([tagged.id, byAuthor.id].sort());
+    expect(await ids({ tag: 'no-such-tag' })).toEqual([]);
+    expect(await ids({ author: 'no-such-author' })).toEqual([]);
+  });
+
+  it('finds a post in the very next search after it is published, edited, unpublished or deleted', async () => {
+    const w = word();
+    const renamed = word('r');
+    const draft = await createPost({ title: `Fresh ${w}`, status: 'DRAFT' });
+    expect((await search({ q: w })).totalElements).toBe(0);
+
+    await updatePost(draft.id, { title: `Fresh ${w}`, status: 'PUBLISHED' });
+    expect(titles(await search({ q: w }))).toEqual([`Fresh ${w}`]);
+
+    await updatePost(draft.id, { title: `Fresh ${renamed}`, content: 'Changed body.' });
+    expect((await search({ q: w })).totalElements).toBe(0);
+    expect(titles(await search({ q: renamed }))).toEqual([`Fresh ${renamed}`]);
+
+    await updatePost(draft.id, { title: `Fresh ${renamed}`, status: 'ARCHIVED' });
+    expect((await search({ q: renamed })).totalElements).toBe(0);
+
+    await updatePost(draft.id, { title: `Fresh ${renamed}`, status: 'PUBLISHED' });
+    expect((await search({ q: renamed })).totalElements).toBe(1);
+    await t.http.delete(api(`/blog/posts/${draft.id}`)).set(admin.auth).expect(204);
+    expect((await search({ q: renamed })).totalElements).toBe(0);
+  });
+
+  it("finds posts by their tags' names, also after a tag is renamed, deactivated or removed from the post", async () => {
+    const before = word('before');
+    const after = word('after');
+    const tag = await createTag(before);
+    const post = await createPost({ title: 'Tagged post', tagSlugs: [tag.slug] });
+    expect((await search({ q: before })).content.map((hit: { id: number }) => hit.id)).toEqual([post.id]);
+
+    await t.http.put(api(`/blog/tags/${tag.id}`)).set(admin.auth).send({ name: after, slug: tag.slug }).expect(200);
+    expect((await search({ q: before })).totalElements).toBe(0);
+    expect((await search({ q: after })).content.map((hit: { id: number }) => hit.id)).toEqual([post.id]);
+
+    await t.http.delete(api(`/blog/tags/${tag.id}/deactivate`)).set(admin.auth).expect(200);
+    expect((await search({ q: after })).totalElements).toBe(0);
+    await t.http.post(api(`/blog/tags/${tag.id}/activate`)).set(admin.auth).expect(200);
+    expect((await search({ q: after })).totalElements).toBe(1);
+
+    await updatePost(post.id, { title: 'Tagged post', tagSlugs: [] });
+    expect((await search({ q: after })).totalElements).toBe(0);
+  });
+
+  it('accents are optional both ways (Vietnamese included, đ → d)', async () => {
+    const w = word();
+    const accented = await createPost({ title: `Học tiếng Việt ở Đà Nẵng ${w}` });
+    const plain = await createPost({ title: `Hoc tieng Viet khong dau ${w}` });
+    const both = [accented.id, plain.id].sort();
+    const ids = async (q: string) => (await search({ q })).content.map((hit: { id: number }) => hit.id).sort();
+    expect(await ids(`tieng viet ${w}`)).toEqual(both);
+    expect(await ids(`tiếng Việt ${w}`)).toEqual(both);
+    expect(await ids(`da nang ${w}`)).toEqual([accented.id]);
+    expect(await ids(`không dấu ${w}`)).toEqual([plain.id]);
+    // The snippet keeps the original text and marks the accented words.
+    await createPost({ title: `Snippet ${w}x`, content: `Chúng tôi học tiếng Việt mỗi ngày.` });
+    const [hit] = (await search({ q: `tieng viet ${w}x` })).content;
+    expect(hit.snippet).toBe('Chúng tôi học <mark>tiếng</mark> <mark>Việt</mark> mỗi ngày.');
+  });
+
+  it('a misspelt title word still finds the post, with didYouMean', async () => {
+    const w = word('zephyrine');
+    const post = await createPost({ title: `Gardening ${w} handbook` });
+    const typo = w.slice(0, 4) + w.slice(5); // one letter dropped
+    const page = await search({ q: typo });
+    expect(page.didYouMean).toBe(w);
+    expect(page.query).toBe(typo);
+    expect(page.content.map((hit: { id: number }) => hit.id)).toEqual([post.id]);
+    // A query that matches keeps didYouMean null.
+    expect((await search({ q: w })).didYouMean).toBeNull();
+    // Nothing similar: no suggestion, no hits.
+    expect(await search({ q: word('qqqq') })).toMatchObject({ totalElements: 0, didYouMean: null, content: [] });
+  });
+
+  it('"quoted phrases" match words in order; -word excludes', async () => {
+    const w = word();
+    const inOrder = await createPost({ title: `Phrase one ${w}`, content: 'A red apple pie for dinner.' });
+    const reversed = await createPost({ title: `Phrase two ${w}`, content: 'An apple that is red, and a pie.' });
+    const banana = await createPost({ title: `Phrase three ${w}`, content: 'A red apple and a banana.' });
+    const ids = async (q: string) => (await search({ q })).content.map((hit: { id: number }) => hit.id).sort();
+    expect(await ids(`"red apple" ${w}`)).toEqual([inOrder.id, banana.id].sort());
+    expect(await ids(`"red apple pie" ${w}`)).toEqual([inOrder.id]);
+    expect(await ids(`apple ${w} -banana`)).toEqual([inOrder.id, reversed.id].sort());
+    expect(await ids(`${w} -apple`)).toEqual([]);
+  });
+
+  it('snippets are HTML-escaped text whose only markup is <mark>', async () => {
+    const w = word();
+    await createPost({
+      title: `Escaping ${w}`,
+      content: `Inline code \`<script>alert("x")</script>\` & <b>bold</b> text about ${w} & more.`,
+    });
+    const [hit] = (await search({ q: w })).content;
+    expect(hit.snippet).toContain('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;');
+    expect(hit.snippet).toContain(`<mark>${w}</mark>`);
+    expect(hit.snippet).toContain(' &amp; more.');
+    expect(hit.snippet.replace(/<\/?mark>/g, '')).not.toMatch(/[<>]/);
+  });
+
+  describe('GET /blog/posts/public/{slug}/related', () => {
+    it('up to 4 published posts sharing tags, most similar titles first, then shared tags and recency', async () => {
+      const w = word();
+      const [first, second] = [await createTag(`Rel ${w}x`), await createTag(`Rel ${w}y`)];
+      const source = await createPost({ title: 'Growing tomatoes on the balcony', tagSlugs: [first.slug, second.slug] });
+      const similar = await createPost({ title: 'Balcony tomatoes in winter', tagSlugs: [first.slug] });
+      const bothTags = await createPost({ title: 'Cooking rice', tagSlugs: [first.slug, second.slug] });
+      const oneTagOlder = await createPost({ title: 'Cooking pasta', tagSlugs: [second.slug] });
+      const oneTagNewer = await createPost({ title: 'Cooking soup', tagSlugs: [second.slug] });
+      await dataSource.query(`UPDATE posts SET published_at = now() - interval '2 days' WHERE id = $1`, [oneTagOlder.id]);
+      const extra = await createPost({ title: 'Cooking noodles', tagSlugs: [first.slug] });
+      await dataSource.query(`UPDATE posts SET published_at = now() - interval '3 days' WHERE id = $1`, [extra.id]);
+      const draft = await createPost({ title: 'Balcony tomatoes draft', tagSlugs: [first.slug], status: 'DRAFT' });
+      await createPost({ title: `Growing tomatoes without tags ${w}` });
+
+      const res = await t.http.get(api(`/blog/posts/public/${source.slug}/related`)).expect(200);
+      const ids = (res.body.data as { id: number }[]).map((card) => card.id);
+      expect(ids).toEqual([similar.id, bothTags.id, oneTagNewer.id, oneTagOlder.id]);
+      expect(ids).not.toContain(draft.id);
+      expect(res.body.data[0]).toMatchObject({ title: 'Balcony tomatoes in winter', authorSlug: admin.slug, tags: [expect.objectContaining({ slug: first.slug })] });
+    });
+
+    it('an empty list for a post without tags; 404 for unknown and unpublished slugs', async () => {
+      const lonely = await createPost({ title: `Lonely ${word()}` });
+      expect((await t.http.get(api(`/blog/posts/public/${lonely.slug}/related`)).expect(200)).body.data).toEqual([]);
+      const draft = await createPost({ title: `Draft ${word()}`, status: 'DRAFT' });
+      for (const slug of [draft.slug, 'no-such-post-anywhere']) {
+        expect((await t.http.get(api(`/blog/posts/public/${slug}/related`)).expect(404)).body).toEqual(err(404, `Post with slug "${slug}" not found`));
+      }
+    });
+  });
+});
