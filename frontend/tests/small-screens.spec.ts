@@ -71,7 +71,7 @@ test.beforeAll(async ({ playwright, baseURL }) => {
 
 type Role = 'visitor' | 'reader' | 'author' | 'admin';
 const fill = (path: string) =>
-  path.replace('{post}', ids.postSlug).replace('{postId}', String(ids.post)).replace('{draftId}', String(ids.draft)).replace('{tag}', TAG_SLUG).replace('{tagId}', String(ids.tag)).replace('{readerId}', String(ids.reader));
+  path.replace('{post}', ids.postSlug).replace('{postId}', String(ids.post)).replace('{draftId}', String(ids.draft)).replace('{tag}', TAG_SLUG).replace('{tagId}', String(ids.tag)).replace('{readerId}', String(ids.reader)).replace('{titleWord}', encodeURIComponent(TITLE.split(' ')[0]));
 
 /** Every route of frontend/src/pages, by the roles that may open it. */
 const ROUTES: Record<Role, string[]> = {
@@ -87,6 +87,9 @@ const ROUTES: Record<Role, string[]> = {
     '/tag/{tag}',
     '/tags/{tag}',
     '/tag',
+    '/search',
+    '/search?q={titleWord}',
+    `/search?q=nothing-${unique}`,
     '/login',
     '/auth/login',
     '/register',
@@ -99,7 +102,7 @@ const ROUTES: Record<Role, string[]> = {
     `/no-such-page-${unique}`,
     '/privacy',
   ],
-  reader: ['/', '/blog/{post}', '/dashboard', '/user-dashboard', '/liked-posts', '/my-comments', '/account', '/author'],
+  reader: ['/', '/blog/{post}', '/search?q={titleWord}', '/dashboard', '/user-dashboard', '/liked-posts', '/my-comments', '/account', '/author'],
   author: ['/author', '/author/drafts', '/author/posts', '/author/posts/new', '/author/posts/{draftId}/edit', '/author/posts/{draftId}/preview', '/account', '/blog/{post}', '/admin'],
   admin: [
     '/admin',

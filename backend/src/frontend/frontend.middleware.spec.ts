@@ -102,6 +102,21 @@ describe('FrontendMiddleware page cache', () => {
     expect(renders).toEqual(['/blog', '/blog?page=2']);
   });
 
+  it('keys /search by the canonical search: an equivalent address is a hit, a publication drops it', async () => {
+    const { app, renders, events, bump } = setup();
+    const first = await request(app).get('/search?q=Rust%20%20Async&tag=web&author=&utm_source=feed').expect(200);
+    bump();
+    for (const same of ['/search?tag=web&q=rust+async', '/search?q=%20RUST%20async%20&tag=web&from=&to=']) {
+      expect((await request(app).get(same).expect(200)).text).toBe(first.text);
+    }
+    await request(app).get('/search?q=rust+async&tag=css').expect(200); // another search: its own page
+    expect(renders).toEqual(['/search?q=Rust%20%20Async&tag=web&author=&utm_source=feed', '/search?q=rust+async&tag=css']);
+    events.changed({ kind: 'post', postId: 1, slugs: ['a-post'] });
+    const after = await request(app).get('/search?tag=web&q=rust+async').expect(200);
+    expect(after.text).toBe('<html><body>/search?tag=web&q=rust+async v2</body></html>');
+    expect(renders).toHaveLength(3);
+  });
+
   it('answers 304 to a matching If-None-Match, for a cached page and for a fresh rendering', async () => {
     const { app, renders } = setup();
     const etag = etagOf(Buffer.from('<html><body>/authors v1</body></html>'));

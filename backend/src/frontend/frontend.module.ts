@@ -13,7 +13,7 @@ import { writeCachedPage } from './cached-page-writer';
 import { compressBody, MIN_COMPRESSED_BYTES, negotiateCoding } from './content-coding';
 import { etagOf, withEncodings, type CachedPage } from './page-cache';
 import { PageCacheFastPath } from './page-cache-fast-path';
-import { hasSessionCookie, isCacheableResponse, isPublicPagePath, PRIVATE_CACHE_CONTROL, UNCACHED_PAGE_CACHE_CONTROL } from './page-cache-policy';
+import { hasSessionCookie, isCacheableResponse, isPublicPagePath, pageCacheKey, PRIVATE_CACHE_CONTROL, UNCACHED_PAGE_CACHE_CONTROL } from './page-cache-policy';
 import { PageCacheService } from './page-cache.service';
 import { countCachedPostView, POST_VIEW_RECORDER, type PostViewRecorder } from './post-view-recorder';
 import { PageGatewayService } from '../gateway/page-gateway.service';
@@ -104,7 +104,7 @@ export class FrontendMiddleware implements NestMiddleware {
       return this.renderWhole(req, res, next);
     }
 
-    const key = req.originalUrl;
+    const key = pageCacheKey(req.originalUrl);
     if (this.pages.enabled) {
       const hit = this.pages.cache.get(key);
       if (hit) return this.sendCached(req, res, hit);

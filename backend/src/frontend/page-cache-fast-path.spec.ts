@@ -69,6 +69,14 @@ describe('PageCacheFastPath', () => {
     expect(reachedApp).toEqual([]);
   });
 
+  it('answers an equivalent /search address from the page kept under its canonical key', async () => {
+    const { server, put, reachedApp } = setup();
+    put('/search?q=rust+async&tag=web', '<p>results</p>');
+    await request(server).get('/search?tag=web&q=Rust%20%20Async&author=').expect(200, '<p>results</p>');
+    await request(server).get('/search?q=rust+async').expect(200, 'from the app');
+    expect(reachedApp).toEqual(['GET /search?q=rust+async']);
+  });
+
   it('passes misses, other methods, other pages and signed-in requests on to the app', async () => {
     const { server, put, reachedApp } = setup();
     put('/blog', '<p>blog</p>');

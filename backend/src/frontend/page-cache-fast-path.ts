@@ -3,7 +3,7 @@ import { HttpAdapterHost } from '@nestjs/core';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { writeCachedPage } from './cached-page-writer';
-import { cookieHeaderHasSession, isPublicPagePath } from './page-cache-policy';
+import { cookieHeaderHasSession, isPublicPagePath, pageCacheKey } from './page-cache-policy';
 import { PageCacheService } from './page-cache.service';
 import { countCachedPostView, POST_VIEW_RECORDER, type PostViewRecorder } from './post-view-recorder';
 
@@ -45,7 +45,7 @@ export class PageCacheFastPath implements OnApplicationBootstrap {
     const query = url.indexOf('?');
     const path = query === -1 ? url : url.slice(0, query);
     if (!isPublicPagePath(path) || cookieHeaderHasSession(req.headers.cookie)) return false;
-    const page = this.pages.cache.get(url);
+    const page = this.pages.cache.get(pageCacheKey(url));
     if (!page) return false;
     countCachedPostView(this.views, path, page.status);
     res.setHeader('X-Request-Id', randomUUID());

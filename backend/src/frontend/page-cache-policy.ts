@@ -1,11 +1,12 @@
 import type { Request } from 'express';
 import { SLUG_BODY } from '../common/validation/slug';
+import { SEARCH_PATH, searchPageKey } from './search-page-address';
 
 /** The session cookies (auth/auth-user.ts): a request carrying one is never served from the cache. */
 export const SESSION_COOKIES = ['inkwell_access', 'inkwell_refresh'] as const;
 
 /** Public reading pages whose anonymous renderings may be cached (DESIGN.md §5). */
-const PUBLIC_PAGE = /^\/(?:home|authors|rss\.xml|sitemap\.xml|blog(?:\/[^/]+|\/tag\/[^/]+)?|tag\/[^/]+)?\/?$/;
+const PUBLIC_PAGE = /^\/(?:home|authors|search|rss\.xml|sitemap\.xml|blog(?:\/[^/]+|\/tag\/[^/]+)?|tag\/[^/]+)?\/?$/;
 const POST_PAGE = new RegExp(`^/blog/(${SLUG_BODY})/?$`);
 
 /**
@@ -22,6 +23,19 @@ export const UNCACHED_PAGE_CACHE_CONTROL = 'no-cache';
 
 export function isPublicPagePath(path: string): boolean {
   return PUBLIC_PAGE.test(path);
+}
+
+/**
+ * The cache key of a public page request (its path and query, as received): the address itself,
+ * except for `/search`, whose key is the canonical search (search-page-address.ts: the query
+ * normalised, filters in one order, empty and unknown parameters left out), so equivalent
+ * addresses share one entry.
+ */
+export function pageCacheKey(url: string): string {
+  const query = url.indexOf('?');
+  const path = query === -1 ? url : url.slice(0, query);
+  if (path.replace(/(.)\/$/, '$1') !== SEARCH_PATH) return url;
+  return searchPageKey(path, query === -1 ? '' : url.slice(query + 1));
 }
 
 /** The post slug of a /blog/{slug} path (not /blog/tag/...), else undefined. */
@@ -47,6 +61,8 @@ export const PageGroup = {
   feed: 'feed',
   /** `/sitemap.xml`: published posts' and tags' addresses and dates. */
   sitemap: 'sitemap',
+  /** `/search?…`: result cards (likes), the tags with published posts and the authors in its filters. */
+  search: 'search',
   /** Any other address the cache keeps (e.g. `/blog/tag`): dropped on every change. */
   other: 'other',
 } as const;
@@ -66,6 +82,7 @@ export function pageGroupOf(key: string): string {
   if (path === '/authors') return PageGroup.authors;
   if (path === '/rss.xml') return PageGroup.feed;
   if (path === '/sitemap.xml') return PageGroup.sitemap;
+  if (path === SEARCH_PATH) return PageGroup.search;
   return PageGroup.other;
 }
 

@@ -4,30 +4,36 @@ import { APP_CONFIG, AppConfig } from '../config/env';
 import { CachedPage, DEFAULT_PAGE_CACHE_LIMITS, PageCache } from './page-cache';
 import { PageGroup, pageGroupOf, postPageGroup } from './page-cache-policy';
 
-const ALL_LISTS = [PageGroup.home, PageGroup.posts, PageGroup.tags, PageGroup.authors, PageGroup.feed, PageGroup.sitemap, PageGroup.other];
+const ALL_LISTS = [PageGroup.home, PageGroup.posts, PageGroup.tags, PageGroup.authors, PageGroup.feed, PageGroup.sitemap, PageGroup.search, PageGroup.other];
 /** The pages that show like counts beside posts other than the page's own (cards, authors' totals). */
-const LIKE_COUNT_LISTS = [PageGroup.home, PageGroup.posts, PageGroup.tags, PageGroup.authors];
+const LIKE_COUNT_LISTS = [PageGroup.home, PageGroup.posts, PageGroup.tags, PageGroup.authors, PageGroup.search];
+
+/**
+ * Search result pages: anyone can ask for new ones without end (a crawler trying random words), so
+ * they get at most a quarter of the cache's bytes and 1,000 pages, and evict only each other.
+ */
+export const SEARCH_PAGE_LIMITS = { maxBytes: DEFAULT_PAGE_CACHE_LIMITS.maxBytes / 4, maxEntries: 1_000 };
 
 /**
  * The server-side cache of anonymous public pages. Each change drops the pages that show it
  * (pages are grouped by what they show: page-cache-policy pageGroupOf):
  * - `post` (published, edited, unpublished, deleted): that post's pages (old and new slug) and
- *   every list page (home, /blog, tags, authors, feed, sitemap); other posts' pages stay.
+ *   every list page (home, /blog, tags, authors, feed, sitemap, search); other posts' pages stay.
  * - `post-counters`: that post's page; for likes, also the pages whose cards or totals show like
- *   counts (home, /blog, tags, authors). Comment counts show only on the post's page.
+ *   counts (home, /blog, tags, authors, search). Comment counts show only on the post's page.
  * - `unpublished-post`: nothing (no public page shows it).
  * - `post-comments` (a comment edited): that post's page, which renders its first comments.
  * - `tag`: a tag shows on the cards and pages of its posts, which this cache cannot tell apart:
  *   every page but /authors.
  * - `user` with a new name, bio or avatar: every page that shows authors (all but the sitemap);
- *   any other account change (a ban, roles): /authors only (it lists active authors; a banned
- *   author's published posts stay published and shown).
+ *   any other account change (a ban, roles): /authors and the search pages (both list active
+ *   authors; a banned author's published posts stay published and shown).
  * - `resync`: everything.
  * `generation` and store() keep a render that began before a change to its page from being kept.
  */
 @Injectable()
 export class PageCacheService implements OnModuleDestroy {
-  readonly cache = new PageCache(DEFAULT_PAGE_CACHE_LIMITS, pageGroupOf);
+  readonly cache = new PageCache({ ...DEFAULT_PAGE_CACHE_LIMITS, groups: { [PageGroup.search]: SEARCH_PAGE_LIMITS } }, pageGroupOf);
   readonly enabled: boolean;
   /** Counts drops; a render stores its page only when its group was not dropped since it began. */
   private sequence = 0;
@@ -71,7 +77,7 @@ export class PageCacheService implements OnModuleDestroy {
         return;
       case 'user':
         if (change.profileChanged) this.dropAllBut(PageGroup.sitemap);
-        else this.drop([PageGroup.authors]);
+        else this.drop([PageGroup.authors, PageGroup.search]);
         return;
       case 'resync':
         this.invalidate();

@@ -26,6 +26,11 @@ export interface PageCacheLimits {
   /** Sum of body and header sizes the cache may hold. */
   maxBytes: number;
   maxEntries: number;
+  /**
+   * Tighter limits for some groups (by `groupOf` name): a group whose addresses anyone can vary
+   * without end (search results) evicts its own least recently used pages, never the others'.
+   */
+  groups?: Record<string, { maxBytes: number; maxEntries: number }>;
 }
 
 /** 64 MB and 5,000 pages: a whole seeded site's hot pages, bounded memory. */
@@ -76,6 +81,8 @@ export class PageCache {
   private readonly entries = new Map<string, { page: CachedPage; size: number; group: string }>();
   /** The keys of each group (see `groupOf`): what deleteGroup() drops. */
   private readonly groups = new Map<string, Set<string>>();
+  /** Bytes held per group that has limits of its own. */
+  private readonly groupBytes = new Map<string, number>();
   private bytes = 0;
 
   /** `groupOf` names the group a key belongs to (by default all keys share one). */
@@ -97,6 +104,12 @@ export class PageCache {
     if (!entry) return undefined;
     this.entries.delete(key);
     this.entries.set(key, entry);
+    if (this.limits.groups?.[entry.group]) {
+      // A limited group evicts in its own least-recently-used order, kept by its key set.
+      const keys = this.groups.get(entry.group);
+      keys?.delete(key);
+      keys?.add(key);
+    }
     return entry.page;
   }
 
@@ -111,6 +124,15 @@ export class PageCache {
     if (!keys) this.groups.set(group, (keys = new Set()));
     keys.add(key);
     this.bytes += size;
+    const groupLimits = this.limits.groups?.[group];
+    if (groupLimits) {
+      this.groupBytes.set(group, (this.groupBytes.get(group) ?? 0) + size);
+      for (const oldest of keys) {
+        if ((this.groupBytes.get(group) ?? 0) <= groupLimits.maxBytes && keys.size <= groupLimits.maxEntries) break;
+        this.delete(oldest);
+      }
+      if (!this.entries.has(key)) return false;
+    }
     for (const oldest of this.entries.keys()) {
       if (this.bytes <= this.limits.maxBytes && this.entries.size <= this.limits.maxEntries) break;
       this.delete(oldest);
@@ -123,6 +145,8 @@ export class PageCache {
     if (!entry) return;
     this.entries.delete(key);
     this.bytes -= entry.size;
+    const held = this.groupBytes.get(entry.group);
+    if (held !== undefined) this.groupBytes.set(entry.group, held - entry.size);
     const keys = this.groups.get(entry.group);
     keys?.delete(key);
     if (keys && !keys.size) this.groups.delete(entry.group);
@@ -141,6 +165,7 @@ export class PageCache {
   clear(): void {
     this.entries.clear();
     this.groups.clear();
+    this.groupBytes.clear();
     this.bytes = 0;
   }
 }
