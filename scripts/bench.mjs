@@ -42,6 +42,9 @@
 // compressed pages the cache keeps; the ceiling still sends the post page's identity bytes. The
 // 'cache on' phase also records each public page's size as sent (br, gzip, identity) and the
 // compressed JavaScript the /login page loads.
+// A sixth phase ('search', scripts/lib/bench-search.mjs) measures search (issue 18 §3): the judged
+// relevance set, the search API for a common and a rare word, /search cached and (second server,
+// PAGE_CACHE=off) uncached, EXPLAIN ANALYZE server times, the index's size and build time.
 // BENCH_INSTANCES=2 runs scripts/bench-instances.mjs instead: one instance against two behind a
 // round-robin proxy, uncached post page and list API (issue 12 §4).
 // Prints a table and PASS/FAIL per target of issues 4, 9, 11 and 12 and of the signed phase.
@@ -54,6 +57,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
+import { printSearchFigures, searchPhases, searchTargets } from './lib/bench-search.mjs';
 import { freeLoopbackPort, serverNodeFlags, sleep } from './lib/process.mjs';
 
 // BENCH_INSTANCES=2: one instance against two behind a round-robin proxy (issue 12 §4), in its own script.
@@ -180,8 +184,9 @@ async function signIn(base, email) {
 }
 
 /** Warm-up, then the measured run; returns req/s, p50, p99 and the count of non-2xx answers. */
-async function measure(url, { method = 'GET', headers = {} } = {}) {
-  const options = { url, method, connections: CONNECTIONS, pipelining: 1, headers: { accept: 'text/html,application/json', ...headers } };
+async function measure(url, { method = 'GET', headers = {}, requests } = {}) {
+  // requests: autocannon's request list, for rows that vary the path per request (the search phase).
+  const options = { url, method, connections: CONNECTIONS, pipelining: 1, headers: { accept: 'text/html,application/json', ...headers }, ...(requests && { requests }) };
   await autocannon({ ...options, duration: WARMUP_S });
   const result = await autocannon({ ...options, duration: DURATION_S });
   return {
@@ -527,6 +532,7 @@ const PHASES = [
   // One phase on two servers, one after the other on the same data: each half measures its own ceiling first.
   { name: 'signed', env: {}, routes: (base, firstPage, post) => signedRoutes(base, firstPage, post) },
   { name: 'signed uncached', group: 'signed', env: { PAGE_CACHE: 'off' }, routes: (base, firstPage, post) => signedUncachedRoutes(base, post) },
+  ...searchPhases({ root: ROOT, dataDir: DATA_DIR, log, getJson, pageHeaders: BROWSER_ENCODINGS }),
 ];
 /** BENCH_PHASES=reader (comma-separated names) measures only those phases; their targets only. */
 const chosen = (process.env.BENCH_PHASES || '').split(',').map((name) => name.trim()).filter(Boolean);
@@ -594,6 +600,7 @@ try {
       rows.push({ phase: phase.name, route: label, key, path, ...(await measure(`${base}${path}`, request)) });
     }
     memory[phase.name] = rssMegabytes(server.pid);
+    await phase.after?.(base);
     await server.stop();
     servers = servers.filter((item) => item !== server);
   }
@@ -665,6 +672,7 @@ if (Object.keys(pageBytes).length) {
   process.stdout.write(`Public pages as sent (br / gzip / identity): ${Object.entries(pageBytes).map(([label, size]) => `${label} ${kb(size.br)} / ${kb(size.gzip)} / ${kb(size.identity)}`).join(', ')}\n`);
 }
 process.stdout.write(`Render-blocking external scripts in <head>: ${postJs.blockingInHead.length}; inline <head> script (theme, no flash): ${postJs.inlineHeadBytes} bytes\n`);
+printSearchFigures((text) => process.stdout.write(text));
 process.stdout.write(`Server RSS after the run: ${Object.entries(memory).map(([phase, mb]) => `${phase} ${mb === undefined ? 'n/a' : `${mb.toFixed(0)} MB`}`).join(', ')}\n\n`);
 
 /** [name, rows it needs, pass(rows), detail(rows)]; skipped when a row is missing (BENCH_PHASES left its phase out). */
@@ -701,6 +709,7 @@ const targets = [
   ['post page JS <= 100 KB gzipped', [postJs], (js) => js.gzipBytes <= 100 * 1024, (js) => `${(js.gzipBytes / 1024).toFixed(1)} KB`],
   ['no render-blocking script before first paint', [postJs], (js) => js.blockingInHead.length === 0, (js) => `${js.blockingInHead.length} blocking`],
   ...signedTargets,
+  ...searchTargets(find, ratio, percent),
   ['server RSS <= 300 MB', [maxRss], (mb) => Number.isFinite(mb) && mb <= 300, (mb) => (Number.isFinite(mb) ? `${mb.toFixed(0)} MB` : 'n/a')],
   ['no errors or non-2xx answers', [rows], (all) => all.every((row) => row.errors === 0), (all) => `${all.reduce((sum, row) => sum + row.errors, 0)}`],
 ];
