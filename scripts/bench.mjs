@@ -49,6 +49,9 @@
 // compressed pages the cache keeps; the ceiling still sends the post page's identity bytes. The
 // 'cache on' phase also records each public page's size as sent (br, gzip, identity) and the
 // compressed JavaScript the /login page loads.
+// A sixth phase ('search', scripts/lib/bench-search.mjs) measures search (issue 18 §3): the judged
+// relevance set, the search API for a common and a rare word, /search cached and (second server,
+// PAGE_CACHE=off) uncached, EXPLAIN ANALYZE server times, the index's size and build time.
 // BENCH_INSTANCES=2 runs scripts/bench-instances.mjs instead: one instance against two behind a
 // round-robin proxy, uncached post page and list API (issue 12 §4).
 // Prints a table and PASS/FAIL per target of issues 4, 9, 11 and 12 and of the signed phase.
@@ -63,6 +66,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { MODERATION_ENV, moderationRoutes, moderationTargets } from './lib/bench-moderation.mjs';
 import { notificationsPhase } from './lib/bench-notifications.mjs';
+import { printSearchFigures, searchPhases, searchTargets } from './lib/bench-search.mjs';
 import { freeLoopbackPort, serverNodeFlags, sleep } from './lib/process.mjs';
 
 // BENCH_INSTANCES=2: one instance against two behind a round-robin proxy (issue 12 §4), in its own script.
@@ -190,9 +194,10 @@ async function signIn(base, email) {
 }
 
 /** Warm-up, then the measured run; returns req/s, p50, p99 and the count of non-2xx answers. */
-async function measure(url, { method = 'GET', headers = {}, body } = {}) {
-  // A body's `[<id>]` becomes a fresh id in each request (no two comments alike).
-  const options = { url, method, body, idReplacement: body !== undefined, connections: CONNECTIONS, pipelining: 1, headers: { accept: 'text/html,application/json', ...headers } };
+async function measure(url, { method = 'GET', headers = {}, body, requests } = {}) {
+  // A body's `[<id>]` becomes a fresh id in each request (no two comments alike); requests: autocannon's
+  // request list, for rows that vary the path per request (the search phase).
+  const options = { url, method, body, idReplacement: body !== undefined, connections: CONNECTIONS, pipelining: 1, headers: { accept: 'text/html,application/json', ...headers }, ...(requests && { requests }) };
   await autocannon({ ...options, duration: WARMUP_S });
   const result = await autocannon({ ...options, duration: DURATION_S });
   return {
@@ -543,6 +548,7 @@ const PHASES = [
   { name: 'moderation', env: MODERATION_ENV, routes: (base) => moderationRoutes(base, { signIn, getJson, log, small: SMALL, adminEmail: DEMO_ADMIN }) },
   // Issue 19: scripts/lib/bench-notifications.mjs.
   notifications.phase,
+  ...searchPhases({ root: ROOT, dataDir: DATA_DIR, log, getJson, pageHeaders: BROWSER_ENCODINGS }),
 ];
 /** BENCH_PHASES=reader (comma-separated names) measures only those phases; their targets only. */
 const chosen = (process.env.BENCH_PHASES || '').split(',').map((name) => name.trim()).filter(Boolean);
@@ -610,6 +616,7 @@ try {
       rows.push({ phase: phase.name, route: label, key, path, ...(await measure(`${base}${path}`, request)) });
     }
     memory[phase.name] = rssMegabytes(server.pid);
+    await phase.after?.(base);
     await server.stop();
     servers = servers.filter((item) => item !== server);
   }
@@ -681,6 +688,7 @@ if (Object.keys(pageBytes).length) {
   process.stdout.write(`Public pages as sent (br / gzip / identity): ${Object.entries(pageBytes).map(([label, size]) => `${label} ${kb(size.br)} / ${kb(size.gzip)} / ${kb(size.identity)}`).join(', ')}\n`);
 }
 process.stdout.write(`Render-blocking external scripts in <head>: ${postJs.blockingInHead.length}; inline <head> script (theme, no flash): ${postJs.inlineHeadBytes} bytes\n`);
+printSearchFigures((text) => process.stdout.write(text));
 process.stdout.write(`Server RSS after the run: ${Object.entries(memory).map(([phase, mb]) => `${phase} ${mb === undefined ? 'n/a' : `${mb.toFixed(0)} MB`}`).join(', ')}\n\n`);
 
 /** [name, rows it needs, pass(rows), detail(rows)]; skipped when a row is missing (BENCH_PHASES left its phase out). */
@@ -719,6 +727,7 @@ const targets = [
   ...signedTargets,
   ...moderationTargets(find, ratio, percent),
   ...notifications.targets(find, ratio, percent),
+  ...searchTargets(find, ratio, percent),
   ['server RSS <= 300 MB', [maxRss], (mb) => Number.isFinite(mb) && mb <= 300, (mb) => (Number.isFinite(mb) ? `${mb.toFixed(0)} MB` : 'n/a')],
   ['no errors or non-2xx answers', [rows], (all) => all.every((row) => row.errors === 0), (all) => `${all.reduce((sum, row) => sum + row.errors, 0)}`],
 ];
