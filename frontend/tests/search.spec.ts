@@ -88,7 +88,7 @@ test.describe('the header search box', () => {
   test('suggests the top titles as you type; arrows and Enter open a post, Escape closes', async ({ page }) => {
     await page.goto('/blog');
     await headerBoxHydrated(page);
-    const box = page.getByRole('combobox', { name: 'Search posts' });
+    const box = page.getByRole('combobox', { name: 'Search the blog' });
     await expect(box).toHaveAttribute('aria-expanded', 'false');
     await box.fill(words.title);
     const listbox = page.getByRole('listbox', { name: 'Suggested posts' });
@@ -121,7 +121,7 @@ test.describe('the header search box', () => {
       await route.continue();
     });
     await page.goto('/about');
-    const box = page.getByRole('combobox', { name: 'Search posts' });
+    const box = page.getByRole('combobox', { name: 'Search the blog' });
     await box.fill(words.title);
     release();
     await headerBoxHydrated(page);
@@ -132,7 +132,7 @@ test.describe('the header search box', () => {
   test('Enter without a highlighted suggestion searches', async ({ page }) => {
     await page.goto('/');
     await headerBoxHydrated(page);
-    const box = page.getByRole('combobox', { name: 'Search posts' });
+    const box = page.getByRole('combobox', { name: 'Search the blog' });
     await box.fill(words.paged);
     await expect(page.getByRole('listbox', { name: 'Suggested posts' }).getByRole('option')).toHaveCount(5);
     await box.press('Enter');
@@ -144,7 +144,7 @@ test.describe('the header search box', () => {
     const context = await browser.newContext({ baseURL, javaScriptEnabled: false });
     const page = await context.newPage();
     await page.goto('/about');
-    const box = page.getByRole('combobox', { name: 'Search posts' });
+    const box = page.getByRole('combobox', { name: 'Search the blog' });
     await box.fill(`  ${words.title.toUpperCase()} `);
     await box.press('Enter');
     await expect(page).toHaveURL(/\/search\?q=/);
@@ -156,7 +156,7 @@ test.describe('the header search box', () => {
   test('on a small screen it is a link to the search page', async ({ page }) => {
     await page.setViewportSize({ width: 320, height: 640 });
     await page.goto('/blog');
-    await expect(page.getByRole('combobox', { name: 'Search posts' })).toBeHidden();
+    await expect(page.getByRole('combobox', { name: 'Search the blog' })).toBeHidden();
     await page.getByRole('banner').getByRole('link', { name: 'Search', exact: true }).click();
     await expect(page).toHaveURL('/search');
     await expect(page.getByRole('searchbox', { name: 'Search for' })).toBeVisible();

@@ -121,7 +121,7 @@ export default function SearchBox() {
   return (
     <form {...keepTyped} method="get" action="/search" role="search" aria-label="Site search" className="relative flex items-center" onSubmit={cancel}>
       <label htmlFor={inputId} className="sr-only">
-        Search posts
+        Search the blog
       </label>
       <input
         id={inputId}
@@ -129,7 +129,7 @@ export default function SearchBox() {
         type="search"
         value={query}
         maxLength={MAX_QUERY_LENGTH}
-        placeholder="Search posts"
+        placeholder="Search the blog"
         autoComplete="off"
         role="combobox"
         aria-autocomplete="list"
