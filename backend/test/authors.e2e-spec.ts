@@ -260,4 +260,23 @@ describe('Author pages API (GET /blog/authors/{slug}, /blog/authors/{slug}/posts
     await t.http.delete(api(`/blog/posts/${second.id}`)).set(admin.auth).expect(204);
     expect((await t.http.get(api(`/blog/authors/${author.slug}/posts`)).expect(200)).body.data.content.map((card: { id: number }) => card.id)).toEqual([first.id]);
   });
+
+  it('the authors list (held: every /search render reads it) shows a publication, a like, a bio edit, a deletion and a ban at once', async () => {
+    const entryOf = async (id: number) => ((await t.http.get(api('/blog/authors')).expect(200)).body.data as { id: number }[]).find((entry) => entry.id === id);
+    const author = await createAuthor(t, { bio: 'Old bio' });
+    const reader = await createReader(t);
+    expect(await entryOf(author.id)).toBeUndefined();
+    const first = await published(author);
+    expect(await entryOf(author.id)).toMatchObject({ postCount: 1, totalLikes: 0, bio: 'Old bio' });
+    const second = await published(author);
+    expect(await entryOf(author.id)).toMatchObject({ postCount: 2, latestPostAt: second.publishedAt });
+    await t.http.post(api(`/blog/posts/${first.id}/like`)).set(reader.auth).expect((res) => expect([200, 201]).toContain(res.status));
+    expect(await entryOf(author.id)).toMatchObject({ totalLikes: 1 });
+    await t.http.put(api('/users/profile')).set(author.auth).send({ bio: 'New bio' }).expect(200);
+    expect(await entryOf(author.id)).toMatchObject({ bio: 'New bio' });
+    await t.http.delete(api(`/blog/posts/${second.id}`)).set(admin.auth).expect(204);
+    expect(await entryOf(author.id)).toMatchObject({ postCount: 1, latestPostAt: first.publishedAt });
+    await t.http.post(api(`/admin/users/${author.id}/ban`)).set(admin.auth).send({ reason: 'Spam' }).expect(200);
+    expect(await entryOf(author.id)).toBeUndefined();
+  });
 });

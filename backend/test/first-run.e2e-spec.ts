@@ -146,6 +146,18 @@ describe('First run in a terminal, and seed:demo beside the running server', () 
       const [{ title }] = (await dataSource.query(`SELECT title FROM posts WHERE status = 'PUBLISHED' ORDER BY published_at DESC, id DESC LIMIT 1`)) as { title: string }[];
       const page = await (await fetch(`${baseUrl}/blog`)).text();
       expect(page).toContain(title);
+      // seed:demo builds each document once with its search triggers off: the same document the triggers and the migration build, tags included.
+      const [documents] = (await dataSource.query(
+        `SELECT count(*)::int AS posts,
+                count(*) FILTER (WHERE p.search_head = inkwell_post_head(p.title, p.summary, inkwell_post_tag_names(p.id))
+                                   AND p.search_document = inkwell_post_body(p.content_html) || p.search_head)::int AS built
+           FROM posts p JOIN users u ON u.id = p.author_id WHERE u.email LIKE '%@demo.inkwell.test'`,
+      )) as { posts: number; built: number }[];
+      expect(documents).toEqual({ posts: 30, built: 30 });
+      const [{ enabled }] = (await dataSource.query(
+        `SELECT count(*)::int AS enabled FROM pg_trigger WHERE tgname IN ('TRG_posts_search_document', 'TRG_post_tags_search_insert') AND tgenabled = 'O'`,
+      )) as { enabled: number }[];
+      expect(enabled).toBe(2);
     } finally {
       await dataSource.destroy();
     }

@@ -22,6 +22,12 @@ const LIST_CACHE_ENTRIES = 500;
 /** Whole posts are larger (Markdown and HTML, ~40 KB at 1,200 words): fewer of them. */
 const POST_CACHE_ENTRIES = 200;
 const AUTHOR_CACHE_ENTRIES = 200;
+/**
+ * The authors list (GET /blog/authors) groups every published post (345–690 ms at 100,000 posts)
+ * and every /search render reads it for its author filter: held until a change drops it
+ * (dropStale), this long at most.
+ */
+const AUTHORS_LIST_TTL_MS = 60_000;
 /** users.slug is at most 112 characters (migration AddUserSlugs): longer ones are unknown without a query. */
 const AUTHOR_SLUG_MAX = 112;
 
@@ -46,6 +52,8 @@ export class PostsPublicService implements OnModuleDestroy {
   private readonly postsBySlug = new MicroCache<PostResponseDto>(ANSWER_TTL_MS, POST_CACHE_ENTRIES);
   /** Author profiles by slug (their totals: published posts and likes). */
   private readonly authorsBySlug = new MicroCache<AuthorProfileDto>(ANSWER_TTL_MS, AUTHOR_CACHE_ENTRIES);
+  /** The authors list (one entry): the same changes drop it as the profiles (counts, like totals, who qualifies). */
+  private readonly authorsList = new MicroCache<AuthorSummaryDto[]>(AUTHORS_LIST_TTL_MS, 1);
   private readonly stopListening: () => void;
 
   constructor(
@@ -64,10 +72,14 @@ export class PostsPublicService implements OnModuleDestroy {
    * show it (cards carry both counts) and the tag lists sorted by that count (the post may move
    * into them). A tag: it shows on cards and posts that the held answers may not show yet (an
    * activation), so every list and post. An account's name, bio or avatar: the cards and posts
-   * by that author. Author profiles (counts, like totals, who qualifies) drop on any post, like or
-   * account change; an account's other changes (a ban, roles) also drop the author post lists.
+   * by that author. Author profiles and the authors list (counts, like totals, who qualifies) drop
+   * on any post, like or account change; an account's other changes (a ban, roles) also drop the
+   * author post lists.
    */
   private dropStale(change: ContentChange): void {
+    if (change.kind === 'post' || change.kind === 'user' || change.kind === 'resync' || (change.kind === 'post-counters' && change.counter === 'likes')) {
+      this.authorsList.clear();
+    }
     if (change.kind === 'post' || change.kind === 'user' || (change.kind === 'post-counters' && change.counter === 'likes')) this.authorsBySlug.clear();
     switch (change.kind) {
       case 'post':
@@ -168,7 +180,11 @@ export class PostsPublicService implements OnModuleDestroy {
   }
 
   /** Users holding AUTHOR (active accounts) with at least one published post, most published first. */
-  async authors(): Promise<AuthorSummaryDto[]> {
+  authors(): Promise<AuthorSummaryDto[]> {
+    return this.authorsList.remember('all', () => this.loadAuthors());
+  }
+
+  private async loadAuthors(): Promise<AuthorSummaryDto[]> {
     const rows = await this.repository.authorSummaries();
     return rows.map((row) => ({
       id: row.id,

@@ -45,8 +45,12 @@ const SCORE = `ts_rank_cd(${WEIGHTS}, p.search_document, ${QUERY}, 33)
 const escapedText = (html: string) => `replace(replace(replace(replace(replace(translate(inkwell_html_text(${html}), E'\\x01\\x02', ''),
       '&', '&amp;'), '<', '&lt;'), '>', '&gt;'), '"', '&quot;'), '''', '&#39;')`;
 const headline = (text: string) => `ts_headline('inkwell_search', ${text}, ${QUERY}, E'StartSel=\\x01, StopSel=\\x02, MaxWords=35, MinWords=20')`;
-/** Bodies are read this far first: ts_headline parses all it is given, and most matches come early. */
-const SNIPPET_WINDOW = 4000;
+/**
+ * Bodies are read this far first: ts_headline parses all it is given, and most matches come early.
+ * Measured on 10,000 posts (the 10 hits of a common word): 4,000 characters 5.0 ms, 2,500 3.2 ms,
+ * 2,000 2.7 ms, 1,500 2.7 ms (1 hit in 10 more falls back to the longer pass than at 2,000).
+ */
+const SNIPPET_WINDOW = 2000;
 /** And never further than this (a body may hold 200,000 characters): a later match is not marked. */
 const SNIPPET_LIMIT = 60000;
 
