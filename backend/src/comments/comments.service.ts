@@ -133,10 +133,11 @@ export class CommentsService {
 
   /**
    * Reads first, locks last (issue 19 §3: replies to one busy thread queue on its locks): the
-   * checks, the holding rules and the notifications' recipients are read without locks; then the
-   * post's counter update takes the post's lock (re-checking it is still published) and the
-   * parent's reply_count update its row's lock (re-checking the parent), in the writers' order, and
-   * only the comment, its notifications and their jobs are written under them, in one transaction.
+   * checks, the holding rules and the notifications' recipients are read (and their e-mail jobs
+   * written, invisible until the commit) without locks; then the post's counter update takes the
+   * post's lock (re-checking it is still published) and the parent's reply_count update its row's
+   * lock (re-checking the parent), in the writers' order, and only the comment and its
+   * notification rows are written under them, in one transaction.
    */
   async create(input: CommentCreateInput, user: AuthUser): Promise<CreatedComment> {
     let post: PostRef | undefined;
@@ -163,7 +164,7 @@ export class CommentsService {
         }
       }
       const id = await this.comments.nextId(manager);
-      const planned = counted ? await this.notifications.plan(manager, ...this.publishedEvents(id, input.postId, user.id, input.parentId ?? null)) : [];
+      const planned = counted ? await this.notifications.prepare(manager, ...this.publishedEvents(id, input.postId, user.id, input.parentId ?? null)) : [];
 
       // The locks: the post first (a held comment is not counted, but locks it all the same).
       post = await this.comments.addToPublishedPostComments(manager, input.postId, counted ? 1 : 0);

@@ -22,6 +22,10 @@ interface Recipient {
 
 /** One notification to write: a recipient of an event and how they are told. */
 export interface PlannedNotification {
+  /** Drawn by `prepare` (the rows are written later, with these ids). */
+  id: number;
+  /** Its delivery row's id when it is e-mailed now (its job, already enqueued, names it). */
+  deliveryId: number | null;
   userId: number;
   type: NotificationType;
   actorId: number;
@@ -59,15 +63,17 @@ export class NotificationsService {
   ) {}
 
   async record(manager: EntityManager, ...events: NotificationEvent[]): Promise<void> {
-    await this.write(manager, await this.plan(manager, ...events));
+    await this.write(manager, await this.prepare(manager, ...events));
   }
 
   /**
-   * Who the events tell and by which channels, read (one query an event) without writing: a
-   * comment create plans before it takes its thread's locks and writes under them (issue 19 §3).
+   * Everything but the rows: who the events tell and by which channels (one query an event), the
+   * rows' ids (drawn from their sequences), and the e-mail and digest jobs (the caller's
+   * transaction: they commit or roll back with the rows). A comment create prepares before it
+   * takes its thread's locks and only `write()`s under them (issue 19 §3).
    */
-  async plan(manager: EntityManager, ...events: NotificationEvent[]): Promise<PlannedNotification[]> {
-    const planned: PlannedNotification[] = [];
+  async prepare(manager: EntityManager, ...events: NotificationEvent[]): Promise<PlannedNotification[]> {
+    const planned: Omit<PlannedNotification, 'id' | 'deliveryId'>[] = [];
     for (const event of events) {
       const type = event.type as NotificationType;
       const query = this.recipients(event);
@@ -101,29 +107,39 @@ export class NotificationsService {
         });
       }
     }
-    return planned;
+    if (!planned.length) return [];
+    // CASE draws a delivery id only for the rows e-mailed now.
+    const ids: { id: number; delivery_id: number | null }[] = await manager.query(
+      `SELECT nextval(pg_get_serial_sequence('notifications', 'id'))::int AS id,
+              CASE WHEN email_now THEN nextval(pg_get_serial_sequence('notification_deliveries', 'id'))::int END AS delivery_id
+         FROM unnest($1::bool[]) WITH ORDINALITY AS t(email_now, ord) ORDER BY ord`,
+      [planned.map((n) => n.emailNow)],
+    );
+    const prepared = planned.map((n, index) => ({ ...n, id: ids[index].id, deliveryId: ids[index].delivery_id }));
+    await this.jobs.enqueueMany(
+      manager,
+      EMAIL_QUEUE,
+      prepared.flatMap((n) => (n.deliveryId === null ? [] : [{ deliveryId: n.deliveryId }])),
+    );
+    for (const n of prepared) if (n.digest) await this.scheduleDigest(manager, n.userId, n.lastDigestAt);
+    return prepared;
   }
 
-  /**
-   * Writes planned notifications: every row (and the delivery row of each one e-mailed now) in one
-   * statement, their e-mail jobs in another, then a digest job for each digest reader.
-   */
-  async write(manager: EntityManager, planned: PlannedNotification[]): Promise<void> {
-    if (!planned.length) return;
-    const column = <K extends keyof PlannedNotification>(key: K) => planned.map((n) => n[key]);
-    // Two INSERTs of one statement (both run, read or not): the rows e-mailed now return their ids for their delivery rows.
-    const columns = 'user_id, type, actor_id, post_id, comment_id, reason, in_app, digest_pending';
-    const deliveries: { id: number }[] = await manager.query(
+  /** Writes prepared notifications: every row and the delivery row of each one e-mailed now, in one statement. */
+  async write(manager: EntityManager, prepared: PlannedNotification[]): Promise<void> {
+    if (!prepared.length) return;
+    const column = <K extends keyof PlannedNotification>(key: K) => prepared.map((n) => n[key]);
+    const columns = 'id, user_id, type, actor_id, post_id, comment_id, reason, in_app, digest_pending';
+    await manager.query(
       `WITH input AS (
-         SELECT * FROM unnest($1::int[], $2::varchar[], $3::int[], $4::int[], $5::int[], $6::varchar[], $7::bool[], $8::bool[], $9::bool[])
-           AS t(${columns}, email_now)
-       ), emailed AS (
-         INSERT INTO notifications (${columns}) SELECT ${columns} FROM input WHERE email_now RETURNING id, user_id
-       ), quiet AS (
-         INSERT INTO notifications (${columns}) SELECT ${columns} FROM input WHERE NOT email_now
+         SELECT * FROM unnest($1::int[], $2::int[], $3::varchar[], $4::int[], $5::int[], $6::int[], $7::varchar[], $8::bool[], $9::bool[], $10::int[])
+           AS t(${columns}, delivery_id)
+       ), written AS (
+         INSERT INTO notifications (${columns}) SELECT ${columns} FROM input
        )
-       INSERT INTO notification_deliveries (user_id, notification_id) SELECT user_id, id FROM emailed RETURNING id`,
+       INSERT INTO notification_deliveries (id, user_id, notification_id) SELECT delivery_id, user_id, id FROM input WHERE delivery_id IS NOT NULL`,
       [
+        column('id'),
         column('userId'),
         column('type'),
         column('actorId'),
@@ -132,15 +148,9 @@ export class NotificationsService {
         column('reason'),
         column('inApp'),
         column('digest'),
-        column('emailNow'),
+        column('deliveryId'),
       ],
     );
-    await this.jobs.enqueueMany(
-      manager,
-      EMAIL_QUEUE,
-      deliveries.map((delivery) => ({ deliveryId: delivery.id })),
-    );
-    for (const n of planned) if (n.digest) await this.scheduleDigest(manager, n.userId, n.lastDigestAt);
   }
 
   /**
