@@ -68,9 +68,9 @@ export class NotificationsService {
 
   /**
    * Everything but the rows: who the events tell and by which channels (one query an event), the
-   * rows' ids (drawn from their sequences), and the e-mail and digest jobs (the caller's
-   * transaction: they commit or roll back with the rows). A comment create prepares before it
-   * takes its thread's locks and only `write()`s under them (issue 19 §3).
+   * rows' ids (drawn from their sequences), and the e-mail jobs (the caller's transaction: they
+   * commit or roll back with the rows). A comment create prepares before it takes its thread's
+   * locks and only `write()`s under them (issue 19 §3).
    */
   async prepare(manager: EntityManager, ...events: NotificationEvent[]): Promise<PlannedNotification[]> {
     const planned: Omit<PlannedNotification, 'id' | 'deliveryId'>[] = [];
@@ -121,11 +121,10 @@ export class NotificationsService {
       EMAIL_QUEUE,
       prepared.flatMap((n) => (n.deliveryId === null ? [] : [{ deliveryId: n.deliveryId }])),
     );
-    for (const n of prepared) if (n.digest) await this.scheduleDigest(manager, n.userId, n.lastDigestAt);
     return prepared;
   }
 
-  /** Writes prepared notifications: every row and the delivery row of each one e-mailed now, in one statement. */
+  /** Writes prepared notifications: every row and the delivery row of each one e-mailed now in one statement, then the digest jobs. */
   async write(manager: EntityManager, prepared: PlannedNotification[]): Promise<void> {
     if (!prepared.length) return;
     const column = <K extends keyof PlannedNotification>(key: K) => prepared.map((n) => n[key]);
@@ -151,6 +150,9 @@ export class NotificationsService {
         column('deliveryId'),
       ],
     );
+    // Here, not in prepare(): a digest job is one per reader (singleton), so a second writer waits for the
+    // first; taken under the event's locks, as every other writer of it does, the wait never closes a circle.
+    for (const n of prepared) if (n.digest) await this.scheduleDigest(manager, n.userId, n.lastDigestAt);
   }
 
   /**
