@@ -91,6 +91,24 @@ describe('Job queue', () => {
     expect(await job('rolled-back')).toBeUndefined();
   });
 
+  it('several jobs written in one statement (enqueueMany) commit or roll back with the transaction, with this instance\'s retry settings', async () => {
+    const jobs = t.app.get(JobsService);
+    await db.transaction((manager) => jobs.enqueueMany(manager, QUEUE, [{ key: 'many-a' }, { key: 'many-b' }]));
+    await expect(
+      db.transaction(async (manager) => {
+        await jobs.enqueueMany(manager, QUEUE, [{ key: 'many-gone-a' }, { key: 'many-gone-b' }]);
+        expect(await manager.query(`SELECT 1 FROM pgboss.job WHERE data->>'key' LIKE 'many-gone-%'`)).toHaveLength(2);
+        throw new Error('the change fails');
+      }),
+    ).rejects.toThrow('the change fails');
+    for (const key of ['many-a', 'many-b']) {
+      expect(await until(() => job(key), (row) => row?.state === 'completed', key)).toMatchObject({ retry_limit: 2, retry_backoff: true });
+      expect(echo.runs.filter((run) => run.key === key)).toEqual([{ key, retryCount: 0, lastAttempt: false }]);
+    }
+    expect(await job('many-gone-a')).toBeUndefined();
+    expect(await job('many-gone-b')).toBeUndefined();
+  });
+
   it('a failing job is retried with backoff, and fails for good after the last retry', async () => {
     const jobs = t.app.get(JobsService);
     await db.transaction(async (manager) => {

@@ -276,6 +276,29 @@ describe('Notifications', () => {
     expect((await db.query('SELECT count(*)::int AS n FROM comments WHERE post_id = $1', [post.id]))[0].n).toBe(before.comments);
   });
 
+  it('concurrent replies to one busy thread: the counts stay exact and each reply is told exactly once (row, delivery, e-mail job)', async () => {
+    const post = await publishedPost();
+    const target = await createReader(t);
+    const repliers = await Promise.all([createReader(t), createReader(t), createReader(t)]);
+    const parent = await comment(target, post.id, 'A busy thread');
+    const replies = await Promise.all(Array.from({ length: 12 }, (_, i) => comment(repliers[i % 3], post.id, `Busy reply ${i} ${uid()}`, parent)));
+    const [counts] = await db.query('SELECT (SELECT reply_count FROM comments WHERE id = $1) AS replies, (SELECT comment_count FROM posts WHERE id = $2) AS comments', [parent, post.id]);
+    expect(counts).toEqual({ replies: 12, comments: 13 });
+    const told = await db.query(
+      `SELECT n.comment_id, count(d.id)::int AS deliveries FROM notifications n LEFT JOIN notification_deliveries d ON d.notification_id = n.id
+        WHERE n.user_id = $1 AND n.type = 'COMMENT_REPLY' GROUP BY n.comment_id ORDER BY n.comment_id`,
+      [target.id],
+    );
+    expect(told).toEqual([...replies].sort((a, b) => a - b).map((id) => ({ comment_id: id, deliveries: 1 })));
+    const [jobs] = await db.query(
+      `SELECT count(*)::int AS n FROM pgboss.job j JOIN notification_deliveries d ON d.id = (j.data->>'deliveryId')::int WHERE j.name = 'notification-email' AND d.user_id = $1`,
+      [target.id],
+    );
+    expect(jobs.n).toBe(12);
+    // The post's author: one in-app entry per comment, none e-mailed.
+    expect((await typesOn(author, post.id)).filter((type) => type === 'POST_COMMENT')).toHaveLength(13);
+  });
+
   it('SMTP failure: retried with backoff, then recorded FAILED with the reason; a later success is SENT once', async () => {
     const post = await publishedPost();
     const target = await createReader(t);

@@ -4,6 +4,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import type { SortDirection } from '../common/pagination/sort';
 import type { CommentActivityRow, CommentRow } from './comment.mapper';
 import { CommentModeration } from './entities/comment.entity';
+import { PostStatus } from '../posts/entities/post.entity';
 
 /** A comment's columns and its author's public ones (`c` = comments, `u` = users, left-joined). */
 const COMMENT_COLUMNS = `c.id, c.post_id, c.parent_id, c.content, c.level, c.reply_count, c.deleted_at, c.created_at, c.updated_at, c.moderation,
@@ -76,6 +77,19 @@ export class CommentsRepository {
    */
   async lockPost(manager: EntityManager, postId: number): Promise<PostRef | undefined> {
     const rows = (await manager.query('SELECT id, status, slug, author_id FROM posts WHERE id = $1 FOR NO KEY UPDATE', [postId])) as PostRef[];
+    return rows[0];
+  }
+
+  /**
+   * Adds to a PUBLISHED post's comment_count and returns it: the post's lock, as lockPost takes it,
+   * for a comment create that reads everything first and locks last (issue 19 §3). Undefined when
+   * the post is gone or no longer published: the create stops there.
+   */
+  async addToPublishedPostComments(manager: EntityManager, postId: number, delta: number): Promise<PostRef | undefined> {
+    const [rows] = (await manager.query(
+      `UPDATE posts SET comment_count = GREATEST(comment_count + $2, 0) WHERE id = $1 AND status = $3 RETURNING id, status, slug, author_id`,
+      [postId, delta, PostStatus.PUBLISHED],
+    )) as [PostRef[], number];
     return rows[0];
   }
 
@@ -166,6 +180,20 @@ export class CommentsRepository {
     return rows[0];
   }
 
+  /** The comment as `lock` returns it, without the lock (read again under it before any write). */
+  async peek(manager: EntityManager, id: number): Promise<CommentLockRow | undefined> {
+    const rows = (await manager.query('SELECT id, post_id, user_id, parent_id, level, reply_count, deleted_at, moderation FROM comments WHERE id = $1', [
+      id,
+    ])) as CommentLockRow[];
+    return rows[0];
+  }
+
+  /** A new comment's id, drawn before it is written (its notifications are planned with it). */
+  async nextId(manager: EntityManager): Promise<number> {
+    const [row] = (await manager.query(`SELECT nextval(pg_get_serial_sequence('comments', 'id'))::int AS id`)) as { id: number }[];
+    return row.id;
+  }
+
   /** Adds to a comment's reply count (locks its row); returns the row after the change. */
   async addToReplyCount(manager: EntityManager, id: number, delta: number): Promise<CommentLockRow | undefined> {
     const [rows] = (await manager.query(
@@ -176,15 +204,17 @@ export class CommentsRepository {
     return rows[0];
   }
 
+  /** Writes a comment with its id from `nextId` and returns it as `findOne` does (one statement). */
   async insert(
     manager: EntityManager,
-    values: { postId: number; userId: number; parentId: number | null; level: number; content: string; moderation: CommentModeration },
-  ): Promise<number> {
+    values: { id: number; postId: number; userId: number; parentId: number | null; level: number; content: string; moderation: CommentModeration },
+  ): Promise<CommentRow> {
     const [row] = (await manager.query(
-      'INSERT INTO comments (post_id, user_id, parent_id, level, content, moderation) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id',
-      [values.postId, values.userId, values.parentId, values.level, values.content, values.moderation],
-    )) as { id: number }[];
-    return row.id;
+      `WITH c AS (INSERT INTO comments (id, post_id, user_id, parent_id, level, content, moderation) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING *)
+       SELECT ${COMMENT_COLUMNS} FROM c LEFT JOIN users u ON u.id = c.user_id`,
+      [values.id, values.postId, values.userId, values.parentId, values.level, values.content, values.moderation],
+    )) as CommentRow[];
+    return row;
   }
 
   /** New content of a live comment; updated_at marks the edit. False when it is gone or deleted. */

@@ -5,6 +5,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import type { AuthUser } from '../common/auth-user';
 import type { SortDirection } from '../common/pagination/sort';
 import { NotificationsService } from '../notifications/notifications.service';
+import type { NotificationEvent } from '../notifications/notification.types';
 import { PostStatus } from '../posts/entities/post.entity';
 import { PostsService } from '../posts/posts.service';
 import { RoleName } from '../users/entities/role.entity';
@@ -130,6 +131,14 @@ export class CommentsService {
     };
   }
 
+  /**
+   * Reads first, locks last (issue 19 §3: replies to one busy thread queue on its locks): the
+   * checks, the holding rules and the notifications' recipients are read (and their e-mail jobs
+   * written, invisible until the commit) without locks; then the post's counter update takes the
+   * post's lock (re-checking it is still published) and the parent's reply_count update its row's
+   * lock (re-checking the parent), in the writers' order, and only the comment and its
+   * notification rows are written under them, in one transaction.
+   */
   async create(input: CommentCreateInput, user: AuthUser): Promise<CreatedComment> {
     let post: PostRef | undefined;
     // Read back inside the transaction: once committed, the post (and the comment) may be deleted at once.
@@ -137,19 +146,14 @@ export class CommentsService {
     const row = await this.dataSource.transaction(async (manager) => {
       // A muted user learns it first, whatever the post (issue 19).
       await this.policy.assertMayComment(manager, user.id);
-      post = await this.comments.lockPost(manager, input.postId);
-      if (!post || post.status !== PostStatus.PUBLISHED) throw new NotFoundException(CommentsMessages.POST_NOT_FOUND);
+      const found = await this.comments.findPost(input.postId, manager);
+      if (!found || found.status !== PostStatus.PUBLISHED) throw new NotFoundException(CommentsMessages.POST_NOT_FOUND);
       const moderation = (await this.policy.holdReason(manager, user.id, input.content)) ? CommentModeration.HELD : CommentModeration.VISIBLE;
       counted = moderation === CommentModeration.VISIBLE;
       let parentId: number | null = null;
       let level = 0;
       if (input.parentId) {
-        const parent = await this.comments.lock(manager, input.parentId);
-        // Another reader's HELD comment does not exist for this caller.
-        if (!parent || parent.deleted_at || (parent.moderation === CommentModeration.HELD && parent.user_id !== user.id)) {
-          throw new NotFoundException(CommentsMessages.NOT_FOUND);
-        }
-        if (parent.post_id !== input.postId) throw fieldError('parentId', CommentsMessages.PARENT_OTHER_POST);
+        const parent = this.replyTarget(await this.comments.peek(manager, input.parentId), input.postId, user);
         if (parent.level < MAX_COMMENT_LEVEL) {
           parentId = parent.id;
           level = parent.level + 1;
@@ -158,15 +162,23 @@ export class CommentsService {
           parentId = parent.parent_id;
           level = MAX_COMMENT_LEVEL;
         }
-        // A held reply is not counted yet, but the parent's row is locked all the same (as every reply locks it).
-        await this.comments.addToReplyCount(manager, parentId as number, counted ? 1 : 0);
       }
-      const newId = await this.comments.insert(manager, { postId: input.postId, userId: user.id, parentId, level, content: input.content, moderation });
-      if (counted) {
-        await this.posts.adjustCounters(manager, input.postId, { comments: 1 });
-        await this.notifyPublished(manager, newId, user.id, input.parentId ?? null);
+      const id = await this.comments.nextId(manager);
+      const planned = counted ? await this.notifications.prepare(manager, ...this.publishedEvents(id, input.postId, user.id, input.parentId ?? null)) : [];
+
+      // The locks: the post first (a held comment is not counted, but locks it all the same).
+      post = await this.comments.addToPublishedPostComments(manager, input.postId, counted ? 1 : 0);
+      if (!post) throw new NotFoundException(CommentsMessages.POST_NOT_FOUND);
+      if (input.parentId) {
+        // Child before parent: the comment replied to, when the reply goes under its parent (level 3).
+        if (input.parentId !== parentId) this.replyTarget(await this.comments.lock(manager, input.parentId), input.postId, user);
+        const parent = await this.comments.addToReplyCount(manager, parentId as number, counted ? 1 : 0);
+        if (input.parentId === parentId) this.replyTarget(parent, input.postId, user);
+        else if (!parent) throw new NotFoundException(CommentsMessages.NOT_FOUND);
       }
-      return (await this.comments.findOne(newId, manager)) as CommentRow;
+      const created = await this.comments.insert(manager, { id, postId: input.postId, userId: user.id, parentId, level, content: input.content, moderation });
+      await this.notifications.write(manager, planned);
+      return created;
     });
     if (post) {
       if (counted) await this.countersChanged(post);
@@ -176,14 +188,27 @@ export class CommentsService {
     return { comment: toCommentResponse(row, [], { userId: user.id, moderates, reported: new Set() }), isReply: !!input.parentId };
   }
 
+  /** The comment replied to, when this user may reply to it on this post: 404 otherwise (another reader's HELD comment does not exist for them). */
+  private replyTarget(parent: CommentLockRow | undefined, postId: number, user: AuthUser): CommentLockRow {
+    if (!parent || parent.deleted_at || (parent.moderation === CommentModeration.HELD && parent.user_id !== user.id)) {
+      throw new NotFoundException(CommentsMessages.NOT_FOUND);
+    }
+    if (parent.post_id !== postId) throw fieldError('parentId', CommentsMessages.PARENT_OTHER_POST);
+    return parent;
+  }
+
   /**
    * The notifications of a comment that readers can now see, with it or not at all (issue 19): the
    * replied-to author and the post's author. A HELD comment gets them when it is approved
    * (ModerationService.restore), not before.
    */
-  async notifyPublished(manager: EntityManager, commentId: number, actorId: number, repliedToId: number | null): Promise<void> {
-    if (repliedToId) await this.notifications.record(manager, { type: 'COMMENT_REPLY', actorId, commentId, repliedToId });
-    await this.notifications.record(manager, { type: 'POST_COMMENT', actorId, commentId, repliedToId: repliedToId ?? undefined });
+  async notifyPublished(manager: EntityManager, comment: { id: number; postId: number; actorId: number; repliedToId: number | null }): Promise<void> {
+    await this.notifications.record(manager, ...this.publishedEvents(comment.id, comment.postId, comment.actorId, comment.repliedToId));
+  }
+
+  private publishedEvents(commentId: number, postId: number, actorId: number, repliedToId: number | null): NotificationEvent[] {
+    const onPost: NotificationEvent = { type: 'POST_COMMENT', actorId, commentId, postId, repliedToId: repliedToId ?? undefined };
+    return repliedToId ? [{ type: 'COMMENT_REPLY', actorId, commentId, repliedToId }, onPost] : [onPost];
   }
 
   /** The owner changes the text of a live comment on a published post. */

@@ -81,14 +81,32 @@ export class JobsService implements OnApplicationBootstrap, OnModuleDestroy {
 
   /** Writes a job with the caller's transaction (`manager` of `dataSource.transaction`). */
   async enqueue(manager: EntityManager, name: string, data: object, options: EnqueueOptions = {}): Promise<string | null> {
+    return this.boss.send(name, data, { ...this.jobSettings(), ...options, db: this.executor(manager) });
+  }
+
+  /** Several jobs of one queue in one statement, with the caller's transaction (no singleton or delay options). */
+  async enqueueMany(manager: EntityManager, name: string, data: object[]): Promise<void> {
+    if (!data.length) return;
+    const { retryLimit, retryDelay, retryBackoff, expireInSeconds } = this.jobSettings();
+    await this.boss.insert(
+      data.map((item) => ({ name, data: item, retryLimit, retryDelay, retryBackoff, expireInSeconds })),
+      { db: this.executor(manager) },
+    );
+  }
+
+  /** This instance's settings on every job: a queue keeps the settings of whichever instance created it. */
+  private jobSettings(): Required<Pick<EnqueueOptions, 'retryLimit' | 'retryDelay' | 'retryBackoff' | 'expireInSeconds'>> {
+    const { retryLimit, retryDelaySeconds, expireSeconds } = this.config.jobs;
+    return { retryLimit, retryDelay: retryDelaySeconds, retryBackoff: true, expireInSeconds: expireSeconds };
+  }
+
+  /** pg-boss's SQL through the caller's transaction. */
+  private executor(manager: EntityManager): PgBoss.Db {
     const runner = manager.queryRunner;
-    const db: PgBoss.Db = {
+    return {
       executeSql: async (text, values) =>
         runner ? { rows: (await runner.query(text, values, true)).records } : { rows: (await manager.query(text, values)) as unknown[] },
     };
-    // This instance's settings on every job: a queue keeps the settings of whichever instance created it.
-    const { retryLimit, retryDelaySeconds, expireSeconds } = this.config.jobs;
-    return this.boss.send(name, data, { retryLimit, retryDelay: retryDelaySeconds, retryBackoff: true, expireInSeconds: expireSeconds, ...options, db });
   }
 
   async onApplicationBootstrap(): Promise<void> {

@@ -118,7 +118,7 @@ export class ModerationService {
       await this.moveCounters(manager, comment, +1);
       // An approved HELD comment is published now: its reply and post-comment notifications go out now, not before.
       if (comment.moderation === CommentModeration.HELD && comment.user_id !== null) {
-        await this.commentsService.notifyPublished(manager, id, comment.user_id, comment.parent_id);
+        await this.commentsService.notifyPublished(manager, { id, postId: comment.post_id, actorId: comment.user_id, repliedToId: comment.parent_id });
       }
       await this.audit.record(manager, {
         type: AuditType.COMMENT_RESTORED,

@@ -20,6 +20,26 @@ interface Recipient {
   last_digest_at: Date | null;
 }
 
+/** One notification to write: a recipient of an event and how they are told. */
+export interface PlannedNotification {
+  /** Drawn by `prepare` (the rows are written later, with these ids). */
+  id: number;
+  /** Its delivery row's id when it is e-mailed now (its job, already enqueued, names it). */
+  deliveryId: number | null;
+  userId: number;
+  type: NotificationType;
+  actorId: number;
+  postId: number | null;
+  commentId: number | null;
+  reason: string | null;
+  inApp: boolean;
+  /** An e-mail of its own now (a delivery row and its job). */
+  emailNow: boolean;
+  /** Waits for the recipient's hourly digest. */
+  digest: boolean;
+  lastDigestAt: Date | null;
+}
+
 /** Who an event tells and what the entry points at, as SQL: `$1` the type, `$2` the actor, then the query's own. */
 interface RecipientQuery {
   sql: string;
@@ -42,45 +62,97 @@ export class NotificationsService {
     @Inject(NOTIFICATION_CLOCK) private readonly clock: NotificationClock,
   ) {}
 
-  async record(manager: EntityManager, event: NotificationEvent): Promise<void> {
-    const type = event.type as NotificationType;
-    const query = this.recipients(event);
-    // One round trip: the recipients (never the actor) with their preference and digest settings.
-    const recipients: Recipient[] = await manager.query(
-      `WITH r AS (${query.sql})
-       SELECT DISTINCT ON (r.user_id) r.user_id, r.post_id, p.in_app, p.email, s.digest, s.last_digest_at
-         FROM r
-         LEFT JOIN notification_preferences p ON p.user_id = r.user_id AND p.type = $1
-         LEFT JOIN notification_settings s ON s.user_id = r.user_id
-        WHERE r.user_id IS NOT NULL AND r.user_id <> $2
-        ORDER BY r.user_id`,
-      [type, event.actorId, ...query.params],
-    );
-    for (const row of recipients) {
-      const inApp = row.in_app ?? DEFAULT_CHANNELS[type].inApp;
-      const email = row.email ?? DEFAULT_CHANNELS[type].email;
-      if (!inApp && !email) continue;
-      const digest = email && !!row.digest;
-      const values = [row.user_id, type, event.actorId, row.post_id, query.commentId, query.reason, inApp, digest];
-      if (!email || digest) {
-        await manager.query(
-          `INSERT INTO notifications (user_id, type, actor_id, post_id, comment_id, reason, in_app, digest_pending) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-          values,
-        );
-        if (digest) await this.scheduleDigest(manager, row.user_id, row.last_digest_at);
-        continue;
-      }
-      // The notification and its delivery row in one statement, then the e-mail job.
-      const [delivery]: { id: number }[] = await manager.query(
-        `WITH n AS (
-           INSERT INTO notifications (user_id, type, actor_id, post_id, comment_id, reason, in_app, digest_pending)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id, user_id
-         )
-         INSERT INTO notification_deliveries (user_id, notification_id) SELECT user_id, id FROM n RETURNING id`,
-        values,
+  async record(manager: EntityManager, ...events: NotificationEvent[]): Promise<void> {
+    await this.write(manager, await this.prepare(manager, ...events));
+  }
+
+  /**
+   * Everything but the rows: who the events tell and by which channels (one query an event), the
+   * rows' ids (drawn from their sequences), and the e-mail jobs (the caller's transaction: they
+   * commit or roll back with the rows). A comment create prepares before it takes its thread's
+   * locks and only `write()`s under them (issue 19 §3).
+   */
+  async prepare(manager: EntityManager, ...events: NotificationEvent[]): Promise<PlannedNotification[]> {
+    const planned: Omit<PlannedNotification, 'id' | 'deliveryId'>[] = [];
+    for (const event of events) {
+      const type = event.type as NotificationType;
+      const query = this.recipients(event);
+      // The recipients (never the actor) with their preference and digest settings.
+      const recipients: Recipient[] = await manager.query(
+        `WITH r AS (${query.sql})
+         SELECT DISTINCT ON (r.user_id) r.user_id, r.post_id, p.in_app, p.email, s.digest, s.last_digest_at
+           FROM r
+           LEFT JOIN notification_preferences p ON p.user_id = r.user_id AND p.type = $1
+           LEFT JOIN notification_settings s ON s.user_id = r.user_id
+          WHERE r.user_id IS NOT NULL AND r.user_id <> $2
+          ORDER BY r.user_id`,
+        [type, event.actorId, ...query.params],
       );
-      await this.jobs.enqueue(manager, EMAIL_QUEUE, { deliveryId: delivery.id });
+      for (const row of recipients) {
+        const inApp = row.in_app ?? DEFAULT_CHANNELS[type].inApp;
+        const email = row.email ?? DEFAULT_CHANNELS[type].email;
+        if (!inApp && !email) continue;
+        const digest = email && !!row.digest;
+        planned.push({
+          userId: row.user_id,
+          type,
+          actorId: event.actorId,
+          postId: row.post_id,
+          commentId: query.commentId,
+          reason: query.reason,
+          inApp,
+          emailNow: email && !digest,
+          digest,
+          lastDigestAt: row.last_digest_at,
+        });
+      }
     }
+    if (!planned.length) return [];
+    // CASE draws a delivery id only for the rows e-mailed now.
+    const ids: { id: number; delivery_id: number | null }[] = await manager.query(
+      `SELECT nextval(pg_get_serial_sequence('notifications', 'id'))::int AS id,
+              CASE WHEN email_now THEN nextval(pg_get_serial_sequence('notification_deliveries', 'id'))::int END AS delivery_id
+         FROM unnest($1::bool[]) WITH ORDINALITY AS t(email_now, ord) ORDER BY ord`,
+      [planned.map((n) => n.emailNow)],
+    );
+    const prepared = planned.map((n, index) => ({ ...n, id: ids[index].id, deliveryId: ids[index].delivery_id }));
+    await this.jobs.enqueueMany(
+      manager,
+      EMAIL_QUEUE,
+      prepared.flatMap((n) => (n.deliveryId === null ? [] : [{ deliveryId: n.deliveryId }])),
+    );
+    return prepared;
+  }
+
+  /** Writes prepared notifications: every row and the delivery row of each one e-mailed now in one statement, then the digest jobs. */
+  async write(manager: EntityManager, prepared: PlannedNotification[]): Promise<void> {
+    if (!prepared.length) return;
+    const column = <K extends keyof PlannedNotification>(key: K) => prepared.map((n) => n[key]);
+    const columns = 'id, user_id, type, actor_id, post_id, comment_id, reason, in_app, digest_pending';
+    await manager.query(
+      `WITH input AS (
+         SELECT * FROM unnest($1::int[], $2::int[], $3::varchar[], $4::int[], $5::int[], $6::int[], $7::varchar[], $8::bool[], $9::bool[], $10::int[])
+           AS t(${columns}, delivery_id)
+       ), written AS (
+         INSERT INTO notifications (${columns}) SELECT ${columns} FROM input
+       )
+       INSERT INTO notification_deliveries (id, user_id, notification_id) SELECT delivery_id, user_id, id FROM input WHERE delivery_id IS NOT NULL`,
+      [
+        column('id'),
+        column('userId'),
+        column('type'),
+        column('actorId'),
+        column('postId'),
+        column('commentId'),
+        column('reason'),
+        column('inApp'),
+        column('digest'),
+        column('deliveryId'),
+      ],
+    );
+    // Here, not in prepare(): a digest job is one per reader (singleton), so a second writer waits for the
+    // first; taken under the event's locks, as every other writer of it does, the wait never closes a circle.
+    for (const n of prepared) if (n.digest) await this.scheduleDigest(manager, n.userId, n.lastDigestAt);
   }
 
   /**
@@ -101,9 +173,9 @@ export class NotificationsService {
       case 'POST_COMMENT':
         // The post's author, unless the comment answers their own comment (then they are told once, as a reply).
         return {
-          sql: `SELECT p.author_id AS user_id, c.post_id FROM comments c JOIN posts p ON p.id = c.post_id LEFT JOIN comments target ON target.id = $4
-                 WHERE c.id = $3 AND p.author_id IS DISTINCT FROM target.user_id`,
-          params: [event.commentId, event.repliedToId ?? null],
+          sql: `SELECT p.author_id AS user_id, p.id AS post_id FROM posts p LEFT JOIN comments target ON target.id = $4
+                 WHERE p.id = $3 AND p.author_id IS DISTINCT FROM target.user_id`,
+          params: [event.postId, event.repliedToId ?? null],
           commentId: event.commentId,
           reason: null,
         };
