@@ -174,7 +174,8 @@ export default function SearchBox() {
           </li>
         ))}
       </ul>
-      <span className="sr-only" role="status" aria-live="polite">
+      {/* A live region without role="status": on every page, beside the page's own status notice. */}
+      <span className="sr-only" aria-live="polite" aria-atomic="true" data-search-status>
         {status}
       </span>
     </form>
