@@ -1,10 +1,17 @@
-import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError, loadConfig } from './env';
 
 describe('loadConfig', () => {
-  const dataDir = () => mkdtempSync(join(tmpdir(), 'inkwell-config-'));
+  // Each run made ~26 folders in /tmp and left them: they are removed after the suite.
+  const made: string[] = [];
+  const dataDir = () => {
+    const dir = mkdtempSync(join(tmpdir(), 'inkwell-config-'));
+    made.push(dir);
+    return dir;
+  };
+  afterAll(() => made.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
 
   it('applies the documented defaults', () => {
     const dir = dataDir();
