@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { readFileSync } from 'node:fs';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { ContentEvents } from '../common/content-events';
 import { loadConfig } from '../config/env';
 import { createDataSource, ensureDatabase } from '../database/data-source';
@@ -43,17 +43,36 @@ interface ExplainedPlan {
 
 const SEARCH_INDEX_DEFINITION = `(indexdef ILIKE '%search_document%' OR indexdef ILIKE '%search_head%' OR indexdef ILIKE '%gin_trgm_ops%')`;
 
-/** A DataSource whose query() first records the statement's EXPLAIN ANALYZE times into `sink`, then runs it. */
+type Query = (sql: string, parameters?: unknown[]) => Promise<unknown>;
+
+/** `run` with each SELECT / WITH statement's EXPLAIN ANALYZE times recorded into `sink` first (SET and the like cannot be explained). */
+function explainingQuery(run: Query, sink: StatementTime[]): Query {
+  return async (sql, parameters) => {
+    if (/^\s*(SELECT|WITH)\b/i.test(sql)) {
+      const [row] = (await run(`EXPLAIN (ANALYZE, FORMAT JSON) ${sql}`, parameters)) as { 'QUERY PLAN': ExplainedPlan[] }[];
+      const plan = row['QUERY PLAN'][0];
+      sink.push({ planningMs: plan['Planning Time'], executionMs: plan['Execution Time'] });
+    }
+    return run(sql, parameters);
+  };
+}
+
+/**
+ * A DataSource whose statements are explained first (explainingQuery): its own query() and the
+ * query() of the managers its transactions hand out (the search runs in one, after SET LOCAL).
+ */
 function explaining(dataSource: DataSource, sink: StatementTime[]): DataSource {
+  const explainingManager = (manager: EntityManager) =>
+    new Proxy(manager, {
+      get: (target, property, receiver) => (property === 'query' ? explainingQuery(target.query.bind(target), sink) : Reflect.get(target, property, receiver)),
+    });
   return new Proxy(dataSource, {
     get(target, property, receiver) {
-      if (property !== 'query') return Reflect.get(target, property, receiver);
-      return async (sql: string, parameters?: unknown[]) => {
-        const [row] = (await target.query(`EXPLAIN (ANALYZE, FORMAT JSON) ${sql}`, parameters)) as { 'QUERY PLAN': ExplainedPlan[] }[];
-        const plan = row['QUERY PLAN'][0];
-        sink.push({ planningMs: plan['Planning Time'], executionMs: plan['Execution Time'] });
-        return target.query(sql, parameters);
-      };
+      if (property === 'query') return explainingQuery(target.query.bind(target), sink);
+      if (property === 'transaction') {
+        return <T>(work: (manager: EntityManager) => Promise<T>) => target.transaction((manager) => work(explainingManager(manager)));
+      }
+      return Reflect.get(target, property, receiver);
     },
   });
 }
