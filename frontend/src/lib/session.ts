@@ -42,6 +42,10 @@ export interface SessionUser {
   createdAt: string | null;
   updatedAt: string | null;
   lastLoginAt: string | null;
+  /** A comment mute (issue 19): its end, or for good, and the reason; the post page says it in place of the comment form. */
+  commentingMutedUntil: string | null;
+  commentingMutedForever: boolean;
+  commentingMutedReason: string | null;
 }
 
 const text = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);
@@ -82,6 +86,9 @@ export function toSessionUser(profile: unknown): SessionUser | undefined {
     createdAt: text(p.createdAt),
     updatedAt: text(p.updatedAt),
     lastLoginAt: text(p.lastLoginAt),
+    commentingMutedUntil: text(p.commentingMutedUntil),
+    commentingMutedForever: p.commentingMutedForever === true,
+    commentingMutedReason: text(p.commentingMutedReason),
   };
 }
 
