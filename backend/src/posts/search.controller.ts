@@ -16,7 +16,7 @@ export class SearchController {
   @ApiOperation({
     summary:
       'Full-text search over published posts (title, summary, tags, body; accents optional), best first; "quoted phrase", -word, or. ' +
-      'When nothing matches, a query with misspelt words corrected (didYouMean) and its hits. size defaults to 10, clamped to 1–100',
+      'When nothing matches, a query with misspelt words corrected (didYouMean) and its hits. totalElements is the exact number of matches, and paging reaches every one. size defaults to 10, clamped to 1–100',
   })
   @ApiEnvelope(SearchPageDto)
   @ApiErrors(400)

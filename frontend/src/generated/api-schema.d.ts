@@ -872,7 +872,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Full-text search over published posts (title, summary, tags, body; accents optional), best first; "quoted phrase", -word, or. When nothing matches, a query with misspelt words corrected (didYouMean) and its hits. size defaults to 10, clamped to 1–100 */
+        /** Full-text search over published posts (title, summary, tags, body; accents optional), best first; "quoted phrase", -word, or. When nothing matches, a query with misspelt words corrected (didYouMean) and its hits. totalElements is the exact number of matches, and paging reaches every one. size defaults to 10, clamped to 1–100 */
         get: operations["searchPosts"];
         put?: never;
         post?: never;
@@ -2767,7 +2767,6 @@ export interface components {
              */
             query: string;
             size: number;
-            /** @description The exact number of published posts matching the query and filters; paging reaches every one (README, "Search") */
             totalElements: number;
             totalPages: number;
         };

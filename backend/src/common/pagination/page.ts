@@ -59,21 +59,25 @@ export class PageableDto {
   @ApiProperty() unpaged: boolean;
 }
 
-/**
- * The page fields of the admin list variants (spec 001 §3: `currentPage` beside `number`); each
- * subclass adds `content` and the same items under its own name (`posts`, `tags`).
- */
-export abstract class AdminPageFieldsDto {
+/** The spec's page fields (spec 001 §3) without `content`: subclasses add their items and any fields of their own. */
+export abstract class PageFieldsDto {
   @ApiProperty() totalElements: number;
   @ApiProperty() totalPages: number;
   @ApiProperty() number: number;
-  @ApiProperty() currentPage: number;
   @ApiProperty() size: number;
   @ApiProperty() first: boolean;
   @ApiProperty() last: boolean;
   @ApiProperty() empty: boolean;
   @ApiProperty() numberOfElements: number;
   @ApiProperty({ type: PageableDto }) pageable: PageableDto;
+}
+
+/**
+ * The page fields of the admin list variants (spec 001 §3: `currentPage` beside `number`); each
+ * subclass adds `content` and the same items under its own name (`posts`, `tags`).
+ */
+export abstract class AdminPageFieldsDto extends PageFieldsDto {
+  @ApiProperty() currentPage: number;
 }
 
 /** The spec's paged answer (Spring-style field names, as the clients read them). */

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsOptional, IsString, Matches, MaxLength, registerDecorator, ValidationArguments } from 'class-validator';
-import { PageableDto, PageQueryDto } from '../../common/pagination/page';
+import { PageFieldsDto, PageQueryDto } from '../../common/pagination/page';
 import { MaxChars, Required, trim } from '../../common/validation/field.rules';
 import { SLUG_BODY } from '../../common/validation/slug';
 import { PostCardResponseDto } from './post-response.dto';
@@ -113,18 +113,9 @@ export class SearchHitDto extends PostCardResponseDto {
   rank: number;
 }
 
-/** The search answer: the spec's page fields plus the normalised query and the typo suggestion. */
-export class SearchPageDto {
+/** The search answer: the spec's page fields (totalElements exact: paging reaches every match) plus the normalised query and the typo suggestion. */
+export class SearchPageDto extends PageFieldsDto {
   @ApiProperty({ type: [SearchHitDto] }) content: SearchHitDto[];
-  @ApiProperty({ description: 'The exact number of published posts matching the query and filters; paging reaches every one (README, "Search")' }) totalElements: number;
-  @ApiProperty() totalPages: number;
-  @ApiProperty() number: number;
-  @ApiProperty() size: number;
-  @ApiProperty() first: boolean;
-  @ApiProperty() last: boolean;
-  @ApiProperty() empty: boolean;
-  @ApiProperty() numberOfElements: number;
-  @ApiProperty({ type: PageableDto }) pageable: PageableDto;
   @ApiProperty({ description: 'The query as searched: trimmed, inner whitespace collapsed (the page cache key)', example: 'tieng viet' }) query: string;
   @ApiProperty({
     type: String,
