@@ -1,5 +1,7 @@
 import { Injectable, Module, OnModuleInit } from '@nestjs/common';
+import { tmpdir } from 'node:os';
 import { DataSource } from 'typeorm';
+import { loadConfig } from '../src/config/env';
 import { createDataSource } from '../src/database/data-source';
 import { JobsService } from '../src/jobs/jobs.service';
 import { createTestApp, TestApp } from './helpers/app';
@@ -143,5 +145,30 @@ describe('Job queue', () => {
       await check.destroy();
     }
     t = undefined as unknown as TestApp;
+  });
+});
+
+describe('Job queue start-up', () => {
+  const QUEUES = 3;
+  it('instances booting together on a new database create every queue without deadlocking', async () => {
+    const databaseUrl = await createFreshDatabase('inkwell_jobs_boot');
+    const config = loadConfig({ DATA_DIR: tmpdir(), LOG_LEVEL: 'silent' });
+    const sources = Array.from({ length: 4 }, () => createDataSource(databaseUrl));
+    await Promise.all(sources.map((source) => source.initialize()));
+    const services = sources.map((source) => {
+      const service = new JobsService(config, source);
+      // As many queues as the app has workers' connections to spare (pg-boss's pool holds 4).
+      for (let queue = 0; queue < QUEUES; queue++) service.register(`boot-${queue}`, async () => undefined);
+      return service;
+    });
+    try {
+      const boots = await Promise.allSettled(services.map((service) => service.onApplicationBootstrap()));
+      expect(boots.filter((boot) => boot.status === 'rejected')).toEqual([]);
+      const queues = (await sources[0].query(`SELECT name FROM pgboss.queue WHERE name LIKE 'boot-%' ORDER BY name`)) as { name: string }[];
+      expect(queues.map(({ name }) => name)).toEqual(Array.from({ length: QUEUES }, (_, queue) => `boot-${queue}`));
+    } finally {
+      await Promise.all(services.map((service) => service.onModuleDestroy()));
+      await Promise.all(sources.map((source) => source.destroy()));
+    }
   });
 });

@@ -10,6 +10,10 @@ const JOB_BATCH = 10;
 /** pg-boss keeps its tables in a schema of its own, next to the app's. */
 export const JOBS_SCHEMA = 'pgboss';
 
+/** Advisory lock keys of the queue's own start-up ('inkj': apart from database/job-lock.ts's 'inkw'). */
+const JOBS_LOCK_NAMESPACE = 0x696e6b6a;
+const JOBS_LOCK_CREATE_QUEUES = 1;
+
 /** What a handler is given: the job's data, and whether this is its last try (then a failure is final). */
 export interface JobRun<T> {
   id: string;
@@ -48,7 +52,7 @@ export class JobsService implements OnApplicationBootstrap, OnModuleDestroy {
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    @InjectDataSource() dataSource: DataSource,
+    @InjectDataSource() private readonly dataSource: DataSource,
   ) {
     const { jobs } = config;
     const url = (dataSource.options as { url?: string }).url;
@@ -111,27 +115,54 @@ export class JobsService implements OnApplicationBootstrap, OnModuleDestroy {
 
   async onApplicationBootstrap(): Promise<void> {
     this.started = true;
-    await this.boss.start();
-    const { jobs } = this.config;
-    for (const { name, handler, policy } of this.registrations) {
-      await this.boss.createQueue(name, { name, policy, retryLimit: jobs.retryLimit, retryDelay: jobs.retryDelaySeconds, retryBackoff: true, expireInSeconds: jobs.expireSeconds });
-      let workerId: string | undefined;
-      workerId = await this.boss.work<object>(name, { pollingIntervalSeconds: jobs.pollSeconds, batchSize: JOB_BATCH, includeMetadata: true }, async (batch) => {
-        // Each job succeeds or fails on its own: a failed one is failed (retried) here, and pg-boss
-        // completes the rest when this returns.
-        await Promise.all(
-          batch.map(async (job) => {
-            try {
-              await handler({ id: job.id, data: job.data, retryCount: job.retryCount, lastAttempt: job.retryCount >= job.retryLimit });
-            } catch (error) {
-              await this.boss.fail(name, job.id, { message: error instanceof Error ? error.message : String(error) });
-            }
-          }),
-        );
-        // pg-boss waits a polling interval after every fetch: while jobs are waiting, fetch again now.
-        if (batch.length && workerId) this.boss.notifyWorker(workerId);
-      });
+    try {
+      await this.boss.start();
+      await this.createQueues();
+      for (const registration of this.registrations) await this.startWorker(registration);
+    } catch (error) {
+      // A half-started queue must not keep polling (and holding its pool) after a failed boot.
+      this.started = false;
+      await this.boss.stop({ graceful: false, wait: true, timeout: 5_000 }).catch(() => undefined);
+      throw error;
     }
+  }
+
+  /**
+   * Creates the queues that do not exist yet, one instance at a time. pg-boss's create_queue adds a
+   * partition and a foreign key to its queue table; two instances booting together (a deploy, or
+   * parallel test suites on one database) each insert a queue row and then wait for the other's
+   * lock on that table: a deadlock that failed the boot. A transaction-scoped advisory lock, in
+   * the app's own database, lets one instance create at a time.
+   */
+  private async createQueues(): Promise<void> {
+    const { jobs } = this.config;
+    await this.dataSource.transaction(async (manager) => {
+      await manager.query('SELECT pg_advisory_xact_lock($1::int, $2::int)', [JOBS_LOCK_NAMESPACE, JOBS_LOCK_CREATE_QUEUES]);
+      for (const { name, policy } of this.registrations) {
+        const options = { policy, retryLimit: jobs.retryLimit, retryDelay: jobs.retryDelaySeconds, retryBackoff: true, expireInSeconds: jobs.expireSeconds };
+        await manager.query(`SELECT ${JOBS_SCHEMA}.create_queue($1, $2::json)`, [name, JSON.stringify(options)]);
+      }
+    });
+  }
+
+  private async startWorker({ name, handler }: Registration): Promise<void> {
+    const { jobs } = this.config;
+    let workerId: string | undefined;
+    workerId = await this.boss.work<object>(name, { pollingIntervalSeconds: jobs.pollSeconds, batchSize: JOB_BATCH, includeMetadata: true }, async (batch) => {
+      // Each job succeeds or fails on its own: a failed one is failed (retried) here, and pg-boss
+      // completes the rest when this returns.
+      await Promise.all(
+        batch.map(async (job) => {
+          try {
+            await handler({ id: job.id, data: job.data, retryCount: job.retryCount, lastAttempt: job.retryCount >= job.retryLimit });
+          } catch (error) {
+            await this.boss.fail(name, job.id, { message: error instanceof Error ? error.message : String(error) });
+          }
+        }),
+      );
+      // pg-boss waits a polling interval after every fetch: while jobs are waiting, fetch again now.
+      if (batch.length && workerId) this.boss.notifyWorker(workerId);
+    });
   }
 
   /**

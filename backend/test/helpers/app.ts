@@ -45,7 +45,14 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     ...options.env,
   });
   const app = await createApp({ config, databaseUrl, extraModules: options.extraModules, frontend: options.frontend });
-  await app.init();
+  try {
+    await app.init();
+  } catch (error) {
+    // Whatever did start (pools, queue workers) must not outlive the suite that could not boot.
+    await app.close().catch(() => undefined);
+    rmSync(dataDir, { recursive: true, force: true });
+    throw error;
+  }
   return {
     app,
     http: request(app.getHttpServer()),
