@@ -1,5 +1,5 @@
 import { applyDecorators, BadRequestException, Body, Controller, Delete, Get, Headers, HttpCode, Inject, Param, Post, Put, Query } from '@nestjs/common';
-import { ApiHeader, ApiNoContentResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiHeader, ApiNoContentResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { AuthUser } from '../common/auth-user';
 import { CLOCK, Clock } from '../common/clock';
 import { SubmitForReviewDto } from '../scheduling/dto/schedule.dto';
@@ -35,7 +35,7 @@ export function versionFromIfMatch(header: string | undefined): number | undefin
 /** The update endpoints: If-Match documented, and the 409 with both versions. */
 const Versioned = () =>
   applyDecorators(
-    ApiHeader({ name: 'If-Match', required: false, description: 'The post version the edit is based on, as "<n>" (the body field `version` wins)' }),
+    ApiHeader({ name: 'if-match', required: false, description: 'The post version the edit is based on, as "<n>" (the body field `version` wins)' }),
     ApiResponse({ status: 409, description: 'A used slug, a status rule, or a stale version (then data holds current and yours)', type: PostVersionConflictEnvelopeDto }),
   );
 
@@ -111,6 +111,7 @@ export class PostsController {
       'Submit an own DRAFT or REJECTED post for review (→ PENDING_REVIEW); other statuses are 409. The body is optional: requestedPublishAt ' +
       '(ISO 8601 with a zone, at least 1 minute in the future, at most 1 year ahead) is the time the author asks for; the reviewer may keep or change it',
   })
+  @ApiBody({ type: SubmitForReviewDto, required: false })
   @ApiEnvelope(PostResponseDto)
   @ApiErrors(400, 404, 409)
   async submitPostForReview(

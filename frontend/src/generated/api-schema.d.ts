@@ -6120,10 +6120,9 @@ export interface operations {
     updateAuthorPost: {
         parameters: {
             query?: never;
-            header: {
-                "if-match": string;
+            header?: {
                 /** @description The post version the edit is based on, as "<n>" (the body field `version` wins) */
-                "If-Match"?: string;
+                "if-match"?: string;
             };
             path: {
                 id: number;
@@ -6211,7 +6210,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": components["schemas"]["SubmitForReviewDto"];
             };
@@ -6722,10 +6721,9 @@ export interface operations {
     updatePost: {
         parameters: {
             query?: never;
-            header: {
-                "if-match": string;
+            header?: {
                 /** @description The post version the edit is based on, as "<n>" (the body field `version` wins) */
-                "If-Match"?: string;
+                "if-match"?: string;
             };
             path: {
                 id: number;
