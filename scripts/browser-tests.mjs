@@ -78,6 +78,8 @@ const cspReportLog = join(tempDir, 'csp-violations.log');
 const serverEnv = { ...process.env, PORT: String(port), DATA_DIR: dataDir, PUBLIC_URL: baseUrl, THROTTLE_DISABLED: '1', ADMIN_EMAIL, ADMIN_PASSWORD, LOOPBACK_LOG: loopbackLog, CSP_REPORT_LOG: cspReportLog };
 // Always the embedded database and the mail catcher below: never a developer's real services.
 for (const name of ['DATABASE_URL', 'REDIS_URL', 'SMTP_URL', 'JWT_SECRET']) delete serverEnv[name];
+// The publishing journeys move the server's clock (PUT /api/v1/test/clock, issue 20); never set in production.
+serverEnv.TEST_CLOCK_CONTROL = '1';
 // The server mails through an in-process SMTP catcher; the tests read the mails from MAIL_CAPTURE_URL.
 const mail = await startMailCapture();
 serverEnv.SMTP_URL = mail.smtpUrl;
