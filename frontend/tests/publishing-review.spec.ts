@@ -1,7 +1,7 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { expectNoSeriousViolations } from './a11y';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, adminApi, apiAs } from './admin-api';
-import { siteWallTimeValue } from '../src/lib/dates';
+import { DEFAULT_SITE_TIME_ZONE, setSiteTimeZone, siteWallTimeToDate, siteWallTimeValue } from '../src/lib/dates';
 import { viDateTime } from '../src/features/reader/reader';
 
 /**
@@ -11,7 +11,7 @@ import { viDateTime } from '../src/features/reader/reader';
  * - Reschedule and Cancel schedule from /admin/posts (keyboard only);
  * - reject → the author edits and resubmits → Detailed Review shows the earlier reason and the
  *   word diff;
- * with axe on every dialog at 320 px and on the desktop.
+ * with axe on every dialog at 320 px and on the desktop (light and dark).
  *
  * The test clock (PUT /api/v1/test/clock, TEST_CLOCK_CONTROL=1 in scripts/browser-tests.mjs) is
  * the server's, shared by every worker: this file runs in the 'chromium-alone' project, after the
@@ -88,10 +88,14 @@ async function tabTo(page: Page, target: ReturnType<Page['locator']>, limit = 80
   throw new Error(`not reached by Tab in ${limit} steps`);
 }
 
-/** axe on the page as it is, on the desktop and at 320 px. */
+/** axe on the page as it is: on the desktop in light and dark, and at 320 px (which must not scroll sideways). */
 async function axeBothWidths(page: Page, where: string): Promise<void> {
   const desktop = page.viewportSize();
   await expectNoSeriousViolations(page, `${where} (desktop)`);
+  // The dark theme as the theme script applies it (the class on <html>), without reloading the dialog away.
+  await page.evaluate(() => document.documentElement.classList.add('dark'));
+  await expectNoSeriousViolations(page, `${where} (desktop, dark)`);
+  await page.evaluate(() => document.documentElement.classList.remove('dark'));
   await page.setViewportSize({ width: 320, height: 640 });
   await expectNoSeriousViolations(page, `${where} (320 px)`);
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
@@ -114,6 +118,22 @@ test.afterAll(async () => {
   if (admin) await setClock(0);
   await author?.dispose();
   await admin?.dispose();
+});
+
+test('a typed publish time is the site zone\'s wall clock, whatever zone the browser is in, and round-trips', () => {
+  expect(siteWallTimeToDate('2026-11-26T15:04')?.toISOString()).toBe('2026-11-26T08:04:00.000Z');
+  expect(siteWallTimeValue(new Date('2026-11-26T08:04:59Z'))).toBe('2026-11-26T15:04');
+  expect(siteWallTimeToDate('2026-11-26T15:04:30')?.toISOString()).toBe('2026-11-26T08:04:30.000Z');
+  for (const wrong of ['', '2026-11-26', '2026-02-30T10:00', '2026-11-26T24:00', '26/11/2026 15:04']) expect(siteWallTimeToDate(wrong)).toBeUndefined();
+  // A zone with daylight saving: the offset of that day, on both sides of the change.
+  setSiteTimeZone('Europe/Berlin');
+  try {
+    expect(siteWallTimeToDate('2026-03-28T12:00')?.toISOString()).toBe('2026-03-28T11:00:00.000Z');
+    expect(siteWallTimeToDate('2026-03-30T12:00')?.toISOString()).toBe('2026-03-30T10:00:00.000Z');
+    expect(siteWallTimeValue(new Date('2026-07-01T10:00:00Z'))).toBe('2026-07-01T12:00');
+  } finally {
+    setSiteTimeZone(DEFAULT_SITE_TIME_ZONE);
+  }
 });
 
 test('the author requests a time on submit; the reviewer keeps it, changes it, approves; the post is public only once the clock passes it', async ({ page, browser, baseURL }) => {
