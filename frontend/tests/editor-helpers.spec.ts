@@ -49,6 +49,8 @@ const post = (patch: Partial<PostResponse> = {}): PostResponse => ({
   isFeatured: false,
   readingTime: 1,
   wordCount: 2,
+  scheduledAt: null,
+  requestedPublishAt: null,
   ...patch,
 });
 
