@@ -124,6 +124,9 @@ const MATRIX: Row[] = [
   { method: 'get', path: '/api/v1/blog/posts', expect: ADMINS },
   { method: 'post', path: '/api/v1/blog/posts', body: { ...post, slug: 'Bad Slug', status: 'DRAFT', isFeatured: false }, expect: ADMINS },
   { method: 'put', path: `/api/v1/blog/posts/admin/${MISSING}/review`, body: { status: 'APPROVED' }, expect: ADMINS },
+  // scheduled publishing (issue 20)
+  { method: 'put', path: `/api/v1/blog/posts/admin/${MISSING}/schedule`, body: { publishAt: '2030-01-01T09:00:00+07:00' }, expect: ADMINS },
+  { method: 'delete', path: `/api/v1/blog/posts/admin/${MISSING}/schedule`, expect: ADMINS },
   { method: 'post', path: '/api/v1/blog/tags', body: { ...tag, slug: 'Bad Slug' }, expect: ADMINS },
   { method: 'put', path: `/api/v1/blog/tags/${MISSING}`, body: tag, expect: ADMINS },
   { method: 'delete', path: `/api/v1/blog/tags/${MISSING}`, expect: ADMINS },

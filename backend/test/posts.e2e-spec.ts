@@ -141,6 +141,8 @@ describe('Posts API', () => {
             wordCount: 453,
             version: 1,
             seo: { metaTitle: null, metaDescription: null, canonicalUrl: null, noindex: false, socialImage: null },
+            scheduledAt: null,
+            requestedPublishAt: null,
           },
           'Post created.',
           201,
@@ -275,6 +277,8 @@ describe('Posts API', () => {
         wordCount: 3,
         version: 1,
         seo: { metaTitle: null, metaDescription: null, canonicalUrl: null, noindex: false, socialImage: null },
+        scheduledAt: null,
+        requestedPublishAt: null,
         lastRejection: null,
       });
 

@@ -111,6 +111,7 @@ export class PostsController {
       'Submit an own DRAFT or REJECTED post for review (→ PENDING_REVIEW); other statuses are 409. The body is optional: requestedPublishAt ' +
       '(ISO 8601 with a zone, at least 1 minute in the future, at most 1 year ahead) is the time the author asks for; the reviewer may keep or change it',
   })
+  // The body is optional: spec clients send none.
   @ApiBody({ type: SubmitForReviewDto, required: false })
   @ApiEnvelope(PostResponseDto)
   @ApiErrors(400, 404, 409)

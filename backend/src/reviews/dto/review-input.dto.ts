@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsIn, IsOptional, IsString } from 'class-validator';
 import { MaxChars, trimOrNull } from '../../common/validation/field.rules';
 import { ReviewStatus } from '../entities/post-review.entity';
 import { ReviewsMessages } from '../reviews.messages';
@@ -47,6 +47,6 @@ export class PostReviewDto {
   })
   @IsOptional()
   @IsString({ message: PUBLISH_AT_INVALID })
-  @MaxLength(64, { message: PUBLISH_AT_INVALID })
+  @MaxChars(64, PUBLISH_AT_INVALID)
   publishAt?: string | null;
 }

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
+import { MaxChars } from '../../common/validation/field.rules';
 import { SchedulingMessages } from '../scheduling.messages';
 
 const PUBLISH_AT_INVALID = SchedulingMessages.publishTimeInvalid(SchedulingMessages.PUBLISH_AT_LABEL);
@@ -10,7 +11,7 @@ const TIME_DESCRIPTION = 'ISO 8601 with a zone (Z or ±hh:mm), at least 1 minute
 export class PostScheduleDto {
   @ApiProperty({ type: String, format: 'date-time', maxLength: 64, description: `The new publish time: ${TIME_DESCRIPTION}` })
   @IsString({ message: PUBLISH_AT_INVALID })
-  @MaxLength(64, { message: PUBLISH_AT_INVALID })
+  @MaxChars(64, PUBLISH_AT_INVALID)
   publishAt: string;
 }
 
@@ -19,7 +20,7 @@ export class SubmitForReviewDto {
   @ApiPropertyOptional({ type: String, format: 'date-time', nullable: true, maxLength: 64, description: `The publication time the author asks for (the reviewer may keep or change it): ${TIME_DESCRIPTION}` })
   @IsOptional()
   @IsString({ message: REQUESTED_INVALID })
-  @MaxLength(64, { message: REQUESTED_INVALID })
+  @MaxChars(64, REQUESTED_INVALID)
   requestedPublishAt?: string | null;
 }
 
