@@ -153,6 +153,15 @@ describe('Revisions, versions and SEO fields', () => {
       expect(bad.body).toEqual(err(400, ifMatchText, { version: [ifMatchText] }));
     });
 
+    it('two saves based on the same version at once: one is written, the other is 409', async () => {
+      const post = await draft();
+      const results = await Promise.all(['From tab one', 'From tab two'].map((content) => saveAsAuthor(post.id, { content, version: 1 })));
+      expect(results.map((res) => res.status).sort()).toEqual([200, 409]);
+      const stored = (await t.http.get(api(`/blog/posts/${post.id}`)).set(author.auth).expect(200)).body.data;
+      expect(stored.version).toBe(2);
+      expect(results.find((res) => res.status === 200)!.body.data.content).toBe(stored.content);
+    });
+
     it('submission and reviews count as changes: an edit based on the version before them is 409', async () => {
       const post = await draft();
       await t.http.post(api(`/blog/posts/author/${post.id}/submit-for-review`)).set(author.auth).expect(200);

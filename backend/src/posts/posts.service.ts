@@ -310,12 +310,7 @@ export class PostsService {
         if (dto.slug) {
           if (await this.repository.slugTaken(manager, slug, existing?.id ?? 0)) throw new ConflictException(PostsMessages.slugTaken(slug));
         }
-        // The row stays locked to the commit: saves of one post queue, so the version check and the revision merge are race-free.
-        const storedVersion = existing ? await this.repository.lockVersion(manager, existing.id) : undefined;
-        if (existing && storedVersion === undefined) throw new NotFoundException(PostsMessages.notFoundById(existing.id));
-        if (options.expectedVersion !== undefined && storedVersion !== undefined && options.expectedVersion !== storedVersion) throw new StaleVersion();
         const values: Partial<Post> = { title, slug, summary, content, thumbnail, isFeatured, status, ...seo, ...rendered };
-        if (storedVersion !== undefined) values.version = storedVersion + 1;
         if (status === PostStatus.PUBLISHED && !existing?.publishedAt) {
           values.publishedAt = new Date();
           // A post published as it is written: one instant for both (the database's own clock
@@ -325,7 +320,14 @@ export class PostsService {
         // Only the edited columns are written: counters (views are flushed in batches) stay untouched.
         let saved: number;
         if (existing) {
-          await manager.update(Post, { id: existing.id }, values);
+          // The version is checked by the UPDATE itself, which locks the row to the commit: saves of one post
+          // queue there (PostgreSQL re-reads the row after the wait), so the check and the revision merge are race-free.
+          const update = manager.createQueryBuilder().update(Post).set({ ...values, version: () => 'version + 1' }).where('id = :id', { id: existing.id });
+          if (options.expectedVersion !== undefined) update.andWhere('version = :version', { version: options.expectedVersion });
+          if (!(await update.execute()).affected) {
+            if (await manager.exists(Post, { where: { id: existing.id } })) throw new StaleVersion();
+            throw new NotFoundException(PostsMessages.notFoundById(existing.id));
+          }
           saved = existing.id;
         } else {
           saved = (await manager.save(Post, manager.create(Post, { ...values, authorId: user.id }))).id;
