@@ -1,5 +1,8 @@
 import { DataSource } from 'typeorm';
+import { AddPostRevisions1795710000000 } from '../../migrations/1795710000000-AddPostRevisions';
+import { createDataSource } from '../src/database/data-source';
 import { createTestApp, TestApp } from './helpers/app';
+import { createFreshDatabase } from './helpers/fresh-database';
 import { api, err, ISO, uid } from './helpers/envelope';
 import { createAdmin, createAuthor, createReader, TestUser } from './helpers/users';
 
@@ -148,6 +151,15 @@ describe('Revisions, versions and SEO fields', () => {
       const bad = await t.http.put(api(`/blog/posts/author/${post.id}`)).set(author.auth).set('If-Match', 'abc').send({ content: 'x' }).expect(400);
       const ifMatchText = 'If-Match must be a post version in quotes, such as "3"';
       expect(bad.body).toEqual(err(400, ifMatchText, { version: [ifMatchText] }));
+    });
+
+    it('two saves based on the same version at once: one is written, the other is 409', async () => {
+      const post = await draft();
+      const results = await Promise.all(['From tab one', 'From tab two'].map((content) => saveAsAuthor(post.id, { content, version: 1 })));
+      expect(results.map((res) => res.status).sort()).toEqual([200, 409]);
+      const stored = (await t.http.get(api(`/blog/posts/${post.id}`)).set(author.auth).expect(200)).body.data;
+      expect(stored.version).toBe(2);
+      expect(results.find((res) => res.status === 200)!.body.data.content).toBe(stored.content);
     });
 
     it('submission and reviews count as changes: an edit based on the version before them is 409', async () => {
@@ -353,5 +365,60 @@ describe('Revisions, versions and SEO fields', () => {
       await t.http.post(api(`/blog/posts/999999/revisions/${revision.id}/restore`)).set(author.auth).send({}).expect(404);
       await t.http.post(api(restore)).set(admin.auth).send({}).expect(200);
     });
+  });
+});
+
+describe('AddPostRevisions (every existing post gets one revision)', () => {
+  let dataSource: DataSource;
+
+  beforeAll(async () => {
+    dataSource = createDataSource(await createFreshDatabase('inkwell_migration_revisions'));
+    await dataSource.initialize();
+  });
+  afterAll(async () => {
+    await dataSource?.destroy();
+  });
+
+  async function run(direction: 'up' | 'down'): Promise<void> {
+    const runner = dataSource.createQueryRunner();
+    try {
+      await new AddPostRevisions1795710000000()[direction](runner);
+    } finally {
+      await runner.release();
+    }
+  }
+
+  it('down drops the table and columns; up backfills a SAVE revision of each post (text, tags, author, time) at version 1', async () => {
+    await run('down');
+    const [user] = (await dataSource.query(
+      `INSERT INTO users (full_name, email, password_hash, status, is_verified) VALUES ('Backfill Author', 'backfill@example.com', 'x', 'ACTIVE', true) RETURNING id`,
+    )) as { id: number }[];
+    const [post] = (await dataSource.query(
+      `INSERT INTO posts (title, slug, summary, content, content_html, author_id, word_count, updated_at)
+       VALUES ('Old post', 'old-post', 'Sum', 'three old words', '', $1, 3, '2020-01-02T03:04:05Z') RETURNING id`,
+      [user.id],
+    )) as { id: number }[];
+    for (const slug of ['zeta', 'alpha']) {
+      await dataSource.query(`INSERT INTO tags (name, slug) VALUES ($1, $1)`, [slug]);
+      await dataSource.query(`INSERT INTO post_tags (post_id, tag_id) SELECT $1, id FROM tags WHERE slug = $2`, [post.id, slug]);
+    }
+    await run('up');
+    const revisions = (await dataSource.query(`SELECT * FROM post_revisions WHERE post_id = $1`, [post.id])) as Record<string, unknown>[];
+    expect(revisions).toEqual([
+      expect.objectContaining({
+        editor_id: user.id,
+        kind: 'SAVE',
+        pinned: false,
+        title: 'Old post',
+        summary: 'Sum',
+        content: 'three old words',
+        word_count: 3,
+        tag_slugs: ['alpha', 'zeta'],
+        thumbnail: null,
+        seo: { metaTitle: null, metaDescription: null, canonicalUrl: null, noindex: false, socialImage: null },
+        created_at: new Date('2020-01-02T03:04:05Z'),
+      }),
+    ]);
+    expect(await dataSource.query(`SELECT version, noindex, meta_title FROM posts WHERE id = $1`, [post.id])).toEqual([{ version: 1, noindex: false, meta_title: null }]);
   });
 });

@@ -274,12 +274,6 @@ export class PostsRepository {
     return rows.map((row) => row.slug);
   }
 
-  /** Locks the post's row until the transaction of `manager` ends and reads its version; undefined when it is gone. */
-  async lockVersion(manager: EntityManager, id: number): Promise<number | undefined> {
-    const [row] = (await manager.query('SELECT version FROM posts WHERE id = $1 FOR UPDATE', [id])) as { version: number }[];
-    return row?.version;
-  }
-
   /** Locks the post's row until the transaction of `manager` ends. */
   async lockRow(manager: EntityManager, id: number): Promise<void> {
     await manager.query('SELECT id FROM posts WHERE id = $1 FOR UPDATE', [id]);

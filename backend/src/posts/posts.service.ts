@@ -97,6 +97,14 @@ export class PostsService {
     return this.toResponse(await this.findReadable(id, user));
   }
 
+  /** As findReadable, reading only the post's author (for answers about the post's revisions). */
+  async assertReadable(id: number, user: AuthUser): Promise<void> {
+    if (user.role === RoleName.USER) throw new ForbiddenException(PostsMessages.FORBIDDEN_ACCESS);
+    const post = await this.posts.findOne({ where: { id }, select: { id: true, authorId: true } });
+    if (!post) throw new NotFoundException(PostsMessages.notFoundById(id));
+    if (!isAdmin(user) && post.authorId !== user.id) throw new ForbiddenException(PostsMessages.FORBIDDEN_ACCESS);
+  }
+
   /** The post if `user` may read it as an editor (admins any; its author their own; readers 403 before any lookup; unknown 404). */
   async findReadable(id: number, user: AuthUser): Promise<PostWithAuthor> {
     if (user.role === RoleName.USER) throw new ForbiddenException(PostsMessages.FORBIDDEN_ACCESS);
@@ -131,7 +139,7 @@ export class PostsService {
    * same rules as an update by `user` (authors: DRAFT and REJECTED posts only); kept as a RESTORED revision.
    */
   async restore(id: number, revisionId: number, version: number | undefined, user: AuthUser): Promise<SaveResult> {
-    await this.findReadable(id, user);
+    await this.assertReadable(id, user);
     const revision = await this.revisions.get(id, revisionId);
     const dto: PostSaveDto = {
       title: revision.title,
@@ -300,28 +308,21 @@ export class PostsService {
       socialImage: dto.socialImage === undefined ? existing?.socialImage ?? null : dto.socialImage,
     };
     const contentChanged = !existing || existing.content !== content;
+    // Rendered before the transaction: the post's row is locked inside it, and other saves of the post wait for that lock.
+    const wordCount = wordCountOf(content);
+    const rendered: Partial<Post> = contentChanged ? { contentHtml: renderMarkdown(content), wordCount, readingTime: readingTimeOfWords(wordCount) } : {};
 
     let savedId: number;
     try {
       savedId = await this.dataSource.transaction(async (manager) => {
-        // The row stays locked to the commit: saves of one post queue, so the version check and the revision merge are race-free.
-        const storedVersion = existing ? await this.repository.lockVersion(manager, existing.id) : undefined;
-        if (existing && storedVersion === undefined) throw new NotFoundException(PostsMessages.notFoundById(existing.id));
-        if (options.expectedVersion !== undefined && storedVersion !== undefined && options.expectedVersion !== storedVersion) throw new StaleVersion();
         const slug = dto.slug ?? existing?.slug ?? (await this.freeSlug(manager, slugify(title) || 'post'));
         if (dto.slug) {
           if (await this.repository.slugTaken(manager, slug, existing?.id ?? 0)) throw new ConflictException(PostsMessages.slugTaken(slug));
         }
-        const values: Partial<Post> = { title, slug, summary, content, thumbnail, isFeatured, status, ...seo };
-        if (storedVersion !== undefined) values.version = storedVersion + 1;
+        const values: Partial<Post> = { title, slug, summary, content, thumbnail, isFeatured, status, ...seo, ...rendered };
         // An edit keeps a schedule; a status change drops it (issue 20), and publishing the requested time.
         if (existing && status !== existing.status) Object.assign(values, { scheduledAt: null, scheduledBy: null });
         if (status === PostStatus.PUBLISHED) values.requestedPublishAt = null;
-        if (contentChanged) {
-          values.contentHtml = renderMarkdown(content);
-          values.wordCount = wordCountOf(content);
-          values.readingTime = readingTimeOfWords(values.wordCount);
-        }
         if (status === PostStatus.PUBLISHED && !existing?.publishedAt) {
           values.publishedAt = new Date();
           // A post published as it is written: one instant for both (the database's own clock
@@ -331,7 +332,14 @@ export class PostsService {
         // Only the edited columns are written: counters (views are flushed in batches) stay untouched.
         let saved: number;
         if (existing) {
-          await manager.update(Post, { id: existing.id }, values);
+          // The version is checked by the UPDATE itself, which locks the row to the commit: saves of one post
+          // queue there (PostgreSQL re-reads the row after the wait), so the check and the revision merge are race-free.
+          const update = manager.createQueryBuilder().update(Post).set({ ...values, version: () => 'version + 1' }).where('id = :id', { id: existing.id });
+          if (options.expectedVersion !== undefined) update.andWhere('version = :version', { version: options.expectedVersion });
+          if (!(await update.execute()).affected) {
+            if (await manager.exists(Post, { where: { id: existing.id } })) throw new StaleVersion();
+            throw new NotFoundException(PostsMessages.notFoundById(existing.id));
+          }
           saved = existing.id;
         } else {
           saved = (await manager.save(Post, manager.create(Post, { ...values, authorId: user.id }))).id;

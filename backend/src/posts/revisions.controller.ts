@@ -38,7 +38,7 @@ export class RevisionsController {
   @ApiEnvelope(RevisionPageDto)
   @ApiErrors(400, 404)
   async listPostRevisions(@Param('id', ParseIdPipe) id: number, @Query() query: RevisionListQueryDto, @CurrentUser() user: AuthUser): Promise<RevisionPageDto> {
-    await this.posts.findReadable(id, user);
+    await this.posts.assertReadable(id, user);
     return this.revisions.list(id, query.page, query.size);
   }
 
@@ -66,7 +66,7 @@ export class RevisionsController {
     @Param('revisionId', ParseIdPipe) revisionId: number,
     @CurrentUser() user: AuthUser,
   ): Promise<RevisionDto> {
-    await this.posts.findReadable(id, user);
+    await this.posts.assertReadable(id, user);
     return this.revisions.get(id, revisionId);
   }
 
@@ -99,7 +99,7 @@ export class RevisionsController {
   @ApiEnvelope(ReviewDiffDto)
   @ApiErrors(400, 404)
   async getPostReviewDiff(@Param('id', ParseIdPipe) id: number, @CurrentUser() user: AuthUser): Promise<ReviewDiffDto> {
-    await this.posts.findReadable(id, user);
+    await this.posts.assertReadable(id, user);
     return this.revisions.reviewDiff(id);
   }
 }

@@ -24,7 +24,7 @@ const SNAPSHOT_COLUMNS = `${TEXT_COLUMNS}, word_count`;
 
 /** The newest revision of post $1 and whether it holds exactly the post's current text. */
 const NEWEST_WITH_SAMENESS = `
-  SELECT r.id, r.editor_id AS "editorId", r.kind, r.pinned, (now() - r.created_at < interval '${REVISION_MERGE_WINDOW}') AS "inWindow",
+  SELECT r.id, r.kind, r.pinned,
          ((r.title, r.summary, r.content, r.tag_slugs, r.thumbnail, r.seo) IS NOT DISTINCT FROM (${TEXT})) AS same
     FROM post_revisions r JOIN posts p ON p.id = r.post_id
    WHERE r.post_id = $1
@@ -32,10 +32,8 @@ const NEWEST_WITH_SAMENESS = `
 
 interface NewestRevision {
   id: number;
-  editorId: number | null;
   kind: RevisionKind;
   pinned: boolean;
-  inWindow: boolean;
   same: boolean;
 }
 
@@ -86,14 +84,18 @@ export class RevisionsService {
    * unpinned ones beyond MAX_UNPINNED_REVISIONS go.
    */
   async record(manager: EntityManager, postId: number, editorId: number, kind: RevisionKind.SAVE | RevisionKind.RESTORED): Promise<void> {
-    const newest = await this.newest(manager, postId);
-    if (kind === RevisionKind.SAVE && newest?.same) return;
-    if (kind === RevisionKind.SAVE && newest && !newest.pinned && newest.kind === RevisionKind.SAVE && newest.editorId === editorId && newest.inWindow) {
-      await manager.query(
-        `UPDATE post_revisions r SET (${SNAPSHOT_COLUMNS}) = ROW(${SNAPSHOT}), updated_at = now() FROM posts p WHERE r.id = $1 AND p.id = r.post_id`,
-        [newest.id],
-      );
-      return;
+    if (kind === RevisionKind.SAVE) {
+      // One statement on autosave's path: the merge, when the newest revision qualifies.
+      const [merged] = (await manager.query(
+        `UPDATE post_revisions r SET (${SNAPSHOT_COLUMNS}) = ROW(${SNAPSHOT}), updated_at = now()
+           FROM posts p
+          WHERE p.id = $1 AND r.id = (SELECT id FROM post_revisions WHERE post_id = $1 ORDER BY created_at DESC, id DESC LIMIT 1)
+            AND r.kind = 'SAVE' AND NOT r.pinned AND r.editor_id = $2 AND now() - r.created_at < interval '${REVISION_MERGE_WINDOW}'
+          RETURNING r.id`,
+        [postId, editorId],
+      )) as [unknown[], number];
+      if (merged.length) return;
+      if ((await this.newest(manager, postId))?.same) return;
     }
     await this.insert(manager, postId, editorId, kind, false);
     await manager.query(
