@@ -23,20 +23,21 @@ export function hasChanges(parts: readonly WordDiffPart[]): boolean {
   return parts.some((part) => part.added || part.removed);
 }
 
-export function DiffInsertion({ children }: { children: ReactNode }) {
+/** Added text; `announce` (default) prefixes 'added:' for screen readers (off in the legend, which says it already). */
+export function DiffInsertion({ children, announce = true }: { children: ReactNode; announce?: boolean }) {
   return (
     <ins className={INS}>
-      <span className="sr-only">added: </span>
+      {announce && <span className="sr-only">added: </span>}
       <span aria-hidden="true" className="font-bold no-underline">+</span>
       {children}
     </ins>
   );
 }
 
-export function DiffDeletion({ children }: { children: ReactNode }) {
+export function DiffDeletion({ children, announce = true }: { children: ReactNode; announce?: boolean }) {
   return (
     <del className={DEL}>
-      <span className="sr-only">removed: </span>
+      {announce && <span className="sr-only">removed: </span>}
       <span aria-hidden="true" className="font-bold">−</span>
       {children}
     </del>
@@ -60,10 +61,10 @@ export function WordDiffLegend({ className = '' }: { className?: string }) {
     <p className={`flex flex-wrap items-center gap-3 text-xs text-slate-700 dark:text-slate-300 ${className}`.trim()} data-word-diff-legend>
       <span>Legend:</span>
       <span>
-        <DiffInsertion>added</DiffInsertion>
+        <DiffInsertion announce={false}>added</DiffInsertion>
       </span>
       <span>
-        <DiffDeletion>removed</DiffDeletion>
+        <DiffDeletion announce={false}>removed</DiffDeletion>
       </span>
     </p>
   );
