@@ -10,7 +10,9 @@
 //   4. kill -9 of Node during a burst of 200 replies to one comment: after the restart every reply
 //      that exists has its notification, and each notification is e-mailed exactly once (counted
 //      in a local SMTP capture by the Message-ID, which names the notification);
-//   5. the OpenAPI fuzz run (`npm run fuzz`): requests and 5xx (targets >= 5,000 and 0).
+//   5. the OpenAPI fuzz run (`npm run fuzz`): requests and 5xx (targets >= 5,000 and 0);
+//   6. the server is down (kill -9) when a scheduled post falls due: after the restart it is
+//      public within 30 s, with publishedAt = its scheduled time (`--only scheduling` runs this alone).
 // Prints a table of figures with PASS/FAIL and exits 1 when a target fails. Needs `npm run build`.
 import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -36,6 +38,7 @@ const option = (name, fallback) => {
 };
 const FUZZ_RUNS = Number(option('--fuzz-runs', '5000'));
 const KEEP = args.includes('--keep');
+const ONLY = option('--only', undefined);
 
 const log = (message) => process.stdout.write(`[chaos] ${message}\n`);
 const rows = [];
@@ -427,6 +430,60 @@ async function killNodeDuringReplies() {
   server = undefined;
 }
 
+/** 6. Node is killed before a scheduled post's time and started again after it: the post is public within 30 s of the restart. */
+async function downAtScheduledTime() {
+  log('scenario 6: the server is down at a scheduled time');
+  startServer();
+  if ((await waitHealthy(60_000)) === undefined) {
+    record('down at a scheduled time', 'server start', 'failed', 'healthy', false);
+    return;
+  }
+  const admin = await login(ADMIN.email, ADMIN.password, 30_000);
+  const writer = await login(author(1), AUTHOR_PASSWORD, 30_000);
+  const title = `Chaos scheduled ${Date.now()}`;
+  const created = await api('POST', '/blog/posts/author/create', { token: writer, body: { title, content: `Body of ${title}.` } });
+  if (created.status !== 201) throw new Error(`create: ${created.status} ${created.json?.message}`);
+  const { id, slug } = created.json.data;
+  await api('POST', `/blog/posts/author/${id}/submit-for-review`, { token: writer });
+  // The earliest time the API takes is a minute ahead.
+  const publishAt = new Date(Date.now() + 65_000);
+  const approved = await api('PUT', `/blog/posts/admin/${id}/review`, { token: admin, body: { status: 'APPROVED', publishAt: publishAt.toISOString() } });
+  if (approved.status !== 200) throw new Error(`approve with publishAt: ${approved.status} ${approved.json?.message}`);
+  const hiddenBefore = (await api('GET', `/blog/posts/public/${slug}`)).status === 404;
+
+  process.kill(server.pid, 'SIGKILL');
+  await server.exited;
+  log(`  killed Node; post ${id} is due at ${publishAt.toISOString()}, waiting until 10 s past it`);
+  while (Date.now() < publishAt.getTime() + 10_000) await sleep(500);
+
+  const restartedAt = Date.now();
+  startServer();
+  const healthyAfter = await waitHealthy(60_000);
+  let publicAfter;
+  let answer;
+  while (Date.now() - restartedAt < 60_000) {
+    answer = await api('GET', `/blog/posts/public/${slug}`);
+    if (answer.status === 200) {
+      publicAfter = (Date.now() - restartedAt) / 1000;
+      break;
+    }
+    await sleep(200);
+  }
+  const publishedAt = answer?.json?.data?.publishedAt;
+  log(`  restarted: healthy after ${healthyAfter?.toFixed(1) ?? 'never'} s, the post public after ${publicAfter?.toFixed(1) ?? 'never'} s (publishedAt ${publishedAt})`);
+  record('down at a scheduled time', 'hidden before its time', hiddenBefore ? 'yes (404)' : 'no', 'yes', hiddenBefore);
+  record(
+    'down at a scheduled time',
+    'public after the restart',
+    publicAfter === undefined ? 'not within 60 s' : `${publicAfter.toFixed(1)} s after the start (healthy after ${healthyAfter?.toFixed(1)} s)`,
+    '<= 30 s',
+    publicAfter !== undefined && publicAfter <= 30,
+  );
+  record('down at a scheduled time', 'publishedAt', publishedAt ?? 'none', 'the scheduled time', publishedAt === publishAt.toISOString());
+  await stopServer();
+  server = undefined;
+}
+
 /** 5. The OpenAPI fuzz run, as `npm run fuzz` prints it. */
 function fuzz() {
   if (FUZZ_RUNS <= 0) return;
@@ -444,12 +501,16 @@ function fuzz() {
 let failed = false;
 try {
   await seed();
-  startServer();
-  if ((await waitHealthy(90_000)) === undefined) throw new Error(`the server did not become healthy:\n${server.output()}`);
-  if (await killNodeUnderWriters()) await sigtermWithUploadsInFlight();
-  await killPostmasterUnderLoad();
-  await killNodeDuringReplies();
-  fuzz();
+  if (ONLY === 'scheduling') await downAtScheduledTime();
+  else {
+    startServer();
+    if ((await waitHealthy(90_000)) === undefined) throw new Error(`the server did not become healthy:\n${server.output()}`);
+    if (await killNodeUnderWriters()) await sigtermWithUploadsInFlight();
+    await killPostmasterUnderLoad();
+    await killNodeDuringReplies();
+    await downAtScheduledTime();
+    fuzz();
+  }
 } catch (error) {
   failed = true;
   log(`aborted: ${error instanceof Error ? error.stack : String(error)}`);

@@ -104,6 +104,7 @@ describe('Notifications', () => {
       post: { id: post.id, slug: post.slug, title: post.title },
       commentId: reply,
       reason: null,
+      publishAt: null,
       link: `/blog/${post.slug}#comment-${reply}`,
     });
     const message = await mail.waitFor(reader.email, { since });

@@ -299,8 +299,11 @@ test.describe('actions', () => {
     await expect(dialog.getByTestId('review-history')).toContainText('Rejected');
     await expectNoSeriousViolations(page, '/admin/posts (detailed review)');
 
-    // Focus stays inside: Tab from the last control comes back to the first.
-    const controls = dialog.locator('input, textarea, button:not([disabled])');
+    // Issue 20: rejected before, so the dialog opens on the earlier reason and the diff since.
+    await expect(dialog.getByTestId('rejected-before')).toContainText(`Rejected before: First round: tighten the intro ${unique}`);
+
+    // Focus stays inside: Tab from the last control comes back to the first (the diff's scroll box).
+    const controls = dialog.locator('input, textarea, button:not([disabled]), [tabindex="0"]');
     await controls.last().focus();
     await page.keyboard.press('Tab');
     await expect(controls.first()).toBeFocused();

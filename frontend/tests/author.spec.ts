@@ -418,6 +418,11 @@ test.describe('keyboard', () => {
     await expect(submitButton).toBeEnabled();
     await tabTo(page, submitButton);
     await page.keyboard.press('Enter');
+    // The confirmation (issue 20: with an optional requested time): Tab reaches its Submit button.
+    const confirm = page.getByRole('dialog', { name: 'Submit for review?' });
+    await expect(confirm.getByLabel(/Requested publish time/)).toBeFocused();
+    await tabTo(page, confirm.getByRole('button', { name: 'Submit for review' }));
+    await page.keyboard.press('Enter');
     await expect(page.getByRole('status')).toHaveText('Post submitted for review.');
     await expect(page.getByRole('status')).toBeFocused();
     // Listed under Drafts no more; Pending Review has it, locked.
@@ -538,6 +543,7 @@ test.describe('writing journey', () => {
     // Submit for review from My Posts.
     await page.goto('/author/posts?status=draft');
     await page.locator(`[data-post-row="${saved.id}"]`).getByRole('button', { name: /^Submit for review/ }).click();
+    await page.getByRole('dialog', { name: 'Submit for review?' }).getByRole('button', { name: 'Submit for review' }).click();
     await expect(page.getByRole('status')).toHaveText('Post submitted for review.');
     await page.goto('/author/posts');
     const submitted = page.locator(`[data-post-row="${saved.id}"]`);

@@ -55,6 +55,8 @@ describe('loadConfig', () => {
     [{ UPLOAD_LIMIT: '0/60m' }, /^UPLOAD_LIMIT must be/],
     [{ IMAGE_DECODE_CONCURRENCY: '0' }, /^IMAGE_DECODE_CONCURRENCY must be a whole number from 1 to 16/],
     [{ IMAGE_DECODE_QUEUE: 'many' }, /^IMAGE_DECODE_QUEUE must be a whole number from 0 to 1000/],
+    [{ SCHEDULER_INTERVAL_SECONDS: '60' }, /^SCHEDULER_INTERVAL_SECONDS must be a whole number from 1 to 30/],
+    [{ TEST_CLOCK_CONTROL: 'please' }, /^TEST_CLOCK_CONTROL must be one of/],
   ])('rejects %j with a message naming the variable', (env, message) => {
     expect(() => loadConfig({ DATA_DIR: dataDir(), ...env })).toThrow(ConfigError);
     expect(() => loadConfig({ DATA_DIR: dataDir(), ...env })).toThrow(message);

@@ -22,6 +22,8 @@ import { PostListFilter, PostsRepository } from './posts.repository';
 import { recordSlugChange } from '../common/slug-history';
 import { SLUG_PATTERN, slugify } from '../common/validation/slug';
 import { NotificationsService } from '../notifications/notifications.service';
+import { RevisionKind } from './entities/post-revision.entity';
+import { RevisionsService } from './revisions.service';
 
 /**
  * Status changes an admin makes through an update (spec 001 §4, DESIGN.md §4). PENDING_REVIEW is
@@ -48,6 +50,15 @@ export interface SaveResult {
 }
 
 type PostWithAuthor = Post & { author: User };
+
+/** How a save is checked and kept: the version it was based on (undefined: no check) and its revision's kind. */
+interface SaveOptions {
+  expectedVersion?: number;
+  revisionKind: RevisionKind.SAVE | RevisionKind.RESTORED;
+}
+
+/** Thrown inside a save's transaction when the stored version is not the one the edit was based on (rolls it back). */
+class StaleVersion extends Error {}
 
 /** Changes to a post's counters: `{ likes: +1 }`, `{ comments: -1 }` (views are batched by PostViewsService). */
 export interface PostCounterDeltas {
@@ -78,14 +89,28 @@ export class PostsService {
     private readonly contentEvents: ContentEvents,
     private readonly audit: AuditService,
     private readonly notifications: NotificationsService,
+    private readonly revisions: RevisionsService,
   ) {}
 
   /** Admin: any post; its author: their own; others 403 (readers before any lookup). */
   async get(id: number, user: AuthUser): Promise<PostResponseDto> {
+    return this.toResponse(await this.findReadable(id, user));
+  }
+
+  /** As findReadable, reading only the post's author (for answers about the post's revisions). */
+  async assertReadable(id: number, user: AuthUser): Promise<void> {
+    if (user.role === RoleName.USER) throw new ForbiddenException(PostsMessages.FORBIDDEN_ACCESS);
+    const post = await this.posts.findOne({ where: { id }, select: { id: true, authorId: true } });
+    if (!post) throw new NotFoundException(PostsMessages.notFoundById(id));
+    if (!isAdmin(user) && post.authorId !== user.id) throw new ForbiddenException(PostsMessages.FORBIDDEN_ACCESS);
+  }
+
+  /** The post if `user` may read it as an editor (admins any; its author their own; readers 403 before any lookup; unknown 404). */
+  async findReadable(id: number, user: AuthUser): Promise<PostWithAuthor> {
     if (user.role === RoleName.USER) throw new ForbiddenException(PostsMessages.FORBIDDEN_ACCESS);
     const post = await this.findOrFail(id);
     if (!isAdmin(user) && post.authorId !== user.id) throw new ForbiddenException(PostsMessages.FORBIDDEN_ACCESS);
-    return this.toResponse(post);
+    return post;
   }
 
   /** The back-office list (admins): any status, search, sort. */
@@ -99,13 +124,33 @@ export class PostsService {
   }
 
   async create(dto: PostSaveDto, user: AuthUser, mode: SaveMode): Promise<SaveResult> {
-    return this.save(null, dto, user, mode);
+    return this.save(null, dto, user, mode, { revisionKind: RevisionKind.SAVE });
   }
 
-  async update(id: number, dto: PostSaveDto, user: AuthUser, mode: SaveMode): Promise<SaveResult> {
+  /** `ifMatch`: the version from an If-Match header; the body's `version` wins. Neither: no version check (spec clients). */
+  async update(id: number, dto: PostSaveDto, user: AuthUser, mode: SaveMode, ifMatch?: number, revisionKind = RevisionKind.SAVE as SaveOptions['revisionKind']): Promise<SaveResult> {
     const post = await this.findOrFail(id);
     if (post.authorId !== user.id && !(mode === 'admin' && isAdmin(user))) throw new ForbiddenException(PostsMessages.FORBIDDEN_UPDATE);
-    return this.save(post, dto, user, mode);
+    return this.save(post, dto, user, mode, { expectedVersion: dto.version ?? ifMatch, revisionKind });
+  }
+
+  /**
+   * Saves a revision's text (title, summary, body, tags, thumbnail, SEO) as the post's, by the
+   * same rules as an update by `user` (authors: DRAFT and REJECTED posts only); kept as a RESTORED revision.
+   */
+  async restore(id: number, revisionId: number, version: number | undefined, user: AuthUser): Promise<SaveResult> {
+    await this.assertReadable(id, user);
+    const revision = await this.revisions.get(id, revisionId);
+    const dto: PostSaveDto = {
+      title: revision.title,
+      summary: revision.summary,
+      content: revision.content,
+      tagSlugs: revision.tagSlugs,
+      thumbnail: revision.thumbnail,
+      ...revision.seo,
+      version,
+    };
+    return this.update(id, dto, user, isAdmin(user) ? 'admin' : 'author', undefined, RevisionKind.RESTORED);
   }
 
   /** Admin: any post; its author: own DRAFT or REJECTED posts only. */
@@ -128,15 +173,16 @@ export class PostsService {
     await this.notifyChanged(id, post, null);
   }
 
-  /** DRAFT or REJECTED → PENDING_REVIEW, by the post's author (or an admin). */
-  async submitForReview(id: number, user: AuthUser): Promise<PostResponseDto> {
+  /** DRAFT or REJECTED → PENDING_REVIEW, by the post's author (or an admin); `requestedPublishAt` (checked by the caller) replaces any earlier request. */
+  async submitForReview(id: number, user: AuthUser, requestedPublishAt: Date | null = null): Promise<PostResponseDto> {
     const post = await this.findOrFail(id);
     if (post.authorId !== user.id && !isAdmin(user)) throw new ForbiddenException(PostsMessages.FORBIDDEN_UPDATE);
     if (!AUTHOR_EDITABLE.has(post.status)) throw new ConflictException(PostsMessages.cannotSubmit(post.status));
     // The status change and the admins' notifications commit together.
     const submitted = await this.dataSource.transaction(async (manager) => {
-      const result = await manager.update(Post, { id, status: post.status }, { status: PostStatus.PENDING_REVIEW });
+      const result = await manager.update(Post, { id, status: post.status }, { status: PostStatus.PENDING_REVIEW, requestedPublishAt, version: () => 'version + 1' });
       if (!result.affected) return false;
+      await this.revisions.pin(manager, id, RevisionKind.SUBMITTED, user.id);
       await this.notifications.record(manager, { type: 'POST_SUBMITTED', actorId: user.id, postId: id });
       return true;
     });
@@ -170,9 +216,18 @@ export class PostsService {
     return this.findOrFail(id, manager);
   }
 
-  /** Sets the status inside the caller's transaction; `publishedAt` when given (publishing). */
+  /**
+   * Sets the status inside the caller's transaction; `publishedAt` when given (publishing). A
+   * decision drops a schedule (publishing now, rejecting), and publishing the author's requested time.
+   */
   async setStatus(manager: EntityManager, id: number, status: PostStatus, publishedAt?: Date): Promise<void> {
-    await manager.update(Post, { id }, publishedAt ? { status, publishedAt } : { status });
+    const unscheduled: Partial<Post> = { scheduledAt: null, scheduledBy: null, ...(status === PostStatus.PUBLISHED ? { requestedPublishAt: null } : {}) };
+    await manager.update(Post, { id }, publishedAt ? { status, publishedAt, ...unscheduled, version: () => 'version + 1' } : { status, ...unscheduled, version: () => 'version + 1' });
+  }
+
+  /** An approved post waits for its time (issue 20): PENDING_REVIEW with `scheduledAt`, inside the caller's transaction. */
+  async schedule(manager: EntityManager, id: number, publishAt: Date, adminId: number): Promise<void> {
+    await manager.update(Post, { id }, { status: PostStatus.PENDING_REVIEW, scheduledAt: publishAt, scheduledBy: adminId, version: () => 'version + 1' });
   }
 
   /**
@@ -213,7 +268,7 @@ export class PostsService {
    * One save path for create and update. Checks in the spec's order (title, content, slug, slug
    * format), then the status rules, then writes the post and its tags in one transaction.
    */
-  private async save(existing: PostWithAuthor | null, dto: PostSaveDto, user: AuthUser, mode: SaveMode): Promise<SaveResult> {
+  private async save(existing: PostWithAuthor | null, dto: PostSaveDto, user: AuthUser, mode: SaveMode, options: SaveOptions): Promise<SaveResult> {
     const title = dto.title === undefined ? existing?.title : dto.title;
     if (!title) throw fieldError('title', PostsMessages.TITLE_REQUIRED);
     const content = dto.content === undefined ? existing?.content : dto.content;
@@ -245,7 +300,17 @@ export class PostsService {
     const summary = dto.summary === undefined ? existing?.summary ?? null : dto.summary;
     const thumbnail = dto.thumbnail === undefined ? existing?.thumbnail ?? null : dto.thumbnail;
     const isFeatured = asAdmin && dto.isFeatured !== undefined ? dto.isFeatured : existing?.isFeatured ?? false;
+    const seo = {
+      metaTitle: dto.metaTitle === undefined ? existing?.metaTitle ?? null : dto.metaTitle,
+      metaDescription: dto.metaDescription === undefined ? existing?.metaDescription ?? null : dto.metaDescription,
+      canonicalUrl: dto.canonicalUrl === undefined ? existing?.canonicalUrl ?? null : dto.canonicalUrl,
+      noindex: dto.noindex ?? existing?.noindex ?? false,
+      socialImage: dto.socialImage === undefined ? existing?.socialImage ?? null : dto.socialImage,
+    };
     const contentChanged = !existing || existing.content !== content;
+    // Rendered before the transaction: the post's row is locked inside it, and other saves of the post wait for that lock.
+    const wordCount = wordCountOf(content);
+    const rendered: Partial<Post> = contentChanged ? { contentHtml: renderMarkdown(content), wordCount, readingTime: readingTimeOfWords(wordCount) } : {};
 
     let savedId: number;
     try {
@@ -254,12 +319,10 @@ export class PostsService {
         if (dto.slug) {
           if (await this.repository.slugTaken(manager, slug, existing?.id ?? 0)) throw new ConflictException(PostsMessages.slugTaken(slug));
         }
-        const values: Partial<Post> = { title, slug, summary, content, thumbnail, isFeatured, status };
-        if (contentChanged) {
-          values.contentHtml = renderMarkdown(content);
-          values.wordCount = wordCountOf(content);
-          values.readingTime = readingTimeOfWords(values.wordCount);
-        }
+        const values: Partial<Post> = { title, slug, summary, content, thumbnail, isFeatured, status, ...seo, ...rendered };
+        // An edit keeps a schedule; a status change drops it (issue 20), and publishing the requested time.
+        if (existing && status !== existing.status) Object.assign(values, { scheduledAt: null, scheduledBy: null });
+        if (status === PostStatus.PUBLISHED) values.requestedPublishAt = null;
         if (status === PostStatus.PUBLISHED && !existing?.publishedAt) {
           values.publishedAt = new Date();
           // A post published as it is written: one instant for both (the database's own clock
@@ -269,7 +332,14 @@ export class PostsService {
         // Only the edited columns are written: counters (views are flushed in batches) stay untouched.
         let saved: number;
         if (existing) {
-          await manager.update(Post, { id: existing.id }, values);
+          // The version is checked by the UPDATE itself, which locks the row to the commit: saves of one post
+          // queue there (PostgreSQL re-reads the row after the wait), so the check and the revision merge are race-free.
+          const update = manager.createQueryBuilder().update(Post).set({ ...values, version: () => 'version + 1' }).where('id = :id', { id: existing.id });
+          if (options.expectedVersion !== undefined) update.andWhere('version = :version', { version: options.expectedVersion });
+          if (!(await update.execute()).affected) {
+            if (await manager.exists(Post, { where: { id: existing.id } })) throw new StaleVersion();
+            throw new NotFoundException(PostsMessages.notFoundById(existing.id));
+          }
           saved = existing.id;
         } else {
           saved = (await manager.save(Post, manager.create(Post, { ...values, authorId: user.id }))).id;
@@ -280,9 +350,14 @@ export class PostsService {
           if (tags.length) await manager.insert(PostTag, tags.map((tag) => ({ postId: saved, tagId: tag.id })));
         }
         await this.recordSave(manager, { id: saved, title, slug }, existing?.status ?? null, status, user);
+        if (existing?.scheduledAt && status !== existing.status) await this.recordScheduleDropped(manager, existing, status, user);
+        await this.revisions.record(manager, saved, user.id, options.revisionKind);
         return saved;
       });
     } catch (error) {
+      if (error instanceof StaleVersion && existing) {
+        throw new ConflictException({ message: PostsMessages.VERSION_CONFLICT, data: { current: await this.toResponse(await this.findOrFail(existing.id)), yours: { ...dto } } });
+      }
       if (isUniqueViolation(error)) throw new ConflictException(PostsMessages.slugTaken(dto.slug ?? slugify(title)));
       throw error;
     }
@@ -325,6 +400,20 @@ export class PostsService {
         details: { from },
       });
     }
+  }
+
+  /** A status change through an update dropped the post's schedule: the audit says so (issue 20: every schedule change is audited). */
+  private async recordScheduleDropped(manager: EntityManager, post: Post, to: PostStatus, user: AuthUser): Promise<void> {
+    await this.audit.record(manager, {
+      type: AuditType.POST_SCHEDULE_CANCELLED,
+      actorId: user.id,
+      targetType: 'post',
+      targetId: post.id,
+      title: 'Post schedule cancelled',
+      description: `"${post.title}" will not be published at ${post.scheduledAt!.toISOString()}: its status was changed to ${to}`,
+      link: AuditLinks.adminPost(post.id),
+      details: { scheduledAt: post.scheduledAt!.toISOString(), via: 'update', to },
+    });
   }
 
   /** `base`, or `base-2`, `base-3`... whichever is free (spec 001 §5 derivation, made unique). */

@@ -5,7 +5,9 @@
  * hydrated the island keeps the address in step without page loads (search after 300 ms of
  * quiet) and runs the row actions: Approve, Reject (a reason), Detailed Review (decision, reason,
  * internal notes, history), Approve Now, Publish, Archive and Delete (confirmed), each with the
- * spec's toasts.
+ * spec's toasts. Issue 20: Schedule (approve for a time; Approve asks for the time too when the
+ * author requested one), the 'Scheduled for …' badge, and Reschedule / Cancel schedule on a
+ * scheduled post, each toasting the API's message.
  */
 import { useId, useState, type ChangeEvent } from 'react';
 import {
@@ -25,6 +27,7 @@ import {
   statusTone,
   type PostAction,
   type PostAdminPage,
+  type PostDetail,
   type PostListItem,
   type PostListQuery,
   type PostSortField,
@@ -40,7 +43,10 @@ import { Spinner } from '../../components/islands/form-controls';
 import ListSelect, { SORT_DIRECTIONS, sizeOptions } from '../../components/islands/ListSelect';
 import { useKeepTyped } from '../../components/islands/keep-typed';
 import { useUrlList } from '../../components/islands/useUrlList';
-import { changeStatus, deletePost, listPosts, reviewPost, type ReviewDecision } from './post-api';
+import { cancelSchedule, changeStatus, deletePost, listPosts, reschedulePost, reviewPost, type ReviewDecision } from './post-api';
+import { PublishTimeDialog } from './ScheduleDialogs';
+import ScheduledBadge from '../../components/ScheduledBadge';
+import { viDateTime } from '../reader/reader';
 import { DetailedReviewDialog, QuickRejectDialog } from './ReviewDialogs';
 import { FILTER_CONTROL_CLASS } from '../../lib/form-classes';
 
@@ -53,7 +59,7 @@ export interface AdminPostsManagerProps {
   notice?: 'created' | 'updated';
 }
 
-type Dialog = { kind: 'reject' | 'review' | 'delete'; post: PostListItem } | undefined;
+type Dialog = { kind: 'reject' | 'review' | 'delete' | 'approveAt' | 'reschedule' | 'cancelSchedule'; post: PostListItem } | undefined;
 
 const ACTION = 'inline-flex items-center gap-1 rounded-md border px-2.5 py-1 text-xs font-medium disabled:cursor-not-allowed disabled:opacity-50';
 const ACTION_TONES: Record<string, string> = {
@@ -64,6 +70,9 @@ const ACTION_TONES: Record<string, string> = {
 
 const ACTION_LABELS: Record<PostAction, { label: string; tone: keyof typeof ACTION_TONES }> = {
   approve: { label: 'Approve', tone: 'good' },
+  schedule: { label: 'Schedule', tone: 'good' },
+  reschedule: { label: 'Reschedule', tone: 'plain' },
+  cancelSchedule: { label: 'Cancel schedule', tone: 'bad' },
   reject: { label: 'Reject', tone: 'bad' },
   review: { label: 'Detailed Review', tone: 'plain' },
   approveNow: { label: 'Approve Now', tone: 'good' },
@@ -86,6 +95,8 @@ export default function AdminPostsManager({ initialQuery, initialPage, initialEr
   const keepTyped = useKeepTyped();
   const [dialog, setDialog] = useState<Dialog>();
   const [busyId, setBusyId] = useState<number>();
+  /** The API's field error for a publish time, shown on the open dialog's field. */
+  const [publishAtError, setPublishAtError] = useState<string>();
   const ids = useId();
 
   function onSelect(name: 'status' | 'sortBy' | 'sortDir' | 'size') {
@@ -105,20 +116,74 @@ export default function AdminPostsManager({ initialQuery, initialPage, initialEr
   const replaceRow = (id: number, changes: Partial<PostListItem>) =>
     setData((page) => page && { ...page, content: page.content.map((row) => (row.id === id ? { ...row, ...changes } : row)), posts: page.posts.map((row) => (row.id === id ? { ...row, ...changes } : row)) });
 
+  /** The row's fields a post answer changes (status, dates, the schedule). */
+  const rowChanges = (post: PostDetail): Partial<PostListItem> => ({
+    status: post.status,
+    publishedAt: post.publishedAt,
+    updatedAt: post.updatedAt,
+    scheduledAt: post.scheduledAt,
+    requestedPublishAt: post.requestedPublishAt,
+  });
+
+  /** A failure's publishAt field error goes on the open dialog's field; anything else is a toast. */
+  function failed(failure: unknown, title: string, fallback: string) {
+    const field = failure instanceof ApiError ? failure.field('publishAt') : undefined;
+    setPublishAtError(field);
+    if (!field) notify('error', title, errorText(failure, adminErrors(fallback)));
+  }
+
   async function review(post: PostListItem, decision: ReviewDecision, success: string) {
     setBusyId(post.id);
+    setPublishAtError(undefined);
     try {
-      const result = await reviewPost(post.id, decision);
-      replaceRow(post.id, { status: result.post.status, publishedAt: result.post.publishedAt, updatedAt: result.post.updatedAt });
+      const { data: result, message } = await reviewPost(post.id, decision);
+      replaceRow(post.id, rowChanges(result.post));
       setDialog(undefined);
       focusAfter.current = `${ids}-title-${post.id}`;
-      notify('success', success, decision.status === 'APPROVED' ? `“${post.title}” is now published.` : `“${post.title}” was sent back to its author.`);
+      if (result.post.scheduledAt) notify('success', message ?? AdminPostsTexts.SCHEDULED, AdminPostsTexts.willPublish(post.title, viDateTime(result.post.scheduledAt)));
+      else notify('success', success, decision.status === 'APPROVED' ? `“${post.title}” is now published.` : `“${post.title}” was sent back to its author.`);
     } catch (failure) {
       const fallback = decision.status === 'REJECTED' ? AdminPostsTexts.REJECTION_FAILED : AdminPostsTexts.REVIEW_FAILED;
-      notify('error', fallback, errorText(failure, adminErrors(fallback)));
+      failed(failure, fallback, fallback);
     } finally {
       setBusyId(undefined);
     }
+  }
+
+  async function reschedule(post: PostListItem, publishAt: string) {
+    setBusyId(post.id);
+    setPublishAtError(undefined);
+    try {
+      const { data: updated, message } = await reschedulePost(post.id, publishAt);
+      replaceRow(post.id, rowChanges(updated));
+      setDialog(undefined);
+      focusAfter.current = `${ids}-title-${post.id}`;
+      notify('success', message ?? AdminPostsTexts.RESCHEDULED, updated.scheduledAt ? AdminPostsTexts.willPublish(post.title, viDateTime(updated.scheduledAt)) : undefined);
+    } catch (failure) {
+      failed(failure, AdminPostsTexts.SCHEDULE_FAILED, AdminPostsTexts.SCHEDULE_FALLBACK);
+    } finally {
+      setBusyId(undefined);
+    }
+  }
+
+  async function unschedule(post: PostListItem) {
+    setBusyId(post.id);
+    try {
+      const { data: updated, message } = await cancelSchedule(post.id);
+      replaceRow(post.id, rowChanges(updated));
+      setDialog(undefined);
+      focusAfter.current = `${ids}-title-${post.id}`;
+      notify('success', message ?? AdminPostsTexts.SCHEDULE_CANCELLED, AdminPostsTexts.backInQueue(post.title));
+    } catch (failure) {
+      notify('error', AdminPostsTexts.SCHEDULE_FAILED, errorText(failure, adminErrors(AdminPostsTexts.SCHEDULE_FALLBACK)));
+    } finally {
+      setBusyId(undefined);
+    }
+  }
+
+  function openDialog(kind: NonNullable<Dialog>['kind'], post: PostListItem) {
+    setPublishAtError(undefined);
+    setDialog({ kind, post });
   }
 
   async function setStatus(post: PostListItem, status: 'PUBLISHED' | 'ARCHIVED') {
@@ -158,13 +223,20 @@ export default function AdminPostsManager({ initialQuery, initialPage, initialEr
   function runAction(post: PostListItem, action: PostAction) {
     switch (action) {
       case 'approve':
-        return void review(post, { status: 'APPROVED' }, AdminPostsTexts.APPROVED);
+        // The author asked for a time: the reviewer sees it and keeps or changes it before approving.
+        return post.requestedPublishAt ? openDialog('approveAt', post) : void review(post, { status: 'APPROVED' }, AdminPostsTexts.APPROVED);
+      case 'schedule':
+        return openDialog('approveAt', post);
+      case 'reschedule':
+        return openDialog('reschedule', post);
+      case 'cancelSchedule':
+        return openDialog('cancelSchedule', post);
       case 'approveNow':
         return void review(post, { status: 'APPROVED' }, AdminPostsTexts.APPROVED);
       case 'reject':
-        return setDialog({ kind: 'reject', post });
+        return openDialog('reject', post);
       case 'review':
-        return setDialog({ kind: 'review', post });
+        return openDialog('review', post);
       case 'publish':
         return void setStatus(post, 'PUBLISHED');
       case 'archive':
@@ -322,7 +394,7 @@ export default function AdminPostsManager({ initialQuery, initialPage, initialEr
               </thead>
               <tbody className="divide-y divide-slate-200 dark:divide-slate-800">
                 {rows.map((post) => (
-                  <PostRow key={post.id} post={post} titleId={`${ids}-title-${post.id}`} busy={busyId === post.id} disabled={!hydrated || busyId !== undefined} onAction={runAction} onDelete={() => setDialog({ kind: 'delete', post })} />
+                  <PostRow key={post.id} post={post} titleId={`${ids}-title-${post.id}`} busy={busyId === post.id} disabled={!hydrated || busyId !== undefined} onAction={runAction} onDelete={() => openDialog('delete', post)} />
                 ))}
               </tbody>
             </table>
@@ -354,8 +426,32 @@ export default function AdminPostsManager({ initialQuery, initialPage, initialEr
         <DetailedReviewDialog
           post={dialog.post}
           busy={busyId === dialog.post.id}
+          publishAtError={publishAtError}
           onClose={() => setDialog(undefined)}
           onSubmit={(decision) => void review(dialog.post, decision, decision.status === 'APPROVED' ? AdminPostsTexts.APPROVED : AdminPostsTexts.REJECTED)}
+        />
+      )}
+      {(dialog?.kind === 'approveAt' || dialog?.kind === 'reschedule') && (
+        <PublishTimeDialog
+          mode={dialog.kind === 'reschedule' ? 'reschedule' : 'approve'}
+          post={dialog.post}
+          busy={busyId === dialog.post.id}
+          serverError={publishAtError}
+          onClose={() => setDialog(undefined)}
+          onSubmit={(publishAt) =>
+            dialog.kind === 'reschedule' && publishAt ? void reschedule(dialog.post, publishAt) : void review(dialog.post, { status: 'APPROVED', ...(publishAt ? { publishAt } : {}) }, AdminPostsTexts.APPROVED)
+          }
+        />
+      )}
+      {dialog?.kind === 'cancelSchedule' && (
+        <ConfirmDialog
+          title={AdminPostsTexts.CANCEL_SCHEDULE_TITLE}
+          message={AdminPostsTexts.cancelScheduleConfirm(dialog.post.title, viDateTime(dialog.post.scheduledAt))}
+          confirmLabel="Cancel schedule"
+          danger
+          busy={busyId === dialog.post.id}
+          onCancel={() => setDialog(undefined)}
+          onConfirm={() => void unschedule(dialog.post)}
         />
       )}
       {dialog?.kind === 'delete' && (
@@ -428,6 +524,18 @@ function PostRow({
         <span className={`whitespace-nowrap rounded-full px-2 py-0.5 text-xs font-semibold ${statusTone(post.status)}`} data-testid="post-status">
           {statusLabel(post.status)}
         </span>
+        {post.scheduledAt && (
+          <span className="mt-1 block">
+            <ScheduledBadge scheduledAt={post.scheduledAt} />
+          </span>
+        )}
+        {!post.scheduledAt && post.requestedPublishAt && post.status === 'PENDING_REVIEW' && (
+          <span className="mt-1 block text-xs text-slate-700 dark:text-slate-300" data-testid="requested-publish-at">
+            <time dateTime={post.requestedPublishAt} suppressHydrationWarning>
+              {AdminPostsTexts.requested(viDateTime(post.requestedPublishAt))}
+            </time>
+          </span>
+        )}
       </td>
       <td className="px-3 py-3 tabular-nums">{post.viewCount}</td>
       <td className="whitespace-nowrap px-3 py-3">{date(post.createdAt)}</td>
@@ -435,7 +543,7 @@ function PostRow({
       <td className="whitespace-nowrap px-3 py-3">{date(post.publishedAt)}</td>
       <td className="px-3 py-3">
         <div className="flex min-w-[14rem] flex-wrap gap-1.5">
-          {postActions(post.status).map((action) => (
+          {postActions(post.status, post.scheduledAt).map((action) => (
             <button key={action} type="button" className={`${ACTION} ${ACTION_TONES[ACTION_LABELS[action].tone]}`} disabled={disabled} aria-describedby={titleId} onClick={() => onAction(post, action)}>
               {busy && (action === 'approve' || action === 'approveNow' || action === 'publish' || action === 'archive') && <Spinner />}
               {ACTION_LABELS[action].label}

@@ -11,6 +11,9 @@ import { errorText } from '../../lib/texts/error-text';
 import { AdminDialog } from '../../components/islands/AdminDialog';
 import { DialogActions, Spinner } from '../../components/islands/form-controls';
 import { reviewHistory, type ReviewDecision } from './post-api';
+import { PublishAtField } from './ScheduleDialogs';
+import { publishTimeFrom, publishTimeValue } from '../../components/islands/PublishTimeField';
+import ReviewDiffSection from './ReviewDiffSection';
 
 const TEXTAREA =
   'block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm shadow-sm focus:border-brand-500 focus:outline-none focus:ring-2 focus:ring-brand-500/30 dark:border-slate-700 dark:bg-slate-950';
@@ -147,29 +150,52 @@ function ReviewHistory({ postId }: { postId: number }) {
  * Detailed Review: a pending post can be approved or rejected; a rejected post can only be
  * approved (the server rejects only posts waiting for review).
  */
-export function DetailedReviewDialog({ post, busy, onSubmit, onClose }: { post: PostListItem; busy: boolean; onSubmit: (decision: ReviewDecision) => void; onClose: () => void }) {
+export function DetailedReviewDialog({
+  post,
+  busy,
+  publishAtError,
+  onSubmit,
+  onClose,
+}: {
+  post: PostListItem;
+  busy: boolean;
+  /** The API's field error for the publish time of the last attempt. */
+  publishAtError?: string;
+  onSubmit: (decision: ReviewDecision) => void;
+  onClose: () => void;
+}) {
   const id = useId();
   const canReject = post.status === 'PENDING_REVIEW';
   const [decision, setDecision] = useState<'APPROVED' | 'REJECTED' | ''>('');
   const [reason, setReason] = useState('');
   const [notes, setNotes] = useState('');
-  const [errors, setErrors] = useState<{ decision?: string; reason?: string }>({});
+  const [publishAt, setPublishAt] = useState(() => publishTimeValue(post.requestedPublishAt));
+  const [errors, setErrors] = useState<{ decision?: string; reason?: string; publishAt?: string }>({});
+  const [publishAtEdited, setPublishAtEdited] = useState(false);
 
   function submit(event: FormEvent) {
     event.preventDefault();
     const found: typeof errors = {};
+    const time = decision === 'APPROVED' ? publishTimeFrom(publishAt) : {};
     if (!decision) found.decision = AdminPostsTexts.DECISION_REQUIRED;
     else if (decision === 'REJECTED' && !reason.trim()) found.reason = AdminPostsTexts.REASON_REQUIRED;
+    else if (time.error) found.publishAt = time.error;
     setErrors(found);
+    setPublishAtEdited(false);
     if (found.decision) {
       document.getElementById(`${id}-approve`)?.focus();
       return;
     }
-    if (found.reason) {
-      document.getElementById(`${id}-reason`)?.focus();
+    if (found.reason || found.publishAt) {
+      document.getElementById(found.reason ? `${id}-reason` : `${id}-publish-at`)?.focus();
       return;
     }
-    onSubmit({ status: decision as 'APPROVED' | 'REJECTED', rejectionReason: decision === 'REJECTED' ? reason.trim() : null, adminNotes: notes.trim() || null });
+    onSubmit({
+      status: decision as 'APPROVED' | 'REJECTED',
+      rejectionReason: decision === 'REJECTED' ? reason.trim() : null,
+      adminNotes: notes.trim() || null,
+      ...(time.iso ? { publishAt: time.iso } : {}),
+    });
   }
 
   const radio = (value: 'APPROVED' | 'REJECTED', label: string, hint: string) => (
@@ -207,15 +233,31 @@ export function DetailedReviewDialog({ post, busy, onSubmit, onClose }: { post: 
         </>
       }
     >
+      <ReviewDiffSection postId={post.id} />
       <form onSubmit={submit} noValidate>
         <fieldset>
           <legend className="mb-2 text-sm font-medium">Review decision</legend>
           <div className="grid gap-2 sm:grid-cols-2">
-            {radio('APPROVED', 'Approve', 'Publish the post now.')}
+            {radio('APPROVED', 'Approve', 'Publish the post now, or at the time you set.')}
             {canReject && radio('REJECTED', 'Reject', 'Send it back to the author with a reason.')}
           </div>
           <FieldError id={`${id}-decision-error`} text={errors.decision} />
         </fieldset>
+        {decision === 'APPROVED' && (
+          <div className="mt-4">
+            <PublishAtField
+              id={`${id}-publish-at`}
+              value={publishAt}
+              onChange={(value) => {
+                setPublishAt(value);
+                setErrors({});
+                setPublishAtEdited(true);
+              }}
+              error={errors.publishAt ?? (publishAtEdited ? undefined : publishAtError)}
+              requestedPublishAt={post.requestedPublishAt}
+            />
+          </div>
+        )}
         {decision === 'REJECTED' && (
           <div className="mt-4">
             <label htmlFor={`${id}-reason`} className="mb-1 block text-sm font-medium">

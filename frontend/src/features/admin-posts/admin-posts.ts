@@ -19,6 +19,8 @@ export type PostReview = Schemas['PostReviewResponseDto'];
 export type PostReviewResult = Schemas['PostReviewResultDto'];
 export type ApiPostStatus = Schemas['PostStatus'];
 export type AdminTag = Schemas['TagResponseDto'];
+/** GET /blog/posts/{id}/review-diff: the last rejection and the diff since it (issue 20 §2). */
+export type ReviewDiff = Schemas['ReviewDiffDto'];
 
 // ---- the query -----------------------------------------------------------------------------
 
@@ -140,17 +142,19 @@ export function statusTone(status: string): string {
   }
 }
 
-export type PostAction = 'approve' | 'reject' | 'review' | 'approveNow' | 'publish' | 'archive';
+export type PostAction = 'approve' | 'schedule' | 'reject' | 'review' | 'approveNow' | 'publish' | 'archive' | 'reschedule' | 'cancelSchedule';
 
 /**
  * The status actions a row offers (spec 001 §4, §6): pending_review → Approve, Reject, Detailed
  * Review; rejected → Approve Now, Detailed Review; draft → Publish; published → Archive.
- * Edit, Preview and Delete are on every row.
+ * Edit, Preview and Delete are on every row. Issue 20 adds Schedule (approve for a time) to
+ * pending posts, and a pending post already approved for a time (`scheduledAt`) offers
+ * Reschedule and Cancel schedule instead of a second review.
  */
-export function postActions(status: string): PostAction[] {
+export function postActions(status: string, scheduledAt: string | null = null): PostAction[] {
   switch (status.toUpperCase()) {
     case 'PENDING_REVIEW':
-      return ['approve', 'reject', 'review'];
+      return scheduledAt ? ['reschedule', 'cancelSchedule'] : ['approve', 'schedule', 'reject', 'review'];
     case 'REJECTED':
       return ['approveNow', 'review'];
     case 'DRAFT':

@@ -1,11 +1,12 @@
 /**
  * The back-office post calls of spec 001 §7 ('Authenticated posts') from the browser, through the
  * session's client (a 401 waits for the shared refresh and retries once): the list, a review
- * (approve or reject), the review history, a status change through an update, and delete.
+ * (approve or reject, now or at a time), reschedule and cancel a schedule, the review history and
+ * the reviewer's diff, a status change through an update, and delete.
  */
 import { browserApi } from '../../lib/api/client';
-import { unwrap } from '../../lib/api/errors';
-import { fetchAdminPosts, type ApiPostStatus, type PostAdminPage, type PostDetail, type PostListQuery, type PostReview, type PostReviewResult } from './admin-posts';
+import { unwrap, unwrapWithMessage } from '../../lib/api/errors';
+import { fetchAdminPosts, type ApiPostStatus, type PostAdminPage, type PostDetail, type PostListQuery, type PostReview, type PostReviewResult, type ReviewDiff } from './admin-posts';
 
 export function listPosts(query: PostListQuery): Promise<PostAdminPage> {
   return fetchAdminPosts(browserApi(), query);
@@ -15,11 +16,28 @@ export interface ReviewDecision {
   status: 'APPROVED' | 'REJECTED';
   rejectionReason?: string | null;
   adminNotes?: string | null;
+  /** Approve for this time (ISO, UTC) instead of now (issue 20: scheduled publishing). */
+  publishAt?: string;
 }
 
-/** PUT /blog/posts/admin/{id}/review: the post and the review as they are now. */
-export async function reviewPost(id: number, decision: ReviewDecision): Promise<PostReviewResult> {
-  return unwrap(browserApi().PUT('/api/v1/blog/posts/admin/{id}/review', { params: { path: { id } }, body: decision }));
+/** PUT /blog/posts/admin/{id}/review: the post and the review as they are now, and the server's message. */
+export async function reviewPost(id: number, decision: ReviewDecision): Promise<{ data: PostReviewResult; message: string | undefined }> {
+  return unwrapWithMessage(browserApi().PUT('/api/v1/blog/posts/admin/{id}/review', { params: { path: { id } }, body: decision }));
+}
+
+/** PUT /blog/posts/admin/{id}/schedule { publishAt }: move a scheduled post's time ('Schedule updated.'). */
+export async function reschedulePost(id: number, publishAt: string): Promise<{ data: PostDetail; message: string | undefined }> {
+  return unwrapWithMessage(browserApi().PUT('/api/v1/blog/posts/admin/{id}/schedule', { params: { path: { id } }, body: { publishAt } }));
+}
+
+/** DELETE /blog/posts/admin/{id}/schedule: back to the review queue, unscheduled ('Schedule cancelled.'). */
+export async function cancelSchedule(id: number): Promise<{ data: PostDetail; message: string | undefined }> {
+  return unwrapWithMessage(browserApi().DELETE('/api/v1/blog/posts/admin/{id}/schedule', { params: { path: { id } } }));
+}
+
+/** GET /blog/posts/{id}/review-diff: the last rejection and what changed since (both null when never rejected). */
+export async function reviewDiff(id: number): Promise<ReviewDiff> {
+  return unwrap(browserApi().GET('/api/v1/blog/posts/{id}/review-diff', { params: { path: { id } } }));
 }
 
 /** GET /blog/post-reviews/{id}/history: newest first, with the internal notes (admins). */

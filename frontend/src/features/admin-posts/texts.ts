@@ -28,6 +28,31 @@ export const AdminPostsTexts = {
   HISTORY_EMPTY: 'No reviews yet.',
   HISTORY_FAILED: 'Failed to load the review history.',
 
+  // scheduling (issue 20 §1; the success titles are the API's messages)
+  PUBLISH_AT: 'Publish at',
+  PUBLISH_AT_EMPTY: 'Leave it empty to publish now.',
+  PUBLISH_AT_REQUIRED: 'Please choose when to publish the post.',
+  requested: (time: string) => `Requested by the author: ${time}`,
+  APPROVE_TITLE: 'Approve Post',
+  RESCHEDULE_TITLE: 'Reschedule Post',
+  CANCEL_SCHEDULE_TITLE: 'Cancel the schedule?',
+  cancelScheduleConfirm: (title: string, time: string) => `“${title}” will not be published at ${time}. It goes back to the review queue.`,
+  SCHEDULE_FAILED: 'Schedule Failed',
+  SCHEDULE_FALLBACK: 'Failed to update the schedule',
+  SCHEDULED: 'Post approved and scheduled.',
+  RESCHEDULED: 'Schedule updated.',
+  SCHEDULE_CANCELLED: 'Schedule cancelled.',
+  willPublish: (title: string, time: string) => `“${title}” will be published at ${time}.`,
+  backInQueue: (title: string) => `“${title}” is waiting for review again.`,
+
+  // the reviewer's diff (issue 20 §2)
+  DIFF_TITLE: 'Changes since the last rejection',
+  DIFF_LOADING: 'Loading the changes since the last rejection...',
+  DIFF_FAILED: 'Failed to load the changes since the last rejection.',
+  REJECTED_BEFORE: 'Rejected before:',
+  NO_CHANGES: 'No changes.',
+  UNKNOWN_REVIEWER: 'Unknown reviewer',
+
   // successes
   APPROVED: 'Post approved',
   REJECTED: 'Post rejected',

@@ -1,6 +1,9 @@
-import { useState } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import { browserApi } from '../../lib/api/client';
-import { unwrap } from '../../lib/api/errors';
+import { ApiError, unwrap } from '../../lib/api/errors';
+import { AdminDialog } from '../../components/islands/AdminDialog';
+import { DialogActions } from '../../components/islands/form-controls';
+import PublishTimeField, { publishTimeFrom } from '../../components/islands/PublishTimeField';
 import { PostActionTexts as T } from './texts';
 import { errorText } from '../../lib/texts/error-text';
 import { useHydrated } from '../../components/islands/form-controls';
@@ -19,7 +22,8 @@ interface Props {
 
 /**
  * The author's actions on one post (spec 001 §2, §7): 'Submit for review'
- * (POST /blog/posts/author/{id}/submit-for-review) and 'Delete' after a confirmation
+ * (POST /blog/posts/author/{id}/submit-for-review, after a confirmation that may name a requested
+ * publish time, issue 20 §1: sent as `requestedPublishAt` only when set) and 'Delete' after a confirmation
  * (DELETE /blog/posts/{id}). On success the page is loaded again with a notice of what happened
  * (FlashNotice), so its counts, badges and pager are the server's; a failure shows the server's
  * reason beside the buttons. The buttons
@@ -29,6 +33,10 @@ export default function PostActions({ postId, title, submit = false, remove = fa
   const hydrated = useHydrated();
   const [busy, setBusy] = useState<'submit' | 'delete'>();
   const [error, setError] = useState<string>();
+  const [confirming, setConfirming] = useState(false);
+  const [requested, setRequested] = useState('');
+  const [requestedError, setRequestedError] = useState<string>();
+  const fieldId = useId();
 
   function done(notice: string) {
     setFlash(notice);
@@ -36,14 +44,28 @@ export default function PostActions({ postId, title, submit = false, remove = fa
     else window.location.reload();
   }
 
-  async function submitForReview() {
+  async function submitForReview(event: FormEvent) {
+    event.preventDefault();
+    const time = publishTimeFrom(requested);
+    setRequestedError(time.error);
+    if (time.error) {
+      document.getElementById(fieldId)?.focus();
+      return;
+    }
     setBusy('submit');
     setError(undefined);
     try {
-      await unwrap(browserApi().POST('/api/v1/blog/posts/author/{id}/submit-for-review', { params: { path: { id: postId } } }));
+      // No time, no body: the spec's request as it always was.
+      const path = { params: { path: { id: postId } } };
+      await unwrap(browserApi().POST('/api/v1/blog/posts/author/{id}/submit-for-review', time.iso ? { ...path, body: { requestedPublishAt: time.iso } } : path));
       done(T.SUBMITTED);
     } catch (failure) {
-      setError(errorText(failure, { fallback: T.SUBMIT_FAILED }));
+      const field = failure instanceof ApiError ? failure.field('requestedPublishAt') : undefined;
+      if (field) setRequestedError(field);
+      else {
+        setConfirming(false);
+        setError(errorText(failure, { fallback: T.SUBMIT_FAILED }));
+      }
       setBusy(undefined);
     }
   }
@@ -64,7 +86,17 @@ export default function PostActions({ postId, title, submit = false, remove = fa
   return (
     <>
       {submit && (
-        <button type="button" className="btn-primary px-3 py-1.5" onClick={submitForReview} disabled={!hydrated || busy !== undefined} aria-label={`${T.SUBMIT}: ${title}`}>
+        <button
+          type="button"
+          className="btn-primary px-3 py-1.5"
+          onClick={() => {
+            setError(undefined);
+            setRequestedError(undefined);
+            setConfirming(true);
+          }}
+          disabled={!hydrated || busy !== undefined}
+          aria-label={`${T.SUBMIT}: ${title}`}
+        >
           {busy === 'submit' ? T.SUBMITTING : T.SUBMIT}
         </button>
       )}
@@ -78,6 +110,26 @@ export default function PostActions({ postId, title, submit = false, remove = fa
         >
           {busy === 'delete' ? T.DELETING : T.DELETE}
         </button>
+      )}
+      {confirming && (
+        <AdminDialog title={T.CONFIRM_SUBMIT_TITLE} description={T.confirmSubmit(title)} onClose={() => setConfirming(false)} busy={busy === 'submit'}>
+          <form onSubmit={submitForReview} noValidate>
+            <PublishTimeField
+              id={fieldId}
+              label={T.REQUESTED_TIME}
+              value={requested}
+              onChange={(value) => {
+                setRequested(value);
+                setRequestedError(undefined);
+              }}
+              error={requestedError}
+              hint={T.REQUESTED_TIME_HINT}
+            />
+            <DialogActions onCancel={() => setConfirming(false)} busy={busy === 'submit'} className="mt-4">
+              {T.SUBMIT}
+            </DialogActions>
+          </form>
+        </AdminDialog>
       )}
       {error && (
         <p role="alert" className="basis-full text-sm text-red-700 dark:text-red-300">

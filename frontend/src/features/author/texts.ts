@@ -104,6 +104,11 @@ export const PostActionTexts = {
   DELETING: 'Deleting...',
   confirmDelete: (title: string) => `Delete "${title}"? This cannot be undone.`,
   SUBMIT_FAILED: 'Failed to submit the post for review',
+  // issue 20 §1: the submit confirmation may ask for a publish time
+  CONFIRM_SUBMIT_TITLE: 'Submit for review?',
+  confirmSubmit: (title: string) => `"${title}" goes to an administrator for review; you cannot edit it until they decide.`,
+  REQUESTED_TIME: 'Requested publish time',
+  REQUESTED_TIME_HINT: 'Leave it empty to publish as soon as it is approved. The reviewer may keep or change it.',
   DELETE_FAILED: 'Failed to delete post',
   /** spec 001 §8: 'Delete failed: {server message}'. */
   deleteFailed: (message: string) => `Delete failed: ${message}`,
@@ -141,6 +146,12 @@ export const LOCKED_REASONS: Partial<Record<PostStatus, string>> = {
   ARCHIVED: 'Archived: ask an administrator for changes.',
   PRIVATE: 'Private: ask an administrator for changes.',
 };
+
+/** Why the author cannot edit this post: a scheduled one is approved and waits for its time (issue 20 §1). */
+export function lockedReason(post: { status: PostStatus; scheduledAt?: string | null }): string | undefined {
+  if (post.status === 'PENDING_REVIEW' && post.scheduledAt) return 'Approved: it is published at the scheduled time.';
+  return LOCKED_REASONS[post.status];
+}
 
 /**
  * A failed read of the author's list as spec 001 §8 words it: 401/403 the session text, no answer

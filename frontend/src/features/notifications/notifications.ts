@@ -5,6 +5,7 @@
  * “Title”'), shared by the list's server render and its islands.
  */
 import type { ApiClient } from '../../lib/api/client';
+import { formatDateTime } from '../../lib/session';
 import { load } from '../../lib/settle';
 import type { DataOf } from '../reader/reader';
 import { NotificationTexts } from './texts';
@@ -32,7 +33,7 @@ export interface Segment {
 }
 
 /** Who did what on which post, as a sentence in pieces (names emphasised). */
-export function describeNotification(item: Pick<NotificationItem, 'type' | 'actor' | 'post'>): Segment[] {
+export function describeNotification(item: Pick<NotificationItem, 'type' | 'actor' | 'post'> & { publishAt?: string | null }): Segment[] {
   const actor: Segment = { text: item.actor?.fullName || NotificationTexts.SOMEONE, strong: Boolean(item.actor) };
   const post: Segment = item.post ? { text: `“${item.post.title}”`, strong: true } : { text: NotificationTexts.A_POST };
   const text = (value: string): Segment => ({ text: value });
@@ -42,6 +43,8 @@ export function describeNotification(item: Pick<NotificationItem, 'type' | 'acto
     case 'POST_COMMENT':
       return [actor, text(' commented on your post '), post];
     case 'POST_APPROVED':
+      // An approval with a publish time (issue 20): the post is public only from then.
+      if (item.publishAt) return [actor, text(' approved your post '), post, text(`, scheduled for ${formatDateTime(item.publishAt)}`)];
       return [actor, text(' approved and published your post '), post];
     case 'POST_REJECTED':
       return [actor, text(' rejected your post '), post];
@@ -55,7 +58,7 @@ export function describeNotification(item: Pick<NotificationItem, 'type' | 'acto
 }
 
 /** The sentence as plain text (accessible names, tests). */
-export const notificationSentence = (item: Pick<NotificationItem, 'type' | 'actor' | 'post'>): string =>
+export const notificationSentence = (item: Pick<NotificationItem, 'type' | 'actor' | 'post'> & { publishAt?: string | null }): string =>
   describeNotification(item)
     .map((segment) => segment.text)
     .join('');
