@@ -130,6 +130,12 @@ describe('Scheduled publishing', () => {
     const all = await t.http.get(api('/blog/posts/admin/all?status=PENDING_REVIEW&size=100')).set(admin.auth).expect(200);
     expect(all.body.data.content.find((item: { id: number }) => item.id === post.id)).toMatchObject({ scheduledAt: new Date(publishAt).toISOString() });
 
+    // The author's dashboard says so, with the time in the site's zone.
+    const dashboard = await t.http.get(api('/dashboard/author/stats')).set(author.auth).expect(200);
+    expect(dashboard.body.data.recentActivities).toContainEqual(
+      expect.objectContaining({ type: 'POST_CREATED', title: 'Post scheduled', description: expect.stringMatching(/^".+" was approved and is scheduled for .+ GMT\+7\.$/) }),
+    );
+
     // The author is told, with the time.
     const inbox = await t.http.get(api('/notifications')).set(author.auth).expect(200);
     expect(inbox.body.data.content[0]).toMatchObject({ type: 'POST_APPROVED', publishAt: new Date(publishAt).toISOString(), link: '/author/posts', post: { id: post.id } });
