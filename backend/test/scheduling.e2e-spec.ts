@@ -214,6 +214,7 @@ describe('Scheduled publishing', () => {
     await review(rejected.id, { status: 'APPROVED', publishAt: inMinutes(10) }).expect(200);
     const res = await review(rejected.id, { status: 'REJECTED', rejectionReason: 'Not yet' }).expect(200);
     expect(res.body.data.post).toMatchObject({ status: 'REJECTED', scheduledAt: null });
+    expect((await auditOf(rejected.id)).at(-1)).toMatchObject({ type: 'POST_REJECTED', details: { droppedSchedule: expect.any(String) } });
 
     const edited = await pendingPost();
     const at = inMinutes(10);
