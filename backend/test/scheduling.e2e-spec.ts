@@ -130,6 +130,12 @@ describe('Scheduled publishing', () => {
     const all = await t.http.get(api('/blog/posts/admin/all?status=PENDING_REVIEW&size=100')).set(admin.auth).expect(200);
     expect(all.body.data.content.find((item: { id: number }) => item.id === post.id)).toMatchObject({ scheduledAt: new Date(publishAt).toISOString() });
 
+    // The author's dashboard says so, with the time in the site's zone.
+    const dashboard = await t.http.get(api('/dashboard/author/stats')).set(author.auth).expect(200);
+    expect(dashboard.body.data.recentActivities).toContainEqual(
+      expect.objectContaining({ type: 'POST_CREATED', title: 'Post scheduled', description: expect.stringMatching(/^".+" was approved and is scheduled for .+ GMT\+7\.$/) }),
+    );
+
     // The author is told, with the time.
     const inbox = await t.http.get(api('/notifications')).set(author.auth).expect(200);
     expect(inbox.body.data.content[0]).toMatchObject({ type: 'POST_APPROVED', publishAt: new Date(publishAt).toISOString(), link: '/author/posts', post: { id: post.id } });
@@ -208,6 +214,7 @@ describe('Scheduled publishing', () => {
     await review(rejected.id, { status: 'APPROVED', publishAt: inMinutes(10) }).expect(200);
     const res = await review(rejected.id, { status: 'REJECTED', rejectionReason: 'Not yet' }).expect(200);
     expect(res.body.data.post).toMatchObject({ status: 'REJECTED', scheduledAt: null });
+    expect((await auditOf(rejected.id)).at(-1)).toMatchObject({ type: 'POST_REJECTED', details: { droppedSchedule: expect.any(String) } });
 
     const edited = await pendingPost();
     const at = inMinutes(10);

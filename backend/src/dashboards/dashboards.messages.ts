@@ -10,6 +10,8 @@ export const DashboardsMessages = {
   activity: {
     POST_CREATED: { title: 'Post created', description: (post: string) => `You created "${post}".` },
     POST_SUBMITTED: { title: 'Submitted for review', description: (post: string) => `"${post}" is waiting for review.` },
+    /** A submitted post approved with a publish time (issue 20). */
+    POST_SCHEDULED: { title: 'Post scheduled', description: (post: string, time: string) => `"${post}" was approved and is scheduled for ${time}.` },
     POST_PUBLISHED: { title: 'Post published', description: (post: string) => `"${post}" was published.` },
     POST_REJECTED: {
       title: 'Post rejected',

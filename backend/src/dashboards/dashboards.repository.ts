@@ -50,6 +50,8 @@ export interface AuthorEventRow {
   at: Date;
   /** A rejection's reason. */
   reason: string | null;
+  /** A submitted post approved with a publish time (issue 20): when it will be published. */
+  scheduled_at: Date | null;
 }
 
 export interface ActivityDayRow {
@@ -144,17 +146,17 @@ export class DashboardsRepository {
    */
   authorEvents(authorId: number, limit: number): Promise<AuthorEventRow[]> {
     return this.dataSource.query(
-      `SELECT type, post_id, title, slug, status, at, reason FROM (
-         (SELECT 'POST_CREATED' AS type, 0 AS rank, p.id AS post_id, p.title, p.slug, p.status, p.created_at AS at, NULL::varchar AS reason
+      `SELECT type, post_id, title, slug, status, at, reason, scheduled_at FROM (
+         (SELECT 'POST_CREATED' AS type, 0 AS rank, p.id AS post_id, p.title, p.slug, p.status, p.created_at AS at, NULL::varchar AS reason, NULL::timestamptz AS scheduled_at
             FROM posts p WHERE p.author_id = $1 ORDER BY p.created_at DESC, p.id DESC LIMIT $2)
          UNION ALL
-         (SELECT 'POST_SUBMITTED', 1, p.id, p.title, p.slug, p.status, p.updated_at, NULL
+         (SELECT 'POST_SUBMITTED', 1, p.id, p.title, p.slug, p.status, p.updated_at, NULL, p.scheduled_at
             FROM posts p WHERE p.author_id = $1 AND p.status = 'PENDING_REVIEW' ORDER BY p.updated_at DESC, p.id DESC LIMIT $2)
          UNION ALL
-         (SELECT 'POST_PUBLISHED', 2, p.id, p.title, p.slug, p.status, p.published_at, NULL
+         (SELECT 'POST_PUBLISHED', 2, p.id, p.title, p.slug, p.status, p.published_at, NULL, NULL
             FROM posts p WHERE p.author_id = $1 AND p.published_at IS NOT NULL ORDER BY p.published_at DESC, p.id DESC LIMIT $2)
          UNION ALL
-         (SELECT 'POST_REJECTED', 2, p.id, p.title, p.slug, p.status, r.created_at, r.rejection_reason
+         (SELECT 'POST_REJECTED', 2, p.id, p.title, p.slug, p.status, r.created_at, r.rejection_reason, NULL
             FROM post_reviews r JOIN posts p ON p.id = r.post_id
            WHERE p.author_id = $1 AND r.status = 'REJECTED' ORDER BY r.created_at DESC, r.id DESC LIMIT $2)
        ) events

@@ -1,8 +1,10 @@
-import { Injectable, NotFoundException, OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, NotFoundException, OnModuleDestroy } from '@nestjs/common';
 import type { AuthUser } from '../common/auth-user';
 import { ContentEvents } from '../common/content-events';
 import { CommonMessages } from '../common/messages';
 import { MicroCache } from '../common/micro-cache';
+import { siteTimeFormatter } from '../common/site-time';
+import { APP_CONFIG, AppConfig } from '../config/env';
 import { ACTIVITY_TYPE_OF_AUTHOR_EVENT } from './activity-type';
 import { DashboardsMessages } from './dashboards.messages';
 import { AuthorEventRow, DashboardsRepository } from './dashboards.repository';
@@ -40,13 +42,15 @@ function activityLink(row: AuthorEventRow): string | undefined {
   return undefined;
 }
 
-export function toAuthorActivity(row: AuthorEventRow): DashboardActivityDto {
-  const texts = DashboardsMessages.activity[row.type];
+/** An author's activity entry; `siteTime` writes a time as the pages do (a scheduled post names its time). */
+export function toAuthorActivity(row: AuthorEventRow, siteTime: (date: Date) => string): DashboardActivityDto {
   const link = activityLink(row);
+  const scheduled = row.type === 'POST_SUBMITTED' && row.scheduled_at ? DashboardsMessages.activity.POST_SCHEDULED : undefined;
+  const texts = DashboardsMessages.activity[row.type];
   return {
     type: ACTIVITY_TYPE_OF_AUTHOR_EVENT[row.type],
-    title: texts.title,
-    description: texts.description(row.title, row.reason),
+    title: scheduled ? scheduled.title : texts.title,
+    description: scheduled && row.scheduled_at ? scheduled.description(row.title, siteTime(row.scheduled_at)) : texts.description(row.title, row.reason),
     timestamp: row.at.toISOString(),
     ...(link ? { link } : {}),
   };
@@ -60,10 +64,14 @@ export class DashboardsService implements OnModuleDestroy {
   private readonly activity = new MicroCache<AdminActivityDto>(SHARED_ANSWER_TTL_MS, 16);
   private readonly stopListening: () => void;
 
+  private readonly siteTime: (date: Date) => string;
+
   constructor(
     private readonly repository: DashboardsRepository,
     contentEvents: ContentEvents,
+    @Inject(APP_CONFIG) config: AppConfig,
   ) {
+    this.siteTime = siteTimeFormatter(config.siteTimeZone);
     // Both count users, published posts, comments and likes: every change but a tag's; the chart
     // also counts posts of any status. Dropped before the writer answers, so a commenter's next
     // quick stats count their comment.
@@ -111,7 +119,7 @@ export class DashboardsService implements OnModuleDestroy {
       publishedPosts: totals.published_posts,
       myDrafts: totals.my_drafts,
       totalTags: totals.total_tags,
-      recentActivities: events.map(toAuthorActivity),
+      recentActivities: events.map((event) => toAuthorActivity(event, this.siteTime)),
       lastUpdated: new Date().toISOString(),
     };
   }

@@ -85,7 +85,11 @@ export class ReviewsService {
         title: approved ? 'Post published' : 'Post rejected',
         description: approved ? `"${post.title}" was approved and published` : `"${post.title}" was rejected: ${saved.rejectionReason ?? ''}`,
         link: approved ? AuditLinks.publicPost(post.slug) : AuditLinks.adminPost(postId),
-        details: approved ? { from: post.status, via: 'review', reviewId: saved.id } : { reviewId: saved.id, reason: saved.rejectionReason },
+        details: {
+          ...(approved ? { from: post.status, via: 'review', reviewId: saved.id } : { reviewId: saved.id, reason: saved.rejectionReason }),
+          // A scheduled post decided otherwise (published now, rejected): the schedule it dropped.
+          ...(post.scheduledAt ? { droppedSchedule: post.scheduledAt.toISOString() } : {}),
+        },
       });
       await this.notifications.record(
         manager,

@@ -597,7 +597,7 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Review a post (admin). APPROVED publishes a PENDING_REVIEW or REJECTED post (sets publishedAt); REJECTED needs a rejectionReason and applies to PENDING_REVIEW posts. Other statuses are 409. */
+        /** Review a post (admin). APPROVED publishes a PENDING_REVIEW or REJECTED post (sets publishedAt), or with publishAt schedules it (it stays PENDING_REVIEW with scheduledAt until the scheduler publishes it at that time; message "Post approved and scheduled."); REJECTED needs a rejectionReason and applies to PENDING_REVIEW posts (a scheduled one included: its schedule is dropped). Other statuses are 409. */
         put: operations["reviewPost"];
         post?: never;
         delete?: never;
