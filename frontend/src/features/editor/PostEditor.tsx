@@ -165,6 +165,7 @@ export default function PostEditor({ mode, post: initialPost, availableTags, sig
   const retryAttempt = useRef(0);
   /** The form an autosave was refused for (a field error): not sent again until it changes. */
   const refusedForm = useRef<EditorForm | undefined>(undefined);
+  const manualQueued = useRef(false);
 
   const busy = useRef(false);
   const leaving = useRef(false);
@@ -291,7 +292,11 @@ export default function PostEditor({ mode, post: initialPost, availableTags, sig
    * when it is not the one shown yet (keep mine: the version saved elsewhere).
    */
   async function save(auto = false, base: PostResponse | undefined = post) {
-    if (busy.current) return;
+    if (busy.current) {
+      // A click on Save during an autosave runs once that one is done (with the newest version).
+      if (!auto && !saving) manualQueued.current = true;
+      return;
+    }
     window.clearTimeout(retryTimer.current);
     const problems = saveProblems(form, { mode, signedIn });
     if (problems.length) {
@@ -348,6 +353,7 @@ export default function PostEditor({ mode, post: initialPost, availableTags, sig
     } catch (error) {
       if (base && error instanceof ApiError && error.status === 409 && PublishingTexts.CONFLICT_MESSAGE.test(error.message)) {
         setSaveState({ kind: 'failed' });
+        manualQueued.current = false;
         await openConflict(base.id);
         return;
       }
@@ -366,6 +372,11 @@ export default function PostEditor({ mode, post: initialPost, availableTags, sig
     } finally {
       busy.current = false;
       if (!leaving.current && !auto) setSaving(false);
+      if (manualQueued.current && !leaving.current) {
+        manualQueued.current = false;
+        // After React has rendered this save's answer, so the queued one is based on it.
+        window.setTimeout(() => void actions.current.save(false), 0);
+      }
     }
   }
 
