@@ -60,6 +60,7 @@ import ConflictDialog from './ConflictDialog';
 import HistoryPanel from './HistoryPanel';
 import SeoSection from './SeoSection';
 import { currentPost } from './revisions-api';
+import { AUTOSAVE_DELAY_MS, autosaveRetryDelay, isEditConflict, isTransientFailure } from './autosave';
 import '../../styles/post-prose.css';
 
 export type { PostResponse, TagResponse } from './editor-form';
@@ -112,10 +113,6 @@ function withParam(href: string, name: string, value: string): string {
 
 const dialogOpen = () => document.querySelector('dialog[open]') !== null;
 
-/** Autosave waits this long after the last change (issue 20: 5 s). */
-export const AUTOSAVE_DELAY_MS = 5_000;
-/** A failed autosave is tried again after 5 s, then 10, 20, 40, and every 60 s at most. */
-export const autosaveRetryDelay = (attempt: number) => Math.min(AUTOSAVE_DELAY_MS * 2 ** attempt, 60_000);
 
 type SaveState = { kind: 'idle' } | { kind: 'saving' } | { kind: 'saved'; at: Date } | { kind: 'retrying' } | { kind: 'failed' };
 
@@ -351,13 +348,13 @@ export default function PostEditor({ mode, post: initialPost, availableTags, sig
       }
       setNotice({ kind: 'success', text: message ?? EditorTexts.SAVED_AS_DRAFT, extra });
     } catch (error) {
-      if (base && error instanceof ApiError && error.status === 409 && PublishingTexts.CONFLICT_MESSAGE.test(error.message)) {
+      if (base && isEditConflict(error)) {
         setSaveState({ kind: 'failed' });
         manualQueued.current = false;
         await openConflict(base.id);
         return;
       }
-      if (auto && (!(error instanceof ApiError) || error.status === 0 || error.status === 429 || error.status >= 500)) {
+      if (auto && isTransientFailure(error)) {
         // Offline or the server failing: the local copy keeps the text meanwhile; try again later.
         setSaveState({ kind: 'retrying' });
         retryTimer.current = window.setTimeout(() => void actions.current.save(true), autosaveRetryDelay(retryAttempt.current++));

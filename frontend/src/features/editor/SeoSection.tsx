@@ -9,6 +9,7 @@ import { useEffect, useState } from 'react';
 import { FieldFrame as Field } from '../../components/islands/form-controls';
 import { LIMITS, RECOMMENDED, type EditorForm, type SeoField } from './editor-form';
 import { PublishingTexts as T } from './texts';
+import { markdownText, truncateForSearch } from './seo-preview';
 
 interface Props {
   open: boolean;
@@ -21,25 +22,13 @@ interface Props {
   disabled: boolean;
 }
 
-/** Cut like a search engine: at a word within the limit, with an ellipsis. */
-export function truncateForSearch(text: string, limit: number): string {
-  const clean = text.replace(/\s+/g, ' ').trim();
-  if ([...clean].length <= limit) return clean;
-  const cut = [...clean].slice(0, limit).join('');
-  const space = cut.lastIndexOf(' ');
-  return `${(space > limit * 0.6 ? cut.slice(0, space) : cut).trimEnd()}…`;
-}
-
-/** The plain text of Markdown, for a description fallback when there is no excerpt. */
-const plain = (markdown: string) => markdown.replace(/[#>*_`~[\]()!|-]+/g, ' ');
-
 export default function SeoSection({ open, onToggle, form, errors, onChange, fieldId, inputClass, disabled }: Props) {
   // The site's address is known in the browser only (the server's HTML and the hydrated one agree on '').
   const [origin, setOrigin] = useState('');
   useEffect(() => setOrigin(window.location.origin), []);
 
   const title = form.metaTitle.trim() || form.title.trim() || 'Untitled post';
-  const description = form.metaDescription.trim() || form.excerpt.trim() || plain(form.content);
+  const description = form.metaDescription.trim() || form.excerpt.trim() || markdownText(form.content);
   const url = form.canonicalUrl.trim() || `${origin}/blog/${form.slug.trim() || 'your-post'}`;
   const image = form.socialImage.trim() || form.featuredImage.trim();
   const site = (() => {
