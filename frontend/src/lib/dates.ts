@@ -73,6 +73,13 @@ function siteZoneOffset(date: Date): number {
   return wall - Math.floor(date.getTime() / 1000) * 1000;
 }
 
+/** The instant the site zone's wall clock reads `wall` (a UTC-based millisecond count of that wall time). */
+function fromSiteWallClock(wall: number): Date {
+  // The offset at the guess, then at the result (a daylight-saving change that day moves it).
+  const first = wall - siteZoneOffset(new Date(wall));
+  return new Date(wall - siteZoneOffset(new Date(first)));
+}
+
 /** The last second of a calendar day ('2026-12-01', as a date input gives it) in the site zone, or undefined for anything else. */
 export function siteDayEnd(day: string): Date | undefined {
   const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(day);
@@ -80,7 +87,26 @@ export function siteDayEnd(day: string): Date | undefined {
   const wall = Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3]), 23, 59, 59);
   const written = new Date(wall);
   if (written.getUTCMonth() !== Number(match[2]) - 1 || written.getUTCDate() !== Number(match[3])) return undefined;
-  // The offset at the guess, then at the result (a daylight-saving change that day moves it).
-  const first = wall - siteZoneOffset(new Date(wall));
-  return new Date(wall - siteZoneOffset(new Date(first)));
+  return fromSiteWallClock(wall);
+}
+
+/**
+ * A datetime-local input's value ('2026-11-26T15:04', seconds optional) read as a wall time in
+ * the site zone, whatever zone the browser is in; undefined for anything else.
+ */
+export function siteWallTimeToDate(value: string): Date | undefined {
+  const match = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?$/.exec(value);
+  if (!match) return undefined;
+  const [year, month, day, hour, minute, second] = match.slice(1).map((part) => Number(part ?? 0));
+  if (hour > 23 || minute > 59 || second > 59) return undefined;
+  const wall = Date.UTC(year, month - 1, day, hour, minute, second);
+  const written = new Date(wall);
+  if (written.getUTCMonth() !== month - 1 || written.getUTCDate() !== day) return undefined;
+  return fromSiteWallClock(wall);
+}
+
+/** An instant as a datetime-local input's value in the site zone ('2026-11-26T15:04'). */
+export function siteWallTimeValue(date: Date): string {
+  const wall = new Date(Math.floor(date.getTime() / 60_000) * 60_000 + siteZoneOffset(date));
+  return wall.toISOString().slice(0, 16);
 }
