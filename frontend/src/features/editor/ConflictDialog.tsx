@@ -8,6 +8,7 @@
 import { useId, useState } from 'react';
 import { Modal } from './Dialog';
 import DiffView, { wordDiff } from './DiffView';
+import { WordDiffLegend } from '../../components/WordDiff';
 import { formFromPost, type EditorForm, type PostResponse } from './editor-form';
 import { PublishingTexts as T } from './texts';
 import { formatDateTime } from '../../lib/session';
@@ -39,7 +40,8 @@ export default function ConflictDialog({ current, mine, busy, onKeepTheirs, onKe
         </p>
         {comparing && (
           <div className="mt-4" data-testid="conflict-diff">
-            <p className="text-xs text-slate-600 dark:text-slate-400">Struck-through words are only in the saved version; underlined ones only in yours.</p>
+            <p className="text-xs text-slate-600 dark:text-slate-400">From the saved version to yours.</p>
+            <WordDiffLegend className="mt-1" />
             <DiffView label="Title" parts={wordDiff(theirs.title, mine.title)} />
             <DiffView label="Excerpt" parts={wordDiff(theirs.excerpt, mine.excerpt)} />
             <DiffView label="Content" parts={wordDiff(theirs.content, mine.content)} />

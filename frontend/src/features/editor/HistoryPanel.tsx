@@ -9,6 +9,7 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { Modal } from './Dialog';
 import DiffView from './DiffView';
+import { WordDiffLegend } from '../../components/WordDiff';
 import { compareRevision, getRevision, listRevisions, restoreRevision, type Revision, type RevisionDiff, type RevisionSummary } from './revisions-api';
 import { editorErrors, PublishingTexts as T } from './texts';
 import type { PostResponse } from './editor-form';
@@ -219,8 +220,9 @@ export default function HistoryPanel({ open, postId, version, unsaved, onClose, 
           <div className="mt-3" data-testid="revision-compare">
             {back}
             <p className="mt-2 text-xs text-slate-600 dark:text-slate-400">
-              From the revision of {when(view.summary)} to the post as saved now: {view.diff.stats.addedWords} words added, {view.diff.stats.removedWords} removed. Struck-through words were removed; underlined ones were added.
+              From the revision of {when(view.summary)} to the post as saved now: {view.diff.stats.addedWords} words added, {view.diff.stats.removedWords} removed.
             </p>
+            <WordDiffLegend className="mt-1" />
             <DiffView label="Title" parts={view.diff.title} />
             <DiffView label="Excerpt" parts={view.diff.summary} />
             <DiffView label="Content" parts={view.diff.content} testId="compare-content" />
