@@ -25,7 +25,7 @@
  */
 import { useEffect, useId, useRef, useState } from 'react';
 import { ApiError } from '../../lib/api/errors';
-import { siteDateFormat } from '../../lib/dates';
+import { siteDateFormat, siteWallTimeToDate, siteZoneName } from '../../lib/dates';
 import { slugAfterTitleChange } from '../../lib/slug';
 import { EditorTexts, editorErrors, PublishingTexts, saveFailure } from './texts';
 import { errorText } from '../../lib/texts/error-text';
@@ -163,6 +163,9 @@ export default function PostEditor({ mode, post: initialPost, availableTags, sig
   /** The form an autosave was refused for (a field error): not sent again until it changes. */
   const refusedForm = useRef<EditorForm | undefined>(undefined);
   const manualQueued = useRef(false);
+  /** Submit's optional requested publish time: a datetime-local value in the site zone. */
+  const [requestedAt, setRequestedAt] = useState('');
+  const [requestedError, setRequestedError] = useState<string>();
 
   const busy = useRef(false);
   const leaving = useRef(false);
@@ -436,16 +439,29 @@ export default function PostEditor({ mode, post: initialPost, availableTags, sig
 
   async function submit() {
     if (!post || busy.current || dirty) return;
+    let requestedPublishAt: string | undefined;
+    if (requestedAt) {
+      const when = siteWallTimeToDate(requestedAt);
+      if (!when || when.getTime() <= Date.now()) {
+        setRequestedError(PublishingTexts.REQUESTED_TIME_FUTURE);
+        window.requestAnimationFrame(() => document.getElementById(`${id}-requested`)?.focus());
+        return;
+      }
+      requestedPublishAt = when.toISOString();
+    }
     busy.current = true;
     setSubmitting(true);
     setNotice(undefined);
+    setRequestedError(undefined);
     try {
-      const { message } = await submitForReview(post.id);
+      const { message } = await submitForReview(post.id, requestedPublishAt);
       clearDraft(key.current);
       leaving.current = true;
       setFlash(message ?? EditorTexts.SUBMITTED);
       window.location.assign(savedHref);
     } catch (error) {
+      const fieldError = error instanceof ApiError ? error.field('requestedPublishAt') : undefined;
+      if (fieldError) setRequestedError(fieldError);
       setNotice({ kind: 'error', text: errorText(error, editorErrors(EditorTexts.SUBMIT_FAILED)) });
       focusField('auth');
       setSubmitting(false);
@@ -742,6 +758,30 @@ export default function PostEditor({ mode, post: initialPost, availableTags, sig
           </div>
           {canSubmit && (
             <div className="card space-y-2 p-4">
+              <Field
+                id={`${id}-requested`}
+                label={`${PublishingTexts.REQUESTED_TIME} (${siteZoneName(new Date())})`}
+                error={requestedError}
+                hint={
+                  <p id={`${id}-requested-hint`} className="mt-1 text-xs text-slate-600 dark:text-slate-400">
+                    {PublishingTexts.REQUESTED_TIME_HINT}
+                  </p>
+                }
+              >
+                <input
+                  id={`${id}-requested`}
+                  type="datetime-local"
+                  className={`${INPUT} ${requestedError ? INPUT_ERROR : ''}`}
+                  value={requestedAt}
+                  onChange={(event) => {
+                    setRequestedAt(event.target.value);
+                    setRequestedError(undefined);
+                  }}
+                  disabled={working}
+                  aria-invalid={requestedError ? true : undefined}
+                  aria-describedby={[`${id}-requested-hint`, requestedError ? `${id}-requested-error` : ''].filter(Boolean).join(' ')}
+                />
+              </Field>
               <button type="button" className="btn-primary w-full" onClick={() => void submit()} disabled={!hydrated || working || dirty} aria-describedby={dirty ? `${id}-submit-hint` : undefined}>
                 {submitting && <Spinner />}
                 Submit for review

@@ -169,4 +169,6 @@ export const PublishingTexts = {
   overRecommended: (recommended: number) => `Longer than ${recommended} characters: search engines cut the rest.`,
   CANONICAL_INVALID: 'Enter an absolute http(s) address.',
   REQUESTED_TIME: 'Requested publish time',
+  REQUESTED_TIME_HINT: 'Optional. The reviewer sees it and may keep or change it.',
+  REQUESTED_TIME_FUTURE: 'Choose a time in the future.',
 } as const;
