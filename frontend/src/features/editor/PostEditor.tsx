@@ -354,6 +354,8 @@ export default function PostEditor({ mode, post: initialPost, availableTags, sig
       if (base && isEditConflict(error)) {
         setSaveState({ kind: 'failed' });
         manualQueued.current = false;
+        // Until the text changes, autosave does not ask again (Escape leaves the editor unsaved).
+        refusedForm.current = form;
         await openConflict(base.id);
         return;
       }
@@ -367,8 +369,8 @@ export default function PostEditor({ mode, post: initialPost, availableTags, sig
       const failure = saveFailure(error, creating);
       setErrors(failure.fields);
       setNotice({ kind: 'error', title: failure.title, text: failure.text });
-      if (auto) refusedForm.current = form;
-      else focusField((Object.keys(failure.fields) as EditorField[])[0] ?? 'auth');
+      refusedForm.current = form;
+      if (!auto) focusField((Object.keys(failure.fields) as EditorField[])[0] ?? 'auth');
     } finally {
       busy.current = false;
       if (!leaving.current && !auto) setSaving(false);
