@@ -275,6 +275,35 @@ test.describe('editor publishing tools', () => {
     await api.dispose();
   });
 
+  test('Submit for review with a requested publish time: the site-zone wall time goes out as UTC; a past time is refused on the field', async ({ page, playwright, baseURL }) => {
+    const api = await writerApi(baseURL!, playwright);
+    const post = await draft(api);
+    await openEditor(page, post);
+    const zone = await page.evaluate(() => document.documentElement.dataset.timeZone ?? 'Asia/Ho_Chi_Minh');
+    const wallValue = (instant: Date) => {
+      const parts = Object.fromEntries(
+        new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })
+          .formatToParts(instant)
+          .map((part) => [part.type, part.value]),
+      );
+      return `${parts.year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}`;
+    };
+    const field = page.getByLabel(/^Requested publish time \(GMT[+-]?\d*\)$/);
+    await field.fill(wallValue(new Date(Date.now() - 3_600_000)));
+    await page.getByRole('button', { name: 'Submit for review' }).click();
+    await expect(page.getByText('Choose a time in the future.')).toBeVisible();
+    await expect(field).toBeFocused();
+
+    const when = new Date(Math.floor((Date.now() + 2 * 86_400_000) / 60_000) * 60_000);
+    await field.fill(wallValue(when));
+    await page.getByRole('button', { name: 'Submit for review' }).click();
+    await page.waitForURL('**/author/posts');
+    const stored = (await (await api.get(`/api/v1/blog/posts/${post.id}`)).json()).data as { status: string; requestedPublishAt: string | null };
+    expect(stored.status).toBe('PENDING_REVIEW');
+    expect(new Date(stored.requestedPublishAt ?? '').toISOString()).toBe(when.toISOString());
+    await api.dispose();
+  });
+
   for (const theme of ['light', 'dark'] as const) {
     for (const width of [320, 1280]) {
       test(`axe: the editor with the SEO section and the History panel open (${width} px, ${theme})`, async ({ browser, playwright, baseURL }) => {
