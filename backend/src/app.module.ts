@@ -33,6 +33,8 @@ import { RedisService } from './redis/redis.service';
 import { SharedThrottlerStorage } from './redis/shared-throttler-storage';
 import { ReviewsModule } from './reviews/reviews.module';
 import { TagsModule } from './tags/tags.module';
+import { ClockModule } from './common/clock';
+import { SchedulingModule, TestClockModule } from './scheduling/scheduling.module';
 
 export interface AppModuleOptions {
   config: AppConfig;
@@ -47,7 +49,7 @@ export interface AppModuleOptions {
  * The images module is the exception: the spec puts it on the host root.
  */
 export const API_PREFIX = 'api/v1';
-const API_MODULES = [HealthModule, AuthModule, UsersModule, PostsModule, TagsModule, ReviewsModule, LikesModule, CommentsModule, DashboardsModule, AdminModule, ModerationModule, NotificationsModule];
+const API_MODULES = [HealthModule, AuthModule, UsersModule, PostsModule, TagsModule, ReviewsModule, LikesModule, CommentsModule, DashboardsModule, AdminModule, ModerationModule, NotificationsModule, SchedulingModule];
 
 /** Rate limits (DESIGN.md §3): counters in process, or in Redis shared by every instance when REDIS_URL is set. */
 function throttlerModule(config: AppConfig): DynamicModule {
@@ -67,6 +69,8 @@ function throttlerModule(config: AppConfig): DynamicModule {
 export class AppModule {
   static forRoot(options: AppModuleOptions): DynamicModule {
     const { config } = options;
+    // The browser tests' clock control (TEST_CLOCK_CONTROL=1) is mounted only when asked for.
+    const apiModules = config.testClockControl ? [...API_MODULES, TestClockModule] : API_MODULES;
     return {
       module: AppModule,
       imports: [
@@ -84,8 +88,9 @@ export class AppModule {
         ContentEventsModule,
         JobsModule,
         ImagesModule,
-        ...API_MODULES,
-        RouterModule.register([{ path: API_PREFIX, children: API_MODULES }]),
+        ClockModule,
+        ...apiModules,
+        RouterModule.register([{ path: API_PREFIX, children: apiModules }]),
         GatewayModule,
       ],
       providers: [

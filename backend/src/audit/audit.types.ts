@@ -14,6 +14,11 @@ export enum AuditType {
   POST_REJECTED = 'POST_REJECTED',
   POST_ARCHIVED = 'POST_ARCHIVED',
   POST_DELETED = 'POST_DELETED',
+  /** Approved with a publish time (the post waits, still PENDING_REVIEW). */
+  POST_SCHEDULED = 'POST_SCHEDULED',
+  POST_RESCHEDULED = 'POST_RESCHEDULED',
+  /** The schedule was cancelled (the post is back in the review queue) or dropped by a status change. */
+  POST_SCHEDULE_CANCELLED = 'POST_SCHEDULE_CANCELLED',
   TAG_CREATED = 'TAG_CREATED',
   TAG_UPDATED = 'TAG_UPDATED',
   TAG_ACTIVATED = 'TAG_ACTIVATED',

@@ -46,6 +46,10 @@ export interface AppConfig {
   imageDecodes: { concurrency: number; queue: number };
   /** The job queue (pg-boss): failed jobs are retried `retryLimit` times, `retryDelaySeconds` doubling each time; a job running longer than `expireSeconds` (its instance died) runs again. */
   jobs: { retryLimit: number; retryDelaySeconds: number; expireSeconds: number; pollSeconds: number };
+  /** Seconds between two sweeps of the scheduled-publishing job (posts due are published within this). */
+  schedulerIntervalSeconds: number;
+  /** Tests only (TEST_CLOCK_CONTROL=1): mounts PUT /api/v1/test/clock, which moves the app's clock. */
+  testClockControl: boolean;
 }
 
 export type StorageConfig =
@@ -283,6 +287,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
       expireSeconds: parseWholeNumber(env, 'JOB_EXPIRE_SECONDS', 120, 10, 86_400),
       pollSeconds: parseWholeNumber(env, 'JOB_POLL_SECONDS', 1, 1, 60),
     }),
+    schedulerIntervalSeconds: parseWholeNumber(env, 'SCHEDULER_INTERVAL_SECONDS', 10, 1, 30),
+    testClockControl: parseFlag(env, 'TEST_CLOCK_CONTROL', ['1', 'true'], ['0', 'false'], false),
   });
 }
 

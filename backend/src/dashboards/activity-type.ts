@@ -23,6 +23,10 @@ export const ACTIVITY_TYPE_OF_AUDIT: Readonly<Record<AuditType, DashboardActivit
   [AuditType.POST_REJECTED]: POST_CREATED,
   [AuditType.POST_ARCHIVED]: POST_CREATED,
   [AuditType.POST_DELETED]: POST_CREATED,
+  // A schedule is a decision about a post, not yet its publication (the scheduler's publication is POST_PUBLISHED).
+  [AuditType.POST_SCHEDULED]: POST_CREATED,
+  [AuditType.POST_RESCHEDULED]: POST_CREATED,
+  [AuditType.POST_SCHEDULE_CANCELLED]: POST_CREATED,
   [AuditType.TAG_CREATED]: TAG_CREATED,
   [AuditType.TAG_UPDATED]: TAG_CREATED,
   [AuditType.TAG_ACTIVATED]: TAG_CREATED,

@@ -1,6 +1,7 @@
 import { ForbiddenException, Inject, Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { CommentsMessages } from '../comments/comments.messages';
+import { siteTimeFormatter } from '../common/site-time';
 import { APP_CONFIG, type AppConfig } from '../config/env';
 import { activeMute, type ActiveMute } from './active-mute';
 
@@ -20,19 +21,11 @@ export type HoldReason = 'NEW_ACCOUNT_LINK' | 'DUPLICATE' | 'TOO_MANY_LINKS';
  */
 @Injectable()
 export class CommentPolicy {
-  private readonly dateFormat: Intl.DateTimeFormat;
-  private readonly zoneFormat: Intl.DateTimeFormat;
+  /** 'Nov 22, 2026, 3:04 PM GMT+7' in the site's zone (the pages' rule). */
+  readonly siteTime: (date: Date) => string;
 
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {
-    // The pages' rule (frontend/src/lib/dates.ts): the site zone, its name after the time.
-    this.dateFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short', timeZone: config.siteTimeZone });
-    this.zoneFormat = new Intl.DateTimeFormat('en-US', { timeZoneName: 'shortOffset', timeZone: config.siteTimeZone });
-  }
-
-  /** 'Nov 22, 2026, 3:04 PM GMT+7' in the site's zone. */
-  siteTime(date: Date): string {
-    const zone = this.zoneFormat.formatToParts(date).find((part) => part.type === 'timeZoneName')?.value ?? this.config.siteTimeZone;
-    return `${this.dateFormat.format(date).replace(/[\u202f\u00a0]/g, ' ')} ${zone}`;
+    this.siteTime = siteTimeFormatter(config.siteTimeZone);
   }
 
   /** The user's mute, when one is in force now (an expired one no longer counts). */

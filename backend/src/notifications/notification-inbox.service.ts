@@ -17,6 +17,7 @@ interface ListRow {
   created_at: Date;
   comment_id: number | null;
   reason: string | null;
+  publish_at: Date | null;
   post_id: number | null;
   post_slug: string | null;
   post_title: string | null;
@@ -41,7 +42,7 @@ export class NotificationInboxService {
   async list(user: AuthUser, page: number, size: number): Promise<Page<NotificationDto>> {
     const [rows, [{ total }]]: [ListRow[], { total: number }[]] = await Promise.all([
       this.dataSource.query(
-        `SELECT n.id, n.type, n.read, n.created_at, n.comment_id, n.reason, n.post_id, p.slug AS post_slug, p.title AS post_title,
+        `SELECT n.id, n.type, n.read, n.created_at, n.comment_id, n.reason, n.publish_at, n.post_id, p.slug AS post_slug, p.title AS post_title,
                 a.id AS actor_id, a.full_name AS actor_name, a.avatar AS actor_avatar
            FROM notifications n
            LEFT JOIN users a ON a.id = n.actor_id
@@ -63,7 +64,8 @@ export class NotificationInboxService {
         post: row.post_id !== null && row.post_slug !== null ? { id: row.post_id, slug: row.post_slug, title: row.post_title ?? '' } : null,
         commentId: row.comment_id,
         reason: row.reason,
-        link: notificationLink({ type: row.type, postId: row.post_id, postSlug: row.post_slug, commentId: row.comment_id }),
+        publishAt: row.publish_at ? row.publish_at.toISOString() : null,
+        link: notificationLink({ type: row.type, postId: row.post_id, postSlug: row.post_slug, commentId: row.comment_id, publishAt: row.publish_at }),
       })),
       total,
       page,

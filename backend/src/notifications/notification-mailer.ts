@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { siteTimeFormatter } from '../common/site-time';
 import { APP_CONFIG, AppConfig } from '../config/env';
 import { JobRun, JobsService } from '../jobs/jobs.service';
 import { digestMail, MailContent, notificationMail } from '../mail/mail.templates';
@@ -36,6 +37,7 @@ type ContextRow = NotificationContext & { id: number };
 @Injectable()
 export class NotificationMailer implements OnModuleInit {
   private readonly logger = new Logger('Notifications');
+  private readonly siteTime: (date: Date) => string;
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -44,7 +46,9 @@ export class NotificationMailer implements OnModuleInit {
     private readonly mail: MailService,
     private readonly notifications: NotificationsService,
     @Inject(NOTIFICATION_CLOCK) private readonly clock: NotificationClock,
-  ) {}
+  ) {
+    this.siteTime = siteTimeFormatter(config.siteTimeZone);
+  }
 
   onModuleInit(): void {
     this.jobs.register<{ deliveryId: number }>(EMAIL_QUEUE, (job) => this.deliver(job));
@@ -125,7 +129,7 @@ export class NotificationMailer implements OnModuleInit {
     // A comment hidden since the event (the hourly digest waits) is not quoted: its text leaves the server only in the moderation queue.
     return this.dataSource.query(
       `SELECT n.id, n.type, a.full_name AS "actorName", n.post_id AS "postId", p.title AS "postTitle", p.slug AS "postSlug",
-              n.comment_id AS "commentId", c.content AS "commentContent", n.reason
+              n.comment_id AS "commentId", c.content AS "commentContent", n.reason, n.publish_at AS "publishAt"
          FROM notifications n
          LEFT JOIN users a ON a.id = n.actor_id
          LEFT JOIN posts p ON p.id = n.post_id
@@ -143,6 +147,6 @@ export class NotificationMailer implements OnModuleInit {
   }
 
   private mailItem(item: ContextRow) {
-    return { summary: notificationSummary(item), quote: notificationQuote(item), link: `${this.config.publicUrl}${notificationLink(item)}` };
+    return { summary: notificationSummary(item, this.siteTime), quote: notificationQuote(item), link: `${this.config.publicUrl}${notificationLink(item)}` };
   }
 }

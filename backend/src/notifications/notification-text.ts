@@ -10,10 +10,12 @@ export interface NotificationContext {
   commentId: number | null;
   commentContent: string | null;
   reason: string | null;
+  /** POST_APPROVED of a scheduled post: when it will be published. */
+  publishAt: Date | null;
 }
 
 /** The site-relative address a notification opens (the comment anchor, the post, the review, the admin lists). */
-export function notificationLink(n: Pick<NotificationContext, 'type' | 'postId' | 'postSlug' | 'commentId'>): string {
+export function notificationLink(n: Pick<NotificationContext, 'type' | 'postId' | 'postSlug' | 'commentId'> & { publishAt?: Date | null }): string {
   const post = n.postSlug ? `/blog/${encodeURIComponent(n.postSlug)}` : '/';
   switch (n.type) {
     case NotificationType.COMMENT_REPLY:
@@ -21,7 +23,8 @@ export function notificationLink(n: Pick<NotificationContext, 'type' | 'postId' 
     case NotificationType.COMMENT_HIDDEN:
       return n.commentId ? `${post}#comment-${n.commentId}` : post;
     case NotificationType.POST_APPROVED:
-      return post;
+      // A scheduled post is not public before its time: the author's list shows it as scheduled.
+      return n.publishAt ? '/author/posts' : post;
     case NotificationType.POST_REJECTED:
       return n.postId ? `/author/posts/${n.postId}/edit` : '/author/posts';
     case NotificationType.POST_SUBMITTED:
@@ -33,8 +36,8 @@ export function notificationLink(n: Pick<NotificationContext, 'type' | 'postId' 
   }
 }
 
-/** One sentence saying what happened, in the spec's tone. */
-export function notificationSummary(n: NotificationContext): string {
+/** One sentence saying what happened, in the spec's tone; `siteTime` writes a time as the pages do. */
+export function notificationSummary(n: NotificationContext, siteTime: (date: Date) => string): string {
   const actor = n.actorName ?? 'Unknown User';
   const title = n.postTitle ? `"${n.postTitle}"` : 'a post';
   switch (n.type) {
@@ -43,7 +46,9 @@ export function notificationSummary(n: NotificationContext): string {
     case NotificationType.POST_COMMENT:
       return `${actor} commented on your post ${title}.`;
     case NotificationType.POST_APPROVED:
-      return `Your post ${title} was approved and published by ${actor}.`;
+      return n.publishAt
+        ? `Your post ${title} was approved by ${actor} and is scheduled for ${siteTime(n.publishAt)}.`
+        : `Your post ${title} was approved and published by ${actor}.`;
     case NotificationType.POST_REJECTED:
       return `Your post ${title} was rejected by ${actor}.`;
     case NotificationType.COMMENT_HIDDEN:
@@ -72,7 +77,7 @@ export function notificationSubject(n: NotificationContext): string {
     case NotificationType.POST_COMMENT:
       return 'New comment on your post';
     case NotificationType.POST_APPROVED:
-      return 'Your post was published';
+      return n.publishAt ? 'Your post was approved and scheduled' : 'Your post was published';
     case NotificationType.POST_REJECTED:
       return 'Your post was rejected';
     case NotificationType.COMMENT_HIDDEN:

@@ -26,14 +26,14 @@ export const NOTIFICATION_TYPES: readonly NotificationType[] = Object.values(Not
  * - COMMENT_REPLY: `commentId` is the new reply, `repliedToId` the comment it answers (its author is told).
  * - POST_COMMENT: `commentId` is the new comment (on `postId`, so it can be planned before the comment is written); the post's author is told (unless the same
  *   comment already tells them as a reply to their own comment).
- * - POST_APPROVED / POST_REJECTED: the post's author is told; `actorId` is the reviewer.
+ * - POST_APPROVED / POST_REJECTED: the post's author is told; `actorId` is the reviewer; `publishAt` when the approval scheduled the post.
  * - COMMENT_HIDDEN: the comment's author is told, with the moderator's reason.
  * - POST_SUBMITTED / COMMENT_REPORTED: every active admin but the actor is told.
  */
 export type NotificationEvent =
   | { type: 'COMMENT_REPLY'; actorId: number; commentId: number; repliedToId: number }
   | { type: 'POST_COMMENT'; actorId: number; commentId: number; postId: number; repliedToId?: number }
-  | { type: 'POST_APPROVED'; actorId: number; postId: number }
+  | { type: 'POST_APPROVED'; actorId: number; postId: number; publishAt?: Date }
   | { type: 'POST_REJECTED'; actorId: number; postId: number; reason: string }
   | { type: 'COMMENT_HIDDEN'; actorId: number; commentId: number; reason: string }
   | { type: 'POST_SUBMITTED'; actorId: number; postId: number }

@@ -32,6 +32,8 @@ export interface PlannedNotification {
   postId: number | null;
   commentId: number | null;
   reason: string | null;
+  /** POST_APPROVED of a scheduled post: when it will be published. */
+  publishAt: Date | null;
   inApp: boolean;
   /** An e-mail of its own now (a delivery row and its job). */
   emailNow: boolean;
@@ -46,6 +48,7 @@ interface RecipientQuery {
   params: unknown[];
   commentId: number | null;
   reason: string | null;
+  publishAt?: Date | null;
 }
 
 const ACTIVE_ADMINS = `SELECT u.id AS user_id FROM users u JOIN user_roles ur ON ur.user_id = u.id JOIN roles r ON r.id = ur.role_id WHERE r.name = 'ADMIN' AND u.status = 'ACTIVE'`;
@@ -100,6 +103,7 @@ export class NotificationsService {
           postId: row.post_id,
           commentId: query.commentId,
           reason: query.reason,
+          publishAt: query.publishAt ?? null,
           inApp,
           emailNow: email && !digest,
           digest,
@@ -128,10 +132,10 @@ export class NotificationsService {
   async write(manager: EntityManager, prepared: PlannedNotification[]): Promise<void> {
     if (!prepared.length) return;
     const column = <K extends keyof PlannedNotification>(key: K) => prepared.map((n) => n[key]);
-    const columns = 'id, user_id, type, actor_id, post_id, comment_id, reason, in_app, digest_pending';
+    const columns = 'id, user_id, type, actor_id, post_id, comment_id, reason, in_app, digest_pending, publish_at';
     await manager.query(
       `WITH input AS (
-         SELECT * FROM unnest($1::int[], $2::int[], $3::varchar[], $4::int[], $5::int[], $6::int[], $7::varchar[], $8::bool[], $9::bool[], $10::int[])
+         SELECT * FROM unnest($1::int[], $2::int[], $3::varchar[], $4::int[], $5::int[], $6::int[], $7::varchar[], $8::bool[], $9::bool[], $10::timestamptz[], $11::int[])
            AS t(${columns}, delivery_id)
        ), written AS (
          INSERT INTO notifications (${columns}) SELECT ${columns} FROM input
@@ -147,6 +151,7 @@ export class NotificationsService {
         column('reason'),
         column('inApp'),
         column('digest'),
+        column('publishAt'),
         column('deliveryId'),
       ],
     );
@@ -180,8 +185,9 @@ export class NotificationsService {
           reason: null,
         };
       case 'POST_APPROVED':
+        return { sql: `SELECT author_id AS user_id, id AS post_id FROM posts WHERE id = $3`, params: [event.postId], commentId: null, reason: null, publishAt: event.publishAt ?? null };
       case 'POST_REJECTED':
-        return { sql: `SELECT author_id AS user_id, id AS post_id FROM posts WHERE id = $3`, params: [event.postId], commentId: null, reason: event.type === 'POST_REJECTED' ? event.reason : null };
+        return { sql: `SELECT author_id AS user_id, id AS post_id FROM posts WHERE id = $3`, params: [event.postId], commentId: null, reason: event.reason };
       case 'COMMENT_HIDDEN':
         return { sql: `SELECT user_id, post_id FROM comments WHERE id = $3`, params: [event.commentId], commentId: event.commentId, reason: event.reason };
       case 'POST_SUBMITTED':

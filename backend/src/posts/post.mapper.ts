@@ -27,6 +27,7 @@ type PostColumns = Pick<
   Post,
   | 'id' | 'title' | 'slug' | 'summary' | 'content' | 'contentHtml' | 'status' | 'thumbnail' | 'publishedAt' | 'createdAt' | 'updatedAt'
   | 'authorId' | 'likeCount' | 'viewCount' | 'commentCount' | 'isFeatured' | 'readingTime' | 'wordCount'
+  | 'scheduledAt' | 'requestedPublishAt'
 >;
 
 /** A post with the author columns answers show; the e-mail only where an answer may carry it. */
@@ -83,6 +84,8 @@ function commonFields(post: Omit<PostColumns, 'content' | 'contentHtml'> & { aut
     isFeatured: post.isFeatured,
     readingTime: post.readingTime,
     wordCount: post.wordCount,
+    scheduledAt: iso(post.scheduledAt),
+    requestedPublishAt: iso(post.requestedPublishAt),
   };
 }
 

@@ -1,6 +1,10 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Put, Query } from '@nestjs/common';
 import { ApiNoContentResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { AuthUser } from '../common/auth-user';
+import { CLOCK, Clock } from '../common/clock';
+import { SubmitForReviewDto } from '../scheduling/dto/schedule.dto';
+import { parsePublishTime } from '../scheduling/publish-time';
+import { SchedulingMessages } from '../scheduling/scheduling.messages';
 import { Auth, CurrentUser } from '../common/decorators/auth.decorator';
 import { ApiEnvelope } from '../common/decorators/api-envelope.decorator';
 import { ApiErrors } from '../common/decorators/api-errors.decorator';
@@ -24,7 +28,10 @@ const SAVE_NOTE =
 @ApiTags('Posts')
 @Controller('blog/posts')
 export class PostsController {
-  constructor(private readonly posts: PostsService) {}
+  constructor(
+    private readonly posts: PostsService,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
 
   @Get('admin/all')
   @Auth({ role: RoleName.ADMIN, forbidden: PostsMessages.FORBIDDEN_POSTS })
@@ -80,11 +87,21 @@ export class PostsController {
   @Post('author/:id/submit-for-review')
   @HttpCode(200)
   @Auth({ role: RoleName.AUTHOR, forbidden: PostsMessages.FORBIDDEN_UPDATE })
-  @ApiOperation({ summary: 'Submit an own DRAFT or REJECTED post for review (→ PENDING_REVIEW); other statuses are 409' })
+  @ApiOperation({
+    summary:
+      'Submit an own DRAFT or REJECTED post for review (→ PENDING_REVIEW); other statuses are 409. The body is optional: requestedPublishAt ' +
+      '(ISO 8601 with a zone, at least 1 minute in the future, at most 1 year ahead) is the time the author asks for; the reviewer may keep or change it',
+  })
   @ApiEnvelope(PostResponseDto)
   @ApiErrors(400, 404, 409)
-  async submitPostForReview(@Param('id', ParseIdPipe) id: number, @CurrentUser() user: AuthUser): Promise<WithMessage<PostResponseDto>> {
-    return withMessage(await this.posts.submitForReview(id, user), PostsMessages.SUBMITTED);
+  async submitPostForReview(
+    @Param('id', ParseIdPipe) id: number,
+    @Body() dto: SubmitForReviewDto,
+    @CurrentUser() user: AuthUser,
+  ): Promise<WithMessage<PostResponseDto>> {
+    const text = dto?.requestedPublishAt;
+    const requested = text === undefined || text === null ? null : parsePublishTime(text, this.clock.now(), 'requestedPublishAt', SchedulingMessages.REQUESTED_LABEL);
+    return withMessage(await this.posts.submitForReview(id, user, requested), PostsMessages.SUBMITTED);
   }
 
   @Post('preview')

@@ -17,13 +17,15 @@ const CARD_COLUMNS = `p.id, p.title, p.slug, p.summary, p.thumbnail, p.like_coun
 const POST_COLUMNS = `p.id, p.title, p.slug, p.summary, p.content, p.content_html AS "contentHtml", p.status, p.thumbnail,
   p.published_at AS "publishedAt", p.created_at AS "createdAt", p.updated_at AS "updatedAt", p.author_id AS "authorId",
   p.like_count AS "likeCount", p.view_count AS "viewCount", p.comment_count AS "commentCount", p.is_featured AS "isFeatured",
-  p.reading_time AS "readingTime", p.word_count AS "wordCount", json_build_object('id', u.id, 'slug', u.slug, 'fullName', u.full_name, 'avatar', u.avatar, 'bio', u.bio) AS author`;
+  p.reading_time AS "readingTime", p.word_count AS "wordCount",
+  p.scheduled_at AS "scheduledAt", p.requested_publish_at AS "requestedPublishAt", json_build_object('id', u.id, 'slug', u.slug, 'fullName', u.full_name, 'avatar', u.avatar, 'bio', u.bio) AS author`;
 
 /** A back-office or author list row under the entity's property names: no body; the author's name and e-mail. */
 const LIST_COLUMNS = `p.id, p.title, p.slug, p.summary, p.status, p.thumbnail,
   p.published_at AS "publishedAt", p.created_at AS "createdAt", p.updated_at AS "updatedAt", p.author_id AS "authorId",
   p.like_count AS "likeCount", p.view_count AS "viewCount", p.comment_count AS "commentCount", p.is_featured AS "isFeatured",
-  p.reading_time AS "readingTime", p.word_count AS "wordCount", json_build_object('fullName', u.full_name, 'email', u.email) AS author`;
+  p.reading_time AS "readingTime", p.word_count AS "wordCount",
+  p.scheduled_at AS "scheduledAt", p.requested_publish_at AS "requestedPublishAt", json_build_object('fullName', u.full_name, 'email', u.email) AS author`;
 
 /**
  * The latest rejecting review of a REJECTED post `p` (its reason, reviewer and time), else null:

@@ -128,14 +128,14 @@ export class PostsService {
     await this.notifyChanged(id, post, null);
   }
 
-  /** DRAFT or REJECTED → PENDING_REVIEW, by the post's author (or an admin). */
-  async submitForReview(id: number, user: AuthUser): Promise<PostResponseDto> {
+  /** DRAFT or REJECTED → PENDING_REVIEW, by the post's author (or an admin); `requestedPublishAt` (checked by the caller) replaces any earlier request. */
+  async submitForReview(id: number, user: AuthUser, requestedPublishAt: Date | null = null): Promise<PostResponseDto> {
     const post = await this.findOrFail(id);
     if (post.authorId !== user.id && !isAdmin(user)) throw new ForbiddenException(PostsMessages.FORBIDDEN_UPDATE);
     if (!AUTHOR_EDITABLE.has(post.status)) throw new ConflictException(PostsMessages.cannotSubmit(post.status));
     // The status change and the admins' notifications commit together.
     const submitted = await this.dataSource.transaction(async (manager) => {
-      const result = await manager.update(Post, { id, status: post.status }, { status: PostStatus.PENDING_REVIEW });
+      const result = await manager.update(Post, { id, status: post.status }, { status: PostStatus.PENDING_REVIEW, requestedPublishAt });
       if (!result.affected) return false;
       await this.notifications.record(manager, { type: 'POST_SUBMITTED', actorId: user.id, postId: id });
       return true;
@@ -170,9 +170,18 @@ export class PostsService {
     return this.findOrFail(id, manager);
   }
 
-  /** Sets the status inside the caller's transaction; `publishedAt` when given (publishing). */
+  /**
+   * Sets the status inside the caller's transaction; `publishedAt` when given (publishing). A
+   * decision drops a schedule (publishing now, rejecting), and publishing the author's requested time.
+   */
   async setStatus(manager: EntityManager, id: number, status: PostStatus, publishedAt?: Date): Promise<void> {
-    await manager.update(Post, { id }, publishedAt ? { status, publishedAt } : { status });
+    const unscheduled: Partial<Post> = { scheduledAt: null, scheduledBy: null, ...(status === PostStatus.PUBLISHED ? { requestedPublishAt: null } : {}) };
+    await manager.update(Post, { id }, publishedAt ? { status, publishedAt, ...unscheduled } : { status, ...unscheduled });
+  }
+
+  /** An approved post waits for its time (issue 20): PENDING_REVIEW with `scheduledAt`, inside the caller's transaction. */
+  async schedule(manager: EntityManager, id: number, publishAt: Date, adminId: number): Promise<void> {
+    await manager.update(Post, { id }, { status: PostStatus.PENDING_REVIEW, scheduledAt: publishAt, scheduledBy: adminId });
   }
 
   /**
@@ -255,6 +264,9 @@ export class PostsService {
           if (await this.repository.slugTaken(manager, slug, existing?.id ?? 0)) throw new ConflictException(PostsMessages.slugTaken(slug));
         }
         const values: Partial<Post> = { title, slug, summary, content, thumbnail, isFeatured, status };
+        // An edit keeps a schedule; a status change drops it (issue 20), and publishing the requested time.
+        if (existing && status !== existing.status) Object.assign(values, { scheduledAt: null, scheduledBy: null });
+        if (status === PostStatus.PUBLISHED) values.requestedPublishAt = null;
         if (contentChanged) {
           values.contentHtml = renderMarkdown(content);
           values.wordCount = wordCountOf(content);
@@ -280,6 +292,7 @@ export class PostsService {
           if (tags.length) await manager.insert(PostTag, tags.map((tag) => ({ postId: saved, tagId: tag.id })));
         }
         await this.recordSave(manager, { id: saved, title, slug }, existing?.status ?? null, status, user);
+        if (existing?.scheduledAt && status !== existing.status) await this.recordScheduleDropped(manager, existing, status, user);
         return saved;
       });
     } catch (error) {
@@ -325,6 +338,20 @@ export class PostsService {
         details: { from },
       });
     }
+  }
+
+  /** A status change through an update dropped the post's schedule: the audit says so (issue 20: every schedule change is audited). */
+  private async recordScheduleDropped(manager: EntityManager, post: Post, to: PostStatus, user: AuthUser): Promise<void> {
+    await this.audit.record(manager, {
+      type: AuditType.POST_SCHEDULE_CANCELLED,
+      actorId: user.id,
+      targetType: 'post',
+      targetId: post.id,
+      title: 'Post schedule cancelled',
+      description: `"${post.title}" will not be published at ${post.scheduledAt!.toISOString()}: its status was changed to ${to}`,
+      link: AuditLinks.adminPost(post.id),
+      details: { scheduledAt: post.scheduledAt!.toISOString(), via: 'update', to },
+    });
   }
 
   /** `base`, or `base-2`, `base-3`... whichever is free (spec 001 §5 derivation, made unique). */

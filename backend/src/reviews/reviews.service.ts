@@ -1,12 +1,15 @@
-import { BadRequestException, ConflictException, ForbiddenException, Injectable } from '@nestjs/common';
+import { BadRequestException, ConflictException, ForbiddenException, Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AuditService } from '../audit/audit.service';
 import { AuditLinks, AuditType } from '../audit/audit.types';
 import type { AuthUser } from '../common/auth-user';
+import { CLOCK, Clock } from '../common/clock';
 import { NotificationsService } from '../notifications/notifications.service';
 import { PostStatus } from '../posts/entities/post.entity';
 import { PostsService } from '../posts/posts.service';
+import { parsePublishTime } from '../scheduling/publish-time';
+import { SchedulingMessages } from '../scheduling/scheduling.messages';
 import { RoleName } from '../users/entities/role.entity';
 import { PostReviewDto } from './dto/review-input.dto';
 import { PostReviewResponseDto, PostReviewResultDto } from './dto/review-response.dto';
@@ -25,19 +28,23 @@ export class ReviewsService {
     private readonly posts: PostsService,
     private readonly audit: AuditService,
     private readonly notifications: NotificationsService,
+    @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   async review(postId: number, dto: PostReviewDto, reviewer: AuthUser): Promise<{ result: PostReviewResultDto; message: string }> {
     if (dto.status === ReviewStatus.REJECTED && !dto.rejectionReason) {
       throw new BadRequestException({ message: ReviewsMessages.REASON_REQUIRED, errors: { rejectionReason: [ReviewsMessages.REASON_REQUIRED] } });
     }
+    // APPROVED with a publish time schedules the post instead of publishing it (issue 20).
+    const publishAt = this.publishTime(dto);
     let before: { status: PostStatus; slug: string } | undefined;
     const reviewId = await this.dataSource.transaction(async (manager) => {
       const post = await this.posts.lockForUpdate(manager, postId);
       before = { status: post.status, slug: post.slug };
       if (dto.status === ReviewStatus.APPROVED) {
         if (!APPROVABLE.has(post.status)) throw new ConflictException(ReviewsMessages.cannotApprove(post.status));
-        await this.posts.setStatus(manager, postId, PostStatus.PUBLISHED, post.publishedAt ?? new Date());
+        if (publishAt) await this.posts.schedule(manager, postId, publishAt, reviewer.id);
+        else await this.posts.setStatus(manager, postId, PostStatus.PUBLISHED, post.publishedAt ?? new Date());
       } else {
         if (!REJECTABLE.has(post.status)) throw new ConflictException(ReviewsMessages.cannotReject(post.status));
         await this.posts.setStatus(manager, postId, PostStatus.REJECTED);
@@ -52,6 +59,20 @@ export class ReviewsService {
       });
       const saved = await manager.save(PostReview, review);
       const approved = dto.status === ReviewStatus.APPROVED;
+      if (publishAt) {
+        await this.audit.record(manager, {
+          type: AuditType.POST_SCHEDULED,
+          actorId: reviewer.id,
+          targetType: 'post',
+          targetId: postId,
+          title: 'Post scheduled',
+          description: `"${post.title}" was approved and scheduled for ${publishAt.toISOString()}`,
+          link: AuditLinks.adminPost(postId),
+          details: { from: post.status, via: 'review', reviewId: saved.id, publishAt: publishAt.toISOString(), requestedPublishAt: post.requestedPublishAt?.toISOString() ?? null },
+        });
+        await this.notifications.record(manager, { type: 'POST_APPROVED', actorId: reviewer.id, postId, publishAt });
+        return saved.id;
+      }
       await this.audit.record(manager, {
         type: approved ? AuditType.POST_PUBLISHED : AuditType.POST_REJECTED,
         actorId: reviewer.id,
@@ -73,8 +94,18 @@ export class ReviewsService {
     const review = await this.dataSource.manager.findOneOrFail(PostReview, { where: { id: reviewId }, relations: { reviewer: true } });
     return {
       result: { post: await this.posts.toResponse(post), review: toReviewResponse(review, true) },
-      message: dto.status === ReviewStatus.APPROVED ? ReviewsMessages.APPROVED : ReviewsMessages.REJECTED,
+      message: publishAt ? SchedulingMessages.APPROVED_AND_SCHEDULED : dto.status === ReviewStatus.APPROVED ? ReviewsMessages.APPROVED : ReviewsMessages.REJECTED,
     };
+  }
+
+  /** The review's publish time: only with APPROVED, checked against the clock (400 `errors.publishAt`); undefined when none was given. */
+  private publishTime(dto: PostReviewDto): Date | undefined {
+    if (dto.publishAt === undefined || dto.publishAt === null) return undefined;
+    if (dto.status !== ReviewStatus.APPROVED) {
+      const message = SchedulingMessages.PUBLISH_AT_ONLY_WHEN_APPROVING;
+      throw new BadRequestException({ message, errors: { publishAt: [message] } });
+    }
+    return parsePublishTime(dto.publishAt, this.clock.now(), 'publishAt', SchedulingMessages.PUBLISH_AT_LABEL);
   }
 
   /** Newest first. Admins, and the post's author for their own post (without the internal admin notes). */

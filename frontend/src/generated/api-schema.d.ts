@@ -606,6 +606,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/blog/posts/admin/{id}/schedule": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Reschedule a scheduled post (admin): an approved post waiting for its time (PENDING_REVIEW with scheduledAt) gets a new publishAt (ISO 8601 with a zone, at least 1 minute in the future, at most 1 year ahead; else 400). A post that is not scheduled is 409 */
+        put: operations["reschedulePost"];
+        post?: never;
+        /** Cancel a schedule (admin): the post stays PENDING_REVIEW without scheduledAt, back in the review queue. A post that is not scheduled is 409 */
+        delete: operations["cancelPostSchedule"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/blog/posts/author/create": {
         parameters: {
             query?: never;
@@ -666,7 +684,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Submit an own DRAFT or REJECTED post for review (→ PENDING_REVIEW); other statuses are 409 */
+        /** Submit an own DRAFT or REJECTED post for review (→ PENDING_REVIEW); other statuses are 409. The body is optional: requestedPublishAt (ISO 8601 with a zone, at least 1 minute in the future, at most 1 year ahead) is the time the author asks for; the reviewer may keep or change it */
         post: operations["submitPostForReview"];
         delete?: never;
         options?: never;
@@ -1936,7 +1954,7 @@ export interface components {
          * @description New types may appear; show unknown ones generically
          * @enum {string}
          */
-        AuditType: "USER_REGISTERED" | "USER_CREATED" | "USER_UPDATED" | "USER_BANNED" | "USER_UNBANNED" | "PASSWORD_GENERATED" | "POST_CREATED" | "POST_PUBLISHED" | "POST_REJECTED" | "POST_ARCHIVED" | "POST_DELETED" | "TAG_CREATED" | "TAG_UPDATED" | "TAG_ACTIVATED" | "TAG_DEACTIVATED" | "TAG_DELETED" | "COMMENT_HIDDEN" | "COMMENT_RESTORED" | "COMMENT_DELETED" | "COMMENT_REPORTS_DISMISSED" | "USER_MUTED" | "USER_UNMUTED";
+        AuditType: "USER_REGISTERED" | "USER_CREATED" | "USER_UPDATED" | "USER_BANNED" | "USER_UNBANNED" | "PASSWORD_GENERATED" | "POST_CREATED" | "POST_PUBLISHED" | "POST_REJECTED" | "POST_ARCHIVED" | "POST_DELETED" | "POST_SCHEDULED" | "POST_RESCHEDULED" | "POST_SCHEDULE_CANCELLED" | "TAG_CREATED" | "TAG_UPDATED" | "TAG_ACTIVATED" | "TAG_DEACTIVATED" | "TAG_DELETED" | "COMMENT_HIDDEN" | "COMMENT_RESTORED" | "COMMENT_DELETED" | "COMMENT_REPORTS_DISMISSED" | "USER_MUTED" | "USER_UNMUTED";
         AuthEmailDto: {
             /** @example ann@example.com */
             email: string;
@@ -2437,6 +2455,11 @@ export interface components {
             /** @description Site-relative address to open: the comment anchor, the post, the review in the editor, or the admin list */
             link: string;
             post: components["schemas"]["NotificationPostDto"] | null;
+            /**
+             * Format: date-time
+             * @description POST_APPROVED of a scheduled post: when it will be published
+             */
+            publishAt: string | null;
             read: boolean;
             /** @description The rejection, hiding or report reason */
             reason: string | null;
@@ -2535,6 +2558,16 @@ export interface components {
             publishedAt: string | null;
             /** @description Minutes: words / 200 rounded up, at least 1 */
             readingTime: number;
+            /**
+             * Format: date-time
+             * @description The publication time its author asked for on submit, until it is published; null otherwise
+             */
+            requestedPublishAt: string | null;
+            /**
+             * Format: date-time
+             * @description Set while an approved post (still PENDING_REVIEW) waits for its publication time; null otherwise
+             */
+            scheduledAt: string | null;
             slug: string;
             status: components["schemas"]["PostStatus"];
             summary: string | null;
@@ -2594,6 +2627,16 @@ export interface components {
             publishedAt: string | null;
             /** @description Minutes: words / 200 rounded up, at least 1 */
             readingTime: number;
+            /**
+             * Format: date-time
+             * @description The publication time its author asked for on submit, until it is published; null otherwise
+             */
+            requestedPublishAt: string | null;
+            /**
+             * Format: date-time
+             * @description Set while an approved post (still PENDING_REVIEW) waits for its publication time; null otherwise
+             */
+            scheduledAt: string | null;
             slug: string;
             status: components["schemas"]["PostStatus"];
             summary: string | null;
@@ -2610,6 +2653,11 @@ export interface components {
         PostReviewDto: {
             /** @description Internal notes (admins only) */
             adminNotes?: string | null;
+            /**
+             * Format: date-time
+             * @description Only with APPROVED: publish at this time instead of now (ISO 8601 with a zone, at least 1 minute in the future, at most 1 year ahead). The post stays PENDING_REVIEW with scheduledAt until the scheduler publishes it
+             */
+            publishAt?: string | null;
             /** @description Required when rejecting; the author sees it */
             rejectionReason?: string | null;
             /** @description A note for the author */
@@ -2651,6 +2699,13 @@ export interface components {
             /** @description Image URL (http(s) or a path such as /images/...) */
             thumbnail?: string | null;
             title?: string;
+        };
+        PostScheduleDto: {
+            /**
+             * Format: date-time
+             * @description The new publish time: ISO 8601 with a zone (Z or ±hh:mm), at least 1 minute in the future and at most 1 year ahead
+             */
+            publishAt: string;
         };
         /** @enum {string} */
         PostStatus: "DRAFT" | "PENDING_REVIEW" | "PUBLISHED" | "REJECTED" | "ARCHIVED" | "PRIVATE";
@@ -2780,6 +2835,13 @@ export interface components {
             authors: components["schemas"]["SitemapEntryDto"][];
             posts: components["schemas"]["SitemapEntryDto"][];
             tags: components["schemas"]["SitemapEntryDto"][];
+        };
+        SubmitForReviewDto: {
+            /**
+             * Format: date-time
+             * @description The publication time the author asks for (the reviewer may keep or change it): ISO 8601 with a zone (Z or ±hh:mm), at least 1 minute in the future and at most 1 year ahead
+             */
+            requestedPublishAt?: string | null;
         };
         TagCreateDto: {
             /** @example #3178c6 */
@@ -5516,6 +5578,164 @@ export interface operations {
             };
         };
     };
+    reschedulePost: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PostScheduleDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PostResponseDto"];
+                        /** @example null */
+                        errors: Record<string, never> | null;
+                        /** @example OK */
+                        message: string;
+                        /** @example 200 */
+                        status: number;
+                        /** @example true */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Invalid input (errors per field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Not signed in, or the session expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Signed in without the permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    cancelPostSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PostResponseDto"];
+                        /** @example null */
+                        errors: Record<string, never> | null;
+                        /** @example OK */
+                        message: string;
+                        /** @example 200 */
+                        status: number;
+                        /** @example true */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Invalid input (errors per field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Not signed in, or the session expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Signed in without the permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
     createAuthorPost: {
         parameters: {
             query?: never;
@@ -5738,7 +5958,11 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SubmitForReviewDto"];
+            };
+        };
         responses: {
             /** @description Success */
             200: {

@@ -26,6 +26,7 @@ export class NotificationDto {
   @ApiProperty({ type: NotificationPostDto, nullable: true }) post: NotificationPostDto | null;
   @ApiProperty({ type: Number, nullable: true }) commentId: number | null;
   @ApiProperty({ type: String, nullable: true, description: 'The rejection, hiding or report reason' }) reason: string | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'POST_APPROVED of a scheduled post: when it will be published' }) publishAt: string | null;
   @ApiProperty({ description: 'Site-relative address to open: the comment anchor, the post, the review in the editor, or the admin list' }) link: string;
 }
 

@@ -55,6 +55,10 @@ export class Notification {
   @Column({ type: 'varchar', length: 1000, nullable: true })
   reason: string | null;
 
+  /** POST_APPROVED of a scheduled post: the time it will be published (the text names it). */
+  @Column({ name: 'publish_at', type: 'timestamptz', nullable: true })
+  publishAt: Date | null;
+
   @Column({ type: 'boolean', default: false })
   read: boolean;
 

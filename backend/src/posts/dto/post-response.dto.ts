@@ -55,6 +55,10 @@ export class PostResponseDto {
   @ApiProperty() isFeatured: boolean;
   @ApiProperty({ description: 'Minutes: words / 200 rounded up, at least 1' }) readingTime: number;
   @ApiProperty({ minimum: 0, description: 'Words of the Markdown source (runs of non-space characters), counted on save' }) wordCount: number;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'Set while an approved post (still PENDING_REVIEW) waits for its publication time; null otherwise' })
+  scheduledAt: string | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: "The publication time its author asked for on submit, until it is published; null otherwise" })
+  requestedPublishAt: string | null;
 }
 
 /** A post in back-office and author lists: the whole post without its body (GET /blog/posts/{id} has it), with the author's e-mail. */

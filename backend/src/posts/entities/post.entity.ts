@@ -33,6 +33,7 @@ export const POST_STATUSES = Object.values(PostStatus);
 @Index('IDX_posts_created', ['createdAt', 'id'])
 @Index('IDX_posts_status_created', ['status', 'createdAt', 'id'])
 @Index('IDX_posts_featured_published', ['publishedAt', 'id'], { where: `"is_featured" = true AND "status" = 'PUBLISHED'` })
+@Index('IDX_posts_scheduled_due', ['scheduledAt'], { where: `"status" = 'PENDING_REVIEW' AND "scheduled_at" IS NOT NULL` })
 // Search indexes TypeORM cannot describe (GIN; an expression): created by CreatePostSearch, ignored by the generator.
 @Index('IDX_posts_search_document', { synchronize: false })
 @Index('IDX_posts_search_head', { synchronize: false })
@@ -103,6 +104,22 @@ export class Post {
   /** The document's title, summary and tag part alone (weights A and B), kept by the same triggers. */
   @Column({ name: 'search_head', type: 'tsvector', select: false, insert: false, update: false, default: () => "''::tsvector" })
   searchHead?: string;
+
+  /** An approved post waiting for its time (status stays PENDING_REVIEW until the scheduler publishes it). */
+  @Column({ name: 'scheduled_at', type: 'timestamptz', nullable: true })
+  scheduledAt: Date | null;
+
+  /** The time the author asked for when submitting; cleared when the post is published. */
+  @Column({ name: 'requested_publish_at', type: 'timestamptz', nullable: true })
+  requestedPublishAt: Date | null;
+
+  /** The admin who set `scheduledAt`. */
+  @Column({ name: 'scheduled_by', type: 'int', nullable: true })
+  scheduledBy: number | null;
+
+  @ManyToOne(() => User, { onDelete: 'SET NULL', nullable: true })
+  @JoinColumn({ name: 'scheduled_by', foreignKeyConstraintName: 'FK_posts_scheduled_by' })
+  scheduler: User | null;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;

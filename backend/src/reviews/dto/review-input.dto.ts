@@ -1,9 +1,12 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsIn, IsOptional, IsString } from 'class-validator';
+import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
 import { MaxChars, trimOrNull } from '../../common/validation/field.rules';
 import { ReviewStatus } from '../entities/post-review.entity';
 import { ReviewsMessages } from '../reviews.messages';
+import { SchedulingMessages } from '../../scheduling/scheduling.messages';
+
+const PUBLISH_AT_INVALID = SchedulingMessages.publishTimeInvalid(SchedulingMessages.PUBLISH_AT_LABEL);
 
 
 export class PostReviewDto {
@@ -32,4 +35,18 @@ export class PostReviewDto {
   @IsString({ message: ReviewsMessages.NOTE_TOO_LONG })
   @MaxChars(2000, ReviewsMessages.NOTE_TOO_LONG)
   reviewNote?: string | null;
+
+  @ApiPropertyOptional({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    maxLength: 64,
+    description:
+      'Only with APPROVED: publish at this time instead of now (ISO 8601 with a zone, at least 1 minute in the future, at most 1 year ahead). ' +
+      'The post stays PENDING_REVIEW with scheduledAt until the scheduler publishes it',
+  })
+  @IsOptional()
+  @IsString({ message: PUBLISH_AT_INVALID })
+  @MaxLength(64, { message: PUBLISH_AT_INVALID })
+  publishAt?: string | null;
 }
