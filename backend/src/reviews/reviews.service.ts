@@ -6,7 +6,9 @@ import { AuditLinks, AuditType } from '../audit/audit.types';
 import type { AuthUser } from '../common/auth-user';
 import { CLOCK, Clock } from '../common/clock';
 import { NotificationsService } from '../notifications/notifications.service';
+import { RevisionKind } from '../posts/entities/post-revision.entity';
 import { PostStatus } from '../posts/entities/post.entity';
+import { RevisionsService } from '../posts/revisions.service';
 import { PostsService } from '../posts/posts.service';
 import { parsePublishTime } from '../scheduling/publish-time';
 import { SchedulingMessages } from '../scheduling/scheduling.messages';
@@ -29,6 +31,7 @@ export class ReviewsService {
     private readonly audit: AuditService,
     private readonly notifications: NotificationsService,
     @Inject(CLOCK) private readonly clock: Clock,
+    private readonly revisions: RevisionsService,
   ) {}
 
   async review(postId: number, dto: PostReviewDto, reviewer: AuthUser): Promise<{ result: PostReviewResultDto; message: string }> {
@@ -59,6 +62,7 @@ export class ReviewsService {
       });
       const saved = await manager.save(PostReview, review);
       const approved = dto.status === ReviewStatus.APPROVED;
+      await this.revisions.pin(manager, postId, approved ? RevisionKind.APPROVED : RevisionKind.REJECTED, reviewer.id);
       if (publishAt) {
         await this.audit.record(manager, {
           type: AuditType.POST_SCHEDULED,
