@@ -53,6 +53,8 @@ const post = (patch: Partial<PostResponse> = {}): PostResponse => ({
   wordCount: 2,
   version: 3,
   seo: { metaTitle: null, metaDescription: null, canonicalUrl: null, noindex: false, socialImage: null },
+  scheduledAt: null,
+  requestedPublishAt: null,
   ...patch,
 });
 
