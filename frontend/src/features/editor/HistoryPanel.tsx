@@ -43,6 +43,8 @@ export default function HistoryPanel({ open, postId, version, unsaved, onClose, 
   const [view, setView] = useState<View>({ kind: 'list' });
   const [loading, setLoading] = useState(false);
   const [error, setError] = useState<string>();
+  /** Only a restore holds the panel open: closing while a read loads just drops the answer. */
+  const [restoring, setRestoring] = useState(false);
   const heading = useRef<HTMLHeadingElement>(null);
 
   useEffect(() => {
@@ -97,7 +99,9 @@ export default function HistoryPanel({ open, postId, version, unsaved, onClose, 
   }
 
   async function restore(summary: RevisionSummary) {
+    setRestoring(true);
     const restored = await run(() => restoreRevision(postId, summary.id, version), T.RESTORE_FAILED);
+    setRestoring(false);
     if (restored) onRestored(restored.post, restored.message);
   }
 
@@ -111,13 +115,13 @@ export default function HistoryPanel({ open, postId, version, unsaved, onClose, 
   );
 
   return (
-    <Modal open={open} onClose={() => !loading && onClose()} labelledBy={`${id}-title`} className="max-w-3xl">
+    <Modal open={open} onClose={() => !restoring && onClose()} labelledBy={`${id}-title`} className="max-w-3xl">
       <div className="p-4 sm:p-6" data-testid="history-panel" aria-busy={loading}>
         <div className="flex items-start justify-between gap-2">
           <h2 id={`${id}-title`} ref={heading} tabIndex={-1} className="text-lg font-semibold outline-none">
             {title}
           </h2>
-          <button type="button" className="btn-ghost" onClick={onClose} disabled={loading} data-autofocus={view.kind === 'list' || undefined}>
+          <button type="button" className="btn-ghost" onClick={onClose} disabled={restoring} data-autofocus={view.kind === 'list' || undefined}>
             Close
           </button>
         </div>
