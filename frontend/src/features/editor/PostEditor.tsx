@@ -536,7 +536,8 @@ export default function PostEditor({ mode, post: initialPost, availableTags, sig
           <span aria-hidden="true">←</span> Back to Posts
         </a>
         <div className="flex flex-wrap items-center gap-2">
-          <span role="status" className="text-xs text-slate-600 empty:hidden dark:text-slate-400" data-testid="save-status">
+          {/* Always rendered (a live region that appears is not announced), empty until a save. */}
+          <span role="status" className="text-xs text-slate-600 dark:text-slate-400" data-testid="save-status">
             {saveStateText(saveState)}
           </span>
           {dirty && hydrated && saveState.kind !== 'saving' && <span className="text-xs text-slate-600 dark:text-slate-400">{EditorTexts.UNSAVED_CHANGES}</span>}
