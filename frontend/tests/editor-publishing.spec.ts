@@ -78,13 +78,13 @@ test.describe('editor publishing tools', () => {
     });
     await content(page).fill('Autosaved words, typed once.');
     await expect(status(page)).toHaveText('Saving…', { timeout: 15_000 });
-    release();
-    await expect(status(page)).toHaveText(SAVED);
-    expect(sent.length).toBe(1);
-
-    // Typing on after the save starts the next one; nothing typed is lost.
+    // Typed while the save runs: kept, and saved by the next autosave.
     await content(page).press('End');
     await content(page).pressSequentially(' And more.');
+    release();
+    await expect(status(page)).toHaveText(SAVED);
+    await expect(content(page)).toHaveValue('Autosaved words, typed once. And more.');
+    expect(sent.length).toBe(1);
     await expect(page.getByText('You have unsaved changes.')).toBeVisible();
     await expect(page.getByText('You have unsaved changes.')).toBeHidden({ timeout: 15_000 });
     await expect(status(page)).toHaveText(SAVED);
@@ -101,6 +101,27 @@ test.describe('editor publishing tools', () => {
     const saved = (await stored.json()).data as Post & { status: string };
     expect(saved.status).toBe('DRAFT');
     expect(saved.version).toBeGreaterThan(post.version);
+    await api.dispose();
+  });
+
+  test('autosave of a new post: once it has a title and content it is created, and the address becomes its edit page', async ({ page, playwright, baseURL }) => {
+    const login = await page.request.post('/api/v1/auth/login', { data: { email: writer.email, password: PASSWORD } });
+    expect(login.status(), await login.text()).toBe(200);
+    await page.goto('/author/posts/new');
+    await expect(page.getByTestId('post-editor')).toHaveAttribute('data-hydrated', 'true', { timeout: 20_000 });
+    serial += 1;
+    const title = `Autosaved new ${unique} ${serial}`;
+    await page.getByLabel('Title', { exact: true }).fill(title);
+    await content(page).fill('A new post that saves itself.');
+    await expect(status(page)).toHaveText(SAVED, { timeout: 15_000 });
+    await expect(page).toHaveURL(/\/author\/posts\/\d+\/edit$/);
+    const id = Number(/\/posts\/(\d+)\/edit/.exec(page.url())?.[1]);
+    const api = await writerApi(baseURL!, playwright);
+    const stored = (await (await api.get(`/api/v1/blog/posts/${id}`)).json()).data as Post & { status: string };
+    expect([stored.title, stored.content, stored.status]).toEqual([title, 'A new post that saves itself.', 'DRAFT']);
+    await page.reload();
+    await expect(page.getByTestId('post-editor')).toHaveAttribute('data-hydrated', 'true', { timeout: 20_000 });
+    await expect(content(page)).toHaveValue('A new post that saves itself.');
     await api.dispose();
   });
 
