@@ -1,6 +1,6 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { expectNoSeriousViolations } from './a11y';
-import { adminApi, apiAs } from './admin-api';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, adminApi, apiAs } from './admin-api';
 
 /**
  * The editor's publishing tools (issue 20, part E) on /author/posts/{id}/edit: autosave and its
@@ -122,6 +122,28 @@ test.describe('editor publishing tools', () => {
     await page.reload();
     await expect(page.getByTestId('post-editor')).toHaveAttribute('data-hydrated', 'true', { timeout: 20_000 });
     await expect(content(page)).toHaveValue('A new post that saves itself.');
+    await api.dispose();
+  });
+
+  test("admin editor: autosave of a draft keeps its status (the status select waits for the manual save)", async ({ page, playwright, baseURL }) => {
+    const api = await writerApi(baseURL!, playwright);
+    const post = await draft(api);
+    const login = await page.request.post('/api/v1/auth/login', { data: { email: ADMIN_EMAIL, password: ADMIN_PASSWORD } });
+    expect(login.status(), await login.text()).toBe(200);
+    const sent: { status?: string; version?: number }[] = [];
+    await page.route(`**/api/v1/blog/posts/${post.id}`, (route) => {
+      if (route.request().method() === 'PUT') sent.push(route.request().postDataJSON() as { status?: string; version?: number });
+      return route.continue();
+    });
+    await page.goto(`/admin/posts/${post.id}/edit`);
+    await expect(page.getByTestId('post-editor')).toHaveAttribute('data-hydrated', 'true', { timeout: 20_000 });
+    await page.getByLabel('Status').selectOption('PUBLISHED');
+    await content(page).fill('An admin edit, autosaved.');
+    await expect(status(page)).toHaveText(SAVED, { timeout: 15_000 });
+    expect(sent).toEqual([expect.objectContaining({ status: 'DRAFT', version: post.version })]);
+    const stored = (await (await api.get(`/api/v1/blog/posts/${post.id}`)).json()).data as Post & { status: string };
+    expect([stored.status, stored.content]).toEqual(['DRAFT', 'An admin edit, autosaved.']);
+    await expect(page.getByLabel('Status')).toHaveValue('PUBLISHED');
     await api.dispose();
   });
 
