@@ -6,6 +6,8 @@ import { EditorTexts, editorErrors, saveFailure } from '../src/features/editor/t
 import { errorText } from '../src/lib/texts/error-text';
 import { formFromPost, sameForm, savePayload, saveProblems, selectedTags, statusOptions, type EditorForm, type PostResponse, type TagResponse } from '../src/features/editor/editor-form';
 import { draftToOffer, newDraftKey, parseDraft, postDraftKey } from '../src/features/editor/local-draft';
+import { AUTOSAVE_DELAY_MS, autosaveRetryDelay, isEditConflict, isTransientFailure } from '../src/features/editor/autosave';
+import { markdownText, truncateForSearch } from '../src/features/editor/seo-preview';
 import { applyEdit, formatMarkdown, type FormatAction } from '../src/features/editor/markdown-format';
 import { DEFAULT_UPLOAD_INFO, dimensionMismatch, dimensionProblem, fileProblem, formatBytes, ownImageFilename, uploadInfoFrom } from '../src/features/editor/thumbnail-rules';
 
@@ -49,7 +51,7 @@ const post = (patch: Partial<PostResponse> = {}): PostResponse => ({
   isFeatured: false,
   readingTime: 1,
   wordCount: 2,
-  version: 1,
+  version: 3,
   seo: { metaTitle: null, metaDescription: null, canonicalUrl: null, noindex: false, socialImage: null },
   scheduledAt: null,
   requestedPublishAt: null,
@@ -136,8 +138,13 @@ test.describe('editor helpers', () => {
   test('the payload: trimmed fields, empty excerpt and image as null, only active tags; status and isFeatured only in admin mode', () => {
     const values = form({ title: '  Title ', slug: ' the-slug ', excerpt: '  ', content: '\n# Body\n', featuredImage: ' ', tagIds: [1, 2, 3], status: 'PUBLISHED', isFeatured: true });
     const tags = selectedTags(values.tagIds, [tag(1, 'js'), tag(2, 'old', false), tag(3, 'css')]);
-    expect(savePayload(values, 'author', tags)).toEqual({ title: 'Title', slug: 'the-slug', summary: null, content: '# Body', thumbnail: null, tagSlugs: ['js', 'css'] });
-    expect(savePayload({ ...values, slug: '' }, 'admin', tags)).toEqual({ title: 'Title', summary: null, content: '# Body', thumbnail: null, tagSlugs: ['js', 'css'], status: 'PUBLISHED', isFeatured: true });
+    const noSeo = { metaTitle: null, metaDescription: null, canonicalUrl: null, noindex: false, socialImage: null };
+    expect(savePayload(values, 'author', tags)).toEqual({ title: 'Title', slug: 'the-slug', summary: null, content: '# Body', thumbnail: null, tagSlugs: ['js', 'css'], ...noSeo });
+    expect(savePayload({ ...values, slug: '' }, 'admin', tags)).toEqual({ title: 'Title', summary: null, content: '# Body', thumbnail: null, tagSlugs: ['js', 'css'], ...noSeo, status: 'PUBLISHED', isFeatured: true });
+    // The version the edit is based on (a saved post's), and the SEO fields trimmed, empty as null.
+    const seo = form({ ...values, metaTitle: ' Meta ', metaDescription: ' ', canonicalUrl: ' https://example.com/a ', noindex: true, socialImage: '' });
+    expect(savePayload(seo, 'author', [], 4)).toMatchObject({ version: 4, metaTitle: 'Meta', metaDescription: null, canonicalUrl: 'https://example.com/a', noindex: true, socialImage: null });
+    expect(savePayload(seo, 'author', [])).not.toHaveProperty('version');
     expect(savePayload({ ...values, excerpt: ' Short ', featuredImage: ' /images/thumbnails/a.webp ' }, 'author', []).summary).toBe('Short');
     expect(savePayload({ ...values, featuredImage: ' /images/thumbnails/a.webp ' }, 'author', []).thumbnail).toBe('/images/thumbnails/a.webp');
   });
@@ -205,6 +212,34 @@ test.describe('editor helpers', () => {
     expect(draftToOffer(fresh, undefined, form())).toBe(fresh);
     expect(draftToOffer(stored, undefined, form())).toBeUndefined();
     expect(sameForm(form({ tagIds: [1, 2] }), form({ tagIds: [2, 1] }))).toBe(false);
+    // A copy written before the SEO section reads with its fields empty; the SEO fields count as changes.
+    const { metaTitle: _t, metaDescription: _d, canonicalUrl: _c, noindex: _n, socialImage: _s, ...older } = form({ title: 'Old copy' });
+    expect(parseDraft(JSON.stringify({ savedAt: 5, form: older }))?.form).toEqual(form({ title: 'Old copy' }));
+    expect(sameForm(form(), form({ noindex: true }))).toBe(false);
+    expect(formFromPost(post({ seo: { metaTitle: 'M', metaDescription: null, canonicalUrl: null, noindex: true, socialImage: '/images/x.webp' } }))).toMatchObject({ metaTitle: 'M', metaDescription: '', noindex: true, socialImage: '/images/x.webp' });
+  });
+
+  test('autosave: retry delays grow to a minute; a 409 edit conflict and passing failures are told apart', () => {
+    expect([0, 1, 2, 3, 4, 5, 9].map(autosaveRetryDelay)).toEqual([5000, 10000, 20000, 40000, 60000, 60000, 60000]);
+    expect(AUTOSAVE_DELAY_MS).toBe(5000);
+    expect(isEditConflict(new ApiError('This post was changed elsewhere since you opened it.', 409))).toBe(true);
+    expect(isEditConflict(new ApiError('Slug "x" is already used by another post. Choose another slug.', 409))).toBe(false);
+    expect(isEditConflict(new ApiError('This post was changed elsewhere since you opened it.', 400))).toBe(false);
+    for (const status of [0, 429, 500, 503]) expect(isTransientFailure(new ApiError('x', status))).toBe(true);
+    for (const status of [400, 401, 403, 404, 409]) expect(isTransientFailure(new ApiError('x', status))).toBe(false);
+    expect(isTransientFailure(new TypeError('fetch failed'))).toBe(true);
+  });
+
+  test('SEO previews: cut at a word like a search result, Markdown marks dropped', () => {
+    expect(truncateForSearch('Short title', 60)).toBe('Short title');
+    expect(truncateForSearch('  spaced \n  out  ', 60)).toBe('spaced out');
+    const long = 'A search title that runs well past what a search engine shows in a result';
+    const cut = truncateForSearch(long, 60);
+    expect(cut.endsWith('…')).toBe(true);
+    expect([...cut].length).toBeLessThanOrEqual(61);
+    expect(long.startsWith(cut.slice(0, -1))).toBe(true);
+    expect(truncateForSearch('x'.repeat(80), 60)).toBe(`${'x'.repeat(60)}…`);
+    expect(markdownText('# Title\n\n**Bold** and [a link](https://e.com) - `code`')).toBe('Title Bold and a link https://e.com code');
   });
 
   test('thumbnail checks: requirements with defaults, type then size, largest dimensions, 800x400 mismatch, own file names', () => {

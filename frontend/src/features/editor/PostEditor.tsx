@@ -14,11 +14,20 @@
  *   leaving with unsaved changes asks first (beforeunload).
  * - Author mode: after a save the notice says the post is a draft to submit, with Submit for
  *   review. Admin mode: a save goes to `savedHref?notice=created|updated`.
+ * - Issue 20: every save sends the version the editor holds; a 409 'changed elsewhere' opens the
+ *   conflict dialog (keep theirs, keep mine, compare), never a silent overwrite. Autosave: 5 s
+ *   after the last change, for DRAFT and REJECTED posts (and an author's new post once it has a
+ *   title and content), with a role="status" line ('Saving…', 'Saved · 3:04 PM GMT+7', 'Not
+ *   saved, retrying' with a growing delay on network and server failures); it never submits nor
+ *   changes the status, and the local copy stays the fallback offline. The History panel lists,
+ *   opens, compares and restores revisions; the SEO section edits the post's search and social
+ *   fields with live previews.
  */
 import { useEffect, useId, useRef, useState } from 'react';
 import { ApiError } from '../../lib/api/errors';
+import { siteDateFormat, siteWallTimeToDate, siteZoneName } from '../../lib/dates';
 import { slugAfterTitleChange } from '../../lib/slug';
-import { EditorTexts, editorErrors, saveFailure } from './texts';
+import { EditorTexts, editorErrors, PublishingTexts, saveFailure } from './texts';
 import { errorText } from '../../lib/texts/error-text';
 import { setFlash } from '../author/flash';
 import { Alert, FieldFrame as Field, Spinner, useHydrated } from '../../components/islands/form-controls';
@@ -36,6 +45,7 @@ import {
   type EditorField,
   type EditorForm,
   type PostResponse,
+  type SeoField,
   type TagResponse,
 } from './editor-form';
 import { clearDraft, DRAFT_DELAY_MS, draftToOffer, newDraftKey, postDraftKey, readDraft, writeDraft, type LocalDraft } from './local-draft';
@@ -46,6 +56,11 @@ import TagPicker from './TagPicker';
 import ThumbnailField from './ThumbnailField';
 import { ownImageFilename } from './thumbnail-rules';
 import { usePreview } from './use-preview';
+import ConflictDialog from './ConflictDialog';
+import HistoryPanel from './HistoryPanel';
+import SeoSection from './SeoSection';
+import { currentPost } from './revisions-api';
+import { AUTOSAVE_DELAY_MS, autosaveRetryDelay, isEditConflict, isTransientFailure } from './autosave';
 import '../../styles/post-prose.css';
 
 export type { PostResponse, TagResponse } from './editor-form';
@@ -98,6 +113,28 @@ function withParam(href: string, name: string, value: string): string {
 
 const dialogOpen = () => document.querySelector('dialog[open]') !== null;
 
+
+type SaveState = { kind: 'idle' } | { kind: 'saving' } | { kind: 'saved'; at: Date } | { kind: 'retrying' } | { kind: 'failed' };
+
+const SAVED_TIME = siteDateFormat('en-US', { hour: 'numeric', minute: '2-digit' });
+
+function saveStateText(state: SaveState): string {
+  switch (state.kind) {
+    case 'saving':
+      return PublishingTexts.SAVING;
+    case 'saved':
+      return PublishingTexts.savedAt(SAVED_TIME.format(state.at));
+    case 'retrying':
+      return PublishingTexts.RETRYING;
+    case 'failed':
+      return PublishingTexts.NOT_SAVED;
+    default:
+      return '';
+  }
+}
+
+const SEO_FIELDS: EditorField[] = ['metaTitle', 'metaDescription', 'canonicalUrl', 'socialImage'];
+
 export default function PostEditor({ mode, post: initialPost, availableTags, signedIn, backHref, savedHref, previewHref, editHref, userId, heading, savedHeading }: PostEditorProps) {
   const id = useId();
   const fieldId = (field: EditorField) => `${id}-${field}`;
@@ -116,6 +153,19 @@ export default function PostEditor({ mode, post: initialPost, availableTags, sig
   const [previewOpen, setPreviewOpen] = useState(false);
   const [offer, setOffer] = useState<LocalDraft>();
   const [draftChecked, setDraftChecked] = useState(false);
+  const [saveState, setSaveState] = useState<SaveState>({ kind: 'idle' });
+  /** The post as saved elsewhere, while the conflict dialog asks what to keep. */
+  const [conflict, setConflict] = useState<PostResponse>();
+  const [historyOpen, setHistoryOpen] = useState(false);
+  const [seoOpen, setSeoOpen] = useState(false);
+  const retryTimer = useRef<number | undefined>(undefined);
+  const retryAttempt = useRef(0);
+  /** The form an autosave was refused for (a field error): not sent again until it changes. */
+  const refusedForm = useRef<EditorForm | undefined>(undefined);
+  const manualQueued = useRef(false);
+  /** Submit's optional requested publish time: a datetime-local value in the site zone. */
+  const [requestedAt, setRequestedAt] = useState('');
+  const [requestedError, setRequestedError] = useState<string>();
 
   const busy = useRef(false);
   const leaving = useRef(false);
@@ -203,6 +253,7 @@ export default function PostEditor({ mode, post: initialPost, availableTags, sig
   /** After a failed check or save: focus on the first field at fault, else on the notice. */
   function focusField(field: EditorField | 'auth' | undefined) {
     if (field === 'content') setView('write');
+    if (field && field !== 'auth' && SEO_FIELDS.includes(field)) setSeoOpen(true);
     window.requestAnimationFrame(() => (field && field !== 'auth' ? document.getElementById(fieldId(field)) : noticeRef.current)?.focus());
   }
 
@@ -235,10 +286,21 @@ export default function PostEditor({ mode, post: initialPost, availableTags, sig
 
   // ---- save, submit, leave ------------------------------------------------------------------------
 
-  async function save() {
-    if (busy.current) return;
+  /**
+   * Saves the form. `auto`: an autosave (no notice on success, no focus moves, the saved status in
+   * admin mode, network and server failures retried later). `base`: the post the save is based on
+   * when it is not the one shown yet (keep mine: the version saved elsewhere).
+   */
+  async function save(auto = false, base: PostResponse | undefined = post) {
+    if (busy.current) {
+      // A click on Save during an autosave runs once that one is done (with the newest version).
+      if (!auto && !saving) manualQueued.current = true;
+      return;
+    }
+    window.clearTimeout(retryTimer.current);
     const problems = saveProblems(form, { mode, signedIn });
     if (problems.length) {
+      if (auto) return;
       const found: Errors = {};
       for (const problem of problems) if (problem.field !== 'auth' && !found[problem.field]) found[problem.field] = problem.message;
       setErrors(found);
@@ -247,14 +309,21 @@ export default function PostEditor({ mode, post: initialPost, availableTags, sig
       return;
     }
     busy.current = true;
-    setSaving(true);
-    setNotice(undefined);
-    setErrors({});
-    const sent = form;
-    const creating = post === undefined;
-    const storedThumbnail = post?.thumbnail ?? '';
+    if (!auto) {
+      setSaving(true);
+      setNotice(undefined);
+    }
+    setSaveState({ kind: 'saving' });
+    // Autosave never changes the status: an admin's status choice waits for the manual save.
+    const sent = auto && base ? { ...form, status: base.status } : form;
+    const creating = base === undefined;
+    const storedThumbnail = base?.thumbnail ?? '';
     try {
-      const { post: saved, message } = await savePost(mode, post?.id, savePayload(form, mode, tags));
+      const { post: saved, message } = await savePost(mode, base?.id, savePayload(sent, mode, tags, base?.version));
+      retryAttempt.current = 0;
+      setSaveState({ kind: 'saved', at: new Date() });
+      setErrors({});
+      if (auto) setNotice((current) => (current?.kind === 'error' ? undefined : current));
       clearDraft(key.current);
       if (creating) {
         key.current = postDraftKey(userId, saved.id);
@@ -270,6 +339,10 @@ export default function PostEditor({ mode, post: initialPost, availableTags, sig
       setForm((current) => (sameForm(current, sent) ? savedForm : current));
       const replaced = storedThumbnail && storedThumbnail !== (saved.thumbnail ?? '') ? await deleteReplacedThumbnail(storedThumbnail) : true;
       const extra = replaced ? undefined : EditorTexts.REMOVED_MAY_REMAIN;
+      if (auto) {
+        if (extra) setNotice({ kind: 'info', text: extra });
+        return;
+      }
       if (admin) {
         leaving.current = true;
         setNotice({ kind: 'success', text: message ?? (creating ? EditorTexts.CREATED : EditorTexts.UPDATED), extra });
@@ -278,28 +351,119 @@ export default function PostEditor({ mode, post: initialPost, availableTags, sig
       }
       setNotice({ kind: 'success', text: message ?? EditorTexts.SAVED_AS_DRAFT, extra });
     } catch (error) {
+      if (base && isEditConflict(error)) {
+        setSaveState({ kind: 'failed' });
+        manualQueued.current = false;
+        // Until the text changes, autosave does not ask again (Escape leaves the editor unsaved).
+        refusedForm.current = form;
+        await openConflict(base.id);
+        return;
+      }
+      if (auto && isTransientFailure(error)) {
+        // Offline or the server failing: the local copy keeps the text meanwhile; try again later.
+        setSaveState({ kind: 'retrying' });
+        retryTimer.current = window.setTimeout(() => void actions.current.save(true), autosaveRetryDelay(retryAttempt.current++));
+        return;
+      }
+      setSaveState({ kind: 'failed' });
       const failure = saveFailure(error, creating);
       setErrors(failure.fields);
       setNotice({ kind: 'error', title: failure.title, text: failure.text });
-      focusField((Object.keys(failure.fields) as EditorField[])[0] ?? 'auth');
+      refusedForm.current = form;
+      if (!auto) focusField((Object.keys(failure.fields) as EditorField[])[0] ?? 'auth');
     } finally {
       busy.current = false;
-      if (!leaving.current) setSaving(false);
+      if (!leaving.current && !auto) setSaving(false);
+      if (manualQueued.current && !leaving.current) {
+        manualQueued.current = false;
+        // After React has rendered this save's answer, so the queued one is based on it.
+        window.setTimeout(() => void actions.current.save(false), 0);
+      }
     }
+  }
+
+  // ---- autosave, edits elsewhere, history ---------------------------------------------------------
+
+  const autosaveAllowed = signedIn && (post ? post.status === 'DRAFT' || post.status === 'REJECTED' : mode === 'author' && editHref !== undefined);
+  useEffect(() => {
+    if (!hydrated || !draftChecked || !autosaveAllowed || !dirty || saving || conflict || offer || saveState.kind === 'saving' || saveState.kind === 'retrying') return;
+    if (!form.title.trim() || !form.content.trim()) return;
+    if (refusedForm.current && sameForm(refusedForm.current, form)) return;
+    const timer = window.setTimeout(() => void actions.current.save(true), AUTOSAVE_DELAY_MS);
+    return () => window.clearTimeout(timer);
+  }, [form, dirty, hydrated, draftChecked, autosaveAllowed, saving, conflict, offer, saveState]);
+
+  useEffect(() => () => window.clearTimeout(retryTimer.current), []);
+
+  /** A save was refused as based on an old version: the dialog shows the post as saved now. */
+  async function openConflict(postId: number) {
+    try {
+      setConflict(await currentPost(postId));
+    } catch (error) {
+      setNotice({ kind: 'error', text: errorText(error, editorErrors(PublishingTexts.CONFLICT_LOAD_FAILED)) });
+    }
+  }
+
+  /** The editor shows `saved` as it is stored: fields, baseline and version. */
+  function loadSaved(saved: PostResponse) {
+    const savedForm = formFromPost(saved);
+    setPost(saved);
+    setBaseline(savedForm);
+    setForm(savedForm);
+    setErrors({});
+    refusedForm.current = undefined;
+    clearDraft(key.current);
+  }
+
+  function keepTheirs() {
+    if (!conflict) return;
+    loadSaved(conflict);
+    setConflict(undefined);
+    setSaveState({ kind: 'idle' });
+    setNotice({ kind: 'info', text: PublishingTexts.THEIRS_LOADED });
+  }
+
+  function keepMine() {
+    if (!conflict) return;
+    const theirs = conflict;
+    // The form stays; the save is now based on the version saved elsewhere.
+    setPost(theirs);
+    setConflict(undefined);
+    void save(false, theirs);
+  }
+
+  function restored(saved: PostResponse, message: string | undefined) {
+    loadSaved(saved);
+    setHistoryOpen(false);
+    setSaveState({ kind: 'saved', at: new Date() });
+    setNotice({ kind: 'success', text: message ?? PublishingTexts.RESTORED });
   }
 
   async function submit() {
     if (!post || busy.current || dirty) return;
+    let requestedPublishAt: string | undefined;
+    if (requestedAt) {
+      const when = siteWallTimeToDate(requestedAt);
+      if (!when || when.getTime() <= Date.now()) {
+        setRequestedError(PublishingTexts.REQUESTED_TIME_FUTURE);
+        window.requestAnimationFrame(() => document.getElementById(`${id}-requested`)?.focus());
+        return;
+      }
+      requestedPublishAt = when.toISOString();
+    }
     busy.current = true;
     setSubmitting(true);
     setNotice(undefined);
+    setRequestedError(undefined);
     try {
-      const { message } = await submitForReview(post.id);
+      const { message } = await submitForReview(post.id, requestedPublishAt);
       clearDraft(key.current);
       leaving.current = true;
       setFlash(message ?? EditorTexts.SUBMITTED);
       window.location.assign(savedHref);
     } catch (error) {
+      const fieldError = error instanceof ApiError ? error.field('requestedPublishAt') : undefined;
+      if (fieldError) setRequestedError(fieldError);
       setNotice({ kind: 'error', text: errorText(error, editorErrors(EditorTexts.SUBMIT_FAILED)) });
       focusField('auth');
       setSubmitting(false);
@@ -331,7 +495,7 @@ export default function PostEditor({ mode, post: initialPost, availableTags, sig
       if (event.isComposing) return;
       if ((event.ctrlKey || event.metaKey) && !event.altKey && event.key.toLowerCase() === 's') {
         event.preventDefault();
-        if (!busy.current && !dialogOpen()) void actions.current.save();
+        if (!busy.current && !dialogOpen()) void actions.current.save(false);
         return;
       }
       if (event.key !== 'Escape' || event.defaultPrevented || busy.current || dialogOpen()) return;
@@ -372,10 +536,19 @@ export default function PostEditor({ mode, post: initialPost, availableTags, sig
           <span aria-hidden="true">←</span> Back to Posts
         </a>
         <div className="flex flex-wrap items-center gap-2">
-          {dirty && hydrated && <span className="text-xs text-slate-600 dark:text-slate-400">{EditorTexts.UNSAVED_CHANGES}</span>}
+          {/* Always rendered (a live region that appears is not announced), empty until a save. */}
+          <span role="status" className="text-xs text-slate-600 dark:text-slate-400" data-testid="save-status">
+            {saveStateText(saveState)}
+          </span>
+          {dirty && hydrated && saveState.kind !== 'saving' && <span className="text-xs text-slate-600 dark:text-slate-400">{EditorTexts.UNSAVED_CHANGES}</span>}
           <button type="button" className="btn-secondary" onClick={openPreview} disabled={!hydrated} aria-haspopup="dialog">
             Preview
           </button>
+          {post && (
+            <button type="button" className="btn-secondary" onClick={() => setHistoryOpen(true)} disabled={!hydrated || working} aria-haspopup="dialog">
+              {PublishingTexts.HISTORY}
+            </button>
+          )}
           <button type="button" className="btn-primary" onClick={() => void save()} disabled={!canSave} aria-keyshortcuts="Control+S Meta+S">
             {saving && <Spinner />}
             {saveLabel}
@@ -535,6 +708,16 @@ export default function PostEditor({ mode, post: initialPost, availableTags, sig
               </p>
             )}
           </div>
+          <SeoSection
+            open={seoOpen}
+            onToggle={setSeoOpen}
+            form={form}
+            errors={errors}
+            onChange={update}
+            fieldId={(field: SeoField) => fieldId(field)}
+            inputClass={(field: SeoField) => `${INPUT} ${errors[field] ? INPUT_ERROR : ''}`}
+            disabled={!hydrated}
+          />
         </div>
 
         <aside className="space-y-5" aria-label="Post settings">
@@ -578,6 +761,30 @@ export default function PostEditor({ mode, post: initialPost, availableTags, sig
           </div>
           {canSubmit && (
             <div className="card space-y-2 p-4">
+              <Field
+                id={`${id}-requested`}
+                label={`${PublishingTexts.REQUESTED_TIME} (${siteZoneName(new Date())})`}
+                error={requestedError}
+                hint={
+                  <p id={`${id}-requested-hint`} className="mt-1 text-xs text-slate-600 dark:text-slate-400">
+                    {PublishingTexts.REQUESTED_TIME_HINT}
+                  </p>
+                }
+              >
+                <input
+                  id={`${id}-requested`}
+                  type="datetime-local"
+                  className={`${INPUT} ${requestedError ? INPUT_ERROR : ''}`}
+                  value={requestedAt}
+                  onChange={(event) => {
+                    setRequestedAt(event.target.value);
+                    setRequestedError(undefined);
+                  }}
+                  disabled={working}
+                  aria-invalid={requestedError ? true : undefined}
+                  aria-describedby={[`${id}-requested-hint`, requestedError ? `${id}-requested-error` : ''].filter(Boolean).join(' ')}
+                />
+              </Field>
               <button type="button" className="btn-primary w-full" onClick={() => void submit()} disabled={!hydrated || working || dirty} aria-describedby={dirty ? `${id}-submit-hint` : undefined}>
                 {submitting && <Spinner />}
                 Submit for review
@@ -603,6 +810,8 @@ export default function PostEditor({ mode, post: initialPost, availableTags, sig
         tags={tags.filter((tag) => tag.active)}
         post={post}
       />
+      <ConflictDialog current={conflict} mine={form} busy={saving} onKeepTheirs={keepTheirs} onKeepMine={keepMine} onClose={() => setConflict(undefined)} />
+      {post && <HistoryPanel open={historyOpen} postId={post.id} version={post.version} unsaved={dirty} onClose={() => setHistoryOpen(false)} onRestored={restored} />}
     </div>
   );
 }

@@ -37,9 +37,11 @@ export async function savePost(mode: EditorMode, id: number | undefined, body: S
   return { post: data, message };
 }
 
-/** POST /blog/posts/author/{id}/submit-for-review: DRAFT or REJECTED → PENDING_REVIEW. */
-export async function submitForReview(id: number): Promise<Saved> {
-  const { data, message } = await unwrapWithMessage(browserApi().POST('/api/v1/blog/posts/author/{id}/submit-for-review', { params: { path: { id } } }));
+/** POST /blog/posts/author/{id}/submit-for-review: DRAFT or REJECTED → PENDING_REVIEW; with the author's requested publish time (UTC ISO) when given. */
+export async function submitForReview(id: number, requestedPublishAt?: string): Promise<Saved> {
+  const { data, message } = await unwrapWithMessage(
+    browserApi().POST('/api/v1/blog/posts/author/{id}/submit-for-review', { params: { path: { id } }, body: requestedPublishAt ? { requestedPublishAt } : undefined }),
+  );
   return { post: data, message };
 }
 

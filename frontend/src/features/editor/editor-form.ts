@@ -28,16 +28,25 @@ export interface EditorForm {
   tagIds: number[];
   /** The thumbnail URL, '' for none. */
   featuredImage: string;
+  /** The SEO section (issue 20): '' for none (the post's own title, excerpt, address, thumbnail). */
+  metaTitle: string;
+  metaDescription: string;
+  canonicalUrl: string;
+  noindex: boolean;
+  socialImage: string;
 }
 
-export type EditorField = 'title' | 'slug' | 'excerpt' | 'content' | 'featuredImage' | 'tags' | 'status';
+export type EditorField = 'title' | 'slug' | 'excerpt' | 'content' | 'featuredImage' | 'tags' | 'status' | SeoField;
+export type SeoField = 'metaTitle' | 'metaDescription' | 'canonicalUrl' | 'socialImage';
 
 /**
  * Lengths the API accepts (DESIGN.md §3), in characters (code points). The slug and content inputs
  * stop there; title and excerpt do not, as maxLength counts UTF-16 units (an emoji is two): the
  * server's answer names a title or excerpt that is too long.
  */
-export const LIMITS = { title: 200, slug: 200, excerpt: 1000, content: 200_000 } as const;
+export const LIMITS = { title: 200, slug: 200, excerpt: 1000, content: 200_000, metaTitle: 300, metaDescription: 500, canonicalUrl: 500, socialImage: 500 } as const;
+/** What search engines show before truncating (the SEO section's counters). */
+export const RECOMMENDED = { metaTitle: 60, metaDescription: 145 } as const;
 /** Tags per post the API accepts. */
 export const MAX_TAGS = 20;
 
@@ -51,6 +60,11 @@ export function formFromPost(post: PostResponse | undefined): EditorForm {
     isFeatured: post?.isFeatured ?? false,
     tagIds: post?.tags.map((tag) => tag.id) ?? [],
     featuredImage: post?.thumbnail ?? '',
+    metaTitle: post?.seo.metaTitle ?? '',
+    metaDescription: post?.seo.metaDescription ?? '',
+    canonicalUrl: post?.seo.canonicalUrl ?? '',
+    noindex: post?.seo.noindex ?? false,
+    socialImage: post?.seo.socialImage ?? '',
   };
 }
 
@@ -63,6 +77,11 @@ export function sameForm(a: EditorForm, b: EditorForm): boolean {
     a.status === b.status &&
     a.isFeatured === b.isFeatured &&
     a.featuredImage === b.featuredImage &&
+    a.metaTitle === b.metaTitle &&
+    a.metaDescription === b.metaDescription &&
+    a.canonicalUrl === b.canonicalUrl &&
+    a.noindex === b.noindex &&
+    a.socialImage === b.socialImage &&
     a.tagIds.length === b.tagIds.length &&
     a.tagIds.every((id, index) => id === b.tagIds[index])
   );
@@ -112,17 +131,25 @@ export function selectedTags(tagIds: number[], available: TagResponse[], postTag
 }
 
 /**
- * The body of a save: trimmed fields, an empty excerpt or image as null, the slugs of the active
- * selected tags; admin mode adds status and isFeatured. An empty slug is left out in admin mode.
+ * The body of a save: trimmed fields, an empty excerpt, image or SEO text as null, the slugs of the
+ * active selected tags, and the version the edit is based on (a saved post's: the server answers
+ * 409 when someone saved in between); admin mode adds status and isFeatured. An empty slug is
+ * left out in admin mode.
  */
-export function savePayload(form: EditorForm, mode: EditorMode, tags: SelectedTag[]): SavePayload {
+export function savePayload(form: EditorForm, mode: EditorMode, tags: SelectedTag[], version?: number): SavePayload {
   const payload: SavePayload = {
     title: form.title.trim(),
     summary: form.excerpt.trim() || null,
     content: form.content.trim(),
     thumbnail: form.featuredImage.trim() || null,
     tagSlugs: tags.filter((tag) => tag.active).map((tag) => tag.slug),
+    metaTitle: form.metaTitle.trim() || null,
+    metaDescription: form.metaDescription.trim() || null,
+    canonicalUrl: form.canonicalUrl.trim() || null,
+    noindex: form.noindex,
+    socialImage: form.socialImage.trim() || null,
   };
+  if (version !== undefined) payload.version = version;
   const slug = form.slug.trim();
   if (slug || mode === 'author') payload.slug = slug;
   if (mode === 'admin') {
@@ -134,7 +161,8 @@ export function savePayload(form: EditorForm, mode: EditorMode, tags: SelectedTa
 
 /** The form as the server keeps it after a save of `form` (trimmed), for telling later edits apart. */
 export function trimmedForm(form: EditorForm): EditorForm {
-  return { ...form, title: form.title.trim(), slug: form.slug.trim(), excerpt: form.excerpt.trim(), content: form.content.trim(), featuredImage: form.featuredImage.trim() };
+  return { ...form, title: form.title.trim(), slug: form.slug.trim(), excerpt: form.excerpt.trim(), content: form.content.trim(), featuredImage: form.featuredImage.trim(),
+    metaTitle: form.metaTitle.trim(), metaDescription: form.metaDescription.trim(), canonicalUrl: form.canonicalUrl.trim(), socialImage: form.socialImage.trim() };
 }
 
 export const STATUS_LABELS: Record<PostStatus, string> = {

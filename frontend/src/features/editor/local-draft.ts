@@ -59,6 +59,12 @@ export function parseDraft(raw: string | null | undefined): LocalDraft | undefin
       tagIds: form.tagIds,
       status: STATUSES.includes(form.status as PostStatus) ? (form.status as PostStatus) : 'DRAFT',
       isFeatured: form.isFeatured === true,
+      // Copies written before the SEO section have none of its fields.
+      metaTitle: text(form.metaTitle) ? form.metaTitle : '',
+      metaDescription: text(form.metaDescription) ? form.metaDescription : '',
+      canonicalUrl: text(form.canonicalUrl) ? form.canonicalUrl : '',
+      noindex: form.noindex === true,
+      socialImage: text(form.socialImage) ? form.socialImage : '',
     },
   };
 }

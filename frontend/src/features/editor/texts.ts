@@ -7,6 +7,7 @@
 import { ApiError } from '../../lib/api/errors';
 import { CommonTexts } from '../../lib/texts/common';
 import type { ErrorTexts } from '../../lib/texts/error-text';
+import type { EditorField } from './editor-form';
 
 export const EditorTexts = {
   /** §5 save checks, author screens, in the spec's order. */
@@ -80,7 +81,7 @@ export const EditorTexts = {
 
 /** A save failure as the form shows it: messages on fields, and the alert's title and text. */
 export interface SaveFailure {
-  fields: Partial<Record<'title' | 'slug' | 'excerpt' | 'content' | 'featuredImage' | 'tags' | 'status', string>>;
+  fields: Partial<Record<EditorField, string>>;
   title: string;
   text: string;
 }
@@ -94,6 +95,10 @@ const FIELD_OF: Record<string, keyof SaveFailure['fields']> = {
   thumbnail: 'featuredImage',
   tagSlugs: 'tags',
   status: 'status',
+  metaTitle: 'metaTitle',
+  metaDescription: 'metaDescription',
+  canonicalUrl: 'canonicalUrl',
+  socialImage: 'socialImage',
 };
 
 /**
@@ -127,3 +132,43 @@ export function saveFailure(error: unknown, creating: boolean): SaveFailure {
  * action's own text.
  */
 export const editorErrors = (actionFailed: string): ErrorTexts => ({ fallback: actionFailed, server: EditorTexts.SERVER_ERROR, fieldErrors: true });
+
+/** Issue 20: autosave, edits in two places, the History panel and the SEO section. */
+export const PublishingTexts = {
+  SAVING: 'Saving…',
+  savedAt: (time: string) => `Saved · ${time}`,
+  RETRYING: 'Not saved, retrying',
+  /** Autosave stopped on a field error or a refusal: the manual save shows why. */
+  NOT_SAVED: 'Not saved',
+  /** The server's 409 message (contracts.md 'Saving'), matched to tell a conflict from a used slug. */
+  CONFLICT_MESSAGE: /changed elsewhere/i,
+  CONFLICT_TITLE: 'This post was changed elsewhere',
+  CONFLICT_TEXT: 'Someone saved this post in another tab or place after you opened it. Choose which text to keep.',
+  KEEP_THEIRS: 'Keep theirs',
+  KEEP_MINE: 'Keep mine',
+  COMPARE: 'Compare',
+  CONFLICT_LOAD_FAILED: 'The saved post could not be loaded. Please try again.',
+  THEIRS_LOADED: 'The saved version was loaded; your changes were discarded.',
+  HISTORY: 'History',
+  HISTORY_EMPTY: 'No revisions yet.',
+  HISTORY_FAILED: 'The history could not be loaded.',
+  REVISION_FAILED: 'The revision could not be loaded.',
+  COMPARE_FAILED: 'The comparison could not be loaded.',
+  RESTORE_TITLE: 'Restore this revision?',
+  restoreText: (when: string, unsaved: boolean) =>
+    `The post's title, excerpt, content, tags, image and SEO fields go back to the revision of ${when}. The restore is kept as a new revision.${unsaved ? ' Your unsaved changes here are replaced.' : ''}`,
+  RESTORED: 'Revision restored.',
+  RESTORE_FAILED: 'The revision could not be restored.',
+  KIND_LABELS: { SAVE: 'Saved', SUBMITTED: 'Submitted', APPROVED: 'Approved', REJECTED: 'Rejected', RESTORED: 'Restored' } as Record<string, string>,
+  SEO: 'SEO',
+  SEO_DEFAULT_TITLE: 'Empty: the post title.',
+  SEO_DEFAULT_DESCRIPTION: 'Empty: the excerpt.',
+  SEO_DEFAULT_CANONICAL: "Empty: the post's own address. Set it when the post first appeared elsewhere.",
+  SEO_DEFAULT_IMAGE: 'Empty: the featured image.',
+  counter: (length: number, recommended: number) => `${length} / ${recommended} recommended`,
+  overRecommended: (recommended: number) => `Longer than ${recommended} characters: search engines cut the rest.`,
+  CANONICAL_INVALID: 'Enter an absolute http(s) address.',
+  REQUESTED_TIME: 'Requested publish time',
+  REQUESTED_TIME_HINT: 'Optional. The reviewer sees it and may keep or change it.',
+  REQUESTED_TIME_FUTURE: 'Choose a time in the future.',
+} as const;
