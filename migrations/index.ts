@@ -18,7 +18,7 @@ import { CreateSlugHistory1795460000000 } from './1795460000000-CreateSlugHistor
 import { CanonicalizeUserEmails1795684721035 } from './1795684721035-CanonicalizeUserEmails';
 import { CreatePostSearch1795690000000 } from './1795690000000-CreatePostSearch';
 import { AddUserSlugs1795700000000 } from './1795700000000-AddUserSlugs';
-import { CreatePostPreviewLinks1795710000000 } from './1795710000000-CreatePostPreviewLinks';
+import { CreatePostPreviewLinks1795900000000 } from './1795900000000-CreatePostPreviewLinks';
 export const MIGRATIONS: Function[] = [
   CreateUsersAndRoles1795336336857,
   CreatePostsTagsReviews1795336563452,
@@ -39,5 +39,5 @@ export const MIGRATIONS: Function[] = [
   CreateNotifications1795695440595,
   AddCommentModeration1795695450622,
   AddUserSlugs1795700000000,
-  CreatePostPreviewLinks1795710000000,
+  CreatePostPreviewLinks1795900000000,
 ];

@@ -5,8 +5,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * an HMAC over the row's id and expiry), so the row is what revocation and expiry are checked
  * against. A post's live links are listed by (post_id, created_at).
  */
-export class CreatePostPreviewLinks1795710000000 implements MigrationInterface {
-  name = 'CreatePostPreviewLinks1795710000000';
+export class CreatePostPreviewLinks1795900000000 implements MigrationInterface {
+  name = 'CreatePostPreviewLinks1795900000000';
 
   public async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(`CREATE TABLE "post_preview_links" ("id" SERIAL NOT NULL, "post_id" integer NOT NULL, "created_by" integer, "created_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), "expires_at" TIMESTAMP WITH TIME ZONE NOT NULL, "revoked_at" TIMESTAMP WITH TIME ZONE, CONSTRAINT "PK_post_preview_links" PRIMARY KEY ("id"))`);
