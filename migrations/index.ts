@@ -18,6 +18,7 @@ import { CreateSlugHistory1795460000000 } from './1795460000000-CreateSlugHistor
 import { CanonicalizeUserEmails1795684721035 } from './1795684721035-CanonicalizeUserEmails';
 import { CreatePostSearch1795690000000 } from './1795690000000-CreatePostSearch';
 import { AddUserSlugs1795700000000 } from './1795700000000-AddUserSlugs';
+import { AddPostRevisions1795710000000 } from './1795710000000-AddPostRevisions';
 import { CreatePostPreviewLinks1795900000000 } from './1795900000000-CreatePostPreviewLinks';
 export const MIGRATIONS: Function[] = [
   CreateUsersAndRoles1795336336857,
@@ -39,5 +40,6 @@ export const MIGRATIONS: Function[] = [
   CreateNotifications1795695440595,
   AddCommentModeration1795695450622,
   AddUserSlugs1795700000000,
+  AddPostRevisions1795710000000,
   CreatePostPreviewLinks1795900000000,
 ];

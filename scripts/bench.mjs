@@ -41,6 +41,9 @@
 // notification list at 10,000 notifications and the unread count, a comment create that notifies
 // nobody against a reply to a busy thread (notification + e-mail job), and the job queue's
 // e-mails per second to a local SMTP capture.
+// A 'revisions' phase (issue 20, scripts/lib/bench-revisions.mjs) measures a post update with
+// revisions on, a revision list of a post with 100 revisions and the diff of two 1,200-word
+// revisions, on posts it makes itself as the demo author and admin.
 // BENCH_SMALL=1 is a smoke run: it seeds (once, with seed:demo --reset) a small data set
 // (1,000 posts, 20,000 likes, 5,000 comments, 10,000 members) into BENCH_DATA_DIR (default
 // <tmpdir>/inkwell-bench-small), lowers the scale checks to match, and says so in its output;
@@ -66,6 +69,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { MODERATION_ENV, moderationRoutes, moderationTargets } from './lib/bench-moderation.mjs';
 import { notificationsPhase } from './lib/bench-notifications.mjs';
+import { revisionsPhase } from './lib/bench-revisions.mjs';
 import { printSearchFigures, searchPhases, searchTargets } from './lib/bench-search.mjs';
 import { freeLoopbackPort, serverNodeFlags, sleep } from './lib/process.mjs';
 
@@ -536,6 +540,7 @@ async function signedUncachedRoutes(base, post) {
 }
 
 const notifications = await notificationsPhase({ signIn, getJson, log, small: SMALL });
+const revisions = revisionsPhase({ signIn, log, adminEmail: DEMO_ADMIN });
 const PHASES = [
   { name: 'cache on', env: {}, routes: (base, firstPage, post) => publicRoutes(base, post) },
   { name: 'PAGE_CACHE=off', env: { PAGE_CACHE: 'off' }, routes: (base, firstPage, post) => publicRoutes(base, post) },
@@ -548,6 +553,8 @@ const PHASES = [
   { name: 'moderation', env: MODERATION_ENV, routes: (base) => moderationRoutes(base, { signIn, getJson, log, small: SMALL, adminEmail: DEMO_ADMIN }) },
   // Issue 19: scripts/lib/bench-notifications.mjs.
   notifications.phase,
+  // Issue 20: scripts/lib/bench-revisions.mjs.
+  revisions.phase,
   ...searchPhases({ root: ROOT, dataDir: DATA_DIR, log, getJson, pageHeaders: BROWSER_ENCODINGS }),
 ];
 /** BENCH_PHASES=reader (comma-separated names) measures only those phases; their targets only. */
@@ -727,6 +734,7 @@ const targets = [
   ...signedTargets,
   ...moderationTargets(find, ratio, percent),
   ...notifications.targets(find, ratio, percent),
+  ...revisions.targets(find, ratio, percent),
   ...searchTargets(find, ratio, percent),
   ['server RSS <= 300 MB', [maxRss], (mb) => Number.isFinite(mb) && mb <= 300, (mb) => (Number.isFinite(mb) ? `${mb.toFixed(0)} MB` : 'n/a')],
   ['no errors or non-2xx answers', [rows], (all) => all.every((row) => row.errors === 0), (all) => `${all.reduce((sum, row) => sum + row.errors, 0)}`],

@@ -236,6 +236,12 @@ describe('Page gateway: parity with HTTP', () => {
     ['author', '/api/v1/blog/post-reviews/{id}/history', { path: { id: draft.id } }],
     ['reader', '/api/v1/blog/post-reviews/{id}/history', { path: { id: draft.id } }],
     ['author', '/api/v1/blog/post-reviews/{id}/history', { path: { id: 2147483000 } }],
+    // the reviewer's diff (issue 20): the admin's Detailed Review may render it on the server
+    ['admin', '/api/v1/blog/posts/{id}/review-diff', { path: { id: draft.id } }],
+    ['author', '/api/v1/blog/posts/{id}/review-diff', { path: { id: draft.id } }],
+    ['reader', '/api/v1/blog/posts/{id}/review-diff', { path: { id: draft.id } }],
+    ['admin', '/api/v1/blog/posts/{id}/review-diff', { path: { id: 2147483000 } }],
+    ['admin', '/api/v1/blog/posts/{id}/review-diff', { path: { id: 'abc' } }],
     ['anonymous', '/api/v1/blog/posts/public/moved/{slug}', { path: { slug: movedPostSlug } }],
     ['anonymous', '/api/v1/blog/posts/public/moved/{slug}', { path: { slug: post.slug } }],
     ['anonymous', '/api/v1/blog/posts/public/moved/{slug}', { path: { slug: 'bad\u0000slug' } }],

@@ -139,6 +139,8 @@ describe('Posts API', () => {
             readingTime: 3,
             // '##', 'Intro', 450 words and the script tag's one run of non-space characters.
             wordCount: 453,
+            version: 1,
+            seo: { metaTitle: null, metaDescription: null, canonicalUrl: null, noindex: false, socialImage: null },
           },
           'Post created.',
           201,
@@ -271,6 +273,8 @@ describe('Posts API', () => {
         isFeatured: false,
         readingTime: 1,
         wordCount: 3,
+        version: 1,
+        seo: { metaTitle: null, metaDescription: null, canonicalUrl: null, noindex: false, socialImage: null },
         lastRejection: null,
       });
 

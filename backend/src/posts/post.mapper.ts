@@ -1,6 +1,7 @@
 import type { TagRefDto } from '../tags/dto/tag-response.dto';
 import { User } from '../users/entities/user.entity';
 import { PostCardResponseDto, PostListItemDto, PostResponseDto } from './dto/post-response.dto';
+import type { PostSeo } from './entities/post-revision.entity';
 import { Post, PostStatus } from './entities/post.entity';
 
 /** A card row as the public list queries select it (snake_case columns of posts + the author). */
@@ -27,6 +28,7 @@ type PostColumns = Pick<
   Post,
   | 'id' | 'title' | 'slug' | 'summary' | 'content' | 'contentHtml' | 'status' | 'thumbnail' | 'publishedAt' | 'createdAt' | 'updatedAt'
   | 'authorId' | 'likeCount' | 'viewCount' | 'commentCount' | 'isFeatured' | 'readingTime' | 'wordCount'
+  | 'version' | 'metaTitle' | 'metaDescription' | 'canonicalUrl' | 'noindex' | 'socialImage'
 >;
 
 /** A post with the author columns answers show; the e-mail only where an answer may carry it. */
@@ -83,7 +85,14 @@ function commonFields(post: Omit<PostColumns, 'content' | 'contentHtml'> & { aut
     isFeatured: post.isFeatured,
     readingTime: post.readingTime,
     wordCount: post.wordCount,
+    version: post.version,
+    seo: seoOf(post),
   };
+}
+
+/** The SEO fields of a post as answers (and revisions) carry them. */
+export function seoOf(post: Pick<Post, 'metaTitle' | 'metaDescription' | 'canonicalUrl' | 'noindex' | 'socialImage'>): PostSeo {
+  return { metaTitle: post.metaTitle, metaDescription: post.metaDescription, canonicalUrl: post.canonicalUrl, noindex: post.noindex, socialImage: post.socialImage };
 }
 
 /** The whole post; `withEmail` only on authenticated endpoints (never public ones). */

@@ -1,5 +1,5 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
-import { ApiNoContentResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { applyDecorators, BadRequestException, Body, Controller, Delete, Get, Headers, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
+import { ApiHeader, ApiNoContentResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { AuthUser } from '../common/auth-user';
 import { Auth, CurrentUser } from '../common/decorators/auth.decorator';
 import { ApiEnvelope } from '../common/decorators/api-envelope.decorator';
@@ -10,6 +10,7 @@ import { RoleName } from '../users/entities/role.entity';
 import { PostAdminQueryDto, PostAuthorSaveDto, PostMineQueryDto, PostSaveDto } from './dto/post-input.dto';
 import { PostPreviewDto, PostPreviewResponseDto } from './dto/post-preview.dto';
 import { PostAdminPageDto, PostResponseDto } from './dto/post-response.dto';
+import { PostVersionConflictEnvelopeDto } from './dto/revision.dto';
 import { previewMarkdown } from './markdown';
 import { PostsMessages } from './posts.messages';
 import { PostsService, SaveResult } from './posts.service';
@@ -17,6 +18,22 @@ import { PostsService, SaveResult } from './posts.service';
 function answer(result: SaveResult, message: string): WithMessage<PostResponseDto> {
   return withMessage(result.post, result.skippedTags.length ? PostsMessages.skippedTags(message, result.skippedTags) : message);
 }
+
+/** `If-Match: "3"` (or W/"3", or 3) → 3; absent or `*` → no check; anything else is a 400 on `version`. */
+export function versionFromIfMatch(header: string | undefined): number | undefined {
+  if (header === undefined || header.trim() === '*') return undefined;
+  const match = /^\s*(?:W\/)?"?([1-9]\d{0,9})"?\s*$/.exec(header);
+  const version = match ? Number(match[1]) : NaN;
+  if (!(version <= 2147483647)) throw new BadRequestException({ message: PostsMessages.IF_MATCH_INVALID, errors: { version: [PostsMessages.IF_MATCH_INVALID] } });
+  return version;
+}
+
+/** The update endpoints: If-Match documented, and the 409 with both versions. */
+const Versioned = () =>
+  applyDecorators(
+    ApiHeader({ name: 'If-Match', required: false, description: 'The post version the edit is based on, as "<n>" (the body field `version` wins)' }),
+    ApiResponse({ status: 409, description: 'A used slug, a status rule, or a stale version (then data holds current and yours)', type: PostVersionConflictEnvelopeDto }),
+  );
 
 const SAVE_NOTE =
   'Checks in order: title, content, slug, slug format (400 with the spec texts); a used slug is 409. Unknown or inactive tagSlugs are skipped and named in the message.';
@@ -68,13 +85,15 @@ export class PostsController {
     summary: `Edit an own DRAFT or REJECTED post; it is saved as a DRAFT (AUTHOR). A PUBLISHED, PENDING_REVIEW, ARCHIVED or PRIVATE post is 409. ${SAVE_NOTE}`,
   })
   @ApiEnvelope(PostResponseDto)
-  @ApiErrors(400, 404, 409)
+  @ApiErrors(400, 404)
+  @Versioned()
   async updateAuthorPost(
     @Param('id', ParseIdPipe) id: number,
     @Body() dto: PostAuthorSaveDto,
     @CurrentUser() user: AuthUser,
+    @Headers('if-match') ifMatch?: string,
   ): Promise<WithMessage<PostResponseDto>> {
-    return answer(await this.posts.update(id, dto, user, 'author'), PostsMessages.SAVED_AS_DRAFT);
+    return answer(await this.posts.update(id, dto, user, 'author', versionFromIfMatch(ifMatch)), PostsMessages.SAVED_AS_DRAFT);
   }
 
   @Post('author/:id/submit-for-review')
@@ -127,10 +146,16 @@ export class PostsController {
       `Authors: like PUT /blog/posts/author/{id}. ${SAVE_NOTE}`,
   })
   @ApiEnvelope(PostResponseDto)
-  @ApiErrors(400, 404, 409)
-  async updatePost(@Param('id', ParseIdPipe) id: number, @Body() dto: PostSaveDto, @CurrentUser() user: AuthUser): Promise<WithMessage<PostResponseDto>> {
+  @ApiErrors(400, 404)
+  @Versioned()
+  async updatePost(
+    @Param('id', ParseIdPipe) id: number,
+    @Body() dto: PostSaveDto,
+    @CurrentUser() user: AuthUser,
+    @Headers('if-match') ifMatch?: string,
+  ): Promise<WithMessage<PostResponseDto>> {
     const mode = user.role === RoleName.ADMIN ? 'admin' : 'author';
-    return answer(await this.posts.update(id, dto, user, mode), mode === 'admin' ? PostsMessages.UPDATED : PostsMessages.SAVED_AS_DRAFT);
+    return answer(await this.posts.update(id, dto, user, mode, versionFromIfMatch(ifMatch)), mode === 'admin' ? PostsMessages.UPDATED : PostsMessages.SAVED_AS_DRAFT);
   }
 
   @Delete(':id')

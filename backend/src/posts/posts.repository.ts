@@ -10,6 +10,10 @@ import type { PostCardRow, PostForAnswer, PostListRow } from './post.mapper';
 const CARD_COLUMNS = `p.id, p.title, p.slug, p.summary, p.thumbnail, p.like_count, p.view_count, p.comment_count, p.is_featured,
   p.published_at, p.reading_time, p.author_id, u.full_name AS author_name, u.avatar AS author_avatar, u.slug AS author_slug`;
 
+/** The version and SEO fields of posts `p` under the entity's property names. */
+const VERSION_SEO_COLUMNS = `p.version, p.meta_title AS "metaTitle", p.meta_description AS "metaDescription", p.canonical_url AS "canonicalUrl",
+  p.noindex, p.social_image AS "socialImage"`;
+
 /**
  * The whole post as the public page shows it, under the entity's property names (so the same
  * mapper serves it), with the author's public columns: never the e-mail.
@@ -17,13 +21,13 @@ const CARD_COLUMNS = `p.id, p.title, p.slug, p.summary, p.thumbnail, p.like_coun
 const POST_COLUMNS = `p.id, p.title, p.slug, p.summary, p.content, p.content_html AS "contentHtml", p.status, p.thumbnail,
   p.published_at AS "publishedAt", p.created_at AS "createdAt", p.updated_at AS "updatedAt", p.author_id AS "authorId",
   p.like_count AS "likeCount", p.view_count AS "viewCount", p.comment_count AS "commentCount", p.is_featured AS "isFeatured",
-  p.reading_time AS "readingTime", p.word_count AS "wordCount", json_build_object('id', u.id, 'slug', u.slug, 'fullName', u.full_name, 'avatar', u.avatar, 'bio', u.bio) AS author`;
+  p.reading_time AS "readingTime", p.word_count AS "wordCount", ${VERSION_SEO_COLUMNS}, json_build_object('id', u.id, 'slug', u.slug, 'fullName', u.full_name, 'avatar', u.avatar, 'bio', u.bio) AS author`;
 
 /** A back-office or author list row under the entity's property names: no body; the author's name and e-mail. */
 const LIST_COLUMNS = `p.id, p.title, p.slug, p.summary, p.status, p.thumbnail,
   p.published_at AS "publishedAt", p.created_at AS "createdAt", p.updated_at AS "updatedAt", p.author_id AS "authorId",
   p.like_count AS "likeCount", p.view_count AS "viewCount", p.comment_count AS "commentCount", p.is_featured AS "isFeatured",
-  p.reading_time AS "readingTime", p.word_count AS "wordCount", json_build_object('fullName', u.full_name, 'email', u.email) AS author`;
+  p.reading_time AS "readingTime", p.word_count AS "wordCount", ${VERSION_SEO_COLUMNS}, json_build_object('fullName', u.full_name, 'email', u.email) AS author`;
 
 /**
  * The latest rejecting review of a REJECTED post `p` (its reason, reviewer and time), else null:
@@ -266,6 +270,12 @@ export class PostsRepository {
   async slugsStartingWith(manager: EntityManager, root: string): Promise<string[]> {
     const rows = (await manager.query(`SELECT slug FROM posts WHERE slug = $1 OR slug LIKE $2`, [root, `${root}-%`])) as { slug: string }[];
     return rows.map((row) => row.slug);
+  }
+
+  /** Locks the post's row until the transaction of `manager` ends and reads its version; undefined when it is gone. */
+  async lockVersion(manager: EntityManager, id: number): Promise<number | undefined> {
+    const [row] = (await manager.query('SELECT version FROM posts WHERE id = $1 FOR UPDATE', [id])) as { version: number }[];
+    return row?.version;
   }
 
   /** Locks the post's row until the transaction of `manager` ends. */

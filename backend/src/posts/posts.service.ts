@@ -22,6 +22,8 @@ import { PostListFilter, PostsRepository } from './posts.repository';
 import { recordSlugChange } from '../common/slug-history';
 import { SLUG_PATTERN, slugify } from '../common/validation/slug';
 import { NotificationsService } from '../notifications/notifications.service';
+import { RevisionKind } from './entities/post-revision.entity';
+import { RevisionsService } from './revisions.service';
 
 /**
  * Status changes an admin makes through an update (spec 001 §4, DESIGN.md §4). PENDING_REVIEW is
@@ -48,6 +50,15 @@ export interface SaveResult {
 }
 
 type PostWithAuthor = Post & { author: User };
+
+/** How a save is checked and kept: the version it was based on (undefined: no check) and its revision's kind. */
+interface SaveOptions {
+  expectedVersion?: number;
+  revisionKind: RevisionKind.SAVE | RevisionKind.RESTORED;
+}
+
+/** Thrown inside a save's transaction when the stored version is not the one the edit was based on (rolls it back). */
+class StaleVersion extends Error {}
 
 /** Changes to a post's counters: `{ likes: +1 }`, `{ comments: -1 }` (views are batched by PostViewsService). */
 export interface PostCounterDeltas {
@@ -78,14 +89,20 @@ export class PostsService {
     private readonly contentEvents: ContentEvents,
     private readonly audit: AuditService,
     private readonly notifications: NotificationsService,
+    private readonly revisions: RevisionsService,
   ) {}
 
   /** Admin: any post; its author: their own; others 403 (readers before any lookup). */
   async get(id: number, user: AuthUser): Promise<PostResponseDto> {
+    return this.toResponse(await this.findReadable(id, user));
+  }
+
+  /** The post if `user` may read it as an editor (admins any; its author their own; readers 403 before any lookup; unknown 404). */
+  async findReadable(id: number, user: AuthUser): Promise<PostWithAuthor> {
     if (user.role === RoleName.USER) throw new ForbiddenException(PostsMessages.FORBIDDEN_ACCESS);
     const post = await this.findOrFail(id);
     if (!isAdmin(user) && post.authorId !== user.id) throw new ForbiddenException(PostsMessages.FORBIDDEN_ACCESS);
-    return this.toResponse(post);
+    return post;
   }
 
   /** The back-office list (admins): any status, search, sort. */
@@ -99,13 +116,33 @@ export class PostsService {
   }
 
   async create(dto: PostSaveDto, user: AuthUser, mode: SaveMode): Promise<SaveResult> {
-    return this.save(null, dto, user, mode);
+    return this.save(null, dto, user, mode, { revisionKind: RevisionKind.SAVE });
   }
 
-  async update(id: number, dto: PostSaveDto, user: AuthUser, mode: SaveMode): Promise<SaveResult> {
+  /** `ifMatch`: the version from an If-Match header; the body's `version` wins. Neither: no version check (spec clients). */
+  async update(id: number, dto: PostSaveDto, user: AuthUser, mode: SaveMode, ifMatch?: number, revisionKind = RevisionKind.SAVE as SaveOptions['revisionKind']): Promise<SaveResult> {
     const post = await this.findOrFail(id);
     if (post.authorId !== user.id && !(mode === 'admin' && isAdmin(user))) throw new ForbiddenException(PostsMessages.FORBIDDEN_UPDATE);
-    return this.save(post, dto, user, mode);
+    return this.save(post, dto, user, mode, { expectedVersion: dto.version ?? ifMatch, revisionKind });
+  }
+
+  /**
+   * Saves a revision's text (title, summary, body, tags, thumbnail, SEO) as the post's, by the
+   * same rules as an update by `user` (authors: DRAFT and REJECTED posts only); kept as a RESTORED revision.
+   */
+  async restore(id: number, revisionId: number, version: number | undefined, user: AuthUser): Promise<SaveResult> {
+    await this.findReadable(id, user);
+    const revision = await this.revisions.get(id, revisionId);
+    const dto: PostSaveDto = {
+      title: revision.title,
+      summary: revision.summary,
+      content: revision.content,
+      tagSlugs: revision.tagSlugs,
+      thumbnail: revision.thumbnail,
+      ...revision.seo,
+      version,
+    };
+    return this.update(id, dto, user, isAdmin(user) ? 'admin' : 'author', undefined, RevisionKind.RESTORED);
   }
 
   /** Admin: any post; its author: own DRAFT or REJECTED posts only. */
@@ -135,8 +172,9 @@ export class PostsService {
     if (!AUTHOR_EDITABLE.has(post.status)) throw new ConflictException(PostsMessages.cannotSubmit(post.status));
     // The status change and the admins' notifications commit together.
     const submitted = await this.dataSource.transaction(async (manager) => {
-      const result = await manager.update(Post, { id, status: post.status }, { status: PostStatus.PENDING_REVIEW });
+      const result = await manager.update(Post, { id, status: post.status }, { status: PostStatus.PENDING_REVIEW, version: () => 'version + 1' });
       if (!result.affected) return false;
+      await this.revisions.pin(manager, id, RevisionKind.SUBMITTED, user.id);
       await this.notifications.record(manager, { type: 'POST_SUBMITTED', actorId: user.id, postId: id });
       return true;
     });
@@ -172,7 +210,7 @@ export class PostsService {
 
   /** Sets the status inside the caller's transaction; `publishedAt` when given (publishing). */
   async setStatus(manager: EntityManager, id: number, status: PostStatus, publishedAt?: Date): Promise<void> {
-    await manager.update(Post, { id }, publishedAt ? { status, publishedAt } : { status });
+    await manager.update(Post, { id }, publishedAt ? { status, publishedAt, version: () => 'version + 1' } : { status, version: () => 'version + 1' });
   }
 
   /**
@@ -213,7 +251,7 @@ export class PostsService {
    * One save path for create and update. Checks in the spec's order (title, content, slug, slug
    * format), then the status rules, then writes the post and its tags in one transaction.
    */
-  private async save(existing: PostWithAuthor | null, dto: PostSaveDto, user: AuthUser, mode: SaveMode): Promise<SaveResult> {
+  private async save(existing: PostWithAuthor | null, dto: PostSaveDto, user: AuthUser, mode: SaveMode, options: SaveOptions): Promise<SaveResult> {
     const title = dto.title === undefined ? existing?.title : dto.title;
     if (!title) throw fieldError('title', PostsMessages.TITLE_REQUIRED);
     const content = dto.content === undefined ? existing?.content : dto.content;
@@ -245,16 +283,28 @@ export class PostsService {
     const summary = dto.summary === undefined ? existing?.summary ?? null : dto.summary;
     const thumbnail = dto.thumbnail === undefined ? existing?.thumbnail ?? null : dto.thumbnail;
     const isFeatured = asAdmin && dto.isFeatured !== undefined ? dto.isFeatured : existing?.isFeatured ?? false;
+    const seo = {
+      metaTitle: dto.metaTitle === undefined ? existing?.metaTitle ?? null : dto.metaTitle,
+      metaDescription: dto.metaDescription === undefined ? existing?.metaDescription ?? null : dto.metaDescription,
+      canonicalUrl: dto.canonicalUrl === undefined ? existing?.canonicalUrl ?? null : dto.canonicalUrl,
+      noindex: dto.noindex ?? existing?.noindex ?? false,
+      socialImage: dto.socialImage === undefined ? existing?.socialImage ?? null : dto.socialImage,
+    };
     const contentChanged = !existing || existing.content !== content;
 
     let savedId: number;
     try {
       savedId = await this.dataSource.transaction(async (manager) => {
+        // The row stays locked to the commit: saves of one post queue, so the version check and the revision merge are race-free.
+        const storedVersion = existing ? await this.repository.lockVersion(manager, existing.id) : undefined;
+        if (existing && storedVersion === undefined) throw new NotFoundException(PostsMessages.notFoundById(existing.id));
+        if (options.expectedVersion !== undefined && storedVersion !== undefined && options.expectedVersion !== storedVersion) throw new StaleVersion();
         const slug = dto.slug ?? existing?.slug ?? (await this.freeSlug(manager, slugify(title) || 'post'));
         if (dto.slug) {
           if (await this.repository.slugTaken(manager, slug, existing?.id ?? 0)) throw new ConflictException(PostsMessages.slugTaken(slug));
         }
-        const values: Partial<Post> = { title, slug, summary, content, thumbnail, isFeatured, status };
+        const values: Partial<Post> = { title, slug, summary, content, thumbnail, isFeatured, status, ...seo };
+        if (storedVersion !== undefined) values.version = storedVersion + 1;
         if (contentChanged) {
           values.contentHtml = renderMarkdown(content);
           values.wordCount = wordCountOf(content);
@@ -280,9 +330,13 @@ export class PostsService {
           if (tags.length) await manager.insert(PostTag, tags.map((tag) => ({ postId: saved, tagId: tag.id })));
         }
         await this.recordSave(manager, { id: saved, title, slug }, existing?.status ?? null, status, user);
+        await this.revisions.record(manager, saved, user.id, options.revisionKind);
         return saved;
       });
     } catch (error) {
+      if (error instanceof StaleVersion && existing) {
+        throw new ConflictException({ message: PostsMessages.VERSION_CONFLICT, data: { current: await this.toResponse(await this.findOrFail(existing.id)), yours: { ...dto } } });
+      }
       if (isUniqueViolation(error)) throw new ConflictException(PostsMessages.slugTaken(dto.slug ?? slugify(title)));
       throw error;
     }

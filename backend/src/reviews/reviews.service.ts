@@ -5,7 +5,9 @@ import { AuditService } from '../audit/audit.service';
 import { AuditLinks, AuditType } from '../audit/audit.types';
 import type { AuthUser } from '../common/auth-user';
 import { NotificationsService } from '../notifications/notifications.service';
+import { RevisionKind } from '../posts/entities/post-revision.entity';
 import { PostStatus } from '../posts/entities/post.entity';
+import { RevisionsService } from '../posts/revisions.service';
 import { PostsService } from '../posts/posts.service';
 import { RoleName } from '../users/entities/role.entity';
 import { PostReviewDto } from './dto/review-input.dto';
@@ -25,6 +27,7 @@ export class ReviewsService {
     private readonly posts: PostsService,
     private readonly audit: AuditService,
     private readonly notifications: NotificationsService,
+    private readonly revisions: RevisionsService,
   ) {}
 
   async review(postId: number, dto: PostReviewDto, reviewer: AuthUser): Promise<{ result: PostReviewResultDto; message: string }> {
@@ -52,6 +55,7 @@ export class ReviewsService {
       });
       const saved = await manager.save(PostReview, review);
       const approved = dto.status === ReviewStatus.APPROVED;
+      await this.revisions.pin(manager, postId, approved ? RevisionKind.APPROVED : RevisionKind.REJECTED, reviewer.id);
       await this.audit.record(manager, {
         type: approved ? AuditType.POST_PUBLISHED : AuditType.POST_REJECTED,
         actorId: reviewer.id,

@@ -900,6 +900,91 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/blog/posts/{id}/review-diff": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The reviewer's diff: the post's last rejection (reason, reviewer, time) and the diff from the revision pinned at it to the newest revision (the resubmission); both null when it was never rejected. Admins any post, authors their own (readers and others 403, an unknown post 404) */
+        get: operations["getPostReviewDiff"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/blog/posts/{id}/revisions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A post's revisions, newest first (size up to 100). Admins any post, authors their own (readers and others 403, an unknown post 404) */
+        get: operations["listPostRevisions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/blog/posts/{id}/revisions/compare": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A word-level diff (jsdiff diffWordsWithSpace on the Markdown) of title, summary and body, and the tag changes, from revision `from` to revision `to` (omitted: the post as saved now). Admins any post, authors their own (readers and others 403, an unknown post 404) */
+        get: operations["compareRevisions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/blog/posts/{id}/revisions/{revisionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One revision with its text (read-only). Admins any post, authors their own (readers and others 403, an unknown post 404) */
+        get: operations["getPostRevision"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/blog/posts/{id}/revisions/{revisionId}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Make a revision's text (title, summary, body, tags, thumbnail, SEO) the post's, kept as a new RESTORED revision. Admins any post, authors their own (readers and others 403, an unknown post 404). Same rules as an update by the caller: authors DRAFT and REJECTED posts only (saved as a DRAFT), else 409; `version` as on update. */
+        post: operations["restorePostRevision"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/blog/preview/{token}": {
         parameters: {
             query?: never;
@@ -2261,6 +2346,17 @@ export interface components {
         };
         /** @enum {string} */
         DashboardActivityType: "USER_REGISTERED" | "POST_PUBLISHED" | "POST_CREATED" | "TAG_CREATED" | "USER_UPDATED" | "USER_BANNED";
+        DiffPartDto: {
+            added: boolean;
+            removed: boolean;
+            value: string;
+        };
+        DiffStatsDto: {
+            /** @description Words in the added runs of the body */
+            addedWords: number;
+            /** @description Words in the removed runs of the body */
+            removedWords: number;
+        };
         ErrorEnvelopeDto: {
             /** @example null */
             data: Record<string, never> | null;
@@ -2368,6 +2464,13 @@ export interface components {
              * @example 1200
              */
             width: number;
+        };
+        LastRejectionDto: {
+            reason: string;
+            /** Format: date-time */
+            reviewedAt: string;
+            /** @description null when the reviewer account is gone */
+            reviewer: components["schemas"]["ReviewerRefDto"] | null;
         };
         LikeCheckDto: {
             liked: boolean;
@@ -2536,12 +2639,22 @@ export interface components {
             slug: string;
         };
         PostAuthorSaveDto: {
+            /** @description SEO: canonical URL override, an absolute http(s) URL (default: the post's own URL) */
+            canonicalUrl?: string | null;
             /** @description Markdown */
             content?: string;
             /** @description Admins only; ignored for authors */
             isFeatured?: boolean;
+            /** @description SEO: the description (default: the summary) */
+            metaDescription?: string | null;
+            /** @description SEO: the title search engines and social cards show (default: the title) */
+            metaTitle?: string | null;
+            /** @description SEO: keep the post out of search engines and the sitemap (default false) */
+            noindex?: boolean;
             /** @description Derived from the title when omitted on create (made unique with -2, -3, ...) */
             slug?: string;
+            /** @description SEO: the social card's image, same rule as thumbnail (default: the thumbnail's 1200-wide variant) */
+            socialImage?: string | null;
             /** @description Default DRAFT on create. Admins only; ignored for authors. */
             status?: components["schemas"]["PostStatus"];
             summary?: string | null;
@@ -2550,6 +2663,8 @@ export interface components {
             /** @description Image URL (http(s) or a path such as /images/...) */
             thumbnail?: string | null;
             title?: string;
+            /** @description The post version this edit is based on (also accepted as If-Match: "<n>"; this field wins). A different stored version is 409 with both. Omitted: no check. */
+            version?: number;
         };
         PostCardResponseDto: {
             authorAvatar: string | null;
@@ -2587,6 +2702,7 @@ export interface components {
             publishedAt: string | null;
             /** @description Minutes: words / 200 rounded up, at least 1 */
             readingTime: number;
+            seo: components["schemas"]["PostSeoDto"];
             slug: string;
             status: components["schemas"]["PostStatus"];
             summary: string | null;
@@ -2596,6 +2712,8 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
             userId: number;
+            /** @description 1 on create, +1 on every save, restore and status change; send it back as `version` (or If-Match) to have a stale edit refused with 409 */
+            version: number;
             viewCount: number;
             /** @description Words of the Markdown source (runs of non-space characters), counted on save */
             wordCount: number;
@@ -2646,6 +2764,7 @@ export interface components {
             publishedAt: string | null;
             /** @description Minutes: words / 200 rounded up, at least 1 */
             readingTime: number;
+            seo: components["schemas"]["PostSeoDto"];
             slug: string;
             status: components["schemas"]["PostStatus"];
             summary: string | null;
@@ -2655,6 +2774,8 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
             userId: number;
+            /** @description 1 on create, +1 on every save, restore and status change; send it back as `version` (or If-Match) to have a stale edit refused with 409 */
+            version: number;
             viewCount: number;
             /** @description Words of the Markdown source (runs of non-space characters), counted on save */
             wordCount: number;
@@ -2689,12 +2810,22 @@ export interface components {
             review: components["schemas"]["PostReviewResponseDto"];
         };
         PostSaveDto: {
+            /** @description SEO: canonical URL override, an absolute http(s) URL (default: the post's own URL) */
+            canonicalUrl?: string | null;
             /** @description Markdown */
             content?: string;
             /** @description Admins only; ignored for authors */
             isFeatured?: boolean;
+            /** @description SEO: the description (default: the summary) */
+            metaDescription?: string | null;
+            /** @description SEO: the title search engines and social cards show (default: the title) */
+            metaTitle?: string | null;
+            /** @description SEO: keep the post out of search engines and the sitemap (default false) */
+            noindex?: boolean;
             /** @description Derived from the title when omitted on create (made unique with -2, -3, ...) */
             slug?: string;
+            /** @description SEO: the social card's image, same rule as thumbnail (default: the thumbnail's 1200-wide variant) */
+            socialImage?: string | null;
             /** @description Default DRAFT on create. Admins only; ignored for authors. */
             status?: components["schemas"]["PostStatus"];
             summary?: string | null;
@@ -2703,9 +2834,39 @@ export interface components {
             /** @description Image URL (http(s) or a path such as /images/...) */
             thumbnail?: string | null;
             title?: string;
+            /** @description The post version this edit is based on (also accepted as If-Match: "<n>"; this field wins). A different stored version is 409 with both. Omitted: no check. */
+            version?: number;
+        };
+        PostSeoDto: {
+            canonicalUrl: string | null;
+            metaDescription: string | null;
+            metaTitle: string | null;
+            noindex: boolean;
+            socialImage: string | null;
         };
         /** @enum {string} */
         PostStatus: "DRAFT" | "PENDING_REVIEW" | "PUBLISHED" | "REJECTED" | "ARCHIVED" | "PRIVATE";
+        PostVersionConflictDto: {
+            current: components["schemas"]["PostResponseDto"];
+            /** @description The fields the refused request sent */
+            yours: {
+                [key: string]: unknown;
+            };
+        };
+        PostVersionConflictEnvelopeDto: {
+            /** @description Set on a stale version; null on the other conflicts (a used slug, a status rule) */
+            data: components["schemas"]["PostVersionConflictDto"] | null;
+            errors: {
+                [key: string]: string[];
+            } | null;
+            /** @example This post was changed elsewhere since you opened it. */
+            message: string;
+            requestId?: string;
+            /** @example 409 */
+            status: number;
+            /** @example false */
+            success: boolean;
+        };
         PreviewLinkCreatorDto: {
             fullName: string;
             id: number;
@@ -2743,6 +2904,7 @@ export interface components {
             publishedAt: string | null;
             /** @description Minutes: words / 200 rounded up, at least 1 */
             readingTime: number;
+            seo: components["schemas"]["PostSeoDto"];
             slug: string;
             status: components["schemas"]["PostStatus"];
             summary: string | null;
@@ -2752,6 +2914,8 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
             userId: number;
+            /** @description 1 on create, +1 on every save, restore and status change; send it back as `version` (or If-Match) to have a stale edit refused with 409 */
+            version: number;
             viewCount: number;
             /** @description Words of the Markdown source (runs of non-space characters), counted on save */
             wordCount: number;
@@ -2821,8 +2985,92 @@ export interface components {
         ResetTokenValidityResponseDto: {
             valid: boolean;
         };
+        ReviewDiffDto: {
+            /** @description From the revision pinned at that rejection to the newest revision */
+            diff: components["schemas"]["RevisionDiffDto"] | null;
+            rejection: components["schemas"]["LastRejectionDto"] | null;
+        };
         /** @enum {string} */
         ReviewStatus: "APPROVED" | "REJECTED";
+        ReviewerRefDto: {
+            fullName: string;
+            id: number;
+        };
+        RevisionDiffDto: {
+            /** @description The Markdown body, word by word */
+            content: components["schemas"]["DiffPartDto"][];
+            from: components["schemas"]["RevisionSummaryDto"];
+            stats: components["schemas"]["DiffStatsDto"];
+            summary: components["schemas"]["DiffPartDto"][];
+            tags: components["schemas"]["TagChangesDto"];
+            title: components["schemas"]["DiffPartDto"][];
+            /** @description null: compared with the post as saved now */
+            to: components["schemas"]["RevisionSummaryDto"] | null;
+        };
+        RevisionDto: {
+            /** @description Markdown source */
+            content: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** @description Who saved it; null when the account is gone */
+            editor: components["schemas"]["RevisionEditorDto"] | null;
+            id: number;
+            kind: components["schemas"]["RevisionKind"];
+            /** @description Pinned at a submission, approval or rejection: never merged into or pruned */
+            pinned: boolean;
+            postId: number;
+            seo: components["schemas"]["PostSeoDto"];
+            summary: string | null;
+            tagSlugs: string[];
+            thumbnail: string | null;
+            title: string;
+            /**
+             * Format: date-time
+             * @description The last save merged into it (or its pinning)
+             */
+            updatedAt: string;
+            wordCount: number;
+        };
+        RevisionEditorDto: {
+            fullName: string;
+            id: number;
+        };
+        /** @enum {string} */
+        RevisionKind: "SAVE" | "SUBMITTED" | "APPROVED" | "REJECTED" | "RESTORED";
+        RevisionPageDto: {
+            content: components["schemas"]["RevisionSummaryDto"][];
+            empty: boolean;
+            first: boolean;
+            last: boolean;
+            number: number;
+            numberOfElements: number;
+            pageable: components["schemas"]["PageableDto"];
+            size: number;
+            totalElements: number;
+            totalPages: number;
+        };
+        RevisionRestoreDto: {
+            /** @description The post version this restore is based on; a different stored version is 409 */
+            version?: number;
+        };
+        RevisionSummaryDto: {
+            /** Format: date-time */
+            createdAt: string;
+            /** @description Who saved it; null when the account is gone */
+            editor: components["schemas"]["RevisionEditorDto"] | null;
+            id: number;
+            kind: components["schemas"]["RevisionKind"];
+            /** @description Pinned at a submission, approval or rejection: never merged into or pruned */
+            pinned: boolean;
+            postId: number;
+            title: string;
+            /**
+             * Format: date-time
+             * @description The last save merged into it (or its pinning)
+             */
+            updatedAt: string;
+            wordCount: number;
+        };
         /** @enum {string} */
         RoleName: "ADMIN" | "AUTHOR" | "USER";
         SearchHitDto: {
@@ -2882,6 +3130,10 @@ export interface components {
             authors: components["schemas"]["SitemapEntryDto"][];
             posts: components["schemas"]["SitemapEntryDto"][];
             tags: components["schemas"]["SitemapEntryDto"][];
+        };
+        TagChangesDto: {
+            added: string[];
+            removed: string[];
         };
         TagCreateDto: {
             /** @example #3178c6 */
@@ -5753,7 +6005,11 @@ export interface operations {
     updateAuthorPost: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                "if-match": string;
+                /** @description The post version the edit is based on, as "<n>" (the body field `version` wins) */
+                "If-Match"?: string;
+            };
             path: {
                 id: number;
             };
@@ -5820,13 +6076,13 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
-            /** @description Conflict */
+            /** @description A used slug, a status rule, or a stale version (then data holds current and yours) */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                    "application/json": components["schemas"]["PostVersionConflictEnvelopeDto"];
                 };
             };
         };
@@ -6347,7 +6603,11 @@ export interface operations {
     updatePost: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                "if-match": string;
+                /** @description The post version the edit is based on, as "<n>" (the body field `version` wins) */
+                "If-Match"?: string;
+            };
             path: {
                 id: number;
             };
@@ -6414,13 +6674,13 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
-            /** @description Conflict */
+            /** @description A used slug, a status rule, or a stale version (then data holds current and yours) */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                    "application/json": components["schemas"]["PostVersionConflictEnvelopeDto"];
                 };
             };
         };
@@ -6960,6 +7220,370 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    getPostReviewDiff: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ReviewDiffDto"];
+                        /** @example null */
+                        errors: Record<string, never> | null;
+                        /** @example OK */
+                        message: string;
+                        /** @example 200 */
+                        status: number;
+                        /** @example true */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Invalid input (errors per field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Not signed in, or the session expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Signed in without the permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    listPostRevisions: {
+        parameters: {
+            query?: {
+                /** @description Zero-based page number */
+                page?: number;
+                size?: number;
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["RevisionPageDto"];
+                        /** @example null */
+                        errors: Record<string, never> | null;
+                        /** @example OK */
+                        message: string;
+                        /** @example 200 */
+                        status: number;
+                        /** @example true */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Invalid input (errors per field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Not signed in, or the session expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Signed in without the permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    compareRevisions: {
+        parameters: {
+            query: {
+                /** @description A revision id of this post */
+                from: number;
+                /** @description A revision id of this post; omitted: the post as saved now */
+                to?: number;
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["RevisionDiffDto"];
+                        /** @example null */
+                        errors: Record<string, never> | null;
+                        /** @example OK */
+                        message: string;
+                        /** @example 200 */
+                        status: number;
+                        /** @example true */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Invalid input (errors per field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Not signed in, or the session expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Signed in without the permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    getPostRevision: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+                revisionId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["RevisionDto"];
+                        /** @example null */
+                        errors: Record<string, never> | null;
+                        /** @example OK */
+                        message: string;
+                        /** @example 200 */
+                        status: number;
+                        /** @example true */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Invalid input (errors per field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Not signed in, or the session expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Signed in without the permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    restorePostRevision: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+                revisionId: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RevisionRestoreDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PostResponseDto"];
+                        /** @example null */
+                        errors: Record<string, never> | null;
+                        /** @example OK */
+                        message: string;
+                        /** @example 200 */
+                        status: number;
+                        /** @example true */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Invalid input (errors per field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Not signed in, or the session expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Signed in without the permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A status rule, or a stale version (then data holds current and yours) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostVersionConflictEnvelopeDto"];
                 };
             };
         };

@@ -25,6 +25,8 @@ export interface ErrorDescription {
   status: number;
   message: string;
   errors: FieldErrors | null;
+  /** What a 4xx answer carries besides the message, when its exception gives `{ data }` (a 409's both versions). */
+  data?: unknown;
 }
 
 /**
@@ -48,7 +50,8 @@ export function describeException(exception: unknown): ErrorDescription {
     const body = exception.getResponse();
     if (status >= 500) return { status, message: status === 503 ? textOf(body) ?? CommonMessages.SERVICE_UNAVAILABLE : CommonMessages.UNEXPECTED, errors: null };
     const errors = typeof body === 'object' && body && 'errors' in body ? ((body as { errors?: FieldErrors }).errors ?? null) : null;
-    return { status, message: textOf(body) ?? FALLBACK_MESSAGES[status] ?? CommonMessages.INVALID_REQUEST, errors };
+    const data = typeof body === 'object' && body && 'data' in body ? (body as { data?: unknown }).data : undefined;
+    return { status, message: textOf(body) ?? FALLBACK_MESSAGES[status] ?? CommonMessages.INVALID_REQUEST, errors, ...(data === undefined ? {} : { data }) };
   }
   // Errors raised by Express middleware before a route runs (malformed JSON, body too large).
   const parserError = exception as BodyParserError;
@@ -91,7 +94,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
     // Body-parser failures happen before the request logger gives the request its id.
     const requestId = request?.id !== undefined ? String(request.id) : request ? requestIdOf(request) : undefined;
     if (request?.id === undefined && requestId && !response.headersSent) response.setHeader('X-Request-Id', requestId);
-    const { status, message, errors } = describeException(exception);
+    const { status, message, errors, data } = describeException(exception);
 
     if (status >= 500) {
       this.logger.error(
@@ -101,7 +104,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
     }
     if (response.headersSent) return;
     if (status === HttpStatus.SERVICE_UNAVAILABLE) response.setHeader('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS));
-    const body: Envelope<null> = { success: false, data: null, message, status, errors, requestId };
+    const body: Envelope<unknown> = { success: false, data: data ?? null, message, status, errors, requestId };
     response.status(status).json(body);
   }
 }

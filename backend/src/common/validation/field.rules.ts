@@ -130,3 +130,16 @@ export function EqualsProperty(property: string, options: ValidationOptions): Pr
     });
   };
 }
+
+/** A whole number in [min, max], one message for every failure (not one per broken rule); optional fields add @IsOptional. */
+export function WholeNumberInRange(min: number, max: number, message: string): PropertyDecorator {
+  return (target: object, propertyName: string | symbol) => {
+    registerDecorator({
+      name: 'wholeNumberInRange',
+      target: target.constructor,
+      propertyName: propertyName as string,
+      options: { message },
+      validator: { validate: (value: unknown) => (Number.isInteger(value) && (value as number) >= min && (value as number) <= max) },
+    });
+  };
+}

@@ -3,7 +3,7 @@ import { Transform } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import { LookupPageQueryDto, PageQueryDto } from '../../common/pagination/page';
 import { sortQuery } from '../../common/pagination/sort';
-import { MaxChars, trim, trimOrNull } from '../../common/validation/field.rules';
+import { Check, MaxChars, trim, trimOrNull, WholeNumberInRange } from '../../common/validation/field.rules';
 import { POST_STATUSES, PostStatus } from '../entities/post.entity';
 import { PostsMessages } from '../posts.messages';
 
@@ -11,6 +11,16 @@ const trimList = ({ value }: { value: unknown }) =>
   Array.isArray(value) ? value.map((item) => (typeof item === 'string' ? item.trim().toLowerCase() : item)) : value;
 
 const THUMBNAIL = /^(https?:\/\/[^\s<>"']+|\/[^\s<>"']*)$/i;
+
+/** An absolute http(s) URL with a host (a canonical address search engines follow). */
+function isAbsoluteHttpUrl(value: string): boolean {
+  if (!/^https?:\/\/[^\s<>"']+$/i.test(value)) return false;
+  try {
+    return new URL(value).hostname !== '';
+  } catch {
+    return false;
+  }
+}
 
 /**
  * The fields every post save takes (all optional here: the required ones and their order are the
@@ -61,6 +71,49 @@ class PostFieldsDto {
   @IsString({ each: true, message: PostsMessages.TAG_SLUGS_INVALID })
   @MaxLength(100, { each: true, message: PostsMessages.TAG_SLUGS_INVALID })
   tagSlugs?: string[];
+
+  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 300, description: 'SEO: the title search engines and social cards show (default: the title)' })
+  @IsOptional()
+  @Transform(trimOrNull)
+  @IsString({ message: PostsMessages.META_TITLE_TOO_LONG })
+  @MaxChars(300, PostsMessages.META_TITLE_TOO_LONG)
+  metaTitle?: string | null;
+
+  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 500, description: 'SEO: the description (default: the summary)' })
+  @IsOptional()
+  @Transform(trimOrNull)
+  @IsString({ message: PostsMessages.META_DESCRIPTION_TOO_LONG })
+  @MaxChars(500, PostsMessages.META_DESCRIPTION_TOO_LONG)
+  metaDescription?: string | null;
+
+  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 500, description: "SEO: canonical URL override, an absolute http(s) URL (default: the post's own URL)" })
+  @IsOptional()
+  @Transform(trimOrNull)
+  @IsString({ message: PostsMessages.CANONICAL_URL_INVALID })
+  @MaxChars(500, PostsMessages.CANONICAL_URL_INVALID)
+  @Check('absoluteHttpUrl', isAbsoluteHttpUrl, PostsMessages.CANONICAL_URL_INVALID)
+  canonicalUrl?: string | null;
+
+  @ApiPropertyOptional({ description: 'SEO: keep the post out of search engines and the sitemap (default false)' })
+  @IsOptional()
+  @IsBoolean({ message: PostsMessages.NOINDEX_INVALID })
+  noindex?: boolean;
+
+  @ApiPropertyOptional({ type: String, nullable: true, description: "SEO: the social card's image, same rule as thumbnail (default: the thumbnail's 1200-wide variant)" })
+  @IsOptional()
+  @Transform(trimOrNull)
+  @IsString({ message: PostsMessages.SOCIAL_IMAGE_INVALID })
+  @MaxChars(500, PostsMessages.SOCIAL_IMAGE_INVALID)
+  @Matches(THUMBNAIL, { message: PostsMessages.SOCIAL_IMAGE_INVALID })
+  socialImage?: string | null;
+
+  @ApiPropertyOptional({
+    minimum: 1,
+    description: 'The post version this edit is based on (also accepted as If-Match: "<n>"; this field wins). A different stored version is 409 with both. Omitted: no check.',
+  })
+  @IsOptional()
+  @WholeNumberInRange(1, 2147483647, PostsMessages.VERSION_INVALID)
+  version?: number;
 }
 
 /** Admin create/update (POST /blog/posts, PUT /blog/posts/{id}): status and isFeatured count. */

@@ -11,6 +11,15 @@ export class PostAuthorDto {
   @ApiProperty({ type: String, nullable: true }) bio: string | null;
 }
 
+/** A post's SEO fields; null (false) means the post page derives it (title, summary, own URL, the thumbnail's 1200-wide variant). */
+export class PostSeoDto {
+  @ApiProperty({ type: String, nullable: true }) metaTitle: string | null;
+  @ApiProperty({ type: String, nullable: true }) metaDescription: string | null;
+  @ApiProperty({ type: String, nullable: true }) canonicalUrl: string | null;
+  @ApiProperty() noindex: boolean;
+  @ApiProperty({ type: String, nullable: true }) socialImage: string | null;
+}
+
 /** A post in lists (public list, latest stories, tag pages). Never carries an e-mail. */
 export class PostCardResponseDto {
   @ApiProperty() id: number;
@@ -55,6 +64,9 @@ export class PostResponseDto {
   @ApiProperty() isFeatured: boolean;
   @ApiProperty({ description: 'Minutes: words / 200 rounded up, at least 1' }) readingTime: number;
   @ApiProperty({ minimum: 0, description: 'Words of the Markdown source (runs of non-space characters), counted on save' }) wordCount: number;
+  @ApiProperty({ minimum: 1, description: '1 on create, +1 on every save, restore and status change; send it back as `version` (or If-Match) to have a stale edit refused with 409' })
+  version: number;
+  @ApiProperty({ type: PostSeoDto }) seo: PostSeoDto;
 }
 
 /** A post in back-office and author lists: the whole post without its body (GET /blog/posts/{id} has it), with the author's e-mail. */

@@ -104,6 +104,26 @@ export class Post {
   @Column({ name: 'search_head', type: 'tsvector', select: false, insert: false, update: false, default: () => "''::tsvector" })
   searchHead?: string;
 
+  /** The edit a save is based on is checked against this (409 on a stale one): 1 on create, +1 on every save, restore and status change. */
+  @Column({ type: 'int', default: 1 })
+  version: number;
+
+  /** SEO fields: each overrides what the post page derives (title, summary, own URL, the thumbnail's 1200-wide variant). */
+  @Column({ name: 'meta_title', type: 'varchar', length: 300, nullable: true })
+  metaTitle: string | null;
+
+  @Column({ name: 'meta_description', type: 'varchar', length: 500, nullable: true })
+  metaDescription: string | null;
+
+  @Column({ name: 'canonical_url', type: 'varchar', length: 500, nullable: true })
+  canonicalUrl: string | null;
+
+  @Column({ type: 'boolean', default: false })
+  noindex: boolean;
+
+  @Column({ name: 'social_image', type: 'varchar', length: 500, nullable: true })
+  socialImage: string | null;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
 
