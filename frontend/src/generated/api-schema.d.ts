@@ -749,7 +749,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Slugs and last changes of every published post, of every active tag with published posts and of every author page (sitemap.xml) */
+        /** Slugs and last changes of every published post, of every active tag with published posts and of every author page (sitemap.xml); noindex posts and posts whose canonical URL points elsewhere are left out */
         get: operations["getPublicSitemap"];
         put?: never;
         post?: never;
@@ -2672,6 +2672,8 @@ export interface components {
             authorName: string;
             /** @description The author page: /authors/{authorSlug} */
             authorSlug: string;
+            /** @description The post's canonical URL override (seo.canonicalUrl; feeds link there); null: its own page /blog/{slug} */
+            canonicalUrl: string | null;
             commentCount: number;
             id: number;
             isFeatured: boolean;
@@ -3079,6 +3081,8 @@ export interface components {
             authorName: string;
             /** @description The author page: /authors/{authorSlug} */
             authorSlug: string;
+            /** @description The post's canonical URL override (seo.canonicalUrl; feeds link there); null: its own page /blog/{slug} */
+            canonicalUrl: string | null;
             commentCount: number;
             id: number;
             isFeatured: boolean;
