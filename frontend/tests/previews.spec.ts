@@ -1,6 +1,7 @@
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { expectNoSeriousViolations } from './a11y';
 import { adminApi, apiAs } from './admin-api';
+import { socialImageOfThumbnail } from '../src/features/posts/thumbnail-srcset';
 
 /**
  * Shareable previews (issue 20 §4) through the real pages: the author makes a link in the edit
@@ -98,3 +99,71 @@ for (const viewport of [{ width: 320, height: 800 }, { width: 1280, height: 900 
     await expectNoSeriousViolations(page, `/author/posts/{id}/edit with the preview links panel (${viewport.width} px)`);
   });
 }
+
+test.describe('SEO output', () => {
+  const seoPost = {
+    title: `Seen by search engines ${unique}`,
+    slug: `seo-fields-${unique}`,
+    summary: 'The summary, which the meta description replaces.',
+    content: 'Body text.',
+    metaTitle: `A title for search results ${unique}`,
+    metaDescription: 'What search results show under the title.',
+    canonicalUrl: `https://elsewhere.example/first-printed-${unique}`,
+    noindex: true,
+    socialImage: '/images/social-card.png',
+  };
+
+  const plainPost = { title: `Plain head ${unique}`, slug: `seo-plain-${unique}`, summary: 'A post with no SEO fields.', content: 'Body text.' };
+
+  test.beforeAll(async ({ playwright, baseURL }) => {
+    const admin = await adminApi(baseURL!, playwright);
+    for (const data of [seoPost, plainPost]) {
+      const created = await admin.post('/api/v1/blog/posts', { data: { ...data, status: 'PUBLISHED' } });
+      expect(created.status(), await created.text()).toBe(201);
+    }
+    await admin.dispose();
+  });
+
+  test("the post's SEO fields reach its <head>, JSON-LD, the feed and the sitemap", async ({ page, request }) => {
+    expect((await page.goto(`/blog/${seoPost.slug}`))?.status()).toBe(200);
+    const image = new URL(seoPost.socialImage, page.url()).toString();
+    await expect(page).toHaveTitle(seoPost.metaTitle);
+    await expect(page.locator('meta[name="description"]')).toHaveAttribute('content', seoPost.metaDescription);
+    await expect(page.locator('link[rel="canonical"]')).toHaveAttribute('href', seoPost.canonicalUrl);
+    await expect(page.locator('meta[name="robots"]')).toHaveAttribute('content', 'noindex');
+    await expect(page.locator('meta[property="og:image"]')).toHaveAttribute('content', image);
+    await expect(page.locator('meta[name="twitter:image"]')).toHaveAttribute('content', image);
+    await expect(page.locator('meta[property="og:url"]')).toHaveAttribute('content', seoPost.canonicalUrl);
+    const jsonLd = JSON.parse((await page.locator('script[type="application/ld+json"]').textContent()) ?? '{}') as Record<string, unknown>;
+    expect(jsonLd).toMatchObject({ headline: seoPost.metaTitle, description: seoPost.metaDescription, image: [image], mainEntityOfPage: seoPost.canonicalUrl });
+    // The page itself still reads as the post.
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(seoPost.title);
+
+    const feed = await (await request.get('/rss.xml')).text();
+    expect(feed).toContain(`<link>${seoPost.canonicalUrl}</link>`);
+    expect(feed).toContain(`<guid isPermaLink="true">${seoPost.canonicalUrl}</guid>`);
+    const sitemap = await (await request.get('/sitemap.xml')).text();
+    expect(sitemap).not.toContain(`/blog/${seoPost.slug}<`);
+  });
+
+  test("a post without SEO fields keeps today's head: its title with the site's name, its own canonical URL, indexable, in the sitemap", async ({ page, request }) => {
+    expect((await page.goto(`/blog/${plainPost.slug}`))?.status()).toBe(200);
+    const own = new URL(`/blog/${plainPost.slug}`, page.url()).toString();
+    await expect(page).toHaveTitle(`${plainPost.title} · Inkwell`);
+    await expect(page.locator('meta[name="description"]')).toHaveAttribute('content', plainPost.summary);
+    await expect(page.locator('link[rel="canonical"]')).toHaveAttribute('href', own);
+    await expect(page.locator('meta[name="robots"]')).toHaveCount(0);
+    const jsonLd = JSON.parse((await page.locator('script[type="application/ld+json"]').textContent()) ?? '{}') as Record<string, unknown>;
+    expect(jsonLd).toMatchObject({ headline: plainPost.title, description: plainPost.summary, mainEntityOfPage: own });
+    expect(await (await request.get('/sitemap.xml')).text()).toContain(`<loc>${own}</loc>`);
+  });
+
+  test('the social image of a stored thumbnail is its narrowest variant at least 1200 px wide, else the image itself', () => {
+    const key = 'a'.repeat(32);
+    expect(socialImageOfThumbnail(`/images/thumbnails/${key}-2048x1024.webp`)).toBe(`/images/thumbnails/${key}-1600w.webp`);
+    expect(socialImageOfThumbnail(`https://cdn.example/images/thumbnails/${key}-1700x900.webp`)).toBe(`https://cdn.example/images/thumbnails/${key}-1600w.webp`);
+    expect(socialImageOfThumbnail(`/images/thumbnails/${key}-1600x800.webp`)).toBe(`/images/thumbnails/${key}-1600x800.webp`);
+    expect(socialImageOfThumbnail(`/images/thumbnails/${key}-1000x500.webp`)).toBe(`/images/thumbnails/${key}-1000x500.webp`);
+    expect(socialImageOfThumbnail('https://example.com/photo.jpg')).toBe('https://example.com/photo.jpg');
+  });
+});
