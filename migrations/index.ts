@@ -20,6 +20,7 @@ import { CreatePostSearch1795690000000 } from './1795690000000-CreatePostSearch'
 import { AddUserSlugs1795700000000 } from './1795700000000-AddUserSlugs';
 import { AddPostRevisions1795710000000 } from './1795710000000-AddPostRevisions';
 import { AddPostScheduling1795800000000 } from './1795800000000-AddPostScheduling';
+import { CreatePostPreviewLinks1795900000000 } from './1795900000000-CreatePostPreviewLinks';
 export const MIGRATIONS: Function[] = [
   CreateUsersAndRoles1795336336857,
   CreatePostsTagsReviews1795336563452,
@@ -42,4 +43,5 @@ export const MIGRATIONS: Function[] = [
   AddUserSlugs1795700000000,
   AddPostRevisions1795710000000,
   AddPostScheduling1795800000000,
+  CreatePostPreviewLinks1795900000000,
 ];

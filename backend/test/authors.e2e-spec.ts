@@ -196,6 +196,7 @@ describe('Author pages API (GET /blog/authors/{slug}, /blog/authors/{slug}/posts
       authorAvatar: null,
       authorSlug: author.slug,
       tags: [expect.objectContaining({ slug: tagSlug })],
+      canonicalUrl: null,
     });
     const second = await t.http.get(api(`/blog/authors/${author.slug}/posts?page=1&size=2`)).expect(200);
     expect(second.body.data).toMatchObject({ number: 1, last: true, numberOfElements: 1 });

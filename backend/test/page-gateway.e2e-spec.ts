@@ -72,6 +72,8 @@ describe('Page gateway: parity with HTTP', () => {
   let users: Record<'reader' | 'author' | 'admin', TestUser>;
   let post: { id: number; slug: string; title: string };
   let draft: { id: number; slug: string };
+  /** The token of a live preview link of the draft (issue 20). */
+  let previewToken: string;
   let tagId: number;
   let tagSlug: string;
   /** A published post's and a tag's slugs before a change (GET .../moved/{slug}). */
@@ -101,6 +103,7 @@ describe('Page gateway: parity with HTTP', () => {
         .send({ title: `Draft ${token}`, slug: `draft-${token}`, content: 'Draft body', tagSlugs: [tagSlug] })
         .expect(201)
     ).body.data;
+    previewToken = (await t.http.post(api(`/blog/posts/${draft.id}/preview-links`)).set(users.author.auth).expect(201)).body.data.url.split('/').pop();
     // A post by the AUTHOR, published through review: they have an author page.
     const authored = (
       await t.http.post(api('/blog/posts/author/create')).set(users.author.auth).send({ title: `Authored ${token}`, slug: `authored-${token}`, content: 'Body', tagSlugs: [tagSlug] }).expect(201)
@@ -273,6 +276,15 @@ describe('Page gateway: parity with HTTP', () => {
     ['anonymous', '/api/v1/notifications/unsubscribe', { query: { token: 'not-a-token' } }],
     ['anonymous', '/api/v1/notifications/unsubscribe', { query: { token: 'bad\u0000token' } }],
     ['anonymous', '/api/v1/notifications/unsubscribe'],
+    ['anonymous', '/api/v1/blog/preview/{token}', { path: { token: previewToken } }],
+    ['reader', '/api/v1/blog/preview/{token}', { path: { token: previewToken } }],
+    ['anonymous', '/api/v1/blog/preview/{token}', { path: { token: `${previewToken}x` } }],
+    ['anonymous', '/api/v1/blog/preview/{token}', { path: { token: 'bad\u0000token' } }],
+    ['author', '/api/v1/blog/posts/{id}/preview-links', { path: { id: draft.id } }],
+    ['admin', '/api/v1/blog/posts/{id}/preview-links', { path: { id: draft.id } }],
+    ['reader', '/api/v1/blog/posts/{id}/preview-links', { path: { id: draft.id } }],
+    ['anonymous', '/api/v1/blog/posts/{id}/preview-links', { path: { id: draft.id } }],
+    ['author', '/api/v1/blog/posts/{id}/preview-links', { path: { id: HUGE } }],
   ];
 
   it('covers every read a page makes', () => {

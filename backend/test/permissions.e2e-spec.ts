@@ -23,6 +23,8 @@ const MISSING_POST = 999998;
 const MISSING_USER = 999997;
 /** A missing revision id in paths documented as {revisionId}. */
 const MISSING_REVISION = 999996;
+/** A missing preview link id, in paths documented as {linkId}. */
+const MISSING_LINK = 999995;
 const ALL: Row['expect'] = ['ok', 'ok', 'ok', 'ok'];
 const SIGNED_IN: Row['expect'] = [401, 'ok', 'ok', 'ok'];
 const AUTHORS: Row['expect'] = [401, 403, 'ok', 'ok'];
@@ -119,6 +121,11 @@ const MATRIX: Row[] = [
   { method: 'get', path: `/api/v1/blog/posts/${MISSING}/revisions/${MISSING_REVISION}`, expect: AUTHORS },
   { method: 'post', path: `/api/v1/blog/posts/${MISSING}/revisions/${MISSING_REVISION}/restore`, body: {}, expect: AUTHORS },
   { method: 'get', path: `/api/v1/blog/posts/${MISSING}/review-diff`, expect: AUTHORS },
+  // preview links (issue 20): managed as editing, read by anyone with a token
+  { method: 'post', path: `/api/v1/blog/posts/${MISSING}/preview-links`, expect: AUTHORS },
+  { method: 'get', path: `/api/v1/blog/posts/${MISSING}/preview-links`, expect: AUTHORS },
+  { method: 'delete', path: `/api/v1/blog/posts/${MISSING}/preview-links/${MISSING_LINK}`, expect: AUTHORS },
+  { method: 'get', path: '/api/v1/blog/preview/no-such-token', expect: ALL },
   // back-office
   { method: 'get', path: '/api/v1/blog/posts/admin/all', expect: ADMINS },
   { method: 'get', path: '/api/v1/blog/posts', expect: ADMINS },
@@ -164,7 +171,7 @@ const MATRIX: Row[] = [
   { method: 'delete', path: `/api/v1/admin/users/${MISSING}/mute`, expect: ADMINS },
 ];
 
-const PARAM_OF: Record<string, string> = { [MISSING_POST]: 'postId', [MISSING_USER]: 'userId', [MISSING_REVISION]: 'revisionId' };
+const PARAM_OF: Record<string, string> = { [MISSING_POST]: 'postId', [MISSING_USER]: 'userId', [MISSING_REVISION]: 'revisionId', [MISSING_LINK]: 'linkId', 'no-such-token': 'token' };
 const CALLERS: Caller[] = ['anonymous', 'USER', 'AUTHOR', 'ADMIN'];
 
 describe('Permission matrix', () => {
@@ -184,7 +191,7 @@ describe('Permission matrix', () => {
     const documented = Object.entries(document.paths).flatMap(([path, operations]) =>
       Object.keys(operations).map((method) => `${method.toUpperCase()} ${path}`),
     );
-    const covered = new Set(MATRIX.map((row) => `${row.method.toUpperCase()} ${row.path.split('?')[0].replace(/\/(999999|999998|999997|999996|no-such-post|no-such-tag|no-such-author)(?=\/|$)/g, (_m, v: string) => (PARAM_OF[v] ? `/{${PARAM_OF[v]}}` : /^\d/.test(v) ? '/{id}' : '/{slug}')).replace(/\/admin\/users\/(status|verified|role)\/[^/]+$/, (_m, kind: string) => `/admin/users/${kind}/{${kind === 'verified' ? 'flag' : kind}}`)}`));
+    const covered = new Set(MATRIX.map((row) => `${row.method.toUpperCase()} ${row.path.split('?')[0].replace(/\/(999999|999998|999997|999996|999995|no-such-post|no-such-tag|no-such-author|no-such-token)(?=\/|$)/g, (_m, v: string) => (PARAM_OF[v] ? `/{${PARAM_OF[v]}}` : /^\d/.test(v) ? '/{id}' : '/{slug}')).replace(/\/admin\/users\/(status|verified|role)\/[^/]+$/, (_m, kind: string) => `/admin/users/${kind}/{${kind === 'verified' ? 'flag' : kind}}`)}`));
     // Endpoints whose access rule is their whole behaviour and is tested in their own spec files.
     const elsewhere = ['POST /api/v1/auth/resend-verification', 'POST /api/v1/auth/refresh-token', 'POST /api/v1/auth/logout', 'POST /api/v1/users/avatar', 'DELETE /images/{filename}'];
     expect(documented.filter((endpoint) => !covered.has(endpoint) && !elsewhere.includes(endpoint))).toEqual([]);

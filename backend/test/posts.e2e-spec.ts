@@ -584,6 +584,7 @@ describe('Posts API', () => {
         authorAvatar: null,
         authorSlug: admin.slug,
         tags: [{ id: tagId, name: `Tag ${tagSlug}`, slug: tagSlug, color: '#112233' }],
+        canonicalUrl: null,
       });
       const dates = res.body.data.content.map((c: { publishedAt: string }) => c.publishedAt);
       expect([...dates].sort().reverse()).toEqual(dates);

@@ -126,6 +126,7 @@ describe('Search API (GET /blog/search) and related posts', () => {
           authorAvatar: null,
           authorSlug: author.slug,
           tags: [{ id: tag.id, name: `Tag ${w}`, slug: tag.slug, color: null }],
+          canonicalUrl: null,
           snippet: 'Plain body text.',
           rank: expect.any(Number),
         },

@@ -22,6 +22,9 @@ const post = {
 // About 90 page scans: both workers share them (each worker makes its own data in beforeAll).
 test.describe.configure({ mode: 'parallel' });
 
+/** The token of this worker's live preview link (beforeAll). */
+let previewToken = '';
+
 test.beforeAll(async ({ playwright, baseURL }) => {
   const api = await adminApi(baseURL!, playwright);
   const createdTag = await api.post('/api/v1/blog/tags', { data: { ...tag, description: 'Posts written by the accessibility test.', color: '#3b55d9' } });
@@ -32,6 +35,12 @@ test.beforeAll(async ({ playwright, baseURL }) => {
   expect(other.status(), await other.text()).toBe(201);
   const created = await api.post('/api/v1/blog/posts', { data: { ...post, status: 'PUBLISHED', isFeatured: true, tagSlugs: [tag.slug] } });
   expect(created.status(), await created.text()).toBe(201);
+  // A draft with a live preview link: /preview/{preview} (issue 20).
+  const draft = await api.post('/api/v1/blog/posts', { data: { ...post, title: `Previewed ${unique}`, slug: `a11y-draft-${unique}`, status: 'DRAFT' } });
+  expect(draft.status(), await draft.text()).toBe(201);
+  const link = await api.post(`/api/v1/blog/posts/${((await draft.json()).data as { id: number }).id}/preview-links`);
+  expect(link.status(), await link.text()).toBe(201);
+  previewToken = ((await link.json()).data as { url: string }).url.split('/').pop() ?? '';
   await api.dispose();
 });
 
@@ -46,7 +55,7 @@ interface Route {
   label?: string;
 }
 
-const pathOf = (route: Route) => route.path.replace('{post}', post.slug).replace('{tag}', tag.slug).replace('{unique}', unique);
+const pathOf = (route: Route) => route.path.replace('{post}', post.slug).replace('{tag}', tag.slug).replace('{unique}', unique).replace('{preview}', previewToken);
 
 /** Waits until the islands that hydrate without being scrolled to (client:load, client:idle) have. */
 async function islandsHydrated(page: Page): Promise<void> {
@@ -99,6 +108,8 @@ const anonymousRoutes = (): Route[] => [
   { path: '/service-unavailable', status: 503, label: '/service-unavailable (what signed-in pages show while the database is away)' },
   { path: '/unsubscribe', status: 400, label: '/unsubscribe (no token)' },
   { path: '/unsubscribe?token=not-a-token-{unique}', status: 400, label: '/unsubscribe?token= (invalid token)' },
+  { path: '/preview/{preview}', label: '/preview/{token} (a live preview link)' },
+  { path: '/preview/not-a-token-{unique}', status: 404, label: '/preview/{token} (invalid link)' },
 ];
 
 const signedInRoutes = (): Route[] => [
@@ -133,7 +144,7 @@ const signedInRoutes = (): Route[] => [
 
 /** Phone width: the header folds, counts read 99+, the dashboard's side panel slides over. */
 const SMALL_SCREEN = { width: 390, height: 844 };
-const smallScreenRoutes = (): Route[] => [{ path: '/' }, { path: '/blog' }, { path: '/blog/{post}' }, { path: '/login' }];
+const smallScreenRoutes = (): Route[] => [{ path: '/' }, { path: '/blog' }, { path: '/blog/{post}' }, { path: '/login' }, { path: '/preview/{preview}', label: '/preview/{token} (a live preview link)' }];
 const smallScreenSignedInRoutes = (): Route[] => [
   { path: '/', label: '/ (signed in)' },
   { path: '/dashboard' },

@@ -24,7 +24,7 @@ const COMMENT = longWord(200, `Comment${unique}`);
 const reader = { fullName: longName('Reader'), email: `reader-${unique}@inkwell.test` };
 const author = { fullName: longName('Author'), email: `author-${unique}@inkwell.test` };
 
-const ids = { post: 0, postSlug: '', draft: 0, tag: 0, reader: 0, authorSlug: '' };
+const ids = { post: 0, postSlug: '', draft: 0, tag: 0, reader: 0, authorSlug: '', previewToken: '' };
 
 async function createAccount(admin: APIRequestContext, who: { fullName: string; email: string }, role: 'AUTHOR' | 'USER'): Promise<number> {
   const created = await admin.post('/api/v1/admin/users', {
@@ -51,6 +51,10 @@ test.beforeAll(async ({ playwright, baseURL }) => {
   const draft = await authorApi.post('/api/v1/blog/posts/author/create', { data: { title: `Draft ${TITLE}`.slice(0, 200), slug: `wide-draft-${unique}`, summary: longWord(300, 'Draft'), content: BODY, tagSlugs: [TAG_SLUG] } });
   expect(draft.status(), await draft.text()).toBe(201);
   ids.draft = ((await draft.json()).data as { id: number }).id;
+  // A live preview link of the draft: /preview/{previewToken}, and the edit page's links panel lists it.
+  const preview = await authorApi.post(`/api/v1/blog/posts/${ids.draft}/preview-links`);
+  expect(preview.status(), await preview.text()).toBe(201);
+  ids.previewToken = ((await preview.json()).data as { url: string }).url.split('/').pop() ?? '';
   const submitted = await authorApi.post(`/api/v1/blog/posts/author/${ids.post}/submit-for-review`);
   expect(submitted.status(), await submitted.text()).toBe(200);
   const approved = await admin.put(`/api/v1/blog/posts/admin/${ids.post}/review`, { data: { status: 'APPROVED' } });
@@ -79,7 +83,7 @@ test.beforeAll(async ({ playwright, baseURL }) => {
 
 type Role = 'visitor' | 'reader' | 'author' | 'admin';
 const fill = (path: string) =>
-  path.replace('{post}', ids.postSlug).replace('{postId}', String(ids.post)).replace('{draftId}', String(ids.draft)).replace('{tag}', TAG_SLUG).replace('{tagId}', String(ids.tag)).replace('{readerId}', String(ids.reader)).replace('{author}', ids.authorSlug).replace('{titleWord}', encodeURIComponent(TITLE.split(' ')[0]));
+  path.replace('{post}', ids.postSlug).replace('{postId}', String(ids.post)).replace('{draftId}', String(ids.draft)).replace('{previewToken}', ids.previewToken).replace('{tag}', TAG_SLUG).replace('{tagId}', String(ids.tag)).replace('{readerId}', String(ids.reader)).replace('{author}', ids.authorSlug).replace('{titleWord}', encodeURIComponent(TITLE.split(' ')[0]));
 
 /** Every route of frontend/src/pages, by the roles that may open it. */
 const ROUTES: Record<Role, string[]> = {
@@ -112,6 +116,8 @@ const ROUTES: Record<Role, string[]> = {
     '/privacy',
     '/unsubscribe',
     `/unsubscribe?token=${'t'.repeat(120)}`,
+    '/preview/{previewToken}',
+    `/preview/not-a-token-${unique}`,
   ],
   reader: ['/', '/blog/{post}', '/search?q={titleWord}', '/dashboard', '/user-dashboard', '/liked-posts', '/my-comments', '/account', '/author', '/notifications'],
   author: ['/author', '/author/drafts', '/author/posts', '/author/posts/new', '/author/posts/{draftId}/edit', '/author/posts/{draftId}/preview', '/account', '/blog/{post}', '/admin', '/notifications'],

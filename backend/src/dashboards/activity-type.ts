@@ -39,6 +39,9 @@ export const ACTIVITY_TYPE_OF_AUDIT: Readonly<Record<AuditType, DashboardActivit
   [AuditType.COMMENT_REPORTS_DISMISSED]: POST_CREATED,
   [AuditType.USER_MUTED]: USER_BANNED,
   [AuditType.USER_UNMUTED]: USER_UPDATED,
+  // Sharing or revoking a preview is a post event.
+  [AuditType.PREVIEW_LINK_CREATED]: POST_CREATED,
+  [AuditType.PREVIEW_LINK_REVOKED]: POST_CREATED,
 };
 
 /** The author dashboard's events on their own posts, the same way (submitted and rejected are post events, not publications). */

@@ -17,6 +17,7 @@ import { PostTag } from '../posts/entities/post-tag.entity';
 import { Post } from '../posts/entities/post.entity';
 import { PostSlugHistory } from '../posts/entities/post-slug-history.entity';
 import { PostRevision } from '../posts/entities/post-revision.entity';
+import { PostPreviewLink } from '../previews/entities/post-preview-link.entity';
 import { PostReview } from '../reviews/entities/post-review.entity';
 import { Tag } from '../tags/entities/tag.entity';
 import { TagSlugHistory } from '../tags/entities/tag-slug-history.entity';
@@ -28,4 +29,4 @@ import { UserRole } from '../users/entities/user-role.entity';
  * Every TypeORM entity of the app, listed once: the app, the migration generator and the tests
  * all load this list (no path globs, so compiled and transpiled code behave the same).
  */
-export const ENTITIES: Function[] = [User, Role, UserRole, Post, Tag, PostTag, PostReview, RefreshSession, EmailVerificationCode, PasswordResetToken, AttemptCounterRow, Comment, Like, AuditEntry, Thumbnail, UserBan, PostSlugHistory, TagSlugHistory, CommentReport, UserMute, Notification, NotificationPreference, NotificationSettings, NotificationDelivery, PostRevision];
+export const ENTITIES: Function[] = [User, Role, UserRole, Post, Tag, PostTag, PostReview, RefreshSession, EmailVerificationCode, PasswordResetToken, AttemptCounterRow, Comment, Like, AuditEntry, Thumbnail, UserBan, PostSlugHistory, TagSlugHistory, CommentReport, UserMute, Notification, NotificationPreference, NotificationSettings, NotificationDelivery, PostRevision, PostPreviewLink];

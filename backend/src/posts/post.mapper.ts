@@ -21,6 +21,7 @@ export interface PostCardRow {
   author_name: string;
   author_avatar: string | null;
   author_slug: string;
+  canonical_url: string | null;
 }
 
 /** The post columns an answer shows (an entity, or a row selected under the entity's property names). */
@@ -63,6 +64,7 @@ export function toPostCard(row: PostCardRow, tags: TagRefDto[]): PostCardRespons
     authorAvatar: row.author_avatar,
     authorSlug: row.author_slug,
     tags,
+    canonicalUrl: row.canonical_url,
   };
 }
 

@@ -29,7 +29,7 @@ export class PostsPublicController {
   }
 
   @Get('posts/public/sitemap')
-  @ApiOperation({ summary: 'Slugs and last changes of every published post, of every active tag with published posts and of every author page (sitemap.xml)' })
+  @ApiOperation({ summary: 'Slugs and last changes of every published post, of every active tag with published posts and of every author page (sitemap.xml); noindex posts and posts whose canonical URL points elsewhere are left out' })
   @ApiEnvelope(SitemapResponseDto)
   getPublicSitemap(): Promise<SitemapResponseDto> {
     return this.posts.sitemap();

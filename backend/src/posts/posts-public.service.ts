@@ -1,6 +1,7 @@
-import { Injectable, NotFoundException, OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, NotFoundException, OnModuleDestroy } from '@nestjs/common';
 import { ContentChange, ContentEvents } from '../common/content-events';
 import { MicroCache } from '../common/micro-cache';
+import { APP_CONFIG, AppConfig } from '../config/env';
 import { Page, toPage } from '../common/pagination/page';
 import { SLUG_PATTERN } from '../common/validation/slug';
 import { TagsService } from '../tags/tags.service';
@@ -61,6 +62,7 @@ export class PostsPublicService implements OnModuleDestroy {
     private readonly tags: TagsService,
     private readonly views: PostViewsService,
     contentEvents: ContentEvents,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
     this.stopListening = contentEvents.onChange((change) => this.dropStale(change));
   }
@@ -174,7 +176,7 @@ export class PostsPublicService implements OnModuleDestroy {
   }
 
   async sitemap(): Promise<SitemapResponseDto> {
-    const { posts, tags, authors } = await this.repository.sitemapRows();
+    const { posts, tags, authors } = await this.repository.sitemapRows(`${this.config.publicUrl}/blog/`);
     const entry = (row: { slug: string; updated_at: Date }) => ({ slug: row.slug, updatedAt: row.updated_at.toISOString() });
     return { posts: posts.map(entry), tags: tags.map(entry), authors: authors.map(entry) };
   }

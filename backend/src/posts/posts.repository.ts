@@ -8,7 +8,7 @@ import { RoleName } from '../users/entities/role.entity';
 import type { PostCardRow, PostForAnswer, PostListRow } from './post.mapper';
 
 const CARD_COLUMNS = `p.id, p.title, p.slug, p.summary, p.thumbnail, p.like_count, p.view_count, p.comment_count, p.is_featured,
-  p.published_at, p.reading_time, p.author_id, u.full_name AS author_name, u.avatar AS author_avatar, u.slug AS author_slug`;
+  p.published_at, p.reading_time, p.author_id, u.full_name AS author_name, u.avatar AS author_avatar, u.slug AS author_slug, p.canonical_url`;
 
 /** The version and SEO fields of posts `p` under the entity's property names. */
 const VERSION_SEO_COLUMNS = `p.version, p.meta_title AS "metaTitle", p.meta_description AS "metaDescription", p.canonical_url AS "canonicalUrl",
@@ -149,9 +149,18 @@ export class PostsRepository {
   }
 
   /** Every published post's slug, newest first, every active tag with published posts and every author page (by slug). */
-  async sitemapRows(): Promise<{ posts: SitemapRow[]; tags: SitemapRow[]; authors: SitemapRow[] }> {
+  /**
+   * `postBase`: the address posts' own pages start with (PUBLIC_URL/blog/): a post whose canonical
+   * URL points elsewhere, like a noindex post, is not listed (issue 20 §4).
+   */
+  async sitemapRows(postBase: string): Promise<{ posts: SitemapRow[]; tags: SitemapRow[]; authors: SitemapRow[] }> {
     const [posts, tags, authors] = await Promise.all([
-      this.dataSource.query(`SELECT slug, updated_at FROM posts WHERE status = 'PUBLISHED' ORDER BY published_at DESC, id DESC`) as Promise<SitemapRow[]>,
+      this.dataSource.query(
+        `SELECT slug, updated_at FROM posts
+          WHERE status = 'PUBLISHED' AND NOT noindex AND (canonical_url IS NULL OR canonical_url = $1 || slug)
+          ORDER BY published_at DESC, id DESC`,
+        [postBase],
+      ) as Promise<SitemapRow[]>,
       this.dataSource.query(
         `SELECT t.slug, GREATEST(t.updated_at, max(p.updated_at)) AS updated_at
            FROM tags t JOIN post_tags pt ON pt.tag_id = t.id JOIN posts p ON p.id = pt.post_id

@@ -23,7 +23,8 @@ const TEXT_HEADERS = { 'Content-Type': 'text/plain; charset=utf-8' };
 export function rssResponse(channel: FeedChannel, posts: PostCard[]): Response {
   const { site } = channel;
   const items = posts.map((post) => {
-    const link = new URL(`/blog/${post.slug}`, site).toString();
+    // A canonical override (the post first appeared elsewhere) is where readers and aggregators go.
+    const link = post.canonicalUrl ?? new URL(`/blog/${post.slug}`, site).toString();
     const lines = [
       `<title>${xmlEscape(post.title)}</title>`,
       `<link>${xmlEscape(link)}</link>`,

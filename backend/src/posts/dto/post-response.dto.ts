@@ -38,6 +38,8 @@ export class PostCardResponseDto {
   @ApiProperty({ type: String, nullable: true }) authorAvatar: string | null;
   @ApiProperty({ description: 'The author page: /authors/{authorSlug}' }) authorSlug: string;
   @ApiProperty({ type: [TagRefDto] }) tags: TagRefDto[];
+  @ApiProperty({ type: String, nullable: true, description: "The post's canonical URL override (seo.canonicalUrl; feeds link there); null: its own page /blog/{slug}" })
+  canonicalUrl: string | null;
 }
 
 /** A whole post. Public endpoints answer it without authorEmail; the back-office and author endpoints add it. */

@@ -57,3 +57,20 @@ export function thumbnailSrcset(url: string, layout: ThumbnailLayout = 'card'): 
 export function cardLayoutFor(count: number): ThumbnailLayout {
   return count >= 3 ? 'card' : count === 2 ? 'card-2' : 'card-1';
 }
+
+/** How wide a social card's image should be at least (Open Graph and X recommend 1200 px). */
+export const SOCIAL_IMAGE_WIDTH = 1200;
+
+/**
+ * The image a social card shows for a thumbnail: the narrowest stored variant at least 1200 px
+ * wide (uploads keep 400, 800 and 1600 px variants, no 1200 one: so the 1600 px variant when the
+ * image is wider than that), else the full-size image (it is no wider than 1600 px). Any other
+ * URL is used as it is. Pure: no I/O.
+ */
+export function socialImageOfThumbnail(url: string): string {
+  const match = STORED_THUMBNAIL.exec(url);
+  if (!match) return url;
+  const [, prefix, key, w] = match;
+  const variant = THUMBNAIL_VARIANT_WIDTHS.find((width) => width >= SOCIAL_IMAGE_WIDTH && width < Number(w));
+  return variant ? `${prefix}${key}-${variant}w.webp` : url;
+}

@@ -1,0 +1,8 @@
+/** Texts of preview links (issue 20 §4), in the spec's tone. */
+export const PreviewsMessages = {
+  INVALID_LINK: 'This preview link is invalid or has expired.',
+  CREATED: 'Preview link created. Anyone with the link can read this post until it expires.',
+  LINK_NOT_FOUND: 'Preview link not found.',
+  FORBIDDEN: 'You do not have permission to share previews of this post.',
+  notPreviewable: (status: string) => `Only DRAFT, PENDING_REVIEW and REJECTED posts can be previewed through a link; this post is ${status}.`,
+} as const;

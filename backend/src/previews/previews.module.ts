@@ -1,0 +1,16 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { AuditModule } from '../audit/audit.module';
+import { AuthModule } from '../auth/auth.module';
+import { PostsModule } from '../posts/posts.module';
+import { PostPreviewLink } from './entities/post-preview-link.entity';
+import { PreviewLinksController, PreviewReadController } from './previews.controller';
+import { PreviewsService } from './previews.service';
+
+/** Shareable preview links of unpublished posts (issue 20 §4; README 'Publishing'). */
+@Module({
+  imports: [TypeOrmModule.forFeature([PostPreviewLink]), AuthModule, AuditModule, PostsModule],
+  controllers: [PreviewLinksController, PreviewReadController],
+  providers: [PreviewsService],
+})
+export class PreviewsModule {}
