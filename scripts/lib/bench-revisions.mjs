@@ -6,8 +6,10 @@
 // - 'API revision list (100 revisions)': page 0 (size 20, the History panel's page) of a draft
 //   with 100 revisions, made by saves alternating between the author and the admin (one editor's
 //   saves within 5 minutes merge);
-// - 'API diff of two 1,200-word revisions': compare?from&to of two revisions of 1,200 words each,
-//   about one word in ten changed.
+// - 'API diff of two 1,200-word revisions': compare?from&to of two revisions of 1,200 words each
+//   (120 paragraphs), as a revision edits a post: two words changed in each of 10 paragraphs, a
+//   paragraph added and another removed; and, without a target, the worst case: one word in ten
+//   changed in every paragraph ('every paragraph edited').
 // Targets: the list >= 5 % and the diff >= 3 % of the ceiling; the update >= 80 % of today's update.
 // Today's update is the same row measured on main (a build without revisions: there this phase
 // finds no /revisions endpoint and measures the update row alone), run back to back on the same
@@ -31,12 +33,22 @@ function words(count, seed) {
   return out.join(' ');
 }
 
-/** The same text with about one word in ten replaced. */
-function edited(text) {
+/** The same text with about one word in ten replaced (every paragraph edited). */
+function everyParagraphEdited(text) {
   return text
     .split(' ')
     .map((word, i) => (i % 10 === 3 ? word.replace(/^[a-z]+/, 'changed') : word))
     .join(' ');
+}
+
+/** A revision's edit: two words changed in every twelfth paragraph (10 of 120), a paragraph added after the 40th, the 80th removed. */
+function revised(text) {
+  const paragraphs = text.split('\n\n').map((paragraph, i) =>
+    i % 12 === 5 ? paragraph.split(' ').map((word, k) => (k === 2 || k === 6 ? word.replace(/^[a-z]+/, 'revised') : word)).join(' ') : paragraph,
+  );
+  paragraphs.splice(80, 1);
+  paragraphs.splice(41, 0, ' a paragraph the author added after the review, ten words long.');
+  return paragraphs.join('\n\n');
 }
 
 /** The phase for bench.mjs's PHASES. `helpers`: { signIn(base, email), log, adminEmail }. */
@@ -78,15 +90,22 @@ export function revisionsPhase({ signIn, log, adminEmail }) {
     log(`revisions: post ${history.id} has ${listed.data.totalElements} revisions`);
 
     const original = words(DIFF_WORDS, 4);
-    const compared = await draft('Bench: a 1,200-word diff', original);
-    await send(base, 'PUT', `/api/v1/blog/posts/${compared.id}`, admin, { content: edited(original) });
-    const [to, from] = (await (await fetch(`${base}/api/v1/blog/posts/${compared.id}/revisions?page=0&size=2`, { headers: asAuthor })).json()).data.content;
-    log(`revisions: diff of revisions ${from.id} (${from.wordCount} words) and ${to.id} (${to.wordCount} words)`);
+    /** Two revisions of a draft, `original` by the author and `edit(original)` by the admin: the compare path. */
+    async function comparePath(label, edit) {
+      const compared = await draft(`Bench: ${label}`, original);
+      await send(base, 'PUT', `/api/v1/blog/posts/${compared.id}`, admin, { content: edit(original) });
+      const [to, from] = (await (await fetch(`${base}/api/v1/blog/posts/${compared.id}/revisions?page=0&size=2`, { headers: asAuthor })).json()).data.content;
+      log(`revisions: ${label}: revisions ${from.id} (${from.wordCount} words) and ${to.id} (${to.wordCount} words)`);
+      return `/api/v1/blog/posts/${compared.id}/revisions/compare?from=${from.id}&to=${to.id}`;
+    }
+    const diffPath = await comparePath('a 1,200-word diff', revised);
+    const worstPath = await comparePath('a 1,200-word diff, every paragraph edited', everyParagraphEdited);
 
     return [
       update,
       ['API revision list (100 revisions)', `/api/v1/blog/posts/${history.id}/revisions?page=0&size=20`, { headers: asAuthor }, 'list'],
-      ['API diff of two 1,200-word revisions', `/api/v1/blog/posts/${compared.id}/revisions/compare?from=${from.id}&to=${to.id}`, { headers: asAuthor }, 'diff'],
+      ['API diff of two 1,200-word revisions', diffPath, { headers: asAuthor }, 'diff'],
+      ['API diff, every paragraph edited', worstPath, { headers: asAuthor }, 'diffWorst'],
     ];
   }
 
