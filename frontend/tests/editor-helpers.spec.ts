@@ -49,6 +49,8 @@ const post = (patch: Partial<PostResponse> = {}): PostResponse => ({
   isFeatured: false,
   readingTime: 1,
   wordCount: 2,
+  version: 1,
+  seo: { metaTitle: null, metaDescription: null, canonicalUrl: null, noindex: false, socialImage: null },
   ...patch,
 });
 

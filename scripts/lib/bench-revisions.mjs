@@ -1,8 +1,11 @@
 // The 'revisions' phase of `npm run bench` (issue 20 §5), signed in as the demo author (author-1)
 // and the demo admin. The phase makes its own posts through the API before measuring:
-// - 'API post update (revisions on)': the author saves their own draft, a fresh body each request
-//   (autosave's request: PUT /blog/posts/author/{id} with title and content only, a spec body), so
-//   every save keeps its revision (merged into the newest within 5 minutes, as autosave's are);
+// - 'API post update (revisions on)': the author saves their drafts, a fresh body each request
+//   (autosave's request: PUT /blog/posts/author/{id} with title and content only, a spec body),
+//   each request the next of 32 drafts (editors save their own posts; saves of one post queue on
+//   its row lock), so every save keeps its revision (merged into the newest within 5 minutes, as
+//   autosave's are); and, without a target, every request to one draft ('one post'): the row lock's
+//   queue, today's as well;
 // - 'API revision list (100 revisions)': page 0 (size 20, the History panel's page) of a draft
 //   with 100 revisions, made by saves alternating between the author and the admin (one editor's
 //   saves within 5 minutes merge);
@@ -21,6 +24,7 @@ const WORDS = 'the a news story editor review draft city council budget vote mar
 const BODY_WORDS = 300;
 const DIFF_WORDS = 1_200;
 const HISTORY = 100;
+const DRAFTS = 32;
 
 /** `count` words, deterministic from `seed`, ten to a paragraph. */
 function words(count, seed) {
@@ -66,18 +70,21 @@ export function revisionsPhase({ signIn, log, adminEmail }) {
     const asAuthor = { authorization: `Bearer ${author}`, 'content-type': 'application/json' };
     const draft = (title, content) => send(base, 'POST', '/api/v1/blog/posts/author/create', author, { title: `${title} ${Date.now()}`, content });
 
-    const updated = await draft('Bench: autosaved draft', words(BODY_WORDS, 1));
-    const update = [
-      'API post update (revisions on)',
-      `/api/v1/blog/posts/author/${updated.id}`,
-      { method: 'PUT', headers: asAuthor, body: JSON.stringify({ title: 'Bench: autosaved draft', content: `${words(BODY_WORDS, 2)} [<id>]` }) },
-      'update',
+    const drafts = [];
+    for (let n = 0; n < DRAFTS; n += 1) drafts.push(await draft('Bench: autosaved draft', words(BODY_WORDS, 1)));
+    const updated = drafts[0];
+    const save = { method: 'PUT', headers: asAuthor, body: JSON.stringify({ title: 'Bench: autosaved draft', content: `${words(BODY_WORDS, 2)} [<id>]` }) };
+    let next = 0;
+    const rotating = [{ setupRequest: (request) => ({ ...request, path: `/api/v1/blog/posts/author/${drafts[next++ % DRAFTS].id}` }) }];
+    const updates = [
+      ['API post update (revisions on)', `/api/v1/blog/posts/author/${updated.id}`, { ...save, requests: rotating }, 'update'],
+      ['API post update, one post', `/api/v1/blog/posts/author/${updated.id}`, save, 'updateOnePost'],
     ];
     const probe = await fetch(`${base}/api/v1/blog/posts/${updated.id}/revisions?page=0&size=1`, { headers: asAuthor });
     await probe.arrayBuffer();
     if (probe.status === 404) {
       log('revisions: this build has no /revisions endpoint (today\'s code): the update row alone');
-      return [update];
+      return updates;
     }
 
     const history = await draft('Bench: a long history', words(BODY_WORDS, 3));
@@ -102,7 +109,7 @@ export function revisionsPhase({ signIn, log, adminEmail }) {
     const worstPath = await comparePath('a 1,200-word diff, every paragraph edited', everyParagraphEdited);
 
     return [
-      update,
+      ...updates,
       ['API revision list (100 revisions)', `/api/v1/blog/posts/${history.id}/revisions?page=0&size=20`, { headers: asAuthor }, 'list'],
       ['API diff of two 1,200-word revisions', diffPath, { headers: asAuthor }, 'diff'],
       ['API diff, every paragraph edited', worstPath, { headers: asAuthor }, 'diffWorst'],

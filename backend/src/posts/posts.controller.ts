@@ -31,7 +31,7 @@ export function versionFromIfMatch(header: string | undefined): number | undefin
 /** The update endpoints: If-Match documented, and the 409 with both versions. */
 const Versioned = () =>
   applyDecorators(
-    ApiHeader({ name: 'If-Match', required: false, description: 'The post version the edit is based on, as "<n>" (the body field `version` wins)' }),
+    ApiHeader({ name: 'if-match', required: false, description: 'The post version the edit is based on, as "<n>" (the body field `version` wins)' }),
     ApiResponse({ status: 409, description: 'A used slug, a status rule, or a stale version (then data holds current and yours)', type: PostVersionConflictEnvelopeDto }),
   );
 

@@ -5900,10 +5900,9 @@ export interface operations {
     updateAuthorPost: {
         parameters: {
             query?: never;
-            header: {
-                "if-match": string;
+            header?: {
                 /** @description The post version the edit is based on, as "<n>" (the body field `version` wins) */
-                "If-Match"?: string;
+                "if-match"?: string;
             };
             path: {
                 id: number;
@@ -6498,10 +6497,9 @@ export interface operations {
     updatePost: {
         parameters: {
             query?: never;
-            header: {
-                "if-match": string;
+            header?: {
                 /** @description The post version the edit is based on, as "<n>" (the body field `version` wins) */
-                "If-Match"?: string;
+                "if-match"?: string;
             };
             path: {
                 id: number;
