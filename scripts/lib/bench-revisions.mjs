@@ -1,13 +1,18 @@
 // The 'revisions' phase of `npm run bench` (issue 20 §5), signed in as the demo author (author-1)
 // and the demo admin. The phase makes its own posts through the API before measuring:
-// - 'API post update (revisions on)': the author saves their own draft, a fresh body each request
-//   (autosave's request: PUT /blog/posts/author/{id} with title and content only, a spec body), so
-//   every save keeps its revision (merged into the newest within 5 minutes, as autosave's are);
+// - 'API post update (revisions on)': the author saves their drafts, a fresh body each request
+//   (autosave's request: PUT /blog/posts/author/{id} with title and content only, a spec body),
+//   each request the next of 32 drafts (editors save their own posts; saves of one post queue on
+//   its row lock), so every save keeps its revision (merged into the newest within 5 minutes, as
+//   autosave's are); and, without a target, every request to one draft ('one post'): the row lock's
+//   queue, today's as well;
 // - 'API revision list (100 revisions)': page 0 (size 20, the History panel's page) of a draft
 //   with 100 revisions, made by saves alternating between the author and the admin (one editor's
 //   saves within 5 minutes merge);
-// - 'API diff of two 1,200-word revisions': compare?from&to of two revisions of 1,200 words each,
-//   about one word in ten changed.
+// - 'API diff of two 1,200-word revisions': compare?from&to of two revisions of 1,200 words each
+//   (120 paragraphs), as a revision edits a post: two words changed in each of 10 paragraphs, a
+//   paragraph added and another removed; and, without a target, the worst case: one word in ten
+//   changed in every paragraph ('every paragraph edited').
 // Targets: the list >= 5 % and the diff >= 3 % of the ceiling; the update >= 80 % of today's update.
 // Today's update is the same row measured on main (a build without revisions: there this phase
 // finds no /revisions endpoint and measures the update row alone), run back to back on the same
@@ -19,6 +24,7 @@ const WORDS = 'the a news story editor review draft city council budget vote mar
 const BODY_WORDS = 300;
 const DIFF_WORDS = 1_200;
 const HISTORY = 100;
+const DRAFTS = 32;
 
 /** `count` words, deterministic from `seed`, ten to a paragraph. */
 function words(count, seed) {
@@ -31,12 +37,22 @@ function words(count, seed) {
   return out.join(' ');
 }
 
-/** The same text with about one word in ten replaced. */
-function edited(text) {
+/** The same text with about one word in ten replaced (every paragraph edited). */
+function everyParagraphEdited(text) {
   return text
     .split(' ')
     .map((word, i) => (i % 10 === 3 ? word.replace(/^[a-z]+/, 'changed') : word))
     .join(' ');
+}
+
+/** A revision's edit: two words changed in every twelfth paragraph (10 of 120), a paragraph added after the 40th, the 80th removed. */
+function revised(text) {
+  const paragraphs = text.split('\n\n').map((paragraph, i) =>
+    i % 12 === 5 ? paragraph.split(' ').map((word, k) => (k === 2 || k === 6 ? word.replace(/^[a-z]+/, 'revised') : word)).join(' ') : paragraph,
+  );
+  paragraphs.splice(80, 1);
+  paragraphs.splice(41, 0, ' a paragraph the author added after the review, ten words long.');
+  return paragraphs.join('\n\n');
 }
 
 /** The phase for bench.mjs's PHASES. `helpers`: { signIn(base, email), log, adminEmail }. */
@@ -54,18 +70,21 @@ export function revisionsPhase({ signIn, log, adminEmail }) {
     const asAuthor = { authorization: `Bearer ${author}`, 'content-type': 'application/json' };
     const draft = (title, content) => send(base, 'POST', '/api/v1/blog/posts/author/create', author, { title: `${title} ${Date.now()}`, content });
 
-    const updated = await draft('Bench: autosaved draft', words(BODY_WORDS, 1));
-    const update = [
-      'API post update (revisions on)',
-      `/api/v1/blog/posts/author/${updated.id}`,
-      { method: 'PUT', headers: asAuthor, body: JSON.stringify({ title: 'Bench: autosaved draft', content: `${words(BODY_WORDS, 2)} [<id>]` }) },
-      'update',
+    const drafts = [];
+    for (let n = 0; n < DRAFTS; n += 1) drafts.push(await draft('Bench: autosaved draft', words(BODY_WORDS, 1)));
+    const updated = drafts[0];
+    const save = { method: 'PUT', headers: asAuthor, body: JSON.stringify({ title: 'Bench: autosaved draft', content: `${words(BODY_WORDS, 2)} [<id>]` }) };
+    let next = 0;
+    const rotating = [{ setupRequest: (request) => ({ ...request, path: `/api/v1/blog/posts/author/${drafts[next++ % DRAFTS].id}` }) }];
+    const updates = [
+      ['API post update (revisions on)', `/api/v1/blog/posts/author/${updated.id}`, { ...save, requests: rotating }, 'update'],
+      ['API post update, one post', `/api/v1/blog/posts/author/${updated.id}`, save, 'updateOnePost'],
     ];
     const probe = await fetch(`${base}/api/v1/blog/posts/${updated.id}/revisions?page=0&size=1`, { headers: asAuthor });
     await probe.arrayBuffer();
     if (probe.status === 404) {
       log('revisions: this build has no /revisions endpoint (today\'s code): the update row alone');
-      return [update];
+      return updates;
     }
 
     const history = await draft('Bench: a long history', words(BODY_WORDS, 3));
@@ -78,15 +97,22 @@ export function revisionsPhase({ signIn, log, adminEmail }) {
     log(`revisions: post ${history.id} has ${listed.data.totalElements} revisions`);
 
     const original = words(DIFF_WORDS, 4);
-    const compared = await draft('Bench: a 1,200-word diff', original);
-    await send(base, 'PUT', `/api/v1/blog/posts/${compared.id}`, admin, { content: edited(original) });
-    const [to, from] = (await (await fetch(`${base}/api/v1/blog/posts/${compared.id}/revisions?page=0&size=2`, { headers: asAuthor })).json()).data.content;
-    log(`revisions: diff of revisions ${from.id} (${from.wordCount} words) and ${to.id} (${to.wordCount} words)`);
+    /** Two revisions of a draft, `original` by the author and `edit(original)` by the admin: the compare path. */
+    async function comparePath(label, edit) {
+      const compared = await draft(`Bench: ${label}`, original);
+      await send(base, 'PUT', `/api/v1/blog/posts/${compared.id}`, admin, { content: edit(original) });
+      const [to, from] = (await (await fetch(`${base}/api/v1/blog/posts/${compared.id}/revisions?page=0&size=2`, { headers: asAuthor })).json()).data.content;
+      log(`revisions: ${label}: revisions ${from.id} (${from.wordCount} words) and ${to.id} (${to.wordCount} words)`);
+      return `/api/v1/blog/posts/${compared.id}/revisions/compare?from=${from.id}&to=${to.id}`;
+    }
+    const diffPath = await comparePath('a 1,200-word diff', revised);
+    const worstPath = await comparePath('a 1,200-word diff, every paragraph edited', everyParagraphEdited);
 
     return [
-      update,
+      ...updates,
       ['API revision list (100 revisions)', `/api/v1/blog/posts/${history.id}/revisions?page=0&size=20`, { headers: asAuthor }, 'list'],
-      ['API diff of two 1,200-word revisions', `/api/v1/blog/posts/${compared.id}/revisions/compare?from=${from.id}&to=${to.id}`, { headers: asAuthor }, 'diff'],
+      ['API diff of two 1,200-word revisions', diffPath, { headers: asAuthor }, 'diff'],
+      ['API diff, every paragraph edited', worstPath, { headers: asAuthor }, 'diffWorst'],
     ];
   }
 

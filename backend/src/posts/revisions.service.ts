@@ -1,6 +1,6 @@
 import { Injectable, NotFoundException } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { diffWordsWithSpace } from 'diff';
+import { diffLines, diffWordsWithSpace } from 'diff';
 import { DataSource, EntityManager } from 'typeorm';
 import { toPage } from '../common/pagination/page';
 import { DiffPartDto, ReviewDiffDto, RevisionDiffDto, RevisionDto, RevisionPageDto, RevisionSummaryDto } from './dto/revision.dto';
@@ -122,14 +122,13 @@ export class RevisionsService {
 
   /** Newest first, `size` per page. */
   async list(postId: number, page: number, size: number): Promise<RevisionPageDto> {
-    const [rows, [{ total }]] = await Promise.all([
-      this.dataSource.query(
-        `SELECT ${SUMMARY_COLUMNS} FROM post_revisions r LEFT JOIN users u ON u.id = r.editor_id
-          WHERE r.post_id = $1 ORDER BY r.created_at DESC, r.id DESC LIMIT $2 OFFSET $3`,
-        [postId, size, page * size],
-      ) as Promise<RevisionRow[]>,
-      this.dataSource.query(`SELECT count(*)::int AS total FROM post_revisions WHERE post_id = $1`, [postId]) as Promise<{ total: number }[]>,
-    ]);
+    // The total comes with the page (a post has at most 100 unpinned revisions and its pins); a page past the end counts alone.
+    const rows = (await this.dataSource.query(
+      `SELECT ${SUMMARY_COLUMNS}, count(*) OVER ()::int AS total FROM post_revisions r LEFT JOIN users u ON u.id = r.editor_id
+        WHERE r.post_id = $1 ORDER BY r.created_at DESC, r.id DESC LIMIT $2 OFFSET $3`,
+      [postId, size, page * size],
+    )) as (RevisionRow & { total: number })[];
+    const total = rows[0]?.total ?? ((await this.dataSource.query(`SELECT count(*)::int AS total FROM post_revisions WHERE post_id = $1`, [postId])) as { total: number }[])[0].total;
     return toPage(rows.map(toSummary), total, page, size);
   }
 
@@ -229,9 +228,39 @@ function toRevision(row: RevisionRow): RevisionDto {
   };
 }
 
-function parts(before: string, after: string): DiffPartDto[] {
-  return diffWordsWithSpace(before, after).map((change) => ({ value: change.value, added: !!change.added, removed: !!change.removed }));
+/**
+ * A word-level diff of two Markdown texts: lines (paragraphs) first with jsdiff's diffLines, then
+ * diffWordsWithSpace within each changed run, line by line when a run has as many lines before as
+ * after (paragraphs edited in place). The words of unchanged paragraphs are never compared: a
+ * long post with a few edits costs little, and a paragraph edit cannot pair with words elsewhere.
+ */
+export function wordDiff(before: string, after: string): DiffPartDto[] {
+  const out: DiffPartDto[] = [];
+  const push = (value: string, added: boolean, removed: boolean) => {
+    if (!value) return;
+    const last = out.at(-1);
+    if (last && last.added === added && last.removed === removed) last.value += value;
+    else out.push({ value, added, removed });
+  };
+  const words = (a: string, b: string) => diffWordsWithSpace(a, b).forEach((change) => push(change.value, !!change.added, !!change.removed));
+  const runs = diffLines(before, after);
+  for (let i = 0; i < runs.length; i += 1) {
+    const run = runs[i];
+    const next = runs[i + 1];
+    if (run.removed && next?.added) {
+      const a = run.value.split(/(?<=\n)/);
+      const b = next.value.split(/(?<=\n)/);
+      if (a.length === b.length) a.forEach((line, k) => words(line, b[k]));
+      else words(run.value, next.value);
+      i += 1;
+    } else {
+      push(run.value, !!run.added, !!run.removed);
+    }
+  }
+  return out;
 }
+
+const parts = wordDiff;
 
 function diffOf(from: RevisionRow, to: RevisionRow | null, toText: ComparedText): RevisionDiffDto {
   const content = parts(from.content ?? '', toText.content);
