@@ -767,7 +767,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Slugs and last changes of every published post, of every active tag with published posts and of every author page (sitemap.xml) */
+        /** Slugs and last changes of every published post, of every active tag with published posts and of every author page (sitemap.xml); noindex posts and posts whose canonical URL points elsewhere are left out */
         get: operations["getPublicSitemap"];
         put?: never;
         post?: never;
@@ -883,6 +883,41 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/blog/posts/{id}/preview-links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The post's live preview links (neither expired nor revoked), newest first. Admins any post, authors their own (others 403; readers 403; an unknown post 404) */
+        get: operations["listPreviewLinks"];
+        put?: never;
+        /** Create a preview link (signed token, 7 days) of a DRAFT, PENDING_REVIEW or REJECTED post (other statuses 409). Admins any post, authors their own (others 403; readers 403; an unknown post 404) */
+        post: operations["createPreviewLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/blog/posts/{id}/preview-links/{linkId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke a preview link at once (its address answers 404 from then on); an unknown or already revoked link is 404. Admins any post, authors their own (others 403; readers 403; an unknown post 404) */
+        delete: operations["revokePreviewLink"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/blog/posts/{id}/review-diff": {
         parameters: {
             query?: never;
@@ -962,6 +997,23 @@ export interface paths {
         put?: never;
         /** Make a revision's text (title, summary, body, tags, thumbnail, SEO) the post's, kept as a new RESTORED revision. Admins any post, authors their own (readers and others 403, an unknown post 404). Same rules as an update by the caller: authors DRAFT and REJECTED posts only (saved as a DRAFT), else 409; `version` as on update. */
         post: operations["restorePostRevision"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/blog/preview/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A post as saved now, through a preview link (public; never the author's e-mail) with the link's expiry. 404 'This preview link is invalid or has expired.' for a bad, expired or revoked token, or a post that is published, archived, private or deleted */
+        get: operations["readPreview"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2039,7 +2091,7 @@ export interface components {
          * @description New types may appear; show unknown ones generically
          * @enum {string}
          */
-        AuditType: "USER_REGISTERED" | "USER_CREATED" | "USER_UPDATED" | "USER_BANNED" | "USER_UNBANNED" | "PASSWORD_GENERATED" | "POST_CREATED" | "POST_PUBLISHED" | "POST_REJECTED" | "POST_ARCHIVED" | "POST_DELETED" | "POST_SCHEDULED" | "POST_RESCHEDULED" | "POST_SCHEDULE_CANCELLED" | "TAG_CREATED" | "TAG_UPDATED" | "TAG_ACTIVATED" | "TAG_DEACTIVATED" | "TAG_DELETED" | "COMMENT_HIDDEN" | "COMMENT_RESTORED" | "COMMENT_DELETED" | "COMMENT_REPORTS_DISMISSED" | "USER_MUTED" | "USER_UNMUTED";
+        AuditType: "USER_REGISTERED" | "USER_CREATED" | "USER_UPDATED" | "USER_BANNED" | "USER_UNBANNED" | "PASSWORD_GENERATED" | "POST_CREATED" | "POST_PUBLISHED" | "POST_REJECTED" | "POST_ARCHIVED" | "POST_DELETED" | "POST_SCHEDULED" | "POST_RESCHEDULED" | "POST_SCHEDULE_CANCELLED" | "TAG_CREATED" | "TAG_UPDATED" | "TAG_ACTIVATED" | "TAG_DEACTIVATED" | "TAG_DELETED" | "COMMENT_HIDDEN" | "COMMENT_RESTORED" | "COMMENT_DELETED" | "COMMENT_REPORTS_DISMISSED" | "USER_MUTED" | "USER_UNMUTED" | "PREVIEW_LINK_CREATED" | "PREVIEW_LINK_REVOKED";
         AuthEmailDto: {
             /** @example ann@example.com */
             email: string;
@@ -2643,6 +2695,8 @@ export interface components {
             authorName: string;
             /** @description The author page: /authors/{authorSlug} */
             authorSlug: string;
+            /** @description The post's canonical URL override (seo.canonicalUrl; feeds link there); null: its own page /blog/{slug} */
+            canonicalUrl: string | null;
             commentCount: number;
             id: number;
             isFeatured: boolean;
@@ -2870,6 +2924,69 @@ export interface components {
             /** @example false */
             success: boolean;
         };
+        PreviewLinkCreatorDto: {
+            fullName: string;
+            id: number;
+        };
+        PreviewLinkDto: {
+            /** Format: date-time */
+            createdAt: string;
+            /** @description null when the account is gone */
+            createdBy: components["schemas"]["PreviewLinkCreatorDto"] | null;
+            /**
+             * Format: date-time
+             * @description 7 days after createdAt
+             */
+            expiresAt: string;
+            id: number;
+            /** @description The absolute address to share: PUBLIC_URL/preview/{token} */
+            url: string;
+        };
+        PreviewPostDto: {
+            author: components["schemas"]["PostAuthorDto"];
+            authorName: string;
+            commentCount: number;
+            /** @description Markdown source */
+            content: string;
+            /** @description Rendered, sanitized HTML of content */
+            contentHtml: string;
+            /** Format: date-time */
+            createdAt: string;
+            id: number;
+            isFeatured: boolean;
+            likeCount: number;
+            /** Format: date-time */
+            previewExpiresAt: string;
+            /** Format: date-time */
+            publishedAt: string | null;
+            /** @description Minutes: words / 200 rounded up, at least 1 */
+            readingTime: number;
+            /**
+             * Format: date-time
+             * @description The publication time its author asked for on submit, until it is published; null otherwise
+             */
+            requestedPublishAt: string | null;
+            /**
+             * Format: date-time
+             * @description Set while an approved post (still PENDING_REVIEW) waits for its publication time; null otherwise
+             */
+            scheduledAt: string | null;
+            seo: components["schemas"]["PostSeoDto"];
+            slug: string;
+            status: components["schemas"]["PostStatus"];
+            summary: string | null;
+            tags: components["schemas"]["TagRefDto"][];
+            thumbnail: string | null;
+            title: string;
+            /** Format: date-time */
+            updatedAt: string;
+            userId: number;
+            /** @description 1 on create, +1 on every save, restore and status change; send it back as `version` (or If-Match) to have a stale edit refused with 409 */
+            version: number;
+            viewCount: number;
+            /** @description Words of the Markdown source (runs of non-space characters), counted on save */
+            wordCount: number;
+        };
         QuickStatsDto: {
             todayStats: components["schemas"]["QuickTodayStatsDto"];
             /** @description Comments on published posts that are not deleted */
@@ -3029,6 +3146,8 @@ export interface components {
             authorName: string;
             /** @description The author page: /authors/{authorSlug} */
             authorSlug: string;
+            /** @description The post's canonical URL override (seo.canonicalUrl; feeds link there); null: its own page /blog/{slug} */
+            canonicalUrl: string | null;
             commentCount: number;
             id: number;
             isFeatured: boolean;
@@ -7135,6 +7254,212 @@ export interface operations {
             };
         };
     };
+    listPreviewLinks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Post id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PreviewLinkDto"][];
+                        /** @example null */
+                        errors: Record<string, never> | null;
+                        /** @example OK */
+                        message: string;
+                        /** @example 200 */
+                        status: number;
+                        /** @example true */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Invalid input (errors per field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Not signed in, or the session expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Signed in without the permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    createPreviewLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Post id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PreviewLinkDto"];
+                        /** @example null */
+                        errors: Record<string, never> | null;
+                        /** @example OK */
+                        message: string;
+                        /** @example 200 */
+                        status: number;
+                        /** @example true */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Invalid input (errors per field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Not signed in, or the session expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Signed in without the permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    revokePreviewLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Post id */
+                id: number;
+                /** @description Preview link id */
+                linkId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked (no body) */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input (errors per field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Not signed in, or the session expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Signed in without the permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
     getPostReviewDiff: {
         parameters: {
             query?: never;
@@ -7495,6 +7820,48 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PostVersionConflictEnvelopeDto"];
+                };
+            };
+        };
+    };
+    readPreview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The token of a preview link (the last segment of its url) */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PreviewPostDto"];
+                        /** @example null */
+                        errors: Record<string, never> | null;
+                        /** @example OK */
+                        message: string;
+                        /** @example 200 */
+                        status: number;
+                        /** @example true */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
         };
