@@ -112,8 +112,8 @@ describe('Scheduled publishing', () => {
   }
   const everywhere = (value: boolean) => ({ bySlug: value, list: value, tagList: value, search: value, sitemap: value, authorPosts: value, authorProfile: value, related: value });
 
-  const auditOf = (postId: number): Promise<{ type: string; actor_id: number | null; details: Record<string, unknown> }[]> =>
-    dataSource.query(`SELECT type, actor_id, details FROM audit_log WHERE target_type = 'post' AND target_id = $1 ORDER BY id`, [postId]);
+  const auditOf = (postId: number): Promise<{ type: string; actor_id: number | null; description: string; details: Record<string, unknown> }[]> =>
+    dataSource.query(`SELECT type, actor_id, description, details FROM audit_log WHERE target_type = 'post' AND target_id = $1 ORDER BY id`, [postId]);
 
   it('approve with publishAt → hidden from every public read → the time comes, the sweep runs → public everywhere, publishedAt = the scheduled time', async () => {
     const post = await pendingPost();
@@ -199,6 +199,8 @@ describe('Scheduled publishing', () => {
     const audit = await auditOf(post.id);
     expect(audit.map((entry) => entry.type)).toEqual(['POST_CREATED', 'POST_SCHEDULED', 'POST_RESCHEDULED', 'POST_SCHEDULE_CANCELLED']);
     expect(audit[2].details).toMatchObject({ to: new Date(later).toISOString() });
+    // Descriptions (the admin's Recent Activity) name times as the pages do: the site's zone, named.
+    for (const entry of audit.slice(1)) expect(entry.description).toMatch(/(scheduled for|published at) [A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2} [AP]M GMT\+7/);
 
     // Not scheduled any more: both are 409; unknown post 404; malformed id 400.
     const notScheduled = 'This post is not scheduled: only an approved post waiting for its publish time can be rescheduled or cancelled.';

@@ -5,6 +5,8 @@ import { AuditService } from '../audit/audit.service';
 import { AuditLinks, AuditType } from '../audit/audit.types';
 import type { AuthUser } from '../common/auth-user';
 import { CLOCK, Clock } from '../common/clock';
+import { siteTimeFormatter } from '../common/site-time';
+import { APP_CONFIG, AppConfig } from '../config/env';
 import { NotificationsService } from '../notifications/notifications.service';
 import { RevisionKind } from '../posts/entities/post-revision.entity';
 import { PostStatus } from '../posts/entities/post.entity';
@@ -25,6 +27,9 @@ const REJECTABLE = new Set([PostStatus.PENDING_REVIEW]);
 /** Admin decisions on posts: APPROVED publishes, REJECTED (with a reason) sends it back. Every review is kept. */
 @Injectable()
 export class ReviewsService {
+  /** Times in audit descriptions as the pages show them (the site's zone, named). */
+  private readonly siteTime: (date: Date) => string;
+
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly posts: PostsService,
@@ -32,7 +37,10 @@ export class ReviewsService {
     private readonly notifications: NotificationsService,
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly revisions: RevisionsService,
-  ) {}
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.siteTime = siteTimeFormatter(config.siteTimeZone);
+  }
 
   async review(postId: number, dto: PostReviewDto, reviewer: AuthUser): Promise<{ result: PostReviewResultDto; message: string }> {
     if (dto.status === ReviewStatus.REJECTED && !dto.rejectionReason) {
@@ -70,7 +78,7 @@ export class ReviewsService {
           targetType: 'post',
           targetId: postId,
           title: 'Post scheduled',
-          description: `"${post.title}" was approved and scheduled for ${publishAt.toISOString()}`,
+          description: `"${post.title}" was approved and scheduled for ${this.siteTime(publishAt)}`,
           link: AuditLinks.adminPost(postId),
           details: { from: post.status, via: 'review', reviewId: saved.id, publishAt: publishAt.toISOString(), requestedPublishAt: post.requestedPublishAt?.toISOString() ?? null },
         });

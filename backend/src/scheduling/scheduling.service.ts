@@ -5,6 +5,8 @@ import { AuditService } from '../audit/audit.service';
 import { AuditLinks, AuditType } from '../audit/audit.types';
 import type { AuthUser } from '../common/auth-user';
 import { CLOCK, Clock } from '../common/clock';
+import { siteTimeFormatter } from '../common/site-time';
+import { APP_CONFIG, AppConfig } from '../config/env';
 import { PostResponseDto } from '../posts/dto/post-response.dto';
 import { Post, PostStatus } from '../posts/entities/post.entity';
 import { PostsService } from '../posts/posts.service';
@@ -27,12 +29,18 @@ export interface PublishedBySchedule {
  */
 @Injectable()
 export class SchedulingService {
+  /** Times in audit descriptions as the pages show them (the site's zone, named). */
+  private readonly siteTime: (date: Date) => string;
+
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(APP_CONFIG) config: AppConfig,
     private readonly posts: PostsService,
     private readonly audit: AuditService,
-  ) {}
+  ) {
+    this.siteTime = siteTimeFormatter(config.siteTimeZone);
+  }
 
   /** A publish time sent to the API, checked against the clock (400 naming `field`). */
   publishTime(text: string, field = 'publishAt', label: string = SchedulingMessages.PUBLISH_AT_LABEL): Date {
@@ -51,7 +59,7 @@ export class SchedulingService {
         targetType: 'post',
         targetId: postId,
         title: 'Post rescheduled',
-        description: `"${post.title}" will be published at ${publishAt.toISOString()} instead of ${post.scheduledAt!.toISOString()}`,
+        description: `"${post.title}" will be published at ${this.siteTime(publishAt)} instead of ${this.siteTime(post.scheduledAt!)}`,
         link: AuditLinks.adminPost(postId),
         details: { from: post.scheduledAt!.toISOString(), to: publishAt.toISOString() },
       });
@@ -70,7 +78,7 @@ export class SchedulingService {
         targetType: 'post',
         targetId: postId,
         title: 'Post schedule cancelled',
-        description: `"${post.title}" will not be published at ${post.scheduledAt!.toISOString()}; it is back in the review queue`,
+        description: `"${post.title}" will not be published at ${this.siteTime(post.scheduledAt!)}; it is back in the review queue`,
         link: AuditLinks.adminPost(postId),
         details: { scheduledAt: post.scheduledAt!.toISOString(), via: 'cancel' },
       });
