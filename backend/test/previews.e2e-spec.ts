@@ -64,8 +64,9 @@ describe('Preview links (issue 20 §4)', () => {
 
     const listed = await t.http.get(api(`/blog/posts/${post.id}/preview-links`)).set(author.auth).expect(200);
     expect(listed.body.data).toEqual([link]);
-    const audits = (await dataSource.query(`SELECT type, actor_id FROM audit_log WHERE target_type = 'post' AND target_id = $1 AND type LIKE 'PREVIEW_LINK_%'`, [post.id])) as { type: string; actor_id: number }[];
-    expect(audits).toEqual([{ type: 'PREVIEW_LINK_CREATED', actor_id: author.id }]);
+    const audits = (await dataSource.query(`SELECT type, actor_id, description FROM audit_log WHERE target_type = 'post' AND target_id = $1 AND type LIKE 'PREVIEW_LINK_%'`, [post.id])) as { type: string; actor_id: number; description: string }[];
+    // The expiry as the pages show times (the admin's Recent Activity): the site's zone, named.
+    expect(audits).toEqual([{ type: 'PREVIEW_LINK_CREATED', actor_id: author.id, description: expect.stringMatching(/ until [A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2} [AP]M GMT\+7$/) }]);
   });
 
   it('shows the latest saved content, not the content at the time the link was made', async () => {

@@ -225,7 +225,8 @@ describe('Scheduled publishing', () => {
     expect(kept.body.data).toMatchObject({ status: 'PENDING_REVIEW', scheduledAt: new Date(at).toISOString() });
     const drafted = await t.http.put(api(`/blog/posts/${edited.id}`)).set(admin.auth).send({ status: 'DRAFT' }).expect(200);
     expect(drafted.body.data).toMatchObject({ status: 'DRAFT', scheduledAt: null });
-    expect((await auditOf(edited.id)).map((entry) => entry.type)).toContain('POST_SCHEDULE_CANCELLED');
+    const dropped = (await auditOf(edited.id)).find((entry) => entry.type === 'POST_SCHEDULE_CANCELLED');
+    expect(dropped?.description).toMatch(/will not be published at [A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2} [AP]M GMT\+7: its status was changed to DRAFT$/);
 
     clock.offsetMs = 20 * MINUTE;
     const swept = await sweep();

@@ -1,7 +1,9 @@
-import { BadRequestException, ConflictException, ForbiddenException, Injectable, NotFoundException } from '@nestjs/common';
+import { BadRequestException, ConflictException, ForbiddenException, Inject, Injectable, NotFoundException } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, EntityManager, Repository } from 'typeorm';
 import { AuditService } from '../audit/audit.service';
+import { siteTimeFormatter } from '../common/site-time';
+import { APP_CONFIG, AppConfig } from '../config/env';
 import { AuditLinks, AuditType } from '../audit/audit.types';
 import type { AuthUser } from '../common/auth-user';
 import { ContentEvents } from '../common/content-events';
@@ -81,6 +83,9 @@ function fieldError(field: string, message: string): BadRequestException {
 /** The authenticated post rules: who may read, create, edit, delete and submit which post. */
 @Injectable()
 export class PostsService {
+  /** Times in audit descriptions as the pages show them (the site's zone, named). */
+  private readonly siteTime: (date: Date) => string;
+
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     @InjectRepository(Post) private readonly posts: Repository<Post>,
@@ -90,7 +95,10 @@ export class PostsService {
     private readonly audit: AuditService,
     private readonly notifications: NotificationsService,
     private readonly revisions: RevisionsService,
-  ) {}
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.siteTime = siteTimeFormatter(config.siteTimeZone);
+  }
 
   /** Admin: any post; its author: their own; others 403 (readers before any lookup). */
   async get(id: number, user: AuthUser): Promise<PostResponseDto> {
@@ -410,7 +418,7 @@ export class PostsService {
       targetType: 'post',
       targetId: post.id,
       title: 'Post schedule cancelled',
-      description: `"${post.title}" will not be published at ${post.scheduledAt!.toISOString()}: its status was changed to ${to}`,
+      description: `"${post.title}" will not be published at ${this.siteTime(post.scheduledAt!)}: its status was changed to ${to}`,
       link: AuditLinks.adminPost(post.id),
       details: { scheduledAt: post.scheduledAt!.toISOString(), via: 'update', to },
     });

@@ -4,6 +4,7 @@ import { DataSource, IsNull, MoreThan } from 'typeorm';
 import { AuditService } from '../audit/audit.service';
 import { AuditLinks, AuditType } from '../audit/audit.types';
 import type { AuthUser } from '../common/auth-user';
+import { siteTimeFormatter } from '../common/site-time';
 import { APP_CONFIG, AppConfig } from '../config/env';
 import { Post, PostStatus } from '../posts/entities/post.entity';
 import { PostsService } from '../posts/posts.service';
@@ -22,6 +23,8 @@ export const PREVIEWABLE = new Set<PostStatus>([PostStatus.DRAFT, PostStatus.PEN
 @Injectable()
 export class PreviewsService {
   private readonly key: Buffer;
+  /** Times in audit descriptions as the pages show them (the site's zone, named). */
+  private readonly siteTime: (date: Date) => string;
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -30,6 +33,7 @@ export class PreviewsService {
     private readonly audit: AuditService,
   ) {
     this.key = previewKey(config.jwtSecret);
+    this.siteTime = siteTimeFormatter(config.siteTimeZone);
   }
 
   async create(postId: number, user: AuthUser): Promise<PreviewLinkDto> {
@@ -45,7 +49,7 @@ export class PreviewsService {
         targetType: 'post',
         targetId: postId,
         title: 'Preview link created',
-        description: `${user.fullName} shared a preview of "${post.title}" until ${expiresAt.toISOString()}`,
+        description: `${user.fullName} shared a preview of "${post.title}" until ${this.siteTime(expiresAt)}`,
         link: AuditLinks.adminPost(postId),
         details: { linkId: saved.id, expiresAt: expiresAt.toISOString() },
       });
