@@ -179,7 +179,7 @@ test('the author requests a time on submit; the reviewer keeps it, changes it, a
   await publishAt.fill(siteWallTimeValue(at));
   await expect(publishAt).not.toHaveAttribute('aria-invalid', 'true');
   await approve.getByRole('button', { name: 'Approve and schedule' }).click();
-  await expect(page.locator('[data-notice="success"]')).toContainText('Post approved and scheduled.');
+  await expect(page.locator('[data-notice="success"]').filter({ hasText: 'Post approved and scheduled.' })).toBeVisible();
   const scheduled = await ok(await admin.get(`/api/v1/blog/posts/${post.id}`));
   expect(scheduled.status).toBe('PENDING_REVIEW');
   expect(new Date(scheduled.scheduledAt ?? '').getTime()).toBe(Math.floor(at.getTime() / MINUTE) * MINUTE);
@@ -242,7 +242,7 @@ test('Reschedule and Cancel schedule from /admin/posts, by keyboard', async ({ p
   await field.fill(siteWallTimeValue(later));
   await tabTo(page, dialog.getByRole('button', { name: 'Reschedule' }));
   await page.keyboard.press('Enter');
-  await expect(page.locator('[data-notice="success"]')).toContainText('Schedule updated.');
+  await expect(page.locator('[data-notice="success"]').filter({ hasText: 'Schedule updated.' })).toBeVisible();
   await expect(dialog).toHaveCount(0);
   const moved = await ok(await admin.get(`/api/v1/blog/posts/${post.id}`));
   expect(new Date(moved.scheduledAt ?? '').getTime()).toBe(Math.floor(later.getTime() / MINUTE) * MINUTE);
@@ -261,7 +261,7 @@ test('Reschedule and Cancel schedule from /admin/posts, by keyboard', async ({ p
   await page.keyboard.press('Enter');
   await tabTo(page, confirm.getByRole('button', { name: 'Cancel schedule' }));
   await page.keyboard.press('Enter');
-  await expect(page.locator('[data-notice="success"]')).toContainText('Schedule cancelled.');
+  await expect(page.locator('[data-notice="success"]').filter({ hasText: 'Schedule cancelled.' })).toBeVisible();
   await expect(badge).toHaveCount(0);
   await expect(row.getByRole('button', { name: 'Approve', exact: true })).toBeVisible();
   const cancelled = await ok(await admin.get(`/api/v1/blog/posts/${post.id}`));
@@ -283,7 +283,7 @@ test('reject → the author edits and resubmits → Detailed Review shows the ea
   const reject = page.getByRole('dialog', { name: 'Reject Post' });
   await reject.getByLabel('Rejection reason').fill(reason);
   await reject.getByRole('button', { name: 'Reject Post' }).click();
-  await expect(page.locator('[data-notice="success"]')).toContainText('Post rejected');
+  await expect(page.locator('[data-notice="success"]').filter({ hasText: 'Post rejected' })).toBeVisible();
 
   // The author edits (title, content, a tag) and resubmits.
   const tag = await ok<{ id: number; slug: string }>(await admin.post('/api/v1/blog/tags', { data: { name: `Lantern ${unique}`, slug: `lantern-${unique}` } }), 201);
