@@ -10,7 +10,7 @@ import { AdminUserMuteDialog, AdminUserUnmuteDialog, muteEnd } from './AdminUser
 import { errorText } from '../../lib/texts/error-text';
 import { NoticeStack, useNotices } from '../../components/islands/AdminDialog';
 import AdminPager from '../../components/islands/AdminPager';
-import { AvatarImage } from '../../components/islands/form-controls';
+import { AvatarImage, useHydrated } from '../../components/islands/form-controls';
 import { AdminUserBanDialog, AdminUserEditDialog, AdminUserPasswordDialog } from './AdminUserActionDialogs';
 import { AdminUserRoleBadges, AdminUserStatusBadge, AdminUserVerifiedBadge } from './AdminUserBadges';
 
@@ -49,6 +49,8 @@ export default function AdminUserDetails({ initialUser, initialBan, initialAudit
   const [audit, setAudit] = useState(initialAudit);
   const [auditLoading, setAuditLoading] = useState(false);
   const [dialog, setDialog] = useState<Dialog>();
+  // The actions open dialogs: until the island is live a click would do nothing, so they wait for it.
+  const hydrated = useHydrated();
   const { notices, notify, dismiss } = useNotices();
   const api = browserApi();
 
@@ -120,27 +122,27 @@ export default function AdminUserDetails({ initialUser, initialBan, initialAudit
             </div>
           </div>
           <div className="flex flex-wrap gap-2">
-            <button type="button" className="btn-secondary" onClick={() => setDialog('edit')} aria-haspopup="dialog">
+            <button type="button" className="btn-secondary" onClick={() => setDialog('edit')} disabled={!hydrated} aria-haspopup="dialog">
               Edit
             </button>
-            <button type="button" className="btn-secondary" onClick={() => setDialog('password')} aria-haspopup="dialog">
+            <button type="button" className="btn-secondary" onClick={() => setDialog('password')} disabled={!hydrated} aria-haspopup="dialog">
               Generate Password
             </button>
             {muted ? (
-              <button type="button" className="btn-secondary" onClick={() => setDialog('unmute')} aria-haspopup="dialog">
+              <button type="button" className="btn-secondary" onClick={() => setDialog('unmute')} disabled={!hydrated} aria-haspopup="dialog">
                 Unmute
               </button>
             ) : (
-              <button type="button" className="btn-secondary" onClick={() => setDialog('mute')} aria-haspopup="dialog">
+              <button type="button" className="btn-secondary" onClick={() => setDialog('mute')} disabled={!hydrated} aria-haspopup="dialog">
                 Mute
               </button>
             )}
             {status === 'BANNED' ? (
-              <button type="button" className="btn-primary" onClick={() => setDialog('unban')} aria-haspopup="dialog">
+              <button type="button" className="btn-primary" onClick={() => setDialog('unban')} disabled={!hydrated} aria-haspopup="dialog">
                 Unban User
               </button>
             ) : (
-              <button type="button" className="btn bg-red-600 text-white hover:bg-red-700" onClick={() => setDialog('ban')} aria-haspopup="dialog">
+              <button type="button" className="btn bg-red-600 text-white hover:bg-red-700" onClick={() => setDialog('ban')} disabled={!hydrated} aria-haspopup="dialog">
                 Ban User
               </button>
             )}
