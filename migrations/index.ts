@@ -21,6 +21,7 @@ import { AddUserSlugs1795700000000 } from './1795700000000-AddUserSlugs';
 import { AddPostRevisions1795710000000 } from './1795710000000-AddPostRevisions';
 import { AddPostScheduling1795800000000 } from './1795800000000-AddPostScheduling';
 import { CreatePostPreviewLinks1795900000000 } from './1795900000000-CreatePostPreviewLinks';
+import { CreateDomainEvents1796000000000 } from './1796000000000-CreateDomainEvents';
 export const MIGRATIONS: Function[] = [
   CreateUsersAndRoles1795336336857,
   CreatePostsTagsReviews1795336563452,
@@ -44,4 +45,5 @@ export const MIGRATIONS: Function[] = [
   AddPostRevisions1795710000000,
   AddPostScheduling1795800000000,
   CreatePostPreviewLinks1795900000000,
+  CreateDomainEvents1796000000000,
 ];

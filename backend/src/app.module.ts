@@ -6,6 +6,7 @@ import { LoggerModule } from 'nestjs-pino';
 import { destination } from 'pino';
 import { isTerminal } from './common/console-output';
 import { ContentEventsModule } from './common/content-events';
+import { EventsModule } from './events/domain-events.service';
 import { AllExceptionsFilter } from './common/filters/all-exceptions.filter';
 import { EnvelopeInterceptor } from './common/interceptors/envelope.interceptor';
 import { CommonMessages } from './common/messages';
@@ -87,6 +88,7 @@ export class AppModule {
         RedisModule,
         throttlerModule(config),
         ContentEventsModule,
+        EventsModule,
         JobsModule,
         ImagesModule,
         ClockModule,

@@ -1,0 +1,143 @@
+/**
+ * The domain event stream (docs/events.md): what happened to a post, a comment, a user or a tag,
+ * recorded by the owner of that lifecycle in the same transaction as the change. Caches, the audit
+ * log, notifications and search subscribe; webhooks and exports will read the stored stream.
+ *
+ * Names are `<subject>.<past-tense verb>`, as an integrator reads them. Every payload is plain JSON
+ * (ids, texts, ISO times): it is stored as it is (table `domain_events`) and may be sent as it is.
+ */
+
+/** Post statuses as stored (kept here as strings: the stream names no entity). */
+export type PostStatusName = 'DRAFT' | 'PENDING_REVIEW' | 'PUBLISHED' | 'REJECTED' | 'ARCHIVED' | 'PRIVATE';
+
+/** Who did it: a signed-in person, or null for the system (the scheduler, a start-up seed). */
+export interface EventActor {
+  id: number;
+  name: string;
+}
+
+/** A post as every post event names it, after the change. */
+export interface PostFacts {
+  postId: number;
+  title: string;
+  slug: string;
+  authorId: number;
+  status: PostStatusName;
+  /** The post's version after the change (an editor holding an older one gets 409 on save). */
+  version: number;
+}
+
+/** How a post reached its new status. */
+export type PostVia = 'update' | 'review' | 'schedule' | 'submit' | 'save';
+
+/** A comment's visibility as stored: VISIBLE (shown and counted), HELD (waiting for a moderator), HIDDEN (by a moderator). */
+export type CommentVisibilityName = 'VISIBLE' | 'HELD' | 'HIDDEN';
+
+/** A comment as every comment event names it, after the change. */
+export interface CommentFacts {
+  commentId: number;
+  postId: number;
+  parentId: number | null;
+  authorId: number;
+  visibility: CommentVisibilityName;
+  deleted: boolean;
+}
+
+/** An account as every user event names it, after the change (never a password, a hash or a token). */
+export interface UserFacts {
+  userId: number;
+  email: string;
+  fullName: string;
+  status: string;
+  roles: string[];
+}
+
+/** A tag as every tag event names it, after the change. */
+export interface TagFacts {
+  tagId: number;
+  name: string;
+  slug: string;
+  active: boolean;
+}
+
+export interface DomainEventMap {
+  /** A post was written for the first time. */
+  'post.created': PostFacts;
+  /** A post's text, tags, images or SEO fields were saved (with or without a status change). */
+  'post.updated': PostFacts & { previousSlug: string };
+  /** A post became public; `via` says how, `reviewId` when a review did it, `scheduledAt` when its schedule did. */
+  'post.published': PostFacts & { previousStatus: PostStatusName; via: PostVia; reviewId?: number; scheduledAt?: string; scheduledBy?: number | null; droppedSchedule?: string };
+  /** A public post stopped being public (now DRAFT, PRIVATE or ARCHIVED). */
+  'post.unpublished': PostFacts & { previousStatus: PostStatusName };
+  /** Any other status move (e.g. DRAFT → PRIVATE, REJECTED → DRAFT, DRAFT → ARCHIVED). */
+  'post.status_changed': PostFacts & { previousStatus: PostStatusName; via: PostVia };
+  /** An author sent the post for review; `requestedPublishAt` when they asked for a time. */
+  'post.submitted': PostFacts & { previousStatus: PostStatusName; requestedPublishAt: string | null };
+  /** A reviewer approved the post to be published at `publishAt` (it waits, PENDING_REVIEW). */
+  'post.scheduled': PostFacts & { previousStatus: PostStatusName; publishAt: string; reviewId: number; requestedPublishAt: string | null };
+  /** A scheduled post's time moved. */
+  'post.rescheduled': PostFacts & { publishAt: string; previousPublishAt: string };
+  /** A schedule was dropped: cancelled (back in the review queue) or by another decision (`via`). */
+  'post.unscheduled': PostFacts & { scheduledAt: string; via: 'cancel' | 'update' | 'review'; to?: PostStatusName };
+  /** A reviewer rejected the post with a reason. */
+  'post.rejected': PostFacts & { previousStatus: PostStatusName; reviewId: number; reason: string; droppedSchedule?: string };
+  /** A post was deleted (its facts as they were). */
+  'post.deleted': PostFacts;
+  /** A shareable preview link was created or revoked. */
+  'post.preview_link_created': PostFacts & { linkId: number; expiresAt: string };
+  'post.preview_link_revoked': PostFacts & { linkId: number; expiresAt: string };
+
+  // Comments (owner: comment visibility, backend/src/comments/)
+  /** A comment or reply was written; `visibility` HELD when a hold rule kept it for review (`holdReason`). */
+  'comment.created': CommentFacts & { holdReason?: string };
+  /** Its author edited it (`visibility` HELD when the edit is held). */
+  'comment.updated': CommentFacts & { holdReason?: string };
+  /** A held comment was approved by a moderator (now VISIBLE). */
+  'comment.approved': CommentFacts;
+  /** A moderator hid it, with a reason. */
+  'comment.hidden': CommentFacts & { reason: string };
+  /** A moderator showed a hidden comment again. */
+  'comment.restored': CommentFacts;
+  /** Its author or a moderator deleted it. */
+  'comment.deleted': CommentFacts;
+  /** A reader reported it. */
+  'comment.reported': CommentFacts & { reportId: number; reason: string };
+
+  // Users (owner: UsersService and the user lifecycle, backend/src/users/)
+  /** Someone signed up (not yet verified). */
+  'user.registered': UserFacts;
+  /** An account was created by an administrator or at first start. */
+  'user.created': UserFacts & { via: 'admin' | 'first-admin' | 'seed' };
+  /** The e-mail address was verified. */
+  'user.verified': UserFacts;
+  /** Profile or administrative fields changed (`changed` names them). */
+  'user.updated': UserFacts & { changed: string[] };
+  'user.roles_changed': UserFacts & { previousRoles: string[] };
+  'user.banned': UserFacts & { reason: string | null; until: string | null };
+  'user.unbanned': UserFacts;
+  'user.muted': UserFacts & { reason: string | null; until: string | null };
+  'user.unmuted': UserFacts;
+
+  // Tags (owner: TagsService, backend/src/tags/)
+  'tag.created': TagFacts;
+  /** Renamed or described anew; `previousSlug` for redirects. */
+  'tag.updated': TagFacts & { previousSlug: string };
+  'tag.activated': TagFacts;
+  'tag.deactivated': TagFacts;
+  'tag.deleted': TagFacts;
+}
+
+export type DomainEventName = keyof DomainEventMap;
+
+/** One event: its name, who did it, and its payload. */
+export type DomainEvent<N extends DomainEventName = DomainEventName> = {
+  [K in N]: { name: K; actor: EventActor | null; data: DomainEventMap[K] };
+}[N];
+
+/** The subject an event is about, for the stored stream's index (`post` 12, `comment` 7, ...). */
+export function subjectOf(event: DomainEvent): { type: string; id: number } {
+  const data = event.data as unknown as Record<string, unknown>;
+  const [type] = event.name.split('.');
+  const id = data[`${type}Id`];
+  return { type, id: typeof id === 'number' ? id : 0 };
+}
