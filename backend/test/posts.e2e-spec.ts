@@ -143,6 +143,8 @@ describe('Posts API', () => {
             seo: { metaTitle: null, metaDescription: null, canonicalUrl: null, noindex: false, socialImage: null },
             scheduledAt: null,
             requestedPublishAt: null,
+            // The post lifecycle's answer for an admin on a PUBLISHED post (post-transitions.spec.ts walks every case).
+            allowedActions: ['edit', 'delete', 'setStatus:DRAFT', 'setStatus:PRIVATE', 'setStatus:ARCHIVED'],
           },
           'Post created.',
           201,
@@ -611,7 +613,7 @@ describe('Posts API', () => {
     it('GET /blog/posts/public/{slug}: the whole post without the e-mail; unknown and unpublished slugs are 404', async () => {
       const post = await adminPost({ summary: 'S' });
       const res = await t.http.get(api(`/blog/posts/public/${post.slug}`)).expect(200);
-      const { authorEmail: _email, ...publicPost } = post;
+      const { authorEmail: _email, allowedActions: _actions, ...publicPost } = post;
       expect(res.body).toEqual(ok({ ...publicPost, author: { id: admin.id, slug: admin.slug, fullName: admin.fullName, avatar: null, bio: null } }));
       expect(JSON.stringify(res.body)).not.toContain(admin.email);
 

@@ -64,13 +64,13 @@ export interface DomainEventMap {
   /** A post was written for the first time. */
   'post.created': PostFacts;
   /** A post's text, tags, images or SEO fields were saved (with or without a status change). */
-  'post.updated': PostFacts & { previousSlug: string };
+  'post.updated': PostFacts & { previousSlug: string; previousStatus: PostStatusName };
   /** A post became public; `via` says how, `reviewId` when a review did it, `scheduledAt` when its schedule did. */
-  'post.published': PostFacts & { previousStatus: PostStatusName; via: PostVia; reviewId?: number; scheduledAt?: string; scheduledBy?: number | null; droppedSchedule?: string };
+  'post.published': PostFacts & { previousStatus: PostStatusName | null; via: PostVia; reviewId?: number; scheduledAt?: string; scheduledBy?: number | null; droppedSchedule?: string };
   /** A public post stopped being public (now DRAFT, PRIVATE or ARCHIVED). */
-  'post.unpublished': PostFacts & { previousStatus: PostStatusName };
+  'post.unpublished': PostFacts & { previousStatus: PostStatusName; via: PostVia };
   /** Any other status move (e.g. DRAFT → PRIVATE, REJECTED → DRAFT, DRAFT → ARCHIVED). */
-  'post.status_changed': PostFacts & { previousStatus: PostStatusName; via: PostVia };
+  'post.status_changed': PostFacts & { previousStatus: PostStatusName | null; via: PostVia };
   /** An author sent the post for review; `requestedPublishAt` when they asked for a time. */
   'post.submitted': PostFacts & { previousStatus: PostStatusName; requestedPublishAt: string | null };
   /** A reviewer approved the post to be published at `publishAt` (it waits, PENDING_REVIEW). */

@@ -6,13 +6,14 @@ import { NotificationInboxService } from './notification-inbox.service';
 import { NotificationMailer } from './notification-mailer';
 import { NotificationsController } from './notifications.controller';
 import { NotificationsService } from './notifications.service';
+import { PostNotificationsSubscriber } from './post-notifications.subscriber';
 
 /** Notifications: the in-app list, preferences, e-mail deliveries through the job queue (issue 19 §1). */
 @Module({
   imports: [MailModule, AuthModule],
   controllers: [NotificationsController],
   // A clock object per app: tests move its `now` forward.
-  providers: [NotificationsService, NotificationInboxService, NotificationMailer, { provide: NOTIFICATION_CLOCK, useFactory: () => ({ ...systemClock }) }],
+  providers: [NotificationsService, PostNotificationsSubscriber, NotificationInboxService, NotificationMailer, { provide: NOTIFICATION_CLOCK, useFactory: () => ({ ...systemClock }) }],
   exports: [NotificationsService],
 })
 export class NotificationsModule {}

@@ -2,9 +2,9 @@ import { applyDecorators, BadRequestException, Body, Controller, Delete, Get, He
 import { ApiBody, ApiHeader, ApiNoContentResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { AuthUser } from '../common/auth-user';
 import { CLOCK, Clock } from '../common/clock';
-import { SubmitForReviewDto } from '../scheduling/dto/schedule.dto';
-import { parsePublishTime } from '../scheduling/publish-time';
-import { SchedulingMessages } from '../scheduling/scheduling.messages';
+import { SubmitForReviewDto } from './dto/submit-for-review.dto';
+import { LifecycleMessages } from './lifecycle/lifecycle.messages';
+import { parsePublishTime } from './lifecycle/publish-time';
 import { Auth, CurrentUser } from '../common/decorators/auth.decorator';
 import { ApiEnvelope } from '../common/decorators/api-envelope.decorator';
 import { ApiErrors } from '../common/decorators/api-errors.decorator';
@@ -121,7 +121,7 @@ export class PostsController {
     @CurrentUser() user: AuthUser,
   ): Promise<WithMessage<PostResponseDto>> {
     const text = dto?.requestedPublishAt;
-    const requested = text === undefined || text === null ? null : parsePublishTime(text, this.clock.now(), 'requestedPublishAt', SchedulingMessages.REQUESTED_LABEL);
+    const requested = text === undefined || text === null ? null : parsePublishTime(text, this.clock.now(), 'requestedPublishAt', LifecycleMessages.REQUESTED_LABEL);
     return withMessage(await this.posts.submitForReview(id, user, requested), PostsMessages.SUBMITTED);
   }
 

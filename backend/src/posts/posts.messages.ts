@@ -1,5 +1,3 @@
-import type { PostStatus } from './entities/post.entity';
-
 /** Texts of the posts area (spec 001 §5, §8; DESIGN.md §4), verbatim where the spec gives them. */
 export const PostsMessages = {
   AUTH_REQUIRED: 'Authentication required: Please log in to create/update posts.',
@@ -38,13 +36,6 @@ export const PostsMessages = {
   FORBIDDEN_CREATE: 'You do not have permission to create posts.',
   FORBIDDEN_UPDATE: 'You do not have permission to update this post.',
   FORBIDDEN_DELETE: 'You do not have permission to delete this post.',
-
-  illegalTransition: (from: PostStatus, to: PostStatus) =>
-    `Cannot change the post status from ${from} to ${to}.` +
-    (to === 'PENDING_REVIEW' ? ' Authors submit posts for review.' : to === 'REJECTED' ? ' Reject a post through its review, with a reason.' : ''),
-  authorCannotEdit: (status: PostStatus) =>
-    `This post is ${status} and can no longer be edited by its author. Only DRAFT and REJECTED posts can be edited; ask an administrator for changes.`,
-  cannotSubmit: (status: PostStatus) => `Only DRAFT or REJECTED posts can be submitted for review; this post is ${status}.`,
 
   CREATED: 'Post created.',
   UPDATED: 'Post updated.',

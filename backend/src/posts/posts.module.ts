@@ -1,12 +1,12 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { AuditModule } from '../audit/audit.module';
 import { AuthModule } from '../auth/auth.module';
-import { NotificationsModule } from '../notifications/notifications.module';
 import { TagsModule } from '../tags/tags.module';
 import { PostRevision } from './entities/post-revision.entity';
 import { PostTag } from './entities/post-tag.entity';
 import { Post } from './entities/post.entity';
+import { PostLifecycle } from './lifecycle/post-lifecycle.service';
+import { PostCacheSubscriber } from './post-cache.subscriber';
 import { PostViewsService } from './post-views.service';
 import { PostsPublicController } from './posts-public.controller';
 import { PostsPublicService } from './posts-public.service';
@@ -20,10 +20,10 @@ import { SearchRepository } from './search.repository';
 import { SearchService } from './search.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([Post, PostTag, PostRevision]), AuthModule, TagsModule, AuditModule, NotificationsModule],
+  imports: [TypeOrmModule.forFeature([Post, PostTag, PostRevision]), AuthModule, TagsModule],
   // The public controller first: /blog/posts/public must not reach GET /blog/posts/:id.
   controllers: [PostsPublicController, SearchController, PostsController, RevisionsController],
-  providers: [PostsRepository, PostsService, RevisionsService, PostsPublicService, PostViewsService, SearchRepository, SearchService],
-  exports: [PostsService, PostsPublicService, PostViewsService, RevisionsService],
+  providers: [PostsRepository, PostLifecycle, PostCacheSubscriber, PostsService, RevisionsService, PostsPublicService, PostViewsService, SearchRepository, SearchService],
+  exports: [PostsService, PostLifecycle, PostsPublicService, PostViewsService, RevisionsService],
 })
 export class PostsModule {}

@@ -1,12 +1,7 @@
-import { BadRequestException, ConflictException, ForbiddenException, Inject, Injectable, NotFoundException } from '@nestjs/common';
+import { BadRequestException, ConflictException, ForbiddenException, Injectable, NotFoundException } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, EntityManager, Repository } from 'typeorm';
-import { AuditService } from '../audit/audit.service';
-import { siteTimeFormatter } from '../common/site-time';
-import { APP_CONFIG, AppConfig } from '../config/env';
-import { AuditLinks, AuditType } from '../audit/audit.types';
 import type { AuthUser } from '../common/auth-user';
-import { ContentEvents } from '../common/content-events';
 import { isUniqueViolation } from '../common/database-errors';
 import { toPage } from '../common/pagination/page';
 import type { SortDirection } from '../common/pagination/sort';
@@ -23,25 +18,11 @@ import { PostsMessages } from './posts.messages';
 import { PostListFilter, PostsRepository } from './posts.repository';
 import { recordSlugChange } from '../common/slug-history';
 import { SLUG_PATTERN, slugify } from '../common/validation/slug';
-import { NotificationsService } from '../notifications/notifications.service';
+import { DomainEvents } from '../events/domain-events.service';
 import { RevisionKind } from './entities/post-revision.entity';
 import { RevisionsService } from './revisions.service';
-
-/**
- * Status changes an admin makes through an update (spec 001 §4, DESIGN.md §4). PENDING_REVIEW is
- * reached only by the author's submit-for-review, REJECTED only by a review with a reason.
- */
-const ADMIN_TRANSITIONS: Record<PostStatus, PostStatus[]> = {
-  DRAFT: [PostStatus.PUBLISHED, PostStatus.PRIVATE, PostStatus.ARCHIVED],
-  PENDING_REVIEW: [PostStatus.PUBLISHED, PostStatus.DRAFT],
-  PUBLISHED: [PostStatus.ARCHIVED, PostStatus.DRAFT, PostStatus.PRIVATE],
-  REJECTED: [PostStatus.PUBLISHED, PostStatus.DRAFT],
-  ARCHIVED: [PostStatus.PUBLISHED, PostStatus.DRAFT],
-  PRIVATE: [PostStatus.PUBLISHED, PostStatus.DRAFT, PostStatus.ARCHIVED],
-};
-
-/** Authors edit, delete and submit only these. */
-const AUTHOR_EDITABLE = new Set([PostStatus.DRAFT, PostStatus.REJECTED]);
+import { PostLifecycle, StaleVersion, stateOf } from './lifecycle/post-lifecycle.service';
+import { PostAction, allowedActions } from './lifecycle/post-transitions';
 
 export type SaveMode = 'admin' | 'author';
 
@@ -58,9 +39,6 @@ interface SaveOptions {
   expectedVersion?: number;
   revisionKind: RevisionKind.SAVE | RevisionKind.RESTORED;
 }
-
-/** Thrown inside a save's transaction when the stored version is not the one the edit was based on (rolls it back). */
-class StaleVersion extends Error {}
 
 /** Changes to a post's counters: `{ likes: +1 }`, `{ comments: -1 }` (views are batched by PostViewsService). */
 export interface PostCounterDeltas {
@@ -83,26 +61,19 @@ function fieldError(field: string, message: string): BadRequestException {
 /** The authenticated post rules: who may read, create, edit, delete and submit which post. */
 @Injectable()
 export class PostsService {
-  /** Times in audit descriptions as the pages show them (the site's zone, named). */
-  private readonly siteTime: (date: Date) => string;
-
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     @InjectRepository(Post) private readonly posts: Repository<Post>,
     private readonly repository: PostsRepository,
     private readonly tags: TagsService,
-    private readonly contentEvents: ContentEvents,
-    private readonly audit: AuditService,
-    private readonly notifications: NotificationsService,
+    private readonly events: DomainEvents,
+    private readonly lifecycle: PostLifecycle,
     private readonly revisions: RevisionsService,
-    @Inject(APP_CONFIG) config: AppConfig,
-  ) {
-    this.siteTime = siteTimeFormatter(config.siteTimeZone);
-  }
+  ) {}
 
   /** Admin: any post; its author: their own; others 403 (readers before any lookup). */
   async get(id: number, user: AuthUser): Promise<PostResponseDto> {
-    return this.toResponse(await this.findReadable(id, user));
+    return this.toResponse(await this.findReadable(id, user), user);
   }
 
   /** As findReadable, reading only the post's author (for answers about the post's revisions). */
@@ -164,44 +135,32 @@ export class PostsService {
   /** Admin: any post; its author: own DRAFT or REJECTED posts only. */
   async remove(id: number, user: AuthUser): Promise<void> {
     const post = await this.findOrFail(id);
-    const allowed = isAdmin(user) || (post.authorId === user.id && isAuthor(user) && AUTHOR_EDITABLE.has(post.status));
-    if (!allowed) throw new ForbiddenException(PostsMessages.FORBIDDEN_DELETE);
-    await this.dataSource.transaction(async (manager) => {
-      await manager.delete(Post, { id });
-      await this.audit.record(manager, {
-        type: AuditType.POST_DELETED,
-        actorId: user.id,
-        targetType: 'post',
-        targetId: id,
-        title: 'Post deleted',
-        description: `"${post.title}" was deleted by ${user.fullName}`,
-        details: { status: post.status, authorId: post.authorId, slug: post.slug },
-      });
-    });
-    await this.notifyChanged(id, post, null);
+    const kind = isAdmin(user) ? 'admin' : post.authorId === user.id && isAuthor(user) ? 'author' : undefined;
+    if (!kind || !this.lifecycle.allows(post, { type: 'delete' }, kind)) throw new ForbiddenException(PostsMessages.FORBIDDEN_DELETE);
+    await this.events.transaction((tx) => this.lifecycle.transition(tx, id, { type: 'delete' }, { kind, user }));
   }
 
   /** DRAFT or REJECTED → PENDING_REVIEW, by the post's author (or an admin); `requestedPublishAt` (checked by the caller) replaces any earlier request. */
   async submitForReview(id: number, user: AuthUser, requestedPublishAt: Date | null = null): Promise<PostResponseDto> {
     const post = await this.findOrFail(id);
     if (post.authorId !== user.id && !isAdmin(user)) throw new ForbiddenException(PostsMessages.FORBIDDEN_UPDATE);
-    if (!AUTHOR_EDITABLE.has(post.status)) throw new ConflictException(PostsMessages.cannotSubmit(post.status));
-    // The status change and the admins' notifications commit together.
-    const submitted = await this.dataSource.transaction(async (manager) => {
-      const result = await manager.update(Post, { id, status: post.status }, { status: PostStatus.PENDING_REVIEW, requestedPublishAt, version: () => 'version + 1' });
-      if (!result.affected) return false;
-      await this.revisions.pin(manager, id, RevisionKind.SUBMITTED, user.id);
-      await this.notifications.record(manager, { type: 'POST_SUBMITTED', actorId: user.id, postId: id });
-      return true;
-    });
-    if (!submitted) throw new ConflictException(PostsMessages.cannotSubmit((await this.findOrFail(id)).status));
-    return this.toResponse(await this.findOrFail(id));
+    const kind = post.authorId === user.id ? 'author' : 'admin';
+    await this.events.transaction((tx) => this.lifecycle.transition(tx, id, { type: 'submit' }, { kind, user }, { requestedPublishAt }));
+    return this.toResponse(await this.findOrFail(id), user);
   }
 
-  /** The whole post with its author's e-mail and every tag (for authenticated answers). */
-  async toResponse(post: PostWithAuthor): Promise<PostResponseDto> {
+  /** The whole post with its author's e-mail and every tag (for authenticated answers); `viewer`: what they may do with it (`allowedActions`). */
+  async toResponse(post: PostWithAuthor, viewer?: AuthUser): Promise<PostResponseDto> {
     const tags = await this.repository.tagsOfPosts([post.id], false);
-    return toPostResponse(post, tags.get(post.id) ?? [], true);
+    const answer = toPostResponse(post, tags.get(post.id) ?? [], true);
+    return viewer ? { ...answer, allowedActions: this.allowedActionsFor(post, viewer) } : answer;
+  }
+
+  /** The lifecycle's answer to "what may `viewer` do with this post": admins as admins, its author as its author, others nothing. */
+  allowedActionsFor(post: Pick<Post, 'status' | 'scheduledAt' | 'authorId'>, viewer: AuthUser): PostAction[] {
+    const own = post.authorId === viewer.id;
+    if (isAdmin(viewer)) return allowedActions(stateOf(post), 'admin', own);
+    return own && isAuthor(viewer) ? allowedActions(stateOf(post), 'author') : [];
   }
 
   async findOrFail(id: number, manager?: EntityManager): Promise<PostWithAuthor> {
@@ -216,29 +175,6 @@ export class PostsService {
   }
 
   /**
-   * Locks the post's row until the caller's transaction ends (two admins deciding at once cannot
-   * both win) and returns it; 404 when it does not exist.
-   */
-  async lockForUpdate(manager: EntityManager, id: number): Promise<PostWithAuthor> {
-    await this.repository.lockRow(manager, id);
-    return this.findOrFail(id, manager);
-  }
-
-  /**
-   * Sets the status inside the caller's transaction; `publishedAt` when given (publishing). A
-   * decision drops a schedule (publishing now, rejecting), and publishing the author's requested time.
-   */
-  async setStatus(manager: EntityManager, id: number, status: PostStatus, publishedAt?: Date): Promise<void> {
-    const unscheduled: Partial<Post> = { scheduledAt: null, scheduledBy: null, ...(status === PostStatus.PUBLISHED ? { requestedPublishAt: null } : {}) };
-    await manager.update(Post, { id }, publishedAt ? { status, publishedAt, ...unscheduled, version: () => 'version + 1' } : { status, ...unscheduled, version: () => 'version + 1' });
-  }
-
-  /** An approved post waits for its time (issue 20): PENDING_REVIEW with `scheduledAt`, inside the caller's transaction. */
-  async schedule(manager: EntityManager, id: number, publishAt: Date, adminId: number): Promise<void> {
-    await manager.update(Post, { id }, { status: PostStatus.PENDING_REVIEW, scheduledAt: publishAt, scheduledBy: adminId, version: () => 'version + 1' });
-  }
-
-  /**
    * Adds to the post's like and comment counters inside the caller's transaction (pass the
    * EntityManager of the transaction that inserts or deletes the like/comment row). One atomic
    * UPDATE: concurrent callers never lose a count, and a counter never goes below 0. Does not
@@ -248,20 +184,6 @@ export class PostsService {
     const counts = await this.repository.addToCounters(manager, postId, Math.trunc(deltas.likes ?? 0), Math.trunc(deltas.comments ?? 0));
     if (!counts) throw new NotFoundException(PostsMessages.notFoundById(postId));
     return counts;
-  }
-
-  /**
-   * After the commit, before the answer: every cache drops what shows the post. Public pages show
-   * it (or did before the change): a `post` notice; otherwise only the back office's post counts
-   * show it, which change when it is created or deleted (`unpublished-post`), not when it moves
-   * among the statuses readers never see. A post becoming public also names its earlier slugs:
-   * their pages, kept as 404s, now redirect.
-   */
-  async notifyChanged(id: number, before: { status: PostStatus; slug: string } | null, after: { status: PostStatus; slug: string } | null): Promise<void> {
-    const visible = [before, after].some((state) => state?.status === PostStatus.PUBLISHED);
-    if (!visible) return before && after ? undefined : this.contentEvents.changed({ kind: 'unpublished-post', postId: id });
-    const earlier = after?.status === PostStatus.PUBLISHED && before?.status !== PostStatus.PUBLISHED ? await this.repository.earlierSlugs(id) : [];
-    await this.contentEvents.changed({ kind: 'post', postId: id, slugs: [...new Set([before?.slug, after?.slug, ...earlier].filter((s): s is string => !!s))] });
   }
 
   /** One page of a list (every column but the bodies, the author's name and e-mail, every tag) and the filter's total. */
@@ -288,18 +210,11 @@ export class PostsService {
       throw fieldError('slug', PostsMessages.SLUG_REQUIRED);
     }
 
-    const before = existing ? { status: existing.status, slug: existing.slug } : null;
     const asAdmin = mode === 'admin' && isAdmin(user);
-    let status: PostStatus;
-    if (asAdmin) {
-      const from = existing?.status ?? PostStatus.DRAFT;
-      status = dto.status ?? from;
-      if (status !== from && !ADMIN_TRANSITIONS[from].includes(status)) throw new ConflictException(PostsMessages.illegalTransition(from, status));
-    } else {
-      // Authors: always a DRAFT; published or pending posts are no longer theirs to edit.
-      if (existing && !AUTHOR_EDITABLE.has(existing.status)) throw new ConflictException(PostsMessages.authorCannotEdit(existing.status));
-      status = PostStatus.DRAFT;
-    }
+    const actor = { kind: asAdmin ? 'admin' : 'author', user } as const;
+    // Checked before the tags are read (the rule's 409 comes first), and again under the row's lock.
+    const saveCommand = { type: 'save', to: asAdmin ? dto.status : undefined } as const;
+    this.lifecycle.check(existing ?? { status: PostStatus.DRAFT, scheduledAt: null }, saveCommand, actor.kind);
 
     const requested = dto.tagSlugs === undefined ? undefined : [...new Set(dto.tagSlugs.filter(Boolean))];
     const tags = requested ? await this.tags.findActiveBySlugs(requested) : [];
@@ -322,106 +237,35 @@ export class PostsService {
 
     let savedId: number;
     try {
-      savedId = await this.dataSource.transaction(async (manager) => {
+      savedId = await this.events.transaction(async (tx) => {
+        const { manager } = tx;
         const slug = dto.slug ?? existing?.slug ?? (await this.freeSlug(manager, slugify(title) || 'post'));
         if (dto.slug) {
           if (await this.repository.slugTaken(manager, slug, existing?.id ?? 0)) throw new ConflictException(PostsMessages.slugTaken(slug));
         }
-        const values: Partial<Post> = { title, slug, summary, content, thumbnail, isFeatured, status, ...seo, ...rendered };
-        // An edit keeps a schedule; a status change drops it (issue 20), and publishing the requested time.
-        if (existing && status !== existing.status) Object.assign(values, { scheduledAt: null, scheduledBy: null });
-        if (status === PostStatus.PUBLISHED) values.requestedPublishAt = null;
-        if (status === PostStatus.PUBLISHED && !existing?.publishedAt) {
-          values.publishedAt = new Date();
-          // A post published as it is written: one instant for both (the database's own clock
-          // would put its creation a few microseconds after its publication).
-          if (!existing) values.createdAt = values.publishedAt;
-        }
         // Only the edited columns are written: counters (views are flushed in batches) stay untouched.
-        let saved: number;
-        if (existing) {
-          // The version is checked by the UPDATE itself, which locks the row to the commit: saves of one post
-          // queue there (PostgreSQL re-reads the row after the wait), so the check and the revision merge are race-free.
-          const update = manager.createQueryBuilder().update(Post).set({ ...values, version: () => 'version + 1' }).where('id = :id', { id: existing.id });
-          if (options.expectedVersion !== undefined) update.andWhere('version = :version', { version: options.expectedVersion });
-          if (!(await update.execute()).affected) {
-            if (await manager.exists(Post, { where: { id: existing.id } })) throw new StaleVersion();
-            throw new NotFoundException(PostsMessages.notFoundById(existing.id));
+        const columns: Partial<Post> = { title, slug, summary, content, thumbnail, isFeatured, ...seo, ...rendered };
+        const alsoWrite = async (postId: number) => {
+          await recordSlugChange(manager, 'post', postId, existing?.slug, slug);
+          if (requested) {
+            await manager.delete(PostTag, { postId });
+            if (tags.length) await manager.insert(PostTag, tags.map((tag) => ({ postId, tagId: tag.id })));
           }
-          saved = existing.id;
-        } else {
-          saved = (await manager.save(Post, manager.create(Post, { ...values, authorId: user.id }))).id;
-        }
-        await recordSlugChange(manager, 'post', saved, existing?.slug, slug);
-        if (requested) {
-          await manager.delete(PostTag, { postId: saved });
-          if (tags.length) await manager.insert(PostTag, tags.map((tag) => ({ postId: saved, tagId: tag.id })));
-        }
-        await this.recordSave(manager, { id: saved, title, slug }, existing?.status ?? null, status, user);
-        if (existing?.scheduledAt && status !== existing.status) await this.recordScheduleDropped(manager, existing, status, user);
-        await this.revisions.record(manager, saved, user.id, options.revisionKind);
+        };
+        const saved = existing
+          ? (await this.lifecycle.transition(tx, existing.id, saveCommand, actor, { columns, expectedVersion: options.expectedVersion, revisionKind: options.revisionKind, alsoWrite }))!.id
+          : await this.lifecycle.create(tx, { ...columns, authorId: user.id }, saveCommand.to, actor, alsoWrite);
         return saved;
       });
     } catch (error) {
       if (error instanceof StaleVersion && existing) {
-        throw new ConflictException({ message: PostsMessages.VERSION_CONFLICT, data: { current: await this.toResponse(await this.findOrFail(existing.id)), yours: { ...dto } } });
+        throw new ConflictException({ message: PostsMessages.VERSION_CONFLICT, data: { current: await this.toResponse(await this.findOrFail(existing.id), user), yours: { ...dto } } });
       }
       if (isUniqueViolation(error)) throw new ConflictException(PostsMessages.slugTaken(dto.slug ?? slugify(title)));
       throw error;
     }
 
-    const saved = await this.findOrFail(savedId);
-    await this.notifyChanged(savedId, before, { status: saved.status, slug: saved.slug });
-    return { post: await this.toResponse(saved), skippedTags };
-  }
-
-  /** The audit entries of a save, inside its transaction: created, then published or archived. */
-  private async recordSave(manager: EntityManager, post: { id: number; title: string; slug: string }, from: PostStatus | null, to: PostStatus, user: AuthUser): Promise<void> {
-    const base = { actorId: user.id, targetType: 'post' as const, targetId: post.id };
-    if (from === null) {
-      await this.audit.record(manager, {
-        ...base,
-        type: AuditType.POST_CREATED,
-        title: 'New post created',
-        description: `${user.fullName} created "${post.title}"`,
-        link: AuditLinks.adminPost(post.id),
-        details: { status: to },
-      });
-    }
-    if (to === from) return;
-    if (to === PostStatus.PUBLISHED) {
-      await this.audit.record(manager, {
-        ...base,
-        type: AuditType.POST_PUBLISHED,
-        title: 'Post published',
-        description: `"${post.title}" was published`,
-        link: AuditLinks.publicPost(post.slug),
-        details: { from, via: 'update' },
-      });
-    } else if (to === PostStatus.ARCHIVED) {
-      await this.audit.record(manager, {
-        ...base,
-        type: AuditType.POST_ARCHIVED,
-        title: 'Post archived',
-        description: `"${post.title}" was archived`,
-        link: AuditLinks.adminPost(post.id),
-        details: { from },
-      });
-    }
-  }
-
-  /** A status change through an update dropped the post's schedule: the audit says so (issue 20: every schedule change is audited). */
-  private async recordScheduleDropped(manager: EntityManager, post: Post, to: PostStatus, user: AuthUser): Promise<void> {
-    await this.audit.record(manager, {
-      type: AuditType.POST_SCHEDULE_CANCELLED,
-      actorId: user.id,
-      targetType: 'post',
-      targetId: post.id,
-      title: 'Post schedule cancelled',
-      description: `"${post.title}" will not be published at ${this.siteTime(post.scheduledAt!)}: its status was changed to ${to}`,
-      link: AuditLinks.adminPost(post.id),
-      details: { scheduledAt: post.scheduledAt!.toISOString(), via: 'update', to },
-    });
+    return { post: await this.toResponse(await this.findOrFail(savedId), user), skippedTags };
   }
 
   /** `base`, or `base-2`, `base-3`... whichever is free (spec 001 §5 derivation, made unique). */

@@ -4,5 +4,4 @@ export const PreviewsMessages = {
   CREATED: 'Preview link created. Anyone with the link can read this post until it expires.',
   LINK_NOT_FOUND: 'Preview link not found.',
   FORBIDDEN: 'You do not have permission to share previews of this post.',
-  notPreviewable: (status: string) => `Only DRAFT, PENDING_REVIEW and REJECTED posts can be previewed through a link; this post is ${status}.`,
 } as const;

@@ -1,17 +1,14 @@
-import { ConflictException, Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
-import { AuditService } from '../audit/audit.service';
-import { AuditLinks, AuditType } from '../audit/audit.types';
+import { DataSource } from 'typeorm';
 import type { AuthUser } from '../common/auth-user';
 import { CLOCK, Clock } from '../common/clock';
-import { siteTimeFormatter } from '../common/site-time';
-import { APP_CONFIG, AppConfig } from '../config/env';
+import { DomainEvents } from '../events/domain-events.service';
 import { PostResponseDto } from '../posts/dto/post-response.dto';
-import { Post, PostStatus } from '../posts/entities/post.entity';
+import { LifecycleMessages } from '../posts/lifecycle/lifecycle.messages';
+import { PostLifecycle } from '../posts/lifecycle/post-lifecycle.service';
+import { parsePublishTime } from '../posts/lifecycle/publish-time';
 import { PostsService } from '../posts/posts.service';
-import { parsePublishTime } from './publish-time';
-import { SchedulingMessages } from './scheduling.messages';
 
 /** Due posts read at once by a sweep (a backlog after downtime is read again until it is done). */
 const DUE_BATCH = 500;
@@ -29,61 +26,30 @@ export interface PublishedBySchedule {
  */
 @Injectable()
 export class SchedulingService {
-  /** Times in audit descriptions as the pages show them (the site's zone, named). */
-  private readonly siteTime: (date: Date) => string;
-
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(CLOCK) private readonly clock: Clock,
-    @Inject(APP_CONFIG) config: AppConfig,
     private readonly posts: PostsService,
-    private readonly audit: AuditService,
-  ) {
-    this.siteTime = siteTimeFormatter(config.siteTimeZone);
-  }
+    private readonly lifecycle: PostLifecycle,
+    private readonly events: DomainEvents,
+  ) {}
 
   /** A publish time sent to the API, checked against the clock (400 naming `field`). */
-  publishTime(text: string, field = 'publishAt', label: string = SchedulingMessages.PUBLISH_AT_LABEL): Date {
+  publishTime(text: string, field = 'publishAt', label: string = LifecycleMessages.PUBLISH_AT_LABEL): Date {
     return parsePublishTime(text, this.clock.now(), field, label);
   }
 
   /** Moves a scheduled post's time (409 when it is not scheduled). */
   async reschedule(postId: number, publishAtText: string, admin: AuthUser): Promise<PostResponseDto> {
     const publishAt = this.publishTime(publishAtText);
-    await this.dataSource.transaction(async (manager) => {
-      const post = await this.lockScheduled(manager, postId);
-      await manager.update(Post, { id: postId }, { scheduledAt: publishAt, scheduledBy: admin.id });
-      await this.audit.record(manager, {
-        type: AuditType.POST_RESCHEDULED,
-        actorId: admin.id,
-        targetType: 'post',
-        targetId: postId,
-        title: 'Post rescheduled',
-        description: `"${post.title}" will be published at ${this.siteTime(publishAt)} instead of ${this.siteTime(post.scheduledAt!)}`,
-        link: AuditLinks.adminPost(postId),
-        details: { from: post.scheduledAt!.toISOString(), to: publishAt.toISOString() },
-      });
-    });
-    return this.posts.toResponse(await this.posts.findOrFail(postId));
+    await this.events.transaction((tx) => this.lifecycle.transition(tx, postId, { type: 'reschedule' }, { kind: 'admin', user: admin }, { publishAt }));
+    return this.posts.toResponse(await this.posts.findOrFail(postId), admin);
   }
 
   /** Cancels a schedule: the post stays PENDING_REVIEW, back in the review queue (409 when it is not scheduled). */
   async cancel(postId: number, admin: AuthUser): Promise<PostResponseDto> {
-    await this.dataSource.transaction(async (manager) => {
-      const post = await this.lockScheduled(manager, postId);
-      await manager.update(Post, { id: postId }, { scheduledAt: null, scheduledBy: null });
-      await this.audit.record(manager, {
-        type: AuditType.POST_SCHEDULE_CANCELLED,
-        actorId: admin.id,
-        targetType: 'post',
-        targetId: postId,
-        title: 'Post schedule cancelled',
-        description: `"${post.title}" will not be published at ${this.siteTime(post.scheduledAt!)}; it is back in the review queue`,
-        link: AuditLinks.adminPost(postId),
-        details: { scheduledAt: post.scheduledAt!.toISOString(), via: 'cancel' },
-      });
-    });
-    return this.posts.toResponse(await this.posts.findOrFail(postId));
+    await this.events.transaction((tx) => this.lifecycle.transition(tx, postId, { type: 'cancelSchedule' }, { kind: 'admin', user: admin }));
+    return this.posts.toResponse(await this.posts.findOrFail(postId), admin);
   }
 
   /** The ids of the posts due at the clock's now, the earliest first (the partial index IDX_posts_scheduled_due). */
@@ -96,38 +62,16 @@ export class SchedulingService {
   }
 
   /**
-   * Publishes one due post in a transaction of its own: one conditional UPDATE (it takes the row's
-   * lock and checks the post is still scheduled and due under it, so a post cancelled, rejected or
-   * published meanwhile, or by another instance, is left alone: each post is published once), the
-   * audit entry, then, after the commit, every instance's caches, feeds, sitemap and search drop
-   * what the publication changes. Undefined when there was nothing to publish.
+   * Publishes one due post in a transaction of its own, through the post lifecycle: it locks the
+   * row and checks the post is still scheduled and due under the lock (a post cancelled, rejected or
+   * published meanwhile, or by another instance, is left alone: each post is published once), bumps
+   * its version (an editor opened before now gets 409 on save) and pins the published revision;
+   * the audit entry and every instance's caches, feeds, sitemap and search follow its event.
+   * Undefined when there was nothing to publish.
    */
   async publishIfDue(postId: number): Promise<PublishedBySchedule | undefined> {
-    const published = await this.dataSource.transaction(async (manager) => {
-      const [rows] = (await manager.query(
-        `WITH locked AS (SELECT id, scheduled_by FROM posts WHERE id = $1 FOR UPDATE)
-         UPDATE posts p SET status = 'PUBLISHED', published_at = p.scheduled_at, scheduled_at = NULL, requested_publish_at = NULL, scheduled_by = NULL, updated_at = now()
-           FROM locked
-          WHERE p.id = locked.id AND p.status = 'PENDING_REVIEW' AND p.scheduled_at IS NOT NULL AND p.scheduled_at <= $2
-          RETURNING p.id, p.slug, p.title, p.published_at, locked.scheduled_by`,
-        [postId, this.clock.now()],
-      )) as [{ id: number; slug: string; title: string; published_at: Date; scheduled_by: number | null }[], number];
-      const post = rows[0];
-      if (!post) return undefined;
-      await this.audit.record(manager, {
-        type: AuditType.POST_PUBLISHED,
-        actorId: null,
-        targetType: 'post',
-        targetId: post.id,
-        title: 'Post published',
-        description: `"${post.title}" was published at its scheduled time`,
-        link: AuditLinks.publicPost(post.slug),
-        details: { from: PostStatus.PENDING_REVIEW, via: 'schedule', scheduledAt: post.published_at.toISOString(), scheduledBy: post.scheduled_by },
-      });
-      return { id: post.id, slug: post.slug };
-    });
-    if (published) await this.posts.notifyChanged(published.id, { status: PostStatus.PENDING_REVIEW, slug: published.slug }, { status: PostStatus.PUBLISHED, slug: published.slug });
-    return published;
+    const published = await this.events.transaction((tx) => this.lifecycle.transition(tx, postId, { type: 'publishDue' }, { kind: 'system', user: null }));
+    return published && { id: published.id, slug: published.slug };
   }
 
   /** Publishes every post due now, one at a time; returns what it published. */
@@ -146,12 +90,5 @@ export class SchedulingService {
       // Another batch only when this one was full and published something (a backlog after downtime).
       if (ids.length < DUE_BATCH || !progressed) return published;
     }
-  }
-
-  /** Locks the post's row; 404 when it does not exist, 409 when it is not an approved post waiting for its time. */
-  private async lockScheduled(manager: EntityManager, postId: number) {
-    const post = await this.posts.lockForUpdate(manager, postId);
-    if (post.status !== PostStatus.PENDING_REVIEW || !post.scheduledAt) throw new ConflictException(SchedulingMessages.NOT_SCHEDULED);
-    return post;
   }
 }

@@ -1,7 +1,8 @@
-import { ApiProperty, OmitType } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, OmitType } from '@nestjs/swagger';
 import { AdminPageFieldsDto } from '../../common/pagination/page';
 import { TagRefDto } from '../../tags/dto/tag-response.dto';
 import { PostStatus } from '../entities/post.entity';
+import { POST_ACTIONS, PostAction } from '../lifecycle/post-transitions';
 
 export class PostAuthorDto {
   @ApiProperty() id: number;
@@ -73,6 +74,13 @@ export class PostResponseDto {
   @ApiProperty({ minimum: 1, description: '1 on create, +1 on every save, restore and status change; send it back as `version` (or If-Match) to have a stale edit refused with 409' })
   version: number;
   @ApiProperty({ type: PostSeoDto }) seo: PostSeoDto;
+  @ApiPropertyOptional({
+    enum: POST_ACTIONS,
+    enumName: 'PostAction',
+    isArray: true,
+    description: "What the caller may do with this post now, by the post lifecycle's rules (authenticated answers only); `setStatus:<S>` is an admin's save to status S",
+  })
+  allowedActions?: PostAction[];
 }
 
 /** A post in back-office and author lists: the whole post without its body (GET /blog/posts/{id} has it), with the author's e-mail. */

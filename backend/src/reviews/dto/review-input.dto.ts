@@ -4,9 +4,9 @@ import { IsIn, IsOptional, IsString } from 'class-validator';
 import { MaxChars, trimOrNull } from '../../common/validation/field.rules';
 import { ReviewStatus } from '../entities/post-review.entity';
 import { ReviewsMessages } from '../reviews.messages';
-import { SchedulingMessages } from '../../scheduling/scheduling.messages';
+import { LifecycleMessages } from '../../posts/lifecycle/lifecycle.messages';
 
-const PUBLISH_AT_INVALID = SchedulingMessages.publishTimeInvalid(SchedulingMessages.PUBLISH_AT_LABEL);
+const PUBLISH_AT_INVALID = LifecycleMessages.publishTimeInvalid(LifecycleMessages.PUBLISH_AT_LABEL);
 
 
 export class PostReviewDto {

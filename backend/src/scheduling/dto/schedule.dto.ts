@@ -1,27 +1,18 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
+import { ApiProperty } from '@nestjs/swagger';
+import { IsInt, IsString, Max, Min } from 'class-validator';
 import { MaxChars } from '../../common/validation/field.rules';
+import { LifecycleMessages } from '../../posts/lifecycle/lifecycle.messages';
+import { PUBLISH_TIME_DESCRIPTION } from '../../posts/lifecycle/publish-time';
 import { SchedulingMessages } from '../scheduling.messages';
 
-const PUBLISH_AT_INVALID = SchedulingMessages.publishTimeInvalid(SchedulingMessages.PUBLISH_AT_LABEL);
-const REQUESTED_INVALID = SchedulingMessages.publishTimeInvalid(SchedulingMessages.REQUESTED_LABEL);
-const TIME_DESCRIPTION = 'ISO 8601 with a zone (Z or ±hh:mm), at least 1 minute in the future and at most 1 year ahead';
+const PUBLISH_AT_INVALID = LifecycleMessages.publishTimeInvalid(LifecycleMessages.PUBLISH_AT_LABEL);
 
 /** PUT /blog/posts/admin/{id}/schedule. */
 export class PostScheduleDto {
-  @ApiProperty({ type: String, format: 'date-time', maxLength: 64, description: `The new publish time: ${TIME_DESCRIPTION}` })
+  @ApiProperty({ type: String, format: 'date-time', maxLength: 64, description: `The new publish time: ${PUBLISH_TIME_DESCRIPTION}` })
   @IsString({ message: PUBLISH_AT_INVALID })
   @MaxChars(64, PUBLISH_AT_INVALID)
   publishAt: string;
-}
-
-/** POST /blog/posts/author/{id}/submit-for-review (the body is optional). */
-export class SubmitForReviewDto {
-  @ApiPropertyOptional({ type: String, format: 'date-time', nullable: true, maxLength: 64, description: `The publication time the author asks for (the reviewer may keep or change it): ${TIME_DESCRIPTION}` })
-  @IsOptional()
-  @IsString({ message: REQUESTED_INVALID })
-  @MaxChars(64, REQUESTED_INVALID)
-  requestedPublishAt?: string | null;
 }
 
 /** PUT /api/v1/test/clock (TEST_CLOCK_CONTROL=1 only). */

@@ -1,8 +1,11 @@
 import { BadRequestException } from '@nestjs/common';
-import { SchedulingMessages } from './scheduling.messages';
+import { LifecycleMessages } from './lifecycle.messages';
 
 /** ISO 8601 date and time with a zone (Z or ±hh:mm): a time without one would be read in the server's zone, not the admin's. */
 const ISO_WITH_ZONE = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|[+-](\d{2}):?(\d{2}))$/i;
+
+/** How the API documents a publish time field. */
+export const PUBLISH_TIME_DESCRIPTION = 'ISO 8601 with a zone (Z or ±hh:mm), at least 1 minute in the future and at most 1 year ahead';
 
 /** A publish time is at least this far ahead, so that it is still in the future when the sweep reads it. */
 export const MIN_LEAD_MS = 60_000;
@@ -35,9 +38,9 @@ export function parseZonedTime(text: string): Date | undefined {
  */
 export function parsePublishTime(text: string, now: Date, field: string, label: string): Date {
   const time = parseZonedTime(text);
-  if (!time) throw fieldError(field, SchedulingMessages.publishTimeInvalid(label));
-  if (time.getTime() < now.getTime() + MIN_LEAD_MS) throw fieldError(field, SchedulingMessages.publishTimeTooSoon(label));
-  if (time.getTime() > latestPublishTime(now).getTime()) throw fieldError(field, SchedulingMessages.publishTimeTooFar(label));
+  if (!time) throw fieldError(field, LifecycleMessages.publishTimeInvalid(label));
+  if (time.getTime() < now.getTime() + MIN_LEAD_MS) throw fieldError(field, LifecycleMessages.publishTimeTooSoon(label));
+  if (time.getTime() > latestPublishTime(now).getTime()) throw fieldError(field, LifecycleMessages.publishTimeTooFar(label));
   return time;
 }
 
