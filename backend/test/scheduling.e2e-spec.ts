@@ -161,6 +161,37 @@ describe('Scheduled publishing', () => {
     expect(await sweep()).toEqual([]);
   });
 
+  it('the scheduled publish is a new version: an editor opened before it gets 409 changed elsewhere on save, the published text stays, and the stream records it', async () => {
+    const post = await pendingPost();
+    const publishAt = inMinutes(30);
+    await review(post.id, { status: 'APPROVED', publishAt }).expect(200);
+    // The admin opens the scheduled post in the editor: the version it holds.
+    const opened = (await t.http.get(api(`/blog/posts/${post.id}`)).set(admin.auth).expect(200)).body.data;
+    expect(opened.allowedActions).toEqual(expect.arrayContaining(['reschedule', 'cancelSchedule']));
+
+    clock.offsetMs = 31 * MINUTE;
+    expect(await sweep()).toContain(post.id);
+    const published = (await t.http.get(api(`/blog/posts/${post.id}`)).set(admin.auth).expect(200)).body.data;
+    expect(published).toMatchObject({ status: 'PUBLISHED', version: opened.version + 1 });
+
+    // The editor saves what it opened before the sweep: refused, nothing changed silently.
+    const stale = await t.http.put(api(`/blog/posts/${post.id}`)).set(admin.auth).send({ title: 'Edited before it went public', version: opened.version }).expect(409);
+    expect(stale.body).toMatchObject({ success: false, status: 409, message: 'This post was changed elsewhere since you opened it.' });
+    expect(stale.body.data.current).toMatchObject({ status: 'PUBLISHED', version: published.version });
+    expect((await t.http.get(api(`/blog/posts/public/${post.slug}`)).expect(200)).body.data.title).toBe(published.title);
+
+    // The published text is kept as a pinned revision, and the stream says what happened, in order.
+    const revisions = (await t.http.get(api(`/blog/posts/${post.id}/revisions`)).set(admin.auth).expect(200)).body.data.content;
+    expect(revisions[0]).toMatchObject({ kind: 'APPROVED', pinned: true });
+    const stream = (await dataSource.query(`SELECT name, actor_id, data FROM domain_events WHERE subject_type = 'post' AND subject_id = $1 ORDER BY id`, [post.id])) as {
+      name: string;
+      actor_id: number | null;
+      data: Record<string, unknown>;
+    }[];
+    expect(stream.map((event) => event.name)).toEqual(['post.created', 'post.submitted', 'post.scheduled', 'post.published']);
+    expect(stream[3]).toMatchObject({ actor_id: null, data: { postId: post.id, status: 'PUBLISHED', previousStatus: 'PENDING_REVIEW', via: 'schedule', version: published.version, scheduledBy: admin.id } });
+  });
+
   it('the author requests a time on submit; the reviewer sees it and keeps it (or approves without a time: published now, the request cleared)', async () => {
     const requested = inMinutes(90);
     const post = await pendingPost({ requestedPublishAt: requested });
