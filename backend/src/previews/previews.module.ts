@@ -1,6 +1,5 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { AuditModule } from '../audit/audit.module';
 import { AuthModule } from '../auth/auth.module';
 import { PostsModule } from '../posts/posts.module';
 import { PostPreviewLink } from './entities/post-preview-link.entity';
@@ -9,7 +8,7 @@ import { PreviewsService } from './previews.service';
 
 /** Shareable preview links of unpublished posts (issue 20 §4; README 'Publishing'). */
 @Module({
-  imports: [TypeOrmModule.forFeature([PostPreviewLink]), AuthModule, AuditModule, PostsModule],
+  imports: [TypeOrmModule.forFeature([PostPreviewLink]), AuthModule, PostsModule],
   controllers: [PreviewLinksController, PreviewReadController],
   providers: [PreviewsService],
 })

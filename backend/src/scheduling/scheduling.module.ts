@@ -1,5 +1,4 @@
 import { Module } from '@nestjs/common';
-import { AuditModule } from '../audit/audit.module';
 import { AuthModule } from '../auth/auth.module';
 import { PostsModule } from '../posts/posts.module';
 import { ScheduledPublisher } from './scheduled-publisher';
@@ -9,7 +8,7 @@ import { TestClockController } from './test-clock.controller';
 
 /** Scheduled publishing: reschedule/cancel, and the sweep that publishes due posts (README 'Publishing'). */
 @Module({
-  imports: [AuthModule, PostsModule, AuditModule],
+  imports: [AuthModule, PostsModule],
   controllers: [SchedulingController],
   providers: [SchedulingService, ScheduledPublisher],
   exports: [SchedulingService, ScheduledPublisher],
