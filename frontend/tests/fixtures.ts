@@ -61,7 +61,7 @@ async function pendingIslands(islands: Element[]): Promise<number> {
   return pending.length;
 }
 
-/** Waits until the island holding `at` (a component name: its first island) has hydrated; without `at`, every island that hydrates by itself. */
+/** Waits until the island holding `at` (its first match; a component name: its first island) has hydrated; without `at`, every island that hydrates by itself. */
 async function islandsHydrated(page: Page, at?: Locator | string): Promise<void> {
   let islands: Locator;
   if (at === undefined) {
@@ -78,7 +78,7 @@ async function islandsHydrated(page: Page, at?: Locator | string): Promise<void>
 export interface BrowserFixtures {
   signIn: (who: Credentials, onPage?: Page) => Promise<void>;
   asAdmin: Page;
-  /** A page-bound form; a Locator names its own page, so helpers working on other pages take this function as it is. */
+  /** A component name and the default read the test's page; a Locator brings its own, so a helper working on another page passes one. */
   hydrated: (at?: Locator | string) => Promise<void>;
 }
 
