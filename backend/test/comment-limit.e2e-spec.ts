@@ -2,7 +2,7 @@ import { DataSource } from 'typeorm';
 import { createTestApp, TestApp } from './helpers/app';
 import { api, err, uid } from './helpers/envelope';
 import { createFreshDatabase } from './helpers/fresh-database';
-import { redisServerBinary, RedisTestServer, startRedisServer } from './helpers/redis-server';
+import { redisServerForSuite, RedisTestServer, startRedisServer } from './helpers/redis-server';
 import { createAdmin, createReader, TestUser } from './helpers/users';
 
 /**
@@ -87,8 +87,7 @@ describe('Per-user comment limit: the day', () => {
   });
 });
 
-const binary = redisServerBinary();
-if (!binary) console.warn('comment-limit.e2e-spec: redis-server is not installed, the two-instance case is skipped');
+const binary = redisServerForSuite('comment-limit.e2e-spec', 'the two-instance case is skipped');
 (binary ? describe : describe.skip)('Per-user comment limit across instances (REDIS_URL)', () => {
   jest.setTimeout(120_000);
   let redis: RedisTestServer;

@@ -8,7 +8,7 @@ import { RedisService } from '../src/redis/redis.service';
 import { createTestApp, TestApp } from './helpers/app';
 import { api, ok, uid } from './helpers/envelope';
 import { createFreshDatabase } from './helpers/fresh-database';
-import { freePort, redisServerBinary, RedisTestServer, startRedisServer } from './helpers/redis-server';
+import { freePort, redisServerForSuite, RedisTestServer, startRedisServer } from './helpers/redis-server';
 import { createAdmin, TestUser } from './helpers/users';
 
 /**
@@ -16,11 +16,10 @@ import { createAdmin, TestUser } from './helpers/users';
  * process on one database and one Redis. Rate-limit counters are shared, a content change on one
  * instance drops the other's caches over pub/sub (each instance drops once), and while Redis is
  * away both keep answering (health 'degraded', limits in process, caches cleared every second)
- * until ioredis reconnects by itself. Skipped when redis-server is not installed here; CI
- * (.ci/run) installs Debian's redis-server, so it runs there.
+ * until ioredis reconnects by itself. Skipped when redis-server is not installed here; under CI
+ * a missing redis-server fails the suite (.ci/run installs Debian's redis-server).
  */
-const binary = redisServerBinary();
-if (!binary) console.warn('redis.e2e-spec: redis-server is not installed, skipped (apt-get install -y redis-server; CI installs it)');
+const binary = redisServerForSuite('redis.e2e-spec');
 const describeWithRedis = binary ? describe : describe.skip;
 
 const JWT_SECRET = 'redis-e2e-shared-secret-of-at-least-32-characters';

@@ -1,6 +1,7 @@
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test, type BrowserFixtures } from './fixtures';
 import { expectNoSeriousViolations } from './a11y';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, adminApi } from './admin-api';
+import { adminApi } from './admin-api';
 
 /**
  * axe-core on every page route of frontend/src/pages (and the states behind a click: form errors,
@@ -56,11 +57,6 @@ interface Route {
 }
 
 const pathOf = (route: Route) => route.path.replace('{post}', post.slug).replace('{tag}', tag.slug).replace('{unique}', unique).replace('{preview}', previewToken);
-
-/** Waits until the islands that hydrate without being scrolled to (client:load, client:idle) have. */
-async function islandsHydrated(page: Page): Promise<void> {
-  await expect(page.locator('astro-island[ssr]:not([client="visible"])')).toHaveCount(0);
-}
 
 const anonymousRoutes = (): Route[] => [
   { path: '/' },
@@ -161,10 +157,10 @@ const smallScreenSignedInRoutes = (): Route[] => [
   },
 ];
 
-async function scan(page: Page, route: Route, theme: 'light' | 'dark'): Promise<void> {
+async function scan(page: Page, route: Route, theme: 'light' | 'dark', hydrated: BrowserFixtures['hydrated']): Promise<void> {
   const response = await page.goto(pathOf(route));
   expect(response?.status(), `status of ${pathOf(route)}`).toBe(route.status ?? 200);
-  await islandsHydrated(page);
+  await hydrated();
   const html = expect(page.locator('html'), `the ${theme} theme is on`);
   await (theme === 'dark' ? html.toHaveClass(/(^|\s)dark(\s|$)/) : html.not.toHaveClass(/(^|\s)dark(\s|$)/));
   await route.act?.(page);
@@ -174,16 +170,13 @@ async function scan(page: Page, route: Route, theme: 'light' | 'dark'): Promise<
 /** One test per route: anonymous ones, then signed-in ones (as the seeded admin, a fresh session each). */
 function scanEach(theme: 'light' | 'dark', anonymous: Route[], signedIn: Route[]): void {
   for (const route of anonymous) {
-    test(route.label ?? route.path, async ({ page }) => {
-      await scan(page, route, theme);
+    test(route.label ?? route.path, async ({ page, hydrated }) => {
+      await scan(page, route, theme, hydrated);
     });
   }
   for (const route of signedIn) {
-    test(route.label ?? route.path, async ({ page }) => {
-      // page.request shares the context's cookies: the session cookies land in the browser.
-      const login = await page.request.post('/api/v1/auth/login', { data: { email: ADMIN_EMAIL, password: ADMIN_PASSWORD } });
-      expect(login.status(), await login.text()).toBe(200);
-      await scan(page, route, theme);
+    test(route.label ?? route.path, async ({ asAdmin: page, hydrated }) => {
+      await scan(page, route, theme, hydrated);
     });
   }
 }

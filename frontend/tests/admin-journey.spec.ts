@@ -1,5 +1,6 @@
-import { expect, test, type Browser, type Page } from '@playwright/test';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, adminApi } from './admin-api';
+import type { Browser, Page } from '@playwright/test';
+import { expect, test } from './fixtures';
+import { adminApi } from './admin-api';
 
 /**
  * The back-office journey of issue 11: an admin creates an author on /admin/users; the author
@@ -20,10 +21,6 @@ const REJECTION = `Please add sources ${unique}`;
 
 let readerId = 0;
 let tagId = 0;
-
-async function hydrated(page: Page): Promise<void> {
-  await expect(page.locator('astro-island[ssr]:not([client="visible"])')).toHaveCount(0, { timeout: 20_000 });
-}
 
 /** /admin's Recent Activity lists an entry of `type` whose text contains `text`. */
 async function expectRecentActivity(page: Page, type: string, text: string): Promise<void> {
@@ -55,14 +52,12 @@ test.beforeAll(async ({ playwright, baseURL }) => {
   await api.dispose();
 });
 
-test('an admin runs the back office from user creation to Recent Activity', async ({ page, browser, baseURL, request }) => {
+test('an admin runs the back office from user creation to Recent Activity', async ({ asAdmin: page, browser, baseURL, request, hydrated }) => {
   test.setTimeout(180_000);
-  const login = await page.request.post('/api/v1/auth/login', { data: { email: ADMIN_EMAIL, password: ADMIN_PASSWORD } });
-  expect(login.status(), await login.text()).toBe(200);
 
   // 1. The admin creates an author on /admin/users.
   await page.goto('/admin/users');
-  await hydrated(page);
+  await hydrated();
   await page.getByRole('button', { name: 'Add User' }).click();
   const addUser = page.getByRole('dialog', { name: 'Add User' });
   await addUser.getByLabel('Full name').fill(author.fullName);
@@ -91,7 +86,7 @@ test('an admin runs the back office from user creation to Recent Activity', asyn
 
   // 3. The admin rejects it with a reason on /admin/posts.
   await page.goto(`/admin/posts?search=${encodeURIComponent(post.title)}`);
-  await hydrated(page);
+  await hydrated();
   const row = page.locator(`tr[data-post-id="${postId}"]`);
   await expect(row).toHaveAttribute('data-status', 'PENDING_REVIEW');
   await row.getByRole('button', { name: 'Reject', exact: true }).click();
@@ -106,7 +101,7 @@ test('an admin runs the back office from user creation to Recent Activity', asyn
   const resubmitted = await submit();
   expect(resubmitted.status(), await resubmitted.text()).toBe(200);
   await page.goto(`/admin/posts?search=${encodeURIComponent(post.title)}`);
-  await hydrated(page);
+  await hydrated();
   await expect(row).toHaveAttribute('data-status', 'PENDING_REVIEW');
   await row.getByRole('button', { name: 'Approve', exact: true }).click();
   await expect(row).toHaveAttribute('data-status', 'PUBLISHED');
@@ -117,10 +112,10 @@ test('an admin runs the back office from user creation to Recent Activity', asyn
 
   // 4. The admin bans and unbans the reader.
   await page.goto(`/admin/users?search=${encodeURIComponent(reader.email)}`);
-  await hydrated(page);
+  await hydrated();
   await page.getByRole('link', { name: reader.fullName }).click();
   await expect(page).toHaveURL(`/admin/users/${readerId}`);
-  await hydrated(page);
+  await hydrated();
   await page.getByRole('button', { name: 'Ban User' }).click();
   const ban = page.getByRole('dialog', { name: 'Ban User' });
   await ban.getByLabel('Reason for the ban').fill(`Spam links ${unique}`);
@@ -132,7 +127,7 @@ test('an admin runs the back office from user creation to Recent Activity', asyn
   await expectRecentActivity(page, 'USER_BANNED', `${reader.fullName} was banned by`);
 
   await page.goto(`/admin/users/${readerId}`);
-  await hydrated(page);
+  await hydrated();
   await page.getByRole('button', { name: 'Unban User' }).click();
   const unban = page.getByRole('dialog', { name: 'Unban User' });
   await unban.getByLabel('Reason for lifting the ban').fill('Appeal accepted');
@@ -142,7 +137,7 @@ test('an admin runs the back office from user creation to Recent Activity', asyn
 
   // 5. The admin deactivates the tag on /admin/tags.
   await page.goto(`/admin/tags?search=${encodeURIComponent(tag.name)}`);
-  await hydrated(page);
+  await hydrated();
   const card = page.locator(`[data-tag-id="${tagId}"]`);
   await expect(card).toHaveAttribute('data-active', 'true');
   await card.getByRole('button', { name: 'Deactivate' }).click();

@@ -1,6 +1,7 @@
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import type { APIRequestContext, Page } from '@playwright/test';
+import { ADMIN, expect, test } from './fixtures';
 import { expectNoSeriousViolations } from './a11y';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, adminApi, apiAs } from './admin-api';
+import { adminApi, apiAs } from './admin-api';
 
 /**
  * /admin/posts (spec 001 §2, §4, §5, §8, §9): access rules, the list's filters, sort, page size,
@@ -69,11 +70,6 @@ async function statusOf(admin: APIRequestContext, id: number): Promise<string> {
   return ((await answer.json()).data as { status: string }).status;
 }
 
-async function signInAdmin(page: Page): Promise<void> {
-  const login = await page.request.post('/api/v1/auth/login', { data: { email: ADMIN_EMAIL, password: ADMIN_PASSWORD } });
-  expect(login.status(), await login.text()).toBe(200);
-}
-
 /** The list filtered to one post by its unique title, hydrated. */
 async function openRow(page: Page, post: CreatedPost) {
   await page.goto(`/admin/posts?search=${encodeURIComponent(post.title)}`);
@@ -125,9 +121,8 @@ test.describe('access', () => {
     await expect(page).toHaveURL(/\/login\?callback=%2Fadmin%2Fposts%3Fstatus%3Ddraft$/);
   });
 
-  test('signed-in users below ADMIN see Access Denied (HTTP 200) on every mode', async ({ page }) => {
-    const login = await page.request.post('/api/v1/auth/login', { data: { email: uma.email, password: PASSWORD } });
-    expect(login.status()).toBe(200);
+  test('signed-in users below ADMIN see Access Denied (HTTP 200) on every mode', async ({ page, signIn }) => {
+    await signIn({ email: uma.email, password: PASSWORD });
     for (const path of ['/admin/posts', '/admin/posts/new', `/admin/posts/${posts.publish.id}/edit`, `/admin/posts/${posts.publish.id}/preview`]) {
       const response = await page.goto(path);
       expect(response?.status(), path).toBe(200);
@@ -139,10 +134,10 @@ test.describe('access', () => {
 });
 
 test.describe('list', () => {
-  test('renders from the address without JavaScript: search, sort, size, chips and pager', async ({ browser, baseURL }) => {
+  test('renders from the address without JavaScript: search, sort, size, chips and pager', async ({ browser, baseURL, signIn }) => {
     const context = await browser.newContext({ baseURL, javaScriptEnabled: false });
     const page = await context.newPage();
-    await signInAdmin(page);
+    await signIn(ADMIN, page);
     const response = await page.goto(`/admin/posts?search=${PAGER_WORD}&sortBy=title&sortDir=asc&size=5`);
     expect(response?.status()).toBe(200);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Post Management');
@@ -178,8 +173,7 @@ test.describe('list', () => {
     await context.close();
   });
 
-  test('filters, sort, size, chips and the pager work in place', async ({ page }) => {
-    await signInAdmin(page);
+  test('filters, sort, size, chips and the pager work in place', async ({ asAdmin: page }) => {
     await page.goto('/admin/posts');
     await expect(page.getByRole('button', { name: 'Apply' })).toBeVisible();
     const titles = page.locator('tbody th[scope="row"] a');
@@ -235,8 +229,7 @@ test.describe('list', () => {
     await expect(page.getByLabel('Status', { exact: true })).toHaveValue('pending_review');
   });
 
-  test('the jump box takes a page between 1 and the total', async ({ page }) => {
-    await signInAdmin(page);
+  test('the jump box takes a page between 1 and the total', async ({ asAdmin: page }) => {
     await page.goto(`/admin/posts?search=${PAGER_WORD}&size=5&sortBy=title&sortDir=asc`);
     const pager = page.getByRole('navigation', { name: 'Posts pages' });
     await expect(page.locator('tbody tr').first().getByRole('button', { name: 'Delete' })).toBeEnabled();
@@ -254,8 +247,7 @@ test.describe('list', () => {
 });
 
 test.describe('actions', () => {
-  test('Approve publishes a pending post', async ({ page }) => {
-    await signInAdmin(page);
+  test('Approve publishes a pending post', async ({ asAdmin: page }) => {
     const row = await openRow(page, posts.approve);
     await expect(row.getByTestId('post-status')).toHaveText('Pending Review');
     await row.getByRole('button', { name: 'Approve', exact: true }).click();
@@ -265,8 +257,7 @@ test.describe('actions', () => {
     expect(await statusOf(admin, posts.approve.id)).toBe('PUBLISHED');
   });
 
-  test('Reject asks for a reason (pre-filled suggestion; empty is refused)', async ({ page }) => {
-    await signInAdmin(page);
+  test('Reject asks for a reason (pre-filled suggestion; empty is refused)', async ({ asAdmin: page }) => {
     const row = await openRow(page, posts.reject);
     await row.getByRole('button', { name: 'Reject', exact: true }).click();
     const dialog = page.getByRole('dialog', { name: 'Reject Post' });
@@ -288,8 +279,7 @@ test.describe('actions', () => {
     expect(history[0]).toMatchObject({ status: 'REJECTED', rejectionReason: `Cite your sources ${unique}` });
   });
 
-  test('Detailed Review: decision and reason required, history shown, Esc closes, approve with notes', async ({ page }) => {
-    await signInAdmin(page);
+  test('Detailed Review: decision and reason required, history shown, Esc closes, approve with notes', async ({ asAdmin: page }) => {
     const row = await openRow(page, posts.review);
     const opener = row.getByRole('button', { name: 'Detailed Review' });
     await opener.click();
@@ -331,8 +321,7 @@ test.describe('actions', () => {
     expect(history[0].adminNotes).toBe(`Checked the intro ${unique}`);
   });
 
-  test('Approve Now publishes a rejected post', async ({ page }) => {
-    await signInAdmin(page);
+  test('Approve Now publishes a rejected post', async ({ asAdmin: page }) => {
     const row = await openRow(page, posts.approveNow);
     await expect(row.getByTestId('post-status')).toHaveText('Rejected');
     await expect(row.getByRole('button', { name: 'Approve', exact: true })).toHaveCount(0);
@@ -341,8 +330,7 @@ test.describe('actions', () => {
     expect(await statusOf(admin, posts.approveNow.id)).toBe('PUBLISHED');
   });
 
-  test('Publish (draft → published) and Archive (published → archived)', async ({ page }) => {
-    await signInAdmin(page);
+  test('Publish (draft → published) and Archive (published → archived)', async ({ asAdmin: page }) => {
     let row = await openRow(page, posts.publish);
     await row.getByRole('button', { name: 'Publish' }).click();
     await expect(page.getByRole('status').filter({ hasText: 'Post published' })).toBeVisible();
@@ -356,8 +344,7 @@ test.describe('actions', () => {
     expect(await statusOf(admin, posts.archive.id)).toBe('ARCHIVED');
   });
 
-  test('Delete asks first; Cancel keeps the post, Delete removes it (204)', async ({ page }) => {
-    await signInAdmin(page);
+  test('Delete asks first; Cancel keeps the post, Delete removes it (204)', async ({ asAdmin: page }) => {
     const row = await openRow(page, posts.delete);
     await row.getByRole('button', { name: 'Delete' }).click();
     const dialog = page.getByRole('alertdialog', { name: 'Delete post?' });
@@ -375,8 +362,7 @@ test.describe('actions', () => {
     expect((await admin.get(`/api/v1/blog/posts/${posts.delete.id}`)).status()).toBe(404);
   });
 
-  test('failures show the toasts: Update Failed, Review Failed, Delete Failed', async ({ page }) => {
-    await signInAdmin(page);
+  test('failures show the toasts: Update Failed, Review Failed, Delete Failed', async ({ asAdmin: page }) => {
     let row = await openRow(page, posts.updateFails);
     // The post goes away behind the list's back: the update answers 404.
     expect((await admin.delete(`/api/v1/blog/posts/${posts.updateFails.id}`)).status()).toBe(204);
@@ -400,12 +386,11 @@ test.describe('actions', () => {
 });
 
 test.describe('create, edit and preview', () => {
-  test('New Post through the editor: saved as published, back on the list with the notice', async ({ page }) => {
-    await signInAdmin(page);
+  test('New Post through the editor: saved as published, back on the list with the notice', async ({ asAdmin: page, hydrated }) => {
     const response = await page.goto('/admin/posts/new');
     expect(response?.status()).toBe(200);
     const editor = page.getByTestId('post-editor');
-    await expect(editor).toHaveAttribute('data-hydrated', 'true');
+    await hydrated(editor);
     await expectNoSeriousViolations(page, '/admin/posts/new');
     const title = `Admin created ${unique}`;
     await editor.getByLabel('Title', { exact: true }).fill(title);
@@ -421,13 +406,12 @@ test.describe('create, edit and preview', () => {
     posts.created = { id: found[0].id, title, slug: found[0].slug };
   });
 
-  test('Edit loads the post, saves it and the list says it was updated; Esc goes back', async ({ page }) => {
-    await signInAdmin(page);
+  test('Edit loads the post, saves it and the list says it was updated; Esc goes back', async ({ asAdmin: page, hydrated }) => {
     const post = await adminPost(admin, 'edit', `Edit me ${unique}`);
     const response = await page.goto(`/admin/posts/${post.id}/edit`);
     expect(response?.status()).toBe(200);
     const editor = page.getByTestId('post-editor');
-    await expect(editor).toHaveAttribute('data-hydrated', 'true');
+    await hydrated(editor);
     await expect(editor.getByLabel('Title', { exact: true })).toHaveValue(post.title);
     await expectNoSeriousViolations(page, '/admin/posts/{id}/edit');
     await editor.getByLabel('Title', { exact: true }).fill(`Edited ${unique}`);
@@ -438,13 +422,12 @@ test.describe('create, edit and preview', () => {
     expect(saved).toMatchObject({ title: `Edited ${unique}`, slug: post.slug });
 
     await page.goto(`/admin/posts/${post.id}/edit`);
-    await expect(editor).toHaveAttribute('data-hydrated', 'true');
+    await hydrated(editor);
     await page.keyboard.press('Escape');
     await expect(page).toHaveURL(/\/admin\/posts$/);
   });
 
-  test('an unknown post shows Load Failed (404)', async ({ page }) => {
-    await signInAdmin(page);
+  test('an unknown post shows Load Failed (404)', async ({ asAdmin: page }) => {
     for (const path of ['/admin/posts/2147483000/edit', '/admin/posts/2147483000/preview']) {
       const response = await page.goto(path);
       expect(response?.status(), path).toBe(404);
@@ -454,8 +437,7 @@ test.describe('create, edit and preview', () => {
     }
   });
 
-  test('Preview shows the saved post; Close Preview goes to the list, or back to the editor it came from', async ({ page }) => {
-    await signInAdmin(page);
+  test('Preview shows the saved post; Close Preview goes to the list, or back to the editor it came from', async ({ asAdmin: page }) => {
     const post = posts.archive;
     await page.goto(`/admin/posts/${post.id}/preview`);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(post.title);
@@ -470,9 +452,9 @@ test.describe('create, edit and preview', () => {
 
 test.describe('accessibility', () => {
   for (const theme of ['light', 'dark'] as const) {
-    test(`axe: /admin/posts (${theme})`, async ({ page }) => {
+    test(`axe: /admin/posts (${theme})`, async ({ page, signIn }) => {
       await page.emulateMedia({ colorScheme: theme });
-      await signInAdmin(page);
+      await signIn(ADMIN);
       await page.goto(`/admin/posts?search=${PAGER_WORD}&size=5`);
       await expect(page.locator('tbody tr').first().getByRole('button', { name: 'Delete' })).toBeEnabled();
       await expectNoSeriousViolations(page, `/admin/posts (${theme})`);
@@ -481,8 +463,7 @@ test.describe('accessibility', () => {
     });
   }
 
-  test('keyboard: filters, header sort and row actions are reachable with Tab', async ({ page }) => {
-    await signInAdmin(page);
+  test('keyboard: filters, header sort and row actions are reachable with Tab', async ({ asAdmin: page }) => {
     await page.goto(`/admin/posts?search=${PAGER_WORD}&size=5`);
     await expect(page.locator('tbody tr').first().getByRole('button', { name: 'Delete' })).toBeEnabled();
     await page.getByLabel('Search posts').focus();

@@ -1,6 +1,7 @@
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import type { APIRequestContext, Page } from '@playwright/test';
+import { ADMIN, expect, test } from './fixtures';
 import { expectNoSeriousViolations } from './a11y';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, adminApi } from './admin-api';
+import { adminApi } from './admin-api';
 
 /**
  * /admin/tags (spec 001 §2, §4, §5, §8, §9): access rules, the card grid's search, filters and
@@ -40,11 +41,6 @@ async function createTag(key: string, name: string, extra: object = {}): Promise
 async function tagOf(id: number): Promise<{ isActive: boolean; name: string; description: string | null; status: number }> {
   const answer = await admin.get(`/api/v1/blog/tags/${id}`);
   return { ...((answer.ok() ? (await answer.json()).data : {}) as { isActive: boolean; name: string; description: string | null }), status: answer.status() };
-}
-
-async function signInAdmin(page: Page): Promise<void> {
-  const login = await page.request.post('/api/v1/auth/login', { data: { email: ADMIN_EMAIL, password: ADMIN_PASSWORD } });
-  expect(login.status(), await login.text()).toBe(200);
 }
 
 /** The grid narrowed to one tag by its unique name, hydrated; `filter` all shows inactive ones too. */
@@ -96,9 +92,8 @@ test.describe('access', () => {
     await expect(page).toHaveURL(/\/login\?callback=%2Fadmin%2Ftags%2Fnew$/);
   });
 
-  test('signed-in users below ADMIN see Access Denied (HTTP 200) on every mode', async ({ page }) => {
-    const login = await page.request.post('/api/v1/auth/login', { data: { email: uma.email, password: PASSWORD } });
-    expect(login.status()).toBe(200);
+  test('signed-in users below ADMIN see Access Denied (HTTP 200) on every mode', async ({ page, signIn }) => {
+    await signIn({ email: uma.email, password: PASSWORD });
     for (const path of ['/admin/tags', '/admin/tags/new', `/admin/tags/${tags.edit.id}/edit`, `/admin/tags/${tags.many.id}/posts`]) {
       const response = await page.goto(path);
       expect(response?.status(), path).toBe(200);
@@ -109,10 +104,10 @@ test.describe('access', () => {
 });
 
 test.describe('list', () => {
-  test('renders from the address without JavaScript: search, filter, size and pager', async ({ browser, baseURL }) => {
+  test('renders from the address without JavaScript: search, filter, size and pager', async ({ browser, baseURL, signIn }) => {
     const context = await browser.newContext({ baseURL, javaScriptEnabled: false });
     const page = await context.newPage();
-    await signInAdmin(page);
+    await signIn(ADMIN, page);
     const response = await page.goto(`/admin/tags?search=${GRID}&size=5&sortBy=name&sortDir=asc`);
     expect(response?.status()).toBe(200);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Tag Management');
@@ -133,8 +128,7 @@ test.describe('list', () => {
     await context.close();
   });
 
-  test('search, filters, sort and the pager work in place', async ({ page }) => {
-    await signInAdmin(page);
+  test('search, filters, sort and the pager work in place', async ({ asAdmin: page }) => {
     await page.goto('/admin/tags');
     const names = page.locator('[data-testid="tag-grid"] h3');
     await expect(page.getByRole('button', { name: 'Apply' })).toBeVisible();
@@ -164,8 +158,7 @@ test.describe('list', () => {
 });
 
 test.describe('actions', () => {
-  test('Deactivate and Activate a tag', async ({ page }) => {
-    await signInAdmin(page);
+  test('Deactivate and Activate a tag', async ({ asAdmin: page }) => {
     const card = await openCard(page, tags.toggle);
     await expect(card.getByTestId('tag-status')).toHaveText('Active');
     await card.getByRole('button', { name: 'Deactivate' }).click();
@@ -177,8 +170,7 @@ test.describe('actions', () => {
     expect((await tagOf(tags.toggle.id)).isActive).toBe(true);
   });
 
-  test('Delete asks first and removes an unused tag', async ({ page }) => {
-    await signInAdmin(page);
+  test('Delete asks first and removes an unused tag', async ({ asAdmin: page }) => {
     const card = await openCard(page, tags.spare);
     await card.getByRole('button', { name: 'Delete' }).click();
     const dialog = page.getByRole('alertdialog', { name: 'Delete tag?' });
@@ -194,8 +186,7 @@ test.describe('actions', () => {
     expect((await tagOf(tags.spare.id)).status).toBe(404);
   });
 
-  test('deleting a tag in use offers deactivation instead', async ({ page }) => {
-    await signInAdmin(page);
+  test('deleting a tag in use offers deactivation instead', async ({ asAdmin: page }) => {
     const card = await openCard(page, tags.used);
     await expect(card.getByTestId('tag-post-count')).toHaveText(`${MANY_POSTS + 1} posts`);
     // The card counts its posts: the offer comes at once, without the delete confirmation.
@@ -210,8 +201,7 @@ test.describe('actions', () => {
     expect(after).toMatchObject({ status: 200, isActive: false });
   });
 
-  test('a tag that got its first post after the list was read: the refused delete (409) ends in the same offer', async ({ page }) => {
-    await signInAdmin(page);
+  test('a tag that got its first post after the list was read: the refused delete (409) ends in the same offer', async ({ asAdmin: page }) => {
     const late = await createTag('late', `Late ${unique}`);
     const card = await openCard(page, late);
     await expect(card.getByTestId('tag-post-count')).toHaveText('0 posts');
@@ -225,8 +215,7 @@ test.describe('actions', () => {
 });
 
 test.describe('tag editor', () => {
-  test('create: checks, slug from the name, badge, Ctrl+S saves and the list says so', async ({ page }) => {
-    await signInAdmin(page);
+  test('create: checks, slug from the name, badge, Ctrl+S saves and the list says so', async ({ asAdmin: page }) => {
     await page.goto('/admin/tags/new');
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Create Tag');
     await expect(page.getByTestId('auth-badge')).toHaveText('Authenticated');
@@ -261,8 +250,7 @@ test.describe('tag editor', () => {
     expect(found).toEqual([expect.objectContaining({ name: `Đà Lạt Trips ${unique}`, slug: `dalat-${unique}`, color: '#10b981', description: 'Trips to the highlands.' })]);
   });
 
-  test('edit: a taken name is refused on its field, Esc goes back, Save Changes updates', async ({ page }) => {
-    await signInAdmin(page);
+  test('edit: a taken name is refused on its field, Esc goes back, Save Changes updates', async ({ asAdmin: page }) => {
     const response = await page.goto(`/admin/tags/${tags.edit.id}/edit`);
     expect(response?.status()).toBe(200);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Edit Tag');
@@ -290,8 +278,7 @@ test.describe('tag editor', () => {
     await expect(page).toHaveURL(/\/admin\/tags$/);
   });
 
-  test('an unknown tag shows the load failure with HTTP 404', async ({ page }) => {
-    await signInAdmin(page);
+  test('an unknown tag shows the load failure with HTTP 404', async ({ asAdmin: page }) => {
     const response = await page.goto('/admin/tags/2147483000/edit');
     expect(response?.status()).toBe(404);
     await expect(page.getByRole('alert')).toContainText('Failed to load tags');
@@ -300,8 +287,7 @@ test.describe('tag editor', () => {
 });
 
 test.describe('posts tagged with', () => {
-  test('Back to Tags, Refresh and the numbered pager with First, Last and the go-to box', async ({ page }) => {
-    await signInAdmin(page);
+  test('Back to Tags, Refresh and the numbered pager with First, Last and the go-to box', async ({ asAdmin: page }) => {
     const path = `/admin/tags/${tags.many.id}/posts`;
     const response = await page.goto(path);
     expect(response?.status()).toBe(200);
@@ -338,8 +324,7 @@ test.describe('posts tagged with', () => {
     await expect(page).toHaveURL(/\/admin\/tags$/);
   });
 
-  test('an inactive tag says why nothing is listed', async ({ page }) => {
-    await signInAdmin(page);
+  test('an inactive tag says why nothing is listed', async ({ asAdmin: page }) => {
     await page.goto(`/admin/tags/${tags.quiet.id}/posts`);
     await expect(page.getByText('This tag is inactive')).toBeVisible();
     await expect(page.getByRole('link', { name: 'Edit Tag' }).first()).toHaveAttribute('href', `/admin/tags/${tags.quiet.id}/edit`);
@@ -348,9 +333,9 @@ test.describe('posts tagged with', () => {
 
 test.describe('accessibility', () => {
   for (const theme of ['light', 'dark'] as const) {
-    test(`axe: /admin/tags (${theme})`, async ({ page }) => {
+    test(`axe: /admin/tags (${theme})`, async ({ page, signIn }) => {
       await page.emulateMedia({ colorScheme: theme });
-      await signInAdmin(page);
+      await signIn(ADMIN);
       await page.goto(`/admin/tags?search=${GRID}&filter=all`);
       await expect(page.locator('[data-testid="tag-grid"] li').first().getByRole('button', { name: 'Delete' })).toBeEnabled();
       await expectNoSeriousViolations(page, `/admin/tags (${theme})`);
@@ -359,8 +344,7 @@ test.describe('accessibility', () => {
     });
   }
 
-  test('keyboard: the card actions are reachable and the delete dialog traps focus', async ({ page }) => {
-    await signInAdmin(page);
+  test('keyboard: the card actions are reachable and the delete dialog traps focus', async ({ asAdmin: page }) => {
     await openCard(page, tags.existing);
     await page.getByLabel('Search tags').focus();
     const reached: string[] = [];

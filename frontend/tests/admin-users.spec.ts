@@ -1,6 +1,7 @@
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import type { APIRequestContext, Page } from '@playwright/test';
+import { expect, test, type BrowserFixtures } from './fixtures';
 import { expectNoSeriousViolations } from './a11y';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, adminApi } from './admin-api';
+import { adminApi } from './admin-api';
 
 /**
  * The admin dashboard and user administration (spec 001 §2 'Admin dashboard' and 'Admin users',
@@ -55,18 +56,6 @@ async function getUser(api: APIRequestContext, id: number): Promise<ApiUser> {
   return (await response.json()).data as ApiUser;
 }
 
-/** Signs the browser in: the login answer's cookies land in the page's context. */
-async function signIn(page: Page, email: string, password: string): Promise<void> {
-  const login = await page.request.post('/api/v1/auth/login', { data: { email, password } });
-  expect(login.status(), await login.text()).toBe(200);
-}
-const signInAdmin = (page: Page) => signIn(page, ADMIN_EMAIL, ADMIN_PASSWORD);
-
-/** Waits until the page's React islands (all but client:visible ones) have hydrated. */
-async function hydrated(page: Page): Promise<void> {
-  await expect(page.locator('astro-island[ssr]:not([client="visible"])')).toHaveCount(0, { timeout: 20_000 });
-}
-
 let api: APIRequestContext;
 
 test.beforeAll(async ({ playwright, baseURL }) => {
@@ -97,8 +86,8 @@ test.describe('access', () => {
   });
 
   for (const who of [reader, author]) {
-    test(`${who === reader ? 'a reader' : 'an author'} is sent from /admin to / and sees Access Denied on the user pages`, async ({ page }) => {
-      await signIn(page, who.email, PASSWORD);
+    test(`${who === reader ? 'a reader' : 'an author'} is sent from /admin to / and sees Access Denied on the user pages`, async ({ page, signIn }) => {
+      await signIn({ email: who.email, password: PASSWORD });
       await page.goto('/admin');
       await expect(page).toHaveURL('/');
       for (const path of ['/admin/users', `/admin/users/${pagerIds[0]}`]) {
@@ -126,8 +115,7 @@ async function dashboardFigures(page: Page) {
 }
 
 test.describe('/admin', () => {
-  test('shows the real figures: cards, user statistics with whole percentages, recent activity', async ({ page }) => {
-    await signInAdmin(page);
+  test('shows the real figures: cards, user statistics with whole percentages, recent activity', async ({ asAdmin: page }) => {
     const response = await page.goto('/admin');
     expect(response?.status()).toBe(200);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Admin Dashboard');
@@ -156,8 +144,7 @@ test.describe('/admin', () => {
     await expect(page.getByRole('heading', { name: 'Recent Activity' })).toBeVisible();
   });
 
-  test('the activity chart draws the last 30 days and has them as a table', async ({ page }) => {
-    await signInAdmin(page);
+  test('the activity chart draws the last 30 days and has them as a table', async ({ asAdmin: page }) => {
     await page.goto('/admin');
     const section = page.getByTestId('activity-section');
     await section.scrollIntoViewIfNeeded();
@@ -187,10 +174,9 @@ test.describe('/admin', () => {
 });
 
 test.describe('/admin/users list', () => {
-  test('a table sorted newest first; column headers sort and announce it', async ({ page }) => {
-    await signInAdmin(page);
+  test('a table sorted newest first; column headers sort and announce it', async ({ asAdmin: page, hydrated }) => {
     await page.goto(`/admin/users?search=${encodeURIComponent(MARKER)}`);
-    await hydrated(page);
+    await hydrated();
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('User Management');
     await expect(page.getByTestId('users-total')).toHaveText(`${PAGER_USERS} users`);
     const table = page.getByRole('table');
@@ -217,10 +203,9 @@ test.describe('/admin/users list', () => {
     await expect(row.locator('[data-status]')).toHaveText('Active');
   });
 
-  test('search applies itself after typing; status, verification and role filters; Clear filters', async ({ page }) => {
-    await signInAdmin(page);
+  test('search applies itself after typing; status, verification and role filters; Clear filters', async ({ asAdmin: page, hydrated }) => {
     await page.goto('/admin/users');
-    await hydrated(page);
+    await hydrated();
     await page.getByLabel('Search users').pressSequentially(MARKER, { delay: 20 });
     await expect(page).toHaveURL(new RegExp(`search=${encodeURIComponent(MARKER).replace(/%20/g, '(\\+|%20)')}`));
     await expect(page.getByTestId('users-total')).toHaveText(`${PAGER_USERS} users`);
@@ -254,10 +239,9 @@ test.describe('/admin/users list', () => {
     await expect(page.getByText('No users found')).toBeVisible();
   });
 
-  test("a failed read says 'Search failed' or 'Failed to load users', and Try Again reads again", async ({ page }) => {
-    await signInAdmin(page);
+  test("a failed read says 'Search failed' or 'Failed to load users', and Try Again reads again", async ({ asAdmin: page, hydrated }) => {
     await page.goto('/admin/users');
-    await hydrated(page);
+    await hydrated();
     const usersList = (url: URL) => url.pathname === '/api/v1/admin/users';
     await page.route(usersList, (route) => route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ success: false, data: null, message: 'Service temporarily unavailable. Please try again later.', status: 503, errors: null }) }));
     await page.getByLabel('Search users').fill(MARKER);
@@ -271,10 +255,9 @@ test.describe('/admin/users list', () => {
     await expect(page.getByRole('table')).toBeVisible();
   });
 
-  test('the pager: 11 pages of 5, a window of 5 numbers, the jump box checks 1..11', async ({ page }) => {
-    await signInAdmin(page);
+  test('the pager: 11 pages of 5, a window of 5 numbers, the jump box checks 1..11', async ({ asAdmin: page, hydrated }) => {
     await page.goto(`/admin/users?search=${encodeURIComponent(MARKER)}&size=5`);
-    await hydrated(page);
+    await hydrated();
     const pager = page.getByRole('navigation', { name: 'Users pages' });
     await expect(pager).toContainText('Page 1 of 11');
     await expect(pager.getByRole('link', { name: /^Page \d+$/ })).toHaveText(['1', '2', '3', '4', '5']);
@@ -302,14 +285,13 @@ test.describe('/admin/users list', () => {
     await expect(page).toHaveURL(/page=11/);
   });
 
-  test('a row opens the details; Back to Users returns to the list as it was', async ({ page }) => {
-    await signInAdmin(page);
+  test('a row opens the details; Back to Users returns to the list as it was', async ({ asAdmin: page, hydrated }) => {
     await page.goto(`/admin/users?search=${encodeURIComponent(MARKER)}&sortBy=fullName&sortDir=asc`);
-    await hydrated(page);
+    await hydrated();
     await page.locator(`tr[data-user-row="${pagerIds[3]}"] td`).nth(1).click();
     await expect(page).toHaveURL(`/admin/users/${pagerIds[3]}`);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(pagerName(3));
-    await hydrated(page);
+    await hydrated();
     await page.getByRole('link', { name: 'Back to Users' }).click();
     await expect(page).toHaveURL(/\/admin\/users\?search=[^&]+&sortBy=fullName&sortDir=asc$/);
 
@@ -320,18 +302,17 @@ test.describe('/admin/users list', () => {
 });
 
 test.describe('Add User', () => {
-  async function openDialog(page: Page) {
+  async function openDialog(page: Page, hydrated: BrowserFixtures['hydrated']) {
     await page.goto('/admin/users');
-    await hydrated(page);
+    await hydrated();
     await page.getByRole('button', { name: 'Add User' }).click();
     const dialog = page.getByRole('dialog', { name: 'Add User' });
     await expect(dialog).toBeVisible();
     return dialog;
   }
 
-  test('defaults, each rule and message in order, the last role stays, Escape closes, focus stays inside', async ({ page }) => {
-    await signInAdmin(page);
-    const dialog = await openDialog(page);
+  test('defaults, each rule and message in order, the last role stays, Escape closes, focus stays inside', async ({ asAdmin: page, hydrated }) => {
+    const dialog = await openDialog(page, hydrated);
     await expect(dialog.getByLabel('Full name')).toBeFocused();
     await expect(dialog.getByRole('checkbox', { name: 'User' })).toBeChecked();
     await expect(dialog.getByRole('checkbox', { name: 'Author' })).not.toBeChecked();
@@ -393,9 +374,8 @@ test.describe('Add User', () => {
     await expect(page.getByRole('button', { name: 'Add User' })).toBeFocused();
   });
 
-  test('creates the user (e-mail trimmed and lower-cased), closes after 1.5 s and refreshes the list', async ({ page }) => {
-    await signInAdmin(page);
-    const dialog = await openDialog(page);
+  test('creates the user (e-mail trimmed and lower-cased), closes after 1.5 s and refreshes the list', async ({ asAdmin: page, hydrated, signIn }) => {
+    const dialog = await openDialog(page, hydrated);
     const name = `Added ${unique}`;
     await dialog.getByLabel('Full name').fill(`  ${name} `);
     await dialog.getByLabel('Email', { exact: true }).fill(`  Added-${unique}@Inkwell.TEST `);
@@ -415,14 +395,12 @@ test.describe('Add User', () => {
     expect(user).toMatchObject({ fullName: name, email: `added-${unique}@inkwell.test`, status: 'ACTIVE', isVerified: true });
     expect(user.roles.map((role) => role.name).sort()).toEqual(['AUTHOR', 'USER']);
     // The new account signs in with its password.
-    const login = await page.request.post('/api/v1/auth/login', { data: { email: `added-${unique}@inkwell.test`, password: PASSWORD } });
-    expect(login.status()).toBe(200);
+    await signIn({ email: `added-${unique}@inkwell.test`, password: PASSWORD });
   });
 });
 
 test.describe('user details', () => {
-  test('unknown and malformed ids are User not found (404)', async ({ page }) => {
-    await signInAdmin(page);
+  test('unknown and malformed ids are User not found (404)', async ({ asAdmin: page }) => {
     for (const path of ['/admin/users/999999999', '/admin/users/abc']) {
       const response = await page.goto(path);
       expect(response?.status(), path).toBe(404);
@@ -431,11 +409,10 @@ test.describe('user details', () => {
     }
   });
 
-  test('ban needs a reason, Cancel and Escape abort; ban shows its details and the trail; unban', async ({ page }) => {
+  test('ban needs a reason, Cancel and Escape abort; ban shows its details and the trail; unban', async ({ asAdmin: page, hydrated }) => {
     const id = pagerIds[4];
-    await signInAdmin(page);
     await page.goto(`/admin/users/${id}`);
-    await hydrated(page);
+    await hydrated();
     await expect(page.getByTestId('user-badges').locator('[data-status]')).toHaveText('Active');
     await expect(page.getByTestId('ban-details')).toHaveCount(0);
 
@@ -472,7 +449,7 @@ test.describe('user details', () => {
     // Ban details are rendered on the server too.
     await page.reload();
     await expect(page.getByTestId('ban-details')).toContainText(`Spam ${unique}`);
-    await hydrated(page);
+    await hydrated();
 
     await page.getByRole('button', { name: 'Unban User' }).click();
     dialog = page.getByRole('dialog', { name: 'Unban User' });
@@ -487,11 +464,10 @@ test.describe('user details', () => {
     expect((await getUser(api, id)).status).toBe('ACTIVE');
   });
 
-  test('a failed ban shows the server message', async ({ page }) => {
-    await signInAdmin(page);
+  test('a failed ban shows the server message', async ({ asAdmin: page, hydrated }) => {
     const self = (await (await api.get('/api/v1/users/profile')).json()).data as { id: number };
     await page.goto(`/admin/users/${self.id}`);
-    await hydrated(page);
+    await hydrated();
     await page.getByRole('button', { name: 'Ban User' }).click();
     const dialog = page.getByRole('dialog', { name: 'Ban User' });
     await dialog.getByLabel('Reason for the ban').fill('Trying');
@@ -499,12 +475,11 @@ test.describe('user details', () => {
     await expect(dialog.getByRole('alert')).toHaveText('You cannot ban your own account.');
   });
 
-  test('Generate Password asks first, shows the password once with Copy, and it signs in', async ({ page, context }) => {
+  test('Generate Password asks first, shows the password once with Copy, and it signs in', async ({ asAdmin: page, context, hydrated, signIn }) => {
     const id = pagerIds[8];
     await context.grantPermissions(['clipboard-read', 'clipboard-write']);
-    await signInAdmin(page);
     await page.goto(`/admin/users/${id}`);
-    await hydrated(page);
+    await hydrated();
 
     await page.getByRole('button', { name: 'Generate Password' }).click();
     let dialog = page.getByRole('alertdialog', { name: 'Generate New Password' });
@@ -532,15 +507,13 @@ test.describe('user details', () => {
     await expect(page.getByRole('alertdialog', { name: 'Generate New Password' })).toBeVisible();
     await page.keyboard.press('Escape');
 
-    const login = await page.request.post('/api/v1/auth/login', { data: { email: `pager-08-${unique}@inkwell.test`, password } });
-    expect(login.status(), await login.text()).toBe(200);
+    await signIn({ email: `pager-08-${unique}@inkwell.test`, password });
   });
 
-  test('Edit changes the name, roles and status; the last role stays', async ({ page }) => {
+  test('Edit changes the name, roles and status; the last role stays', async ({ asAdmin: page, hydrated }) => {
     const id = pagerIds[6];
-    await signInAdmin(page);
     await page.goto(`/admin/users/${id}`);
-    await hydrated(page);
+    await hydrated();
     await page.getByRole('button', { name: 'Edit' }).click();
     const dialog = page.getByRole('dialog', { name: 'Edit User' });
     await expect(dialog.getByLabel('Full name')).toHaveValue(pagerName(6));
@@ -573,8 +546,7 @@ for (const theme of ['light', 'dark'] as const) {
     // Several full axe scans per test on a busy 2-core machine.
     test.describe.configure({ timeout: 90_000 });
 
-    test(`/admin (${theme})`, async ({ page }) => {
-      await signInAdmin(page);
+    test(`/admin (${theme})`, async ({ asAdmin: page }) => {
       await page.goto('/admin');
       await page.getByTestId('activity-section').scrollIntoViewIfNeeded();
       await expect(page.getByTestId('activity-chart').locator('canvas')).toBeAttached({ timeout: 20_000 });
@@ -583,10 +555,9 @@ for (const theme of ['light', 'dark'] as const) {
       await expectNoSeriousViolations(page, `/admin with the activity table (${theme})`);
     });
 
-    test(`/admin/users and Add User (${theme})`, async ({ page }) => {
-      await signInAdmin(page);
+    test(`/admin/users and Add User (${theme})`, async ({ asAdmin: page, hydrated }) => {
       await page.goto(`/admin/users?search=${encodeURIComponent(MARKER)}&size=5`);
-      await hydrated(page);
+      await hydrated();
       await expectNoSeriousViolations(page, `/admin/users (${theme})`);
       await page.getByRole('button', { name: 'Add User' }).click();
       await page.getByRole('dialog', { name: 'Add User' }).getByRole('button', { name: 'Create User' }).click();
@@ -594,10 +565,9 @@ for (const theme of ['light', 'dark'] as const) {
       await expectNoSeriousViolations(page, `/admin/users with Add User (${theme})`);
     });
 
-    test(`/admin/users/{id} and its dialogs (${theme})`, async ({ page }) => {
-      await signInAdmin(page);
+    test(`/admin/users/{id} and its dialogs (${theme})`, async ({ asAdmin: page, hydrated }) => {
       await page.goto(`/admin/users/${pagerIds[7]}`);
-      await hydrated(page);
+      await hydrated();
       await expectNoSeriousViolations(page, `/admin/users/{id} (${theme})`);
       await page.getByRole('button', { name: 'Ban User' }).click();
       await page.getByRole('dialog', { name: 'Ban User' }).getByRole('button', { name: 'Ban User' }).click();
@@ -608,8 +578,8 @@ for (const theme of ['light', 'dark'] as const) {
       await expectNoSeriousViolations(page, `/admin/users/{id} with Edit User (${theme})`);
     });
 
-    test(`Access Denied (${theme})`, async ({ page }) => {
-      await signIn(page, reader.email, PASSWORD);
+    test(`Access Denied (${theme})`, async ({ page, signIn }) => {
+      await signIn({ email: reader.email, password: PASSWORD });
       await page.goto('/admin/users');
       await expectNoSeriousViolations(page, `/admin/users as a reader (${theme})`);
     });

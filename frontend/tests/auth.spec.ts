@@ -1,4 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, island, test } from './fixtures';
 import sharp from 'sharp';
 import { expectNoSeriousViolations } from './a11y';
 import { adminApi } from './admin-api';
@@ -82,17 +83,13 @@ async function signedUpAndIn(page: Page, fullName: string, prefix: string): Prom
   await page.getByLabel('Verification code', { exact: true }).fill(await verificationCode(email));
   await expect(page.getByRole('heading', { name: 'Email verified!' })).toBeVisible();
   await page.goto('/login');
-  await signIn(page, email);
+  await submitLoginForm(page, email);
   await expect(page).toHaveURL('/');
   return email;
 }
 
-/** Waits until the island whose file name starts with `name` has hydrated. */
-async function hydrated(page: Page, name: string): Promise<void> {
-  await expect(page.locator(`astro-island[component-url*="/${name}."]:not([ssr])`).first()).toBeAttached();
-}
-
-async function signIn(page: Page, email: string, password = PASSWORD): Promise<void> {
+/** Signs in through the login form open on `page` (what these journeys test). */
+async function submitLoginForm(page: Page, email: string, password = PASSWORD): Promise<void> {
   await page.getByLabel('Email', { exact: true }).fill(email);
   await page.getByLabel('Password', { exact: true }).fill(password);
   await page.getByRole('button', { name: 'Sign In' }).click();
@@ -112,7 +109,7 @@ test.describe('accounts', () => {
     await expect(page).toHaveURL('/login', { timeout: 10_000 });
 
     // Sign in: back home, and the header shows the signed-in controls.
-    await signIn(page, email);
+    await submitLoginForm(page, email);
     await expect(page).toHaveURL('/');
     const header = page.getByRole('banner');
     await expect(header.getByRole('link', { name: 'Dashboard' })).toHaveAttribute('href', '/dashboard');
@@ -206,7 +203,7 @@ test.describe('accounts', () => {
     await expect(page.getByRole('heading', { name: 'Email verified!' })).toBeVisible();
     await page.goto('/my-comments');
     await expect(page).toHaveURL(`/login?callback=${encodeURIComponent('/my-comments')}`);
-    await signIn(page, email);
+    await submitLoginForm(page, email);
     await expect(page).toHaveURL('/my-comments');
   });
 
@@ -230,7 +227,7 @@ test.describe('accounts', () => {
     await page.getByRole('button', { name: 'Show password' }).click();
     await expect(password).toHaveAttribute('type', 'text');
 
-    await signIn(page, uniqueEmail('nobody'), 'secret-guess');
+    await submitLoginForm(page, uniqueEmail('nobody'), 'secret-guess');
     await expect(page.getByRole('alert')).toHaveText('Incorrect email or password.');
   });
 
@@ -285,9 +282,9 @@ test.describe('accounts', () => {
     await expect(page.getByRole('link', { name: 'Log in now' })).toHaveAttribute('href', '/login');
     await expect(page).toHaveURL('/login', { timeout: 10_000 });
 
-    await signIn(page, email, PASSWORD);
+    await submitLoginForm(page, email, PASSWORD);
     await expect(page.getByRole('alert')).toHaveText('Incorrect email or password.');
-    await signIn(page, email, newPassword);
+    await submitLoginForm(page, email, newPassword);
     await expect(page).toHaveURL('/');
     await expect(page.getByRole('banner').getByRole('link', { name: 'Dashboard' })).toBeVisible();
   });
@@ -375,12 +372,12 @@ test.describe('accounts', () => {
     expect((await context.cookies()).some((cookie) => cookie.name === 'inkwell_access')).toBe(true);
   });
 
-  test('signing out in one tab signs out the other tabs', async ({ page, context }) => {
+  test('signing out in one tab signs out the other tabs', async ({ page, context, hydrated }) => {
     await signedUpAndIn(page, 'Dung Tabs', 'tabs');
     const other = await context.newPage();
     await other.goto('/about');
     await expect(other.getByRole('banner').getByRole('button', { name: 'Logout' })).toBeVisible();
-    await hydrated(other, 'SessionRefresh');
+    await hydrated(island(other, 'SessionRefresh'));
 
     page.once('dialog', (dialog) => void dialog.accept());
     await page.getByRole('banner').getByRole('button', { name: 'Logout' }).click();
@@ -394,7 +391,7 @@ test.describe('accounts', () => {
     const password = process.env.E2E_ADMIN_PASSWORD;
     if (!email || !password) throw new Error('E2E_ADMIN_EMAIL / E2E_ADMIN_PASSWORD are not set: run the browser tests with npm run test:browser');
     await page.goto('/login?callback=%2Fabout');
-    await signIn(page, email, password);
+    await submitLoginForm(page, email, password);
     await expect(page).toHaveURL('/about');
     const header = page.getByRole('banner');
     await expect(header.getByRole('link', { name: 'Dashboard' })).toHaveAttribute('href', '/admin');
@@ -406,7 +403,7 @@ test.describe('accounts', () => {
     await register(page, 'Tuan Later', email);
     await verificationCode(email);
     await page.goto('/login');
-    await signIn(page, email);
+    await submitLoginForm(page, email);
     await expect(page.getByRole('alert')).toContainText('Account not verified or locked.');
     await page.getByRole('link', { name: 'Verify your email' }).click();
     await expect(page).toHaveURL(`/register?verify=${encodeURIComponent(email)}`);
@@ -416,7 +413,7 @@ test.describe('accounts', () => {
     await page.getByLabel('Verification code', { exact: true }).fill(await verificationCode(email, 2));
     await expect(page.getByRole('heading', { name: 'Email verified!' })).toBeVisible();
     await expect(page).toHaveURL('/login', { timeout: 10_000 });
-    await signIn(page, email);
+    await submitLoginForm(page, email);
     await expect(page).toHaveURL('/');
   });
 
@@ -458,18 +455,18 @@ test.describe('accounts', () => {
     await admin.dispose();
 
     await page.goto('/login');
-    await signIn(page, email);
+    await submitLoginForm(page, email);
     await expect(page.getByRole('alert')).toHaveText('Your account has been banned. Reason: Repeated spam');
     await expect(page.getByRole('link', { name: 'Verify your email' })).toHaveCount(0);
     await expect(page).toHaveURL('/login');
     await expectNoSeriousViolations(page, '/login (banned)');
   });
 
-  test('the silent refresh renews the session when 5 minutes or less remain', async ({ page }) => {
+  test('the silent refresh renews the session when 5 minutes or less remain', async ({ page, hydrated }) => {
     await signedUpAndIn(page, 'Yen Timer', 'timer');
     await page.clock.install();
     await page.goto('/about');
-    await hydrated(page, 'SessionRefresh');
+    await hydrated('SessionRefresh');
     const serverExpiry = Number(await page.evaluate(() => localStorage.getItem('tokenExpiry')));
     expect(serverExpiry).toBeGreaterThan(Date.now());
 

@@ -1,4 +1,5 @@
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import type { APIRequestContext, Page } from '@playwright/test';
+import { ADMIN, expect, test } from './fixtures';
 import sharp from 'sharp';
 import { expectNoSeriousViolations } from './a11y';
 import { adminApi, apiAs } from './admin-api';
@@ -25,8 +26,9 @@ const unique = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toSt
 interface Account {
   fullName: string;
   email: string;
+  password: string;
 }
-const account = (name: string): Account => ({ fullName: `${name} ${unique}`, email: `${name.toLowerCase()}-${unique}@inkwell.test` });
+const account = (name: string): Account => ({ fullName: `${name} ${unique}`, email: `${name.toLowerCase()}-${unique}@inkwell.test`, password: PASSWORD });
 const pat = account('Pat');
 const dora = account('Dora');
 const del = account('Del');
@@ -52,13 +54,6 @@ async function createAccount(admin: APIRequestContext, who: Account, role: 'AUTH
   expect(created.status(), await created.text()).toBe(201);
 }
 
-/** Signs the browser in: the login answer's cookies land in the page's context. */
-async function signIn(page: Page, who: Account | { email: string; password: string }): Promise<void> {
-  const password = 'password' in who ? who.password : PASSWORD;
-  const login = await page.request.post('/api/v1/auth/login', { data: { email: who.email, password } });
-  expect(login.status(), await login.text()).toBe(200);
-}
-
 async function write(api: APIRequestContext, title: string, fields: { content?: string; summary?: string; tagSlugs?: string[] } = {}): Promise<CreatedPost> {
   const slug = `${title.toLowerCase().replace(/[^a-z0-9]+/g, '-')}-${unique}`;
   const created = await api.post('/api/v1/blog/posts/author/create', {
@@ -78,7 +73,6 @@ async function submit(api: APIRequestContext, post: CreatedPost): Promise<void> 
   expect(submitted.status(), await submitted.text()).toBe(200);
 }
 
-const ADMIN = { email: process.env.E2E_ADMIN_EMAIL ?? 'admin@inkwell.test', password: process.env.E2E_ADMIN_PASSWORD ?? 'browser-tests-admin-password' };
 
 test.beforeAll(async ({ playwright, baseURL }) => {
   test.setTimeout(120_000);
@@ -134,8 +128,8 @@ test.describe('who may open the author pages', () => {
     }
   });
 
-  test('a reader is sent to / from every author page except My Posts, which shows the denied view with Login and Go Home', async ({ page }) => {
-    await signIn(page, rita);
+  test('a reader is sent to / from every author page except My Posts, which shows the denied view with Login and Go Home', async ({ page, signIn }) => {
+    await signIn(rita);
     for (const path of authorPages.filter((path) => path !== '/author/posts')) {
       const response = await page.request.get(path, { maxRedirects: 0 });
       expect(response.status(), path).toBe(302);
@@ -160,8 +154,7 @@ test.describe('who may open the author pages', () => {
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('My Posts');
   });
 
-  test('an admin is sent to /admin; on My Posts gets the admin dashboard button and Switch Account', async ({ page }) => {
-    await signIn(page, ADMIN);
+  test('an admin is sent to /admin; on My Posts gets the admin dashboard button and Switch Account', async ({ asAdmin: page }) => {
     for (const path of authorPages.filter((path) => path !== '/author/posts')) {
       const response = await page.request.get(path, { maxRedirects: 0 });
       expect(response.status(), path).toBe(302);
@@ -179,8 +172,8 @@ test.describe('who may open the author pages', () => {
     expect(after.status()).toBe(302);
   });
 
-  test("an author cannot open another author's post: 403 on edit and preview; unknown ids are 404", async ({ page }) => {
-    await signIn(page, dora);
+  test("an author cannot open another author's post: 403 on edit and preview; unknown ids are 404", async ({ page, signIn }) => {
+    await signIn(dora);
     for (const path of [`/author/posts/${patPosts['draft-1'].id}/edit`, `/author/posts/${patPosts['draft-1'].id}/preview`]) {
       const response = await page.goto(path);
       expect(response?.status(), path).toBe(403);
@@ -196,8 +189,8 @@ test.describe('who may open the author pages', () => {
 });
 
 test.describe('My Posts', () => {
-  test('counts per status, four stat cards, rows with badges, dates and tags, 10 a page', async ({ page }) => {
-    await signIn(page, pat);
+  test('counts per status, four stat cards, rows with badges, dates and tags, 10 a page', async ({ page, signIn }) => {
+    await signIn(pat);
     const response = await page.goto('/author/posts');
     expect(response?.status()).toBe(200);
     expect(response?.headers()['cache-control']).toBe('private, no-store');
@@ -257,8 +250,8 @@ test.describe('My Posts', () => {
     await expect(page).toHaveURL('/author/posts?page=2');
   });
 
-  test('the status filters list only that status, keep the counts and start at page 1', async ({ page }) => {
-    await signIn(page, pat);
+  test('the status filters list only that status, keep the counts and start at page 1', async ({ page, signIn }) => {
+    await signIn(pat);
     await page.goto('/author/posts?page=2');
     const filters = page.getByRole('navigation', { name: 'Filter by status' });
     await filters.getByRole('link', { name: /^Drafts/ }).click();
@@ -286,8 +279,8 @@ test.describe('My Posts', () => {
     await expect(filters.getByRole('link', { name: /^All/ })).toHaveAttribute('aria-current', 'page');
   });
 
-  test('Delete asks first, removes the draft and leaves the empty state with Create Your First Post', async ({ page }) => {
-    await signIn(page, del);
+  test('Delete asks first, removes the draft and leaves the empty state with Create Your First Post', async ({ page, signIn }) => {
+    await signIn(del);
     await page.goto('/author/posts');
     const row = page.locator(`[data-post-row="${delPost.id}"]`);
     const remove = row.getByRole('button', { name: /^Delete/ });
@@ -315,8 +308,8 @@ test.describe('My Posts', () => {
 });
 
 test.describe('Draft Posts', () => {
-  test("lists the author's real drafts with words, completeness, ready count and last modified", async ({ page }) => {
-    await signIn(page, dora);
+  test("lists the author's real drafts with words, completeness, ready count and last modified", async ({ page, signIn }) => {
+    await signIn(dora);
     const response = await page.goto('/author/drafts');
     expect(response?.status()).toBe(200);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Draft Posts');
@@ -343,8 +336,8 @@ test.describe('Draft Posts', () => {
     await expect(rough.getByRole('button', { name: /^Submit for review/ })).toBeEnabled();
   });
 
-  test('a fresh author sees the empty state', async ({ page }) => {
-    await signIn(page, eve);
+  test('a fresh author sees the empty state', async ({ page, signIn }) => {
+    await signIn(eve);
     await page.goto('/author/drafts');
     await expect(page.getByText('No drafts yet')).toBeVisible();
     await expect(page.locator('[data-stat="total-drafts"] [data-value]')).toHaveText('0');
@@ -352,8 +345,8 @@ test.describe('Draft Posts', () => {
 });
 
 test.describe('Author Dashboard', () => {
-  test("shows the author's figures, the system's, recent activities with links and the quick actions", async ({ page, playwright, baseURL }) => {
-    await signIn(page, pat);
+  test("shows the author's figures, the system's, recent activities with links and the quick actions", async ({ page, playwright, baseURL, signIn }) => {
+    await signIn(pat);
     // Read before the page: other suites add tags in parallel, so the page's count is at least this.
     const anonymous = await playwright.request.newContext({ baseURL });
     const activeTags = (await (await anonymous.get('/api/v1/blog/tags?size=1&activeOnly=true')).json()).data.totalElements as number;
@@ -397,7 +390,7 @@ async function tabTo(page: Page, target: ReturnType<Page['locator']>, limit = 80
 }
 
 test.describe('keyboard', () => {
-  test('My Posts: a status filter and Submit for review are reached with Tab and used with Enter; focus moves to the notice', async ({ page, playwright, baseURL }) => {
+  test('My Posts: a status filter and Submit for review are reached with Tab and used with Enter; focus moves to the notice', async ({ page, playwright, baseURL, signIn }) => {
     // An author of its own, so that submitting changes nobody else's figures.
     const kim = account('Kim');
     const admin = await adminApi(baseURL!, playwright);
@@ -407,7 +400,7 @@ test.describe('keyboard', () => {
     const draft = await write(kimApi, 'Kim keyboard draft');
     await kimApi.dispose();
 
-    await signIn(page, kim);
+    await signIn(kim);
     await page.goto('/author/posts');
     const drafts = page.getByRole('navigation', { name: 'Filter by status' }).getByRole('link', { name: /^Drafts/ });
     await tabTo(page, drafts);
@@ -432,25 +425,20 @@ test.describe('keyboard', () => {
   });
 });
 
-/** The editor island, hydrated. */
-async function editorReady(page: Page): Promise<void> {
-  await expect(page.getByTestId('post-editor')).toHaveAttribute('data-hydrated', 'true', { timeout: 20_000 });
-}
-
 test.describe('writing journey', () => {
-  test('an author writes a post with a thumbnail and tags, previews, saves, finds it in drafts, edits it (a reload offers the unsaved text back) and submits it for review', async ({ page, playwright, baseURL }) => {
+  test('an author writes a post with a thumbnail and tags, previews, saves, finds it in drafts, edits it (a reload offers the unsaved text back) and submits it for review', async ({ page, playwright, baseURL, signIn, hydrated }) => {
     test.setTimeout(90_000);
     const title = `Ana harbour walk ${unique}`;
     const excerpt = 'Morning light over the old harbour, in three short scenes.';
     const body = `## First scene\n\n${words(130, 'harbour')}\n\nThe end of the *first* walk.`;
 
-    await signIn(page, ana);
+    await signIn(ana);
     await page.goto('/author');
     await expect(page.locator('[data-stat="drafts"] [data-value]')).toHaveText('0');
     await page.getByRole('main').getByRole('link', { name: 'New Post', exact: true }).click();
     await expect(page).toHaveURL('/author/posts/new');
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('New Post');
-    await editorReady(page);
+    await hydrated(page.getByTestId('post-editor'));
 
     await page.getByLabel('Title', { exact: true }).fill(title);
     await expect(page.getByLabel('Slug', { exact: true })).toHaveValue(`ana-harbour-walk-${unique}`);
@@ -522,7 +510,7 @@ test.describe('writing journey', () => {
     await expect(card.locator('[data-words]')).toHaveText(/^13\d words$/);
     await card.getByRole('link', { name: /^Continue Editing/ }).click();
     await expect(page).toHaveURL(`/author/posts/${saved.id}/edit`);
-    await editorReady(page);
+    await hydrated(page.getByTestId('post-editor'));
     await expect(page.getByLabel('Title', { exact: true })).toHaveValue(title);
 
     // Edit, then reload before saving: the unsaved text is offered back.
@@ -531,7 +519,7 @@ test.describe('writing journey', () => {
     await expect.poll(() => page.evaluate((key) => localStorage.getItem(key), `inkwell:draft:${saved.userId}:post:${saved.id}`)).toContain('A second scene');
     page.on('dialog', (dialog) => void dialog.accept());
     await page.reload();
-    await editorReady(page);
+    await hydrated(page.getByTestId('post-editor'));
     const offer = page.getByRole('alertdialog', { name: 'Restore unsaved changes?' });
     await expect(offer).toBeVisible();
     await expect(content).not.toHaveValue(/A second scene/);
@@ -584,11 +572,11 @@ for (const theme of ['light', 'dark'] as const) {
       { label: '/author/posts/{unknown}/preview', path: () => '/author/posts/2147483000/preview', who: () => pat, status: 404 },
     ];
     for (const route of routes) {
-      test(`${route.label} (${theme})`, async ({ page }) => {
-        await signIn(page, route.who());
+      test(`${route.label} (${theme})`, async ({ page, signIn, hydrated }) => {
+        await signIn(route.who());
         const response = await page.goto(route.path());
         expect(response?.status()).toBe(route.status ?? 200);
-        await expect(page.locator('astro-island[ssr]:not([client="visible"])')).toHaveCount(0);
+        await hydrated();
         await expectNoSeriousViolations(page, `${route.path()} (${theme})`);
       });
     }

@@ -1,6 +1,7 @@
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import type { APIRequestContext, Page } from '@playwright/test';
+import { expect, test } from './fixtures';
 import sharp from 'sharp';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, adminApi } from './admin-api';
+import { adminApi } from './admin-api';
 
 /**
  * What a person does before a page's islands have hydrated is not lost (issue 17 §2, §3): the
@@ -47,26 +48,15 @@ async function holdScripts(page: Page): Promise<() => void> {
   return release;
 }
 
-/** Waits until the island whose component file starts with `name` has hydrated. */
-async function hydrated(page: Page, name: string): Promise<void> {
-  await expect(page.locator(`astro-island[component-url*="/${name}."]`).first()).not.toHaveAttribute('ssr', /.*/, { timeout: 20_000 });
-}
-
-async function signIn(page: Page, email = ADMIN_EMAIL, password = ADMIN_PASSWORD): Promise<void> {
-  const login = await page.request.post('/api/v1/auth/login', { data: { email, password } });
-  expect(login.status(), await login.text()).toBe(200);
-}
-
 test.describe('typed before hydration', () => {
-  test('the comment box keeps its text, and Post Comment sends it', async ({ page }) => {
-    await signIn(page);
+  test('the comment box keeps its text, and Post Comment sends it', async ({ asAdmin: page, hydrated }) => {
     const release = await holdScripts(page);
     await page.goto(`/blog/${post.slug}`, { waitUntil: 'commit' });
     const text = `Typed before the island woke up ${unique}`;
     const box = page.getByLabel('Write a comment');
     await box.pressSequentially(text);
     release();
-    await hydrated(page, 'CommentSection');
+    await hydrated('CommentSection');
     await expect(box).toHaveValue(text);
     await expect(page.getByTestId('comment-counter')).toContainText(`${text.length}/`);
     await page.getByRole('button', { name: 'Post Comment' }).click();
@@ -74,15 +64,14 @@ test.describe('typed before hydration', () => {
     await expect(page.getByText('Comment content cannot be empty')).toHaveCount(0);
   });
 
-  test('the editor keeps title and content, the slug follows the title, and Save Draft saves them', async ({ page }) => {
-    await signIn(page);
+  test('the editor keeps title and content, the slug follows the title, and Save Draft saves them', async ({ asAdmin: page, hydrated }) => {
     const release = await holdScripts(page);
     await page.goto('/admin/posts/new', { waitUntil: 'commit' });
     const title = `Written early ${unique}`;
     await page.getByLabel('Title', { exact: true }).pressSequentially(title);
     await page.getByLabel('Content', { exact: true }).pressSequentially('Words typed while the editor was loading.');
     release();
-    await expect(page.getByTestId('post-editor')).toHaveAttribute('data-hydrated', 'true', { timeout: 20_000 });
+    await hydrated(page.getByTestId('post-editor'));
     await expect(page.getByLabel('Slug', { exact: true })).toHaveValue(`written-early-${unique}`);
     await page.getByRole('button', { name: 'Save Draft' }).click();
     await expect(page).toHaveURL(/\/admin\/posts\?notice=created/);
@@ -93,8 +82,7 @@ test.describe('typed before hydration', () => {
     expect(((await read.json()).data as { title: string; content: string })).toMatchObject({ title, content: 'Words typed while the editor was loading.' });
   });
 
-  test('the edit page keeps text added to a body the server rendered (React resets such a textarea while hydrating)', async ({ page }) => {
-    await signIn(page);
+  test('the edit page keeps text added to a body the server rendered (React resets such a textarea while hydrating)', async ({ asAdmin: page, hydrated }) => {
     const release = await holdScripts(page);
     await page.goto(`/admin/posts/${post.id}/edit`, { waitUntil: 'commit' });
     const content = page.getByLabel('Content', { exact: true });
@@ -102,7 +90,7 @@ test.describe('typed before hydration', () => {
     await content.press('End');
     await content.pressSequentially(' Added early.');
     release();
-    await expect(page.getByTestId('post-editor')).toHaveAttribute('data-hydrated', 'true', { timeout: 20_000 });
+    await hydrated(page.getByTestId('post-editor'));
     await expect(content).toHaveValue('Text. Added early.');
     await page.getByRole('button', { name: /^Save/ }).click();
     await expect(page).toHaveURL(/\/admin\/posts\?notice=updated/);
@@ -110,15 +98,14 @@ test.describe('typed before hydration', () => {
     expect(((await read.json()).data as { content: string }).content).toBe('Text. Added early.');
   });
 
-  test('the admin tag form keeps name and description, and Create Tag creates it', async ({ page }) => {
-    await signIn(page);
+  test('the admin tag form keeps name and description, and Create Tag creates it', async ({ asAdmin: page, hydrated }) => {
     const release = await holdScripts(page);
     await page.goto('/admin/tags/new', { waitUntil: 'commit' });
     const name = `Early ${unique}`;
     await page.getByLabel('Name', { exact: true }).pressSequentially(name);
     await page.getByLabel('Description', { exact: true }).pressSequentially('Described before hydration.');
     release();
-    await hydrated(page, 'TagEditor');
+    await hydrated('TagEditor');
     await expect(page.getByLabel('Slug', { exact: true })).toHaveValue(`early-${unique}`);
     await page.getByRole('button', { name: 'Create Tag' }).click();
     await expect(page).toHaveURL(/\/admin\/tags\?notice=created/);
@@ -126,8 +113,7 @@ test.describe('typed before hydration', () => {
     expect(JSON.stringify(await tags.json())).toContain('Described before hydration.');
   });
 
-  test('the Like button cannot be pressed in vain before hydration, and likes once live', async ({ page }) => {
-    await signIn(page);
+  test('the Like button cannot be pressed in vain before hydration, and likes once live', async ({ asAdmin: page, hydrated }) => {
     const release = await holdScripts(page);
     await page.goto(`/blog/${post.slug}`, { waitUntil: 'commit' });
     const like = page.getByRole('button', { name: /Like/ });
@@ -135,7 +121,7 @@ test.describe('typed before hydration', () => {
     // An early press must not be dropped silently: the button says it is not ready yet.
     await expect(like).toBeDisabled();
     release();
-    await hydrated(page, 'LikeButton');
+    await hydrated('LikeButton');
     await like.click();
     await expect(like).toHaveAttribute('aria-pressed', 'true');
   });
@@ -154,17 +140,17 @@ for (const list of ['/blog', `/blog/tag/${TAG_SLUG}`, `/tag/${TAG_SLUG}`]) {
   });
 }
 
-test('the header avatar shows a new upload at once', async ({ page }) => {
+test('the header avatar shows a new upload at once', async ({ page, signIn, hydrated }) => {
   const email = `avatar-${unique}@inkwell.test`;
   const created = await api.post('/api/v1/admin/users', {
     data: { fullName: `Avatar Person ${unique}`, email, password: PASSWORD, confirmPassword: PASSWORD, roles: ['USER'], status: 'ACTIVE', markEmailAsVerified: true },
   });
   expect(created.status(), await created.text()).toBe(201);
-  await signIn(page, email, PASSWORD);
+  await signIn({ email, password: PASSWORD });
   await page.goto('/account');
   const headerAvatar = page.getByRole('link', { name: /^My account/ }).getByRole('img');
   await expect(headerAvatar).not.toHaveAttribute('src', /.+/);
-  await expect(page.locator('astro-island[ssr]:not([client="visible"])')).toHaveCount(0, { timeout: 20_000 });
+  await hydrated();
   const image = await sharp({ create: { width: 64, height: 64, channels: 3, background: { r: 200, g: 60, b: 60 } } }).png().toBuffer();
   await page.locator('input[type="file"]').setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: image });
   await page.getByRole('button', { name: /Upload/ }).click();

@@ -1,6 +1,7 @@
-import { expect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
+import type { APIRequestContext, Browser, Page } from '@playwright/test';
+import { ADMIN, expect, test } from './fixtures';
 import { expectNoSeriousViolations } from './a11y';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, adminApi } from './admin-api';
+import { adminApi } from './admin-api';
 
 /**
  * The post page's comments as the server renders them (issue 17 §3): the first page is in the
@@ -34,11 +35,6 @@ async function addComment(postId: number, content: string, parentId?: number): P
   return ((await created.json()).data as { id: number }).id;
 }
 
-async function signInAsAdmin(page: Page): Promise<void> {
-  const login = await page.request.post('/api/v1/auth/login', { data: { email: ADMIN_EMAIL, password: ADMIN_PASSWORD } });
-  expect(login.status(), await login.text()).toBe(200);
-}
-
 /** A page in a browser context without JavaScript: what search engines and script-less readers get. */
 async function withoutScripts<T>(browser: Browser, baseURL: string, use: (page: Page) => Promise<T>): Promise<T> {
   const context = await browser.newContext({ baseURL, javaScriptEnabled: false });
@@ -52,11 +48,7 @@ async function withoutScripts<T>(browser: Browser, baseURL: string, use: (page: 
 const commentItem = (page: Page, id: number) => page.locator(`#comment-${id}`);
 const topLevel = (page: Page) => page.getByRole('list', { name: 'Comments' }).locator(':scope > li');
 
-async function hydratedComments(page: Page): Promise<void> {
-  await expect(page.locator('astro-island[component-url*="/CommentSection."]:not([ssr])')).toBeAttached({ timeout: 20_000 });
-}
-
-test("'View in article' on /my-comments reaches a reply on the third page of comments: in view, focused, highlighted", async ({ page }) => {
+test("'View in article' on /my-comments reaches a reply on the third page of comments: in view, focused, highlighted", async ({ page, signIn }) => {
   // 27 comments written one by one (their order decides the pages), then four page loads.
   test.setTimeout(90_000);
   const post = await newPost('later-page');
@@ -66,7 +58,7 @@ test("'View in article' on /my-comments reaches a reply on the third page of com
   const level1 = await addComment(post.id, `Level one ${unique}`, roots[2]);
   const target = await addComment(post.id, `The linked reply ${unique}`, level1);
 
-  await signInAsAdmin(page);
+  await signIn(ADMIN);
   await page.goto('/my-comments');
   const link = page.getByRole('link', { name: 'View in article' }).and(page.locator(`[href="/blog/${post.slug}#comment-${target}"]`));
   await link.click();
@@ -99,11 +91,11 @@ test("'View in article' on /my-comments reaches a reply on the third page of com
   await expect(page.locator('#comments').getByRole('alert')).toContainText('Comment not found.');
 });
 
-test('without JavaScript the first page of comments is in the HTML, fresh after each change and without anything of a signed-in reader', async ({ browser, baseURL, page }) => {
+test('without JavaScript the first page of comments is in the HTML, fresh after each change and without anything of a signed-in reader', async ({ browser, baseURL, page, signIn }) => {
   const post = await newPost('no-script');
   for (let index = 1; index <= 11; index++) await addComment(post.id, `Plain ${index} ${unique}`);
   // A signed-in reader's page (never cached) has their buttons and the form...
-  await signInAsAdmin(page);
+  await signIn(ADMIN);
   await page.goto(`/blog/${post.slug}`);
   await expect(page.getByLabel('Write a comment')).toBeVisible();
   await expect(page.getByRole('button', { name: /^Edit/ }).first()).toBeVisible();
@@ -136,16 +128,15 @@ test('without JavaScript the first page of comments is in the HTML, fresh after 
   });
 });
 
-test('a level-3 comment offers no Reply (a reply there would sit beside it); its parent takes the reply at level 3', async ({ page }) => {
+test('a level-3 comment offers no Reply (a reply there would sit beside it); its parent takes the reply at level 3', async ({ asAdmin: page, hydrated }) => {
   const post = await newPost('depth');
   const root = await addComment(post.id, `Depth zero ${unique}`);
   const level1 = await addComment(post.id, `Depth one ${unique}`, root);
   const level2 = await addComment(post.id, `Depth two ${unique}`, level1);
   const level3 = await addComment(post.id, `Depth three ${unique}`, level2);
 
-  await signInAsAdmin(page);
   await page.goto(`/blog/${post.slug}`);
-  await hydratedComments(page);
+  await hydrated('CommentSection');
   const article = (id: number) => commentItem(page, id).getByRole('article').first();
   await expect(article(level3).getByRole('button', { name: /^Edit/ })).toBeVisible();
   await expect(article(level3).getByRole('button', { name: /^Reply/ })).toHaveCount(0);
@@ -160,7 +151,7 @@ test('a level-3 comment offers no Reply (a reply there would sit beside it); its
   await expect(answer).toHaveAttribute('data-level', '3');
   await expect(answer.getByRole('button', { name: /^Reply/ })).toHaveCount(0);
   await page.reload();
-  await hydratedComments(page);
+  await hydrated('CommentSection');
   await expect(page.locator(`[data-replies-of="${level2}"] > ul > li`)).toHaveCount(2);
   await expectNoSeriousViolations(page);
 });

@@ -1,5 +1,6 @@
-import { expect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, adminApi } from './admin-api';
+import type { APIRequestContext, Browser, Page } from '@playwright/test';
+import { ADMIN, expect, test, type BrowserFixtures } from './fixtures';
+import { adminApi } from './admin-api';
 import { DEFAULT_SITE_TIME_ZONE, setSiteTimeZone, siteDateFormat, siteDayEnd, siteZoneName } from '../src/lib/dates';
 import { formatDateTime } from '../src/lib/session';
 import { viDateTime } from '../src/features/reader/reader';
@@ -25,17 +26,12 @@ test.afterEach(async () => {
   await admin.dispose();
 });
 
-async function signInAsAdmin(page: Page): Promise<void> {
-  const login = await page.request.post('/api/v1/auth/login', { data: { email: ADMIN_EMAIL, password: ADMIN_PASSWORD } });
-  expect(login.status(), await login.text()).toBe(200);
-}
-
 /** What the server rendered: the same address in a signed-in context without JavaScript, in the same far zone. */
-async function serverText(browser: Browser, baseURL: string, path: string, read: (page: Page) => Promise<string>): Promise<string> {
+async function serverText(browser: Browser, baseURL: string, path: string, read: (page: Page) => Promise<string>, signIn: BrowserFixtures['signIn']): Promise<string> {
   const context = await browser.newContext({ baseURL, javaScriptEnabled: false, timezoneId: 'America/Los_Angeles' });
   try {
     const page = await context.newPage();
-    await signInAsAdmin(page);
+    await signIn(ADMIN, page);
     await page.goto(path);
     return await read(page);
   } finally {
@@ -72,26 +68,25 @@ test('the formatters: the site zone whatever the process runs in, the zone named
   expect(formatDateTime(instant)).not.toMatch(/[\u00a0\u202f]/);
 });
 
-test('the editor\'s info card: the server\'s text and the hydrated text agree, in GMT+7, named', async ({ page, browser, baseURL }) => {
+test('the editor\'s info card: the server\'s text and the hydrated text agree, in GMT+7, named', async ({ asAdmin: page, browser, baseURL, signIn, hydrated }) => {
   const created = await admin.post('/api/v1/blog/posts', { data: { title: `Dated ${unique}`, slug: `dated-${unique}`, content: 'Body.', status: 'DRAFT' } });
   expect(created.status(), await created.text()).toBe(201);
   const post = (await created.json()).data as { id: number; createdAt: string };
   const path = `/admin/posts/${post.id}/edit`;
   const createdCell = (p: Page) => p.getByTestId('post-info').locator('dt', { hasText: 'Created' }).locator('xpath=following-sibling::dd[1]');
 
-  const rendered = await serverText(browser, baseURL!, path, (p) => createdCell(p).innerText());
-  await signInAsAdmin(page);
+  const rendered = await serverText(browser, baseURL!, path, (p) => createdCell(p).innerText(), signIn);
   await page.goto(path);
-  await expect(page.locator('astro-island[component-url*="/PostEditor."]:not([ssr])')).toBeAttached({ timeout: 20_000 });
-  const hydrated = await createdCell(page).innerText();
-  expect(hydrated).toBe(rendered);
-  expect(hydrated).toMatch(ZONED_TIME);
+  await hydrated('PostEditor');
+  const hydratedText = await createdCell(page).innerText();
+  expect(hydratedText).toBe(rendered);
+  expect(hydratedText).toMatch(ZONED_TIME);
   // 12-hour clock in the back office: the hour is GMT+7's.
   const [hour, minute] = hoursAndMinutesAtPlus7(post.createdAt).split(':').map(Number);
-  expect(hydrated).toContain(`${hour % 12 || 12}:${String(minute).padStart(2, '0')} ${hour < 12 ? 'AM' : 'PM'} GMT+7`);
+  expect(hydratedText).toContain(`${hour % 12 || 12}:${String(minute).padStart(2, '0')} ${hour < 12 ? 'AM' : 'PM'} GMT+7`);
 });
 
-test('the reader dashboard states the zone of its activity times; a comment\'s full time is the same before and after hydration', async ({ page, browser, baseURL, playwright }) => {
+test('the reader dashboard states the zone of its activity times; a comment\'s full time is the same before and after hydration', async ({ page, browser, baseURL, playwright, signIn, hydrated }) => {
   // A reader of its own: the dashboard lists the latest 5 activities, and other tests comment as the admin.
   const reader = { fullName: 'Dated Reader', email: `dated-${unique}@inkwell.test`, password: 'Sup3r-Secret!' };
   const made = await admin.post('/api/v1/admin/users', {
@@ -113,8 +108,7 @@ test('the reader dashboard states the zone of its activity times; a comment\'s f
   await readerApi.dispose();
 
   // The dashboard (server-rendered): 'HH:MM dd/mm/yyyy GMT+7', the hour being GMT+7's.
-  const signIn = await page.request.post('/api/v1/auth/login', { data: { email: reader.email, password: reader.password } });
-  expect(signIn.status(), await signIn.text()).toBe(200);
+  await signIn(reader);
   await page.goto('/dashboard');
   const activity = page.getByTestId('recent-activity').locator('li').filter({ hasText: `Dated post ${unique}` }).locator('time');
   await expect(activity).toHaveText(ZONED_TIME);
@@ -122,10 +116,10 @@ test('the reader dashboard states the zone of its activity times; a comment\'s f
   await expect(activity).toHaveText(new RegExp(`^${hoursAndMinutesAtPlus7(datetime)} `));
 
   // The comment's time: the server writes it in full; the hydrated section keeps it as the tooltip.
-  const rendered = await serverText(browser, baseURL!, `/blog/${post.slug}`, (p) => p.locator(`#comment-${id} time`).first().innerText());
+  const rendered = await serverText(browser, baseURL!, `/blog/${post.slug}`, (p) => p.locator(`#comment-${id} time`).first().innerText(), signIn);
   expect(rendered).toMatch(new RegExp(`^${hoursAndMinutesAtPlus7(createdAt)} \\d{2}/\\d{2}/\\d{4} GMT\\+7$`));
   await page.goto(`/blog/${post.slug}`);
-  await expect(page.locator('astro-island[component-url*="/CommentSection."]:not([ssr])')).toBeAttached({ timeout: 20_000 });
+  await hydrated('CommentSection');
   const time = page.locator(`#comment-${id} time`).first();
   await expect(time).toHaveText(/^(Just now|\d+ minutes? ago)$/);
   await expect(time).toHaveAttribute('title', rendered);

@@ -1,4 +1,5 @@
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import type { APIRequestContext, Page } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { expectNoSeriousViolations } from './a11y';
 import { adminApi, apiAs } from './admin-api';
 
@@ -70,7 +71,7 @@ for (const theme of ['light', 'dark'] as const) {
   test.describe(`${theme} theme`, () => {
     test.use({ colorScheme: theme });
 
-    test('an author page: profile, the newest 12 posts, Load More Posts, the feed link; axe', async ({ page }) => {
+    test('an author page: profile, the newest 12 posts, Load More Posts, the feed link; axe', async ({ page, hydrated }) => {
       const response = await page.goto(`/authors/${authorSlug}`);
       expect(response?.status()).toBe(200);
       const html = expect(page.locator('html'), `the ${theme} theme is on`);
@@ -89,8 +90,7 @@ for (const theme of ['light', 'dark'] as const) {
 
       const more = page.getByRole('link', { name: 'Load More Posts' });
       await expect(more).toHaveAttribute('href', `/authors/${authorSlug}?page=2`);
-      await more.scrollIntoViewIfNeeded();
-      await page.waitForFunction(() => !document.querySelector('astro-island[ssr]'));
+      await hydrated(more);
       await more.click();
       await expect(cards).toHaveCount(POSTS);
       await expect(page).toHaveURL(`/authors/${authorSlug}`);

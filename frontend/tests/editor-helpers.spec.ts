@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { slugify as serverSlugify } from '../../backend/src/common/validation/slug';
 import { ApiError } from '../src/lib/api/errors';
 import { SLUG_PATTERN, slugAfterTitleChange, slugify, TAG_SLUG_MAX_LENGTH } from '../src/lib/slug';

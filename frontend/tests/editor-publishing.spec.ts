@@ -1,6 +1,7 @@
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import type { APIRequestContext, Page } from '@playwright/test';
+import { expect, test, type BrowserFixtures } from './fixtures';
 import { expectNoSeriousViolations } from './a11y';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, adminApi, apiAs } from './admin-api';
+import { adminApi, apiAs } from './admin-api';
 
 /**
  * The editor's publishing tools (issue 20, part E) on /author/posts/{id}/edit: autosave and its
@@ -12,7 +13,7 @@ import { ADMIN_EMAIL, ADMIN_PASSWORD, adminApi, apiAs } from './admin-api';
 
 const PASSWORD = 'Publishing-Pass-1!';
 const unique = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
-const writer = { fullName: `Pia ${unique}`, email: `pia-${unique}@inkwell.test`, id: 0 };
+const writer = { fullName: `Pia ${unique}`, email: `pia-${unique}@inkwell.test`, password: PASSWORD, id: 0 };
 let serial = 0;
 
 interface Post {
@@ -48,11 +49,10 @@ async function writerApi(baseURL: string, playwright: Parameters<typeof apiAs>[1
 }
 
 /** Signs the page in as the writer and opens the post's editor, hydrated. */
-async function openEditor(page: Page, post: Post): Promise<void> {
-  const login = await page.request.post('/api/v1/auth/login', { data: { email: writer.email, password: PASSWORD } });
-  expect(login.status(), await login.text()).toBe(200);
+async function openEditor(page: Page, post: Post, { signIn, hydrated }: Pick<BrowserFixtures, 'signIn' | 'hydrated'>): Promise<void> {
+  await signIn(writer, page);
   await page.goto(editPath(post));
-  await expect(page.getByTestId('post-editor')).toHaveAttribute('data-hydrated', 'true', { timeout: 20_000 });
+  await hydrated(page.getByTestId('post-editor'));
 }
 
 const content = (page: Page) => page.getByLabel('Content', { exact: true });
@@ -60,10 +60,10 @@ const status = (page: Page) => page.getByTestId('save-status');
 const SAVED = /^Saved · \d{1,2}:\d{2} (AM|PM) GMT[+-]\d+/;
 
 test.describe('editor publishing tools', () => {
-  test('autosave: Saving… then Saved · time, five seconds after the last change; the reload shows the text', async ({ page, playwright, baseURL }) => {
+  test('autosave: Saving… then Saved · time, five seconds after the last change; the reload shows the text', async ({ page, playwright, baseURL, signIn, hydrated }) => {
     const api = await writerApi(baseURL!, playwright);
     const post = await draft(api);
-    await openEditor(page, post);
+    await openEditor(page, post, { signIn, hydrated });
     await expect(page.getByTestId('save-status')).toHaveAttribute('role', 'status');
 
     // Hold the autosave's request until 'Saving…' has been seen, then let it through.
@@ -95,7 +95,7 @@ test.describe('editor publishing tools', () => {
     ]);
 
     await page.reload();
-    await expect(page.getByTestId('post-editor')).toHaveAttribute('data-hydrated', 'true', { timeout: 20_000 });
+    await hydrated(page.getByTestId('post-editor'));
     await expect(content(page)).toHaveValue('Autosaved words, typed once. And more.');
     const stored = await api.get(`/api/v1/blog/posts/${post.id}`);
     const saved = (await stored.json()).data as Post & { status: string };
@@ -104,11 +104,10 @@ test.describe('editor publishing tools', () => {
     await api.dispose();
   });
 
-  test('autosave of a new post: once it has a title and content it is created, and the address becomes its edit page', async ({ page, playwright, baseURL }) => {
-    const login = await page.request.post('/api/v1/auth/login', { data: { email: writer.email, password: PASSWORD } });
-    expect(login.status(), await login.text()).toBe(200);
+  test('autosave of a new post: once it has a title and content it is created, and the address becomes its edit page', async ({ page, playwright, baseURL, signIn, hydrated }) => {
+    await signIn(writer);
     await page.goto('/author/posts/new');
-    await expect(page.getByTestId('post-editor')).toHaveAttribute('data-hydrated', 'true', { timeout: 20_000 });
+    await hydrated(page.getByTestId('post-editor'));
     serial += 1;
     const title = `Autosaved new ${unique} ${serial}`;
     await page.getByLabel('Title', { exact: true }).fill(title);
@@ -120,23 +119,21 @@ test.describe('editor publishing tools', () => {
     const stored = (await (await api.get(`/api/v1/blog/posts/${id}`)).json()).data as Post & { status: string };
     expect([stored.title, stored.content, stored.status]).toEqual([title, 'A new post that saves itself.', 'DRAFT']);
     await page.reload();
-    await expect(page.getByTestId('post-editor')).toHaveAttribute('data-hydrated', 'true', { timeout: 20_000 });
+    await hydrated(page.getByTestId('post-editor'));
     await expect(content(page)).toHaveValue('A new post that saves itself.');
     await api.dispose();
   });
 
-  test("admin editor: autosave of a draft keeps its status (the status select waits for the manual save)", async ({ page, playwright, baseURL }) => {
+  test("admin editor: autosave of a draft keeps its status (the status select waits for the manual save)", async ({ asAdmin: page, playwright, baseURL, hydrated }) => {
     const api = await writerApi(baseURL!, playwright);
     const post = await draft(api);
-    const login = await page.request.post('/api/v1/auth/login', { data: { email: ADMIN_EMAIL, password: ADMIN_PASSWORD } });
-    expect(login.status(), await login.text()).toBe(200);
     const sent: { status?: string; version?: number }[] = [];
     await page.route(`**/api/v1/blog/posts/${post.id}`, (route) => {
       if (route.request().method() === 'PUT') sent.push(route.request().postDataJSON() as { status?: string; version?: number });
       return route.continue();
     });
     await page.goto(`/admin/posts/${post.id}/edit`);
-    await expect(page.getByTestId('post-editor')).toHaveAttribute('data-hydrated', 'true', { timeout: 20_000 });
+    await hydrated(page.getByTestId('post-editor'));
     await page.getByLabel('Status').selectOption('PUBLISHED');
     await content(page).fill('An admin edit, autosaved.');
     await expect(status(page)).toHaveText(SAVED, { timeout: 15_000 });
@@ -147,10 +144,10 @@ test.describe('editor publishing tools', () => {
     await api.dispose();
   });
 
-  test('autosave: the API failing shows Not saved, retrying; it saves once the API answers again', async ({ page, playwright, baseURL }) => {
+  test('autosave: the API failing shows Not saved, retrying; it saves once the API answers again', async ({ page, playwright, baseURL, signIn, hydrated }) => {
     const api = await writerApi(baseURL!, playwright);
     const post = await draft(api);
-    await openEditor(page, post);
+    await openEditor(page, post, { signIn, hydrated });
     let failing = true;
     await page.route(`**/api/v1/blog/posts/author/${post.id}`, (route) =>
       route.request().method() === 'PUT' && failing
@@ -168,13 +165,13 @@ test.describe('editor publishing tools', () => {
     await api.dispose();
   });
 
-  test('two tabs edit the same post: the second gets the 409 dialog; keep mine and keep theirs both work, by keyboard', async ({ context, playwright, baseURL }) => {
+  test('two tabs edit the same post: the second gets the 409 dialog; keep mine and keep theirs both work, by keyboard', async ({ context, playwright, baseURL, signIn, hydrated }) => {
     const api = await writerApi(baseURL!, playwright);
     const post = await draft(api, 'Shared words.');
     const first = await context.newPage();
     const second = await context.newPage();
-    await openEditor(first, post);
-    await openEditor(second, post);
+    await openEditor(first, post, { signIn, hydrated });
+    await openEditor(second, post, { signIn, hydrated });
 
     await content(first).fill('Words from the first tab.');
     await first.getByRole('button', { name: 'Save Draft' }).click();
@@ -227,7 +224,7 @@ test.describe('editor publishing tools', () => {
     await api.dispose();
   });
 
-  test('edit → History → open, compare, restore: the editor loads the restored post', async ({ page, playwright, baseURL }) => {
+  test('edit → History → open, compare, restore: the editor loads the restored post', async ({ page, playwright, baseURL, signIn, hydrated }) => {
     const api = await writerApi(baseURL!, playwright);
     const post = await draft(api, 'The original opening line.');
     // An admin's edit is another person's save: a second revision.
@@ -236,7 +233,7 @@ test.describe('editor publishing tools', () => {
     expect(edited.status(), await edited.text()).toBe(200);
     await admin.dispose();
 
-    await openEditor(page, post);
+    await openEditor(page, post, { signIn, hydrated });
     await expect(content(page)).toHaveValue('The rewritten opening line.');
     await page.getByRole('button', { name: 'History' }).click();
     const panel = page.getByRole('dialog', { name: 'History' });
@@ -274,10 +271,10 @@ test.describe('editor publishing tools', () => {
     await api.dispose();
   });
 
-  test('SEO section: fields save, show in the live previews, and the API field errors show on the fields', async ({ page, playwright, baseURL }) => {
+  test('SEO section: fields save, show in the live previews, and the API field errors show on the fields', async ({ page, playwright, baseURL, signIn, hydrated }) => {
     const api = await writerApi(baseURL!, playwright);
     const post = await draft(api);
-    await openEditor(page, post);
+    await openEditor(page, post, { signIn, hydrated });
     const section = page.getByTestId('seo-section');
     await section.getByText('SEO', { exact: true }).click();
     await expect(page.getByTestId('search-preview-title')).toHaveText(post.title);
@@ -312,17 +309,17 @@ test.describe('editor publishing tools', () => {
     const stored = (await (await api.get(`/api/v1/blog/posts/${post.id}`)).json()).data as { seo: Record<string, unknown> };
     expect(stored.seo).toEqual({ metaTitle: 'A search title', metaDescription: 'What the result says under the title.', canonicalUrl: 'https://example.com/first-home', noindex: true, socialImage: 'https://example.com/card.png' });
     await page.reload();
-    await expect(page.getByTestId('post-editor')).toHaveAttribute('data-hydrated', 'true', { timeout: 20_000 });
+    await hydrated(page.getByTestId('post-editor'));
     await page.getByTestId('seo-section').getByText('SEO', { exact: true }).click();
     await expect(page.getByLabel('Meta title')).toHaveValue('A search title');
     await expect(page.getByLabel('Hide from search engines (noindex)')).toBeChecked();
     await api.dispose();
   });
 
-  test('Submit for review with a requested publish time: the site-zone wall time goes out as UTC; a past time is refused on the field', async ({ page, playwright, baseURL }) => {
+  test('Submit for review with a requested publish time: the site-zone wall time goes out as UTC; a past time is refused on the field', async ({ page, playwright, baseURL, signIn, hydrated }) => {
     const api = await writerApi(baseURL!, playwright);
     const post = await draft(api);
-    await openEditor(page, post);
+    await openEditor(page, post, { signIn, hydrated });
     const zone = await page.evaluate(() => document.documentElement.dataset.timeZone ?? 'Asia/Ho_Chi_Minh');
     const wallValue = (instant: Date) => {
       const parts = Object.fromEntries(
@@ -350,12 +347,12 @@ test.describe('editor publishing tools', () => {
 
   for (const theme of ['light', 'dark'] as const) {
     for (const width of [320, 1280]) {
-      test(`axe: the editor with the SEO section and the History panel open (${width} px, ${theme})`, async ({ browser, playwright, baseURL }) => {
+      test(`axe: the editor with the SEO section and the History panel open (${width} px, ${theme})`, async ({ browser, playwright, baseURL, signIn, hydrated }) => {
         const context = await browser.newContext({ baseURL, colorScheme: theme, viewport: { width, height: 900 } });
         const page = await context.newPage();
         const api = await writerApi(baseURL!, playwright);
         const post = await draft(api);
-        await openEditor(page, post);
+        await openEditor(page, post, { signIn, hydrated });
         await page.getByTestId('seo-section').getByText('SEO', { exact: true }).click();
         await expect(page.getByLabel('Meta title')).toBeVisible();
         // Nothing wider than the screen.

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { ApiError } from '../src/lib/api/errors';
 import { adminDashboardErrorMessage } from '../src/features/admin-dashboard/texts';
 import { adminErrors } from '../src/features/admin-posts/texts';

@@ -1,6 +1,7 @@
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import type { APIRequestContext, Page } from '@playwright/test';
+import { ADMIN, expect, island, test, type BrowserFixtures } from './fixtures';
 import { expectNoSeriousViolations } from './a11y';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, adminApi, apiAs } from './admin-api';
+import { adminApi, apiAs } from './admin-api';
 
 /**
  * Moderation through the real pages (issue 19 §2): a reader reports a comment from the post page;
@@ -17,8 +18,8 @@ const unique = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toSt
 const PASSWORD = 'Moderation-Passw0rd!';
 const HIDDEN_MARKER = '[This comment has been hidden by a moderator]';
 
-type Account = { id: number; fullName: string; email: string };
-const account = (name: string): Account => ({ id: 0, fullName: `${name} ${unique}`, email: `${name.toLowerCase()}-${unique}@inkwell.test` });
+type Account = { id: number; fullName: string; email: string; password: string };
+const account = (name: string): Account => ({ id: 0, fullName: `${name} ${unique}`, email: `${name.toLowerCase()}-${unique}@inkwell.test`, password: PASSWORD });
 const reader = account('Reporter');
 const writer = account('Commenter');
 const author = account('Author');
@@ -77,20 +78,14 @@ async function comment(playwright: Parameters<typeof apiAs>[1], baseURL: string,
   }
 }
 
-async function signIn(page: Page, email: string, password = PASSWORD): Promise<void> {
-  const login = await page.request.post('/api/v1/auth/login', { data: { email, password } });
-  expect(login.status(), await login.text()).toBe(200);
-}
-const signInAsAdmin = (page: Page) => signIn(page, ADMIN_EMAIL, ADMIN_PASSWORD);
-
-async function openPost(page: Page, slug: string): Promise<void> {
+async function openPost(page: Page, slug: string, hydrated: BrowserFixtures['hydrated']): Promise<void> {
   await page.goto(`/blog/${slug}`);
-  await expect(page.locator('astro-island[component-url*="/CommentSection."]:not([ssr])')).toBeAttached({ timeout: 20_000 });
+  await hydrated(island(page, 'CommentSection'));
 }
 
-async function openQueue(page: Page, search: string, filter = 'reported'): Promise<void> {
+async function openQueue(page: Page, search: string, hydrated: BrowserFixtures['hydrated'], filter = 'reported'): Promise<void> {
   await page.goto(`/admin/comments?filter=${filter}&search=${encodeURIComponent(search)}`);
-  await expect(page.locator('astro-island[component-url*="/AdminCommentsManager."]:not([ssr])')).toBeAttached({ timeout: 20_000 });
+  await hydrated(island(page, 'AdminCommentsManager'));
 }
 
 /** A browser write's headers, as the page's own fetch sends them. */
@@ -101,18 +96,18 @@ const item = (page: Page, id: number) => page.locator(`#comment-${id}`);
 const own = (page: Page, id: number) => page.locator(`#comment-${id} > article`);
 const row = (page: Page, id: number) => page.locator(`[data-moderation-row="${id}"]`);
 
-test('a reader reports a comment; the admin finds it under Reported, hides it (replies kept), restores it and dismisses the report', async ({ page, browser, playwright, baseURL }) => {
+test('a reader reports a comment; the admin finds it under Reported, hides it (replies kept), restores it and dismisses the report', async ({ page, browser, playwright, baseURL, signIn, hydrated }) => {
   test.setTimeout(120_000);
   const post = await newPost(playwright, baseURL!);
   const text = `Buy cheap things ${unique}`;
   const target = await comment(playwright, baseURL!, writer, post.id, text);
   const reply = await comment(playwright, baseURL!, writer, post.id, `A reply that stays ${unique}`, target.id);
 
-  await signIn(page, reader.email);
+  await signIn(reader);
   // A second tab, opened before the report: its Report button is still there.
   const secondTab = await page.context().newPage();
-  await openPost(secondTab, post.slug);
-  await openPost(page, post.slug);
+  await openPost(secondTab, post.slug, hydrated);
+  await openPost(page, post.slug, hydrated);
   const report = own(page, target.id).getByRole('button', { name: `Report comment by ${writer.fullName}` });
   await report.click();
   const dialog = page.getByRole('dialog', { name: 'Report Comment' });
@@ -146,8 +141,8 @@ test('a reader reports a comment; the admin finds it under Reported, hides it (r
 
   // The queue: under Reported, with its post, its report (reason, details, reporter).
   const adminPage = await (await browser.newContext({ baseURL })).newPage();
-  await signInAsAdmin(adminPage);
-  await openQueue(adminPage, text);
+  await signIn(ADMIN, adminPage);
+  await openQueue(adminPage, text, hydrated);
   const queued = row(adminPage, target.id);
   await expect(queued.getByTestId('moderation-content')).toHaveText(text);
   await expect(queued.getByRole('link', { name: `Moderation ${unique} ${posts}` })).toHaveAttribute('href', `/blog/${post.slug}#comment-${target.id}`);
@@ -168,20 +163,20 @@ test('a reader reports a comment; the admin finds it under Reported, hides it (r
 
   // Readers (signed out too) see the placeholder; the reply stays.
   const visitor = await (await browser.newContext({ baseURL })).newPage();
-  await openPost(visitor, post.slug);
+  await openPost(visitor, post.slug, hydrated);
   await expect(own(visitor, target.id).getByTestId('hidden-marker')).toHaveText(HIDDEN_MARKER);
   await expect(own(visitor, target.id)).not.toContainText(text);
   await expect(item(visitor, reply.id)).toContainText(`A reply that stays ${unique}`);
 
   // Restore: the text is back for everyone.
-  await openQueue(adminPage, text, 'hidden');
+  await openQueue(adminPage, text, hydrated, 'hidden');
   await row(adminPage, target.id).getByRole('button', { name: `Restore comment by ${writer.fullName}` }).click();
   await expect(adminPage.getByText('Comment restored', { exact: true })).toBeVisible();
-  await openPost(visitor, post.slug);
+  await openPost(visitor, post.slug, hydrated);
   await expect(own(visitor, target.id)).toContainText(text);
 
   // Dismiss the report: it leaves Reported.
-  await openQueue(adminPage, text);
+  await openQueue(adminPage, text, hydrated);
   await row(adminPage, target.id).getByRole('button', { name: `Dismiss reports comment by ${writer.fullName}` }).click();
   await expect(adminPage.getByText('Reports dismissed', { exact: true })).toBeVisible();
   await expect(row(adminPage, target.id)).toHaveCount(0);
@@ -189,15 +184,14 @@ test('a reader reports a comment; the admin finds it under Reported, hides it (r
   await expectNoSeriousViolations(adminPage, '/admin/comments (empty)');
 });
 
-test('bulk hide on a selection shows each id’s result, and both comments are hidden', async ({ page, playwright, baseURL }) => {
+test('bulk hide on a selection shows each id’s result, and both comments are hidden', async ({ asAdmin: page, playwright, baseURL, hydrated }) => {
   test.setTimeout(90_000);
   const post = await newPost(playwright, baseURL!);
   const tag = `bulk-${unique}`;
   const first = await comment(playwright, baseURL!, writer, post.id, `First ${tag}`);
   const second = await comment(playwright, baseURL!, writer, post.id, `Second ${tag}`);
 
-  await signInAsAdmin(page);
-  await openQueue(page, tag, 'all');
+  await openQueue(page, tag, hydrated, 'all');
   await expect(page.locator('[data-moderation-row]')).toHaveCount(2);
   await page.getByRole('checkbox', { name: 'Select all on this page' }).check();
   await expect(page.getByText('2 selected')).toBeVisible();
@@ -211,17 +205,17 @@ test('bulk hide on a selection shows each id’s result, and both comments are h
   await expect(outcome.locator(`[data-result-id="${second.id}"]`)).toHaveText(`Comment #${second.id}: done`);
   for (const id of [first.id, second.id]) await expect(row(page, id).getByText('Hidden', { exact: true })).toBeVisible();
 
-  await openPost(page, post.slug);
+  await openPost(page, post.slug, hydrated);
   for (const id of [first.id, second.id]) await expect(item(page, id).getByTestId('hidden-marker')).toHaveText(HIDDEN_MARKER);
 });
 
-test('an author hides a comment on their own post from the post page', async ({ page, playwright, baseURL }) => {
+test('an author hides a comment on their own post from the post page', async ({ page, playwright, baseURL, signIn, hydrated }) => {
   test.setTimeout(90_000);
   const post = await newPost(playwright, baseURL!);
   const rude = await comment(playwright, baseURL!, writer, post.id, `Rude words ${unique}`);
 
-  await signIn(page, author.email);
-  await openPost(page, post.slug);
+  await signIn(author);
+  await openPost(page, post.slug, hydrated);
   await item(page, rude.id).getByRole('button', { name: `Hide comment by ${writer.fullName}` }).click();
   const hide = page.getByRole('dialog', { name: 'Hide Comment' });
   await expect(hide.getByLabel('Reason for hiding')).toBeFocused();
@@ -232,14 +226,14 @@ test('an author hides a comment on their own post from the post page', async ({ 
   await expect(item(page, rude.id).getByTestId('hidden-marker')).toHaveText(HIDDEN_MARKER);
   await expect(own(page, rude.id)).toBeFocused();
   // It stays hidden on a fresh read, and the admin sees who hid it and why.
-  await openPost(page, post.slug);
+  await openPost(page, post.slug, hydrated);
   await expect(item(page, rude.id).getByTestId('hidden-marker')).toHaveText(HIDDEN_MARKER);
-  await signInAsAdmin(page);
-  await openQueue(page, `Rude words ${unique}`, 'hidden');
+  await signIn(ADMIN);
+  await openQueue(page, `Rude words ${unique}`, hydrated, 'hidden');
   await expect(row(page, rude.id)).toContainText(`Hidden by ${author.fullName}: Not kind`);
 });
 
-test('a muted reader sees why in place of the comment form, and the API refuses a comment with the same reason', async ({ page, browser, playwright, baseURL }) => {
+test('a muted reader sees why in place of the comment form, and the API refuses a comment with the same reason', async ({ page, browser, playwright, baseURL, signIn, hydrated }) => {
   test.setTimeout(90_000);
   const post = await newPost(playwright, baseURL!);
   const muted = account('Muted');
@@ -251,7 +245,7 @@ test('a muted reader sees why in place of the comment form, and the API refuses 
 
   // The admin mutes them on their user page, for 7 days.
   const adminPage = await (await browser.newContext({ baseURL })).newPage();
-  await signInAsAdmin(adminPage);
+  await signIn(ADMIN, adminPage);
   await adminPage.goto(`/admin/users/${muted.id}`);
   await adminPage.getByRole('button', { name: 'Mute', exact: true }).click();
   const dialog = adminPage.getByRole('dialog', { name: 'Mute User' });
@@ -263,8 +257,8 @@ test('a muted reader sees why in place of the comment form, and the API refuses 
   await expect(adminPage.getByTestId('mute-details')).toContainText('Commenting muted until');
   await expect(adminPage.getByTestId('mute-details')).toContainText('Reason: Repeated insults');
 
-  await signIn(page, muted.email);
-  await openPost(page, post.slug);
+  await signIn(muted);
+  await openPost(page, post.slug, hydrated);
   await expect(page.getByTestId('comment-muted')).toContainText('You cannot comment until');
   await expect(page.getByTestId('comment-muted')).toContainText('Reason: Repeated insults');
   await expect(page.getByRole('textbox', { name: 'Write a comment' })).toHaveCount(0);
@@ -276,11 +270,11 @@ test('a muted reader sees why in place of the comment form, and the API refuses 
   await adminPage.getByRole('button', { name: 'Unmute' }).click();
   await adminPage.getByRole('alertdialog', { name: 'Unmute User' }).getByRole('button', { name: 'Unmute User' }).click();
   await expect(adminPage.getByTestId('mute-details')).toHaveCount(0);
-  await openPost(page, post.slug);
+  await openPost(page, post.slug, hydrated);
   await expect(page.getByRole('textbox', { name: 'Write a comment' })).toBeVisible();
 });
 
-test("a link from a new account is held: 'Awaiting moderation' for its author only, and under Held in the queue", async ({ page, browser, playwright, baseURL }) => {
+test("a link from a new account is held: 'Awaiting moderation' for its author only, and under Held in the queue", async ({ page, browser, playwright, baseURL, signIn, hydrated }) => {
   test.setTimeout(90_000);
   const post = await newPost(playwright, baseURL!);
   const fresh = account('Newcomer');
@@ -290,45 +284,44 @@ test("a link from a new account is held: 'Awaiting moderation' for its author on
   expect(created.status(), await created.text()).toBe(201);
 
   const text = `Visit https://example.com/deal-${unique}`;
-  await signIn(page, fresh.email);
-  await openPost(page, post.slug);
+  await signIn(fresh);
+  await openPost(page, post.slug, hydrated);
   await page.getByRole('textbox', { name: 'Write a comment' }).fill(text);
   await page.getByRole('button', { name: 'Post Comment' }).click();
   await expect(page.getByText('Your comment is awaiting moderation.', { exact: false }).first()).toBeVisible();
   const mine = page.locator('[data-moderation="HELD"]').filter({ hasText: text });
   await expect(mine.getByTestId('awaiting-moderation')).toHaveText('Awaiting moderation');
   // After a reload, still there for its author.
-  await openPost(page, post.slug);
+  await openPost(page, post.slug, hydrated);
   await expect(page.locator('[data-moderation="HELD"]').filter({ hasText: text }).getByTestId('awaiting-moderation')).toBeVisible();
 
   // Nobody else sees it.
   const visitor = await (await browser.newContext({ baseURL })).newPage();
-  await openPost(visitor, post.slug);
+  await openPost(visitor, post.slug, hydrated);
   await expect(visitor.getByText(text)).toHaveCount(0);
-  await signIn(visitor, reader.email);
-  await openPost(visitor, post.slug);
+  await signIn(reader, visitor);
+  await openPost(visitor, post.slug, hydrated);
   await expect(visitor.getByText(text)).toHaveCount(0);
 
   // The queue lists it under Held; Approve publishes it.
-  await signInAsAdmin(visitor);
-  await openQueue(visitor, `deal-${unique}`, 'held');
+  await signIn(ADMIN, visitor);
+  await openQueue(visitor, `deal-${unique}`, hydrated, 'held');
   const held = visitor.locator('[data-moderation-row]').filter({ hasText: text });
   await expect(held.getByText('Held', { exact: true })).toBeVisible();
   await held.getByRole('button', { name: `Approve comment by ${fresh.fullName}` }).click();
   await expect(visitor.getByText('Comment restored', { exact: true })).toBeVisible();
   const anonymous = await (await browser.newContext({ baseURL })).newPage();
-  await openPost(anonymous, post.slug);
+  await openPost(anonymous, post.slug, hydrated);
   await expect(anonymous.getByText(text)).toBeVisible();
 });
 
-test('the queue says when it is loading and when a read fails, Try Again reads it again, and the selection works from the keyboard', async ({ page, playwright, baseURL }) => {
+test('the queue says when it is loading and when a read fails, Try Again reads it again, and the selection works from the keyboard', async ({ asAdmin: page, playwright, baseURL, hydrated }) => {
   test.setTimeout(90_000);
   const post = await newPost(playwright, baseURL!);
   const text = `States ${unique}`;
   const target = await comment(playwright, baseURL!, writer, post.id, text);
 
-  await signInAsAdmin(page);
-  await openQueue(page, text, 'all');
+  await openQueue(page, text, hydrated, 'all');
   await expect(row(page, target.id)).toBeVisible();
 
   // The next read waits until released, then fails: loading first, then the error state.
@@ -367,7 +360,7 @@ test('the queue says when it is loading and when a read fails, Try Again reads i
   await expect(hideSelected).toBeFocused();
 });
 
-test('at 320 px the report dialog and the queue fit the screen and pass axe', async ({ page, browser, playwright, baseURL }) => {
+test('at 320 px the report dialog and the queue fit the screen and pass axe', async ({ page, browser, playwright, baseURL, signIn, hydrated }) => {
   test.setTimeout(90_000);
   const post = await newPost(playwright, baseURL!);
   const text = `Narrow ${unique}`;
@@ -375,16 +368,16 @@ test('at 320 px the report dialog and the queue fit the screen and pass axe', as
   const fits = (on: Page) => on.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
 
   await page.setViewportSize({ width: 320, height: 720 });
-  await signIn(page, reader.email);
-  await openPost(page, post.slug);
+  await signIn(reader);
+  await openPost(page, post.slug, hydrated);
   await own(page, target.id).getByRole('button', { name: `Report comment by ${writer.fullName}` }).click();
   await expect(page.getByRole('dialog', { name: 'Report Comment' })).toBeVisible();
   expect(await fits(page)).toBe(true);
   await expectNoSeriousViolations(page, 'the report dialog at 320 px');
 
   const adminPage = await (await browser.newContext({ baseURL, viewport: { width: 320, height: 720 } })).newPage();
-  await signInAsAdmin(adminPage);
-  await openQueue(adminPage, text, 'all');
+  await signIn(ADMIN, adminPage);
+  await openQueue(adminPage, text, hydrated, 'all');
   await expect(row(adminPage, target.id)).toBeVisible();
   expect(await fits(adminPage)).toBe(true);
   await expectNoSeriousViolations(adminPage, '/admin/comments at 320 px');

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { notificationSentence } from '../src/features/notifications/notifications';
 
 /** The notification list's wording (no browser page needed). */

@@ -1,4 +1,5 @@
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import type { APIRequestContext, Page } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { expectNoSeriousViolations } from './a11y';
 import { adminApi, apiAs } from './admin-api';
 
@@ -57,24 +58,13 @@ async function comment(author: Person, content: string, parentId: number | null 
   return ((await created.json()).data as { id: number }).id;
 }
 
-/** Signs the browser in: the login answer's cookies land in the page's context. */
-async function signIn(page: Page, who: Person): Promise<void> {
-  const login = await page.request.post('/api/v1/auth/login', { data: { email: who.email, password: PASSWORD } });
-  expect(login.status(), await login.text()).toBe(200);
-}
-
 const bell = (page: Page) => page.getByRole('banner').getByTestId('notification-bell');
 
-/** Waits until every island that hydrates without scrolling (client:load, client:idle) has. */
-async function islandsHydrated(page: Page): Promise<void> {
-  await expect(page.locator('astro-island[ssr]:not([client="visible"])')).toHaveCount(0, { timeout: 20_000 });
-}
-
-test('a reply raises the bell; /notifications lists it first; opening it lands on the comment and marks it read; mark all read', async ({ page, baseURL, playwright }) => {
+test('a reply raises the bell; /notifications lists it first; opening it lands on the comment and marks it read; mark all read', async ({ page, baseURL, playwright, signIn, hydrated }) => {
   const lan = await person(baseURL!, playwright, 'Lan');
   const minh = await person(baseURL!, playwright, 'Minh');
   const root = await comment(lan, `Lan's question ${unique}`);
-  await signIn(page, lan);
+  await signIn({ email: lan.email, password: PASSWORD });
 
   await page.goto('/blog');
   await expect(bell(page)).toHaveAccessibleName('Notifications, none unread');
@@ -86,7 +76,7 @@ test('a reply raises the bell; /notifications lists it first; opening it lands o
   await expect(bell(page).getByTestId('notification-badge')).toHaveText('1');
 
   // Without navigating: the bell reads the count again when the tab becomes visible.
-  await islandsHydrated(page);
+  await hydrated();
   const secondReply = await comment(minh, `Minh again ${unique}`, root);
   await page.evaluate(() => document.dispatchEvent(new Event('visibilitychange')));
   await expect(bell(page)).toHaveAccessibleName('Notifications, 2 unread');
@@ -94,7 +84,7 @@ test('a reply raises the bell; /notifications lists it first; opening it lands o
   await bell(page).click();
   await expect(page).toHaveURL('/notifications');
   await expect(page.getByRole('heading', { level: 1, name: 'Notifications' })).toBeVisible();
-  await islandsHydrated(page);
+  await hydrated();
   const entries = page.getByTestId('notification-list').locator('[data-notification]');
   await expect(entries).toHaveCount(2);
   const sentence = `${minh.fullName} replied to your comment on “${post.title}”`;
@@ -107,7 +97,7 @@ test('a reply raises the bell; /notifications lists it first; opening it lands o
   // The dark theme too (it follows the system preference when none is stored).
   await page.emulateMedia({ colorScheme: 'dark' });
   await page.reload();
-  await islandsHydrated(page);
+  await hydrated();
   await expect(page.locator('html')).toHaveClass(/(^|\s)dark(\s|$)/);
   await expectNoSeriousViolations(page, '/notifications (unread entries, dark)');
   await page.emulateMedia({ colorScheme: 'light' });
@@ -120,7 +110,7 @@ test('a reply raises the bell; /notifications lists it first; opening it lands o
 
   // Back on the list: that entry is read and sorted after the unread one.
   await page.goto('/notifications');
-  await islandsHydrated(page);
+  await hydrated();
   await expect(entries.nth(0)).toHaveAttribute('data-read', 'false');
   await expect(entries.nth(0).getByRole('link')).toHaveAttribute('href', `/blog/${post.slug}#comment-${secondReply}`);
   await expect(entries.nth(1)).toHaveAttribute('data-read', 'true');
@@ -140,9 +130,9 @@ test('a reply raises the bell; /notifications lists it first; opening it lands o
   await expectNoSeriousViolations(page, '/notifications (all read)');
 });
 
-test('one entry marked read with its button; the empty state for someone with none', async ({ page, baseURL, playwright }) => {
+test('one entry marked read with its button; the empty state for someone with none', async ({ page, baseURL, playwright, signIn, hydrated }) => {
   const hoa = await person(baseURL!, playwright, 'Hoa');
-  await signIn(page, hoa);
+  await signIn({ email: hoa.email, password: PASSWORD });
   await page.goto('/notifications');
   await expect(page.getByText('No notifications yet')).toBeVisible();
   await expect(page.getByRole('link', { name: 'Browse Posts' })).toHaveAttribute('href', '/blog');
@@ -152,7 +142,7 @@ test('one entry marked read with its button; the empty state for someone with no
   const tuan = await person(baseURL!, playwright, 'Tuan');
   await comment(tuan, `Tuan replies ${unique}`, await comment(hoa, `Hoa's note ${unique}`));
   await page.reload();
-  await islandsHydrated(page);
+  await hydrated();
   await expect(bell(page)).toHaveAccessibleName('Notifications, 1 unread');
   const entry = page.locator('[data-notification]');
   await entry.getByRole('button', { name: /^Mark as read/ }).click();
@@ -167,11 +157,11 @@ test('the signed-out visitor is sent to sign in from /notifications', async ({ p
   await expect(page).toHaveURL(`/login?callback=${encodeURIComponent('/notifications')}`);
 });
 
-test('preferences on /account: per event and channel, the digest; saved, and kept on reload', async ({ page, baseURL, playwright }) => {
+test('preferences on /account: per event and channel, the digest; saved, and kept on reload', async ({ page, baseURL, playwright, signIn, hydrated }) => {
   const vy = await person(baseURL!, playwright, 'Vy');
-  await signIn(page, vy);
+  await signIn({ email: vy.email, password: PASSWORD });
   await page.goto('/account');
-  await islandsHydrated(page);
+  await hydrated();
   const card = page.getByRole('region', { name: 'Notification Preferences' });
   await expect(card.getByRole('table', { name: 'Notification Preferences' })).toBeVisible();
   // A reader is told about replies; the admins' events are not theirs to choose.
@@ -192,7 +182,7 @@ test('preferences on /account: per event and channel, the digest; saved, and kep
   await expect(card.getByRole('status')).toHaveText('Notification preferences saved.');
 
   await page.reload();
-  await islandsHydrated(page);
+  await hydrated();
   await expect(replyEmail).not.toBeChecked();
   await expect(card.getByRole('checkbox', { name: 'Replies to my comments: In-app' })).toBeChecked();
   await expect(digest).toBeChecked();

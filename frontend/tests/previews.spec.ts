@@ -1,4 +1,5 @@
-import { expect, test, type Browser, type Page } from '@playwright/test';
+import type { Browser } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { expectNoSeriousViolations } from './a11y';
 import { adminApi, apiAs } from './admin-api';
 import { socialImageOfThumbnail } from '../src/features/posts/thumbnail-srcset';
@@ -30,11 +31,6 @@ test.beforeAll(async ({ playwright, baseURL }) => {
   await api.dispose();
 });
 
-async function signInAsAuthor(page: Page): Promise<void> {
-  const login = await page.request.post('/api/v1/auth/login', { data: { email: author.email, password: PASSWORD } });
-  expect(login.status(), await login.text()).toBe(200);
-}
-
 async function openSignedOut(browser: Browser, path: string, viewport = { width: 1280, height: 900 }) {
   const context = await browser.newContext({ viewport });
   const page = await context.newPage();
@@ -42,8 +38,8 @@ async function openSignedOut(browser: Browser, path: string, viewport = { width:
   return { context, page, response };
 }
 
-test('a preview link made in the editor works signed out, and stops working once revoked', async ({ page, browser }) => {
-  await signInAsAuthor(page);
+test('a preview link made in the editor works signed out, and stops working once revoked', async ({ page, browser, signIn }) => {
+  await signIn({ email: author.email, password: PASSWORD });
   await page.goto(`/author/posts/${draftId}/edit`);
   const panel = page.getByRole('region', { name: 'Preview links' });
   await expect(panel.getByText('No live preview links.')).toBeVisible();
@@ -76,7 +72,7 @@ test('a preview link made in the editor works signed out, and stops working once
 });
 
 for (const viewport of [{ width: 320, height: 800 }, { width: 1280, height: 900 }]) {
-  test(`axe at ${viewport.width} px: the preview page, its 404, and the edit page with the panel`, async ({ page, browser, baseURL, playwright }) => {
+  test(`axe at ${viewport.width} px: the preview page, its 404, and the edit page with the panel`, async ({ page, browser, baseURL, playwright, signIn }) => {
     const api = await apiAs(baseURL!, playwright, author.email, PASSWORD);
     const made = await api.post(`/api/v1/blog/posts/${draftId}/preview-links`);
     expect(made.status(), await made.text()).toBe(201);
@@ -91,7 +87,7 @@ for (const viewport of [{ width: 320, height: 800 }, { width: 1280, height: 900 
     await visitor.context.close();
 
     await page.setViewportSize(viewport);
-    await signInAsAuthor(page);
+    await signIn({ email: author.email, password: PASSWORD });
     await page.goto(`/author/posts/${draftId}/edit`);
     const panel = page.getByRole('region', { name: 'Preview links' });
     await expect(panel.getByRole('button', { name: 'Create preview link' })).toBeEnabled();

@@ -1,6 +1,7 @@
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import type { APIRequestContext, Page } from '@playwright/test';
+import { ADMIN, expect, test } from './fixtures';
 import { expectNoSeriousViolations } from './a11y';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, adminApi, apiAs } from './admin-api';
+import { adminApi, apiAs } from './admin-api';
 import { DEFAULT_SITE_TIME_ZONE, setSiteTimeZone, siteWallTimeToDate, siteWallTimeValue } from '../src/lib/dates';
 import { viDateTime } from '../src/features/reader/reader';
 
@@ -63,11 +64,6 @@ async function submit(post: CreatedPost, data?: object): Promise<void> {
 
 async function setClock(offsetSeconds: number) {
   return ok<{ published: number }>(await admin.put('/api/v1/test/clock', { data: { offsetSeconds } }));
-}
-
-async function signIn(page: Page, email: string, password: string): Promise<void> {
-  const login = await page.request.post('/api/v1/auth/login', { data: { email, password } });
-  expect(login.status(), await login.text()).toBe(200);
 }
 
 /** /admin/posts filtered to one post, hydrated. */
@@ -136,13 +132,13 @@ test('a typed publish time is the site zone\'s wall clock, whatever zone the bro
   }
 });
 
-test('the author requests a time on submit; the reviewer keeps it, changes it, approves; the post is public only once the clock passes it', async ({ page, browser, baseURL }) => {
+test('the author requests a time on submit; the reviewer keeps it, changes it, approves; the post is public only once the clock passes it', async ({ page, browser, baseURL, signIn }) => {
   test.setTimeout(90_000);
   const post = await authorPost('scheduled', `Scheduled harbour ${unique}`);
 
   // The author submits from My Posts with a requested time (the confirmation's optional field).
   const requested = new Date(Date.now() + 3 * 3_600_000);
-  await signIn(page, rae.email, PASSWORD);
+  await signIn({ email: rae.email, password: PASSWORD });
   await page.goto('/author/posts?status=draft');
   await page.locator(`[data-post-row="${post.id}"]`).getByRole('button', { name: /^Submit for review/ }).click();
   const confirm = page.getByRole('dialog', { name: 'Submit for review?' });
@@ -157,7 +153,7 @@ test('the author requests a time on submit; the reviewer keeps it, changes it, a
 
   // The reviewer sees the request on the row and in Approve, prefilled.
   await page.context().clearCookies();
-  await signIn(page, ADMIN_EMAIL, ADMIN_PASSWORD);
+  await signIn(ADMIN);
   const row = await openRow(page, post);
   await expect(row.getByTestId('requested-publish-at')).toHaveText(`Requested by the author: ${viDateTime(stored.requestedPublishAt)}`);
   await row.getByRole('button', { name: 'Approve', exact: true }).click();
@@ -190,7 +186,7 @@ test('the author requests a time on submit; the reviewer keeps it, changes it, a
   // The author's list says so too.
   const authorContext = await browser.newContext({ baseURL });
   const authorPage = await authorContext.newPage();
-  await signIn(authorPage, rae.email, PASSWORD);
+  await signIn({ email: rae.email, password: PASSWORD }, authorPage);
   await authorPage.goto('/author/posts');
   await expect(authorPage.locator(`[data-post-row="${post.id}"]`).getByTestId('scheduled-badge')).toHaveText(`Scheduled for ${viDateTime(scheduled.scheduledAt)}`);
   await authorContext.close();
@@ -218,14 +214,13 @@ test('the author requests a time on submit; the reviewer keeps it, changes it, a
   await setClock(0);
 });
 
-test('Reschedule and Cancel schedule from /admin/posts, by keyboard', async ({ page }) => {
+test('Reschedule and Cancel schedule from /admin/posts, by keyboard', async ({ asAdmin: page }) => {
   test.setTimeout(60_000);
   const post = await authorPost('reschedule', `Reschedule tide ${unique}`);
   await submit(post);
   const first = new Date(Date.now() + 2 * 3_600_000);
   await ok(await admin.put(`/api/v1/blog/posts/admin/${post.id}/review`, { data: { status: 'APPROVED', publishAt: first.toISOString() } }));
 
-  await signIn(page, ADMIN_EMAIL, ADMIN_PASSWORD);
   const row = await openRow(page, post);
   const badge = row.getByTestId('scheduled-badge');
   await expect(badge).toHaveText(`Scheduled for ${viDateTime(first.toISOString())}`);
@@ -269,7 +264,7 @@ test('Reschedule and Cancel schedule from /admin/posts, by keyboard', async ({ p
   expect(cancelled.scheduledAt).toBeNull();
 });
 
-test('reject → the author edits and resubmits → Detailed Review shows the earlier reason above the word diff', async ({ page }) => {
+test('reject → the author edits and resubmits → Detailed Review shows the earlier reason above the word diff', async ({ asAdmin: page }) => {
   test.setTimeout(60_000);
   const filler = Array.from({ length: 600 }, (_, index) => `word${index}`).join(' ');
   const post = await authorPost('diff', `Diff lantern ${unique}`, `The lantern was dim.\n\n${filler}`);
@@ -277,7 +272,6 @@ test('reject → the author edits and resubmits → Detailed Review shows the ea
   const reason = `Brighten the lantern ${unique}`;
 
   // The reviewer rejects through Quick Reject.
-  await signIn(page, ADMIN_EMAIL, ADMIN_PASSWORD);
   let row = await openRow(page, post);
   await row.getByRole('button', { name: 'Reject', exact: true }).click();
   const reject = page.getByRole('dialog', { name: 'Reject Post' });

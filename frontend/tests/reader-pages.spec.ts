@@ -1,4 +1,5 @@
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import type { APIRequestContext } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { expectNoSeriousViolations } from './a11y';
 import { adminApi, apiAs } from './admin-api';
 
@@ -67,13 +68,7 @@ async function publish(admin: APIRequestContext, title: string, slug: string): P
 
 async function like(api: APIRequestContext, postId: number): Promise<void> {
   const liked = await api.post(`/api/v1/likes/post/${postId}`);
-  expect(liked.status(), await liked.text()).toBeLessThan(300);
-}
-
-/** Signs the browser in: the login answer's cookies land in the page's context. */
-async function signIn(page: Page, email: string): Promise<void> {
-  const login = await page.request.post('/api/v1/auth/login', { data: { email, password: PASSWORD } });
-  expect(login.status(), await login.text()).toBe(200);
+  expect(liked.status(), await liked.text()).toBe(200);
 }
 
 test.beforeAll(async ({ playwright, baseURL, request }) => {
@@ -107,8 +102,8 @@ test.beforeAll(async ({ playwright, baseURL, request }) => {
 });
 
 test.describe('reader pages', () => {
-  test('/liked-posts lists the liked posts, newest first, and sorts by post title', async ({ page }) => {
-    await signIn(page, lan.email);
+  test('/liked-posts lists the liked posts, newest first, and sorts by post title', async ({ page, signIn }) => {
+    await signIn({ email: lan.email, password: PASSWORD });
     const response = await page.goto('/liked-posts');
     expect(response?.status()).toBe(200);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Liked Posts');
@@ -133,8 +128,8 @@ test.describe('reader pages', () => {
     await expect(refresh).toHaveAttribute('href', /\/liked-posts\?.*sortBy=postTitle/);
   });
 
-  test('/liked-posts pages through 51 likes: 5-button window, jump box above 10 pages, page sizes', async ({ page }) => {
-    await signIn(page, minh.email);
+  test('/liked-posts pages through 51 likes: 5-button window, jump box above 10 pages, page sizes', async ({ page, signIn }) => {
+    await signIn({ email: minh.email, password: PASSWORD });
     await page.goto('/liked-posts?size=5');
     await expect(page.getByTestId('liked-total')).toHaveText('51 liked posts');
     await expect(page.locator('[data-liked-post]')).toHaveCount(5);
@@ -183,8 +178,8 @@ test.describe('reader pages', () => {
     await expect(pager.getByLabel('Go to page')).toHaveCount(0);
   });
 
-  test('/my-comments lists the comments with their posts, the reply marker and the article links', async ({ page }) => {
-    await signIn(page, lan.email);
+  test('/my-comments lists the comments with their posts, the reply marker and the article links', async ({ page, signIn }) => {
+    await signIn({ email: lan.email, password: PASSWORD });
     const response = await page.goto('/my-comments');
     expect(response?.status()).toBe(200);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('My Comments List');
@@ -213,8 +208,8 @@ test.describe('reader pages', () => {
     await expect(page.getByLabel('Comments per page')).toHaveValue('5');
   });
 
-  test('/dashboard and /user-dashboard show the reader\'s numbers, recent activity and member card', async ({ page }) => {
-    await signIn(page, lan.email);
+  test('/dashboard and /user-dashboard show the reader\'s numbers, recent activity and member card', async ({ page, signIn }) => {
+    await signIn({ email: lan.email, password: PASSWORD });
     for (const path of ['/dashboard', '/user-dashboard']) {
       const response = await page.goto(path);
       expect(response?.status(), path).toBe(200);
@@ -252,15 +247,14 @@ test.describe('reader pages', () => {
     }
   });
 
-  test("the dashboard's comment list loads more comments in place, and without JavaScript by its link", async ({ page }) => {
-    await signIn(page, minh.email);
+  test("the dashboard's comment list loads more comments in place, and without JavaScript by its link", async ({ page, signIn, hydrated }) => {
+    await signIn({ email: minh.email, password: PASSWORD });
     await page.goto('/dashboard');
     const widget = page.getByTestId('my-comments-widget');
     await expect(page.getByTestId('my-comments-count')).toHaveText('6 comments');
     await expect(widget.locator('[data-comment-item]')).toHaveCount(5);
-    // client:visible: scrolled into view, it hydrates.
-    await widget.getByRole('link', { name: 'Load More Comments' }).scrollIntoViewIfNeeded();
-    await expect(page.locator('astro-island[component-url*="/LoadMoreComments."]:not([ssr])')).toBeAttached();
+    // client:visible: it hydrates once scrolled into view (hydrated scrolls to it).
+    await hydrated('LoadMoreComments');
     await widget.getByRole('link', { name: 'Load More Comments' }).click();
     await expect(widget.locator('[data-comment-item]')).toHaveCount(6);
     await expect(widget.getByRole('link', { name: 'Load More Comments' })).toHaveCount(0);
@@ -270,8 +264,8 @@ test.describe('reader pages', () => {
     await expect(widget.locator('[data-comment-item]')).toHaveCount(6);
   });
 
-  test('the signed-in home greets the reader with recent likes and comments', async ({ page }) => {
-    await signIn(page, lan.email);
+  test('the signed-in home greets the reader with recent likes and comments', async ({ page, signIn }) => {
+    await signIn({ email: lan.email, password: PASSWORD });
     await page.goto('/');
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(`Welcome back, ${lan.fullName}`);
     const likes = page.getByTestId('recent-likes');
@@ -326,8 +320,8 @@ for (const theme of ['light', 'dark'] as const) {
   test.describe(`reader pages with data, axe (${theme})`, () => {
     test.use({ colorScheme: theme });
     for (const path of ['/liked-posts', '/liked-posts?size=5&page=6', '/my-comments', '/dashboard', '/user-dashboard', '/']) {
-      test(`${path} (${theme})`, async ({ page }) => {
-        await signIn(page, path.includes('size=5') ? minh.email : lan.email);
+      test(`${path} (${theme})`, async ({ page, signIn }) => {
+        await signIn({ email: path.includes('size=5') ? minh.email : lan.email, password: PASSWORD });
         const response = await page.goto(path);
         expect(response?.status()).toBe(200);
         await expectNoSeriousViolations(page, `${path} signed in as a reader (${theme})`);

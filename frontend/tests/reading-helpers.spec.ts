@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { ApiError } from '../src/lib/api/errors';
 import { cardReadingTime, compactCount, formatCount, formatViDate, formatViLongDate, isValidSlug, plural, readingTimeOf, titleCaseSlug } from '../src/lib/format';
 import { pageApi } from '../src/lib/api/page-client';

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { adminApi } from './admin-api';
 
 /**
@@ -138,15 +138,14 @@ test('RSS, sitemap and HTTP caching of public pages', async ({ request }) => {
   expect(again.status()).toBe(304);
 });
 
-test('Load More Posts appends the next page in place, and is a plain link to it without JavaScript', async ({ page, browser }) => {
+test('Load More Posts appends the next page in place, and is a plain link to it without JavaScript', async ({ page, browser, hydrated }) => {
   await page.goto(`/blog/tag/${pagedTag.slug}`);
   await expect(page.getByText(`Explore ${PAGED_POSTS} posts about ${pagedTag.name}`)).toBeVisible();
   const titles = page.locator('[data-post-card] h3 a');
   await expect(titles).toHaveCount(12);
   const more = page.getByRole('link', { name: 'Load More Posts' });
   await expect(more).toHaveAttribute('href', `/blog/tag/${pagedTag.slug}?page=2`);
-  await more.scrollIntoViewIfNeeded();
-  await page.waitForFunction(() => !document.querySelector('astro-island[ssr]'));
+  await hydrated(more);
   await more.click();
   await expect(titles).toHaveCount(13);
   await expect(page).toHaveURL(`/blog/tag/${pagedTag.slug}`);

@@ -1,8 +1,8 @@
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ADMIN_EMAIL, ADMIN_PASSWORD } from './admin-api';
 
 /**
  * Issue 17 §4 in Chromium: a page of another origin cannot sign the visitor out (the cross-origin
@@ -21,18 +21,11 @@ async function otherOrigin(html: string): Promise<{ url: string; close(): Promis
   return { url: `http://127.0.0.1:${port}/`, close: () => new Promise<void>((done) => server.close(() => done())) };
 }
 
-async function signIn(page: Page): Promise<void> {
-  // page.request shares the context's cookies: the session cookies land in the browser.
-  const login = await page.request.post('/api/v1/auth/login', { data: { email: ADMIN_EMAIL, password: ADMIN_PASSWORD } });
-  expect(login.status(), await login.text()).toBe(200);
-}
-
 const profileStatus = async (page: Page) => (await page.request.get('/api/v1/users/profile')).status();
 const hasSessionCookie = async (page: Page) => (await page.context().cookies()).some((cookie) => cookie.name === 'inkwell_access');
 
 test.describe('cross-origin writes', () => {
-  test('a form on another origin that posts to logout leaves the visitor signed in', async ({ page, baseURL }) => {
-    await signIn(page);
+  test('a form on another origin that posts to logout leaves the visitor signed in', async ({ asAdmin: page, baseURL }) => {
     const attacker = await otherOrigin(
       `<!doctype html><title>Win a prize</title><form method="post" action="${baseURL}/api/v1/auth/logout"></form><script>document.forms[0].submit()</script>`,
     );
@@ -50,8 +43,7 @@ test.describe('cross-origin writes', () => {
     await expect(page).toHaveURL(/\/admin$/);
   });
 
-  test("another origin's fetch with the visitor's cookies cannot sign them out", async ({ page, baseURL }) => {
-    await signIn(page);
+  test("another origin's fetch with the visitor's cookies cannot sign them out", async ({ asAdmin: page, baseURL }) => {
     const attacker = await otherOrigin(
       `<!doctype html><title>waiting</title><script>fetch(${JSON.stringify(`${baseURL}/api/v1/auth/logout`)}, { method: 'POST', mode: 'no-cors', credentials: 'include' }).finally(() => { document.title = 'sent'; });</script>`,
     );
@@ -67,8 +59,7 @@ test.describe('cross-origin writes', () => {
     expect(await profileStatus(page)).toBe(200);
   });
 
-  test("the app's own pages still sign out (Chromium's Origin is the app's)", async ({ page }) => {
-    await signIn(page);
+  test("the app's own pages still sign out (Chromium's Origin is the app's)", async ({ asAdmin: page }) => {
     await page.goto('/');
     const status = await page.evaluate(async () => (await fetch('/api/v1/auth/logout', { method: 'POST', headers: { 'X-Request-Timestamp': String(Date.now()) } })).status);
     expect(status).toBe(200);

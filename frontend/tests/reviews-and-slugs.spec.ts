@@ -1,6 +1,7 @@
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import type { APIRequestContext } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { expectNoSeriousViolations } from './a11y';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, adminApi, apiAs } from './admin-api';
+import { adminApi, apiAs } from './admin-api';
 
 /**
  * Issue 17 §3, authoring and tags: a rejected author sees the latest reason, reviewer and time on
@@ -19,11 +20,6 @@ let admin: APIRequestContext;
 let writerApi: APIRequestContext;
 let adminName = '';
 let reviewed: { id: number; title: string };
-
-async function signIn(page: Page, email: string, password: string): Promise<void> {
-  const login = await page.request.post('/api/v1/auth/login', { data: { email, password } });
-  expect(login.status(), await login.text()).toBe(200);
-}
 
 /** The envelope's data of an answer that must have this status. */
 async function ok<T = unknown>(answer: Awaited<ReturnType<APIRequestContext['get']>>, status = 200): Promise<T> {
@@ -62,8 +58,8 @@ test.afterAll(async () => {
 });
 
 test.describe('a rejected post tells its author why', () => {
-  test('My Posts shows the latest reason, the reviewer and the time beside the Rejected badge', async ({ page }) => {
-    await signIn(page, writer.email, PASSWORD);
+  test('My Posts shows the latest reason, the reviewer and the time beside the Rejected badge', async ({ page, signIn }) => {
+    await signIn({ email: writer.email, password: PASSWORD });
     await page.goto('/author/posts');
     const row = page.locator(`[data-post-row="${reviewed.id}"]`);
     await expect(row.locator('[data-status]')).toHaveText('Rejected');
@@ -76,8 +72,8 @@ test.describe('a rejected post tells its author why', () => {
     await expectNoSeriousViolations(page, '/author/posts (rejected post)');
   });
 
-  test('the editor shows the latest rejection and every review, newest first', async ({ page }) => {
-    await signIn(page, writer.email, PASSWORD);
+  test('the editor shows the latest rejection and every review, newest first', async ({ page, signIn }) => {
+    await signIn({ email: writer.email, password: PASSWORD });
     await page.goto(`/author/posts/${reviewed.id}/edit`);
     const latest = page.getByTestId('rejection');
     await expect(latest).toContainText('Still too thin: expand the second part.');
@@ -99,10 +95,10 @@ test.describe('a rejected post tells its author why', () => {
   });
 });
 
-test('after the first save of a new post the editor is the edit page: heading, address, and a reload edits the same post', async ({ page }) => {
-  await signIn(page, writer.email, PASSWORD);
+test('after the first save of a new post the editor is the edit page: heading, address, and a reload edits the same post', async ({ page, signIn, hydrated }) => {
+  await signIn({ email: writer.email, password: PASSWORD });
   await page.goto('/author/posts/new');
-  await expect(page.getByTestId('post-editor')).toHaveAttribute('data-hydrated', 'true', { timeout: 20_000 });
+  await hydrated(page.getByTestId('post-editor'));
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('New Post');
   const title = `First save ${unique}`;
   await page.getByLabel('Title', { exact: true }).fill(title);
@@ -114,7 +110,7 @@ test('after the first save of a new post the editor is the edit page: heading, a
   await expect(page).toHaveTitle(`Edit Post: ${title} · Inkwell`);
 
   await page.reload();
-  await expect(page.getByTestId('post-editor')).toHaveAttribute('data-hydrated', 'true', { timeout: 20_000 });
+  await hydrated(page.getByTestId('post-editor'));
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Edit Post');
   await page.getByLabel('Content', { exact: true }).fill('Some more words.');
   await page.getByRole('button', { name: 'Save Draft' }).click();
@@ -123,8 +119,8 @@ test('after the first save of a new post the editor is the edit page: heading, a
   expect(mine.filter((post) => post.title === title)).toHaveLength(1);
 });
 
-test("the author dashboard's 'Last updated:' is followed by a space", async ({ page }) => {
-  await signIn(page, writer.email, PASSWORD);
+test("the author dashboard's 'Last updated:' is followed by a space", async ({ page, signIn }) => {
+  await signIn({ email: writer.email, password: PASSWORD });
   await page.goto('/author');
   const line = page.locator('p').filter({ hasText: 'Last updated:' });
   await expect(line).toHaveText(/^\s*Last updated: \S/);
@@ -135,10 +131,9 @@ test.describe('tags', () => {
     return ok<{ id: number; slug: string; name: string }>(await admin.post('/api/v1/blog/tags', { data: { name } }), 201);
   }
 
-  test('Delete on an active tag in use offers deactivation at once (no delete confirmation first)', async ({ page }) => {
+  test('Delete on an active tag in use offers deactivation at once (no delete confirmation first)', async ({ asAdmin: page }) => {
     const tag = await createTag(`In use ${unique}`);
     await ok(await admin.post('/api/v1/blog/posts', { data: { title: `Uses tag ${unique}`, slug: `uses-tag-${unique}`, content: 'Body.', status: 'PUBLISHED', tagSlugs: [tag.slug] } }), 201);
-    await signIn(page, ADMIN_EMAIL, ADMIN_PASSWORD);
     await page.goto(`/admin/tags?search=${encodeURIComponent(tag.name)}&filter=all`);
     const card = page.locator(`li[data-tag-id="${tag.id}"]`);
     await expect(card.getByRole('button', { name: 'Delete' })).toBeEnabled();
@@ -153,10 +148,9 @@ test.describe('tags', () => {
     expect((await ok<{ isActive: boolean }>(await admin.get(`/api/v1/blog/tags/${tag.id}`))).isActive).toBe(false);
   });
 
-  test('renaming keeps the slug; a changed slug sends the old tag address to the new one (301)', async ({ page, request }) => {
+  test('renaming keeps the slug; a changed slug sends the old tag address to the new one (301)', async ({ asAdmin: page, request }) => {
     const tag = await createTag(`Rename me ${unique}`);
     await ok(await admin.post('/api/v1/blog/posts', { data: { title: `Tagged ${unique}`, slug: `tagged-${unique}`, content: 'Body.', status: 'PUBLISHED', tagSlugs: [tag.slug] } }), 201);
-    await signIn(page, ADMIN_EMAIL, ADMIN_PASSWORD);
     await page.goto(`/admin/tags/${tag.id}/edit`);
     await expect(page.getByRole('button', { name: 'Save Changes' })).toBeEnabled();
     await page.getByLabel('Name', { exact: true }).fill(`Renamed ${unique}`);

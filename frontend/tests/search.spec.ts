@@ -1,4 +1,5 @@
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import type { APIRequestContext, Page } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { expectNoSeriousViolations } from './a11y';
 import { adminApi, apiAs } from './admin-api';
 import { safeSnippetHtml } from '../src/features/search/snippet';
@@ -70,10 +71,6 @@ const searchForm = (page: Page) => page.getByRole('search', { name: 'Search post
 const results = (page: Page) => page.locator('[data-search-result]');
 const resultTitles = (page: Page) => page.locator('[data-search-result] h3');
 
-/** The header's island is live (client:visible: it hydrates once shown, from 1024 px). */
-async function headerBoxHydrated(page: Page): Promise<void> {
-  await expect(page.locator('astro-island[component-url*="SearchBox"]')).not.toHaveAttribute('ssr', '', { timeout: 20_000 });
-}
 
 test.describe('the snippet', () => {
   test('lets only <mark> through, balanced', () => {
@@ -85,9 +82,9 @@ test.describe('the snippet', () => {
 });
 
 test.describe('the header search box', () => {
-  test('suggests the top titles as you type; arrows and Enter open a post, Escape closes', async ({ page }) => {
+  test('suggests the top titles as you type; arrows and Enter open a post, Escape closes', async ({ page, hydrated }) => {
     await page.goto('/blog');
-    await headerBoxHydrated(page);
+    await hydrated('SearchBox'); // the header's box: client:visible, shown from 1024 px
     const box = page.getByRole('combobox', { name: 'Search the blog' });
     await expect(box).toHaveAttribute('aria-expanded', 'false');
     await box.fill(words.title);
@@ -113,7 +110,7 @@ test.describe('the header search box', () => {
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(titlePost.title);
   });
 
-  test('keeps what was typed before it hydrated, and suggests for it', async ({ page }) => {
+  test('keeps what was typed before it hydrated, and suggests for it', async ({ page, hydrated }) => {
     let release!: () => void;
     const released = new Promise<void>((resolve) => (release = resolve));
     await page.route(/\/_astro\/[^?#]+\.js(\?.*)?$/, async (route) => {
@@ -124,14 +121,14 @@ test.describe('the header search box', () => {
     const box = page.getByRole('combobox', { name: 'Search the blog' });
     await box.fill(words.title);
     release();
-    await headerBoxHydrated(page);
+    await hydrated('SearchBox');
     await expect(box).toHaveValue(words.title);
     await expect(page.getByRole('listbox', { name: 'Suggested posts' }).getByRole('option')).toHaveText([titlePost.title]);
   });
 
-  test('Enter without a highlighted suggestion searches', async ({ page }) => {
+  test('Enter without a highlighted suggestion searches', async ({ page, hydrated }) => {
     await page.goto('/');
-    await headerBoxHydrated(page);
+    await hydrated('SearchBox');
     const box = page.getByRole('combobox', { name: 'Search the blog' });
     await box.fill(words.paged);
     await expect(page.getByRole('listbox', { name: 'Suggested posts' }).getByRole('option')).toHaveCount(5);
@@ -260,9 +257,8 @@ test.describe('/search', () => {
     await expect(page.locator('meta[name="robots"]')).toHaveAttribute('content', 'noindex');
   });
 
-  test('works signed in too', async ({ page }) => {
-    const login = await page.request.post('/api/v1/auth/login', { data: { email: author.email, password: PASSWORD } });
-    expect(login.status(), await login.text()).toBe(200);
+  test('works signed in too', async ({ page, signIn }) => {
+    await signIn({ email: author.email, password: PASSWORD });
     await page.goto(`/search?q=${words.title}`);
     await expect(resultTitles(page)).toHaveText([titlePost.title]);
   });
@@ -276,9 +272,9 @@ test.describe('/search', () => {
         ['no results', () => `/search?q=nothingmatches${token}qqq`],
         ['refused', () => `/search?q=${'a'.repeat(201)}`],
       ] as const) {
-        test(`/search, ${state}`, async ({ page }) => {
+        test(`/search, ${state}`, async ({ page, hydrated }) => {
           await page.goto(path());
-          await headerBoxHydrated(page);
+          await hydrated('SearchBox');
           await expectNoSeriousViolations(page, `/search ${state} (${colorScheme})`);
         });
       }

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { AUTH_ERRORS, REGISTER_ERRORS } from '../src/features/auth/texts';
 import { errorText } from '../src/lib/texts/error-text';
 import { ApiError } from '../src/lib/api/errors';

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { commentContentError } from '../src/features/comments/texts';
 import { isEmail, nameAndEmailErrors } from '../src/lib/field-rules';
 import { charCount, limitChars, trimInvisible } from '../src/lib/text-length';

@@ -8,6 +8,27 @@ export function redisServerBinary(): string | undefined {
   return found.status === 0 && path ? path : undefined;
 }
 
+/** CI=1 or CI=true (any value but '', '0' and 'false'), as CI runners and .ci/run set it. */
+function underCI(): boolean {
+  const value = (process.env.CI ?? '').trim().toLowerCase();
+  return value !== '' && value !== '0' && value !== 'false';
+}
+
+/**
+ * redis-server for a suite that needs it, or undefined when that suite is to be skipped. Locally a
+ * missing binary skips the suite with a warning; under CI it throws (the suite fails to run), so a
+ * green CI run never hides a Redis suite.
+ */
+export function redisServerForSuite(suite: string, skipped = 'skipped'): string | undefined {
+  const binary = redisServerBinary();
+  if (binary) return binary;
+  if (underCI()) {
+    throw new Error(`${suite}: redis-server is not installed, and under CI (CI=${process.env.CI}) this suite must run, not skip: apt-get install -y redis-server (.ci/run installs it)`);
+  }
+  console.warn(`${suite}: redis-server is not installed, ${skipped} (apt-get install -y redis-server; CI installs it, and fails without it)`);
+  return undefined;
+}
+
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
