@@ -6,6 +6,7 @@ import { containsPattern } from '../common/sql-patterns';
 import { RoleName } from '../users/entities/role.entity';
 import { UserStatus } from '../users/entities/user.entity';
 import type { AdminUserSortField } from './dto/admin-user-input.dto';
+import { countedComment } from '../comments/visibility/counted-comment';
 
 export interface AdminUserFilter {
   /** Part of the full name or e-mail, case-insensitive. */
@@ -90,7 +91,7 @@ export class AdminUsersRepository {
     const rows = (await this.dataSource.query(
       `SELECT u.id,
               (SELECT count(*)::int FROM posts p WHERE p.author_id = u.id) AS total_posts,
-              (SELECT count(*)::int FROM comments c WHERE c.user_id = u.id AND c.deleted_at IS NULL AND c.moderation = 'VISIBLE') AS total_comments,
+              (SELECT count(*)::int FROM comments c WHERE c.user_id = u.id AND ${countedComment('c')}) AS total_comments,
               m.user_id IS NOT NULL AS muted, m.muted_until, m.reason AS mute_reason
          FROM unnest($1::int[]) AS u(id)
          LEFT JOIN user_mutes m ON m.user_id = u.id AND (m.muted_until IS NULL OR m.muted_until > now())`,

@@ -6,6 +6,7 @@ import { createDataSource, ensureDatabase } from '../database/data-source';
 import { EmbeddedDatabase, runningEmbeddedPostgres, startEmbeddedPostgres } from '../database/embedded-postgres';
 import { readingTimeOfWords, renderMarkdown, wordCountOf } from '../posts/markdown';
 import { slugify } from '../common/validation/slug';
+import { countedComment } from '../comments/visibility/counted-comment';
 import { DEMO_ARTICLES } from './demo-articles';
 
 /**
@@ -526,14 +527,14 @@ async function insertActivity(
   const commentsSeconds = (Date.now() - commentsStarted) / 1000;
   log(`${comments} comments (levels ${perLevel.join('/')}, ${deleted} deleted placeholders) in ${commentsSeconds.toFixed(1)} s`);
 
-  // The posts' counters in one UPDATE from aggregates: likes, and comments that are not deleted.
+  // The posts' counters in one UPDATE from aggregates: likes, and the comments that count (not deleted, VISIBLE).
   const countersStarted = Date.now();
   await manager.query(
     `UPDATE posts p SET like_count = a.likes, comment_count = a.comments
        FROM (SELECT sp.id, coalesce(l.n, 0) AS likes, coalesce(c.n, 0) AS comments
                FROM seed_posts sp
                LEFT JOIN (SELECT post_id, count(*)::int AS n FROM likes GROUP BY post_id) l ON l.post_id = sp.id
-               LEFT JOIN (SELECT post_id, count(*)::int AS n FROM comments WHERE deleted_at IS NULL GROUP BY post_id) c ON c.post_id = sp.id) a
+               LEFT JOIN (SELECT post_id, count(*)::int AS n FROM comments WHERE ${countedComment()} GROUP BY post_id) c ON c.post_id = sp.id) a
       WHERE p.id = a.id AND (p.like_count, p.comment_count) IS DISTINCT FROM (a.likes, a.comments)`,
   );
   const countersSeconds = (Date.now() - countersStarted) / 1000;

@@ -4,11 +4,13 @@ import { DataSource, EntityManager } from 'typeorm';
 import type { SortDirection } from '../common/pagination/sort';
 import type { CommentActivityRow, CommentRow } from './comment.mapper';
 import { CommentModeration } from './entities/comment.entity';
-import { PostStatus } from '../posts/entities/post.entity';
+import { countedComment } from './visibility/counted-comment';
 
 /** A comment's columns and its author's public ones (`c` = comments, `u` = users, left-joined). */
 const COMMENT_COLUMNS = `c.id, c.post_id, c.parent_id, c.content, c.level, c.reply_count, c.deleted_at, c.created_at, c.updated_at, c.moderation,
   u.id AS author_id, u.full_name AS author_name, u.avatar AS author_avatar, u.is_verified AS author_verified`;
+
+const LOCK_COLUMNS = 'id, post_id, user_id, parent_id, level, reply_count, deleted_at, moderation, content';
 
 /** What a write needs to know about a comment (read under its row lock). */
 export interface CommentLockRow {
@@ -20,6 +22,7 @@ export interface CommentLockRow {
   reply_count: number;
   deleted_at: Date | null;
   moderation: CommentModeration;
+  content: string;
 }
 
 export interface PostRef {
@@ -81,16 +84,11 @@ export class CommentsRepository {
   }
 
   /**
-   * Adds to a PUBLISHED post's comment_count and returns it: the post's lock, as lockPost takes it,
-   * for a comment create that reads everything first and locks last (issue 19 §3). Undefined when
-   * the post is gone or no longer published: the create stops there.
+   * Adds to the post's comment_count (one atomic UPDATE, never below 0; updated_at untouched).
+   * Only CommentVisibility calls it, under the post's lock (lockPost).
    */
-  async addToPublishedPostComments(manager: EntityManager, postId: number, delta: number): Promise<PostRef | undefined> {
-    const [rows] = (await manager.query(
-      `UPDATE posts SET comment_count = GREATEST(comment_count + $2, 0) WHERE id = $1 AND status = $3 RETURNING id, status, slug, author_id`,
-      [postId, delta, PostStatus.PUBLISHED],
-    )) as [PostRef[], number];
-    return rows[0];
+  async addToPostComments(manager: EntityManager, postId: number, delta: number): Promise<void> {
+    await manager.query(`UPDATE posts SET comment_count = GREATEST(comment_count + $2, 0) WHERE id = $1`, [postId, delta]);
   }
 
   async postIdOf(manager: EntityManager, id: number): Promise<number | undefined> {
@@ -174,7 +172,7 @@ export class CommentsRepository {
   /** Locks the comment's row until the transaction ends and returns it. */
   async lock(manager: EntityManager, id: number): Promise<CommentLockRow | undefined> {
     const rows = (await manager.query(
-      'SELECT id, post_id, user_id, parent_id, level, reply_count, deleted_at, moderation FROM comments WHERE id = $1 FOR UPDATE',
+      `SELECT ${LOCK_COLUMNS} FROM comments WHERE id = $1 FOR UPDATE`,
       [id],
     )) as CommentLockRow[];
     return rows[0];
@@ -182,37 +180,40 @@ export class CommentsRepository {
 
   /** The comment as `lock` returns it, without the lock (read again under it before any write). */
   async peek(manager: EntityManager, id: number): Promise<CommentLockRow | undefined> {
-    const rows = (await manager.query('SELECT id, post_id, user_id, parent_id, level, reply_count, deleted_at, moderation FROM comments WHERE id = $1', [
+    const rows = (await manager.query(`SELECT ${LOCK_COLUMNS} FROM comments WHERE id = $1`, [
       id,
     ])) as CommentLockRow[];
     return rows[0];
   }
 
-  /** A new comment's id, drawn before it is written (its notifications are planned with it). */
-  async nextId(manager: EntityManager): Promise<number> {
-    const [row] = (await manager.query(`SELECT nextval(pg_get_serial_sequence('comments', 'id'))::int AS id`)) as { id: number }[];
-    return row.id;
+  /**
+   * Locks the comment replied to for its reply_count (FOR NO KEY UPDATE, the lock of the counter's
+   * UPDATE: the foreign-key checks of other replies go on) and returns it.
+   */
+  async lockReplyTarget(manager: EntityManager, id: number): Promise<CommentLockRow | undefined> {
+    const rows = (await manager.query(`SELECT ${LOCK_COLUMNS} FROM comments WHERE id = $1 FOR NO KEY UPDATE`, [id])) as CommentLockRow[];
+    return rows[0];
   }
 
-  /** Adds to a comment's reply count (locks its row); returns the row after the change. */
+  /** Adds to a comment's reply count (locks its row); returns the row after the change. Only CommentVisibility calls it. */
   async addToReplyCount(manager: EntityManager, id: number, delta: number): Promise<CommentLockRow | undefined> {
     const [rows] = (await manager.query(
       `UPDATE comments SET reply_count = GREATEST(reply_count + $2, 0) WHERE id = $1
-        RETURNING id, post_id, user_id, parent_id, level, reply_count, deleted_at, moderation`,
+        RETURNING ${LOCK_COLUMNS}`,
       [id, delta],
     )) as [CommentLockRow[], number];
     return rows[0];
   }
 
-  /** Writes a comment with its id from `nextId` and returns it as `findOne` does (one statement). */
+  /** Writes a comment and returns it as `findOne` does (one statement). Only CommentVisibility calls it. */
   async insert(
     manager: EntityManager,
-    values: { id: number; postId: number; userId: number; parentId: number | null; level: number; content: string; moderation: CommentModeration },
+    values: { postId: number; userId: number; parentId: number | null; level: number; content: string; moderation: CommentModeration },
   ): Promise<CommentRow> {
     const [row] = (await manager.query(
-      `WITH c AS (INSERT INTO comments (id, post_id, user_id, parent_id, level, content, moderation) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING *)
+      `WITH c AS (INSERT INTO comments (post_id, user_id, parent_id, level, content, moderation) VALUES ($1, $2, $3, $4, $5, $6) RETURNING *)
        SELECT ${COMMENT_COLUMNS} FROM c LEFT JOIN users u ON u.id = c.user_id`,
-      [values.id, values.postId, values.userId, values.parentId, values.level, values.content, values.moderation],
+      [values.postId, values.userId, values.parentId, values.level, values.content, values.moderation],
     )) as CommentRow[];
     return row;
   }
@@ -226,8 +227,18 @@ export class CommentsRepository {
     return affected > 0;
   }
 
-  async setModeration(manager: EntityManager, id: number, moderation: CommentModeration): Promise<void> {
-    await manager.query('UPDATE comments SET moderation = $2 WHERE id = $1', [id, moderation]);
+  /** Held by the holding rules (an edit of a visible comment). */
+  async setHeld(manager: EntityManager, id: number): Promise<void> {
+    await manager.query(`UPDATE comments SET moderation = 'HELD' WHERE id = $1`, [id]);
+  }
+
+  async setHidden(manager: EntityManager, id: number, reason: string, by: number): Promise<void> {
+    await manager.query(`UPDATE comments SET moderation = 'HIDDEN', hidden_reason = $2, hidden_by = $3, hidden_at = now() WHERE id = $1`, [id, reason, by]);
+  }
+
+  /** VISIBLE again (approved or restored): the hiding's reason, moderator and time go. */
+  async setVisible(manager: EntityManager, id: number): Promise<void> {
+    await manager.query(`UPDATE comments SET moderation = 'VISIBLE', hidden_reason = NULL, hidden_by = NULL, hidden_at = NULL WHERE id = $1`, [id]);
   }
 
   /** Keeps the row as a placeholder for its replies; the text is wiped. */
@@ -291,14 +302,14 @@ export class CommentsRepository {
 
   async postStats(postId: number): Promise<{ totalComments: number; uniqueCommenters: number }> {
     const [row] = (await this.dataSource.query(
-      `SELECT count(*)::int AS total, count(DISTINCT user_id)::int AS commenters FROM comments WHERE post_id = $1 AND deleted_at IS NULL AND moderation = 'VISIBLE'`,
+      `SELECT count(*)::int AS total, count(DISTINCT user_id)::int AS commenters FROM comments WHERE post_id = $1 AND ${countedComment()}`,
       [postId],
     )) as { total: number; commenters: number }[];
     return { totalComments: row.total, uniqueCommenters: row.commenters };
   }
 
   private activityWhere(filter: ActivityFilter): { where: string; params: unknown[] } {
-    const clauses = ['c.deleted_at IS NULL'];
+    const clauses = [filter.visibleOnly ? countedComment('c') : 'c.deleted_at IS NULL'];
     const params: unknown[] = [];
     if (filter.userId !== undefined) {
       params.push(filter.userId);
@@ -308,7 +319,6 @@ export class CommentsRepository {
       params.push(filter.postId);
       clauses.push(`c.post_id = $${params.length}`);
     }
-    if (filter.visibleOnly) clauses.push(`c.moderation = 'VISIBLE'`);
     // A semi-join per row, so the page's ids still come off the index in order (no join and sort of every row before the OFFSET).
     if (filter.publishedOnly) clauses.push(`EXISTS (SELECT 1 FROM posts p WHERE p.id = c.post_id AND p.status = 'PUBLISHED')`);
     if (filter.keyword !== undefined) {

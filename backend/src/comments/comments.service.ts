@@ -1,21 +1,18 @@
-import { ContentEvents } from '../common/content-events';
 import { BadRequestException, ForbiddenException, Injectable, NotFoundException } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import type { AuthUser } from '../common/auth-user';
 import type { SortDirection } from '../common/pagination/sort';
-import { NotificationsService } from '../notifications/notifications.service';
-import type { NotificationEvent } from '../notifications/notification.types';
 import { PostStatus } from '../posts/entities/post.entity';
-import { PostsService } from '../posts/posts.service';
 import { RoleName } from '../users/entities/role.entity';
-import { CommentPolicy } from '../moderation/comment-policy';
+import { CommentPolicy } from './comment-policy';
 import { buildThreads, CommentRow, CommentViewer, toCommentActivity, toCommentPage, toCommentResponse } from './comment.mapper';
 import { CommentsMessages } from './comments.messages';
 import { CommentLockRow, CommentsRepository, PostRef } from './comments.repository';
 import { ByUserSort } from './dto/comment-input.dto';
 import { CommentActivityDto, CommentActivityPageDto, CommentPageDto, CommentResponseDto, CommentStatsDto } from './dto/comment-response.dto';
 import { CommentModeration, MAX_COMMENT_LEVEL } from './entities/comment.entity';
+import { actorOf, CommentVisibility } from './visibility/comment-visibility.service';
 
 export interface CommentCreateInput {
   postId: number;
@@ -28,28 +25,15 @@ export interface CreatedComment {
   isReply: boolean;
 }
 
-/** Whether a comment counts in its post's comment_count and its parent's reply_count: VISIBLE and not deleted (issue 19). */
-export const countsInTotals = (comment: Pick<CommentLockRow, 'deleted_at' | 'moderation'>): boolean =>
-  !comment.deleted_at && comment.moderation === CommentModeration.VISIBLE;
-
 function fieldError(field: string, message: string): BadRequestException {
   return new BadRequestException({ message, errors: { [field]: [message] } });
 }
 
 /**
  * The comment rules: only on published posts, levels 0..3, owners edit and delete, admins delete
- * any (DESIGN.md §4). Every write changes the comment row(s), the parent's reply_count and the
- * post's comment_count (PostsService.adjustCounters) in one transaction; locks are always taken
- * in one order: the post's row (FOR NO KEY UPDATE, so it is not deleted meanwhile; the counter
- * update needs that lock anyway), then the comment rows child before parent; concurrent writers
- * never deadlock or lose a count.
- *
- * Deletion: a comment with replies becomes a placeholder ('[This comment has been deleted]', its
- * replies kept); one without replies is removed, and so is every placeholder above it that is
- * left without replies. comment_count counts comments that are not deleted and VISIBLE (a HIDDEN
- * or HELD comment is not counted, issue 19), so deleting a counted comment subtracts exactly one;
- * reply_count counts VISIBLE reply rows (deleted placeholders included, as before), while whether
- * a row has replies at all is read from the rows (a hidden reply keeps its parent too).
+ * any (DESIGN.md §4). What a write does to the comment's visibility and to the counters (the
+ * post's comment_count, the parent's reply_count), the deletion's placeholders and the events is
+ * CommentVisibility's (visibility/): this service checks who may and what, and hands it the move.
  *
  * Moderation (issue 19): a muted user may not comment or edit (CommentPolicy); a new comment the
  * holding rules catch is written HELD (not counted, shown to its author only, until approved).
@@ -59,10 +43,8 @@ export class CommentsService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly comments: CommentsRepository,
-    private readonly posts: PostsService,
-    private readonly contentEvents: ContentEvents,
+    private readonly visibility: CommentVisibility,
     private readonly policy: CommentPolicy,
-    private readonly notifications: NotificationsService,
   ) {}
 
   /**
@@ -133,23 +115,20 @@ export class CommentsService {
 
   /**
    * Reads first, locks last (issue 19 §3: replies to one busy thread queue on its locks): the
-   * checks, the holding rules and the notifications' recipients are read (and their e-mail jobs
-   * written, invisible until the commit) without locks; then the post's counter update takes the
-   * post's lock (re-checking it is still published) and the parent's reply_count update its row's
-   * lock (re-checking the parent), in the writers' order, and only the comment and its
-   * notification rows are written under them, in one transaction.
+   * mute, the post, the parent and the holding rules are read without locks; then the post's row
+   * is locked (re-checking it is still published) and the comment replied to (re-checking it), in
+   * the writers' order, and CommentVisibility writes the comment, its counters and its event
+   * (whose subscribers write the notifications) under them, in one transaction.
    */
   async create(input: CommentCreateInput, user: AuthUser): Promise<CreatedComment> {
-    let post: PostRef | undefined;
     // Read back inside the transaction: once committed, the post (and the comment) may be deleted at once.
-    let counted = false;
-    const row = await this.dataSource.transaction(async (manager) => {
+    const { row, post } = await this.visibility.transaction(async (tx) => {
+      const { manager } = tx;
       // A muted user learns it first, whatever the post (issue 19).
       await this.policy.assertMayComment(manager, user.id);
       const found = await this.comments.findPost(input.postId, manager);
       if (!found || found.status !== PostStatus.PUBLISHED) throw new NotFoundException(CommentsMessages.POST_NOT_FOUND);
-      const moderation = (await this.policy.holdReason(manager, user.id, input.content)) ? CommentModeration.HELD : CommentModeration.VISIBLE;
-      counted = moderation === CommentModeration.VISIBLE;
+      const holdReason = await this.policy.holdReason(manager, user.id, input.content);
       let parentId: number | null = null;
       let level = 0;
       if (input.parentId) {
@@ -163,28 +142,26 @@ export class CommentsService {
           level = MAX_COMMENT_LEVEL;
         }
       }
-      const id = await this.comments.nextId(manager);
-      const planned = counted ? await this.notifications.prepare(manager, ...this.publishedEvents(id, input.postId, user.id, input.parentId ?? null)) : [];
 
       // The locks: the post first (a held comment is not counted, but locks it all the same).
-      post = await this.comments.addToPublishedPostComments(manager, input.postId, counted ? 1 : 0);
-      if (!post) throw new NotFoundException(CommentsMessages.POST_NOT_FOUND);
+      const locked = await this.comments.lockPost(manager, input.postId);
+      if (!locked || locked.status !== PostStatus.PUBLISHED) throw new NotFoundException(CommentsMessages.POST_NOT_FOUND);
       if (input.parentId) {
         // Child before parent: the comment replied to, when the reply goes under its parent (level 3).
         if (input.parentId !== parentId) this.replyTarget(await this.comments.lock(manager, input.parentId), input.postId, user);
-        const parent = await this.comments.addToReplyCount(manager, parentId as number, counted ? 1 : 0);
+        const parent = await this.comments.lockReplyTarget(manager, parentId as number);
         if (input.parentId === parentId) this.replyTarget(parent, input.postId, user);
         else if (!parent) throw new NotFoundException(CommentsMessages.NOT_FOUND);
       }
-      const created = await this.comments.insert(manager, { id, postId: input.postId, userId: user.id, parentId, level, content: input.content, moderation });
-      await this.notifications.write(manager, planned);
-      return created;
+      const created = await this.visibility.create(
+        tx,
+        locked,
+        { postId: input.postId, userId: user.id, parentId, repliedToId: input.parentId ?? null, level, content: input.content, holdReason },
+        actorOf(user),
+      );
+      return { row: created, post: locked };
     });
-    if (post) {
-      if (counted) await this.countersChanged(post);
-      else await this.contentEvents.changed({ kind: 'post-comments', postId: post.id, slug: post.slug });
-    }
-    const moderates = user.role === RoleName.ADMIN || post?.author_id === user.id;
+    const moderates = user.role === RoleName.ADMIN || post.author_id === user.id;
     return { comment: toCommentResponse(row, [], { userId: user.id, moderates, reported: new Set() }), isReply: !!input.parentId };
   }
 
@@ -197,20 +174,6 @@ export class CommentsService {
     return parent;
   }
 
-  /**
-   * The notifications of a comment that readers can now see, with it or not at all (issue 19): the
-   * replied-to author and the post's author. A HELD comment gets them when it is approved
-   * (ModerationService.restore), not before.
-   */
-  async notifyPublished(manager: EntityManager, comment: { id: number; postId: number; actorId: number; repliedToId: number | null }): Promise<void> {
-    await this.notifications.record(manager, ...this.publishedEvents(comment.id, comment.postId, comment.actorId, comment.repliedToId));
-  }
-
-  private publishedEvents(commentId: number, postId: number, actorId: number, repliedToId: number | null): NotificationEvent[] {
-    const onPost: NotificationEvent = { type: 'POST_COMMENT', actorId, commentId, postId, repliedToId: repliedToId ?? undefined };
-    return repliedToId ? [{ type: 'COMMENT_REPLY', actorId, commentId, repliedToId }, onPost] : [onPost];
-  }
-
   /** The owner changes the text of a live comment on a published post. */
   async update(id: number, content: string, user: AuthUser): Promise<CommentResponseDto> {
     await this.policy.assertMayComment(this.dataSource.manager, user.id);
@@ -220,62 +183,23 @@ export class CommentsService {
     if (comment.moderation === CommentModeration.HIDDEN) throw new ForbiddenException(CommentsMessages.HIDDEN_NO_EDIT);
     const post = await this.publishedPost(comment.post_id);
     // The holding rules again (a benign comment edited into spam is held), under the comment writers' locks.
-    const held = await this.dataSource.transaction(async (manager) => {
-      await this.comments.lockPost(manager, post.id);
-      const locked = await this.comments.lock(manager, id);
-      if (!locked || locked.deleted_at) throw new NotFoundException(CommentsMessages.NOT_FOUND);
-      const hold = locked.moderation === CommentModeration.VISIBLE && (await this.policy.holdReason(manager, user.id, content, id)) !== null;
-      if (!(await this.comments.updateContent(id, content, manager))) throw new NotFoundException(CommentsMessages.NOT_FOUND);
-      if (hold) {
-        await this.comments.setModeration(manager, id, CommentModeration.HELD);
-        if (locked.parent_id !== null) await this.comments.addToReplyCount(manager, locked.parent_id, -1);
-        await this.posts.adjustCounters(manager, post.id, { comments: -1 });
-      }
-      return hold;
-    });
-    // The post's page shows its first comments (and, when the edit held it, its count): drop it before answering.
-    if (held) await this.countersChanged(post);
-    else await this.contentEvents.changed({ kind: 'post-comments', postId: post.id, slug: post.slug });
+    await this.visibility.move(id, actorOf(user), async ({ comment: locked }, manager) => ({
+      move: 'edit',
+      content,
+      holdReason: locked.moderation === CommentModeration.VISIBLE ? await this.policy.holdReason(manager, user.id, content, id) : null,
+    }));
     const [row, below] = await Promise.all([this.comments.findOne(id), this.comments.descendants([id], user.id)]);
     if (!row) throw new NotFoundException(CommentsMessages.NOT_FOUND);
     const viewer = await this.viewerOf(user, post, below);
     return toCommentResponse(row, buildThreads(below, viewer).get(id) ?? [], viewer);
   }
 
-  /**
-   * The owner, or an admin: see the class comment for what stays. `alsoInTransaction` runs in the
-   * same transaction after the delete (the moderation queue writes its audit entry there).
-   */
-  async remove(id: number, user: AuthUser, alsoInTransaction?: (manager: EntityManager, comment: CommentLockRow) => Promise<void>): Promise<void> {
-    const postId = await this.dataSource.transaction(async (manager) => {
-      // The post first (as its deletion does), then the comment rows, child before parent.
-      const ownerPost = await this.comments.postIdOf(manager, id);
-      if (ownerPost === undefined) throw new NotFoundException(CommentsMessages.NOT_FOUND);
-      await this.comments.lockPost(manager, ownerPost);
-      const comment = await this.comments.lock(manager, id);
-      if (!comment || comment.deleted_at) throw new NotFoundException(CommentsMessages.NOT_FOUND);
+  /** The owner, or an admin: a placeholder when replies are under it, otherwise it goes (CommentVisibility). */
+  async remove(id: number, user: AuthUser): Promise<void> {
+    await this.visibility.move(id, actorOf(user), ({ comment }) => {
       if (comment.user_id !== user.id && user.role !== RoleName.ADMIN) throw new ForbiddenException(CommentsMessages.FORBIDDEN_DELETE);
-      if (await this.comments.hasReplies(manager, id)) {
-        // The placeholder stays where it was in its parent's reply_count (counted when VISIBLE).
-        await this.comments.markDeleted(manager, id);
-      } else {
-        await this.comments.deleteRow(manager, id);
-        // Up the thread: a placeholder left without replies goes too. A removed row leaves its
-        // parent's reply_count when it was counted there (VISIBLE: live or a placeholder).
-        let removed: Pick<CommentLockRow, 'parent_id' | 'moderation'> = comment;
-        while (removed.parent_id !== null) {
-          const parent = await this.comments.addToReplyCount(manager, removed.parent_id, removed.moderation === CommentModeration.VISIBLE ? -1 : 0);
-          if (!parent || !parent.deleted_at || (await this.comments.hasReplies(manager, parent.id))) break;
-          await this.comments.deleteRow(manager, parent.id);
-          removed = parent;
-        }
-      }
-      if (countsInTotals(comment)) await this.posts.adjustCounters(manager, comment.post_id, { comments: -1 });
-      await alsoInTransaction?.(manager, comment);
-      return comment.post_id;
+      return { move: 'delete', via: 'thread' };
     });
-    const post = await this.comments.findPost(postId);
-    if (post) await this.countersChanged(post);
   }
 
   /** A user's comments on published posts (public), newest or oldest first. */
@@ -321,14 +245,6 @@ export class CommentsService {
   }
 
   /** The post, when it is PUBLISHED; 404 otherwise (comments live on published posts only). */
-  /**
-   * After the commit, before the answer: the post's comment count changed. Every cache drops what
-   * shows it (this instance synchronously, so the commenter's next read has the new count).
-   */
-  private countersChanged(post: PostRef): Promise<void> {
-    return this.contentEvents.changed({ kind: 'post-counters', postId: post.id, slug: post.slug, counter: 'comments' });
-  }
-
   private async publishedPost(postId: number, message: string = CommentsMessages.POST_NOT_FOUND): Promise<PostRef> {
     const post = await this.comments.findPost(postId);
     if (!post || post.status !== PostStatus.PUBLISHED) throw new NotFoundException(message);

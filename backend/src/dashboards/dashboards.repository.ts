@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { countedComment } from '../comments/visibility/counted-comment';
 
 export interface ReaderTotalsRow {
   join_date: Date;
@@ -83,7 +84,7 @@ export class DashboardsRepository {
               c.total_comments, c.total_posts_commented
          FROM users u
         CROSS JOIN LATERAL (SELECT count(*)::int AS total_comments, count(DISTINCT post_id)::int AS total_posts_commented
-                              FROM comments WHERE user_id = u.id AND deleted_at IS NULL AND moderation = 'VISIBLE') c
+                              FROM comments WHERE user_id = u.id AND ${countedComment()}) c
         WHERE u.id = $1`,
       [userId],
     )) as ReaderTotalsRow[];
@@ -100,7 +101,7 @@ export class DashboardsRepository {
        UNION ALL
        (SELECT 'COMMENT' AS type, c.post_id, p.title, p.slug, c.created_at AS at
           FROM comments c JOIN posts p ON p.id = c.post_id
-         WHERE c.user_id = $1 AND c.created_at >= $2 AND c.deleted_at IS NULL AND c.moderation = 'VISIBLE'
+         WHERE c.user_id = $1 AND c.created_at >= $2 AND ${countedComment('c')}
          ORDER BY c.created_at DESC, c.id DESC LIMIT $3)
        ORDER BY at DESC LIMIT $3`,
       [userId, since, limit],
@@ -112,12 +113,12 @@ export class DashboardsRepository {
     const [row] = (await this.dataSource.query(
       `SELECT (SELECT count(*)::int FROM users) AS total_users,
               (SELECT count(*)::int FROM posts WHERE status = 'PUBLISHED') AS total_posts,
-              (SELECT count(*)::int FROM comments c JOIN posts p ON p.id = c.post_id AND p.status = 'PUBLISHED' WHERE c.deleted_at IS NULL AND c.moderation = 'VISIBLE') AS total_comments,
+              (SELECT count(*)::int FROM comments c JOIN posts p ON p.id = c.post_id AND p.status = 'PUBLISHED' WHERE ${countedComment('c')}) AS total_comments,
               (SELECT count(*)::int FROM likes l JOIN posts p ON p.id = l.post_id AND p.status = 'PUBLISHED') AS total_likes,
               (SELECT count(*)::int FROM users WHERE created_at >= ${TODAY}) AS new_users,
               (SELECT count(*)::int FROM posts WHERE status = 'PUBLISHED' AND published_at >= ${TODAY}) AS new_posts,
               (SELECT count(*)::int FROM comments c JOIN posts p ON p.id = c.post_id AND p.status = 'PUBLISHED'
-                WHERE c.deleted_at IS NULL AND c.moderation = 'VISIBLE' AND c.created_at >= ${TODAY}) AS new_comments,
+                WHERE ${countedComment('c')} AND c.created_at >= ${TODAY}) AS new_comments,
               (SELECT count(*)::int FROM likes l JOIN posts p ON p.id = l.post_id AND p.status = 'PUBLISHED' WHERE l.created_at >= ${TODAY}) AS new_likes`,
     )) as QuickStatsRow[];
     return row;
@@ -181,7 +182,7 @@ export class DashboardsRepository {
             p AS (SELECT date_trunc('day', created_at AT TIME ZONE 'UTC') AS day, count(*)::int AS n
                     FROM posts WHERE created_at >= (SELECT at FROM since) GROUP BY 1),
             c AS (SELECT date_trunc('day', created_at AT TIME ZONE 'UTC') AS day, count(*)::int AS n
-                    FROM comments WHERE created_at >= (SELECT at FROM since) AND deleted_at IS NULL AND moderation = 'VISIBLE' GROUP BY 1),
+                    FROM comments WHERE created_at >= (SELECT at FROM since) AND ${countedComment()} GROUP BY 1),
             l AS (SELECT date_trunc('day', created_at AT TIME ZONE 'UTC') AS day, count(*)::int AS n
                     FROM likes WHERE created_at >= (SELECT at FROM since) GROUP BY 1)
        SELECT to_char(d.day, 'YYYY-MM-DD') AS date, coalesce(u.n, 0) AS users, coalesce(p.n, 0) AS posts,

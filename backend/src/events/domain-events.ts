@@ -37,8 +37,11 @@ export type CommentVisibilityName = 'VISIBLE' | 'HELD' | 'HIDDEN';
 export interface CommentFacts {
   commentId: number;
   postId: number;
+  /** The post's slug (its public page: /blog/{postSlug}). */
+  postSlug: string;
   parentId: number | null;
-  authorId: number;
+  /** Null once the author's account is gone. */
+  authorId: number | null;
   visibility: CommentVisibilityName;
   deleted: boolean;
 }
@@ -88,20 +91,30 @@ export interface DomainEventMap {
   'post.preview_link_revoked': PostFacts & { linkId: number; expiresAt: string };
 
   // Comments (owner: comment visibility, backend/src/comments/)
-  /** A comment or reply was written; `visibility` HELD when a hold rule kept it for review (`holdReason`). */
-  'comment.created': CommentFacts & { holdReason?: string };
-  /** Its author edited it (`visibility` HELD when the edit is held). */
+  /**
+   * A comment or reply was written; `visibility` HELD when a hold rule kept it for review
+   * (`holdReason`). `repliedToId`: the comment answered (a reply to a level-3 comment is stored
+   * under that comment's parent, so it may differ from `parentId`).
+   */
+  'comment.created': CommentFacts & { repliedToId: number | null; holdReason?: string };
+  /** Its author edited it; `holdReason` when the edit made a VISIBLE comment HELD. */
   'comment.updated': CommentFacts & { holdReason?: string };
   /** A held comment was approved by a moderator (now VISIBLE). */
   'comment.approved': CommentFacts;
-  /** A moderator hid it, with a reason. */
-  'comment.hidden': CommentFacts & { reason: string };
+  /** A moderator (`by` ADMIN) or the post's author (`by` POST_AUTHOR) hid it, with a reason. */
+  'comment.hidden': CommentFacts & { reason: string; by: 'ADMIN' | 'POST_AUTHOR'; previousVisibility: CommentVisibilityName };
   /** A moderator showed a hidden comment again. */
   'comment.restored': CommentFacts;
-  /** Its author or a moderator deleted it. */
-  'comment.deleted': CommentFacts;
+  /**
+   * Its author or an admin deleted it (`via` thread), or an admin from the moderation queue (`via`
+   * moderation-queue: then `content` is the text it had, which the audit log keeps).
+   * `placeholder`: its row stays, text wiped, for the replies under it; otherwise the row is gone.
+   */
+  'comment.deleted': CommentFacts & { previousVisibility: CommentVisibilityName; placeholder: boolean; via: 'thread' | 'moderation-queue'; content?: string };
   /** A reader reported it. */
   'comment.reported': CommentFacts & { reportId: number; reason: string };
+  /** A moderator dismissed its open reports (`dismissed` of them). */
+  'comment.reports_dismissed': CommentFacts & { dismissed: number };
 
   // Users (owner: UsersService and the user lifecycle, backend/src/users/)
   /** Someone signed up (not yet verified). */

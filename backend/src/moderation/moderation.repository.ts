@@ -67,33 +67,26 @@ export class ModerationRepository {
   }
 
   /** The report row and the comment's open-report count, together; undefined when this reader has reported it already. */
-  async insertReport(manager: EntityManager, commentId: number, reporterId: number, reason: ReportReason, details: string | null): Promise<Date | undefined> {
+  async insertReport(
+    manager: EntityManager,
+    commentId: number,
+    reporterId: number,
+    reason: ReportReason,
+    details: string | null,
+  ): Promise<{ id: number; createdAt: Date } | undefined> {
     const [row] = (await manager.query(
       `INSERT INTO comment_reports (comment_id, reporter_id, reason, details) VALUES ($1, $2, $3, $4)
-       ON CONFLICT (comment_id, reporter_id) DO NOTHING RETURNING created_at`,
+       ON CONFLICT (comment_id, reporter_id) DO NOTHING RETURNING id, created_at`,
       [commentId, reporterId, reason, details],
-    )) as { created_at: Date }[];
+    )) as { id: number; created_at: Date }[];
     if (!row) return undefined;
     await manager.query('UPDATE comments SET report_count = report_count + 1 WHERE id = $1', [commentId]);
-    return row.created_at;
+    return { id: row.id, createdAt: row.created_at };
   }
 
   async reportCount(id: number): Promise<number> {
     const rows = (await this.dataSource.query('SELECT report_count FROM comments WHERE id = $1', [id])) as { report_count: number }[];
     return rows[0]?.report_count ?? 0;
-  }
-
-  async contentOf(id: number): Promise<string | undefined> {
-    const rows = (await this.dataSource.query('SELECT content FROM comments WHERE id = $1', [id])) as { content: string }[];
-    return rows[0]?.content;
-  }
-
-  async setHidden(manager: EntityManager, id: number, reason: string, by: number): Promise<void> {
-    await manager.query(`UPDATE comments SET moderation = 'HIDDEN', hidden_reason = $2, hidden_by = $3, hidden_at = now() WHERE id = $1`, [id, reason, by]);
-  }
-
-  async setVisible(manager: EntityManager, id: number): Promise<void> {
-    await manager.query(`UPDATE comments SET moderation = 'VISIBLE', hidden_reason = NULL, hidden_by = NULL, hidden_at = NULL WHERE id = $1`, [id]);
   }
 
   /** Marks the open reports dismissed; returns how many there were. */

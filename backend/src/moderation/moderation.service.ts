@@ -1,20 +1,17 @@
 import { ConflictException, ForbiddenException, HttpException, HttpStatus, Inject, Injectable, NotFoundException } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { AuditService } from '../audit/audit.service';
 import { AuditLinks, AuditType } from '../audit/audit.types';
 import type { AuthUser } from '../common/auth-user';
-import { ContentEvents } from '../common/content-events';
-import { CommentsMessages } from '../comments/comments.messages';
-import { CommentLockRow, CommentsRepository, PostRef } from '../comments/comments.repository';
-import { CommentsService, countsInTotals } from '../comments/comments.service';
+import { CommentPolicy } from '../comments/comment-policy';
 import { CommentModeration } from '../comments/entities/comment.entity';
+import type { MoveRefusal } from '../comments/visibility/comment-moves';
+import { actorOf, commentFacts, CommentVisibility } from '../comments/visibility/comment-visibility.service';
 import { APP_CONFIG, type AppConfig } from '../config/env';
-import { NotificationsService } from '../notifications/notifications.service';
+import { DomainEvents } from '../events/domain-events.service';
 import { PostStatus } from '../posts/entities/post.entity';
-import { PostsService } from '../posts/posts.service';
 import { RoleName } from '../users/entities/role.entity';
-import { CommentPolicy } from './comment-policy';
 import { BulkAction, CommentBulkDto, CommentReportCreateDto, QueueFilter, QueueSort, UserMuteDto } from './dto/moderation-input.dto';
 import {
   BulkResultDto,
@@ -28,41 +25,39 @@ import { ModerationRepository } from './moderation.repository';
 
 const excerpt = (text: string) => (text.length > 80 ? `${text.slice(0, 79)}…` : text);
 
-/** A comment under its locks, with its post. */
-interface LockedComment {
-  comment: CommentLockRow;
-  post: PostRef;
-}
+/** The moderation texts of the visibility moves a moderator may not make. */
+const refusedModeration = (refusal: MoveRefusal): Error | undefined => {
+  if (refusal === 'already-hidden') return new ConflictException(ModerationMessages.ALREADY_HIDDEN);
+  if (refusal === 'not-moderated') return new ConflictException(ModerationMessages.NOT_MODERATED);
+  return undefined;
+};
 
 /**
  * Comment moderation (issue 19 §2): readers' reports, hiding (admins, and authors on their own
  * posts), restoring (which also approves a HELD comment), deleting and dismissing reports from
- * the queue, and muting users. Every write takes the locks in the comment writers' order (the
- * post's row, then the comment's; CommentsService), moves the post's comment_count and the
- * parent's reply_count when a comment enters or leaves VISIBLE, and writes its audit entry in the
- * same transaction; the caches showing the post drop before the answer.
+ * the queue, and muting users. Who may is checked here; the visibility moves, their counters and
+ * events are CommentVisibility's, and the audit entries, notifications and cache notices follow
+ * those events (audit/comment-audit.subscriber.ts, notifications/comment-notifications.subscriber.ts,
+ * comments/visibility/comment-cache.subscriber.ts).
  */
 @Injectable()
 export class ModerationService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    private readonly comments: CommentsRepository,
-    private readonly commentsService: CommentsService,
-    private readonly posts: PostsService,
+    private readonly visibility: CommentVisibility,
+    private readonly events: DomainEvents,
     private readonly repository: ModerationRepository,
     private readonly audit: AuditService,
-    private readonly contentEvents: ContentEvents,
     private readonly policy: CommentPolicy,
-    private readonly notifications: NotificationsService,
   ) {}
 
   async report(id: number, dto: CommentReportCreateDto, user: AuthUser): Promise<CommentReportCreatedDto> {
-    const createdAt = await this.dataSource.transaction(async (manager) => {
+    const createdAt = await this.events.transaction(async ({ manager, record }) => {
       const rows = (await manager.query(
-        `SELECT c.user_id, c.deleted_at, c.moderation, p.status FROM comments c JOIN posts p ON p.id = c.post_id WHERE c.id = $1`,
+        `SELECT c.id, c.post_id, c.parent_id, c.user_id, c.deleted_at, c.moderation, p.status, p.slug, p.author_id FROM comments c JOIN posts p ON p.id = c.post_id WHERE c.id = $1`,
         [id],
-      )) as { user_id: number | null; deleted_at: Date | null; moderation: CommentModeration; status: string }[];
+      )) as { id: number; post_id: number; parent_id: number | null; user_id: number | null; deleted_at: Date | null; moderation: CommentModeration; status: string; slug: string; author_id: number | null }[];
       const comment = rows[0];
       // Only what the reader can see: a live, visible comment on a published post.
       if (!comment || comment.deleted_at || comment.status !== PostStatus.PUBLISHED || comment.moderation !== CommentModeration.VISIBLE) {
@@ -76,101 +71,59 @@ export class ModerationService {
         throw new HttpException(ModerationMessages.REPORT_LIMIT(limit), HttpStatus.TOO_MANY_REQUESTS);
       }
       // UQ_comment_reports_reporter decides, also between two reports sent at once.
-      const at = await this.repository.insertReport(manager, id, user.id, dto.reason, dto.details ?? null);
-      if (!at) throw new ConflictException(ModerationMessages.ALREADY_REPORTED);
-      // The admins are told with the report or not at all.
-      await this.notifications.record(manager, { type: 'COMMENT_REPORTED', actorId: user.id, commentId: id, reason: dto.reason });
-      return at;
+      const report = await this.repository.insertReport(manager, id, user.id, dto.reason, dto.details ?? null);
+      if (!report) throw new ConflictException(ModerationMessages.ALREADY_REPORTED);
+      // The admins are told with the report or not at all (the notifications' subscriber, in this transaction).
+      const post = { id: comment.post_id, status: comment.status, slug: comment.slug, author_id: comment.author_id };
+      await record({
+        name: 'comment.reported',
+        actor: actorOf(user),
+        data: { ...commentFacts(comment, post, { visibility: comment.moderation, deleted: false }), reportId: report.id, reason: dto.reason },
+      });
+      return report.createdAt;
     });
     return { commentId: id, reason: dto.reason, createdAt: createdAt.toISOString() };
   }
 
   /** Hide with a reason: an admin, or the author of the comment's post. */
   async hide(id: number, reason: string, actor: AuthUser): Promise<CommentModerationStateDto> {
-    const { post, state } = await this.inTransaction(id, async (manager, { comment, post: locked }) => {
-      const isAdmin = actor.role === RoleName.ADMIN;
-      if (!isAdmin && locked.author_id !== actor.id) throw new ForbiddenException(ModerationMessages.FORBIDDEN_HIDE);
-      if (comment.moderation === CommentModeration.HIDDEN) throw new ConflictException(ModerationMessages.ALREADY_HIDDEN);
-      if (countsInTotals(comment)) await this.moveCounters(manager, comment, -1);
-      await this.repository.setHidden(manager, id, reason, actor.id);
-      await this.notifications.record(manager, { type: 'COMMENT_HIDDEN', actorId: actor.id, commentId: id, reason });
-      await this.audit.record(manager, {
-        type: AuditType.COMMENT_HIDDEN,
-        actorId: actor.id,
-        targetType: 'comment',
-        targetId: id,
-        title: 'Comment hidden',
-        description: `A comment on '${locked.slug}' was hidden by ${isAdmin ? 'an admin' : "the post's author"}: ${excerpt(reason)}`,
-        link: AuditLinks.comment(id),
-        details: { postId: locked.id, reason, by: isAdmin ? 'ADMIN' : 'POST_AUTHOR', before: comment.moderation },
-      });
-      return { moderation: CommentModeration.HIDDEN, hiddenReason: reason };
-    });
-    await this.countersChanged(post);
-    return { id, ...state, reportCount: await this.repository.reportCount(id) };
+    await this.visibility.move(
+      id,
+      actorOf(actor),
+      ({ post }) => {
+        const isAdmin = actor.role === RoleName.ADMIN;
+        if (!isAdmin && post.author_id !== actor.id) throw new ForbiddenException(ModerationMessages.FORBIDDEN_HIDE);
+        return { move: 'hide', reason, by: isAdmin ? 'ADMIN' : 'POST_AUTHOR' };
+      },
+      refusedModeration,
+    );
+    return { id, moderation: CommentModeration.HIDDEN, hiddenReason: reason, reportCount: await this.repository.reportCount(id) };
   }
 
-  /** Back to VISIBLE from HIDDEN or HELD (approving a held comment). */
+  /** Back to VISIBLE from HIDDEN (restore) or HELD (approving a held comment). */
   async restore(id: number, actor: AuthUser): Promise<CommentModerationStateDto> {
-    const { post } = await this.inTransaction(id, async (manager, { comment, post: locked }) => {
-      if (comment.moderation === CommentModeration.VISIBLE) throw new ConflictException(ModerationMessages.NOT_MODERATED);
-      await this.repository.setVisible(manager, id);
-      await this.moveCounters(manager, comment, +1);
-      // An approved HELD comment is published now: its reply and post-comment notifications go out now, not before.
-      if (comment.moderation === CommentModeration.HELD && comment.user_id !== null) {
-        await this.commentsService.notifyPublished(manager, { id, postId: comment.post_id, actorId: comment.user_id, repliedToId: comment.parent_id });
-      }
-      await this.audit.record(manager, {
-        type: AuditType.COMMENT_RESTORED,
-        actorId: actor.id,
-        targetType: 'comment',
-        targetId: id,
-        title: comment.moderation === CommentModeration.HELD ? 'Held comment approved' : 'Comment restored',
-        description: `A ${comment.moderation === CommentModeration.HELD ? 'held' : 'hidden'} comment on '${locked.slug}' is visible again`,
-        link: AuditLinks.comment(id),
-        details: { postId: locked.id, before: comment.moderation },
-      });
-      return {};
-    });
-    await this.countersChanged(post);
+    await this.visibility.move(id, actorOf(actor), ({ comment }) => ({ move: comment.moderation === CommentModeration.HELD ? 'approve' : 'restore' }), refusedModeration);
     return { id, moderation: CommentModeration.VISIBLE, hiddenReason: null, reportCount: await this.repository.reportCount(id) };
   }
 
-  /** The admin delete of CommentsService (placeholder when it has replies), with its audit entry. */
+  /** An admin's delete from the queue: as CommentsService's (placeholder when it has replies); the event keeps its text for the audit log. */
   async remove(id: number, actor: AuthUser): Promise<void> {
-    const content = await this.repository.contentOf(id);
-    await this.commentsService.remove(id, actor, async (manager, comment) => {
-      await this.audit.record(manager, {
-        type: AuditType.COMMENT_DELETED,
-        actorId: actor.id,
-        targetType: 'comment',
-        targetId: id,
-        title: 'Comment deleted',
-        description: `A comment was deleted from the moderation queue: ${excerpt(content ?? '')}`,
-        link: null,
-        details: { postId: comment.post_id, authorId: comment.user_id, moderation: comment.moderation, content },
-      });
-    });
+    await this.visibility.move(id, actorOf(actor), () => ({ move: 'delete', via: 'moderation-queue' }));
   }
 
   async dismissReports(id: number, actor: AuthUser): Promise<CommentModerationStateDto> {
-    const { state } = await this.inTransaction(id, async (manager, { comment, post }) => {
+    const moderation = await this.visibility.locked(id, async ({ manager, record }, { comment, post }) => {
       const dismissed = await this.repository.dismissReports(manager, id);
       if (!dismissed) throw new ConflictException(ModerationMessages.NO_OPEN_REPORTS);
-      await this.audit.record(manager, {
-        type: AuditType.COMMENT_REPORTS_DISMISSED,
-        actorId: actor.id,
-        targetType: 'comment',
-        targetId: id,
-        title: 'Comment reports dismissed',
-        description: `${dismissed} report${dismissed === 1 ? '' : 's'} of a comment on '${post.slug}' dismissed`,
-        link: AuditLinks.comment(id),
-        details: { postId: post.id, dismissed },
+      await record({
+        name: 'comment.reports_dismissed',
+        actor: actorOf(actor),
+        data: { ...commentFacts(comment, post, { visibility: comment.moderation, deleted: false }), dismissed },
       });
-      return { moderation: comment.moderation, hiddenReason: null };
+      return comment.moderation;
     });
     const [row] = (await this.dataSource.query('SELECT hidden_reason FROM comments WHERE id = $1', [id])) as { hidden_reason: string | null }[];
-    return { id, moderation: state.moderation, hiddenReason: row?.hidden_reason ?? null, reportCount: 0 };
+    return { id, moderation, hiddenReason: row?.hidden_reason ?? null, reportCount: 0 };
   }
 
   /** Each id on its own (one transaction each): what the single action would have answered. */
@@ -256,31 +209,6 @@ export class ModerationService {
       mutedForever: !!mute && mute.mutedUntil === null,
       muteReason: mute?.reason ?? null,
     };
-  }
-
-  /**
-   * Runs `work` with the comment's post and row locked (the comment writers' order); 404 for a
-   * comment that is gone or deleted.
-   */
-  private async inTransaction<T>(id: number, work: (manager: EntityManager, locked: LockedComment) => Promise<T>): Promise<{ post: PostRef; state: T }> {
-    return this.dataSource.transaction(async (manager) => {
-      const postId = await this.comments.postIdOf(manager, id);
-      if (postId === undefined) throw new NotFoundException(CommentsMessages.NOT_FOUND);
-      const post = await this.comments.lockPost(manager, postId);
-      const comment = await this.comments.lock(manager, id);
-      if (!post || !comment || comment.deleted_at) throw new NotFoundException(CommentsMessages.NOT_FOUND);
-      return { post, state: await work(manager, { comment, post }) };
-    });
-  }
-
-  /** The comment enters (+1) or leaves (-1) the counts: its post's comment_count and its parent's reply_count. */
-  private async moveCounters(manager: EntityManager, comment: CommentLockRow, delta: 1 | -1): Promise<void> {
-    if (comment.parent_id !== null) await this.comments.addToReplyCount(manager, comment.parent_id, delta);
-    await this.posts.adjustCounters(manager, comment.post_id, { comments: delta });
-  }
-
-  private countersChanged(post: PostRef): Promise<void> {
-    return this.contentEvents.changed({ kind: 'post-counters', postId: post.id, slug: post.slug, counter: 'comments' });
   }
 }
 

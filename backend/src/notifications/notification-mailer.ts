@@ -11,6 +11,7 @@ import { NotificationContext, notificationLink, notificationQuote, notificationS
 import { DEFAULT_CHANNELS, DeliveryStatus, NotificationType } from './notification.types';
 import { DIGEST_INTERVAL_MS, DIGEST_QUEUE, EMAIL_QUEUE, NotificationsService } from './notifications.service';
 import { unsubscribeToken, UnsubscribeScope } from './unsubscribe-token';
+import { countedComment } from '../comments/visibility/counted-comment';
 
 interface DeliveryRow {
   id: number;
@@ -133,7 +134,7 @@ export class NotificationMailer implements OnModuleInit {
          FROM notifications n
          LEFT JOIN users a ON a.id = n.actor_id
          LEFT JOIN posts p ON p.id = n.post_id
-         LEFT JOIN comments c ON c.id = n.comment_id AND c.deleted_at IS NULL AND c.moderation = 'VISIBLE'
+         LEFT JOIN comments c ON c.id = n.comment_id AND ${countedComment('c')}
         WHERE n.id = ANY($1::int[]) ORDER BY n.id`,
       [ids],
     );

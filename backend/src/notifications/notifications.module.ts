@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module';
 import { MailModule } from '../mail/mail.module';
+import { CommentNotificationsSubscriber } from './comment-notifications.subscriber';
 import { NOTIFICATION_CLOCK, systemClock } from './notification-clock';
 import { NotificationInboxService } from './notification-inbox.service';
 import { NotificationMailer } from './notification-mailer';
@@ -13,7 +14,7 @@ import { PostNotificationsSubscriber } from './post-notifications.subscriber';
   imports: [MailModule, AuthModule],
   controllers: [NotificationsController],
   // A clock object per app: tests move its `now` forward.
-  providers: [NotificationsService, PostNotificationsSubscriber, NotificationInboxService, NotificationMailer, { provide: NOTIFICATION_CLOCK, useFactory: () => ({ ...systemClock }) }],
+  providers: [NotificationsService, NotificationInboxService, NotificationMailer, PostNotificationsSubscriber, CommentNotificationsSubscriber, { provide: NOTIFICATION_CLOCK, useFactory: () => ({ ...systemClock }) }],
   exports: [NotificationsService],
 })
 export class NotificationsModule {}

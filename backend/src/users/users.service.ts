@@ -7,7 +7,7 @@ import { isUniqueViolation } from '../common/database-errors';
 import { canonicalEmail } from '../common/validation/text';
 import { ImageStorageService, NotAnImageError } from '../images/image-storage.service';
 import type { UploadedImage } from '../images/upload-receiver';
-import { activeMute, type ActiveMute } from '../moderation/active-mute';
+import { activeMute, type ActiveMute } from './active-mute';
 import { AvatarResponseDto, UserResponseDto } from './dto/user-response.dto';
 import { PROFILE_SELECT, profileFromRow, type ProfileRow } from './profile-query';
 import { UserProfileUpdateDto } from './dto/user-profile-update.dto';

@@ -1,9 +1,9 @@
 import { ForbiddenException, Inject, Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { CommentsMessages } from '../comments/comments.messages';
+import { CommentsMessages } from './comments.messages';
 import { siteTimeFormatter } from '../common/site-time';
 import { APP_CONFIG, type AppConfig } from '../config/env';
-import { activeMute, type ActiveMute } from './active-mute';
+import { activeMute, type ActiveMute } from '../users/active-mute';
 
 /** Links as the holding rules count them: an http(s) address or one starting with 'www.'. */
 const LINK = /\bhttps?:\/\/\S|\bwww\.\S/gi;
