@@ -14,8 +14,8 @@ import { RoleName } from '../users/entities/role.entity';
 import { PostAdminQueryDto, PostAuthorSaveDto, PostMineQueryDto, PostSaveDto } from './dto/post-input.dto';
 import { PostPreviewDto, PostPreviewResponseDto } from './dto/post-preview.dto';
 import { PostAdminPageDto, PostResponseDto } from './dto/post-response.dto';
-import { PostVersionConflictEnvelopeDto } from './dto/revision.dto';
-import { previewMarkdown } from './markdown';
+import { PostVersionConflictEnvelopeDto } from './dto/post-version.dto';
+import { previewMarkdown } from '../common/markdown';
 import { PostsMessages } from './posts.messages';
 import { PostsService, SaveResult } from './posts.service';
 

@@ -3,27 +3,23 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuditModule } from '../audit/audit.module';
 import { AuthModule } from '../auth/auth.module';
 import { NotificationsModule } from '../notifications/notifications.module';
+import { PostViewsModule } from '../post-views/post-views.module';
+import { RevisionsModule } from '../revisions/revisions.module';
 import { TagsModule } from '../tags/tags.module';
-import { PostRevision } from './entities/post-revision.entity';
 import { PostTag } from './entities/post-tag.entity';
 import { Post } from './entities/post.entity';
-import { PostViewsService } from './post-views.service';
 import { PostsPublicController } from './posts-public.controller';
 import { PostsPublicService } from './posts-public.service';
 import { PostsController } from './posts.controller';
 import { PostsRepository } from './posts.repository';
 import { PostsService } from './posts.service';
 import { RevisionsController } from './revisions.controller';
-import { RevisionsService } from './revisions.service';
-import { SearchController } from './search.controller';
-import { SearchRepository } from './search.repository';
-import { SearchService } from './search.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([Post, PostTag, PostRevision]), AuthModule, TagsModule, AuditModule, NotificationsModule],
+  imports: [TypeOrmModule.forFeature([Post, PostTag]), AuthModule, TagsModule, AuditModule, NotificationsModule, RevisionsModule, PostViewsModule],
   // The public controller first: /blog/posts/public must not reach GET /blog/posts/:id.
-  controllers: [PostsPublicController, SearchController, PostsController, RevisionsController],
-  providers: [PostsRepository, PostsService, RevisionsService, PostsPublicService, PostViewsService, SearchRepository, SearchService],
-  exports: [PostsService, PostsPublicService, PostViewsService, RevisionsService],
+  controllers: [PostsPublicController, PostsController, RevisionsController],
+  providers: [PostsRepository, PostsService, PostsPublicService],
+  exports: [PostsService, PostsPublicService],
 })
 export class PostsModule {}

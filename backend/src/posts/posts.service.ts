@@ -17,15 +17,15 @@ import { PostAdminQueryDto, PostMineQueryDto, PostSaveDto } from './dto/post-inp
 import { PostAdminPageDto, PostResponseDto } from './dto/post-response.dto';
 import { PostTag } from './entities/post-tag.entity';
 import { Post, PostStatus } from './entities/post.entity';
-import { readingTimeOfWords, renderMarkdown, wordCountOf } from './markdown';
+import { readingTimeOfWords, renderMarkdown, wordCountOf } from '../common/markdown';
 import { toPostListItem, toPostResponse } from './post.mapper';
 import { PostsMessages } from './posts.messages';
 import { PostListFilter, PostsRepository } from './posts.repository';
 import { recordSlugChange } from '../common/slug-history';
 import { SLUG_PATTERN, slugify } from '../common/validation/slug';
 import { NotificationsService } from '../notifications/notifications.service';
-import { RevisionKind } from './entities/post-revision.entity';
-import { RevisionsService } from './revisions.service';
+import { RevisionKind } from '../revisions/entities/post-revision.entity';
+import { RevisionsService } from '../revisions/revisions.service';
 
 /**
  * Status changes an admin makes through an update (spec 001 §4, DESIGN.md §4). PENDING_REVIEW is

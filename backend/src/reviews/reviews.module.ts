@@ -4,12 +4,13 @@ import { AuditModule } from '../audit/audit.module';
 import { AuthModule } from '../auth/auth.module';
 import { NotificationsModule } from '../notifications/notifications.module';
 import { PostsModule } from '../posts/posts.module';
+import { RevisionsModule } from '../revisions/revisions.module';
 import { PostReview } from './entities/post-review.entity';
 import { ReviewsController } from './reviews.controller';
 import { ReviewsService } from './reviews.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([PostReview]), AuthModule, PostsModule, AuditModule, NotificationsModule],
+  imports: [TypeOrmModule.forFeature([PostReview]), AuthModule, PostsModule, RevisionsModule, AuditModule, NotificationsModule],
   controllers: [ReviewsController],
   providers: [ReviewsService],
 })

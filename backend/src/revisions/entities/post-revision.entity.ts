@@ -1,6 +1,6 @@
 import { Check, Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
 import { User } from '../../users/entities/user.entity';
-import { Post } from './post.entity';
+import { Post } from '../../posts/entities/post.entity';
 
 /** Why a revision was kept: a save, or the moment it was submitted, approved, rejected, or restored from an older one. */
 export enum RevisionKind {
