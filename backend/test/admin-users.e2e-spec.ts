@@ -5,7 +5,7 @@ import type { Response } from 'supertest';
 import { DataSource } from 'typeorm';
 import { CreateUserBansAndUserSearch1795455169617 } from '../../migrations/1795455169617-CreateUserBansAndUserSearch';
 import { AdminUsersService } from '../src/admin/admin-users.service';
-import type { AuthUser } from '../src/common/auth-user';
+import type { AuthUser } from '../src/auth/auth-user';
 import { ContentEvents } from '../src/common/content-events';
 import { PASSWORD_SPECIALS } from '../src/common/validation/field.rules';
 import { RoleName } from '../src/users/entities/role.entity';

@@ -6,7 +6,7 @@ import { AuditService } from '../audit/audit.service';
 import { AuditLinks, AuditType } from '../audit/audit.types';
 import { PasswordHasher } from '../auth/password-hasher';
 import { SessionsService } from '../auth/sessions.service';
-import type { AuthUser } from '../common/auth-user';
+import type { AuthUser } from '../auth/auth-user';
 import { ContentChange, ContentEvents } from '../common/content-events';
 import { isUniqueViolation } from '../common/database-errors';
 import { toPage } from '../common/pagination/page';

@@ -2,7 +2,7 @@ import { ContentEvents } from '../common/content-events';
 import { BadRequestException, ForbiddenException, Injectable, NotFoundException } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import type { AuthUser } from '../common/auth-user';
+import type { AuthUser } from '../auth/auth-user';
 import type { SortDirection } from '../common/pagination/sort';
 import { NotificationsService } from '../notifications/notifications.service';
 import type { NotificationEvent } from '../notifications/notification.types';

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { AuditService } from '../audit/audit.service';
 import { AuditLinks, AuditType } from '../audit/audit.types';
-import type { AuthUser } from '../common/auth-user';
+import type { AuthUser } from '../auth/auth-user';
 import { ContentEvents } from '../common/content-events';
 import { CommentsMessages } from '../comments/comments.messages';
 import { CommentLockRow, CommentsRepository, PostRef } from '../comments/comments.repository';

@@ -1,11 +1,11 @@
 import { applyDecorators, BadRequestException, Body, Controller, Delete, Get, Headers, HttpCode, Inject, Param, Post, Put, Query } from '@nestjs/common';
 import { ApiBody, ApiHeader, ApiNoContentResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
-import type { AuthUser } from '../common/auth-user';
+import type { AuthUser } from '../auth/auth-user';
 import { CLOCK, Clock } from '../common/clock';
 import { SubmitForReviewDto } from '../scheduling/dto/schedule.dto';
 import { parsePublishTime } from '../scheduling/publish-time';
 import { SchedulingMessages } from '../scheduling/scheduling.messages';
-import { Auth, CurrentUser } from '../common/decorators/auth.decorator';
+import { Auth, CurrentUser } from '../auth/auth.decorator';
 import { ApiEnvelope } from '../common/decorators/api-envelope.decorator';
 import { ApiErrors } from '../common/decorators/api-errors.decorator';
 import { WithMessage, withMessage } from '../common/envelope';

@@ -5,7 +5,7 @@ import { AuditService } from '../audit/audit.service';
 import { siteTimeFormatter } from '../common/site-time';
 import { APP_CONFIG, AppConfig } from '../config/env';
 import { AuditLinks, AuditType } from '../audit/audit.types';
-import type { AuthUser } from '../common/auth-user';
+import type { AuthUser } from '../auth/auth-user';
 import { ContentEvents } from '../common/content-events';
 import { isUniqueViolation } from '../common/database-errors';
 import { toPage } from '../common/pagination/page';

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, IsNull, MoreThan } from 'typeorm';
 import { AuditService } from '../audit/audit.service';
 import { AuditLinks, AuditType } from '../audit/audit.types';
-import type { AuthUser } from '../common/auth-user';
+import type { AuthUser } from '../auth/auth-user';
 import { siteTimeFormatter } from '../common/site-time';
 import { APP_CONFIG, AppConfig } from '../config/env';
 import { Post, PostStatus } from '../posts/entities/post.entity';

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { AuditService } from '../audit/audit.service';
 import { AuditLinks, AuditType } from '../audit/audit.types';
-import type { AuthUser } from '../common/auth-user';
+import type { AuthUser } from '../auth/auth-user';
 import { CLOCK, Clock } from '../common/clock';
 import { siteTimeFormatter } from '../common/site-time';
 import { APP_CONFIG, AppConfig } from '../config/env';

@@ -1,6 +1,6 @@
 import { Body, Controller, Inject, Put } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { Auth } from '../common/decorators/auth.decorator';
+import { Auth } from '../auth/auth.decorator';
 import { CLOCK, Clock, ShiftableClock } from '../common/clock';
 import { withMessage, WithMessage } from '../common/envelope';
 import { RoleName } from '../users/entities/role.entity';

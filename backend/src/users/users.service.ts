@@ -2,7 +2,7 @@ import { ContentEvents } from '../common/content-events';
 import { BadRequestException, ConflictException, Injectable, NotFoundException } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
-import type { AuthUser } from '../common/auth-user';
+import type { AuthUser } from '../auth/auth-user';
 import { isUniqueViolation } from '../common/database-errors';
 import { canonicalEmail } from '../common/validation/text';
 import { ImageStorageService, NotAnImageError } from '../images/image-storage.service';

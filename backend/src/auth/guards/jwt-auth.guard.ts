@@ -10,7 +10,7 @@ import { ACCESS_COOKIE, AuthUser } from '../auth-user';
 
 export const AUTH_OPTIONS = 'inkwell:auth';
 
-/** What `@Auth()` / `@OptionalAuth()` (common/decorators/auth.decorator.ts) ask of the guard. */
+/** What `@Auth()` / `@OptionalAuth()` (auth/auth.decorator.ts) ask of the guard. */
 export interface AuthOptions {
   /** The lowest role admitted (ranked: a route for AUTHOR also admits ADMIN). */
   role?: RoleName;
