@@ -1,5 +1,5 @@
 import type { UserResponseDto } from '../users/dto/user-response.dto';
-import { RoleName } from '../users/entities/role.entity';
+import { RoleName } from './roles';
 
 /** Who is calling: loaded from the database on every authenticated request (`@CurrentUser()`). */
 export interface AuthUser {

@@ -8,7 +8,7 @@ import { NotificationsService } from '../notifications/notifications.service';
 import type { NotificationEvent } from '../notifications/notification.types';
 import { PostStatus } from '../posts/entities/post.entity';
 import { PostsService } from '../posts/posts.service';
-import { RoleName } from '../users/entities/role.entity';
+import { RoleName } from '../auth/roles';
 import { CommentPolicy } from '../moderation/comment-policy';
 import { buildThreads, CommentRow, CommentViewer, toCommentActivity, toCommentPage, toCommentResponse } from './comment.mapper';
 import { CommentsMessages } from './comments.messages';

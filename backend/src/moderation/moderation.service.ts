@@ -13,7 +13,7 @@ import { APP_CONFIG, type AppConfig } from '../config/env';
 import { NotificationsService } from '../notifications/notifications.service';
 import { PostStatus } from '../posts/entities/post.entity';
 import { PostsService } from '../posts/posts.service';
-import { RoleName } from '../users/entities/role.entity';
+import { RoleName } from '../auth/roles';
 import { CommentPolicy } from './comment-policy';
 import { BulkAction, CommentBulkDto, CommentReportCreateDto, QueueFilter, QueueSort, UserMuteDto } from './dto/moderation-input.dto';
 import {

@@ -4,7 +4,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import type { SortDirection } from '../common/pagination/sort';
 import { containsPattern } from '../common/sql-patterns';
 import type { TagRefDto } from '../tags/dto/tag-response.dto';
-import { RoleName } from '../users/entities/role.entity';
+import { RoleName } from '../auth/roles';
 import type { PostCardWithTags, PostForAnswer, PostListRow } from './post.mapper';
 
 const CARD_COLUMNS = `p.id, p.title, p.slug, p.summary, p.thumbnail, p.like_count, p.view_count, p.comment_count, p.is_featured,

@@ -11,7 +11,7 @@ import { isUniqueViolation } from '../common/database-errors';
 import { toPage } from '../common/pagination/page';
 import type { SortDirection } from '../common/pagination/sort';
 import { TagsService } from '../tags/tags.service';
-import { ROLE_RANK, RoleName } from '../users/entities/role.entity';
+import { ROLE_RANK, RoleName } from '../auth/roles';
 import { User } from '../users/entities/user.entity';
 import { PostAdminQueryDto, PostMineQueryDto, PostSaveDto } from './dto/post-input.dto';
 import { PostAdminPageDto, PostResponseDto } from './dto/post-response.dto';

@@ -8,7 +8,7 @@ import { siteTimeFormatter } from '../common/site-time';
 import { APP_CONFIG, AppConfig } from '../config/env';
 import { Post, PostStatus } from '../posts/entities/post.entity';
 import { PostsService } from '../posts/posts.service';
-import { RoleName } from '../users/entities/role.entity';
+import { RoleName } from '../auth/roles';
 import { PreviewLinkDto, PreviewPostDto } from './dto/preview-link.dto';
 import { PostPreviewLink } from './entities/post-preview-link.entity';
 import { previewKey, readPreviewToken, signPreviewToken } from './preview-token';

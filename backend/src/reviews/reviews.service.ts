@@ -14,7 +14,7 @@ import { RevisionsService } from '../revisions/revisions.service';
 import { PostsService } from '../posts/posts.service';
 import { parsePublishTime } from '../scheduling/publish-time';
 import { SchedulingMessages } from '../scheduling/scheduling.messages';
-import { RoleName } from '../users/entities/role.entity';
+import { RoleName } from '../auth/roles';
 import { PostReviewDto } from './dto/review-input.dto';
 import { PostReviewResponseDto, PostReviewResultDto } from './dto/review-response.dto';
 import { PostReview, ReviewStatus } from './entities/post-review.entity';

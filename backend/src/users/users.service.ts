@@ -11,7 +11,7 @@ import { activeMute, type ActiveMute } from '../moderation/active-mute';
 import { AvatarResponseDto, UserResponseDto } from './dto/user-response.dto';
 import { PROFILE_SELECT, profileFromRow, type ProfileRow } from './profile-query';
 import { UserProfileUpdateDto } from './dto/user-profile-update.dto';
-import { effectiveRole, RoleName } from './entities/role.entity';
+import { effectiveRole, RoleName } from '../auth/roles';
 import { User, UserStatus } from './entities/user.entity';
 import { UsersMessages } from './users.messages';
 

@@ -3,7 +3,7 @@ import { Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
 import type { Request } from 'express';
 import { isDatabaseUnavailable } from '../../common/database-unavailable';
-import { ROLE_RANK, RoleName } from '../../users/entities/role.entity';
+import { ROLE_RANK, RoleName } from '../roles';
 import { AuthMessages } from '../auth.messages';
 import { CALLER_MEMO, type CallerMemo } from '../../gateway/caller-memo';
 import { ACCESS_COOKIE, AuthUser } from '../auth-user';
