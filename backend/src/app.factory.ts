@@ -6,13 +6,13 @@ import cookieParser from 'cookie-parser';
 import { json, urlencoded } from 'express';
 import { Logger } from 'nestjs-pino';
 import { AppModule, AppModuleOptions } from './app.module';
-import { apiCacheControl } from './common/api-cache-control';
+import { apiCacheControl } from './auth/api-cache-control';
 import { onTheFlyCompression } from './common/http-compression';
 import { buildOpenApiDocument } from './common/openapi';
 import { parseBodies } from './common/request-bodies';
 import { cspReportLog } from './common/csp-report';
 import { CSP_REPORT_PATH, securityHeaderOptions, securityHeaders } from './common/security-headers';
-import { refuseCrossOriginWrites } from './common/same-origin';
+import { refuseCrossOriginWrites } from './auth/same-origin';
 import { answerClientErrorsWithEnvelope, refuseDeepJson } from './common/request-limits';
 import { readInlineScriptHashes } from './frontend/csp-script-hashes';
 import { FrontendModule, type FrontendModuleOptions } from './frontend/frontend.module';
@@ -46,7 +46,7 @@ export async function createApp(options: CreateAppOptions): Promise<NestExpressA
   app.use(onTheFlyCompression());
   app.use(apiCacheControl);
   app.use(cookieParser());
-  // Writes from another origin's pages are 403 before their body is read (common/same-origin.ts).
+  // Writes from another origin's pages are 403 before their body is read (auth/same-origin.ts).
   app.use(refuseCrossOriginWrites(options.config.publicUrl));
   // Post bodies may reach 200,000 characters of Markdown plus rendered HTML.
   // Bodies deeper than MAX_JSON_DEPTH are refused before parsing (400), so nothing recursive sees

@@ -7,7 +7,7 @@ import { api, err, ISO, ok, uid } from './helpers/envelope';
 import { createFreshDatabase } from './helpers/fresh-database';
 import { startMailCatcher, MailCatcher } from './helpers/mail';
 import { createAdmin, createAuthor, createReader, createUser, TestUser } from './helpers/users';
-import { RoleName } from '../src/users/entities/role.entity';
+import { RoleName } from '../src/auth/roles';
 
 /** The slug the database gave a user. */
 async function slugOf(db: DataSource, id: number): Promise<string> {

@@ -1,11 +1,11 @@
 import { HttpException } from '@nestjs/common';
 import fc from 'fast-check';
 import { DataSource } from 'typeorm';
-import type { AuthUser } from '../src/common/auth-user';
+import type { AuthUser } from '../src/auth/auth-user';
 import { CommentsService } from '../src/comments/comments.service';
 import { countedComment } from '../src/comments/visibility/counted-comment';
 import { ModerationService } from '../src/moderation/moderation.service';
-import { RoleName } from '../src/users/entities/role.entity';
+import { RoleName } from '../src/auth/roles';
 import { createTestApp, TestApp } from './helpers/app';
 import { api, uid } from './helpers/envelope';
 import { createAdmin, createAuthor, createReader, TestUser } from './helpers/users';

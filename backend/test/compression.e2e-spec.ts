@@ -9,7 +9,7 @@ import sharp from 'sharp';
 import { DataSource } from 'typeorm';
 import { PROJECT_ROOT } from '../src/config/paths';
 import type { AstroHandler, ServerLocals } from '../src/frontend/frontend.module';
-import { PostViewsService } from '../src/posts/post-views.service';
+import { PostViewsService } from '../src/post-views/post-views.service';
 import { createTestApp, type TestApp } from './helpers/app';
 import { rawRequest, type RawResponse } from './helpers/raw-request';
 import { createAdmin, createReader, type TestUser } from './helpers/users';

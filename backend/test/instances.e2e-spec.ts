@@ -2,7 +2,7 @@ import { DataSource } from 'typeorm';
 import { SessionsService } from '../src/auth/sessions.service';
 import { ImagesService } from '../src/images/images.service';
 import { ThumbnailSweeper } from '../src/images/thumbnail-sweeper';
-import { PostViewsService } from '../src/posts/post-views.service';
+import { PostViewsService } from '../src/post-views/post-views.service';
 import { createTestApp, TestApp } from './helpers/app';
 import { api, uid } from './helpers/envelope';
 import { createFreshDatabase } from './helpers/fresh-database';

@@ -2,7 +2,7 @@ import { DataSource } from 'typeorm';
 import { DemotePostBodyHeadings1795444368112 } from '../../migrations/1795444368112-DemotePostBodyHeadings';
 import { AddPostWordCount1795458037891 } from '../../migrations/1795458037891-AddPostWordCount';
 import { createDataSource } from '../src/database/data-source';
-import { renderMarkdown, wordCountOf } from '../src/posts/markdown';
+import { renderMarkdown, wordCountOf } from '../src/common/markdown';
 import { createFreshDatabase } from './helpers/fresh-database';
 
 /** Data migrations, run again by hand on rows written the way the code before them wrote them. */

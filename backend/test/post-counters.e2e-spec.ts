@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import type { AstroHandler } from '../src/frontend/frontend.module';
-import { PostViewsService } from '../src/posts/post-views.service';
+import { PostViewsService } from '../src/post-views/post-views.service';
 import { PostsService } from '../src/posts/posts.service';
 import { createTestApp, TestApp } from './helpers/app';
 import { api, uid } from './helpers/envelope';

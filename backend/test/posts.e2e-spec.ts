@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
 import { ContentChange, ContentEvents } from '../src/common/content-events';
-import { PostViewsService } from '../src/posts/post-views.service';
+import { PostViewsService } from '../src/post-views/post-views.service';
 import { createTestApp, TestApp } from './helpers/app';
 import { api, err, ISO, ok, uid } from './helpers/envelope';
 import { createAdmin, createAuthor, createReader, TestUser } from './helpers/users';

@@ -3,7 +3,7 @@ import { createTestApp, TestApp } from './helpers/app';
 import { createReader, TestUser } from './helpers/users';
 
 /**
- * The cross-site request rule (common/same-origin.ts, docs/decisions.md): a write that a page of
+ * The cross-site request rule (auth/same-origin.ts, docs/decisions.md): a write that a page of
  * another origin could make with the visitor's cookies is 403 and changes nothing.
  */
 const CROSS_ORIGIN = 'This request came from another site and was refused. Please use Inkwell itself.';

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { CreatePostSearch1795690000000, latinFolding } from '../../migrations/1795690000000-CreatePostSearch';
 import { createDataSource } from '../src/database/data-source';
-import { CandidateLimits, SEARCH_CANDIDATE_LIMITS } from '../src/posts/search.repository';
+import { CandidateLimits, SEARCH_CANDIDATE_LIMITS } from '../src/search/search.repository';
 import { createTestApp, TestApp } from './helpers/app';
 import { api, err } from './helpers/envelope';
 import { createFreshDatabase } from './helpers/fresh-database';

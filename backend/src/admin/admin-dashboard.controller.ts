@@ -1,9 +1,9 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import type { AuthUser } from '../common/auth-user';
+import type { AuthUser } from '../auth/auth-user';
 import { ApiEnvelope } from '../common/decorators/api-envelope.decorator';
-import { Auth, CurrentUser } from '../common/decorators/auth.decorator';
-import { RoleName } from '../users/entities/role.entity';
+import { Auth, CurrentUser } from '../auth/auth.decorator';
+import { RoleName } from '../auth/roles';
 import { AdminMessages } from './admin.messages';
 import { AdminStatsService } from './admin-stats.service';
 import { AdminStatsDto } from './dto/admin-user-response.dto';

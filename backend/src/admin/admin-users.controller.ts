@@ -1,14 +1,14 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { AuditEntryPageDto } from '../audit/dto/audit-entry-response.dto';
-import type { AuthUser } from '../common/auth-user';
+import type { AuthUser } from '../auth/auth-user';
 import { ApiEnvelope } from '../common/decorators/api-envelope.decorator';
 import { ApiErrors } from '../common/decorators/api-errors.decorator';
-import { Auth, CurrentUser } from '../common/decorators/auth.decorator';
+import { Auth, CurrentUser } from '../auth/auth.decorator';
 import { WithMessage, withMessage } from '../common/envelope';
 import { PageQueryDto } from '../common/pagination/page';
 import { ParseIdPipe } from '../common/validation/parse-id.pipe';
-import { RoleName } from '../users/entities/role.entity';
+import { RoleName } from '../auth/roles';
 import { UserStatus } from '../users/entities/user.entity';
 import { AdminMessages } from './admin.messages';
 import { parseFlag, UpperEnumPipe } from './admin-params.pipe';

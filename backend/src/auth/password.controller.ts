@@ -4,9 +4,9 @@ import { ApiEnvelope } from '../common/decorators/api-envelope.decorator';
 import { ApiErrors } from '../common/decorators/api-errors.decorator';
 import { withMessage } from '../common/envelope';
 import { AuthMessages } from './auth.messages';
-import type { AuthUser } from '../common/auth-user';
+import type { AuthUser } from './auth-user';
 import { AuthService } from './auth.service';
-import { Auth, CurrentUser } from '../common/decorators/auth.decorator';
+import { Auth, CurrentUser } from './auth.decorator';
 import { UserChangePasswordDto } from './dto/auth.dto';
 
 /** POST /user/change-password (the spec's singular path). */

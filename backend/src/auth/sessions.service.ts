@@ -2,9 +2,9 @@ import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nest
 import { InjectRepository } from '@nestjs/typeorm';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { DataSource, EntityManager, IsNull, LessThan, MoreThan, Not, Repository } from 'typeorm';
-import type { AuthUser } from '../common/auth-user';
+import type { AuthUser } from './auth-user';
 import { APP_CONFIG, AppConfig } from '../config/env';
-import { effectiveRole } from '../users/entities/role.entity';
+import { effectiveRole } from './roles';
 import { PROFILE_SELECT, profileFromRow, type ProfileRow } from '../users/profile-query';
 import { UserStatus } from '../users/entities/user.entity';
 import { RefreshSession } from './entities/refresh-session.entity';

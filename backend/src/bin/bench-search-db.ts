@@ -5,9 +5,9 @@ import { ContentEvents } from '../common/content-events';
 import { loadConfig } from '../config/env';
 import { createDataSource, ensureDatabase } from '../database/data-source';
 import { runningEmbeddedPostgres } from '../database/embedded-postgres';
-import { SearchQueryDto } from '../posts/dto/search.dto';
-import { SearchRepository } from '../posts/search.repository';
-import { SearchService } from '../posts/search.service';
+import { SearchQueryDto } from '../search/dto/search.dto';
+import { SearchRepository } from '../search/search.repository';
+import { SearchService } from '../search/search.service';
 
 /**
  * The database half of the search bench (scripts/lib/bench-search.mjs runs it beside the server

@@ -4,7 +4,7 @@ import { PasswordHasher } from '../auth/password-hasher';
 import { loadConfig } from '../config/env';
 import { createDataSource, ensureDatabase } from '../database/data-source';
 import { EmbeddedDatabase, runningEmbeddedPostgres, startEmbeddedPostgres } from '../database/embedded-postgres';
-import { readingTimeOfWords, renderMarkdown, wordCountOf } from '../posts/markdown';
+import { readingTimeOfWords, renderMarkdown, wordCountOf } from '../common/markdown';
 import { slugify } from '../common/validation/slug';
 import { countedComment } from '../comments/visibility/counted-comment';
 import { DEMO_ARTICLES } from './demo-articles';

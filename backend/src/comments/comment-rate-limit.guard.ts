@@ -1,7 +1,7 @@
 import { applyDecorators, CanActivate, ExecutionContext, Inject, Injectable, UseGuards } from '@nestjs/common';
 import { InjectThrottlerStorage, ThrottlerException, ThrottlerStorage } from '@nestjs/throttler';
 import type { Request, Response } from 'express';
-import type { AuthUser } from '../common/auth-user';
+import type { AuthUser } from '../auth/auth-user';
 import { ApiErrors } from '../common/decorators/api-errors.decorator';
 import { APP_CONFIG, type AppConfig } from '../config/env';
 

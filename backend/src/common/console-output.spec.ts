@@ -1,24 +1,10 @@
-import { passwordResetMail, verificationCodeMail } from '../mail/mail.templates';
-import { isTerminal, mailLine, smtpServerOf, startupSummary } from './console-output';
+import { isTerminal, smtpServerOf, startupSummary } from './console-output';
 
 describe('What a terminal shows', () => {
   it('tells a terminal from a pipe or a file', () => {
     expect(isTerminal({ isTTY: true })).toBe(true);
     expect(isTerminal({})).toBe(false);
     expect(isTerminal({ isTTY: false })).toBe(false);
-  });
-
-  it('writes a verification mail as one line with its code', () => {
-    const mail = verificationCodeMail('Thu Trang', '035792', 15);
-    const line = mailLine('trang@example.test', mail.subject, mail.gist);
-    expect(line).toBe('E-mail to trang@example.test: "Your Inkwell verification code": code 035792');
-    expect(line).not.toContain('\n');
-  });
-
-  it('writes a password-reset mail as one line with its link', () => {
-    const link = 'http://localhost:3000/reset-password?token=abc123';
-    const mail = passwordResetMail('Thu Trang', link, 60);
-    expect(mailLine('trang@example.test', mail.subject, mail.gist)).toBe(`E-mail to trang@example.test: "Reset your Inkwell password": link ${link}`);
   });
 
   it('shows an SMTP server without its user and password', () => {

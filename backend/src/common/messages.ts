@@ -15,7 +15,7 @@ export const CommonMessages = {
   /** While the database is unreachable or the server is stopping (with Retry-After). */
   TEMPORARILY_UNAVAILABLE: 'Service temporarily unavailable. Please try again later.',
   HEADERS_TOO_LARGE: 'Request headers are too large.',
-  /** A write from a page of another origin (the cross-site request rule, common/same-origin.ts). */
+  /** A write from a page of another origin (the cross-site request rule, auth/same-origin.ts). */
   CROSS_ORIGIN_WRITE: 'This request came from another site and was refused. Please use Inkwell itself.',
   REQUEST_TIMEOUT: 'The request took too long to arrive.',
   textHasNul: (field: string) => `${field} must not contain the NUL character (U+0000)`,

@@ -1,10 +1,10 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import type { AuthUser } from '../common/auth-user';
+import type { AuthUser } from '../auth/auth-user';
 import { ApiEnvelope } from '../common/decorators/api-envelope.decorator';
 import { ApiErrors } from '../common/decorators/api-errors.decorator';
-import { Auth, CurrentUser } from '../common/decorators/auth.decorator';
-import { RoleName } from '../users/entities/role.entity';
+import { Auth, CurrentUser } from '../auth/auth.decorator';
+import { RoleName } from '../auth/roles';
 import { DashboardsMessages } from './dashboards.messages';
 import { DashboardsService } from './dashboards.service';
 import { AdminActivityQueryDto } from './dto/dashboard-input.dto';

@@ -1,5 +1,5 @@
 import { Inject, Injectable, NotFoundException, OnModuleDestroy } from '@nestjs/common';
-import type { AuthUser } from '../common/auth-user';
+import type { AuthUser } from '../auth/auth-user';
 import { ContentEvents } from '../common/content-events';
 import { CommonMessages } from '../common/messages';
 import { MicroCache } from '../common/micro-cache';

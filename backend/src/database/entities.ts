@@ -17,7 +17,7 @@ import { NotificationSettings } from '../notifications/entities/notification-set
 import { PostTag } from '../posts/entities/post-tag.entity';
 import { Post } from '../posts/entities/post.entity';
 import { PostSlugHistory } from '../posts/entities/post-slug-history.entity';
-import { PostRevision } from '../posts/entities/post-revision.entity';
+import { PostRevision } from '../revisions/entities/post-revision.entity';
 import { PostPreviewLink } from '../previews/entities/post-preview-link.entity';
 import { PostReview } from '../reviews/entities/post-review.entity';
 import { Tag } from '../tags/entities/tag.entity';

@@ -6,8 +6,8 @@ import { pathToFileURL } from 'node:url';
 import { APP_CONFIG, AppConfig } from '../config/env';
 import { PROJECT_ROOT } from '../config/paths';
 import { markCompressedByApp, shouldCompressOnTheFly } from '../common/http-compression';
-import { PostViewsService } from '../posts/post-views.service';
-import { PostsModule } from '../posts/posts.module';
+import { PostViewsModule } from '../post-views/post-views.module';
+import { PostViewsService } from '../post-views/post-views.service';
 import { TagsModule } from '../tags/tags.module';
 import { writeCachedPage } from './cached-page-writer';
 import { compressBody, MIN_COMPRESSED_BYTES, negotiateCoding } from './content-coding';
@@ -261,7 +261,7 @@ export class FrontendModule implements NestModule {
   static forRoot(options: FrontendModuleOptions = {}): DynamicModule {
     return {
       module: FrontendModule,
-      imports: [PostsModule, TagsModule],
+      imports: [PostViewsModule, TagsModule],
       providers: [
         { provide: POST_VIEW_RECORDER, useExisting: PostViewsService },
         {

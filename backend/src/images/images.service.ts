@@ -2,8 +2,8 @@ import { BadRequestException, ConflictException, ForbiddenException, Injectable,
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { randomBytes } from 'node:crypto';
 import { DataSource, Repository } from 'typeorm';
-import type { AuthUser } from '../common/auth-user';
-import { RoleName } from '../users/entities/role.entity';
+import type { AuthUser } from '../auth/auth-user';
+import { RoleName } from '../auth/roles';
 import { ImageUploadInfoDto, ImageValidationDto, ThumbnailUploadDto } from './dto/image-response.dto';
 import { Thumbnail } from './entities/thumbnail.entity';
 import { encodeThumbnail, ImageRejectedError, validateThumbnail } from './image-pipeline';

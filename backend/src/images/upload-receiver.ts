@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { createWriteStream, mkdirSync } from 'node:fs';
 import { readdir, stat, unlink } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import type { AuthUser } from '../common/auth-user';
+import type { AuthUser } from '../auth/auth-user';
 import { APP_CONFIG, AppConfig } from '../config/env';
 import { decodeQueueFull, DecodeQueue } from './decode-queue';
 import { MAX_IMAGE_BYTES } from './image-rules';

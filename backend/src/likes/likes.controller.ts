@@ -1,9 +1,9 @@
 import { Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import type { AuthUser } from '../common/auth-user';
+import type { AuthUser } from '../auth/auth-user';
 import { ApiEnvelope, ApiPagedEnvelope } from '../common/decorators/api-envelope.decorator';
 import { ApiErrors } from '../common/decorators/api-errors.decorator';
-import { Auth, CurrentUser } from '../common/decorators/auth.decorator';
+import { Auth, CurrentUser } from '../auth/auth.decorator';
 import { WithMessage, withMessage } from '../common/envelope';
 import { Page } from '../common/pagination/page';
 import { ParseIdPipe } from '../common/validation/parse-id.pipe';

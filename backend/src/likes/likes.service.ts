@@ -2,7 +2,7 @@ import { ContentEvents } from '../common/content-events';
 import { Injectable, NotFoundException } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import type { AuthUser } from '../common/auth-user';
+import type { AuthUser } from '../auth/auth-user';
 import { Page, toPage } from '../common/pagination/page';
 import { PostsService } from '../posts/posts.service';
 import { LikeCheckDto, LikeCountDto, LikeMineQueryDto, LikeRecordDto, LikeStateDto } from './dto/like.dto';

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AuditService } from '../audit/audit.service';
 import { AuditLinks, AuditType } from '../audit/audit.types';
-import type { AuthUser } from '../common/auth-user';
+import type { AuthUser } from '../auth/auth-user';
 import { CommentPolicy } from '../comments/comment-policy';
 import { CommentModeration } from '../comments/entities/comment.entity';
 import type { MoveRefusal } from '../comments/visibility/comment-moves';
@@ -11,7 +11,7 @@ import { actorOf, commentFacts, CommentVisibility } from '../comments/visibility
 import { APP_CONFIG, type AppConfig } from '../config/env';
 import { DomainEvents } from '../events/domain-events.service';
 import { PostStatus } from '../posts/entities/post.entity';
-import { RoleName } from '../users/entities/role.entity';
+import { RoleName } from '../auth/roles';
 import { BulkAction, CommentBulkDto, CommentReportCreateDto, QueueFilter, QueueSort, UserMuteDto } from './dto/moderation-input.dto';
 import {
   BulkResultDto,

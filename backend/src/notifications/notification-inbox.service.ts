@@ -1,7 +1,7 @@
 import { BadRequestException, Inject, Injectable, NotFoundException } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import type { AuthUser } from '../common/auth-user';
+import type { AuthUser } from '../auth/auth-user';
 import { Page, toPage } from '../common/pagination/page';
 import { APP_CONFIG, AppConfig } from '../config/env';
 import { NotificationDto, NotificationPreferencesDto, UnsubscribeDto, UpdateNotificationPreferencesDto } from './dto/notification.dto';

@@ -1,7 +1,7 @@
 import type { TagRefDto } from '../tags/dto/tag-response.dto';
 import { User } from '../users/entities/user.entity';
 import { PostCardResponseDto, PostListItemDto, PostResponseDto } from './dto/post-response.dto';
-import type { PostSeo } from './entities/post-revision.entity';
+import type { PostSeo } from '../revisions/entities/post-revision.entity';
 import { Post, PostStatus } from './entities/post.entity';
 
 /** A card row as the public list queries select it (snake_case columns of posts + the author). */
@@ -23,6 +23,9 @@ export interface PostCardRow {
   author_slug: string;
   canonical_url: string | null;
 }
+
+/** A card row with its tag chips (public lists, search hits, related posts). */
+export type PostCardWithTags = PostCardRow & { tags: TagRefDto[] };
 
 /** The post columns an answer shows (an entity, or a row selected under the entity's property names). */
 type PostColumns = Pick<

@@ -7,10 +7,10 @@ import { SLUG_PATTERN } from '../common/validation/slug';
 import { TagsService } from '../tags/tags.service';
 import { PostTagQueryDto } from './dto/post-input.dto';
 import { AuthorProfileDto, AuthorSummaryDto, PostCardResponseDto, PostMovedDto, PostResponseDto, SitemapResponseDto } from './dto/post-response.dto';
-import { toPostCard, toPostResponse } from './post.mapper';
-import { PostViewsService } from './post-views.service';
+import { PostCardWithTags, toPostCard, toPostResponse } from './post.mapper';
+import { PostViewsService } from '../post-views/post-views.service';
 import { PostsMessages } from './posts.messages';
-import { PostCardWithTags, PostsRepository } from './posts.repository';
+import { PostsRepository } from './posts.repository';
 
 const LATEST_STORIES = 6;
 /**

@@ -1,21 +1,21 @@
 import { applyDecorators, BadRequestException, Body, Controller, Delete, Get, Headers, HttpCode, Inject, Param, Post, Put, Query } from '@nestjs/common';
 import { ApiBody, ApiHeader, ApiNoContentResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
-import type { AuthUser } from '../common/auth-user';
+import type { AuthUser } from '../auth/auth-user';
 import { CLOCK, Clock } from '../common/clock';
 import { SubmitForReviewDto } from './dto/submit-for-review.dto';
 import { LifecycleMessages } from './lifecycle/lifecycle.messages';
 import { parsePublishTime } from './lifecycle/publish-time';
-import { Auth, CurrentUser } from '../common/decorators/auth.decorator';
+import { Auth, CurrentUser } from '../auth/auth.decorator';
 import { ApiEnvelope } from '../common/decorators/api-envelope.decorator';
 import { ApiErrors } from '../common/decorators/api-errors.decorator';
 import { WithMessage, withMessage } from '../common/envelope';
 import { ParseIdPipe } from '../common/validation/parse-id.pipe';
-import { RoleName } from '../users/entities/role.entity';
+import { RoleName } from '../auth/roles';
 import { PostAdminQueryDto, PostAuthorSaveDto, PostMineQueryDto, PostSaveDto } from './dto/post-input.dto';
 import { PostPreviewDto, PostPreviewResponseDto } from './dto/post-preview.dto';
 import { PostAdminPageDto, PostResponseDto } from './dto/post-response.dto';
-import { PostVersionConflictEnvelopeDto } from './dto/revision.dto';
-import { previewMarkdown } from './markdown';
+import { PostVersionConflictEnvelopeDto } from './dto/post-version.dto';
+import { previewMarkdown } from '../common/markdown';
 import { PostsMessages } from './posts.messages';
 import { PostsService, SaveResult } from './posts.service';
 

@@ -4,8 +4,8 @@ import { DataSource, EntityManager } from 'typeorm';
 import type { SortDirection } from '../common/pagination/sort';
 import { containsPattern } from '../common/sql-patterns';
 import type { TagRefDto } from '../tags/dto/tag-response.dto';
-import { RoleName } from '../users/entities/role.entity';
-import type { PostCardRow, PostForAnswer, PostListRow } from './post.mapper';
+import { RoleName } from '../auth/roles';
+import type { PostCardWithTags, PostForAnswer, PostListRow } from './post.mapper';
 
 const CARD_COLUMNS = `p.id, p.title, p.slug, p.summary, p.thumbnail, p.like_count, p.view_count, p.comment_count, p.is_featured,
   p.published_at, p.reading_time, p.author_id, u.full_name AS author_name, u.avatar AS author_avatar, u.slug AS author_slug, p.canonical_url`;
@@ -59,7 +59,6 @@ const POST_SORT_COLUMNS: Record<string, string> = {
   viewCount: 'p.view_count',
 };
 
-export type PostCardWithTags = PostCardRow & { tags: TagRefDto[] };
 /** The back-office and author lists' filters: any status unless given, an author's own posts, a search in title, slug and excerpt. */
 export interface PostListFilter {
   status?: string;

@@ -1,25 +1,17 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
-import type { AuthUser } from '../common/auth-user';
+import type { AuthUser } from '../auth/auth-user';
 import { ApiEnvelope } from '../common/decorators/api-envelope.decorator';
 import { ApiErrors } from '../common/decorators/api-errors.decorator';
-import { Auth, CurrentUser } from '../common/decorators/auth.decorator';
+import { Auth, CurrentUser } from '../auth/auth.decorator';
 import { WithMessage, withMessage } from '../common/envelope';
 import { ParseIdPipe } from '../common/validation/parse-id.pipe';
+import { ReviewDiffDto, RevisionCompareQueryDto, RevisionDiffDto, RevisionDto, RevisionListQueryDto, RevisionPageDto } from '../revisions/dto/revision.dto';
+import { RevisionsService } from '../revisions/revisions.service';
 import { PostResponseDto } from './dto/post-response.dto';
-import {
-  PostVersionConflictEnvelopeDto,
-  ReviewDiffDto,
-  RevisionCompareQueryDto,
-  RevisionDiffDto,
-  RevisionDto,
-  RevisionListQueryDto,
-  RevisionPageDto,
-  RevisionRestoreDto,
-} from './dto/revision.dto';
+import { PostVersionConflictEnvelopeDto, RevisionRestoreDto } from './dto/post-version.dto';
 import { PostsMessages } from './posts.messages';
 import { PostsService } from './posts.service';
-import { RevisionsService } from './revisions.service';
 
 const WHO = 'Admins any post, authors their own (readers and others 403, an unknown post 404)';
 

@@ -1,13 +1,13 @@
 import { ForbiddenException, Inject, Injectable, NotFoundException } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, IsNull, MoreThan } from 'typeorm';
-import type { AuthUser } from '../common/auth-user';
+import type { AuthUser } from '../auth/auth-user';
 import { APP_CONFIG, AppConfig } from '../config/env';
 import { DomainEvents } from '../events/domain-events.service';
 import { Post } from '../posts/entities/post.entity';
 import { PostLifecycle, postFacts } from '../posts/lifecycle/post-lifecycle.service';
 import { PostsService } from '../posts/posts.service';
-import { RoleName } from '../users/entities/role.entity';
+import { RoleName } from '../auth/roles';
 import { PreviewLinkDto, PreviewPostDto } from './dto/preview-link.dto';
 import { PostPreviewLink } from './entities/post-preview-link.entity';
 import { previewKey, readPreviewToken, signPreviewToken } from './preview-token';

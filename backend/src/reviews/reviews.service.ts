@@ -1,7 +1,7 @@
 import { BadRequestException, ForbiddenException, Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import type { AuthUser } from '../common/auth-user';
+import type { AuthUser } from '../auth/auth-user';
 import { CLOCK, Clock } from '../common/clock';
 import { PostsService } from '../posts/posts.service';
 import { DomainEvents } from '../events/domain-events.service';
@@ -9,7 +9,7 @@ import { LifecycleMessages } from '../posts/lifecycle/lifecycle.messages';
 import { PostLifecycle } from '../posts/lifecycle/post-lifecycle.service';
 import { parsePublishTime } from '../posts/lifecycle/publish-time';
 import { SchedulingMessages } from '../scheduling/scheduling.messages';
-import { RoleName } from '../users/entities/role.entity';
+import { RoleName } from '../auth/roles';
 import { PostReviewDto } from './dto/review-input.dto';
 import { PostReviewResponseDto, PostReviewResultDto } from './dto/review-response.dto';
 import { PostReview, ReviewStatus } from './entities/post-review.entity';

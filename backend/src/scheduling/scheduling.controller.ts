@@ -1,13 +1,13 @@
 import { Body, Controller, Delete, Param, Put } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import type { AuthUser } from '../common/auth-user';
-import { Auth, CurrentUser } from '../common/decorators/auth.decorator';
+import type { AuthUser } from '../auth/auth-user';
+import { Auth, CurrentUser } from '../auth/auth.decorator';
 import { ApiEnvelope } from '../common/decorators/api-envelope.decorator';
 import { ApiErrors } from '../common/decorators/api-errors.decorator';
 import { WithMessage, withMessage } from '../common/envelope';
 import { ParseIdPipe } from '../common/validation/parse-id.pipe';
 import { PostResponseDto } from '../posts/dto/post-response.dto';
-import { RoleName } from '../users/entities/role.entity';
+import { RoleName } from '../auth/roles';
 import { PostScheduleDto } from './dto/schedule.dto';
 import { SchedulingMessages } from './scheduling.messages';
 import { SchedulingService } from './scheduling.service';

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import type { AuthUser } from '../common/auth-user';
+import type { AuthUser } from '../auth/auth-user';
 import { CLOCK, Clock } from '../common/clock';
 import { DomainEvents } from '../events/domain-events.service';
 import { PostResponseDto } from '../posts/dto/post-response.dto';

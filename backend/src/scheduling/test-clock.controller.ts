@@ -1,9 +1,9 @@
 import { Body, Controller, Inject, Put } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { Auth } from '../common/decorators/auth.decorator';
+import { Auth } from '../auth/auth.decorator';
 import { CLOCK, Clock, ShiftableClock } from '../common/clock';
 import { withMessage, WithMessage } from '../common/envelope';
-import { RoleName } from '../users/entities/role.entity';
+import { RoleName } from '../auth/roles';
 import { TestClockDto, TestClockResponseDto } from './dto/schedule.dto';
 import { ScheduledPublisher } from './scheduled-publisher';
 import { SchedulingMessages } from './scheduling.messages';

@@ -1,5 +1,5 @@
 import { toProfileResponse, type ProfileFields, type UserResponseDto } from './dto/user-response.dto';
-import type { RoleName } from './entities/role.entity';
+import type { RoleName } from '../auth/roles';
 
 /**
  * The profile's columns as SQL select items over `users u` (aliased to the entity's names), and

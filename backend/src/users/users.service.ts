@@ -2,7 +2,7 @@ import { ContentEvents } from '../common/content-events';
 import { BadRequestException, ConflictException, Injectable, NotFoundException } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
-import type { AuthUser } from '../common/auth-user';
+import type { AuthUser } from '../auth/auth-user';
 import { isUniqueViolation } from '../common/database-errors';
 import { canonicalEmail } from '../common/validation/text';
 import { ImageStorageService, NotAnImageError } from '../images/image-storage.service';
@@ -11,7 +11,7 @@ import { activeMute, type ActiveMute } from './active-mute';
 import { AvatarResponseDto, UserResponseDto } from './dto/user-response.dto';
 import { PROFILE_SELECT, profileFromRow, type ProfileRow } from './profile-query';
 import { UserProfileUpdateDto } from './dto/user-profile-update.dto';
-import { effectiveRole, RoleName } from './entities/role.entity';
+import { effectiveRole, RoleName } from '../auth/roles';
 import { User, UserStatus } from './entities/user.entity';
 import { UsersMessages } from './users.messages';
 

@@ -20,7 +20,7 @@ import sharp from 'sharp';
 import type { Response } from 'supertest';
 import { DataSource } from 'typeorm';
 import { buildOpenApiDocument } from '../../src/common/openapi';
-import { RoleName } from '../../src/users/entities/role.entity';
+import { RoleName } from '../../src/auth/roles';
 import type { TestApp } from './app';
 import { createUser, TestUser } from './users';
 

@@ -9,12 +9,11 @@
  * - Wrong role, per page as the spec says: /admin sends anyone below ADMIN to / (302); the other
  *   admin screens (/admin/posts, /admin/tags, /admin/users and their sub-pages) show the 200
  *   'Access Denied' view of AdminAccessDenied with the screen's title; the author's pages send
- *   admins to /admin and readers to / (302, features/author/author.ts nonAuthorHome), except /author/posts,
+ *   admins to /admin and readers to / (302, nonAuthorHome below), except /author/posts,
  *   which shows AuthorAccessDenied (200).
  * - Cache-Control is not the pages' business: the server marks every request with a session
  *   cookie `private, no-store`, and the session middleware marks every signed-in render again.
  */
-import { nonAuthorHome } from '../features/author/author';
 import type { RoleName } from './roles';
 import { loginUrl, type SessionUser } from './session';
 
@@ -40,6 +39,11 @@ export const SIGNED_IN: PageRule = {};
 export const ADMIN_DASHBOARD: PageRule = { role: 'ADMIN', wrongRole: { redirect: () => '/' } };
 /** An admin screen (/admin/posts/**, /admin/tags/**, /admin/users/**): 'Access Denied' under `title`. */
 export const adminScreen = (title: string): PageRule => ({ role: 'ADMIN', wrongRole: { view: 'admin', title } });
+/** Where a signed-in visitor who is not an AUTHOR goes from an author page (spec 001 §2, §6). */
+export function nonAuthorHome(role: RoleName): string {
+  return role === 'ADMIN' ? '/admin' : '/';
+}
+
 /** The author's pages but My Posts (/author, /author/drafts, /author/posts/new, edit, preview). */
 export const AUTHOR_PAGE: PageRule = { role: 'AUTHOR', wrongRole: { redirect: nonAuthorHome } };
 /** /author/posts: 'You need AUTHOR role to access this page.' (spec 001 §2 'Author posts'). */

@@ -3,14 +3,14 @@ import { Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
 import type { Request } from 'express';
 import { isDatabaseUnavailable } from '../../common/database-unavailable';
-import { ROLE_RANK, RoleName } from '../../users/entities/role.entity';
+import { ROLE_RANK, RoleName } from '../roles';
 import { AuthMessages } from '../auth.messages';
 import { CALLER_MEMO, type CallerMemo } from '../../gateway/caller-memo';
 import { ACCESS_COOKIE, AuthUser } from '../auth-user';
 
 export const AUTH_OPTIONS = 'inkwell:auth';
 
-/** What `@Auth()` / `@OptionalAuth()` (common/decorators/auth.decorator.ts) ask of the guard. */
+/** What `@Auth()` / `@OptionalAuth()` (auth/auth.decorator.ts) ask of the guard. */
 export interface AuthOptions {
   /** The lowest role admitted (ranked: a route for AUTHOR also admits ADMIN). */
   role?: RoleName;

@@ -1,6 +1,6 @@
 import { ConflictException, ForbiddenException, Injectable, NotFoundException } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import type { AuthUser } from '../../common/auth-user';
+import type { AuthUser } from '../../auth/auth-user';
 import type { CommentFacts, EventActor } from '../../events/domain-events';
 import { DomainEvents, EventTransaction } from '../../events/domain-events.service';
 import type { CommentRow } from '../comment.mapper';

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional, OmitType } from '@nestjs/swagger';
 import { AdminPageFieldsDto } from '../../common/pagination/page';
+import { PostSeoDto } from '../../revisions/dto/post-seo.dto';
 import { TagRefDto } from '../../tags/dto/tag-response.dto';
 import { PostStatus } from '../entities/post.entity';
 import { POST_ACTIONS, PostAction } from '../lifecycle/post-transitions';
@@ -10,15 +11,6 @@ export class PostAuthorDto {
   @ApiProperty() fullName: string;
   @ApiProperty({ type: String, nullable: true }) avatar: string | null;
   @ApiProperty({ type: String, nullable: true }) bio: string | null;
-}
-
-/** A post's SEO fields; null (false) means the post page derives it (title, summary, own URL, the thumbnail's 1200-wide variant). */
-export class PostSeoDto {
-  @ApiProperty({ type: String, nullable: true }) metaTitle: string | null;
-  @ApiProperty({ type: String, nullable: true }) metaDescription: string | null;
-  @ApiProperty({ type: String, nullable: true }) canonicalUrl: string | null;
-  @ApiProperty() noindex: boolean;
-  @ApiProperty({ type: String, nullable: true }) socialImage: string | null;
 }
 
 /** A post in lists (public list, latest stories, tag pages). Never carries an e-mail. */

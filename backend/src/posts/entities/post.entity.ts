@@ -16,7 +16,7 @@ export const POST_STATUSES = Object.values(PostStatus);
 
 /**
  * A post. `content` is the Markdown source; `contentHtml` is rendered and sanitized on save
- * (posts/markdown.ts). Counters live on the row (likes/comments change in the same transaction
+ * (common/markdown.ts). Counters live on the row (likes/comments change in the same transaction
  * as their rows; views are batched by PostViewsService).
  *
  * Indexes: the public list and the sitemap read (status, published_at, id) backwards, keyset- and

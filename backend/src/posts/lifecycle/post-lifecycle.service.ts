@@ -1,13 +1,13 @@
 import { ConflictException, ForbiddenException, HttpException, Inject, Injectable, NotFoundException } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import type { AuthUser } from '../../common/auth-user';
+import type { AuthUser } from '../../auth/auth-user';
 import { CLOCK, Clock } from '../../common/clock';
 import { DomainEvent, EventActor, PostFacts, PostVia } from '../../events/domain-events';
 import { EventTransaction } from '../../events/domain-events.service';
-import { RevisionKind } from '../entities/post-revision.entity';
+import { RevisionKind } from '../../revisions/entities/post-revision.entity';
 import { Post, PostStatus } from '../entities/post.entity';
 import { PostsMessages } from '../posts.messages';
-import { RevisionsService } from '../revisions.service';
+import { RevisionsService } from '../../revisions/revisions.service';
 import { LifecycleMessages } from './lifecycle.messages';
 import { PostActor, PostCommand, PostDecision, PostRefusal, PostState, decide } from './post-transitions';
 

@@ -2,8 +2,8 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { browserApi } from '../../lib/api/client';
 import { ApiError, unwrap } from '../../lib/api/errors';
 import { AccountTexts } from './texts';
-import { PasswordTexts } from '../auth/texts';
-import { passwordProblem } from '../auth/password-rules';
+import { PasswordTexts } from '../auth';
+import { passwordProblem } from '../auth';
 import { Alert, DialogActions, PasswordField, StrengthMeter, useHydrated } from '../../components/islands/form-controls';
 
 type Field = 'currentPassword' | 'newPassword' | 'confirmNewPassword';

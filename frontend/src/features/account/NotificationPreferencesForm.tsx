@@ -1,9 +1,9 @@
 import { useState, type FormEvent } from 'react';
 import { Alert, Spinner, useHydrated } from '../../components/islands/form-controls';
 import { useKeepTyped } from '../../components/islands/keep-typed';
-import { notificationActions } from '../notifications/notification-actions';
-import type { NotificationPreferences } from '../notifications/notifications';
-import { EVENT_LABELS, notificationErrorMessage, PreferenceTexts } from '../notifications/texts';
+import { notificationActions } from '../notifications';
+import type { NotificationPreferences } from '../notifications';
+import { EVENT_LABELS, notificationErrorMessage, PreferenceTexts } from '../notifications';
 
 type Channel = 'inApp' | 'email';
 const CHANNELS: { key: Channel; label: string }[] = [

@@ -15,7 +15,7 @@ import {
   type ModerationQuery,
 } from './admin-comments';
 import { ACTION_TEXTS, FILTER_LABELS, MODERATION_ERRORS, MODERATION_LABELS, ModerationTexts as T, REASON_LABELS, SORT_LABELS } from './texts';
-import { adminDateTime, adminRelativeTime } from '../admin-users/admin-users';
+import { adminDateTime, adminRelativeTime } from '../admin-users';
 import { browserApi } from '../../lib/api/client';
 import { unwrap } from '../../lib/api/errors';
 import { errorText } from '../../lib/texts/error-text';
@@ -25,7 +25,7 @@ import AdminPager from '../../components/islands/AdminPager';
 import ListSelect, { sizeOptions } from '../../components/islands/ListSelect';
 import { useKeepTyped } from '../../components/islands/keep-typed';
 import { useUrlList } from '../../components/islands/useUrlList';
-import { hideDescription, HideDialog } from '../comments/ModerationDialogs';
+import { hideDescription, HideDialog } from '../comments';
 
 export type ModerationLoad = { ok: true; data: ModerationPage } | { ok: false; message: string };
 

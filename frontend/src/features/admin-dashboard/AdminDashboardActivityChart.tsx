@@ -2,7 +2,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import type uPlot from 'uplot';
 // uPlot's few layout rules (cursor and overlay positions); the page's CSS carries them.
 import 'uplot/dist/uPlot.min.css';
-import { activityDay, type ActivityDay } from '../admin-users/admin-users';
+import { activityDay, type ActivityDay } from '../admin-users';
 import { ACTIVITY_SERIES, AdminActivityTexts as T } from './texts';
 
 type SeriesKey = (typeof ACTIVITY_SERIES)[number]['key'];

@@ -9,7 +9,7 @@
  */
 import { useId, useState, type ChangeEvent } from 'react';
 import { ApiError } from '../../lib/api/errors';
-import { adminDate } from '../admin-posts/admin-posts';
+import { adminDate } from '../admin-posts';
 import {
   DEFAULT_TAG_QUERY,
   TAG_FILTERS,
@@ -28,7 +28,7 @@ import {
   type TagSortField,
 } from './admin-tags';
 import { AdminTagsTexts } from './texts';
-import { adminErrors } from '../admin-posts/texts';
+import { adminErrors } from '../admin-posts';
 import { errorText } from '../../lib/texts/error-text';
 import { AdminDialog, ConfirmDialog, NoticeStack } from '../../components/islands/AdminDialog';
 import AdminPager from '../../components/islands/AdminPager';

@@ -13,7 +13,7 @@ import { ApiError } from '../../lib/api/errors';
 import { checkTagForm, safeColour, tagFormFrom, tagPayload, type AdminTag, type TagForm, type TagFormErrors } from './admin-tags';
 import { slugAfterTitleChange, TAG_SLUG_MAX_LENGTH } from '../../lib/slug';
 import { onLogout } from '../../lib/session-browser';
-import { adminErrors } from '../admin-posts/texts';
+import { adminErrors } from '../admin-posts';
 import { errorText } from '../../lib/texts/error-text';
 import { AdminTagsTexts } from './texts';
 import { Alert, Spinner, TextField, useHydrated } from '../../components/islands/form-controls';

@@ -7,7 +7,6 @@
 import type { ApiClient } from '../../lib/api/client';
 import { ApiError } from '../../lib/api/errors';
 import type { components } from '../../generated/api-schema';
-import type { RoleName } from '../../lib/roles';
 import { load, recordLoadFailureStatus, type Loaded } from '../../lib/settle';
 import { DraftsTexts } from './texts';
 import { siteDateFormat } from '../../lib/dates';
@@ -32,13 +31,6 @@ export const MY_POSTS_PAGE_SIZE = 10;
 export const EDITOR_TAGS_SIZE = 100;
 /** The API's largest page of the author's own list (the spec's status-count size). */
 const MY_POSTS_MAX_SIZE = 1000;
-
-// ---- who may open the author's pages ----------------------------------------------------------
-
-/** Where a signed-in visitor who is not an AUTHOR goes from an author page (spec 001 §2, §6; lib/page-access.ts AUTHOR_PAGE). */
-export function nonAuthorHome(role: RoleName): string {
-  return role === 'ADMIN' ? '/admin' : '/';
-}
 
 // ---- statuses ---------------------------------------------------------------------------------
 

@@ -29,7 +29,7 @@ import { siteDateFormat, siteWallTimeToDate, siteZoneName } from '../../lib/date
 import { slugAfterTitleChange } from '../../lib/slug';
 import { EditorTexts, editorErrors, PublishingTexts, saveFailure } from './texts';
 import { errorText } from '../../lib/texts/error-text';
-import { setFlash } from '../author/flash';
+import { setFlash } from '../author';
 import { Alert, FieldFrame as Field, Spinner, useHydrated } from '../../components/islands/form-controls';
 import { useKeepTyped } from '../../components/islands/keep-typed';
 import { deleteImage, savePost, submitForReview, type UploadedImage } from './editor-api';

@@ -2,7 +2,7 @@ import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { ApiEnvelope } from '../common/decorators/api-envelope.decorator';
 import { ApiErrors } from '../common/decorators/api-errors.decorator';
-import { PostCardResponseDto } from './dto/post-response.dto';
+import { PostCardResponseDto } from '../posts/dto/post-response.dto';
 import { SearchPageDto, SearchQueryDto } from './dto/search.dto';
 import { SearchService } from './search.service';
 

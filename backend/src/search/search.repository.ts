@@ -1,7 +1,7 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import type { PostCardWithTags } from './posts.repository';
+import type { PostCardWithTags } from '../posts/post.mapper';
 
 /** The card columns of posts `p` and their author `u` (as PostsRepository's public lists select them) with the active tags. */
 const CARD_COLUMNS = `p.id, p.title, p.slug, p.summary, p.thumbnail, p.like_count, p.view_count, p.comment_count, p.is_featured,

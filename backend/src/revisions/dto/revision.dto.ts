@@ -4,8 +4,8 @@ import { IsOptional } from 'class-validator';
 import { MAX_PAGE_SIZE, PageFieldsDto, pageQuery } from '../../common/pagination/page';
 import { WholeNumberInRange } from '../../common/validation/field.rules';
 import { REVISION_KINDS, RevisionKind } from '../entities/post-revision.entity';
-import { PostsMessages } from '../posts.messages';
-import { PostResponseDto, PostSeoDto } from './post-response.dto';
+import { RevisionsMessages } from '../revisions.messages';
+import { PostSeoDto } from './post-seo.dto';
 
 export const MAX_ID = 2147483647;
 const toInteger = ({ value }: { value: unknown }) => (typeof value === 'string' && /^\d{1,10}$/.test(value.trim()) ? Number(value) : value);
@@ -95,37 +95,12 @@ export class RevisionListQueryDto extends pageQuery(MAX_PAGE_SIZE) {}
 export class RevisionCompareQueryDto {
   @ApiProperty({ minimum: 1, description: 'A revision id of this post' })
   @Transform(toInteger)
-  @WholeNumberInRange(1, MAX_ID, PostsMessages.REVISION_ID_INVALID)
+  @WholeNumberInRange(1, MAX_ID, RevisionsMessages.REVISION_ID_INVALID)
   from: number;
 
   @ApiPropertyOptional({ minimum: 1, description: 'A revision id of this post; omitted: the post as saved now' })
   @IsOptional()
   @Transform(toInteger)
-  @WholeNumberInRange(1, MAX_ID, PostsMessages.REVISION_ID_INVALID)
+  @WholeNumberInRange(1, MAX_ID, RevisionsMessages.REVISION_ID_INVALID)
   to?: number;
-}
-
-/** Restore: optionally the post version the restore is based on (409 with both when stale). */
-export class RevisionRestoreDto {
-  @ApiPropertyOptional({ minimum: 1, description: 'The post version this restore is based on; a different stored version is 409' })
-  @IsOptional()
-  @WholeNumberInRange(1, MAX_ID, PostsMessages.VERSION_INVALID)
-  version?: number;
-}
-
-/** A 409 on a stale version: the post as stored now and the fields the edit sent. */
-export class PostVersionConflictDto {
-  @ApiProperty({ type: PostResponseDto }) current: PostResponseDto;
-  @ApiProperty({ type: 'object', additionalProperties: true, description: 'The fields the refused request sent' }) yours: Record<string, unknown>;
-}
-
-/** The error envelope of a stale-version 409, with both versions in `data`. */
-export class PostVersionConflictEnvelopeDto {
-  @ApiProperty({ example: false }) success: boolean;
-  @ApiProperty({ type: PostVersionConflictDto, nullable: true, description: 'Set on a stale version; null on the other conflicts (a used slug, a status rule)' })
-  data: PostVersionConflictDto | null;
-  @ApiProperty({ example: PostsMessages.VERSION_CONFLICT }) message: string;
-  @ApiProperty({ example: 409 }) status: number;
-  @ApiProperty({ nullable: true, type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } } }) errors: Record<string, string[]> | null;
-  @ApiProperty({ required: false }) requestId?: string;
 }

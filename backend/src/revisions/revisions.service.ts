@@ -5,8 +5,8 @@ import { DataSource, EntityManager } from 'typeorm';
 import { toPage } from '../common/pagination/page';
 import { DiffPartDto, ReviewDiffDto, RevisionDiffDto, RevisionDto, RevisionPageDto, RevisionSummaryDto } from './dto/revision.dto';
 import { PostSeo, RevisionKind } from './entities/post-revision.entity';
-import { wordCountOf } from './markdown';
-import { PostsMessages } from './posts.messages';
+import { wordCountOf } from '../common/markdown';
+import { RevisionsMessages } from './revisions.messages';
 
 /** Consecutive saves by one editor within this long of the revision's first save update it instead of adding one. */
 export const REVISION_MERGE_WINDOW = '5 minutes';
@@ -198,7 +198,7 @@ export class RevisionsService {
       `SELECT ${FULL_COLUMNS} FROM post_revisions r LEFT JOIN users u ON u.id = r.editor_id WHERE r.id = $1 AND r.post_id = $2`,
       [revisionId, postId],
     )) as RevisionRow[];
-    if (!row) throw new NotFoundException(PostsMessages.revisionNotFound(revisionId));
+    if (!row) throw new NotFoundException(RevisionsMessages.revisionNotFound(revisionId));
     return row;
   }
 }

@@ -3,10 +3,10 @@ import { ContentChange, ContentEvents } from '../common/content-events';
 import { MicroCache } from '../common/micro-cache';
 import { toPage } from '../common/pagination/page';
 import { APP_CONFIG, AppConfig } from '../config/env';
-import { PostCardResponseDto } from './dto/post-response.dto';
+import { PostCardResponseDto } from '../posts/dto/post-response.dto';
 import { SearchHitDto, SearchPageDto, SearchQueryDto } from './dto/search.dto';
-import { toPostCard } from './post.mapper';
-import { PostsMessages } from './posts.messages';
+import { toPostCard } from '../posts/post.mapper';
+import { PostsMessages } from '../posts/posts.messages';
 import { SearchFilter, SearchHitRow, SearchRepository } from './search.repository';
 
 /** Related posts under a post (issue 18 §2). */

@@ -1,6 +1,6 @@
 import { Check, Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
 import { User } from '../../users/entities/user.entity';
-import { Post } from './post.entity';
+import { Post } from '../../posts/entities/post.entity';
 
 /** Why a revision was kept: a save, or the moment it was submitted, approved, rejected, or restored from an older one. */
 export enum RevisionKind {
@@ -24,7 +24,7 @@ export interface PostSeo {
 
 /**
  * What a post looked like after a save. Pinned revisions (submission, approval, rejection) are
- * never merged into or pruned; unpinned ones are kept up to 100 per post (posts/revisions.service.ts).
+ * never merged into or pruned; unpinned ones are kept up to 100 per post (revisions/revisions.service.ts).
  */
 @Entity('post_revisions')
 @Check('CHK_post_revisions_kind', `"kind" IN ('SAVE', 'SUBMITTED', 'APPROVED', 'REJECTED', 'RESTORED')`)

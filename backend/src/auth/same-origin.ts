@@ -1,8 +1,8 @@
 import { ForbiddenException } from '@nestjs/common';
 import type { RequestHandler } from 'express';
 import type { IncomingMessage } from 'node:http';
-import { ACCESS_COOKIE, REFRESH_COOKIE } from '../auth/auth-user';
-import { CommonMessages } from './messages';
+import { CommonMessages } from '../common/messages';
+import { ACCESS_COOKIE, REFRESH_COOKIE } from './auth-user';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 const SESSION_COOKIE = new RegExp(`(?:^|;)\\s*(?:${ACCESS_COOKIE}|${REFRESH_COOKIE})=`);

@@ -4,7 +4,7 @@ import { IsOptional, IsString, Matches, MaxLength, registerDecorator, Validation
 import { PageFieldsDto, PageQueryDto } from '../../common/pagination/page';
 import { MaxChars, Required, trim } from '../../common/validation/field.rules';
 import { SLUG_BODY } from '../../common/validation/slug';
-import { PostCardResponseDto } from './post-response.dto';
+import { PostCardResponseDto } from '../../posts/dto/post-response.dto';
 
 /** The longest query (code points, as every length rule counts). */
 export const MAX_QUERY_CHARS = 200;

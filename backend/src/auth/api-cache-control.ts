@@ -1,5 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
-import { ACCESS_COOKIE, REFRESH_COOKIE } from '../auth/auth-user';
+import { ACCESS_COOKIE, REFRESH_COOKIE } from './auth-user';
 
 /** Answers that may depend on who asks: no cache, shared or the browser's, keeps them. */
 export const PERSONAL_CACHE_CONTROL = 'private, no-store';

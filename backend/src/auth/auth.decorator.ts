@@ -1,12 +1,11 @@
 import { applyDecorators, createParamDecorator, ExecutionContext, SetMetadata, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiCookieAuth } from '@nestjs/swagger';
-import { ACCESS_COOKIE } from '../../auth/auth-user';
-import { AUTH_OPTIONS, AuthOptions, JwtAuthGuard } from '../../auth/guards/jwt-auth.guard';
-import type { AuthUser } from '../auth-user';
-import { ApiErrors } from './api-errors.decorator';
+import { ApiErrors } from '../common/decorators/api-errors.decorator';
+import { ACCESS_COOKIE, type AuthUser } from './auth-user';
+import { AUTH_OPTIONS, AuthOptions, JwtAuthGuard } from './guards/jwt-auth.guard';
 
-export type { AuthOptions } from '../../auth/guards/jwt-auth.guard';
-export type { AuthUser } from '../auth-user';
+export type { AuthOptions } from './guards/jwt-auth.guard';
+export type { AuthUser } from './auth-user';
 
 /**
  * The one way a route asks for a session. A signed-in caller is required (401 otherwise); with

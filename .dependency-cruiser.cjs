@@ -1,0 +1,196 @@
+// The layout's import rules (DESIGN.md §1, STYLE.md 8c), checked by `npm run lint:deps`
+// (scripts/lint-deps.mjs, which also reads the frontmatter of .astro files) in CI right after
+// `npm ci`. Every rule is an error. Violations that other work is removing are listed, by file, in
+// .dependency-cruiser-known-violations.json and do not fail the run; a new one does.
+const { readdirSync } = require('node:fs');
+const { join } = require('node:path');
+
+// ---- backend/src ------------------------------------------------------------------------------
+
+/** Shared layers: imported by everyone, import no feature. */
+const SHARED = ['common', 'config', 'database'];
+
+/**
+ * The features (one folder per Nest module), bottom layer first. A feature imports only features
+ * of lower layers: so two features never import each other and there is no cycle between
+ * features. A new folder goes into a layer here (the config refuses to load otherwise).
+ */
+const LAYERS = [
+  ['redis', 'jobs', 'mail', 'gateway'], // infrastructure: a Redis client, the job queue, mail, the in-process page gateway
+  ['images', 'audit', 'post-views', 'revisions'], // stores that know no other feature
+  ['users', 'tags'],
+  ['auth'], // sign-in, sessions and the guard (built on users)
+  ['notifications', 'dashboards'],
+  ['posts', 'admin'], // the post: its lifecycle and public reads; the back office's users
+  ['comments', 'likes', 'previews', 'scheduling', 'search'],
+  ['moderation', 'reviews'],
+  ['frontend', 'health'], // hosts: the Astro page handler and its cache; the health check
+];
+
+/** Entry points: the scripts under bin/ (and the root files: main, app.module, app.factory) may import anything. */
+const ENTRY = ['bin'];
+
+/**
+ * What every feature may import from auth whatever its layer: the caller type, `@Auth()` /
+ * `@CurrentUser()` and the role names. (users stores the roles and auth is built on users, yet
+ * users' own routes need `@Auth()`.)
+ */
+const CALLER_SURFACE = 'auth/(auth\\.decorator|auth-user|roles)\\.ts$';
+
+const BACKEND = join(__dirname, 'backend', 'src');
+const placed = new Set([...SHARED, ...ENTRY, ...LAYERS.flat()]);
+const unplaced = readdirSync(BACKEND, { withFileTypes: true }).filter((entry) => entry.isDirectory() && !placed.has(entry.name));
+if (unplaced.length) {
+  throw new Error(`.dependency-cruiser.cjs: put backend/src/${unplaced.map((entry) => entry.name).join(', backend/src/')} into a layer of LAYERS (or SHARED)`);
+}
+
+const any = (names) => `(${names.join('|')})`;
+
+/** One rule per layer and kind of file: features of layer `index` import no feature of their own layer or above. */
+function layerRules() {
+  return LAYERS.flatMap((layer, index) => {
+    const here = any(layer);
+    const notBelow = any(LAYERS.slice(index).flat());
+    const base = {
+      name: 'feature-layers',
+      severity: 'error',
+      comment:
+        'A feature imports a feature of its own layer or above (LAYERS in .dependency-cruiser.cjs): arrows point down. ' +
+        'Move the shared piece down, or have the upper feature call the lower one.',
+    };
+    return [
+      {
+        ...base,
+        from: { path: `^backend/src/${here}/`, pathNot: `^backend/src/[^/]+/entities/` },
+        to: { path: `^backend/src/${notBelow}/`, pathNot: [`^backend/src/$1/`, `^backend/src/${CALLER_SURFACE}`] },
+      },
+      // An entity may reference another feature's entity (a TypeORM relation), and nothing else above it.
+      {
+        ...base,
+        from: { path: `^backend/src/${here}/entities/` },
+        to: { path: `^backend/src/${notBelow}/`, pathNot: [`^backend/src/$1/`, `^backend/src/${CALLER_SURFACE}`, '^backend/src/[^/]+/entities/'] },
+      },
+    ];
+  });
+}
+
+const backendRules = [
+  {
+    name: 'shared-imports-no-feature',
+    severity: 'error',
+    comment: 'common/, config/ and database/ are beneath every feature: they import none (invert the dependency, or move the file into the feature).',
+    from: { path: `^backend/src/${any(SHARED)}/`, pathNot: '^backend/src/database/entities\\.ts$' },
+    to: { path: '^backend/src/', pathNot: `^backend/src/${any(SHARED)}/` },
+  },
+  {
+    name: 'entity-list-imports-entities-only',
+    severity: 'error',
+    comment: 'database/entities.ts lists every TypeORM entity once (the app, the migrations and the tests load it): entity files only.',
+    from: { path: '^backend/src/database/entities\\.ts$' },
+    to: { path: '^backend/src/', pathNot: `^backend/src/(${any(SHARED)}/|[^/]+/entities/[^/]+\\.entity\\.ts$)` },
+  },
+  ...layerRules(),
+  {
+    name: 'feature-internals',
+    severity: 'error',
+    comment:
+      "Another feature's repository and controllers are its own: call its exported service (STYLE.md 8c). " +
+      'Its module, services, DTOs, messages, types, pure helpers and entities (as types, enums, or TypeORM relations) may be imported.',
+    from: { path: '^backend/src/([^/]+)/', pathNot: `^backend/src/${any(ENTRY)}/` },
+    to: { path: '^backend/src/[^/]+/.*\\.(repository|controller)\\.ts$', pathNot: '^backend/src/$1/' },
+  },
+  {
+    name: 'module-registers-own-entities',
+    severity: 'error',
+    comment:
+      "A Nest module registers (TypeOrmModule.forFeature) only its own feature's entities: another feature's table is written through that feature's service.",
+    from: { path: '^backend/src/([^/]+)/[^/]+\\.module\\.ts$' },
+    to: { path: '^backend/src/[^/]+/entities/', pathNot: '^backend/src/$1/', dependencyTypesNot: ['type-only'] },
+  },
+  {
+    name: 'entry-points-are-not-imported',
+    severity: 'error',
+    comment: 'main.ts, app.module.ts, app.factory.ts and bin/ put the app together; no module imports them.',
+    from: { path: '^backend/src/[^/]+/', pathNot: `^backend/src/${any(ENTRY)}/` },
+    to: { path: [`^backend/src/[^/]+\\.ts$`, `^backend/src/${any(ENTRY)}/`] },
+  },
+  {
+    name: 'backend-imports-no-frontend',
+    severity: 'error',
+    comment: 'The server does not import browser or page code; what both need lives in shared/.',
+    from: { path: '^backend/' },
+    to: { path: '^frontend/' },
+  },
+];
+
+// ---- frontend/src -----------------------------------------------------------------------------
+
+const frontendRules = [
+  {
+    name: 'feature-public-index',
+    severity: 'error',
+    comment:
+      "A feature imports another feature only through that feature's index.ts (its public surface); what several features need goes to lib/ or components/.",
+    from: { path: '^frontend/src/features/([^/]+)/' },
+    to: { path: '^frontend/src/features/', pathNot: '^frontend/src/features/($1/|[^/]+/index\\.ts$)' },
+  },
+  {
+    name: 'lib-and-components-import-no-feature',
+    severity: 'error',
+    comment: 'lib/ and components/ are beneath the features (features share through them): they import no feature, layout or page.',
+    from: { path: '^frontend/src/(lib|components)/' },
+    to: { path: '^frontend/src/(features|layouts|pages)/' },
+  },
+  {
+    name: 'pages-are-not-imported',
+    severity: 'error',
+    comment: 'A page is a route (Astro renders it); what two pages share goes to a feature, a layout or lib/.',
+    from: { path: '^frontend/src/', pathNot: '^frontend/src/pages/' },
+    to: { path: '^frontend/src/pages/' },
+  },
+  {
+    name: 'frontend-imports-backend-types-only',
+    severity: 'error',
+    comment: "Page and browser code imports the server's types (import type), never its code; a rule both run lives in shared/.",
+    from: { path: '^frontend/' },
+    to: { path: '^backend/', dependencyTypesNot: ['type-only'] },
+  },
+];
+
+// ---- shared/ (compiled by both) ---------------------------------------------------------------
+
+const sharedRules = [
+  {
+    name: 'shared-is-self-contained',
+    severity: 'error',
+    comment: 'shared/ is compiled by the server and the pages: it imports neither.',
+    from: { path: '^shared/' },
+    to: { path: '^(backend|frontend)/' },
+  },
+];
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment:
+        'A module that imports itself through others at run time: load order decides what it sees. Move what both need into a third module. ' +
+        '(A cycle through an `import type`, such as the two ends of a TypeORM relation, is erased on compile and does not count.)',
+      from: {},
+      to: { circular: true, viaOnly: { dependencyTypesNot: ['type-only'] } },
+    },
+    ...backendRules,
+    ...frontendRules,
+    ...sharedRules,
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    // `import type` counts: a type-only arrow up is still an arrow up (and the rules above say where it is allowed).
+    tsPreCompilationDeps: true,
+    exclude: { path: '(^|/)(generated|dist)/|\\.d\\.ts$' },
+    enhancedResolveOptions: { extensions: ['.ts', '.tsx', '.mts', '.js', '.mjs', '.cjs', '.jsx', '.json'] },
+    reporterOptions: { text: { highlightFocused: true } },
+  },
+};
