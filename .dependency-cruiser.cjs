@@ -16,13 +16,14 @@ const SHARED = ['common', 'config', 'database'];
  * features. A new folder goes into a layer here (the config refuses to load otherwise).
  */
 const LAYERS = [
-  ['redis', 'jobs', 'mail', 'gateway'], // infrastructure: a Redis client, the job queue, mail, the in-process page gateway
+  ['redis', 'jobs', 'mail', 'gateway', 'events'], // infrastructure: a Redis client, the job queue, mail, the in-process page gateway, the domain event stream
   ['images', 'audit', 'post-views', 'revisions'], // stores that know no other feature
   ['users', 'tags'],
   ['auth'], // sign-in, sessions and the guard (built on users)
+  ['comments'], // comments and their visibility (the counted predicate every count uses); side effects follow its events
   ['notifications', 'dashboards'],
   ['posts', 'admin'], // the post: its lifecycle and public reads; the back office's users
-  ['comments', 'likes', 'previews', 'scheduling', 'search'],
+  ['likes', 'previews', 'scheduling', 'search'],
   ['moderation', 'reviews'],
   ['frontend', 'health'], // hosts: the Astro page handler and its cache; the health check
 ];
@@ -62,7 +63,9 @@ function layerRules() {
       {
         ...base,
         from: { path: `^backend/src/${here}/`, pathNot: `^backend/src/[^/]+/entities/` },
-        to: { path: `^backend/src/${notBelow}/`, pathNot: [`^backend/src/$1/`, `^backend/src/${CALLER_SURFACE}`] },
+        // Entity files are the schema every layer reads (relations, status enums); who may write which
+        // columns is the lifecycle owners' rule (docs/architecture.md), not an import's.
+        to: { path: `^backend/src/${notBelow}/`, pathNot: [`^backend/src/$1/`, `^backend/src/${CALLER_SURFACE}`, '^backend/src/[^/]+/entities/[^/]+\\.entity\\.ts$'] },
       },
       // An entity may reference another feature's entity (a TypeORM relation), and nothing else above it.
       {
