@@ -1,6 +1,6 @@
 import type { Request } from 'express';
-import { SLUG_BODY } from '../common/validation/slug';
-import { SEARCH_PATH, searchPageKey } from './search-page-address';
+import { SLUG_BODY } from '../../../shared/slug';
+import { SEARCH_PATH, searchPageKey } from '../../../shared/search-page-address';
 
 /** The session cookies (auth/auth-user.ts): a request carrying one is never served from the cache. */
 export const SESSION_COOKIES = ['inkwell_access', 'inkwell_refresh'] as const;

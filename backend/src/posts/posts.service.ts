@@ -22,7 +22,7 @@ import { toPostListItem, toPostResponse } from './post.mapper';
 import { PostsMessages } from './posts.messages';
 import { PostListFilter, PostsRepository } from './posts.repository';
 import { recordSlugChange } from '../common/slug-history';
-import { SLUG_PATTERN, slugify } from '../common/validation/slug';
+import { SLUG_PATTERN, slugify } from '../../../shared/slug';
 import { NotificationsService } from '../notifications/notifications.service';
 import { RevisionKind } from './entities/post-revision.entity';
 import { RevisionsService } from './revisions.service';

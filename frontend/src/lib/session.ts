@@ -1,12 +1,11 @@
 /**
  * The browser session as the server sees it (cookies inkwell_access / inkwell_refresh, set by
  * the API on login) and the helpers pages and components share: the signed-in user, safe
- * callback destinations, avatar initials and colours, dates.
+ * callback destinations, avatar initials and colours.
  */
 import type { AstroCookieSetOptions } from 'astro';
 import type { components } from '../generated/api-schema';
 import { effectiveRole, type RoleName } from './roles';
-import { siteDateFormat } from './dates';
 
 /** The API's answers this area reads (generated from openapi.json). */
 export type UserResponse = components['schemas']['UserResponseDto'];
@@ -213,26 +212,3 @@ export const AVATAR_SIZES: Record<AvatarSize, string> = {
   lg: 'h-16 w-16 text-xl',
   xl: 'h-24 w-24 text-3xl',
 };
-
-// ---- dates ---------------------------------------------------------------------------------
-
-// Made once: toLocaleDateString with options builds a new formatter on every call (about 0.1 ms
-// each, and every signed-in page formats the role badges' dates).
-const LONG_DATE = siteDateFormat('en-US', { year: 'numeric', month: 'long', day: 'numeric' });
-const LONG_DATE_TIME = siteDateFormat('en-US', { year: 'numeric', month: 'long', day: 'numeric', hour: 'numeric', minute: '2-digit' });
-
-/** A date as 'January 5, 2026'; '' when missing or invalid. */
-export function formatDate(value: string | null | undefined): string {
-  if (!value) return '';
-  const date = new Date(value);
-  if (Number.isNaN(date.getTime())) return '';
-  return LONG_DATE.format(date);
-}
-
-/** A date and time as 'January 5, 2026 at 3:04 PM GMT+7' (the site zone, named); '' when missing or invalid. */
-export function formatDateTime(value: string | null | undefined): string {
-  if (!value) return '';
-  const date = new Date(value);
-  if (Number.isNaN(date.getTime())) return '';
-  return LONG_DATE_TIME.format(date);
-}

@@ -9,9 +9,9 @@ import { unwrap } from '../../lib/api/errors';
 import type { components } from '../../generated/api-schema';
 import type { DataOf } from '../reader/reader';
 import { load, settleRead, type Loaded } from '../../lib/settle';
-import { SLUG_PATTERN, TAG_SLUG_MAX_LENGTH } from '../../lib/slug';
+import { SLUG_PATTERN, TAG_SLUG_MAX_LENGTH } from '../../../../shared/slug';
 import { AdminTagsTexts } from './texts';
-import { charCount, trimInvisible } from '../../lib/text-length';
+import { charCount, trimInvisible } from '../../../../shared/text';
 
 type Schemas = components['schemas'];
 export type AdminTag = Schemas['TagResponseDto'];

@@ -3,7 +3,6 @@ import { browserApi } from '../../lib/api/client';
 import { adminDateTime, adminRelativeTime, AUDIT_PAGE_SIZE, type AdminUser, type AuditEntryPage, type BanStatus } from './admin-users';
 import type { FetchResult, Unwrapped } from '../../lib/api/errors';
 import { roleLabel } from '../../lib/roles';
-import { formatDate } from '../../lib/session';
 import { load } from '../../lib/settle';
 import { AdminUsersTexts, MuteTexts, STATUS_LABELS, USERS_LOAD_ERRORS, UserActionTexts, type UserStatus } from './texts';
 import { AdminUserMuteDialog, AdminUserUnmuteDialog, muteEnd } from './AdminUserMuteDialog';
@@ -13,6 +12,7 @@ import AdminPager from '../../components/islands/AdminPager';
 import { AvatarImage, useHydrated } from '../../components/islands/form-controls';
 import { AdminUserBanDialog, AdminUserEditDialog, AdminUserPasswordDialog } from './AdminUserActionDialogs';
 import { AdminUserRoleBadges, AdminUserStatusBadge, AdminUserVerifiedBadge } from './AdminUserBadges';
+import { formatDate } from '../../lib/dates';
 
 /** spec 001 §2: up to 10 role badges in details. */
 const DETAIL_ROLE_BADGES = 10;

@@ -10,7 +10,7 @@ import type { components } from '../../generated/api-schema';
 import type { RoleName } from '../../lib/roles';
 import { load, recordLoadFailureStatus, type Loaded } from '../../lib/settle';
 import { DraftsTexts } from './texts';
-import { siteDateFormat } from '../../lib/dates';
+import { formatShortDate } from '../../lib/dates';
 
 type Schemas = components['schemas'];
 export type PostStatus = Schemas['PostStatus'];
@@ -163,7 +163,6 @@ export function draftInsight(post: MyPost): DraftInsight {
 }
 
 const HOUR_MS = 3_600_000;
-const EN_DATE = siteDateFormat('en-US', { year: 'numeric', month: 'short', day: 'numeric' });
 
 /** 'N hours ago' under 24 h, 'N days ago' under 168 h, else the date (spec 001 §2 drafts). */
 export function lastModified(value: string, now = Date.now()): string {
@@ -173,7 +172,7 @@ export function lastModified(value: string, now = Date.now()): string {
   if (hours < 1) return DraftsTexts.LESS_THAN_HOUR;
   if (hours < 24) return DraftsTexts.hoursAgo(Math.floor(hours));
   if (hours < 168) return DraftsTexts.daysAgo(Math.floor(hours / 24));
-  return EN_DATE.format(date);
+  return formatShortDate(date);
 }
 
 /**

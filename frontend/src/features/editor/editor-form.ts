@@ -5,7 +5,7 @@
  */
 import type { components } from '../../generated/api-schema';
 import { EditorTexts } from './texts';
-import { SLUG_PATTERN } from '../../lib/slug';
+import { SLUG_PATTERN } from '../../../../shared/slug';
 
 export type PostResponse = components['schemas']['PostResponseDto'];
 export type TagResponse = components['schemas']['TagResponseDto'];

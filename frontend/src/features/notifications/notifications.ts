@@ -5,10 +5,10 @@
  * “Title”'), shared by the list's server render and its islands.
  */
 import type { ApiClient } from '../../lib/api/client';
-import { formatDateTime } from '../../lib/session';
 import { load } from '../../lib/settle';
 import type { DataOf } from '../reader/reader';
 import { NotificationTexts } from './texts';
+import { formatDateTime } from '../../lib/dates';
 
 export type NotificationPage = DataOf<'/api/v1/notifications'>;
 export type NotificationItem = NotificationPage['content'][number];

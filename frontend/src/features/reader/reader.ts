@@ -7,7 +7,6 @@
 import type { ApiClient } from '../../lib/api/client';
 import type { components, paths } from '../../generated/api-schema';
 import { load } from '../../lib/settle';
-import { siteDateFormat } from '../../lib/dates';
 
 // ---- the API's answers (spec 000 §3, generated from openapi.json) ------------------------
 
@@ -78,44 +77,11 @@ export function pageWindow(current: number, totalPages: number, width = 5): numb
 
 // ---- formatting -----------------------------------------------------------------------------
 
-const VI_DATE = siteDateFormat('vi-VN', { day: '2-digit', month: '2-digit', year: 'numeric' });
-const VI_DATE_TIME = siteDateFormat('vi-VN', {
-  hour: '2-digit',
-  minute: '2-digit',
-  day: '2-digit',
-  month: '2-digit',
-  year: 'numeric',
-});
 const VI_ONE_DECIMAL = new Intl.NumberFormat('vi-VN', { minimumFractionDigits: 1, maximumFractionDigits: 1 });
-const EN_DATE = siteDateFormat('en-US', { year: 'numeric', month: 'short', day: 'numeric' });
-
-function toDate(value: string | null | undefined): Date | undefined {
-  if (!value) return undefined;
-  const date = new Date(value);
-  return Number.isNaN(date.getTime()) ? undefined : date;
-}
-
-/** '22/11/2026' (Vietnamese locale, Vietnam's time zone); '' when missing. */
-export function viDate(value: string | null | undefined): string {
-  const date = toDate(value);
-  return date ? VI_DATE.format(date) : '';
-}
-
-/** '15:04 22/11/2026 GMT+7' (the site zone, named); '' when missing. */
-export function viDateTime(value: string | null | undefined): string {
-  const date = toDate(value);
-  return date ? VI_DATE_TIME.format(date) : '';
-}
 
 /** Weekly averages with one decimal, the Vietnamese way ('1,5'). */
 export function oneDecimal(value: number | null | undefined): string {
   return VI_ONE_DECIMAL.format(Number.isFinite(value) ? (value as number) : 0);
-}
-
-/** 'Nov 22, 2026' — dates in the English lists (liked posts, my comments). */
-export function enDate(value: string | null | undefined): string {
-  const date = toDate(value);
-  return date ? EN_DATE.format(date) : '';
 }
 
 /** A comment preview: at most 100 characters, then '...' (spec 000 §9). */

@@ -7,9 +7,9 @@
 import type { ApiClient } from '../../lib/api/client';
 import { load } from '../../lib/settle';
 import type { DataOf } from '../reader/reader';
-import { canonicalSearchQuery, SEARCH_PATH, type SearchPageParams } from '../../../../backend/src/frontend/search-page-address';
+import { canonicalSearchQuery, SEARCH_PATH, type SearchPageParams } from '../../../../shared/search-page-address';
 
-export { searchPageParams, type SearchPageParams } from '../../../../backend/src/frontend/search-page-address';
+export { searchPageParams, type SearchPageParams } from '../../../../shared/search-page-address';
 
 /** Results a page. */
 export const SEARCH_PAGE_SIZE = 10;
