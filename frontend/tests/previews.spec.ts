@@ -1,7 +1,7 @@
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { expectNoSeriousViolations } from './a11y';
 import { adminApi, apiAs } from './admin-api';
-import { socialImageOfThumbnail } from '../src/features/posts/thumbnail-srcset';
+import { socialImageOfThumbnail } from '../../shared/thumbnail-srcset';
 
 /**
  * Shareable previews (issue 20 §4) through the real pages: the author makes a link in the edit

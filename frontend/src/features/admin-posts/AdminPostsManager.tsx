@@ -38,7 +38,7 @@ import { ApiError } from '../../lib/api/errors';
 import { adminErrors, AdminPostsTexts } from './texts';
 import { errorText } from '../../lib/texts/error-text';
 import { ConfirmDialog, NoticeStack } from '../../components/islands/AdminDialog';
-import AdminPager from '../../components/islands/AdminPager';
+import Pager from '../../components/islands/Pager';
 import { Spinner } from '../../components/islands/form-controls';
 import ListSelect, { SORT_DIRECTIONS, sizeOptions } from '../../components/islands/ListSelect';
 import { useKeepTyped } from '../../components/islands/keep-typed';
@@ -402,7 +402,7 @@ export default function AdminPostsManager({ initialQuery, initialPage, initialEr
         )}
 
         {data && (
-          <AdminPager
+          <Pager
             page={data.number}
             totalPages={data.totalPages}
             label="Posts"

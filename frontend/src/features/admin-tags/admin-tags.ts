@@ -7,11 +7,11 @@ import { listHref, listQueryFrom, listQueryParams, type SortDir } from '../../li
 import type { ApiClient } from '../../lib/api/client';
 import { unwrap } from '../../lib/api/errors';
 import type { components } from '../../generated/api-schema';
-import type { DataOf } from '../reader/reader';
 import { load, settleRead, type Loaded } from '../../lib/settle';
 import { SLUG_PATTERN, TAG_SLUG_MAX_LENGTH } from '../../../../shared/slug';
 import { AdminTagsTexts } from './texts';
 import { charCount, trimInvisible } from '../../../../shared/text';
+import type { DataOf } from '../../lib/api/schema';
 
 type Schemas = components['schemas'];
 export type AdminTag = Schemas['TagResponseDto'];

@@ -11,11 +11,11 @@ import type { ApiClient } from '../../lib/api/client';
 import { ApiError } from '../../lib/api/errors';
 import type { components } from '../../generated/api-schema';
 import type { RoleName } from '../../lib/roles';
-import type { DataOf } from '../reader/reader';
 import { load } from '../../lib/settle';
 import { AddUserTexts, USER_STATUSES, type UserStatus } from './texts';
 import { formatUtcDay, relativeTime } from '../../lib/dates';
 import { charCount, hasInvisible, trimInvisible } from '../../../../shared/text';
+import type { DataOf } from '../../lib/api/schema';
 
 // ---- the API's answers (generated from openapi.json) ---------------------------------------
 

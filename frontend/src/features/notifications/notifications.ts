@@ -6,9 +6,9 @@
  */
 import type { ApiClient } from '../../lib/api/client';
 import { load } from '../../lib/settle';
-import type { DataOf } from '../reader/reader';
 import { NotificationTexts } from './texts';
 import { formatDateTime } from '../../lib/dates';
+import type { DataOf } from '../../lib/api/schema';
 
 export type NotificationPage = DataOf<'/api/v1/notifications'>;
 export type NotificationItem = NotificationPage['content'][number];

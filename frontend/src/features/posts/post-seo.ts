@@ -6,7 +6,7 @@
  * Article (headline, description, image, mainEntityOfPage = the canonical URL).
  */
 import type { components } from '../../generated/api-schema';
-import { socialImageOfThumbnail } from './thumbnail-srcset';
+import { socialImageOfThumbnail } from '../../../../shared/thumbnail-srcset';
 
 type PublicPost = Omit<components['schemas']['PostResponseDto'], 'authorEmail'>;
 
