@@ -1,7 +1,7 @@
 /// <reference types="astro/client" />
 
 declare namespace App {
-  /** What the server hands every page (backend/src/frontend/server-locals.ts: one declaration for both sides). */
+  /** What the server hands every page (shared/server-locals.ts: one declaration for both sides). */
   type ServerLocals = import('../../shared/server-locals').ServerLocals;
 
   interface Locals extends ServerLocals {

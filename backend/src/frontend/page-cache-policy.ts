@@ -30,7 +30,7 @@ export function isPublicPagePath(path: string): boolean {
 
 /**
  * The cache key of a public page request (its path and query, as received): the address itself,
- * except for `/search`, whose key is the canonical search (search-page-address.ts: the query
+ * except for `/search`, whose key is the canonical search (shared/search-page-address.ts: the query
  * normalised, filters in one order, empty and unknown parameters left out), so equivalent
  * addresses share one entry.
  */
