@@ -9,15 +9,16 @@ import type { ApiClient } from '../../lib/api/client';
 import { unwrap } from '../../lib/api/errors';
 import type { components } from '../../generated/api-schema';
 import { load, settleRead, type Loaded } from '../../lib/settle';
+import type { Post, PostListItem, PostReview, PostStatus, Tag } from '../../lib/api/schema';
 
 type Schemas = components['schemas'];
-export type PostListItem = Schemas['PostListItemDto'];
+export type { PostListItem };
 export type PostAdminPage = Schemas['PostAdminPageDto'];
-export type PostDetail = Schemas['PostResponseDto'];
-export type PostReview = Schemas['PostReviewResponseDto'];
+export type PostDetail = Post;
+export type { PostReview };
 export type PostReviewResult = Schemas['PostReviewResultDto'];
-export type ApiPostStatus = Schemas['PostStatus'];
-export type AdminTag = Schemas['TagResponseDto'];
+export type ApiPostStatus = PostStatus;
+export type AdminTag = Tag;
 /** GET /blog/posts/{id}/review-diff: the last rejection and the diff since it (issue 20 §2). */
 export type ReviewDiff = Schemas['ReviewDiffDto'];
 

@@ -11,12 +11,12 @@ import { load, settleRead, type Loaded } from '../../lib/settle';
 import { SLUG_PATTERN, TAG_SLUG_MAX_LENGTH } from '../../../../shared/slug';
 import { AdminTagsTexts } from './texts';
 import { charCount, trimInvisible } from '../../../../shared/text';
-import type { DataOf } from '../../lib/api/schema';
+import type { DataOf, PostCardData, Tag } from '../../lib/api/schema';
 
 type Schemas = components['schemas'];
-export type AdminTag = Schemas['TagResponseDto'];
+export type AdminTag = Tag;
 export type TagApiPage = Schemas['TagPageDto'];
-export type TagPostCard = Schemas['PostCardResponseDto'];
+export type TagPostCard = PostCardData;
 /** A page of a tag's published posts (GET /blog/posts/public/tag/{slug}). */
 export type TagPostsPage = DataOf<'/api/v1/blog/posts/public/tag/{slug}'>;
 

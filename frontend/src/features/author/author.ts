@@ -11,18 +11,19 @@ import type { RoleName } from '../../lib/roles';
 import { load, recordLoadFailureStatus, type Loaded } from '../../lib/settle';
 import { DraftsTexts } from './texts';
 import { formatShortDate } from '../../lib/dates';
+import type { Post, PostListItem, PostReview, PostStatus, Tag } from '../../lib/api/schema';
 
 type Schemas = components['schemas'];
-export type PostStatus = Schemas['PostStatus'];
+export type { PostStatus };
 /** A row of the author's list (no body). */
-export type MyPost = Schemas['PostListItemDto'];
+export type MyPost = PostListItem;
 /** A whole post (GET /blog/posts/{id}): the editor and the preview. */
-export type AuthorPost = Schemas['PostResponseDto'];
-export type AuthorTag = Schemas['TagResponseDto'];
+export type AuthorPost = Post;
+export type AuthorTag = Tag;
 export type AuthorStats = Schemas['AuthorDashboardStatsDto'];
 export type AuthorActivity = AuthorStats['recentActivities'][number];
 /** One review of a post (GET /blog/post-reviews/{id}/history). */
-export type PostReview = Schemas['PostReviewResponseDto'];
+export type { PostReview };
 /** The latest rejection of a REJECTED post, on its list row. */
 export type PostRejection = Schemas['PostRejectionDto'];
 

@@ -23,3 +23,14 @@ export type QuickStats = Schema<'QuickStatsDto'>;
 export type UserProfile = Schema<'UserProfileResponseDto'>;
 export type UserStatus = Schema<'UserStatus'>;
 export type RoleName = Schema<'RoleName'>;
+
+export type PostStatus = Schema<'PostStatus'>;
+/** A whole post (GET /blog/posts/{id}, the public post page): the editor, the previews, the article. */
+export type Post = Schema<'PostResponseDto'>;
+/** A post in a list without its body: My Posts, the admin list. */
+export type PostListItem = Schema<'PostListItemDto'>;
+/** A post as the public cards, feeds and related lists show it. */
+export type PostCardData = Schema<'PostCardResponseDto'>;
+/** One review of a post (GET /blog/post-reviews/{id}/history). */
+export type PostReview = Schema<'PostReviewResponseDto'>;
+export type Tag = Schema<'TagResponseDto'>;
