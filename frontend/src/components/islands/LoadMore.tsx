@@ -8,7 +8,7 @@ export interface LoadMoreTexts {
   loaded: (count: number) => string;
 }
 
-interface LoadMoreProps {
+export interface LoadMoreProps {
   /** The address with more items (the next page, or the same page with a longer list): a plain link that works without JavaScript. */
   href: string;
   /** id of the element holding the items, on this page and on the fetched one. */
