@@ -73,6 +73,15 @@ export function pageWindow(current: number, totalPages: number, width = 5): numb
 }
 
 /**
+ * The last page's address when the 0-based `page` is past the end of a list that has pages (an
+ * old link, a typed number), else undefined: the page answers a 302 there (it depends on the data).
+ */
+export function pastLastPage(url: URL | string, page: number, list: { ok: true; data: { totalPages: number } } | { ok: false } | undefined): string | undefined {
+  if (!list?.ok || list.data.totalPages <= 0 || page < list.data.totalPages) return undefined;
+  return pageHref(url, list.data.totalPages - 1);
+}
+
+/**
  * The convention's address of `url` when its `page` is written another way, else undefined:
  * page=1, page=0 and anything unreadable lose `page` (the first page); page=007 becomes page=7;
  * a repeated `page` keeps its first value.
