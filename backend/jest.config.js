@@ -18,7 +18,7 @@ const swc = {
 module.exports = {
   rootDir: '..',
   testEnvironment: 'node',
-  testMatch: ['<rootDir>/backend/src/**/*.spec.ts', '<rootDir>/backend/test/**/*.e2e-spec.ts'],
+  testMatch: ['<rootDir>/shared/**/*.spec.ts', '<rootDir>/backend/src/**/*.spec.ts', '<rootDir>/backend/test/**/*.e2e-spec.ts'],
   transform: { '^.+\\.(ts|js|mjs)$': ['<rootDir>/backend/test/esm-transformer.js', swc] },
   // ESM-only packages are compiled to CommonJS for jest (see esm-transformer.js).
   transformIgnorePatterns: ['/node_modules/(?!(@nestjs|nodemailer|smtp-server|file-type|strtok3|token-types|peek-readable|uint8array-extras|@tokenizer|@borewit|htmlparser2|domhandler|domutils|dom-serializer|entities|domelementtype)/)'],

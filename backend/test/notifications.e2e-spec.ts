@@ -109,7 +109,8 @@ describe('Notifications', () => {
     });
     const message = await mail.waitFor(reader.email, { since });
     expect(message.subject).toBe('New reply to your comment');
-    expect(message.text).toContain(`${other.fullName} replied to your comment on "${post.title}".`);
+    // The page's sentence (shared/notification-wording.ts), ended with a full stop.
+    expect(message.text).toContain(`${other.fullName} replied to your comment on “${post.title}”.`);
     expect(message.text).toContain('Welcome aboard');
     expect(message.text).toContain(`http://localhost:3000/blog/${post.slug}#comment-${reply}`);
     expect(header(message, 'List-Unsubscribe')).toMatch(/^<http:\/\/localhost:3000\/unsubscribe\?token=[\w.%-]+>$/);
@@ -135,6 +136,7 @@ describe('Notifications', () => {
   it('submission tells every active admin but the actor (in-app); approval and rejection tell the author by e-mail with the reason and reviewer', async () => {
     const created = await t.http.post(api('/blog/posts/author/create')).set(author.auth).send({ title: `Reviewed ${uid()}`, content: 'Body' }).expect(201);
     const id: number = created.body.data.id;
+    const title: string = created.body.data.title;
     await t.http.post(api(`/blog/posts/author/${id}/submit-for-review`)).set(author.auth).expect(200);
     for (const who of [admin, admin2]) {
       expect((await list(who)).content.find((n: { type: string; post: { id: number } | null }) => n.type === 'POST_SUBMITTED' && n.post?.id === id)).toMatchObject({
@@ -149,14 +151,14 @@ describe('Notifications', () => {
     const rejected = (await list(author)).content.find((n: { type: string; post: { id: number } | null }) => n.type === 'POST_REJECTED' && n.post?.id === id);
     expect(rejected).toMatchObject({ actor: { id: admin.id, fullName: admin.fullName }, reason: 'Needs a clearer title', link: `/author/posts/${id}/edit` });
     const rejection = await mailWith(author.email, 'Your post was rejected', since);
-    expect(rejection.text).toContain(`was rejected by ${admin.fullName}.`);
+    expect(rejection.text).toContain(`${admin.fullName} rejected your post “${title}”.`);
     expect(rejection.text).toContain('Reason: Needs a clearer title');
 
     await t.http.post(api(`/blog/posts/author/${id}/submit-for-review`)).set(author.auth).expect(200);
     since = mail.messages.length;
     await t.http.put(api(`/blog/posts/admin/${id}/review`)).set(admin2.auth).send({ status: 'APPROVED' }).expect(200);
     const approval = await mailWith(author.email, 'Your post was published', since);
-    expect(approval.text).toContain(`was approved and published by ${admin2.fullName}.`);
+    expect(approval.text).toContain(`${admin2.fullName} approved and published your post “${title}”.`);
     // Both admins were told of both submissions; a review tells the author only.
     expect(await typesOn(admin, id)).toEqual(['POST_SUBMITTED', 'POST_SUBMITTED']);
     expect(await typesOn(admin2, id)).toEqual(['POST_SUBMITTED', 'POST_SUBMITTED']);

@@ -2,7 +2,7 @@ import type { Browser } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { expectNoSeriousViolations } from './a11y';
 import { adminApi, apiAs } from './admin-api';
-import { socialImageOfThumbnail } from '../src/features/posts/thumbnail-srcset';
+import { socialImageOfThumbnail } from '../../shared/thumbnail-srcset';
 
 /**
  * Shareable previews (issue 20 §4) through the real pages: the author makes a link in the edit

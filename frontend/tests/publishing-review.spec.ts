@@ -2,8 +2,7 @@ import type { APIRequestContext, Page } from '@playwright/test';
 import { ADMIN, expect, test } from './fixtures';
 import { expectNoSeriousViolations } from './a11y';
 import { adminApi, apiAs } from './admin-api';
-import { DEFAULT_SITE_TIME_ZONE, setSiteTimeZone, siteWallTimeToDate, siteWallTimeValue } from '../src/lib/dates';
-import { viDateTime } from '../src/features/reader/reader';
+import { DEFAULT_SITE_TIME_ZONE, setSiteTimeZone, siteWallTimeToDate, siteWallTimeValue, formatViDateTime } from '../src/lib/dates';
 
 /**
  * Issue 20, the journeys that cross parts, through the real pages:
@@ -155,12 +154,12 @@ test('the author requests a time on submit; the reviewer keeps it, changes it, a
   await page.context().clearCookies();
   await signIn(ADMIN);
   const row = await openRow(page, post);
-  await expect(row.getByTestId('requested-publish-at')).toHaveText(`Requested by the author: ${viDateTime(stored.requestedPublishAt)}`);
+  await expect(row.getByTestId('requested-publish-at')).toHaveText(`Requested by the author: ${formatViDateTime(stored.requestedPublishAt)}`);
   await row.getByRole('button', { name: 'Approve', exact: true }).click();
   const approve = page.getByRole('dialog', { name: 'Approve Post' });
   const publishAt = approve.getByLabel(/^Publish at/);
   await expect(publishAt).toHaveValue(siteWallTimeValue(requested));
-  await expect(approve.getByTestId('requested-publish-at')).toHaveText(`Requested by the author: ${viDateTime(stored.requestedPublishAt)}`);
+  await expect(approve.getByTestId('requested-publish-at')).toHaveText(`Requested by the author: ${formatViDateTime(stored.requestedPublishAt)}`);
   await axeBothWidths(page, 'Approve with a time');
 
   // A time in the past: the API's field error, on the field; nothing changes.
@@ -179,7 +178,7 @@ test('the author requests a time on submit; the reviewer keeps it, changes it, a
   const scheduled = await ok(await admin.get(`/api/v1/blog/posts/${post.id}`));
   expect(scheduled.status).toBe('PENDING_REVIEW');
   expect(new Date(scheduled.scheduledAt ?? '').getTime()).toBe(Math.floor(at.getTime() / MINUTE) * MINUTE);
-  await expect(row.getByTestId('scheduled-badge')).toHaveText(`Scheduled for ${viDateTime(scheduled.scheduledAt)}`);
+  await expect(row.getByTestId('scheduled-badge')).toHaveText(`Scheduled for ${formatViDateTime(scheduled.scheduledAt)}`);
   await expect(row.getByRole('button', { name: 'Reschedule' })).toBeVisible();
   await expect(row.getByRole('button', { name: 'Approve', exact: true })).toHaveCount(0);
 
@@ -188,7 +187,7 @@ test('the author requests a time on submit; the reviewer keeps it, changes it, a
   const authorPage = await authorContext.newPage();
   await signIn({ email: rae.email, password: PASSWORD }, authorPage);
   await authorPage.goto('/author/posts');
-  await expect(authorPage.locator(`[data-post-row="${post.id}"]`).getByTestId('scheduled-badge')).toHaveText(`Scheduled for ${viDateTime(scheduled.scheduledAt)}`);
+  await expect(authorPage.locator(`[data-post-row="${post.id}"]`).getByTestId('scheduled-badge')).toHaveText(`Scheduled for ${formatViDateTime(scheduled.scheduledAt)}`);
   await authorContext.close();
 
   // Not public before its time: not on the home page, its URL 404, the public API 404.
@@ -223,7 +222,7 @@ test('Reschedule and Cancel schedule from /admin/posts, by keyboard', async ({ a
 
   const row = await openRow(page, post);
   const badge = row.getByTestId('scheduled-badge');
-  await expect(badge).toHaveText(`Scheduled for ${viDateTime(first.toISOString())}`);
+  await expect(badge).toHaveText(`Scheduled for ${formatViDateTime(first.toISOString())}`);
 
   // Reschedule: Tab to it, Enter; the dialog starts on the time, prefilled with the current one.
   await tabTo(page, row.getByRole('button', { name: 'Reschedule' }));
@@ -241,7 +240,7 @@ test('Reschedule and Cancel schedule from /admin/posts, by keyboard', async ({ a
   await expect(dialog).toHaveCount(0);
   const moved = await ok(await admin.get(`/api/v1/blog/posts/${post.id}`));
   expect(new Date(moved.scheduledAt ?? '').getTime()).toBe(Math.floor(later.getTime() / MINUTE) * MINUTE);
-  await expect(badge).toHaveText(`Scheduled for ${viDateTime(moved.scheduledAt)}`);
+  await expect(badge).toHaveText(`Scheduled for ${formatViDateTime(moved.scheduledAt)}`);
 
   // Cancel schedule: a confirmation that starts on Cancel (the safe choice); Escape keeps it.
   await tabTo(page, row.getByRole('button', { name: 'Cancel schedule' }));
@@ -292,7 +291,7 @@ test('reject → the author edits and resubmits → Detailed Review shows the ea
   await page.keyboard.press('Enter');
   const dialog = page.getByRole('dialog', { name: 'Detailed Review' });
   const diff = dialog.getByTestId('review-diff');
-  await expect(dialog.getByTestId('rejected-before')).toHaveText(`Rejected before: ${reason} — ${rejection.reviewer?.fullName}, ${viDateTime(rejection.reviewedAt)}`);
+  await expect(dialog.getByTestId('rejected-before')).toHaveText(`Rejected before: ${reason} — ${rejection.reviewer?.fullName}, ${formatViDateTime(rejection.reviewedAt)}`);
   await expect(diff.locator('[data-word-diff-legend]')).toBeVisible();
   const title = diff.locator('[data-diff-field="Title"]');
   await expect(title.locator('ins')).toContainText('bright');

@@ -1,11 +1,12 @@
 import { expect, test } from './fixtures';
 import { ApiError } from '../src/lib/api/errors';
-import { cardReadingTime, compactCount, formatCount, formatViDate, formatViLongDate, isValidSlug, plural, readingTimeOf, titleCaseSlug } from '../src/lib/format';
+import { cardReadingTime, compactCount, formatCount, isValidSlug, plural, readingTimeOf, titleCaseSlug } from '../src/lib/format';
 import { pageApi } from '../src/lib/api/page-client';
 import { conventionalPageAddress, pageHref, pageIndex, pageRedirect } from '../src/lib/paging';
 import { load, retryHref } from '../src/lib/settle';
-import type { GatewayCall, PageGateway } from '../../backend/src/gateway/gateway.types';
+import type { GatewayCall, PageGateway } from '../../shared/gateway.types';
 import { xmlEscape } from '../src/lib/xml';
+import { formatViDate, formatViLongDate } from '../src/lib/dates';
 
 /** The reading pages' pure rules (no browser page needed): formatters, slugs, paging, XML. */
 

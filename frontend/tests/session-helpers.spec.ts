@@ -5,6 +5,7 @@ import { ApiError } from '../src/lib/api/errors';
 import { passwordStrength } from '../src/features/auth/password-rules';
 import { resendLabel, secondsLeft } from '../src/features/auth/resend-countdown';
 import { sortedRoles } from '../src/lib/role-badges';
+import type { UserProfile } from '../src/lib/api/schema';
 import { AVATAR_GRADIENTS, avatarGradient, initials, jwtExpiry, needsSession, parseSetCookie, safeCallback, toSessionUser } from '../src/lib/session';
 
 /** The account area's pure rules (no browser page needed): redirects, cookies, avatar, texts. */
@@ -60,15 +61,32 @@ test.describe('session helpers', () => {
   });
 
   test('toSessionUser needs id, fullName and email, and takes the highest role', () => {
-    expect(toSessionUser({ id: 1, email: 'a@b.c' })).toBeUndefined();
-    const user = toSessionUser({
+    const profile: UserProfile = {
       id: 7,
       fullName: 'Mai',
       email: 'mai@example.com',
-      roles: [{ name: 'USER', assignedAt: '2026-01-01T00:00:00Z' }, { name: 'AUTHOR' }],
+      avatar: null,
+      bio: null,
+      website: null,
+      location: null,
+      role: 'USER',
+      roles: [
+        { name: 'USER', displayName: 'User', description: 'Reads, likes and comments', assignedAt: '2026-01-01T00:00:00Z' },
+        { name: 'AUTHOR', displayName: 'Author', description: 'Writes posts', assignedAt: '2026-01-02T00:00:00Z' },
+      ],
       status: 'ACTIVE',
       isVerified: true,
-    });
+      emailVerifiedAt: null,
+      createdAt: '2026-01-01T00:00:00Z',
+      updatedAt: '2026-01-01T00:00:00Z',
+      lastLoginAt: null,
+      commentingMutedUntil: null,
+      commentingMutedForever: false,
+      commentingMutedReason: null,
+    };
+    expect(toSessionUser({ ...profile, fullName: '' })).toBeUndefined();
+    expect(toSessionUser(undefined)).toBeUndefined();
+    const user = toSessionUser(profile);
     expect(user?.role).toBe('AUTHOR');
     expect(sortedRoles(user?.roles).map((role) => role.name)).toEqual(['AUTHOR', 'USER']);
     expect(sortedRoles([]).map((role) => role.name)).toEqual(['USER']);

@@ -1,7 +1,7 @@
 import { expect, test } from './fixtures';
 import { commentContentError } from '../src/features/comments/texts';
 import { isEmail, nameAndEmailErrors } from '../src/lib/field-rules';
-import { charCount, limitChars, trimInvisible } from '../src/lib/text-length';
+import { charCount, limitChars, trimInvisible } from '../../shared/text';
 
 /** Lengths in characters (code points) and invisible characters, as the API counts them (issue 17 §4). */
 test.describe('text length helpers', () => {

@@ -5,7 +5,7 @@ import { loadConfig } from '../config/env';
 import { createDataSource, ensureDatabase } from '../database/data-source';
 import { EmbeddedDatabase, runningEmbeddedPostgres, startEmbeddedPostgres } from '../database/embedded-postgres';
 import { readingTimeOfWords, renderMarkdown, wordCountOf } from '../common/markdown';
-import { slugify } from '../common/validation/slug';
+import { slugify } from '../../../shared/slug';
 import { countedComment } from '../comments/visibility/counted-comment';
 import { DEMO_ARTICLES } from './demo-articles';
 

@@ -1,5 +1,5 @@
 import { readingTimeOf, renderMarkdown } from './markdown';
-import { slugify } from './validation/slug';
+import { slugify } from '../../../shared/slug';
 
 const DANGEROUS_TAG = /<\s*\/?\s*(script|style|iframe|object|embed|form|input|button|svg|math|base|meta|link|noscript|template|frame|frameset|textarea|select)\b/i;
 const EVENT_HANDLER = /<[^>]*\son[a-z]+\s*=/i;

@@ -1,6 +1,6 @@
 import MarkdownIt from 'markdown-it';
 import sanitizeHtml from 'sanitize-html';
-import { slugify } from './validation/slug';
+import { slugify } from '../../../shared/slug';
 
 /**
  * Markdown → sanitized HTML, run once when a post is saved (DESIGN.md §4). Raw HTML in the source

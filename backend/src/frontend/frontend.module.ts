@@ -17,12 +17,12 @@ import { hasSessionCookie, isCacheableResponse, isPublicPagePath, pageCacheKey, 
 import { PageCacheService } from './page-cache.service';
 import { countCachedPostView, POST_VIEW_RECORDER, type PostViewRecorder } from './post-view-recorder';
 import { PageGatewayService } from '../gateway/page-gateway.service';
-import type { ServerLocals } from './server-locals';
+import type { ServerLocals } from '../../../shared/server-locals';
 import { useStandardReasonPhrase } from './reason-phrase';
 import { bufferResponse } from './response-buffer';
 import { IMMUTABLE_CACHE_CONTROL, StaticAssets } from './static-assets';
 
-export type { ServerLocals } from './server-locals';
+export type { ServerLocals } from '../../../shared/server-locals';
 
 export type AstroHandler = (req: Request, res: Response, next: NextFunction, locals: ServerLocals) => Promise<void>;
 

@@ -1,6 +1,6 @@
 import type { Request } from 'express';
-import { SLUG_BODY } from '../common/validation/slug';
-import { SEARCH_PATH, searchPageKey } from './search-page-address';
+import { SLUG_BODY } from '../../../shared/slug';
+import { SEARCH_PATH, searchPageKey } from '../../../shared/search-page-address';
 
 /** The session cookies (auth/auth-user.ts): a request carrying one is never served from the cache. */
 export const SESSION_COOKIES = ['inkwell_access', 'inkwell_refresh'] as const;
@@ -30,7 +30,7 @@ export function isPublicPagePath(path: string): boolean {
 
 /**
  * The cache key of a public page request (its path and query, as received): the address itself,
- * except for `/search`, whose key is the canonical search (search-page-address.ts: the query
+ * except for `/search`, whose key is the canonical search (shared/search-page-address.ts: the query
  * normalised, filters in one order, empty and unknown parameters left out), so equivalent
  * addresses share one entry.
  */

@@ -1,3 +1,4 @@
+import { THUMBNAIL_VARIANT_WIDTHS } from '../../../shared/thumbnail-srcset';
 import { ImagesMessages } from './images.messages';
 
 /** The spec's thumbnail limits (spec 000 §9, spec 001 §9): what GET /images/upload-info answers. */
@@ -15,9 +16,9 @@ export const MAX_THUMBNAIL_PIXELS = MAX_DIMENSIONS.width * MAX_DIMENSIONS.height
 
 /**
  * Responsive widths stored beside each thumbnail; only the ones narrower than the image exist
- * (never upscaled). Keep in step with frontend/src/features/posts/thumbnail-srcset.ts (the e2e test checks).
+ * (never upscaled). The pages' srcset reads the same list (shared/thumbnail-srcset.ts).
  */
-export const VARIANT_WIDTHS = [400, 800, 1600] as const;
+export const VARIANT_WIDTHS = THUMBNAIL_VARIANT_WIDTHS;
 
 export interface DimensionVerdict {
   errors: string[];

@@ -82,7 +82,7 @@ export function generatedPasswordMail(fullName: string, password: string, loginU
 
 /** One line of a notification e-mail: what happened, and where to see it. */
 export interface NotificationMailItem {
-  /** A sentence such as 'Lan replied to your comment on "Hello".' */
+  /** A sentence such as 'Lan replied to your comment on “Hello”.' (shared/notification-wording.ts) */
   summary: string;
   /** The comment or reason to quote, if any. */
   quote: string | null;

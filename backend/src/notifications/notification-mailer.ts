@@ -1,7 +1,6 @@
 import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { siteTimeFormatter } from '../common/site-time';
 import { APP_CONFIG, AppConfig } from '../config/env';
 import { JobRun, JobsService } from '../jobs/jobs.service';
 import { digestMail, MailContent, notificationMail } from '../mail/mail.templates';
@@ -38,7 +37,6 @@ type ContextRow = NotificationContext & { id: number };
 @Injectable()
 export class NotificationMailer implements OnModuleInit {
   private readonly logger = new Logger('Notifications');
-  private readonly siteTime: (date: Date) => string;
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -47,9 +45,7 @@ export class NotificationMailer implements OnModuleInit {
     private readonly mail: MailService,
     private readonly notifications: NotificationsService,
     @Inject(NOTIFICATION_CLOCK) private readonly clock: NotificationClock,
-  ) {
-    this.siteTime = siteTimeFormatter(config.siteTimeZone);
-  }
+  ) {}
 
   onModuleInit(): void {
     this.jobs.register<{ deliveryId: number }>(EMAIL_QUEUE, (job) => this.deliver(job));
@@ -148,6 +144,6 @@ export class NotificationMailer implements OnModuleInit {
   }
 
   private mailItem(item: ContextRow) {
-    return { summary: notificationSummary(item, this.siteTime), quote: notificationQuote(item), link: `${this.config.publicUrl}${notificationLink(item)}` };
+    return { summary: notificationSummary(item, this.config.siteTimeZone), quote: notificationQuote(item), link: `${this.config.publicUrl}${notificationLink(item)}` };
   }
 }

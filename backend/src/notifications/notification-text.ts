@@ -1,3 +1,4 @@
+import { notificationSentence } from '../../../shared/notification-wording';
 import { NotificationType } from './notification.types';
 
 /** What a notification row is joined with to be shown or mailed. */
@@ -36,30 +37,12 @@ export function notificationLink(n: Pick<NotificationContext, 'type' | 'postId' 
   }
 }
 
-/** One sentence saying what happened, in the spec's tone; `siteTime` writes a time as the pages do. */
-export function notificationSummary(n: NotificationContext, siteTime: (date: Date) => string): string {
-  const actor = n.actorName ?? 'Unknown User';
-  const title = n.postTitle ? `"${n.postTitle}"` : 'a post';
-  switch (n.type) {
-    case NotificationType.COMMENT_REPLY:
-      return `${actor} replied to your comment on ${title}.`;
-    case NotificationType.POST_COMMENT:
-      return `${actor} commented on your post ${title}.`;
-    case NotificationType.POST_APPROVED:
-      return n.publishAt
-        ? `Your post ${title} was approved by ${actor} and is scheduled for ${siteTime(n.publishAt)}.`
-        : `Your post ${title} was approved and published by ${actor}.`;
-    case NotificationType.POST_REJECTED:
-      return `Your post ${title} was rejected by ${actor}.`;
-    case NotificationType.COMMENT_HIDDEN:
-      return `A moderator hid your comment on ${title}.`;
-    case NotificationType.POST_SUBMITTED:
-      return `${actor} submitted ${title} for review.`;
-    case NotificationType.COMMENT_REPORTED:
-      return `${actor} reported a comment on ${title}.`;
-    default:
-      return 'Something happened on Inkwell.';
-  }
+/**
+ * One sentence saying what happened: the page's sentence (shared/notification-wording.ts, the one
+ * wording of both), ended with a full stop; a publish time is named in `timeZone`.
+ */
+export function notificationSummary(n: NotificationContext, timeZone: string): string {
+  return `${notificationSentence(n, timeZone)}.`;
 }
 
 /** The text quoted under the summary: the comment, or the reason given. */

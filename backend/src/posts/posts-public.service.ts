@@ -3,7 +3,7 @@ import { ContentChange, ContentEvents } from '../common/content-events';
 import { MicroCache } from '../common/micro-cache';
 import { APP_CONFIG, AppConfig } from '../config/env';
 import { Page, toPage } from '../common/pagination/page';
-import { SLUG_PATTERN } from '../common/validation/slug';
+import { SLUG_PATTERN } from '../../../shared/slug';
 import { TagsService } from '../tags/tags.service';
 import { PostTagQueryDto } from './dto/post-input.dto';
 import { AuthorProfileDto, AuthorSummaryDto, PostCardResponseDto, PostMovedDto, PostResponseDto, SitemapResponseDto } from './dto/post-response.dto';

@@ -17,7 +17,7 @@ import { toPostListItem, toPostResponse } from './post.mapper';
 import { PostsMessages } from './posts.messages';
 import { PostListFilter, PostsRepository } from './posts.repository';
 import { recordSlugChange } from '../common/slug-history';
-import { SLUG_PATTERN, slugify } from '../common/validation/slug';
+import { SLUG_PATTERN, slugify } from '../../../shared/slug';
 import { DomainEvents } from '../events/domain-events.service';
 import { RevisionKind } from '../revisions/entities/post-revision.entity';
 import { RevisionsService } from '../revisions/revisions.service';

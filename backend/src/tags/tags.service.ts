@@ -8,7 +8,7 @@ import { ContentEvents } from '../common/content-events';
 import { isUniqueViolation, violatedConstraint } from '../common/database-errors';
 import { Page, toPage } from '../common/pagination/page';
 import { recordSlugChange } from '../common/slug-history';
-import { SLUG_PATTERN, slugify } from '../common/validation/slug';
+import { SLUG_PATTERN, slugify } from '../../../shared/slug';
 import { TagCreateDto, TagQueryDto, TagUpdateDto } from './dto/tag-input.dto';
 import { TagMovedDto, TagPageDto, TagResponseDto } from './dto/tag-response.dto';
 import { Tag } from './entities/tag.entity';

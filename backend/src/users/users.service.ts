@@ -4,7 +4,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import type { AuthUser } from '../auth/auth-user';
 import { isUniqueViolation } from '../common/database-errors';
-import { canonicalEmail } from '../common/validation/text';
+import { canonicalEmail } from '../../../shared/text';
 import { ImageStorageService, NotAnImageError } from '../images/image-storage.service';
 import type { UploadedImage } from '../images/upload-receiver';
 import { activeMute, type ActiveMute } from './active-mute';

@@ -1,12 +1,12 @@
+import { formatViDateTime } from '../lib/dates';
 /**
  * 'Scheduled for 15:04 26/11/2026 GMT+7': an approved post waiting for its publish time (issue
  * 20 §1), beside its status wherever a post's status shows (/admin/posts, /author/posts, the
  * editor's header). The time is the site zone's, named (lib/dates.ts), the same on the server
  * and after hydration. Plain React, no state: Astro pages render it to HTML with no script.
  */
-import { viDateTime } from '../features/reader/reader';
 
-export const scheduledForText = (iso: string): string => `Scheduled for ${viDateTime(iso)}`;
+export const scheduledForText = (iso: string): string => `Scheduled for ${formatViDateTime(iso)}`;
 
 export default function ScheduledBadge({ scheduledAt }: { scheduledAt: string | null | undefined }) {
   if (!scheduledAt) return null;

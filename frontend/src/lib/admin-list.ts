@@ -4,7 +4,7 @@
  * from the address (anything unknown takes the default) and written back, and a query's address.
  * Used on the server and in the islands (no server-only code).
  */
-import { pageIndex } from './paging';
+import { pageIndex, PAGE_PARAM, writtenPage } from './paging';
 
 export type SortDir = 'asc' | 'desc';
 
@@ -63,7 +63,8 @@ export function listQueryParams<F extends string>(
   if (sortPair ? sorted : query.sortBy !== defaults.sortBy) values.sortBy = query.sortBy;
   if (sortPair ? sorted : query.sortDir !== defaults.sortDir) values.sortDir = query.sortDir;
   if (query.size !== defaults.size) values.size = String(query.size);
-  if (query.page > 0) values.page = String(query.page + 1);
+  const page = writtenPage(query.page);
+  if (page) values[PAGE_PARAM] = page;
   return values;
 }
 

@@ -3,8 +3,10 @@
  * shown in the site's time zone, on the server and in the browser alike, whatever zone either
  * runs in, and every time of day names that zone ('3:04 PM GMT+7'). A page rendered on the server
  * and the same island after hydration show the same text; a reader elsewhere sees which zone the
- * time is in instead of a time that looks hours off.
+ * time is in instead of a time that looks hours off. The formats themselves are named in
+ * shared/date-formats.ts, which the server's e-mails and audit texts use too.
  */
+import { formatInZone, zoneName, type DateFormatName } from '../../../shared/date-formats';
 
 /** The site's time zone unless SITE_TIME_ZONE says otherwise: Vietnam's (the spec's readers), no daylight saving. */
 export const DEFAULT_SITE_TIME_ZONE = 'Asia/Ho_Chi_Minh';
@@ -26,41 +28,77 @@ export function siteTimeZone(): string {
   return serverTimeZone ?? DEFAULT_SITE_TIME_ZONE;
 }
 
-/** One Intl formatter per zone and options, built on first use (the zone is known only then). */
+/** The site zone's name at that instant: 'GMT+7'. */
+export function siteZoneName(date: Date): string {
+  return zoneName(date, siteTimeZone());
+}
+
+type DateInput = string | Date | null | undefined;
+
+function toDate(value: DateInput): Date | undefined {
+  if (!value) return undefined;
+  const date = value instanceof Date ? value : new Date(value);
+  return Number.isNaN(date.getTime()) ? undefined : date;
+}
+
+/** A date in one of the named formats (shared/date-formats.ts), in the site zone; '' when missing or invalid. */
+export function formatSiteDate(name: DateFormatName, value: DateInput): string {
+  const date = toDate(value);
+  return date ? formatInZone(name, date, siteTimeZone()) : '';
+}
+
+/** 'January 5, 2026'. */
+export const formatDate = (value: DateInput): string => formatSiteDate('longDate', value);
+/** 'January 5, 2026 at 3:04 PM GMT+7'. */
+export const formatDateTime = (value: DateInput): string => formatSiteDate('longDateTime', value);
+/** 'Nov 22, 2026'. */
+export const formatShortDate = (value: DateInput): string => formatSiteDate('shortDate', value);
+/** 'Nov 22, 2026, 3:04 PM GMT+7'. */
+export const formatShortDateTime = (value: DateInput): string => formatSiteDate('shortDateTime', value);
+/** '3:04 PM GMT+7'. */
+export const formatTime = (value: DateInput): string => formatSiteDate('time', value);
+/** '22/11/2026'. */
+export const formatViDate = (value: DateInput): string => formatSiteDate('viDate', value);
+/** '15:04 22/11/2026 GMT+7'. */
+export const formatViDateTime = (value: DateInput): string => formatSiteDate('viDateTime', value);
+/** '22 tháng 11, 2026'. */
+export const formatViLongDate = (value: DateInput): string => formatSiteDate('viLongDate', value);
+
+/** A 'YYYY-MM-DD' day the server counted in UTC as 'Nov 22'; the day as given when it is no date. */
+export const formatUtcDay = (day: string): string => formatSiteDate('utcDay', `${day}T00:00:00Z`) || day;
+
+const MINUTE_MS = 60_000;
+const HOUR_MS = 60 * MINUTE_MS;
+const DAY_MS = 24 * HOUR_MS;
+
+/**
+ * Relative time (spec 000 §9, spec 001 §2): 'Just now' under 1 minute, then minutes, hours under
+ * 24, days under 7, else the date in the `older` format; 'Unknown' when there is no valid time.
+ */
+export function relativeTime(value: DateInput, older: DateFormatName, now = Date.now()): string {
+  const date = toDate(value);
+  if (!date) return 'Unknown';
+  const elapsed = Math.max(0, now - date.getTime());
+  if (elapsed < MINUTE_MS) return 'Just now';
+  const unit = (count: number, name: string) => `${count} ${name}${count === 1 ? '' : 's'} ago`;
+  if (elapsed < HOUR_MS) return unit(Math.floor(elapsed / MINUTE_MS), 'minute');
+  if (elapsed < DAY_MS) return unit(Math.floor(elapsed / HOUR_MS), 'hour');
+  if (elapsed < 7 * DAY_MS) return unit(Math.floor(elapsed / DAY_MS), 'day');
+  return formatSiteDate(older, date);
+}
+
+/** ISO string for <time datetime>, or undefined. */
+export function isoDate(value: DateInput): string | undefined {
+  return toDate(value)?.toISOString();
+}
+
+/** The wall clock's own formatter per zone (reading a time, not showing one). */
 function zoned(locale: string, options: Intl.DateTimeFormatOptions): (zone: string) => Intl.DateTimeFormat {
   const byZone = new Map<string, Intl.DateTimeFormat>();
   return (zone) => {
     let formatter = byZone.get(zone);
     if (!formatter) byZone.set(zone, (formatter = new Intl.DateTimeFormat(locale, { ...options, timeZone: zone })));
     return formatter;
-  };
-}
-
-const zoneNameFormat = zoned('en-US', { timeZoneName: 'shortOffset' });
-
-/** The site zone's name at that instant: 'GMT+7'. */
-export function siteZoneName(date: Date): string {
-  const zone = siteTimeZone();
-  return zoneNameFormat(zone).formatToParts(date).find((part) => part.type === 'timeZoneName')?.value ?? zone;
-}
-
-export interface SiteDateFormat {
-  format(date: Date): string;
-}
-
-/**
- * An Intl.DateTimeFormat in the site zone. With a time of day the zone's name follows the text
- * ('Nov 22, 2026, 3:04 PM GMT+7'); ICU's narrow and no-break spaces become plain spaces, so
- * Node's and the browser's ICU versions print the same string.
- */
-export function siteDateFormat(locale: string, options: Intl.DateTimeFormatOptions): SiteDateFormat {
-  const formatter = zoned(locale, options);
-  const withTime = options.hour !== undefined || options.minute !== undefined;
-  return {
-    format(date: Date): string {
-      const text = formatter(siteTimeZone()).format(date).replace(/[\u00a0\u202f]/g, ' ');
-      return withTime ? `${text} ${siteZoneName(date)}` : text;
-    },
   };
 }
 

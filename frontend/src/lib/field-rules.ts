@@ -1,6 +1,6 @@
 /** Field checks the registration, login, forgot-password and profile forms share (spec 000 §5). */
 import { RegisterTexts } from '../features/auth/texts';
-import { charCount, hasInvisible, trimInvisible } from './text-length';
+import { charCount, hasInvisible, trimInvisible } from '../../../shared/text';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 /** A plausible address without invisible characters (the server refuses look-alikes such as a zero-width space). */

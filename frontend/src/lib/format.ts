@@ -1,35 +1,7 @@
 /**
- * Formatters of the public reading pages (spec 001 §2 and §9): Vietnamese dates on public
- * cards, card read time from the summary, '99+' like counts, title-cased slugs.
+ * Formatters of the public reading pages (spec 001 §2 and §9): card read time from the summary, '99+' like counts, title-cased slugs.
  */
-import { SLUG_MAX_LENGTH, SLUG_PATTERN } from './slug';
-import { siteDateFormat } from './dates';
-
-const VI_DATE = siteDateFormat('vi-VN', { day: '2-digit', month: '2-digit', year: 'numeric' });
-const VI_LONG_DATE = siteDateFormat('vi-VN', { day: 'numeric', month: 'long', year: 'numeric' });
-
-function toDate(value: string | Date | null | undefined): Date | undefined {
-  if (!value) return undefined;
-  const date = value instanceof Date ? value : new Date(value);
-  return Number.isNaN(date.getTime()) ? undefined : date;
-}
-
-/** '22/11/2026' — the date on public post cards (Vietnamese locale, Vietnam's time zone). */
-export function formatViDate(value: string | Date | null | undefined): string {
-  const date = toDate(value);
-  return date ? VI_DATE.format(date) : '';
-}
-
-/** '22 tháng 11, 2026' — the date on the post page. */
-export function formatViLongDate(value: string | Date | null | undefined): string {
-  const date = toDate(value);
-  return date ? VI_LONG_DATE.format(date) : '';
-}
-
-/** ISO string for <time datetime>, or undefined. */
-export function isoDate(value: string | Date | null | undefined): string | undefined {
-  return toDate(value)?.toISOString();
-}
+import { SLUG_MAX_LENGTH, SLUG_PATTERN } from '../../../shared/slug';
 
 /** Card read time: summary length divided by 200, rounded up (spec 001 §9), at least 1 minute. */
 export function cardReadingTime(summary: string | null | undefined): number {

@@ -6,7 +6,8 @@
  * The API counts from 0: pages read `pageIndex` (0-based) and write `pageHref` from a 0-based
  * index. Any other spelling of `page` (0, 1, 007, -1, 1.5, abc, empty, repeated, past 7 digits)
  * is answered by `pageRedirect` with a 301 to the convention's address. Isomorphic (the admin
- * lists' islands read their address with it too).
+ * lists' islands read their address with it too). The one writer of `?page` (`writtenPage`) and
+ * the one pager window (`pageWindow`) are here; components/islands/Pager.tsx draws the pager.
  */
 
 export const PAGE_PARAM = 'page';
@@ -26,6 +27,17 @@ export function pageIndex(params: URLSearchParams): number {
   return raw && READABLE_PAGE.test(raw) ? Math.max(0, Number(raw) - 1) : 0;
 }
 
+/** How the 0-based page `index` is written in an address: '2' and up, undefined for the first page (no `page`). */
+export function writtenPage(index: number): string | undefined {
+  return Number.isInteger(index) && index > 0 ? String(index + 1) : undefined;
+}
+
+/** A URL's path and query (no origin, no fragment). */
+function pathAndQuery(url: URL): string {
+  const search = url.searchParams.toString();
+  return `${url.pathname}${search ? `?${search}` : ''}`;
+}
+
 /**
  * The address of the 0-based page `index` of `url` (a URL or a path with or without a query):
  * the other query values are kept, `page` is written 1-based, and the first page drops it.
@@ -33,9 +45,40 @@ export function pageIndex(params: URLSearchParams): number {
 export function pageHref(url: URL | string, index: number): string {
   const next = typeof url === 'string' ? new URL(url, 'http://inkwell.invalid') : new URL(url);
   next.searchParams.delete(PAGE_PARAM);
-  if (Number.isInteger(index) && index > 0) next.searchParams.set(PAGE_PARAM, String(index + 1));
-  const search = next.searchParams.toString();
-  return `${next.pathname}${search ? `?${search}` : ''}`;
+  const written = writtenPage(index);
+  if (written) next.searchParams.set(PAGE_PARAM, written);
+  return pathAndQuery(next);
+}
+
+/**
+ * The address with some query values replaced (undefined removes one). A `page` among them is a
+ * 0-based index written as `pageHref` writes it (undefined: the first page).
+ */
+export function withQuery(url: URL, values: Record<string, string | number | undefined>): string {
+  const next = new URL(url);
+  for (const [name, value] of Object.entries(values)) {
+    if (name === PAGE_PARAM) continue;
+    if (value === undefined) next.searchParams.delete(name);
+    else next.searchParams.set(name, String(value));
+  }
+  return PAGE_PARAM in values ? pageHref(next, Number(values[PAGE_PARAM] ?? 0)) : pathAndQuery(next);
+}
+
+/** The pager's window: up to `width` page numbers (0-based) around the current one, kept inside 0..totalPages-1. */
+export function pageWindow(current: number, totalPages: number, width = 5): number[] {
+  if (totalPages <= 0) return [];
+  const start = Math.max(0, Math.min(current - Math.floor(width / 2), totalPages - width));
+  const end = Math.min(totalPages, start + width);
+  return Array.from({ length: end - start }, (_, index) => start + index);
+}
+
+/**
+ * The last page's address when the 0-based `page` is past the end of a list that has pages (an
+ * old link, a typed number), else undefined: the page answers a 302 there (it depends on the data).
+ */
+export function pastLastPage(url: URL | string, page: number, list: { ok: true; data: { totalPages: number } } | { ok: false } | undefined): string | undefined {
+  if (!list?.ok || list.data.totalPages <= 0 || page < list.data.totalPages) return undefined;
+  return pageHref(url, list.data.totalPages - 1);
 }
 
 /**

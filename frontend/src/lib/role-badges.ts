@@ -1,6 +1,7 @@
 /** Role badge styles and ordering shared by the Astro component and the islands (spec 000 §2). */
 import { roleLabel } from './roles';
-import { formatDate, type SessionRole } from './session';
+import { type SessionRole } from './session';
+import { formatDate } from './dates';
 
 export const ROLE_BADGE_STYLES: Record<'ADMIN' | 'AUTHOR' | 'USER' | 'MULTIPLE', string> = {
   ADMIN: 'bg-red-100 text-red-800 ring-red-200 dark:bg-red-950 dark:text-red-200 dark:ring-red-900',

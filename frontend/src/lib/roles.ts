@@ -1,5 +1,7 @@
+import type { RoleName } from './api/schema';
+
 /** Roles ranked ADMIN (3) > AUTHOR (2) > USER (1); the highest held role counts; none = USER. */
-export type RoleName = 'ADMIN' | 'AUTHOR' | 'USER';
+export type { RoleName };
 
 const RANK: Record<RoleName, number> = { ADMIN: 3, AUTHOR: 2, USER: 1 };
 

@@ -1,7 +1,6 @@
-import type { components } from '../generated/api-schema';
 import { xmlEscape } from './xml';
+import type { PostCardData } from './api/schema';
 
-type PostCard = components['schemas']['PostCardResponseDto'];
 
 /** How many of the newest posts a feed carries (the site feed, an author's, a tag's). */
 export const FEED_SIZE = 20;
@@ -20,7 +19,7 @@ export interface FeedChannel {
 const TEXT_HEADERS = { 'Content-Type': 'text/plain; charset=utf-8' };
 
 /** An RSS 2.0 feed of post cards (newest first), with absolute links: the site feed, an author's, a tag's. */
-export function rssResponse(channel: FeedChannel, posts: PostCard[]): Response {
+export function rssResponse(channel: FeedChannel, posts: PostCardData[]): Response {
   const { site } = channel;
   const items = posts.map((post) => {
     // A canonical override (the post first appeared elsewhere) is where readers and aggregators go.

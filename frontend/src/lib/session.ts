@@ -1,95 +1,35 @@
 /**
  * The browser session as the server sees it (cookies inkwell_access / inkwell_refresh, set by
  * the API on login) and the helpers pages and components share: the signed-in user, safe
- * callback destinations, avatar initials and colours, dates.
+ * callback destinations, avatar initials and colours.
  */
 import type { AstroCookieSetOptions } from 'astro';
-import type { components } from '../generated/api-schema';
-import { effectiveRole, type RoleName } from './roles';
-import { siteDateFormat } from './dates';
+import type { Schema, UserProfile } from './api/schema';
+import { effectiveRole } from './roles';
 
 /** The API's answers this area reads (generated from openapi.json). */
-export type UserResponse = components['schemas']['UserResponseDto'];
-export type TokenSet = components['schemas']['TokenSetResponseDto'];
-export type ResetTokenValidity = components['schemas']['ResetTokenValidityResponseDto'];
-export type AvatarResponse = components['schemas']['AvatarResponseDto'];
+export type UserResponse = Schema<'UserResponseDto'>;
+export type TokenSet = Schema<'TokenSetResponseDto'>;
+export type ResetTokenValidity = Schema<'ResetTokenValidityResponseDto'>;
+export type AvatarResponse = Schema<'AvatarResponseDto'>;
 
 export const ACCESS_COOKIE = 'inkwell_access';
 export const REFRESH_COOKIE = 'inkwell_refresh';
 
-export interface SessionRole {
-  name: string;
-  displayName?: string | null;
-  description?: string | null;
-  assignedAt?: string | null;
-}
+/** A role as the badges show it: the profile's role entry, whose details a list may leave out. */
+export type SessionRole = { name: string } & Partial<Omit<Schema<'UserRoleResponseDto'>, 'name'>>;
 
 /** The signed-in user (GET /users/profile), as pages and components read it from Astro.locals.user. */
-export interface SessionUser {
-  id: number;
-  fullName: string;
-  email: string;
-  avatar: string | null;
-  bio: string | null;
-  website: string | null;
-  location: string | null;
-  roles: SessionRole[];
-  /** The effective (highest) role. */
-  role: RoleName;
-  isVerified: boolean;
-  emailVerifiedAt: string | null;
-  status: string;
-  createdAt: string | null;
-  updatedAt: string | null;
-  lastLoginAt: string | null;
-  /** A comment mute (issue 19): its end, or for good, and the reason; the post page says it in place of the comment form. */
-  commentingMutedUntil: string | null;
-  commentingMutedForever: boolean;
-  commentingMutedReason: string | null;
-}
-
-const text = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);
+export type SessionUser = UserProfile;
 
 /**
- * The profile answer as a SessionUser, or undefined when it lacks id, fullName or email
- * (spec 000 §5: such a profile is an error).
+ * The profile answer as the session's user, with `role` the highest role held; undefined when it
+ * lacks id, fullName or email (spec 000 §5: such a profile is an error).
  */
-export function toSessionUser(profile: unknown): SessionUser | undefined {
-  if (!profile || typeof profile !== 'object') return undefined;
-  const p = profile as Record<string, unknown>;
-  if (typeof p.id !== 'number' || typeof p.fullName !== 'string' || typeof p.email !== 'string') return undefined;
-  const roles: SessionRole[] = Array.isArray(p.roles)
-    ? p.roles
-        .map((role): SessionRole | undefined => {
-          if (typeof role === 'string') return { name: role };
-          if (role && typeof role === 'object' && typeof (role as SessionRole).name === 'string') {
-            const r = role as SessionRole;
-            return { name: r.name, displayName: r.displayName ?? null, description: r.description ?? null, assignedAt: text(r.assignedAt) };
-          }
-          return undefined;
-        })
-        .filter((role): role is SessionRole => role !== undefined)
-    : [];
-  return {
-    id: p.id,
-    fullName: p.fullName,
-    email: p.email,
-    avatar: text(p.avatar),
-    bio: text(p.bio),
-    website: text(p.website),
-    location: text(p.location),
-    roles,
-    role: effectiveRole(roles.length > 0 ? roles : typeof p.role === 'string' ? [p.role] : []),
-    isVerified: p.isVerified === true,
-    emailVerifiedAt: text(p.emailVerifiedAt),
-    status: typeof p.status === 'string' ? p.status : 'ACTIVE',
-    createdAt: text(p.createdAt),
-    updatedAt: text(p.updatedAt),
-    lastLoginAt: text(p.lastLoginAt),
-    commentingMutedUntil: text(p.commentingMutedUntil),
-    commentingMutedForever: p.commentingMutedForever === true,
-    commentingMutedReason: text(p.commentingMutedReason),
-  };
+export function toSessionUser(profile: UserProfile | undefined): SessionUser | undefined {
+  if (!profile?.id || !profile.fullName || !profile.email) return undefined;
+  const roles = profile.roles ?? [];
+  return { ...profile, roles, role: effectiveRole(roles.length > 0 ? roles : [profile.role ?? 'USER']) };
 }
 
 /**
@@ -213,26 +153,3 @@ export const AVATAR_SIZES: Record<AvatarSize, string> = {
   lg: 'h-16 w-16 text-xl',
   xl: 'h-24 w-24 text-3xl',
 };
-
-// ---- dates ---------------------------------------------------------------------------------
-
-// Made once: toLocaleDateString with options builds a new formatter on every call (about 0.1 ms
-// each, and every signed-in page formats the role badges' dates).
-const LONG_DATE = siteDateFormat('en-US', { year: 'numeric', month: 'long', day: 'numeric' });
-const LONG_DATE_TIME = siteDateFormat('en-US', { year: 'numeric', month: 'long', day: 'numeric', hour: 'numeric', minute: '2-digit' });
-
-/** A date as 'January 5, 2026'; '' when missing or invalid. */
-export function formatDate(value: string | null | undefined): string {
-  if (!value) return '';
-  const date = new Date(value);
-  if (Number.isNaN(date.getTime())) return '';
-  return LONG_DATE.format(date);
-}
-
-/** A date and time as 'January 5, 2026 at 3:04 PM GMT+7' (the site zone, named); '' when missing or invalid. */
-export function formatDateTime(value: string | null | undefined): string {
-  if (!value) return '';
-  const date = new Date(value);
-  if (Number.isNaN(date.getTime())) return '';
-  return LONG_DATE_TIME.format(date);
-}

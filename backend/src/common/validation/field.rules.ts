@@ -1,7 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { Transform } from 'class-transformer';
 import { isEmail, registerDecorator, ValidationArguments, ValidationOptions } from 'class-validator';
-import { canonicalEmail, charCount, hasInvisible, trimInvisible } from './text';
+import { canonicalEmail, charCount, hasInvisible, trimInvisible } from '../../../../shared/text';
 
 /**
  * Small validation building blocks with one message each, reported in the order listed (the

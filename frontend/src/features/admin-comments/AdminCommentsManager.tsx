@@ -21,7 +21,7 @@ import { unwrap } from '../../lib/api/errors';
 import { errorText } from '../../lib/texts/error-text';
 import { FILTER_CONTROL_CLASS } from '../../lib/form-classes';
 import { ConfirmDialog, NoticeStack } from '../../components/islands/AdminDialog';
-import AdminPager from '../../components/islands/AdminPager';
+import Pager from '../../components/islands/Pager';
 import ListSelect, { sizeOptions } from '../../components/islands/ListSelect';
 import { useKeepTyped } from '../../components/islands/keep-typed';
 import { useUrlList } from '../../components/islands/useUrlList';
@@ -288,7 +288,7 @@ export default function AdminCommentsManager({ initialQuery, initial }: { initia
                 <ModerationRow key={comment.id} comment={comment} checked={selected.has(comment.id)} onCheck={toggle(comment.id)} busy={busy} onAction={(action) => ask(action, comment)} hydrated={hydrated} />
               ))}
             </ul>
-            <AdminPager
+            <Pager
               page={page.number}
               totalPages={page.totalPages}
               label="Comments"

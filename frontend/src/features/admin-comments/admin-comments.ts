@@ -6,9 +6,9 @@
  */
 import { listHref } from '../../lib/admin-list';
 import type { ApiClient } from '../../lib/api/client';
-import { pageIndex } from '../../lib/paging';
+import { pageIndex, PAGE_PARAM, writtenPage } from '../../lib/paging';
 import { load } from '../../lib/settle';
-import type { DataOf } from '../reader/reader';
+import type { DataOf } from '../../lib/api/schema';
 
 export type ModerationPage = DataOf<'/api/v1/admin/comments'>;
 export type ModerationComment = ModerationPage['content'][number];
@@ -57,7 +57,8 @@ export function moderationParams(query: ModerationQuery): Record<string, string>
   if (query.search) values.search = query.search;
   if (query.sort !== DEFAULT_MODERATION_QUERY.sort) values.sort = query.sort;
   if (query.size !== DEFAULT_MODERATION_QUERY.size) values.size = String(query.size);
-  if (query.page > 0) values.page = String(query.page + 1);
+  const page = writtenPage(query.page);
+  if (page) values[PAGE_PARAM] = page;
   return values;
 }
 

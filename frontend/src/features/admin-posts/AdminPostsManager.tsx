@@ -38,7 +38,7 @@ import { ApiError } from '../../lib/api/errors';
 import { adminErrors, AdminPostsTexts } from './texts';
 import { errorText } from '../../lib/texts/error-text';
 import { ConfirmDialog, NoticeStack } from '../../components/islands/AdminDialog';
-import AdminPager from '../../components/islands/AdminPager';
+import Pager from '../../components/islands/Pager';
 import { Spinner } from '../../components/islands/form-controls';
 import ListSelect, { SORT_DIRECTIONS, sizeOptions } from '../../components/islands/ListSelect';
 import { useKeepTyped } from '../../components/islands/keep-typed';
@@ -46,9 +46,9 @@ import { useUrlList } from '../../components/islands/useUrlList';
 import { cancelSchedule, changeStatus, deletePost, listPosts, reschedulePost, reviewPost, type ReviewDecision } from './post-api';
 import { PublishTimeDialog } from './ScheduleDialogs';
 import ScheduledBadge from '../../components/ScheduledBadge';
-import { viDateTime } from '../reader/reader';
 import { DetailedReviewDialog, QuickRejectDialog } from './ReviewDialogs';
 import { FILTER_CONTROL_CLASS } from '../../lib/form-classes';
+import { formatViDateTime } from '../../lib/dates';
 
 export interface AdminPostsManagerProps {
   initialQuery: PostListQuery;
@@ -140,7 +140,7 @@ export default function AdminPostsManager({ initialQuery, initialPage, initialEr
       replaceRow(post.id, rowChanges(result.post));
       setDialog(undefined);
       focusAfter.current = `${ids}-title-${post.id}`;
-      if (result.post.scheduledAt) notify('success', message ?? AdminPostsTexts.SCHEDULED, AdminPostsTexts.willPublish(post.title, viDateTime(result.post.scheduledAt)));
+      if (result.post.scheduledAt) notify('success', message ?? AdminPostsTexts.SCHEDULED, AdminPostsTexts.willPublish(post.title, formatViDateTime(result.post.scheduledAt)));
       else notify('success', success, decision.status === 'APPROVED' ? `“${post.title}” is now published.` : `“${post.title}” was sent back to its author.`);
     } catch (failure) {
       const fallback = decision.status === 'REJECTED' ? AdminPostsTexts.REJECTION_FAILED : AdminPostsTexts.REVIEW_FAILED;
@@ -158,7 +158,7 @@ export default function AdminPostsManager({ initialQuery, initialPage, initialEr
       replaceRow(post.id, rowChanges(updated));
       setDialog(undefined);
       focusAfter.current = `${ids}-title-${post.id}`;
-      notify('success', message ?? AdminPostsTexts.RESCHEDULED, updated.scheduledAt ? AdminPostsTexts.willPublish(post.title, viDateTime(updated.scheduledAt)) : undefined);
+      notify('success', message ?? AdminPostsTexts.RESCHEDULED, updated.scheduledAt ? AdminPostsTexts.willPublish(post.title, formatViDateTime(updated.scheduledAt)) : undefined);
     } catch (failure) {
       failed(failure, AdminPostsTexts.SCHEDULE_FAILED, AdminPostsTexts.SCHEDULE_FALLBACK);
     } finally {
@@ -402,7 +402,7 @@ export default function AdminPostsManager({ initialQuery, initialPage, initialEr
         )}
 
         {data && (
-          <AdminPager
+          <Pager
             page={data.number}
             totalPages={data.totalPages}
             label="Posts"
@@ -446,7 +446,7 @@ export default function AdminPostsManager({ initialQuery, initialPage, initialEr
       {dialog?.kind === 'cancelSchedule' && (
         <ConfirmDialog
           title={AdminPostsTexts.CANCEL_SCHEDULE_TITLE}
-          message={AdminPostsTexts.cancelScheduleConfirm(dialog.post.title, viDateTime(dialog.post.scheduledAt))}
+          message={AdminPostsTexts.cancelScheduleConfirm(dialog.post.title, formatViDateTime(dialog.post.scheduledAt))}
           confirmLabel="Cancel schedule"
           danger
           busy={busyId === dialog.post.id}
@@ -532,7 +532,7 @@ function PostRow({
         {!post.scheduledAt && post.requestedPublishAt && post.status === 'PENDING_REVIEW' && (
           <span className="mt-1 block text-xs text-slate-700 dark:text-slate-300" data-testid="requested-publish-at">
             <time dateTime={post.requestedPublishAt} suppressHydrationWarning>
-              {AdminPostsTexts.requested(viDateTime(post.requestedPublishAt))}
+              {AdminPostsTexts.requested(formatViDateTime(post.requestedPublishAt))}
             </time>
           </span>
         )}

@@ -9,10 +9,10 @@ import { useEffect, useState } from 'react';
 import WordDiff, { DiffDeletion, DiffInsertion, WordDiffLegend, hasChanges, type WordDiffPart } from '../../components/WordDiff';
 import { Spinner } from '../../components/islands/form-controls';
 import { errorText } from '../../lib/texts/error-text';
-import { viDateTime } from '../reader/reader';
 import { adminErrors, AdminPostsTexts as T } from './texts';
 import { reviewDiff } from './post-api';
 import type { ReviewDiff } from './admin-posts';
+import { formatViDateTime } from '../../lib/dates';
 
 type DiffState = { state: 'loading' } | { state: 'failed'; message: string } | { state: 'loaded'; answer: ReviewDiff };
 
@@ -74,7 +74,7 @@ export default function ReviewDiffSection({ postId }: { postId: number }) {
       </h3>
       <p className="rounded-md border-l-4 border-red-400 bg-red-50 px-3 py-2 text-sm text-red-950 dark:border-red-500 dark:bg-red-950/50 dark:text-red-100" data-testid="rejected-before">
         <span className="font-semibold">{T.REJECTED_BEFORE}</span> {rejection.reason} — {rejection.reviewer?.fullName ?? T.UNKNOWN_REVIEWER},{' '}
-        <time dateTime={rejection.reviewedAt}>{viDateTime(rejection.reviewedAt)}</time>
+        <time dateTime={rejection.reviewedAt}>{formatViDateTime(rejection.reviewedAt)}</time>
       </p>
       {changes && (
         <>

@@ -6,11 +6,11 @@
  */
 import { useId, useState, type FormEvent } from 'react';
 import PublishTimeField, { publishTimeFrom, publishTimeValue } from '../../components/islands/PublishTimeField';
-import { viDateTime } from '../reader/reader';
 import { AdminDialog } from '../../components/islands/AdminDialog';
 import { DialogActions } from '../../components/islands/form-controls';
 import { AdminPostsTexts as T } from './texts';
 import type { PostListItem } from './admin-posts';
+import { formatViDateTime } from '../../lib/dates';
 
 /** The reviewer's 'Publish at', with the author's requested time under it when there is one. */
 export function PublishAtField({
@@ -37,7 +37,7 @@ export function PublishAtField({
       value={value}
       onChange={onChange}
       error={error}
-      note={requestedPublishAt ? <span data-testid="requested-publish-at">{T.requested(viDateTime(requestedPublishAt))}</span> : undefined}
+      note={requestedPublishAt ? <span data-testid="requested-publish-at">{T.requested(formatViDateTime(requestedPublishAt))}</span> : undefined}
       hint={required ? undefined : T.PUBLISH_AT_EMPTY}
       required={required}
       autoFocus={autoFocus}

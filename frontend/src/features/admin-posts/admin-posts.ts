@@ -9,16 +9,16 @@ import type { ApiClient } from '../../lib/api/client';
 import { unwrap } from '../../lib/api/errors';
 import type { components } from '../../generated/api-schema';
 import { load, settleRead, type Loaded } from '../../lib/settle';
-import { siteDateFormat } from '../../lib/dates';
+import type { Post, PostListItem, PostReview, PostStatus, Tag } from '../../lib/api/schema';
 
 type Schemas = components['schemas'];
-export type PostListItem = Schemas['PostListItemDto'];
+export type { PostListItem };
 export type PostAdminPage = Schemas['PostAdminPageDto'];
-export type PostDetail = Schemas['PostResponseDto'];
-export type PostReview = Schemas['PostReviewResponseDto'];
+export type PostDetail = Post;
+export type { PostReview };
 export type PostReviewResult = Schemas['PostReviewResultDto'];
-export type ApiPostStatus = Schemas['PostStatus'];
-export type AdminTag = Schemas['TagResponseDto'];
+export type ApiPostStatus = PostStatus;
+export type AdminTag = Tag;
 /** GET /blog/posts/{id}/review-diff: the last rejection and the diff since it (issue 20 §2). */
 export type ReviewDiff = Schemas['ReviewDiffDto'];
 
@@ -234,18 +234,5 @@ export function idFromParam(raw: string | undefined): number | undefined {
 
 // ---- formatting ------------------------------------------------------------------------------
 
-const EN_DATE = siteDateFormat('en-US', { year: 'numeric', month: 'short', day: 'numeric' });
-const EN_DATE_TIME = siteDateFormat('en-US', { year: 'numeric', month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' });
-
-/** 'Nov 22, 2026' (admin screens use en-US dates, spec 001 §9); '' when missing. */
-export function adminDate(value: string | null | undefined): string {
-  if (!value) return '';
-  const date = new Date(value);
-  return Number.isNaN(date.getTime()) ? '' : EN_DATE.format(date);
-}
-
-export function adminDateTime(value: string | null | undefined): string {
-  if (!value) return '';
-  const date = new Date(value);
-  return Number.isNaN(date.getTime()) ? '' : EN_DATE_TIME.format(date);
-}
+/** 'Nov 22, 2026' and 'Nov 22, 2026, 3:04 PM GMT+7' (admin screens use en-US dates, spec 001 §9); '' when missing. */
+export { formatShortDate as adminDate, formatShortDateTime as adminDateTime } from '../../lib/dates';

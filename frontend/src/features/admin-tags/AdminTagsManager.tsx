@@ -31,7 +31,7 @@ import { AdminTagsTexts } from './texts';
 import { adminErrors } from '../admin-posts';
 import { errorText } from '../../lib/texts/error-text';
 import { AdminDialog, ConfirmDialog, NoticeStack } from '../../components/islands/AdminDialog';
-import AdminPager from '../../components/islands/AdminPager';
+import Pager from '../../components/islands/Pager';
 import { Spinner } from '../../components/islands/form-controls';
 import ListSelect, { SORT_DIRECTIONS, sizeOptions } from '../../components/islands/ListSelect';
 import { useKeepTyped } from '../../components/islands/keep-typed';
@@ -219,7 +219,7 @@ export default function AdminTagsManager({ initialQuery, initialPage, initialErr
         )}
 
         {data && (
-          <AdminPager
+          <Pager
             page={data.page}
             totalPages={data.totalPages}
             label="Tags"

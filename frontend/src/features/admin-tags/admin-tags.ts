@@ -7,16 +7,16 @@ import { listHref, listQueryFrom, listQueryParams, type SortDir } from '../../li
 import type { ApiClient } from '../../lib/api/client';
 import { unwrap } from '../../lib/api/errors';
 import type { components } from '../../generated/api-schema';
-import type { DataOf } from '../reader/reader';
 import { load, settleRead, type Loaded } from '../../lib/settle';
-import { SLUG_PATTERN, TAG_SLUG_MAX_LENGTH } from '../../lib/slug';
+import { SLUG_PATTERN, TAG_SLUG_MAX_LENGTH } from '../../../../shared/slug';
 import { AdminTagsTexts } from './texts';
-import { charCount, trimInvisible } from '../../lib/text-length';
+import { charCount, trimInvisible } from '../../../../shared/text';
+import type { DataOf, PostCardData, Tag } from '../../lib/api/schema';
 
 type Schemas = components['schemas'];
-export type AdminTag = Schemas['TagResponseDto'];
+export type AdminTag = Tag;
 export type TagApiPage = Schemas['TagPageDto'];
-export type TagPostCard = Schemas['PostCardResponseDto'];
+export type TagPostCard = PostCardData;
 /** A page of a tag's published posts (GET /blog/posts/public/tag/{slug}). */
 export type TagPostsPage = DataOf<'/api/v1/blog/posts/public/tag/{slug}'>;
 

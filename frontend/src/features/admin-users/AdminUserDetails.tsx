@@ -3,16 +3,17 @@ import { browserApi } from '../../lib/api/client';
 import { adminDateTime, adminRelativeTime, AUDIT_PAGE_SIZE, type AdminUser, type AuditEntryPage, type BanStatus } from './admin-users';
 import type { FetchResult, Unwrapped } from '../../lib/api/errors';
 import { roleLabel } from '../../lib/roles';
-import { formatDate } from '../../lib/session';
 import { load } from '../../lib/settle';
 import { AdminUsersTexts, MuteTexts, STATUS_LABELS, USERS_LOAD_ERRORS, UserActionTexts, type UserStatus } from './texts';
 import { AdminUserMuteDialog, AdminUserUnmuteDialog, muteEnd } from './AdminUserMuteDialog';
 import { errorText } from '../../lib/texts/error-text';
 import { NoticeStack, useNotices } from '../../components/islands/AdminDialog';
-import AdminPager from '../../components/islands/AdminPager';
+import Pager from '../../components/islands/Pager';
+import { pageHref } from '../../lib/paging';
 import { AvatarImage, useHydrated } from '../../components/islands/form-controls';
 import { AdminUserBanDialog, AdminUserEditDialog, AdminUserPasswordDialog } from './AdminUserActionDialogs';
 import { AdminUserRoleBadges, AdminUserStatusBadge, AdminUserVerifiedBadge } from './AdminUserBadges';
+import { formatDate } from '../../lib/dates';
 
 /** spec 001 §2: up to 10 role badges in details. */
 const DETAIL_ROLE_BADGES = 10;
@@ -60,10 +61,7 @@ export default function AdminUserDetails({ initialUser, initialBan, initialAudit
       const next = await settle(api.GET('/api/v1/admin/users/{id}/audit-log', { params: { path: { id: initialUser.id }, query: { page, size: AUDIT_PAGE_SIZE } } }));
       setAudit(next);
       setAuditLoading(false);
-      const address = new URL(location.href);
-      if (page > 0) address.searchParams.set('page', String(page + 1));
-      else address.searchParams.delete('page');
-      window.history.replaceState(null, '', `${address.pathname}${address.search}`);
+      window.history.replaceState(null, '', pageHref(location.href, page));
     },
     [api, initialUser.id],
   );
@@ -247,7 +245,7 @@ export default function AdminUserDetails({ initialUser, initialBan, initialAudit
                   </li>
                 ))}
               </ol>
-              <AdminPager
+              <Pager
                 page={audit.data.number}
                 totalPages={audit.data.totalPages}
                 label="Activity history"

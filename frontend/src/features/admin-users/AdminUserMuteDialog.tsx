@@ -8,7 +8,7 @@ import { browserApi } from '../../lib/api/client';
 import { unwrap } from '../../lib/api/errors';
 import { siteDayEnd } from '../../lib/dates';
 import { errorText } from '../../lib/texts/error-text';
-import { charCount, trimInvisible } from '../../lib/text-length';
+import { charCount, trimInvisible } from '../../../../shared/text';
 import { AdminDialog, ConfirmDialog } from '../../components/islands/AdminDialog';
 import { Alert, DialogActions } from '../../components/islands/form-controls';
 import { adminDateTime, type AdminUser } from './admin-users';

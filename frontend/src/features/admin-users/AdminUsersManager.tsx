@@ -23,7 +23,7 @@ import { roleLabel } from '../../lib/roles';
 import { AdminUsersTexts as T, STATUS_LABELS, USERS_LOAD_ERRORS } from './texts';
 import { errorText } from '../../lib/texts/error-text';
 import { NoticeStack } from '../../components/islands/AdminDialog';
-import AdminPager from '../../components/islands/AdminPager';
+import Pager from '../../components/islands/Pager';
 import { AvatarImage } from '../../components/islands/form-controls';
 import ListSelect, { sizeOptions } from '../../components/islands/ListSelect';
 import { useKeepTyped } from '../../components/islands/keep-typed';
@@ -285,7 +285,7 @@ export default function AdminUsersManager({ initialQuery, initial, canAssignAdmi
                 </tbody>
               </table>
             </div>
-            <AdminPager
+            <Pager
               page={page.number}
               totalPages={page.totalPages}
               label="Users"

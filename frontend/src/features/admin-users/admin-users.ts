@@ -11,11 +11,11 @@ import type { ApiClient } from '../../lib/api/client';
 import { ApiError } from '../../lib/api/errors';
 import type { components } from '../../generated/api-schema';
 import type { RoleName } from '../../lib/roles';
-import type { DataOf } from '../reader/reader';
 import { load } from '../../lib/settle';
 import { AddUserTexts, USER_STATUSES, type UserStatus } from './texts';
-import { siteDateFormat } from '../../lib/dates';
-import { charCount, hasInvisible, trimInvisible } from '../../lib/text-length';
+import { formatUtcDay, relativeTime } from '../../lib/dates';
+import { charCount, hasInvisible, trimInvisible } from '../../../../shared/text';
+import type { DataOf } from '../../lib/api/schema';
 
 // ---- the API's answers (generated from openapi.json) ---------------------------------------
 
@@ -215,53 +215,14 @@ export function percentOf(count: number, total: number): number {
   return Math.round((count / total) * 100);
 }
 
-const EN_DATE = siteDateFormat('en-US', { year: 'numeric', month: 'short', day: 'numeric' });
-const EN_DATE_TIME = siteDateFormat('en-US', { year: 'numeric', month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' });
-const EN_DAY = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' });
-
-function toDate(value: string | null | undefined): Date | undefined {
-  if (!value) return undefined;
-  const date = new Date(value);
-  return Number.isNaN(date.getTime()) ? undefined : date;
-}
-
-/** 'Jan 5, 2026'; '' when missing. */
-export function adminDate(value: string | null | undefined): string {
-  const date = toDate(value);
-  return date ? EN_DATE.format(date) : '';
-}
-
-/** 'Jan 5, 2026, 3:04 PM GMT+7' (the site zone, named); '' when missing. */
-export function adminDateTime(value: string | null | undefined): string {
-  const date = toDate(value);
-  return date ? EN_DATE_TIME.format(date) : '';
-}
+/** 'Jan 5, 2026' and 'Jan 5, 2026, 3:04 PM GMT+7' (the site zone, named); '' when missing. */
+export { formatShortDate as adminDate, formatShortDateTime as adminDateTime } from '../../lib/dates';
 
 /** A 'YYYY-MM-DD' day of the activity series as 'Jan 5' (the day as the server counted it, UTC). */
-export function activityDay(day: string): string {
-  const date = toDate(`${day}T00:00:00Z`);
-  return date ? EN_DAY.format(date) : day;
-}
+export const activityDay = formatUtcDay;
 
-const MINUTE = 60_000;
-const HOUR = 60 * MINUTE;
-const DAY = 24 * HOUR;
-
-/**
- * Relative time (spec 000 §9): 'Just now' under 1 minute, then minutes, hours under 24, days
- * under 7, else the date (en-US in the admin screens); 'Unknown' when there is no valid time.
- */
-export function adminRelativeTime(value: string | null | undefined, now = Date.now()): string {
-  const date = toDate(value);
-  if (!date) return 'Unknown';
-  const elapsed = Math.max(0, now - date.getTime());
-  if (elapsed < MINUTE) return 'Just now';
-  const unit = (count: number, name: string) => `${count} ${name}${count === 1 ? '' : 's'} ago`;
-  if (elapsed < HOUR) return unit(Math.floor(elapsed / MINUTE), 'minute');
-  if (elapsed < DAY) return unit(Math.floor(elapsed / HOUR), 'hour');
-  if (elapsed < 7 * DAY) return unit(Math.floor(elapsed / DAY), 'day');
-  return EN_DATE.format(date);
-}
+/** Relative time in the admin screens: after a week the en-US date. */
+export const adminRelativeTime = (value: string | null | undefined, now = Date.now()): string => relativeTime(value, 'shortDate', now);
 
 /** A path parameter that is a positive id, else undefined. */
 export function idParam(value: string | undefined): number | undefined {

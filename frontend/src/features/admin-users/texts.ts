@@ -6,6 +6,7 @@
  */
 import { CommonTexts } from '../../lib/texts/common';
 import { errorText, type ErrorTexts } from '../../lib/texts/error-text';
+import type { UserStatus } from '../../lib/api/schema';
 
 export const AdminUsersTexts = {
   ACCESS_DENIED: 'Access Denied',
@@ -69,8 +70,8 @@ export const MuteTexts = {
   UNMUTED: (name: string) => `${name} can comment again.`,
 } as const;
 
-export const USER_STATUSES = ['ACTIVE', 'PENDING', 'INACTIVE', 'BANNED'] as const;
-export type UserStatus = (typeof USER_STATUSES)[number];
+export type { UserStatus };
+export const USER_STATUSES: readonly UserStatus[] = ['ACTIVE', 'PENDING', 'INACTIVE', 'BANNED'];
 
 export const STATUS_LABELS: Record<UserStatus, string> = { ACTIVE: 'Active', PENDING: 'Pending', INACTIVE: 'Inactive', BANNED: 'Banned' };
 

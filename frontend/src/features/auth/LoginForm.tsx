@@ -6,7 +6,7 @@ import { LoginTexts, SIGN_IN_ERRORS, verifyEmailPath } from './texts';
 import { errorText } from '../../lib/texts/error-text';
 import { rememberLogin } from '../../lib/session-browser';
 import { Alert, PasswordField, Spinner, TextField, useHydrated } from '../../components/islands/form-controls';
-import { charCount } from '../../lib/text-length';
+import { charCount } from '../../../../shared/text';
 
 interface Props {
   /** Where to go after signing in (already checked to be a path on this site). */

@@ -8,7 +8,7 @@ import { SPECIAL_CHARACTERS } from './password-rules';
 import { readResend, recordResend, resendLabel, secondsLeft } from './resend-countdown';
 import { Alert, PasswordField, Spinner, StrengthMeter, TextField, useHydrated } from '../../components/islands/form-controls';
 import { useKeepTyped } from '../../components/islands/keep-typed';
-import { charCount } from '../../lib/text-length';
+import { charCount } from '../../../../shared/text';
 
 type Step = 'form' | 'verify' | 'success';
 const FIELDS = ['fullName', 'email', 'password', 'confirmPassword'] as const;

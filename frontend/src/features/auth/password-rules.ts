@@ -3,7 +3,7 @@
  * The special characters are the server's set (backend/src/auth/dto/field.rules.ts).
  */
 import { PasswordTexts } from './texts';
-import { charCount } from '../../lib/text-length';
+import { charCount } from '../../../../shared/text';
 
 export const SPECIAL_CHARACTERS = /[!@#$%^&*(),.?":{}|<>_\-+=[\]\\/;'`~]/;
 

@@ -9,19 +9,20 @@ import { ApiError } from '../../lib/api/errors';
 import type { components } from '../../generated/api-schema';
 import { load, recordLoadFailureStatus, type Loaded } from '../../lib/settle';
 import { DraftsTexts } from './texts';
-import { siteDateFormat } from '../../lib/dates';
+import { formatShortDate } from '../../lib/dates';
+import type { Post, PostListItem, PostReview, PostStatus, Tag } from '../../lib/api/schema';
 
 type Schemas = components['schemas'];
-export type PostStatus = Schemas['PostStatus'];
+export type { PostStatus };
 /** A row of the author's list (no body). */
-export type MyPost = Schemas['PostListItemDto'];
+export type MyPost = PostListItem;
 /** A whole post (GET /blog/posts/{id}): the editor and the preview. */
-export type AuthorPost = Schemas['PostResponseDto'];
-export type AuthorTag = Schemas['TagResponseDto'];
+export type AuthorPost = Post;
+export type AuthorTag = Tag;
 export type AuthorStats = Schemas['AuthorDashboardStatsDto'];
 export type AuthorActivity = AuthorStats['recentActivities'][number];
 /** One review of a post (GET /blog/post-reviews/{id}/history). */
-export type PostReview = Schemas['PostReviewResponseDto'];
+export type { PostReview };
 /** The latest rejection of a REJECTED post, on its list row. */
 export type PostRejection = Schemas['PostRejectionDto'];
 
@@ -155,7 +156,6 @@ export function draftInsight(post: MyPost): DraftInsight {
 }
 
 const HOUR_MS = 3_600_000;
-const EN_DATE = siteDateFormat('en-US', { year: 'numeric', month: 'short', day: 'numeric' });
 
 /** 'N hours ago' under 24 h, 'N days ago' under 168 h, else the date (spec 001 §2 drafts). */
 export function lastModified(value: string, now = Date.now()): string {
@@ -165,7 +165,7 @@ export function lastModified(value: string, now = Date.now()): string {
   if (hours < 1) return DraftsTexts.LESS_THAN_HOUR;
   if (hours < 24) return DraftsTexts.hoursAgo(Math.floor(hours));
   if (hours < 168) return DraftsTexts.daysAgo(Math.floor(hours / 24));
-  return EN_DATE.format(date);
+  return formatShortDate(date);
 }
 
 /**

@@ -10,7 +10,7 @@ import { useId, useState, type FormEvent } from 'react';
 import { AdminDialog } from '../../components/islands/AdminDialog';
 import { Alert, DialogActions } from '../../components/islands/form-controls';
 import { errorText } from '../../lib/texts/error-text';
-import { charCount, trimInvisible } from '../../lib/text-length';
+import { charCount, trimInvisible } from '../../../../shared/text';
 import { reportComment, type CommentNode } from './comment-api';
 import { commentErrors, CommentsTexts, HIDE_REASON_MAX, REPORT_DETAILS_MAX, REPORT_REASONS, reportProblem, type ReportReason } from './texts';
 

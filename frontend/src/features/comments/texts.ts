@@ -5,8 +5,8 @@
  * comment. Please try again.').
  */
 import type { ErrorTexts } from '../../lib/texts/error-text';
-import { siteDateFormat } from '../../lib/dates';
-import { charCount, trimInvisible } from '../../lib/text-length';
+import { formatShortDateTime, formatViDateTime, relativeTime as relativeTimeIn } from '../../lib/dates';
+import { charCount, trimInvisible } from '../../../../shared/text';
 
 export const CommentsTexts = {
   EMPTY: 'Comment content cannot be empty',
@@ -36,7 +36,6 @@ export const CommentsTexts = {
   SYSTEM_ERROR_MESSAGE: 'The comments could not be shown. Try again, or reload the page.',
   NO_COMMENTS: 'No comments yet. Be the first to share your thoughts.',
   LOADING: 'Loading comments...',
-  JUST_NOW: 'Just now',
   // Moderation (issue 19 §2; beyond the spec, in its tone).
   HIDDEN_MARKER: '[This comment has been hidden by a moderator]',
   AWAITING_MODERATION: 'Awaiting moderation',
@@ -72,9 +71,8 @@ export function mutedNotice(until: string | null, reason: string): string {
   // The API's 403 words (CommentsMessages.MUTED_UNTIL / MUTED_FOREVER), the time as it writes it.
   const date = until ? new Date(until) : undefined;
   const why = reason ? ` Reason: ${reason}` : '';
-  return date && !Number.isNaN(date.getTime()) ? `You cannot comment until ${MUTE_END.format(date)}.${why}` : `You can no longer comment on this site.${why}`;
+  return date && !Number.isNaN(date.getTime()) ? `You cannot comment until ${formatShortDateTime(date)}.${why}` : `You can no longer comment on this site.${why}`;
 }
-const MUTE_END = siteDateFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric', hour: 'numeric', minute: '2-digit' });
 
 /** The report's check before sending: a reason, and for Other a description of at most 500 characters. */
 export function reportProblem(reason: ReportReason | undefined, details: string): string | undefined {
@@ -125,32 +123,13 @@ export const commentErrors = (actionFailed: string): ErrorTexts => ({
   serverMessage: [400, 403, 404, 409, 429],
 });
 
-const MINUTE = 60_000;
-const HOUR = 60 * MINUTE;
-const DAY = 24 * HOUR;
-const DATE = siteDateFormat('vi-VN', { day: '2-digit', month: '2-digit', year: 'numeric' });
-
-const DATE_TIME = siteDateFormat('vi-VN', { hour: '2-digit', minute: '2-digit', day: '2-digit', month: '2-digit', year: 'numeric' });
-
 /** A comment's time in full, in the site zone and naming it ('15:04 22/11/2026 GMT+7'): the server's text and the tooltip. */
 export function commentDateTime(value: string | null | undefined): string {
-  const date = value ? new Date(value) : undefined;
-  return date && !Number.isNaN(date.getTime()) ? DATE_TIME.format(date) : 'Unknown';
+  return formatViDateTime(value) || 'Unknown';
 }
 
 /**
- * Relative time of a comment (spec 001 §2, spec 000 §9): 'Just now' under 1 minute, then
- * minutes, hours under 24, days under 7, else the date (Vietnamese, as on the public pages).
- * It depends on the clock, so only the hydrated section shows it (see CommentSection's useNow).
+ * Relative time of a comment (spec 001 §2, spec 000 §9): after a week the date, Vietnamese as on
+ * the public pages. It depends on the clock, so only the hydrated section shows it (see CommentSection's useNow).
  */
-export function relativeTime(value: string | null | undefined, now = Date.now()): string {
-  const time = value ? new Date(value).getTime() : Number.NaN;
-  if (Number.isNaN(time)) return 'Unknown';
-  const elapsed = Math.max(0, now - time);
-  if (elapsed < MINUTE) return CommentsTexts.JUST_NOW;
-  const unit = (count: number, name: string) => `${count} ${name}${count === 1 ? '' : 's'} ago`;
-  if (elapsed < HOUR) return unit(Math.floor(elapsed / MINUTE), 'minute');
-  if (elapsed < DAY) return unit(Math.floor(elapsed / HOUR), 'hour');
-  if (elapsed < 7 * DAY) return unit(Math.floor(elapsed / DAY), 'day');
-  return DATE.format(new Date(time));
-}
+export const relativeTime = (value: string | null | undefined, now = Date.now()): string => relativeTimeIn(value, 'viDate', now);

@@ -11,8 +11,8 @@ import DiffView, { wordDiff } from './DiffView';
 import { WordDiffLegend } from '../../components/WordDiff';
 import { formFromPost, type EditorForm, type PostResponse } from './editor-form';
 import { PublishingTexts as T } from './texts';
-import { formatDateTime } from '../../lib/session';
 import { Spinner } from '../../components/islands/form-controls';
+import { formatDateTime } from '../../lib/dates';
 
 interface Props {
   /** The post as saved now (theirs); undefined: no conflict. */

@@ -14,8 +14,8 @@ import { compareRevision, getRevision, listRevisions, restoreRevision, type Revi
 import { editorErrors, PublishingTexts as T } from './texts';
 import type { PostResponse } from './editor-form';
 import { errorText } from '../../lib/texts/error-text';
-import { formatDateTime } from '../../lib/session';
 import { Alert, Spinner } from '../../components/islands/form-controls';
+import { formatDateTime } from '../../lib/dates';
 
 interface Props {
   open: boolean;

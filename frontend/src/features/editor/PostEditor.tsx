@@ -25,8 +25,8 @@
  */
 import { useEffect, useId, useRef, useState } from 'react';
 import { ApiError } from '../../lib/api/errors';
-import { siteDateFormat, siteWallTimeToDate, siteZoneName } from '../../lib/dates';
-import { slugAfterTitleChange } from '../../lib/slug';
+import { formatTime, siteWallTimeToDate, siteZoneName } from '../../lib/dates';
+import { slugAfterTitleChange } from '../../../../shared/slug';
 import { EditorTexts, editorErrors, PublishingTexts, saveFailure } from './texts';
 import { errorText } from '../../lib/texts/error-text';
 import { setFlash } from '../author';
@@ -116,14 +116,12 @@ const dialogOpen = () => document.querySelector('dialog[open]') !== null;
 
 type SaveState = { kind: 'idle' } | { kind: 'saving' } | { kind: 'saved'; at: Date } | { kind: 'retrying' } | { kind: 'failed' };
 
-const SAVED_TIME = siteDateFormat('en-US', { hour: 'numeric', minute: '2-digit' });
-
 function saveStateText(state: SaveState): string {
   switch (state.kind) {
     case 'saving':
       return PublishingTexts.SAVING;
     case 'saved':
-      return PublishingTexts.savedAt(SAVED_TIME.format(state.at));
+      return PublishingTexts.savedAt(formatTime(state.at));
     case 'retrying':
       return PublishingTexts.RETRYING;
     case 'failed':

@@ -3,8 +3,8 @@
  * created and last updated (en-US, the back-office's dates), its status and, when the page has
  * one, a link to the reader-style preview of the saved post.
  */
-import { formatDateTime } from '../../lib/session';
 import { STATUS_LABELS, type PostResponse } from './editor-form';
+import { formatDateTime } from '../../lib/dates';
 
 const COUNT = new Intl.NumberFormat('en-US');
 const formatCount = (value: number | undefined) => COUNT.format(value ?? 0);

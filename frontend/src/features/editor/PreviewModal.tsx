@@ -6,7 +6,6 @@
  * Close Preview.
  */
 import { useEffect, useState } from 'react';
-import { formatDate } from '../../lib/session';
 import { EditorTexts } from './texts';
 import { Alert, Spinner, useHydrated } from '../../components/islands/form-controls';
 import { Modal } from './Dialog';
@@ -14,6 +13,7 @@ import { fetchOwnName } from './editor-api';
 import type { PostResponse, SelectedTag } from './editor-form';
 import { usePreview } from './use-preview';
 import '../../styles/post-prose.css';
+import { formatDate } from '../../lib/dates';
 
 interface Props {
   open: boolean;

@@ -5,11 +5,12 @@
  */
 import type { components } from '../../generated/api-schema';
 import { EditorTexts } from './texts';
-import { SLUG_PATTERN } from '../../lib/slug';
+import { SLUG_PATTERN } from '../../../../shared/slug';
+import type { Post, PostStatus, Tag } from '../../lib/api/schema';
 
-export type PostResponse = components['schemas']['PostResponseDto'];
-export type TagResponse = components['schemas']['TagResponseDto'];
-export type PostStatus = components['schemas']['PostStatus'];
+export type PostResponse = Post;
+export type TagResponse = Tag;
+export type { PostStatus };
 type TagRef = components['schemas']['TagRefDto'];
 type SavePayload = components['schemas']['PostSaveDto'];
 

@@ -29,9 +29,6 @@ export const NotificationTexts = {
   MARK_FAILED: 'Could not mark the notification as read. Please try again.',
   MARK_ALL_FAILED: 'Could not mark all notifications as read. Please try again.',
   REASON: 'Reason:',
-  SOMEONE: 'Someone',
-  A_MODERATOR: 'A moderator',
-  A_POST: 'a post',
   /** The bell's accessible name, with the count ('Notifications, 3 unread'). */
   bell: (count: number) => (count > 0 ? `Notifications, ${count} unread` : 'Notifications, none unread'),
   /** The list's count line. */

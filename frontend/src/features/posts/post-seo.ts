@@ -5,10 +5,10 @@
  * noindex, the social image (socialImage, else the thumbnail's social variant) and the JSON-LD
  * Article (headline, description, image, mainEntityOfPage = the canonical URL).
  */
-import type { components } from '../../generated/api-schema';
-import { socialImageOfThumbnail } from './thumbnail-srcset';
+import { socialImageOfThumbnail } from '../../../../shared/thumbnail-srcset';
+import type { Post } from '../../lib/api/schema';
 
-type PublicPost = Omit<components['schemas']['PostResponseDto'], 'authorEmail'>;
+type PublicPost = Omit<Post, 'authorEmail'>;
 
 export interface PostHead {
   /** The whole <title> when the author set one; else undefined (the layout adds the site's name to the post title). */

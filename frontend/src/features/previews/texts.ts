@@ -2,12 +2,10 @@
  * Texts of shareable previews (issue 20 §4): the banner of /preview/{token} and the links panel
  * of the edit pages. The page's 404 text is the API's own ('This preview link is invalid or has expired.').
  */
-import { siteDateFormat } from '../../lib/dates';
-
-const EXPIRY = siteDateFormat('en-US', { day: 'numeric', month: 'short', year: 'numeric', hour: 'numeric', minute: '2-digit' });
+import { formatShortDateTime } from '../../lib/dates';
 
 /** 'Nov 22, 2026, 3:04 PM GMT+7': a link's expiry in the site zone. */
-export const formatExpiry = (iso: string): string => EXPIRY.format(new Date(iso));
+export const formatExpiry = (iso: string): string => formatShortDateTime(iso);
 
 export const PreviewsTexts = {
   PAGE_TITLE: 'Preview',

@@ -1,62 +1,18 @@
-import { useRef, useState, type MouseEvent } from 'react';
+import LoadMore, { type LoadMoreProps } from '../../components/islands/LoadMore';
 import { MyCommentsTexts } from './texts';
 
-interface Props {
-  /** The same page with more comments (?comments=N): a plain link that works without JavaScript. */
-  href: string;
-  /** id of the list whose items are replaced by the longer list. */
-  listId: string;
-}
+/** 'Load More Comments' (spec 000 §2, the comment list's non-paginated mode): the longer list replaces the shown one. */
+const COMMENT_LIST: Omit<LoadMoreProps, 'href' | 'containerId'> = {
+  itemAttribute: 'data-comment-item',
+  linkAttribute: 'data-load-more-comments',
+  mode: 'replace',
+  texts: { idle: MyCommentsTexts.LOAD_MORE, loading: MyCommentsTexts.LOADING_MORE, failed: MyCommentsTexts.LOAD_FAILED, loaded: (count) => `${count} more comments loaded` },
+  focusSelector: 'a',
+  className: 'mt-4 flex flex-col items-center gap-2',
+  linkClassName: 'btn-secondary',
+};
 
-/**
- * 'Load More Comments' (spec 000 §2, the comment list's non-paginated mode): without JavaScript
- * a link to the page with more comments. Hydrated, it fetches that page, puts its longer list in
- * place ('Loading more...' meanwhile), moves focus to the first new comment and points itself at
- * the next step, or disappears when no more remain.
- */
-export default function LoadMoreComments({ href, listId }: Props) {
-  const [next, setNext] = useState<string | undefined>(href);
-  const [loading, setLoading] = useState(false);
-  const [error, setError] = useState<string>();
-  const status = useRef<HTMLParagraphElement>(null);
-
-  async function loadMore(event: MouseEvent<HTMLAnchorElement>) {
-    const list = document.getElementById(listId);
-    if (!next || !list || event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return;
-    event.preventDefault();
-    setLoading(true);
-    setError(undefined);
-    try {
-      const response = await fetch(next, { headers: { Accept: 'text/html' } });
-      if (!response.ok) throw new Error(String(response.status));
-      const page = new DOMParser().parseFromString(await response.text(), 'text/html');
-      const items = [...page.querySelectorAll(`#${CSS.escape(listId)} [data-comment-item]`)];
-      const before = list.querySelectorAll('[data-comment-item]').length;
-      list.replaceChildren(...items.map((item) => document.importNode(item, true)));
-      const added = items.length - before;
-      setNext(page.querySelector('[data-load-more-comments]')?.getAttribute('href') ?? undefined);
-      if (status.current) status.current.textContent = `${Math.max(0, added)} more comments loaded`;
-      list.querySelectorAll('[data-comment-item]')[before]?.querySelector<HTMLElement>('a')?.focus();
-    } catch {
-      setError(MyCommentsTexts.LOAD_FAILED);
-    } finally {
-      setLoading(false);
-    }
-  }
-
-  return (
-    <div className="mt-4 flex flex-col items-center gap-2">
-      <p ref={status} className="sr-only" aria-live="polite" />
-      {error && (
-        <p role="alert" className="text-sm text-red-700 dark:text-red-300">
-          {error}
-        </p>
-      )}
-      {next && (
-        <a href={next} data-load-more-comments className="btn-secondary" onClick={loadMore} aria-busy={loading}>
-          {loading ? MyCommentsTexts.LOADING_MORE : error ? 'Try Again' : MyCommentsTexts.LOAD_MORE}
-        </a>
-      )}
-    </div>
-  );
+/** `href`: the same page with more comments (?comments=N), a plain link without JavaScript; `listId`: the list it replaces. */
+export default function LoadMoreComments({ href, listId }: { href: string; listId: string }) {
+  return <LoadMore href={href} containerId={listId} {...COMMENT_LIST} />;
 }

@@ -1,29 +1,12 @@
 /**
  * The reader's own data (spec 000 §2, §3, §7): liked posts, own comments, the reader dashboard
  * and the signed-in home widgets, read through the visitor's session (`Astro.locals.api`), each
- * settled to Loaded for the page's error state; and the list controls those pages share (page,
- * size and sort from the query string, the 5-button pager window).
+ * settled to Loaded for the page's error state; and the list controls those pages share (size
+ * and sort from the query string).
  */
 import type { ApiClient } from '../../lib/api/client';
-import type { components, paths } from '../../generated/api-schema';
 import { load } from '../../lib/settle';
-import { siteDateFormat } from '../../lib/dates';
-
-// ---- the API's answers (spec 000 §3, generated from openapi.json) ------------------------
-
-type Schemas = components['schemas'];
-/** Like record: the liked post with the time it was liked (createdAt); userName is the post's author. */
-export type LikeRecord = Schemas['LikeRecordDto'];
-/** A comment with its post: the reader's own list and the recent comments. */
-export type UserComment = Schemas['CommentActivityDto'];
-export type RecentComment = Schemas['CommentActivityDto'];
-export type ReaderStats = Schemas['ReaderDashboardStatsDto'];
-export type QuickStats = Schemas['QuickStatsDto'];
-
-// ---- reads ----------------------------------------------------------------------------------
-
-/** The envelope `data` of a GET endpoint's 200 answer, from the OpenAPI types. */
-export type DataOf<P extends keyof paths> = paths[P] extends { get: { responses: { 200: { content: { 'application/json': { data: infer T } } } } } } ? T : never;
+import { withQuery } from '../../lib/paging';
 
 export type LikeSort = 'createdAt' | 'postTitle' | 'userName';
 export type SortDirection = 'asc' | 'desc';
@@ -57,65 +40,13 @@ export function choiceFromQuery<T extends string>(url: URL, name: string, option
   return value && options.includes(value) ? value : options[0];
 }
 
-/** The page's address with some query values replaced (undefined removes; `page` ≤ 1 drops it: lib/paging's first page). */
-export function withQuery(url: URL, values: Record<string, string | number | undefined>): string {
-  const next = new URL(url);
-  for (const [name, value] of Object.entries(values)) {
-    if (value === undefined || (name === 'page' && Number(value) <= 1)) next.searchParams.delete(name);
-    else next.searchParams.set(name, String(value));
-  }
-  const search = next.searchParams.toString();
-  return `${next.pathname}${search ? `?${search}` : ''}`;
-}
-
-/** The 5 page numbers (0-based) around the current one, kept inside 0..totalPages-1. */
-export function pageWindow(current: number, totalPages: number, width = 5): number[] {
-  if (totalPages <= 0) return [];
-  const start = Math.max(0, Math.min(current - Math.floor(width / 2), totalPages - width));
-  const end = Math.min(totalPages, start + width);
-  return Array.from({ length: end - start }, (_, index) => start + index);
-}
-
 // ---- formatting -----------------------------------------------------------------------------
 
-const VI_DATE = siteDateFormat('vi-VN', { day: '2-digit', month: '2-digit', year: 'numeric' });
-const VI_DATE_TIME = siteDateFormat('vi-VN', {
-  hour: '2-digit',
-  minute: '2-digit',
-  day: '2-digit',
-  month: '2-digit',
-  year: 'numeric',
-});
 const VI_ONE_DECIMAL = new Intl.NumberFormat('vi-VN', { minimumFractionDigits: 1, maximumFractionDigits: 1 });
-const EN_DATE = siteDateFormat('en-US', { year: 'numeric', month: 'short', day: 'numeric' });
-
-function toDate(value: string | null | undefined): Date | undefined {
-  if (!value) return undefined;
-  const date = new Date(value);
-  return Number.isNaN(date.getTime()) ? undefined : date;
-}
-
-/** '22/11/2026' (Vietnamese locale, Vietnam's time zone); '' when missing. */
-export function viDate(value: string | null | undefined): string {
-  const date = toDate(value);
-  return date ? VI_DATE.format(date) : '';
-}
-
-/** '15:04 22/11/2026 GMT+7' (the site zone, named); '' when missing. */
-export function viDateTime(value: string | null | undefined): string {
-  const date = toDate(value);
-  return date ? VI_DATE_TIME.format(date) : '';
-}
 
 /** Weekly averages with one decimal, the Vietnamese way ('1,5'). */
 export function oneDecimal(value: number | null | undefined): string {
   return VI_ONE_DECIMAL.format(Number.isFinite(value) ? (value as number) : 0);
-}
-
-/** 'Nov 22, 2026' — dates in the English lists (liked posts, my comments). */
-export function enDate(value: string | null | undefined): string {
-  const date = toDate(value);
-  return date ? EN_DATE.format(date) : '';
 }
 
 /** A comment preview: at most 100 characters, then '...' (spec 000 §9). */

@@ -6,10 +6,10 @@
  */
 import type { ApiClient } from '../../lib/api/client';
 import { load } from '../../lib/settle';
-import type { DataOf } from '../reader/reader';
-import { canonicalSearchQuery, SEARCH_PATH, type SearchPageParams } from '../../../../backend/src/frontend/search-page-address';
+import { canonicalSearchQuery, SEARCH_PATH, type SearchPageParams } from '../../../../shared/search-page-address';
+import type { DataOf } from '../../lib/api/schema';
 
-export { searchPageParams, type SearchPageParams } from '../../../../backend/src/frontend/search-page-address';
+export { searchPageParams, type SearchPageParams } from '../../../../shared/search-page-address';
 
 /** Results a page. */
 export const SEARCH_PAGE_SIZE = 10;
@@ -37,9 +37,4 @@ export function readSearchPage(api: ApiClient, search: SearchPageParams, page: n
 export function searchHref(search: Partial<SearchPageParams>): string {
   const query = canonicalSearchQuery({ q: '', tag: '', author: '', from: '', to: '', page: '', ...search });
   return query ? `${SEARCH_PATH}?${query}` : SEARCH_PATH;
-}
-
-/** The canonical address of a search as a URL (what the pager writes its page links from). */
-export function searchUrl(search: SearchPageParams, origin: string): URL {
-  return new URL(searchHref(search), origin);
 }

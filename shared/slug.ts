@@ -1,9 +1,7 @@
 /**
- * Slugs on the frontend (spec 001 §5 'Slug derivation'), the one copy the post editor, the tag
- * editor and the public pages use. The same steps as the server's `slugify`
- * (backend/src/common/validation/slug.ts; tests/editor-helpers.spec.ts compares the two):
- * lower-case, accents removed (NFD + combining marks dropped, Vietnamese đ/Đ → d), only a-z, 0-9
- * and hyphens, spaces and underscores become hyphens, repeated hyphens collapsed, edge hyphens
+ * Slugs (spec 001 §5 'Slug derivation'), the one copy the API's checks and the pages' editors
+ * use: lower-case, accents removed (NFD + combining marks dropped, Vietnamese đ/Đ → d), only a-z,
+ * 0-9 and hyphens, spaces and underscores become hyphens, repeated hyphens collapsed, edge hyphens
  * trimmed; cut to the length limit without a trailing hyphen.
  */
 
@@ -12,8 +10,12 @@ export const SLUG_MAX_LENGTH = 200;
 /** Tag slugs: 2-100 characters (spec 001 §5 Tag). */
 export const TAG_SLUG_MAX_LENGTH = 100;
 
-/** A whole slug as the server accepts it: lowercase letters and digits, single hyphens between them. */
-export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+/** The body of a slug: lowercase letters, digits and single hyphens between them, for building larger patterns. */
+export const SLUG_BODY = '[a-z0-9]+(?:-[a-z0-9]+)*';
+/** A whole slug (posts, tags). */
+export const SLUG_PATTERN = new RegExp(`^${SLUG_BODY}$`);
+/** What the spec's check accepts: only lowercase letters, digits and hyphens. */
+export const SLUG_CHARS = /^[a-z0-9-]+$/;
 
 export function slugify(text: string, maxLength = SLUG_MAX_LENGTH): string {
   const slug = text

@@ -1,4 +1,4 @@
-import type { PageGateway } from '../gateway/gateway.types';
+import type { PageGateway } from './gateway.types';
 
 /**
  * What the server hands every Astro page as `Astro.locals` (frontend/src/env.d.ts extends this

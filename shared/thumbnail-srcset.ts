@@ -5,8 +5,8 @@
  * the layout from shifting, follow from the URL alone. Any other URL (an external image, an older
  * thumbnail) gets just `src`.
  *
- * Keep in step with backend/src/images/image-rules.ts (backend/test/images.e2e-spec.ts checks that
- * this function's srcset names exactly the files an upload wrote).
+ * The API writes exactly THUMBNAIL_VARIANT_WIDTHS (backend/src/images/image-rules.ts uses this
+ * file; backend/test/images.e2e-spec.ts checks that the srcset names exactly the files an upload wrote).
  */
 
 export const THUMBNAIL_VARIANT_WIDTHS = [400, 800, 1600] as const;

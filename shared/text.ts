@@ -1,6 +1,6 @@
 /**
- * How the API measures and cleans what people type. The frontend's twin is
- * frontend/src/lib/text-length.ts: both count code points and trim the same characters.
+ * How the API and the pages measure and clean what people type (one copy for both: a counter or
+ * a client-side check never disagrees with the server).
  */
 
 /**
@@ -13,22 +13,19 @@ const INVISIBLE_CLASS = '\\u00AD\\u034F\\u061C\\u115F\\u1160\\u17B4\\u17B5\\u180
 const INVISIBLE = new RegExp(`[${INVISIBLE_CLASS}]`, 'u');
 const EDGES = new RegExp(`^[\\s${INVISIBLE_CLASS}]+|[\\s${INVISIBLE_CLASS}]+$`, 'gu');
 
-/** Characters as a person counts them and PostgreSQL's varchar(n) limits them: code points. */
+/** Characters as a person counts them and PostgreSQL's varchar(n) limits them: code points (an emoji is one). */
 export function charCount(text: string): number {
   let count = 0;
-  for (let i = 0; i < text.length; i++) {
-    const unit = text.charCodeAt(i);
-    // A high surrogate followed by a low one is one character.
-    if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < text.length) {
-      const next = text.charCodeAt(i + 1);
-      if (next >= 0xdc00 && next <= 0xdfff) i++;
-    }
-    count++;
-  }
+  for (const _character of text) count++;
   return count;
 }
 
-/** Whitespace and invisible characters off both ends. */
+/** The first `max` characters (code points, never half an emoji): an input's cap where maxLength would count UTF-16 units. */
+export function limitChars(text: string, max: number): string {
+  return charCount(text) > max ? Array.from(text).slice(0, max).join('') : text;
+}
+
+/** Whitespace and invisible characters off both ends (a comment of zero-width spaces is empty). */
 export function trimInvisible(text: string): string {
   return text.replace(EDGES, '');
 }

@@ -1,5 +1,5 @@
 /**
- * The one reading of a `/search` address, shared by the page (frontend/src/pages/search.astro
+ * The one reading of a `/search` address, shared by the page (frontend/src/features/search
  * imports this file) and the anonymous page cache (page-cache-policy.ts `pageCacheKey`): the page
  * searches for and shows exactly what the cache key holds, so every address with the same key
  * renders the same page and may share one cached copy. No imports: the frontend bundles it.

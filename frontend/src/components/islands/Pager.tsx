@@ -1,20 +1,15 @@
 /**
- * The back-office pager (spec 001 §2, §5, §9): Previous/Next (and, optionally, First/Last), a
- * window of 5 page links around the current page and, above 10 pages, a go-to-page box that
- * takes a page between 1 and the total. Every control is a real link or a GET form, so the
- * pager works rendered on the server without JavaScript; inside an island `onNavigate` takes
- * the clicks over (no page load) and the jump box says when the number is out of range.
+ * The one pager of every paged list (spec 000 §2, §9; spec 001 §2, §5, §9): Previous/Next (and,
+ * optionally, First/Last), a window of 5 page links around the current page and, above 10 pages,
+ * a go-to-page box that takes a page between 1 and the total. Every control is a real link or a
+ * GET form, so the pager works rendered on the server without JavaScript (the reader's lists,
+ * search and My Posts use it so, from .astro pages); inside an island `onNavigate` takes the
+ * clicks over (no page load) and the jump box says when the number is out of range. Addresses
+ * follow lib/paging (1-based ?page=, none on the first page).
  */
 import { useId, useState, type FormEvent, type MouseEvent } from 'react';
+import { pageHref, pageWindow, PAGE_PARAM } from '../../lib/paging';
 import { useKeepTyped } from './keep-typed';
-
-/** The 5 page numbers (0-based) around the current one, kept inside 0..totalPages-1. */
-export function pagerWindow(current: number, totalPages: number, width = 5): number[] {
-  if (totalPages <= 0) return [];
-  const start = Math.max(0, Math.min(current - Math.floor(width / 2), totalPages - width));
-  const end = Math.min(totalPages, start + width);
-  return Array.from({ length: end - start }, (_, index) => start + index);
-}
 
 /** The go-to-page box's check (spec 001 §5): a whole number from 1 to the total. */
 export function jumpProblem(value: string, totalPages: number): string | undefined {
@@ -25,21 +20,33 @@ export function jumpProblem(value: string, totalPages: number): string | undefin
 
 export const JUMP_BOX_ABOVE = 10;
 
-interface AdminPagerProps {
-  /** The current page, 0-based. */
-  page: number;
-  totalPages: number;
-  /** The list's name ('Posts'): the navigation is labelled '<label> pages'. */
-  label: string;
+interface PagerLinks {
   /** The address of a page (0-based), for the links. */
   hrefFor: (page: number) => string;
   /** Where the jump box's GET form goes, and the query values it keeps (the page field is its own). */
   action: string;
   keep?: Record<string, string>;
+}
+
+type PagerProps = (PagerLinks | { /** The list's address (path and query): the links keep its other query values. */ address: string }) & {
+  /** The current page, 0-based. */
+  page: number;
+  totalPages: number;
+  /** The list's name ('Posts'): the navigation is labelled '<label> pages'. */
+  label: string;
   /** First and Last buttons beside Previous and Next. */
   firstLast?: boolean;
   /** Inside an island: called instead of following a link. */
   onNavigate?: (page: number) => void;
+  /** The space above the pager (the reader's pages leave more). */
+  spacing?: 'mt-6' | 'mt-8';
+};
+
+/** The links, the jump box's action and the query values it keeps, from a list's address. */
+function linksOf(address: string): PagerLinks {
+  const url = new URL(address, 'http://inkwell.invalid');
+  const keep = Object.fromEntries([...url.searchParams.entries()].filter(([name]) => name !== PAGE_PARAM));
+  return { hrefFor: (target) => pageHref(address, target), action: url.pathname, keep };
 }
 
 const LINK = 'inline-flex h-9 min-w-9 items-center justify-center rounded-lg border px-3 text-sm font-medium';
@@ -47,7 +54,9 @@ const IDLE = 'border-slate-300 bg-white text-slate-800 hover:bg-slate-50 dark:bo
 const OFF = 'cursor-not-allowed border-slate-200 text-slate-500 dark:border-slate-800 dark:text-slate-400';
 const CURRENT = 'border-brand-600 bg-brand-600 text-white hover:bg-brand-700';
 
-export default function AdminPager({ page, totalPages, label, hrefFor, action, keep = {}, firstLast = false, onNavigate }: AdminPagerProps) {
+export default function Pager(props: PagerProps) {
+  const { page, totalPages, label, firstLast = false, onNavigate, spacing = 'mt-6' } = props;
+  const { hrefFor, action, keep = {} } = 'address' in props ? linksOf(props.address) : props;
   const jumpId = useId();
   const [jump, setJump] = useState('');
   const keepTyped = useKeepTyped();
@@ -89,14 +98,14 @@ export default function AdminPager({ page, totalPages, label, hrefFor, action, k
   }
 
   return (
-    <nav aria-label={`${label} pages`} className="mt-6 flex flex-wrap items-center justify-between gap-4">
+    <nav aria-label={`${label} pages`} className={`${spacing} flex flex-wrap items-center justify-between gap-4`}>
       <p className="text-sm text-slate-600 dark:text-slate-400">
         Page {page + 1} of {totalPages}
       </p>
       <ul className="flex flex-wrap items-center gap-2">
         {firstLast && step(0, 'First', page > 0)}
         {step(page - 1, 'Previous', page > 0, 'prev')}
-        {pagerWindow(page, totalPages).map((target) => (
+        {pageWindow(page, totalPages).map((target) => (
           <li key={target}>
             <a
               href={hrefFor(target)}
