@@ -17,6 +17,7 @@ import { ConfigModule } from './config/config.module';
 import { AppConfig } from './config/env';
 import { dataSourceOptions } from './database/data-source';
 import { AdminModule } from './admin/admin.module';
+import { AuditModule } from './audit/audit.module';
 import { AuthModule } from './auth/auth.module';
 import { CommentsModule } from './comments/comments.module';
 import { DashboardsModule } from './dashboards/dashboards.module';
@@ -89,6 +90,8 @@ export class AppModule {
         throttlerModule(config),
         ContentEventsModule,
         EventsModule,
+        // The audit log's event subscribers are registered whichever feature modules import it.
+        AuditModule,
         JobsModule,
         ImagesModule,
         ClockModule,

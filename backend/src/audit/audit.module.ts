@@ -2,11 +2,13 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuditService } from './audit.service';
 import { AuditEntry } from './entities/audit-entry.entity';
+import { TagAuditSubscriber } from './tag-audit.subscriber';
+import { UserAuditSubscriber } from './user-audit.subscriber';
 
-/** The audit log (no routes of its own: the admin area and the dashboards read it). */
+/** The audit log (no routes of its own: the admin area and the dashboards read it; the subscribers write it from the domain events). */
 @Module({
   imports: [TypeOrmModule.forFeature([AuditEntry])],
-  providers: [AuditService],
+  providers: [AuditService, UserAuditSubscriber, TagAuditSubscriber],
   exports: [AuditService],
 })
 export class AuditModule {}

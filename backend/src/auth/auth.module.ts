@@ -20,6 +20,7 @@ import { JwtStrategy } from './guards/jwt.strategy';
 import { PasswordController } from './password.controller';
 import { PasswordHasher } from './password-hasher';
 import { SessionsService } from './sessions.service';
+import { UserSessionsSubscriber } from './user-sessions.subscriber';
 
 @Module({
   imports: [
@@ -38,7 +39,7 @@ import { SessionsService } from './sessions.service';
     }),
   ],
   controllers: [AuthController, PasswordController],
-  providers: [JwtStrategy, JwtAuthGuard, SessionsService, { provide: AttemptCounter, useClass: DatabaseAttemptCounter }, AuthService, AdminSeedService, PasswordHasher],
+  providers: [JwtStrategy, JwtAuthGuard, SessionsService, { provide: AttemptCounter, useClass: DatabaseAttemptCounter }, AuthService, AdminSeedService, PasswordHasher, UserSessionsSubscriber],
   exports: [JwtModule, JwtAuthGuard, UsersModule, SessionsService, PasswordHasher],
 })
 export class AuthModule {}

@@ -3,7 +3,7 @@ import { EntityManager } from 'typeorm';
 import { CommentsMessages } from '../comments/comments.messages';
 import { siteTimeFormatter } from '../common/site-time';
 import { APP_CONFIG, type AppConfig } from '../config/env';
-import { activeMute, type ActiveMute } from './active-mute';
+import { activeMute, type ActiveMute } from '../users/active-mute';
 
 /** Links as the holding rules count them: an http(s) address or one starting with 'www.'. */
 const LINK = /\bhttps?:\/\/\S|\bwww\.\S/gi;

@@ -14,6 +14,7 @@ import { NotificationsService } from '../notifications/notifications.service';
 import { PostStatus } from '../posts/entities/post.entity';
 import { PostsService } from '../posts/posts.service';
 import { RoleName } from '../users/entities/role.entity';
+import { UserLifecycleService } from '../users/user-lifecycle.service';
 import { CommentPolicy } from './comment-policy';
 import { BulkAction, CommentBulkDto, CommentReportCreateDto, QueueFilter, QueueSort, UserMuteDto } from './dto/moderation-input.dto';
 import {
@@ -37,8 +38,8 @@ interface LockedComment {
 /**
  * Comment moderation (issue 19 §2): readers' reports, hiding (admins, and authors on their own
  * posts), restoring (which also approves a HELD comment), deleting and dismissing reports from
- * the queue, and muting users. Every write takes the locks in the comment writers' order (the
- * post's row, then the comment's; CommentsService), moves the post's comment_count and the
+ * the queue; muting users goes through the user lifecycle (UserLifecycleService). Every write
+ * takes the locks in the comment writers' order (the post's row, then the comment's; CommentsService), moves the post's comment_count and the
  * parent's reply_count when a comment enters or leaves VISIBLE, and writes its audit entry in the
  * same transaction; the caches showing the post drop before the answer.
  */
@@ -55,6 +56,7 @@ export class ModerationService {
     private readonly contentEvents: ContentEvents,
     private readonly policy: CommentPolicy,
     private readonly notifications: NotificationsService,
+    private readonly userLifecycle: UserLifecycleService,
   ) {}
 
   async report(id: number, dto: CommentReportCreateDto, user: AuthUser): Promise<CommentReportCreatedDto> {
@@ -207,44 +209,14 @@ export class ModerationService {
     return this.repository.queue(filter, sort, search || undefined, page, size);
   }
 
+  /** Muting is the user lifecycle's (it writes the mute, its event and its audit entry); the answer is the mute in force. */
   async mute(userId: number, dto: UserMuteDto, actor: AuthUser): Promise<UserMuteStatusDto> {
-    if (userId === actor.id) throw new ForbiddenException(ModerationMessages.MUTE_SELF);
-    const until = dto.until === null ? null : new Date(dto.until);
-    await this.dataSource.transaction(async (manager) => {
-      if (!(await this.repository.userExists(manager, userId))) throw new NotFoundException(ModerationMessages.USER_NOT_FOUND);
-      await this.repository.upsertMute(manager, userId, until, dto.reason, actor.id);
-      await this.audit.record(manager, {
-        type: AuditType.USER_MUTED,
-        actorId: actor.id,
-        targetType: 'user',
-        targetId: userId,
-        title: 'User muted',
-        description: `Commenting stopped ${until ? `until ${this.policy.siteTime(until)}` : 'for good'}: ${excerpt(dto.reason)}`,
-        link: AuditLinks.user(userId),
-        details: { until: until?.toISOString() ?? null, forever: until === null, reason: dto.reason },
-      });
-    });
+    await this.userLifecycle.mute(userId, { until: dto.until === null ? null : new Date(dto.until), reason: dto.reason }, actor);
     return this.muteStatus(userId);
   }
 
   async unmute(userId: number, actor: AuthUser): Promise<UserMuteStatusDto> {
-    await this.dataSource.transaction(async (manager) => {
-      if (!(await this.repository.userExists(manager, userId))) throw new NotFoundException(ModerationMessages.USER_NOT_FOUND);
-      // An expired mute is no mute: lifting it is 409 like lifting none (its row goes all the same).
-      const active = await this.policy.activeMute(manager, userId);
-      await this.repository.deleteMute(manager, userId);
-      if (!active) throw new ConflictException(ModerationMessages.NOT_MUTED);
-      await this.audit.record(manager, {
-        type: AuditType.USER_UNMUTED,
-        actorId: actor.id,
-        targetType: 'user',
-        targetId: userId,
-        title: 'User unmuted',
-        description: 'The user can comment again',
-        link: AuditLinks.user(userId),
-        details: { until: active.mutedUntil?.toISOString() ?? null, reason: active.reason },
-      });
-    });
+    await this.userLifecycle.unmute(userId, actor);
     return this.muteStatus(userId);
   }
 
