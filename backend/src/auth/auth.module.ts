@@ -2,7 +2,6 @@ import { Module } from '@nestjs/common';
 import { JwtModule } from '@nestjs/jwt';
 import { PassportModule } from '@nestjs/passport';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { AuditModule } from '../audit/audit.module';
 import { APP_CONFIG, AppConfig } from '../config/env';
 import { MailModule } from '../mail/mail.module';
 import { UsersModule } from '../users/users.module';
@@ -26,7 +25,6 @@ import { UserSessionsSubscriber } from './user-sessions.subscriber';
   imports: [
     UsersModule,
     MailModule,
-    AuditModule,
     PassportModule,
     TypeOrmModule.forFeature([RefreshSession, EmailVerificationCode, PasswordResetToken]),
     JwtModule.registerAsync({
