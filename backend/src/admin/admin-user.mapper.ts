@@ -4,7 +4,7 @@ import type { AuditEntryDto } from '../audit/dto/audit-entry-response.dto';
 import { activityTypeOfAudit } from '../dashboards/activity-type';
 import type { AdminRecentActivityDto, AdminBanStatusDto, AdminUserDto } from './dto/admin-user-response.dto';
 import type { AdminUserTotals } from './admin-users.repository';
-import type { UserBan } from './entities/user-ban.entity';
+import type { UserBan } from '../users/entities/user-ban.entity';
 
 /** Entity (with `userRoles` loaded) → AdminUser. Fields are picked one by one: no hash can slip through. */
 export function toAdminUser(user: User, totals: AdminUserTotals | undefined): AdminUserDto {

@@ -40,7 +40,7 @@ function orderBy(sortBy: AdminUserSortField, direction: SortDirection, reversed:
     .join(', ');
 }
 
-/** The user administration's SQL: filtered pages of ids, counts, per-user totals and the locks of the admin guards. */
+/** The user administration's SQL: filtered pages of ids, counts, per-user totals, and the row lock of a generated password. */
 /** What an admin user answer adds to the account: its counts and the mute in force (null: none). */
 export interface AdminUserTotals {
   totalPosts: number;
@@ -109,40 +109,9 @@ export class AdminUsersRepository {
     );
   }
 
-  /**
-   * The admin guards' mutex: every change that may take ADMIN away from an active account (role
-   * edits, status changes, bans) locks the ADMIN role's row first, so two such changes run one
-   * after the other and the second counts the admins the first left. FOR NO KEY UPDATE does not
-   * block the KEY SHARE locks of foreign-key checks (assigning roles elsewhere goes on).
-   */
-  async lockAdminChanges(manager: EntityManager): Promise<void> {
-    await manager.query(`SELECT id FROM roles WHERE name = $1 FOR NO KEY UPDATE`, [RoleName.ADMIN]);
-  }
-
   /** Locks the user's row for this transaction; false when there is no such user. */
   async lockUser(manager: EntityManager, id: number): Promise<boolean> {
     const rows = (await manager.query(`SELECT id FROM users WHERE id = $1 FOR NO KEY UPDATE`, [id])) as unknown[];
-    return rows.length > 0;
-  }
-
-  /** Verified ACTIVE accounts holding ADMIN, other than `exceptId`. */
-  async countActiveAdmins(manager: EntityManager, exceptId: number): Promise<number> {
-    const [row] = (await manager.query(
-      `SELECT count(*)::int AS total
-         FROM users u JOIN user_roles ur ON ur.user_id = u.id JOIN roles r ON r.id = ur.role_id
-        WHERE r.name = $1 AND u.status = $2 AND u.is_verified AND u.id <> $3`,
-      [RoleName.ADMIN, UserStatus.ACTIVE, exceptId],
-    )) as { total: number }[];
-    return row.total;
-  }
-
-  /** Whether this account holds ADMIN and is verified and ACTIVE (read inside the mutex). */
-  async isActiveAdmin(manager: EntityManager, id: number): Promise<boolean> {
-    const rows = (await manager.query(
-      `SELECT 1 FROM users u JOIN user_roles ur ON ur.user_id = u.id JOIN roles r ON r.id = ur.role_id
-        WHERE u.id = $1 AND r.name = $2 AND u.status = $3 AND u.is_verified`,
-      [id, RoleName.ADMIN, UserStatus.ACTIVE],
-    )) as unknown[];
     return rows.length > 0;
   }
 

@@ -1,6 +1,6 @@
-import { BadRequestException, ConflictException, ForbiddenException, Injectable, NotFoundException, OnModuleDestroy } from '@nestjs/common';
+import { ConflictException, Injectable, NotFoundException, OnModuleDestroy } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { DataSource, EntityManager, In, IsNull, Repository } from 'typeorm';
+import { DataSource, In, Repository } from 'typeorm';
 import { AuditEntryPageDto } from '../audit/dto/audit-entry-response.dto';
 import { AuditService } from '../audit/audit.service';
 import { AuditLinks, AuditType } from '../audit/audit.types';
@@ -15,14 +15,15 @@ import { MicroCache } from '../common/micro-cache';
 import { MailService } from '../mail/mail.service';
 import { Role } from '../users/entities/role.entity';
 import { RoleName } from '../auth/roles';
+import { UserBan } from '../users/entities/user-ban.entity';
 import { User, UserStatus } from '../users/entities/user.entity';
-import { UserRole } from '../users/entities/user-role.entity';
+import { UserLifecycleService } from '../users/user-lifecycle.service';
+import { UsersService } from '../users/users.service';
 import { AdminMessages } from './admin.messages';
 import { toAdminUser, toBanStatus } from './admin-user.mapper';
 import { AdminUserFilter, AdminUsersRepository } from './admin-users.repository';
 import { AdminUserBanDto, AdminUserCreateDto, AdminUserSortField, AdminUserUpdateDto } from './dto/admin-user-input.dto';
 import { AdminBanStatusDto, AdminGeneratedPasswordDto, AdminUserDto, AdminUserPageDto } from './dto/admin-user-response.dto';
-import { UserBan } from './entities/user-ban.entity';
 import { generatePassword } from './password-generator';
 
 export interface AdminUserListOptions {
@@ -31,14 +32,6 @@ export interface AdminUserListOptions {
   sortBy?: AdminUserSortField;
   sortDir?: SortDirection;
 }
-
-function fieldError(field: string, message: string): BadRequestException {
-  return new BadRequestException({ message, errors: { [field]: [message] } });
-}
-
-/** Whether the account can sign in as an administrator: holds ADMIN, verified and ACTIVE. */
-const isActiveAdmin = (roles: readonly RoleName[], status: UserStatus, verified: boolean): boolean =>
-  roles.includes(RoleName.ADMIN) && status === UserStatus.ACTIVE && verified;
 
 /** How long a filter's total is reused by the list's pages (dropped at once on user changes). */
 export const ADMIN_USER_TOTAL_TTL_MS = 5_000;
@@ -55,10 +48,9 @@ function filterKey(filter: AdminUserFilter): string {
 
 /**
  * User administration (spec 001 §7 "User administration"): lists, details, create, edit, bans,
- * generated passwords. Every change is written with its audit entry in one transaction; changes
- * that may take ADMIN away from an active account first take the admin mutex (see
- * AdminUsersRepository.lockAdminChanges), so the last active administrator survives concurrent
- * demotions and bans. Nobody bans, deactivates or demotes their own account.
+ * generated passwords. Accounts are created by UsersService.create and changed by the user
+ * lifecycle (its rules: nobody bans, deactivates or demotes their own account, the last active
+ * administrator stays); the audit log and the caches follow their events.
  */
 @Injectable()
 export class AdminUsersService implements OnModuleDestroy {
@@ -80,7 +72,9 @@ export class AdminUsersService implements OnModuleDestroy {
     private readonly mail: MailService,
     private readonly passwords: PasswordHasher,
     private readonly audit: AuditService,
-    private readonly contentEvents: ContentEvents,
+    private readonly usersService: UsersService,
+    private readonly lifecycle: UserLifecycleService,
+    contentEvents: ContentEvents,
   ) {
     this.stopListening = contentEvents.onChange((change: ContentChange) => {
       if (change.kind === USER_CHANGE_KIND || change.kind === 'resync') this.totals.clear();
@@ -133,111 +127,31 @@ export class AdminUsersService implements OnModuleDestroy {
   async create(dto: AdminUserCreateDto, actor: AuthUser): Promise<AdminUserDto> {
     if (await this.users.exists({ where: { email: dto.email } })) throw this.emailTaken();
     const passwordHash = await this.passwords.hash(dto.password);
-    const verified = dto.markEmailAsVerified === true;
     let id: number;
     try {
-      id = await this.dataSource.transaction(async (manager) => {
-        const user = await manager.save(
-          User,
-          manager.create(User, { fullName: dto.fullName, email: dto.email, passwordHash, status: dto.status, isVerified: verified, emailVerifiedAt: verified ? new Date() : null }),
-        );
-        const roles = await manager.find(Role, { where: { name: In(dto.roles) } });
-        await manager.insert(UserRole, roles.map((role) => ({ userId: user.id, roleId: role.id, assignedBy: actor.id })));
-        if (dto.status === UserStatus.BANNED) {
-          await manager.insert(UserBan, { userId: user.id, reason: AdminMessages.CREATED_BANNED_REASON, adminNote: null, bannedById: actor.id });
-        }
-        await this.audit.record(manager, {
-          type: AuditType.USER_CREATED,
-          actorId: actor.id,
-          targetType: 'user',
-          targetId: user.id,
-          title: 'User created',
-          description: `${actor.fullName} created the account of ${user.fullName}`,
-          link: AuditLinks.user(user.id),
-          details: { email: user.email, roles: dto.roles, status: dto.status, isVerified: verified },
-        });
-        return user.id;
-      });
+      const created = await this.usersService.create(
+        {
+          fullName: dto.fullName,
+          email: dto.email,
+          passwordHash,
+          status: dto.status,
+          verified: dto.markEmailAsVerified === true,
+          roles: dto.roles,
+          banReason: dto.status === UserStatus.BANNED ? AdminMessages.CREATED_BANNED_REASON : undefined,
+        },
+        { via: 'admin', actor },
+      );
+      id = created.userId;
     } catch (error) {
       if (isUniqueViolation(error)) throw this.emailTaken();
       throw error;
     }
-    await this.userChanged(id);
     return this.get(id);
   }
 
-  /**
-   * Partial edit of name, bio, roles, status and verification. BANNED is refused here (a ban
-   * needs a reason: POST .../ban), and a banned user's status changes only through unban.
-   * Losing access (status other than ACTIVE, or unverified) ends the user's sessions.
-   */
+  /** Partial edit of name, bio, roles, status and verification (the user lifecycle's rules). */
   async update(id: number, dto: AdminUserUpdateDto, actor: AuthUser): Promise<AdminUserDto> {
-    if (dto.status === UserStatus.BANNED) throw fieldError('status', AdminMessages.BAN_THROUGH_UPDATE);
-    const changed = await this.dataSource.transaction(async (manager) => {
-      const user = await this.lockForChange(manager, id);
-      const held = user.userRoles.map((userRole) => userRole.role.name);
-      const nextRoles = dto.roles ?? held;
-      const nextStatus = dto.status ?? user.status;
-      const nextVerified = dto.isVerified ?? user.isVerified;
-      if (dto.status !== undefined && dto.status !== user.status && user.status === UserStatus.BANNED) {
-        throw new ConflictException(AdminMessages.BANNED_STATUS_LOCKED);
-      }
-      if (id === actor.id) {
-        if (nextStatus !== UserStatus.ACTIVE || !nextVerified) throw new ConflictException(AdminMessages.SELF_DEACTIVATE);
-        if (held.includes(RoleName.ADMIN) && !nextRoles.includes(RoleName.ADMIN)) throw new ConflictException(AdminMessages.SELF_DEMOTE);
-      }
-      await this.assertAdminsRemain(manager, user, isActiveAdmin(nextRoles, nextStatus, nextVerified), actor);
-
-      const changes: Record<string, { from: unknown; to: unknown }> = {};
-      const values: Partial<User> = {};
-      if (dto.fullName !== undefined && dto.fullName !== user.fullName) {
-        values.fullName = dto.fullName;
-        changes.fullName = { from: user.fullName, to: dto.fullName };
-      }
-      if (dto.bio !== undefined && (dto.bio ?? null) !== user.bio) {
-        values.bio = dto.bio ?? null;
-        changes.bio = { from: user.bio, to: dto.bio ?? null };
-      }
-      if (nextStatus !== user.status) {
-        values.status = nextStatus;
-        changes.status = { from: user.status, to: nextStatus };
-      }
-      if (nextVerified !== user.isVerified) {
-        values.isVerified = nextVerified;
-        values.emailVerifiedAt = nextVerified ? new Date() : null;
-        changes.isVerified = { from: user.isVerified, to: nextVerified };
-      }
-      const removed = held.filter((role) => !nextRoles.includes(role));
-      const added = nextRoles.filter((role) => !held.includes(role));
-      if (removed.length || added.length) changes.roles = { from: held, to: nextRoles };
-      if (!Object.keys(changes).length) return false;
-
-      // updated_at moves for role changes too (the row is what the admin edited).
-      await manager.update(User, { id }, { ...values, updatedAt: new Date() });
-      if (removed.length) {
-        const roleIds = user.userRoles.filter((userRole) => removed.includes(userRole.role.name)).map((userRole) => userRole.roleId);
-        await manager.delete(UserRole, { userId: id, roleId: In(roleIds) });
-      }
-      if (added.length) {
-        const roles = await manager.find(Role, { where: { name: In(added) } });
-        await manager.insert(UserRole, roles.map((role) => ({ userId: id, roleId: role.id, assignedBy: actor.id })));
-      }
-      const hadAccess = user.status === UserStatus.ACTIVE && user.isVerified;
-      if (hadAccess && !(nextStatus === UserStatus.ACTIVE && nextVerified)) await this.sessions.revokeAllOfUser(id, undefined, manager);
-      await this.audit.record(manager, {
-        type: AuditType.USER_UPDATED,
-        actorId: actor.id,
-        targetType: 'user',
-        targetId: id,
-        title: 'User updated',
-        description: `${actor.fullName} updated ${values.fullName ?? user.fullName} (${Object.keys(changes).join(', ')})`,
-        link: AuditLinks.user(id),
-        details: { changes },
-      });
-      // The name and bio show beside the account's posts (cards, post pages, feed, authors).
-      return changes.fullName || changes.bio ? ('profile' as const) : ('other' as const);
-    });
-    if (changed) await this.userChanged(id, changed === 'profile');
+    await this.lifecycle.update(id, dto, actor);
     return this.get(id);
   }
 
@@ -271,57 +185,15 @@ export class AdminUsersService implements OnModuleDestroy {
     return { newPassword, emailed };
   }
 
-  /** BANNED with an open ban (reason, note, admin); the user's sessions end in the same transaction. */
+  /** BANNED with an open ban (reason, note, admin); the user's sessions end with it. */
   async ban(id: number, dto: AdminUserBanDto, actor: AuthUser): Promise<AdminUserDto> {
-    if (id === actor.id) throw new ConflictException(AdminMessages.SELF_BAN);
-    await this.dataSource.transaction(async (manager) => {
-      const user = await this.lockForChange(manager, id);
-      if (user.status === UserStatus.BANNED) throw new ConflictException(AdminMessages.ALREADY_BANNED);
-      await this.assertAdminsRemain(manager, user, false, actor);
-      await manager.update(User, { id }, { status: UserStatus.BANNED });
-      // A ban left open by hand (status changed in the database) is closed, not doubled.
-      await manager.update(UserBan, { userId: id, unbannedAt: IsNull() }, { unbannedAt: new Date() });
-      await manager.insert(UserBan, { userId: id, reason: dto.reason, adminNote: dto.adminNote ?? null, bannedById: actor.id });
-      await this.sessions.revokeAllOfUser(id, undefined, manager);
-      await this.audit.record(manager, {
-        type: AuditType.USER_BANNED,
-        actorId: actor.id,
-        targetType: 'user',
-        targetId: id,
-        title: 'User banned',
-        description: `${user.fullName} was banned by ${actor.fullName}: ${dto.reason}`,
-        link: AuditLinks.user(id),
-        details: { reason: dto.reason, adminNote: dto.adminNote ?? null, previousStatus: user.status },
-      });
-    });
-    await this.userChanged(id);
+    await this.lifecycle.ban(id, dto, actor);
     return this.get(id);
   }
 
   /** BANNED → ACTIVE; the open ban is closed (kept as history with the unban's reason and note). */
   async unban(id: number, dto: AdminUserBanDto, actor: AuthUser): Promise<AdminUserDto> {
-    await this.dataSource.transaction(async (manager) => {
-      if (!(await this.repository.lockUser(manager, id))) throw new NotFoundException(AdminMessages.USER_NOT_FOUND);
-      const user = await manager.findOneOrFail(User, { where: { id }, select: { id: true, fullName: true, status: true } });
-      if (user.status !== UserStatus.BANNED) throw new ConflictException(AdminMessages.NOT_BANNED);
-      await manager.update(User, { id }, { status: UserStatus.ACTIVE });
-      await manager.update(
-        UserBan,
-        { userId: id, unbannedAt: IsNull() },
-        { unbannedAt: new Date(), unbannedById: actor.id, unbanReason: dto.reason, unbanNote: dto.adminNote ?? null },
-      );
-      await this.audit.record(manager, {
-        type: AuditType.USER_UNBANNED,
-        actorId: actor.id,
-        targetType: 'user',
-        targetId: id,
-        title: 'User unbanned',
-        description: `${user.fullName} was unbanned by ${actor.fullName}: ${dto.reason}`,
-        link: AuditLinks.user(id),
-        details: { reason: dto.reason, adminNote: dto.adminNote ?? null },
-      });
-    });
-    await this.userChanged(id);
+    await this.lifecycle.unban(id, dto, actor);
     return this.get(id);
   }
 
@@ -373,35 +245,6 @@ export class AdminUsersService implements OnModuleDestroy {
       return reversed.reverse();
     }
     return this.repository.pageIds(filter, sortBy, direction, offset, size);
-  }
-
-  /**
-   * After a committed change, before the answer: every instance drops its held totals and what
-   * shows the account (`profileChanged`: its name or bio, which posts and lists show beside its
-   * posts; otherwise only the authors page, which lists active authors, can change).
-   */
-  private async userChanged(id: number, profileChanged = false): Promise<void> {
-    await this.contentEvents.changed({ kind: USER_CHANGE_KIND, userId: id, profileChanged });
-  }
-
-  /** Takes the admin mutex, then the user's row; answers the user with roles (404 when missing). */
-  private async lockForChange(manager: EntityManager, id: number): Promise<User> {
-    await this.repository.lockAdminChanges(manager);
-    if (!(await this.repository.lockUser(manager, id))) throw new NotFoundException(AdminMessages.USER_NOT_FOUND);
-    return manager.findOneOrFail(User, { where: { id }, relations: { userRoles: true } });
-  }
-
-  /**
-   * Inside the mutex: an active administrator who stops being one must leave another behind
-   * (409), and the caller must still be an active administrator (a concurrent change may have
-   * demoted them after their request was authorised: 403).
-   */
-  private async assertAdminsRemain(manager: EntityManager, user: User, staysActiveAdmin: boolean, actor: AuthUser): Promise<void> {
-    const held = user.userRoles.map((userRole) => userRole.role.name);
-    if (isActiveAdmin(held, user.status, user.isVerified) && !staysActiveAdmin && (await this.repository.countActiveAdmins(manager, user.id)) === 0) {
-      throw new ConflictException(AdminMessages.LAST_ADMIN);
-    }
-    if (!(await this.repository.isActiveAdmin(manager, actor.id))) throw new ForbiddenException(AdminMessages.FORBIDDEN);
   }
 
   /** AdminUsers in the order of `ids` (missing ids are skipped). */

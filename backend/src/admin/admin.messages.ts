@@ -1,10 +1,11 @@
 import { UserStatus } from '../users/entities/user.entity';
+import { UserLifecycleMessages } from '../users/user-lifecycle.messages';
 
 /** Texts of the user administration and the admin dashboard (spec 001 §5 Add user, §8), verbatim where the spec gives them. */
 export const AdminMessages = {
   // session and role (spec 001 §8 'Not logged in', '403 per action'; dashboards: spec 000 §8)
   AUTH_REQUIRED: 'Authentication required. Please log in to manage users.',
-  FORBIDDEN: 'You do not have permission to manage users.',
+  FORBIDDEN: UserLifecycleMessages.FORBIDDEN,
   DASHBOARD_AUTH_REQUIRED: 'Authentication required. Please log in to access admin dashboard.',
   DASHBOARD_FORBIDDEN: 'You do not have permission to access admin dashboard.',
 
@@ -28,26 +29,18 @@ export const AdminMessages = {
   // Edit
   BIO_MAX: 'Bio must be at most 500 characters',
   IS_VERIFIED_INVALID: 'isVerified must be true or false',
-  BAN_THROUGH_UPDATE: 'Use the ban action to ban a user: it needs a reason.',
-  BANNED_STATUS_LOCKED: 'This user is banned: use the unban action to change their status.',
 
   // Ban and unban
   REASON_REQUIRED: 'A reason is required',
   REASON_MAX: 'The reason must be at most 500 characters',
   ADMIN_NOTE_MAX: 'The admin note must be at most 1000 characters',
-  ALREADY_BANNED: 'This user is already banned.',
-  NOT_BANNED: 'This user is not banned.',
   CREATED_BANNED_REASON: 'Account created with status BANNED',
 
-  // Guards on one's own account and on the last administrator
-  SELF_BAN: 'You cannot ban your own account.',
+  // Guards on one's own account (the others are the user lifecycle's: UserLifecycleMessages)
   SELF_GENERATE_PASSWORD: 'You cannot generate a new password for your own account. Use Change Password on your account page.',
-  SELF_DEACTIVATE: 'You cannot deactivate your own account.',
-  SELF_DEMOTE: 'You cannot remove the ADMIN role from your own account.',
-  LAST_ADMIN: 'The last active administrator cannot lose the ADMIN role, be banned or be deactivated.',
 
   // Lookups (spec 001 §8 User admin)
-  USER_NOT_FOUND: 'User not found',
+  USER_NOT_FOUND: UserLifecycleMessages.USER_NOT_FOUND,
   INVALID_STATUS: `status must be one of ${Object.values(UserStatus).join(', ')}`,
   INVALID_ROLE: 'role must be one of USER, AUTHOR, ADMIN',
   INVALID_FLAG: 'The verified flag must be true or false',

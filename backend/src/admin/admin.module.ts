@@ -8,7 +8,7 @@ import { AdminStatsService } from './admin-stats.service';
 import { AdminUsersController } from './admin-users.controller';
 import { AdminUsersRepository } from './admin-users.repository';
 import { AdminUsersService } from './admin-users.service';
-import { UserBan } from './entities/user-ban.entity';
+import { UserBan } from '../users/entities/user-ban.entity';
 
 /** The back-office's user administration and the admin dashboard's numbers (all ADMIN only). */
 @Module({

@@ -4,11 +4,13 @@ import { AuditService } from './audit.service';
 import { CommentAuditSubscriber } from './comment-audit.subscriber';
 import { AuditEntry } from './entities/audit-entry.entity';
 import { PostAuditSubscriber } from './post-audit.subscriber';
+import { TagAuditSubscriber } from './tag-audit.subscriber';
+import { UserAuditSubscriber } from './user-audit.subscriber';
 
-/** The audit log (no routes of its own: the admin area and the dashboards read it). */
+/** The audit log (no routes of its own: the admin area and the dashboards read it; the subscribers write it from the domain events). */
 @Module({
   imports: [TypeOrmModule.forFeature([AuditEntry])],
-  providers: [AuditService, PostAuditSubscriber, CommentAuditSubscriber],
+  providers: [AuditService, PostAuditSubscriber, CommentAuditSubscriber, UserAuditSubscriber, TagAuditSubscriber],
   exports: [AuditService],
 })
 export class AuditModule {}

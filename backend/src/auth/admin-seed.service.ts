@@ -3,10 +3,13 @@ import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import type { CreatedAdmin } from '../common/console-output';
 import { APP_CONFIG, AppConfig } from '../config/env';
+import { DomainEvents } from '../events/domain-events.service';
 import { Role } from '../users/entities/role.entity';
 import { RoleName } from './roles';
 import { User, UserStatus } from '../users/entities/user.entity';
 import { UserRole } from '../users/entities/user-role.entity';
+import { UserLifecycleService } from '../users/user-lifecycle.service';
+import { UsersService } from '../users/users.service';
 import { isUniqueViolation } from '../common/database-errors';
 import { PasswordHasher } from './password-hasher';
 
@@ -27,6 +30,9 @@ export class AdminSeedService implements OnApplicationBootstrap {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly dataSource: DataSource,
     private readonly passwords: PasswordHasher,
+    private readonly events: DomainEvents,
+    private readonly users: UsersService,
+    private readonly lifecycle: UserLifecycleService,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -42,22 +48,22 @@ export class AdminSeedService implements OnApplicationBootstrap {
     const passwordHash = await this.passwords.hash(password);
     let created: 'created' | 'promoted' | null;
     try {
-      created = await this.dataSource.transaction(async (manager) => {
+      created = await this.events.transaction(async (tx) => {
+        const { manager } = tx;
         const adminRole = await manager.getRepository(Role).findOneByOrFail({ name: RoleName.ADMIN });
         const hasAdmin = await manager.getRepository(UserRole).exists({ where: { roleId: adminRole.id } });
         if (hasAdmin) return null;
-        const users = manager.getRepository(User);
-        const existing = await users.findOne({ where: { email } });
+        const existing = await manager.getRepository(User).findOne({ where: { email } });
         if (existing) {
           // The configured address already has an account: make it the admin, keep its password.
-          await users.update({ id: existing.id }, { status: UserStatus.ACTIVE, isVerified: true, emailVerifiedAt: existing.emailVerifiedAt ?? new Date() });
-          await manager.getRepository(UserRole).insert({ userId: existing.id, roleId: adminRole.id, assignedBy: null });
+          await this.lifecycle.makeFirstAdmin(tx, existing.id);
           return 'promoted';
         }
-        const user = await users.save(
-          users.create({ fullName: 'Administrator', email, passwordHash, status: UserStatus.ACTIVE, isVerified: true, emailVerifiedAt: new Date() }),
+        await this.users.create(
+          { fullName: 'Administrator', email, passwordHash, status: UserStatus.ACTIVE, verified: true, roles: [RoleName.ADMIN] },
+          { via: 'first-admin' },
+          tx,
         );
-        await manager.getRepository(UserRole).insert({ userId: user.id, roleId: adminRole.id, assignedBy: null });
         return 'created';
       });
     } catch (error) {

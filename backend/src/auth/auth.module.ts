@@ -2,7 +2,6 @@ import { Module } from '@nestjs/common';
 import { JwtModule } from '@nestjs/jwt';
 import { PassportModule } from '@nestjs/passport';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { AuditModule } from '../audit/audit.module';
 import { APP_CONFIG, AppConfig } from '../config/env';
 import { MailModule } from '../mail/mail.module';
 import { UsersModule } from '../users/users.module';
@@ -20,12 +19,12 @@ import { JwtStrategy } from './guards/jwt.strategy';
 import { PasswordController } from './password.controller';
 import { PasswordHasher } from './password-hasher';
 import { SessionsService } from './sessions.service';
+import { UserSessionsSubscriber } from './user-sessions.subscriber';
 
 @Module({
   imports: [
     UsersModule,
     MailModule,
-    AuditModule,
     PassportModule,
     TypeOrmModule.forFeature([RefreshSession, EmailVerificationCode, PasswordResetToken]),
     JwtModule.registerAsync({
@@ -38,7 +37,7 @@ import { SessionsService } from './sessions.service';
     }),
   ],
   controllers: [AuthController, PasswordController],
-  providers: [JwtStrategy, JwtAuthGuard, SessionsService, { provide: AttemptCounter, useClass: DatabaseAttemptCounter }, AuthService, AdminSeedService, PasswordHasher],
+  providers: [JwtStrategy, JwtAuthGuard, SessionsService, { provide: AttemptCounter, useClass: DatabaseAttemptCounter }, AuthService, AdminSeedService, PasswordHasher, UserSessionsSubscriber],
   exports: [JwtModule, JwtAuthGuard, UsersModule, SessionsService, PasswordHasher],
 })
 export class AuthModule {}

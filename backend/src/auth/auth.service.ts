@@ -3,17 +3,15 @@ import { JwtService } from '@nestjs/jwt';
 import { InjectRepository } from '@nestjs/typeorm';
 import { createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 import { DataSource, IsNull, LessThan, Repository } from 'typeorm';
-import { AuditService } from '../audit/audit.service';
-import { AuditLinks, AuditType } from '../audit/audit.types';
-import { ContentEvents } from '../common/content-events';
 import { APP_CONFIG, AppConfig } from '../config/env';
 import { MailService } from '../mail/mail.service';
 import { RedisService } from '../redis/redis.service';
 import { toUserResponse, UserResponseDto } from '../users/dto/user-response.dto';
+import { DomainEvents } from '../events/domain-events.service';
 import { Role } from '../users/entities/role.entity';
 import { RoleName } from './roles';
 import { User, UserStatus } from '../users/entities/user.entity';
-import { UserRole } from '../users/entities/user-role.entity';
+import { UserLifecycleService } from '../users/user-lifecycle.service';
 import { isUniqueViolation } from '../common/database-errors';
 import { normalizeEmail, UsersService } from '../users/users.service';
 import { AttemptCounter, TooManyAttemptsException } from './attempts/attempt-counter';
@@ -68,10 +66,10 @@ export class AuthService {
     private readonly jwt: JwtService,
     private readonly mail: MailService,
     private readonly attempts: AttemptCounter,
-    private readonly audit: AuditService,
     private readonly redis: RedisService,
-    private readonly contentEvents: ContentEvents,
     private readonly passwords: PasswordHasher,
+    private readonly events: DomainEvents,
+    private readonly lifecycle: UserLifecycleService,
   ) {}
 
   // ---- sign-up and verification -------------------------------------------------------------
@@ -84,44 +82,34 @@ export class AuthService {
     const code = this.newCode();
     let userId: number;
     try {
-      userId = await this.dataSource.transaction(async (manager) => {
-        const user = await manager.getRepository(User).save(
-          manager.getRepository(User).create({ fullName: dto.fullName, email, passwordHash, status: UserStatus.PENDING, isVerified: false }),
+      userId = await this.events.transaction(async (tx) => {
+        const user = await this.usersService.create(
+          { fullName: dto.fullName, email, passwordHash, status: UserStatus.PENDING, verified: false, roles: [RoleName.USER] },
+          { via: 'register' },
+          tx,
         );
-        const role = await manager.getRepository(Role).findOneByOrFail({ name: RoleName.USER });
-        await manager.getRepository(UserRole).insert({ userId: user.id, roleId: role.id, assignedBy: null });
-        await manager.getRepository(EmailVerificationCode).insert({
-          userId: user.id,
-          codeHash: this.hashCode(user.id, code),
+        await tx.manager.getRepository(EmailVerificationCode).insert({
+          userId: user.userId,
+          codeHash: this.hashCode(user.userId, code),
           expiresAt: this.minutesFromNow(CODE_TTL_MINUTES),
           attempts: 0,
           consumedAt: null,
           resentAt: null,
         });
-        await this.audit.record(manager, {
-          type: AuditType.USER_REGISTERED,
-          actorId: user.id,
-          targetType: 'user',
-          targetId: user.id,
-          title: 'New user registered',
-          description: `${user.fullName} signed up`,
-          link: AuditLinks.user(user.id),
-        });
-        return user.id;
+        return user.userId;
       });
     } catch (error) {
       if (isUniqueViolation(error)) throw new ConflictException(AuthMessages.EMAIL_IN_USE);
       throw error;
     }
-    // A new account counts in the quick stats and the back office's user totals.
-    await this.contentEvents.changed({ kind: 'user', userId, profileChanged: false });
     const mailed = await this.mail.sendVerificationCode(email, dto.fullName, code, CODE_TTL_MINUTES);
     return { user: await this.usersService.getProfile(userId), mailed };
   }
 
   /** The e-mail's live code activates the account. Unknown e-mails answer like a wrong code. */
   async verifyEmail(dto: AuthVerifyEmailDto): Promise<UserResponseDto> {
-    const userId = await this.dataSource.transaction(async (manager) => {
+    const userId = await this.events.transaction(async (tx) => {
+      const { manager } = tx;
       const user = await manager.getRepository(User).findOne({ where: { email: normalizeEmail(dto.email) } });
       if (!user || user.isVerified) throw new BadRequestException(AuthMessages.CODE_WRONG);
       const codes = manager.getRepository(EmailVerificationCode);
@@ -133,15 +121,13 @@ export class AuthService {
         await codes.increment({ id: row.id }, 'attempts', 1);
         return null;
       }
-      const now = new Date();
-      await codes.update({ id: row.id }, { consumedAt: now });
-      await manager.getRepository(User).update({ id: user.id }, { isVerified: true, emailVerifiedAt: now, status: UserStatus.ACTIVE });
+      await codes.update({ id: row.id }, { consumedAt: new Date() });
+      // PENDING → ACTIVE (the back office's totals by status drop after the commit).
+      await this.lifecycle.markVerified(tx, user.id);
       return user.id;
     });
     // The wrong try is counted (committed) before answering.
     if (userId === null) throw new BadRequestException(AuthMessages.CODE_WRONG);
-    // PENDING → ACTIVE: the back office's user totals by status.
-    await this.contentEvents.changed({ kind: 'user', userId, profileChanged: false });
     return this.usersService.getProfile(userId);
   }
 

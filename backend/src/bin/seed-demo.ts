@@ -7,6 +7,9 @@ import { EmbeddedDatabase, runningEmbeddedPostgres, startEmbeddedPostgres } from
 import { readingTimeOfWords, renderMarkdown, wordCountOf } from '../common/markdown';
 import { slugify } from '../../../shared/slug';
 import { countedComment } from '../comments/visibility/counted-comment';
+import { RoleName } from '../auth/roles';
+import { UserStatus } from '../users/entities/user.entity';
+import { insertUsers, NewUserRow } from '../users/users.repository';
 import { DEMO_ARTICLES } from './demo-articles';
 
 /**
@@ -20,8 +23,9 @@ import { DEMO_ARTICLES } from './demo-articles';
  * archived and private ones); readers (USER, same password) who like and comment on the
  * published posts; with --users, a back-office population: that many members with varied
  * Vietnamese and Western names, mixed statuses, verification and roles, joined over three years
- * (set-based: INSERT ... SELECT over generate_series, 10,000 per statement), and a demo admin
- * (admin@demo.inkwell.test, same password). Deterministic for a given --seed.
+ * (10,000 per statement), and a demo admin (admin@demo.inkwell.test, same password). Every
+ * account (authors, readers, members, the demo admin) is written by the users module's
+ * insertUsers, the function UsersService.create writes with. Deterministic for a given --seed.
  *
  * The first posts are the hand-written articles of demo-articles.ts (English and Vietnamese, their
  * own slugs and tags, published; min(--posts, their count)): the search bench's judged queries
@@ -259,117 +263,82 @@ async function insertArticles(dataSource: DataSource, articles: readonly (typeof
   });
 }
 
+const DAY_MS = 24 * 3600 * 1000;
+
 /** Readers: verified, ACTIVE, role USER, joined over the last two years (reader-1 first). */
 async function insertReaders(dataSource: DataSource, count: number, passwordHash: string, text: Text): Promise<number[]> {
   if (count === 0) return [];
-  const names = Array.from({ length: count }, (_v, i) => `${FIRST[(i * 5 + 3) % FIRST.length]} ${LAST[(i + Math.floor(i / FIRST.length)) % LAST.length]}`);
-  const bios = names.map((_n, i) => (i % 3 === 0 ? text.sentence().slice(0, 480) : null));
+  const now = Date.now();
+  const rows = Array.from({ length: count }, (_v, k): NewUserRow => {
+    // reader k joined (790 - 760 k / count) days ago: the first readers are the oldest members.
+    const joined = new Date(now - (790 - (760 * k) / count) * DAY_MS);
+    return {
+      fullName: `${FIRST[(k * 5 + 3) % FIRST.length]} ${LAST[(k + Math.floor(k / FIRST.length)) % LAST.length]}`,
+      email: `reader-${k + 1}@${DEMO_DOMAIN}`,
+      passwordHash,
+      status: UserStatus.ACTIVE,
+      isVerified: true,
+      emailVerifiedAt: joined,
+      bio: k % 3 === 0 ? text.sentence().slice(0, 480) : null,
+      roles: [RoleName.USER],
+      createdAt: joined,
+      updatedAt: joined,
+      lastLoginAt: new Date(now - (k % 30) * DAY_MS),
+    };
+  });
   return dataSource.transaction(async (manager) => {
     const ids: number[] = [];
-    for (let start = 0; start < count; start += 5000) {
-      const slice = names.slice(start, start + 5000);
-      // reader k joined (790 - 760 k / count) days ago: the first readers are the oldest members.
-      const rows = (await manager.query(
-        `INSERT INTO users (full_name, email, password_hash, status, is_verified, email_verified_at, bio, created_at, updated_at, last_login_at)
-         SELECT n, e, $3, 'ACTIVE', true, j, b, j, j, now() - (k % 30) * interval '1 day'
-           FROM unnest($1::varchar[], $2::varchar[], $4::varchar[], $5::int[]) AS v(n, e, b, k),
-                LATERAL (SELECT now() - (790 - 760.0 * k / $6) * interval '1 day' AS j) AS joined
-          ORDER BY k
-         RETURNING id`,
-        [
-          slice,
-          slice.map((_n, i) => `reader-${start + i + 1}@${DEMO_DOMAIN}`),
-          passwordHash,
-          bios.slice(start, start + 5000),
-          slice.map((_n, i) => start + i),
-          count,
-        ],
-      )) as { id: number }[];
-      ids.push(...rows.map((row) => row.id));
-    }
-    await manager.query(`INSERT INTO user_roles (user_id, role_id, assigned_at) SELECT u.id, r.id, u.created_at FROM users u, roles r WHERE u.id = ANY($1::int[]) AND r.name = 'USER'`, [
-      ids,
-    ]);
+    for (let start = 0; start < count; start += USER_BATCH) ids.push(...(await insertUsers(manager, rows.slice(start, start + USER_BATCH))));
     return ids;
   });
 }
 
 /**
- * Back-office members, set-based: `count` users in INSERT ... SELECT statements of USER_BATCH rows
- * over generate_series, drawn with random() after setseed() on the transaction's one connection
- * (so a --seed repeats). Half Vietnamese names (family middle given), half Western (given family);
- * e-mails `given.family.N@demo.inkwell.test` in ASCII. Statuses: 78 % ACTIVE (verified), 12 %
- * PENDING (not verified), 5 % INACTIVE (70 % verified), 5 % BANNED (verified). Roles: 1.5 % none
- * (shown as USER), then USER, 5 % AUTHOR, 0.1 % ADMIN. Joined over the last three years, more
- * of them recently (now - 1095 days x u^1.6); ACTIVE members signed in since.
+ * Back-office members: `count` users drawn with the seeded PRNG (so a --seed repeats), written
+ * USER_BATCH at a time through the users module's insertUsers. Half Vietnamese names (family
+ * middle given), half Western (given family); e-mails `given.family.N@demo.inkwell.test` in
+ * ASCII. Statuses: 78 % ACTIVE (verified), 12 % PENDING (not verified), 5 % INACTIVE (70 %
+ * verified), 5 % BANNED (verified, with an open ban and its reason). Roles: 1.5 % none (shown as
+ * USER), then USER, 5 % AUTHOR, 0.1 % ADMIN. Joined over the last three years, more of them
+ * recently (now - 1095 days x u^1.6); ACTIVE members signed in since.
  */
 async function insertMembers(dataSource: DataSource, count: number, passwordHash: string, seed: number, log: (line: string) => void): Promise<number> {
   if (count === 0) return 0;
+  const random = rng(seed ^ 0x5eed);
+  const pick = <T>(list: readonly T[], u: number): T => list[Math.floor(u * list.length)];
+  const now = Date.now();
+  const member = (i: number): NewUserRow => {
+    const [kind, a, b, c, st, ver, role, joined, seen] = Array.from({ length: 9 }, random);
+    const vietnamese = kind < 0.5;
+    const fullName = vietnamese ? `${pick(VI_FAMILY, a)} ${pick(VI_MIDDLE, b)} ${pick(VI_GIVEN, c)}` : `${pick(WE_GIVEN, a)} ${pick(WE_FAMILY, b)}`;
+    const local = vietnamese ? `${ascii(pick(VI_GIVEN, c))}.${ascii(pick(VI_FAMILY, a))}` : `${ascii(pick(WE_GIVEN, a))}.${ascii(pick(WE_FAMILY, b))}`;
+    const status = st < 0.78 ? UserStatus.ACTIVE : st < 0.9 ? UserStatus.PENDING : st < 0.95 ? UserStatus.INACTIVE : UserStatus.BANNED;
+    const verified = status === UserStatus.ACTIVE || status === UserStatus.BANNED || (status === UserStatus.INACTIVE && ver < 0.7);
+    const roles = role < 0.015 ? [] : role < 0.949 ? [RoleName.USER] : role < 0.999 ? [RoleName.AUTHOR] : [RoleName.ADMIN];
+    const created = now - Math.pow(joined, 1.6) * 1095 * DAY_MS;
+    const lastSeen = new Date(created + seen * (now - created));
+    return {
+      fullName,
+      email: `${local}.${i}@${DEMO_DOMAIN}`,
+      passwordHash,
+      status,
+      isVerified: verified,
+      emailVerifiedAt: verified ? new Date(created + 3 * 60_000) : null,
+      roles,
+      // Banned members carry an open ban with its reason, as the admin area keeps bans.
+      ban: status === UserStatus.BANNED ? { reason: BAN_REASONS[i % BAN_REASONS.length], at: lastSeen } : undefined,
+      createdAt: new Date(created),
+      updatedAt: lastSeen,
+      lastLoginAt: status === UserStatus.ACTIVE ? lastSeen : null,
+    };
+  };
   return dataSource.transaction(async (manager) => {
-    await manager.query(`SELECT setseed($1)`, [((seed % 1999) - 999) / 1000]);
     let inserted = 0;
     for (let start = 1; start <= count; start += USER_BATCH) {
       const end = Math.min(count, start + USER_BATCH - 1);
-      const rows = (await manager.query(
-        `WITH drawn AS (
-           SELECT i, random() AS kind, random() AS a, random() AS b, random() AS c, random() AS st, random() AS ver, random() AS role, random() AS joined, random() AS seen
-             FROM generate_series($1::int, $2::int) AS i),
-         named AS (
-           SELECT d.*,
-                  CASE WHEN d.kind < 0.5
-                       THEN ($3::varchar[])[1 + floor(d.a * cardinality($3::varchar[]))::int] || ' ' || ($4::varchar[])[1 + floor(d.b * cardinality($4::varchar[]))::int]
-                            || ' ' || ($5::varchar[])[1 + floor(d.c * cardinality($5::varchar[]))::int]
-                       ELSE ($6::varchar[])[1 + floor(d.a * cardinality($6::varchar[]))::int] || ' ' || ($7::varchar[])[1 + floor(d.b * cardinality($7::varchar[]))::int]
-                  END AS full_name,
-                  CASE WHEN d.kind < 0.5
-                       THEN ($10::varchar[])[1 + floor(d.c * cardinality($10::varchar[]))::int] || '.' || ($8::varchar[])[1 + floor(d.a * cardinality($8::varchar[]))::int]
-                       ELSE ($11::varchar[])[1 + floor(d.a * cardinality($11::varchar[]))::int] || '.' || ($12::varchar[])[1 + floor(d.b * cardinality($12::varchar[]))::int]
-                  END || '.' || d.i || '@' || $13 AS email,
-                  CASE WHEN d.st < 0.78 THEN 'ACTIVE' WHEN d.st < 0.90 THEN 'PENDING' WHEN d.st < 0.95 THEN 'INACTIVE' ELSE 'BANNED' END AS status,
-                  CASE WHEN d.role < 0.015 THEN NULL WHEN d.role < 0.949 THEN 'USER' WHEN d.role < 0.999 THEN 'AUTHOR' ELSE 'ADMIN' END AS role_name,
-                  now() - power(d.joined, 1.6) * interval '1095 days' AS created
-             FROM drawn d),
-         ins AS (
-           INSERT INTO users (full_name, email, password_hash, status, is_verified, email_verified_at, created_at, updated_at, last_login_at)
-           SELECT n.full_name, n.email, $9, n.status, v.verified, CASE WHEN v.verified THEN n.created + interval '3 minutes' END, n.created,
-                  n.created + n.seen * (now() - n.created), CASE WHEN n.status = 'ACTIVE' THEN n.created + n.seen * (now() - n.created) END
-             FROM named n
-             CROSS JOIN LATERAL (SELECT n.status IN ('ACTIVE', 'BANNED') OR (n.status = 'INACTIVE' AND n.ver < 0.7) AS verified) v
-            ORDER BY n.created
-           RETURNING id, email, created_at),
-         roles_in AS (
-           INSERT INTO user_roles (user_id, role_id, assigned_at)
-           SELECT ins.id, r.id, ins.created_at FROM ins JOIN named n ON n.email = ins.email JOIN roles r ON r.name = n.role_name
-           RETURNING 1)
-         SELECT (SELECT count(*)::int FROM ins) AS users, (SELECT count(*)::int FROM roles_in) AS roles`,
-        [
-          start,
-          end,
-          VI_FAMILY,
-          VI_MIDDLE,
-          VI_GIVEN,
-          WE_GIVEN,
-          WE_FAMILY,
-          VI_FAMILY.map(ascii),
-          passwordHash,
-          VI_GIVEN.map(ascii),
-          WE_GIVEN.map(ascii),
-          WE_FAMILY.map(ascii),
-          DEMO_DOMAIN,
-        ],
-      )) as { users: number; roles: number }[];
-      inserted += rows[0].users;
+      const rows = Array.from({ length: end - start + 1 }, (_v, k) => member(start + k)).sort((x, y) => Number(x.createdAt) - Number(y.createdAt));
+      inserted += (await insertUsers(manager, rows)).length;
       if (end % 50_000 === 0 || end === count) log(`${inserted}/${count} members`);
-    }
-    // Banned members carry an open ban with its reason, where the admin area keeps bans (user_bans).
-    const [{ bans }] = (await manager.query(`SELECT to_regclass('user_bans') IS NOT NULL AS bans`)) as { bans: boolean }[];
-    if (bans) {
-      await manager.query(
-        `INSERT INTO user_bans (user_id, reason, banned_at)
-         SELECT u.id, ($1::varchar[])[1 + u.id % cardinality($1::varchar[])], u.updated_at
-           FROM users u WHERE u.status = 'BANNED' AND u.email LIKE $2 AND NOT EXISTS (SELECT 1 FROM user_bans b WHERE b.user_id = u.id)`,
-        [BAN_REASONS, `%@${DEMO_DOMAIN}`],
-      );
     }
     return inserted;
   });
@@ -628,18 +597,24 @@ async function seed(options: Options): Promise<void> {
 
       // Authors
       const names = Array.from({ length: AUTHORS }, (_v, i) => `${FIRST[i % FIRST.length]} ${LAST[(i * 7) % LAST.length]}`);
-      const authorIds = await dataSource.transaction(async (manager) => {
-        const rows = (await manager.query(
-          `INSERT INTO users (full_name, email, password_hash, status, is_verified, email_verified_at, bio, created_at)
-           SELECT n, e, $3, 'ACTIVE', true, now(), b, now() - interval '800 days'
-             FROM unnest($1::varchar[], $2::varchar[], $4::varchar[]) AS v(n, e, b)
-           RETURNING id`,
-          [names, names.map((_n, i) => `author-${i + 1}@${DEMO_DOMAIN}`), passwordHash, names.map(() => text.paragraph(2).slice(0, 480))],
-        )) as { id: number }[];
-        const ids = rows.map((row) => row.id);
-        await manager.query(`INSERT INTO user_roles (user_id, role_id) SELECT u, r.id FROM unnest($1::int[]) AS u, roles r WHERE r.name = 'AUTHOR'`, [ids]);
-        return ids;
-      });
+      const authorsJoined = new Date(Date.now() - 800 * DAY_MS);
+      const authorIds = await dataSource.transaction((manager) =>
+        insertUsers(
+          manager,
+          names.map((fullName, i) => ({
+            fullName,
+            email: `author-${i + 1}@${DEMO_DOMAIN}`,
+            passwordHash,
+            status: UserStatus.ACTIVE,
+            isVerified: true,
+            emailVerifiedAt: new Date(),
+            bio: text.paragraph(2).slice(0, 480),
+            roles: [RoleName.AUTHOR],
+            createdAt: authorsJoined,
+            updatedAt: new Date(),
+          })),
+        ),
+      );
       log(`${authorIds.length} authors (author-1..${AUTHORS}@${DEMO_DOMAIN}, password ${DEMO_PASSWORD})`);
 
       // Tags (existing ones with the same slug are reused)
@@ -764,14 +739,22 @@ async function seed(options: Options): Promise<void> {
       const membersStarted = Date.now();
       const members = await insertMembers(dataSource, options.users, passwordHash, options.seed, log);
       if (options.users > 0) {
-        await dataSource.transaction(async (manager) => {
-          const [{ id }] = (await manager.query(
-            `INSERT INTO users (full_name, email, password_hash, status, is_verified, email_verified_at, created_at)
-             VALUES ('Demo Admin', $1, $2, 'ACTIVE', true, now() - interval '800 days', now() - interval '800 days') RETURNING id`,
-            [DEMO_ADMIN, passwordHash],
-          )) as { id: number }[];
-          await manager.query(`INSERT INTO user_roles (user_id, role_id) SELECT $1, id FROM roles WHERE name = 'ADMIN'`, [id]);
-        });
+        const joined = new Date(Date.now() - 800 * DAY_MS);
+        await dataSource.transaction((manager) =>
+          insertUsers(manager, [
+            {
+              fullName: 'Demo Admin',
+              email: DEMO_ADMIN,
+              passwordHash,
+              status: UserStatus.ACTIVE,
+              isVerified: true,
+              emailVerifiedAt: joined,
+              roles: [RoleName.ADMIN],
+              createdAt: joined,
+              updatedAt: new Date(),
+            },
+          ]),
+        );
       }
       const membersSeconds = (Date.now() - membersStarted) / 1000;
       if (options.users > 0) log(`${members} members and the demo admin (${DEMO_ADMIN}, password ${DEMO_PASSWORD}) in ${membersSeconds.toFixed(1)} s`);

@@ -1,4 +1,4 @@
-import { UserBan } from '../admin/entities/user-ban.entity';
+import { UserBan } from '../users/entities/user-ban.entity';
 import { AuditEntry } from '../audit/entities/audit-entry.entity';
 import { AttemptCounterRow } from '../auth/entities/attempt-counter.entity';
 import { EmailVerificationCode } from '../auth/entities/email-verification-code.entity';
@@ -9,7 +9,7 @@ import { Thumbnail } from '../images/entities/thumbnail.entity';
 import { Like } from '../likes/entities/like.entity';
 import { DomainEventRow } from '../events/entities/domain-event.entity';
 import { CommentReport } from '../moderation/entities/comment-report.entity';
-import { UserMute } from '../moderation/entities/user-mute.entity';
+import { UserMute } from '../users/entities/user-mute.entity';
 import { Notification } from '../notifications/entities/notification.entity';
 import { NotificationDelivery } from '../notifications/entities/notification-delivery.entity';
 import { NotificationPreference } from '../notifications/entities/notification-preference.entity';

@@ -46,13 +46,39 @@ export interface CommentFacts {
   deleted: boolean;
 }
 
+/** An account's status as stored. */
+export type UserStatusName = 'PENDING' | 'ACTIVE' | 'INACTIVE' | 'BANNED';
+
 /** An account as every user event names it, after the change (never a password, a hash or a token). */
 export interface UserFacts {
   userId: number;
   email: string;
   fullName: string;
-  status: string;
+  status: UserStatusName;
+  /** The e-mail address is verified. */
+  verified: boolean;
+  /** The roles held (USER, AUTHOR, ADMIN); the highest counts, none = USER. */
   roles: string[];
+}
+
+/** One field's value before and after a change. */
+export interface FieldChange<T> {
+  from: T;
+  to: T;
+}
+
+/** The fields a `user.updated` changed, each with its value before and after, in the order they were compared. */
+export interface UserChanges {
+  fullName?: FieldChange<string>;
+  bio?: FieldChange<string | null>;
+  email?: FieldChange<string>;
+  website?: FieldChange<string | null>;
+  location?: FieldChange<string | null>;
+  /** The avatar's address (/images/avatars/...), null when none. */
+  avatar?: FieldChange<string | null>;
+  status?: FieldChange<UserStatusName>;
+  isVerified?: FieldChange<boolean>;
+  roles?: FieldChange<string[]>;
 }
 
 /** A tag as every tag event names it, after the change. */
@@ -116,27 +142,33 @@ export interface DomainEventMap {
   /** A moderator dismissed its open reports (`dismissed` of them). */
   'comment.reports_dismissed': CommentFacts & { dismissed: number };
 
-  // Users (owner: UsersService and the user lifecycle, backend/src/users/)
-  /** Someone signed up (not yet verified). */
+  // Users (owner: UsersService.create and the user lifecycle, backend/src/users/)
+  /** Someone signed up (PENDING and not yet verified; the actor is the new account). */
   'user.registered': UserFacts;
-  /** An account was created by an administrator or at first start. */
-  'user.created': UserFacts & { via: 'admin' | 'first-admin' | 'seed' };
-  /** The e-mail address was verified. */
+  /** An account was created by an administrator (`admin`) or at the first start (`first-admin`, no actor). */
+  'user.created': UserFacts & { via: 'admin' | 'first-admin' };
+  /** The owner verified the e-mail address with the code (now ACTIVE). */
   'user.verified': UserFacts;
-  /** Profile or administrative fields changed (`changed` names them). */
-  'user.updated': UserFacts & { changed: string[] };
+  /** Profile or administrative fields changed: by the owner (`self`) or an administrator (`admin`); `changes` names each with its values before and after. */
+  'user.updated': UserFacts & { via: 'self' | 'admin'; changes: UserChanges };
+  /** The roles held changed (an administrator's edit, which also records `user.updated`, or the first start making an existing account the administrator). */
   'user.roles_changed': UserFacts & { previousRoles: string[] };
-  'user.banned': UserFacts & { reason: string | null; until: string | null };
-  'user.unbanned': UserFacts;
-  'user.muted': UserFacts & { reason: string | null; until: string | null };
-  'user.unmuted': UserFacts;
+  /** An administrator banned the account: its sessions end, it cannot sign in. `adminNote` is the administrators' own. */
+  'user.banned': UserFacts & { reason: string; adminNote: string | null; previousStatus: UserStatusName };
+  /** An administrator lifted the ban (now ACTIVE), with a reason. */
+  'user.unbanned': UserFacts & { reason: string; adminNote: string | null };
+  /** An administrator stopped the account commenting until `until` (null: for good). */
+  'user.muted': UserFacts & { reason: string; until: string | null };
+  /** An administrator lifted the mute in force (`reason` and `until` are the lifted mute's). */
+  'user.unmuted': UserFacts & { reason: string; until: string | null };
 
   // Tags (owner: TagsService, backend/src/tags/)
   'tag.created': TagFacts;
-  /** Renamed or described anew; `previousSlug` for redirects. */
-  'tag.updated': TagFacts & { previousSlug: string };
+  /** Renamed, described anew or (de)activated through an edit; `changed` names the fields the edit set, `previousSlug` for redirects. */
+  'tag.updated': TagFacts & { previousSlug: string; changed: string[] };
   'tag.activated': TagFacts;
   'tag.deactivated': TagFacts;
+  /** A tag was deleted (its facts as they were). */
   'tag.deleted': TagFacts;
 }
 

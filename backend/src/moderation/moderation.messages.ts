@@ -15,7 +15,6 @@ export const ModerationMessages = {
   ACTION_INVALID: 'action must be one of hide, restore, delete, dismiss',
 
   NOT_FOUND: 'Comment not found.',
-  USER_NOT_FOUND: 'User not found',
   OWN_COMMENT: 'You cannot report your own comment.',
   ALREADY_REPORTED: 'You have already reported this comment.',
   REPORT_LIMIT: (limit: number) => `You can report at most ${limit} comments a day. Please try again later.`,
@@ -24,8 +23,6 @@ export const ModerationMessages = {
   ALREADY_HIDDEN: 'This comment is already hidden.',
   NOT_MODERATED: 'This comment is neither hidden nor held.',
   NO_OPEN_REPORTS: 'This comment has no open reports.',
-  MUTE_SELF: 'You cannot mute your own account.',
-  NOT_MUTED: 'This user is not muted.',
 
   REPORTED: 'Thank you. The comment has been reported to the moderators.',
   HIDDEN: 'Comment has been hidden.',

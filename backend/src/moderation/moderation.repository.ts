@@ -99,22 +99,6 @@ export class ModerationRepository {
     return affected;
   }
 
-  async userExists(manager: EntityManager, userId: number): Promise<boolean> {
-    return ((await manager.query('SELECT 1 FROM users WHERE id = $1', [userId])) as unknown[]).length > 0;
-  }
-
-  async upsertMute(manager: EntityManager, userId: number, until: Date | null, reason: string, by: number): Promise<void> {
-    await manager.query(
-      `INSERT INTO user_mutes (user_id, muted_until, reason, muted_by) VALUES ($1, $2, $3, $4)
-       ON CONFLICT (user_id) DO UPDATE SET muted_until = EXCLUDED.muted_until, reason = EXCLUDED.reason, muted_by = EXCLUDED.muted_by, muted_at = now()`,
-      [userId, until, reason, by],
-    );
-  }
-
-  async deleteMute(manager: EntityManager, userId: number): Promise<void> {
-    await manager.query('DELETE FROM user_mutes WHERE user_id = $1', [userId]);
-  }
-
   async queue(filter: QueueFilter, sort: QueueSort, search: string | undefined, page: number, size: number): Promise<ModerationQueuePageDto> {
     const params: unknown[] = [];
     const clauses = ['c.deleted_at IS NULL', FILTER_WHERE[filter]];

@@ -12,6 +12,7 @@ import { APP_CONFIG, type AppConfig } from '../config/env';
 import { DomainEvents } from '../events/domain-events.service';
 import { PostStatus } from '../posts/entities/post.entity';
 import { RoleName } from '../auth/roles';
+import { UserLifecycleService } from '../users/user-lifecycle.service';
 import { BulkAction, CommentBulkDto, CommentReportCreateDto, QueueFilter, QueueSort, UserMuteDto } from './dto/moderation-input.dto';
 import {
   BulkResultDto,
@@ -35,10 +36,10 @@ const refusedModeration = (refusal: MoveRefusal): Error | undefined => {
 /**
  * Comment moderation (issue 19 §2): readers' reports, hiding (admins, and authors on their own
  * posts), restoring (which also approves a HELD comment), deleting and dismissing reports from
- * the queue, and muting users. Who may is checked here; the visibility moves, their counters and
- * events are CommentVisibility's, and the audit entries, notifications and cache notices follow
- * those events (audit/comment-audit.subscriber.ts, notifications/comment-notifications.subscriber.ts,
- * comments/visibility/comment-cache.subscriber.ts).
+ * the queue; muting users goes through the user lifecycle (UserLifecycleService). Who may is checked
+ * here; the visibility moves, their counters and events are CommentVisibility's, and the audit
+ * entries, notifications and cache notices follow those events (audit/comment-audit.subscriber.ts,
+ * notifications/comment-notifications.subscriber.ts, comments/visibility/comment-cache.subscriber.ts).
  */
 @Injectable()
 export class ModerationService {
@@ -50,6 +51,7 @@ export class ModerationService {
     private readonly repository: ModerationRepository,
     private readonly audit: AuditService,
     private readonly policy: CommentPolicy,
+    private readonly userLifecycle: UserLifecycleService,
   ) {}
 
   async report(id: number, dto: CommentReportCreateDto, user: AuthUser): Promise<CommentReportCreatedDto> {
@@ -160,44 +162,14 @@ export class ModerationService {
     return this.repository.queue(filter, sort, search || undefined, page, size);
   }
 
+  /** Muting is the user lifecycle's (it writes the mute, its event and its audit entry); the answer is the mute in force. */
   async mute(userId: number, dto: UserMuteDto, actor: AuthUser): Promise<UserMuteStatusDto> {
-    if (userId === actor.id) throw new ForbiddenException(ModerationMessages.MUTE_SELF);
-    const until = dto.until === null ? null : new Date(dto.until);
-    await this.dataSource.transaction(async (manager) => {
-      if (!(await this.repository.userExists(manager, userId))) throw new NotFoundException(ModerationMessages.USER_NOT_FOUND);
-      await this.repository.upsertMute(manager, userId, until, dto.reason, actor.id);
-      await this.audit.record(manager, {
-        type: AuditType.USER_MUTED,
-        actorId: actor.id,
-        targetType: 'user',
-        targetId: userId,
-        title: 'User muted',
-        description: `Commenting stopped ${until ? `until ${this.policy.siteTime(until)}` : 'for good'}: ${excerpt(dto.reason)}`,
-        link: AuditLinks.user(userId),
-        details: { until: until?.toISOString() ?? null, forever: until === null, reason: dto.reason },
-      });
-    });
+    await this.userLifecycle.mute(userId, { until: dto.until === null ? null : new Date(dto.until), reason: dto.reason }, actor);
     return this.muteStatus(userId);
   }
 
   async unmute(userId: number, actor: AuthUser): Promise<UserMuteStatusDto> {
-    await this.dataSource.transaction(async (manager) => {
-      if (!(await this.repository.userExists(manager, userId))) throw new NotFoundException(ModerationMessages.USER_NOT_FOUND);
-      // An expired mute is no mute: lifting it is 409 like lifting none (its row goes all the same).
-      const active = await this.policy.activeMute(manager, userId);
-      await this.repository.deleteMute(manager, userId);
-      if (!active) throw new ConflictException(ModerationMessages.NOT_MUTED);
-      await this.audit.record(manager, {
-        type: AuditType.USER_UNMUTED,
-        actorId: actor.id,
-        targetType: 'user',
-        targetId: userId,
-        title: 'User unmuted',
-        description: 'The user can comment again',
-        link: AuditLinks.user(userId),
-        details: { until: active.mutedUntil?.toISOString() ?? null, reason: active.reason },
-      });
-    });
+    await this.userLifecycle.unmute(userId, actor);
     return this.muteStatus(userId);
   }
 

@@ -1,20 +1,23 @@
 import { ConflictException, Injectable, NotFoundException } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, In, Repository } from 'typeorm';
-import { AuditService } from '../audit/audit.service';
-import { AuditLinks, AuditRecord, AuditType } from '../audit/audit.types';
 import type { AuthUser } from '../auth/auth-user';
 import { ContentEvents } from '../common/content-events';
 import { isUniqueViolation, violatedConstraint } from '../common/database-errors';
 import { Page, toPage } from '../common/pagination/page';
 import { recordSlugChange } from '../common/slug-history';
 import { SLUG_PATTERN, slugify } from '../../../shared/slug';
+import type { DomainEvent, EventActor, TagFacts } from '../events/domain-events';
+import { DomainEvents, EventTransaction } from '../events/domain-events.service';
 import { TagCreateDto, TagQueryDto, TagUpdateDto } from './dto/tag-input.dto';
 import { TagMovedDto, TagPageDto, TagResponseDto } from './dto/tag-response.dto';
 import { Tag } from './entities/tag.entity';
 import { toTagResponse } from './tag.mapper';
 import { TagsMessages } from './tags.messages';
 import { TagsRepository } from './tags.repository';
+
+const factsOf = (tag: Tag): TagFacts => ({ tagId: tag.id, name: tag.name, slug: tag.slug, active: tag.isActive });
+const actorOf = (actor: AuthUser | undefined): EventActor | null => (actor ? { id: actor.id, name: actor.fullName } : null);
 
 /** GET /blog/tags/publish groups every published post's tags (~20 ms at 10,000 posts): kept briefly, dropped on content changes. */
 const PUBLISHED_TTL_MS = 60_000;
@@ -26,8 +29,8 @@ export class TagsService {
   constructor(
     @InjectRepository(Tag) private readonly tags: Repository<Tag>,
     private readonly repository: TagsRepository,
-    private readonly contentEvents: ContentEvents,
-    private readonly audit: AuditService,
+    private readonly events: DomainEvents,
+    contentEvents: ContentEvents,
   ) {
     // The published tags and their post counts: a post's publication or withdrawal, or a tag's change.
     contentEvents.onChange((change) => {
@@ -79,7 +82,7 @@ export class TagsService {
       .sort((a, b) => b.postCount - a.postCount || a.name.localeCompare(b.name));
   }
 
-  /** `actor`: the admin doing it, for the audit log. */
+  /** `actor`: the admin doing it, named by the event (and so the audit log). */
   async create(dto: TagCreateDto, actor?: AuthUser): Promise<TagResponseDto> {
     const slug = dto.slug ?? (slugify(dto.name, 100) || 'tag');
     await this.assertFree(dto.name, slug);
@@ -91,9 +94,7 @@ export class TagsService {
       icon: dto.icon ?? null,
       isActive: dto.isActive ?? true,
     });
-    await this.save(tag, (saved) => this.entry(AuditType.TAG_CREATED, saved, actor, 'New tag created', `Tag "${saved.name}" was created`), (manager) =>
-      recordSlugChange(manager, 'tag', tag.id, undefined, tag.slug),
-    );
+    await this.save(tag, undefined, () => ({ name: 'tag.created', actor: actorOf(actor), data: factsOf(tag) }));
     return toTagResponse(tag, 0);
   }
 
@@ -107,13 +108,8 @@ export class TagsService {
     if (dto.color !== undefined) tag.color = dto.color;
     if (dto.icon !== undefined) tag.icon = dto.icon;
     if (dto.isActive !== undefined) tag.isActive = dto.isActive;
-    await this.save(
-      tag,
-      (saved) =>
-        this.entry(AuditType.TAG_UPDATED, saved, actor, 'Tag updated', `Tag "${saved.name}" was updated`, { changed: Object.keys(dto).filter((key) => dto[key as keyof TagUpdateDto] !== undefined) }),
-      (manager) => recordSlugChange(manager, 'tag', tag.id, oldSlug, tag.slug),
-    );
-    await this.changed(tag, oldSlug);
+    const changed = Object.keys(dto).filter((key) => dto[key as keyof TagUpdateDto] !== undefined);
+    await this.save(tag, oldSlug, () => ({ name: 'tag.updated', actor: actorOf(actor), data: { ...factsOf(tag), previousSlug: oldSlug, changed } }));
     return toTagResponse(tag, await this.repository.countPosts(id, true));
   }
 
@@ -121,16 +117,10 @@ export class TagsService {
     const tag = await this.findOrFail(id);
     if (tag.isActive !== isActive) {
       tag.isActive = isActive;
-      await this.tags.manager.transaction(async (manager) => {
+      await this.events.transaction(async ({ manager, record }) => {
         await manager.save(tag);
-        await this.audit.record(
-          manager,
-          isActive
-            ? this.entry(AuditType.TAG_ACTIVATED, tag, actor, 'Tag activated', `Tag "${tag.name}" was activated`)
-            : this.entry(AuditType.TAG_DEACTIVATED, tag, actor, 'Tag deactivated', `Tag "${tag.name}" was deactivated`),
-        );
+        await record({ name: isActive ? 'tag.activated' : 'tag.deactivated', actor: actorOf(actor), data: factsOf(tag) });
       });
-      await this.changed(tag);
     }
     return toTagResponse(tag, await this.repository.countPosts(id, true));
   }
@@ -142,11 +132,10 @@ export class TagsService {
       const used = await this.repository.countPosts(id, true);
       if (used > 0) throw new ConflictException(TagsMessages.inUse(used));
     }
-    await this.tags.manager.transaction(async (manager) => {
+    await this.events.transaction(async ({ manager, record }) => {
       await manager.delete(Tag, { id });
-      await this.audit.record(manager, { ...this.entry(AuditType.TAG_DELETED, tag, actor, 'Tag deleted', `Tag "${tag.name}" was deleted`), link: null });
+      await record({ name: 'tag.deleted', actor: actorOf(actor), data: factsOf(tag) });
     });
-    await this.changed(tag);
   }
 
   /** Active tags among these slugs (for attaching to posts). */
@@ -182,20 +171,16 @@ export class TagsService {
     if (slug !== undefined && (await this.repository.slugTaken(slug, exceptId))) throw new ConflictException(TagsMessages.slugTaken(slug));
   }
 
-  private entry(type: AuditType, tag: Tag, actor: AuthUser | undefined, title: string, description: string, details: Record<string, unknown> = {}): AuditRecord {
-    return { type, actorId: actor?.id ?? null, targetType: 'tag', targetId: tag.id, title, description, link: AuditLinks.tag(tag.id), details: { slug: tag.slug, ...details } };
-  }
-
   /**
-   * Saves with its slug history and audit entry in one transaction. A concurrent insert of the same name or slug
-   * still ends in a 409, not a 500.
+   * Saves with its slug history (from `oldSlug`; none for a new tag) and its event in one
+   * transaction. A concurrent insert of the same name or slug still ends in a 409, not a 500.
    */
-  private async save(tag: Tag, entry: (saved: Tag) => AuditRecord, slugChange: (manager: EntityManager) => Promise<void>): Promise<void> {
+  private async save(tag: Tag, oldSlug: string | undefined, event: () => DomainEvent<'tag.created' | 'tag.updated'>): Promise<void> {
     try {
-      await this.tags.manager.transaction(async (manager: EntityManager) => {
+      await this.events.transaction(async ({ manager, record }: EventTransaction) => {
         await manager.save(tag);
-        await slugChange(manager);
-        await this.audit.record(manager, entry(tag));
+        await recordSlugChange(manager, 'tag', tag.id, oldSlug, tag.slug);
+        await record(event());
       });
     } catch (error) {
       if (isUniqueViolation(error)) {
@@ -205,10 +190,5 @@ export class TagsService {
       }
       throw error;
     }
-  }
-
-  private async changed(tag: Tag, oldSlug?: string): Promise<void> {
-    const slugs = oldSlug && oldSlug !== tag.slug ? [oldSlug, tag.slug] : [tag.slug];
-    await this.contentEvents.changed({ kind: 'tag', tagId: tag.id, slugs });
   }
 }

@@ -1,10 +1,11 @@
-import { ContentEvents } from '../common/content-events';
 import { BadRequestException, ConflictException, Injectable, NotFoundException } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
+import { EntityManager, Repository } from 'typeorm';
 import type { AuthUser } from '../auth/auth-user';
 import { isUniqueViolation } from '../common/database-errors';
 import { canonicalEmail } from '../../../shared/text';
+import type { UserChanges, UserFacts } from '../events/domain-events';
+import { DomainEvents, EventTransaction } from '../events/domain-events.service';
 import { ImageStorageService, NotAnImageError } from '../images/image-storage.service';
 import type { UploadedImage } from '../images/upload-receiver';
 import { activeMute, type ActiveMute } from './active-mute';
@@ -14,23 +15,64 @@ import { UserProfileUpdateDto } from './dto/user-profile-update.dto';
 import { effectiveRole, RoleName } from '../auth/roles';
 import { User, UserStatus } from './entities/user.entity';
 import { UsersMessages } from './users.messages';
+import { insertUsers, readUserFacts } from './users.repository';
 
 /** E-mails are stored NFKC-normalised, trimmed and lower-cased, so the unique key is case-insensitive. */
 export function normalizeEmail(email: string): string {
   return canonicalEmail(email);
 }
 
+/** A new account: its roles, and an open ban when it is created BANNED. The password comes hashed. */
+export interface UserCreateInput {
+  fullName: string;
+  email: string;
+  passwordHash: string;
+  status: UserStatus;
+  verified: boolean;
+  roles: RoleName[];
+  /** The open ban's reason, for an account created BANNED. */
+  banReason?: string;
+}
+
+/** Who creates the account: the person signing up, an administrator, or the first start. */
+export type UserOrigin = { via: 'register' } | { via: 'admin'; actor: AuthUser } | { via: 'first-admin' };
+
 @Injectable()
 export class UsersService {
   constructor(
     @InjectRepository(User) private readonly users: Repository<User>,
     private readonly images: ImageStorageService,
-    private readonly contentEvents: ContentEvents,
+    private readonly events: DomainEvents,
   ) {}
 
-  /** The name, bio or avatar changed: they show beside the account's posts; the caches drop those pages before the answer. */
-  private async profileChanged(id: number): Promise<void> {
-    await this.contentEvents.changed({ kind: 'user', userId: id, profileChanged: true });
+  /**
+   * The one writer of new accounts (sign-up, the back office, the first start; the demo seeder
+   * writes through the same insertUsers): the account, its roles and its open ban, and its event
+   * (`user.registered`, or `user.created` with `via`). In the caller's transaction when given
+   * (sign-up writes the verification code with it), else in its own. A taken e-mail fails with
+   * the unique violation (the caller answers 409).
+   */
+  async create(input: UserCreateInput, origin: UserOrigin, tx?: EventTransaction): Promise<UserFacts> {
+    if (!tx) return this.events.transaction((own) => this.create(input, origin, own));
+    const email = normalizeEmail(input.email);
+    const roles = [...new Set(input.roles)];
+    const [userId] = await insertUsers(tx.manager, [
+      {
+        fullName: input.fullName,
+        email,
+        passwordHash: input.passwordHash,
+        status: input.status,
+        isVerified: input.verified,
+        emailVerifiedAt: input.verified ? new Date() : null,
+        roles,
+        by: origin.via === 'admin' ? origin.actor.id : null,
+        ban: input.banReason === undefined ? undefined : { reason: input.banReason },
+      },
+    ]);
+    const facts: UserFacts = { userId, email, fullName: input.fullName, status: input.status, verified: input.verified, roles };
+    if (origin.via === 'register') await tx.record({ name: 'user.registered', actor: { id: userId, name: input.fullName }, data: facts });
+    else await tx.record({ name: 'user.created', actor: origin.via === 'admin' ? { id: origin.actor.id, name: origin.actor.fullName } : null, data: { ...facts, via: origin.via } });
+    return facts;
   }
 
   /** A user with their roles, or null. */
@@ -65,31 +107,40 @@ export class UsersService {
     return profileFromRow(row);
   }
 
-  /** The commenting mute in force (issue 19), for the profile. */
+  /** The commenting mute in force (issue 19), for the profile and the moderation answers. */
   commentingMute(id: number): Promise<ActiveMute | undefined> {
     return activeMute(this.users.manager, id);
   }
 
-  /** Partial update; a new e-mail must not belong to another account (409). */
+  /** Partial update; a new e-mail must not belong to another account (409). Records `user.updated` when something changed. */
   async updateProfile(id: number, dto: UserProfileUpdateDto): Promise<UserResponseDto> {
-    const user = await this.require(id);
-    if (dto.email !== undefined && dto.email !== user.email) {
-      const other = await this.users.exists({ where: { email: dto.email } });
-      if (other) throw new ConflictException(UsersMessages.EMAIL_IN_USE);
-      user.email = dto.email;
-    }
-    const shown = (dto.fullName !== undefined && dto.fullName !== user.fullName) || (dto.bio !== undefined && dto.bio !== user.bio);
-    if (dto.fullName !== undefined) user.fullName = dto.fullName;
-    if (dto.bio !== undefined) user.bio = dto.bio;
-    if (dto.website !== undefined) user.website = dto.website;
-    if (dto.location !== undefined) user.location = dto.location;
     try {
-      await this.users.save(user);
+      await this.events.transaction(async ({ manager, record }) => {
+        const user = await manager.findOne(User, { where: { id } });
+        if (!user) throw new NotFoundException(UsersMessages.USER_NOT_FOUND);
+        const changes: UserChanges = {};
+        if (dto.fullName !== undefined && dto.fullName !== user.fullName) changes.fullName = { from: user.fullName, to: dto.fullName };
+        if (dto.bio !== undefined && dto.bio !== user.bio) changes.bio = { from: user.bio, to: dto.bio };
+        if (dto.email !== undefined && dto.email !== user.email) {
+          if (await manager.exists(User, { where: { email: dto.email } })) throw new ConflictException(UsersMessages.EMAIL_IN_USE);
+          changes.email = { from: user.email, to: dto.email };
+        }
+        if (dto.website !== undefined && dto.website !== user.website) changes.website = { from: user.website, to: dto.website };
+        if (dto.location !== undefined && dto.location !== user.location) changes.location = { from: user.location, to: dto.location };
+        if (!Object.keys(changes).length) return;
+        const values: Partial<User> = {};
+        if (changes.fullName) values.fullName = changes.fullName.to;
+        if (changes.bio) values.bio = changes.bio.to;
+        if (changes.email) values.email = changes.email.to;
+        if (changes.website) values.website = changes.website.to;
+        if (changes.location) values.location = changes.location.to;
+        await manager.update(User, { id }, values);
+        await this.recordOwnChange(manager, record, id, changes);
+      });
     } catch (error) {
       if (isUniqueViolation(error)) throw new ConflictException(UsersMessages.EMAIL_IN_USE);
       throw error;
     }
-    if (shown) await this.profileChanged(id);
     return this.getProfile(id);
   }
 
@@ -115,7 +166,6 @@ export class UsersService {
       await this.images.delete('avatars', avatarUrl);
       throw new NotFoundException(UsersMessages.USER_NOT_FOUND);
     }
-    await this.profileChanged(id);
     if (replaced.previous) await this.images.delete('avatars', replaced.previous);
     return { avatarUrl };
   }
@@ -124,7 +174,6 @@ export class UsersService {
     const user = await this.require(id);
     if (user.avatar) {
       const replaced = await this.swapAvatar(id, null);
-      await this.profileChanged(id);
       if (replaced?.previous) await this.images.delete('avatars', replaced.previous);
     }
     return this.getProfile(id);
@@ -133,16 +182,27 @@ export class UsersService {
   /**
    * Sets the avatar and answers the one it replaced, read under the row's lock: of concurrent
    * uploads each removes exactly the file it replaced, so no stored avatar is left without a row.
+   * Records `user.updated` (the caches showing the account drop before this answers).
    */
-  private async swapAvatar(id: number, avatar: string | null): Promise<{ previous: string | null } | undefined> {
-    const [rows] = (await this.users.query(
-      `UPDATE users u SET avatar = $2, updated_at = now()
-         FROM (SELECT id, avatar FROM users WHERE id = $1 FOR UPDATE) old
-        WHERE u.id = old.id
-        RETURNING old.avatar AS previous`,
-      [id, avatar],
-    )) as [{ previous: string | null }[], number];
-    return rows[0];
+  private swapAvatar(id: number, avatar: string | null): Promise<{ previous: string | null } | undefined> {
+    return this.events.transaction(async ({ manager, record }) => {
+      const [rows] = (await manager.query(
+        `UPDATE users u SET avatar = $2, updated_at = now()
+           FROM (SELECT id, avatar FROM users WHERE id = $1 FOR UPDATE) old
+          WHERE u.id = old.id
+          RETURNING old.avatar AS previous`,
+        [id, avatar],
+      )) as [{ previous: string | null }[], number];
+      const replaced = rows[0];
+      if (replaced && replaced.previous !== avatar) await this.recordOwnChange(manager, record, id, { avatar: { from: replaced.previous, to: avatar } });
+      return replaced;
+    });
+  }
+
+  /** The owner changed their own profile: `user.updated` via self. */
+  private async recordOwnChange(manager: EntityManager, record: EventTransaction['record'], id: number, changes: UserChanges): Promise<void> {
+    const facts = (await readUserFacts(manager, id)) as UserFacts;
+    await record({ name: 'user.updated', actor: { id, name: facts.fullName }, data: { ...facts, via: 'self', changes } });
   }
 
   private async require(id: number): Promise<User> {

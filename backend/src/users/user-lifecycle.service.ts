@@ -1,0 +1,211 @@
+import { BadRequestException, ConflictException, ForbiddenException, HttpException, Injectable, NotFoundException } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import type { AuthUser } from '../auth/auth-user';
+import type { EventActor, UserFacts } from '../events/domain-events';
+import { DomainEvents, EventTransaction } from '../events/domain-events.service';
+import { activeMute } from './active-mute';
+import { RoleName } from '../auth/roles';
+import { User, UserStatus } from './entities/user.entity';
+import { UserLifecycleMessages } from './user-lifecycle.messages';
+import {
+  AdminUserEdit,
+  banRefusal,
+  banThroughEditRefusal,
+  editChanges,
+  editRefusal,
+  leavesActiveAdmins,
+  selfBanRefusal,
+  selfMuteRefusal,
+  unbanRefusal,
+  UserRefusal,
+  UserState,
+} from './user-rules';
+import {
+  changeRoles,
+  closeBan,
+  countActiveAdmins,
+  deleteMute,
+  holdsActiveAdmin,
+  lockAdminChanges,
+  lockUser,
+  openBan,
+  readUserFacts,
+  upsertMute,
+} from './users.repository';
+
+/** The answer to each refusal. */
+const REFUSALS: Record<UserRefusal, () => HttpException> = {
+  'self-ban': () => new ConflictException(UserLifecycleMessages.SELF_BAN),
+  'self-mute': () => new ForbiddenException(UserLifecycleMessages.MUTE_SELF),
+  'self-deactivate': () => new ConflictException(UserLifecycleMessages.SELF_DEACTIVATE),
+  'self-demote': () => new ConflictException(UserLifecycleMessages.SELF_DEMOTE),
+  'ban-through-update': () =>
+    new BadRequestException({ message: UserLifecycleMessages.BAN_THROUGH_UPDATE, errors: { status: [UserLifecycleMessages.BAN_THROUGH_UPDATE] } }),
+  'banned-status-locked': () => new ConflictException(UserLifecycleMessages.BANNED_STATUS_LOCKED),
+  'already-banned': () => new ConflictException(UserLifecycleMessages.ALREADY_BANNED),
+  'not-banned': () => new ConflictException(UserLifecycleMessages.NOT_BANNED),
+  'not-muted': () => new ConflictException(UserLifecycleMessages.NOT_MUTED),
+};
+
+function refuse(refusal: UserRefusal | null): void {
+  if (refusal) throw REFUSALS[refusal]();
+}
+
+const actorOf = (user: AuthUser): EventActor => ({ id: user.id, name: user.fullName });
+
+/** A reason and the administrators' own note (bans and unbans). */
+export interface BanInput {
+  reason: string;
+  adminNote?: string | null;
+}
+
+/**
+ * The user lifecycle (DESIGN.md §1): verification, administrators' edits of status, verification
+ * and roles, bans, unbans, mutes and unmutes. Each runs in one transaction that writes the rows
+ * (users' status and verification, user_roles, user_bans, user_mutes: written nowhere else after
+ * the account is created by UsersService.create) and records its event; the audit log, the
+ * sessions and the caches follow the events. Changes that may take ADMIN away from an active
+ * account first take the administrators' mutex (lockAdminChanges), so the last active
+ * administrator survives concurrent demotions and bans.
+ */
+@Injectable()
+export class UserLifecycleService {
+  constructor(private readonly events: DomainEvents) {}
+
+  /** BANNED with an open ban (reason, note, admin); the account's sessions end with it. */
+  async ban(id: number, input: BanInput, actor: AuthUser): Promise<void> {
+    refuse(selfBanRefusal(id, actor.id));
+    await this.events.transaction(async ({ manager, record }) => {
+      const user = await this.lockForAdminChange(manager, id);
+      refuse(banRefusal(user));
+      await this.assertAdminsRemain(manager, user, { ...user, status: UserStatus.BANNED }, actor);
+      await manager.update(User, { id }, { status: UserStatus.BANNED });
+      const adminNote = input.adminNote ?? null;
+      await openBan(manager, id, input.reason, adminNote, actor.id);
+      await record({ name: 'user.banned', actor: actorOf(actor), data: { ...(await this.facts(manager, id)), reason: input.reason, adminNote, previousStatus: user.status } });
+    });
+  }
+
+  /** BANNED → ACTIVE; the open ban is closed (kept as history with the unban's reason and note). */
+  async unban(id: number, input: BanInput, actor: AuthUser): Promise<void> {
+    await this.events.transaction(async ({ manager, record }) => {
+      if (!(await lockUser(manager, id))) throw new NotFoundException(UserLifecycleMessages.USER_NOT_FOUND);
+      const user = await manager.findOneOrFail(User, { where: { id }, select: { id: true, status: true } });
+      refuse(unbanRefusal(user));
+      await manager.update(User, { id }, { status: UserStatus.ACTIVE });
+      const adminNote = input.adminNote ?? null;
+      await closeBan(manager, id, input.reason, adminNote, actor.id);
+      await record({ name: 'user.unbanned', actor: actorOf(actor), data: { ...(await this.facts(manager, id)), reason: input.reason, adminNote } });
+    });
+  }
+
+  /**
+   * An administrator's partial edit of name, bio, roles, status and verification. BANNED is
+   * refused here (a ban needs a reason), and a banned account's status changes only through
+   * unban. Losing access (a status other than ACTIVE, or unverified) ends the account's sessions.
+   * Nothing changed: nothing is written or recorded.
+   */
+  async update(id: number, edit: AdminUserEdit, actor: AuthUser): Promise<void> {
+    refuse(banThroughEditRefusal(edit));
+    await this.events.transaction(async ({ manager, record }) => {
+      const user = await this.lockForAdminChange(manager, id);
+      refuse(editRefusal(user, edit, actor.id));
+      const next = { status: edit.status ?? user.status, verified: edit.isVerified ?? user.verified, roles: edit.roles ?? user.roles };
+      await this.assertAdminsRemain(manager, user, next, actor);
+      const changes = editChanges(user, edit);
+      if (!Object.keys(changes).length) return;
+
+      const values: Partial<User> = {};
+      if (changes.fullName) values.fullName = changes.fullName.to;
+      if (changes.bio) values.bio = changes.bio.to;
+      if (changes.status) values.status = next.status;
+      if (changes.isVerified) {
+        values.isVerified = next.verified;
+        values.emailVerifiedAt = next.verified ? new Date() : null;
+      }
+      // updated_at moves for role changes too (the row is what the admin edited).
+      await manager.update(User, { id }, { ...values, updatedAt: new Date() });
+      if (changes.roles) {
+        const removed = user.roles.filter((role) => !next.roles.includes(role));
+        const added = next.roles.filter((role) => !user.roles.includes(role));
+        await changeRoles(manager, id, removed, added, actor.id);
+      }
+      const facts = await this.facts(manager, id);
+      await record({ name: 'user.updated', actor: actorOf(actor), data: { ...facts, via: 'admin', changes } });
+      if (changes.roles) await record({ name: 'user.roles_changed', actor: actorOf(actor), data: { ...facts, previousRoles: [...user.roles] } });
+    });
+  }
+
+  /** Stops the account commenting until `until` (null: for good), replacing a mute in force. */
+  async mute(id: number, input: { until: Date | null; reason: string }, actor: AuthUser): Promise<void> {
+    refuse(selfMuteRefusal(id, actor.id));
+    await this.events.transaction(async ({ manager, record }) => {
+      const facts = await this.facts(manager, id);
+      await upsertMute(manager, id, input.until, input.reason, actor.id);
+      await record({ name: 'user.muted', actor: actorOf(actor), data: { ...facts, reason: input.reason, until: input.until?.toISOString() ?? null } });
+    });
+  }
+
+  /** Lifts the mute in force; an expired mute is no mute (409 like none). */
+  async unmute(id: number, actor: AuthUser): Promise<void> {
+    await this.events.transaction(async ({ manager, record }) => {
+      const facts = await this.facts(manager, id);
+      const active = await activeMute(manager, id);
+      await deleteMute(manager, id);
+      if (!active) throw REFUSALS['not-muted']();
+      await record({ name: 'user.unmuted', actor: actorOf(actor), data: { ...facts, reason: active.reason, until: active.mutedUntil?.toISOString() ?? null } });
+    });
+  }
+
+  /** The owner proved the address (auth's verify-email, in its transaction): verified and ACTIVE. */
+  async markVerified(tx: EventTransaction, id: number): Promise<void> {
+    await tx.manager.update(User, { id }, { isVerified: true, emailVerifiedAt: new Date(), status: UserStatus.ACTIVE });
+    const facts = await this.facts(tx.manager, id);
+    await tx.record({ name: 'user.verified', actor: { id, name: facts.fullName }, data: facts });
+  }
+
+  /**
+   * First start, when the configured administrator's address already has an account: it becomes
+   * the administrator (verified, ACTIVE, ADMIN added), keeping its password. In the caller's transaction.
+   */
+  async makeFirstAdmin(tx: EventTransaction, id: number): Promise<void> {
+    const { manager } = tx;
+    const before = await this.facts(manager, id);
+    const user = await manager.findOneOrFail(User, { where: { id }, select: { id: true, emailVerifiedAt: true } });
+    await manager.update(User, { id }, { status: UserStatus.ACTIVE, isVerified: true, emailVerifiedAt: user.emailVerifiedAt ?? new Date() });
+    await changeRoles(manager, id, [], [RoleName.ADMIN], null);
+    await tx.record({ name: 'user.roles_changed', actor: null, data: { ...(await this.facts(manager, id)), previousRoles: before.roles } });
+  }
+
+  /** The account as its events name it (404 when it is gone). */
+  private async facts(manager: EntityManager, id: number): Promise<UserFacts> {
+    const facts = await readUserFacts(manager, id);
+    if (!facts) throw new NotFoundException(UserLifecycleMessages.USER_NOT_FOUND);
+    return facts;
+  }
+
+  /** Takes the administrators' mutex, then the account's row; answers the account as the rules see it (404 when missing). */
+  private async lockForAdminChange(manager: EntityManager, id: number): Promise<UserState> {
+    await lockAdminChanges(manager);
+    if (!(await lockUser(manager, id))) throw new NotFoundException(UserLifecycleMessages.USER_NOT_FOUND);
+    const user = await manager.findOneOrFail(User, { where: { id }, relations: { userRoles: true } });
+    return {
+      id,
+      fullName: user.fullName,
+      bio: user.bio,
+      status: user.status,
+      verified: user.isVerified,
+      roles: user.userRoles.map((userRole) => userRole.role.name),
+    };
+  }
+
+  /**
+   * Inside the mutex: an active administrator who stops being one must leave another behind
+   * (409), and the caller must still be an active administrator (a concurrent change may have
+   * demoted them after their request was authorised: 403).
+   */
+  private async assertAdminsRemain(manager: EntityManager, before: UserState, after: Pick<UserState, 'status' | 'verified' | 'roles'>, actor: AuthUser): Promise<void> {
+    if (leavesActiveAdmins(before, after) && (await countActiveAdmins(manager, before.id)) === 0) throw new ConflictException(UserLifecycleMessages.LAST_ADMIN);
+    if (!(await holdsActiveAdmin(manager, actor.id))) throw new ForbiddenException(UserLifecycleMessages.FORBIDDEN);
+  }
+}
