@@ -1,5 +1,4 @@
 import { Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuditModule } from '../audit/audit.module';
 import { AuthModule } from '../auth/auth.module';
 import { MailModule } from '../mail/mail.module';
@@ -8,11 +7,11 @@ import { AdminStatsService } from './admin-stats.service';
 import { AdminUsersController } from './admin-users.controller';
 import { AdminUsersRepository } from './admin-users.repository';
 import { AdminUsersService } from './admin-users.service';
-import { UserBan } from '../users/entities/user-ban.entity';
+import { UsersModule } from '../users/users.module';
 
 /** The back-office's user administration and the admin dashboard's numbers (all ADMIN only). */
 @Module({
-  imports: [TypeOrmModule.forFeature([UserBan]), AuthModule, MailModule, AuditModule],
+  imports: [UsersModule, AuthModule, MailModule, AuditModule],
   controllers: [AdminUsersController, AdminDashboardController],
   providers: [AdminUsersService, AdminUsersRepository, AdminStatsService],
 })
