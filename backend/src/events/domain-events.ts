@@ -28,7 +28,7 @@ export interface PostFacts {
 }
 
 /** How a post reached its new status. */
-export type PostVia = 'update' | 'review' | 'schedule' | 'submit' | 'save';
+export type PostVia = 'update' | 'review' | 'schedule';
 
 /** A comment's visibility as stored: VISIBLE (shown and counted), HELD (waiting for a moderator), HIDDEN (by a moderator). */
 export type CommentVisibilityName = 'VISIBLE' | 'HELD' | 'HIDDEN';
@@ -107,7 +107,7 @@ export interface DomainEventMap {
   /** A scheduled post's time moved. */
   'post.rescheduled': PostFacts & { publishAt: string; previousPublishAt: string };
   /** A schedule was dropped: cancelled (back in the review queue) or by another decision (`via`). */
-  'post.unscheduled': PostFacts & { scheduledAt: string; via: 'cancel' | 'update' | 'review'; to?: PostStatusName };
+  'post.unscheduled': PostFacts & { scheduledAt: string; via: 'cancel' | 'update'; to?: PostStatusName };
   /** A reviewer rejected the post with a reason. */
   'post.rejected': PostFacts & { previousStatus: PostStatusName; reviewId: number; reason: string; droppedSchedule?: string };
   /** A post was deleted (its facts as they were). */
