@@ -282,6 +282,8 @@ describe('Posts API', () => {
         scheduledAt: null,
         requestedPublishAt: null,
         lastRejection: null,
+        // An admin's actions on an author's DRAFT (never 'submit': that is its author's).
+        allowedActions: ['edit', 'delete', 'preview', 'autosave', 'setStatus:PUBLISHED', 'setStatus:PRIVATE', 'setStatus:ARCHIVED'],
       });
 
       res = await t.http.get(api(`/blog/posts?search=${token}&status=published`)).set(admin.auth).expect(200);

@@ -55,8 +55,8 @@ export class PostsController {
   @ApiOperation({ summary: 'Every post, any status (admin); sortBy createdAt|updatedAt|publishedAt|title|viewCount, status, search' })
   @ApiEnvelope(PostAdminPageDto)
   @ApiErrors(400)
-  listAllPostsAdmin(@Query() query: PostAdminQueryDto): Promise<PostAdminPageDto> {
-    return this.posts.listAll(query);
+  listAllPostsAdmin(@Query() query: PostAdminQueryDto, @CurrentUser() admin: AuthUser): Promise<PostAdminPageDto> {
+    return this.posts.listAll(query, admin);
   }
 
   @Get()
@@ -64,8 +64,8 @@ export class PostsController {
   @ApiOperation({ summary: 'Every post, any status (admin); same as /blog/posts/admin/all' })
   @ApiEnvelope(PostAdminPageDto)
   @ApiErrors(400)
-  listPosts(@Query() query: PostAdminQueryDto): Promise<PostAdminPageDto> {
-    return this.posts.listAll(query);
+  listPosts(@Query() query: PostAdminQueryDto, @CurrentUser() admin: AuthUser): Promise<PostAdminPageDto> {
+    return this.posts.listAll(query, admin);
   }
 
   @Get('author/my-posts')

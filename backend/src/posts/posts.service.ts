@@ -93,13 +93,13 @@ export class PostsService {
   }
 
   /** The back-office list (admins): any status, search, sort. */
-  listAll(query: PostAdminQueryDto): Promise<PostAdminPageDto> {
-    return this.listPage({ status: query.status, search: query.search }, query.page, query.size, query.sortBy ?? 'createdAt', query.sortDir ?? 'desc');
+  listAll(query: PostAdminQueryDto, admin: AuthUser): Promise<PostAdminPageDto> {
+    return this.listPage({ status: query.status, search: query.search }, query.page, query.size, query.sortBy ?? 'createdAt', query.sortDir ?? 'desc', admin, 'admin');
   }
 
   /** The caller's own posts, newest first, optionally of one status. */
   listMine(query: PostMineQueryDto, user: AuthUser): Promise<PostAdminPageDto> {
-    return this.listPage({ authorId: user.id, status: query.status }, query.page, query.size, 'createdAt', 'desc');
+    return this.listPage({ authorId: user.id, status: query.status }, query.page, query.size, 'createdAt', 'desc', user, 'author');
   }
 
   async create(dto: PostSaveDto, user: AuthUser, mode: SaveMode): Promise<SaveResult> {
@@ -146,20 +146,26 @@ export class PostsService {
     if (post.authorId !== user.id && !isAdmin(user)) throw new ForbiddenException(PostsMessages.FORBIDDEN_UPDATE);
     const kind = post.authorId === user.id ? 'author' : 'admin';
     await this.events.transaction((tx) => this.lifecycle.transition(tx, id, { type: 'submit' }, { kind, user }, { requestedPublishAt }));
-    return this.toResponse(await this.findOrFail(id), user);
+    return this.toResponse(await this.findOrFail(id), user, 'author');
   }
 
-  /** The whole post with its author's e-mail and every tag (for authenticated answers); `viewer`: what they may do with it (`allowedActions`). */
-  async toResponse(post: PostWithAuthor, viewer?: AuthUser): Promise<PostResponseDto> {
+  /**
+   * The whole post with its author's e-mail and every tag (for authenticated answers); with a
+   * `viewer`, what they may do with it (`allowedActions`) through the admin or the author endpoints (`mode`).
+   */
+  async toResponse(post: PostWithAuthor, viewer?: AuthUser, mode?: SaveMode): Promise<PostResponseDto> {
     const tags = await this.repository.tagsOfPosts([post.id], false);
     const answer = toPostResponse(post, tags.get(post.id) ?? [], true);
-    return viewer ? { ...answer, allowedActions: this.allowedActionsFor(post, viewer) } : answer;
+    return viewer ? { ...answer, allowedActions: this.allowedActionsFor(post, viewer, mode) } : answer;
   }
 
-  /** The lifecycle's answer to "what may `viewer` do with this post": admins as admins, its author as its author, others nothing. */
-  allowedActionsFor(post: Pick<Post, 'status' | 'scheduledAt' | 'authorId'>, viewer: AuthUser): PostAction[] {
+  /**
+   * The lifecycle's answer to "what may `viewer` do with this post": an admin as an admin (through
+   * the admin endpoints, the default for admins), its author as its author, others nothing.
+   */
+  allowedActionsFor(post: Pick<Post, 'status' | 'scheduledAt' | 'authorId'>, viewer: AuthUser, mode: SaveMode = isAdmin(viewer) ? 'admin' : 'author'): PostAction[] {
     const own = post.authorId === viewer.id;
-    if (isAdmin(viewer)) return allowedActions(stateOf(post), 'admin', own);
+    if (mode === 'admin' && isAdmin(viewer)) return allowedActions(stateOf(post), 'admin', own);
     return own && isAuthor(viewer) ? allowedActions(stateOf(post), 'author') : [];
   }
 
@@ -187,9 +193,9 @@ export class PostsService {
   }
 
   /** One page of a list (every column but the bodies, the author's name and e-mail, every tag) and the filter's total. */
-  private async listPage(filter: PostListFilter, page: number, size: number, sortBy: string, sortDir: SortDirection): Promise<PostAdminPageDto> {
+  private async listPage(filter: PostListFilter, page: number, size: number, sortBy: string, sortDir: SortDirection, viewer: AuthUser, mode: SaveMode): Promise<PostAdminPageDto> {
     const [rows, total] = await Promise.all([this.repository.listPage(filter, sortBy, sortDir, size, page * size), this.repository.countList(filter)]);
-    const items = rows.map(toPostListItem);
+    const items = rows.map((row) => ({ ...toPostListItem(row), allowedActions: this.allowedActionsFor(row, viewer, mode) }));
     const result = toPage(items, total, page, size);
     return { ...result, posts: items, currentPage: result.number };
   }
@@ -265,7 +271,7 @@ export class PostsService {
       throw error;
     }
 
-    return { post: await this.toResponse(await this.findOrFail(savedId), user), skippedTags };
+    return { post: await this.toResponse(await this.findOrFail(savedId), user, mode), skippedTags };
   }
 
   /** `base`, or `base-2`, `base-3`... whichever is free (spec 001 §5 derivation, made unique). */
