@@ -33,7 +33,7 @@ const FIELD_ORDER: (keyof TagForm)[] = ['name', 'slug', 'description', 'color', 
 const TEXTAREA =
   'block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm shadow-sm focus:border-brand-500 focus:outline-none focus:ring-2 focus:ring-brand-500/30 dark:border-slate-700 dark:bg-slate-950';
 
-/** Server field errors and 409 conflicts on the field they concern. */
+/** Server field errors (a used name or slug is a 409 naming its field) on the field they concern. */
 function serverErrors(error: unknown): TagFormErrors {
   if (!(error instanceof ApiError)) return {};
   const found: TagFormErrors = {};
@@ -41,7 +41,6 @@ function serverErrors(error: unknown): TagFormErrors {
     const message = error.field(field);
     if (message) found[field] = message;
   }
-  if (error.status === 409) found[/slug/i.test(error.message) ? 'slug' : 'name'] = error.message;
   return found;
 }
 

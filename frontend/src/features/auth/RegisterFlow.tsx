@@ -32,12 +32,6 @@ function validate(values: Record<Field, string>): Errors {
   return errors;
 }
 
-/** The server's wait from a 429 answer ('... 42 seconds'), when it says one. */
-function waitFrom(error: ApiError): number | undefined {
-  const match = /(\d+)\s*(s\b|sec|second|giây)/i.exec(error.message);
-  return match ? Number(match[1]) : undefined;
-}
-
 /** Sign-up (spec 000 §2 /register, §4): form → e-mail verification → success → /login. */
 export default function RegisterFlow({ verifyEmail }: { verifyEmail?: string }) {
   // `verifyEmail`: an account that signed up earlier and still has to enter its code.
@@ -184,7 +178,7 @@ function VerifyEmail({ email, onVerified }: { email: string; onVerified: () => v
       setResend(recordResend(email));
       setNotice(message ?? RegisterTexts.RESEND_OK);
     } catch (error) {
-      if (error instanceof ApiError && error.status === 429) setResend(recordResend(email, waitFrom(error) ?? 60, false));
+      if (error instanceof ApiError && error.status === 429) setResend(recordResend(email, error.retryAfterSeconds ?? 60, false));
       setFailure(errorText(error, { fallback: RegisterTexts.RESEND_FAILED, network: RegisterTexts.RESEND_FAILED, serverMessage: [429] }));
     } finally {
       setSending(false);
