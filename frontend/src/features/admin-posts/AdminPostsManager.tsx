@@ -37,7 +37,8 @@ import {
 import { ApiError } from '../../lib/api/errors';
 import { adminErrors, AdminPostsTexts } from './texts';
 import { errorText } from '../../lib/texts/error-text';
-import { ConfirmDialog, NoticeStack } from '../../components/islands/AdminDialog';
+import { ConfirmDialog } from '../../components/islands/Dialog';
+import { NoticeStack } from '../../components/islands/notices';
 import AdminPager from '../../components/islands/AdminPager';
 import { Spinner } from '../../components/islands/form-controls';
 import ListSelect, { SORT_DIRECTIONS, sizeOptions } from '../../components/islands/ListSelect';

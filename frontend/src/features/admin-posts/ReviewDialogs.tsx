@@ -8,7 +8,7 @@ import { useEffect, useId, useState, type FormEvent } from 'react';
 import { adminDateTime, statusLabel, statusTone, type PostListItem, type PostReview } from './admin-posts';
 import { adminErrors, AdminPostsTexts } from './texts';
 import { errorText } from '../../lib/texts/error-text';
-import { AdminDialog } from '../../components/islands/AdminDialog';
+import { Dialog } from '../../components/islands/Dialog';
 import { DialogActions, Spinner } from '../../components/islands/form-controls';
 import { reviewHistory, type ReviewDecision } from './post-api';
 import { PublishAtField } from './ScheduleDialogs';
@@ -44,7 +44,7 @@ export function QuickRejectDialog({ post, busy, onSubmit, onClose }: { post: Pos
   }
 
   return (
-    <AdminDialog title="Reject Post" description={<>The author sees the reason for “{post.title}” and can revise and resubmit it.</>} onClose={onClose} busy={busy}>
+    <Dialog title="Reject Post" description={<>The author sees the reason for “{post.title}” and can revise and resubmit it.</>} onClose={onClose} busy={busy}>
       <form onSubmit={submit} noValidate>
         <label htmlFor={id} className="mb-1 block text-sm font-medium">
           Rejection reason
@@ -68,7 +68,7 @@ export function QuickRejectDialog({ post, busy, onSubmit, onClose }: { post: Pos
           Reject Post
         </DialogActions>
       </form>
-    </AdminDialog>
+    </Dialog>
   );
 }
 
@@ -221,7 +221,7 @@ export function DetailedReviewDialog({
   );
 
   return (
-    <AdminDialog
+    <Dialog
       title="Detailed Review"
       size="lg"
       busy={busy}
@@ -291,6 +291,6 @@ export function DetailedReviewDialog({
         </DialogActions>
       </form>
       <ReviewHistory postId={post.id} />
-    </AdminDialog>
+    </Dialog>
   );
 }

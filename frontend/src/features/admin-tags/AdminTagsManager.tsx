@@ -30,7 +30,8 @@ import {
 import { AdminTagsTexts } from './texts';
 import { adminErrors } from '../admin-posts/texts';
 import { errorText } from '../../lib/texts/error-text';
-import { AdminDialog, ConfirmDialog, NoticeStack } from '../../components/islands/AdminDialog';
+import { Dialog, ConfirmDialog } from '../../components/islands/Dialog';
+import { NoticeStack } from '../../components/islands/notices';
 import AdminPager from '../../components/islands/AdminPager';
 import { Spinner } from '../../components/islands/form-controls';
 import ListSelect, { SORT_DIRECTIONS, sizeOptions } from '../../components/islands/ListSelect';
@@ -243,7 +244,7 @@ export default function AdminTagsManager({ initialQuery, initialPage, initialErr
         />
       )}
       {dialog?.kind === 'inUse' && (
-        <AdminDialog title={AdminTagsTexts.IN_USE_TITLE} description={dialog.message} onClose={() => setDialog(undefined)} busy={busyId === dialog.tag.id} role="alertdialog">
+        <Dialog title={AdminTagsTexts.IN_USE_TITLE} description={dialog.message} onClose={() => setDialog(undefined)} busy={busyId === dialog.tag.id} role="alertdialog">
           <p className="text-sm">{AdminTagsTexts.IN_USE_HINT}</p>
           <div className="mt-4 flex justify-end gap-2">
             <button type="button" className="btn-secondary" onClick={() => setDialog(undefined)} disabled={busyId === dialog.tag.id} data-autofocus>
@@ -254,7 +255,7 @@ export default function AdminTagsManager({ initialQuery, initialPage, initialErr
               Deactivate Instead
             </button>
           </div>
-        </AdminDialog>
+        </Dialog>
       )}
       <NoticeStack notices={notices} onDismiss={dismiss} />
     </div>

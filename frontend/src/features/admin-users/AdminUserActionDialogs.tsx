@@ -10,7 +10,7 @@ import { ApiError, unwrap } from '../../lib/api/errors';
 import { effectiveRole, type RoleName } from '../../lib/roles';
 import { actionErrors, AddUserTexts, STATUS_LABELS, UserActionTexts as T } from './texts';
 import { errorText } from '../../lib/texts/error-text';
-import { AdminDialog } from '../../components/islands/AdminDialog';
+import { Dialog } from '../../components/islands/Dialog';
 import { Alert, DialogActions, TextField } from '../../components/islands/form-controls';
 import { AdminUserRolePicker, focusFirstInvalid, SelectField } from './AdminUserFields';
 
@@ -91,7 +91,7 @@ export function AdminUserBanDialog({ mode, user, onCancel, onDone }: BanProps) {
   }
 
   return (
-    <AdminDialog
+    <Dialog
       title={banning ? 'Ban User' : 'Unban User'}
       description={banning ? `Ban ${user.fullName}? They are signed out and cannot sign in until they are unbanned.` : `Unban ${user.fullName}? Their account becomes active again.`}
       onClose={onCancel}
@@ -114,7 +114,7 @@ export function AdminUserBanDialog({ mode, user, onCancel, onDone }: BanProps) {
           {banning ? 'Ban User' : 'Unban User'}
         </DialogActions>
       </form>
-    </AdminDialog>
+    </Dialog>
   );
 }
 
@@ -154,16 +154,16 @@ export function AdminUserPasswordDialog({ user, onClose, onGenerated }: { user: 
 
   if (!result) {
     return (
-      <AdminDialog key="confirm" title="Generate New Password" description={T.GENERATE_CONFIRM(user.fullName)} onClose={onClose} busy={busy} role="alertdialog">
+      <Dialog key="confirm" title="Generate New Password" description={T.GENERATE_CONFIRM(user.fullName)} onClose={onClose} busy={busy} role="alertdialog">
         {failure && <Alert>{failure}</Alert>}
         <DialogActions onCancel={onClose} busy={busy} className="mt-4" onConfirm={generate} focusCancel>
           Generate Password
         </DialogActions>
-      </AdminDialog>
+      </Dialog>
     );
   }
   return (
-    <AdminDialog key="password" title="New Password" description={T.PASSWORD_SHOWN_ONCE} onClose={onClose}>
+    <Dialog key="password" title="New Password" description={T.PASSWORD_SHOWN_ONCE} onClose={onClose}>
       <label htmlFor={inputId} className="mb-1 block text-sm font-medium">
         New password for {user.fullName}
       </label>
@@ -190,7 +190,7 @@ export function AdminUserPasswordDialog({ user, onClose, onGenerated }: { user: 
           Done
         </button>
       </div>
-    </AdminDialog>
+    </Dialog>
   );
 }
 
@@ -248,7 +248,7 @@ export function AdminUserEditDialog({ user, canAssignAdmin, onCancel, onSaved }:
   }
 
   return (
-    <AdminDialog title="Edit User" description={user.email} onClose={onCancel} busy={busy}>
+    <Dialog title="Edit User" description={user.email} onClose={onCancel} busy={busy}>
       <form ref={form} className="space-y-4" onSubmit={submit} noValidate>
         {failure && <Alert>{failure}</Alert>}
         <TextField
@@ -285,6 +285,6 @@ export function AdminUserEditDialog({ user, canAssignAdmin, onCancel, onSaved }:
           Save Changes
         </DialogActions>
       </form>
-    </AdminDialog>
+    </Dialog>
   );
 }

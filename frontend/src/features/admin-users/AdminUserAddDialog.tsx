@@ -3,7 +3,7 @@ import { browserApi } from '../../lib/api/client';
 import { addUserErrors, addUserFailure, addUserPayload, ADD_USER_DEFAULTS, type AddUserErrors, type AddUserValues, type AdminUser } from './admin-users';
 import { unwrap } from '../../lib/api/errors';
 import { AddUserTexts, STATUS_LABELS } from './texts';
-import { AdminDialog } from '../../components/islands/AdminDialog';
+import { Dialog } from '../../components/islands/Dialog';
 import { Alert, DialogActions, PasswordField, TextField } from '../../components/islands/form-controls';
 import { AdminUserRolePicker, focusFirstInvalid, SelectField } from './AdminUserFields';
 
@@ -72,7 +72,7 @@ export default function AdminUserAddDialog({ canAssignAdmin, onClose, onCreated 
   }
 
   return (
-    <AdminDialog title="Add User" description="Create an account; the user can sign in with this e-mail and password." onClose={onClose} busy={busy} size="lg">
+    <Dialog title="Add User" description="Create an account; the user can sign in with this e-mail and password." onClose={onClose} busy={busy} size="lg">
       {created ? (
         <Alert kind="success">{AddUserTexts.created(created.fullName)}</Alert>
       ) : (
@@ -117,6 +117,6 @@ export default function AdminUserAddDialog({ canAssignAdmin, onClose, onCreated 
           </DialogActions>
         </form>
       )}
-    </AdminDialog>
+    </Dialog>
   );
 }

@@ -8,7 +8,7 @@ import { load } from '../../lib/settle';
 import { AdminUsersTexts, MuteTexts, STATUS_LABELS, USERS_LOAD_ERRORS, UserActionTexts, type UserStatus } from './texts';
 import { AdminUserMuteDialog, AdminUserUnmuteDialog, muteEnd } from './AdminUserMuteDialog';
 import { errorText } from '../../lib/texts/error-text';
-import { NoticeStack, useNotices } from '../../components/islands/AdminDialog';
+import { NoticeStack, useNotices } from '../../components/islands/notices';
 import AdminPager from '../../components/islands/AdminPager';
 import { AvatarImage, useHydrated } from '../../components/islands/form-controls';
 import { AdminUserBanDialog, AdminUserEditDialog, AdminUserPasswordDialog } from './AdminUserActionDialogs';

@@ -9,7 +9,7 @@ import { unwrap } from '../../lib/api/errors';
 import { siteDayEnd } from '../../lib/dates';
 import { errorText } from '../../lib/texts/error-text';
 import { charCount, trimInvisible } from '../../lib/text-length';
-import { AdminDialog, ConfirmDialog } from '../../components/islands/AdminDialog';
+import { Dialog, ConfirmDialog } from '../../components/islands/Dialog';
 import { Alert, DialogActions } from '../../components/islands/form-controls';
 import { adminDateTime, type AdminUser } from './admin-users';
 import { actionErrors, MuteTexts as T } from './texts';
@@ -79,7 +79,7 @@ export function AdminUserMuteDialog({ user, onCancel, onDone }: { user: AdminUse
   }
 
   return (
-    <AdminDialog title="Mute User" description={`Stop ${user.fullName} commenting. They see the end and the reason in place of the comment form.`} onClose={onCancel} busy={busy}>
+    <Dialog title="Mute User" description={`Stop ${user.fullName} commenting. They see the end and the reason in place of the comment form.`} onClose={onCancel} busy={busy}>
       <form className="space-y-4" onSubmit={submit} noValidate data-testid="mute-dialog">
         {failure && <Alert>{failure}</Alert>}
         <fieldset>
@@ -156,7 +156,7 @@ export function AdminUserMuteDialog({ user, onCancel, onDone }: { user: AdminUse
           Mute User
         </DialogActions>
       </form>
-    </AdminDialog>
+    </Dialog>
   );
 }
 

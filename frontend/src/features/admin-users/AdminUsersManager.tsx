@@ -22,7 +22,7 @@ import { unwrap } from '../../lib/api/errors';
 import { roleLabel } from '../../lib/roles';
 import { AdminUsersTexts as T, STATUS_LABELS, USERS_LOAD_ERRORS } from './texts';
 import { errorText } from '../../lib/texts/error-text';
-import { NoticeStack } from '../../components/islands/AdminDialog';
+import { NoticeStack } from '../../components/islands/notices';
 import AdminPager from '../../components/islands/AdminPager';
 import { AvatarImage } from '../../components/islands/form-controls';
 import ListSelect, { sizeOptions } from '../../components/islands/ListSelect';

@@ -1,7 +1,7 @@
 import { useId, useState, type FormEvent } from 'react';
 import { browserApi } from '../../lib/api/client';
 import { ApiError, unwrap } from '../../lib/api/errors';
-import { AdminDialog } from '../../components/islands/AdminDialog';
+import { Dialog } from '../../components/islands/Dialog';
 import { DialogActions } from '../../components/islands/form-controls';
 import PublishTimeField, { publishTimeFrom } from '../../components/islands/PublishTimeField';
 import { PostActionTexts as T } from './texts';
@@ -112,7 +112,7 @@ export default function PostActions({ postId, title, submit = false, remove = fa
         </button>
       )}
       {confirming && (
-        <AdminDialog title={T.CONFIRM_SUBMIT_TITLE} description={T.confirmSubmit(title)} onClose={() => setConfirming(false)} busy={busy === 'submit'}>
+        <Dialog title={T.CONFIRM_SUBMIT_TITLE} description={T.confirmSubmit(title)} onClose={() => setConfirming(false)} busy={busy === 'submit'}>
           <form onSubmit={submitForReview} noValidate>
             <PublishTimeField
               id={fieldId}
@@ -129,7 +129,7 @@ export default function PostActions({ postId, title, submit = false, remove = fa
               {T.SUBMIT}
             </DialogActions>
           </form>
-        </AdminDialog>
+        </Dialog>
       )}
       {error && (
         <p role="alert" className="basis-full text-sm text-red-700 dark:text-red-300">

@@ -2,12 +2,12 @@
  * The comment moderation dialogs of the post page (issue 19 §2): Report (a reason, and a
  * description required for Other) for signed-in readers on others' comments, and Hide (a reason)
  * for the post's author and admins. Both are modal (focus inside, Escape cancels, focus back on
- * the button that opened them: components/islands/AdminDialog) and show the API's refusal
+ * the button that opened them: components/islands/Dialog) and show the API's refusal
  * (409 already reported, 403, 429 over the limit) in the dialog, which stays open. The Hide
  * dialog also serves the moderation queue (/admin/comments), one comment or a selection.
  */
 import { useId, useState, type FormEvent } from 'react';
-import { AdminDialog } from '../../components/islands/AdminDialog';
+import { Dialog } from '../../components/islands/Dialog';
 import { Alert, DialogActions } from '../../components/islands/form-controls';
 import { errorText } from '../../lib/texts/error-text';
 import { charCount, trimInvisible } from '../../lib/text-length';
@@ -58,7 +58,7 @@ export function ReportDialog({ comment, authorName, onCancel, onDone }: ReportPr
   const detailsRequired = reason === 'OTHER';
   const reasonMissing = problem !== undefined && !reason;
   return (
-    <AdminDialog title="Report Comment" description={`Tell the moderators what is wrong with ${authorName}'s comment.`} onClose={onCancel} busy={busy}>
+    <Dialog title="Report Comment" description={`Tell the moderators what is wrong with ${authorName}'s comment.`} onClose={onCancel} busy={busy}>
       <form className="space-y-4" onSubmit={submit} noValidate data-testid="report-dialog">
         {failure && <Alert>{failure}</Alert>}
         <fieldset aria-describedby={reasonMissing ? `${id}-problem` : undefined}>
@@ -118,7 +118,7 @@ export function ReportDialog({ comment, authorName, onCancel, onDone }: ReportPr
           Send Report
         </DialogActions>
       </form>
-    </AdminDialog>
+    </Dialog>
   );
 }
 
@@ -165,7 +165,7 @@ export function HideDialog({ description, hide, onCancel, onDone, title = 'Hide 
   }
 
   return (
-    <AdminDialog title={title} description={description} onClose={onCancel} busy={busy}>
+    <Dialog title={title} description={description} onClose={onCancel} busy={busy}>
       <form className="space-y-4" onSubmit={submit} noValidate data-testid="hide-dialog">
         {failure && <Alert>{failure}</Alert>}
         <div>
@@ -196,6 +196,6 @@ export function HideDialog({ description, hide, onCancel, onDone, title = 'Hide 
           {title}
         </DialogActions>
       </form>
-    </AdminDialog>
+    </Dialog>
   );
 }
