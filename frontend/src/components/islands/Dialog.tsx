@@ -70,7 +70,10 @@ function OpenModal({ onClose, labelledBy, describedBy, busy = false, role = 'dia
   }, []);
 
   return (
-    <div className="fixed inset-0 z-50 flex items-center justify-center overflow-y-auto bg-slate-950/50 p-4" onMouseDown={(event) => event.target === event.currentTarget && !blocked.current && close.current()}>
+    <div
+      className="fixed inset-0 z-50 flex items-center justify-center overflow-y-auto bg-slate-950/50 p-4"
+      onMouseDown={(event) => event.target === event.currentTarget && !blocked.current && close.current()}
+    >
       <div
         ref={panel}
         role={role}

@@ -6,6 +6,7 @@ import { charCount, trimInvisible } from '../../lib/text-length';
 import { AccountTexts } from './texts';
 import { Spinner, TextField, Toast, type ToastMessage, useHydrated } from '../../components/islands/form-controls';
 import { useKeepTyped } from '../../components/islands/keep-typed';
+import { useSubmit } from '../../components/islands/use-submit';
 
 interface Profile {
   fullName: string;
@@ -28,7 +29,7 @@ export default function AccountProfileForm({ initial }: { initial: Profile }) {
   const [draft, setDraft] = useState<Profile>(initial);
   const [editing, setEditing] = useState(false);
   const [errors, setErrors] = useState<Errors>({});
-  const [busy, setBusy] = useState(false);
+  const { busy, run } = useSubmit();
   const hydrated = useHydrated();
   const keepTyped = useKeepTyped();
   const [toast, setToast] = useState<ToastMessage>();
@@ -47,25 +48,27 @@ export default function AccountProfileForm({ initial }: { initial: Profile }) {
     const found = validate(draft);
     setErrors(found);
     if (Object.keys(found).length > 0) return;
-    setBusy(true);
-    try {
-      const body = { fullName: draft.fullName.trim(), email: draft.email.trim(), bio: draft.bio.trim() };
-      const user = await unwrap(browserApi().PUT('/api/v1/users/profile', { body }));
-      const next = { fullName: user?.fullName ?? body.fullName, email: user?.email ?? body.email, bio: user?.bio ?? body.bio };
-      setSaved(next);
-      setDraft(next);
-      setEditing(false);
-      setToast({ kind: 'success', text: AccountTexts.PROFILE_UPDATED, duration: 3000 });
-    } catch (error) {
-      if (error instanceof ApiError && error.errors) {
-        setErrors({ fullName: error.field('fullName'), email: error.field('email'), bio: error.field('bio') });
-      } else if (error instanceof ApiError && error.status === 409) {
-        setErrors({ email: error.message });
-      }
-      setToast({ kind: 'error', text: AccountTexts.PROFILE_FAILED, duration: 5000 });
-    } finally {
-      setBusy(false);
-    }
+    await run(
+      async () => {
+        const body = { fullName: draft.fullName.trim(), email: draft.email.trim(), bio: draft.bio.trim() };
+        const user = await unwrap(browserApi().PUT('/api/v1/users/profile', { body }));
+        const next = { fullName: user?.fullName ?? body.fullName, email: user?.email ?? body.email, bio: user?.bio ?? body.bio };
+        setSaved(next);
+        setDraft(next);
+        setEditing(false);
+        setToast({ kind: 'success', text: AccountTexts.PROFILE_UPDATED, duration: 3000 });
+      },
+      {
+        onError: (error) => {
+          if (error instanceof ApiError && error.errors) {
+            setErrors({ fullName: error.field('fullName'), email: error.field('email'), bio: error.field('bio') });
+          } else if (error instanceof ApiError && error.status === 409) {
+            setErrors({ email: error.message });
+          }
+          setToast({ kind: 'error', text: AccountTexts.PROFILE_FAILED, duration: 5000 });
+        },
+      },
+    );
   }
 
   return (

@@ -83,23 +83,37 @@ export default function ChangePasswordDialog() {
           {success ? (
             <Alert kind="success">{AccountTexts.PASSWORD_CHANGED}</Alert>
           ) : (
-              <form className="space-y-4" onSubmit={submit} noValidate>
-                {failure && <Alert>{failure}</Alert>}
-                <PasswordField label="Current password" name="currentPassword" autoComplete="current-password" value={values.currentPassword} onChange={set('currentPassword')} error={errors.currentPassword} />
-                <PasswordField
-                  label="New password"
-                  name="newPassword"
-                  autoComplete="new-password"
-                  value={values.newPassword}
-                  onChange={set('newPassword')}
-                  error={errors.newPassword}
-                  hint={<StrengthMeter password={values.newPassword} />}
-                />
-                <PasswordField label="Confirm new password" name="confirmNewPassword" autoComplete="new-password" value={values.confirmNewPassword} onChange={set('confirmNewPassword')} error={errors.confirmNewPassword} />
-                <DialogActions onCancel={close} busy={busy}>
-                  Change Password
-                </DialogActions>
-              </form>
+            <form className="space-y-4" onSubmit={submit} noValidate>
+              {failure && <Alert>{failure}</Alert>}
+              <PasswordField
+                label="Current password"
+                name="currentPassword"
+                autoComplete="current-password"
+                value={values.currentPassword}
+                onChange={set('currentPassword')}
+                error={errors.currentPassword}
+              />
+              <PasswordField
+                label="New password"
+                name="newPassword"
+                autoComplete="new-password"
+                value={values.newPassword}
+                onChange={set('newPassword')}
+                error={errors.newPassword}
+                hint={<StrengthMeter password={values.newPassword} />}
+              />
+              <PasswordField
+                label="Confirm new password"
+                name="confirmNewPassword"
+                autoComplete="new-password"
+                value={values.confirmNewPassword}
+                onChange={set('confirmNewPassword')}
+                error={errors.confirmNewPassword}
+              />
+              <DialogActions onCancel={close} busy={busy}>
+                Change Password
+              </DialogActions>
+            </form>
           )}
         </Dialog>
       )}

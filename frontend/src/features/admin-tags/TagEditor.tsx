@@ -20,6 +20,7 @@ import { Alert, Spinner, TextField, useHydrated } from '../../components/islands
 import { useKeepTyped } from '../../components/islands/keep-typed';
 import { createTag, updateTag } from './tag-api';
 import { charCount, trimInvisible } from '../../lib/text-length';
+import { useSubmit } from '../../components/islands/use-submit';
 
 export interface TagEditorProps {
   mode: 'create' | 'edit';
@@ -49,8 +50,7 @@ export default function TagEditor({ mode, tag, signedIn, backHref }: TagEditorPr
   const keepTyped = useKeepTyped();
   const [form, setForm] = useState<TagForm>(() => tagFormFrom(tag));
   const [errors, setErrors] = useState<TagFormErrors>({});
-  const [failure, setFailure] = useState<string>();
-  const [busy, setBusy] = useState(false);
+  const { busy, failure, setFailure, run } = useSubmit();
   const [authenticated, setAuthenticated] = useState(signedIn);
   const formRef = useRef<HTMLFormElement>(null);
   const state = useRef({ busy, save: () => {} });
@@ -89,18 +89,22 @@ export default function TagEditor({ mode, tag, signedIn, backHref }: TagEditorPr
       focusFirst(found);
       return;
     }
-    setBusy(true);
-    try {
-      if (mode === 'edit' && tag) await updateTag(tag.id, tagPayload(form));
-      else await createTag(tagPayload(form));
-      window.location.assign(`${backHref}?notice=${mode === 'edit' ? 'updated' : 'created'}`);
-    } catch (error) {
-      const fields = serverErrors(error);
-      setErrors(fields);
-      focusFirst(fields);
-      setFailure(errorText(error, { ...adminErrors(AdminTagsTexts.SAVE_FAILED), status: { 401: AdminTagsTexts.AUTH_REQUIRED } }));
-      setBusy(false);
-    }
+    await run(
+      async () => {
+        if (mode === 'edit' && tag) await updateTag(tag.id, tagPayload(form));
+        else await createTag(tagPayload(form));
+        window.location.assign(`${backHref}?notice=${mode === 'edit' ? 'updated' : 'created'}`);
+      },
+      {
+        keepBusy: true,
+        failure: (error) => errorText(error, { ...adminErrors(AdminTagsTexts.SAVE_FAILED), status: { 401: AdminTagsTexts.AUTH_REQUIRED } }),
+        onError: (error) => {
+          const fields = serverErrors(error);
+          setErrors(fields);
+          focusFirst(fields);
+        },
+      },
+    );
   }
 
   state.current = { busy, save: () => void save() };
@@ -140,8 +144,7 @@ export default function TagEditor({ mode, tag, signedIn, backHref }: TagEditorPr
       <div className="flex flex-wrap items-center justify-between gap-3">
         {badge}
         <p className="text-xs text-slate-600 dark:text-slate-400">
-          <kbd className="rounded border border-slate-300 px-1 dark:border-slate-600">Esc</kbd> back ·{' '}
-          <kbd className="rounded border border-slate-300 px-1 dark:border-slate-600">Ctrl/⌘ S</kbd> save
+          <kbd className="rounded border border-slate-300 px-1 dark:border-slate-600">Esc</kbd> back · <kbd className="rounded border border-slate-300 px-1 dark:border-slate-600">Ctrl/⌘ S</kbd> save
         </p>
       </div>
       {failure && <Alert>{failure}</Alert>}
@@ -196,7 +199,13 @@ export default function TagEditor({ mode, tag, signedIn, backHref }: TagEditorPr
                 <label htmlFor="tag-colour-picker" className="text-xs text-slate-600 dark:text-slate-400">
                   Pick a colour
                 </label>
-                <input id="tag-colour-picker" type="color" value={colour && colour.length === 7 ? colour : '#4f6bed'} onChange={(event) => set('color', event.target.value)} className="h-8 w-12 cursor-pointer rounded border border-slate-300 dark:border-slate-700" />
+                <input
+                  id="tag-colour-picker"
+                  type="color"
+                  value={colour && colour.length === 7 ? colour : '#4f6bed'}
+                  onChange={(event) => set('color', event.target.value)}
+                  className="h-8 w-12 cursor-pointer rounded border border-slate-300 dark:border-slate-700"
+                />
               </div>
             }
           />

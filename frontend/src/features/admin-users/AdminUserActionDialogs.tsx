@@ -13,6 +13,7 @@ import { errorText } from '../../lib/texts/error-text';
 import { Dialog } from '../../components/islands/Dialog';
 import { Alert, DialogActions, TextField } from '../../components/islands/form-controls';
 import { AdminUserRolePicker, focusFirstInvalid, SelectField } from './AdminUserFields';
+import { useSubmit } from '../../components/islands/use-submit';
 
 const TEXTAREA =
   'block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm shadow-sm focus:border-brand-500 focus:outline-none focus:ring-2 focus:ring-brand-500/30 dark:border-slate-700 dark:bg-slate-950';
@@ -63,8 +64,7 @@ export function AdminUserBanDialog({ mode, user, onCancel, onDone }: BanProps) {
   const [reason, setReason] = useState('');
   const [note, setNote] = useState('');
   const [error, setError] = useState<string>();
-  const [failure, setFailure] = useState<string>();
-  const [busy, setBusy] = useState(false);
+  const { busy, failure, setFailure, run } = useSubmit();
   const form = useRef<HTMLFormElement>(null);
   const banning = mode === 'ban';
 
@@ -77,17 +77,16 @@ export function AdminUserBanDialog({ mode, user, onCancel, onDone }: BanProps) {
       focusFirstInvalid(form.current);
       return;
     }
-    setBusy(true);
-    try {
-      const body = { reason: reason.trim(), ...(note.trim() ? { adminNote: note.trim() } : {}) };
-      const params = { path: { id: user.id } };
-      if (banning) await unwrap(browserApi().POST('/api/v1/admin/users/{id}/ban', { params, body }));
-      else await unwrap(browserApi().POST('/api/v1/admin/users/{id}/unban', { params, body }));
-      onDone();
-    } catch (caught) {
-      setFailure(errorText(caught, actionErrors(banning ? T.BAN_FAILED : T.UNBAN_FAILED)));
-      setBusy(false);
-    }
+    await run(
+      async () => {
+        const body = { reason: reason.trim(), ...(note.trim() ? { adminNote: note.trim() } : {}) };
+        const params = { path: { id: user.id } };
+        if (banning) await unwrap(browserApi().POST('/api/v1/admin/users/{id}/ban', { params, body }));
+        else await unwrap(browserApi().POST('/api/v1/admin/users/{id}/unban', { params, body }));
+        onDone();
+      },
+      { keepBusy: true, failure: (caught) => errorText(caught, actionErrors(banning ? T.BAN_FAILED : T.UNBAN_FAILED)) },
+    );
   }
 
   return (
@@ -122,23 +121,19 @@ export function AdminUserBanDialog({ mode, user, onCancel, onDone }: BanProps) {
 
 export function AdminUserPasswordDialog({ user, onClose, onGenerated }: { user: AdminUser; onClose: () => void; onGenerated: () => void }) {
   const [result, setResult] = useState<GeneratedPassword>();
-  const [failure, setFailure] = useState<string>();
-  const [busy, setBusy] = useState(false);
+  const { busy, failure, run } = useSubmit();
   const [copy, setCopy] = useState<string>();
   const field = useRef<HTMLInputElement>(null);
   const inputId = useId();
 
   async function generate() {
-    setBusy(true);
-    setFailure(undefined);
-    try {
-      setResult(await unwrap(browserApi().POST('/api/v1/admin/users/{id}/generate-password', { params: { path: { id: user.id } } })));
-      onGenerated();
-    } catch (caught) {
-      setFailure(errorText(caught, actionErrors(T.GENERATE_FAILED)));
-    } finally {
-      setBusy(false);
-    }
+    await run(
+      async () => {
+        setResult(await unwrap(browserApi().POST('/api/v1/admin/users/{id}/generate-password', { params: { path: { id: user.id } } })));
+        onGenerated();
+      },
+      { failure: (caught) => errorText(caught, actionErrors(T.GENERATE_FAILED)) },
+    );
   }
 
   async function copyPassword() {
@@ -205,8 +200,7 @@ export function AdminUserEditDialog({ user, canAssignAdmin, onCancel, onSaved }:
   const [roles, setRoles] = useState<RoleName[]>(initialRoles);
   const [status, setStatus] = useState(user.status as UserStatus);
   const [errors, setErrors] = useState<Partial<Record<EditField, string>>>({});
-  const [failure, setFailure] = useState<string>();
-  const [busy, setBusy] = useState(false);
+  const { busy, failure, setFailure, run } = useSubmit();
   const form = useRef<HTMLFormElement>(null);
   const banned = user.status === 'BANNED';
   // An admin editing someone who already holds ADMIN keeps the box (it shows what they have).
@@ -234,17 +228,21 @@ export function AdminUserEditDialog({ user, canAssignAdmin, onCancel, onSaved }:
       onCancel();
       return;
     }
-    setBusy(true);
-    try {
-      await unwrap(browserApi().PUT('/api/v1/admin/users/{id}', { params: { path: { id: user.id } }, body }));
-      onSaved();
-    } catch (caught) {
-      if (caught instanceof ApiError && caught.errors) {
-        setErrors({ fullName: caught.field('fullName'), roles: caught.field('roles'), status: caught.field('status') });
-      }
-      setFailure(errorText(caught, actionErrors(T.UPDATE_FAILED)));
-      setBusy(false);
-    }
+    await run(
+      async () => {
+        await unwrap(browserApi().PUT('/api/v1/admin/users/{id}', { params: { path: { id: user.id } }, body }));
+        onSaved();
+      },
+      {
+        keepBusy: true,
+        failure: (caught) => errorText(caught, actionErrors(T.UPDATE_FAILED)),
+        onError: (caught) => {
+          if (caught instanceof ApiError && caught.errors) {
+            setErrors({ fullName: caught.field('fullName'), roles: caught.field('roles'), status: caught.field('status') });
+          }
+        },
+      },
+    );
   }
 
   return (

@@ -9,6 +9,7 @@ import { readResend, recordResend, resendLabel, secondsLeft } from './resend-cou
 import { Alert, PasswordField, Spinner, StrengthMeter, TextField, useHydrated } from '../../components/islands/form-controls';
 import { useKeepTyped } from '../../components/islands/keep-typed';
 import { charCount } from '../../lib/text-length';
+import { useSubmit } from '../../components/islands/use-submit';
 
 type Step = 'form' | 'verify' | 'success';
 const FIELDS = ['fullName', 'email', 'password', 'confirmPassword'] as const;
@@ -38,10 +39,9 @@ export default function RegisterFlow({ verifyEmail }: { verifyEmail?: string }) 
   const [step, setStep] = useState<Step>(verifyEmail ? 'verify' : 'form');
   const [values, setValues] = useState<Record<Field, string>>({ fullName: '', email: verifyEmail ?? '', password: '', confirmPassword: '' });
   const [errors, setErrors] = useState<Errors>({});
-  const [failure, setFailure] = useState<string>();
+  const { busy, failure, setFailure, run } = useSubmit();
   // The address a 409 was about: it may have signed up before without entering its code.
   const [taken, setTaken] = useState<string>();
-  const [busy, setBusy] = useState(false);
   const hydrated = useHydrated();
   const email = values.email.trim();
 
@@ -59,18 +59,20 @@ export default function RegisterFlow({ verifyEmail }: { verifyEmail?: string }) 
     setFailure(undefined);
     setTaken(undefined);
     if (Object.keys(found).length > 0) return;
-    setBusy(true);
-    try {
-      await unwrap(browserApi().POST('/api/v1/auth/register', { body: { ...values, fullName: values.fullName.trim(), email } }));
-      // The verification screen survives a reload: its address goes into the URL.
-      window.history.replaceState(window.history.state, '', verifyEmailPath(email));
-      setStep('verify');
-    } catch (error) {
-      setFailure(errorText(error, REGISTER_ERRORS));
-      setTaken(error instanceof ApiError && error.status === 409 ? email : undefined);
-    } finally {
-      setBusy(false);
-    }
+    await run(
+      async () => {
+        await unwrap(browserApi().POST('/api/v1/auth/register', { body: { ...values, fullName: values.fullName.trim(), email } }));
+        // The verification screen survives a reload: its address goes into the URL.
+        window.history.replaceState(window.history.state, '', verifyEmailPath(email));
+        setStep('verify');
+      },
+      {
+        failure: (error) => errorText(error, REGISTER_ERRORS),
+        onError: (error) => {
+          setTaken(error instanceof ApiError && error.status === 409 ? email : undefined);
+        },
+      },
+    );
   }
 
   useEffect(() => {

@@ -13,11 +13,10 @@ import { errorText } from '../../lib/texts/error-text';
 import { charCount, trimInvisible } from '../../lib/text-length';
 import { reportComment, type CommentNode } from './comment-api';
 import { commentErrors, CommentsTexts, HIDE_REASON_MAX, REPORT_DETAILS_MAX, REPORT_REASONS, reportProblem, type ReportReason } from './texts';
+import { useSubmit } from '../../components/islands/use-submit';
 
-const TEXTAREA =
-  'block w-full rounded-lg border bg-white px-3 py-2 text-sm shadow-sm focus:outline-none focus:ring-2 dark:bg-slate-950';
-const textareaClass = (invalid: boolean) =>
-  `${TEXTAREA} ${invalid ? 'border-red-500 focus:ring-red-500/30' : 'border-slate-300 focus:border-brand-500 focus:ring-brand-500/30 dark:border-slate-700'}`;
+const TEXTAREA = 'block w-full rounded-lg border bg-white px-3 py-2 text-sm shadow-sm focus:outline-none focus:ring-2 dark:bg-slate-950';
+const textareaClass = (invalid: boolean) => `${TEXTAREA} ${invalid ? 'border-red-500 focus:ring-red-500/30' : 'border-slate-300 focus:border-brand-500 focus:ring-brand-500/30 dark:border-slate-700'}`;
 
 interface ReportProps {
   comment: CommentNode;
@@ -32,8 +31,7 @@ export function ReportDialog({ comment, authorName, onCancel, onDone }: ReportPr
   const [reason, setReason] = useState<ReportReason>();
   const [details, setDetails] = useState('');
   const [problem, setProblem] = useState<string>();
-  const [failure, setFailure] = useState<string>();
-  const [busy, setBusy] = useState(false);
+  const { busy, failure, setFailure, run } = useSubmit();
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -45,14 +43,13 @@ export function ReportDialog({ comment, authorName, onCancel, onDone }: ReportPr
       document.getElementById(reason ? `${id}-details` : `${id}-${REPORT_REASONS[0].value}`)?.focus();
       return;
     }
-    setBusy(true);
-    try {
-      await reportComment(comment, reason, trimInvisible(details));
-      onDone();
-    } catch (caught) {
-      setFailure(errorText(caught, commentErrors(CommentsTexts.REPORT_FAILED)));
-      setBusy(false);
-    }
+    await run(
+      async () => {
+        await reportComment(comment, reason, trimInvisible(details));
+        onDone();
+      },
+      { keepBusy: true, failure: (caught) => errorText(caught, commentErrors(CommentsTexts.REPORT_FAILED)) },
+    );
   }
 
   const detailsRequired = reason === 'OTHER';
@@ -140,8 +137,7 @@ export function HideDialog({ description, hide, onCancel, onDone, title = 'Hide 
   const id = useId();
   const [reason, setReason] = useState('');
   const [problem, setProblem] = useState<string>();
-  const [failure, setFailure] = useState<string>();
-  const [busy, setBusy] = useState(false);
+  const { busy, failure, setFailure, run } = useSubmit();
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -154,14 +150,13 @@ export function HideDialog({ description, hide, onCancel, onDone, title = 'Hide 
       document.getElementById(`${id}-reason`)?.focus();
       return;
     }
-    setBusy(true);
-    try {
-      await hide(text);
-      onDone();
-    } catch (caught) {
-      setFailure(errorText(caught, commentErrors(CommentsTexts.HIDE_FAILED)));
-      setBusy(false);
-    }
+    await run(
+      async () => {
+        await hide(text);
+        onDone();
+      },
+      { keepBusy: true, failure: (caught) => errorText(caught, commentErrors(CommentsTexts.HIDE_FAILED)) },
+    );
   }
 
   return (
