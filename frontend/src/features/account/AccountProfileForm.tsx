@@ -4,7 +4,7 @@ import { ApiError, unwrap } from '../../lib/api/errors';
 import { nameAndEmailErrors } from '../../lib/field-rules';
 import { charCount, trimInvisible } from '../../lib/text-length';
 import { AccountTexts } from './texts';
-import { Spinner, TextField, Toast, type ToastMessage, useHydrated } from '../../components/islands/form-controls';
+import { Spinner, TextAreaField, TextField, Toast, type ToastMessage, useHydrated } from '../../components/islands/form-controls';
 import { useKeepTyped } from '../../components/islands/keep-typed';
 import { useSubmit } from '../../components/islands/use-submit';
 
@@ -87,29 +87,16 @@ export default function AccountProfileForm({ initial }: { initial: Profile }) {
         <form {...keepTyped} className="mt-4 space-y-4" onSubmit={save} noValidate>
           <TextField label="Full Name" name="fullName" autoComplete="name" value={draft.fullName} onChange={set('fullName')} error={errors.fullName} />
           <TextField label="Email" type="email" name="email" autoComplete="email" value={draft.email} onChange={set('email')} error={errors.email} />
-          <div>
-            <label htmlFor="profile-bio" className="mb-1 block text-sm font-medium">
-              About Me
-            </label>
-            <textarea
-              id="profile-bio"
-              name="bio"
-              rows={4}
-              value={draft.bio}
-              onChange={set('bio')}
-              aria-invalid={errors.bio ? true : undefined}
-              aria-describedby={errors.bio ? 'profile-bio-error' : undefined}
-              className="block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm shadow-sm focus:border-brand-500 focus:outline-none focus:ring-2 focus:ring-brand-500/30 dark:border-slate-700 dark:bg-slate-950"
-            />
-            <p className="mt-1 text-xs text-slate-500 dark:text-slate-400">
-              {draft.bio.length}/{BIO_MAX}
-            </p>
-            {errors.bio && (
-              <p id="profile-bio-error" className="mt-1 text-sm text-red-600 dark:text-red-400">
-                {errors.bio}
-              </p>
-            )}
-          </div>
+          <TextAreaField
+            id="profile-bio"
+            name="bio"
+            label="About Me"
+            rows={4}
+            value={draft.bio}
+            onChange={(bio) => setDraft((d) => ({ ...d, bio }))}
+            error={errors.bio}
+            hint={`${draft.bio.length}/${BIO_MAX}`}
+          />
           <div className="flex gap-2">
             <button type="submit" className="btn-primary" disabled={busy}>
               {busy && <Spinner />}

@@ -11,6 +11,11 @@ import { Alert, DialogActions, PasswordField, StrengthMeter, useHydrated } from 
 type Field = 'currentPassword' | 'newPassword' | 'confirmNewPassword';
 type Values = Record<Field, string>;
 const EMPTY: Values = { currentPassword: '', newPassword: '', confirmNewPassword: '' };
+const PASSWORD_FIELDS: { name: Field; label: string; autoComplete: string }[] = [
+  { name: 'currentPassword', label: 'Current password', autoComplete: 'current-password' },
+  { name: 'newPassword', label: 'New password', autoComplete: 'new-password' },
+  { name: 'confirmNewPassword', label: 'Confirm new password', autoComplete: 'new-password' },
+];
 
 function validate(values: Values): Partial<Values> {
   const errors: Partial<Values> = {};
@@ -85,31 +90,18 @@ export default function ChangePasswordDialog() {
           ) : (
             <form className="space-y-4" onSubmit={submit} noValidate>
               {failure && <Alert>{failure}</Alert>}
-              <PasswordField
-                label="Current password"
-                name="currentPassword"
-                autoComplete="current-password"
-                value={values.currentPassword}
-                onChange={set('currentPassword')}
-                error={errors.currentPassword}
-              />
-              <PasswordField
-                label="New password"
-                name="newPassword"
-                autoComplete="new-password"
-                value={values.newPassword}
-                onChange={set('newPassword')}
-                error={errors.newPassword}
-                hint={<StrengthMeter password={values.newPassword} />}
-              />
-              <PasswordField
-                label="Confirm new password"
-                name="confirmNewPassword"
-                autoComplete="new-password"
-                value={values.confirmNewPassword}
-                onChange={set('confirmNewPassword')}
-                error={errors.confirmNewPassword}
-              />
+              {PASSWORD_FIELDS.map(({ name, label, autoComplete }) => (
+                <PasswordField
+                  key={name}
+                  label={label}
+                  name={name}
+                  autoComplete={autoComplete}
+                  value={values[name]}
+                  onChange={set(name)}
+                  error={errors[name]}
+                  hint={name === 'newPassword' ? <StrengthMeter password={values.newPassword} /> : undefined}
+                />
+              ))}
               <DialogActions onCancel={close} busy={busy}>
                 Change Password
               </DialogActions>

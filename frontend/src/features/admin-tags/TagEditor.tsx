@@ -16,7 +16,7 @@ import { onLogout } from '../../lib/session-browser';
 import { adminErrors } from '../admin-posts/texts';
 import { errorText } from '../../lib/texts/error-text';
 import { AdminTagsTexts } from './texts';
-import { Alert, Spinner, TextField, useHydrated } from '../../components/islands/form-controls';
+import { Alert, Spinner, TextAreaField, TextField, useHydrated } from '../../components/islands/form-controls';
 import { useKeepTyped } from '../../components/islands/keep-typed';
 import { createTag, updateTag } from './tag-api';
 import { charCount, trimInvisible } from '../../lib/text-length';
@@ -31,8 +31,6 @@ export interface TagEditorProps {
 }
 
 const FIELD_ORDER: (keyof TagForm)[] = ['name', 'slug', 'description', 'color', 'icon'];
-const TEXTAREA =
-  'block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm shadow-sm focus:border-brand-500 focus:outline-none focus:ring-2 focus:ring-brand-500/30 dark:border-slate-700 dark:bg-slate-950';
 
 /** Server field errors (a used name or slug is a 409 naming its field) on the field they concern. */
 function serverErrors(error: unknown): TagFormErrors {
@@ -161,29 +159,15 @@ export default function TagEditor({ mode, tag, signedIn, backHref }: TagEditorPr
           hint={<p className="mt-1 text-xs text-slate-600 dark:text-slate-400">{mode === 'create' ? AdminTagsTexts.SLUG_HINT_CREATE : AdminTagsTexts.SLUG_HINT_EDIT}</p>}
         />
       </div>
-      <div>
-        <label htmlFor="tag-description" className="mb-1 block text-sm font-medium">
-          Description
-        </label>
-        <textarea
-          id="tag-description"
-          name="description"
-          rows={3}
-          value={form.description}
-          onChange={(event) => set('description', event.target.value)}
-          aria-invalid={errors.description ? true : undefined}
-          aria-describedby={errors.description ? 'tag-description-error tag-description-count' : 'tag-description-count'}
-          className={`${TEXTAREA} ${errors.description ? 'border-red-500' : ''}`}
-        />
-        <p id="tag-description-count" className="mt-1 text-xs text-slate-600 dark:text-slate-400">
-          {charCount(trimInvisible(form.description))}/500
-        </p>
-        {errors.description && (
-          <p id="tag-description-error" className="mt-1 text-sm text-red-600 dark:text-red-400">
-            {errors.description}
-          </p>
-        )}
-      </div>
+      <TextAreaField
+        id="tag-description"
+        name="description"
+        label="Description"
+        value={form.description}
+        onChange={(value) => set('description', value)}
+        error={errors.description}
+        hint={`${charCount(trimInvisible(form.description))}/500`}
+      />
       <div className="grid gap-5 sm:grid-cols-2">
         <div>
           <TextField

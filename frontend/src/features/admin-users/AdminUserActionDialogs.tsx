@@ -11,45 +11,9 @@ import { effectiveRole, type RoleName } from '../../lib/roles';
 import { actionErrors, AddUserTexts, STATUS_LABELS, UserActionTexts as T } from './texts';
 import { errorText } from '../../lib/texts/error-text';
 import { Dialog } from '../../components/islands/Dialog';
-import { Alert, DialogActions, TextField } from '../../components/islands/form-controls';
+import { Alert, DialogActions, TextAreaField, TextField } from '../../components/islands/form-controls';
 import { AdminUserRolePicker, focusFirstInvalid, SelectField } from './AdminUserFields';
 import { useSubmit } from '../../components/islands/use-submit';
-
-const TEXTAREA =
-  'block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm shadow-sm focus:border-brand-500 focus:outline-none focus:ring-2 focus:ring-brand-500/30 dark:border-slate-700 dark:bg-slate-950';
-
-function TextArea({ label, value, onChange, error, hint, autoFocus }: { label: string; value: string; onChange: (value: string) => void; error?: string; hint?: string; autoFocus?: boolean }) {
-  const id = useId();
-  const described = [error ? `${id}-error` : '', hint ? `${id}-hint` : ''].filter(Boolean).join(' ') || undefined;
-  return (
-    <div>
-      <label htmlFor={id} className="mb-1 block text-sm font-medium">
-        {label}
-      </label>
-      <textarea
-        id={id}
-        rows={3}
-        maxLength={1000}
-        value={value}
-        onChange={(event) => onChange(event.target.value)}
-        className={`${TEXTAREA} ${error ? 'border-red-500 dark:border-red-500' : ''}`}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={described}
-        {...(autoFocus ? { 'data-autofocus': true } : {})}
-      />
-      {hint && (
-        <p id={`${id}-hint`} className="mt-1 text-xs text-slate-600 dark:text-slate-400">
-          {hint}
-        </p>
-      )}
-      {error && (
-        <p id={`${id}-error`} className="mt-1 text-sm text-red-600 dark:text-red-400">
-          {error}
-        </p>
-      )}
-    </div>
-  );
-}
 
 // ---- ban and unban ------------------------------------------------------------------------------
 
@@ -98,7 +62,7 @@ export function AdminUserBanDialog({ mode, user, onCancel, onDone }: BanProps) {
     >
       <form ref={form} className="space-y-4" onSubmit={submit} noValidate>
         {failure && <Alert>{failure}</Alert>}
-        <TextArea
+        <TextAreaField maxLength={1000}
           label={banning ? 'Reason for the ban' : 'Reason for lifting the ban'}
           value={reason}
           onChange={(value) => {
@@ -108,7 +72,7 @@ export function AdminUserBanDialog({ mode, user, onCancel, onDone }: BanProps) {
           error={error}
           autoFocus
         />
-        <TextArea label="Admin note (optional)" value={note} onChange={setNote} hint="Internal: only admins see it." />
+        <TextAreaField maxLength={1000} label="Admin note (optional)" value={note} onChange={setNote} hint="Internal: only admins see it." />
         <DialogActions onCancel={onCancel} busy={busy} danger={banning}>
           {banning ? 'Ban User' : 'Unban User'}
         </DialogActions>

@@ -10,7 +10,7 @@ import { siteDayEnd } from '../../lib/dates';
 import { errorText } from '../../lib/texts/error-text';
 import { charCount, trimInvisible } from '../../lib/text-length';
 import { Dialog, ConfirmDialog } from '../../components/islands/Dialog';
-import { Alert, DialogActions } from '../../components/islands/form-controls';
+import { Alert, DialogActions, FieldFrame, TextAreaField } from '../../components/islands/form-controls';
 import { adminDateTime, type AdminUser } from './admin-users';
 import { actionErrors, MuteTexts as T } from './texts';
 import { useSubmit } from '../../components/islands/use-submit';
@@ -106,10 +106,7 @@ export function AdminUserMuteDialog({ user, onCancel, onDone }: { user: AdminUse
           </div>
         </fieldset>
         {period === 'date' && (
-          <div>
-            <label htmlFor={`${id}-day`} className="mb-1 block text-sm font-medium">
-              Last day muted
-            </label>
+          <FieldFrame id={`${id}-day`} label="Last day muted" error={problems.day}>
             <input
               id={`${id}-day`}
               type="date"
@@ -123,36 +120,19 @@ export function AdminUserMuteDialog({ user, onCancel, onDone }: { user: AdminUse
               aria-describedby={problems.day ? `${id}-day-error` : undefined}
               className={fieldClass(Boolean(problems.day))}
             />
-            {problems.day && (
-              <p id={`${id}-day-error`} className="mt-1 text-sm text-red-700 dark:text-red-300">
-                {problems.day}
-              </p>
-            )}
-          </div>
+          </FieldFrame>
         )}
-        <div>
-          <label htmlFor={`${id}-reason`} className="mb-1 block text-sm font-medium">
-            Reason (shown to the user)
-          </label>
-          <textarea
-            id={`${id}-reason`}
-            rows={3}
-            value={reason}
-            required
-            onChange={(event) => {
-              setReason(event.target.value);
-              setProblems((current) => ({ ...current, reason: undefined }));
-            }}
-            aria-invalid={problems.reason ? true : undefined}
-            aria-describedby={problems.reason ? `${id}-reason-error` : undefined}
-            className={fieldClass(Boolean(problems.reason))}
-          />
-          {problems.reason && (
-            <p id={`${id}-reason-error`} className="mt-1 text-sm text-red-700 dark:text-red-300">
-              {problems.reason}
-            </p>
-          )}
-        </div>
+        <TextAreaField
+          id={`${id}-reason`}
+          label="Reason (shown to the user)"
+          required
+          value={reason}
+          onChange={(value) => {
+            setReason(value);
+            setProblems((current) => ({ ...current, reason: undefined }));
+          }}
+          error={problems.reason}
+        />
         <DialogActions onCancel={onCancel} busy={busy} danger>
           Mute User
         </DialogActions>
