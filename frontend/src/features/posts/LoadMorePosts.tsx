@@ -1,4 +1,4 @@
-import { useRef, useState, type MouseEvent } from 'react';
+import { useLoadMore } from '../../components/islands/use-load-more';
 import { PostsTexts } from './texts';
 
 interface Props {
@@ -14,34 +14,16 @@ interface Props {
  * page after, or disappears on the last page.
  */
 export default function LoadMorePosts({ href, gridId }: Props) {
-  const [next, setNext] = useState<string | undefined>(href);
-  const [loading, setLoading] = useState(false);
-  const [error, setError] = useState<string>();
-  const status = useRef<HTMLParagraphElement>(null);
+  const { next, loading, error, loadMore, status, announce } = useLoadMore(href, PostsTexts.LIST_FAILED);
 
-  async function loadMore(event: MouseEvent<HTMLAnchorElement>) {
-    const grid = document.getElementById(gridId);
-    if (!next || !grid || event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return;
-    event.preventDefault();
-    setLoading(true);
-    setError(undefined);
-    try {
-      const response = await fetch(next, { headers: { Accept: 'text/html' } });
-      if (!response.ok) throw new Error(String(response.status));
-      const page = new DOMParser().parseFromString(await response.text(), 'text/html');
-      const cards = [...page.querySelectorAll(`#${CSS.escape(gridId)} [data-post-card]`)];
-      const first = cards[0];
-      for (const card of cards) grid.append(document.importNode(card, true));
-      grid.classList.add('md:grid-cols-2', 'lg:grid-cols-3');
-      const following = page.querySelector<HTMLAnchorElement>('[data-load-more]')?.getAttribute('href') ?? undefined;
-      setNext(following);
-      if (status.current) status.current.textContent = PostsTexts.moreLoaded(cards.length);
-      if (first) (grid.querySelector(`[data-post-card]:nth-child(${grid.children.length - cards.length + 1}) h3 a`) as HTMLElement | null)?.focus();
-    } catch {
-      setError(PostsTexts.LIST_FAILED);
-    } finally {
-      setLoading(false);
-    }
+  function appendCards(page: Document, grid: HTMLElement): string | undefined {
+    const cards = [...page.querySelectorAll(`#${CSS.escape(gridId)} [data-post-card]`)];
+    const first = cards[0];
+    for (const card of cards) grid.append(document.importNode(card, true));
+    grid.classList.add('md:grid-cols-2', 'lg:grid-cols-3');
+    announce(PostsTexts.moreLoaded(cards.length));
+    if (first) (grid.querySelector(`[data-post-card]:nth-child(${grid.children.length - cards.length + 1}) h3 a`) as HTMLElement | null)?.focus();
+    return page.querySelector<HTMLAnchorElement>('[data-load-more]')?.getAttribute('href') ?? undefined;
   }
 
   return (
@@ -53,7 +35,7 @@ export default function LoadMorePosts({ href, gridId }: Props) {
         </p>
       )}
       {next && (
-        <a href={next} data-load-more className="btn-secondary px-6" onClick={loadMore} aria-busy={loading}>
+        <a href={next} data-load-more className="btn-secondary px-6" onClick={(event) => void loadMore(event, document.getElementById(gridId), appendCards)} aria-busy={loading}>
           {loading ? 'Loading...' : error ? 'Try Again' : 'Load More Posts'}
         </a>
       )}

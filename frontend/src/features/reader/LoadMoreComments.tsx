@@ -1,4 +1,4 @@
-import { useRef, useState, type MouseEvent } from 'react';
+import { useLoadMore } from '../../components/islands/use-load-more';
 import { MyCommentsTexts } from './texts';
 
 interface Props {
@@ -15,33 +15,16 @@ interface Props {
  * the next step, or disappears when no more remain.
  */
 export default function LoadMoreComments({ href, listId }: Props) {
-  const [next, setNext] = useState<string | undefined>(href);
-  const [loading, setLoading] = useState(false);
-  const [error, setError] = useState<string>();
-  const status = useRef<HTMLParagraphElement>(null);
+  const { next, loading, error, loadMore, status, announce } = useLoadMore(href, MyCommentsTexts.LOAD_FAILED);
 
-  async function loadMore(event: MouseEvent<HTMLAnchorElement>) {
-    const list = document.getElementById(listId);
-    if (!next || !list || event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return;
-    event.preventDefault();
-    setLoading(true);
-    setError(undefined);
-    try {
-      const response = await fetch(next, { headers: { Accept: 'text/html' } });
-      if (!response.ok) throw new Error(String(response.status));
-      const page = new DOMParser().parseFromString(await response.text(), 'text/html');
-      const items = [...page.querySelectorAll(`#${CSS.escape(listId)} [data-comment-item]`)];
-      const before = list.querySelectorAll('[data-comment-item]').length;
-      list.replaceChildren(...items.map((item) => document.importNode(item, true)));
-      const added = items.length - before;
-      setNext(page.querySelector('[data-load-more-comments]')?.getAttribute('href') ?? undefined);
-      if (status.current) status.current.textContent = `${Math.max(0, added)} more comments loaded`;
-      list.querySelectorAll('[data-comment-item]')[before]?.querySelector<HTMLElement>('a')?.focus();
-    } catch {
-      setError(MyCommentsTexts.LOAD_FAILED);
-    } finally {
-      setLoading(false);
-    }
+  function replaceItems(page: Document, list: HTMLElement): string | undefined {
+    const items = [...page.querySelectorAll(`#${CSS.escape(listId)} [data-comment-item]`)];
+    const before = list.querySelectorAll('[data-comment-item]').length;
+    list.replaceChildren(...items.map((item) => document.importNode(item, true)));
+    const added = items.length - before;
+    announce(`${Math.max(0, added)} more comments loaded`);
+    list.querySelectorAll('[data-comment-item]')[before]?.querySelector<HTMLElement>('a')?.focus();
+    return page.querySelector('[data-load-more-comments]')?.getAttribute('href') ?? undefined;
   }
 
   return (
@@ -53,7 +36,7 @@ export default function LoadMoreComments({ href, listId }: Props) {
         </p>
       )}
       {next && (
-        <a href={next} data-load-more-comments className="btn-secondary" onClick={loadMore} aria-busy={loading}>
+        <a href={next} data-load-more-comments className="btn-secondary" onClick={(event) => void loadMore(event, document.getElementById(listId), replaceItems)} aria-busy={loading}>
           {loading ? MyCommentsTexts.LOADING_MORE : error ? 'Try Again' : MyCommentsTexts.LOAD_MORE}
         </a>
       )}
