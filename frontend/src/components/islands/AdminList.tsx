@@ -5,7 +5,7 @@
  * the pager. `AdminTable` is the sortable table two of them show; each manager supplies its
  * columns, rows and row actions.
  */
-import type { ComponentProps, FormEvent, MouseEvent, ReactNode } from 'react';
+import { useCallback, useState, type ComponentProps, type FormEvent, type MouseEvent, type ReactNode } from 'react';
 import AdminPager from './AdminPager';
 import { Spinner } from './form-controls';
 import { useKeepTyped } from './keep-typed';
@@ -115,6 +115,25 @@ export function AdminList({ heading, loading, range, failure, failureLayout, loa
       )}
     </section>
   );
+}
+
+/**
+ * A row's action: the row is busy while it runs (its buttons show it, the others wait), a
+ * failure goes to `onError` (a toast, a dialog's field).
+ */
+export function useRowAction() {
+  const [busyId, setBusyId] = useState<number>();
+  const act = useCallback(async (id: number, work: () => Promise<void>, onError: (error: unknown) => void) => {
+    setBusyId(id);
+    try {
+      await work();
+    } catch (error) {
+      onError(error);
+    } finally {
+      setBusyId(undefined);
+    }
+  }, []);
+  return { busyId, act };
 }
 
 /** The pager's hidden fields: the list's address parameters but the page. */

@@ -39,7 +39,7 @@ import { adminErrors, AdminPostsTexts } from './texts';
 import { errorText } from '../../lib/texts/error-text';
 import { ConfirmDialog } from '../../components/islands/Dialog';
 import { NoticeStack } from '../../components/islands/notices';
-import { AdminList, AdminSearchForm, AdminTable, ClearAll, NewItemLink, pagerKeep, type AdminColumn } from '../../components/islands/AdminList';
+import { AdminList, AdminSearchForm, AdminTable, ClearAll, NewItemLink, pagerKeep, type AdminColumn, useRowAction } from '../../components/islands/AdminList';
 import { Spinner } from '../../components/islands/form-controls';
 import ListSelect, { SORT_DIRECTIONS, sizeOptions } from '../../components/islands/ListSelect';
 import { useUrlList } from '../../components/islands/useUrlList';
@@ -96,7 +96,7 @@ export default function AdminPostsManager({ initialQuery, initialPage, initialEr
     failure: (failure) => ({ title: AdminPostsTexts.LOAD_FAILED, message: errorText(failure, adminErrors(AdminPostsTexts.FETCH_FAILED)) }),
   });
   const [dialog, setDialog] = useState<Dialog>();
-  const [busyId, setBusyId] = useState<number>();
+  const { busyId, act } = useRowAction();
   /** The API's field error for a publish time, shown on the open dialog's field. */
   const [publishAtError, setPublishAtError] = useState<string>();
   const ids = useId();
@@ -135,52 +135,55 @@ export default function AdminPostsManager({ initialQuery, initialPage, initialEr
   }
 
   async function review(post: PostListItem, decision: ReviewDecision, success: string) {
-    setBusyId(post.id);
     setPublishAtError(undefined);
-    try {
-      const { data: result, message } = await reviewPost(post.id, decision);
-      replaceRow(post.id, rowChanges(result.post));
-      setDialog(undefined);
-      focusAfter.current = `${ids}-title-${post.id}`;
-      if (result.post.scheduledAt) notify('success', message ?? AdminPostsTexts.SCHEDULED, AdminPostsTexts.willPublish(post.title, viDateTime(result.post.scheduledAt)));
-      else notify('success', success, decision.status === 'APPROVED' ? `“${post.title}” is now published.` : `“${post.title}” was sent back to its author.`);
-    } catch (failure) {
-      const fallback = decision.status === 'REJECTED' ? AdminPostsTexts.REJECTION_FAILED : AdminPostsTexts.REVIEW_FAILED;
-      failed(failure, fallback, fallback);
-    } finally {
-      setBusyId(undefined);
-    }
+    await act(
+      post.id,
+      async () => {
+        const { data: result, message } = await reviewPost(post.id, decision);
+        replaceRow(post.id, rowChanges(result.post));
+        setDialog(undefined);
+        focusAfter.current = `${ids}-title-${post.id}`;
+        if (result.post.scheduledAt) notify('success', message ?? AdminPostsTexts.SCHEDULED, AdminPostsTexts.willPublish(post.title, viDateTime(result.post.scheduledAt)));
+        else notify('success', success, decision.status === 'APPROVED' ? `“${post.title}” is now published.` : `“${post.title}” was sent back to its author.`);
+      },
+      (failure) => {
+        const fallback = decision.status === 'REJECTED' ? AdminPostsTexts.REJECTION_FAILED : AdminPostsTexts.REVIEW_FAILED;
+        failed(failure, fallback, fallback);
+      },
+    );
   }
 
   async function reschedule(post: PostListItem, publishAt: string) {
-    setBusyId(post.id);
     setPublishAtError(undefined);
-    try {
-      const { data: updated, message } = await reschedulePost(post.id, publishAt);
-      replaceRow(post.id, rowChanges(updated));
-      setDialog(undefined);
-      focusAfter.current = `${ids}-title-${post.id}`;
-      notify('success', message ?? AdminPostsTexts.RESCHEDULED, updated.scheduledAt ? AdminPostsTexts.willPublish(post.title, viDateTime(updated.scheduledAt)) : undefined);
-    } catch (failure) {
-      failed(failure, AdminPostsTexts.SCHEDULE_FAILED, AdminPostsTexts.SCHEDULE_FALLBACK);
-    } finally {
-      setBusyId(undefined);
-    }
+    await act(
+      post.id,
+      async () => {
+        const { data: updated, message } = await reschedulePost(post.id, publishAt);
+        replaceRow(post.id, rowChanges(updated));
+        setDialog(undefined);
+        focusAfter.current = `${ids}-title-${post.id}`;
+        notify('success', message ?? AdminPostsTexts.RESCHEDULED, updated.scheduledAt ? AdminPostsTexts.willPublish(post.title, viDateTime(updated.scheduledAt)) : undefined);
+      },
+      (failure) => {
+        failed(failure, AdminPostsTexts.SCHEDULE_FAILED, AdminPostsTexts.SCHEDULE_FALLBACK);
+      },
+    );
   }
 
   async function unschedule(post: PostListItem) {
-    setBusyId(post.id);
-    try {
-      const { data: updated, message } = await cancelSchedule(post.id);
-      replaceRow(post.id, rowChanges(updated));
-      setDialog(undefined);
-      focusAfter.current = `${ids}-title-${post.id}`;
-      notify('success', message ?? AdminPostsTexts.SCHEDULE_CANCELLED, AdminPostsTexts.backInQueue(post.title));
-    } catch (failure) {
-      notify('error', AdminPostsTexts.SCHEDULE_FAILED, errorText(failure, adminErrors(AdminPostsTexts.SCHEDULE_FALLBACK)));
-    } finally {
-      setBusyId(undefined);
-    }
+    await act(
+      post.id,
+      async () => {
+        const { data: updated, message } = await cancelSchedule(post.id);
+        replaceRow(post.id, rowChanges(updated));
+        setDialog(undefined);
+        focusAfter.current = `${ids}-title-${post.id}`;
+        notify('success', message ?? AdminPostsTexts.SCHEDULE_CANCELLED, AdminPostsTexts.backInQueue(post.title));
+      },
+      (failure) => {
+        notify('error', AdminPostsTexts.SCHEDULE_FAILED, errorText(failure, adminErrors(AdminPostsTexts.SCHEDULE_FALLBACK)));
+      },
+    );
   }
 
   function openDialog(kind: NonNullable<Dialog>['kind'], post: PostListItem) {
@@ -189,37 +192,39 @@ export default function AdminPostsManager({ initialQuery, initialPage, initialEr
   }
 
   async function setStatus(post: PostListItem, status: 'PUBLISHED' | 'ARCHIVED') {
-    setBusyId(post.id);
-    try {
-      const updated = await changeStatus(post.id, status);
-      replaceRow(post.id, { status: updated.status, publishedAt: updated.publishedAt, updatedAt: updated.updatedAt });
-      focusAfter.current = `${ids}-title-${post.id}`;
-      notify('success', status === 'PUBLISHED' ? AdminPostsTexts.PUBLISHED : AdminPostsTexts.ARCHIVED, `“${post.title}” is now ${statusLabel(status).toLowerCase()}.`);
-    } catch (failure) {
-      notify('error', AdminPostsTexts.UPDATE_FAILED, errorText(failure, adminErrors(AdminPostsTexts.UPDATE_FALLBACK)));
-    } finally {
-      setBusyId(undefined);
-    }
+    await act(
+      post.id,
+      async () => {
+        const updated = await changeStatus(post.id, status);
+        replaceRow(post.id, { status: updated.status, publishedAt: updated.publishedAt, updatedAt: updated.updatedAt });
+        focusAfter.current = `${ids}-title-${post.id}`;
+        notify('success', status === 'PUBLISHED' ? AdminPostsTexts.PUBLISHED : AdminPostsTexts.ARCHIVED, `“${post.title}” is now ${statusLabel(status).toLowerCase()}.`);
+      },
+      (failure) => {
+        notify('error', AdminPostsTexts.UPDATE_FAILED, errorText(failure, adminErrors(AdminPostsTexts.UPDATE_FALLBACK)));
+      },
+    );
   }
 
   async function remove(post: PostListItem) {
-    setBusyId(post.id);
-    try {
-      await deletePost(post.id);
-      setDialog(undefined);
-      notify('success', AdminPostsTexts.DELETED, AdminPostsTexts.deleted(post.title));
-      const remaining = (data?.content.length ?? 1) - 1;
-      focusAfter.current = `${ids}-heading`;
-      // Read the page again: totals, the pager and the rows that move up all change.
-      await load(remaining === 0 && query.page > 0 ? { ...query, page: query.page - 1 } : query, 'replace');
-    } catch (failure) {
-      // The server's refusal reads 'Delete failed: {server message}' (spec 001 §8).
-      const refused = failure instanceof ApiError && failure.status >= 400 && failure.status < 500 && failure.status !== 401;
-      const message = errorText(failure, adminErrors(AdminPostsTexts.DELETE_FALLBACK));
-      notify('error', AdminPostsTexts.DELETE_FAILED, refused ? AdminPostsTexts.deleteFailed(message) : message);
-    } finally {
-      setBusyId(undefined);
-    }
+    await act(
+      post.id,
+      async () => {
+        await deletePost(post.id);
+        setDialog(undefined);
+        notify('success', AdminPostsTexts.DELETED, AdminPostsTexts.deleted(post.title));
+        const remaining = (data?.content.length ?? 1) - 1;
+        focusAfter.current = `${ids}-heading`;
+        // Read the page again: totals, the pager and the rows that move up all change.
+        await load(remaining === 0 && query.page > 0 ? { ...query, page: query.page - 1 } : query, 'replace');
+      },
+      (failure) => {
+        // The server's refusal reads 'Delete failed: {server message}' (spec 001 §8).
+        const refused = failure instanceof ApiError && failure.status >= 400 && failure.status < 500 && failure.status !== 401;
+        const message = errorText(failure, adminErrors(AdminPostsTexts.DELETE_FALLBACK));
+        notify('error', AdminPostsTexts.DELETE_FAILED, refused ? AdminPostsTexts.deleteFailed(message) : message);
+      },
+    );
   }
 
   function runAction(post: PostListItem, action: PostAction) {

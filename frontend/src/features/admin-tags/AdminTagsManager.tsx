@@ -32,7 +32,7 @@ import { adminErrors } from '../admin-posts/texts';
 import { errorText } from '../../lib/texts/error-text';
 import { Dialog, ConfirmDialog } from '../../components/islands/Dialog';
 import { NoticeStack } from '../../components/islands/notices';
-import { AdminList, AdminSearchForm, ClearAll, NewItemLink, pagerKeep } from '../../components/islands/AdminList';
+import { AdminList, AdminSearchForm, ClearAll, NewItemLink, pagerKeep, useRowAction } from '../../components/islands/AdminList';
 import { Spinner } from '../../components/islands/form-controls';
 import ListSelect, { SORT_DIRECTIONS, sizeOptions } from '../../components/islands/ListSelect';
 import { useUrlList } from '../../components/islands/useUrlList';
@@ -65,7 +65,7 @@ export default function AdminTagsManager({ initialQuery, initialPage, initialErr
     failure: (failure) => ({ title: AdminTagsTexts.LIST_FAILED, message: errorText(failure, adminErrors(AdminTagsTexts.LIST_FAILED)) }),
   });
   const [dialog, setDialog] = useState<Dialog>();
-  const [busyId, setBusyId] = useState<number>();
+  const { busyId, act } = useRowAction();
   const ids = useId();
 
   function onSelect(name: 'filter' | 'sortBy' | 'sortDir' | 'size') {
@@ -85,39 +85,41 @@ export default function AdminTagsManager({ initialQuery, initialPage, initialErr
   const replaceTag = (tag: AdminTag) => setData((page) => page && { ...page, tags: page.tags.map((item) => (item.id === tag.id ? tag : item)) });
 
   async function toggle(tag: AdminTag, active: boolean) {
-    setBusyId(tag.id);
-    try {
-      const updated = await setTagActive(tag.id, active);
-      replaceTag(updated);
-      setDialog(undefined);
-      focusAfter.current = `${ids}-tag-${tag.id}`;
-      notify('success', active ? AdminTagsTexts.ACTIVATED : AdminTagsTexts.DEACTIVATED, active ? AdminTagsTexts.activated(tag.name) : AdminTagsTexts.deactivated(tag.name));
-    } catch (failure) {
-      notify('error', active ? AdminTagsTexts.ACTIVATE_FAILED : AdminTagsTexts.DEACTIVATE_FAILED, errorText(failure, adminErrors(AdminTagsTexts.STATUS_FAILED)));
-    } finally {
-      setBusyId(undefined);
-    }
+    await act(
+      tag.id,
+      async () => {
+        const updated = await setTagActive(tag.id, active);
+        replaceTag(updated);
+        setDialog(undefined);
+        focusAfter.current = `${ids}-tag-${tag.id}`;
+        notify('success', active ? AdminTagsTexts.ACTIVATED : AdminTagsTexts.DEACTIVATED, active ? AdminTagsTexts.activated(tag.name) : AdminTagsTexts.deactivated(tag.name));
+      },
+      (failure) => {
+        notify('error', active ? AdminTagsTexts.ACTIVATE_FAILED : AdminTagsTexts.DEACTIVATE_FAILED, errorText(failure, adminErrors(AdminTagsTexts.STATUS_FAILED)));
+      },
+    );
   }
 
   async function remove(tag: AdminTag) {
-    setBusyId(tag.id);
-    try {
-      await deleteTag(tag.id);
-      setDialog(undefined);
-      notify('success', AdminTagsTexts.DELETED, AdminTagsTexts.deleted(tag.name));
-      focusAfter.current = `${ids}-heading`;
-      const remaining = (data?.tags.length ?? 1) - 1;
-      await load(remaining === 0 && query.page > 0 ? { ...query, page: query.page - 1 } : query, 'replace');
-    } catch (failure) {
-      if (failure instanceof ApiError && failure.status === 409) {
-        // Used by posts: offer deactivation instead (spec 001 §4).
-        setDialog({ kind: 'inUse', tag, message: failure.message });
-        return;
-      }
-      notify('error', AdminTagsTexts.DELETE_FAILED, errorText(failure, adminErrors(AdminTagsTexts.DELETE_FAILED_RETRY)));
-    } finally {
-      setBusyId(undefined);
-    }
+    await act(
+      tag.id,
+      async () => {
+        await deleteTag(tag.id);
+        setDialog(undefined);
+        notify('success', AdminTagsTexts.DELETED, AdminTagsTexts.deleted(tag.name));
+        focusAfter.current = `${ids}-heading`;
+        const remaining = (data?.tags.length ?? 1) - 1;
+        await load(remaining === 0 && query.page > 0 ? { ...query, page: query.page - 1 } : query, 'replace');
+      },
+      (failure) => {
+        if (failure instanceof ApiError && failure.status === 409) {
+          // Used by posts: offer deactivation instead (spec 001 §4).
+          setDialog({ kind: 'inUse', tag, message: failure.message });
+          return;
+        }
+        notify('error', AdminTagsTexts.DELETE_FAILED, errorText(failure, adminErrors(AdminTagsTexts.DELETE_FAILED_RETRY)));
+      },
+    );
   }
 
   // ---- rendering ----------------------------------------------------------------------------
