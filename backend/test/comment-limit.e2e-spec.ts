@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
 import { createTestApp, TestApp } from './helpers/app';
-import { api, err, uid } from './helpers/envelope';
+import { api, tooMany, uid } from './helpers/envelope';
 import { createFreshDatabase } from './helpers/fresh-database';
 import { redisServerForSuite, RedisTestServer, startRedisServer } from './helpers/redis-server';
 import { createAdmin, createReader, TestUser } from './helpers/users';
@@ -41,7 +41,7 @@ describe('Per-user comment limit', () => {
     ]) {
       const res = await send();
       expect(res.status).toBe(429);
-      expect(res.body).toEqual(err(429, LIMIT_TEXT));
+      expect(res.body).toEqual(tooMany(LIMIT_TEXT, res.headers['retry-after']));
       const retryAfter = Number(res.headers['retry-after']);
       expect(retryAfter).toBeGreaterThanOrEqual(1);
       expect(retryAfter).toBeLessThanOrEqual(60);
@@ -80,7 +80,7 @@ describe('Per-user comment limit: the day', () => {
     const user = await createReader(t);
     for (let i = 0; i < 4; i++) await t.http.post(api('/comments')).set(user.auth).send({ postId, content: `day ${i}` }).expect(201);
     const res = await t.http.post(api('/comments')).set(user.auth).send({ postId, content: 'day 5' }).expect(429);
-    expect(res.body).toEqual(err(429, LIMIT_TEXT));
+    expect(res.body).toEqual(tooMany(LIMIT_TEXT, res.headers['retry-after']));
     expect(Number(res.headers['retry-after'])).toBeGreaterThan(60);
     expect(Number(res.headers['retry-after'])).toBeLessThanOrEqual(24 * 60 * 60);
     expect(await commentsBy(t, user)).toBe(4);

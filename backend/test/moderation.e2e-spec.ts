@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
 import { createTestApp, TestApp } from './helpers/app';
-import { api, err, uid } from './helpers/envelope';
+import { api, err, tooMany, uid } from './helpers/envelope';
 import { createAdmin, createAuthor, createReader, TestUser } from './helpers/users';
 
 /** Comment moderation (issue 19 §2): reports, hiding, the queue, author hiding, muting, held comments, exact counts, audit entries. */
@@ -97,7 +97,10 @@ describe('Moderation', () => {
       const results = await Promise.all(ids.map((id) => t.http.post(api(`/comments/${id}/reports`)).set(reporter.auth).send({ reason: 'OFF_TOPIC' })));
       expect(results.map((res) => res.status).sort()).toEqual([201, 201, 201, 201, 201, 429]);
       const limited = results.find((res) => res.status === 429)!;
-      expect(limited.body).toEqual(err(429, 'You can report at most 5 comments a day. Please try again later.'));
+      expect(limited.body).toEqual(tooMany('You can report at most 5 comments a day. Please try again later.', limited.headers['retry-after']));
+      // The wait is until the oldest of the five is a day old.
+      expect(limited.body.retryAfterSeconds).toBeGreaterThan(24 * 60 * 60 - 120);
+      expect(limited.body.retryAfterSeconds).toBeLessThanOrEqual(24 * 60 * 60);
       expect(((await db.query('SELECT count(*)::int AS n FROM comment_reports WHERE reporter_id = $1', [reporter.id])) as { n: number }[])[0].n).toBe(5);
     });
   });

@@ -170,7 +170,8 @@ describe('Posts API', () => {
     it('409 for a slug already in use', async () => {
       const post = await adminPost();
       const res = await t.http.post(api('/blog/posts')).set(admin.auth).send({ title: 'Again', content: 'c', slug: post.slug }).expect(409);
-      expect(res.body).toEqual(err(409, `Slug "${post.slug}" is already used by another post. Choose another slug.`));
+      const taken = `Slug "${post.slug}" is already used by another post. Choose another slug.`;
+      expect(res.body).toEqual(err(409, taken, { slug: [taken] }));
     });
 
     it('skips unknown and inactive tags with a warning', async () => {

@@ -90,10 +90,10 @@ describe('Tags API', () => {
     it('409 for a name (any case) or slug already used', async () => {
       const existing = await tag();
       expect((await t.http.post(api('/blog/tags')).set(admin.auth).send({ name: existing.name.toUpperCase() }).expect(409)).body).toEqual(
-        err(409, `A tag named "${existing.name.toUpperCase()}" already exists.`),
+        err(409, `A tag named "${existing.name.toUpperCase()}" already exists.`, { name: [`A tag named "${existing.name.toUpperCase()}" already exists.`] }),
       );
       expect((await t.http.post(api('/blog/tags')).set(admin.auth).send({ name: `Other ${uid()}`, slug: existing.slug }).expect(409)).body).toEqual(
-        err(409, `A tag with slug "${existing.slug}" already exists.`),
+        err(409, `A tag with slug "${existing.slug}" already exists.`, { slug: [`A tag with slug "${existing.slug}" already exists.`] }),
       );
     });
   });
@@ -211,7 +211,7 @@ describe('Tags API', () => {
         err(404, 'Tag with id 999999 not found'),
       );
       expect((await t.http.put(api(`/blog/tags/${x.id}`)).set(admin.auth).send({ slug: other.slug }).expect(409)).body).toEqual(
-        err(409, `A tag with slug "${other.slug}" already exists.`),
+        err(409, `A tag with slug "${other.slug}" already exists.`, { slug: [`A tag with slug "${other.slug}" already exists.`] }),
       );
       events.length = 0;
       const newSlug = `renamed-${uid()}`;

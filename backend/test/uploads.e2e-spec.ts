@@ -6,7 +6,7 @@ import sharp from 'sharp';
 import { DataSource } from 'typeorm';
 import { DecodeQueue } from '../src/images/decode-queue';
 import { RoleName } from '../src/auth/roles';
-import { api, err, uid } from './helpers/envelope';
+import { api, err, tooMany, uid } from './helpers/envelope';
 import { createTestApp, TestApp } from './helpers/app';
 import { createUser, TestUser } from './helpers/users';
 
@@ -326,7 +326,7 @@ describe('Uploads: the per-user limit (UPLOAD_LIMIT)', () => {
       const res = await t.http.post(path).set(author.auth).attach(field, image, 'a.png');
       expect(res.status).toBe(429);
       expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
-      expect(res.body).toEqual(err(429, TOO_MANY));
+      expect(res.body).toEqual(tooMany(TOO_MANY, res.headers['retry-after']));
     }
     expect((await t.app.get(DataSource).query('SELECT avatar FROM users WHERE id = $1', [author.id]))[0].avatar).toBe(avatar);
     // Another user has their own count.

@@ -174,9 +174,13 @@ test.describe('editor helpers', () => {
   test('autosave: retry delays grow to a minute; a 409 edit conflict and passing failures are told apart', () => {
     expect([0, 1, 2, 3, 4, 5, 9].map(autosaveRetryDelay)).toEqual([5000, 10000, 20000, 40000, 60000, 60000, 60000]);
     expect(AUTOSAVE_DELAY_MS).toBe(5000);
-    expect(isEditConflict(new ApiError('This post was changed elsewhere since you opened it.', 409))).toBe(true);
-    expect(isEditConflict(new ApiError('Slug "x" is already used by another post. Choose another slug.', 409))).toBe(false);
-    expect(isEditConflict(new ApiError('This post was changed elsewhere since you opened it.', 400))).toBe(false);
+    // Told apart by the answer's structure (the conflict carries the saved post), never by its wording.
+    const conflict = { data: { current: { id: 1 }, yours: {} } };
+    expect(isEditConflict(new ApiError('Any wording', 409, null, conflict))).toBe(true);
+    expect(isEditConflict(new ApiError('This post was changed elsewhere since you opened it.', 409))).toBe(false);
+    const slugTaken = 'Slug "x" is already used by another post. Choose another slug.';
+    expect(isEditConflict(new ApiError(slugTaken, 409, { slug: [slugTaken] }))).toBe(false);
+    expect(isEditConflict(new ApiError('Any wording', 400, null, conflict))).toBe(false);
     for (const status of [0, 429, 500, 503]) expect(isTransientFailure(new ApiError('x', status))).toBe(true);
     for (const status of [400, 401, 403, 404, 409]) expect(isTransientFailure(new ApiError('x', status))).toBe(false);
     expect(isTransientFailure(new TypeError('fetch failed'))).toBe(true);
@@ -225,7 +229,9 @@ test.describe('editor helpers', () => {
 
   test('save failures: 409 slug on the slug field, 400 field errors mapped, 401/403/5xx/network texts of §8', () => {
     const slugTaken = 'Slug "taken" is already used by another post. Choose another slug.';
-    expect(saveFailure(new ApiError(slugTaken, 409), true)).toEqual({ fields: { slug: slugTaken }, title: 'Save Failed', text: slugTaken });
+    expect(saveFailure(new ApiError(slugTaken, 409, { slug: [slugTaken] }), true)).toEqual({ fields: { slug: slugTaken }, title: 'Save Failed', text: slugTaken });
+    // Without the field, a 409 is not put on the slug field, whatever its wording.
+    expect(saveFailure(new ApiError(slugTaken, 409), true)).toEqual({ fields: {}, title: 'Save Failed', text: `Failed to save post: ${slugTaken}` });
     expect(saveFailure(new ApiError('Title is required', 400, { title: ['Title is required'], summary: ['Summary must be at most 1000 characters'] }), false)).toEqual({
       fields: { title: 'Title is required', excerpt: 'Summary must be at most 1000 characters' },
       title: 'Validation Error',

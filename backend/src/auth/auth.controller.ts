@@ -7,7 +7,6 @@ import { ApiErrors } from '../common/decorators/api-errors.decorator';
 import { withMessage } from '../common/envelope';
 import { APP_CONFIG, AppConfig } from '../config/env';
 import { UserResponseDto } from '../users/dto/user-response.dto';
-import { TooManyAttemptsException } from './attempts/attempt-counter';
 import { AuthMessages } from './auth.messages';
 import { ACCESS_COOKIE, REFRESH_COOKIE } from './auth-user';
 import { bearerOf, clearSessionCookies, cookieOf, setSessionCookies } from './auth.cookies';
@@ -89,13 +88,7 @@ export class AuthController {
   @ApiEnvelope(TokenSetResponseDto)
   @ApiErrors(400, 401, 403, 429)
   async login(@Body() body: AuthLoginDto, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
-    let tokens: TokenSet;
-    try {
-      tokens = await this.auth.login(body, clientOf(req));
-    } catch (error) {
-      if (error instanceof TooManyAttemptsException) res.setHeader('Retry-After', String(error.retryAfterSeconds));
-      throw error;
-    }
+    const tokens = await this.auth.login(body, clientOf(req));
     setSessionCookies(res, this.config, tokens);
     return withMessage(tokenResponse(tokens), AuthMessages.LOGGED_IN);
   }

@@ -1,4 +1,4 @@
-import { BadRequestException, ConflictException, ForbiddenException, HttpException, HttpStatus, Inject, Injectable, Logger, UnauthorizedException } from '@nestjs/common';
+import { BadRequestException, ConflictException, ForbiddenException, Inject, Injectable, Logger, UnauthorizedException } from '@nestjs/common';
 import { JwtService } from '@nestjs/jwt';
 import { InjectRepository } from '@nestjs/typeorm';
 import { createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
@@ -13,6 +13,7 @@ import { RoleName } from './roles';
 import { User, UserStatus } from '../users/entities/user.entity';
 import { UserLifecycleService } from '../users/user-lifecycle.service';
 import { isUniqueViolation } from '../common/database-errors';
+import { TooManyRequestsException } from '../common/too-many-requests';
 import { normalizeEmail, UsersService } from '../users/users.service';
 import { AttemptCounter, TooManyAttemptsException } from './attempts/attempt-counter';
 import { AuthMessages } from './auth.messages';
@@ -142,7 +143,7 @@ export class AuthService {
     if (!user || user.isVerified) {
       // Same answers as for a real pending account, cool-down included (no enumeration).
       const wait = (await this.sharedPhantomCooldown(email)) ?? this.phantomCooldown(email, now.getTime());
-      if (wait > 0) throw new HttpException(AuthMessages.resendWait(wait), HttpStatus.TOO_MANY_REQUESTS);
+      if (wait > 0) throw new TooManyRequestsException(AuthMessages.resendWait(wait), wait);
       return;
     }
     const code = this.newCode();
@@ -158,7 +159,7 @@ export class AuthService {
       else await codes.insert({ userId: user.id, ...fresh });
       return 0;
     });
-    if (wait > 0) throw new HttpException(AuthMessages.resendWait(wait), HttpStatus.TOO_MANY_REQUESTS);
+    if (wait > 0) throw new TooManyRequestsException(AuthMessages.resendWait(wait), wait);
     void this.mail.sendVerificationCode(email, user.fullName, code, CODE_TTL_MINUTES);
   }
 

@@ -7,6 +7,8 @@ export interface Envelope<T> {
   message: string;
   status: number;
   errors: Record<string, string[]> | null;
+  /** 429 only: seconds until a retry can succeed (the Retry-After header, for clients that read the body). */
+  retryAfterSeconds?: number;
   requestId?: string;
 }
 
@@ -41,5 +43,13 @@ export class ErrorEnvelopeDto {
     example: { email: ['Invalid email address'] },
   })
   errors: FieldErrors | null;
+  @ApiProperty({
+    required: false,
+    type: 'integer',
+    minimum: 0,
+    example: 42,
+    description: 'On 429 answers: seconds until a retry can succeed, the same value as the Retry-After header.',
+  })
+  retryAfterSeconds?: number;
   @ApiProperty({ required: false, example: '6f1c2a4e-0b1d-4c55-9a57-0c7e1b1f3b0e' }) requestId?: string;
 }

@@ -58,12 +58,15 @@ const FILTER_WHERE: Record<QueueFilter, string> = {
 export class ModerationRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  async reportsSince(manager: EntityManager, reporterId: number, hours: number): Promise<number> {
+  /** The reader's reports in the last `hours`, and the seconds until the oldest of them leaves that window. */
+  async reportsSince(manager: EntityManager, reporterId: number, hours: number): Promise<{ count: number; oldestLeavesInSeconds: number }> {
     const [row] = (await manager.query(
-      `SELECT count(*)::int AS n FROM comment_reports WHERE reporter_id = $1 AND created_at > now() - make_interval(hours => $2)`,
+      `SELECT count(*)::int AS n,
+              GREATEST(1, CEIL(EXTRACT(EPOCH FROM (min(created_at) + make_interval(hours => $2) - now()))))::int AS wait
+         FROM comment_reports WHERE reporter_id = $1 AND created_at > now() - make_interval(hours => $2)`,
       [reporterId, hours],
-    )) as { n: number }[];
-    return row.n;
+    )) as { n: number; wait: number | null }[];
+    return { count: row.n, oldestLeavesInSeconds: row.wait ?? 1 };
   }
 
   /** The report row and the comment's open-report count, together; undefined when this reader has reported it already. */

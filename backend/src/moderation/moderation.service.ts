@@ -1,10 +1,11 @@
-import { ConflictException, ForbiddenException, HttpException, HttpStatus, Inject, Injectable, NotFoundException } from '@nestjs/common';
+import { ConflictException, ForbiddenException, HttpException, Inject, Injectable, NotFoundException } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AuditService } from '../audit/audit.service';
 import { AuditLinks, AuditType } from '../audit/audit.types';
 import type { AuthUser } from '../auth/auth-user';
 import { CommentPolicy } from '../comments/comment-policy';
+import { TooManyRequestsException } from '../common/too-many-requests';
 import { CommentModeration } from '../comments/entities/comment.entity';
 import type { MoveRefusal } from '../comments/visibility/comment-moves';
 import { actorOf, commentFacts, CommentVisibility } from '../comments/visibility/comment-visibility.service';
@@ -69,8 +70,10 @@ export class ModerationService {
       // One reporter's reports one at a time, so the daily limit holds under concurrency.
       await manager.query(`SELECT pg_advisory_xact_lock(hashtext('comment-reports'), $1)`, [user.id]);
       const limit = this.config.moderation.reportsPerDay;
-      if ((await this.repository.reportsSince(manager, user.id, 24)) >= limit) {
-        throw new HttpException(ModerationMessages.REPORT_LIMIT(limit), HttpStatus.TOO_MANY_REQUESTS);
+      const recent = await this.repository.reportsSince(manager, user.id, 24);
+      if (recent.count >= limit) {
+        // One more report is allowed once the oldest counted one is a day old.
+        throw new TooManyRequestsException(ModerationMessages.REPORT_LIMIT(limit), recent.oldestLeavesInSeconds);
       }
       // UQ_comment_reports_reporter decides, also between two reports sent at once.
       const report = await this.repository.insertReport(manager, id, user.id, dto.reason, dto.details ?? null);

@@ -58,6 +58,12 @@ function fieldError(field: string, message: string): BadRequestException {
   return new BadRequestException({ message, errors: { [field]: [message] } });
 }
 
+/** 409 for a used slug, naming the field so the editor shows it there. */
+function slugTaken(slug: string): ConflictException {
+  const message = PostsMessages.slugTaken(slug);
+  return new ConflictException({ message, errors: { slug: [message] } });
+}
+
 /** The authenticated post rules: who may read, create, edit, delete and submit which post. */
 @Injectable()
 export class PostsService {
@@ -247,7 +253,7 @@ export class PostsService {
         const { manager } = tx;
         const slug = dto.slug ?? existing?.slug ?? (await this.freeSlug(manager, slugify(title) || 'post'));
         if (dto.slug) {
-          if (await this.repository.slugTaken(manager, slug, existing?.id ?? 0)) throw new ConflictException(PostsMessages.slugTaken(slug));
+          if (await this.repository.slugTaken(manager, slug, existing?.id ?? 0)) throw slugTaken(slug);
         }
         // Only the edited columns are written: counters (views are flushed in batches) stay untouched.
         const columns: Partial<Post> = { title, slug, summary, content, thumbnail, isFeatured, ...seo, ...rendered };
@@ -267,7 +273,7 @@ export class PostsService {
       if (error instanceof StaleVersion && existing) {
         throw new ConflictException({ message: PostsMessages.VERSION_CONFLICT, data: { current: await this.toResponse(await this.findOrFail(existing.id), user), yours: { ...dto } } });
       }
-      if (isUniqueViolation(error)) throw new ConflictException(PostsMessages.slugTaken(dto.slug ?? slugify(title)));
+      if (isUniqueViolation(error)) throw slugTaken(dto.slug ?? slugify(title));
       throw error;
     }
 

@@ -22,6 +22,9 @@ const actorOf = (actor: AuthUser | undefined): EventActor | null => (actor ? { i
 /** GET /blog/tags/publish groups every published post's tags (~20 ms at 10,000 posts): kept briefly, dropped on content changes. */
 const PUBLISHED_TTL_MS = 60_000;
 
+/** 409 for a used name or slug, naming the field so a form can show it there. */
+const taken = (field: 'name' | 'slug', message: string) => new ConflictException({ message, errors: { [field]: [message] } });
+
 @Injectable()
 export class TagsService {
   private publishedCache?: { at: number; value: Promise<TagResponseDto[]> };
@@ -167,8 +170,8 @@ export class TagsService {
 
   /** Names are unique case-insensitively; slugs exactly. */
   private async assertFree(name: string | undefined, slug: string | undefined, exceptId?: number): Promise<void> {
-    if (name !== undefined && (await this.repository.nameTaken(name, exceptId))) throw new ConflictException(TagsMessages.nameTaken(name));
-    if (slug !== undefined && (await this.repository.slugTaken(slug, exceptId))) throw new ConflictException(TagsMessages.slugTaken(slug));
+    if (name !== undefined && (await this.repository.nameTaken(name, exceptId))) throw taken('name', TagsMessages.nameTaken(name));
+    if (slug !== undefined && (await this.repository.slugTaken(slug, exceptId))) throw taken('slug', TagsMessages.slugTaken(slug));
   }
 
   /**
@@ -184,9 +187,7 @@ export class TagsService {
       });
     } catch (error) {
       if (isUniqueViolation(error)) {
-        throw new ConflictException(
-          violatedConstraint(error) === 'UQ_tags_name' ? TagsMessages.nameTaken(tag.name) : TagsMessages.slugTaken(tag.slug),
-        );
+        throw violatedConstraint(error) === 'UQ_tags_name' ? taken('name', TagsMessages.nameTaken(tag.name)) : taken('slug', TagsMessages.slugTaken(tag.slug));
       }
       throw error;
     }

@@ -9,6 +9,16 @@ export const uid = () => `${Date.now().toString(36)}${process.pid}${(counter += 
 /** The error envelope (DESIGN.md §3); every error answer carries a request id. */
 export const err = (status: number, message: string, errors: unknown = null) => ({ success: false, data: null, message, status, errors, requestId: expect.any(String) });
 
+/**
+ * A 429's envelope: it carries the wait as `retryAfterSeconds`, the same number as the
+ * Retry-After header (pass the header, so the two are checked against each other).
+ */
+export const tooMany = (message: string, retryAfterHeader: string | undefined) => {
+  const seconds = Number(retryAfterHeader);
+  if (!Number.isInteger(seconds) || seconds < 1) throw new Error(`429 without a usable Retry-After header: ${retryAfterHeader}`);
+  return { ...err(429, message), retryAfterSeconds: seconds };
+};
+
 /** The success envelope. */
 export const ok = (data: unknown, message = 'OK', status = 200) => ({ success: true, data, message, status, errors: null });
 

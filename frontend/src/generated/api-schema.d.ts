@@ -2392,6 +2392,11 @@ export interface components {
             message: string;
             /** @example 6f1c2a4e-0b1d-4c55-9a57-0c7e1b1f3b0e */
             requestId?: string;
+            /**
+             * @description On 429 answers: seconds until a retry can succeed, the same value as the Retry-After header.
+             * @example 42
+             */
+            retryAfterSeconds?: number;
             /** @example 400 */
             status: number;
             /** @example false */

@@ -1,5 +1,5 @@
-import { HttpException, HttpStatus } from '@nestjs/common';
 import { CommonMessages } from '../../common/messages';
+import { TooManyRequestsException } from '../../common/too-many-requests';
 
 /** What a counted attempt may do. */
 export interface AttemptVerdict {
@@ -25,9 +25,9 @@ export abstract class AttemptCounter {
   abstract reset(key: string): Promise<void>;
 }
 
-/** 429 with the spec's text; the controller turns `retryAfterSeconds` into Retry-After. */
-export class TooManyAttemptsException extends HttpException {
-  constructor(readonly retryAfterSeconds: number) {
-    super(CommonMessages.TOO_MANY_ATTEMPTS, HttpStatus.TOO_MANY_REQUESTS);
+/** 429 with the spec's text and the window's remaining seconds. */
+export class TooManyAttemptsException extends TooManyRequestsException {
+  constructor(retryAfterSeconds: number) {
+    super(CommonMessages.TOO_MANY_ATTEMPTS, retryAfterSeconds);
   }
 }

@@ -5,6 +5,7 @@ import { Envelope, FieldErrors } from '../envelope';
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../database-unavailable';
 import { CommonMessages } from '../messages';
 import { requestIdOf } from '../request-id';
+import { TooManyRequestsException } from '../too-many-requests';
 
 interface BodyParserError {
   type?: string;
@@ -27,6 +28,8 @@ export interface ErrorDescription {
   errors: FieldErrors | null;
   /** What a 4xx answer carries besides the message, when its exception gives `{ data }` (a 409's both versions). */
   data?: unknown;
+  /** A 429's wait, when the exception knows it (else the filter takes the Retry-After a guard set). */
+  retryAfterSeconds?: number;
 }
 
 /**
@@ -51,7 +54,8 @@ export function describeException(exception: unknown): ErrorDescription {
     if (status >= 500) return { status, message: status === 503 ? textOf(body) ?? CommonMessages.SERVICE_UNAVAILABLE : CommonMessages.UNEXPECTED, errors: null };
     const errors = typeof body === 'object' && body && 'errors' in body ? ((body as { errors?: FieldErrors }).errors ?? null) : null;
     const data = typeof body === 'object' && body && 'data' in body ? (body as { data?: unknown }).data : undefined;
-    return { status, message: textOf(body) ?? FALLBACK_MESSAGES[status] ?? CommonMessages.INVALID_REQUEST, errors, ...(data === undefined ? {} : { data }) };
+    const wait = exception instanceof TooManyRequestsException ? { retryAfterSeconds: exception.retryAfterSeconds } : {};
+    return { status, message: textOf(body) ?? FALLBACK_MESSAGES[status] ?? CommonMessages.INVALID_REQUEST, errors, ...(data === undefined ? {} : { data }), ...wait };
   }
   // Errors raised by Express middleware before a route runs (malformed JSON, body too large).
   const parserError = exception as BodyParserError;
@@ -67,6 +71,13 @@ function isParserError(cause: unknown): boolean {
   // Other http-errors of the parsers (a corrupt gzip/deflate/br body has no `type`): their text is Node's.
   const httpError = cause as { statusCode?: unknown; expose?: unknown } | undefined;
   return typeof httpError?.statusCode === 'number' && typeof httpError.expose === 'boolean';
+}
+
+/** A Retry-After that a guard set in seconds (the only form this API writes). */
+function secondsOf(header: number | string | string[] | undefined): number | undefined {
+  const value = Array.isArray(header) ? header[0] : header;
+  const seconds = typeof value === 'number' ? value : value !== undefined && /^\d+$/.test(value.trim()) ? Number(value) : NaN;
+  return Number.isFinite(seconds) ? seconds : undefined;
 }
 
 /** Nest's own exceptions carry `{ message, error, statusCode }`; ours carry `{ message, errors }`. */
@@ -94,7 +105,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
     // Body-parser failures happen before the request logger gives the request its id.
     const requestId = request?.id !== undefined ? String(request.id) : request ? requestIdOf(request) : undefined;
     if (request?.id === undefined && requestId && !response.headersSent) response.setHeader('X-Request-Id', requestId);
-    const { status, message, errors, data } = describeException(exception);
+    const { status, message, errors, data, retryAfterSeconds } = describeException(exception);
 
     if (status >= 500) {
       this.logger.error(
@@ -105,6 +116,13 @@ export class AllExceptionsFilter implements ExceptionFilter {
     if (response.headersSent) return;
     if (status === HttpStatus.SERVICE_UNAVAILABLE) response.setHeader('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS));
     const body: Envelope<unknown> = { success: false, data: data ?? null, message, status, errors, requestId };
+    if (status === HttpStatus.TOO_MANY_REQUESTS) {
+      const wait = retryAfterSeconds ?? secondsOf(response.getHeader('Retry-After'));
+      if (wait !== undefined) {
+        response.setHeader('Retry-After', String(wait));
+        body.retryAfterSeconds = wait;
+      }
+    }
     response.status(status).json(body);
   }
 }

@@ -28,7 +28,7 @@ interface FieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'id'> {
 }
 
 /** A field's label above its control, then the hint and the error the control points to. */
-export function FieldFrame({ id, label, error, hint, className, children }: { id: string; label: string; error?: string; hint?: ReactNode; className?: string; children: ReactNode }) {
+export function FieldFrame({ id, label, error, hint, className, children }: { id: string; label: ReactNode; error?: string; hint?: ReactNode; className?: string; children: ReactNode }) {
   return (
     <div className={className}>
       <label htmlFor={id} className="mb-1 block text-sm font-medium">
@@ -50,6 +50,55 @@ export function TextField({ label, error, hint, className, ...input }: FieldProp
   return (
     <FieldFrame id={id} label={label} error={error} hint={hint} className={className}>
       <input id={id} className={`${INPUT} ${error ? INPUT_ERROR : ''}`} aria-invalid={error ? true : undefined} aria-describedby={error ? `${id}-error` : undefined} {...input} />
+    </FieldFrame>
+  );
+}
+
+interface TextAreaFieldProps {
+  label: ReactNode;
+  value: string;
+  onChange: (value: string) => void;
+  error?: string;
+  /** A line under the field, read with it. */
+  hint?: string;
+  /** The textarea's id (another control may focus it); a generated one otherwise. */
+  id?: string;
+  name?: string;
+  rows?: number;
+  maxLength?: number;
+  placeholder?: string;
+  required?: boolean;
+  /** Focus starts here when its dialog opens. */
+  autoFocus?: boolean;
+  className?: string;
+}
+
+/** A labelled textarea (reasons, notes) with its hint and error, as TextField is for inputs. */
+export function TextAreaField({ label, value, onChange, error, hint, id: givenId, name, rows = 3, maxLength, placeholder, required, autoFocus, className }: TextAreaFieldProps) {
+  const generatedId = useId();
+  const id = givenId ?? generatedId;
+  const described = [error ? `${id}-error` : '', hint ? `${id}-hint` : ''].filter(Boolean).join(' ') || undefined;
+  const hintLine = hint ? (
+    <p id={`${id}-hint`} className="mt-1 text-xs text-slate-600 dark:text-slate-400">
+      {hint}
+    </p>
+  ) : undefined;
+  return (
+    <FieldFrame id={id} label={label} error={error} hint={hintLine} className={className}>
+      <textarea
+        id={id}
+        name={name}
+        rows={rows}
+        maxLength={maxLength}
+        value={value}
+        placeholder={placeholder}
+        required={required}
+        onChange={(event) => onChange(event.target.value)}
+        className={`${INPUT} ${error ? INPUT_ERROR : ''}`}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={described}
+        {...(autoFocus ? { 'data-autofocus': true } : {})}
+      />
     </FieldFrame>
   );
 }

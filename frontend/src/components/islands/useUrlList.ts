@@ -9,7 +9,7 @@
  */
 import { useCallback, useEffect, useRef, useState, type FormEvent, type MouseEvent } from 'react';
 import { SEARCH_DEBOUNCE_MS } from '../../lib/admin-list';
-import { useNotices } from './AdminDialog';
+import { useNotices } from './notices';
 import { useHydrated } from './form-controls';
 
 export type HistoryMode = 'push' | 'replace' | 'none';

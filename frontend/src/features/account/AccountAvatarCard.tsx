@@ -6,6 +6,7 @@ import { announceAvatar } from '../../lib/session-browser';
 import { AccountTexts } from './texts';
 import { errorText } from '../../lib/texts/error-text';
 import { Alert, AvatarImage, Spinner, useHydrated } from '../../components/islands/form-controls';
+import { useSubmit } from '../../components/islands/use-submit';
 
 const MAX_BYTES = 10 * 1024 * 1024;
 const UPLOAD_TIMEOUT_MS = 60_000;
@@ -32,9 +33,8 @@ export default function AccountAvatarCard({ name, avatar: initialAvatar }: { nam
   const [file, setFile] = useState<File>();
   const [preview, setPreview] = useState<string>();
   const [progress, setProgress] = useState<number>();
-  const [error, setError] = useState<string>();
   const [notice, setNotice] = useState<string>();
-  const [busy, setBusy] = useState(false);
+  const { busy, failure: error, setFailure: setError, run } = useSubmit();
   const hydrated = useHydrated();
   const input = useRef<HTMLInputElement>(null);
 
@@ -69,39 +69,32 @@ export default function AccountAvatarCard({ name, avatar: initialAvatar }: { nam
 
   async function upload() {
     if (!file) return;
-    setBusy(true);
-    setError(undefined);
     setProgress(0);
-    try {
-      const uploaded = await uploadAvatar(file, setProgress);
-      setAvatar(uploaded);
-      announceAvatar(uploaded);
-      setFile(undefined);
-      setPreview(undefined);
-      if (input.current) input.current.value = '';
-      setNotice(AccountTexts.AVATAR_UPDATED);
-    } catch (failure) {
-      setError(errorText(failure, { fallback: AccountTexts.UPLOAD_FAILED }));
-      setProgress(undefined);
-    } finally {
-      setBusy(false);
-    }
+    await run(
+      async () => {
+        const uploaded = await uploadAvatar(file, setProgress);
+        setAvatar(uploaded);
+        announceAvatar(uploaded);
+        setFile(undefined);
+        setPreview(undefined);
+        if (input.current) input.current.value = '';
+        setNotice(AccountTexts.AVATAR_UPDATED);
+      },
+      { failure: (failure) => errorText(failure, { fallback: AccountTexts.UPLOAD_FAILED }), onError: () => setProgress(undefined) },
+    );
   }
 
   async function remove() {
-    setBusy(true);
-    setError(undefined);
     setNotice(undefined);
-    try {
-      await unwrap(browserApi().DELETE('/api/v1/users/avatar', {}));
-      setAvatar(null);
-      announceAvatar(null);
-      setNotice(AccountTexts.AVATAR_REMOVED);
-    } catch (failure) {
-      setError(errorText(failure, { fallback: AccountTexts.DELETE_FAILED }));
-    } finally {
-      setBusy(false);
-    }
+    await run(
+      async () => {
+        await unwrap(browserApi().DELETE('/api/v1/users/avatar', {}));
+        setAvatar(null);
+        announceAvatar(null);
+        setNotice(AccountTexts.AVATAR_REMOVED);
+      },
+      { failure: (failure) => errorText(failure, { fallback: AccountTexts.DELETE_FAILED }) },
+    );
   }
 
   return (
@@ -117,7 +110,14 @@ export default function AccountAvatarCard({ name, avatar: initialAvatar }: { nam
         {notice && <Alert kind="success">{notice}</Alert>}
         {progress !== undefined && (
           <div className="w-full">
-            <div className="h-2 w-full overflow-hidden rounded-full bg-slate-200 dark:bg-slate-700" role="progressbar" aria-label="Upload progress" aria-valuemin={0} aria-valuemax={100} aria-valuenow={progress}>
+            <div
+              className="h-2 w-full overflow-hidden rounded-full bg-slate-200 dark:bg-slate-700"
+              role="progressbar"
+              aria-label="Upload progress"
+              aria-valuemin={0}
+              aria-valuemax={100}
+              aria-valuenow={progress}
+            >
               <div className="h-full bg-brand-600 transition-all" style={{ width: `${progress}%` }} />
             </div>
             <p className="mt-1 text-center text-xs text-slate-600 dark:text-slate-400">{progress}%</p>

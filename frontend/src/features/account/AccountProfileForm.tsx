@@ -4,8 +4,9 @@ import { ApiError, unwrap } from '../../lib/api/errors';
 import { nameAndEmailErrors } from '../../lib/field-rules';
 import { charCount, trimInvisible } from '../../../../shared/text';
 import { AccountTexts } from './texts';
-import { Spinner, TextField, Toast, type ToastMessage, useHydrated } from '../../components/islands/form-controls';
+import { Spinner, TextAreaField, TextField, Toast, type ToastMessage, useHydrated } from '../../components/islands/form-controls';
 import { useKeepTyped } from '../../components/islands/keep-typed';
+import { useSubmit } from '../../components/islands/use-submit';
 
 interface Profile {
   fullName: string;
@@ -28,7 +29,7 @@ export default function AccountProfileForm({ initial }: { initial: Profile }) {
   const [draft, setDraft] = useState<Profile>(initial);
   const [editing, setEditing] = useState(false);
   const [errors, setErrors] = useState<Errors>({});
-  const [busy, setBusy] = useState(false);
+  const { busy, run } = useSubmit();
   const hydrated = useHydrated();
   const keepTyped = useKeepTyped();
   const [toast, setToast] = useState<ToastMessage>();
@@ -47,25 +48,27 @@ export default function AccountProfileForm({ initial }: { initial: Profile }) {
     const found = validate(draft);
     setErrors(found);
     if (Object.keys(found).length > 0) return;
-    setBusy(true);
-    try {
-      const body = { fullName: draft.fullName.trim(), email: draft.email.trim(), bio: draft.bio.trim() };
-      const user = await unwrap(browserApi().PUT('/api/v1/users/profile', { body }));
-      const next = { fullName: user?.fullName ?? body.fullName, email: user?.email ?? body.email, bio: user?.bio ?? body.bio };
-      setSaved(next);
-      setDraft(next);
-      setEditing(false);
-      setToast({ kind: 'success', text: AccountTexts.PROFILE_UPDATED, duration: 3000 });
-    } catch (error) {
-      if (error instanceof ApiError && error.errors) {
-        setErrors({ fullName: error.field('fullName'), email: error.field('email'), bio: error.field('bio') });
-      } else if (error instanceof ApiError && error.status === 409) {
-        setErrors({ email: error.message });
-      }
-      setToast({ kind: 'error', text: AccountTexts.PROFILE_FAILED, duration: 5000 });
-    } finally {
-      setBusy(false);
-    }
+    await run(
+      async () => {
+        const body = { fullName: draft.fullName.trim(), email: draft.email.trim(), bio: draft.bio.trim() };
+        const user = await unwrap(browserApi().PUT('/api/v1/users/profile', { body }));
+        const next = { fullName: user?.fullName ?? body.fullName, email: user?.email ?? body.email, bio: user?.bio ?? body.bio };
+        setSaved(next);
+        setDraft(next);
+        setEditing(false);
+        setToast({ kind: 'success', text: AccountTexts.PROFILE_UPDATED, duration: 3000 });
+      },
+      {
+        onError: (error) => {
+          if (error instanceof ApiError && error.errors) {
+            setErrors({ fullName: error.field('fullName'), email: error.field('email'), bio: error.field('bio') });
+          } else if (error instanceof ApiError && error.status === 409) {
+            setErrors({ email: error.message });
+          }
+          setToast({ kind: 'error', text: AccountTexts.PROFILE_FAILED, duration: 5000 });
+        },
+      },
+    );
   }
 
   return (
@@ -84,29 +87,16 @@ export default function AccountProfileForm({ initial }: { initial: Profile }) {
         <form {...keepTyped} className="mt-4 space-y-4" onSubmit={save} noValidate>
           <TextField label="Full Name" name="fullName" autoComplete="name" value={draft.fullName} onChange={set('fullName')} error={errors.fullName} />
           <TextField label="Email" type="email" name="email" autoComplete="email" value={draft.email} onChange={set('email')} error={errors.email} />
-          <div>
-            <label htmlFor="profile-bio" className="mb-1 block text-sm font-medium">
-              About Me
-            </label>
-            <textarea
-              id="profile-bio"
-              name="bio"
-              rows={4}
-              value={draft.bio}
-              onChange={set('bio')}
-              aria-invalid={errors.bio ? true : undefined}
-              aria-describedby={errors.bio ? 'profile-bio-error' : undefined}
-              className="block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm shadow-sm focus:border-brand-500 focus:outline-none focus:ring-2 focus:ring-brand-500/30 dark:border-slate-700 dark:bg-slate-950"
-            />
-            <p className="mt-1 text-xs text-slate-500 dark:text-slate-400">
-              {draft.bio.length}/{BIO_MAX}
-            </p>
-            {errors.bio && (
-              <p id="profile-bio-error" className="mt-1 text-sm text-red-600 dark:text-red-400">
-                {errors.bio}
-              </p>
-            )}
-          </div>
+          <TextAreaField
+            id="profile-bio"
+            name="bio"
+            label="About Me"
+            rows={4}
+            value={draft.bio}
+            onChange={(bio) => setDraft((d) => ({ ...d, bio }))}
+            error={errors.bio}
+            hint={`${draft.bio.length}/${BIO_MAX}`}
+          />
           <div className="flex gap-2">
             <button type="submit" className="btn-primary" disabled={busy}>
               {busy && <Spinner />}

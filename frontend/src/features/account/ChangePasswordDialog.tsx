@@ -1,4 +1,6 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { Dialog } from '../../components/islands/Dialog';
+import { useSubmit } from '../../components/islands/use-submit';
 import { browserApi } from '../../lib/api/client';
 import { ApiError, unwrap } from '../../lib/api/errors';
 import { AccountTexts } from './texts';
@@ -9,6 +11,11 @@ import { Alert, DialogActions, PasswordField, StrengthMeter, useHydrated } from 
 type Field = 'currentPassword' | 'newPassword' | 'confirmNewPassword';
 type Values = Record<Field, string>;
 const EMPTY: Values = { currentPassword: '', newPassword: '', confirmNewPassword: '' };
+const PASSWORD_FIELDS: { name: Field; label: string; autoComplete: string }[] = [
+  { name: 'currentPassword', label: 'Current password', autoComplete: 'current-password' },
+  { name: 'newPassword', label: 'New password', autoComplete: 'new-password' },
+  { name: 'confirmNewPassword', label: 'Confirm new password', autoComplete: 'new-password' },
+];
 
 function validate(values: Values): Partial<Values> {
   const errors: Partial<Values> = {};
@@ -28,12 +35,10 @@ export default function ChangePasswordDialog() {
   const [open, setOpen] = useState(false);
   const [values, setValues] = useState<Values>(EMPTY);
   const [errors, setErrors] = useState<Partial<Values>>({});
-  const [failure, setFailure] = useState<string>();
   const [success, setSuccess] = useState(false);
-  const [busy, setBusy] = useState(false);
+  const { busy, failure, setFailure, run } = useSubmit();
   const hydrated = useHydrated();
   const opener = useRef<HTMLButtonElement>(null);
-  const dialog = useRef<HTMLDivElement>(null);
 
   function close() {
     setOpen(false);
@@ -42,16 +47,6 @@ export default function ChangePasswordDialog() {
     setFailure(undefined);
     opener.current?.focus();
   }
-
-  useEffect(() => {
-    if (!open) return;
-    dialog.current?.querySelector<HTMLInputElement>('input')?.focus();
-    const onKey = (event: KeyboardEvent) => {
-      if (event.key === 'Escape') close();
-    };
-    document.addEventListener('keydown', onKey);
-    return () => document.removeEventListener('keydown', onKey);
-  }, [open]);
 
   useEffect(() => {
     if (!success) return;
@@ -71,18 +66,15 @@ export default function ChangePasswordDialog() {
     setErrors(found);
     setFailure(undefined);
     if (Object.keys(found).length > 0) return;
-    setBusy(true);
-    try {
-      await unwrap(browserApi().POST('/api/v1/user/change-password', { body: values }));
-      setSuccess(true);
-    } catch (error) {
-      if (error instanceof ApiError && error.errors) {
-        setErrors({ currentPassword: error.field('currentPassword'), newPassword: error.field('newPassword'), confirmNewPassword: error.field('confirmNewPassword') });
-      }
-      setFailure(error instanceof Error ? error.message : String(error));
-    } finally {
-      setBusy(false);
-    }
+    const sent = await run(() => unwrap(browserApi().POST('/api/v1/user/change-password', { body: values })), {
+      failure: (error) => (error instanceof Error ? error.message : String(error)),
+      onError: (error) => {
+        if (error instanceof ApiError && error.errors) {
+          setErrors({ currentPassword: error.field('currentPassword'), newPassword: error.field('newPassword'), confirmNewPassword: error.field('confirmNewPassword') });
+        }
+      },
+    });
+    if (sent.ok) setSuccess(true);
   }
 
   return (
@@ -92,36 +84,30 @@ export default function ChangePasswordDialog() {
       </button>
       {success && !open && <Alert kind="success">{AccountTexts.PASSWORD_CHANGED}</Alert>}
       {open && (
-        <div className="fixed inset-0 z-50 flex items-center justify-center bg-slate-950/50 p-4" onMouseDown={(e) => e.target === e.currentTarget && !busy && close()}>
-          <div ref={dialog} role="dialog" aria-modal="true" aria-labelledby="change-password-title" className="card w-full max-w-md p-6">
-            <h2 id="change-password-title" className="text-lg font-semibold">
-              Change Password
-            </h2>
-            {success ? (
-              <div className="mt-4">
-                <Alert kind="success">{AccountTexts.PASSWORD_CHANGED}</Alert>
-              </div>
-            ) : (
-              <form className="mt-4 space-y-4" onSubmit={submit} noValidate>
-                {failure && <Alert>{failure}</Alert>}
-                <PasswordField label="Current password" name="currentPassword" autoComplete="current-password" value={values.currentPassword} onChange={set('currentPassword')} error={errors.currentPassword} />
+        <Dialog title="Change Password" onClose={close} busy={busy}>
+          {success ? (
+            <Alert kind="success">{AccountTexts.PASSWORD_CHANGED}</Alert>
+          ) : (
+            <form className="space-y-4" onSubmit={submit} noValidate>
+              {failure && <Alert>{failure}</Alert>}
+              {PASSWORD_FIELDS.map(({ name, label, autoComplete }) => (
                 <PasswordField
-                  label="New password"
-                  name="newPassword"
-                  autoComplete="new-password"
-                  value={values.newPassword}
-                  onChange={set('newPassword')}
-                  error={errors.newPassword}
-                  hint={<StrengthMeter password={values.newPassword} />}
+                  key={name}
+                  label={label}
+                  name={name}
+                  autoComplete={autoComplete}
+                  value={values[name]}
+                  onChange={set(name)}
+                  error={errors[name]}
+                  hint={name === 'newPassword' ? <StrengthMeter password={values.newPassword} /> : undefined}
                 />
-                <PasswordField label="Confirm new password" name="confirmNewPassword" autoComplete="new-password" value={values.confirmNewPassword} onChange={set('confirmNewPassword')} error={errors.confirmNewPassword} />
-                <DialogActions onCancel={close} busy={busy}>
-                  Change Password
-                </DialogActions>
-              </form>
-            )}
-          </div>
-        </div>
+              ))}
+              <DialogActions onCancel={close} busy={busy}>
+                Change Password
+              </DialogActions>
+            </form>
+          )}
+        </Dialog>
       )}
     </>
   );

@@ -4,6 +4,7 @@ import { useKeepTyped } from '../../components/islands/keep-typed';
 import { notificationActions } from '../notifications';
 import type { NotificationPreferences } from '../notifications';
 import { EVENT_LABELS, notificationErrorMessage, PreferenceTexts } from '../notifications';
+import { useSubmit } from '../../components/islands/use-submit';
 
 type Channel = 'inApp' | 'email';
 const CHANNELS: { key: Channel; label: string }[] = [
@@ -19,7 +20,7 @@ const CHANNELS: { key: Channel; label: string }[] = [
 export default function NotificationPreferencesForm({ initial }: { initial: NotificationPreferences }) {
   const [saved, setSaved] = useState(initial);
   const [draft, setDraft] = useState(initial);
-  const [busy, setBusy] = useState(false);
+  const { busy, run } = useSubmit();
   const [result, setResult] = useState<{ kind: 'success' | 'error'; text: string }>();
   const hydrated = useHydrated();
   const keepTyped = useKeepTyped();
@@ -31,18 +32,16 @@ export default function NotificationPreferencesForm({ initial }: { initial: Noti
 
   async function save(event: FormEvent) {
     event.preventDefault();
-    setBusy(true);
     setResult(undefined);
-    try {
-      const next = await notificationActions.savePreferences(draft);
-      setSaved(next);
-      setDraft(next);
-      setResult({ kind: 'success', text: PreferenceTexts.SAVED });
-    } catch (failure) {
-      setResult({ kind: 'error', text: notificationErrorMessage(failure, PreferenceTexts.SAVE_FAILED) });
-    } finally {
-      setBusy(false);
-    }
+    await run(
+      async () => {
+        const next = await notificationActions.savePreferences(draft);
+        setSaved(next);
+        setDraft(next);
+        setResult({ kind: 'success', text: PreferenceTexts.SAVED });
+      },
+      { onError: (failure) => setResult({ kind: 'error', text: notificationErrorMessage(failure, PreferenceTexts.SAVE_FAILED) }) },
+    );
   }
 
   const changed = JSON.stringify(saved) !== JSON.stringify(draft);

@@ -20,10 +20,10 @@ import { browserApi } from '../../lib/api/client';
 import { unwrap } from '../../lib/api/errors';
 import { errorText } from '../../lib/texts/error-text';
 import { FILTER_CONTROL_CLASS } from '../../lib/form-classes';
-import { ConfirmDialog, NoticeStack } from '../../components/islands/AdminDialog';
-import Pager from '../../components/islands/Pager';
+import { ConfirmDialog } from '../../components/islands/Dialog';
+import { NoticeStack } from '../../components/islands/notices';
+import { AdminList, AdminSearchForm } from '../../components/islands/AdminList';
 import ListSelect, { sizeOptions } from '../../components/islands/ListSelect';
-import { useKeepTyped } from '../../components/islands/keep-typed';
 import { useUrlList } from '../../components/islands/useUrlList';
 import { hideDescription, HideDialog } from '../comments';
 
@@ -81,7 +81,6 @@ export default function AdminCommentsManager({ initialQuery, initial }: { initia
     submitHistory: 'replace',
     keepTypedSearch: true,
   });
-  const keepTyped = useKeepTyped();
   const ids = useId();
   const [selected, setSelected] = useState<Set<number>>(new Set());
   const [pending, setPending] = useState<Pending>();
@@ -117,11 +116,11 @@ export default function AdminCommentsManager({ initialQuery, initial }: { initia
     };
   }
 
-  async function runOne(comment: ModerationComment, action: BulkAction, reason?: string) {
+  /** One action on one comment or on the selection; then the page is read again. */
+  async function act(action: BulkAction, work: () => Promise<void>) {
     setBusy(true);
     try {
-      await actOn(comment, action, reason);
-      notify('success', ACTION_TEXTS[action].done, excerpt(comment.content, 60));
+      await work();
       setPending(undefined);
       await refresh();
     } catch (caught) {
@@ -134,21 +133,17 @@ export default function AdminCommentsManager({ initialQuery, initial }: { initia
     }
   }
 
-  async function runMany(action: BulkAction, reason?: string) {
-    setBusy(true);
-    try {
-      const result = await actOnMany(chosen, action, reason);
-      setOutcome({ action, results: result });
-      setPending(undefined);
-      await refresh();
-    } catch (caught) {
-      // The hide dialog stays open and shows the failure itself.
-      if (action === 'hide') throw caught;
-      notify('error', T.ACTION_FAILED, errorText(caught, MODERATION_ERRORS));
-      setPending(undefined);
-    } finally {
-      setBusy(false);
-    }
+  const runOne = (comment: ModerationComment, action: BulkAction, reason?: string) =>
+    act(action, async () => {
+      await actOn(comment, action, reason);
+      notify('success', ACTION_TEXTS[action].done, excerpt(comment.content, 60));
+    });
+
+  const runMany = (action: BulkAction, reason?: string) => act(action, async () => setOutcome({ action, results: await actOnMany(chosen, action, reason) }));
+
+  function changePage(target: number) {
+    setSelected(new Set());
+    void load({ ...query, page: target });
   }
 
   function ask(action: BulkAction, comment?: ModerationComment) {
@@ -177,22 +172,13 @@ export default function AdminCommentsManager({ initialQuery, initial }: { initia
         </p>
       </div>
 
-      <form {...keepTyped} method="get" action={COMMENTS_PATH} role="search" aria-label="Search and filter comments" className="card mt-6 grid gap-4 p-4 md:grid-cols-2 xl:grid-cols-[2fr_1fr_1fr_auto_auto] xl:items-end" onSubmit={submitSearch}>
-        <div>
-          <label htmlFor={`${ids}-search`} className="mb-1 block text-sm font-medium">
-            Search comments
-          </label>
-          <input
-            id={`${ids}-search`}
-            type="search"
-            name="search"
-            value={searchText}
-            onChange={(event) => setSearchText(event.target.value)}
-            placeholder="Text or author"
-            maxLength={SEARCH_MAX}
-            className={FILTER_CONTROL_CLASS}
-          />
-        </div>
+      <AdminSearchForm
+        label="Search and filter comments"
+        action={COMMENTS_PATH}
+        onSubmit={submitSearch}
+        className="mt-6 xl:grid-cols-[2fr_1fr_1fr_auto_auto]"
+        search={{ id: `${ids}-search`, label: 'Search comments', placeholder: 'Text or author', maxLength: SEARCH_MAX, value: searchText, onChange: setSearchText }}
+      >
         <ListSelect id={`${ids}-filter`} label="Show" name="filter" value={query.filter} options={FILTER_OPTIONS} onChange={onSelect('filter')} className={FILTER_CONTROL_CLASS} />
         <ListSelect id={`${ids}-sort`} label="Sort" name="sort" value={query.sort} options={SORT_OPTIONS} onChange={onSelect('sort')} className={FILTER_CONTROL_CLASS} />
         <ListSelect id={`${ids}-size`} label="Per page" name="size" value={query.size} options={sizeOptions(MODERATION_PAGE_SIZES)} onChange={onSelect('size')} className={FILTER_CONTROL_CLASS} />
@@ -201,7 +187,7 @@ export default function AdminCommentsManager({ initialQuery, initial }: { initia
             Search
           </button>
         </div>
-      </form>
+      </AdminSearchForm>
 
       <p className="sr-only" aria-live="polite" data-testid="moderation-status">
         {loading ? T.LOADING : page ? `${T.count(page.totalElements)} found` : ''}
@@ -227,86 +213,58 @@ export default function AdminCommentsManager({ initialQuery, initial }: { initia
         </section>
       )}
 
-      <section className="mt-6" aria-labelledby={HEADING_ID} aria-busy={loading}>
-        <h2 id={HEADING_ID} tabIndex={-1} className="sr-only">
-          Comments
-        </h2>
-        {error !== undefined ? (
-          <div role="alert" className="rounded-xl border border-red-200 bg-red-50 p-8 text-center text-red-800 dark:border-red-900 dark:bg-red-950/50 dark:text-red-200">
-            <p className="text-lg font-semibold">{failedQuery?.search ? T.SEARCH_FAILED : T.LOAD_FAILED}</p>
-            <p className="mt-1 opacity-90">{error}</p>
-            <a href={moderationHref(query)} className="btn-secondary mt-4" onClick={navigate(query, 'none')}>
-              Try Again
-            </a>
-          </div>
-        ) : !page ? (
-          <p role="status" className="text-sm text-slate-600 dark:text-slate-400">
-            {T.LOADING}
-          </p>
-        ) : page.content.length === 0 ? (
-          <div className="rounded-xl border border-dashed border-slate-300 p-10 text-center dark:border-slate-700" data-testid="moderation-empty">
-            <p className="text-lg font-semibold">{T.EMPTY}</p>
-            {filtered && <p className="mt-1 text-slate-600 dark:text-slate-400">{T.EMPTY_FILTERED}</p>}
-          </div>
-        ) : (
-          <>
-            <div className="card flex flex-wrap items-center gap-3 p-3" role="group" aria-label="Selected comments">
-              <label className="inline-flex items-center gap-2 text-sm font-medium">
-                <input
-                  type="checkbox"
-                  className="h-4 w-4 accent-brand-600"
-                  checked={allChosen}
-                  ref={(box) => {
-                    if (box) box.indeterminate = chosen.length > 0 && !allChosen;
-                  }}
-                  onChange={(event) => setSelected(event.target.checked ? new Set(shownIds) : new Set())}
-                  disabled={!hydrated}
-                />
-                Select all on this page
-              </label>
-              <span className="text-sm text-slate-600 dark:text-slate-400" aria-live="polite">
-                {T.selected(chosen.length)}
-              </span>
-              <div className="flex flex-wrap gap-2 sm:ml-auto">
-                {BULK_ACTIONS.map((action) => (
-                  <button
-                    key={action}
-                    type="button"
-                    className={action === 'delete' ? 'btn bg-red-600 px-3 py-1.5 text-sm text-white hover:bg-red-700 disabled:opacity-50' : 'btn-secondary px-3 py-1.5 text-sm'}
-                    disabled={chosen.length === 0 || busy}
-                    onClick={() => ask(action)}
-                    aria-haspopup={action === 'hide' || action === 'delete' ? 'dialog' : undefined}
-                  >
-                    {ACTION_TEXTS[action].label}
-                    <span className="sr-only"> selected</span>
-                  </button>
-                ))}
-              </div>
-            </div>
-            <ul className={`mt-4 space-y-4 transition-opacity ${loading ? 'opacity-60' : ''}`} aria-label="Comments to review">
-              {page.content.map((comment) => (
-                <ModerationRow key={comment.id} comment={comment} checked={selected.has(comment.id)} onCheck={toggle(comment.id)} busy={busy} onAction={(action) => ask(action, comment)} hydrated={hydrated} />
+      <AdminList
+        className="mt-6"
+        heading={{ id: HEADING_ID, text: 'Comments', visible: false }}
+        loading={loading}
+        failure={error !== undefined ? { title: failedQuery?.search ? T.SEARCH_FAILED : T.LOAD_FAILED, message: error, retryHref: moderationHref(query), onRetry: navigate(query, 'none') } : undefined}
+        failureLayout="panel"
+        loadingText={T.LOADING}
+        rowCount={page ? page.content.length : undefined}
+        empty={{ title: T.EMPTY, message: filtered ? T.EMPTY_FILTERED : undefined, testId: 'moderation-empty' }}
+        toolbar={
+          <div className="card flex flex-wrap items-center gap-3 p-3" role="group" aria-label="Selected comments">
+            <label className="inline-flex items-center gap-2 text-sm font-medium">
+              <input
+                type="checkbox"
+                className="h-4 w-4 accent-brand-600"
+                checked={allChosen}
+                ref={(box) => {
+                  if (box) box.indeterminate = chosen.length > 0 && !allChosen;
+                }}
+                onChange={(event) => setSelected(event.target.checked ? new Set(shownIds) : new Set())}
+                disabled={!hydrated}
+              />
+              Select all on this page
+            </label>
+            <span className="text-sm text-slate-600 dark:text-slate-400" aria-live="polite">
+              {T.selected(chosen.length)}
+            </span>
+            <div className="flex flex-wrap gap-2 sm:ml-auto">
+              {BULK_ACTIONS.map((action) => (
+                <button
+                  key={action}
+                  type="button"
+                  className={action === 'delete' ? 'btn bg-red-600 px-3 py-1.5 text-sm text-white hover:bg-red-700 disabled:opacity-50' : 'btn-secondary px-3 py-1.5 text-sm'}
+                  disabled={chosen.length === 0 || busy}
+                  onClick={() => ask(action)}
+                  aria-haspopup={action === 'hide' || action === 'delete' ? 'dialog' : undefined}
+                >
+                  {ACTION_TEXTS[action].label}
+                  <span className="sr-only"> selected</span>
+                </button>
               ))}
-            </ul>
-            <Pager
-              page={page.number}
-              totalPages={page.totalPages}
-              label="Comments"
-              hrefFor={(target) => moderationHref({ ...query, page: target })}
-              action={COMMENTS_PATH}
-              keep={keep}
-              onNavigate={
-                hydrated
-                  ? (target) => {
-                      setSelected(new Set());
-                      void load({ ...query, page: target });
-                    }
-                  : undefined
-              }
-            />
-          </>
-        )}
-      </section>
+            </div>
+          </div>
+        }
+        pager={{ page: page?.number ?? 0, totalPages: page?.totalPages ?? 0, label: 'Comments', hrefFor: (target) => moderationHref({ ...query, page: target }), action: COMMENTS_PATH, keep, onNavigate: hydrated ? changePage : undefined }}
+      >
+        <ul className={`mt-4 space-y-4 transition-opacity ${loading ? 'opacity-60' : ''}`} aria-label="Comments to review">
+          {(page?.content ?? []).map((comment) => (
+            <ModerationRow key={comment.id} comment={comment} checked={selected.has(comment.id)} onCheck={toggle(comment.id)} busy={busy} onAction={(action) => ask(action, comment)} hydrated={hydrated} />
+          ))}
+        </ul>
+      </AdminList>
 
       {pending?.action === 'hide' && (
         <HideDialog

@@ -37,11 +37,11 @@ import {
 import { ApiError } from '../../lib/api/errors';
 import { adminErrors, AdminPostsTexts } from './texts';
 import { errorText } from '../../lib/texts/error-text';
-import { ConfirmDialog, NoticeStack } from '../../components/islands/AdminDialog';
-import Pager from '../../components/islands/Pager';
+import { ConfirmDialog } from '../../components/islands/Dialog';
+import { NoticeStack } from '../../components/islands/notices';
+import { AdminList, AdminSearchForm, AdminTable, ClearAll, NewItemLink, pagerKeep, type AdminColumn, useRowAction } from '../../components/islands/AdminList';
 import { Spinner } from '../../components/islands/form-controls';
 import ListSelect, { SORT_DIRECTIONS, sizeOptions } from '../../components/islands/ListSelect';
-import { useKeepTyped } from '../../components/islands/keep-typed';
 import { useUrlList } from '../../components/islands/useUrlList';
 import { cancelSchedule, changeStatus, deletePost, listPosts, reschedulePost, reviewPost, type ReviewDecision } from './post-api';
 import { PublishTimeDialog } from './ScheduleDialogs';
@@ -80,6 +80,9 @@ const ACTION_LABELS: Record<PostAction, { label: string; tone: keyof typeof ACTI
   archive: { label: 'Archive', tone: 'plain' },
 };
 
+/** The table's columns; sortable ones link to the list sorted by them. */
+const POST_COLUMNS: readonly AdminColumn<PostSortField>[] = [{ label: 'Title', sort: 'title' }, { label: 'Author' }, { label: 'Status' }, { label: 'Views', sort: 'viewCount' }, { label: 'Created', sort: 'createdAt' }, { label: 'Updated', sort: 'updatedAt' }, { label: 'Published', sort: 'publishedAt' }, { label: 'Actions' }];
+
 export default function AdminPostsManager({ initialQuery, initialPage, initialError, notice }: AdminPostsManagerProps) {
   const { hydrated, query, data, setData, error, loading, searchText, setSearchText, banner, dismissBanner, notices, notify, dismiss, focusAfter, load, navigate, submitSearch } = useUrlList<PostListQuery, PostAdminPage>({
     initialQuery,
@@ -92,9 +95,8 @@ export default function AdminPostsManager({ initialQuery, initialPage, initialEr
     searchMax: 200,
     failure: (failure) => ({ title: AdminPostsTexts.LOAD_FAILED, message: errorText(failure, adminErrors(AdminPostsTexts.FETCH_FAILED)) }),
   });
-  const keepTyped = useKeepTyped();
   const [dialog, setDialog] = useState<Dialog>();
-  const [busyId, setBusyId] = useState<number>();
+  const { busyId, act } = useRowAction();
   /** The API's field error for a publish time, shown on the open dialog's field. */
   const [publishAtError, setPublishAtError] = useState<string>();
   const ids = useId();
@@ -133,52 +135,55 @@ export default function AdminPostsManager({ initialQuery, initialPage, initialEr
   }
 
   async function review(post: PostListItem, decision: ReviewDecision, success: string) {
-    setBusyId(post.id);
     setPublishAtError(undefined);
-    try {
-      const { data: result, message } = await reviewPost(post.id, decision);
-      replaceRow(post.id, rowChanges(result.post));
-      setDialog(undefined);
-      focusAfter.current = `${ids}-title-${post.id}`;
-      if (result.post.scheduledAt) notify('success', message ?? AdminPostsTexts.SCHEDULED, AdminPostsTexts.willPublish(post.title, formatViDateTime(result.post.scheduledAt)));
-      else notify('success', success, decision.status === 'APPROVED' ? `“${post.title}” is now published.` : `“${post.title}” was sent back to its author.`);
-    } catch (failure) {
-      const fallback = decision.status === 'REJECTED' ? AdminPostsTexts.REJECTION_FAILED : AdminPostsTexts.REVIEW_FAILED;
-      failed(failure, fallback, fallback);
-    } finally {
-      setBusyId(undefined);
-    }
+    await act(
+      post.id,
+      async () => {
+        const { data: result, message } = await reviewPost(post.id, decision);
+        replaceRow(post.id, rowChanges(result.post));
+        setDialog(undefined);
+        focusAfter.current = `${ids}-title-${post.id}`;
+        if (result.post.scheduledAt) notify('success', message ?? AdminPostsTexts.SCHEDULED, AdminPostsTexts.willPublish(post.title, formatViDateTime(result.post.scheduledAt)));
+        else notify('success', success, decision.status === 'APPROVED' ? `“${post.title}” is now published.` : `“${post.title}” was sent back to its author.`);
+      },
+      (failure) => {
+        const fallback = decision.status === 'REJECTED' ? AdminPostsTexts.REJECTION_FAILED : AdminPostsTexts.REVIEW_FAILED;
+        failed(failure, fallback, fallback);
+      },
+    );
   }
 
   async function reschedule(post: PostListItem, publishAt: string) {
-    setBusyId(post.id);
     setPublishAtError(undefined);
-    try {
-      const { data: updated, message } = await reschedulePost(post.id, publishAt);
-      replaceRow(post.id, rowChanges(updated));
-      setDialog(undefined);
-      focusAfter.current = `${ids}-title-${post.id}`;
-      notify('success', message ?? AdminPostsTexts.RESCHEDULED, updated.scheduledAt ? AdminPostsTexts.willPublish(post.title, formatViDateTime(updated.scheduledAt)) : undefined);
-    } catch (failure) {
-      failed(failure, AdminPostsTexts.SCHEDULE_FAILED, AdminPostsTexts.SCHEDULE_FALLBACK);
-    } finally {
-      setBusyId(undefined);
-    }
+    await act(
+      post.id,
+      async () => {
+        const { data: updated, message } = await reschedulePost(post.id, publishAt);
+        replaceRow(post.id, rowChanges(updated));
+        setDialog(undefined);
+        focusAfter.current = `${ids}-title-${post.id}`;
+        notify('success', message ?? AdminPostsTexts.RESCHEDULED, updated.scheduledAt ? AdminPostsTexts.willPublish(post.title, formatViDateTime(updated.scheduledAt)) : undefined);
+      },
+      (failure) => {
+        failed(failure, AdminPostsTexts.SCHEDULE_FAILED, AdminPostsTexts.SCHEDULE_FALLBACK);
+      },
+    );
   }
 
   async function unschedule(post: PostListItem) {
-    setBusyId(post.id);
-    try {
-      const { data: updated, message } = await cancelSchedule(post.id);
-      replaceRow(post.id, rowChanges(updated));
-      setDialog(undefined);
-      focusAfter.current = `${ids}-title-${post.id}`;
-      notify('success', message ?? AdminPostsTexts.SCHEDULE_CANCELLED, AdminPostsTexts.backInQueue(post.title));
-    } catch (failure) {
-      notify('error', AdminPostsTexts.SCHEDULE_FAILED, errorText(failure, adminErrors(AdminPostsTexts.SCHEDULE_FALLBACK)));
-    } finally {
-      setBusyId(undefined);
-    }
+    await act(
+      post.id,
+      async () => {
+        const { data: updated, message } = await cancelSchedule(post.id);
+        replaceRow(post.id, rowChanges(updated));
+        setDialog(undefined);
+        focusAfter.current = `${ids}-title-${post.id}`;
+        notify('success', message ?? AdminPostsTexts.SCHEDULE_CANCELLED, AdminPostsTexts.backInQueue(post.title));
+      },
+      (failure) => {
+        notify('error', AdminPostsTexts.SCHEDULE_FAILED, errorText(failure, adminErrors(AdminPostsTexts.SCHEDULE_FALLBACK)));
+      },
+    );
   }
 
   function openDialog(kind: NonNullable<Dialog>['kind'], post: PostListItem) {
@@ -187,37 +192,39 @@ export default function AdminPostsManager({ initialQuery, initialPage, initialEr
   }
 
   async function setStatus(post: PostListItem, status: 'PUBLISHED' | 'ARCHIVED') {
-    setBusyId(post.id);
-    try {
-      const updated = await changeStatus(post.id, status);
-      replaceRow(post.id, { status: updated.status, publishedAt: updated.publishedAt, updatedAt: updated.updatedAt });
-      focusAfter.current = `${ids}-title-${post.id}`;
-      notify('success', status === 'PUBLISHED' ? AdminPostsTexts.PUBLISHED : AdminPostsTexts.ARCHIVED, `“${post.title}” is now ${statusLabel(status).toLowerCase()}.`);
-    } catch (failure) {
-      notify('error', AdminPostsTexts.UPDATE_FAILED, errorText(failure, adminErrors(AdminPostsTexts.UPDATE_FALLBACK)));
-    } finally {
-      setBusyId(undefined);
-    }
+    await act(
+      post.id,
+      async () => {
+        const updated = await changeStatus(post.id, status);
+        replaceRow(post.id, { status: updated.status, publishedAt: updated.publishedAt, updatedAt: updated.updatedAt });
+        focusAfter.current = `${ids}-title-${post.id}`;
+        notify('success', status === 'PUBLISHED' ? AdminPostsTexts.PUBLISHED : AdminPostsTexts.ARCHIVED, `“${post.title}” is now ${statusLabel(status).toLowerCase()}.`);
+      },
+      (failure) => {
+        notify('error', AdminPostsTexts.UPDATE_FAILED, errorText(failure, adminErrors(AdminPostsTexts.UPDATE_FALLBACK)));
+      },
+    );
   }
 
   async function remove(post: PostListItem) {
-    setBusyId(post.id);
-    try {
-      await deletePost(post.id);
-      setDialog(undefined);
-      notify('success', AdminPostsTexts.DELETED, AdminPostsTexts.deleted(post.title));
-      const remaining = (data?.content.length ?? 1) - 1;
-      focusAfter.current = `${ids}-heading`;
-      // Read the page again: totals, the pager and the rows that move up all change.
-      await load(remaining === 0 && query.page > 0 ? { ...query, page: query.page - 1 } : query, 'replace');
-    } catch (failure) {
-      // The server's refusal reads 'Delete failed: {server message}' (spec 001 §8).
-      const refused = failure instanceof ApiError && failure.status >= 400 && failure.status < 500 && failure.status !== 401;
-      const message = errorText(failure, adminErrors(AdminPostsTexts.DELETE_FALLBACK));
-      notify('error', AdminPostsTexts.DELETE_FAILED, refused ? AdminPostsTexts.deleteFailed(message) : message);
-    } finally {
-      setBusyId(undefined);
-    }
+    await act(
+      post.id,
+      async () => {
+        await deletePost(post.id);
+        setDialog(undefined);
+        notify('success', AdminPostsTexts.DELETED, AdminPostsTexts.deleted(post.title));
+        const remaining = (data?.content.length ?? 1) - 1;
+        focusAfter.current = `${ids}-heading`;
+        // Read the page again: totals, the pager and the rows that move up all change.
+        await load(remaining === 0 && query.page > 0 ? { ...query, page: query.page - 1 } : query, 'replace');
+      },
+      (failure) => {
+        // The server's refusal reads 'Delete failed: {server message}' (spec 001 §8).
+        const refused = failure instanceof ApiError && failure.status >= 400 && failure.status < 500 && failure.status !== 401;
+        const message = errorText(failure, adminErrors(AdminPostsTexts.DELETE_FALLBACK));
+        notify('error', AdminPostsTexts.DELETE_FAILED, refused ? AdminPostsTexts.deleteFailed(message) : message);
+      },
+    );
   }
 
   function runAction(post: PostListItem, action: PostAction) {
@@ -253,22 +260,6 @@ export default function AdminPostsManager({ initialQuery, initialPage, initialEr
   const last = data ? data.number * data.size + data.numberOfElements : 0;
   const sortLabel = SORT_FIELDS.find((field) => field.value === query.sortBy)?.label ?? query.sortBy;
 
-  const header = (field: PostSortField, label: string) => {
-    const current = query.sortBy === field;
-    const next = sortedBy(query, field);
-    return (
-      <th scope="col" aria-sort={current ? (query.sortDir === 'asc' ? 'ascending' : 'descending') : undefined} className="whitespace-nowrap px-3 py-2 text-left font-semibold">
-        <a href={postListHref(next)} onClick={navigate(next)} className="inline-flex items-center gap-1 hover:underline">
-          {label}
-          <span aria-hidden="true" className="text-xs">
-            {current ? (query.sortDir === 'asc' ? '▲' : '▼') : '↕'}
-          </span>
-          <span className="sr-only">{current ? `, sorted ${query.sortDir === 'asc' ? 'ascending' : 'descending'}; sort ${next.sortDir === 'asc' ? 'ascending' : 'descending'}` : `, sort ${next.sortDir === 'asc' ? 'ascending' : 'descending'}`}</span>
-        </a>
-      </th>
-    );
-  };
-
   return (
     <div className="space-y-6">
       {banner && (
@@ -280,22 +271,13 @@ export default function AdminPostsManager({ initialQuery, initialPage, initialEr
         </div>
       )}
 
-      <form {...keepTyped} method="get" action={LIST_PATH} role="search" aria-label="Filter posts" className="card grid gap-4 p-4 md:grid-cols-2 xl:grid-cols-[2fr_1fr_1fr_1fr_1fr_auto] xl:items-end" onSubmit={submitSearch}>
-        <div>
-          <label htmlFor={`${ids}-search`} className="mb-1 block text-sm font-medium">
-            Search posts
-          </label>
-          <input
-            id={`${ids}-search`}
-            type="search"
-            name="search"
-            value={searchText}
-            maxLength={200}
-            placeholder="Title, slug or summary"
-            onChange={(event) => setSearchText(event.target.value)}
-            className={FILTER_CONTROL_CLASS}
-          />
-        </div>
+      <AdminSearchForm
+        label="Filter posts"
+        action={LIST_PATH}
+        onSubmit={submitSearch}
+        className="xl:grid-cols-[2fr_1fr_1fr_1fr_1fr_auto]"
+        search={{ id: `${ids}-search`, label: 'Search posts', placeholder: 'Title, slug or summary', maxLength: 200, value: searchText, onChange: setSearchText }}
+      >
         <ListSelect id={`${ids}-status`} label="Status" name="status" value={query.status ?? ''} allLabel="All statuses" options={STATUS_FILTERS} onChange={onSelect('status')} className={FILTER_CONTROL_CLASS} />
         <ListSelect id={`${ids}-sort`} label="Sort by" name="sortBy" value={query.sortBy} options={SORT_FIELDS} onChange={onSelect('sortBy')} className={FILTER_CONTROL_CLASS} />
         <ListSelect id={`${ids}-dir`} label="Direction" name="sortDir" value={query.sortDir} options={SORT_DIRECTIONS} onChange={onSelect('sortDir')} className={FILTER_CONTROL_CLASS} />
@@ -303,7 +285,7 @@ export default function AdminPostsManager({ initialQuery, initialPage, initialEr
         <button type="submit" className="btn-primary">
           Apply
         </button>
-      </form>
+      </AdminSearchForm>
 
       {chips.length > 0 && (
         <div className="flex flex-wrap items-center gap-2" aria-label="Active filters" role="group">
@@ -329,90 +311,40 @@ export default function AdminPostsManager({ initialQuery, initialPage, initialEr
         </div>
       )}
 
-      <section aria-labelledby={`${ids}-heading`} aria-busy={loading}>
-        <div className="mb-3 flex flex-wrap items-center justify-between gap-2">
-          <h2 id={`${ids}-heading`} tabIndex={-1} className="text-lg font-semibold">
-            Posts
-          </h2>
-          <p className="flex items-center gap-2 text-sm text-slate-600 dark:text-slate-400" role="status" data-testid="posts-range">
-            {loading && <Spinner />}
-            {loading ? AdminPostsTexts.LOADING : data ? (data.totalElements === 0 ? '0 posts' : `Showing ${first}–${last} of ${data.totalElements} posts`) : ''}
-          </p>
-        </div>
-
-        {error && (
-          <div role="alert" className="mb-4 rounded-xl border border-red-200 bg-red-50 p-4 text-sm text-red-800 dark:border-red-900 dark:bg-red-950/50 dark:text-red-200">
-            <p className="font-semibold">{AdminPostsTexts.LOAD_FAILED}</p>
-            <p className="mt-1">{error}</p>
-            <a href={postListHref(query)} className="btn-secondary mt-3" onClick={navigate(query)}>
-              Try Again
-            </a>
-          </div>
-        )}
-
-        {data && rows.length === 0 && (
-          <div className="rounded-xl border border-dashed border-slate-300 p-10 text-center dark:border-slate-700">
-            <p className="text-lg font-semibold">{filtered ? AdminPostsTexts.NO_MATCH : AdminPostsTexts.EMPTY}</p>
-            <p className="mt-1 text-slate-600 dark:text-slate-400">{filtered ? AdminPostsTexts.NO_MATCH_MESSAGE : AdminPostsTexts.EMPTY_MESSAGE}</p>
-            <div className="mt-5 flex justify-center gap-3">
-              {filtered ? (
-                <a href={LIST_PATH} onClick={navigate(DEFAULT_QUERY)} className="btn-secondary">
-                  Clear all
-                </a>
-              ) : (
-                <a href="/admin/posts/new" className="btn-primary">
-                  New Post
-                </a>
-              )}
-            </div>
-          </div>
-        )}
-
-        {rows.length > 0 && (
-          <div role="region" aria-label="Posts table" tabIndex={0} className="card relative overflow-x-auto">
-            <table className="w-full min-w-[960px] text-sm" data-testid="posts-table">
-              <caption className="sr-only">
-                Posts, sorted by {sortLabel} {query.sortDir === 'asc' ? 'ascending' : 'descending'}
-              </caption>
-              <thead className="border-b border-slate-200 bg-slate-50 dark:border-slate-800 dark:bg-slate-950">
-                <tr>
-                  {header('title', 'Title')}
-                  <th scope="col" className="px-3 py-2 text-left font-semibold">
-                    Author
-                  </th>
-                  <th scope="col" className="px-3 py-2 text-left font-semibold">
-                    Status
-                  </th>
-                  {header('viewCount', 'Views')}
-                  {header('createdAt', 'Created')}
-                  {header('updatedAt', 'Updated')}
-                  {header('publishedAt', 'Published')}
-                  <th scope="col" className="px-3 py-2 text-left font-semibold">
-                    Actions
-                  </th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-slate-200 dark:divide-slate-800">
-                {rows.map((post) => (
-                  <PostRow key={post.id} post={post} titleId={`${ids}-title-${post.id}`} busy={busyId === post.id} disabled={!hydrated || busyId !== undefined} onAction={runAction} onDelete={() => openDialog('delete', post)} />
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
-
-        {data && (
-          <Pager
-            page={data.number}
-            totalPages={data.totalPages}
-            label="Posts"
-            hrefFor={(page) => postListHref({ ...query, page })}
-            action={LIST_PATH}
-            keep={Object.fromEntries(Object.entries(postQueryParams(query)).filter(([name]) => name !== 'page'))}
-            onNavigate={hydrated ? (page) => void load({ ...query, page }) : undefined}
-          />
-        )}
-      </section>
+      <AdminList
+        heading={{ id: `${ids}-heading`, text: 'Posts', visible: true }}
+        loading={loading}
+        range={{ testId: 'posts-range', loadingText: AdminPostsTexts.LOADING, text: data ? (data.totalElements === 0 ? '0 posts' : `Showing ${first}–${last} of ${data.totalElements} posts`) : '' }}
+        failure={error ? { title: AdminPostsTexts.LOAD_FAILED, message: error, retryHref: postListHref(query), onRetry: navigate(query) } : undefined}
+        failureLayout="banner"
+        rowCount={data ? rows.length : undefined}
+        empty={{
+          title: filtered ? AdminPostsTexts.NO_MATCH : AdminPostsTexts.EMPTY,
+          message: filtered ? AdminPostsTexts.NO_MATCH_MESSAGE : AdminPostsTexts.EMPTY_MESSAGE,
+          actions: filtered ? <ClearAll href={LIST_PATH} onClick={navigate(DEFAULT_QUERY)} /> : <NewItemLink href="/admin/posts/new" label="New Post" />,
+        }}
+        pager={{ page: data?.number ?? 0, totalPages: data?.totalPages ?? 0, label: 'Posts', hrefFor: (page) => postListHref({ ...query, page }), action: LIST_PATH, keep: pagerKeep(postQueryParams(query)), onNavigate: hydrated ? (page) => void load({ ...query, page }) : undefined }}
+      >
+        <AdminTable
+          columns={POST_COLUMNS}
+          query={query}
+          sortedBy={sortedBy}
+          hrefOf={postListHref}
+          navigate={navigate}
+          caption={`Posts, sorted by ${sortLabel} ${query.sortDir === 'asc' ? 'ascending' : 'descending'}`}
+          wrapper={{ className: 'card relative overflow-x-auto', label: 'Posts table' }}
+          tableClassName="w-full min-w-[960px] text-sm"
+          headClassName="border-b border-slate-200 bg-slate-50 dark:border-slate-800 dark:bg-slate-950"
+          headCellClassName="whitespace-nowrap px-3 py-2 text-left font-semibold"
+          testId="posts-table"
+        >
+          <tbody className="divide-y divide-slate-200 dark:divide-slate-800">
+            {rows.map((post) => (
+              <PostRow key={post.id} post={post} titleId={`${ids}-title-${post.id}`} busy={busyId === post.id} disabled={!hydrated || busyId !== undefined} onAction={runAction} onDelete={() => openDialog('delete', post)} />
+            ))}
+          </tbody>
+        </AdminTable>
+      </AdminList>
 
       {dialog?.kind === 'reject' && (
         <QuickRejectDialog

@@ -8,16 +8,12 @@ import { useEffect, useId, useState, type FormEvent } from 'react';
 import { adminDateTime, statusLabel, statusTone, type PostListItem, type PostReview } from './admin-posts';
 import { adminErrors, AdminPostsTexts } from './texts';
 import { errorText } from '../../lib/texts/error-text';
-import { AdminDialog } from '../../components/islands/AdminDialog';
-import { DialogActions, Spinner } from '../../components/islands/form-controls';
+import { Dialog } from '../../components/islands/Dialog';
+import { DialogActions, Spinner, TextAreaField } from '../../components/islands/form-controls';
 import { reviewHistory, type ReviewDecision } from './post-api';
 import { PublishAtField } from './ScheduleDialogs';
 import { publishTimeFrom, publishTimeValue } from '../../components/islands/PublishTimeField';
 import ReviewDiffSection from './ReviewDiffSection';
-
-const TEXTAREA =
-  'block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm shadow-sm focus:border-brand-500 focus:outline-none focus:ring-2 focus:ring-brand-500/30 dark:border-slate-700 dark:bg-slate-950';
-const TEXTAREA_ERROR = 'border-red-500 dark:border-red-500';
 
 function FieldError({ id, text }: { id: string; text?: string }) {
   if (!text) return null;
@@ -44,31 +40,26 @@ export function QuickRejectDialog({ post, busy, onSubmit, onClose }: { post: Pos
   }
 
   return (
-    <AdminDialog title="Reject Post" description={<>The author sees the reason for “{post.title}” and can revise and resubmit it.</>} onClose={onClose} busy={busy}>
+    <Dialog title="Reject Post" description={<>The author sees the reason for “{post.title}” and can revise and resubmit it.</>} onClose={onClose} busy={busy}>
       <form onSubmit={submit} noValidate>
-        <label htmlFor={id} className="mb-1 block text-sm font-medium">
-          Rejection reason
-        </label>
-        <textarea
+        <TextAreaField
           id={id}
-          data-autofocus
+          label="Rejection reason"
+          autoFocus
           rows={4}
           maxLength={2000}
           value={reason}
-          onChange={(event) => {
-            setReason(event.target.value);
+          onChange={(value) => {
+            setReason(value);
             setError(undefined);
           }}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={error ? `${id}-error` : undefined}
-          className={`${TEXTAREA} ${error ? TEXTAREA_ERROR : ''}`}
+          error={error}
         />
-        <FieldError id={`${id}-error`} text={error} />
         <DialogActions onCancel={onClose} busy={busy} danger className="mt-4">
           Reject Post
         </DialogActions>
       </form>
-    </AdminDialog>
+    </Dialog>
   );
 }
 
@@ -221,7 +212,7 @@ export function DetailedReviewDialog({
   );
 
   return (
-    <AdminDialog
+    <Dialog
       title="Detailed Review"
       size="lg"
       busy={busy}
@@ -259,38 +250,36 @@ export function DetailedReviewDialog({
           </div>
         )}
         {decision === 'REJECTED' && (
-          <div className="mt-4">
-            <label htmlFor={`${id}-reason`} className="mb-1 block text-sm font-medium">
-              Rejection reason
-            </label>
-            <textarea
-              id={`${id}-reason`}
-              rows={3}
-              maxLength={2000}
-              value={reason}
-              onChange={(event) => {
-                setReason(event.target.value);
-                setErrors({});
-              }}
-              placeholder={AdminPostsTexts.REJECT_SUGGESTION}
-              aria-invalid={errors.reason ? true : undefined}
-              aria-describedby={errors.reason ? `${id}-reason-error` : undefined}
-              className={`${TEXTAREA} ${errors.reason ? TEXTAREA_ERROR : ''}`}
-            />
-            <FieldError id={`${id}-reason-error`} text={errors.reason} />
-          </div>
+          <TextAreaField
+            id={`${id}-reason`}
+            className="mt-4"
+            label="Rejection reason"
+            maxLength={2000}
+            value={reason}
+            onChange={(value) => {
+              setReason(value);
+              setErrors({});
+            }}
+            placeholder={AdminPostsTexts.REJECT_SUGGESTION}
+            error={errors.reason}
+          />
         )}
-        <div className="mt-4">
-          <label htmlFor={`${id}-notes`} className="mb-1 block text-sm font-medium">
-            Admin notes <span className="font-normal text-slate-600 dark:text-slate-400">(internal, optional)</span>
-          </label>
-          <textarea id={`${id}-notes`} rows={3} maxLength={2000} value={notes} onChange={(event) => setNotes(event.target.value)} className={TEXTAREA} />
-        </div>
+        <TextAreaField
+          className="mt-4"
+          label={
+            <>
+              Admin notes <span className="font-normal text-slate-600 dark:text-slate-400">(internal, optional)</span>
+            </>
+          }
+          maxLength={2000}
+          value={notes}
+          onChange={setNotes}
+        />
         <DialogActions onCancel={onClose} busy={busy} className="mt-4">
           Submit Review
         </DialogActions>
       </form>
       <ReviewHistory postId={post.id} />
-    </AdminDialog>
+    </Dialog>
   );
 }

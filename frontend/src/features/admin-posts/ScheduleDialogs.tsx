@@ -6,7 +6,7 @@
  */
 import { useId, useState, type FormEvent } from 'react';
 import PublishTimeField, { publishTimeFrom, publishTimeValue } from '../../components/islands/PublishTimeField';
-import { AdminDialog } from '../../components/islands/AdminDialog';
+import { Dialog } from '../../components/islands/Dialog';
 import { DialogActions } from '../../components/islands/form-controls';
 import { AdminPostsTexts as T } from './texts';
 import type { PostListItem } from './admin-posts';
@@ -86,7 +86,7 @@ export function PublishTimeDialog({
   }
 
   return (
-    <AdminDialog
+    <Dialog
       title={required ? T.RESCHEDULE_TITLE : T.APPROVE_TITLE}
       description={
         <>
@@ -114,6 +114,6 @@ export function PublishTimeDialog({
           {required ? 'Reschedule' : value.trim() ? 'Approve and schedule' : 'Approve now'}
         </DialogActions>
       </form>
-    </AdminDialog>
+    </Dialog>
   );
 }

@@ -30,11 +30,11 @@ import {
 import { AdminTagsTexts } from './texts';
 import { adminErrors } from '../admin-posts';
 import { errorText } from '../../lib/texts/error-text';
-import { AdminDialog, ConfirmDialog, NoticeStack } from '../../components/islands/AdminDialog';
-import Pager from '../../components/islands/Pager';
+import { Dialog, ConfirmDialog } from '../../components/islands/Dialog';
+import { NoticeStack } from '../../components/islands/notices';
+import { AdminList, AdminSearchForm, ClearAll, NewItemLink, pagerKeep, useRowAction } from '../../components/islands/AdminList';
 import { Spinner } from '../../components/islands/form-controls';
 import ListSelect, { SORT_DIRECTIONS, sizeOptions } from '../../components/islands/ListSelect';
-import { useKeepTyped } from '../../components/islands/keep-typed';
 import { useUrlList } from '../../components/islands/useUrlList';
 import { deleteTag, listTags, setTagActive } from './tag-api';
 import { FILTER_CONTROL_CLASS } from '../../lib/form-classes';
@@ -64,9 +64,8 @@ export default function AdminTagsManager({ initialQuery, initialPage, initialErr
     searchMax: 100,
     failure: (failure) => ({ title: AdminTagsTexts.LIST_FAILED, message: errorText(failure, adminErrors(AdminTagsTexts.LIST_FAILED)) }),
   });
-  const keepTyped = useKeepTyped();
   const [dialog, setDialog] = useState<Dialog>();
-  const [busyId, setBusyId] = useState<number>();
+  const { busyId, act } = useRowAction();
   const ids = useId();
 
   function onSelect(name: 'filter' | 'sortBy' | 'sortDir' | 'size') {
@@ -86,39 +85,41 @@ export default function AdminTagsManager({ initialQuery, initialPage, initialErr
   const replaceTag = (tag: AdminTag) => setData((page) => page && { ...page, tags: page.tags.map((item) => (item.id === tag.id ? tag : item)) });
 
   async function toggle(tag: AdminTag, active: boolean) {
-    setBusyId(tag.id);
-    try {
-      const updated = await setTagActive(tag.id, active);
-      replaceTag(updated);
-      setDialog(undefined);
-      focusAfter.current = `${ids}-tag-${tag.id}`;
-      notify('success', active ? AdminTagsTexts.ACTIVATED : AdminTagsTexts.DEACTIVATED, active ? AdminTagsTexts.activated(tag.name) : AdminTagsTexts.deactivated(tag.name));
-    } catch (failure) {
-      notify('error', active ? AdminTagsTexts.ACTIVATE_FAILED : AdminTagsTexts.DEACTIVATE_FAILED, errorText(failure, adminErrors(AdminTagsTexts.STATUS_FAILED)));
-    } finally {
-      setBusyId(undefined);
-    }
+    await act(
+      tag.id,
+      async () => {
+        const updated = await setTagActive(tag.id, active);
+        replaceTag(updated);
+        setDialog(undefined);
+        focusAfter.current = `${ids}-tag-${tag.id}`;
+        notify('success', active ? AdminTagsTexts.ACTIVATED : AdminTagsTexts.DEACTIVATED, active ? AdminTagsTexts.activated(tag.name) : AdminTagsTexts.deactivated(tag.name));
+      },
+      (failure) => {
+        notify('error', active ? AdminTagsTexts.ACTIVATE_FAILED : AdminTagsTexts.DEACTIVATE_FAILED, errorText(failure, adminErrors(AdminTagsTexts.STATUS_FAILED)));
+      },
+    );
   }
 
   async function remove(tag: AdminTag) {
-    setBusyId(tag.id);
-    try {
-      await deleteTag(tag.id);
-      setDialog(undefined);
-      notify('success', AdminTagsTexts.DELETED, AdminTagsTexts.deleted(tag.name));
-      focusAfter.current = `${ids}-heading`;
-      const remaining = (data?.tags.length ?? 1) - 1;
-      await load(remaining === 0 && query.page > 0 ? { ...query, page: query.page - 1 } : query, 'replace');
-    } catch (failure) {
-      if (failure instanceof ApiError && failure.status === 409) {
-        // Used by posts: offer deactivation instead (spec 001 §4).
-        setDialog({ kind: 'inUse', tag, message: failure.message });
-        return;
-      }
-      notify('error', AdminTagsTexts.DELETE_FAILED, errorText(failure, adminErrors(AdminTagsTexts.DELETE_FAILED_RETRY)));
-    } finally {
-      setBusyId(undefined);
-    }
+    await act(
+      tag.id,
+      async () => {
+        await deleteTag(tag.id);
+        setDialog(undefined);
+        notify('success', AdminTagsTexts.DELETED, AdminTagsTexts.deleted(tag.name));
+        focusAfter.current = `${ids}-heading`;
+        const remaining = (data?.tags.length ?? 1) - 1;
+        await load(remaining === 0 && query.page > 0 ? { ...query, page: query.page - 1 } : query, 'replace');
+      },
+      (failure) => {
+        if (failure instanceof ApiError && failure.status === 409) {
+          // Used by posts: offer deactivation instead (spec 001 §4).
+          setDialog({ kind: 'inUse', tag, message: failure.message });
+          return;
+        }
+        notify('error', AdminTagsTexts.DELETE_FAILED, errorText(failure, adminErrors(AdminTagsTexts.DELETE_FAILED_RETRY)));
+      },
+    );
   }
 
   // ---- rendering ----------------------------------------------------------------------------
@@ -139,13 +140,13 @@ export default function AdminTagsManager({ initialQuery, initialPage, initialErr
         </div>
       )}
 
-      <form {...keepTyped} method="get" action={TAGS_PATH} role="search" aria-label="Filter tags" className="card grid gap-4 p-4 md:grid-cols-2 xl:grid-cols-[2fr_1fr_1fr_1fr_1fr_auto] xl:items-end" onSubmit={submitSearch}>
-        <div>
-          <label htmlFor={`${ids}-search`} className="mb-1 block text-sm font-medium">
-            Search tags
-          </label>
-          <input id={`${ids}-search`} type="search" name="search" value={searchText} maxLength={100} placeholder="Name or slug" onChange={(event) => setSearchText(event.target.value)} className={FILTER_CONTROL_CLASS} />
-        </div>
+      <AdminSearchForm
+        label="Filter tags"
+        action={TAGS_PATH}
+        onSubmit={submitSearch}
+        className="xl:grid-cols-[2fr_1fr_1fr_1fr_1fr_auto]"
+        search={{ id: `${ids}-search`, label: 'Search tags', placeholder: 'Name or slug', maxLength: 100, value: searchText, onChange: setSearchText }}
+      >
         <ListSelect id={`${ids}-filter`} label="Show" name="filter" value={query.filter} options={TAG_FILTERS} onChange={onSelect('filter')} className={FILTER_CONTROL_CLASS} />
         <ListSelect id={`${ids}-sort`} label="Sort by" name="sortBy" value={query.sortBy} options={TAG_SORT_FIELDS} onChange={onSelect('sortBy')} className={FILTER_CONTROL_CLASS} />
         <ListSelect id={`${ids}-dir`} label="Direction" name="sortDir" value={query.sortDir} options={SORT_DIRECTIONS} onChange={onSelect('sortDir')} className={FILTER_CONTROL_CLASS} />
@@ -153,7 +154,7 @@ export default function AdminTagsManager({ initialQuery, initialPage, initialErr
         <button type="submit" className="btn-primary">
           Apply
         </button>
-      </form>
+      </AdminSearchForm>
 
       {filtered && (
         <p className="text-sm">
@@ -163,73 +164,34 @@ export default function AdminTagsManager({ initialQuery, initialPage, initialErr
         </p>
       )}
 
-      <section aria-labelledby={`${ids}-heading`} aria-busy={loading}>
-        <div className="mb-3 flex flex-wrap items-center justify-between gap-2">
-          <h2 id={`${ids}-heading`} tabIndex={-1} className="text-lg font-semibold">
-            Tags
-          </h2>
-          <p className="flex items-center gap-2 text-sm text-slate-600 dark:text-slate-400" role="status" data-testid="tags-range">
-            {loading && <Spinner />}
-            {loading ? AdminTagsTexts.LOADING : data ? (data.totalElements === 0 ? '0 tags' : `Showing ${first}–${last} of ${data.totalElements} tags`) : ''}
-          </p>
-        </div>
-
-        {error && (
-          <div role="alert" className="mb-4 rounded-xl border border-red-200 bg-red-50 p-4 text-sm text-red-800 dark:border-red-900 dark:bg-red-950/50 dark:text-red-200">
-            <p className="font-semibold">{AdminTagsTexts.LIST_FAILED}</p>
-            <p className="mt-1">{error}</p>
-            <a href={tagListHref(query)} className="btn-secondary mt-3" onClick={navigate(query)}>
-              Try Again
-            </a>
-          </div>
-        )}
-
-        {data && tags.length === 0 && (
-          <div className="rounded-xl border border-dashed border-slate-300 p-10 text-center dark:border-slate-700">
-            <p className="text-lg font-semibold">{filtered ? AdminTagsTexts.NO_MATCH : AdminTagsTexts.EMPTY}</p>
-            <p className="mt-1 text-slate-600 dark:text-slate-400">{filtered ? AdminTagsTexts.NO_MATCH_MESSAGE : AdminTagsTexts.EMPTY_MESSAGE}</p>
-            <div className="mt-5 flex justify-center gap-3">
-              {filtered ? (
-                <a href={TAGS_PATH} onClick={navigate(DEFAULT_TAG_QUERY)} className="btn-secondary">
-                  Clear all
-                </a>
-              ) : (
-                <a href="/admin/tags/new" className="btn-primary">
-                  Create Tag
-                </a>
-              )}
-            </div>
-          </div>
-        )}
-
-        {tags.length > 0 && (
-          <ul className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3" data-testid="tag-grid">
-            {tags.map((tag) => (
-              <TagCard
-                key={tag.id}
-                tag={tag}
-                headingId={`${ids}-tag-${tag.id}`}
-                busy={busyId === tag.id}
-                disabled={!hydrated || busyId !== undefined}
-                onToggle={() => void toggle(tag, !tag.isActive)}
-                onDelete={() => setDialog(tag.isActive && tag.postCount > 0 ? { kind: 'inUse', tag, message: AdminTagsTexts.inUse(tag.postCount) } : { kind: 'delete', tag })}
-              />
-            ))}
-          </ul>
-        )}
-
-        {data && (
-          <Pager
-            page={data.page}
-            totalPages={data.totalPages}
-            label="Tags"
-            hrefFor={(page) => tagListHref({ ...query, page })}
-            action={TAGS_PATH}
-            keep={Object.fromEntries(Object.entries(tagQueryParams(query)).filter(([name]) => name !== 'page'))}
-            onNavigate={hydrated ? (page) => void load({ ...query, page }) : undefined}
-          />
-        )}
-      </section>
+      <AdminList
+        heading={{ id: `${ids}-heading`, text: 'Tags', visible: true }}
+        loading={loading}
+        range={{ testId: 'tags-range', loadingText: AdminTagsTexts.LOADING, text: data ? (data.totalElements === 0 ? '0 tags' : `Showing ${first}–${last} of ${data.totalElements} tags`) : '' }}
+        failure={error ? { title: AdminTagsTexts.LIST_FAILED, message: error, retryHref: tagListHref(query), onRetry: navigate(query) } : undefined}
+        failureLayout="banner"
+        rowCount={data ? tags.length : undefined}
+        empty={{
+          title: filtered ? AdminTagsTexts.NO_MATCH : AdminTagsTexts.EMPTY,
+          message: filtered ? AdminTagsTexts.NO_MATCH_MESSAGE : AdminTagsTexts.EMPTY_MESSAGE,
+          actions: filtered ? <ClearAll href={TAGS_PATH} onClick={navigate(DEFAULT_TAG_QUERY)} /> : <NewItemLink href="/admin/tags/new" label="Create Tag" />,
+        }}
+        pager={{ page: data?.page ?? 0, totalPages: data?.totalPages ?? 0, label: 'Tags', hrefFor: (page) => tagListHref({ ...query, page }), action: TAGS_PATH, keep: pagerKeep(tagQueryParams(query)), onNavigate: hydrated ? (page) => void load({ ...query, page }) : undefined }}
+      >
+        <ul className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3" data-testid="tag-grid">
+          {tags.map((tag) => (
+            <TagCard
+              key={tag.id}
+              tag={tag}
+              headingId={`${ids}-tag-${tag.id}`}
+              busy={busyId === tag.id}
+              disabled={!hydrated || busyId !== undefined}
+              onToggle={() => void toggle(tag, !tag.isActive)}
+              onDelete={() => setDialog(tag.isActive && tag.postCount > 0 ? { kind: 'inUse', tag, message: AdminTagsTexts.inUse(tag.postCount) } : { kind: 'delete', tag })}
+            />
+          ))}
+        </ul>
+      </AdminList>
 
       {dialog?.kind === 'delete' && (
         <ConfirmDialog
@@ -243,7 +205,7 @@ export default function AdminTagsManager({ initialQuery, initialPage, initialErr
         />
       )}
       {dialog?.kind === 'inUse' && (
-        <AdminDialog title={AdminTagsTexts.IN_USE_TITLE} description={dialog.message} onClose={() => setDialog(undefined)} busy={busyId === dialog.tag.id} role="alertdialog">
+        <Dialog title={AdminTagsTexts.IN_USE_TITLE} description={dialog.message} onClose={() => setDialog(undefined)} busy={busyId === dialog.tag.id} role="alertdialog">
           <p className="text-sm">{AdminTagsTexts.IN_USE_HINT}</p>
           <div className="mt-4 flex justify-end gap-2">
             <button type="button" className="btn-secondary" onClick={() => setDialog(undefined)} disabled={busyId === dialog.tag.id} data-autofocus>
@@ -254,7 +216,7 @@ export default function AdminTagsManager({ initialQuery, initialPage, initialErr
               Deactivate Instead
             </button>
           </div>
-        </AdminDialog>
+        </Dialog>
       )}
       <NoticeStack notices={notices} onDismiss={dismiss} />
     </div>

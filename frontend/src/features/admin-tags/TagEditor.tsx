@@ -16,10 +16,11 @@ import { onLogout } from '../../lib/session-browser';
 import { adminErrors } from '../admin-posts';
 import { errorText } from '../../lib/texts/error-text';
 import { AdminTagsTexts } from './texts';
-import { Alert, Spinner, TextField, useHydrated } from '../../components/islands/form-controls';
+import { Alert, Spinner, TextAreaField, TextField, useHydrated } from '../../components/islands/form-controls';
 import { useKeepTyped } from '../../components/islands/keep-typed';
 import { createTag, updateTag } from './tag-api';
 import { charCount, trimInvisible } from '../../../../shared/text';
+import { useSubmit } from '../../components/islands/use-submit';
 
 export interface TagEditorProps {
   mode: 'create' | 'edit';
@@ -30,10 +31,8 @@ export interface TagEditorProps {
 }
 
 const FIELD_ORDER: (keyof TagForm)[] = ['name', 'slug', 'description', 'color', 'icon'];
-const TEXTAREA =
-  'block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm shadow-sm focus:border-brand-500 focus:outline-none focus:ring-2 focus:ring-brand-500/30 dark:border-slate-700 dark:bg-slate-950';
 
-/** Server field errors and 409 conflicts on the field they concern. */
+/** Server field errors (a used name or slug is a 409 naming its field) on the field they concern. */
 function serverErrors(error: unknown): TagFormErrors {
   if (!(error instanceof ApiError)) return {};
   const found: TagFormErrors = {};
@@ -41,7 +40,6 @@ function serverErrors(error: unknown): TagFormErrors {
     const message = error.field(field);
     if (message) found[field] = message;
   }
-  if (error.status === 409) found[/slug/i.test(error.message) ? 'slug' : 'name'] = error.message;
   return found;
 }
 
@@ -50,8 +48,7 @@ export default function TagEditor({ mode, tag, signedIn, backHref }: TagEditorPr
   const keepTyped = useKeepTyped();
   const [form, setForm] = useState<TagForm>(() => tagFormFrom(tag));
   const [errors, setErrors] = useState<TagFormErrors>({});
-  const [failure, setFailure] = useState<string>();
-  const [busy, setBusy] = useState(false);
+  const { busy, failure, setFailure, run } = useSubmit();
   const [authenticated, setAuthenticated] = useState(signedIn);
   const formRef = useRef<HTMLFormElement>(null);
   const state = useRef({ busy, save: () => {} });
@@ -90,18 +87,22 @@ export default function TagEditor({ mode, tag, signedIn, backHref }: TagEditorPr
       focusFirst(found);
       return;
     }
-    setBusy(true);
-    try {
-      if (mode === 'edit' && tag) await updateTag(tag.id, tagPayload(form));
-      else await createTag(tagPayload(form));
-      window.location.assign(`${backHref}?notice=${mode === 'edit' ? 'updated' : 'created'}`);
-    } catch (error) {
-      const fields = serverErrors(error);
-      setErrors(fields);
-      focusFirst(fields);
-      setFailure(errorText(error, { ...adminErrors(AdminTagsTexts.SAVE_FAILED), status: { 401: AdminTagsTexts.AUTH_REQUIRED } }));
-      setBusy(false);
-    }
+    await run(
+      async () => {
+        if (mode === 'edit' && tag) await updateTag(tag.id, tagPayload(form));
+        else await createTag(tagPayload(form));
+        window.location.assign(`${backHref}?notice=${mode === 'edit' ? 'updated' : 'created'}`);
+      },
+      {
+        keepBusy: true,
+        failure: (error) => errorText(error, { ...adminErrors(AdminTagsTexts.SAVE_FAILED), status: { 401: AdminTagsTexts.AUTH_REQUIRED } }),
+        onError: (error) => {
+          const fields = serverErrors(error);
+          setErrors(fields);
+          focusFirst(fields);
+        },
+      },
+    );
   }
 
   state.current = { busy, save: () => void save() };
@@ -141,8 +142,7 @@ export default function TagEditor({ mode, tag, signedIn, backHref }: TagEditorPr
       <div className="flex flex-wrap items-center justify-between gap-3">
         {badge}
         <p className="text-xs text-slate-600 dark:text-slate-400">
-          <kbd className="rounded border border-slate-300 px-1 dark:border-slate-600">Esc</kbd> back ·{' '}
-          <kbd className="rounded border border-slate-300 px-1 dark:border-slate-600">Ctrl/⌘ S</kbd> save
+          <kbd className="rounded border border-slate-300 px-1 dark:border-slate-600">Esc</kbd> back · <kbd className="rounded border border-slate-300 px-1 dark:border-slate-600">Ctrl/⌘ S</kbd> save
         </p>
       </div>
       {failure && <Alert>{failure}</Alert>}
@@ -159,29 +159,15 @@ export default function TagEditor({ mode, tag, signedIn, backHref }: TagEditorPr
           hint={<p className="mt-1 text-xs text-slate-600 dark:text-slate-400">{mode === 'create' ? AdminTagsTexts.SLUG_HINT_CREATE : AdminTagsTexts.SLUG_HINT_EDIT}</p>}
         />
       </div>
-      <div>
-        <label htmlFor="tag-description" className="mb-1 block text-sm font-medium">
-          Description
-        </label>
-        <textarea
-          id="tag-description"
-          name="description"
-          rows={3}
-          value={form.description}
-          onChange={(event) => set('description', event.target.value)}
-          aria-invalid={errors.description ? true : undefined}
-          aria-describedby={errors.description ? 'tag-description-error tag-description-count' : 'tag-description-count'}
-          className={`${TEXTAREA} ${errors.description ? 'border-red-500' : ''}`}
-        />
-        <p id="tag-description-count" className="mt-1 text-xs text-slate-600 dark:text-slate-400">
-          {charCount(trimInvisible(form.description))}/500
-        </p>
-        {errors.description && (
-          <p id="tag-description-error" className="mt-1 text-sm text-red-600 dark:text-red-400">
-            {errors.description}
-          </p>
-        )}
-      </div>
+      <TextAreaField
+        id="tag-description"
+        name="description"
+        label="Description"
+        value={form.description}
+        onChange={(value) => set('description', value)}
+        error={errors.description}
+        hint={`${charCount(trimInvisible(form.description))}/500`}
+      />
       <div className="grid gap-5 sm:grid-cols-2">
         <div>
           <TextField
@@ -197,7 +183,13 @@ export default function TagEditor({ mode, tag, signedIn, backHref }: TagEditorPr
                 <label htmlFor="tag-colour-picker" className="text-xs text-slate-600 dark:text-slate-400">
                   Pick a colour
                 </label>
-                <input id="tag-colour-picker" type="color" value={colour && colour.length === 7 ? colour : '#4f6bed'} onChange={(event) => set('color', event.target.value)} className="h-8 w-12 cursor-pointer rounded border border-slate-300 dark:border-slate-700" />
+                <input
+                  id="tag-colour-picker"
+                  type="color"
+                  value={colour && colour.length === 7 ? colour : '#4f6bed'}
+                  onChange={(event) => set('color', event.target.value)}
+                  className="h-8 w-12 cursor-pointer rounded border border-slate-300 dark:border-slate-700"
+                />
               </div>
             }
           />

@@ -10,45 +10,10 @@ import { ApiError, unwrap } from '../../lib/api/errors';
 import { effectiveRole, type RoleName } from '../../lib/roles';
 import { actionErrors, AddUserTexts, STATUS_LABELS, UserActionTexts as T } from './texts';
 import { errorText } from '../../lib/texts/error-text';
-import { AdminDialog } from '../../components/islands/AdminDialog';
-import { Alert, DialogActions, TextField } from '../../components/islands/form-controls';
+import { Dialog } from '../../components/islands/Dialog';
+import { Alert, DialogActions, TextAreaField, TextField } from '../../components/islands/form-controls';
 import { AdminUserRolePicker, focusFirstInvalid, SelectField } from './AdminUserFields';
-
-const TEXTAREA =
-  'block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm shadow-sm focus:border-brand-500 focus:outline-none focus:ring-2 focus:ring-brand-500/30 dark:border-slate-700 dark:bg-slate-950';
-
-function TextArea({ label, value, onChange, error, hint, autoFocus }: { label: string; value: string; onChange: (value: string) => void; error?: string; hint?: string; autoFocus?: boolean }) {
-  const id = useId();
-  const described = [error ? `${id}-error` : '', hint ? `${id}-hint` : ''].filter(Boolean).join(' ') || undefined;
-  return (
-    <div>
-      <label htmlFor={id} className="mb-1 block text-sm font-medium">
-        {label}
-      </label>
-      <textarea
-        id={id}
-        rows={3}
-        maxLength={1000}
-        value={value}
-        onChange={(event) => onChange(event.target.value)}
-        className={`${TEXTAREA} ${error ? 'border-red-500 dark:border-red-500' : ''}`}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={described}
-        {...(autoFocus ? { 'data-autofocus': true } : {})}
-      />
-      {hint && (
-        <p id={`${id}-hint`} className="mt-1 text-xs text-slate-600 dark:text-slate-400">
-          {hint}
-        </p>
-      )}
-      {error && (
-        <p id={`${id}-error`} className="mt-1 text-sm text-red-600 dark:text-red-400">
-          {error}
-        </p>
-      )}
-    </div>
-  );
-}
+import { useSubmit } from '../../components/islands/use-submit';
 
 // ---- ban and unban ------------------------------------------------------------------------------
 
@@ -63,8 +28,7 @@ export function AdminUserBanDialog({ mode, user, onCancel, onDone }: BanProps) {
   const [reason, setReason] = useState('');
   const [note, setNote] = useState('');
   const [error, setError] = useState<string>();
-  const [failure, setFailure] = useState<string>();
-  const [busy, setBusy] = useState(false);
+  const { busy, failure, setFailure, run } = useSubmit();
   const form = useRef<HTMLFormElement>(null);
   const banning = mode === 'ban';
 
@@ -77,21 +41,20 @@ export function AdminUserBanDialog({ mode, user, onCancel, onDone }: BanProps) {
       focusFirstInvalid(form.current);
       return;
     }
-    setBusy(true);
-    try {
-      const body = { reason: reason.trim(), ...(note.trim() ? { adminNote: note.trim() } : {}) };
-      const params = { path: { id: user.id } };
-      if (banning) await unwrap(browserApi().POST('/api/v1/admin/users/{id}/ban', { params, body }));
-      else await unwrap(browserApi().POST('/api/v1/admin/users/{id}/unban', { params, body }));
-      onDone();
-    } catch (caught) {
-      setFailure(errorText(caught, actionErrors(banning ? T.BAN_FAILED : T.UNBAN_FAILED)));
-      setBusy(false);
-    }
+    await run(
+      async () => {
+        const body = { reason: reason.trim(), ...(note.trim() ? { adminNote: note.trim() } : {}) };
+        const params = { path: { id: user.id } };
+        if (banning) await unwrap(browserApi().POST('/api/v1/admin/users/{id}/ban', { params, body }));
+        else await unwrap(browserApi().POST('/api/v1/admin/users/{id}/unban', { params, body }));
+        onDone();
+      },
+      { keepBusy: true, failure: (caught) => errorText(caught, actionErrors(banning ? T.BAN_FAILED : T.UNBAN_FAILED)) },
+    );
   }
 
   return (
-    <AdminDialog
+    <Dialog
       title={banning ? 'Ban User' : 'Unban User'}
       description={banning ? `Ban ${user.fullName}? They are signed out and cannot sign in until they are unbanned.` : `Unban ${user.fullName}? Their account becomes active again.`}
       onClose={onCancel}
@@ -99,7 +62,7 @@ export function AdminUserBanDialog({ mode, user, onCancel, onDone }: BanProps) {
     >
       <form ref={form} className="space-y-4" onSubmit={submit} noValidate>
         {failure && <Alert>{failure}</Alert>}
-        <TextArea
+        <TextAreaField maxLength={1000}
           label={banning ? 'Reason for the ban' : 'Reason for lifting the ban'}
           value={reason}
           onChange={(value) => {
@@ -109,12 +72,12 @@ export function AdminUserBanDialog({ mode, user, onCancel, onDone }: BanProps) {
           error={error}
           autoFocus
         />
-        <TextArea label="Admin note (optional)" value={note} onChange={setNote} hint="Internal: only admins see it." />
+        <TextAreaField maxLength={1000} label="Admin note (optional)" value={note} onChange={setNote} hint="Internal: only admins see it." />
         <DialogActions onCancel={onCancel} busy={busy} danger={banning}>
           {banning ? 'Ban User' : 'Unban User'}
         </DialogActions>
       </form>
-    </AdminDialog>
+    </Dialog>
   );
 }
 
@@ -122,23 +85,19 @@ export function AdminUserBanDialog({ mode, user, onCancel, onDone }: BanProps) {
 
 export function AdminUserPasswordDialog({ user, onClose, onGenerated }: { user: AdminUser; onClose: () => void; onGenerated: () => void }) {
   const [result, setResult] = useState<GeneratedPassword>();
-  const [failure, setFailure] = useState<string>();
-  const [busy, setBusy] = useState(false);
+  const { busy, failure, run } = useSubmit();
   const [copy, setCopy] = useState<string>();
   const field = useRef<HTMLInputElement>(null);
   const inputId = useId();
 
   async function generate() {
-    setBusy(true);
-    setFailure(undefined);
-    try {
-      setResult(await unwrap(browserApi().POST('/api/v1/admin/users/{id}/generate-password', { params: { path: { id: user.id } } })));
-      onGenerated();
-    } catch (caught) {
-      setFailure(errorText(caught, actionErrors(T.GENERATE_FAILED)));
-    } finally {
-      setBusy(false);
-    }
+    await run(
+      async () => {
+        setResult(await unwrap(browserApi().POST('/api/v1/admin/users/{id}/generate-password', { params: { path: { id: user.id } } })));
+        onGenerated();
+      },
+      { failure: (caught) => errorText(caught, actionErrors(T.GENERATE_FAILED)) },
+    );
   }
 
   async function copyPassword() {
@@ -154,16 +113,16 @@ export function AdminUserPasswordDialog({ user, onClose, onGenerated }: { user: 
 
   if (!result) {
     return (
-      <AdminDialog key="confirm" title="Generate New Password" description={T.GENERATE_CONFIRM(user.fullName)} onClose={onClose} busy={busy} role="alertdialog">
+      <Dialog key="confirm" title="Generate New Password" description={T.GENERATE_CONFIRM(user.fullName)} onClose={onClose} busy={busy} role="alertdialog">
         {failure && <Alert>{failure}</Alert>}
         <DialogActions onCancel={onClose} busy={busy} className="mt-4" onConfirm={generate} focusCancel>
           Generate Password
         </DialogActions>
-      </AdminDialog>
+      </Dialog>
     );
   }
   return (
-    <AdminDialog key="password" title="New Password" description={T.PASSWORD_SHOWN_ONCE} onClose={onClose}>
+    <Dialog key="password" title="New Password" description={T.PASSWORD_SHOWN_ONCE} onClose={onClose}>
       <label htmlFor={inputId} className="mb-1 block text-sm font-medium">
         New password for {user.fullName}
       </label>
@@ -190,7 +149,7 @@ export function AdminUserPasswordDialog({ user, onClose, onGenerated }: { user: 
           Done
         </button>
       </div>
-    </AdminDialog>
+    </Dialog>
   );
 }
 
@@ -205,8 +164,7 @@ export function AdminUserEditDialog({ user, canAssignAdmin, onCancel, onSaved }:
   const [roles, setRoles] = useState<RoleName[]>(initialRoles);
   const [status, setStatus] = useState(user.status as UserStatus);
   const [errors, setErrors] = useState<Partial<Record<EditField, string>>>({});
-  const [failure, setFailure] = useState<string>();
-  const [busy, setBusy] = useState(false);
+  const { busy, failure, setFailure, run } = useSubmit();
   const form = useRef<HTMLFormElement>(null);
   const banned = user.status === 'BANNED';
   // An admin editing someone who already holds ADMIN keeps the box (it shows what they have).
@@ -234,21 +192,25 @@ export function AdminUserEditDialog({ user, canAssignAdmin, onCancel, onSaved }:
       onCancel();
       return;
     }
-    setBusy(true);
-    try {
-      await unwrap(browserApi().PUT('/api/v1/admin/users/{id}', { params: { path: { id: user.id } }, body }));
-      onSaved();
-    } catch (caught) {
-      if (caught instanceof ApiError && caught.errors) {
-        setErrors({ fullName: caught.field('fullName'), roles: caught.field('roles'), status: caught.field('status') });
-      }
-      setFailure(errorText(caught, actionErrors(T.UPDATE_FAILED)));
-      setBusy(false);
-    }
+    await run(
+      async () => {
+        await unwrap(browserApi().PUT('/api/v1/admin/users/{id}', { params: { path: { id: user.id } }, body }));
+        onSaved();
+      },
+      {
+        keepBusy: true,
+        failure: (caught) => errorText(caught, actionErrors(T.UPDATE_FAILED)),
+        onError: (caught) => {
+          if (caught instanceof ApiError && caught.errors) {
+            setErrors({ fullName: caught.field('fullName'), roles: caught.field('roles'), status: caught.field('status') });
+          }
+        },
+      },
+    );
   }
 
   return (
-    <AdminDialog title="Edit User" description={user.email} onClose={onCancel} busy={busy}>
+    <Dialog title="Edit User" description={user.email} onClose={onCancel} busy={busy}>
       <form ref={form} className="space-y-4" onSubmit={submit} noValidate>
         {failure && <Alert>{failure}</Alert>}
         <TextField
@@ -285,6 +247,6 @@ export function AdminUserEditDialog({ user, canAssignAdmin, onCancel, onSaved }:
           Save Changes
         </DialogActions>
       </form>
-    </AdminDialog>
+    </Dialog>
   );
 }

@@ -3,9 +3,10 @@ import { browserApi } from '../../lib/api/client';
 import { addUserErrors, addUserFailure, addUserPayload, ADD_USER_DEFAULTS, type AddUserErrors, type AddUserValues, type AdminUser } from './admin-users';
 import { unwrap } from '../../lib/api/errors';
 import { AddUserTexts, STATUS_LABELS } from './texts';
-import { AdminDialog } from '../../components/islands/AdminDialog';
+import { Dialog } from '../../components/islands/Dialog';
 import { Alert, DialogActions, PasswordField, TextField } from '../../components/islands/form-controls';
 import { AdminUserRolePicker, focusFirstInvalid, SelectField } from './AdminUserFields';
+import { useSubmit } from '../../components/islands/use-submit';
 
 /** spec 001 §4, §9: the modal closes 1.5 s after a success. */
 export const ADD_USER_CLOSE_MS = 1500;
@@ -28,9 +29,8 @@ interface Props {
 export default function AdminUserAddDialog({ canAssignAdmin, onClose, onCreated }: Props) {
   const [values, setValues] = useState<AddUserValues>(ADD_USER_DEFAULTS);
   const [errors, setErrors] = useState<AddUserErrors>({});
-  const [failure, setFailure] = useState<string>();
+  const { busy, failure, setFailure, run } = useSubmit();
   const [created, setCreated] = useState<AdminUser>();
-  const [busy, setBusy] = useState(false);
   const form = useRef<HTMLFormElement>(null);
 
   useEffect(() => {
@@ -56,23 +56,25 @@ export default function AdminUserAddDialog({ canAssignAdmin, onClose, onCreated 
       focusFirstInvalid(form.current);
       return;
     }
-    setBusy(true);
-    try {
-      const user = await unwrap(browserApi().POST('/api/v1/admin/users', { body: addUserPayload(values) }));
-      setCreated(user);
-      onCreated(user);
-    } catch (error) {
-      const { fields, message } = addUserFailure(error);
-      setErrors(fields);
-      setFailure(message);
-      focusFirstInvalid(form.current);
-    } finally {
-      setBusy(false);
-    }
+    await run(
+      async () => {
+        const user = await unwrap(browserApi().POST('/api/v1/admin/users', { body: addUserPayload(values) }));
+        setCreated(user);
+        onCreated(user);
+      },
+      {
+        onError: (error) => {
+          const { fields, message } = addUserFailure(error);
+          setErrors(fields);
+          setFailure(message);
+          focusFirstInvalid(form.current);
+        },
+      },
+    );
   }
 
   return (
-    <AdminDialog title="Add User" description="Create an account; the user can sign in with this e-mail and password." onClose={onClose} busy={busy} size="lg">
+    <Dialog title="Add User" description="Create an account; the user can sign in with this e-mail and password." onClose={onClose} busy={busy} size="lg">
       {created ? (
         <Alert kind="success">{AddUserTexts.created(created.fullName)}</Alert>
       ) : (
@@ -108,7 +110,13 @@ export default function AdminUserAddDialog({ canAssignAdmin, onClose, onCreated 
               ))}
             </SelectField>
             <label className="inline-flex items-center gap-2 pb-2 text-sm">
-              <input type="checkbox" name="markEmailAsVerified" checked={values.markEmailAsVerified} onChange={(e) => set('markEmailAsVerified')(e.target.checked)} className="h-4 w-4 rounded border-slate-300" />
+              <input
+                type="checkbox"
+                name="markEmailAsVerified"
+                checked={values.markEmailAsVerified}
+                onChange={(e) => set('markEmailAsVerified')(e.target.checked)}
+                className="h-4 w-4 rounded border-slate-300"
+              />
               Mark email as verified
             </label>
           </div>
@@ -117,6 +125,6 @@ export default function AdminUserAddDialog({ canAssignAdmin, onClose, onCreated 
           </DialogActions>
         </form>
       )}
-    </AdminDialog>
+    </Dialog>
   );
 }

@@ -7,7 +7,7 @@ import { load } from '../../lib/settle';
 import { AdminUsersTexts, MuteTexts, STATUS_LABELS, USERS_LOAD_ERRORS, UserActionTexts, type UserStatus } from './texts';
 import { AdminUserMuteDialog, AdminUserUnmuteDialog, muteEnd } from './AdminUserMuteDialog';
 import { errorText } from '../../lib/texts/error-text';
-import { NoticeStack, useNotices } from '../../components/islands/AdminDialog';
+import { NoticeStack, useNotices } from '../../components/islands/notices';
 import Pager from '../../components/islands/Pager';
 import { pageHref } from '../../lib/paging';
 import { AvatarImage, useHydrated } from '../../components/islands/form-controls';

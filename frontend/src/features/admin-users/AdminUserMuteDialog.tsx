@@ -9,10 +9,11 @@ import { unwrap } from '../../lib/api/errors';
 import { siteDayEnd } from '../../lib/dates';
 import { errorText } from '../../lib/texts/error-text';
 import { charCount, trimInvisible } from '../../../../shared/text';
-import { AdminDialog, ConfirmDialog } from '../../components/islands/AdminDialog';
-import { Alert, DialogActions } from '../../components/islands/form-controls';
+import { Dialog, ConfirmDialog } from '../../components/islands/Dialog';
+import { Alert, DialogActions, FieldFrame, TextAreaField } from '../../components/islands/form-controls';
 import { adminDateTime, type AdminUser } from './admin-users';
 import { actionErrors, MuteTexts as T } from './texts';
+import { useSubmit } from '../../components/islands/use-submit';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const PERIODS = [
@@ -25,8 +26,7 @@ const PERIODS = [
 type Period = (typeof PERIODS)[number]['value'];
 export const MUTE_REASON_MAX = 500;
 
-const FIELD =
-  'block w-full rounded-lg border bg-white px-3 py-2 text-sm shadow-sm focus:outline-none focus:ring-2 dark:bg-slate-950';
+const FIELD = 'block w-full rounded-lg border bg-white px-3 py-2 text-sm shadow-sm focus:outline-none focus:ring-2 dark:bg-slate-950';
 const fieldClass = (invalid: boolean) => `${FIELD} ${invalid ? 'border-red-500 focus:ring-red-500/30' : 'border-slate-300 focus:border-brand-500 focus:ring-brand-500/30 dark:border-slate-700'}`;
 
 /** The mute's end for a choice: an ISO instant, null for good, or the problem with the chosen date. */
@@ -50,8 +50,7 @@ export function AdminUserMuteDialog({ user, onCancel, onDone }: { user: AdminUse
   const [day, setDay] = useState('');
   const [reason, setReason] = useState('');
   const [problems, setProblems] = useState<{ day?: string; reason?: string }>({});
-  const [failure, setFailure] = useState<string>();
-  const [busy, setBusy] = useState(false);
+  const { busy, failure, setFailure, run } = useSubmit();
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -68,25 +67,27 @@ export function AdminUserMuteDialog({ user, onCancel, onDone }: { user: AdminUse
       document.getElementById(found.day ? `${id}-day` : `${id}-reason`)?.focus();
       return;
     }
-    setBusy(true);
-    try {
-      await unwrap(browserApi().POST('/api/v1/admin/users/{id}/mute', { params: { path: { id: user.id } }, body: { until: end.until, reason: text } }));
-      onDone();
-    } catch (caught) {
-      setFailure(errorText(caught, actionErrors(T.MUTE_FAILED)));
-      setBusy(false);
-    }
+    await run(
+      async () => {
+        await unwrap(browserApi().POST('/api/v1/admin/users/{id}/mute', { params: { path: { id: user.id } }, body: { until: end.until, reason: text } }));
+        onDone();
+      },
+      { keepBusy: true, failure: (caught) => errorText(caught, actionErrors(T.MUTE_FAILED)) },
+    );
   }
 
   return (
-    <AdminDialog title="Mute User" description={`Stop ${user.fullName} commenting. They see the end and the reason in place of the comment form.`} onClose={onCancel} busy={busy}>
+    <Dialog title="Mute User" description={`Stop ${user.fullName} commenting. They see the end and the reason in place of the comment form.`} onClose={onCancel} busy={busy}>
       <form className="space-y-4" onSubmit={submit} noValidate data-testid="mute-dialog">
         {failure && <Alert>{failure}</Alert>}
         <fieldset>
           <legend className="mb-2 text-sm font-medium">For how long</legend>
           <div className="flex flex-wrap gap-2">
             {PERIODS.map((option, index) => (
-              <label key={option.value} className="inline-flex cursor-pointer items-center gap-2 rounded-lg border border-slate-200 px-3 py-2 text-sm has-[:checked]:border-brand-500 dark:border-slate-700">
+              <label
+                key={option.value}
+                className="inline-flex cursor-pointer items-center gap-2 rounded-lg border border-slate-200 px-3 py-2 text-sm has-[:checked]:border-brand-500 dark:border-slate-700"
+              >
                 <input
                   type="radio"
                   name={`${id}-period`}
@@ -105,10 +106,7 @@ export function AdminUserMuteDialog({ user, onCancel, onDone }: { user: AdminUse
           </div>
         </fieldset>
         {period === 'date' && (
-          <div>
-            <label htmlFor={`${id}-day`} className="mb-1 block text-sm font-medium">
-              Last day muted
-            </label>
+          <FieldFrame id={`${id}-day`} label="Last day muted" error={problems.day}>
             <input
               id={`${id}-day`}
               type="date"
@@ -122,57 +120,37 @@ export function AdminUserMuteDialog({ user, onCancel, onDone }: { user: AdminUse
               aria-describedby={problems.day ? `${id}-day-error` : undefined}
               className={fieldClass(Boolean(problems.day))}
             />
-            {problems.day && (
-              <p id={`${id}-day-error`} className="mt-1 text-sm text-red-700 dark:text-red-300">
-                {problems.day}
-              </p>
-            )}
-          </div>
+          </FieldFrame>
         )}
-        <div>
-          <label htmlFor={`${id}-reason`} className="mb-1 block text-sm font-medium">
-            Reason (shown to the user)
-          </label>
-          <textarea
-            id={`${id}-reason`}
-            rows={3}
-            value={reason}
-            required
-            onChange={(event) => {
-              setReason(event.target.value);
-              setProblems((current) => ({ ...current, reason: undefined }));
-            }}
-            aria-invalid={problems.reason ? true : undefined}
-            aria-describedby={problems.reason ? `${id}-reason-error` : undefined}
-            className={fieldClass(Boolean(problems.reason))}
-          />
-          {problems.reason && (
-            <p id={`${id}-reason-error`} className="mt-1 text-sm text-red-700 dark:text-red-300">
-              {problems.reason}
-            </p>
-          )}
-        </div>
+        <TextAreaField
+          id={`${id}-reason`}
+          label="Reason (shown to the user)"
+          required
+          value={reason}
+          onChange={(value) => {
+            setReason(value);
+            setProblems((current) => ({ ...current, reason: undefined }));
+          }}
+          error={problems.reason}
+        />
         <DialogActions onCancel={onCancel} busy={busy} danger>
           Mute User
         </DialogActions>
       </form>
-    </AdminDialog>
+    </Dialog>
   );
 }
 
 export function AdminUserUnmuteDialog({ user, onCancel, onDone }: { user: AdminUser; onCancel: () => void; onDone: () => void }) {
-  const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<string>();
+  const { busy, failure, run } = useSubmit();
   async function confirm() {
-    setBusy(true);
-    setFailure(undefined);
-    try {
-      await unwrap(browserApi().DELETE('/api/v1/admin/users/{id}/mute', { params: { path: { id: user.id } } }));
-      onDone();
-    } catch (caught) {
-      setFailure(errorText(caught, actionErrors(T.UNMUTE_FAILED)));
-      setBusy(false);
-    }
+    await run(
+      async () => {
+        await unwrap(browserApi().DELETE('/api/v1/admin/users/{id}/mute', { params: { path: { id: user.id } } }));
+        onDone();
+      },
+      { keepBusy: true, failure: (caught) => errorText(caught, actionErrors(T.UNMUTE_FAILED)) },
+    );
   }
   return (
     <ConfirmDialog title="Unmute User" message={`Let ${user.fullName} comment again?`} confirmLabel="Unmute User" busy={busy} onConfirm={() => void confirm()} onCancel={onCancel}>

@@ -22,11 +22,10 @@ import { unwrap } from '../../lib/api/errors';
 import { roleLabel } from '../../lib/roles';
 import { AdminUsersTexts as T, STATUS_LABELS, USERS_LOAD_ERRORS } from './texts';
 import { errorText } from '../../lib/texts/error-text';
-import { NoticeStack } from '../../components/islands/AdminDialog';
-import Pager from '../../components/islands/Pager';
+import { NoticeStack } from '../../components/islands/notices';
+import { AdminList, AdminSearchForm, AdminTable, type AdminColumn } from '../../components/islands/AdminList';
 import { AvatarImage } from '../../components/islands/form-controls';
 import ListSelect, { sizeOptions } from '../../components/islands/ListSelect';
-import { useKeepTyped } from '../../components/islands/keep-typed';
 import { useUrlList } from '../../components/islands/useUrlList';
 import AdminUserAddDialog from './AdminUserAddDialog';
 import { AdminUserRoleBadges, AdminUserStatusBadge, AdminUserVerifiedBadge } from './AdminUserBadges';
@@ -44,21 +43,7 @@ interface Props {
   canAssignAdmin: boolean;
 }
 
-interface Column {
-  label: string;
-  sort?: UserSortField;
-  className?: string;
-}
-const COLUMNS: Column[] = [
-  { label: 'User', sort: 'fullName' },
-  { label: 'Roles' },
-  { label: 'Status' },
-  { label: 'Verified' },
-  { label: 'Posts', className: 'text-right' },
-  { label: 'Comments', className: 'text-right' },
-  { label: 'Joined', sort: 'createdAt' },
-  { label: 'Last Login', sort: 'lastLoginAt' },
-];
+const COLUMNS: readonly AdminColumn<UserSortField>[] = [{ label: 'User', sort: 'fullName' }, { label: 'Roles' }, { label: 'Status' }, { label: 'Verified' }, { label: 'Posts', className: 'text-right' }, { label: 'Comments', className: 'text-right' }, { label: 'Joined', sort: 'createdAt' }, { label: 'Last Login', sort: 'lastLoginAt' }];
 
 const STATUS_OPTIONS = USER_STATUSES.map((status) => ({ value: status, label: STATUS_LABELS[status] }));
 const VERIFIED_OPTIONS = [
@@ -93,7 +78,6 @@ export default function AdminUsersManager({ initialQuery, initial, canAssignAdmi
     submitHistory: 'replace',
     keepTypedSearch: true,
   });
-  const keepTyped = useKeepTyped();
   const [adding, setAdding] = useState(false);
   const queryRef = useRef(query);
   queryRef.current = query;
@@ -152,22 +136,13 @@ export default function AdminUsersManager({ initialQuery, initial, canAssignAdmi
         </button>
       </div>
 
-      <form {...keepTyped} method="get" action={LIST_PATH} role="search" aria-label="Search and filter users" className="card mt-6 grid gap-4 p-4 md:grid-cols-2 xl:grid-cols-[2fr_1fr_1fr_1fr_auto_auto] xl:items-end" onSubmit={submitSearch}>
-        <div>
-          <label htmlFor={`${ids}-search`} className="mb-1 block text-sm font-medium">
-            Search users
-          </label>
-          <input
-            id={`${ids}-search`}
-            type="search"
-            name="search"
-            value={searchText}
-            onChange={(event) => setSearchText(event.target.value)}
-            placeholder="Name or email"
-            maxLength={100}
-            className={FILTER_CONTROL_CLASS}
-          />
-        </div>
+      <AdminSearchForm
+        label="Search and filter users"
+        action={LIST_PATH}
+        onSubmit={submitSearch}
+        className="mt-6 xl:grid-cols-[2fr_1fr_1fr_1fr_auto_auto]"
+        search={{ id: `${ids}-search`, label: 'Search users', placeholder: 'Name or email', maxLength: 100, value: searchText, onChange: setSearchText }}
+      >
         <ListSelect id={`${ids}-status`} label="Status" name="status" value={query.status} options={STATUS_OPTIONS} allLabel="All statuses" onChange={onSelect('status')} className={FILTER_CONTROL_CLASS} />
         <ListSelect id={`${ids}-verified`} label="Verification" name="isVerified" value={query.isVerified} options={VERIFIED_OPTIONS} allLabel="All" onChange={onSelect('isVerified')} className={FILTER_CONTROL_CLASS} />
         <ListSelect id={`${ids}-role`} label="Role" name="role" value={query.role} options={ROLE_OPTIONS} allLabel="All roles" onChange={onSelect('role')} className={FILTER_CONTROL_CLASS} />
@@ -189,114 +164,78 @@ export default function AdminUsersManager({ initialQuery, initial, canAssignAdmi
             </button>
           )}
         </div>
-      </form>
+      </AdminSearchForm>
 
       <p className="sr-only" aria-live="polite" data-testid="users-status">
         {loading ? 'Loading users…' : page ? `${T.count(page.totalElements)} found` : ''}
       </p>
 
-      <section className="mt-6" aria-label="Users" aria-busy={loading}>
-        {error !== undefined ? (
-          <div role="alert" className="rounded-xl border border-red-200 bg-red-50 p-8 text-center text-red-800 dark:border-red-900 dark:bg-red-950/50 dark:text-red-200">
-            <p className="text-lg font-semibold">{searched ? T.SEARCH_FAILED : T.LOAD_FAILED}</p>
-            <p className="mt-1 opacity-90">{error}</p>
-            <a href={userListHref(query)} className="btn-secondary mt-4" onClick={navigate(query, 'none')}>
-              Try Again
-            </a>
-          </div>
-        ) : page && page.content.length === 0 ? (
-          <div className="rounded-xl border border-dashed border-slate-300 p-10 text-center dark:border-slate-700">
-            <p className="text-lg font-semibold">{T.EMPTY}</p>
-            {hasFilters(query) && <p className="mt-1 text-slate-600 dark:text-slate-400">{T.EMPTY_FILTERED}</p>}
-          </div>
-        ) : page ? (
-          <>
-            <div className={`card overflow-x-auto transition-opacity ${loading ? 'opacity-60' : ''}`}>
-              <table className="w-full min-w-[52rem] text-left text-sm">
-                <caption className="sr-only">
-                  Users, sorted by {COLUMNS.find((column) => column.sort === query.sortBy)?.label ?? query.sortBy}, {query.sortDir === 'asc' ? 'ascending' : 'descending'}
-                </caption>
-                <thead className="border-b border-slate-200 bg-slate-50 text-xs uppercase tracking-wide text-slate-600 dark:border-slate-800 dark:bg-slate-950 dark:text-slate-400">
-                  <tr>
-                    {COLUMNS.map((column) => {
-                      const sorted = column.sort && query.sortBy === column.sort;
-                      const sort = column.sort ? userSortedBy(query, column.sort) : undefined;
-                      return (
-                        <th
-                          key={column.label}
-                          scope="col"
-                          className={`px-4 py-3 font-semibold ${column.className ?? ''}`}
-                          aria-sort={sorted ? (query.sortDir === 'asc' ? 'ascending' : 'descending') : column.sort ? 'none' : undefined}
-                        >
-                          {sort ? (
-                            <a href={userListHref(sort)} className="inline-flex items-center gap-1 hover:text-slate-900 dark:hover:text-white" onClick={navigate(sort)}>
-                              {column.label}
-                              <span aria-hidden="true">{sorted ? (query.sortDir === 'asc' ? '▲' : '▼') : '↕'}</span>
-                            </a>
-                          ) : (
-                            column.label
-                          )}
-                        </th>
-                      );
-                    })}
-                  </tr>
-                </thead>
-                <tbody className="divide-y divide-slate-200 dark:divide-slate-800">
-                  {page.content.map((user) => (
-                    <tr key={user.id} className="cursor-pointer hover:bg-slate-50 dark:hover:bg-slate-800/50" onClick={openRow(user)} data-user-row={user.id}>
-                      <td className="px-4 py-3">
-                        <span className="flex items-center gap-3">
-                          <AvatarImage name={user.fullName} src={user.avatar} size="sm" />
-                          <span className="min-w-0">
-                            <a href={`${LIST_PATH}/${user.id}`} className="block font-medium hover:underline">
-                              {user.fullName}
-                            </a>
-                            <span className="block break-all text-xs text-slate-600 dark:text-slate-400">{user.email}</span>
-                          </span>
-                        </span>
-                      </td>
-                      <td className="px-4 py-3">
-                        <AdminUserRoleBadges roles={user.roles} max={LIST_ROLE_BADGES} />
-                      </td>
-                      <td className="px-4 py-3">
-                        <AdminUserStatusBadge status={user.status} />
-                      </td>
-                      <td className="px-4 py-3">
-                        <AdminUserVerifiedBadge verified={user.isVerified} />
-                      </td>
-                      <td className="px-4 py-3 text-right tabular-nums">{user.totalPosts}</td>
-                      <td className="px-4 py-3 text-right tabular-nums">{user.totalComments}</td>
-                      <td className="whitespace-nowrap px-4 py-3">
-                        <time dateTime={user.createdAt ?? undefined} title={adminDateTime(user.createdAt)} suppressHydrationWarning>
-                          {adminDate(user.createdAt)}
-                        </time>
-                      </td>
-                      <td className="whitespace-nowrap px-4 py-3">
-                        {user.lastLoginAt ? (
-                          <time dateTime={user.lastLoginAt} title={adminDateTime(user.lastLoginAt)} suppressHydrationWarning>
-                            {adminDate(user.lastLoginAt)}
-                          </time>
-                        ) : (
-                          <span className="text-slate-500 dark:text-slate-400">Never</span>
-                        )}
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-            <Pager
-              page={page.number}
-              totalPages={page.totalPages}
-              label="Users"
-              hrefFor={(target) => userListHref({ ...query, page: target })}
-              action={LIST_PATH}
-              keep={keep}
-              onNavigate={hydrated ? (target) => void load({ ...query, page: target }) : undefined}
-            />
-          </>
-        ) : null}
-      </section>
+      <AdminList
+        className="mt-6"
+        heading={{ id: `${ids}-heading`, text: 'Users', visible: false }}
+        loading={loading}
+        failure={error !== undefined ? { title: searched ? T.SEARCH_FAILED : T.LOAD_FAILED, message: error, retryHref: userListHref(query), onRetry: navigate(query, 'none') } : undefined}
+        failureLayout="panel"
+        rowCount={page ? page.content.length : undefined}
+        empty={{ title: T.EMPTY, message: hasFilters(query) ? T.EMPTY_FILTERED : undefined }}
+        pager={{ page: page?.number ?? 0, totalPages: page?.totalPages ?? 0, label: 'Users', hrefFor: (target) => userListHref({ ...query, page: target }), action: LIST_PATH, keep, onNavigate: hydrated ? (target) => void load({ ...query, page: target }) : undefined }}
+      >
+        <AdminTable
+          columns={COLUMNS}
+          query={query}
+          sortedBy={userSortedBy}
+          hrefOf={userListHref}
+          navigate={navigate}
+          caption={`Users, sorted by ${COLUMNS.find((column) => column.sort === query.sortBy)?.label ?? query.sortBy}, ${query.sortDir === 'asc' ? 'ascending' : 'descending'}`}
+          wrapper={{ className: `card overflow-x-auto transition-opacity ${loading ? 'opacity-60' : ''}` }}
+          tableClassName="w-full min-w-[52rem] text-left text-sm"
+          headClassName="border-b border-slate-200 bg-slate-50 text-xs uppercase tracking-wide text-slate-600 dark:border-slate-800 dark:bg-slate-950 dark:text-slate-400"
+          headCellClassName="px-4 py-3 font-semibold"
+        >
+          <tbody className="divide-y divide-slate-200 dark:divide-slate-800">
+            {(page?.content ?? []).map((user) => (
+              <tr key={user.id} className="cursor-pointer hover:bg-slate-50 dark:hover:bg-slate-800/50" onClick={openRow(user)} data-user-row={user.id}>
+                <td className="px-4 py-3">
+                  <span className="flex items-center gap-3">
+                    <AvatarImage name={user.fullName} src={user.avatar} size="sm" />
+                    <span className="min-w-0">
+                      <a href={`${LIST_PATH}/${user.id}`} className="block font-medium hover:underline">
+                        {user.fullName}
+                      </a>
+                      <span className="block break-all text-xs text-slate-600 dark:text-slate-400">{user.email}</span>
+                    </span>
+                  </span>
+                </td>
+                <td className="px-4 py-3">
+                  <AdminUserRoleBadges roles={user.roles} max={LIST_ROLE_BADGES} />
+                </td>
+                <td className="px-4 py-3">
+                  <AdminUserStatusBadge status={user.status} />
+                </td>
+                <td className="px-4 py-3">
+                  <AdminUserVerifiedBadge verified={user.isVerified} />
+                </td>
+                <td className="px-4 py-3 text-right tabular-nums">{user.totalPosts}</td>
+                <td className="px-4 py-3 text-right tabular-nums">{user.totalComments}</td>
+                <td className="whitespace-nowrap px-4 py-3">
+                  <time dateTime={user.createdAt ?? undefined} title={adminDateTime(user.createdAt)} suppressHydrationWarning>
+                    {adminDate(user.createdAt)}
+                  </time>
+                </td>
+                <td className="whitespace-nowrap px-4 py-3">
+                  {user.lastLoginAt ? (
+                    <time dateTime={user.lastLoginAt} title={adminDateTime(user.lastLoginAt)} suppressHydrationWarning>
+                      {adminDate(user.lastLoginAt)}
+                    </time>
+                  ) : (
+                    <span className="text-slate-500 dark:text-slate-400">Never</span>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </AdminTable>
+      </AdminList>
 
       {adding && <AdminUserAddDialog canAssignAdmin={canAssignAdmin} onClose={closeAdd} onCreated={created} />}
       <NoticeStack notices={notices} onDismiss={dismiss} />

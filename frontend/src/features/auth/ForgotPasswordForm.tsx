@@ -6,28 +6,21 @@ import { ForgotTexts } from './texts';
 import { CommonTexts } from '../../lib/texts/common';
 import { errorText } from '../../lib/texts/error-text';
 import { Alert, Spinner, TextField, useHydrated } from '../../components/islands/form-controls';
+import { useSubmit } from '../../components/islands/use-submit';
 
 /** Forgot password (spec 000 §2): the e-mail form, then 'check your email' with a resend link. */
 export default function ForgotPasswordForm() {
   const [error, setError] = useState<string>();
-  const [failure, setFailure] = useState<string>();
+  const { busy, failure, run } = useSubmit();
   const [sentTo, setSentTo] = useState<string>();
-  const [busy, setBusy] = useState(false);
   const hydrated = useHydrated();
 
   async function send(address: string): Promise<boolean> {
-    setBusy(true);
-    setFailure(undefined);
-    try {
-      await unwrap(browserApi().POST('/api/v1/auth/forgot-password', { body: { email: address, redirectUrl: `${window.location.origin}/reset-password` } }));
-      setSentTo(address);
-      return true;
-    } catch (err) {
-      setFailure(errorText(err, { fallback: CommonTexts.UNEXPECTED_ERROR }));
-      return false;
-    } finally {
-      setBusy(false);
-    }
+    const sent = await run(() => unwrap(browserApi().POST('/api/v1/auth/forgot-password', { body: { email: address, redirectUrl: `${window.location.origin}/reset-password` } })), {
+      failure: (err) => errorText(err, { fallback: CommonTexts.UNEXPECTED_ERROR }),
+    });
+    if (sent.ok) setSentTo(address);
+    return sent.ok;
   }
 
   function submit(event: FormEvent) {

@@ -7,6 +7,7 @@ import { errorText } from '../../lib/texts/error-text';
 import { rememberLogin } from '../../lib/session-browser';
 import { Alert, PasswordField, Spinner, TextField, useHydrated } from '../../components/islands/form-controls';
 import { charCount } from '../../../../shared/text';
+import { useSubmit } from '../../components/islands/use-submit';
 
 interface Props {
   /** Where to go after signing in (already checked to be a path on this site). */
@@ -29,9 +30,8 @@ function validate(email: string, password: string): Errors {
 /** The sign-in form (spec 000 §2 /login): validation, errors by status, then the callback or /. */
 export default function LoginForm({ callback }: Props) {
   const [errors, setErrors] = useState<Errors>({});
-  const [failure, setFailure] = useState<string>();
+  const { busy, failure, setFailure, run } = useSubmit();
   const [unverified, setUnverified] = useState<string>();
-  const [busy, setBusy] = useState(false);
   const hydrated = useHydrated();
 
   async function submit(event: FormEvent) {
@@ -45,17 +45,21 @@ export default function LoginForm({ callback }: Props) {
     setErrors(found);
     setFailure(undefined);
     if (found.email || found.password) return;
-    setBusy(true);
-    try {
-      const session = await unwrap(browserApi().POST('/api/v1/auth/login', { body: { email: email.trim(), password, rememberMe } }));
-      rememberLogin(session?.expiresIn, rememberMe);
-      window.location.assign(callback);
-    } catch (error) {
-      setFailure(errorText(error, SIGN_IN_ERRORS));
-      // Only an unverified account is offered verification: its 403 names the e-mail (a banned or inactive one does not).
-      setUnverified(error instanceof ApiError && error.status === 403 && error.field('email') ? email.trim() : undefined);
-      setBusy(false);
-    }
+    await run(
+      async () => {
+        const session = await unwrap(browserApi().POST('/api/v1/auth/login', { body: { email: email.trim(), password, rememberMe } }));
+        rememberLogin(session?.expiresIn, rememberMe);
+        window.location.assign(callback);
+      },
+      {
+        keepBusy: true,
+        failure: (error) => errorText(error, SIGN_IN_ERRORS),
+        onError: (error) => {
+          // Only an unverified account is offered verification: its 403 names the e-mail (a banned or inactive one does not).
+          setUnverified(error instanceof ApiError && error.status === 403 && error.field('email') ? email.trim() : undefined);
+        },
+      },
+    );
   }
 
   return (

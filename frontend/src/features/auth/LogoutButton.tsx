@@ -1,25 +1,22 @@
-import { useState } from 'react';
 import { browserApi } from '../../lib/api/client';
 import { unwrap } from '../../lib/api/errors';
 import { LogoutTexts } from './texts';
 import { useHydrated } from '../../components/islands/form-controls';
 import { broadcastLogout, clearLocalSession, markLoggingOut } from '../../lib/session-browser';
+import { useSubmit } from '../../components/islands/use-submit';
 
 /** The header's Logout (spec 000 §2): confirm, POST /auth/logout, alert on failure, / on success. */
 export default function LogoutButton() {
-  const [busy, setBusy] = useState(false);
+  const { busy, run } = useSubmit();
   const hydrated = useHydrated();
 
   async function logout() {
     if (!window.confirm(LogoutTexts.CONFIRM)) return;
-    setBusy(true);
-    try {
-      await unwrap(browserApi().POST('/api/v1/auth/logout', { body: {} }));
-    } catch (error) {
-      setBusy(false);
-      window.alert(error instanceof Error ? error.message : String(error));
-      return;
-    }
+    const done = await run(() => unwrap(browserApi().POST('/api/v1/auth/logout', { body: {} })), {
+      keepBusy: true,
+      onError: (error) => window.alert(error instanceof Error ? error.message : String(error)),
+    });
+    if (!done.ok) return;
     markLoggingOut();
     clearLocalSession();
     broadcastLogout();

@@ -9,6 +9,7 @@ import { readResend, recordResend, resendLabel, secondsLeft } from './resend-cou
 import { Alert, PasswordField, Spinner, StrengthMeter, TextField, useHydrated } from '../../components/islands/form-controls';
 import { useKeepTyped } from '../../components/islands/keep-typed';
 import { charCount } from '../../../../shared/text';
+import { useSubmit } from '../../components/islands/use-submit';
 
 type Step = 'form' | 'verify' | 'success';
 const FIELDS = ['fullName', 'email', 'password', 'confirmPassword'] as const;
@@ -32,22 +33,15 @@ function validate(values: Record<Field, string>): Errors {
   return errors;
 }
 
-/** The server's wait from a 429 answer ('... 42 seconds'), when it says one. */
-function waitFrom(error: ApiError): number | undefined {
-  const match = /(\d+)\s*(s\b|sec|second|giây)/i.exec(error.message);
-  return match ? Number(match[1]) : undefined;
-}
-
 /** Sign-up (spec 000 §2 /register, §4): form → e-mail verification → success → /login. */
 export default function RegisterFlow({ verifyEmail }: { verifyEmail?: string }) {
   // `verifyEmail`: an account that signed up earlier and still has to enter its code.
   const [step, setStep] = useState<Step>(verifyEmail ? 'verify' : 'form');
   const [values, setValues] = useState<Record<Field, string>>({ fullName: '', email: verifyEmail ?? '', password: '', confirmPassword: '' });
   const [errors, setErrors] = useState<Errors>({});
-  const [failure, setFailure] = useState<string>();
+  const { busy, failure, setFailure, run } = useSubmit();
   // The address a 409 was about: it may have signed up before without entering its code.
   const [taken, setTaken] = useState<string>();
-  const [busy, setBusy] = useState(false);
   const hydrated = useHydrated();
   const email = values.email.trim();
 
@@ -65,18 +59,20 @@ export default function RegisterFlow({ verifyEmail }: { verifyEmail?: string }) 
     setFailure(undefined);
     setTaken(undefined);
     if (Object.keys(found).length > 0) return;
-    setBusy(true);
-    try {
-      await unwrap(browserApi().POST('/api/v1/auth/register', { body: { ...values, fullName: values.fullName.trim(), email } }));
-      // The verification screen survives a reload: its address goes into the URL.
-      window.history.replaceState(window.history.state, '', verifyEmailPath(email));
-      setStep('verify');
-    } catch (error) {
-      setFailure(errorText(error, REGISTER_ERRORS));
-      setTaken(error instanceof ApiError && error.status === 409 ? email : undefined);
-    } finally {
-      setBusy(false);
-    }
+    await run(
+      async () => {
+        await unwrap(browserApi().POST('/api/v1/auth/register', { body: { ...values, fullName: values.fullName.trim(), email } }));
+        // The verification screen survives a reload: its address goes into the URL.
+        window.history.replaceState(window.history.state, '', verifyEmailPath(email));
+        setStep('verify');
+      },
+      {
+        failure: (error) => errorText(error, REGISTER_ERRORS),
+        onError: (error) => {
+          setTaken(error instanceof ApiError && error.status === 409 ? email : undefined);
+        },
+      },
+    );
   }
 
   useEffect(() => {
@@ -184,7 +180,7 @@ function VerifyEmail({ email, onVerified }: { email: string; onVerified: () => v
       setResend(recordResend(email));
       setNotice(message ?? RegisterTexts.RESEND_OK);
     } catch (error) {
-      if (error instanceof ApiError && error.status === 429) setResend(recordResend(email, waitFrom(error) ?? 60, false));
+      if (error instanceof ApiError && error.status === 429) setResend(recordResend(email, error.retryAfterSeconds ?? 60, false));
       setFailure(errorText(error, { fallback: RegisterTexts.RESEND_FAILED, network: RegisterTexts.RESEND_FAILED, serverMessage: [429] }));
     } finally {
       setSending(false);

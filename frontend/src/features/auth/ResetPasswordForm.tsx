@@ -5,6 +5,7 @@ import { PasswordTexts, ResetTexts } from './texts';
 import { errorText } from '../../lib/texts/error-text';
 import { PASSWORD_RULES, passwordProblem } from './password-rules';
 import { Alert, PasswordField, Spinner, StrengthMeter } from '../../components/islands/form-controls';
+import { useSubmit } from '../../components/islands/use-submit';
 
 type State = { kind: 'loading' } | { kind: 'invalid'; reason: string } | { kind: 'form' } | { kind: 'success' };
 
@@ -21,8 +22,7 @@ export default function ResetPasswordForm({ token }: { token: string | null }) {
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
   const [errors, setErrors] = useState<{ password?: string; confirm?: string }>({});
-  const [failure, setFailure] = useState<string>();
-  const [busy, setBusy] = useState(false);
+  const { busy, failure, setFailure, run } = useSubmit();
 
   useEffect(() => {
     if (!token) return;
@@ -61,15 +61,13 @@ export default function ResetPasswordForm({ token }: { token: string | null }) {
     setErrors(found);
     setFailure(undefined);
     if (found.password || found.confirm || !token) return;
-    setBusy(true);
-    try {
-      await unwrap(browserApi().POST('/api/v1/auth/reset-password', { body: { token, newPassword: password, confirmPassword: confirm } }));
-      setState({ kind: 'success' });
-    } catch (error) {
-      setFailure(errorText(error, { fallback: ResetTexts.UNEXPECTED }));
-    } finally {
-      setBusy(false);
-    }
+    await run(
+      async () => {
+        await unwrap(browserApi().POST('/api/v1/auth/reset-password', { body: { token, newPassword: password, confirmPassword: confirm } }));
+        setState({ kind: 'success' });
+      },
+      { failure: (error) => errorText(error, { fallback: ResetTexts.UNEXPECTED }) },
+    );
   }
 
   if (state.kind === 'loading') {

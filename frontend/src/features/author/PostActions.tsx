@@ -1,13 +1,14 @@
 import { useId, useState, type FormEvent } from 'react';
 import { browserApi } from '../../lib/api/client';
 import { ApiError, unwrap } from '../../lib/api/errors';
-import { AdminDialog } from '../../components/islands/AdminDialog';
+import { Dialog } from '../../components/islands/Dialog';
 import { DialogActions } from '../../components/islands/form-controls';
 import PublishTimeField, { publishTimeFrom } from '../../components/islands/PublishTimeField';
 import { PostActionTexts as T } from './texts';
 import { errorText } from '../../lib/texts/error-text';
 import { useHydrated } from '../../components/islands/form-controls';
 import { setFlash } from './flash';
+import { useSubmit } from '../../components/islands/use-submit';
 
 interface Props {
   postId: number;
@@ -31,7 +32,9 @@ interface Props {
  */
 export default function PostActions({ postId, title, submit = false, remove = false, afterHref }: Props) {
   const hydrated = useHydrated();
-  const [busy, setBusy] = useState<'submit' | 'delete'>();
+  const submitting = useSubmit();
+  const deleting = useSubmit();
+  const busy = submitting.busy ? 'submit' : deleting.busy ? 'delete' : undefined;
   const [error, setError] = useState<string>();
   const [confirming, setConfirming] = useState(false);
   const [requested, setRequested] = useState('');
@@ -52,35 +55,31 @@ export default function PostActions({ postId, title, submit = false, remove = fa
       document.getElementById(fieldId)?.focus();
       return;
     }
-    setBusy('submit');
     setError(undefined);
-    try {
-      // No time, no body: the spec's request as it always was.
-      const path = { params: { path: { id: postId } } };
-      await unwrap(browserApi().POST('/api/v1/blog/posts/author/{id}/submit-for-review', time.iso ? { ...path, body: { requestedPublishAt: time.iso } } : path));
-      done(T.SUBMITTED);
-    } catch (failure) {
-      const field = failure instanceof ApiError ? failure.field('requestedPublishAt') : undefined;
-      if (field) setRequestedError(field);
-      else {
-        setConfirming(false);
-        setError(errorText(failure, { fallback: T.SUBMIT_FAILED }));
-      }
-      setBusy(undefined);
-    }
+    // No time, no body: the spec's request as it always was.
+    const path = { params: { path: { id: postId } } };
+    const sent = await submitting.run(() => unwrap(browserApi().POST('/api/v1/blog/posts/author/{id}/submit-for-review', time.iso ? { ...path, body: { requestedPublishAt: time.iso } } : path)), {
+      keepBusy: true,
+      onError: (failure) => {
+        const field = failure instanceof ApiError ? failure.field('requestedPublishAt') : undefined;
+        if (field) setRequestedError(field);
+        else {
+          setConfirming(false);
+          setError(errorText(failure, { fallback: T.SUBMIT_FAILED }));
+        }
+      },
+    });
+    if (sent.ok) done(T.SUBMITTED);
   }
 
   async function deletePost() {
     if (!window.confirm(T.confirmDelete(title))) return;
-    setBusy('delete');
     setError(undefined);
-    try {
-      await unwrap(browserApi().DELETE('/api/v1/blog/posts/{id}', { params: { path: { id: postId } } }));
-      done(T.DELETED);
-    } catch (failure) {
-      setError(T.deleteFailed(errorText(failure, { fallback: T.DELETE_FAILED })));
-      setBusy(undefined);
-    }
+    const deleted = await deleting.run(() => unwrap(browserApi().DELETE('/api/v1/blog/posts/{id}', { params: { path: { id: postId } } })), {
+      keepBusy: true,
+      onError: (failure) => setError(T.deleteFailed(errorText(failure, { fallback: T.DELETE_FAILED }))),
+    });
+    if (deleted.ok) done(T.DELETED);
   }
 
   return (
@@ -112,7 +111,7 @@ export default function PostActions({ postId, title, submit = false, remove = fa
         </button>
       )}
       {confirming && (
-        <AdminDialog title={T.CONFIRM_SUBMIT_TITLE} description={T.confirmSubmit(title)} onClose={() => setConfirming(false)} busy={busy === 'submit'}>
+        <Dialog title={T.CONFIRM_SUBMIT_TITLE} description={T.confirmSubmit(title)} onClose={() => setConfirming(false)} busy={busy === 'submit'}>
           <form onSubmit={submitForReview} noValidate>
             <PublishTimeField
               id={fieldId}
@@ -129,7 +128,7 @@ export default function PostActions({ postId, title, submit = false, remove = fa
               {T.SUBMIT}
             </DialogActions>
           </form>
-        </AdminDialog>
+        </Dialog>
       )}
       {error && (
         <p role="alert" className="basis-full text-sm text-red-700 dark:text-red-300">

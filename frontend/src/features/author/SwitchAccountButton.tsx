@@ -1,10 +1,10 @@
-import { useState } from 'react';
 import { browserApi } from '../../lib/api/client';
 import { unwrap } from '../../lib/api/errors';
 import { broadcastLogout, clearLocalSession, markLoggingOut } from '../../lib/session-browser';
 import { AccessTexts } from './texts';
 import { errorText } from '../../lib/texts/error-text';
 import { useHydrated } from '../../components/islands/form-controls';
+import { useSubmit } from '../../components/islands/use-submit';
 
 interface Props {
   label: string;
@@ -20,19 +20,14 @@ interface Props {
  */
 export default function SwitchAccountButton({ label, callback, className = 'btn-secondary' }: Props) {
   const hydrated = useHydrated();
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string>();
+  const { busy, failure: error, run } = useSubmit();
 
   async function switchAccount() {
-    setBusy(true);
-    setError(undefined);
-    try {
-      await unwrap(browserApi().POST('/api/v1/auth/logout', { body: {} }));
-    } catch (failure) {
-      setError(errorText(failure, { fallback: AccessTexts.SWITCH_FAILED }));
-      setBusy(false);
-      return;
-    }
+    const signedOut = await run(() => unwrap(browserApi().POST('/api/v1/auth/logout', { body: {} })), {
+      keepBusy: true,
+      failure: (failure) => errorText(failure, { fallback: AccessTexts.SWITCH_FAILED }),
+    });
+    if (!signedOut.ok) return;
     markLoggingOut();
     clearLocalSession();
     broadcastLogout();

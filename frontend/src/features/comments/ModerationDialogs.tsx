@@ -2,22 +2,21 @@
  * The comment moderation dialogs of the post page (issue 19 §2): Report (a reason, and a
  * description required for Other) for signed-in readers on others' comments, and Hide (a reason)
  * for the post's author and admins. Both are modal (focus inside, Escape cancels, focus back on
- * the button that opened them: components/islands/AdminDialog) and show the API's refusal
+ * the button that opened them: components/islands/Dialog) and show the API's refusal
  * (409 already reported, 403, 429 over the limit) in the dialog, which stays open. The Hide
  * dialog also serves the moderation queue (/admin/comments), one comment or a selection.
  */
 import { useId, useState, type FormEvent } from 'react';
-import { AdminDialog } from '../../components/islands/AdminDialog';
+import { Dialog } from '../../components/islands/Dialog';
 import { Alert, DialogActions } from '../../components/islands/form-controls';
 import { errorText } from '../../lib/texts/error-text';
 import { charCount, trimInvisible } from '../../../../shared/text';
 import { reportComment, type CommentNode } from './comment-api';
 import { commentErrors, CommentsTexts, HIDE_REASON_MAX, REPORT_DETAILS_MAX, REPORT_REASONS, reportProblem, type ReportReason } from './texts';
+import { useSubmit } from '../../components/islands/use-submit';
 
-const TEXTAREA =
-  'block w-full rounded-lg border bg-white px-3 py-2 text-sm shadow-sm focus:outline-none focus:ring-2 dark:bg-slate-950';
-const textareaClass = (invalid: boolean) =>
-  `${TEXTAREA} ${invalid ? 'border-red-500 focus:ring-red-500/30' : 'border-slate-300 focus:border-brand-500 focus:ring-brand-500/30 dark:border-slate-700'}`;
+const TEXTAREA = 'block w-full rounded-lg border bg-white px-3 py-2 text-sm shadow-sm focus:outline-none focus:ring-2 dark:bg-slate-950';
+const textareaClass = (invalid: boolean) => `${TEXTAREA} ${invalid ? 'border-red-500 focus:ring-red-500/30' : 'border-slate-300 focus:border-brand-500 focus:ring-brand-500/30 dark:border-slate-700'}`;
 
 interface ReportProps {
   comment: CommentNode;
@@ -32,8 +31,7 @@ export function ReportDialog({ comment, authorName, onCancel, onDone }: ReportPr
   const [reason, setReason] = useState<ReportReason>();
   const [details, setDetails] = useState('');
   const [problem, setProblem] = useState<string>();
-  const [failure, setFailure] = useState<string>();
-  const [busy, setBusy] = useState(false);
+  const { busy, failure, setFailure, run } = useSubmit();
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -45,20 +43,19 @@ export function ReportDialog({ comment, authorName, onCancel, onDone }: ReportPr
       document.getElementById(reason ? `${id}-details` : `${id}-${REPORT_REASONS[0].value}`)?.focus();
       return;
     }
-    setBusy(true);
-    try {
-      await reportComment(comment, reason, trimInvisible(details));
-      onDone();
-    } catch (caught) {
-      setFailure(errorText(caught, commentErrors(CommentsTexts.REPORT_FAILED)));
-      setBusy(false);
-    }
+    await run(
+      async () => {
+        await reportComment(comment, reason, trimInvisible(details));
+        onDone();
+      },
+      { keepBusy: true, failure: (caught) => errorText(caught, commentErrors(CommentsTexts.REPORT_FAILED)) },
+    );
   }
 
   const detailsRequired = reason === 'OTHER';
   const reasonMissing = problem !== undefined && !reason;
   return (
-    <AdminDialog title="Report Comment" description={`Tell the moderators what is wrong with ${authorName}'s comment.`} onClose={onCancel} busy={busy}>
+    <Dialog title="Report Comment" description={`Tell the moderators what is wrong with ${authorName}'s comment.`} onClose={onCancel} busy={busy}>
       <form className="space-y-4" onSubmit={submit} noValidate data-testid="report-dialog">
         {failure && <Alert>{failure}</Alert>}
         <fieldset aria-describedby={reasonMissing ? `${id}-problem` : undefined}>
@@ -118,7 +115,7 @@ export function ReportDialog({ comment, authorName, onCancel, onDone }: ReportPr
           Send Report
         </DialogActions>
       </form>
-    </AdminDialog>
+    </Dialog>
   );
 }
 
@@ -140,8 +137,7 @@ export function HideDialog({ description, hide, onCancel, onDone, title = 'Hide 
   const id = useId();
   const [reason, setReason] = useState('');
   const [problem, setProblem] = useState<string>();
-  const [failure, setFailure] = useState<string>();
-  const [busy, setBusy] = useState(false);
+  const { busy, failure, setFailure, run } = useSubmit();
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -154,18 +150,17 @@ export function HideDialog({ description, hide, onCancel, onDone, title = 'Hide 
       document.getElementById(`${id}-reason`)?.focus();
       return;
     }
-    setBusy(true);
-    try {
-      await hide(text);
-      onDone();
-    } catch (caught) {
-      setFailure(errorText(caught, commentErrors(CommentsTexts.HIDE_FAILED)));
-      setBusy(false);
-    }
+    await run(
+      async () => {
+        await hide(text);
+        onDone();
+      },
+      { keepBusy: true, failure: (caught) => errorText(caught, commentErrors(CommentsTexts.HIDE_FAILED)) },
+    );
   }
 
   return (
-    <AdminDialog title={title} description={description} onClose={onCancel} busy={busy}>
+    <Dialog title={title} description={description} onClose={onCancel} busy={busy}>
       <form className="space-y-4" onSubmit={submit} noValidate data-testid="hide-dialog">
         {failure && <Alert>{failure}</Alert>}
         <div>
@@ -196,6 +191,6 @@ export function HideDialog({ description, hide, onCancel, onDone, title = 'Hide 
           {title}
         </DialogActions>
       </form>
-    </AdminDialog>
+    </Dialog>
   );
 }

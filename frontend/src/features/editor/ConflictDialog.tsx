@@ -6,7 +6,7 @@
  * not one). Escape or the backdrop closes it and leaves the editor as it was (unsaved).
  */
 import { useId, useState } from 'react';
-import { Modal } from './Dialog';
+import { Modal } from '../../components/islands/Dialog';
 import DiffView, { wordDiff } from './DiffView';
 import { WordDiffLegend } from '../../components/WordDiff';
 import { formFromPost, type EditorForm, type PostResponse } from './editor-form';

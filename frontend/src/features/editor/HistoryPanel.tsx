@@ -7,7 +7,7 @@
  * Back returns from a revision to the list.
  */
 import { useEffect, useId, useRef, useState } from 'react';
-import { Modal } from './Dialog';
+import { Modal } from '../../components/islands/Dialog';
 import DiffView from './DiffView';
 import { WordDiffLegend } from '../../components/WordDiff';
 import { compareRevision, getRevision, listRevisions, restoreRevision, type Revision, type RevisionDiff, type RevisionSummary } from './revisions-api';

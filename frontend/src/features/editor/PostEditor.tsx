@@ -23,44 +23,23 @@
  *   opens, compares and restores revisions; the SEO section edits the post's search and social
  *   fields with live previews.
  */
-import { useEffect, useId, useRef, useState } from 'react';
-import { ApiError } from '../../lib/api/errors';
-import { formatTime, siteWallTimeToDate, siteZoneName } from '../../lib/dates';
-import { slugAfterTitleChange } from '../../../../shared/slug';
-import { EditorTexts, editorErrors, PublishingTexts, saveFailure } from './texts';
-import { errorText } from '../../lib/texts/error-text';
-import { setFlash } from '../author';
+import { useId, useRef, useState } from 'react';
+import { siteZoneName } from '../../lib/dates';
+import { EditorTexts, PublishingTexts } from './texts';
 import { Alert, FieldFrame as Field, Spinner, useHydrated } from '../../components/islands/form-controls';
 import { useKeepTyped } from '../../components/islands/keep-typed';
-import { deleteImage, savePost, submitForReview, type UploadedImage } from './editor-api';
-import {
-  formFromPost,
-  LIMITS,
-  sameForm,
-  saveProblems,
-  savePayload,
-  selectedTags,
-  STATUS_LABELS,
-  statusOptions,
-  type EditorField,
-  type EditorForm,
-  type PostResponse,
-  type SeoField,
-  type TagResponse,
-} from './editor-form';
-import { clearDraft, DRAFT_DELAY_MS, draftToOffer, newDraftKey, postDraftKey, readDraft, writeDraft, type LocalDraft } from './local-draft';
+import type { UploadedImage } from './editor-api';
+import { LIMITS, STATUS_LABELS, statusOptions, type EditorField, type EditorForm, type PostResponse, type SeoField, type TagResponse } from './editor-form';
 import MarkdownToolbar, { applyFormat, shortcutAction } from './MarkdownToolbar';
 import PostInfoCard, { useDateTime } from './PostInfoCard';
 import PreviewModal from './PreviewModal';
 import TagPicker from './TagPicker';
 import ThumbnailField from './ThumbnailField';
-import { ownImageFilename } from './thumbnail-rules';
 import { usePreview } from './use-preview';
 import ConflictDialog from './ConflictDialog';
 import HistoryPanel from './HistoryPanel';
 import SeoSection from './SeoSection';
-import { currentPost } from './revisions-api';
-import { AUTOSAVE_DELAY_MS, autosaveRetryDelay, isEditConflict, isTransientFailure } from './autosave';
+import { saveStateText, useEditorSession, type FocusTarget } from './use-editor-session';
 import '../../styles/post-prose.css';
 
 export type { PostResponse, TagResponse } from './editor-form';
@@ -97,39 +76,9 @@ export interface PostEditorProps {
   savedHeading?: string;
 }
 
-type Notice = { kind: 'success' | 'error' | 'info'; title?: string; text: string; extra?: string };
-type Errors = Partial<Record<EditorField, string>>;
-
 const INPUT =
   'block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm shadow-sm placeholder:text-slate-500 focus:border-brand-500 focus:outline-none focus:ring-2 focus:ring-brand-500/30 disabled:opacity-60 dark:border-slate-700 dark:bg-slate-950 dark:placeholder:text-slate-400';
 const INPUT_ERROR = 'border-red-500 focus:border-red-500 focus:ring-red-500/30 dark:border-red-500';
-
-/** `href` with one query parameter set. */
-function withParam(href: string, name: string, value: string): string {
-  const url = new URL(href, window.location.origin);
-  url.searchParams.set(name, value);
-  return url.origin === window.location.origin ? url.pathname + url.search + url.hash : url.toString();
-}
-
-const dialogOpen = () => document.querySelector('dialog[open]') !== null;
-
-
-type SaveState = { kind: 'idle' } | { kind: 'saving' } | { kind: 'saved'; at: Date } | { kind: 'retrying' } | { kind: 'failed' };
-
-function saveStateText(state: SaveState): string {
-  switch (state.kind) {
-    case 'saving':
-      return PublishingTexts.SAVING;
-    case 'saved':
-      return PublishingTexts.savedAt(formatTime(state.at));
-    case 'retrying':
-      return PublishingTexts.RETRYING;
-    case 'failed':
-      return PublishingTexts.NOT_SAVED;
-    default:
-      return '';
-  }
-}
 
 const SEO_FIELDS: EditorField[] = ['metaTitle', 'metaDescription', 'canonicalUrl', 'socialImage'];
 
@@ -140,377 +89,41 @@ export default function PostEditor({ mode, post: initialPost, availableTags, sig
   const keepTyped = useKeepTyped();
   const dateTime = useDateTime();
 
-  const [post, setPost] = useState(initialPost);
-  const [form, setForm] = useState<EditorForm>(() => formFromPost(initialPost));
-  const [baseline, setBaseline] = useState<EditorForm>(() => formFromPost(initialPost));
-  const [errors, setErrors] = useState<Errors>({});
-  const [notice, setNotice] = useState<Notice>();
-  const [saving, setSaving] = useState(false);
-  const [submitting, setSubmitting] = useState(false);
   const [view, setView] = useState<'write' | 'preview'>('write');
   const [previewOpen, setPreviewOpen] = useState(false);
-  const [offer, setOffer] = useState<LocalDraft>();
-  const [draftChecked, setDraftChecked] = useState(false);
-  const [saveState, setSaveState] = useState<SaveState>({ kind: 'idle' });
-  /** The post as saved elsewhere, while the conflict dialog asks what to keep. */
-  const [conflict, setConflict] = useState<PostResponse>();
   const [historyOpen, setHistoryOpen] = useState(false);
   const [seoOpen, setSeoOpen] = useState(false);
-  const retryTimer = useRef<number | undefined>(undefined);
-  const retryAttempt = useRef(0);
-  /** The form an autosave was refused for (a field error): not sent again until it changes. */
-  const refusedForm = useRef<EditorForm | undefined>(undefined);
-  const manualQueued = useRef(false);
-  /** Submit's optional requested publish time: a datetime-local value in the site zone. */
-  const [requestedAt, setRequestedAt] = useState('');
-  const [requestedError, setRequestedError] = useState<string>();
-
-  const busy = useRef(false);
-  const leaving = useRef(false);
-  const key = useRef(initialPost ? postDraftKey(userId, initialPost.id) : newDraftKey(userId));
-  /** Thumbnails uploaded on this page: URL → file name. */
-  const uploads = useRef(new Map<string, string>());
   const content = useRef<HTMLTextAreaElement>(null);
   const noticeRef = useRef<HTMLDivElement>(null);
 
-  const admin = mode === 'admin';
-  const dirty = !sameForm(form, baseline);
-  const postTags = [...(initialPost?.tags ?? []), ...(post?.tags ?? [])];
-  const tags = selectedTags(form.tagIds, availableTags, postTags);
-  const inlinePreview = usePreview(form.content, view === 'preview');
-  const latest = useRef({ form, dirty, post });
-  latest.current = { form, dirty, post };
-
-  // ---- the local copy ---------------------------------------------------------------------------
-
-  useEffect(() => {
-    const found = draftToOffer(readDraft(key.current), initialPost, formFromPost(initialPost));
-    setOffer(found);
-    setDraftChecked(true);
-    // Only on the first render: the offer is about what the page was opened with.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, []);
-
-  /** Writes the local copy now (before leaving), when there is something unsaved. */
-  function flushDraft() {
-    const { form: current, dirty: unsaved, post: saved } = latest.current;
-    if (unsaved && draftChecked && !offer) writeDraft(key.current, { savedAt: Date.now(), postId: saved?.id, form: current });
-  }
-
-  useEffect(() => {
-    if (!draftChecked || offer) return;
-    if (!dirty) {
-      clearDraft(key.current);
+  /** After a failed check or save: focus on the first field at fault, else on the notice. */
+  function focusField(field: FocusTarget) {
+    if (field === 'requested') {
+      window.requestAnimationFrame(() => document.getElementById(`${id}-requested`)?.focus());
       return;
     }
-    const timer = window.setTimeout(() => writeDraft(key.current, { savedAt: Date.now(), postId: post?.id, form }), DRAFT_DELAY_MS);
-    return () => window.clearTimeout(timer);
-  }, [form, dirty, draftChecked, offer, post?.id]);
-
-  useEffect(() => {
-    const onPageHide = () => flushDraft();
-    window.addEventListener('pagehide', onPageHide);
-    if (!dirty) return () => window.removeEventListener('pagehide', onPageHide);
-    const warn = (event: BeforeUnloadEvent) => {
-      if (leaving.current) return;
-      event.preventDefault();
-      event.returnValue = '';
-    };
-    window.addEventListener('beforeunload', warn);
-    return () => {
-      window.removeEventListener('pagehide', onPageHide);
-      window.removeEventListener('beforeunload', warn);
-    };
-  });
-
-  function restore() {
-    if (!offer) return;
-    setForm(offer.form);
-    setOffer(undefined);
-    setErrors({});
-    setNotice({ kind: 'info', text: EditorTexts.RESTORED });
-  }
-
-  function discardOffer() {
-    clearDraft(key.current);
-    setOffer(undefined);
-  }
-
-  // ---- fields ------------------------------------------------------------------------------------
-
-  function update(patch: Partial<EditorForm>, field?: EditorField) {
-    setForm((current) => ({ ...current, ...patch }));
-    if (field && errors[field]) setErrors((current) => ({ ...current, [field]: undefined }));
-  }
-
-  function changeTitle(title: string) {
-    setForm((current) => ({ ...current, title, slug: slugAfterTitleChange(current.slug, current.title, title) }));
-    if (errors.title || errors.slug) setErrors((current) => ({ ...current, title: undefined }));
-  }
-
-  /** After a failed check or save: focus on the first field at fault, else on the notice. */
-  function focusField(field: EditorField | 'auth' | undefined) {
     if (field === 'content') setView('write');
     if (field && field !== 'auth' && SEO_FIELDS.includes(field)) setSeoOpen(true);
     window.requestAnimationFrame(() => (field && field !== 'auth' ? document.getElementById(fieldId(field)) : noticeRef.current)?.focus());
   }
 
-  /** A thumbnail the post no longer shows: an upload of this page that no save stored is deleted now. */
-  async function discardImage(url: string): Promise<boolean> {
-    const filename = uploads.current.get(url);
-    if (!filename || url === (latest.current.post?.thumbnail ?? '')) return true;
-    uploads.current.delete(url);
-    try {
-      await deleteImage(filename);
-      return true;
-    } catch {
-      return false;
-    }
-  }
-
-  /** After a save replaced or removed the stored thumbnail: the old file goes (the server keeps files a post still uses). */
-  async function deleteReplacedThumbnail(url: string): Promise<boolean> {
-    const filename = uploads.current.get(url) ?? ownImageFilename(url);
-    if (!filename) return true;
-    uploads.current.delete(url);
-    try {
-      await deleteImage(filename);
-      return true;
-    } catch (error) {
-      // Not found: already gone. Anything else: it may still be stored.
-      return error instanceof ApiError && error.status === 404;
-    }
-  }
-
-  // ---- save, submit, leave ------------------------------------------------------------------------
-
-  /**
-   * Saves the form. `auto`: an autosave (no notice on success, no focus moves, the saved status in
-   * admin mode, network and server failures retried later). `base`: the post the save is based on
-   * when it is not the one shown yet (keep mine: the version saved elsewhere).
-   */
-  async function save(auto = false, base: PostResponse | undefined = post) {
-    if (busy.current) {
-      // A click on Save during an autosave runs once that one is done (with the newest version).
-      if (!auto && !saving) manualQueued.current = true;
-      return;
-    }
-    window.clearTimeout(retryTimer.current);
-    const problems = saveProblems(form, { mode, signedIn });
-    if (problems.length) {
-      if (auto) return;
-      const found: Errors = {};
-      for (const problem of problems) if (problem.field !== 'auth' && !found[problem.field]) found[problem.field] = problem.message;
-      setErrors(found);
-      setNotice({ kind: 'error', title: EditorTexts.VALIDATION_ERROR, text: problems[0].message });
-      focusField(problems[0].field);
-      return;
-    }
-    busy.current = true;
-    if (!auto) {
-      setSaving(true);
-      setNotice(undefined);
-    }
-    setSaveState({ kind: 'saving' });
-    // Autosave never changes the status: an admin's status choice waits for the manual save.
-    const sent = auto && base ? { ...form, status: base.status } : form;
-    const creating = base === undefined;
-    const storedThumbnail = base?.thumbnail ?? '';
-    try {
-      const { post: saved, message } = await savePost(mode, base?.id, savePayload(sent, mode, tags, base?.version));
-      retryAttempt.current = 0;
-      setSaveState({ kind: 'saved', at: new Date() });
-      setErrors({});
-      if (auto) setNotice((current) => (current?.kind === 'error' ? undefined : current));
-      clearDraft(key.current);
-      if (creating) {
-        key.current = postDraftKey(userId, saved.id);
-        if (editHref && !admin) {
-          window.history.replaceState(null, '', editHref.replace('{id}', String(saved.id)));
-          // The title the edit page has ('Edit Post: {title} · Inkwell'): the layout's suffix stays.
-          if (heading && savedHeading) document.title = document.title.replace(heading, `${savedHeading}: ${saved.title}`);
-        }
-      }
-      const savedForm = formFromPost(saved);
-      setPost(saved);
-      setBaseline(savedForm);
-      setForm((current) => (sameForm(current, sent) ? savedForm : current));
-      const replaced = storedThumbnail && storedThumbnail !== (saved.thumbnail ?? '') ? await deleteReplacedThumbnail(storedThumbnail) : true;
-      const extra = replaced ? undefined : EditorTexts.REMOVED_MAY_REMAIN;
-      if (auto) {
-        if (extra) setNotice({ kind: 'info', text: extra });
-        return;
-      }
-      if (admin) {
-        leaving.current = true;
-        setNotice({ kind: 'success', text: message ?? (creating ? EditorTexts.CREATED : EditorTexts.UPDATED), extra });
-        window.location.assign(withParam(savedHref, 'notice', creating ? 'created' : 'updated'));
-        return;
-      }
-      setNotice({ kind: 'success', text: message ?? EditorTexts.SAVED_AS_DRAFT, extra });
-    } catch (error) {
-      if (base && isEditConflict(error)) {
-        setSaveState({ kind: 'failed' });
-        manualQueued.current = false;
-        // Until the text changes, autosave does not ask again (Escape leaves the editor unsaved).
-        refusedForm.current = form;
-        await openConflict(base.id);
-        return;
-      }
-      if (auto && isTransientFailure(error)) {
-        // Offline or the server failing: the local copy keeps the text meanwhile; try again later.
-        setSaveState({ kind: 'retrying' });
-        retryTimer.current = window.setTimeout(() => void actions.current.save(true), autosaveRetryDelay(retryAttempt.current++));
-        return;
-      }
-      setSaveState({ kind: 'failed' });
-      const failure = saveFailure(error, creating);
-      setErrors(failure.fields);
-      setNotice({ kind: 'error', title: failure.title, text: failure.text });
-      refusedForm.current = form;
-      if (!auto) focusField((Object.keys(failure.fields) as EditorField[])[0] ?? 'auth');
-    } finally {
-      busy.current = false;
-      if (!leaving.current && !auto) setSaving(false);
-      if (manualQueued.current && !leaving.current) {
-        manualQueued.current = false;
-        // After React has rendered this save's answer, so the queued one is based on it.
-        window.setTimeout(() => void actions.current.save(false), 0);
-      }
-    }
-  }
-
-  // ---- autosave, edits elsewhere, history ---------------------------------------------------------
-
-  const autosaveAllowed = signedIn && (post ? post.status === 'DRAFT' || post.status === 'REJECTED' : mode === 'author' && editHref !== undefined);
-  useEffect(() => {
-    if (!hydrated || !draftChecked || !autosaveAllowed || !dirty || saving || conflict || offer || saveState.kind === 'saving' || saveState.kind === 'retrying') return;
-    if (!form.title.trim() || !form.content.trim()) return;
-    if (refusedForm.current && sameForm(refusedForm.current, form)) return;
-    const timer = window.setTimeout(() => void actions.current.save(true), AUTOSAVE_DELAY_MS);
-    return () => window.clearTimeout(timer);
-  }, [form, dirty, hydrated, draftChecked, autosaveAllowed, saving, conflict, offer, saveState]);
-
-  useEffect(() => () => window.clearTimeout(retryTimer.current), []);
-
-  /** A save was refused as based on an old version: the dialog shows the post as saved now. */
-  async function openConflict(postId: number) {
-    try {
-      setConflict(await currentPost(postId));
-    } catch (error) {
-      setNotice({ kind: 'error', text: errorText(error, editorErrors(PublishingTexts.CONFLICT_LOAD_FAILED)) });
-    }
-  }
-
-  /** The editor shows `saved` as it is stored: fields, baseline and version. */
-  function loadSaved(saved: PostResponse) {
-    const savedForm = formFromPost(saved);
-    setPost(saved);
-    setBaseline(savedForm);
-    setForm(savedForm);
-    setErrors({});
-    refusedForm.current = undefined;
-    clearDraft(key.current);
-  }
-
-  function keepTheirs() {
-    if (!conflict) return;
-    loadSaved(conflict);
-    setConflict(undefined);
-    setSaveState({ kind: 'idle' });
-    setNotice({ kind: 'info', text: PublishingTexts.THEIRS_LOADED });
-  }
-
-  function keepMine() {
-    if (!conflict) return;
-    const theirs = conflict;
-    // The form stays; the save is now based on the version saved elsewhere.
-    setPost(theirs);
-    setConflict(undefined);
-    void save(false, theirs);
-  }
-
-  function restored(saved: PostResponse, message: string | undefined) {
-    loadSaved(saved);
-    setHistoryOpen(false);
-    setSaveState({ kind: 'saved', at: new Date() });
-    setNotice({ kind: 'success', text: message ?? PublishingTexts.RESTORED });
-  }
-
-  async function submit() {
-    if (!post || busy.current || dirty) return;
-    let requestedPublishAt: string | undefined;
-    if (requestedAt) {
-      const when = siteWallTimeToDate(requestedAt);
-      if (!when || when.getTime() <= Date.now()) {
-        setRequestedError(PublishingTexts.REQUESTED_TIME_FUTURE);
-        window.requestAnimationFrame(() => document.getElementById(`${id}-requested`)?.focus());
-        return;
-      }
-      requestedPublishAt = when.toISOString();
-    }
-    busy.current = true;
-    setSubmitting(true);
-    setNotice(undefined);
-    setRequestedError(undefined);
-    try {
-      const { message } = await submitForReview(post.id, requestedPublishAt);
-      clearDraft(key.current);
-      leaving.current = true;
-      setFlash(message ?? EditorTexts.SUBMITTED);
-      window.location.assign(savedHref);
-    } catch (error) {
-      const fieldError = error instanceof ApiError ? error.field('requestedPublishAt') : undefined;
-      if (fieldError) setRequestedError(fieldError);
-      setNotice({ kind: 'error', text: errorText(error, editorErrors(EditorTexts.SUBMIT_FAILED)) });
-      focusField('auth');
-      setSubmitting(false);
-    } finally {
-      busy.current = false;
-    }
-  }
-
-  function leave(href: string) {
-    flushDraft();
-    leaving.current = true;
-    window.location.assign(href);
-  }
+  const session = useEditorSession({ mode, initialPost, availableTags, signedIn, hydrated, backHref, savedHref, editHref, userId, heading, savedHeading, focus: focusField });
+  const { post, form, errors, notice, saving, submitting, working, dirty, tags, offer, saveState, conflict, requestedAt, requestedError, canSubmit, update } = session;
+  const inlinePreview = usePreview(form.content, view === 'preview');
+  const admin = mode === 'admin';
 
   function openPreview() {
     if (!form.title.trim() || !form.content.trim()) {
-      setNotice({ kind: 'error', text: EditorTexts.PREVIEW_REQUIRES });
+      session.setNotice({ kind: 'error', text: EditorTexts.PREVIEW_REQUIRES });
       focusField('auth');
       return;
     }
     setPreviewOpen(true);
   }
 
-  // Ctrl/Cmd+S saves, Esc goes back: not while a save runs, nor over a dialog.
-  const actions = useRef({ save, leave });
-  actions.current = { save, leave };
-  useEffect(() => {
-    const onKey = (event: KeyboardEvent) => {
-      if (event.isComposing) return;
-      if ((event.ctrlKey || event.metaKey) && !event.altKey && event.key.toLowerCase() === 's') {
-        event.preventDefault();
-        if (!busy.current && !dialogOpen()) void actions.current.save(false);
-        return;
-      }
-      if (event.key !== 'Escape' || event.defaultPrevented || busy.current || dialogOpen()) return;
-      const target = event.target as HTMLInputElement | null;
-      if (target?.type === 'search' && target.value) return;
-      event.preventDefault();
-      actions.current.leave(backHref);
-    };
-    document.addEventListener('keydown', onKey);
-    return () => document.removeEventListener('keydown', onKey);
-  }, [backHref]);
-
   // ---- view ----------------------------------------------------------------------------------------
 
-  const working = saving || submitting;
   const canSave = hydrated && signedIn && !!form.title.trim() && !working;
-  const canSubmit = mode === 'author' && post !== undefined && (post.status === 'DRAFT' || post.status === 'REJECTED');
   const describe = (field: EditorField, hint?: string) => [errors[field] ? `${fieldId(field)}-error` : '', hint ?? ''].filter(Boolean).join(' ') || undefined;
   const saveLabel = admin && form.status !== 'DRAFT' ? 'Save Post' : 'Save Draft';
 
@@ -526,8 +139,7 @@ export default function PostEditor({ mode, post: initialPost, availableTags, sig
               event.preventDefault();
               return;
             }
-            flushDraft();
-            leaving.current = true;
+            session.beforeLeave();
           }}
           aria-disabled={working || undefined}
         >
@@ -547,7 +159,7 @@ export default function PostEditor({ mode, post: initialPost, availableTags, sig
               {PublishingTexts.HISTORY}
             </button>
           )}
-          <button type="button" className="btn-primary" onClick={() => void save()} disabled={!canSave} aria-keyshortcuts="Control+S Meta+S">
+          <button type="button" className="btn-primary" onClick={() => void session.save()} disabled={!canSave} aria-keyshortcuts="Control+S Meta+S">
             {saving && <Spinner />}
             {saveLabel}
           </button>
@@ -557,7 +169,12 @@ export default function PostEditor({ mode, post: initialPost, availableTags, sig
       {!signedIn && <Alert>{EditorTexts.AUTH_REQUIRED}</Alert>}
 
       {offer && (
-        <div role="alertdialog" aria-labelledby={`${id}-restore-title`} aria-describedby={`${id}-restore-text`} className="rounded-lg border border-sky-200 bg-sky-50 px-4 py-3 text-sm text-sky-900 dark:border-sky-900 dark:bg-sky-950 dark:text-sky-100">
+        <div
+          role="alertdialog"
+          aria-labelledby={`${id}-restore-title`}
+          aria-describedby={`${id}-restore-text`}
+          className="rounded-lg border border-sky-200 bg-sky-50 px-4 py-3 text-sm text-sky-900 dark:border-sky-900 dark:bg-sky-950 dark:text-sky-100"
+        >
           <p id={`${id}-restore-title`} className="font-semibold">
             {EditorTexts.RESTORE_TITLE}
           </p>
@@ -565,10 +182,10 @@ export default function PostEditor({ mode, post: initialPost, availableTags, sig
             {EditorTexts.restoreMessage(dateTime(new Date(offer.savedAt).toISOString()))}
           </p>
           <div className="mt-3 flex gap-2">
-            <button type="button" className="btn-primary" onClick={restore}>
+            <button type="button" className="btn-primary" onClick={session.restore}>
               Restore
             </button>
-            <button type="button" className="btn-secondary" onClick={discardOffer}>
+            <button type="button" className="btn-secondary" onClick={session.discardOffer}>
               Discard
             </button>
           </div>
@@ -583,7 +200,7 @@ export default function PostEditor({ mode, post: initialPost, availableTags, sig
             {notice.extra && <span className="mt-1 block">{notice.extra}</span>}
             {notice.kind === 'success' && mode === 'author' && (
               <span className="mt-2 block">
-                <a href={savedHref} className="font-medium underline" onClick={() => (leaving.current = true)}>
+                <a href={savedHref} className="font-medium underline" onClick={session.beforeLeave}>
                   Go to My Posts
                 </a>
               </span>
@@ -599,7 +216,7 @@ export default function PostEditor({ mode, post: initialPost, availableTags, sig
               id={fieldId('title')}
               className={`${INPUT} text-base ${errors.title ? INPUT_ERROR : ''}`}
               value={form.title}
-              onChange={(event) => changeTitle(event.target.value)}
+              onChange={(event) => session.changeTitle(event.target.value)}
               aria-invalid={errors.title ? true : undefined}
               aria-describedby={describe('title')}
               autoComplete="off"
@@ -747,8 +364,8 @@ export default function PostEditor({ mode, post: initialPost, availableTags, sig
               value={form.featuredImage}
               savedValue={post?.thumbnail ?? ''}
               onChange={(url) => update({ featuredImage: url }, 'featuredImage')}
-              onUploaded={(image: UploadedImage) => uploads.current.set(image.url, image.filename)}
-              onDiscard={discardImage}
+              onUploaded={(image: UploadedImage) => session.rememberUpload(image)}
+              onDiscard={session.discardImage}
               signedIn={signedIn}
               disabled={working}
               error={errors.featuredImage}
@@ -774,16 +391,19 @@ export default function PostEditor({ mode, post: initialPost, availableTags, sig
                   type="datetime-local"
                   className={`${INPUT} ${requestedError ? INPUT_ERROR : ''}`}
                   value={requestedAt}
-                  onChange={(event) => {
-                    setRequestedAt(event.target.value);
-                    setRequestedError(undefined);
-                  }}
+                  onChange={(event) => session.setRequestedAt(event.target.value)}
                   disabled={working}
                   aria-invalid={requestedError ? true : undefined}
                   aria-describedby={[`${id}-requested-hint`, requestedError ? `${id}-requested-error` : ''].filter(Boolean).join(' ')}
                 />
               </Field>
-              <button type="button" className="btn-primary w-full" onClick={() => void submit()} disabled={!hydrated || working || dirty} aria-describedby={dirty ? `${id}-submit-hint` : undefined}>
+              <button
+                type="button"
+                className="btn-primary w-full"
+                onClick={() => void session.submit()}
+                disabled={!hydrated || working || dirty}
+                aria-describedby={dirty ? `${id}-submit-hint` : undefined}
+              >
                 {submitting && <Spinner />}
                 Submit for review
               </button>
@@ -808,9 +428,20 @@ export default function PostEditor({ mode, post: initialPost, availableTags, sig
         tags={tags.filter((tag) => tag.active)}
         post={post}
       />
-      <ConflictDialog current={conflict} mine={form} busy={saving} onKeepTheirs={keepTheirs} onKeepMine={keepMine} onClose={() => setConflict(undefined)} />
-      {post && <HistoryPanel open={historyOpen} postId={post.id} version={post.version} unsaved={dirty} onClose={() => setHistoryOpen(false)} onRestored={restored} />}
+      <ConflictDialog current={conflict} mine={form} busy={saving} onKeepTheirs={session.keepTheirs} onKeepMine={session.keepMine} onClose={session.closeConflict} />
+      {post && (
+        <HistoryPanel
+          open={historyOpen}
+          postId={post.id}
+          version={post.version}
+          unsaved={dirty}
+          onClose={() => setHistoryOpen(false)}
+          onRestored={(saved, message) => {
+            session.restored(saved, message);
+            setHistoryOpen(false);
+          }}
+        />
+      )}
     </div>
   );
 }
-

@@ -8,7 +8,7 @@
 import { useEffect, useState } from 'react';
 import { EditorTexts } from './texts';
 import { Alert, Spinner, useHydrated } from '../../components/islands/form-controls';
-import { Modal } from './Dialog';
+import { Modal } from '../../components/islands/Dialog';
 import { fetchOwnName } from './editor-api';
 import type { PostResponse, SelectedTag } from './editor-form';
 import { usePreview } from './use-preview';

@@ -10,7 +10,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { EditorTexts, editorErrors } from './texts';
 import { errorText } from '../../lib/texts/error-text';
 import { Alert, Spinner } from '../../components/islands/form-controls';
-import { ConfirmDialog } from './Dialog';
+import { ConfirmDialog } from '../../components/islands/Dialog';
 import { fetchUploadInfo, uploadThumbnail, validateImage, type UploadedImage } from './editor-api';
 import { acceptAttribute, DEFAULT_UPLOAD_INFO, dimensionMismatch, dimensionProblem, fileProblem, formatBytes, type Dimensions, type UploadInfo } from './thumbnail-rules';
 
@@ -341,6 +341,7 @@ export default function ThumbnailField({ value, savedValue, onChange, onUploaded
       {error && <p className="text-sm text-red-600 dark:text-red-400">{error}</p>}
 
       <ConfirmDialog
+        role="dialog"
         open={confirm === 'continue'}
         title={EditorTexts.CONTINUE_ANYWAY}
         message={
@@ -360,6 +361,7 @@ export default function ThumbnailField({ value, savedValue, onChange, onUploaded
         onCancel={() => setConfirm(undefined)}
       />
       <ConfirmDialog
+        role="dialog"
         open={confirm === 'remove'}
         title={EditorTexts.REMOVE_TITLE}
         message={EditorTexts.REMOVE_MESSAGE}

@@ -113,7 +113,8 @@ export function saveFailure(error: unknown, creating: boolean): SaveFailure {
   if (error.status >= 500) return { fields: {}, title, text: EditorTexts.SERVER_ERROR };
   if (error.status === 401) return { fields: {}, title, text: EditorTexts.AUTH_REQUIRED };
   if (error.status === 403) return { fields: {}, title, text: error.message || (creating ? EditorTexts.FORBIDDEN_CREATE : EditorTexts.FORBIDDEN_UPDATE) };
-  if (error.status === 409 && /^Slug\b/i.test(error.message)) return { fields: { slug: error.message }, title, text: error.message };
+  const usedSlug = error.status === 409 ? error.field('slug') : undefined;
+  if (usedSlug) return { fields: { slug: usedSlug }, title, text: error.message };
   if (error.status === 400) {
     const fields: SaveFailure['fields'] = {};
     for (const [name, messages] of Object.entries(error.errors ?? {})) {
@@ -140,8 +141,6 @@ export const PublishingTexts = {
   RETRYING: 'Not saved, retrying',
   /** Autosave stopped on a field error or a refusal: the manual save shows why. */
   NOT_SAVED: 'Not saved',
-  /** The server's 409 message (contracts.md 'Saving'), matched to tell a conflict from a used slug. */
-  CONFLICT_MESSAGE: /changed elsewhere/i,
   CONFLICT_TITLE: 'This post was changed elsewhere',
   CONFLICT_TEXT: 'Someone saved this post in another tab or place after you opened it. Choose which text to keep.',
   KEEP_THEIRS: 'Keep theirs',

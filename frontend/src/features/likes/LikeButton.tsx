@@ -2,6 +2,8 @@ import { useEffect, useRef, useState } from 'react';
 import { useHydrated } from '../../components/islands/form-controls';
 import { formatCount, plural } from '../../lib/format';
 import { errorText } from '../../lib/texts/error-text';
+import { ApiError } from '../../lib/api/errors';
+import { useSubmit } from '../../components/islands/use-submit';
 import { LIKE_ERRORS, LikesTexts, UNLIKE_ERRORS } from './texts';
 import { fetchLikeCount, fetchLikeStatus, toggleLike, type LikeState } from './like-api';
 
@@ -29,11 +31,10 @@ function showCountElsewhere(count: number): void {
 export default function LikeButton({ postId, initialCount, signedIn, loginHref }: Props) {
   const [state, setState] = useState<LikeState>({ liked: false, count: initialCount });
   const [message, setMessage] = useState<{ kind: 'login' | 'error'; text: string }>();
-  const [pending, setPending] = useState(false);
+  const { busy: pending, run } = useSubmit();
   const pressed = useRef(false);
   // Disabled until live: a press before hydration would otherwise do nothing and say nothing.
   const hydrated = useHydrated();
-  const busy = useRef(false);
 
   useEffect(() => {
     let stale = false;
@@ -59,24 +60,25 @@ export default function LikeButton({ postId, initialCount, signedIn, loginHref }
       setMessage({ kind: 'login', text: LikesTexts.LOGIN_REQUIRED });
       return;
     }
-    if (busy.current) return;
-    busy.current = true;
-    pressed.current = true;
-    setPending(true);
-    setMessage(undefined);
     const before = state;
     const liking = !before.liked;
-    setState({ liked: liking, count: Math.max(0, before.count + (liking ? 1 : -1)) });
-    try {
-      setState(await toggleLike(postId));
-    } catch (error) {
-      setState(before);
-      const text = errorText(error, liking ? LIKE_ERRORS : UNLIKE_ERRORS);
-      setMessage({ kind: text === LikesTexts.LOGIN_REQUIRED ? 'login' : 'error', text });
-    } finally {
-      busy.current = false;
-      setPending(false);
-    }
+    await run(
+      async () => {
+        pressed.current = true;
+        setMessage(undefined);
+        // Shown at once; the server's answer (or the state before, on a failure) follows.
+        setState({ liked: liking, count: Math.max(0, before.count + (liking ? 1 : -1)) });
+        setState(await toggleLike(postId));
+      },
+      {
+        onError: (error) => {
+          setState(before);
+          // A signed-out session (401) is offered the sign-in link, anything else says what failed.
+          const kind = error instanceof ApiError && error.status === 401 ? 'login' : 'error';
+          setMessage({ kind, text: errorText(error, liking ? LIKE_ERRORS : UNLIKE_ERRORS) });
+        },
+      },
+    );
   }
 
   const { liked, count } = state;

@@ -2,25 +2,24 @@ import { useState } from 'react';
 import { Alert, Spinner, useHydrated } from '../../components/islands/form-controls';
 import { announceRead, notificationActions } from './notification-actions';
 import { NotificationTexts, notificationErrorMessage } from './texts';
+import { useSubmit } from '../../components/islands/use-submit';
 
 /** 'Mark all as read' on /notifications: every unread entry and the bell follow without a reload. */
 export default function MarkAllReadButton() {
   const hydrated = useHydrated();
-  const [busy, setBusy] = useState(false);
+  const { busy, run } = useSubmit();
   const [result, setResult] = useState<{ kind: 'success' | 'error'; text: string }>();
 
   async function markAll() {
-    setBusy(true);
     setResult(undefined);
-    try {
-      await notificationActions.markAllRead();
-      announceRead({ all: true });
-      setResult({ kind: 'success', text: NotificationTexts.ALL_MARKED });
-    } catch (failure) {
-      setResult({ kind: 'error', text: notificationErrorMessage(failure, NotificationTexts.MARK_ALL_FAILED) });
-    } finally {
-      setBusy(false);
-    }
+    await run(
+      async () => {
+        await notificationActions.markAllRead();
+        announceRead({ all: true });
+        setResult({ kind: 'success', text: NotificationTexts.ALL_MARKED });
+      },
+      { onError: (failure) => setResult({ kind: 'error', text: notificationErrorMessage(failure, NotificationTexts.MARK_ALL_FAILED) }) },
+    );
   }
 
   return (

@@ -3,6 +3,7 @@ import { Spinner } from '../../components/islands/form-controls';
 import { announceRead, NOTIFICATIONS_READ_EVENT, notificationActions, type NotificationsReadDetail } from './notification-actions';
 import type { Segment } from './notifications';
 import { NotificationTexts, notificationErrorMessage } from './texts';
+import { useSubmit } from '../../components/islands/use-submit';
 
 export interface NotificationEntryProps {
   id: number;
@@ -26,8 +27,7 @@ const plainClick = (event: MouseEvent) => event.button === 0 && !event.metaKey &
  */
 export default function NotificationEntry({ id, read: initiallyRead, segments, reason, link, time, isoTime }: NotificationEntryProps) {
   const [read, setRead] = useState(initiallyRead);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string>();
+  const { busy, failure: error, run } = useSubmit();
 
   useEffect(() => {
     const onRead = (event: Event) => {
@@ -39,19 +39,15 @@ export default function NotificationEntry({ id, read: initiallyRead, segments, r
   }, []);
 
   async function markRead(): Promise<boolean> {
-    setBusy(true);
-    setError(undefined);
-    try {
-      await notificationActions.markRead(id);
-      setRead(true);
-      announceRead({ id });
-      return true;
-    } catch (failure) {
-      setError(notificationErrorMessage(failure, NotificationTexts.MARK_FAILED));
-      return false;
-    } finally {
-      setBusy(false);
-    }
+    const marked = await run(
+      async () => {
+        await notificationActions.markRead(id);
+        setRead(true);
+        announceRead({ id });
+      },
+      { failure: (failure) => notificationErrorMessage(failure, NotificationTexts.MARK_FAILED) },
+    );
+    return marked.ok;
   }
 
   async function open(event: MouseEvent<HTMLAnchorElement>) {
@@ -68,12 +64,7 @@ export default function NotificationEntry({ id, read: initiallyRead, segments, r
   }
 
   return (
-    <article
-      aria-labelledby={`notification-${id}`}
-      className={`flex gap-3 rounded-lg p-3 ${read ? '' : 'bg-brand-50 dark:bg-slate-900'}`}
-      data-notification={id}
-      data-read={read ? 'true' : 'false'}
-    >
+    <article aria-labelledby={`notification-${id}`} className={`flex gap-3 rounded-lg p-3 ${read ? '' : 'bg-brand-50 dark:bg-slate-900'}`} data-notification={id} data-read={read ? 'true' : 'false'}>
       <span className={`mt-1.5 h-2.5 w-2.5 shrink-0 rounded-full ${read ? 'bg-transparent' : 'bg-brand-600'}`} aria-hidden="true" />
       <div className="min-w-0 flex-1">
         <p id={`notification-${id}`} className="break-words text-sm">

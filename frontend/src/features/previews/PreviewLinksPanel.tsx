@@ -9,6 +9,7 @@ import { ApiError } from '../../lib/api/errors';
 import { CommonTexts } from '../../lib/texts/common';
 import { createPreviewLink, listPreviewLinks, revokePreviewLink, type PreviewLink } from './preview-links-api';
 import { PreviewsTexts as T } from './texts';
+import { useSubmit } from '../../components/islands/use-submit';
 
 interface Props {
   postId: number;
@@ -23,19 +24,13 @@ const messageOf = (error: unknown): string => (error instanceof ApiError ? error
 export default function PreviewLinksPanel({ postId, initialLinks }: Props) {
   const hydrated = useHydrated();
   const [links, setLinks] = useState<PreviewLink[] | undefined>(initialLinks);
-  const [busy, setBusy] = useState(false);
   const [notice, setNotice] = useState<Notice>(initialLinks ? undefined : { kind: 'error', text: T.LOAD_FAILED });
+  const submit = useSubmit();
 
   async function run(action: () => Promise<string>) {
-    setBusy(true);
-    try {
-      setNotice({ kind: 'success', text: await action() });
-    } catch (error) {
-      setNotice({ kind: 'error', text: messageOf(error) });
-    } finally {
-      setBusy(false);
-    }
+    await submit.run(async () => setNotice({ kind: 'success', text: await action() }), { onError: (error) => setNotice({ kind: 'error', text: messageOf(error) }) });
   }
+  const { busy } = submit;
 
   const create = () =>
     run(async () => {
@@ -62,7 +57,9 @@ export default function PreviewLinksPanel({ postId, initialLinks }: Props) {
 
   return (
     <section className="card mt-8 p-5" aria-labelledby="preview-links-heading" data-preview-links>
-      <h2 id="preview-links-heading" className="text-lg font-semibold">{T.PANEL_HEADING}</h2>
+      <h2 id="preview-links-heading" className="text-lg font-semibold">
+        {T.PANEL_HEADING}
+      </h2>
       <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">{T.PANEL_HELP}</p>
       <div className="mt-4">
         <button type="button" className="btn-primary" onClick={create} disabled={!hydrated || busy}>

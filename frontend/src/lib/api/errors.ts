@@ -7,19 +7,38 @@ export interface ApiEnvelope<T> {
   message: string;
   status: number;
   errors: Record<string, string[]> | null;
+  /** 429 only: seconds until a retry can succeed. */
+  retryAfterSeconds?: number;
+}
+
+/** What an error answer carries besides its message and field errors. */
+export interface ApiErrorDetails {
+  /** The envelope's `data` (a 409 edit conflict carries the saved post there). */
+  data?: unknown;
+  /** A 429's wait in seconds. */
+  retryAfterSeconds?: number;
 }
 
 const { NETWORK_ERROR, UNEXPECTED_ERROR } = CommonTexts;
 
-/** An API failure: the server's message, status and field errors (status 0 = no answer). */
+/**
+ * An API failure: the server's message, status, field errors and details (status 0 = no answer).
+ * Code tells failures apart by `status`, `errors` and the details, never by the message's wording.
+ */
 export class ApiError extends Error {
+  readonly data: unknown;
+  readonly retryAfterSeconds: number | undefined;
+
   constructor(
     message: string,
     readonly status: number,
     readonly errors: Record<string, string[]> | null = null,
+    details: ApiErrorDetails = {},
   ) {
     super(message);
     this.name = 'ApiError';
+    this.data = details.data ?? null;
+    this.retryAfterSeconds = details.retryAfterSeconds;
   }
 
   /** The first message for a field, for forms. */
@@ -40,7 +59,8 @@ export type Unwrapped<R> = R extends { data: infer D } ? (D extends { data: infe
 function toApiError(error: unknown, response: Response): ApiError {
   const envelope = error as Partial<ApiEnvelope<unknown>> | undefined;
   if (envelope && typeof envelope === 'object' && typeof envelope.message === 'string') {
-    return new ApiError(envelope.message, response.status, envelope.errors ?? null);
+    const retryAfterSeconds = typeof envelope.retryAfterSeconds === 'number' ? envelope.retryAfterSeconds : undefined;
+    return new ApiError(envelope.message, response.status, envelope.errors ?? null, { data: envelope.data, retryAfterSeconds });
   }
   return new ApiError(UNEXPECTED_ERROR, response.status);
 }
