@@ -2,7 +2,7 @@ import { expect, test } from './fixtures';
 import { AUTH_ERRORS, REGISTER_ERRORS } from '../src/features/auth/texts';
 import { errorText } from '../src/lib/texts/error-text';
 import { ApiError } from '../src/lib/api/errors';
-import { passwordStrength } from '../src/features/auth/password-rules';
+import { passwordStrength } from '../src/lib/password-rules';
 import { resendLabel, secondsLeft } from '../src/features/auth/resend-countdown';
 import { sortedRoles } from '../src/lib/role-badges';
 import type { UserProfile } from '../src/lib/api/schema';

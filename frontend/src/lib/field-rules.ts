@@ -1,5 +1,5 @@
 /** Field checks the registration, login, forgot-password and profile forms share (spec 000 §5). */
-import { RegisterTexts } from '../features/auth/texts';
+import { NameAndEmailTexts } from './texts/account-fields';
 import { charCount, hasInvisible, trimInvisible } from '../../../shared/text';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -10,10 +10,10 @@ export const isEmail = (value: string): boolean => EMAIL.test(value.trim()) && !
 export function nameAndEmailErrors(values: { fullName: string; email: string }): { fullName?: string; email?: string } {
   const errors: { fullName?: string; email?: string } = {};
   const name = trimInvisible(values.fullName);
-  if (!name) errors.fullName = RegisterTexts.FULL_NAME_REQUIRED;
-  else if (charCount(name) < 2) errors.fullName = RegisterTexts.FULL_NAME_MIN;
-  else if (charCount(name) > 100) errors.fullName = RegisterTexts.FULL_NAME_MAX;
-  if (!values.email.trim()) errors.email = RegisterTexts.EMAIL_REQUIRED;
-  else if (!isEmail(values.email)) errors.email = RegisterTexts.EMAIL_INVALID;
+  if (!name) errors.fullName = NameAndEmailTexts.FULL_NAME_REQUIRED;
+  else if (charCount(name) < 2) errors.fullName = NameAndEmailTexts.FULL_NAME_MIN;
+  else if (charCount(name) > 100) errors.fullName = NameAndEmailTexts.FULL_NAME_MAX;
+  if (!values.email.trim()) errors.email = NameAndEmailTexts.EMAIL_REQUIRED;
+  else if (!isEmail(values.email)) errors.email = NameAndEmailTexts.EMAIL_INVALID;
   return errors;
 }

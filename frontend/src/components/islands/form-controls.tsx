@@ -4,7 +4,7 @@
  * the avatar.
  */
 import { useEffect, useId, useState, type InputHTMLAttributes, type ReactNode } from 'react';
-import { passwordStrength, type StrengthLevel } from '../../features/auth/password-rules';
+import { passwordStrength, type StrengthLevel } from '../../lib/password-rules';
 import { AVATAR_SIZES, avatarGradient, initials, type AvatarSize } from '../../lib/session';
 
 /**

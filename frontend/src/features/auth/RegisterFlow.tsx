@@ -4,7 +4,7 @@ import { ApiError, unwrap, unwrapWithMessage } from '../../lib/api/errors';
 import { nameAndEmailErrors } from '../../lib/field-rules';
 import { LoginTexts, REGISTER_ERRORS, RegisterTexts, verifyEmailPath } from './texts';
 import { errorText } from '../../lib/texts/error-text';
-import { SPECIAL_CHARACTERS } from './password-rules';
+import { SPECIAL_CHARACTERS } from '../../lib/password-rules';
 import { readResend, recordResend, resendLabel, secondsLeft } from './resend-countdown';
 import { Alert, PasswordField, Spinner, StrengthMeter, TextField, useHydrated } from '../../components/islands/form-controls';
 import { useKeepTyped } from '../../components/islands/keep-typed';

@@ -3,7 +3,7 @@ import { browserApi } from '../../lib/api/client';
 import { ApiError, unwrap } from '../../lib/api/errors';
 import { PasswordTexts, ResetTexts } from './texts';
 import { errorText } from '../../lib/texts/error-text';
-import { PASSWORD_RULES, passwordProblem } from './password-rules';
+import { PASSWORD_RULES, passwordProblem } from '../../lib/password-rules';
 import { Alert, PasswordField, Spinner, StrengthMeter } from '../../components/islands/form-controls';
 import { useSubmit } from '../../components/islands/use-submit';
 

@@ -5,6 +5,9 @@
  * (language and tone of the same form).
  */
 import type { ErrorTexts } from '../../lib/texts/error-text';
+import { NameAndEmailTexts, PasswordTexts } from '../../lib/texts/account-fields';
+
+export { PasswordTexts };
 
 export const LoginTexts = {
   EMAIL_REQUIRED: 'Email is required',
@@ -15,11 +18,7 @@ export const LoginTexts = {
 } as const;
 
 export const RegisterTexts = {
-  FULL_NAME_REQUIRED: 'Full name is required',
-  FULL_NAME_MIN: 'Full name must be at least 2 characters',
-  FULL_NAME_MAX: 'Full name must be less than 100 characters',
-  EMAIL_REQUIRED: 'Email is required',
-  EMAIL_INVALID: 'Email format is invalid',
+  ...NameAndEmailTexts,
   PASSWORD_REQUIRED: 'Password is required',
   PASSWORD_MIN: 'Password must be at least 8 characters',
   PASSWORD_LOWER: 'Password must contain at least one lowercase letter',
@@ -50,19 +49,6 @@ export const ResetTexts = {
   TOKEN_MISSING: 'Token không được tìm thấy',
   TOKEN_INVALID: 'Token không hợp lệ hoặc đã hết hạn',
   UNEXPECTED: 'Phản hồi không mong đợi từ server',
-} as const;
-
-/** Password rules of change and reset (spec 000 §5), Vietnamese. */
-export const PasswordTexts = {
-  CURRENT_REQUIRED: 'Mật khẩu hiện tại là bắt buộc',
-  MIN: 'Mật khẩu phải có ít nhất 8 ký tự',
-  REQUIRED: 'Mật khẩu mới là bắt buộc',
-  UPPER: 'Mật khẩu phải có ít nhất một chữ cái viết hoa',
-  LOWER: 'Mật khẩu phải có ít nhất một chữ cái viết thường',
-  DIGIT: 'Mật khẩu phải có ít nhất một chữ số',
-  SPECIAL: 'Mật khẩu phải có ít nhất một ký tự đặc biệt (!@#$%^&*...)',
-  CONFIRM_REQUIRED: 'Vui lòng xác nhận mật khẩu',
-  CONFIRM_MISMATCH: 'Mật khẩu xác nhận không khớp',
 } as const;
 
 /** The verification screen of an address (register.astro reads ?verify=): a reload keeps it. */

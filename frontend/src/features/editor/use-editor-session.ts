@@ -12,7 +12,7 @@ import { formatTime, siteWallTimeToDate } from '../../lib/dates';
 import { slugAfterTitleChange } from '../../../../shared/slug';
 import { EditorTexts, editorErrors, PublishingTexts, saveFailure } from './texts';
 import { errorText } from '../../lib/texts/error-text';
-import { setFlash } from '../author/flash';
+import { setFlash } from '../author';
 import { deleteImage, savePost, submitForReview } from './editor-api';
 import { formFromPost, sameForm, saveProblems, savePayload, selectedTags, type EditorField, type EditorForm, type PostResponse, type TagResponse } from './editor-form';
 import { clearDraft, DRAFT_DELAY_MS, draftToOffer, newDraftKey, postDraftKey, readDraft, writeDraft, type LocalDraft } from './local-draft';

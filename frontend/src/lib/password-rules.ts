@@ -2,8 +2,8 @@
  * The strict password rule of register, reset and change (spec 000 §5) and its strength meter.
  * The special characters are the server's set (backend/src/auth/dto/field.rules.ts).
  */
-import { PasswordTexts } from './texts';
-import { charCount } from '../../../../shared/text';
+import { PasswordTexts } from './texts/account-fields';
+import { charCount } from '../../../shared/text';
 
 export const SPECIAL_CHARACTERS = /[!@#$%^&*(),.?":{}|<>_\-+=[\]\\/;'`~]/;
 
