@@ -2644,6 +2644,11 @@ export interface components {
             paged: boolean;
             unpaged: boolean;
         };
+        /**
+         * @description What the caller may do with this post now, by the post lifecycle's rules (authenticated answers only); `setStatus:<S>` is an admin's save to status S
+         * @enum {string}
+         */
+        PostAction: "edit" | "delete" | "submit" | "approve" | "schedule" | "reject" | "reschedule" | "cancelSchedule" | "preview" | "autosave" | "setStatus:DRAFT" | "setStatus:PUBLISHED" | "setStatus:PRIVATE" | "setStatus:ARCHIVED";
         PostAdminPageDto: {
             content: components["schemas"]["PostListItemDto"][];
             currentPage: number;
@@ -2718,6 +2723,8 @@ export interface components {
             viewCount: number;
         };
         PostListItemDto: {
+            /** @description What the caller may do with this post now, by the post lifecycle's rules (authenticated answers only); `setStatus:<S>` is an admin's save to status S */
+            allowedActions?: components["schemas"]["PostAction"][];
             authorEmail: string;
             authorName: string;
             commentCount: number;
@@ -2786,6 +2793,8 @@ export interface components {
             reviewerName: string | null;
         };
         PostResponseDto: {
+            /** @description What the caller may do with this post now, by the post lifecycle's rules (authenticated answers only); `setStatus:<S>` is an admin's save to status S */
+            allowedActions?: components["schemas"]["PostAction"][];
             author: components["schemas"]["PostAuthorDto"];
             /** @description Only on authenticated endpoints, never on public ones */
             authorEmail?: string;
@@ -2948,6 +2957,8 @@ export interface components {
             url: string;
         };
         PreviewPostDto: {
+            /** @description What the caller may do with this post now, by the post lifecycle's rules (authenticated answers only); `setStatus:<S>` is an admin's save to status S */
+            allowedActions?: components["schemas"]["PostAction"][];
             author: components["schemas"]["PostAuthorDto"];
             authorName: string;
             commentCount: number;
