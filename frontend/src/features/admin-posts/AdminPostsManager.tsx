@@ -25,7 +25,7 @@ import {
   sortedBy,
   statusLabel,
   statusTone,
-  type PostAction,
+  type PostRowAction,
   type PostAdminPage,
   type PostDetail,
   type PostListItem,
@@ -68,7 +68,7 @@ const ACTION_TONES: Record<string, string> = {
   plain: 'border-slate-300 text-slate-800 hover:bg-slate-50 dark:border-slate-700 dark:text-slate-100 dark:hover:bg-slate-800',
 };
 
-const ACTION_LABELS: Record<PostAction, { label: string; tone: keyof typeof ACTION_TONES }> = {
+const ACTION_LABELS: Record<PostRowAction, { label: string; tone: keyof typeof ACTION_TONES }> = {
   approve: { label: 'Approve', tone: 'good' },
   schedule: { label: 'Schedule', tone: 'good' },
   reschedule: { label: 'Reschedule', tone: 'plain' },
@@ -227,7 +227,7 @@ export default function AdminPostsManager({ initialQuery, initialPage, initialEr
     );
   }
 
-  function runAction(post: PostListItem, action: PostAction) {
+  function runAction(post: PostListItem, action: PostRowAction) {
     switch (action) {
       case 'approve':
         // The author asked for a time: the reviewer sees it and keeps or changes it before approving.
@@ -416,7 +416,7 @@ function PostRow({
   titleId: string;
   busy: boolean;
   disabled: boolean;
-  onAction: (post: PostListItem, action: PostAction) => void;
+  onAction: (post: PostListItem, action: PostRowAction) => void;
   onDelete: () => void;
 }) {
   const tags = post.tags.slice(0, TAGS_SHOWN);
@@ -475,7 +475,7 @@ function PostRow({
       <td className="whitespace-nowrap px-3 py-3">{date(post.publishedAt)}</td>
       <td className="px-3 py-3">
         <div className="flex min-w-[14rem] flex-wrap gap-1.5">
-          {postActions(post.status, post.scheduledAt).map((action) => (
+          {postActions(post).map((action) => (
             <button key={action} type="button" className={`${ACTION} ${ACTION_TONES[ACTION_LABELS[action].tone]}`} disabled={disabled} aria-describedby={titleId} onClick={() => onAction(post, action)}>
               {busy && (action === 'approve' || action === 'approveNow' || action === 'publish' || action === 'archive') && <Spinner />}
               {ACTION_LABELS[action].label}

@@ -8,6 +8,7 @@ import { useEffect, useId, useState, type FormEvent } from 'react';
 import { adminDateTime, statusLabel, statusTone, type PostListItem, type PostReview } from './admin-posts';
 import { adminErrors, AdminPostsTexts } from './texts';
 import { errorText } from '../../lib/texts/error-text';
+import { allows } from '../../lib/api/schema';
 import { Dialog } from '../../components/islands/Dialog';
 import { DialogActions, Spinner, TextAreaField } from '../../components/islands/form-controls';
 import { reviewHistory, type ReviewDecision } from './post-api';
@@ -156,7 +157,7 @@ export function DetailedReviewDialog({
   onClose: () => void;
 }) {
   const id = useId();
-  const canReject = post.status === 'PENDING_REVIEW';
+  const canReject = allows(post, 'reject');
   const [decision, setDecision] = useState<'APPROVED' | 'REJECTED' | ''>('');
   const [reason, setReason] = useState('');
   const [notes, setNotes] = useState('');

@@ -9,7 +9,7 @@ import type { ApiClient } from '../../lib/api/client';
 import { unwrap } from '../../lib/api/errors';
 import type { components } from '../../generated/api-schema';
 import { load, settleRead, type Loaded } from '../../lib/settle';
-import type { Post, PostListItem, PostReview, PostStatus, Tag } from '../../lib/api/schema';
+import { allows, type Post, type PostListItem, type PostReview, type PostStatus, type Tag } from '../../lib/api/schema';
 
 type Schemas = components['schemas'];
 export type { PostListItem };
@@ -142,28 +142,22 @@ export function statusTone(status: string): string {
   }
 }
 
-export type PostAction = 'approve' | 'schedule' | 'reject' | 'review' | 'approveNow' | 'publish' | 'archive' | 'reschedule' | 'cancelSchedule';
+/** A row's buttons (the lifecycle's `allowedActions` name what is allowed; these name the buttons). */
+export type PostRowAction = 'approve' | 'schedule' | 'reject' | 'review' | 'approveNow' | 'publish' | 'archive' | 'reschedule' | 'cancelSchedule';
 
 /**
- * The status actions a row offers (spec 001 §4, §6): pending_review → Approve, Reject, Detailed
- * Review; rejected → Approve Now, Detailed Review; draft → Publish; published → Archive.
- * Edit, Preview and Delete are on every row. Issue 20 adds Schedule (approve for a time) to
- * pending posts, and a pending post already approved for a time (`scheduledAt`) offers
- * Reschedule and Cancel schedule instead of a second review.
+ * The status buttons a row offers (spec 001 §4, §6), chosen from what the post's answer allows:
+ * pending_review → Approve, Schedule, Reject, Detailed Review; a scheduled post → Reschedule and
+ * Cancel schedule instead of a second review; rejected (approvable, not rejectable) → Approve Now,
+ * Detailed Review; draft → Publish; published → Archive. Edit, Preview and Delete are on every row.
  */
-export function postActions(status: string, scheduledAt: string | null = null): PostAction[] {
-  switch (status.toUpperCase()) {
-    case 'PENDING_REVIEW':
-      return scheduledAt ? ['reschedule', 'cancelSchedule'] : ['approve', 'schedule', 'reject', 'review'];
-    case 'REJECTED':
-      return ['approveNow', 'review'];
-    case 'DRAFT':
-      return ['publish'];
-    case 'PUBLISHED':
-      return ['archive'];
-    default:
-      return [];
-  }
+export function postActions(post: Pick<PostListItem, 'status' | 'allowedActions'>): PostRowAction[] {
+  if (allows(post, 'reschedule')) return ['reschedule', 'cancelSchedule'];
+  if (allows(post, 'reject')) return ['approve', 'schedule', 'reject', 'review'];
+  if (allows(post, 'approve')) return ['approveNow', 'review'];
+  if (post.status === 'DRAFT' && allows(post, 'setStatus:PUBLISHED')) return ['publish'];
+  if (post.status === 'PUBLISHED' && allows(post, 'setStatus:ARCHIVED')) return ['archive'];
+  return [];
 }
 
 // ---- reads ---------------------------------------------------------------------------------

@@ -10,7 +10,7 @@ import type { components } from '../../generated/api-schema';
 import { load, recordLoadFailureStatus, type Loaded } from '../../lib/settle';
 import { DraftsTexts } from './texts';
 import { formatShortDate } from '../../lib/dates';
-import type { Post, PostListItem, PostReview, PostStatus, Tag } from '../../lib/api/schema';
+import { allows, type Post, type PostAction, type PostListItem, type PostReview, type PostStatus, type Tag } from '../../lib/api/schema';
 
 type Schemas = components['schemas'];
 export type { PostStatus };
@@ -35,11 +35,9 @@ const MY_POSTS_MAX_SIZE = 1000;
 
 // ---- statuses ---------------------------------------------------------------------------------
 
-/** The statuses an author may edit, delete and submit for review (the API answers 409 for the rest). */
-const AUTHOR_EDITABLE: ReadonlySet<PostStatus> = new Set<PostStatus>(['DRAFT', 'REJECTED']);
-
-export function authorCanEdit(status: PostStatus): boolean {
-  return AUTHOR_EDITABLE.has(status);
+/** Whether the author may still edit (and delete and submit) the post: its answer's `allowedActions` say so. */
+export function authorCanEdit(post: { allowedActions?: PostAction[] }): boolean {
+  return allows(post, 'edit');
 }
 
 export interface StatusFilter {

@@ -346,7 +346,7 @@ export default function PostEditor({ mode, post: initialPost, availableTags, sig
                   onChange={(event) => update({ status: event.target.value as EditorForm['status'] }, 'status')}
                   aria-describedby={describe('status')}
                 >
-                  {statusOptions(post?.status).map((status) => (
+                  {statusOptions(post).map((status) => (
                     <option key={status} value={status}>
                       {STATUS_LABELS[status]}
                     </option>

@@ -6,7 +6,7 @@
 import type { components } from '../../generated/api-schema';
 import { EditorTexts } from './texts';
 import { SLUG_PATTERN } from '../../../../shared/slug';
-import type { Post, PostStatus, Tag } from '../../lib/api/schema';
+import { allows, type Post, type PostAction, type PostStatus, type Tag } from '../../lib/api/schema';
 
 export type PostResponse = Post;
 export type TagResponse = Tag;
@@ -178,21 +178,12 @@ export const STATUS_LABELS: Record<PostStatus, string> = {
 /** The editor offers these (§2: draft, published, and archived in the admin screens). */
 const EDITOR_STATUSES: PostStatus[] = ['DRAFT', 'PUBLISHED', 'ARCHIVED'];
 
-/** The admin status changes the server allows (posts.service.ts ADMIN_TRANSITIONS, spec 001 §4). */
-const ADMIN_TRANSITIONS: Record<PostStatus, PostStatus[]> = {
-  DRAFT: ['PUBLISHED', 'PRIVATE', 'ARCHIVED'],
-  PENDING_REVIEW: ['PUBLISHED', 'DRAFT'],
-  PUBLISHED: ['ARCHIVED', 'DRAFT', 'PRIVATE'],
-  REJECTED: ['PUBLISHED', 'DRAFT'],
-  ARCHIVED: ['PUBLISHED', 'DRAFT'],
-  PRIVATE: ['PUBLISHED', 'DRAFT', 'ARCHIVED'],
-};
-
 /**
  * The status select's options: a new post offers draft, published and archived; a saved one its
- * current status (whatever it is) and the editor's statuses the server lets it move to.
+ * current status (whatever it is) and the editor's statuses its answer allows (`setStatus:<S>`,
+ * the post lifecycle's rule).
  */
-export function statusOptions(saved: PostStatus | undefined): PostStatus[] {
+export function statusOptions(saved: Pick<PostResponse, 'status' | 'allowedActions'> | undefined): PostStatus[] {
   if (!saved) return EDITOR_STATUSES;
-  return [saved, ...EDITOR_STATUSES.filter((status) => status !== saved && ADMIN_TRANSITIONS[saved].includes(status))];
+  return [saved.status, ...EDITOR_STATUSES.filter((status) => status !== saved.status && allows(saved, `setStatus:${status}` as PostAction))];
 }

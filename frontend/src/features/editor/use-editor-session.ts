@@ -8,6 +8,7 @@
  */
 import { useEffect, useRef, useState } from 'react';
 import { ApiError } from '../../lib/api/errors';
+import { allows } from '../../lib/api/schema';
 import { formatTime, siteWallTimeToDate } from '../../lib/dates';
 import { slugAfterTitleChange } from '../../../../shared/slug';
 import { EditorTexts, editorErrors, PublishingTexts, saveFailure } from './texts';
@@ -305,7 +306,8 @@ export function useEditorSession({ mode, initialPost, availableTags, signedIn, h
 
   // ---- autosave, edits elsewhere, history ---------------------------------------------------------
 
-  const autosaveAllowed = signedIn && (post ? post.status === 'DRAFT' || post.status === 'REJECTED' : mode === 'author' && editHref !== undefined);
+  // A saved post autosaves where its answer allows it (DRAFT, REJECTED); a new author's post once it has an edit page.
+  const autosaveAllowed = signedIn && (post ? allows(post, 'autosave') : mode === 'author' && editHref !== undefined);
   useEffect(() => {
     if (!hydrated || !draftChecked || !autosaveAllowed || !dirty || saving || conflict || offer || saveState.kind === 'saving' || saveState.kind === 'retrying') return;
     if (!form.title.trim() || !form.content.trim()) return;
@@ -426,7 +428,7 @@ export function useEditorSession({ mode, initialPost, availableTags, signedIn, h
   }, [backHref]);
 
   const working = saving || submitting;
-  const canSubmit = mode === 'author' && post !== undefined && (post.status === 'DRAFT' || post.status === 'REJECTED');
+  const canSubmit = mode === 'author' && allows(post, 'submit');
 
   return {
     post,

@@ -25,6 +25,11 @@ export type UserStatus = Schema<'UserStatus'>;
 export type RoleName = Schema<'RoleName'>;
 
 export type PostStatus = Schema<'PostStatus'>;
+/** What the caller may do with a post now: the post lifecycle's answer (never decided again here). */
+export type PostAction = Schema<'PostAction'>;
+
+/** Whether a post answer allows `action` to its caller. */
+export const allows = (post: { allowedActions?: PostAction[] } | undefined, action: PostAction): boolean => post?.allowedActions?.includes(action) ?? false;
 /** A whole post (GET /blog/posts/{id}, the public post page): the editor, the previews, the article. */
 export type Post = Schema<'PostResponseDto'>;
 /** A post in a list without its body: My Posts, the admin list. */
