@@ -125,6 +125,8 @@ export default function AdminPostsManager({ initialQuery, initialPage, initialEr
     updatedAt: post.updatedAt,
     scheduledAt: post.scheduledAt,
     requestedPublishAt: post.requestedPublishAt,
+    // The row's buttons follow what the answer now allows.
+    allowedActions: post.allowedActions,
   });
 
   /** A failure's publishAt field error goes on the open dialog's field; anything else is a toast. */
@@ -196,7 +198,7 @@ export default function AdminPostsManager({ initialQuery, initialPage, initialEr
       post.id,
       async () => {
         const updated = await changeStatus(post.id, status);
-        replaceRow(post.id, { status: updated.status, publishedAt: updated.publishedAt, updatedAt: updated.updatedAt });
+        replaceRow(post.id, rowChanges(updated));
         focusAfter.current = `${ids}-title-${post.id}`;
         notify('success', status === 'PUBLISHED' ? AdminPostsTexts.PUBLISHED : AdminPostsTexts.ARCHIVED, `“${post.title}” is now ${statusLabel(status).toLowerCase()}.`);
       },
