@@ -43,13 +43,16 @@ async function signInContext(page: Page, who: Credentials): Promise<void> {
  * scheduled at the commit (the mount effects, such as the one enabling an island's buttons) run.
  */
 async function pendingIslands(islands: Element[]): Promise<number> {
+  const RESOURCE_TAGS = new Set(['LINK', 'META', 'STYLE', 'SCRIPT', 'TEMPLATE']);
   const hydratedByReact = (element: Element) => Object.keys(element).some((key) => key.startsWith('__reactFiber$'));
   const pending = islands.filter((island) => {
     if (island.hasAttribute('ssr')) {
       if (island.getAttribute('client') === 'visible') (island.firstElementChild ?? island).scrollIntoView();
       return true;
     }
-    return ![...island.children].every(hydratedByReact);
+    // React's server render may put resource hints (an image's <link rel="preload">) among the
+    // island's children; React hoists those to <head> and never hydrates them in place.
+    return ![...island.children].filter((child) => !RESOURCE_TAGS.has(child.tagName)).every(hydratedByReact);
   });
   if (pending.length === 0) {
     await new Promise<void>((done) => {

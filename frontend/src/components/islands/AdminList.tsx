@@ -245,7 +245,9 @@ export function AdminTable<F extends string, Q extends { sortBy: F; sortDir: 'as
   children,
 }: AdminTableProps<F, Q>) {
   return (
-    <div className={wrapper.className} {...(wrapper.label ? { role: 'region', 'aria-label': wrapper.label, tabIndex: 0 } : {})}>
+    // `relative`: the headers' screen-reader texts (absolutely placed) are held and clipped by the
+    // scrolling frame, not placed against the page, which they would widen on a small screen.
+    <div className={`relative ${wrapper.className}`} {...(wrapper.label ? { role: 'region', 'aria-label': wrapper.label, tabIndex: 0 } : {})}>
       <table className={tableClassName} data-testid={testId}>
         <caption className="sr-only">{caption}</caption>
         <thead className={headClassName}>
