@@ -39,6 +39,6 @@ export async function adminListPage<Q extends { page: number }, T extends { tota
   }
   if (list && !list.ok) Astro.response.status = loadFailureStatus(list.error);
   const rawNotice = Astro.url.searchParams.get('notice');
-  const notice = rawNotice === 'created' || rawNotice === 'updated' ? rawNotice : undefined;
+  const notice: 'created' | 'updated' | undefined = rawNotice === 'created' || rawNotice === 'updated' ? rawNotice : undefined;
   return { access, query, list, notice };
 }

@@ -207,5 +207,5 @@ export async function authorPostPage(Astro: Parameters<typeof requireRole>[0] & 
   const error = post && !post.ok ? post.error : undefined;
   if (!data) Astro.response.status = postProblemStatus(error);
   const problemTitle = error?.status === 403 ? AccessTexts.ACCESS_DENIED : PostsTexts.POST_NOT_FOUND;
-  return { data, error, problemTitle };
+  return { user: access.user, data, error, problemTitle };
 }
