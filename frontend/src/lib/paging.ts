@@ -106,3 +106,13 @@ export function pageRedirect(context: { url: URL; request: Request; redirect: (p
   const target = conventionalPageAddress(context.url);
   return target === undefined ? undefined : context.redirect(target, 301);
 }
+
+/**
+ * A paged page's prologue in one call: the 0-based page, or the 301 (`pageRedirect`) to return.
+ *
+ *   const page = pagedRequest(Astro);
+ *   if (page instanceof Response) return page;
+ */
+export function pagedRequest(context: Parameters<typeof pageRedirect>[0]): number | Response {
+  return pageRedirect(context) ?? pageIndex(context.url.searchParams);
+}

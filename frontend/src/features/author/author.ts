@@ -8,7 +8,9 @@ import type { ApiClient } from '../../lib/api/client';
 import { ApiError } from '../../lib/api/errors';
 import type { components } from '../../generated/api-schema';
 import { load, recordLoadFailureStatus, type Loaded } from '../../lib/settle';
-import { DraftsTexts } from './texts';
+import { AccessTexts, DraftsTexts } from './texts';
+import { PostsTexts } from '../posts';
+import { AUTHOR_PAGE, requireRole } from '../../lib/page-access';
 import { formatShortDate } from '../../lib/dates';
 import { allows, type Post, type PostAction, type PostListItem, type PostReview, type PostStatus, type Tag } from '../../lib/api/schema';
 
@@ -189,4 +191,21 @@ export async function loadDrafts(api: ApiClient): Promise<Loaded<DraftInsight[]>
 export function postProblemStatus(error: ApiError | undefined): number {
   if (!error) return 404;
   return error.status === 403 ? 403 : recordLoadFailureStatus(error);
+}
+
+/**
+ * The prologue of the author's pages about one post (edit, preview): the AUTHOR guard, then the
+ * post of the address's id; without it, the status `postProblemStatus` gives and the title to
+ * show ('Access Denied' for someone else's post, else 'Post Not Found'). Or the redirect to return.
+ */
+export async function authorPostPage(Astro: Parameters<typeof requireRole>[0] & { params: { id?: string }; locals: { api: ApiClient }; response: { status?: number } }) {
+  const access = requireRole(Astro, AUTHOR_PAGE);
+  if (access instanceof Response) return access;
+  const id = postIdParam(Astro.params.id);
+  const post = id ? await authorApi(Astro.locals.api).post(id) : undefined;
+  const data = post?.ok ? post.data : undefined;
+  const error = post && !post.ok ? post.error : undefined;
+  if (!data) Astro.response.status = postProblemStatus(error);
+  const problemTitle = error?.status === 403 ? AccessTexts.ACCESS_DENIED : PostsTexts.POST_NOT_FOUND;
+  return { user: access.user, data, error, problemTitle };
 }

@@ -7,6 +7,7 @@
 import type { ApiClient } from '../../lib/api/client';
 import { load } from '../../lib/settle';
 import { withQuery } from '../../lib/paging';
+import { requireRole, SIGNED_IN } from '../../lib/page-access';
 
 export type LikeSort = 'createdAt' | 'postTitle' | 'userName';
 export type SortDirection = 'asc' | 'desc';
@@ -84,4 +85,17 @@ export async function loadReaderDashboard(api: ApiClient, url: URL) {
     refreshHref: url.pathname,
     loadMoreCommentsHref: more ? `${withQuery(url, { comments: steps + 1 })}#my-comments-widget` : undefined,
   };
+}
+
+/**
+ * The reader dashboard's page prologue, shared by its two addresses (/dashboard, /user-dashboard,
+ * spec 000 §2): the signed-in visitor and the dashboard's data, or the redirect to return; 503
+ * when the API could not answer the stats.
+ */
+export async function readerDashboardPage(Astro: Parameters<typeof requireRole>[0] & { locals: { api: ApiClient }; response: { status?: number } }) {
+  const access = requireRole(Astro, SIGNED_IN);
+  if (access instanceof Response) return access;
+  const dashboard = await loadReaderDashboard(Astro.locals.api, Astro.url);
+  if (!dashboard.stats.ok && (dashboard.stats.error.status >= 500 || dashboard.stats.error.status === 0)) Astro.response.status = 503;
+  return { user: access.user, dashboard };
 }
