@@ -44,7 +44,7 @@ function useCheckedSubmit(failedText: string, onDone: () => void) {
     );
   }
 
-  return { problem, busy, failure, check };
+  return { problem, setProblem, busy, failure, check };
 }
 
 interface ReportProps {
@@ -59,7 +59,7 @@ export function ReportDialog({ comment, authorName, onCancel, onDone }: ReportPr
   const id = useId();
   const [reason, setReason] = useState<ReportReason>();
   const [details, setDetails] = useState('');
-  const { problem, busy, failure, check } = useCheckedSubmit(CommentsTexts.REPORT_FAILED, onDone);
+  const { problem, setProblem, busy, failure, check } = useCheckedSubmit(CommentsTexts.REPORT_FAILED, onDone);
 
   async function submit(event: FormEvent) {
     const found = reportProblem(reason, details);
@@ -152,7 +152,7 @@ export const hideDescription = (whose: string) =>
 export function HideDialog({ description, hide, onCancel, onDone, title = 'Hide Comment' }: HideProps) {
   const id = useId();
   const [reason, setReason] = useState('');
-  const { problem, busy, failure, check } = useCheckedSubmit(CommentsTexts.HIDE_FAILED, onDone);
+  const { problem, setProblem, busy, failure, check } = useCheckedSubmit(CommentsTexts.HIDE_FAILED, onDone);
 
   async function submit(event: FormEvent) {
     const text = trimInvisible(reason);
