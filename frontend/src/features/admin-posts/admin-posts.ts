@@ -4,7 +4,7 @@
  * list's links point to, the read through the session's client and which actions each status
  * offers. Used by the page on the server and by its island in the browser (no server-only code).
  */
-import { listHref, listQueryFrom, listQueryParams, type ListQuerySpec, type SortDir } from '../../lib/admin-list';
+import { listHref, listQueryFrom, listQueryParams, type BaseListQuery, type ListQuerySpec, type SortDir } from '../../lib/admin-list';
 import type { ApiClient } from '../../lib/api/client';
 import { unwrap } from '../../lib/api/errors';
 import type { components } from '../../generated/api-schema';
@@ -53,14 +53,8 @@ export const DEFAULT_SORT: PostSortField = 'createdAt';
 export const DEFAULT_DIR: SortDir = 'desc';
 export const LIST_PATH = '/admin/posts';
 
-export interface PostListQuery {
-  /** 0-based. */
-  page: number;
-  size: number;
-  sortBy: PostSortField;
-  sortDir: SortDir;
+export interface PostListQuery extends BaseListQuery<PostSortField> {
   status?: StatusFilter;
-  search: string;
 }
 
 export const DEFAULT_QUERY: PostListQuery = { page: 0, size: DEFAULT_SIZE, sortBy: DEFAULT_SORT, sortDir: DEFAULT_DIR, search: '' };

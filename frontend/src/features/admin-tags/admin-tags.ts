@@ -3,7 +3,7 @@
  * (search, active/inactive/all, sort, size, 1-based page in the address), its read, the tag
  * editor's checks and the posts of a tag. Used on the server and in the islands.
  */
-import { listHref, listQueryFrom, listQueryParams, type SortDir } from '../../lib/admin-list';
+import { listHref, listQueryFrom, listQueryParams, type BaseListQuery, type SortDir } from '../../lib/admin-list';
 import type { ApiClient } from '../../lib/api/client';
 import { unwrap } from '../../lib/api/errors';
 import type { components } from '../../generated/api-schema';
@@ -42,14 +42,8 @@ export const TAG_PAGE_SIZES = [5, 10, 20, 50] as const;
 export const TAG_DEFAULTS = { size: 10, sortBy: 'name' as TagSortField, sortDir: 'desc' as SortDir, filter: 'active' as TagFilter };
 export const TAGS_PATH = '/admin/tags';
 
-export interface TagListQuery {
-  /** 0-based. */
-  page: number;
-  size: number;
-  sortBy: TagSortField;
-  sortDir: SortDir;
+export interface TagListQuery extends BaseListQuery<TagSortField> {
   filter: TagFilter;
-  search: string;
 }
 
 export const DEFAULT_TAG_QUERY: TagListQuery = { page: 0, ...TAG_DEFAULTS, search: '' };

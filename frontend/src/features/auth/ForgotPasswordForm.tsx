@@ -1,4 +1,5 @@
 import { useState, type FormEvent } from 'react';
+import { AuthOutcome } from './AuthOutcome';
 import { browserApi } from '../../lib/api/client';
 import { unwrap } from '../../lib/api/errors';
 import { isEmail } from '../../lib/field-rules';
@@ -34,8 +35,7 @@ export default function ForgotPasswordForm() {
 
   if (sentTo) {
     return (
-      <div className="space-y-4">
-        <h2 className="text-xl font-semibold">Check your email</h2>
+      <AuthOutcome title="Check your email" loginLabel="Back to login">
         <p className="text-sm text-slate-600 dark:text-slate-400">
           If an account exists for <strong data-testid="reset-email">{sentTo}</strong>, we sent a link to reset your password. The link expires in 30 minutes.
         </p>
@@ -46,10 +46,7 @@ export default function ForgotPasswordForm() {
             {busy ? 'Sending...' : 'Resend email'}
           </button>
         </p>
-        <a href="/login" className="btn-primary w-full">
-          Back to login
-        </a>
-      </div>
+      </AuthOutcome>
     );
   }
 

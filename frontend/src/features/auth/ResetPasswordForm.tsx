@@ -6,6 +6,7 @@ import { errorText } from '../../lib/texts/error-text';
 import { PASSWORD_RULES, passwordProblem } from '../../lib/password-rules';
 import { Alert, PasswordField, Spinner, StrengthMeter } from '../../components/islands/form-controls';
 import { useSubmit } from '../../components/islands/use-submit';
+import { AuthOutcome } from './AuthOutcome';
 
 type State = { kind: 'loading' } | { kind: 'invalid'; reason: string } | { kind: 'form' } | { kind: 'success' };
 
@@ -79,25 +80,17 @@ export default function ResetPasswordForm({ token }: { token: string | null }) {
   }
   if (state.kind === 'invalid') {
     return (
-      <div className="space-y-4">
-        <h2 className="text-xl font-semibold">Invalid link</h2>
+      <AuthOutcome title="Invalid link" loginLabel="Back to login">
         <Alert>{ResetTexts.INVALID_LINK}</Alert>
         <p className="text-sm text-slate-600 dark:text-slate-400">{state.reason}</p>
-        <a href="/login" className="btn-primary w-full">
-          Back to login
-        </a>
-      </div>
+      </AuthOutcome>
     );
   }
   if (state.kind === 'success') {
     return (
-      <div className="space-y-4" role="status">
-        <h2 className="text-xl font-semibold">Password reset successful</h2>
+      <AuthOutcome title="Password reset successful" loginLabel="Log in now" role="status">
         <p className="text-sm text-slate-600 dark:text-slate-400">Your password has been changed. Redirecting you to the sign-in page...</p>
-        <a href="/login" className="btn-primary w-full">
-          Log in now
-        </a>
-      </div>
+      </AuthOutcome>
     );
   }
 

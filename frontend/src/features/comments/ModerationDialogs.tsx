@@ -18,6 +18,35 @@ import { useSubmit } from '../../components/islands/use-submit';
 const TEXTAREA = 'block w-full rounded-lg border bg-white px-3 py-2 text-sm shadow-sm focus:outline-none focus:ring-2 dark:bg-slate-950';
 const textareaClass = (invalid: boolean) => `${TEXTAREA} ${invalid ? 'border-red-500 focus:ring-red-500/30' : 'border-slate-300 focus:border-brand-500 focus:ring-brand-500/30 dark:border-slate-700'}`;
 
+/**
+ * Both dialogs check their fields before sending: a problem shows under the field, which takes
+ * focus; otherwise the dialog sends and closes, or keeps the API's refusal on show and stays open.
+ */
+function useCheckedSubmit(failedText: string, onDone: () => void) {
+  const [problem, setProblem] = useState<string>();
+  const { busy, failure, setFailure, run } = useSubmit();
+
+  async function check(event: FormEvent, found: string | undefined, focusId: string, send: () => Promise<void>) {
+    event.preventDefault();
+    if (busy) return;
+    setFailure(undefined);
+    setProblem(found);
+    if (found) {
+      document.getElementById(focusId)?.focus();
+      return;
+    }
+    await run(
+      async () => {
+        await send();
+        onDone();
+      },
+      { keepBusy: true, failure: (caught) => errorText(caught, commentErrors(failedText)) },
+    );
+  }
+
+  return { problem, setProblem, busy, failure, check };
+}
+
 interface ReportProps {
   comment: CommentNode;
   /** Whose comment it is, as the list shows it. */
@@ -30,26 +59,13 @@ export function ReportDialog({ comment, authorName, onCancel, onDone }: ReportPr
   const id = useId();
   const [reason, setReason] = useState<ReportReason>();
   const [details, setDetails] = useState('');
-  const [problem, setProblem] = useState<string>();
-  const { busy, failure, setFailure, run } = useSubmit();
+  const { problem, setProblem, busy, failure, check } = useCheckedSubmit(CommentsTexts.REPORT_FAILED, onDone);
 
   async function submit(event: FormEvent) {
-    event.preventDefault();
-    if (busy) return;
-    setFailure(undefined);
     const found = reportProblem(reason, details);
-    setProblem(found);
-    if (found || !reason) {
-      document.getElementById(reason ? `${id}-details` : `${id}-${REPORT_REASONS[0].value}`)?.focus();
-      return;
-    }
-    await run(
-      async () => {
-        await reportComment(comment, reason, trimInvisible(details));
-        onDone();
-      },
-      { keepBusy: true, failure: (caught) => errorText(caught, commentErrors(CommentsTexts.REPORT_FAILED)) },
-    );
+    await check(event, found, reason ? `${id}-details` : `${id}-${REPORT_REASONS[0].value}`, async () => {
+      if (reason) await reportComment(comment, reason, trimInvisible(details));
+    });
   }
 
   const detailsRequired = reason === 'OTHER';
@@ -136,27 +152,12 @@ export const hideDescription = (whose: string) =>
 export function HideDialog({ description, hide, onCancel, onDone, title = 'Hide Comment' }: HideProps) {
   const id = useId();
   const [reason, setReason] = useState('');
-  const [problem, setProblem] = useState<string>();
-  const { busy, failure, setFailure, run } = useSubmit();
+  const { problem, setProblem, busy, failure, check } = useCheckedSubmit(CommentsTexts.HIDE_FAILED, onDone);
 
   async function submit(event: FormEvent) {
-    event.preventDefault();
-    if (busy) return;
-    setFailure(undefined);
     const text = trimInvisible(reason);
     const found = !text ? CommentsTexts.HIDE_REASON_REQUIRED : charCount(text) > HIDE_REASON_MAX ? `The reason cannot exceed ${HIDE_REASON_MAX} characters` : undefined;
-    setProblem(found);
-    if (found) {
-      document.getElementById(`${id}-reason`)?.focus();
-      return;
-    }
-    await run(
-      async () => {
-        await hide(text);
-        onDone();
-      },
-      { keepBusy: true, failure: (caught) => errorText(caught, commentErrors(CommentsTexts.HIDE_FAILED)) },
-    );
+    await check(event, found, `${id}-reason`, () => hide(text));
   }
 
   return (
