@@ -39,7 +39,9 @@ export function buildOpenApiDocument(app: INestApplication, securitySchemes: Rec
     .setDescription(
       'Multi-author blog platform. Every answer uses the envelope `{ success, data, message, status, errors }`; ' +
         'errors keep the real HTTP status. Authenticate with `Authorization: Bearer <accessToken>` or the session cookie ' +
-        '(cookie-authenticated writes must send `X-Request-Timestamp`).',
+        '(cookie-authenticated writes must send `X-Request-Timestamp`). Each operation lists its own error answers; besides ' +
+        'those, any request can be refused before it reaches its route, in the same envelope: 400 (a malformed URL or body), ' +
+        '413 (a body over the size limit), 415 (a body in an unsupported encoding), 431 (headers too large).',
     )
     .setVersion('1.0')
     .setLicense('MIT', 'https://opensource.org/licenses/MIT')
