@@ -9,7 +9,8 @@ export type { AuthUser } from './auth-user';
 
 /**
  * The two ways the session guard (guards/jwt-auth.guard.ts) accepts a session, as OpenAPI security
- * schemes: common/openapi.ts declares these, and `@Auth()` / `@OptionalAuth()` name the same keys.
+ * schemes: the document declares these (app.factory.ts hands them to common/openapi.ts), and
+ * `@Auth()` / `@OptionalAuth()` name the same keys.
  */
 export const SESSION_SECURITY_SCHEMES: Record<string, SecuritySchemeObject> = {
   bearer: {
