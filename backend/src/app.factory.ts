@@ -1,12 +1,13 @@
-import type { DynamicModule } from '@nestjs/common';
+import type { DynamicModule, INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { ExpressAdapter, NestExpressApplication } from '@nestjs/platform-express';
-import { SwaggerModule } from '@nestjs/swagger';
+import { OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import cookieParser from 'cookie-parser';
 import { json, urlencoded } from 'express';
 import { Logger } from 'nestjs-pino';
 import { AppModule, AppModuleOptions } from './app.module';
 import { apiCacheControl } from './auth/api-cache-control';
+import { SESSION_SECURITY_SCHEMES } from './auth/auth.decorator';
 import { onTheFlyCompression } from './common/http-compression';
 import { buildOpenApiDocument } from './common/openapi';
 import { parseBodies } from './common/request-bodies';
@@ -54,7 +55,12 @@ export async function createApp(options: CreateAppOptions): Promise<NestExpressA
   // Both parsers in one layer that requests without a body skip (common/request-bodies.ts).
   app.use(parseBodies(json({ limit: '2mb', verify: refuseDeepJson }), urlencoded({ extended: false, limit: '256kb' })));
 
-  const document = buildOpenApiDocument(app);
+  const document = openApiDocumentOf(app);
   SwaggerModule.setup('api/docs', app, document, { jsonDocumentUrl: 'api/docs-json', customSiteTitle: 'Inkwell API' });
   return app;
+}
+
+/** The app's OpenAPI document: served at /api/docs, written to openapi.json, read by the API fuzz test. */
+export function openApiDocumentOf(app: INestApplication): OpenAPIObject {
+  return buildOpenApiDocument(app, SESSION_SECURITY_SCHEMES);
 }

@@ -172,6 +172,15 @@ const MATRIX: Row[] = [
 ];
 
 const PARAM_OF: Record<string, string> = { [MISSING_POST]: 'postId', [MISSING_USER]: 'userId', [MISSING_REVISION]: 'revisionId', [MISSING_LINK]: 'linkId', 'no-such-token': 'token' };
+
+/** The row's endpoint as the OpenAPI document names it: 'GET /api/v1/blog/tags/{id}'. */
+function documentedEndpoint(row: Row): string {
+  const path = row.path
+    .split('?')[0]
+    .replace(/\/(999999|999998|999997|999996|999995|no-such-post|no-such-tag|no-such-author|no-such-token)(?=\/|$)/g, (_m, v: string) => (PARAM_OF[v] ? `/{${PARAM_OF[v]}}` : /^\d/.test(v) ? '/{id}' : '/{slug}'))
+    .replace(/\/admin\/users\/(status|verified|role)\/[^/]+$/, (_m, kind: string) => `/admin/users/${kind}/{${kind === 'verified' ? 'flag' : kind}}`);
+  return `${row.method.toUpperCase()} ${path}`;
+}
 const CALLERS: Caller[] = ['anonymous', 'USER', 'AUTHOR', 'ADMIN'];
 
 describe('Permission matrix', () => {
@@ -191,10 +200,25 @@ describe('Permission matrix', () => {
     const documented = Object.entries(document.paths).flatMap(([path, operations]) =>
       Object.keys(operations).map((method) => `${method.toUpperCase()} ${path}`),
     );
-    const covered = new Set(MATRIX.map((row) => `${row.method.toUpperCase()} ${row.path.split('?')[0].replace(/\/(999999|999998|999997|999996|999995|no-such-post|no-such-tag|no-such-author|no-such-token)(?=\/|$)/g, (_m, v: string) => (PARAM_OF[v] ? `/{${PARAM_OF[v]}}` : /^\d/.test(v) ? '/{id}' : '/{slug}')).replace(/\/admin\/users\/(status|verified|role)\/[^/]+$/, (_m, kind: string) => `/admin/users/${kind}/{${kind === 'verified' ? 'flag' : kind}}`)}`));
+    const covered = new Set(MATRIX.map(documentedEndpoint));
     // Endpoints whose access rule is their whole behaviour and is tested in their own spec files.
     const elsewhere = ['POST /api/v1/auth/resend-verification', 'POST /api/v1/auth/refresh-token', 'POST /api/v1/auth/logout', 'POST /api/v1/users/avatar', 'DELETE /images/{filename}'];
     expect(documented.filter((endpoint) => !covered.has(endpoint) && !elsewhere.includes(endpoint))).toEqual([]);
+  });
+
+  it('documents the access rule it enforces (OpenAPI security: [] or {} where anonymous callers pass)', async () => {
+    const document = (await t.http.get('/api/docs-json').expect(200)).body as { paths: Record<string, Record<string, { security?: object[] }>> };
+    const wrong: string[] = [];
+    for (const row of MATRIX) {
+      const [method, path] = documentedEndpoint(row).split(' ');
+      const security = document.paths[path]?.[method.toLowerCase()]?.security;
+      if (!security) continue; // an endpoint missing from the document fails the test above
+      const anonymousPasses = security.length === 0 || security.some((requirement) => Object.keys(requirement).length === 0);
+      const sessionRequired = row.expect[0] === 401 && row.expect.includes('ok');
+      if (row.expect[0] === 'ok' && !anonymousPasses) wrong.push(`${method} ${path}: admits anonymous callers, documented as needing a session`);
+      if (sessionRequired && anonymousPasses) wrong.push(`${method} ${path}: needs a session, documented as open to anonymous callers`);
+    }
+    expect(wrong).toEqual([]);
   });
 
   // Hundreds of requests in one test: on a busy machine they take longer than jest's default 30 s.

@@ -125,6 +125,31 @@ describe('Platform conventions', () => {
     expect(res.body.paths['/api/v1/health'].get.operationId).toBe('getHealth');
   });
 
+  it('documents who may call each operation with the declared security schemes, and the rate limit', async () => {
+    const doc = (await t.http.get('/api/docs-json').expect(200)).body;
+    const operations = Object.values(doc.paths as Record<string, Record<string, { operationId: string; security?: Record<string, string[]>[]; responses: Record<string, unknown> }>>).flatMap(
+      (item) => Object.values(item),
+    );
+    const byId = Object.fromEntries(operations.map((op) => [op.operationId, op]));
+    const session = [{ bearer: [] }, { cookie: [] }];
+    expect(doc.components.securitySchemes.cookie).toMatchObject({ type: 'apiKey', in: 'cookie', name: 'inkwell_access' });
+    expect(doc.components.securitySchemes.bearer).toMatchObject({ type: 'http', scheme: 'bearer' });
+    // Every operation says what it takes, and names only declared schemes (each once).
+    for (const op of operations) {
+      expect(op.security).toBeDefined();
+      const named = op.security!.flatMap((requirement) => Object.keys(requirement));
+      expect(named.filter((name) => !(name in doc.components.securitySchemes))).toEqual([]);
+      expect(new Set(named).size).toBe(named.length);
+    }
+    expect(byId.getProfile.security).toEqual(session); // @Auth()
+    expect(byId.listTags.security).toEqual([...session, {}]); // @OptionalAuth(): anonymous too
+    expect(byId.login.security).toEqual([]); // public
+    // The global rate limit answers 429 anywhere but on the health check.
+    expect(Object.keys(byId.listPublicPosts.responses)).toContain('429');
+    expect(Object.keys(byId.getHealth.responses)).not.toContain('429');
+    expect(doc.servers).toEqual([expect.objectContaining({ url: '/' })]);
+  });
+
   it('keeps the committed openapi.json in step with the code (run `npm run openapi`)', async () => {
     const committed = readFileSync(join(PROJECT_ROOT, 'openapi.json'), 'utf8');
     expect(await generateOpenApi()).toBe(committed);

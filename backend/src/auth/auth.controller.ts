@@ -35,7 +35,7 @@ function tokenResponse({ refreshExpiresAt: _unused, ...tokens }: TokenSet): Toke
   return tokens;
 }
 
-@ApiTags('auth')
+@ApiTags('Auth')
 @Controller('auth')
 export class AuthController {
   constructor(

@@ -1,11 +1,48 @@
 import { applyDecorators, createParamDecorator, ExecutionContext, SetMetadata, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiCookieAuth } from '@nestjs/swagger';
+import { DECORATORS, type SecurityRequirementObject, type SecuritySchemeObject } from '@nestjs/swagger';
 import { ApiErrors } from '../common/decorators/api-errors.decorator';
 import { ACCESS_COOKIE, type AuthUser } from './auth-user';
 import { AUTH_OPTIONS, AuthOptions, JwtAuthGuard } from './guards/jwt-auth.guard';
 
 export type { AuthOptions } from './guards/jwt-auth.guard';
 export type { AuthUser } from './auth-user';
+
+/**
+ * The two ways the session guard (guards/jwt-auth.guard.ts) accepts a session, as OpenAPI security
+ * schemes: the document declares these (app.factory.ts hands them to common/openapi.ts), and
+ * `@Auth()` / `@OptionalAuth()` name the same keys.
+ */
+export const SESSION_SECURITY_SCHEMES: Record<string, SecuritySchemeObject> = {
+  bearer: {
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: 'JWT',
+    description: 'The accessToken of POST /api/v1/auth/login or /api/v1/auth/refresh-token, as `Authorization: Bearer <accessToken>`',
+  },
+  cookie: {
+    type: 'apiKey',
+    in: 'cookie',
+    name: ACCESS_COOKIE,
+    description: 'The httpOnly session cookie that sign-in sets for the browser; a write sent with it must also carry the X-Request-Timestamp header',
+  },
+};
+
+/** Either scheme alone is enough (OpenAPI: one requirement object each). */
+const SESSION_REQUIRED: SecurityRequirementObject[] = Object.keys(SESSION_SECURITY_SCHEMES).map((name) => ({ [name]: [] }));
+/** The empty requirement: anonymous callers are served too. */
+const SESSION_OPTIONAL: SecurityRequirementObject[] = [...SESSION_REQUIRED, {}];
+
+/**
+ * Sets the route's OpenAPI security requirements, replacing any. (@nestjs/swagger's ApiSecurity
+ * appends to what its closure last saw, so one instance shared by several routes, as in
+ * `const ADMIN = Auth(...)`, listed the bearer scheme once more on every route it was applied to.)
+ */
+function documentSecurity(requirements: SecurityRequirementObject[]): MethodDecorator & ClassDecorator {
+  return ((target: object, _key?: string | symbol, descriptor?: PropertyDescriptor) => {
+    Reflect.defineMetadata(DECORATORS.API_SECURITY, requirements, descriptor ? (descriptor.value as object) : target);
+    return descriptor ?? target;
+  }) as MethodDecorator & ClassDecorator;
+}
 
 /**
  * The one way a route asks for a session. A signed-in caller is required (401 otherwise); with
@@ -20,8 +57,7 @@ export function Auth(options: AuthOptions = {}) {
   return applyDecorators(
     SetMetadata(AUTH_OPTIONS, options),
     UseGuards(JwtAuthGuard),
-    ApiBearerAuth(),
-    ApiCookieAuth(ACCESS_COOKIE),
+    documentSecurity(SESSION_REQUIRED),
     ApiErrors(401, 403),
   );
 }
@@ -31,7 +67,7 @@ export function Auth(options: AuthOptions = {}) {
  * `anonymousOnFailure`, a refused session (banned, unverified) reads as anonymous instead of 403.
  */
 export function OptionalAuth(extra: Pick<AuthOptions, 'anonymousOnFailure'> = {}) {
-  return applyDecorators(SetMetadata(AUTH_OPTIONS, { optional: true, ...extra }), UseGuards(JwtAuthGuard), ApiBearerAuth(), ApiCookieAuth(ACCESS_COOKIE));
+  return applyDecorators(SetMetadata(AUTH_OPTIONS, { optional: true, ...extra }), UseGuards(JwtAuthGuard), documentSecurity(SESSION_OPTIONAL));
 }
 
 /** The authenticated caller (undefined on an @OptionalAuth() route without a session). */

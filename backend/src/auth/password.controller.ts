@@ -10,7 +10,7 @@ import { Auth, CurrentUser } from './auth.decorator';
 import { UserChangePasswordDto } from './dto/auth.dto';
 
 /** POST /user/change-password (the spec's singular path). */
-@ApiTags('users')
+@ApiTags('Users')
 @Controller('user')
 export class PasswordController {
   constructor(private readonly auth: AuthService) {}

@@ -1,8 +1,8 @@
 import 'reflect-metadata';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createApp } from '../app.factory';
-import { buildOpenApiDocument, stableStringify } from '../common/openapi';
+import { createApp, openApiDocumentOf } from '../app.factory';
+import { stableStringify } from '../common/openapi';
 import { loadConfig } from '../config/env';
 import { PROJECT_ROOT } from '../config/paths';
 
@@ -11,7 +11,7 @@ export async function generateOpenApi(): Promise<string> {
   const config = loadConfig({ ...process.env, JWT_SECRET: 'openapi-generation-needs-no-real-secret!!', LOG_LEVEL: 'silent' });
   const app = await createApp({ config, databaseUrl: 'postgres://unused@127.0.0.1:1/unused', withoutDatabase: true });
   try {
-    return stableStringify(buildOpenApiDocument(app));
+    return stableStringify(openApiDocumentOf(app));
   } finally {
     await app.close();
   }

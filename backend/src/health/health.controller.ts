@@ -1,10 +1,10 @@
 import { Controller, Get, ServiceUnavailableException } from '@nestjs/common';
 import { ApiOperation, ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
-import { SkipThrottle } from '@nestjs/throttler';
 import { DataSource } from 'typeorm';
 import { ApiEnvelope } from '../common/decorators/api-envelope.decorator';
 import { ApiErrors } from '../common/decorators/api-errors.decorator';
 import { Public } from '../common/decorators/public.decorator';
+import { Unthrottled } from '../common/decorators/unthrottled.decorator';
 import { RedisService } from '../redis/redis.service';
 
 export class HealthDto {
@@ -26,7 +26,7 @@ export class HealthController {
 
   @Get()
   @Public()
-  @SkipThrottle()
+  @Unthrottled()
   @ApiOperation({
     summary: 'Liveness and readiness: 200 once the database answers and every migration has run',
     description: "With REDIS_URL, `redis` tells whether Redis is reachable; while it is not, the answer is still 200 with status 'degraded'.",

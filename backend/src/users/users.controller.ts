@@ -11,7 +11,7 @@ import { AvatarResponseDto, UserProfileResponseDto, UserResponseDto } from './dt
 import { UsersMessages } from './users.messages';
 import { UsersService } from './users.service';
 
-@ApiTags('users')
+@ApiTags('Users')
 @Controller('users')
 export class UsersController {
   constructor(private readonly users: UsersService) {}

@@ -19,7 +19,7 @@ import bcrypt from 'bcrypt';
 import sharp from 'sharp';
 import type { Response } from 'supertest';
 import { DataSource } from 'typeorm';
-import { buildOpenApiDocument } from '../../src/common/openapi';
+import { openApiDocumentOf } from '../../src/app.factory';
 import { RoleName } from '../../src/auth/roles';
 import type { TestApp } from './app';
 import { createUser, TestUser } from './users';
@@ -525,7 +525,7 @@ export interface ApiFuzzer {
 
 /** Builds the document from the running app and prepares one account per role. */
 export async function createApiFuzzer(t: TestApp): Promise<ApiFuzzer> {
-  const doc = buildOpenApiDocument(t.app);
+  const doc = openApiDocumentOf(t.app);
   const operations = operationsOf(doc);
   const jwt = t.app.get(JwtService, { strict: false });
   const roles: Record<Exclude<Caller, 'anonymous'>, RoleName> = { USER: RoleName.USER, AUTHOR: RoleName.AUTHOR, ADMIN: RoleName.ADMIN };

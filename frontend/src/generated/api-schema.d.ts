@@ -3546,6 +3546,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
+            /** @description Too many requests from this client: the per-client rate limit (retryAfterSeconds says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
         };
     };
     bulkModerateComments: {
@@ -3607,6 +3616,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
+            /** @description Too many requests from this client: the per-client rate limit (retryAfterSeconds says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
         };
     };
     deleteModeratedComment: {
@@ -3656,6 +3674,15 @@ export interface operations {
             };
             /** @description Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Too many requests from this client: the per-client rate limit (retryAfterSeconds says when to retry) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3740,6 +3767,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
+            /** @description Too many requests from this client: the per-client rate limit (retryAfterSeconds says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
         };
     };
     restoreComment: {
@@ -3817,6 +3853,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
+            /** @description Too many requests from this client: the per-client rate limit (retryAfterSeconds says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
         };
     };
     getAdminStats: {
@@ -3858,6 +3903,15 @@ export interface operations {
             };
             /** @description Signed in without the permission */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Too many requests from this client: the per-client rate limit (retryAfterSeconds says when to retry) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3927,6 +3981,15 @@ export interface operations {
             };
             /** @description Signed in without the permission */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Too many requests from this client: the per-client rate limit (retryAfterSeconds says when to retry) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4004,6 +4067,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
+            /** @description Too many requests from this client: the per-client rate limit (retryAfterSeconds says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
         };
     };
     listAdminUsersByRole: {
@@ -4060,6 +4132,15 @@ export interface operations {
             };
             /** @description Signed in without the permission */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Too many requests from this client: the per-client rate limit (retryAfterSeconds says when to retry) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4136,6 +4217,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
+            /** @description Too many requests from this client: the per-client rate limit (retryAfterSeconds says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
         };
     };
     listAdminUsersByStatus: {
@@ -4192,6 +4282,15 @@ export interface operations {
             };
             /** @description Signed in without the permission */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Too many requests from this client: the per-client rate limit (retryAfterSeconds says when to retry) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4262,6 +4361,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
+            /** @description Too many requests from this client: the per-client rate limit (retryAfterSeconds says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
         };
     };
     getAdminUser: {
@@ -4323,6 +4431,15 @@ export interface operations {
             };
             /** @description Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Too many requests from this client: the per-client rate limit (retryAfterSeconds says when to retry) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4411,6 +4528,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
+            /** @description Too many requests from this client: the per-client rate limit (retryAfterSeconds says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
         };
     };
     getAdminUserAuditLog: {
@@ -4476,6 +4602,15 @@ export interface operations {
             };
             /** @description Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Too many requests from this client: the per-client rate limit (retryAfterSeconds says when to retry) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4564,6 +4699,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
+            /** @description Too many requests from this client: the per-client rate limit (retryAfterSeconds says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
         };
     };
     getAdminUserBanStatus: {
@@ -4625,6 +4769,15 @@ export interface operations {
             };
             /** @description Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Too many requests from this client: the per-client rate limit (retryAfterSeconds says when to retry) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4709,6 +4862,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
+            /** @description Too many requests from this client: the per-client rate limit (retryAfterSeconds says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
         };
     };
     muteUser: {
@@ -4774,6 +4936,15 @@ export interface operations {
             };
             /** @description Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Too many requests from this client: the per-client rate limit (retryAfterSeconds says when to retry) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4858,6 +5029,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
+            /** @description Too many requests from this client: the per-client rate limit (retryAfterSeconds says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
         };
     };
     unbanAdminUser: {
@@ -4932,6 +5112,15 @@ export interface operations {
             };
             /** @description Conflict */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Too many requests from this client: the per-client rate limit (retryAfterSeconds says when to retry) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5104,6 +5293,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
+            /** @description Too many requests from this client: the per-client rate limit (retryAfterSeconds says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
         };
     };
     refreshToken: {
@@ -5149,6 +5347,15 @@ export interface operations {
             };
             /** @description Not signed in, or the session expired */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Too many requests from this client: the per-client rate limit (retryAfterSeconds says when to retry) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5363,6 +5570,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
+            /** @description Too many requests from this client: the per-client rate limit (retryAfterSeconds says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
         };
     };
     verifyEmail: {
@@ -5445,6 +5661,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description Too many requests from this client: the per-client rate limit (retryAfterSeconds says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
         };
     };
     getAuthor: {
@@ -5480,6 +5705,15 @@ export interface operations {
             };
             /** @description Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Too many requests from this client: the per-client rate limit (retryAfterSeconds says when to retry) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5553,6 +5787,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
+            /** @description Too many requests from this client: the per-client rate limit (retryAfterSeconds says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
         };
     };
     deleteBlogComment: {
@@ -5602,6 +5845,15 @@ export interface operations {
             };
             /** @description Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Too many requests from this client: the per-client rate limit (retryAfterSeconds says when to retry) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5677,6 +5929,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
+            /** @description Too many requests from this client: the per-client rate limit (retryAfterSeconds says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
         };
     };
     listPosts: {
@@ -5736,6 +5997,15 @@ export interface operations {
             };
             /** @description Signed in without the permission */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Too many requests from this client: the per-client rate limit (retryAfterSeconds says when to retry) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5813,6 +6083,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
+            /** @description Too many requests from this client: the per-client rate limit (retryAfterSeconds says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
         };
     };
     listAllPostsAdmin: {
@@ -5872,6 +6151,15 @@ export interface operations {
             };
             /** @description Signed in without the permission */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Too many requests from this client: the per-client rate limit (retryAfterSeconds says when to retry) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5960,6 +6248,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
+            /** @description Too many requests from this client: the per-client rate limit (retryAfterSeconds says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
         };
     };
     reschedulePost: {
@@ -6034,6 +6331,15 @@ export interface operations {
             };
             /** @description Conflict */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Too many requests from this client: the per-client rate limit (retryAfterSeconds says when to retry) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6118,6 +6424,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
+            /** @description Too many requests from this client: the per-client rate limit (retryAfterSeconds says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
         };
     };
     createAuthorPost: {
@@ -6188,6 +6503,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
+            /** @description Too many requests from this client: the per-client rate limit (retryAfterSeconds says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
         };
     };
     listMyPosts: {
@@ -6243,6 +6567,15 @@ export interface operations {
             };
             /** @description Signed in without the permission */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Too many requests from this client: the per-client rate limit (retryAfterSeconds says when to retry) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6334,6 +6667,15 @@ export interface operations {
                     "application/json": components["schemas"]["PostVersionConflictEnvelopeDto"];
                 };
             };
+            /** @description Too many requests from this client: the per-client rate limit (retryAfterSeconds says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
         };
     };
     submitPostForReview: {
@@ -6415,6 +6757,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
+            /** @description Too many requests from this client: the per-client rate limit (retryAfterSeconds says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
         };
     };
     previewPost: {
@@ -6476,6 +6827,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
+            /** @description Too many requests from this client: the per-client rate limit (retryAfterSeconds says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
         };
     };
     listPublicPosts: {
@@ -6530,6 +6890,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
+            /** @description Too many requests from this client: the per-client rate limit (retryAfterSeconds says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
         };
     };
     listLatestStories: {
@@ -6558,6 +6927,15 @@ export interface operations {
                         /** @example true */
                         success: boolean;
                     };
+                };
+            };
+            /** @description Too many requests from this client: the per-client rate limit (retryAfterSeconds says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
         };
@@ -6602,6 +6980,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
+            /** @description Too many requests from this client: the per-client rate limit (retryAfterSeconds says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
         };
     };
     getPublicSitemap: {
@@ -6630,6 +7017,15 @@ export interface operations {
                         /** @example true */
                         success: boolean;
                     };
+                };
+            };
+            /** @description Too many requests from this client: the per-client rate limit (retryAfterSeconds says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
         };
@@ -6700,6 +7096,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
+            /** @description Too many requests from this client: the per-client rate limit (retryAfterSeconds says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
         };
     };
     getPublicPostBySlug: {
@@ -6734,6 +7139,15 @@ export interface operations {
             };
             /** @description Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Too many requests from this client: the per-client rate limit (retryAfterSeconds says when to retry) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6776,6 +7190,15 @@ export interface operations {
             };
             /** @description Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Too many requests from this client: the per-client rate limit (retryAfterSeconds says when to retry) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6844,6 +7267,15 @@ export interface operations {
             };
             /** @description Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Too many requests from this client: the per-client rate limit (retryAfterSeconds says when to retry) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6935,6 +7367,15 @@ export interface operations {
                     "application/json": components["schemas"]["PostVersionConflictEnvelopeDto"];
                 };
             };
+            /** @description Too many requests from this client: the per-client rate limit (retryAfterSeconds says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
         };
     };
     deletePost: {
@@ -6984,6 +7425,15 @@ export interface operations {
             };
             /** @description Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Too many requests from this client: the per-client rate limit (retryAfterSeconds says when to retry) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7042,6 +7492,15 @@ export interface operations {
             };
             /** @description Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Too many requests from this client: the per-client rate limit (retryAfterSeconds says when to retry) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7199,6 +7658,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
+            /** @description Too many requests from this client: the per-client rate limit (retryAfterSeconds says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
         };
     };
     unlikeBlogPost: {
@@ -7268,6 +7736,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
+            /** @description Too many requests from this client: the per-client rate limit (retryAfterSeconds says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
         };
     };
     listPreviewLinks: {
@@ -7330,6 +7807,15 @@ export interface operations {
             };
             /** @description Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Too many requests from this client: the per-client rate limit (retryAfterSeconds says when to retry) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7415,6 +7901,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
+            /** @description Too many requests from this client: the per-client rate limit (retryAfterSeconds says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
         };
     };
     revokePreviewLink: {
@@ -7467,6 +7962,15 @@ export interface operations {
             };
             /** @description Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Too many requests from this client: the per-client rate limit (retryAfterSeconds says when to retry) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7542,6 +8046,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
+            /** @description Too many requests from this client: the per-client rate limit (retryAfterSeconds says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
         };
     };
     listPostRevisions: {
@@ -7607,6 +8120,15 @@ export interface operations {
             };
             /** @description Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Too many requests from this client: the per-client rate limit (retryAfterSeconds says when to retry) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7687,6 +8209,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
+            /** @description Too many requests from this client: the per-client rate limit (retryAfterSeconds says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
         };
     };
     getPostRevision: {
@@ -7749,6 +8280,15 @@ export interface operations {
             };
             /** @description Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Too many requests from this client: the per-client rate limit (retryAfterSeconds says when to retry) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7838,6 +8378,15 @@ export interface operations {
                     "application/json": components["schemas"]["PostVersionConflictEnvelopeDto"];
                 };
             };
+            /** @description Too many requests from this client: the per-client rate limit (retryAfterSeconds says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
         };
     };
     readPreview: {
@@ -7873,6 +8422,15 @@ export interface operations {
             };
             /** @description Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Too many requests from this client: the per-client rate limit (retryAfterSeconds says when to retry) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7933,6 +8491,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
+            /** @description Too many requests from this client: the per-client rate limit (retryAfterSeconds says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
         };
     };
     listTags: {
@@ -7977,6 +8544,15 @@ export interface operations {
             };
             /** @description Invalid input (errors per field) */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Too many requests from this client: the per-client rate limit (retryAfterSeconds says when to retry) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8054,6 +8630,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
+            /** @description Too many requests from this client: the per-client rate limit (retryAfterSeconds says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
         };
     };
     getMovedTagSlug: {
@@ -8096,6 +8681,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
+            /** @description Too many requests from this client: the per-client rate limit (retryAfterSeconds says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
         };
     };
     listPublishedTags: {
@@ -8124,6 +8718,15 @@ export interface operations {
                         /** @example true */
                         success: boolean;
                     };
+                };
+            };
+            /** @description Too many requests from this client: the per-client rate limit (retryAfterSeconds says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
         };
@@ -8169,6 +8772,15 @@ export interface operations {
             };
             /** @description Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Too many requests from this client: the per-client rate limit (retryAfterSeconds says when to retry) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8257,6 +8869,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
+            /** @description Too many requests from this client: the per-client rate limit (retryAfterSeconds says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
         };
     };
     deleteTag: {
@@ -8315,6 +8936,15 @@ export interface operations {
             };
             /** @description Conflict */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Too many requests from this client: the per-client rate limit (retryAfterSeconds says when to retry) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8390,6 +9020,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
+            /** @description Too many requests from this client: the per-client rate limit (retryAfterSeconds says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
         };
     };
     deactivateTag: {
@@ -8451,6 +9090,15 @@ export interface operations {
             };
             /** @description Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Too many requests from this client: the per-client rate limit (retryAfterSeconds says when to retry) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8598,6 +9246,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
+            /** @description Too many requests from this client: the per-client rate limit (retryAfterSeconds says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
         };
     };
     listCommentsByUser: {
@@ -8647,6 +9304,15 @@ export interface operations {
             };
             /** @description Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Too many requests from this client: the per-client rate limit (retryAfterSeconds says when to retry) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8717,6 +9383,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
+            /** @description Too many requests from this client: the per-client rate limit (retryAfterSeconds says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
         };
     };
     listMyRecentComments: {
@@ -8769,6 +9444,15 @@ export interface operations {
             };
             /** @description Signed in without the permission */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Too many requests from this client: the per-client rate limit (retryAfterSeconds says when to retry) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8834,6 +9518,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
+            /** @description Too many requests from this client: the per-client rate limit (retryAfterSeconds says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
         };
     };
     searchComments: {
@@ -8883,6 +9576,15 @@ export interface operations {
             };
             /** @description Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Too many requests from this client: the per-client rate limit (retryAfterSeconds says when to retry) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8940,6 +9642,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
+            /** @description Too many requests from this client: the per-client rate limit (retryAfterSeconds says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
         };
     };
     listUserComments: {
@@ -8988,6 +9699,15 @@ export interface operations {
             };
             /** @description Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Too many requests from this client: the per-client rate limit (retryAfterSeconds says when to retry) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9067,6 +9787,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
+            /** @description Too many requests from this client: the per-client rate limit (retryAfterSeconds says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
         };
     };
     deleteComment: {
@@ -9116,6 +9845,15 @@ export interface operations {
             };
             /** @description Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Too many requests from this client: the per-client rate limit (retryAfterSeconds says when to retry) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9204,6 +9942,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
+            /** @description Too many requests from this client: the per-client rate limit (retryAfterSeconds says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
         };
     };
     listCommentReplies: {
@@ -9247,6 +9994,15 @@ export interface operations {
             };
             /** @description Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Too many requests from this client: the per-client rate limit (retryAfterSeconds says when to retry) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9404,6 +10160,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
+            /** @description Too many requests from this client: the per-client rate limit (retryAfterSeconds says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
         };
     };
     getAdminDashboardStats: {
@@ -9445,6 +10210,15 @@ export interface operations {
             };
             /** @description Signed in without the permission */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Too many requests from this client: the per-client rate limit (retryAfterSeconds says when to retry) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9500,6 +10274,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
+            /** @description Too many requests from this client: the per-client rate limit (retryAfterSeconds says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
         };
     };
     getQuickStats: {
@@ -9528,6 +10311,15 @@ export interface operations {
                         /** @example true */
                         success: boolean;
                     };
+                };
+            };
+            /** @description Too many requests from this client: the per-client rate limit (retryAfterSeconds says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
         };
@@ -9578,6 +10370,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
+            /** @description Too many requests from this client: the per-client rate limit (retryAfterSeconds says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
         };
     };
     getUserDashboardStats: {
@@ -9619,6 +10420,15 @@ export interface operations {
             };
             /** @description Signed in without the permission */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Too many requests from this client: the per-client rate limit (retryAfterSeconds says when to retry) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9734,6 +10544,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
+            /** @description Too many requests from this client: the per-client rate limit (retryAfterSeconds says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
         };
     };
     unlikePost: {
@@ -9796,6 +10615,15 @@ export interface operations {
             };
             /** @description Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Too many requests from this client: the per-client rate limit (retryAfterSeconds says when to retry) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9872,6 +10700,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
+            /** @description Too many requests from this client: the per-client rate limit (retryAfterSeconds says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
         };
     };
     getLikeCount: {
@@ -9916,6 +10753,15 @@ export interface operations {
             };
             /** @description Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Too many requests from this client: the per-client rate limit (retryAfterSeconds says when to retry) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9992,6 +10838,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
+            /** @description Too many requests from this client: the per-client rate limit (retryAfterSeconds says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
         };
     };
     toggleLike: {
@@ -10061,6 +10916,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
+            /** @description Too many requests from this client: the per-client rate limit (retryAfterSeconds says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
         };
     };
     testLikes: {
@@ -10089,6 +10953,15 @@ export interface operations {
                         /** @example true */
                         success: boolean;
                     };
+                };
+            };
+            /** @description Too many requests from this client: the per-client rate limit (retryAfterSeconds says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
         };
@@ -10165,6 +11038,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
+            /** @description Too many requests from this client: the per-client rate limit (retryAfterSeconds says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
         };
     };
     listMyRecentLikes: {
@@ -10217,6 +11099,15 @@ export interface operations {
             };
             /** @description Signed in without the permission */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Too many requests from this client: the per-client rate limit (retryAfterSeconds says when to retry) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10296,6 +11187,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
+            /** @description Too many requests from this client: the per-client rate limit (retryAfterSeconds says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
         };
     };
     preferences: {
@@ -10337,6 +11237,15 @@ export interface operations {
             };
             /** @description Signed in without the permission */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Too many requests from this client: the per-client rate limit (retryAfterSeconds says when to retry) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10405,6 +11314,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
+            /** @description Too many requests from this client: the per-client rate limit (retryAfterSeconds says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
         };
     };
     readAll: {
@@ -10446,6 +11364,15 @@ export interface operations {
             };
             /** @description Signed in without the permission */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Too many requests from this client: the per-client rate limit (retryAfterSeconds says when to retry) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10501,6 +11428,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
+            /** @description Too many requests from this client: the per-client rate limit (retryAfterSeconds says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
         };
     };
     unsubscribePreview: {
@@ -10543,6 +11479,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
+            /** @description Too many requests from this client: the per-client rate limit (retryAfterSeconds says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
         };
     };
     unsubscribe: {
@@ -10578,6 +11523,15 @@ export interface operations {
             };
             /** @description Invalid input (errors per field) */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Too many requests from this client: the per-client rate limit (retryAfterSeconds says when to retry) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10654,6 +11608,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
+            /** @description Too many requests from this client: the per-client rate limit (retryAfterSeconds says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
         };
     };
     changePassword: {
@@ -10708,6 +11671,15 @@ export interface operations {
             };
             /** @description Signed in without the permission */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Too many requests from this client: the per-client rate limit (retryAfterSeconds says when to retry) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10854,6 +11826,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
+            /** @description Too many requests from this client: the per-client rate limit (retryAfterSeconds says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
         };
     };
     getProfile: {
@@ -10895,6 +11876,15 @@ export interface operations {
             };
             /** @description Signed in without the permission */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Too many requests from this client: the per-client rate limit (retryAfterSeconds says when to retry) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10965,6 +11955,15 @@ export interface operations {
             };
             /** @description Conflict */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Too many requests from this client: the per-client rate limit (retryAfterSeconds says when to retry) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11094,6 +12093,15 @@ export interface operations {
                         /** @example true */
                         success: boolean;
                     };
+                };
+            };
+            /** @description Too many requests from this client: the per-client rate limit (retryAfterSeconds says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
         };
@@ -11231,6 +12239,15 @@ export interface operations {
             };
             /** @description Conflict */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Too many requests from this client: the per-client rate limit (retryAfterSeconds says when to retry) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
