@@ -17,11 +17,19 @@ import { credentialsOf, ROLES, routePath, ROUTES, seedWalkData, WIDTHS, type Rol
  */
 
 /**
- * Known failures in files other helpers are fixing right now ('route role width element' as the
- * report prints it, up to the text). The lead empties this list after merging their branches: a
- * listed problem still fails the walk once it is gone, so the list cannot go stale silently.
+ * Known failures in files other branches are fixing right now, each with the file that owns it.
+ * The lead empties this list after merging them. It never hides anything silently: a problem
+ * listed here that no longer occurs for a role fails that role's walk ('fixed: remove it').
+ * A pattern matches a reported line: 'route role width element 'text': ...'.
  */
-const EXPECTED_UNTIL_MERGED: readonly string[] = [];
+const EXPECTED_UNTIL_MERGED: readonly { owner: string; roles: readonly Role[]; line: RegExp }[] = [
+  // Header.astro: the main menu's links and the Login button squeezed beside the menu button (issue 25 §3).
+  { owner: 'layouts/Header.astro', roles: ['anonymous', 'reader', 'author', 'admin'], line: /^\S+ \w+ (390|320) a\.rounded-md\.px-1\.5\.py-1\.5 '(Home|Blog|About)': word broken/ },
+  { owner: 'layouts/Header.astro', roles: ['anonymous'], line: /^\S+ anonymous (390|320) a\.btn-ghost\.px-2\.sm:px-4 'Login': word broken/ },
+  // The admin managers' tables (issue 25 §2).
+  { owner: 'features/admin-posts/AdminPostsManager.tsx', roles: ['admin'], line: /^\/admin\/posts admin (1280|390|320) td\.px-3\.py-3 .*: word broken/ },
+  { owner: 'features/admin-users/AdminUsersManager.tsx', roles: ['admin'], line: /^\/admin\/users admin (1280|390|320) t[dh]\.px-4\.py-3.*: word broken/ },
+];
 
 /** A word longer than this is a generated token (another journey's 100-character test names, hashes): it may break anywhere by design. */
 const LONGEST_REAL_WORD = 40;
@@ -96,7 +104,7 @@ function findProblems(longestRealWord: number): Problem[] {
     const natural = image.naturalWidth / image.naturalHeight;
     const drawn = width / height;
     if (Math.abs(drawn / natural - 1) > 0.05) {
-      problems.push({ kind: 'image distorted', element: describe(image), text: image.alt || image.currentSrc.split('/').pop() || '', detail: `drawn ${Math.round(width)}×${Math.round(height)}, natural ${image.naturalWidth}×${image.naturalHeight}` });
+      problems.push({ kind: 'image distorted', element: describe(image), text: image.alt || image.id || image.currentSrc.split('/').pop()?.slice(0, 60) || '', detail: `drawn ${Math.round(width)}×${Math.round(height)}, natural ${image.naturalWidth}×${image.naturalHeight}` });
     }
   }
 
@@ -140,47 +148,70 @@ async function loadImages(page: Page): Promise<void> {
 /** Two frames after a resize: media-query listeners and resize observers (islands) have re-rendered. */
 const settle = (page: Page) => page.evaluate(() => new Promise<void>((done) => requestAnimationFrame(() => requestAnimationFrame(() => done()))));
 
-let data: WalkData;
-test.beforeAll(async ({ playwright, baseURL }) => {
-  test.setTimeout(60_000);
-  data = await seedWalkData(baseURL!, playwright);
+// The checks themselves, on a page made to fail each one once (and to pass its look-alikes): a
+// walk whose checks could not fail would prove nothing.
+test('the walk finds a broken word, a distorted image and an unreachable row action', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 600 });
+  await page.setContent(`
+    <table><tr><td style="width: 20px; overflow-wrap: anywhere">Nguyen</td><td>Long enough to wrap between its words but never inside one of them</td></tr></table>
+    <span style="position: absolute; width: 1px; height: 1px; overflow: hidden"><button>Visually hidden label</button></span>
+    <img id="squashed" width="100" height="100"><img id="covered" width="100" height="100" style="object-fit: cover">
+    <div style="width: 200px; overflow: hidden"><table style="width: 400px"><tr><td>Row</td><td style="text-align: right"><button>Clipped</button></td></tr></table></div>
+    <div style="width: 200px; overflow-x: auto"><table style="width: 400px"><tr><td>Row</td><td style="text-align: right"><button>Scrolls</button></td></tr></table></div>`);
+  await page.evaluate(async () => {
+    const canvas = Object.assign(document.createElement('canvas'), { width: 200, height: 100 });
+    for (const image of document.querySelectorAll('img')) {
+      image.src = canvas.toDataURL();
+      await image.decode();
+    }
+  });
+  const problems = (await page.evaluate(findProblems, LONGEST_REAL_WORD)).map((problem) => `${problem.kind}: ${problem.text}`);
+  expect(problems).toEqual(['word broken: Nguyen', 'image distorted: squashed', 'row action out of reach: Clipped']);
 });
 
-for (const role of ROLES) {
-  test(`layout walk: every ${role} route at ${WIDTHS.join(', ')} px`, async ({ page, signIn, hydrated }) => {
-    test.setTimeout(120_000);
-    const who = credentialsOf(role, data);
-    if (who) await signIn(who);
-    const found: string[] = [];
-    // Snake order: each route starts at the width the previous one ended at (one resize saved per route).
-    let widths: number[] = [...WIDTHS];
-    await page.setViewportSize({ width: widths[0], height: 900 });
-    for (const template of ROUTES[role]) {
-      const path = routePath(template, data);
-      await page.goto(path);
-      await hydrated();
-      await loadImages(page);
-      for (const [index, width] of widths.entries()) {
-        if (index > 0) {
-          await page.setViewportSize({ width, height: 900 });
-          await settle(page);
-        }
-        // Alike elements (the cells of one column) are one line, with their count.
-        const alike = new Map<string, { line: string; count: number }>();
-        for (const problem of await page.evaluate(findProblems, LONGEST_REAL_WORD)) {
-          const key = `${problem.element} ${problem.kind}`;
-          const seen = alike.get(key);
-          if (seen) seen.count += 1;
-          else alike.set(key, { line: `${template} ${role} ${width} ${problem.element} '${problem.text}': ${problem.kind}, ${problem.detail}`, count: 1 });
-        }
-        for (const { line, count } of alike.values()) found.push(count > 1 ? `${line} (and ${count - 1} alike)` : line);
-      }
-      widths = widths.reverse();
-    }
-    const expected = EXPECTED_UNTIL_MERGED.filter((known) => known.split(' ')[1] === role);
-    const unexpected = found.filter((line) => !expected.some((known) => line.startsWith(known)));
-    const fixed = expected.filter((known) => !found.some((line) => line.startsWith(known)));
-    expect(unexpected, `layout problems for ${role}:\n${unexpected.join('\n')}`).toEqual([]);
-    expect(fixed, `fixed since: remove from EXPECTED_UNTIL_MERGED:\n${fixed.join('\n')}`).toEqual([]);
+test.describe('layout walk', () => {
+  let data: WalkData;
+  test.beforeAll(async ({ playwright, baseURL }) => {
+    test.setTimeout(60_000);
+    data = await seedWalkData(baseURL!, playwright);
   });
-}
+
+  for (const role of ROLES) {
+    test(`layout walk: every ${role} route at ${WIDTHS.join(', ')} px`, async ({ page, signIn, hydrated }) => {
+      test.setTimeout(120_000);
+      const who = credentialsOf(role, data);
+      if (who) await signIn(who);
+      const found: string[] = [];
+      // Snake order: each route starts at the width the previous one ended at (one resize saved per route).
+      let widths: number[] = [...WIDTHS];
+      await page.setViewportSize({ width: widths[0], height: 900 });
+      for (const template of ROUTES[role]) {
+        const path = routePath(template, data);
+        await page.goto(path);
+        await hydrated();
+        await loadImages(page);
+        for (const [index, width] of widths.entries()) {
+          if (index > 0) {
+            await page.setViewportSize({ width, height: 900 });
+            await settle(page);
+          }
+          // Alike elements (the cells of one column) are one line, with their count.
+          const alike = new Map<string, { line: string; count: number }>();
+          for (const problem of await page.evaluate(findProblems, LONGEST_REAL_WORD)) {
+            const key = `${problem.element} ${problem.kind}`;
+            const seen = alike.get(key);
+            if (seen) seen.count += 1;
+            else alike.set(key, { line: `${template} ${role} ${width} ${problem.element} '${problem.text}': ${problem.kind}, ${problem.detail}`, count: 1 });
+          }
+          for (const { line, count } of alike.values()) found.push(count > 1 ? `${line} (and ${count - 1} alike)` : line);
+        }
+        widths = widths.reverse();
+      }
+      const expected = EXPECTED_UNTIL_MERGED.filter((known) => known.roles.includes(role));
+      const unexpected = found.filter((line) => !expected.some((known) => known.line.test(line)));
+      const fixed = expected.filter((known) => !found.some((line) => known.line.test(line)));
+      const report = [...unexpected, ...fixed.map((known) => `fixed: remove ${known.line} (${known.owner}) from EXPECTED_UNTIL_MERGED`)];
+      expect(report.length, `layout problems for the ${role} (route role width element 'text': problem):\n${report.join('\n')}\n`).toBe(0);
+    });
+  }
+});
