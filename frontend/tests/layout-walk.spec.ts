@@ -1,6 +1,5 @@
-import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
-import { credentialsOf, ROLES, routePath, ROUTES, seedWalkData, WIDTHS, type Role, type WalkData } from './walk-routes';
+import { credentialsOf, loadImages, ROLES, routePath, ROUTES, seedWalkData, settle, WIDTHS, type Role, type WalkData } from './walk-routes';
 
 /**
  * The layout walk (issue 25, "How it is checked"): every route × role of walk-routes.ts at 1280,
@@ -129,24 +128,6 @@ function findProblems(longestRealWord: number): Problem[] {
   }
   return problems;
 }
-
-/** Lets lazy images load (they count as soon as they are in the layout) and waits for them, briefly. */
-async function loadImages(page: Page): Promise<void> {
-  await page.evaluate(async () => {
-    const images = [...document.querySelectorAll('img')];
-    for (const image of images) if (image.loading === 'lazy') image.loading = 'eager';
-    const loaded = (image: HTMLImageElement) =>
-      new Promise((done) => {
-        image.addEventListener('load', done, { once: true });
-        image.addEventListener('error', done, { once: true });
-      });
-    const settled = Promise.all(images.filter((image) => !image.complete).map(loaded));
-    await Promise.race([settled, new Promise((done) => setTimeout(done, 3_000))]);
-  });
-}
-
-/** Two frames after a resize: media-query listeners and resize observers (islands) have re-rendered. */
-const settle = (page: Page) => page.evaluate(() => new Promise<void>((done) => requestAnimationFrame(() => requestAnimationFrame(() => done()))));
 
 // The checks themselves, on a page made to fail each one once (and to pass its look-alikes): a
 // walk whose checks could not fail would prove nothing.

@@ -1,7 +1,6 @@
-import type { APIRequestContext } from '@playwright/test';
+import type { APIRequestContext, Page } from '@playwright/test';
 import sharp from 'sharp';
-import { expect } from './fixtures';
-import { ADMIN, type Credentials } from './fixtures';
+import { ADMIN, expect, type Credentials } from './fixtures';
 import { adminApi, apiAs } from './admin-api';
 
 /**
@@ -95,6 +94,24 @@ export function routePath(template: string, data: WalkData): string {
 export function credentialsOf(role: Role, data: WalkData): Credentials | undefined {
   return { anonymous: undefined, reader: data.reader, author: data.author, admin: ADMIN }[role];
 }
+
+/** Lets lazy images load (they count as soon as they are in the layout) and waits for them, briefly. */
+export async function loadImages(page: Page): Promise<void> {
+  await page.evaluate(async () => {
+    const images = [...document.querySelectorAll('img')];
+    for (const image of images) if (image.loading === 'lazy') image.loading = 'eager';
+    const loaded = (image: HTMLImageElement) =>
+      new Promise((done) => {
+        image.addEventListener('load', done, { once: true });
+        image.addEventListener('error', done, { once: true });
+      });
+    const settled = Promise.all(images.filter((image) => !image.complete).map(loaded));
+    await Promise.race([settled, new Promise((done) => setTimeout(done, 3_000))]);
+  });
+}
+
+/** Two frames after a resize or a theme change: media-query listeners and resize observers (islands) have re-rendered. */
+export const settle = (page: Page) => page.evaluate(() => new Promise<void>((done) => requestAnimationFrame(() => requestAnimationFrame(() => done()))));
 
 const PASSWORD = 'Layout-walk-Passw0rd!';
 
