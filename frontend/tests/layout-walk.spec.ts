@@ -107,6 +107,20 @@ function findProblems(longestRealWord: number): Problem[] {
     }
   }
 
+  // Round pictures (avatars: an <img>, or initials with role="img", rounded to at least half their
+  // side) are drawn square: object-fit: cover keeps a squeezed avatar's pixels undistorted, yet the
+  // circle turns into an oval (issue 25 §3).
+  for (const picture of document.querySelectorAll('img, [role="img"]')) {
+    if (!picture.checkVisibility({ visibilityProperty: true })) continue;
+    const { width, height } = picture.getBoundingClientRect();
+    if (width < 4 || height < 4) continue;
+    const radius = getComputedStyle(picture).borderTopLeftRadius;
+    const round = radius.endsWith('%') ? parseFloat(radius) >= 50 : parseFloat(radius) >= Math.min(width, height) / 2;
+    if (round && Math.abs(width / height - 1) > 0.05) {
+      problems.push({ kind: 'image distorted', element: describe(picture), text: picture.getAttribute('alt') || picture.getAttribute('aria-label') || picture.id, detail: `a round picture drawn ${Math.round(width)}×${Math.round(height)}` });
+    }
+  }
+
   // Row actions out of reach. From the action outwards: an ancestor that scrolls horizontally can
   // bring it into its own view, so from there on the scroll box itself has to be reachable; an
   // ancestor that clips without scrolling must contain it; finally the viewport must contain it
@@ -137,6 +151,8 @@ test('the walk finds a broken word, a distorted image and an unreachable row act
     <table><tr><td style="width: 20px; overflow-wrap: anywhere">Nguyen</td><td>Long enough to wrap between its words but never inside one of them</td></tr></table>
     <span style="position: absolute; width: 1px; height: 1px; overflow: hidden"><button>Visually hidden label</button></span>
     <img id="squashed" width="100" height="100"><img id="covered" width="100" height="100" style="object-fit: cover">
+    <div style="display: flex; width: 60px"><span style="flex: none; width: 52px">Name</span><a style="min-width: 0"><img id="oval" style="width: 32px; max-width: 100%; height: 32px; border-radius: 9999px; object-fit: cover"></a></div>
+    <span role="img" aria-label="Round initials" style="display: inline-block; width: 32px; height: 32px; border-radius: 50%">LT</span>
     <div style="width: 200px; overflow: hidden"><table style="width: 400px"><tr><td>Row</td><td style="text-align: right"><button>Clipped</button></td></tr></table></div>
     <div style="width: 200px; overflow-x: auto"><table style="width: 400px"><tr><td>Row</td><td style="text-align: right"><button>Scrolls</button></td></tr></table></div>`);
   await page.evaluate(async () => {
@@ -147,7 +163,7 @@ test('the walk finds a broken word, a distorted image and an unreachable row act
     }
   });
   const problems = (await page.evaluate(findProblems, LONGEST_REAL_WORD)).map((problem) => `${problem.kind}: ${problem.text}`);
-  expect(problems).toEqual(['word broken: Nguyen', 'image distorted: squashed', 'row action out of reach: Clipped']);
+  expect(problems).toEqual(['word broken: Nguyen', 'image distorted: squashed', 'image distorted: oval', 'row action out of reach: Clipped']);
 });
 
 test.describe('layout walk', () => {
