@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from './fixtures';
-import { credentialsOf, loadImages, ROLES, routePath, ROUTES, seedWalkData, settle, WIDTHS, type WalkData } from './walk-routes';
+import { credentialsOf, loadImages, ROLES, routePath, ROUTES, seedWalkData, settle, showVisibleIslands, WIDTHS, type WalkData } from './walk-routes';
 
 /**
  * `npm run screenshots` (scripts/screenshots.mjs): a full-page PNG of every route × role of
@@ -36,6 +36,9 @@ for (const role of ROLES) {
       await page.emulateMedia({ colorScheme: 'light' });
       await page.goto(routePath(template, data));
       await hydrated();
+      // A full-page picture shows what is below the fold too: its client:visible islands (comments, charts) hydrated.
+      await showVisibleIslands(page, hydrated);
+      await page.evaluate(() => window.scrollTo(0, 0));
       await loadImages(page);
       for (const theme of THEMES) {
         // The theme script follows the system's scheme when no theme is stored; setting the class as

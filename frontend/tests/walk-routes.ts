@@ -1,6 +1,6 @@
 import type { APIRequestContext, Page } from '@playwright/test';
 import sharp from 'sharp';
-import { ADMIN, expect, type Credentials } from './fixtures';
+import { ADMIN, expect, type BrowserFixtures, type Credentials } from './fixtures';
 import { adminApi, apiAs } from './admin-api';
 
 /**
@@ -112,6 +112,14 @@ export async function loadImages(page: Page): Promise<void> {
 
 /** Two frames after a resize or a theme change: media-query listeners and resize observers (islands) have re-rendered. */
 export const settle = (page: Page) => page.evaluate(() => new Promise<void>((done) => requestAnimationFrame(() => requestAnimationFrame(() => done()))));
+
+/** Waits for each client:visible island (comments, like button, chart) in turn: `hydrated` scrolls to it. */
+export async function showVisibleIslands(page: Page, hydrated: BrowserFixtures['hydrated']): Promise<void> {
+  for (let uid = await firstWaitingIsland(page); uid; uid = await firstWaitingIsland(page)) await hydrated(page.locator(`astro-island[uid="${uid}"]`));
+}
+// An island this width does not display (the header's search box below 1024 px) never hydrates: client:visible.
+const firstWaitingIsland = (page: Page) =>
+  page.evaluate(() => [...document.querySelectorAll('astro-island[ssr]')].find((island) => island.getClientRects().length > 0 || [...island.children].some((child) => child.getClientRects().length > 0))?.getAttribute('uid') ?? '');
 
 const PASSWORD = 'Layout-walk-Passw0rd!';
 
