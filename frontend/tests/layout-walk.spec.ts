@@ -90,9 +90,9 @@ function findProblems(longestRealWord: number): Problem[] {
       if (rects.length < 2) continue;
       // One client rect per line box the word runs over.
       const lines = new Set(rects.map((rect) => Math.round(rect.top))).size;
-      // An address (e-mail, URL) is longer than many a column and may wrap, but in long pieces: one
-      // of 36 characters over 2 lines reads; over 8 lines ('one letter per line') it does not.
-      if (/@|:\/\//.test(match[0]) && match[0].length / lines >= 12) continue;
+      // An address (e-mail, URL, a slug's path) is longer than many a column and may wrap, but in
+      // long pieces: one of 36 characters over 2 lines reads; over 8 lines ('one letter per line') not.
+      if (/@|:\/\/|^\//.test(match[0]) && match[0].length / lines >= 12) continue;
       if (lines > 1) {
         problems.push({ kind: 'word broken', element: describe(owner), text: textOf(owner), detail: `'${match[0]}' over ${lines} lines, ${Math.round(owner.getBoundingClientRect().width)} px wide` });
         reported.add(owner);
