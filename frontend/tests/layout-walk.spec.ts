@@ -44,8 +44,8 @@ interface Problem {
 }
 
 /**
- * Runs in the page. Words: every text node whose nearest element is (or sits in) a link, button,
- * th or td, split at white space; a Range over each word returns one client rect per line box
+ * Runs in the page. Words: every text node that is (or sits in) a link, button, th, td, dt or
+ * dd, split at white space; a Range over each word returns one client rect per line box
  * the word occupies, so a word whose rects start on different lines was broken inside (by
  * overflow-wrap, word-break or hyphens alike). This measures what was actually drawn, whatever the
  * cause (a 38 px column, a squeezed flex item), where comparing an element's width with its
