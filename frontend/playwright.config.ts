@@ -18,6 +18,8 @@ const isCI = !!process.env.CI;
  * journeys move the server's test clock, which every worker's scheduling reads.
  */
 const ALONE = /(admin-journey|publishing-review)\.spec\.ts$/;
+/** `npm run screenshots` (scripts/screenshots.mjs): pictures, not checks; never part of the journeys. */
+const SCREENSHOTS = /\.capture\.ts$/;
 const chromium = {
   ...devices['Desktop Chrome'],
   launchOptions: {
@@ -45,5 +47,6 @@ export default defineConfig({
   projects: [
     { name: 'chromium', testIgnore: ALONE, use: chromium },
     { name: 'chromium-alone', testMatch: ALONE, workers: 1, use: chromium },
+    { name: 'screenshots', testMatch: SCREENSHOTS, use: chromium },
   ],
 });

@@ -5,6 +5,7 @@
 // removes the temporary folder and exits with Playwright's exit code.
 //
 // SKIP_BUILD=1 reuses the existing build. CHROMIUM_PATH overrides /usr/bin/chromium.
+// BROWSER_TEST_PROJECTS (comma-separated) picks the Playwright projects to run, in turn.
 import { spawn, spawnSync } from 'node:child_process';
 import { startMailCapture } from './mail-capture.mjs';
 import { chmodSync, copyFileSync, createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -198,7 +199,9 @@ try {
   } else if (!interrupted) {
     // Two runs (playwright.config.ts): the journeys on 2 workers, then, alone, those that read
     // site-wide "newest N" lists. A file filter that matches nothing in one of them is no failure.
-    for (const project of ['chromium', 'chromium-alone']) {
+    // BROWSER_TEST_PROJECTS runs other projects instead (npm run screenshots: 'screenshots').
+    const projects = process.env.BROWSER_TEST_PROJECTS?.split(',').filter(Boolean) ?? ['chromium', 'chromium-alone'];
+    for (const project of projects) {
       const args = ['playwright', 'test', '-c', 'frontend/playwright.config.ts', `--project=${project}`, '--pass-with-no-tests', ...process.argv.slice(2)];
       log(`running npx ${args.join(' ')}`);
       exitCode = await run('npx', args, {

@@ -1,42 +1,19 @@
 // `npm start`: builds whatever is missing or older than its sources, then runs the server in this
 // very process (so Ctrl-C and SIGTERM reach it directly and it stops PostgreSQL on the way out).
 import { execSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { staleBuilds } from './lib/build-freshness.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-
-function newestMtime(paths) {
-  let newest = 0;
-  const visit = (path) => {
-    if (!existsSync(path)) return;
-    const stat = statSync(path);
-    if (stat.isDirectory()) {
-      for (const entry of readdirSync(path)) if (entry !== 'node_modules' && entry !== 'dist') visit(join(path, entry));
-    } else newest = Math.max(newest, stat.mtimeMs);
-  };
-  for (const path of paths) visit(join(root, path));
-  return newest;
-}
-
-function isStale(output, sources) {
-  const target = join(root, output);
-  return !existsSync(target) || statSync(target).mtimeMs < newestMtime(sources);
-}
 
 function build(script) {
   console.log(`Building (${script})...`);
   execSync(`npm run --silent ${script}`, { cwd: root, stdio: 'inherit' });
 }
 
-const builds = [
-  ['build:backend', 'dist/backend/src/main.js', ['backend/src', 'migrations', 'tsconfig.json', 'tsconfig.build.json', 'package.json']],
-  // The CSP hash list is the frontend build's last server file: a build without it is stale too.
-  ['build:frontend', 'frontend/dist/server/csp-script-hashes.json', ['frontend/src', 'frontend/public', 'frontend/astro.config.mjs', 'scripts/csp-script-hashes.mjs', 'scripts/precompress-assets.mjs', 'package.json']],
-];
 try {
-  for (const [script, output, sources] of builds) if (isStale(output, sources)) build(script);
+  for (const script of staleBuilds()) build(script);
 } catch {
   console.error('Inkwell cannot start: the build failed (see above).');
   process.exit(1);

@@ -1,6 +1,7 @@
 import type { APIRequestContext, Page } from '@playwright/test';
-import { ADMIN, expect, test, type BrowserFixtures, type Credentials } from './fixtures';
+import { ADMIN, expect, test, type Credentials } from './fixtures';
 import { adminApi, apiAs } from './admin-api';
+import { showVisibleIslands } from './walk-routes';
 
 /**
  * Every route of frontend/src/pages fits a 320 px and a 390 px screen with no horizontal scroll
@@ -175,14 +176,6 @@ async function overflow(page: Page): Promise<{ scrollWidth: number; innerWidth: 
     return { scrollWidth: document.documentElement.scrollWidth, innerWidth: width, culprits: (culprits.length > 0 ? culprits : framed).slice(0, 8) };
   });
 }
-
-/** Waits for each client:visible island (comments, like button, chart) in turn: `hydrated` scrolls to it. */
-async function showVisibleIslands(page: Page, hydrated: BrowserFixtures['hydrated']): Promise<void> {
-  for (let uid = await firstWaitingIsland(page); uid; uid = await firstWaitingIsland(page)) await hydrated(page.locator(`astro-island[uid="${uid}"]`));
-}
-// An island this width does not display (the header's search box below 1024 px) never hydrates: client:visible.
-const firstWaitingIsland = (page: Page) =>
-  page.evaluate(() => [...document.querySelectorAll('astro-island[ssr]')].find((island) => island.getClientRects().length > 0 || [...island.children].some((child) => child.getClientRects().length > 0))?.getAttribute('uid') ?? '');
 
 for (const width of [320, 390]) {
   test.describe(`${width} px`, () => {

@@ -78,7 +78,7 @@ export default function AccountProfileForm({ initial }: { initial: Profile }) {
           Profile Information
         </h2>
         {!editing && (
-          <button type="button" className="btn-secondary" onClick={() => setEditing(true)} disabled={!hydrated}>
+          <button type="button" className="btn-secondary whitespace-nowrap" onClick={() => setEditing(true)} disabled={!hydrated}>
             Edit Profile
           </button>
         )}

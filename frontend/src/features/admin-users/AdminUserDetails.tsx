@@ -273,7 +273,8 @@ export default function AdminUserDetails({ initialUser, initialBan, initialAudit
 function Detail({ label, children }: { label: string; children: ReactNode }) {
   return (
     <div className="flex justify-between gap-4">
-      <dt className="text-slate-600 dark:text-slate-400">{label}</dt>
+      {/* The label keeps its words whole ('Ema/il' at 320 px): it wraps between them, the value beside it gives way. */}
+      <dt className="wrap-break-word text-slate-600 dark:text-slate-400">{label}</dt>
       <dd className="min-w-0 break-words text-right font-medium">{children}</dd>
     </div>
   );
