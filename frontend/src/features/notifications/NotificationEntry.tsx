@@ -64,7 +64,7 @@ export default function NotificationEntry({ id, read: initiallyRead, segments, r
   }
 
   return (
-    <article aria-labelledby={`notification-${id}`} className={`flex gap-3 rounded-lg p-3 ${read ? '' : 'bg-brand-50 dark:bg-slate-900'}`} data-notification={id} data-read={read ? 'true' : 'false'}>
+    <article aria-labelledby={`notification-${id}`} className={`flex gap-3 rounded-lg p-3 ${read ? '' : 'bg-brand-50 dark:bg-slate-800'}`} data-notification={id} data-read={read ? 'true' : 'false'}>
       <span className={`mt-1.5 h-2.5 w-2.5 shrink-0 rounded-full ${read ? 'bg-transparent' : 'bg-brand-600'}`} aria-hidden="true" />
       <div className="min-w-0 flex-1">
         <p id={`notification-${id}`} className="break-words text-sm">
