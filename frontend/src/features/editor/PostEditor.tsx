@@ -22,6 +22,8 @@
  *   changes the status, and the local copy stays the fallback offline. The History panel lists,
  *   opens, compares and restores revisions; the SEO section edits the post's search and social
  *   fields with live previews.
+ * - Issue 25: a featured image chosen but not uploaded is uploaded by the save (progress in the
+ *   field and the status line); when it cannot be, the save stops with a notice and sends nothing.
  */
 import { useId, useRef, useState } from 'react';
 import { siteZoneName } from '../../lib/dates';
@@ -366,6 +368,7 @@ export default function PostEditor({ mode, post: initialPost, availableTags, sig
               onChange={(url) => update({ featuredImage: url }, 'featuredImage')}
               onUploaded={(image: UploadedImage) => session.rememberUpload(image)}
               onDiscard={session.discardImage}
+              onPending={session.setPendingImage}
               signedIn={signedIn}
               disabled={working}
               error={errors.featuredImage}
