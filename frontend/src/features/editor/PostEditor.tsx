@@ -42,6 +42,7 @@ import ConflictDialog from './ConflictDialog';
 import HistoryPanel from './HistoryPanel';
 import SeoSection from './SeoSection';
 import { saveStateText, useEditorSession, type FocusTarget } from './use-editor-session';
+import { countNoun, Nouns } from '../../lib/texts/nouns';
 import '../../styles/post-prose.css';
 
 export type { PostResponse, TagResponse } from './editor-form';
@@ -311,7 +312,7 @@ export default function PostEditor({ mode, post: initialPost, availableTags, sig
                 ) : (
                   <>
                     <p className="mb-3 text-xs text-slate-600 dark:text-slate-400" data-testid="content-preview-figures">
-                      {(inlinePreview.kind === 'ready' ? inlinePreview.preview : inlinePreview.last!).wordCount} words ·{' '}
+                      {countNoun((inlinePreview.kind === 'ready' ? inlinePreview.preview : inlinePreview.last!).wordCount, Nouns.WORD)} ·{' '}
                       {(inlinePreview.kind === 'ready' ? inlinePreview.preview : inlinePreview.last!).readingTime} min read
                     </p>
                     <div className="post-prose" dangerouslySetInnerHTML={{ __html: (inlinePreview.kind === 'ready' ? inlinePreview.preview : inlinePreview.last!).html }} />

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { useHydrated } from '../../components/islands/form-controls';
-import { formatCount, plural } from '../../lib/format';
+import { formatCount } from '../../lib/format';
+import { countNoun, Nouns } from '../../lib/texts/nouns';
 import { errorText } from '../../lib/texts/error-text';
 import { ApiError } from '../../lib/api/errors';
 import { useSubmit } from '../../components/islands/use-submit';
@@ -19,7 +20,7 @@ interface Props {
 
 /** Elements elsewhere on the page that show the same count ('3 likes' in the post's meta line). */
 function showCountElsewhere(count: number): void {
-  for (const element of document.querySelectorAll('[data-live-like-count]')) element.textContent = plural(count, 'like');
+  for (const element of document.querySelectorAll('[data-live-like-count]')) element.textContent = countNoun(count, Nouns.LIKE);
 }
 
 /**
