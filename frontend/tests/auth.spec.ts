@@ -335,11 +335,19 @@ test.describe('accounts', () => {
     await expect(dialog.getByText('Đổi mật khẩu thành công!')).toBeVisible();
     await expect(dialog).toBeHidden({ timeout: 5_000 });
 
-    // Avatar upload then delete: the initials come back.
+    // Issue 25: a chosen avatar is not dropped by saving the profile without pressing Upload: the
+    // profile's Save uploads it first. Then delete: the initials come back.
     const png = await sharp({ create: { width: 32, height: 32, channels: 3, background: { r: 200, g: 40, b: 90 } } }).png().toBuffer();
     await page.getByLabel('Choose avatar image').setInputFiles({ name: 'a.png', mimeType: 'image/png', buffer: png });
-    await page.getByRole('button', { name: 'Upload' }).click();
+    await page.getByRole('button', { name: 'Edit Profile' }).click();
+    await page.getByLabel('About Me', { exact: true }).fill('Pictured now.');
+    await page.getByRole('button', { name: 'Save' }).click();
     await expect(page.getByText('Avatar updated successfully!')).toBeVisible();
+    await expect(page.getByText('Profile updated successfully!')).toBeVisible();
+    const profile = (await (await page.request.get('/api/v1/users/profile')).json()).data as { avatar: string | null; bio: string };
+    expect(profile.avatar).toMatch(/\S/);
+    expect(profile.bio).toBe('Pictured now.');
+    await expect(page.getByTestId('account-avatar').getByRole('img', { name: 'Bao Security' })).toHaveAttribute('src', profile.avatar!);
     await page.getByRole('button', { name: 'Delete avatar' }).click();
     await expect(page.getByText('Avatar removed.')).toBeVisible();
     await expect(page.getByTestId('account-avatar').getByRole('img', { name: 'Bao Security' })).toHaveText('BS');

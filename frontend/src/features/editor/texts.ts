@@ -6,6 +6,7 @@
  */
 import { ApiError } from '../../lib/api/errors';
 import { CommonTexts } from '../../lib/texts/common';
+import { countNoun, Nouns } from '../../lib/texts/nouns';
 import type { ErrorTexts } from '../../lib/texts/error-text';
 import type { EditorField } from './editor-form';
 
@@ -40,7 +41,7 @@ export const EditorTexts = {
 
   /** Tags (§5: only active selected tags are sent; inactive ones are warned about). */
   inactiveTags: (names: string[]) => `Inactive tags are not saved with the post: ${names.join(', ')}`,
-  tagLimit: (max: number) => `A post can have at most ${max} tags.`,
+  tagLimit: (max: number) => `A post can have at most ${countNoun(max, Nouns.TAG)}.`,
   NO_TAGS_SELECTED: 'No tags selected',
   NO_TAGS_AVAILABLE: 'No more tags to add',
 
