@@ -69,6 +69,7 @@ export const MyCommentsTexts = {
   REPLY_MARKER: '↳ Reply to comment',
   VIEW_IN_ARTICLE: 'View in article',
   count: (count: number) => countNoun(count, Nouns.COMMENT),
+  moreLoaded: (count: number) => `${countNoun(count, Nouns.MORE_COMMENT)} loaded`,
 } as const;
 
 export const HomeReaderTexts = {

@@ -14,6 +14,7 @@ export const Nouns = {
   PUBLISHED_POST: englishNoun('published post'),
   LIKED_POST: englishNoun('liked post'),
   MORE_POST: englishNoun('more post'),
+  MORE_COMMENT: englishNoun('more comment'),
   REPLY: englishNoun('reply', 'replies'),
   RESULT: englishNoun('result'),
   SUGGESTION: englishNoun('suggestion'),
