@@ -312,7 +312,8 @@ test.describe('accounts', () => {
     await expect(page.getByRole('heading', { name: 'Email verified!' })).toBeVisible();
   });
 
-  test('change password in the account modal, avatar delete, and a request with an expired access token renews it once', async ({ page, context }) => {
+  test('change password in the account modal, a chosen avatar saved by the profile’s Save, avatar delete, and a request with an expired access token renews it once', async ({ page, context }) => {
+    test.setTimeout(60_000);
     const email = await signedUpAndIn(page, 'Bao Security', 'security');
     await page.goto('/account');
 
@@ -335,16 +336,11 @@ test.describe('accounts', () => {
     await expect(dialog.getByText('Đổi mật khẩu thành công!')).toBeVisible();
     await expect(dialog).toBeHidden({ timeout: 5_000 });
 
-    // Avatar upload then delete: the initials come back.
+    // Issue 25: a chosen avatar is not dropped by saving the profile without pressing Upload: the
+    // profile's Save uploads it first. The access cookie is gone (expired) meanwhile: the first
+    // call gets a 401, renews the session with the refresh cookie once, and both calls go through.
     const png = await sharp({ create: { width: 32, height: 32, channels: 3, background: { r: 200, g: 40, b: 90 } } }).png().toBuffer();
     await page.getByLabel('Choose avatar image').setInputFiles({ name: 'a.png', mimeType: 'image/png', buffer: png });
-    await page.getByRole('button', { name: 'Upload' }).click();
-    await expect(page.getByText('Avatar updated successfully!')).toBeVisible();
-    await page.getByRole('button', { name: 'Delete avatar' }).click();
-    await expect(page.getByText('Avatar removed.')).toBeVisible();
-    await expect(page.getByTestId('account-avatar').getByRole('img', { name: 'Bao Security' })).toHaveText('BS');
-
-    // The access cookie is gone (expired): the save gets a 401, renews with the refresh cookie, retries.
     await context.clearCookies({ name: 'inkwell_access' });
     await page.getByRole('button', { name: 'Edit Profile' }).click();
     await page.getByLabel('About Me', { exact: true }).fill('Renewed quietly.');
@@ -353,9 +349,18 @@ test.describe('accounts', () => {
       if (response.url().endsWith('/api/v1/auth/refresh-token')) refreshes.push(response.status());
     });
     await page.getByRole('button', { name: 'Save' }).click();
+    await expect(page.getByText('Avatar updated successfully!')).toBeVisible();
     await expect(page.getByText('Profile updated successfully!')).toBeVisible();
     expect(refreshes).toEqual([200]);
     expect((await context.cookies()).some((cookie) => cookie.name === 'inkwell_access')).toBe(true);
+    const profile = (await (await page.request.get('/api/v1/users/profile')).json()).data as { avatar: string | null };
+    expect(profile.avatar).toMatch(/\S/);
+    await expect(page.getByTestId('account-avatar').getByRole('img', { name: 'Bao Security' })).toHaveAttribute('src', profile.avatar!);
+
+    // Avatar delete: the initials come back.
+    await page.getByRole('button', { name: 'Delete avatar' }).click();
+    await expect(page.getByText('Avatar removed.')).toBeVisible();
+    await expect(page.getByTestId('account-avatar').getByRole('img', { name: 'Bao Security' })).toHaveText('BS');
 
     // Still signed in with the new password after all that.
     await page.reload();

@@ -200,7 +200,7 @@ test.describe('My Posts', () => {
     for (const [value, expected] of Object.entries({ all: 12, draft: 6, pending_review: 1, published: 2, rejected: 1, private: 1, archived: 1 })) {
       await expect(count(value), value).toHaveText(String(expected));
     }
-    await expect(filters.getByRole('link', { name: /^All/ })).toHaveAttribute('aria-current', 'page');
+    await expect(filters.getByRole('link', { name: /^All/ })).toHaveAttribute('aria-current', 'true');
     const stat = (id: string) => page.locator(`[data-stat="${id}"] [data-value]`);
     await expect(stat('total')).toHaveText('12');
     await expect(stat('published')).toHaveText('2');
@@ -256,7 +256,7 @@ test.describe('My Posts', () => {
     const filters = page.getByRole('navigation', { name: 'Filter by status' });
     await filters.getByRole('link', { name: /^Drafts/ }).click();
     await expect(page).toHaveURL('/author/posts?status=draft');
-    await expect(filters.getByRole('link', { name: /^Drafts/ })).toHaveAttribute('aria-current', 'page');
+    await expect(filters.getByRole('link', { name: /^Drafts/ })).toHaveAttribute('aria-current', 'true');
     await expect(page.locator('[data-post-row] [data-status]')).toHaveText(Array(6).fill('Draft'));
     await expect(page.getByRole('navigation', { name: 'My posts pages' })).toHaveCount(0);
 
@@ -276,7 +276,7 @@ test.describe('My Posts', () => {
     await expect(filters.locator('[data-filter="all"] [data-count]')).toHaveText('12');
     // An unknown status is All.
     await page.goto('/author/posts?status=nonsense');
-    await expect(filters.getByRole('link', { name: /^All/ })).toHaveAttribute('aria-current', 'page');
+    await expect(filters.getByRole('link', { name: /^All/ })).toHaveAttribute('aria-current', 'true');
   });
 
   test('Delete asks first, removes the draft and leaves the empty state with Create Your First Post', async ({ page, signIn }) => {
@@ -377,6 +377,19 @@ test.describe('Author Dashboard', () => {
     const nav = page.getByRole('complementary', { name: 'Author navigation' });
     await expect(nav.getByRole('link')).toHaveText(['Dashboard', 'My Posts', 'New Post', 'Drafts', 'Account']);
     await expect(nav.getByRole('link', { name: 'Dashboard' })).toHaveAttribute('aria-current', 'page');
+    await expect(nav.locator('[aria-current="page"]')).toHaveCount(1);
+
+    // Issue 25: one current link in the side panel, the most specific one (not 'My Posts' too on
+    // New Post); My Posts' status filters mark theirs as the current item of a set, not a page.
+    for (const [path, current] of [
+      ['/author/posts/new', 'New Post'],
+      ['/author/posts', 'My Posts'],
+    ]) {
+      await page.goto(path);
+      await expect(nav.locator('[aria-current="page"]'), path).toHaveCount(1);
+      await expect(nav.getByRole('link', { name: current, exact: true }), path).toHaveAttribute('aria-current', 'page');
+      await expect(page.getByRole('main').locator('[aria-current="page"]:not(nav[aria-label$="pages"] *)'), path).toHaveCount(0);
+    }
   });
 });
 

@@ -501,6 +501,60 @@ test.describe('post editor', () => {
     await api.dispose();
   });
 
+  test('issue 25: Save Draft uploads a chosen image first (progress in the status line); when it cannot, nothing is saved and the notice says why', async ({ page, playwright, baseURL, signIn, hydrated }) => {
+    const api = await writerApi(baseURL!, playwright);
+    await openEditor(page, { signIn, hydrated });
+    const { title, content, save, notice } = fields(page);
+    const status = page.getByTestId('save-status');
+    const slug = `chosen-${unique}`;
+    await title.fill(`Chosen ${unique}`);
+    await content.fill('Saved with the image chosen, never uploaded by hand.');
+
+    // Chosen, not uploaded: Save Draft uploads it (held a moment to see the progress) and saves it.
+    await chooseImage(page, 'chosen.png', await png(800, 400));
+    await expect(page.getByRole('button', { name: 'Upload image' })).toBeVisible();
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/images/thumbnail/upload', async (route: Route) => {
+      await held;
+      await route.continue();
+    });
+    await save.click();
+    await expect(status).toHaveText(/^Uploading image… \d{1,3}%$/);
+    await expect(page.getByRole('progressbar', { name: 'Upload progress' })).toBeVisible();
+    release();
+    await expect(notice).toHaveText('Post saved as a draft. Submit it for review to publish it.');
+    const saved = (await myPost(api, slug))?.thumbnail;
+    expect(saved).toMatch(/^\/images\/thumbnails\/[0-9a-f]{32}-800x400\.webp$/);
+    await expect(page.getByRole('img', { name: 'Featured image' })).toHaveAttribute('src', saved!);
+    await page.unroute('**/images/thumbnail/upload');
+
+    // Not the recommended size: autosave waits for the writer; Save asks, and 'Cancel' saves nothing.
+    await chooseImage(page, 'wide.png', await png(1600, 800));
+    await expect(status).toHaveText('Not saved: upload or cancel the chosen image');
+    await content.fill('Changed while the image waits.');
+    await save.click();
+    const question = page.getByRole('dialog', { name: 'Continue anyway?' });
+    await question.getByRole('button', { name: 'Cancel' }).click();
+    await expect(notice).toHaveText('The chosen image was not uploaded at its current size.');
+    await expect(notice.locator('..')).toContainText('Image not uploaded');
+    await expect(notice.locator('..')).toContainText('The post was not saved. Upload the chosen image again, or cancel it to save the post without it.');
+    expect((await myPost(api, slug))?.thumbnail).toBe(saved);
+
+    // The upload fails: the same, with the failure's words; the chosen file stays for another try.
+    await page.route('**/images/thumbnail/upload', (route: Route) => route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ success: false, status: 500, message: 'Internal server error', data: null, errors: null }) }));
+    await chooseImage(page, 'again.png', await png(800, 400));
+    await save.click();
+    await expect(notice).toHaveText('Server error occurred. Please try again later.');
+    await expect(notice.locator('..')).toContainText('Upload Failed');
+    await expect(notice.locator('..')).toContainText('The post was not saved.');
+    await expect(page.getByRole('button', { name: 'Try upload again' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Submit for review' })).toBeDisabled();
+    expect((await myPost(api, slug))?.thumbnail).toBe(saved);
+    await page.unroute('**/images/thumbnail/upload');
+    await api.dispose();
+  });
+
   test('editing a saved post: its info card, a newer local copy offered back, the save updates it', async ({ page, playwright, baseURL, signIn, hydrated }) => {
     const api = await writerApi(baseURL!, playwright);
     const slug = `saved-${unique}`;

@@ -1,6 +1,12 @@
 import { expect, test } from './fixtures';
 import { ApiError } from '../src/lib/api/errors';
-import { cardReadingTime, compactCount, formatCount, isValidSlug, plural, readingTimeOf, titleCaseSlug } from '../src/lib/format';
+import { cardReadingTime, compactCount, formatCount, isValidSlug, readingTimeOf, titleCaseSlug } from '../src/lib/format';
+import { countNoun, Nouns } from '../src/lib/texts/nouns';
+import { vietnameseNoun } from '../../shared/plural';
+import { PostsTexts } from '../src/features/posts/texts';
+import { SearchTexts } from '../src/features/search/texts';
+import { AdminActivityTexts } from '../src/features/admin-dashboard/texts';
+import { HomeReaderTexts } from '../src/features/reader/texts';
 import { pageApi } from '../src/lib/api/page-client';
 import { conventionalPageAddress, pageHref, pageIndex, pageRedirect } from '../src/lib/paging';
 import { load, retryHref } from '../src/lib/settle';
@@ -26,8 +32,8 @@ test.describe('reading helpers', () => {
     expect(compactCount(99)).toBe('99');
     expect(compactCount(100)).toBe('99+');
     expect(formatCount(1234567)).toBe('1.234.567');
-    expect(plural(1, 'post')).toBe('1 post');
-    expect(plural(3, 'post')).toBe('3 posts');
+    expect(countNoun(1, Nouns.POST)).toBe('1 post');
+    expect(countNoun(3, Nouns.POST)).toBe('3 posts');
   });
 
   test('dates use the Vietnamese locale in Vietnam time', () => {
@@ -122,5 +128,22 @@ test.describe('reading helpers', () => {
     expect(calls[1]).toEqual({ method: 'GET', path: '/api/v1/blog/posts/public/tag/{slug}', params: { path: { slug: 'x' }, query: { page: 0, size: 12 } }, body: undefined });
     const broken = await load(api.GET('/api/v1/blog/authors'));
     expect(broken.ok ? undefined : broken.error.status).toBe(0);
+  });
+
+  test('a count meets its noun by the plural rules of its language (issue 25: no "1 likes")', () => {
+    expect(countNoun(1, Nouns.LIKE)).toBe('1 like');
+    expect(countNoun(2, Nouns.LIKE)).toBe('2 likes');
+    expect(countNoun(0, Nouns.LIKE)).toBe('0 likes');
+    expect(countNoun(1, Nouns.REPLY)).toBe('1 reply');
+    expect(HomeReaderTexts.replies(2)).toBe('2 replies');
+    expect(PostsTexts.moreLoaded(1)).toBe('1 more post loaded');
+    expect(SearchTexts.resultCount(1, 'k')).toBe('1 result for “k”');
+    expect(SearchTexts.resultCount(1234, 'k')).toBe('1,234 results for “k”');
+    expect(AdminActivityTexts.totals(1, 1, 1, 1)).toBe('Last 30 days: 1 new user, 1 post, 1 comment, 1 like.');
+    expect(AdminActivityTexts.totals(2, 0, 3, 4)).toBe('Last 30 days: 2 new users, 0 posts, 3 comments, 4 likes.');
+    // Vietnamese has one form for every count.
+    const luotThich = vietnameseNoun('lượt thích');
+    expect(countNoun(1, luotThich)).toBe('1 lượt thích');
+    expect(countNoun(2, luotThich)).toBe('2 lượt thích');
   });
 });

@@ -4,6 +4,7 @@ import type { DomainEvent } from '../events/domain-events';
 import { DomainEvents } from '../events/domain-events.service';
 import { AuditService } from './audit.service';
 import { AuditLinks, AuditType } from './audit.types';
+import { countNoun, englishNoun } from '../../../shared/plural';
 
 const excerpt = (text: string) => (text.length > 80 ? `${text.slice(0, 79)}…` : text);
 
@@ -75,7 +76,7 @@ export class CommentAuditSubscriber implements OnModuleInit {
       targetType: 'comment',
       targetId: data.commentId,
       title: 'Comment reports dismissed',
-      description: `${data.dismissed} report${data.dismissed === 1 ? '' : 's'} of a comment on '${data.postSlug}' dismissed`,
+      description: `${countNoun(data.dismissed, englishNoun('report'))} of a comment on '${data.postSlug}' dismissed`,
       link: AuditLinks.comment(data.commentId),
       details: { postId: data.postId, dismissed: data.dismissed },
     });

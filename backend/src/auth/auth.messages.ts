@@ -1,4 +1,6 @@
 /** Texts of the accounts area (spec 000 §5, §8; DESIGN.md §4), verbatim. */
+import { countNoun, englishNoun } from '../../../shared/plural';
+
 export const AuthMessages = {
   AUTH_REQUIRED: 'Authentication required. Please log in to continue.',
   AUTH_FAILED: 'Authentication failed. Please log in again.',
@@ -34,7 +36,7 @@ export const AuthMessages = {
   CODE_TOO_MANY: 'Bạn đã nhập sai quá nhiều lần. Vui lòng yêu cầu mã mới.',
   VERIFIED: 'Xác thực email thành công!',
   RESENT: 'Mã xác thực đã được gửi lại thành công!',
-  resendWait: (seconds: number) => `Please wait ${seconds} second${seconds === 1 ? '' : 's'} before requesting a new code.`,
+  resendWait: (seconds: number) => `Please wait ${countNoun(seconds, englishNoun('second'))} before requesting a new code.`,
 
   // Login (spec 000 §5 Login, §8)
   LOGIN_EMAIL_REQUIRED: 'Email is required',

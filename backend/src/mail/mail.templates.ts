@@ -1,4 +1,10 @@
 /** The account e-mails: plain text plus simple HTML. User data is escaped in the HTML part. */
+import { countNoun, englishNoun } from '../../../shared/plural';
+
+/** The counted nouns of the e-mails ('1 new notification', '15 minutes'). */
+const MINUTE = englishNoun('minute');
+const NOTIFICATION = englishNoun('notification');
+const NEW_NOTIFICATION = englishNoun('new notification');
 export interface MailContent {
   subject: string;
   text: string;
@@ -32,14 +38,14 @@ export function verificationCodeMail(fullName: string, code: string, minutes: nu
   const text =
     `Hello ${fullName},\n\n` +
     `Your verification code is: ${code}\n\n` +
-    `Enter it on the verification screen to activate your account. The code expires in ${minutes} minutes.\n\n` +
+    `Enter it on the verification screen to activate your account. The code expires in ${countNoun(minutes, MINUTE)}.\n\n` +
     `If you did not create an Inkwell account, you can ignore this e-mail.\n`;
   const html = layout(
     subject,
     `<p style="margin:0 0 16px">Hello ${escapeHtml(fullName)},</p>
 <p style="margin:0 0 16px">Your verification code is:</p>
 <p style="margin:0 0 16px;font-size:32px;font-weight:700;letter-spacing:8px;font-family:ui-monospace,Menlo,monospace">${escapeHtml(code)}</p>
-<p style="margin:0">Enter it on the verification screen to activate your account. The code expires in ${minutes} minutes.</p>`,
+<p style="margin:0">Enter it on the verification screen to activate your account. The code expires in ${countNoun(minutes, MINUTE)}.</p>`,
   );
   return { subject, text, html, gist: `code ${code}` };
 }
@@ -48,13 +54,13 @@ export function passwordResetMail(fullName: string, link: string, minutes: numbe
   const subject = 'Reset your Inkwell password';
   const text =
     `Hello ${fullName},\n\n` +
-    `Open this link to choose a new password (it works once and expires in ${minutes} minutes):\n\n` +
+    `Open this link to choose a new password (it works once and expires in ${countNoun(minutes, MINUTE)}):\n\n` +
     `${link}\n\n` +
     `If you did not ask to reset your password, you can ignore this e-mail; your password stays the same.\n`;
   const html = layout(
     subject,
     `<p style="margin:0 0 16px">Hello ${escapeHtml(fullName)},</p>
-<p style="margin:0 0 24px">Choose a new password with the button below. The link works once and expires in ${minutes} minutes.</p>
+<p style="margin:0 0 24px">Choose a new password with the button below. The link works once and expires in ${countNoun(minutes, MINUTE)}.</p>
 <p style="margin:0 0 24px"><a href="${escapeHtml(link)}" style="display:inline-block;background:#18181b;color:#ffffff;text-decoration:none;padding:12px 20px;border-radius:6px;font-weight:600">Reset password</a></p>
 <p style="margin:0;font-size:13px;color:#52525b;word-break:break-all">Or paste this address into your browser: ${escapeHtml(link)}</p>`,
   );
@@ -119,7 +125,7 @@ ${item.quote ? `<blockquote style="margin:0 0 24px;padding:8px 16px;border-left:
 
 /** The hourly digest: what happened since the last one, oldest first. */
 export function digestMail(fullName: string, items: NotificationMailItem[], unsubscribeUrl: string): MailContent {
-  const subject = items.length === 1 ? 'Inkwell: 1 new notification' : `Inkwell: ${items.length} new notifications`;
+  const subject = `Inkwell: ${countNoun(items.length, NEW_NOTIFICATION)}`;
   const footer = unsubscribeFooter(unsubscribeUrl, 'the hourly digest');
   const text =
     `Hello ${fullName},\n\n` +
@@ -138,5 +144,5 @@ export function digestMail(fullName: string, items: NotificationMailItem[], unsu
       .join('\n')}</ul>`,
     footer.html,
   );
-  return { subject, text, html, gist: `${items.length} notification(s)` };
+  return { subject, text, html, gist: countNoun(items.length, NOTIFICATION) };
 }

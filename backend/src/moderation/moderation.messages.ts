@@ -1,4 +1,6 @@
 /** Texts of comment moderation (issue 19), in the tone of the spec's comment texts. */
+import { countNoun, englishNoun } from '../../../shared/plural';
+
 export const ModerationMessages = {
   REASON_INVALID: 'reason must be one of SPAM, HARASSMENT, OFF_TOPIC, OTHER',
   DETAILS_REQUIRED: 'Please tell us what is wrong with this comment.',
@@ -17,7 +19,7 @@ export const ModerationMessages = {
   NOT_FOUND: 'Comment not found.',
   OWN_COMMENT: 'You cannot report your own comment.',
   ALREADY_REPORTED: 'You have already reported this comment.',
-  REPORT_LIMIT: (limit: number) => `You can report at most ${limit} comments a day. Please try again later.`,
+  REPORT_LIMIT: (limit: number) => `You can report at most ${countNoun(limit, englishNoun('comment'))} a day. Please try again later.`,
   FORBIDDEN_HIDE: 'You do not have permission to hide this comment.',
   FORBIDDEN_ADMIN: 'You do not have permission to moderate comments.',
   ALREADY_HIDDEN: 'This comment is already hidden.',

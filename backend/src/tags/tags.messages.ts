@@ -1,4 +1,6 @@
 /** Texts of the tags area (spec 001 §5, §8), verbatim where the spec gives them. */
+import { countNoun, englishNoun } from '../../../shared/plural';
+
 export const TagsMessages = {
   AUTH_REQUIRED: 'Authentication required. Please log in to create/update tags.',
   NAME_LENGTH: 'Tag name must be between 2-100 characters',
@@ -12,7 +14,7 @@ export const TagsMessages = {
   slugNotFound: (slug: string) => `Tag "${slug}" not found`,
   nameTaken: (name: string) => `A tag named "${name}" already exists.`,
   slugTaken: (slug: string) => `A tag with slug "${slug}" already exists.`,
-  inUse: (count: number) => `Tag is used by ${count} ${count === 1 ? 'post' : 'posts'}. Deactivate it instead.`,
+  inUse: (count: number) => `Tag is used by ${countNoun(count, englishNoun('post'))}. Deactivate it instead.`,
   CREATED: 'Tag created.',
   UPDATED: 'Tag updated.',
   ACTIVATED: 'Tag activated.',

@@ -7,6 +7,8 @@
  * shared/date-formats.ts, which the server's e-mails and audit texts use too.
  */
 import { formatInZone, zoneName, type DateFormatName } from '../../../shared/date-formats';
+import { countNoun, Nouns } from './texts/nouns';
+import type { Noun } from '../../../shared/plural';
 
 /** The site's time zone unless SITE_TIME_ZONE says otherwise: Vietnam's (the spec's readers), no daylight saving. */
 export const DEFAULT_SITE_TIME_ZONE = 'Asia/Ho_Chi_Minh';
@@ -80,10 +82,10 @@ export function relativeTime(value: DateInput, older: DateFormatName, now = Date
   if (!date) return 'Unknown';
   const elapsed = Math.max(0, now - date.getTime());
   if (elapsed < MINUTE_MS) return 'Just now';
-  const unit = (count: number, name: string) => `${count} ${name}${count === 1 ? '' : 's'} ago`;
-  if (elapsed < HOUR_MS) return unit(Math.floor(elapsed / MINUTE_MS), 'minute');
-  if (elapsed < DAY_MS) return unit(Math.floor(elapsed / HOUR_MS), 'hour');
-  if (elapsed < 7 * DAY_MS) return unit(Math.floor(elapsed / DAY_MS), 'day');
+  const ago = (count: number, noun: Noun) => `${countNoun(count, noun)} ago`;
+  if (elapsed < HOUR_MS) return ago(Math.floor(elapsed / MINUTE_MS), Nouns.MINUTE);
+  if (elapsed < DAY_MS) return ago(Math.floor(elapsed / HOUR_MS), Nouns.HOUR);
+  if (elapsed < 7 * DAY_MS) return ago(Math.floor(elapsed / DAY_MS), Nouns.DAY);
   return formatSiteDate(older, date);
 }
 

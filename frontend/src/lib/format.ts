@@ -36,11 +36,6 @@ export function titleCaseSlug(slug: string): string {
     .join(' ');
 }
 
-/** '1 post' / '3 posts'. */
-export function plural(count: number, singular: string, pluralForm = `${singular}s`): string {
-  return `${count} ${count === 1 ? singular : pluralForm}`;
-}
-
 /** Post slugs: lowercase letters, digits and hyphens (spec 001 §5), at most 200 characters. */
 export function isValidSlug(slug: string | undefined): slug is string {
   return !!slug && slug.length <= SLUG_MAX_LENGTH && SLUG_PATTERN.test(slug);

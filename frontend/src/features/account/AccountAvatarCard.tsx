@@ -7,6 +7,7 @@ import { AccountTexts } from './texts';
 import { errorText } from '../../lib/texts/error-text';
 import { Alert, AvatarImage, Spinner, useHydrated } from '../../components/islands/form-controls';
 import { useSubmit } from '../../components/islands/use-submit';
+import { holdChosenAvatar } from './chosen-avatar';
 
 const MAX_BYTES = 10 * 1024 * 1024;
 const UPLOAD_TIMEOUT_MS = 60_000;
@@ -27,7 +28,11 @@ async function uploadAvatar(file: File, onProgress: (percent: number) => void): 
   return answer.avatarUrl;
 }
 
-/** The account page's avatar card (spec 000 §2): upload with preview and progress, delete. */
+/**
+ * The account page's avatar card (spec 000 §2): upload with preview and progress, delete. A chosen
+ * file not uploaded yet is never dropped silently (issue 25): the profile form's Save uploads it
+ * first (chosen-avatar.ts), and leaving the page asks first.
+ */
 export default function AccountAvatarCard({ name, avatar: initialAvatar }: { name: string; avatar: string | null }) {
   const [avatar, setAvatar] = useState(initialAvatar);
   const [file, setFile] = useState<File>();
@@ -67,10 +72,23 @@ export default function AccountAvatarCard({ name, avatar: initialAvatar }: { nam
     setProgress(undefined);
   }
 
-  async function upload() {
-    if (!file) return;
+  /** The running upload: a second request (the button and the profile's Save) waits for the same one. */
+  const uploading = useRef<Promise<boolean>>(undefined);
+
+  /** Uploads the chosen file; answers whether it is stored. */
+  function upload(): Promise<boolean> {
+    if (uploading.current) return uploading.current;
+    if (!file) return Promise.resolve(true);
+    const attempt = send(file).finally(() => {
+      uploading.current = undefined;
+    });
+    uploading.current = attempt;
+    return attempt;
+  }
+
+  async function send(file: File): Promise<boolean> {
     setProgress(0);
-    await run(
+    const result = await run(
       async () => {
         const uploaded = await uploadAvatar(file, setProgress);
         setAvatar(uploaded);
@@ -82,7 +100,25 @@ export default function AccountAvatarCard({ name, avatar: initialAvatar }: { nam
       },
       { failure: (failure) => errorText(failure, { fallback: AccountTexts.UPLOAD_FAILED }), onError: () => setProgress(undefined) },
     );
+    return result.ok;
   }
+
+  // While a file is chosen: the profile's Save uploads it first, and closing the page asks.
+  const actions = useRef({ upload });
+  actions.current = { upload };
+  useEffect(() => {
+    if (!file) return;
+    const release = holdChosenAvatar(() => actions.current.upload());
+    const warn = (event: BeforeUnloadEvent) => {
+      event.preventDefault();
+      event.returnValue = '';
+    };
+    window.addEventListener('beforeunload', warn);
+    return () => {
+      release();
+      window.removeEventListener('beforeunload', warn);
+    };
+  }, [file]);
 
   async function remove() {
     setNotice(undefined);
@@ -130,7 +166,7 @@ export default function AccountAvatarCard({ name, avatar: initialAvatar }: { nam
           </label>
           {file ? (
             <>
-              <button type="button" className="btn-primary" onClick={upload} disabled={busy}>
+              <button type="button" className="btn-primary" onClick={() => void upload()} disabled={busy}>
                 {busy && <Spinner />}
                 Upload
               </button>

@@ -7,6 +7,7 @@ import { AccountTexts } from './texts';
 import { Spinner, TextAreaField, TextField, Toast, type ToastMessage, useHydrated } from '../../components/islands/form-controls';
 import { useKeepTyped } from '../../components/islands/keep-typed';
 import { useSubmit } from '../../components/islands/use-submit';
+import { AvatarNotUploaded, uploadChosenAvatar } from './chosen-avatar';
 
 interface Profile {
   fullName: string;
@@ -23,7 +24,11 @@ function validate(values: Profile): Errors {
   return errors;
 }
 
-/** The account page's profile card (spec 000 §2 /account): view mode, edit mode with Save and Cancel. */
+/**
+ * The account page's profile card (spec 000 §2 /account): view mode, edit mode with Save and
+ * Cancel. Save uploads a picture chosen in the avatar card first (issue 25); when that upload
+ * fails, the profile is not saved either and the toast says why (the card shows the upload's error).
+ */
 export default function AccountProfileForm({ initial }: { initial: Profile }) {
   const [saved, setSaved] = useState<Profile>(initial);
   const [draft, setDraft] = useState<Profile>(initial);
@@ -50,6 +55,7 @@ export default function AccountProfileForm({ initial }: { initial: Profile }) {
     if (Object.keys(found).length > 0) return;
     await run(
       async () => {
+        await uploadChosenAvatar();
         const body = { fullName: draft.fullName.trim(), email: draft.email.trim(), bio: draft.bio.trim() };
         const user = await unwrap(browserApi().PUT('/api/v1/users/profile', { body }));
         const next = { fullName: user?.fullName ?? body.fullName, email: user?.email ?? body.email, bio: user?.bio ?? body.bio };
@@ -60,6 +66,10 @@ export default function AccountProfileForm({ initial }: { initial: Profile }) {
       },
       {
         onError: (error) => {
+          if (error instanceof AvatarNotUploaded) {
+            setToast({ kind: 'error', text: error.message, duration: 8000 });
+            return;
+          }
           if (error instanceof ApiError && error.errors) {
             setErrors({ fullName: error.field('fullName'), email: error.field('email'), bio: error.field('bio') });
           } else if (error instanceof ApiError && error.status === 409) {

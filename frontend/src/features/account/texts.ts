@@ -12,6 +12,8 @@ export const AccountTexts = {
   UPLOAD_BAD_JSON: 'Invalid JSON response from server',
   UPLOAD_BAD_FORMAT: 'Invalid upload response format',
   DELETE_FAILED: 'Failed to delete image',
+  /** Issue 25: the profile's Save uploads a chosen picture first; when that fails nothing is saved. */
+  PROFILE_NOT_SAVED_AVATAR: 'Profile not saved: the chosen picture could not be uploaded. Upload it again, or cancel it to save without it.',
   PASSWORD_CHANGED: 'Đổi mật khẩu thành công!',
   bioTooLong: (max: number) => `Bio must be at most ${max} characters`,
 } as const;

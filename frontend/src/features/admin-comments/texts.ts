@@ -2,6 +2,7 @@
  * Texts of the moderation queue (/admin/comments; issue 19 §2, beyond the spec, in the tone of
  * its back-office screens).
  */
+import { countNoun, Nouns } from '../../lib/texts/nouns';
 import type { ErrorTexts } from '../../lib/texts/error-text';
 import { CommonTexts } from '../../lib/texts/common';
 import type { BulkAction, ModerationFilter, ModerationSort } from './admin-comments';
@@ -16,7 +17,7 @@ export const ModerationTexts = {
   EMPTY_FILTERED: 'No comments match your search or filter.',
   ACTION_FAILED: 'Action failed',
   HIDE_REASON_REQUIRED: 'Please give a reason.',
-  count: (count: number) => (count === 1 ? '1 comment' : `${count} comments`),
+  count: (count: number) => countNoun(count, Nouns.COMMENT),
   selected: (count: number) => (count === 1 ? '1 selected' : `${count} selected`),
   /** The selection, as a dialog names it. */
   theSelected: (count: number) => (count === 1 ? 'the selected comment' : `the ${count} selected comments`),

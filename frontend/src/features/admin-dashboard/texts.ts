@@ -4,6 +4,7 @@
  * (issue 11) and so are its words. No fallback numbers: a failed load is an error state
  * (DESIGN.md §4 "admin stats never show invented numbers").
  */
+import { countNoun, Nouns } from '../../lib/texts/nouns';
 import { errorText, type ErrorTexts } from '../../lib/texts/error-text';
 
 export const AdminDashboardTexts = {
@@ -26,7 +27,7 @@ export const AdminActivityTexts = {
   HIDE_TABLE: 'Hide table',
   CHART_LABEL: 'Line chart of new users, posts, comments and likes per day over the last 30 days. The same figures are in the table.',
   CAPTION: 'New users, posts, comments and likes per day, last 30 days',
-  totals: (users: number, posts: number, comments: number, likes: number) => `Last 30 days: ${users} new users, ${posts} posts, ${comments} comments, ${likes} likes.`,
+  totals: (users: number, posts: number, comments: number, likes: number) => `Last 30 days: ${countNoun(users, Nouns.NEW_USER)}, ${countNoun(posts, Nouns.POST)}, ${countNoun(comments, Nouns.COMMENT)}, ${countNoun(likes, Nouns.LIKE)}.`,
 } as const;
 
 /** The chart's series, in the order of the table's columns. */

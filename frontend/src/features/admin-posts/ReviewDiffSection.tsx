@@ -13,6 +13,7 @@ import { adminErrors, AdminPostsTexts as T } from './texts';
 import { reviewDiff } from './post-api';
 import type { ReviewDiff } from './admin-posts';
 import { formatViDateTime } from '../../lib/dates';
+import { countNoun, Nouns } from '../../lib/texts/nouns';
 
 type DiffState = { state: 'loading' } | { state: 'failed'; message: string } | { state: 'loaded'; answer: ReviewDiff };
 
@@ -102,7 +103,7 @@ export default function ReviewDiffSection({ postId }: { postId: number }) {
           </div>
           <DiffField label="Content" parts={changes.content} scroll />
           <p className="text-xs text-slate-600 dark:text-slate-400">
-            {changes.stats.addedWords} words added, {changes.stats.removedWords} removed.
+            {countNoun(changes.stats.addedWords, Nouns.WORD)} added, {changes.stats.removedWords} removed.
           </p>
         </>
       )}

@@ -3,6 +3,8 @@
  * checks, the list's and the tag posts view's failures, notices and confirmations. Verbatim
  * where the spec gives them.
  */
+import { countNoun, Nouns } from '../../lib/texts/nouns';
+
 export const AdminTagsTexts = {
   TITLE: 'Tag Management',
   SUBTITLE: 'Create, edit, activate and retire the tags posts are filed under.',
@@ -45,7 +47,7 @@ export const AdminTagsTexts = {
   deleteConfirm: (name: string) => `“${name}” will be deleted and removed from every post that carries it. This cannot be undone.`,
   IN_USE_TITLE: 'Tag is in use',
   /** The server's 409 text (TagsMessages.inUse), when the card already knows the tag is used. */
-  inUse: (count: number) => `Tag is used by ${count} ${count === 1 ? 'post' : 'posts'}. Deactivate it instead.`,
+  inUse: (count: number) => `Tag is used by ${countNoun(count, Nouns.POST)}. Deactivate it instead.`,
   IN_USE_HINT: 'Deactivating keeps it on its posts but hides it from public pages and the editor.',
   EMPTY: 'No tags yet',
   EMPTY_MESSAGE: 'Create the first tag to file posts under it.',

@@ -4,6 +4,7 @@
  * spec gives them; the notices it does not word (successes, the reason prompts, the generated
  * password panel) are ours.
  */
+import { countNoun, Nouns } from '../../lib/texts/nouns';
 import { CommonTexts } from '../../lib/texts/common';
 import { errorText, type ErrorTexts } from '../../lib/texts/error-text';
 import type { UserStatus } from '../../lib/api/schema';
@@ -20,7 +21,7 @@ export const AdminUsersTexts = {
   EMPTY_FILTERED: 'No users match your search or filters.',
   AUDIT_FAILED: 'Failed to load the activity history',
   AUDIT_EMPTY: 'No activity recorded for this user yet',
-  count: (count: number) => (count === 1 ? '1 user' : `${count} users`),
+  count: (count: number) => countNoun(count, Nouns.USER),
 } as const;
 
 /** Add User (spec 001 §5 'Add user', in the order they are checked; §8 'Add user'). */

@@ -3,6 +3,7 @@
  * list and dashboard errors): verbatim where the spec gives them; the rest (status labels, why a
  * post is locked, the drafts page's wording) written in the same tone.
  */
+import { countNoun, Nouns } from '../../lib/texts/nouns';
 import type { PostStatus } from './author';
 import { errorText, type ErrorTexts } from '../../lib/texts/error-text';
 
@@ -89,10 +90,10 @@ export const DraftsTexts = {
   LOAD_FAILED: 'Failed to load drafts',
   LAST_MODIFIED: 'Last modified',
   NO_EXCERPT: 'No excerpt yet.',
-  words: (count: number) => (count === 1 ? '1 word' : `${count} words`),
+  words: (count: number) => countNoun(count, Nouns.WORD),
   LESS_THAN_HOUR: 'less than an hour ago',
-  hoursAgo: (hours: number) => (hours === 1 ? '1 hour ago' : `${hours} hours ago`),
-  daysAgo: (days: number) => (days === 1 ? '1 day ago' : `${days} days ago`),
+  hoursAgo: (hours: number) => `${countNoun(hours, Nouns.HOUR)} ago`,
+  daysAgo: (days: number) => `${countNoun(days, Nouns.DAY)} ago`,
 } as const;
 
 export const PostActionTexts = {

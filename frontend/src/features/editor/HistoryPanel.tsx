@@ -16,6 +16,7 @@ import type { PostResponse } from './editor-form';
 import { errorText } from '../../lib/texts/error-text';
 import { Alert, Spinner } from '../../components/islands/form-controls';
 import { formatDateTime } from '../../lib/dates';
+import { countNoun, Nouns } from '../../lib/texts/nouns';
 
 interface Props {
   open: boolean;
@@ -150,7 +151,7 @@ export default function HistoryPanel({ open, postId, version, unsaved, onClose, 
                         {!item.pinned && item.kind === 'RESTORED' && <span className="ml-2 text-xs">(restored)</span>}
                       </p>
                       <p className="truncate text-xs text-slate-600 dark:text-slate-400">
-                        {who(item)} · {item.wordCount} words · {item.title}
+                        {who(item)} · {countNoun(item.wordCount, Nouns.WORD)} · {item.title}
                       </p>
                     </div>
                     <div className="flex flex-wrap gap-1">
@@ -224,7 +225,7 @@ export default function HistoryPanel({ open, postId, version, unsaved, onClose, 
           <div className="mt-3" data-testid="revision-compare">
             {back}
             <p className="mt-2 text-xs text-slate-600 dark:text-slate-400">
-              From the revision of {when(view.summary)} to the post as saved now: {view.diff.stats.addedWords} words added, {view.diff.stats.removedWords} removed.
+              From the revision of {when(view.summary)} to the post as saved now: {countNoun(view.diff.stats.addedWords, Nouns.WORD)} added, {view.diff.stats.removedWords} removed.
             </p>
             <WordDiffLegend className="mt-1" />
             <DiffView label="Title" parts={view.diff.title} />

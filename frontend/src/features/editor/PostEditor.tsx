@@ -22,6 +22,8 @@
  *   changes the status, and the local copy stays the fallback offline. The History panel lists,
  *   opens, compares and restores revisions; the SEO section edits the post's search and social
  *   fields with live previews.
+ * - Issue 25: a featured image chosen but not uploaded is uploaded by the save (progress in the
+ *   field and the status line); when it cannot be, the save stops with a notice and sends nothing.
  */
 import { useId, useRef, useState } from 'react';
 import { siteZoneName } from '../../lib/dates';
@@ -40,6 +42,7 @@ import ConflictDialog from './ConflictDialog';
 import HistoryPanel from './HistoryPanel';
 import SeoSection from './SeoSection';
 import { saveStateText, useEditorSession, type FocusTarget } from './use-editor-session';
+import { countNoun, Nouns } from '../../lib/texts/nouns';
 import '../../styles/post-prose.css';
 
 export type { PostResponse, TagResponse } from './editor-form';
@@ -309,7 +312,7 @@ export default function PostEditor({ mode, post: initialPost, availableTags, sig
                 ) : (
                   <>
                     <p className="mb-3 text-xs text-slate-600 dark:text-slate-400" data-testid="content-preview-figures">
-                      {(inlinePreview.kind === 'ready' ? inlinePreview.preview : inlinePreview.last!).wordCount} words ·{' '}
+                      {countNoun((inlinePreview.kind === 'ready' ? inlinePreview.preview : inlinePreview.last!).wordCount, Nouns.WORD)} ·{' '}
                       {(inlinePreview.kind === 'ready' ? inlinePreview.preview : inlinePreview.last!).readingTime} min read
                     </p>
                     <div className="post-prose" dangerouslySetInnerHTML={{ __html: (inlinePreview.kind === 'ready' ? inlinePreview.preview : inlinePreview.last!).html }} />
@@ -366,6 +369,7 @@ export default function PostEditor({ mode, post: initialPost, availableTags, sig
               onChange={(url) => update({ featuredImage: url }, 'featuredImage')}
               onUploaded={(image: UploadedImage) => session.rememberUpload(image)}
               onDiscard={session.discardImage}
+              onPending={session.setPendingImage}
               signedIn={signedIn}
               disabled={working}
               error={errors.featuredImage}

@@ -14,6 +14,7 @@ import type { PostResponse, SelectedTag } from './editor-form';
 import { usePreview } from './use-preview';
 import '../../styles/post-prose.css';
 import { formatDate } from '../../lib/dates';
+import { countNoun, Nouns } from '../../lib/texts/nouns';
 
 interface Props {
   open: boolean;
@@ -26,7 +27,6 @@ interface Props {
   post: PostResponse | undefined;
 }
 
-const COUNT = new Intl.NumberFormat('en-US');
 
 export default function PreviewModal({ open, onClose, title, excerpt, content, featuredImage, tags, post }: Props) {
   const preview = usePreview(content, open);
@@ -68,9 +68,9 @@ export default function PreviewModal({ open, onClose, title, excerpt, content, f
           {rendered && <span data-testid="preview-reading-time">{rendered.readingTime} min read</span>}
           {published && post && (
             <>
-              <span>{COUNT.format(post.viewCount)} views</span>
-              <span>{COUNT.format(post.likeCount)} likes</span>
-              <span>{COUNT.format(post.commentCount)} comments</span>
+              <span>{countNoun(post.viewCount, Nouns.VIEW)}</span>
+              <span>{countNoun(post.likeCount, Nouns.LIKE)}</span>
+              <span>{countNoun(post.commentCount, Nouns.COMMENT)}</span>
             </>
           )}
         </div>

@@ -5,6 +5,8 @@
  * uploaded image. Done, Cancel and Remove return to idle. A size other than the recommended
  * 800x400 asks 'Continue anyway?'; removing asks first. Files the editor no longer needs are
  * handed to `onDiscard`, which deletes what it may and answers false when a delete failed.
+ * A chosen image not uploaded yet is reported through `onPending` (issue 25): the editor's save
+ * uploads it first (with this field's progress bar), so Save Draft never drops the choice.
  */
 import { useEffect, useId, useRef, useState } from 'react';
 import { EditorTexts, editorErrors } from './texts';
@@ -12,7 +14,7 @@ import { errorText } from '../../lib/texts/error-text';
 import { Alert, Spinner } from '../../components/islands/form-controls';
 import { ConfirmDialog } from '../../components/islands/Dialog';
 import { fetchUploadInfo, uploadThumbnail, validateImage, type UploadedImage } from './editor-api';
-import { acceptAttribute, DEFAULT_UPLOAD_INFO, dimensionMismatch, dimensionProblem, fileProblem, formatBytes, type Dimensions, type UploadInfo } from './thumbnail-rules';
+import { acceptAttribute, DEFAULT_UPLOAD_INFO, dimensionMismatch, dimensionProblem, fileProblem, formatBytes, ImageNotUploaded, type Dimensions, type PendingImage, type UploadInfo } from './thumbnail-rules';
 
 interface Props {
   value: string;
@@ -21,6 +23,8 @@ interface Props {
   onChange: (url: string) => void;
   onUploaded: (image: UploadedImage) => void;
   onDiscard: (url: string) => Promise<boolean>;
+  /** The chosen image not uploaded yet, whenever that changes (undefined: none). */
+  onPending?: (pending: PendingImage | undefined) => void;
   signedIn: boolean;
   disabled?: boolean;
   error?: string;
@@ -62,10 +66,21 @@ async function readDimensions(file: File): Promise<Dimensions> {
   });
 }
 
-export default function ThumbnailField({ value, savedValue, onChange, onUploaded, onDiscard, signedIn, disabled, error }: Props) {
+export default function ThumbnailField({ value, savedValue, onChange, onUploaded, onDiscard, onPending, signedIn, disabled, error }: Props) {
   const id = useId();
   const [info, setInfo] = useState<UploadInfo>(DEFAULT_UPLOAD_INFO);
-  const [phase, setPhase] = useState<Phase>({ kind: 'idle' });
+  const [phase, setShownPhase] = useState<Phase>({ kind: 'idle' });
+  /** The phase as of now (a save asks between renders). */
+  const now = useRef<Phase>(phase);
+  const setPhase = (next: Phase | ((current: Phase) => Phase)) => {
+    now.current = typeof next === 'function' ? next(now.current) : next;
+    setShownPhase(now.current);
+  };
+  /** The running check of a chosen file, and the running upload. */
+  const checking = useRef<Promise<unknown>>(undefined);
+  const uploading = useRef<Promise<UploadedImage>>(undefined);
+  /** Answers the 'Continue anyway?' a save asked. */
+  const answer = useRef<(upload: boolean) => void>(undefined);
   const [confirm, setConfirm] = useState<'continue' | 'remove'>();
   const [notice, setNotice] = useState<string>();
   const input = useRef<HTMLInputElement>(null);
@@ -102,6 +117,9 @@ export default function ThumbnailField({ value, savedValue, onChange, onUploaded
     localUrl.current = undefined;
     setPhase({ kind: 'idle' });
     setConfirm(undefined);
+    // A save waiting for 'Continue anyway?' hears no.
+    answer.current?.(false);
+    answer.current = undefined;
   }
 
   function discard(url: string) {
@@ -109,7 +127,13 @@ export default function ThumbnailField({ value, savedValue, onChange, onUploaded
     void onDiscard(url).then((deleted) => !deleted && setNotice(EditorTexts.REMOVED_MAY_REMAIN));
   }
 
-  async function choose(file: File) {
+  function choose(file: File) {
+    const check = runChecks(file);
+    checking.current = check;
+    void check.finally(() => checking.current === check && (checking.current = undefined));
+  }
+
+  async function runChecks(file: File) {
     reset();
     setNotice(undefined);
     const current = run.current;
@@ -135,11 +159,20 @@ export default function ThumbnailField({ value, savedValue, onChange, onUploaded
     }
   }
 
-  async function startUpload() {
-    if (phase.kind !== 'reviewing' || phase.problem || !phase.size) return;
+  /** Uploads the reviewed file; rejects with ImageNotUploaded when it is not uploaded. */
+  function startUpload(): Promise<UploadedImage> {
+    const reviewed = now.current;
+    if (reviewed.kind !== 'reviewing' || reviewed.problem || !reviewed.size) return Promise.reject(new ImageNotUploaded(EditorTexts.IMAGE_NOT_UPLOADED, EditorTexts.IMAGE_UPLOAD_CANCELLED));
     setConfirm(undefined);
+    const attempt = uploadReviewed(reviewed);
+    uploading.current = attempt;
+    void attempt.catch(() => undefined).finally(() => uploading.current === attempt && (uploading.current = undefined));
+    return attempt;
+  }
+
+  async function uploadReviewed(reviewed: Extract<Phase, { kind: 'reviewing' }>): Promise<UploadedImage> {
     const current = run.current;
-    const { file, localUrl: preview, size, warnings } = phase;
+    const { file, localUrl: preview, size = { width: 0, height: 0 }, warnings } = reviewed;
     const controller = new AbortController();
     upload.current = controller;
     setPhase({ kind: 'uploading', file, localUrl: preview, size, warnings, progress: 0 });
@@ -153,15 +186,18 @@ export default function ThumbnailField({ value, savedValue, onChange, onUploaded
         // Cancelled after the server stored it: nobody uses this file.
         onUploaded(image);
         discard(image.url);
-        return;
+        throw new ImageNotUploaded(EditorTexts.IMAGE_NOT_UPLOADED, EditorTexts.IMAGE_UPLOAD_CANCELLED);
       }
       onUploaded(image);
       setPhase({ kind: 'uploaded', file, localUrl: preview, image, previous: value });
       onChange(image.url);
+      return image;
     } catch (failure) {
-      if (current !== run.current) return;
+      if (failure instanceof ImageNotUploaded) throw failure;
       const cancelled = failure instanceof DOMException && failure.name === 'AbortError';
-      setPhase({ kind: 'reviewing', file, localUrl: preview, size, warnings, failure: cancelled ? undefined : { title: EditorTexts.UPLOAD_FAILED, text: errorText(failure, editorErrors(EditorTexts.UPLOAD_FAILED)) } });
+      const problem = { title: EditorTexts.UPLOAD_FAILED, text: errorText(failure, editorErrors(EditorTexts.UPLOAD_FAILED)) };
+      if (current === run.current) setPhase({ kind: 'reviewing', file, localUrl: preview, size, warnings, failure: cancelled ? undefined : problem });
+      throw cancelled || current !== run.current ? new ImageNotUploaded(EditorTexts.IMAGE_NOT_UPLOADED, EditorTexts.IMAGE_UPLOAD_CANCELLED) : new ImageNotUploaded(problem.title, problem.text);
     } finally {
       if (upload.current === controller) upload.current = undefined;
     }
@@ -170,7 +206,39 @@ export default function ThumbnailField({ value, savedValue, onChange, onUploaded
   function requestUpload() {
     if (phase.kind !== 'reviewing' || phase.problem || !phase.size) return;
     if (dimensionMismatch(phase.size, info)) setConfirm('continue');
-    else void startUpload();
+    // The field shows a failure itself.
+    else startUpload().catch(() => undefined);
+  }
+
+  /** 'Continue anyway?' for a save: resolves with the writer's answer. */
+  function askToContinue(): Promise<boolean> {
+    answer.current?.(false);
+    return new Promise((resolve) => {
+      answer.current = resolve;
+      setConfirm('continue');
+    });
+  }
+
+  function answerContinue(upload: boolean) {
+    const resolve = answer.current;
+    answer.current = undefined;
+    setConfirm(undefined);
+    if (resolve) resolve(upload);
+    else if (upload) startUpload().catch(() => undefined);
+  }
+
+  /** A save's upload of the chosen file (issue 25): after its checks, asking first when `ask` allows it. */
+  async function uploadChosen({ ask }: { ask: boolean }): Promise<UploadedImage> {
+    if (now.current.kind === 'checking') await checking.current;
+    const chosen = now.current;
+    if (chosen.kind === 'uploading' && uploading.current) return uploading.current;
+    if (chosen.kind === 'uploaded') return chosen.image;
+    if (chosen.kind !== 'reviewing') throw new ImageNotUploaded(EditorTexts.IMAGE_NOT_UPLOADED, EditorTexts.IMAGE_UPLOAD_CANCELLED);
+    if (chosen.problem) throw new ImageNotUploaded(chosen.problem.title, chosen.problem.text);
+    if (chosen.size && dimensionMismatch(chosen.size, info)) {
+      if (!ask || !(await askToContinue())) throw new ImageNotUploaded(EditorTexts.IMAGE_NOT_UPLOADED, EditorTexts.IMAGE_SIZE_DECLINED);
+    }
+    return startUpload();
   }
 
   function cancelUpload() {
@@ -208,6 +276,31 @@ export default function ThumbnailField({ value, savedValue, onChange, onUploaded
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [savedValue, phase]);
 
+  // The chosen image not uploaded yet, for the editor's save (it calls the newest uploadChosen).
+  const actions = useRef({ uploadChosen });
+  actions.current = { uploadChosen };
+  const pendingState: PendingImage['state'] | undefined =
+    phase.kind === 'checking'
+      ? 'checking'
+      : phase.kind === 'uploading'
+        ? 'uploading'
+        : phase.kind === 'reviewing'
+          ? phase.problem || !phase.size
+            ? 'refused'
+            : dimensionMismatch(phase.size, info)
+              ? 'ask'
+              : phase.failure
+                ? 'failed'
+                : 'ready'
+          : undefined;
+  const pendingProgress = phase.kind === 'uploading' ? phase.progress : undefined;
+  const reportPending = useRef(onPending);
+  reportPending.current = onPending;
+  useEffect(() => {
+    reportPending.current?.(pendingState ? { state: pendingState, progress: pendingProgress, upload: (options) => actions.current.uploadChosen(options) } : undefined);
+  }, [pendingState, pendingProgress]);
+  useEffect(() => () => reportPending.current?.(undefined), []);
+
   const busy = disabled || phase.kind === 'checking' || phase.kind === 'uploading';
   const hint = `${info.allowedFormats.map((format) => format.toUpperCase()).join(', ')} up to ${formatBytes(info.maxSize)}. Recommended ${info.recommendedDimensions.width}x${info.recommendedDimensions.height}.`;
   const shown = phase.kind === 'idle' ? value : phase.kind === 'uploaded' ? phase.image.url : phase.localUrl;
@@ -234,7 +327,7 @@ export default function ThumbnailField({ value, savedValue, onChange, onUploaded
         onChange={(event) => {
           const file = event.target.files?.[0];
           event.target.value = '';
-          if (file) void choose(file);
+          if (file) choose(file);
         }}
       />
 
@@ -357,8 +450,8 @@ export default function ThumbnailField({ value, savedValue, onChange, onUploaded
           ) : null
         }
         confirmLabel="Continue"
-        onConfirm={() => void startUpload()}
-        onCancel={() => setConfirm(undefined)}
+        onConfirm={() => answerContinue(true)}
+        onCancel={() => answerContinue(false)}
       />
       <ConfirmDialog
         role="dialog"

@@ -6,6 +6,7 @@
  */
 import { ApiError } from '../../lib/api/errors';
 import { CommonTexts } from '../../lib/texts/common';
+import { countNoun, Nouns } from '../../lib/texts/nouns';
 import type { ErrorTexts } from '../../lib/texts/error-text';
 import type { EditorField } from './editor-form';
 
@@ -40,7 +41,7 @@ export const EditorTexts = {
 
   /** Tags (§5: only active selected tags are sent; inactive ones are warned about). */
   inactiveTags: (names: string[]) => `Inactive tags are not saved with the post: ${names.join(', ')}`,
-  tagLimit: (max: number) => `A post can have at most ${max} tags.`,
+  tagLimit: (max: number) => `A post can have at most ${countNoun(max, Nouns.TAG)}.`,
   NO_TAGS_SELECTED: 'No tags selected',
   NO_TAGS_AVAILABLE: 'No more tags to add',
 
@@ -77,6 +78,11 @@ export const EditorTexts = {
   REMOVE_TITLE: 'Remove featured image?',
   REMOVE_MESSAGE: 'The image is removed from this post.',
   REMOVED_MAY_REMAIN: 'The thumbnail was removed locally but may remain in storage.',
+  /** Issue 25: a save uploads a chosen image first; when it cannot, the save stops and says so. */
+  IMAGE_NOT_UPLOADED: 'Image not uploaded',
+  IMAGE_UPLOAD_CANCELLED: 'The image upload was cancelled.',
+  IMAGE_SIZE_DECLINED: 'The chosen image was not uploaded at its current size.',
+  NOT_SAVED_FOR_IMAGE: 'The post was not saved. Upload the chosen image again, or cancel it to save the post without it.',
 } as const;
 
 /** A save failure as the form shows it: messages on fields, and the alert's title and text. */
@@ -141,6 +147,9 @@ export const PublishingTexts = {
   RETRYING: 'Not saved, retrying',
   /** Autosave stopped on a field error or a refusal: the manual save shows why. */
   NOT_SAVED: 'Not saved',
+  /** Autosave waits while a chosen image needs the writer (its size asks first, or it was refused). */
+  IMAGE_WAITING: 'Not saved: upload or cancel the chosen image',
+  uploadingImage: (percent: number) => `Uploading image… ${percent}%`,
   CONFLICT_TITLE: 'This post was changed elsewhere',
   CONFLICT_TEXT: 'Someone saved this post in another tab or place after you opened it. Choose which text to keep.',
   KEEP_THEIRS: 'Keep theirs',

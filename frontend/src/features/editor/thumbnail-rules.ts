@@ -102,3 +102,31 @@ export function ownImageFilename(url: string): string | undefined {
   const match = /^\/images\/thumbnails\/([A-Za-z0-9_-]+\.[a-z0-9]+)$/i.exec(path);
   return match?.[1];
 }
+
+/**
+ * A chosen image that is not uploaded yet (issue 25): a save uploads it first, so a choice is
+ * never dropped. `state`: still being checked; uploading (with its progress); ready (uploads
+ * without a question); ask (not the recommended size: 'Continue anyway?' first); failed (the last
+ * upload failed: a save tries again, autosave waits); refused (the checks failed: it cannot be
+ * uploaded as it is).
+ */
+export interface PendingImage {
+  state: 'checking' | 'uploading' | 'ready' | 'ask' | 'failed' | 'refused';
+  progress?: number;
+  /**
+   * Uploads it (when `ask`, asking 'Continue anyway?' first where the size calls for it) and
+   * answers the stored image; rejects with ImageNotUploaded when it is not uploaded.
+   */
+  upload(options: { ask: boolean }): Promise<{ url: string }>;
+}
+
+/** Why a chosen image was not uploaded: `title` and `message` as the save's notice shows them. */
+export class ImageNotUploaded extends Error {
+  constructor(
+    readonly title: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ImageNotUploaded';
+  }
+}

@@ -5,6 +5,11 @@
  * elsewhere' opens the conflict: keep theirs, keep mine), autosave with its retries, submit for
  * review, and leaving (Ctrl/Cmd+S saves, Esc goes back; neither while a save runs or over a
  * dialog). The view (PostEditor) renders what this returns and says where focus goes.
+ * Issue 25: a featured image chosen but not uploaded is part of what a save sends: the save
+ * uploads it first (asking 'Continue anyway?' where its size calls for it). When it cannot be
+ * uploaded the save stops, nothing is sent, and the notice says why and what to do; the text
+ * stays in the form and its local copy. Autosave uploads it only when no question is needed,
+ * and otherwise waits with 'Not saved: upload or cancel the chosen image'.
  */
 import { useEffect, useRef, useState } from 'react';
 import { ApiError } from '../../lib/api/errors';
@@ -17,7 +22,7 @@ import { setFlash } from '../author';
 import { deleteImage, savePost, submitForReview } from './editor-api';
 import { formFromPost, sameForm, saveProblems, savePayload, selectedTags, type EditorField, type EditorForm, type PostResponse, type TagResponse } from './editor-form';
 import { clearDraft, DRAFT_DELAY_MS, draftToOffer, newDraftKey, postDraftKey, readDraft, writeDraft, type LocalDraft } from './local-draft';
-import { ownImageFilename } from './thumbnail-rules';
+import { ImageNotUploaded, ownImageFilename, type PendingImage } from './thumbnail-rules';
 import { currentPost } from './revisions-api';
 import { AUTOSAVE_DELAY_MS, autosaveRetryDelay, isEditConflict, isTransientFailure } from './autosave';
 
@@ -26,14 +31,21 @@ export type Errors = Partial<Record<EditorField, string>>;
 /** Where focus goes after a refusal: a field, the requested publish time, or the notice ('auth'). */
 export type FocusTarget = EditorField | 'requested' | 'auth' | undefined;
 
-export type SaveState = { kind: 'idle' } | { kind: 'saving' } | { kind: 'saved'; at: Date } | { kind: 'retrying' } | { kind: 'failed' };
+export type SaveState =
+  | { kind: 'idle' }
+  | { kind: 'saving'; uploadProgress?: number }
+  | { kind: 'saved'; at: Date }
+  | { kind: 'retrying' }
+  | { kind: 'failed' }
+  | { kind: 'image-waiting' };
 
-
-/** The save status line: 'Saving…', 'Saved · 3:04 PM', 'Not saved, retrying', 'Not saved'. */
+/** The save status line: 'Saving…' (or the chosen image's upload progress), 'Saved · 3:04 PM', 'Not saved, retrying', 'Not saved'. */
 export function saveStateText(state: SaveState): string {
   switch (state.kind) {
     case 'saving':
-      return PublishingTexts.SAVING;
+      return state.uploadProgress === undefined ? PublishingTexts.SAVING : PublishingTexts.uploadingImage(state.uploadProgress);
+    case 'image-waiting':
+      return PublishingTexts.IMAGE_WAITING;
     case 'saved':
       return PublishingTexts.savedAt(formatTime(state.at));
     case 'retrying':
@@ -101,9 +113,17 @@ export function useEditorSession({ mode, initialPost, availableTags, signedIn, h
   const key = useRef(initialPost ? postDraftKey(userId, initialPost.id) : newDraftKey(userId));
   /** Thumbnails uploaded on this page: URL → file name. */
   const uploads = useRef(new Map<string, string>());
+  /** A featured image chosen and not uploaded yet (the field reports it). */
+  const [pendingImage, setPendingImage] = useState<PendingImage>();
+  const pendingImageNow = useRef<PendingImage>(undefined);
+  pendingImageNow.current = pendingImage;
 
   const admin = mode === 'admin';
   const dirty = !sameForm(form, baseline);
+  /** What leaving would lose: changed fields, or a chosen image a save has not stored yet. */
+  const unsaved = dirty || pendingImage !== undefined;
+  /** Autosave does not upload the chosen image by itself: its size asks first, its upload failed, or it was refused. */
+  const imageWaits = pendingImage?.state === 'ask' || pendingImage?.state === 'failed' || pendingImage?.state === 'refused';
   const postTags = [...(initialPost?.tags ?? []), ...(post?.tags ?? [])];
   const tags = selectedTags(form.tagIds, availableTags, postTags);
   const latest = useRef({ form, dirty, post });
@@ -138,7 +158,7 @@ export function useEditorSession({ mode, initialPost, availableTags, signedIn, h
   useEffect(() => {
     const onPageHide = () => flushDraft();
     window.addEventListener('pagehide', onPageHide);
-    if (!dirty) return () => window.removeEventListener('pagehide', onPageHide);
+    if (!unsaved) return () => window.removeEventListener('pagehide', onPageHide);
     const warn = (event: BeforeUnloadEvent) => {
       if (leaving.current) return;
       event.preventDefault();
@@ -237,10 +257,13 @@ export function useEditorSession({ mode, initialPost, availableTags, signedIn, h
     }
     setSaveState({ kind: 'saving' });
     // Autosave never changes the status: an admin's status choice waits for the manual save.
-    const sent = auto && base ? { ...form, status: base.status } : form;
+    let sent = auto && base ? { ...form, status: base.status } : form;
     const creating = base === undefined;
     const storedThumbnail = base?.thumbnail ?? '';
     try {
+      // A chosen image goes up first and is saved with the post (the field shows the progress).
+      const chosen = pendingImageNow.current;
+      if (chosen) sent = { ...sent, featuredImage: (await chosen.upload({ ask: !auto })).url };
       const { post: saved, message } = await savePost(mode, base?.id, savePayload(sent, mode, tags, base?.version));
       retryAttempt.current = 0;
       setSaveState({ kind: 'saved', at: new Date() });
@@ -273,6 +296,18 @@ export function useEditorSession({ mode, initialPost, availableTags, signedIn, h
       }
       setNotice({ kind: 'success', text: message ?? EditorTexts.SAVED_AS_DRAFT, extra });
     } catch (error) {
+      if (error instanceof ImageNotUploaded) {
+        // Nothing was sent: the post stays as stored, the form and its local copy keep the text.
+        manualQueued.current = false;
+        if (auto) {
+          setSaveState({ kind: 'idle' });
+          return;
+        }
+        setSaveState({ kind: 'failed' });
+        setNotice({ kind: 'error', title: error.title, text: error.message, extra: EditorTexts.NOT_SAVED_FOR_IMAGE });
+        focusField('auth');
+        return;
+      }
       if (base && isEditConflict(error)) {
         setSaveState({ kind: 'failed' });
         manualQueued.current = false;
@@ -309,12 +344,12 @@ export function useEditorSession({ mode, initialPost, availableTags, signedIn, h
   // A saved post autosaves where its answer allows it (DRAFT, REJECTED); a new author's post once it has an edit page.
   const autosaveAllowed = signedIn && (post ? allows(post, 'autosave') : mode === 'author' && editHref !== undefined);
   useEffect(() => {
-    if (!hydrated || !draftChecked || !autosaveAllowed || !dirty || saving || conflict || offer || saveState.kind === 'saving' || saveState.kind === 'retrying') return;
+    if (!hydrated || !draftChecked || !autosaveAllowed || !unsaved || imageWaits || saving || conflict || offer || saveState.kind === 'saving' || saveState.kind === 'retrying') return;
     if (!form.title.trim() || !form.content.trim()) return;
-    if (refusedForm.current && sameForm(refusedForm.current, form)) return;
+    if (!pendingImage && refusedForm.current && sameForm(refusedForm.current, form)) return;
     const timer = window.setTimeout(() => void actions.current.save(true), AUTOSAVE_DELAY_MS);
     return () => window.clearTimeout(timer);
-  }, [form, dirty, hydrated, draftChecked, autosaveAllowed, saving, conflict, offer, saveState]);
+  }, [form, unsaved, imageWaits, pendingImage, hydrated, draftChecked, autosaveAllowed, saving, conflict, offer, saveState]);
 
   useEffect(() => () => window.clearTimeout(retryTimer.current), []);
 
@@ -362,7 +397,7 @@ export function useEditorSession({ mode, initialPost, availableTags, signedIn, h
   }
 
   async function submit() {
-    if (!post || busy.current || dirty) return;
+    if (!post || busy.current || unsaved) return;
     let requestedPublishAt: string | undefined;
     if (requestedAt) {
       const when = siteWallTimeToDate(requestedAt);
@@ -428,6 +463,13 @@ export function useEditorSession({ mode, initialPost, availableTags, signedIn, h
   }, [backHref]);
 
   const working = saving || submitting;
+  // While a save uploads the chosen image, the status line shows its progress.
+  const shownSaveState: SaveState =
+    saveState.kind === 'saving' && pendingImage?.state === 'uploading'
+      ? { kind: 'saving', uploadProgress: pendingImage.progress ?? 0 }
+      : autosaveAllowed && imageWaits && saveState.kind !== 'saving'
+        ? { kind: 'image-waiting' }
+        : saveState;
   const canSubmit = mode === 'author' && allows(post, 'submit');
 
   return {
@@ -439,10 +481,10 @@ export function useEditorSession({ mode, initialPost, availableTags, signedIn, h
     saving,
     submitting,
     working,
-    dirty,
+    dirty: unsaved,
     tags,
     offer,
-    saveState,
+    saveState: shownSaveState,
     conflict,
     closeConflict: () => setConflict(undefined),
     requestedAt,
@@ -457,6 +499,7 @@ export function useEditorSession({ mode, initialPost, availableTags, signedIn, h
     update,
     changeTitle,
     rememberUpload: (image: { url: string; filename: string }) => uploads.current.set(image.url, image.filename),
+    setPendingImage,
     discardImage,
     save,
     submit,

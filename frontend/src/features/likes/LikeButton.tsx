@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { useHydrated } from '../../components/islands/form-controls';
-import { formatCount, plural } from '../../lib/format';
+import { formatCount } from '../../lib/format';
+import { countNoun, nounFor, Nouns } from '../../lib/texts/nouns';
 import { errorText } from '../../lib/texts/error-text';
 import { ApiError } from '../../lib/api/errors';
 import { useSubmit } from '../../components/islands/use-submit';
@@ -19,7 +20,7 @@ interface Props {
 
 /** Elements elsewhere on the page that show the same count ('3 likes' in the post's meta line). */
 function showCountElsewhere(count: number): void {
-  for (const element of document.querySelectorAll('[data-live-like-count]')) element.textContent = plural(count, 'like');
+  for (const element of document.querySelectorAll('[data-live-like-count]')) element.textContent = countNoun(count, Nouns.LIKE);
 }
 
 /**
@@ -102,7 +103,7 @@ export default function LikeButton({ postId, initialCount, signedIn, loginHref }
         </svg>
         <span className="sr-only">Like</span>
         <span data-testid="like-count">{formatCount(count)}</span>
-        <span className="sr-only">{count === 1 ? 'like' : 'likes'}</span>
+        <span className="sr-only">{nounFor(count, Nouns.LIKE)}</span>
       </button>
       <p aria-live="polite" className="text-sm">
         {message?.kind === 'login' && (

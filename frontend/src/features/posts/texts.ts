@@ -2,10 +2,12 @@
  * Texts of the reading pages (spec 000 §2): post lists, a post, posts by tag, latest stories,
  * authors and 'Load More Posts': load failures, empty lists and missing posts or tags.
  */
+import { countNoun, Nouns } from '../../lib/texts/nouns';
+
 export const PostsTexts = {
   LIST_FAILED: 'Failed to fetch posts',
   LIST_EMPTY: 'No blog posts yet',
-  moreLoaded: (count: number) => `${count} more posts loaded`,
+  moreLoaded: (count: number) => `${countNoun(count, Nouns.MORE_POST)} loaded`,
   POST_FAILED: 'Unable to load post',
   POST_NOT_FOUND: 'Post Not Found',
   POST_NOT_FOUND_MESSAGE: 'The post you are looking for does not exist or has been deleted.',

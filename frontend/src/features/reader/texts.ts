@@ -4,6 +4,7 @@
  * spec gives them; the dashboard's Vietnamese labels the spec only describes ("labels are in
  * Vietnamese") are written in the tone of the spec's other Vietnamese texts.
  */
+import { countNoun, Nouns } from '../../lib/texts/nouns';
 import { errorText, type ErrorTexts } from '../../lib/texts/error-text';
 
 export const DashboardTexts = {
@@ -67,7 +68,8 @@ export const MyCommentsTexts = {
   BROWSE: 'Browse Articles',
   REPLY_MARKER: '↳ Reply to comment',
   VIEW_IN_ARTICLE: 'View in article',
-  count: (count: number) => (count === 1 ? '1 comment' : `${count} comments`),
+  count: (count: number) => countNoun(count, Nouns.COMMENT),
+  moreLoaded: (count: number) => `${countNoun(count, Nouns.MORE_COMMENT)} loaded`,
 } as const;
 
 export const HomeReaderTexts = {
@@ -77,7 +79,7 @@ export const HomeReaderTexts = {
   RECENT_COMMENTS_EMPTY: 'No comments yet',
   EXPLORE: 'Explore posts',
   REPLY_BADGE: 'Reply',
-  replies: (count: number) => (count === 1 ? '1 reply' : `${count} replies`),
+  replies: (count: number) => countNoun(count, Nouns.REPLY),
 } as const;
 
 /**

@@ -1,10 +1,12 @@
 /** Texts of the search box and the /search page (issue 18 §1), in the tone of the reading pages. */
+import { countNoun, Nouns } from '../../lib/texts/nouns';
+
 export const SearchTexts = {
   PAGE_TITLE: 'Search',
   HEADING: 'Search Inkwell',
   INTRO: 'Find stories by title, words in the text, tag or author. Use quotes for a phrase ("dark mode") and a minus to leave a word out (-draft).',
   resultsFor: (query: string) => `Search results for “${query}”`,
-  resultCount: (total: number, query: string) => `${total === 1 ? '1 result' : `${total.toLocaleString('en-US')} results`} for “${query}”`,
+  resultCount: (total: number, query: string) => `${countNoun(total, Nouns.RESULT)} for “${query}”`,
   NO_RESULTS_TITLE: (query: string) => `No results for “${query}”`,
   NO_RESULTS_TIPS: ['Check the spelling of your words.', 'Try fewer or more general words.', 'Remove a filter, or widen the dates.'],
   BROWSE_TAGS: 'Or browse a tag:',
@@ -14,5 +16,5 @@ export const SearchTexts = {
   BAD_SEARCH: 'Please check your search',
   FAILED: 'Search is not available right now',
   SUGGESTIONS_FAILED: 'Suggestions are not available right now',
-  suggestionCount: (count: number) => (count === 0 ? 'No suggestions' : count === 1 ? '1 suggestion' : `${count} suggestions`),
+  suggestionCount: (count: number) => (count === 0 ? 'No suggestions' : countNoun(count, Nouns.SUGGESTION)),
 } as const;
