@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import type { SortDirection } from '../common/pagination/sort';
-import { containsPattern } from '../common/sql-patterns';
+import { containsPattern, countRows } from '../common/sql-patterns';
 import { RoleName } from '../auth/roles';
 import { UserStatus } from '../users/entities/user.entity';
 import type { AdminUserSortField } from './dto/admin-user-input.dto';
@@ -81,8 +81,7 @@ export class AdminUsersRepository {
   async count(filter: AdminUserFilter): Promise<number> {
     const params: unknown[] = [];
     const where = await this.where(filter, params);
-    const [row] = (await this.dataSource.query(`SELECT count(*)::int AS total FROM users u ${where}`, params)) as { total: number }[];
-    return row.total;
+    return countRows(this.dataSource, `FROM users u ${where}`, params);
   }
 
   /** Posts (any status) and visible live comments written by each of these users, and the mute in force (issue 19). */

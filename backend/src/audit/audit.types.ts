@@ -54,6 +54,9 @@ export interface AuditRecord {
   details?: Record<string, unknown>;
 }
 
+/** A quoted text (a reason, a comment) inside a description: at most 80 characters. */
+export const excerpt = (text: string): string => (text.length > 80 ? `${text.slice(0, 79)}…` : text);
+
 /** Site-relative links the activities point to: the back-office page of the record. */
 export const AuditLinks = {
   user: (id: number) => `/admin/users/${id}`,

@@ -1,12 +1,17 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import type { DomainEvent } from '../events/domain-events';
+import type { CommentFacts, DomainEvent, EventActor } from '../events/domain-events';
 import { DomainEvents } from '../events/domain-events.service';
 import { AuditService } from './audit.service';
-import { AuditLinks, AuditType } from './audit.types';
+import { AuditLinks, AuditRecord, AuditType, excerpt } from './audit.types';
 import { countNoun, englishNoun } from '../../../shared/plural';
 
-const excerpt = (text: string) => (text.length > 80 ? `${text.slice(0, 79)}…` : text);
+/** An entry about the event's comment, by the event's actor. */
+const aboutComment = (
+  { actor, data }: { actor: EventActor | null; data: CommentFacts },
+  type: AuditType,
+  entry: Pick<AuditRecord, 'title' | 'description' | 'link' | 'details'>,
+): AuditRecord => ({ type, actorId: actor?.id ?? null, targetType: 'comment', targetId: data.commentId, ...entry });
 
 /**
  * The audit entries of comment moderation, written in the move's transaction (an action that fails
@@ -27,58 +32,46 @@ export class CommentAuditSubscriber implements OnModuleInit {
     this.events.onRecorded('comment.reports_dismissed', (event, manager) => this.reportsDismissed(event, manager));
   }
 
-  private hidden({ actor, data }: DomainEvent<'comment.hidden'>, manager: EntityManager): Promise<void> {
-    return this.audit.record(manager, {
-      type: AuditType.COMMENT_HIDDEN,
-      actorId: actor?.id ?? null,
-      targetType: 'comment',
-      targetId: data.commentId,
+  private hidden(event: DomainEvent<'comment.hidden'>, manager: EntityManager): Promise<void> {
+    const { data } = event;
+    return this.audit.record(manager, aboutComment(event, AuditType.COMMENT_HIDDEN, {
       title: 'Comment hidden',
       description: `A comment on '${data.postSlug}' was hidden by ${data.by === 'ADMIN' ? 'an admin' : "the post's author"}: ${excerpt(data.reason)}`,
       link: AuditLinks.comment(data.commentId),
       details: { postId: data.postId, reason: data.reason, by: data.by, before: data.previousVisibility },
-    });
+    }));
   }
 
-  private visibleAgain({ name, actor, data }: DomainEvent<'comment.approved' | 'comment.restored'>, manager: EntityManager): Promise<void> {
+  private visibleAgain(event: DomainEvent<'comment.approved' | 'comment.restored'>, manager: EntityManager): Promise<void> {
+    const { name, data } = event;
     const wasHeld = name === 'comment.approved';
-    return this.audit.record(manager, {
-      type: AuditType.COMMENT_RESTORED,
-      actorId: actor?.id ?? null,
-      targetType: 'comment',
-      targetId: data.commentId,
+    return this.audit.record(manager, aboutComment(event, AuditType.COMMENT_RESTORED, {
       title: wasHeld ? 'Held comment approved' : 'Comment restored',
       description: `A ${wasHeld ? 'held' : 'hidden'} comment on '${data.postSlug}' is visible again`,
       link: AuditLinks.comment(data.commentId),
       details: { postId: data.postId, before: wasHeld ? 'HELD' : 'HIDDEN' },
-    });
+    }));
   }
 
-  private async deleted({ actor, data }: DomainEvent<'comment.deleted'>, manager: EntityManager): Promise<void> {
+  private async deleted(event: DomainEvent<'comment.deleted'>, manager: EntityManager): Promise<void> {
+    const { data } = event;
     if (data.via !== 'moderation-queue') return;
     const content = data.content ?? '';
-    await this.audit.record(manager, {
-      type: AuditType.COMMENT_DELETED,
-      actorId: actor?.id ?? null,
-      targetType: 'comment',
-      targetId: data.commentId,
+    await this.audit.record(manager, aboutComment(event, AuditType.COMMENT_DELETED, {
       title: 'Comment deleted',
       description: `A comment was deleted from the moderation queue: ${excerpt(content)}`,
       link: null,
       details: { postId: data.postId, authorId: data.authorId, moderation: data.previousVisibility, content },
-    });
+    }));
   }
 
-  private reportsDismissed({ actor, data }: DomainEvent<'comment.reports_dismissed'>, manager: EntityManager): Promise<void> {
-    return this.audit.record(manager, {
-      type: AuditType.COMMENT_REPORTS_DISMISSED,
-      actorId: actor?.id ?? null,
-      targetType: 'comment',
-      targetId: data.commentId,
+  private reportsDismissed(event: DomainEvent<'comment.reports_dismissed'>, manager: EntityManager): Promise<void> {
+    const { data } = event;
+    return this.audit.record(manager, aboutComment(event, AuditType.COMMENT_REPORTS_DISMISSED, {
       title: 'Comment reports dismissed',
       description: `${countNoun(data.dismissed, englishNoun('report'))} of a comment on '${data.postSlug}' dismissed`,
       link: AuditLinks.comment(data.commentId),
       details: { postId: data.postId, dismissed: data.dismissed },
-    });
+    }));
   }
 }

@@ -3,9 +3,7 @@ import { siteTimeFormatter } from '../common/site-time';
 import { APP_CONFIG, type AppConfig } from '../config/env';
 import { DomainEvents } from '../events/domain-events.service';
 import { AuditService } from './audit.service';
-import { AuditLinks, AuditType } from './audit.types';
-
-const excerpt = (text: string) => (text.length > 80 ? `${text.slice(0, 79)}…` : text);
+import { AuditLinks, AuditType, excerpt } from './audit.types';
 
 /**
  * The audit entries of the user lifecycle, written in the change's transaction (a change that

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import type { SortDirection } from '../common/pagination/sort';
+import { countRows } from '../common/sql-patterns';
 import type { CommentActivityRow, CommentRow } from './comment.mapper';
 import { CommentModeration } from './entities/comment.entity';
 import { countedComment } from './visibility/counted-comment';
@@ -133,14 +134,8 @@ export class CommentsRepository {
     return rows[0]?.position;
   }
 
-  async countRoots(postId: number, viewerId: number | null): Promise<number> {
-    const [row] = (await this.dataSource.query(
-      `SELECT count(*)::int AS total FROM comments c WHERE c.post_id = $1 AND c.parent_id IS NULL AND ${shownTo(2)}`,
-      [postId, viewerId],
-    )) as {
-      total: number;
-    }[];
-    return row.total;
+  countRoots(postId: number, viewerId: number | null): Promise<number> {
+    return countRows(this.dataSource, `FROM comments c WHERE c.post_id = $1 AND c.parent_id IS NULL AND ${shownTo(2)}`, [postId, viewerId]);
   }
 
   /** Every comment below these comments (at most 3 levels: a bounded recursion on IDX_comments_parent_created). */

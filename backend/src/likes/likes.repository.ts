@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import type { SortDirection } from '../common/pagination/sort';
+import { countRows } from '../common/sql-patterns';
 import type { LikeSortField } from './dto/like.dto';
 
 export interface LikedPostRow {
@@ -118,11 +119,7 @@ export class LikesRepository {
     ) as Promise<LikedPostRow[]>;
   }
 
-  async countLikedPosts(userId: number): Promise<number> {
-    const rows = (await this.dataSource.query(
-      `SELECT count(*)::int AS total FROM likes l JOIN posts p ON p.id = l.post_id WHERE l.user_id = $1 AND p.status = 'PUBLISHED'`,
-      [userId],
-    )) as { total: number }[];
-    return rows[0].total;
+  countLikedPosts(userId: number): Promise<number> {
+    return countRows(this.dataSource, `FROM likes l JOIN posts p ON p.id = l.post_id WHERE l.user_id = $1 AND p.status = 'PUBLISHED'`, [userId]);
   }
 }

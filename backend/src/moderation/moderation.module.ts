@@ -1,5 +1,4 @@
 import { Module } from '@nestjs/common';
-import { AuditModule } from '../audit/audit.module';
 import { AuthModule } from '../auth/auth.module';
 import { CommentsModule } from '../comments/comments.module';
 import { AdminModerationController, CommentModerationController } from './moderation.controller';
@@ -8,11 +7,11 @@ import { ModerationService } from './moderation.service';
 
 /**
  * Comment moderation (issue 19 §2): reports, hiding, the queue, muting. The visibility moves are
- * CommentVisibility's and the rules a comment meets when written CommentPolicy's (both exported
- * by CommentsModule, which knows nothing of moderation).
+ * CommentVisibility's (exported by CommentsModule, which knows nothing of moderation); the audit
+ * entries follow their events.
  */
 @Module({
-  imports: [AuthModule, AuditModule, CommentsModule],
+  imports: [AuthModule, CommentsModule],
   controllers: [CommentModerationController, AdminModerationController],
   providers: [ModerationService, ModerationRepository],
   exports: [ModerationService],

@@ -8,6 +8,7 @@ import { CommentModeration } from '../comments/entities/comment.entity';
 import { QueueFilter, QueueSort } from './dto/moderation-input.dto';
 import { CommentReportDto, ModerationQueueItemDto, ModerationQueuePageDto } from './dto/moderation-response.dto';
 import { ReportReason } from './entities/comment-report.entity';
+import { activeMute, type ActiveMute } from '../users/active-mute';
 
 interface QueueRow {
   id: number;
@@ -90,6 +91,16 @@ export class ModerationRepository {
   async reportCount(id: number): Promise<number> {
     const rows = (await this.dataSource.query('SELECT report_count FROM comments WHERE id = $1', [id])) as { report_count: number }[];
     return rows[0]?.report_count ?? 0;
+  }
+
+  async hiddenReason(id: number): Promise<string | null> {
+    const rows = (await this.dataSource.query('SELECT hidden_reason FROM comments WHERE id = $1', [id])) as { hidden_reason: string | null }[];
+    return rows[0]?.hidden_reason ?? null;
+  }
+
+  /** The user's mute in force now, read outside any transaction. */
+  activeMute(userId: number): Promise<ActiveMute | undefined> {
+    return activeMute(this.dataSource.manager, userId);
   }
 
   /** Marks the open reports dismissed; returns how many there were. */

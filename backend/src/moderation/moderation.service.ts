@@ -1,10 +1,5 @@
 import { ConflictException, ForbiddenException, HttpException, Inject, Injectable, NotFoundException } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
-import { AuditService } from '../audit/audit.service';
-import { AuditLinks, AuditType } from '../audit/audit.types';
 import type { AuthUser } from '../auth/auth-user';
-import { CommentPolicy } from '../comments/comment-policy';
 import { TooManyRequestsException } from '../common/too-many-requests';
 import { CommentModeration } from '../comments/entities/comment.entity';
 import type { MoveRefusal } from '../comments/visibility/comment-moves';
@@ -25,8 +20,6 @@ import {
 import { ModerationMessages } from './moderation.messages';
 import { ModerationRepository } from './moderation.repository';
 
-const excerpt = (text: string) => (text.length > 80 ? `${text.slice(0, 79)}…` : text);
-
 /** The moderation texts of the visibility moves a moderator may not make. */
 const refusedModeration = (refusal: MoveRefusal): Error | undefined => {
   if (refusal === 'already-hidden') return new ConflictException(ModerationMessages.ALREADY_HIDDEN);
@@ -45,13 +38,10 @@ const refusedModeration = (refusal: MoveRefusal): Error | undefined => {
 @Injectable()
 export class ModerationService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly visibility: CommentVisibility,
     private readonly events: DomainEvents,
     private readonly repository: ModerationRepository,
-    private readonly audit: AuditService,
-    private readonly policy: CommentPolicy,
     private readonly userLifecycle: UserLifecycleService,
   ) {}
 
@@ -127,8 +117,7 @@ export class ModerationService {
       });
       return comment.moderation;
     });
-    const [row] = (await this.dataSource.query('SELECT hidden_reason FROM comments WHERE id = $1', [id])) as { hidden_reason: string | null }[];
-    return { id, moderation, hiddenReason: row?.hidden_reason ?? null, reportCount: 0 };
+    return { id, moderation, hiddenReason: await this.repository.hiddenReason(id), reportCount: 0 };
   }
 
   /** Each id on its own (one transaction each): what the single action would have answered. */
@@ -177,7 +166,7 @@ export class ModerationService {
   }
 
   async muteStatus(userId: number): Promise<UserMuteStatusDto> {
-    const mute = await this.policy.activeMute(this.dataSource.manager, userId);
+    const mute = await this.repository.activeMute(userId);
     return {
       userId,
       mutedUntil: mute?.mutedUntil ? mute.mutedUntil.toISOString() : null,

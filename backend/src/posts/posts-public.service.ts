@@ -6,11 +6,11 @@ import { Page, toPage } from '../common/pagination/page';
 import { SLUG_PATTERN } from '../../../shared/slug';
 import { TagsService } from '../tags/tags.service';
 import { PostTagQueryDto } from './dto/post-input.dto';
-import { AuthorProfileDto, AuthorSummaryDto, PostCardResponseDto, PostMovedDto, PostResponseDto, SitemapResponseDto } from './dto/post-response.dto';
+import { AuthorProfileDto, AuthorSummaryDto, PostCardResponseDto, PostMovedDto, PostResponseDto, PublicAuthorDto, SitemapResponseDto } from './dto/post-response.dto';
 import { PostCardWithTags, toPostCard, toPostResponse } from './post.mapper';
 import { PostViewsService } from '../post-views/post-views.service';
 import { PostsMessages } from './posts.messages';
-import { PostsRepository } from './posts.repository';
+import { PostsRepository, PublicAuthorRow } from './posts.repository';
 
 const LATEST_STORIES = 6;
 /**
@@ -34,6 +34,16 @@ const AUTHOR_SLUG_MAX = 112;
 
 /** What anonymous readers see: only PUBLISHED posts, never an e-mail (queries in PostsRepository). */
 const cards = (rows: PostCardWithTags[]): PostCardResponseDto[] => rows.map((row) => toPostCard(row, row.tags));
+
+const publicAuthor = (row: PublicAuthorRow): PublicAuthorDto => ({
+  id: row.id,
+  slug: row.slug,
+  fullName: row.full_name,
+  avatar: row.avatar,
+  bio: row.bio,
+  postCount: row.post_count,
+  totalLikes: row.total_likes,
+});
 
 /** A held list answer: the latest stories (cards) or a page of cards. */
 type ListAnswer = PostCardResponseDto[] | Page<PostCardResponseDto>;
@@ -188,16 +198,7 @@ export class PostsPublicService implements OnModuleDestroy {
 
   private async loadAuthors(): Promise<AuthorSummaryDto[]> {
     const rows = await this.repository.authorSummaries();
-    return rows.map((row) => ({
-      id: row.id,
-      slug: row.slug,
-      fullName: row.full_name,
-      avatar: row.avatar,
-      bio: row.bio,
-      postCount: row.post_count,
-      totalLikes: row.total_likes,
-      latestPostAt: row.latest_post_at ? row.latest_post_at.toISOString() : null,
-    }));
+    return rows.map((row) => ({ ...publicAuthor(row), latestPostAt: row.latest_post_at ? row.latest_post_at.toISOString() : null }));
   }
 
   /** A public author's profile: an active AUTHOR (or ADMIN) with at least one published post; 404 otherwise. */
@@ -205,16 +206,7 @@ export class PostsPublicService implements OnModuleDestroy {
     return this.authorsBySlug.remember(slug, async () => {
       const row = SLUG_PATTERN.test(slug) && slug.length <= AUTHOR_SLUG_MAX ? await this.repository.authorProfileBySlug(slug) : undefined;
       if (!row) throw new NotFoundException(PostsMessages.authorNotFound(slug));
-      return {
-        id: row.id,
-        slug: row.slug,
-        fullName: row.full_name,
-        avatar: row.avatar,
-        bio: row.bio,
-        postCount: row.post_count,
-        totalLikes: row.total_likes,
-        joinedAt: row.created_at.toISOString(),
-      };
+      return { ...publicAuthor(row), joinedAt: row.created_at.toISOString() };
     });
   }
 

@@ -14,12 +14,13 @@ import { PostsController } from './posts.controller';
 import { PostsRepository } from './posts.repository';
 import { PostsService } from './posts.service';
 import { RevisionsController } from './revisions.controller';
+import { PostRevisionsService } from './post-revisions.service';
 
 @Module({
   imports: [TypeOrmModule.forFeature([Post, PostTag]), AuthModule, TagsModule, RevisionsModule, PostViewsModule],
   // The public controller first: /blog/posts/public must not reach GET /blog/posts/:id.
   controllers: [PostsPublicController, PostsController, RevisionsController],
-  providers: [PostsRepository, PostLifecycle, PostCacheSubscriber, PostsService, PostsPublicService],
+  providers: [PostsRepository, PostLifecycle, PostCacheSubscriber, PostsService, PostsPublicService, PostRevisionsService],
   exports: [PostsService, PostLifecycle, PostsPublicService],
 })
 export class PostsModule {}

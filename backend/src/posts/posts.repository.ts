@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import type { SortDirection } from '../common/pagination/sort';
-import { containsPattern } from '../common/sql-patterns';
+import { containsPattern, countRows } from '../common/sql-patterns';
 import type { TagRefDto } from '../tags/dto/tag-response.dto';
 import { RoleName } from '../auth/roles';
 import type { PostCardWithTags, PostForAnswer, PostListRow } from './post.mapper';
@@ -70,7 +70,8 @@ export interface SitemapRow {
   slug: string;
   updated_at: Date;
 }
-export interface AuthorProfileRow {
+/** The public author columns both author queries read (PublicAuthorDto's, in SQL names). */
+export interface PublicAuthorRow {
   id: number;
   slug: string;
   full_name: string;
@@ -78,16 +79,11 @@ export interface AuthorProfileRow {
   bio: string | null;
   post_count: number;
   total_likes: number;
+}
+export interface AuthorProfileRow extends PublicAuthorRow {
   created_at: Date;
 }
-export interface AuthorSummaryRow {
-  id: number;
-  slug: string;
-  full_name: string;
-  avatar: string | null;
-  bio: string | null;
-  post_count: number;
-  total_likes: number;
+export interface AuthorSummaryRow extends PublicAuthorRow {
   latest_post_at: Date | null;
 }
 
@@ -123,17 +119,12 @@ export class PostsRepository {
     return this.cardsPage(`FROM post_tags pt JOIN posts p ON p.id = pt.post_id WHERE pt.tag_id = $1 AND p.status = 'PUBLISHED'`, order, [tagId], limit, offset);
   }
 
-  async countPublished(): Promise<number> {
-    const rows = (await this.dataSource.query(`SELECT count(*)::int AS total FROM posts WHERE status = 'PUBLISHED'`)) as { total: number }[];
-    return rows[0].total;
+  countPublished(): Promise<number> {
+    return countRows(this.dataSource, `FROM posts WHERE status = 'PUBLISHED'`);
   }
 
-  async countPublishedOfTag(tagId: number): Promise<number> {
-    const rows = (await this.dataSource.query(
-      `SELECT count(*)::int AS total FROM post_tags pt JOIN posts p ON p.id = pt.post_id WHERE pt.tag_id = $1 AND p.status = 'PUBLISHED'`,
-      [tagId],
-    )) as { total: number }[];
-    return rows[0].total;
+  countPublishedOfTag(tagId: number): Promise<number> {
+    return countRows(this.dataSource, `FROM post_tags pt JOIN posts p ON p.id = pt.post_id WHERE pt.tag_id = $1 AND p.status = 'PUBLISHED'`, [tagId]);
   }
 
   /** One round trip: the published post, its author's public columns and its active tags. */
@@ -249,10 +240,9 @@ export class PostsRepository {
   }
 
   /** How many posts the list's filter matches (an index-only count for a status or an author). */
-  async countList(filter: PostListFilter): Promise<number> {
+  countList(filter: PostListFilter): Promise<number> {
     const params: unknown[] = [];
-    const [row] = (await this.dataSource.query(`SELECT count(*)::int AS total FROM posts p ${listWhere(filter, params)}`, params)) as { total: number }[];
-    return row.total;
+    return countRows(this.dataSource, `FROM posts p ${listWhere(filter, params)}`, params);
   }
 
   /** Another post has this slug. */

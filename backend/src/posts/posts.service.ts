@@ -143,7 +143,7 @@ export class PostsService {
     const post = await this.findOrFail(id);
     const kind = isAdmin(user) ? 'admin' : post.authorId === user.id && isAuthor(user) ? 'author' : undefined;
     if (!kind || !this.lifecycle.allows(post, { type: 'delete' }, kind)) throw new ForbiddenException(PostsMessages.FORBIDDEN_DELETE);
-    await this.events.transaction((tx) => this.lifecycle.transition(tx, id, { type: 'delete' }, { kind, user }));
+    await this.lifecycle.apply(id, { type: 'delete' }, { kind, user });
   }
 
   /** DRAFT or REJECTED → PENDING_REVIEW, by the post's author (or an admin); `requestedPublishAt` (checked by the caller) replaces any earlier request. */
@@ -151,7 +151,7 @@ export class PostsService {
     const post = await this.findOrFail(id);
     if (post.authorId !== user.id && !isAdmin(user)) throw new ForbiddenException(PostsMessages.FORBIDDEN_UPDATE);
     const kind = post.authorId === user.id ? 'author' : 'admin';
-    await this.events.transaction((tx) => this.lifecycle.transition(tx, id, { type: 'submit' }, { kind, user }, { requestedPublishAt }));
+    await this.lifecycle.apply(id, { type: 'submit' }, { kind, user }, { requestedPublishAt });
     return this.toResponse(await this.findOrFail(id), user, 'author');
   }
 

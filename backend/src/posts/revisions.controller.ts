@@ -7,9 +7,9 @@ import { Auth, CurrentUser } from '../auth/auth.decorator';
 import { WithMessage, withMessage } from '../common/envelope';
 import { ParseIdPipe } from '../common/validation/parse-id.pipe';
 import { ReviewDiffDto, RevisionCompareQueryDto, RevisionDiffDto, RevisionDto, RevisionListQueryDto, RevisionPageDto } from '../revisions/dto/revision.dto';
-import { RevisionsService } from '../revisions/revisions.service';
 import { PostResponseDto } from './dto/post-response.dto';
 import { PostVersionConflictEnvelopeDto, RevisionRestoreDto } from './dto/post-version.dto';
+import { PostRevisionsService } from './post-revisions.service';
 import { PostsMessages } from './posts.messages';
 import { PostsService } from './posts.service';
 
@@ -21,7 +21,7 @@ const WHO = 'Admins any post, authors their own (readers and others 403, an unkn
 export class RevisionsController {
   constructor(
     private readonly posts: PostsService,
-    private readonly revisions: RevisionsService,
+    private readonly revisions: PostRevisionsService,
   ) {}
 
   @Get(':id/revisions')
@@ -30,8 +30,7 @@ export class RevisionsController {
   @ApiEnvelope(RevisionPageDto)
   @ApiErrors(400, 404)
   async listPostRevisions(@Param('id', ParseIdPipe) id: number, @Query() query: RevisionListQueryDto, @CurrentUser() user: AuthUser): Promise<RevisionPageDto> {
-    await this.posts.assertReadable(id, user);
-    return this.revisions.list(id, query.page, query.size);
+    return this.revisions.list(id, query.page, query.size, user);
   }
 
   // Before :revisionId, which would take "compare" for an id.
@@ -43,9 +42,7 @@ export class RevisionsController {
   @ApiEnvelope(RevisionDiffDto)
   @ApiErrors(400, 404)
   async compareRevisions(@Param('id', ParseIdPipe) id: number, @Query() query: RevisionCompareQueryDto, @CurrentUser() user: AuthUser): Promise<RevisionDiffDto> {
-    const post = await this.posts.findReadable(id, user);
-    const tagSlugs = query.to === undefined ? (await this.posts.toResponse(post)).tags.map((tag) => tag.slug).sort() : [];
-    return this.revisions.compare(id, query.from, query.to, { title: post.title, summary: post.summary, content: post.content, tagSlugs });
+    return this.revisions.compare(id, query.from, query.to, user);
   }
 
   @Get(':id/revisions/:revisionId')
@@ -58,8 +55,7 @@ export class RevisionsController {
     @Param('revisionId', ParseIdPipe) revisionId: number,
     @CurrentUser() user: AuthUser,
   ): Promise<RevisionDto> {
-    await this.posts.assertReadable(id, user);
-    return this.revisions.get(id, revisionId);
+    return this.revisions.get(id, revisionId, user);
   }
 
   @Post(':id/revisions/:revisionId/restore')
@@ -91,7 +87,6 @@ export class RevisionsController {
   @ApiEnvelope(ReviewDiffDto)
   @ApiErrors(400, 404)
   async getPostReviewDiff(@Param('id', ParseIdPipe) id: number, @CurrentUser() user: AuthUser): Promise<ReviewDiffDto> {
-    await this.posts.assertReadable(id, user);
-    return this.revisions.reviewDiff(id);
+    return this.revisions.reviewDiff(id, user);
   }
 }

@@ -1,6 +1,6 @@
 import { ForbiddenException, Inject, Injectable, NotFoundException } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, IsNull, MoreThan } from 'typeorm';
+import { InjectRepository } from '@nestjs/typeorm';
+import { IsNull, MoreThan, Repository } from 'typeorm';
 import type { AuthUser } from '../auth/auth-user';
 import { APP_CONFIG, AppConfig } from '../config/env';
 import { DomainEvents } from '../events/domain-events.service';
@@ -22,7 +22,7 @@ export class PreviewsService {
   private readonly key: Buffer;
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    @InjectRepository(PostPreviewLink) private readonly links: Repository<PostPreviewLink>,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly posts: PostsService,
     private readonly lifecycle: PostLifecycle,
@@ -47,12 +47,12 @@ export class PreviewsService {
   /** The post's live links (neither expired nor revoked), newest first. */
   async list(postId: number, user: AuthUser): Promise<PreviewLinkDto[]> {
     await this.editablePost(postId, user);
-    const links = await this.dataSource.getRepository(PostPreviewLink).find({
+    const live = await this.links.find({
       where: { postId, revokedAt: IsNull(), expiresAt: MoreThan(new Date()) },
       relations: { createdBy: true },
       order: { createdAt: 'DESC', id: 'DESC' },
     });
-    return links.map((link) => this.toDto(link, link.createdBy ? { id: link.createdBy.id, fullName: link.createdBy.fullName } : null));
+    return live.map((link) => this.toDto(link, link.createdBy ? { id: link.createdBy.id, fullName: link.createdBy.fullName } : null));
   }
 
   /** Revokes a live link of the post; an unknown, other post's or already revoked link is 404. */
@@ -74,7 +74,7 @@ export class PreviewsService {
     const claim = readPreviewToken(this.key, token);
     const now = Date.now();
     if (!claim || claim.expiresAt.getTime() <= now) throw new NotFoundException(PreviewsMessages.INVALID_LINK);
-    const link = await this.dataSource.getRepository(PostPreviewLink).findOne({ where: { id: claim.linkId }, relations: { post: true } });
+    const link = await this.links.findOne({ where: { id: claim.linkId }, relations: { post: true } });
     if (!link || link.revokedAt || link.expiresAt.getTime() !== claim.expiresAt.getTime() || !this.lifecycle.allows(link.post, { type: 'preview' }, 'author')) {
       throw new NotFoundException(PreviewsMessages.INVALID_LINK);
     }

@@ -3,7 +3,6 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { AuthUser } from '../auth/auth-user';
 import { CLOCK, Clock } from '../common/clock';
-import { DomainEvents } from '../events/domain-events.service';
 import { PostResponseDto } from '../posts/dto/post-response.dto';
 import { LifecycleMessages } from '../posts/lifecycle/lifecycle.messages';
 import { PostLifecycle } from '../posts/lifecycle/post-lifecycle.service';
@@ -31,7 +30,6 @@ export class SchedulingService {
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly posts: PostsService,
     private readonly lifecycle: PostLifecycle,
-    private readonly events: DomainEvents,
   ) {}
 
   /** A publish time sent to the API, checked against the clock (400 naming `field`). */
@@ -42,13 +40,13 @@ export class SchedulingService {
   /** Moves a scheduled post's time (409 when it is not scheduled). */
   async reschedule(postId: number, publishAtText: string, admin: AuthUser): Promise<PostResponseDto> {
     const publishAt = this.publishTime(publishAtText);
-    await this.events.transaction((tx) => this.lifecycle.transition(tx, postId, { type: 'reschedule' }, { kind: 'admin', user: admin }, { publishAt }));
+    await this.lifecycle.apply(postId, { type: 'reschedule' }, { kind: 'admin', user: admin }, { publishAt });
     return this.posts.toResponse(await this.posts.findOrFail(postId), admin);
   }
 
   /** Cancels a schedule: the post stays PENDING_REVIEW, back in the review queue (409 when it is not scheduled). */
   async cancel(postId: number, admin: AuthUser): Promise<PostResponseDto> {
-    await this.events.transaction((tx) => this.lifecycle.transition(tx, postId, { type: 'cancelSchedule' }, { kind: 'admin', user: admin }));
+    await this.lifecycle.apply(postId, { type: 'cancelSchedule' }, { kind: 'admin', user: admin });
     return this.posts.toResponse(await this.posts.findOrFail(postId), admin);
   }
 
@@ -70,7 +68,7 @@ export class SchedulingService {
    * Undefined when there was nothing to publish.
    */
   async publishIfDue(postId: number): Promise<PublishedBySchedule | undefined> {
-    const published = await this.events.transaction((tx) => this.lifecycle.transition(tx, postId, { type: 'publishDue' }, { kind: 'system', user: null }));
+    const published = await this.lifecycle.apply(postId, { type: 'publishDue' }, { kind: 'system', user: null });
     return published && { id: published.id, slug: published.slug };
   }
 

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { SortDirection } from '../common/pagination/sort';
-import { containsPattern } from '../common/sql-patterns';
+import { containsPattern, countRows } from '../common/sql-patterns';
 
 const SORT_COLUMNS: Record<string, string> = { name: 't.name', createdAt: 't.created_at', updatedAt: 't.updated_at', postCount: 'post_count' };
 
@@ -42,7 +42,7 @@ export class TagsRepository {
     const whereSql = where.length ? `WHERE ${where.join(' AND ')}` : '';
     const dir = filter.direction === 'asc' ? 'ASC' : 'DESC';
     const order = `${SORT_COLUMNS[filter.sortBy] ?? SORT_COLUMNS.name} ${dir}, t.id ${dir}`;
-    const [{ total }] = (await this.dataSource.query(`SELECT count(*)::int AS total FROM tags t ${whereSql}`, params)) as { total: number }[];
+    const total = await countRows(this.dataSource, `FROM tags t ${whereSql}`, params);
     const rows = (await this.dataSource.query(
       `SELECT t.id, ${postCountSql(filter.allStatuses)} AS post_count FROM tags t ${whereSql} ORDER BY ${order} LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
       [...params, filter.limit, filter.offset],

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, Max, Min, registerDecorator } from 'class-validator';
-import { clampSize, DEFAULT_PAGE_SIZE, MAX_PAGE, MAX_PAGE_SIZE, PageQueryDto } from '../../common/pagination/page';
+import { IsIn, IsInt, IsOptional, registerDecorator } from 'class-validator';
+import { clampSize, DEFAULT_PAGE_SIZE, MAX_PAGE, MAX_PAGE_SIZE, PageQueryDto, pageQuery } from '../../common/pagination/page';
 import { sortQuery } from '../../common/pagination/sort';
 import { MaxChars, Required, trim } from '../../common/validation/field.rules';
 import { MAX_COMMENT_LENGTH } from '../entities/comment.entity';
@@ -92,19 +92,7 @@ export class CommentRecentQueryDto {
 }
 
 /** Admin recent comments: `?page&size` with size 20 by default (spec 001 §9). */
-export class CommentAdminQueryDto {
-  @ApiPropertyOptional({ minimum: 0, maximum: MAX_PAGE, default: 0, description: 'Zero-based page number' })
-  @Transform(({ value }) => toInteger(value ?? 0))
-  @IsInt({ message: 'page must be a whole number' })
-  @Min(0, { message: 'page must not be negative' })
-  @Max(MAX_PAGE, { message: `page must not be greater than ${MAX_PAGE}` })
-  page: number = 0;
-
-  @ApiPropertyOptional({ minimum: 1, maximum: MAX_PAGE_SIZE, default: 20 })
-  @Transform(({ value }) => clampSize(toInteger(value), 20, MAX_PAGE_SIZE))
-  @IsInt()
-  size: number = 20;
-}
+export class CommentAdminQueryDto extends pageQuery(MAX_PAGE_SIZE, 20) {}
 
 /** Keyword search: `?keyword` (required, 1–100 characters), optional `postId`, `page&size`. */
 export class CommentSearchQueryDto extends PageQueryDto {

@@ -15,6 +15,21 @@ function stateNamed(name: StateName): CommentState | null {
 type Expected = [StateName, number, number] | string;
 
 /**
+ * A placeholder (a deleted comment's row) refuses every move as 'missing' but a second create
+ * ('exists') and removing its row, whose deltas are given.
+ */
+const placeholder = (remove: Expected): Record<CommentMove, Expected> => ({
+  create: 'exists',
+  hold: 'missing',
+  edit: 'missing',
+  approve: 'missing',
+  hide: 'missing',
+  restore: 'missing',
+  delete: 'missing',
+  remove,
+});
+
+/**
  * Every state × every move, written out by hand (not derived from the rule under test): what the
  * issue 19 behaviour does to the comment and to the post's comment_count (not deleted and
  * VISIBLE) and the parent's reply_count (VISIBLE rows, placeholders included).
@@ -60,37 +75,10 @@ const TABLE: Record<StateName, Record<CommentMove, Expected>> = {
     delete: ['HIDDEN/deleted', 0, 0],
     remove: ['none', 0, 0],
   },
-  'VISIBLE/deleted': {
-    create: 'exists',
-    hold: 'missing',
-    edit: 'missing',
-    approve: 'missing',
-    hide: 'missing',
-    restore: 'missing',
-    delete: 'missing',
-    // The placeholder was counted in its parent's reply_count until its row goes.
-    remove: ['none', 0, -1],
-  },
-  'HELD/deleted': {
-    create: 'exists',
-    hold: 'missing',
-    edit: 'missing',
-    approve: 'missing',
-    hide: 'missing',
-    restore: 'missing',
-    delete: 'missing',
-    remove: ['none', 0, 0],
-  },
-  'HIDDEN/deleted': {
-    create: 'exists',
-    hold: 'missing',
-    edit: 'missing',
-    approve: 'missing',
-    hide: 'missing',
-    restore: 'missing',
-    delete: 'missing',
-    remove: ['none', 0, 0],
-  },
+  // A visible placeholder was counted in its parent's reply_count until its row goes.
+  'VISIBLE/deleted': placeholder(['none', 0, -1]),
+  'HELD/deleted': placeholder(['none', 0, 0]),
+  'HIDDEN/deleted': placeholder(['none', 0, 0]),
 };
 
 const asExpected = (outcome: MoveOutcome): Expected => {

@@ -27,9 +27,9 @@ export function clampSize(value: unknown, fallback: number, max: number): number
 
 /**
  * `?page&size` DTO classes: page zero-based up to MAX_PAGE, size clamped to 1–`max` (a missing or non-numeric
- * size takes the default). A factory, because a subclass cannot widen an inherited clamp.
+ * size takes `defaultSize`). A factory, because a subclass cannot widen an inherited clamp.
  */
-export function pageQuery(max: number) {
+export function pageQuery(max: number, defaultSize: number = DEFAULT_PAGE_SIZE) {
   class PagedQueryDto {
     @ApiPropertyOptional({ minimum: 0, maximum: MAX_PAGE, default: 0, description: 'Zero-based page number' })
     @Transform(({ value }) => toInteger(value ?? 0))
@@ -38,10 +38,10 @@ export function pageQuery(max: number) {
     @Max(MAX_PAGE, { message: `page must not be greater than ${MAX_PAGE}` })
     page: number = 0;
 
-    @ApiPropertyOptional({ minimum: 1, maximum: max, default: DEFAULT_PAGE_SIZE })
-    @Transform(({ value }) => clampSize(toInteger(value), DEFAULT_PAGE_SIZE, max))
+    @ApiPropertyOptional({ minimum: 1, maximum: max, default: defaultSize })
+    @Transform(({ value }) => clampSize(toInteger(value), defaultSize, max))
     @IsInt()
-    size: number = DEFAULT_PAGE_SIZE;
+    size: number = defaultSize;
   }
   return PagedQueryDto;
 }

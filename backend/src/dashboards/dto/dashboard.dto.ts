@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { AuditType } from '../../audit/audit.types';
 
 export enum ActivityType {
   LIKE = 'LIKE',
@@ -54,14 +55,15 @@ export class QuickStatsDto {
  * The six activity types of spec 001 §3 ('Activity types'), the only values of
  * `recentActivities[].type` on the admin and author dashboards: integrators switch on them. Every
  * event maps to the nearest (dashboards/activity-type.ts); the audit log keeps the exact kind.
+ * The spec's six are audit types too (AuditType starts from them), so their values come from there.
  */
 export enum DashboardActivityType {
-  USER_REGISTERED = 'USER_REGISTERED',
-  POST_PUBLISHED = 'POST_PUBLISHED',
-  POST_CREATED = 'POST_CREATED',
-  TAG_CREATED = 'TAG_CREATED',
-  USER_UPDATED = 'USER_UPDATED',
-  USER_BANNED = 'USER_BANNED',
+  USER_REGISTERED = AuditType.USER_REGISTERED,
+  POST_PUBLISHED = AuditType.POST_PUBLISHED,
+  POST_CREATED = AuditType.POST_CREATED,
+  TAG_CREATED = AuditType.TAG_CREATED,
+  USER_UPDATED = AuditType.USER_UPDATED,
+  USER_BANNED = AuditType.USER_BANNED,
 }
 
 /** One entry of a back-office activity list (spec 001 §3: type, title, description, timestamp, optional link). */

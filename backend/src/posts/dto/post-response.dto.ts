@@ -112,7 +112,8 @@ export class SitemapResponseDto {
   @ApiProperty({ type: [SitemapEntryDto], description: 'Author pages (/authors/{slug}): authors with published posts' }) authors: SitemapEntryDto[];
 }
 
-export class AuthorSummaryDto {
+/** What the authors list and an author's page both show of a public author. */
+export abstract class PublicAuthorDto {
   @ApiProperty() id: number;
   @ApiProperty({ description: 'The author page: /authors/{slug}' }) slug: string;
   @ApiProperty() fullName: string;
@@ -120,17 +121,13 @@ export class AuthorSummaryDto {
   @ApiProperty({ type: String, nullable: true }) bio: string | null;
   @ApiProperty({ description: 'Published posts' }) postCount: number;
   @ApiProperty({ description: 'Likes over published posts' }) totalLikes: number;
+}
+
+export class AuthorSummaryDto extends PublicAuthorDto {
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) latestPostAt: string | null;
 }
 
 /** An author's public page (/authors/{slug}): an active AUTHOR (or ADMIN) with at least one published post. */
-export class AuthorProfileDto {
-  @ApiProperty() id: number;
-  @ApiProperty({ description: 'The author page: /authors/{slug}' }) slug: string;
-  @ApiProperty() fullName: string;
-  @ApiProperty({ type: String, nullable: true }) avatar: string | null;
-  @ApiProperty({ type: String, nullable: true }) bio: string | null;
-  @ApiProperty({ description: 'Published posts' }) postCount: number;
-  @ApiProperty({ description: 'Likes over published posts' }) totalLikes: number;
+export class AuthorProfileDto extends PublicAuthorDto {
   @ApiProperty({ type: String, format: 'date-time', description: 'When the account was created' }) joinedAt: string;
 }

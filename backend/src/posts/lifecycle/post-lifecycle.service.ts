@@ -3,7 +3,7 @@ import { EntityManager } from 'typeorm';
 import type { AuthUser } from '../../auth/auth-user';
 import { CLOCK, Clock } from '../../common/clock';
 import { DomainEvent, EventActor, PostFacts, PostVia } from '../../events/domain-events';
-import { EventTransaction } from '../../events/domain-events.service';
+import { DomainEvents, EventTransaction } from '../../events/domain-events.service';
 import { RevisionKind } from '../../revisions/entities/post-revision.entity';
 import { Post, PostStatus } from '../entities/post.entity';
 import { PostsMessages } from '../posts.messages';
@@ -58,6 +58,7 @@ export class PostLifecycle {
   constructor(
     private readonly revisions: RevisionsService,
     @Inject(CLOCK) private readonly clock: Clock,
+    private readonly events: DomainEvents,
   ) {}
 
   /** The table's decision, or the refusal's exception (409 for a wrong state, 403 for a wrong actor). */
@@ -88,6 +89,11 @@ export class PostLifecycle {
     await tx.record({ name: 'post.created', actor: eventActor(actor), data: facts });
     if (next.status !== PostStatus.DRAFT) await tx.record(statusEvent(facts, null, 'update', actor));
     return saved.id;
+  }
+
+  /** A move that is the whole change: `transition()` in an event transaction of its own. */
+  apply(id: number, command: PostCommand, actor: LifecycleActor, options: TransitionOptions = {}): Promise<LockedPost | undefined> {
+    return this.events.transaction((tx) => this.transition(tx, id, command, actor, options));
   }
 
   /**

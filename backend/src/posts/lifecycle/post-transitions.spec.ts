@@ -1,5 +1,5 @@
 import { PostStatus } from '../entities/post.entity';
-import { ADMIN_STATUS_MOVES, PostActor, PostCommand, PostState, allowedActions, decide } from './post-transitions';
+import { ADMIN_STATUS_MOVES, POST_ACTIONS, PostAction, PostActor, PostCommand, PostState, allowedActions, decide } from './post-transitions';
 
 const STATUSES = Object.values(PostStatus);
 const ACTORS: PostActor[] = ['admin', 'author', 'system'];
@@ -99,19 +99,9 @@ describe('allowedActions', () => {
     expect(allowedActions({ status: PostStatus.PENDING_REVIEW, scheduled: false }, 'author')).toEqual(['preview']);
   });
 
-  it('an admin on a scheduled post: edit, delete, approve now, schedule, reject, reschedule, cancel, preview, status moves', () => {
-    expect(allowedActions({ status: PostStatus.PENDING_REVIEW, scheduled: true }, 'admin')).toEqual([
-      'edit',
-      'delete',
-      'approve',
-      'schedule',
-      'reject',
-      'reschedule',
-      'cancelSchedule',
-      'preview',
-      'setStatus:DRAFT',
-      'setStatus:PUBLISHED',
-    ]);
+  it('an admin on a scheduled post: every action but submit (not their post), autosave and the status moves to PRIVATE or ARCHIVED', () => {
+    const refused: PostAction[] = ['submit', 'autosave', 'setStatus:PRIVATE', 'setStatus:ARCHIVED'];
+    expect(allowedActions({ status: PostStatus.PENDING_REVIEW, scheduled: true }, 'admin')).toEqual(POST_ACTIONS.filter((action) => !refused.includes(action)));
   });
 
   it("an admin submits only a post of their own; the status moves are exactly the admin's table", () => {
