@@ -5,6 +5,7 @@
 import type { ErrorTexts } from '../../lib/texts/error-text';
 import { CommonTexts } from '../../lib/texts/common';
 import type { BulkAction, ModerationFilter, ModerationSort } from './admin-comments';
+import { plural } from '../../lib/format';
 
 export const ModerationTexts = {
   TITLE: 'Comment Moderation',
@@ -16,8 +17,8 @@ export const ModerationTexts = {
   EMPTY_FILTERED: 'No comments match your search or filter.',
   ACTION_FAILED: 'Action failed',
   HIDE_REASON_REQUIRED: 'Please give a reason.',
-  count: (count: number) => (count === 1 ? '1 comment' : `${count} comments`),
-  selected: (count: number) => (count === 1 ? '1 selected' : `${count} selected`),
+  count: (count: number) => plural(count, 'comment'),
+  selected: (count: number) => plural(count, 'selected', 'selected'),
   /** The selection, as a dialog names it. */
   theSelected: (count: number) => (count === 1 ? 'the selected comment' : `the ${count} selected comments`),
 } as const;

@@ -3,6 +3,7 @@
  * checks, the list's and the tag posts view's failures, notices and confirmations. Verbatim
  * where the spec gives them.
  */
+import { plural } from '../../lib/format';
 export const AdminTagsTexts = {
   TITLE: 'Tag Management',
   SUBTITLE: 'Create, edit, activate and retire the tags posts are filed under.',
@@ -45,7 +46,7 @@ export const AdminTagsTexts = {
   deleteConfirm: (name: string) => `“${name}” will be deleted and removed from every post that carries it. This cannot be undone.`,
   IN_USE_TITLE: 'Tag is in use',
   /** The server's 409 text (TagsMessages.inUse), when the card already knows the tag is used. */
-  inUse: (count: number) => `Tag is used by ${count} ${count === 1 ? 'post' : 'posts'}. Deactivate it instead.`,
+  inUse: (count: number) => `Tag is used by ${plural(count, 'post')}. Deactivate it instead.`,
   IN_USE_HINT: 'Deactivating keeps it on its posts but hides it from public pages and the editor.',
   EMPTY: 'No tags yet',
   EMPTY_MESSAGE: 'Create the first tag to file posts under it.',

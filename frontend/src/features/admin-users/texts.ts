@@ -7,6 +7,7 @@
 import { CommonTexts } from '../../lib/texts/common';
 import { errorText, type ErrorTexts } from '../../lib/texts/error-text';
 import type { UserStatus } from '../../lib/api/schema';
+import { plural } from '../../lib/format';
 
 export const AdminUsersTexts = {
   ACCESS_DENIED: 'Access Denied',
@@ -20,7 +21,7 @@ export const AdminUsersTexts = {
   EMPTY_FILTERED: 'No users match your search or filters.',
   AUDIT_FAILED: 'Failed to load the activity history',
   AUDIT_EMPTY: 'No activity recorded for this user yet',
-  count: (count: number) => (count === 1 ? '1 user' : `${count} users`),
+  count: (count: number) => plural(count, 'user'),
 } as const;
 
 /** Add User (spec 001 §5 'Add user', in the order they are checked; §8 'Add user'). */

@@ -5,6 +5,7 @@
  */
 import type { PostStatus } from './author';
 import { errorText, type ErrorTexts } from '../../lib/texts/error-text';
+import { plural } from '../../lib/format';
 
 export const AuthorDashboardTexts = {
   TITLE: 'Author Dashboard',
@@ -89,10 +90,10 @@ export const DraftsTexts = {
   LOAD_FAILED: 'Failed to load drafts',
   LAST_MODIFIED: 'Last modified',
   NO_EXCERPT: 'No excerpt yet.',
-  words: (count: number) => (count === 1 ? '1 word' : `${count} words`),
+  words: (count: number) => plural(count, 'word'),
   LESS_THAN_HOUR: 'less than an hour ago',
-  hoursAgo: (hours: number) => (hours === 1 ? '1 hour ago' : `${hours} hours ago`),
-  daysAgo: (days: number) => (days === 1 ? '1 day ago' : `${days} days ago`),
+  hoursAgo: (hours: number) => `${plural(hours, 'hour')} ago`,
+  daysAgo: (days: number) => `${plural(days, 'day')} ago`,
 } as const;
 
 export const PostActionTexts = {

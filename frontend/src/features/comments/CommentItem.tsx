@@ -4,6 +4,7 @@ import { COMMENT_INDENT_LEVELS, COMMENT_MAX_LEVEL, commentDateTime, CommentsText
 import { hideComment, type CommentNode } from './comment-api';
 import CommentForm from './CommentForm';
 import { hideDescription, HideDialog, ReportDialog } from './ModerationDialogs';
+import { plural } from '../../lib/format';
 
 export interface Viewer {
   id: number;
@@ -227,7 +228,7 @@ export function CommentItem({ comment, viewer, actions, now, targetId }: ItemPro
                 setLoadingReplies(false);
               }}
             >
-              {loadingReplies ? 'Loading...' : `Show ${hiddenReplies} ${hiddenReplies === 1 ? 'reply' : 'replies'}`}
+              {loadingReplies ? 'Loading...' : `Show ${plural(hiddenReplies, 'reply', 'replies')}`}
             </button>
           )}
         </div>

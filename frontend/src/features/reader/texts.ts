@@ -5,6 +5,7 @@
  * Vietnamese") are written in the tone of the spec's other Vietnamese texts.
  */
 import { errorText, type ErrorTexts } from '../../lib/texts/error-text';
+import { plural } from '../../lib/format';
 
 export const DashboardTexts = {
   LOAD_FAILED: 'Unable to load dashboard data. Please try again later.',
@@ -67,7 +68,7 @@ export const MyCommentsTexts = {
   BROWSE: 'Browse Articles',
   REPLY_MARKER: '↳ Reply to comment',
   VIEW_IN_ARTICLE: 'View in article',
-  count: (count: number) => (count === 1 ? '1 comment' : `${count} comments`),
+  count: (count: number) => plural(count, 'comment'),
 } as const;
 
 export const HomeReaderTexts = {
@@ -77,7 +78,7 @@ export const HomeReaderTexts = {
   RECENT_COMMENTS_EMPTY: 'No comments yet',
   EXPLORE: 'Explore posts',
   REPLY_BADGE: 'Reply',
-  replies: (count: number) => (count === 1 ? '1 reply' : `${count} replies`),
+  replies: (count: number) => plural(count, 'reply', 'replies'),
 } as const;
 
 /**

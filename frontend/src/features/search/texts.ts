@@ -1,4 +1,5 @@
 /** Texts of the search box and the /search page (issue 18 §1), in the tone of the reading pages. */
+import { plural } from '../../lib/format';
 export const SearchTexts = {
   PAGE_TITLE: 'Search',
   HEADING: 'Search Inkwell',
@@ -14,5 +15,5 @@ export const SearchTexts = {
   BAD_SEARCH: 'Please check your search',
   FAILED: 'Search is not available right now',
   SUGGESTIONS_FAILED: 'Suggestions are not available right now',
-  suggestionCount: (count: number) => (count === 0 ? 'No suggestions' : count === 1 ? '1 suggestion' : `${count} suggestions`),
+  suggestionCount: (count: number) => (count === 0 ? 'No suggestions' : plural(count, 'suggestion')),
 } as const;
