@@ -195,13 +195,6 @@ export async function loadEditorTagsFor(api: ApiClient, post: PostDetail | undef
   return { ok: true, data: [...active.data, ...extra.filter((tag): tag is AdminTag => tag !== undefined)] };
 }
 
-/** A path id: a positive whole number, else undefined (the page answers 404). */
-export function idFromParam(raw: string | undefined): number | undefined {
-  if (!raw || !/^[1-9]\d{0,9}$/.test(raw)) return undefined;
-  const id = Number(raw);
-  return id <= 2_147_483_647 ? id : undefined;
-}
-
 // ---- formatting ------------------------------------------------------------------------------
 
 /** 'Nov 22, 2026' and 'Nov 22, 2026, 3:04 PM GMT+7' (admin screens use en-US dates, spec 001 §9); '' when missing. */

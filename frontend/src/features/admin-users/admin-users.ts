@@ -219,10 +219,3 @@ export const activityDay = formatUtcDay;
 
 /** Relative time in the admin screens: after a week the en-US date. */
 export const adminRelativeTime = (value: string | null | undefined, now = Date.now()): string => relativeTime(value, 'shortDate', now);
-
-/** A path parameter that is a positive id, else undefined. */
-export function idParam(value: string | undefined): number | undefined {
-  if (!value || !/^[1-9]\d{0,9}$/.test(value)) return undefined;
-  const id = Number(value);
-  return id <= 2_147_483_647 ? id : undefined;
-}
