@@ -1,6 +1,6 @@
 /**
  * The prologue the back-office list screens with a server-read first page share (/admin/posts,
- * /admin/tags): the admin guard with the screen's 'Access Denied' view, the `?page=` convention,
+ * /admin/tags, /admin/comments, /admin/users): the admin guard with the screen's 'Access Denied' view, the `?page=` convention,
  * the list read from the address, a page past the end sent to the last page (302), 503 when the
  * API could not answer, and the `?notice=` a create or an update comes back with.
  */
@@ -24,6 +24,8 @@ export interface AdminListScreen<Q extends { page: number }, T extends { totalPa
   queryFrom: (params: URLSearchParams) => Q;
   listHref: (query: Q) => string;
   read: (api: ApiClient, query: Q) => Promise<Loaded<T>>;
+  /** An address the screen hands on to another page before reading (the users list's `?userId=`). */
+  handOff?: (params: URLSearchParams) => string | undefined;
 }
 
 export async function adminListPage<Q extends { page: number }, T extends { totalPages: number }>(Astro: AdminListContext, screen: AdminListScreen<Q, T>) {
@@ -32,6 +34,8 @@ export async function adminListPage<Q extends { page: number }, T extends { tota
   const unpaged = pageRedirect(Astro);
   if (unpaged) return unpaged;
   const query = screen.queryFrom(Astro.url.searchParams);
+  const handedOff = access.allowed ? screen.handOff?.(Astro.url.searchParams) : undefined;
+  if (handedOff) return Astro.redirect(handedOff, 302);
   const list = access.allowed ? await screen.read(Astro.locals.api, query) : undefined;
   // A page past the end (an old link, a typed number) shows the last page instead.
   if (list?.ok && list.data.totalPages > 0 && query.page >= list.data.totalPages) {

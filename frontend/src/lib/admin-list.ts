@@ -68,6 +68,11 @@ export function listQueryParams<F extends string>(
   return values;
 }
 
+/** What every list's API read sends: the 0-based page, size, sort, and the search when there is one. */
+export function listApiQuery<F extends string>(query: BaseListQuery<F>) {
+  return { page: query.page, size: query.size, sortBy: query.sortBy, sortDir: query.sortDir, search: query.search || undefined };
+}
+
 /** A list's address: `path` with the values (defaults already left out), or `path` alone. */
 export function listHref(path: string, values: Record<string, string>): string {
   const search = new URLSearchParams(values).toString();

@@ -29,32 +29,26 @@ export interface NavItem {
   href: string;
 }
 
-/** The side panel's links by role (spec 000 §2). */
+/** Each role's own side-panel links, between its Dashboard (dashboardPath) and Account. */
+const ROLE_NAV: Record<RoleName, NavItem[]> = {
+  ADMIN: [
+    { label: 'Users', href: '/admin/users' },
+    { label: 'Posts', href: '/admin/posts' },
+    { label: 'Comments', href: '/admin/comments' },
+    { label: 'Tags', href: '/admin/tags' },
+  ],
+  AUTHOR: [
+    { label: 'My Posts', href: '/author/posts' },
+    { label: 'New Post', href: '/author/posts/new' },
+    { label: 'Drafts', href: '/author/drafts' },
+  ],
+  USER: [
+    { label: 'Liked Posts', href: '/liked-posts' },
+    { label: 'My Comments', href: '/my-comments' },
+  ],
+};
+
+/** The side panel's links by role (spec 000 §2): Dashboard, the role's own links, Account. */
 export function sideNav(role: RoleName): NavItem[] {
-  switch (role) {
-    case 'ADMIN':
-      return [
-        { label: 'Dashboard', href: '/admin' },
-        { label: 'Users', href: '/admin/users' },
-        { label: 'Posts', href: '/admin/posts' },
-        { label: 'Comments', href: '/admin/comments' },
-        { label: 'Tags', href: '/admin/tags' },
-        { label: 'Account', href: '/account' },
-      ];
-    case 'AUTHOR':
-      return [
-        { label: 'Dashboard', href: '/author' },
-        { label: 'My Posts', href: '/author/posts' },
-        { label: 'New Post', href: '/author/posts/new' },
-        { label: 'Drafts', href: '/author/drafts' },
-        { label: 'Account', href: '/account' },
-      ];
-    default:
-      return [
-        { label: 'Dashboard', href: '/dashboard' },
-        { label: 'Liked Posts', href: '/liked-posts' },
-        { label: 'My Comments', href: '/my-comments' },
-        { label: 'Account', href: '/account' },
-      ];
-  }
+  return [{ label: 'Dashboard', href: dashboardPath(role) }, ...(ROLE_NAV[role] ?? ROLE_NAV.USER), { label: 'Account', href: '/account' }];
 }

@@ -33,11 +33,4 @@ export default function ListSelect({ id, label, name, value, options, allLabel, 
   );
 }
 
-/** Sort direction choices, as the lists show them. */
-export const SORT_DIRECTIONS = [
-  { value: 'desc', label: 'Descending' },
-  { value: 'asc', label: 'Ascending' },
-] as const;
-
-/** Page sizes as choices. */
-export const sizeOptions = (sizes: readonly number[]) => sizes.map((size) => ({ value: size, label: size }));
+export { SORT_DIRECTIONS, sizeOptions } from '../../lib/list-choices';

@@ -208,6 +208,33 @@ export function Spinner() {
 }
 
 /**
+ * A button whose action may take a while: disabled with the spinner while `busy`; `disabled` adds
+ * the caller's other reasons (not hydrated yet, nothing changed).
+ */
+export function BusyButton({
+  busy,
+  disabled = false,
+  type = 'button',
+  className,
+  onClick,
+  children,
+}: {
+  busy: boolean;
+  disabled?: boolean;
+  type?: 'button' | 'submit';
+  className: string;
+  onClick?: () => void;
+  children: ReactNode;
+}) {
+  return (
+    <button type={type} className={className} onClick={onClick} disabled={busy || disabled}>
+      {busy && <Spinner />}
+      {children}
+    </button>
+  );
+}
+
+/**
  * A dialog form's Cancel and confirm buttons, both disabled while `busy` (the confirm one with a
  * spinner). The confirm button submits the form, or calls `onConfirm` when given.
  */
@@ -233,10 +260,9 @@ export function DialogActions({
       <button type="button" className="btn-secondary" onClick={onCancel} disabled={busy} data-autofocus={focusCancel || undefined}>
         Cancel
       </button>
-      <button type={onConfirm ? 'button' : 'submit'} className={danger ? 'btn bg-red-600 text-white hover:bg-red-700' : 'btn-primary'} onClick={onConfirm} disabled={busy}>
-        {busy && <Spinner />}
+      <BusyButton type={onConfirm ? 'button' : 'submit'} className={danger ? 'btn bg-red-600 text-white hover:bg-red-700' : 'btn-primary'} onClick={onConfirm} busy={busy}>
         {children}
-      </button>
+      </BusyButton>
     </div>
   );
 }

@@ -4,7 +4,7 @@ import { ApiError, unwrap } from '../../lib/api/errors';
 import { nameAndEmailErrors } from '../../lib/field-rules';
 import { charCount, trimInvisible } from '../../../../shared/text';
 import { AccountTexts } from './texts';
-import { Spinner, TextAreaField, TextField, Toast, type ToastMessage, useHydrated } from '../../components/islands/form-controls';
+import { BusyButton, TextAreaField, TextField, Toast, type ToastMessage, useHydrated } from '../../components/islands/form-controls';
 import { useKeepTyped } from '../../components/islands/keep-typed';
 import { useSubmit } from '../../components/islands/use-submit';
 import { AvatarNotUploaded, uploadChosenAvatar } from './chosen-avatar';
@@ -108,10 +108,9 @@ export default function AccountProfileForm({ initial }: { initial: Profile }) {
             hint={`${draft.bio.length}/${BIO_MAX}`}
           />
           <div className="flex gap-2">
-            <button type="submit" className="btn-primary" disabled={busy}>
-              {busy && <Spinner />}
+            <BusyButton type="submit" className="btn-primary" busy={busy}>
               Save
-            </button>
+            </BusyButton>
             <button type="button" className="btn-secondary" onClick={cancel} disabled={busy}>
               Cancel
             </button>

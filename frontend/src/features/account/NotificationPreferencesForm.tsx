@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { Alert, Spinner, useHydrated } from '../../components/islands/form-controls';
+import { Alert, BusyButton, useHydrated } from '../../components/islands/form-controls';
 import { useKeepTyped } from '../../components/islands/keep-typed';
 import { notificationActions } from '../notifications';
 import type { NotificationPreferences } from '../notifications';
@@ -116,10 +116,9 @@ export default function NotificationPreferencesForm({ initial }: { initial: Noti
           </div>
         </div>
         <div className="flex flex-wrap items-center gap-3">
-          <button type="submit" className="btn-primary" disabled={!hydrated || busy || !changed}>
-            {busy && <Spinner />}
+          <BusyButton type="submit" className="btn-primary" busy={busy} disabled={!hydrated || !changed}>
             {PreferenceTexts.SAVE}
-          </button>
+          </BusyButton>
         </div>
         <div aria-live="polite">{result && <Alert kind={result.kind}>{result.text}</Alert>}</div>
       </form>

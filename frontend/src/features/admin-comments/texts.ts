@@ -18,7 +18,7 @@ export const ModerationTexts = {
   ACTION_FAILED: 'Action failed',
   HIDE_REASON_REQUIRED: 'Please give a reason.',
   count: (count: number) => countNoun(count, Nouns.COMMENT),
-  selected: (count: number) => (count === 1 ? '1 selected' : `${count} selected`),
+  selected: (count: number) => countNoun(count, Nouns.SELECTED),
   /** The selection, as a dialog names it. */
   theSelected: (count: number) => (count === 1 ? 'the selected comment' : `the ${count} selected comments`),
 } as const;

@@ -4,17 +4,19 @@
  * decision, 'Please select a review decision.'; a reason when rejecting, 'Please provide a
  * rejection reason.'; internal admin notes; the post's review history).
  */
-import { useEffect, useId, useState, type FormEvent } from 'react';
-import { adminDateTime, statusLabel, statusTone, type PostListItem, type PostReview } from './admin-posts';
+import { useId, useState, type FormEvent } from 'react';
+import { adminDateTime, statusLabel, statusTone, type PostListItem } from './admin-posts';
 import { adminErrors, AdminPostsTexts } from './texts';
 import { errorText } from '../../lib/texts/error-text';
 import { allows } from '../../lib/api/schema';
 import { Dialog } from '../../components/islands/Dialog';
-import { DialogActions, Spinner, TextAreaField } from '../../components/islands/form-controls';
+import { DialogActions, TextAreaField } from '../../components/islands/form-controls';
 import { reviewHistory, type ReviewDecision } from './post-api';
 import { PublishAtField } from './ScheduleDialogs';
 import { publishTimeFrom, publishTimeValue } from '../../components/islands/PublishTimeField';
 import ReviewDiffSection from './ReviewDiffSection';
+import { ReviewLoadStatus } from './ReviewLoadStatus';
+import { useLoad } from '../../components/islands/use-load';
 
 function FieldError({ id, text }: { id: string; text?: string }) {
   if (!text) return null;
@@ -64,49 +66,22 @@ export function QuickRejectDialog({ post, busy, onSubmit, onClose }: { post: Pos
   );
 }
 
-type HistoryState = { state: 'loading' } | { state: 'failed'; message: string } | { state: 'loaded'; reviews: PostReview[] };
-
 /** The review history list (newest first): decision, reviewer, time, reason and notes. */
 function ReviewHistory({ postId }: { postId: number }) {
-  const [history, setHistory] = useState<HistoryState>({ state: 'loading' });
-  const [attempt, setAttempt] = useState(0);
-
-  useEffect(() => {
-    let live = true;
-    setHistory({ state: 'loading' });
-    reviewHistory(postId)
-      .then((reviews) => live && setHistory({ state: 'loaded', reviews }))
-      .catch((error: unknown) => live && setHistory({ state: 'failed', message: errorText(error, adminErrors(AdminPostsTexts.HISTORY_FAILED)) }));
-    return () => {
-      live = false;
-    };
-  }, [postId, attempt]);
+  const { load: history, retry } = useLoad(() => reviewHistory(postId), (error) => errorText(error, adminErrors(AdminPostsTexts.HISTORY_FAILED)), postId);
 
   return (
     <section aria-labelledby={`history-${postId}`} className="mt-6 border-t border-slate-200 pt-4 dark:border-slate-800" aria-busy={history.state === 'loading'}>
       <h3 id={`history-${postId}`} className="text-sm font-semibold">
         Review History
       </h3>
-      {history.state === 'loading' && (
-        <p className="mt-2 flex items-center gap-2 text-sm text-slate-600 dark:text-slate-400" role="status">
-          <Spinner /> Loading review history...
-        </p>
-      )}
-      {history.state === 'failed' && (
-        <div role="alert" className="mt-2 rounded-lg border border-red-200 bg-red-50 p-3 text-sm text-red-800 dark:border-red-900 dark:bg-red-950 dark:text-red-200">
-          <p className="font-semibold">{AdminPostsTexts.LOAD_FAILED}</p>
-          <p>{history.message}</p>
-          <button type="button" className="btn-secondary mt-2" onClick={() => setAttempt((n) => n + 1)}>
-            Try Again
-          </button>
-        </div>
-      )}
+      <ReviewLoadStatus load={history} loading="Loading review history..." onRetry={retry} spacing="mt-2" />
       {history.state === 'loaded' &&
-        (history.reviews.length === 0 ? (
+        (history.data.length === 0 ? (
           <p className="mt-2 text-sm text-slate-600 dark:text-slate-400">{AdminPostsTexts.HISTORY_EMPTY}</p>
         ) : (
           <ol className="mt-2 space-y-3" data-testid="review-history">
-            {history.reviews.map((review) => (
+            {history.data.map((review) => (
               <li key={review.id} className="rounded-lg border border-slate-200 p-3 text-sm dark:border-slate-800">
                 <p className="flex flex-wrap items-center gap-2">
                   <span className={`rounded-full px-2 py-0.5 text-xs font-semibold ${statusTone(review.status === 'APPROVED' ? 'PUBLISHED' : 'REJECTED')}`}>{statusLabel(review.status)}</span>

@@ -5,17 +5,15 @@
  * Nothing shows for a post never rejected. The content's diff scrolls inside its own box so a
  * long post keeps the dialog's form in reach.
  */
-import { useEffect, useState } from 'react';
 import WordDiff, { DiffDeletion, DiffInsertion, WordDiffLegend, hasChanges, type WordDiffPart } from '../../components/WordDiff';
-import { Spinner } from '../../components/islands/form-controls';
+import { useLoad } from '../../components/islands/use-load';
 import { errorText } from '../../lib/texts/error-text';
 import { adminErrors, AdminPostsTexts as T } from './texts';
 import { reviewDiff } from './post-api';
 import type { ReviewDiff } from './admin-posts';
 import { formatViDateTime } from '../../lib/dates';
 import { countNoun, Nouns } from '../../lib/texts/nouns';
-
-type DiffState = { state: 'loading' } | { state: 'failed'; message: string } | { state: 'loaded'; answer: ReviewDiff };
+import { ReviewLoadStatus } from './ReviewLoadStatus';
 
 function DiffField({ label, parts, scroll = false }: { label: string; parts: readonly WordDiffPart[]; scroll?: boolean }) {
   const body = hasChanges(parts) ? <WordDiff parts={parts} /> : <p className="text-sm text-slate-600 dark:text-slate-400">{T.NO_CHANGES}</p>;
@@ -34,39 +32,10 @@ function DiffField({ label, parts, scroll = false }: { label: string; parts: rea
 }
 
 export default function ReviewDiffSection({ postId }: { postId: number }) {
-  const [diff, setDiff] = useState<DiffState>({ state: 'loading' });
-  const [attempt, setAttempt] = useState(0);
+  const { load: diff, retry } = useLoad<ReviewDiff>(() => reviewDiff(postId), (error) => errorText(error, adminErrors(T.DIFF_FAILED)), postId);
 
-  useEffect(() => {
-    let live = true;
-    setDiff({ state: 'loading' });
-    reviewDiff(postId)
-      .then((answer) => live && setDiff({ state: 'loaded', answer }))
-      .catch((error: unknown) => live && setDiff({ state: 'failed', message: errorText(error, adminErrors(T.DIFF_FAILED)) }));
-    return () => {
-      live = false;
-    };
-  }, [postId, attempt]);
-
-  if (diff.state === 'loading') {
-    return (
-      <p className="mb-4 flex items-center gap-2 text-sm text-slate-600 dark:text-slate-400" role="status">
-        <Spinner /> {T.DIFF_LOADING}
-      </p>
-    );
-  }
-  if (diff.state === 'failed') {
-    return (
-      <div role="alert" className="mb-4 rounded-lg border border-red-200 bg-red-50 p-3 text-sm text-red-800 dark:border-red-900 dark:bg-red-950 dark:text-red-200">
-        <p className="font-semibold">{T.LOAD_FAILED}</p>
-        <p>{diff.message}</p>
-        <button type="button" className="btn-secondary mt-2" onClick={() => setAttempt((n) => n + 1)}>
-          Try Again
-        </button>
-      </div>
-    );
-  }
-  const { rejection, diff: changes } = diff.answer;
+  if (diff.state !== 'loaded') return <ReviewLoadStatus load={diff} loading={T.DIFF_LOADING} onRetry={retry} spacing="mb-4" />;
+  const { rejection, diff: changes } = diff.data;
   if (!rejection) return null;
   return (
     <section aria-labelledby={`review-diff-${postId}`} className="mb-4 space-y-3 rounded-lg border border-slate-200 p-3 dark:border-slate-800" data-testid="review-diff">

@@ -4,11 +4,13 @@
  * list's links point to, the read through the session's client and which actions each status
  * offers. Used by the page on the server and by its island in the browser (no server-only code).
  */
-import { listHref, listQueryFrom, listQueryParams, type BaseListQuery, type ListQuerySpec, type SortDir } from '../../lib/admin-list';
+import { listApiQuery, listHref, listQueryFrom, listQueryParams, type BaseListQuery, type ListQuerySpec, type SortDir } from '../../lib/admin-list';
 import type { ApiClient } from '../../lib/api/client';
 import { unwrap } from '../../lib/api/errors';
 import type { components } from '../../generated/api-schema';
 import { load, settleRead, type Loaded } from '../../lib/settle';
+import { POST_STATUS_LABELS, POST_STATUSES } from '../../lib/texts/post-status';
+import { titleCaseSlug } from '../../lib/format';
 import { allows, type Post, type PostListItem, type PostReview, type PostStatus, type Tag } from '../../lib/api/schema';
 
 type Schemas = components['schemas'];
@@ -30,14 +32,7 @@ export type PostSortField = 'createdAt' | 'updatedAt' | 'publishedAt' | 'title' 
 export type { SortDir };
 
 /** Every status an admin can filter by; pending_review and rejected are admin-only options (spec 001 §6). */
-export const STATUS_FILTERS: { value: StatusFilter; label: string }[] = [
-  { value: 'draft', label: 'Draft' },
-  { value: 'pending_review', label: 'Pending Review' },
-  { value: 'published', label: 'Published' },
-  { value: 'rejected', label: 'Rejected' },
-  { value: 'archived', label: 'Archived' },
-  { value: 'private', label: 'Private' },
-];
+export const STATUS_FILTERS: { value: StatusFilter; label: string }[] = POST_STATUSES.map((status) => ({ value: status.toLowerCase() as StatusFilter, label: POST_STATUS_LABELS[status] }));
 
 export const SORT_FIELDS: { value: PostSortField; label: string }[] = [
   { value: 'createdAt', label: 'Created' },
@@ -109,13 +104,9 @@ export function toApiStatus(status: StatusFilter): ApiPostStatus {
   return status.toUpperCase() as ApiPostStatus;
 }
 
-/** 'PENDING_REVIEW' or 'pending_review' → 'Pending Review'. */
+/** A post status ('PENDING_REVIEW' or 'pending_review' → 'Pending Review'), or a review's decision ('APPROVED' → 'Approved'). */
 export function statusLabel(status: string): string {
-  return status
-    .toLowerCase()
-    .split('_')
-    .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
-    .join(' ');
+  return POST_STATUS_LABELS[status.toUpperCase() as PostStatus] ?? titleCaseSlug(status);
 }
 
 /** Badge colours per status (text contrast checked in both themes). */
@@ -160,16 +151,7 @@ export function postActions(post: Pick<PostListItem, 'status' | 'allowedActions'
 export async function fetchAdminPosts(api: ApiClient, query: PostListQuery): Promise<PostAdminPage> {
   return unwrap(
     api.GET('/api/v1/blog/posts/admin/all', {
-      params: {
-        query: {
-          page: query.page,
-          size: query.size,
-          sortBy: query.sortBy,
-          sortDir: query.sortDir,
-          status: query.status ? toApiStatus(query.status) : undefined,
-          search: query.search || undefined,
-        },
-      },
+      params: { query: { ...listApiQuery(query), status: query.status ? toApiStatus(query.status) : undefined } },
     }),
   );
 }
@@ -211,13 +193,6 @@ export async function loadEditorTagsFor(api: ApiClient, post: PostDetail | undef
     }),
   );
   return { ok: true, data: [...active.data, ...extra.filter((tag): tag is AdminTag => tag !== undefined)] };
-}
-
-/** A path id: a positive whole number, else undefined (the page answers 404). */
-export function idFromParam(raw: string | undefined): number | undefined {
-  if (!raw || !/^[1-9]\d{0,9}$/.test(raw)) return undefined;
-  const id = Number(raw);
-  return id <= 2_147_483_647 ? id : undefined;
 }
 
 // ---- formatting ------------------------------------------------------------------------------

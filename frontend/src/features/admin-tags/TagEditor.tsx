@@ -16,7 +16,7 @@ import { onLogout } from '../../lib/session-browser';
 import { adminErrors } from '../admin-posts';
 import { errorText } from '../../lib/texts/error-text';
 import { AdminTagsTexts } from './texts';
-import { Alert, Spinner, TextAreaField, TextField, useHydrated } from '../../components/islands/form-controls';
+import { Alert, BusyButton, TextAreaField, TextField, useHydrated } from '../../components/islands/form-controls';
 import { useKeepTyped } from '../../components/islands/keep-typed';
 import { createTag, updateTag } from './tag-api';
 import { charCount, trimInvisible } from '../../../../shared/text';
@@ -207,10 +207,9 @@ export default function TagEditor({ mode, tag, signedIn, backHref }: TagEditorPr
         <a href={backHref} className="btn-secondary">
           Back to Tags
         </a>
-        <button type="submit" className="btn-primary" disabled={!hydrated || busy}>
-          {busy && <Spinner />}
+        <BusyButton type="submit" className="btn-primary" busy={busy} disabled={!hydrated}>
           {mode === 'edit' ? 'Save Changes' : 'Create Tag'}
-        </button>
+        </BusyButton>
       </div>
     </form>
   );

@@ -3,7 +3,7 @@
  * (search, active/inactive/all, sort, size, 1-based page in the address), its read, the tag
  * editor's checks and the posts of a tag. Used on the server and in the islands.
  */
-import { listHref, listQueryFrom, listQueryParams, type BaseListQuery, type SortDir } from '../../lib/admin-list';
+import { listApiQuery, listHref, listQueryFrom, listQueryParams, type BaseListQuery, type SortDir } from '../../lib/admin-list';
 import type { ApiClient } from '../../lib/api/client';
 import { unwrap } from '../../lib/api/errors';
 import type { components } from '../../generated/api-schema';
@@ -86,16 +86,7 @@ export async function fetchTagList(api: ApiClient, query: TagListQuery): Promise
   const status = STATUS_OF_FILTER[query.filter];
   const answer = await unwrap(
     api.GET('/api/v1/blog/tags', {
-      params: {
-        query: {
-          page: query.page,
-          size: query.size,
-          sortBy: query.sortBy,
-          sortDir: query.sortDir,
-          search: query.search || undefined,
-          ...(status ? { status } : { activeOnly: false }),
-        },
-      },
+      params: { query: { ...listApiQuery(query), ...(status ? { status } : { activeOnly: false }) } },
     }),
   );
   return { tags: answer.content, totalElements: answer.totalElements, totalPages: answer.totalPages, page: answer.number, size: answer.size };

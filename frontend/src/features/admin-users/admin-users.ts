@@ -6,7 +6,7 @@
  * Add User rules and the mapping of its server messages, and the small formatters the admin
  * screens use (en-US dates, percentages of total users).
  */
-import { listHref, listQueryFrom, listQueryParams, type BaseListQuery, type ListQuerySpec, type SortDir } from '../../lib/admin-list';
+import { listApiQuery, listHref, listQueryFrom, listQueryParams, type BaseListQuery, type ListQuerySpec, type SortDir } from '../../lib/admin-list';
 import type { ApiClient } from '../../lib/api/client';
 import { ApiError } from '../../lib/api/errors';
 import type { components } from '../../generated/api-schema';
@@ -118,11 +118,7 @@ export function userSortedBy(query: UserListQuery, field: UserSortField): UserLi
 /** GET /admin/users's query: zero-based page, only the filters that are set. */
 export function userListApiQuery(query: UserListQuery) {
   return {
-    page: query.page,
-    size: query.size,
-    sortBy: query.sortBy,
-    sortDir: query.sortDir,
-    ...(query.search ? { search: query.search } : {}),
+    ...listApiQuery(query),
     ...(query.status ? { status: query.status } : {}),
     ...(query.isVerified ? { isVerified: query.isVerified === 'true' } : {}),
     ...(query.role ? { role: query.role } : {}),
@@ -223,10 +219,3 @@ export const activityDay = formatUtcDay;
 
 /** Relative time in the admin screens: after a week the en-US date. */
 export const adminRelativeTime = (value: string | null | undefined, now = Date.now()): string => relativeTime(value, 'shortDate', now);
-
-/** A path parameter that is a positive id, else undefined. */
-export function idParam(value: string | undefined): number | undefined {
-  if (!value || !/^[1-9]\d{0,9}$/.test(value)) return undefined;
-  const id = Number(value);
-  return id <= 2_147_483_647 ? id : undefined;
-}

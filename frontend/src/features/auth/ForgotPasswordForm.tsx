@@ -6,8 +6,9 @@ import { isEmail } from '../../lib/field-rules';
 import { ForgotTexts } from './texts';
 import { CommonTexts } from '../../lib/texts/common';
 import { errorText } from '../../lib/texts/error-text';
-import { Alert, Spinner, TextField, useHydrated } from '../../components/islands/form-controls';
+import { Alert, BusyButton, TextField, useHydrated } from '../../components/islands/form-controls';
 import { useSubmit } from '../../components/islands/use-submit';
+import { BackToLoginLink } from './auth-form-parts';
 
 /** Forgot password (spec 000 §2): the e-mail form, then 'check your email' with a resend link. */
 export default function ForgotPasswordForm() {
@@ -54,13 +55,10 @@ export default function ForgotPasswordForm() {
     <form className="space-y-4" onSubmit={submit} noValidate>
       {failure && <Alert>{failure}</Alert>}
       <TextField label="Email" type="email" name="email" autoComplete="email" error={error} />
-      <button type="submit" className="btn-primary w-full" disabled={busy || !hydrated}>
-        {busy && <Spinner />}
+      <BusyButton type="submit" className="btn-primary w-full" busy={busy} disabled={!hydrated}>
         {busy ? 'Sending...' : 'Send reset link'}
-      </button>
-      <a href="/login" className="block text-center text-sm font-medium text-brand-600 hover:underline dark:text-brand-100">
-        Back to login
-      </a>
+      </BusyButton>
+      <BackToLoginLink />
     </form>
   );
 }

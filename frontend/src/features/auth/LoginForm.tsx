@@ -2,12 +2,13 @@ import { useState, type FormEvent } from 'react';
 import { browserApi } from '../../lib/api/client';
 import { ApiError, unwrap } from '../../lib/api/errors';
 import { isEmail } from '../../lib/field-rules';
-import { LoginTexts, SIGN_IN_ERRORS, verifyEmailPath } from './texts';
+import { LoginTexts, SIGN_IN_ERRORS } from './texts';
 import { errorText } from '../../lib/texts/error-text';
 import { rememberLogin } from '../../lib/session-browser';
-import { Alert, PasswordField, Spinner, TextField, useHydrated } from '../../components/islands/form-controls';
+import { BusyButton, PasswordField, TextField, useHydrated } from '../../components/islands/form-controls';
 import { charCount } from '../../../../shared/text';
 import { useSubmit } from '../../components/islands/use-submit';
+import { AuthFailure } from './auth-form-parts';
 
 interface Props {
   /** Where to go after signing in (already checked to be a path on this site). */
@@ -64,19 +65,7 @@ export default function LoginForm({ callback }: Props) {
 
   return (
     <form className="space-y-4" onSubmit={submit} noValidate>
-      {failure && (
-        <Alert>
-          {failure}
-          {unverified && (
-            <>
-              {' '}
-              <a href={verifyEmailPath(unverified)} className="font-medium underline">
-                {LoginTexts.VERIFY_EMAIL}
-              </a>
-            </>
-          )}
-        </Alert>
-      )}
+      <AuthFailure failure={failure} unverified={unverified} />
       <TextField label="Email" type="email" name="email" autoComplete="email" error={errors.email} placeholder="you@example.com" />
       <PasswordField label="Password" name="password" autoComplete="current-password" error={errors.password} />
       <div className="flex items-center justify-between gap-4 text-sm">
@@ -88,10 +77,9 @@ export default function LoginForm({ callback }: Props) {
           Forgot password?
         </a>
       </div>
-      <button type="submit" className="btn-primary w-full" disabled={busy || !hydrated}>
-        {busy && <Spinner />}
+      <BusyButton type="submit" className="btn-primary w-full" busy={busy} disabled={!hydrated}>
         {busy ? 'Signing in...' : 'Sign In'}
-      </button>
+      </BusyButton>
     </form>
   );
 }

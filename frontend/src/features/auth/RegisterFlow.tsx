@@ -2,14 +2,15 @@ import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react'
 import { browserApi } from '../../lib/api/client';
 import { ApiError, unwrap, unwrapWithMessage } from '../../lib/api/errors';
 import { nameAndEmailErrors } from '../../lib/field-rules';
-import { LoginTexts, REGISTER_ERRORS, RegisterTexts, verifyEmailPath } from './texts';
+import { REGISTER_ERRORS, RegisterTexts, verifyEmailPath } from './texts';
 import { errorText } from '../../lib/texts/error-text';
 import { SPECIAL_CHARACTERS } from '../../lib/password-rules';
 import { readResend, recordResend, resendLabel, secondsLeft } from './resend-countdown';
-import { Alert, PasswordField, Spinner, StrengthMeter, TextField, useHydrated } from '../../components/islands/form-controls';
+import { Alert, BusyButton, PasswordField, Spinner, StrengthMeter, TextField, useHydrated } from '../../components/islands/form-controls';
 import { useKeepTyped } from '../../components/islands/keep-typed';
 import { charCount } from '../../../../shared/text';
 import { useSubmit } from '../../components/islands/use-submit';
+import { AuthFailure } from './auth-form-parts';
 
 type Step = 'form' | 'verify' | 'success';
 const FIELDS = ['fullName', 'email', 'password', 'confirmPassword'] as const;
@@ -96,28 +97,14 @@ export default function RegisterFlow({ verifyEmail }: { verifyEmail?: string }) 
 
   return (
     <form className="space-y-4" onSubmit={register} noValidate>
-      {failure && (
-        <Alert>
-          {failure}
-          {taken && (
-            <>
-              {' '}
-              {RegisterTexts.CONFLICT_UNVERIFIED}{' '}
-              <a href={verifyEmailPath(taken)} className="font-medium underline">
-                {LoginTexts.VERIFY_EMAIL}
-              </a>
-            </>
-          )}
-        </Alert>
-      )}
+      <AuthFailure failure={failure} unverified={taken} lead={RegisterTexts.CONFLICT_UNVERIFIED} />
       <TextField label="Full name" name="fullName" autoComplete="name" onChange={set('fullName')} error={errors.fullName} />
       <TextField label="Email" type="email" name="email" autoComplete="email" onChange={set('email')} error={errors.email} />
       <PasswordField label="Password" name="password" autoComplete="new-password" onChange={set('password')} error={errors.password} hint={<StrengthMeter password={values.password} />} />
       <PasswordField label="Confirm password" name="confirmPassword" autoComplete="new-password" onChange={set('confirmPassword')} error={errors.confirmPassword} />
-      <button type="submit" className="btn-primary w-full" disabled={busy || !hydrated}>
-        {busy && <Spinner />}
+      <BusyButton type="submit" className="btn-primary w-full" busy={busy} disabled={!hydrated}>
         {busy ? 'Creating account...' : 'Create Account'}
-      </button>
+      </BusyButton>
     </form>
   );
 }

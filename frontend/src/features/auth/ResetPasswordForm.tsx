@@ -4,8 +4,9 @@ import { ApiError, unwrap } from '../../lib/api/errors';
 import { PasswordTexts, ResetTexts } from './texts';
 import { errorText } from '../../lib/texts/error-text';
 import { PASSWORD_RULES, passwordProblem } from '../../lib/password-rules';
-import { Alert, PasswordField, Spinner, StrengthMeter } from '../../components/islands/form-controls';
+import { Alert, BusyButton, PasswordField, Spinner, StrengthMeter } from '../../components/islands/form-controls';
 import { useSubmit } from '../../components/islands/use-submit';
+import { BackToLoginLink } from './auth-form-parts';
 import { AuthOutcome } from './AuthOutcome';
 
 type State = { kind: 'loading' } | { kind: 'invalid'; reason: string } | { kind: 'form' } | { kind: 'success' };
@@ -121,13 +122,10 @@ export default function ResetPasswordForm({ token }: { token: string | null }) {
         }
       />
       <PasswordField label="Confirm password" name="confirmPassword" autoComplete="new-password" value={confirm} onChange={(e) => setConfirm(e.target.value)} error={errors.confirm} />
-      <button type="submit" className="btn-primary w-full" disabled={busy}>
-        {busy && <Spinner />}
+      <BusyButton type="submit" className="btn-primary w-full" busy={busy}>
         {busy ? 'Resetting...' : 'Reset password'}
-      </button>
-      <a href="/login" className="block text-center text-sm font-medium text-brand-600 hover:underline dark:text-brand-100">
-        Back to login
-      </a>
+      </BusyButton>
+      <BackToLoginLink />
     </form>
   );
 }

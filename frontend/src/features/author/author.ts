@@ -11,6 +11,7 @@ import { load, recordLoadFailureStatus, type Loaded } from '../../lib/settle';
 import { AccessTexts, DraftsTexts } from './texts';
 import { PostsTexts } from '../posts';
 import { AUTHOR_PAGE, requireRole } from '../../lib/page-access';
+import { recordIdParam } from '../../lib/route-id';
 import { formatShortDate } from '../../lib/dates';
 import { allows, type Post, type PostAction, type PostListItem, type PostReview, type PostStatus, type Tag } from '../../lib/api/schema';
 
@@ -64,13 +65,6 @@ export const STATUS_FILTERS: readonly StatusFilter[] = [
 export function statusFilterFromQuery(url: URL): StatusFilter {
   const raw = url.searchParams.get('status')?.toLowerCase();
   return STATUS_FILTERS.find((filter) => filter.value === raw) ?? STATUS_FILTERS[0];
-}
-
-/** A post id from the route: a positive whole number, else undefined (the page answers 404). */
-export function postIdParam(raw: string | undefined): number | undefined {
-  if (!raw || !/^[1-9]\d{0,9}$/.test(raw)) return undefined;
-  const id = Number(raw);
-  return id <= 2_147_483_647 ? id : undefined;
 }
 
 // ---- reads ------------------------------------------------------------------------------------
@@ -201,7 +195,7 @@ export function postProblemStatus(error: ApiError | undefined): number {
 export async function authorPostPage(Astro: Parameters<typeof requireRole>[0] & { params: { id?: string }; locals: { api: ApiClient }; response: { status?: number } }) {
   const access = requireRole(Astro, AUTHOR_PAGE);
   if (access instanceof Response) return access;
-  const id = postIdParam(Astro.params.id);
+  const id = recordIdParam(Astro.params.id);
   const post = id ? await authorApi(Astro.locals.api).post(id) : undefined;
   const data = post?.ok ? post.data : undefined;
   const error = post && !post.ok ? post.error : undefined;

@@ -130,16 +130,6 @@ export const ReviewTexts = {
   REVISE: 'Revise the post and submit it for review again.',
 } as const;
 
-/** Status names as the author's list shows them (the API's statuses are uppercase). */
-export const STATUS_LABELS: Record<PostStatus, string> = {
-  DRAFT: 'Draft',
-  PENDING_REVIEW: 'Pending Review',
-  PUBLISHED: 'Published',
-  REJECTED: 'Rejected',
-  ARCHIVED: 'Archived',
-  PRIVATE: 'Private',
-};
-
 /** Why the author cannot edit a post in this status (the API answers 409); undefined when they can. */
 export const LOCKED_REASONS: Partial<Record<PostStatus, string>> = {
   PENDING_REVIEW: 'In review: editing is locked until an administrator decides.',

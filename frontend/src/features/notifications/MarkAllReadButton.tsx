@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Alert, Spinner, useHydrated } from '../../components/islands/form-controls';
+import { Alert, BusyButton, useHydrated } from '../../components/islands/form-controls';
 import { announceRead, notificationActions } from './notification-actions';
 import { NotificationTexts, notificationErrorMessage } from './texts';
 import { useSubmit } from '../../components/islands/use-submit';
@@ -24,10 +24,9 @@ export default function MarkAllReadButton() {
 
   return (
     <div className="flex flex-col items-start gap-2 sm:items-end">
-      <button type="button" className="btn-secondary" onClick={() => void markAll()} disabled={!hydrated || busy}>
-        {busy && <Spinner />}
+      <BusyButton className="btn-secondary" onClick={() => void markAll()} busy={busy} disabled={!hydrated}>
         {NotificationTexts.MARK_ALL_READ}
-      </button>
+      </BusyButton>
       {result && <Alert kind={result.kind}>{result.text}</Alert>}
     </div>
   );

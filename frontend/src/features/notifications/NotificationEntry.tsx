@@ -1,5 +1,5 @@
 import { useEffect, useState, type MouseEvent } from 'react';
-import { Spinner } from '../../components/islands/form-controls';
+import { BusyButton } from '../../components/islands/form-controls';
 import { announceRead, NOTIFICATIONS_READ_EVENT, notificationActions, type NotificationsReadDetail } from './notification-actions';
 import type { Segment } from './notifications';
 import { NotificationTexts, notificationErrorMessage } from './texts';
@@ -83,11 +83,10 @@ export default function NotificationEntry({ id, read: initiallyRead, segments, r
             {time}
           </time>
           {!read && (
-            <button type="button" className="btn-ghost px-2 py-1 text-xs" onClick={() => void markRead()} disabled={busy}>
-              {busy && <Spinner />}
+            <BusyButton className="btn-ghost px-2 py-1 text-xs" onClick={() => void markRead()} busy={busy}>
               {NotificationTexts.MARK_READ}
               <span className="sr-only">: {segments.map((segment) => segment.text).join('')}</span>
-            </button>
+            </BusyButton>
           )}
         </div>
         {error && (

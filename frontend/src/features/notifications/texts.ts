@@ -4,6 +4,7 @@
  * like the screens they sit on.
  */
 import { errorText } from '../../lib/texts/error-text';
+import { countNoun, Nouns } from '../../lib/texts/nouns';
 
 /** What each event is about, in the preferences table (one row per type the user can receive). */
 export const EVENT_LABELS: Readonly<Record<string, string>> = {
@@ -32,7 +33,7 @@ export const NotificationTexts = {
   /** The bell's accessible name, with the count ('Notifications, 3 unread'). */
   bell: (count: number) => (count > 0 ? `Notifications, ${count} unread` : 'Notifications, none unread'),
   /** The list's count line. */
-  unreadCount: (count: number) => (count === 1 ? '1 unread' : `${count} unread`),
+  unreadCount: (count: number) => countNoun(count, Nouns.UNREAD),
 } as const;
 
 export const PreferenceTexts = {

@@ -26,4 +26,6 @@ export const Nouns = {
   HOUR: englishNoun('hour'),
   DAY: englishNoun('day'),
   REPORT: englishNoun('report'),
+  UNREAD: englishNoun('unread', 'unread'),
+  SELECTED: englishNoun('selected', 'selected'),
 } as const;
