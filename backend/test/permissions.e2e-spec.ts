@@ -38,6 +38,7 @@ const MATRIX: Row[] = [
   { method: 'get', path: '/api/v1/blog/posts/public', expect: ALL },
   { method: 'get', path: '/api/v1/blog/posts/public/latest-stories', expect: ALL },
   { method: 'get', path: '/api/v1/blog/posts/public/sitemap', expect: ALL },
+  { method: 'get', path: '/api/v1/blog/posts/public/sitemap/posts/1', expect: ALL },
   { method: 'get', path: '/api/v1/blog/posts/public/no-such-post', expect: ALL },
   { method: 'get', path: '/api/v1/blog/posts/public/tag/no-such-tag', expect: ALL },
   { method: 'get', path: '/api/v1/blog/posts/public/moved/no-such-post', expect: ALL },
@@ -191,7 +192,7 @@ describe('Permission matrix', () => {
     const documented = Object.entries(document.paths).flatMap(([path, operations]) =>
       Object.keys(operations).map((method) => `${method.toUpperCase()} ${path}`),
     );
-    const covered = new Set(MATRIX.map((row) => `${row.method.toUpperCase()} ${row.path.split('?')[0].replace(/\/(999999|999998|999997|999996|999995|no-such-post|no-such-tag|no-such-author|no-such-token)(?=\/|$)/g, (_m, v: string) => (PARAM_OF[v] ? `/{${PARAM_OF[v]}}` : /^\d/.test(v) ? '/{id}' : '/{slug}')).replace(/\/admin\/users\/(status|verified|role)\/[^/]+$/, (_m, kind: string) => `/admin/users/${kind}/{${kind === 'verified' ? 'flag' : kind}}`)}`));
+    const covered = new Set(MATRIX.map((row) => `${row.method.toUpperCase()} ${row.path.split('?')[0].replace(/\/(999999|999998|999997|999996|999995|no-such-post|no-such-tag|no-such-author|no-such-token)(?=\/|$)/g, (_m, v: string) => (PARAM_OF[v] ? `/{${PARAM_OF[v]}}` : /^\d/.test(v) ? '/{id}' : '/{slug}')).replace(/\/admin\/users\/(status|verified|role)\/[^/]+$/, (_m, kind: string) => `/admin/users/${kind}/{${kind === 'verified' ? 'flag' : kind}}`).replace(/\/sitemap\/posts\/\d+$/, '/sitemap/{kind}/{number}')}`));
     // Endpoints whose access rule is their whole behaviour and is tested in their own spec files.
     const elsewhere = ['POST /api/v1/auth/resend-verification', 'POST /api/v1/auth/refresh-token', 'POST /api/v1/auth/logout', 'POST /api/v1/users/avatar', 'DELETE /images/{filename}'];
     expect(documented.filter((endpoint) => !covered.has(endpoint) && !elsewhere.includes(endpoint))).toEqual([]);

@@ -4,9 +4,10 @@ import { MicroCache } from '../common/micro-cache';
 import { APP_CONFIG, AppConfig } from '../config/env';
 import { Page, toPage } from '../common/pagination/page';
 import { SLUG_PATTERN } from '../../../shared/slug';
+import { SITEMAP_ENTRY_KINDS, type SitemapEntryKind } from '../../../shared/sitemap';
 import { TagsService } from '../tags/tags.service';
 import { PostTagQueryDto } from './dto/post-input.dto';
-import { AuthorProfileDto, AuthorSummaryDto, PostCardResponseDto, PostMovedDto, PostResponseDto, SitemapResponseDto } from './dto/post-response.dto';
+import { AuthorProfileDto, AuthorSummaryDto, PostCardResponseDto, PostMovedDto, PostResponseDto, SitemapFileDto, SitemapIndexDto } from './dto/post-response.dto';
 import { PostCardWithTags, toPostCard, toPostResponse } from './post.mapper';
 import { PostViewsService } from '../post-views/post-views.service';
 import { PostsMessages } from './posts.messages';
@@ -175,10 +176,28 @@ export class PostsPublicService implements OnModuleDestroy {
     return toPage(cards(rows), total, query.page, query.size);
   }
 
-  async sitemap(): Promise<SitemapResponseDto> {
-    const { posts, tags, authors } = await this.repository.sitemapRows(`${this.config.publicUrl}/blog/`);
-    const entry = (row: { slug: string; updated_at: Date }) => ({ slug: row.slug, updatedAt: row.updated_at.toISOString() });
-    return { posts: posts.map(entry), tags: tags.map(entry), authors: authors.map(entry) };
+  /**
+   * The sitemap index: the static pages' file (its last change is the newest of all), then each
+   * kind's numbered files with their last change (shared/sitemap.ts).
+   */
+  async sitemapIndex(): Promise<SitemapIndexDto> {
+    const files = await this.repository.sitemapFiles(this.postBase());
+    const numbered = SITEMAP_ENTRY_KINDS.flatMap((kind) => files[kind].map((row) => ({ kind, number: row.number, lastmod: row.lastmod.toISOString() })));
+    const newest = numbered.reduce<string | null>((max, file) => (max === null || file.lastmod > max ? file.lastmod : max), null);
+    return { files: [{ kind: 'pages', number: 1, lastmod: newest }, ...numbered] };
+  }
+
+  /** One numbered sitemap file's addresses; 404 for another kind or a range that lists nothing. */
+  async sitemapFile(kind: string, number: number): Promise<SitemapFileDto> {
+    if (!(SITEMAP_ENTRY_KINDS as readonly string[]).includes(kind)) throw new NotFoundException(PostsMessages.sitemapFileNotFound(kind, number));
+    const rows = await this.repository.sitemapFile(kind as SitemapEntryKind, number, this.postBase());
+    if (!rows.length) throw new NotFoundException(PostsMessages.sitemapFileNotFound(kind, number));
+    return { entries: rows.map((row) => ({ slug: row.slug, updatedAt: row.updated_at.toISOString() })) };
+  }
+
+  /** Where posts' own pages start: a post canonical elsewhere is left out of the sitemap. */
+  private postBase(): string {
+    return `${this.config.publicUrl}/blog/`;
   }
 
   /** Users holding AUTHOR (active accounts) with at least one published post, most published first. */
