@@ -193,8 +193,7 @@ test.describe('tags', () => {
     await page.goto(`/blog/${oldSlug}`);
     await expect(page).toHaveURL(new RegExp(`/blog/${newSlug}$`));
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(`Moving post ${unique}`);
-    for (const path of ['/sitemap.xml', '/rss.xml']) {
-      const body = await (await page.request.get(path)).text();
+    for (const body of [await wholeSitemap(page.request), await (await page.request.get('/rss.xml')).text()]) {
       expect(body).toContain(`/blog/${newSlug}`);
       expect(body).not.toContain(`/blog/${oldSlug}`);
     }
