@@ -30,10 +30,11 @@ function build(script) {
   execSync(`npm run --silent ${script}`, { cwd: root, stdio: 'inherit' });
 }
 
+// Both sides compile the root shared/ folder too.
 const builds = [
-  ['build:backend', 'dist/backend/src/main.js', ['backend/src', 'migrations', 'tsconfig.json', 'tsconfig.build.json', 'package.json']],
+  ['build:backend', 'dist/backend/src/main.js', ['backend/src', 'shared', 'migrations', 'tsconfig.json', 'tsconfig.build.json', 'package.json']],
   // The CSP hash list is the frontend build's last server file: a build without it is stale too.
-  ['build:frontend', 'frontend/dist/server/csp-script-hashes.json', ['frontend/src', 'frontend/public', 'frontend/astro.config.mjs', 'scripts/csp-script-hashes.mjs', 'scripts/precompress-assets.mjs', 'package.json']],
+  ['build:frontend', 'frontend/dist/server/csp-script-hashes.json', ['frontend/src', 'shared', 'frontend/public', 'frontend/astro.config.mjs', 'scripts/csp-script-hashes.mjs', 'scripts/precompress-assets.mjs', 'package.json']],
 ];
 try {
   for (const [script, output, sources] of builds) if (isStale(output, sources)) build(script);
