@@ -7,6 +7,7 @@ import { api, err, ISO, ok, uid } from './helpers/envelope';
 import { createFreshDatabase } from './helpers/fresh-database';
 import { startMailCatcher, MailCatcher } from './helpers/mail';
 import { createAdmin, createAuthor, createReader, createUser, TestUser } from './helpers/users';
+import { sitemapEntries } from './helpers/sitemap';
 import { RoleName } from '../src/auth/roles';
 
 /** The slug the database gave a user. */
@@ -237,7 +238,7 @@ describe('Author pages API (GET /blog/authors/{slug}, /blog/authors/{slug}/posts
     const banned = await createAuthor(t);
     await published(banned);
     await t.http.post(api(`/admin/users/${banned.id}/ban`)).set(admin.auth).send({ reason: 'Spam' }).expect(200);
-    const sitemap = (await t.http.get(api('/blog/posts/public/sitemap')).expect(200)).body.data.authors as { slug: string; updatedAt: string }[];
+    const sitemap = await sitemapEntries(t, 'authors');
     expect(sitemap).toContainEqual({ slug: author.slug, updatedAt: ISO });
     expect(sitemap.map((entry) => entry.slug)).toEqual(expect.arrayContaining([admin.slug, author.slug]));
     expect(sitemap.map((entry) => entry.slug)).not.toContain(idle.slug);

@@ -38,6 +38,7 @@ const MATRIX: Row[] = [
   { method: 'get', path: '/api/v1/blog/posts/public', expect: ALL },
   { method: 'get', path: '/api/v1/blog/posts/public/latest-stories', expect: ALL },
   { method: 'get', path: '/api/v1/blog/posts/public/sitemap', expect: ALL },
+  { method: 'get', path: '/api/v1/blog/posts/public/sitemap/posts/1', expect: ALL },
   { method: 'get', path: '/api/v1/blog/posts/public/no-such-post', expect: ALL },
   { method: 'get', path: '/api/v1/blog/posts/public/tag/no-such-tag', expect: ALL },
   { method: 'get', path: '/api/v1/blog/posts/public/moved/no-such-post', expect: ALL },
@@ -178,7 +179,8 @@ function documentedEndpoint(row: Row): string {
   const path = row.path
     .split('?')[0]
     .replace(/\/(999999|999998|999997|999996|999995|no-such-post|no-such-tag|no-such-author|no-such-token)(?=\/|$)/g, (_m, v: string) => (PARAM_OF[v] ? `/{${PARAM_OF[v]}}` : /^\d/.test(v) ? '/{id}' : '/{slug}'))
-    .replace(/\/admin\/users\/(status|verified|role)\/[^/]+$/, (_m, kind: string) => `/admin/users/${kind}/{${kind === 'verified' ? 'flag' : kind}}`);
+    .replace(/\/admin\/users\/(status|verified|role)\/[^/]+$/, (_m, kind: string) => `/admin/users/${kind}/{${kind === 'verified' ? 'flag' : kind}}`)
+    .replace(/\/sitemap\/posts\/\d+$/, '/sitemap/{kind}/{number}');
   return `${row.method.toUpperCase()} ${path}`;
 }
 const CALLERS: Caller[] = ['anonymous', 'USER', 'AUTHOR', 'ADMIN'];

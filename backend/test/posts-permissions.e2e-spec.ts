@@ -32,6 +32,7 @@ const ROWS: Row[] = [
   { name: 'GET public list', method: 'get', path: () => '/blog/posts/public', expected: ALL(200) },
   { name: 'GET latest stories', method: 'get', path: () => '/blog/posts/public/latest-stories', expected: ALL(200) },
   { name: 'GET sitemap', method: 'get', path: () => '/blog/posts/public/sitemap', expected: ALL(200) },
+  { name: 'GET sitemap file', method: 'get', path: () => '/blog/posts/public/sitemap/posts/1', expected: ALL(200) },
   { name: 'GET public post by slug', method: 'get', path: (f) => `/blog/posts/public/${f.publishedSlug}`, expected: ALL(200) },
   { name: 'GET public posts by tag', method: 'get', path: (f) => `/blog/posts/public/tag/${f.tagSlug}`, expected: ALL(200) },
   { name: 'GET authors', method: 'get', path: () => '/blog/authors', expected: ALL(200) },

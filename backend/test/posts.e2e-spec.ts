@@ -4,6 +4,7 @@ import { PostViewsService } from '../src/post-views/post-views.service';
 import { createTestApp, TestApp } from './helpers/app';
 import { api, err, ISO, ok, uid } from './helpers/envelope';
 import { createAdmin, createAuthor, createReader, TestUser } from './helpers/users';
+import { sitemapEntries, sitemapSlugs } from './helpers/sitemap';
 
 const AUTH_REQUIRED = 'Authentication required. Please log in to continue.';
 const AUTH_REQUIRED_SAVE = 'Authentication required: Please log in to create/update posts.';
@@ -532,7 +533,7 @@ describe('Posts API', () => {
         expect((await t.http.get(api(`/blog/posts/public/moved/${old}`)).expect(200)).body).toEqual({ success: true, status: 200, message: 'OK', errors: null, data: { slug: third } });
         await t.http.get(api(`/blog/posts/public/${old}`)).expect(404);
       }
-      const sitemap = (await t.http.get(api('/blog/posts/public/sitemap')).expect(200)).body.data.posts.map((entry: { slug: string }) => entry.slug);
+      const sitemap = await sitemapSlugs(t, 'posts');
       expect(sitemap).toContain(third);
       expect(sitemap).not.toContain(second);
       expect(sitemap).not.toContain(post.slug);
@@ -657,15 +658,15 @@ describe('Posts API', () => {
       expect((await t.http.get(api('/blog/posts/public/tag/no-such-tag')).expect(404)).body).toEqual(err(404, 'Tag "no-such-tag" not found'));
     });
 
-    it('GET /blog/posts/public/sitemap: published posts and their active tags only', async () => {
+    it('GET /blog/posts/public/sitemap (and its files): published posts and their active tags only', async () => {
       const post = await adminPost();
       const draft = await authorDraft();
-      const res = await t.http.get(api('/blog/posts/public/sitemap')).expect(200);
-      const slugs = res.body.data.posts.map((p: { slug: string }) => p.slug);
+      const posts = await sitemapEntries(t, 'posts');
+      const slugs = posts.map((p) => p.slug);
       expect(slugs).toContain(post.slug);
       expect(slugs).not.toContain(draft.slug);
-      expect(res.body.data.posts.find((p: { slug: string }) => p.slug === post.slug)).toEqual({ slug: post.slug, updatedAt: post.updatedAt });
-      expect(res.body.data.tags.map((tag: { slug: string }) => tag.slug)).toContain(tagSlug);
+      expect(posts.find((p) => p.slug === post.slug)).toEqual({ slug: post.slug, updatedAt: post.updatedAt });
+      expect(await sitemapSlugs(t, 'tags')).toContain(tagSlug);
     });
 
     it('GET /blog/authors: AUTHOR holders with published posts, with counts and no e-mail', async () => {
@@ -716,10 +717,9 @@ describe('Posts API', () => {
       expect(byTag.body.data).toMatchObject({ content: [], totalElements: 0, empty: true });
       const latest = await t.http.get(api('/blog/posts/public/latest-stories')).expect(200);
       expect(latest.body.data.map((c: { id: number }) => c.id).filter((id: number) => hiddenIds.includes(id))).toEqual([]);
-      const sitemap = await t.http.get(api('/blog/posts/public/sitemap')).expect(200);
-      const sitemapSlugs = sitemap.body.data.posts.map((p: { slug: string }) => p.slug);
-      expect(hidden.filter((p) => sitemapSlugs.includes(p.slug))).toEqual([]);
-      expect(sitemap.body.data.tags.map((tag: { slug: string }) => tag.slug)).not.toContain(hiddenTag);
+      const listedSlugs = await sitemapSlugs(t, 'posts');
+      expect(hidden.filter((p) => listedSlugs.includes(p.slug))).toEqual([]);
+      expect(await sitemapSlugs(t, 'tags')).not.toContain(hiddenTag);
       const published = await t.http.get(api('/blog/tags/publish')).expect(200);
       expect(published.body.data.map((tag: { slug: string }) => tag.slug)).not.toContain(hiddenTag);
       const tagRow = await t.http.get(api(`/blog/tags?search=${hiddenTag}`)).expect(200);

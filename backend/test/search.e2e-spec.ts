@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { CreatePostSearch1795690000000, latinFolding } from '../../migrations/1795690000000-CreatePostSearch';
 import { createDataSource } from '../src/database/data-source';
-import { CandidateLimits, SEARCH_CANDIDATE_LIMITS } from '../src/search/search.repository';
+import { CandidateLimits, SEARCH_CANDIDATE_LIMITS, UNACCENT_PUNCTUATION } from '../src/search/search.repository';
 import { createTestApp, TestApp } from './helpers/app';
 import { api, err } from './helpers/envelope';
 import { createFreshDatabase } from './helpers/fresh-database';
@@ -292,6 +292,51 @@ describe('Search API (GET /blog/search) and related posts', () => {
     await createPost({ title: `Long body ${w}x`, content: `${filler}\n\nAt last the word ${w} appears.` });
     const [hit] = (await search({ q: w })).content;
     expect(hit.snippet).toContain(`<mark>${w}</mark> appears.`);
+  });
+
+  describe('every query word found in the snippet is marked (issue 25 §5)', () => {
+    const marked = (snippet: string) => [...snippet.matchAll(/<mark>(.*?)<\/mark>/g)].map((match) => match[1]);
+
+    it("'zymurgy K': both words in the title, K twice in the body (once in typographic quotes), far from its start", async () => {
+      const w = word();
+      const post = await createPost({
+        title: `Zymurgy K notes ${w}`,
+        content:
+          'Notes from the brewhouse, written over a long weekend of boiling, cooling and pitching yeast into the wort while the cellar stayed calm and steady. ' +
+          'The mash held at 340 K for an hour, and “K” is the unit the thermometer shows.',
+      });
+      const page = await search({ q: 'zymurgy K' });
+      const hit = page.content.find((candidate: { id: number }) => candidate.id === post.id);
+      expect(hit.snippet).toContain('340 <mark>K</mark> for an hour, and “<mark>K</mark>” is the unit');
+      expect(marked(hit.snippet)).toEqual(['K', 'K']);
+    });
+
+    it('Vietnamese: words split between the title and the body are marked with their accents, typed with or without them', async () => {
+      const w = word();
+      await createPost({
+        title: `Phở Hà Nội ${w}`,
+        content:
+          'Sáng nào chúng tôi cũng dậy sớm, đi bộ quanh hồ, ngắm mặt nước yên ả và nghe tiếng rao quen thuộc của những người bán hàng rong. ' +
+          'Món “phở” ngon nhất ở Hà Nội là bát phở bò tái chín.',
+      });
+      for (const q of [`pho ha noi ${w}`, `phở Hà Nội ${w}`]) {
+        const [hit] = (await search({ q })).content;
+        expect(hit.snippet).toContain('Món “<mark>phở</mark>” ngon nhất ở <mark>Hà</mark> <mark>Nội</mark> là bát <mark>phở</mark> bò');
+      }
+    });
+
+    it('the words the snippet separates are exactly those unaccent turns into ASCII punctuation', async () => {
+      const rows: { c: number }[] = await dataSource.query(
+        `SELECT c FROM generate_series(161, 65533) c WHERE (c < 55296 OR c > 57343)
+           AND inkwell_unaccent(chr(c)) <> chr(c) AND inkwell_unaccent(chr(c)) ~ E'^[!-/:-@[-\`{-~]+$' ORDER BY c`,
+      );
+      const listed = new RegExp(`[${UNACCENT_PUNCTUATION}]`, 'u');
+      const fromDatabase = rows.map((row) => String.fromCodePoint(row.c));
+      expect(fromDatabase.length).toBeGreaterThan(100);
+      expect(fromDatabase.filter((character) => !listed.test(character))).toEqual([]);
+      const allListed = Array.from({ length: 65533 - 161 + 1 }, (_, i) => String.fromCodePoint(161 + i)).filter((character) => listed.test(character));
+      expect(allListed).toEqual(fromDatabase);
+    });
   });
 
   describe('GET /blog/posts/public/{slug}/related', () => {

@@ -2,6 +2,7 @@ import { ContentChange, ContentEvents } from '../src/common/content-events';
 import { createTestApp, TestApp } from './helpers/app';
 import { api, uid } from './helpers/envelope';
 import { createAdmin, TestUser } from './helpers/users';
+import { sitemapSlugs as sitemapSlugsOf } from './helpers/sitemap';
 
 /**
  * SEO output (issue 20 §4) as the API gives it to the pages: the public post answer carries `seo`,
@@ -31,7 +32,7 @@ describe('SEO output', () => {
     return res.body.data;
   }
 
-  const sitemapSlugs = async (): Promise<string[]> => ((await t.http.get(api('/blog/posts/public/sitemap')).expect(200)).body.data.posts as { slug: string }[]).map((post) => post.slug);
+  const sitemapSlugs = (): Promise<string[]> => sitemapSlugsOf(t, 'posts');
 
   it('the public answer carries the SEO fields; cards carry the canonical override', async () => {
     const post = await published({ metaTitle: 'Meta title', metaDescription: 'Meta description', canonicalUrl: 'https://elsewhere.example/original', noindex: true, socialImage: '/images/social.png' });

@@ -1,5 +1,6 @@
 import { expect, test } from './fixtures';
 import { adminApi } from './admin-api';
+import { wholeSitemap } from './sitemap';
 
 /**
  * The reading journey (issue 4): home → a post → its tag page, error pages with their statuses,
@@ -125,7 +126,7 @@ test('RSS, sitemap and HTTP caching of public pages', async ({ request }) => {
   expect(feed).toMatch(new RegExp(`<link>https?://[^<]+/blog/${post.slug}</link>`));
   expect(feed).toContain(`<title>${post.title}</title>`);
 
-  const sitemap = await (await request.get('/sitemap.xml')).text();
+  const sitemap = await wholeSitemap(request);
   expect(sitemap).toMatch(new RegExp(`<loc>https?://[^<]+/blog/${post.slug}</loc><lastmod>`));
   expect(sitemap).toMatch(new RegExp(`<loc>https?://[^<]+/blog/tag/${tag.slug}</loc>`));
   expect(sitemap).toMatch(/<loc>https?:\/\/[^<]+\/authors<\/loc>/);
@@ -222,9 +223,10 @@ test('a post approved in review appears at once on home, /blog, its tag pages, R
   expect(created.status(), await created.text()).toBe(201);
   const { id } = (await created.json()).data as { id: number };
 
-  const publicPages = ['/', '/blog', `/blog/tag/${reviewTag.slug}`, `/tag/${reviewTag.slug}`, '/rss.xml', '/sitemap.xml'];
+  const publicPages = ['/', '/blog', `/blog/tag/${reviewTag.slug}`, `/tag/${reviewTag.slug}`, '/rss.xml'];
   const expectHidden = async () => {
     for (const path of publicPages) expect(await (await request.get(path)).text(), path).not.toContain(slug);
+    expect(await wholeSitemap(request), 'sitemap').not.toContain(slug);
     expect((await request.get(`/blog/${slug}`)).status()).toBe(404);
   };
   await expectHidden();
@@ -236,6 +238,7 @@ test('a post approved in review appears at once on home, /blog, its tag pages, R
   expect(approved.status(), await approved.text()).toBe(200);
   await api.dispose();
   for (const path of publicPages) expect(await (await request.get(path)).text(), path).toContain(slug);
+  expect(await wholeSitemap(request), 'sitemap').toContain(slug);
   const postPage = await request.get(`/blog/${slug}`);
   expect(postPage.status()).toBe(200);
   expect(await postPage.text()).toContain(title);

@@ -77,7 +77,10 @@ test('robots.txt is valid, names the sitemap by its absolute URL and lets crawle
   expect(robotsTxtErrors(content)).toEqual([]);
   const sitemap = /^sitemap:\s*(\S+)/im.exec(content)?.[1];
   expect(sitemap).toBe(new URL('/sitemap.xml', baseURL).toString());
-  expect((await request.get(sitemap!)).status()).toBe(200);
+  // The sitemap index (its files are checked in reading.spec.ts and backend/test/sitemap.e2e-spec.ts).
+  const index = await request.get(sitemap!);
+  expect(index.status()).toBe(200);
+  expect(await index.text()).toContain('<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">');
 
   const disallowed = [...content.matchAll(/^disallow:\s*(\S*)/gim)].map((match) => match[1]).filter(Boolean);
   for (const path of publicPaths()) expect(disallowed.filter((pattern) => disallows(pattern, path)), path).toEqual([]);

@@ -1,12 +1,13 @@
 import type { Request } from 'express';
 import { SLUG_BODY } from '../../../shared/slug';
 import { SEARCH_PATH, searchPageKey } from '../../../shared/search-page-address';
+import { isSitemapPath } from '../../../shared/sitemap';
 
 /** The session cookies (auth/auth-user.ts): a request carrying one is never served from the cache. */
 export const SESSION_COOKIES = ['inkwell_access', 'inkwell_refresh'] as const;
 
 /** Public reading pages whose anonymous renderings may be cached (DESIGN.md §5). */
-const PUBLIC_PAGE = /^\/(?:home|authors|search|rss\.xml|sitemap\.xml|blog(?:\/[^/]+|\/tag\/[^/]+)?|tag\/[^/]+)?\/?$/;
+const PUBLIC_PAGE = /^\/(?:home|authors|search|rss\.xml|blog(?:\/[^/]+|\/tag\/[^/]+)?|tag\/[^/]+)?\/?$/;
 /** Author pages and feeds (`/authors/{slug}`, `/authors/{slug}/rss.xml`) and tag feeds (`/blog/tag/{slug}/rss.xml`). */
 const AUTHOR_PAGE = /^\/authors\/[^/]+(?:\/rss\.xml)?\/?$/;
 const TAG_FEED = /^\/blog\/tag\/[^/]+\/rss\.xml$/;
@@ -25,7 +26,7 @@ export const PRIVATE_CACHE_CONTROL = 'private, no-store';
 export const UNCACHED_PAGE_CACHE_CONTROL = 'no-cache';
 
 export function isPublicPagePath(path: string): boolean {
-  return PUBLIC_PAGE.test(path) || AUTHOR_PAGE.test(path) || TAG_FEED.test(path);
+  return PUBLIC_PAGE.test(path) || AUTHOR_PAGE.test(path) || TAG_FEED.test(path) || isSitemapPath(path);
 }
 
 /**
@@ -69,7 +70,7 @@ export const PageGroup = {
   authorPages: 'author-pages',
   /** `/rss.xml`: the latest posts' titles, summaries, authors' names, tags. */
   feed: 'feed',
-  /** `/sitemap.xml`: published posts' and tags' addresses and dates. */
+  /** `/sitemap.xml` and its files (`/sitemap-posts-1.xml`…): published posts', tags' and author pages' addresses and dates. */
   sitemap: 'sitemap',
   /** `/search?…`: result cards (likes), the tags with published posts and the authors in its filters. */
   search: 'search',
@@ -92,7 +93,7 @@ export function pageGroupOf(key: string): string {
   if (AUTHOR_PAGE.test(path)) return PageGroup.authorPages;
   if (path === '/authors') return PageGroup.authors;
   if (path === '/rss.xml') return PageGroup.feed;
-  if (path === '/sitemap.xml') return PageGroup.sitemap;
+  if (isSitemapPath(path)) return PageGroup.sitemap;
   if (path === SEARCH_PATH) return PageGroup.search;
   return PageGroup.other;
 }

@@ -13,6 +13,11 @@ function withTimeouts(smtpUrl: string): string {
   return url.toString();
 }
 
+/** What a notification e-mail's terminal line shows: its gist (the link to open), then its unsubscribe link. */
+export function notificationGist(content: MailContent, unsubscribeUrl: string): string {
+  return `${content.gist}; unsubscribe ${unsubscribeUrl}`;
+}
+
 /**
  * Sends the account e-mails over SMTP_URL; without it, writes them (to, subject, text) to the app
  * log, or, when stdout is a terminal, as one readable line (to, subject, the code or link).
@@ -62,12 +67,14 @@ export class MailService implements OnApplicationShutdown {
    * A notification e-mail (sent by the job queue): with the RFC 8058 one-click unsubscribe
    * headers and a Message-ID of the delivery's own, so a copy sent twice (an instance died between
    * the SMTP answer and recording it) is recognisably the same message. Throws when the SMTP
-   * server refuses or cannot be reached: the job is retried.
+   * server refuses or cannot be reached: the job is retried. Without SMTP_URL the printed line (or
+   * the log entry) carries the unsubscribe link beside the main one, so the one-click unsubscribe
+   * can be tried on a local set-up.
    */
   async sendNotification(to: string, content: MailContent, unsubscribeUrl: string, messageId: string): Promise<void> {
     if (!this.transport) {
-      if (this.printToTerminal) process.stdout.write(`${mailLine(to, content.subject, content.gist)}\n`);
-      else this.logger.log({ to, subject: content.subject, text: content.text }, `E-mail (no SMTP_URL, logged only) to ${to}: ${content.subject}`);
+      if (this.printToTerminal) process.stdout.write(`${mailLine(to, content.subject, notificationGist(content, unsubscribeUrl))}\n`);
+      else this.logger.log({ to, subject: content.subject, text: content.text, unsubscribeUrl }, `E-mail (no SMTP_URL, logged only) to ${to}: ${content.subject}`);
       return;
     }
     await this.transport.sendMail({

@@ -4,8 +4,13 @@ import { ApiEnvelope, ApiPagedEnvelope } from '../common/decorators/api-envelope
 import { ApiErrors } from '../common/decorators/api-errors.decorator';
 import { Page, PageQueryDto } from '../common/pagination/page';
 import { PostTagQueryDto } from './dto/post-input.dto';
-import { AuthorProfileDto, AuthorSummaryDto, PostCardResponseDto, PostMovedDto, PostResponseDto, SitemapResponseDto } from './dto/post-response.dto';
+import { AuthorProfileDto, AuthorSummaryDto, PostCardResponseDto, PostMovedDto, PostResponseDto, SitemapFileDto, SitemapIndexDto } from './dto/post-response.dto';
+import { ParseIdPipe } from '../common/validation/parse-id.pipe';
+import { SITEMAP_ENTRY_KINDS, SITEMAP_FILE_SIZE } from '../../../shared/sitemap';
+import { PostsMessages } from './posts.messages';
 import { PostsPublicService } from './posts-public.service';
+
+const FILE_SIZE = SITEMAP_FILE_SIZE.toLocaleString('en');
 
 /** What anyone may read: published posts only, never an e-mail address. */
 @ApiTags('Public posts')
@@ -29,10 +34,23 @@ export class PostsPublicController {
   }
 
   @Get('posts/public/sitemap')
-  @ApiOperation({ summary: 'Slugs and last changes of every published post, of every active tag with published posts and of every author page (sitemap.xml); noindex posts and posts whose canonical URL points elsewhere are left out' })
-  @ApiEnvelope(SitemapResponseDto)
-  getPublicSitemap(): Promise<SitemapResponseDto> {
-    return this.posts.sitemap();
+  @ApiOperation({
+    summary:
+      `The sitemap index (sitemap.xml): the static pages, then the numbered files of published posts, active tags with published posts and author pages, at most ${FILE_SIZE} addresses each, with their last change; noindex posts and posts whose canonical URL points elsewhere are left out`,
+  })
+  @ApiEnvelope(SitemapIndexDto)
+  getPublicSitemap(): Promise<SitemapIndexDto> {
+    return this.posts.sitemapIndex();
+  }
+
+  @Get('posts/public/sitemap/:kind/:number')
+  @ApiOperation({ summary: `One numbered sitemap file: the slugs and last changes of a kind's listed rows in the file's id range, at most ${FILE_SIZE}; 404 when it lists nothing` })
+  @ApiParam({ name: 'kind', enum: SITEMAP_ENTRY_KINDS })
+  @ApiParam({ name: 'number', description: 'The file number (1, 2, …) the index names', type: Number })
+  @ApiEnvelope(SitemapFileDto)
+  @ApiErrors(400, 404)
+  getPublicSitemapFile(@Param('kind') kind: string, @Param('number', new ParseIdPipe(PostsMessages.SITEMAP_FILE_NUMBER_INVALID)) number: number): Promise<SitemapFileDto> {
+    return this.posts.sitemapFile(kind, number);
   }
 
   @Get('posts/public/tag/:slug')

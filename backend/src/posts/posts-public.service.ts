@@ -4,9 +4,10 @@ import { MicroCache } from '../common/micro-cache';
 import { APP_CONFIG, AppConfig } from '../config/env';
 import { Page, toPage } from '../common/pagination/page';
 import { SLUG_PATTERN } from '../../../shared/slug';
+import { SITEMAP_ENTRY_KINDS, type SitemapEntryKind } from '../../../shared/sitemap';
 import { TagsService } from '../tags/tags.service';
 import { PostTagQueryDto } from './dto/post-input.dto';
-import { AuthorProfileDto, AuthorSummaryDto, PostCardResponseDto, PostMovedDto, PostResponseDto, PublicAuthorDto, SitemapResponseDto } from './dto/post-response.dto';
+import { AuthorProfileDto, AuthorSummaryDto, PostCardResponseDto, PostMovedDto, PostResponseDto, PublicAuthorDto, SitemapFileDto, SitemapIndexDto } from './dto/post-response.dto';
 import { PostCardWithTags, toPostCard, toPostResponse } from './post.mapper';
 import { PostViewsService } from '../post-views/post-views.service';
 import { PostsMessages } from './posts.messages';
@@ -29,6 +30,12 @@ const AUTHOR_CACHE_ENTRIES = 200;
  * (dropStale), this long at most.
  */
 const AUTHORS_LIST_TTL_MS = 60_000;
+/**
+ * The sitemap index groups every published post, its tags and authors (about 0.3–0.9 s each at
+ * 100,000 posts on a busy machine) and both /sitemap.xml and /sitemap-pages.xml read it: held
+ * until a change drops it (dropStale), this long at most.
+ */
+const SITEMAP_INDEX_TTL_MS = 60_000;
 /** users.slug is at most 112 characters (migration AddUserSlugs): longer ones are unknown without a query. */
 const AUTHOR_SLUG_MAX = 112;
 
@@ -65,6 +72,8 @@ export class PostsPublicService implements OnModuleDestroy {
   private readonly authorsBySlug = new MicroCache<AuthorProfileDto>(ANSWER_TTL_MS, AUTHOR_CACHE_ENTRIES);
   /** The authors list (one entry): the same changes drop it as the profiles (counts, like totals, who qualifies). */
   private readonly authorsList = new MicroCache<AuthorSummaryDto[]>(AUTHORS_LIST_TTL_MS, 1);
+  /** The sitemap index (one entry): dropped by every change the page cache drops the sitemap for. */
+  private readonly sitemapIndexAnswer = new MicroCache<SitemapIndexDto>(SITEMAP_INDEX_TTL_MS, 1);
   private readonly stopListening: () => void;
 
   constructor(
@@ -86,9 +95,11 @@ export class PostsPublicService implements OnModuleDestroy {
    * activation), so every list and post. An account's name, bio or avatar: the cards and posts
    * by that author. Author profiles and the authors list (counts, like totals, who qualifies) drop
    * on any post, like or account change; an account's other changes (a ban, roles) also drop the
-   * author post lists.
+   * author post lists. The sitemap index (posts, tags, authors and their dates): any post, tag or
+   * account change.
    */
   private dropStale(change: ContentChange): void {
+    if (change.kind === 'post' || change.kind === 'tag' || change.kind === 'user' || change.kind === 'resync') this.sitemapIndexAnswer.clear();
     if (change.kind === 'post' || change.kind === 'user' || change.kind === 'resync' || (change.kind === 'post-counters' && change.counter === 'likes')) {
       this.authorsList.clear();
     }
@@ -185,10 +196,32 @@ export class PostsPublicService implements OnModuleDestroy {
     return toPage(cards(rows), total, query.page, query.size);
   }
 
-  async sitemap(): Promise<SitemapResponseDto> {
-    const { posts, tags, authors } = await this.repository.sitemapRows(`${this.config.publicUrl}/blog/`);
-    const entry = (row: { slug: string; updated_at: Date }) => ({ slug: row.slug, updatedAt: row.updated_at.toISOString() });
-    return { posts: posts.map(entry), tags: tags.map(entry), authors: authors.map(entry) };
+  /**
+   * The sitemap index: the static pages' file (its last change is the newest of all), then each
+   * kind's numbered files with their last change (shared/sitemap.ts).
+   */
+  sitemapIndex(): Promise<SitemapIndexDto> {
+    return this.sitemapIndexAnswer.remember('index', () => this.loadSitemapIndex());
+  }
+
+  private async loadSitemapIndex(): Promise<SitemapIndexDto> {
+    const files = await this.repository.sitemapFiles(this.postBase());
+    const numbered = SITEMAP_ENTRY_KINDS.flatMap((kind) => files[kind].map((row) => ({ kind, number: row.number, lastmod: row.lastmod.toISOString() })));
+    const newest = numbered.reduce<string | null>((max, file) => (max === null || file.lastmod > max ? file.lastmod : max), null);
+    return { files: [{ kind: 'pages', number: 1, lastmod: newest }, ...numbered] };
+  }
+
+  /** One numbered sitemap file's addresses; 404 for another kind or a range that lists nothing. */
+  async sitemapFile(kind: string, number: number): Promise<SitemapFileDto> {
+    if (!(SITEMAP_ENTRY_KINDS as readonly string[]).includes(kind)) throw new NotFoundException(PostsMessages.sitemapFileNotFound(kind, number));
+    const rows = await this.repository.sitemapFile(kind as SitemapEntryKind, number, this.postBase());
+    if (!rows.length) throw new NotFoundException(PostsMessages.sitemapFileNotFound(kind, number));
+    return { entries: rows.map((row) => ({ slug: row.slug, updatedAt: row.updated_at.toISOString() })) };
+  }
+
+  /** Where posts' own pages start: a post canonical elsewhere is left out of the sitemap. */
+  private postBase(): string {
+    return `${this.config.publicUrl}/blog/`;
   }
 
   /** Users holding AUTHOR (active accounts) with at least one published post, most published first. */

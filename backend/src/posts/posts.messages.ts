@@ -28,6 +28,8 @@ export const PostsMessages = {
   notFoundBySlug: (slug: string) => `Post with slug "${slug}" not found`,
   tagNotFound: (slug: string) => `Tag "${slug}" not found`,
   authorNotFound: (slug: string) => `Author "${slug}" not found`,
+  sitemapFileNotFound: (kind: string, number: number) => `Sitemap file "${kind}-${number}" not found`,
+  SITEMAP_FILE_NUMBER_INVALID: 'A sitemap file number must be a whole number of at least 1',
 
   FORBIDDEN_POSTS: 'You do not have permission to access posts.',
   FORBIDDEN_ACCESS: 'You do not have permission to access this post.',

@@ -5,6 +5,7 @@ import type { SortDirection } from '../common/pagination/sort';
 import { containsPattern, countRows } from '../common/sql-patterns';
 import type { TagRefDto } from '../tags/dto/tag-response.dto';
 import { RoleName } from '../auth/roles';
+import { SITEMAP_FILE_SIZE, sitemapIdRange, type SitemapEntryKind } from '../../../shared/sitemap';
 import type { PostCardWithTags, PostForAnswer, PostListRow } from './post.mapper';
 
 const CARD_COLUMNS = `p.id, p.title, p.slug, p.summary, p.thumbnail, p.like_count, p.view_count, p.comment_count, p.is_featured,
@@ -70,6 +71,11 @@ export interface SitemapRow {
   slug: string;
   updated_at: Date;
 }
+/** A numbered sitemap file and the last change of its rows. */
+export interface SitemapFileRow {
+  number: number;
+  lastmod: Date;
+}
 /** The public author columns both author queries read (PublicAuthorDto's, in SQL names). */
 export interface PublicAuthorRow {
   id: number;
@@ -95,6 +101,10 @@ export interface AuthorSummaryRow extends PublicAuthorRow {
 const PUBLIC_AUTHOR = `u.status = 'ACTIVE'
   AND EXISTS (SELECT 1 FROM user_roles ur JOIN roles r ON r.id = ur.role_id WHERE ur.user_id = u.id AND r.name = ANY($1::text[]))`;
 const LISTED_AUTHOR_ROLES = [RoleName.AUTHOR];
+/** Posts `p` the sitemap lists (`$1`: PUBLIC_URL/blog/): published, indexable, canonical here. */
+const SITEMAP_POST = `p.status = 'PUBLISHED' AND NOT p.noindex AND (p.canonical_url IS NULL OR p.canonical_url = $1 || p.slug)`;
+/** The sitemap file an id falls in (shared/sitemap.ts sitemapIdRange). */
+const SITEMAP_FILE_OF = (id: string) => `((${id} - 1) / ${SITEMAP_FILE_SIZE} + 1)::int`;
 const AUTHOR_PAGE_ROLES = [RoleName.AUTHOR, RoleName.ADMIN];
 
 /**
@@ -138,34 +148,65 @@ export class PostsRepository {
     return row;
   }
 
-  /** Every published post's slug, newest first, every active tag with published posts and every author page (by slug). */
   /**
-   * `postBase`: the address posts' own pages start with (PUBLIC_URL/blog/): a post whose canonical
-   * URL points elsewhere, like a noindex post, is not listed (issue 20 §4).
+   * The sitemap's numbered files per kind (shared/sitemap.ts: file n holds the ids of its range)
+   * with each file's last change; ranges with no row are left out. `postBase`: the address posts'
+   * own pages start with (PUBLIC_URL/blog/): a post whose canonical URL points elsewhere, like a
+   * noindex post, is not listed (issue 20 §4). Each kind is one grouped scan of its rows; the
+   * answer is a row per file.
    */
-  async sitemapRows(postBase: string): Promise<{ posts: SitemapRow[]; tags: SitemapRow[]; authors: SitemapRow[] }> {
+  async sitemapFiles(postBase: string): Promise<Record<SitemapEntryKind, SitemapFileRow[]>> {
     const [posts, tags, authors] = await Promise.all([
       this.dataSource.query(
-        `SELECT slug, updated_at FROM posts
-          WHERE status = 'PUBLISHED' AND NOT noindex AND (canonical_url IS NULL OR canonical_url = $1 || slug)
-          ORDER BY published_at DESC, id DESC`,
+        `SELECT ${SITEMAP_FILE_OF('p.id')} AS number, max(p.updated_at) AS lastmod
+           FROM posts p WHERE ${SITEMAP_POST} GROUP BY 1 ORDER BY 1`,
         [postBase],
-      ) as Promise<SitemapRow[]>,
+      ) as Promise<SitemapFileRow[]>,
       this.dataSource.query(
-        `SELECT t.slug, GREATEST(t.updated_at, max(p.updated_at)) AS updated_at
+        `SELECT ${SITEMAP_FILE_OF('t.id')} AS number, GREATEST(max(t.updated_at), max(p.updated_at)) AS lastmod
            FROM tags t JOIN post_tags pt ON pt.tag_id = t.id JOIN posts p ON p.id = pt.post_id
-          WHERE t.is_active = true AND p.status = 'PUBLISHED'
-          GROUP BY t.id ORDER BY t.slug`,
-      ) as Promise<SitemapRow[]>,
+          WHERE t.is_active = true AND p.status = 'PUBLISHED' GROUP BY 1 ORDER BY 1`,
+      ) as Promise<SitemapFileRow[]>,
       this.dataSource.query(
-        `SELECT u.slug, GREATEST(u.updated_at, max(p.updated_at)) AS updated_at
+        `SELECT ${SITEMAP_FILE_OF('u.id')} AS number, GREATEST(max(u.updated_at), max(p.updated_at)) AS lastmod
            FROM users u JOIN posts p ON p.author_id = u.id AND p.status = 'PUBLISHED'
-          WHERE ${PUBLIC_AUTHOR}
-          GROUP BY u.id ORDER BY u.slug`,
+          WHERE ${PUBLIC_AUTHOR} GROUP BY 1 ORDER BY 1`,
         [AUTHOR_PAGE_ROLES],
-      ) as Promise<SitemapRow[]>,
+      ) as Promise<SitemapFileRow[]>,
     ]);
     return { posts, tags, authors };
+  }
+
+  /**
+   * One numbered sitemap file: the slugs and last changes of the kind's listed rows whose id is in
+   * the file's range, in id order, read through the primary key (at most SITEMAP_FILE_SIZE rows,
+   * whatever the table's size). A tag's or author's last change counts its published posts'.
+   */
+  sitemapFile(kind: SitemapEntryKind, number: number, postBase: string): Promise<SitemapRow[]> {
+    const [first, last] = sitemapIdRange(number);
+    switch (kind) {
+      case 'posts':
+        return this.dataSource.query(
+          `SELECT p.slug, p.updated_at FROM posts p WHERE p.id BETWEEN $2::bigint AND $3::bigint AND ${SITEMAP_POST} ORDER BY p.id`,
+          [postBase, first, last],
+        ) as Promise<SitemapRow[]>;
+      case 'tags':
+        return this.dataSource.query(
+          `SELECT t.slug, GREATEST(t.updated_at, max(p.updated_at)) AS updated_at
+             FROM tags t JOIN post_tags pt ON pt.tag_id = t.id JOIN posts p ON p.id = pt.post_id
+            WHERE t.id BETWEEN $1::bigint AND $2::bigint AND t.is_active = true AND p.status = 'PUBLISHED'
+            GROUP BY t.id ORDER BY t.id`,
+          [first, last],
+        ) as Promise<SitemapRow[]>;
+      case 'authors':
+        return this.dataSource.query(
+          `SELECT u.slug, GREATEST(u.updated_at, max(p.updated_at)) AS updated_at
+             FROM users u JOIN posts p ON p.author_id = u.id AND p.status = 'PUBLISHED'
+            WHERE u.id BETWEEN $2::bigint AND $3::bigint AND ${PUBLIC_AUTHOR}
+            GROUP BY u.id ORDER BY u.id`,
+          [AUTHOR_PAGE_ROLES, first, last],
+        ) as Promise<SitemapRow[]>;
+    }
   }
 
   /** Users holding AUTHOR (active accounts) with at least one published post, most published first. */

@@ -41,10 +41,45 @@ const SCORE = `ts_rank_cd(${WEIGHTS}, p.search_document, ${QUERY}, 33)
   * (1 + 0.15 / (1 + GREATEST(extract(epoch FROM now() - p.published_at), 0) / 15778800)
      + LEAST(0.1, 0.1 * ln(1 + p.like_count) / ln(1001)))`;
 
-/** Body text fit for ts_headline: without markup, HTML-escaped, the marker characters removed. */
-const escapedText = (html: string) => `replace(replace(replace(replace(replace(translate(inkwell_html_text(${html}), E'\\x01\\x02', ''),
-      '&', '&amp;'), '<', '&lt;'), '>', '&gt;'), '"', '&quot;'), '''', '&#39;')`;
-const headline = (text: string) => `ts_headline('inkwell_search', ${text}, ${QUERY}, E'StartSel=\\x01, StopSel=\\x02, MaxWords=35, MinWords=20')`;
+/**
+ * The characters unaccent turns into ASCII punctuation (typographic quotes and apostrophes, dashes,
+ * ellipsis, guillemets, full-width and CJK punctuation). In the index they come out as ASCII
+ * punctuation, which splits words (“K” holds the word k); the snippet is cut from the original
+ * text, where the parser (in the C locale every non-ASCII character is a letter) read “K” as one
+ * word that matches nothing, so K went unmarked. The snippet text gets a separator around each of
+ * them (removed afterwards), so both sides split words alike. search.e2e-spec.ts checks this list
+ * against the database's unaccent.
+ */
+export const UNACCENT_PUNCTUATION =
+  '\u00a1\u00ab\u00ad\u00b1\u00bb\u00bf\u00d7\u00f7\u02b9-\u02bd\u02c2-\u02c4\u02c6\u02c8\u02cb\u02d0\u02d6\u02d7\u02dc' +
+  '\u2010-\u2016\u2018-\u201f\u2024-\u2026\u2032\u2033\u2039\u203a\u203c\u2044-\u2049\u204e\u2212\u2215\u2216\u2223\u2225' +
+  '\u226a\u226b\u2985\u2986\u2a74-\u2a76\u3001\u3002\u3008-\u300b\u3014\u3015\u3018-\u301b\u301d\u301e\ufe10-\ufe16\ufe19' +
+  '\ufe30-\ufe32\ufe35-\ufe3a\ufe3d-\ufe40\ufe47\ufe48\ufe50-\ufe52\ufe54-\ufe66\ufe68-\ufe6b\uff01-\uff0f\uff1a-\uff20' +
+  '\uff3b-\uff40\uff5b-\uff61\uff64\uffe9\uffeb';
+
+/**
+ * Body text fit for ts_headline: without markup, HTML-escaped, the marker and separator characters
+ * (\x01 \x02 \x03) removed, then \x03 (a blank to the parser) on both sides of each
+ * UNACCENT_PUNCTUATION character.
+ */
+const escapedText = (html: string) => `regexp_replace(replace(replace(replace(replace(replace(translate(inkwell_html_text(${html}), E'\\x01\\x02\\x03', ''),
+      '&', '&amp;'), '<', '&lt;'), '>', '&gt;'), '"', '&quot;'), '''', '&#39;'), '([${UNACCENT_PUNCTUATION}])', E'\\x03\\\\1\\x03', 'g')`;
+
+/**
+ * What the snippet marks: the query itself when the body satisfies it, so the window is the one
+ * the query's words (a phrase, all of them) cover together. Otherwise (some of its words are only
+ * in the title, summary or tags: 'zymurgy K' with K alone in the body) any of its words, so the
+ * window is the one holding the most of them and every one found there is marked; with the whole
+ * query no window covered it and the snippet was the body's first words, whatever they held. The
+ * words are the query's positive lexemes (querytree drops negated ones; 'T' when none is left);
+ * the subquery is computed once per statement.
+ */
+const ANY_QUERY_WORD = `(SELECT to_tsquery('simple', string_agg(quote_literal(word), ' | '))
+    FROM unnest(tsvector_to_array(to_tsvector('simple', NULLIF(querytree(${QUERY}), 'T')))) word)`;
+// OFFSET 0 keeps the subquery whole: pulled up, its expression would be computed once per reference.
+const SNIPPET_QUERY = `CROSS JOIN LATERAL (SELECT CASE WHEN ts_filter(p.search_document, '{c}') @@ ${QUERY} THEN ${QUERY}
+    ELSE COALESCE(${ANY_QUERY_WORD}, ${QUERY}) END AS query OFFSET 0) snippet_query`;
+const headline = (text: string) => `ts_headline('inkwell_search', ${text}, snippet_query.query, E'StartSel=\\x01, StopSel=\\x02, MaxWords=35, MinWords=20')`;
 /**
  * Bodies are read this far first: ts_headline parses all it is given, and most matches come early.
  * Measured on 10,000 posts (the 10 hits of a common word): 4,000 characters 5.0 ms, 2,500 3.2 ms,
@@ -57,17 +92,17 @@ const SNIPPET_LIMIT = 60000;
 /**
  * The body text around the matches: the text without markup, HTML-escaped first, then
  * ts_headline marks matches with \x01 / \x02 (removed from the text beforehand), which become
- * <mark> and </mark>: the only markup a snippet can hold. The first SNIPPET_WINDOW characters of
- * the HTML (a tag cut at the end dropped) are tried first; up to SNIPPET_LIMIT only when they hold
- * no match. Without any match (a title-only hit) it is the body's first words. Runs of whitespace
- * collapse in the short result.
+ * <mark> and </mark>: the only markup a snippet can hold; the \x03 separators go. The first
+ * SNIPPET_WINDOW characters of the HTML (a tag cut at the end dropped) are tried first; up to
+ * SNIPPET_LIMIT only when they hold no match. Without any match (a title-only hit) it is the
+ * body's first words. Runs of whitespace collapse in the short result.
  */
-const SNIPPET = `btrim(regexp_replace(replace(replace(
+const SNIPPET = `btrim(regexp_replace(replace(replace(replace(
     CASE WHEN strpos(first_pass.text, E'\\x01') > 0 OR length(p.content_html) <= ${SNIPPET_WINDOW} THEN first_pass.text
          ELSE ${headline(escapedText(`regexp_replace(left(p.content_html, ${SNIPPET_LIMIT}), '<[^>]*$', '')`))} END,
-  E'\\x01', '<mark>'), E'\\x02', '</mark>'), '\\s+', ' ', 'g'))`;
+  E'\\x01', '<mark>'), E'\\x02', '</mark>'), E'\\x03', ''), '\\s+', ' ', 'g'))`;
 // OFFSET 0 keeps the subquery whole: pulled up, its expression would be computed once per reference.
-const FIRST_PASS = `CROSS JOIN LATERAL (SELECT ${headline(escapedText(`regexp_replace(left(p.content_html, ${SNIPPET_WINDOW}), '<[^>]*$', '')`))} AS text OFFSET 0) first_pass`;
+const FIRST_PASS = `${SNIPPET_QUERY} CROSS JOIN LATERAL (SELECT ${headline(escapedText(`regexp_replace(left(p.content_html, ${SNIPPET_WINDOW}), '<[^>]*$', '')`))} AS text OFFSET 0) first_pass`;
 
 export interface SearchFilter {
   tagSlug?: string;

@@ -767,8 +767,25 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Slugs and last changes of every published post, of every active tag with published posts and of every author page (sitemap.xml); noindex posts and posts whose canonical URL points elsewhere are left out */
+        /** The sitemap index (sitemap.xml): the static pages, then the numbered files of published posts, active tags with published posts and author pages, at most 10,000 addresses each, with their last change; noindex posts and posts whose canonical URL points elsewhere are left out */
         get: operations["getPublicSitemap"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/blog/posts/public/sitemap/{kind}/{number}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One numbered sitemap file: the slugs and last changes of a kind's listed rows in the file's id range, at most 10,000; 404 when it lists nothing */
+        get: operations["getPublicSitemapFile"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3210,11 +3227,29 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
         };
-        SitemapResponseDto: {
-            /** @description Author pages (/authors/{slug}): authors with published posts */
-            authors: components["schemas"]["SitemapEntryDto"][];
-            posts: components["schemas"]["SitemapEntryDto"][];
-            tags: components["schemas"]["SitemapEntryDto"][];
+        SitemapFileDto: {
+            entries: components["schemas"]["SitemapEntryDto"][];
+        };
+        SitemapIndexDto: {
+            /** @description pages first, then posts, tags and authors by number; a kind whose id range holds nothing has no file for it */
+            files: components["schemas"]["SitemapIndexFileDto"][];
+        };
+        SitemapIndexFileDto: {
+            /**
+             * @description pages: the home page, /blog and /authors; the others: published posts, active tags with published posts, author pages
+             * @enum {string}
+             */
+            kind: "pages" | "posts" | "tags" | "authors";
+            /**
+             * Format: date-time
+             * @description The last change among the file's addresses (pages: among all of them); null with nothing published
+             */
+            lastmod: string | null;
+            /**
+             * @description The file number within its kind (1 for pages): file n holds the ids ((n - 1) · 10,000, n · 10,000]
+             * @example 1
+             */
+            number: number;
         };
         SubmitForReviewDto: {
             /**
@@ -7007,7 +7042,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["SitemapResponseDto"];
+                        data: components["schemas"]["SitemapIndexDto"];
                         /** @example null */
                         errors: Record<string, never> | null;
                         /** @example OK */
@@ -7017,6 +7052,67 @@ export interface operations {
                         /** @example true */
                         success: boolean;
                     };
+                };
+            };
+            /** @description Too many requests from this client: the per-client rate limit (retryAfterSeconds says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    getPublicSitemapFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                kind: "posts" | "tags" | "authors";
+                /** @description The file number (1, 2, …) the index names */
+                number: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SitemapFileDto"];
+                        /** @example null */
+                        errors: Record<string, never> | null;
+                        /** @example OK */
+                        message: string;
+                        /** @example 200 */
+                        status: number;
+                        /** @example true */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Invalid input (errors per field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
             /** @description Too many requests from this client: the per-client rate limit (retryAfterSeconds says when to retry) */

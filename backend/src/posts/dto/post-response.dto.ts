@@ -4,6 +4,9 @@ import { PostSeoDto } from '../../revisions/dto/post-seo.dto';
 import { TagRefDto } from '../../tags/dto/tag-response.dto';
 import { PostStatus } from '../entities/post.entity';
 import { POST_ACTIONS, PostAction } from '../lifecycle/post-transitions';
+import { SITEMAP_ENTRY_KINDS, SITEMAP_FILE_SIZE, type SitemapKind } from '../../../../shared/sitemap';
+
+const FILE_SIZE = SITEMAP_FILE_SIZE.toLocaleString('en');
 
 export class PostAuthorDto {
   @ApiProperty() id: number;
@@ -95,6 +98,7 @@ export class PostAdminPageDto extends AdminPageFieldsDto {
   @ApiProperty({ type: [PostListItemDto] }) posts: PostListItemDto[];
 }
 
+/** One address of a numbered sitemap file: the slug of a post, tag or author page and its last change. */
 export class SitemapEntryDto {
   @ApiProperty() slug: string;
   @ApiProperty({ type: String, format: 'date-time' }) updatedAt: string;
@@ -105,11 +109,25 @@ export class PostMovedDto {
   @ApiProperty({ example: 'my-first-post', description: "The published post's current slug" }) slug: string;
 }
 
-/** Everything public for sitemap.xml: published posts and active tags with published posts. */
-export class SitemapResponseDto {
-  @ApiProperty({ type: [SitemapEntryDto] }) posts: SitemapEntryDto[];
-  @ApiProperty({ type: [SitemapEntryDto] }) tags: SitemapEntryDto[];
-  @ApiProperty({ type: [SitemapEntryDto], description: 'Author pages (/authors/{slug}): authors with published posts' }) authors: SitemapEntryDto[];
+/** A file of the sitemap index (shared/sitemap.ts names it: /sitemap-pages.xml, /sitemap-posts-1.xml…). */
+export class SitemapIndexFileDto {
+  @ApiProperty({ enum: ['pages', ...SITEMAP_ENTRY_KINDS], description: 'pages: the home page, /blog and /authors; the others: published posts, active tags with published posts, author pages' })
+  kind: SitemapKind;
+  @ApiProperty({ example: 1, description: `The file number within its kind (1 for pages): file n holds the ids ((n - 1) · ${FILE_SIZE}, n · ${FILE_SIZE}]` })
+  number: number;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: "The last change among the file's addresses (pages: among all of them); null with nothing published" })
+  lastmod: string | null;
+}
+
+/** sitemap.xml: the sitemap's files, at most SITEMAP_FILE_SIZE addresses each. */
+export class SitemapIndexDto {
+  @ApiProperty({ type: [SitemapIndexFileDto], description: 'pages first, then posts, tags and authors by number; a kind whose id range holds nothing has no file for it' })
+  files: SitemapIndexFileDto[];
+}
+
+/** One numbered sitemap file's addresses, in id order (at most SITEMAP_FILE_SIZE). */
+export class SitemapFileDto {
+  @ApiProperty({ type: [SitemapEntryDto] }) entries: SitemapEntryDto[];
 }
 
 /** What the authors list and an author's page both show of a public author. */
