@@ -26,7 +26,7 @@ export class UserProfileUpdateDto {
   fullName?: string;
 
   @ApiPropertyOptional({ maxLength: 254, example: 'ann@example.com' })
-  @Rules(IfPresent(), EmailField(UsersMessages.EMAIL_REQUIRED, UsersMessages.EMAIL_INVALID))
+  @Rules(IfPresent(), EmailField(UsersMessages.EMAIL_REQUIRED, UsersMessages.EMAIL_INVALID, UsersMessages.EMAIL_MIXED_SCRIPTS))
   email?: string;
 
   @ApiPropertyOptional({ type: String, nullable: true, maxLength: 500 })
