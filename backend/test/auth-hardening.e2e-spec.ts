@@ -208,6 +208,11 @@ describe('Accounts hardening', () => {
       expect(created.body).toEqual(err(400, MIXED, { email: [MIXED] }));
       const reader = await createReader(t);
       expect((await t.http.put(api('/users/profile')).set(reader.auth).send({ email: lookAlike })).body).toEqual(err(400, MIXED, { email: [MIXED] }));
+      // An account holding such an address from before the rule still saves its profile, the address unchanged.
+      const legacy = `legacy.du\u0440x.${token}@example.com`;
+      await db.getRepository(User).update({ id: reader.id }, { email: legacy });
+      const saved = await t.http.put(api('/users/profile')).set(reader.auth).send({ fullName: 'Still Me', email: legacy }).expect(200);
+      expect(saved.body.data).toMatchObject({ fullName: 'Still Me', email: legacy });
       // Nobody was created under the look-alike; a lookup with it is only a failed sign-in.
       expect(await db.getRepository(User).countBy({ email: lookAlike.toLowerCase() })).toBe(0);
       expect((await t.http.post(api('/auth/login')).send({ email: lookAlike, password: STRONG_PASSWORD })).status).toBe(401);
