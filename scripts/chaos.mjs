@@ -14,7 +14,8 @@
 //      in a local SMTP capture by the Message-ID, which names the notification);
 //   5. the OpenAPI fuzz run (`npm run fuzz`): requests and 5xx (targets >= 5,000 and 0);
 //   6. the server is down (kill -9) when a scheduled post falls due: after the restart it is
-//      public within 30 s, with publishedAt = its scheduled time (`--only scheduling` runs this alone).
+//      public within 30 s, with publishedAt = its scheduled time (`--only scheduling` runs this alone;
+//      `--only sigterm` runs scenario 2 alone).
 // Prints a table of figures with PASS/FAIL and exits 1 when a target fails. Needs `npm run build`.
 import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -532,7 +533,11 @@ let failed = false;
 try {
   await seed();
   if (ONLY === 'scheduling') await downAtScheduledTime();
-  else {
+  else if (ONLY === 'sigterm') {
+    startServer();
+    if ((await waitHealthy(90_000)) === undefined) throw new Error(`the server did not become healthy:\n${server.output()}`);
+    await sigtermWithUploadsInFlight();
+  } else {
     startServer();
     if ((await waitHealthy(90_000)) === undefined) throw new Error(`the server did not become healthy:\n${server.output()}`);
     if (await killNodeUnderWriters()) await sigtermWithUploadsInFlight();

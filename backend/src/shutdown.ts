@@ -63,11 +63,14 @@ type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
 
 /**
  * After the signal, requests still count as received before it for at least this long (bytes of
- * one request can come in several packets); the connections the kernel had queued are accepted
- * for at most ADMIT_MAX_MS.
+ * one request can come in several packets). The connections the kernel had queued are accepted
+ * for at most ACCEPT_MAX_MS (one per event-loop turn, and a busy server's turns are slow: 30
+ * queued behind 20 photo uploads needed more than 1 s), and what they sent is read for at most
+ * READ_MAX_MS more.
  */
 export const ADMIT_AFTER_SIGNAL_MS = 100;
-export const ADMIT_MAX_MS = 1_000;
+export const ACCEPT_MAX_MS = 5_000;
+export const READ_MAX_MS = 1_000;
 
 const nextTurn = () => new Promise<void>((done) => setImmediate(done));
 
@@ -143,12 +146,12 @@ export class DrainGate {
     this.state = 'admitting';
     for (const res of this.answering) if (!res.headersSent) res.shouldKeepAlive = false;
     // Node accepts one queued connection per event-loop turn: accept until a turn finds none.
-    await untilQuiet(() => this.accepted, 1, signalled + ADMIT_MAX_MS);
+    await untilQuiet(() => this.accepted, 1, signalled + ACCEPT_MAX_MS);
     // Then close the listening socket only: http.Server#close would also drop the connections
     // with nothing parsed yet, and those hold requests already received, not yet read.
     const listenerClosed = new Promise<void>((done) => NetServer.prototype.close.call(this.server, () => done()));
     // What was already sent on the connections is read and parsed in these turns.
-    await untilQuiet(() => this.received, 2, signalled + ADMIT_MAX_MS);
+    await untilQuiet(() => this.received, 2, Date.now() + READ_MAX_MS);
     const rest = signalled + ADMIT_AFTER_SIGNAL_MS - Date.now();
     if (rest > 0) await new Promise<void>((done) => setTimeout(done, rest));
     this.state = 'refusing';
