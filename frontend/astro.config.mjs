@@ -10,7 +10,8 @@ export default defineConfig({
   output: 'server',
   adapter: node({ mode: 'middleware' }),
   integrations: [react()],
-  build: { inlineStylesheets: 'auto' },
+  // CSS always as files: style-src has no 'unsafe-inline' (backend common/security-headers.ts).
+  build: { inlineStylesheets: 'never' },
   prefetch: false,
   // The server refuses every cross-origin write before Astro (backend common/same-origin.ts). Astro's
   // own check compares Origin with the URL it builds, whose host is 'localhost' in middleware mode

@@ -3,8 +3,10 @@
 // built server with the embedded PostgreSQL, on a fresh temporary DATA_DIR with demo data:
 //   1. kill -9 of Node under 4 parallel writers: acknowledged writes lost (target 0), and the
 //      next start comes up healthy by itself (the orphan postmaster is stopped);
-//   2. SIGTERM to the server's process group with 20 avatar uploads in flight: completed (20 of 20),
-//      health 503 from that moment, exit code 0, PostgreSQL stopped after the drain;
+//   2. SIGTERM to the server's process group with 20 avatar uploads in flight and 30 requests
+//      written just before it: all answered normally (20 of 20, 30 of 30); then a kept-alive
+//      connection's next request gets 503 and a new connection is refused; exit code 0,
+//      PostgreSQL stopped after the drain;
 //   3. kill -9 of the postmaster under load: no answer but 503 while it is away, none slower than
 //      the 3 s connect timeout, healthy again within 10 s without an app restart;
 //   4. kill -9 of Node during a burst of 200 replies to one comment: after the restart every reply
@@ -12,11 +14,13 @@
 //      in a local SMTP capture by the Message-ID, which names the notification);
 //   5. the OpenAPI fuzz run (`npm run fuzz`): requests and 5xx (targets >= 5,000 and 0);
 //   6. the server is down (kill -9) when a scheduled post falls due: after the restart it is
-//      public within 30 s, with publishedAt = its scheduled time (`--only scheduling` runs this alone).
+//      public within 30 s, with publishedAt = its scheduled time (`--only scheduling` runs this alone;
+//      `--only sigterm` runs scenario 2 alone).
 // Prints a table of figures with PASS/FAIL and exits 1 when a target fails. Needs `npm run build`.
 import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { Agent, request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -240,6 +244,21 @@ function upload(agent, token, image) {
   });
 }
 
+/** A new connection (open when this resolves) for one GET of `path`: `send()` writes it, `status` is its answer's status. */
+async function rawRequest(path) {
+  const socket = await new Promise((done, fail) => {
+    const opened = connect(port, '127.0.0.1', () => done(opened));
+    opened.once('error', fail);
+  });
+  let head = '';
+  const status = new Promise((done) => {
+    socket.on('data', (chunk) => (head += head.length < 64 ? chunk.toString('latin1') : ''));
+    socket.on('close', () => done(Number(head.split(' ')[1]) || `closed: ${head.slice(0, 40) || 'nothing'}`));
+    socket.on('error', () => undefined);
+  });
+  return { status, send: () => socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: close\r\n\r\n`) };
+}
+
 function getOver(agent, path) {
   return new Promise((done) => {
     const req = httpRequest(`${base}${path}`, { agent }, (res) => {
@@ -269,18 +288,30 @@ async function sigtermWithUploadsInFlight() {
   for (const answer of answers) void answer.then(() => answeredEarly++);
   await sleep(20);
   const inFlightAtSignal = answers.length - answeredEarly;
+  // 30 more requests on new connections, written just before the signal: most are still unread
+  // when the server takes it (pages, the tag list, health).
+  const lastMoment = await Promise.all(
+    Array.from({ length: 30 }, (_, i) => rawRequest(i % 3 === 0 ? '/blog' : i % 3 === 1 ? '/api/v1/blog/tags' : '/api/v1/health')),
+  );
   const pg = postmasterPid();
   const signalled = Date.now();
+  for (const request of lastMoment) request.send();
   process.kill(-server.pid, 'SIGTERM');
-  // "From that moment": once the server has taken the signal (it says so), ask for health.
-  for (const until = Date.now() + 3_000; !server.output().includes('SIGTERM received') && Date.now() < until; ) await sleep(5);
+  // Once the server has taken in what it had received (it says so), a kept-alive connection's
+  // next request gets 503 and a new connection is refused.
+  for (const until = Date.now() + 5_000; !server.output().includes('no longer accepting connections') && Date.now() < until; ) await sleep(5);
   const healthAfter = await getOver(agent, '/api/v1/health');
+  const newConnection = await fetch(`${base}/api/v1/health`, { signal: AbortSignal.timeout(2_000) }).then((r) => String(r.status), (error) => (error.cause?.code === 'ECONNREFUSED' ? 'refused' : String(error.cause?.code ?? error.name)));
+  const lastStatuses = await Promise.all(lastMoment.map((request) => request.status));
   const statuses = await Promise.all(answers);
   const { code, signal } = await server.exited;
   const stoppedAfter = (Date.now() - signalled) / 1000;
   const ok = statuses.filter((s) => s === 200).length;
   record('SIGTERM to the group', 'in-flight uploads completed', `${ok} of ${statuses.length}, ${inFlightAtSignal} still unanswered at the signal (${(image.length / 1e6).toFixed(1)} MB each) (${statuses.filter((s) => s !== 200).join(', ') || 'all 200'})`, '20 of 20', ok === 20);
-  record('SIGTERM to the group', 'health after the signal', healthAfter, '503', healthAfter === 503);
+  const lastOk = lastStatuses.filter((status) => status === 200).length;
+  record('SIGTERM to the group', 'requests written just before the signal answered', `${lastOk} of 30 (${lastStatuses.filter((s) => s !== 200).join(', ') || 'all 200'})`, '30 of 30', lastOk === 30);
+  record('SIGTERM to the group', "a kept-alive connection's next request", healthAfter, '503', healthAfter === 503);
+  record('SIGTERM to the group', 'a new connection after the signal', newConnection, 'refused', newConnection === 'refused');
   record('SIGTERM to the group', 'exit code; PostgreSQL after exit', `${code ?? signal}; ${pg && alive(pg) ? 'still running' : 'stopped'} (exit ${stoppedAfter.toFixed(1)} s after the signal)`, '0; stopped', code === 0 && !(pg && alive(pg)));
   agent.destroy();
   server = undefined;
@@ -502,7 +533,11 @@ let failed = false;
 try {
   await seed();
   if (ONLY === 'scheduling') await downAtScheduledTime();
-  else {
+  else if (ONLY === 'sigterm') {
+    startServer();
+    if ((await waitHealthy(90_000)) === undefined) throw new Error(`the server did not become healthy:\n${server.output()}`);
+    await sigtermWithUploadsInFlight();
+  } else {
     startServer();
     if ((await waitHealthy(90_000)) === undefined) throw new Error(`the server did not become healthy:\n${server.output()}`);
     if (await killNodeUnderWriters()) await sigtermWithUploadsInFlight();

@@ -6,6 +6,9 @@
 // - the hydration directives' scripts (client:load, client:idle, …: the manifest's clientDirectives),
 // - the <astro-island> runtime (production and development builds),
 // - our own inline script, the no-flash theme script (frontend/src/lib/theme-script.mjs).
+// and the hashes of the inline <style> elements, for style-src (without 'unsafe-inline'):
+// - the <astro-island> runtime's one rule (astro/runtime/server/astro-island-styles.js); the built
+//   CSS is always linked as files (astro.config.mjs: inlineStylesheets 'never').
 // Hashes come from the build's own code, never from rendered pages, so injected markup cannot
 // earn one. Taken from where Astro renders them (astro/dist/runtime/server/scripts.js, render/script.js).
 import { createHash } from 'node:crypto';
@@ -24,9 +27,11 @@ if (!manifestFile) throw new Error(`csp-script-hashes: no manifest_*.mjs in ${SE
 const { manifest } = await import(pathToFileURL(join(SERVER_DIST, manifestFile)).href);
 const { default: island } = await import('astro/runtime/server/astro-island.prebuilt.js');
 const { default: islandDev } = await import('astro/runtime/server/astro-island.prebuilt-dev.js');
+const { ISLAND_STYLES } = await import('astro/runtime/server/astro-island-styles.js');
 const { THEME_SCRIPT } = await import(pathToFileURL(join(ROOT, 'frontend', 'src', 'lib', 'theme-script.mjs')).href);
 
 const scripts = [...manifest.inlinedScripts.values(), ...manifest.clientDirectives.values(), island, islandDev, THEME_SCRIPT].filter(Boolean);
 const scriptHashes = [...new Set(scripts.map(sha256))].sort();
-writeFileSync(HASHES_FILE, `${JSON.stringify({ scriptHashes }, null, 2)}\n`);
-console.log(`csp-script-hashes: ${scriptHashes.length} inline script hashes → ${HASHES_FILE}`);
+const styleHashes = [ISLAND_STYLES].map(sha256);
+writeFileSync(HASHES_FILE, `${JSON.stringify({ scriptHashes, styleHashes }, null, 2)}\n`);
+console.log(`csp-script-hashes: ${scriptHashes.length} inline script hashes, ${styleHashes.length} inline style hash → ${HASHES_FILE}`);

@@ -15,7 +15,7 @@ import { cspReportLog } from './common/csp-report';
 import { CSP_REPORT_PATH, securityHeaderOptions, securityHeaders } from './common/security-headers';
 import { refuseCrossOriginWrites } from './auth/same-origin';
 import { answerClientErrorsWithEnvelope, refuseDeepJson } from './common/request-limits';
-import { readInlineScriptHashes } from './frontend/csp-script-hashes';
+import { readInlineHashes } from './frontend/csp-script-hashes';
 import { FrontendModule, type FrontendModuleOptions } from './frontend/frontend.module';
 
 export interface CreateAppOptions extends AppModuleOptions {
@@ -39,8 +39,8 @@ export async function createApp(options: CreateAppOptions): Promise<NestExpressA
   // Requests Node refuses before Express (headers over 16 KB, a broken request line) get the envelope too.
   answerClientErrorsWithEnvelope(app.getHttpServer());
   // Helmet's headers with these options, recorded once and set by one loop (common/security-headers.ts);
-  // script-src allows the built pages' inline scripts by hash (frontend/csp-script-hashes.ts).
-  app.use(securityHeaders(securityHeaderOptions(options.config, options.withFrontend ? readInlineScriptHashes() : [])));
+  // script-src and style-src allow the built pages' inline scripts and styles by hash (frontend/csp-script-hashes.ts).
+  app.use(securityHeaders(securityHeaderOptions(options.config, options.withFrontend ? readInlineHashes() : {})));
   if (options.config.cspReportLog) app.use(CSP_REPORT_PATH, cspReportLog(options.config.cspReportLog));
   // br/gzip for API JSON (and signed-in pages) from 1 KB; cached pages and the build's files come
   // precompressed and are left alone (common/http-compression.ts). Then Cache-Control/Vary for /api.

@@ -7,8 +7,7 @@ import { ContentEvents } from './common/content-events';
 import { ConfigError, loadConfig } from './config/env';
 import { ensureDatabase } from './database/data-source';
 import { EmbeddedDatabase, RESYNC_SIGNAL, startEmbeddedPostgres } from './database/embedded-postgres';
-import { DRAIN_TIMEOUT_MS, DrainGate, stopGracefully } from './shutdown';
-const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+import { DrainGate, STOP_SIGNALS, stopOnSignals } from './shutdown';
 
 function fail(message: string): never {
   process.stderr.write(`Inkwell cannot start: ${message}\n`);
@@ -29,7 +28,7 @@ async function bootstrap(): Promise<void> {
   // A signal before the server is up: stop what has been started, then leave.
   let embedded: EmbeddedDatabase | undefined;
   const stopEarly = () => void (embedded?.stop() ?? Promise.resolve()).finally(() => process.exit(1));
-  for (const signal of SIGNALS) process.once(signal, stopEarly);
+  for (const signal of STOP_SIGNALS) process.once(signal, stopEarly);
   // `npm run seed:demo` wrote to our database (DATA_DIR/inkwell.pid names the signal): drop every
   // cache. Handled from the start, so that the signal never falls to its default (exit).
   let contentEvents: ContentEvents | undefined;
@@ -59,34 +58,9 @@ async function bootstrap(): Promise<void> {
     fail(code === 'EADDRINUSE' ? `PORT ${config.port} is already in use` : String(error));
   }
   const server = app.getHttpServer() as Server;
-  const gate = new DrainGate(server);
 
-  const shutdown = async (signal: string) => {
-    say(`\n${signal} received: finishing in-flight requests (up to ${DRAIN_TIMEOUT_MS / 1000} s), then stopping; send it again to stop at once`);
-    await stopGracefully(gate, app, embedded);
-    say('stopped');
-    process.exit(0);
-  };
-  const stopNow = async (signal: string) => {
-    say(`${signal} received again: stopping at once`);
-    server.closeAllConnections();
-    server.close();
-    await embedded?.stop(0);
-    process.exit(1);
-  };
-  let stopping = false;
-  const onSignal = (signal: NodeJS.Signals) => {
-    if (stopping) return void stopNow(signal);
-    stopping = true;
-    shutdown(signal).catch((error: unknown) => {
-      process.stderr.write(`Inkwell did not stop cleanly: ${error instanceof Error ? error.message : String(error)}\n`);
-      void (embedded?.stop(0) ?? Promise.resolve()).finally(() => process.exit(1));
-    });
-  };
-  for (const signal of SIGNALS) {
-    process.removeListener(signal, stopEarly);
-    process.on(signal, onSignal);
-  }
+  for (const signal of STOP_SIGNALS) process.removeListener(signal, stopEarly);
+  stopOnSignals(server, new DrainGate(server), app, embedded, say);
   if (!isTerminal()) {
     say(`Inkwell is running at ${config.publicUrl} (API docs: ${config.publicUrl}/api/docs)`);
     return;

@@ -192,6 +192,38 @@ describe('Accounts hardening', () => {
       expect(created.status).toBe(400);
       expect(created.body.errors).toEqual({ email: [expect.any(String)] });
     });
+
+    it('refuses a local part or domain label mixing scripts wherever an e-mail is set, with a 400 on email', async () => {
+      const MIXED = 'Email mixes letters from different alphabets (such as Latin and Cyrillic); please type it in one alphabet';
+      const token = uid();
+      // 'duрX' with a Cyrillic 'р' (U+0440): the probe's look-alike of 'dupX'.
+      const lookAlike = `du\u0440X.${token}@example.com`;
+      expect((await register('du\u0440X@example.com')).body).toEqual(err(400, MIXED, { email: [MIXED] }));
+      expect((await register(lookAlike)).body).toEqual(err(400, MIXED, { email: [MIXED] }));
+      expect((await register(`dupx.${token}@ex\u0430mple.com`)).body).toEqual(err(400, MIXED, { email: [MIXED] }));
+      const created = await t.http
+        .post(api('/admin/users'))
+        .set(admin.auth)
+        .send({ fullName: 'Look Alike', email: lookAlike, password: STRONG_PASSWORD, confirmPassword: STRONG_PASSWORD, roles: ['USER'], status: 'ACTIVE' });
+      expect(created.body).toEqual(err(400, MIXED, { email: [MIXED] }));
+      const reader = await createReader(t);
+      expect((await t.http.put(api('/users/profile')).set(reader.auth).send({ email: lookAlike })).body).toEqual(err(400, MIXED, { email: [MIXED] }));
+      // An account holding such an address from before the rule still saves its profile, the address unchanged.
+      const legacy = `legacy.du\u0440x.${token}@example.com`;
+      await db.getRepository(User).update({ id: reader.id }, { email: legacy });
+      const saved = await t.http.put(api('/users/profile')).set(reader.auth).send({ fullName: 'Still Me', email: legacy }).expect(200);
+      expect(saved.body.data).toMatchObject({ fullName: 'Still Me', email: legacy });
+      // Nobody was created under the look-alike; a lookup with it is only a failed sign-in.
+      expect(await db.getRepository(User).countBy({ email: lookAlike.toLowerCase() })).toBe(0);
+      expect((await t.http.post(api('/auth/login')).send({ email: lookAlike, password: STRONG_PASSWORD })).status).toBe(401);
+
+      // One script per label is fine: Cyrillic (made unique with digits, which go with any script), Vietnamese Latin, Latin with Han.
+      const digits = `${Date.now()}${Math.floor(Math.random() * 1e6)}`;
+      for (const email of [`\u0438\u0432\u0430\u043d.${digits}@\u043f\u0440\u0438\u043c\u0435\u0440.com`, `nguy\u1ec5n.${token}@example.com`, `tanaka\u6771\u4eac.${token}@example.com`]) {
+        const res = await register(email);
+        expect([res.status, res.body.data?.email]).toEqual([201, email]);
+      }
+    });
   });
 
   describe('signing in to a locked account', () => {

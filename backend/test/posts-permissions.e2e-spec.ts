@@ -90,7 +90,7 @@ const ROWS: Row[] = [
     name: 'POST submit for review',
     method: 'post',
     path: (f) => `/blog/posts/author/${f.draftId}/submit-for-review`,
-    expected: { anonymous: 401, user: 403, owner: 200, otherAuthor: 403, admin: 200 },
+    expected: { anonymous: 401, user: 403, owner: 200, otherAuthor: 403, admin: 403 },
   },
   {
     name: 'DELETE post (draft)',

@@ -519,6 +519,23 @@ describe('Posts API', () => {
       const again = await t.http.post(api(`/blog/posts/author/${draft.id}/submit-for-review`)).set(author.auth).expect(409);
       expect(again.body).toEqual(err(409, 'Only DRAFT or REJECTED posts can be submitted for review; this post is PENDING_REVIEW.'));
     });
+
+    it("the author endpoints act for the post's author only: an admin gets PUT's 403 on someone else's submit-for-review too", async () => {
+      const draft = await authorDraft();
+      const put = await t.http.put(api(`/blog/posts/author/${draft.id}`)).set(admin.auth).send({ summary: 'by the admin' }).expect(403);
+      const submit = await t.http.post(api(`/blog/posts/author/${draft.id}/submit-for-review`)).set(admin.auth).expect(403);
+      expect(put.body).toEqual(err(403, 'You do not have permission to update this post.'));
+      expect(submit.body).toEqual(err(403, 'You do not have permission to update this post.'));
+      // Nothing moved: the draft is still the author's to submit.
+      expect((await t.http.get(api(`/blog/posts/${draft.id}`)).set(admin.auth).expect(200)).body.data).toMatchObject({ status: 'DRAFT', summary: draft.summary });
+      await t.http.post(api(`/blog/posts/author/${draft.id}/submit-for-review`)).set(author.auth).expect(200);
+
+      // An admin's own draft is theirs: both author endpoints accept it.
+      const own = await authorDraft(admin);
+      await t.http.put(api(`/blog/posts/author/${own.id}`)).set(admin.auth).send({ summary: 'mine' }).expect(200);
+      const mine = await t.http.post(api(`/blog/posts/author/${own.id}/submit-for-review`)).set(admin.auth).expect(200);
+      expect(mine.body.data).toMatchObject({ id: own.id, status: 'PENDING_REVIEW' });
+    });
   });
 
   describe('slug history: GET /blog/posts/public/moved/{slug}', () => {

@@ -7,7 +7,8 @@ import type { AddressInfo } from 'node:net';
 /**
  * Issue 17 §4 in Chromium: a page of another origin cannot sign the visitor out (the cross-origin
  * write rule, backend/src/common/same-origin.ts), and the pages run under a script-src without
- * 'unsafe-inline' (inline scripts by hash only; violations are reported and fail the run).
+ * 'unsafe-inline' (inline scripts by hash only; violations are reported and fail the run), and a style-src
+ * without it (issue 25 §7: the island style by hash, only table alignment as style attributes).
  */
 
 /** A page served from another loopback port: another origin of the same site, so SameSite=Lax cookies go along. */
@@ -95,4 +96,47 @@ test.describe('Content-Security-Policy', () => {
     test.skip(!reportLog, 'CSP_REPORT_LOG is not set: run through npm run test:browser');
     await expect.poll(() => readFileSync(reportLog as string, { encoding: 'utf8', flag: 'a+' }).includes(PROBE), { message: 'the violation report reached the server' }).toBe(true);
   });
+
+  test("style-src has no 'unsafe-inline': key pages apply every style of their own with no violation; an injected style attribute is blocked", async ({ asAdmin: page, hydrated }) => {
+    // The only style attributes pages carry: a Markdown table's column alignment ('unsafe-hashes' + hashes).
+    const unique = Date.now().toString(36);
+    const created = await page.request.post('/api/v1/blog/posts', {
+      data: { title: `Aligned table ${unique}`, slug: `aligned-table-${unique}`, content: '| left | right |\n|:-----|------:|\n| one | two |', status: 'PUBLISHED' },
+      headers: { 'X-Request-Timestamp': String(Date.now()) },
+    });
+    expect(created.status(), await created.text()).toBe(201);
+    await page.addInitScript(() => {
+      const seen: string[] = [];
+      (window as { cspViolations?: string[] }).cspViolations = seen;
+      document.addEventListener('securitypolicyviolation', (event) => seen.push(`${location.pathname}: ${event.violatedDirective} ${event.sample}`));
+    });
+
+    const response = await page.goto('/');
+    const policy = response?.headers()['content-security-policy'] ?? '';
+    const styleSrc = policy.split(';').map((directive) => directive.trim()).find((directive) => directive.startsWith('style-src ')) ?? '';
+    expect(styleSrc).toMatch(/^style-src 'self' 'sha256-[A-Za-z0-9+/]+=*' 'unsafe-hashes' /);
+    expect(styleSrc).not.toContain("'unsafe-inline'");
+
+    const violations: string[] = [];
+    // Public pages, a post with the table, the editor, the admin dashboard (chart, bars) and tags (colours).
+    for (const path of ['/', '/blog', `/blog/aligned-table-${unique}`, '/author/posts/new', '/admin', '/admin/tags']) {
+      await page.goto(path);
+      await hydrated();
+      if (path.startsWith('/blog/aligned')) await expect(page.getByRole('cell', { name: 'two' })).toHaveCSS('text-align', 'right');
+      if (path === '/admin') await expect(page.locator('astro-island').first()).toHaveCSS('display', 'contents');
+      violations.push(...(await page.evaluate(() => (window as { cspViolations?: string[] }).cspViolations ?? [])));
+    }
+    expect(violations).toEqual([]);
+
+    const injected = await page.evaluate(async (marker) => {
+      const violation = new Promise<string>((done) => document.addEventListener('securitypolicyviolation', (event) => done(event.violatedDirective), { once: true }));
+      const host = document.createElement('div');
+      host.innerHTML = `<p style="--${marker}: 1; color: rgb(1, 2, 3)">probe</p>`;
+      document.body.append(host);
+      return { directive: await violation, colour: getComputedStyle(host.firstElementChild as Element).color };
+    }, PROBE);
+    expect(injected.directive).toMatch(/^style-src/);
+    expect(injected.colour).not.toBe('rgb(1, 2, 3)');
+  });
 });
+

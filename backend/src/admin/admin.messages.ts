@@ -1,3 +1,4 @@
+import { MIXED_SCRIPT_EMAIL_TEXT } from '../../../shared/email-scripts';
 import { UserStatus } from '../users/entities/user.entity';
 import { UserLifecycleMessages } from '../users/user-lifecycle.messages';
 
@@ -15,6 +16,7 @@ export const AdminMessages = {
   FULL_NAME_MAX: 'Full name must be less than 100 characters',
   EMAIL_REQUIRED: 'Email is required',
   EMAIL_INVALID: 'Invalid email format',
+  EMAIL_MIXED_SCRIPTS: MIXED_SCRIPT_EMAIL_TEXT,
   PASSWORD_REQUIRED: 'Password is required',
   PASSWORD_MIN: 'Password must be at least 6 characters',
   PASSWORD_MAX: 'Password must be at most 128 characters',

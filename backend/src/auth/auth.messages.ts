@@ -1,3 +1,5 @@
+import { MIXED_SCRIPT_EMAIL_TEXT } from '../../../shared/email-scripts';
+
 /** Texts of the accounts area (spec 000 §5, §8; DESIGN.md §4), verbatim. */
 import { countNoun, englishNoun } from '../../../shared/plural';
 
@@ -16,6 +18,7 @@ export const AuthMessages = {
   FULL_NAME_MAX: 'Full name must be less than 100 characters',
   REGISTER_EMAIL_REQUIRED: 'Email is required',
   REGISTER_EMAIL_INVALID: 'Email format is invalid',
+  REGISTER_EMAIL_MIXED_SCRIPTS: MIXED_SCRIPT_EMAIL_TEXT,
   PASSWORD_REQUIRED: 'Password is required',
   PASSWORD_MIN_8: 'Password must be at least 8 characters',
   PASSWORD_MAX: 'Password must be at most 128 characters',

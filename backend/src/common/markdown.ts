@@ -36,6 +36,12 @@ md.renderer.rules.heading_open = (tokens, idx, options, renderEnv, self) => {
   return self.renderToken(tokens, idx, options);
 };
 
+/**
+ * The only style attributes rendered posts carry, as the sanitizer writes them (table cell
+ * alignment); the Content-Security-Policy allows exactly these by hash (common/security-headers.ts).
+ */
+export const CELL_ALIGNMENT_STYLES = ['text-align:left', 'text-align:right', 'text-align:center'] as const;
+
 const HEADINGS = ['h1', 'h2', 'h3', 'h4', 'h5', 'h6'];
 /** h1 → h2 … h5 → h6; h6 stays h6 (HTML has no h7). */
 const DEMOTED_HEADINGS: Record<string, string> = Object.fromEntries(HEADINGS.slice(0, -1).map((tag, i) => [tag, HEADINGS[i + 1]]));

@@ -62,12 +62,28 @@ describe('securityHeaders', () => {
 
   it("allows inline scripts only by the build's hashes: script-src has no 'unsafe-inline'", async () => {
     const hashes = ["'sha256-AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA='", "'sha256-BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB='"];
-    const app = await listen(appWith(securityHeaders(securityHeaderOptions(config, hashes))));
+    const app = await listen(appWith(securityHeaders(securityHeaderOptions(config, { scriptHashes: hashes }))));
     try {
       const policy = String((await rawRequest(app.server, '/page')).headers['content-security-policy']);
       expect(policy).toContain(`script-src 'self' ${hashes.join(' ')};`);
       expect(policy).not.toMatch(/script-src[^;]*'unsafe-inline'/);
       expect(policy).not.toContain('report-uri');
+    } finally {
+      await app.close();
+    }
+  });
+
+  it("allows inline styles only by hash: the build's <style> elements, and the table cell alignment of rendered posts as attributes", async () => {
+    const styleHash = "'sha256-CCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCC='";
+    const app = await listen(appWith(securityHeaders(securityHeaderOptions(config, { styleHashes: [styleHash] }))));
+    try {
+      const policy = String((await rawRequest(app.server, '/page')).headers['content-security-policy']);
+      const styleSrc = policy.split(';').find((directive) => directive.startsWith('style-src ')) ?? '';
+      // sha256 of 'text-align:left', 'text-align:right', 'text-align:center' (the sanitizer's spelling).
+      expect(styleSrc).toBe(
+        `style-src 'self' ${styleHash} 'unsafe-hashes' 'sha256-De7agAeYqm6ANIVvRRW6HFWi52AJW8inhFE0gSdgXnI=' 'sha256-XzJlZKVo+ff9ozww9Sr2p/2TbJXITZuaWMZ9p53zN1U=' 'sha256-kFAIUwypIt04FgLyVU63Lcmp2AQimPh/TdYjy04Flxs='`,
+      );
+      expect(policy).not.toContain("'unsafe-inline'");
     } finally {
       await app.close();
     }

@@ -1,17 +1,30 @@
 import type { RequestHandler } from 'express';
 import helmet, { type HelmetOptions } from 'helmet';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createHash } from 'node:crypto';
 import type { AppConfig } from '../config/env';
+import { CELL_ALIGNMENT_STYLES } from './markdown';
 
 /** Where the browser reports Content-Security-Policy violations when CSP_REPORT_LOG is set (common/csp-report.ts). */
 export const CSP_REPORT_PATH = '/csp-report';
 
+const sha256Source = (text: string) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
+
 /**
- * The security headers' settings: helmet's defaults with the pages' needs. `inlineScriptHashes`
- * are the build's inline scripts ('sha256-…', frontend/csp-script-hashes.ts): only those run,
- * never an inline script that is not in the build (no 'unsafe-inline').
+ * The style attributes the pages may carry: only rendered posts' table cell alignment. Every other
+ * style attribute is refused; components colour and size through classes, SVG attributes or the
+ * CSSOM (which CSP does not govern).
  */
-export function securityHeaderOptions(config: AppConfig, inlineScriptHashes: readonly string[] = []): HelmetOptions {
+export const STYLE_ATTRIBUTE_HASHES: readonly string[] = CELL_ALIGNMENT_STYLES.map(sha256Source);
+
+/**
+ * The security headers' settings: helmet's defaults with the pages' needs. `inline.scriptHashes`
+ * and `inline.styleHashes` are the build's inline scripts and `<style>` elements ('sha256-…',
+ * frontend/csp-script-hashes.ts): only those apply, never one that is not in the build (no
+ * 'unsafe-inline' in script-src nor style-src).
+ */
+export function securityHeaderOptions(config: AppConfig, inline: { scriptHashes?: readonly string[]; styleHashes?: readonly string[] } = {}): HelmetOptions {
+  const inlineScriptHashes = inline.scriptHashes ?? [];
   return {
     contentSecurityPolicy: {
       directives: {
@@ -24,7 +37,9 @@ export function securityHeaderOptions(config: AppConfig, inlineScriptHashes: rea
         // blob: the editor's chosen image is read back through its object URL by Chromium while it is
         // checked and sent (a connect-src report under the browser tests); such URLs are the page's own.
         'connect-src': ["'self'", 'blob:'],
-        'style-src': ["'self'", "'unsafe-inline'"],
+        // The island runtime's one <style> by hash; style attributes only those of STYLE_ATTRIBUTE_HASHES
+        // ('unsafe-hashes' applies hashes to attributes; without it they match <style> elements only).
+        'style-src': ["'self'", ...(inline.styleHashes ?? []), "'unsafe-hashes'", ...STYLE_ATTRIBUTE_HASHES, ...(config.cspReportLog ? ["'report-sample'"] : [])],
         'upgrade-insecure-requests': null,
       },
     },

@@ -54,6 +54,17 @@ export interface PostCounters {
 const isAdmin = (user: AuthUser): boolean => user.role === RoleName.ADMIN;
 const isAuthor = (user: AuthUser): boolean => ROLE_RANK[user.role] >= ROLE_RANK[RoleName.AUTHOR];
 
+/**
+ * Who `user` acts as on `post` through the `mode` endpoints, or 403: the admin endpoints let an
+ * admin act on any post; the author endpoints act for the post's author only, whatever the
+ * caller's role. The one ownership rule of every edit (save, submit).
+ */
+function actingAs(post: Pick<Post, 'authorId'>, user: AuthUser, mode: SaveMode): 'admin' | 'author' {
+  if (mode === 'admin' && isAdmin(user)) return 'admin';
+  if (post.authorId === user.id) return 'author';
+  throw new ForbiddenException(PostsMessages.FORBIDDEN_UPDATE);
+}
+
 function fieldError(field: string, message: string): BadRequestException {
   return new BadRequestException({ message, errors: { [field]: [message] } });
 }
@@ -115,7 +126,7 @@ export class PostsService {
   /** `ifMatch`: the version from an If-Match header; the body's `version` wins. Neither: no version check (spec clients). */
   async update(id: number, dto: PostSaveDto, user: AuthUser, mode: SaveMode, ifMatch?: number, revisionKind = RevisionKind.SAVE as SaveOptions['revisionKind']): Promise<SaveResult> {
     const post = await this.findOrFail(id);
-    if (post.authorId !== user.id && !(mode === 'admin' && isAdmin(user))) throw new ForbiddenException(PostsMessages.FORBIDDEN_UPDATE);
+    actingAs(post, user, mode);
     return this.save(post, dto, user, mode, { expectedVersion: dto.version ?? ifMatch, revisionKind });
   }
 
@@ -146,11 +157,14 @@ export class PostsService {
     await this.lifecycle.apply(id, { type: 'delete' }, { kind, user });
   }
 
-  /** DRAFT or REJECTED → PENDING_REVIEW, by the post's author (or an admin); `requestedPublishAt` (checked by the caller) replaces any earlier request. */
+  /**
+   * DRAFT or REJECTED → PENDING_REVIEW, by the post's author only (an author endpoint: an admin
+   * gets the same 403 as on PUT /blog/posts/author/{id}); `requestedPublishAt` (checked by the
+   * caller) replaces any earlier request.
+   */
   async submitForReview(id: number, user: AuthUser, requestedPublishAt: Date | null = null): Promise<PostResponseDto> {
     const post = await this.findOrFail(id);
-    if (post.authorId !== user.id && !isAdmin(user)) throw new ForbiddenException(PostsMessages.FORBIDDEN_UPDATE);
-    const kind = post.authorId === user.id ? 'author' : 'admin';
+    const kind = actingAs(post, user, 'author');
     await this.lifecycle.apply(id, { type: 'submit' }, { kind, user }, { requestedPublishAt });
     return this.toResponse(await this.findOrFail(id), user, 'author');
   }

@@ -1,3 +1,5 @@
+import { MIXED_SCRIPT_EMAIL_TEXT } from '../../../shared/email-scripts';
+
 /** Texts of the profile and avatar calls (spec 000 §5, §8), verbatim where the spec gives them. */
 export const UsersMessages = {
   PROFILE_UPDATED: 'Profile updated successfully!',
@@ -7,6 +9,7 @@ export const UsersMessages = {
   FULL_NAME_MAX: 'Full name must be less than 100 characters',
   EMAIL_REQUIRED: 'Email is required',
   EMAIL_INVALID: 'Email format is invalid',
+  EMAIL_MIXED_SCRIPTS: MIXED_SCRIPT_EMAIL_TEXT,
   BIO_MAX: 'Bio must be at most 500 characters',
   WEBSITE_INVALID: 'Website must be a valid URL starting with http:// or https://',
   LOCATION_MAX: 'Location must be at most 100 characters',

@@ -3,6 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository } from 'typeorm';
 import type { AuthUser } from '../auth/auth-user';
 import { isUniqueViolation } from '../common/database-errors';
+import { mixesScripts } from '../../../shared/email-scripts';
 import { canonicalEmail } from '../../../shared/text';
 import type { UserChanges, UserFacts } from '../events/domain-events';
 import { DomainEvents, EventTransaction } from '../events/domain-events.service';
@@ -112,7 +113,7 @@ export class UsersService {
     return activeMute(this.users.manager, id);
   }
 
-  /** Partial update; a new e-mail must not belong to another account (409). Records `user.updated` when something changed. */
+  /** Partial update; a new e-mail must not mix scripts (400) nor belong to another account (409). Records `user.updated` when something changed. */
   async updateProfile(id: number, dto: UserProfileUpdateDto): Promise<UserResponseDto> {
     try {
       await this.events.transaction(async ({ manager, record }) => {
@@ -122,6 +123,7 @@ export class UsersService {
         if (dto.fullName !== undefined && dto.fullName !== user.fullName) changes.fullName = { from: user.fullName, to: dto.fullName };
         if (dto.bio !== undefined && dto.bio !== user.bio) changes.bio = { from: user.bio, to: dto.bio };
         if (dto.email !== undefined && dto.email !== user.email) {
+          if (mixesScripts(dto.email)) throw new BadRequestException({ message: UsersMessages.EMAIL_MIXED_SCRIPTS, errors: { email: [UsersMessages.EMAIL_MIXED_SCRIPTS] } });
           if (await manager.exists(User, { where: { email: dto.email } })) throw new ConflictException(UsersMessages.EMAIL_IN_USE);
           changes.email = { from: user.email, to: dto.email };
         }

@@ -684,7 +684,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Submit an own DRAFT or REJECTED post for review (→ PENDING_REVIEW); other statuses are 409. The body is optional: requestedPublishAt (ISO 8601 with a zone, at least 1 minute in the future, at most 1 year ahead) is the time the author asks for; the reviewer may keep or change it */
+        /** Submit an own DRAFT or REJECTED post for review (→ PENDING_REVIEW); other statuses are 409; someone else's post is 403 for every role, admins included, as on PUT. The body is optional: requestedPublishAt (ISO 8601 with a zone, at least 1 minute in the future, at most 1 year ahead) is the time the author asks for; the reviewer may keep or change it */
         post: operations["submitPostForReview"];
         delete?: never;
         options?: never;

@@ -69,7 +69,7 @@ export class AdminUserCreateDto {
   fullName: string;
 
   @ApiProperty({ maxLength: 254, example: 'ann@example.com', description: 'Trimmed and lower-cased' })
-  @EmailField(AdminMessages.EMAIL_REQUIRED, AdminMessages.EMAIL_INVALID)
+  @EmailField(AdminMessages.EMAIL_REQUIRED, AdminMessages.EMAIL_INVALID, AdminMessages.EMAIL_MIXED_SCRIPTS)
   email: string;
 
   @ApiProperty({ minLength: 6, maxLength: 128 })

@@ -20,7 +20,7 @@ export class AuthRegisterDto {
   fullName: string;
 
   @ApiProperty({ maxLength: 254, example: 'ann@example.com' })
-  @EmailField(AuthMessages.REGISTER_EMAIL_REQUIRED, AuthMessages.REGISTER_EMAIL_INVALID)
+  @EmailField(AuthMessages.REGISTER_EMAIL_REQUIRED, AuthMessages.REGISTER_EMAIL_INVALID, AuthMessages.REGISTER_EMAIL_MIXED_SCRIPTS)
   email: string;
 
   @ApiProperty({ minLength: 8, maxLength: 128, description: 'At least 8 characters with a lower-case letter, an upper-case letter, a digit and a special character' })

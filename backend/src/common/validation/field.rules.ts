@@ -1,6 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { Transform } from 'class-transformer';
 import { isEmail, registerDecorator, ValidationArguments, ValidationOptions } from 'class-validator';
+import { mixesScripts } from '../../../../shared/email-scripts';
 import { canonicalEmail, charCount, hasInvisible, trimInvisible } from '../../../../shared/text';
 
 /**
@@ -77,15 +78,22 @@ export const trim = ({ value }: { value: unknown }) => (typeof value === 'string
 /** Trimmed; an empty string becomes null (optional fields that can be cleared). */
 export const trimOrNull = ({ value }: { value: unknown }) => (typeof value === 'string' ? trimInvisible(value) || null : value);
 
+const EMAIL_MAX = 254;
+
 /**
  * A required e-mail, stored as `canonicalEmail` makes it (NFKC, so a full-width 'ａdmin' is 'admin';
- * lower-cased); one with an invisible character (zero-width space, BOM, ...) is refused.
+ * lower-cased); one with an invisible character (zero-width space, BOM, ...) is refused. Where an
+ * address is set (not where one is only looked up, so older accounts can still sign in), pass
+ * `mixedScripts`: a local part or domain label mixing scripts ('duрx' with a Cyrillic 'р') is refused
+ * with it (shared/email-scripts.ts).
  */
-export function EmailField(required: string, invalid: string): PropertyDecorator {
+export function EmailField(required: string, invalid: string, mixedScripts?: string): PropertyDecorator {
   return applyDecorators(
     Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? canonicalEmail(value) : value)),
     Required(required),
-    Check('email', (v) => !hasInvisible(v) && charCount(v) <= 254 && isEmail(v), invalid),
+    Check('email', (v) => !hasInvisible(v) && charCount(v) <= EMAIL_MAX && isEmail(v), invalid),
+    // An overlong value is already refused above; the script scan is not run on it.
+    ...(mixedScripts ? [Check('emailScripts', (v) => charCount(v) > EMAIL_MAX || !mixesScripts(v), mixedScripts)] : []),
   ) as PropertyDecorator;
 }
 

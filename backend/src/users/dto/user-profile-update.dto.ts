@@ -25,6 +25,8 @@ export class UserProfileUpdateDto {
   )
   fullName?: string;
 
+  // A new address mixing scripts is refused by UsersService.updateProfile: an account that has one
+  // from before the rule can still save its other fields.
   @ApiPropertyOptional({ maxLength: 254, example: 'ann@example.com' })
   @Rules(IfPresent(), EmailField(UsersMessages.EMAIL_REQUIRED, UsersMessages.EMAIL_INVALID))
   email?: string;

@@ -18,8 +18,8 @@ type Errors = Partial<Record<keyof Profile, string>>;
 
 const BIO_MAX = 500;
 
-function validate(values: Profile): Errors {
-  const errors: Errors = nameAndEmailErrors(values);
+function validate(values: Profile, savedEmail: string): Errors {
+  const errors: Errors = nameAndEmailErrors(values, savedEmail);
   if (charCount(trimInvisible(values.bio)) > BIO_MAX) errors.bio = AccountTexts.bioTooLong(BIO_MAX);
   return errors;
 }
@@ -50,7 +50,7 @@ export default function AccountProfileForm({ initial }: { initial: Profile }) {
 
   async function save(event: FormEvent) {
     event.preventDefault();
-    const found = validate(draft);
+    const found = validate(draft, saved.email);
     setErrors(found);
     if (Object.keys(found).length > 0) return;
     await run(

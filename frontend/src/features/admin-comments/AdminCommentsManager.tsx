@@ -26,6 +26,7 @@ import { AdminList, AdminSearchForm } from '../../components/islands/AdminList';
 import ListSelect, { sizeOptions } from '../../components/islands/ListSelect';
 import { useUrlList } from '../../components/islands/useUrlList';
 import { hideDescription, HideDialog } from '../comments';
+import { AdminEmail } from '../../components/islands/AdminEmail';
 
 export type ModerationLoad = { ok: true; data: ModerationPage } | { ok: false; message: string };
 
@@ -320,7 +321,7 @@ function ModerationRow({ comment, checked, onCheck, busy, hydrated, onAction }: 
           <div className="min-w-0 flex-1">
             <label htmlFor={checkId} id={`${checkId}-label`} className="flex flex-wrap items-center gap-x-2 gap-y-1 text-sm">
               <span className="font-semibold wrap-anywhere">{authorName(comment)}</span>
-              {comment.author && <span className="break-all text-slate-600 dark:text-slate-400">{comment.author.email}</span>}
+              {comment.author && <span className="break-all text-slate-600 dark:text-slate-400"><AdminEmail email={comment.author.email} /></span>}
               <span className="sr-only">, comment #{comment.id}</span>
             </label>
             <p className="mt-1 flex flex-wrap items-center gap-2 text-xs text-slate-600 dark:text-slate-400">

@@ -92,13 +92,16 @@ export default function AdminDashboardActivityChart({ days }: { days: ActivityDa
       <ul className="mt-3 flex flex-wrap gap-x-4 gap-y-1 text-sm" aria-label="Chart legend">
         {ACTIVITY_SERIES.map(({ key, label }) => (
           <li key={key} className="flex items-center gap-2">
-            <span className="inline-block h-0.5 w-4 rounded" style={{ backgroundColor: colours[key] }} aria-hidden="true" />
+            <svg className="inline-block h-0.5 w-4" viewBox="0 0 16 2" preserveAspectRatio="none" aria-hidden="true">
+              <rect width="16" height="2" rx="1" fill={colours[key]} />
+            </svg>
             {label}
           </li>
         ))}
       </ul>
       {!failed && (
-        <div className="relative mt-3" style={{ minHeight: HEIGHT }}>
+        // min-h-60: HEIGHT (240 px) as a class, since style-src allows no style attribute in the page's HTML.
+        <div className="relative mt-3 min-h-60">
           {!ready && <div className="absolute inset-0 animate-pulse rounded-lg bg-slate-100 dark:bg-slate-800" aria-hidden="true" data-testid="activity-skeleton" />}
           <div ref={chart} role="img" aria-label={T.CHART_LABEL} className="text-slate-600 dark:text-slate-400" data-testid="activity-chart" />
         </div>

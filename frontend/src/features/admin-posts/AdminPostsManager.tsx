@@ -49,6 +49,7 @@ import ScheduledBadge from '../../components/ScheduledBadge';
 import { DetailedReviewDialog, QuickRejectDialog } from './ReviewDialogs';
 import { FILTER_CONTROL_CLASS } from '../../lib/form-classes';
 import { formatViDateTime } from '../../lib/dates';
+import { AdminEmail } from '../../components/islands/AdminEmail';
 
 export interface AdminPostsManagerProps {
   initialQuery: PostListQuery;
@@ -452,7 +453,7 @@ function PostRow({
       </th>
       <td className="px-3 py-3">
         <span className="block">{post.authorName}</span>
-        <span className="block text-xs text-slate-600 dark:text-slate-400">{post.authorEmail}</span>
+        <span className="block text-xs text-slate-600 dark:text-slate-400"><AdminEmail email={post.authorEmail} /></span>
       </td>
       <td className="px-3 py-3">
         <span className={`whitespace-nowrap rounded-full px-2 py-0.5 text-xs font-semibold ${statusTone(post.status)}`} data-testid="post-status">

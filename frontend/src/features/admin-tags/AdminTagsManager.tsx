@@ -38,6 +38,7 @@ import ListSelect, { SORT_DIRECTIONS, sizeOptions } from '../../components/islan
 import { useUrlList } from '../../components/islands/useUrlList';
 import { deleteTag, listTags, setTagActive } from './tag-api';
 import { FILTER_CONTROL_CLASS } from '../../lib/form-classes';
+import { styleRef } from '../../components/islands/inline-style';
 
 const SMALL = 'inline-flex items-center gap-1 rounded-md border px-2.5 py-1 text-xs font-medium disabled:cursor-not-allowed disabled:opacity-50';
 const PLAIN = 'border-slate-300 text-slate-800 hover:bg-slate-50 dark:border-slate-700 dark:text-slate-100 dark:hover:bg-slate-800';
@@ -230,7 +231,7 @@ function TagCard({ tag, headingId, busy, disabled, onToggle, onDelete }: { tag: 
       <div className="flex items-start gap-3">
         <span
           className="inline-flex h-10 w-10 shrink-0 items-center justify-center rounded-lg border border-slate-200 text-lg dark:border-slate-700"
-          style={colour ? { backgroundColor: `${colour}26`, borderColor: colour } : undefined}
+          ref={styleRef({ backgroundColor: colour ? `${colour}26` : '', borderColor: colour ?? '' })}
           aria-hidden="true"
         >
           {tag.icon ? Array.from(tag.icon).slice(0, 2).join('') : '#'}

@@ -14,6 +14,7 @@ import { AvatarImage, useHydrated } from '../../components/islands/form-controls
 import { AdminUserBanDialog, AdminUserEditDialog, AdminUserPasswordDialog } from './AdminUserActionDialogs';
 import { AdminUserRoleBadges, AdminUserStatusBadge, AdminUserVerifiedBadge } from './AdminUserBadges';
 import { formatDate } from '../../lib/dates';
+import { AdminEmail } from '../../components/islands/AdminEmail';
 
 /** spec 001 §2: up to 10 role badges in details. */
 const DETAIL_ROLE_BADGES = 10;
@@ -111,7 +112,7 @@ export default function AdminUserDetails({ initialUser, initialBan, initialAudit
               <h1 id="user-name" className="font-serif text-2xl font-bold break-words">
                 {user.fullName}
               </h1>
-              <p className="break-all text-slate-600 dark:text-slate-400">{user.email}</p>
+              <p className="break-all text-slate-600 dark:text-slate-400"><AdminEmail email={user.email} /></p>
               <div className="mt-2 flex flex-wrap items-center gap-2" data-testid="user-badges">
                 <AdminUserRoleBadges roles={user.roles} max={DETAIL_ROLE_BADGES} />
                 <AdminUserStatusBadge status={user.status} />

@@ -30,6 +30,7 @@ import { useUrlList } from '../../components/islands/useUrlList';
 import AdminUserAddDialog from './AdminUserAddDialog';
 import { AdminUserRoleBadges, AdminUserStatusBadge, AdminUserVerifiedBadge } from './AdminUserBadges';
 import { FILTER_CONTROL_CLASS } from '../../lib/form-classes';
+import { AdminEmail } from '../../components/islands/AdminEmail';
 
 /** Role badges: up to 3 in the list. */
 const LIST_ROLE_BADGES = 3;
@@ -202,7 +203,7 @@ export default function AdminUsersManager({ initialQuery, initial, canAssignAdmi
                       <a href={`${LIST_PATH}/${user.id}`} className="block font-medium hover:underline">
                         {user.fullName}
                       </a>
-                      <span className="block break-all text-xs text-slate-600 dark:text-slate-400">{user.email}</span>
+                      <span className="block break-all text-xs text-slate-600 dark:text-slate-400"><AdminEmail email={user.email} /></span>
                     </span>
                   </span>
                 </td>

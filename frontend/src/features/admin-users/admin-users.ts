@@ -15,6 +15,7 @@ import { load } from '../../lib/settle';
 import { AddUserTexts, USER_STATUSES, type UserStatus } from './texts';
 import { formatUtcDay, relativeTime } from '../../lib/dates';
 import { charCount, hasInvisible, trimInvisible } from '../../../../shared/text';
+import { isMixedScriptEmail } from '../../lib/field-rules';
 import type { DataOf } from '../../lib/api/schema';
 
 // ---- the API's answers (generated from openapi.json) ---------------------------------------
@@ -157,6 +158,7 @@ export function addUserErrors(values: AddUserValues): AddUserErrors {
   const email = values.email.trim();
   if (!email) errors.email = AddUserTexts.EMAIL_REQUIRED;
   else if (!EMAIL.test(email) || hasInvisible(email)) errors.email = AddUserTexts.EMAIL_INVALID;
+  else if (isMixedScriptEmail(email)) errors.email = AddUserTexts.EMAIL_MIXED_SCRIPTS;
   if (!values.password) errors.password = AddUserTexts.PASSWORD_REQUIRED;
   else if (charCount(values.password) < ADD_USER_PASSWORD_MIN) errors.password = AddUserTexts.PASSWORD_MIN;
   if (values.password !== values.confirmPassword) errors.confirmPassword = AddUserTexts.PASSWORDS_MISMATCH;

@@ -5,6 +5,7 @@
  * password panel) are ours.
  */
 import { countNoun, Nouns } from '../../lib/texts/nouns';
+import { MIXED_SCRIPT_EMAIL_TEXT } from '../../../../shared/email-scripts';
 import { CommonTexts } from '../../lib/texts/common';
 import { errorText, type ErrorTexts } from '../../lib/texts/error-text';
 import type { UserStatus } from '../../lib/api/schema';
@@ -29,6 +30,7 @@ export const AddUserTexts = {
   FULL_NAME_REQUIRED: 'Full name is required',
   EMAIL_REQUIRED: 'Email is required',
   EMAIL_INVALID: 'Invalid email format',
+  EMAIL_MIXED_SCRIPTS: MIXED_SCRIPT_EMAIL_TEXT,
   PASSWORD_REQUIRED: 'Password is required',
   PASSWORD_MIN: 'Password must be at least 6 characters',
   PASSWORDS_MISMATCH: 'Passwords do not match',

@@ -6,6 +6,7 @@
 import { useId, useRef, useState } from 'react';
 import { EditorTexts } from './texts';
 import { MAX_TAGS, type SelectedTag, type TagResponse } from './editor-form';
+import { ColourDot } from '../../components/islands/inline-style';
 
 interface Props {
   selected: SelectedTag[];
@@ -51,7 +52,7 @@ export default function TagPicker({ selected, available, onChange, error, disabl
                   tag.active ? 'bg-brand-50 text-brand-700 dark:bg-slate-800 dark:text-brand-100' : 'bg-amber-50 text-amber-900 ring-1 ring-amber-300 dark:bg-amber-950 dark:text-amber-100 dark:ring-amber-800'
                 }`}
               >
-                {dot(tag.color) && <span className="h-2 w-2 rounded-full" style={{ background: dot(tag.color) }} aria-hidden="true" />}
+                {dot(tag.color) && <ColourDot colour={dot(tag.color)!} />}
                 {tag.name}
                 {!tag.active && <span className="text-xs">(inactive)</span>}
                 <button

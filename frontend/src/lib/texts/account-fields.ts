@@ -1,3 +1,5 @@
+import { MIXED_SCRIPT_EMAIL_TEXT } from '../../../../shared/email-scripts';
+
 /**
  * Texts of the account fields several features check (sign-up and the profile: name and e-mail;
  * register, reset and change: the strict password rule), spec 000 §5, verbatim.
@@ -8,6 +10,7 @@ export const NameAndEmailTexts = {
   FULL_NAME_MAX: 'Full name must be less than 100 characters',
   EMAIL_REQUIRED: 'Email is required',
   EMAIL_INVALID: 'Email format is invalid',
+  EMAIL_MIXED_SCRIPTS: MIXED_SCRIPT_EMAIL_TEXT,
 } as const;
 
 /** Password rules of change and reset (spec 000 §5), Vietnamese. */
