@@ -437,7 +437,8 @@ function PostRow({
         <a id={titleId} href={`/admin/posts/${post.id}/edit`} className="font-semibold text-slate-900 hover:underline dark:text-slate-100">
           {post.title}
         </a>
-        <p className="mt-0.5 max-w-[16rem] truncate text-xs text-slate-600 dark:text-slate-400" title={`/${post.slug}`}>
+        {/* Cut to the title's width (`w-0 min-w-full`): a long slug never widens the column. */}
+        <p className="mt-0.5 w-0 min-w-full truncate text-xs text-slate-600 dark:text-slate-400" title={`/${post.slug}`}>
           /{post.slug}
         </p>
         {(post.isFeatured || tags.length > 0) && (
