@@ -98,6 +98,8 @@ test.beforeAll(async ({ playwright, baseURL }) => {
   await pendingPost(author, 'approveNow', `Approve now ${unique}`);
   await pendingPost(author, 'reviewFails', `Review fails ${unique}`);
   await pendingPost(author, 'leavesFilter', `Leaves the filter ${unique}`);
+  // Left pending for the 1280 px check: a pending post's row has the most actions.
+  await pendingPost(author, 'layout', `Layout check ${unique}`);
   // 'review' has a past rejection in its history, then is resubmitted; 'approveNow' is rejected.
   await review(admin, posts.review.id, { status: 'REJECTED', rejectionReason: `First round: tighten the intro ${unique}` });
   const edited = await author.put(`/api/v1/blog/posts/author/${posts.review.id}`, { data: { content: 'A tighter intro.' } });
@@ -500,8 +502,10 @@ test.describe('at 1280 px', () => {
   test.use({ viewport: { width: 1280, height: 900 } });
 
   test('the table fits its frame: every row action in view, no header, author or action label broken inside a word', async ({ asAdmin: page, hydrated }) => {
-    // The pending posts: the most actions a row has (Approve, Schedule, Reject, Detailed Review, Edit, Preview, Delete).
-    await page.goto(`/admin/posts?status=pending_review&search=${unique}`);
+    // This file's posts, newest first: the pending one left for this check has the most actions a row
+    // has (Approve, Schedule, Reject, Detailed Review, Edit, Preview, Delete).
+    await page.goto(`/admin/posts?search=${unique}`);
+    await expect(page.locator(`tr[data-post-id="${posts.layout.id}"]`).getByRole('button', { name: 'Detailed Review' })).toBeVisible();
     await hydrated();
     const table = page.getByTestId('posts-table');
     await expect(table.locator('tbody tr').first()).toBeVisible();
