@@ -437,15 +437,15 @@ function PostRow({
         <a id={titleId} href={`/admin/posts/${post.id}/edit`} className="font-semibold text-slate-900 hover:underline dark:text-slate-100">
           {post.title}
         </a>
-        {/* Cut to the title's width (`w-0 min-w-full`): a long slug never widens the column. */}
+        {/* Cut to the title's width (`w-0 min-w-full`): a long slug or tag never widens the column. */}
         <p className="mt-0.5 w-0 min-w-full truncate text-xs text-slate-600 dark:text-slate-400" title={`/${post.slug}`}>
           /{post.slug}
         </p>
         {(post.isFeatured || tags.length > 0) && (
-          <p className="mt-1 flex flex-wrap items-center gap-1 text-xs">
+          <p className="mt-1 flex w-0 min-w-full flex-wrap items-center gap-1 text-xs">
             {post.isFeatured && <span className="rounded-full bg-amber-100 px-2 py-0.5 font-semibold text-amber-900 dark:bg-amber-900/60 dark:text-amber-100">Featured</span>}
             {tags.map((tag) => (
-              <span key={tag.id} className="max-w-[10rem] truncate rounded-full bg-slate-100 px-2 py-0.5 text-slate-700 dark:bg-slate-800 dark:text-slate-200" title={tag.name}>
+              <span key={tag.id} className="max-w-full truncate rounded-full bg-slate-100 px-2 py-0.5 text-slate-700 dark:bg-slate-800 dark:text-slate-200" title={tag.name}>
                 {tag.name}
               </span>
             ))}
