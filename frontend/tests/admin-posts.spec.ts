@@ -2,6 +2,7 @@ import type { APIRequestContext, Page } from '@playwright/test';
 import { ADMIN, expect, test } from './fixtures';
 import { expectNoSeriousViolations } from './a11y';
 import { adminApi, apiAs } from './admin-api';
+import { brokenWords } from './layout-checks';
 
 /**
  * /admin/posts (spec 001 §2, §4, §5, §8, §9): access rules, the list's filters, sort, page size,
@@ -96,6 +97,9 @@ test.beforeAll(async ({ playwright, baseURL }) => {
   await pendingPost(author, 'review', `Review me ${unique}`);
   await pendingPost(author, 'approveNow', `Approve now ${unique}`);
   await pendingPost(author, 'reviewFails', `Review fails ${unique}`);
+  await pendingPost(author, 'leavesFilter', `Leaves the filter ${unique}`);
+  // Left pending for the 1280 px check: a pending post's row has the most actions.
+  await pendingPost(author, 'layout', `Layout check ${unique}`);
   // 'review' has a past rejection in its history, then is resubmitted; 'approveNow' is rejected.
   await review(admin, posts.review.id, { status: 'REJECTED', rejectionReason: `First round: tighten the intro ${unique}` });
   const edited = await author.put(`/api/v1/blog/posts/author/${posts.review.id}`, { data: { content: 'A tighter intro.' } });
@@ -247,6 +251,18 @@ test.describe('list', () => {
 });
 
 test.describe('actions', () => {
+  test('under a status filter, a post the review moves out of that status leaves the list', async ({ asAdmin: page }) => {
+    await page.goto(`/admin/posts?status=pending_review&search=${encodeURIComponent(posts.leavesFilter.title)}`);
+    const row = page.locator(`tr[data-post-id="${posts.leavesFilter.id}"]`);
+    await expect(row.getByRole('button', { name: 'Approve', exact: true })).toBeEnabled();
+    await row.getByRole('button', { name: 'Approve', exact: true }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'Post approved' })).toBeVisible();
+    await expect(row).toHaveCount(0);
+    await expect(page.getByText('No posts match your filters')).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Posts', exact: true })).toBeFocused();
+    expect(await statusOf(admin, posts.leavesFilter.id)).toBe('PUBLISHED');
+  });
+
   test('Approve publishes a pending post', async ({ asAdmin: page }) => {
     const row = await openRow(page, posts.approve);
     await expect(row.getByTestId('post-status')).toHaveText('Pending Review');
@@ -479,5 +495,33 @@ test.describe('accessibility', () => {
     await expect(page.getByRole('alertdialog', { name: 'Delete post?' })).toBeVisible();
     await page.keyboard.press('Escape');
     await expect(page.getByRole('alertdialog')).toHaveCount(0);
+  });
+});
+
+test.describe('at 1280 px', () => {
+  test.use({ viewport: { width: 1280, height: 900 } });
+
+  test('the table fits its frame: every row action in view, no header, author or action label broken inside a word', async ({ asAdmin: page, hydrated }) => {
+    // This file's posts, newest first: the pending one left for this check has the most actions a row
+    // has (Approve, Schedule, Reject, Detailed Review, Edit, Preview, Delete).
+    await page.goto(`/admin/posts?search=${unique}`);
+    await expect(page.locator(`tr[data-post-id="${posts.layout.id}"]`).getByRole('button', { name: 'Detailed Review' })).toBeVisible();
+    await hydrated();
+    const table = page.getByTestId('posts-table');
+    await expect(table.locator('tbody tr').first()).toBeVisible();
+    const frame = page.getByRole('region', { name: 'Posts table' });
+    const fit = await frame.evaluate((element) => {
+      const box = element.getBoundingClientRect();
+      const outside = [...element.querySelectorAll('tbody button, tbody a')]
+        .filter((action) => {
+          const own = action.getBoundingClientRect();
+          return own.left < box.left - 0.5 || own.right > box.right + 0.5 || own.right > window.innerWidth;
+        })
+        .map((action) => action.textContent?.trim());
+      return { scrolls: element.scrollWidth > element.clientWidth, outside };
+    });
+    expect(fit).toEqual({ scrolls: false, outside: [] });
+    await expect(page.getByTestId('table-scroll-hint')).toHaveCount(0);
+    expect(await brokenWords(table.locator('thead th, tbody td:nth-child(2), tbody td:last-child'))).toEqual([]);
   });
 });

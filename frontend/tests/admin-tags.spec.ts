@@ -2,6 +2,7 @@ import type { APIRequestContext, Page } from '@playwright/test';
 import { ADMIN, expect, test } from './fixtures';
 import { expectNoSeriousViolations } from './a11y';
 import { adminApi } from './admin-api';
+import { brokenWords, outsideTheWindow } from './layout-checks';
 
 /**
  * /admin/tags (spec 001 §2, §4, §5, §8, §9): access rules, the card grid's search, filters and
@@ -168,6 +169,25 @@ test.describe('actions', () => {
     await card.getByRole('button', { name: 'Activate' }).click();
     await expect(card.getByTestId('tag-status')).toHaveText('Active');
     expect((await tagOf(tags.toggle.id)).isActive).toBe(true);
+  });
+
+  test("under 'Active' a deactivated tag leaves the list, and under 'Inactive' an activated one", async ({ asAdmin: page }) => {
+    const tag = await createTag('leaves', `Leaves ${unique}`);
+    // The default filter is 'Active'.
+    await page.goto(`/admin/tags?search=${encodeURIComponent(tag.name)}`);
+    let card = page.locator(`li[data-tag-id="${tag.id}"]`);
+    await card.getByRole('button', { name: 'Deactivate' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'Tag deactivated' })).toBeVisible();
+    await expect(card).toHaveCount(0);
+    await expect(page.getByText('No tags match your filters')).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Tags', exact: true })).toBeFocused();
+
+    await page.goto(`/admin/tags?search=${encodeURIComponent(tag.name)}&filter=inactive`);
+    card = page.locator(`li[data-tag-id="${tag.id}"]`);
+    await card.getByRole('button', { name: 'Activate' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'Tag activated' })).toBeVisible();
+    await expect(card).toHaveCount(0);
+    expect((await tagOf(tag.id)).isActive).toBe(true);
   });
 
   test('Delete asks first and removes an unused tag', async ({ asAdmin: page }) => {
@@ -365,4 +385,14 @@ test.describe('accessibility', () => {
     await expect(dialog).toBeHidden();
     await expect(page.locator(`li[data-tag-id="${tags.existing.id}"]`).getByRole('button', { name: 'Delete' })).toBeFocused();
   });
+});
+
+test('at 1280 px every card shows its actions on screen, no name or action label broken inside a word', async ({ asAdmin: page, hydrated }) => {
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto(`/admin/tags?search=${GRID}&filter=all`);
+  await hydrated();
+  const grid = page.getByTestId('tag-grid');
+  await expect(grid.locator('li').first()).toBeVisible();
+  expect(await outsideTheWindow(page, grid.locator('button, a'))).toEqual([]);
+  expect(await brokenWords(grid.locator('h3, button, a'))).toEqual([]);
 });

@@ -2,6 +2,7 @@ import type { APIRequestContext, Page } from '@playwright/test';
 import { expect, test, type BrowserFixtures } from './fixtures';
 import { expectNoSeriousViolations } from './a11y';
 import { adminApi } from './admin-api';
+import { brokenWords } from './layout-checks';
 
 /**
  * The admin dashboard and user administration (spec 001 §2 'Admin dashboard' and 'Admin users',
@@ -286,6 +287,16 @@ test.describe('/admin/users list', () => {
     await expect(page).toHaveURL(/page=11/);
   });
 
+  test('at 1280 px the table fits its frame; no header, name or address broken inside a word', async ({ asAdmin: page, hydrated }) => {
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.goto(`/admin/users?search=${encodeURIComponent(MARKER)}`);
+    await hydrated();
+    const frame = page.getByRole('region', { name: 'Users table' });
+    await expect(frame.locator('tbody tr').first()).toBeVisible();
+    expect(await frame.evaluate((element) => element.scrollWidth - element.clientWidth)).toBeLessThanOrEqual(0);
+    expect(await brokenWords(frame.locator('thead th, tbody td'))).toEqual([]);
+  });
+
   test('a row opens the details; Back to Users returns to the list as it was', async ({ asAdmin: page, hydrated }) => {
     await page.goto(`/admin/users?search=${encodeURIComponent(MARKER)}&sortBy=fullName&sortDir=asc`);
     await hydrated();
@@ -463,6 +474,25 @@ test.describe('user details', () => {
     await expect(page.getByTestId('ban-details')).toHaveCount(0);
     await expect(page.getByTestId('audit-trail').locator('[data-audit="USER_UNBANNED"]')).toHaveCount(1);
     expect((await getUser(api, id)).status).toBe('ACTIVE');
+  });
+
+  test("banned on the details page, a user leaves the list filtered to 'Active' on the way Back", async ({ asAdmin: page, hydrated }) => {
+    const leaving = await createUser(api, { fullName: `Leaves ${unique}`, email: `leaves-${unique}@inkwell.test` });
+    await page.goto(`/admin/users?search=${encodeURIComponent(leaving.fullName)}&status=ACTIVE`);
+    await hydrated();
+    const row = page.locator(`tr[data-user-row="${leaving.id}"]`);
+    await row.getByRole('link', { name: leaving.fullName }).click();
+    await expect(page).toHaveURL(`/admin/users/${leaving.id}`);
+    await hydrated();
+    await page.getByRole('button', { name: 'Ban User' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Ban User' });
+    await dialog.getByLabel('Reason for the ban').fill(`Spam ${unique}`);
+    await dialog.getByRole('button', { name: 'Ban User' }).click();
+    await expect(page.getByTestId('user-badges').locator('[data-status]')).toHaveText('Banned');
+    await page.getByRole('link', { name: 'Back to Users' }).click();
+    await expect(page).toHaveURL(/status=ACTIVE/);
+    await expect(row).toHaveCount(0);
+    await expect(page.getByTestId('users-total')).toHaveText('0 users');
   });
 
   test('a failed ban shows the server message', async ({ asAdmin: page, hydrated }) => {

@@ -172,6 +172,8 @@ test('a reader reports a comment; the admin finds it under Reported, hides it (r
   await openQueue(adminPage, text, hydrated, 'hidden');
   await row(adminPage, target.id).getByRole('button', { name: `Restore comment by ${writer.fullName}` }).click();
   await expect(adminPage.getByText('Comment restored', { exact: true })).toBeVisible();
+  // Restored, it no longer matches 'Hidden': it leaves the list at once.
+  await expect(row(adminPage, target.id)).toHaveCount(0);
   await openPost(visitor, post.slug, hydrated);
   await expect(own(visitor, target.id)).toContainText(text);
 

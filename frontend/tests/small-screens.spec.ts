@@ -1,6 +1,8 @@
-import type { APIRequestContext, Page } from '@playwright/test';
-import { ADMIN, expect, test, type Credentials } from './fixtures';
+import type { APIRequestContext, Locator, Page } from '@playwright/test';
+import sharp from 'sharp';
+import { ADMIN, expect, test, type BrowserFixtures, type Credentials } from './fixtures';
 import { adminApi, apiAs } from './admin-api';
+import { brokenWords, distortedImages, outsideTheWindow } from './layout-checks';
 import { showVisibleIslands } from './walk-routes';
 
 /**
@@ -67,6 +69,10 @@ test.beforeAll(async ({ playwright, baseURL }) => {
   await authorApi.dispose();
 
   const readerApi = await apiAs(baseURL!, playwright, reader.email, PASSWORD);
+  // A picture for the header's avatar (stored square, 512×512).
+  const picture = await sharp({ create: { width: 64, height: 48, channels: 3, background: { r: 40, g: 120, b: 200 } } }).png().toBuffer();
+  const avatar = await readerApi.post('/api/v1/users/avatar', { multipart: { file: { name: 'me.png', mimeType: 'image/png', buffer: picture } } });
+  expect(avatar.status(), await avatar.text()).toBe(200);
   const liked = await readerApi.post(`/api/v1/likes/post/${ids.post}`);
   expect(liked.status(), await liked.text()).toBe(200);
   const comment = await readerApi.post('/api/v1/comments', { data: { postId: ids.post, content: COMMENT, parentId: null } });
@@ -197,6 +203,54 @@ for (const width of [320, 390]) {
         }
         expect(problems, `pages wider than ${width} px for the ${role}:\n${problems.join('\n')}`).toEqual([]);
       });
+    }
+  });
+}
+
+/** The header's controls a sighted user sees (a closed menu's items are not shown). */
+const shownControls = (header: Locator) => header.locator('a, button, summary').evaluateAll((found) => found.filter((element) => element.getClientRects().length > 0).length);
+
+/** Issue 25 §3: at phone widths the header is the logo, search, the account control and one menu; nothing in it wraps or is squashed. */
+for (const width of [320, 390]) {
+  test(`at ${width} px the header holds the logo, search, the account control and one menu; no label breaks, the avatar is square`, async ({ page, signIn, hydrated }) => {
+    await page.setViewportSize({ width, height: 800 });
+    const header = page.getByRole('banner');
+    const menu = header.locator('summary', { hasText: 'Menu' });
+    const checkHeader = async (where: string, account: Locator) => {
+      await expect(header.getByRole('link', { name: 'Inkwell' })).toBeVisible();
+      await expect(header.getByRole('link', { name: 'Search', exact: true })).toBeVisible();
+      await expect(account).toBeVisible();
+      await expect(menu).toBeVisible();
+      expect(await shownControls(header), `${where}: the header's controls`).toBe(4);
+      expect(await brokenWords(header), where).toEqual([]);
+      expect(await outsideTheWindow(page, header.locator('a, button, summary')), where).toEqual([]);
+      expect(await header.evaluate((element) => element.getBoundingClientRect().height), `${where}: one row`).toBe(56);
+      // The menu: every item on screen, none broken.
+      await menu.click();
+      const items = header.getByRole('navigation', { name: 'Menu' });
+      await expect(items.getByRole('link', { name: 'Blog' })).toBeVisible();
+      expect(await outsideTheWindow(page, header.locator('details a, details button')), `${where}, menu open`).toEqual([]);
+      expect(await brokenWords(header.locator('details')), `${where}, menu open`).toEqual([]);
+      await page.keyboard.press('Escape');
+      await expect(items).toBeHidden();
+      await expect(menu).toBeFocused();
+    };
+
+    await page.goto('/');
+    await hydrated();
+    await checkHeader('visitor on /', header.getByRole('link', { name: 'Login' }));
+
+    await signIn({ email: reader.email, password: PASSWORD });
+    for (const path of ['/', '/liked-posts']) {
+      await page.goto(path);
+      await hydrated();
+      const account = header.getByRole('link', { name: `My account (${reader.fullName})` });
+      await checkHeader(`reader on ${path}`, account);
+      const picture = account.getByRole('img');
+      await expect(picture).toHaveJSProperty('complete', true);
+      expect(await distortedImages(picture), `reader on ${path}`).toEqual([]);
+      const drawn = await picture.boundingBox();
+      expect(drawn && Math.abs(drawn.width - drawn.height), `reader on ${path}: the avatar is square`).toBeLessThanOrEqual(0.5);
     }
   });
 }

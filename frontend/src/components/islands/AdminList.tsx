@@ -2,10 +2,11 @@
  * The list part of the four back-office managers (/admin/posts, /admin/tags, /admin/users,
  * /admin/comments): the section with its heading and range line, the failed read with Try
  * Again, the loading line, the empty state, the rows (a table or cards, from the manager) and
- * the pager. `AdminTable` is the sortable table two of them show; each manager supplies its
- * columns, rows and row actions.
+ * the pager. `AdminTable` is the sortable table two of them show (in its own scrolling frame)
+ * and `RowActions` the buttons and links of a row or card in all four; each manager supplies its
+ * columns, rows and which actions a row has.
  */
-import { useCallback, useState, type ComponentProps, type FormEvent, type MouseEvent, type ReactNode } from 'react';
+import { useCallback, useEffect, useRef, useState, type ComponentProps, type FormEvent, type MouseEvent, type ReactNode } from 'react';
 import Pager from './Pager';
 import { Spinner } from './form-controls';
 import { useKeepTyped } from './keep-typed';
@@ -136,6 +137,31 @@ export function useRowAction() {
   return { busyId, act };
 }
 
+/**
+ * After a row's change: the row stays (changed) while it still matches the list's filter, and
+ * otherwise the page is read again, so a tag deactivated under 'Active' or a post approved under
+ * 'Pending Review' leaves the list (and the totals and the pager follow).
+ */
+export function keepOrReload(stillMatches: boolean, replaceRow: () => void, reload: () => Promise<void>): Promise<void> {
+  if (stillMatches) {
+    replaceRow();
+    return Promise.resolve();
+  }
+  return reload();
+}
+
+/** The editor's one-time notice above a list ('Post created successfully.'), with Dismiss. */
+export function SavedNotice({ text, onDismiss, disabled }: { text: string; onDismiss: () => void; disabled: boolean }) {
+  return (
+    <div role="status" className="flex items-start justify-between gap-3 rounded-lg border border-emerald-200 bg-emerald-50 px-4 py-3 text-sm text-emerald-800 dark:border-emerald-900 dark:bg-emerald-950 dark:text-emerald-200">
+      <p>{text}</p>
+      <button type="button" className="text-xs font-medium underline" onClick={onDismiss} disabled={disabled}>
+        Dismiss
+      </button>
+    </div>
+  );
+}
+
 /** The pager's hidden fields: the list's address parameters but the page. */
 export const pagerKeep = (params: Record<string, string>): Record<string, string> => Object.fromEntries(Object.entries(params).filter(([name]) => name !== 'page'));
 
@@ -197,6 +223,73 @@ export function AdminSearchForm({ label, action, onSubmit, className, search, ch
   );
 }
 
+// ---- a row's actions ---------------------------------------------------------------------------
+
+export type RowActionTone = 'good' | 'bad' | 'plain';
+
+export interface RowAction {
+  /** Unique in the row. */
+  key: string;
+  /** The visible text, which is also the accessible name (with `srSuffix`). */
+  label: string;
+  tone?: RowActionTone;
+  /** A link (Edit, Preview, View Posts); otherwise a button calling `onClick`. */
+  href?: string;
+  onClick?: () => void;
+  /** The button opens a dialog (a reason, a confirmation). */
+  opensDialog?: boolean;
+  /** The row's work runs for this action: a spinner beside the label. */
+  busy?: boolean;
+}
+
+const ROW_ACTION = 'inline-flex items-center gap-1 whitespace-nowrap rounded-md border px-2 py-1 text-xs font-medium disabled:cursor-not-allowed disabled:opacity-50';
+const ROW_ACTION_TONES: Record<RowActionTone, string> = {
+  good: 'border-emerald-300 text-emerald-800 hover:bg-emerald-50 dark:border-emerald-800 dark:text-emerald-200 dark:hover:bg-emerald-950',
+  bad: 'border-red-300 text-red-700 hover:bg-red-50 dark:border-red-800 dark:text-red-300 dark:hover:bg-red-950',
+  plain: 'border-slate-300 text-slate-800 hover:bg-slate-50 dark:border-slate-700 dark:text-slate-100 dark:hover:bg-slate-800',
+};
+
+interface RowActionsProps {
+  actions: readonly RowAction[];
+  /** The buttons wait while the island hydrates or another row's action runs (links never wait). */
+  disabled: boolean;
+  /** Which row: the id of its title (each action is described by it), or words read after each label. */
+  describedBy?: string;
+  srSuffix?: string;
+  className?: string;
+}
+
+/**
+ * The actions of one row or card (posts, tags, comments): small buttons and links in the order
+ * given, each label on one line, wrapping as a group inside the cell; every one is a real button
+ * or link, so Tab reaches it and its name is its label.
+ */
+export function RowActions({ actions, disabled, describedBy, srSuffix, className = '' }: RowActionsProps) {
+  return (
+    <div className={`flex flex-wrap gap-1.5 ${className}`.trim()}>
+      {actions.map((action) => {
+        const classes = `${ROW_ACTION} ${ROW_ACTION_TONES[action.tone ?? 'plain']}`;
+        const content = (
+          <>
+            {action.busy && <Spinner />}
+            {action.label}
+            {srSuffix && <span className="sr-only"> {srSuffix}</span>}
+          </>
+        );
+        return action.href !== undefined ? (
+          <a key={action.key} href={action.href} className={classes} aria-describedby={describedBy}>
+            {content}
+          </a>
+        ) : (
+          <button key={action.key} type="button" className={classes} disabled={disabled} aria-describedby={describedBy} aria-haspopup={action.opensDialog ? 'dialog' : undefined} onClick={action.onClick}>
+            {content}
+          </button>
+        );
+      })}
+    </div>
+  );
+}
+
 // ---- the sortable table ---------------------------------------------------------------------
 
 export interface AdminColumn<F extends string> {
@@ -204,7 +297,19 @@ export interface AdminColumn<F extends string> {
   /** The sort field this column's header link sets. */
   sort?: F;
   className?: string;
+  /** The row actions' column: it stays at the frame's right edge on a wide screen (body cells: `ACTIONS_CELL`). */
+  actions?: boolean;
 }
+
+/** A body cell of an admin table (the header cells match it). */
+export const ADMIN_CELL = 'px-2 py-3 align-top';
+/**
+ * The row actions' column (its header takes it too): on a wide screen it stays at the frame's
+ * right edge, so the actions are in view even when long content makes the table scroll.
+ */
+const STICKY_END = 'lg:sticky lg:right-0 lg:z-[1] lg:border-l lg:border-slate-200 lg:dark:border-slate-800';
+export const ACTIONS_CELL = `${STICKY_END} lg:bg-white lg:dark:bg-slate-900`;
+const ACTIONS_HEAD = `${STICKY_END} lg:bg-slate-50 lg:dark:bg-slate-950`;
 
 interface AdminTableProps<F extends string, Q extends { sortBy: F; sortDir: 'asc' | 'desc' }> {
   columns: readonly AdminColumn<F>[];
@@ -215,66 +320,97 @@ interface AdminTableProps<F extends string, Q extends { sortBy: F; sortDir: 'asc
   navigate: (query: Q) => (event: MouseEvent<HTMLAnchorElement>) => void;
   /** 'Posts, sorted by Title ascending'. */
   caption: string;
-  tableClassName: string;
-  headClassName: string;
-  headCellClassName: string;
-  /** Around the table: a scrolling card; named when it is a focusable region. */
-  wrapper: { className: string; label?: string };
+  /** The scrolling frame's name ('Posts table'): a focusable region, so the keyboard scrolls it too. */
+  label: string;
+  /** Below this width the table scrolls inside its frame rather than squeezing its columns. */
+  minWidthClass: string;
+  /** Dims the rows while the next page is read. */
+  loading?: boolean;
   testId?: string;
   children: ReactNode;
 }
 
 const directionWord = (dir: 'asc' | 'desc') => (dir === 'asc' ? 'ascending' : 'descending');
 
+/** Which sides of a scrolling frame hold more of its content (its shadows and the hint follow them). */
+function useScrollEdges() {
+  const frame = useRef<HTMLDivElement>(null);
+  const [edges, setEdges] = useState({ start: false, end: false });
+  useEffect(() => {
+    const element = frame.current;
+    if (!element) return;
+    const update = () => {
+      const start = element.scrollLeft > 1;
+      const end = element.scrollLeft + element.clientWidth < element.scrollWidth - 1;
+      setEdges((current) => (current.start === start && current.end === end ? current : { start, end }));
+    };
+    update();
+    element.addEventListener('scroll', update, { passive: true });
+    const observer = new ResizeObserver(update);
+    observer.observe(element);
+    if (element.firstElementChild) observer.observe(element.firstElementChild);
+    return () => {
+      element.removeEventListener('scroll', update);
+      observer.disconnect();
+    };
+  }, []);
+  return { frame, edges };
+}
+
+const SHADOW = 'pointer-events-none absolute inset-y-0 w-6 from-slate-900/15 to-transparent dark:from-black/70';
+
 /**
  * A table whose sortable headers are links to the sorted address: the current one says its
- * direction (aria-sort, an arrow, and for screen readers what a click does).
+ * direction (aria-sort, an arrow, and for screen readers what a click does). Headers never wrap,
+ * and a column is never narrower than its longest word (`break-word`, unlike the page's
+ * `anywhere`, leaves the columns' sizes alone: only a word longer than its box breaks); a table wider than its frame (a phone) scrolls inside it, with a shadow on each side that holds
+ * more and a line saying so.
  */
-export function AdminTable<F extends string, Q extends { sortBy: F; sortDir: 'asc' | 'desc' }>({
-  columns,
-  query,
-  sortedBy,
-  hrefOf,
-  navigate,
-  caption,
-  tableClassName,
-  headClassName,
-  headCellClassName,
-  wrapper,
-  testId,
-  children,
-}: AdminTableProps<F, Q>) {
+export function AdminTable<F extends string, Q extends { sortBy: F; sortDir: 'asc' | 'desc' }>({ columns, query, sortedBy, hrefOf, navigate, caption, label, minWidthClass, loading = false, testId, children }: AdminTableProps<F, Q>) {
+  const { frame, edges } = useScrollEdges();
+  const scrolls = edges.start || edges.end;
   return (
-    // `relative`: the headers' screen-reader texts (absolutely placed) are held and clipped by the
-    // scrolling frame, not placed against the page, which they would widen on a small screen.
-    <div className={`relative ${wrapper.className}`} {...(wrapper.label ? { role: 'region', 'aria-label': wrapper.label, tabIndex: 0 } : {})}>
-      <table className={tableClassName} data-testid={testId}>
-        <caption className="sr-only">{caption}</caption>
-        <thead className={headClassName}>
-          <tr>
-            {columns.map((column) => {
-              const current = column.sort !== undefined && query.sortBy === column.sort;
-              const next = column.sort !== undefined ? sortedBy(query, column.sort) : undefined;
-              return (
-                <th key={column.label} scope="col" aria-sort={current ? directionWord(query.sortDir) : undefined} className={`${headCellClassName} ${column.className ?? ''}`.trim()}>
-                  {next ? (
-                    <a href={hrefOf(next)} onClick={navigate(next)} className="inline-flex items-center gap-1 hover:underline">
-                      {column.label}
-                      <span aria-hidden="true" className="text-xs">
-                        {current ? (query.sortDir === 'asc' ? '▲' : '▼') : '↕'}
-                      </span>
-                      <span className="sr-only">{current ? `, sorted ${directionWord(query.sortDir)}; sort ${directionWord(next.sortDir)}` : `, sort ${directionWord(next.sortDir)}`}</span>
-                    </a>
-                  ) : (
-                    column.label
-                  )}
-                </th>
-              );
-            })}
-          </tr>
-        </thead>
-        {children}
-      </table>
+    <div>
+      {scrolls && (
+        <p className="mb-2 text-xs text-slate-600 dark:text-slate-400" data-testid="table-scroll-hint">
+          <span aria-hidden="true">↔ </span>Scroll sideways to see every column.
+        </p>
+      )}
+      <div className={`card relative overflow-hidden transition-opacity ${loading ? 'opacity-60' : ''}`}>
+        {/* `relative`: the headers' screen-reader texts (absolutely placed) are held and clipped by the
+            scrolling frame, not placed against the page, which they would widen on a small screen. */}
+        <div ref={frame} role="region" aria-label={label} tabIndex={0} className="relative overflow-x-auto">
+          <table className={`w-full text-left text-sm [overflow-wrap:break-word] ${minWidthClass}`} data-testid={testId}>
+            <caption className="sr-only">{caption}</caption>
+            <thead className="border-b border-slate-200 bg-slate-50 dark:border-slate-800 dark:bg-slate-950">
+              <tr>
+                {columns.map((column) => {
+                  const current = column.sort !== undefined && query.sortBy === column.sort;
+                  const next = column.sort !== undefined ? sortedBy(query, column.sort) : undefined;
+                  return (
+                    <th key={column.label} scope="col" aria-sort={current ? directionWord(query.sortDir) : undefined} className={`whitespace-nowrap px-2 py-2 text-xs font-semibold text-slate-700 dark:text-slate-300 ${column.actions ? ACTIONS_HEAD : ''} ${column.className ?? ''}`.trim()}>
+                      {next ? (
+                        <a href={hrefOf(next)} onClick={navigate(next)} className="inline-flex items-center gap-1 hover:underline">
+                          {column.label}
+                          <span aria-hidden="true" className="text-xs">
+                            {current ? (query.sortDir === 'asc' ? '▲' : '▼') : '↕'}
+                          </span>
+                          <span className="sr-only">{current ? `, sorted ${directionWord(query.sortDir)}; sort ${directionWord(next.sortDir)}` : `, sort ${directionWord(next.sortDir)}`}</span>
+                        </a>
+                      ) : (
+                        column.label
+                      )}
+                    </th>
+                  );
+                })}
+              </tr>
+            </thead>
+            {children}
+          </table>
+        </div>
+        {edges.start && <div aria-hidden="true" className={`${SHADOW} left-0 bg-linear-to-r`} />}
+        {edges.end && <div aria-hidden="true" className={`${SHADOW} right-0 bg-linear-to-l`} />}
+      </div>
     </div>
   );
 }

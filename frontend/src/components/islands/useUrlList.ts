@@ -115,6 +115,17 @@ export function useUrlList<Q extends { search: string; page: number }, P extends
     return () => window.removeEventListener('popstate', onPop);
   }, [load]);
 
+  // Back to the list from a row's page (a user banned on /admin/users/{id}): a page the browser
+  // restores from its back-forward cache shows the rows as they were, so they are read again and
+  // a row that no longer matches the filter leaves.
+  useEffect(() => {
+    const onShow = (event: PageTransitionEvent) => {
+      if (event.persisted) void load(queryRef.current, 'none');
+    };
+    window.addEventListener('pageshow', onShow);
+    return () => window.removeEventListener('pageshow', onShow);
+  }, [load]);
+
   // The editor's success notice: shown once, then dropped from the address.
   useEffect(() => {
     if (!notice) return;

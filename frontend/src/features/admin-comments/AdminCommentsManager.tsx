@@ -22,7 +22,7 @@ import { errorText } from '../../lib/texts/error-text';
 import { FILTER_CONTROL_CLASS } from '../../lib/form-classes';
 import { ConfirmDialog } from '../../components/islands/Dialog';
 import { NoticeStack } from '../../components/islands/notices';
-import { AdminList, AdminSearchForm } from '../../components/islands/AdminList';
+import { AdminList, AdminSearchForm, RowActions } from '../../components/islands/AdminList';
 import ListSelect, { sizeOptions } from '../../components/islands/ListSelect';
 import { useUrlList } from '../../components/islands/useUrlList';
 import { hideDescription, HideDialog } from '../comments';
@@ -374,21 +374,18 @@ function ModerationRow({ comment, checked, onCheck, busy, hydrated, onAction }: 
                 </ul>
               </details>
             )}
-            <div className="mt-3 flex flex-wrap gap-2">
-              {actions.map((action) => (
-                <button
-                  key={action}
-                  type="button"
-                  className={action === 'delete' ? 'btn px-3 py-1.5 text-sm text-red-700 ring-1 ring-red-300 hover:bg-red-50 dark:text-red-300 dark:ring-red-800 dark:hover:bg-red-950' : 'btn-secondary px-3 py-1.5 text-sm'}
-                  disabled={busy || !hydrated}
-                  onClick={() => onAction(action)}
-                  aria-haspopup={action === 'hide' || action === 'delete' ? 'dialog' : undefined}
-                >
-                  {action === 'restore' && held ? 'Approve' : ACTION_TEXTS[action].label}
-                  <span className="sr-only"> comment by {authorName(comment)}</span>
-                </button>
-              ))}
-            </div>
+            <RowActions
+              className="mt-3"
+              disabled={busy || !hydrated}
+              srSuffix={`comment by ${authorName(comment)}`}
+              actions={actions.map((action) => ({
+                key: action,
+                label: action === 'restore' && held ? 'Approve' : ACTION_TEXTS[action].label,
+                tone: action === 'delete' ? 'bad' : 'plain',
+                onClick: () => onAction(action),
+                opensDialog: action === 'hide' || action === 'delete',
+              }))}
+            />
           </div>
         </div>
       </article>

@@ -39,8 +39,7 @@ import { adminErrors, AdminPostsTexts } from './texts';
 import { errorText } from '../../lib/texts/error-text';
 import { ConfirmDialog } from '../../components/islands/Dialog';
 import { NoticeStack } from '../../components/islands/notices';
-import { AdminList, AdminSearchForm, AdminTable, ClearAll, NewItemLink, pagerKeep, type AdminColumn, useRowAction } from '../../components/islands/AdminList';
-import { Spinner } from '../../components/islands/form-controls';
+import { ACTIONS_CELL, ADMIN_CELL, AdminList, AdminSearchForm, AdminTable, ClearAll, keepOrReload, NewItemLink, pagerKeep, RowActions, SavedNotice, type AdminColumn, type RowAction, type RowActionTone, useRowAction } from '../../components/islands/AdminList';
 import ListSelect, { SORT_DIRECTIONS, sizeOptions } from '../../components/islands/ListSelect';
 import { useUrlList } from '../../components/islands/useUrlList';
 import { cancelSchedule, changeStatus, deletePost, listPosts, reschedulePost, reviewPost, type ReviewDecision } from './post-api';
@@ -62,14 +61,7 @@ export interface AdminPostsManagerProps {
 
 type Dialog = { kind: 'reject' | 'review' | 'delete' | 'approveAt' | 'reschedule' | 'cancelSchedule'; post: PostListItem } | undefined;
 
-const ACTION = 'inline-flex items-center gap-1 rounded-md border px-2.5 py-1 text-xs font-medium disabled:cursor-not-allowed disabled:opacity-50';
-const ACTION_TONES: Record<string, string> = {
-  good: 'border-emerald-300 text-emerald-800 hover:bg-emerald-50 dark:border-emerald-800 dark:text-emerald-200 dark:hover:bg-emerald-950',
-  bad: 'border-red-300 text-red-700 hover:bg-red-50 dark:border-red-800 dark:text-red-300 dark:hover:bg-red-950',
-  plain: 'border-slate-300 text-slate-800 hover:bg-slate-50 dark:border-slate-700 dark:text-slate-100 dark:hover:bg-slate-800',
-};
-
-const ACTION_LABELS: Record<PostRowAction, { label: string; tone: keyof typeof ACTION_TONES }> = {
+const ACTION_LABELS: Record<PostRowAction, { label: string; tone: RowActionTone }> = {
   approve: { label: 'Approve', tone: 'good' },
   schedule: { label: 'Schedule', tone: 'good' },
   reschedule: { label: 'Reschedule', tone: 'plain' },
@@ -80,9 +72,11 @@ const ACTION_LABELS: Record<PostRowAction, { label: string; tone: keyof typeof A
   publish: { label: 'Publish', tone: 'good' },
   archive: { label: 'Archive', tone: 'plain' },
 };
+/** The actions that run at once (the others open a dialog first): a spinner while they run. */
+const IMMEDIATE: ReadonlySet<PostRowAction> = new Set(['approve', 'approveNow', 'publish', 'archive']);
 
 /** The table's columns; sortable ones link to the list sorted by them. */
-const POST_COLUMNS: readonly AdminColumn<PostSortField>[] = [{ label: 'Title', sort: 'title' }, { label: 'Author' }, { label: 'Status' }, { label: 'Views', sort: 'viewCount' }, { label: 'Created', sort: 'createdAt' }, { label: 'Updated', sort: 'updatedAt' }, { label: 'Published', sort: 'publishedAt' }, { label: 'Actions' }];
+const POST_COLUMNS: readonly AdminColumn<PostSortField>[] = [{ label: 'Title', sort: 'title' }, { label: 'Author' }, { label: 'Status' }, { label: 'Views', sort: 'viewCount' }, { label: 'Created', sort: 'createdAt' }, { label: 'Updated', sort: 'updatedAt' }, { label: 'Published', sort: 'publishedAt' }, { label: 'Actions', actions: true }];
 
 export default function AdminPostsManager({ initialQuery, initialPage, initialError, notice }: AdminPostsManagerProps) {
   const { hydrated, query, data, setData, error, loading, searchText, setSearchText, banner, dismissBanner, notices, notify, dismiss, focusAfter, load, navigate, submitSearch } = useUrlList<PostListQuery, PostAdminPage>({
@@ -130,6 +124,16 @@ export default function AdminPostsManager({ initialQuery, initialPage, initialEr
     allowedActions: post.allowedActions,
   });
 
+  /**
+   * A post's answer after a review or a status change: the row takes its fields while it still
+   * matches the status filter; otherwise it leaves the list (the page is read again).
+   */
+  function applyAnswer(post: PostListItem, answer: PostDetail): Promise<void> {
+    const stillMatches = query.status === undefined || answer.status.toLowerCase() === query.status;
+    focusAfter.current = stillMatches ? `${ids}-title-${post.id}` : `${ids}-heading`;
+    return keepOrReload(stillMatches, () => replaceRow(post.id, rowChanges(answer)), () => load(query, 'replace'));
+  }
+
   /** A failure's publishAt field error goes on the open dialog's field; anything else is a toast. */
   function failed(failure: unknown, title: string, fallback: string) {
     const field = failure instanceof ApiError ? failure.field('publishAt') : undefined;
@@ -143,9 +147,8 @@ export default function AdminPostsManager({ initialQuery, initialPage, initialEr
       post.id,
       async () => {
         const { data: result, message } = await reviewPost(post.id, decision);
-        replaceRow(post.id, rowChanges(result.post));
         setDialog(undefined);
-        focusAfter.current = `${ids}-title-${post.id}`;
+        await applyAnswer(post, result.post);
         if (result.post.scheduledAt) notify('success', message ?? AdminPostsTexts.SCHEDULED, AdminPostsTexts.willPublish(post.title, formatViDateTime(result.post.scheduledAt)));
         else notify('success', success, decision.status === 'APPROVED' ? `“${post.title}” is now published.` : `“${post.title}” was sent back to its author.`);
       },
@@ -162,9 +165,8 @@ export default function AdminPostsManager({ initialQuery, initialPage, initialEr
       post.id,
       async () => {
         const { data: updated, message } = await reschedulePost(post.id, publishAt);
-        replaceRow(post.id, rowChanges(updated));
         setDialog(undefined);
-        focusAfter.current = `${ids}-title-${post.id}`;
+        await applyAnswer(post, updated);
         notify('success', message ?? AdminPostsTexts.RESCHEDULED, updated.scheduledAt ? AdminPostsTexts.willPublish(post.title, formatViDateTime(updated.scheduledAt)) : undefined);
       },
       (failure) => {
@@ -178,9 +180,8 @@ export default function AdminPostsManager({ initialQuery, initialPage, initialEr
       post.id,
       async () => {
         const { data: updated, message } = await cancelSchedule(post.id);
-        replaceRow(post.id, rowChanges(updated));
         setDialog(undefined);
-        focusAfter.current = `${ids}-title-${post.id}`;
+        await applyAnswer(post, updated);
         notify('success', message ?? AdminPostsTexts.SCHEDULE_CANCELLED, AdminPostsTexts.backInQueue(post.title));
       },
       (failure) => {
@@ -199,8 +200,7 @@ export default function AdminPostsManager({ initialQuery, initialPage, initialEr
       post.id,
       async () => {
         const updated = await changeStatus(post.id, status);
-        replaceRow(post.id, rowChanges(updated));
-        focusAfter.current = `${ids}-title-${post.id}`;
+        await applyAnswer(post, updated);
         notify('success', status === 'PUBLISHED' ? AdminPostsTexts.PUBLISHED : AdminPostsTexts.ARCHIVED, `“${post.title}” is now ${statusLabel(status).toLowerCase()}.`);
       },
       (failure) => {
@@ -265,14 +265,7 @@ export default function AdminPostsManager({ initialQuery, initialPage, initialEr
 
   return (
     <div className="space-y-6">
-      {banner && (
-        <div role="status" className="flex items-start justify-between gap-3 rounded-lg border border-emerald-200 bg-emerald-50 px-4 py-3 text-sm text-emerald-800 dark:border-emerald-900 dark:bg-emerald-950 dark:text-emerald-200">
-          <p>{banner === 'created' ? AdminPostsTexts.CREATED_NOTICE : AdminPostsTexts.UPDATED_NOTICE}</p>
-          <button type="button" className="text-xs font-medium underline" onClick={dismissBanner} disabled={!hydrated}>
-            Dismiss
-          </button>
-        </div>
-      )}
+      {banner && <SavedNotice text={banner === 'created' ? AdminPostsTexts.CREATED_NOTICE : AdminPostsTexts.UPDATED_NOTICE} onDismiss={dismissBanner} disabled={!hydrated} />}
 
       <AdminSearchForm
         label="Filter posts"
@@ -335,10 +328,8 @@ export default function AdminPostsManager({ initialQuery, initialPage, initialEr
           hrefOf={postListHref}
           navigate={navigate}
           caption={`Posts, sorted by ${sortLabel} ${query.sortDir === 'asc' ? 'ascending' : 'descending'}`}
-          wrapper={{ className: 'card relative overflow-x-auto', label: 'Posts table' }}
-          tableClassName="w-full min-w-[960px] text-sm"
-          headClassName="border-b border-slate-200 bg-slate-50 dark:border-slate-800 dark:bg-slate-950"
-          headCellClassName="whitespace-nowrap px-3 py-2 text-left font-semibold"
+          label="Posts table"
+          minWidthClass="min-w-[58rem]"
           testId="posts-table"
         >
           <tbody className="divide-y divide-slate-200 dark:divide-slate-800">
@@ -432,30 +423,48 @@ function PostRow({
     ) : (
       <span className="text-slate-500 dark:text-slate-400">—</span>
     );
+  const actions: RowAction[] = [
+    ...postActions(post).map((action) => ({ key: action, ...ACTION_LABELS[action], busy: busy && IMMEDIATE.has(action), onClick: () => onAction(post, action), opensDialog: action === 'approve' ? Boolean(post.requestedPublishAt) : !IMMEDIATE.has(action) })),
+    { key: 'edit', label: 'Edit', href: `/admin/posts/${post.id}/edit` },
+    { key: 'preview', label: 'Preview', href: `/admin/posts/${post.id}/preview` },
+    ...(post.status === 'PUBLISHED' ? [{ key: 'view', label: 'View', href: `/blog/${post.slug}` }] : []),
+    { key: 'delete', label: 'Delete', tone: 'bad' as const, onClick: onDelete, opensDialog: true },
+  ];
   return (
-    <tr data-post-id={post.id} data-status={post.status} className="align-top">
-      <th scope="row" className="max-w-xs px-3 py-3 text-left font-normal">
+    <tr data-post-id={post.id} data-status={post.status}>
+      <th scope="row" className={`${ADMIN_CELL} font-normal`}>
+        {/* Wide enough for ordinary words, and at most this wide: only an unbroken run longer than a line breaks. */}
+        <div className="min-w-[8.5rem] max-w-[18rem]">
         <a id={titleId} href={`/admin/posts/${post.id}/edit`} className="font-semibold text-slate-900 hover:underline dark:text-slate-100">
           {post.title}
         </a>
-        <p className="mt-0.5 truncate text-xs text-slate-600 dark:text-slate-400">/{post.slug}</p>
+        {/* Cut to the title's width (`w-0 min-w-full`): a long slug or tag never widens the column. */}
+        <p className="mt-0.5 w-0 min-w-full truncate text-xs text-slate-600 dark:text-slate-400" title={`/${post.slug}`}>
+          /{post.slug}
+        </p>
         {(post.isFeatured || tags.length > 0) && (
-          <p className="mt-1 flex flex-wrap items-center gap-1 text-xs">
+          <p className="mt-1 flex w-0 min-w-full flex-wrap items-center gap-1 text-xs">
             {post.isFeatured && <span className="rounded-full bg-amber-100 px-2 py-0.5 font-semibold text-amber-900 dark:bg-amber-900/60 dark:text-amber-100">Featured</span>}
             {tags.map((tag) => (
-              <span key={tag.id} className="rounded-full bg-slate-100 px-2 py-0.5 text-slate-700 dark:bg-slate-800 dark:text-slate-200">
+              <span key={tag.id} className="max-w-full truncate rounded-full bg-slate-100 px-2 py-0.5 text-slate-700 dark:bg-slate-800 dark:text-slate-200" title={tag.name}>
                 {tag.name}
               </span>
             ))}
             {more > 0 && <span className="text-slate-600 dark:text-slate-400">+{more}</span>}
           </p>
         )}
+        </div>
       </th>
-      <td className="px-3 py-3">
-        <span className="block">{post.authorName}</span>
-        <span className="block text-xs text-slate-600 dark:text-slate-400"><AdminEmail email={post.authorEmail} /></span>
+      <td className={ADMIN_CELL}>
+        {/* One line each, cut with an ellipsis (the whole in the tooltip): never a letter per line. */}
+        <span className="block w-[7.5rem] truncate" title={post.authorName}>
+          {post.authorName}
+        </span>
+        <span className="block w-[7.5rem] truncate text-xs text-slate-600 dark:text-slate-400" title={post.authorEmail}>
+          <AdminEmail email={post.authorEmail} />
+        </span>
       </td>
-      <td className="px-3 py-3">
+      <td className={ADMIN_CELL}>
         <span className={`whitespace-nowrap rounded-full px-2 py-0.5 text-xs font-semibold ${statusTone(post.status)}`} data-testid="post-status">
           {statusLabel(post.status)}
         </span>
@@ -472,33 +481,13 @@ function PostRow({
           </span>
         )}
       </td>
-      <td className="px-3 py-3 tabular-nums">{post.viewCount}</td>
-      <td className="whitespace-nowrap px-3 py-3">{date(post.createdAt)}</td>
-      <td className="whitespace-nowrap px-3 py-3">{date(post.updatedAt)}</td>
-      <td className="whitespace-nowrap px-3 py-3">{date(post.publishedAt)}</td>
-      <td className="px-3 py-3">
-        <div className="flex min-w-[14rem] flex-wrap gap-1.5">
-          {postActions(post).map((action) => (
-            <button key={action} type="button" className={`${ACTION} ${ACTION_TONES[ACTION_LABELS[action].tone]}`} disabled={disabled} aria-describedby={titleId} onClick={() => onAction(post, action)}>
-              {busy && (action === 'approve' || action === 'approveNow' || action === 'publish' || action === 'archive') && <Spinner />}
-              {ACTION_LABELS[action].label}
-            </button>
-          ))}
-          <a href={`/admin/posts/${post.id}/edit`} className={`${ACTION} ${ACTION_TONES.plain}`} aria-describedby={titleId}>
-            Edit
-          </a>
-          <a href={`/admin/posts/${post.id}/preview`} className={`${ACTION} ${ACTION_TONES.plain}`} aria-describedby={titleId}>
-            Preview
-          </a>
-          {post.status === 'PUBLISHED' && (
-            <a href={`/blog/${post.slug}`} className={`${ACTION} ${ACTION_TONES.plain}`} aria-describedby={titleId}>
-              View
-            </a>
-          )}
-          <button type="button" className={`${ACTION} ${ACTION_TONES.bad}`} disabled={disabled} aria-describedby={titleId} onClick={onDelete}>
-            Delete
-          </button>
-        </div>
+      <td className={`${ADMIN_CELL} tabular-nums`}>{post.viewCount}</td>
+      {/* A date may go onto two lines at its space ('Nov 28, / 2026'), never inside a word. */}
+      <td className={ADMIN_CELL}>{date(post.createdAt)}</td>
+      <td className={ADMIN_CELL}>{date(post.updatedAt)}</td>
+      <td className={ADMIN_CELL}>{date(post.publishedAt)}</td>
+      <td className={`${ADMIN_CELL} ${ACTIONS_CELL}`}>
+        <RowActions actions={actions} disabled={disabled} describedBy={titleId} className="w-[10.5rem]" />
       </td>
     </tr>
   );

@@ -32,17 +32,13 @@ import { adminErrors } from '../admin-posts';
 import { errorText } from '../../lib/texts/error-text';
 import { Dialog, ConfirmDialog } from '../../components/islands/Dialog';
 import { NoticeStack } from '../../components/islands/notices';
-import { AdminList, AdminSearchForm, ClearAll, NewItemLink, pagerKeep, useRowAction } from '../../components/islands/AdminList';
+import { AdminList, AdminSearchForm, ClearAll, keepOrReload, NewItemLink, pagerKeep, RowActions, SavedNotice, useRowAction } from '../../components/islands/AdminList';
 import { Spinner } from '../../components/islands/form-controls';
 import ListSelect, { SORT_DIRECTIONS, sizeOptions } from '../../components/islands/ListSelect';
 import { useUrlList } from '../../components/islands/useUrlList';
 import { deleteTag, listTags, setTagActive } from './tag-api';
 import { FILTER_CONTROL_CLASS } from '../../lib/form-classes';
 import { styleRef } from '../../components/islands/inline-style';
-
-const SMALL = 'inline-flex items-center gap-1 rounded-md border px-2.5 py-1 text-xs font-medium disabled:cursor-not-allowed disabled:opacity-50';
-const PLAIN = 'border-slate-300 text-slate-800 hover:bg-slate-50 dark:border-slate-700 dark:text-slate-100 dark:hover:bg-slate-800';
-const DANGER = 'border-red-300 text-red-700 hover:bg-red-50 dark:border-red-800 dark:text-red-300 dark:hover:bg-red-950';
 
 export interface AdminTagsManagerProps {
   initialQuery: TagListQuery;
@@ -90,9 +86,11 @@ export default function AdminTagsManager({ initialQuery, initialPage, initialErr
       tag.id,
       async () => {
         const updated = await setTagActive(tag.id, active);
-        replaceTag(updated);
         setDialog(undefined);
-        focusAfter.current = `${ids}-tag-${tag.id}`;
+        // Under 'Active' a deactivated tag leaves the list (and under 'Inactive' an activated one).
+        const stillMatches = query.filter === 'all' || (query.filter === 'active') === updated.isActive;
+        focusAfter.current = stillMatches ? `${ids}-tag-${tag.id}` : `${ids}-heading`;
+        await keepOrReload(stillMatches, () => replaceTag(updated), () => load(query, 'replace'));
         notify('success', active ? AdminTagsTexts.ACTIVATED : AdminTagsTexts.DEACTIVATED, active ? AdminTagsTexts.activated(tag.name) : AdminTagsTexts.deactivated(tag.name));
       },
       (failure) => {
@@ -132,14 +130,7 @@ export default function AdminTagsManager({ initialQuery, initialPage, initialErr
 
   return (
     <div className="space-y-6">
-      {banner && (
-        <div role="status" className="flex items-start justify-between gap-3 rounded-lg border border-emerald-200 bg-emerald-50 px-4 py-3 text-sm text-emerald-800 dark:border-emerald-900 dark:bg-emerald-950 dark:text-emerald-200">
-          <p>{banner === 'created' ? AdminTagsTexts.CREATED_NOTICE : AdminTagsTexts.UPDATED_NOTICE}</p>
-          <button type="button" className="text-xs font-medium underline" onClick={dismissBanner} disabled={!hydrated}>
-            Dismiss
-          </button>
-        </div>
-      )}
+      {banner && <SavedNotice text={banner === 'created' ? AdminTagsTexts.CREATED_NOTICE : AdminTagsTexts.UPDATED_NOTICE} onDismiss={dismissBanner} disabled={!hydrated} />}
 
       <AdminSearchForm
         label="Filter tags"
@@ -258,21 +249,17 @@ function TagCard({ tag, headingId, busy, disabled, onToggle, onDelete }: { tag: 
           {adminDate(tag.createdAt)}
         </time>
       </p>
-      <div className="mt-4 flex flex-wrap gap-1.5 border-t border-slate-200 pt-3 dark:border-slate-800">
-        <a href={`/admin/tags/${tag.id}/edit`} className={`${SMALL} ${PLAIN}`} aria-describedby={headingId}>
-          Edit
-        </a>
-        <a href={`/admin/tags/${tag.id}/posts`} className={`${SMALL} ${PLAIN}`} aria-describedby={headingId}>
-          View Posts
-        </a>
-        <button type="button" className={`${SMALL} ${PLAIN}`} onClick={onToggle} disabled={disabled} aria-describedby={headingId}>
-          {busy && <Spinner />}
-          {tag.isActive ? 'Deactivate' : 'Activate'}
-        </button>
-        <button type="button" className={`${SMALL} ${DANGER}`} onClick={onDelete} disabled={disabled} aria-describedby={headingId}>
-          Delete
-        </button>
-      </div>
+      <RowActions
+        className="mt-4 border-t border-slate-200 pt-3 dark:border-slate-800"
+        disabled={disabled}
+        describedBy={headingId}
+        actions={[
+          { key: 'edit', label: 'Edit', href: `/admin/tags/${tag.id}/edit` },
+          { key: 'posts', label: 'View Posts', href: `/admin/tags/${tag.id}/posts` },
+          { key: 'toggle', label: tag.isActive ? 'Deactivate' : 'Activate', busy, onClick: onToggle },
+          { key: 'delete', label: 'Delete', tone: 'bad', onClick: onDelete, opensDialog: true },
+        ]}
+      />
     </li>
   );
 }

@@ -23,7 +23,7 @@ import { roleLabel } from '../../lib/roles';
 import { AdminUsersTexts as T, STATUS_LABELS, USERS_LOAD_ERRORS } from './texts';
 import { errorText } from '../../lib/texts/error-text';
 import { NoticeStack } from '../../components/islands/notices';
-import { AdminList, AdminSearchForm, AdminTable, type AdminColumn } from '../../components/islands/AdminList';
+import { ADMIN_CELL, AdminList, AdminSearchForm, AdminTable, type AdminColumn } from '../../components/islands/AdminList';
 import { AvatarImage } from '../../components/islands/form-controls';
 import ListSelect, { sizeOptions } from '../../components/islands/ListSelect';
 import { useUrlList } from '../../components/islands/useUrlList';
@@ -188,42 +188,44 @@ export default function AdminUsersManager({ initialQuery, initial, canAssignAdmi
           hrefOf={userListHref}
           navigate={navigate}
           caption={`Users, sorted by ${COLUMNS.find((column) => column.sort === query.sortBy)?.label ?? query.sortBy}, ${query.sortDir === 'asc' ? 'ascending' : 'descending'}`}
-          wrapper={{ className: `card overflow-x-auto transition-opacity ${loading ? 'opacity-60' : ''}` }}
-          tableClassName="w-full min-w-[52rem] text-left text-sm"
-          headClassName="border-b border-slate-200 bg-slate-50 text-xs uppercase tracking-wide text-slate-600 dark:border-slate-800 dark:bg-slate-950 dark:text-slate-400"
-          headCellClassName="px-4 py-3 font-semibold"
+          label="Users table"
+          minWidthClass="min-w-[52rem]"
+          loading={loading}
         >
           <tbody className="divide-y divide-slate-200 dark:divide-slate-800">
             {(page?.content ?? []).map((user) => (
               <tr key={user.id} className="cursor-pointer hover:bg-slate-50 dark:hover:bg-slate-800/50" onClick={openRow(user)} data-user-row={user.id}>
-                <td className="px-4 py-3">
+                <td className={ADMIN_CELL}>
                   <span className="flex items-center gap-3">
                     <AvatarImage name={user.fullName} src={user.avatar} size="sm" />
-                    <span className="min-w-0">
-                      <a href={`${LIST_PATH}/${user.id}`} className="block font-medium hover:underline">
+                    {/* One line each, cut with an ellipsis (the whole in the tooltip): never a letter per line. */}
+                    <span className="w-[12rem] min-w-0">
+                      <a href={`${LIST_PATH}/${user.id}`} className="block truncate font-medium hover:underline" title={user.fullName}>
                         {user.fullName}
                       </a>
-                      <span className="block break-all text-xs text-slate-600 dark:text-slate-400"><AdminEmail email={user.email} /></span>
+                      <span className="block truncate text-xs text-slate-600 dark:text-slate-400" title={user.email}>
+                        <AdminEmail email={user.email} />
+                      </span>
                     </span>
                   </span>
                 </td>
-                <td className="px-4 py-3">
+                <td className={ADMIN_CELL}>
                   <AdminUserRoleBadges roles={user.roles} max={LIST_ROLE_BADGES} />
                 </td>
-                <td className="px-4 py-3">
+                <td className={ADMIN_CELL}>
                   <AdminUserStatusBadge status={user.status} />
                 </td>
-                <td className="px-4 py-3">
+                <td className={ADMIN_CELL}>
                   <AdminUserVerifiedBadge verified={user.isVerified} />
                 </td>
-                <td className="px-4 py-3 text-right tabular-nums">{user.totalPosts}</td>
-                <td className="px-4 py-3 text-right tabular-nums">{user.totalComments}</td>
-                <td className="whitespace-nowrap px-4 py-3">
+                <td className={`${ADMIN_CELL} text-right tabular-nums`}>{user.totalPosts}</td>
+                <td className={`${ADMIN_CELL} text-right tabular-nums`}>{user.totalComments}</td>
+                <td className={`${ADMIN_CELL} whitespace-nowrap`}>
                   <time dateTime={user.createdAt ?? undefined} title={adminDateTime(user.createdAt)} suppressHydrationWarning>
                     {adminDate(user.createdAt)}
                   </time>
                 </td>
-                <td className="whitespace-nowrap px-4 py-3">
+                <td className={`${ADMIN_CELL} whitespace-nowrap`}>
                   {user.lastLoginAt ? (
                     <time dateTime={user.lastLoginAt} title={adminDateTime(user.lastLoginAt)} suppressHydrationWarning>
                       {adminDate(user.lastLoginAt)}

@@ -5,8 +5,8 @@ import { useHydrated } from '../../components/islands/form-controls';
 import { broadcastLogout, clearLocalSession, markLoggingOut } from '../../lib/session-browser';
 import { useSubmit } from '../../components/islands/use-submit';
 
-/** The header's Logout (spec 000 §2): confirm, POST /auth/logout, alert on failure, / on success. */
-export default function LogoutButton() {
+/** The header's Logout (spec 000 §2): confirm, POST /auth/logout, alert on failure, / on success. In the header's menu it is a full-width row. */
+export default function LogoutButton({ variant = 'bar' }: { variant?: 'bar' | 'menu' }) {
   const { busy, run } = useSubmit();
   const hydrated = useHydrated();
 
@@ -24,11 +24,8 @@ export default function LogoutButton() {
   }
 
   return (
-    <button type="button" className="btn-ghost px-1.5 sm:px-3" onClick={logout} disabled={busy || !hydrated}>
-      <svg className="h-5 w-5 sm:hidden" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true">
-        <path d="M9 21H5a2 2 0 0 1-2-2V5a2 2 0 0 1 2-2h4M16 17l5-5-5-5M21 12H9" />
-      </svg>
-      <span className="sr-only sm:not-sr-only">Logout</span>
+    <button type="button" className={variant === 'menu' ? 'btn-ghost mt-2 w-full justify-start whitespace-nowrap px-3' : 'btn-ghost whitespace-nowrap px-3'} onClick={logout} disabled={busy || !hydrated}>
+      Logout
     </button>
   );
 }
