@@ -1,5 +1,5 @@
 import { expect, test } from './fixtures';
-import { credentialsOf, loadImages, ROLES, routePath, ROUTES, seedWalkData, settle, WIDTHS, type Role, type WalkData } from './walk-routes';
+import { credentialsOf, loadImages, ROLES, routePath, ROUTES, seedWalkData, settle, WIDTHS, type WalkData } from './walk-routes';
 
 /**
  * The layout walk (issue 25, "How it is checked"): every route × role of walk-routes.ts at 1280,
@@ -15,23 +15,6 @@ import { credentialsOf, loadImages, ROLES, routePath, ROUTES, seedWalkData, sett
  * text). Cheap by design: one test, context and page per role; each route loads once and the
  * viewport is resized on the loaded page (nothing reloads per width).
  */
-
-/**
- * Known failures in files other branches are fixing right now, each with the file that owns it.
- * The lead empties this list after merging them. It never hides anything silently: a problem
- * listed here that no longer occurs for a role fails that role's walk ('fixed: remove it').
- * A pattern matches a reported line: 'route role width element 'text': ...'.
- */
-const EXPECTED_UNTIL_MERGED: readonly { owner: string; roles: readonly Role[]; line: RegExp }[] = [
-  // Header.astro: the main menu's links and the Login button squeezed beside the menu button (issue 25 §3).
-  { owner: 'layouts/Header.astro', roles: ['anonymous', 'reader', 'author', 'admin'], line: /^\S+ \w+ (390|320) a\.rounded-md\.px-1\.5\.py-1\.5 '(Home|Blog|About)': word broken/ },
-  { owner: 'layouts/Header.astro', roles: ['anonymous'], line: /^\S+ anonymous (390|320) a\.btn-ghost\.px-2\.sm:px-4 'Login': word broken/ },
-  // Header.astro / SessionMenu.astro: the account control's avatar squeezed into an oval (issue 25 §3).
-  { owner: 'layouts/SessionMenu.astro', roles: ['reader', 'author'], line: /^\S+ \w+ (390|320) img\.shrink-0\.rounded-full\.object-cover '[^']+': image distorted/ },
-  // The admin managers' tables (issue 25 §2).
-  { owner: 'features/admin-posts/AdminPostsManager.tsx', roles: ['admin'], line: /^\/admin\/posts admin (1280|390|320) td\.px-3\.py-3 .*: word broken/ },
-  { owner: 'features/admin-users/AdminUsersManager.tsx', roles: ['admin'], line: /^\/admin\/users admin (1280|390|320) t[dh]\.px-4\.py-3.*: word broken/ },
-];
 
 /** A word longer than this is a generated token (another journey's 100-character test names, hashes): it may break anywhere by design. */
 const LONGEST_REAL_WORD = 40;
@@ -213,11 +196,7 @@ test.describe('layout walk', () => {
         }
         widths = widths.reverse();
       }
-      const expected = EXPECTED_UNTIL_MERGED.filter((known) => known.roles.includes(role));
-      const unexpected = found.filter((line) => !expected.some((known) => known.line.test(line)));
-      const fixed = expected.filter((known) => !found.some((line) => known.line.test(line)));
-      const report = [...unexpected, ...fixed.map((known) => `fixed: remove ${known.line} (${known.owner}) from EXPECTED_UNTIL_MERGED`)];
-      expect(report.length, `layout problems for the ${role} (route role width element 'text': problem):\n${report.join('\n')}\n`).toBe(0);
+      expect(found.length, `layout problems for the ${role} (route role width element 'text': problem):\n${found.join('\n')}\n`).toBe(0);
     });
   }
 });
