@@ -25,7 +25,7 @@ describe('A mail as the terminal shows it', () => {
     expect(line).toBe(`E-mail to trang@example.test: "New reply to your comment": link ${item.link}; unsubscribe ${unsubscribe}`);
     const digest = digestMail('Thu Trang', [item, item], unsubscribe);
     expect(mailLine('trang@example.test', digest.subject, notificationGist(digest, unsubscribe))).toBe(
-      `E-mail to trang@example.test: "Inkwell: 2 new notifications": 2 notification(s); unsubscribe ${unsubscribe}`,
+      `E-mail to trang@example.test: "Inkwell: 2 new notifications": 2 notifications; unsubscribe ${unsubscribe}`,
     );
   });
 });
