@@ -1,4 +1,5 @@
 import { useId, useState, type ChangeEvent } from 'react';
+import { countNoun, Nouns } from '../../lib/texts/nouns';
 import {
   COMMENTS_PATH,
   MODERATION_FILTERS,
@@ -328,7 +329,7 @@ function ModerationRow({ comment, checked, onCheck, busy, hydrated, onAction }: 
               <span className={`rounded-full px-2 py-0.5 font-semibold ${BADGE[comment.moderation] ?? BADGE.VISIBLE}`}>{MODERATION_LABELS[comment.moderation] ?? comment.moderation}</span>
               {comment.reportCount > 0 && (
                 <span className="rounded-full bg-red-50 px-2 py-0.5 font-semibold text-red-800 dark:bg-red-950/60 dark:text-red-200" data-testid="report-count">
-                  {comment.reportCount === 1 ? '1 report' : `${comment.reportCount} reports`}
+                  {countNoun(comment.reportCount, Nouns.REPORT)}
                 </span>
               )}
               <time dateTime={comment.createdAt} title={adminDateTime(comment.createdAt)} suppressHydrationWarning>

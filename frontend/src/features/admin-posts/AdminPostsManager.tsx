@@ -9,6 +9,7 @@
  * author requested one), the 'Scheduled for …' badge, and Reschedule / Cancel schedule on a
  * scheduled post, each toasting the API's message.
  */
+import { countNoun, Nouns } from '../../lib/texts/nouns';
 import { useId, useState, type ChangeEvent } from 'react';
 import {
   PAGE_SIZES,
@@ -310,7 +311,7 @@ export default function AdminPostsManager({ initialQuery, initialPage, initialEr
       <AdminList
         heading={{ id: `${ids}-heading`, text: 'Posts', visible: true }}
         loading={loading}
-        range={{ testId: 'posts-range', loadingText: AdminPostsTexts.LOADING, text: data ? (data.totalElements === 0 ? '0 posts' : `Showing ${first}–${last} of ${data.totalElements} posts`) : '' }}
+        range={{ testId: 'posts-range', loadingText: AdminPostsTexts.LOADING, text: data ? (data.totalElements === 0 ? countNoun(0, Nouns.POST) : `Showing ${first}–${last} of ${countNoun(data.totalElements, Nouns.POST)}`) : '' }}
         failure={error ? { title: AdminPostsTexts.LOAD_FAILED, message: error, retryHref: postListHref(query), onRetry: navigate(query) } : undefined}
         failureLayout="banner"
         rowCount={data ? rows.length : undefined}

@@ -7,6 +7,7 @@
  * at once (spec 001 §4), without the delete confirmation; the server refuses such a delete (409)
  * anyway, so a list older than the tag's first post ends in the same offer.
  */
+import { countNoun, Nouns } from '../../lib/texts/nouns';
 import { useId, useState, type ChangeEvent } from 'react';
 import { ApiError } from '../../lib/api/errors';
 import { adminDate } from '../admin-posts';
@@ -159,7 +160,7 @@ export default function AdminTagsManager({ initialQuery, initialPage, initialErr
       <AdminList
         heading={{ id: `${ids}-heading`, text: 'Tags', visible: true }}
         loading={loading}
-        range={{ testId: 'tags-range', loadingText: AdminTagsTexts.LOADING, text: data ? (data.totalElements === 0 ? '0 tags' : `Showing ${first}–${last} of ${data.totalElements} tags`) : '' }}
+        range={{ testId: 'tags-range', loadingText: AdminTagsTexts.LOADING, text: data ? (data.totalElements === 0 ? countNoun(0, Nouns.TAG) : `Showing ${first}–${last} of ${countNoun(data.totalElements, Nouns.TAG)}`) : '' }}
         failure={error ? { title: AdminTagsTexts.LIST_FAILED, message: error, retryHref: tagListHref(query), onRetry: navigate(query) } : undefined}
         failureLayout="banner"
         rowCount={data ? tags.length : undefined}
@@ -244,7 +245,7 @@ function TagCard({ tag, headingId, busy, disabled, onToggle, onDelete }: { tag: 
       </div>
       {tag.description && <p className="mt-3 line-clamp-3 text-sm text-slate-700 dark:text-slate-300">{tag.description}</p>}
       <p className="mt-3 text-xs text-slate-600 dark:text-slate-400">
-        <span data-testid="tag-post-count">{tag.postCount === 1 ? '1 post' : `${tag.postCount} posts`}</span> · created{' '}
+        <span data-testid="tag-post-count">{countNoun(tag.postCount, Nouns.POST)}</span> · created{' '}
         <time dateTime={tag.createdAt} suppressHydrationWarning>
           {adminDate(tag.createdAt)}
         </time>
