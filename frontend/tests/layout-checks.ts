@@ -15,7 +15,8 @@ export function brokenWords(within: Locator): Promise<string[]> {
         const parent = node.parentElement;
         // Screen-reader texts are clipped to a pixel, never shown.
         if (!parent || parent.closest('.sr-only') || parent.getClientRects().length === 0) continue;
-        for (const match of (node.textContent ?? '').matchAll(/\S+/g)) {
+        // A hyphen is a line-break opportunity ('axe-' / 'visitor'): each piece up to its hyphen is a word.
+        for (const match of (node.textContent ?? '').matchAll(/[^\s-]+-?/g)) {
           const range = document.createRange();
           range.setStart(node, match.index);
           range.setEnd(node, match.index + match[0].length);
