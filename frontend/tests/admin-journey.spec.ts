@@ -141,6 +141,11 @@ test('an admin runs the back office from user creation to Recent Activity', asyn
   const card = page.locator(`[data-tag-id="${tagId}"]`);
   await expect(card).toHaveAttribute('data-active', 'true');
   await card.getByRole('button', { name: 'Deactivate' }).click();
+  // The list shows 'Active' tags by default: the deactivated one leaves it (issue 25 §6c), and
+  // 'Inactive' lists it.
+  await expect(card).toHaveCount(0);
+  await page.goto(`/admin/tags?search=${encodeURIComponent(tag.name)}&filter=inactive`);
+  await hydrated();
   await expect(card).toHaveAttribute('data-active', 'false');
   await expectRecentActivity(page, 'TAG_CREATED', `Tag "${tag.name}" was deactivated`);
 
