@@ -37,9 +37,11 @@ const NOTIFICATIONS_WANTED = 25;
 
 /**
  * Issue 26's rows and targets, in its order. min: the row's req/s as a share of its own-bytes
- * ceiling; tail: p99 at most tail x p50; versus: [phase, key, share] (req/s against another row's).
+ * ceiling; tail: p99 at most tail x p50; versus: [phase, key, share] (req/s against another row's);
+ * optional: shown only when measured. A name's {page} is the page the row asked (fewer members
+ * than 40,000 make the deep page the last one).
  */
-export const ISSUE_26_ROWS = [
+export const issue26Rows = ({ small }) => [
   { section: '§3', name: '`GET /dashboard/quick-stats` (no query: the pipeline floor)', phase: 'signed', key: 'quickStats', min: 0.25 },
   { section: '§3', name: '`GET /users/profile` (session + profile)', phase: 'signed', key: 'profile', min: 0.12 },
   { section: '§3', name: '`GET /notifications/unread-count` (every signed-in view)', phase: 'signed', key: 'unreadCount', min: 0.12 },
@@ -50,10 +52,10 @@ export const ISSUE_26_ROWS = [
   { section: '§3', name: 'like toggle', phase: 'signed', key: 'toggle', min: 0.04 },
   { section: '§3', name: 'comments page 0 of the busiest post', phase: 'signed', key: 'comments0', min: 0.06 },
   { section: '§3', name: 'admin users page 0', phase: 'signed', key: 'users0', min: 0.05 },
-  { section: '§3', name: `admin users page ${SIGNED_ADMIN_PAGE}`, phase: 'signed', key: 'usersDeep', min: 0.05 },
+  { section: '§3', name: 'admin users page {page}', phase: 'signed', key: 'usersDeep', min: 0.05 },
   { section: '§3', name: 'admin users search', phase: 'signed', key: 'usersSearch', min: 0.05 },
   { section: '§3', name: 'admin posts page 0', phase: 'signed', key: 'adminPosts', min: 0.05 },
-  { section: '§3', name: 'admin posts page 0 with 100,000 posts', phase: 'signed 100k', key: 'adminPosts100k', min: 0.05, tail: 10 },
+  { section: '§3', name: `admin posts page 0 with ${small ? '10,000 posts (BENCH_SMALL: a tenth of 100,000)' : '100,000 posts'}`, phase: 'signed 100k', key: 'adminPosts100k', min: 0.05, tail: 10 },
   { section: '§4', name: 'post page, anonymous, cached (the reference)', phase: 'signed', key: 'postAnon' },
   { section: '§4', name: 'post page, signed in', phase: 'signed', key: 'postSigned', versus: ['signed', 'postAnon', 0.9] },
   { section: '§4', name: '`/dashboard`', phase: 'signed', key: 'dashboardPage', min: 0.03 },
@@ -68,27 +70,28 @@ export const ISSUE_26_ROWS = [
 const pct = (value) => `${(value * 100).toFixed(value < 0.1 ? 2 : 1)} %`;
 
 /**
- * One issue 26 row judged: { row (measured, or undefined), verdict PASS | FAIL | SKIP | '' (no
+ * One issue 26 row judged: { name, row (measured, or undefined), verdict PASS | FAIL | SKIP | '' (no
  * target), target (text), detail (text) }. `skipped`: phase name -> why it did not run.
  */
 export function judgeIssue26Row(spec, find, skipped = {}) {
   const row = find(spec.phase, spec.key);
+  const name = spec.name.replace('{page}', /[?&]page=(\d+)/.exec(row?.path ?? '')?.[1] ?? String(SIGNED_ADMIN_PAGE));
   const target = spec.versus
     ? `>= ${spec.versus[2] * 100} % of the anonymous cached page's req/s`
     : spec.min !== undefined
       ? `>= ${Math.round(spec.min * 100)} %${spec.tail ? `, p99 <= ${spec.tail}x p50` : ''}`
       : '';
-  if (!row) return { row, verdict: spec.optional ? undefined : 'SKIP', target, detail: skipped[spec.phase] ?? 'phase not measured' };
+  if (!row) return { name, row, verdict: spec.optional ? undefined : 'SKIP', target, detail: skipped[spec.phase] ?? 'phase not measured' };
   if (spec.versus) {
     const reference = find(spec.versus[0], spec.versus[1]);
-    if (!reference) return { row, verdict: 'SKIP', target, detail: 'the reference row was not measured' };
+    if (!reference) return { name, row, verdict: 'SKIP', target, detail: 'the reference row was not measured' };
     const share = reference.rps > 0 ? row.rps / reference.rps : 0;
-    return { row, verdict: share >= spec.versus[2] ? 'PASS' : 'FAIL', target, detail: `${row.rps.toFixed(0)} vs ${reference.rps.toFixed(0)} req/s (${(share * 100).toFixed(0)} %)` };
+    return { name, row, verdict: share >= spec.versus[2] ? 'PASS' : 'FAIL', target, detail: `${row.rps.toFixed(0)} vs ${reference.rps.toFixed(0)} req/s (${(share * 100).toFixed(0)} %)` };
   }
-  if (spec.min === undefined) return { row, verdict: '', target, detail: '' };
+  if (spec.min === undefined) return { name, row, verdict: '', target, detail: '' };
   const tailOk = !spec.tail || row.p99 <= spec.tail * Math.max(row.p50, 1);
   const pass = row.ownRatio >= spec.min && tailOk;
-  return { row, verdict: pass ? 'PASS' : 'FAIL', target, detail: `${pct(row.ownRatio)}${spec.tail ? `, p99 ${row.p99} ms = ${(row.p99 / Math.max(row.p50, 1)).toFixed(1)}x p50` : ''}` };
+  return { name, row, verdict: pass ? 'PASS' : 'FAIL', target, detail: `${pct(row.ownRatio)}${spec.tail ? `, p99 ${row.p99} ms = ${(row.p99 / Math.max(row.p50, 1)).toFixed(1)}x p50` : ''}` };
 }
 
 /**
@@ -225,7 +228,7 @@ export function signedPhases(context) {
     : seedAsked
       ? join(tmpdir(), small ? 'inkwell-bench-small-10k' : 'inkwell-bench-100k')
       : undefined;
-  const label100k = small ? '10,000 posts (BENCH_SMALL: a tenth)' : '100,000 posts';
+  const label100k = small ? '10,000-post (BENCH_SMALL)' : '100,000-post';
 
   async function routes100k(base) {
     const admin = await signedSession(base, context.adminEmail);
@@ -250,7 +253,7 @@ export function signedPhases(context) {
       estimate: dir100k ? { rows: 1, seconds: seedAsked && !context.seeded(dir100k, seedArgs) ? (small ? 120 : 900) : 0 } : { rows: 0, seconds: 0, servers: 0 },
       /** Why the phase does not run (no data set asked for), after seeding it when BENCH_SEED_100K=1. */
       async prepare() {
-        if (!dir100k) return `admin posts at ${label100k}: no data set (BENCH_DATA_DIR_100K=<dir>, or BENCH_SEED_100K=1 to seed one)`;
+        if (!dir100k) return `no ${label100k} data set: BENCH_DATA_DIR_100K=<dir> names one, BENCH_SEED_100K=1 seeds one`;
         if (seedAsked) await context.seedOnce(dir100k, seedArgs);
         return undefined;
       },
