@@ -103,9 +103,12 @@ export async function startOwnCeiling(answer) {
   };
 }
 
+/** The middle value; with an even count, the mean of the two middle ones (two pairs: their mean, not the better one). */
 export const median = (values) => {
   const sorted = [...values].sort((a, b) => a - b);
-  return sorted.length ? sorted[Math.floor(sorted.length / 2)] : NaN;
+  const middle = Math.floor(sorted.length / 2);
+  if (!sorted.length) return NaN;
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 };
 
 /**
@@ -142,7 +145,8 @@ export async function measurePairs({ runApp, runCeiling, pairs }) {
 }
 
 /**
- * A row's run time in seconds: the app's warm-up, then `pairs` app and ceiling runs, plus about a
- * second to capture the answer and start the ceiling's process (for the bench's time estimate).
+ * A row's run time in seconds, for the bench's estimate: the app's warm-up, the ceiling's
+ * (ceilingWarmup), `pairs` app and ceiling runs, about a second after each app run for the
+ * requests it left in flight, and one to capture the answer and start the ceiling's process.
  */
-export const rowSeconds = ({ warmup, duration, pairs }) => warmup + pairs * 2 * duration + 1;
+export const rowSeconds = ({ warmup, ceilingWarmup = 1, duration, pairs }) => warmup + ceilingWarmup + pairs * (2 * duration + 1) + 1;

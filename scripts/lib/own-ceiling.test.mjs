@@ -113,4 +113,14 @@ describe('own-bytes ceiling', () => {
     ]);
     assert.deepEqual(summary, { rps: 200, p50: 20, p99: 50, errors: 3, ceilingRps: 1000, ownRatio: 0.1, pairs: 3 });
   });
+
+  it('takes the mean of the two middle pairs when there is an even count', () => {
+    const run = (rps) => ({ rps, p50: rps, p99: rps, errors: 0 });
+    const summary = summarizePairs([
+      { app: run(100), ceiling: run(1000) },
+      { app: run(300), ceiling: run(1000) },
+    ]);
+    assert.equal(summary.rps, 200);
+    assert.equal(summary.ownRatio, 0.2);
+  });
 });
