@@ -20,16 +20,4 @@ export function isPublicPagePath(path: string): boolean {
   return PUBLIC_PAGE.test(path) || AUTHOR_PAGE.test(path) || TAG_FEED.test(path) || isSitemapPath(path);
 }
 
-/**
- * The per-user fragment of a public page view (frontend/src/pages/fragments/session.astro):
- * `GET /fragments/session?path=<the page's path>&parts=<names>`, `private, no-store`, 204 without
- * a session. Not an API path and not a public page.
- */
-export const PERSONAL_FRAGMENT_PATH = '/fragments/session';
-
-/**
- * Readable by the page's scripts (not httpOnly), set and cleared with the session cookies
- * (backend/src/auth/auth.cookies.ts): '1' says "a session exists, fetch the fragment". It carries
- * nothing personal, and it is only a hint: the fragment checks the session itself.
- */
-export const SIGNED_IN_HINT_COOKIE = 'inkwell_signed_in';
+export { PERSONAL_FRAGMENT_PATH, SIGNED_IN_HINT_COOKIE } from './personal-fragment';

@@ -1,11 +1,16 @@
 /**
  * Who is reading a public page (issue 26 §2). Public pages are the same HTML for everyone, so the
- * islands on them do not get the reader as a prop: the page's personal fragment
- * (components/PersonalParts.astro) publishes it here once it has arrived, and the islands read it
- * (components/islands/use-viewer.ts). While the signed-in hint cookie says a session exists and the
- * fragment has not answered yet, the viewer is unknown: islands wait rather than act as a visitor.
+ * islands on them do not get the reader as a prop: they read it here (components/islands/
+ * form-controls.tsx `useViewer`). The page's personal parts script (components/PersonalParts.astro,
+ * inlined, so it imports nothing) writes what this reads, in the page's markup:
+ * - `<html data-signed-in>`: the signed-in hint (set before first paint by lib/theme-script.mjs);
+ * - `<html data-personal="filled" | "anonymous">`: the fragment has been put in place, or the page
+ *   stays a visitor's (a 204, a failure; data-signed-in is then removed);
+ * - `<script type="application/json" data-part-viewer>`: the reader, as the fragment wrote it
+ *   (pages/fragments/session.astro, `pageViewerOf`).
+ * While the hint is there and the fragment has not answered, the reader is unknown: islands wait
+ * rather than act as a visitor.
  */
-import { SIGNED_IN_HINT_COOKIE } from '../../../shared/public-pages';
 
 /** The reader as the post page's islands need them: who, whether an administrator, and a mute in force. */
 export interface PageViewer {
@@ -19,20 +24,21 @@ export interface PageViewer {
 export type ViewerState = { known: false } | { known: true; viewer: PageViewer | null };
 
 const UNKNOWN: ViewerState = { known: false };
-const HINT = new RegExp(`(?:^|;\\s*)${SIGNED_IN_HINT_COOKIE}=1(?:;|$)`);
+const VISITOR: ViewerState = { known: true, viewer: null };
+let filled: ViewerState | undefined;
 
-/** Whether the browser holds the signed-in hint (a session exists; the fragment will say whose). */
-export function hasSignedInHint(): boolean {
-  return typeof document !== 'undefined' && HINT.test(document.cookie);
-}
-
-let state: ViewerState | undefined;
-const listeners = new Set<() => void>();
-
-/** The state now: without the hint the visitor is known to be anonymous at once. */
+/** The state now, from the page's markup (the same object until it changes). */
 export function viewerState(): ViewerState {
-  state ??= hasSignedInHint() ? UNKNOWN : { known: true, viewer: null };
-  return state;
+  const root = document.documentElement;
+  const personal = root.dataset.personal;
+  if (personal === 'filled') {
+    if (!filled) {
+      const json = document.querySelector('script[data-part-viewer]')?.textContent;
+      filled = { known: true, viewer: json ? (JSON.parse(json) as PageViewer) : null };
+    }
+    return filled;
+  }
+  return personal === 'anonymous' || !root.hasAttribute('data-signed-in') ? VISITOR : UNKNOWN;
 }
 
 /** What the server renders and hydration starts from: unknown (the same HTML for everyone). */
@@ -40,15 +46,11 @@ export function serverViewerState(): ViewerState {
   return UNKNOWN;
 }
 
-/** The fragment's answer: the reader (null when the session turned out to be gone). */
-export function publishViewer(viewer: PageViewer | null): void {
-  state = { known: true, viewer };
-  for (const listener of listeners) listener();
-}
-
+/** Calls `listener` when the personal parts script marks the page filled or a visitor's. */
 export function subscribeViewer(listener: () => void): () => void {
-  listeners.add(listener);
-  return () => listeners.delete(listener);
+  const observer = new MutationObserver(listener);
+  observer.observe(document.documentElement, { attributes: true, attributeFilter: ['data-personal', 'data-signed-in'] });
+  return () => observer.disconnect();
 }
 
 /** Resolves with the reader once known (at once when it is). */

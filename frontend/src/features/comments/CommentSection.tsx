@@ -1,11 +1,10 @@
 import { Component, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { commentErrors, commentIdOfHash, CommentsTexts, mutedNotice } from './texts';
 import { errorText } from '../../lib/texts/error-text';
-import { Alert } from '../../components/islands/form-controls';
+import { Alert, useViewer } from '../../components/islands/form-controls';
 import { addComment, deleteComment, fetchCommentCount, fetchComments, fetchCommentsAround, fetchReplies, updateComment, type CommentNode, type CommentPage } from './comment-api';
 import CommentForm from './CommentForm';
 import { CommentItem, type CommentActions } from './CommentItem';
-import { useViewer } from '../../components/islands/use-viewer';
 import { whenViewerKnown } from '../../lib/viewer';
 
 interface Props {
@@ -154,11 +153,21 @@ function Comments({ postId, initialCount, initialPage, loginHref, registerHref }
   }, [refresh]);
 
   // The server's first page is everyone's: a reader's own held comments and their report and hide
-  // actions come with the first page read for them, once they are known.
+  // actions come with the first page read for them, once they are known. It takes the place of the
+  // server's; pages read since (a #comment-{id} link's) stay.
   const viewerId = viewer?.id;
   useEffect(() => {
-    if (viewerId !== undefined && loaded.current) void refresh();
-  }, [viewerId, refresh]);
+    if (viewerId === undefined || !initialPage) return;
+    let stale = false;
+    fetchComments(postId, 0)
+      .then((first) => {
+        if (!stale) setComments((current) => appendNew(first.comments, current));
+      })
+      .catch(() => undefined);
+    return () => {
+      stale = true;
+    };
+  }, [viewerId, postId, initialPage]);
 
   /**
    * Shows the comment a `#comment-{id}` address points to: when it is not on the pages shown,

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { useHydrated } from '../../components/islands/form-controls';
+import { useHydrated, useViewer } from '../../components/islands/form-controls';
 import { formatCount } from '../../lib/format';
 import { countNoun, nounFor, Nouns } from '../../lib/texts/nouns';
 import { errorText } from '../../lib/texts/error-text';
@@ -7,7 +7,6 @@ import { ApiError } from '../../lib/api/errors';
 import { useSubmit } from '../../components/islands/use-submit';
 import { LIKE_ERRORS, LikesTexts, UNLIKE_ERRORS } from './texts';
 import { fetchLikeCount, fetchLikeStatus, toggleLike, type LikeState } from './like-api';
-import { useViewer } from '../../components/islands/use-viewer';
 import { whenViewerKnown } from '../../lib/viewer';
 
 interface Props {
