@@ -104,25 +104,28 @@ test('two readers and a visitor get the same cached public pages; each sees only
     const pages = await Promise.all(contexts.map((context) => context.newPage()));
     const shared = pages.map(sharedAnswers);
     for (const path of publicPages()) {
-      const documents: string[] = [];
-      for (const [index, reader] of readers.entries()) {
-        const page = pages[index];
-        const other = readers[1 - index];
-        const response = await page.goto(path);
-        expect(response?.status(), path).toBe(200);
-        expect(response?.headers()['cache-control'], path).toBe('public, max-age=0, must-revalidate');
-        expect(response?.headers()['vary'], path).toBe('Accept-Encoding');
-        documents.push(await response!.text());
-        await personalPartsFilled(page);
-        // Their own account: the avatar link with their name, their role badge; nothing of the other's.
-        const header = page.getByRole('banner');
-        await expect(header.getByRole('link', { name: `My account (${reader.fullName})` }), path).toBeVisible();
-        await expect(header.locator('[data-role-badges]'), path).toHaveText(reader.badge);
-        await expect(header.getByRole('link', { name: 'Login' }), path).toHaveCount(0);
-        const html = await page.content();
-        for (const secret of secretsOf(other)) expect(html.includes(secret), `${other.fullName}'s ${secret} on ${path} as ${reader.fullName}`).toBe(false);
-        if (reader.avatar) expect(html, path).toContain(reader.avatar.split('/').pop()!);
-      }
+      // Both readers at once (a context each): half the wall time.
+      const documents = await Promise.all(
+        readers.map(async (reader, index) => {
+          const page = pages[index];
+          const other = readers[1 - index];
+          const response = await page.goto(path);
+          expect(response?.status(), path).toBe(200);
+          expect(response?.headers()['cache-control'], path).toBe('public, max-age=0, must-revalidate');
+          expect(response?.headers()['vary'], path).toBe('Accept-Encoding');
+          const served = await response!.text();
+          await personalPartsFilled(page);
+          // Their own account: the avatar link with their name, their role badge; nothing of the other's.
+          const header = page.getByRole('banner');
+          await expect(header.getByRole('link', { name: `My account (${reader.fullName})` }), path).toBeVisible();
+          await expect(header.locator('[data-role-badges]'), path).toHaveText(reader.badge);
+          await expect(header.getByRole('link', { name: 'Login' }), path).toHaveCount(0);
+          const html = await page.content();
+          for (const secret of secretsOf(other)) expect(html.includes(secret), `${other.fullName}'s ${secret} on ${path} as ${reader.fullName}`).toBe(false);
+          if (reader.avatar) expect(html, path).toContain(reader.avatar.split('/').pop()!);
+          return served;
+        }),
+      );
       // The page as served is the same bytes for both readers and for a visitor (the cached copy).
       const visitor = await anonymous.get(path);
       expect(visitor.status(), path).toBe(200);
