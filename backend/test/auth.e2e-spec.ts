@@ -337,6 +337,11 @@ describe('Accounts API (auth)', () => {
       expect(refresh).toContain(`inkwell_refresh=${res.body.data.refreshToken};`);
       expect(refresh).toMatch(/Max-Age=(28800|28799);/);
       expect(refresh).toMatch(/HttpOnly/);
+      // The signed-in hint for the public pages' script (issue 26 §2): readable, nothing personal, the refresh cookie's lifetime.
+      const hint = cookies.find((c) => c.startsWith('inkwell_signed_in='));
+      expect(hint).toMatch(/^inkwell_signed_in=1; Max-Age=(28800|28799); Path=\/;/);
+      expect(hint).not.toMatch(/HttpOnly/);
+      expect(hint).toMatch(/SameSite=Lax/);
 
       const stored = await db.getRepository(RefreshSession).findOneByOrFail({ userId: account.id });
       expect(stored.tokenHash).not.toBe(res.body.data.refreshToken);
@@ -371,6 +376,7 @@ describe('Accounts API (auth)', () => {
       });
       expect(refreshed.body.data.refreshToken).not.toBe(session.refreshToken);
       expect(setCookies(refreshed).some((c) => c.startsWith(`inkwell_refresh=${refreshed.body.data.refreshToken};`))).toBe(true);
+      expect(setCookies(refreshed).some((c) => c.startsWith('inkwell_signed_in=1;'))).toBe(true);
       const access = refreshed.body.data.accessToken as string;
       await t.http.get(`${API}/users/profile`).set('Authorization', `Bearer ${access}`).expect(200);
 
@@ -379,6 +385,7 @@ describe('Accounts API (auth)', () => {
       const cleared = setCookies(out);
       expect(cleared.some((c) => /^inkwell_access=;.*Expires=Thu, 01 Jan 1970/.test(c))).toBe(true);
       expect(cleared.some((c) => /^inkwell_refresh=;.*Expires=Thu, 01 Jan 1970/.test(c))).toBe(true);
+      expect(cleared.some((c) => /^inkwell_signed_in=;.*Expires=Thu, 01 Jan 1970/.test(c))).toBe(true);
 
       // The session is over: its access token is refused at once and its refresh token too.
       const refused = await t.http.get(`${API}/users/profile`).set('Authorization', `Bearer ${access}`).expect(401);

@@ -119,9 +119,10 @@ test.describe('accounts', () => {
     await expect(avatarLink.getByRole('img', { name: fullName })).toHaveText('LT');
     await expect(header.getByRole('link', { name: 'Login' })).toHaveCount(0);
 
-    // Signed in, /login sends the user on, never to another site.
+    // Signed in, /login sends the user on, never to another site: without a usable callback to
+    // their dashboard (the public pages' Login link, the same for everyone, must reach the account).
     await page.goto('/login?callback=https://evil.example/steal');
-    await expect(page).toHaveURL('/');
+    await expect(page).toHaveURL('/dashboard');
     await page.goto('/register?callback=%2Fabout');
     await expect(page).toHaveURL('/about');
 

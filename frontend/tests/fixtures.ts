@@ -6,8 +6,9 @@ import { ADMIN_EMAIL, ADMIN_PASSWORD } from './admin-api';
  * the journeys share.
  * - `signIn(who, onPage = page)` signs a page's browser context in.
  * - `asAdmin`: the test's page, signed in as the administrator scripts/browser-tests.mjs seeds.
- * - `hydrated(at?)` waits until the island at `at` has hydrated; without `at`, every island of the
- *   page that hydrates by itself (client:load, client:idle: all but client:visible ones).
+ * - `hydrated(at?)` waits until the island at `at` has hydrated; without `at`, the personal
+ *   fragment of a signed-in reader's public page and every island of the page that hydrates by
+ *   itself (client:load, client:idle: all but client:visible ones).
  */
 
 export { expect };
@@ -68,6 +69,14 @@ async function pendingIslands(islands: Element[]): Promise<number> {
 async function islandsHydrated(page: Page, at?: Locator | string): Promise<void> {
   let islands: Locator;
   if (at === undefined) {
+    // A public page a signed-in reader opens gets its personal parts (and their islands) from the
+    // personal fragment (components/PersonalParts.astro): wait until it has put them in place.
+    await expect
+      .poll(() => page.evaluate(() => !document.documentElement.hasAttribute('data-signed-in') || !document.querySelector('[data-personal]') || document.documentElement.hasAttribute('data-personal')), {
+        message: 'the personal fragment has not been put in place yet',
+        timeout: HYDRATION_TIMEOUT_MS,
+      })
+      .toBe(true);
     islands = page.locator('astro-island:not([client="visible"])');
   } else {
     islands = (typeof at === 'string' ? island(page, at) : at).first().locator('xpath=ancestor-or-self::astro-island[1]');

@@ -6,7 +6,7 @@ import { passwordStrength } from '../src/lib/password-rules';
 import { resendLabel, secondsLeft } from '../src/features/auth/resend-countdown';
 import { sortedRoles } from '../src/lib/role-badges';
 import type { UserProfile } from '../src/lib/api/schema';
-import { AVATAR_GRADIENTS, avatarGradient, initials, jwtExpiry, needsSession, parseSetCookie, safeCallback, toSessionUser } from '../src/lib/session';
+import { AVATAR_GRADIENTS, avatarGradient, initials, jwtExpiry, needsSession, parseSetCookie, safeCallback, signedInLanding, toSessionUser } from '../src/lib/session';
 
 /** The account area's pure rules (no browser page needed): redirects, cookies, avatar, texts. */
 
@@ -20,6 +20,13 @@ test.describe('session helpers', () => {
     // Encoded characters stay encoded: harmless in a Location header.
     expect(safeCallback('/%0d%0aSet-Cookie')).toBe('/%0d%0aSet-Cookie');
     expect(safeCallback('//evil.example', '/home')).toBe('/home');
+  });
+
+  test("signedInLanding: a signed-in visitor's /login goes to the callback, else to their dashboard (the public pages' Login link)", () => {
+    expect(signedInLanding('/blog/a-post#comments', { role: 'USER' })).toBe('/blog/a-post#comments');
+    expect(signedInLanding(null, { role: 'USER' })).toBe('/dashboard');
+    expect(signedInLanding(undefined, { role: 'AUTHOR' })).toBe('/author');
+    expect(signedInLanding('//evil.example', { role: 'ADMIN' })).toBe('/admin');
   });
 
   test('needsSession: the reader, author and admin areas, but not /admin/analytics nor /authors', () => {

@@ -57,8 +57,14 @@ function setup(options: { pageCache?: boolean; compression?: boolean } = {}) {
     res.end();
   };
   const recorder: PostViewRecorder = { count: (slug) => void views.push(String(slug)) };
-  // The stand-in handler reads no data: a gateway that is never called.
-  const gateway = { forRequest: () => ({ call: () => Promise.reject(new Error('not used')), withCookies: () => undefined }) } as unknown as PageGatewayService;
+  // The stand-in handler reads no data: a gateway that is never called (whether it carries the session is noted).
+  const sessions: { path: string; session: boolean }[] = [];
+  const gateway = {
+    forRequest: (req: Request, options: { session?: boolean } = {}) => {
+      sessions.push({ path: req.path, session: options.session !== false });
+      return { call: () => Promise.reject(new Error('not used')), withCookies: () => undefined };
+    },
+  } as unknown as PageGatewayService;
   // No client build here: every path is a page.
   const middleware = new FrontendMiddleware(handler, config, pages, gateway, recorder, join(tmpdir(), 'inkwell-no-client-build'));
   const app: Express = express();
@@ -69,6 +75,7 @@ function setup(options: { pageCache?: boolean; compression?: boolean } = {}) {
     app,
     events,
     pages,
+    sessions,
     renders,
     views,
     answers,
@@ -88,7 +95,7 @@ describe('FrontendMiddleware page cache', () => {
     expect(second.headers['etag']).toBe(first.headers['etag']);
     for (const response of [first, second]) {
       expect(response.headers['cache-control']).toBe('public, max-age=0, must-revalidate');
-      expect(response.headers['vary']).toBe('Accept-Encoding, Cookie');
+      expect(response.headers['vary']).toBe('Accept-Encoding');
       expect(response.headers['content-type']).toBe('text/html; charset=utf-8');
       expect(response.headers['content-length']).toBe(String(Buffer.byteLength(first.text)));
     }
@@ -218,17 +225,51 @@ describe('FrontendMiddleware page cache', () => {
     expect(most).toBe(MAX_CONCURRENT_RENDERS);
   });
 
-  it('never caches requests with a session cookie and marks them private, no-store', async () => {
-    const { app, renders, pages } = setup();
-    for (const cookie of ['inkwell_access=jwt', 'inkwell_refresh=token']) {
+  it('serves a public page to signed-in visitors from the same cache, rendered without their session (issue 26 §2)', async () => {
+    const { app, renders, sessions } = setup();
+    const first = await request(app).get('/blog').set('Cookie', 'inkwell_access=jwt').expect(200);
+    expect(sessions).toEqual([{ path: '/blog', session: false }]);
+    const anonymous = await request(app).get('/blog').expect(200);
+    for (const cookie of ['inkwell_access=jwt', 'inkwell_refresh=token; inkwell_signed_in=1']) {
       const response = await request(app).get('/blog').set('Cookie', cookie).expect(200);
+      expect(response.headers['cache-control']).toBe('public, max-age=0, must-revalidate');
+      expect(response.headers['vary']).toBe('Accept-Encoding');
+      expect(response.headers['etag']).toBe(first.headers['etag']);
+      expect(response.text).toBe(anonymous.text);
+    }
+    expect(renders).toEqual(['/blog']);
+    await request(app).get('/about').set('Cookie', 'inkwell_access=jwt').expect(200);
+    await request(app).get('/about').expect(200);
+    expect(renders).toEqual(['/blog', '/about']);
+  });
+
+  it('renders personal pages for their session every time, private, no-store', async () => {
+    const { app, renders, pages, sessions } = setup();
+    for (const cookie of ['inkwell_access=jwt', 'inkwell_refresh=token']) {
+      const response = await request(app).get('/dashboard').set('Cookie', cookie).expect(200);
       expect(response.headers['cache-control']).toBe('private, no-store');
+      expect(response.headers['vary']).toBe('Cookie, Accept-Encoding');
       expect(response.headers['etag']).toBeUndefined();
     }
     expect(pages.cache.size).toBe(0);
-    await request(app).get('/blog').expect(200);
-    await request(app).get('/blog').set('Cookie', 'inkwell_access=jwt').expect(200);
-    expect(renders).toEqual(['/blog', '/blog', '/blog', '/blog']);
+    expect(renders).toEqual(['/dashboard', '/dashboard']);
+    expect(sessions.every((call) => call.session)).toBe(true);
+  });
+
+  it('answers the personal fragment private, no-store, never kept; 204 without rendering, and drops the hint, when no session comes', async () => {
+    const { app, renders, pages } = setup();
+    const none = await request(app).get('/fragments/session?path=%2Fblog&parts=viewer').set('Cookie', 'inkwell_signed_in=1').expect(204);
+    expect(none.headers['cache-control']).toBe('private, no-store');
+    expect(none.headers['set-cookie']).toEqual([expect.stringMatching(/^inkwell_signed_in=;.*Expires=Thu, 01 Jan 1970/)]);
+    expect(none.text).toBe('');
+    expect(renders).toEqual([]);
+    for (let i = 0; i < 2; i++) {
+      const signedIn = await request(app).get('/fragments/session?path=%2Fblog').set('Cookie', 'inkwell_access=jwt').expect(200);
+      expect(signedIn.headers['cache-control']).toBe('private, no-store');
+      expect(signedIn.headers['etag']).toBeUndefined();
+    }
+    expect(renders).toEqual(['/fragments/session?path=%2Fblog', '/fragments/session?path=%2Fblog']);
+    expect(pages.cache.size).toBe(0);
   });
 
   it('does not keep other pages (no ETag), and marks them no-cache with Vary: Cookie, Accept-Encoding', async () => {
@@ -350,6 +391,7 @@ describe('FrontendMiddleware compression', () => {
     const context = setup(options);
     context.answers.set('/blog', { body: bigPage });
     context.answers.set('/account', { body: bigPage });
+    context.answers.set('/dashboard', { body: bigPage });
     const server = await listen(context.app);
     return { ...context, server: server.server, close: server.close };
   }
@@ -380,7 +422,7 @@ describe('FrontendMiddleware compression', () => {
       expect(gzip.headers.etag).toBe(`${etag.slice(0, -1)}-gz"`);
       for (const response of [fresh, br, gzip, identity]) {
         expect(response.status).toBe(200);
-        expect(response.headers['vary']).toBe('Accept-Encoding, Cookie');
+        expect(response.headers['vary']).toBe('Accept-Encoding');
         expect(response.headers['cache-control']).toBe('public, max-age=0, must-revalidate');
         expect(response.headers['content-type']).toBe('text/html; charset=utf-8');
         expect(response.headers['content-length']).toBe(String(response.body.length));
@@ -400,7 +442,7 @@ describe('FrontendMiddleware compression', () => {
       expect(notModified.status).toBe(304);
       expect(notModified.body.length).toBe(0);
       expect(notModified.headers.etag).toBe(br.headers.etag);
-      expect(notModified.headers['vary']).toBe('Accept-Encoding, Cookie');
+      expect(notModified.headers['vary']).toBe('Accept-Encoding');
       expect(notModified.headers['content-encoding']).toBeUndefined();
       const gzipNotModified = await rawRequest(server, '/blog', { 'accept-encoding': 'gzip', 'if-none-match': gzip.headers.etag! });
       expect(gzipNotModified.status).toBe(304);
@@ -475,16 +517,16 @@ describe('FrontendMiddleware compression', () => {
     }
   });
 
-  it('behind the on-the-fly compression: kept pages are not compressed twice, signed-in pages are compressed and private', async () => {
+  it('behind the on-the-fly compression: kept pages are not compressed twice, signed-in personal pages are compressed and private', async () => {
     const { server, close } = await serve({ compression: true });
     try {
       await rawRequest(server, '/blog', { 'accept-encoding': 'br' });
       const cached = await rawRequest(server, '/blog', { 'accept-encoding': 'br' });
       expect(cached.headers['content-encoding']).toBe('br');
       expect(brotliDecompressSync(cached.body).equals(identityBytes)).toBe(true);
-      expect(cached.headers['vary']).toBe('Accept-Encoding, Cookie');
+      expect(cached.headers['vary']).toBe('Accept-Encoding');
 
-      const signedIn = await rawRequest(server, '/blog', { 'accept-encoding': 'gzip', cookie: 'inkwell_access=jwt' });
+      const signedIn = await rawRequest(server, '/dashboard', { 'accept-encoding': 'gzip', cookie: 'inkwell_access=jwt' });
       expect(signedIn.headers['cache-control']).toBe('private, no-store');
       expect(signedIn.headers['content-encoding']).toBe('gzip');
       expect(signedIn.headers['vary']).toBe('Cookie, Accept-Encoding');

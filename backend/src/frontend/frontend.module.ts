@@ -13,7 +13,16 @@ import { writeCachedPage } from './cached-page-writer';
 import { compressBody, MIN_COMPRESSED_BYTES, negotiateCoding } from './content-coding';
 import { etagOf, withEncodings, type CachedPage } from './page-cache';
 import { PageCacheFastPath } from './page-cache-fast-path';
-import { hasSessionCookie, isCacheableResponse, isPublicPagePath, pageCacheKey, PRIVATE_CACHE_CONTROL, UNCACHED_PAGE_CACHE_CONTROL } from './page-cache-policy';
+import {
+  hasSessionCookie,
+  isCacheableResponse,
+  isPersonalFragmentPath,
+  isPublicPagePath,
+  pageCacheKey,
+  PRIVATE_CACHE_CONTROL,
+  UNCACHED_PAGE_CACHE_CONTROL,
+} from './page-cache-policy';
+import { clearSignedInHint } from '../auth/auth.cookies';
 import { PageCacheService } from './page-cache.service';
 import { countCachedPostView, POST_VIEW_RECORDER, type PostViewRecorder } from './post-view-recorder';
 import { PageGatewayService } from '../gateway/page-gateway.service';
@@ -42,12 +51,13 @@ const NOT_CACHED_HEADERS = new Set(['set-cookie', 'date', 'connection', 'keep-al
 
 /**
  * Serves the built Astro site: its files from memory, precompressed (br/gz) and hashed assets with
- * a year's cache (StaticAssets), then the SSR handler. Anonymous GET/HEAD requests for the public
- * reading pages get a strong ETag per coding, `Cache-Control: public, max-age=0, must-revalidate`,
- * `Vary: Accept-Encoding, Cookie` and 304 for a matching If-None-Match, and (unless PAGE_CACHE=off)
- * are answered from the in-memory page cache, which keeps each page's br and gzip bodies made once.
- * Requests with a session cookie are rendered every time and marked `private, no-store` (the app's
- * on-the-fly compression compresses those).
+ * a year's cache (StaticAssets), then the SSR handler. GET/HEAD requests for the public reading
+ * pages, signed in or not (their HTML is the same for everyone: shared/public-pages.ts), get a
+ * strong ETag per coding, `Cache-Control: public, max-age=0, must-revalidate`, `Vary:
+ * Accept-Encoding` and 304 for a matching If-None-Match, and (unless PAGE_CACHE=off) are answered
+ * from the in-memory page cache, which keeps each page's br and gzip bodies made once; their render
+ * reads no session. The personal fragment and other pages requested with a session cookie are
+ * rendered every time and marked `private, no-store`.
  */
 @Injectable()
 export class FrontendMiddleware implements NestMiddleware {
@@ -92,14 +102,10 @@ export class FrontendMiddleware implements NestMiddleware {
   }
 
   private render(req: Request, res: Response, next: NextFunction): void {
-    if (hasSessionCookie(req)) {
-      res.setHeader('Cache-Control', PRIVATE_CACHE_CONTROL);
-      res.vary('Cookie').vary('Accept-Encoding');
-      return this.renderWhole(req, res, next);
-    }
+    if (isPersonalFragmentPath(req.path)) return this.renderFragment(req, res, next);
     if ((req.method !== 'GET' && req.method !== 'HEAD') || !isPublicPagePath(req.path)) {
-      // Other anonymous pages (/login, /register, 404s...): never kept, and a signed-in visitor gets another answer.
-      res.setHeader('Cache-Control', UNCACHED_PAGE_CACHE_CONTROL);
+      // Other pages (/login, /dashboard, 404s...): never kept; a signed-in visitor's is theirs alone.
+      res.setHeader('Cache-Control', hasSessionCookie(req) ? PRIVATE_CACHE_CONTROL : UNCACHED_PAGE_CACHE_CONTROL);
       res.vary('Cookie').vary('Accept-Encoding');
       return this.renderWhole(req, res, next);
     }
@@ -117,6 +123,22 @@ export class FrontendMiddleware implements NestMiddleware {
       }
     }
     this.renderPublicPage(req, res, next, key);
+  }
+
+  /**
+   * The per-user fragment of a public page view (frontend/src/pages/fragments/session.astro):
+   * always `private, no-store`, never kept. Without any session cookie it is 204 at once, with no
+   * render, and the signed-in hint that made the browser ask is dropped.
+   */
+  private renderFragment(req: Request, res: Response, next: NextFunction): void {
+    res.setHeader('Cache-Control', PRIVATE_CACHE_CONTROL);
+    res.vary('Cookie');
+    if (!hasSessionCookie(req)) {
+      clearSignedInHint(res, this.config);
+      res.status(204).end();
+      return;
+    }
+    this.renderWhole(req, res, next);
   }
 
   /**
@@ -223,7 +245,8 @@ export class FrontendMiddleware implements NestMiddleware {
       if (res.destroyed || res.writableEnded) return release();
       res.once('close', release);
       const locals: ServerLocals = {
-        gateway: this.gateway.forRequest(req),
+        // A public page is rendered for no one in particular: its reads carry no session.
+        gateway: this.gateway.forRequest(req, { session: !isPublicPagePath(req.path) }),
         publicUrl: this.config.publicUrl,
         pageCache: this.config.pageCache,
         siteTimeZone: this.config.siteTimeZone,

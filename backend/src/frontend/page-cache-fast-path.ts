@@ -3,7 +3,7 @@ import { HttpAdapterHost } from '@nestjs/core';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { writeCachedPage } from './cached-page-writer';
-import { cookieHeaderHasSession, isPublicPagePath, pageCacheKey } from './page-cache-policy';
+import { isPublicPagePath, pageCacheKey } from './page-cache-policy';
 import { PageCacheService } from './page-cache.service';
 import { countCachedPostView, POST_VIEW_RECORDER, type PostViewRecorder } from './post-view-recorder';
 
@@ -13,7 +13,8 @@ type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
  * Answers page-cache hits straight from the HTTP server's request event, before Express and the
  * middleware chain (security headers, request logging, cookie parsing, static files) run: a hit
  * replays the headers stored with the page — helmet's included — so the answer is the same, at
- * close to a bare Node server's speed. Misses, signed-in requests and everything else go on to
+ * close to a bare Node server's speed, for every visitor: a public page is the same whoever asks
+ * (a signed-in reader's personal parts come from the fragment). Misses and everything else go on to
  * the app unchanged, where FrontendMiddleware renders and fills the cache. Hits are not in the
  * request log; they carry a fresh X-Request-Id all the same.
  */
@@ -38,13 +39,13 @@ export class PageCacheFastPath implements OnApplicationBootstrap {
     });
   }
 
-  /** Answers the request from the cache when it is an anonymous GET/HEAD hit; false otherwise. */
+  /** Answers the request from the cache when it is a GET/HEAD hit of a public page, session cookies or not; false otherwise. */
   serve(req: IncomingMessage, res: ServerResponse): boolean {
     if (req.method !== 'GET' && req.method !== 'HEAD') return false;
     const url = req.url ?? '/';
     const query = url.indexOf('?');
     const path = query === -1 ? url : url.slice(0, query);
-    if (!isPublicPagePath(path) || cookieHeaderHasSession(req.headers.cookie)) return false;
+    if (!isPublicPagePath(path)) return false;
     const page = this.pages.cache.get(pageCacheKey(url));
     if (!page) return false;
     countCachedPostView(this.views, path, page.status);

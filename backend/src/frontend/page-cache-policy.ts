@@ -2,31 +2,30 @@ import type { Request } from 'express';
 import { SLUG_BODY } from '../../../shared/slug';
 import { SEARCH_PATH, searchPageKey } from '../../../shared/search-page-address';
 import { isSitemapPath } from '../../../shared/sitemap';
+import { AUTHOR_PAGE, PERSONAL_FRAGMENT_PATH, TAG_FEED } from '../../../shared/public-pages';
 
-/** The session cookies (auth/auth-user.ts): a request carrying one is never served from the cache. */
+export { isPublicPagePath } from '../../../shared/public-pages';
+
+/** The session cookies (auth/auth-user.ts): a page outside the public ones is rendered for its session. */
 export const SESSION_COOKIES = ['inkwell_access', 'inkwell_refresh'] as const;
 
-/** Public reading pages whose anonymous renderings may be cached (DESIGN.md §5). */
-const PUBLIC_PAGE = /^\/(?:home|authors|search|rss\.xml|blog(?:\/[^/]+|\/tag\/[^/]+)?|tag\/[^/]+)?\/?$/;
-/** Author pages and feeds (`/authors/{slug}`, `/authors/{slug}/rss.xml`) and tag feeds (`/blog/tag/{slug}/rss.xml`). */
-const AUTHOR_PAGE = /^\/authors\/[^/]+(?:\/rss\.xml)?\/?$/;
-const TAG_FEED = /^\/blog\/tag\/[^/]+\/rss\.xml$/;
 const POST_PAGE = new RegExp(`^/blog/(${SLUG_BODY})/?$`);
 
 /**
- * Anonymous pages: any cache may keep them, and must ask again each time (a conditional request
- * the page cache answers 304 before Express): views are counted, a change shows at once, and a
- * CDN never answers a signed-in visitor with the anonymous page (docs/architecture.md).
+ * Public pages (the same HTML for everyone, signed in or not): any cache may keep them, and must
+ * ask again each time (a conditional request the page cache answers 304 before Express): views
+ * are counted and a change shows at once (docs/architecture.md).
  */
 export const ANONYMOUS_CACHE_CONTROL = 'public, max-age=0, must-revalidate';
-/** The answer differs by the coding (br, gzip, identity) and by the session cookie (signed-in pages are others). */
-export const ANONYMOUS_VARY = 'Accept-Encoding, Cookie';
+/** A public page differs only by the coding (br, gzip, identity): the session never changes it (its personal parts are the fragment's). */
+export const ANONYMOUS_VARY = 'Accept-Encoding';
 export const PRIVATE_CACHE_CONTROL = 'private, no-store';
 /** Anonymous pages outside the cache (/login, /register, unknown paths): a cache must ask each time (they carry no validator). */
 export const UNCACHED_PAGE_CACHE_CONTROL = 'no-cache';
 
-export function isPublicPagePath(path: string): boolean {
-  return PUBLIC_PAGE.test(path) || AUTHOR_PAGE.test(path) || TAG_FEED.test(path) || isSitemapPath(path);
+/** The per-user fragment (shared/public-pages.ts), with or without a trailing slash. */
+export function isPersonalFragmentPath(path: string): boolean {
+  return path === PERSONAL_FRAGMENT_PATH || path === `${PERSONAL_FRAGMENT_PATH}/`;
 }
 
 /**

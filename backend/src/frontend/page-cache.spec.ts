@@ -75,10 +75,10 @@ describe('ETag helpers', () => {
 
 describe('page cache policy', () => {
   it('knows the public reading pages', () => {
-    for (const path of ['/', '/home', '/blog', '/blog/', '/blog/my-post', '/blog/tag/web', '/tag/web', '/authors', '/rss.xml', '/sitemap.xml']) {
+    for (const path of ['/', '/home', '/about', '/blog', '/blog/', '/blog/my-post', '/blog/tag/web', '/tag/web', '/authors', '/authors/ann', '/search', '/rss.xml', '/sitemap.xml']) {
       expect([path, isPublicPagePath(path)]).toEqual([path, true]);
     }
-    for (const path of ['/login', '/account', '/author/posts', '/admin', '/blog/a/b', '/dashboard', '/tag', '/api/v1/health']) {
+    for (const path of ['/login', '/account', '/author/posts', '/admin', '/blog/a/b', '/dashboard', '/notifications', '/tag', '/api/v1/health', '/fragments/session']) {
       expect([path, isPublicPagePath(path)]).toEqual([path, false]);
     }
   });

@@ -57,11 +57,14 @@ export class PageGatewayService {
     private readonly contexts: ExternalContextCreator,
   ) {}
 
-  /** The gateway for one page request: the visitor's cookies, address and request id go along. */
-  forRequest(req: Request): PageGateway {
+  /**
+   * The gateway for one page request: the visitor's cookies, address and request id go along;
+   * `session: false` leaves the cookies behind (a public page, the same for everyone, reads as a visitor).
+   */
+  forRequest(req: Request, options: { session?: boolean } = {}): PageGateway {
     const headers: Visitor['headers'] = {};
     for (const [name, value] of Object.entries(req.headers)) if (!NOT_FORWARDED.has(name)) headers[name] = value;
-    const cookies = { ...((req.cookies as Record<string, string> | undefined) ?? {}) };
+    const cookies = options.session === false ? {} : { ...((req.cookies as Record<string, string> | undefined) ?? {}) };
     return this.bind({ cookies, headers, ip: req.ip ?? req.socket?.remoteAddress, id: (req as { id?: unknown }).id, memo: {} });
   }
 

@@ -2,14 +2,17 @@
  * Session part of the Astro middleware: turns the session cookies into `locals.user`, renews an
  * expired access token with the refresh cookie, and applies the spec's redirects.
  *
- * Cheap on purpose: a request without session cookies makes no API call at all. With them, the
- * session is checked once per page: the profile read resolves the caller, and every later read of
+ * Cheap on purpose: a request without session cookies makes no API call at all, and neither does a
+ * public page (shared/public-pages.ts): it is the same for everyone, kept by the page cache, and
+ * what is personal on it comes from the fragment (pages/fragments/session.astro), whose request
+ * this middleware serves like any other. Elsewhere, the session is checked once per page: the profile read resolves the caller, and every later read of
  * the page reuses it (the gateway's caller memo).
  */
 import { defineMiddleware } from 'astro:middleware';
 import type { ApiClient } from './api/client';
 import { pageApi } from './api/page-client';
-import { ACCESS_COOKIE, GUEST_PAGES, REFRESH_COOKIE, jwtExpiry, loginUrl, needsSession, normalisePath, parseSetCookie, safeCallback, toSessionUser, type SessionUser } from './session';
+import { ACCESS_COOKIE, GUEST_PAGES, REFRESH_COOKIE, SIGNED_IN_COOKIE, jwtExpiry, loginUrl, needsSession, normalisePath, parseSetCookie, signedInLanding, toSessionUser, type SessionUser } from './session';
+import { isPublicPagePath, PERSONAL_FRAGMENT_PATH } from '../../../shared/public-pages';
 
 interface Renewal {
   ok: boolean;
@@ -30,8 +33,11 @@ interface Renewal {
 const renewals = new Map<string, Promise<Renewal>>();
 /** Shown (HTTP 503) instead of a page that needs the session while the session cannot be checked. */
 const SERVICE_UNAVAILABLE_PAGE = '/service-unavailable';
-/** Pages that are about the session without requiring one ('Not Logged In' would be wrong then). */
-const SESSION_VIEWS = new Set(['/account']);
+/**
+ * Pages that are about the session without requiring one ('Not Logged In' would be wrong then; the
+ * personal fragment must not answer 204, which drops the signed-in hint, for a session it could not check).
+ */
+const SESSION_VIEWS = new Set(['/account', PERSONAL_FRAGMENT_PATH]);
 const RENEWAL_REUSE_MS = 10_000;
 
 function renew(api: ApiClient, refreshToken: string): Promise<Renewal> {
@@ -71,6 +77,9 @@ async function fetchProfile(api: ApiClient): Promise<{ user?: SessionUser; statu
 
 export const session = defineMiddleware(async (context, next) => {
   const { cookies, locals, url } = context;
+  // A public page reads no session: its HTML is the same for every visitor (the server keeps it
+  // for all of them), and its render stays as cheap signed in as anonymous.
+  if (isPublicPagePath(url.pathname)) return next();
   let access = cookies.get(ACCESS_COOKIE)?.value;
   const refresh = cookies.get(REFRESH_COOKIE)?.value;
   let user: SessionUser | undefined;
@@ -116,6 +125,7 @@ export const session = defineMiddleware(async (context, next) => {
     if (!user && refused && passOn.length === 0) {
       cookies.delete(ACCESS_COOKIE, { path: '/' });
       cookies.delete(REFRESH_COOKIE, { path: '/' });
+      cookies.delete(SIGNED_IN_COOKIE, { path: '/' });
     } else if (!user && staleAccess && !refresh) {
       // An access token the API refuses, with nothing to renew it: forget it.
       cookies.delete(ACCESS_COOKIE, { path: '/' });
@@ -136,7 +146,7 @@ export const session = defineMiddleware(async (context, next) => {
     return context.redirect(loginUrl(`${url.pathname}${url.search}`), 302);
   }
   if (user && GUEST_PAGES.has(path)) {
-    return context.redirect(safeCallback(url.searchParams.get('callback')), 302);
+    return context.redirect(signedInLanding(url.searchParams.get('callback'), user), 302);
   }
 
   const response = await next();

@@ -5,7 +5,7 @@
  */
 import type { AstroCookieSetOptions } from 'astro';
 import type { Schema, UserProfile } from './api/schema';
-import { effectiveRole } from './roles';
+import { dashboardPath, effectiveRole } from './roles';
 
 /** The API's answers this area reads (generated from openapi.json). */
 export type UserResponse = Schema<'UserResponseDto'>;
@@ -15,6 +15,7 @@ export type AvatarResponse = Schema<'AvatarResponseDto'>;
 
 export const ACCESS_COOKIE = 'inkwell_access';
 export const REFRESH_COOKIE = 'inkwell_refresh';
+export { SIGNED_IN_HINT_COOKIE as SIGNED_IN_COOKIE } from '../../../shared/public-pages';
 
 /** A role as the badges show it: the profile's role entry, whose details a list may leave out. */
 export type SessionRole = { name: string } & Partial<Omit<Schema<'UserRoleResponseDto'>, 'name'>>;
@@ -48,6 +49,16 @@ export function safeCallback(value: string | null | undefined, fallback = '/'): 
   } catch {
     return fallback;
   }
+}
+
+/**
+ * Where a signed-in visitor who opens /login or /register goes: the callback when one is given;
+ * without one, their dashboard. The public pages' header offers Login to everyone (it is the same
+ * for all; without JavaScript no account menu replaces it), so that link must take a signed-in
+ * reader to their account, not back to the page they came from.
+ */
+export function signedInLanding(callback: string | null | undefined, user: Pick<SessionUser, 'role'>): string {
+  return safeCallback(callback, dashboardPath(user.role ?? 'USER'));
 }
 
 /** `/login?callback=<path+query>` for a page that needs a session. */

@@ -3,9 +3,10 @@
  * with their error, the password field with show/hide, alerts, toasts, the strength meter and
  * the avatar.
  */
-import { useEffect, useId, useState, type InputHTMLAttributes, type ReactNode } from 'react';
+import { useEffect, useId, useState, useSyncExternalStore, type InputHTMLAttributes, type ReactNode } from 'react';
 import { passwordStrength, type StrengthLevel } from '../../lib/password-rules';
 import { AVATAR_SIZES, avatarGradient, initials, type AvatarSize } from '../../lib/session';
+import { serverViewerState, subscribeViewer, viewerState, type ViewerState } from '../../lib/viewer';
 
 /**
  * False in the server's HTML and until React runs: submit buttons stay disabled until then, so an
@@ -15,6 +16,16 @@ export function useHydrated(): boolean {
   const [hydrated, setHydrated] = useState(false);
   useEffect(() => setHydrated(true), []);
   return hydrated;
+}
+
+/**
+ * The reader of a public page (lib/viewer.ts), for an island: unknown on the server and while
+ * hydrating (so the hydrated HTML is the server's), then the page's state, re-rendering when the
+ * personal fragment has said who it is. Here, beside useHydrated, rather than in a module of its
+ * own: the islands that read it load this file anyway, and the post page's script budget is tight.
+ */
+export function useViewer(): ViewerState {
+  return useSyncExternalStore(subscribeViewer, viewerState, serverViewerState);
 }
 
 const INPUT =

@@ -1,10 +1,11 @@
 import { Component, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { commentErrors, commentIdOfHash, CommentsTexts, mutedNotice } from './texts';
 import { errorText } from '../../lib/texts/error-text';
-import { Alert } from '../../components/islands/form-controls';
+import { Alert, useViewer } from '../../components/islands/form-controls';
 import { addComment, deleteComment, fetchCommentCount, fetchComments, fetchCommentsAround, fetchReplies, updateComment, type CommentNode, type CommentPage } from './comment-api';
 import CommentForm from './CommentForm';
-import { CommentItem, type CommentActions, type Viewer } from './CommentItem';
+import { CommentItem, type CommentActions } from './CommentItem';
+import { whenViewerKnown } from '../../lib/viewer';
 
 interface Props {
   postId: number;
@@ -16,8 +17,6 @@ interface Props {
    * that read failed, and the section then reads it itself.
    */
   initialPage?: CommentPage;
-  /** The signed-in reader (signed-in pages are never cached), or null for a visitor. */
-  viewer: Viewer | null;
   loginHref: string;
   registerHref: string;
 }
@@ -98,7 +97,11 @@ function appendNew(current: CommentNode[], ...pages: CommentNode[][]): CommentNo
   return added.length ? [...current, ...added] : current;
 }
 
-function Comments({ postId, initialCount, initialPage, viewer, loginHref, registerHref }: Props) {
+function Comments({ postId, initialCount, initialPage, loginHref, registerHref }: Props) {
+  // The page is the same for everyone: the reader comes from the personal fragment (lib/viewer.ts).
+  const viewerState = useViewer();
+  const viewer = viewerState.known ? viewerState.viewer : null;
+  const pending = !viewerState.known;
   const [comments, setComments] = useState<CommentNode[]>(initialPage?.comments ?? []);
   const [status, setStatus] = useState<'loading' | 'loaded' | 'error'>(initialPage ? 'loaded' : 'loading');
   const [page, setPage] = useState(0);
@@ -148,6 +151,23 @@ function Comments({ postId, initialCount, initialPage, viewer, loginHref, regist
     // Only when mounting: the server's page is read once.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [refresh]);
+
+  // The server's first page is everyone's: a reader's own held comments and their report and hide
+  // actions come with the first page read for them, once they are known. It takes the place of the
+  // server's; pages read since (a #comment-{id} link's) stay.
+  const viewerId = viewer?.id;
+  useEffect(() => {
+    if (viewerId === undefined || !initialPage) return;
+    let stale = false;
+    fetchComments(postId, 0)
+      .then((first) => {
+        if (!stale) setComments((current) => appendNew(first.comments, current));
+      })
+      .catch(() => undefined);
+    return () => {
+      stale = true;
+    };
+  }, [viewerId, postId, initialPage]);
 
   /**
    * Shows the comment a `#comment-{id}` address points to: when it is not on the pages shown,
@@ -215,6 +235,8 @@ function Comments({ postId, initialCount, initialPage, viewer, loginHref, regist
   }
 
   async function add(content: string): Promise<string | undefined> {
+    // Sent before the reader is known (the form shows while the fragment is on its way): wait for it.
+    if (!(await whenViewerKnown())) return CommentsTexts.LOGIN_REQUIRED;
     try {
       const created = await addComment(postId, content);
       setComments((current) => [created, ...current]);
@@ -304,14 +326,10 @@ function Comments({ postId, initialCount, initialPage, viewer, loginHref, regist
       <div aria-live="polite" className="mt-3 empty:hidden">
         {notice && <Alert kind={notice.kind}>{notice.text}</Alert>}
       </div>
-      {viewer?.muted ? (
-        <p className="mt-4 rounded-lg border border-amber-300 bg-amber-50 p-4 text-amber-900 dark:border-amber-800 dark:bg-amber-950/50 dark:text-amber-100" data-testid="comment-muted">
-          {mutedNotice(viewer.muted.until, viewer.muted.reason)}
-        </p>
-      ) : viewer ? (
-        <CommentForm label="Write a comment" submitLabel="Post Comment" onSubmit={add} />
-      ) : (
-        <p className="mt-4 rounded-lg bg-slate-50 p-4 text-slate-700 dark:bg-slate-900 dark:text-slate-300">
+      {/* Until the reader is known both are rendered, and <html data-signed-in> (global.css) shows
+          the one the signed-in hint expects: filling in the reader then shifts nothing. */}
+      {!viewer && (
+        <p className={`${pending ? 'personal-anonymous ' : ''}mt-4 rounded-lg bg-slate-50 p-4 text-slate-700 dark:bg-slate-900 dark:text-slate-300`}>
           {CommentsTexts.LOGIN_REQUIRED}{' '}
           <a href={loginHref} className="font-medium text-brand-700 underline dark:text-brand-100">
             Log in
@@ -322,6 +340,17 @@ function Comments({ postId, initialCount, initialPage, viewer, loginHref, regist
           </a>
           {' to join the discussion.'}
         </p>
+      )}
+      {viewer?.muted ? (
+        <p className="mt-4 rounded-lg border border-amber-300 bg-amber-50 p-4 text-amber-900 dark:border-amber-800 dark:bg-amber-950/50 dark:text-amber-100" data-testid="comment-muted">
+          {mutedNotice(viewer.muted.until, viewer.muted.reason)}
+        </p>
+      ) : (
+        (pending || viewer) && (
+          <div className={pending ? 'personal-signed-in' : undefined}>
+            <CommentForm label="Write a comment" submitLabel="Post Comment" onSubmit={add} />
+          </div>
+        )
       )}
       <div className="mt-6">
         {status === 'loading' ? (

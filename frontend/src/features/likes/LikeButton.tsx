@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { useHydrated } from '../../components/islands/form-controls';
+import { useHydrated, useViewer } from '../../components/islands/form-controls';
 import { formatCount } from '../../lib/format';
 import { countNoun, nounFor, Nouns } from '../../lib/texts/nouns';
 import { errorText } from '../../lib/texts/error-text';
@@ -7,13 +7,12 @@ import { ApiError } from '../../lib/api/errors';
 import { useSubmit } from '../../components/islands/use-submit';
 import { LIKE_ERRORS, LikesTexts, UNLIKE_ERRORS } from './texts';
 import { fetchLikeCount, fetchLikeStatus, toggleLike, type LikeState } from './like-api';
+import { whenViewerKnown } from '../../lib/viewer';
 
 interface Props {
   postId: number;
   /** The count the server rendered (the anonymous page may come from the page cache: refreshed after hydration). */
   initialCount: number;
-  /** Whether a session rendered the page (signed-in pages are never cached). */
-  signedIn: boolean;
   /** The login page, coming back to this post. */
   loginHref: string;
 }
@@ -28,9 +27,18 @@ function showCountElsewhere(count: number): void {
  * hydration it reads the live count (public) and, for a signed-in reader, whether they like the
  * post. A press toggles at once (optimistic) and takes the server's answer; a failure puts the
  * previous state back and says why. A visitor's press shows the login message with a link.
+ * The page is the same for everyone: who reads it comes from the personal fragment (lib/viewer.ts);
+ * a press before that is known waits for it rather than answering as to a visitor.
  */
-export default function LikeButton({ postId, initialCount, signedIn, loginHref }: Props) {
+export default function LikeButton({ postId, initialCount, loginHref }: Props) {
+  const viewer = useViewer();
+  const known = viewer.known;
+  const signedIn = viewer.known && viewer.viewer !== null;
   const [state, setState] = useState<LikeState>({ liked: false, count: initialCount });
+  // What a press that waited for the reader reads after its await (the state may have moved on).
+  const current = useRef(state);
+  current.current = state;
+  const [waiting, setWaiting] = useState(false);
   const [message, setMessage] = useState<{ kind: 'login' | 'error'; text: string }>();
   const { busy: pending, run } = useSubmit();
   const pressed = useRef(false);
@@ -38,6 +46,7 @@ export default function LikeButton({ postId, initialCount, signedIn, loginHref }
   const hydrated = useHydrated();
 
   useEffect(() => {
+    if (!known) return;
     let stale = false;
     const load = async () => {
       // A signed-in reader's status carries the count; a visitor (or a failed status) reads the public count.
@@ -50,18 +59,22 @@ export default function LikeButton({ postId, initialCount, signedIn, loginHref }
     return () => {
       stale = true;
     };
-  }, [postId, signedIn]);
+  }, [postId, known, signedIn]);
 
   useEffect(() => {
     if (state.count !== initialCount || pressed.current) showCountElsewhere(state.count);
   }, [state.count, initialCount]);
 
   async function press() {
-    if (!signedIn) {
+    if (waiting) return;
+    setWaiting(true);
+    const reader = await whenViewerKnown();
+    setWaiting(false);
+    if (!reader) {
       setMessage({ kind: 'login', text: LikesTexts.LOGIN_REQUIRED });
       return;
     }
-    const before = state;
+    const before = current.current;
     const liking = !before.liked;
     await run(
       async () => {
@@ -90,7 +103,7 @@ export default function LikeButton({ postId, initialCount, signedIn, loginHref }
         onClick={press}
         disabled={!hydrated}
         aria-pressed={liked}
-        aria-busy={pending || undefined}
+        aria-busy={pending || waiting || undefined}
         data-liked={liked}
         className={`btn border ${
           liked

@@ -1,26 +1,18 @@
 /**
  * The home page's data, shared by its two addresses (/ and /home, spec 001 §2): the Latest
- * Stories and, for a signed-in reader, the greeting's recent likes and comments; 503 when the
- * stories could not be read.
+ * Stories; 503 when they could not be read. The page is the same for everyone (issue 26 §2): a
+ * signed-in reader's greeting comes from the personal fragment (pages/fragments/session.astro).
  */
 import type { ApiClient } from '../../lib/api/client';
-import type { SessionUser } from '../../lib/session';
 import { load } from '../../lib/settle';
-import { readerApi } from '../reader';
 
 interface HomePageContext {
-  locals: { api: ApiClient; user?: SessionUser };
+  locals: { api: ApiClient };
   response: { status?: number };
 }
 
 export async function loadHomePage(Astro: HomePageContext) {
-  const user = Astro.locals.user;
-  const [stories, recentLikes, recentComments] = await Promise.all([
-    load(Astro.locals.api.GET('/api/v1/blog/posts/public/latest-stories')),
-    user ? readerApi(Astro.locals.api).recentLikes(3) : undefined,
-    user ? readerApi(Astro.locals.api).recentComments(3) : undefined,
-  ]);
+  const stories = await load(Astro.locals.api.GET('/api/v1/blog/posts/public/latest-stories'));
   if (!stories.ok) Astro.response.status = 503;
-  const reader = user && recentLikes && recentComments ? { fullName: user.fullName, recentLikes, recentComments } : undefined;
-  return { stories, signedIn: !!user, reader };
+  return { stories };
 }
