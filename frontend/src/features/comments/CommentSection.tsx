@@ -2,20 +2,26 @@ import { Component, useCallback, useEffect, useMemo, useRef, useState, type Reac
 import { commentErrors, commentIdOfHash, CommentsTexts, mutedNotice } from './texts';
 import { errorText } from '../../lib/texts/error-text';
 import { Alert } from '../../components/islands/form-controls';
-import { addComment, deleteComment, fetchCommentCount, fetchComments, fetchCommentsAround, fetchReplies, updateComment, type CommentNode, type CommentPage } from './comment-api';
+import { addComment, deleteComment, fetchCommentCount, fetchComments, fetchCommentsAround, fetchReplies, updateComment, type CommentNode } from './comment-api';
 import CommentForm from './CommentForm';
-import { CommentItem, type CommentActions, type Viewer } from './CommentItem';
+import { CommentList, type CommentActions, type Viewer } from './CommentItem';
+import { readRenderedPage, type RenderedPage } from './rendered-page';
 
 interface Props {
   postId: number;
   /** The post's comment count as the server rendered it. */
   initialCount: number;
   /**
-   * The first page as the server rendered it (in the HTML for readers without JavaScript and for
-   * search engines; the cached anonymous page is dropped when a comment changes); undefined when
-   * that read failed, and the section then reads it itself.
+   * The first page as the server rendered it (the cached anonymous page is dropped when a comment
+   * changes): its ids, counts and flags; its HTML comes as `rendered`. Undefined when that read
+   * failed, and the section then reads it itself.
    */
-  initialPage?: CommentPage;
+  initialPage?: RenderedPage;
+  /**
+   * The server-rendered first page (the page's 'rendered' slot, RenderedComments: what readers
+   * without JavaScript and search engines read), shown until the section has taken it over.
+   */
+  rendered?: ReactNode;
   /** The signed-in reader (signed-in pages are never cached), or null for a visitor. */
   viewer: Viewer | null;
   loginHref: string;
@@ -98,8 +104,11 @@ function appendNew(current: CommentNode[], ...pages: CommentNode[][]): CommentNo
   return added.length ? [...current, ...added] : current;
 }
 
-function Comments({ postId, initialCount, initialPage, viewer, loginHref, registerHref }: Props) {
-  const [comments, setComments] = useState<CommentNode[]>(initialPage?.comments ?? []);
+function Comments({ postId, initialCount, initialPage, rendered, viewer, loginHref, registerHref }: Props) {
+  const [comments, setComments] = useState<CommentNode[]>([]);
+  // Until then the server's first page is shown as it came (`rendered`), and `comments` is empty.
+  const [takenOver, setTakenOver] = useState(!initialPage);
+  const listBox = useRef<HTMLDivElement>(null);
   const [status, setStatus] = useState<'loading' | 'loaded' | 'error'>(initialPage ? 'loaded' : 'loading');
   const [page, setPage] = useState(0);
   const [hasMore, setHasMore] = useState(initialPage ? !initialPage.last : false);
@@ -130,6 +139,7 @@ function Comments({ postId, initialCount, initialPage, viewer, loginHref, regist
     try {
       const [first, total] = await Promise.all([fetchComments(postId, 0), fetchCommentCount(postId).catch(() => undefined)]);
       setComments(first.comments);
+      setTakenOver(true);
       if (total !== undefined) setCount(total);
       setPage(0);
       setHasMore(!first.last);
@@ -144,8 +154,17 @@ function Comments({ postId, initialCount, initialPage, viewer, loginHref, regist
   }, [postId, say]);
 
   useEffect(() => {
-    if (!initialPage) void refresh();
-    // Only when mounting: the server's page is read once.
+    // The server's page is taken over once, when mounting (before a #comment-{id} address is
+    // followed below, which looks for the comment among the list's); read from the API when
+    // there is none, or when it cannot be read back.
+    const taken = initialPage && listBox.current ? readRenderedPage(listBox.current, initialPage, postId) : undefined;
+    if (!taken) {
+      void refresh();
+      return;
+    }
+    latest.current.comments = taken;
+    setComments(taken);
+    setTakenOver(true);
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [refresh]);
 
@@ -323,7 +342,7 @@ function Comments({ postId, initialCount, initialPage, viewer, loginHref, regist
           {' to join the discussion.'}
         </p>
       )}
-      <div className="mt-6">
+      <div className="mt-6" ref={listBox}>
         {status === 'loading' ? (
           <p role="status" className="text-sm text-slate-600 dark:text-slate-400">
             {CommentsTexts.LOADING}
@@ -335,14 +354,10 @@ function Comments({ postId, initialCount, initialPage, viewer, loginHref, regist
               Try Again
             </button>
           </div>
-        ) : comments.length === 0 ? (
-          <p className="text-sm text-slate-600 dark:text-slate-400">{CommentsTexts.NO_COMMENTS}</p>
+        ) : takenOver ? (
+          <CommentList comments={comments} viewer={viewer} actions={actions} now={now} targetId={targetId} />
         ) : (
-          <ul className="divide-y divide-slate-200 dark:divide-slate-800" aria-label="Comments">
-            {comments.map((comment) => (
-              <CommentItem key={comment.id} comment={comment} viewer={viewer} actions={actions} now={now} targetId={targetId} />
-            ))}
-          </ul>
+          rendered
         )}
         {status === 'loaded' && hasMore && (
           <div className="mt-4 flex flex-col items-center gap-2">
