@@ -204,6 +204,8 @@ describe('Page gateway: parity with HTTP', () => {
     ['author', '/api/v1/blog/posts/author/my-posts', { query: { page: 0, size: 10 } }],
     ['author', '/api/v1/blog/posts/author/my-posts', { query: { page: 0, size: 1, status: 'DRAFT' } }],
     ['author', '/api/v1/blog/posts/author/my-posts', { query: { status: 'NOPE' } }],
+    ['author', '/api/v1/blog/posts/author/my-posts/counts'],
+    ['reader', '/api/v1/blog/posts/author/my-posts/counts'],
     ['author', '/api/v1/blog/posts/{id}', { path: { id: draft.id } }],
     ['reader', '/api/v1/blog/posts/{id}', { path: { id: draft.id } }],
     ['admin', '/api/v1/blog/posts/{id}', { path: { id: 2147483000 } }],

@@ -108,6 +108,7 @@ const MATRIX: Row[] = [
   { method: 'get', path: '/api/v1/dashboard/admin/activity', expect: ADMINS },
   // authoring
   { method: 'get', path: '/api/v1/blog/posts/author/my-posts', expect: AUTHORS },
+  { method: 'get', path: '/api/v1/blog/posts/author/my-posts/counts', expect: AUTHORS },
   { method: 'post', path: '/api/v1/blog/posts/author/create', body: { ...post, slug: '' }, expect: AUTHORS },
   { method: 'put', path: `/api/v1/blog/posts/author/${MISSING}`, body: post, expect: AUTHORS },
   { method: 'post', path: `/api/v1/blog/posts/author/${MISSING}/submit-for-review`, expect: AUTHORS },

@@ -503,6 +503,26 @@ describe('Posts API', () => {
       await t.http.get(api('/blog/posts/author/my-posts?status=NOPE')).set(writer.auth).expect(400);
     });
 
+    it('GET /blog/posts/author/my-posts/counts: the caller\'s posts per status and in all, 0 for an empty status', async () => {
+      expect((await t.http.get(api('/blog/posts/author/my-posts/counts')).expect(401)).body).toEqual(err(401, AUTH_REQUIRED));
+      expect((await t.http.get(api('/blog/posts/author/my-posts/counts')).set(reader.auth).expect(403)).body).toEqual(
+        err(403, 'You do not have permission to access posts.'),
+      );
+      const writer = await createAuthor(t);
+      let res = await t.http.get(api('/blog/posts/author/my-posts/counts')).set(writer.auth).expect(200);
+      expect(res.body.data).toEqual({ DRAFT: 0, PENDING_REVIEW: 0, PUBLISHED: 0, REJECTED: 0, ARCHIVED: 0, PRIVATE: 0, total: 0 });
+      await authorDraft(writer);
+      await authorDraft(writer);
+      const submitted = await authorDraft(writer);
+      await t.http.post(api(`/blog/posts/author/${submitted.id}/submit-for-review`)).set(writer.auth).expect(200);
+      await authorDraft(otherAuthor);
+      res = await t.http.get(api('/blog/posts/author/my-posts/counts')).set(writer.auth).expect(200);
+      expect(res.body.data).toEqual({ DRAFT: 2, PENDING_REVIEW: 1, PUBLISHED: 0, REJECTED: 0, ARCHIVED: 0, PRIVATE: 0, total: 3 });
+      // The same numbers as the list's own totals, status by status.
+      const listed = await t.http.get(api('/blog/posts/author/my-posts?status=DRAFT&size=1')).set(writer.auth).expect(200);
+      expect(listed.body.data.totalElements).toBe(res.body.data.DRAFT);
+    });
+
     it('POST /blog/posts/author/{id}/submit-for-review: DRAFT/REJECTED → PENDING_REVIEW, else 409', async () => {
       const draft = await authorDraft();
       expect((await t.http.post(api(`/blog/posts/author/${draft.id}/submit-for-review`)).expect(401)).body).toEqual(err(401, AUTH_REQUIRED));

@@ -300,11 +300,21 @@ test('pages of 10 with Load More Comments; replies nest, indented at most 2 leve
   await api.dispose();
 
   await signIn(reader);
+  const commentReads: string[] = [];
+  page.on('request', (request) => {
+    if (request.url().includes('/api/v1/comments/post/')) commentReads.push(request.url());
+  });
   await page.goto(`/blog/${post.slug}`);
+  // The first page reaches the page once, as HTML: the section's props hold no comment's text.
+  const island = page.locator('astro-island[component-url*="CommentSection"]');
+  expect(await island.getAttribute('props')).not.toContain('Paged comment');
   await hydrated('CommentSection');
   const topLevel = comments(page).locator(':scope > li');
   await expect(topLevel).toHaveCount(10);
   await expect(page.getByText(`Paged comment ${newest} ${unique}`)).toBeVisible();
+  // Hydrated, the section takes the server's list over (its static slot is gone) without reading it again.
+  await expect(island.locator('astro-slot')).toHaveCount(0);
+  expect(commentReads).toEqual([]);
   await page.getByRole('button', { name: 'Load More Comments' }).click();
   await expect(topLevel).toHaveCount(13);
   await expect(page.getByRole('button', { name: 'Load More Comments' })).toHaveCount(0);

@@ -8,6 +8,8 @@ import { SearchTexts } from '../src/features/search/texts';
 import { AdminActivityTexts } from '../src/features/admin-dashboard/texts';
 import { HomeReaderTexts } from '../src/features/reader/texts';
 import { pageApi } from '../src/lib/api/page-client';
+import { renderedPageOf } from '../src/features/comments/rendered-page';
+import type { CommentNode } from '../src/features/comments/comment-api';
 import { conventionalPageAddress, pageHref, pageIndex, pageRedirect } from '../src/lib/paging';
 import { load, retryHref } from '../src/lib/settle';
 import type { GatewayCall, PageGateway } from '../../shared/gateway.types';
@@ -128,6 +130,60 @@ test.describe('reading helpers', () => {
     expect(calls[1]).toEqual({ method: 'GET', path: '/api/v1/blog/posts/public/tag/{slug}', params: { path: { slug: 'x' }, query: { page: 0, size: 12 } }, body: undefined });
     const broken = await load(api.GET('/api/v1/blog/authors'));
     expect(broken.ok ? undefined : broken.error.status).toBe(0);
+  });
+
+  test('the page client makes the same GET once per page request, and reads afresh after a write', async () => {
+    const calls: string[] = [];
+    const ok = { status: 200, body: { success: true, data: { count: 3 }, message: 'OK', status: 200, errors: null }, headers: [] as [string, string][] };
+    const gateway: PageGateway = {
+      call: async (call) => {
+        calls.push(`${call.method} ${call.path} ${JSON.stringify(call.params?.query ?? {})}`);
+        return ok;
+      },
+      withCookies: () => gateway,
+    };
+    const api = pageApi(gateway);
+    const [first, second] = await Promise.all([load(api.GET('/api/v1/notifications/unread-count')), load(api.GET('/api/v1/notifications/unread-count'))]);
+    expect(first).toEqual({ ok: true, data: { count: 3 } });
+    expect(second).toEqual(first);
+    await load(api.GET('/api/v1/notifications', { params: { query: { page: 0, size: 20 } } }));
+    await load(api.GET('/api/v1/notifications', { params: { query: { page: 1, size: 20 } } }));
+    await api.POST('/api/v1/notifications/read-all', {});
+    await load(api.GET('/api/v1/notifications/unread-count'));
+    expect(calls).toEqual([
+      'GET /api/v1/notifications/unread-count {}',
+      'GET /api/v1/notifications {"page":0,"size":20}',
+      'GET /api/v1/notifications {"page":1,"size":20}',
+      'POST /api/v1/notifications/read-all {}',
+      'GET /api/v1/notifications/unread-count {}',
+    ]);
+    // Another page request (a new client) reads for itself.
+    await load(pageApi(gateway).GET('/api/v1/notifications/unread-count'));
+    expect(calls).toHaveLength(6);
+  });
+
+  test("the comments' first page goes to the island as ids, counts and flags, never its text (issue 26 §4)", () => {
+    const at = '2026-11-28T10:00:00.000Z';
+    const comment = (id: number, extra: Partial<CommentNode> = {}): CommentNode => ({
+      id, postId: 7, parentId: null, level: 1, author: { id: 40 + id, fullName: `Reader ${id}`, avatar: null, isVerified: false },
+      content: `Text of comment ${id}`, createdAt: at, updatedAt: at, deleted: false, moderation: 'VISIBLE', canReport: false, canHide: false,
+      replyCount: 0, replies: [], ...extra,
+    });
+    const reply = comment(2, { parentId: 1, level: 2, updatedAt: '2026-11-28T11:00:00.000Z', canReport: true });
+    const page = renderedPageOf({
+      last: false,
+      comments: [comment(1, { replies: [reply], replyCount: 3 }), comment(3, { author: null, deleted: true, content: '' })],
+    });
+    expect(page).toEqual({
+      last: false,
+      comments: [
+        { id: 1, authorId: 41, replyCount: 3 },
+        { id: 2, authorId: 42, updatedAt: '2026-11-28T11:00:00.000Z', canReport: true },
+        { id: 3, authorId: null, deleted: true },
+      ],
+    });
+    expect(JSON.stringify(page)).not.toContain('Text of comment');
+    expect(JSON.stringify(page)).not.toContain('Reader');
   });
 
   test('a count meets its noun by the plural rules of its language (issue 25: no "1 likes")', () => {

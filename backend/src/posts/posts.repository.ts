@@ -286,6 +286,12 @@ export class PostsRepository {
     return countRows(this.dataSource, `FROM posts p ${listWhere(filter, params)}`, params);
   }
 
+  /** How many posts of author `authorId` each status holds (statuses without posts are absent): one index-only GROUP BY. */
+  async countByStatusOfAuthor(authorId: number): Promise<Map<string, number>> {
+    const rows = (await this.dataSource.query(`SELECT status, count(*)::int AS total FROM posts WHERE author_id = $1 GROUP BY status`, [authorId])) as { status: string; total: number }[];
+    return new Map(rows.map((row) => [row.status, row.total]));
+  }
+
   /** Another post has this slug. */
   async slugTaken(manager: EntityManager, slug: string, exceptId: number): Promise<boolean> {
     const rows = (await manager.query(`SELECT 1 FROM posts WHERE slug = $1 AND id <> $2 LIMIT 1`, [slug, exceptId])) as unknown[];

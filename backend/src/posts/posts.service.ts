@@ -9,9 +9,9 @@ import { TagsService } from '../tags/tags.service';
 import { ROLE_RANK, RoleName } from '../auth/roles';
 import { User } from '../users/entities/user.entity';
 import { PostAdminQueryDto, PostMineQueryDto, PostSaveDto } from './dto/post-input.dto';
-import { PostAdminPageDto, PostResponseDto } from './dto/post-response.dto';
+import { MyPostCountsDto, PostAdminPageDto, PostResponseDto } from './dto/post-response.dto';
 import { PostTag } from './entities/post-tag.entity';
-import { Post, PostStatus } from './entities/post.entity';
+import { POST_STATUSES, Post, PostStatus } from './entities/post.entity';
 import { readingTimeOfWords, renderMarkdown, wordCountOf } from '../common/markdown';
 import { toPostListItem, toPostResponse } from './post.mapper';
 import { PostsMessages } from './posts.messages';
@@ -117,6 +117,13 @@ export class PostsService {
   /** The caller's own posts, newest first, optionally of one status. */
   listMine(query: PostMineQueryDto, user: AuthUser): Promise<PostAdminPageDto> {
     return this.listPage({ authorId: user.id, status: query.status }, query.page, query.size, 'createdAt', 'desc', user, 'author');
+  }
+
+  /** How many of the caller's posts each status holds, read at once (My Posts' filters and cards). */
+  async countMine(user: AuthUser): Promise<MyPostCountsDto> {
+    const counts = await this.repository.countByStatusOfAuthor(user.id);
+    const byStatus = Object.fromEntries(POST_STATUSES.map((status) => [status, counts.get(status) ?? 0])) as Record<PostStatus, number>;
+    return { ...byStatus, total: POST_STATUSES.reduce((sum, status) => sum + byStatus[status], 0) };
   }
 
   async create(dto: PostSaveDto, user: AuthUser, mode: SaveMode): Promise<SaveResult> {

@@ -98,6 +98,17 @@ export class PostAdminPageDto extends AdminPageFieldsDto {
   @ApiProperty({ type: [PostListItemDto] }) posts: PostListItemDto[];
 }
 
+/** The caller's posts per status (GET /blog/posts/author/my-posts/counts): every status, 0 when it has none, and all of them. */
+export class MyPostCountsDto {
+  @ApiProperty() DRAFT: number;
+  @ApiProperty() PENDING_REVIEW: number;
+  @ApiProperty() PUBLISHED: number;
+  @ApiProperty() REJECTED: number;
+  @ApiProperty() ARCHIVED: number;
+  @ApiProperty() PRIVATE: number;
+  @ApiProperty({ description: 'All of the caller\'s posts, any status' }) total: number;
+}
+
 /** One address of a numbered sitemap file: the slug of a post, tag or author page and its last change. */
 export class SitemapEntryDto {
   @ApiProperty() slug: string;

@@ -206,9 +206,9 @@ export function StrengthMeter({ password }: { password: string }) {
 /** The React twin of components/Avatar.astro, for islands whose avatar changes. */
 export function AvatarImage({ name, src, size = 'md' }: { name: string | null | undefined; src?: string | null; size?: AvatarSize }) {
   const label = name?.trim() || 'User';
-  if (src) return <img src={src} alt={label} className={`aspect-square max-w-none shrink-0 rounded-full object-cover ${AVATAR_SIZES[size]}`} />;
+  if (src) return <img src={src} alt={label} className={`avatar-image ${AVATAR_SIZES[size]}`} />;
   return (
-    <span role="img" aria-label={label} className={`inline-flex shrink-0 select-none items-center justify-center rounded-full bg-linear-to-br font-semibold text-white ${AVATAR_SIZES[size]} ${avatarGradient(name)}`}>
+    <span role="img" aria-label={label} className={`avatar-initials ${AVATAR_SIZES[size]} ${avatarGradient(name)}`}>
       {initials(name)}
     </span>
   );

@@ -73,6 +73,8 @@ export const authorApi = (api: ApiClient) => ({
   stats: () => load(api.GET('/api/v1/dashboard/author/stats', {})),
   myPosts: (page: number, size: number, status?: PostStatus) =>
     load(api.GET('/api/v1/blog/posts/author/my-posts', { params: { query: { page, size, status } } })),
+  /** How many of the author's posts each status holds, in one read. */
+  myPostCounts: () => load(api.GET('/api/v1/blog/posts/author/my-posts/counts', {})),
   post: (id: number) => load(api.GET('/api/v1/blog/posts/{id}', { params: { path: { id } } })),
   /** Active tags by name, for the editor's picker. */
   activeTags: () =>
@@ -97,21 +99,19 @@ export async function loadEditorTags(api: ApiClient, post?: AuthorPost): Promise
   return { ok: true, data: [...active.data.content, ...others.flatMap((tag) => (tag.ok ? [tag.data] : []))] };
 }
 
-/** Number of the author's posts per status and in all: one count per status (page size 1), so they are exact at any number of posts. */
+/** Number of the author's posts per status and in all (All: the statuses My Posts filters by). */
 export type StatusCounts = Record<PostStatus | 'ALL', number>;
 
+/** The counts in one read (GET /blog/posts/author/my-posts/counts: one GROUP BY), exact at any number of posts. */
 export async function loadStatusCounts(api: ApiClient): Promise<Loaded<StatusCounts>> {
-  const author = authorApi(api);
-  const statuses = STATUS_FILTERS.flatMap((filter) => (filter.status ? [filter.status] : []));
-  const results = await Promise.all(statuses.map((status) => author.myPosts(0, 1, status)));
-  const failed = results.find((result) => !result.ok);
-  if (failed && !failed.ok) return failed;
+  const read = await authorApi(api).myPostCounts();
+  if (!read.ok) return read;
   const counts = { ALL: 0 } as StatusCounts;
-  results.forEach((result, index) => {
-    const total = result.ok ? result.data.totalElements : 0;
-    counts[statuses[index]] = total;
-    counts.ALL += total;
-  });
+  for (const filter of STATUS_FILTERS) {
+    if (!filter.status) continue;
+    counts[filter.status] = read.data[filter.status];
+    counts.ALL += read.data[filter.status];
+  }
   return { ok: true, data: counts };
 }
 

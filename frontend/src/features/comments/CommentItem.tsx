@@ -100,12 +100,14 @@ export function CommentItem({ comment, viewer, actions, now, targetId }: ItemPro
       data-level={comment.level}
       tabIndex={targeted ? -1 : undefined}
       aria-current={targeted ? 'location' : undefined}
-      className={`scroll-mt-24 ${targeted ? 'rounded-lg bg-amber-50 outline-none ring-2 ring-amber-500 ring-offset-2 dark:bg-amber-950/40 dark:ring-amber-400 dark:ring-offset-slate-950' : ''}`}
+      className={targeted ? 'scroll-mt-24 rounded-lg bg-amber-50 outline-none ring-2 ring-amber-500 ring-offset-2 dark:bg-amber-950/40 dark:ring-amber-400 dark:ring-offset-slate-950' : 'scroll-mt-24'}
     >
-      <article ref={article} tabIndex={-1} className="py-3 outline-none focus-visible:ring-2 focus-visible:ring-brand-500" aria-label={`Comment by ${name}`} data-moderation={comment.moderation}>
-        <header className="flex flex-wrap items-center gap-x-2 gap-y-1 text-sm">
+      <article ref={article} tabIndex={-1} className="comment-article" aria-label={`Comment by ${name}`} data-moderation={comment.moderation}>
+        <header className="comment-meta">
           <AvatarImage name={comment.author ? name : null} src={comment.author?.avatar} size="sm" />
-          <span className="font-semibold text-slate-900 dark:text-slate-100">{name}</span>
+          <span className="comment-author" data-author-name>
+            {name}
+          </span>
           <time dateTime={Number.isNaN(created.getTime()) ? undefined : created.toISOString()} title={commentDateTime(comment.createdAt)} className="text-slate-600 dark:text-slate-400">
             {now === undefined ? commentDateTime(comment.createdAt) : relativeTime(comment.createdAt, now)}
           </time>
@@ -137,7 +139,9 @@ export function CommentItem({ comment, viewer, actions, now, targetId }: ItemPro
           </p>
         ) : (
           // Text, never HTML: React escapes it; line breaks kept by CSS.
-          <p className="mt-1 whitespace-pre-wrap break-words text-slate-800 dark:text-slate-200">{comment.content}</p>
+          <p className="comment-text" data-comment-text>
+            {comment.content}
+          </p>
         )}
         {held && mode !== 'edit' && <p className="mt-1 text-xs text-slate-600 dark:text-slate-400">{CommentsTexts.HELD_NOTE}</p>}
         {mode !== 'edit' && (canReply || canEdit || canDelete || canReport || canHide) && (
@@ -234,5 +238,17 @@ export function CommentItem({ comment, viewer, actions, now, targetId }: ItemPro
         </div>
       )}
     </li>
+  );
+}
+
+/** A page's comments as a list (each with its thread), or 'No comments yet': the island's list and the server-rendered first page alike. */
+export function CommentList({ comments, ...item }: { comments: CommentNode[] } & Omit<ItemProps, 'comment'>) {
+  if (comments.length === 0) return <p className="text-sm text-slate-600 dark:text-slate-400">{CommentsTexts.NO_COMMENTS}</p>;
+  return (
+    <ul className="divide-y divide-slate-200 dark:divide-slate-800" aria-label="Comments">
+      {comments.map((comment) => (
+        <CommentItem key={comment.id} comment={comment} {...item} />
+      ))}
+    </ul>
   );
 }

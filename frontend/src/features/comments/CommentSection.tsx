@@ -2,9 +2,10 @@ import { Component, useCallback, useEffect, useMemo, useRef, useState, type Reac
 import { commentErrors, commentIdOfHash, CommentsTexts, mutedNotice } from './texts';
 import { errorText } from '../../lib/texts/error-text';
 import { Alert, useViewer } from '../../components/islands/form-controls';
-import { addComment, deleteComment, fetchCommentCount, fetchComments, fetchCommentsAround, fetchReplies, updateComment, type CommentNode, type CommentPage } from './comment-api';
+import { addComment, deleteComment, fetchCommentCount, fetchComments, fetchCommentsAround, fetchReplies, updateComment, type CommentNode } from './comment-api';
 import CommentForm from './CommentForm';
-import { CommentItem, type CommentActions } from './CommentItem';
+import { CommentList, type CommentActions } from './CommentItem';
+import { readRenderedPage, type RenderedPage } from './rendered-page';
 import { whenViewerKnown } from '../../lib/viewer';
 
 interface Props {
@@ -12,11 +13,16 @@ interface Props {
   /** The post's comment count as the server rendered it. */
   initialCount: number;
   /**
-   * The first page as the server rendered it (in the HTML for readers without JavaScript and for
-   * search engines; the cached anonymous page is dropped when a comment changes); undefined when
-   * that read failed, and the section then reads it itself.
+   * The first page as the server rendered it (the cached anonymous page is dropped when a comment
+   * changes): its ids, counts and flags; its HTML comes as `rendered`. Undefined when that read
+   * failed, and the section then reads it itself.
    */
-  initialPage?: CommentPage;
+  initialPage?: RenderedPage;
+  /**
+   * The server-rendered first page (the page's 'rendered' slot, RenderedComments: what readers
+   * without JavaScript and search engines read), shown until the section has taken it over.
+   */
+  rendered?: ReactNode;
   loginHref: string;
   registerHref: string;
 }
@@ -97,12 +103,15 @@ function appendNew(current: CommentNode[], ...pages: CommentNode[][]): CommentNo
   return added.length ? [...current, ...added] : current;
 }
 
-function Comments({ postId, initialCount, initialPage, loginHref, registerHref }: Props) {
+function Comments({ postId, initialCount, initialPage, rendered, loginHref, registerHref }: Props) {
   // The page is the same for everyone: the reader comes from the personal fragment (lib/viewer.ts).
   const viewerState = useViewer();
   const viewer = viewerState.known ? viewerState.viewer : null;
   const pending = !viewerState.known;
-  const [comments, setComments] = useState<CommentNode[]>(initialPage?.comments ?? []);
+  const [comments, setComments] = useState<CommentNode[]>([]);
+  // Until then the server's first page is shown as it came (`rendered`), and `comments` is empty.
+  const [takenOver, setTakenOver] = useState(!initialPage);
+  const listBox = useRef<HTMLDivElement>(null);
   const [status, setStatus] = useState<'loading' | 'loaded' | 'error'>(initialPage ? 'loaded' : 'loading');
   const [page, setPage] = useState(0);
   const [hasMore, setHasMore] = useState(initialPage ? !initialPage.last : false);
@@ -133,6 +142,7 @@ function Comments({ postId, initialCount, initialPage, loginHref, registerHref }
     try {
       const [first, total] = await Promise.all([fetchComments(postId, 0), fetchCommentCount(postId).catch(() => undefined)]);
       setComments(first.comments);
+      setTakenOver(true);
       if (total !== undefined) setCount(total);
       setPage(0);
       setHasMore(!first.last);
@@ -147,8 +157,17 @@ function Comments({ postId, initialCount, initialPage, loginHref, registerHref }
   }, [postId, say]);
 
   useEffect(() => {
-    if (!initialPage) void refresh();
-    // Only when mounting: the server's page is read once.
+    // The server's page is taken over once, when mounting (before a #comment-{id} address is
+    // followed below, which looks for the comment among the list's); read from the API when
+    // there is none, or when it cannot be read back.
+    const taken = initialPage && listBox.current ? readRenderedPage(listBox.current, initialPage, postId) : undefined;
+    if (!taken) {
+      void refresh();
+      return;
+    }
+    latest.current.comments = taken;
+    setComments(taken);
+    setTakenOver(true);
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [refresh]);
 
@@ -161,7 +180,9 @@ function Comments({ postId, initialCount, initialPage, loginHref, registerHref }
     let stale = false;
     fetchComments(postId, 0)
       .then((first) => {
-        if (!stale) setComments((current) => appendNew(first.comments, current));
+        if (stale) return;
+        setComments((current) => appendNew(first.comments, current));
+        setTakenOver(true);
       })
       .catch(() => undefined);
     return () => {
@@ -352,7 +373,7 @@ function Comments({ postId, initialCount, initialPage, loginHref, registerHref }
           </div>
         )
       )}
-      <div className="mt-6">
+      <div className="mt-6" ref={listBox}>
         {status === 'loading' ? (
           <p role="status" className="text-sm text-slate-600 dark:text-slate-400">
             {CommentsTexts.LOADING}
@@ -364,14 +385,10 @@ function Comments({ postId, initialCount, initialPage, loginHref, registerHref }
               Try Again
             </button>
           </div>
-        ) : comments.length === 0 ? (
-          <p className="text-sm text-slate-600 dark:text-slate-400">{CommentsTexts.NO_COMMENTS}</p>
+        ) : takenOver ? (
+          <CommentList comments={comments} viewer={viewer} actions={actions} now={now} targetId={targetId} />
         ) : (
-          <ul className="divide-y divide-slate-200 dark:divide-slate-800" aria-label="Comments">
-            {comments.map((comment) => (
-              <CommentItem key={comment.id} comment={comment} viewer={viewer} actions={actions} now={now} targetId={targetId} />
-            ))}
-          </ul>
+          rendered
         )}
         {status === 'loaded' && hasMore && (
           <div className="mt-4 flex flex-col items-center gap-2">

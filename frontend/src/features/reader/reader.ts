@@ -15,9 +15,6 @@ export type SortDirection = 'asc' | 'desc';
 export const readerApi = (api: ApiClient) => ({
   myLikes: (page: number, size: number, sortBy: LikeSort, sortDirection: SortDirection) =>
     load(api.GET('/api/v1/likes/user/my-likes', { params: { query: { page, size, sortBy, sortDirection } } })),
-  /** The Favorite Posts widget: page 0 of my-likes, newest first (spec 000 §7). */
-  favoritePosts: (limit: number) =>
-    load(api.GET('/api/v1/likes/user/my-likes', { params: { query: { page: 0, size: limit, sortBy: 'createdAt', sortDirection: 'desc' } } })),
   recentLikes: (limit = 3) => load(api.GET('/api/v1/likes/user/my-likes/recent', { params: { query: { limit } } })),
   myComments: (page: number, size: number, sort: 'newest' | 'oldest' = 'newest') =>
     load(api.GET('/api/v1/comments/my-comments', { params: { query: { page, size, sortBy: 'createdAt', sortDirection: sort === 'oldest' ? 'asc' : 'desc' } } }),
@@ -73,14 +70,16 @@ export async function loadReaderDashboard(api: ApiClient, url: URL) {
   const [stats, quickStats, favorites, comments] = await Promise.all([
     reader.userStats(),
     reader.quickStats(),
-    reader.favoritePosts(WIDGET_SIZE),
+    // The Favorite Posts widget (spec 000 §7): the latest likes, newest first; the widget shows no
+    // total, so the read that counts them all (my-likes) is not needed.
+    reader.recentLikes(WIDGET_SIZE),
     reader.myComments(0, steps * DASHBOARD_COMMENTS_STEP),
   ]);
   const more = comments.ok && comments.data.totalElements > comments.data.content.length;
   return {
     stats,
     quickStats,
-    favorites: favorites.ok ? { ok: true as const, data: favorites.data.content } : favorites,
+    favorites,
     comments: comments.ok ? { ok: true as const, items: comments.data.content, total: comments.data.totalElements } : comments,
     refreshHref: url.pathname,
     loadMoreCommentsHref: more ? `${withQuery(url, { comments: steps + 1 })}#my-comments-widget` : undefined,
