@@ -1,10 +1,14 @@
-import { useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { AvatarImage } from '../../components/islands/form-controls';
-import { COMMENT_INDENT_LEVELS, COMMENT_MAX_LEVEL, commentDateTime, CommentsTexts, relativeTime } from './texts';
+import { COMMENT_INDENT_LEVELS, COMMENT_MAX_LEVEL, commentDateTime, CommentsTexts, hideDescription, relativeTime } from './texts';
 import { hideComment, type CommentNode } from './comment-api';
 import CommentForm from './CommentForm';
-import { hideDescription, HideDialog, ReportDialog } from './ModerationDialogs';
 import { countNoun, Nouns } from '../../lib/texts/nouns';
+
+// The report and hide dialogs load when first opened: most readers never open one, and the post
+// page's JavaScript stays within its budget (engagement.spec.ts).
+const ReportDialog = lazy(() => import('./ModerationDialogs').then((module) => ({ default: module.ReportDialog })));
+const HideDialog = lazy(() => import('./ModerationDialogs').then((module) => ({ default: module.HideDialog })));
 
 export interface Viewer {
   id: number;
@@ -187,28 +191,32 @@ export function CommentItem({ comment, viewer, actions, now, targetId }: ItemPro
           />
         )}
         {dialog === 'report' && (
-          <ReportDialog
-            comment={comment}
-            authorName={name}
-            onCancel={() => setDialog(undefined)}
-            onDone={() => {
-              setDialog(undefined);
-              setFocusComment(true);
-              actions.reported(comment);
-            }}
-          />
+          <Suspense fallback={null}>
+            <ReportDialog
+              comment={comment}
+              authorName={name}
+              onCancel={() => setDialog(undefined)}
+              onDone={() => {
+                setDialog(undefined);
+                setFocusComment(true);
+                actions.reported(comment);
+              }}
+            />
+          </Suspense>
         )}
         {dialog === 'hide' && (
-          <HideDialog
-            description={hideDescription(`${name}'s comment`)}
-            hide={(reason) => hideComment(comment, reason)}
-            onCancel={() => setDialog(undefined)}
-            onDone={() => {
-              setDialog(undefined);
-              setFocusComment(true);
-              actions.hidden(comment);
-            }}
-          />
+          <Suspense fallback={null}>
+            <HideDialog
+              description={hideDescription(`${name}'s comment`)}
+              hide={(reason) => hideComment(comment, reason)}
+              onCancel={() => setDialog(undefined)}
+              onDone={() => {
+                setDialog(undefined);
+                setFocusComment(true);
+                actions.hidden(comment);
+              }}
+            />
+          </Suspense>
         )}
       </article>
       {(comment.replies.length > 0 || hiddenReplies > 0) && (

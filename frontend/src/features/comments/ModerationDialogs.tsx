@@ -145,9 +145,7 @@ interface HideProps {
   title?: string;
 }
 
-/** The placeholder readers see, and what follows a hide, for the Hide dialog's description. */
-export const hideDescription = (whose: string) =>
-  `Readers will see '${CommentsTexts.HIDDEN_MARKER}' in place of ${whose}; replies stay. The author is told the reason, and an administrator can restore it.`;
+export { hideDescription } from './texts';
 
 export function HideDialog({ description, hide, onCancel, onDone, title = 'Hide Comment' }: HideProps) {
   const id = useId();

@@ -133,3 +133,7 @@ export function commentDateTime(value: string | null | undefined): string {
  * the public pages. It depends on the clock, so only the hydrated section shows it (see CommentSection's useNow).
  */
 export const relativeTime = (value: string | null | undefined, now = Date.now()): string => relativeTimeIn(value, 'viDate', now);
+
+/** The placeholder readers see, and what follows a hide, for the Hide dialog's description. */
+export const hideDescription = (whose: string) =>
+  `Readers will see '${CommentsTexts.HIDDEN_MARKER}' in place of ${whose}; replies stay. The author is told the reason, and an administrator can restore it.`;
