@@ -4,6 +4,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { DataSource, EntityManager, IsNull, LessThan, MoreThan, Not, Repository } from 'typeorm';
 import type { AuthUser, CallerRead } from './auth-user';
 import { APP_CONFIG, AppConfig } from '../config/env';
+import { preparedQuery } from '../database/prepared-query';
 import { effectiveRole } from './roles';
 import { muteFromRow, PROFILE_SELECT, profileFromRow, type ProfileRow } from '../users/profile-query';
 import { UserStatus } from '../users/entities/user.entity';
@@ -200,15 +201,12 @@ export class SessionsService implements OnModuleInit, OnModuleDestroy {
    */
   async resolveCaller(familyId: string, userId: number, reads: readonly CallerRead[] = []): Promise<AuthUser | 'no-session' | 'locked'> {
     if (!isWellFormedSession(familyId, userId)) return 'no-session';
-    const rows = (await this.sessions.query(
-      `SELECT ${PROFILE_SELECT},
+    const text = `SELECT ${PROFILE_SELECT},
               EXISTS (SELECT 1 FROM refresh_sessions s
-                       WHERE s.family_id = $2 AND s.user_id = u.id AND s.revoked_at IS NULL AND s.expires_at > now()) AS live${reads.map((read, index) => `,
-              (${read.sql}) AS "alongside_${index}"`).join('')}
-         FROM users u WHERE u.id = $1`,
-      [userId, familyId],
-    )) as (CallerRow & Record<string, unknown>)[];
-    const row = rows[0];
+                       WHERE s.family_id = $2 AND s.user_id = u.id AND s.revoked_at IS NULL AND s.expires_at > now()) AS live${reads.map((read, index) => `,\n              (${read.sql}) AS "alongside_${index}"`).join('')}
+         FROM users u WHERE u.id = $1`;
+    // Prepared (planned once per connection): one name per text, and the route's reads are part of it.
+    const [row] = await preparedQuery<CallerRow & Record<string, unknown>>(this.dataSource, `inkwell_caller${reads.map((read) => `_${read.key}`).join('')}`, text, [userId, familyId]);
     if (!row?.live) return 'no-session';
     if (!row.isVerified || row.status !== UserStatus.ACTIVE) return 'locked';
     const roles = [...row.roles].sort((a, b) => a.roleId - b.roleId).map((role) => role.name);
