@@ -86,6 +86,14 @@ describe('Notifications', () => {
   }
   const typesOn = async (user: TestUser, postId: number): Promise<string[]> =>
     (await list(user)).content.filter((n: { post: { id: number } | null }) => n.post?.id === postId).map((n: { type: string }) => n.type);
+  /** Users whose counter row (notification_counters) differs from a count of their rows: none, if the triggers keep them exact. */
+  const counterDrift = (): Promise<unknown[]> =>
+    db.query(
+      `SELECT coalesce(c.user_id, n.user_id) AS user_id, c.listed, c.unread, n.listed AS rows_listed, n.unread AS rows_unread
+         FROM notification_counters c
+         FULL JOIN (SELECT user_id, count(*)::int AS listed, count(*) FILTER (WHERE NOT read)::int AS unread FROM notifications WHERE in_app GROUP BY user_id) n ON n.user_id = c.user_id
+        WHERE coalesce(c.listed, 0) <> coalesce(n.listed, 0) OR coalesce(c.unread, 0) <> coalesce(n.unread, 0)`,
+    );
   const tokenOf = (message: CapturedMail) => decodeURIComponent(/\/unsubscribe\?token=([\w.%-]+)/.exec(message.text)?.[1] ?? '');
 
   it('a reply: the replied-to reader gets it in-app and by e-mail (one-click unsubscribe headers); the post author in-app only; never the actor', async () => {
@@ -384,6 +392,27 @@ describe('Notifications', () => {
     expect(mail.to(target.email)).toHaveLength(2);
   });
 
+  it('the bell and the total are counters kept with the rows: exact after replies, a read and a deleted post (cascade), for every user', async () => {
+    const [post, elsewhere] = [await publishedPost(), await publishedPost()];
+    const target = await createReader(t);
+    const parent = await comment(target, post.id, 'Counted');
+    await Promise.all([comment(reader, post.id, 'One', parent), comment(other, post.id, 'Two', parent)]);
+    await comment(reader, elsewhere.id, 'Three', await comment(target, elsewhere.id, 'Counted too'));
+    expect(await unread(target)).toBe(3);
+    const before = await list(target);
+    expect(before.totalElements).toBe(3);
+    expect((await t.http.post(api(`/notifications/${before.content[0].id}/read`)).set(target.auth).expect(200)).body.data).toEqual({ count: 2 });
+    expect((await list(target)).totalElements).toBe(3);
+    // The newest (read) one is about the other post: deleting this one takes the two unread replies with it.
+    expect(before.content[0].post.id).toBe(elsewhere.id);
+    await t.http.delete(api(`/blog/posts/${post.id}`)).set(admin.auth).expect(204);
+    expect(await unread(target)).toBe(0);
+    const after = (await t.http.get(api('/notifications?page=3&size=10')).set(target.auth).expect(200)).body.data;
+    expect(after).toMatchObject({ content: [], totalElements: 1, totalPages: 1, number: 3 });
+    // Everything the tests above did (in-app off, read-all, concurrent replies, digests) left no counter off.
+    expect(await counterDrift()).toEqual([]);
+  });
+
   it('anonymous callers get 401 on the signed-in routes', async () => {
     for (const [method, path] of [
       ['get', '/notifications'],
@@ -419,6 +448,8 @@ describe('Notifications', () => {
       const received = mail.to(target.email);
       expect(received).toHaveLength(replies);
       expect(new Set(received.map((m) => header(m, 'Message-ID'))).size).toBe(replies);
+      expect(await unread(target)).toBe(replies);
+      expect(await counterDrift()).toEqual([]);
     } finally {
       await second.close();
     }

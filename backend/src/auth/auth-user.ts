@@ -1,4 +1,5 @@
 import type { UserResponseDto } from '../users/dto/user-response.dto';
+import type { ActiveMute } from '../users/active-mute';
 import { RoleName } from './roles';
 
 /** Who is calling: loaded from the database on every authenticated request (`@CurrentUser()`). */
@@ -16,6 +17,22 @@ export interface AuthUser {
    * the session (SessionsService.resolveCaller), so a signed-in page's session costs one query.
    */
   profile?: UserResponseDto;
+  /** The caller's commenting mute in force (null: none), read by the same query as `profile`. */
+  commentingMute?: ActiveMute | null;
+  /** What the route asked to read along with the session (`@Auth({ alongside })`), by key; absent when not read. */
+  alongside?: Record<string, unknown>;
+}
+
+/**
+ * A value a route reads in the session's own query (`@Auth({ alongside: [read] })`), so that a
+ * small signed-in read costs one round trip instead of two: an SQL expression over the caller's
+ * row `users u`, from a constant of the feature that owns the data (the notifications' bell, say).
+ * The route still reads it itself when `alongside[key]` is absent (a page's calls share one
+ * session check, made by whichever call came first).
+ */
+export interface CallerRead {
+  key: string;
+  sql: string;
 }
 
 export const ACCESS_COOKIE = 'inkwell_access';

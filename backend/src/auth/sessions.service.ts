@@ -2,10 +2,11 @@ import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nest
 import { InjectRepository } from '@nestjs/typeorm';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { DataSource, EntityManager, IsNull, LessThan, MoreThan, Not, Repository } from 'typeorm';
-import type { AuthUser } from './auth-user';
+import type { AuthUser, CallerRead } from './auth-user';
 import { APP_CONFIG, AppConfig } from '../config/env';
+import { preparedQuery } from '../database/prepared-query';
 import { effectiveRole } from './roles';
-import { PROFILE_SELECT, profileFromRow, type ProfileRow } from '../users/profile-query';
+import { muteFromRow, PROFILE_SELECT, profileFromRow, type ProfileRow } from '../users/profile-query';
 import { UserStatus } from '../users/entities/user.entity';
 import { RefreshSession } from './entities/refresh-session.entity';
 import { SecretBox } from './secret-box';
@@ -195,21 +196,23 @@ export class SessionsService implements OnModuleInit, OnModuleDestroy {
    * the token's session is live ('no-session': revoked, expired, unknown or not this user's).
    * Only verified, ACTIVE accounts keep access ('locked'). Run on every authenticated request,
    * so one round trip and no entity hydration (the signed-in floor went from 439 to 608 req/s).
+   * `reads`: the route's `alongside` values, read in the same query (`alongside[key]`); only for a
+   * caller who keeps access.
    */
-  async resolveCaller(familyId: string, userId: number): Promise<AuthUser | 'no-session' | 'locked'> {
+  async resolveCaller(familyId: string, userId: number, reads: readonly CallerRead[] = []): Promise<AuthUser | 'no-session' | 'locked'> {
     if (!isWellFormedSession(familyId, userId)) return 'no-session';
-    const rows = (await this.sessions.query(
-      `SELECT ${PROFILE_SELECT},
+    const text = `SELECT ${PROFILE_SELECT},
               EXISTS (SELECT 1 FROM refresh_sessions s
-                       WHERE s.family_id = $2 AND s.user_id = u.id AND s.revoked_at IS NULL AND s.expires_at > now()) AS live
-         FROM users u WHERE u.id = $1`,
-      [userId, familyId],
-    )) as CallerRow[];
-    const row = rows[0];
+                       WHERE s.family_id = $2 AND s.user_id = u.id AND s.revoked_at IS NULL AND s.expires_at > now()) AS live${reads.map((read, index) => `,\n              (${read.sql}) AS "alongside_${index}"`).join('')}
+         FROM users u WHERE u.id = $1`;
+    // Prepared (planned once per connection): one name per text, and the route's reads are part of it.
+    const [row] = await preparedQuery<CallerRow & Record<string, unknown>>(this.dataSource, `inkwell_caller${reads.map((read) => `_${read.key}`).join('')}`, text, [userId, familyId]);
     if (!row?.live) return 'no-session';
     if (!row.isVerified || row.status !== UserStatus.ACTIVE) return 'locked';
     const roles = [...row.roles].sort((a, b) => a.roleId - b.roleId).map((role) => role.name);
-    return { id: row.id, email: row.email, fullName: row.fullName, roles, role: effectiveRole(roles), sessionId: familyId, profile: profileFromRow(row) };
+    const caller: AuthUser = { id: row.id, email: row.email, fullName: row.fullName, roles, role: effectiveRole(roles), sessionId: familyId, profile: profileFromRow(row), commentingMute: muteFromRow(row) };
+    if (reads.length) caller.alongside = Object.fromEntries(reads.map((read, index) => [read.key, row[`alongside_${index}`]]));
+    return caller;
   }
 
   private async issue(

@@ -20,8 +20,9 @@ export const DATABASE_RETRY_AFTER_SECONDS = 5;
 
 export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
   if (!error || typeof error !== 'object' || depth > 4) return false;
-  const { code, message, driverError, cause, errors } = error as {
+  const { code, syscall, message, driverError, cause, errors } = error as {
     code?: unknown;
+    syscall?: unknown;
     message?: unknown;
     driverError?: unknown;
     cause?: unknown;
@@ -29,6 +30,9 @@ export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
   };
   if (typeof code === 'string') {
     if (UNREACHABLE_CODES.has(code) || UNAVAILABLE_SQLSTATES.has(code)) return true;
+    // A Unix socket that is not there: the embedded server is stopped (its socket file goes with it).
+    // Only from connect(): a missing file anywhere else is no database matter.
+    if (code === 'ENOENT' && syscall === 'connect') return true;
     // Class 08: connection exception.
     if (/^08[0-9A-Z]{3}$/.test(code)) return true;
   }

@@ -45,7 +45,27 @@ function osUserIds(name: string): { uid: number; gid: number } | undefined {
   }
 }
 
-const embeddedUrl = (password: string, port: number) => `postgres://${DB_USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`;
+/**
+ * The embedded server's URL. With a socket folder the connections go through its Unix socket
+ * (pg reads the folder from the `host` parameter): a round trip then skips the loopback TCP stack,
+ * which the signed-in request floor pays once per query (issue 26 §3). 127.0.0.1:port stays the
+ * address otherwise, and the port names the socket file (.s.PGSQL.<port>).
+ */
+const embeddedUrl = (password: string, port: number, socketDir?: string) =>
+  `postgres://${DB_USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres${socketDir ? `?host=${encodeURIComponent(socketDir)}` : ''}`;
+
+/** sun_path holds 104 bytes on macOS (108 on Linux), the final NUL included. */
+const MAX_SOCKET_PATH_BYTES = 103;
+
+/**
+ * The folder for the server's Unix socket: the database folder itself (only the server's OS user
+ * and root may enter it), when the socket's path fits the OS limit and the folder's name needs no
+ * quoting in unix_socket_directories (a comma-separated list). Otherwise none: TCP only.
+ */
+export function socketDirectory(databaseDir: string, port: number, platform: NodeJS.Platform = process.platform): string | undefined {
+  if (platform === 'win32' || /[\s,'"\\]/.test(databaseDir)) return undefined;
+  return Buffer.byteLength(join(databaseDir, `.s.PGSQL.${port}`)) <= MAX_SOCKET_PATH_BYTES ? databaseDir : undefined;
+}
 
 /** PostgreSQL refuses to run as root: as root we run it as an unprivileged `postgres` OS user. */
 function ensureOsUser(): { uid: number; gid: number } {
@@ -100,11 +120,13 @@ export async function startEmbeddedPostgres(dataDir: string, log: (line: string)
       log(`initialising embedded PostgreSQL in ${databaseDir}`);
       await initialise(databaseDir, password, ids, log);
     }
+    const socketDir = socketDirectory(databaseDir, port);
     const postmaster = new Postmaster({
       binary: binaryPath('postgres'),
       databaseDir,
       port,
-      flags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
+      // TCP on loopback stays on for the CLIs that find a running server by its postmaster.pid.
+      flags: ['-c', 'listen_addresses=127.0.0.1', '-c', `unix_socket_directories=${socketDir ?? ''}`],
       ids,
       logFile: resolve(dataDir, 'postgres.log'),
       log,
@@ -116,7 +138,7 @@ export async function startEmbeddedPostgres(dataDir: string, log: (line: string)
     }
     let stopped = false;
     return {
-      url: embeddedUrl(password, port),
+      url: embeddedUrl(password, port, socketDir),
       postmaster,
       async stop(fastTimeoutMs?: number) {
         if (stopped) return;

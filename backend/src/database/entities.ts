@@ -11,6 +11,7 @@ import { DomainEventRow } from '../events/entities/domain-event.entity';
 import { CommentReport } from '../moderation/entities/comment-report.entity';
 import { UserMute } from '../users/entities/user-mute.entity';
 import { Notification } from '../notifications/entities/notification.entity';
+import { NotificationCounter } from '../notifications/entities/notification-counter.entity';
 import { NotificationDelivery } from '../notifications/entities/notification-delivery.entity';
 import { NotificationPreference } from '../notifications/entities/notification-preference.entity';
 import { NotificationSettings } from '../notifications/entities/notification-settings.entity';
@@ -30,4 +31,4 @@ import { UserRole } from '../users/entities/user-role.entity';
  * Every TypeORM entity of the app, listed once: the app, the migration generator and the tests
  * all load this list (no path globs, so compiled and transpiled code behave the same).
  */
-export const ENTITIES: Function[] = [User, Role, UserRole, Post, Tag, PostTag, PostReview, RefreshSession, EmailVerificationCode, PasswordResetToken, AttemptCounterRow, Comment, Like, AuditEntry, Thumbnail, UserBan, PostSlugHistory, TagSlugHistory, CommentReport, UserMute, Notification, NotificationPreference, NotificationSettings, NotificationDelivery, PostRevision, PostPreviewLink, DomainEventRow];
+export const ENTITIES: Function[] = [User, Role, UserRole, Post, Tag, PostTag, PostReview, RefreshSession, EmailVerificationCode, PasswordResetToken, AttemptCounterRow, Comment, Like, AuditEntry, Thumbnail, UserBan, PostSlugHistory, TagSlugHistory, CommentReport, UserMute, Notification, NotificationPreference, NotificationSettings, NotificationDelivery, NotificationCounter, PostRevision, PostPreviewLink, DomainEventRow];

@@ -9,7 +9,7 @@ import { WithMessage, withMessage } from '../common/envelope';
 import { Page, PageQueryDto } from '../common/pagination/page';
 import { ParseIdPipe } from '../common/validation/parse-id.pipe';
 import { MarkedReadDto, NotificationDto, NotificationPreferencesDto, UnreadCountDto, UnsubscribeDto, UnsubscribeQueryDto, UpdateNotificationPreferencesDto } from './dto/notification.dto';
-import { NotificationInboxService } from './notification-inbox.service';
+import { NotificationInboxService, UNREAD_COUNT } from './notification-inbox.service';
 import { NotificationsMessages } from './notifications.messages';
 
 /** Unsubscribe links are opened without a session: a tight limit per client address against token guessing. */
@@ -30,11 +30,13 @@ export class NotificationsController {
   }
 
   @Get('unread-count')
-  @Auth()
+  @Auth({ alongside: [UNREAD_COUNT] })
   @ApiOperation({ summary: "How many of the caller's notifications are unread (the header's bell)" })
   @ApiEnvelope(UnreadCountDto)
   async unreadCount(@CurrentUser() user: AuthUser): Promise<WithMessage<UnreadCountDto>> {
-    return withMessage({ count: await this.inbox.unreadCount(user) }, NotificationsMessages.UNREAD);
+    // Read with the session (one round trip); on its own when the caller was resolved without it (a page's later call).
+    const read = user.alongside?.[UNREAD_COUNT.key];
+    return withMessage({ count: typeof read === 'number' ? read : await this.inbox.unreadCount(user) }, NotificationsMessages.UNREAD);
   }
 
   @Post('read-all')

@@ -6,7 +6,7 @@ import { isDatabaseUnavailable } from '../../common/database-unavailable';
 import { ROLE_RANK, RoleName } from '../roles';
 import { AuthMessages } from '../auth.messages';
 import { CALLER_MEMO, type CallerMemo } from '../../gateway/caller-memo';
-import { ACCESS_COOKIE, AuthUser } from '../auth-user';
+import { ACCESS_COOKIE, AuthUser, type CallerRead } from '../auth-user';
 
 export const AUTH_OPTIONS = 'inkwell:auth';
 
@@ -22,7 +22,12 @@ export interface AuthOptions {
   optional?: boolean;
   /** With `optional`: a session refused for any reason (a banned or unverified account too) reads as anonymous (public reads that existed before the caller mattered). */
   anonymousOnFailure?: boolean;
+  /** Values read in the session's query (`user.alongside[key]`): the route's whole read in one round trip. */
+  alongside?: readonly CallerRead[];
 }
+
+/** Where the guard leaves the route's `alongside` reads for the strategy's session query (a symbol: no client can set it). */
+export const CALLER_READS = Symbol('inkwell:caller-reads');
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
@@ -37,7 +42,7 @@ export class JwtAuthGuard extends AuthGuard('jwt') {
   }
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    const request = context.switchToHttp().getRequest<Request & { user?: AuthUser }>();
+    const request = context.switchToHttp().getRequest<Request & { user?: AuthUser; [CALLER_MEMO]?: CallerMemo; [CALLER_READS]?: readonly CallerRead[] }>();
     const options = this.reflector.getAllAndOverride<AuthOptions | undefined>(AUTH_OPTIONS, [context.getHandler(), context.getClass()]) ?? {};
     const optional = options.optional === true;
     const hasBearer = /^Bearer\s+\S/i.test(request.headers.authorization ?? '');
@@ -48,6 +53,8 @@ export class JwtAuthGuard extends AuthGuard('jwt') {
       throw new UnauthorizedException(options.unauthenticated ?? AuthMessages.AUTH_REQUIRED);
     }
     try {
+      // Not for a page's gateway calls: they share one caller, whose values would be stale after the page's own writes.
+      if (options.alongside && !request[CALLER_MEMO]) request[CALLER_READS] = options.alongside;
       await this.authenticate(context, request);
     } catch (error) {
       if (isDatabaseUnavailable(error)) throw error; // 503, not "log in again"

@@ -5,7 +5,8 @@ import { createSecretKey } from 'node:crypto';
 import { ExtractJwt, Strategy } from 'passport-jwt';
 import { APP_CONFIG, AppConfig } from '../../config/env';
 import { AuthMessages } from '../auth.messages';
-import { ACCESS_COOKIE, AccessTokenPayload, AuthUser } from '../auth-user';
+import { ACCESS_COOKIE, AccessTokenPayload, AuthUser, type CallerRead } from '../auth-user';
+import { CALLER_READS } from './jwt-auth.guard';
 import { SessionsService } from '../sessions.service';
 
 function fromCookie(req: Request): string | null {
@@ -32,12 +33,14 @@ export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
       secretOrKey: createSecretKey(Buffer.from(config.jwtSecret)) as unknown as Buffer,
       algorithms: ['HS256'],
       ignoreExpiration: false,
+      // The request, for the route's `alongside` reads (JwtAuthGuard leaves them on it).
+      passReqToCallback: true,
     });
   }
 
-  async validate(payload: AccessTokenPayload): Promise<AuthUser> {
+  async validate(request: Request & { [CALLER_READS]?: readonly CallerRead[] }, payload: AccessTokenPayload): Promise<AuthUser> {
     if (typeof payload?.sub !== 'number' || typeof payload.sid !== 'string') throw new UnauthorizedException(AuthMessages.AUTH_FAILED);
-    const caller = await this.sessions.resolveCaller(payload.sid, payload.sub);
+    const caller = await this.sessions.resolveCaller(payload.sid, payload.sub, request[CALLER_READS]);
     if (caller === 'no-session') throw new UnauthorizedException(AuthMessages.AUTH_FAILED);
     if (caller === 'locked') throw new ForbiddenException(AuthMessages.ACCOUNT_LOCKED);
     return caller;
