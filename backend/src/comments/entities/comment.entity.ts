@@ -31,7 +31,8 @@ export enum CommentModeration {
  *
  * Indexes: a post's top-level comments by (post_id, created_at, id) where parent_id is null
  * (the post's list, read backwards or forwards); replies by (parent_id, created_at, id); a user's
- * comments by (user_id, created_at, id); the newest comments site-wide by (created_at, id) of
+ * comments by (user_id, created_at, id), and their counted ones (not deleted, VISIBLE) by
+ * (user_id, post_id) (the reader dashboard's comment totals from the index alone); the newest comments site-wide by (created_at, id) of
  * live comments (admin recent, dashboards' "today"); all of a post's comments by
  * (post_id, created_at, id) (stats, search in a post, the cascade when a post is deleted); and a
  * GIN full-text index on the content ('simple' configuration) for the keyword search.
@@ -45,6 +46,7 @@ export enum CommentModeration {
 @Index('IDX_comments_post_created', ['postId', 'createdAt', 'id'])
 @Index('IDX_comments_parent_created', ['parentId', 'createdAt', 'id'], { where: `"parent_id" IS NOT NULL` })
 @Index('IDX_comments_user_created', ['userId', 'createdAt', 'id'])
+@Index('IDX_comments_user_counted', ['userId', 'postId'], { where: `"deleted_at" IS NULL AND "moderation" = 'VISIBLE'` })
 @Index('IDX_comments_live_created', ['createdAt', 'id'], { where: `"deleted_at" IS NULL` })
 // The moderation queue's hidden and held lists, newest first (few rows: a partial index).
 @Index('IDX_comments_reported', ['reportCount', 'id'], { where: `"report_count" > 0` })
