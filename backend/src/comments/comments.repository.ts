@@ -102,15 +102,34 @@ export class CommentsRepository {
     return rows.length > 0;
   }
 
-  /** A post's top-level comments (deleted placeholders included), one page. */
-  async rootsPage(postId: number, viewerId: number | null, dir: SortDirection, limit: number, offset: number): Promise<CommentRow[]> {
+  /**
+   * A page of the post's top-level comments (deleted placeholders included) and every comment
+   * below them, in one round trip: the page's ids from IDX_comments_post_root_created, then the
+   * roots (`position` 0, 1, ... in the list's order) and their descendants (`position` null; a
+   * bounded recursion on IDX_comments_parent_created, rows by primary key as `descendants` reads
+   * them) with their authors.
+   */
+  async threadsPage(postId: number, viewerId: number | null, dir: SortDirection, limit: number, offset: number): Promise<{ roots: CommentRow[]; below: CommentRow[] }> {
     const order = `c.created_at ${dirOf(dir)}, c.id ${dirOf(dir)}`;
-    return (await this.dataSource.query(
-      `WITH page AS (SELECT c.id FROM comments c WHERE c.post_id = $1 AND c.parent_id IS NULL AND ${shownTo(4)} ORDER BY ${order} LIMIT $2 OFFSET $3)
-       SELECT ${COMMENT_COLUMNS} FROM page JOIN comments c ON c.id = page.id LEFT JOIN users u ON u.id = c.user_id
-        ORDER BY ${order}`,
+    const rows = (await this.dataSource.query(
+      `WITH RECURSIVE page AS (SELECT c.id FROM comments c WHERE c.post_id = $1 AND c.parent_id IS NULL AND ${shownTo(4)} ORDER BY ${order} LIMIT $2 OFFSET $3),
+            below AS (SELECT id FROM comments WHERE parent_id IN (SELECT id FROM page)
+                      UNION ALL
+                      SELECT c.id FROM comments c JOIN below b ON c.parent_id = b.id)
+       SELECT (row_number() OVER (ORDER BY ${order}) - 1)::int AS position, ${COMMENT_COLUMNS}
+         FROM page JOIN comments c ON c.id = page.id LEFT JOIN users u ON u.id = c.user_id
+       UNION ALL
+       SELECT NULL, ${COMMENT_COLUMNS} FROM comments c LEFT JOIN users u ON u.id = c.user_id
+        WHERE c.id = ANY (ARRAY(SELECT id FROM below)) AND ${shownTo(4)}`,
       [postId, limit, offset, viewerId],
-    )) as CommentRow[];
+    )) as (CommentRow & { position: number | null })[];
+    const roots: CommentRow[] = [];
+    const below: CommentRow[] = [];
+    for (const { position, ...row } of rows) {
+      if (position === null) below.push(row);
+      else roots[position] = row;
+    }
+    return { roots, below };
   }
 
   /**
