@@ -6,6 +6,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  *   lifecycle (ReaderLikeCount); filled here from the rows.
  * - IDX_comments_user_counted: a reader's counted comments (not deleted, VISIBLE) with their posts,
  *   so the dashboard's comment total and commented posts are an index-only scan of those entries.
+ * - IDX_comments_post_root_shown: a post's top-level comments that are not HELD, so the comment
+ *   list's total is an index-only count.
  */
 export class AddReaderLikeCounts1796026100000 implements MigrationInterface {
   name = 'AddReaderLikeCounts1796026100000';
@@ -25,9 +27,11 @@ export class AddReaderLikeCounts1796026100000 implements MigrationInterface {
     await queryRunner.query(
       `CREATE INDEX "IDX_comments_user_counted" ON "comments" ("user_id", "post_id") WHERE "deleted_at" IS NULL AND "moderation" = 'VISIBLE'`,
     );
+    await queryRunner.query(`CREATE INDEX "IDX_comments_post_root_shown" ON "comments" ("post_id") WHERE "parent_id" IS NULL AND "moderation" <> 'HELD'`);
   }
 
   public async down(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query(`DROP INDEX "public"."IDX_comments_post_root_shown"`);
     await queryRunner.query(`DROP INDEX "public"."IDX_comments_user_counted"`);
     await queryRunner.query(`ALTER TABLE "reader_like_counts" DROP CONSTRAINT "FK_reader_like_counts_user"`);
     await queryRunner.query(`DROP TABLE "reader_like_counts"`);
