@@ -22,6 +22,7 @@ import { AddPostRevisions1795710000000 } from './1795710000000-AddPostRevisions'
 import { AddPostScheduling1795800000000 } from './1795800000000-AddPostScheduling';
 import { CreatePostPreviewLinks1795900000000 } from './1795900000000-CreatePostPreviewLinks';
 import { CreateDomainEvents1796000000000 } from './1796000000000-CreateDomainEvents';
+import { AddReaderLikeCounts1796026100000 } from './1796026100000-AddReaderLikeCounts';
 import { CreateNotificationCounters1796026300000 } from './1796026300000-CreateNotificationCounters';
 export const MIGRATIONS: Function[] = [
   CreateUsersAndRoles1795336336857,
@@ -47,5 +48,6 @@ export const MIGRATIONS: Function[] = [
   AddPostScheduling1795800000000,
   CreatePostPreviewLinks1795900000000,
   CreateDomainEvents1796000000000,
+  AddReaderLikeCounts1796026100000,
   CreateNotificationCounters1796026300000,
 ];

@@ -46,6 +46,16 @@ describe('Likes API', () => {
     return row;
   };
 
+  /** Readers whose kept count of liked published posts (reader_like_counts) differs from their rows. */
+  const readerDrift = async (userIds: number[]) =>
+    dataSource.query(
+      `SELECT u.id, COALESCE(r.published_likes, 0) AS kept,
+              (SELECT count(*)::int FROM likes l JOIN posts p ON p.id = l.post_id AND p.status = 'PUBLISHED' WHERE l.user_id = u.id) AS counted
+         FROM users u LEFT JOIN reader_like_counts r ON r.user_id = u.id
+        WHERE u.id = ANY($1::int[]) AND COALESCE(r.published_likes, 0) <> (SELECT count(*)::int FROM likes l JOIN posts p ON p.id = l.post_id AND p.status = 'PUBLISHED' WHERE l.user_id = u.id)`,
+      [userIds],
+    );
+
   describe('authentication and input', () => {
     const writes: ['post' | 'delete', string][] = [
       ['post', '/likes/post/ID/toggle'],
@@ -187,6 +197,7 @@ describe('Likes API', () => {
       expect(like_count).toBe(rows);
       const status = await t.http.get(api(`/likes/post/${post.id}/status`)).set(user.auth).expect(200);
       expect(status.body.data).toEqual({ postId: post.id, liked: rows === 1, likeCount: rows });
+      expect(await readerDrift([user.id])).toEqual([]);
     });
 
     it('100 concurrent likes and unlikes mixed by one user', async () => {
@@ -199,6 +210,7 @@ describe('Likes API', () => {
       const { like_count, rows } = await rowsAndCount(post.id);
       expect(rows).toBeLessThanOrEqual(1);
       expect(like_count).toBe(rows);
+      expect(await readerDrift([user.id])).toEqual([]);
     });
 
     it('100 users liking at once', async () => {
@@ -212,6 +224,56 @@ describe('Likes API', () => {
       expect(new Set(liked.map((res) => res.body.data.likeCount)).size).toBe(liked.length);
       expect(await rowsAndCount(post.id)).toEqual({ like_count: liked.length, rows: liked.length });
       expect((await t.http.get(api(`/likes/post/${post.id}/count`)).expect(200)).body.data.likeCount).toBe(liked.length);
+      expect(await readerDrift(users.map((user) => user.id))).toEqual([]);
+    });
+  });
+
+  describe("the reader's count of liked published posts (reader_like_counts, issue 26)", () => {
+    const totals = async (user: TestUser) => ({
+      myLikes: (await t.http.get(api('/likes/user/my-likes')).set(user.auth).expect(200)).body.data.totalElements,
+      dashboard: (await t.http.get(api('/dashboard/user/stats')).set(user.auth).expect(200)).body.data.statistics.totalLikes,
+    });
+    const setStatus = (postId: number, status: string) => t.http.put(api(`/blog/posts/${postId}`)).set(admin.auth).send({ status });
+
+    it('follows likes, unlikes, a post leaving and re-entering PUBLISHED, and a deletion, published or not', async () => {
+      const user = await createReader(t);
+      const [a, b, c, d] = await Promise.all([newPost(), newPost(), newPost(), newPost()]);
+      for (const post of [a, b, c, d]) await t.http.post(api(`/likes/post/${post.id}/toggle`)).set(user.auth).expect(200);
+      await t.http.post(api(`/likes/post/${a.id}`)).set(user.auth).expect(200); // liking again counts nothing
+      expect(await totals(user)).toEqual({ myLikes: 4, dashboard: 4 });
+      await t.http.delete(api(`/likes/post/${d.id}`)).set(user.auth).expect(200);
+      await t.http.delete(api(`/likes/post/${d.id}`)).set(user.auth).expect(404); // not liked: counts nothing
+      expect(await totals(user)).toEqual({ myLikes: 3, dashboard: 3 });
+      await setStatus(b.id, 'ARCHIVED').expect(200);
+      await setStatus(c.id, 'PRIVATE').expect(200);
+      expect(await totals(user)).toEqual({ myLikes: 1, dashboard: 1 });
+      await setStatus(b.id, 'PUBLISHED').expect(200);
+      expect(await totals(user)).toEqual({ myLikes: 2, dashboard: 2 });
+      await t.http.delete(api(`/blog/posts/${c.id}`)).set(admin.auth).expect(204); // not published: was not counted
+      await t.http.delete(api(`/blog/posts/${a.id}`)).set(admin.auth).expect(204); // published: its like stops counting
+      expect(await totals(user)).toEqual({ myLikes: 1, dashboard: 1 });
+      expect(await readerDrift([user.id])).toEqual([]);
+    });
+
+    it('stays exact while readers toggle a post that is unpublished, republished and finally deleted at the same time', async () => {
+      const post = await newPost();
+      const users = await Promise.all(Array.from({ length: 12 }, () => createReader(t)));
+      const other = await newPost();
+      await Promise.all(users.map((user) => t.http.post(api(`/likes/post/${other.id}`)).set(user.auth).expect(200)));
+      const toggles = users.flatMap((user) => Array.from({ length: 3 }, () => t.http.post(api(`/likes/post/${post.id}/toggle`)).set(user.auth)));
+      const moves = ['DRAFT', 'PUBLISHED', 'ARCHIVED', 'PUBLISHED', 'PRIVATE', 'PUBLISHED'].map((status) => setStatus(post.id, status));
+      const answers = await Promise.all([...toggles, ...moves]);
+      // A toggle on a post that is not published at that moment is 404; a move the post's status
+      // at that moment does not allow (ARCHIVED to PRIVATE) is 409; every other answer is 200.
+      const toggled = answers.slice(0, toggles.length);
+      const moved = answers.slice(toggles.length);
+      expect(toggled.filter((res) => res.status !== 200 && res.status !== 404).map((res) => res.status)).toEqual([]);
+      expect(moved.filter((res) => res.status !== 200 && res.status !== 409).map((res) => res.status)).toEqual([]);
+      expect(toggled.some((res) => res.status === 200) && moved.some((res) => res.status === 200)).toBe(true);
+      expect(await readerDrift(users.map((user) => user.id))).toEqual([]);
+      await t.http.delete(api(`/blog/posts/${post.id}`)).set(admin.auth).expect(204);
+      expect(await readerDrift(users.map((user) => user.id))).toEqual([]);
+      for (const user of users.slice(0, 2)) expect(await totals(user)).toEqual({ myLikes: 1, dashboard: 1 });
     });
   });
 

@@ -344,6 +344,8 @@ describe('Moderation', () => {
       expect(anonymous.totalElements).toBe(2);
       const own = await thread(post.id, young);
       expect(own.content.find((c) => c.id === linkFromYoung.id)).toMatchObject({ moderation: 'HELD', content: 'See https://example.com/offer' });
+      // The total counts what each viewer is shown: their own held comments too, nobody else's.
+      expect([own.totalElements, (await thread(post.id, reader)).totalElements, (await thread(post.id, other)).totalElements]).toEqual([3, 3, 3]);
       expect((await thread(post.id, reader)).content.map((c) => c.id)).not.toContain(linkFromYoung.id);
       // Nobody replies to or reports what they cannot see.
       await t.http.post(api('/comments')).set(reader.auth).send({ postId: post.id, content: 'Reply to held', parentId: linkFromYoung.id }).expect(404);

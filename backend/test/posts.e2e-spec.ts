@@ -238,6 +238,23 @@ describe('Posts API', () => {
       expect(res.body.message).toBe('Status must be one of DRAFT, PENDING_REVIEW, PUBLISHED, REJECTED, ARCHIVED, PRIVATE');
     });
 
+    it('a held total follows every change at once: a draft created, moved to PRIVATE, renamed, published and deleted (issue 26)', async () => {
+      const token = uid();
+      const total = async (query: string) => (await t.http.get(api(`/blog/posts/admin/all?${query}&size=1`)).set(admin.auth).expect(200)).body.data.totalElements as number;
+      const [drafts, privates, found] = [await total('status=DRAFT'), await total('status=PRIVATE'), await total(`search=${token}`)];
+      const draft = (await t.http.post(api('/blog/posts')).set(admin.auth).send({ title: `Held ${token}`, content: 'c' }).expect(201)).body.data;
+      expect([await total('status=DRAFT'), await total(`search=${token}`)]).toEqual([drafts + 1, found + 1]);
+      // Statuses no reader sees: the move still reaches the back office's totals.
+      await t.http.put(api(`/blog/posts/${draft.id}`)).set(admin.auth).send({ status: 'PRIVATE' }).expect(200);
+      expect([await total('status=DRAFT'), await total('status=PRIVATE')]).toEqual([drafts, privates + 1]);
+      await t.http.put(api(`/blog/posts/${draft.id}`)).set(admin.auth).send({ title: `Renamed ${uid()}`, slug: `renamed-${uid()}` }).expect(200);
+      expect(await total(`search=${token}`)).toBe(found);
+      await t.http.put(api(`/blog/posts/${draft.id}`)).set(admin.auth).send({ title: `Held ${token}`, status: 'PUBLISHED' }).expect(200);
+      expect([await total('status=PRIVATE'), await total(`search=${token}`)]).toEqual([privates, found + 1]);
+      await t.http.delete(api(`/blog/posts/${draft.id}`)).set(admin.auth).expect(204);
+      expect(await total(`search=${token}`)).toBe(found);
+    });
+
     it('lists every status with search, filter, sort and the admin paging fields', async () => {
       const token = uid();
       const a = await adminPost({ title: `Zeta ${token}`, slug: `zeta-${token}` });
@@ -361,7 +378,7 @@ describe('Posts API', () => {
       const long = Array(401).fill('w').join(' ');
       let res = await t.http.put(api(`/blog/posts/author/${draft.id}`)).set(author.auth).send({ content: long }).expect(200);
       expect(res.body.data).toMatchObject({ wordCount: 401, readingTime: 3 });
-      res = await t.http.put(api(`/blog/posts/author/${draft.id}`)).set(author.auth).send({ title: `Renamed ${uid()}` }).expect(200);
+      res = await t.http.put(api(`/blog/posts/author/${draft.id}`)).set(author.auth).send({ title: `Renamed ${uid()}`, slug: `renamed-${uid()}` }).expect(200);
       expect(res.body.data).toMatchObject({ wordCount: 401, readingTime: 3 });
       res = await t.http.put(api(`/blog/posts/${draft.id}`)).set(admin.auth).send({ content: 'Now three words' }).expect(200);
       expect(res.body.data).toMatchObject({ wordCount: 3, readingTime: 1 });

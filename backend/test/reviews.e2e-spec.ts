@@ -105,7 +105,8 @@ describe('Post reviews API', () => {
       expect(rejected.body.message).toBe('Post rejected.');
       expect(rejected.body.data.post.status).toBe('REJECTED');
       expect(rejected.body.data.review).toMatchObject({ status: 'REJECTED', rejectionReason: 'Please add sources.', adminNotes: 'internal: weak' });
-      expect(events).toEqual([]);
+      // No public page shows it: only the back office's post counts per status are told.
+      expect(events).toEqual([{ kind: 'unpublished-post', postId: post.id }]);
 
       const mine = await t.http.get(api('/blog/posts/author/my-posts?status=REJECTED&size=1000')).set(author.auth).expect(200);
       expect(mine.body.data.content.map((p: { id: number }) => p.id)).toContain(post.id);

@@ -1,14 +1,13 @@
-import { toUserResponse } from '../users/dto/user-response.dto';
-import type { User } from '../users/entities/user.entity';
+import { profileFromRow } from '../users/profile-query';
 import type { AuditEntryDto } from '../audit/dto/audit-entry-response.dto';
 import { activityTypeOfAudit } from '../dashboards/activity-type';
 import type { AdminRecentActivityDto, AdminBanStatusDto, AdminUserDto } from './dto/admin-user-response.dto';
-import type { AdminUserTotals } from './admin-users.repository';
+import type { AdminUserRow } from './admin-users.repository';
 import type { UserBan } from '../users/entities/user-ban.entity';
 
-/** Entity (with `userRoles` loaded) → AdminUser. Fields are picked one by one: no hash can slip through. */
-export function toAdminUser(user: User, totals: AdminUserTotals | undefined): AdminUserDto {
-  const profile = toUserResponse(user);
+/** A row of the admin user query → AdminUser. Fields are picked one by one: no hash can slip through. */
+export function toAdminUser(row: AdminUserRow): AdminUserDto {
+  const profile = profileFromRow(row);
   return {
     id: profile.id,
     fullName: profile.fullName,
@@ -21,13 +20,13 @@ export function toAdminUser(user: User, totals: AdminUserTotals | undefined): Ad
     createdAt: profile.createdAt,
     updatedAt: profile.updatedAt,
     lastLoginAt: profile.lastLoginAt,
-    totalPosts: totals?.totalPosts ?? 0,
-    totalComments: totals?.totalComments ?? 0,
+    totalPosts: row.totalPosts,
+    totalComments: row.totalComments,
     roles: profile.roles,
     role: profile.role,
-    mutedUntil: totals?.mute?.until ? totals.mute.until.toISOString() : null,
-    mutedForever: !!totals?.mute && totals.mute.until === null,
-    muteReason: totals?.mute?.reason ?? null,
+    mutedUntil: row.muted && row.mutedUntil ? row.mutedUntil.toISOString() : null,
+    mutedForever: row.muted && row.mutedUntil === null,
+    muteReason: row.muted ? row.muteReason ?? '' : null,
   };
 }
 

@@ -7,6 +7,7 @@ import { RoleName } from '../auth/roles';
 import { UserStatus } from '../users/entities/user.entity';
 import type { AdminUserSortField } from './dto/admin-user-input.dto';
 import { countedComment } from '../comments/visibility/counted-comment';
+import { PROFILE_SELECT, type ProfileRow } from '../users/profile-query';
 
 export interface AdminUserFilter {
   /** Part of the full name or e-mail, case-insensitive. */
@@ -40,14 +41,28 @@ function orderBy(sortBy: AdminUserSortField, direction: SortDirection, reversed:
     .join(', ');
 }
 
-/** The user administration's SQL: filtered pages of ids, counts, per-user totals, and the row lock of a generated password. */
-/** What an admin user answer adds to the account: its counts and the mute in force (null: none). */
-export interface AdminUserTotals {
+/**
+ * An admin user's columns over `users u` joined to a page's ids: the profile (PROFILE_SELECT, the
+ * users module's), its posts (any status), its counted comments (not deleted, VISIBLE:
+ * IDX_comments_user_counted alone) and the mute in force (issue 19).
+ */
+const ADMIN_USER_SELECT = `${PROFILE_SELECT},
+       (SELECT count(*)::int FROM posts p WHERE p.author_id = u.id) AS "totalPosts",
+       (SELECT count(*)::int FROM comments c WHERE c.user_id = u.id AND ${countedComment('c')}) AS "totalComments",
+       m.user_id IS NOT NULL AS muted, m.muted_until AS "mutedUntil", m.reason AS "muteReason"`;
+const ADMIN_USER_JOINS = `JOIN users u ON u.id = page.id
+         LEFT JOIN user_mutes m ON m.user_id = u.id AND (m.muted_until IS NULL OR m.muted_until > now())`;
+
+/** A row of ADMIN_USER_SELECT. */
+export interface AdminUserRow extends ProfileRow {
   totalPosts: number;
   totalComments: number;
-  mute: { until: Date | null; reason: string } | null;
+  muted: boolean;
+  mutedUntil: Date | null;
+  muteReason: string | null;
 }
 
+/** The user administration's SQL: filtered pages of users, counts, and the row lock of a generated password. */
 @Injectable()
 export class AdminUsersRepository {
   /** Role name → id, read once (the roles are seeded by a migration and never change). */
@@ -56,56 +71,41 @@ export class AdminUsersRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   /**
-   * The ids of one page, in order. Only ids: the page's rows are loaded by primary key afterwards,
-   * so an OFFSET walks index entries (index-only scans), not wide rows. `reversed` reads the same
-   * order from its far end (the caller turns the offset around and the ids back).
+   * One page of users, in order, each with its counts and mute, in one round trip. The page's ids
+   * come from the filter's index alone (an OFFSET walks index entries, not wide rows); only those
+   * rows are read and joined. `reversed` reads the same order from its far end (the caller turns
+   * the offset around and the rows back).
    */
-  async pageIds(
+  async pageUsers(
     filter: AdminUserFilter,
     sortBy: AdminUserSortField,
     direction: SortDirection,
     offset: number,
     limit: number,
     reversed = false,
-  ): Promise<number[]> {
+  ): Promise<AdminUserRow[]> {
     const params: unknown[] = [];
     const where = await this.where(filter, params);
     params.push(offset, limit);
-    const rows = (await this.dataSource.query(
-      `SELECT u.id FROM users u ${where} ORDER BY ${orderBy(sortBy, direction, reversed)} OFFSET $${params.length - 1} LIMIT $${params.length}`,
+    const order = orderBy(sortBy, direction, reversed);
+    return this.dataSource.query(
+      `SELECT ${ADMIN_USER_SELECT}
+         FROM (SELECT u.id FROM users u ${where} ORDER BY ${order} OFFSET $${params.length - 1} LIMIT $${params.length}) page
+         ${ADMIN_USER_JOINS}
+        ORDER BY ${order}`,
       params,
-    )) as { id: number }[];
-    return rows.map((row) => row.id);
+    ) as Promise<AdminUserRow[]>;
+  }
+
+  /** These users (any order; unknown ids are left out), each with its counts and mute. */
+  usersByIds(ids: number[]): Promise<AdminUserRow[]> {
+    return this.dataSource.query(`SELECT ${ADMIN_USER_SELECT} FROM unnest($1::int[]) AS page(id) ${ADMIN_USER_JOINS}`, [ids]) as Promise<AdminUserRow[]>;
   }
 
   async count(filter: AdminUserFilter): Promise<number> {
     const params: unknown[] = [];
     const where = await this.where(filter, params);
     return countRows(this.dataSource, `FROM users u ${where}`, params);
-  }
-
-  /** Posts (any status) and visible live comments written by each of these users, and the mute in force (issue 19). */
-  async totals(ids: number[]): Promise<Map<number, AdminUserTotals>> {
-    if (!ids.length) return new Map();
-    const rows = (await this.dataSource.query(
-      `SELECT u.id,
-              (SELECT count(*)::int FROM posts p WHERE p.author_id = u.id) AS total_posts,
-              (SELECT count(*)::int FROM comments c WHERE c.user_id = u.id AND ${countedComment('c')}) AS total_comments,
-              m.user_id IS NOT NULL AS muted, m.muted_until, m.reason AS mute_reason
-         FROM unnest($1::int[]) AS u(id)
-         LEFT JOIN user_mutes m ON m.user_id = u.id AND (m.muted_until IS NULL OR m.muted_until > now())`,
-      [ids],
-    )) as { id: number; total_posts: number; total_comments: number; muted: boolean; muted_until: Date | null; mute_reason: string | null }[];
-    return new Map(
-      rows.map((row) => [
-        row.id,
-        {
-          totalPosts: row.total_posts,
-          totalComments: row.total_comments,
-          mute: row.muted ? { until: row.muted_until, reason: row.mute_reason ?? '' } : null,
-        },
-      ]),
-    );
   }
 
   /** Locks the user's row for this transaction; false when there is no such user. */

@@ -1,6 +1,6 @@
 import { ConflictException, Injectable, NotFoundException, OnModuleDestroy } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { DataSource, In, Repository } from 'typeorm';
+import { DataSource, Repository } from 'typeorm';
 import { AuditEntryPageDto } from '../audit/dto/audit-entry-response.dto';
 import { AuditService } from '../audit/audit.service';
 import { AuditLinks, AuditType } from '../audit/audit.types';
@@ -21,7 +21,7 @@ import { UserLifecycleService } from '../users/user-lifecycle.service';
 import { UsersService } from '../users/users.service';
 import { AdminMessages } from './admin.messages';
 import { toAdminUser, toBanStatus } from './admin-user.mapper';
-import { AdminUserFilter, AdminUsersRepository } from './admin-users.repository';
+import { AdminUserFilter, AdminUserRow, AdminUsersRepository } from './admin-users.repository';
 import { AdminUserBanDto, AdminUserCreateDto, AdminUserSortField, AdminUserUpdateDto } from './dto/admin-user-input.dto';
 import { AdminBanStatusDto, AdminGeneratedPasswordDto, AdminUserDto, AdminUserPageDto } from './dto/admin-user-response.dto';
 import { generatePassword } from './password-generator';
@@ -90,14 +90,15 @@ export class AdminUsersService implements OnModuleDestroy {
   /** A filtered, sorted page (default: newest accounts first). */
   async list(filter: AdminUserFilter, options: AdminUserListOptions): Promise<AdminUserPageDto> {
     const { page, size } = options;
-    const [ids, total] = await this.pageIds(filter, options.sortBy ?? 'createdAt', options.sortDir ?? 'desc', page * size, size);
-    const content = await this.load(ids);
+    const [rows, total] = await this.pageRows(filter, options.sortBy ?? 'createdAt', options.sortDir ?? 'desc', page * size, size);
+    const content = rows.map(toAdminUser);
     const result = toPage(content, total, page, size);
     return { ...result, content, currentPage: result.number };
   }
 
   async get(id: number): Promise<AdminUserDto> {
-    const [user] = await this.load([id]);
+    const [row] = await this.repository.usersByIds([id]);
+    const user = row ? toAdminUser(row) : undefined;
     if (!user) throw new NotFoundException(AdminMessages.USER_NOT_FOUND);
     return user;
   }
@@ -200,8 +201,8 @@ export class AdminUsersService implements OnModuleDestroy {
   // ---- helpers -------------------------------------------------------------------------------
 
   /**
-   * A page's ids and the total. The total is the filter's held count (see `totals`); the first
-   * page reads its ids alongside it. Deeper pages read from the nearer end of the order: an
+   * A page's rows and the total. The total is the filter's held count (see `totals`); the first
+   * page reads its rows alongside it. Deeper pages read from the nearer end of the order: an
    * OFFSET costs the rows it skips, so the last pages are as cheap as the first and no page skips
    * more than half the list. A held total can be behind a change no notice announced (a sign-up):
    * a page whose row count does not fit it, or one at or past its end, is answered with a fresh
@@ -209,20 +210,20 @@ export class AdminUsersService implements OnModuleDestroy {
    * that is too high (rows left the filter unannounced, e.g. an e-mail verified) can be off by
    * those rows until the total is dropped (5 s at most).
    */
-  private async pageIds(filter: AdminUserFilter, sortBy: AdminUserSortField, direction: SortDirection, offset: number, size: number): Promise<[number[], number]> {
+  private async pageRows(filter: AdminUserFilter, sortBy: AdminUserSortField, direction: SortDirection, offset: number, size: number): Promise<[AdminUserRow[], number]> {
     const key = filterKey(filter);
     const expected = (total: number) => Math.max(0, Math.min(size, total - offset));
     let total: number;
     if (offset === 0) {
-      const [ids, held] = await Promise.all([this.repository.pageIds(filter, sortBy, direction, 0, size), this.totals.remember(key, () => this.repository.count(filter))]);
-      if (ids.length === expected(held)) return [ids, held];
+      const [rows, held] = await Promise.all([this.repository.pageUsers(filter, sortBy, direction, 0, size), this.totals.remember(key, () => this.repository.count(filter))]);
+      if (rows.length === expected(held)) return [rows, held];
       total = await this.recount(key, filter);
-      if (ids.length === expected(total)) return [ids, total];
+      if (rows.length === expected(total)) return [rows, total];
     } else {
       const held = await this.totals.remember(key, () => this.repository.count(filter));
       if (offset < held) {
-        const ids = await this.readPage(filter, sortBy, direction, offset, size, held);
-        if (ids.length === expected(held)) return [ids, held];
+        const rows = await this.readPage(filter, sortBy, direction, offset, size, held);
+        if (rows.length === expected(held)) return [rows, held];
       }
       total = await this.recount(key, filter);
       if (offset >= total) return [[], total];
@@ -237,25 +238,14 @@ export class AdminUsersService implements OnModuleDestroy {
   }
 
   /** Rows [offset, offset + size) of the order, read from its nearer end given the total (offset < total). */
-  private async readPage(filter: AdminUserFilter, sortBy: AdminUserSortField, direction: SortDirection, offset: number, size: number, total: number): Promise<number[]> {
+  private async readPage(filter: AdminUserFilter, sortBy: AdminUserSortField, direction: SortDirection, offset: number, size: number, total: number): Promise<AdminUserRow[]> {
     const end = Math.min(offset + size, total);
     if (offset > 0 && total - offset <= offset + size) {
       // Rows [offset, end) of the order are rows [total - end, total - offset) of the reversed order.
-      const reversed = await this.repository.pageIds(filter, sortBy, direction, total - end, end - offset, true);
+      const reversed = await this.repository.pageUsers(filter, sortBy, direction, total - end, end - offset, true);
       return reversed.reverse();
     }
-    return this.repository.pageIds(filter, sortBy, direction, offset, size);
-  }
-
-  /** AdminUsers in the order of `ids` (missing ids are skipped). */
-  private async load(ids: number[]): Promise<AdminUserDto[]> {
-    if (!ids.length) return [];
-    const [users, totals] = await Promise.all([this.users.find({ where: { id: In(ids) }, relations: { userRoles: true } }), this.repository.totals(ids)]);
-    const byId = new Map(users.map((user) => [user.id, user]));
-    return ids.flatMap((id) => {
-      const user = byId.get(id);
-      return user ? [toAdminUser(user, totals.get(id))] : [];
-    });
+    return this.repository.pageUsers(filter, sortBy, direction, offset, size);
   }
 
   private emailTaken(): ConflictException {

@@ -45,7 +45,8 @@ import { DEMO_ARTICLES } from './demo-articles';
  * deleted placeholders ('', deleted_at), a few are edited. Every row is dated after its post was
  * published, its reader joined and (replies) its parent was written, up to now. At the end one
  * UPDATE from aggregates sets each demo comment's reply_count and each demo post's like_count and
- * comment_count (live comments), as LikesService and CommentsService keep them.
+ * comment_count (live comments), and every reader's count of liked published posts
+ * (reader_like_counts), as LikesService, CommentsService and the post lifecycle keep them.
  */
 const DEMO_DOMAIN = 'demo.inkwell.test';
 const DEMO_PASSWORD = 'Demo-pass-2026!';
@@ -264,6 +265,15 @@ async function insertArticles(dataSource: DataSource, articles: readonly (typeof
 }
 
 const DAY_MS = 24 * 3600 * 1000;
+
+/** Every reader's count of liked PUBLISHED posts from the rows, as LikesService and the post lifecycle keep it (reader_like_counts). */
+async function rebuildReaderLikeCounts(manager: EntityManager): Promise<void> {
+  await manager.query(`DELETE FROM reader_like_counts`);
+  await manager.query(
+    `INSERT INTO reader_like_counts (user_id, published_likes)
+     SELECT l.user_id, count(*)::int FROM likes l JOIN posts p ON p.id = l.post_id AND p.status = 'PUBLISHED' GROUP BY l.user_id`,
+  );
+}
 
 /** Readers: verified, ACTIVE, role USER, joined over the last two years (reader-1 first). */
 async function insertReaders(dataSource: DataSource, count: number, passwordHash: string, text: Text): Promise<number[]> {
@@ -506,8 +516,9 @@ async function insertActivity(
                LEFT JOIN (SELECT post_id, count(*)::int AS n FROM comments WHERE ${countedComment()} GROUP BY post_id) c ON c.post_id = sp.id) a
       WHERE p.id = a.id AND (p.like_count, p.comment_count) IS DISTINCT FROM (a.likes, a.comments)`,
   );
+  await rebuildReaderLikeCounts(manager);
   const countersSeconds = (Date.now() - countersStarted) / 1000;
-  log(`like_count, comment_count and reply_count from aggregates in ${countersSeconds.toFixed(1)} s`);
+  log(`like_count, comment_count, reply_count and the readers' like counts from aggregates in ${countersSeconds.toFixed(1)} s`);
   return { likes, likesSeconds, comments, deleted, commentsSeconds, countersSeconds };
 }
 
@@ -586,6 +597,8 @@ async function seed(options: Options): Promise<void> {
             `UPDATE posts p SET like_count = (SELECT count(*) FROM likes l WHERE l.post_id = p.id) WHERE p.id = ANY($1::int[])`,
             [unliked.map((row) => row.post_id)],
           );
+          // Other readers' likes of the demo posts went with them.
+          await rebuildReaderLikeCounts(manager);
         });
         log('removed the previous demo data');
       }

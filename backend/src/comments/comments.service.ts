@@ -60,21 +60,22 @@ export class CommentsService {
     commentId?: number,
     caller?: AuthUser,
   ): Promise<CommentPageDto> {
-    const post = await this.publishedPost(postId);
     const viewerId = caller?.id ?? null;
+    let checked: Promise<PostRef> | undefined;
     if (commentId !== undefined) {
+      checked = this.publishedPost(postId);
+      await checked;
       const position = await this.comments.rootPosition(postId, commentId, viewerId, dir);
       if (position === undefined) throw new NotFoundException(CommentsMessages.NOT_FOUND);
       page = Math.floor(position / size);
     }
-    const [roots, total] = await Promise.all([
-      this.comments.rootsPage(postId, viewerId, dir, size, page * size),
+    // The post's check, the page with its threads and the total at once: an unpublished post's
+    // rows are read for nothing, but answered with the 404 all the same.
+    const [post, { roots, below }, total] = await Promise.all([
+      checked ?? this.publishedPost(postId),
+      this.comments.threadsPage(postId, viewerId, dir, size, page * size),
       this.comments.countRoots(postId, viewerId),
     ]);
-    const below = await this.comments.descendants(
-      roots.map((root) => root.id),
-      viewerId,
-    );
     const viewer = await this.viewerOf(caller, post, [...roots, ...below]);
     const threads = buildThreads(below, viewer);
     return toCommentPage(

@@ -7,7 +7,7 @@ import { Global, Injectable, Module } from '@nestjs/common';
 export type ContentChange =
   /** A post anonymous readers see (or saw) was published, edited, unpublished or deleted; `slugs` old and new. */
   | { kind: 'post'; postId: number; slugs: string[] }
-  /** A post readers never saw was created or deleted: only the back office's post counts show it. */
+  /** A post readers never saw was created, edited, moved between statuses or deleted: only the back office's post counts and lists show it. */
   | { kind: 'unpublished-post'; postId: number }
   /** A published post's like or comment count changed (nothing else about it). */
   | { kind: 'post-counters'; postId: number; slug: string; counter: 'likes' | 'comments' }

@@ -3,20 +3,23 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { countedComment } from '../comments/visibility/counted-comment';
 
-export interface ReaderTotalsRow {
-  join_date: Date;
-  display_name: string;
-  total_likes: number;
-  total_comments: number;
-  total_posts_commented: number;
-}
-
 export interface ActivityRow {
   type: 'LIKE' | 'COMMENT';
   post_id: number;
   title: string;
   slug: string;
-  at: Date;
+  /** Epoch milliseconds. */
+  at: number;
+}
+
+export interface ReaderDashboardRow {
+  join_date: Date;
+  display_name: string;
+  total_likes: number;
+  total_comments: number;
+  total_posts_commented: number;
+  /** The last days' activity, newest first. */
+  recent: ActivityRow[];
 }
 
 export interface QuickStatsRow {
@@ -68,7 +71,8 @@ const TODAY = `(date_trunc('day', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC')`
 
 /**
  * The dashboards' aggregates in SQL, by name: each answer is one round trip, read through the
- * indexes of its rows (IDX_likes_user_created, IDX_comments_user_created for a reader;
+ * indexes of its rows (reader_like_counts, IDX_comments_user_counted, IDX_likes_user_created,
+ * IDX_comments_user_created for a reader;
  * IDX_likes_created, IDX_comments_live_created, IDX_users_created_at, IDX_posts_status_published
  * for today's figures).
  */
@@ -76,36 +80,36 @@ const TODAY = `(date_trunc('day', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC')`
 export class DashboardsRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  /** A reader's totals: likes of published posts; comments not deleted, and the posts they are on. */
-  async readerTotals(userId: number): Promise<ReaderTotalsRow | undefined> {
+  /**
+   * A reader's dashboard in one round trip: totals (likes of published posts, from the count the
+   * like writes and the post lifecycle keep; comments not deleted and VISIBLE, and the posts they
+   * are on, from IDX_comments_user_counted alone) and the activity since `since` (likes of
+   * published posts and counted comments, newest first, at most `limit`; times in epoch ms).
+   */
+  async readerDashboard(userId: number, since: Date, limit: number): Promise<ReaderDashboardRow | undefined> {
     const rows = (await this.dataSource.query(
       `SELECT u.created_at AS join_date, u.full_name AS display_name,
-              (SELECT count(*)::int FROM likes l JOIN posts p ON p.id = l.post_id AND p.status = 'PUBLISHED' WHERE l.user_id = u.id) AS total_likes,
-              c.total_comments, c.total_posts_commented
+              COALESCE((SELECT r.published_likes FROM reader_like_counts r WHERE r.user_id = u.id), 0) AS total_likes,
+              c.total_comments, c.total_posts_commented,
+              (SELECT COALESCE(json_agg(json_build_object('type', a.type, 'post_id', a.post_id, 'title', a.title, 'slug', a.slug,
+                                                          'at', floor(extract(epoch FROM a.at) * 1000)) ORDER BY a.at DESC), '[]')
+                 FROM ((SELECT 'LIKE' AS type, l.post_id, p.title, p.slug, l.created_at AS at
+                          FROM likes l JOIN posts p ON p.id = l.post_id AND p.status = 'PUBLISHED'
+                         WHERE l.user_id = u.id AND l.created_at >= $2
+                         ORDER BY l.created_at DESC, l.id DESC LIMIT $3)
+                       UNION ALL
+                       (SELECT 'COMMENT' AS type, c.post_id, p.title, p.slug, c.created_at AS at
+                          FROM comments c JOIN posts p ON p.id = c.post_id
+                         WHERE c.user_id = u.id AND c.created_at >= $2 AND ${countedComment('c')}
+                         ORDER BY c.created_at DESC, c.id DESC LIMIT $3)
+                       ORDER BY at DESC LIMIT $3) a) AS recent
          FROM users u
         CROSS JOIN LATERAL (SELECT count(*)::int AS total_comments, count(DISTINCT post_id)::int AS total_posts_commented
                               FROM comments WHERE user_id = u.id AND ${countedComment()}) c
         WHERE u.id = $1`,
-      [userId],
-    )) as ReaderTotalsRow[];
-    return rows[0];
-  }
-
-  /** The reader's likes (of published posts) and comments (not deleted) since `since`, newest first. */
-  recentActivity(userId: number, since: Date, limit: number): Promise<ActivityRow[]> {
-    return this.dataSource.query(
-      `(SELECT 'LIKE' AS type, l.post_id, p.title, p.slug, l.created_at AS at
-          FROM likes l JOIN posts p ON p.id = l.post_id AND p.status = 'PUBLISHED'
-         WHERE l.user_id = $1 AND l.created_at >= $2
-         ORDER BY l.created_at DESC, l.id DESC LIMIT $3)
-       UNION ALL
-       (SELECT 'COMMENT' AS type, c.post_id, p.title, p.slug, c.created_at AS at
-          FROM comments c JOIN posts p ON p.id = c.post_id
-         WHERE c.user_id = $1 AND c.created_at >= $2 AND ${countedComment('c')}
-         ORDER BY c.created_at DESC, c.id DESC LIMIT $3)
-       ORDER BY at DESC LIMIT $3`,
       [userId, since, limit],
-    ) as Promise<ActivityRow[]>;
+    )) as ReaderDashboardRow[];
+    return rows[0];
   }
 
   /** Site totals and today's figures (published posts only). */

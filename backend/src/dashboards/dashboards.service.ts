@@ -88,25 +88,25 @@ export class DashboardsService implements OnModuleDestroy {
 
   async readerStats(user: AuthUser): Promise<ReaderDashboardStatsDto> {
     const since = new Date(Date.now() - RECENT_ACTIVITY_DAYS * DAY_MS);
-    const [totals, activity] = await Promise.all([this.repository.readerTotals(user.id), this.repository.recentActivity(user.id, since, RECENT_ACTIVITY_LIMIT)]);
-    if (!totals) throw new NotFoundException(CommonMessages.NOT_FOUND);
+    const row = await this.repository.readerDashboard(user.id, since, RECENT_ACTIVITY_LIMIT);
+    if (!row) throw new NotFoundException(CommonMessages.NOT_FOUND);
     return {
-      user: { joinDate: totals.join_date.toISOString(), displayName: totals.display_name },
+      user: { joinDate: row.join_date.toISOString(), displayName: row.display_name },
       statistics: {
-        totalLikes: totals.total_likes,
-        totalComments: totals.total_comments,
+        totalLikes: row.total_likes,
+        totalComments: row.total_comments,
         // One like per (user, post): the posts liked are the likes.
-        totalPostsLiked: totals.total_likes,
-        totalPostsCommented: totals.total_posts_commented,
-        averageLikesPerWeek: perWeek(totals.total_likes, totals.join_date),
-        averageCommentsPerWeek: perWeek(totals.total_comments, totals.join_date),
+        totalPostsLiked: row.total_likes,
+        totalPostsCommented: row.total_posts_commented,
+        averageLikesPerWeek: perWeek(row.total_likes, row.join_date),
+        averageCommentsPerWeek: perWeek(row.total_comments, row.join_date),
       },
-      recentActivity: activity.map((row) => ({
-        type: row.type === 'LIKE' ? ActivityType.LIKE : ActivityType.COMMENT,
-        postId: row.post_id,
-        postTitle: row.title,
-        postSlug: row.slug,
-        timestamp: row.at.toISOString(),
+      recentActivity: row.recent.map((activity) => ({
+        type: activity.type === 'LIKE' ? ActivityType.LIKE : ActivityType.COMMENT,
+        postId: activity.post_id,
+        postTitle: activity.title,
+        postSlug: activity.slug,
+        timestamp: new Date(activity.at).toISOString(),
       })),
     };
   }

@@ -6,11 +6,12 @@ import { Like } from './entities/like.entity';
 import { LikesController, PostLikesController } from './likes.controller';
 import { LikesRepository } from './likes.repository';
 import { LikesService } from './likes.service';
+import { ReaderLikeCountsSubscriber } from './reader-like-counts.subscriber';
 
 @Module({
   imports: [TypeOrmModule.forFeature([Like]), AuthModule, PostsModule],
   controllers: [LikesController, PostLikesController],
-  providers: [LikesService, LikesRepository],
+  providers: [LikesService, LikesRepository, ReaderLikeCountsSubscriber],
   exports: [LikesService],
 })
 export class LikesModule {}

@@ -2,7 +2,6 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import type { SortDirection } from '../common/pagination/sort';
-import { countRows } from '../common/sql-patterns';
 import type { LikeSortField } from './dto/like.dto';
 
 export interface LikedPostRow {
@@ -18,9 +17,14 @@ export interface LikedPostRow {
   author_name: string;
 }
 
+/** A like write: add (idempotent), remove, or flip. */
+export type LikeChange = 'like' | 'unlike' | 'toggle';
+
 export interface LikeablePost {
   id: number;
   slug: string;
+  /** The count under the lock (the answer when a write changes nothing). */
+  like_count: number;
 }
 
 /** ORDER BY of my-likes; ties broken by the like's id in the same direction (stable pages). */
@@ -45,23 +49,61 @@ export class LikesRepository {
    * A KEY SHARE lock upgraded by the counter UPDATE can deadlock with a concurrent DELETE of the post.
    */
   async lockPublishedPost(manager: EntityManager, postId: number): Promise<LikeablePost | undefined> {
-    const rows = (await manager.query(`SELECT id, slug FROM posts WHERE id = $1 AND status = 'PUBLISHED' FOR NO KEY UPDATE`, [postId])) as LikeablePost[];
+    const rows = (await manager.query(`SELECT id, slug, like_count FROM posts WHERE id = $1 AND status = 'PUBLISHED' FOR NO KEY UPDATE`, [postId])) as LikeablePost[];
     return rows[0];
   }
 
-  /** Adds the like; false when the user already likes the post (also one a concurrent transaction just committed). */
-  async insert(manager: EntityManager, userId: number, postId: number): Promise<boolean> {
-    const rows = (await manager.query(
-      `INSERT INTO likes (user_id, post_id) VALUES ($1, $2) ON CONFLICT (user_id, post_id) DO NOTHING RETURNING id`,
+  /**
+   * Adds, removes or flips the user's like of a post the caller has locked as PUBLISHED, and moves
+   * the reader's published-likes count by the same step, in one statement; returns the step (+1
+   * added, -1 removed, 0 nothing changed: liking a liked post, unliking one not liked). The post's
+   * lock keeps every other like write of this post out until the transaction ends, so this
+   * statement's snapshot (taken after the lock) sees the row as it is.
+   */
+  async change(manager: EntityManager, userId: number, postId: number, change: LikeChange): Promise<-1 | 0 | 1> {
+    const remove = change === 'unlike' || change === 'toggle';
+    const add = change === 'like' || change === 'toggle';
+    const [row] = (await manager.query(
+      `WITH removed AS (${remove ? 'DELETE FROM likes WHERE user_id = $1 AND post_id = $2 RETURNING id' : 'SELECT NULL::int AS id WHERE false'}),
+            added AS (${
+              add
+                ? `INSERT INTO likes (user_id, post_id) SELECT $1, $2 WHERE NOT EXISTS (SELECT 1 FROM removed)
+                   ON CONFLICT (user_id, post_id) DO NOTHING RETURNING id`
+                : 'SELECT NULL::int AS id WHERE false'
+            }),
+            step AS (SELECT ((SELECT count(*) FROM added) - (SELECT count(*) FROM removed))::int AS n),
+            counted AS (INSERT INTO reader_like_counts AS r (user_id, published_likes) SELECT $1, n FROM step WHERE n = 1
+                          ON CONFLICT (user_id) DO UPDATE SET published_likes = r.published_likes + 1 RETURNING 1),
+            uncounted AS (UPDATE reader_like_counts SET published_likes = published_likes - 1
+                           WHERE user_id = $1 AND (SELECT n FROM step) = -1 RETURNING 1)
+       SELECT n FROM step`,
       [userId, postId],
-    )) as unknown[];
-    return rows.length > 0;
+    )) as { n: -1 | 0 | 1 }[];
+    return row.n;
   }
 
-  /** Removes the like; false when there was none (or a concurrent transaction removed it first). */
-  async remove(manager: EntityManager, userId: number, postId: number): Promise<boolean> {
-    const [rows] = (await manager.query(`DELETE FROM likes WHERE user_id = $1 AND post_id = $2 RETURNING id`, [userId, postId])) as [unknown[], number];
-    return rows.length > 0;
+  /**
+   * Moves the published-likes count of every reader who likes the post by `step`: +1 when it
+   * becomes PUBLISHED, -1 when it stops being PUBLISHED or is deleted while published (before its
+   * likes go with it). Readers in id order, so two such moves never wait on each other in a cycle.
+   */
+  async countPostLikers(manager: EntityManager, postId: number, step: 1 | -1): Promise<void> {
+    if (step > 0) {
+      await manager.query(
+        `INSERT INTO reader_like_counts AS r (user_id, published_likes)
+         SELECT user_id, 1 FROM likes WHERE post_id = $1 ORDER BY user_id
+         ON CONFLICT (user_id) DO UPDATE SET published_likes = r.published_likes + 1`,
+        [postId],
+      );
+      return;
+    }
+    // Every liker of a published post has a row (their like counted): lowered in place, locked in id order first.
+    await manager.query(
+      `WITH likers AS (SELECT r.user_id FROM reader_like_counts r WHERE r.user_id IN (SELECT user_id FROM likes WHERE post_id = $1)
+                        ORDER BY r.user_id FOR NO KEY UPDATE)
+       UPDATE reader_like_counts r SET published_likes = r.published_likes - 1 FROM likers WHERE r.user_id = likers.user_id`,
+      [postId],
+    );
   }
 
   /** The published post's like count (undefined when it is not published). */
@@ -119,7 +161,9 @@ export class LikesRepository {
     ) as Promise<LikedPostRow[]>;
   }
 
-  countLikedPosts(userId: number): Promise<number> {
-    return countRows(this.dataSource, `FROM likes l JOIN posts p ON p.id = l.post_id WHERE l.user_id = $1 AND p.status = 'PUBLISHED'`, [userId]);
+  /** The user's likes of published posts: the count the like writes and the post lifecycle keep (reader_like_counts). */
+  async countLikedPosts(userId: number): Promise<number> {
+    const rows = (await this.dataSource.query(`SELECT published_likes FROM reader_like_counts WHERE user_id = $1`, [userId])) as { published_likes: number }[];
+    return rows[0]?.published_likes ?? 0;
   }
 }

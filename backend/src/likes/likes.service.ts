@@ -1,12 +1,12 @@
 import { ContentEvents } from '../common/content-events';
 import { Injectable, NotFoundException } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import type { AuthUser } from '../auth/auth-user';
 import { Page, toPage } from '../common/pagination/page';
 import { PostsService } from '../posts/posts.service';
 import { LikeCheckDto, LikeCountDto, LikeMineQueryDto, LikeRecordDto, LikeStateDto } from './dto/like.dto';
-import { LikedPostRow, LikesRepository } from './likes.repository';
+import { LikeChange, LikedPostRow, LikesRepository } from './likes.repository';
 import { LikesMessages } from './likes.messages';
 
 /** What a like write did: the state after it, and whether a row was added or removed. */
@@ -35,10 +35,12 @@ function toLikeRecord(row: LikedPostRow): LikeRecordDto {
 /**
  * Likes (spec 001 §4 Like, DESIGN.md §4): one row per (user, post), only on PUBLISHED posts. The
  * row and the post's like_count change in one transaction (PostsService.adjustCounters), so the
- * count always equals the rows. The direction of a toggle is decided by the database, not by a
- * read before the write: DELETE ... RETURNING removes the like if there is one, else INSERT ...
- * ON CONFLICT DO NOTHING adds it; concurrent toggles of one user serialise on the like's unique
- * key and each sees the other's committed result.
+ * count always equals the rows; so does the reader's count of liked published posts
+ * (reader_like_counts, read by the dashboard and my-likes). The direction of a toggle is decided
+ * by the database, not by a read before the write: DELETE ... RETURNING removes the like if there
+ * is one, else INSERT ... ON CONFLICT DO NOTHING adds it; every like write of a post holds the
+ * post's row lock first, so concurrent toggles of one user serialise and each sees the other's
+ * committed result.
  */
 @Injectable()
 export class LikesService {
@@ -51,28 +53,17 @@ export class LikesService {
 
   /** Like when not liked, unlike when liked. */
   toggle(user: AuthUser, postId: number): Promise<LikeOutcome> {
-    return this.write(postId, LikesMessages.POST_NOT_FOUND, async (manager) => {
-      if (await this.repository.remove(manager, user.id, postId)) return this.counted(manager, postId, -1);
-      if (await this.repository.insert(manager, user.id, postId)) return this.counted(manager, postId, +1);
-      // A concurrent toggle of the same user liked it between our DELETE and INSERT (the INSERT
-      // waited for it): the post is liked, once.
-      return this.unchanged(manager, postId, true);
-    });
+    return this.write(user, postId, 'toggle', LikesMessages.POST_NOT_FOUND);
   }
 
   /** Like; liking again changes nothing (200, the same state). */
   like(user: AuthUser, postId: number): Promise<LikeOutcome> {
-    return this.write(postId, LikesMessages.POST_NOT_FOUND, async (manager) =>
-      (await this.repository.insert(manager, user.id, postId)) ? this.counted(manager, postId, +1) : this.unchanged(manager, postId, true),
-    );
+    return this.write(user, postId, 'like', LikesMessages.POST_NOT_FOUND);
   }
 
   /** Unlike; 404 'Post not found or not liked.' when the post is not liked (or not published). */
   unlike(user: AuthUser, postId: number): Promise<LikeOutcome> {
-    return this.write(postId, LikesMessages.NOT_LIKED, async (manager) => {
-      if (!(await this.repository.remove(manager, user.id, postId))) throw new NotFoundException(LikesMessages.NOT_LIKED);
-      return this.counted(manager, postId, -1);
-    });
+    return this.write(user, postId, 'unlike', LikesMessages.NOT_LIKED);
   }
 
   async status(user: AuthUser, postId: number): Promise<LikeStateDto> {
@@ -106,30 +97,28 @@ export class LikesService {
   }
 
   /**
-   * One like write in a transaction on a PUBLISHED post (404 `notFound` otherwise). After the
-   * commit and before the answer, a changed count is told to every cache (ContentEvents
-   * `post-counters`): this instance drops the post's held answers synchronously, so the liker's
-   * next read shows the new count.
+   * One like write in a transaction on a PUBLISHED post (404 `notFound` otherwise): the post's row
+   * lock, the like row with the reader's count (one statement), the post's like_count (a step of
+   * 0 changes nothing: liking a liked post, 404 for unliking one not liked). After the commit and
+   * before the answer, a changed count is told to every cache (ContentEvents `post-counters`):
+   * this instance drops the post's held answers synchronously, so the liker's next read shows the
+   * new count.
    */
-  private async write(postId: number, notFound: string, work: (manager: EntityManager) => Promise<LikeOutcome>): Promise<LikeOutcome> {
+  private async write(user: AuthUser, postId: number, change: LikeChange, notFound: string): Promise<LikeOutcome> {
     let slug = '';
-    const outcome = await this.dataSource.transaction(async (manager) => {
+    const outcome = await this.dataSource.transaction(async (manager): Promise<LikeOutcome> => {
       const post = await this.repository.lockPublishedPost(manager, postId);
       if (!post) throw new NotFoundException(notFound);
       slug = post.slug;
-      return work(manager);
+      const step = await this.repository.change(manager, user.id, postId, change);
+      if (step === 0) {
+        if (change === 'unlike') throw new NotFoundException(LikesMessages.NOT_LIKED);
+        return { state: { postId, liked: true, likeCount: post.like_count }, changed: false };
+      }
+      const { likeCount } = await this.posts.adjustCounters(manager, postId, { likes: step });
+      return { state: { postId, liked: step > 0, likeCount }, changed: true };
     });
     if (outcome.changed) await this.contentEvents.changed({ kind: 'post-counters', postId, slug, counter: 'likes' });
     return outcome;
-  }
-
-  private async counted(manager: EntityManager, postId: number, delta: 1 | -1): Promise<LikeOutcome> {
-    const { likeCount } = await this.posts.adjustCounters(manager, postId, { likes: delta });
-    return { state: { postId, liked: delta > 0, likeCount }, changed: true };
-  }
-
-  private async unchanged(manager: EntityManager, postId: number, liked: boolean): Promise<LikeOutcome> {
-    const likeCount = (await this.repository.publishedLikeCount(postId, manager)) ?? 0;
-    return { state: { postId, liked, likeCount }, changed: false };
   }
 }

@@ -13,8 +13,8 @@ const CACHE_EVENTS = ['post.created', 'post.updated', 'post.deleted', 'post.publ
 /**
  * After a post's change commits, before the answer: every cache drops what shows the post
  * (DESIGN.md §7). Public pages show it (or did before the change): a `post` notice; otherwise only
- * the back office's post counts show it, which change when it is created or deleted
- * (`unpublished-post`), not when it moves among the statuses readers never see. A post becoming
+ * the back office's post counts and lists show it (per status, per search of titles and
+ * summaries): an `unpublished-post` notice for every change of it. A post becoming
  * public also names its earlier slugs: their pages, kept as 404s, now redirect.
  */
 @Injectable()
@@ -43,7 +43,7 @@ export class PostCacheSubscriber {
 
   private async notify(id: number, before: PostSide, after: PostSide): Promise<void> {
     const visible = [before, after].some((state) => state?.status === PostStatus.PUBLISHED);
-    if (!visible) return before && after ? undefined : this.contentEvents.changed({ kind: 'unpublished-post', postId: id });
+    if (!visible) return this.contentEvents.changed({ kind: 'unpublished-post', postId: id });
     const earlier = after?.status === PostStatus.PUBLISHED && before?.status !== PostStatus.PUBLISHED ? await this.repository.earlierSlugs(id) : [];
     await this.contentEvents.changed({ kind: 'post', postId: id, slugs: [...new Set([before?.slug, after?.slug, ...earlier].filter((s): s is string => !!s))] });
   }

@@ -112,8 +112,10 @@ export class PostLifecycle {
     }
     if (command.type === 'publishDue' && before.scheduledAt!.getTime() > this.clock.now().getTime()) return undefined;
     if (command.type === 'delete') {
-      await manager.delete(Post, { id });
+      // Recorded first: its in-transaction subscribers still see what goes with the post (the
+      // likes whose readers' counts it lowers), and the delete follows in the same transaction.
       await tx.record({ name: 'post.deleted', actor: eventActor(actor), data: postFacts(before) });
+      await manager.delete(Post, { id });
       return before;
     }
     if (command.type === 'preview') return before;
