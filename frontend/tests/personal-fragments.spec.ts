@@ -219,3 +219,19 @@ test('without JavaScript a signed-in reader follows the header’s Login link to
   }
 });
 
+
+test('a session without the signed-in hint gets it back from the next page that reads the session', async ({ browser, baseURL }) => {
+  const context = await signedInContext(browser, baseURL!, readers[1]);
+  try {
+    const hint = async () => (await context.cookies()).find((cookie) => cookie.name === 'inkwell_signed_in');
+    expect(await hint()).toBeDefined();
+    // A session signed in before the hint existed: its public pages would stay a visitor's.
+    await context.clearCookies({ name: 'inkwell_signed_in' });
+    expect(await hint()).toBeUndefined();
+    expect((await context.request.get('/dashboard')).status()).toBe(200);
+    expect((await hint())?.value).toBe('1');
+    expect((await hint())?.httpOnly).toBe(false);
+  } finally {
+    await context.close();
+  }
+});

@@ -134,6 +134,12 @@ export const session = defineMiddleware(async (context, next) => {
 
   locals.user = user;
   locals.sessionExpiry = expiry;
+  // A session from before the signed-in hint existed (or whose hint was cleared) gets it back on
+  // the next page that reads it, so public pages fetch their personal fragment again. For this
+  // browser session only: the next sign-in or renewal sets it for the refresh cookie's lifetime.
+  if (user && !cookies.has(SIGNED_IN_COOKIE)) {
+    cookies.set(SIGNED_IN_COOKIE, '1', { path: '/', sameSite: 'lax', secure: url.protocol === 'https:' });
+  }
 
   const path = normalisePath(url.pathname);
   // The session could not be checked (the database is away): say so, rather than sending a
