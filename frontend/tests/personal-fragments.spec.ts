@@ -104,35 +104,43 @@ test('two readers and a visitor get the same cached public pages; each sees only
     const pages = await Promise.all(contexts.map((context) => context.newPage()));
     const shared = pages.map(sharedAnswers);
     for (const path of publicPages()) {
-      // Both readers at once (a context each): half the wall time.
-      const documents = await Promise.all(
-        readers.map(async (reader, index) => {
-          const page = pages[index];
-          const other = readers[1 - index];
-          const response = await page.goto(path);
-          expect(response?.status(), path).toBe(200);
-          expect(response?.headers()['cache-control'], path).toBe('public, max-age=0, must-revalidate');
-          expect(response?.headers()['vary'], path).toBe('Accept-Encoding');
-          const served = await response!.text();
-          await personalPartsFilled(page);
-          // Their own account: the avatar link with their name, their role badge; nothing of the other's.
-          const header = page.getByRole('banner');
-          await expect(header.getByRole('link', { name: `My account (${reader.fullName})` }), path).toBeVisible();
-          await expect(header.locator('[data-role-badges]'), path).toHaveText(reader.badge);
-          await expect(header.getByRole('link', { name: 'Login' }), path).toHaveCount(0);
-          const html = await page.content();
-          for (const secret of secretsOf(other)) expect(html.includes(secret), `${other.fullName}'s ${secret} on ${path} as ${reader.fullName}`).toBe(false);
-          if (reader.avatar) expect(html, path).toContain(reader.avatar.split('/').pop()!);
-          return served;
-        }),
-      );
-      // The page as served is the same bytes for both readers and for a visitor (the cached copy).
-      const visitor = await anonymous.get(path);
-      expect(visitor.status(), path).toBe(200);
-      const cached = await visitor.text();
-      expect(documents[0], path).toBe(cached);
-      expect(documents[1], path).toBe(cached);
-      for (const secret of readers.flatMap(secretsOf)) expect(cached.includes(secret), `${secret} in the cached ${path}`).toBe(false);
+      // Other journeys run meanwhile and may change a listing (a new post on /, /blog) between the
+      // three loads: the three must match within one of a few rounds, never be allowed to differ.
+      let same = false;
+      for (let round = 1; round <= 3 && !same; round++) {
+        // Both readers at once (a context each): half the wall time.
+        const documents = await Promise.all(
+          readers.map(async (reader, index) => {
+            const page = pages[index];
+            const other = readers[1 - index];
+            const response = await page.goto(path);
+            expect(response?.status(), path).toBe(200);
+            expect(response?.headers()['cache-control'], path).toBe('public, max-age=0, must-revalidate');
+            expect(response?.headers()['vary'], path).toBe('Accept-Encoding');
+            const served = await response!.text();
+            await personalPartsFilled(page);
+            // Their own account: the avatar link with their name, their role badge; nothing of the other's.
+            const header = page.getByRole('banner');
+            await expect(header.getByRole('link', { name: `My account (${reader.fullName})` }), path).toBeVisible();
+            await expect(header.locator('[data-role-badges]'), path).toHaveText(reader.badge);
+            await expect(header.getByRole('link', { name: 'Login' }), path).toHaveCount(0);
+            const html = await page.content();
+            for (const secret of secretsOf(other)) expect(html.includes(secret), `${other.fullName}'s ${secret} on ${path} as ${reader.fullName}`).toBe(false);
+            if (reader.avatar) expect(html, path).toContain(reader.avatar.split('/').pop()!);
+            return served;
+          }),
+        );
+        // The page as served is the same bytes for both readers and for a visitor (the cached copy).
+        const visitor = await anonymous.get(path);
+        expect(visitor.status(), path).toBe(200);
+        const cached = await visitor.text();
+        for (const secret of readers.flatMap(secretsOf)) expect(cached.includes(secret), `${secret} in the cached ${path}`).toBe(false);
+        same = documents[0] === cached && documents[1] === cached;
+        if (!same && round === 3) {
+          expect(documents[0], path).toBe(cached);
+          expect(documents[1], path).toBe(cached);
+        }
+      }
     }
 
     // The like state is the reader's own: pressed for the one who liked the post, not for the other.
