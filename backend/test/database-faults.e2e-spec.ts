@@ -5,6 +5,7 @@ import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
+import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import { Public } from '../src/common/decorators/public.decorator';
 import { createDataSource, ensureDatabase } from '../src/database/data-source';
 import { EmbeddedDatabase, startEmbeddedPostgres } from '../src/database/embedded-postgres';
@@ -226,4 +227,32 @@ describe('DATA_DIR ownership and orphans', () => {
       await database.stop();
     }
   }, 60_000);
+});
+
+describe('A pooled connection the server ends while it is checked out', () => {
+  // The pool listens for errors on idle clients only, and a query runner adds its listener a few
+  // microtasks after the pool hands the client over. A FATAL message parsed in that window (it
+  // came in the same packet as the ReadyForQuery that let the pool hand it over, as when the
+  // postmaster stops) was an unhandled 'error' event: the whole process went down.
+  it('fails the next statement on that client instead of crashing the process, and the pool connects again', async () => {
+    const dataSource = createDataSource(process.env.DATABASE_URL!);
+    await dataSource.initialize();
+    try {
+      const [client, release] = (await (dataSource.driver as PostgresDriver).obtainMasterConnection()) as [
+        { query(text: string): Promise<{ rows: { pid: number }[] }> },
+        (error?: Error) => void,
+      ];
+      const { rows } = await client.query('SELECT pg_backend_pid() AS pid');
+      // What a postmaster stop sends every backend: FATAL 57P01 on a connection with no query running.
+      await dataSource.query('SELECT pg_terminate_backend($1)', [rows[0].pid]);
+      await until(async () => ((await dataSource.query('SELECT 1 FROM pg_stat_activity WHERE pid = $1', [rows[0].pid])).length === 0 ? true : undefined), 5_000);
+      await sleep(200); // the FATAL message reaches the client
+      await expect(client.query('SELECT 1')).rejects.toThrow('not queryable');
+      release();
+      const answer = (await dataSource.query('SELECT 42 AS answer')) as { answer: number }[];
+      expect(answer[0].answer).toBe(42);
+    } finally {
+      await dataSource.destroy();
+    }
+  });
 });

@@ -5,6 +5,21 @@ import { ENTITIES } from './entities';
 
 export const DATABASE_CONNECT_TIMEOUT_MS = 3_000;
 
+/**
+ * A pooled connection that never crashes the process when the server drops it. node-postgres
+ * emits 'error' on a client the database ends while no query is running on it; the pool only
+ * listens on idle clients, and TypeORM 1.x adds no listener to the ones it has checked out (a
+ * query runner between two statements, say). Without this listener a postmaster stop at that
+ * moment is an unhandled 'error' event. The next query on the client fails and reports it, and
+ * the pool drops the client when it comes back.
+ */
+export class PooledClient extends Client {
+  constructor(config?: ConstructorParameters<typeof Client>[0]) {
+    super(config);
+    this.on('error', () => undefined);
+  }
+}
+
 /** One set of options for the app, the migration CLI and the tests. `synchronize` is never on. */
 export function dataSourceOptions(url: string): DataSourceOptions {
   return {
@@ -19,7 +34,7 @@ export function dataSourceOptions(url: string): DataSourceOptions {
     // A request waits at most 3 s for a connection while the database is away, then gets 503
     // (DESIGN.md §7); the pool drops broken clients and connects again once the server is back.
     connectTimeoutMS: DATABASE_CONNECT_TIMEOUT_MS,
-    extra: { max: 20, application_name: 'inkwell' },
+    extra: { max: 20, application_name: 'inkwell', Client: PooledClient },
   };
 }
 
