@@ -17,7 +17,7 @@ const SHARED = ['common', 'config', 'database'];
  */
 const LAYERS = [
   ['redis', 'jobs', 'mail', 'gateway', 'events'], // infrastructure: a Redis client, the job queue, mail, the in-process page gateway, the domain event stream
-  ['images', 'audit', 'post-views', 'revisions'], // stores that know no other feature
+  ['images', 'audit', 'post-views', 'revisions', 'settings'], // stores that know no other feature
   ['users', 'tags'],
   ['auth'], // sign-in, sessions and the guard (built on users)
   ['comments'], // comments and their visibility (the counted predicate every count uses); side effects follow its events

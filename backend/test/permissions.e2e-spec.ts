@@ -11,7 +11,7 @@ import { createUser, TestUser } from './helpers/users';
 type Expect = 401 | 403 | 'ok';
 type Caller = 'anonymous' | 'USER' | 'AUTHOR' | 'ADMIN';
 interface Row {
-  method: 'get' | 'post' | 'put' | 'delete';
+  method: 'get' | 'post' | 'put' | 'patch' | 'delete';
   path: string;
   body?: Record<string, unknown>;
   expect: [anonymous: Expect, user: Expect, author: Expect, admin: Expect];
@@ -161,6 +161,9 @@ const MATRIX: Row[] = [
   { method: 'post', path: `/api/v1/admin/users/${MISSING}/unban`, body: { reason: 'Matrix' }, expect: ADMINS },
   { method: 'get', path: '/api/v1/admin/stats', expect: ADMINS },
   { method: 'get', path: '/api/v1/dashboard/admin/stats', expect: ADMINS },
+  // site settings (an invalid body: nothing changes)
+  { method: 'get', path: '/api/v1/admin/settings', expect: ADMINS },
+  { method: 'patch', path: '/api/v1/admin/settings', body: { requireAdminTwoFactor: 'matrix' }, expect: ADMINS },
   // comment moderation (issue 19)
   { method: 'post', path: `/api/v1/comments/${MISSING}/reports`, body: { reason: 'SPAM' }, expect: SIGNED_IN },
   { method: 'post', path: `/api/v1/comments/${MISSING}/hide`, body: { reason: 'Matrix' }, expect: SIGNED_IN },

@@ -28,6 +28,13 @@ export const AdminMessages = {
   VERIFIED_INVALID: 'markEmailAsVerified must be true or false',
   EMAIL_TAKEN: 'This email address is already registered',
 
+  // Site settings (beyond the spec)
+  SETTINGS_AUTH_REQUIRED: 'Authentication required. Please log in to manage site settings.',
+  SETTINGS_FORBIDDEN: 'You do not have permission to manage site settings.',
+  SETTINGS_UPDATED: 'Settings saved',
+  SETTING_REQUIRE_ADMIN_2FA_INVALID: 'requireAdminTwoFactor must be true or false',
+  SETTING_ERASED_AUTHOR_POSTS_INVALID: "erasedAuthorPosts must be one of reassign, delete",
+
   // Edit
   BIO_MAX: 'Bio must be at most 500 characters',
   IS_VERIFIED_INVALID: 'isVerified must be true or false',

@@ -2,17 +2,19 @@ import { Module } from '@nestjs/common';
 import { AuditModule } from '../audit/audit.module';
 import { AuthModule } from '../auth/auth.module';
 import { MailModule } from '../mail/mail.module';
+import { SettingsModule } from '../settings/settings.module';
 import { AdminDashboardController } from './admin-dashboard.controller';
+import { AdminSettingsController } from './admin-settings.controller';
 import { AdminStatsService } from './admin-stats.service';
 import { AdminUsersController } from './admin-users.controller';
 import { AdminUsersRepository } from './admin-users.repository';
 import { AdminUsersService } from './admin-users.service';
 import { UsersModule } from '../users/users.module';
 
-/** The back-office's user administration and the admin dashboard's numbers (all ADMIN only). */
+/** The back-office's user administration, the admin dashboard's numbers and the site settings (all ADMIN only). */
 @Module({
-  imports: [UsersModule, AuthModule, MailModule, AuditModule],
-  controllers: [AdminUsersController, AdminDashboardController],
+  imports: [UsersModule, AuthModule, MailModule, AuditModule, SettingsModule],
+  controllers: [AdminUsersController, AdminDashboardController, AdminSettingsController],
   providers: [AdminUsersService, AdminUsersRepository, AdminStatsService],
 })
 export class AdminModule {}

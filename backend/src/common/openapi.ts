@@ -23,6 +23,7 @@ const TAGS: { name: string; description: string }[] = [
   { name: 'Dashboards', description: 'Figures for readers, authors, administrators and the site' },
   { name: 'Moderation', description: 'Comment moderation: the queue and its bulk actions, reports, hiding, muting users' },
   { name: 'Admin users', description: "User administration (administrators): lists, roles, bans, generated passwords, the audit log, the admin dashboard's figures" },
+  { name: 'Admin settings', description: 'Site-wide settings (administrators): the two-factor policy for administrators, what erasing an author does to their posts' },
   { name: 'Images', description: 'Post thumbnails: the upload rules, checks, uploads and deletion' },
   { name: 'Health', description: 'Liveness and readiness of the server' },
 ];

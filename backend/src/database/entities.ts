@@ -25,6 +25,7 @@ import { PostReview } from '../reviews/entities/post-review.entity';
 import { Tag } from '../tags/entities/tag.entity';
 import { TagSlugHistory } from '../tags/entities/tag-slug-history.entity';
 import { Role } from '../users/entities/role.entity';
+import { SiteSetting } from '../settings/entities/site-setting.entity';
 import { User } from '../users/entities/user.entity';
 import { UserRole } from '../users/entities/user-role.entity';
 
@@ -32,4 +33,4 @@ import { UserRole } from '../users/entities/user-role.entity';
  * Every TypeORM entity of the app, listed once: the app, the migration generator and the tests
  * all load this list (no path globs, so compiled and transpiled code behave the same).
  */
-export const ENTITIES: Function[] = [User, Role, UserRole, Post, Tag, PostTag, PostReview, RefreshSession, EmailVerificationCode, PasswordResetToken, AttemptCounterRow, Comment, Like, AuditEntry, Thumbnail, UserBan, PostSlugHistory, TagSlugHistory, CommentReport, UserMute, Notification, NotificationPreference, NotificationSettings, NotificationDelivery, NotificationCounter, PostRevision, PostPreviewLink, DomainEventRow, ReaderLikeCount];
+export const ENTITIES: Function[] = [User, Role, UserRole, Post, Tag, PostTag, PostReview, RefreshSession, EmailVerificationCode, PasswordResetToken, AttemptCounterRow, Comment, Like, AuditEntry, Thumbnail, UserBan, PostSlugHistory, TagSlugHistory, CommentReport, UserMute, Notification, NotificationPreference, NotificationSettings, NotificationDelivery, NotificationCounter, PostRevision, PostPreviewLink, DomainEventRow, ReaderLikeCount, SiteSetting];
