@@ -54,4 +54,25 @@ describe('Domain events', () => {
     expect(await stored(slug)).toBe(0);
     expect(committed).toEqual([]);
   });
+
+  it('an event recorded inside asHistoric is stored and heard by every subscriber but the live-only ones, in either phase', async () => {
+    const slug = `ev-${uid()}`;
+    const heard: string[] = [];
+    const note = (who: string) => async (event: DomainEvent<'tag.created'>) => {
+      if (event.data.slug === slug) heard.push(who);
+    };
+    events.onRecorded('tag.created', note('recorded'));
+    events.onRecorded('tag.created', note('recorded, live only'), { liveOnly: true });
+    events.onCommitted('tag.created', note('committed'));
+    events.onCommitted('tag.created', note('committed, live only'), { liveOnly: true });
+
+    await events.asHistoric(() => events.transaction((tx) => tx.record(tagEvent(slug))));
+    expect(heard).toEqual(['recorded', 'committed']);
+    expect(await stored(slug)).toBe(1);
+
+    // Outside the scope again, everyone hears.
+    heard.length = 0;
+    await events.transaction((tx) => tx.record(tagEvent(slug)));
+    expect(heard).toEqual(['recorded', 'recorded, live only', 'committed', 'committed, live only']);
+  });
 });

@@ -1,4 +1,5 @@
 import { Global, Injectable, Module } from '@nestjs/common';
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { DomainEvent, DomainEventName, subjectOf } from './domain-events';
@@ -15,8 +16,22 @@ export interface EventTransaction {
   record<N extends DomainEventName>(event: DomainEvent<N>): Promise<void>;
 }
 
+/** How a subscriber hears the stream. */
+export interface SubscriptionOptions {
+  /**
+   * Not told of historic events (recorded inside `asHistoric`, e.g. an import of years-old posts):
+   * for subscribers that tell people or systems (notifications, webhooks), never for those that
+   * keep state right (caches, counters, the audit log, search).
+   */
+  liveOnly?: boolean;
+}
+
+/** For subscribers that tell someone: an import of historic content tells no one. */
+export const LIVE_ONLY: SubscriptionOptions = Object.freeze({ liveOnly: true });
+
 interface Subscription {
   names: ReadonlySet<string>;
+  liveOnly: boolean;
   handler: (event: DomainEvent, manager?: EntityManager) => Promise<void>;
 }
 
@@ -32,17 +47,26 @@ interface Subscription {
 export class DomainEvents {
   private readonly recorded: Subscription[] = [];
   private readonly committed: Subscription[] = [];
+  private readonly historicScope = new AsyncLocalStorage<true>();
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   /** In-transaction subscriber for these events. */
-  onRecorded<N extends DomainEventName>(names: N | readonly N[], handler: RecordedHandler<N>): void {
-    this.recorded.push({ names: new Set(typeof names === 'string' ? [names] : names), handler: handler as Subscription['handler'] });
+  onRecorded<N extends DomainEventName>(names: N | readonly N[], handler: RecordedHandler<N>, options: SubscriptionOptions = {}): void {
+    this.recorded.push({ names: new Set(typeof names === 'string' ? [names] : names), liveOnly: options.liveOnly === true, handler: handler as Subscription['handler'] });
   }
 
   /** After-commit subscriber for these events. */
-  onCommitted<N extends DomainEventName>(names: N | readonly N[], handler: CommittedHandler<N>): void {
-    this.committed.push({ names: new Set(typeof names === 'string' ? [names] : names), handler: handler as Subscription['handler'] });
+  onCommitted<N extends DomainEventName>(names: N | readonly N[], handler: CommittedHandler<N>, options: SubscriptionOptions = {}): void {
+    this.committed.push({ names: new Set(typeof names === 'string' ? [names] : names), liveOnly: options.liveOnly === true, handler: handler as Subscription['handler'] });
+  }
+
+  /**
+   * Runs `work` (which calls lifecycle owners as usual) so that every event recorded inside it is
+   * historic: stored and heard by every subscriber except the `liveOnly` ones.
+   */
+  asHistoric<T>(work: () => Promise<T>): Promise<T> {
+    return this.historicScope.run(true, work);
   }
 
   /**
@@ -51,18 +75,20 @@ export class DomainEvents {
    */
   async transaction<T>(work: (tx: EventTransaction) => Promise<T>): Promise<T> {
     const events: DomainEvent[] = [];
+    const historic = this.historicScope.getStore() === true;
+    const hears = (subscription: Subscription, event: DomainEvent) => subscription.names.has(event.name) && !(historic && subscription.liveOnly);
     const result = await this.dataSource.transaction(async (manager) => {
       const tx: EventTransaction = {
         manager,
         record: async (event) => {
           await this.store(manager, event as DomainEvent);
-          for (const subscription of this.recorded) if (subscription.names.has(event.name)) await subscription.handler(event as DomainEvent, manager);
+          for (const subscription of this.recorded) if (hears(subscription, event as DomainEvent)) await subscription.handler(event as DomainEvent, manager);
           events.push(event as DomainEvent);
         },
       };
       return work(tx);
     });
-    for (const event of events) for (const subscription of this.committed) if (subscription.names.has(event.name)) await subscription.handler(event);
+    for (const event of events) for (const subscription of this.committed) if (hears(subscription, event)) await subscription.handler(event);
     return result;
   }
 

@@ -1,7 +1,7 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { DomainEvent } from '../events/domain-events';
-import { DomainEvents } from '../events/domain-events.service';
+import { DomainEvents, LIVE_ONLY } from '../events/domain-events.service';
 import type { NotificationEvent } from './notification.types';
 import { NotificationsService } from './notifications.service';
 
@@ -22,14 +22,17 @@ export class CommentNotificationsSubscriber implements OnModuleInit {
   onModuleInit(): void {
     this.events.onRecorded('comment.created', ({ data }, manager) =>
       data.visibility === 'VISIBLE' && data.authorId !== null ? this.published(manager, data.commentId, data.postId, data.authorId, data.repliedToId) : Promise.resolve(),
+      LIVE_ONLY,
     );
     // An approved comment: its author is the actor of its notifications; the comment answered is the one it is stored under.
     this.events.onRecorded('comment.approved', ({ data }, manager) =>
       data.authorId !== null ? this.published(manager, data.commentId, data.postId, data.authorId, data.parentId) : Promise.resolve(),
+      LIVE_ONLY,
     );
-    this.events.onRecorded('comment.hidden', (event, manager) => this.hidden(event, manager));
+    this.events.onRecorded('comment.hidden', (event, manager) => this.hidden(event, manager), LIVE_ONLY);
     this.events.onRecorded('comment.reported', ({ actor, data }, manager) =>
       actor ? this.notifications.record(manager, { type: 'COMMENT_REPORTED', actorId: actor.id, commentId: data.commentId, reason: data.reason }) : Promise.resolve(),
+      LIVE_ONLY,
     );
   }
 

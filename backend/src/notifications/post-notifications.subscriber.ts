@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DomainEvents } from '../events/domain-events.service';
+import { DomainEvents, LIVE_ONLY } from '../events/domain-events.service';
 import { NotificationsService } from './notifications.service';
 
 /**
@@ -10,15 +10,17 @@ import { NotificationsService } from './notifications.service';
 @Injectable()
 export class PostNotificationsSubscriber {
   constructor(events: DomainEvents, notifications: NotificationsService) {
-    events.onRecorded('post.submitted', (event, manager) => notifications.record(manager, { type: 'POST_SUBMITTED', actorId: event.actor!.id, postId: event.data.postId }));
+    events.onRecorded('post.submitted', (event, manager) => notifications.record(manager, { type: 'POST_SUBMITTED', actorId: event.actor!.id, postId: event.data.postId }), LIVE_ONLY);
     events.onRecorded('post.published', async (event, manager) => {
       if (event.data.via === 'review') await notifications.record(manager, { type: 'POST_APPROVED', actorId: event.actor!.id, postId: event.data.postId });
-    });
+    }, LIVE_ONLY);
     events.onRecorded('post.scheduled', (event, manager) =>
       notifications.record(manager, { type: 'POST_APPROVED', actorId: event.actor!.id, postId: event.data.postId, publishAt: new Date(event.data.publishAt) }),
+      LIVE_ONLY,
     );
     events.onRecorded('post.rejected', (event, manager) =>
       notifications.record(manager, { type: 'POST_REJECTED', actorId: event.actor!.id, postId: event.data.postId, reason: event.data.reason }),
+      LIVE_ONLY,
     );
   }
 }
