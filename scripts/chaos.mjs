@@ -261,11 +261,12 @@ async function rawRequest(path) {
 
 function getOver(agent, path) {
   return new Promise((done) => {
-    const req = httpRequest(`${base}${path}`, { agent }, (res) => {
+    const req = httpRequest(`${base}${path}`, { agent, timeout: 2_000 }, (res) => {
       res.resume();
       res.on('end', () => done(res.statusCode));
     });
     req.on('error', (error) => done(`error ${error.code}`));
+    req.on('timeout', () => req.destroy(Object.assign(new Error('timeout'), { code: 'TIMEOUT' })));
     req.end();
   });
 }
@@ -301,7 +302,9 @@ async function sigtermWithUploadsInFlight() {
   // next request gets 503 and a new connection is refused.
   for (const until = Date.now() + 5_000; !server.output().includes('no longer accepting connections') && Date.now() < until; ) await sleep(5);
   const healthAfter = await getOver(agent, '/api/v1/health');
-  const newConnection = await fetch(`${base}/api/v1/health`, { signal: AbortSignal.timeout(2_000) }).then((r) => String(r.status), (error) => (error.cause?.code === 'ECONNREFUSED' ? 'refused' : String(error.cause?.code ?? error.name)));
+  // On a connection of its own (agent: false): fetch would reuse a connection its pool kept alive
+  // from the sign-ins above, and that is the kept-alive case (503), not a new connection.
+  const newConnection = await getOver(false, '/api/v1/health').then((status) => (status === 'error ECONNREFUSED' ? 'refused' : String(status)));
   const lastStatuses = await Promise.all(lastMoment.map((request) => request.status));
   const statuses = await Promise.all(answers);
   const { code, signal } = await server.exited;
