@@ -50,13 +50,18 @@
 // <tmpdir>/inkwell-bench-small), lowers the scale checks to match, and says so in its output;
 // its figures are not the issues' scale.
 // BENCH_MARKDOWN=1 also prints the results as Markdown tables, ready for the README.
+// BENCH_PROFILE_DIR=<dir> (Node 22+): after each row's pairs, one more run with V8's sampling
+// profiler on (over the inspector); the .cpuprofile files go to <dir> (BENCH_PROFILE_LABEL prefixes
+// their names) and the output lists each row's libraries and top self-time frames.
+// BENCH_SERVER_ROOT=<checkout> runs that checkout's build (dist/) instead of this one's: the same
+// rows against an older commit, e.g. for profiles before a change.
 // BENCH_INSTANCES=2 runs scripts/bench-instances.mjs instead: one instance against two behind a
 // round-robin proxy, uncached post page and list API (issue 12 §4).
 // Prints a table of every row and PASS/FAIL per target. Loopback only, bounded durations; the
 // servers are stopped at the end.
 import autocannon from 'autocannon';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { get as httpGet } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -68,6 +73,7 @@ import { schedulingPhase } from './lib/bench-scheduling.mjs';
 import { revisionsPhase } from './lib/bench-revisions.mjs';
 import { printSearchFigures, searchPhases, searchTargets } from './lib/bench-search.mjs';
 import { issue26Rows, judgeIssue26Row, signedPhases } from './lib/bench-signed.mjs';
+import { connectProfiler, framesLines, inspectorUrl, placesLine, summarizeProfile } from './lib/cpu-profile.mjs';
 import { captureAnswer, describeAnswer, measurePairs, rowSeconds, startOwnCeiling } from './lib/own-ceiling.mjs';
 import { freeLoopbackPort, seedDemoOnce, seededWith, serverNodeFlags, sleep } from './lib/process.mjs';
 
@@ -75,7 +81,11 @@ import { freeLoopbackPort, seedDemoOnce, seededWith, serverNodeFlags, sleep } fr
 if (process.env.BENCH_INSTANCES && process.env.BENCH_INSTANCES !== '1') await import('./bench-instances.mjs');
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const SERVER_ENTRY = join(ROOT, 'dist', 'backend', 'src', 'main.js');
+/** BENCH_SERVER_ROOT: run another checkout's build (e.g. an older commit, for profiles before a change) with this bench. */
+const SERVER_ROOT = resolve(ROOT, process.env.BENCH_SERVER_ROOT || '.');
+const SERVER_ENTRY = join(SERVER_ROOT, 'dist', 'backend', 'src', 'main.js');
+/** BENCH_PROFILE_DIR: one extra run of each row with V8's profiler on, its .cpuprofile written there and summarized (scripts/lib/cpu-profile.mjs). */
+const PROFILE_DIR = process.env.BENCH_PROFILE_DIR ? resolve(ROOT, process.env.BENCH_PROFILE_DIR) : undefined;
 const FRONTEND_ENTRY = join(ROOT, 'frontend', 'dist', 'server', 'entry.mjs');
 /** BENCH_SMALL=1: a smoke run on a small data set the script seeds itself (the figures are not the issues' scale). */
 const SMALL = /^(1|true|yes|on)$/i.test(process.env.BENCH_SMALL ?? '');
@@ -85,6 +95,8 @@ const DATA_DIR = resolve(ROOT, process.env.BENCH_DATA_DIR || (SMALL ? join(tmpdi
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS || 64);
 const WARMUP_S = Number(process.env.BENCH_WARMUP || 3);
 const DURATION_S = Number(process.env.BENCH_DURATION || 8);
+/** The profiled run of a row (BENCH_PROFILE_DIR): long enough for some 20,000 samples. */
+const PROFILE_SECONDS = Math.min(DURATION_S, 5);
 /** Each row: this many app runs, each followed by a run of its own ceiling (the medians are kept). */
 const PAIRS = Number(process.env.BENCH_PAIRS || 3);
 /** BENCH_MARKDOWN=1: the results again as Markdown tables, ready for the README. */
@@ -115,7 +127,9 @@ const DEEP_ADMIN_PAGE = 5000;
 const USER_FILTER = 'status=ACTIVE&role=USER';
 const SEARCH_FRAGMENT = 'kowal';
 /** The flags `npm start` gives Node (the heap cap): the benchmark measures the server as it runs in production. */
-const NODE_FLAGS = serverNodeFlags(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')));
+const NODE_FLAGS = serverNodeFlags(JSON.parse(readFileSync(join(SERVER_ROOT, 'package.json'), 'utf8')));
+/** The profiler of the server running now (BENCH_PROFILE_DIR; one server runs at a time). */
+let profiler;
 
 const log = (message) => process.stdout.write(`[bench] ${message}\n`);
 
@@ -126,7 +140,8 @@ async function startServer(label, extraEnv, dataDir = DATA_DIR) {
   const env = { ...process.env, PORT: String(port), DATA_DIR: dataDir, PUBLIC_URL: baseUrl, THROTTLE_DISABLED: '1', LOG_LEVEL: 'warn', NODE_ENV: 'production' };
   for (const name of ['DATABASE_URL', 'REDIS_URL', 'SMTP_URL']) delete env[name];
   Object.assign(env, extraEnv);
-  const child = spawn(process.execPath, [...NODE_FLAGS, SERVER_ENTRY], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const inspect = PROFILE_DIR ? ['--inspect=127.0.0.1:0'] : [];
+  const child = spawn(process.execPath, [...NODE_FLAGS, ...inspect, SERVER_ENTRY], { cwd: SERVER_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const keep = (chunk) => {
     output = (output + chunk.toString()).slice(-20_000);
@@ -142,10 +157,13 @@ async function startServer(label, extraEnv, dataDir = DATA_DIR) {
       const response = await fetch(`${baseUrl}/api/v1/health`, { signal: AbortSignal.timeout(2_000) });
       if (response.status === 200) {
         log(`${label}: server up on ${baseUrl} after ${((Date.now() - started) / 1000).toFixed(1)} s (pid ${child.pid})`);
+        if (PROFILE_DIR) profiler = await connectProfiler(inspectorUrl(output));
         return {
           baseUrl,
           pid: child.pid,
           async stop() {
+            profiler?.close();
+            profiler = undefined;
             if (exited) return;
             child.kill('SIGTERM');
             const stopped = await Promise.race([exit.then(() => true), sleep(STOP_TIMEOUT_MS).then(() => false)]);
@@ -243,10 +261,23 @@ async function measureRow(url, request, answer) {
       await drain(figures);
       return figures;
     };
-    return await measurePairs({ runApp, runCeiling: () => run(ceilingOptions), pairs: PAIRS });
+    const figures = await measurePairs({ runApp, runCeiling: () => run(ceilingOptions), pairs: PAIRS });
+    return profiler ? { ...figures, profile: await profileRow(url, request, appOptions) } : figures;
   } finally {
     await ceiling.stop();
   }
+}
+
+/** One more run of the app with the profiler on (after the measured pairs: its cost is in no figure); the profile is written to PROFILE_DIR and summarized. */
+async function profileRow(url, request, appOptions) {
+  await profiler.start();
+  await run(appOptions, PROFILE_SECONDS);
+  const profile = await profiler.stop();
+  const { pathname, search } = new URL(url);
+  const file = join(PROFILE_DIR, `${String(process.env.BENCH_PROFILE_LABEL || 'run')}-${request.method ?? 'GET'}${`${pathname}${search}`.replace(/[^A-Za-z0-9]+/g, '_')}.cpuprofile`.slice(0, 200));
+  mkdirSync(PROFILE_DIR, { recursive: true });
+  writeFileSync(file, JSON.stringify(profile));
+  return { file, ...summarizeProfile(profile) };
 }
 
 /** The answer a row's ceiling sends: GET rows are asked twice (the first may fill a cache), other methods once (they change state). */
@@ -751,6 +782,14 @@ if (MARKDOWN) {
     md.push(`| ${[row.phase, row.route, row.rps.toFixed(0), `${row.p50} / ${row.p99}`, answerText(row.answer), row.ceilingRps.toFixed(0), share(row.ownRatio), ceilings[row.phase] ? share(ratio(row)) : '-'].map(cell).join(' | ')} |`);
   }
   process.stdout.write(`\n${md.join('\n')}\n`);
+}
+const profiled = rows.filter((row) => row.profile);
+if (profiled.length) {
+  // Where each row's CPU time goes (BENCH_PROFILE_DIR): the libraries' shares of the busy samples, then the frames with the most self time.
+  process.stdout.write(`\nCPU profiles (${PROFILE_SECONDS} s of each row after its pairs, ${CONNECTIONS} connections; shares of the server's busy samples), files in ${PROFILE_DIR}:\n`);
+  for (const row of profiled) {
+    process.stdout.write(`\n- ${row.phase}: ${row.route} (${row.profile.busySamples} busy samples): ${placesLine(row.profile)}\n${framesLines(row.profile).join('\n')}\n`);
+  }
 }
 process.stdout.write(`\nRun time ${minutes(elapsedSeconds)} (estimated ${minutes(estimatedSeconds)}); ${failed} target${failed === 1 ? '' : 's'} failed.\n`);
 await notifications.stop();
