@@ -57,7 +57,9 @@ const PLACES = [
   [/node_modules\/(react|react-dom)\//, 'React'],
   [/node_modules\/(cookie|cookie-parser|compression|helmet)\//, 'HTTP middleware'],
   [/node_modules\//, 'other libraries'],
-  [/dist\/frontend\//, 'Inkwell pages'],
+  // The page build bundles Astro's runtime into chunks of its own.
+  [/frontend\/dist\/server\/chunks\/astro\//, 'Astro'],
+  [/frontend\/dist\//, 'Inkwell pages'],
   [/dist\/backend\//, 'Inkwell API'],
   [/^node:|^internal\//, 'Node'],
 ];
@@ -74,7 +76,7 @@ const shortUrl = (url) => {
   const path = url.replace(/^file:\/\//, '');
   const library = path.lastIndexOf('/node_modules/');
   if (library >= 0) return path.slice(library + '/node_modules/'.length);
-  return path.replace(/^.*\/(dist|frontend\/dist)\//, 'dist/');
+  return path.replace(/^.*\/frontend\/dist\//, 'frontend/dist/').replace(/^.*\/dist\/backend\//, 'dist/backend/');
 };
 
 /**
@@ -114,4 +116,13 @@ export function placesLine(summary, count = 6) {
 /** The top frames as Markdown list lines. */
 export function framesLines(summary, count = 8) {
   return summary.frames.slice(0, count).map((frame) => `  - ${percent(frame.share)} \`${frame.name}\``);
+}
+
+// `node scripts/lib/cpu-profile.mjs <file.cpuprofile>...`: the same summary for profiles written earlier.
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const { readFileSync } = await import('node:fs');
+  for (const file of process.argv.slice(2)) {
+    const summary = summarizeProfile(JSON.parse(readFileSync(file, 'utf8')));
+    process.stdout.write(`\n- ${file} (${summary.busySamples} busy samples): ${placesLine(summary)}\n${framesLines(summary).join('\n')}\n`);
+  }
 }

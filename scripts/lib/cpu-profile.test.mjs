@@ -16,6 +16,8 @@ test('frames are placed by the library their script belongs to', () => {
   assert.equal(placeOf(frame('get', '/app/dist/backend/src/users/users.service.js')), 'Inkwell API');
   assert.equal(placeOf(frame('writev', 'node:internal/stream_base_commons')), 'Node');
   assert.equal(placeOf(frame('(garbage collector)')), '(garbage collector)');
+  assert.equal(placeOf(frame('render', 'file:///app/frontend/dist/server/chunks/astro/server_X.mjs')), 'Astro');
+  assert.equal(placeOf(frame('page', 'file:///app/frontend/dist/server/pages/dashboard.astro.mjs')), 'Inkwell pages');
 });
 
 test('a summary counts self time over busy samples only, by place and by frame', () => {
