@@ -119,10 +119,30 @@ export function framesLines(summary, count = 8) {
 }
 
 // `node scripts/lib/cpu-profile.mjs <file.cpuprofile>...`: the same summary for profiles written earlier.
+// `node scripts/lib/cpu-profile.mjs --compare <dir> <label-a> <label-b>`: each row profiled under both
+// labels (BENCH_PROFILE_LABEL), side by side in Markdown.
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const { readFileSync } = await import('node:fs');
-  for (const file of process.argv.slice(2)) {
-    const summary = summarizeProfile(JSON.parse(readFileSync(file, 'utf8')));
-    process.stdout.write(`\n- ${file} (${summary.busySamples} busy samples): ${placesLine(summary)}\n${framesLines(summary).join('\n')}\n`);
+  const { readFileSync, readdirSync } = await import('node:fs');
+  const { join } = await import('node:path');
+  const read = (file) => summarizeProfile(JSON.parse(readFileSync(file, 'utf8')));
+  if (process.argv[2] === '--compare') {
+    const [dir, a, b] = process.argv.slice(3);
+    const rows = readdirSync(dir).filter((name) => name.startsWith(`${a}-`)).map((name) => name.slice(a.length + 1)).sort();
+    for (const row of rows) {
+      let other;
+      try {
+        other = read(join(dir, `${b}-${row}`));
+      } catch {
+        continue;
+      }
+      const first = read(join(dir, `${a}-${row}`));
+      process.stdout.write(`\n#### ${row.replace(/\.cpuprofile$/, '')}\n\n- **${a}** (${first.busySamples} busy samples): ${placesLine(first)}\n${framesLines(first, 6).join('\n')}\n`);
+      process.stdout.write(`- **${b}** (${other.busySamples} busy samples): ${placesLine(other)}\n${framesLines(other, 6).join('\n')}\n`);
+    }
+  } else {
+    for (const file of process.argv.slice(2)) {
+      const summary = read(file);
+      process.stdout.write(`\n- ${file} (${summary.busySamples} busy samples): ${placesLine(summary)}\n${framesLines(summary).join('\n')}\n`);
+    }
   }
 }
