@@ -42,6 +42,8 @@ test('lists the sessions, signs another one out at once; axe at 320 px and deskt
   await expect(items.nth(1)).toContainText('Firefox on Windows');
   await expect(items.nth(1)).toContainText('Local network');
   await expect(section.getByRole('checkbox', { name: 'E-mail me when my account is signed in to from a new device' })).toBeChecked();
+  // Usable at 320 px: nothing wider than the window.
+  expect(await section.evaluate((element) => element.scrollWidth <= element.clientWidth && document.documentElement.scrollWidth <= 320)).toBe(true);
   await expectNoSeriousViolations(page, '/account sessions (320 px)');
 
   // Keyboard: the per-session button by its label, Enter signs it out.
