@@ -3,9 +3,10 @@ import { DataSource } from 'typeorm';
 import { AccountSessionsMessages } from '../src/auth/account-sessions.messages';
 import { NEW_SIGN_IN_QUEUE } from '../src/auth/new-device-alerts';
 import { JOBS_SCHEMA } from '../src/jobs/jobs.service';
-import { registerVerified } from './helpers/accounts';
+import { PasswordHasher } from '../src/auth/password-hasher';
+import { registerVerified, STRONG_PASSWORD } from './helpers/accounts';
 import { createTestApp, TestApp } from './helpers/app';
-import { api, err, ISO, ok } from './helpers/envelope';
+import { api, err, ISO, ok, uid } from './helpers/envelope';
 import { createFreshDatabase } from './helpers/fresh-database';
 import { CapturedMail, MailCatcher, startMailCatcher } from './helpers/mail';
 
@@ -38,11 +39,30 @@ describe('Account sessions', () => {
     mail = await startMailCatcher();
     // TRUST_PROXY: the tests name the client address with X-Forwarded-For.
     t = await createTestApp({ databaseUrl, env: { SMTP_URL: mail.url, JOB_POLL_SECONDS: '1', TRUST_PROXY: 'true' } });
+    passwordHash = await t.app.get(PasswordHasher).hash(STRONG_PASSWORD);
   });
   afterAll(async () => {
     await t?.close();
     await mail?.close();
   });
+
+  let passwordHash: string;
+  let serial = 0;
+
+  /**
+   * A verified, active reader written straight to the database (one bcrypt hash for the suite, so
+   * the tests stay fast); the sign-up path itself is the first list test's.
+   */
+  async function reader(): Promise<{ id: number; email: string; password: string }> {
+    serial += 1;
+    const email = `sessions-${uid()}-${serial}@example.test`;
+    const [{ id }] = (await t.app.get(DataSource).query(
+      `INSERT INTO users (full_name, email, password_hash, status, is_verified, email_verified_at) VALUES ($1, $2, $3, 'ACTIVE', true, now()) RETURNING id`,
+      [`Sessions Reader ${serial}`, email, passwordHash],
+    )) as { id: number }[];
+    await t.app.get(DataSource).query(`INSERT INTO user_roles (user_id, role_id) SELECT $1, id FROM roles WHERE name = 'USER'`, [id]);
+    return { id, email, password: STRONG_PASSWORD };
+  }
 
   async function signIn(account: { email: string; password: string }, userAgent: string, ip: string): Promise<Signed> {
     const res = await t.http.post(api('/auth/login')).set('User-Agent', userAgent).set('X-Forwarded-For', ip).send({ email: account.email, password: account.password });
@@ -137,7 +157,7 @@ describe('Account sessions', () => {
   });
 
   it('turning the alert off stops it; the setting is per user and defaults to on', async () => {
-    const account = await registerVerified(t, mail);
+    const account = await reader();
     const first = await signIn(account, FIREFOX_WINDOWS, '203.0.113.1');
     expect((await t.http.get(api('/account/sessions/alerts')).set(first.auth)).body).toEqual(ok({ newDeviceEmail: true }, AccountSessionsMessages.ALERTS));
 
@@ -163,7 +183,7 @@ describe('Account sessions', () => {
   });
 
   it('signing out one session refuses its access and refresh tokens at once; its device alerts again', async () => {
-    const account = await registerVerified(t, mail);
+    const account = await reader();
     const mine = await signIn(account, FIREFOX_WINDOWS, '203.0.113.5');
     const stolen = await signIn(account, CHROME_LINUX, '198.51.100.66');
     expect((await t.http.get(api('/users/profile')).set(stolen.auth)).status).toBe(200);
@@ -189,7 +209,7 @@ describe('Account sessions', () => {
   });
 
   it("another user's session is 404 and stays live", async () => {
-    const [alice, bob] = await Promise.all([registerVerified(t, mail), registerVerified(t, mail)]);
+    const [alice, bob] = await Promise.all([reader(), reader()]);
     const aliceSession = await signIn(alice, FIREFOX_WINDOWS, '203.0.113.7');
     const bobSession = await signIn(bob, FIREFOX_WINDOWS, '203.0.113.8');
     const res = await t.http.delete(api(`/account/sessions/${aliceSession.sessionId}`)).set(bobSession.auth);
@@ -200,7 +220,7 @@ describe('Account sessions', () => {
   });
 
   it('signing out all other sessions keeps only the caller’s', async () => {
-    const account = await registerVerified(t, mail);
+    const account = await reader();
     const a = await signIn(account, FIREFOX_WINDOWS, '203.0.113.20');
     const b = await signIn(account, CHROME_LINUX, '203.0.113.21');
     const c = await signIn(account, SAFARI_IOS, '203.0.113.22');
@@ -218,7 +238,7 @@ describe('Account sessions', () => {
   });
 
   it("signing out the caller's own session ends it and clears its cookies", async () => {
-    const account = await registerVerified(t, mail);
+    const account = await reader();
     const own = await signIn(account, FIREFOX_WINDOWS, '203.0.113.30');
     const res = await t.http.delete(api(`/account/sessions/${own.sessionId.toUpperCase()}`)).set(own.auth);
     expect(res.status).toBe(204);
@@ -227,7 +247,7 @@ describe('Account sessions', () => {
   });
 
   it('a known device stays known for all concurrent sign-ins: one alert for two at once from a new device', async () => {
-    const account = await registerVerified(t, mail);
+    const account = await reader();
     await signIn(account, FIREFOX_WINDOWS, '203.0.113.40');
     await Promise.all([signIn(account, EDGE_MAC, '198.51.100.41'), signIn(account, EDGE_MAC, '198.51.100.41')]);
     expect(await alertJobs(account.id)).toBe(1);
