@@ -1,6 +1,7 @@
 import { useRef, useState } from 'react';
 import { Alert, BusyButton, Spinner, useHydrated } from '../../components/islands/form-controls';
 import { useSubmit } from '../../components/islands/use-submit';
+import { ApiError } from '../../lib/api/errors';
 import { formatShortDateTime } from '../../lib/dates';
 import { sessionActions, type AccountSession, type SignInAlerts } from './sessions';
 import { sessionErrorMessage, SessionTexts } from './session-texts';
@@ -40,7 +41,7 @@ export default function AccountSessions({ initial, alerts }: { initial: AccountS
         onError: (error) => {
           setNotice({ kind: 'error', text: sessionErrorMessage(error, SessionTexts.SIGN_OUT_FAILED) });
           // Already ended elsewhere: it is not live any more, so it leaves the list too.
-          if (sessionErrorMessage(error, '') === SessionTexts.ALREADY_ENDED) setSessions((list) => list.filter((item) => item.id !== session.id));
+          if (error instanceof ApiError && error.status === 404) setSessions((list) => list.filter((item) => item.id !== session.id));
         },
       },
     );
