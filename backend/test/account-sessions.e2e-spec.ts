@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { AccountSessionsMessages } from '../src/auth/account-sessions.messages';
-import { NEW_SIGN_IN_QUEUE } from '../src/auth/new-device-alerts';
+import { NEW_SIGN_IN_QUEUE, NewDeviceAlerts } from '../src/auth/new-device-alerts';
 import { JOBS_SCHEMA } from '../src/jobs/jobs.service';
 import { PasswordHasher } from '../src/auth/password-hasher';
 import { registerVerified, STRONG_PASSWORD } from './helpers/accounts';
@@ -255,5 +255,23 @@ describe('Account sessions', () => {
     const db = t.app.get(DataSource);
     const [{ count }] = await db.query(`SELECT count(*)::int AS count FROM known_devices k JOIN users u ON u.id = k.user_id WHERE u.email = $1`, [account.email]);
     expect(count).toBe(2);
+  });
+
+  it('the worker reads the switch and the account again at send time', async () => {
+    const account = await reader();
+    const alerts = t.app.get(NewDeviceAlerts);
+    const job = (sessionId: string) => ({ id: sessionId, retryCount: 0, lastAttempt: false, data: { userId: account.id, sessionId, device: 'Opera on Linux', place: '192.0.2.x', at: new Date().toISOString() } });
+    const first = await signIn(account, FIREFOX_WINDOWS, '203.0.113.50');
+    // Turned off after the job was queued: nothing goes out.
+    await t.http.put(api('/account/sessions/alerts')).set(first.auth).send({ newDeviceEmail: false });
+    await alerts.send(job(randomUUID()));
+    expect(alertsTo(account.email)).toHaveLength(0);
+    await t.http.put(api('/account/sessions/alerts')).set(first.auth).send({ newDeviceEmail: true });
+    await alerts.send(job(randomUUID()));
+    expect(alertsTo(account.email).map((m) => m.text.includes('Device: Opera on Linux'))).toEqual([true]);
+    // An account banned since: nothing either.
+    await t.app.get(DataSource).query(`UPDATE users SET status = 'BANNED' WHERE id = $1`, [account.id]);
+    await alerts.send(job(randomUUID()));
+    expect(alertsTo(account.email)).toHaveLength(1);
   });
 });
