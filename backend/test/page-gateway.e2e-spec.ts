@@ -277,6 +277,11 @@ describe('Page gateway: parity with HTTP', () => {
     ['reader', '/api/v1/notifications/preferences'],
     ['admin', '/api/v1/notifications/preferences'],
     ['anonymous', '/api/v1/notifications/preferences'],
+    // 'Where you're signed in' on /account (issue 27 §2)
+    ['reader', '/api/v1/account/sessions'],
+    ['anonymous', '/api/v1/account/sessions'],
+    ['reader', '/api/v1/account/sessions/alerts'],
+    ['anonymous', '/api/v1/account/sessions/alerts'],
     // A real e-mail's token (signed as the mailer signs it).
     ['anonymous', '/api/v1/notifications/unsubscribe', { query: { token: unsubscribeToken(t.app.get<AppConfig>(APP_CONFIG).jwtSecret, users.reader.id, NotificationType.COMMENT_REPLY) } }],
     ['anonymous', '/api/v1/notifications/unsubscribe', { query: { token: 'not-a-token' } }],

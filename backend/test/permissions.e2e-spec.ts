@@ -91,6 +91,12 @@ const MATRIX: Row[] = [
   { method: 'get', path: '/api/v1/likes/user/my-likes/recent', expect: SIGNED_IN },
   { method: 'post', path: `/api/v1/blog/posts/${MISSING}/like`, expect: SIGNED_IN },
   { method: 'delete', path: `/api/v1/blog/posts/${MISSING}/like`, expect: SIGNED_IN },
+  // sessions (issue 27 §2): the caller's own; another's or an unknown session id is 404
+  { method: 'get', path: '/api/v1/account/sessions', expect: SIGNED_IN },
+  { method: 'delete', path: '/api/v1/account/sessions', expect: SIGNED_IN },
+  { method: 'delete', path: '/api/v1/account/sessions/00000000-0000-4000-8000-000000000000', expect: SIGNED_IN },
+  { method: 'get', path: '/api/v1/account/sessions/alerts', expect: SIGNED_IN },
+  { method: 'put', path: '/api/v1/account/sessions/alerts', body: { newDeviceEmail: true }, expect: SIGNED_IN },
   // notifications: the caller's own (an unknown id is 404); unsubscribe links need no session
   { method: 'get', path: '/api/v1/notifications', expect: SIGNED_IN },
   { method: 'get', path: '/api/v1/notifications/unread-count', expect: SIGNED_IN },
@@ -184,7 +190,9 @@ function documentedEndpoint(row: Row): string {
     .split('?')[0]
     .replace(/\/(999999|999998|999997|999996|999995|no-such-post|no-such-tag|no-such-author|no-such-token)(?=\/|$)/g, (_m, v: string) => (PARAM_OF[v] ? `/{${PARAM_OF[v]}}` : /^\d/.test(v) ? '/{id}' : '/{slug}'))
     .replace(/\/admin\/users\/(status|verified|role)\/[^/]+$/, (_m, kind: string) => `/admin/users/${kind}/{${kind === 'verified' ? 'flag' : kind}}`)
-    .replace(/\/sitemap\/posts\/\d+$/, '/sitemap/{kind}/{number}');
+    .replace(/\/sitemap\/posts\/\d+$/, '/sitemap/{kind}/{number}')
+    // Session ids are UUIDs (issue 27 §2).
+    .replace(/\/account\/sessions\/[0-9a-f-]{36}$/, '/account/sessions/{id}');
   return `${row.method.toUpperCase()} ${path}`;
 }
 const CALLERS: Caller[] = ['anonymous', 'USER', 'AUTHOR', 'ADMIN'];

@@ -8,14 +8,19 @@ import { UsersModule } from '../users/users.module';
 import { AdminSeedService } from './admin-seed.service';
 import { AttemptCounter } from './attempts/attempt-counter';
 import { DatabaseAttemptCounter } from './attempts/database-attempt-counter';
+import { AccountSessionsController } from './account-sessions.controller';
+import { AccountSessionsService } from './account-sessions.service';
 import { AuthController } from './auth.controller';
 import { ACCESS_TOKEN_TTL_SECONDS } from './auth-user';
 import { AuthService } from './auth.service';
 import { EmailVerificationCode } from './entities/email-verification-code.entity';
 import { PasswordResetToken } from './entities/password-reset-token.entity';
+import { KnownDevice } from './entities/known-device.entity';
 import { RefreshSession } from './entities/refresh-session.entity';
+import { SignInAlertSetting } from './entities/sign-in-alert-setting.entity';
 import { JwtAuthGuard } from './guards/jwt-auth.guard';
 import { JwtStrategy } from './guards/jwt.strategy';
+import { NewDeviceAlerts } from './new-device-alerts';
 import { PasswordController } from './password.controller';
 import { PasswordHasher } from './password-hasher';
 import { SessionsService } from './sessions.service';
@@ -26,7 +31,7 @@ import { UserSessionsSubscriber } from './user-sessions.subscriber';
     UsersModule,
     MailModule,
     PassportModule,
-    TypeOrmModule.forFeature([RefreshSession, EmailVerificationCode, PasswordResetToken]),
+    TypeOrmModule.forFeature([RefreshSession, EmailVerificationCode, PasswordResetToken, KnownDevice, SignInAlertSetting]),
     JwtModule.registerAsync({
       inject: [APP_CONFIG],
       useFactory: (config: AppConfig) => ({
@@ -36,8 +41,8 @@ import { UserSessionsSubscriber } from './user-sessions.subscriber';
       }),
     }),
   ],
-  controllers: [AuthController, PasswordController],
-  providers: [JwtStrategy, JwtAuthGuard, SessionsService, { provide: AttemptCounter, useClass: DatabaseAttemptCounter }, AuthService, AdminSeedService, PasswordHasher, UserSessionsSubscriber],
+  controllers: [AuthController, PasswordController, AccountSessionsController],
+  providers: [JwtStrategy, JwtAuthGuard, SessionsService, { provide: AttemptCounter, useClass: DatabaseAttemptCounter }, AuthService, AdminSeedService, PasswordHasher, UserSessionsSubscriber, NewDeviceAlerts, AccountSessionsService],
   exports: [JwtModule, JwtAuthGuard, UsersModule, SessionsService, PasswordHasher],
 })
 export class AuthModule {}

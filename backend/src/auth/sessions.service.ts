@@ -9,6 +9,7 @@ import { effectiveRole } from './roles';
 import { muteFromRow, PROFILE_SELECT, profileFromRow, type ProfileRow } from '../users/profile-query';
 import { UserStatus } from '../users/entities/user.entity';
 import { RefreshSession } from './entities/refresh-session.entity';
+import { NewDeviceAlerts } from './new-device-alerts';
 import { SecretBox } from './secret-box';
 
 /** Refresh lifetimes (DESIGN.md §4): 30 days with remember-me (the label users see), else 480 minutes. */
@@ -77,6 +78,7 @@ export class SessionsService implements OnModuleInit, OnModuleDestroy {
     @InjectRepository(RefreshSession) private readonly sessions: Repository<RefreshSession>,
     private readonly dataSource: DataSource,
     @Inject(APP_CONFIG) config: AppConfig,
+    private readonly deviceAlerts: NewDeviceAlerts,
   ) {
     this.successors = new SecretBox(config.jwtSecret, 'refresh-successor');
   }
@@ -91,11 +93,20 @@ export class SessionsService implements OnModuleInit, OnModuleDestroy {
     this.sweepTimer = undefined;
   }
 
-  /** Starts a session family for a login. */
+  /**
+   * Starts a session family for a sign-in, whatever proved it (a password, or a second factor after
+   * it). In the same transaction the device is remembered and, when it is new to the user, the
+   * new-sign-in e-mail is enqueued (new-device-alerts.ts): the alert exists exactly when the session does.
+   */
   async start(userId: number, rememberMe: boolean, client: ClientInfo): Promise<IssuedRefreshToken> {
-    // Housekeeping: the user's rows that expired a day ago or more serve no purpose any more.
-    await this.sessions.delete({ userId, expiresAt: LessThan(new Date(Date.now() - 24 * 60 * 60 * 1000)) });
-    return this.issue(this.sessions, { userId, familyId: randomUUID(), parentId: null, rememberMe, client });
+    return this.dataSource.transaction(async (manager) => {
+      const repo = manager.getRepository(RefreshSession);
+      // Housekeeping: the user's rows that expired a day ago or more serve no purpose any more.
+      await repo.delete({ userId, expiresAt: LessThan(new Date(Date.now() - 24 * 60 * 60 * 1000)) });
+      const issued = await this.issue(repo, { userId, familyId: randomUUID(), parentId: null, rememberMe, client });
+      await this.deviceAlerts.sessionStarted(manager, userId, issued.familyId, client, new Date());
+      return issued;
+    });
   }
 
   /**

@@ -88,6 +88,20 @@ export class MailService implements OnApplicationShutdown {
     });
   }
 
+  /**
+   * A security alert sent by the job queue (the new-device e-mail): throws when the SMTP server
+   * refuses or cannot be reached, so the job is retried; the Message-ID names the cause, so a
+   * copy sent twice is recognisably the same message. Without SMTP_URL it is logged or printed.
+   */
+  async sendSecurityAlert(to: string, content: MailContent, messageId: string): Promise<void> {
+    if (!this.transport) {
+      if (this.printToTerminal) process.stdout.write(`${mailLine(to, content.subject, content.gist)}\n`);
+      else this.logger.log({ to, subject: content.subject, text: content.text }, `E-mail (no SMTP_URL, logged only) to ${to}: ${content.subject}`);
+      return;
+    }
+    await this.transport.sendMail({ from: this.config.mailFrom, to, subject: content.subject, text: content.text, html: content.html, messageId });
+  }
+
   private async send(to: string, content: MailContent): Promise<boolean> {
     if (!this.transport) {
       if (this.printToTerminal) process.stdout.write(`${mailLine(to, content.subject, content.gist)}\n`);

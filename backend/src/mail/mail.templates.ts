@@ -146,3 +146,43 @@ export function digestMail(fullName: string, items: NotificationMailItem[], unsu
   );
   return { subject, text, html, gist: countNoun(items.length, NOTIFICATION) };
 }
+
+// ---- sessions (issue 27 §2): the new-device alert ------------------------------------------------
+
+/** What the new-sign-in e-mail tells: the device, its approximate place and when (in the site's zone). */
+export interface NewSignInFacts {
+  device: string;
+  place: string;
+  /** Already formatted ('Nov 22, 2026, 3:04 PM GMT+7'). */
+  when: string;
+  /** The account page's sessions section, where the session can be signed out. */
+  accountUrl: string;
+}
+
+export function newSignInMail(fullName: string, facts: NewSignInFacts): MailContent {
+  const subject = 'New sign-in to your account';
+  const text =
+    `Hello ${fullName},\n\n` +
+    `Your Inkwell account was just signed in to from a device it was not used on before:\n\n` +
+    `Device: ${facts.device}\n` +
+    `Place (approximate): ${facts.place}\n` +
+    `Time: ${facts.when}\n\n` +
+    `If this was you, there is nothing to do.\n\n` +
+    `If it wasn't you, open your account page, sign that session out under 'Where you're signed in', and change your password:\n${facts.accountUrl}\n\n` +
+    `--\nYou can turn these e-mails off on your account page.\n`;
+  const html = layout(
+    subject,
+    `<p style="margin:0 0 16px">Hello ${escapeHtml(fullName)},</p>
+<p style="margin:0 0 16px">Your Inkwell account was just signed in to from a device it was not used on before:</p>
+<table role="presentation" cellspacing="0" cellpadding="0" style="margin:0 0 16px;font-size:14px">
+<tr><td style="padding:2px 12px 2px 0;color:#52525b">Device</td><td style="padding:2px 0;font-weight:600">${escapeHtml(facts.device)}</td></tr>
+<tr><td style="padding:2px 12px 2px 0;color:#52525b">Place (approximate)</td><td style="padding:2px 0;font-weight:600">${escapeHtml(facts.place)}</td></tr>
+<tr><td style="padding:2px 12px 2px 0;color:#52525b">Time</td><td style="padding:2px 0;font-weight:600">${escapeHtml(facts.when)}</td></tr>
+</table>
+<p style="margin:0 0 16px">If this was you, there is nothing to do.</p>
+<p style="margin:0 0 24px">If it wasn't you, sign that session out under 'Where you're signed in' on your account page, and change your password.</p>
+<p style="margin:0"><a href="${escapeHtml(facts.accountUrl)}" style="display:inline-block;background:#18181b;color:#ffffff;text-decoration:none;padding:12px 20px;border-radius:6px;font-weight:600">Review your sessions</a></p>`,
+    'You can turn these e-mails off on your account page.',
+  );
+  return { subject, text, html, gist: `${facts.device}, ${facts.place}; review ${facts.accountUrl}` };
+}
