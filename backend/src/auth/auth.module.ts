@@ -14,6 +14,9 @@ import { AuthService } from './auth.service';
 import { EmailVerificationCode } from './entities/email-verification-code.entity';
 import { PasswordResetToken } from './entities/password-reset-token.entity';
 import { RefreshSession } from './entities/refresh-session.entity';
+import { ApiToken } from './entities/api-token.entity';
+import { ApiTokensController } from './tokens/api-tokens.controller';
+import { ApiTokensService } from './tokens/api-tokens.service';
 import { JwtAuthGuard } from './guards/jwt-auth.guard';
 import { JwtStrategy } from './guards/jwt.strategy';
 import { PasswordController } from './password.controller';
@@ -26,7 +29,7 @@ import { UserSessionsSubscriber } from './user-sessions.subscriber';
     UsersModule,
     MailModule,
     PassportModule,
-    TypeOrmModule.forFeature([RefreshSession, EmailVerificationCode, PasswordResetToken]),
+    TypeOrmModule.forFeature([RefreshSession, EmailVerificationCode, PasswordResetToken, ApiToken]),
     JwtModule.registerAsync({
       inject: [APP_CONFIG],
       useFactory: (config: AppConfig) => ({
@@ -36,8 +39,8 @@ import { UserSessionsSubscriber } from './user-sessions.subscriber';
       }),
     }),
   ],
-  controllers: [AuthController, PasswordController],
-  providers: [JwtStrategy, JwtAuthGuard, SessionsService, { provide: AttemptCounter, useClass: DatabaseAttemptCounter }, AuthService, AdminSeedService, PasswordHasher, UserSessionsSubscriber],
-  exports: [JwtModule, JwtAuthGuard, UsersModule, SessionsService, PasswordHasher],
+  controllers: [AuthController, PasswordController, ApiTokensController],
+  providers: [JwtStrategy, JwtAuthGuard, SessionsService, { provide: AttemptCounter, useClass: DatabaseAttemptCounter }, AuthService, AdminSeedService, PasswordHasher, UserSessionsSubscriber, ApiTokensService],
+  exports: [JwtModule, JwtAuthGuard, UsersModule, SessionsService, PasswordHasher, ApiTokensService],
 })
 export class AuthModule {}
