@@ -45,7 +45,7 @@ export class InkwellApiError extends Error {
 
 type Envelope = { data?: unknown; message?: string; errors?: Record<string, string[]> | null };
 /** The `data` of a success envelope, typed by the operation. */
-export type DataOf<R> = R extends { data?: infer D } ? (NonNullable<D> extends { data?: infer T } ? T : undefined) : never;
+export type DataOf<R> = R extends { data: infer D } ? (D extends { data: infer T } ? T : never) : never;
 
 /** Awaits an openapi-fetch call and gives its envelope's `data` (undefined for 204), or throws InkwellApiError. */
 export async function data<R extends { data?: unknown; error?: unknown; response: Response }>(call: Promise<R>): Promise<DataOf<R>> {
