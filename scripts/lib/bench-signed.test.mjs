@@ -42,10 +42,11 @@ describe("issue 26's targets", () => {
 
 it('issue 28: the API-token row is judged against the session row of the same route', () => {
   const tokenRow = rows.find((row) => row.key === 'profileToken');
-  const same = judgeIssue26Row(tokenRow, finder({ 'signed/profile': { rps: 1000, ownRatio: 0.2 }, 'signed/profileToken': { rps: 950, ownRatio: 0.19 } }));
+  // By the own-bytes ratio, not req/s: a ceiling that ran slower during the token's row does not count against it.
+  const same = judgeIssue26Row(tokenRow, finder({ 'signed/profile': { rps: 1000, ownRatio: 0.2 }, 'signed/profileToken': { rps: 800, ownRatio: 0.19 } }));
   assert.equal(same.verdict, 'PASS');
-  assert.match(same.target, /the session row's req\/s/);
-  const slower = judgeIssue26Row(tokenRow, finder({ 'signed/profile': { rps: 1000, ownRatio: 0.2 }, 'signed/profileToken': { rps: 800, ownRatio: 0.16 } }));
+  assert.match(same.target, /the session row's ratio/);
+  const slower = judgeIssue26Row(tokenRow, finder({ 'signed/profile': { rps: 1000, ownRatio: 0.2 }, 'signed/profileToken': { rps: 1000, ownRatio: 0.16 } }));
   assert.equal(slower.verdict, 'FAIL');
   assert.equal(judgeIssue26Row(tokenRow, finder({})).verdict, 'SKIP');
 });
