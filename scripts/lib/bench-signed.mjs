@@ -17,8 +17,8 @@
 //   cached page loads; no target); the like toggle last (each flip clears the public caches).
 //   Issue 28 §1: the profile again with a personal API token of the same reader (`Bearer inkw_…`,
 //   scope read; the run replaces the token it made last time), judged against the session's row.
-// BENCH_SIGNED_ROWS=profile,profileToken measures only the rows with those keys (the table's
-// other rows are then SKIP).
+// BENCH_SIGNED_ROWS=profile,profileToken measures only the rows with those keys, in that order
+// (the table's other rows are then SKIP).
 // - 'signed uncached' (PAGE_CACHE=off, same data): /, /blog, the post page, /blog/tag/{slug}.
 // - 'signed 100k': the admin post list page 0 at 100,000 posts (target also p99 <= 10x p50), on
 //   BENCH_DATA_DIR_100K, or seeded there (default <tmpdir>/inkwell-bench-100k) with seed:demo
@@ -77,6 +77,8 @@ export const issue26Rows = ({ small }) => [
 /** BENCH_SIGNED_ROWS: the row keys to measure (all when unset). */
 const CHOSEN_ROWS = (process.env.BENCH_SIGNED_ROWS ?? '').split(',').map((key) => key.trim()).filter(Boolean);
 const chosenRow = (key) => CHOSEN_ROWS.length === 0 || CHOSEN_ROWS.includes(key);
+/** The chosen rows in the order BENCH_SIGNED_ROWS lists them (to see whether a row's place moves its figures). */
+const inChosenOrder = (routes) => (CHOSEN_ROWS.length ? [...routes].sort((a, b) => CHOSEN_ROWS.indexOf(a[3]) - CHOSEN_ROWS.indexOf(b[3])) : routes);
 /** The name of the personal API token the bench makes for its reader (issue 28 §1). */
 const BENCH_TOKEN_NAME = 'Bench API token';
 
@@ -254,7 +256,7 @@ export function signedPhases(context) {
       // Last: each flip clears the public caches. The ceiling sends the first flip's answer.
       ['API like toggle (reader-2, busiest post)', paths.likeToggle(hot.card.id), { method: 'POST', ...api(toggling) }, 'toggle'],
     ];
-    return rows.filter(([, , , key]) => chosenRow(key));
+    return inChosenOrder(rows.filter(([, , , key]) => chosenRow(key)));
   }
 
   /** The second server (PAGE_CACHE=off): the public pages anonymous, rendered for each request. */
