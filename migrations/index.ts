@@ -1,6 +1,7 @@
 /** Every migration, oldest first. `npm run migration:generate -- Name` appends to this list. */
 import { CreateSessionDevices1796032000000 } from './1796032000000-CreateSessionDevices';
 import { CreateSiteSettings1796030000000 } from './1796030000000-CreateSiteSettings';
+import { CreateApiTokens1796034000000 } from './1796034000000-CreateApiTokens';
 import { CreateNotifications1795695440595 } from './1795695440595-CreateNotifications';
 import { AddCommentModeration1795695450622 } from './1795695450622-AddCommentModeration';
 import { CreateAttemptCounters1795444543349 } from './1795444543349-CreateAttemptCounters';
@@ -54,4 +55,5 @@ export const MIGRATIONS: Function[] = [
   CreateNotificationCounters1796026300000,
   CreateSiteSettings1796030000000,
   CreateSessionDevices1796032000000,
+  CreateApiTokens1796034000000,
 ];

@@ -14,6 +14,8 @@ import { parseBodies } from './common/request-bodies';
 import { cspReportLog } from './common/csp-report';
 import { CSP_REPORT_PATH, securityHeaderOptions, securityHeaders } from './common/security-headers';
 import { refuseCrossOriginWrites } from './auth/same-origin';
+import { refuseApiTokensOnSessionPaths } from './auth/tokens/session-only-paths';
+import { API_TOKEN_SECURITY_SCHEMES, documentApiTokenAccess } from './auth/tokens/api-tokens.openapi';
 import { answerClientErrorsWithEnvelope, refuseDeepJson } from './common/request-limits';
 import { readInlineHashes } from './frontend/csp-script-hashes';
 import { FrontendModule, type FrontendModuleOptions } from './frontend/frontend.module';
@@ -49,6 +51,8 @@ export async function createApp(options: CreateAppOptions): Promise<NestExpressA
   app.use(cookieParser());
   // Writes from another origin's pages are 403 before their body is read (auth/same-origin.ts).
   app.use(refuseCrossOriginWrites(options.config.publicUrl));
+  // API tokens never reach sign-in, password, two-factor, token or other account routes (issue 28 §1).
+  app.use(refuseApiTokensOnSessionPaths());
   // Post bodies may reach 200,000 characters of Markdown plus rendered HTML.
   // Bodies deeper than MAX_JSON_DEPTH are refused before parsing (400), so nothing recursive sees
   // them; express.json directly, since Nest's useBodyParser() keeps `verify` for its rawBody option.
@@ -62,5 +66,5 @@ export async function createApp(options: CreateAppOptions): Promise<NestExpressA
 
 /** The app's OpenAPI document: served at /api/docs, written to openapi.json, read by the API fuzz test. */
 export function openApiDocumentOf(app: INestApplication): OpenAPIObject {
-  return buildOpenApiDocument(app, SESSION_SECURITY_SCHEMES);
+  return documentApiTokenAccess(app, buildOpenApiDocument(app, { ...SESSION_SECURITY_SCHEMES, ...API_TOKEN_SECURITY_SCHEMES }));
 }

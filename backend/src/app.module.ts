@@ -1,6 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE, RouterModule } from '@nestjs/core';
-import { ThrottlerGuard, ThrottlerModule, ThrottlerModuleOptions } from '@nestjs/throttler';
+import { ThrottlerModule, ThrottlerModuleOptions } from '@nestjs/throttler';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { LoggerModule } from 'nestjs-pino';
 import { destination } from 'pino';
@@ -19,6 +19,7 @@ import { dataSourceOptions } from './database/data-source';
 import { AdminModule } from './admin/admin.module';
 import { AuditModule } from './audit/audit.module';
 import { AuthModule } from './auth/auth.module';
+import { ApiTokenThrottlerGuard } from './auth/tokens/api-token-throttler.guard';
 import { CommentsModule } from './comments/comments.module';
 import { DashboardsModule } from './dashboards/dashboards.module';
 import { GatewayModule } from './gateway/gateway.module';
@@ -101,7 +102,8 @@ export class AppModule {
         GatewayModule,
       ],
       providers: [
-        { provide: APP_GUARD, useClass: ThrottlerGuard },
+        // Per client address, and per token for API tokens (auth/tokens/api-token-throttler.guard.ts).
+        { provide: APP_GUARD, useClass: ApiTokenThrottlerGuard },
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
         { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
         // Global pipes run in this order: malformed text is refused before validation sees it.

@@ -79,6 +79,10 @@ const MATRIX: Row[] = [
   { method: 'put', path: '/api/v1/users/profile', body: { bio: 'Matrix' }, expect: SIGNED_IN },
   { method: 'delete', path: '/api/v1/users/avatar', expect: SIGNED_IN },
   { method: 'post', path: '/api/v1/user/change-password', body: { currentPassword: 'wrong', newPassword: 'Aa1!aaaa', confirmNewPassword: 'Aa1!aaaa' }, expect: SIGNED_IN },
+  // API tokens (issue 28 §1): the caller's own; an invalid body and an unknown id change nothing
+  { method: 'get', path: '/api/v1/account/tokens', expect: SIGNED_IN },
+  { method: 'post', path: '/api/v1/account/tokens', body: { name: '', scopes: [], expiresInDays: 7 }, expect: SIGNED_IN },
+  { method: 'delete', path: `/api/v1/account/tokens/${MISSING}`, expect: SIGNED_IN },
   // likes (ids that do not exist: 404 for callers admitted)
   { method: 'get', path: '/api/v1/likes/test', expect: ALL },
   { method: 'get', path: `/api/v1/likes/post/${MISSING}/count`, expect: ALL },

@@ -141,8 +141,10 @@ describe('Platform conventions', () => {
       expect(named.filter((name) => !(name in doc.components.securitySchemes))).toEqual([]);
       expect(new Set(named).size).toBe(named.length);
     }
-    expect(byId.getProfile.security).toEqual(session); // @Auth()
-    expect(byId.listTags.security).toEqual([...session, {}]); // @OptionalAuth(): anonymous too
+    // An operation a personal API token may reach lists its scheme too (issue 28: x-required-scope names the scope).
+    expect(byId.getProfile.security).toEqual([...session, { apiToken: [] }]); // @Auth()
+    expect(byId.listTags.security).toEqual([...session, { apiToken: [] }, {}]); // @OptionalAuth(): anonymous too
+    expect(byId.changePassword.security).toEqual(session); // session-only: no token
     expect(byId.login.security).toEqual([]); // public
     // The global rate limit answers 429 anywhere but on the health check.
     expect(Object.keys(byId.listPublicPosts.responses)).toContain('429');

@@ -15,6 +15,10 @@
 //   cache (the reference) and signed in, /dashboard, /notifications, /author/posts, /admin,
 //   /admin/users; BENCH_SIGNED_FRAGMENT=/path adds that path signed in (the personal fragment a
 //   cached page loads; no target); the like toggle last (each flip clears the public caches).
+//   Issue 28 §1: the profile again with a personal API token of the same reader (`Bearer inkw_…`,
+//   scope read; the run replaces the token it made last time), judged against the session's row.
+// BENCH_SIGNED_ROWS=profile,profileToken measures only the rows with those keys, in that order
+// (the table's other rows are then SKIP).
 // - 'signed uncached' (PAGE_CACHE=off, same data): /, /blog, the post page, /blog/tag/{slug}.
 // - 'signed 100k': the admin post list page 0 at 100,000 posts (target also p99 <= 10x p50), on
 //   BENCH_DATA_DIR_100K, or seeded there (default <tmpdir>/inkwell-bench-100k) with seed:demo
@@ -44,6 +48,9 @@ const NOTIFICATIONS_WANTED = 25;
 export const issue26Rows = ({ small }) => [
   { section: '§3', name: '`GET /dashboard/quick-stats` (no query: the pipeline floor)', phase: 'signed', key: 'quickStats', min: 0.25 },
   { section: '§3', name: '`GET /users/profile` (session + profile)', phase: 'signed', key: 'profile', min: 0.12 },
+  // Issue 28 §1 (Measured): a token-authenticated request reaches the session's ratio (90 %: the runs' noise).
+  // Judged by the own-bytes ratios (each the median of pairs measured in turn), which the machine's drift between two rows does not move as it moves req/s.
+  { section: '28', name: '`GET /users/profile` with an API token', phase: 'signed', key: 'profileToken', versus: ['signed', 'profile', 0.9], versusBy: 'ownRatio', versusLabel: "the session row's" },
   { section: '§3', name: '`GET /notifications/unread-count` (every signed-in view)', phase: 'signed', key: 'unreadCount', min: 0.12 },
   { section: '§3', name: '`GET /notifications` page 0', phase: 'signed', key: 'notifications0', min: 0.06 },
   { section: '§3', name: 'reader stats (typical reader)', phase: 'signed', key: 'readerStats', min: 0.05 },
@@ -67,6 +74,14 @@ export const issue26Rows = ({ small }) => [
   ...['/', '/blog', '/blog/{slug}', '/blog/tag/{slug}'].map((path) => ({ section: '§4', name: `\`${path}\` with \`PAGE_CACHE=off\``, phase: 'signed uncached', key: `uncached ${path}`, min: 0.08 })),
 ];
 
+/** BENCH_SIGNED_ROWS: the row keys to measure (all when unset). */
+const CHOSEN_ROWS = (process.env.BENCH_SIGNED_ROWS ?? '').split(',').map((key) => key.trim()).filter(Boolean);
+const chosenRow = (key) => CHOSEN_ROWS.length === 0 || CHOSEN_ROWS.includes(key);
+/** The chosen rows in the order BENCH_SIGNED_ROWS lists them (to see whether a row's place moves its figures). */
+const inChosenOrder = (routes) => (CHOSEN_ROWS.length ? [...routes].sort((a, b) => CHOSEN_ROWS.indexOf(a[3]) - CHOSEN_ROWS.indexOf(b[3])) : routes);
+/** The name of the personal API token the bench makes for its reader (issue 28 §1). */
+const BENCH_TOKEN_NAME = 'Bench API token';
+
 const pct = (value) => `${(value * 100).toFixed(value < 0.1 ? 2 : 1)} %`;
 
 /**
@@ -77,14 +92,18 @@ export function judgeIssue26Row(spec, find, skipped = {}) {
   const row = find(spec.phase, spec.key);
   const name = spec.name.replace('{page}', /[?&]page=(\d+)/.exec(row?.path ?? '')?.[1] ?? String(SIGNED_ADMIN_PAGE));
   const target = spec.versus
-    ? `>= ${spec.versus[2] * 100} % of the anonymous cached page's req/s`
+    ? `>= ${spec.versus[2] * 100} % of ${spec.versusLabel ?? "the anonymous cached page's"} ${spec.versusBy === 'ownRatio' ? 'ratio' : 'req/s'}`
     : spec.min !== undefined
       ? `>= ${Math.round(spec.min * 100)} %${spec.tail ? `, p99 <= ${spec.tail}x p50` : ''}`
       : '';
-  if (!row) return { name, row, verdict: spec.optional ? undefined : 'SKIP', target, detail: skipped[spec.phase] ?? 'phase not measured' };
+  if (!row) return { name, row, verdict: spec.optional ? undefined : 'SKIP', target, detail: skipped[spec.phase] ?? (chosenRow(spec.key) ? 'phase not measured' : 'not in BENCH_SIGNED_ROWS') };
   if (spec.versus) {
     const reference = find(spec.versus[0], spec.versus[1]);
     if (!reference) return { name, row, verdict: 'SKIP', target, detail: 'the reference row was not measured' };
+    if (spec.versusBy === 'ownRatio') {
+      const share = reference.ownRatio > 0 ? row.ownRatio / reference.ownRatio : 0;
+      return { name, row, verdict: share >= spec.versus[2] ? 'PASS' : 'FAIL', target, detail: `ratio ${pct(row.ownRatio)} vs ${pct(reference.ownRatio)} (${(share * 100).toFixed(0)} %)` };
+    }
     const share = reference.rps > 0 ? row.rps / reference.rps : 0;
     return { name, row, verdict: share >= spec.versus[2] ? 'PASS' : 'FAIL', target, detail: `${row.rps.toFixed(0)} vs ${reference.rps.toFixed(0)} req/s (${(share * 100).toFixed(0)} %)` };
   }
@@ -137,6 +156,30 @@ export function signedPhases(context) {
     return session;
   }
 
+  /**
+   * A personal API token (scope read, no expiry) of `session`'s user, made through
+   * POST /account/tokens with the session; the one an earlier run made is revoked first, so
+   * runs do not pile tokens up. headers('bearer') gives `Authorization: Bearer inkw_…`.
+   */
+  async function apiTokenOf(base, session) {
+    const call = async (method, path, body) => {
+      const response = await fetch(`${base}${path}`, {
+        method,
+        headers: { ...(await session.headers('bearer')), ...(body ? { 'content-type': 'application/json' } : {}) },
+        body: body ? JSON.stringify(body) : undefined,
+      });
+      const json = response.status === 204 ? undefined : await response.json().catch(() => undefined);
+      if (!response.ok) throw new Error(`signed: ${method} ${path} as ${session.email} answered ${response.status}: ${json?.message ?? ''}`);
+      return json?.data;
+    };
+    for (const old of await call('GET', '/api/v1/account/tokens')) {
+      if (old.name === BENCH_TOKEN_NAME) await call('DELETE', `/api/v1/account/tokens/${old.id}`);
+    }
+    const { token } = await call('POST', '/api/v1/account/tokens', { name: BENCH_TOKEN_NAME, scopes: ['read'], expiresInDays: null });
+    const bearer = { authorization: `Bearer ${token}` };
+    return { email: session.email, headers: async () => bearer };
+  }
+
   /** The demo readers' count (reader-N e-mails, as the admin sees them) and the median one: a typical reader. */
   async function typicalReader(base, asAdmin) {
     const found = await getJson(`${base}/api/v1/admin/users/search?query=reader-&page=0&size=1`, asAdmin);
@@ -185,9 +228,12 @@ export function signedPhases(context) {
     const api = (session) => ({ auth: [session, 'bearer'] });
     const page = (session, check = personalPage) => ({ headers: pageHeaders, auth: [session, 'cookie'], check });
     const fragment = process.env.BENCH_SIGNED_FRAGMENT;
-    return [
+    const readerToken = chosenRow('profileToken') ? await apiTokenOf(base, reader) : undefined;
+    const rows = [
       [`API quick-stats (${readerName}, floor)`, paths.quickStats, api(reader), 'quickStats'],
       [`API users/profile (${readerName})`, paths.profile, api(reader), 'profile'],
+      // Right after the session's row: the same answer, the caller found by an API token instead.
+      [`API users/profile (${readerName}, API token)`, paths.profile, { auth: [readerToken, 'bearer'] }, 'profileToken'],
       [`API notifications/unread-count (${readerName})`, '/api/v1/notifications/unread-count', api(reader), 'unreadCount'],
       [`API notifications page=0 size=${NOTIFICATIONS_PAGE_SIZE} (${readerName})`, `/api/v1/notifications?page=0&size=${NOTIFICATIONS_PAGE_SIZE}`, api(reader), 'notifications0'],
       [`API dashboard/user/stats (${readerName})`, paths.readerStats, api(reader), 'readerStats'],
@@ -210,13 +256,15 @@ export function signedPhases(context) {
       // Last: each flip clears the public caches. The ceiling sends the first flip's answer.
       ['API like toggle (reader-2, busiest post)', paths.likeToggle(hot.card.id), { method: 'POST', ...api(toggling) }, 'toggle'],
     ];
+    return inChosenOrder(rows.filter(([, , , key]) => chosenRow(key)));
   }
 
   /** The second server (PAGE_CACHE=off): the public pages anonymous, rendered for each request. */
   async function signedUncachedRoutes(base, post) {
     return (await context.publicRoutes(base, post))
       .filter(([label]) => label.startsWith('page '))
-      .map(([label, path, request]) => [`${label} (uncached)`, path, request, `uncached ${label.slice(5)}`]);
+      .map(([label, path, request]) => [`${label} (uncached)`, path, request, `uncached ${label.slice(5)}`])
+      .filter(([, , , key]) => chosenRow(key));
   }
 
   // The 100,000-post data set: BENCH_DATA_DIR_100K, or seeded when BENCH_SEED_100K=1.
@@ -237,13 +285,13 @@ export function signedPhases(context) {
       throw new Error(`signed 100k: ${dir100k} holds ${every.totalElements} posts (want ${wantedPosts}): seed it with DATA_DIR=${dir100k} npm run seed:demo -- --reset ${seedArgs.join(' ')}`);
     }
     log(`signed 100k: ${every.totalElements} posts in ${dir100k}`);
-    return [[`API admin posts PUBLISHED page=0 (${every.totalElements} posts)`, paths.adminPosts, { auth: [admin, 'bearer'] }, 'adminPosts100k']];
+    return [[`API admin posts PUBLISHED page=0 (${every.totalElements} posts)`, paths.adminPosts, { auth: [admin, 'bearer'] }, 'adminPosts100k']].filter(([, , , key]) => chosenRow(key));
   }
 
   return [
     // One phase on three servers, one after the other: the cached server, PAGE_CACHE=off, the 100,000-post data set.
-    { name: 'signed', env: {}, postPageCeiling: false, estimate: { rows: 20 + (process.env.BENCH_SIGNED_FRAGMENT ? 1 : 0), seconds: 30 }, routes: (base, firstPage, post) => signedRoutes(base, firstPage, post) },
-    { name: 'signed uncached', group: 'signed', env: { PAGE_CACHE: 'off' }, postPageCeiling: false, estimate: { rows: 4, seconds: 0 }, routes: (base, firstPage, post) => signedUncachedRoutes(base, post) },
+    { name: 'signed', env: {}, postPageCeiling: false, estimate: { rows: CHOSEN_ROWS.length || 21 + (process.env.BENCH_SIGNED_FRAGMENT ? 1 : 0), seconds: 30 }, routes: (base, firstPage, post) => signedRoutes(base, firstPage, post) },
+    { name: 'signed uncached', group: 'signed', env: { PAGE_CACHE: 'off' }, postPageCeiling: false, estimate: { rows: CHOSEN_ROWS.length ? 0 : 4, seconds: 0 }, routes: (base, firstPage, post) => signedUncachedRoutes(base, post) },
     {
       name: 'signed 100k',
       group: 'signed',

@@ -39,3 +39,14 @@ describe("issue 26's targets", () => {
     assert.equal(judgeIssue26Row(spec('usersDeep'), finder({})).name, 'admin users page 4000');
   });
 });
+
+it('issue 28: the API-token row is judged against the session row of the same route', () => {
+  const tokenRow = rows.find((row) => row.key === 'profileToken');
+  // By the own-bytes ratio, not req/s: a ceiling that ran slower during the token's row does not count against it.
+  const same = judgeIssue26Row(tokenRow, finder({ 'signed/profile': { rps: 1000, ownRatio: 0.2 }, 'signed/profileToken': { rps: 800, ownRatio: 0.19 } }));
+  assert.equal(same.verdict, 'PASS');
+  assert.match(same.target, /the session row's ratio/);
+  const slower = judgeIssue26Row(tokenRow, finder({ 'signed/profile': { rps: 1000, ownRatio: 0.2 }, 'signed/profileToken': { rps: 1000, ownRatio: 0.16 } }));
+  assert.equal(slower.verdict, 'FAIL');
+  assert.equal(judgeIssue26Row(tokenRow, finder({})).verdict, 'SKIP');
+});

@@ -1,5 +1,6 @@
 import type { UserResponseDto } from '../users/dto/user-response.dto';
 import type { ActiveMute } from '../users/active-mute';
+import type { ApiTokenScope } from '../../../shared/api-tokens';
 import { RoleName } from './roles';
 
 /** Who is calling: loaded from the database on every authenticated request (`@CurrentUser()`). */
@@ -19,6 +20,11 @@ export interface AuthUser {
   profile?: UserResponseDto;
   /** The caller's commenting mute in force (null: none), read by the same query as `profile`. */
   commentingMute?: ActiveMute | null;
+  /**
+   * Set when the caller came with a personal API token instead of a session: its id and scopes.
+   * Without the `admin` scope the caller acts without the ADMIN role (`roles`/`role` leave it out).
+   */
+  apiToken?: { id: number; scopes: ApiTokenScope[] };
   /** What the route asked to read along with the session (`@Auth({ alongside })`), by key; absent when not read. */
   alongside?: Record<string, unknown>;
 }

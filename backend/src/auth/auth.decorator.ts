@@ -2,7 +2,8 @@ import { applyDecorators, createParamDecorator, ExecutionContext, SetMetadata, U
 import { DECORATORS, type SecurityRequirementObject, type SecuritySchemeObject } from '@nestjs/swagger';
 import { ApiErrors } from '../common/decorators/api-errors.decorator';
 import { ACCESS_COOKIE, type AuthUser } from './auth-user';
-import { AUTH_OPTIONS, AuthOptions, JwtAuthGuard } from './guards/jwt-auth.guard';
+import type { ApiTokenScope } from '../../../shared/api-tokens';
+import { AUTH_OPTIONS, AuthOptions, JwtAuthGuard, SESSION_ONLY, TOKEN_SCOPE } from './guards/jwt-auth.guard';
 
 export type { AuthOptions } from './guards/jwt-auth.guard';
 export type { AuthUser } from './auth-user';
@@ -74,3 +75,23 @@ export function OptionalAuth(extra: Pick<AuthOptions, 'anonymousOnFailure'> = {}
 export const CurrentUser = createParamDecorator((_data: unknown, context: ExecutionContext): AuthUser | undefined => {
   return context.switchToHttp().getRequest<{ user?: AuthUser }>().user;
 });
+
+/**
+ * The scope an API token needs for this write route (shared/api-tokens.ts). Reads need `read`
+ * and administrator routes `admin` without saying so; a write route that declares nothing
+ * refuses tokens. Documented per operation as `x-required-scope`.
+ *
+ *   @TokenScope('posts:write')
+ */
+export function TokenScope(scope: Exclude<ApiTokenScope, 'read' | 'admin'>) {
+  return SetMetadata(TOKEN_SCOPE, scope);
+}
+
+/**
+ * The route (or every route of the controller) refuses API tokens, whatever the method: for what
+ * only the person may do (passwords, two-factor, sessions, the tokens themselves). Every path
+ * under /api/v1/auth and /api/v1/account is session-only without it.
+ */
+export function SessionOnly() {
+  return SetMetadata(SESSION_ONLY, true);
+}

@@ -18,6 +18,9 @@ import { PasswordResetToken } from './entities/password-reset-token.entity';
 import { KnownDevice } from './entities/known-device.entity';
 import { RefreshSession } from './entities/refresh-session.entity';
 import { SignInAlertSetting } from './entities/sign-in-alert-setting.entity';
+import { ApiToken } from './entities/api-token.entity';
+import { ApiTokensController } from './tokens/api-tokens.controller';
+import { ApiTokensService } from './tokens/api-tokens.service';
 import { JwtAuthGuard } from './guards/jwt-auth.guard';
 import { JwtStrategy } from './guards/jwt.strategy';
 import { NewDeviceAlerts } from './new-device-alerts';
@@ -31,7 +34,7 @@ import { UserSessionsSubscriber } from './user-sessions.subscriber';
     UsersModule,
     MailModule,
     PassportModule,
-    TypeOrmModule.forFeature([RefreshSession, EmailVerificationCode, PasswordResetToken, KnownDevice, SignInAlertSetting]),
+    TypeOrmModule.forFeature([RefreshSession, EmailVerificationCode, PasswordResetToken, KnownDevice, SignInAlertSetting, ApiToken]),
     JwtModule.registerAsync({
       inject: [APP_CONFIG],
       useFactory: (config: AppConfig) => ({
@@ -41,8 +44,8 @@ import { UserSessionsSubscriber } from './user-sessions.subscriber';
       }),
     }),
   ],
-  controllers: [AuthController, PasswordController, AccountSessionsController],
-  providers: [JwtStrategy, JwtAuthGuard, SessionsService, { provide: AttemptCounter, useClass: DatabaseAttemptCounter }, AuthService, AdminSeedService, PasswordHasher, UserSessionsSubscriber, NewDeviceAlerts, AccountSessionsService],
-  exports: [JwtModule, JwtAuthGuard, UsersModule, SessionsService, PasswordHasher],
+  controllers: [AuthController, PasswordController, AccountSessionsController, ApiTokensController],
+  providers: [JwtStrategy, JwtAuthGuard, SessionsService, { provide: AttemptCounter, useClass: DatabaseAttemptCounter }, AuthService, AdminSeedService, PasswordHasher, UserSessionsSubscriber, NewDeviceAlerts, AccountSessionsService, ApiTokensService],
+  exports: [JwtModule, JwtAuthGuard, UsersModule, SessionsService, PasswordHasher, ApiTokensService],
 })
 export class AuthModule {}

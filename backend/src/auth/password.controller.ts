@@ -6,12 +6,14 @@ import { withMessage } from '../common/envelope';
 import { AuthMessages } from './auth.messages';
 import type { AuthUser } from './auth-user';
 import { AuthService } from './auth.service';
-import { Auth, CurrentUser } from './auth.decorator';
+import { Auth, CurrentUser, SessionOnly } from './auth.decorator';
 import { UserChangePasswordDto } from './dto/auth.dto';
 
 /** POST /user/change-password (the spec's singular path). */
 @ApiTags('Users')
 @Controller('user')
+// A password is the person's: no API token changes it, whatever its scopes.
+@SessionOnly()
 export class PasswordController {
   constructor(private readonly auth: AuthService) {}
 

@@ -4,13 +4,10 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { DataSource, EntityManager, IsNull, LessThan, MoreThan, Not, Repository } from 'typeorm';
 import type { AuthUser, CallerRead } from './auth-user';
 import { APP_CONFIG, AppConfig } from '../config/env';
-import { preparedQuery } from '../database/prepared-query';
-import { effectiveRole } from './roles';
-import { muteFromRow, PROFILE_SELECT, profileFromRow, type ProfileRow } from '../users/profile-query';
-import { UserStatus } from '../users/entities/user.entity';
 import { RefreshSession } from './entities/refresh-session.entity';
 import { NewDeviceAlerts } from './new-device-alerts';
 import { SecretBox } from './secret-box';
+import { callerOf, keepsAccess, readCaller } from './caller-query';
 
 /** Refresh lifetimes (DESIGN.md §4): 30 days with remember-me (the label users see), else 480 minutes. */
 export const REMEMBER_ME_TTL_SECONDS = 30 * 24 * 60 * 60;
@@ -47,11 +44,6 @@ export interface IssuedRefreshToken {
 export interface ClientInfo {
   userAgent?: string;
   ip?: string;
-}
-
-/** The caller's profile (PROFILE_SELECT) and whether the token's session is live. */
-interface CallerRow extends ProfileRow {
-  live: boolean;
 }
 
 export type RotateResult =
@@ -212,18 +204,20 @@ export class SessionsService implements OnModuleInit, OnModuleDestroy {
    */
   async resolveCaller(familyId: string, userId: number, reads: readonly CallerRead[] = []): Promise<AuthUser | 'no-session' | 'locked'> {
     if (!isWellFormedSession(familyId, userId)) return 'no-session';
-    const text = `SELECT ${PROFILE_SELECT},
-              EXISTS (SELECT 1 FROM refresh_sessions s
-                       WHERE s.family_id = $2 AND s.user_id = u.id AND s.revoked_at IS NULL AND s.expires_at > now()) AS live${reads.map((read, index) => `,\n              (${read.sql}) AS "alongside_${index}"`).join('')}
-         FROM users u WHERE u.id = $1`;
-    // Prepared (planned once per connection): one name per text, and the route's reads are part of it.
-    const [row] = await preparedQuery<CallerRow & Record<string, unknown>>(this.dataSource, `inkwell_caller${reads.map((read) => `_${read.key}`).join('')}`, text, [userId, familyId]);
+    const row = await readCaller<{ live: boolean }>(
+      this.dataSource,
+      {
+        name: 'inkwell_caller',
+        columns: `EXISTS (SELECT 1 FROM refresh_sessions s
+                       WHERE s.family_id = $2 AND s.user_id = u.id AND s.revoked_at IS NULL AND s.expires_at > now()) AS live`,
+        from: 'FROM users u WHERE u.id = $1',
+      },
+      [userId, familyId],
+      reads,
+    );
     if (!row?.live) return 'no-session';
-    if (!row.isVerified || row.status !== UserStatus.ACTIVE) return 'locked';
-    const roles = [...row.roles].sort((a, b) => a.roleId - b.roleId).map((role) => role.name);
-    const caller: AuthUser = { id: row.id, email: row.email, fullName: row.fullName, roles, role: effectiveRole(roles), sessionId: familyId, profile: profileFromRow(row), commentingMute: muteFromRow(row) };
-    if (reads.length) caller.alongside = Object.fromEntries(reads.map((read, index) => [read.key, row[`alongside_${index}`]]));
-    return caller;
+    if (!keepsAccess(row)) return 'locked';
+    return { ...callerOf(row, reads), sessionId: familyId };
   }
 
   private async issue(

@@ -3,7 +3,7 @@ import { ApiNoContentResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { AuthUser } from '../auth/auth-user';
 import { ApiEnvelope } from '../common/decorators/api-envelope.decorator';
 import { ApiErrors } from '../common/decorators/api-errors.decorator';
-import { Auth, CurrentUser, OptionalAuth } from '../auth/auth.decorator';
+import { Auth, CurrentUser, OptionalAuth, TokenScope } from '../auth/auth.decorator';
 import { WithMessage, withMessage } from '../common/envelope';
 import { ParseIdPipe } from '../common/validation/parse-id.pipe';
 import { RoleName } from '../auth/roles';
@@ -63,6 +63,7 @@ export class PostCommentsController {
   @Post('posts/:id/comments')
   @CommentRateLimit()
   @Auth({ role: RoleName.USER, forbidden: CommentsMessages.FORBIDDEN_COMMENT, unauthenticated: CommentsMessages.LOGIN_REQUIRED })
+  @TokenScope('comments:write')
   @ApiOperation({ summary: `Comment on a post, or reply with parentId (any signed-in user). ${CREATE_NOTE}` })
   @ApiEnvelope(CommentResponseDto, { status: 201 })
   @ApiErrors(400, 404)
@@ -77,6 +78,7 @@ export class PostCommentsController {
   @Delete('comments/:id')
   @HttpCode(204)
   @Auth()
+  @TokenScope('comments:write')
   @ApiOperation({ summary: `Delete a comment. ${DELETE_NOTE}` })
   @ApiNoContentResponse({ description: 'Deleted (no body)' })
   @ApiErrors(400, 404)
@@ -94,6 +96,7 @@ export class CommentsController {
   @Post()
   @CommentRateLimit()
   @Auth({ role: RoleName.USER, forbidden: CommentsMessages.FORBIDDEN_COMMENT, unauthenticated: CommentsMessages.LOGIN_REQUIRED })
+  @TokenScope('comments:write')
   @ApiOperation({ summary: `Comment on a post, or reply with parentId (any signed-in user). ${CREATE_NOTE}` })
   @ApiEnvelope(CommentResponseDto, { status: 201 })
   @ApiErrors(400, 404)
@@ -202,6 +205,7 @@ export class CommentsController {
 
   @Put(':id')
   @Auth()
+  @TokenScope('comments:write')
   @ApiOperation({ summary: 'Edit the text of an own comment (owner only; content rules as on create); updatedAt changes' })
   @ApiEnvelope(CommentResponseDto)
   @ApiErrors(400, 404)
@@ -212,6 +216,7 @@ export class CommentsController {
   @Delete(':id')
   @HttpCode(204)
   @Auth()
+  @TokenScope('comments:write')
   @ApiOperation({ summary: `Delete a comment. ${DELETE_NOTE}` })
   @ApiNoContentResponse({ description: 'Deleted (no body)' })
   @ApiErrors(400, 404)

@@ -26,6 +26,7 @@ const TAGS: { name: string; description: string }[] = [
   { name: 'Admin users', description: "User administration (administrators): lists, roles, bans, generated passwords, the audit log, the admin dashboard's figures" },
   { name: 'Admin settings', description: 'Site-wide settings (administrators): the two-factor policy for administrators, what erasing an author does to their posts' },
   { name: 'Images', description: 'Post thumbnails: the upload rules, checks, uploads and deletion' },
+  { name: 'API tokens', description: "The signed-in user's personal API tokens: create (shown once), list with last use, revoke" },
   { name: 'Health', description: 'Liveness and readiness of the server' },
 ];
 
@@ -41,7 +42,8 @@ export function buildOpenApiDocument(app: INestApplication, securitySchemes: Rec
     .setDescription(
       'Multi-author blog platform. Every answer uses the envelope `{ success, data, message, status, errors }`; ' +
         'errors keep the real HTTP status. Authenticate with `Authorization: Bearer <accessToken>` or the session cookie ' +
-        '(cookie-authenticated writes must send `X-Request-Timestamp`). Each operation lists its own error answers; besides ' +
+        '(cookie-authenticated writes must send `X-Request-Timestamp`), or with a personal API token (`Authorization: Bearer inkw_…`, ' +
+        'limited to its scopes: each operation names the one it needs in `x-required-scope`). Each operation lists its own error answers; besides ' +
         'those, any request can be refused before it reaches its route, in the same envelope: 400 (a malformed URL or body), ' +
         '413 (a body over the size limit), 415 (a body in an unsupported encoding), 431 (headers too large).',
     )

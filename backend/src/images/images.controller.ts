@@ -3,7 +3,7 @@ import { ApiBody, ApiConsumes, ApiNoContentResponse, ApiOperation, ApiParam, Api
 import type { AuthUser } from '../auth/auth-user';
 import { ApiEnvelope } from '../common/decorators/api-envelope.decorator';
 import { ApiErrors } from '../common/decorators/api-errors.decorator';
-import { Auth, CurrentUser } from '../auth/auth.decorator';
+import { Auth, CurrentUser, TokenScope } from '../auth/auth.decorator';
 import { WithMessage, withMessage } from '../common/envelope';
 import { RoleName } from '../auth/roles';
 import { ImageUploadInfoDto, ImageValidationDto, ThumbnailUploadDto } from './dto/image-response.dto';
@@ -50,6 +50,7 @@ export class ImagesController {
 
   @Post('thumbnail/upload')
   @Auth({ role: RoleName.AUTHOR, forbidden: ImagesMessages.UPLOAD_FORBIDDEN, unauthenticated: ImagesMessages.UPLOAD_AUTH_REQUIRED })
+  @TokenScope('posts:write')
   @UseInterceptors(ImageUploadInterceptor)
   @ApiOperation({
     summary: 'Upload a post thumbnail (AUTHOR or ADMIN)',
@@ -69,6 +70,7 @@ export class ImagesController {
   @Delete(':filename')
   @HttpCode(204)
   @Auth({ unauthenticated: ImagesMessages.DELETE_AUTH_REQUIRED })
+  @TokenScope('posts:write')
   @ApiParam({ name: 'filename', description: 'A thumbnail file name as uploaded (`<32 hex>-<W>x<H>.webp`)', schema: { type: 'string', example: '0123456789abcdef0123456789abcdef-1200x600.webp' } })
   @ApiOperation({ summary: 'Delete an uploaded thumbnail and its variants (its uploader or an ADMIN; 409 while a post uses it)' })
   @ApiNoContentResponse({ description: 'Deleted' })

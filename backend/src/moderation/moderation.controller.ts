@@ -3,7 +3,7 @@ import { ApiNoContentResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { AuthUser } from '../auth/auth-user';
 import { ApiEnvelope } from '../common/decorators/api-envelope.decorator';
 import { ApiErrors } from '../common/decorators/api-errors.decorator';
-import { Auth, CurrentUser } from '../auth/auth.decorator';
+import { Auth, CurrentUser, TokenScope } from '../auth/auth.decorator';
 import { WithMessage, withMessage } from '../common/envelope';
 import { ParseIdPipe } from '../common/validation/parse-id.pipe';
 import { RoleName } from '../auth/roles';
@@ -28,6 +28,7 @@ export class CommentModerationController {
 
   @Post(':id/reports')
   @Auth()
+  @TokenScope('comments:write')
   @ApiOperation({
     summary:
       'Report a visible comment (any signed-in reader): reason SPAM | HARASSMENT | OFF_TOPIC | OTHER (details required for OTHER, at most 500 characters). ' +
@@ -46,6 +47,7 @@ export class CommentModerationController {
   @Post(':id/hide')
   @HttpCode(200)
   @Auth()
+  @TokenScope('comments:write')
   @ApiOperation({
     summary:
       "Hide a comment with a reason: an admin, or the author of the comment's post (others 403). Readers see '[This comment has been hidden by a moderator]', replies kept; " +

@@ -5,7 +5,7 @@ import { CLOCK, Clock } from '../common/clock';
 import { SubmitForReviewDto } from './dto/submit-for-review.dto';
 import { LifecycleMessages } from './lifecycle/lifecycle.messages';
 import { parsePublishTime } from './lifecycle/publish-time';
-import { Auth, CurrentUser } from '../auth/auth.decorator';
+import { Auth, CurrentUser, TokenScope } from '../auth/auth.decorator';
 import { ApiEnvelope } from '../common/decorators/api-envelope.decorator';
 import { ApiErrors } from '../common/decorators/api-errors.decorator';
 import { WithMessage, withMessage } from '../common/envelope';
@@ -87,6 +87,7 @@ export class PostsController {
 
   @Post('author/create')
   @Auth({ role: RoleName.AUTHOR, forbidden: PostsMessages.FORBIDDEN_CREATE, unauthenticated: PostsMessages.AUTH_REQUIRED })
+  @TokenScope('posts:write')
   @ApiOperation({ summary: `Create an own post, always as a DRAFT (AUTHOR; status and isFeatured are ignored). ${SAVE_NOTE}` })
   @ApiEnvelope(PostResponseDto, { status: 201 })
   @ApiErrors(400, 409)
@@ -96,6 +97,7 @@ export class PostsController {
 
   @Put('author/:id')
   @Auth({ role: RoleName.AUTHOR, forbidden: PostsMessages.FORBIDDEN_UPDATE, unauthenticated: PostsMessages.AUTH_REQUIRED })
+  @TokenScope('posts:write')
   @ApiOperation({
     summary: `Edit an own DRAFT or REJECTED post; it is saved as a DRAFT (AUTHOR). A PUBLISHED, PENDING_REVIEW, ARCHIVED or PRIVATE post is 409. ${SAVE_NOTE}`,
   })
@@ -114,6 +116,7 @@ export class PostsController {
   @Post('author/:id/submit-for-review')
   @HttpCode(200)
   @Auth({ role: RoleName.AUTHOR, forbidden: PostsMessages.FORBIDDEN_UPDATE })
+  @TokenScope('posts:write')
   @ApiOperation({
     summary:
       'Submit an own DRAFT or REJECTED post for review (→ PENDING_REVIEW); other statuses are 409; someone else\'s post is 403 for every role, admins included, as on PUT. The body is optional: requestedPublishAt ' +
@@ -136,6 +139,7 @@ export class PostsController {
   @Post('preview')
   @HttpCode(200)
   @Auth({ role: RoleName.AUTHOR, forbidden: PostsMessages.FORBIDDEN_CREATE, unauthenticated: PostsMessages.AUTH_REQUIRED })
+  @TokenScope('posts:write')
   @ApiOperation({
     summary:
       "The editor's preview (AUTHOR or ADMIN): the content rendered by the server's own Markdown renderer and allow-list (the HTML a save stores " +
@@ -167,6 +171,7 @@ export class PostsController {
 
   @Put(':id')
   @Auth({ role: RoleName.AUTHOR, forbidden: PostsMessages.FORBIDDEN_UPDATE, unauthenticated: PostsMessages.AUTH_REQUIRED })
+  @TokenScope('posts:write')
   @ApiOperation({
     summary:
       `Update a post, partially. Admins: any post, status changes per spec 001 §4 (illegal ones 409). ` +
@@ -188,6 +193,7 @@ export class PostsController {
   @Delete(':id')
   @HttpCode(204)
   @Auth({ role: RoleName.AUTHOR, forbidden: PostsMessages.FORBIDDEN_DELETE })
+  @TokenScope('posts:write')
   @ApiOperation({ summary: 'Delete a post: admins any, authors their own DRAFT or REJECTED posts' })
   @ApiNoContentResponse({ description: 'Deleted (no body)' })
   @ApiErrors(400, 404)

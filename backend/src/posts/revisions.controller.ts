@@ -3,7 +3,7 @@ import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { AuthUser } from '../auth/auth-user';
 import { ApiEnvelope } from '../common/decorators/api-envelope.decorator';
 import { ApiErrors } from '../common/decorators/api-errors.decorator';
-import { Auth, CurrentUser } from '../auth/auth.decorator';
+import { Auth, CurrentUser, TokenScope } from '../auth/auth.decorator';
 import { WithMessage, withMessage } from '../common/envelope';
 import { ParseIdPipe } from '../common/validation/parse-id.pipe';
 import { ReviewDiffDto, RevisionCompareQueryDto, RevisionDiffDto, RevisionDto, RevisionListQueryDto, RevisionPageDto } from '../revisions/dto/revision.dto';
@@ -61,6 +61,7 @@ export class RevisionsController {
   @Post(':id/revisions/:revisionId/restore')
   @HttpCode(200)
   @Auth({ forbidden: PostsMessages.FORBIDDEN_UPDATE })
+  @TokenScope('posts:write')
   @ApiOperation({
     summary:
       `Make a revision's text (title, summary, body, tags, thumbnail, SEO) the post's, kept as a new RESTORED revision. ${WHO}. ` +

@@ -3,7 +3,7 @@ import { ApiNoContentResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/s
 import type { AuthUser } from '../auth/auth-user';
 import { ApiEnvelope } from '../common/decorators/api-envelope.decorator';
 import { ApiErrors } from '../common/decorators/api-errors.decorator';
-import { Auth, CurrentUser } from '../auth/auth.decorator';
+import { Auth, CurrentUser, TokenScope } from '../auth/auth.decorator';
 import { WithMessage, withMessage } from '../common/envelope';
 import { ParseIdPipe } from '../common/validation/parse-id.pipe';
 import { RoleName } from '../auth/roles';
@@ -21,6 +21,7 @@ export class PreviewLinksController {
 
   @Post()
   @Auth({ role: RoleName.AUTHOR, forbidden: PreviewsMessages.FORBIDDEN })
+  @TokenScope('posts:write')
   @ApiParam({ name: 'id', description: 'Post id' })
   @ApiOperation({ summary: `Create a preview link (signed token, 7 days) of a DRAFT, PENDING_REVIEW or REJECTED post (other statuses 409). ${WHO}` })
   @ApiEnvelope(PreviewLinkDto, { status: 201 })
@@ -42,6 +43,7 @@ export class PreviewLinksController {
   @Delete(':linkId')
   @HttpCode(204)
   @Auth({ role: RoleName.AUTHOR, forbidden: PreviewsMessages.FORBIDDEN })
+  @TokenScope('posts:write')
   @ApiParam({ name: 'id', description: 'Post id' })
   @ApiParam({ name: 'linkId', description: 'Preview link id' })
   @ApiOperation({ summary: `Revoke a preview link at once (its address answers 404 from then on); an unknown or already revoked link is 404. ${WHO}` })

@@ -305,6 +305,8 @@ const MALFORMED_AUTH = [
   'Bearer', 'Bearer ', 'bearer', 'Bearer null', 'Bearer undefined', 'Bearer a.b', 'Bearer a.b.c', 'Bearer ...', 'Bearer eyJ', 'Bearer eyJhbGciOiJIUzI1NiJ9..',
   'Basic YWRtaW46YWRtaW4=', 'Token abc', 'Bearer  two  spaces', 'Bearer \t tab', `Bearer ${'A'.repeat(4000)}`, `Bearer ${'x.'.repeat(300)}`,
   'Bearer %00', "Bearer ' OR 1=1 --", 'Bearer ../../etc/passwd', 'Bearer eyJhbGciOiJub25lIn0.eyJzdWIiOjF9.', `Bearer ${'a'.repeat(20_000)}`,
+  // Personal API tokens (issue 28): unknown, cut, too long, not base64url.
+  'Bearer inkw_', `Bearer inkw_${'A'.repeat(43)}`, `Bearer inkw_${'A'.repeat(42)}`, `Bearer inkw_${'A'.repeat(4000)}`, "Bearer inkw_' OR 1=1 --", `Bearer INKW_${'b'.repeat(43)}`,
 ];
 
 function arbPathValue(doc: OpenAPIObject, param: Operation['parameters'][number]): fc.Arbitrary<PathValue> {

@@ -57,6 +57,41 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/account/tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's API tokens, newest first, with their scopes, expiry and last use (never the tokens themselves) */
+        get: operations["listApiTokens"];
+        put?: never;
+        /** Create a personal API token: the answer holds the token, shown this once (only its SHA-256 is kept) */
+        post: operations["createApiToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/account/tokens/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke an API token: its next request is refused. Another user's token is 404 */
+        delete: operations["revokeApiToken"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/admin/comments": {
         parameters: {
             query?: never;
@@ -64,7 +99,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The moderation queue (admin): filter reported (open reports, default) | hidden | held | all (not deleted); search in the text and the author's name or e-mail; sort newest (default) | reports (most open reports first); each row with its post, parent and open reports */
+        /**
+         * The moderation queue (admin): filter reported (open reports, default) | hidden | held | all (not deleted); search in the text and the author's name or e-mail; sort newest (default) | reports (most open reports first); each row with its post, parent and open reports
+         * @description API token scope: `admin`.
+         */
         get: operations["listModerationQueue"];
         put?: never;
         post?: never;
@@ -83,7 +121,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** One action on up to 100 comments (admin): hide (reason required), restore, delete, dismiss; a result per id, each in its own transaction */
+        /**
+         * One action on up to 100 comments (admin): hide (reason required), restore, delete, dismiss; a result per id, each in its own transaction
+         * @description API token scope: `admin`.
+         */
         post: operations["bulkModerateComments"];
         delete?: never;
         options?: never;
@@ -101,7 +142,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Delete a comment from the queue (admin): as DELETE /comments/{id} ('[This comment has been deleted]' when it has replies), audit-logged */
+        /**
+         * Delete a comment from the queue (admin): as DELETE /comments/{id} ('[This comment has been deleted]' when it has replies), audit-logged
+         * @description API token scope: `admin`.
+         */
         delete: operations["deleteModeratedComment"];
         options?: never;
         head?: never;
@@ -117,7 +161,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Dismiss a comment's open reports (admin); the reporters cannot report it again. None open: 409 */
+        /**
+         * Dismiss a comment's open reports (admin); the reporters cannot report it again. None open: 409
+         * @description API token scope: `admin`.
+         */
         post: operations["dismissCommentReports"];
         delete?: never;
         options?: never;
@@ -134,7 +181,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Make a hidden or held comment visible again (admin; approving a held one publishes it). Neither: 409 */
+        /**
+         * Make a hidden or held comment visible again (admin; approving a held one publishes it). Neither: 409
+         * @description API token scope: `admin`.
+         */
         post: operations["restoreComment"];
         delete?: never;
         options?: never;
@@ -149,14 +199,20 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The site-wide settings (admin); a setting never changed has its default */
+        /**
+         * The site-wide settings (admin); a setting never changed has its default
+         * @description API token scope: `admin`.
+         */
         get: operations["readSiteSettings"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
-        /** Change site-wide settings (admin): the keys given; answers the whole set */
+        /**
+         * Change site-wide settings (admin): the keys given; answers the whole set
+         * @description API token scope: `admin`.
+         */
         patch: operations["updateSiteSettings"];
         trace?: never;
     };
@@ -167,7 +223,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The admin dashboard numbers and the latest 10 activities (admin); the same as GET /dashboard/admin/stats */
+        /**
+         * The admin dashboard numbers and the latest 10 activities (admin); the same as GET /dashboard/admin/stats
+         * @description API token scope: `admin`.
+         */
         get: operations["getAdminStats"];
         put?: never;
         post?: never;
@@ -184,10 +243,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Users, paged (admin). search: part of the full name or e-mail. Filters: status, isVerified, role (the role that counts: the highest held, none = USER). Default sort createdAt desc, size 10. */
+        /**
+         * Users, paged (admin). search: part of the full name or e-mail. Filters: status, isVerified, role (the role that counts: the highest held, none = USER). Default sort createdAt desc, size 10.
+         * @description API token scope: `admin`.
+         */
         get: operations["listAdminUsers"];
         put?: never;
-        /** Create a user (admin): roles, status, optionally verified; 409 when the e-mail is registered */
+        /**
+         * Create a user (admin): roles, status, optionally verified; 409 when the e-mail is registered
+         * @description API token scope: `admin`.
+         */
         post: operations["createAdminUser"];
         delete?: never;
         options?: never;
@@ -202,7 +267,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Users whose role that counts (the highest held; none = USER) is this one, newest first (admin) */
+        /**
+         * Users whose role that counts (the highest held; none = USER) is this one, newest first (admin)
+         * @description API token scope: `admin`.
+         */
         get: operations["listAdminUsersByRole"];
         put?: never;
         post?: never;
@@ -219,7 +287,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Users whose full name or e-mail contains query (admin); the same answer as GET /admin/users. Filters: status, isVerified, role (the role that counts: the highest held, none = USER). Default sort createdAt desc, size 10. */
+        /**
+         * Users whose full name or e-mail contains query (admin); the same answer as GET /admin/users. Filters: status, isVerified, role (the role that counts: the highest held, none = USER). Default sort createdAt desc, size 10.
+         * @description API token scope: `admin`.
+         */
         get: operations["searchAdminUsers"];
         put?: never;
         post?: never;
@@ -236,7 +307,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Users of one status, newest first (admin) */
+        /**
+         * Users of one status, newest first (admin)
+         * @description API token scope: `admin`.
+         */
         get: operations["listAdminUsersByStatus"];
         put?: never;
         post?: never;
@@ -253,7 +327,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Verified (true) or unverified (false) users, newest first (admin) */
+        /**
+         * Verified (true) or unverified (false) users, newest first (admin)
+         * @description API token scope: `admin`.
+         */
         get: operations["listAdminUsersByVerification"];
         put?: never;
         post?: never;
@@ -270,9 +347,15 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One user with roles, post and comment totals (admin) */
+        /**
+         * One user with roles, post and comment totals (admin)
+         * @description API token scope: `admin`.
+         */
         get: operations["getAdminUser"];
-        /** Edit a user, partially (admin): fullName, bio, roles (replace), status, isVerified. BANNED is refused (400: use ban); a banned user changes status only by unban (409). Nobody deactivates or demotes their own account, and the last active admin keeps ADMIN (409). Losing access ends the user's sessions. */
+        /**
+         * Edit a user, partially (admin): fullName, bio, roles (replace), status, isVerified. BANNED is refused (400: use ban); a banned user changes status only by unban (409). Nobody deactivates or demotes their own account, and the last active admin keeps ADMIN (409). Losing access ends the user's sessions.
+         * @description API token scope: `admin`.
+         */
         put: operations["updateAdminUser"];
         post?: never;
         delete?: never;
@@ -288,7 +371,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Audit entries about the user or by the user, newest first (admin) */
+        /**
+         * Audit entries about the user or by the user, newest first (admin)
+         * @description API token scope: `admin`.
+         */
         get: operations["getAdminUserAuditLog"];
         put?: never;
         post?: never;
@@ -307,7 +393,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Ban a user with a reason (admin): status BANNED, every session ends at once. Not oneself, not the last active admin (409); already banned: 409 */
+        /**
+         * Ban a user with a reason (admin): status BANNED, every session ends at once. Not oneself, not the last active admin (409); already banned: 409
+         * @description API token scope: `admin`.
+         */
         post: operations["banAdminUser"];
         delete?: never;
         options?: never;
@@ -322,7 +411,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The user's open ban: reason, time, banning admin, admin note (all null when not banned) (admin) */
+        /**
+         * The user's open ban: reason, time, banning admin, admin note (all null when not banned) (admin)
+         * @description API token scope: `admin`.
+         */
         get: operations["getAdminUserBanStatus"];
         put?: never;
         post?: never;
@@ -341,7 +433,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Set a strong random password (admin), e-mail it to the user and end all the user's sessions; the answer shows it once. Not for oneself (409) */
+        /**
+         * Set a strong random password (admin), e-mail it to the user and end all the user's sessions; the answer shows it once. Not for oneself (409)
+         * @description API token scope: `admin`.
+         */
         post: operations["generateAdminUserPassword"];
         delete?: never;
         options?: never;
@@ -358,9 +453,15 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Stop a user commenting (admin): until an ISO date-time in the future, or null for good, with a reason; replaces a mute in force. Not oneself (403) */
+        /**
+         * Stop a user commenting (admin): until an ISO date-time in the future, or null for good, with a reason; replaces a mute in force. Not oneself (403)
+         * @description API token scope: `admin`.
+         */
         post: operations["muteUser"];
-        /** Let a muted user comment again (admin). Not muted (or the mute already ended): 409 */
+        /**
+         * Let a muted user comment again (admin). Not muted (or the mute already ended): 409
+         * @description API token scope: `admin`.
+         */
         delete: operations["unmuteUser"];
         options?: never;
         head?: never;
@@ -376,7 +477,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Unban a user with a reason (admin): status ACTIVE; the ban stays in the history. Not banned: 409 */
+        /**
+         * Unban a user with a reason (admin): status ACTIVE; the ban stays in the history. Not banned: 409
+         * @description API token scope: `admin`.
+         */
         post: operations["unbanAdminUser"];
         delete?: never;
         options?: never;
@@ -601,7 +705,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Delete a comment. The owner, or an admin (others 403). A comment with replies stays as '[This comment has been deleted]' with its replies; one without replies is removed, and so is a deleted parent left without replies. The post commentCount drops by one. */
+        /**
+         * Delete a comment. The owner, or an admin (others 403). A comment with replies stays as '[This comment has been deleted]' with its replies; one without replies is removed, and so is a deleted parent left without replies. The post commentCount drops by one.
+         * @description API token scope: `comments:write`.
+         */
         delete: operations["deleteBlogComment"];
         options?: never;
         head?: never;
@@ -615,7 +722,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A post's reviews, newest first: admins, or the post's author (adminNotes hidden from authors) */
+        /**
+         * A post's reviews, newest first: admins, or the post's author (adminNotes hidden from authors)
+         * @description API token scope: `read`.
+         */
         get: operations["getPostReviewHistory"];
         put?: never;
         post?: never;
@@ -632,10 +742,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Every post, any status (admin); same as /blog/posts/admin/all */
+        /**
+         * Every post, any status (admin); same as /blog/posts/admin/all
+         * @description API token scope: `admin`.
+         */
         get: operations["listPosts"];
         put?: never;
-        /** Create a post (admin); status defaults to DRAFT (PUBLISHED sets publishedAt). Checks in order: title, content, slug, slug format (400 with the spec texts); a used slug is 409. Unknown or inactive tagSlugs are skipped and named in the message. */
+        /**
+         * Create a post (admin); status defaults to DRAFT (PUBLISHED sets publishedAt). Checks in order: title, content, slug, slug format (400 with the spec texts); a used slug is 409. Unknown or inactive tagSlugs are skipped and named in the message.
+         * @description API token scope: `admin`.
+         */
         post: operations["createPost"];
         delete?: never;
         options?: never;
@@ -650,7 +766,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Every post, any status (admin); sortBy createdAt|updatedAt|publishedAt|title|viewCount, status, search */
+        /**
+         * Every post, any status (admin); sortBy createdAt|updatedAt|publishedAt|title|viewCount, status, search
+         * @description API token scope: `admin`.
+         */
         get: operations["listAllPostsAdmin"];
         put?: never;
         post?: never;
@@ -668,7 +787,10 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Review a post (admin). APPROVED publishes a PENDING_REVIEW or REJECTED post (sets publishedAt), or with publishAt schedules it (it stays PENDING_REVIEW with scheduledAt until the scheduler publishes it at that time; message "Post approved and scheduled."); REJECTED needs a rejectionReason and applies to PENDING_REVIEW posts (a scheduled one included: its schedule is dropped). Other statuses are 409. */
+        /**
+         * Review a post (admin). APPROVED publishes a PENDING_REVIEW or REJECTED post (sets publishedAt), or with publishAt schedules it (it stays PENDING_REVIEW with scheduledAt until the scheduler publishes it at that time; message "Post approved and scheduled."); REJECTED needs a rejectionReason and applies to PENDING_REVIEW posts (a scheduled one included: its schedule is dropped). Other statuses are 409.
+         * @description API token scope: `admin`.
+         */
         put: operations["reviewPost"];
         post?: never;
         delete?: never;
@@ -685,10 +807,16 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Reschedule a scheduled post (admin): an approved post waiting for its time (PENDING_REVIEW with scheduledAt) gets a new publishAt (ISO 8601 with a zone, at least 1 minute in the future, at most 1 year ahead; else 400). A post that is not scheduled is 409 */
+        /**
+         * Reschedule a scheduled post (admin): an approved post waiting for its time (PENDING_REVIEW with scheduledAt) gets a new publishAt (ISO 8601 with a zone, at least 1 minute in the future, at most 1 year ahead; else 400). A post that is not scheduled is 409
+         * @description API token scope: `admin`.
+         */
         put: operations["reschedulePost"];
         post?: never;
-        /** Cancel a schedule (admin): the post stays PENDING_REVIEW without scheduledAt, back in the review queue. A post that is not scheduled is 409 */
+        /**
+         * Cancel a schedule (admin): the post stays PENDING_REVIEW without scheduledAt, back in the review queue. A post that is not scheduled is 409
+         * @description API token scope: `admin`.
+         */
         delete: operations["cancelPostSchedule"];
         options?: never;
         head?: never;
@@ -704,7 +832,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create an own post, always as a DRAFT (AUTHOR; status and isFeatured are ignored). Checks in order: title, content, slug, slug format (400 with the spec texts); a used slug is 409. Unknown or inactive tagSlugs are skipped and named in the message. */
+        /**
+         * Create an own post, always as a DRAFT (AUTHOR; status and isFeatured are ignored). Checks in order: title, content, slug, slug format (400 with the spec texts); a used slug is 409. Unknown or inactive tagSlugs are skipped and named in the message.
+         * @description API token scope: `posts:write`.
+         */
         post: operations["createAuthorPost"];
         delete?: never;
         options?: never;
@@ -719,7 +850,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller's own posts, newest first (AUTHOR); size up to 1000, optional status */
+        /**
+         * The caller's own posts, newest first (AUTHOR); size up to 1000, optional status
+         * @description API token scope: `read`.
+         */
         get: operations["listMyPosts"];
         put?: never;
         post?: never;
@@ -736,7 +870,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** How many of the caller's own posts each status holds, and in all (AUTHOR); one read for My Posts' filters */
+        /**
+         * How many of the caller's own posts each status holds, and in all (AUTHOR); one read for My Posts' filters
+         * @description API token scope: `read`.
+         */
         get: operations["countMyPosts"];
         put?: never;
         post?: never;
@@ -754,7 +891,10 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Edit an own DRAFT or REJECTED post; it is saved as a DRAFT (AUTHOR). A PUBLISHED, PENDING_REVIEW, ARCHIVED or PRIVATE post is 409. Checks in order: title, content, slug, slug format (400 with the spec texts); a used slug is 409. Unknown or inactive tagSlugs are skipped and named in the message. */
+        /**
+         * Edit an own DRAFT or REJECTED post; it is saved as a DRAFT (AUTHOR). A PUBLISHED, PENDING_REVIEW, ARCHIVED or PRIVATE post is 409. Checks in order: title, content, slug, slug format (400 with the spec texts); a used slug is 409. Unknown or inactive tagSlugs are skipped and named in the message.
+         * @description API token scope: `posts:write`.
+         */
         put: operations["updateAuthorPost"];
         post?: never;
         delete?: never;
@@ -772,7 +912,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Submit an own DRAFT or REJECTED post for review (→ PENDING_REVIEW); other statuses are 409; someone else's post is 403 for every role, admins included, as on PUT. The body is optional: requestedPublishAt (ISO 8601 with a zone, at least 1 minute in the future, at most 1 year ahead) is the time the author asks for; the reviewer may keep or change it */
+        /**
+         * Submit an own DRAFT or REJECTED post for review (→ PENDING_REVIEW); other statuses are 409; someone else's post is 403 for every role, admins included, as on PUT. The body is optional: requestedPublishAt (ISO 8601 with a zone, at least 1 minute in the future, at most 1 year ahead) is the time the author asks for; the reviewer may keep or change it
+         * @description API token scope: `posts:write`.
+         */
         post: operations["submitPostForReview"];
         delete?: never;
         options?: never;
@@ -789,7 +932,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** The editor's preview (AUTHOR or ADMIN): the content rendered by the server's own Markdown renderer and allow-list (the HTML a save stores as contentHtml), reading time (words / 200 rounded up, at least 1) and word count. Content rules as on save (trimmed, required, at most 200,000 characters); nothing is stored */
+        /**
+         * The editor's preview (AUTHOR or ADMIN): the content rendered by the server's own Markdown renderer and allow-list (the HTML a save stores as contentHtml), reading time (words / 200 rounded up, at least 1) and word count. Content rules as on save (trimmed, required, at most 200,000 characters); nothing is stored
+         * @description API token scope: `posts:write`.
+         */
         post: operations["previewPost"];
         delete?: never;
         options?: never;
@@ -940,12 +1086,21 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A post by id, any status: admins any post, authors their own (others 403) */
+        /**
+         * A post by id, any status: admins any post, authors their own (others 403)
+         * @description API token scope: `read`.
+         */
         get: operations["getPostById"];
-        /** Update a post, partially. Admins: any post, status changes per spec 001 §4 (illegal ones 409). Authors: like PUT /blog/posts/author/{id}. Checks in order: title, content, slug, slug format (400 with the spec texts); a used slug is 409. Unknown or inactive tagSlugs are skipped and named in the message. */
+        /**
+         * Update a post, partially. Admins: any post, status changes per spec 001 §4 (illegal ones 409). Authors: like PUT /blog/posts/author/{id}. Checks in order: title, content, slug, slug format (400 with the spec texts); a used slug is 409. Unknown or inactive tagSlugs are skipped and named in the message.
+         * @description API token scope: `posts:write`.
+         */
         put: operations["updatePost"];
         post?: never;
-        /** Delete a post: admins any, authors their own DRAFT or REJECTED posts */
+        /**
+         * Delete a post: admins any, authors their own DRAFT or REJECTED posts
+         * @description API token scope: `posts:write`.
+         */
         delete: operations["deletePost"];
         options?: never;
         head?: never;
@@ -959,10 +1114,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A published post's top-level comments, newest first by default (sortBy createdAt, sortDir asc|desc), each with its whole thread of replies (oldest first); commentId answers the page holding that comment's thread instead of page (404 'Comment not found.' when it is not on this post) */
+        /**
+         * A published post's top-level comments, newest first by default (sortBy createdAt, sortDir asc|desc), each with its whole thread of replies (oldest first); commentId answers the page holding that comment's thread instead of page (404 'Comment not found.' when it is not on this post)
+         * @description API token scope: `read`.
+         */
         get: operations["listPostComments"];
         put?: never;
-        /** Comment on a post, or reply with parentId (any signed-in user). Content is trimmed, 1–200 characters, stored as typed (plain text). Only on PUBLISHED posts (else 404 'Post not found.'). parentId: a live comment of the same post (404 when unknown or deleted, 400 when of another post); a reply is one level below its parent, and a reply to a level-3 comment joins it at level 3 under the same parent. */
+        /**
+         * Comment on a post, or reply with parentId (any signed-in user). Content is trimmed, 1–200 characters, stored as typed (plain text). Only on PUBLISHED posts (else 404 'Post not found.'). parentId: a live comment of the same post (404 when unknown or deleted, 400 when of another post); a reply is one level below its parent, and a reply to a level-3 comment joins it at level 3 under the same parent.
+         * @description API token scope: `comments:write`.
+         */
         post: operations["createPostComment"];
         delete?: never;
         options?: never;
@@ -995,10 +1156,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The post's live preview links (neither expired nor revoked), newest first. Admins any post, authors their own (others 403; readers 403; an unknown post 404) */
+        /**
+         * The post's live preview links (neither expired nor revoked), newest first. Admins any post, authors their own (others 403; readers 403; an unknown post 404)
+         * @description API token scope: `read`.
+         */
         get: operations["listPreviewLinks"];
         put?: never;
-        /** Create a preview link (signed token, 7 days) of a DRAFT, PENDING_REVIEW or REJECTED post (other statuses 409). Admins any post, authors their own (others 403; readers 403; an unknown post 404) */
+        /**
+         * Create a preview link (signed token, 7 days) of a DRAFT, PENDING_REVIEW or REJECTED post (other statuses 409). Admins any post, authors their own (others 403; readers 403; an unknown post 404)
+         * @description API token scope: `posts:write`.
+         */
         post: operations["createPreviewLink"];
         delete?: never;
         options?: never;
@@ -1016,7 +1183,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Revoke a preview link at once (its address answers 404 from then on); an unknown or already revoked link is 404. Admins any post, authors their own (others 403; readers 403; an unknown post 404) */
+        /**
+         * Revoke a preview link at once (its address answers 404 from then on); an unknown or already revoked link is 404. Admins any post, authors their own (others 403; readers 403; an unknown post 404)
+         * @description API token scope: `posts:write`.
+         */
         delete: operations["revokePreviewLink"];
         options?: never;
         head?: never;
@@ -1030,7 +1200,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The reviewer's diff: the post's last rejection (reason, reviewer, time) and the diff from the revision pinned at it to the newest revision (the resubmission); both null when it was never rejected. Admins any post, authors their own (readers and others 403, an unknown post 404) */
+        /**
+         * The reviewer's diff: the post's last rejection (reason, reviewer, time) and the diff from the revision pinned at it to the newest revision (the resubmission); both null when it was never rejected. Admins any post, authors their own (readers and others 403, an unknown post 404)
+         * @description API token scope: `read`.
+         */
         get: operations["getPostReviewDiff"];
         put?: never;
         post?: never;
@@ -1047,7 +1220,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A post's revisions, newest first (size up to 100). Admins any post, authors their own (readers and others 403, an unknown post 404) */
+        /**
+         * A post's revisions, newest first (size up to 100). Admins any post, authors their own (readers and others 403, an unknown post 404)
+         * @description API token scope: `read`.
+         */
         get: operations["listPostRevisions"];
         put?: never;
         post?: never;
@@ -1064,7 +1240,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A word-level diff (jsdiff diffWordsWithSpace on the Markdown) of title, summary and body, and the tag changes, from revision `from` to revision `to` (omitted: the post as saved now). Admins any post, authors their own (readers and others 403, an unknown post 404) */
+        /**
+         * A word-level diff (jsdiff diffWordsWithSpace on the Markdown) of title, summary and body, and the tag changes, from revision `from` to revision `to` (omitted: the post as saved now). Admins any post, authors their own (readers and others 403, an unknown post 404)
+         * @description API token scope: `read`.
+         */
         get: operations["compareRevisions"];
         put?: never;
         post?: never;
@@ -1081,7 +1260,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One revision with its text (read-only). Admins any post, authors their own (readers and others 403, an unknown post 404) */
+        /**
+         * One revision with its text (read-only). Admins any post, authors their own (readers and others 403, an unknown post 404)
+         * @description API token scope: `read`.
+         */
         get: operations["getPostRevision"];
         put?: never;
         post?: never;
@@ -1100,7 +1282,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Make a revision's text (title, summary, body, tags, thumbnail, SEO) the post's, kept as a new RESTORED revision. Admins any post, authors their own (readers and others 403, an unknown post 404). Same rules as an update by the caller: authors DRAFT and REJECTED posts only (saved as a DRAFT), else 409; `version` as on update. */
+        /**
+         * Make a revision's text (title, summary, body, tags, thumbnail, SEO) the post's, kept as a new RESTORED revision. Admins any post, authors their own (readers and others 403, an unknown post 404). Same rules as an update by the caller: authors DRAFT and REJECTED posts only (saved as a DRAFT), else 409; `version` as on update.
+         * @description API token scope: `posts:write`.
+         */
         post: operations["restorePostRevision"];
         delete?: never;
         options?: never;
@@ -1149,10 +1334,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Tags, paged (public). postCount counts published posts; for admins it counts posts of any status */
+        /**
+         * Tags, paged (public). postCount counts published posts; for admins it counts posts of any status
+         * @description API token scope: `read`.
+         */
         get: operations["listTags"];
         put?: never;
-        /** Create a tag (admin); the slug is derived from the name when omitted */
+        /**
+         * Create a tag (admin); the slug is derived from the name when omitted
+         * @description API token scope: `admin`.
+         */
         post: operations["createTag"];
         delete?: never;
         options?: never;
@@ -1201,12 +1392,21 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One tag (public) */
+        /**
+         * One tag (public)
+         * @description API token scope: `read`.
+         */
         get: operations["getTag"];
-        /** Update a tag, partially (admin) */
+        /**
+         * Update a tag, partially (admin)
+         * @description API token scope: `admin`.
+         */
         put: operations["updateTag"];
         post?: never;
-        /** Delete a tag (admin): 409 when it is active and used by posts (deactivate it instead) */
+        /**
+         * Delete a tag (admin): 409 when it is active and used by posts (deactivate it instead)
+         * @description API token scope: `admin`.
+         */
         delete: operations["deleteTag"];
         options?: never;
         head?: never;
@@ -1222,7 +1422,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Activate a tag (admin) */
+        /**
+         * Activate a tag (admin)
+         * @description API token scope: `admin`.
+         */
         post: operations["activateTag"];
         delete?: never;
         options?: never;
@@ -1240,7 +1443,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Deactivate a tag (admin): it disappears from public pages and cannot be attached */
+        /**
+         * Deactivate a tag (admin): it disappears from public pages and cannot be attached
+         * @description API token scope: `admin`.
+         */
         delete: operations["deactivateTag"];
         options?: never;
         head?: never;
@@ -1256,7 +1462,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Comment on a post, or reply with parentId (any signed-in user). Content is trimmed, 1–200 characters, stored as typed (plain text). Only on PUBLISHED posts (else 404 'Post not found.'). parentId: a live comment of the same post (404 when unknown or deleted, 400 when of another post); a reply is one level below its parent, and a reply to a level-3 comment joins it at level 3 under the same parent. */
+        /**
+         * Comment on a post, or reply with parentId (any signed-in user). Content is trimmed, 1–200 characters, stored as typed (plain text). Only on PUBLISHED posts (else 404 'Post not found.'). parentId: a live comment of the same post (404 when unknown or deleted, 400 when of another post); a reply is one level below its parent, and a reply to a level-3 comment joins it at level 3 under the same parent.
+         * @description API token scope: `comments:write`.
+         */
         post: operations["createComment"];
         delete?: never;
         options?: never;
@@ -1271,7 +1480,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Every comment (not deleted) on any post, newest first (admin); size defaults to 20 */
+        /**
+         * Every comment (not deleted) on any post, newest first (admin); size defaults to 20
+         * @description API token scope: `admin`.
+         */
         get: operations["listRecentCommentsAdmin"];
         put?: never;
         post?: never;
@@ -1305,7 +1517,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller's comments (not deleted) with their posts, newest first (sortDirection asc for oldest first) */
+        /**
+         * The caller's comments (not deleted) with their posts, newest first (sortDirection asc for oldest first)
+         * @description API token scope: `read`.
+         */
         get: operations["listMyComments"];
         put?: never;
         post?: never;
@@ -1322,7 +1537,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller's latest comments (limit, default 3, at most 20), with post title/slug, reply count and root flag */
+        /**
+         * The caller's latest comments (limit, default 3, at most 20), with post title/slug, reply count and root flag
+         * @description API token scope: `read`.
+         */
         get: operations["listMyRecentComments"];
         put?: never;
         post?: never;
@@ -1339,7 +1557,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A published post's top-level comments, newest first, each with its whole thread (public; same as GET /blog/posts/{id}/comments); commentId answers the page holding that comment's thread */
+        /**
+         * A published post's top-level comments, newest first, each with its whole thread (public; same as GET /blog/posts/{id}/comments); commentId answers the page holding that comment's thread
+         * @description API token scope: `read`.
+         */
         get: operations["listCommentsByPost"];
         put?: never;
         post?: never;
@@ -1408,10 +1629,16 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Edit the text of an own comment (owner only; content rules as on create); updatedAt changes */
+        /**
+         * Edit the text of an own comment (owner only; content rules as on create); updatedAt changes
+         * @description API token scope: `comments:write`.
+         */
         put: operations["updateComment"];
         post?: never;
-        /** Delete a comment. The owner, or an admin (others 403). A comment with replies stays as '[This comment has been deleted]' with its replies; one without replies is removed, and so is a deleted parent left without replies. The post commentCount drops by one. */
+        /**
+         * Delete a comment. The owner, or an admin (others 403). A comment with replies stays as '[This comment has been deleted]' with its replies; one without replies is removed, and so is a deleted parent left without replies. The post commentCount drops by one.
+         * @description API token scope: `comments:write`.
+         */
         delete: operations["deleteComment"];
         options?: never;
         head?: never;
@@ -1427,7 +1654,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Hide a comment with a reason: an admin, or the author of the comment's post (others 403). Readers see '[This comment has been hidden by a moderator]', replies kept; it leaves commentCount and its parent's replyCount. Already hidden: 409 */
+        /**
+         * Hide a comment with a reason: an admin, or the author of the comment's post (others 403). Readers see '[This comment has been hidden by a moderator]', replies kept; it leaves commentCount and its parent's replyCount. Already hidden: 409
+         * @description API token scope: `comments:write`.
+         */
         post: operations["hideComment"];
         delete?: never;
         options?: never;
@@ -1442,7 +1672,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The replies of a comment, oldest first, each with its own replies (public) */
+        /**
+         * The replies of a comment, oldest first, each with its own replies (public)
+         * @description API token scope: `read`.
+         */
         get: operations["listCommentReplies"];
         put?: never;
         post?: never;
@@ -1461,7 +1694,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Report a visible comment (any signed-in reader): reason SPAM | HARASSMENT | OFF_TOPIC | OTHER (details required for OTHER, at most 500 characters). Once per comment per reader (409), never one's own (403), at most REPORT_LIMIT_PER_DAY reports a day (429) */
+        /**
+         * Report a visible comment (any signed-in reader): reason SPAM | HARASSMENT | OFF_TOPIC | OTHER (details required for OTHER, at most 500 characters). Once per comment per reader (409), never one's own (403), at most REPORT_LIMIT_PER_DAY reports a day (429)
+         * @description API token scope: `comments:write`.
+         */
         post: operations["reportComment"];
         delete?: never;
         options?: never;
@@ -1476,7 +1712,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** New users, posts, comments (not deleted) and likes per UTC day over the last ?days days (1–365, default 30; today included), oldest first, every day present (admin) */
+        /**
+         * New users, posts, comments (not deleted) and likes per UTC day over the last ?days days (1–365, default 30; today included), oldest first, every day present (admin)
+         * @description API token scope: `admin`.
+         */
         get: operations["getAdminActivity"];
         put?: never;
         post?: never;
@@ -1493,7 +1732,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Admin dashboard (admin): users by status, posts, tags, views, likes, comments, the caller's posts and drafts, the latest 10 activities of the audit log, lastUpdated */
+        /**
+         * Admin dashboard (admin): users by status, posts, tags, views, likes, comments, the caller's posts and drafts, the latest 10 activities of the audit log, lastUpdated
+         * @description API token scope: `admin`.
+         */
         get: operations["getAdminDashboardStats"];
         put?: never;
         post?: never;
@@ -1510,7 +1752,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The author dashboard (AUTHOR or ADMIN): every post in the system, the caller's posts, published posts and drafts, active tags, and the newest 10 events on the caller's posts (created, waiting for review, published, rejected with the reason) with links */
+        /**
+         * The author dashboard (AUTHOR or ADMIN): every post in the system, the caller's posts, published posts and drafts, active tags, and the newest 10 events on the caller's posts (created, waiting for review, published, rejected with the reason) with links
+         * @description API token scope: `read`.
+         */
         get: operations["getAuthorDashboardStats"];
         put?: never;
         post?: never;
@@ -1544,7 +1789,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller's reader dashboard (any signed-in role): join date and name; likes, comments, posts liked and commented, weekly averages (one decimal); likes and comments of the last 7 days (newest first, at most 5) */
+        /**
+         * The caller's reader dashboard (any signed-in role): join date and name; likes, comments, posts liked and commented, weekly averages (one decimal); likes and comments of the last 7 days (newest first, at most 5)
+         * @description API token scope: `read`.
+         */
         get: operations["getDashboardStats"];
         put?: never;
         post?: never;
@@ -1561,7 +1809,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller's reader dashboard (any signed-in role): join date and name; likes, comments, posts liked and commented, weekly averages (one decimal); likes and comments of the last 7 days (newest first, at most 5); the same as GET /dashboard/stats */
+        /**
+         * The caller's reader dashboard (any signed-in role): join date and name; likes, comments, posts liked and commented, weekly averages (one decimal); likes and comments of the last 7 days (newest first, at most 5); the same as GET /dashboard/stats
+         * @description API token scope: `read`.
+         */
         get: operations["getUserDashboardStats"];
         put?: never;
         post?: never;
@@ -1616,7 +1867,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Whether the caller likes the published post */
+        /**
+         * Whether the caller likes the published post
+         * @description API token scope: `read`.
+         */
         get: operations["checkLike"];
         put?: never;
         post?: never;
@@ -1650,7 +1904,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Whether the caller likes the published post, and its like count */
+        /**
+         * Whether the caller likes the published post, and its like count
+         * @description API token scope: `read`.
+         */
         get: operations["getLikeStatus"];
         put?: never;
         post?: never;
@@ -1701,7 +1958,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller's likes of published posts; sortBy createdAt (when liked, default) | postTitle | userName (the post's author), sortDirection desc (default) | asc */
+        /**
+         * The caller's likes of published posts; sortBy createdAt (when liked, default) | postTitle | userName (the post's author), sortDirection desc (default) | asc
+         * @description API token scope: `read`.
+         */
         get: operations["listMyLikes"];
         put?: never;
         post?: never;
@@ -1718,7 +1978,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller's latest likes of published posts, newest first (limit defaults to 3) */
+        /**
+         * The caller's latest likes of published posts, newest first (limit defaults to 3)
+         * @description API token scope: `read`.
+         */
         get: operations["listMyRecentLikes"];
         put?: never;
         post?: never;
@@ -1735,7 +1998,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller's notifications: unread first, then newest (each with the link to open) */
+        /**
+         * The caller's notifications: unread first, then newest (each with the link to open)
+         * @description API token scope: `read`.
+         */
         get: operations["list"];
         put?: never;
         post?: never;
@@ -1752,7 +2018,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller's notification preferences (the types that apply to their role) and the digest switch */
+        /**
+         * The caller's notification preferences (the types that apply to their role) and the digest switch
+         * @description API token scope: `read`.
+         */
         get: operations["preferences"];
         /** Changes the listed types (in-app, e-mail) and the digest switch; a type that does not apply to the role is 400 */
         put: operations["updatePreferences"];
@@ -1787,7 +2056,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** How many of the caller's notifications are unread (the header's bell) */
+        /**
+         * How many of the caller's notifications are unread (the header's bell)
+         * @description API token scope: `read`.
+         */
         get: operations["unreadCount"];
         put?: never;
         post?: never;
@@ -1874,7 +2146,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The signed-in user's profile */
+        /**
+         * The signed-in user's profile
+         * @description API token scope: `read`.
+         */
         get: operations["getProfile"];
         /** Update the profile (partial: fields left out keep their values) */
         put: operations["updateProfile"];
@@ -1897,6 +2172,8 @@ export interface paths {
         /**
          * Upload a post thumbnail (AUTHOR or ADMIN)
          * @description The checks of POST /images/validate, then stored re-encoded as WebP (quality 80, metadata stripped) under a random name with variants 400, 800 and 1600 px wide (only those narrower than the image). An animated GIF is stored as its first frame (with a warning). A thumbnail no post uses is deleted a day after its upload.
+         *
+         *     API token scope: `posts:write`.
          */
         post: operations["uploadThumbnail"];
         delete?: never;
@@ -1952,7 +2229,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Delete an uploaded thumbnail and its variants (its uploader or an ADMIN; 409 while a post uses it) */
+        /**
+         * Delete an uploaded thumbnail and its variants (its uploader or an ADMIN; 409 while a post uses it)
+         * @description API token scope: `posts:write`.
+         */
         delete: operations["deleteImage"];
         options?: never;
         head?: never;
@@ -2162,6 +2442,67 @@ export interface components {
             roles?: components["schemas"]["RoleName"][];
             /** @description BANNED is refused here (use POST /admin/users/{id}/ban, which needs a reason); a banned user changes status only through unban */
             status?: components["schemas"]["UserStatus"];
+        };
+        ApiTokenCreateDto: {
+            /**
+             * @description Days until the token expires; null: never
+             * @example 90
+             * @enum {integer|null}
+             */
+            expiresInDays: 30 | 90 | 365 | null;
+            /** @example Publishing script */
+            name: string;
+            /**
+             * @description `admin` only for administrators
+             * @example [
+             *       "read",
+             *       "posts:write"
+             *     ]
+             */
+            scopes: ("read" | "posts:write" | "comments:write" | "admin")[];
+        };
+        ApiTokenCreatedDto: {
+            /** Format: date-time */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description Null: the token does not expire
+             */
+            expiresAt: string | null;
+            /** @example 1 */
+            id: number;
+            /**
+             * Format: date-time
+             * @description Last request made with the token (updated at most once a minute); null: never used
+             */
+            lastUsedAt: string | null;
+            /** @example Publishing script */
+            name: string;
+            scopes: ("read" | "posts:write" | "comments:write" | "admin")[];
+            /**
+             * @description Send as `Authorization: Bearer <token>`. Shown once: only its SHA-256 is stored
+             * @example inkw_3q2-7wHcP0v2Xf9yZ1aB4cD5eF6gH7iJ8kL9mN0oP1q
+             */
+            token: string;
+        };
+        ApiTokenDto: {
+            /** Format: date-time */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description Null: the token does not expire
+             */
+            expiresAt: string | null;
+            /** @example 1 */
+            id: number;
+            /**
+             * Format: date-time
+             * @description Last request made with the token (updated at most once a minute); null: never used
+             */
+            lastUsedAt: string | null;
+            /** @example Publishing script */
+            name: string;
+            scopes: ("read" | "posts:write" | "comments:write" | "admin")[];
         };
         AuditActorDto: {
             /** @example Ann Lee */
@@ -3921,6 +4262,208 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description Signed out (no body) */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input (errors per field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Not signed in, or the session expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Signed in without the permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Too many requests from this client: the per-client rate limit (retryAfterSeconds says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    listApiTokens: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ApiTokenDto"][];
+                        /** @example null */
+                        errors: Record<string, never> | null;
+                        /** @example OK */
+                        message: string;
+                        /** @example 200 */
+                        status: number;
+                        /** @example true */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Not signed in, or the session expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Signed in without the permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Too many requests from this client: the per-client rate limit (retryAfterSeconds says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    createApiToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ApiTokenCreateDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ApiTokenCreatedDto"];
+                        /** @example null */
+                        errors: Record<string, never> | null;
+                        /** @example OK */
+                        message: string;
+                        /** @example 200 */
+                        status: number;
+                        /** @example true */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Invalid input (errors per field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Not signed in, or the session expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Signed in without the permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Too many requests from this client: the per-client rate limit (retryAfterSeconds says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    revokeApiToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description API token id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked (no body) */
             204: {
                 headers: {
                     [name: string]: unknown;

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsBoolean, IsIn, IsOptional } from 'class-validator';
+import { IsBoolean, IsIn, ValidateIf } from 'class-validator';
 import { ERASED_AUTHOR_POSTS, type ErasedAuthorPosts, type SiteSettings } from '../../settings/site-settings';
 import { AdminMessages } from '../admin.messages';
 
@@ -12,15 +12,18 @@ export class SiteSettingsDto implements SiteSettings {
   erasedAuthorPosts: ErasedAuthorPosts;
 }
 
+// Left out means unchanged; null is a wrong value (400), not "unchanged" (IsOptional would let it reach the NOT NULL column: 500).
+const unlessLeftOut = ValidateIf((_object: object, value: unknown) => value !== undefined);
+
 /** PATCH /admin/settings: the keys to change; the others stay as they are. */
 export class SiteSettingsUpdateDto implements Partial<SiteSettings> {
   @ApiPropertyOptional()
-  @IsOptional()
+  @unlessLeftOut
   @IsBoolean({ message: AdminMessages.SETTING_REQUIRE_ADMIN_2FA_INVALID })
   requireAdminTwoFactor?: boolean;
 
   @ApiPropertyOptional({ enum: ERASED_AUTHOR_POSTS })
-  @IsOptional()
+  @unlessLeftOut
   @IsIn(ERASED_AUTHOR_POSTS, { message: AdminMessages.SETTING_ERASED_AUTHOR_POSTS_INVALID })
   erasedAuthorPosts?: ErasedAuthorPosts;
 }

@@ -1,5 +1,5 @@
 import { ExecutionContext, ForbiddenException, HttpException, Injectable, UnauthorizedException } from '@nestjs/common';
-import { Reflector } from '@nestjs/core';
+import { ModuleRef, Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
 import type { Request } from 'express';
 import { isDatabaseUnavailable } from '../../common/database-unavailable';
@@ -7,8 +7,16 @@ import { ROLE_RANK, RoleName } from '../roles';
 import { AuthMessages } from '../auth.messages';
 import { CALLER_MEMO, type CallerMemo } from '../../gateway/caller-memo';
 import { ACCESS_COOKIE, AuthUser, type CallerRead } from '../auth-user';
+import { tokenAccessOf, type ApiTokenScope } from '../../../../shared/api-tokens';
+import { ApiTokensMessages } from '../tokens/api-tokens.messages';
+import { ApiTokensService } from '../tokens/api-tokens.service';
+import { apiTokenOf } from '../tokens/token-tracker';
 
 export const AUTH_OPTIONS = 'inkwell:auth';
+/** The scope a write route asks of an API token (`@TokenScope()`); without one, tokens cannot write there. */
+export const TOKEN_SCOPE = 'inkwell:token-scope';
+/** The route refuses API tokens whatever the method (`@SessionOnly()`). */
+export const SESSION_ONLY = 'inkwell:session-only';
 
 /** What `@Auth()` / `@OptionalAuth()` (auth/auth.decorator.ts) ask of the guard. */
 export interface AuthOptions {
@@ -37,7 +45,13 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
  */
 @Injectable()
 export class JwtAuthGuard extends AuthGuard('jwt') {
-  constructor(private readonly reflector: Reflector) {
+  private apiTokens?: ApiTokensService;
+
+  constructor(
+    private readonly reflector: Reflector,
+    // The guard is instantiated in every module that uses @Auth(); the token service lives in auth.
+    private readonly moduleRef: ModuleRef,
+  ) {
     super();
   }
 
@@ -52,6 +66,8 @@ export class JwtAuthGuard extends AuthGuard('jwt') {
       if (optional) return true;
       throw new UnauthorizedException(options.unauthenticated ?? AuthMessages.AUTH_REQUIRED);
     }
+    const apiToken = apiTokenOf(request.headers);
+    if (apiToken) return this.admitApiToken(context, request, apiToken, options);
     try {
       // Not for a page's gateway calls: they share one caller, whose values would be stale after the page's own writes.
       if (options.alongside && !request[CALLER_MEMO]) request[CALLER_READS] = options.alongside;
@@ -66,6 +82,49 @@ export class JwtAuthGuard extends AuthGuard('jwt') {
     }
 
     if (options.role && request.user && ROLE_RANK[request.user.role] < ROLE_RANK[options.role]) {
+      throw new ForbiddenException(options.forbidden ?? AuthMessages.FORBIDDEN);
+    }
+    return true;
+  }
+
+  /**
+   * A personal API token (`Bearer inkw_…`) acts as its user, limited to its scopes: the scope the
+   * route needs comes from one rule (shared/api-tokens.ts tokenAccessOf), then the role applies as
+   * for a session. No CSRF header: a page on another site cannot attach the token.
+   */
+  private async admitApiToken(
+    context: ExecutionContext,
+    request: Request & { user?: AuthUser; [CALLER_MEMO]?: CallerMemo },
+    token: string,
+    options: AuthOptions,
+  ): Promise<boolean> {
+    const needed = tokenAccessOf({
+      method: request.method,
+      path: (request.route as { path?: string } | undefined)?.path ?? request.path,
+      role: options.role,
+      declaredScope: this.reflector.getAllAndOverride<ApiTokenScope | undefined>(TOKEN_SCOPE, [context.getHandler(), context.getClass()]),
+      sessionOnly: this.reflector.getAllAndOverride<boolean | undefined>(SESSION_ONLY, [context.getHandler(), context.getClass()]),
+    });
+    if (needed === 'session') throw new ForbiddenException(ApiTokensMessages.SESSION_ONLY);
+    this.apiTokens ??= this.moduleRef.get(ApiTokensService, { strict: false });
+    const reads = options.alongside && !request[CALLER_MEMO] ? options.alongside : [];
+    const caller = await this.apiTokens.resolveCaller(token, reads);
+    // Failures read as they do for a session: on an optional route an unusable token is anonymous, a refused one 403 (unless anonymousOnFailure).
+    if (caller === 'unknown' || caller === 'expired') {
+      if (options.optional) return true;
+      throw new UnauthorizedException(caller === 'expired' ? ApiTokensMessages.EXPIRED : ApiTokensMessages.INVALID);
+    }
+    const anonymousInstead = options.optional === true && options.anonymousOnFailure === true;
+    if (caller === 'locked') {
+      if (anonymousInstead) return true;
+      throw new ForbiddenException(AuthMessages.ACCOUNT_LOCKED);
+    }
+    if (!caller.apiToken?.scopes.includes(needed)) {
+      if (anonymousInstead) return true;
+      throw new ForbiddenException(ApiTokensMessages.lacksScope(needed));
+    }
+    request.user = caller;
+    if (options.role && ROLE_RANK[caller.role] < ROLE_RANK[options.role]) {
       throw new ForbiddenException(options.forbidden ?? AuthMessages.FORBIDDEN);
     }
     return true;
