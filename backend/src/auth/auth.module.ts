@@ -20,13 +20,22 @@ import { PasswordController } from './password.controller';
 import { PasswordHasher } from './password-hasher';
 import { SessionsService } from './sessions.service';
 import { UserSessionsSubscriber } from './user-sessions.subscriber';
+import { AuditModule } from '../audit/audit.module';
+import { TwoFactorChallenge } from './entities/two-factor-challenge.entity';
+import { TwoFactorRecoveryCode } from './entities/two-factor-recovery-code.entity';
+import { UserTwoFactor } from './entities/user-two-factor.entity';
+import { AdminTwoFactorPolicyModule } from './two-factor/admin-two-factor.policy';
+import { TwoFactorController } from './two-factor/two-factor.controller';
+import { TwoFactorService } from './two-factor/two-factor.service';
 
 @Module({
   imports: [
     UsersModule,
     MailModule,
     PassportModule,
-    TypeOrmModule.forFeature([RefreshSession, EmailVerificationCode, PasswordResetToken]),
+    AuditModule,
+    AdminTwoFactorPolicyModule,
+    TypeOrmModule.forFeature([RefreshSession, EmailVerificationCode, PasswordResetToken, UserTwoFactor, TwoFactorRecoveryCode, TwoFactorChallenge]),
     JwtModule.registerAsync({
       inject: [APP_CONFIG],
       useFactory: (config: AppConfig) => ({
@@ -36,8 +45,8 @@ import { UserSessionsSubscriber } from './user-sessions.subscriber';
       }),
     }),
   ],
-  controllers: [AuthController, PasswordController],
-  providers: [JwtStrategy, JwtAuthGuard, SessionsService, { provide: AttemptCounter, useClass: DatabaseAttemptCounter }, AuthService, AdminSeedService, PasswordHasher, UserSessionsSubscriber],
-  exports: [JwtModule, JwtAuthGuard, UsersModule, SessionsService, PasswordHasher],
+  controllers: [AuthController, PasswordController, TwoFactorController],
+  providers: [JwtStrategy, JwtAuthGuard, SessionsService, { provide: AttemptCounter, useClass: DatabaseAttemptCounter }, AuthService, AdminSeedService, PasswordHasher, UserSessionsSubscriber, TwoFactorService],
+  exports: [JwtModule, JwtAuthGuard, UsersModule, SessionsService, PasswordHasher, TwoFactorService],
 })
 export class AuthModule {}

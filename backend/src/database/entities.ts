@@ -4,6 +4,9 @@ import { AttemptCounterRow } from '../auth/entities/attempt-counter.entity';
 import { EmailVerificationCode } from '../auth/entities/email-verification-code.entity';
 import { PasswordResetToken } from '../auth/entities/password-reset-token.entity';
 import { RefreshSession } from '../auth/entities/refresh-session.entity';
+import { TwoFactorChallenge } from '../auth/entities/two-factor-challenge.entity';
+import { TwoFactorRecoveryCode } from '../auth/entities/two-factor-recovery-code.entity';
+import { UserTwoFactor } from '../auth/entities/user-two-factor.entity';
 import { Comment } from '../comments/entities/comment.entity';
 import { Thumbnail } from '../images/entities/thumbnail.entity';
 import { Like } from '../likes/entities/like.entity';
@@ -33,4 +36,4 @@ import { UserRole } from '../users/entities/user-role.entity';
  * Every TypeORM entity of the app, listed once: the app, the migration generator and the tests
  * all load this list (no path globs, so compiled and transpiled code behave the same).
  */
-export const ENTITIES: Function[] = [User, Role, UserRole, Post, Tag, PostTag, PostReview, RefreshSession, EmailVerificationCode, PasswordResetToken, AttemptCounterRow, Comment, Like, AuditEntry, Thumbnail, UserBan, PostSlugHistory, TagSlugHistory, CommentReport, UserMute, Notification, NotificationPreference, NotificationSettings, NotificationDelivery, NotificationCounter, PostRevision, PostPreviewLink, DomainEventRow, ReaderLikeCount, SiteSetting];
+export const ENTITIES: Function[] = [User, Role, UserRole, Post, Tag, PostTag, PostReview, RefreshSession, EmailVerificationCode, PasswordResetToken, AttemptCounterRow, Comment, Like, AuditEntry, Thumbnail, UserBan, PostSlugHistory, TagSlugHistory, CommentReport, UserMute, Notification, NotificationPreference, NotificationSettings, NotificationDelivery, NotificationCounter, PostRevision, PostPreviewLink, DomainEventRow, ReaderLikeCount, SiteSetting, UserTwoFactor, TwoFactorRecoveryCode, TwoFactorChallenge];

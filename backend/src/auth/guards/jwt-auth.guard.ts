@@ -7,6 +7,8 @@ import { ROLE_RANK, RoleName } from '../roles';
 import { AuthMessages } from '../auth.messages';
 import { CALLER_MEMO, type CallerMemo } from '../../gateway/caller-memo';
 import { ACCESS_COOKIE, AuthUser, type CallerRead } from '../auth-user';
+import { AdminTwoFactorPolicy } from '../two-factor/admin-two-factor.policy';
+import { TwoFactorMessages } from '../two-factor/two-factor.messages';
 
 export const AUTH_OPTIONS = 'inkwell:auth';
 
@@ -37,7 +39,10 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
  */
 @Injectable()
 export class JwtAuthGuard extends AuthGuard('jwt') {
-  constructor(private readonly reflector: Reflector) {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly adminTwoFactor: AdminTwoFactorPolicy,
+  ) {
     super();
   }
 
@@ -67,6 +72,10 @@ export class JwtAuthGuard extends AuthGuard('jwt') {
 
     if (options.role && request.user && ROLE_RANK[request.user.role] < ROLE_RANK[options.role]) {
       throw new ForbiddenException(options.forbidden ?? AuthMessages.FORBIDDEN);
+    }
+    // The site may require administrators to use two-factor sign-in: until they set it up, no ADMIN route answers.
+    if (options.role === RoleName.ADMIN && request.user && (await this.adminTwoFactor.requiresSetUp(request.user.id, request.user.role))) {
+      throw new ForbiddenException({ message: TwoFactorMessages.SETUP_REQUIRED, errors: { twoFactor: [TwoFactorMessages.SETUP_REQUIRED] } });
     }
     return true;
   }
