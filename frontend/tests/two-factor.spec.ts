@@ -40,8 +40,9 @@ test('two-factor sign-in: set-up, sign-in with a code and with a recovery code, 
   await expectNoSeriousViolations(page, '/account two-factor set-up (320 px)');
   await dialog.getByLabel('6-digit code from the app').fill(await codeAt(secret));
   await dialog.getByRole('button', { name: 'Turn on' }).click();
-  const codes = (await dialog.getByRole('list', { name: 'Recovery codes' }).getByRole('listitem').allTextContents()).map((code) => code.trim());
-  expect(codes).toHaveLength(10);
+  const listed = dialog.getByRole('list', { name: 'Recovery codes' }).getByRole('listitem');
+  await expect(listed).toHaveCount(10);
+  const codes = (await listed.allTextContents()).map((code) => code.trim());
   const [download] = await Promise.all([page.waitForEvent('download'), dialog.getByRole('button', { name: 'Download codes (.txt)' }).click()]);
   expect(download.suggestedFilename()).toBe('inkwell-recovery-codes.txt');
   expect(readFileSync((await download.path())!, 'utf8')).toContain(codes.join('\n'));
