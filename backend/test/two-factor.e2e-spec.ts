@@ -266,6 +266,7 @@ describe('Two-factor sign-in', () => {
     );
     expect((await t.http.delete(api('/admin/users/999999/two-factor')).set(admin.auth).expect(404)).body).toEqual(err(404, 'User not found'));
 
+    expect((await t.http.get(api(`/admin/users/${user.id}`)).set(admin.auth).expect(200)).body.data.twoFactorEnabled).toBe(true);
     const since = mail.messages.length;
     const reset = await t.http.delete(api(`/admin/users/${user.id}/two-factor`)).set(admin.auth).expect(200);
     expect(reset.body).toEqual(ok(null, 'Two-factor sign-in was reset; the user was told by e-mail.'));
@@ -274,6 +275,7 @@ describe('Two-factor sign-in', () => {
     const log = await t.http.get(api(`/admin/users/${user.id}/audit-log`)).set(admin.auth).expect(200);
     expect(log.body.data.content[0]).toMatchObject({ type: 'TWO_FACTOR_RESET', title: 'Two-factor sign-in reset' });
     await signIn(user).expect(200);
+    expect((await t.http.get(api(`/admin/users/${user.id}`)).set(admin.auth).expect(200)).body.data.twoFactorEnabled).toBe(false);
     expect((await t.http.delete(api(`/admin/users/${user.id}/two-factor`)).set(admin.auth).expect(409)).body.message).toBe('This user has not turned on two-factor sign-in.');
   });
 

@@ -2181,6 +2181,8 @@ export interface components {
             totalComments: number;
             /** @description Posts written, any status */
             totalPosts: number;
+            /** @description The user signs in with two-factor authentication (an admin can reset it) */
+            twoFactorEnabled: boolean;
             /** Format: date-time */
             updatedAt: string;
         };

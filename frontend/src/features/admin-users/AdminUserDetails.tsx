@@ -129,7 +129,7 @@ export default function AdminUserDetails({ initialUser, initialBan, initialAudit
             <button type="button" className="btn-secondary" onClick={() => setDialog('password')} disabled={!hydrated} aria-haspopup="dialog">
               Generate Password
             </button>
-            <AdminUserTwoFactorReset user={user} disabled={!hydrated} onReset={done(TwoFactorResetTexts.DONE(user.fullName))} />
+            {user.twoFactorEnabled && <AdminUserTwoFactorReset user={user} disabled={!hydrated} onReset={done(TwoFactorResetTexts.DONE(user.fullName))} />}
             {muted ? (
               <button type="button" className="btn-secondary" onClick={() => setDialog('unmute')} disabled={!hydrated} aria-haspopup="dialog">
                 Unmute

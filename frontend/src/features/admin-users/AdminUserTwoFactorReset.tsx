@@ -11,7 +11,7 @@ import { actionErrors, TwoFactorResetTexts as T } from './texts';
 /**
  * 'Reset 2FA' on a user's details (issue 27 §1: a user who lost their authenticator): a
  * confirmation, then DELETE /admin/users/{id}/two-factor (audit-logged; the user gets an e-mail).
- * A user without two-factor sign-in gets the server's answer saying so.
+ * Shown for users who have it on (AdminUser.twoFactorEnabled).
  */
 export function AdminUserTwoFactorReset({ user, disabled, onReset }: { user: AdminUser; disabled: boolean; onReset: () => void }) {
   const [open, setOpen] = useState(false);
