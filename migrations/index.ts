@@ -2,6 +2,7 @@
 import { CreateSessionDevices1796032000000 } from './1796032000000-CreateSessionDevices';
 import { CreateSiteSettings1796030000000 } from './1796030000000-CreateSiteSettings';
 import { CreateApiTokens1796034000000 } from './1796034000000-CreateApiTokens';
+import { CreateTwoFactor1796031000000 } from './1796031000000-CreateTwoFactor';
 import { CreateNotifications1795695440595 } from './1795695440595-CreateNotifications';
 import { AddCommentModeration1795695450622 } from './1795695450622-AddCommentModeration';
 import { CreateAttemptCounters1795444543349 } from './1795444543349-CreateAttemptCounters';
@@ -54,6 +55,7 @@ export const MIGRATIONS: Function[] = [
   AddReaderLikeCounts1796026100000,
   CreateNotificationCounters1796026300000,
   CreateSiteSettings1796030000000,
+  CreateTwoFactor1796031000000,
   CreateSessionDevices1796032000000,
   CreateApiTokens1796034000000,
 ];

@@ -58,6 +58,7 @@ const ADMIN_USER_SHAPE = {
   mutedUntil: ISO_OR_NULL,
   mutedForever: expect.any(Boolean),
   muteReason: TEXT_OR_NULL,
+  twoFactorEnabled: expect.any(Boolean),
 };
 
 const PAGE_FIELDS = ['content', 'totalElements', 'totalPages', 'number', 'currentPage', 'size', 'first', 'last', 'empty', 'numberOfElements', 'pageable'];

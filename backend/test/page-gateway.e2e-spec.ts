@@ -296,6 +296,13 @@ describe('Page gateway: parity with HTTP', () => {
     ['reader', '/api/v1/blog/posts/{id}/preview-links', { path: { id: draft.id } }],
     ['anonymous', '/api/v1/blog/posts/{id}/preview-links', { path: { id: draft.id } }],
     ['author', '/api/v1/blog/posts/{id}/preview-links', { path: { id: HUGE } }],
+    // two-factor sign-in (issue 27 §1): /admin pages ask an administrator's status; /admin/settings reads the settings
+    ['admin', '/api/v1/account/two-factor'],
+    ['reader', '/api/v1/account/two-factor'],
+    ['anonymous', '/api/v1/account/two-factor'],
+    ['admin', '/api/v1/admin/settings'],
+    ['author', '/api/v1/admin/settings'],
+    ['anonymous', '/api/v1/admin/settings'],
   ];
 
   it('covers every read a page makes', () => {

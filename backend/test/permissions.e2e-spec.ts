@@ -174,6 +174,14 @@ const MATRIX: Row[] = [
   // site settings (an invalid body: nothing changes)
   { method: 'get', path: '/api/v1/admin/settings', expect: ADMINS },
   { method: 'patch', path: '/api/v1/admin/settings', body: { requireAdminTwoFactor: 'matrix' }, expect: ADMINS },
+  // two-factor sign-in (issue 27 §1): wrong codes, so nothing turns on or off
+  { method: 'post', path: '/api/v1/auth/login/two-factor', body: { challengeToken: 'nothing', code: '000000' }, expect: [401, 401, 401, 401] },
+  { method: 'get', path: '/api/v1/account/two-factor', expect: SIGNED_IN },
+  { method: 'post', path: '/api/v1/account/two-factor/setup', expect: SIGNED_IN },
+  { method: 'post', path: '/api/v1/account/two-factor/confirm', body: { code: '000000' }, expect: SIGNED_IN },
+  { method: 'post', path: '/api/v1/account/two-factor/disable', body: { password: 'wrong-password', code: '000000' }, expect: SIGNED_IN },
+  { method: 'post', path: '/api/v1/account/two-factor/recovery-codes', body: { code: '000000' }, expect: SIGNED_IN },
+  { method: 'delete', path: `/api/v1/admin/users/${MISSING}/two-factor`, expect: ADMINS },
   // comment moderation (issue 19)
   { method: 'post', path: `/api/v1/comments/${MISSING}/reports`, body: { reason: 'SPAM' }, expect: SIGNED_IN },
   { method: 'post', path: `/api/v1/comments/${MISSING}/hide`, body: { reason: 'Matrix' }, expect: SIGNED_IN },

@@ -1,6 +1,7 @@
 import { defineMiddleware, sequence } from 'astro:middleware';
 import { pageApi } from './lib/api/page-client';
 import { session } from './lib/session-middleware';
+import { adminTwoFactor } from './lib/admin-two-factor-middleware';
 import { setSiteTimeZone } from './lib/dates';
 
 /**
@@ -14,4 +15,4 @@ const api = defineMiddleware((context, next) => {
   return next();
 });
 
-export const onRequest = sequence(api, session);
+export const onRequest = sequence(api, session, adminTwoFactor);

@@ -133,7 +133,7 @@ test.describe('accounts', () => {
     await expect(page.getByText('Verified', { exact: true })).toBeVisible();
     await expect(page.getByText('Active', { exact: true })).toBeVisible();
     await expect(page.getByTestId('profile-email')).toHaveText(email);
-    await expect(page.getByRole('button', { name: 'Two-Factor Authentication Setup' })).toBeDisabled();
+    await expect(page.getByRole('button', { name: 'Two-Factor Authentication Setup' })).toBeEnabled();
 
     await page.getByRole('button', { name: 'Edit Profile' }).click();
     await page.getByLabel('Full Name', { exact: true }).fill('Lan Edited Nguyen');

@@ -74,6 +74,7 @@ export const ROUTES: Record<Role, readonly string[]> = {
     '/admin/comments?filter=all',
     '/admin/users',
     '/admin/users/{readerId}',
+    '/admin/settings',
     '/dashboard',
     '/blog/{postSlug}',
     '/account',

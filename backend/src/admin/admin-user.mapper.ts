@@ -27,6 +27,7 @@ export function toAdminUser(row: AdminUserRow): AdminUserDto {
     mutedUntil: row.muted && row.mutedUntil ? row.mutedUntil.toISOString() : null,
     mutedForever: row.muted && row.mutedUntil === null,
     muteReason: row.muted ? row.muteReason ?? '' : null,
+    twoFactorEnabled: row.twoFactorEnabled,
   };
 }
 

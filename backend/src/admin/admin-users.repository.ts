@@ -49,7 +49,8 @@ function orderBy(sortBy: AdminUserSortField, direction: SortDirection, reversed:
 const ADMIN_USER_SELECT = `${PROFILE_SELECT},
        (SELECT count(*)::int FROM posts p WHERE p.author_id = u.id) AS "totalPosts",
        (SELECT count(*)::int FROM comments c WHERE c.user_id = u.id AND ${countedComment('c')}) AS "totalComments",
-       m.user_id IS NOT NULL AS muted, m.muted_until AS "mutedUntil", m.reason AS "muteReason"`;
+       m.user_id IS NOT NULL AS muted, m.muted_until AS "mutedUntil", m.reason AS "muteReason",
+       EXISTS (SELECT 1 FROM user_two_factor tf WHERE tf.user_id = u.id AND tf.enabled_at IS NOT NULL) AS "twoFactorEnabled"`;
 const ADMIN_USER_JOINS = `JOIN users u ON u.id = page.id
          LEFT JOIN user_mutes m ON m.user_id = u.id AND (m.muted_until IS NULL OR m.muted_until > now())`;
 
@@ -60,6 +61,7 @@ export interface AdminUserRow extends ProfileRow {
   muted: boolean;
   mutedUntil: Date | null;
   muteReason: string | null;
+  twoFactorEnabled: boolean;
 }
 
 /** The user administration's SQL: filtered pages of users, counts, and the row lock of a generated password. */

@@ -5,6 +5,7 @@ import { MailModule } from '../mail/mail.module';
 import { SettingsModule } from '../settings/settings.module';
 import { AdminDashboardController } from './admin-dashboard.controller';
 import { AdminSettingsController } from './admin-settings.controller';
+import { AdminTwoFactorController } from './admin-two-factor.controller';
 import { AdminStatsService } from './admin-stats.service';
 import { AdminUsersController } from './admin-users.controller';
 import { AdminUsersRepository } from './admin-users.repository';
@@ -14,7 +15,7 @@ import { UsersModule } from '../users/users.module';
 /** The back-office's user administration, the admin dashboard's numbers and the site settings (all ADMIN only). */
 @Module({
   imports: [UsersModule, AuthModule, MailModule, AuditModule, SettingsModule],
-  controllers: [AdminUsersController, AdminDashboardController, AdminSettingsController],
+  controllers: [AdminUsersController, AdminDashboardController, AdminSettingsController, AdminTwoFactorController],
   providers: [AdminUsersService, AdminUsersRepository, AdminStatsService],
 })
 export class AdminModule {}

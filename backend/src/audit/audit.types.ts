@@ -32,6 +32,9 @@ export enum AuditType {
   USER_UNMUTED = 'USER_UNMUTED',
   PREVIEW_LINK_CREATED = 'PREVIEW_LINK_CREATED',
   PREVIEW_LINK_REVOKED = 'PREVIEW_LINK_REVOKED',
+  // ---- two-factor sign-in (issue 27 §1) ----
+  /** An administrator turned off a user's two-factor sign-in (a lost authenticator). */
+  TWO_FACTOR_RESET = 'TWO_FACTOR_RESET',
 }
 
 export const AUDIT_TARGET_TYPES = ['user', 'post', 'tag', 'comment'] as const;

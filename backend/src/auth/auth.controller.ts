@@ -24,6 +24,8 @@ import {
   TokenSetResponseDto,
 } from './dto/auth.dto';
 import type { ClientInfo } from './sessions.service';
+import { TwoFactorChallengeResponseDto, TwoFactorLoginDto } from './two-factor/dto/two-factor.dto';
+import { TwoFactorMessages } from './two-factor/two-factor.messages';
 
 const PER_MINUTE = (limit: number) => Throttle({ default: { limit, ttl: 60_000 } });
 
@@ -86,9 +88,35 @@ export class AuthController {
       "'Your account has been banned. Reason: …', an unverified one 'Account not verified or locked.' with a field error on email, an inactive one that text alone.",
   })
   @ApiEnvelope(TokenSetResponseDto)
+  @ApiEnvelope(TwoFactorChallengeResponseDto, {
+    status: 202,
+    description: 'The account has two-factor sign-in: no session and no cookies yet; send challengeToken with a code to POST /auth/login/two-factor',
+  })
   @ApiErrors(400, 401, 403, 429)
   async login(@Body() body: AuthLoginDto, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
-    const tokens = await this.auth.login(body, clientOf(req));
+    const outcome = await this.auth.login(body, clientOf(req));
+    if ('challenge' in outcome) {
+      res.status(202);
+      return withMessage({ twoFactorRequired: true, ...outcome.challenge }, TwoFactorMessages.CODE_REQUIRED_TO_SIGN_IN);
+    }
+    setSessionCookies(res, this.config, outcome);
+    return withMessage(tokenResponse(outcome), AuthMessages.LOGGED_IN);
+  }
+
+  @Post('login/two-factor')
+  @HttpCode(200)
+  @PER_MINUTE(10)
+  @ApiOperation({
+    summary: "Finish a sign-in with two-factor sign-in: the challenge of POST /auth/login and a code (the authenticator's 6 digits, or a recovery code)",
+    description:
+      'The same answer and cookies as a password-only sign-in. Codes are accepted one 30-second step either side and never twice; a recovery code works once. ' +
+      'A wrong code is 401 with a field error on code; after 5 wrong codes, or 5 minutes, the challenge has ended (401: sign in again). ' +
+      'Every try counts towards the per-account sign-in limit (429).',
+  })
+  @ApiEnvelope(TokenSetResponseDto)
+  @ApiErrors(400, 401, 403, 429)
+  async loginWithTwoFactor(@Body() body: TwoFactorLoginDto, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
+    const tokens = await this.auth.loginWithTwoFactor(body, clientOf(req));
     setSessionCookies(res, this.config, tokens);
     return withMessage(tokenResponse(tokens), AuthMessages.LOGGED_IN);
   }

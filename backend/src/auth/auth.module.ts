@@ -28,13 +28,22 @@ import { PasswordController } from './password.controller';
 import { PasswordHasher } from './password-hasher';
 import { SessionsService } from './sessions.service';
 import { UserSessionsSubscriber } from './user-sessions.subscriber';
+import { AuditModule } from '../audit/audit.module';
+import { TwoFactorChallenge } from './entities/two-factor-challenge.entity';
+import { TwoFactorRecoveryCode } from './entities/two-factor-recovery-code.entity';
+import { UserTwoFactor } from './entities/user-two-factor.entity';
+import { AdminTwoFactorPolicyModule } from './two-factor/admin-two-factor.policy';
+import { TwoFactorController } from './two-factor/two-factor.controller';
+import { TwoFactorService } from './two-factor/two-factor.service';
 
 @Module({
   imports: [
     UsersModule,
     MailModule,
     PassportModule,
-    TypeOrmModule.forFeature([RefreshSession, EmailVerificationCode, PasswordResetToken, KnownDevice, SignInAlertSetting, ApiToken]),
+    AuditModule,
+    AdminTwoFactorPolicyModule,
+    TypeOrmModule.forFeature([RefreshSession, EmailVerificationCode, PasswordResetToken, KnownDevice, SignInAlertSetting, ApiToken, UserTwoFactor, TwoFactorRecoveryCode, TwoFactorChallenge]),
     JwtModule.registerAsync({
       inject: [APP_CONFIG],
       useFactory: (config: AppConfig) => ({
@@ -44,8 +53,8 @@ import { UserSessionsSubscriber } from './user-sessions.subscriber';
       }),
     }),
   ],
-  controllers: [AuthController, PasswordController, AccountSessionsController, ApiTokensController],
-  providers: [JwtStrategy, JwtAuthGuard, SessionsService, { provide: AttemptCounter, useClass: DatabaseAttemptCounter }, AuthService, AdminSeedService, PasswordHasher, UserSessionsSubscriber, NewDeviceAlerts, AccountSessionsService, ApiTokensService],
-  exports: [JwtModule, JwtAuthGuard, UsersModule, SessionsService, PasswordHasher, ApiTokensService],
+  controllers: [AuthController, PasswordController, AccountSessionsController, ApiTokensController, TwoFactorController],
+  providers: [JwtStrategy, JwtAuthGuard, SessionsService, { provide: AttemptCounter, useClass: DatabaseAttemptCounter }, AuthService, AdminSeedService, PasswordHasher, UserSessionsSubscriber, NewDeviceAlerts, AccountSessionsService, ApiTokensService, TwoFactorService],
+  exports: [JwtModule, JwtAuthGuard, UsersModule, SessionsService, PasswordHasher, ApiTokensService, TwoFactorService],
 })
 export class AuthModule {}

@@ -32,6 +32,10 @@ import {
 import { EmailVerificationCode } from './entities/email-verification-code.entity';
 import { PasswordResetToken } from './entities/password-reset-token.entity';
 import { ClientInfo, IssuedRefreshToken, SessionsService, sha256 } from './sessions.service';
+import { AdminTwoFactorPolicy } from './two-factor/admin-two-factor.policy';
+import { TwoFactorLoginDto } from './two-factor/dto/two-factor.dto';
+import { TwoFactorMessages } from './two-factor/two-factor.messages';
+import { IssuedChallenge, TwoFactorService } from './two-factor/two-factor.service';
 
 export const CODE_TTL_MINUTES = 15;
 export const CODE_MAX_ATTEMPTS = 5;
@@ -46,6 +50,11 @@ function loginAttemptKey(email: string): string {
 export interface TokenSet extends TokenSetResponseDto {
   /** For the controller's cookies. */
   refreshExpiresAt: Date;
+}
+
+/** The sign-in of an account with two-factor sign-in, before its code: a challenge, not a session. */
+export interface LoginChallenge {
+  challenge: IssuedChallenge;
 }
 
 /**
@@ -71,6 +80,8 @@ export class AuthService {
     private readonly passwords: PasswordHasher,
     private readonly events: DomainEvents,
     private readonly lifecycle: UserLifecycleService,
+    private readonly twoFactor: TwoFactorService,
+    private readonly adminTwoFactor: AdminTwoFactorPolicy,
   ) {}
 
   // ---- sign-up and verification -------------------------------------------------------------
@@ -170,19 +181,47 @@ export class AuthService {
    * known or not, so the 429 reveals nothing): past LOGIN_ACCOUNT_LIMIT failures in the window,
    * every attempt is 429, the right password included. A right password resets the count.
    */
-  async login(dto: AuthLoginDto, client: ClientInfo): Promise<TokenSet> {
+  async login(dto: AuthLoginDto, client: ClientInfo): Promise<TokenSet | LoginChallenge> {
     const email = normalizeEmail(dto.email);
     await this.countLoginAttempt(email);
     const user = await this.users.findOne({ where: { email } });
     const check = await this.passwords.verify(dto.password, user?.passwordHash);
     if (!user || !check.matches) throw new UnauthorizedException(AuthMessages.LOGIN_FAILED);
-    await this.resetLoginAttempts(email);
     // A hash of the older scheme (plain bcrypt, cut at 72 bytes) is replaced now the password is known.
     if (check.needsUpgrade) await this.users.update({ id: user.id, passwordHash: user.passwordHash }, { passwordHash: await this.passwords.hash(dto.password) });
     await this.assertMaySignIn(user);
-    await this.users.update({ id: user.id }, { lastLoginAt: new Date() });
-    const issued = await this.sessions.start(user.id, dto.rememberMe ?? false, client);
-    return this.tokenSet(issued);
+    // With two-factor sign-in the password alone is half a sign-in: the count is kept (the codes
+    // add to it) and cleared only when the code is right, so a known password cannot buy endless guesses.
+    if (await this.twoFactor.isEnabled(user.id)) return { challenge: await this.twoFactor.startChallenge(user.id, dto.rememberMe ?? false) };
+    await this.resetLoginAttempts(email);
+    return this.startSession(user.id, dto.rememberMe ?? false, client);
+  }
+
+  /**
+   * The second step of a sign-in with two-factor sign-in: the challenge's code (authenticator or
+   * recovery). Each try counts towards the per-account limit like a password; the challenge ends
+   * after 5 wrong codes, or when its minutes are up.
+   */
+  async loginWithTwoFactor(dto: TwoFactorLoginDto, client: ClientInfo): Promise<TokenSet> {
+    const account = await this.twoFactor.challengeAccount(dto.challengeToken);
+    await this.countLoginAttempt(account.email);
+    const passed = await this.twoFactor.passChallenge(dto.challengeToken, dto.code);
+    const user = await this.users.findOne({ where: { id: passed.userId } });
+    if (!user) throw new UnauthorizedException(TwoFactorMessages.CHALLENGE_ENDED);
+    // Banned or deactivated between the two steps: no session.
+    await this.assertMaySignIn(user);
+    await this.resetLoginAttempts(account.email);
+    return this.startSession(user.id, passed.rememberMe, client);
+  }
+
+  /** The one way a sign-in becomes a session (password only, or password and code). */
+  private async startSession(userId: number, rememberMe: boolean, client: ClientInfo): Promise<TokenSet> {
+    await this.users.update({ id: userId }, { lastLoginAt: new Date() });
+    const issued = await this.sessions.start(userId, rememberMe, client);
+    const tokens = await this.tokenSet(issued);
+    // An administrator the site requires to use two-factor sign-in is sent to its set-up first.
+    if (await this.adminTwoFactor.requiresSetUp(userId, tokens.user.role)) tokens.twoFactorSetupRequired = true;
+    return tokens;
   }
 
   /**

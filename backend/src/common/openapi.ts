@@ -11,6 +11,7 @@ const TAGS: { name: string; description: string }[] = [
   { name: 'Auth', description: 'Registration, e-mail verification, sign-in, token refresh, sign-out and password reset' },
   { name: 'Users', description: "The signed-in user's profile, avatar and password" },
   { name: 'Account sessions', description: "Where the signed-in user is signed in: their live sessions, signing them out, and the new-device e-mail's switch" },
+  { name: 'Account', description: "The signed-in user's account security (/api/v1/account/...): two-factor sign-in" },
   { name: 'Public posts', description: 'Published posts as readers see them: lists, a post by slug, old slugs, authors, the sitemap' },
   { name: 'Posts', description: 'Posts by their authors and administrators: create, edit, submit for review, preview, delete' },
   { name: 'Revisions', description: "A post's saved versions, their differences, and restoring one" },

@@ -7,6 +7,9 @@ import { KnownDevice } from '../auth/entities/known-device.entity';
 import { RefreshSession } from '../auth/entities/refresh-session.entity';
 import { SignInAlertSetting } from '../auth/entities/sign-in-alert-setting.entity';
 import { ApiToken } from '../auth/entities/api-token.entity';
+import { TwoFactorChallenge } from '../auth/entities/two-factor-challenge.entity';
+import { TwoFactorRecoveryCode } from '../auth/entities/two-factor-recovery-code.entity';
+import { UserTwoFactor } from '../auth/entities/user-two-factor.entity';
 import { Comment } from '../comments/entities/comment.entity';
 import { Thumbnail } from '../images/entities/thumbnail.entity';
 import { Like } from '../likes/entities/like.entity';
@@ -36,4 +39,4 @@ import { UserRole } from '../users/entities/user-role.entity';
  * Every TypeORM entity of the app, listed once: the app, the migration generator and the tests
  * all load this list (no path globs, so compiled and transpiled code behave the same).
  */
-export const ENTITIES: Function[] = [User, Role, UserRole, Post, Tag, PostTag, PostReview, RefreshSession, EmailVerificationCode, PasswordResetToken, AttemptCounterRow, Comment, Like, AuditEntry, Thumbnail, UserBan, PostSlugHistory, TagSlugHistory, CommentReport, UserMute, Notification, NotificationPreference, NotificationSettings, NotificationDelivery, NotificationCounter, PostRevision, PostPreviewLink, DomainEventRow, ReaderLikeCount, SiteSetting, KnownDevice, SignInAlertSetting, ApiToken];
+export const ENTITIES: Function[] = [User, Role, UserRole, Post, Tag, PostTag, PostReview, RefreshSession, EmailVerificationCode, PasswordResetToken, AttemptCounterRow, Comment, Like, AuditEntry, Thumbnail, UserBan, PostSlugHistory, TagSlugHistory, CommentReport, UserMute, Notification, NotificationPreference, NotificationSettings, NotificationDelivery, NotificationCounter, PostRevision, PostPreviewLink, DomainEventRow, ReaderLikeCount, SiteSetting, KnownDevice, SignInAlertSetting, ApiToken, UserTwoFactor, TwoFactorRecoveryCode, TwoFactorChallenge];

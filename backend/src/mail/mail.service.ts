@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/commo
 import { createTransport, type Transporter } from 'nodemailer';
 import { isTerminal, mailLine } from '../common/console-output';
 import { APP_CONFIG, AppConfig } from '../config/env';
-import { generatedPasswordMail, MailContent, passwordResetMail, verificationCodeMail } from './mail.templates';
+import { generatedPasswordMail, MailContent, passwordResetMail, twoFactorResetMail, verificationCodeMail } from './mail.templates';
 
 /** A stuck SMTP server must not hold a sign-up for minutes (nodemailer reads these from the query). */
 function withTimeouts(smtpUrl: string): string {
@@ -61,6 +61,11 @@ export class MailService implements OnApplicationShutdown {
       return false;
     }
     return this.send(to, content);
+  }
+
+  /** Two-factor sign-in was reset by an administrator (sent by the job queue: false means try again). */
+  sendTwoFactorReset(to: string, fullName: string): Promise<boolean> {
+    return this.send(to, twoFactorResetMail(fullName, `${this.config.publicUrl}/account`));
   }
 
   /**

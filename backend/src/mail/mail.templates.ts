@@ -186,3 +186,24 @@ export function newSignInMail(fullName: string, facts: NewSignInFacts): MailCont
   );
   return { subject, text, html, gist: `${facts.device}, ${facts.place}; review ${facts.accountUrl}` };
 }
+
+// ---- two-factor sign-in (issue 27 §1) ---------------------------------------------------------
+
+/** An administrator reset the account's two-factor sign-in (DELETE /admin/users/{id}/two-factor). */
+export function twoFactorResetMail(fullName: string, accountUrl: string): MailContent {
+  const subject = 'Two-factor sign-in was turned off on your Inkwell account';
+  const text =
+    `Hello ${fullName},\n\n` +
+    `An administrator reset two-factor sign-in on your Inkwell account: signing in now needs your password only, and your old recovery codes no longer work.\n\n` +
+    `Set it up again on your account page: ${accountUrl}\n\n` +
+    `If you did not ask for this, change your password and contact the site's administrators.\n`;
+  const html = layout(
+    subject,
+    `<p style="margin:0 0 16px">Hello ${escapeHtml(fullName)},</p>
+<p style="margin:0 0 16px">An administrator reset two-factor sign-in on your Inkwell account: signing in now needs your password only, and your old recovery codes no longer work.</p>
+<p style="margin:0 0 24px"><a href="${escapeHtml(accountUrl)}" style="display:inline-block;background:#18181b;color:#ffffff;text-decoration:none;padding:12px 20px;border-radius:6px;font-weight:600">Set it up again</a></p>
+<p style="margin:0">If you did not ask for this, change your password and contact the site's administrators.</p>`,
+    "You get this e-mail because your account's security changed.",
+  );
+  return { subject, text, html, gist: `two-factor sign-in reset; set it up again at ${accountUrl}` };
+}

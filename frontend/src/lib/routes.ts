@@ -24,3 +24,9 @@ export function currentLink(pathname: string, hrefs: readonly string[], { exactO
   }
   return best;
 }
+
+/**
+ * Where an administrator whom the site requires to use two-factor sign-in sets it up (issue 27 §1):
+ * the account page, with the set-up opened. The sign-in form and the /admin pages send them there.
+ */
+export const TWO_FACTOR_SETUP_PATH = '/account?twoFactor=setup';

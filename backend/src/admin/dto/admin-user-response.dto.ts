@@ -26,6 +26,7 @@ export class AdminUserDto {
   mutedUntil: string | null;
   @ApiProperty({ description: 'Commenting muted for good' }) mutedForever: boolean;
   @ApiProperty({ type: String, nullable: true, description: 'Why the mute in force was set (null when not muted)' }) muteReason: string | null;
+  @ApiProperty({ description: 'The user signs in with two-factor authentication (an admin can reset it)' }) twoFactorEnabled: boolean;
 }
 
 /** A page of users: `content` plus the spec's page fields. */

@@ -150,6 +150,11 @@ export class TokenSetResponseDto {
   @ApiProperty({ example: 'Bearer', enum: ['Bearer'] }) tokenType: 'Bearer';
   @ApiProperty({ example: 900, description: 'Access token lifetime in seconds' }) expiresIn: number;
   @ApiProperty({ type: UserResponseDto }) user: UserResponseDto;
+  @ApiPropertyOptional({
+    enum: [true],
+    description: 'Present (true) only for an administrator the site requires to use two-factor sign-in who has not set it up: admin routes answer 403 until they do',
+  })
+  twoFactorSetupRequired?: true;
 }
 
 export class ResetTokenValidityResponseDto {

@@ -11,6 +11,8 @@ import { tokenAccessOf, type ApiTokenScope } from '../../../../shared/api-tokens
 import { ApiTokensMessages } from '../tokens/api-tokens.messages';
 import { ApiTokensService } from '../tokens/api-tokens.service';
 import { apiTokenOf } from '../tokens/token-tracker';
+import { AdminTwoFactorPolicy } from '../two-factor/admin-two-factor.policy';
+import { TwoFactorMessages } from '../two-factor/two-factor.messages';
 
 export const AUTH_OPTIONS = 'inkwell:auth';
 /** The scope a write route asks of an API token (`@TokenScope()`); without one, tokens cannot write there. */
@@ -51,6 +53,7 @@ export class JwtAuthGuard extends AuthGuard('jwt') {
     private readonly reflector: Reflector,
     // The guard is instantiated in every module that uses @Auth(); the token service lives in auth.
     private readonly moduleRef: ModuleRef,
+    private readonly adminTwoFactor: AdminTwoFactorPolicy,
   ) {
     super();
   }
@@ -84,7 +87,15 @@ export class JwtAuthGuard extends AuthGuard('jwt') {
     if (options.role && request.user && ROLE_RANK[request.user.role] < ROLE_RANK[options.role]) {
       throw new ForbiddenException(options.forbidden ?? AuthMessages.FORBIDDEN);
     }
+    if (request.user) await this.assertAdminTwoFactor(options, request.user);
     return true;
+  }
+
+  /** The site may require administrators to use two-factor sign-in: until they set it up, no ADMIN route answers (a session or a token alike). */
+  private async assertAdminTwoFactor(options: AuthOptions, user: AuthUser): Promise<void> {
+    if (options.role === RoleName.ADMIN && (await this.adminTwoFactor.requiresSetUp(user.id, user.role))) {
+      throw new ForbiddenException({ message: TwoFactorMessages.SETUP_REQUIRED, errors: { twoFactor: [TwoFactorMessages.SETUP_REQUIRED] } });
+    }
   }
 
   /**
@@ -127,6 +138,7 @@ export class JwtAuthGuard extends AuthGuard('jwt') {
     if (options.role && ROLE_RANK[caller.role] < ROLE_RANK[options.role]) {
       throw new ForbiddenException(options.forbidden ?? AuthMessages.FORBIDDEN);
     }
+    await this.assertAdminTwoFactor(options, caller);
     return true;
   }
 

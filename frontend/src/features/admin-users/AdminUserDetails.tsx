@@ -15,6 +15,8 @@ import { AdminUserBanDialog, AdminUserEditDialog, AdminUserPasswordDialog } from
 import { AdminUserRoleBadges, AdminUserStatusBadge, AdminUserVerifiedBadge } from './AdminUserBadges';
 import { formatDate } from '../../lib/dates';
 import { AdminEmail } from '../../components/islands/AdminEmail';
+import { AdminUserTwoFactorReset } from './AdminUserTwoFactorReset';
+import { TwoFactorResetTexts } from './texts';
 
 /** spec 001 §2: up to 10 role badges in details. */
 const DETAIL_ROLE_BADGES = 10;
@@ -127,6 +129,7 @@ export default function AdminUserDetails({ initialUser, initialBan, initialAudit
             <button type="button" className="btn-secondary" onClick={() => setDialog('password')} disabled={!hydrated} aria-haspopup="dialog">
               Generate Password
             </button>
+            {user.twoFactorEnabled && <AdminUserTwoFactorReset user={user} disabled={!hydrated} onReset={done(TwoFactorResetTexts.DONE(user.fullName))} />}
             {muted ? (
               <button type="button" className="btn-secondary" onClick={() => setDialog('unmute')} disabled={!hydrated} aria-haspopup="dialog">
                 Unmute

@@ -89,3 +89,14 @@ export const usersLoadMessage = (error: unknown): string => errorText(error, USE
  * present"): a 5xx or a failure without a message reads as the action's own text.
  */
 export const actionErrors = (actionFailed: string): ErrorTexts => ({ fallback: actionFailed, server: actionFailed });
+
+/** An administrator's reset of a user's two-factor sign-in (issue 27 §1). */
+export const TwoFactorResetTexts = {
+  BUTTON: 'Reset 2FA',
+  TITLE: 'Reset Two-Factor Sign-In',
+  CONFIRM: (name: string) =>
+    `Turn off two-factor sign-in for ${name}? Signing in will need their password only, and their recovery codes stop working. They will be told by e-mail.`,
+  ACTION: 'Reset 2FA',
+  FAILED: 'Failed to reset two-factor sign-in',
+  DONE: (name: string) => `Two-factor sign-in was reset for ${name}; they were told by e-mail.`,
+} as const;

@@ -9,6 +9,8 @@ import { BusyButton, PasswordField, TextField, useHydrated } from '../../compone
 import { charCount } from '../../../../shared/text';
 import { useSubmit } from '../../components/islands/use-submit';
 import { AuthFailure } from './auth-form-parts';
+import TwoFactorStep from './TwoFactorStep';
+import { TWO_FACTOR_SETUP_PATH } from '../../lib/routes';
 
 interface Props {
   /** Where to go after signing in (already checked to be a path on this site). */
@@ -34,6 +36,28 @@ export default function LoginForm({ callback }: Props) {
   const { busy, failure, setFailure, run } = useSubmit();
   const [unverified, setUnverified] = useState<string>();
   const hydrated = useHydrated();
+  const [challenge, setChallenge] = useState<{ token: string; rememberMe: boolean }>();
+  const [leaving, setLeaving] = useState(false);
+
+  function signedIn(session: { expiresIn: number; twoFactorSetupRequired?: true }, rememberMe: boolean) {
+    setLeaving(true);
+    rememberLogin(session.expiresIn, rememberMe);
+    // An administrator the site requires to use two-factor sign-in sets it up before anything else.
+    window.location.assign(session.twoFactorSetupRequired ? TWO_FACTOR_SETUP_PATH : callback);
+  }
+
+  if (challenge) {
+    return (
+      <TwoFactorStep
+        challengeToken={challenge.token}
+        onSignedIn={(session) => signedIn(session, challenge.rememberMe)}
+        onBack={(reason) => {
+          setChallenge(undefined);
+          setFailure(reason);
+        }}
+      />
+    );
+  }
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -48,12 +72,12 @@ export default function LoginForm({ callback }: Props) {
     if (found.email || found.password) return;
     await run(
       async () => {
-        const session = await unwrap(browserApi().POST('/api/v1/auth/login', { body: { email: email.trim(), password, rememberMe } }));
-        rememberLogin(session?.expiresIn, rememberMe);
-        window.location.assign(callback);
+        const answer = await unwrap(browserApi().POST('/api/v1/auth/login', { body: { email: email.trim(), password, rememberMe } }));
+        // Two-factor sign-in: a challenge, not a session; the code step takes over.
+        if ('challengeToken' in answer) setChallenge({ token: answer.challengeToken, rememberMe });
+        else signedIn(answer, rememberMe);
       },
       {
-        keepBusy: true,
         failure: (error) => errorText(error, SIGN_IN_ERRORS),
         onError: (error) => {
           // Only an unverified account is offered verification: its 403 names the e-mail (a banned or inactive one does not).
@@ -77,8 +101,8 @@ export default function LoginForm({ callback }: Props) {
           Forgot password?
         </a>
       </div>
-      <BusyButton type="submit" className="btn-primary w-full" busy={busy} disabled={!hydrated}>
-        {busy ? 'Signing in...' : 'Sign In'}
+      <BusyButton type="submit" className="btn-primary w-full" busy={busy || leaving} disabled={!hydrated}>
+        {busy || leaving ? 'Signing in...' : 'Sign In'}
       </BusyButton>
     </form>
   );

@@ -89,3 +89,19 @@ export const REGISTER_ERRORS: ErrorTexts = {
   status: { 400: RegisterTexts.INVALID, 409: RegisterTexts.CONFLICT },
   serverMessage: false,
 };
+
+/** The sign-in's second step for accounts with two-factor sign-in (issue 27 §1; English like the sign-in form). */
+export const TwoFactorSignInTexts = {
+  HEADING: 'Two-step verification',
+  APP_PROMPT: 'Open your authenticator app and enter the 6-digit code it shows for Inkwell.',
+  RECOVERY_PROMPT: 'Enter one of the recovery codes you saved when you set up two-factor sign-in. Each works once.',
+  APP_LABEL: 'Authentication code',
+  RECOVERY_LABEL: 'Recovery code',
+  USE_RECOVERY: 'Use a recovery code instead',
+  USE_APP: 'Use the authenticator app instead',
+  APP_CODE_REQUIRED: 'Enter the 6-digit code from your authenticator app.',
+  RECOVERY_CODE_REQUIRED: 'Enter a recovery code.',
+  VERIFY: 'Verify',
+  VERIFYING: 'Verifying...',
+  BACK: 'Back to sign in',
+} as const;

@@ -1,0 +1,96 @@
+import { readFileSync } from 'node:fs';
+import { generate } from 'otplib';
+import { expectNoSeriousViolations } from './a11y';
+import { adminApi } from './admin-api';
+import { ADMIN, expect, test } from './fixtures';
+
+/**
+ * Two-factor sign-in (issue 27 §1) through the real pages: the set-up on /account (QR code, key,
+ * a code, the recovery codes and their download), the sign-in's code step with an authenticator
+ * code and with a recovery code (keyboard only), and /admin/settings; axe at 320 px and desktop.
+ */
+const PASSWORD = 'Tw0!Factor';
+const PHONE = { width: 320, height: 640 };
+const DESKTOP = { width: 1280, height: 800 };
+
+/** The authenticator's code `steps` 30-second steps from now. */
+const codeAt = (secret: string, steps = 0) => generate({ secret, epoch: Math.floor(Date.now() / 1000) + steps * 30 });
+
+test('two-factor sign-in: set-up, sign-in with a code and with a recovery code, and the site settings', async ({ page, signIn, hydrated, baseURL, playwright }) => {
+  test.setTimeout(60_000);
+  const email = `two-factor-${Date.now().toString(36)}@example.test`;
+  const admin = await adminApi(baseURL!, playwright);
+  const created = await admin.post('/api/v1/admin/users', {
+    data: { fullName: 'Tam Two-Factor', email, password: PASSWORD, confirmPassword: PASSWORD, roles: ['USER'], status: 'ACTIVE', markEmailAsVerified: true },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  await admin.dispose();
+
+  // Set-up, at 320 px.
+  await page.setViewportSize(PHONE);
+  await signIn({ email, password: PASSWORD });
+  await page.goto('/account');
+  await hydrated('TwoFactorSettings');
+  await page.getByRole('button', { name: 'Two-Factor Authentication Setup' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Two-Factor Authentication' });
+  await dialog.getByRole('button', { name: 'Start set-up' }).click();
+  await expect(dialog.getByRole('img', { name: 'QR code to add Inkwell to your authenticator app' })).toBeVisible();
+  const secret = (await dialog.locator('dt:text-is("Key") + dd code').textContent())!.trim();
+  await expect(dialog.getByText(/^otpauth:\/\/totp\/Inkwell:.*issuer=Inkwell$/)).toBeVisible();
+  await expectNoSeriousViolations(page, '/account two-factor set-up (320 px)');
+  await dialog.getByLabel('6-digit code from the app').fill(await codeAt(secret));
+  await dialog.getByRole('button', { name: 'Turn on' }).click();
+  const listed = dialog.getByRole('list', { name: 'Recovery codes' }).getByRole('listitem');
+  await expect(listed).toHaveCount(10);
+  const codes = (await listed.allTextContents()).map((code) => code.trim());
+  const [download] = await Promise.all([page.waitForEvent('download'), dialog.getByRole('button', { name: 'Download codes (.txt)' }).click()]);
+  expect(download.suggestedFilename()).toBe('inkwell-recovery-codes.txt');
+  expect(readFileSync((await download.path())!, 'utf8')).toContain(codes.join('\n'));
+  await page.setViewportSize(DESKTOP);
+  await expectNoSeriousViolations(page, '/account recovery codes (desktop)');
+  await dialog.getByRole('button', { name: "I've saved my codes" }).click();
+  await expect(dialog.getByText(/^Two-factor sign-in is on \(since .+\)\. 10 recovery codes left\.$/)).toBeVisible();
+
+  // Sign-in with the authenticator's code (the next step: the set-up used this one), by keyboard.
+  await page.context().clearCookies();
+  await page.goto('/login?callback=%2Faccount');
+  await hydrated('LoginForm');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+  await page.keyboard.press('Enter');
+  const code = page.getByLabel('Authentication code');
+  await expect(code).toBeFocused();
+  await expectNoSeriousViolations(page, '/login code step (desktop)');
+  await page.keyboard.type(await codeAt(secret, 1));
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/\/account$/);
+
+  // Sign-in with a recovery code, at 320 px.
+  await page.context().clearCookies();
+  await page.setViewportSize(PHONE);
+  await page.goto('/login');
+  await hydrated('LoginForm');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  await page.getByRole('button', { name: 'Use a recovery code instead' }).click();
+  await expectNoSeriousViolations(page, '/login recovery code step (320 px)');
+  await page.getByLabel('Recovery code').fill(codes[0]);
+  await page.getByRole('button', { name: 'Verify' }).click();
+  await expect(page).toHaveURL(/\/$/);
+
+  // The site settings: both shown, saved as they are (the server's settings are shared by every spec).
+  await page.context().clearCookies();
+  await signIn(ADMIN);
+  await page.goto('/admin/settings');
+  await hydrated('SiteSettingsForm');
+  await expect(page.getByRole('link', { name: 'Settings' }).first()).toHaveAttribute('href', '/admin/settings');
+  await expect(page.getByRole('checkbox', { name: 'Require 2FA for administrators' })).not.toBeChecked();
+  await expect(page.getByRole('radio', { name: 'Give their posts to "Former author"' })).toBeChecked();
+  await expect(page.getByRole('radio', { name: 'Delete their posts' })).not.toBeChecked();
+  await expectNoSeriousViolations(page, '/admin/settings (320 px)');
+  await page.setViewportSize(DESKTOP);
+  await expectNoSeriousViolations(page, '/admin/settings (desktop)');
+  await page.getByRole('button', { name: 'Save Settings' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Settings saved' })).toBeVisible();
+});
