@@ -1,5 +1,6 @@
 /** Every migration, oldest first. `npm run migration:generate -- Name` appends to this list. */
 import { CreateSiteSettings1796030000000 } from './1796030000000-CreateSiteSettings';
+import { AddAccountData1796033000000 } from './1796033000000-AddAccountData';
 import { CreateNotifications1795695440595 } from './1795695440595-CreateNotifications';
 import { AddCommentModeration1795695450622 } from './1795695450622-AddCommentModeration';
 import { CreateAttemptCounters1795444543349 } from './1795444543349-CreateAttemptCounters';
@@ -52,4 +53,5 @@ export const MIGRATIONS: Function[] = [
   AddReaderLikeCounts1796026100000,
   CreateNotificationCounters1796026300000,
   CreateSiteSettings1796030000000,
+  AddAccountData1796033000000,
 ];

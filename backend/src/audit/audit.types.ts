@@ -32,6 +32,11 @@ export enum AuditType {
   USER_UNMUTED = 'USER_UNMUTED',
   PREVIEW_LINK_CREATED = 'PREVIEW_LINK_CREATED',
   PREVIEW_LINK_REVOKED = 'PREVIEW_LINK_REVOKED',
+
+  // Issue 27 §3, your data: deletion (entries name the account by id only, never by name or address)
+  USER_DELETION_SCHEDULED = 'USER_DELETION_SCHEDULED',
+  USER_DELETION_CANCELLED = 'USER_DELETION_CANCELLED',
+  USER_DELETED = 'USER_DELETED',
 }
 
 export const AUDIT_TARGET_TYPES = ['user', 'post', 'tag', 'comment'] as const;

@@ -108,6 +108,12 @@ export async function lockAdminChanges(manager: EntityManager): Promise<void> {
   await manager.query(`SELECT id FROM roles WHERE name = $1 FOR NO KEY UPDATE`, [RoleName.ADMIN]);
 }
 
+/** The erasure job's queue (issue 27 §3): the user lifecycle enqueues it, account-data runs it. */
+export const ACCOUNT_ERASURE_QUEUE = 'account-erasure';
+export interface AccountErasureJob {
+  userId: number;
+}
+
 /** Locks the user's row for this transaction; false when there is no such user. */
 export async function lockUser(manager: EntityManager, id: number): Promise<boolean> {
   const rows = (await manager.query(`SELECT id FROM users WHERE id = $1 FOR NO KEY UPDATE`, [id])) as unknown[];
@@ -119,7 +125,7 @@ export async function countActiveAdmins(manager: EntityManager, exceptId: number
   const [row] = (await manager.query(
     `SELECT count(*)::int AS total
        FROM users u JOIN user_roles ur ON ur.user_id = u.id JOIN roles r ON r.id = ur.role_id
-      WHERE r.name = $1 AND u.status = $2 AND u.is_verified AND u.id <> $3`,
+      WHERE r.name = $1 AND u.status = $2 AND u.is_verified AND u.deletion_due_at IS NULL AND u.id <> $3`,
     [RoleName.ADMIN, UserStatus.ACTIVE, exceptId],
   )) as { total: number }[];
   return row.total;
@@ -129,7 +135,7 @@ export async function countActiveAdmins(manager: EntityManager, exceptId: number
 export async function holdsActiveAdmin(manager: EntityManager, id: number): Promise<boolean> {
   const rows = (await manager.query(
     `SELECT 1 FROM users u JOIN user_roles ur ON ur.user_id = u.id JOIN roles r ON r.id = ur.role_id
-      WHERE u.id = $1 AND r.name = $2 AND u.status = $3 AND u.is_verified`,
+      WHERE u.id = $1 AND r.name = $2 AND u.status = $3 AND u.is_verified AND u.deletion_due_at IS NULL`,
     [id, RoleName.ADMIN, UserStatus.ACTIVE],
   )) as unknown[];
   return rows.length > 0;
