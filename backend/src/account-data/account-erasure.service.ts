@@ -11,8 +11,7 @@ import { ModerationService } from '../moderation/moderation.service';
 import { PostLifecycle } from '../posts/lifecycle/post-lifecycle.service';
 import { PostsService } from '../posts/posts.service';
 import { SettingsService } from '../settings/settings.service';
-import { UserLifecycleService } from '../users/user-lifecycle.service';
-import { ACCOUNT_ERASURE_QUEUE, AccountErasureJob } from '../users/users.repository';
+import { ACCOUNT_ERASURE_QUEUE, AccountErasureJob, UserLifecycleService } from '../users/user-lifecycle.service';
 import { UsersService } from '../users/users.service';
 import { AccountExportFiles } from './account-export-files';
 

@@ -24,8 +24,6 @@ import {
 import {
   changeRoles,
   closeBan,
-  ACCOUNT_ERASURE_QUEUE,
-  AccountErasureJob,
   countActiveAdmins,
   deleteMute,
   holdsActiveAdmin,
@@ -35,6 +33,12 @@ import {
   readUserFacts,
   upsertMute,
 } from './users.repository';
+
+/** The erasure job's queue (issue 27 §3): the user lifecycle enqueues it, account-data runs it. */
+export const ACCOUNT_ERASURE_QUEUE = 'account-erasure';
+export interface AccountErasureJob {
+  userId: number;
+}
 
 /** The answer to each refusal. */
 const REFUSALS: Record<UserRefusal, () => HttpException> = {

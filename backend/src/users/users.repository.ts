@@ -108,12 +108,6 @@ export async function lockAdminChanges(manager: EntityManager): Promise<void> {
   await manager.query(`SELECT id FROM roles WHERE name = $1 FOR NO KEY UPDATE`, [RoleName.ADMIN]);
 }
 
-/** The erasure job's queue (issue 27 §3): the user lifecycle enqueues it, account-data runs it. */
-export const ACCOUNT_ERASURE_QUEUE = 'account-erasure';
-export interface AccountErasureJob {
-  userId: number;
-}
-
 /** Locks the user's row for this transaction; false when there is no such user. */
 export async function lockUser(manager: EntityManager, id: number): Promise<boolean> {
   const rows = (await manager.query(`SELECT id FROM users WHERE id = $1 FOR NO KEY UPDATE`, [id])) as unknown[];
