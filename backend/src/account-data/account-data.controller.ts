@@ -15,7 +15,7 @@ import { APP_CONFIG, AppConfig } from '../config/env';
 import { AccountDataMessages } from './account-data.messages';
 import { AccountDeletionService } from './account-deletion.service';
 import { AccountExportService } from './account-export.service';
-import { AccountDeletionCancelDto, AccountDeletionRequestDto, AccountDeletionScheduledDto, AccountExportDto } from './dto/account-data.dto';
+import { AccountDeletionCancelDto, AccountDeletionPolicyDto, AccountDeletionRequestDto, AccountDeletionScheduledDto, AccountExportDto } from './dto/account-data.dto';
 
 /** 'Your data' on /account (issue 27 §3): the data export and account deletion. */
 @ApiTags('Your data')
@@ -26,6 +26,14 @@ export class AccountDataController {
     private readonly deletion: AccountDeletionService,
     private readonly exports: AccountExportService,
   ) {}
+
+  @Get('deletion')
+  @Auth()
+  @ApiOperation({ summary: "What 'Delete my account' will do: the grace period before the erasure, in days" })
+  @ApiEnvelope(AccountDeletionPolicyDto)
+  getAccountDeletionPolicy(): AccountDeletionPolicyDto {
+    return { graceDays: this.config.accountDeletionGraceDays };
+  }
 
   @Post('deletion')
   @HttpCode(200)

@@ -11,7 +11,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** What 'Delete my account' will do: the grace period before the erasure, in days */
+        get: operations["getAccountDeletionPolicy"];
         put?: never;
         /**
          * Delete my account: with the password, the typed word DELETE and the two-factor code when it is on
@@ -1996,6 +1997,10 @@ export interface components {
             /** @description An authenticator or recovery code, when two-factor sign-in is on for the account */
             twoFactorCode?: string;
         };
+        AccountDeletionPolicyDto: {
+            /** @description Days between the request and the erasure (ACCOUNT_DELETION_GRACE_DAYS); 0: erased at once */
+            graceDays: number;
+        };
         AccountDeletionRequestDto: {
             /**
              * @description The word DELETE, typed
@@ -3692,6 +3697,63 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    getAccountDeletionPolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AccountDeletionPolicyDto"];
+                        /** @example null */
+                        errors: Record<string, never> | null;
+                        /** @example OK */
+                        message: string;
+                        /** @example 200 */
+                        status: number;
+                        /** @example true */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Not signed in, or the session expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Signed in without the permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Too many requests from this client: the per-client rate limit (retryAfterSeconds says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
     requestAccountDeletion: {
         parameters: {
             query?: never;

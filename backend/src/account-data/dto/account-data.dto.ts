@@ -75,3 +75,8 @@ export class AccountExportDto {
   @ApiProperty({ type: String, nullable: true, description: 'The archive\'s size in bytes (READY only)' })
   sizeBytes: number | null;
 }
+
+export class AccountDeletionPolicyDto {
+  @ApiProperty({ description: 'Days between the request and the erasure (ACCOUNT_DELETION_GRACE_DAYS); 0: erased at once' })
+  graceDays: number;
+}
