@@ -15,6 +15,7 @@ import { AdminUserBanDialog, AdminUserEditDialog, AdminUserPasswordDialog } from
 import { AdminUserRoleBadges, AdminUserStatusBadge, AdminUserVerifiedBadge } from './AdminUserBadges';
 import { formatDate } from '../../lib/dates';
 import { AdminEmail } from '../../components/islands/AdminEmail';
+import { AdminUserDeleteDialog } from './AdminUserDeleteDialog';
 
 /** spec 001 §2: up to 10 role badges in details. */
 const DETAIL_ROLE_BADGES = 10;
@@ -30,7 +31,7 @@ interface Props {
   canAssignAdmin: boolean;
 }
 
-type Dialog = 'edit' | 'ban' | 'unban' | 'password' | 'mute' | 'unmute';
+type Dialog = 'edit' | 'ban' | 'unban' | 'password' | 'mute' | 'unmute' | 'delete';
 
 /** A read in the browser, settled: the envelope's data typed by the operation, or the failure's text. */
 async function settle<R extends FetchResult>(call: Promise<R>): Promise<Settled<Unwrapped<R>>> {
@@ -126,6 +127,9 @@ export default function AdminUserDetails({ initialUser, initialBan, initialAudit
             </button>
             <button type="button" className="btn-secondary" onClick={() => setDialog('password')} disabled={!hydrated} aria-haspopup="dialog">
               Generate Password
+            </button>
+            <button type="button" className="btn-secondary text-red-700 dark:text-red-400" onClick={() => setDialog('delete')} disabled={!hydrated} aria-haspopup="dialog" data-delete-user>
+              Delete user
             </button>
             {muted ? (
               <button type="button" className="btn-secondary" onClick={() => setDialog('unmute')} disabled={!hydrated} aria-haspopup="dialog">
@@ -265,6 +269,17 @@ export default function AdminUserDetails({ initialUser, initialBan, initialAudit
       )}
       {dialog === 'mute' && <AdminUserMuteDialog user={user} onCancel={close} onDone={done(MuteTexts.MUTED(user.fullName))} />}
       {dialog === 'unmute' && <AdminUserUnmuteDialog user={user} onCancel={close} onDone={done(MuteTexts.UNMUTED(user.fullName))} />}
+      {dialog === 'delete' && (
+        <AdminUserDeleteDialog
+          user={user}
+          onCancel={close}
+          onDeleted={(message) => {
+            // No reload: the account is being erased (its details answer 404 once it is gone).
+            setDialog(undefined);
+            notify('success', message);
+          }}
+        />
+      )}
       {dialog === 'password' && <AdminUserPasswordDialog user={user} onClose={close} onGenerated={() => void loadAudit(0)} />}
       <NoticeStack notices={notices} onDismiss={dismiss} />
     </div>

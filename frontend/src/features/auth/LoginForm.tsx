@@ -9,6 +9,7 @@ import { BusyButton, PasswordField, TextField, useHydrated } from '../../compone
 import { charCount } from '../../../../shared/text';
 import { useSubmit } from '../../components/islands/use-submit';
 import { AuthFailure } from './auth-form-parts';
+import CancelDeletionPanel, { type PendingDeletion } from '../account/CancelDeletionPanel';
 
 interface Props {
   /** Where to go after signing in (already checked to be a path on this site). */
@@ -28,11 +29,16 @@ function validate(email: string, password: string): Errors {
   return errors;
 }
 
+/** A 403 that names the time an account will be erased (issue 27 §3): the account waits for deletion. */
+const isPendingDeletion = (error: unknown): error is ApiError => error instanceof ApiError && error.status === 403 && Boolean(error.field('deletionScheduledFor'));
+
 /** The sign-in form (spec 000 §2 /login): validation, errors by status, then the callback or /. */
 export default function LoginForm({ callback }: Props) {
   const [errors, setErrors] = useState<Errors>({});
   const { busy, failure, setFailure, run } = useSubmit();
   const [unverified, setUnverified] = useState<string>();
+  // Issue 27 §3: the right password of an account waiting to be erased: offer 'Cancel deletion'.
+  const [pendingDeletion, setPendingDeletion] = useState<PendingDeletion & { rememberMe: boolean }>();
   const hydrated = useHydrated();
 
   async function submit(event: FormEvent) {
@@ -46,26 +52,28 @@ export default function LoginForm({ callback }: Props) {
     setErrors(found);
     setFailure(undefined);
     if (found.email || found.password) return;
-    await run(
-      async () => {
-        const session = await unwrap(browserApi().POST('/api/v1/auth/login', { body: { email: email.trim(), password, rememberMe } }));
-        rememberLogin(session?.expiresIn, rememberMe);
-        window.location.assign(callback);
+    setPendingDeletion(undefined);
+    await run(() => signIn(email.trim(), password, rememberMe), {
+      keepBusy: true,
+      failure: (error) => (isPendingDeletion(error) ? undefined : errorText(error, SIGN_IN_ERRORS)),
+      onError: (error) => {
+        // Only an unverified account is offered verification: its 403 names the e-mail (a banned or inactive one does not).
+        setUnverified(error instanceof ApiError && error.status === 403 && error.field('email') ? email.trim() : undefined);
+        if (isPendingDeletion(error)) setPendingDeletion({ message: error.message, email: email.trim(), password, rememberMe });
       },
-      {
-        keepBusy: true,
-        failure: (error) => errorText(error, SIGN_IN_ERRORS),
-        onError: (error) => {
-          // Only an unverified account is offered verification: its 403 names the e-mail (a banned or inactive one does not).
-          setUnverified(error instanceof ApiError && error.status === 403 && error.field('email') ? email.trim() : undefined);
-        },
-      },
-    );
+    });
+  }
+
+  async function signIn(email: string, password: string, rememberMe: boolean): Promise<void> {
+    const session = await unwrap(browserApi().POST('/api/v1/auth/login', { body: { email, password, rememberMe } }));
+    rememberLogin(session?.expiresIn, rememberMe);
+    window.location.assign(callback);
   }
 
   return (
     <form className="space-y-4" onSubmit={submit} noValidate>
       <AuthFailure failure={failure} unverified={unverified} />
+      {pendingDeletion && <CancelDeletionPanel pending={pendingDeletion} signIn={() => signIn(pendingDeletion.email, pendingDeletion.password, pendingDeletion.rememberMe)} />}
       <TextField label="Email" type="email" name="email" autoComplete="email" error={errors.email} placeholder="you@example.com" />
       <PasswordField label="Password" name="password" autoComplete="current-password" error={errors.password} />
       <div className="flex items-center justify-between gap-4 text-sm">
