@@ -50,7 +50,7 @@ async function main(): Promise<void> {
   const dataDir = option('data-dir');
   if (!dataDir) throw new Error('--data-dir <a copy of a seeded DATA_DIR> is required');
   const readerEmail = option('reader', 'reader-1@demo.inkwell.test')!;
-  const config = loadConfig({ ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn', PORT: '0' });
+  const config = loadConfig({ ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn', PORT: '3999' });
   const embedded = await startEmbeddedPostgres(config.dataDir, (line) => process.stderr.write(`${line}\n`));
   const databaseUrl = await ensureDatabase(embedded.url, 'inkwell');
   const app = await createApp({ config, databaseUrl });
