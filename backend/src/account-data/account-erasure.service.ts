@@ -1,4 +1,6 @@
 import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
 import { CLOCK, Clock } from '../common/clock';
 import { CommentVisibility } from '../comments/visibility/comment-visibility.service';
 import type { UserErasedFacts } from '../events/domain-events';
@@ -36,6 +38,7 @@ export class AccountErasureService implements OnModuleInit {
   private readonly logger = new Logger('AccountErasure');
 
   constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
     private readonly jobs: JobsService,
     private readonly events: DomainEvents,
     @Inject(CLOCK) private readonly clock: Clock,
@@ -60,6 +63,9 @@ export class AccountErasureService implements OnModuleInit {
 
   /** Erases the account if its deletion is due; answers what was done (undefined: nothing due). */
   async erase(userId: number): Promise<UserErasedFacts | undefined> {
+    // Nothing due (cancelled, not yet, gone): no placeholder is made for nothing. Checked again under the lock below.
+    const [pending] = (await this.dataSource.query(`SELECT deletion_due_at FROM users WHERE id = $1`, [userId])) as { deletion_due_at: Date | null }[];
+    if (!pending?.deletion_due_at || pending.deletion_due_at.getTime() > this.clock.now().getTime()) return undefined;
     const policy = await this.settings.get('erasedAuthorPosts');
     const formerAuthorId = await this.users.placeholder('former-author');
     const deletedUserId = await this.users.placeholder('deleted-user');

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { ZipArchive } from 'archiver';
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, type WriteStream } from 'node:fs';
 import { Readable } from 'node:stream';
 import { DataSource } from 'typeorm';
 import { ImageStorageService } from '../images/image-storage.service';
@@ -37,6 +37,17 @@ export class AccountExportWriter {
   async write(userId: number, path: string, progress: (percent: number) => Promise<void>): Promise<void> {
     const archive = new ZipArchive({ zlib: { level: 6 } });
     const output = createWriteStream(path);
+    try {
+      await this.fill(userId, archive, output, progress);
+    } catch (error) {
+      // The file is left for the caller to delete; its descriptor and the archive's work end here.
+      archive.abort();
+      output.destroy();
+      throw error;
+    }
+  }
+
+  private async fill(userId: number, archive: ZipArchive, output: WriteStream, progress: (percent: number) => Promise<void>): Promise<void> {
     let failed: Error | undefined;
     const finished = new Promise<void>((resolve, reject) => {
       output.on('close', resolve);
