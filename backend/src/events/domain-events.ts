@@ -73,6 +73,7 @@ export interface UserErasedFacts {
   /** Comments now shown as '[deleted user]'. */
   commentsAnonymised: number;
   likesRemoved: number;
+  /** Image files deleted: the avatar and unused thumbnails (each variant of a thumbnail counts). */
   imagesRemoved: number;
 }
 
