@@ -5,16 +5,11 @@ import { useSubmit } from '../../components/islands/use-submit';
 import { browserApi } from '../../lib/api/client';
 import { ApiError, unwrap } from '../../lib/api/errors';
 import { formatDateTime } from '../../lib/dates';
+import type { DataOf } from '../../lib/api/schema';
 import { YourDataTexts as T } from './texts';
 
 /** An export as GET /account/export answers it. */
-export interface DataExport {
-  id: number;
-  status: 'QUEUED' | 'RUNNING' | 'READY' | 'FAILED' | 'EXPIRED';
-  progress: number;
-  expiresAt: string | null;
-  downloadUrl: string | null;
-}
+export type DataExport = DataOf<'/api/v1/account/export'>;
 
 interface Props {
   /** The latest export (none yet: null), read by the page. */
