@@ -25,6 +25,7 @@ const LAYERS = [
   ['posts', 'admin'], // the post: its lifecycle and public reads; the back office's users
   ['likes', 'previews', 'scheduling', 'search'],
   ['moderation', 'reviews'],
+  ['account-data'], // issue 27 §3: the data export and account deletion move every feature's data through its owner
   ['frontend', 'health'], // hosts: the Astro page handler and its cache; the health check
 ];
 

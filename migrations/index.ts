@@ -3,6 +3,7 @@ import { CreateSessionDevices1796032000000 } from './1796032000000-CreateSession
 import { CreateSiteSettings1796030000000 } from './1796030000000-CreateSiteSettings';
 import { CreateApiTokens1796034000000 } from './1796034000000-CreateApiTokens';
 import { CreateTwoFactor1796031000000 } from './1796031000000-CreateTwoFactor';
+import { AddAccountData1796033000000 } from './1796033000000-AddAccountData';
 import { CreateNotifications1795695440595 } from './1795695440595-CreateNotifications';
 import { AddCommentModeration1795695450622 } from './1795695450622-AddCommentModeration';
 import { CreateAttemptCounters1795444543349 } from './1795444543349-CreateAttemptCounters';
@@ -57,5 +58,6 @@ export const MIGRATIONS: Function[] = [
   CreateSiteSettings1796030000000,
   CreateTwoFactor1796031000000,
   CreateSessionDevices1796032000000,
+  AddAccountData1796033000000,
   CreateApiTokens1796034000000,
 ];

@@ -40,6 +40,7 @@ import { ReviewsModule } from './reviews/reviews.module';
 import { TagsModule } from './tags/tags.module';
 import { ClockModule } from './common/clock';
 import { SchedulingModule, TestClockModule } from './scheduling/scheduling.module';
+import { AccountDataModule } from './account-data/account-data.module';
 
 export interface AppModuleOptions {
   config: AppConfig;
@@ -54,7 +55,7 @@ export interface AppModuleOptions {
  * The images module is the exception: the spec puts it on the host root.
  */
 export const API_PREFIX = 'api/v1';
-const API_MODULES = [HealthModule, AuthModule, UsersModule, PostsModule, SearchModule, TagsModule, ReviewsModule, LikesModule, CommentsModule, DashboardsModule, AdminModule, ModerationModule, NotificationsModule, SchedulingModule, PreviewsModule];
+const API_MODULES = [HealthModule, AuthModule, UsersModule, PostsModule, SearchModule, TagsModule, ReviewsModule, LikesModule, CommentsModule, DashboardsModule, AdminModule, ModerationModule, NotificationsModule, SchedulingModule, PreviewsModule, AccountDataModule];
 
 /** Rate limits (DESIGN.md §3): counters in process, or in Redis shared by every instance when REDIS_URL is set. */
 function throttlerModule(config: AppConfig): DynamicModule {

@@ -303,6 +303,11 @@ describe('Page gateway: parity with HTTP', () => {
     ['admin', '/api/v1/admin/settings'],
     ['author', '/api/v1/admin/settings'],
     ['anonymous', '/api/v1/admin/settings'],
+    // your data (issue 27 §3): /account reads the latest export (404 before the first) and the deletion's grace period
+    ['reader', '/api/v1/account/export'],
+    ['anonymous', '/api/v1/account/export'],
+    ['reader', '/api/v1/account/deletion'],
+    ['anonymous', '/api/v1/account/deletion'],
   ];
 
   it('covers every read a page makes', () => {

@@ -182,6 +182,14 @@ const MATRIX: Row[] = [
   { method: 'post', path: '/api/v1/account/two-factor/disable', body: { password: 'wrong-password', code: '000000' }, expect: SIGNED_IN },
   { method: 'post', path: '/api/v1/account/two-factor/recovery-codes', body: { code: '000000' }, expect: SIGNED_IN },
   { method: 'delete', path: `/api/v1/admin/users/${MISSING}/two-factor`, expect: ADMINS },
+  // Issue 27 §3, your data (a wrong password and a cancel without one: nothing is deleted here)
+  { method: 'get', path: '/api/v1/account/deletion', expect: SIGNED_IN },
+  { method: 'post', path: '/api/v1/account/deletion', body: { password: 'Matrix-wrong1!', confirmation: 'DELETE' }, expect: SIGNED_IN },
+  { method: 'post', path: '/api/v1/account/deletion/cancel', body: { email: 'matrix@example.com' }, expect: ALL },
+  { method: 'post', path: '/api/v1/account/export', expect: SIGNED_IN },
+  { method: 'get', path: '/api/v1/account/export', expect: SIGNED_IN },
+  { method: 'get', path: '/api/v1/account/export/download/no-such-token', expect: SIGNED_IN },
+  { method: 'delete', path: `/api/v1/admin/users/${MISSING}`, expect: ADMINS },
   // comment moderation (issue 19)
   { method: 'post', path: `/api/v1/comments/${MISSING}/reports`, body: { reason: 'SPAM' }, expect: SIGNED_IN },
   { method: 'post', path: `/api/v1/comments/${MISSING}/hide`, body: { reason: 'Matrix' }, expect: SIGNED_IN },

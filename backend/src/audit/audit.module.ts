@@ -6,11 +6,12 @@ import { AuditEntry } from './entities/audit-entry.entity';
 import { PostAuditSubscriber } from './post-audit.subscriber';
 import { TagAuditSubscriber } from './tag-audit.subscriber';
 import { UserAuditSubscriber } from './user-audit.subscriber';
+import { AccountDeletionAuditSubscriber } from './account-deletion-audit.subscriber';
 
 /** The audit log (no routes of its own: the admin area and the dashboards read it; the subscribers write it from the domain events). */
 @Module({
   imports: [TypeOrmModule.forFeature([AuditEntry])],
-  providers: [AuditService, PostAuditSubscriber, CommentAuditSubscriber, UserAuditSubscriber, TagAuditSubscriber],
+  providers: [AuditService, PostAuditSubscriber, CommentAuditSubscriber, UserAuditSubscriber, TagAuditSubscriber, AccountDeletionAuditSubscriber],
   exports: [AuditService],
 })
 export class AuditModule {}

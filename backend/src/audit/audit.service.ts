@@ -41,6 +41,18 @@ export class AuditService {
     await manager.insert(AuditEntry, row as Parameters<EntityManager['insert']>[1]);
   }
 
+  /**
+   * An erased account (issue 27 §3): the entries about it keep their type, time and actor, but
+   * their descriptions and details (which may name the person) are wiped.
+   */
+  async forgetUser(manager: EntityManager, userId: number): Promise<void> {
+    await manager.query(
+      `UPDATE audit_log SET description = 'Erased account', details = '{}'::jsonb
+        WHERE target_type = 'user' AND target_id = $1 AND type NOT IN ($2, $3, $4)`,
+      [userId, AuditType.USER_DELETION_SCHEDULED, AuditType.USER_DELETION_CANCELLED, AuditType.USER_DELETED],
+    );
+  }
+
   /** The newest entries, newest first (at most 100). */
   async recent(limit: number, filter: RecentAuditFilter = {}): Promise<AuditEntryDto[]> {
     const qb = this.withActor(this.entries.createQueryBuilder('entry'));

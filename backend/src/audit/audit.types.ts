@@ -35,6 +35,11 @@ export enum AuditType {
   // ---- two-factor sign-in (issue 27 §1) ----
   /** An administrator turned off a user's two-factor sign-in (a lost authenticator). */
   TWO_FACTOR_RESET = 'TWO_FACTOR_RESET',
+
+  // Issue 27 §3, your data: deletion (entries name the account by id only, never by name or address)
+  USER_DELETION_SCHEDULED = 'USER_DELETION_SCHEDULED',
+  USER_DELETION_CANCELLED = 'USER_DELETION_CANCELLED',
+  USER_DELETED = 'USER_DELETED',
 }
 
 export const AUDIT_TARGET_TYPES = ['user', 'post', 'tag', 'comment'] as const;

@@ -8,6 +8,8 @@ export const AuthMessages = {
   AUTH_FAILED: 'Authentication failed. Please log in again.',
   ACCOUNT_LOCKED: 'Account not verified or locked.',
   EMAIL_NOT_VERIFIED: 'This email address is not verified yet. Enter the code we sent you, or ask for a new one.',
+  /** Issue 27 §3: the right password of an account waiting to be erased (the login page then offers 'Cancel deletion'). */
+  deletionScheduled: (when: string) => `Your account is scheduled for deletion on ${when}. Cancel the deletion to use it again.`,
   accountBanned: (reason: string | undefined) => `Your account has been banned.${reason ? ` Reason: ${reason}` : ''}`,
   FORBIDDEN: 'You do not have permission to access this resource.',
   CSRF: 'Missing X-Request-Timestamp header: cookie-authenticated requests that change data must send it.',

@@ -1,3 +1,4 @@
+import { siteTimeFormatter } from '../common/site-time';
 import { BadRequestException, ConflictException, ForbiddenException, Inject, Injectable, Logger, UnauthorizedException } from '@nestjs/common';
 import { JwtService } from '@nestjs/jwt';
 import { InjectRepository } from '@nestjs/typeorm';
@@ -237,6 +238,11 @@ export class AuthService {
         [user.id],
       )) as { reason: string }[];
       throw new ForbiddenException(AuthMessages.accountBanned(ban?.reason));
+    }
+    if (user.deletionDueAt) {
+      // `errors.deletionScheduledFor` carries the time for the login page's 'Cancel deletion' step.
+      const when = siteTimeFormatter(this.config.siteTimeZone)(user.deletionDueAt);
+      throw new ForbiddenException({ message: AuthMessages.deletionScheduled(when), errors: { deletionScheduledFor: [user.deletionDueAt.toISOString()] } });
     }
     if (!user.isVerified) {
       throw new ForbiddenException({ message: AuthMessages.ACCOUNT_LOCKED, errors: { email: [AuthMessages.EMAIL_NOT_VERIFIED] } });

@@ -4,7 +4,7 @@ import { lostAccess } from '../users/user-rules';
 import { SessionsService } from './sessions.service';
 
 /**
- * An account that loses access loses its sessions in the same transaction: a ban, or an
+ * An account that loses access loses its sessions in the same transaction: a ban, a scheduled deletion, or an
  * administrator's edit that leaves it inactive or unverified (its refresh tokens stop working at
  * once; its access tokens at the next request, which checks the account).
  */
@@ -12,6 +12,8 @@ import { SessionsService } from './sessions.service';
 export class UserSessionsSubscriber {
   constructor(events: DomainEvents, sessions: SessionsService) {
     events.onRecorded('user.banned', (event, manager) => sessions.revokeAllOfUser(event.data.userId, undefined, manager));
+    // Issue 27 §3: an account waiting to be erased cannot be used from the moment it is scheduled.
+    events.onRecorded('user.deletion_scheduled', (event, manager) => sessions.revokeAllOfUser(event.data.userId, undefined, manager));
     events.onRecorded('user.updated', async (event, manager) => {
       if (lostAccess(event.data, event.data.changes)) await sessions.revokeAllOfUser(event.data.userId, undefined, manager);
     });

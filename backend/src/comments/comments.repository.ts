@@ -264,6 +264,12 @@ export class CommentsRepository {
     await manager.query(`UPDATE comments SET moderation = 'VISIBLE', hidden_reason = NULL, hidden_by = NULL, hidden_at = NULL WHERE id = $1`, [id]);
   }
 
+  /** Moves every comment of one account to another (the erasure's '[deleted user]'); answers how many. */
+  async reassignAuthor(manager: EntityManager, fromUserId: number, toUserId: number): Promise<number> {
+    const [, moved] = (await manager.query(`UPDATE comments SET user_id = $2 WHERE user_id = $1`, [fromUserId, toUserId])) as [unknown, number];
+    return moved;
+  }
+
   /** Keeps the row as a placeholder for its replies; the text is wiped. */
   async markDeleted(manager: EntityManager, id: number): Promise<void> {
     await manager.query(`UPDATE comments SET deleted_at = now(), content = '' WHERE id = $1`, [id]);

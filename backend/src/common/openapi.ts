@@ -28,6 +28,7 @@ const TAGS: { name: string; description: string }[] = [
   { name: 'Admin settings', description: 'Site-wide settings (administrators): the two-factor policy for administrators, what erasing an author does to their posts' },
   { name: 'Images', description: 'Post thumbnails: the upload rules, checks, uploads and deletion' },
   { name: 'API tokens', description: "The signed-in user's personal API tokens: create (shown once), list with last use, revoke" },
+  { name: 'Your data', description: "The signed-in user's data: the export archive (Download my data) and account deletion with its grace period" },
   { name: 'Health', description: 'Liveness and readiness of the server' },
 ];
 

@@ -48,6 +48,8 @@ export interface AppConfig {
   jobs: { retryLimit: number; retryDelaySeconds: number; expireSeconds: number; pollSeconds: number };
   /** Seconds between two sweeps of the scheduled-publishing job (posts due are published within this). */
   schedulerIntervalSeconds: number;
+  /** Days between 'Delete my account' and the erasure, during which signing in can cancel it (issue 27 §3); 0 erases at once. */
+  accountDeletionGraceDays: number;
   /** Tests only (TEST_CLOCK_CONTROL=1): mounts PUT /api/v1/test/clock, which moves the app's clock. */
   testClockControl: boolean;
 }
@@ -288,6 +290,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
       pollSeconds: parseWholeNumber(env, 'JOB_POLL_SECONDS', 1, 1, 60),
     }),
     schedulerIntervalSeconds: parseWholeNumber(env, 'SCHEDULER_INTERVAL_SECONDS', 10, 1, 30),
+    accountDeletionGraceDays: parseWholeNumber(env, 'ACCOUNT_DELETION_GRACE_DAYS', 7, 0, 365),
     testClockControl: parseFlag(env, 'TEST_CLOCK_CONTROL', ['1', 'true'], ['0', 'false'], false),
   });
 }

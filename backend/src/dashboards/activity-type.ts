@@ -43,6 +43,10 @@ export const ACTIVITY_TYPE_OF_AUDIT: Readonly<Record<AuditType, DashboardActivit
   // Sharing or revoking a preview is a post event.
   [AuditType.PREVIEW_LINK_CREATED]: POST_CREATED,
   [AuditType.PREVIEW_LINK_REVOKED]: POST_CREATED,
+  // Issue 27 §3: a deletion scheduled or cancelled is an account change; the erasure too (the account is gone, not banned).
+  [AuditType.USER_DELETION_SCHEDULED]: USER_UPDATED,
+  [AuditType.USER_DELETION_CANCELLED]: USER_UPDATED,
+  [AuditType.USER_DELETED]: USER_UPDATED,
 };
 
 /** The author dashboard's events on their own posts, the same way (submitted and rejected are post events, not publications). */

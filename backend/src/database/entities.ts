@@ -33,10 +33,11 @@ import { TagSlugHistory } from '../tags/entities/tag-slug-history.entity';
 import { Role } from '../users/entities/role.entity';
 import { SiteSetting } from '../settings/entities/site-setting.entity';
 import { User } from '../users/entities/user.entity';
+import { AccountExport } from '../account-data/entities/account-export.entity';
 import { UserRole } from '../users/entities/user-role.entity';
 
 /**
  * Every TypeORM entity of the app, listed once: the app, the migration generator and the tests
  * all load this list (no path globs, so compiled and transpiled code behave the same).
  */
-export const ENTITIES: Function[] = [User, Role, UserRole, Post, Tag, PostTag, PostReview, RefreshSession, EmailVerificationCode, PasswordResetToken, AttemptCounterRow, Comment, Like, AuditEntry, Thumbnail, UserBan, PostSlugHistory, TagSlugHistory, CommentReport, UserMute, Notification, NotificationPreference, NotificationSettings, NotificationDelivery, NotificationCounter, PostRevision, PostPreviewLink, DomainEventRow, ReaderLikeCount, SiteSetting, KnownDevice, SignInAlertSetting, ApiToken, UserTwoFactor, TwoFactorRecoveryCode, TwoFactorChallenge];
+export const ENTITIES: Function[] = [User, Role, UserRole, Post, Tag, PostTag, PostReview, RefreshSession, EmailVerificationCode, PasswordResetToken, AttemptCounterRow, Comment, Like, AuditEntry, Thumbnail, UserBan, PostSlugHistory, TagSlugHistory, CommentReport, UserMute, Notification, NotificationPreference, NotificationSettings, NotificationDelivery, NotificationCounter, PostRevision, PostPreviewLink, DomainEventRow, ReaderLikeCount, SiteSetting, KnownDevice, SignInAlertSetting, ApiToken, UserTwoFactor, TwoFactorRecoveryCode, TwoFactorChallenge, AccountExport];

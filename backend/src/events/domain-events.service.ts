@@ -92,6 +92,14 @@ export class DomainEvents {
     return result;
   }
 
+  /**
+   * An erased account (issue 27 §3): its stored user events keep what happened but no longer say
+   * who it was (the e-mail address and name leave their payloads), in the erasure's transaction.
+   */
+  async forgetUser(manager: EntityManager, userId: number): Promise<void> {
+    await manager.query(`UPDATE domain_events SET data = data - 'email' - 'fullName' - 'changes' WHERE subject_type = 'user' AND subject_id = $1`, [userId]);
+  }
+
   private async store(manager: EntityManager, event: DomainEvent): Promise<void> {
     const subject = subjectOf(event);
     const row: Partial<DomainEventRow> = { name: event.name, subjectType: subject.type, subjectId: subject.id, actorId: event.actor?.id ?? null, data: event.data as unknown as Record<string, unknown> };

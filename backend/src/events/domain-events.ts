@@ -61,6 +61,22 @@ export interface UserFacts {
   roles: string[];
 }
 
+/** An erased account as `user.deleted` names it: what was done, never who it was. */
+export interface UserErasedFacts {
+  userId: number;
+  /** The roles it held. */
+  roles: string[];
+  /** Who asked: the owner, or an administrator. */
+  via: 'self' | 'admin';
+  postsReassigned: number;
+  postsDeleted: number;
+  /** Comments now shown as '[deleted user]'. */
+  commentsAnonymised: number;
+  likesRemoved: number;
+  /** Image files deleted: the avatar and unused thumbnails (each variant of a thumbnail counts). */
+  imagesRemoved: number;
+}
+
 /** One field's value before and after a change. */
 export interface FieldChange<T> {
   from: T;
@@ -145,8 +161,8 @@ export interface DomainEventMap {
   // Users (owner: UsersService.create and the user lifecycle, backend/src/users/)
   /** Someone signed up (PENDING and not yet verified; the actor is the new account). */
   'user.registered': UserFacts;
-  /** An account was created by an administrator (`admin`) or at the first start (`first-admin`, no actor). */
-  'user.created': UserFacts & { via: 'admin' | 'first-admin' };
+  /** An account was created by an administrator (`admin`), at the first start (`first-admin`, no actor) or as a placeholder of erased accounts (`placeholder`, no actor). */
+  'user.created': UserFacts & { via: 'admin' | 'first-admin' | 'placeholder' };
   /** The owner verified the e-mail address with the code (now ACTIVE). */
   'user.verified': UserFacts;
   /** Profile or administrative fields changed: by the owner (`self`) or an administrator (`admin`); `changes` names each with its values before and after. */
@@ -161,6 +177,19 @@ export interface DomainEventMap {
   'user.muted': UserFacts & { reason: string; until: string | null };
   /** An administrator lifted the mute in force (`reason` and `until` are the lifted mute's). */
   'user.unmuted': UserFacts & { reason: string; until: string | null };
+  /**
+   * The account will be erased at `dueAt`, asked by its owner (`self`) or an administrator
+   * (`admin`): from now on it cannot be used (its sessions end with this event).
+   */
+  'user.deletion_scheduled': UserFacts & { via: 'self' | 'admin'; dueAt: string };
+  /** The owner signed in with their password and cancelled the pending deletion. */
+  'user.deletion_cancelled': UserFacts & { dueAt: string };
+  /**
+   * The account was erased (UserErasedFacts: no name, no address). Its comments now belong to the
+   * '[deleted user]' placeholder, its likes are gone, its published posts were given to the
+   * 'Former author' placeholder or deleted (the site setting), its other posts deleted.
+   */
+  'user.deleted': UserErasedFacts;
 
   // Tags (owner: TagsService, backend/src/tags/)
   'tag.created': TagFacts;

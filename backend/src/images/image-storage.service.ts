@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 import { randomBytes } from 'node:crypto';
@@ -125,6 +126,12 @@ export class ImageStorageService implements OnModuleDestroy {
       failed = ours.map((name) => ({ name, error: String(error) }));
     }
     for (const { name, error } of failed) this.logger.warn(`Could not delete ${kind}/${name}: ${error}`);
+  }
+
+  /** A stored image's bytes by its URL or name (null when it is not one of ours or missing). */
+  async read(kind: ImageKind, urlOrName: string | null | undefined): Promise<Readable | null> {
+    const name = this.nameOf(kind, urlOrName);
+    return name ? this.store.read(kind, name) : null;
   }
 
   /** Deletes a stored image by its URL or name. Anything that is not one of ours is refused (false). */

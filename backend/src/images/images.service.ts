@@ -1,7 +1,7 @@
 import { BadRequestException, ConflictException, ForbiddenException, Injectable, Logger, NotFoundException } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { randomBytes } from 'node:crypto';
-import { DataSource, Repository } from 'typeorm';
+import { DataSource, EntityManager, Repository } from 'typeorm';
 import type { AuthUser } from '../auth/auth-user';
 import { RoleName } from '../auth/roles';
 import { ImageUploadInfoDto, ImageValidationDto, ThumbnailUploadDto } from './dto/image-response.dto';
@@ -121,6 +121,29 @@ export class ImagesService {
       throw new NotFoundException(ImagesMessages.NOT_FOUND);
     }
     await this.storage.removeAll('thumbnails', thumbnailFiles(deleted.name, deleted.variantWidths));
+  }
+
+  /**
+   * An erased account's thumbnails (issue 27 §3), in the erasure's transaction: those a post still
+   * shows (the posts given to 'Former author') go to `keeperId`; the rows of the others are deleted.
+   * Answers the files to delete once the transaction has committed (`removeFiles`).
+   */
+  async releaseOwner(manager: EntityManager, ownerId: number, keeperId: number): Promise<string[]> {
+    await manager.query(
+      `WITH referenced AS (${REFERENCED_KEYS})
+       UPDATE thumbnails t SET owner_id = $2 WHERE t.owner_id = $1 AND EXISTS (SELECT 1 FROM referenced r WHERE r.key = split_part(t.name, '-', 1))`,
+      [ownerId, keeperId],
+    );
+    const [rows] = (await manager.query(`DELETE FROM thumbnails WHERE owner_id = $1 RETURNING name, variant_widths AS "variantWidths"`, [ownerId])) as [
+      { name: string; variantWidths: number[] }[],
+      number,
+    ];
+    return rows.flatMap((row) => thumbnailFiles(row.name, row.variantWidths));
+  }
+
+  /** Deletes thumbnail files whose rows are gone (after the transaction that deleted them committed). */
+  removeFiles(files: readonly string[]): Promise<void> {
+    return this.storage.removeAll('thumbnails', files);
   }
 
   /**

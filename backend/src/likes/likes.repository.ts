@@ -106,6 +106,22 @@ export class LikesRepository {
     );
   }
 
+  /** Locks every post the user likes (FOR NO KEY UPDATE, in id order, as like writes lock them); answers their ids. */
+  async lockLikedPosts(manager: EntityManager, userId: number): Promise<number[]> {
+    const rows = (await manager.query(
+      `SELECT p.id FROM posts p WHERE p.id IN (SELECT post_id FROM likes WHERE user_id = $1) ORDER BY p.id FOR NO KEY UPDATE OF p`,
+      [userId],
+    )) as { id: number }[];
+    return rows.map((row) => row.id);
+  }
+
+  /** Deletes all the user's likes and their published-likes count; answers the likes deleted. */
+  async deleteAllOf(manager: EntityManager, userId: number): Promise<number> {
+    const [, removed] = (await manager.query(`DELETE FROM likes WHERE user_id = $1`, [userId])) as [unknown, number];
+    await manager.query(`DELETE FROM reader_like_counts WHERE user_id = $1`, [userId]);
+    return removed;
+  }
+
   /** The published post's like count (undefined when it is not published). */
   async publishedLikeCount(postId: number, manager: EntityManager = this.dataSource.manager): Promise<number | undefined> {
     const rows = (await manager.query(`SELECT like_count FROM posts WHERE id = $1 AND status = 'PUBLISHED'`, [postId])) as { like_count: number }[];

@@ -1,7 +1,7 @@
 import { ContentEvents } from '../common/content-events';
 import { Injectable, NotFoundException } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import type { AuthUser } from '../auth/auth-user';
 import { Page, toPage } from '../common/pagination/page';
 import { PostsService } from '../posts/posts.service';
@@ -94,6 +94,20 @@ export class LikesService {
   /** The user's latest likes (the 'Favorite Posts' and home widgets). */
   async recent(user: AuthUser, limit: number): Promise<LikeRecordDto[]> {
     return (await this.repository.likedPosts(user.id, 'createdAt', 'desc', limit, 0)).map(toLikeRecord);
+  }
+
+  /**
+   * Removes every like of an account being erased, in the erasure's transaction: the liked posts
+   * are locked in id order (the lock every like write takes first), each post's like_count drops
+   * by one (PostsService), the like rows go and so does the reader's published-likes count (its
+   * likes are all gone). Answers how many likes went.
+   */
+  async removeAllOf(manager: EntityManager, userId: number): Promise<number> {
+    const postIds = await this.repository.lockLikedPosts(manager, userId);
+    await this.posts.dropOneLikeEach(manager, postIds);
+    const removed = await this.repository.deleteAllOf(manager, userId);
+    if (removed !== postIds.length) throw new Error(`likes of user ${userId} changed during the erasure (${removed} rows, ${postIds.length} posts)`);
+    return removed;
   }
 
   /**

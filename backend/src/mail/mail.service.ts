@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/commo
 import { createTransport, type Transporter } from 'nodemailer';
 import { isTerminal, mailLine } from '../common/console-output';
 import { APP_CONFIG, AppConfig } from '../config/env';
-import { generatedPasswordMail, MailContent, passwordResetMail, twoFactorResetMail, verificationCodeMail } from './mail.templates';
+import { dataExportReadyMail, generatedPasswordMail, MailContent, passwordResetMail, twoFactorResetMail, verificationCodeMail } from './mail.templates';
 
 /** A stuck SMTP server must not hold a sign-up for minutes (nodemailer reads these from the query). */
 function withTimeouts(smtpUrl: string): string {
@@ -46,6 +46,11 @@ export class MailService implements OnApplicationShutdown {
 
   sendPasswordReset(to: string, fullName: string, link: string, minutes: number): Promise<boolean> {
     return this.send(to, passwordResetMail(fullName, link, minutes));
+  }
+
+  /** Issue 27 §3: the data export is ready (`link` is site-relative; `expiresAt` as the site shows times). */
+  sendDataExportReady(to: string, fullName: string, link: string, expiresAt: string): Promise<boolean> {
+    return this.send(to, dataExportReadyMail(fullName, `${this.config.publicUrl}${link}`, expiresAt));
   }
 
   /**

@@ -207,3 +207,23 @@ export function twoFactorResetMail(fullName: string, accountUrl: string): MailCo
   );
   return { subject, text, html, gist: `two-factor sign-in reset; set it up again at ${accountUrl}` };
 }
+
+// ---- Issue 27 §3, your data --------------------------------------------------------------------
+
+/** The user's data export is ready ('Download my data' on /account): the link needs their session too. */
+export function dataExportReadyMail(fullName: string, link: string, expiresAt: string): MailContent {
+  const subject = 'Your Inkwell data is ready to download';
+  const text =
+    `Hello ${fullName},\n\n` +
+    `The export of your data you asked for is ready. Download it while signed in: ${link}\n\n` +
+    `The link works until ${expiresAt}; after that, ask for a new export on your account page.\n\n` +
+    `If you did not ask for it, change your password: someone may be signed in to your account.\n`;
+  const html = layout(
+    subject,
+    `<p style="margin:0 0 16px">Hello ${escapeHtml(fullName)},</p>
+<p style="margin:0 0 24px">The export of your data you asked for is ready. Download it while signed in; the link works until ${escapeHtml(expiresAt)}.</p>
+<p style="margin:0 0 24px"><a href="${escapeHtml(link)}" style="display:inline-block;background:#18181b;color:#ffffff;text-decoration:none;padding:12px 20px;border-radius:6px;font-weight:600">Download my data</a></p>
+<p style="margin:0;font-size:13px;color:#52525b">If you did not ask for it, change your password: someone may be signed in to your account.</p>`,
+  );
+  return { subject, text, html, gist: `link ${link}` };
+}

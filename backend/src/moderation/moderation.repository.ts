@@ -103,6 +103,18 @@ export class ModerationRepository {
     return activeMute(this.dataSource.manager, userId);
   }
 
+  /** Deletes a reporter's reports, lowering report_count by their open ones (comments locked in id order); answers how many went. */
+  async withdrawReportsOf(manager: EntityManager, reporterId: number): Promise<number> {
+    await manager.query(
+      `WITH open AS (SELECT comment_id FROM comment_reports WHERE reporter_id = $1 AND dismissed_at IS NULL),
+            locked AS (SELECT c.id FROM comments c WHERE c.id IN (SELECT comment_id FROM open) ORDER BY c.id FOR NO KEY UPDATE)
+       UPDATE comments c SET report_count = GREATEST(c.report_count - 1, 0) FROM locked WHERE c.id = locked.id`,
+      [reporterId],
+    );
+    const [, removed] = (await manager.query(`DELETE FROM comment_reports WHERE reporter_id = $1`, [reporterId])) as [unknown, number];
+    return removed;
+  }
+
   /** Marks the open reports dismissed; returns how many there were. */
   async dismissReports(manager: EntityManager, id: number): Promise<number> {
     const [, affected] = (await manager.query(`UPDATE comment_reports SET dismissed_at = now() WHERE comment_id = $1 AND dismissed_at IS NULL`, [id])) as [

@@ -1,4 +1,5 @@
 import { ConflictException, ForbiddenException, HttpException, Inject, Injectable, NotFoundException } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import type { AuthUser } from '../auth/auth-user';
 import { TooManyRequestsException } from '../common/too-many-requests';
 import { CommentModeration } from '../comments/entities/comment.entity';
@@ -44,6 +45,14 @@ export class ModerationService {
     private readonly repository: ModerationRepository,
     private readonly userLifecycle: UserLifecycleService,
   ) {}
+
+  /**
+   * An erased account's reports go with it (issue 27 §3), in the erasure's transaction: each
+   * comment's report_count loses the account's open report, so it still equals the open reports.
+   */
+  withdrawReportsOf(manager: EntityManager, reporterId: number): Promise<number> {
+    return this.repository.withdrawReportsOf(manager, reporterId);
+  }
 
   async report(id: number, dto: CommentReportCreateDto, user: AuthUser): Promise<CommentReportCreatedDto> {
     const createdAt = await this.events.transaction(async ({ manager, record }) => {

@@ -245,6 +245,23 @@ export class PostsService implements OnModuleDestroy {
     return counts;
   }
 
+  /**
+   * An erased account's likes leave their posts' like_count, one per post, in the caller's
+   * transaction (which has locked those posts in id order): the bulk form of adjustCounters.
+   */
+  async dropOneLikeEach(manager: EntityManager, postIds: readonly number[]): Promise<void> {
+    if (postIds.length) await manager.query(`UPDATE posts SET like_count = GREATEST(like_count - 1, 0) WHERE id = ANY($1::int[])`, [postIds]);
+  }
+
+  /**
+   * An erased author's published posts are given to the 'Former author' placeholder (issue 27 §3),
+   * in the caller's transaction; status, dates, counters and text stay. Authorship is no status:
+   * the post lifecycle is not involved (the erasure's `user.deleted` drops every cache).
+   */
+  async reassignAuthor(manager: EntityManager, postIds: readonly number[], toAuthorId: number): Promise<void> {
+    if (postIds.length) await manager.query(`UPDATE posts SET author_id = $2 WHERE id = ANY($1::int[])`, [postIds, toAuthorId]);
+  }
+
   /** One page of a list (every column but the bodies, the author's name and e-mail, every tag) and the filter's total. */
   private async listPage(filter: PostListFilter, page: number, size: number, sortBy: string, sortDir: SortDirection, viewer: AuthUser, mode: SaveMode): Promise<PostAdminPageDto> {
     const [rows, total] = await this.rowsAndTotal(filter, page * size, size, sortBy, sortDir);

@@ -23,5 +23,11 @@ export const UserLifecycleMessages = {
   SELF_BAN: 'You cannot ban your own account.',
   SELF_DEACTIVATE: 'You cannot deactivate your own account.',
   SELF_DEMOTE: 'You cannot remove the ADMIN role from your own account.',
+  // Deletion (issue 27 §3)
+  LAST_ADMIN_DELETION: 'The last active administrator cannot delete their account: make another administrator first.',
+  DELETION_ALREADY_SCHEDULED: 'This account is already scheduled for deletion.',
+  NO_DELETION_PENDING: 'This account is not scheduled for deletion.',
+  PLACEHOLDER_ACCOUNT: 'This is one of the site\'s placeholder accounts: it cannot be deleted.',
+
   LAST_ADMIN: 'The last active administrator cannot lose the ADMIN role, be banned or be deactivated.',
 } as const;

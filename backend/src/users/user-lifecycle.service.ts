@@ -1,7 +1,8 @@
 import { BadRequestException, ConflictException, ForbiddenException, HttpException, Injectable, NotFoundException } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import type { AuthUser } from '../auth/auth-user';
-import type { EventActor, UserFacts } from '../events/domain-events';
+import type { EventActor, UserErasedFacts, UserFacts } from '../events/domain-events';
+import { JobsService } from '../jobs/jobs.service';
 import { DomainEvents, EventTransaction } from '../events/domain-events.service';
 import { activeMute } from './active-mute';
 import { RoleName } from '../auth/roles';
@@ -33,6 +34,12 @@ import {
   upsertMute,
 } from './users.repository';
 
+/** The erasure job's queue (issue 27 §3): the user lifecycle enqueues it, account-data runs it. */
+export const ACCOUNT_ERASURE_QUEUE = 'account-erasure';
+export interface AccountErasureJob {
+  userId: number;
+}
+
 /** The answer to each refusal. */
 const REFUSALS: Record<UserRefusal, () => HttpException> = {
   'self-ban': () => new ConflictException(UserLifecycleMessages.SELF_BAN),
@@ -61,7 +68,7 @@ export interface BanInput {
 
 /**
  * The user lifecycle (DESIGN.md §1): verification, administrators' edits of status, verification
- * and roles, bans, unbans, mutes and unmutes. Each runs in one transaction that writes the rows
+ * and roles, bans, unbans, mutes and unmutes, and deletion (scheduled, cancelled, the erasure's end). Each runs in one transaction that writes the rows
  * (users' status and verification, user_roles, user_bans, user_mutes: written nowhere else after
  * the account is created by UsersService.create) and records its event; the audit log, the
  * sessions and the caches follow the events. Changes that may take ADMIN away from an active
@@ -70,7 +77,72 @@ export interface BanInput {
  */
 @Injectable()
 export class UserLifecycleService {
-  constructor(private readonly events: DomainEvents) {}
+  constructor(
+    private readonly events: DomainEvents,
+    private readonly jobs: JobsService,
+  ) {}
+
+  // ---- Deletion (issue 27 §3) ----------------------------------------------------------------
+
+  /**
+   * Schedules the account's erasure at `dueAt` (now for an administrator's deletion): from this
+   * commit on it cannot be used (`user.deletion_scheduled` ends its sessions; sign-in answers the
+   * pending deletion), and the erasure job, enqueued in this transaction, runs at `dueAt`. The last
+   * active administrator cannot go (409). Already pending: 409.
+   */
+  async scheduleDeletion(id: number, dueAt: Date, via: 'self' | 'admin', actor: AuthUser): Promise<void> {
+    await this.events.transaction(async ({ manager, record }) => {
+      const user = await this.lockForAdminChange(manager, id);
+      const row = await manager.findOneOrFail(User, { where: { id }, select: { id: true, deletionDueAt: true, placeholder: true } });
+      if (row.placeholder) throw new ConflictException(UserLifecycleMessages.PLACEHOLDER_ACCOUNT);
+      if (row.deletionDueAt) throw new ConflictException(UserLifecycleMessages.DELETION_ALREADY_SCHEDULED);
+      if (leavesActiveAdmins(user, { ...user, status: UserStatus.INACTIVE }) && (await countActiveAdmins(manager, id)) === 0) {
+        throw new ConflictException(UserLifecycleMessages.LAST_ADMIN_DELETION);
+      }
+      if (via === 'admin' && !(await holdsActiveAdmin(manager, actor.id))) throw new ForbiddenException(UserLifecycleMessages.FORBIDDEN);
+      await manager.update(User, { id }, { deletionDueAt: dueAt, deletionVia: via });
+      await this.jobs.enqueue(manager, ACCOUNT_ERASURE_QUEUE, { userId: id } satisfies AccountErasureJob, { startAfter: dueAt });
+      await record({ name: 'user.deletion_scheduled', actor: actorOf(actor), data: { ...(await this.facts(manager, id)), via, dueAt: dueAt.toISOString() } });
+    });
+  }
+
+  /**
+   * The owner, signed in again with their password, cancels the pending deletion: the account is
+   * usable again. The waiting erasure job finds nothing due and ends. Nothing pending: 409.
+   */
+  async cancelDeletion(id: number): Promise<void> {
+    await this.events.transaction(async ({ manager, record }) => {
+      if (!(await lockUser(manager, id))) throw new NotFoundException(UserLifecycleMessages.USER_NOT_FOUND);
+      const row = await manager.findOneOrFail(User, { where: { id }, select: { id: true, deletionDueAt: true, deletionVia: true } });
+      if (!row.deletionDueAt || row.deletionVia !== 'self') throw new ConflictException(UserLifecycleMessages.NO_DELETION_PENDING);
+      await manager.update(User, { id }, { deletionDueAt: null, deletionVia: null });
+      const facts = await this.facts(manager, id);
+      await record({ name: 'user.deletion_cancelled', actor: { id, name: facts.fullName }, data: { ...facts, dueAt: row.deletionDueAt.toISOString() } });
+    });
+  }
+
+  /**
+   * The account whose deletion is due, locked for the erasure (the caller's transaction), or
+   * undefined when there is nothing to erase now (cancelled, not yet due, or gone).
+   */
+  async lockDueErasure(tx: EventTransaction, id: number, now: Date): Promise<{ roles: string[]; via: 'self' | 'admin'; avatar: string | null } | undefined> {
+    if (!(await lockUser(tx.manager, id))) return undefined;
+    const row = await tx.manager.findOne(User, { where: { id }, select: { id: true, deletionDueAt: true, deletionVia: true, avatar: true } });
+    if (!row?.deletionDueAt || row.deletionDueAt.getTime() > now.getTime()) return undefined;
+    const facts = await this.facts(tx.manager, id);
+    return { roles: facts.roles, via: row.deletionVia ?? 'self', avatar: row.avatar };
+  }
+
+  /**
+   * The end of an erasure, after the other owners moved the account's content away (in the same
+   * transaction): `user.deleted` is recorded (no personal data), then the row goes, and with it
+   * everything that is only the account's (sessions, roles, notifications, exports, ...).
+   */
+  async erase(tx: EventTransaction, facts: UserErasedFacts): Promise<void> {
+    await tx.record({ name: 'user.deleted', actor: null, data: facts });
+    await this.events.forgetUser(tx.manager, facts.userId);
+    await tx.manager.delete(User, { id: facts.userId });
+  }
 
   /** BANNED with an open ban (reason, note, admin); the account's sessions end with it. */
   async ban(id: number, input: BanInput, actor: AuthUser): Promise<void> {

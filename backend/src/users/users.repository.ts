@@ -119,7 +119,7 @@ export async function countActiveAdmins(manager: EntityManager, exceptId: number
   const [row] = (await manager.query(
     `SELECT count(*)::int AS total
        FROM users u JOIN user_roles ur ON ur.user_id = u.id JOIN roles r ON r.id = ur.role_id
-      WHERE r.name = $1 AND u.status = $2 AND u.is_verified AND u.id <> $3`,
+      WHERE r.name = $1 AND u.status = $2 AND u.is_verified AND u.deletion_due_at IS NULL AND u.id <> $3`,
     [RoleName.ADMIN, UserStatus.ACTIVE, exceptId],
   )) as { total: number }[];
   return row.total;
@@ -129,7 +129,7 @@ export async function countActiveAdmins(manager: EntityManager, exceptId: number
 export async function holdsActiveAdmin(manager: EntityManager, id: number): Promise<boolean> {
   const rows = (await manager.query(
     `SELECT 1 FROM users u JOIN user_roles ur ON ur.user_id = u.id JOIN roles r ON r.id = ur.role_id
-      WHERE u.id = $1 AND r.name = $2 AND u.status = $3 AND u.is_verified`,
+      WHERE u.id = $1 AND r.name = $2 AND u.status = $3 AND u.is_verified AND u.deletion_due_at IS NULL`,
     [id, RoleName.ADMIN, UserStatus.ACTIVE],
   )) as unknown[];
   return rows.length > 0;

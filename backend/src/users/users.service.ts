@@ -36,7 +36,14 @@ export interface UserCreateInput {
 }
 
 /** Who creates the account: the person signing up, an administrator, or the first start. */
-export type UserOrigin = { via: 'register' } | { via: 'admin'; actor: AuthUser } | { via: 'first-admin' };
+export type UserOrigin = { via: 'register' } | { via: 'admin'; actor: AuthUser } | { via: 'first-admin' } | { via: 'placeholder' };
+
+/** The site's stand-in accounts (issue 27 §3): who they are shown as; they cannot sign in (INACTIVE, unverified, no password). */
+const PLACEHOLDERS = {
+  'former-author': { fullName: 'Former author', email: 'former-author@placeholder.invalid', roles: [RoleName.AUTHOR] },
+  'deleted-user': { fullName: '[deleted user]', email: 'deleted-user@placeholder.invalid', roles: [RoleName.USER] },
+} as const;
+export type PlaceholderKind = keyof typeof PLACEHOLDERS;
 
 @Injectable()
 export class UsersService {
@@ -74,6 +81,29 @@ export class UsersService {
     if (origin.via === 'register') await tx.record({ name: 'user.registered', actor: { id: userId, name: input.fullName }, data: facts });
     else await tx.record({ name: 'user.created', actor: origin.via === 'admin' ? { id: origin.actor.id, name: origin.actor.fullName } : null, data: { ...facts, via: origin.via } });
     return facts;
+  }
+
+  /**
+   * The id of a placeholder account, created the first time it is needed (through `create`, so it
+   * is born like any account). Two erasures creating it at once: the unique index keeps one, the
+   * other reads it. Its password hash '!' matches no password, and it is INACTIVE: it cannot sign in.
+   */
+  async placeholder(kind: PlaceholderKind): Promise<number> {
+    const find = async () => (await this.users.findOne({ where: { placeholder: kind }, select: { id: true } }))?.id;
+    const existing = await find();
+    if (existing) return existing;
+    const { fullName, email, roles } = PLACEHOLDERS[kind];
+    try {
+      await this.events.transaction(async (tx) => {
+        const facts = await this.create({ fullName, email, passwordHash: '!', status: UserStatus.INACTIVE, verified: false, roles: [...roles] }, { via: 'placeholder' }, tx);
+        await tx.manager.update(User, { id: facts.userId }, { placeholder: kind });
+      });
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+    }
+    const id = await find();
+    if (!id) throw new Error(`placeholder account ${kind} could not be created`);
+    return id;
   }
 
   /** A user with their roles, or null. */

@@ -4,6 +4,82 @@
  */
 
 export interface paths {
+    "/api/v1/account/deletion": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What 'Delete my account' will do: the grace period before the erasure, in days */
+        get: operations["getAccountDeletionPolicy"];
+        put?: never;
+        /**
+         * Delete my account: with the password, the typed word DELETE and the two-factor code when it is on
+         * @description The account is disabled at once (every session ends, the session cookies are cleared) and erased after ACCOUNT_DELETION_GRACE_DAYS (default 7). Signing in meanwhile answers 403 'Your account is scheduled for deletion on …' and POST /account/deletion/cancel gives it back. Wrong password: 400 on password; the last active administrator: 409.
+         */
+        post: operations["requestAccountDeletion"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/account/deletion/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel the pending deletion of my account (from the login page: the account has no session while it waits)
+         * @description Proved by the sign-in data (and the two-factor code when it is on). Wrong e-mail or password: 401 'Invalid email or password.'; nothing pending: 409. Limited like sign-in (10 a minute per address).
+         */
+        post: operations["cancelAccountDeletion"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/account/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** My latest data export: its progress, then its download link (24 h); none yet: 404 */
+        get: operations["getDataExport"];
+        put?: never;
+        /** Download my data: starts an export job (poll GET /account/export); one running already: 409 */
+        post: operations["requestDataExport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/account/export/download/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The export's zip archive, for its owner's session only; anyone else's, an unknown or an expired link: 404 */
+        get: operations["downloadDataExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/account/sessions": {
         parameters: {
             query?: never;
@@ -446,7 +522,13 @@ export interface paths {
          */
         put: operations["updateAdminUser"];
         post?: never;
-        delete?: never;
+        /**
+         * Delete a user (admin): disabled at once (sessions end), erased by the next run of the job queue, no grace period
+         * @description Audit-logged without personal data. Oneself: 409 (use Delete my account); the last active administrator, a placeholder account or one already pending: 409.
+         *
+         *     API token scope: `admin`.
+         */
+        delete: operations["deleteAdminUser"];
         options?: never;
         head?: never;
         patch?: never;
@@ -2371,6 +2453,48 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        AccountDeletionCancelDto: {
+            /** @example ann@example.com */
+            email: string;
+            password: string;
+            /** @description An authenticator or recovery code, when two-factor sign-in is on for the account */
+            twoFactorCode?: string;
+        };
+        AccountDeletionPolicyDto: {
+            /** @description Days between the request and the erasure (ACCOUNT_DELETION_GRACE_DAYS); 0: erased at once */
+            graceDays: number;
+        };
+        AccountDeletionRequestDto: {
+            /**
+             * @description The word DELETE, typed
+             * @example DELETE
+             */
+            confirmation: string;
+            /** @description The account password */
+            password: string;
+            /** @description An authenticator or recovery code, when two-factor sign-in is on for the account */
+            twoFactorCode?: string;
+        };
+        AccountDeletionScheduledDto: {
+            /** @description When the account will be erased (ISO 8601) */
+            deletionScheduledFor: string;
+        };
+        AccountExportDto: {
+            createdAt: string;
+            /** @description Site-relative download link (READY only; needs the owner's session) */
+            downloadUrl: string | null;
+            /** @description Until when the link works (24 h after it was ready) */
+            expiresAt: string | null;
+            /** @description When the archive was ready */
+            finishedAt: string | null;
+            id: number;
+            /** @description Percent done */
+            progress: number;
+            /** @description The archive's size in bytes (READY only) */
+            sizeBytes: string | null;
+            /** @enum {string} */
+            status: "QUEUED" | "RUNNING" | "READY" | "FAILED" | "EXPIRED";
+        };
         AccountSessionDto: {
             /** @description Browser family, without version */
             browser: string | null;
@@ -2694,7 +2818,7 @@ export interface components {
          * @description New types may appear; show unknown ones generically
          * @enum {string}
          */
-        AuditType: "USER_REGISTERED" | "USER_CREATED" | "USER_UPDATED" | "USER_BANNED" | "USER_UNBANNED" | "PASSWORD_GENERATED" | "POST_CREATED" | "POST_PUBLISHED" | "POST_REJECTED" | "POST_ARCHIVED" | "POST_DELETED" | "POST_SCHEDULED" | "POST_RESCHEDULED" | "POST_SCHEDULE_CANCELLED" | "TAG_CREATED" | "TAG_UPDATED" | "TAG_ACTIVATED" | "TAG_DEACTIVATED" | "TAG_DELETED" | "COMMENT_HIDDEN" | "COMMENT_RESTORED" | "COMMENT_DELETED" | "COMMENT_REPORTS_DISMISSED" | "USER_MUTED" | "USER_UNMUTED" | "PREVIEW_LINK_CREATED" | "PREVIEW_LINK_REVOKED" | "TWO_FACTOR_RESET";
+        AuditType: "USER_REGISTERED" | "USER_CREATED" | "USER_UPDATED" | "USER_BANNED" | "USER_UNBANNED" | "PASSWORD_GENERATED" | "POST_CREATED" | "POST_PUBLISHED" | "POST_REJECTED" | "POST_ARCHIVED" | "POST_DELETED" | "POST_SCHEDULED" | "POST_RESCHEDULED" | "POST_SCHEDULE_CANCELLED" | "TAG_CREATED" | "TAG_UPDATED" | "TAG_ACTIVATED" | "TAG_DEACTIVATED" | "TAG_DELETED" | "COMMENT_HIDDEN" | "COMMENT_RESTORED" | "COMMENT_DELETED" | "COMMENT_REPORTS_DISMISSED" | "USER_MUTED" | "USER_UNMUTED" | "PREVIEW_LINK_CREATED" | "PREVIEW_LINK_REVOKED" | "TWO_FACTOR_RESET" | "USER_DELETION_SCHEDULED" | "USER_DELETION_CANCELLED" | "USER_DELETED";
         AuthEmailDto: {
             /** @example ann@example.com */
             email: string;
@@ -4211,6 +4335,403 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    getAccountDeletionPolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AccountDeletionPolicyDto"];
+                        /** @example null */
+                        errors: Record<string, never> | null;
+                        /** @example OK */
+                        message: string;
+                        /** @example 200 */
+                        status: number;
+                        /** @example true */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Not signed in, or the session expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Signed in without the permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Too many requests from this client: the per-client rate limit (retryAfterSeconds says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    requestAccountDeletion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AccountDeletionRequestDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AccountDeletionScheduledDto"];
+                        /** @example null */
+                        errors: Record<string, never> | null;
+                        /** @example OK */
+                        message: string;
+                        /** @example 200 */
+                        status: number;
+                        /** @example true */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Invalid input (errors per field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Not signed in, or the session expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Signed in without the permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Too many requests from this client: the per-client rate limit (retryAfterSeconds says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    cancelAccountDeletion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AccountDeletionCancelDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: Record<string, never> | null;
+                        /** @example null */
+                        errors: Record<string, never> | null;
+                        /** @example OK */
+                        message: string;
+                        /** @example 200 */
+                        status: number;
+                        /** @example true */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Invalid input (errors per field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Not signed in, or the session expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Too many attempts */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    getDataExport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AccountExportDto"];
+                        /** @example null */
+                        errors: Record<string, never> | null;
+                        /** @example OK */
+                        message: string;
+                        /** @example 200 */
+                        status: number;
+                        /** @example true */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Not signed in, or the session expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Signed in without the permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Too many requests from this client: the per-client rate limit (retryAfterSeconds says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    requestDataExport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AccountExportDto"];
+                        /** @example null */
+                        errors: Record<string, never> | null;
+                        /** @example OK */
+                        message: string;
+                        /** @example 200 */
+                        status: number;
+                        /** @example true */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Not signed in, or the session expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Signed in without the permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Too many requests from this client: the per-client rate limit (retryAfterSeconds says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    downloadDataExport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The random part of the download link */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The zip archive */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/zip": string;
+                };
+            };
+            /** @description Not signed in, or the session expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/zip": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Signed in without the permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/zip": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/zip": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Too many requests from this client: the per-client rate limit (retryAfterSeconds says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
     listAccountSessions: {
         parameters: {
             query?: never;
@@ -6189,6 +6710,92 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["AdminUserDto"];
+                        /** @example null */
+                        errors: Record<string, never> | null;
+                        /** @example OK */
+                        message: string;
+                        /** @example 200 */
+                        status: number;
+                        /** @example true */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Invalid input (errors per field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Not signed in, or the session expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Signed in without the permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Too many requests from this client: the per-client rate limit (retryAfterSeconds says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    deleteAdminUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AccountDeletionScheduledDto"];
                         /** @example null */
                         errors: Record<string, never> | null;
                         /** @example OK */

@@ -21,6 +21,8 @@ interface TokenRow {
   tokenScopes: ApiTokenScope[];
   expired: boolean;
   touchDue: boolean;
+  /** The account is waiting to be erased (issue 27 §3): disabled at once, for its tokens too. */
+  deletionPending: boolean;
 }
 
 export type TokenCaller = AuthUser | 'unknown' | 'expired' | 'locked';
@@ -100,7 +102,8 @@ export class ApiTokensService {
       {
         name: 'inkwell_token_caller',
         columns: `t.id AS "tokenId", t.scopes AS "tokenScopes", (t.expires_at IS NOT NULL AND t.expires_at <= now()) AS expired,
-              (t.last_used_at IS NULL OR t.last_used_at < now() - interval '1 minute') AS "touchDue"`,
+              (t.last_used_at IS NULL OR t.last_used_at < now() - interval '1 minute') AS "touchDue",
+              (u.deletion_due_at IS NOT NULL) AS "deletionPending"`,
         from: 'FROM api_tokens t JOIN users u ON u.id = t.user_id WHERE t.token_hash = $1',
       },
       [tokenHash],
@@ -108,7 +111,7 @@ export class ApiTokensService {
     );
     if (!row) return 'unknown';
     if (row.expired) return 'expired';
-    if (!keepsAccess(row)) return 'locked';
+    if (!keepsAccess(row) || row.deletionPending) return 'locked';
     rememberTokenHash(tokenHash);
     if (row.touchDue) await this.touch(row.tokenId);
     const caller = callerOf(row, reads);

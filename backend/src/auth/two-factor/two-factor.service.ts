@@ -154,6 +154,17 @@ export class TwoFactorService implements OnModuleInit {
 
   // ---- sign-in -------------------------------------------------------------------------------
 
+  /**
+   * A sensitive account action (deleting the account, cancelling its deletion) takes a code too when
+   * two-factor sign-in is on: true when it is off, or when `code` passes (an authenticator code ±1
+   * step, never twice, or an unused recovery code, which it uses up, as at sign-in).
+   */
+  async passesIfEnabled(userId: number, code: string | undefined): Promise<boolean> {
+    if (!(await this.isEnabled(userId))) return true;
+    if (!code) return false;
+    return this.dataSource.transaction((manager) => this.checkCode(manager, userId, code));
+  }
+
   async isEnabled(userId: number): Promise<boolean> {
     return this.factors.exists({ where: { userId, enabledAt: Not(IsNull()) } });
   }

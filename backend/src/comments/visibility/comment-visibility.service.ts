@@ -137,6 +137,15 @@ export class CommentVisibility {
     return row;
   }
 
+  /**
+   * An erased account's comments (issue 27 §3) are given to the '[deleted user]' placeholder, in
+   * the erasure's transaction: every comment keeps its text, visibility, place and replies, so no
+   * counter moves and the threads stay whole; only the name shown changes. Answers how many.
+   */
+  async reassignAuthor(manager: EntityManager, fromUserId: number, toUserId: number): Promise<number> {
+    return this.comments.reassignAuthor(manager, fromUserId, toUserId);
+  }
+
   /** Applies one move to a locked comment (see `move`); returns its state after. */
   async apply(tx: EventTransaction, locked: LockedComment, request: MoveRequest, actor: EventActor, refused?: RefusalAnswer): Promise<CommentState | null> {
     const { manager } = tx;

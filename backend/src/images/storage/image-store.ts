@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import type { NextFunction, Request, Response } from 'express';
 
 /** The kinds of stored images: each has its folder (local) or key prefix (S3) and its URL prefix. */
@@ -23,6 +24,8 @@ export interface ImageStore {
   remove(kind: ImageKind, name: string): Promise<boolean>;
   /** Deletes entries (missing ones are fine); answers the names that could not be deleted, with why. */
   removeMany(kind: ImageKind, names: readonly string[]): Promise<{ name: string; error: string }[]>;
+  /** The stored bytes as a stream (the data export copies them into its archive); null when missing. */
+  read(kind: ImageKind, name: string): Promise<Readable | null>;
   /** Every entry of a kind with its modification time (stored names and any leftovers of cut-short writes). */
   list(kind: ImageKind): Promise<StoredEntry[]>;
   /** Whether a listed name is a leftover of a write cut short (deleted by the sweep after an hour). */

@@ -1,5 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import { randomBytes } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import type { Readable } from 'node:stream';
 import { mkdir, readdir, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ImageKind, ImageStore, StoredEntry } from './image-store';
@@ -38,6 +40,17 @@ export class LocalImageStore implements ImageStore {
       await Promise.all([...temps, ...renamed].map((path) => unlink(path).catch(() => undefined)));
       throw error;
     }
+  }
+
+  async read(kind: ImageKind, name: string): Promise<Readable | null> {
+    const path = join(this.dirOf(kind), name);
+    try {
+      await stat(path);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw error;
+    }
+    return createReadStream(path);
   }
 
   async remove(kind: ImageKind, name: string): Promise<boolean> {

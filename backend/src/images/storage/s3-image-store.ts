@@ -68,6 +68,16 @@ export class S3ImageStore implements ImageStore {
     throw failure.reason;
   }
 
+  async read(kind: ImageKind, name: string): Promise<Readable | null> {
+    try {
+      const object = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: keyOf(kind, name) }));
+      return (object.Body as Readable | undefined) ?? null;
+    } catch (error) {
+      if (statusOf(error) === 404) return null;
+      throw error;
+    }
+  }
+
   async remove(kind: ImageKind, name: string): Promise<boolean> {
     const key = keyOf(kind, name);
     try {

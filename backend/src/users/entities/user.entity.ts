@@ -14,6 +14,7 @@ export enum UserStatus {
  */
 @Entity('users')
 @Check('CHK_users_status', `"status" IN ('PENDING', 'ACTIVE', 'INACTIVE', 'BANNED')`)
+@Check('CHK_users_deletion_via', `"deletion_via" IN ('self', 'admin')`)
 @Index('IDX_users_created_at', ['createdAt', 'id'])
 @Index('IDX_users_status_created', ['status', 'createdAt', 'id'])
 // Trigram GIN indexes for the admin search (ILIKE '%fragment%'), created by the AdminUsers
@@ -76,6 +77,25 @@ export class User {
 
   @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
   updatedAt: Date;
+
+  /**
+   * Set while the account waits to be erased (issue 27 §3): it cannot be used (no session, no
+   * sign-in but the one that cancels) and the erasure job runs at this time. Null otherwise.
+   */
+  @Column({ name: 'deletion_due_at', type: 'timestamptz', nullable: true })
+  deletionDueAt: Date | null;
+
+  /** Who asked for the pending deletion: the owner ('self') or an administrator ('admin'). */
+  @Column({ name: 'deletion_via', type: 'varchar', length: 8, nullable: true })
+  deletionVia: 'self' | 'admin' | null;
+
+  /**
+   * The site's own stand-in accounts, one of each, that cannot sign in: 'former-author' keeps the
+   * published posts of erased authors, 'deleted-user' the comments of erased accounts.
+   */
+  @Index('UQ_users_placeholder', { unique: true, where: `"placeholder" IS NOT NULL` })
+  @Column({ type: 'varchar', length: 20, nullable: true })
+  placeholder: 'former-author' | 'deleted-user' | null;
 
   @OneToMany('UserRole', (userRole: UserRole) => userRole.user)
   userRoles: UserRole[];

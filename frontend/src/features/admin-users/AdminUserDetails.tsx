@@ -17,6 +17,7 @@ import { formatDate } from '../../lib/dates';
 import { AdminEmail } from '../../components/islands/AdminEmail';
 import { AdminUserTwoFactorReset } from './AdminUserTwoFactorReset';
 import { TwoFactorResetTexts } from './texts';
+import { AdminUserDeleteDialog } from './AdminUserDeleteDialog';
 
 /** spec 001 §2: up to 10 role badges in details. */
 const DETAIL_ROLE_BADGES = 10;
@@ -32,7 +33,7 @@ interface Props {
   canAssignAdmin: boolean;
 }
 
-type Dialog = 'edit' | 'ban' | 'unban' | 'password' | 'mute' | 'unmute';
+type Dialog = 'edit' | 'ban' | 'unban' | 'password' | 'mute' | 'unmute' | 'delete';
 
 /** A read in the browser, settled: the envelope's data typed by the operation, or the failure's text. */
 async function settle<R extends FetchResult>(call: Promise<R>): Promise<Settled<Unwrapped<R>>> {
@@ -130,6 +131,9 @@ export default function AdminUserDetails({ initialUser, initialBan, initialAudit
               Generate Password
             </button>
             {user.twoFactorEnabled && <AdminUserTwoFactorReset user={user} disabled={!hydrated} onReset={done(TwoFactorResetTexts.DONE(user.fullName))} />}
+            <button type="button" className="btn-secondary text-red-700 dark:text-red-400" onClick={() => setDialog('delete')} disabled={!hydrated} aria-haspopup="dialog" data-delete-user>
+              Delete user
+            </button>
             {muted ? (
               <button type="button" className="btn-secondary" onClick={() => setDialog('unmute')} disabled={!hydrated} aria-haspopup="dialog">
                 Unmute
@@ -268,6 +272,17 @@ export default function AdminUserDetails({ initialUser, initialBan, initialAudit
       )}
       {dialog === 'mute' && <AdminUserMuteDialog user={user} onCancel={close} onDone={done(MuteTexts.MUTED(user.fullName))} />}
       {dialog === 'unmute' && <AdminUserUnmuteDialog user={user} onCancel={close} onDone={done(MuteTexts.UNMUTED(user.fullName))} />}
+      {dialog === 'delete' && (
+        <AdminUserDeleteDialog
+          user={user}
+          onCancel={close}
+          onDeleted={(message) => {
+            // No reload: the account is being erased (its details answer 404 once it is gone).
+            setDialog(undefined);
+            notify('success', message);
+          }}
+        />
+      )}
       {dialog === 'password' && <AdminUserPasswordDialog user={user} onClose={close} onGenerated={() => void loadAudit(0)} />}
       <NoticeStack notices={notices} onDismiss={dismiss} />
     </div>

@@ -11,6 +11,7 @@ import { useSubmit } from '../../components/islands/use-submit';
 import { AuthFailure } from './auth-form-parts';
 import TwoFactorStep from './TwoFactorStep';
 import { TWO_FACTOR_SETUP_PATH } from '../../lib/routes';
+import { CancelDeletionPanel, type PendingDeletion } from '../account';
 
 interface Props {
   /** Where to go after signing in (already checked to be a path on this site). */
@@ -30,11 +31,16 @@ function validate(email: string, password: string): Errors {
   return errors;
 }
 
+/** A 403 that names the time an account will be erased (issue 27 §3): the account waits for deletion. */
+const isPendingDeletion = (error: unknown): error is ApiError => error instanceof ApiError && error.status === 403 && Boolean(error.field('deletionScheduledFor'));
+
 /** The sign-in form (spec 000 §2 /login): validation, errors by status, then the callback or /. */
 export default function LoginForm({ callback }: Props) {
   const [errors, setErrors] = useState<Errors>({});
   const { busy, failure, setFailure, run } = useSubmit();
   const [unverified, setUnverified] = useState<string>();
+  // Issue 27 §3: the right password of an account waiting to be erased: offer 'Cancel deletion'.
+  const [pendingDeletion, setPendingDeletion] = useState<PendingDeletion & { rememberMe: boolean }>();
   const hydrated = useHydrated();
   const [challenge, setChallenge] = useState<{ token: string; rememberMe: boolean }>();
   const [leaving, setLeaving] = useState(false);
@@ -70,26 +76,28 @@ export default function LoginForm({ callback }: Props) {
     setErrors(found);
     setFailure(undefined);
     if (found.email || found.password) return;
-    await run(
-      async () => {
-        const answer = await unwrap(browserApi().POST('/api/v1/auth/login', { body: { email: email.trim(), password, rememberMe } }));
-        // Two-factor sign-in: a challenge, not a session; the code step takes over.
-        if ('challengeToken' in answer) setChallenge({ token: answer.challengeToken, rememberMe });
-        else signedIn(answer, rememberMe);
+    setPendingDeletion(undefined);
+    await run(() => signIn(email.trim(), password, rememberMe), {
+      failure: (error) => (isPendingDeletion(error) ? undefined : errorText(error, SIGN_IN_ERRORS)),
+      onError: (error) => {
+        // Only an unverified account is offered verification: its 403 names the e-mail (a banned or inactive one does not).
+        setUnverified(error instanceof ApiError && error.status === 403 && error.field('email') ? email.trim() : undefined);
+        if (isPendingDeletion(error)) setPendingDeletion({ message: error.message, email: email.trim(), password, rememberMe });
       },
-      {
-        failure: (error) => errorText(error, SIGN_IN_ERRORS),
-        onError: (error) => {
-          // Only an unverified account is offered verification: its 403 names the e-mail (a banned or inactive one does not).
-          setUnverified(error instanceof ApiError && error.status === 403 && error.field('email') ? email.trim() : undefined);
-        },
-      },
-    );
+    });
+  }
+
+  /** Signs in with a password: a session (then the callback), or a two-factor challenge that the code step takes over. */
+  async function signIn(email: string, password: string, rememberMe: boolean): Promise<void> {
+    const answer = await unwrap(browserApi().POST('/api/v1/auth/login', { body: { email, password, rememberMe } }));
+    if ('challengeToken' in answer) setChallenge({ token: answer.challengeToken, rememberMe });
+    else signedIn(answer, rememberMe);
   }
 
   return (
     <form className="space-y-4" onSubmit={submit} noValidate>
       <AuthFailure failure={failure} unverified={unverified} />
+      {pendingDeletion && <CancelDeletionPanel pending={pendingDeletion} signIn={() => signIn(pendingDeletion.email, pendingDeletion.password, pendingDeletion.rememberMe)} />}
       <TextField label="Email" type="email" name="email" autoComplete="email" error={errors.email} placeholder="you@example.com" />
       <PasswordField label="Password" name="password" autoComplete="current-password" error={errors.password} />
       <div className="flex items-center justify-between gap-4 text-sm">
