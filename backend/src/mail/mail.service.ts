@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/commo
 import { createTransport, type Transporter } from 'nodemailer';
 import { isTerminal, mailLine } from '../common/console-output';
 import { APP_CONFIG, AppConfig } from '../config/env';
-import { generatedPasswordMail, MailContent, passwordResetMail, verificationCodeMail } from './mail.templates';
+import { generatedPasswordMail, MailContent, passwordResetMail, verificationCodeMail, webhookDisabledMail } from './mail.templates';
 
 /** A stuck SMTP server must not hold a sign-up for minutes (nodemailer reads these from the query). */
 function withTimeouts(smtpUrl: string): string {
@@ -61,6 +61,11 @@ export class MailService implements OnApplicationShutdown {
       return false;
     }
     return this.send(to, content);
+  }
+
+  /** Webhooks: the admin of a webhook turned off after failing for its whole window. */
+  sendWebhookDisabled(to: string, fullName: string, url: string, reason: string, link: string): Promise<boolean> {
+    return this.send(to, webhookDisabledMail(fullName, url, reason, link));
   }
 
   /**
