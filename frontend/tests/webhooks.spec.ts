@@ -47,8 +47,8 @@ test('an admin creates a webhook, sends a test event, reads the log and redelive
   await expect(page.getByRole('status').filter({ hasText: 'Test event delivered. HTTP 200' })).toBeVisible();
   const log = page.getByRole('table');
   await expect(log.getByRole('row')).toHaveCount(2);
-  await expect(log.getByRole('cell', { name: 'webhook.test' })).toBeVisible();
-  await expect(log.getByRole('cell', { name: 'thanks' })).toBeVisible();
+  await expect(log.getByRole('cell', { name: 'webhook.test', exact: true })).toBeVisible();
+  await expect(log.getByRole('cell', { name: 'thanks', exact: true })).toBeVisible();
   expect(received).toEqual([{ delivery: expect.any(String), type: 'webhook.test' }]);
 
   await log.getByRole('button', { name: /^Redeliver webhook\.test of / }).click();
