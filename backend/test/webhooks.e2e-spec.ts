@@ -12,6 +12,16 @@ import { ReceivedHook, startWebhookReceiver, verifySignature, WebhookReceiver } 
 
 const FAILURE_WINDOW_SECONDS = 2;
 
+/** An entry of GET /admin/webhooks/{id}/attempts. */
+interface LoggedAttempt {
+  id: number;
+  deliveryId: number;
+  ok: boolean;
+  statusCode: number | null;
+  error: string | null;
+  deliveryStatus: string;
+}
+
 /**
  * Webhooks (README 'Webhooks'): deliveries of real changes to a receiver on loopback, signed, retried
  * on 5xx and timeouts with the same delivery id, not on 4xx, turned off after the failure window;
@@ -68,9 +78,9 @@ describe('Webhooks', () => {
     return { id, slug: created.body.data.slug, title };
   }
 
-  const log = async (id: number) => (await t.http.get(api(`/admin/webhooks/${id}/attempts`)).set(admin.auth).expect(200)).body.data;
+  const log = async (id: number): Promise<LoggedAttempt[]> => (await t.http.get(api(`/admin/webhooks/${id}/attempts`)).set(admin.auth).expect(200)).body.data;
   /** The log once `ready` holds (the receiver has a request before its attempt is logged). */
-  async function logWhen(id: number, ready: (attempts: { ok: boolean }[]) => unknown): Promise<{ ok: boolean }[]> {
+  async function logWhen(id: number, ready: (attempts: LoggedAttempt[]) => unknown): Promise<LoggedAttempt[]> {
     for (let tries = 0; ; tries += 1) {
       const attempts = await log(id);
       if (ready(attempts) || tries > 100) return attempts;
@@ -216,7 +226,7 @@ describe('Webhooks', () => {
     expect(hooks[1].at - hooks[0].at).toBeGreaterThanOrEqual(200);
 
     const attempts = await logWhen(id, (list) => list.length === 3);
-    expect(attempts.map((a: { ok: boolean; statusCode: number | null; error: string | null }) => [a.ok, a.statusCode, a.error])).toEqual([
+    expect(attempts.map((a) => [a.ok, a.statusCode, a.error])).toEqual([
       [true, 200, null],
       [false, null, 'No answer within 0.5 s.'],
       [false, 500, null],

@@ -12,6 +12,10 @@ import { WebhooksMessages } from './webhooks.messages';
 export const WEBHOOK_QUEUE = 'webhook-delivery';
 /** Attempts kept per webhook in the delivery log. */
 export const LOG_SIZE = 100;
+/** The log is trimmed to LOG_SIZE when an attempt's id is a multiple of this (the API reads the newest LOG_SIZE). */
+const PRUNE_EVERY = 20;
+/** Deliveries sent side by side by one instance: they mostly wait for their receivers. */
+const DELIVERY_BATCH = 50;
 /** Retries wait at most this long between two attempts. */
 const MAX_RETRY_DELAY_MS = 60 * 60 * 1000;
 
@@ -65,7 +69,7 @@ export class WebhookDeliveryService implements OnModuleInit {
   }
 
   onModuleInit(): void {
-    this.jobs.register<DeliveryJob>(WEBHOOK_QUEUE, (job) => this.attempt(job.data));
+    this.jobs.register<DeliveryJob>(WEBHOOK_QUEUE, (job) => this.attempt(job.data), 'standard', { batchSize: DELIVERY_BATCH });
   }
 
   /** Writes the first job of new deliveries, with the caller's transaction. */
@@ -113,40 +117,49 @@ export class WebhookDeliveryService implements OnModuleInit {
   async record(row: Pick<DeliveryRow, 'id' | 'webhook_id' | 'generation' | 'attempts' | 'retrying_since'>, result: AttemptResult, options: { countsTowardFailure: boolean }): Promise<number> {
     const attemptedAt = new Date(Date.now() - result.durationMs);
     const windowMs = this.config.webhooks.failureWindowSeconds * 1000;
+    const attemptValues = [row.webhook_id, row.id, attemptedAt, result.durationMs, result.ok, result.statusCode, result.error?.slice(0, 500) ?? null, result.responseExcerpt];
+    const insertAttempt = `INSERT INTO webhook_attempts (webhook_id, delivery_id, attempted_at, duration_ms, ok, status_code, error, response_excerpt)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id`;
+    const attempts = row.attempts + 1;
     let disabled: { url: string; created_by: number | null; reason: string } | undefined;
-    const attemptId = await this.dataSource.transaction(async (manager) => {
-      const [attempt] = (await manager.query(
-        `INSERT INTO webhook_attempts (webhook_id, delivery_id, attempted_at, duration_ms, ok, status_code, error, response_excerpt)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id`,
-        [row.webhook_id, row.id, attemptedAt, result.durationMs, result.ok, result.statusCode, result.error?.slice(0, 500) ?? null, result.responseExcerpt],
+    let attemptId: number;
+    if (result.ok) {
+      // The common case in one statement (atomic on its own): the attempt, the delivery DELIVERED
+      // whoever's job this was (a redelivery waiting behind it then does nothing), the webhook's failure record cleared.
+      const [written] = (await this.dataSource.query(
+        `WITH attempt AS (${insertAttempt}),
+              delivered AS (UPDATE webhook_deliveries SET status = 'DELIVERED', attempts = $9, delivered_at = now(), next_attempt_at = NULL WHERE id = $2),
+              recovered AS (UPDATE webhooks SET failing_since = NULL WHERE id = $1 AND $10 AND failing_since IS NOT NULL)
+         SELECT id FROM attempt`,
+        [...attemptValues, attempts, options.countsTowardFailure],
       )) as { id: number }[];
-      // The log keeps the newest LOG_SIZE attempts of the webhook.
-      await manager.query(
+      attemptId = written.id;
+    } else {
+      attemptId = await this.dataSource.transaction(async (manager) => {
+        const [attempt] = (await manager.query(insertAttempt, attemptValues)) as { id: number }[];
+        // The last retry falls on the window's end, so a delivery failing throughout is tried once the window has passed.
+        const deadline = new Date(row.retrying_since).getTime() + windowMs;
+        const nextAt = new Date(Math.min(Date.now() + this.retryDelayMs(attempts), deadline));
+        const retry = result.retryable && options.countsTowardFailure && Date.now() < deadline;
+        // Only the job of the current generation moves the delivery (a redelivery during this attempt has taken over).
+        // An UPDATE's answer is [rows, count].
+        const [[moved]] = (await manager.query(
+          `UPDATE webhook_deliveries SET attempts = $3, status = $4, generation = generation + $5, next_attempt_at = $6
+            WHERE id = $1 AND generation = $2 AND status = 'PENDING' RETURNING generation`,
+          [row.id, row.generation, attempts, retry ? 'PENDING' : 'FAILED', retry ? 1 : 0, retry ? nextAt : null],
+        )) as [{ generation: number }[], number];
+        if (retry && moved) await this.jobs.enqueue(manager, WEBHOOK_QUEUE, { deliveryId: row.id, generation: moved.generation } satisfies DeliveryJob, { startAfter: nextAt });
+        if (options.countsTowardFailure) disabled = await this.noteFailure(manager, row.webhook_id, new Date(row.retrying_since), windowMs);
+        return attempt.id;
+      });
+    }
+    // The log keeps the newest LOG_SIZE attempts of the webhook: trimmed every PRUNE_EVERY attempts, not on each.
+    if (attemptId % PRUNE_EVERY === 0) {
+      await this.dataSource.query(
         `DELETE FROM webhook_attempts WHERE webhook_id = $1 AND id < (SELECT id FROM webhook_attempts WHERE webhook_id = $1 ORDER BY id DESC OFFSET $2 LIMIT 1)`,
         [row.webhook_id, LOG_SIZE - 1],
       );
-      const attempts = row.attempts + 1;
-      if (result.ok) {
-        // Delivered whoever's job this was: a redelivery waiting behind it finds it DELIVERED and does nothing.
-        await manager.query(`UPDATE webhook_deliveries SET status = 'DELIVERED', attempts = $2, delivered_at = now(), next_attempt_at = NULL WHERE id = $1`, [row.id, attempts]);
-        if (options.countsTowardFailure) await manager.query(`UPDATE webhooks SET failing_since = NULL WHERE id = $1 AND failing_since IS NOT NULL`, [row.webhook_id]);
-        return attempt.id;
-      }
-      // The last retry falls on the window's end, so a delivery failing throughout is tried once the window has passed.
-      const deadline = new Date(row.retrying_since).getTime() + windowMs;
-      const nextAt = new Date(Math.min(Date.now() + this.retryDelayMs(attempts), deadline));
-      const retry = result.retryable && options.countsTowardFailure && Date.now() < deadline;
-      // Only the job of the current generation moves the delivery (a redelivery during this attempt has taken over).
-      // An UPDATE's answer is [rows, count].
-      const [[moved]] = (await manager.query(
-        `UPDATE webhook_deliveries SET attempts = $3, status = $4, generation = generation + $5, next_attempt_at = $6
-          WHERE id = $1 AND generation = $2 AND status = 'PENDING' RETURNING generation`,
-        [row.id, row.generation, attempts, retry ? 'PENDING' : 'FAILED', retry ? 1 : 0, retry ? nextAt : null],
-      )) as [{ generation: number }[], number];
-      if (retry && moved) await this.jobs.enqueue(manager, WEBHOOK_QUEUE, { deliveryId: row.id, generation: moved.generation } satisfies DeliveryJob, { startAfter: nextAt });
-      if (options.countsTowardFailure) disabled = await this.noteFailure(manager, row.webhook_id, new Date(row.retrying_since), windowMs);
-      return attempt.id;
-    });
+    }
     if (disabled) await this.tellAdmin(disabled);
     return attemptId;
   }
