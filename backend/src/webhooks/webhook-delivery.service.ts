@@ -159,6 +159,12 @@ export class WebhookDeliveryService implements OnModuleInit {
         `DELETE FROM webhook_attempts WHERE webhook_id = $1 AND id < (SELECT id FROM webhook_attempts WHERE webhook_id = $1 ORDER BY id DESC OFFSET $2 LIMIT 1)`,
         [row.webhook_id, LOG_SIZE - 1],
       );
+      // Finished deliveries older than a month with no attempt left in the log go too (a stale job for one finds nothing).
+      await this.dataSource.query(
+        `DELETE FROM webhook_deliveries d WHERE d.webhook_id = $1 AND d.status <> 'PENDING' AND d.created_at < now() - interval '30 days'
+            AND NOT EXISTS (SELECT 1 FROM webhook_attempts a WHERE a.delivery_id = d.id)`,
+        [row.webhook_id],
+      );
     }
     if (disabled) await this.tellAdmin(disabled);
     return attemptId;
