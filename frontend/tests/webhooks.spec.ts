@@ -31,6 +31,7 @@ test.afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())
 test('an admin creates a webhook, sends a test event, reads the log and redelivers', async ({ asAdmin: page, hydrated }) => {
   await page.goto('/admin/integrations');
   await hydrated('WebhooksManager');
+  await expect(page.getByRole('heading', { level: 1, name: 'Integrations' })).toBeVisible();
   await expect(page.getByRole('link', { name: 'Integrations' })).toHaveAttribute('aria-current', 'page');
 
   await page.getByRole('button', { name: 'Add webhook' }).click();
