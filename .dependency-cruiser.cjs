@@ -21,7 +21,7 @@ const LAYERS = [
   ['users', 'tags'],
   ['auth'], // sign-in, sessions and the guard (built on users)
   ['comments'], // comments and their visibility (the counted predicate every count uses); side effects follow its events
-  ['notifications', 'dashboards'],
+  ['notifications', 'dashboards', 'webhooks'], // webhooks: the domain events' deliveries to receivers (sealed secrets from auth, jobs, mail)
   ['posts', 'admin'], // the post: its lifecycle and public reads; the back office's users
   ['likes', 'previews', 'scheduling', 'search'],
   ['moderation', 'reviews'],

@@ -1,5 +1,6 @@
 /** Every migration, oldest first. `npm run migration:generate -- Name` appends to this list. */
 import { CreateSessionDevices1796032000000 } from './1796032000000-CreateSessionDevices';
+import { CreateWebhooks1796035000000 } from './1796035000000-CreateWebhooks';
 import { CreateSiteSettings1796030000000 } from './1796030000000-CreateSiteSettings';
 import { CreateApiTokens1796034000000 } from './1796034000000-CreateApiTokens';
 import { CreateTwoFactor1796031000000 } from './1796031000000-CreateTwoFactor';
@@ -60,4 +61,5 @@ export const MIGRATIONS: Function[] = [
   CreateSessionDevices1796032000000,
   AddAccountData1796033000000,
   CreateApiTokens1796034000000,
+  CreateWebhooks1796035000000,
 ];

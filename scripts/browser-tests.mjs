@@ -77,7 +77,8 @@ const LOOPBACK_GUARD = join(ROOT, 'scripts', 'lib', 'loopback-guard.mjs');
 // (CSP_REPORT_LOG, backend/src/common/csp-report.ts): the journeys run under the strict policy and must leave it empty.
 const cspReportLog = join(tempDir, 'csp-violations.log');
 // TEST_CLOCK_CONTROL: PUT /api/v1/test/clock moves the server's clock (scheduled publishing's journeys; never set elsewhere).
-const serverEnv = { ...process.env, PORT: String(port), DATA_DIR: dataDir, PUBLIC_URL: baseUrl, THROTTLE_DISABLED: '1', ADMIN_EMAIL, ADMIN_PASSWORD, LOOPBACK_LOG: loopbackLog, CSP_REPORT_LOG: cspReportLog, TEST_CLOCK_CONTROL: '1' };
+// WEBHOOK_ALLOW_PRIVATE: the webhook journey's receiver listens on loopback.
+const serverEnv = { ...process.env, PORT: String(port), DATA_DIR: dataDir, PUBLIC_URL: baseUrl, THROTTLE_DISABLED: '1', ADMIN_EMAIL, ADMIN_PASSWORD, LOOPBACK_LOG: loopbackLog, CSP_REPORT_LOG: cspReportLog, TEST_CLOCK_CONTROL: '1', WEBHOOK_ALLOW_PRIVATE: '1' };
 // Always the embedded database and the mail catcher below: never a developer's real services.
 for (const name of ['DATABASE_URL', 'REDIS_URL', 'SMTP_URL', 'JWT_SECRET']) delete serverEnv[name];
 // The server mails through an in-process SMTP catcher; the tests read the mails from MAIL_CAPTURE_URL.

@@ -15,11 +15,13 @@
 //   5. the OpenAPI fuzz run (`npm run fuzz`): requests and 5xx (targets >= 5,000 and 0);
 //   6. the server is down (kill -9) when a scheduled post falls due: after the restart it is
 //      public within 30 s, with publishedAt = its scheduled time (`--only scheduling` runs this alone;
-//      `--only sigterm` runs scenario 2 alone).
+//      `--only sigterm` runs scenario 2 alone);
+//   7. a webhook receiver down for 2 minutes while events happen, then up: every event delivered,
+//      none twice (counted by X-Inkwell-Delivery; `--only webhooks` runs this alone).
 // Prints a table of figures with PASS/FAIL and exits 1 when a target fails. Needs `npm run build`.
 import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { Agent, request as httpRequest } from 'node:http';
+import { Agent, createServer, request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -76,6 +78,8 @@ for (const name of ['DATABASE_URL', 'REDIS_URL', 'SMTP_URL']) delete env[name];
 // again after 15 s instead of the default 2 minutes.
 const mailCapture = await startMailCapture();
 Object.assign(env, { SMTP_URL: mailCapture.smtpUrl, JOB_EXPIRE_SECONDS: '15', JOB_RETRY_DELAY_SECONDS: '1' });
+// Scenario 7: its receiver listens on loopback; retries 5 s, 10 s, 20 s, ... apart (30 s by default).
+Object.assign(env, { WEBHOOK_ALLOW_PRIVATE: '1', WEBHOOK_RETRY_BASE_MS: '5000' });
 
 // ---------------------------------------------------------------------------------------------
 // The server: started in its own process group, as a service manager or a terminal would.
@@ -518,6 +522,61 @@ async function downAtScheduledTime() {
   server = undefined;
 }
 
+/** 7. A webhook receiver down for 2 minutes while events happen, then up: every event delivered, none twice. */
+async function webhookReceiverDown() {
+  log('scenario 7: a webhook receiver down for 2 minutes');
+  const DOWN_MS = 120_000;
+  const EVENTS = 40;
+  if (!server) {
+    startServer();
+    if ((await waitHealthy(60_000)) === undefined) throw new Error(`the server did not become healthy:\n${server.output()}`);
+  }
+  const admin = await login(ADMIN.email, ADMIN.password, 30_000);
+  const receiverPort = await freeLoopbackPort();
+  const created = await api('POST', '/admin/webhooks', { token: admin, body: { url: `http://127.0.0.1:${receiverPort}/chaos`, events: ['tag.created'] } });
+  if (created.status !== 201) throw new Error(`webhook: ${created.status} ${created.json?.message}`);
+  const webhookId = created.json.data.id;
+  // Nothing listens on the port yet: every attempt is refused, as with a receiver that is down.
+  const downSince = Date.now();
+  const prefix = `Chaos hook ${Date.now().toString(36)}`;
+  for (let n = 0; n < EVENTS; n++) {
+    const tag = await api('POST', '/blog/tags', { token: admin, body: { name: `${prefix} ${n}` } });
+    if (tag.status !== 201) throw new Error(`tag: ${tag.status} ${tag.json?.message}`);
+    // Spread over the first minute of the outage: some events wait their first retry, some their fourth.
+    await sleep(60_000 / EVENTS);
+  }
+  while (Date.now() - downSince < DOWN_MS) await sleep(500);
+
+  const received = [];
+  const receiverServer = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk) => (body += chunk));
+    req.on('end', () => {
+      received.push({ key: req.headers['x-inkwell-delivery'], name: JSON.parse(body).data?.name });
+      res.end('ok');
+    });
+  });
+  await new Promise((done) => receiverServer.listen(receiverPort, '127.0.0.1', done));
+  const upAt = Date.now();
+  log(`  receiver up after ${((upAt - downSince) / 1000).toFixed(0)} s; waiting for ${EVENTS} deliveries`);
+  const names = () => new Set(received.map((hook) => hook.name).filter((name) => name?.startsWith(prefix)));
+  // The longest wait between two tries in the outage is 80 s (5 s doubling): all arrive within it.
+  while (names().size < EVENTS && Date.now() - upAt < 150_000) await sleep(500);
+  const allAfter = (Date.now() - upAt) / 1000;
+  // A little longer: a second copy would come now if any were coming.
+  await sleep(15_000);
+  await new Promise((done) => receiverServer.close(done));
+  const keys = received.map((hook) => hook.key);
+  const duplicates = keys.length - new Set(keys).size;
+  const log100 = await api('GET', `/admin/webhooks/${webhookId}/attempts`, { token: admin });
+  const failedAttempts = (log100.json?.data ?? []).filter((attempt) => !attempt.ok).length;
+  log(`  ${names().size} of ${EVENTS} delivered ${allAfter.toFixed(1)} s after the receiver came up; ${received.length} requests, ${duplicates} duplicates; ${failedAttempts} failed attempts in the log`);
+  record('webhook receiver down 2 min', 'events delivered', `${names().size} of ${EVENTS} (all ${allAfter.toFixed(1)} s after it came up; ${failedAttempts} failed attempts logged)`, `${EVENTS} of ${EVENTS}`, names().size === EVENTS);
+  record('webhook receiver down 2 min', 'delivered twice', duplicates, '0', duplicates === 0 && received.length === EVENTS);
+  await stopServer();
+  server = undefined;
+}
+
 /** 5. The OpenAPI fuzz run, as `npm run fuzz` prints it. */
 function fuzz() {
   if (FUZZ_RUNS <= 0) return;
@@ -536,6 +595,7 @@ let failed = false;
 try {
   await seed();
   if (ONLY === 'scheduling') await downAtScheduledTime();
+  else if (ONLY === 'webhooks') await webhookReceiverDown();
   else if (ONLY === 'sigterm') {
     startServer();
     if ((await waitHealthy(90_000)) === undefined) throw new Error(`the server did not become healthy:\n${server.output()}`);
@@ -547,6 +607,7 @@ try {
     await killPostmasterUnderLoad();
     await killNodeDuringReplies();
     await downAtScheduledTime();
+    await webhookReceiverDown();
     fuzz();
   }
 } catch (error) {

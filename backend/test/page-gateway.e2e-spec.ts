@@ -308,6 +308,10 @@ describe('Page gateway: parity with HTTP', () => {
     ['anonymous', '/api/v1/account/export'],
     ['reader', '/api/v1/account/deletion'],
     ['anonymous', '/api/v1/account/deletion'],
+    // webhooks (issue 28 §2): /admin/integrations lists them
+    ['admin', '/api/v1/admin/webhooks'],
+    ['author', '/api/v1/admin/webhooks'],
+    ['anonymous', '/api/v1/admin/webhooks'],
   ];
 
   it('covers every read a page makes', () => {

@@ -25,6 +25,8 @@ const MISSING_USER = 999997;
 const MISSING_REVISION = 999996;
 /** A missing preview link id, in paths documented as {linkId}. */
 const MISSING_LINK = 999995;
+/** Webhooks (issue 28 §2): a missing delivery id, in paths documented as {deliveryId}. */
+const MISSING_DELIVERY = 999994;
 const ALL: Row['expect'] = ['ok', 'ok', 'ok', 'ok'];
 const SIGNED_IN: Row['expect'] = [401, 'ok', 'ok', 'ok'];
 const AUTHORS: Row['expect'] = [401, 403, 'ok', 'ok'];
@@ -200,15 +202,24 @@ const MATRIX: Row[] = [
   { method: 'post', path: `/api/v1/admin/comments/${MISSING}/dismiss-reports`, expect: ADMINS },
   { method: 'post', path: `/api/v1/admin/users/${MISSING}/mute`, body: { until: null, reason: 'Matrix' }, expect: ADMINS },
   { method: 'delete', path: `/api/v1/admin/users/${MISSING}/mute`, expect: ADMINS },
+  // webhooks (issue 28 §2; invalid bodies and missing ids: nothing is created or sent)
+  { method: 'get', path: '/api/v1/admin/webhooks', expect: ADMINS },
+  { method: 'post', path: '/api/v1/admin/webhooks', body: { url: '', events: [] }, expect: ADMINS },
+  { method: 'get', path: `/api/v1/admin/webhooks/${MISSING}`, expect: ADMINS },
+  { method: 'put', path: `/api/v1/admin/webhooks/${MISSING}`, body: { active: true }, expect: ADMINS },
+  { method: 'delete', path: `/api/v1/admin/webhooks/${MISSING}`, expect: ADMINS },
+  { method: 'post', path: `/api/v1/admin/webhooks/${MISSING}/test`, expect: ADMINS },
+  { method: 'get', path: `/api/v1/admin/webhooks/${MISSING}/attempts`, expect: ADMINS },
+  { method: 'post', path: `/api/v1/admin/webhooks/${MISSING}/deliveries/${MISSING_DELIVERY}/redeliver`, expect: ADMINS },
 ];
 
-const PARAM_OF: Record<string, string> = { [MISSING_POST]: 'postId', [MISSING_USER]: 'userId', [MISSING_REVISION]: 'revisionId', [MISSING_LINK]: 'linkId', 'no-such-token': 'token' };
+const PARAM_OF: Record<string, string> = { [MISSING_POST]: 'postId', [MISSING_USER]: 'userId', [MISSING_REVISION]: 'revisionId', [MISSING_LINK]: 'linkId', [MISSING_DELIVERY]: 'deliveryId', 'no-such-token': 'token' };
 
 /** The row's endpoint as the OpenAPI document names it: 'GET /api/v1/blog/tags/{id}'. */
 function documentedEndpoint(row: Row): string {
   const path = row.path
     .split('?')[0]
-    .replace(/\/(999999|999998|999997|999996|999995|no-such-post|no-such-tag|no-such-author|no-such-token)(?=\/|$)/g, (_m, v: string) => (PARAM_OF[v] ? `/{${PARAM_OF[v]}}` : /^\d/.test(v) ? '/{id}' : '/{slug}'))
+    .replace(/\/(999999|999998|999997|999996|999995|999994|no-such-post|no-such-tag|no-such-author|no-such-token)(?=\/|$)/g, (_m, v: string) => (PARAM_OF[v] ? `/{${PARAM_OF[v]}}` : /^\d/.test(v) ? '/{id}' : '/{slug}'))
     .replace(/\/admin\/users\/(status|verified|role)\/[^/]+$/, (_m, kind: string) => `/admin/users/${kind}/{${kind === 'verified' ? 'flag' : kind}}`)
     .replace(/\/sitemap\/posts\/\d+$/, '/sitemap/{kind}/{number}')
     // Session ids are UUIDs (issue 27 §2).

@@ -26,6 +26,7 @@ const TAGS: { name: string; description: string }[] = [
   { name: 'Moderation', description: 'Comment moderation: the queue and its bulk actions, reports, hiding, muting users' },
   { name: 'Admin users', description: "User administration (administrators): lists, roles, bans, generated passwords, the audit log, the admin dashboard's figures" },
   { name: 'Admin settings', description: 'Site-wide settings (administrators): the two-factor policy for administrators, what erasing an author does to their posts' },
+  { name: 'Admin webhooks', description: "Webhooks (administrators): receivers of the domain events, signed with X-Inkwell-Signature; the test event, the delivery log and redelivery (README 'Webhooks')" },
   { name: 'Images', description: 'Post thumbnails: the upload rules, checks, uploads and deletion' },
   { name: 'API tokens', description: "The signed-in user's personal API tokens: create (shown once), list with last use, revoke" },
   { name: 'Your data', description: "The signed-in user's data: the export archive (Download my data) and account deletion with its grace period" },

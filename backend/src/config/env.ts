@@ -52,6 +52,19 @@ export interface AppConfig {
   accountDeletionGraceDays: number;
   /** Tests only (TEST_CLOCK_CONTROL=1): mounts PUT /api/v1/test/clock, which moves the app's clock. */
   testClockControl: boolean;
+  /** Webhook delivery (README 'Webhooks'). */
+  webhooks: WebhookConfig;
+}
+
+export interface WebhookConfig {
+  /** WEBHOOK_ALLOW_PRIVATE=1: targets on loopback, private and link-local addresses are allowed (tests, intranets). */
+  allowPrivate: boolean;
+  /** A receiver that has not answered within this is a failed attempt (retried). */
+  timeoutMs: number;
+  /** The first retry waits this long; each next one twice as long, up to an hour. */
+  retryBaseMs: number;
+  /** A delivery is retried for this long; a webhook failing this long is turned off and its admin told. */
+  failureWindowSeconds: number;
 }
 
 export type StorageConfig =
@@ -292,6 +305,12 @@ export function loadConfig(env: Env = process.env): AppConfig {
     schedulerIntervalSeconds: parseWholeNumber(env, 'SCHEDULER_INTERVAL_SECONDS', 10, 1, 30),
     accountDeletionGraceDays: parseWholeNumber(env, 'ACCOUNT_DELETION_GRACE_DAYS', 7, 0, 365),
     testClockControl: parseFlag(env, 'TEST_CLOCK_CONTROL', ['1', 'true'], ['0', 'false'], false),
+    webhooks: Object.freeze({
+      allowPrivate: parseFlag(env, 'WEBHOOK_ALLOW_PRIVATE', ['1', 'true'], ['0', 'false'], false),
+      timeoutMs: parseWholeNumber(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 60_000),
+      retryBaseMs: parseWholeNumber(env, 'WEBHOOK_RETRY_BASE_MS', 30_000, 10, 3_600_000),
+      failureWindowSeconds: parseWholeNumber(env, 'WEBHOOK_FAILURE_WINDOW_SECONDS', 86_400, 1, 604_800),
+    }),
   });
 }
 

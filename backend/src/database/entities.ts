@@ -35,9 +35,12 @@ import { SiteSetting } from '../settings/entities/site-setting.entity';
 import { User } from '../users/entities/user.entity';
 import { AccountExport } from '../account-data/entities/account-export.entity';
 import { UserRole } from '../users/entities/user-role.entity';
+import { WebhookAttempt } from '../webhooks/entities/webhook-attempt.entity';
+import { WebhookDelivery } from '../webhooks/entities/webhook-delivery.entity';
+import { Webhook } from '../webhooks/entities/webhook.entity';
 
 /**
  * Every TypeORM entity of the app, listed once: the app, the migration generator and the tests
  * all load this list (no path globs, so compiled and transpiled code behave the same).
  */
-export const ENTITIES: Function[] = [User, Role, UserRole, Post, Tag, PostTag, PostReview, RefreshSession, EmailVerificationCode, PasswordResetToken, AttemptCounterRow, Comment, Like, AuditEntry, Thumbnail, UserBan, PostSlugHistory, TagSlugHistory, CommentReport, UserMute, Notification, NotificationPreference, NotificationSettings, NotificationDelivery, NotificationCounter, PostRevision, PostPreviewLink, DomainEventRow, ReaderLikeCount, SiteSetting, KnownDevice, SignInAlertSetting, ApiToken, UserTwoFactor, TwoFactorRecoveryCode, TwoFactorChallenge, AccountExport];
+export const ENTITIES: Function[] = [User, Role, UserRole, Post, Tag, PostTag, PostReview, RefreshSession, EmailVerificationCode, PasswordResetToken, AttemptCounterRow, Comment, Like, AuditEntry, Thumbnail, UserBan, PostSlugHistory, TagSlugHistory, CommentReport, UserMute, Notification, NotificationPreference, NotificationSettings, NotificationDelivery, NotificationCounter, PostRevision, PostPreviewLink, DomainEventRow, ReaderLikeCount, SiteSetting, KnownDevice, SignInAlertSetting, ApiToken, UserTwoFactor, TwoFactorRecoveryCode, TwoFactorChallenge, AccountExport, Webhook, WebhookDelivery, WebhookAttempt];

@@ -29,6 +29,8 @@ interface Registration {
   name: string;
   handler: JobHandler<object>;
   policy: PgBoss.QueuePolicy;
+  /** Jobs taken at once (default JOB_BATCH). */
+  batchSize: number;
 }
 
 /** Options of one job (pg-boss's, minus the executor, which `enqueue` supplies). */
@@ -77,10 +79,11 @@ export class JobsService implements OnApplicationBootstrap, OnModuleDestroy {
   /**
    * A queue and its handler: register in `onModuleInit` (workers start after boot). The handler
    * throws to have the job retried. Policy 'short': at most one job per singletonKey waits.
+   * `batchSize`: jobs run side by side (webhook deliveries mostly wait for their receivers).
    */
-  register<T extends object>(name: string, handler: JobHandler<T>, policy: PgBoss.QueuePolicy = 'standard'): void {
+  register<T extends object>(name: string, handler: JobHandler<T>, policy: PgBoss.QueuePolicy = 'standard', options: { batchSize?: number } = {}): void {
     if (this.started) throw new Error(`Job queue ${name} registered after start`);
-    this.registrations.push({ name, handler: handler as JobHandler<object>, policy });
+    this.registrations.push({ name, handler: handler as JobHandler<object>, policy, batchSize: options.batchSize ?? JOB_BATCH });
   }
 
   /** Writes a job with the caller's transaction (`manager` of `dataSource.transaction`). */
@@ -145,10 +148,10 @@ export class JobsService implements OnApplicationBootstrap, OnModuleDestroy {
     });
   }
 
-  private async startWorker({ name, handler }: Registration): Promise<void> {
+  private async startWorker({ name, handler, batchSize }: Registration): Promise<void> {
     const { jobs } = this.config;
     let workerId: string | undefined;
-    workerId = await this.boss.work<object>(name, { pollingIntervalSeconds: jobs.pollSeconds, batchSize: JOB_BATCH, includeMetadata: true }, async (batch) => {
+    workerId = await this.boss.work<object>(name, { pollingIntervalSeconds: jobs.pollSeconds, batchSize, includeMetadata: true }, async (batch) => {
       // Each job succeeds or fails on its own: a failed one is failed (retried) here, and pg-boss
       // completes the rest when this returns.
       await Promise.all(

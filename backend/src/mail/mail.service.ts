@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/commo
 import { createTransport, type Transporter } from 'nodemailer';
 import { isTerminal, mailLine } from '../common/console-output';
 import { APP_CONFIG, AppConfig } from '../config/env';
-import { dataExportReadyMail, generatedPasswordMail, MailContent, passwordResetMail, twoFactorResetMail, verificationCodeMail } from './mail.templates';
+import { dataExportReadyMail, generatedPasswordMail, MailContent, passwordResetMail, twoFactorResetMail, verificationCodeMail, webhookDisabledMail } from './mail.templates';
 
 /** A stuck SMTP server must not hold a sign-up for minutes (nodemailer reads these from the query). */
 function withTimeouts(smtpUrl: string): string {
@@ -71,6 +71,11 @@ export class MailService implements OnApplicationShutdown {
   /** Two-factor sign-in was reset by an administrator (sent by the job queue: false means try again). */
   sendTwoFactorReset(to: string, fullName: string): Promise<boolean> {
     return this.send(to, twoFactorResetMail(fullName, `${this.config.publicUrl}/account`));
+  }
+
+  /** Webhooks: the admin of a webhook turned off after failing for its whole window. */
+  sendWebhookDisabled(to: string, fullName: string, url: string, reason: string, link: string): Promise<boolean> {
+    return this.send(to, webhookDisabledMail(fullName, url, reason, link));
   }
 
   /**

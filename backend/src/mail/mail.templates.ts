@@ -86,6 +86,26 @@ export function generatedPasswordMail(fullName: string, password: string, loginU
   return { subject, text, html, gist: 'a new password (never printed)' };
 }
 
+// ---- Webhooks (issue 28 §2) ----------------------------------------------------------------
+
+/** To the admin of a webhook the delivery worker turned off after its failure window. */
+export function webhookDisabledMail(fullName: string, url: string, reason: string, link: string): MailContent {
+  const subject = 'An Inkwell webhook was turned off';
+  const text =
+    `Hello ${fullName},\n\n` +
+    `The webhook to ${url} was turned off. ${reason}\n\n` +
+    `Its delivery log shows what the receiver answered. Fix the receiver, turn the webhook on again and redeliver what it missed: ${link}\n`;
+  const html = layout(
+    subject,
+    `<p style="margin:0 0 16px">Hello ${escapeHtml(fullName)},</p>
+<p style="margin:0 0 16px">The webhook to <strong>${escapeHtml(url)}</strong> was turned off. ${escapeHtml(reason)}</p>
+<p style="margin:0 0 24px">Its delivery log shows what the receiver answered. Fix the receiver, turn the webhook on again and redeliver what it missed.</p>
+<p style="margin:0"><a href="${escapeHtml(link)}" style="display:inline-block;background:#18181b;color:#ffffff;text-decoration:none;padding:12px 20px;border-radius:6px;font-weight:600">Open integrations</a></p>`,
+    "You receive this because you administer this site's webhooks.",
+  );
+  return { subject, text, html, gist: `webhook ${url} turned off; ${link}` };
+}
+
 /** One line of a notification e-mail: what happened, and where to see it. */
 export interface NotificationMailItem {
   /** A sentence such as 'Lan replied to your comment on “Hello”.' (shared/notification-wording.ts) */

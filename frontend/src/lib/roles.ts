@@ -37,6 +37,7 @@ const ROLE_NAV: Record<RoleName, NavItem[]> = {
     { label: 'Comments', href: '/admin/comments' },
     { label: 'Tags', href: '/admin/tags' },
     { label: 'Settings', href: '/admin/settings' },
+    { label: 'Integrations', href: '/admin/integrations' },
   ],
   AUTHOR: [
     { label: 'My Posts', href: '/author/posts' },
