@@ -1,4 +1,5 @@
 /** Every migration, oldest first. `npm run migration:generate -- Name` appends to this list. */
+import { CreateSiteImports1796036000000 } from './1796036000000-CreateSiteImports';
 import { CreateSiteSettings1796030000000 } from './1796030000000-CreateSiteSettings';
 import { CreateNotifications1795695440595 } from './1795695440595-CreateNotifications';
 import { AddCommentModeration1795695450622 } from './1795695450622-AddCommentModeration';
@@ -52,4 +53,5 @@ export const MIGRATIONS: Function[] = [
   AddReaderLikeCounts1796026100000,
   CreateNotificationCounters1796026300000,
   CreateSiteSettings1796030000000,
+  CreateSiteImports1796036000000,
 ];

@@ -28,7 +28,8 @@ export interface PostFacts {
 }
 
 /** How a post reached its new status. */
-export type PostVia = 'update' | 'review' | 'schedule';
+/** `import`: written by a site import (historic content, events recorded inside asHistoric). */
+export type PostVia = 'update' | 'review' | 'schedule' | 'import';
 
 /** A comment's visibility as stored: VISIBLE (shown and counted), HELD (waiting for a moderator), HIDDEN (by a moderator). */
 export type CommentVisibilityName = 'VISIBLE' | 'HELD' | 'HIDDEN';
@@ -146,7 +147,7 @@ export interface DomainEventMap {
   /** Someone signed up (PENDING and not yet verified; the actor is the new account). */
   'user.registered': UserFacts;
   /** An account was created by an administrator (`admin`) or at the first start (`first-admin`, no actor). */
-  'user.created': UserFacts & { via: 'admin' | 'first-admin' };
+  'user.created': UserFacts & { via: 'admin' | 'first-admin' | 'import' };
   /** The owner verified the e-mail address with the code (now ACTIVE). */
   'user.verified': UserFacts;
   /** Profile or administrative fields changed: by the owner (`self`) or an administrator (`admin`); `changes` names each with its values before and after. */
