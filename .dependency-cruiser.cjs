@@ -25,6 +25,7 @@ const LAYERS = [
   ['posts', 'admin'], // the post: its lifecycle and public reads; the back office's users
   ['likes', 'previews', 'scheduling', 'search'],
   ['moderation', 'reviews'],
+  ['imports'], // site import and export: writes through every lifecycle owner above
   ['frontend', 'health'], // hosts: the Astro page handler and its cache; the health check
 ];
 
