@@ -98,7 +98,8 @@ export class ImportsService implements OnModuleInit {
       await manager.query(`SELECT pg_advisory_xact_lock(hashtext('site_imports'))`);
       if (await manager.exists(SiteImport, { where: { state: In([ImportState.QUEUED, ImportState.RUNNING]) } })) throw new ConflictException(ImportsMessages.ALREADY_RUNNING);
       const row = await manager.save(SiteImport, manager.create(SiteImport, { source, fileName: fileName.slice(0, 255) || 'export', filePath, mediaPath, inviteAuthors, createdBy: adminId }));
-      if (queue) await this.jobs.enqueue(manager, IMPORT_QUEUE, { importId: row.id }, { retryLimit: 0 });
+      // An import may run for many minutes: the queue must not take it for an instance that died.
+      if (queue) await this.jobs.enqueue(manager, IMPORT_QUEUE, { importId: row.id }, { retryLimit: 0, expireInSeconds: 6 * 3600 });
       return row;
     });
   }

@@ -1,4 +1,5 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
+import { createHash } from 'node:crypto';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import type { AuthUser } from '../auth/auth-user';
@@ -10,6 +11,7 @@ import { DomainEvents } from '../events/domain-events.service';
 import { MAX_IMAGE_BYTES } from '../images/image-rules';
 import { ImagesService } from '../images/images.service';
 import { PostStatus } from '../posts/entities/post.entity';
+import { oldPathKey } from '../posts/old-path';
 import { PostsService } from '../posts/posts.service';
 import { TagsService } from '../tags/tags.service';
 import { UserStatus } from '../users/entities/user.entity';
@@ -238,7 +240,8 @@ export class SiteImporter {
   private async tag(run: Run, tag: SourceTag): Promise<number | undefined> {
     const name = tag.name.trim().slice(0, NAME_MAX);
     const wanted = tag.slug.trim().toLowerCase();
-    const slug = wanted.length <= 100 && SLUG_PATTERN.test(wanted) ? wanted : slugify(name || wanted, 100);
+    // A slug this site cannot use (Arabic letters, say) is derived from the name, else from the source's id.
+    const slug = wanted.length <= 100 && SLUG_PATTERN.test(wanted) ? wanted : slugify(name, 100) || slugify(wanted, 100) || `tag-${createHash('sha256').update(tag.sourceId).digest('hex').slice(0, 8)}`;
     if (!name || !slug) {
       run.skip({ kind: 'tag', sourceId: tag.sourceId, title: tag.name || tag.slug, reason: 'The tag has no name.' });
       return undefined;
@@ -323,7 +326,7 @@ export class SiteImporter {
     }
     run.counts.posts += 1;
     run.counts.comments += written.comments;
-    run.counts.redirects += post.oldPaths.length ? new Set(post.oldPaths).size : 0;
+    run.counts.redirects += new Set(post.oldPaths.map(oldPathKey).filter(Boolean)).size;
     if (thumbnail) run.counts.images += 1;
     if (written.renamedFrom) run.rename({ kind: 'post', sourceId: post.sourceId, from: written.renamedFrom, to: written.slug, reason: 'Slug already taken or not valid here' });
   }
