@@ -7,13 +7,15 @@ import { UsersModule } from '../users/users.module';
 import { ImportUploadInterceptor } from './import-upload.interceptor';
 import { ImportsController } from './imports.controller';
 import { ImportsService } from './imports.service';
+import { SiteExportController } from './site-export.controller';
+import { SiteExporter } from './site-exporter.service';
 import { SiteImporter } from './site-importer.service';
 
-/** Site import (WordPress, Ghost, Inkwell exports) through the lifecycle owners (issue 28 §3). */
+/** Site import (WordPress, Ghost, Inkwell exports) through the lifecycle owners, and the site export (issue 28 §3). */
 @Module({
   imports: [UsersModule, TagsModule, PostsModule, CommentsModule, ImagesModule],
-  controllers: [ImportsController],
-  providers: [ImportsService, SiteImporter, ImportUploadInterceptor],
-  exports: [ImportsService, SiteImporter],
+  controllers: [ImportsController, SiteExportController],
+  providers: [ImportsService, SiteImporter, SiteExporter, ImportUploadInterceptor],
+  exports: [ImportsService, SiteImporter, SiteExporter],
 })
 export class ImportsModule {}
