@@ -79,7 +79,7 @@ export class ImportsService implements OnModuleInit {
   }
 
   /** Checks the upload and queues its import (202); the files are the import's from here on. */
-  async start(uploads: ImportUploads, source: ImportSource, inviteAuthors: boolean, admin: AuthUser): Promise<{ row: SiteImport; kept: boolean }> {
+  async start(uploads: ImportUploads, source: ImportSource, admin: AuthUser): Promise<{ row: SiteImport; kept: boolean }> {
     const { file, media } = uploads;
     if (!file?.size) throw new BadRequestException({ message: ImportsMessages.FILE_REQUIRED, errors: { file: [ImportsMessages.FILE_REQUIRED] } });
     if (!(await looksLike(source, file.path))) {
@@ -87,17 +87,17 @@ export class ImportsService implements OnModuleInit {
       throw new BadRequestException({ message, errors: { file: [message] } });
     }
     if (media && (!media.size || !isZip(await head(media.path)))) throw new BadRequestException({ message: ImportsMessages.MEDIA_NOT_ZIP, errors: { media: [ImportsMessages.MEDIA_NOT_ZIP] } });
-    const row = await this.create(source, file.originalname, file.path, media?.path ?? null, inviteAuthors, admin.id, true);
+    const row = await this.create(source, file.originalname, file.path, media?.path ?? null, admin.id, true);
     return { row, kept: true };
   }
 
   /** Records an import (refused while another one runs) and, for the pages, queues its job in the same transaction. */
-  async create(source: ImportSource, fileName: string, filePath: string, mediaPath: string | null, inviteAuthors: boolean, adminId: number, queue: boolean): Promise<SiteImport> {
+  async create(source: ImportSource, fileName: string, filePath: string, mediaPath: string | null, adminId: number, queue: boolean): Promise<SiteImport> {
     return this.dataSource.transaction(async (manager) => {
       // One import at a time: the advisory lock makes the check and the insert one step across instances.
       await manager.query(`SELECT pg_advisory_xact_lock(hashtext('site_imports'))`);
       if (await manager.exists(SiteImport, { where: { state: In([ImportState.QUEUED, ImportState.RUNNING]) } })) throw new ConflictException(ImportsMessages.ALREADY_RUNNING);
-      const row = await manager.save(SiteImport, manager.create(SiteImport, { source, fileName: fileName.slice(0, 255) || 'export', filePath, mediaPath, inviteAuthors, createdBy: adminId }));
+      const row = await manager.save(SiteImport, manager.create(SiteImport, { source, fileName: fileName.slice(0, 255) || 'export', filePath, mediaPath, createdBy: adminId }));
       // An import may run for many minutes: the queue must not take it for an instance that died.
       if (queue) await this.jobs.enqueue(manager, IMPORT_QUEUE, { importId: row.id }, { retryLimit: 0, expireInSeconds: 6 * 3600 });
       return row;

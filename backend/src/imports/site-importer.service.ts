@@ -55,8 +55,6 @@ class Run {
   readonly tags = new Map<string, number>();
   /** Commenters by e-mail (lower-cased): one account each. */
   readonly commenters = new Map<string, number>();
-  /** Authors this run created (invited when the admin asked). */
-  readonly newAuthors: number[] = [];
 
   constructor(
     readonly job: SiteImport,
@@ -212,7 +210,6 @@ export class SiteImporter {
         );
         id = facts.userId;
         run.counts.users += 1;
-        if ((user.roles ?? roles).includes(RoleName.AUTHOR)) run.newAuthors.push(id);
       } catch (error) {
         if (!isUniqueViolation(error)) throw error;
         id = (await this.users.findByEmail(email))?.id;

@@ -1,19 +1,12 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform } from 'class-transformer';
-import { IsBoolean, IsIn, IsOptional } from 'class-validator';
+import { ApiProperty } from '@nestjs/swagger';
+import { IsIn } from 'class-validator';
 import { ImportSource, ImportState } from '../entities/site-import.entity';
 
-/** ?source=wordpress|ghost|inkwell&inviteAuthors=true on the upload. */
+/** ?source=wordpress|ghost|inkwell on the upload. */
 export class ImportStartQueryDto {
   @ApiProperty({ enum: ImportSource, description: 'What the file is: a WordPress WXR (.xml), a Ghost export (.json) or an Inkwell export (.zip)' })
   @IsIn(Object.values(ImportSource), { message: `source must be one of ${Object.values(ImportSource).join(', ')}` })
   source: ImportSource;
-
-  @ApiPropertyOptional({ default: false, description: "Mail the file's new author accounts a link to set their password" })
-  @IsOptional()
-  @Transform(({ value }) => (value === 'true' ? true : value === 'false' ? false : value))
-  @IsBoolean({ message: 'inviteAuthors must be true or false' })
-  inviteAuthors?: boolean;
 }
 
 export class ImportCountsDto {

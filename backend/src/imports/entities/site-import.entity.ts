@@ -103,10 +103,6 @@ export class SiteImport {
   @Column({ type: 'varchar', length: 1000, nullable: true })
   error: string | null;
 
-  /** Create accounts for the file's authors and mail them a link to set a password. */
-  @Column({ name: 'invite_authors', type: 'boolean', default: false })
-  inviteAuthors: boolean;
-
   @Column({ name: 'cancel_requested', type: 'boolean', default: false })
   cancelRequested: boolean;
 
