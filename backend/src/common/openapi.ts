@@ -24,6 +24,7 @@ const TAGS: { name: string; description: string }[] = [
   { name: 'Moderation', description: 'Comment moderation: the queue and its bulk actions, reports, hiding, muting users' },
   { name: 'Admin users', description: "User administration (administrators): lists, roles, bans, generated passwords, the audit log, the admin dashboard's figures" },
   { name: 'Admin settings', description: 'Site-wide settings (administrators): the two-factor policy for administrators, what erasing an author does to their posts' },
+  { name: 'Admin import and export', description: 'Site import (WordPress WXR, Ghost JSON, Inkwell exports: uploaded, run by a job, with progress and a report) and the whole-site export (administrators)' },
   { name: 'Images', description: 'Post thumbnails: the upload rules, checks, uploads and deletion' },
   { name: 'Health', description: 'Liveness and readiness of the server' },
 ];
