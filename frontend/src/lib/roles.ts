@@ -36,6 +36,7 @@ const ROLE_NAV: Record<RoleName, NavItem[]> = {
     { label: 'Posts', href: '/admin/posts' },
     { label: 'Comments', href: '/admin/comments' },
     { label: 'Tags', href: '/admin/tags' },
+    { label: 'Import & Export', href: '/admin/import' },
   ],
   AUTHOR: [
     { label: 'My Posts', href: '/author/posts' },
