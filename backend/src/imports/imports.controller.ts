@@ -42,7 +42,7 @@ export class ImportsController {
   @ApiEnvelope(ImportResponseDto, { status: 202 })
   @ApiErrors(400, 409, 413)
   async startSiteImport(@Query() query: ImportStartQueryDto, @Req() req: Request & { importUploads?: ImportUploads; importUploadsKept?: boolean }, @CurrentUser() admin: AuthUser): Promise<WithMessage<ImportResponseDto>> {
-    const { row } = await this.imports.start(req.importUploads ?? {}, query.source, admin);
+    const row = await this.imports.start(req.importUploads ?? {}, query.source, admin);
     req.importUploadsKept = true;
     return withMessage(toImportResponse(row), ImportsMessages.STARTED);
   }

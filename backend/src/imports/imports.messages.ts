@@ -12,6 +12,7 @@ export const ImportsMessages = {
   MEDIA_NOT_ZIP: 'The media file must be a .zip archive.',
   ALREADY_RUNNING: 'An import is already running. Wait for it to finish or cancel it first.',
   NOT_CANCELLABLE: 'This import has already ended.',
+  INTERRUPTED: 'The server stopped while this import ran. Run the same file again: what was imported is kept and the rest follows.',
   STARTED: 'Import started',
   CANCEL_REQUESTED: 'Import cancelled',
 } as const;

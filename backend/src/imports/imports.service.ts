@@ -1,4 +1,4 @@
-import { BadRequestException, ConflictException, Injectable, Logger, NotFoundException, OnModuleInit } from '@nestjs/common';
+import { BadRequestException, ConflictException, Injectable, Logger, NotFoundException, OnApplicationBootstrap, OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { open, rm } from 'node:fs/promises';
 import { DataSource, In } from 'typeorm';
@@ -62,7 +62,7 @@ export function toImportResponse(row: SiteImport): ImportResponseDto {
  * work itself is SiteImporter's. One import runs at a time.
  */
 @Injectable()
-export class ImportsService implements OnModuleInit {
+export class ImportsService implements OnModuleInit, OnApplicationBootstrap {
   private readonly logger = new Logger('Imports');
 
   constructor(
@@ -70,6 +70,18 @@ export class ImportsService implements OnModuleInit {
     private readonly jobs: JobsService,
     private readonly importer: SiteImporter,
   ) {}
+
+  /**
+   * An import a stopped server was running has no job any more (the queue does not run it again):
+   * it ends as FAILED, saying how to finish it, so the next import is not refused for ever. (With
+   * several instances, one that keeps running it still writes its real end.)
+   */
+  async onApplicationBootstrap(): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE site_imports SET state = 'FAILED', finished_at = now(), error = $1 WHERE state = 'RUNNING' AND started_at < now() - interval '10 seconds'`,
+      [ImportsMessages.INTERRUPTED],
+    );
+  }
 
   onModuleInit(): void {
     this.jobs.register<{ importId: number }>(IMPORT_QUEUE, async ({ data }) => {
@@ -79,7 +91,7 @@ export class ImportsService implements OnModuleInit {
   }
 
   /** Checks the upload and queues its import (202); the files are the import's from here on. */
-  async start(uploads: ImportUploads, source: ImportSource, admin: AuthUser): Promise<{ row: SiteImport; kept: boolean }> {
+  async start(uploads: ImportUploads, source: ImportSource, admin: AuthUser): Promise<SiteImport> {
     const { file, media } = uploads;
     if (!file?.size) throw new BadRequestException({ message: ImportsMessages.FILE_REQUIRED, errors: { file: [ImportsMessages.FILE_REQUIRED] } });
     if (!(await looksLike(source, file.path))) {
@@ -87,8 +99,7 @@ export class ImportsService implements OnModuleInit {
       throw new BadRequestException({ message, errors: { file: [message] } });
     }
     if (media && (!media.size || !isZip(await head(media.path)))) throw new BadRequestException({ message: ImportsMessages.MEDIA_NOT_ZIP, errors: { media: [ImportsMessages.MEDIA_NOT_ZIP] } });
-    const row = await this.create(source, file.originalname, file.path, media?.path ?? null, admin.id, true);
-    return { row, kept: true };
+    return this.create(source, file.originalname, file.path, media?.path ?? null, admin.id, true);
   }
 
   /** Records an import (refused while another one runs) and, for the pages, queues its job in the same transaction. */
