@@ -26,6 +26,7 @@ const LAYERS = [
   ['likes', 'previews', 'scheduling', 'search'],
   ['moderation', 'reviews'],
   ['account-data'], // issue 27 §3: the data export and account deletion move every feature's data through its owner
+  ['imports'], // site import and export: writes through every lifecycle owner above
   ['frontend', 'health'], // hosts: the Astro page handler and its cache; the health check
 ];
 

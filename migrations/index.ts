@@ -1,6 +1,7 @@
 /** Every migration, oldest first. `npm run migration:generate -- Name` appends to this list. */
 import { CreateSessionDevices1796032000000 } from './1796032000000-CreateSessionDevices';
 import { CreateWebhooks1796035000000 } from './1796035000000-CreateWebhooks';
+import { CreateSiteImports1796036000000 } from './1796036000000-CreateSiteImports';
 import { CreateSiteSettings1796030000000 } from './1796030000000-CreateSiteSettings';
 import { CreateApiTokens1796034000000 } from './1796034000000-CreateApiTokens';
 import { CreateTwoFactor1796031000000 } from './1796031000000-CreateTwoFactor';
@@ -62,4 +63,5 @@ export const MIGRATIONS: Function[] = [
   AddAccountData1796033000000,
   CreateApiTokens1796034000000,
   CreateWebhooks1796035000000,
+  CreateSiteImports1796036000000,
 ];

@@ -39,6 +39,7 @@ import { SharedThrottlerStorage } from './redis/shared-throttler-storage';
 import { ReviewsModule } from './reviews/reviews.module';
 import { TagsModule } from './tags/tags.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
+import { ImportsModule } from './imports/imports.module';
 import { ClockModule } from './common/clock';
 import { SchedulingModule, TestClockModule } from './scheduling/scheduling.module';
 import { AccountDataModule } from './account-data/account-data.module';
@@ -56,7 +57,7 @@ export interface AppModuleOptions {
  * The images module is the exception: the spec puts it on the host root.
  */
 export const API_PREFIX = 'api/v1';
-const API_MODULES = [HealthModule, AuthModule, UsersModule, PostsModule, SearchModule, TagsModule, ReviewsModule, LikesModule, CommentsModule, DashboardsModule, AdminModule, ModerationModule, NotificationsModule, SchedulingModule, PreviewsModule, AccountDataModule, WebhooksModule];
+const API_MODULES = [HealthModule, AuthModule, UsersModule, PostsModule, SearchModule, TagsModule, ReviewsModule, LikesModule, CommentsModule, DashboardsModule, AdminModule, ModerationModule, NotificationsModule, SchedulingModule, PreviewsModule, AccountDataModule, WebhooksModule, ImportsModule];
 
 /** Rate limits (DESIGN.md §3): counters in process, or in Redis shared by every instance when REDIS_URL is set. */
 function throttlerModule(config: AppConfig): DynamicModule {

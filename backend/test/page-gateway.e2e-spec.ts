@@ -312,6 +312,11 @@ describe('Page gateway: parity with HTTP', () => {
     ['admin', '/api/v1/admin/webhooks'],
     ['author', '/api/v1/admin/webhooks'],
     ['anonymous', '/api/v1/admin/webhooks'],
+    // import (issue 28 §3): /admin/import lists the imports; an unknown path asks for an old WordPress address's new one
+    ['admin', '/api/v1/admin/imports'],
+    ['author', '/api/v1/admin/imports'],
+    ['anonymous', '/api/v1/blog/posts/public/moved-path', { query: { path: '/2014/03/09/no-such-post/' } }],
+    ['anonymous', '/api/v1/blog/posts/public/moved-path', { query: { path: '' } }],
   ];
 
   it('covers every read a page makes', () => {

@@ -192,6 +192,13 @@ const MATRIX: Row[] = [
   { method: 'get', path: '/api/v1/account/export', expect: SIGNED_IN },
   { method: 'get', path: '/api/v1/account/export/download/no-such-token', expect: SIGNED_IN },
   { method: 'delete', path: `/api/v1/admin/users/${MISSING}`, expect: ADMINS },
+  // site import and export (issue 28 §3; a JSON body instead of the upload: 400 for an admin, nothing queued)
+  { method: 'post', path: '/api/v1/admin/imports?source=wordpress', body: { file: 'matrix' }, expect: ADMINS },
+  { method: 'get', path: '/api/v1/admin/imports', expect: ADMINS },
+  { method: 'get', path: `/api/v1/admin/imports/${MISSING}`, expect: ADMINS },
+  { method: 'post', path: `/api/v1/admin/imports/${MISSING}/cancel`, expect: ADMINS },
+  { method: 'get', path: '/api/v1/admin/export', expect: ADMINS },
+  { method: 'get', path: '/api/v1/blog/posts/public/moved-path?path=/2014/03/no-such-post/', expect: ALL },
   // comment moderation (issue 19)
   { method: 'post', path: `/api/v1/comments/${MISSING}/reports`, body: { reason: 'SPAM' }, expect: SIGNED_IN },
   { method: 'post', path: `/api/v1/comments/${MISSING}/hide`, body: { reason: 'Matrix' }, expect: SIGNED_IN },

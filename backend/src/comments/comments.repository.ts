@@ -231,12 +231,13 @@ export class CommentsRepository {
   /** Writes a comment and returns it as `findOne` does (one statement). Only CommentVisibility calls it. */
   async insert(
     manager: EntityManager,
-    values: { postId: number; userId: number; parentId: number | null; level: number; content: string; moderation: CommentModeration },
+    values: { postId: number; userId: number; parentId: number | null; level: number; content: string; moderation: CommentModeration; createdAt?: Date },
   ): Promise<CommentRow> {
     const [row] = (await manager.query(
-      `WITH c AS (INSERT INTO comments (post_id, user_id, parent_id, level, content, moderation) VALUES ($1, $2, $3, $4, $5, $6) RETURNING *)
+      `WITH c AS (INSERT INTO comments (post_id, user_id, parent_id, level, content, moderation, created_at, updated_at)
+                  VALUES ($1, $2, $3, $4, $5, $6, coalesce($7::timestamptz, now()), coalesce($7::timestamptz, now())) RETURNING *)
        SELECT ${COMMENT_COLUMNS} FROM c LEFT JOIN users u ON u.id = c.user_id`,
-      [values.postId, values.userId, values.parentId, values.level, values.content, values.moderation],
+      [values.postId, values.userId, values.parentId, values.level, values.content, values.moderation, values.createdAt ?? null],
     )) as CommentRow[];
     return row;
   }

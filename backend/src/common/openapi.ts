@@ -27,6 +27,7 @@ const TAGS: { name: string; description: string }[] = [
   { name: 'Admin users', description: "User administration (administrators): lists, roles, bans, generated passwords, the audit log, the admin dashboard's figures" },
   { name: 'Admin settings', description: 'Site-wide settings (administrators): the two-factor policy for administrators, what erasing an author does to their posts' },
   { name: 'Admin webhooks', description: "Webhooks (administrators): receivers of the domain events, signed with X-Inkwell-Signature; the test event, the delivery log and redelivery (README 'Webhooks')" },
+  { name: 'Admin import and export', description: 'Site import (WordPress WXR, Ghost JSON, Inkwell exports: uploaded, run by a job, with progress and a report) and the whole-site export (administrators)' },
   { name: 'Images', description: 'Post thumbnails: the upload rules, checks, uploads and deletion' },
   { name: 'API tokens', description: "The signed-in user's personal API tokens: create (shown once), list with last use, revoke" },
   { name: 'Your data', description: "The signed-in user's data: the export archive (Download my data) and account deletion with its grace period" },

@@ -25,6 +25,9 @@ import { NotificationSettings } from '../notifications/entities/notification-set
 import { PostTag } from '../posts/entities/post-tag.entity';
 import { Post } from '../posts/entities/post.entity';
 import { PostSlugHistory } from '../posts/entities/post-slug-history.entity';
+import { PostPathRedirect } from '../posts/entities/post-path-redirect.entity';
+import { ImportItem } from '../imports/entities/import-item.entity';
+import { SiteImport } from '../imports/entities/site-import.entity';
 import { PostRevision } from '../revisions/entities/post-revision.entity';
 import { PostPreviewLink } from '../previews/entities/post-preview-link.entity';
 import { PostReview } from '../reviews/entities/post-review.entity';
@@ -43,4 +46,4 @@ import { Webhook } from '../webhooks/entities/webhook.entity';
  * Every TypeORM entity of the app, listed once: the app, the migration generator and the tests
  * all load this list (no path globs, so compiled and transpiled code behave the same).
  */
-export const ENTITIES: Function[] = [User, Role, UserRole, Post, Tag, PostTag, PostReview, RefreshSession, EmailVerificationCode, PasswordResetToken, AttemptCounterRow, Comment, Like, AuditEntry, Thumbnail, UserBan, PostSlugHistory, TagSlugHistory, CommentReport, UserMute, Notification, NotificationPreference, NotificationSettings, NotificationDelivery, NotificationCounter, PostRevision, PostPreviewLink, DomainEventRow, ReaderLikeCount, SiteSetting, KnownDevice, SignInAlertSetting, ApiToken, UserTwoFactor, TwoFactorRecoveryCode, TwoFactorChallenge, AccountExport, Webhook, WebhookDelivery, WebhookAttempt];
+export const ENTITIES: Function[] = [User, Role, UserRole, Post, Tag, PostTag, PostReview, RefreshSession, EmailVerificationCode, PasswordResetToken, AttemptCounterRow, Comment, Like, AuditEntry, Thumbnail, UserBan, PostSlugHistory, TagSlugHistory, CommentReport, UserMute, Notification, NotificationPreference, NotificationSettings, NotificationDelivery, NotificationCounter, PostRevision, PostPreviewLink, DomainEventRow, ReaderLikeCount, SiteSetting, KnownDevice, SignInAlertSetting, ApiToken, UserTwoFactor, TwoFactorRecoveryCode, TwoFactorChallenge, AccountExport, Webhook, WebhookDelivery, WebhookAttempt, PostPathRedirect, SiteImport, ImportItem];

@@ -28,7 +28,8 @@ export interface PostFacts {
 }
 
 /** How a post reached its new status. */
-export type PostVia = 'update' | 'review' | 'schedule';
+/** `import`: written by a site import (historic content, events recorded inside asHistoric). */
+export type PostVia = 'update' | 'review' | 'schedule' | 'import';
 
 /** A comment's visibility as stored: VISIBLE (shown and counted), HELD (waiting for a moderator), HIDDEN (by a moderator). */
 export type CommentVisibilityName = 'VISIBLE' | 'HELD' | 'HIDDEN';
@@ -161,8 +162,8 @@ export interface DomainEventMap {
   // Users (owner: UsersService.create and the user lifecycle, backend/src/users/)
   /** Someone signed up (PENDING and not yet verified; the actor is the new account). */
   'user.registered': UserFacts;
-  /** An account was created by an administrator (`admin`), at the first start (`first-admin`, no actor) or as a placeholder of erased accounts (`placeholder`, no actor). */
-  'user.created': UserFacts & { via: 'admin' | 'first-admin' | 'placeholder' };
+  /** An account was created by an administrator (`admin`), by a site import run by an administrator (`import`), at the first start (`first-admin`, no actor) or as a placeholder of erased accounts (`placeholder`, no actor). */
+  'user.created': UserFacts & { via: 'admin' | 'first-admin' | 'placeholder' | 'import' };
   /** The owner verified the e-mail address with the code (now ACTIVE). */
   'user.verified': UserFacts;
   /** Profile or administrative fields changed: by the owner (`self`) or an administrator (`admin`); `changes` names each with its values before and after. */

@@ -29,8 +29,8 @@ export class PostCacheSubscriber {
 
   private async changed(event: DomainEvent<(typeof CACHE_EVENTS)[number]>): Promise<void> {
     const { data } = event;
-    // A save's status move is told by its post.created or post.updated (one notice per save).
-    if ((event.name === 'post.published' || event.name === 'post.unpublished' || event.name === 'post.status_changed') && event.data.via === 'update') return;
+    // A save's (or an imported post's) status move is told by its post.created or post.updated (one notice per save).
+    if ((event.name === 'post.published' || event.name === 'post.unpublished' || event.name === 'post.status_changed') && (event.data.via === 'update' || event.data.via === 'import')) return;
     const after: PostSide = event.name === 'post.deleted' ? null : { status: data.status, slug: data.slug };
     const before: PostSide =
       event.name === 'post.created'

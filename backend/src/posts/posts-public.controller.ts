@@ -3,7 +3,7 @@ import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { ApiEnvelope, ApiPagedEnvelope } from '../common/decorators/api-envelope.decorator';
 import { ApiErrors } from '../common/decorators/api-errors.decorator';
 import { Page, PageQueryDto } from '../common/pagination/page';
-import { PostTagQueryDto } from './dto/post-input.dto';
+import { PostMovedPathQueryDto, PostTagQueryDto } from './dto/post-input.dto';
 import { AuthorProfileDto, AuthorSummaryDto, PostCardResponseDto, PostMovedDto, PostResponseDto, SitemapFileDto, SitemapIndexDto } from './dto/post-response.dto';
 import { ParseIdPipe } from '../common/validation/parse-id.pipe';
 import { SITEMAP_ENTRY_KINDS, SITEMAP_FILE_SIZE } from '../../../shared/sitemap';
@@ -72,6 +72,17 @@ export class PostsPublicController {
   @ApiErrors(404)
   getMovedPostSlug(@Param('slug') slug: string): Promise<PostMovedDto> {
     return this.posts.movedSlug(slug);
+  }
+
+  @Get('posts/public/moved-path')
+  @ApiOperation({
+    summary:
+      "Where a former site's path leads now (public): the current slug of the published post an import gave that path (a WordPress post's /YYYY/MM/DD/slug/ or /YYYY/MM/slug/); 404 otherwise. The page at that path answers 301 there",
+  })
+  @ApiEnvelope(PostMovedDto)
+  @ApiErrors(400, 404)
+  getMovedPostPath(@Query() query: PostMovedPathQueryDto): Promise<PostMovedDto> {
+    return this.posts.movedPath(query.path);
   }
 
   @Get('posts/public/:slug')

@@ -10,6 +10,7 @@ import { PostTagQueryDto } from './dto/post-input.dto';
 import { AuthorProfileDto, AuthorSummaryDto, PostCardResponseDto, PostMovedDto, PostResponseDto, PublicAuthorDto, SitemapFileDto, SitemapIndexDto } from './dto/post-response.dto';
 import { PostCardWithTags, toPostCard, toPostResponse } from './post.mapper';
 import { PostViewsService } from '../post-views/post-views.service';
+import { oldPathKey } from './old-path';
 import { PostsMessages } from './posts.messages';
 import { PostsRepository, PublicAuthorRow } from './posts.repository';
 
@@ -177,6 +178,17 @@ export class PostsPublicService implements OnModuleDestroy {
   async movedSlug(slug: string): Promise<PostMovedDto> {
     const current = SLUG_PATTERN.test(slug) && slug.length <= 200 ? await this.repository.currentSlugOf(slug) : undefined;
     if (!current) throw new NotFoundException(PostsMessages.notFoundBySlug(slug));
+    return { slug: current };
+  }
+
+  /**
+   * The current slug of the published post a former site's path leads to (an imported WordPress
+   * post's `/2014/03/09/slug/`): the catch-all page answers 301 to it; 404 otherwise.
+   */
+  async movedPath(path: string): Promise<PostMovedDto> {
+    const key = oldPathKey(path);
+    const current = key ? await this.repository.slugOfOldPath(key) : undefined;
+    if (!current) throw new NotFoundException(PostsMessages.notFoundBySlug(path));
     return { slug: current };
   }
 

@@ -313,6 +313,24 @@ export class PostsRepository {
     return row?.slug;
   }
 
+  /** The current slug of the published post a former site's path (an import's redirect) leads to, if any. */
+  async slugOfOldPath(path: string): Promise<string | undefined> {
+    const [row] = (await this.dataSource.query(
+      `SELECT p.slug FROM post_path_redirects r JOIN posts p ON p.id = r.post_id WHERE r.path = $1 AND p.status = 'PUBLISHED'`,
+      [path],
+    )) as { slug: string }[];
+    return row?.slug;
+  }
+
+  /** Records a former site's paths of post `postId` (the latest post to claim a path keeps it). */
+  async addOldPaths(manager: EntityManager, postId: number, paths: readonly string[]): Promise<void> {
+    if (!paths.length) return;
+    await manager.query(
+      `INSERT INTO post_path_redirects (path, post_id) SELECT unnest($1::varchar[]), $2 ON CONFLICT (path) DO UPDATE SET post_id = EXCLUDED.post_id`,
+      [paths, postId],
+    );
+  }
+
   /** Slugs equal to `root` or starting with `root-` (to derive a free one). */
   async slugsStartingWith(manager: EntityManager, root: string): Promise<string[]> {
     const rows = (await manager.query(`SELECT slug FROM posts WHERE slug = $1 OR slug LIKE $2`, [root, `${root}-%`])) as { slug: string }[];

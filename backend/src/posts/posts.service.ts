@@ -20,11 +20,32 @@ import { PostsMessages } from './posts.messages';
 import { PostListFilter, PostsRepository } from './posts.repository';
 import { recordSlugChange } from '../common/slug-history';
 import { SLUG_PATTERN, slugify } from '../../../shared/slug';
-import { DomainEvents } from '../events/domain-events.service';
+import { DomainEvents, EventTransaction } from '../events/domain-events.service';
 import { RevisionKind } from '../revisions/entities/post-revision.entity';
 import { RevisionsService } from '../revisions/revisions.service';
-import { PostLifecycle, StaleVersion, stateOf } from './lifecycle/post-lifecycle.service';
+import { HistoricDates, PostLifecycle, StaleVersion, stateOf } from './lifecycle/post-lifecycle.service';
+import { oldPathKey } from './old-path';
 import { PostAction, allowedActions } from './lifecycle/post-transitions';
+
+/** A historic post as a site import gives it (WordPress, Ghost, an Inkwell export): Markdown, its source's status, dates and slug. */
+export interface HistoricPostInput {
+  title: string;
+  /** The source's slug: kept when it is valid and free, else derived (the import reports the rename). */
+  slug: string | null;
+  summary: string | null;
+  content: string;
+  status: PostStatus;
+  authorId: number;
+  tagIds: number[];
+  thumbnail: string | null;
+  isFeatured?: boolean;
+  seo?: Partial<Pick<Post, 'metaTitle' | 'metaDescription' | 'canonicalUrl' | 'noindex' | 'socialImage'>>;
+  dates: HistoricDates;
+  /** The post's paths on its former site: each answers 301 to its page here. */
+  oldPaths?: string[];
+  /** Slugs it had before here (an Inkwell export's slug history): /blog/{old} answers 301. */
+  earlierSlugs?: string[];
+}
 
 export type SaveMode = 'admin' | 'author';
 
@@ -360,6 +381,39 @@ export class PostsService implements OnModuleDestroy {
     }
 
     return { post: await this.toResponse(await this.findOrFail(savedId), user, mode), skippedTags };
+  }
+
+  /**
+   * Writes a historic post (a site import, run by `admin` inside DomainEvents.asHistoric) in the
+   * caller's transaction: the same Markdown rendering and slug rules as a save, its source's status
+   * and dates through the lifecycle's createHistoric, its tags, its former paths and slugs. Answers
+   * its id and slug, and the source's slug when it had to change (taken or not a valid slug).
+   */
+  async createHistoric(tx: EventTransaction, input: HistoricPostInput, admin: AuthUser): Promise<{ id: number; slug: string; renamedFrom: string | null }> {
+    const { manager } = tx;
+    const wanted = input.slug?.toLowerCase() ?? null;
+    const usable = wanted !== null && wanted.length <= 200 && SLUG_PATTERN.test(wanted) && !(await this.repository.slugTaken(manager, wanted, 0));
+    const slug = usable ? wanted : await this.freeSlug(manager, slugify(wanted || input.title) || 'post');
+    const wordCount = wordCountOf(input.content);
+    const columns: Partial<Post> = {
+      title: input.title,
+      slug,
+      summary: input.summary,
+      content: input.content,
+      contentHtml: renderMarkdown(input.content),
+      wordCount,
+      readingTime: readingTimeOfWords(wordCount),
+      thumbnail: input.thumbnail,
+      isFeatured: input.isFeatured ?? false,
+      ...input.seo,
+      authorId: input.authorId,
+    };
+    const id = await this.lifecycle.createHistoric(tx, columns as Partial<Post> & { authorId: number }, input.status, input.dates, { kind: 'admin', user: admin });
+    await recordSlugChange(manager, 'post', id, undefined, slug);
+    for (const earlier of input.earlierSlugs ?? []) if (earlier !== slug && SLUG_PATTERN.test(earlier)) await recordSlugChange(manager, 'post', id, earlier, slug);
+    if (input.tagIds.length) await manager.insert(PostTag, [...new Set(input.tagIds)].map((tagId) => ({ postId: id, tagId })));
+    await this.repository.addOldPaths(manager, id, [...new Set((input.oldPaths ?? []).map(oldPathKey).filter((path): path is string => path !== null))]);
+    return { id, slug, renamedFrom: input.slug !== null && input.slug !== slug ? input.slug : null };
   }
 
   /** `base`, or `base-2`, `base-3`... whichever is free (spec 001 §5 derivation, made unique). */

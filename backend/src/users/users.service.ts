@@ -35,8 +35,8 @@ export interface UserCreateInput {
   banReason?: string;
 }
 
-/** Who creates the account: the person signing up, an administrator, or the first start. */
-export type UserOrigin = { via: 'register' } | { via: 'admin'; actor: AuthUser } | { via: 'first-admin' } | { via: 'placeholder' };
+/** Who creates the account: the person signing up, an administrator, the first start, a site import run by an administrator, or an erasure needing a placeholder. */
+export type UserOrigin = { via: 'register' } | { via: 'admin'; actor: AuthUser } | { via: 'first-admin' } | { via: 'placeholder' } | { via: 'import'; actor: AuthUser };
 
 /** The site's stand-in accounts (issue 27 §3): who they are shown as; they cannot sign in (INACTIVE, unverified, no password). */
 const PLACEHOLDERS = {
@@ -73,13 +73,13 @@ export class UsersService {
         isVerified: input.verified,
         emailVerifiedAt: input.verified ? new Date() : null,
         roles,
-        by: origin.via === 'admin' ? origin.actor.id : null,
+        by: origin.via === 'admin' || origin.via === 'import' ? origin.actor.id : null,
         ban: input.banReason === undefined ? undefined : { reason: input.banReason },
       },
     ]);
     const facts: UserFacts = { userId, email, fullName: input.fullName, status: input.status, verified: input.verified, roles };
     if (origin.via === 'register') await tx.record({ name: 'user.registered', actor: { id: userId, name: input.fullName }, data: facts });
-    else await tx.record({ name: 'user.created', actor: origin.via === 'admin' ? { id: origin.actor.id, name: origin.actor.fullName } : null, data: { ...facts, via: origin.via } });
+    else await tx.record({ name: 'user.created', actor: origin.via === 'admin' || origin.via === 'import' ? { id: origin.actor.id, name: origin.actor.fullName } : null, data: { ...facts, via: origin.via } });
     return facts;
   }
 

@@ -27,6 +27,8 @@ export interface NewComment {
   content: string;
   /** The holding rule it meets: written HELD. */
   holdReason: string | null;
+  /** A historic comment's own time (a site import); now otherwise. */
+  createdAt?: Date;
 }
 
 /** A move on a comment that exists, with what it needs. */

@@ -1,4 +1,4 @@
-import { ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import { LookupPageQueryDto, PageQueryDto } from '../../common/pagination/page';
@@ -168,4 +168,13 @@ export class PostTagQueryDto extends PageQueryDto {
   @IsString()
   @Matches(new RegExp(`^(${POST_SORT_FIELDS.join('|')})(,(asc|desc|ASC|DESC))?$`), { message: PostsMessages.SORT_INVALID })
   sort?: string;
+}
+
+/** A former site's path (an imported post's old address): ?path=/2014/03/09/slug/. */
+export class PostMovedPathQueryDto {
+  @ApiProperty({ example: '/2014/03/09/hello-world/', description: 'The path as requested on this site' })
+  @IsString()
+  @MaxLength(300)
+  @Matches(/^\//, { message: 'path must start with /' })
+  path: string;
 }

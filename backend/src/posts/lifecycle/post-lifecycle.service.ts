@@ -40,6 +40,15 @@ export interface TransitionOptions {
   alsoWrite?: (postId: number) => Promise<void>;
 }
 
+/** A historic post's own dates (a site import): kept as they were instead of now. */
+export interface HistoricDates {
+  createdAt?: Date | null;
+  updatedAt?: Date | null;
+  publishedAt?: Date | null;
+  /** PENDING_REVIEW only: an approval waiting for its time (an Inkwell export's scheduled post). */
+  scheduledAt?: Date | null;
+}
+
 /** Thrown inside a transaction when the stored version is not the one the edit was based on (rolls it back). */
 export class StaleVersion extends Error {}
 
@@ -88,6 +97,31 @@ export class PostLifecycle {
     const facts = postFacts(saved);
     await tx.record({ name: 'post.created', actor: eventActor(actor), data: facts });
     if (next.status !== PostStatus.DRAFT) await tx.record(statusEvent(facts, null, 'update', actor));
+    return saved.id;
+  }
+
+  /**
+   * A historic post brought in by a site import (WordPress, Ghost, an Inkwell export): inserted
+   * with its source's status, dates and slug as they were, its first revision and its events
+   * (`via: import`; the importer runs inside DomainEvents.asHistoric, so no one is told). The one
+   * way content is born in a status other than the table's (e.g. PENDING_REVIEW without a submit,
+   * or published years ago): only an admin imports. A PUBLISHED, PRIVATE or ARCHIVED post without
+   * a publication date gets its creation date; a post never public keeps none.
+   */
+  async createHistoric(tx: EventTransaction, values: Partial<Post> & { authorId: number }, status: PostStatus, dates: HistoricDates, actor: LifecycleActor): Promise<number> {
+    if (actor.kind !== 'admin' || !actor.user) throw new ForbiddenException(PostsMessages.FORBIDDEN_UPDATE);
+    const createdAt = dates.createdAt ?? this.clock.now();
+    const everPublic = status === PostStatus.PUBLISHED || status === PostStatus.PRIVATE || status === PostStatus.ARCHIVED;
+    const publishedAt = dates.publishedAt ?? (status === PostStatus.PUBLISHED ? createdAt : null);
+    const scheduled = status === PostStatus.PENDING_REVIEW && dates.scheduledAt ? { scheduledAt: dates.scheduledAt, scheduledBy: actor.user.id } : { scheduledAt: null, scheduledBy: null };
+    const saved = await tx.manager.save(
+      Post,
+      tx.manager.create(Post, { ...values, status, createdAt, updatedAt: dates.updatedAt ?? createdAt, publishedAt: everPublic || dates.publishedAt ? publishedAt : null, ...scheduled }),
+    );
+    await this.revisions.record(tx.manager, saved.id, actor.user.id, RevisionKind.SAVE);
+    const facts = postFacts(saved);
+    await tx.record({ name: 'post.created', actor: eventActor(actor), data: facts });
+    if (status !== PostStatus.DRAFT) await tx.record(statusEvent(facts, null, 'import', actor));
     return saved.id;
   }
 

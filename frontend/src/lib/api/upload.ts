@@ -12,7 +12,7 @@ import type { paths } from '../../generated/api-schema';
 
 type PostOf<P extends keyof paths> = paths[P] extends { post: infer O } ? O : never;
 type MultipartOf<O> = O extends { requestBody: { content: { 'multipart/form-data': infer B } } } ? B : never;
-type SuccessOf<O> = O extends { responses: infer R } ? R[Extract<keyof R, 200 | 201>] : never;
+type SuccessOf<O> = O extends { responses: infer R } ? R[Extract<keyof R, 200 | 201 | 202>] : never;
 
 /** The paths whose POST takes a multipart body. */
 export type UploadPath = { [P in keyof paths]: [MultipartOf<PostOf<P>>] extends [never] ? never : P }[keyof paths];
@@ -41,6 +41,8 @@ export interface UploadOptions {
   /** Time limit in ms (none when left out). */
   timeoutMs?: number;
   texts?: UploadTexts;
+  /** The operation's query parameters (e.g. an import's `source`). */
+  query?: Record<string, string>;
 }
 
 interface Answer {
@@ -93,10 +95,11 @@ function send(path: string, form: FormData, options: UploadOptions): Promise<Ans
 export async function upload<P extends UploadPath>(path: P, fields: UploadForm<P>, options: UploadOptions = {}): Promise<UploadData<P> | undefined> {
   const form = new FormData();
   for (const [name, value] of Object.entries<Blob>(fields)) form.append(name, value);
-  let answer = await send(path, form, options);
+  const url = options.query ? `${path}?${new URLSearchParams(options.query)}` : path;
+  let answer = await send(url, form, options);
   if (answer.status === 401 && retriesAfterRefresh(path) && (await refreshSession())) {
     options.onProgress?.(0);
-    answer = await send(path, form, options);
+    answer = await send(url, form, options);
   }
   let envelope: Partial<ApiEnvelope<UploadData<P>>> | undefined;
   try {

@@ -1,0 +1,52 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { IsIn } from 'class-validator';
+import { ImportSource, ImportState } from '../entities/site-import.entity';
+
+/** ?source=wordpress|ghost|inkwell on the upload. */
+export class ImportStartQueryDto {
+  @ApiProperty({ enum: ImportSource, description: 'What the file is: a WordPress WXR (.xml), a Ghost export (.json) or an Inkwell export (.zip)' })
+  @IsIn(Object.values(ImportSource), { message: `source must be one of ${Object.values(ImportSource).join(', ')}` })
+  source: ImportSource;
+}
+
+export class ImportCountsDto {
+  @ApiProperty() users: number;
+  @ApiProperty() tags: number;
+  @ApiProperty() posts: number;
+  @ApiProperty() comments: number;
+  @ApiProperty() images: number;
+  @ApiProperty({ description: 'Old addresses (e.g. /2014/03/09/slug/) that answer 301 to the post' }) redirects: number;
+}
+
+export class ImportSkipDto {
+  @ApiProperty({ enum: ['user', 'tag', 'post', 'comment', 'image'] }) kind: string;
+  @ApiProperty({ description: "The record's id in the file" }) sourceId: string;
+  @ApiProperty() title: string;
+  @ApiProperty() reason: string;
+}
+
+export class ImportRenameDto {
+  @ApiProperty({ enum: ['post', 'tag', 'comment'] }) kind: string;
+  @ApiProperty() sourceId: string;
+  @ApiProperty() from: string;
+  @ApiProperty() to: string;
+  @ApiProperty() reason: string;
+}
+
+export class ImportResponseDto {
+  @ApiProperty() id: number;
+  @ApiProperty({ enum: ImportSource }) source: ImportSource;
+  @ApiProperty({ enum: ImportState }) state: ImportState;
+  @ApiProperty() fileName: string;
+  @ApiProperty({ nullable: true, type: Number, description: 'Posts in the file (null until the first pass has read it)' }) total: number | null;
+  @ApiProperty({ description: 'Posts handled so far' }) processed: number;
+  @ApiProperty({ type: ImportCountsDto }) counts: ImportCountsDto;
+  @ApiProperty() skippedCount: number;
+  @ApiProperty({ type: [ImportSkipDto], description: 'The first 500 records left out, with why' }) skipped: ImportSkipDto[];
+  @ApiProperty() renamedCount: number;
+  @ApiProperty({ type: [ImportRenameDto], description: 'The first 500 records kept under another slug or shortened' }) renamed: ImportRenameDto[];
+  @ApiProperty({ nullable: true, type: String }) error: string | null;
+  @ApiProperty() cancelRequested: boolean;
+  @ApiProperty() createdAt: string;
+  @ApiProperty({ nullable: true, type: String }) finishedAt: string | null;
+}

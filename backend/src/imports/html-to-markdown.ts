@@ -1,0 +1,100 @@
+import TurndownService from 'turndown';
+
+/** Block-level tags: a WordPress paragraph that starts with one is not wrapped in <p>. */
+const BLOCK_START = /^<(p|div|h[1-6]|ul|ol|li|blockquote|pre|table|figure|iframe|hr|img|!--)[\s>/]/i;
+
+/**
+ * WordPress stores posts without their paragraphs (its `wpautop` adds them when it renders): blank
+ * lines separate paragraphs, a single newline is a line break. Text already in blocks is kept.
+ */
+export function wordpressParagraphs(content: string): string {
+  return content
+    .replace(/\r\n?/g, '\n')
+    .split(/\n\s*\n/)
+    .map((block) => block.trim())
+    .filter(Boolean)
+    .map((block) => (BLOCK_START.test(block) ? block : `<p>${block.replace(/\n/g, '<br>\n')}</p>`))
+    .join('\n\n');
+}
+
+const attribute = (attributes: string, name: string): string | undefined => new RegExp(`\\b${name}\\s*=\\s*(?:"([^"]*)"|'([^']*)'|([^\\s\\]]+))`, 'i').exec(attributes)?.slice(1).find((value) => value !== undefined);
+const escapeHtml = (text: string): string => text.replace(/&(?!#?\w+;)/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+/**
+ * The WordPress shortcodes with a meaning here, as HTML the converter understands:
+ * [caption]<img> text[/caption] → a figure with its caption; [embed]url[/embed] and [video src]
+ * / [audio src] / [youtube url] → a link; [code]/[sourcecode] → a code block. Any other shortcode
+ * ([gallery], a plugin's) stays as its text.
+ */
+export function expandShortcodes(html: string): string {
+  return html
+    .replace(/\[caption([^\]]*)\]([\s\S]*?)\[\/caption\]/gi, (_, attributes: string, inner: string) => {
+      const image = /<a[^>]*>\s*<img[^>]*>\s*<\/a>|<img[^>]*>/i.exec(inner)?.[0] ?? '';
+      const caption = (attribute(attributes, 'caption') ?? inner.replace(image, '')).trim();
+      return `<figure>${image}${caption ? `<figcaption>${caption}</figcaption>` : ''}</figure>`;
+    })
+    .replace(/\[embed[^\]]*\]([\s\S]*?)\[\/embed\]/gi, (_, url: string) => `<p><a href="${escapeHtml(url.trim())}">${escapeHtml(url.trim())}</a></p>`)
+    .replace(/\[(video|audio|youtube)([^\]]*)\](?:\[\/\1\])?/gi, (whole: string, _kind: string, attributes: string) => {
+      const url = attribute(attributes, 'src') ?? attribute(attributes, 'mp4') ?? attribute(attributes, 'mp3') ?? attributes.trim().replace(/^=/, '');
+      return /^https?:\/\//i.test(url ?? '') ? `<p><a href="${escapeHtml(url!)}">${escapeHtml(url!)}</a></p>` : whole;
+    })
+    .replace(/\[(code|sourcecode)([^\]]*)\]([\s\S]*?)\[\/\1\]/gi, (_, _kind: string, attributes: string, code: string) => {
+      const language = attribute(attributes, 'lang') ?? attribute(attributes, 'language') ?? '';
+      return `<pre><code class="language-${escapeHtml(language)}">${escapeHtml(code.replace(/^\n|\n$/g, ''))}</code></pre>`;
+    });
+}
+
+let converter: TurndownService | undefined;
+
+/** One converter for the process: its rules are fixed, and building one parses them again. */
+function turndown(): TurndownService {
+  if (converter) return converter;
+  const service = new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-', emDelimiter: '*', hr: '---' });
+  service.remove(['script', 'style', 'noscript']);
+  service.addRule('figcaption', { filter: 'figcaption', replacement: (content) => (content.trim() ? `\n\n*${content.trim()}*\n\n` : '') });
+  service.addRule('figure', { filter: 'figure', replacement: (content) => `\n\n${content.trim()}\n\n` });
+  service.addRule('iframe', {
+    filter: 'iframe',
+    replacement: (_content, node) => {
+      const src = (node as { getAttribute(name: string): string | null }).getAttribute('src');
+      return src && /^https?:\/\//i.test(src) ? `\n\n[Embedded content](${src})\n\n` : '';
+    },
+  });
+  // A fenced block keeps its language (WordPress and Ghost put it on the <code> element's class).
+  service.addRule('fencedWithLanguage', {
+    filter: (node) => node.nodeName === 'PRE' && node.firstChild?.nodeName === 'CODE',
+    replacement: (_content, node) => {
+      const code = node.firstChild as { textContent: string | null; getAttribute(name: string): string | null };
+      const language = /language-(\S+)/.exec(code.getAttribute('class') ?? '')?.[1] ?? '';
+      const text = (code.textContent ?? '').replace(/\n$/, '');
+      const fence = text.includes('```') ? '~~~~' : '```';
+      return `\n\n${fence}${language}\n${text}\n${fence}\n\n`;
+    },
+  });
+  converter = service;
+  return service;
+}
+
+/** HTML (a WordPress post with its shortcodes, or Ghost's html) as Markdown for the editor. */
+export function htmlToMarkdown(html: string, options: { wordpress?: boolean } = {}): string {
+  const prepared = options.wordpress ? expandShortcodes(wordpressParagraphs(html)) : html;
+  return turndown().turndown(prepared).replace(/\n{3,}/g, '\n\n').trim();
+}
+
+/** A comment's HTML as the plain text comments are here (tags dropped, entities decoded, paragraphs as blank lines). */
+export function htmlToText(html: string): string {
+  const withBreaks = html.replace(/<br\s*\/?>/gi, '\n').replace(/<\/p>\s*<p[^>]*>/gi, '\n\n').replace(/<[^>]+>/g, '');
+  return decodeEntities(withBreaks).replace(/\n{3,}/g, '\n\n').trim();
+}
+
+const NAMED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0', hellip: '…', mdash: '—', ndash: '–', lsquo: '‘', rsquo: '’', ldquo: '“', rdquo: '”', copy: '©' };
+
+export function decodeEntities(text: string): string {
+  return text.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, entity: string) => {
+    if (entity[0] === '#') {
+      const code = entity[1] === 'x' || entity[1] === 'X' ? parseInt(entity.slice(2), 16) : parseInt(entity.slice(1), 10);
+      return Number.isFinite(code) && code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole;
+    }
+    return NAMED[entity.toLowerCase()] ?? whole;
+  });
+}

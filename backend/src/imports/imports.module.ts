@@ -1,0 +1,21 @@
+import { Module } from '@nestjs/common';
+import { CommentsModule } from '../comments/comments.module';
+import { ImagesModule } from '../images/images.module';
+import { PostsModule } from '../posts/posts.module';
+import { TagsModule } from '../tags/tags.module';
+import { UsersModule } from '../users/users.module';
+import { ImportUploadInterceptor } from './import-upload.interceptor';
+import { ImportsController } from './imports.controller';
+import { ImportsService } from './imports.service';
+import { SiteExportController } from './site-export.controller';
+import { SiteExporter } from './site-exporter.service';
+import { SiteImporter } from './site-importer.service';
+
+/** Site import (WordPress, Ghost, Inkwell exports) through the lifecycle owners, and the site export (issue 28 §3). */
+@Module({
+  imports: [UsersModule, TagsModule, PostsModule, CommentsModule, ImagesModule],
+  controllers: [ImportsController, SiteExportController],
+  providers: [ImportsService, SiteImporter, SiteExporter, ImportUploadInterceptor],
+  exports: [ImportsService, SiteImporter, SiteExporter],
+})
+export class ImportsModule {}

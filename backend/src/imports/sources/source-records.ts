@@ -1,0 +1,78 @@
+import type { PostStatus } from '../../posts/entities/post.entity';
+import type { RoleName } from '../../auth/roles';
+
+/**
+ * What every source (WordPress WXR, Ghost JSON, an Inkwell export) is read into: plain records with
+ * the source's own ids, handed to the importer one at a time (a post with its comments), so a file
+ * of any size is never held whole.
+ */
+export interface SourceUser {
+  sourceId: string;
+  fullName: string;
+  email: string;
+  bio?: string | null;
+  /** Inkwell exports name roles; WordPress and Ghost authors become AUTHORs. */
+  roles?: RoleName[];
+}
+
+export interface SourceTag {
+  sourceId: string;
+  name: string;
+  slug: string;
+  description?: string | null;
+  active?: boolean;
+  color?: string | null;
+  icon?: string | null;
+}
+
+export interface SourceComment {
+  sourceId: string;
+  parentSourceId: string | null;
+  /** Plain text. */
+  content: string;
+  authorName: string;
+  authorEmail: string | null;
+  createdAt: Date | null;
+  /** Approved (VISIBLE) or waiting (HELD); spam and trash are not handed over. */
+  approved: boolean;
+}
+
+export interface SourcePost {
+  sourceId: string;
+  title: string;
+  slug: string | null;
+  /** Markdown, already converted. */
+  markdown: string;
+  summary: string | null;
+  /** null: a status this site has no equivalent for (the importer skips the post, saying which). */
+  status: PostStatus | null;
+  /** The source's own word for its status, for the report. */
+  sourceStatus: string;
+  createdAt: Date | null;
+  updatedAt: Date | null;
+  publishedAt: Date | null;
+  scheduledAt?: Date | null;
+  authorSourceId: string | null;
+  tagSourceIds: string[];
+  /** Tags the post names that the file may not list on their own (a WordPress item's terms): created when unknown. */
+  inlineTags?: SourceTag[];
+  /** The featured image: a URL of the former site (found in the media zip by its path) or a path inside an Inkwell export. */
+  featuredImage: string | null;
+  oldPaths: string[];
+  earlierSlugs?: string[];
+  isFeatured?: boolean;
+  seo?: { metaTitle?: string | null; metaDescription?: string | null; canonicalUrl?: string | null; noindex?: boolean; socialImage?: string | null };
+  comments: SourceComment[];
+}
+
+export type SourceRecord = { type: 'user'; user: SourceUser } | { type: 'tag'; tag: SourceTag } | { type: 'post'; post: SourcePost };
+
+/** What a first pass over a file learns: whether it is what it says, its site, how many posts it holds. */
+export interface SourceSurvey {
+  /** The site's identity for idempotency: its address, or the file's digest. */
+  origin: string;
+  posts: number;
+}
+
+/** A file that is not the format it was given as: the import stops before writing anything. */
+export class BadSourceFile extends Error {}
