@@ -50,6 +50,8 @@ export const TwoFactorTexts = {
   NEW_CODES: 'Make new codes',
   CLOSE: 'Close',
   FILE_HEADER: 'Inkwell recovery codes. Each code signs you in once when you cannot use your authenticator app.',
+};
+
 /** Texts of 'Your data' (issue 27 §3): the data export and account deletion. English, like the rest of the page's new texts. */
 export const YourDataTexts = {
   HEADING: 'Your data',
