@@ -1,4 +1,5 @@
 /** Every migration, oldest first. `npm run migration:generate -- Name` appends to this list. */
+import { AddImportInvitations1796036500000 } from './1796036500000-AddImportInvitations';
 import { CreateSessionDevices1796032000000 } from './1796032000000-CreateSessionDevices';
 import { CreateWebhooks1796035000000 } from './1796035000000-CreateWebhooks';
 import { CreateSiteImports1796036000000 } from './1796036000000-CreateSiteImports';
@@ -64,4 +65,5 @@ export const MIGRATIONS: Function[] = [
   CreateApiTokens1796034000000,
   CreateWebhooks1796035000000,
   CreateSiteImports1796036000000,
+  AddImportInvitations1796036500000,
 ];

@@ -4,10 +4,13 @@ import { join } from 'node:path';
 import { finished } from 'node:stream/promises';
 import sharp from 'sharp';
 import { DataSource } from 'typeorm';
+import { ACCOUNT_INVITATION_QUEUE } from '../src/auth/account-invitations';
 import { RoleName } from '../src/auth/roles';
+import { JobsService } from '../src/jobs/jobs.service';
 import { api, err } from './helpers/envelope';
 import { createTestApp, TestApp } from './helpers/app';
 import { createFreshDatabase } from './helpers/fresh-database';
+import { MailCatcher, resetTokenOf, startMailCatcher } from './helpers/mail';
 import { createAdmin, createAuthor, createUser, TestUser } from './helpers/users';
 import { FIXTURE_SITE, ghostFacts, ghostFixture, IMPORTED_COMMENTS_PER_THREAD, wxrFacts, wxrFixture } from './fixtures/import-fixtures';
 
@@ -26,9 +29,11 @@ describe('Site import and export', () => {
   let wxrPath: string;
   let mediaPath: string;
   let ghostPath: string;
+  let mail: MailCatcher;
 
   beforeAll(async () => {
-    t = await createTestApp({ databaseUrl: await createFreshDatabase('inkwell_import'), env: { JOB_POLL_SECONDS: '1' } });
+    mail = await startMailCatcher();
+    t = await createTestApp({ databaseUrl: await createFreshDatabase('inkwell_import'), env: { JOB_POLL_SECONDS: '1', SMTP_URL: mail.url } });
     db = t.app.get(DataSource);
     admin = await createAdmin(t);
     wxrPath = join(t.dataDir, 'fixture.xml');
@@ -45,10 +50,13 @@ describe('Site import and export', () => {
     await zip.finalize();
     await finished(out);
   }, 120_000);
-  afterAll(() => t.close());
+  afterAll(async () => {
+    await t.close();
+    await mail.close();
+  });
 
-  const upload = (source: string, file: string, media?: string, user: TestUser = admin) => {
-    const request = t.http.post(api(`/admin/imports?source=${source}`)).set(user.auth).attach('file', file);
+  const upload = (source: string, file: string, media?: string, user: TestUser = admin, query = '') => {
+    const request = t.http.post(api(`/admin/imports?source=${source}${query}`)).set(user.auth).attach('file', file);
     return media ? request.attach('media', media) : request;
   };
 
@@ -155,7 +163,7 @@ describe('Site import and export', () => {
     const before = await count(`SELECT (SELECT count(*) FROM posts) + (SELECT count(*) FROM comments) + (SELECT count(*) FROM users) + (SELECT count(*) FROM tags) AS n`);
     const again = await finishedImport((await upload('wordpress', wxrPath).expect(202)).body.data.id);
     expect(again.state).toBe('DONE');
-    expect(again.counts).toEqual({ users: 0, tags: 0, posts: 0, comments: 0, images: 0, redirects: 0 });
+    expect(again.counts).toEqual({ users: 0, tags: 0, posts: 0, comments: 0, images: 0, redirects: 0, invitations: 0 });
     expect(again.skipped).toEqual(expect.arrayContaining([expect.objectContaining({ kind: 'post', sourceId: '106', reason: 'Already imported by an earlier run.' })]));
     expect(await count(`SELECT (SELECT count(*) FROM posts) + (SELECT count(*) FROM comments) + (SELECT count(*) FROM users) + (SELECT count(*) FROM tags) AS n`)).toBe(before);
   }, 120_000);
@@ -253,6 +261,80 @@ describe('Site import and export', () => {
     expect(stopped.counts.posts + rest.counts.posts).toBe(options.posts - facts.byStatus.trash);
     expect(await count(`SELECT count(*) AS n FROM import_items WHERE origin = 'wordpress:http://second-site.example.com' AND kind = 'post'`)).toBe(options.posts - facts.byStatus.trash);
   }, 120_000);
+  it('invites the author accounts it creates, only when asked: one e-mail each, none on a re-run; the link sets a password, verifies and signs in', async () => {
+    // Tiny sites of their own (3 posts, 3 authors, one comment thread), so every account is new to this site.
+    const tinySite = (name: string, replace: (xml: string) => string = (xml) => xml) => {
+      const path = join(t.dataDir, `${name}.xml`);
+      const xml = wxrFixture({ posts: 3 })
+        .replace(new RegExp(FIXTURE_SITE, 'g'), `http://${name}.example.com`)
+        .replace(/@old-blog\.example\.com/g, `@${name}.example.com`)
+        .replace(/@readers\.example\.com/g, `@readers-of-${name}.example.com`)
+        .replace(/bai-viet-/g, `${name}-`);
+      writeFileSync(path, replace(xml));
+      return path;
+    };
+    const invitationsTo = (address: string) => mail.to(address).filter((message) => message.subject === 'Your posts are on Inkwell: choose a password');
+    const login = (email: string, password: string) => t.http.post(api('/auth/login')).send({ email, password });
+    const account = async (email: string) =>
+      ((await db.query(`SELECT status, is_verified, password_hash FROM users WHERE email = $1`, [email])) as { status: string; is_verified: boolean; password_hash: string }[])[0];
+
+    // Not asked: the authors are created, nobody is e-mailed.
+    const quiet = await finishedImport((await upload('wordpress', tinySite('quiet')).expect(202)).body.data.id);
+    expect(quiet).toMatchObject({ state: 'DONE', inviteAuthors: false, counts: { users: expect.any(Number), invitations: 0 } });
+    expect(quiet.counts.users).toBeGreaterThan(3);
+
+    // Asked: sam's address already has an account here (no invitation); linh and omar are new.
+    const existing = await createAuthor(t);
+    const invitedSite = tinySite('invited', (xml) => xml.replace(/sam@invited\.example\.com/g, existing.email));
+    await upload('wordpress', invitedSite, undefined, admin, '&inviteAuthors=maybe').expect(400);
+    const started = await upload('wordpress', invitedSite, undefined, admin, '&inviteAuthors=true').expect(202);
+    expect(started.body.data).toMatchObject({ inviteAuthors: true });
+    const invited = await finishedImport(started.body.data.id);
+    expect(invited).toMatchObject({ state: 'DONE', counts: { invitations: 2 } });
+    const linh = 'linh.nguyen@invited.example.com';
+    const omar = 'omar@invited.example.com';
+    const [toLinh] = await Promise.all([mail.waitFor(linh), mail.waitFor(omar)]);
+    const jobs = t.app.get(JobsService);
+    for (const until = Date.now() + 10_000; (await jobs.pending(ACCOUNT_INVITATION_QUEUE)) > 0 && Date.now() < until; ) await new Promise((resolve) => setTimeout(resolve, 100));
+
+    // The same file again, asked again: nothing is created, nobody is invited twice.
+    const rerun = await finishedImport((await upload('wordpress', invitedSite, undefined, admin, '&inviteAuthors=true').expect(202)).body.data.id);
+    expect(rerun.counts).toMatchObject({ users: 0, invitations: 0 });
+    expect(await jobs.pending(ACCOUNT_INVITATION_QUEUE)).toBe(0);
+    expect(invitationsTo(linh)).toHaveLength(1);
+    expect(invitationsTo(omar)).toHaveLength(1);
+    expect(mail.to(existing.email)).toHaveLength(0);
+    expect(mail.messages.filter((message) => message.to.some((to) => to.includes('readers-of-') || to.endsWith('@quiet.example.com')))).toHaveLength(0);
+
+    // The invitation's link is a password reset link that lives 7 days.
+    expect(toLinh.text).toContain(admin.fullName);
+    const { link, token } = resetTokenOf(toLinh);
+    expect(link.startsWith('http://localhost:3000/reset-password?token=')).toBe(true);
+    const [{ expires_at: expiresAt }] = (await db.query(
+      `SELECT r.expires_at FROM password_reset_tokens r JOIN users u ON u.id = r.user_id WHERE u.email = $1 AND r.used_at IS NULL`,
+      [linh],
+    )) as { expires_at: Date }[];
+    expect(expiresAt.getTime() - Date.now()).toBeGreaterThan(6.9 * 24 * 3_600_000);
+    expect(await account(linh)).toEqual({ status: 'PENDING', is_verified: false, password_hash: '!' });
+    await login(linh, 'Ch0sen!Pass').expect(401);
+
+    // Setting the password verifies the address and opens the account; signing in works.
+    expect((await t.http.get(api('/auth/validate-reset-token')).query({ token }).expect(200)).body.data).toEqual({ valid: true });
+    await t.http.post(api('/auth/reset-password')).send({ token, newPassword: 'Ch0sen!Pass', confirmPassword: 'Ch0sen!Pass' }).expect(200);
+    expect(await account(linh)).toMatchObject({ status: 'ACTIVE', is_verified: true });
+    const signedIn = await login(linh, 'Ch0sen!Pass').expect(200);
+    expect(signedIn.body.data.user).toMatchObject({ email: linh, role: RoleName.AUTHOR, isVerified: true });
+    expect(await count(`SELECT count(*) AS n FROM domain_events WHERE name = 'user.verified' AND (data->>'email') = $1`, [linh])).toBe(1);
+
+    // An imported author nobody invited claims the account with 'Forgot password' the same way.
+    const quietAuthor = 'omar@quiet.example.com';
+    const since = mail.messages.length;
+    await t.http.post(api('/auth/forgot-password')).send({ email: quietAuthor }).expect(200);
+    const reset = resetTokenOf(await mail.waitFor(quietAuthor, { since }));
+    await t.http.post(api('/auth/reset-password')).send({ token: reset.token, newPassword: 'An0ther!Pass', confirmPassword: 'An0ther!Pass' }).expect(200);
+    expect(await account(quietAuthor)).toMatchObject({ status: 'ACTIVE', is_verified: true });
+    await login(quietAuthor, 'An0ther!Pass').expect(200);
+  }, 60_000);
 });
 
 /**

@@ -2,8 +2,9 @@ import { expect, test } from './fixtures';
 import { expectNoSeriousViolations } from './a11y';
 
 /**
- * /admin/import and /admin/export (issue 28 §3): an admin uploads a small WordPress export, watches
- * the progress bar and reads the report (imported, skipped with why, renamed); the imported post's
+ * /admin/import and /admin/export (issue 28 §3): an admin uploads a small WordPress export (asking
+ * for the new authors' invitations), watches the progress bar and reads the report (imported,
+ * skipped with why, renamed, invitations); the imported post's
  * old WordPress address answers 301 to its page; axe at 320 px and on the desktop. One page for
  * the whole journey (the suite's time budget).
  */
@@ -48,6 +49,10 @@ test('an admin imports a WordPress export, follows its progress and reads the re
   await expectNoSeriousViolations(page, '/admin/import');
 
   await page.getByLabel('Export file').setInputFiles({ name: `old-${unique}.xml`, mimeType: 'text/xml', buffer: Buffer.from(wxr()) });
+  // The new author (not the commenter) is e-mailed an invitation: the report counts it.
+  const invite = page.getByRole('checkbox', { name: 'E-mail an invitation to the authors this import creates' });
+  await expect(invite).not.toBeChecked();
+  await invite.check();
   await page.getByRole('button', { name: 'Start import' }).click();
   const progress = page.getByRole('progressbar', { name: 'Import progress' });
   await expect(progress).toBeVisible();
@@ -58,7 +63,7 @@ test('an admin imports a WordPress export, follows its progress and reads the re
   const counts = Object.fromEntries(
     await report.locator('dl > div').evaluateAll((rows) => rows.map((row) => [row.querySelector('dt')?.textContent, row.querySelector('dd')?.textContent])),
   );
-  expect(counts).toMatchObject({ Posts: '2', Comments: '2', Tags: '1', 'Old addresses redirected': '2' });
+  expect(counts).toMatchObject({ Posts: '2', Comments: '2', Tags: '1', 'Old addresses redirected': '2', 'Invitations sent': '1' });
   await report.getByText('Skipped (1)').click();
   await expect(report.getByRole('row', { name: /Its status 'trash' has no equivalent here\./ })).toBeVisible();
 

@@ -5,6 +5,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { APP_CONFIG, AppConfig } from '../config/env';
 import { MailModule } from '../mail/mail.module';
 import { UsersModule } from '../users/users.module';
+import { AccountInvitations } from './account-invitations';
 import { AdminSeedService } from './admin-seed.service';
 import { AttemptCounter } from './attempts/attempt-counter';
 import { DatabaseAttemptCounter } from './attempts/database-attempt-counter';
@@ -54,7 +55,7 @@ import { TwoFactorService } from './two-factor/two-factor.service';
     }),
   ],
   controllers: [AuthController, PasswordController, AccountSessionsController, ApiTokensController, TwoFactorController],
-  providers: [JwtStrategy, JwtAuthGuard, SessionsService, { provide: AttemptCounter, useClass: DatabaseAttemptCounter }, AuthService, AdminSeedService, PasswordHasher, UserSessionsSubscriber, NewDeviceAlerts, AccountSessionsService, ApiTokensService, TwoFactorService],
-  exports: [JwtModule, JwtAuthGuard, UsersModule, SessionsService, PasswordHasher, ApiTokensService, TwoFactorService],
+  providers: [JwtStrategy, JwtAuthGuard, SessionsService, { provide: AttemptCounter, useClass: DatabaseAttemptCounter }, AuthService, AdminSeedService, PasswordHasher, UserSessionsSubscriber, NewDeviceAlerts, AccountSessionsService, ApiTokensService, TwoFactorService, AccountInvitations],
+  exports: [JwtModule, JwtAuthGuard, UsersModule, SessionsService, PasswordHasher, ApiTokensService, TwoFactorService, AccountInvitations],
 })
 export class AuthModule {}

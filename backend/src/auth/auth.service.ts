@@ -297,20 +297,33 @@ export class AuthService {
 
   // ---- passwords -----------------------------------------------------------------------------
 
-  /** Mails a reset link when the account exists; the answer is the same either way. */
+  /**
+   * Mails a reset link when the account exists; the answer is the same either way. An account an
+   * import created (unverified, no password) gets the same link: using it sets its first password
+   * and, as the link proves the address, verifies it (resetPassword).
+   */
   async forgotPassword(dto: AuthForgotPasswordDto): Promise<void> {
     const user = await this.users.findOne({ where: { email: normalizeEmail(dto.email) } });
     if (!user || user.status === UserStatus.BANNED) return;
+    const link = await this.issueResetLink(user.id, RESET_TTL_MINUTES, this.resetOrigin(dto.redirectUrl));
+    void this.mail.sendPasswordReset(user.email, user.fullName, link, RESET_TTL_MINUTES);
+  }
+
+  /**
+   * A new single-use reset link for the account, valid `minutes`; it ends the account's older
+   * links. The one issuer of reset tokens: 'Forgot password' and an import's invitation
+   * (AccountInvitations) both send one.
+   */
+  async issueResetLink(userId: number, minutes: number, origin: string = this.config.publicUrl): Promise<string> {
     const token = randomBytes(32).toString('base64url');
     await this.dataSource.transaction(async (manager) => {
       const resets = manager.getRepository(PasswordResetToken);
       // One link at a time: requesting a new one ends the older ones; long-dead rows go.
-      await resets.delete({ userId: user.id, expiresAt: LessThan(new Date(Date.now() - 24 * 60 * 60 * 1000)) });
-      await resets.update({ userId: user.id, usedAt: IsNull() }, { usedAt: new Date() });
-      await resets.insert({ userId: user.id, tokenHash: sha256(token), expiresAt: this.minutesFromNow(RESET_TTL_MINUTES), usedAt: null });
+      await resets.delete({ userId, expiresAt: LessThan(new Date(Date.now() - 24 * 60 * 60 * 1000)) });
+      await resets.update({ userId, usedAt: IsNull() }, { usedAt: new Date() });
+      await resets.insert({ userId, tokenHash: sha256(token), expiresAt: this.minutesFromNow(minutes), usedAt: null });
     });
-    const link = `${this.resetOrigin(dto.redirectUrl)}/reset-password?token=${encodeURIComponent(token)}`;
-    void this.mail.sendPasswordReset(user.email, user.fullName, link, RESET_TTL_MINUTES);
+    return `${origin}/reset-password?token=${encodeURIComponent(token)}`;
   }
 
   async validateResetToken(token: string | undefined): Promise<boolean> {
@@ -319,15 +332,22 @@ export class AuthService {
     return Boolean(row && !row.usedAt && row.expiresAt > new Date());
   }
 
-  /** Single use; sets the password and ends every session of the user. */
+  /**
+   * Single use; sets the password and ends every session of the user. The link came by e-mail, so
+   * it proves the address: an account still waiting for that proof (PENDING and unverified: an
+   * import's author invited or asking 'Forgot password', a sign-up that never entered its code)
+   * is verified and ACTIVE through the user lifecycle. Other states (deactivated, banned) stay.
+   */
   async resetPassword(dto: AuthResetPasswordDto): Promise<void> {
     const passwordHash = await this.passwords.hash(dto.newPassword);
-    const userId = await this.dataSource.transaction(async (manager) => {
-      const resets = manager.getRepository(PasswordResetToken);
+    const userId = await this.events.transaction(async (tx) => {
+      const resets = tx.manager.getRepository(PasswordResetToken);
       const row = await resets.findOne({ where: { tokenHash: sha256(dto.token) }, lock: { mode: 'pessimistic_write' } });
       if (!row || row.usedAt || row.expiresAt <= new Date()) throw new BadRequestException(AuthMessages.RESET_TOKEN_INVALID);
       await resets.update({ id: row.id }, { usedAt: new Date() });
-      await manager.getRepository(User).update({ id: row.userId }, { passwordHash });
+      await tx.manager.getRepository(User).update({ id: row.userId }, { passwordHash });
+      const user = await tx.manager.getRepository(User).findOne({ where: { id: row.userId }, select: { id: true, isVerified: true, status: true } });
+      if (user && !user.isVerified && user.status === UserStatus.PENDING) await this.lifecycle.markVerified(tx, user.id);
       return row.userId;
     });
     await this.sessions.revokeAllOfUser(userId);

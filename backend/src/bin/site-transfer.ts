@@ -5,12 +5,14 @@ import { basename, join, resolve } from 'node:path';
 import { finished } from 'node:stream/promises';
 import { DataSource } from 'typeorm';
 import { createApp } from '../app.factory';
+import { ACCOUNT_INVITATION_QUEUE } from '../auth/account-invitations';
 import { loadConfig } from '../config/env';
 import { ensureDatabase } from '../database/data-source';
 import { EmbeddedDatabase, runningEmbeddedPostgres, startEmbeddedPostgres } from '../database/embedded-postgres';
 import { ImportSource, SiteImport } from '../imports/entities/site-import.entity';
 import { importsFolder } from '../imports/import-upload.interceptor';
 import { ImportsService } from '../imports/imports.service';
+import { JobsService } from '../jobs/jobs.service';
 import { SiteExporter } from '../imports/site-exporter.service';
 import { SiteImporter } from '../imports/site-importer.service';
 
@@ -18,16 +20,21 @@ import { SiteImporter } from '../imports/site-importer.service';
  * The command line of site import and export (issue 28 §3), the same services as /admin/import and
  * /admin/export:
  *
- *   npm run import -- --wordpress file.xml [--media media.zip]
- *   npm run import -- --ghost file.json [--media images.zip]
- *   npm run import -- --inkwell inkwell-export.zip
+ *   npm run import -- --wordpress file.xml [--media media.zip] [--invite]
+ *   npm run import -- --ghost file.json [--media images.zip] [--invite]
+ *   npm run import -- --inkwell inkwell-export.zip [--invite]
  *   npm run export -- [--out file.zip]
  *
  * On the configured database (DATABASE_URL, or the embedded one in DATA_DIR, through the running
  * server's PostgreSQL when a server holds DATA_DIR, which is then told to drop its caches). The
  * import runs in this process, in the name of the first administrator, and prints its progress.
+ * `--invite` (the page's 'E-mail an invitation' box): each author account the import creates is
+ * e-mailed a link to choose its password; the command waits (a while) for the queue to send them.
  */
-const USAGE = 'usage: npm run import -- --wordpress file.xml [--media media.zip] | --ghost file.json | --inkwell export.zip\n       npm run export -- [--out file.zip]';
+const USAGE = 'usage: npm run import -- (--wordpress file.xml [--media media.zip] | --ghost file.json [--media images.zip] | --inkwell export.zip) [--invite]\n       npm run export -- [--out file.zip]';
+
+/** How long the command waits for the invitation e-mails it queued before leaving them to the server. */
+const INVITATIONS_WAIT_MS = 60_000;
 
 function argument(args: string[], name: string): string | undefined {
   const at = args.indexOf(name);
@@ -85,6 +92,7 @@ async function main(): Promise<number> {
   const [flag, source] = chosen[0];
   const file = resolve(argument(args, flag)!);
   const media = argument(args, '--media');
+  const inviteAuthors = args.includes('--invite');
   return withDatabase(async (databaseUrl) => {
     const app = await createApp({ config, databaseUrl });
     await app.init();
@@ -104,7 +112,7 @@ async function main(): Promise<number> {
       const mediaPath = media ? join(folder, `${stamp}-media`) : null;
       if (media && mediaPath) await copyFile(resolve(media), mediaPath);
       const imports = app.get(ImportsService);
-      const row = await imports.create(source, basename(file), filePath, mediaPath, admin.id, false);
+      const row = await imports.create(source, basename(file), filePath, mediaPath, admin.id, false, { inviteAuthors });
       const progress = setInterval(() => {
         void db.manager.findOneBy(SiteImport, { id: row.id }).then((now) => {
           if (now) process.stdout.write(`${now.state} ${now.processed}/${now.total ?? '?'} posts; imported ${JSON.stringify(now.counts)}\n`);
@@ -121,11 +129,22 @@ async function main(): Promise<number> {
       for (const skip of result.skipped.slice(0, 20)) process.stdout.write(`  skipped ${skip.kind} ${skip.sourceId} (${skip.title}): ${skip.reason}\n`);
       for (const rename of result.renamed.slice(0, 20)) process.stdout.write(`  renamed ${rename.kind} ${rename.sourceId}: ${rename.from} → ${rename.to} (${rename.reason})\n`);
       if (result.error) process.stderr.write(`${result.error}\n`);
+      if (result.counts.invitations) await waitForInvitations(app.get(JobsService), result.counts.invitations);
       return result.state === 'DONE' ? 0 : 1;
     } finally {
       await app.close();
     }
   });
+}
+
+/** The invitations go out through the job queue, which this process works too: waits for it (a running server sends what is left). */
+async function waitForInvitations(jobs: JobsService, queued: number): Promise<void> {
+  process.stdout.write(`sending ${queued} invitation e-mail(s)…\n`);
+  let left = await jobs.pending(ACCOUNT_INVITATION_QUEUE);
+  for (const until = Date.now() + INVITATIONS_WAIT_MS; left > 0 && Date.now() < until; left = await jobs.pending(ACCOUNT_INVITATION_QUEUE)) {
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  process.stdout.write(left ? `${left} invitation e-mail(s) still queued: the server sends them when it runs\n` : 'invitations sent\n');
 }
 
 main().then(

@@ -38,11 +38,11 @@ export class ImportsController {
   @UseInterceptors(ImportUploadInterceptor)
   @ApiConsumes('multipart/form-data')
   @UPLOAD_BODY
-  @ApiOperation({ summary: 'Upload an export and start importing it (admin): 202 with the queued import; the job streams it (one import at a time: 409 while one runs)' })
+  @ApiOperation({ summary: 'Upload an export and start importing it (admin): 202 with the queued import; the job streams it (one import at a time: 409 while one runs). With inviteAuthors=true each author account it creates is e-mailed a link to set its password' })
   @ApiEnvelope(ImportResponseDto, { status: 202 })
   @ApiErrors(400, 409, 413)
   async startSiteImport(@Query() query: ImportStartQueryDto, @Req() req: Request & { importUploads?: ImportUploads; importUploadsKept?: boolean }, @CurrentUser() admin: AuthUser): Promise<WithMessage<ImportResponseDto>> {
-    const row = await this.imports.start(req.importUploads ?? {}, query.source, admin);
+    const row = await this.imports.start(req.importUploads ?? {}, query.source, admin, { inviteAuthors: query.inviteAuthors });
     req.importUploadsKept = true;
     return withMessage(toImportResponse(row), ImportsMessages.STARTED);
   }

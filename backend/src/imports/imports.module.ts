@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { AuthModule } from '../auth/auth.module';
 import { CommentsModule } from '../comments/comments.module';
 import { ImagesModule } from '../images/images.module';
 import { PostsModule } from '../posts/posts.module';
@@ -13,7 +14,7 @@ import { SiteImporter } from './site-importer.service';
 
 /** Site import (WordPress, Ghost, Inkwell exports) through the lifecycle owners, and the site export (issue 28 §3). */
 @Module({
-  imports: [UsersModule, TagsModule, PostsModule, CommentsModule, ImagesModule],
+  imports: [AuthModule, UsersModule, TagsModule, PostsModule, CommentsModule, ImagesModule],
   controllers: [ImportsController, SiteExportController],
   providers: [ImportsService, SiteImporter, SiteExporter, ImportUploadInterceptor],
   exports: [ImportsService, SiteImporter, SiteExporter],

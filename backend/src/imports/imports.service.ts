@@ -36,6 +36,12 @@ async function looksLike(source: ImportSource, path: string): Promise<boolean> {
   return (text.startsWith('<?xml') || text.startsWith('<rss')) && text.includes('<rss');
 }
 
+/** What the admin chose beside the file. */
+export interface ImportOptions {
+  /** E-mail each author account the import creates an invitation to set its password. */
+  inviteAuthors?: boolean;
+}
+
 export function toImportResponse(row: SiteImport): ImportResponseDto {
   return {
     id: row.id,
@@ -50,6 +56,7 @@ export function toImportResponse(row: SiteImport): ImportResponseDto {
     renamedCount: row.renamedCount,
     renamed: row.renamed,
     error: row.error,
+    inviteAuthors: row.inviteAuthors,
     cancelRequested: row.cancelRequested,
     createdAt: row.createdAt.toISOString(),
     finishedAt: row.finishedAt?.toISOString() ?? null,
@@ -91,7 +98,7 @@ export class ImportsService implements OnModuleInit, OnApplicationBootstrap {
   }
 
   /** Checks the upload and queues its import (202); the files are the import's from here on. */
-  async start(uploads: ImportUploads, source: ImportSource, admin: AuthUser): Promise<SiteImport> {
+  async start(uploads: ImportUploads, source: ImportSource, admin: AuthUser, options: ImportOptions = {}): Promise<SiteImport> {
     const { file, media } = uploads;
     if (!file?.size) throw new BadRequestException({ message: ImportsMessages.FILE_REQUIRED, errors: { file: [ImportsMessages.FILE_REQUIRED] } });
     if (!(await looksLike(source, file.path))) {
@@ -99,16 +106,16 @@ export class ImportsService implements OnModuleInit, OnApplicationBootstrap {
       throw new BadRequestException({ message, errors: { file: [message] } });
     }
     if (media && (!media.size || !isZip(await head(media.path)))) throw new BadRequestException({ message: ImportsMessages.MEDIA_NOT_ZIP, errors: { media: [ImportsMessages.MEDIA_NOT_ZIP] } });
-    return this.create(source, file.originalname, file.path, media?.path ?? null, admin.id, true);
+    return this.create(source, file.originalname, file.path, media?.path ?? null, admin.id, true, options);
   }
 
   /** Records an import (refused while another one runs) and, for the pages, queues its job in the same transaction. */
-  async create(source: ImportSource, fileName: string, filePath: string, mediaPath: string | null, adminId: number, queue: boolean): Promise<SiteImport> {
+  async create(source: ImportSource, fileName: string, filePath: string, mediaPath: string | null, adminId: number, queue: boolean, options: ImportOptions = {}): Promise<SiteImport> {
     return this.dataSource.transaction(async (manager) => {
       // One import at a time: the advisory lock makes the check and the insert one step across instances.
       await manager.query(`SELECT pg_advisory_xact_lock(hashtext('site_imports'))`);
       if (await manager.exists(SiteImport, { where: { state: In([ImportState.QUEUED, ImportState.RUNNING]) } })) throw new ConflictException(ImportsMessages.ALREADY_RUNNING);
-      const row = await manager.save(SiteImport, manager.create(SiteImport, { source, fileName: fileName.slice(0, 255) || 'export', filePath, mediaPath, createdBy: adminId }));
+      const row = await manager.save(SiteImport, manager.create(SiteImport, { source, fileName: fileName.slice(0, 255) || 'export', filePath, mediaPath, createdBy: adminId, inviteAuthors: options.inviteAuthors ?? false }));
       // An import may run for many minutes: the queue must not take it for an instance that died.
       if (queue) await this.jobs.enqueue(manager, IMPORT_QUEUE, { importId: row.id }, { retryLimit: 0, expireInSeconds: 6 * 3600 });
       return row;

@@ -2,6 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import { AccountInvitations } from '../auth/account-invitations';
 import type { AuthUser } from '../auth/auth-user';
 import { RoleName } from '../auth/roles';
 import { isUniqueViolation } from '../common/database-errors';
@@ -45,7 +46,7 @@ interface PlacedComment {
 
 /** One run's state: the maps from source ids to this site's rows, the tallies and the report. */
 class Run {
-  readonly counts: ImportCounts = { users: 0, tags: 0, posts: 0, comments: 0, images: 0, redirects: 0 };
+  readonly counts: ImportCounts = { users: 0, tags: 0, posts: 0, comments: 0, images: 0, redirects: 0, invitations: 0 };
   readonly skipped: ImportSkip[] = [];
   readonly renamed: ImportRename[] = [];
   skippedCount = 0;
@@ -99,6 +100,7 @@ export class SiteImporter {
     private readonly posts: PostsService,
     private readonly comments: CommentVisibility,
     private readonly images: ImagesService,
+    private readonly invitations: AccountInvitations,
   ) {}
 
   /** Runs import `id` to its end (DONE, FAILED or CANCELLED, written on its row). */
@@ -150,7 +152,7 @@ export class SiteImporter {
   }
 
   private async handle(run: Run, record: SourceRecord): Promise<void> {
-    if (record.type === 'user') await this.user(run, record.user, [RoleName.AUTHOR]);
+    if (record.type === 'user') await this.user(run, record.user, [RoleName.AUTHOR], { invitable: true });
     else if (record.type === 'tag') await this.tag(run, record.tag);
     else {
       await this.post(run, record.post);
@@ -193,8 +195,13 @@ export class SiteImporter {
 
   // ---- users ----------------------------------------------------------------------------------
 
-  /** The account for a source user: one already here with that e-mail, else a new one (unverified, no password). */
-  private async user(run: Run, user: SourceUser, roles: RoleName[]): Promise<number | undefined> {
+  /**
+   * The account for a source user: one already here with that e-mail, else a new one (unverified,
+   * no password). When the import was asked to invite, a new AUTHOR account from the file's users
+   * (not a commenter's) gets an invitation, queued in the transaction that creates it: an account
+   * that was already here, or a re-run that creates nobody, invites nobody.
+   */
+  private async user(run: Run, user: SourceUser, roles: RoleName[], { invitable = false } = {}): Promise<number | undefined> {
     const email = user.email.trim().toLowerCase();
     if (!EMAIL.test(email) || email.length > 254) {
       run.skip({ kind: 'user', sourceId: user.sourceId, title: user.fullName, reason: 'No valid e-mail address: their posts go to the administrator running the import.' });
@@ -203,13 +210,20 @@ export class SiteImporter {
     const existing = (await this.known(this.dataSource.manager, run.origin, 'user', user.sourceId)) ?? (await this.users.findByEmail(email))?.id;
     let id = existing;
     if (id === undefined) {
+      const accountRoles = user.roles ?? roles;
+      const invite = run.job.inviteAuthors && invitable && accountRoles.includes(RoleName.AUTHOR);
       try {
-        const facts = await this.users.create(
-          { fullName: (user.fullName.trim() || email.split('@')[0]).slice(0, NAME_MAX), email, passwordHash: NO_PASSWORD, status: UserStatus.PENDING, verified: false, roles: user.roles ?? roles },
-          { via: 'import', actor: run.admin },
-        );
-        id = facts.userId;
+        id = await this.events.transaction(async (tx) => {
+          const facts = await this.users.create(
+            { fullName: (user.fullName.trim() || email.split('@')[0]).slice(0, NAME_MAX), email, passwordHash: NO_PASSWORD, status: UserStatus.PENDING, verified: false, roles: accountRoles },
+            { via: 'import', actor: run.admin },
+            tx,
+          );
+          if (invite) await this.invitations.enqueue(tx.manager, { userId: facts.userId, invitedBy: run.admin.fullName });
+          return facts.userId;
+        });
         run.counts.users += 1;
+        if (invite) run.counts.invitations += 1;
       } catch (error) {
         if (!isUniqueViolation(error)) throw error;
         id = (await this.users.findByEmail(email))?.id;

@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/commo
 import { createTransport, type Transporter } from 'nodemailer';
 import { isTerminal, mailLine } from '../common/console-output';
 import { APP_CONFIG, AppConfig } from '../config/env';
-import { dataExportReadyMail, generatedPasswordMail, MailContent, passwordResetMail, twoFactorResetMail, verificationCodeMail, webhookDisabledMail } from './mail.templates';
+import { dataExportReadyMail, generatedPasswordMail, importInvitationMail, MailContent, passwordResetMail, twoFactorResetMail, verificationCodeMail, webhookDisabledMail } from './mail.templates';
 
 /** A stuck SMTP server must not hold a sign-up for minutes (nodemailer reads these from the query). */
 function withTimeouts(smtpUrl: string): string {
@@ -76,6 +76,11 @@ export class MailService implements OnApplicationShutdown {
   /** Webhooks: the admin of a webhook turned off after failing for its whole window. */
   sendWebhookDisabled(to: string, fullName: string, url: string, reason: string, link: string): Promise<boolean> {
     return this.send(to, webhookDisabledMail(fullName, url, reason, link));
+  }
+
+  /** Issue 28 §3: an author account an import created is invited to choose its password (sent by the job queue: false means try again). */
+  sendImportInvitation(to: string, fullName: string, invitedBy: string, link: string, days: number): Promise<boolean> {
+    return this.send(to, importInvitationMail(fullName, invitedBy, link, days, this.config.publicUrl));
   }
 
   /**

@@ -5,6 +5,7 @@ import { countNoun, englishNoun } from '../../../shared/plural';
 const MINUTE = englishNoun('minute');
 const NOTIFICATION = englishNoun('notification');
 const NEW_NOTIFICATION = englishNoun('new notification');
+const DAY = englishNoun('day');
 export interface MailContent {
   subject: string;
   text: string;
@@ -244,6 +245,33 @@ export function dataExportReadyMail(fullName: string, link: string, expiresAt: s
 <p style="margin:0 0 24px">The export of your data you asked for is ready. Download it while signed in; the link works until ${escapeHtml(expiresAt)}.</p>
 <p style="margin:0 0 24px"><a href="${escapeHtml(link)}" style="display:inline-block;background:#18181b;color:#ffffff;text-decoration:none;padding:12px 20px;border-radius:6px;font-weight:600">Download my data</a></p>
 <p style="margin:0;font-size:13px;color:#52525b">If you did not ask for it, change your password: someone may be signed in to your account.</p>`,
+  );
+  return { subject, text, html, gist: `link ${link}` };
+}
+
+// ---- Issue 28 §3, an import's invitations ------------------------------------------------------
+
+/**
+ * To an author account a site import created (unverified, no password), when the administrator
+ * asked for invitations: a password reset link that sets the first password and verifies the address.
+ */
+export function importInvitationMail(fullName: string, invitedBy: string, link: string, days: number, siteUrl: string): MailContent {
+  const subject = 'Your posts are on Inkwell: choose a password';
+  const text =
+    `Hello ${fullName},\n\n` +
+    `${invitedBy} moved a blog you wrote for to Inkwell (${siteUrl}), with your posts, and made you an author account for this address.\n\n` +
+    `Open this link to choose your password and sign in (it works once and expires in ${countNoun(days, DAY)}):\n\n` +
+    `${link}\n\n` +
+    `Once it has expired, ask for a new one with 'Forgot password' on the sign-in page.\n\n` +
+    `If you do not want the account, you can ignore this e-mail: nobody can sign in to it without a password.\n`;
+  const html = layout(
+    subject,
+    `<p style="margin:0 0 16px">Hello ${escapeHtml(fullName)},</p>
+<p style="margin:0 0 16px">${escapeHtml(invitedBy)} moved a blog you wrote for to Inkwell (${escapeHtml(siteUrl)}), with your posts, and made you an author account for this address.</p>
+<p style="margin:0 0 24px">Choose your password with the button below and sign in. The link works once and expires in ${countNoun(days, DAY)}; after that, ask for a new one with 'Forgot password' on the sign-in page.</p>
+<p style="margin:0 0 24px"><a href="${escapeHtml(link)}" style="display:inline-block;background:#18181b;color:#ffffff;text-decoration:none;padding:12px 20px;border-radius:6px;font-weight:600">Choose a password</a></p>
+<p style="margin:0;font-size:13px;color:#52525b;word-break:break-all">Or paste this address into your browser: ${escapeHtml(link)}</p>`,
+    'If you do not want the account, you can ignore this e-mail: nobody can sign in to it without a password.',
   );
   return { subject, text, html, gist: `link ${link}` };
 }

@@ -390,7 +390,7 @@ export interface paths {
         get: operations["listSiteImports"];
         put?: never;
         /**
-         * Upload an export and start importing it (admin): 202 with the queued import; the job streams it (one import at a time: 409 while one runs)
+         * Upload an export and start importing it (admin): 202 with the queued import; the job streams it (one import at a time: 409 while one runs). With inviteAuthors=true each author account it creates is e-mailed a link to set its password
          * @description API token scope: `admin`.
          */
         post: operations["startSiteImport"];
@@ -3431,6 +3431,8 @@ export interface components {
         ImportCountsDto: {
             comments: number;
             images: number;
+            /** @description Invitation e-mails queued for the author accounts this import created (0 unless it was asked to invite) */
+            invitations: number;
             posts: number;
             /** @description Old addresses (e.g. /2014/03/09/slug/) that answer 301 to the post */
             redirects: number;
@@ -3453,6 +3455,8 @@ export interface components {
             fileName: string;
             finishedAt: string | null;
             id: number;
+            /** @description Whether the author accounts it creates are e-mailed an invitation */
+            inviteAuthors: boolean;
             /** @description Posts handled so far */
             processed: number;
             /** @description The first 500 records kept under another slug or shortened */
@@ -6480,6 +6484,8 @@ export interface operations {
             query: {
                 /** @description What the file is: a WordPress WXR (.xml), a Ghost export (.json) or an Inkwell export (.zip) */
                 source: "wordpress" | "ghost" | "inkwell";
+                /** @description E-mail each author account the import creates an invitation: a link to set its password and sign in (accounts that already exist, commenters and a re-run that creates nobody get none) */
+                inviteAuthors?: boolean;
             };
             header?: never;
             path?: never;

@@ -1,7 +1,7 @@
 import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
 import type { User } from '../../users/entities/user.entity';
 
-/** A password reset link's token: 256 random bits, only the SHA-256 stored, 30 minutes, single use. */
+/** A password reset link's token: 256 random bits, only the SHA-256 stored, 30 minutes (7 days when an import's invitation), single use. */
 @Entity('password_reset_tokens')
 @Index('IDX_password_reset_tokens_user', ['userId'])
 export class PasswordResetToken {

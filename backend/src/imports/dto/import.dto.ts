@@ -1,5 +1,6 @@
-import { ApiProperty } from '@nestjs/swagger';
-import { IsIn } from 'class-validator';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import { IsBoolean, IsIn, IsOptional } from 'class-validator';
 import { ImportSource, ImportState } from '../entities/site-import.entity';
 
 /** ?source=wordpress|ghost|inkwell on the upload. */
@@ -7,6 +8,12 @@ export class ImportStartQueryDto {
   @ApiProperty({ enum: ImportSource, description: 'What the file is: a WordPress WXR (.xml), a Ghost export (.json) or an Inkwell export (.zip)' })
   @IsIn(Object.values(ImportSource), { message: `source must be one of ${Object.values(ImportSource).join(', ')}` })
   source: ImportSource;
+
+  @ApiPropertyOptional({ type: Boolean, default: false, description: 'E-mail each author account the import creates an invitation: a link to set its password and sign in (accounts that already exist, commenters and a re-run that creates nobody get none)' })
+  @IsOptional()
+  @Transform(({ value }: { value: unknown }) => (value === 'true' ? true : value === 'false' ? false : value))
+  @IsBoolean({ message: 'inviteAuthors must be true or false' })
+  inviteAuthors?: boolean;
 }
 
 export class ImportCountsDto {
@@ -16,6 +23,7 @@ export class ImportCountsDto {
   @ApiProperty() comments: number;
   @ApiProperty() images: number;
   @ApiProperty({ description: 'Old addresses (e.g. /2014/03/09/slug/) that answer 301 to the post' }) redirects: number;
+  @ApiProperty({ description: 'Invitation e-mails queued for the author accounts this import created (0 unless it was asked to invite)' }) invitations: number;
 }
 
 export class ImportSkipDto {
@@ -46,6 +54,7 @@ export class ImportResponseDto {
   @ApiProperty() renamedCount: number;
   @ApiProperty({ type: [ImportRenameDto], description: 'The first 500 records kept under another slug or shortened' }) renamed: ImportRenameDto[];
   @ApiProperty({ nullable: true, type: String }) error: string | null;
+  @ApiProperty({ description: 'Whether the author accounts it creates are e-mailed an invitation' }) inviteAuthors: boolean;
   @ApiProperty() cancelRequested: boolean;
   @ApiProperty() createdAt: string;
   @ApiProperty({ nullable: true, type: String }) finishedAt: string | null;

@@ -25,6 +25,8 @@ export interface ImportCounts {
   comments: number;
   images: number;
   redirects: number;
+  /** Invitation e-mails queued for the author accounts this run created (when the import was asked to invite). */
+  invitations: number;
 }
 
 /** A record left out, and why (the report's 'Skipped'). */
@@ -83,7 +85,7 @@ export class SiteImport {
   @Column({ type: 'int', default: 0 })
   processed: number;
 
-  @Column({ type: 'jsonb', default: () => `'{"users":0,"tags":0,"posts":0,"comments":0,"images":0,"redirects":0}'` })
+  @Column({ type: 'jsonb', default: () => `'{"users":0,"tags":0,"posts":0,"comments":0,"images":0,"redirects":0,"invitations":0}'` })
   counts: ImportCounts;
 
   /** How many records were skipped (the list below keeps the first IMPORT_REPORT_ROWS). */
@@ -102,6 +104,10 @@ export class SiteImport {
   /** Why a FAILED import stopped (a file that is not what it says, a database fault). */
   @Column({ type: 'varchar', length: 1000, nullable: true })
   error: string | null;
+
+  /** Whether each author account the import creates is sent an invitation e-mail (a link to set its password). */
+  @Column({ name: 'invite_authors', type: 'boolean', default: false })
+  inviteAuthors: boolean;
 
   @Column({ name: 'cancel_requested', type: 'boolean', default: false })
   cancelRequested: boolean;

@@ -18,6 +18,7 @@ const message = (error: unknown, fallback: string): string => (error instanceof 
 export default function ImportScreen({ initial }: { initial: SiteImport[] }) {
   const hydrated = useHydrated();
   const [source, setSource] = useState<ImportSourceName>('wordpress');
+  const [inviteAuthors, setInviteAuthors] = useState(false);
   const [busy, setBusy] = useState(false);
   const [uploaded, setUploaded] = useState<number | null>(null);
   const [error, setError] = useState<string | undefined>();
@@ -53,7 +54,8 @@ export default function ImportScreen({ initial }: { initial: SiteImport[] }) {
     setError(undefined);
     setUploaded(0);
     try {
-      const started = await startImport(source, file, source === 'inkwell' ? null : (mediaInput.current?.files?.[0] ?? null), setUploaded);
+      const media = source === 'inkwell' ? null : (mediaInput.current?.files?.[0] ?? null);
+      const started = await startImport({ source, file, media, inviteAuthors }, setUploaded);
       if (started) setCurrent(started);
     } catch (failure) {
       setError(message(failure, T.START_FAILED));
@@ -105,6 +107,15 @@ export default function ImportScreen({ initial }: { initial: SiteImport[] }) {
             </p>
           </div>
         ) : null}
+        <div>
+          <label className="flex items-start gap-2 text-sm font-medium">
+            <input type="checkbox" name="inviteAuthors" checked={inviteAuthors} onChange={(event) => setInviteAuthors(event.target.checked)} aria-describedby="import-invite-hint" className="mt-0.5 h-4 w-4" />
+            {T.INVITE}
+          </label>
+          <p id="import-invite-hint" className="mt-1 ml-6 text-xs text-slate-600 dark:text-slate-400">
+            {T.INVITE_HINT}
+          </p>
+        </div>
         <div className="flex flex-wrap items-center gap-3">
           <BusyButton type="submit" className="btn-primary" busy={busy} disabled={!hydrated || running}>
             {T.START}
@@ -140,7 +151,8 @@ export default function ImportScreen({ initial }: { initial: SiteImport[] }) {
 
 function ImportProgress({ row, onCancel }: { row: SiteImport; onCancel: () => void }) {
   const running = isRunning(row.state);
-  const counts = Object.entries(row.counts) as [string, number][];
+  // The invitations line only for an import asked to invite (otherwise it is always 0).
+  const counts = (Object.entries(row.counts) as [string, number][]).filter(([key]) => key !== 'invitations' || row.inviteAuthors);
   return (
     <section className="card space-y-4 p-6" aria-labelledby="import-progress">
       <div className="flex flex-wrap items-center justify-between gap-3">

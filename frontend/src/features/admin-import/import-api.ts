@@ -7,9 +7,18 @@ import type { components } from '../../generated/api-schema';
 export type SiteImport = components['schemas']['ImportResponseDto'];
 export type ImportSourceName = SiteImport['source'];
 
-/** POST /admin/imports?source=… (multipart file, optional media): the queued import. */
-export function startImport(source: ImportSourceName, file: Blob, media: Blob | null, onProgress: (percent: number) => void): Promise<SiteImport | undefined> {
-  return upload('/api/v1/admin/imports', media ? { file, media } : { file }, { query: { source }, onProgress });
+/** What the admin chose: the format, the file, a media zip, and whether the new authors are e-mailed an invitation. */
+export interface ImportChoice {
+  source: ImportSourceName;
+  file: Blob;
+  media: Blob | null;
+  inviteAuthors: boolean;
+}
+
+/** POST /admin/imports?source=…[&inviteAuthors=true] (multipart file, optional media): the queued import. */
+export function startImport({ source, file, media, inviteAuthors }: ImportChoice, onProgress: (percent: number) => void): Promise<SiteImport | undefined> {
+  const query: Record<string, string> = inviteAuthors ? { source, inviteAuthors: 'true' } : { source };
+  return upload('/api/v1/admin/imports', media ? { file, media } : { file }, { query, onProgress });
 }
 
 export function readImport(id: number): Promise<SiteImport> {
