@@ -52,6 +52,68 @@ describe('ContentEvents', () => {
     expect(relayed).toEqual([]);
   });
 
+  describe('inBatches', () => {
+    afterEach(() => jest.useRealTimers());
+
+    it('tells each distinct change once per interval, and the rest as the work ends, to listeners and relay', async () => {
+      jest.useFakeTimers({ now: 0, doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask'] });
+      const events = new ContentEvents();
+      const seen: number[] = [];
+      const relayed: number[] = [];
+      events.onChange((c) => c.kind === 'post' && seen.push(c.postId));
+      events.relayTo(async (c) => void (c.kind === 'post' && relayed.push(c.postId)));
+      const post = (postId: number): ContentChange => ({ kind: 'post', postId, slugs: [`post-${postId}`] });
+
+      const result = await events.inBatches(async () => {
+        await events.changed(post(1));
+        await events.changed(post(1));
+        await events.changed(post(2));
+        expect(seen).toEqual([]);
+        jest.setSystemTime(1000);
+        await events.changed(post(3));
+        expect(seen).toEqual([1, 2, 3]);
+        await events.changed(post(4));
+        await events.changed(post(4));
+        expect(seen).toEqual([1, 2, 3]);
+        return 'done';
+      }, 1000);
+
+      expect(result).toBe('done');
+      expect(seen).toEqual([1, 2, 3, 4]);
+      expect(relayed).toEqual([1, 2, 3, 4]);
+    });
+
+    it('tells what is left when the work throws, and keeps its error', async () => {
+      const events = new ContentEvents();
+      const seen: ContentChange[] = [];
+      events.onChange((c) => seen.push(c));
+      await expect(
+        events.inBatches(async () => {
+          await events.changed(change);
+          throw new Error('the file ends early');
+        }, 60_000),
+      ).rejects.toThrow('the file ends early');
+      expect(seen).toEqual([change]);
+    });
+
+    it('tells changes made outside the batch (a reader\'s like during an import) at once', async () => {
+      const events = new ContentEvents();
+      const seen: ContentChange[] = [];
+      events.onChange((c) => seen.push(c));
+      let release!: () => void;
+      const importing = events.inBatches(async () => {
+        await events.changed({ kind: 'post', postId: 1, slugs: ['imported'] });
+        await new Promise<void>((done) => (release = done));
+      }, 60_000);
+      const like: ContentChange = { kind: 'post-counters', postId: 9, slug: 'read', counter: 'likes' };
+      await events.changed(like);
+      expect(seen).toEqual([like]);
+      release();
+      await importing;
+      expect(seen).toEqual([like, { kind: 'post', postId: 1, slugs: ['imported'] }]);
+    });
+  });
+
   it('recognises well-formed changes only (what the relay delivers from other instances)', () => {
     const good: ContentChange[] = [
       change,

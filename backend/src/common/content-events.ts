@@ -1,4 +1,5 @@
 import { Global, Injectable, Module } from '@nestjs/common';
+import { AsyncLocalStorage } from 'node:async_hooks';
 
 /**
  * What changed, exactly: each cache drops only the entries that show it (docs/architecture.md,
@@ -54,6 +55,16 @@ export function isContentChange(value: unknown): value is ContentChange {
 }
 
 type Listener = (change: ContentChange) => void;
+
+/** The changes a batched writer made since its last delivery (see ContentEvents.inBatches). */
+interface Batch {
+  readonly intervalMs: number;
+  readonly pending: Map<string, ContentChange>;
+  deliveredAt: number;
+}
+
+/** How often a batched writer's changes reach the caches, by default. */
+export const BATCH_INTERVAL_MS = 1000;
 /** Tells the other instances; settles once they have dropped what the change makes stale (or gave up waiting). */
 type Relay = (change: ContentChange) => Promise<void>;
 
@@ -68,9 +79,45 @@ type Relay = (change: ContentChange) => Promise<void>;
 export class ContentEvents {
   private readonly listeners = new Set<Listener>();
   private relay?: Relay;
+  private readonly batches = new AsyncLocalStorage<Batch>();
 
-  /** Content changed here: this instance's listeners drop what is stale, then the relay (if any) tells the other instances and waits for them. */
+  /**
+   * Content changed here: this instance's listeners drop what is stale, then the relay (if any)
+   * tells the other instances and waits for them. Inside `inBatches`, the change waits for its
+   * batch's next delivery instead.
+   */
   async changed(change: ContentChange): Promise<void> {
+    const batch = this.batches.getStore();
+    if (!batch) return this.send(change);
+    batch.pending.set(JSON.stringify(change), change);
+    if (Date.now() - batch.deliveredAt >= batch.intervalMs) await this.deliverBatch(batch);
+  }
+
+  /**
+   * Runs `work` with the changes it makes told at most once per `intervalMs` (each distinct change
+   * once), and whatever is left as it ends, whether it settles or throws. For a background writer
+   * of thousands of changes that no reader waits on one by one (a site import): told one by one,
+   * each would drop the same cached home and blog pages again, and readers would wait for their
+   * render all through the import. Its own reads must not come from these caches; its caller
+   * reads its writes once `work` has ended, everything told by then.
+   */
+  async inBatches<T>(work: () => Promise<T>, intervalMs = BATCH_INTERVAL_MS): Promise<T> {
+    const batch: Batch = { intervalMs, pending: new Map(), deliveredAt: Date.now() };
+    try {
+      return await this.batches.run(batch, work);
+    } finally {
+      await this.deliverBatch(batch);
+    }
+  }
+
+  private async deliverBatch(batch: Batch): Promise<void> {
+    const changes = [...batch.pending.values()];
+    batch.pending.clear();
+    batch.deliveredAt = Date.now();
+    for (const change of changes) await this.send(change);
+  }
+
+  private async send(change: ContentChange): Promise<void> {
     this.deliver(change);
     await this.relay?.(change);
   }

@@ -5,6 +5,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { AccountInvitations } from '../auth/account-invitations';
 import type { AuthUser } from '../auth/auth-user';
 import { RoleName } from '../auth/roles';
+import { ContentEvents } from '../common/content-events';
 import { isUniqueViolation } from '../common/database-errors';
 import { CommentVisibility } from '../comments/visibility/comment-visibility.service';
 import { MAX_COMMENT_LEVEL } from '../comments/entities/comment.entity';
@@ -22,7 +23,7 @@ import { IMPORT_REPORT_ROWS, ImportCounts, ImportRename, ImportSkip, ImportSourc
 import { MediaArchive } from './media-archive';
 import { readGhost, surveyGhost } from './sources/ghost-reader';
 import { readInkwell, surveyInkwell } from './sources/inkwell-reader';
-import { BadSourceFile, SourceComment, SourcePost, SourceRecord, SourceSurvey, SourceTag, SourceUser } from './sources/source-records';
+import { BadSourceFile, ownCopy, SourceComment, SourcePost, SourceRecord, SourceSurvey, SourceTag, SourceUser } from './sources/source-records';
 import { readWxr, surveyWxr } from './sources/wxr-reader';
 
 /** Caps the owners' columns hold (DESIGN.md §3): a longer title is shortened and reported, a longer body skipped. */
@@ -64,14 +65,15 @@ class Run {
     readonly media: MediaArchive | null,
   ) {}
 
+  // Report rows, and the maps' keys, outlive their record: kept as own copies (see ownCopy).
   skip(entry: ImportSkip): void {
     this.skippedCount += 1;
-    if (this.skipped.length < IMPORT_REPORT_ROWS) this.skipped.push(entry);
+    if (this.skipped.length < IMPORT_REPORT_ROWS) this.skipped.push({ kind: entry.kind, sourceId: ownCopy(entry.sourceId), title: ownCopy(entry.title), reason: ownCopy(entry.reason) });
   }
 
   rename(entry: ImportRename): void {
     this.renamedCount += 1;
-    if (this.renamed.length < IMPORT_REPORT_ROWS) this.renamed.push(entry);
+    if (this.renamed.length < IMPORT_REPORT_ROWS) this.renamed.push({ kind: entry.kind, sourceId: ownCopy(entry.sourceId), from: ownCopy(entry.from), to: ownCopy(entry.to), reason: ownCopy(entry.reason) });
   }
 }
 
@@ -83,9 +85,9 @@ class Cancelled extends Error {}
  * through its owner — accounts through UsersService.create, tags through TagsService, posts
  * through PostsService.createHistoric (the post lifecycle), comments through CommentVisibility —
  * inside DomainEvents.asHistoric, so counters, revisions, search, caches and the audit log follow
- * and nobody is notified. Each post and its comments are one small transaction; a post already
- * brought in by an earlier run of the same site (import_items) is passed over, so a second run
- * adds nothing. Progress and the report are written to the import's row as it goes; a cancel is
+ * and nobody is notified (caches hear it in batches: ContentEvents.inBatches). Each post and its
+ * comments are one small transaction; a post already brought in by an earlier run of the same site
+ * (import_items) is passed over, so a second run adds nothing. Progress and the report are written to the import's row as it goes; a cancel is
  * looked for between posts.
  */
 @Injectable()
@@ -101,6 +103,7 @@ export class SiteImporter {
     private readonly comments: CommentVisibility,
     private readonly images: ImagesService,
     private readonly invitations: AccountInvitations,
+    private readonly contentEvents: ContentEvents,
   ) {}
 
   /** Runs import `id` to its end (DONE, FAILED or CANCELLED, written on its row). */
@@ -120,9 +123,12 @@ export class SiteImporter {
       const mediaPath = job.mediaPath ?? (job.source === ImportSource.INKWELL ? job.filePath : null);
       media = mediaPath ? await MediaArchive.open(mediaPath) : null;
       const run = new Run(job, survey.origin, admin, media);
-      await this.events.asHistoric(async () => {
-        for await (const record of this.records(job.source, job.filePath!, survey)) await this.handle(run, record);
-      });
+      // Caches hear the import's changes once a second, not once per post (readers keep cached pages).
+      await this.contentEvents.inBatches(() =>
+        this.events.asHistoric(async () => {
+          for await (const record of this.records(job.source, job.filePath!, survey)) await this.handle(run, record);
+        }),
+      );
       await this.finish(run, ImportState.DONE);
     } catch (error) {
       if (error instanceof Cancelled) return this.reload(id);
@@ -231,7 +237,7 @@ export class SiteImporter {
       }
     }
     await this.remember(this.dataSource.manager, run.origin, 'user', user.sourceId, id);
-    run.users.set(user.sourceId, id);
+    run.users.set(ownCopy(user.sourceId), id);
     return id;
   }
 
@@ -242,7 +248,7 @@ export class SiteImporter {
     const held = run.commenters.get(email);
     if (held !== undefined) return held;
     const id = await this.user(run, { sourceId: `commenter:${email}`, fullName: comment.authorName, email }, [RoleName.USER]);
-    if (id !== undefined) run.commenters.set(email, id);
+    if (id !== undefined) run.commenters.set(ownCopy(email), id);
     return id;
   }
 
@@ -270,7 +276,7 @@ export class SiteImporter {
       if (slug !== wanted) run.rename({ kind: 'tag', sourceId: tag.sourceId, from: tag.slug, to: slug, reason: 'Not a valid slug here' });
     }
     await this.remember(this.dataSource.manager, run.origin, 'tag', tag.sourceId, id);
-    run.tags.set(tag.sourceId, id);
+    run.tags.set(ownCopy(tag.sourceId), id);
     return id;
   }
 

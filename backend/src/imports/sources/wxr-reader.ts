@@ -4,7 +4,7 @@ import { SaxesParser } from 'saxes';
 import { PostStatus } from '../../posts/entities/post.entity';
 import { wordpressPaths } from '../../posts/old-path';
 import { decodeEntities, htmlToMarkdown, htmlToText } from '../html-to-markdown';
-import { BadSourceFile, SourceComment, SourcePost, SourceRecord, SourceSurvey } from './source-records';
+import { BadSourceFile, ownCopy, SourceComment, SourcePost, SourceRecord, SourceSurvey } from './source-records';
 
 /** An element of the export, as far as the reader keeps it: its name, attributes, text and children. */
 interface XmlNode {
@@ -120,12 +120,12 @@ export async function surveyWxr(path: string): Promise<WxrSurvey> {
       digest.update(id);
       if (type === 'attachment') {
         const url = textOf(node, 'wp:attachment_url') || textOf(node, 'guid');
-        if (id && url) attachments.set(id, url);
+        if (id && url) attachments.set(ownCopy(id), ownCopy(url));
       } else if (CONTENT_TYPES.has(type)) posts += 1;
     }
   }
   if (!version) throw new BadSourceFile('This is not a WordPress export: it has no <wp:wxr_version> (export it from Tools → Export in WordPress).');
-  return { origin: site ? `wordpress:${site.replace(/\/+$/, '').toLowerCase()}` : `wordpress:sha256:${digest.digest('hex')}`, posts, attachments };
+  return { origin: ownCopy(site ? `wordpress:${site.replace(/\/+$/, '').toLowerCase()}` : `wordpress:sha256:${digest.digest('hex')}`), posts, attachments };
 }
 
 function comments(item: XmlNode): SourceComment[] {
