@@ -10,6 +10,7 @@ import { apiCacheControl } from './auth/api-cache-control';
 import { SESSION_SECURITY_SCHEMES } from './auth/auth.decorator';
 import { onTheFlyCompression } from './common/http-compression';
 import { buildOpenApiDocument } from './common/openapi';
+import { RequestActivity } from './common/request-activity';
 import { parseBodies } from './common/request-bodies';
 import { cspReportLog } from './common/csp-report';
 import { CSP_REPORT_PATH, securityHeaderOptions, securityHeaders } from './common/security-headers';
@@ -40,6 +41,8 @@ export async function createApp(options: CreateAppOptions): Promise<NestExpressA
   app.set('x-powered-by', false);
   // Requests Node refuses before Express (headers over 16 KB, a broken request line) get the envelope too.
   answerClientErrorsWithEnvelope(app.getHttpServer());
+  // Background work in this process (an import) slows down while requests arrive.
+  app.get(RequestActivity).watch(app.getHttpServer());
   // Helmet's headers with these options, recorded once and set by one loop (common/security-headers.ts);
   // script-src and style-src allow the built pages' inline scripts and styles by hash (frontend/csp-script-hashes.ts).
   app.use(securityHeaders(securityHeaderOptions(options.config, options.withFrontend ? readInlineHashes() : {})));

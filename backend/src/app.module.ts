@@ -6,6 +6,7 @@ import { LoggerModule } from 'nestjs-pino';
 import { destination } from 'pino';
 import { isTerminal } from './common/console-output';
 import { ContentEventsModule } from './common/content-events';
+import { RequestActivityModule } from './common/request-activity';
 import { EventsModule } from './events/domain-events.service';
 import { AllExceptionsFilter } from './common/filters/all-exceptions.filter';
 import { EnvelopeInterceptor } from './common/interceptors/envelope.interceptor';
@@ -94,6 +95,7 @@ export class AppModule {
         RedisModule,
         throttlerModule(config),
         ContentEventsModule,
+        RequestActivityModule,
         EventsModule,
         // The audit log subscribes to the domain events of every lifecycle.
         AuditModule,

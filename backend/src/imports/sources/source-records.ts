@@ -76,7 +76,7 @@ export interface SourceSurvey {
 
 /**
  * A copy of `text` that keeps no part of the file alive. V8 makes a substring a view of the string
- * it was cut from, and a reader's strings are cut from 256 KB chunks of the file: one short id
+ * it was cut from, and a reader's strings are cut from the chunks it reads the file in: one short id
  * kept for the whole run (an attachment's address, a report row, a commenter's e-mail) would hold
  * its chunk, and a 10,000-post export's survey alone kept most of the file (about 50 MB).
  * Everything an import keeps past the record it came from goes through this.
