@@ -213,6 +213,34 @@ describe('Webhooks', () => {
     expect(JSON.stringify(bannedWithEmail.json)).not.toContain('Spam links');
   });
 
+  it("forgets an erased account in the stored bodies: its name, slug and e-mail address leave them", async () => {
+    const opted = await receiver();
+    const hook = await webhook(opted, ['user.banned', 'comment.created'], { includeEmails: true });
+    const reader = await createReader(t);
+    const post = await publishedPost();
+    const comment = (await t.http.post(api('/comments')).set(reader.auth).send({ postId: post.id, content: 'A comment before leaving' }).expect(201)).body.data as { id: number };
+    await t.http.post(api(`/admin/users/${reader.id}/ban`)).set(admin.auth).send({ reason: 'Spam links' }).expect(200);
+    const [banned] = await opted.waitFor((hook) => hook.json.type === 'user.banned' && hook.json.data.id === reader.id);
+    expect(banned.json.data).toMatchObject({ fullName: reader.fullName, email: reader.email });
+    const [commented] = await opted.waitFor((hook) => hook.json.type === 'comment.created' && hook.json.data.id === comment.id);
+    expect(commented.json.data.author).toEqual({ id: reader.id, fullName: reader.fullName, slug: reader.slug });
+    const db = t.app.get(DataSource);
+    // Other tests' webhooks hear these events too: every delivery counts, this webhook's are listed.
+    const naming = async () => (await db.query(`SELECT event, webhook_id FROM webhook_deliveries WHERE body LIKE $1 OR body LIKE $2 ORDER BY id`, [`%${reader.email}%`, `%${reader.fullName}%`])) as { event: string; webhook_id: number }[];
+    expect((await naming()).filter((row) => row.webhook_id === hook.id).map((row) => row.event)).toEqual(['comment.created', 'user.banned']);
+
+    await t.http.delete(api(`/admin/users/${reader.id}`)).set(admin.auth).expect(202);
+    for (let i = 0; (await db.query(`SELECT 1 FROM users WHERE id = $1`, [reader.id])).length > 0; i += 1) {
+      if (i > 100) throw new Error('the account was not erased');
+      await sleep(100);
+    }
+    expect(await naming()).toEqual([]);
+    const kept = (await db.query(`SELECT event, body::jsonb -> 'data' AS data FROM webhook_deliveries WHERE webhook_id = $2 AND event = 'user.banned' AND body::jsonb #>> '{data,id}' = $1`, [String(reader.id), hook.id])) as { data: Record<string, unknown> }[];
+    expect(kept.map((row) => row.data)).toEqual([{ id: reader.id, status: 'BANNED', verified: true, roles: ['USER'], createdAt: ISO }]);
+    const [forgotten] = (await db.query(`SELECT body::jsonb -> 'data' AS data FROM webhook_deliveries WHERE webhook_id = $2 AND event = 'comment.created' AND body::jsonb #>> '{data,id}' = $1`, [String(comment.id), hook.id])) as { data: Record<string, unknown> }[];
+    expect(forgotten.data).toMatchObject({ id: comment.id, content: 'A comment before leaving', author: null });
+  });
+
   it('retries 5xx and timeouts with the same delivery id and body until delivered, then never again', async () => {
     const target = await receiver();
     target.answers.push(500, 'hang', 200);

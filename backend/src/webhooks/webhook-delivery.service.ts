@@ -77,6 +77,23 @@ export class WebhookDeliveryService implements OnModuleInit {
     return this.jobs.enqueueMany(manager, WEBHOOK_QUEUE, jobs);
   }
 
+  /**
+   * An erased account (issue 27 §3): the stored bodies that name it lose its name, slug and e-mail
+   * address, in the erasure's transaction. A user event keeps the account's id, status and roles;
+   * a post or comment by it keeps `author: null`. A delivery still pending is sent so; the log
+   * keeps the rest.
+   */
+  async forgetUser(manager: EntityManager, userId: number): Promise<void> {
+    await manager.query(
+      `UPDATE webhook_deliveries
+          SET body = CASE WHEN event LIKE 'user.%' THEN (body::jsonb #- '{data,email}' #- '{data,fullName}' #- '{data,slug}')::text
+                          ELSE jsonb_set(body::jsonb, '{data,author}', 'null')::text END
+        WHERE (event LIKE 'user.%' AND body::jsonb #>> '{data,id}' = $1::text)
+           OR body::jsonb #>> '{data,author,id}' = $1::text`,
+      [userId],
+    );
+  }
+
   /** The delay before retry number `attempts` (1 = the first retry). */
   retryDelayMs(attempts: number): number {
     return Math.min(MAX_RETRY_DELAY_MS, this.config.webhooks.retryBaseMs * 2 ** Math.max(0, attempts - 1));

@@ -23,6 +23,8 @@ export class WebhookDispatcher implements OnModuleInit {
 
   onModuleInit(): void {
     this.events.onRecorded(WEBHOOK_EVENTS, (event, manager) => this.dispatch(event, manager), LIVE_ONLY);
+    // Not live-only: what the log keeps about an erased account goes whoever erased it.
+    this.events.onRecorded('user.deleted', (event, manager) => this.deliveries.forgetUser(manager, event.data.userId));
   }
 
   async dispatch(event: DomainEvent<WebhookEventName>, manager: EntityManager): Promise<void> {
