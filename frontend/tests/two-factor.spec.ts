@@ -7,7 +7,8 @@ import { ADMIN, expect, test } from './fixtures';
 /**
  * Two-factor sign-in (issue 27 §1) through the real pages: the set-up on /account (QR code, key,
  * a code, the recovery codes and their download), the sign-in's code step with an authenticator
- * code and with a recovery code (keyboard only), and /admin/settings; axe at 320 px and desktop.
+ * code and with a recovery code (keyboard only), cancelling a deletion with a code (Enter in its
+ * field), and /admin/settings; axe at 320 px and desktop.
  */
 const PASSWORD = 'Tw0!Factor';
 const PHONE = { width: 320, height: 640 };
@@ -76,6 +77,26 @@ test('two-factor sign-in: set-up, sign-in with a code and with a recovery code, 
   await page.getByRole('button', { name: 'Use a recovery code instead' }).click();
   await expectNoSeriousViolations(page, '/login recovery code step (320 px)');
   await page.getByLabel('Recovery code').fill(codes[0]);
+  await page.getByRole('button', { name: 'Verify' }).click();
+  await expect(page).toHaveURL(/\/$/);
+
+  // Deleting the account takes a code; cancelling the deletion at sign-in asks for one, and Enter in its field cancels.
+  const deletion = await page.request.post('/api/v1/account/deletion', { data: { password: PASSWORD, confirmation: 'DELETE', twoFactorCode: codes[1] }, headers: { Origin: new URL(baseURL!).origin, 'X-Request-Timestamp': String(Date.now()) } });
+  expect(deletion.status(), await deletion.text()).toBe(200);
+  await page.context().clearCookies();
+  await page.goto('/login');
+  await hydrated('LoginForm');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  const pending = page.locator('[data-pending-deletion]');
+  await pending.getByRole('button', { name: 'Cancel deletion' }).click();
+  const cancelCode = pending.getByLabel('Two-factor code');
+  await expect(cancelCode).toBeFocused();
+  await page.keyboard.type(codes[2]);
+  await page.keyboard.press('Enter');
+  await page.getByRole('button', { name: 'Use a recovery code instead' }).click();
+  await page.getByLabel('Recovery code').fill(codes[3]);
   await page.getByRole('button', { name: 'Verify' }).click();
   await expect(page).toHaveURL(/\/$/);
 

@@ -47,7 +47,15 @@ export default function CancelDeletionPanel({ pending, signIn }: { pending: Pend
       <Alert kind="info">{pending.message}</Alert>
       {failure && <Alert>{failure}</Alert>}
       {needsCode && (
-        <div ref={codeInput}>
+        // The panel sits inside the sign-in form: Enter in the code field cancels the deletion, it does not sign in again.
+        <div
+          ref={codeInput}
+          onKeyDown={(event) => {
+            if (event.key !== 'Enter') return;
+            event.preventDefault();
+            if (!busy) void cancel();
+          }}
+        >
           <TextField label={T.TWO_FACTOR_LABEL} name="twoFactorCode" autoComplete="one-time-code" inputMode="numeric" error={codeError} autoFocus />
         </div>
       )}
