@@ -113,6 +113,23 @@ describe('API tokens', () => {
     await t.http.get(api('/admin/users')).set(bearer(token)).expect(403).expect(answers(err(403, UserLifecycleMessages.FORBIDDEN)));
   });
 
+  it('audit-logs a token with the admin scope when made and revoked, by name; other tokens are their owner\'s business', async () => {
+    const owner = await createUser(t, [RoleName.ADMIN]);
+    const entries = async () => (await db.query(`SELECT type, actor_id, title, description FROM audit_log WHERE target_type = 'user' AND target_id = $1 AND type LIKE 'ADMIN_TOKEN_%' ORDER BY id`, [owner.id])) as Record<string, unknown>[];
+    const plain = await createToken(owner, ['read']);
+    await t.http.delete(api(`/account/tokens/${plain.id}`)).set(owner.auth).expect(204);
+    expect(await entries()).toEqual([]);
+
+    const created = await t.http.post(api('/account/tokens')).set(owner.auth).send({ name: 'Nightly backup', scopes: ['read', 'admin'], expiresInDays: 30 }).expect(201);
+    await t.http.delete(api(`/account/tokens/${created.body.data.id}`)).set(owner.auth).expect(204);
+    const logged = await entries();
+    expect(logged).toEqual([
+      { type: 'ADMIN_TOKEN_CREATED', actor_id: owner.id, title: 'Admin API token created', description: `${owner.fullName} created the API token "Nightly backup" with the admin scope` },
+      { type: 'ADMIN_TOKEN_REVOKED', actor_id: owner.id, title: 'Admin API token revoked', description: `${owner.fullName} revoked the API token "Nightly backup" with the admin scope` },
+    ]);
+    expect(JSON.stringify(await db.query(`SELECT * FROM audit_log WHERE target_id = $1`, [owner.id]))).not.toContain(created.body.data.token.slice(5));
+  });
+
   it('admits each scope where it is needed and refuses it elsewhere with "token lacks scope"', async () => {
     const reader = await createToken(author, ['read']);
     const poster = await createToken(author, ['posts:write']);

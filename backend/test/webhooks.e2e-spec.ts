@@ -130,6 +130,32 @@ describe('Webhooks', () => {
     expect((await t.http.get(api('/admin/webhooks')).expect(401)).body).toEqual(err(401, 'Authentication required. Please log in to manage webhooks.'));
   });
 
+  it('audit-logs every change to a webhook by its host, never its path (a receiver\'s own secret may be there)', async () => {
+    const created = await t.http.post(api('/admin/webhooks')).set(admin.auth).send({ url: 'http://127.0.0.1:9/hooks/T0KEN-in-path', events: ['post.published'] }).expect(201);
+    const id: number = created.body.data.id;
+    await t.http.put(api(`/admin/webhooks/${id}`)).set(admin.auth).send({ events: ['post.published', 'tag.created'], includeEmails: true, active: false, rotateSecret: true }).expect(200);
+    // A save that changes nothing is not an entry.
+    await t.http.put(api(`/admin/webhooks/${id}`)).set(admin.auth).send({ active: false }).expect(200);
+    await t.http.delete(api(`/admin/webhooks/${id}`)).set(admin.auth).expect(204);
+    const db = t.app.get(DataSource);
+    const entries = (await db.query(`SELECT type, actor_id, title, description, link FROM audit_log WHERE target_type = 'webhook' AND target_id = $1 ORDER BY id`, [id])) as Record<string, unknown>[];
+    expect(entries).toEqual([
+      { type: 'WEBHOOK_CREATED', actor_id: admin.id, title: 'Webhook added', description: `${admin.fullName} added a webhook to 127.0.0.1:9 for post.published`, link: '/admin/integrations' },
+      {
+        type: 'WEBHOOK_UPDATED',
+        actor_id: admin.id,
+        title: 'Webhook changed',
+        description: `${admin.fullName} changed the webhook to 127.0.0.1:9: its events (now post.published, tag.created), e-mail addresses on, turned off, a new secret`,
+        link: '/admin/integrations',
+      },
+      { type: 'WEBHOOK_DELETED', actor_id: admin.id, title: 'Webhook deleted', description: `${admin.fullName} deleted the webhook to 127.0.0.1:9`, link: null },
+    ]);
+    expect(JSON.stringify(entries)).not.toContain('T0KEN');
+    // Recent Activity shows them as account changes (the nearest of spec 001 §3's six types).
+    const [newest] = (await t.http.get(api('/admin/stats')).set(admin.auth).expect(200)).body.data.recentActivities;
+    expect(newest).toEqual({ id: expect.any(Number), type: 'USER_UPDATED', title: 'Webhook deleted', description: `${admin.fullName} deleted the webhook to 127.0.0.1:9`, timestamp: ISO });
+  });
+
   it('delivers real changes, signed, in their public form: a publication, a comment and its hiding, tags', async () => {
     const target = await receiver();
     const { secret } = await webhook(target, ['post.published', 'comment.created', 'comment.hidden', 'tag.created', 'tag.updated']);

@@ -40,9 +40,17 @@ export enum AuditType {
   USER_DELETION_SCHEDULED = 'USER_DELETION_SCHEDULED',
   USER_DELETION_CANCELLED = 'USER_DELETION_CANCELLED',
   USER_DELETED = 'USER_DELETED',
+
+  // Issue 28, integrations: who can send the site's data elsewhere, or act as an administrator without a session
+  WEBHOOK_CREATED = 'WEBHOOK_CREATED',
+  WEBHOOK_UPDATED = 'WEBHOOK_UPDATED',
+  WEBHOOK_DELETED = 'WEBHOOK_DELETED',
+  /** An API token with the `admin` scope (tokens without it are the owner's business: /account lists them). */
+  ADMIN_TOKEN_CREATED = 'ADMIN_TOKEN_CREATED',
+  ADMIN_TOKEN_REVOKED = 'ADMIN_TOKEN_REVOKED',
 }
 
-export const AUDIT_TARGET_TYPES = ['user', 'post', 'tag', 'comment'] as const;
+export const AUDIT_TARGET_TYPES = ['user', 'post', 'tag', 'comment', 'webhook'] as const;
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
 
 /** One thing that happened, as a service hands it to `AuditService.record`. */
@@ -73,4 +81,5 @@ export const AuditLinks = {
   tag: (id: number) => `/admin/tags/${id}/edit`,
   /** The moderation queue, on one comment. */
   comment: (id: number) => `/admin/comments?filter=all&comment=${id}`,
+  webhooks: () => '/admin/integrations',
 } as const;

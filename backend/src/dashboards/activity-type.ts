@@ -47,6 +47,12 @@ export const ACTIVITY_TYPE_OF_AUDIT: Readonly<Record<AuditType, DashboardActivit
   [AuditType.USER_DELETION_SCHEDULED]: USER_UPDATED,
   [AuditType.USER_DELETION_CANCELLED]: USER_UPDATED,
   [AuditType.USER_DELETED]: USER_UPDATED,
+  // Issue 28: an administrator's change to the site's integrations, an admin token an account change.
+  [AuditType.WEBHOOK_CREATED]: USER_UPDATED,
+  [AuditType.WEBHOOK_UPDATED]: USER_UPDATED,
+  [AuditType.WEBHOOK_DELETED]: USER_UPDATED,
+  [AuditType.ADMIN_TOKEN_CREATED]: USER_UPDATED,
+  [AuditType.ADMIN_TOKEN_REVOKED]: USER_UPDATED,
 };
 
 /** The author dashboard's events on their own posts, the same way (submitted and rejected are post events, not publications). */
@@ -63,6 +69,7 @@ const ACTIVITY_TYPE_OF_TARGET: Readonly<Record<AuditTargetType, DashboardActivit
   post: POST_CREATED,
   tag: TAG_CREATED,
   comment: POST_CREATED,
+  webhook: USER_UPDATED,
 };
 
 export function activityTypeOfAudit(type: string, targetType: AuditTargetType): DashboardActivityType {

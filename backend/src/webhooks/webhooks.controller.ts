@@ -34,7 +34,7 @@ export class WebhooksController {
   @ApiEnvelope(WebhookDto, { status: 201 })
   @ApiErrors(400)
   async createWebhook(@Body() dto: WebhookCreateDto, @CurrentUser() actor: AuthUser): Promise<WithMessage<WebhookDto>> {
-    return withMessage(await this.webhooks.create(dto, actor.id), M.CREATED);
+    return withMessage(await this.webhooks.create(dto, actor), M.CREATED);
   }
 
   @Get(':id')
@@ -51,8 +51,8 @@ export class WebhooksController {
   @ApiOperation({ summary: 'Change a webhook, partially (admin); rotateSecret draws a new secret; turning it on clears its failure record' })
   @ApiEnvelope(WebhookDto)
   @ApiErrors(400, 404)
-  async updateWebhook(@Param('id', WEBHOOK_ID) id: number, @Body() dto: WebhookUpdateDto): Promise<WithMessage<WebhookDto>> {
-    const { webhook, rotated } = await this.webhooks.update(id, dto);
+  async updateWebhook(@Param('id', WEBHOOK_ID) id: number, @Body() dto: WebhookUpdateDto, @CurrentUser() actor: AuthUser): Promise<WithMessage<WebhookDto>> {
+    const { webhook, rotated } = await this.webhooks.update(id, dto, actor);
     return withMessage(webhook, rotated ? M.SECRET_ROTATED : M.UPDATED);
   }
 
@@ -62,8 +62,8 @@ export class WebhooksController {
   @ApiOperation({ summary: 'Delete a webhook with its deliveries and log (admin)' })
   @ApiNoContentResponse({ description: 'Deleted (no body)' })
   @ApiErrors(400, 404)
-  async deleteWebhook(@Param('id', WEBHOOK_ID) id: number): Promise<void> {
-    await this.webhooks.remove(id);
+  async deleteWebhook(@Param('id', WEBHOOK_ID) id: number, @CurrentUser() actor: AuthUser): Promise<void> {
+    await this.webhooks.remove(id, actor);
   }
 
   @Post(':id/test')

@@ -1,7 +1,10 @@
 import { BadRequestException, ConflictException, Inject, Injectable, NotFoundException } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { AuditService } from '../audit/audit.service';
+import { AuditLinks, AuditType } from '../audit/audit.types';
+import type { AuthUser } from '../auth/auth-user';
 import { SecretBox } from '../auth/secret-box';
 import { APP_CONFIG, AppConfig } from '../config/env';
 import { WebhookAttemptDto, WebhookCreateDto, WebhookDto, WebhookRedeliveryDto, WebhookSummaryDto, WebhookUpdateDto } from './dto/webhook.dto';
@@ -83,6 +86,15 @@ function newSecret(): string {
   return `whsec_${randomBytes(32).toString('base64url')}`;
 }
 
+/** Where a webhook sends, for the audit log: its host only (a receiver's path or query may hold a secret of its own). */
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return 'an invalid address';
+  }
+}
+
 /** The webhook administration (/admin/webhooks, ADMIN only): configuration, the test event, the delivery log and redelivery. */
 @Injectable()
 export class WebhooksService {
@@ -93,8 +105,14 @@ export class WebhooksService {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly deliveries: WebhookDeliveryService,
     private readonly jobs: JobsService,
+    private readonly audit: AuditService,
   ) {
     this.box = webhookSecretBox(config);
+  }
+
+  /** Every change to a webhook is audit-logged in its transaction: a webhook sends the site's data elsewhere. */
+  private record(manager: EntityManager, type: AuditType, id: number, actor: AuthUser, title: string, description: string): Promise<void> {
+    return this.audit.record(manager, { type, actorId: actor.id, targetType: 'webhook', targetId: id, title, description, link: type === AuditType.WEBHOOK_DELETED ? null : AuditLinks.webhooks() });
   }
 
   async list(): Promise<WebhookSummaryDto[]> {
@@ -107,7 +125,7 @@ export class WebhooksService {
     return { ...toSummary(row), secret: this.secretOf(row) };
   }
 
-  async create(dto: WebhookCreateDto, actorId: number): Promise<WebhookDto> {
+  async create(dto: WebhookCreateDto, actor: AuthUser): Promise<WebhookDto> {
     await this.checkUrl(dto.url);
     const secret = newSecret();
     const id = await this.dataSource.transaction(async (manager) => {
@@ -120,14 +138,16 @@ export class WebhooksService {
         this.box.seal(secret, secretContext(drawn)),
         dto.active ?? true,
         dto.includeEmails ?? false,
-        actorId,
+        actor.id,
       ]);
+      const emails = dto.includeEmails ? ', with e-mail addresses in user events' : '';
+      await this.record(manager, AuditType.WEBHOOK_CREATED, drawn, actor, 'Webhook added', `${actor.fullName} added a webhook to ${hostOf(dto.url)} for ${dto.events.join(', ')}${emails}`);
       return drawn;
     });
     return this.get(id);
   }
 
-  async update(id: number, dto: WebhookUpdateDto): Promise<{ webhook: WebhookDto; rotated: boolean }> {
+  async update(id: number, dto: WebhookUpdateDto, actor: AuthUser): Promise<{ webhook: WebhookDto; rotated: boolean }> {
     const current = await this.find(id);
     if (dto.url !== undefined && dto.url !== current.url) await this.checkUrl(dto.url);
     const sets: string[] = [];
@@ -146,13 +166,28 @@ export class WebhooksService {
     }
     const rotated = dto.rotateSecret === true;
     if (rotated) set('secret_sealed', this.box.seal(newSecret(), secretContext(id)));
-    if (sets.length) await this.dataSource.query(`UPDATE webhooks SET ${sets.join(', ')}, updated_at = now() WHERE id = $1`, params);
+    if (sets.length) {
+      const changed = [
+        dto.url !== undefined && dto.url !== current.url ? `its address (now ${hostOf(dto.url)})` : null,
+        dto.events !== undefined ? `its events (now ${dto.events.join(', ')})` : null,
+        dto.includeEmails !== undefined && dto.includeEmails !== current.include_emails ? (dto.includeEmails ? 'e-mail addresses on' : 'e-mail addresses off') : null,
+        dto.active !== undefined && dto.active !== current.active ? (dto.active ? 'turned on' : 'turned off') : null,
+        rotated ? 'a new secret' : null,
+      ].filter(Boolean);
+      await this.dataSource.transaction(async (manager) => {
+        await manager.query(`UPDATE webhooks SET ${sets.join(', ')}, updated_at = now() WHERE id = $1`, params);
+        if (changed.length) await this.record(manager, AuditType.WEBHOOK_UPDATED, id, actor, 'Webhook changed', `${actor.fullName} changed the webhook to ${hostOf(dto.url ?? current.url)}: ${changed.join(', ')}`);
+      });
+    }
     return { webhook: await this.get(id), rotated };
   }
 
-  async remove(id: number): Promise<void> {
-    const result = (await this.dataSource.query(`DELETE FROM webhooks WHERE id = $1 RETURNING id`, [id])) as [unknown[], number];
-    if (!result[1]) throw new NotFoundException(M.NOT_FOUND);
+  async remove(id: number, actor: AuthUser): Promise<void> {
+    await this.dataSource.transaction(async (manager) => {
+      const [removed] = (await manager.query(`DELETE FROM webhooks WHERE id = $1 RETURNING url`, [id])) as [{ url: string }[], number];
+      if (!removed.length) throw new NotFoundException(M.NOT_FOUND);
+      await this.record(manager, AuditType.WEBHOOK_DELETED, id, actor, 'Webhook deleted', `${actor.fullName} deleted the webhook to ${hostOf(removed[0].url)}`);
+    });
   }
 
   /** The last LOG_SIZE attempts, newest first. */

@@ -3003,7 +3003,7 @@ export interface components {
              * @example user
              * @enum {string}
              */
-            targetType: "user" | "post" | "tag" | "comment";
+            targetType: "user" | "post" | "tag" | "comment" | "webhook";
             /** Format: date-time */
             timestamp: string;
             /** @example User banned */
@@ -3031,7 +3031,7 @@ export interface components {
          * @description New types may appear; show unknown ones generically
          * @enum {string}
          */
-        AuditType: "USER_REGISTERED" | "USER_CREATED" | "USER_UPDATED" | "USER_BANNED" | "USER_UNBANNED" | "PASSWORD_GENERATED" | "POST_CREATED" | "POST_PUBLISHED" | "POST_REJECTED" | "POST_ARCHIVED" | "POST_DELETED" | "POST_SCHEDULED" | "POST_RESCHEDULED" | "POST_SCHEDULE_CANCELLED" | "TAG_CREATED" | "TAG_UPDATED" | "TAG_ACTIVATED" | "TAG_DEACTIVATED" | "TAG_DELETED" | "COMMENT_HIDDEN" | "COMMENT_RESTORED" | "COMMENT_DELETED" | "COMMENT_REPORTS_DISMISSED" | "USER_MUTED" | "USER_UNMUTED" | "PREVIEW_LINK_CREATED" | "PREVIEW_LINK_REVOKED" | "TWO_FACTOR_RESET" | "USER_DELETION_SCHEDULED" | "USER_DELETION_CANCELLED" | "USER_DELETED";
+        AuditType: "USER_REGISTERED" | "USER_CREATED" | "USER_UPDATED" | "USER_BANNED" | "USER_UNBANNED" | "PASSWORD_GENERATED" | "POST_CREATED" | "POST_PUBLISHED" | "POST_REJECTED" | "POST_ARCHIVED" | "POST_DELETED" | "POST_SCHEDULED" | "POST_RESCHEDULED" | "POST_SCHEDULE_CANCELLED" | "TAG_CREATED" | "TAG_UPDATED" | "TAG_ACTIVATED" | "TAG_DEACTIVATED" | "TAG_DELETED" | "COMMENT_HIDDEN" | "COMMENT_RESTORED" | "COMMENT_DELETED" | "COMMENT_REPORTS_DISMISSED" | "USER_MUTED" | "USER_UNMUTED" | "PREVIEW_LINK_CREATED" | "PREVIEW_LINK_REVOKED" | "TWO_FACTOR_RESET" | "USER_DELETION_SCHEDULED" | "USER_DELETION_CANCELLED" | "USER_DELETED" | "WEBHOOK_CREATED" | "WEBHOOK_UPDATED" | "WEBHOOK_DELETED" | "ADMIN_TOKEN_CREATED" | "ADMIN_TOKEN_REVOKED";
         AuthEmailDto: {
             /** @example ann@example.com */
             email: string;

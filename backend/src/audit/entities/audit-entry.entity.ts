@@ -11,7 +11,7 @@ import type { AuditTargetType } from '../audit.types';
  * reads IDX_audit_log_target (as the target) and IDX_audit_log_actor (as the actor).
  */
 @Entity('audit_log')
-@Check('CHK_audit_log_target_type', `"target_type" IN ('user', 'post', 'tag', 'comment')`)
+@Check('CHK_audit_log_target_type', `"target_type" IN ('user', 'post', 'tag', 'comment', 'webhook')`)
 @Index('IDX_audit_log_created', ['createdAt', 'id'])
 @Index('IDX_audit_log_target', ['targetType', 'targetId', 'createdAt', 'id'])
 @Index('IDX_audit_log_actor', ['actorId', 'createdAt', 'id'])

@@ -42,6 +42,6 @@ export class ApiTokensController {
   @ApiNoContentResponse({ description: 'Revoked (no body)' })
   @ApiErrors(400, 404)
   async revokeApiToken(@CurrentUser() user: AuthUser, @Param('id', ParseIdPipe) id: number): Promise<void> {
-    await this.tokens.revoke(user.id, id);
+    await this.tokens.revoke(user, id);
   }
 }

@@ -1,7 +1,9 @@
 import { ConflictException, ForbiddenException, Injectable, Logger, NotFoundException } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { randomBytes } from 'node:crypto';
-import { DataSource, Repository } from 'typeorm';
+import { DataSource, EntityManager, Repository } from 'typeorm';
+import { AuditService } from '../../audit/audit.service';
+import { AuditLinks, AuditType } from '../../audit/audit.types';
 import { API_TOKEN_PATTERN, API_TOKEN_PREFIX, grantableScopes, type ApiTokenScope } from '../../../../shared/api-tokens';
 import type { AuthUser, CallerRead } from '../auth-user';
 import { callerOf, keepsAccess, readCaller } from '../caller-query';
@@ -51,7 +53,22 @@ export class ApiTokensService {
   constructor(
     @InjectRepository(ApiToken) private readonly tokens: Repository<ApiToken>,
     private readonly dataSource: DataSource,
+    private readonly audit: AuditService,
   ) {}
+
+  /** A token that can do admin work is audit-logged when made and revoked (by name, never by its value). */
+  private recordAdminToken(manager: EntityManager, type: AuditType.ADMIN_TOKEN_CREATED | AuditType.ADMIN_TOKEN_REVOKED, user: AuthUser, name: string): Promise<void> {
+    const created = type === AuditType.ADMIN_TOKEN_CREATED;
+    return this.audit.record(manager, {
+      type,
+      actorId: user.id,
+      targetType: 'user',
+      targetId: user.id,
+      title: created ? 'Admin API token created' : 'Admin API token revoked',
+      description: `${user.fullName} ${created ? 'created' : 'revoked'} the API token "${name}" with the admin scope`,
+      link: AuditLinks.user(user.id),
+    });
+  }
 
   async create(user: AuthUser, input: ApiTokenCreateDto): Promise<ApiTokenCreatedDto> {
     // The real roles, not a token's view of them: this route is session-only anyway.
@@ -63,16 +80,20 @@ export class ApiTokensService {
     }
     const token = `${API_TOKEN_PREFIX}${randomBytes(32).toString('base64url')}`;
     const tokenHash = sha256(token);
-    const row = await this.tokens.save(
-      this.tokens.create({
-        userId: user.id,
-        name: input.name,
-        tokenHash,
-        scopes: [...input.scopes],
-        expiresAt: input.expiresInDays === null ? null : new Date(Date.now() + input.expiresInDays * DAY_MS),
-        lastUsedAt: null,
-      }),
-    );
+    const row = await this.dataSource.transaction(async (manager) => {
+      const saved = await manager.save(
+        manager.create(ApiToken, {
+          userId: user.id,
+          name: input.name,
+          tokenHash,
+          scopes: [...input.scopes],
+          expiresAt: input.expiresInDays === null ? null : new Date(Date.now() + input.expiresInDays * DAY_MS),
+          lastUsedAt: null,
+        }),
+      );
+      if (saved.scopes.includes('admin')) await this.recordAdminToken(manager, AuditType.ADMIN_TOKEN_CREATED, user, saved.name);
+      return saved;
+    });
     rememberTokenHash(tokenHash);
     return { ...toApiTokenDto(row), token };
   }
@@ -84,9 +105,12 @@ export class ApiTokensService {
   }
 
   /** Deletes the token: its next request is refused. Another user's token is 404, as a missing one. */
-  async revoke(userId: number, id: number): Promise<void> {
-    const result = await this.tokens.delete({ id, userId });
-    if (!result.affected) throw new NotFoundException(ApiTokensMessages.NOT_FOUND);
+  async revoke(user: AuthUser, id: number): Promise<void> {
+    await this.dataSource.transaction(async (manager) => {
+      const [removed] = (await manager.query(`DELETE FROM api_tokens WHERE id = $1 AND user_id = $2 RETURNING name, scopes`, [id, user.id])) as [{ name: string; scopes: string[] }[], number];
+      if (!removed.length) throw new NotFoundException(ApiTokensMessages.NOT_FOUND);
+      if (removed[0].scopes.includes('admin')) await this.recordAdminToken(manager, AuditType.ADMIN_TOKEN_REVOKED, user, removed[0].name);
+    });
   }
 
   /**
