@@ -40,10 +40,10 @@ const NO_PASSWORD = '!';
 const FLUSH_EVERY = 10;
 /**
  * While readers are being served (20 requests a second or more: more than admin pages polling a
- * progress bar make), the import takes at most this share of the time: after a post that took t, it waits
- * t × (1 / share − 1), at most a second. Its work runs on the event loop that answers them; at full
- * speed its turns (and the garbage collections its allocations cause) made the cached pages' p99
- * 4× their idle one.
+ * progress bar make), the import takes at most this share of the time: after a post that took t,
+ * it waits t × (1 / share − 1), at most a second. Its work runs on the event loop that answers
+ * them; at full speed its turns (and the garbage collections its allocations cause) made the
+ * cached pages' p99 4× their idle one.
  */
 const IMPORT_SHARE_WHILE_READ = 0.1;
 const READERS_PER_SECOND = 20;
@@ -106,8 +106,9 @@ class Cancelled extends Error {}
  * inside DomainEvents.asHistoric, so counters, revisions, search, caches and the audit log follow
  * and nobody is notified (caches hear it in batches: ContentEvents.inBatches). Each post and its
  * comments are one small transaction; a post already brought in by an earlier run of the same site
- * (import_items) is passed over, so a second run adds nothing. Progress and the report are written to the import's row as it goes; a cancel is
- * looked for between posts.
+ * (import_items) is passed over, so a second run adds nothing. Progress and the report are written
+ * to the import's row as it goes; a cancel is looked for between posts. While readers are served,
+ * the import slows down (pauseAfterPost).
  */
 @Injectable()
 export class SiteImporter {
