@@ -134,7 +134,15 @@ function scalar(token: Token): unknown {
 export async function* jsonEvents(source: Readable, plan: JsonPlan): AsyncGenerator<JsonEvent> {
   const parser = new Parser({ packValues: true, streamValues: false });
   const walker = new Walker(plan);
-  parser.on('data', (token: Token) => walker.token(token));
+  // Tokens may arrive on a later tick, outside this generator: a failure there is kept and thrown here.
+  let walkerError: unknown = null;
+  parser.on('data', (token: Token) => {
+    try {
+      if (!walkerError) walker.token(token);
+    } catch (error) {
+      walkerError = error;
+    }
+  });
   let parserError: Error | null = null;
   parser.on('error', (error: Error) => {
     parserError ??= error;
@@ -158,6 +166,7 @@ export async function* jsonEvents(source: Readable, plan: JsonPlan): AsyncGenera
     for await (const chunk of source) {
       bytes += (chunk as Buffer).length;
       await write(chunk as Buffer);
+      if (walkerError) throw walkerError;
       if (parserError) throw syntaxError(parserError);
       while (walker.events.length) yield walker.events.shift()!;
     }
@@ -165,6 +174,7 @@ export async function* jsonEvents(source: Readable, plan: JsonPlan): AsyncGenera
     await finished(parser).catch((error: Error) => {
       parserError ??= error;
     });
+    if (walkerError) throw walkerError;
     if (parserError) throw syntaxError(parserError);
     while (walker.events.length) yield walker.events.shift()!;
   } finally {
