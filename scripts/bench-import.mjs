@@ -1,9 +1,12 @@
-// `node scripts/bench-import.mjs [--posts 10000]`: the import bench of issue 28 ('Measured'). On a
-// fresh DATA_DIR it starts the built server as `npm start` does (256 MB heap cap), measures the
-// anonymous pages' latency idle, then uploads a generated WXR of N posts (backend/test/fixtures)
-// through /admin/import and measures the same pages while the job imports it. Prints the import's
-// time, the server process's peak memory (VmHWM, and the highest RSS sampled during the import)
-// and the pages' p99 idle and during the import. Needs `npm run build` first.
+// `node scripts/bench-import.mjs [--source wordpress|ghost] [--posts 10000] [--padding 8192]`: the
+// import bench of issue 28 ('Measured'). On a fresh DATA_DIR it starts the built server as `npm
+// start` does (256 MB heap cap), measures the anonymous pages' latency idle, then uploads a
+// generated WXR or Ghost export of N posts (backend/test/fixtures) through /admin/import and
+// measures the same pages while the job imports it. Prints the import's time, the server process's
+// peak memory (VmHWM, and the highest RSS sampled during the import) and the pages' p99 idle and
+// during the import. Needs `npm run build` first. --padding (Ghost only) adds that many characters
+// of plaintext to each post: Ghost keeps a post's text as html, lexical and plaintext, so a real
+// 10,000-post export is about 100 MB, which the default makes.
 import autocannon from 'autocannon';
 import { execFileSync, spawn } from 'node:child_process';
 import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -16,7 +19,10 @@ const arg = (name, fallback) => {
   const at = process.argv.indexOf(name);
   return at >= 0 ? process.argv[at + 1] : fallback;
 };
+const SOURCE = arg('--source', 'wordpress');
+if (SOURCE !== 'wordpress' && SOURCE !== 'ghost') throw new Error('--source is wordpress or ghost');
 const POSTS = Number(arg('--posts', '10000'));
+const PADDING = SOURCE === 'ghost' ? arg('--padding', '8192') : '0';
 const PORT = Number(arg('--port', '3917'));
 const SECONDS = Number(arg('--seconds', '10'));
 const PAGES = ['/', '/blog'];
@@ -24,7 +30,9 @@ const base = `http://127.0.0.1:${PORT}`;
 const dataDir = mkdtempSync(join(tmpdir(), 'inkwell-bench-import-'));
 // Traversable by the embedded PostgreSQL's OS user when run as root (mkdtemp makes it 700).
 chmodSync(dataDir, 0o755);
-const wxr = join(dataDir, 'bench.xml');
+const extension = SOURCE === 'ghost' ? 'json' : 'xml';
+const fixture = (posts, out) => execFileSync(process.execPath, ['-r', '@swc-node/register', join(root, 'backend/test/fixtures/write-fixture.ts'), SOURCE, String(posts), out, PADDING], { cwd: root, stdio: 'inherit' });
+const exportFile = join(dataDir, `bench.${extension}`);
 
 const log = (line) => process.stdout.write(`${line}\n`);
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -34,9 +42,9 @@ const memory = (pid) => {
   return { rss: kb('VmRSS') / 1024, hwm: kb('VmHWM') / 1024 };
 };
 
-log(`writing a ${POSTS}-post WXR...`);
-execFileSync(process.execPath, ['-r', '@swc-node/register', join(root, 'backend/test/fixtures/write-fixture.ts'), 'wordpress', String(POSTS), wxr], { cwd: root, stdio: 'inherit' });
-log(`  ${(statSync(wxr).size / 1024 / 1024).toFixed(1)} MB`);
+log(`writing a ${POSTS}-post ${SOURCE === 'ghost' ? 'Ghost export' : 'WXR'}...`);
+fixture(POSTS, exportFile);
+log(`  ${(statSync(exportFile).size / 1024 / 1024).toFixed(1)} MB`);
 
 const password = 'Bench-pass-2026!';
 const server = spawn(process.execPath, ['--max-old-space-size=256', join(root, 'scripts/start.mjs')], {
@@ -72,12 +80,12 @@ try {
 
   // Idle, with a few posts to show: the first 50 of the same file imported before.
   log('idle: importing 50 posts first so the pages are not empty...');
-  const first = join(dataDir, 'first.xml');
-  execFileSync(process.execPath, ['-r', '@swc-node/register', join(root, 'backend/test/fixtures/write-fixture.ts'), 'wordpress', '50', first], { cwd: root });
+  const first = join(dataDir, `first.${extension}`);
+  fixture(50, first);
   const startImport = async (file) => {
     const form = new FormData();
-    form.append('file', new Blob([readFileSync(file)]), 'bench.xml');
-    const res = await fetch(`${base}/api/v1/admin/imports?source=wordpress`, { method: 'POST', headers: auth, body: form });
+    form.append('file', new Blob([readFileSync(file)]), `bench.${extension}`);
+    const res = await fetch(`${base}/api/v1/admin/imports?source=${SOURCE}`, { method: 'POST', headers: auth, body: form });
     const body = await res.json();
     if (res.status !== 202) throw new Error(`upload: ${res.status} ${JSON.stringify(body).slice(0, 300)}`);
     return body.data.id;
@@ -96,7 +104,7 @@ try {
 
   log(`importing ${POSTS} posts...`);
   const started = Date.now();
-  const id = await startImport(wxr);
+  const id = await startImport(exportFile);
   let peakRss = before.rss;
   let lastLine = 0;
   const done = waitFor(id, (row) => {
@@ -114,7 +122,7 @@ try {
   const after = memory(server.pid);
 
   log('');
-  log(`import of ${POSTS} posts: ${row.state} in ${seconds.toFixed(0)} s (${(POSTS / seconds).toFixed(1)} posts/s); imported ${JSON.stringify(row.counts)}, skipped ${row.skippedCount}`);
+  log(`import of ${POSTS} ${SOURCE} posts (${(statSync(exportFile).size / 1024 / 1024).toFixed(1)} MB): ${row.state} in ${seconds.toFixed(0)} s (${(POSTS / seconds).toFixed(1)} posts/s); imported ${JSON.stringify(row.counts)}, skipped ${row.skippedCount}`);
   log(`server memory: RSS before ${before.rss.toFixed(0)} MB, highest sampled during ${peakRss.toFixed(0)} MB, peak (VmHWM) ${after.hwm.toFixed(0)} MB (target < 300 MB)`);
   log('page latency (4 connections, anonymous):');
   for (const [i, page] of idle.entries()) {

@@ -1,16 +1,14 @@
-import { readFile } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
 import { PostStatus } from '../../posts/entities/post.entity';
 import { htmlToMarkdown } from '../html-to-markdown';
-import { BadSourceFile, SourcePost, SourceRecord, SourceSurvey } from './source-records';
+import { JsonEvent, JsonPath, JsonPlan, JsonSyntaxError, jsonEvents } from './json-stream';
+import { BadSourceFile, ownCopy, SourcePost, SourceRecord, SourceSurvey, SourceTag } from './source-records';
 
-/** The parts of a Ghost export the importer reads (Ghost 4–6 `db[0].data`). */
-interface GhostData {
-  posts?: GhostPost[];
-  tags?: { id: string; name: string; slug: string; description?: string | null; visibility?: string }[];
-  users?: { id: string; name: string; slug?: string; email: string; bio?: string | null }[];
-  posts_tags?: { post_id: string; tag_id: string; sort_order?: number }[];
-  posts_authors?: { post_id: string; author_id: string; sort_order?: number }[];
-}
+/** The records of a Ghost export's `db[0].data` (Ghost 4–6) the importer reads. */
+type GhostUser = { id: string; name: string; slug?: string; email: string; bio?: string | null };
+type GhostTag = { id: string; name: string; slug: string; description?: string | null; visibility?: string };
+/** A posts_tags or posts_authors row. */
+type GhostLink = { post_id: string; tag_id?: string; author_id?: string; sort_order?: number };
 
 interface GhostPost {
   id: string;
@@ -97,45 +95,83 @@ function bodyOf(post: GhostPost): string {
   return post.plaintext ?? '';
 }
 
-/** Reads and checks a Ghost export (Ghost writes it as one JSON document). */
-async function load(path: string): Promise<GhostData> {
-  let parsed: unknown;
+const NOT_GHOST = 'This is not a Ghost export: it has no db[0].data.posts (export it from Settings → Labs → Export in Ghost).';
+
+/** One streamed pass over the export, asking for the arrays of `db[0].data` a plan names. */
+function ghostPass(path: string, plan: Omit<JsonPlan, 'depth' | 'arrayAt'>): AsyncGenerator<JsonEvent> {
+  // Small reads: parsing one is a short turn on the event loop the server's requests share.
+  const file = createReadStream(path, { highWaterMark: 16 * 1024 });
+  const arrayAt = (at: JsonPath) => (at.length === 4 && at[0] === 'db' && at[1] === 0 && at[2] === 'data' && typeof at[3] === 'string' ? at[3] : null);
+  return jsonEvents(file, { depth: 4, arrayAt, ...plan });
+}
+
+/** A pass's events, with a malformed file said as a Ghost reader says it. */
+async function* checked(events: AsyncGenerator<JsonEvent>): AsyncGenerator<JsonEvent> {
   try {
-    parsed = JSON.parse(await readFile(path, 'utf8'));
+    yield* events;
   } catch (error) {
-    throw new BadSourceFile(`This is not a Ghost export: the file is not JSON (${(error as Error).message}).`);
+    if (error instanceof JsonSyntaxError) throw new BadSourceFile(`This is not a Ghost export: the file is not JSON (${error.message}).`);
+    throw error;
   }
-  const data = (parsed as { db?: { data?: GhostData }[] } | null)?.db?.[0]?.data;
-  if (!data || !Array.isArray(data.posts)) throw new BadSourceFile('This is not a Ghost export: it has no db[0].data.posts (export it from Settings → Labs → Export in Ghost).');
-  return data;
 }
 
-/** Ghost ids (ObjectIds) are unique across sites: one origin for every Ghost export. */
+/**
+ * The first pass: the whole file is JSON and has db[0].data.posts; counts them without keeping
+ * one. Ghost ids (ObjectIds) are unique across sites: one origin for every Ghost export.
+ */
 export async function surveyGhost(path: string): Promise<SourceSurvey> {
-  const data = await load(path);
-  return { origin: 'ghost', posts: data.posts!.length };
+  let posts: number | null = null;
+  for await (const event of checked(ghostPass(path, { collect: () => false }))) if (event.type === 'end' && event.array === 'posts') posts = event.count;
+  if (posts === null) throw new BadSourceFile(NOT_GHOST);
+  return { origin: 'ghost', posts };
 }
 
+/**
+ * Users, then tags, then posts one at a time, in two passes over the file (its arrays may come in
+ * any order; Ghost writes posts first): the first yields the users, keeps the tags (a site has tens
+ * to hundreds) and the post → tags/author links as maps of ids; the second yields the posts.
+ */
 export async function* readGhost(path: string): AsyncGenerator<SourceRecord> {
-  const data = await load(path);
-  for (const user of data.users ?? []) yield { type: 'user', user: { sourceId: user.id, fullName: user.name, email: user.email, bio: user.bio ?? null } };
+  const tags: SourceTag[] = [];
   const internal = new Set<string>();
-  for (const tag of data.tags ?? []) {
-    // Internal tags (#name) organise Ghost's own themes; they are not readers' tags.
-    if (tag.visibility === 'internal' || tag.name.startsWith('#')) {
-      internal.add(tag.id);
-      continue;
+  // Per post, its tags and its first author by sort_order (a stable order: file order among equals).
+  const tagsOf = new Map<string, { id: string; order: number }[]>();
+  const authorOf = new Map<string, { id: string; order: number }>();
+  const linkArrays = new Set(['users', 'tags', 'posts_tags', 'posts_authors']);
+  for await (const event of checked(ghostPass(path, { collect: (array) => linkArrays.has(array) }))) {
+    if (event.type !== 'item') continue;
+    if (event.array === 'users') {
+      const user = event.value as GhostUser;
+      yield { type: 'user', user: { sourceId: user.id, fullName: user.name, email: user.email, bio: user.bio ?? null } };
+    } else if (event.array === 'tags') {
+      const tag = event.value as GhostTag;
+      // Internal tags (#name) organise Ghost's own themes; they are not readers' tags.
+      if (tag.visibility === 'internal' || tag.name.startsWith('#')) internal.add(ownCopy(tag.id));
+      else tags.push({ sourceId: ownCopy(tag.id), name: ownCopy(tag.name), slug: ownCopy(tag.slug), description: tag.description ? ownCopy(tag.description) : null });
+    } else if (event.array === 'posts_tags') {
+      const link = event.value as GhostLink;
+      if (!link.post_id || !link.tag_id) continue;
+      const postId = ownCopy(link.post_id);
+      const list = tagsOf.get(postId) ?? [];
+      list.push({ id: ownCopy(link.tag_id), order: link.sort_order ?? 0 });
+      tagsOf.set(postId, list);
+    } else if (event.array === 'posts_authors') {
+      const link = event.value as GhostLink;
+      if (!link.post_id || !link.author_id) continue;
+      const order = link.sort_order ?? 0;
+      const first = authorOf.get(link.post_id);
+      if (!first || order < first.order) authorOf.set(ownCopy(link.post_id), { id: ownCopy(link.author_id), order });
     }
-    yield { type: 'tag', tag: { sourceId: tag.id, name: tag.name, slug: tag.slug, description: tag.description ?? null } };
   }
-  const byOrder = (a: { sort_order?: number }, b: { sort_order?: number }) => (a.sort_order ?? 0) - (b.sort_order ?? 0);
-  const tagsOf = new Map<string, string[]>();
-  for (const link of [...(data.posts_tags ?? [])].sort(byOrder)) if (!internal.has(link.tag_id)) tagsOf.set(link.post_id, [...(tagsOf.get(link.post_id) ?? []), link.tag_id]);
-  const authorOf = new Map<string, string>();
-  for (const link of [...(data.posts_authors ?? [])].sort(byOrder)) if (!authorOf.has(link.post_id)) authorOf.set(link.post_id, link.author_id);
-  for (const post of data.posts!) {
+  for (const tag of tags) yield { type: 'tag', tag };
+  tags.length = 0;
+
+  for await (const event of checked(ghostPass(path, { collect: (array) => array === 'posts' }))) {
+    if (event.type !== 'item' || event.array !== 'posts') continue;
+    const post = event.value as GhostPost;
     const status = STATUSES[post.status] ?? null;
     const publishedAt = date(post.published_at);
+    const linked = (tagsOf.get(post.id) ?? []).filter((link) => !internal.has(link.id)).sort((a, b) => a.order - b.order);
     const record: SourcePost = {
       sourceId: post.id,
       title: post.title || '(untitled)',
@@ -148,8 +184,8 @@ export async function* readGhost(path: string): AsyncGenerator<SourceRecord> {
       updatedAt: date(post.updated_at),
       publishedAt: status === PostStatus.PUBLISHED ? publishedAt : null,
       scheduledAt: status === PostStatus.PENDING_REVIEW ? publishedAt : null,
-      authorSourceId: authorOf.get(post.id) ?? post.author_id ?? null,
-      tagSourceIds: tagsOf.get(post.id) ?? [],
+      authorSourceId: authorOf.get(post.id)?.id ?? post.author_id ?? null,
+      tagSourceIds: linked.map((link) => link.id),
       featuredImage: post.feature_image ?? null,
       oldPaths: [],
       isFeatured: post.featured === true || post.featured === 1,

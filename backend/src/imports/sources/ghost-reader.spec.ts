@@ -1,0 +1,131 @@
+import { once } from 'node:events';
+import { createWriteStream, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { ghostChunks, GhostFixtureOptions, ghostFixture } from '../../../test/fixtures/import-fixtures';
+import { readGhost, surveyGhost } from './ghost-reader';
+import { BadSourceFile, SourceRecord } from './source-records';
+
+setFlagsFromString('--expose-gc');
+const gc = runInNewContext('gc') as () => void;
+
+/** Heap in use after a full collection. */
+function heapAfterGc(): number {
+  gc();
+  gc();
+  return process.memoryUsage().heapUsed;
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'ghost-reader-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function file(name: string, text: string): string {
+  const path = join(dir, name);
+  writeFileSync(path, text);
+  return path;
+}
+
+async function records(path: string): Promise<SourceRecord[]> {
+  const all: SourceRecord[] = [];
+  for await (const record of readGhost(path)) all.push(record);
+  return all;
+}
+
+/** The Ghost export's ids, as the fixture makes them. */
+const id = (prefix: string, n: number) => `${prefix}${String(n).padStart(24 - prefix.length, '0')}`;
+
+describe('the Ghost reader', () => {
+  it('gives the same records, users then tags then posts, whatever order the arrays come in', async () => {
+    const posts = 40;
+    const usual = file('usual.json', ghostFixture({ posts }));
+    const odd = file('odd.json', ghostFixture({ posts, order: ['posts_tags', 'posts', 'tags', 'posts_authors', 'users'] }));
+    const linksFirst = file('links-first.json', ghostFixture({ posts, order: ['posts_authors', 'posts_tags', 'users', 'tags', 'posts'] }));
+
+    expect(await surveyGhost(odd)).toEqual({ origin: 'ghost', posts });
+    const expected = await records(usual);
+    expect(expected.map((record) => record.type)).toEqual([...Array(2).fill('user'), ...Array(2).fill('tag'), ...Array(posts).fill('post')]);
+    expect(await records(odd)).toEqual(expected);
+    expect(await records(linksFirst)).toEqual(expected);
+
+    // Post 10: its tags in sort order without the internal one, its first author, its Mobiledoc body.
+    const ten = expected.find((record) => record.type === 'post' && record.post.sourceId === id('p', 10));
+    expect(ten).toMatchObject({ post: { slug: 'ghost-post-10', authorSourceId: id('u', 1), tagSourceIds: [id('t', 2)], markdown: '## Mobiledoc 10\n\nMarkdown card *text*.' } });
+    expect(expected.filter((record) => record.type === 'tag').map((record) => record.type === 'tag' && record.tag.slug)).toEqual(['du-lich', 'getting-started']);
+  });
+
+  it('takes authors and tags by sort_order, whatever their order in the file, and an export without users or tags', async () => {
+    const post = (n: number) => ({ id: `p${n}`, title: `Post ${n}`, slug: `post-${n}`, html: `<p>Body ${n}</p>`, status: 'published', published_at: '2020-01-01T00:00:00.000Z' });
+    const path = file(
+      'sorted.json',
+      JSON.stringify({
+        db: [
+          {
+            data: {
+              posts: [post(1), post(2)],
+              posts_authors: [
+                { post_id: 'p1', author_id: 'second', sort_order: 1 },
+                { post_id: 'p1', author_id: 'first', sort_order: 0 },
+              ],
+              posts_tags: [
+                { post_id: 'p1', tag_id: 'b', sort_order: 2 },
+                { post_id: 'p1', tag_id: 'a', sort_order: 0 },
+                { post_id: 'p1', tag_id: 'c', sort_order: 1 },
+              ],
+            },
+          },
+        ],
+      }),
+    );
+    expect(await surveyGhost(path)).toEqual({ origin: 'ghost', posts: 2 });
+    const [first, second] = await records(path);
+    expect(first).toMatchObject({ type: 'post', post: { sourceId: 'p1', authorSourceId: 'first', tagSourceIds: ['a', 'c', 'b'], markdown: 'Body 1' } });
+    expect(second).toMatchObject({ type: 'post', post: { sourceId: 'p2', authorSourceId: null, tagSourceIds: [] } });
+  });
+
+  it('fails in the survey on a file that breaks off or breaks part-way, and on one without posts', async () => {
+    const whole = ghostFixture({ posts: 30 });
+    const truncated = file('truncated.json', whole.slice(0, Math.floor(whole.length * 0.7)));
+    await expect(surveyGhost(truncated)).rejects.toThrow(BadSourceFile);
+    await expect(surveyGhost(truncated)).rejects.toThrow(/^This is not a Ghost export: the file is not JSON \(it ends before its JSON does: /);
+
+    // A syntax error deep in the file (after posts a reader could have written), then valid JSON again.
+    const broken = file('broken.json', whole.replace('"slug":"ghost-post-20",', '"slug":"ghost-post-20";'));
+    await expect(surveyGhost(broken)).rejects.toThrow(/^This is not a Ghost export: the file is not JSON \(expected .* at or before byte \d+\)\.$/);
+    await expect(surveyGhost(file('trailing.json', `${whole}}`))).rejects.toThrow(/the file is not JSON \(unexpected characters/);
+    await expect(surveyGhost(file('text.txt', 'hello, this is text'))).rejects.toThrow(/^This is not a Ghost export: the file is not JSON/);
+    await expect(surveyGhost(file('empty.json', ''))).rejects.toThrow(BadSourceFile);
+
+    const noPosts = 'This is not a Ghost export: it has no db[0].data.posts (export it from Settings → Labs → Export in Ghost).';
+    await expect(surveyGhost(file('no-data.json', JSON.stringify({ db: [{ data: {} }] })))).rejects.toThrow(noPosts);
+    await expect(surveyGhost(file('posts-object.json', JSON.stringify({ db: [{ data: { posts: {} } }] })))).rejects.toThrow(noPosts);
+    await expect(surveyGhost(file('second-db.json', JSON.stringify({ db: [{ data: {} }, { data: { posts: [] } }] })))).rejects.toThrow(noPosts);
+    await expect(surveyGhost(file('array.json', '[1, 2, 3]'))).rejects.toThrow(noPosts);
+  });
+
+  it('keeps the heap far below the file while it reads a large export (one post at a time)', async () => {
+    const options: GhostFixtureOptions = { posts: 5000, padding: 8 * 1024 };
+    const path = join(dir, 'large.json');
+    const out = createWriteStream(path);
+    for (const chunk of ghostChunks(options)) if (!out.write(chunk)) await once(out, 'drain');
+    out.end();
+    await once(out, 'finish');
+    const size = statSync(path).size;
+    expect(size).toBeGreaterThan(40 * 1024 * 1024);
+
+    const baseline = heapAfterGc();
+    const survey = await surveyGhost(path);
+    expect(survey.posts).toBe(options.posts);
+    let posts = 0;
+    let highest = heapAfterGc() - baseline;
+    for await (const record of readGhost(path)) {
+      if (record.type !== 'post') continue;
+      posts += 1;
+      if (posts % 1000 === 0) highest = Math.max(highest, heapAfterGc() - baseline);
+    }
+    expect(posts).toBe(options.posts);
+    // The run keeps maps of ids (a few MB at most); the whole-file reader held the text and its parse, over twice the size.
+    expect(highest).toBeLessThan(size / 5);
+  }, 60_000);
+});
