@@ -3,7 +3,7 @@
  * once with a copy button, list the tokens with their last use, revoke one after confirming. The
  * page passes the list it read; the scopes offered come from the one rule (shared/api-tokens.ts).
  */
-import { useId, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { API_TOKEN_EXPIRY_DAYS, API_TOKEN_NAME_MAX, API_TOKEN_SCOPE_LABELS, grantableScopes, type ApiTokenExpiryDays, type ApiTokenScope } from '../../../../shared/api-tokens';
 import { ConfirmDialog } from '../../components/islands/Dialog';
 import { Alert, BusyButton, TextField, useHydrated } from '../../components/islands/form-controls';
@@ -45,6 +45,11 @@ export default function ApiTokensSection({ initialTokens, isAdmin }: Props) {
   const createSubmit = useSubmit();
   const revokeSubmit = useSubmit();
   const createdField = useRef<HTMLInputElement>(null);
+  // The token is what the user came for: take them to it once it is drawn (a screen reader reads
+  // its label and note). After the commit, not on the next frame: under load that came first.
+  useEffect(() => {
+    if (created) createdField.current?.focus();
+  }, [created]);
   const offered = grantableScopes(isAdmin);
 
   const toggleScope = (scope: ApiTokenScope) => setScopes((current) => (current.includes(scope) ? current.filter((s) => s !== scope) : [...current, scope]));
@@ -70,8 +75,6 @@ export default function ApiTokensSection({ initialTokens, isAdmin }: Props) {
     setCreated(result.value);
     setTokens((current) => [summary, ...(current ?? [])]);
     setName('');
-    // The token is what the user came for: take them to it (a screen reader reads its label and note).
-    requestAnimationFrame(() => createdField.current?.focus());
   }
 
   async function copy() {
