@@ -51,7 +51,7 @@ interface Route {
   /** The status the page answers with (after redirects); 200 unless said. */
   status?: number;
   /** Something to do before the scan (open a dialog, submit an empty form...). */
-  act?: (page: Page) => Promise<void>;
+  act?: (page: Page, theme: 'light' | 'dark') => Promise<void>;
   /** The test's title when it is not the path (titles must not change between processes). */
   label?: string;
 }
@@ -109,19 +109,18 @@ const anonymousRoutes = (): Route[] => [
 ];
 
 const signedInRoutes = (): Route[] => [
-  { path: '/account', label: '/account (signed in)' },
   {
+    // One visit: the page, then with the change-password dialog open, then editing the profile.
     path: '/account',
-    label: '/account, change-password dialog open',
-    act: async (page) => {
+    label: '/account (signed in; the change-password dialog; editing the profile)',
+    act: async (page, theme) => {
+      await expectNoSeriousViolations(page, `/account (${theme}, signed in)`);
       await page.getByRole('button', { name: 'Change Password' }).click();
-      await expect(page.getByRole('dialog', { name: 'Change Password' })).toBeVisible();
-    },
-  },
-  {
-    path: '/account',
-    label: '/account, editing the profile',
-    act: async (page) => {
+      const dialog = page.getByRole('dialog', { name: 'Change Password' });
+      await expect(dialog).toBeVisible();
+      await expectNoSeriousViolations(page, `/account, change-password dialog open (${theme})`);
+      await page.keyboard.press('Escape');
+      await expect(dialog).toBeHidden();
       await page.getByRole('button', { name: 'Edit Profile' }).click();
       await expect(page.getByRole('button', { name: 'Cancel' })).toBeVisible();
     },
@@ -161,7 +160,7 @@ async function scan(page: Page, route: Route, theme: 'light' | 'dark', hydrated:
   await hydrated();
   const html = expect(page.locator('html'), `the ${theme} theme is on`);
   await (theme === 'dark' ? html.toHaveClass(/(^|\s)dark(\s|$)/) : html.not.toHaveClass(/(^|\s)dark(\s|$)/));
-  await route.act?.(page);
+  await route.act?.(page, theme);
   await expectNoSeriousViolations(page, `${route.label ?? route.path} (${theme}, ${page.viewportSize()?.width} px, ${page.url()})`);
 }
 

@@ -567,30 +567,37 @@ test.describe('writing journey', () => {
 for (const theme of ['light', 'dark'] as const) {
   test.describe(`author pages, axe (${theme})`, () => {
     test.use({ colorScheme: theme });
-    const routes: { label: string; path: () => string; who: () => Account | typeof ADMIN; status?: number }[] = [
-      { label: '/author', path: () => '/author', who: () => pat },
-      { label: '/author/posts', path: () => '/author/posts', who: () => pat },
-      { label: '/author/posts?page=2', path: () => '/author/posts?page=2', who: () => pat },
-      { label: '/author/posts?status=archived', path: () => '/author/posts?status=archived', who: () => pat },
-      { label: '/author/posts denied (reader)', path: () => '/author/posts', who: () => rita },
-      { label: '/author/posts denied (admin)', path: () => '/author/posts', who: () => ADMIN },
-      { label: '/author/drafts', path: () => '/author/drafts', who: () => dora },
-      { label: '/author/drafts empty', path: () => '/author/drafts', who: () => eve },
-      { label: '/author/posts empty', path: () => '/author/posts', who: () => eve },
-      { label: '/author/posts/{draft}/preview', path: () => `/author/posts/${patPosts['draft-1'].id}/preview`, who: () => pat },
-      { label: '/author/posts/{published}/edit (locked)', path: () => `/author/posts/${patPosts['published-1'].id}/edit`, who: () => pat, status: 409 },
-      { label: '/author/posts/new', path: () => '/author/posts/new', who: () => pat },
-      { label: '/author/posts/{draft}/edit', path: () => `/author/posts/${patPosts['draft-1'].id}/edit`, who: () => pat },
-      { label: "/author/posts/{someone else's}/edit", path: () => `/author/posts/${patPosts['draft-1'].id}/edit`, who: () => dora, status: 403 },
-      { label: '/author/posts/{unknown}/preview', path: () => '/author/posts/2147483000/preview', who: () => pat, status: 404 },
+    const routes: { label: string; path: () => string; who: 'pat' | 'rita' | 'admin' | 'dora' | 'eve'; status?: number }[] = [
+      { label: '/author', path: () => '/author', who: 'pat' },
+      { label: '/author/posts', path: () => '/author/posts', who: 'pat' },
+      { label: '/author/posts?page=2', path: () => '/author/posts?page=2', who: 'pat' },
+      { label: '/author/posts?status=archived', path: () => '/author/posts?status=archived', who: 'pat' },
+      { label: '/author/posts denied (reader)', path: () => '/author/posts', who: 'rita' },
+      { label: '/author/posts denied (admin)', path: () => '/author/posts', who: 'admin' },
+      { label: '/author/drafts', path: () => '/author/drafts', who: 'dora' },
+      { label: '/author/drafts empty', path: () => '/author/drafts', who: 'eve' },
+      { label: '/author/posts empty', path: () => '/author/posts', who: 'eve' },
+      { label: '/author/posts/{draft}/preview', path: () => `/author/posts/${patPosts['draft-1'].id}/preview`, who: 'pat' },
+      { label: '/author/posts/{published}/edit (locked)', path: () => `/author/posts/${patPosts['published-1'].id}/edit`, who: 'pat', status: 409 },
+      { label: '/author/posts/new', path: () => '/author/posts/new', who: 'pat' },
+      { label: '/author/posts/{draft}/edit', path: () => `/author/posts/${patPosts['draft-1'].id}/edit`, who: 'pat' },
+      { label: "/author/posts/{someone else's}/edit", path: () => `/author/posts/${patPosts['draft-1'].id}/edit`, who: 'dora', status: 403 },
+      { label: '/author/posts/{unknown}/preview', path: () => '/author/posts/2147483000/preview', who: 'pat', status: 404 },
     ];
-    for (const route of routes) {
-      test(`${route.label} (${theme})`, async ({ page, signIn, hydrated }) => {
-        await signIn(route.who());
-        const response = await page.goto(route.path());
-        expect(response?.status()).toBe(route.status ?? 200);
-        await hydrated();
-        await expectNoSeriousViolations(page, `${route.path()} (${theme})`);
+    // One test per account, signed in once, scanning its routes in turn (a sign-in per route cost
+    // more than most scans); a violation names its route.
+    const people = { pat: () => pat, rita: () => rita, admin: () => ADMIN, dora: () => dora, eve: () => eve };
+    for (const who of new Set(routes.map((route) => route.who))) {
+      const own = routes.filter((route) => route.who === who);
+      test(`${own.map((route) => route.label).join(', ')} (${theme})`, async ({ page, signIn, hydrated }) => {
+        test.setTimeout(60_000);
+        await signIn(people[who]());
+        for (const route of own) {
+          const response = await page.goto(route.path());
+          expect(response?.status(), route.label).toBe(route.status ?? 200);
+          await hydrated();
+          await expectNoSeriousViolations(page, `${route.label}: ${route.path()} (${theme})`);
+        }
       });
     }
   });
