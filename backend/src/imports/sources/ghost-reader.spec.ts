@@ -2,21 +2,10 @@ import { once } from 'node:events';
 import { createWriteStream, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { ghostChunks, GhostFixtureOptions, ghostFixture } from '../../../test/fixtures/import-fixtures';
+import { heapAfterGc, postsAndPeakHeap } from '../../../test/helpers/heap';
 import { readGhost, surveyGhost } from './ghost-reader';
 import { BadSourceFile, SourceRecord } from './source-records';
-
-setFlagsFromString('--expose-gc');
-const gc = runInNewContext('gc') as () => void;
-
-/** Heap in use after a full collection. */
-function heapAfterGc(): number {
-  gc();
-  gc();
-  return process.memoryUsage().heapUsed;
-}
 
 const dir = mkdtempSync(join(tmpdir(), 'ghost-reader-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -117,13 +106,7 @@ describe('the Ghost reader', () => {
     const baseline = heapAfterGc();
     const survey = await surveyGhost(path);
     expect(survey.posts).toBe(options.posts);
-    let posts = 0;
-    let highest = heapAfterGc() - baseline;
-    for await (const record of readGhost(path)) {
-      if (record.type !== 'post') continue;
-      posts += 1;
-      if (posts % 1000 === 0) highest = Math.max(highest, heapAfterGc() - baseline);
-    }
+    const { posts, highest } = await postsAndPeakHeap(readGhost(path), 1000, baseline);
     expect(posts).toBe(options.posts);
     // The run keeps maps of ids (a few MB at most); the whole-file reader held the text and its parse, over twice the size.
     expect(highest).toBeLessThan(size / 5);

@@ -4,20 +4,10 @@ import { createWriteStream, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
+import { heapAfterGc, postsAndPeakHeap } from '../../../test/helpers/heap';
 import { ExportedPost, ExportedTag, ExportedUser, SITE_EXPORT_FORMAT, SITE_EXPORT_VERSION } from '../site-export-format';
 import { readInkwell, surveyInkwell } from './inkwell-reader';
 import { BadSourceFile, SourceRecord } from './source-records';
-
-setFlagsFromString('--expose-gc');
-const gc = runInNewContext('gc') as () => void;
-
-function heapAfterGc(): number {
-  gc();
-  gc();
-  return process.memoryUsage().heapUsed;
-}
 
 const dir = mkdtempSync(join(tmpdir(), 'inkwell-reader-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -176,13 +166,7 @@ describe('the Inkwell export reader', () => {
 
     const baseline = heapAfterGc();
     expect((await surveyInkwell(path)).posts).toBe(posts);
-    let read = 0;
-    let highest = heapAfterGc() - baseline;
-    for await (const record of readInkwell(path)) {
-      if (record.type !== 'post') continue;
-      read += 1;
-      if (read % 500 === 0) highest = Math.max(highest, heapAfterGc() - baseline);
-    }
+    const { posts: read, highest } = await postsAndPeakHeap(readInkwell(path), 500, baseline);
     expect(read).toBe(posts);
     // Over 48 MB of posts; the reader keeps its users' e-mails and the post it is on.
     expect(highest).toBeLessThan(size / 5);

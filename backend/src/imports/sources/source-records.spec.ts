@@ -1,16 +1,5 @@
-import { runInNewContext } from 'node:vm';
-import { setFlagsFromString } from 'node:v8';
+import { heapAfterGc } from '../../../test/helpers/heap';
 import { ownCopy } from './source-records';
-
-setFlagsFromString('--expose-gc');
-const gc = runInNewContext('gc') as () => void;
-
-/** Heap in use after a full collection. */
-function heapAfterGc(): number {
-  gc();
-  gc();
-  return process.memoryUsage().heapUsed;
-}
 
 /** 40 chunks of about 1 MB as a reader gets them from a file, keeping a short id cut from each (as a run's maps and report do). */
 function keepIdsOf(copy: (text: string) => string): string[] {
