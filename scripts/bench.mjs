@@ -49,7 +49,7 @@
 // (1,000 posts, 20,000 likes, 5,000 comments, 10,000 members) into BENCH_DATA_DIR (default
 // <tmpdir>/inkwell-bench-small), lowers the scale checks to match, and says so in its output;
 // its figures are not the issues' scale.
-// BENCH_MARKDOWN=1 also prints the results as Markdown tables, ready for the README.
+// BENCH_MARKDOWN=1 also prints the results as Markdown tables, ready for docs/benchmarks.md.
 // BENCH_PROFILE_DIR=<dir> (Node 22+): after each row's pairs, one more run with V8's sampling
 // profiler on (over the inspector); the .cpuprofile files go to <dir> (BENCH_PROFILE_LABEL prefixes
 // their names) and the output lists each row's libraries and top self-time frames.
@@ -99,7 +99,7 @@ const DURATION_S = Number(process.env.BENCH_DURATION || 8);
 const PROFILE_SECONDS = Math.min(DURATION_S, 5);
 /** Each row: this many app runs, each followed by a run of its own ceiling (the medians are kept). */
 const PAIRS = Number(process.env.BENCH_PAIRS || 3);
-/** BENCH_MARKDOWN=1: the results again as Markdown tables, ready for the README. */
+/** BENCH_MARKDOWN=1: the results again as Markdown tables, ready for docs/benchmarks.md. */
 const MARKDOWN = /^(1|true|yes|on)$/i.test(process.env.BENCH_MARKDOWN ?? '');
 /** For the time estimate: a server's start (embedded PostgreSQL, migrations check, health) on this kind of machine. */
 const SERVER_START_S = 20;
@@ -759,7 +759,7 @@ if (chosen.length === 0 || chosen.includes('signed')) {
 }
 
 if (MARKDOWN) {
-  // Ready to paste into the README: issue 26's tables, then every row measured.
+  // Ready to paste into docs/benchmarks.md: issue 26's tables, then every row measured.
   const cell = (text) => String(text).replaceAll('|', '\\|');
   const scale = Object.entries(published).map(([phase, count]) => `${phase} ${count.toLocaleString('en')}`).join(', ');
   const md = [

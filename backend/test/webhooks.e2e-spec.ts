@@ -23,7 +23,7 @@ interface LoggedAttempt {
 }
 
 /**
- * Webhooks (README 'Webhooks'): deliveries of real changes to a receiver on loopback, signed, retried
+ * Webhooks (docs/integrations.md, 'Webhooks'): deliveries of real changes to a receiver on loopback, signed, retried
  * on 5xx and timeouts with the same delivery id, not on 4xx, turned off after the failure window;
  * historic events not sent; private targets refused at save and at send. Webhooks are site-wide:
  * this suite has a database of its own, so no other suite's changes reach its receivers.

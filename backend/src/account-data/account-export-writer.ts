@@ -20,7 +20,7 @@ const iso = (value: unknown): string | null => (value instanceof Date ? value.to
 /**
  * The archive of 'Download my data' (issue 27 §3), streamed: rows are read in batches by id and
  * each entry is written before the next batch is read, so memory stays flat whatever the account
- * holds (1,000 posts and 5,000 comments: README 'Your data' has the figures). Contents:
+ * holds (1,000 posts and 5,000 comments: docs/account-security.md, 'Your data', has the figures). Contents:
  * - profile.json, likes.json, comments.json, notifications.json, sessions.json;
  * - posts/<id>-<slug>.md for every post the account wrote (any status): Markdown with YAML front
  *   matter (posts/post-markdown.ts, the site export's format too);

@@ -28,7 +28,7 @@ describe('CommentPolicy (hold rules, mutes)', () => {
     expect(linkCount('http:// alone, wwwx.test')).toBe(0);
   });
 
-  it('holds in the README order: a young account with a link, a duplicate, too many links', async () => {
+  it('holds in the documented order (docs/moderation.md): a young account with a link, a duplicate, too many links', async () => {
     const policy = new CommentPolicy(config());
     expect(await policy.holdReason(manager({ young: true, duplicate: true }), 1, 'one link http://a.test')).toBe('NEW_ACCOUNT_LINK');
     expect(await policy.holdReason(manager({ young: true }), 1, 'no link')).toBeNull();

@@ -9,7 +9,7 @@ import { activeMute, type ActiveMute } from '../users/active-mute';
 const LINK = /\bhttps?:\/\/\S|\bwww\.\S/gi;
 export const linkCount = (text: string): number => text.match(LINK)?.length ?? 0;
 
-/** Why a new comment is held instead of published (README 'Moderation'), for the queue and the log. */
+/** Why a new comment is held instead of published (docs/moderation.md), for the queue and the log. */
 export type HoldReason = 'NEW_ACCOUNT_LINK' | 'DUPLICATE' | 'TOO_MANY_LINKS';
 
 
@@ -43,7 +43,7 @@ export class CommentPolicy {
     if (mute) throw new ForbiddenException(this.mutedMessage(mute));
   }
 
-  /** Which holding rule the new (or edited: `editedId`, not compared with itself) comment meets, if any, in the README's order. */
+  /** Which holding rule the new (or edited: `editedId`, not compared with itself) comment meets, if any, in the order docs/moderation.md gives. */
   async holdReason(manager: EntityManager, userId: number, content: string, editedId?: number): Promise<HoldReason | null> {
     const { holdNewAccountHours, holdDuplicateMinutes, holdMaxLinks } = this.config.moderation;
     const links = linkCount(content);

@@ -25,7 +25,7 @@ export interface AppConfig {
   loginAccountLimit: { failures: number; windowMinutes: number };
   /** Comments (and replies) one user may post per minute and per day, across instances with REDIS_URL. */
   commentLimit: { perMinute: number; perDay: number };
-  /** Comment moderation (README 'Moderation'): reports per reader per day, and the spam-holding rules (0 turns a rule off). */
+  /** Comment moderation (docs/moderation.md): reports per reader per day, and the spam-holding rules (0 turns a rule off). */
   moderation: { reportsPerDay: number; holdNewAccountHours: number; holdDuplicateMinutes: number; holdMaxLinks: number };
   pageCache: boolean;
   /** The IANA zone every page shows dates in (frontend/src/lib/dates.ts), named beside each time. */
@@ -52,7 +52,7 @@ export interface AppConfig {
   accountDeletionGraceDays: number;
   /** Tests only (TEST_CLOCK_CONTROL=1): mounts PUT /api/v1/test/clock, which moves the app's clock. */
   testClockControl: boolean;
-  /** Webhook delivery (README 'Webhooks'). */
+  /** Webhook delivery (docs/integrations.md, 'Webhooks'). */
   webhooks: WebhookConfig;
 }
 

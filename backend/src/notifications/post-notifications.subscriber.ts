@@ -3,7 +3,7 @@ import { DomainEvents, LIVE_ONLY } from '../events/domain-events.service';
 import { NotificationsService } from './notifications.service';
 
 /**
- * Who is told about a post's moves (README "Notifications"), in the change's transaction: admins
+ * Who is told about a post's moves (docs/notifications.md), in the change's transaction: admins
  * of a submission; the author of an approval (published now or scheduled, with the time) or a
  * rejection (with the reason). A publication by a save or by the scheduler tells no one.
  */

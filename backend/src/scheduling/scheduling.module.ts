@@ -6,7 +6,7 @@ import { SchedulingController } from './scheduling.controller';
 import { SchedulingService } from './scheduling.service';
 import { TestClockController } from './test-clock.controller';
 
-/** Scheduled publishing: reschedule/cancel, and the sweep that publishes due posts (README 'Publishing'). */
+/** Scheduled publishing: reschedule/cancel, and the sweep that publishes due posts (docs/publishing.md). */
 @Module({
   imports: [AuthModule, PostsModule],
   controllers: [SchedulingController],

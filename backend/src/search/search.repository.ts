@@ -299,7 +299,7 @@ export class SearchRepository {
     ) as Promise<PostCardWithTags[]>;
   }
 
-  /** pg_trgm may be missing on an external database (README, Search): then there is no typo fallback. */
+  /** pg_trgm may be missing on an external database (docs/reading.md, Search): then there is no typo fallback. */
   private hasTrigrams(): Promise<boolean> {
     this.trigramsPresent ??= this.dataSource
       .query(`SELECT 1 FROM pg_extension WHERE extname = 'pg_trgm'`)

@@ -47,7 +47,7 @@ interface DeliveryRow {
 }
 
 /**
- * Sends deliveries (README 'Webhooks'): each job is one attempt. A 2xx marks the delivery
+ * Sends deliveries (docs/integrations.md, 'Webhooks'): each job is one attempt. A 2xx marks the delivery
  * DELIVERED (a later job for it does nothing: never sent twice by the queue); a network error, a
  * timeout or a 5xx writes the next attempt's job with exponential backoff (WEBHOOK_RETRY_BASE_MS,
  * doubling, at most an hour apart) until the failure window (24 h) has passed; any other 4xx, or a

@@ -1,7 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import type { DomainEvent, DomainEventName } from '../events/domain-events';
 
-/** The events a webhook can subscribe to (README 'Webhooks'), in the order the form lists them. */
+/** The events a webhook can subscribe to (docs/integrations.md, 'Webhooks'), in the order the form lists them. */
 export const WEBHOOK_EVENTS = [
   'post.published',
   'post.unpublished',

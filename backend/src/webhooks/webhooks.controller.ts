@@ -14,7 +14,7 @@ import { WebhooksMessages as M } from './webhooks.messages';
 const ADMIN = Auth({ role: RoleName.ADMIN, forbidden: M.FORBIDDEN, unauthenticated: M.AUTH_REQUIRED });
 const WEBHOOK_ID = new ParseIdPipe(M.INVALID_ID);
 
-/** Webhooks (README 'Webhooks'): admins configure receivers of the domain events, test them, read their delivery log. */
+/** Webhooks (docs/integrations.md, 'Webhooks'): admins configure receivers of the domain events, test them, read their delivery log. */
 @ApiTags('Admin webhooks')
 @Controller('admin/webhooks')
 export class WebhooksController {

@@ -1,6 +1,6 @@
 import { WEBHOOK_EVENTS } from './webhook-events';
 
-/** Texts of the webhook administration (README 'Webhooks'), in the tone of the admin screens. */
+/** Texts of the webhook administration (docs/integrations.md, 'Webhooks'), in the tone of the admin screens. */
 export const WebhooksMessages = {
   AUTH_REQUIRED: 'Authentication required. Please log in to manage webhooks.',
   FORBIDDEN: 'You do not have permission to manage webhooks.',

@@ -68,7 +68,7 @@ export async function startWebhookReceiver(path = '/hook'): Promise<WebhookRecei
   }) as WebhookReceiver;
 }
 
-/** What the README tells integrators to do: check `v1` over `t.body` with the secret. */
+/** What docs/integrations.md tells integrators to do: check `v1` over `t.body` with the secret. */
 export function verifySignature(secret: string, header: string | undefined, body: string): boolean {
   const parts = Object.fromEntries((header ?? '').split(',').map((part) => part.split('=') as [string, string]));
   if (!parts.t || !parts.v1) return false;
