@@ -34,6 +34,7 @@ export function sha256(value: string): string {
   return createHash('sha256').update(value).digest('hex');
 }
 
+// Declared beside the device rules, so that new-device-alerts.ts imports nothing of this file (one-way: this file calls it).
 export type { ClientInfo } from './client-device';
 
 export interface IssuedRefreshToken {
