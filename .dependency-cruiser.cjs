@@ -19,9 +19,11 @@ const LAYERS = [
   ['redis', 'jobs', 'mail', 'gateway', 'events'], // infrastructure: a Redis client, the job queue, mail, the in-process page gateway, the domain event stream
   ['images', 'audit', 'post-views', 'revisions', 'settings'], // stores that know no other feature
   ['users', 'tags'],
-  ['auth'], // sign-in, sessions and the guard (built on users)
+  ['sessions'], // refresh-token sessions, the devices signed in from and their e-mail, 'Where you're signed in' (built on users)
+  ['two-factor', 'api-tokens'], // the second factor and its policy; personal API tokens (tokens are hashed as sessions' are)
+  ['auth'], // sign-up, sign-in, refresh, passwords and the session guard (built on sessions, two-factor and API tokens)
   ['comments'], // comments and their visibility (the counted predicate every count uses); side effects follow its events
-  ['notifications', 'dashboards', 'webhooks'], // webhooks: the domain events' deliveries to receivers (sealed secrets from auth, jobs, mail)
+  ['notifications', 'dashboards', 'webhooks'], // webhooks: the domain events' deliveries to receivers (sealed secrets from common, jobs, mail)
   ['posts', 'admin'], // the post: its lifecycle and public reads; the back office's users
   ['likes', 'previews', 'scheduling', 'search'],
   ['moderation', 'reviews'],
@@ -34,11 +36,20 @@ const LAYERS = [
 const ENTRY = ['bin'];
 
 /**
- * What every feature may import from auth whatever its layer: the caller type, `@Auth()` /
- * `@CurrentUser()` and the role names. (users stores the roles and auth is built on users, yet
- * users' own routes need `@Auth()`.)
+ * What every feature may import whatever its layer: from auth the caller type and `@Auth()` /
+ * `@CurrentUser()`, and the role names users store. (auth is built on users, sessions, two-factor
+ * and API tokens, yet their own routes need `@Auth()`; images sit below users and name roles.)
  */
-const CALLER_SURFACE = 'auth/(auth\\.decorator|auth-user|roles)\\.ts$';
+const CALLER_SURFACE = '(auth/(auth\\.decorator|auth-user)|users/roles)\\.ts$';
+
+/**
+ * The modules built beneath auth for the signed-in account: they may also import what auth lends
+ * them (AUTH_BASE), files that import nothing above them: the caller's one query (sessions and API
+ * tokens resolve a caller with it), the session cookies (signing one's own session out clears
+ * them), the password hasher (turning two-factor off takes the password) and auth's texts.
+ */
+const BESIDE_AUTH = ['sessions', 'two-factor', 'api-tokens'];
+const AUTH_BASE = 'auth/(caller-query|auth\\.cookies|password-hasher|auth\\.messages)\\.ts$';
 
 const BACKEND = join(__dirname, 'backend', 'src');
 const placed = new Set([...SHARED, ...ENTRY, ...LAYERS.flat()]);
@@ -54,6 +65,7 @@ function layerRules() {
   return LAYERS.flatMap((layer, index) => {
     const here = any(layer);
     const notBelow = any(LAYERS.slice(index).flat());
+    const lent = layer.every((feature) => BESIDE_AUTH.includes(feature)) ? [`^backend/src/${AUTH_BASE}`] : [];
     const base = {
       name: 'feature-layers',
       severity: 'error',
@@ -67,7 +79,7 @@ function layerRules() {
         from: { path: `^backend/src/${here}/`, pathNot: `^backend/src/[^/]+/entities/` },
         // Entity files are the schema every layer reads (relations, status enums); who may write which
         // columns is the lifecycle owners' rule (docs/architecture.md), not an import's.
-        to: { path: `^backend/src/${notBelow}/`, pathNot: [`^backend/src/$1/`, `^backend/src/${CALLER_SURFACE}`, '^backend/src/[^/]+/entities/[^/]+\\.entity\\.ts$'] },
+        to: { path: `^backend/src/${notBelow}/`, pathNot: [`^backend/src/$1/`, `^backend/src/${CALLER_SURFACE}`, ...lent, '^backend/src/[^/]+/entities/[^/]+\\.entity\\.ts$'] },
       },
       // An entity may reference another feature's entity (a TypeORM relation), and nothing else above it.
       {

@@ -20,7 +20,8 @@ import { dataSourceOptions } from './database/data-source';
 import { AdminModule } from './admin/admin.module';
 import { AuditModule } from './audit/audit.module';
 import { AuthModule } from './auth/auth.module';
-import { ApiTokenThrottlerGuard } from './auth/tokens/api-token-throttler.guard';
+import { ApiTokensModule } from './api-tokens/api-tokens.module';
+import { ApiTokenThrottlerGuard } from './api-tokens/api-token-throttler.guard';
 import { CommentsModule } from './comments/comments.module';
 import { DashboardsModule } from './dashboards/dashboards.module';
 import { GatewayModule } from './gateway/gateway.module';
@@ -33,12 +34,14 @@ import { NotificationsModule } from './notifications/notifications.module';
 import { UsersModule } from './users/users.module';
 import { PostsModule } from './posts/posts.module';
 import { SearchModule } from './search/search.module';
+import { SessionsModule } from './sessions/sessions.module';
 import { PreviewsModule } from './previews/previews.module';
 import { RedisModule } from './redis/redis.module';
 import { RedisService } from './redis/redis.service';
 import { SharedThrottlerStorage } from './redis/shared-throttler-storage';
 import { ReviewsModule } from './reviews/reviews.module';
 import { TagsModule } from './tags/tags.module';
+import { TwoFactorModule } from './two-factor/two-factor.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 import { ImportsModule } from './imports/imports.module';
 import { ClockModule } from './common/clock';
@@ -58,7 +61,7 @@ export interface AppModuleOptions {
  * The images module is the exception: the spec puts it on the host root.
  */
 export const API_PREFIX = 'api/v1';
-const API_MODULES = [HealthModule, AuthModule, UsersModule, PostsModule, SearchModule, TagsModule, ReviewsModule, LikesModule, CommentsModule, DashboardsModule, AdminModule, ModerationModule, NotificationsModule, SchedulingModule, PreviewsModule, AccountDataModule, WebhooksModule, ImportsModule];
+const API_MODULES = [HealthModule, AuthModule, SessionsModule, TwoFactorModule, ApiTokensModule, UsersModule, PostsModule, SearchModule, TagsModule, ReviewsModule, LikesModule, CommentsModule, DashboardsModule, AdminModule, ModerationModule, NotificationsModule, SchedulingModule, PreviewsModule, AccountDataModule, WebhooksModule, ImportsModule];
 
 /** Rate limits (DESIGN.md §3): counters in process, or in Redis shared by every instance when REDIS_URL is set. */
 function throttlerModule(config: AppConfig): DynamicModule {
@@ -107,7 +110,7 @@ export class AppModule {
         GatewayModule,
       ],
       providers: [
-        // Per client address, and per token for API tokens (auth/tokens/api-token-throttler.guard.ts).
+        // Per client address, and per token for API tokens (api-tokens/api-token-throttler.guard.ts).
         { provide: APP_GUARD, useClass: ApiTokenThrottlerGuard },
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
         { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },

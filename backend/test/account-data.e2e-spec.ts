@@ -5,7 +5,7 @@ import sharp from 'sharp';
 import { DataSource } from 'typeorm';
 import { fromBuffer as zipFromBuffer, type Entry, type ZipFile } from 'yauzl';
 import { PasswordHasher } from '../src/auth/password-hasher';
-import { RoleName } from '../src/auth/roles';
+import { RoleName } from '../src/users/roles';
 import { createTestApp, TestApp } from './helpers/app';
 import { api, err, ISO, uid } from './helpers/envelope';
 import { createFreshDatabase } from './helpers/fresh-database';

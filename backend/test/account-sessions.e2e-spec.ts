@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { AccountSessionsMessages } from '../src/auth/account-sessions.messages';
-import { NEW_SIGN_IN_QUEUE, NewDeviceAlerts } from '../src/auth/new-device-alerts';
+import { AccountSessionsMessages } from '../src/sessions/account-sessions.messages';
+import { NEW_SIGN_IN_QUEUE, NewDeviceAlerts } from '../src/sessions/new-device-alerts';
 import { JOBS_SCHEMA } from '../src/jobs/jobs.service';
 import { PasswordHasher } from '../src/auth/password-hasher';
 import { registerVerified, STRONG_PASSWORD } from './helpers/accounts';

@@ -8,7 +8,7 @@ import { AdminUsersService } from '../src/admin/admin-users.service';
 import type { AuthUser } from '../src/auth/auth-user';
 import { ContentEvents } from '../src/common/content-events';
 import { PASSWORD_SPECIALS } from '../src/common/validation/field.rules';
-import { RoleName } from '../src/auth/roles';
+import { RoleName } from '../src/users/roles';
 import { UserStatus } from '../src/users/entities/user.entity';
 import { login, registerVerified, STRONG_PASSWORD, uniqueEmail } from './helpers/accounts';
 import { createTestApp, TestApp } from './helpers/app';

@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
-import { RoleName } from '../src/auth/roles';
-import { ApiTokensMessages } from '../src/auth/tokens/api-tokens.messages';
+import { RoleName } from '../src/users/roles';
+import { ApiTokensMessages } from '../src/api-tokens/api-tokens.messages';
 // Through its source until the workspace is installed (then: from '@inkwell/client').
 import { createInkwellClient, data, InkwellApiError } from '../../packages/client/src/index';
 import { createTestApp, TestApp } from './helpers/app';

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { RoleName } from '../src/auth/roles';
+import { RoleName } from '../src/users/roles';
 import { AuthMessages } from '../src/auth/auth.messages';
-import { ApiTokensMessages } from '../src/auth/tokens/api-tokens.messages';
+import { ApiTokensMessages } from '../src/api-tokens/api-tokens.messages';
 import { UserLifecycleMessages } from '../src/users/user-lifecycle.messages';
 import { createTestApp, TestApp } from './helpers/app';
 import { api, err, ISO, uid } from './helpers/envelope';

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { AttemptCounterRow } from '../src/auth/entities/attempt-counter.entity';
-import { deriveKey } from '../src/auth/secret-box';
+import { deriveKey } from '../src/common/secret-box';
 import { APP_CONFIG, AppConfig } from '../src/config/env';
 import { STRONG_PASSWORD, uniqueEmail } from './helpers/accounts';
 import { createTestApp, TestApp } from './helpers/app';

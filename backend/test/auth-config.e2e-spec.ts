@@ -5,7 +5,7 @@ import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { createApp } from '../src/app.factory';
 import { loadConfig } from '../src/config/env';
-import { RoleName } from '../src/auth/roles';
+import { RoleName } from '../src/users/roles';
 import { User } from '../src/users/entities/user.entity';
 import { UserRole } from '../src/users/entities/user-role.entity';
 import { registerVerified, STRONG_PASSWORD, uniqueEmail } from './helpers/accounts';

@@ -1,8 +1,8 @@
 import { DataSource, IsNull } from 'typeorm';
-import { RefreshSession } from '../src/auth/entities/refresh-session.entity';
+import { RefreshSession } from '../src/sessions/entities/refresh-session.entity';
 import { EmailVerificationCode } from '../src/auth/entities/email-verification-code.entity';
 import { PasswordResetToken } from '../src/auth/entities/password-reset-token.entity';
-import { SessionsService } from '../src/auth/sessions.service';
+import { SessionsService } from '../src/sessions/sessions.service';
 import { User, UserStatus } from '../src/users/entities/user.entity';
 import { cookiePairs, login, registerVerified, signedInUser, STRONG_PASSWORD, uniqueEmail } from './helpers/accounts';
 import { createTestApp, TestApp } from './helpers/app';

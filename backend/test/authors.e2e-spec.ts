@@ -8,7 +8,7 @@ import { createFreshDatabase } from './helpers/fresh-database';
 import { startMailCatcher, MailCatcher } from './helpers/mail';
 import { createAdmin, createAuthor, createReader, createUser, TestUser } from './helpers/users';
 import { sitemapEntries } from './helpers/sitemap';
-import { RoleName } from '../src/auth/roles';
+import { RoleName } from '../src/users/roles';
 
 /** The slug the database gave a user. */
 async function slugOf(db: DataSource, id: number): Promise<string> {

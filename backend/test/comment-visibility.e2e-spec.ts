@@ -5,7 +5,7 @@ import type { AuthUser } from '../src/auth/auth-user';
 import { CommentsService } from '../src/comments/comments.service';
 import { countedComment } from '../src/comments/visibility/counted-comment';
 import { ModerationService } from '../src/moderation/moderation.service';
-import { RoleName } from '../src/auth/roles';
+import { RoleName } from '../src/users/roles';
 import { createTestApp, TestApp } from './helpers/app';
 import { api, uid } from './helpers/envelope';
 import { createAdmin, createAuthor, createReader, TestUser } from './helpers/users';

@@ -9,7 +9,7 @@ import { AuthMessages } from '../src/auth/auth.messages';
 import { Thumbnail } from '../src/images/entities/thumbnail.entity';
 import { ImageStorageService } from '../src/images/image-storage.service';
 import { ImagesService } from '../src/images/images.service';
-import { RoleName } from '../src/auth/roles';
+import { RoleName } from '../src/users/roles';
 import { api, err, ok, uid } from './helpers/envelope';
 import { createTestApp, TestApp } from './helpers/app';
 import { createUser, TestUser } from './helpers/users';

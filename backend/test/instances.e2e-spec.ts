@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { SessionsService } from '../src/auth/sessions.service';
+import { SessionsService } from '../src/sessions/sessions.service';
 import { ImagesService } from '../src/images/images.service';
 import { ThumbnailSweeper } from '../src/images/thumbnail-sweeper';
 import { PostViewsService } from '../src/post-views/post-views.service';

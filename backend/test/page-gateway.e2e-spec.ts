@@ -2,7 +2,7 @@ import type { Request } from 'express';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
-import { SessionsService } from '../src/auth/sessions.service';
+import { SessionsService } from '../src/sessions/sessions.service';
 import { PROJECT_ROOT } from '../src/config/paths';
 import { UsersService } from '../src/users/users.service';
 import { APP_CONFIG, type AppConfig } from '../src/config/env';

@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { RoleName } from '../src/auth/roles';
+import { RoleName } from '../src/users/roles';
 import { createTestApp, TestApp } from './helpers/app';
 import { createUser, TestUser } from './helpers/users';
 

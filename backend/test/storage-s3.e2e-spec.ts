@@ -5,7 +5,7 @@ import { Thumbnail } from '../src/images/entities/thumbnail.entity';
 import { ImageStorageService } from '../src/images/image-storage.service';
 import { ImagesService } from '../src/images/images.service';
 import { S3ImageStore } from '../src/images/storage/s3-image-store';
-import { RoleName } from '../src/auth/roles';
+import { RoleName } from '../src/users/roles';
 import { createTestApp, TestApp } from './helpers/app';
 import { api, err } from './helpers/envelope';
 import { S3TestServer, startS3Server } from './helpers/s3-server';

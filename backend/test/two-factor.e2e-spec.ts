@@ -1,8 +1,8 @@
 import { generate } from 'otplib';
 import { DataSource } from 'typeorm';
 import { PasswordHasher } from '../src/auth/password-hasher';
-import { RoleName } from '../src/auth/roles';
-import { TwoFactorService } from '../src/auth/two-factor/two-factor.service';
+import { RoleName } from '../src/users/roles';
+import { TwoFactorService } from '../src/two-factor/two-factor.service';
 import { cookiePairs } from './helpers/accounts';
 import { createTestApp, TestApp } from './helpers/app';
 import { api, err, ok } from './helpers/envelope';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { DataSource } from 'typeorm';
 import { DecodeQueue } from '../src/images/decode-queue';
-import { RoleName } from '../src/auth/roles';
+import { RoleName } from '../src/users/roles';
 import { api, err, tooMany, uid } from './helpers/envelope';
 import { createTestApp, TestApp } from './helpers/app';
 import { createUser, TestUser } from './helpers/users';

@@ -4,7 +4,7 @@ import sharp from 'sharp';
 import { DataSource } from 'typeorm';
 import { ImageStorageService } from '../src/images/image-storage.service';
 import { toUserResponse } from '../src/users/dto/user-response.dto';
-import { RoleName } from '../src/auth/roles';
+import { RoleName } from '../src/users/roles';
 import { Role } from '../src/users/entities/role.entity';
 import { UserRole } from '../src/users/entities/user-role.entity';
 import { UsersService } from '../src/users/users.service';

@@ -5,7 +5,7 @@ import type { Response } from 'express';
 import { clearSessionCookies } from '../auth/auth.cookies';
 import { Auth, CurrentUser } from '../auth/auth.decorator';
 import type { AuthUser } from '../auth/auth-user';
-import { RoleName } from '../auth/roles';
+import { RoleName } from '../users/roles';
 import { AdminMessages } from '../admin/admin.messages';
 import { ApiEnvelope } from '../common/decorators/api-envelope.decorator';
 import { ApiErrors } from '../common/decorators/api-errors.decorator';

@@ -8,6 +8,7 @@ import { MailModule } from '../mail/mail.module';
 import { ModerationModule } from '../moderation/moderation.module';
 import { PostsModule } from '../posts/posts.module';
 import { SettingsModule } from '../settings/settings.module';
+import { TwoFactorModule } from '../two-factor/two-factor.module';
 import { UsersModule } from '../users/users.module';
 import { AccountDataController, AdminUserDeletionController } from './account-data.controller';
 import { AccountDeletionService } from './account-deletion.service';
@@ -23,7 +24,7 @@ import { AccountExport } from './entities/account-export.entity';
  * the user lifecycle schedules, cancels and ends the account.
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([AccountExport]), AuthModule, UsersModule, PostsModule, LikesModule, CommentsModule, ModerationModule, ImagesModule, SettingsModule, MailModule],
+  imports: [TypeOrmModule.forFeature([AccountExport]), AuthModule, UsersModule, PostsModule, LikesModule, CommentsModule, ModerationModule, ImagesModule, SettingsModule, MailModule, TwoFactorModule],
   controllers: [AccountDataController, AdminUserDeletionController],
   providers: [AccountDeletionService, AccountErasureService, AccountExportService, AccountExportWriter, AccountExportFiles],
   exports: [AccountErasureService],

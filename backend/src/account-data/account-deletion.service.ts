@@ -3,7 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import type { AuthUser } from '../auth/auth-user';
 import { PasswordHasher } from '../auth/password-hasher';
-import { TwoFactorService } from '../auth/two-factor/two-factor.service';
+import { TwoFactorService } from '../two-factor/two-factor.service';
 import { CLOCK, Clock } from '../common/clock';
 import { APP_CONFIG, AppConfig } from '../config/env';
 import { User } from '../users/entities/user.entity';

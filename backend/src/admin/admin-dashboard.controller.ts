@@ -3,7 +3,7 @@ import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { AuthUser } from '../auth/auth-user';
 import { ApiEnvelope } from '../common/decorators/api-envelope.decorator';
 import { Auth, CurrentUser } from '../auth/auth.decorator';
-import { RoleName } from '../auth/roles';
+import { RoleName } from '../users/roles';
 import { AdminMessages } from './admin.messages';
 import { AdminStatsService } from './admin-stats.service';
 import { AdminStatsDto } from './dto/admin-user-response.dto';

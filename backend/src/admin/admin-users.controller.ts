@@ -8,7 +8,7 @@ import { Auth, CurrentUser } from '../auth/auth.decorator';
 import { WithMessage, withMessage } from '../common/envelope';
 import { PageQueryDto } from '../common/pagination/page';
 import { ParseIdPipe } from '../common/validation/parse-id.pipe';
-import { RoleName } from '../auth/roles';
+import { RoleName } from '../users/roles';
 import { UserStatus } from '../users/entities/user.entity';
 import { AdminMessages } from './admin.messages';
 import { parseFlag, UpperEnumPipe } from './admin-params.pipe';

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import type { SortDirection } from '../common/pagination/sort';
 import { containsPattern, countRows } from '../common/sql-patterns';
-import { RoleName } from '../auth/roles';
+import { RoleName } from '../users/roles';
 import { UserStatus } from '../users/entities/user.entity';
 import type { AdminUserSortField } from './dto/admin-user-input.dto';
 import { countedComment } from '../comments/visibility/counted-comment';

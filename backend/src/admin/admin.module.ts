@@ -2,7 +2,9 @@ import { Module } from '@nestjs/common';
 import { AuditModule } from '../audit/audit.module';
 import { AuthModule } from '../auth/auth.module';
 import { MailModule } from '../mail/mail.module';
+import { SessionsModule } from '../sessions/sessions.module';
 import { SettingsModule } from '../settings/settings.module';
+import { TwoFactorModule } from '../two-factor/two-factor.module';
 import { AdminDashboardController } from './admin-dashboard.controller';
 import { AdminSettingsController } from './admin-settings.controller';
 import { AdminTwoFactorController } from './admin-two-factor.controller';
@@ -14,7 +16,7 @@ import { UsersModule } from '../users/users.module';
 
 /** The back-office's user administration, the admin dashboard's numbers and the site settings (all ADMIN only). */
 @Module({
-  imports: [UsersModule, AuthModule, MailModule, AuditModule, SettingsModule],
+  imports: [UsersModule, AuthModule, SessionsModule, TwoFactorModule, MailModule, AuditModule, SettingsModule],
   controllers: [AdminUsersController, AdminDashboardController, AdminSettingsController, AdminTwoFactorController],
   providers: [AdminUsersService, AdminUsersRepository, AdminStatsService],
 })

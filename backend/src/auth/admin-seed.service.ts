@@ -5,7 +5,7 @@ import type { CreatedAdmin } from '../common/console-output';
 import { APP_CONFIG, AppConfig } from '../config/env';
 import { DomainEvents } from '../events/domain-events.service';
 import { Role } from '../users/entities/role.entity';
-import { RoleName } from './roles';
+import { RoleName } from '../users/roles';
 import { User, UserStatus } from '../users/entities/user.entity';
 import { UserRole } from '../users/entities/user-role.entity';
 import { UserLifecycleService } from '../users/user-lifecycle.service';

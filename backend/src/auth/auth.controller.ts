@@ -23,9 +23,9 @@ import {
   ResetTokenValidityResponseDto,
   TokenSetResponseDto,
 } from './dto/auth.dto';
-import type { ClientInfo } from './sessions.service';
-import { TwoFactorChallengeResponseDto, TwoFactorLoginDto } from './two-factor/dto/two-factor.dto';
-import { TwoFactorMessages } from './two-factor/two-factor.messages';
+import type { ClientInfo } from '../sessions/sessions.service';
+import { TwoFactorChallengeResponseDto, TwoFactorLoginDto } from '../two-factor/dto/two-factor.dto';
+import { TwoFactorMessages } from '../two-factor/two-factor.messages';
 
 const PER_MINUTE = (limit: number) => Throttle({ default: { limit, ttl: 60_000 } });
 

@@ -6,6 +6,8 @@ import type { ApiTokenScope } from '../../../shared/api-tokens';
 import { AUTH_OPTIONS, AuthOptions, JwtAuthGuard, SESSION_ONLY, TOKEN_SCOPE } from './guards/jwt-auth.guard';
 
 export type { AuthOptions } from './guards/jwt-auth.guard';
+/** The metadata keys the decorators below set, for what documents them (api-tokens/api-tokens.openapi.ts). */
+export { AUTH_OPTIONS, SESSION_ONLY, TOKEN_SCOPE };
 export type { AuthUser } from './auth-user';
 
 /**

@@ -2,49 +2,40 @@ import { Module } from '@nestjs/common';
 import { JwtModule } from '@nestjs/jwt';
 import { PassportModule } from '@nestjs/passport';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { ApiTokensModule } from '../api-tokens/api-tokens.module';
 import { APP_CONFIG, AppConfig } from '../config/env';
 import { MailModule } from '../mail/mail.module';
+import { SessionsModule } from '../sessions/sessions.module';
+import { TwoFactorModule } from '../two-factor/two-factor.module';
 import { UsersModule } from '../users/users.module';
-import { AccountInvitations } from './account-invitations';
 import { AdminSeedService } from './admin-seed.service';
 import { AttemptCounter } from './attempts/attempt-counter';
 import { DatabaseAttemptCounter } from './attempts/database-attempt-counter';
-import { AccountSessionsController } from './account-sessions.controller';
-import { AccountSessionsService } from './account-sessions.service';
 import { AuthController } from './auth.controller';
 import { ACCESS_TOKEN_TTL_SECONDS } from './auth-user';
 import { AuthService } from './auth.service';
 import { EmailVerificationCode } from './entities/email-verification-code.entity';
 import { PasswordResetToken } from './entities/password-reset-token.entity';
-import { KnownDevice } from './entities/known-device.entity';
-import { RefreshSession } from './entities/refresh-session.entity';
-import { SignInAlertSetting } from './entities/sign-in-alert-setting.entity';
-import { ApiToken } from './entities/api-token.entity';
-import { ApiTokensController } from './tokens/api-tokens.controller';
-import { ApiTokensService } from './tokens/api-tokens.service';
 import { JwtAuthGuard } from './guards/jwt-auth.guard';
 import { JwtStrategy } from './guards/jwt.strategy';
-import { NewDeviceAlerts } from './new-device-alerts';
 import { PasswordController } from './password.controller';
-import { PasswordHasher } from './password-hasher';
-import { SessionsService } from './sessions.service';
-import { UserSessionsSubscriber } from './user-sessions.subscriber';
-import { AuditModule } from '../audit/audit.module';
-import { TwoFactorChallenge } from './entities/two-factor-challenge.entity';
-import { TwoFactorRecoveryCode } from './entities/two-factor-recovery-code.entity';
-import { UserTwoFactor } from './entities/user-two-factor.entity';
-import { AdminTwoFactorPolicyModule } from './two-factor/admin-two-factor.policy';
-import { TwoFactorController } from './two-factor/two-factor.controller';
-import { TwoFactorService } from './two-factor/two-factor.service';
+import { PasswordHasherModule } from './password-hasher';
 
+/**
+ * Sign-up, sign-in, refresh, sign-out and passwords, and the session guard (`@Auth()`). Built on
+ * sessions (a sign-in starts one; the guard reads it), two-factor (the sign-in's second step) and
+ * API tokens (the guard admits them); those modules import none of this one.
+ */
 @Module({
   imports: [
     UsersModule,
     MailModule,
     PassportModule,
-    AuditModule,
-    AdminTwoFactorPolicyModule,
-    TypeOrmModule.forFeature([RefreshSession, EmailVerificationCode, PasswordResetToken, KnownDevice, SignInAlertSetting, ApiToken, UserTwoFactor, TwoFactorRecoveryCode, TwoFactorChallenge]),
+    PasswordHasherModule,
+    SessionsModule,
+    TwoFactorModule,
+    ApiTokensModule,
+    TypeOrmModule.forFeature([EmailVerificationCode, PasswordResetToken]),
     JwtModule.registerAsync({
       inject: [APP_CONFIG],
       useFactory: (config: AppConfig) => ({
@@ -54,8 +45,8 @@ import { TwoFactorService } from './two-factor/two-factor.service';
       }),
     }),
   ],
-  controllers: [AuthController, PasswordController, AccountSessionsController, ApiTokensController, TwoFactorController],
-  providers: [JwtStrategy, JwtAuthGuard, SessionsService, { provide: AttemptCounter, useClass: DatabaseAttemptCounter }, AuthService, AdminSeedService, PasswordHasher, UserSessionsSubscriber, NewDeviceAlerts, AccountSessionsService, ApiTokensService, TwoFactorService, AccountInvitations],
-  exports: [JwtModule, JwtAuthGuard, UsersModule, SessionsService, PasswordHasher, ApiTokensService, TwoFactorService, AccountInvitations],
+  controllers: [AuthController, PasswordController],
+  providers: [JwtStrategy, JwtAuthGuard, { provide: AttemptCounter, useClass: DatabaseAttemptCounter }, AuthService, AdminSeedService],
+  exports: [JwtModule, JwtAuthGuard, UsersModule, PasswordHasherModule, AuthService],
 })
 export class AuthModule {}

@@ -10,7 +10,7 @@ import { RedisService } from '../redis/redis.service';
 import { toUserResponse, UserResponseDto } from '../users/dto/user-response.dto';
 import { DomainEvents } from '../events/domain-events.service';
 import { Role } from '../users/entities/role.entity';
-import { RoleName } from './roles';
+import { RoleName } from '../users/roles';
 import { User, UserStatus } from '../users/entities/user.entity';
 import { UserLifecycleService } from '../users/user-lifecycle.service';
 import { isUniqueViolation } from '../common/database-errors';
@@ -18,7 +18,7 @@ import { TooManyRequestsException } from '../common/too-many-requests';
 import { normalizeEmail, UsersService } from '../users/users.service';
 import { AttemptCounter, TooManyAttemptsException } from './attempts/attempt-counter';
 import { AuthMessages } from './auth.messages';
-import { deriveKey } from './secret-box';
+import { deriveKey } from '../common/secret-box';
 import { PasswordHasher } from './password-hasher';
 import { ACCESS_TOKEN_TTL_SECONDS, AccessTokenPayload } from './auth-user';
 import {
@@ -32,11 +32,11 @@ import {
 } from './dto/auth.dto';
 import { EmailVerificationCode } from './entities/email-verification-code.entity';
 import { PasswordResetToken } from './entities/password-reset-token.entity';
-import { ClientInfo, IssuedRefreshToken, SessionsService, sha256 } from './sessions.service';
-import { AdminTwoFactorPolicy } from './two-factor/admin-two-factor.policy';
-import { TwoFactorLoginDto } from './two-factor/dto/two-factor.dto';
-import { TwoFactorMessages } from './two-factor/two-factor.messages';
-import { IssuedChallenge, TwoFactorService } from './two-factor/two-factor.service';
+import { ClientInfo, IssuedRefreshToken, SessionsService, sha256 } from '../sessions/sessions.service';
+import { AdminTwoFactorPolicy } from '../two-factor/admin-two-factor.policy';
+import { TwoFactorLoginDto } from '../two-factor/dto/two-factor.dto';
+import { TwoFactorMessages } from '../two-factor/two-factor.messages';
+import { IssuedChallenge, TwoFactorService } from '../two-factor/two-factor.service';
 
 export const CODE_TTL_MINUTES = 15;
 export const CODE_MAX_ATTEMPTS = 5;

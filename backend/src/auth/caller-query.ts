@@ -3,7 +3,7 @@ import { preparedQuery } from '../database/prepared-query';
 import { muteFromRow, PROFILE_SELECT, profileFromRow, type ProfileRow } from '../users/profile-query';
 import { UserStatus } from '../users/entities/user.entity';
 import type { AuthUser, CallerRead } from './auth-user';
-import { effectiveRole } from './roles';
+import { effectiveRole } from '../users/roles';
 
 /**
  * The one read behind every authenticated request, shared by a session's access token

@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Module } from '@nestjs/common';
 import * as bcrypt from 'bcrypt';
 import { createHmac } from 'node:crypto';
 import { APP_CONFIG, AppConfig } from '../config/env';
@@ -56,3 +56,10 @@ export class PasswordHasher {
     return { matches, needsUpgrade: matches };
   }
 }
+
+/**
+ * The hasher alone, for the modules built beneath auth that check a password (two-factor's
+ * turning off); AuthModule imports and exports it too, so there is one hasher.
+ */
+@Module({ providers: [PasswordHasher], exports: [PasswordHasher] })
+export class PasswordHasherModule {}

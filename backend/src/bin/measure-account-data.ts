@@ -7,7 +7,7 @@ import { AccountErasureService } from '../account-data/account-erasure.service';
 import { AccountExportWriter } from '../account-data/account-export-writer';
 import { createApp } from '../app.factory';
 import type { AuthUser } from '../auth/auth-user';
-import { RoleName } from '../auth/roles';
+import { RoleName } from '../users/roles';
 import { loadConfig } from '../config/env';
 import { ensureDatabase } from '../database/data-source';
 import { startEmbeddedPostgres } from '../database/embedded-postgres';

@@ -7,7 +7,7 @@ import { EmbeddedDatabase, runningEmbeddedPostgres, startEmbeddedPostgres } from
 import { readingTimeOfWords, renderMarkdown, wordCountOf } from '../common/markdown';
 import { slugify } from '../../../shared/slug';
 import { countedComment } from '../comments/visibility/counted-comment';
-import { RoleName } from '../auth/roles';
+import { RoleName } from '../users/roles';
 import { UserStatus } from '../users/entities/user.entity';
 import { insertUsers, NewUserRow } from '../users/users.repository';
 import { DEMO_ARTICLES } from './demo-articles';

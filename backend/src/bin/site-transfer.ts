@@ -5,7 +5,7 @@ import { basename, join, resolve } from 'node:path';
 import { finished } from 'node:stream/promises';
 import { DataSource } from 'typeorm';
 import { createApp } from '../app.factory';
-import { ACCOUNT_INVITATION_QUEUE } from '../auth/account-invitations';
+import { ACCOUNT_INVITATION_QUEUE } from '../imports/account-invitations';
 import { loadConfig } from '../config/env';
 import { ensureDatabase } from '../database/data-source';
 import { EmbeddedDatabase, runningEmbeddedPostgres, startEmbeddedPostgres } from '../database/embedded-postgres';

@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import type { AuthUser } from '../auth/auth-user';
 import type { SortDirection } from '../common/pagination/sort';
 import { PostStatus } from '../posts/entities/post.entity';
-import { RoleName } from '../auth/roles';
+import { RoleName } from '../users/roles';
 import { CommentPolicy } from './comment-policy';
 import { buildThreads, CommentRow, CommentViewer, toCommentActivity, toCommentPage, toCommentResponse } from './comment.mapper';
 import { CommentsMessages } from './comments.messages';

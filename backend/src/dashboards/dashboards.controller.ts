@@ -4,7 +4,7 @@ import type { AuthUser } from '../auth/auth-user';
 import { ApiEnvelope } from '../common/decorators/api-envelope.decorator';
 import { ApiErrors } from '../common/decorators/api-errors.decorator';
 import { Auth, CurrentUser } from '../auth/auth.decorator';
-import { RoleName } from '../auth/roles';
+import { RoleName } from '../users/roles';
 import { DashboardsMessages } from './dashboards.messages';
 import { DashboardsService } from './dashboards.service';
 import { AdminActivityQueryDto } from './dto/dashboard-input.dto';

@@ -5,7 +5,7 @@ import { ApiEnvelope } from '../common/decorators/api-envelope.decorator';
 import { ApiErrors } from '../common/decorators/api-errors.decorator';
 import { Auth, CurrentUser, TokenScope } from '../auth/auth.decorator';
 import { WithMessage, withMessage } from '../common/envelope';
-import { RoleName } from '../auth/roles';
+import { RoleName } from '../users/roles';
 import { ImageUploadInfoDto, ImageValidationDto, ThumbnailUploadDto } from './dto/image-response.dto';
 import { IMAGE_FIELD, ImageUploadInterceptor } from './image-upload.interceptor';
 import { ImagesMessages } from './images.messages';

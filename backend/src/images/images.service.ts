@@ -3,7 +3,7 @@ import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { randomBytes } from 'node:crypto';
 import { DataSource, EntityManager, Repository } from 'typeorm';
 import type { AuthUser } from '../auth/auth-user';
-import { RoleName } from '../auth/roles';
+import { RoleName } from '../users/roles';
 import { ImageUploadInfoDto, ImageValidationDto, ThumbnailUploadDto } from './dto/image-response.dto';
 import { Thumbnail } from './entities/thumbnail.entity';
 import { encodeThumbnail, ImageRejectedError, validateThumbnail } from './image-pipeline';

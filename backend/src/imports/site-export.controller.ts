@@ -2,7 +2,7 @@ import { Controller, Get, Res } from '@nestjs/common';
 import { ApiOperation, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Auth } from '../auth/auth.decorator';
-import { RoleName } from '../auth/roles';
+import { RoleName } from '../users/roles';
 import { ImportsMessages } from './imports.messages';
 import { SiteExporter } from './site-exporter.service';
 

@@ -6,7 +6,7 @@ import { ApiErrors } from '../common/decorators/api-errors.decorator';
 import { Auth, CurrentUser, TokenScope } from '../auth/auth.decorator';
 import { WithMessage, withMessage } from '../common/envelope';
 import { ParseIdPipe } from '../common/validation/parse-id.pipe';
-import { RoleName } from '../auth/roles';
+import { RoleName } from '../users/roles';
 import { CommentBulkDto, CommentHideDto, CommentQueueQueryDto, CommentReportCreateDto, UserMuteDto } from './dto/moderation-input.dto';
 import {
   BulkResultDto,

@@ -8,7 +8,7 @@ import { actorOf, commentFacts, CommentVisibility } from '../comments/visibility
 import { APP_CONFIG, type AppConfig } from '../config/env';
 import { DomainEvents } from '../events/domain-events.service';
 import { PostStatus } from '../posts/entities/post.entity';
-import { RoleName } from '../auth/roles';
+import { RoleName } from '../users/roles';
 import { UserLifecycleService } from '../users/user-lifecycle.service';
 import { BulkAction, CommentBulkDto, CommentReportCreateDto, QueueFilter, QueueSort, UserMuteDto } from './dto/moderation-input.dto';
 import {

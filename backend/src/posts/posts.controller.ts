@@ -10,7 +10,7 @@ import { ApiEnvelope } from '../common/decorators/api-envelope.decorator';
 import { ApiErrors } from '../common/decorators/api-errors.decorator';
 import { WithMessage, withMessage } from '../common/envelope';
 import { ParseIdPipe } from '../common/validation/parse-id.pipe';
-import { RoleName } from '../auth/roles';
+import { RoleName } from '../users/roles';
 import { PostAdminQueryDto, PostAuthorSaveDto, PostMineQueryDto, PostSaveDto } from './dto/post-input.dto';
 import { PostPreviewDto, PostPreviewResponseDto } from './dto/post-preview.dto';
 import { MyPostCountsDto, PostAdminPageDto, PostResponseDto } from './dto/post-response.dto';

@@ -4,7 +4,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import type { SortDirection } from '../common/pagination/sort';
 import { containsPattern, countRows } from '../common/sql-patterns';
 import type { TagRefDto } from '../tags/dto/tag-response.dto';
-import { RoleName } from '../auth/roles';
+import { RoleName } from '../users/roles';
 import { SITEMAP_FILE_SIZE, sitemapIdRange, type SitemapEntryKind } from '../../../shared/sitemap';
 import type { PostCardWithTags, PostForAnswer, PostListRow } from './post.mapper';
 

@@ -8,7 +8,7 @@ import { MicroCache } from '../common/micro-cache';
 import { toPage } from '../common/pagination/page';
 import type { SortDirection } from '../common/pagination/sort';
 import { TagsService } from '../tags/tags.service';
-import { ROLE_RANK, RoleName } from '../auth/roles';
+import { ROLE_RANK, RoleName } from '../users/roles';
 import { User } from '../users/entities/user.entity';
 import { PostAdminQueryDto, PostMineQueryDto, PostSaveDto } from './dto/post-input.dto';
 import { MyPostCountsDto, PostAdminPageDto, PostResponseDto } from './dto/post-response.dto';

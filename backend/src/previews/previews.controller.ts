@@ -6,7 +6,7 @@ import { ApiErrors } from '../common/decorators/api-errors.decorator';
 import { Auth, CurrentUser, TokenScope } from '../auth/auth.decorator';
 import { WithMessage, withMessage } from '../common/envelope';
 import { ParseIdPipe } from '../common/validation/parse-id.pipe';
-import { RoleName } from '../auth/roles';
+import { RoleName } from '../users/roles';
 import { PreviewLinkDto, PreviewPostDto } from './dto/preview-link.dto';
 import { PreviewsMessages } from './previews.messages';
 import { PreviewsService } from './previews.service';

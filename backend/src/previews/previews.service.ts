@@ -7,7 +7,7 @@ import { DomainEvents } from '../events/domain-events.service';
 import { Post } from '../posts/entities/post.entity';
 import { PostLifecycle, postFacts } from '../posts/lifecycle/post-lifecycle.service';
 import { PostsService } from '../posts/posts.service';
-import { RoleName } from '../auth/roles';
+import { RoleName } from '../users/roles';
 import { PreviewLinkDto, PreviewPostDto } from './dto/preview-link.dto';
 import { PostPreviewLink } from './entities/post-preview-link.entity';
 import { previewKey, readPreviewToken, signPreviewToken } from './preview-token';

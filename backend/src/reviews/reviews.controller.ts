@@ -6,7 +6,7 @@ import { ApiEnvelope } from '../common/decorators/api-envelope.decorator';
 import { ApiErrors } from '../common/decorators/api-errors.decorator';
 import { WithMessage, withMessage } from '../common/envelope';
 import { ParseIdPipe } from '../common/validation/parse-id.pipe';
-import { RoleName } from '../auth/roles';
+import { RoleName } from '../users/roles';
 import { PostReviewDto } from './dto/review-input.dto';
 import { PostReviewResponseDto, PostReviewResultDto } from './dto/review-response.dto';
 import { ReviewsMessages } from './reviews.messages';

@@ -9,7 +9,7 @@ import { LifecycleMessages } from '../posts/lifecycle/lifecycle.messages';
 import { PostLifecycle } from '../posts/lifecycle/post-lifecycle.service';
 import { parsePublishTime } from '../posts/lifecycle/publish-time';
 import { SchedulingMessages } from '../scheduling/scheduling.messages';
-import { RoleName } from '../auth/roles';
+import { RoleName } from '../users/roles';
 import { PostReviewDto } from './dto/review-input.dto';
 import { PostReviewResponseDto, PostReviewResultDto } from './dto/review-response.dto';
 import { PostReview, ReviewStatus } from './entities/post-review.entity';

@@ -7,7 +7,7 @@ import { ApiErrors } from '../common/decorators/api-errors.decorator';
 import { WithMessage, withMessage } from '../common/envelope';
 import { ParseIdPipe } from '../common/validation/parse-id.pipe';
 import { PostResponseDto } from '../posts/dto/post-response.dto';
-import { RoleName } from '../auth/roles';
+import { RoleName } from '../users/roles';
 import { PostScheduleDto } from './dto/schedule.dto';
 import { SchedulingMessages } from './scheduling.messages';
 import { SchedulingService } from './scheduling.service';

@@ -3,7 +3,7 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import { Auth } from '../auth/auth.decorator';
 import { CLOCK, Clock, ShiftableClock } from '../common/clock';
 import { withMessage, WithMessage } from '../common/envelope';
-import { RoleName } from '../auth/roles';
+import { RoleName } from '../users/roles';
 import { TestClockDto, TestClockResponseDto } from './dto/schedule.dto';
 import { ScheduledPublisher } from './scheduled-publisher';
 import { SchedulingMessages } from './scheduling.messages';

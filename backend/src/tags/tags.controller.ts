@@ -6,7 +6,7 @@ import { ApiEnvelope } from '../common/decorators/api-envelope.decorator';
 import { ApiErrors } from '../common/decorators/api-errors.decorator';
 import { WithMessage, withMessage } from '../common/envelope';
 import { ParseIdPipe } from '../common/validation/parse-id.pipe';
-import { RoleName } from '../auth/roles';
+import { RoleName } from '../users/roles';
 import { TagCreateDto, TagQueryDto, TagUpdateDto } from './dto/tag-input.dto';
 import { TagMovedDto, TagPageDto, TagResponseDto } from './dto/tag-response.dto';
 import { TagsMessages } from './tags.messages';

@@ -1,5 +1,5 @@
 import { toProfileResponse, type ProfileFields, type UserResponseDto } from './dto/user-response.dto';
-import type { RoleName } from '../auth/roles';
+import type { RoleName } from './roles';
 import { muteInForce, type ActiveMute } from './active-mute';
 
 /**

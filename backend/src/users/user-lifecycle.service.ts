@@ -5,7 +5,7 @@ import type { EventActor, UserErasedFacts, UserFacts } from '../events/domain-ev
 import { JobsService } from '../jobs/jobs.service';
 import { DomainEvents, EventTransaction } from '../events/domain-events.service';
 import { activeMute } from './active-mute';
-import { RoleName } from '../auth/roles';
+import { RoleName } from './roles';
 import { User, UserStatus } from './entities/user.entity';
 import { UserLifecycleMessages } from './user-lifecycle.messages';
 import {

@@ -1,4 +1,4 @@
-import { effectiveRole, RoleName } from '../auth/roles';
+import { effectiveRole, RoleName } from './roles';
 import { UserStatus } from './entities/user.entity';
 import {
   banRefusal,

@@ -1,5 +1,5 @@
 import type { UserChanges, UserFacts } from '../events/domain-events';
-import { RoleName } from '../auth/roles';
+import { RoleName } from './roles';
 import { UserStatus } from './entities/user.entity';
 
 /**

@@ -1,6 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import type { UserFacts } from '../events/domain-events';
-import { RoleName } from '../auth/roles';
+import { RoleName } from './roles';
 import { UserStatus } from './entities/user.entity';
 
 /**

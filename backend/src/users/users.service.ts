@@ -13,7 +13,7 @@ import { activeMute, type ActiveMute } from './active-mute';
 import { AvatarResponseDto, UserResponseDto } from './dto/user-response.dto';
 import { PROFILE_SELECT, profileFromRow, type ProfileRow } from './profile-query';
 import { UserProfileUpdateDto } from './dto/user-profile-update.dto';
-import { effectiveRole, RoleName } from '../auth/roles';
+import { effectiveRole, RoleName } from './roles';
 import { User, UserStatus } from './entities/user.entity';
 import { UsersMessages } from './users.messages';
 import { insertUsers, readUserFacts } from './users.repository';

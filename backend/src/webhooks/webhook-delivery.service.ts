@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { SecretBox } from '../auth/secret-box';
+import { SecretBox } from '../common/secret-box';
 import { APP_CONFIG, AppConfig } from '../config/env';
 import { JobsService } from '../jobs/jobs.service';
 import { MailService } from '../mail/mail.service';

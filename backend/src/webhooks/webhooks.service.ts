@@ -5,7 +5,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { AuditService } from '../audit/audit.service';
 import { AuditLinks, AuditType } from '../audit/audit.types';
 import type { AuthUser } from '../auth/auth-user';
-import { SecretBox } from '../auth/secret-box';
+import { SecretBox } from '../common/secret-box';
 import { APP_CONFIG, AppConfig } from '../config/env';
 import { WebhookAttemptDto, WebhookCreateDto, WebhookDto, WebhookRedeliveryDto, WebhookSummaryDto, WebhookUpdateDto } from './dto/webhook.dto';
 import { LOG_SIZE, secretContext, WEBHOOK_QUEUE, WebhookDeliveryService, webhookSecretBox } from './webhook-delivery.service';

@@ -20,7 +20,7 @@ import sharp from 'sharp';
 import type { Response } from 'supertest';
 import { DataSource } from 'typeorm';
 import { openApiDocumentOf } from '../../src/app.factory';
-import { RoleName } from '../../src/auth/roles';
+import { RoleName } from '../../src/users/roles';
 import type { TestApp } from './app';
 import { createUser, TestUser } from './users';
 

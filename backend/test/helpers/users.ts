@@ -1,7 +1,7 @@
 import { JwtService } from '@nestjs/jwt';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { RoleName } from '../../src/auth/roles';
+import { RoleName } from '../../src/users/roles';
 import type { TestApp } from './app';
 
 export interface TestUser {

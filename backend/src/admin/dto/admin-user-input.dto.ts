@@ -4,7 +4,7 @@ import { Transform } from 'class-transformer';
 import { IsBoolean, IsIn, IsOptional, IsString, registerDecorator, ValidateIf } from 'class-validator';
 import { sortQuery } from '../../common/pagination/sort';
 import { Check, EmailField, MaxChars, MinChars, Required, Text, trim, trimOrNull } from '../../common/validation/field.rules';
-import { RoleName } from '../../auth/roles';
+import { RoleName } from '../../users/roles';
 import { UserStatus } from '../../users/entities/user.entity';
 import { AdminMessages } from '../admin.messages';
 

@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { AdminPageFieldsDto } from '../../common/pagination/page';
 import { DashboardActivityType } from '../../dashboards/dto/dashboard.dto';
 import { UserRoleResponseDto } from '../../users/dto/user-response.dto';
-import { RoleName } from '../../auth/roles';
+import { RoleName } from '../../users/roles';
 import { UserStatus } from '../../users/entities/user.entity';
 
 /** A user as the back-office sees it (spec 001 §3 "Admin user"). Never carries the password hash. */

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { createHmac } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '../../config/env';
-import { deriveKey } from '../secret-box';
+import { deriveKey } from '../../common/secret-box';
 import { AttemptCounter, AttemptVerdict } from './attempt-counter';
 
 const SWEEP_INTERVAL_MS = 5 * 60_000;

@@ -3,16 +3,16 @@ import { ModuleRef, Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
 import type { Request } from 'express';
 import { isDatabaseUnavailable } from '../../common/database-unavailable';
-import { ROLE_RANK, RoleName } from '../roles';
+import { ROLE_RANK, RoleName } from '../../users/roles';
 import { AuthMessages } from '../auth.messages';
 import { CALLER_MEMO, type CallerMemo } from '../../gateway/caller-memo';
 import { ACCESS_COOKIE, AuthUser, type CallerRead } from '../auth-user';
 import { tokenAccessOf, type ApiTokenScope } from '../../../../shared/api-tokens';
-import { ApiTokensMessages } from '../tokens/api-tokens.messages';
-import { ApiTokensService } from '../tokens/api-tokens.service';
-import { apiTokenOf } from '../tokens/token-tracker';
-import { AdminTwoFactorPolicy } from '../two-factor/admin-two-factor.policy';
-import { TwoFactorMessages } from '../two-factor/two-factor.messages';
+import { ApiTokensMessages } from '../../api-tokens/api-tokens.messages';
+import { ApiTokensService } from '../../api-tokens/api-tokens.service';
+import { apiTokenOf } from '../../api-tokens/token-tracker';
+import { AdminTwoFactorPolicy } from '../../two-factor/admin-two-factor.policy';
+import { TwoFactorMessages } from '../../two-factor/two-factor.messages';
 
 export const AUTH_OPTIONS = 'inkwell:auth';
 /** The scope a write route asks of an API token (`@TokenScope()`); without one, tokens cannot write there. */
@@ -51,7 +51,7 @@ export class JwtAuthGuard extends AuthGuard('jwt') {
 
   constructor(
     private readonly reflector: Reflector,
-    // The guard is instantiated in every module that uses @Auth(); the token service lives in auth.
+    // The guard is instantiated in every module that uses @Auth(); the token service lives in api-tokens.
     private readonly moduleRef: ModuleRef,
     private readonly adminTwoFactor: AdminTwoFactorPolicy,
   ) {

@@ -7,7 +7,7 @@ import { APP_CONFIG, AppConfig } from '../../config/env';
 import { AuthMessages } from '../auth.messages';
 import { ACCESS_COOKIE, AccessTokenPayload, AuthUser, type CallerRead } from '../auth-user';
 import { CALLER_READS } from './jwt-auth.guard';
-import { SessionsService } from '../sessions.service';
+import { SessionsService } from '../../sessions/sessions.service';
 
 function fromCookie(req: Request): string | null {
   const value = (req.cookies as Record<string, string> | undefined)?.[ACCESS_COOKIE];

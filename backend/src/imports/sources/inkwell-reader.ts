@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import yauzl from 'yauzl';
-import { RoleName } from '../../auth/roles';
+import { RoleName } from '../../users/roles';
 import { POST_STATUSES, PostStatus } from '../../posts/entities/post.entity';
 import { ExportedPost, ExportedTag, ExportedUser, SITE_EXPORT_FORMAT, SITE_EXPORT_VERSION } from '../site-export-format';
 import { JsonEvent, JsonPlan, JsonSyntaxError, jsonEvents } from './json-stream';

@@ -1,5 +1,5 @@
 import type { PostStatus } from '../../posts/entities/post.entity';
-import type { RoleName } from '../../auth/roles';
+import type { RoleName } from '../../users/roles';
 
 /**
  * What every source (WordPress WXR, Ghost JSON, an Inkwell export) is read into: plain records with

@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { effectiveRole, RoleName } from '../../auth/roles';
+import { effectiveRole, RoleName } from '../roles';
 import type { User } from '../entities/user.entity';
 import { UserStatus } from '../entities/user.entity';
 

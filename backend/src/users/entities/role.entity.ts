@@ -1,5 +1,5 @@
 import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
-import { RoleName } from '../../auth/roles';
+import { RoleName } from '../roles';
 
 @Entity('roles')
 export class Role {

@@ -18,40 +18,6 @@ export const AccountTexts = {
   bioTooLong: (max: number) => `Bio must be at most ${max} characters`,
 } as const;
 
-/** Two-factor sign-in on /account (issue 27 §1), behind the spec's 'Two-Factor Authentication Setup' button. */
-export const TwoFactorTexts = {
-  OPEN: 'Two-Factor Authentication Setup',
-  TITLE: 'Two-Factor Authentication',
-  LOADING: 'Loading...',
-  LOAD_FAILED: 'Could not load your two-factor settings. Please try again.',
-  OFF: 'Two-factor sign-in is off. With it on, signing in needs your password and a code from an authenticator app on your phone.',
-  REQUIRED: 'This site requires administrators to use two-factor sign-in. Set it up to open the admin area.',
-  START: 'Start set-up',
-  SCAN: 'Scan this QR code with your authenticator app (Google Authenticator, 1Password, Authy...), or type the key by hand.',
-  QR_ALT: 'QR code to add Inkwell to your authenticator app',
-  KEY: 'Key',
-  LINK: 'Set-up link',
-  CODE_LABEL: '6-digit code from the app',
-  CODE_REQUIRED: 'Enter the 6-digit code from your authenticator app.',
-  TURN_ON: 'Turn on',
-  CODES_INTRO: 'Two-factor sign-in is on. Save these recovery codes somewhere safe: each lets you sign in once without your phone. They are shown only now.',
-  DOWNLOAD: 'Download codes (.txt)',
-  DONE: "I've saved my codes",
-  ON: (since: string, left: number) => `Two-factor sign-in is on (since ${since}). ${left} recovery ${left === 1 ? 'code' : 'codes'} left.`,
-  TURN_OFF_HEADING: 'Turn off two-factor sign-in',
-  PASSWORD_LABEL: 'Password',
-  PASSWORD_REQUIRED: 'Password is required',
-  ANY_CODE_LABEL: 'Authentication or recovery code',
-  ANY_CODE_REQUIRED: 'Enter the 6-digit code from your authenticator app, or a recovery code.',
-  TURN_OFF: 'Turn off',
-  TURNED_OFF: 'Two-factor sign-in is off.',
-  NEW_CODES_HEADING: 'New recovery codes',
-  NEW_CODES_HINT: 'The old codes stop working.',
-  NEW_CODES: 'Make new codes',
-  CLOSE: 'Close',
-  FILE_HEADER: 'Inkwell recovery codes. Each code signs you in once when you cannot use your authenticator app.',
-};
-
 /** Texts of 'Your data' (issue 27 §3): the data export and account deletion. English, like the rest of the page's new texts. */
 export const YourDataTexts = {
   HEADING: 'Your data',

@@ -1,6 +1,12 @@
 import { BlockList, isIPv4, isIPv6 } from 'node:net';
 import { UAParser } from 'ua-parser-js';
 
+/** What a request tells of its client: its user agent and address (a session row keeps both). */
+export interface ClientInfo {
+  userAgent?: string;
+  ip?: string;
+}
+
 /** A sign-in's device as the sessions list and the new-device alert show it. */
 export interface ClientDevice {
   /** 'Firefox on Windows', 'Mobile Safari on iOS', 'curl', 'Unknown device'. */

@@ -1,7 +1,7 @@
 import { Injectable, NotFoundException } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import type { AuthUser } from './auth-user';
+import type { AuthUser } from '../auth/auth-user';
 import { AccountSessionsMessages } from './account-sessions.messages';
 import { approximatePlace, describeDevice } from './client-device';
 import { AccountSessionDto, SessionsSignedOutDto, SignInAlertSettingsDto } from './dto/account-session.dto';

@@ -4,7 +4,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { JobRun, JobsService } from '../jobs/jobs.service';
 import { MailService } from '../mail/mail.service';
 import { User, UserStatus } from '../users/entities/user.entity';
-import { AuthService } from './auth.service';
+import { AuthService } from '../auth/auth.service';
 
 export const ACCOUNT_INVITATION_QUEUE = 'account-invitation-email';
 

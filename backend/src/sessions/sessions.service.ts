@@ -2,12 +2,13 @@ import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nest
 import { InjectRepository } from '@nestjs/typeorm';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { DataSource, EntityManager, IsNull, LessThan, MoreThan, Not, Repository } from 'typeorm';
-import type { AuthUser, CallerRead } from './auth-user';
+import type { AuthUser, CallerRead } from '../auth/auth-user';
 import { APP_CONFIG, AppConfig } from '../config/env';
 import { RefreshSession } from './entities/refresh-session.entity';
 import { NewDeviceAlerts } from './new-device-alerts';
-import { SecretBox } from './secret-box';
-import { callerOf, keepsAccess, readCaller } from './caller-query';
+import { SecretBox } from '../common/secret-box';
+import { callerOf, keepsAccess, readCaller } from '../auth/caller-query';
+import type { ClientInfo } from './client-device';
 
 /** Refresh lifetimes (DESIGN.md §4): 30 days with remember-me (the label users see), else 480 minutes. */
 export const REMEMBER_ME_TTL_SECONDS = 30 * 24 * 60 * 60;
@@ -33,17 +34,15 @@ export function sha256(value: string): string {
   return createHash('sha256').update(value).digest('hex');
 }
 
+// Declared beside the device rules, so that new-device-alerts.ts imports nothing of this file (one-way: this file calls it).
+export type { ClientInfo } from './client-device';
+
 export interface IssuedRefreshToken {
   token: string;
   familyId: string;
   userId: number;
   rememberMe: boolean;
   expiresAt: Date;
-}
-
-export interface ClientInfo {
-  userAgent?: string;
-  ip?: string;
 }
 
 export type RotateResult =

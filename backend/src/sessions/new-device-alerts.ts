@@ -6,8 +6,7 @@ import { APP_CONFIG, AppConfig } from '../config/env';
 import { JobRun, JobsService } from '../jobs/jobs.service';
 import { newSignInMail } from '../mail/mail.templates';
 import { MailService } from '../mail/mail.service';
-import { approximatePlace, describeDevice } from './client-device';
-import type { ClientInfo } from './sessions.service';
+import { approximatePlace, describeDevice, type ClientInfo } from './client-device';
 
 /** A device the user signed in from within this many days is known: no alert. */
 export const KNOWN_DEVICE_DAYS = 90;

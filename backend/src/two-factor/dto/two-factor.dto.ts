@@ -1,7 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty } from '@nestjs/swagger';
-import { Check, MaxChars, Required } from '../../../common/validation/field.rules';
-import { AuthMessages } from '../../auth.messages';
+import { Check, MaxChars, Required } from '../../common/validation/field.rules';
+import { AuthMessages } from '../../auth/auth.messages';
 import { readCode } from '../totp';
 import { TwoFactorMessages } from '../two-factor.messages';
 

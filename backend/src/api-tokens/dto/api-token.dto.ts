@@ -2,8 +2,8 @@ import { applyDecorators } from '@nestjs/common';
 import { ApiProperty } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { ArrayNotEmpty, ArrayUnique, IsArray, IsIn } from 'class-validator';
-import { API_TOKEN_EXPIRY_DAYS, API_TOKEN_NAME_MAX, API_TOKEN_SCOPES, type ApiTokenExpiryDays, type ApiTokenScope } from '../../../../../shared/api-tokens';
-import { MaxChars, Required, trim } from '../../../common/validation/field.rules';
+import { API_TOKEN_EXPIRY_DAYS, API_TOKEN_NAME_MAX, API_TOKEN_SCOPES, type ApiTokenExpiryDays, type ApiTokenScope } from '../../../../shared/api-tokens';
+import { MaxChars, Required, trim } from '../../common/validation/field.rules';
 import { ApiTokensMessages } from '../api-tokens.messages';
 
 const Rules = (...decorators: PropertyDecorator[]) => applyDecorators(...decorators) as PropertyDecorator;

@@ -2,14 +2,14 @@ import { ConflictException, ForbiddenException, Injectable, Logger, NotFoundExce
 import { InjectRepository } from '@nestjs/typeorm';
 import { randomBytes } from 'node:crypto';
 import { DataSource, EntityManager, Repository } from 'typeorm';
-import { AuditService } from '../../audit/audit.service';
-import { AuditLinks, AuditType } from '../../audit/audit.types';
-import { API_TOKEN_PATTERN, API_TOKEN_PREFIX, grantableScopes, type ApiTokenScope } from '../../../../shared/api-tokens';
-import type { AuthUser, CallerRead } from '../auth-user';
-import { callerOf, keepsAccess, readCaller } from '../caller-query';
-import { ApiToken } from '../entities/api-token.entity';
-import { effectiveRole, RoleName } from '../roles';
-import { sha256 } from '../sessions.service';
+import { AuditService } from '../audit/audit.service';
+import { AuditLinks, AuditType } from '../audit/audit.types';
+import { API_TOKEN_PATTERN, API_TOKEN_PREFIX, grantableScopes, type ApiTokenScope } from '../../../shared/api-tokens';
+import type { AuthUser, CallerRead } from '../auth/auth-user';
+import { callerOf, keepsAccess, readCaller } from '../auth/caller-query';
+import { ApiToken } from './entities/api-token.entity';
+import { effectiveRole, RoleName } from '../users/roles';
+import { sha256 } from '../sessions/sessions.service';
 import { ApiTokensMessages } from './api-tokens.messages';
 import type { ApiTokenCreatedDto, ApiTokenCreateDto, ApiTokenDto } from './dto/api-token.dto';
 import { rememberTokenHash } from './token-tracker';
@@ -43,7 +43,7 @@ function toApiTokenDto(row: ApiToken): ApiTokenDto {
 /**
  * Personal API tokens (issue 28 §1): `inkw_` + 32 random bytes (base64url), shown once; only
  * the SHA-256 is stored. Resolving one reads the token, its user and the user's profile in one
- * prepared statement (the same read as a session's: caller-query.ts), so a ban, a revocation or
+ * prepared statement (the same read as a session's: auth/caller-query.ts), so a ban, a revocation or
  * an expiry stops the token at its next request.
  */
 @Injectable()

@@ -1,11 +1,11 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiNoContentResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import { ApiEnvelope } from '../../common/decorators/api-envelope.decorator';
-import { ApiErrors } from '../../common/decorators/api-errors.decorator';
-import { WithMessage, withMessage } from '../../common/envelope';
-import { ParseIdPipe } from '../../common/validation/parse-id.pipe';
-import type { AuthUser } from '../auth-user';
-import { Auth, CurrentUser, SessionOnly } from '../auth.decorator';
+import { ApiEnvelope } from '../common/decorators/api-envelope.decorator';
+import { ApiErrors } from '../common/decorators/api-errors.decorator';
+import { WithMessage, withMessage } from '../common/envelope';
+import { ParseIdPipe } from '../common/validation/parse-id.pipe';
+import type { AuthUser } from '../auth/auth-user';
+import { Auth, CurrentUser, SessionOnly } from '../auth/auth.decorator';
 import { ApiTokensMessages } from './api-tokens.messages';
 import { ApiTokensService } from './api-tokens.service';
 import { ApiTokenCreatedDto, ApiTokenCreateDto, ApiTokenDto } from './dto/api-token.dto';

@@ -1,11 +1,11 @@
 import { Body, Controller, Get, HttpCode, Post } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Throttle } from '@nestjs/throttler';
-import { ApiEnvelope } from '../../common/decorators/api-envelope.decorator';
-import { ApiErrors } from '../../common/decorators/api-errors.decorator';
-import { WithMessage, withMessage } from '../../common/envelope';
-import type { AuthUser } from '../auth-user';
-import { Auth, CurrentUser } from '../auth.decorator';
+import { ApiEnvelope } from '../common/decorators/api-envelope.decorator';
+import { ApiErrors } from '../common/decorators/api-errors.decorator';
+import { WithMessage, withMessage } from '../common/envelope';
+import type { AuthUser } from '../auth/auth-user';
+import { Auth, CurrentUser } from '../auth/auth.decorator';
 import { TwoFactorConfirmDto, TwoFactorDisableDto, TwoFactorRecoveryCodesResponseDto, TwoFactorSetupResponseDto, TwoFactorStatusResponseDto } from './dto/two-factor.dto';
 import { TwoFactorMessages } from './two-factor.messages';
 import { TwoFactorService } from './two-factor.service';

@@ -7,9 +7,9 @@ import { WithMessage, withMessage } from '../common/envelope';
 import { APP_CONFIG, AppConfig } from '../config/env';
 import { AccountSessionsMessages } from './account-sessions.messages';
 import { AccountSessionsService } from './account-sessions.service';
-import { Auth, CurrentUser } from './auth.decorator';
-import type { AuthUser } from './auth-user';
-import { clearSessionCookies } from './auth.cookies';
+import { Auth, CurrentUser } from '../auth/auth.decorator';
+import type { AuthUser } from '../auth/auth-user';
+import { clearSessionCookies } from '../auth/auth.cookies';
 import { AccountSessionDto, SessionsSignedOutDto, SignInAlertSettingsDto, SignInAlertSettingsUpdateDto } from './dto/account-session.dto';
 
 const SESSION_ID = new ParseUUIDPipe({ exceptionFactory: () => new BadRequestException(AccountSessionsMessages.INVALID_ID) });

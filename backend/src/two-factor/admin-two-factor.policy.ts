@@ -1,10 +1,10 @@
 import { Global, Injectable, Module } from '@nestjs/common';
 import { InjectRepository, TypeOrmModule } from '@nestjs/typeorm';
 import { IsNull, Not, Repository } from 'typeorm';
-import { SettingsModule } from '../../settings/settings.module';
-import { SettingsService } from '../../settings/settings.service';
-import { UserTwoFactor } from '../entities/user-two-factor.entity';
-import { RoleName } from '../roles';
+import { SettingsModule } from '../settings/settings.module';
+import { SettingsService } from '../settings/settings.service';
+import { UserTwoFactor } from './entities/user-two-factor.entity';
+import { RoleName } from '../users/roles';
 
 /**
  * The site setting 'Require 2FA for administrators': an administrator without two-factor sign-in
