@@ -29,7 +29,6 @@ import { PasswordController } from './password.controller';
 import { PasswordHasher } from './password-hasher';
 import { SessionsService } from './sessions.service';
 import { UserSessionsSubscriber } from './user-sessions.subscriber';
-import { AuditModule } from '../audit/audit.module';
 import { TwoFactorChallenge } from './entities/two-factor-challenge.entity';
 import { TwoFactorRecoveryCode } from './entities/two-factor-recovery-code.entity';
 import { UserTwoFactor } from './entities/user-two-factor.entity';
@@ -42,7 +41,6 @@ import { TwoFactorService } from './two-factor/two-factor.service';
     UsersModule,
     MailModule,
     PassportModule,
-    AuditModule,
     AdminTwoFactorPolicyModule,
     TypeOrmModule.forFeature([RefreshSession, EmailVerificationCode, PasswordResetToken, KnownDevice, SignInAlertSetting, ApiToken, UserTwoFactor, TwoFactorRecoveryCode, TwoFactorChallenge]),
     JwtModule.registerAsync({
