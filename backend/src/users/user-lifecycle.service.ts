@@ -76,8 +76,8 @@ export interface BanInput {
 
 /**
  * The user lifecycle (DESIGN.md §1): verification, administrators' edits of status, verification
- * and roles, bans, unbans, mutes and unmutes, and deletion (scheduled, cancelled, the erasure's end). Each runs in one transaction that writes the rows
- * (users' status and verification, user_roles, user_bans, user_mutes: written nowhere else after
+ * and roles, bans, unbans, mutes and unmutes, passwords (setPassword), and deletion (scheduled, cancelled, the erasure's end). Each runs in one transaction that writes the rows
+ * (users' status, verification and password, user_roles, user_bans, user_mutes: written nowhere else after
  * the account is created by UsersService.create) and records its event; the audit log, the
  * sessions and the caches follow the events. Changes that may take ADMIN away from an active
  * account first take the administrators' mutex (lockAdminChanges), so the last active
