@@ -125,6 +125,23 @@ const backendRules = [
     to: { path: '^backend/src/[^/]+/entities/', pathNot: '^backend/src/$1/', dependencyTypesNot: ['type-only'] },
   },
   {
+    name: 'audit-written-by-audit',
+    severity: 'error',
+    comment:
+      "Only the audit module writes the audit log: its subscribers turn domain events into entries through AuditWriter. Record an event (docs/events.md) and subscribe in audit/; read the log through AuditService.",
+    from: { path: '^backend/src/', pathNot: ['^backend/src/audit/', '^backend/src/database/entities\\.ts$'] },
+    to: { path: ['^backend/src/audit/audit-writer\\.ts$', '^backend/src/audit/entities/'] },
+  },
+  {
+    name: 'users-written-by-users',
+    severity: 'error',
+    comment:
+      "Only users/ writes the users table (UsersService, UserLifecycleService): another module calls their services. Its repository (insertUsers, the locks, roles, bans, mutes) is users' own; " +
+      'bin/seed-demo.ts writes its demo accounts through insertUsers. Raw SQL writing the table outside users/ is caught by scripts/lint-deps.mjs.',
+    from: { path: '^backend/src/', pathNot: `^backend/src/(users|${any(ENTRY)})/` },
+    to: { path: '^backend/src/users/users\\.repository\\.ts$' },
+  },
+  {
     name: 'entry-points-are-not-imported',
     severity: 'error',
     comment: 'main.ts, app.module.ts, app.factory.ts and bin/ put the app together; no module imports them.',

@@ -128,6 +128,22 @@ describe('API tokens', () => {
       { type: 'ADMIN_TOKEN_REVOKED', actor_id: owner.id, title: 'Admin API token revoked', description: `${owner.fullName} revoked the API token "Nightly backup" with the admin scope` },
     ]);
     expect(JSON.stringify(await db.query(`SELECT * FROM audit_log WHERE target_id = $1`, [owner.id]))).not.toContain(created.body.data.token.slice(5));
+    // Every token made or revoked is an event of its owner's (the audit log keeps the admin ones); never its value.
+    const stream = (await db.query(`SELECT name, actor_id, data->'apiToken' AS token FROM domain_events WHERE subject_type = 'user' AND subject_id = $1 AND name LIKE 'user.api_token_%' ORDER BY id`, [owner.id])) as {
+      name: string;
+      actor_id: number;
+      token: Record<string, unknown>;
+    }[];
+    expect(stream.map((row) => [row.name, row.actor_id, row.token.name, row.token.scopes])).toEqual([
+      ['user.api_token_created', owner.id, expect.any(String), ['read']],
+      ['user.api_token_revoked', owner.id, expect.any(String), ['read']],
+      ['user.api_token_created', owner.id, 'Nightly backup', ['read', 'admin']],
+      ['user.api_token_revoked', owner.id, 'Nightly backup', ['read', 'admin']],
+    ]);
+    expect(stream[2].token).toEqual({ tokenId: created.body.data.id, name: 'Nightly backup', scopes: ['read', 'admin'], expiresAt: created.body.data.expiresAt });
+    const stored = JSON.stringify(await db.query(`SELECT data FROM domain_events WHERE subject_type = 'user' AND subject_id = $1`, [owner.id]));
+    expect(stored).not.toContain(created.body.data.token.slice(5));
+    expect(stored).not.toContain(plain.token.slice(5));
   });
 
   it('admits each scope where it is needed and refuses it elsewhere with "token lacks scope"', async () => {

@@ -385,6 +385,11 @@ describe('Likes API', () => {
       expect(seen()).toEqual([notice, notice]);
       await t.http.delete(api(`/likes/post/${post.id}`)).set(user.auth).expect(404);
       expect(seen()).toHaveLength(2);
+      // The notices follow the like's events (likes/like-cache.subscriber.ts), one per change.
+      expect(await dataSource.query(`SELECT name, actor_id, data FROM domain_events WHERE subject_type = 'post' AND subject_id = $1 AND name LIKE 'post.%liked' ORDER BY id`, [post.id])).toEqual([
+        { name: 'post.liked', actor_id: user.id, data: { postId: post.id, slug: post.slug, likeCount: 1 } },
+        { name: 'post.unliked', actor_id: user.id, data: { postId: post.id, slug: post.slug, likeCount: 0 } },
+      ]);
     });
 
     it('read-your-writes: the post, the lists and the quick stats show a like at once (held answers dropped before the like answers)', async () => {

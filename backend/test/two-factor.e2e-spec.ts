@@ -74,6 +74,14 @@ describe('Two-factor sign-in', () => {
     return { secret, recoveryCodes: confirmed.body.data.recoveryCodes as string[] };
   }
 
+  /** The account's events about its sign-in secrets (two-factor, recovery codes, passwords), oldest first. */
+  const userEvents = async (userId: number) =>
+    (await db.query(
+      `SELECT name, actor_id, data->>'via' AS via FROM domain_events
+        WHERE subject_type = 'user' AND subject_id = $1 AND (name LIKE 'user.two_factor_%' OR name LIKE 'user.recovery_codes_%' OR name LIKE 'user.password_%') ORDER BY id`,
+      [userId],
+    )) as { name: string; actor_id: number; via: string | null }[];
+
   const signIn = (user: TestUser) => post('/auth/login').send({ email: user.email, password: PASSWORD });
   async function challengeOf(user: TestUser): Promise<string> {
     const res = await signIn(user).expect(202);
@@ -226,6 +234,7 @@ describe('Two-factor sign-in', () => {
 
     const renewed = await post('/account/two-factor/recovery-codes').set(user.auth).send({ code: await codeAt(secret, 0) }).expect(200);
     expect(renewed.body.data.recoveryCodes).toHaveLength(10);
+    expect((await userEvents(user.id)).map((row) => row.name)).toEqual(['user.two_factor_enabled', 'user.recovery_codes_renewed']);
     await finish(await codeStep(user), recoveryCodes[2]).expect(401);
     await finish(await codeStep(user), renewed.body.data.recoveryCodes[0]).expect(200);
   });
@@ -252,6 +261,13 @@ describe('Two-factor sign-in', () => {
     );
     await signIn(user).expect(200);
     expect((await db.query('SELECT count(*)::int AS n FROM two_factor_recovery_codes WHERE user_id = $1', [user.id]))[0].n).toBe(0);
+    // Each step is an event of the account's; the owner's own steps write no audit entry.
+    expect(await userEvents(user.id)).toEqual([
+      { name: 'user.two_factor_enabled', actor_id: user.id, via: null },
+      { name: 'user.password_changed', actor_id: user.id, via: 'reset' },
+      { name: 'user.two_factor_disabled', actor_id: user.id, via: 'self' },
+    ]);
+    expect((await db.query(`SELECT count(*)::int AS n FROM audit_log WHERE target_type = 'user' AND target_id = $1`, [user.id]))[0].n).toBe(0);
   });
 
   it("lets an admin reset a user's 2FA: audit-logged, the user told by e-mail", async () => {
@@ -273,7 +289,9 @@ describe('Two-factor sign-in', () => {
     const told = await mail.waitFor(user.email, { since });
     expect(told.subject).toBe('Two-factor sign-in was turned off on your Inkwell account');
     const log = await t.http.get(api(`/admin/users/${user.id}/audit-log`)).set(admin.auth).expect(200);
-    expect(log.body.data.content[0]).toMatchObject({ type: 'TWO_FACTOR_RESET', title: 'Two-factor sign-in reset' });
+    expect(log.body.data.content[0]).toMatchObject({ type: 'TWO_FACTOR_RESET', title: 'Two-factor sign-in reset', description: `${admin.fullName} reset two-factor sign-in for ${user.fullName}` });
+    // The entry and the e-mail follow the reset's event.
+    expect((await userEvents(user.id)).at(-1)).toEqual({ name: 'user.two_factor_disabled', actor_id: admin.id, via: 'admin' });
     await signIn(user).expect(200);
     expect((await t.http.get(api(`/admin/users/${user.id}`)).set(admin.auth).expect(200)).body.data.twoFactorEnabled).toBe(false);
     expect((await t.http.delete(api(`/admin/users/${user.id}/two-factor`)).set(admin.auth).expect(409)).body.message).toBe('This user has not turned on two-factor sign-in.');

@@ -1,9 +1,10 @@
 import { DataSource } from 'typeorm';
 import { DomainEvents } from '../src/events/domain-events.service';
-import { STRONG_PASSWORD, uniqueEmail } from './helpers/accounts';
+import { PasswordHasher } from '../src/auth/password-hasher';
+import { login, STRONG_PASSWORD, uniqueEmail } from './helpers/accounts';
 import { createTestApp, TestApp } from './helpers/app';
 import { api, uid } from './helpers/envelope';
-import { codeOf, MailCatcher, startMailCatcher } from './helpers/mail';
+import { codeOf, MailCatcher, resetTokenOf, startMailCatcher } from './helpers/mail';
 import { createAdmin, createReader, TestUser } from './helpers/users';
 
 interface EventRow {
@@ -142,6 +143,42 @@ describe('User and tag events', () => {
       },
     ]);
     expect(await auditTypes('user', reader.id)).toEqual([]);
+  });
+
+  it('a password set by its owner, through a reset link or by an administrator records user.password_changed; the sessions its rule names end with it', async () => {
+    const reader = await createReader(t);
+    await db.query('UPDATE users SET password_hash = $1 WHERE id = $2', [await t.app.get(PasswordHasher).hash(STRONG_PASSWORD), reader.id]);
+    const sidOf = (token: string) => (JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString()) as { sid: string }).sid;
+    const live = async () =>
+      ((await db.query('SELECT DISTINCT family_id FROM refresh_sessions WHERE user_id = $1 AND revoked_at IS NULL ORDER BY family_id', [reader.id])) as { family_id: string }[]).map((row) => row.family_id);
+    const current = sidOf(reader.token);
+    const other = sidOf((await login(t, reader.email, STRONG_PASSWORD)).accessToken);
+    expect(await live()).toEqual([current, other].sort());
+
+    // The owner's change: every session but the one that asked ends.
+    await t.http.post(api('/user/change-password')).set(reader.auth).send({ currentPassword: STRONG_PASSWORD, newPassword: 'N3w!Password', confirmNewPassword: 'N3w!Password' }).expect(200);
+    expect(await live()).toEqual([current]);
+    // A reset link: every session ends.
+    const since = mail.messages.length;
+    await t.http.post(api('/auth/forgot-password')).send({ email: reader.email }).expect(200);
+    const { token } = resetTokenOf(await mail.waitFor(reader.email, { since }));
+    await t.http.post(api('/auth/reset-password')).send({ token, newPassword: 'An0ther!Pass', confirmPassword: 'An0ther!Pass' }).expect(200);
+    expect(await live()).toEqual([]);
+    // An administrator's generated password: every session ends, and it is audit-logged.
+    await login(t, reader.email, 'An0ther!Pass');
+    const generated = await t.http.post(api(`/admin/users/${reader.id}/generate-password`)).set(admin.auth).expect(200);
+    expect(await live()).toEqual([]);
+
+    const passwordEvents = (await eventsAbout('user', reader.id)).filter((row) => row.name === 'user.password_changed');
+    expect(passwordEvents).toEqual([
+      { name: 'user.password_changed', subject_type: 'user', subject_id: reader.id, actor_id: reader.id, data: { ...facts(reader, 'ACTIVE', ['USER']), via: 'change', keptSessionId: current } },
+      { name: 'user.password_changed', subject_type: 'user', subject_id: reader.id, actor_id: reader.id, data: { ...facts(reader, 'ACTIVE', ['USER']), via: 'reset', keptSessionId: null } },
+      { name: 'user.password_changed', subject_type: 'user', subject_id: reader.id, actor_id: admin.id, data: { ...facts(reader, 'ACTIVE', ['USER']), via: 'admin', keptSessionId: null } },
+    ]);
+    const [{ password_hash: hash }] = (await db.query('SELECT password_hash FROM users WHERE id = $1', [reader.id])) as { password_hash: string }[];
+    const stored = JSON.stringify(passwordEvents);
+    for (const secret of [STRONG_PASSWORD, 'N3w!Password', 'An0ther!Pass', generated.body.data.newPassword as string, hash, token]) expect(stored).not.toContain(secret);
+    expect(await auditTypes('user', reader.id)).toEqual(['PASSWORD_GENERATED']);
   });
 
   it("a tag's create, edit, deactivation and deletion record tag.created, tag.updated, tag.deactivated and tag.deleted", async () => {

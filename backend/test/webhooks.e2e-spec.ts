@@ -151,6 +151,15 @@ describe('Webhooks', () => {
       { type: 'WEBHOOK_DELETED', actor_id: admin.id, title: 'Webhook deleted', description: `${admin.fullName} deleted the webhook to 127.0.0.1:9`, link: null },
     ]);
     expect(JSON.stringify(entries)).not.toContain('T0KEN');
+    // The entries follow the webhook's events, which name the receiver by its host too.
+    const stream = (await db.query(`SELECT name, actor_id, data FROM domain_events WHERE subject_type = 'webhook' AND subject_id = $1 ORDER BY id`, [id])) as Record<string, unknown>[];
+    const facts = { webhookId: id, host: '127.0.0.1:9' };
+    expect(stream).toEqual([
+      { name: 'webhook.created', actor_id: admin.id, data: { ...facts, events: ['post.published'], active: true, includeEmails: false } },
+      { name: 'webhook.updated', actor_id: admin.id, data: { ...facts, events: ['post.published', 'tag.created'], active: false, includeEmails: true, changed: ['events', 'includeEmails', 'active', 'secret'] } },
+      { name: 'webhook.deleted', actor_id: admin.id, data: { ...facts, events: ['post.published', 'tag.created'], active: false, includeEmails: true } },
+    ]);
+    expect(JSON.stringify(stream)).not.toMatch(/T0KEN|hooks|whsec_/);
     // Recent Activity shows them as account changes (the nearest of spec 001 §3's six types).
     const [newest] = (await t.http.get(api('/admin/stats')).set(admin.auth).expect(200)).body.data.recentActivities;
     expect(newest).toEqual({ id: expect.any(Number), type: 'USER_UPDATED', title: 'Webhook deleted', description: `${admin.fullName} deleted the webhook to 127.0.0.1:9`, timestamp: ISO });

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import type { SortDirection } from '../common/pagination/sort';
 import { containsPattern, countRows } from '../common/sql-patterns';
 import { RoleName } from '../users/roles';
@@ -108,12 +108,6 @@ export class AdminUsersRepository {
     const params: unknown[] = [];
     const where = await this.where(filter, params);
     return countRows(this.dataSource, `FROM users u ${where}`, params);
-  }
-
-  /** Locks the user's row for this transaction; false when there is no such user. */
-  async lockUser(manager: EntityManager, id: number): Promise<boolean> {
-    const rows = (await manager.query(`SELECT id FROM users WHERE id = $1 FOR NO KEY UPDATE`, [id])) as unknown[];
-    return rows.length > 0;
   }
 
   /**

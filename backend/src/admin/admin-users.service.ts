@@ -1,13 +1,12 @@
 import { ConflictException, Injectable, NotFoundException, OnModuleDestroy } from '@nestjs/common';
-import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { DataSource, Repository } from 'typeorm';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository } from 'typeorm';
 import { AuditEntryPageDto } from '../audit/dto/audit-entry-response.dto';
 import { AuditService } from '../audit/audit.service';
-import { AuditLinks, AuditType } from '../audit/audit.types';
 import { PasswordHasher } from '../auth/password-hasher';
-import { SessionsService } from '../sessions/sessions.service';
 import type { AuthUser } from '../auth/auth-user';
 import { ContentChange, ContentEvents } from '../common/content-events';
+import { DomainEvents } from '../events/domain-events.service';
 import { isUniqueViolation } from '../common/database-errors';
 import { toPage } from '../common/pagination/page';
 import type { SortDirection } from '../common/pagination/sort';
@@ -64,14 +63,13 @@ export class AdminUsersService implements OnModuleDestroy {
   private readonly stopListening: () => void;
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
     @InjectRepository(User) private readonly users: Repository<User>,
     @InjectRepository(UserBan) private readonly bans: Repository<UserBan>,
     private readonly repository: AdminUsersRepository,
-    private readonly sessions: SessionsService,
     private readonly mail: MailService,
     private readonly passwords: PasswordHasher,
     private readonly audit: AuditService,
+    private readonly events: DomainEvents,
     private readonly usersService: UsersService,
     private readonly lifecycle: UserLifecycleService,
     contentEvents: ContentEvents,
@@ -157,8 +155,10 @@ export class AdminUsersService implements OnModuleDestroy {
   }
 
   /**
-   * A strong random password (strict rule), stored as its bcrypt hash; every session of the user
-   * ends in the same transaction; then it is e-mailed. The answer carries it once.
+   * A strong random password (strict rule), stored as its bcrypt hash through the user lifecycle
+   * (`setPassword` via admin: every session of the user ends and the audit entry is written with
+   * its event, in one transaction); then it is e-mailed from here (the event carries no password).
+   * The answer carries it once.
    */
   async generatePassword(id: number, actor: AuthUser): Promise<AdminGeneratedPasswordDto> {
     // The admin would lock themselves out (every session ends, and without SMTP the password is mailed nowhere).
@@ -166,22 +166,7 @@ export class AdminUsersService implements OnModuleDestroy {
     if (!(await this.users.exists({ where: { id } }))) throw new NotFoundException(AdminMessages.USER_NOT_FOUND);
     const newPassword = generatePassword();
     const passwordHash = await this.passwords.hash(newPassword);
-    const user = await this.dataSource.transaction(async (manager) => {
-      if (!(await this.repository.lockUser(manager, id))) throw new NotFoundException(AdminMessages.USER_NOT_FOUND);
-      const row = await manager.findOneOrFail(User, { where: { id }, select: { id: true, email: true, fullName: true } });
-      await manager.update(User, { id }, { passwordHash });
-      await this.sessions.revokeAllOfUser(id, undefined, manager);
-      await this.audit.record(manager, {
-        type: AuditType.PASSWORD_GENERATED,
-        actorId: actor.id,
-        targetType: 'user',
-        targetId: id,
-        title: 'Password generated',
-        description: `${actor.fullName} generated a new password for ${row.fullName}`,
-        link: AuditLinks.user(id),
-      });
-      return row;
-    });
+    const user = await this.events.transaction((tx) => this.lifecycle.setPassword(tx, id, passwordHash, { via: 'admin', actor }));
     const emailed = await this.mail.sendGeneratedPassword(user.email, user.fullName, newPassword);
     return { newPassword, emailed };
   }

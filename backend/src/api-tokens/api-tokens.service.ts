@@ -1,9 +1,10 @@
 import { ConflictException, ForbiddenException, Injectable, Logger, NotFoundException } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { randomBytes } from 'node:crypto';
-import { DataSource, EntityManager, Repository } from 'typeorm';
-import { AuditService } from '../audit/audit.service';
-import { AuditLinks, AuditType } from '../audit/audit.types';
+import { DataSource, Repository } from 'typeorm';
+import type { ApiTokenFacts } from '../events/domain-events';
+import { DomainEvents, EventTransaction } from '../events/domain-events.service';
+import { readUserFacts } from '../users/user-facts';
 import { API_TOKEN_PATTERN, API_TOKEN_PREFIX, grantableScopes, type ApiTokenScope } from '../../../shared/api-tokens';
 import type { AuthUser, CallerRead } from '../auth/auth-user';
 import { callerOf, keepsAccess, readCaller } from '../auth/caller-query';
@@ -53,21 +54,17 @@ export class ApiTokensService {
   constructor(
     @InjectRepository(ApiToken) private readonly tokens: Repository<ApiToken>,
     private readonly dataSource: DataSource,
-    private readonly audit: AuditService,
+    private readonly events: DomainEvents,
   ) {}
 
-  /** A token that can do admin work is audit-logged when made and revoked (by name, never by its value). */
-  private recordAdminToken(manager: EntityManager, type: AuditType.ADMIN_TOKEN_CREATED | AuditType.ADMIN_TOKEN_REVOKED, user: AuthUser, name: string): Promise<void> {
-    const created = type === AuditType.ADMIN_TOKEN_CREATED;
-    return this.audit.record(manager, {
-      type,
-      actorId: user.id,
-      targetType: 'user',
-      targetId: user.id,
-      title: created ? 'Admin API token created' : 'Admin API token revoked',
-      description: `${user.fullName} ${created ? 'created' : 'revoked'} the API token "${name}" with the admin scope`,
-      link: AuditLinks.user(user.id),
-    });
+  /**
+   * `user.api_token_created` or `user.api_token_revoked`, by the owner, in the change's transaction
+   * (the audit log keeps those with the admin scope, by name: audit/account-security-audit.subscriber.ts).
+   */
+  private async recordToken(tx: EventTransaction, name: 'user.api_token_created' | 'user.api_token_revoked', user: AuthUser, apiToken: ApiTokenFacts): Promise<void> {
+    const facts = await readUserFacts(tx.manager, user.id);
+    if (!facts) throw new NotFoundException(ApiTokensMessages.NOT_FOUND);
+    await tx.record({ name, actor: { id: user.id, name: user.fullName }, data: { ...facts, apiToken } });
   }
 
   async create(user: AuthUser, input: ApiTokenCreateDto): Promise<ApiTokenCreatedDto> {
@@ -80,7 +77,8 @@ export class ApiTokensService {
     }
     const token = `${API_TOKEN_PREFIX}${randomBytes(32).toString('base64url')}`;
     const tokenHash = sha256(token);
-    const row = await this.dataSource.transaction(async (manager) => {
+    const row = await this.events.transaction(async (tx) => {
+      const { manager } = tx;
       const saved = await manager.save(
         manager.create(ApiToken, {
           userId: user.id,
@@ -91,7 +89,7 @@ export class ApiTokensService {
           lastUsedAt: null,
         }),
       );
-      if (saved.scopes.includes('admin')) await this.recordAdminToken(manager, AuditType.ADMIN_TOKEN_CREATED, user, saved.name);
+      await this.recordToken(tx, 'user.api_token_created', user, { tokenId: saved.id, name: saved.name, scopes: [...saved.scopes], expiresAt: saved.expiresAt?.toISOString() ?? null });
       return saved;
     });
     rememberTokenHash(tokenHash);
@@ -106,10 +104,14 @@ export class ApiTokensService {
 
   /** Deletes the token: its next request is refused. Another user's token is 404, as a missing one. */
   async revoke(user: AuthUser, id: number): Promise<void> {
-    await this.dataSource.transaction(async (manager) => {
-      const [removed] = (await manager.query(`DELETE FROM api_tokens WHERE id = $1 AND user_id = $2 RETURNING name, scopes`, [id, user.id])) as [{ name: string; scopes: string[] }[], number];
+    await this.events.transaction(async (tx) => {
+      const [removed] = (await tx.manager.query(`DELETE FROM api_tokens WHERE id = $1 AND user_id = $2 RETURNING name, scopes, expires_at`, [id, user.id])) as [
+        { name: string; scopes: string[]; expires_at: Date | null }[],
+        number,
+      ];
       if (!removed.length) throw new NotFoundException(ApiTokensMessages.NOT_FOUND);
-      if (removed[0].scopes.includes('admin')) await this.recordAdminToken(manager, AuditType.ADMIN_TOKEN_REVOKED, user, removed[0].name);
+      const [token] = removed;
+      await this.recordToken(tx, 'user.api_token_revoked', user, { tokenId: id, name: token.name, scopes: token.scopes, expiresAt: token.expires_at ? new Date(token.expires_at).toISOString() : null });
     });
   }
 

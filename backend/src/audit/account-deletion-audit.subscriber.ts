@@ -2,18 +2,18 @@ import { Inject, Injectable } from '@nestjs/common';
 import { siteTimeFormatter } from '../common/site-time';
 import { APP_CONFIG, type AppConfig } from '../config/env';
 import { DomainEvents } from '../events/domain-events.service';
-import { AuditService } from './audit.service';
+import { AuditWriter } from './audit-writer';
 import { AuditLinks, AuditType } from './audit.types';
 
 /**
  * The audit entries of account deletion (issue 27 §3), in the change's transaction. They name the
  * account by its id only: no name, no e-mail address, not in the description nor in the details,
  * so what the log keeps after the erasure is that it happened, when, asked by whom. The erasure
- * also wipes the descriptions of the account's earlier entries (AuditService.forgetUser).
+ * also wipes the descriptions of the account's earlier entries (AuditWriter.forgetUser).
  */
 @Injectable()
 export class AccountDeletionAuditSubscriber {
-  constructor(events: DomainEvents, audit: AuditService, @Inject(APP_CONFIG) config: AppConfig) {
+  constructor(events: DomainEvents, audit: AuditWriter, @Inject(APP_CONFIG) config: AppConfig) {
     const siteTime = siteTimeFormatter(config.siteTimeZone);
 
     events.onRecorded('user.deletion_scheduled', ({ data, actor }, manager) =>

@@ -1,13 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { Brackets, EntityManager, Repository, SelectQueryBuilder } from 'typeorm';
+import { Brackets, Repository, SelectQueryBuilder } from 'typeorm';
 import { toPage } from '../common/pagination/page';
 import { toAuditEntry } from './audit.mapper';
-import { AuditRecord, AuditType } from './audit.types';
+import { AuditType } from './audit.types';
 import { AuditEntryDto, AuditEntryPageDto } from './dto/audit-entry-response.dto';
 import { AuditEntry } from './entities/audit-entry.entity';
-
-const cut = (text: string, max: number): string => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 
 export interface RecentAuditFilter {
   /** Only entries this user did. */
@@ -17,41 +15,12 @@ export interface RecentAuditFilter {
 }
 
 /**
- * The audit log: services record what happened inside the transaction that does it (so an
- * action that fails leaves no entry, and a committed one always has its entry); the dashboards
- * and the user administration read it.
+ * The audit log's reads: the dashboards and the user administration. Entries are written only by
+ * the audit module's subscribers to the domain events, through AuditWriter (audit-writer.ts).
  */
 @Injectable()
 export class AuditService {
   constructor(@InjectRepository(AuditEntry) private readonly entries: Repository<AuditEntry>) {}
-
-  /** Writes one entry with the caller's transaction (`manager` of `dataSource.transaction`). */
-  async record(manager: EntityManager, entry: AuditRecord): Promise<void> {
-    const row: Partial<AuditEntry> = {
-      type: entry.type,
-      actorId: entry.actorId,
-      targetType: entry.targetType,
-      targetId: entry.targetId,
-      title: cut(entry.title, 200),
-      description: cut(entry.description ?? '', 1000),
-      link: entry.link ? entry.link.slice(0, 500) : null,
-      details: entry.details ?? {},
-    };
-    // QueryDeepPartialEntity cannot describe a jsonb object of unknown shape.
-    await manager.insert(AuditEntry, row as Parameters<EntityManager['insert']>[1]);
-  }
-
-  /**
-   * An erased account (issue 27 §3): the entries about it keep their type, time and actor, but
-   * their descriptions and details (which may name the person) are wiped.
-   */
-  async forgetUser(manager: EntityManager, userId: number): Promise<void> {
-    await manager.query(
-      `UPDATE audit_log SET description = 'Erased account', details = '{}'::jsonb
-        WHERE target_type = 'user' AND target_id = $1 AND type NOT IN ($2, $3, $4)`,
-      [userId, AuditType.USER_DELETION_SCHEDULED, AuditType.USER_DELETION_CANCELLED, AuditType.USER_DELETED],
-    );
-  }
 
   /** The newest entries, newest first (at most 100). */
   async recent(limit: number, filter: RecentAuditFilter = {}): Promise<AuditEntryDto[]> {

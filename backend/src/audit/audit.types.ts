@@ -53,7 +53,7 @@ export enum AuditType {
 export const AUDIT_TARGET_TYPES = ['user', 'post', 'tag', 'comment', 'webhook'] as const;
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
 
-/** One thing that happened, as a service hands it to `AuditService.record`. */
+/** One thing that happened, as a subscriber hands it to `AuditWriter.record`. */
 export interface AuditRecord {
   type: AuditType;
   /** Who did it; null for the system or an anonymous sign-up. */

@@ -2,7 +2,7 @@ import { Injectable, OnModuleInit } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { CommentFacts, DomainEvent, EventActor } from '../events/domain-events';
 import { DomainEvents } from '../events/domain-events.service';
-import { AuditService } from './audit.service';
+import { AuditWriter } from './audit-writer';
 import { AuditLinks, AuditRecord, AuditType, excerpt } from './audit.types';
 import { countNoun, englishNoun } from '../../../shared/plural';
 
@@ -22,7 +22,7 @@ const aboutComment = (
 export class CommentAuditSubscriber implements OnModuleInit {
   constructor(
     private readonly events: DomainEvents,
-    private readonly audit: AuditService,
+    private readonly audit: AuditWriter,
   ) {}
 
   onModuleInit(): void {

@@ -3,7 +3,7 @@ import { siteTimeFormatter } from '../common/site-time';
 import { APP_CONFIG, AppConfig } from '../config/env';
 import { DomainEvent, DomainEventName } from '../events/domain-events';
 import { DomainEvents } from '../events/domain-events.service';
-import { AuditService } from './audit.service';
+import { AuditWriter } from './audit-writer';
 import { AuditLinks, AuditRecord, AuditType } from './audit.types';
 
 const POST_AUDITED = [
@@ -31,7 +31,7 @@ type PostAudited = DomainEvent<(typeof POST_AUDITED)[number]>;
 export class PostAuditSubscriber {
   private readonly siteTime: (date: Date) => string;
 
-  constructor(events: DomainEvents, audit: AuditService, @Inject(APP_CONFIG) config: AppConfig) {
+  constructor(events: DomainEvents, audit: AuditWriter, @Inject(APP_CONFIG) config: AppConfig) {
     this.siteTime = siteTimeFormatter(config.siteTimeZone);
     events.onRecorded(POST_AUDITED, async (event, manager) => {
       const entry = this.entryOf(event);

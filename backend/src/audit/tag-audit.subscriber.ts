@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { DomainEvent, TagFacts } from '../events/domain-events';
 import { DomainEvents } from '../events/domain-events.service';
-import { AuditService } from './audit.service';
+import { AuditWriter } from './audit-writer';
 import { AuditLinks, AuditRecord, AuditType } from './audit.types';
 
 type TagEvent = DomainEvent<'tag.created' | 'tag.updated' | 'tag.activated' | 'tag.deactivated' | 'tag.deleted'>;
@@ -18,7 +18,7 @@ const ENTRIES: Record<TagEvent['name'], { type: AuditType; title: string; descri
 /** The audit entry of every tag change, written in the change's transaction (a deleted tag's entry links nowhere). */
 @Injectable()
 export class TagAuditSubscriber {
-  constructor(events: DomainEvents, audit: AuditService) {
+  constructor(events: DomainEvents, audit: AuditWriter) {
     events.onRecorded(Object.keys(ENTRIES) as TagEvent['name'][], (event, manager) => audit.record(manager, tagEntry(event as TagEvent)));
   }
 }

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { siteTimeFormatter } from '../common/site-time';
 import { APP_CONFIG, type AppConfig } from '../config/env';
 import { DomainEvents } from '../events/domain-events.service';
-import { AuditService } from './audit.service';
+import { AuditWriter } from './audit-writer';
 import { AuditLinks, AuditType, excerpt } from './audit.types';
 
 /**
@@ -13,7 +13,7 @@ import { AuditLinks, AuditType, excerpt } from './audit.types';
  */
 @Injectable()
 export class UserAuditSubscriber {
-  constructor(events: DomainEvents, audit: AuditService, @Inject(APP_CONFIG) config: AppConfig) {
+  constructor(events: DomainEvents, audit: AuditWriter, @Inject(APP_CONFIG) config: AppConfig) {
     const siteTime = siteTimeFormatter(config.siteTimeZone);
 
     events.onRecorded('user.registered', ({ data }, manager) =>

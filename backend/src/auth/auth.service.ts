@@ -189,7 +189,7 @@ export class AuthService {
     const check = await this.passwords.verify(dto.password, user?.passwordHash);
     if (!user || !check.matches) throw new UnauthorizedException(AuthMessages.LOGIN_FAILED);
     // A hash of the older scheme (plain bcrypt, cut at 72 bytes) is replaced now the password is known.
-    if (check.needsUpgrade) await this.users.update({ id: user.id, passwordHash: user.passwordHash }, { passwordHash: await this.passwords.hash(dto.password) });
+    if (check.needsUpgrade) await this.lifecycle.upgradePasswordHash(user.id, user.passwordHash, await this.passwords.hash(dto.password));
     await this.assertMaySignIn(user);
     // With two-factor sign-in the password alone is half a sign-in: the count is kept (the codes
     // add to it) and cleared only when the code is right, so a known password cannot buy endless guesses.
@@ -217,7 +217,7 @@ export class AuthService {
 
   /** The one way a sign-in becomes a session (password only, or password and code). */
   private async startSession(userId: number, rememberMe: boolean, client: ClientInfo): Promise<TokenSet> {
-    await this.users.update({ id: userId }, { lastLoginAt: new Date() });
+    await this.lifecycle.recordSignIn(userId);
     const issued = await this.sessions.start(userId, rememberMe, client);
     const tokens = await this.tokenSet(issued);
     // An administrator the site requires to use two-factor sign-in is sent to its set-up first.
@@ -333,38 +333,35 @@ export class AuthService {
   }
 
   /**
-   * Single use; sets the password and ends every session of the user. The link came by e-mail, so
+   * Single use; sets the password (the user lifecycle's `setPassword`, via reset: every session of
+   * the user ends with it). The link came by e-mail, so
    * it proves the address: an account still waiting for that proof (PENDING and unverified: an
    * import's author invited or asking 'Forgot password', a sign-up that never entered its code)
    * is verified and ACTIVE through the user lifecycle. Other states (deactivated, banned) stay.
    */
   async resetPassword(dto: AuthResetPasswordDto): Promise<void> {
     const passwordHash = await this.passwords.hash(dto.newPassword);
-    const userId = await this.events.transaction(async (tx) => {
+    const facts = await this.events.transaction(async (tx) => {
       const resets = tx.manager.getRepository(PasswordResetToken);
       const row = await resets.findOne({ where: { tokenHash: sha256(dto.token) }, lock: { mode: 'pessimistic_write' } });
       if (!row || row.usedAt || row.expiresAt <= new Date()) throw new BadRequestException(AuthMessages.RESET_TOKEN_INVALID);
       await resets.update({ id: row.id }, { usedAt: new Date() });
-      await tx.manager.getRepository(User).update({ id: row.userId }, { passwordHash });
-      const user = await tx.manager.getRepository(User).findOne({ where: { id: row.userId }, select: { id: true, isVerified: true, status: true } });
-      if (user && !user.isVerified && user.status === UserStatus.PENDING) await this.lifecycle.markVerified(tx, user.id);
-      return row.userId;
+      const user = await this.lifecycle.setPassword(tx, row.userId, passwordHash, { via: 'reset' });
+      if (!user.verified && user.status === UserStatus.PENDING) await this.lifecycle.markVerified(tx, user.userId);
+      return user;
     });
-    await this.sessions.revokeAllOfUser(userId);
     // The reset link proved the mailbox: lift a sign-in limit others may have run the account into.
-    const user = await this.users.findOne({ where: { id: userId }, select: { id: true, email: true } });
-    if (user) await this.resetLoginAttempts(user.email);
+    await this.resetLoginAttempts(facts.email);
   }
 
-  /** Checks the current password, sets the new one, ends the user's other sessions. */
+  /** Checks the current password, sets the new one (`setPassword` via change: the user's other sessions end). */
   async changePassword(userId: number, sessionId: string | undefined, dto: UserChangePasswordDto): Promise<void> {
     const user = await this.users.findOne({ where: { id: userId } });
     if (!user || !(await this.passwords.verify(dto.currentPassword, user.passwordHash)).matches) {
       throw new BadRequestException(AuthMessages.CURRENT_PASSWORD_WRONG);
     }
     const passwordHash = await this.passwords.hash(dto.newPassword);
-    await this.users.update({ id: userId }, { passwordHash });
-    await this.sessions.revokeAllOfUser(userId, sessionId);
+    await this.events.transaction((tx) => this.lifecycle.setPassword(tx, userId, passwordHash, { via: 'change', sessionId }));
   }
 
   // ---- helpers -------------------------------------------------------------------------------

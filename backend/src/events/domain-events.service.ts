@@ -94,10 +94,11 @@ export class DomainEvents {
 
   /**
    * An erased account (issue 27 §3): its stored user events keep what happened but no longer say
-   * who it was (the e-mail address and name leave their payloads), in the erasure's transaction.
+   * who it was (the e-mail address and name leave their payloads, and so do its API tokens' own
+   * labels), in the erasure's transaction.
    */
   async forgetUser(manager: EntityManager, userId: number): Promise<void> {
-    await manager.query(`UPDATE domain_events SET data = data - 'email' - 'fullName' - 'changes' WHERE subject_type = 'user' AND subject_id = $1`, [userId]);
+    await manager.query(`UPDATE domain_events SET data = data - 'email' - 'fullName' - 'changes' #- '{apiToken,name}' WHERE subject_type = 'user' AND subject_id = $1`, [userId]);
   }
 
   private async store(manager: EntityManager, event: DomainEvent): Promise<void> {

@@ -1,8 +1,7 @@
-import { ContentEvents } from '../common/content-events';
 import { Injectable, NotFoundException } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { EntityManager } from 'typeorm';
 import type { AuthUser } from '../auth/auth-user';
+import { DomainEvents } from '../events/domain-events.service';
 import { Page, toPage } from '../common/pagination/page';
 import { PostsService } from '../posts/posts.service';
 import { LikeCheckDto, LikeCountDto, LikeMineQueryDto, LikeRecordDto, LikeStateDto } from './dto/like.dto';
@@ -45,10 +44,9 @@ function toLikeRecord(row: LikedPostRow): LikeRecordDto {
 @Injectable()
 export class LikesService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly events: DomainEvents,
     private readonly repository: LikesRepository,
     private readonly posts: PostsService,
-    private readonly contentEvents: ContentEvents,
   ) {}
 
   /** Like when not liked, unlike when liked. */
@@ -111,28 +109,25 @@ export class LikesService {
   }
 
   /**
-   * One like write in a transaction on a PUBLISHED post (404 `notFound` otherwise): the post's row
-   * lock, the like row with the reader's count (one statement), the post's like_count (a step of
-   * 0 changes nothing: liking a liked post, 404 for unliking one not liked). After the commit and
-   * before the answer, a changed count is told to every cache (ContentEvents `post-counters`):
-   * this instance drops the post's held answers synchronously, so the liker's next read shows the
-   * new count.
+   * One like write in an event transaction on a PUBLISHED post (404 `notFound` otherwise): the
+   * post's row lock, the like row with the reader's count (one statement), the post's like_count
+   * (a step of 0 changes nothing: liking a liked post, 404 for unliking one not liked). A change
+   * records `post.liked` or `post.unliked`; after the commit and before the answer, the likes'
+   * cache subscriber (like-cache.subscriber.ts) tells every cache, so the liker's next read shows
+   * the new count.
    */
   private async write(user: AuthUser, postId: number, change: LikeChange, notFound: string): Promise<LikeOutcome> {
-    let slug = '';
-    const outcome = await this.dataSource.transaction(async (manager): Promise<LikeOutcome> => {
+    return this.events.transaction(async ({ manager, record }): Promise<LikeOutcome> => {
       const post = await this.repository.lockPublishedPost(manager, postId);
       if (!post) throw new NotFoundException(notFound);
-      slug = post.slug;
       const step = await this.repository.change(manager, user.id, postId, change);
       if (step === 0) {
         if (change === 'unlike') throw new NotFoundException(LikesMessages.NOT_LIKED);
         return { state: { postId, liked: true, likeCount: post.like_count }, changed: false };
       }
       const { likeCount } = await this.posts.adjustCounters(manager, postId, { likes: step });
+      await record({ name: step > 0 ? 'post.liked' : 'post.unliked', actor: { id: user.id, name: user.fullName }, data: { postId, slug: post.slug, likeCount } });
       return { state: { postId, liked: step > 0, likeCount }, changed: true };
     });
-    if (outcome.changed) await this.contentEvents.changed({ kind: 'post-counters', postId, slug, counter: 'likes' });
-    return outcome;
   }
 }

@@ -1,12 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { DomainEvents } from '../events/domain-events.service';
-import { lostAccess } from '../users/user-rules';
+import { lostAccess, PASSWORD_RULES } from '../users/user-rules';
 import { SessionsService } from './sessions.service';
 
 /**
  * An account that loses access loses its sessions in the same transaction: a ban, a scheduled deletion, or an
  * administrator's edit that leaves it inactive or unverified (its refresh tokens stop working at
- * once; its access tokens at the next request, which checks the account).
+ * once; its access tokens at the next request, which checks the account). A new password ends the
+ * sessions its rule names (PASSWORD_RULES in users/user-rules.ts: all, or all but the one that
+ * changed it).
  */
 @Injectable()
 export class UserSessionsSubscriber {
@@ -16,6 +18,11 @@ export class UserSessionsSubscriber {
     events.onRecorded('user.deletion_scheduled', (event, manager) => sessions.revokeAllOfUser(event.data.userId, undefined, manager));
     events.onRecorded('user.updated', async (event, manager) => {
       if (lostAccess(event.data, event.data.changes)) await sessions.revokeAllOfUser(event.data.userId, undefined, manager);
+    });
+    events.onRecorded('user.password_changed', async ({ data }, manager) => {
+      const rule = PASSWORD_RULES[data.via].sessions;
+      if (rule === 'none') return;
+      await sessions.revokeAllOfUser(data.userId, rule === 'all-but-current' ? (data.keptSessionId ?? undefined) : undefined, manager);
     });
   }
 }

@@ -3,12 +3,13 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { toDataURL } from 'qrcode';
 import { DataSource, EntityManager, IsNull, LessThan, Not, Repository } from 'typeorm';
-import { AuditService } from '../audit/audit.service';
-import { AuditLinks, AuditType } from '../audit/audit.types';
 import { APP_CONFIG, AppConfig } from '../config/env';
+import type { UserFacts } from '../events/domain-events';
+import { DomainEvents, LIVE_ONLY } from '../events/domain-events.service';
 import { JobsService } from '../jobs/jobs.service';
 import { MailService } from '../mail/mail.service';
 import { User } from '../users/entities/user.entity';
+import { readUserFacts } from '../users/user-facts';
 import { UserLifecycleMessages } from '../users/user-lifecycle.messages';
 import type { AuthUser } from '../auth/auth-user';
 import { TwoFactorChallenge } from './entities/two-factor-challenge.entity';
@@ -61,7 +62,7 @@ export class TwoFactorService implements OnModuleInit {
     private readonly dataSource: DataSource,
     private readonly passwords: PasswordHasher,
     private readonly policy: AdminTwoFactorPolicy,
-    private readonly audit: AuditService,
+    private readonly events: DomainEvents,
     private readonly jobs: JobsService,
     private readonly mail: MailService,
   ) {
@@ -76,6 +77,14 @@ export class TwoFactorService implements OnModuleInit {
       const sent = await this.mail.sendTwoFactorReset(user.email, user.fullName);
       if (!sent && !lastAttempt) throw new Error('two-factor reset e-mail not sent; retrying');
     });
+    // An administrator's reset tells the owner by e-mail, through the job queue, in the reset's transaction.
+    this.events.onRecorded(
+      'user.two_factor_disabled',
+      async ({ data }, manager) => {
+        if (data.via === 'admin') await this.jobs.enqueue(manager, TWO_FACTOR_RESET_MAIL_QUEUE, { userId: data.userId });
+      },
+      LIVE_ONLY,
+    );
   }
 
   // ---- the account's own set-up ------------------------------------------------------------------
@@ -107,7 +116,7 @@ export class TwoFactorService implements OnModuleInit {
   /** The first right code turns it on and makes the 10 recovery codes (answered once, here). */
   async confirmSetup(userId: number, code: string): Promise<string[]> {
     const codes = newRecoveryCodes();
-    const enabled = await this.dataSource.transaction(async (manager) => {
+    const enabled = await this.events.transaction(async ({ manager, record }) => {
       const repo = manager.getRepository(UserTwoFactor);
       const row = await repo.findOne({ where: { userId }, lock: { mode: 'pessimistic_write' } });
       if (!row) throw new ConflictException(TwoFactorMessages.NO_SETUP);
@@ -116,6 +125,8 @@ export class TwoFactorService implements OnModuleInit {
       if (step === null) return false;
       await repo.update({ userId }, { enabledAt: new Date(), lastUsedStep: step });
       await this.replaceRecoveryCodes(manager, userId, codes);
+      const facts = await this.userFacts(manager, userId);
+      await record({ name: 'user.two_factor_enabled', actor: { id: userId, name: facts.fullName }, data: facts });
       return true;
     });
     if (!enabled) throw new BadRequestException({ message: TwoFactorMessages.CODE_WRONG, errors: { code: [TwoFactorMessages.CODE_WRONG] } });
@@ -128,9 +139,11 @@ export class TwoFactorService implements OnModuleInit {
     if (!user || !(await this.passwords.verify(password, user.passwordHash)).matches) {
       throw new BadRequestException({ message: TwoFactorMessages.PASSWORD_WRONG, errors: { password: [TwoFactorMessages.PASSWORD_WRONG] } });
     }
-    const done = await this.dataSource.transaction(async (manager) => {
+    const done = await this.events.transaction(async ({ manager, record }) => {
       if (!(await this.checkCode(manager, userId, code))) return false;
       await this.removeAll(manager, userId);
+      const facts = await this.userFacts(manager, userId);
+      await record({ name: 'user.two_factor_disabled', actor: { id: userId, name: facts.fullName }, data: { ...facts, via: 'self' } });
       return true;
     });
     if (!done) throw new BadRequestException({ message: TwoFactorMessages.CODE_WRONG, errors: { code: [TwoFactorMessages.CODE_WRONG] } });
@@ -139,13 +152,15 @@ export class TwoFactorService implements OnModuleInit {
   /** New recovery codes for an authenticator code; the old ones stop working. */
   async regenerateRecoveryCodes(userId: number, code: string): Promise<string[]> {
     const codes = newRecoveryCodes();
-    const done = await this.dataSource.transaction(async (manager) => {
+    const done = await this.events.transaction(async ({ manager, record }) => {
       const row = await manager.getRepository(UserTwoFactor).findOne({ where: { userId }, lock: { mode: 'pessimistic_write' } });
       if (!row?.enabledAt) throw new ConflictException(TwoFactorMessages.NOT_ON);
       const step = await this.totpStep(row, code);
       if (step === null) return false;
       await manager.getRepository(UserTwoFactor).update({ userId }, { lastUsedStep: step });
       await this.replaceRecoveryCodes(manager, userId, codes);
+      const facts = await this.userFacts(manager, userId);
+      await record({ name: 'user.recovery_codes_renewed', actor: { id: userId, name: facts.fullName }, data: facts });
       return true;
     });
     if (!done) throw new BadRequestException({ message: TwoFactorMessages.CODE_WRONG, errors: { code: [TwoFactorMessages.CODE_WRONG] } });
@@ -216,31 +231,30 @@ export class TwoFactorService implements OnModuleInit {
   // ---- administration ------------------------------------------------------------------------
 
   /**
-   * An administrator turns off a user's two-factor sign-in (a lost phone): audit-logged, and the
-   * user is told by e-mail through the job queue, both in the same transaction as the change.
+   * An administrator turns off a user's two-factor sign-in (a lost phone): `user.two_factor_disabled`
+   * via admin, whose subscribers write the audit entry and enqueue the user's e-mail (onModuleInit),
+   * all in the same transaction as the change.
    */
   async resetByAdmin(userId: number, actor: AuthUser): Promise<void> {
     if (userId === actor.id) throw new ConflictException(TwoFactorMessages.ADMIN_RESET_SELF);
-    await this.dataSource.transaction(async (manager) => {
-      const user = await manager.getRepository(User).findOne({ where: { id: userId }, select: { id: true, fullName: true } });
+    await this.events.transaction(async ({ manager, record }) => {
+      const user = await readUserFacts(manager, userId);
       if (!user) throw new NotFoundException(UserLifecycleMessages.USER_NOT_FOUND);
       const row = await manager.getRepository(UserTwoFactor).findOne({ where: { userId }, lock: { mode: 'pessimistic_write' } });
       if (!row?.enabledAt) throw new ConflictException(TwoFactorMessages.ADMIN_RESET_NOT_ON);
       await this.removeAll(manager, userId);
-      await this.audit.record(manager, {
-        type: AuditType.TWO_FACTOR_RESET,
-        actorId: actor.id,
-        targetType: 'user',
-        targetId: userId,
-        title: 'Two-factor sign-in reset',
-        description: `${actor.fullName} reset two-factor sign-in for ${user.fullName}`,
-        link: AuditLinks.user(userId),
-      });
-      await this.jobs.enqueue(manager, TWO_FACTOR_RESET_MAIL_QUEUE, { userId });
+      await record({ name: 'user.two_factor_disabled', actor: { id: actor.id, name: actor.fullName }, data: { ...user, via: 'admin' } });
     });
   }
 
   // ---- helpers -------------------------------------------------------------------------------
+
+  /** The account as its events name it (in the change's transaction). */
+  private async userFacts(manager: EntityManager, userId: number): Promise<UserFacts> {
+    const facts = await readUserFacts(manager, userId);
+    if (!facts) throw new NotFoundException(UserLifecycleMessages.USER_NOT_FOUND);
+    return facts;
+  }
 
   private isLive(row: TwoFactorChallenge): boolean {
     return row.expiresAt > new Date() && row.failedAttempts < CHALLENGE_MAX_FAILURES;

@@ -1,7 +1,8 @@
 import { BadRequestException, ConflictException, ForbiddenException, HttpException, Injectable, NotFoundException } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
+import { InjectRepository } from '@nestjs/typeorm';
+import { EntityManager, Repository } from 'typeorm';
 import type { AuthUser } from '../auth/auth-user';
-import type { EventActor, UserErasedFacts, UserFacts } from '../events/domain-events';
+import type { EventActor, PasswordVia, UserErasedFacts, UserFacts } from '../events/domain-events';
 import { JobsService } from '../jobs/jobs.service';
 import { DomainEvents, EventTransaction } from '../events/domain-events.service';
 import { activeMute } from './active-mute';
@@ -14,6 +15,7 @@ import {
   banThroughEditRefusal,
   editChanges,
   editRefusal,
+  keptSession,
   leavesActiveAdmins,
   selfBanRefusal,
   selfMuteRefusal,
@@ -30,9 +32,9 @@ import {
   lockAdminChanges,
   lockUser,
   openBan,
-  readUserFacts,
   upsertMute,
 } from './users.repository';
+import { readUserFacts } from './user-facts';
 
 /** The erasure job's queue (issue 27 §3): the user lifecycle enqueues it, account-data runs it. */
 export const ACCOUNT_ERASURE_QUEUE = 'account-erasure';
@@ -60,6 +62,12 @@ function refuse(refusal: UserRefusal | null): void {
 
 const actorOf = (user: AuthUser): EventActor => ({ id: user.id, name: user.fullName });
 
+/**
+ * How a password is set on an existing account, with what its rule needs (PASSWORD_RULES in
+ * user-rules.ts): the session that asked (a change keeps it), the administrator who generated it.
+ */
+export type PasswordSetting = { via: 'reset' } | { via: 'change'; sessionId?: string } | { via: 'admin'; actor: AuthUser };
+
 /** A reason and the administrators' own note (bans and unbans). */
 export interface BanInput {
   reason: string;
@@ -68,8 +76,8 @@ export interface BanInput {
 
 /**
  * The user lifecycle (DESIGN.md §1): verification, administrators' edits of status, verification
- * and roles, bans, unbans, mutes and unmutes, and deletion (scheduled, cancelled, the erasure's end). Each runs in one transaction that writes the rows
- * (users' status and verification, user_roles, user_bans, user_mutes: written nowhere else after
+ * and roles, bans, unbans, mutes and unmutes, passwords (setPassword), and deletion (scheduled, cancelled, the erasure's end). Each runs in one transaction that writes the rows
+ * (users' status, verification and password, user_roles, user_bans, user_mutes: written nowhere else after
  * the account is created by UsersService.create) and records its event; the audit log, the
  * sessions and the caches follow the events. Changes that may take ADMIN away from an active
  * account first take the administrators' mutex (lockAdminChanges), so the last active
@@ -80,6 +88,7 @@ export class UserLifecycleService {
   constructor(
     private readonly events: DomainEvents,
     private readonly jobs: JobsService,
+    @InjectRepository(User) private readonly users: Repository<User>,
   ) {}
 
   // ---- Deletion (issue 27 §3) ----------------------------------------------------------------
@@ -234,6 +243,37 @@ export class UserLifecycleService {
     await tx.manager.update(User, { id }, { isVerified: true, emailVerifiedAt: new Date(), status: UserStatus.ACTIVE });
     const facts = await this.facts(tx.manager, id);
     await tx.record({ name: 'user.verified', actor: { id, name: facts.fullName }, data: facts });
+  }
+
+  /**
+   * The one writer of an existing account's password (PASSWORD_RULES in user-rules.ts is the
+   * table of every way a password is written and what follows): writes the hash and records
+   * `user.password_changed` in the caller's transaction; the sessions the rule names end with the
+   * event (auth's sessions subscriber), the audit entry too (an administrator's). Answers the
+   * account's facts (404 when it is gone).
+   */
+  async setPassword(tx: EventTransaction, id: number, passwordHash: string, setting: PasswordSetting): Promise<UserFacts> {
+    if (!(await lockUser(tx.manager, id))) throw new NotFoundException(UserLifecycleMessages.USER_NOT_FOUND);
+    await tx.manager.update(User, { id }, { passwordHash });
+    const facts = await this.facts(tx.manager, id);
+    const via: PasswordVia = setting.via;
+    const actor = setting.via === 'admin' ? actorOf(setting.actor) : { id, name: facts.fullName };
+    const keptSessionId = keptSession(via, setting.via === 'change' ? setting.sessionId : undefined);
+    await tx.record({ name: 'user.password_changed', actor, data: { ...facts, via, keptSessionId } });
+    return facts;
+  }
+
+  /**
+   * A sign-in with a hash of the older scheme: the same password, hashed anew. Not a change (no
+   * session ends, no event); written only while the stored hash is still `previousHash`.
+   */
+  async upgradePasswordHash(id: number, previousHash: string, passwordHash: string): Promise<void> {
+    await this.users.update({ id, passwordHash: previousHash }, { passwordHash });
+  }
+
+  /** A sign-in started a session: the account's last sign-in time. */
+  async recordSignIn(id: number): Promise<void> {
+    await this.users.update({ id }, { lastLoginAt: new Date() });
   }
 
   /**

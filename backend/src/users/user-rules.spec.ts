@@ -8,8 +8,10 @@ import {
   editRefusal,
   hasAccess,
   isActiveAdmin,
+  keptSession,
   leavesActiveAdmins,
   lostAccess,
+  PASSWORD_RULES,
   selfBanRefusal,
   selfMuteRefusal,
   unbanRefusal,
@@ -147,6 +149,16 @@ describe('user rules', () => {
       ['a rename of an inactive account', { status: 'INACTIVE', verified: true }, { fullName: { from: 'a', to: 'b' } }, false],
     ] as const)('%s: %s', (_what, facts, changes, lost) => {
       expect(lostAccess(facts, changes)).toBe(lost);
+    });
+  });
+
+  describe('a new password: the sessions it ends', () => {
+    it('a reset link and an administrator end every session; the owner keeps the session that changed it', () => {
+      expect(PASSWORD_RULES).toEqual({ reset: { sessions: 'all' }, change: { sessions: 'all-but-current' }, admin: { sessions: 'all' } });
+      expect(keptSession('change', 'sid-1')).toBe('sid-1');
+      expect(keptSession('change', undefined)).toBeNull();
+      expect(keptSession('reset', 'sid-1')).toBeNull();
+      expect(keptSession('admin', 'sid-1')).toBeNull();
     });
   });
 });

@@ -1,4 +1,4 @@
-import type { UserChanges, UserFacts } from '../events/domain-events';
+import type { PasswordVia, UserChanges, UserFacts } from '../events/domain-events';
 import { RoleName } from './roles';
 import { UserStatus } from './entities/user.entity';
 
@@ -122,4 +122,34 @@ export function lostAccess(facts: Pick<UserFacts, 'status' | 'verified'>, change
 /** Whether a change shows beside the account's posts (cards, post pages, feeds, the authors page): its name, bio or avatar. */
 export function changesProfile(changes: UserChanges): boolean {
   return changes.fullName !== undefined || changes.bio !== undefined || changes.avatar !== undefined;
+}
+
+/** Which of the account's sessions a new password ends: none, all, or all but the one that asked. */
+export type PasswordSessionRule = 'none' | 'all' | 'all-but-current';
+
+/**
+ * Every way a password is written, and what follows it: the one table of these rules.
+ *
+ * | how | written by | sessions ended | event | audit entry |
+ * |---|---|---|---|---|
+ * | registration (and an account an administrator, the first start or an import creates) | `UsersService.create` (the account's INSERT) | none (there are none yet) | `user.registered` / `user.created` only | theirs |
+ * | reset (a reset link from 'Forgot password' or an import's invitation) | `setPassword` | all | `user.password_changed` via reset | none |
+ * | change (the owner, with the current password) | `setPassword` | all but the session that asked | `user.password_changed` via change | none |
+ * | admin (an administrator generates one; it is e-mailed to the owner) | `setPassword` | all | `user.password_changed` via admin | PASSWORD_GENERATED |
+ * | rehash (sign-in with a hash of the older scheme: the same password) | `upgradePasswordHash` | none | none | none |
+ *
+ * `UserLifecycleService.setPassword` records the event; the sessions subscriber
+ * (sessions/user-sessions.subscriber.ts) ends the sessions this table names for its `via`, in the same
+ * transaction; the audit subscriber (audit/account-security-audit.subscriber.ts, a layer below
+ * users, so it keeps its own test of `via`) writes the entry.
+ */
+export const PASSWORD_RULES: Record<PasswordVia, { sessions: PasswordSessionRule }> = {
+  reset: { sessions: 'all' },
+  change: { sessions: 'all-but-current' },
+  admin: { sessions: 'all' },
+};
+
+/** The session a password change keeps, for its event: the caller's own when the rule keeps it. */
+export function keptSession(via: PasswordVia, currentSessionId: string | undefined): string | null {
+  return PASSWORD_RULES[via].sessions === 'all-but-current' ? (currentSessionId ?? null) : null;
 }

@@ -1,5 +1,4 @@
 import type { EntityManager } from 'typeorm';
-import type { UserFacts } from '../events/domain-events';
 import { RoleName } from './roles';
 import { UserStatus } from './entities/user.entity';
 
@@ -85,17 +84,6 @@ export async function insertUsers(manager: EntityManager, rows: readonly NewUser
     );
   }
   return ids;
-}
-
-/** An account as its events name it, read in the caller's transaction; undefined when there is none. */
-export async function readUserFacts(manager: EntityManager, id: number): Promise<UserFacts | undefined> {
-  const [row] = (await manager.query(
-    `SELECT u.id AS "userId", u.email, u.full_name AS "fullName", u.status, u.is_verified AS verified,
-            ARRAY(SELECT r.name FROM user_roles ur JOIN roles r ON r.id = ur.role_id WHERE ur.user_id = u.id ORDER BY ur.assigned_at, ur.role_id)::text[] AS roles
-       FROM users u WHERE u.id = $1`,
-    [id],
-  )) as UserFacts[];
-  return row;
 }
 
 /**

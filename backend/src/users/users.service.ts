@@ -16,7 +16,8 @@ import { UserProfileUpdateDto } from './dto/user-profile-update.dto';
 import { effectiveRole, RoleName } from './roles';
 import { User, UserStatus } from './entities/user.entity';
 import { UsersMessages } from './users.messages';
-import { insertUsers, readUserFacts } from './users.repository';
+import { readUserFacts } from './user-facts';
+import { insertUsers } from './users.repository';
 
 /** E-mails are stored NFKC-normalised, trimmed and lower-cased, so the unique key is case-insensitive. */
 export function normalizeEmail(email: string): string {

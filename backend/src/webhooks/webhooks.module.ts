@@ -1,5 +1,4 @@
 import { Module } from '@nestjs/common';
-import { AuditModule } from '../audit/audit.module';
 import { AuthModule } from '../auth/auth.module';
 import { MailModule } from '../mail/mail.module';
 import { WebhookDeliveryService } from './webhook-delivery.service';
@@ -9,7 +8,7 @@ import { WebhooksService } from './webhooks.service';
 
 /** Webhooks (issue 28 §2): the admin API, the subscriber that turns domain events into deliveries, and the delivery worker. */
 @Module({
-  imports: [AuthModule, MailModule, AuditModule],
+  imports: [AuthModule, MailModule],
   controllers: [WebhooksController],
   providers: [WebhooksService, WebhookDeliveryService, WebhookDispatcher],
 })

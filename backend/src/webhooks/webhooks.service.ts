@@ -1,12 +1,12 @@
 import { BadRequestException, ConflictException, Inject, Injectable, NotFoundException } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { DataSource, EntityManager } from 'typeorm';
-import { AuditService } from '../audit/audit.service';
-import { AuditLinks, AuditType } from '../audit/audit.types';
+import { DataSource } from 'typeorm';
 import type { AuthUser } from '../auth/auth-user';
 import { SecretBox } from '../common/secret-box';
 import { APP_CONFIG, AppConfig } from '../config/env';
+import type { EventActor, WebhookChange, WebhookFacts } from '../events/domain-events';
+import { DomainEvents } from '../events/domain-events.service';
 import { WebhookAttemptDto, WebhookCreateDto, WebhookDto, WebhookRedeliveryDto, WebhookSummaryDto, WebhookUpdateDto } from './dto/webhook.dto';
 import { LOG_SIZE, secretContext, WEBHOOK_QUEUE, WebhookDeliveryService, webhookSecretBox } from './webhook-delivery.service';
 import { payloadBody, TEST_EVENT, type WebhookEventName } from './webhook-events';
@@ -86,7 +86,7 @@ function newSecret(): string {
   return `whsec_${randomBytes(32).toString('base64url')}`;
 }
 
-/** Where a webhook sends, for the audit log: its host only (a receiver's path or query may hold a secret of its own). */
+/** Where a webhook sends, for its events and the audit log: its host only (a receiver's path or query may hold a secret of its own). */
 function hostOf(url: string): string {
   try {
     return new URL(url).host;
@@ -95,7 +95,18 @@ function hostOf(url: string): string {
   }
 }
 
-/** The webhook administration (/admin/webhooks, ADMIN only): configuration, the test event, the delivery log and redelivery. */
+/** A webhook as its events name it (the receiver by its host only). */
+function webhookFacts(id: number, webhook: { url: string; events: string[]; active: boolean; includeEmails: boolean }): WebhookFacts {
+  return { webhookId: id, host: hostOf(webhook.url), events: [...webhook.events], active: webhook.active, includeEmails: webhook.includeEmails };
+}
+
+const actorOf = (user: AuthUser): EventActor => ({ id: user.id, name: user.fullName });
+
+/**
+ * The webhook administration (/admin/webhooks, ADMIN only): configuration, the test event, the
+ * delivery log and redelivery. Every change records `webhook.created`, `webhook.updated` or
+ * `webhook.deleted` in its transaction; the audit log follows them (a webhook sends the site's data elsewhere).
+ */
 @Injectable()
 export class WebhooksService {
   private readonly box: SecretBox;
@@ -105,14 +116,9 @@ export class WebhooksService {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly deliveries: WebhookDeliveryService,
     private readonly jobs: JobsService,
-    private readonly audit: AuditService,
+    private readonly events: DomainEvents,
   ) {
     this.box = webhookSecretBox(config);
-  }
-
-  /** Every change to a webhook is audit-logged in its transaction: a webhook sends the site's data elsewhere. */
-  private record(manager: EntityManager, type: AuditType, id: number, actor: AuthUser, title: string, description: string): Promise<void> {
-    return this.audit.record(manager, { type, actorId: actor.id, targetType: 'webhook', targetId: id, title, description, link: type === AuditType.WEBHOOK_DELETED ? null : AuditLinks.webhooks() });
   }
 
   async list(): Promise<WebhookSummaryDto[]> {
@@ -128,7 +134,7 @@ export class WebhooksService {
   async create(dto: WebhookCreateDto, actor: AuthUser): Promise<WebhookDto> {
     await this.checkUrl(dto.url);
     const secret = newSecret();
-    const id = await this.dataSource.transaction(async (manager) => {
+    const id = await this.events.transaction(async ({ manager, record }) => {
       // The id first: the secret is sealed for its row.
       const [{ id: drawn }] = (await manager.query(`SELECT nextval(pg_get_serial_sequence('webhooks', 'id'))::int AS id`)) as { id: number }[];
       await manager.query(`INSERT INTO webhooks (id, url, events, secret_sealed, active, include_emails, created_by) VALUES ($1, $2, $3, $4, $5, $6, $7)`, [
@@ -140,8 +146,7 @@ export class WebhooksService {
         dto.includeEmails ?? false,
         actor.id,
       ]);
-      const emails = dto.includeEmails ? ', with e-mail addresses in user events' : '';
-      await this.record(manager, AuditType.WEBHOOK_CREATED, drawn, actor, 'Webhook added', `${actor.fullName} added a webhook to ${hostOf(dto.url)} for ${dto.events.join(', ')}${emails}`);
+      await record({ name: 'webhook.created', actor: actorOf(actor), data: webhookFacts(drawn, { url: dto.url, events: dto.events, active: dto.active ?? true, includeEmails: dto.includeEmails ?? false }) });
       return drawn;
     });
     return this.get(id);
@@ -167,26 +172,37 @@ export class WebhooksService {
     const rotated = dto.rotateSecret === true;
     if (rotated) set('secret_sealed', this.box.seal(newSecret(), secretContext(id)));
     if (sets.length) {
+      // What the edit changed, in the events' order (`events` whenever a list was sent).
       const changed = [
-        dto.url !== undefined && dto.url !== current.url ? `its address (now ${hostOf(dto.url)})` : null,
-        dto.events !== undefined ? `its events (now ${dto.events.join(', ')})` : null,
-        dto.includeEmails !== undefined && dto.includeEmails !== current.include_emails ? (dto.includeEmails ? 'e-mail addresses on' : 'e-mail addresses off') : null,
-        dto.active !== undefined && dto.active !== current.active ? (dto.active ? 'turned on' : 'turned off') : null,
-        rotated ? 'a new secret' : null,
-      ].filter(Boolean);
-      await this.dataSource.transaction(async (manager) => {
+        dto.url !== undefined && dto.url !== current.url ? 'url' : null,
+        dto.events !== undefined ? 'events' : null,
+        dto.includeEmails !== undefined && dto.includeEmails !== current.include_emails ? 'includeEmails' : null,
+        dto.active !== undefined && dto.active !== current.active ? 'active' : null,
+        rotated ? 'secret' : null,
+      ].filter((change): change is WebhookChange => change !== null);
+      const after = webhookFacts(id, {
+        url: dto.url ?? current.url,
+        events: dto.events ?? current.events,
+        active: dto.active ?? current.active,
+        includeEmails: dto.includeEmails ?? current.include_emails,
+      });
+      await this.events.transaction(async ({ manager, record }) => {
         await manager.query(`UPDATE webhooks SET ${sets.join(', ')}, updated_at = now() WHERE id = $1`, params);
-        if (changed.length) await this.record(manager, AuditType.WEBHOOK_UPDATED, id, actor, 'Webhook changed', `${actor.fullName} changed the webhook to ${hostOf(dto.url ?? current.url)}: ${changed.join(', ')}`);
+        if (changed.length) await record({ name: 'webhook.updated', actor: actorOf(actor), data: { ...after, changed } });
       });
     }
     return { webhook: await this.get(id), rotated };
   }
 
   async remove(id: number, actor: AuthUser): Promise<void> {
-    await this.dataSource.transaction(async (manager) => {
-      const [removed] = (await manager.query(`DELETE FROM webhooks WHERE id = $1 RETURNING url`, [id])) as [{ url: string }[], number];
+    await this.events.transaction(async ({ manager, record }) => {
+      const [removed] = (await manager.query(`DELETE FROM webhooks WHERE id = $1 RETURNING url, events, active, include_emails`, [id])) as [
+        { url: string; events: string[]; active: boolean; include_emails: boolean }[],
+        number,
+      ];
       if (!removed.length) throw new NotFoundException(M.NOT_FOUND);
-      await this.record(manager, AuditType.WEBHOOK_DELETED, id, actor, 'Webhook deleted', `${actor.fullName} deleted the webhook to ${hostOf(removed[0].url)}`);
+      const [gone] = removed;
+      await record({ name: 'webhook.deleted', actor: actorOf(actor), data: webhookFacts(id, { url: gone.url, events: gone.events, active: gone.active, includeEmails: gone.include_emails }) });
     });
   }
 
