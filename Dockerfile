@@ -10,6 +10,8 @@ ENV ASTRO_TELEMETRY_DISABLED=1 \
     DISABLE_OPENCOLLECTIVE=1 \
     CI=true
 COPY package.json package-lock.json ./
+# The workspace package (@inkwell/client): the pages take the API's generated types from it.
+COPY packages/client/package.json packages/client/
 RUN npm ci --no-audit --no-fund
 COPY . .
 RUN npm run build \

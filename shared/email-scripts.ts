@@ -28,6 +28,7 @@ const SCRIPT_CODES =
 
 /** Characters that go with every script: Script_Extensions Common or Inherited. */
 const ANY_SCRIPT = /^[\p{scx=Zyyy}\p{scx=Zinh}]$/u;
+// eslint-disable-next-line no-control-regex
 const ASCII = /^[\x00-\x7f]*$/;
 const ASCII_LETTER = /^[A-Za-z]$/;
 
@@ -126,6 +127,7 @@ export interface EmailForAdmins {
 const codePointsOf = (text: string): string => Array.from(text, (c) => `U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`).join(' ');
 
 function runsOf(text: string): EmailRun[] {
+  // eslint-disable-next-line no-control-regex
   return (text.match(/[\x00-\x7f]+|[^\x00-\x7f]+/gu) ?? []).map((run) => (ASCII.test(run) ? { text: run, ascii: true } : { text: run, ascii: false, codePoints: codePointsOf(run) }));
 }
 

@@ -10,7 +10,7 @@ import { ContentEvents } from '../src/common/content-events';
 import { PASSWORD_SPECIALS } from '../src/common/validation/field.rules';
 import { RoleName } from '../src/users/roles';
 import { UserStatus } from '../src/users/entities/user.entity';
-import { login, registerVerified, STRONG_PASSWORD, uniqueEmail } from './helpers/accounts';
+import { login, registerVerified, uniqueEmail } from './helpers/accounts';
 import { createTestApp, TestApp } from './helpers/app';
 import { api, err, ISO, uid } from './helpers/envelope';
 import { createFreshDatabase } from './helpers/fresh-database';

@@ -4,7 +4,7 @@ import { EmailVerificationCode } from '../src/auth/entities/email-verification-c
 import { PasswordResetToken } from '../src/auth/entities/password-reset-token.entity';
 import { SessionsService } from '../src/sessions/sessions.service';
 import { User, UserStatus } from '../src/users/entities/user.entity';
-import { cookiePairs, login, registerVerified, signedInUser, STRONG_PASSWORD, uniqueEmail } from './helpers/accounts';
+import { login, registerVerified, signedInUser, STRONG_PASSWORD, uniqueEmail } from './helpers/accounts';
 import { createTestApp, TestApp } from './helpers/app';
 import { tooMany } from './helpers/envelope';
 import { codeOf, MailCatcher, resetTokenOf, startMailCatcher } from './helpers/mail';

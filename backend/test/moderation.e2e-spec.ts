@@ -40,7 +40,6 @@ describe('Moderation', () => {
   }
 
   const commentCount = async (postId: number) => ((await db.query('SELECT comment_count FROM posts WHERE id = $1', [postId])) as { comment_count: number }[])[0].comment_count;
-  const replyCount = async (id: number) => ((await db.query('SELECT reply_count FROM comments WHERE id = $1', [id])) as { reply_count: number }[])[0].reply_count;
   const visibleCount = async (postId: number) =>
     ((await db.query(`SELECT count(*)::int AS n FROM comments WHERE post_id = $1 AND deleted_at IS NULL AND moderation = 'VISIBLE'`, [postId])) as { n: number }[])[0].n;
   const thread = async (postId: number, user?: TestUser) => {

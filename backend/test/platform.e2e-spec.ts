@@ -1,6 +1,7 @@
 import { Body, Controller, Get, Module, Param, Post } from '@nestjs/common';
 import { Throttle } from '@nestjs/throttler';
 import { IsEmail, IsInt, IsString, Length, Min } from 'class-validator';
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { generateOpenApi } from '../src/bin/generate-openapi';
@@ -155,6 +156,13 @@ describe('Platform conventions', () => {
   it('keeps the committed openapi.json in step with the code (run `npm run openapi`)', async () => {
     const committed = readFileSync(join(PROJECT_ROOT, 'openapi.json'), 'utf8');
     expect(await generateOpenApi()).toBe(committed);
+  });
+
+  it('keeps the one generated schema (packages/client/src/schema.ts) in step with openapi.json (run `npm run api:types`)', () => {
+    // The pages (`@inkwell/client/schema`) and the client package both read this file.
+    const committed = readFileSync(join(PROJECT_ROOT, 'packages/client/src/schema.ts'), 'utf8');
+    const cli = join(PROJECT_ROOT, 'node_modules/openapi-typescript/bin/cli.js');
+    expect(execFileSync(process.execPath, [cli, 'openapi.json'], { cwd: PROJECT_ROOT, encoding: 'utf8' })).toBe(committed);
   });
 });
 

@@ -1,6 +1,6 @@
 import type { APIRequestContext, Locator, Page } from '@playwright/test';
 import sharp from 'sharp';
-import { ADMIN, expect, test, type BrowserFixtures, type Credentials } from './fixtures';
+import { ADMIN, expect, test, type Credentials } from './fixtures';
 import { adminApi, apiAs } from './admin-api';
 import { brokenWords, distortedImages, outsideTheWindow } from './layout-checks';
 import { showVisibleIslands } from './walk-routes';

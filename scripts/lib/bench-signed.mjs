@@ -216,7 +216,6 @@ export function signedPhases(context) {
     const typicalEmail = await typicalReader(base, admin.bearer);
     const [reader, heavy, toggling, author] = await Promise.all([typicalEmail, HEAVY_READER, TOGGLING_READER, DEMO_AUTHOR].map((email) => signedSession(base, email)));
     const hot = await context.mostCommentedRecent(base, firstPage);
-    const tagSlug = post.tags[0]?.slug ?? (await getJson(`${base}/api/v1/blog/tags/publish`))[0]?.slug;
     // The replies go under a post the rows do not read (not the post page's, not the busiest one).
     const elsewhere = firstPage.content.find((card) => card.id !== post.id && card.id !== hot.card.id) ?? post;
     const notifications = await fillNotifications(base, reader, toggling, elsewhere.id);

@@ -1,6 +1,6 @@
 import type { RequestHandler } from 'express';
 import helmet, { type HelmetOptions } from 'helmet';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import { createHash } from 'node:crypto';
 import type { AppConfig } from '../config/env';
 import { CELL_ALIGNMENT_STYLES } from './markdown';

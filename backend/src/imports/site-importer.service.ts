@@ -15,7 +15,6 @@ import { MAX_COMMENT_LEVEL } from '../comments/entities/comment.entity';
 import { DomainEvents } from '../events/domain-events.service';
 import { MAX_IMAGE_BYTES } from '../images/image-rules';
 import { ImagesService } from '../images/images.service';
-import { PostStatus } from '../posts/entities/post.entity';
 import { oldPathKey } from '../posts/old-path';
 import { PostsService } from '../posts/posts.service';
 import { TagsService } from '../tags/tags.service';

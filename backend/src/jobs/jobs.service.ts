@@ -151,6 +151,8 @@ export class JobsService implements OnApplicationBootstrap, OnModuleDestroy {
   private async startWorker({ name, handler, batchSize }: Registration): Promise<void> {
     const { jobs } = this.config;
     let workerId: string | undefined;
+    // Declared first: pg-boss may call the handler below (which reads it) before work() resolves.
+    // eslint-disable-next-line prefer-const
     workerId = await this.boss.work<object>(name, { pollingIntervalSeconds: jobs.pollSeconds, batchSize, includeMetadata: true }, async (batch) => {
       // Each job succeeds or fails on its own: a failed one is failed (retried) here, and pg-boss
       // completes the rest when this returns.

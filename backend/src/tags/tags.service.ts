@@ -1,6 +1,6 @@
 import { ConflictException, Injectable, NotFoundException } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { EntityManager, In, Repository } from 'typeorm';
+import { In, Repository } from 'typeorm';
 import type { AuthUser } from '../auth/auth-user';
 import { ContentEvents } from '../common/content-events';
 import { isUniqueViolation, violatedConstraint } from '../common/database-errors';

@@ -13,7 +13,7 @@ const blank = (value: unknown) => value === undefined || value === null || value
 
 /** The fixed set of special characters of the strict password rule. */
 export const PASSWORD_SPECIALS = "!@#$%^&*()_+-=[]{};':\"\\|,.<>/?`~";
-const SPECIAL = new RegExp(`[${PASSWORD_SPECIALS.replace(/[\\\]\[\-^]/g, '\\$&')}]`);
+const SPECIAL = new RegExp(`[${PASSWORD_SPECIALS.replace(/[\\\][\-^]/g, '\\$&')}]`);
 
 /** Present and a non-empty string. */
 export function Required(message: string): PropertyDecorator {

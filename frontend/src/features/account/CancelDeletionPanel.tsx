@@ -48,6 +48,7 @@ export default function CancelDeletionPanel({ pending, signIn }: { pending: Pend
       {failure && <Alert>{failure}</Alert>}
       {needsCode && (
         // The panel sits inside the sign-in form: Enter in the code field cancels the deletion, it does not sign in again.
+        // eslint-disable-next-line jsx-a11y/no-static-element-interactions
         <div
           ref={codeInput}
           onKeyDown={(event) => {

@@ -56,6 +56,8 @@ export default function ChangePasswordDialog() {
       window.clearTimeout(closing);
       window.clearTimeout(clearing);
     };
+    // Only when a success starts the countdown: `close` is a new function on every render.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [success]);
 
   const set = (field: Field) => (event: { target: { value: string } }) => setValues((v) => ({ ...v, [field]: event.target.value }));

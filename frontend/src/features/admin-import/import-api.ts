@@ -2,7 +2,7 @@
 import { browserApi } from '../../lib/api/client';
 import { unwrap } from '../../lib/api/errors';
 import { upload } from '../../lib/api/upload';
-import type { components } from '../../generated/api-schema';
+import type { components } from '@inkwell/client/schema';
 
 export type SiteImport = components['schemas']['ImportResponseDto'];
 export type ImportSourceName = SiteImport['source'];

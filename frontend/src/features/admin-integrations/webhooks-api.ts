@@ -1,7 +1,7 @@
 /** The webhook administration's calls (typed from openapi.json). */
 import { browserApi } from '../../lib/api/client';
 import { unwrap, unwrapWithMessage } from '../../lib/api/errors';
-import type { components } from '../../generated/api-schema';
+import type { components } from '@inkwell/client/schema';
 
 export type WebhookSummary = components['schemas']['WebhookSummaryDto'];
 export type Webhook = components['schemas']['WebhookDto'];

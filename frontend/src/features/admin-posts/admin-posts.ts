@@ -7,7 +7,7 @@
 import { listApiQuery, listHref, listQueryFrom, listQueryParams, type BaseListQuery, type ListQuerySpec, type SortDir } from '../../lib/admin-list';
 import type { ApiClient } from '../../lib/api/client';
 import { unwrap } from '../../lib/api/errors';
-import type { components } from '../../generated/api-schema';
+import type { components } from '@inkwell/client/schema';
 import { load, settleRead, type Loaded } from '../../lib/settle';
 import { POST_STATUS_LABELS, POST_STATUSES } from '../../lib/texts/post-status';
 import { titleCaseSlug } from '../../lib/format';

@@ -3,7 +3,7 @@ import { Alert, BusyButton, useHydrated } from '../../components/islands/form-co
 import { useSubmit } from '../../components/islands/use-submit';
 import { browserApi } from '../../lib/api/client';
 import { ApiError, unwrapWithMessage } from '../../lib/api/errors';
-import type { components } from '../../generated/api-schema';
+import type { components } from '@inkwell/client/schema';
 import { SiteSettingsTexts as T } from './texts';
 
 type SiteSettings = components['schemas']['SiteSettingsDto'];

@@ -6,7 +6,7 @@
 import { listApiQuery, listHref, listQueryFrom, listQueryParams, type BaseListQuery, type SortDir } from '../../lib/admin-list';
 import type { ApiClient } from '../../lib/api/client';
 import { unwrap } from '../../lib/api/errors';
-import type { components } from '../../generated/api-schema';
+import type { components } from '@inkwell/client/schema';
 import { load, settleRead, type Loaded } from '../../lib/settle';
 import { SLUG_PATTERN, TAG_SLUG_MAX_LENGTH } from '../../../../shared/slug';
 import { AdminTagsTexts } from './texts';

@@ -9,7 +9,7 @@
 import { listApiQuery, listHref, listQueryFrom, listQueryParams, type BaseListQuery, type ListQuerySpec, type SortDir } from '../../lib/admin-list';
 import type { ApiClient } from '../../lib/api/client';
 import { ApiError } from '../../lib/api/errors';
-import type { components } from '../../generated/api-schema';
+import type { components } from '@inkwell/client/schema';
 import type { RoleName } from '../../lib/roles';
 import { load } from '../../lib/settle';
 import { AddUserTexts, USER_STATUSES, type UserStatus } from './texts';

@@ -6,7 +6,7 @@
  */
 import type { ApiClient } from '../../lib/api/client';
 import { ApiError } from '../../lib/api/errors';
-import type { components } from '../../generated/api-schema';
+import type { components } from '@inkwell/client/schema';
 import { load, recordLoadFailureStatus, type Loaded } from '../../lib/settle';
 import { AccessTexts, DraftsTexts } from './texts';
 import { PostsTexts } from '../posts';

@@ -6,7 +6,7 @@
  */
 import { browserApi } from '../../lib/api/client';
 import { unwrap } from '../../lib/api/errors';
-import type { components } from '../../generated/api-schema';
+import type { components } from '@inkwell/client/schema';
 import { COMMENT_PAGE_SIZE, type ReportReason } from './texts';
 
 /** A comment as the API answers it: `replies` holds its whole thread (oldest first), `author` null when deleted or gone. */

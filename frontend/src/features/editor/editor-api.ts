@@ -8,7 +8,7 @@
 import { browserApi } from '../../lib/api/client';
 import { ApiError, unwrap, unwrapWithMessage } from '../../lib/api/errors';
 import { upload } from '../../lib/api/upload';
-import type { components } from '../../generated/api-schema';
+import type { components } from '@inkwell/client/schema';
 import { CommonTexts } from '../../lib/texts/common';
 import { EditorTexts } from './texts';
 import type { EditorMode, PostResponse } from './editor-form';

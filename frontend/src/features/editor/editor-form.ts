@@ -3,7 +3,7 @@
  * order) and the payload it sends (§3 'Post create payload' / 'Author-create payload'). Pure: the
  * island and the helper tests share it.
  */
-import type { components } from '../../generated/api-schema';
+import type { components } from '@inkwell/client/schema';
 import { EditorTexts } from './texts';
 import { SLUG_PATTERN } from '../../../../shared/slug';
 import { allows, type Post, type PostAction, type PostStatus, type Tag } from '../../lib/api/schema';

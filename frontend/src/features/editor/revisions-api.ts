@@ -5,7 +5,7 @@
  */
 import { browserApi } from '../../lib/api/client';
 import { unwrap, unwrapWithMessage } from '../../lib/api/errors';
-import type { components } from '../../generated/api-schema';
+import type { components } from '@inkwell/client/schema';
 import type { PostResponse } from './editor-form';
 
 export type RevisionSummary = components['schemas']['RevisionSummaryDto'];

@@ -4,7 +4,7 @@
  */
 import { browserApi } from '../../lib/api/client';
 import { unwrap } from '../../lib/api/errors';
-import type { components } from '../../generated/api-schema';
+import type { components } from '@inkwell/client/schema';
 
 export type LikeStateAnswer = components['schemas']['LikeStateDto'];
 

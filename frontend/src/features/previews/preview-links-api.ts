@@ -1,5 +1,5 @@
 /** The links panel's API calls (browser). */
-import type { components } from '../../generated/api-schema';
+import type { components } from '@inkwell/client/schema';
 import { browserApi } from '../../lib/api/client';
 import { unwrap } from '../../lib/api/errors';
 

@@ -159,6 +159,8 @@ export default function SearchBox() {
         className="absolute right-0 top-full z-40 mt-1 w-72 max-w-[calc(100vw-1rem)] overflow-hidden rounded-lg border border-slate-200 bg-white py-1 shadow-lg dark:border-slate-700 dark:bg-slate-900"
       >
         {suggestions.map((suggestion, index) => (
+          // The field takes the keys for the list (arrows move aria-activedescendant, Enter opens): the option only takes the pointer.
+          // eslint-disable-next-line jsx-a11y/click-events-have-key-events
           <li
             key={suggestion.id}
             id={optionId(index)}

@@ -76,6 +76,8 @@ export default function TwoFactorSettings() {
     if (params.get(OPEN_PARAM) !== 'setup') return;
     setRequired(true);
     show();
+    // Once, on load: the address the page was opened with asks for the setup.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
   function close() {

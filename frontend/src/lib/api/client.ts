@@ -7,7 +7,7 @@
  */
 import createClient from 'openapi-fetch';
 import { endLocalSession, setTokenExpiry } from '../session-browser';
-import type { paths } from '../../generated/api-schema';
+import type { paths } from '@inkwell/client/schema';
 
 export type ApiClient = ReturnType<typeof createClient<paths>>;
 

@@ -1,9 +1,9 @@
 /**
  * The API's types as the frontend names them, from the schema generated from openapi.json
- * (generated/api-schema.d.ts): `DataOf` for the `data` of a GET endpoint's answer, `Schema` for a
+ * (`@inkwell/client/schema`, the client package's packages/client/src/schema.ts): `DataOf` for the `data` of a GET endpoint's answer, `Schema` for a
  * named DTO, and the aliases more than one feature reads.
  */
-import type { components, paths } from '../../generated/api-schema';
+import type { components, paths } from '@inkwell/client/schema';
 
 /** A named schema of the API ('PostCardResponseDto'). */
 export type Schema<Name extends keyof components['schemas']> = components['schemas'][Name];

@@ -8,7 +8,7 @@
 import { CommonTexts } from '../texts/common';
 import { refreshSession, retriesAfterRefresh, TIMESTAMP_HEADER } from './client';
 import { ApiError, type ApiEnvelope } from './errors';
-import type { paths } from '../../generated/api-schema';
+import type { paths } from '@inkwell/client/schema';
 
 type PostOf<P extends keyof paths> = paths[P] extends { post: infer O } ? O : never;
 type MultipartOf<O> = O extends { requestBody: { content: { 'multipart/form-data': infer B } } } ? B : never;
