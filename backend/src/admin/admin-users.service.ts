@@ -12,8 +12,6 @@ import { toPage } from '../common/pagination/page';
 import type { SortDirection } from '../common/pagination/sort';
 import { MicroCache } from '../common/micro-cache';
 import { MailService } from '../mail/mail.service';
-import { Role } from '../users/entities/role.entity';
-import { RoleName } from '../users/roles';
 import { UserBan } from '../users/entities/user-ban.entity';
 import { User, UserStatus } from '../users/entities/user.entity';
 import { UserLifecycleService } from '../users/user-lifecycle.service';
