@@ -322,13 +322,15 @@ export class PostsRepository {
     return row?.slug;
   }
 
-  /** Records a former site's paths of post `postId` (the latest post to claim a path keeps it). */
-  async addOldPaths(manager: EntityManager, postId: number, paths: readonly string[]): Promise<void> {
-    if (!paths.length) return;
-    await manager.query(
-      `INSERT INTO post_path_redirects (path, post_id) SELECT unnest($1::varchar[]), $2 ON CONFLICT (path) DO UPDATE SET post_id = EXCLUDED.post_id`,
-      [paths, postId],
-    );
+  /**
+   * Records a former site's paths of post `postId`. A path that already leads to a post keeps
+   * leading there (an import never moves a redirect); answers the paths it did not record.
+   */
+  async addOldPaths(manager: EntityManager, postId: number, paths: readonly string[]): Promise<string[]> {
+    if (!paths.length) return [];
+    const added = (await manager.query(`INSERT INTO post_path_redirects (path, post_id) SELECT unnest($1::varchar[]), $2 ON CONFLICT (path) DO NOTHING RETURNING path`, [paths, postId])) as { path: string }[];
+    const recorded = new Set(added.map((row) => row.path));
+    return paths.filter((path) => !recorded.has(path));
   }
 
   /** Slugs equal to `root` or starting with `root-` (to derive a free one). */
