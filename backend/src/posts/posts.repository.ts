@@ -94,11 +94,14 @@ export interface AuthorSummaryRow extends PublicAuthorRow {
 }
 
 /**
- * Who counts as a public author: an active account of user `u` holding one of the roles `$1`
- * (text[]). The /authors list (spec) names AUTHOR only; author pages admit AUTHOR and ADMIN (an
- * administrator's published posts link to their page too: ADMIN outranks AUTHOR).
+ * Who counts as a public author: an account of user `u` holding one of the roles `$1` (text[]),
+ * active or pending (an imported author's account waits for its invitation, and its published
+ * posts are public already); an inactive or banned one is not listed. The /authors list (spec)
+ * names AUTHOR only; author pages admit AUTHOR and ADMIN (an administrator's published posts link
+ * to their page too: ADMIN outranks AUTHOR). What is shown is the public profile (name, bio,
+ * avatar, counts), never the e-mail address.
  */
-const PUBLIC_AUTHOR = `u.status = 'ACTIVE'
+const PUBLIC_AUTHOR = `u.status IN ('ACTIVE', 'PENDING')
   AND EXISTS (SELECT 1 FROM user_roles ur JOIN roles r ON r.id = ur.role_id WHERE ur.user_id = u.id AND r.name = ANY($1::text[]))`;
 const LISTED_AUTHOR_ROLES = [RoleName.AUTHOR];
 /** Posts `p` the sitemap lists (`$1`: PUBLIC_URL/blog/): published, indexable, canonical here. */
@@ -209,7 +212,7 @@ export class PostsRepository {
     }
   }
 
-  /** Users holding AUTHOR (active accounts) with at least one published post, most published first. */
+  /** Users holding AUTHOR (active or pending accounts) with at least one published post, most published first. */
   authorSummaries(): Promise<AuthorSummaryRow[]> {
     return this.dataSource.query(
       `SELECT u.id, u.slug, u.full_name, u.avatar, u.bio, count(p.id)::int AS post_count,
