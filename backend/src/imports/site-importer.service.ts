@@ -17,7 +17,6 @@ import { DomainEvents } from '../events/domain-events.service';
 import { MAX_IMAGE_BYTES } from '../images/image-rules';
 import { ImagesService } from '../images/images.service';
 import { PostStatus } from '../posts/entities/post.entity';
-import { oldPathKey } from '../posts/old-path';
 import { PostsService } from '../posts/posts.service';
 import { TagsService } from '../tags/tags.service';
 import { UserStatus } from '../users/entities/user.entity';
@@ -362,7 +361,7 @@ export class SiteImporter {
       if (userId !== undefined) commenters.set(comment.sourceId, userId);
     }
 
-    let written: { id: number; slug: string; renamedFrom: string | null; oldPathsTaken: string[]; comments: number };
+    let written: { id: number; slug: string; renamedFrom: string | null; oldPathsKept: number; oldPathsTaken: string[]; comments: number };
     try {
       written = await this.events.transaction(async (tx) => {
         const saved = await this.posts.createHistoric(
@@ -379,7 +378,8 @@ export class SiteImporter {
             isFeatured: post.isFeatured,
             seo: post.seo,
             dates: { createdAt: post.createdAt, updatedAt: post.updatedAt, publishedAt: post.publishedAt, scheduledAt: post.scheduledAt },
-            oldPaths: post.oldPaths,
+            // A slug written in Latin letters: /blog/{the original} redirects too (the post page looks it up).
+            oldPaths: slug !== wantedSlug && wantedSlug && post.status === PostStatus.PUBLISHED ? [...post.oldPaths, `/blog/${wantedSlug}`] : post.oldPaths,
             earlierSlugs: post.earlierSlugs,
           },
           run.admin,
@@ -394,7 +394,7 @@ export class SiteImporter {
     }
     run.counts.posts += 1;
     run.counts.comments += written.comments;
-    run.counts.redirects += new Set(post.oldPaths.map(oldPathKey).filter(Boolean)).size - written.oldPathsTaken.length;
+    run.counts.redirects += written.oldPathsKept;
     for (const path of written.oldPathsTaken) run.skip({ kind: 'post', sourceId: post.sourceId, title: path, reason: `This former address of '${title}' already leads to another post here, and keeps leading there.` });
     if (thumbnail) run.counts.images += 1;
     if (written.renamedFrom || (post.slug && post.slug !== written.slug)) {
