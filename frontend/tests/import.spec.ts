@@ -12,11 +12,11 @@ import { expectNoSeriousViolations } from './a11y';
 const unique = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
 const site = `http://old-${unique}.example.com`;
 
-/** A WordPress export with three posts (one in the trash), a nested thread and a shortcode. */
+/** A WordPress export with four posts (one in the trash, one with a Greek slug), a page at an undated nested address, a nested thread and a shortcode. */
 function wxr(): string {
-  const item = (n: number, status: string, comments = '') => `<item>
+  const item = (n: number, status: string, comments = '', type = 'post', link = `/2015/03/07/post-${unique}-${n}/`, name = `post-${unique}-${n}`) => `<item>
 <title>Bài viết ${n} ${unique} 🎉</title>
-<link>${site}/2015/03/07/post-${unique}-${n}/</link>
+<link>${site}${link}</link>
 <dc:creator><![CDATA[linh]]></dc:creator>
 <content:encoded><![CDATA[Xin chào &amp; hello ${n}.
 
@@ -24,9 +24,9 @@ function wxr(): string {
 <wp:post_id>${n}</wp:post_id>
 <wp:post_date><![CDATA[2015-03-07 10:00:00]]></wp:post_date>
 <wp:post_date_gmt><![CDATA[2015-03-07 03:00:00]]></wp:post_date_gmt>
-<wp:post_name><![CDATA[post-${unique}-${n}]]></wp:post_name>
+<wp:post_name><![CDATA[${name}]]></wp:post_name>
 <wp:status><![CDATA[${status}]]></wp:status>
-<wp:post_type><![CDATA[post]]></wp:post_type>
+<wp:post_type><![CDATA[${type}]]></wp:post_type>
 <category domain="post_tag" nicename="tag-${unique}"><![CDATA[Tag ${unique}]]></category>
 ${comments}</item>`;
   const comment = (id: number, parent: number) =>
@@ -38,6 +38,8 @@ ${comments}</item>`;
 ${item(1, 'publish', comment(1, 0) + comment(2, 1))}
 ${item(2, 'draft')}
 ${item(3, 'trash')}
+${item(4, 'publish', '', 'page', `/about-${unique}/team-${unique}/`)}
+${item(5, 'publish', '', 'post', undefined, encodeURIComponent(`δοκιμή-${unique}`).toLowerCase())}
 </channel></rss>`;
 }
 
@@ -58,12 +60,12 @@ test('an admin imports a WordPress export, follows its progress and reads the re
   await expect(progress).toBeVisible();
   const report = page.getByRole('region', { name: `old-${unique}.xml: Finished` });
   await expect(report).toBeVisible({ timeout: 15_000 });
-  await expect(report.getByRole('status')).toHaveText('3 of 3 posts');
+  await expect(report.getByRole('status')).toHaveText('5 of 5 posts');
   await expect(report.getByRole('definition').first()).toBeVisible();
   const counts = Object.fromEntries(
     await report.locator('dl > div').evaluateAll((rows) => rows.map((row) => [row.querySelector('dt')?.textContent, row.querySelector('dd')?.textContent])),
   );
-  expect(counts).toMatchObject({ Posts: '2', Comments: '2', Tags: '1', 'Old addresses redirected': '2', 'Invitations sent': '1' });
+  expect(counts).toMatchObject({ Posts: '4', Comments: '2', Tags: '1', 'Old addresses redirected': '9', 'Invitations sent': '1' });
   await report.getByText('Skipped (1)').click();
   await expect(report.getByRole('row', { name: /Its status 'trash' has no equivalent here\./ })).toBeVisible();
 
@@ -79,4 +81,13 @@ test('an admin imports a WordPress export, follows its progress and reads the re
   const response = await page.request.get(`/2015/03/07/post-${unique}-1/`, { maxRedirects: 0 });
   expect(response.status()).toBe(301);
   expect(response.headers().location).toBe(`/blog/post-${unique}-1`);
+  // A page's undated, nested address too; a page of this site is never shadowed by one.
+  const nested = await page.request.get(`/about-${unique}/team-${unique}/`, { maxRedirects: 0 });
+  expect(nested.status()).toBe(301);
+  expect(nested.headers().location).toBe(`/blog/post-${unique}-4`);
+  expect((await page.request.get('/about', { maxRedirects: 0 })).status()).toBe(200);
+  // A Greek slug is written in Latin letters; /blog/{the Greek slug} leads there.
+  const greek = await page.request.get(`/blog/${encodeURIComponent(`δοκιμή-${unique}`)}`, { maxRedirects: 0 });
+  expect(greek.status()).toBe(301);
+  expect(greek.headers().location).toBe(`/blog/dokimi-${unique}`);
 });

@@ -1,3 +1,4 @@
+import { strikethrough, tables } from '@joplin/turndown-plugin-gfm';
 import TurndownService from 'turndown';
 
 /** Block-level tags: a WordPress paragraph that starts with one is not wrapped in <p>. */
@@ -8,13 +9,50 @@ const BLOCK_START = /^<(p|div|h[1-6]|ul|ol|li|blockquote|pre|table|figure|iframe
  * lines separate paragraphs, a single newline is a line break. Text already in blocks is kept.
  */
 export function wordpressParagraphs(content: string): string {
-  return content
-    .replace(/\r\n?/g, '\n')
+  // A table or preformatted block is one block, blank lines inside it or not (as WordPress's own
+  // wpautop leaves them): split, its rows became loose paragraphs joined by line breaks.
+  const kept: string[] = [];
+  const text = protectBlocks(content.replace(/\r\n?/g, '\n'), kept);
+  // The placeholders are NUL-delimited: NUL cannot occur in XML text, so no post can forge one.
+  /* eslint-disable no-control-regex */
+  return text
     .split(/\n\s*\n/)
     .map((block) => block.trim())
     .filter(Boolean)
-    .map((block) => (BLOCK_START.test(block) ? block : `<p>${block.replace(/\n/g, '<br>\n')}</p>`))
-    .join('\n\n');
+    .map((block) => (BLOCK_START.test(block) || /^\u0000\d+\u0000$/.test(block) ? block : `<p>${block.replace(/\n/g, '<br>\n')}</p>`))
+    .join('\n\n')
+    .replace(/\u0000(\d+)\u0000/g, (_, n: string) => kept[Number(n)]);
+  /* eslint-enable no-control-regex */
+}
+
+/** Replaces each outermost <table>…</table> and <pre>…</pre> (nesting counted) by a placeholder on its own lines, keeping it in `kept`. */
+function protectBlocks(text: string, kept: string[]): string {
+  const TAG = /<(\/?)(table|pre)\b[^>]*>/gi;
+  let result = '';
+  let from = 0;
+  let depth = 0;
+  let start = 0;
+  let outer = '';
+  for (let match = TAG.exec(text); match; match = TAG.exec(text)) {
+    const name = match[2].toLowerCase();
+    if (!match[1]) {
+      if (depth === 0) {
+        start = match.index;
+        outer = name;
+      }
+      if (name === outer) depth += 1;
+    } else if (depth > 0 && name === outer) {
+      depth -= 1;
+      if (depth === 0) {
+        const end = match.index + match[0].length;
+        result += `${text.slice(from, start)}\n\n\u0000${kept.length}\u0000\n\n`;
+        kept.push(text.slice(start, end));
+        from = end;
+      }
+    }
+  }
+  // An unclosed table keeps its text as it was.
+  return result + text.slice(from);
 }
 
 const attribute = (attributes: string, name: string): string | undefined => new RegExp(`\\b${name}\\s*=\\s*(?:"([^"]*)"|'([^']*)'|([^\\s\\]]+))`, 'i').exec(attributes)?.slice(1).find((value) => value !== undefined);
@@ -71,8 +109,33 @@ function turndown(): TurndownService {
       return `\n\n${fence}${language}\n${text}\n${fence}\n\n`;
     },
   });
+  // Tables as GFM tables; one Markdown cannot hold (merged cells, lists or headings or another
+  // table in a cell) stays HTML, which the renderer's sanitizer allows (table tags, colspan, rowspan).
+  service.use([tables, strikethrough]);
+  service.addRule('htmlTable', {
+    filter: (node) => node.nodeName === 'TABLE' && tableNeedsHtml(node as unknown as HtmlElementLike),
+    replacement: (_content, node) => `\n\n${cleanTableHtml((node as unknown as { outerHTML: string }).outerHTML)}\n\n`,
+  });
   converter = service;
   return service;
+}
+
+interface HtmlElementLike {
+  querySelectorAll(selector: string): ArrayLike<{ getAttribute(name: string): string | null }>;
+}
+
+/** Whether a table cannot be a GFM table: a merged cell, or a block (list, heading, quote, rule, table, code block) inside a cell. */
+function tableNeedsHtml(table: HtmlElementLike): boolean {
+  const merged = Array.from(table.querySelectorAll('td, th')).some((cell) => Number(cell.getAttribute('colspan') ?? 1) > 1 || Number(cell.getAttribute('rowspan') ?? 1) > 1);
+  return merged || table.querySelectorAll('td table, th table, td ul, td ol, th ul, th ol, td h1, td h2, td h3, td h4, td h5, td h6, td blockquote, td hr, td pre').length > 0;
+}
+
+/** A kept table's HTML without the attributes the renderer would drop anyway (class, style, width…): only colspan, rowspan and scope stay. */
+function cleanTableHtml(html: string): string {
+  return html.replace(/<([a-z][a-z0-9]*)(\s[^>]*)?>/gi, (_whole, name: string, attributes: string | undefined) => {
+    const keptAttributes = [...(attributes ?? '').matchAll(/\s(colspan|rowspan|scope)\s*=\s*("[^"]*"|'[^']*'|[^\s>]+)/gi)].map((m) => ` ${m[1].toLowerCase()}=${m[2]}`).join('');
+    return `<${name}${keptAttributes}>`;
+  });
 }
 
 /** HTML (a WordPress post with its shortcodes, or Ghost's html) as Markdown for the editor. */

@@ -1,4 +1,4 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -8,6 +8,7 @@ import { AccountInvitations } from './account-invitations';
 import type { AuthUser } from '../auth/auth-user';
 import { RoleName } from '../users/roles';
 import { ContentEvents } from '../common/content-events';
+import { APP_CONFIG, AppConfig } from '../config/env';
 import { RequestActivity } from '../common/request-activity';
 import { isUniqueViolation } from '../common/database-errors';
 import { CommentVisibility } from '../comments/visibility/comment-visibility.service';
@@ -15,7 +16,7 @@ import { MAX_COMMENT_LEVEL } from '../comments/entities/comment.entity';
 import { DomainEvents } from '../events/domain-events.service';
 import { MAX_IMAGE_BYTES } from '../images/image-rules';
 import { ImagesService } from '../images/images.service';
-import { oldPathKey } from '../posts/old-path';
+import { PostStatus } from '../posts/entities/post.entity';
 import { PostsService } from '../posts/posts.service';
 import { TagsService } from '../tags/tags.service';
 import { UserStatus } from '../users/entities/user.entity';
@@ -23,6 +24,7 @@ import { UsersService } from '../users/users.service';
 import { SLUG_PATTERN, slugify } from '../../../shared/slug';
 import { IMPORT_REPORT_ROWS, ImportCounts, ImportRename, ImportSkip, ImportSource, ImportState, SiteImport } from './entities/site-import.entity';
 import { MediaArchive } from './media-archive';
+import { transliterate } from './transliterate';
 import { readGhost, surveyGhost } from './sources/ghost-reader';
 import { readInkwell, surveyInkwell } from './sources/inkwell-reader';
 import { BadSourceFile, ownCopy, SourceComment, SourcePost, SourceRecord, SourceSurvey, SourceTag, SourceUser } from './sources/source-records';
@@ -75,6 +77,10 @@ class Run {
   readonly tags = new Map<string, number>();
   /** Commenters by e-mail (lower-cased): one account each. */
   readonly commenters = new Map<string, number>();
+  /** Each tag this run used by the first source tag that led to it (a second one is a merge, reported). */
+  readonly tagClaims = new Map<number, string>();
+  /** The file is this site's own export (its ids are this site's): what is here already is passed over. */
+  ownSite = false;
 
   constructor(
     readonly job: SiteImport,
@@ -89,6 +95,7 @@ class Run {
     if (this.skipped.length < IMPORT_REPORT_ROWS) this.skipped.push({ kind: entry.kind, sourceId: ownCopy(entry.sourceId), title: ownCopy(entry.title), reason: ownCopy(entry.reason) });
   }
 
+  /** A source record kept under another name, merged into another, or changed on the way in (the report's 'Renamed'). */
   rename(entry: ImportRename): void {
     this.renamedCount += 1;
     if (this.renamed.length < IMPORT_REPORT_ROWS) this.renamed.push({ kind: entry.kind, sourceId: ownCopy(entry.sourceId), from: ownCopy(entry.from), to: ownCopy(entry.to), reason: ownCopy(entry.reason) });
@@ -124,6 +131,7 @@ export class SiteImporter {
     private readonly invitations: AccountInvitations,
     private readonly contentEvents: ContentEvents,
     private readonly activity: RequestActivity,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   /** Runs import `id` to its end (DONE, FAILED or CANCELLED, written on its row). */
@@ -143,6 +151,7 @@ export class SiteImporter {
       const mediaPath = job.mediaPath ?? (job.source === ImportSource.INKWELL ? job.filePath : null);
       media = mediaPath ? await MediaArchive.open(mediaPath) : null;
       const run = new Run(job, survey.origin, admin, media);
+      run.ownSite = job.source === ImportSource.INKWELL && survey.origin === `inkwell:${this.config.publicUrl.replace(/\/+$/, '').toLowerCase()}`;
       // Caches hear the import's changes once a second, not once per post (readers keep cached pages).
       await this.contentEvents.inBatches(() =>
         this.events.asHistoric(async () => {
@@ -180,6 +189,7 @@ export class SiteImporter {
   private async handle(run: Run, record: SourceRecord): Promise<void> {
     if (record.type === 'user') await this.user(run, record.user, [RoleName.AUTHOR], { invitable: true });
     else if (record.type === 'tag') await this.tag(run, record.tag);
+    else if (record.type === 'skip') run.skip(record.skip);
     else {
       const started = performance.now();
       await this.post(run, record.post);
@@ -242,7 +252,9 @@ export class SiteImporter {
     const existing = (await this.known(this.dataSource.manager, run.origin, 'user', user.sourceId)) ?? (await this.users.findByEmail(email))?.id;
     let id = existing;
     if (id === undefined) {
-      const accountRoles = user.roles ?? roles;
+      const accountRoles = importedRoles(user.roles ?? roles);
+      const dropped = (user.roles ?? roles).filter((role) => !accountRoles.includes(role));
+      if (dropped.length) run.rename({ kind: 'user', sourceId: user.sourceId, from: (user.roles ?? roles).join(', '), to: accountRoles.join(', '), reason: `An import never grants ${dropped.join(', ')}: the account is an author at most, and waits for its invitation` });
       const invite = run.job.inviteAuthors && invitable && accountRoles.includes(RoleName.AUTHOR);
       try {
         id = await this.events.transaction(async (tx) => {
@@ -291,9 +303,15 @@ export class SiteImporter {
     }
     let id = await this.known(this.dataSource.manager, run.origin, 'tag', tag.sourceId);
     if (id === undefined) {
-      // A tag of that slug or name here already is the same tag (WordPress's category and tag 'news').
-      const [same] = (await this.dataSource.query(`SELECT id FROM tags WHERE slug = $1 OR lower(name) = lower($2) ORDER BY (slug = $1) DESC LIMIT 1`, [slug, name])) as { id: number }[];
+      // A tag of that slug or name here already is the same tag (WordPress's category and tag 'news',
+      // or 'News' and 'news', which only case tells apart): merged, and reported unless it is the very
+      // same tag (same name and slug, not claimed by another of the file's tags).
+      const [same] = (await this.dataSource.query(`SELECT id, name, slug FROM tags WHERE slug = $1 OR lower(name) = lower($2) ORDER BY (slug = $1) DESC LIMIT 1`, [slug, name])) as { id: number; name: string; slug: string }[];
       id = same?.id;
+      const claimedBy = same ? run.tagClaims.get(same.id) : undefined;
+      if (same && ((claimedBy !== undefined && claimedBy !== tag.sourceId) || same.name !== name || same.slug !== slug)) {
+        run.rename({ kind: 'tag', sourceId: tag.sourceId, from: `${name} (${tag.slug})`, to: `${same.name} (${same.slug})`, reason: same.slug === slug ? 'Merged: a tag with this slug is already here' : 'Merged: tag names here are unique whatever their case, and a tag of this name is already here' });
+      }
     }
     if (id === undefined) {
       const created = await this.tags.create({ name, slug, description: tag.description?.slice(0, 500) || undefined, isActive: tag.active ?? true, color: tag.color ?? undefined, icon: tag.icon ?? undefined }, run.admin);
@@ -303,6 +321,7 @@ export class SiteImporter {
     }
     await this.remember(this.dataSource.manager, run.origin, 'tag', tag.sourceId, id);
     run.tags.set(ownCopy(tag.sourceId), id);
+    if (!run.tagClaims.has(id)) run.tagClaims.set(id, ownCopy(tag.sourceId));
     return id;
   }
 
@@ -311,6 +330,7 @@ export class SiteImporter {
   private async post(run: Run, post: SourcePost): Promise<void> {
     const skip = (reason: string) => run.skip({ kind: 'post', sourceId: post.sourceId, title: post.title, reason });
     if (await this.known(this.dataSource.manager, run.origin, 'post', post.sourceId)) return skip('Already imported by an earlier run.');
+    if (run.ownSite && (await this.alreadyHere(post))) return skip("Already on this site: the file is this site's own export.");
     if (!post.status) return skip(`Its status '${post.sourceStatus}' has no equivalent here.`);
     if (post.markdown.length > CONTENT_MAX) return skip(`Its text is longer than ${CONTENT_MAX.toLocaleString('en-US')} characters.`);
 
@@ -329,6 +349,10 @@ export class SiteImporter {
       title = `${title.slice(0, TITLE_MAX - 1)}…`;
       run.rename({ kind: 'post', sourceId: post.sourceId, from: post.title, to: title, reason: `Title shortened to ${TITLE_MAX} characters` });
     }
+    // A slug in another script (Greek, Cyrillic) cannot be a slug here: written in Latin letters, its
+    // original address kept as a redirect (the post's old paths).
+    const wantedSlug = post.slug?.toLowerCase() ?? null;
+    const slug = wantedSlug && !SLUG_PATTERN.test(wantedSlug) ? slugify(transliterate(wantedSlug)) || null : wantedSlug;
     const thumbnail = await this.featuredImage(run, post);
     // Commenters first, each account in its own transaction: the post's transaction stays small.
     const commenters = new Map<string, number>();
@@ -337,14 +361,14 @@ export class SiteImporter {
       if (userId !== undefined) commenters.set(comment.sourceId, userId);
     }
 
-    let written: { id: number; slug: string; renamedFrom: string | null; comments: number };
+    let written: { id: number; slug: string; renamedFrom: string | null; oldPathsKept: number; oldPathsTaken: string[]; comments: number };
     try {
       written = await this.events.transaction(async (tx) => {
         const saved = await this.posts.createHistoric(
           tx,
           {
             title,
-            slug: post.slug,
+            slug,
             summary: post.summary ? post.summary.slice(0, 1000) : null,
             content: post.markdown,
             status: post.status!,
@@ -354,7 +378,8 @@ export class SiteImporter {
             isFeatured: post.isFeatured,
             seo: post.seo,
             dates: { createdAt: post.createdAt, updatedAt: post.updatedAt, publishedAt: post.publishedAt, scheduledAt: post.scheduledAt },
-            oldPaths: post.oldPaths,
+            // A slug written in Latin letters: /blog/{the original} redirects too (the post page looks it up).
+            oldPaths: slug !== wantedSlug && wantedSlug && post.status === PostStatus.PUBLISHED ? [...post.oldPaths, `/blog/${wantedSlug}`] : post.oldPaths,
             earlierSlugs: post.earlierSlugs,
           },
           run.admin,
@@ -369,9 +394,25 @@ export class SiteImporter {
     }
     run.counts.posts += 1;
     run.counts.comments += written.comments;
-    run.counts.redirects += new Set(post.oldPaths.map(oldPathKey).filter(Boolean)).size;
+    run.counts.redirects += written.oldPathsKept;
+    for (const path of written.oldPathsTaken) run.skip({ kind: 'post', sourceId: post.sourceId, title: path, reason: `This former address of '${title}' already leads to another post here, and keeps leading there.` });
     if (thumbnail) run.counts.images += 1;
-    if (written.renamedFrom) run.rename({ kind: 'post', sourceId: post.sourceId, from: written.renamedFrom, to: written.slug, reason: 'Slug already taken or not valid here' });
+    if (written.renamedFrom || (post.slug && post.slug !== written.slug)) {
+      const transliterated = slug !== wantedSlug && slug !== null && written.slug.startsWith(slug);
+      run.rename({ kind: 'post', sourceId: post.sourceId, from: post.slug ?? written.renamedFrom!, to: written.slug, reason: transliterated ? 'Slugs here are Latin letters, digits and hyphens: written in Latin letters (its former address redirects here)' : 'Slug already taken or not valid here' });
+    }
+    for (const change of post.changes ?? []) run.rename({ kind: 'post', sourceId: post.sourceId, from: change.from, to: change.to, reason: change.reason });
+  }
+
+  /**
+   * Whether a post of this site's own export is here already: the post with its id, under its slug
+   * (or a slug it had before). A re-import of the site's export adds nothing and moves no redirect.
+   */
+  private async alreadyHere(post: SourcePost): Promise<boolean> {
+    const id = Number(post.sourceId);
+    if (!Number.isSafeInteger(id) || id <= 0) return false;
+    const rows = (await this.dataSource.query(`SELECT 1 FROM posts p WHERE p.id = $1 AND (p.slug = $2 OR EXISTS (SELECT 1 FROM post_slug_history h WHERE h.post_id = p.id AND h.slug = $2))`, [id, post.slug ?? ''])) as unknown[];
+    return rows.length > 0;
   }
 
   /** The post's featured image from the media zip, stored as a thumbnail by the images owner; null (reported) when missing or refused. */
@@ -442,6 +483,17 @@ export class SiteImporter {
     }
     return written;
   }
+}
+
+/**
+ * The roles an imported account gets: an import never grants ADMIN (nor any role above AUTHOR): a
+ * file's administrator becomes an author. USER and AUTHOR are kept; an account with none is a USER.
+ */
+export function importedRoles(roles: readonly RoleName[]): RoleName[] {
+  const kept = roles.filter((role) => role === RoleName.AUTHOR || role === RoleName.USER);
+  const demoted = roles.some((role) => role !== RoleName.AUTHOR && role !== RoleName.USER);
+  const result = demoted && !kept.includes(RoleName.AUTHOR) ? [...kept, RoleName.AUTHOR] : kept;
+  return result.length ? [...new Set(result)] : [RoleName.USER];
 }
 
 /** Comments ordered so that each parent comes before its replies (oldest first among siblings); a cycle's members come last. */

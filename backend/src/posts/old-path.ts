@@ -1,6 +1,6 @@
 /**
  * How a former site's path is stored and looked up (post_path_redirects): percent-decoded, without
- * a trailing slash, case kept (WordPress slugs are lower-case; an encoded Vietnamese slug decodes
+ * repeated slashes or a trailing slash, case kept (WordPress slugs are lower-case; an encoded Vietnamese slug decodes
  * to its letters). Null for what cannot be a path.
  */
 export function oldPathKey(path: string): string | null {
@@ -10,7 +10,8 @@ export function oldPathKey(path: string): string | null {
   } catch {
     return null;
   }
-  const trimmed = decoded.replace(/\/+$/, '');
+  // One slash between segments (a former link written `https://site//page/` had two).
+  const trimmed = decoded.replace(/\/{2,}/g, '/').replace(/\/+$/, '');
   if (!trimmed.startsWith('/') || trimmed.length > 300 || trimmed.length < 2) return null;
   return trimmed;
 }

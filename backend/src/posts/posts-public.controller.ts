@@ -77,7 +77,7 @@ export class PostsPublicController {
   @Get('posts/public/moved-path')
   @ApiOperation({
     summary:
-      "Where a former site's path leads now (public): the current slug of the published post an import gave that path (a WordPress post's /YYYY/MM/DD/slug/ or /YYYY/MM/slug/); 404 otherwise. The page at that path answers 301 there",
+      "Where a former site's path leads now (public): the current slug of the published post an import gave that path (a WordPress post's /YYYY/MM/DD/slug/ or /YYYY/MM/slug/, a page's /about/team/); 404 otherwise. The page at that path answers 301 there",
   })
   @ApiEnvelope(PostMovedDto)
   @ApiErrors(400, 404)

@@ -94,11 +94,14 @@ export interface AuthorSummaryRow extends PublicAuthorRow {
 }
 
 /**
- * Who counts as a public author: an active account of user `u` holding one of the roles `$1`
- * (text[]). The /authors list (spec) names AUTHOR only; author pages admit AUTHOR and ADMIN (an
- * administrator's published posts link to their page too: ADMIN outranks AUTHOR).
+ * Who counts as a public author: an account of user `u` holding one of the roles `$1` (text[]),
+ * active or pending (an imported author's account waits for its invitation, and its published
+ * posts are public already); an inactive or banned one is not listed. The /authors list (spec)
+ * names AUTHOR only; author pages admit AUTHOR and ADMIN (an administrator's published posts link
+ * to their page too: ADMIN outranks AUTHOR). What is shown is the public profile (name, bio,
+ * avatar, counts), never the e-mail address.
  */
-const PUBLIC_AUTHOR = `u.status = 'ACTIVE'
+const PUBLIC_AUTHOR = `u.status IN ('ACTIVE', 'PENDING')
   AND EXISTS (SELECT 1 FROM user_roles ur JOIN roles r ON r.id = ur.role_id WHERE ur.user_id = u.id AND r.name = ANY($1::text[]))`;
 const LISTED_AUTHOR_ROLES = [RoleName.AUTHOR];
 /** Posts `p` the sitemap lists (`$1`: PUBLIC_URL/blog/): published, indexable, canonical here. */
@@ -209,7 +212,7 @@ export class PostsRepository {
     }
   }
 
-  /** Users holding AUTHOR (active accounts) with at least one published post, most published first. */
+  /** Users holding AUTHOR (active or pending accounts) with at least one published post, most published first. */
   authorSummaries(): Promise<AuthorSummaryRow[]> {
     return this.dataSource.query(
       `SELECT u.id, u.slug, u.full_name, u.avatar, u.bio, count(p.id)::int AS post_count,
@@ -322,13 +325,15 @@ export class PostsRepository {
     return row?.slug;
   }
 
-  /** Records a former site's paths of post `postId` (the latest post to claim a path keeps it). */
-  async addOldPaths(manager: EntityManager, postId: number, paths: readonly string[]): Promise<void> {
-    if (!paths.length) return;
-    await manager.query(
-      `INSERT INTO post_path_redirects (path, post_id) SELECT unnest($1::varchar[]), $2 ON CONFLICT (path) DO UPDATE SET post_id = EXCLUDED.post_id`,
-      [paths, postId],
-    );
+  /**
+   * Records a former site's paths of post `postId`. A path that already leads to a post keeps
+   * leading there (an import never moves a redirect); answers the paths it did not record.
+   */
+  async addOldPaths(manager: EntityManager, postId: number, paths: readonly string[]): Promise<string[]> {
+    if (!paths.length) return [];
+    const added = (await manager.query(`INSERT INTO post_path_redirects (path, post_id) SELECT unnest($1::varchar[]), $2 ON CONFLICT (path) DO NOTHING RETURNING path`, [paths, postId])) as { path: string }[];
+    const recorded = new Set(added.map((row) => row.path));
+    return paths.filter((path) => !recorded.has(path));
   }
 
   /** Slugs equal to `root` or starting with `root-` (to derive a free one). */

@@ -389,7 +389,7 @@ export class PostsService implements OnModuleDestroy {
    * and dates through the lifecycle's createHistoric, its tags, its former paths and slugs. Answers
    * its id and slug, and the source's slug when it had to change (taken or not a valid slug).
    */
-  async createHistoric(tx: EventTransaction, input: HistoricPostInput, admin: AuthUser): Promise<{ id: number; slug: string; renamedFrom: string | null }> {
+  async createHistoric(tx: EventTransaction, input: HistoricPostInput, admin: AuthUser): Promise<{ id: number; slug: string; renamedFrom: string | null; oldPathsKept: number; oldPathsTaken: string[] }> {
     const { manager } = tx;
     const wanted = input.slug?.toLowerCase() ?? null;
     const usable = wanted !== null && wanted.length <= 200 && SLUG_PATTERN.test(wanted) && !(await this.repository.slugTaken(manager, wanted, 0));
@@ -412,8 +412,9 @@ export class PostsService implements OnModuleDestroy {
     await recordSlugChange(manager, 'post', id, undefined, slug);
     for (const earlier of input.earlierSlugs ?? []) if (earlier !== slug && SLUG_PATTERN.test(earlier)) await recordSlugChange(manager, 'post', id, earlier, slug);
     if (input.tagIds.length) await manager.insert(PostTag, [...new Set(input.tagIds)].map((tagId) => ({ postId: id, tagId })));
-    await this.repository.addOldPaths(manager, id, [...new Set((input.oldPaths ?? []).map(oldPathKey).filter((path): path is string => path !== null))]);
-    return { id, slug, renamedFrom: input.slug !== null && input.slug !== slug ? input.slug : null };
+    const oldPaths = [...new Set((input.oldPaths ?? []).map(oldPathKey).filter((path): path is string => path !== null))];
+    const oldPathsTaken = await this.repository.addOldPaths(manager, id, oldPaths);
+    return { id, slug, renamedFrom: input.slug !== null && input.slug !== slug ? input.slug : null, oldPathsKept: oldPaths.length - oldPathsTaken.length, oldPathsTaken };
   }
 
   /** `base`, or `base-2`, `base-3`... whichever is free (spec 001 §5 derivation, made unique). */

@@ -1390,7 +1390,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Where a former site's path leads now (public): the current slug of the published post an import gave that path (a WordPress post's /YYYY/MM/DD/slug/ or /YYYY/MM/slug/); 404 otherwise. The page at that path answers 301 there */
+        /** Where a former site's path leads now (public): the current slug of the published post an import gave that path (a WordPress post's /YYYY/MM/DD/slug/ or /YYYY/MM/slug/, a page's /about/team/); 404 otherwise. The page at that path answers 301 there */
         get: operations["getMovedPostPath"];
         put?: never;
         post?: never;
@@ -3442,7 +3442,7 @@ export interface components {
         ImportRenameDto: {
             from: string;
             /** @enum {string} */
-            kind: "post" | "tag" | "comment";
+            kind: "post" | "tag" | "comment" | "user";
             reason: string;
             sourceId: string;
             to: string;
@@ -3459,7 +3459,7 @@ export interface components {
             inviteAuthors: boolean;
             /** @description Posts handled so far */
             processed: number;
-            /** @description The first 500 records kept under another slug or shortened */
+            /** @description The first 500 records kept under another slug, shortened, merged or changed, with why */
             renamed: components["schemas"]["ImportRenameDto"][];
             renamedCount: number;
             /** @description The first 500 records left out, with why */
@@ -10870,7 +10870,7 @@ export interface operations {
     getMovedPostPath: {
         parameters: {
             query: {
-                /** @description The path as requested on this site */
+                /** @description The path as requested on this site (percent-encoded or not: stored paths are compared decoded) */
                 path: string;
             };
             header?: never;

@@ -33,8 +33,9 @@ export class ImportSkipDto {
   @ApiProperty() reason: string;
 }
 
+/** A record kept under another name, shortened, merged into another (tags alike but for case) or changed (a protected post kept as a draft, a role not granted). */
 export class ImportRenameDto {
-  @ApiProperty({ enum: ['post', 'tag', 'comment'] }) kind: string;
+  @ApiProperty({ enum: ['post', 'tag', 'comment', 'user'] }) kind: string;
   @ApiProperty() sourceId: string;
   @ApiProperty() from: string;
   @ApiProperty() to: string;
@@ -52,7 +53,7 @@ export class ImportResponseDto {
   @ApiProperty() skippedCount: number;
   @ApiProperty({ type: [ImportSkipDto], description: 'The first 500 records left out, with why' }) skipped: ImportSkipDto[];
   @ApiProperty() renamedCount: number;
-  @ApiProperty({ type: [ImportRenameDto], description: 'The first 500 records kept under another slug or shortened' }) renamed: ImportRenameDto[];
+  @ApiProperty({ type: [ImportRenameDto], description: 'The first 500 records kept under another slug, shortened, merged or changed, with why' }) renamed: ImportRenameDto[];
   @ApiProperty({ nullable: true, type: String }) error: string | null;
   @ApiProperty({ description: 'Whether the author accounts it creates are e-mailed an invitation' }) inviteAuthors: boolean;
   @ApiProperty() cancelRequested: boolean;

@@ -37,9 +37,9 @@ export interface ImportSkip {
   reason: string;
 }
 
-/** A record kept under another name or shortened (the report's 'Renamed'). */
+/** A record kept under another name, shortened, merged into another or changed on the way in (the report's 'Renamed'). */
 export interface ImportRename {
-  kind: 'post' | 'tag' | 'comment';
+  kind: 'post' | 'tag' | 'comment' | 'user';
   sourceId: string;
   from: string;
   to: string;

@@ -63,9 +63,19 @@ export interface SourcePost {
   isFeatured?: boolean;
   seo?: { metaTitle?: string | null; metaDescription?: string | null; canonicalUrl?: string | null; noindex?: boolean; socialImage?: string | null };
   comments: SourceComment[];
+  /** What the reader changed on the way in, for the report (a password-protected post kept as a draft). */
+  changes?: { from: string; to: string; reason: string }[];
 }
 
-export type SourceRecord = { type: 'user'; user: SourceUser } | { type: 'tag'; tag: SourceTag } | { type: 'post'; post: SourcePost };
+/** A source item the reader leaves out (a pingback, an oversized item, a menu entry), for the report. */
+export interface SourceSkip {
+  kind: 'user' | 'tag' | 'post' | 'comment' | 'image';
+  sourceId: string;
+  title: string;
+  reason: string;
+}
+
+export type SourceRecord = { type: 'user'; user: SourceUser } | { type: 'tag'; tag: SourceTag } | { type: 'post'; post: SourcePost } | { type: 'skip'; skip: SourceSkip };
 
 /** What a first pass over a file learns: whether it is what it says, its site, how many posts it holds. */
 export interface SourceSurvey {

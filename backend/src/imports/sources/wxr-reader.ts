@@ -4,7 +4,7 @@ import { SaxesParser } from 'saxes';
 import { PostStatus } from '../../posts/entities/post.entity';
 import { wordpressPaths } from '../../posts/old-path';
 import { decodeEntities, htmlToMarkdown, htmlToText } from '../html-to-markdown';
-import { BadSourceFile, ownCopy, SourceComment, SourcePost, SourceRecord, SourceSurvey } from './source-records';
+import { BadSourceFile, ownCopy, SourceComment, SourcePost, SourceRecord, SourceSkip, SourceSurvey } from './source-records';
 
 /** An element of the export, as far as the reader keeps it: its name, attributes, text and children. */
 interface XmlNode {
@@ -12,7 +12,17 @@ interface XmlNode {
   attributes: Record<string, string>;
   text: string;
   children: XmlNode[];
+  /** Set on a record whose text passed ITEM_TEXT_MAX: the rest of its text was not kept. */
+  oversized?: boolean;
 }
+
+/**
+ * The most text one record of the file (an <item> with its comments) may hold: past it the reader
+ * keeps none of the rest (the parser's own buffer included) and the item is skipped, saying why. A
+ * post longer than this could not be stored anyway (posts hold 200,000 characters of Markdown);
+ * the cap keeps the import's memory bounded whatever the file holds.
+ */
+export const ITEM_TEXT_MAX = 5 * 1024 * 1024;
 
 /** Children of <channel> the reader hands over whole (everything else is skipped as it streams). */
 const CHANNEL_RECORDS = new Set(['item', 'wp:author', 'wp:category', 'wp:tag', 'wp:term', 'wp:base_site_url', 'wp:base_blog_url', 'wp:wxr_version', 'link']);
@@ -34,6 +44,8 @@ async function* channelNodes(path: string): AsyncGenerator<XmlNode> {
   const names: string[] = [];
   const done: XmlNode[] = [];
   let sawRss = false;
+  /** Characters of text kept for the record being read. */
+  let recordText = 0;
   parser.on('opentag', (tag) => {
     names.push(tag.name);
     if (names.length === 1) {
@@ -48,7 +60,10 @@ async function* channelNodes(path: string): AsyncGenerator<XmlNode> {
   });
   const addText = (text: string) => {
     const node = stack[stack.length - 1];
-    if (node) node.text += text;
+    if (!node || stack[0].oversized) return;
+    recordText += text.length;
+    if (recordText > ITEM_TEXT_MAX) stack[0].oversized = true;
+    else node.text += text;
   };
   parser.on('text', addText);
   parser.on('cdata', addText);
@@ -57,7 +72,10 @@ async function* channelNodes(path: string): AsyncGenerator<XmlNode> {
     if (!stack.length) return;
     const node = stack.pop()!;
     // Only the record itself is handed over; its children stay inside it.
-    if (!stack.length) done.push(node);
+    if (!stack.length) {
+      done.push(node);
+      recordText = 0;
+    }
   });
   parser.on('error', (error) => {
     throw new BadSourceFile(`The file is not well-formed XML (line ${parser.line}): ${error.message.replace(/^.*?:\d+:\d+: /, '')}`);
@@ -71,6 +89,7 @@ async function* channelNodes(path: string): AsyncGenerator<XmlNode> {
       } catch (error) {
         throw error instanceof BadSourceFile ? error : new BadSourceFile(`The file is not well-formed XML (line ${parser.line}): ${(error as Error).message.replace(/^.*?:\d+:\d+: /, '')}`);
       }
+      limitParserBuffers(parser, stack[0]);
       while (done.length) yield done.shift()!;
     }
     try {
@@ -85,6 +104,26 @@ async function* channelNodes(path: string): AsyncGenerator<XmlNode> {
   if (!sawRss) throw new BadSourceFile('This is not a WordPress export: the file is empty.');
 }
 
+/** The parser's buffers (saxes keeps a text, CDATA section, attribute value or comment whole until it ends). */
+interface SaxesBuffers {
+  text: string;
+  name: string;
+}
+
+/**
+ * Keeps the parser from buffering past the cap: a text, CDATA section, attribute value or comment
+ * longer than ITEM_TEXT_MAX is emptied as it grows (the record it is in is marked oversized and
+ * skipped; outside a record it was never wanted). A tag or attribute name that long is no export.
+ */
+function limitParserBuffers(parser: SaxesParser, record: XmlNode | undefined): void {
+  const buffers = parser as unknown as SaxesBuffers;
+  if (buffers.text.length > ITEM_TEXT_MAX) {
+    buffers.text = '';
+    if (record) record.oversized = true;
+  }
+  if (buffers.name.length > 1024 * 1024) throw new BadSourceFile(`The file is not a WordPress export (line ${parser.line}): a tag or attribute name longer than a megabyte.`);
+}
+
 const child = (node: XmlNode, name: string): XmlNode | undefined => node.children.find((c) => c.name === name);
 const textOf = (node: XmlNode, name: string): string => child(node, name)?.text.trim() ?? '';
 const rawOf = (node: XmlNode, name: string): string => child(node, name)?.text ?? '';
@@ -96,9 +135,10 @@ function gmtDate(value: string): Date | null {
   return Number.isNaN(date.getTime()) ? null : date;
 }
 
-/** What the first pass learns besides the survey: each attachment's file address by its post id. */
+/** What the first pass learns besides the survey: each attachment's file address by its post id, and the ids posts use as featured images. */
 export interface WxrSurvey extends SourceSurvey {
   attachments: Map<string, string>;
+  featured?: Set<string>;
 }
 
 /**
@@ -108,6 +148,7 @@ export interface WxrSurvey extends SourceSurvey {
  */
 export async function surveyWxr(path: string): Promise<WxrSurvey> {
   const attachments = new Map<string, string>();
+  const featured = new Set<string>();
   let site = '';
   let version = '';
   let posts = 0;
@@ -122,11 +163,38 @@ export async function surveyWxr(path: string): Promise<WxrSurvey> {
       if (type === 'attachment') {
         const url = textOf(node, 'wp:attachment_url') || textOf(node, 'guid');
         if (id && url) attachments.set(ownCopy(id), ownCopy(url));
-      } else if (CONTENT_TYPES.has(type)) posts += 1;
+      } else if (CONTENT_TYPES.has(type)) {
+        posts += 1;
+        for (const meta of node.children) if (meta.name === 'wp:postmeta' && textOf(meta, 'wp:meta_key') === '_thumbnail_id') featured.add(ownCopy(textOf(meta, 'wp:meta_value')));
+      }
     }
   }
   if (!version) throw new BadSourceFile('This is not a WordPress export: it has no <wp:wxr_version> (export it from Tools → Export in WordPress).');
-  return { origin: ownCopy(site ? `wordpress:${site.replace(/\/+$/, '').toLowerCase()}` : `wordpress:sha256:${digest.digest('hex')}`), posts, attachments };
+  return { origin: ownCopy(site ? `wordpress:${site.replace(/\/+$/, '').toLowerCase()}` : `wordpress:sha256:${digest.digest('hex')}`), posts, attachments, featured };
+}
+
+/** Why a WordPress comment is not brought over, or null when it is a reader's comment. */
+function commentRefusal(approved: string, type: string): string | null {
+  if (type === 'pingback' || type === 'trackback') return `A ${type} (another site's notice that it linked here), not a reader's comment.`;
+  if (approved === 'spam') return 'Marked as spam on the former site.';
+  if (approved === 'trash' || (approved !== '1' && approved !== '0')) return `Its status '${approved}' (in the trash) has no equivalent here.`;
+  return null;
+}
+
+/** The comments WordPress has on an item that are not readers' comments (pingbacks, trackbacks, spam, trash), for the report. */
+function refusedComments(item: XmlNode, postTitle: string): SourceSkip[] {
+  const result: SourceSkip[] = [];
+  for (const node of item.children) {
+    if (node.name !== 'wp:comment') continue;
+    const reason = commentRefusal(textOf(node, 'wp:comment_approved'), textOf(node, 'wp:comment_type'));
+    if (reason) result.push({ kind: 'comment', sourceId: textOf(node, 'wp:comment_id'), title: `${decodeEntities(textOf(node, 'wp:comment_author')) || 'Anonymous'} on '${postTitle}'`, reason });
+  }
+  return result;
+}
+
+/** A title as the plain text titles are here: tags dropped (WordPress allows `<em>` in one), entities decoded. */
+export function plainTitle(html: string): string {
+  return decodeEntities(html.replace(/<\/?[a-z][^>]*>/gi, '')).replace(/\s+/g, ' ').trim();
 }
 
 function comments(item: XmlNode): SourceComment[] {
@@ -135,8 +203,8 @@ function comments(item: XmlNode): SourceComment[] {
     if (node.name !== 'wp:comment') continue;
     const approved = textOf(node, 'wp:comment_approved');
     const type = textOf(node, 'wp:comment_type');
-    // Spam, trash and pingbacks are not readers' comments.
-    if ((approved !== '1' && approved !== '0') || type === 'pingback' || type === 'trackback') continue;
+    // Spam, trash, pingbacks and trackbacks are not readers' comments (reported by refusedComments).
+    if (commentRefusal(approved, type)) continue;
     const parent = textOf(node, 'wp:comment_parent');
     result.push({
       sourceId: textOf(node, 'wp:comment_id'),
@@ -156,14 +224,16 @@ function post(item: XmlNode, attachments: Map<string, string>): SourcePost {
   const slug = decodeURIComponentSafe(textOf(item, 'wp:post_name'));
   const localDate = textOf(item, 'wp:post_date');
   const createdAt = gmtDate(textOf(item, 'wp:post_date_gmt')) ?? gmtDate(localDate);
-  const status = STATUSES[sourceStatus] ?? null;
+  // A password-protected post was not public there: it comes in as a draft, never published with its text.
+  const passwordProtected = textOf(item, 'wp:post_password') !== '' && STATUSES[sourceStatus] !== undefined;
+  const status = passwordProtected ? PostStatus.DRAFT : STATUSES[sourceStatus] ?? null;
   const meta = new Map(item.children.filter((c) => c.name === 'wp:postmeta').map((m) => [textOf(m, 'wp:meta_key'), textOf(m, 'wp:meta_value')]));
   const thumbnailId = meta.get('_thumbnail_id');
   const terms = item.children.filter((c) => c.name === 'category' && (c.attributes.domain === 'category' || c.attributes.domain === 'post_tag'));
   const excerpt = htmlToText(rawOf(item, 'excerpt:encoded'));
   return {
     sourceId: textOf(item, 'wp:post_id'),
-    title: decodeEntities(textOf(item, 'title')) || '(untitled)',
+    title: plainTitle(textOf(item, 'title')) || '(untitled)',
     slug: slug || null,
     markdown: htmlToMarkdown(rawOf(item, 'content:encoded'), { wordpress: true }),
     summary: excerpt || null,
@@ -181,6 +251,7 @@ function post(item: XmlNode, attachments: Map<string, string>): SourcePost {
     featuredImage: thumbnailId ? attachments.get(thumbnailId) ?? null : null,
     oldPaths: status === PostStatus.PUBLISHED && slug ? wordpressPaths(slug, localDate, textOf(item, 'link') || null) : [],
     comments: comments(item),
+    changes: passwordProtected ? [{ from: `${sourceStatus}, password-protected`, to: PostStatus.DRAFT, reason: 'Password-protected on the former site: imported as a draft, so its text is not made public' }] : [],
   };
 }
 
@@ -219,9 +290,25 @@ export async function* readWxr(path: string, survey: WxrSurvey): AsyncGenerator<
           tag: { sourceId: decodeURIComponentSafe(textOf(node, 'wp:tag_slug')), name: decodeEntities(textOf(node, 'wp:tag_name')), slug: decodeURIComponentSafe(textOf(node, 'wp:tag_slug')), description: textOf(node, 'wp:tag_description') || null },
         };
         break;
-      case 'item':
-        if (CONTENT_TYPES.has(textOf(node, 'wp:post_type'))) yield { type: 'post', post: post(node, survey.attachments) };
+      case 'item': {
+        const type = textOf(node, 'wp:post_type');
+        const id = textOf(node, 'wp:post_id');
+        const title = plainTitle(textOf(node, 'title')) || '(untitled)';
+        if (CONTENT_TYPES.has(type)) {
+          if (node.oversized) {
+            yield { type: 'skip', skip: { kind: 'post', sourceId: id, title, reason: `It holds more than ${ITEM_TEXT_MAX / 1024 / 1024} MB of text (the most one item may hold).` } };
+            break;
+          }
+          const record = post(node, survey.attachments);
+          for (const skip of refusedComments(node, record.title)) yield { type: 'skip', skip };
+          yield { type: 'post', post: record };
+        } else if (type === 'attachment') {
+          if (!survey.featured?.has(id)) yield { type: 'skip', skip: { kind: 'image', sourceId: id, title: textOf(node, 'wp:attachment_url') || title, reason: 'A media file no post has as its featured image: only featured images are brought over (images in a post keep their address).' } };
+        } else {
+          yield { type: 'skip', skip: { kind: 'post', sourceId: id, title, reason: `A WordPress '${type || 'unknown'}' item (not a post or page).` } };
+        }
         break;
+      }
       default:
         break;
     }

@@ -172,9 +172,10 @@ export class PostTagQueryDto extends PageQueryDto {
 
 /** A former site's path (an imported post's old address): ?path=/2014/03/09/slug/. */
 export class PostMovedPathQueryDto {
-  @ApiProperty({ example: '/2014/03/09/hello-world/', description: 'The path as requested on this site' })
+  @ApiProperty({ example: '/2014/03/09/hello-world/', description: 'The path as requested on this site (percent-encoded or not: stored paths are compared decoded)' })
   @IsString()
-  @MaxLength(300)
+  // Percent-encoding makes a path in another script up to nine times longer than the 300 characters stored.
+  @MaxLength(2700)
   @Matches(/^\//, { message: 'path must start with /' })
   path: string;
 }

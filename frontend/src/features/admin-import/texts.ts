@@ -29,7 +29,7 @@ export const AdminImportTexts = {
   IMPORTED: 'Imported',
   COUNT_LABELS: { posts: 'Posts', comments: 'Comments', users: 'Accounts', tags: 'Tags', images: 'Images', redirects: 'Old addresses redirected', invitations: 'Invitations sent' } as Record<string, string>,
   SKIPPED: (count: number) => `Skipped (${count})`,
-  RENAMED: (count: number) => `Renamed or shortened (${count})`,
+  RENAMED: (count: number) => `Renamed, merged or changed (${count})`,
   MORE_ROWS: (shown: number, total: number) => `The first ${shown} of ${total} are listed.`,
   KIND: 'Kind',
   ITEM: 'Item',

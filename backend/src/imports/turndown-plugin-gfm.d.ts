@@ -1,0 +1,11 @@
+/** The GitHub Flavored Markdown rules for turndown (the package ships no types). */
+declare module '@joplin/turndown-plugin-gfm' {
+  import type TurndownService from 'turndown';
+
+  type Plugin = (service: TurndownService) => void;
+  export const gfm: Plugin;
+  export const tables: Plugin;
+  export const strikethrough: Plugin;
+  export const taskListItems: Plugin;
+  export const highlightedCodeBlock: Plugin;
+}
