@@ -28,5 +28,5 @@ module.exports = {
   testTimeout: 30000,
   verbose: false,
   // durations-reporter.js: per-file and per-test times for CI's slowest-files table (only when TEST_DURATIONS_FILE is set).
-  reporters: ['default', '<rootDir>/backend/test/durations-reporter.js'],
+  reporters: ['default', '<rootDir>/backend/test/durations-reporter.cjs'],
 };

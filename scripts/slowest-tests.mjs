@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `node scripts/slowest-tests.mjs <durations.jsonl> [count]`: the slowest test files and tests of a
-// CI run, across jest and the browser journeys, from the lines backend/test/durations-reporter.js
+// CI run, across jest and the browser journeys, from the lines backend/test/durations-reporter.cjs
 // and frontend/tests/durations-reporter.ts append. A jest file counts its wall time; a browser
 // file the sum of its tests' attempts (each with its hooks). Never fails: it only reports.
 import { readFileSync } from 'node:fs';

@@ -34,7 +34,8 @@ interface SavedSession {
   cookies: Cookie[];
   signedInAt: number;
 }
-type Sessions = Map<string, SavedSession>;
+/** The sessions this worker (one process) signed in, by e-mail (signInContext). */
+const sessions = new Map<string, SavedSession>();
 
 /**
  * How long a worker hands out the same session. The access token lives 15 minutes and the islands
@@ -51,7 +52,7 @@ const SESSION_REUSE_MS = 5 * 60_000;
  * and checked with one profile read: a login costs a bcrypt hash, several hundred ms on a busy
  * machine, and most tests sign the same few accounts in.
  */
-async function signInContext(page: Page, who: Credentials, sessions: Sessions): Promise<void> {
+async function signInContext(page: Page, who: Credentials): Promise<void> {
   const saved = sessions.get(who.email);
   if (saved && Date.now() - saved.signedInAt < SESSION_REUSE_MS) {
     await page.context().addCookies(saved.cookies);
@@ -125,23 +126,12 @@ export interface BrowserFixtures {
   hydrated: (at?: Locator | string) => Promise<void>;
 }
 
-interface WorkerFixtures {
-  /** The sessions this worker signed in, by e-mail (signInContext). */
-  sessions: Sessions;
-}
-
-export const test = base.extend<BrowserFixtures, WorkerFixtures>({
-  sessions: [
-    async ({}, use) => {
-      await use(new Map());
-    },
-    { scope: 'worker' },
-  ],
-  signIn: async ({ page, sessions }, use) => {
-    await use((who, onPage = page) => signInContext(onPage, who, sessions));
+export const test = base.extend<BrowserFixtures>({
+  signIn: async ({ page }, use) => {
+    await use((who, onPage = page) => signInContext(onPage, who));
   },
-  asAdmin: async ({ page, sessions }, use) => {
-    await signInContext(page, ADMIN, sessions);
+  asAdmin: async ({ page }, use) => {
+    await signInContext(page, ADMIN);
     await use(page);
   },
   hydrated: async ({ page }, use) => {
