@@ -27,4 +27,6 @@ module.exports = {
   maxWorkers: 2,
   testTimeout: 30000,
   verbose: false,
+  // durations-reporter.cjs: per-file and per-test times for CI's slowest-files table (only when TEST_DURATIONS_FILE is set).
+  reporters: ['default', '<rootDir>/backend/test/durations-reporter.cjs'],
 };

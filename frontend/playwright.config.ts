@@ -38,7 +38,8 @@ export default defineConfig({
   workers: 2,
   timeout: 30_000,
   expect: { timeout: 10_000 },
-  reporter: [['list']],
+  // durations-reporter.ts: per-test times for CI's slowest-files table (only when TEST_DURATIONS_FILE is set).
+  reporter: [['list'], ['./tests/durations-reporter.ts']],
   use: {
     baseURL: process.env.BASE_URL || 'http://127.0.0.1:3000',
     trace: 'retain-on-failure',

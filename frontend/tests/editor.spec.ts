@@ -2,7 +2,7 @@ import type { APIRequestContext, Locator, Page, Route } from '@playwright/test';
 import { expect, test, type BrowserFixtures, type Credentials } from './fixtures';
 import sharp from 'sharp';
 import { expectNoSeriousViolations } from './a11y';
-import { adminApi } from './admin-api';
+import { adminApi, apiAs } from './admin-api';
 
 /**
  * The post editor island on /author/posts/new (spec 001 §2 'Post editor', 'Post preview', §4
@@ -38,13 +38,8 @@ interface MyPost {
   tags: { slug: string }[];
 }
 
-async function writerApi(baseURL: string, playwright: Playwright): Promise<APIRequestContext> {
-  const anonymous = await playwright.request.newContext({ baseURL });
-  const login = await anonymous.post('/api/v1/auth/login', { data: { email: writer.email, password: PASSWORD } });
-  expect(login.status(), await login.text()).toBe(200);
-  const { accessToken } = (await login.json()).data as { accessToken: string };
-  await anonymous.dispose();
-  return playwright.request.newContext({ baseURL, extraHTTPHeaders: { Authorization: `Bearer ${accessToken}`, 'X-Request-Timestamp': String(Date.now()) } });
+function writerApi(baseURL: string, playwright: Playwright): Promise<APIRequestContext> {
+  return apiAs(baseURL, playwright, writer.email, PASSWORD);
 }
 
 /** The writer's post with this slug, as the author list has it. */

@@ -2,7 +2,7 @@ import type { APIRequestContext, Page } from '@playwright/test';
 import { ADMIN, expect, test } from './fixtures';
 import { gzipSync } from 'node:zlib';
 import { expectNoSeriousViolations } from './a11y';
-import { adminApi } from './admin-api';
+import { adminApi, apiAs } from './admin-api';
 
 /**
  * The post page's islands (spec 001 §2 'Post page', 'Comments section'): the Like button (live
@@ -46,13 +46,8 @@ async function newReader(request: APIRequestContext, fullName: string): Promise<
 }
 
 /** An API client with the reader's bearer token. */
-async function readerApi(baseURL: string, playwright: { request: { newContext: (options: object) => Promise<APIRequestContext> } }, reader: Reader): Promise<APIRequestContext> {
-  const anonymous = await playwright.request.newContext({ baseURL });
-  const login = await anonymous.post('/api/v1/auth/login', { data: { email: reader.email, password: PASSWORD } });
-  expect(login.status(), await login.text()).toBe(200);
-  const { accessToken } = (await login.json()).data as { accessToken: string };
-  await anonymous.dispose();
-  return playwright.request.newContext({ baseURL, extraHTTPHeaders: { Authorization: `Bearer ${accessToken}`, 'X-Request-Timestamp': String(Date.now()) } });
+function readerApi(baseURL: string, playwright: { request: { newContext: (options: object) => Promise<APIRequestContext> } }, reader: Reader): Promise<APIRequestContext> {
+  return apiAs(baseURL, playwright, reader.email, PASSWORD);
 }
 
 /** A published post of its own for each test (tests run in any order and in parallel). */

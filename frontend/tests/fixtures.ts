@@ -1,10 +1,11 @@
-import { expect, test as base, type Locator, type Page } from '@playwright/test';
+import { expect, test as base, type Cookie, type Locator, type Page } from '@playwright/test';
 import { ADMIN_EMAIL, ADMIN_PASSWORD } from './admin-api';
 
 /**
  * What every browser spec imports `test` and `expect` from: Playwright's own, with the fixtures
  * the journeys share.
- * - `signIn(who, onPage = page)` signs a page's browser context in.
+ * - `signIn(who, onPage = page)` signs a page's browser context in (a worker signs each account in
+ *   once and hands the same session to its later tests: see `signInContext`).
  * - `asAdmin`: the test's page, signed in as the administrator scripts/browser-tests.mjs seeds.
  * - `hydrated(at?)` waits until the island at `at` has hydrated; without `at`, the personal
  *   fragment of a signed-in reader's public page and every island of the page that hydrates by
@@ -28,10 +29,41 @@ export function island(page: Page, component: string): Locator {
   return page.locator(`astro-island[component-url*="/${component}."]`);
 }
 
-/** Signs `page`'s browser context in through the API: the login answer's cookies land in the context. */
+/** An account's session as a worker's earlier sign-in left it: the cookies the login answer set. */
+interface SavedSession {
+  cookies: Cookie[];
+  signedInAt: number;
+}
+/** The sessions this worker (one process) signed in, by e-mail (signInContext). */
+const sessions = new Map<string, SavedSession>();
+
+/**
+ * How long a worker hands out the same session. The access token lives 15 minutes and the islands
+ * renew it silently once 5 or fewer remain, which replaces the refresh token: a saved copy must
+ * never get that old, or a later test would present the replaced refresh token (a reuse, which
+ * ends the whole session family).
+ */
+const SESSION_REUSE_MS = 5 * 60_000;
+
+/**
+ * Signs `page`'s browser context in. The first time in a worker (or once the saved session is too
+ * old or no longer accepted, e.g. after a test signed it out) through the API: the login answer's
+ * cookies land in the context and are saved. After that the saved cookies are put in the context
+ * and checked with one profile read: a login costs a bcrypt hash, several hundred ms on a busy
+ * machine, and most tests sign the same few accounts in.
+ */
 async function signInContext(page: Page, who: Credentials): Promise<void> {
+  const saved = sessions.get(who.email);
+  if (saved && Date.now() - saved.signedInAt < SESSION_REUSE_MS) {
+    await page.context().addCookies(saved.cookies);
+    if ((await page.request.get('/api/v1/users/profile')).status() === 200) return;
+    sessions.delete(who.email);
+  }
+  const signedInAt = Date.now();
   const login = await page.request.post('/api/v1/auth/login', { data: { email: who.email, password: who.password } });
   expect(login.status(), await login.text()).toBe(200);
+  const names = new Set(login.headersArray().filter((header) => header.name.toLowerCase() === 'set-cookie').map((header) => header.value.split('=')[0].trim()));
+  sessions.set(who.email, { cookies: (await page.context().cookies()).filter((cookie) => names.has(cookie.name)), signedInAt });
 }
 
 /**

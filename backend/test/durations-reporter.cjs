@@ -1,0 +1,23 @@
+// A jest reporter: appends one JSON line per test file (its wall time) and per test to
+// TEST_DURATIONS_FILE, for the slowest-files table at the end of CI (scripts/slowest-tests.mjs).
+// Does nothing when the variable is unset.
+const { appendFileSync } = require('node:fs');
+const { relative } = require('node:path');
+
+class DurationsReporter {
+  onTestResult(_test, result) {
+    const target = process.env.TEST_DURATIONS_FILE;
+    if (!target) return;
+    const run = `jest node${process.versions.node.split('.')[0]}`;
+    const file = relative(process.cwd(), result.testFilePath);
+    const lines = [{ run, kind: 'file', file, ms: result.perfStats.end - result.perfStats.start, status: result.numFailingTests > 0 || result.testExecError ? 'failed' : 'passed' }];
+    for (const test of result.testResults) lines.push({ run, kind: 'test', file, test: test.fullName, ms: test.duration ?? 0, status: test.status });
+    try {
+      appendFileSync(target, lines.map((line) => `${JSON.stringify(line)}\n`).join(''));
+    } catch {
+      // timings are a report, never a failure
+    }
+  }
+}
+
+module.exports = DurationsReporter;
