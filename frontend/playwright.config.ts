@@ -13,11 +13,11 @@ const isCI = !!process.env.CI;
 
 /**
  * Journeys that check a site-wide "newest N" list (/admin's Recent Activity shows the newest 10
- * entries) run alone, after the others (scripts/browser-tests.mjs runs the two projects in turn):
+ * entries, the home page's Latest Stories the newest posts) run alone, after the others (scripts/browser-tests.mjs runs the two projects in turn):
  * another worker's writes at the same moment push their entries out of the list. The publishing
  * journeys move the server's test clock, which every worker's scheduling reads.
  */
-const ALONE = /(admin-journey|publishing-review)\.spec\.ts$/;
+const ALONE = /(admin-journey|publishing-review|reading)\.spec\.ts$/;
 /** `npm run screenshots` (scripts/screenshots.mjs): pictures, not checks; never part of the journeys. */
 const SCREENSHOTS = /\.capture\.ts$/;
 const chromium = {
