@@ -175,9 +175,18 @@ export class TwoFactorService implements OnModuleInit {
    * step, never twice, or an unused recovery code, which it uses up, as at sign-in).
    */
   async passesIfEnabled(userId: number, code: string | undefined): Promise<boolean> {
-    if (!(await this.isEnabled(userId))) return true;
+    return this.dataSource.transaction((manager) => this.passesIfEnabledIn(manager, userId, code));
+  }
+
+  /**
+   * passesIfEnabled in the caller's transaction: the code is used up only if that transaction
+   * commits, so a change that is then refused (and rolled back) leaves the code usable.
+   */
+  async passesIfEnabledIn(manager: EntityManager, userId: number, code: string | undefined): Promise<boolean> {
+    const row = await manager.getRepository(UserTwoFactor).findOne({ where: { userId }, select: { userId: true, enabledAt: true }, lock: { mode: 'pessimistic_write' } });
+    if (!row?.enabledAt) return true;
     if (!code) return false;
-    return this.dataSource.transaction((manager) => this.checkCode(manager, userId, code));
+    return this.checkCode(manager, userId, code);
   }
 
   async isEnabled(userId: number): Promise<boolean> {
