@@ -66,11 +66,11 @@ describe('Two-factor sign-in', () => {
   }
 
   /** Turns two-factor sign-in on with the code of the step before now, so this step and the next stay usable. */
-  async function enable(user: TestUser): Promise<{ secret: string; recoveryCodes: string[] }> {
+  async function enable(user: TestUser, options: { signOutOtherSessions?: boolean } = {}): Promise<{ secret: string; recoveryCodes: string[] }> {
     await awayFromStepEnd();
     const setup = await post('/account/two-factor/setup').set(user.auth).expect(200);
     const secret = setup.body.data.secret as string;
-    const confirmed = await post('/account/two-factor/confirm').set(user.auth).send({ code: await codeAt(secret, -1) }).expect(200);
+    const confirmed = await post('/account/two-factor/confirm').set(user.auth).send({ code: await codeAt(secret, -1), ...options }).expect(200);
     return { secret, recoveryCodes: confirmed.body.data.recoveryCodes as string[] };
   }
 
@@ -338,7 +338,8 @@ describe('Two-factor sign-in', () => {
       const reader = await account();
       expect((await signIn(reader).expect(200)).body.data.twoFactorSetupRequired).toBeUndefined();
 
-      await enable(admin);
+      // Set up from another session of theirs, which it leaves signed in when asked to.
+      await enable(admin, { signOutOtherSessions: false });
       await get('/admin/users').set(auth).expect(200);
       expect((await get('/account/two-factor').set(auth).expect(200)).body.data.setupRequired).toBe(false);
     } finally {
