@@ -133,8 +133,8 @@ describe('Your data: account deletion and data export', () => {
 
       // Disabled at once, for the token as well as the session.
       await t.http.get(api('/users/profile')).set('Authorization', `Bearer ${token}`).expect(403);
-      // Cancelling without a code is refused; the next step's code gives the account back.
-      await t.http.post(api('/account/deletion/cancel')).send({ email: user.email, password: PASSWORD }).expect(400);
+      // Cancelling without a code is refused as sign-in refuses a wrong code; the next step's code gives the account back.
+      await t.http.post(api('/account/deletion/cancel')).send({ email: user.email, password: PASSWORD }).expect(401);
       await t.http.post(api('/account/deletion/cancel')).send({ email: user.email, password: PASSWORD, twoFactorCode: await stepCode(1) }).expect(200);
       await t.http.get(api('/users/profile')).set('Authorization', `Bearer ${token}`).expect(200);
     });
@@ -158,8 +158,8 @@ describe('Your data: account deletion and data export', () => {
       const admin = await createAdmin(t);
       expect((await t.http.delete(api(`/admin/users/${user.id}`)).set(admin.auth).expect(409)).body.message).toBe('This account is already scheduled for deletion.');
 
-      // Cancelling needs the sign-in data; wrong data says nothing about the account.
-      expect((await t.http.post(api('/account/deletion/cancel')).send({ email: user.email, password: 'Wr0ng!Pass' }).expect(401)).body).toEqual(err(401, 'Invalid email or password.'));
+      // Cancelling needs the sign-in data; wrong data gets sign-in's answer and says nothing about the account.
+      expect((await t.http.post(api('/account/deletion/cancel')).send({ email: user.email, password: 'Wr0ng!Pass' }).expect(401)).body).toEqual(err(401, 'Incorrect email or password.'));
       const cancelled = await t.http.post(api('/account/deletion/cancel')).send({ email: user.email.toUpperCase(), password: PASSWORD }).expect(200);
       expect(cancelled.body.message).toBe('The deletion is cancelled: your account is yours again. You can sign in now.');
       await t.http.post(api('/account/deletion/cancel')).send({ email: user.email, password: PASSWORD }).expect(409);
@@ -174,6 +174,33 @@ describe('Your data: account deletion and data export', () => {
       const audit = await auditAbout(user.id);
       expect(audit.map((row) => row.type)).toEqual(['USER_DELETION_SCHEDULED', 'USER_DELETION_CANCELLED']);
       for (const row of audit) expect(`${row.title} ${row.description} ${row.details}`).not.toMatch(new RegExp(`${user.email}|${user.fullName}`, 'i'));
+    });
+
+    it("answers cancellation like sign-in (401 for a wrong password or code), and spends a code only when it cancels", async () => {
+      const user = await withPassword(await createReader(t));
+      const secret = (await t.http.post(api('/account/two-factor/setup')).set(user.auth).expect(200)).body.data.secret as string;
+      const stepCode = (steps: number) => generate({ secret, epoch: Math.floor(Date.now() / 1000) + steps * 30 });
+      const recoveryCodes = (await t.http.post(api('/account/two-factor/confirm')).set(user.auth).send({ code: await stepCode(-1) }).expect(200)).body.data.recoveryCodes as string[];
+      const unusedCodes = async () => (await db.query('SELECT count(*)::int AS n FROM two_factor_recovery_codes WHERE user_id = $1 AND used_at IS NULL', [user.id]))[0].n as number;
+      const cancel = (body: Record<string, unknown>) => t.http.post(api('/account/deletion/cancel')).send({ email: user.email, ...body });
+      const wrongCode = err(401, 'That code is not right. Try again.', { twoFactorCode: ['That code is not right. Try again.'] });
+
+      // Nothing pending: the right password and a valid recovery code answer 409, and the code stays unused.
+      await cancel({ password: PASSWORD, twoFactorCode: recoveryCodes[0] }).expect(409);
+      expect(await unusedCodes()).toBe(10);
+
+      await t.http.post(api('/account/deletion')).set(user.auth).send({ password: PASSWORD, confirmation: 'DELETE', twoFactorCode: await stepCode(0) }).expect(200);
+      // Wrong password: sign-in's 401, whatever the code.
+      expect((await cancel({ password: 'Wr0ng!Pass', twoFactorCode: '000000' }).expect(401)).body).toEqual(err(401, 'Incorrect email or password.'));
+      // The right password with no code or a wrong one: sign-in's 401 for a wrong code (never a 400 that tells the password was right by its status).
+      expect((await cancel({ password: PASSWORD }).expect(401)).body).toEqual(wrongCode);
+      expect((await cancel({ password: PASSWORD, twoFactorCode: '000000' }).expect(401)).body).toEqual(wrongCode);
+      expect((await cancel({ password: PASSWORD, twoFactorCode: 'aaaaa-bbbbb' }).expect(401)).body).toEqual(wrongCode);
+      expect(await unusedCodes()).toBe(10);
+      // The recovery code kept above cancels the deletion, and is spent by it.
+      await cancel({ password: PASSWORD, twoFactorCode: recoveryCodes[0] }).expect(200);
+      expect(await unusedCodes()).toBe(9);
+      expect((await db.query('SELECT deletion_due_at FROM users WHERE id = $1', [user.id]))[0].deletion_due_at).toBeNull();
     });
 
     it('refuses the last active administrator (409), and lets an administrator go when another remains', async () => {

@@ -76,6 +76,18 @@ describe('API tokens', () => {
     await t.http.delete(api('/account/tokens/abc')).set(author.auth).expect(400);
   });
 
+  it('keeps the cap of 50 tokens under simultaneous creates: 45 held and 20 at once leave exactly 50', async () => {
+    const owner = await createUser(t, [RoleName.AUTHOR]);
+    for (let i = 0; i < 45; i++) await createToken(owner, ['read']);
+    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => t.http.post(api('/account/tokens')).set(owner.auth).send({ name: `Burst ${i}`, scopes: ['read'], expiresInDays: 30 })));
+    expect(results.filter((res) => res.status === 201)).toHaveLength(5);
+    const refused = results.filter((res) => res.status !== 201);
+    expect(refused).toHaveLength(15);
+    for (const res of refused) expect(res.body).toEqual(err(409, ApiTokensMessages.tooMany(50)));
+    const [{ count }] = (await db.query('SELECT count(*)::int AS count FROM api_tokens WHERE user_id = $1', [owner.id])) as { count: number }[];
+    expect(count).toBe(50);
+  });
+
   it('refuses bad input with 400 and the field message, and anonymous callers with 401', async () => {
     const cases: [Record<string, unknown>, string, string][] = [
       [{ scopes: ['read'], expiresInDays: 30 }, 'name', ApiTokensMessages.NAME_REQUIRED],

@@ -120,6 +120,41 @@ describe('Per-account sign-in limit', () => {
     expect(statuses).toEqual([...Array(10).fill(401), ...Array(10).fill(429)]);
   });
 
+  describe('cancelling a pending deletion (it takes the password too)', () => {
+    const cancel = (email: string, password: string) =>
+      t.http.post(`${API}/account/deletion/cancel`).set('X-Forwarded-For', nextAddress()).send({ email, password });
+    /** Schedules the owner's deletion as 'Delete my account' leaves it (a week of grace). */
+    const schedule = (email: string) => db.query(`UPDATE users SET deletion_due_at = now() + interval '7 days', deletion_via = 'self' WHERE email = $1`, [email]);
+
+    it('is refused once sign-in is (429, the right password included)', async () => {
+      const account = await registerVerified();
+      await schedule(account.email);
+      await fail(account.email, 10);
+      const limited = await cancel(account.email, account.password).expect(429);
+      expect(limited.body).toEqual(tooMany(LIMIT_TEXT, limited.headers['retry-after']));
+    });
+
+    it("counts its wrong passwords against sign-in's limit, with sign-in's answer", async () => {
+      const account = await registerVerified();
+      await schedule(account.email);
+      for (let i = 0; i < 10; i++) {
+        const res = await cancel(account.email, 'Wrong!Pass1');
+        expect([res.status, res.body.message]).toEqual([401, 'Incorrect email or password.']);
+      }
+      await cancel(account.email, account.password).expect(429);
+      await signIn(account.email, account.password).expect(429);
+    });
+
+    it('clears the count when it cancels, as a sign-in does', async () => {
+      const account = await registerVerified();
+      await schedule(account.email);
+      await fail(account.email, 9);
+      await cancel(account.email, account.password).expect(200);
+      await fail(account.email, 10);
+      await signIn(account.email, account.password).expect(429);
+    });
+  });
+
   it('lifts the limit when the owner resets the password by e-mail', async () => {
     const account = await registerVerified();
     await fail(account.email, 10);

@@ -1,3 +1,4 @@
+import { generate } from 'otplib';
 import { api, err, ok } from './helpers/envelope';
 import { createTestApp, TestApp } from './helpers/app';
 import { createFreshDatabase } from './helpers/fresh-database';
@@ -34,5 +35,22 @@ describe('Site settings (admin)', () => {
     expect(forbidden.body).toEqual(err(403, 'You do not have permission to manage site settings.'));
     const anonymous = await t.http.patch(api('/admin/settings')).send({ erasedAuthorPosts: 'delete' }).expect(401);
     expect(anonymous.body).toEqual(err(401, 'Authentication required. Please log in to manage site settings.'));
+  });
+
+  it("refuses 'Require 2FA for administrators' from an admin without two-factor sign-in (409, nothing changed): it would lock them out", async () => {
+    const admin = await createAdmin(t);
+    const refused = await t.http.patch(api('/admin/settings')).set(admin.auth).send({ requireAdminTwoFactor: true, erasedAuthorPosts: 'delete' }).expect(409);
+    expect(refused.body).toEqual(
+      err(409, 'Turn on two-factor sign-in for your own account first (Account Security): requiring it for administrators now would lock you out of the admin area.'),
+    );
+    expect((await t.http.get(api('/admin/settings')).set(admin.auth).expect(200)).body.data.requireAdminTwoFactor).toBe(false);
+    // Turning it off (or leaving it off) needs nothing.
+    await t.http.patch(api('/admin/settings')).set(admin.auth).send({ requireAdminTwoFactor: false }).expect(200);
+
+    // With two-factor sign-in on, the admin may turn it on, and still reach the switch back.
+    const secret = (await t.http.post(api('/account/two-factor/setup')).set(admin.auth).expect(200)).body.data.secret as string;
+    await t.http.post(api('/account/two-factor/confirm')).set(admin.auth).send({ code: await generate({ secret }) }).expect(200);
+    await t.http.patch(api('/admin/settings')).set(admin.auth).send({ requireAdminTwoFactor: true }).expect(200);
+    await t.http.patch(api('/admin/settings')).set(admin.auth).send({ requireAdminTwoFactor: false }).expect(200);
   });
 });

@@ -66,11 +66,11 @@ describe('Two-factor sign-in', () => {
   }
 
   /** Turns two-factor sign-in on with the code of the step before now, so this step and the next stay usable. */
-  async function enable(user: TestUser): Promise<{ secret: string; recoveryCodes: string[] }> {
+  async function enable(user: TestUser, options: { signOutOtherSessions?: boolean } = {}): Promise<{ secret: string; recoveryCodes: string[] }> {
     await awayFromStepEnd();
     const setup = await post('/account/two-factor/setup').set(user.auth).expect(200);
     const secret = setup.body.data.secret as string;
-    const confirmed = await post('/account/two-factor/confirm').set(user.auth).send({ code: await codeAt(secret, -1) }).expect(200);
+    const confirmed = await post('/account/two-factor/confirm').set(user.auth).send({ code: await codeAt(secret, -1), ...options }).expect(200);
     return { secret, recoveryCodes: confirmed.body.data.recoveryCodes as string[] };
   }
 
@@ -135,6 +135,31 @@ describe('Two-factor sign-in', () => {
     expect(JSON.stringify(status.body)).not.toContain(secret);
     expect((await post('/account/two-factor/setup').set(user.auth).expect(409)).body).toEqual(err(409, 'Two-factor sign-in is already on.'));
     expect((await post('/account/two-factor/confirm').set(user.auth).send({ code: '123456' }).expect(409)).body).toEqual(err(409, 'Two-factor sign-in is already on.'));
+  });
+
+  it("signs out the owner's other sessions when it is turned on (refresh tokens included), unless asked not to", async () => {
+    const user = await account();
+    const elsewhere = (await signIn(user).expect(200)).body.data as { accessToken: string; refreshToken: string };
+    const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
+    await awayFromStepEnd();
+    const { secret } = (await post('/account/two-factor/setup').set(user.auth).expect(200)).body.data as { secret: string };
+    // Neither true nor false: the field's error, and nothing turned on.
+    const bad = await post('/account/two-factor/confirm').set(user.auth).send({ code: await codeAt(secret, -1), signOutOtherSessions: 'yes' }).expect(400);
+    expect(bad.body.errors).toEqual({ signOutOtherSessions: ['signOutOtherSessions must be true or false'] });
+    // No choice sent: the other sessions end (the default), this one stays.
+    await post('/account/two-factor/confirm').set(user.auth).send({ code: await codeAt(secret, -1) }).expect(200);
+    await get('/users/profile').set(user.auth).expect(200);
+    await get('/users/profile').set(bearer(elsewhere.accessToken)).expect(401);
+    expect((await post('/auth/refresh-token').send({ refreshToken: elsewhere.refreshToken })).status).toBe(401);
+
+    // Asked to keep them: another device's session survives the set-up.
+    const keeper = await account();
+    const kept = (await signIn(keeper).expect(200)).body.data as { accessToken: string; refreshToken: string };
+    await awayFromStepEnd();
+    const keeperSecret = (await post('/account/two-factor/setup').set(keeper.auth).expect(200)).body.data.secret as string;
+    await post('/account/two-factor/confirm').set(keeper.auth).send({ code: await codeAt(keeperSecret, -1), signOutOtherSessions: false }).expect(200);
+    await get('/users/profile').set(bearer(kept.accessToken)).expect(200);
+    await post('/auth/refresh-token').send({ refreshToken: kept.refreshToken }).expect(200);
   });
 
   it('signs in with a challenge, not a session, then the code gives the usual answer and cookies; accounts without 2FA sign in as before', async () => {
@@ -313,7 +338,8 @@ describe('Two-factor sign-in', () => {
       const reader = await account();
       expect((await signIn(reader).expect(200)).body.data.twoFactorSetupRequired).toBeUndefined();
 
-      await enable(admin);
+      // Set up from another session of theirs, which it leaves signed in when asked to.
+      await enable(admin, { signOutOtherSessions: false });
       await get('/admin/users').set(auth).expect(200);
       expect((await get('/account/two-factor').set(auth).expect(200)).body.data.setupRequired).toBe(false);
     } finally {

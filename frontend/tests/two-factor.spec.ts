@@ -39,6 +39,8 @@ test('two-factor sign-in: set-up, sign-in with a code and with a recovery code, 
   const secret = (await dialog.locator('dt:text-is("Key") + dd code').textContent())!.trim();
   await expect(dialog.getByText(/^otpauth:\/\/totp\/Inkwell:.*issuer=Inkwell$/)).toBeVisible();
   await expectNoSeriousViolations(page, '/account two-factor set-up (320 px)');
+  // Turning it on signs out the other sessions unless unchecked.
+  await expect(dialog.getByRole('checkbox', { name: 'Sign out my other sessions' })).toBeChecked();
   await dialog.getByLabel('6-digit code from the app').fill(await codeAt(secret));
   await dialog.getByRole('button', { name: 'Turn on' }).click();
   const listed = dialog.getByRole('list', { name: 'Recovery codes' }).getByRole('listitem');
@@ -112,6 +114,11 @@ test('two-factor sign-in: set-up, sign-in with a code and with a recovery code, 
   await expectNoSeriousViolations(page, '/admin/settings (320 px)');
   await page.setViewportSize(DESKTOP);
   await expectNoSeriousViolations(page, '/admin/settings (desktop)');
+  // This admin has no two-factor sign-in: requiring it is refused, with the reason, and nothing is saved.
+  await page.getByRole('checkbox', { name: 'Require 2FA for administrators' }).check();
+  await page.getByRole('button', { name: 'Save Settings' }).click();
+  await expect(page.getByText('Turn on two-factor sign-in for your own account first (Account Security): requiring it for administrators now would lock you out of the admin area.')).toBeVisible();
+  await page.getByRole('checkbox', { name: 'Require 2FA for administrators' }).uncheck();
   await page.getByRole('button', { name: 'Save Settings' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Settings saved' })).toBeVisible();
 });

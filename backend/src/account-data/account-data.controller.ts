@@ -58,7 +58,10 @@ export class AccountDataController {
   @Throttle({ default: { limit: 10, ttl: 60_000 } })
   @ApiOperation({
     summary: 'Cancel the pending deletion of my account (from the login page: the account has no session while it waits)',
-    description: "Proved by the sign-in data (and the two-factor code when it is on). Wrong e-mail or password: 401 'Invalid email or password.'; nothing pending: 409. Limited like sign-in (10 a minute per address).",
+    description:
+      "Proved by the sign-in data (and the two-factor code when it is on), with sign-in's limits and answers: each try counts against the account's sign-in limit (429 past it); " +
+      "wrong e-mail or password: 401 'Incorrect email or password.'; missing or wrong code: 401 on twoFactorCode (the code is used up only by a cancellation); nothing pending: 409. " +
+      'Also 10 a minute per address.',
   })
   @ApiEnvelope('null')
   @ApiErrors(400, 401, 409, 429)

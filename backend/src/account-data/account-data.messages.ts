@@ -1,3 +1,5 @@
+import { AuthMessages } from '../auth/auth.messages';
+
 /** Texts of 'Your data' (issue 27 §3): the data export and account deletion, for the owner and the back office. */
 export const AccountDataMessages = {
   // Deletion
@@ -8,8 +10,8 @@ export const AccountDataMessages = {
   TWO_FACTOR_FORMAT: 'Enter the 6-digit code from your authenticator app or a recovery code.',
   DELETION_SCHEDULED: 'Your account is scheduled for deletion. You have been signed out.',
   DELETION_CANCELLED: 'The deletion is cancelled: your account is yours again. You can sign in now.',
-  /** Sign-in data that names no account waiting to be erased (the same answer for a wrong password: no enumeration). */
-  CANCEL_FAILED: 'Invalid email or password.',
+  /** Sign-in data that cannot be checked (missing or malformed): sign-in's own text for wrong sign-in data (no enumeration). */
+  CANCEL_FAILED: AuthMessages.LOGIN_FAILED,
   ADMIN_DELETE_SELF: 'Use Delete my account on your account page to delete your own account.',
   USER_DELETED: 'User deleted: the account is disabled and its data is being erased.',
 

@@ -2,7 +2,10 @@ import { BadRequestException, ConflictException, Inject, Injectable, Unauthorize
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import type { AuthUser } from '../auth/auth-user';
+import { AuthMessages } from '../auth/auth.messages';
+import { AuthService } from '../auth/auth.service';
 import { PasswordHasher } from '../auth/password-hasher';
+import { TwoFactorMessages } from '../two-factor/two-factor.messages';
 import { TwoFactorService } from '../two-factor/two-factor.service';
 import { CLOCK, Clock } from '../common/clock';
 import { APP_CONFIG, AppConfig } from '../config/env';
@@ -31,6 +34,7 @@ export class AccountDeletionService {
     private readonly passwords: PasswordHasher,
     private readonly lifecycle: UserLifecycleService,
     private readonly twoFactor: TwoFactorService,
+    private readonly auth: AuthService,
   ) {}
 
   /** The owner's request: checked, then scheduled; the caller's sessions end with it. */
@@ -46,16 +50,24 @@ export class AccountDeletionService {
   }
 
   /**
-   * 'Cancel deletion' from the login page (the account has no session while it waits). Wrong
-   * sign-in data answers like a failed sign-in (401, the same text: no account enumeration); the
-   * right password of an account with nothing to cancel is 409.
+   * 'Cancel deletion' from the login page (the account has no session while it waits). It takes
+   * the password (and the code) like sign-in, so it is held to sign-in's limits and gives sign-in's
+   * answers, and tells a guesser no more than sign-in would: every try counts against the
+   * account's sign-in limit (429 past it, the right password included); a wrong e-mail or password
+   * is sign-in's 401 'Incorrect email or password.'; a missing or wrong code is sign-in's 401 for a
+   * wrong code. The code is checked in the cancellation's transaction and used up only when the
+   * cancellation commits; the right data of an account with nothing to cancel is 409 (nothing used
+   * up). A cancellation clears the count, as a sign-in does.
    */
   async cancel(dto: AccountDeletionCancelDto): Promise<void> {
-    const user = await this.users.findOne({ where: { email: normalizeEmail(dto.email) }, select: { id: true, passwordHash: true } });
+    const email = normalizeEmail(dto.email);
+    await this.auth.countLoginAttempt(email);
+    const user = await this.users.findOne({ where: { email }, select: { id: true, passwordHash: true } });
     const check = await this.passwords.verify(dto.password, user?.passwordHash);
-    if (!user || !check.matches) throw new UnauthorizedException(AccountDataMessages.CANCEL_FAILED);
-    await this.verifyTwoFactorForAccountAction(user.id, dto.twoFactorCode);
-    await this.lifecycle.cancelDeletion(user.id);
+    if (!user || !check.matches) throw new UnauthorizedException(AuthMessages.LOGIN_FAILED);
+    const cancelled = await this.lifecycle.cancelDeletion(user.id, (manager) => this.twoFactor.passesIfEnabledIn(manager, user.id, dto.twoFactorCode));
+    if (!cancelled) throw new UnauthorizedException({ message: TwoFactorMessages.CODE_WRONG, errors: { twoFactorCode: [TwoFactorMessages.CODE_WRONG] } });
+    await this.auth.resetLoginAttempts(email);
   }
 
   /** The back office's 'Delete user': disabled now, erased by the next run of the queue. Not oneself (409: use /account). */

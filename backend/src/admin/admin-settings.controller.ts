@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Patch } from '@nestjs/common';
+import { Body, ConflictException, Controller, Get, Patch } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { AuthUser } from '../auth/auth-user';
 import { Auth, CurrentUser } from '../auth/auth.decorator';
@@ -7,6 +7,7 @@ import { ApiEnvelope } from '../common/decorators/api-envelope.decorator';
 import { ApiErrors } from '../common/decorators/api-errors.decorator';
 import { WithMessage, withMessage } from '../common/envelope';
 import { SettingsService } from '../settings/settings.service';
+import { AdminTwoFactorPolicy } from '../two-factor/admin-two-factor.policy';
 import { AdminMessages } from './admin.messages';
 import { SiteSettingsDto, SiteSettingsUpdateDto } from './dto/admin-settings.dto';
 
@@ -16,7 +17,10 @@ const ADMIN = Auth({ role: RoleName.ADMIN, forbidden: AdminMessages.SETTINGS_FOR
 @ApiTags('Admin settings')
 @Controller('admin/settings')
 export class AdminSettingsController {
-  constructor(private readonly settings: SettingsService) {}
+  constructor(
+    private readonly settings: SettingsService,
+    private readonly adminTwoFactor: AdminTwoFactorPolicy,
+  ) {}
 
   @Get()
   @ADMIN
@@ -28,10 +32,16 @@ export class AdminSettingsController {
 
   @Patch()
   @ADMIN
-  @ApiOperation({ summary: 'Change site-wide settings (admin): the keys given; answers the whole set' })
+  @ApiOperation({
+    summary: 'Change site-wide settings (admin): the keys given; answers the whole set',
+    description: 'requireAdminTwoFactor true from an administrator without two-factor sign-in: 409 (it would shut them out of the admin area), nothing changed.',
+  })
   @ApiEnvelope(SiteSettingsDto)
-  @ApiErrors(400)
+  @ApiErrors(400, 409)
   async updateSiteSettings(@Body() dto: SiteSettingsUpdateDto, @CurrentUser() actor: AuthUser): Promise<WithMessage<SiteSettingsDto>> {
+    if (dto.requireAdminTwoFactor === true && !(await this.adminTwoFactor.mayRequire(actor.id))) {
+      throw new ConflictException(AdminMessages.SETTING_REQUIRE_ADMIN_2FA_SELF_OFF);
+    }
     return withMessage(await this.settings.update(dto, actor.id), AdminMessages.SETTINGS_UPDATED);
   }
 }

@@ -72,13 +72,16 @@ export class ApiTokensService {
     if (!input.scopes.every((scope) => grantableScopes(user.roles.includes(RoleName.ADMIN)).includes(scope))) {
       throw new ForbiddenException(ApiTokensMessages.ADMIN_SCOPE_FORBIDDEN);
     }
-    if ((await this.tokens.countBy({ userId: user.id })) >= MAX_API_TOKENS_PER_USER) {
-      throw new ConflictException(ApiTokensMessages.tooMany(MAX_API_TOKENS_PER_USER));
-    }
     const token = `${API_TOKEN_PREFIX}${randomBytes(32).toString('base64url')}`;
     const tokenHash = sha256(token);
     const row = await this.events.transaction(async (tx) => {
       const { manager } = tx;
+      // The cap holds under simultaneous creates: the user's creates queue on one lock (held to the
+      // commit), so each counts the tokens the ones before it inserted.
+      await manager.query(`SELECT pg_advisory_xact_lock(hashtext('api-tokens-create'), $1)`, [user.id]);
+      if ((await manager.countBy(ApiToken, { userId: user.id })) >= MAX_API_TOKENS_PER_USER) {
+        throw new ConflictException(ApiTokensMessages.tooMany(MAX_API_TOKENS_PER_USER));
+      }
       const saved = await manager.save(
         manager.create(ApiToken, {
           userId: user.id,

@@ -250,14 +250,20 @@ export class AuthService {
   }
 
   /** Counted before the password is checked, so parallel guesses cannot pass the limit together. */
-  private async countLoginAttempt(email: string): Promise<void> {
+  /**
+   * Counts one attempt against the account's sign-in limit (the normalised e-mail): 429 past it.
+   * Public for the other doors that take the password (cancelling a pending deletion), so they
+   * share sign-in's count instead of adding guesses to it.
+   */
+  async countLoginAttempt(email: string): Promise<void> {
     if (this.config.throttleDisabled) return;
     const { failures, windowMinutes } = this.config.loginAccountLimit;
     const verdict = await this.attempts.hit(loginAttemptKey(email), failures, windowMinutes * 60_000);
     if (!verdict.allowed) throw new TooManyAttemptsException(verdict.retryAfterSeconds);
   }
 
-  private async resetLoginAttempts(email: string): Promise<void> {
+  /** A full success (password and, when on, the code) clears the account's count. */
+  async resetLoginAttempts(email: string): Promise<void> {
     if (!this.config.throttleDisabled) await this.attempts.reset(loginAttemptKey(email));
   }
 

@@ -241,8 +241,11 @@ export interface DomainEventMap {
    * with it (PASSWORD_RULES): all of them, or all but `keptSessionId` (the owner's own, on a change).
    */
   'user.password_changed': UserFacts & { via: PasswordVia; keptSessionId: string | null };
-  /** The owner turned two-factor sign-in on (the first right code of the set-up). */
-  'user.two_factor_enabled': UserFacts;
+  /**
+   * The owner turned two-factor sign-in on (the first right code of the set-up); with
+   * `signOutOtherSessions` every session but `keptSessionId` (the one that turned it on) ends.
+   */
+  'user.two_factor_enabled': UserFacts & { signOutOtherSessions: boolean; keptSessionId: string | null };
   /** Two-factor sign-in was turned off: by the owner (password and code, `self`) or reset by an administrator (`admin`: the owner is e-mailed). */
   'user.two_factor_disabled': UserFacts & { via: 'self' | 'admin' };
   /** The owner made new recovery codes (the old ones stopped working). */

@@ -8,7 +8,8 @@ import { SessionsService } from './sessions.service';
  * administrator's edit that leaves it inactive or unverified (its refresh tokens stop working at
  * once; its access tokens at the next request, which checks the account). A new password ends the
  * sessions its rule names (PASSWORD_RULES in users/user-rules.ts: all, or all but the one that
- * changed it).
+ * changed it). Turning two-factor sign-in on ends the other sessions when its owner asks
+ * ('Sign out my other sessions', checked by default): all but the one that turned it on.
  */
 @Injectable()
 export class UserSessionsSubscriber {
@@ -23,6 +24,10 @@ export class UserSessionsSubscriber {
       const rule = PASSWORD_RULES[data.via].sessions;
       if (rule === 'none') return;
       await sessions.revokeAllOfUser(data.userId, rule === 'all-but-current' ? (data.keptSessionId ?? undefined) : undefined, manager);
+    });
+    events.onRecorded('user.two_factor_enabled', async ({ data }, manager) => {
+      // Older stored events carry neither field: nothing was asked then.
+      if (data.signOutOtherSessions) await sessions.revokeAllOfUser(data.userId, data.keptSessionId ?? undefined, manager);
     });
   }
 }

@@ -22,7 +22,19 @@ export class AdminTwoFactorPolicy {
   async requiresSetUp(userId: number, role: RoleName): Promise<boolean> {
     if (role !== RoleName.ADMIN) return false;
     if (!(await this.settings.get('requireAdminTwoFactor'))) return false;
-    return !(await this.factors.exists({ where: { userId, enabledAt: Not(IsNull()) } }));
+    return !(await this.hasTwoFactor(userId));
+  }
+
+  /**
+   * Whether an administrator may turn the requirement on: only with two-factor sign-in on
+   * themself, or the switch would shut them out of every ADMIN route, the switch back included.
+   */
+  mayRequire(adminId: number): Promise<boolean> {
+    return this.hasTwoFactor(adminId);
+  }
+
+  private hasTwoFactor(userId: number): Promise<boolean> {
+    return this.factors.exists({ where: { userId, enabledAt: Not(IsNull()) } });
   }
 }
 

@@ -6,7 +6,7 @@ import { ApiErrors } from '../common/decorators/api-errors.decorator';
 import { WithMessage, withMessage } from '../common/envelope';
 import type { AuthUser } from '../auth/auth-user';
 import { Auth, CurrentUser } from '../auth/auth.decorator';
-import { TwoFactorConfirmDto, TwoFactorDisableDto, TwoFactorRecoveryCodesResponseDto, TwoFactorSetupResponseDto, TwoFactorStatusResponseDto } from './dto/two-factor.dto';
+import { TwoFactorConfirmDto, TwoFactorDisableDto, TwoFactorEnableDto, TwoFactorRecoveryCodesResponseDto, TwoFactorSetupResponseDto, TwoFactorStatusResponseDto } from './dto/two-factor.dto';
 import { TwoFactorMessages } from './two-factor.messages';
 import { TwoFactorService } from './two-factor.service';
 
@@ -44,11 +44,15 @@ export class TwoFactorController {
   @HttpCode(200)
   @CODE_CHECKS
   @Auth()
-  @ApiOperation({ summary: "Finish the set-up with the app's 6-digit code: two-factor sign-in is on, and the answer holds the 10 recovery codes (shown once)" })
+  @ApiOperation({
+    summary: "Finish the set-up with the app's 6-digit code: two-factor sign-in is on, and the answer holds the 10 recovery codes (shown once)",
+    description: "With signOutOtherSessions (default true) every other session of the account ends with it (refresh tokens included); the caller's own stays signed in.",
+  })
   @ApiEnvelope(TwoFactorRecoveryCodesResponseDto)
   @ApiErrors(400, 409, 429)
-  async confirmTwoFactorSetup(@CurrentUser() caller: AuthUser, @Body() body: TwoFactorConfirmDto): Promise<WithMessage<TwoFactorRecoveryCodesResponseDto>> {
-    return withMessage({ recoveryCodes: await this.twoFactor.confirmSetup(caller.id, body.code) }, TwoFactorMessages.ENABLED);
+  async confirmTwoFactorSetup(@CurrentUser() caller: AuthUser, @Body() body: TwoFactorEnableDto): Promise<WithMessage<TwoFactorRecoveryCodesResponseDto>> {
+    const signOutOthers = body.signOutOtherSessions ?? true;
+    return withMessage({ recoveryCodes: await this.twoFactor.confirmSetup(caller.id, body.code, { signOutOthers, keptSessionId: caller.sessionId ?? null }) }, TwoFactorMessages.ENABLED);
   }
 
   @Post('disable')

@@ -16,6 +16,7 @@ export const TwoFactorMessages = {
   NOT_ON: 'Two-factor sign-in is not on.',
   NO_SETUP: 'Start the set-up first: no key is waiting for its first code.',
   ENABLED: 'Two-factor sign-in is on. Keep your recovery codes somewhere safe.',
+  SIGN_OUT_OTHERS_INVALID: 'signOutOtherSessions must be true or false',
   DISABLED: 'Two-factor sign-in is off.',
   CODES_REGENERATED: 'New recovery codes are ready; the old ones no longer work.',
   PASSWORD_REQUIRED: 'Password is required',

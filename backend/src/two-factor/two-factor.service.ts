@@ -113,8 +113,12 @@ export class TwoFactorService implements OnModuleInit {
     return { secret, otpauthUrl, qrCode };
   }
 
-  /** The first right code turns it on and makes the 10 recovery codes (answered once, here). */
-  async confirmSetup(userId: number, code: string): Promise<string[]> {
+  /**
+   * The first right code turns it on and makes the 10 recovery codes (answered once, here). With
+   * `signOutOthers` the account's other sessions end with it (`user.two_factor_enabled`'s
+   * subscriber in sessions/), all but `keptSessionId`, the one that turned it on.
+   */
+  async confirmSetup(userId: number, code: string, sessions: { signOutOthers: boolean; keptSessionId: string | null } = { signOutOthers: true, keptSessionId: null }): Promise<string[]> {
     const codes = newRecoveryCodes();
     const enabled = await this.events.transaction(async ({ manager, record }) => {
       const repo = manager.getRepository(UserTwoFactor);
@@ -126,7 +130,11 @@ export class TwoFactorService implements OnModuleInit {
       await repo.update({ userId }, { enabledAt: new Date(), lastUsedStep: step });
       await this.replaceRecoveryCodes(manager, userId, codes);
       const facts = await this.userFacts(manager, userId);
-      await record({ name: 'user.two_factor_enabled', actor: { id: userId, name: facts.fullName }, data: facts });
+      await record({
+        name: 'user.two_factor_enabled',
+        actor: { id: userId, name: facts.fullName },
+        data: { ...facts, signOutOtherSessions: sessions.signOutOthers, keptSessionId: sessions.keptSessionId },
+      });
       return true;
     });
     if (!enabled) throw new BadRequestException({ message: TwoFactorMessages.CODE_WRONG, errors: { code: [TwoFactorMessages.CODE_WRONG] } });
@@ -175,9 +183,18 @@ export class TwoFactorService implements OnModuleInit {
    * step, never twice, or an unused recovery code, which it uses up, as at sign-in).
    */
   async passesIfEnabled(userId: number, code: string | undefined): Promise<boolean> {
-    if (!(await this.isEnabled(userId))) return true;
+    return this.dataSource.transaction((manager) => this.passesIfEnabledIn(manager, userId, code));
+  }
+
+  /**
+   * passesIfEnabled in the caller's transaction: the code is used up only if that transaction
+   * commits, so a change that is then refused (and rolled back) leaves the code usable.
+   */
+  async passesIfEnabledIn(manager: EntityManager, userId: number, code: string | undefined): Promise<boolean> {
+    const row = await manager.getRepository(UserTwoFactor).findOne({ where: { userId }, select: { userId: true, enabledAt: true }, lock: { mode: 'pessimistic_write' } });
+    if (!row?.enabledAt) return true;
     if (!code) return false;
-    return this.dataSource.transaction((manager) => this.checkCode(manager, userId, code));
+    return this.checkCode(manager, userId, code);
   }
 
   async isEnabled(userId: number): Promise<boolean> {

@@ -118,15 +118,19 @@ export class UserLifecycleService {
   /**
    * The owner, signed in again with their password, cancels the pending deletion: the account is
    * usable again. The waiting erasure job finds nothing due and ends. Nothing pending: 409.
+   * `prove` runs first in the same transaction (the two-factor code, used up only when the
+   * cancellation commits): false when it fails, and nothing is written.
    */
-  async cancelDeletion(id: number): Promise<void> {
-    await this.events.transaction(async ({ manager, record }) => {
+  async cancelDeletion(id: number, prove?: (manager: EntityManager) => Promise<boolean>): Promise<boolean> {
+    return this.events.transaction(async ({ manager, record }) => {
       if (!(await lockUser(manager, id))) throw new NotFoundException(UserLifecycleMessages.USER_NOT_FOUND);
+      if (prove && !(await prove(manager))) return false;
       const row = await manager.findOneOrFail(User, { where: { id }, select: { id: true, deletionDueAt: true, deletionVia: true } });
       if (!row.deletionDueAt || row.deletionVia !== 'self') throw new ConflictException(UserLifecycleMessages.NO_DELETION_PENDING);
       await manager.update(User, { id }, { deletionDueAt: null, deletionVia: null });
       const facts = await this.facts(manager, id);
       await record({ name: 'user.deletion_cancelled', actor: { id, name: facts.fullName }, data: { ...facts, dueAt: row.deletionDueAt.toISOString() } });
+      return true;
     });
   }
 

@@ -36,7 +36,7 @@ export interface paths {
         put?: never;
         /**
          * Cancel the pending deletion of my account (from the login page: the account has no session while it waits)
-         * @description Proved by the sign-in data (and the two-factor code when it is on). Wrong e-mail or password: 401 'Invalid email or password.'; nothing pending: 409. Limited like sign-in (10 a minute per address).
+         * @description Proved by the sign-in data (and the two-factor code when it is on), with sign-in's limits and answers: each try counts against the account's sign-in limit (429 past it); wrong e-mail or password: 401 'Incorrect email or password.'; missing or wrong code: 401 on twoFactorCode (the code is used up only by a cancellation); nothing pending: 409. Also 10 a minute per address.
          */
         post: operations["cancelAccountDeletion"];
         delete?: never;
@@ -194,7 +194,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Finish the set-up with the app's 6-digit code: two-factor sign-in is on, and the answer holds the 10 recovery codes (shown once) */
+        /**
+         * Finish the set-up with the app's 6-digit code: two-factor sign-in is on, and the answer holds the 10 recovery codes (shown once)
+         * @description With signOutOtherSessions (default true) every other session of the account ends with it (refresh tokens included); the caller's own stays signed in.
+         */
         post: operations["confirmTwoFactorSetup"];
         delete?: never;
         options?: never;
@@ -459,7 +462,9 @@ export interface paths {
         head?: never;
         /**
          * Change site-wide settings (admin): the keys given; answers the whole set
-         * @description API token scope: `admin`.
+         * @description requireAdminTwoFactor true from an administrator without two-factor sign-in: 409 (it would shut them out of the admin area), nothing changed.
+         *
+         *     API token scope: `admin`.
          */
         patch: operations["updateSiteSettings"];
         trace?: never;
@@ -4426,6 +4431,18 @@ export interface components {
             code: string;
             password: string;
         };
+        TwoFactorEnableDto: {
+            /**
+             * @description The 6-digit code the authenticator app shows
+             * @example 123456
+             */
+            code: string;
+            /**
+             * @description End all the account's other sessions (every device but this one signs in again, now with a code); default true
+             * @default true
+             */
+            signOutOtherSessions: boolean;
+        };
         TwoFactorLoginDto: {
             /** @description The challengeToken of the sign-in answer that asked for a code */
             challengeToken: string;
@@ -5707,7 +5724,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["TwoFactorConfirmDto"];
+                "application/json": components["schemas"]["TwoFactorEnableDto"];
             };
         };
         responses: {
@@ -6855,6 +6872,15 @@ export interface operations {
             };
             /** @description Signed in without the permission */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Conflict */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,5 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsBoolean, IsOptional } from 'class-validator';
 import { Check, MaxChars, Required } from '../../common/validation/field.rules';
 import { AuthMessages } from '../../auth/auth.messages';
 import { readCode } from '../totp';
@@ -37,6 +38,14 @@ export class TwoFactorConfirmDto {
   @ApiProperty({ example: '123456', description: 'The 6-digit code the authenticator app shows' })
   @TotpCode()
   code: string;
+}
+
+/** The set-up's first code, and whether the account's other sessions end with it. */
+export class TwoFactorEnableDto extends TwoFactorConfirmDto {
+  @ApiPropertyOptional({ default: true, description: "End all the account's other sessions (every device but this one signs in again, now with a code); default true" })
+  @IsOptional()
+  @IsBoolean({ message: TwoFactorMessages.SIGN_OUT_OTHERS_INVALID })
+  signOutOtherSessions?: boolean;
 }
 
 export class TwoFactorDisableDto {

@@ -145,7 +145,8 @@ function ConfirmSetup({ setup, onEnabled }: { setup: Setup; onEnabled: (codes: s
     const code = fieldOf(event, 'code');
     if (!code) return setError(T.CODE_REQUIRED);
     setError(undefined);
-    const sent = await run(() => unwrap(api().POST('/api/v1/account/two-factor/confirm', { body: { code } })), {
+    const signOutOtherSessions = new FormData(event.currentTarget as HTMLFormElement).has('signOutOtherSessions');
+    const sent = await run(() => unwrap(api().POST('/api/v1/account/two-factor/confirm', { body: { code, signOutOtherSessions } })), {
       failure: (reason) => (reason instanceof ApiError && reason.field('code') ? undefined : message(reason)),
       onError: (reason) => reason instanceof ApiError && setError(reason.field('code')),
     });
@@ -172,6 +173,10 @@ function ConfirmSetup({ setup, onEnabled }: { setup: Setup; onEnabled: (codes: s
       </dl>
       {failure && <Alert>{failure}</Alert>}
       <TextField label={T.CODE_LABEL} name="code" inputMode="numeric" autoComplete="one-time-code" maxLength={8} error={error} data-autofocus />
+      <label className="flex items-center gap-2 text-sm">
+        <input type="checkbox" className="h-4 w-4 rounded border-slate-300 text-brand-600" name="signOutOtherSessions" defaultChecked />
+        {T.SIGN_OUT_OTHERS}
+      </label>
       <BusyButton type="submit" className="btn-primary" busy={busy}>
         {T.TURN_ON}
       </BusyButton>

@@ -14,6 +14,7 @@ export const TwoFactorTexts = {
   CODE_LABEL: '6-digit code from the app',
   CODE_REQUIRED: 'Enter the 6-digit code from your authenticator app.',
   TURN_ON: 'Turn on',
+  SIGN_OUT_OTHERS: 'Sign out my other sessions',
   CODES_INTRO: 'Two-factor sign-in is on. Save these recovery codes somewhere safe: each lets you sign in once without your phone. They are shown only now.',
   DOWNLOAD: 'Download codes (.txt)',
   DONE: "I've saved my codes",
