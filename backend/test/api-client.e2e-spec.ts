@@ -1,4 +1,8 @@
+import { execFile, execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { RoleName } from '../src/users/roles';
 import { ApiTokensMessages } from '../src/api-tokens/api-tokens.messages';
 // Through its source until the workspace is installed (then: from '@inkwell/client').
@@ -46,4 +50,24 @@ describe('@inkwell/client with an API token', () => {
     const tags = await data(anonymous.GET('/api/v1/blog/tags/publish'));
     expect(Array.isArray(tags)).toBe(true);
   });
+
+  it("runs the README's example script as written (node, plain JavaScript) against the live server", async () => {
+    const clientDir = join(__dirname, '..', '..', 'packages', 'client');
+    const example = join(clientDir, 'examples', 'first-draft.mjs');
+    // The README shows the file itself: they never differ.
+    expect(readFileSync(join(clientDir, 'README.md'), 'utf8')).toContain(`\`\`\`js\n${readFileSync(example, 'utf8')}\`\`\``);
+    // The package as it is published: dist/, compiled from the current source (`npm run build -w @inkwell/client` does
+    // the same after regenerating src/schema.ts, which `npm run openapi` keeps current).
+    execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', join(clientDir, 'tsconfig.json')], { stdio: 'pipe' });
+    const created = await t.http.post(api('/account/tokens')).set(author.auth).send({ name: 'README example', scopes: ['read', 'posts:write'], expiresInDays: 30 }).expect(201);
+
+    const { stdout } = await promisify(execFile)(process.execPath, [example], {
+      env: { ...process.env, INKWELL_URL: baseUrl, INKWELL_TOKEN: created.body.data.token as string },
+      timeout: 30_000,
+    });
+    const lines = stdout.trim().split('\n');
+    expect(lines[0]).toBe(`Signed in as ${author.email}`);
+    expect(lines[1]).toMatch(/^Draft \d+ saved as hello-from-a-script-[a-z0-9]+$/);
+    expect(lines[2]).toBe(`403 ${ApiTokensMessages.lacksScope('comments:write')}`);
+  }, 90_000);
 });

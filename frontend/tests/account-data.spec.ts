@@ -5,7 +5,7 @@ import { expect, test } from './fixtures';
 /**
  * 'Your data' (issue 27 §3) through the real pages: Download my data (progress, then the zip),
  * Delete my account (password + DELETE), then signing in offers 'Cancel deletion', which gives
- * the account back. axe on the new section and the login step at 320 px and desktop.
+ * the account back; the home page confirms the deletion. axe on the new section and the login step at 320 px and desktop.
  */
 const PASSWORD = 'Data-test1!';
 
@@ -47,7 +47,18 @@ test('download my data, delete with a grace period, and cancel by signing in', a
   await expect(dialog.getByText('Type DELETE to confirm.')).toBeVisible();
   await dialog.getByLabel('Type DELETE to confirm').fill('DELETE');
   await dialog.getByRole('button', { name: 'Delete my account' }).click();
-  await page.waitForURL('**/?account=deletion-scheduled');
+  // The home page confirms it (a status message filled in the browser: the cached page stays the same for
+  // everyone), then takes the query off the address so a reload does not say it again.
+  await expect(page.getByRole('status').filter({ hasText: 'Your account is scheduled for deletion. You have been signed out.' })).toBeVisible();
+  await expect(page).toHaveURL(/\/$/);
+  await expectNoSeriousViolations(page, '/ after the deletion (320 px)');
+  await page.reload();
+  await expect(page.getByText('Your account is scheduled for deletion.')).toHaveCount(0);
+  await page.goto('/?account=deletion-scheduled');
+  await expect(page.getByRole('status').filter({ hasText: 'Your account is scheduled for deletion. You have been signed out.' })).toBeVisible();
+  // The cached copy of the home page holds only the empty status region.
+  const cached = await page.request.get('/');
+  expect(await cached.text()).toMatch(/<div role="status"[^>]*data-deletion-notice[^>]*><\/div>/);
 
   // Signing in tells the date and offers the cancellation; cancelling signs in.
   await page.goto('/login?callback=%2Faccount');

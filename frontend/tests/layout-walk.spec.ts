@@ -1,3 +1,7 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Page } from '@playwright/test';
+import { adminApi } from './admin-api';
 import { expect, test } from './fixtures';
 import { credentialsOf, loadImages, ROLES, routePath, ROUTES, seedWalkData, settle, WIDTHS, type WalkData } from './walk-routes';
 
@@ -201,3 +205,112 @@ test.describe('layout walk', () => {
     });
   }
 });
+
+/**
+ * Every table the back office shows, those that appear only after an action too (the webhook
+ * delivery log, the import report's Skipped and Renamed tables, the dashboard's activity as a
+ * table), at 390 and 320 px: no word broken inside, no row action out of reach, and no row
+ * squeezed into a tower (a column a letter wide makes each row hundreds of pixels tall). A table
+ * wider than the screen scrolls sideways in its own frame (TableFrame).
+ */
+test('every table, those shown after an action too, at 390 and 320 px', async ({ asAdmin: page, hydrated, baseURL, playwright }) => {
+  test.setTimeout(120_000);
+  const unique = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4).toString(36)}`;
+  const receiver = http.createServer((req, res) => {
+    req.resume();
+    req.on('end', () => res.end('thanks'));
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  const hookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/tables-${unique}`;
+  const admin = await adminApi(baseURL!, playwright);
+  try {
+    // A webhook with two attempts in its log: the test event and a tag.created.
+    const hook = await admin.post('/api/v1/admin/webhooks', { data: { url: hookUrl, events: ['tag.created'], includeEmails: false, active: true } });
+    expect(hook.status(), await hook.text()).toBe(201);
+    const hookId = ((await hook.json()).data as { id: number }).id;
+    expect((await admin.post(`/api/v1/admin/webhooks/${hookId}/test`)).status()).toBe(200);
+    expect((await admin.post('/api/v1/blog/tags', { data: { name: `Tables ${unique}`, slug: `tables-${unique}`, description: 'For the tables walk.' } })).status()).toBe(201);
+    await expect
+      .poll(async () => (((await (await admin.get(`/api/v1/admin/webhooks/${hookId}/attempts`)).json()).data as unknown[]) ?? []).length, { timeout: 20_000 })
+      .toBeGreaterThanOrEqual(2);
+
+    // An import whose report has a skipped post (in the trash) and a renamed one (its slug taken by the first).
+    const fileName = `tables-${unique}.xml`;
+    const imported = await admin.post('/api/v1/admin/imports?source=wordpress', { multipart: { file: { name: fileName, mimeType: 'text/xml', buffer: Buffer.from(reportWxr(unique)) } } });
+    expect(imported.status(), await imported.text()).toBe(202);
+    const importId = ((await imported.json()).data as { id: number }).id;
+    await expect
+      .poll(async () => ((await (await admin.get(`/api/v1/admin/imports/${importId}`)).json()).data as { state: string }).state, { timeout: 30_000 })
+      .toBe('DONE');
+
+    const views: { path: string; open: (page: Page) => Promise<void> }[] = [
+      {
+        path: '/admin/integrations',
+        open: async () => {
+          await page.getByRole('button', { name: `Delivery log of ${hookUrl}` }).click();
+          await expect(page.getByRole('region', { name: 'Delivery log table' }).getByRole('row')).toHaveCount(3);
+        },
+      },
+      {
+        path: '/admin/import',
+        open: async () => {
+          await page.getByRole('button', { name: fileName }).click();
+          await page.getByText('Skipped (1)').click();
+          await page.getByText(/^Renamed or shortened \(\d+\)$/).click();
+          await expect(page.getByRole('region', { name: 'Skipped items table' })).toBeVisible();
+          await expect(page.getByRole('region', { name: 'Renamed items table' })).toBeVisible();
+        },
+      },
+      { path: '/admin', open: async () => page.getByRole('button', { name: 'Show as table' }).click() },
+      { path: '/admin/posts', open: async () => {} },
+      { path: '/admin/users', open: async () => {} },
+      { path: '/account', open: async () => {} },
+    ];
+    const found: string[] = [];
+    for (const view of views) {
+      await page.setViewportSize({ width: 1280, height: 900 });
+      await page.goto(view.path);
+      await hydrated();
+      await view.open(page);
+      const tables = page.locator('table').filter({ visible: true });
+      expect(await tables.count(), `${view.path}: a table is shown`).toBeGreaterThan(0);
+      for (const width of [390, 320]) {
+        await page.setViewportSize({ width, height: 900 });
+        await settle(page);
+        for (const problem of await page.evaluate(findProblems, LONGEST_REAL_WORD)) found.push(`${view.path} ${width} ${problem.element} '${problem.text}': ${problem.kind}, ${problem.detail}`);
+        const towers = await tables.evaluateAll((shown) =>
+          shown.flatMap((table) => [...table.querySelectorAll('tbody tr')].map((row) => ({ row, height: row.getBoundingClientRect().height }))).filter(({ height }) => height > 120).map(({ row, height }) => `'${(row.textContent ?? '').slice(0, 40)}' ${Math.round(height)} px tall`),
+        );
+        for (const tower of towers) found.push(`${view.path} ${width} row squeezed: ${tower}`);
+      }
+    }
+    expect(found, `table problems (path width element 'text': problem):\n${found.join('\n')}\n`).toEqual([]);
+  } finally {
+    await admin.dispose();
+    await new Promise<void>((resolve) => receiver.close(() => resolve()));
+  }
+});
+
+/** A WordPress export: a post, a second with the same slug (renamed) and one in the trash (skipped). */
+function reportWxr(unique: string): string {
+  const site = `http://tables-${unique}.example.com`;
+  const item = (n: number, slug: string, status: string) => `<item>
+<title>Imported table check ${n} ${unique}</title>
+<link>${site}/${slug}-${n}/</link>
+<dc:creator><![CDATA[linh]]></dc:creator>
+<content:encoded><![CDATA[Hello ${n}.]]></content:encoded>
+<wp:post_id>${n}</wp:post_id>
+<wp:post_date_gmt><![CDATA[2015-03-07 03:00:00]]></wp:post_date_gmt>
+<wp:post_name><![CDATA[${slug}]]></wp:post_name>
+<wp:status><![CDATA[${status}]]></wp:status>
+<wp:post_type><![CDATA[post]]></wp:post_type>
+</item>`;
+  return `<?xml version="1.0" encoding="UTF-8"?>
+<rss version="2.0" xmlns:content="http://purl.org/rss/1.0/modules/content/" xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:wp="http://wordpress.org/export/1.2/">
+<channel><title>Old</title><link>${site}</link><wp:wxr_version>1.2</wp:wxr_version><wp:base_site_url>${site}</wp:base_site_url>
+<wp:author><wp:author_login><![CDATA[linh]]></wp:author_login><wp:author_email><![CDATA[linh-tables-${unique}@example.com]]></wp:author_email><wp:author_display_name><![CDATA[Nguyễn Linh]]></wp:author_display_name></wp:author>
+${item(1, `same-slug-${unique}`, 'publish')}
+${item(2, `same-slug-${unique}`, 'publish')}
+${item(3, `trashed-${unique}`, 'trash')}
+</channel></rss>`;
+}

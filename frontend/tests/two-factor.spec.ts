@@ -18,7 +18,8 @@ const DESKTOP = { width: 1280, height: 800 };
 const codeAt = (secret: string, steps = 0) => generate({ secret, epoch: Math.floor(Date.now() / 1000) + steps * 30 });
 
 test('two-factor sign-in: set-up, sign-in with a code and with a recovery code, and the site settings', async ({ page, signIn, hydrated, baseURL, playwright }) => {
-  test.setTimeout(60_000);
+  // Nine password checks (bcrypt) on the server: slow on a loaded machine.
+  test.setTimeout(120_000);
   const email = `two-factor-${Date.now().toString(36)}@example.test`;
   const admin = await adminApi(baseURL!, playwright);
   const created = await admin.post('/api/v1/admin/users', {
@@ -121,4 +122,57 @@ test('two-factor sign-in: set-up, sign-in with a code and with a recovery code, 
   await page.getByRole('checkbox', { name: 'Require 2FA for administrators' }).uncheck();
   await page.getByRole('button', { name: 'Save Settings' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Settings saved' })).toBeVisible();
+});
+
+test('two-factor set-up: the key in groups of four (copied plain), Cancel, and turning off says so once', async ({ page, signIn, hydrated, baseURL, playwright }) => {
+  test.setTimeout(60_000);
+  const email = `two-factor-steps-${Date.now().toString(36)}@example.test`;
+  const admin = await adminApi(baseURL!, playwright);
+  const created = await admin.post('/api/v1/admin/users', {
+    data: { fullName: 'Tam Steps', email, password: PASSWORD, confirmPassword: PASSWORD, roles: ['USER'], status: 'ACTIVE', markEmailAsVerified: true },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  await admin.dispose();
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(baseURL!).origin });
+
+  await page.setViewportSize(PHONE);
+  await signIn({ email, password: PASSWORD });
+  await page.goto('/account');
+  await hydrated('TwoFactorSettings');
+  await page.getByRole('button', { name: 'Two-Factor Authentication Setup' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Two-Factor Authentication' });
+
+  // The set-up step can be left: Cancel goes back to the start.
+  await dialog.getByRole('button', { name: 'Start set-up' }).click();
+  await dialog.getByRole('button', { name: 'Cancel', exact: true }).click();
+  await expect(dialog.getByRole('button', { name: 'Start set-up' })).toBeVisible();
+
+  // The key shows in groups of four; its text and the copy are the plain key.
+  await dialog.getByRole('button', { name: 'Start set-up' }).click();
+  const key = dialog.locator('dt:text-is("Key") + dd code');
+  const secret = (await key.textContent())!.trim();
+  expect(secret).toMatch(/^[A-Z2-7]{16,}$/);
+  expect(await key.locator('span').allTextContents()).toEqual(secret.match(/.{1,4}/g));
+  const groups = await key.locator('span').evaluateAll((spans) => spans.map((span) => Math.round(span.getBoundingClientRect().left)));
+  expect(new Set(groups).size, 'the groups stand apart').toBeGreaterThan(1);
+  await dialog.getByRole('button', { name: 'Copy key' }).click();
+  await expect(dialog.getByText('Key copied.')).toBeVisible();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(secret);
+  await expectNoSeriousViolations(page, '/account two-factor set-up with Cancel (320 px)');
+
+  await dialog.getByLabel('6-digit code from the app').fill(await codeAt(secret));
+  await dialog.getByRole('button', { name: 'Turn on' }).click();
+  const listed = dialog.getByRole('list', { name: 'Recovery codes' }).getByRole('listitem');
+  await expect(listed).toHaveCount(10);
+  const codes = (await listed.allTextContents()).map((code) => code.trim());
+  await dialog.getByRole('button', { name: "I've saved my codes" }).click();
+
+  // Turning it off: the notice says it once; the explanation follows without repeating it.
+  await dialog.getByLabel('Password', { exact: true }).fill(PASSWORD);
+  await dialog.getByLabel('Authentication or recovery code').fill(codes[0]);
+  await dialog.getByRole('button', { name: 'Turn off', exact: true }).click();
+  await expect(dialog.getByRole('status').filter({ hasText: 'Two-factor sign-in is off.' })).toBeVisible();
+  await expect(dialog.getByText(/Two-factor sign-in is off\./)).toHaveCount(1);
+  await expect(dialog.getByText(/^With it on, signing in needs your password/)).toBeVisible();
+  await expectNoSeriousViolations(page, '/account two-factor turned off (320 px)');
 });

@@ -6,8 +6,9 @@
  * and `RowActions` the buttons and links of a row or card in all four; each manager supplies its
  * columns, rows and which actions a row has.
  */
-import { useCallback, useEffect, useRef, useState, type ComponentProps, type FormEvent, type MouseEvent, type ReactNode } from 'react';
+import { useCallback, useState, type ComponentProps, type FormEvent, type MouseEvent, type ReactNode } from 'react';
 import Pager from './Pager';
+import { TableFrame } from './TableFrame';
 import { Spinner } from './form-controls';
 import { useKeepTyped } from './keep-typed';
 import { FILTER_CONTROL_CLASS } from '../../lib/form-classes';
@@ -332,85 +333,42 @@ interface AdminTableProps<F extends string, Q extends { sortBy: F; sortDir: 'asc
 
 const directionWord = (dir: 'asc' | 'desc') => (dir === 'asc' ? 'ascending' : 'descending');
 
-/** Which sides of a scrolling frame hold more of its content (its shadows and the hint follow them). */
-function useScrollEdges() {
-  const frame = useRef<HTMLDivElement>(null);
-  const [edges, setEdges] = useState({ start: false, end: false });
-  useEffect(() => {
-    const element = frame.current;
-    if (!element) return;
-    const update = () => {
-      const start = element.scrollLeft > 1;
-      const end = element.scrollLeft + element.clientWidth < element.scrollWidth - 1;
-      setEdges((current) => (current.start === start && current.end === end ? current : { start, end }));
-    };
-    update();
-    element.addEventListener('scroll', update, { passive: true });
-    const observer = new ResizeObserver(update);
-    observer.observe(element);
-    if (element.firstElementChild) observer.observe(element.firstElementChild);
-    return () => {
-      element.removeEventListener('scroll', update);
-      observer.disconnect();
-    };
-  }, []);
-  return { frame, edges };
-}
-
-const SHADOW = 'pointer-events-none absolute inset-y-0 w-6 from-slate-900/15 to-transparent dark:from-black/70';
-
 /**
  * A table whose sortable headers are links to the sorted address: the current one says its
  * direction (aria-sort, an arrow, and for screen readers what a click does). Headers never wrap,
  * and a column is never narrower than its longest word (`break-word`, unlike the page's
- * `anywhere`, leaves the columns' sizes alone: only a word longer than its box breaks); a table wider than its frame (a phone) scrolls inside it, with a shadow on each side that holds
- * more and a line saying so.
+ * `anywhere`, leaves the columns' sizes alone: only a word longer than its box breaks); a table wider than its frame (a phone) scrolls inside it (TableFrame).
  */
 export function AdminTable<F extends string, Q extends { sortBy: F; sortDir: 'asc' | 'desc' }>({ columns, query, sortedBy, hrefOf, navigate, caption, label, minWidthClass, loading = false, testId, children }: AdminTableProps<F, Q>) {
-  const { frame, edges } = useScrollEdges();
-  const scrolls = edges.start || edges.end;
   return (
-    <div>
-      {scrolls && (
-        <p className="mb-2 text-xs text-slate-600 dark:text-slate-400" data-testid="table-scroll-hint">
-          <span aria-hidden="true">↔ </span>Scroll sideways to see every column.
-        </p>
-      )}
-      <div className={`card relative overflow-hidden transition-opacity ${loading ? 'opacity-60' : ''}`}>
-        {/* `relative`: the headers' screen-reader texts (absolutely placed) are held and clipped by the
-            scrolling frame, not placed against the page, which they would widen on a small screen. */}
-        <div ref={frame} role="region" aria-label={label} tabIndex={0} className="relative overflow-x-auto">
-          <table className={`w-full text-left text-sm [overflow-wrap:break-word] ${minWidthClass}`} data-testid={testId}>
-            <caption className="sr-only">{caption}</caption>
-            <thead className="border-b border-slate-200 bg-slate-50 dark:border-slate-800 dark:bg-slate-950">
-              <tr>
-                {columns.map((column) => {
-                  const current = column.sort !== undefined && query.sortBy === column.sort;
-                  const next = column.sort !== undefined ? sortedBy(query, column.sort) : undefined;
-                  return (
-                    <th key={column.label} scope="col" aria-sort={current ? directionWord(query.sortDir) : undefined} className={`whitespace-nowrap px-2 py-2 text-xs font-semibold text-slate-700 dark:text-slate-300 ${column.actions ? ACTIONS_HEAD : ''} ${column.className ?? ''}`.trim()}>
-                      {next ? (
-                        <a href={hrefOf(next)} onClick={navigate(next)} className="inline-flex items-center gap-1 hover:underline">
-                          {column.label}
-                          <span aria-hidden="true" className="text-xs">
-                            {current ? (query.sortDir === 'asc' ? '▲' : '▼') : '↕'}
-                          </span>
-                          <span className="sr-only">{current ? `, sorted ${directionWord(query.sortDir)}; sort ${directionWord(next.sortDir)}` : `, sort ${directionWord(next.sortDir)}`}</span>
-                        </a>
-                      ) : (
-                        column.label
-                      )}
-                    </th>
-                  );
-                })}
-              </tr>
-            </thead>
-            {children}
-          </table>
-        </div>
-        {edges.start && <div aria-hidden="true" className={`${SHADOW} left-0 bg-linear-to-r`} />}
-        {edges.end && <div aria-hidden="true" className={`${SHADOW} right-0 bg-linear-to-l`} />}
-      </div>
-    </div>
+    <TableFrame label={label} loading={loading}>
+      <table className={`w-full text-left text-sm [overflow-wrap:break-word] ${minWidthClass}`} data-testid={testId}>
+        <caption className="sr-only">{caption}</caption>
+        <thead className="border-b border-slate-200 bg-slate-50 dark:border-slate-800 dark:bg-slate-950">
+          <tr>
+            {columns.map((column) => {
+              const current = column.sort !== undefined && query.sortBy === column.sort;
+              const next = column.sort !== undefined ? sortedBy(query, column.sort) : undefined;
+              return (
+                <th key={column.label} scope="col" aria-sort={current ? directionWord(query.sortDir) : undefined} className={`whitespace-nowrap px-2 py-2 text-xs font-semibold text-slate-700 dark:text-slate-300 ${column.actions ? ACTIONS_HEAD : ''} ${column.className ?? ''}`.trim()}>
+                  {next ? (
+                    <a href={hrefOf(next)} onClick={navigate(next)} className="inline-flex items-center gap-1 hover:underline">
+                      {column.label}
+                      <span aria-hidden="true" className="text-xs">
+                        {current ? (query.sortDir === 'asc' ? '▲' : '▼') : '↕'}
+                      </span>
+                      <span className="sr-only">{current ? `, sorted ${directionWord(query.sortDir)}; sort ${directionWord(next.sortDir)}` : `, sort ${directionWord(next.sortDir)}`}</span>
+                    </a>
+                  ) : (
+                    column.label
+                  )}
+                </th>
+              );
+            })}
+          </tr>
+        </thead>
+        {children}
+      </table>
+    </TableFrame>
   );
 }

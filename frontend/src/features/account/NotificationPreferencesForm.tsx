@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Alert, BusyButton, useHydrated } from '../../components/islands/form-controls';
 import { useKeepTyped } from '../../components/islands/keep-typed';
+import { TableFrame } from '../../components/islands/TableFrame';
 import { notificationActions } from '../notifications';
 import type { NotificationPreferences } from '../notifications';
 import { EVENT_LABELS, notificationErrorMessage, PreferenceTexts } from '../notifications';
@@ -52,12 +53,12 @@ export default function NotificationPreferencesForm({ initial }: { initial: Noti
       </h2>
       <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">{PreferenceTexts.INTRO}</p>
       <form {...keepTyped} className="mt-4 space-y-4" onSubmit={save} noValidate>
-        <div className="overflow-x-auto">
-          <table className="w-full text-left text-sm">
+        <TableFrame label={PreferenceTexts.TABLE_LABEL}>
+          <table className="w-full text-left text-sm [overflow-wrap:break-word]">
             <caption className="sr-only">{PreferenceTexts.TITLE}</caption>
             <thead>
               <tr className="border-b border-slate-200 dark:border-slate-800">
-                <th scope="col" className="py-2 pr-2 font-medium">
+                <th scope="col" className="py-2 pl-3 pr-2 font-medium">
                   {PreferenceTexts.EVENT}
                 </th>
                 {CHANNELS.map((channel) => (
@@ -72,7 +73,7 @@ export default function NotificationPreferencesForm({ initial }: { initial: Noti
                 const label = EVENT_LABELS[event.type] ?? event.type;
                 return (
                   <tr key={event.type} className="border-b border-slate-100 last:border-0 dark:border-slate-800/60">
-                    <th scope="row" className="py-2 pr-2 font-normal">
+                    <th scope="row" className="py-2 pl-3 pr-2 font-normal">
                       {label}
                     </th>
                     {CHANNELS.map((channel) => (
@@ -92,7 +93,7 @@ export default function NotificationPreferencesForm({ initial }: { initial: Noti
               })}
             </tbody>
           </table>
-        </div>
+        </TableFrame>
         <div className="flex items-start gap-3">
           <input
             id="notification-digest"

@@ -6,6 +6,7 @@ import { browserApi } from '../../lib/api/client';
 import { ApiError, unwrap } from '../../lib/api/errors';
 import { formatDateTime } from '../../lib/dates';
 import type { DataOf } from '../../lib/api/schema';
+import { DELETION_SCHEDULED_ADDRESS } from './deletion-notice';
 import { YourDataTexts as T } from './texts';
 
 /** An export as GET /account/export answers it. */
@@ -150,7 +151,7 @@ function DeleteAccountDialog({ twoFactorEnabled }: { graceDays: number; twoFacto
       },
     );
     // Signed out by the server: the home page, where the header shows the signed-out state.
-    if (sent.ok) window.location.assign('/?account=deletion-scheduled');
+    if (sent.ok) window.location.assign(DELETION_SCHEDULED_ADDRESS);
   }
 
   return (

@@ -47,9 +47,13 @@ export const YourDataTexts = {
   CONFIRM_WRONG: 'Type DELETE to confirm.',
   PASSWORD_REQUIRED: 'Enter your password.',
   DELETE_SUBMIT: 'Delete my account',
-  DELETE_DONE: 'Your account is scheduled for deletion. You have been signed out.',
   // The login page's step for an account waiting to be erased.
   CANCEL_BUTTON: 'Cancel deletion',
   CANCEL_BUSY: 'Cancelling…',
   CANCEL_FAILED: 'The deletion could not be cancelled. Please try again.',
+} as const;
+
+/** The home page's confirmation after 'Delete my account' (DeletionScheduledNotice.astro), apart: its script carries only this. */
+export const DeletionNoticeTexts = {
+  DELETE_DONE: 'Your account is scheduled for deletion. You have been signed out.',
 } as const;

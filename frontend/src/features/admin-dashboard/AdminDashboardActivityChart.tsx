@@ -3,6 +3,7 @@ import type uPlot from 'uplot';
 // uPlot's few layout rules (cursor and overlay positions); the page's CSS carries them.
 import 'uplot/dist/uPlot.min.css';
 import { activityDay, type ActivityDay } from '../admin-users';
+import { TableFrame } from '../../components/islands/TableFrame';
 import { ACTIVITY_SERIES, AdminActivityTexts as T } from './texts';
 
 type SeriesKey = (typeof ACTIVITY_SERIES)[number]['key'];
@@ -84,6 +85,49 @@ export default function AdminDashboardActivityChart({ days }: { days: ActivityDa
   }, [days, dark]);
 
   const colours = COLOURS[dark ? 'dark' : 'light'];
+  const table = (
+    <table className="w-full min-w-[30rem] text-left text-sm [overflow-wrap:break-word]">
+      <caption className="sr-only">{T.CAPTION}</caption>
+      <thead>
+        <tr className="border-b border-slate-200 dark:border-slate-800">
+          <th scope="col" className="whitespace-nowrap px-3 py-2 font-semibold">
+            Date
+          </th>
+          {ACTIVITY_SERIES.map(({ key, label }) => (
+            <th key={key} scope="col" className="whitespace-nowrap px-3 py-2 text-right font-semibold">
+              {label}
+            </th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>
+        {days.map((day) => (
+          <tr key={day.date} className="border-b border-slate-100 dark:border-slate-800/60">
+            <th scope="row" className="whitespace-nowrap px-3 py-1.5 font-normal">
+              <time dateTime={day.date}>{activityDay(day.date)}</time>
+            </th>
+            {ACTIVITY_SERIES.map(({ key }) => (
+              <td key={key} className="px-3 py-1.5 text-right tabular-nums">
+                {day[key] ?? 0}
+              </td>
+            ))}
+          </tr>
+        ))}
+      </tbody>
+      <tfoot>
+        <tr>
+          <th scope="row" className="whitespace-nowrap px-3 py-2 font-semibold">
+            Total
+          </th>
+          {ACTIVITY_SERIES.map(({ key }) => (
+            <td key={key} className="px-3 py-2 text-right font-semibold tabular-nums">
+              {totals[key]}
+            </td>
+          ))}
+        </tr>
+      </tfoot>
+    </table>
+  );
   return (
     <div>
       <p className="text-sm text-slate-600 dark:text-slate-400" data-testid="activity-totals">
@@ -109,50 +153,16 @@ export default function AdminDashboardActivityChart({ days }: { days: ActivityDa
       <button type="button" className="btn-secondary mt-3" aria-expanded={showTable} aria-controls={tableId} onClick={() => setShowTable((shown) => !shown)}>
         {showTable ? T.HIDE_TABLE : T.SHOW_TABLE}
       </button>
-      {/* Shown, the table may scroll sideways on a phone: a focusable, named region then. */}
-      <div id={tableId} className={showTable || failed ? 'mt-4 overflow-x-auto' : 'sr-only'} {...(showTable || failed ? { role: 'region', 'aria-label': T.CAPTION, tabIndex: 0 } : {})}>
-        <table className="w-full text-left text-sm">
-          <caption className="sr-only">{T.CAPTION}</caption>
-          <thead>
-            <tr className="border-b border-slate-200 dark:border-slate-800">
-              <th scope="col" className="py-2 pr-4 font-semibold">
-                Date
-              </th>
-              {ACTIVITY_SERIES.map(({ key, label }) => (
-                <th key={key} scope="col" className="py-2 pr-4 text-right font-semibold">
-                  {label}
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {days.map((day) => (
-              <tr key={day.date} className="border-b border-slate-100 dark:border-slate-800/60">
-                <th scope="row" className="py-1.5 pr-4 font-normal">
-                  <time dateTime={day.date}>{activityDay(day.date)}</time>
-                </th>
-                {ACTIVITY_SERIES.map(({ key }) => (
-                  <td key={key} className="py-1.5 pr-4 text-right tabular-nums">
-                    {day[key] ?? 0}
-                  </td>
-                ))}
-              </tr>
-            ))}
-          </tbody>
-          <tfoot>
-            <tr>
-              <th scope="row" className="py-2 pr-4 font-semibold">
-                Total
-              </th>
-              {ACTIVITY_SERIES.map(({ key }) => (
-                <td key={key} className="py-2 pr-4 text-right font-semibold tabular-nums">
-                  {totals[key]}
-                </td>
-              ))}
-            </tr>
-          </tfoot>
-        </table>
-      </div>
+      {/* Shown, it is every table's narrow-screen form (TableFrame: a named region that scrolls sideways on a phone); hidden, it is still read by screen readers. */}
+      {showTable || failed ? (
+        <div id={tableId} className="mt-4">
+          <TableFrame label={T.CAPTION}>{table}</TableFrame>
+        </div>
+      ) : (
+        <div id={tableId} className="sr-only">
+          {table}
+        </div>
+      )}
     </div>
   );
 }

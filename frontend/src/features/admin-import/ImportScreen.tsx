@@ -6,8 +6,15 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { ApiError } from '../../lib/api/errors';
 import { Alert, BusyButton, useHydrated } from '../../components/islands/form-controls';
+import { TableFrame } from '../../components/islands/TableFrame';
 import { cancelImport, isRunning, listImports, readImport, startImport, type ImportSourceName, type SiteImport } from './import-api';
 import { AdminImportTexts as T } from './texts';
+
+// The report's tables: a column never narrower than its longest word; on a phone they scroll in their frame.
+const REPORT_TABLE = 'w-full text-left text-sm [overflow-wrap:break-word]';
+const REPORT_HEAD = 'border-b border-slate-200 bg-slate-50 dark:border-slate-800 dark:bg-slate-950';
+const REPORT_ROW = 'border-b border-slate-100 align-top last:border-0 dark:border-slate-800/60';
+const REPORT_CELL = 'px-3 py-2';
 
 const POLL_MS = 1000;
 const SOURCES: ImportSourceName[] = ['wordpress', 'ghost', 'inkwell'];
@@ -187,52 +194,56 @@ function ImportProgress({ row, onCancel }: { row: SiteImport; onCancel: () => vo
         <details>
           <summary className="cursor-pointer font-medium">{T.SKIPPED(row.skippedCount)}</summary>
           {row.skipped.length < row.skippedCount ? <p className="mt-1 text-xs">{T.MORE_ROWS(row.skipped.length, row.skippedCount)}</p> : null}
-          <div className="mt-2 overflow-x-auto">
-            <table className="w-full text-left text-sm">
-              <thead>
-                <tr>
-                  <th scope="col">{T.KIND}</th>
-                  <th scope="col">{T.ITEM}</th>
-                  <th scope="col">{T.WHY}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {row.skipped.map((skip, index) => (
-                  <tr key={`${skip.kind}-${skip.sourceId}-${index}`} className="align-top">
-                    <td className="pr-3">{skip.kind}</td>
-                    <td className="pr-3 break-all">{skip.title}</td>
-                    <td>{skip.reason}</td>
+          <div className="mt-2">
+            <TableFrame label={T.SKIPPED_REGION}>
+              <table className={`${REPORT_TABLE} min-w-[32rem]`}>
+                <thead className={REPORT_HEAD}>
+                  <tr>
+                    <th scope="col" className={REPORT_CELL}>{T.KIND}</th>
+                    <th scope="col" className={REPORT_CELL}>{T.ITEM}</th>
+                    <th scope="col" className={REPORT_CELL}>{T.WHY}</th>
                   </tr>
-                ))}
-              </tbody>
-            </table>
+                </thead>
+                <tbody>
+                  {row.skipped.map((skip, index) => (
+                    <tr key={`${skip.kind}-${skip.sourceId}-${index}`} className={REPORT_ROW}>
+                      <td className={`${REPORT_CELL} whitespace-nowrap`}>{skip.kind}</td>
+                      <td className={REPORT_CELL}>{skip.title}</td>
+                      <td className={REPORT_CELL}>{skip.reason}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </TableFrame>
           </div>
         </details>
       ) : null}
       {row.renamedCount ? (
         <details>
           <summary className="cursor-pointer font-medium">{T.RENAMED(row.renamedCount)}</summary>
-          <div className="mt-2 overflow-x-auto">
-            <table className="w-full text-left text-sm">
-              <thead>
-                <tr>
-                  <th scope="col">{T.KIND}</th>
-                  <th scope="col">{T.FROM}</th>
-                  <th scope="col">{T.TO}</th>
-                  <th scope="col">{T.WHY}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {row.renamed.map((rename, index) => (
-                  <tr key={`${rename.kind}-${rename.sourceId}-${index}`} className="align-top">
-                    <td className="pr-3">{rename.kind}</td>
-                    <td className="pr-3 break-all">{rename.from}</td>
-                    <td className="pr-3 break-all">{rename.to}</td>
-                    <td>{rename.reason}</td>
+          <div className="mt-2">
+            <TableFrame label={T.RENAMED_REGION}>
+              <table className={`${REPORT_TABLE} min-w-[40rem]`}>
+                <thead className={REPORT_HEAD}>
+                  <tr>
+                    <th scope="col" className={REPORT_CELL}>{T.KIND}</th>
+                    <th scope="col" className={REPORT_CELL}>{T.FROM}</th>
+                    <th scope="col" className={REPORT_CELL}>{T.TO}</th>
+                    <th scope="col" className={REPORT_CELL}>{T.WHY}</th>
                   </tr>
-                ))}
-              </tbody>
-            </table>
+                </thead>
+                <tbody>
+                  {row.renamed.map((rename, index) => (
+                    <tr key={`${rename.kind}-${rename.sourceId}-${index}`} className={REPORT_ROW}>
+                      <td className={`${REPORT_CELL} whitespace-nowrap`}>{rename.kind}</td>
+                      <td className={REPORT_CELL}>{rename.from}</td>
+                      <td className={REPORT_CELL}>{rename.to}</td>
+                      <td className={REPORT_CELL}>{rename.reason}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </TableFrame>
           </div>
         </details>
       ) : null}

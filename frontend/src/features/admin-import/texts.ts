@@ -31,6 +31,8 @@ export const AdminImportTexts = {
   SKIPPED: (count: number) => `Skipped (${count})`,
   RENAMED: (count: number) => `Renamed, merged or changed (${count})`,
   MORE_ROWS: (shown: number, total: number) => `The first ${shown} of ${total} are listed.`,
+  SKIPPED_REGION: 'Skipped items table',
+  RENAMED_REGION: 'Renamed items table',
   KIND: 'Kind',
   ITEM: 'Item',
   WHY: 'Why',

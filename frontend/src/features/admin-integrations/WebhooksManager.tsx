@@ -1,5 +1,6 @@
-import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useState, type FormEvent, type ReactNode } from 'react';
 import { Alert, BusyButton, TextField, useHydrated } from '../../components/islands/form-controls';
+import { TableFrame } from '../../components/islands/TableFrame';
 import { useSubmit } from '../../components/islands/use-submit';
 import { ApiError, firstFieldError } from '../../lib/api/errors';
 import { formatDateTime } from '../../lib/dates';
@@ -105,6 +106,7 @@ export default function WebhooksManager({ initial }: { initial: WebhookSummary[]
             setNotice({ kind: 'success', text: message });
           }}
           onShowLog={(saved) => setPanel({ kind: 'log', webhook: saved })}
+          onTested={reload}
         />
       )}
       {panel.kind === 'log' && <DeliveryLog key={panel.webhook.id} webhook={panel.webhook} onChanged={reload} />}
@@ -113,7 +115,19 @@ export default function WebhooksManager({ initial }: { initial: WebhookSummary[]
 }
 
 /** Add or change a webhook; after a save it shows the secret to copy. */
-function WebhookForm({ webhook, onCancel, onSaved, onShowLog }: { webhook?: Webhook; onCancel: () => void; onSaved: (saved: Webhook, message: string) => Promise<void>; onShowLog: (saved: Webhook) => void }) {
+function WebhookForm({
+  webhook,
+  onCancel,
+  onSaved,
+  onShowLog,
+  onTested,
+}: {
+  webhook?: Webhook;
+  onCancel: () => void;
+  onSaved: (saved: Webhook, message: string) => Promise<void>;
+  onShowLog: (saved: Webhook) => void;
+  onTested: () => Promise<void>;
+}) {
   const [url, setUrl] = useState(webhook?.url ?? '');
   const [events, setEvents] = useState<WebhookEventName[]>(webhook?.events ?? []);
   const [includeEmails, setIncludeEmails] = useState(webhook?.includeEmails ?? false);
@@ -207,13 +221,41 @@ function WebhookForm({ webhook, onCancel, onSaved, onShowLog }: { webhook?: Webh
           )}
         </div>
       </form>
-      {webhook?.secret && <SecretField secret={webhook.secret} />}
+      {webhook?.secret && <SecretField secret={webhook.secret} test={webhook.active ? <TestEvent webhookId={webhook.id} onTested={onTested} /> : undefined} />}
     </section>
   );
 }
 
-/** The signing secret, read-only, with a copy button. */
-function SecretField({ secret }: { secret: string }) {
+/** 'Send test event' beside a new secret: the receiver can be checked at once, before any real event. */
+function TestEvent({ webhookId, onTested }: { webhookId: number; onTested: () => Promise<void> }) {
+  const [notice, setNotice] = useState<Notice>();
+  const { busy, run } = useSubmit();
+  const hydrated = useHydrated();
+  async function send() {
+    setNotice(undefined);
+    await run(
+      async () => {
+        const { data, message } = await webhooksApi.test(webhookId);
+        await onTested();
+        setNotice({ kind: data.ok ? 'success' : 'error', text: `${message ?? ''} ${describe(data)}`.trim() });
+      },
+      { onError: (error) => setNotice({ kind: 'error', text: errorText(error, INTEGRATIONS_ERRORS) }) },
+    );
+  }
+  return (
+    <div className="mt-3">
+      <BusyButton busy={busy} disabled={!hydrated} className="btn-secondary" onClick={send}>
+        {T.TEST}
+      </BusyButton>
+      <div aria-live="polite" className="mt-2 empty:hidden">
+        {notice && <Alert kind={notice.kind}>{notice.text}</Alert>}
+      </div>
+    </div>
+  );
+}
+
+/** The signing secret, read-only, with a copy button (and, right after it is drawn, 'Send test event'). */
+function SecretField({ secret, test }: { secret: string; test?: ReactNode }) {
   const id = useId();
   const [copied, setCopied] = useState<string>();
   async function copy() {
@@ -239,6 +281,7 @@ function SecretField({ secret }: { secret: string }) {
       <p aria-live="polite" className="mt-1 text-sm empty:hidden">
         {copied}
       </p>
+      {test}
     </div>
   );
 }
@@ -301,42 +344,45 @@ function DeliveryLog({ webhook, onChanged }: { webhook: WebhookSummary; onChange
       </div>
       {attempts && attempts.length === 0 && <p className="mt-4 text-sm text-slate-600 dark:text-slate-400">{T.LOG_EMPTY}</p>}
       {attempts && attempts.length > 0 && (
-        <div className="mt-4 overflow-x-auto">
-          <table className="w-full text-left text-sm">
-            <caption className="sr-only">{T.LOG_CAPTION}</caption>
-            <thead>
-              <tr className="border-b border-slate-200 dark:border-slate-800">
-                <th scope="col" className="py-2 pr-3 font-medium">{T.WHEN}</th>
-                <th scope="col" className="py-2 pr-3 font-medium">{T.EVENT}</th>
-                <th scope="col" className="py-2 pr-3 font-medium">{T.RESULT}</th>
-                <th scope="col" className="py-2 pr-3 font-medium">{T.DURATION}</th>
-                <th scope="col" className="py-2 pr-3 font-medium">{T.RESPONSE}</th>
-                <th scope="col" className="py-2 font-medium">{T.DELIVERY}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {attempts.map((attempt) => {
-                const when = formatDateTime(attempt.attemptedAt);
-                return (
-                  <tr key={attempt.id} className="border-b border-slate-100 align-top last:border-0 dark:border-slate-800/60">
-                    <td className="py-2 pr-3 whitespace-nowrap">{when}</td>
-                    <td className="py-2 pr-3">
-                      <code className="text-xs">{attempt.event}</code>
-                    </td>
-                    <td className={`py-2 pr-3 ${attempt.ok ? 'text-emerald-700 dark:text-emerald-400' : 'text-red-700 dark:text-red-400'}`}>{describe(attempt)}</td>
-                    <td className="py-2 pr-3 whitespace-nowrap">{T.ms(attempt.durationMs)}</td>
-                    <td className="max-w-48 py-2 pr-3 break-all text-xs text-slate-600 dark:text-slate-400">{attempt.responseExcerpt}</td>
-                    <td className="py-2">
-                      <span className="block text-xs text-slate-600 dark:text-slate-400">{T.STATUS[attempt.deliveryStatus] ?? attempt.deliveryStatus}</span>
-                      <button type="button" className="btn-ghost px-2 py-1" disabled={!hydrated || busy || !webhook.active} aria-label={T.redeliverLabel(attempt.event, when)} onClick={() => redeliver(attempt)}>
-                        {T.REDELIVER}
-                      </button>
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
+        <div className="mt-4">
+          <TableFrame label={T.LOG_REGION}>
+            <table className="w-full min-w-[46rem] text-left text-sm [overflow-wrap:break-word]">
+              <caption className="sr-only">{T.LOG_CAPTION}</caption>
+              <thead className="bg-slate-50 dark:bg-slate-950">
+                <tr className="border-b border-slate-200 dark:border-slate-800">
+                  <th scope="col" className="whitespace-nowrap px-3 py-2 font-medium">{T.WHEN}</th>
+                  <th scope="col" className="whitespace-nowrap px-3 py-2 font-medium">{T.EVENT}</th>
+                  <th scope="col" className="whitespace-nowrap px-3 py-2 font-medium">{T.RESULT}</th>
+                  <th scope="col" className="whitespace-nowrap px-3 py-2 font-medium">{T.DURATION}</th>
+                  <th scope="col" className="whitespace-nowrap px-3 py-2 font-medium">{T.RESPONSE}</th>
+                  <th scope="col" className="whitespace-nowrap px-3 py-2 font-medium">{T.DELIVERY}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {attempts.map((attempt) => {
+                  const when = formatDateTime(attempt.attemptedAt);
+                  return (
+                    <tr key={attempt.id} className="border-b border-slate-100 align-top last:border-0 dark:border-slate-800/60">
+                      <td className="whitespace-nowrap px-3 py-2">{when}</td>
+                      <td className="whitespace-nowrap px-3 py-2">
+                        <code className="text-xs">{attempt.event}</code>
+                      </td>
+                      <td className={`whitespace-nowrap px-3 py-2 ${attempt.ok ? 'text-emerald-700 dark:text-emerald-400' : 'text-red-700 dark:text-red-400'}`}>{describe(attempt)}</td>
+                      <td className="whitespace-nowrap px-3 py-2">{T.ms(attempt.durationMs)}</td>
+                      <td className="min-w-40 max-w-64 px-3 py-2 text-xs text-slate-600 dark:text-slate-400">{attempt.responseExcerpt}</td>
+                      <td className="whitespace-nowrap px-3 py-2">
+                        {/* This attempt's own outcome, not the delivery's state now (a failed attempt stays 'Failed' after a redelivery succeeds). */}
+                        <span className={`block text-xs ${attempt.ok ? 'text-emerald-700 dark:text-emerald-400' : 'text-red-700 dark:text-red-400'}`}>{attempt.ok ? T.ATTEMPT_OK : T.ATTEMPT_FAILED}</span>
+                        <button type="button" className="btn-ghost px-2 py-1" disabled={!hydrated || busy || !webhook.active} aria-label={T.redeliverLabel(attempt.event, when)} onClick={() => redeliver(attempt)}>
+                          {T.REDELIVER}
+                        </button>
+                      </td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          </TableFrame>
         </div>
       )}
     </section>

@@ -45,6 +45,7 @@ export const IntegrationsTexts = {
   LOG_TITLE: (url: string) => `Delivery log of ${url}`,
   LOG_EMPTY: 'No attempts yet.',
   LOG_CAPTION: 'The last 100 attempts, newest first.',
+  LOG_REGION: 'Delivery log table',
   REFRESH: 'Refresh',
   WHEN: 'Time',
   EVENT: 'Event',
@@ -54,7 +55,9 @@ export const IntegrationsTexts = {
   DELIVERY: 'Delivery',
   REDELIVER: 'Redeliver',
   redeliverLabel: (event: string, when: string) => `Redeliver ${event} of ${when}`,
-  STATUS: { PENDING: 'Retrying', DELIVERED: 'Delivered', FAILED: 'Failed' } as Record<string, string>,
+  /** An attempt's own outcome (a 2xx answer or not), whatever became of its delivery after it. */
+  ATTEMPT_OK: 'Delivered',
+  ATTEMPT_FAILED: 'Failed',
   httpStatus: (code: number) => `HTTP ${code}`,
   ms: (n: number) => `${n} ms`,
 

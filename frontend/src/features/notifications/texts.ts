@@ -40,6 +40,8 @@ export const PreferenceTexts = {
   TITLE: 'Notification Preferences',
   INTRO: 'Choose what you are told about, and where. Changes apply from the next event.',
   EVENT: 'Event',
+  /** The table's scrolling frame (TableFrame). */
+  TABLE_LABEL: 'Events and channels',
   IN_APP: 'In-app',
   EMAIL: 'E-mail',
   DIGEST: 'Group e-mails into an hourly digest',

@@ -106,7 +106,7 @@ export default function TwoFactorSettings() {
           {view.kind === 'status' && view.status.enabled && (
             <Manage status={view.status} notice={view.notice} onOff={() => void load(T.TURNED_OFF)} onCodes={(codes) => setView({ kind: 'codes', codes })} />
           )}
-          {view.kind === 'setup' && <ConfirmSetup setup={view.setup} onEnabled={(codes) => setView({ kind: 'codes', codes })} />}
+          {view.kind === 'setup' && <ConfirmSetup setup={view.setup} onEnabled={(codes) => setView({ kind: 'codes', codes })} onCancel={() => void load()} />}
           {view.kind === 'codes' && <RecoveryCodes codes={view.codes} onDone={finished} />}
         </Dialog>
       )}
@@ -120,7 +120,8 @@ function StartSetup({ required, notice, onStarted }: { required: boolean; notice
     <div className="space-y-4">
       {notice && <Alert kind="success">{notice}</Alert>}
       {required && <Alert kind="info">{T.REQUIRED}</Alert>}
-      <p className="text-sm text-slate-700 dark:text-slate-300">{T.OFF}</p>
+      {/* After 'Turn off' the notice already says it is off: only the why follows. */}
+      <p className="text-sm text-slate-700 dark:text-slate-300">{notice === T.TURNED_OFF ? T.OFF_WHY : T.OFF}</p>
       {failure && <Alert>{failure}</Alert>}
       <BusyButton
         className="btn-primary"
@@ -136,7 +137,33 @@ function StartSetup({ required, notice, onStarted }: { required: boolean; notice
   );
 }
 
-function ConfirmSetup({ setup, onEnabled }: { setup: Setup; onEnabled: (codes: string[]) => void }) {
+/** The set-up key in groups of four for the eye (CSS gaps, no spaces in the text: selecting and copying it gives the plain key). */
+function GroupedKey({ secret }: { secret: string }) {
+  const [copied, setCopied] = useState<string>();
+  async function copy() {
+    try {
+      await navigator.clipboard.writeText(secret);
+      setCopied(T.KEY_COPIED);
+    } catch {
+      setCopied(T.KEY_COPY_FAILED);
+    }
+  }
+  return (
+    <>
+      <code className="flex flex-wrap gap-x-[1ch] font-mono">
+        {secret.match(/.{1,4}/g)?.map((group, index) => <span key={index}>{group}</span>)}
+      </code>
+      <button type="button" className="btn-secondary mt-2 px-3 py-1 text-sm" onClick={copy}>
+        {T.COPY_KEY}
+      </button>
+      <span aria-live="polite" className="ml-2 text-sm">
+        {copied}
+      </span>
+    </>
+  );
+}
+
+function ConfirmSetup({ setup, onEnabled, onCancel }: { setup: Setup; onEnabled: (codes: string[]) => void; onCancel: () => void }) {
   const [error, setError] = useState<string>();
   const { busy, failure, run } = useSubmit();
 
@@ -161,7 +188,7 @@ function ConfirmSetup({ setup, onEnabled }: { setup: Setup; onEnabled: (codes: s
         <div>
           <dt className="font-medium">{T.KEY}</dt>
           <dd>
-            <code className="break-all font-mono">{setup.secret}</code>
+            <GroupedKey secret={setup.secret} />
           </dd>
         </div>
         <div>
@@ -177,9 +204,14 @@ function ConfirmSetup({ setup, onEnabled }: { setup: Setup; onEnabled: (codes: s
         <input type="checkbox" className="h-4 w-4 rounded border-slate-300 text-brand-600" name="signOutOtherSessions" defaultChecked />
         {T.SIGN_OUT_OTHERS}
       </label>
-      <BusyButton type="submit" className="btn-primary" busy={busy}>
-        {T.TURN_ON}
-      </BusyButton>
+      <div className="flex flex-wrap gap-3">
+        <BusyButton type="submit" className="btn-primary" busy={busy}>
+          {T.TURN_ON}
+        </BusyButton>
+        <button type="button" className="btn-secondary" onClick={onCancel} disabled={busy}>
+          {T.CANCEL}
+        </button>
+      </div>
     </form>
   );
 }
