@@ -10,7 +10,7 @@
  * read through the JavaScript engine's own Unicode tables (`\p{scx=…}`), so no table is kept here.
  */
 
-/** What the API and the forms answer when an address mixes scripts (the e-mail forms are English, spec 000 §5, 001 §5). */
+/** What the API and the forms answer when an address mixes scripts (the e-mail forms are English, docs/requirements.md#validation-register). */
 export const MIXED_SCRIPT_EMAIL_TEXT = 'Email mixes letters from different alphabets (such as Latin and Cyrillic); please type it in one alphabet';
 
 /**

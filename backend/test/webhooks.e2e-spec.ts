@@ -151,7 +151,7 @@ describe('Webhooks', () => {
       { type: 'WEBHOOK_DELETED', actor_id: admin.id, title: 'Webhook deleted', description: `${admin.fullName} deleted the webhook to 127.0.0.1:9`, link: null },
     ]);
     expect(JSON.stringify(entries)).not.toContain('T0KEN');
-    // Recent Activity shows them as account changes (the nearest of spec 001 §3's six types).
+    // Recent Activity shows them as account changes (the nearest of the six activity types of docs/requirements.md#activity-types).
     const [newest] = (await t.http.get(api('/admin/stats')).set(admin.auth).expect(200)).body.data.recentActivities;
     expect(newest).toEqual({ id: expect.any(Number), type: 'USER_UPDATED', title: 'Webhook deleted', description: `${admin.fullName} deleted the webhook to 127.0.0.1:9`, timestamp: ISO });
   });

@@ -5,7 +5,7 @@ import { expectNoSeriousViolations } from './a11y';
 import { adminApi } from './admin-api';
 
 /**
- * The post editor island on /author/posts/new (spec 001 §2 'Post editor', 'Post preview', §4
+ * The post editor island on /author/posts/new (docs/requirements.md#post-editor, 'Post preview', §4
  * thumbnail states, §5 'Post save' and 'Thumbnail', §8, §9): the slug following the title, the
  * Markdown toolbar by mouse and keyboard, the save checks in the spec's order, the server-rendered
  * preview and the Preview dialog, saving and submitting through the author endpoints, a used slug,
@@ -501,7 +501,7 @@ test.describe('post editor', () => {
     await api.dispose();
   });
 
-  test('issue 25: Save Draft uploads a chosen image first (progress in the status line); when it cannot, nothing is saved and the notice says why', async ({ page, playwright, baseURL, signIn, hydrated }) => {
+  test('Save Draft uploads a chosen image first (progress in the status line); when it cannot, nothing is saved and the notice says why', async ({ page, playwright, baseURL, signIn, hydrated }) => {
     const api = await writerApi(baseURL!, playwright);
     await openEditor(page, { signIn, hydrated });
     const { title, content, save, notice } = fields(page);

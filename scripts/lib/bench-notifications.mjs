@@ -1,4 +1,4 @@
-// The notifications phase of `npm run bench` (issue 19 §3), on the seeded demo data:
+// The notifications phase of `npm run bench`, on the seeded demo data:
 // - reader-3 gets replies until they hold 10,000 notifications (1,000 with BENCH_SMALL;
 //   BENCH_NOTIFICATIONS=N sets it), sent through the API by eight other readers to one comment of theirs (a
 //   busy thread); the last QUEUE_BURST of them measure the queue: every reply queues an e-mail

@@ -1,4 +1,4 @@
-// The 'signed' phase of `npm run bench` (issue 26): every row of the issue's tables, each against
+// The 'signed' phase of `npm run bench`: every row of the issue's tables, each against
 // its own-bytes ceiling (scripts/lib/own-ceiling.mjs), with the issue's targets.
 //
 // Three servers, one after the other (BENCH_PHASES=signed runs them all):
@@ -15,7 +15,7 @@
 //   cache (the reference) and signed in, /dashboard, /notifications, /author/posts, /admin,
 //   /admin/users; BENCH_SIGNED_FRAGMENT=/path adds that path signed in (the personal fragment a
 //   cached page loads; no target); the like toggle last (each flip clears the public caches).
-//   Issue 28 §1: the profile again with a personal API token of the same reader (`Bearer inkw_…`,
+//   The profile again with a personal API token of the same reader (`Bearer inkw_…`,
 //   scope read; the run replaces the token it made last time), judged against the session's row.
 // BENCH_SIGNED_ROWS=profile,profileToken measures only the rows with those keys, in that order
 // (the table's other rows are then SKIP).
@@ -40,7 +40,7 @@ const NOTIFICATIONS_PAGE_SIZE = 20;
 const NOTIFICATIONS_WANTED = 25;
 
 /**
- * Issue 26's rows and targets, in its order. min: the row's req/s as a share of its own-bytes
+ * The rows and targets, in its order. min: the row's req/s as a share of its own-bytes
  * ceiling; tail: p99 at most tail x p50; versus: [phase, key, share] (req/s against another row's);
  * optional: shown only when measured. A name's {page} is the page the row asked (fewer members
  * than 40,000 make the deep page the last one).
@@ -48,7 +48,7 @@ const NOTIFICATIONS_WANTED = 25;
 export const issue26Rows = ({ small }) => [
   { section: '§3', name: '`GET /dashboard/quick-stats` (no query: the pipeline floor)', phase: 'signed', key: 'quickStats', min: 0.25 },
   { section: '§3', name: '`GET /users/profile` (session + profile)', phase: 'signed', key: 'profile', min: 0.12 },
-  // Issue 28 §1 (Measured): a token-authenticated request reaches the session's ratio (90 %: the runs' noise).
+  // A token-authenticated request reaches the session's ratio (90 %: the runs' noise).
   // Judged by the own-bytes ratios (each the median of pairs measured in turn), which the machine's drift between two rows does not move as it moves req/s.
   { section: '28', name: '`GET /users/profile` with an API token', phase: 'signed', key: 'profileToken', versus: ['signed', 'profile', 0.9], versusBy: 'ownRatio', versusLabel: "the session row's" },
   { section: '§3', name: '`GET /notifications/unread-count` (every signed-in view)', phase: 'signed', key: 'unreadCount', min: 0.12 },
@@ -79,13 +79,13 @@ const CHOSEN_ROWS = (process.env.BENCH_SIGNED_ROWS ?? '').split(',').map((key) =
 const chosenRow = (key) => CHOSEN_ROWS.length === 0 || CHOSEN_ROWS.includes(key);
 /** The chosen rows in the order BENCH_SIGNED_ROWS lists them (to see whether a row's place moves its figures). */
 const inChosenOrder = (routes) => (CHOSEN_ROWS.length ? [...routes].sort((a, b) => CHOSEN_ROWS.indexOf(a[3]) - CHOSEN_ROWS.indexOf(b[3])) : routes);
-/** The name of the personal API token the bench makes for its reader (issue 28 §1). */
+/** The name of the personal API token the bench makes for its reader. */
 const BENCH_TOKEN_NAME = 'Bench API token';
 
 const pct = (value) => `${(value * 100).toFixed(value < 0.1 ? 2 : 1)} %`;
 
 /**
- * One issue 26 row judged: { name, row (measured, or undefined), verdict PASS | FAIL | SKIP | '' (no
+ * One row of the signed phase judged: { name, row (measured, or undefined), verdict PASS | FAIL | SKIP | '' (no
  * target), target (text), detail (text) }. `skipped`: phase name -> why it did not run.
  */
 export function judgeIssue26Row(spec, find, skipped = {}) {
@@ -206,7 +206,7 @@ export function signedPhases(context) {
 
   /** Warnings about an answer the row should not have: a personal page must be private. */
   const personalPage = (answer) => (/private/.test(String(answer.headers['cache-control'] ?? '')) ? undefined : `a personal page came with Cache-Control '${answer.headers['cache-control']}' (not private)`);
-  /** The post page signed in: served from the shared cache (issue 26 §2) or rendered for the reader; both are right, the log says which. */
+  /** The post page signed in: served from the shared cache or rendered for the reader; both are right, the log says which. */
   const signedPostPage = (answer) => `Cache-Control '${answer.headers['cache-control']}': ${/private/.test(String(answer.headers['cache-control'] ?? '')) ? 'rendered for the reader' : 'the shared cached page'}`;
 
   async function signedRoutes(base, firstPage, post) {

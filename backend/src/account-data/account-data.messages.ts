@@ -1,4 +1,4 @@
-/** Texts of 'Your data' (issue 27 §3): the data export and account deletion, for the owner and the back office. */
+/** Texts of 'Your data': the data export and account deletion, for the owner and the back office. */
 export const AccountDataMessages = {
   // Deletion
   PASSWORD_REQUIRED: 'Enter your password.',

@@ -1,5 +1,5 @@
 /**
- * The editor's calls (spec 001 §7): saving (author endpoints, or the admin ones with status),
+ * The editor's calls (docs/requirements.md#api-accounts): saving (author endpoints, or the admin ones with status),
  * submitting for review, the server's Markdown preview, and the images API at the host root
  * (upload requirements, validation, the thumbnail upload with progress and a 60 s limit, delete).
  * Every call carries the session cookie and X-Request-Timestamp; a 401 waits for the shared

@@ -1,5 +1,5 @@
 /**
- * The post editor's form (spec 001 §3 'Editor form'), its checks (§5 'Post save', in the spec's
+ * The post editor's form (docs/requirements.md#data-post), its checks (§5 'Post save', in the spec's
  * order) and the payload it sends (§3 'Post create payload' / 'Author-create payload'). Pure: the
  * island and the helper tests share it.
  */
@@ -29,7 +29,7 @@ export interface EditorForm {
   tagIds: number[];
   /** The thumbnail URL, '' for none. */
   featuredImage: string;
-  /** The SEO section (issue 20): '' for none (the post's own title, excerpt, address, thumbnail). */
+  /** The SEO section: '' for none (the post's own title, excerpt, address, thumbnail). */
   metaTitle: string;
   metaDescription: string;
   canonicalUrl: string;
@@ -41,7 +41,7 @@ export type EditorField = 'title' | 'slug' | 'excerpt' | 'content' | 'featuredIm
 export type SeoField = 'metaTitle' | 'metaDescription' | 'canonicalUrl' | 'socialImage';
 
 /**
- * Lengths the API accepts (DESIGN.md §3), in characters (code points). The slug and content inputs
+ * Lengths the API accepts (docs/requirements.md#length-caps), in characters (code points). The slug and content inputs
  * stop there; title and excerpt do not, as maxLength counts UTF-16 units (an emoji is two): the
  * server's answer names a title or excerpt that is too long.
  */

@@ -1,5 +1,5 @@
 /**
- * Texts of the post editor and its previews (spec 001 §2 'Post editor', 'Post preview', §5 'Post
+ * Texts of the post editor and its previews (docs/requirements.md#post-editor, 'Post preview', §5 'Post
  * save' and 'Thumbnail', §8 'Post' and 'Upload'), verbatim where the spec gives them. The spec
  * names some messages without their words (inactive tags, a dimension mismatch, a failed storage
  * delete, the restore offer); those follow the spec's own ('Continue anyway?', 'Upload Failed').
@@ -64,7 +64,7 @@ export const EditorTexts = {
   INVALID_DIMENSIONS: 'Invalid image dimensions',
   UPLOAD_FAILED: 'Upload Failed',
   CONTINUE_ANYWAY: 'Continue anyway?',
-  /** Spec 000 §5 'Image upload (client side)', verbatim; the server's type refusal says the same. */
+  /** docs/requirements.md#validation-image-upload, verbatim; the server's type refusal says the same. */
   FILE_TYPE: 'Please select a valid image file (JPG, PNG, WEBP, GIF)',
   FILE_EMPTY: 'Selected file is empty. Please choose a valid image file',
   fileTooLarge: (bytes: number) => `File size (${(bytes / 1024 / 1024).toFixed(2)} MB) exceeds the maximum limit of 10MB`,
@@ -78,7 +78,7 @@ export const EditorTexts = {
   REMOVE_TITLE: 'Remove featured image?',
   REMOVE_MESSAGE: 'The image is removed from this post.',
   REMOVED_MAY_REMAIN: 'The thumbnail was removed locally but may remain in storage.',
-  /** Issue 25: a save uploads a chosen image first; when it cannot, the save stops and says so. */
+  /** A save uploads a chosen image first; when it cannot, the save stops and says so. */
   IMAGE_NOT_UPLOADED: 'Image not uploaded',
   IMAGE_UPLOAD_CANCELLED: 'The image upload was cancelled.',
   IMAGE_SIZE_DECLINED: 'The chosen image was not uploaded at its current size.',
@@ -108,7 +108,7 @@ const FIELD_OF: Record<string, keyof SaveFailure['fields']> = {
 };
 
 /**
- * What a failed save shows (spec 001 §8): a used slug (409) on the slug field; 400 field errors on
+ * What a failed save shows (docs/requirements.md#errors-posts): a used slug (409) on the slug field; 400 field errors on
  * their fields; 401 the sign-in text; 403 the permission text; network and 5xx the spec's generic
  * texts; anything else 'Failed to save post: {server message}'.
  */
@@ -140,7 +140,7 @@ export function saveFailure(error: unknown, creating: boolean): SaveFailure {
  */
 export const editorErrors = (actionFailed: string): ErrorTexts => ({ fallback: actionFailed, server: EditorTexts.SERVER_ERROR, fieldErrors: true });
 
-/** Issue 20: autosave, edits in two places, the History panel and the SEO section. */
+/** Autosave, edits in two places, the History panel and the SEO section. */
 export const PublishingTexts = {
   SAVING: 'Saving…',
   savedAt: (time: string) => `Saved · ${time}`,

@@ -1,5 +1,5 @@
 /**
- * The thumbnail checks the editor runs before the server's (spec 001 §5 'Thumbnail', §9): the
+ * The thumbnail checks the editor runs before the server's (docs/requirements.md#validation-thumbnail, docs/requirements.md#constants-images): the
  * upload requirements (GET /images/upload-info, with the §9 defaults when it fails), file type
  * and size, the largest dimensions and the recommended 800x400. Pure.
  */
@@ -17,7 +17,7 @@ export interface UploadInfo {
   maxDimensions: Dimensions;
 }
 
-/** Spec 001 §9: 10 MB, jpeg/jpg/png/webp, 800x400 recommended, 2048x2048 at most. */
+/** docs/requirements.md#constants-images: 10 MB, jpeg/jpg/png/webp, 800x400 recommended, 2048x2048 at most. */
 export const DEFAULT_UPLOAD_INFO: UploadInfo = {
   maxSize: 10_485_760,
   allowedFormats: ['jpeg', 'jpg', 'png', 'webp'],
@@ -104,7 +104,7 @@ export function ownImageFilename(url: string): string | undefined {
 }
 
 /**
- * A chosen image that is not uploaded yet (issue 25): a save uploads it first, so a choice is
+ * A chosen image that is not uploaded yet: a save uploads it first, so a choice is
  * never dropped. `state`: still being checked; uploading (with its progress); ready (uploads
  * without a question); ask (not the recommended size: 'Continue anyway?' first); failed (the last
  * upload failed: a save tries again, autosave waits); refused (the checks failed: it cannot be
