@@ -2,7 +2,7 @@
 // `npm run lint:links` (after remark, which checks the Markdown links): in every tracked text
 // file, a `docs/<file>.md#anchor` written as text names a file and an anchor that exist (headings
 // by GitHub's ids, or `<a id="…">`), and nothing cites a document outside the repository (an
-// outside spec, design or style file, an issue number, a `../shared/` above the root).
+// outside spec, design or style file, an issue number, a path to the shared/ folder above the root).
 // Rules: scripts/lib/references.mjs.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
