@@ -5,7 +5,7 @@ import { adminApi } from './admin-api';
 import { brokenWords, outsideTheWindow } from './layout-checks';
 
 /**
- * /admin/tags (docs/requirements.md#screen-admin-tags, docs/requirements.md#tag-states, docs/requirements.md#validation-tag, docs/requirements.md#errors-tags, docs/requirements.md#constants-sorting): access rules, the card grid's search, filters and
+ * /admin/tags (docs/requirements.md#screen-admin-tags, docs/requirements.md#tag-states, docs/requirements.md#validation-tag, docs/requirements.md#errors-tags, docs/requirements.md#constants-paging): access rules, the card grid's search, filters and
  * pager (with and without JavaScript), the tag editor (create and edit, its checks, the slug
  * following the name, Esc and Ctrl/Cmd+S, the authenticated badge, conflicts), activate and
  * deactivate, delete with its confirmation and, for a tag in use, deactivation offered instead;

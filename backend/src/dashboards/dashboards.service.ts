@@ -19,7 +19,7 @@ import {
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const WEEK_MS = 7 * DAY_MS;
-/** docs/requirements.md#screen-reader-dashboard, docs/requirements.md#constants: the reader's activity of the last 7 days, at most 5 entries. */
+/** docs/requirements.md#screen-reader-dashboard, docs/requirements.md#constants-lists: the reader's activity of the last 7 days, at most 5 entries. */
 const RECENT_ACTIVITY_DAYS = 7;
 const RECENT_ACTIVITY_LIMIT = 5;
 /** docs/requirements.md#data-author-stats: the newest events on the author's posts. */

@@ -416,7 +416,7 @@ export class PostsService implements OnModuleDestroy {
     return { id, slug, renamedFrom: input.slug !== null && input.slug !== slug ? input.slug : null };
   }
 
-  /** `base`, or `base-2`, `base-3`... whichever is free (docs/requirements.md#validation derivation, made unique). */
+  /** `base`, or `base-2`, `base-3`... whichever is free (docs/requirements.md#slugs derivation, made unique). */
   private async freeSlug(manager: EntityManager, base: string): Promise<string> {
     const root = base.slice(0, 190).replace(/-+$/, '') || 'post';
     const used = new Set(await this.repository.slugsStartingWith(manager, root));

@@ -26,7 +26,7 @@ export interface AuthOptions {
   role?: RoleName;
   /** 403 text for a caller below `role` (docs/requirements.md#errors-forbidden); default 'You do not have permission to access this resource.' */
   forbidden?: string;
-  /** 401 text when no session comes at all (docs/requirements.md#validation); expired or invalid tokens keep 'Authentication failed...'. */
+  /** 401 text when no session comes at all (docs/requirements.md#validation-post); expired or invalid tokens keep 'Authentication failed...'. */
   unauthenticated?: string;
   /** Anonymous callers pass (set by `@OptionalAuth()`). */
   optional?: boolean;

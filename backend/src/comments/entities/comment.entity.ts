@@ -4,7 +4,7 @@ import { User } from '../../users/entities/user.entity';
 
 /** Replies nest at most this deep (docs/requirements.md#constants-comments 'reply maxLevel 3'): levels 0 (top) to 3. */
 export const MAX_COMMENT_LEVEL = 3;
-/** docs/requirements.md#validation-comment, docs/requirements.md#constants: 1–200 characters after trimming. */
+/** docs/requirements.md#validation-comment, docs/requirements.md#constants-comments: 1–200 characters after trimming. */
 export const MAX_COMMENT_LENGTH = 200;
 
 /**

@@ -165,7 +165,7 @@ export function loadAdminPost(api: ApiClient, id: number): Promise<Loaded<PostDe
   return load(api.GET('/api/v1/blog/posts/{id}', { params: { path: { id } } }));
 }
 
-/** The editor's tag list: up to 100 active tags by name (docs/requirements.md#constants). */
+/** The editor's tag list: up to 100 active tags by name (docs/requirements.md#constants-paging). */
 export function loadEditorTags(api: ApiClient): Promise<Loaded<AdminTag[]>> {
   return settleRead(async () => {
     const page = await unwrap(api.GET('/api/v1/blog/tags', { params: { query: { page: 0, size: 100, sortBy: 'name', sortDir: 'asc', activeOnly: true } } }));

@@ -1,10 +1,10 @@
 /**
- * /admin/tags, the list mode (docs/requirements.md#screen-admin-tags, docs/requirements.md#tag-states, docs/requirements.md#errors-tags, docs/requirements.md#constants-sorting): a card grid with search, an
+ * /admin/tags, the list mode (docs/requirements.md#screen-admin-tags, docs/requirements.md#tag-states, docs/requirements.md#errors-tags, docs/requirements.md#constants-paging): a card grid with search, an
  * active/inactive/all filter, sort and page size, and the pager. Rendered on the server from the
  * address (a GET form and links, so it reads without JavaScript); once hydrated the island
  * follows the address without page loads (search after 300 ms of quiet) and runs Activate,
  * Deactivate and Delete. Delete on an active tag its card counts posts for offers deactivation
- * at once (docs/requirements.md#states), without the delete confirmation; the server refuses such a delete (409)
+ * at once (docs/requirements.md#tag-states), without the delete confirmation; the server refuses such a delete (409)
  * anyway, so a list older than the tag's first post ends in the same offer.
  */
 import { countNoun, Nouns } from '../../lib/texts/nouns';

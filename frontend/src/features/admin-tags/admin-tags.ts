@@ -1,5 +1,5 @@
 /**
- * The back-office tag screens (/admin/tags; docs/requirements.md#screen-admin-tags, docs/requirements.md#data-tag, docs/requirements.md#tag-states, docs/requirements.md#validation-tag, docs/requirements.md#api-tags, docs/requirements.md#constants): the list's query
+ * The back-office tag screens (/admin/tags; docs/requirements.md#screen-admin-tags, docs/requirements.md#data-tag, docs/requirements.md#tag-states, docs/requirements.md#validation-tag, docs/requirements.md#api-tags, docs/requirements.md#constants-paging): the list's query
  * (search, active/inactive/all, sort, size, 1-based page in the address), its read, the tag
  * editor's checks and the posts of a tag. Used on the server and in the islands.
  */
@@ -38,7 +38,7 @@ export const TAG_SORT_FIELDS: { value: TagSortField; label: string }[] = [
   { value: 'postCount', label: 'Post count' },
 ];
 export const TAG_PAGE_SIZES = [5, 10, 20, 50] as const;
-/** docs/requirements.md#constants-sorting: default page size 10; tag lists sort by name, descending, active only. */
+/** docs/requirements.md#constants-paging: default page size 10; tag lists sort by name, descending, active only. */
 export const TAG_DEFAULTS = { size: 10, sortBy: 'name' as TagSortField, sortDir: 'desc' as SortDir, filter: 'active' as TagFilter };
 export const TAGS_PATH = '/admin/tags';
 

@@ -1,6 +1,6 @@
 /**
  * The details view's action dialogs (not hydrated on their own): ban and unban with their reason
- * prompt (docs/requirements.md#validation: a reason is required, Cancel aborts, the admin note is optional), the new
+ * prompt (docs/requirements.md#validation-ban: a reason is required, Cancel aborts, the admin note is optional), the new
  * password (confirm, then shown once with Copy; §8 texts) and Edit (name, roles, status).
  */
 import { useId, useRef, useState, type FormEvent } from 'react';

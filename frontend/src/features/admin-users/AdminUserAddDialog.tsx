@@ -13,7 +13,7 @@ export const ADD_USER_CLOSE_MS = 1500;
 const CREATE_STATUSES = ['ACTIVE', 'PENDING', 'INACTIVE'] as const;
 
 interface Props {
-  /** ADMIN may be assigned only by an admin (docs/requirements.md#validation). */
+  /** ADMIN may be assigned only by an admin (docs/requirements.md#validation-add-user). */
   canAssignAdmin: boolean;
   onClose: () => void;
   /** The new user, as soon as the server has it (the list refreshes). */
@@ -21,7 +21,7 @@ interface Props {
 }
 
 /**
- * The Add User modal (docs/requirements.md#screen-admin-users, docs/requirements.md#validation-register, docs/requirements.md#errors-add-user, docs/requirements.md#constants): full name, e-mail, password and its confirmation,
+ * The Add User modal (docs/requirements.md#screen-admin-users, docs/requirements.md#validation-register, docs/requirements.md#errors-add-user, docs/requirements.md#validation-add-user): full name, e-mail, password and its confirmation,
  * roles (default USER; the last one stays), status (default ACTIVE) and 'Mark email as verified'
  * (off). Checked in the spec's order before sending; the server's failures are mapped as §8 says.
  * After a success the notice shows and the modal closes 1.5 s later.

@@ -130,7 +130,7 @@ export function hasFilters(query: UserListQuery): boolean {
   return Boolean(query.search || query.status || query.isVerified || query.role);
 }
 
-// ---- Add User (docs/requirements.md#validation-add-user, docs/requirements.md#errors-add-user, docs/requirements.md#constants) -----------------------------------------------------------
+// ---- Add User (docs/requirements.md#validation-add-user, docs/requirements.md#errors-add-user) -----------------------------------------------------------
 
 export interface AddUserValues {
   fullName: string;

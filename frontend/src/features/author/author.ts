@@ -31,7 +31,7 @@ export type PostRejection = Schemas['PostRejectionDto'];
 
 /** docs/requirements.md#constants-paging: author posts page 10. */
 export const MY_POSTS_PAGE_SIZE = 10;
-/** The editor's tag list (docs/requirements.md#constants: editor 100). */
+/** The editor's tag list (docs/requirements.md#constants-paging: editor 100). */
 export const EDITOR_TAGS_SIZE = 100;
 /** The API's largest page of the author's own list (the spec's status-count size). */
 const MY_POSTS_MAX_SIZE = 1000;
@@ -86,7 +86,7 @@ export const authorApi = (api: ApiClient) => ({
 });
 
 /**
- * The editor's tags: the active ones it offers (100, docs/requirements.md#constants), plus the post's own tags that
+ * The editor's tags: the active ones it offers (100, docs/requirements.md#constants-paging), plus the post's own tags that
  * are not among them, read one by one, so that an inactive tag on the post is marked and left out
  * of the save with the editor's warning (docs/requirements.md#validation-post) instead of being taken for an active one.
  */
