@@ -31,7 +31,7 @@
 // - 'admin' at 100,000 members (seed:demo --users): the admin user list (page 0, and
 //   page 0 and a deep page with a status + role filter), the user search, the admin stats and
 //   activity chart, the admin post list filtered by status, signed in as the demo admin;
-// - 'signed' (scripts/lib/bench-signed.mjs): every row of the tables §3 and §4,
+// - 'signed' (scripts/lib/bench-signed.mjs): every row of its tables (API reads, pages),
 //   on three servers (page cache on; PAGE_CACHE=off; the 100,000-post data set of
 //   BENCH_DATA_DIR_100K, or seeded there with BENCH_SEED_100K=1, skipped otherwise);
 // - 'moderation' (scripts/lib/bench-moderation.mjs): the moderation queue's page 0 with

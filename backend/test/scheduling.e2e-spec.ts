@@ -206,7 +206,7 @@ describe('Scheduled publishing', () => {
     expect(now.body.message).toBe('Post approved and published.');
     expect(now.body.data.post).toMatchObject({ status: 'PUBLISHED', scheduledAt: null, requestedPublishAt: null });
 
-    // No body, or no time: as before the issue.
+    // No body, or no time: as before scheduling existed.
     const plain = await pendingPost();
     expect((await t.http.get(api(`/blog/posts/${plain.id}`)).set(author.auth).expect(200)).body.data.requestedPublishAt).toBeNull();
   });

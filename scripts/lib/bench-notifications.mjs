@@ -20,7 +20,7 @@ const SEND_CONCURRENCY = 16;
  */
 export async function notificationsPhase({ signIn, getJson, log, small }) {
   const capture = await startMailCapture();
-  // BENCH_NOTIFICATIONS=N: another count (e.g. the 10,000 on a BENCH_SMALL data set).
+  // BENCH_NOTIFICATIONS=N: another count (e.g. 10,000 on a BENCH_SMALL data set).
   const wanted = Number(process.env.BENCH_NOTIFICATIONS || (small ? 1_000 : 10_000));
   const burst = small ? 300 : 1_000;
   const figures = {};

@@ -1,5 +1,5 @@
-// The 'signed' phase of `npm run bench`: every row of the issue's tables, each against
-// its own-bytes ceiling (scripts/lib/own-ceiling.mjs), with the issue's targets.
+// The 'signed' phase of `npm run bench`: every row of its tables, each against
+// its own-bytes ceiling (scripts/lib/own-ceiling.mjs), with their targets.
 //
 // Three servers, one after the other (BENCH_PHASES=signed runs them all):
 // - 'signed' (page cache on, BENCH_DATA_DIR): it signs in (POST /auth/login) as a typical reader

@@ -1,4 +1,4 @@
-// `node --test scripts/lib/`: the rows are judged by their own-bytes ratio and the issue's other conditions.
+// `node --test scripts/lib/`: the rows are judged by their own-bytes ratio and their other conditions.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { issue26Rows, judgeIssue26Row } from './bench-signed.mjs';
