@@ -76,9 +76,9 @@ export function outsideReferences(filePath, text) {
       found.push({ line: i + 1, match: outside[0].exec(line)[0], why: outside[1] });
       return;
     }
-    // `../shared/`: an import or require resolves from its file (backend/src/x/y.ts reaches the
-    // repository's own shared/ with '../../../shared/…'); written anywhere else, a path is read from
-    // the root, where ../shared/ is outside.
+    // A relative path to a shared/ folder: an import or require resolves from its file
+    // (backend/src/x/y.ts reaches the repository's own shared/ three levels up); written anywhere
+    // else, a path is read from the root, where one level up is outside the repository.
     const imports = [...line.matchAll(/(?:\bfrom\s+|\bimport\s*\(\s*|\brequire\s*\(\s*|\bimport\s+)['"]((?:\.\.\/)+)shared\//g)];
     for (const m of imports) {
       const target = posix.normalize(posix.join(posix.dirname(filePath), m[1]));
