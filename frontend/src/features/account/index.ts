@@ -1,2 +1,2 @@
-// account's public surface for other features: the login page's 'Cancel deletion' step (issue 27 §3).
+// account's public surface for other features: the login page's 'Cancel deletion' step.
 export { default as CancelDeletionPanel, type PendingDeletion } from './CancelDeletionPanel';
