@@ -1,4 +1,4 @@
-// The layout's import rules (DESIGN.md §1, STYLE.md 8c), checked by `npm run lint:deps`
+// The layout's import rules (docs/architecture.md#layers, docs/architecture.md#layers), checked by `npm run lint:deps`
 // (scripts/lint-deps.mjs, which also reads the frontmatter of .astro files) in CI right after
 // `npm ci`. Every rule is an error. Violations that other work is removing are listed, by file, in
 // .dependency-cruiser-known-violations.json and do not fail the run; a new one does.
@@ -27,7 +27,7 @@ const LAYERS = [
   ['posts', 'admin'], // the post: its lifecycle and public reads; the back office's users
   ['likes', 'previews', 'scheduling', 'search'],
   ['moderation', 'reviews'],
-  ['account-data'], // issue 27 §3: the data export and account deletion move every feature's data through its owner
+  ['account-data'], // The data export and account deletion move every feature's data through its owner
   ['imports'], // site import and export: writes through every lifecycle owner above
   ['frontend', 'health'], // hosts: the Astro page handler and its cache; the health check
 ];
@@ -111,7 +111,7 @@ const backendRules = [
     name: 'feature-internals',
     severity: 'error',
     comment:
-      "Another feature's repository and controllers are its own: call its exported service (STYLE.md 8c). " +
+      "Another feature's repository and controllers are its own: call its exported service (docs/architecture.md#layers). " +
       'Its module, services, DTOs, messages, types, pure helpers and entities (as types, enums, or TypeORM relations) may be imported.',
     from: { path: '^backend/src/([^/]+)/', pathNot: `^backend/src/${any(ENTRY)}/` },
     to: { path: '^backend/src/[^/]+/.*\\.(repository|controller)\\.ts$', pathNot: '^backend/src/$1/' },

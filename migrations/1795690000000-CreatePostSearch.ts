@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Full-text search over posts (issue 18, docs/architecture.md 'Search', docs/decisions.md).
+ * Full-text search over posts (docs/architecture.md 'Search', docs/decisions.md).
  *
  * - Extensions `unaccent` and `pg_trgm` (both contrib, trusted since PostgreSQL 13, shipped with
  *   the embedded server). Either may be missing on an external database: the migration warns and

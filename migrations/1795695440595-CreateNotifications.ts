@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Notifications (issue 19 §1): the in-app rows, per-type preferences, per-user mail settings (the
+ * Notifications: the in-app rows, per-type preferences, per-user mail settings (the
  * digest), and the e-mail deliveries the job queue sends. The list index is written by hand
  * (newest first within unread, then read: one index scan); TypeORM cannot describe DESC columns.
  * pg-boss keeps its own tables in the schema `pgboss`, created by pg-boss itself at start.

@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Comment moderation (issue 19): a moderation state on comments (VISIBLE, HIDDEN with reason, by
+ * Comment moderation: a moderation state on comments (VISIBLE, HIDDEN with reason, by
  * whom and when, HELD) and an open-report count; readers' reports (one per comment per reader);
  * muted users. Existing comments are all VISIBLE, so every counter stays exact.
  */

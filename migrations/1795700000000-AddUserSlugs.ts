@@ -5,7 +5,7 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * database assigns it on insert (trigger `TRG_users_slug`), so every way a user is created
  * (register, admin create, the admin seed, seed:demo's bulk SQL, tests' raw inserts) gets one by
  * the same rule, and existing rows are backfilled here in id order (the oldest keeps the bare slug):
- * - `user_slug_base(name)`: spec 001 §5 post-slug rules (common/validation/slug.ts `slugify`) on
+ * - `user_slug_base(name)`: docs/requirements.md#slugs post-slug rules (common/validation/slug.ts `slugify`) on
  *   the NFKD form: đ→d, diacritics dropped, lower-case, spaces → hyphens, only a-z 0-9 -;
  *   'user' when nothing is left (a name in another script).
  * - collisions get -2, -3… (one past the highest suffix taken); one transaction-scoped advisory

@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Issue 20, revisions, versions and SEO fields:
+ * Revisions, versions and SEO fields:
  * - posts.version: the edit a save was based on is checked against it (409 on a stale one);
  *   1 on create, +1 on every save, restore and status change.
  * - posts' SEO fields (meta title/description, canonical URL override, noindex, social image).

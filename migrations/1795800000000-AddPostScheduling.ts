@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Scheduled publishing (issue 20): an approved post waiting for its time stays PENDING_REVIEW with
+ * Scheduled publishing: an approved post waiting for its time stays PENDING_REVIEW with
  * `scheduled_at` set (the spec's statuses are untouched); `requested_publish_at` is the time its
  * author asked for on submit; `scheduled_by` the admin who set the time. The scheduler's sweep
  * reads the due posts through the partial index, which holds only the waiting ones.

@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Shareable preview links (issue 20 §4): one row per link; the token itself is never stored (it is
+ * Shareable preview links: one row per link; the token itself is never stored (it is
  * an HMAC over the row's id and expiry), so the row is what revocation and expiry are checked
  * against. A post's live links are listed by (post_id, created_at).
  */

@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Issue 26 §3: the reader dashboard and my-likes read a reader's totals without counting rows.
+ * The reader dashboard and my-likes read a reader's totals without counting rows.
  * - reader_like_counts: each reader's likes of PUBLISHED posts, kept by the like writes and the post
  *   lifecycle (ReaderLikeCount); filled here from the rows.
  * - IDX_comments_user_counted: a reader's counted comments (not deleted, VISIBLE) with their posts,

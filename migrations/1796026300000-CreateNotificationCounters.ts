@@ -3,7 +3,7 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
 /**
  * Per-user notification counts (`listed`: in-app rows; `unread`: in-app rows not read), kept by
  * statement-level triggers on `notifications` in the transaction of each change, so the bell and
- * the list's total read one row instead of counting up to thousands (issue 26 §3):
+ * the list's total read one row instead of counting up to thousands:
  * - INSERT adds each statement's rows per user (upsert: the first notification creates the row);
  * - UPDATE applies the difference of each user's rows before and after (a read flag, in_app);
  * - DELETE (cascades from a post, a comment or the user) subtracts; it only updates rows that

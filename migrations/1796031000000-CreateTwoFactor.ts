@@ -1,6 +1,6 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
-/** Two-factor sign-in (issue 27 §1): the sealed authenticator secret, recovery codes (hashed) and sign-in challenges. */
+/** Two-factor sign-in: the sealed authenticator secret, recovery codes (hashed) and sign-in challenges. */
 export class CreateTwoFactor1796031000000 implements MigrationInterface {
   name = 'CreateTwoFactor1796031000000';
 

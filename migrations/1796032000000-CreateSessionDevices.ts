@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * The new-device alert (issue 27 §2): the devices (browser family + OS) each user signed in from,
+ * The new-device alert: the devices (browser family + OS) each user signed in from,
  * and whether they want the 'New sign-in to your account' e-mail (no row: yes).
  */
 export class CreateSessionDevices1796032000000 implements MigrationInterface {

@@ -1,6 +1,6 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
-/** Issue 27 §3: pending deletions and the placeholder accounts on users, and the data exports. */
+/** Pending deletions and the placeholder accounts on users, and the data exports. */
 export class AddAccountData1796033000000 implements MigrationInterface {
   name = 'AddAccountData1796033000000';
 

@@ -1,6 +1,6 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
-/** Personal API tokens (issue 28 §1): only the SHA-256 of each token is kept. */
+/** Personal API tokens: only the SHA-256 of each token is kept. */
 export class CreateApiTokens1796034000000 implements MigrationInterface {
   name = 'CreateApiTokens1796034000000';
 

@@ -1,6 +1,6 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
-/** Issue 28 §3: an import may invite the author accounts it creates; its report counts the invitations. */
+/** An import may invite the author accounts it creates; its report counts the invitations. */
 export class AddImportInvitations1796036500000 implements MigrationInterface {
   name = 'AddImportInvitations1796036500000';
 

@@ -1,6 +1,6 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
-/** Issue 28: changes to webhooks are audit-logged, with the webhook as their target. */
+/** Changes to webhooks are audit-logged, with the webhook as their target. */
 export class AuditWebhooks1796037000000 implements MigrationInterface {
   name = 'AuditWebhooks1796037000000';
 

@@ -1,5 +1,5 @@
 // `node scripts/bench-import.mjs [--source wordpress|ghost] [--posts 10000] [--padding 8192]`: the
-// import bench of issue 28 ('Measured'). On a fresh DATA_DIR it starts the built server as `npm
+// import bench. On a fresh DATA_DIR it starts the built server as `npm
 // start` does (256 MB heap cap), measures the anonymous pages' latency idle, then uploads a
 // generated WXR or Ghost export of N posts (backend/test/fixtures) through /admin/import and
 // measures the same pages while the job imports it. Prints the import's time, the server process's

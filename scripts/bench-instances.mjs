@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `BENCH_INSTANCES=2 npm run bench` (or `node scripts/bench-instances.mjs`): throughput of one
-// instance against two behind a round-robin proxy (issue 12 §4).
+// instance against two behind a round-robin proxy.
 //
 // Uses the same seeded DATA_DIR as the benchmark (BENCH_DATA_DIR, default ./data; `npm run
 // seed:demo -- --posts 10000`) and the build (`npm run build`; built here when missing). Starts

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Sign-in with two-factor vs without (issue 27 §4: within 2x the p50): starts the built server on
+// Sign-in with two-factor vs without (within 2x the p50): starts the built server on
 // an empty DATA_DIR (embedded PostgreSQL, THROTTLE_DISABLED=1), makes N password-only accounts and
 // N accounts with two-factor sign-in, then signs each in once, alternating, one at a time: the
 // password-only sign-in (one request) against the whole two-factor sign-in (the password request,

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm run bench`: throughput and latency of Inkwell's routes with autocannon, each row against
-// its own ceiling (issue 26 §1).
+// its own ceiling.
 //
 // Expects a data set seeded with `npm run seed:demo -- --posts 10000` in BENCH_DATA_DIR (default
 // ./data) and a build (`npm run build`; built here when missing). Each phase starts the built
@@ -20,29 +20,29 @@
 //
 // The older issues (4, 9, 11, 12, 18, 19, 20) stated their targets against one ceiling per phase,
 // a bare server sending the post page's bytes: those phases still measure it first (warm-up, one
-// run) and their targets are judged against it, labelled 'post-page ceiling'. Issue 26's rows
+// run) and their targets are judged against it, labelled 'post-page ceiling'. The rows
 // (the 'signed' phase, scripts/lib/bench-signed.mjs) are judged against their own bytes.
 //
-// Phases (BENCH_PHASES=a,b runs only those, e.g. BENCH_PHASES=signed for issue 26's closing note):
-// - 'cache on' and 'PAGE_CACHE=off': the public pages and API of issue 4; 'cache on' also records
-//   each public page's size as sent (br, gzip, identity) and the JavaScript /login loads (issue 12);
-// - 'reader' (issue 9): a post's comments (page 0 and a deep page of the most commented recent
+// Phases (BENCH_PHASES=a,b runs only those, e.g. BENCH_PHASES=signed for the closing note):
+// - 'cache on' and 'PAGE_CACHE=off': the public pages and API; 'cache on' also records
+//   each public page's size as sent (br, gzip, identity) and the JavaScript /login loads;
+// - 'reader': a post's comments (page 0 and a deep page of the most commented recent
 //   post), the like toggle, my-likes (page 0 and a deep page), the reader dashboard, quick stats;
-// - 'admin' (issue 11) at 100,000 members (seed:demo --users): the admin user list (page 0, and
+// - 'admin' at 100,000 members (seed:demo --users): the admin user list (page 0, and
 //   page 0 and a deep page with a status + role filter), the user search, the admin stats and
 //   activity chart, the admin post list filtered by status, signed in as the demo admin;
-// - 'signed' (issue 26, scripts/lib/bench-signed.mjs): every row of the issue's tables §3 and §4,
+// - 'signed' (scripts/lib/bench-signed.mjs): every row of its tables (API reads, pages),
 //   on three servers (page cache on; PAGE_CACHE=off; the 100,000-post data set of
 //   BENCH_DATA_DIR_100K, or seeded there with BENCH_SEED_100K=1, skipped otherwise);
-// - 'moderation' (issue 19, scripts/lib/bench-moderation.mjs): the moderation queue's page 0 with
+// - 'moderation' (scripts/lib/bench-moderation.mjs): the moderation queue's page 0 with
 //   5,000 open reports, which it sends itself;
-// - 'notifications' (issue 19, scripts/lib/bench-notifications.mjs): a reader's notification list
+// - 'notifications' (scripts/lib/bench-notifications.mjs): a reader's notification list
 //   at 10,000 notifications and the unread count, a comment that notifies nobody against a reply
 //   to a busy thread, and the job queue's e-mails per second to a local SMTP capture;
-// - 'scheduling' (issue 20, scripts/lib/bench-scheduling.mjs): the scheduler's publish lag;
-// - 'revisions' (issue 20, scripts/lib/bench-revisions.mjs): post update with revisions, the
+// - 'scheduling' (scripts/lib/bench-scheduling.mjs): the scheduler's publish lag;
+// - 'revisions' (scripts/lib/bench-revisions.mjs): post update with revisions, the
 //   revision list, a diff of two 1,200-word revisions;
-// - 'search' (issue 18, scripts/lib/bench-search.mjs): relevance, the search API, /search cached
+// - 'search' (scripts/lib/bench-search.mjs): relevance, the search API, /search cached
 //   and (PAGE_CACHE=off) uncached, EXPLAIN ANALYZE server times, the index's size and build time.
 // The run's time is estimated before it starts and printed with the real one at the end.
 // BENCH_SMALL=1 is a smoke run: it seeds (once, with seed:demo --reset) a small data set
@@ -56,7 +56,7 @@
 // BENCH_SERVER_ROOT=<checkout> runs that checkout's build (dist/) instead of this one's: the same
 // rows against an older commit, e.g. for profiles before a change.
 // BENCH_INSTANCES=2 runs scripts/bench-instances.mjs instead: one instance against two behind a
-// round-robin proxy, uncached post page and list API (issue 12 §4).
+// round-robin proxy, uncached post page and list API.
 // Prints a table of every row and PASS/FAIL per target. Loopback only, bounded durations; the
 // servers are stopped at the end.
 import autocannon from 'autocannon';
@@ -77,7 +77,7 @@ import { connectProfiler, framesLines, inspectorUrl, placesLine, summarizeProfil
 import { captureAnswer, describeAnswer, measurePairs, rowSeconds, startOwnCeiling } from './lib/own-ceiling.mjs';
 import { freeLoopbackPort, seedDemoOnce, seededWith, serverNodeFlags, sleep } from './lib/process.mjs';
 
-// BENCH_INSTANCES=2: one instance against two behind a round-robin proxy (issue 12 §4), in its own script.
+// BENCH_INSTANCES=2: one instance against two behind a round-robin proxy, in its own script.
 if (process.env.BENCH_INSTANCES && process.env.BENCH_INSTANCES !== '1') await import('./bench-instances.mjs');
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -121,7 +121,7 @@ const RESEED = 'seed it with DATA_DIR=<dir> npm run seed:demo -- --reset --posts
 /** The demo admin (seed:demo --users) and the back-office scale the admin phase wants. */
 const DEMO_ADMIN = 'admin@demo.inkwell.test';
 const MIN_MEMBERS = SMALL ? 5_000 : 50_000;
-/** The admin user list's page size (spec 001 §7: defaults 0 and 10), the filter of the deep page, the search fragment. */
+/** The admin user list's page size (docs/requirements.md#api-admin-users: defaults 0 and 10), the filter of the deep page, the search fragment. */
 const ADMIN_PAGE_SIZE = 10;
 const DEEP_ADMIN_PAGE = 5000;
 const USER_FILTER = 'status=ACTIVE&role=USER';
@@ -393,7 +393,7 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
   });
 }
 
-/** The public routes of issue 4, measured with and without the page cache. */
+/** The public routes, measured with and without the page cache. */
 async function publicRoutes(base, post) {
   const tagSlug = post.tags[0]?.slug ?? (await getJson(`${base}/api/v1/blog/tags/publish`))[0]?.slug;
   const page = { headers: BROWSER_ENCODINGS };
@@ -430,7 +430,7 @@ async function mostCommentedRecent(base, firstPage) {
 }
 
 /**
- * The reader features of issue 9 at the seeded scale. The post is the most commented of the
+ * The reader features at the seeded scale. The post is the most commented of the
  * newest dozen (the seed gives recent posts the most comments); reader-1 has the most likes and
  * comments; reader-2 toggles that post's like, so each request flips it (the toggle runs last:
  * every flip clears the public caches).
@@ -456,7 +456,7 @@ async function readerRoutes(base, firstPage) {
 }
 
 /**
- * The back-office of issue 11 at 100,000 members, signed in as the demo admin: the user list
+ * The back-office at 100,000 members, signed in as the demo admin: the user list
  * (page 0; page 0 and a deep page, page 5000 or the last, with a status + role filter), the
  * search by a name fragment, the admin stats and the activity chart, and the admin post list
  * filtered by status.
@@ -528,15 +528,15 @@ const PHASES = [
   { name: 'PAGE_CACHE=off', env: { PAGE_CACHE: 'off' }, routes: (base, firstPage, post) => publicRoutes(base, post) },
   { name: 'reader', env: {}, routes: (base, firstPage) => readerRoutes(base, firstPage) },
   { name: 'admin', env: {}, routes: (base) => adminRoutes(base) },
-  // Issue 26: scripts/lib/bench-signed.mjs (three servers, one after the other).
+  // Scripts/lib/bench-signed.mjs (three servers, one after the other).
   ...signed,
-  // Issue 19: the moderation queue over the seeded comments with 5,000 reports (scripts/lib/bench-moderation.mjs seeds them).
+  // The moderation queue over the seeded comments with 5,000 reports (scripts/lib/bench-moderation.mjs seeds them).
   { name: 'moderation', env: MODERATION_ENV, routes: (base) => moderationRoutes(base, { signIn, getJson, log, small: SMALL, adminEmail: DEMO_ADMIN }) },
-  // Issue 19: scripts/lib/bench-notifications.mjs.
+  // Scripts/lib/bench-notifications.mjs.
   notifications.phase,
-  // Issue 20: scripts/lib/bench-scheduling.mjs.
+  // Scripts/lib/bench-scheduling.mjs.
   scheduling.phase,
-  // Issue 20: scripts/lib/bench-revisions.mjs.
+  // Scripts/lib/bench-revisions.mjs.
   revisions.phase,
   ...searchPhases({ root: ROOT, dataDir: DATA_DIR, log, getJson, pageHeaders: BROWSER_ENCODINGS }),
 ].map((phase) => ({ ...phase, estimate: phase.estimate ?? ESTIMATES[phase.name] }));
@@ -666,11 +666,11 @@ const list0 = find('cache on', 'API list page=0');
 const list500 = find('cache on', 'API list page=500');
 const reader = (key) => find('reader', key);
 const admin = (key) => find('admin', key);
-/** Issue 12: every cached public page row (compressed) at least 80 % of the ceiling. */
+/** Every cached public page row (compressed) at least 80 % of the ceiling. */
 const cachedPages = rows.filter((row) => row.phase === 'cache on' && row.route.startsWith('page '));
 /** HTML pages only (the feed is XML): their compressed size. */
 const htmlPages = Object.keys(pageBytes).length ? Object.entries(pageBytes).filter(([label]) => label !== '/rss.xml') : undefined;
-/** Issue 11 §3: each back-office row at least 2 % of the ceiling. */
+/** Each back-office row at least 2 % of the ceiling. */
 const adminShare = (key, label) => [`API ${label} >= 2 % of ceiling`, [admin(key)], (row) => ratio(row) >= 0.02, percent];
 const percent = (row) => `${(ratio(row) * 100).toFixed(1)} %`;
 const within2x = (deep, first) => deep.p50 <= 2 * Math.max(first.p50, 1) || deep.rps * 2 >= first.rps;
@@ -744,22 +744,22 @@ for (const [name, needs, pass, detail] of targets) {
 }
 if (notMeasured.length) process.stdout.write(`SKIP  ${notMeasured.length} target${notMeasured.length === 1 ? '' : 's'} of phases not measured (BENCH_PHASES): ${notMeasured.join('; ')}\n`);
 
-// Issue 26: every row of its tables against its own bytes (scripts/lib/bench-signed.mjs).
+// Every row of its tables against its own bytes (scripts/lib/bench-signed.mjs).
 const issue26 = issue26Rows({ small: SMALL }).map((spec) => ({ spec, ...judgeIssue26Row(spec, find, skipped) })).filter((item) => item.verdict !== undefined);
 if (chosen.length === 0 || chosen.includes('signed')) {
-  process.stdout.write(`\nIssue 26, each row against its own ceiling; ${method}:\n`);
+  process.stdout.write(`\nEach row against its own ceiling; ${method}:\n`);
   process.stdout.write(`${pad('', 4)}${pad('row', 62)}${padLeft('req/s', 8)}${padLeft('p50 ms', 8)}${padLeft('p99 ms', 8)}${padLeft('answer', 16)}${padLeft('own ceiling', 13)}${padLeft('ratio', 9)}  ${pad('target', 46)}result\n`);
   for (const { spec, name, row, verdict, target, detail } of issue26) {
     const figures = row
       ? `${padLeft(row.rps.toFixed(0), 8)}${padLeft(row.p50, 8)}${padLeft(row.p99, 8)}${padLeft(answerText(row.answer), 16)}${padLeft(row.ceilingRps.toFixed(0), 13)}${padLeft(share(row.ownRatio), 9)}`
       : `${padLeft('-', 8)}${padLeft('-', 8)}${padLeft('-', 8)}${padLeft('-', 16)}${padLeft('-', 13)}${padLeft('-', 9)}`;
-    process.stdout.write(`${pad(spec.section, 4)}${pad(name.replaceAll('`', ''), 62)}${figures}  ${pad(target || '(no target)', 46)}${verdict}${detail ? ` ${verdict === 'SKIP' ? `(${detail})` : detail}` : ''}\n`);
+    process.stdout.write(`${pad(spec.section, 6)}${pad(name.replaceAll('`', ''), 62)}${figures}  ${pad(target || '(no target)', 46)}${verdict}${detail ? ` ${verdict === 'SKIP' ? `(${detail})` : detail}` : ''}\n`);
     if (verdict === 'FAIL') failed += 1;
   }
 }
 
 if (MARKDOWN) {
-  // Ready to paste into docs/benchmarks.md: issue 26's tables, then every row measured.
+  // Ready to paste into docs/benchmarks.md: the tables, then every row measured.
   const cell = (text) => String(text).replaceAll('|', '\\|');
   const scale = Object.entries(published).map(([phase, count]) => `${phase} ${count.toLocaleString('en')}`).join(', ');
   const md = [
@@ -770,7 +770,7 @@ if (MARKDOWN) {
   // The ratio has its own column: the result adds what it does not show (the reference's req/s, p99 / p50, why a row was skipped).
   const resultText = (spec, verdict, detail) => `${verdict || '-'}${detail && (verdict === 'SKIP' || spec.versus || spec.tail) ? ` (${detail})` : ''}`;
   if (issue26.length && (chosen.length === 0 || chosen.includes('signed'))) {
-    md.push('| § | row | req/s | p50 / p99 ms | answer | own-bytes ceiling req/s | ratio | target | result |', '|---|---|---|---|---|---|---|---|---|');
+    md.push('| kind | row | req/s | p50 / p99 ms | answer | own-bytes ceiling req/s | ratio | target | result |', '|---|---|---|---|---|---|---|---|---|');
     for (const { spec, name, row, verdict, target, detail } of issue26) {
       const figures = row ? [row.rps.toFixed(0), `${row.p50} / ${row.p99}`, answerText(row.answer), row.ceilingRps.toFixed(0), share(row.ownRatio)] : ['-', '-', '-', '-', '-'];
       md.push(`| ${[spec.section, name, ...figures, target || '-', resultText(spec, verdict, detail)].map(cell).join(' | ')} |`);

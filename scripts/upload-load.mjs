@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `node scripts/upload-load.mjs`: the server's memory under parallel avatar uploads (issue 17 §4).
+// `node scripts/upload-load.mjs`: the server's memory under parallel avatar uploads.
 //
 // Starts the built server (built here when missing) the way `npm start` does (same Node flags,
 // NODE_ENV=production, rate limits on) on a fresh DATA_DIR in the temp folder, signs in as its

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `node scripts/webhook-fanout.mjs [--events 1000] [--receivers 3] [--writers 8]` (issue 28,
+// `node scripts/webhook-fanout.mjs [--events 1000] [--receivers 3] [--writers 8]` (
 // 'Measured'): the lag of webhook fan-out on the built server with the embedded PostgreSQL, on a
 // fresh temporary DATA_DIR. Three receivers on loopback (WEBHOOK_ALLOW_PRIVATE=1), a webhook each
 // for tag.created; 1,000 tags created through the API by 8 writers; every delivery's lag is its

@@ -1,5 +1,5 @@
 /**
- * Personal API tokens (issue 28 §1): the scopes a token may carry, the lifetimes a user may pick,
+ * Personal API tokens: the scopes a token may carry, the lifetimes a user may pick,
  * and which scope a route asks of a token. One pure module for the API (the guard, the OpenAPI
  * document) and the /account page, so the three never disagree.
  */

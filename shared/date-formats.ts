@@ -14,7 +14,7 @@ export interface DateFormat {
 }
 
 export const DATE_FORMATS = {
-  /** 'Nov 22, 2026': the English lists and the admin screens (spec 001 §9). */
+  /** 'Nov 22, 2026': the English lists and the admin screens (docs/requirements.md#dates). */
   shortDate: { locale: 'en-US', options: { year: 'numeric', month: 'short', day: 'numeric' } },
   /** 'Nov 22, 2026, 3:04 PM GMT+7': admin times, mutes, preview links, the e-mails. */
   shortDateTime: { locale: 'en-US', options: { year: 'numeric', month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' } },

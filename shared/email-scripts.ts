@@ -3,14 +3,14 @@
  * the form in which the back office shows addresses so that look-alikes stand out. Pure, for the
  * API's validation and the pages' forms and tables alike.
  *
- * The rule is UTS #39 §5.2 'highly restrictive', applied to the local part as a whole and to each
+ * The rule is UTS #39 docs/requirements.md#decision-passwords.2 'highly restrictive', applied to the local part as a whole and to each
  * domain label: a label is written in one script, or in Latin + Han + Hiragana + Katakana, Latin +
  * Han + Bopomofo or Latin + Han + Hangul. Common and Inherited characters (digits, '.', '-', '_',
  * '+', combining accents) go with any script. Scripts come from the characters' Script_Extensions,
  * read through the JavaScript engine's own Unicode tables (`\p{scx=…}`), so no table is kept here.
  */
 
-/** What the API and the forms answer when an address mixes scripts (the e-mail forms are English, spec 000 §5, 001 §5). */
+/** What the API and the forms answer when an address mixes scripts (the e-mail forms are English, docs/requirements.md#validation-register). */
 export const MIXED_SCRIPT_EMAIL_TEXT = 'Email mixes letters from different alphabets (such as Latin and Cyrillic); please type it in one alphabet';
 
 /**
@@ -57,7 +57,7 @@ function scriptsOf(character: string): ReadonlySet<string> | undefined {
 }
 
 /**
- * UTS #39 §5.1's augmented sets: Han is also written inside Japanese (Jpan), Korean (Kore) and
+ * UTS #39 docs/requirements.md#validation.1's augmented sets: Han is also written inside Japanese (Jpan), Korean (Kore) and
  * Han-with-Bopomofo (Hanb); kana are Japanese, Hangul Korean, Bopomofo Hanb.
  */
 function augmented(scripts: ReadonlySet<string>): Set<string> {
@@ -76,7 +76,7 @@ const ALLOWED_MIXES: ReadonlyArray<ReadonlySet<string>> = [
   new Set(['Latn', 'Hani', 'Hang']),
 ];
 
-/** Whether one label (a local part, a domain label) is 'highly restrictive' (UTS #39 §5.2). */
+/** Whether one label (a local part, a domain label) is 'highly restrictive' (UTS #39 docs/requirements.md#decision-passwords.2). */
 export function isHighlyRestrictive(label: string): boolean {
   if (ASCII.test(label)) return true;
   const seen: Array<ReadonlySet<string>> = [];

@@ -1,5 +1,5 @@
 /**
- * The per-user fragment of a public page view (issue 26 §2; shared/public-pages.ts): its address
+ * The per-user fragment of a public page view (shared/public-pages.ts): its address
  * and the signed-in hint cookie that makes a page ask for it. No imports, and no other browser
  * code imports it: the page's small script (frontend/src/components/PersonalParts.astro) bundles it
  * alone, so Astro inlines that script (no extra request).

@@ -1,5 +1,5 @@
 /**
- * A count with its noun, by the language's plural rules (issue 25: '1 likes'): one helper for
+ * A count with its noun, by the language's plural rules ('1 likes'): one helper for
  * every place a count meets a noun, on the pages and in the e-mails. The forms come from
  * `Intl.PluralRules`: English has 'one' and 'other' ('1 like', '0 likes', '2 likes'); Vietnamese
  * has no plural form, 'other' for every count ('1 lượt thích', '2 lượt thích'). A noun carries

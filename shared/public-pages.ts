@@ -1,5 +1,5 @@
 /**
- * The public pages (issue 26 §2): one HTML for every visitor, so the page cache serves them to
+ * The public pages: one HTML for every visitor, so the page cache serves them to
  * signed-in readers too. Their render reads no session (frontend/src/lib/session-middleware.ts),
  * the page cache keeps them whatever cookies come (backend/src/frontend/page-cache-policy.ts), and
  * what is personal on them comes afterwards from the one per-user fragment, PERSONAL_FRAGMENT_PATH,

@@ -1,5 +1,5 @@
 /**
- * The sitemap's files (sitemaps.org; issue 25 §9), shared by the pages that write them
+ * The sitemap's files (sitemaps.org), shared by the pages that write them
  * (frontend/src/pages/sitemap.xml.ts and sitemap-[file].xml.ts), the API that reads their rows
  * (posts: the sitemap queries) and the page cache (page-cache-policy.ts). `/sitemap.xml` is an
  * index of files of at most SITEMAP_FILE_SIZE addresses each: `/sitemap-pages.xml` (the home page,

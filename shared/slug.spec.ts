@@ -1,6 +1,6 @@
 import { SLUG_PATTERN, slugAfterTitleChange, slugify, TAG_SLUG_MAX_LENGTH } from './slug';
 
-describe('slugs (spec 001 §5)', () => {
+describe('slugs (docs/requirements.md#slugs)', () => {
   it('lower-cases, removes accents, keeps a-z 0-9 and single hyphens, trims the edges', () => {
     expect(slugify('Hello World')).toBe('hello-world');
     expect(slugify('  Xin chào Đà Nẵng!  ')).toBe('xin-chao-da-nang');

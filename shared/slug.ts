@@ -1,5 +1,5 @@
 /**
- * Slugs (spec 001 §5 'Slug derivation'), the one copy the API's checks and the pages' editors
+ * Slugs (docs/requirements.md#slugs), the one copy the API's checks and the pages' editors
  * use: lower-case, accents removed (NFD + combining marks dropped, Vietnamese đ/Đ → d), only a-z,
  * 0-9 and hyphens, spaces and underscores become hyphens, repeated hyphens collapsed, edge hyphens
  * trimmed; cut to the length limit without a trailing hyphen.
@@ -7,7 +7,7 @@
 
 /** Post slugs: at most 200 characters. */
 export const SLUG_MAX_LENGTH = 200;
-/** Tag slugs: 2-100 characters (spec 001 §5 Tag). */
+/** Tag slugs: 2-100 characters (docs/requirements.md#validation-tag). */
 export const TAG_SLUG_MAX_LENGTH = 100;
 
 /** The body of a slug: lowercase letters, digits and single hyphens between them, for building larger patterns. */
@@ -31,7 +31,7 @@ export function slugify(text: string, maxLength = SLUG_MAX_LENGTH): string {
 }
 
 /**
- * The slug after the title (or a tag's name) changes from `oldTitle` to `newTitle` (spec 001 §2):
+ * The slug after the title (or a tag's name) changes from `oldTitle` to `newTitle` (docs/requirements.md#post-editor):
  * it follows only while it is empty or still the old title's slug; a slug the writer typed stays.
  */
 export function slugAfterTitleChange(slug: string, oldTitle: string, newTitle: string, maxLength = SLUG_MAX_LENGTH): string {

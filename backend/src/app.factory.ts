@@ -54,7 +54,7 @@ export async function createApp(options: CreateAppOptions): Promise<NestExpressA
   app.use(cookieParser());
   // Writes from another origin's pages are 403 before their body is read (auth/same-origin.ts).
   app.use(refuseCrossOriginWrites(options.config.publicUrl));
-  // API tokens never reach sign-in, password, two-factor, token or other account routes (issue 28 §1).
+  // API tokens never reach sign-in, password, two-factor, token or other account routes.
   app.use(refuseApiTokensOnSessionPaths());
   // Post bodies may reach 200,000 characters of Markdown plus rendered HTML.
   // Bodies deeper than MAX_JSON_DEPTH are refused before parsing (400), so nothing recursive sees

@@ -63,7 +63,7 @@ export interface AppModuleOptions {
 export const API_PREFIX = 'api/v1';
 const API_MODULES = [HealthModule, AuthModule, SessionsModule, TwoFactorModule, ApiTokensModule, UsersModule, PostsModule, SearchModule, TagsModule, ReviewsModule, LikesModule, CommentsModule, DashboardsModule, AdminModule, ModerationModule, NotificationsModule, SchedulingModule, PreviewsModule, AccountDataModule, WebhooksModule, ImportsModule];
 
-/** Rate limits (DESIGN.md §3): counters in process, or in Redis shared by every instance when REDIS_URL is set. */
+/** Rate limits (docs/requirements.md#rate-limits): counters in process, or in Redis shared by every instance when REDIS_URL is set. */
 function throttlerModule(config: AppConfig): DynamicModule {
   const options: ThrottlerModuleOptions = {
     throttlers: [{ name: 'default', ttl: 60_000, limit: 300 }],

@@ -6,7 +6,7 @@ import type { Envelope } from './common/envelope';
 import { CommonMessages } from './common/messages';
 import type { EmbeddedDatabase } from './database/embedded-postgres';
 
-/** In-flight requests get this long to finish after SIGTERM/SIGINT (issue 8). */
+/** In-flight requests get this long to finish after SIGTERM/SIGINT. */
 export const DRAIN_TIMEOUT_MS = 25_000;
 
 /**

@@ -16,7 +16,7 @@ const PASSWORD = 'Str0ng!Pass';
 type Person = TestUser & { password: string };
 
 /**
- * 'Your data is yours' (issue 27 §3): deletion (disabled at once, cancelled by signing in, erased
+ * 'Your data is yours': deletion (disabled at once, cancelled by signing in, erased
  * by the job through every owner with all counters exact) and the data export. A database of its
  * own: the erasure policy (a site setting) changes here, and the counters are checked against
  * aggregates over every row.

@@ -25,7 +25,7 @@ interface Signed {
 }
 
 /**
- * 'Where you're signed in' (issue 27 §2): the list, signing out one or all other sessions (at once,
+ * 'Where you're signed in': the list, signing out one or all other sessions (at once,
  * for access tokens too), only one's own, and the new-device e-mail. A database of its own: the
  * alert goes through the job queue, and another suite's workers on the shared database would take
  * its jobs.

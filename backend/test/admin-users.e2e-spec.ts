@@ -875,7 +875,7 @@ describe('Admin stats and the last administrator (own database)', () => {
       link: `/admin/tags/${tag.body.data.id}/edit`,
     });
     // Everything audited in this database so far, newest first (the published post: created, then published, in one transaction).
-    // Spec 001 §3's types only: the accounts the admin created are USER_REGISTERED (the audit log keeps USER_CREATED).
+    // The six activity types of docs/requirements.md#data-user only: the accounts the admin created are USER_REGISTERED (the audit log keeps USER_CREATED).
     expect(activities.map((activity) => activity.type)).toEqual(['TAG_CREATED', 'POST_CREATED', 'POST_CREATED', 'POST_PUBLISHED', 'POST_CREATED', 'USER_REGISTERED', 'USER_REGISTERED', 'USER_REGISTERED']);
     // At most the latest 10.
     for (let i = 0; i < 3; i += 1) await call('post', '/blog/tags', a, { name: `More tag ${i}`, slug: `more-tag-${i}` });

@@ -12,7 +12,7 @@ import { api, uid } from './helpers/envelope';
 import { createUser, TestUser } from './helpers/users';
 
 /**
- * The typed client of packages/client (issue 28 §1) against the real app listening on loopback,
+ * The typed client of packages/client against the real app listening on loopback,
  * authenticated by a personal API token: reads, a write its scope allows, a refusal it does not.
  */
 describe('@inkwell/client with an API token', () => {

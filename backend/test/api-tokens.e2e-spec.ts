@@ -9,7 +9,7 @@ import { api, err, ISO, uid } from './helpers/envelope';
 import { createUser, TestUser } from './helpers/users';
 
 /**
- * Personal API tokens (issue 28 §1): created, listed and revoked by a signed-in session on
+ * Personal API tokens: created, listed and revoked by a signed-in session on
  * /account/tokens; used as `Authorization: Bearer inkw_…`, acting as their user within their
  * scopes; refused on every sign-in and account route; stopped at once by a revocation, a ban or
  * the expiry; rate-limited per token.

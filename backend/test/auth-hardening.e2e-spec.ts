@@ -13,7 +13,7 @@ import { createAdmin, createReader, TestUser } from './helpers/users';
 
 jest.setTimeout(120_000);
 
-/** Issue 17 §4 and §3: passwords past bcrypt's 72 bytes, self password generation, lengths, look-alike e-mails, banned sign-in. */
+/** Passwords past bcrypt's 72 bytes, self password generation, lengths, look-alike e-mails, banned sign-in. */
 describe('Accounts hardening', () => {
   let t: TestApp;
   let mail: MailCatcher;

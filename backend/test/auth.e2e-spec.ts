@@ -337,7 +337,7 @@ describe('Accounts API (auth)', () => {
       expect(refresh).toContain(`inkwell_refresh=${res.body.data.refreshToken};`);
       expect(refresh).toMatch(/Max-Age=(28800|28799);/);
       expect(refresh).toMatch(/HttpOnly/);
-      // The signed-in hint for the public pages' script (issue 26 §2): readable, nothing personal, the refresh cookie's lifetime.
+      // The signed-in hint for the public pages' script: readable, nothing personal, the refresh cookie's lifetime.
       const hint = cookies.find((c) => c.startsWith('inkwell_signed_in='));
       expect(hint).toMatch(/^inkwell_signed_in=1; Max-Age=(28800|28799); Path=\/;/);
       expect(hint).not.toMatch(/HttpOnly/);

@@ -11,7 +11,7 @@ import { api, uid } from './helpers/envelope';
 import { createAdmin, createAuthor, createReader, TestUser } from './helpers/users';
 
 /**
- * Comment visibility (issue 24 §2): after any sequence of writes, replies, held writes, edits that
+ * Comment visibility: after any sequence of writes, replies, held writes, edits that
  * hold, hides (by an admin or the post's author), approvals, restores and deletes (by the author,
  * an admin in the thread, or the moderation queue), run through the services against the real
  * database, every counter the moves keep equals its aggregate: the post's comment_count is the

@@ -5,7 +5,7 @@ import { createTestApp, TestApp } from './helpers/app';
 import { api, err, ISO, uid } from './helpers/envelope';
 import { createAdmin, createAuthor, createReader, TestUser } from './helpers/users';
 
-/** Comments (spec 001 §3/§5/§7/§8, spec 000 §3/§7/§8): every endpoint, its failures, the thread rules and the counts. */
+/** Comments (docs/requirements.md#data-comment, docs/requirements.md#validation-comment, docs/requirements.md#api-comments, docs/requirements.md#errors-comments): every endpoint, its failures, the thread rules and the counts. */
 // The concurrency and deep-page tests do a few hundred requests and 20,000 inserts: room on a busy machine.
 jest.setTimeout(120_000);
 

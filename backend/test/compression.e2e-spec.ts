@@ -160,7 +160,7 @@ describe('Compressed, CDN-friendly delivery', () => {
       expect(await views()).toBe(before + 4);
     });
 
-    it('serves a signed-in visitor the same cached public page (issue 26 §2)', async () => {
+    it('serves a signed-in visitor the same cached public page', async () => {
       const anonymous = await get('/blog', { 'accept-encoding': 'br, gzip' });
       const res = await get('/blog', { 'accept-encoding': 'br, gzip', cookie: `inkwell_access=${reader.token}` });
       expect(res.status).toBe(200);

@@ -34,7 +34,7 @@ function parseRaw(reply: string): { statusLine: string; headers: string; body: u
   return { statusLine: head.split('\r\n')[0], headers: head, body: JSON.parse(reply.slice(split + 4)) };
 }
 
-describe('Hostile input never gives a 500 (issue 8 §2)', () => {
+describe('Hostile input never gives a 500', () => {
   let t: TestApp;
   let db: DataSource;
   let mail: MailCatcher;

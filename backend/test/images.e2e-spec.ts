@@ -15,7 +15,7 @@ import { createTestApp, TestApp } from './helpers/app';
 import { createUser, TestUser } from './helpers/users';
 
 /**
- * The images API on the host root (spec 000 §5/§7/§8, spec 001 §7/§8/§9, DESIGN.md §4 "Images"),
+ * The images API on the host root (docs/requirements.md#validation-image-upload, docs/requirements.md#api-images, docs/requirements.md#errors-upload, docs/requirements.md#constants-images, docs/requirements.md#decision-images),
  * with real images made by sharp: what is accepted, what is refused and with which words, that a
  * refusal never leaves a file behind, the stored WebP and its variants, ownership on delete, and
  * the sweep of thumbnails no post uses.

@@ -15,7 +15,7 @@ import { createAdmin, createAuthor, createUser, TestUser } from './helpers/users
 import { FIXTURE_SITE, ghostFacts, ghostFixture, IMPORTED_COMMENTS_PER_THREAD, wxrFacts, wxrFixture } from './fixtures/import-fixtures';
 
 /**
- * Site import and export (issue 28 §3) on a database of the suite's own (an import writes site-wide
+ * Site import and export on a database of the suite's own (an import writes site-wide
  * content and one runs at a time): a WordPress WXR and a Ghost export of 200+ posts each, through
  * the real upload, job and owners; a second run adds nothing; cancel; files that are not what they
  * say; the export and its round trip into an empty site.
@@ -343,7 +343,7 @@ describe('Site import and export', () => {
 });
 
 /**
- * The round trip (issue 28 §3 'Export'): a site with imported posts, comments, tags, images and
+ * The round trip: a site with imported posts, comments, tags, images and
  * redirects, plus a post renamed in the editor (its old slug redirects), is exported and imported
  * into an empty Inkwell; everything the format carries comes back the same.
  */

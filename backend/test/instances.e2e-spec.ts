@@ -9,7 +9,7 @@ import { createFreshDatabase } from './helpers/fresh-database';
 import { createAdmin, createReader } from './helpers/users';
 
 /**
- * Two instances of the app on one database, without Redis (issue 12 §1): what is kept in
+ * Two instances of the app on one database, without Redis: what is kept in
  * PostgreSQL is already shared (the per-account sign-in limit, the refresh-token grace state),
  * view counts flushed by several instances add up exactly, and the thumbnail sweep runs on one
  * instance only (advisory lock). The database is this file's own, so that no other test file's

@@ -228,7 +228,7 @@ describe('Likes API', () => {
     });
   });
 
-  describe("the reader's count of liked published posts (reader_like_counts, issue 26)", () => {
+  describe("the reader's count of liked published posts (reader_like_counts)", () => {
     const totals = async (user: TestUser) => ({
       myLikes: (await t.http.get(api('/likes/user/my-likes')).set(user.auth).expect(200)).body.data.totalElements,
       dashboard: (await t.http.get(api('/dashboard/user/stats')).set(user.auth).expect(200)).body.data.statistics.totalLikes,

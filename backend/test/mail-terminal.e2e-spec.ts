@@ -6,7 +6,7 @@ import { createAdmin, createReader, TestUser } from './helpers/users';
 
 /**
  * Without SMTP_URL and with a person at the terminal, a notification e-mail is printed as one line
- * (issue 25 §4): its link and its unsubscribe link, which unsubscribes with one click (the RFC 8058
+ *: its link and its unsubscribe link, which unsubscribes with one click (the RFC 8058
  * POST a mail provider sends: no Origin, form body). A database of its own: no other suite's app
  * works (or prints) this queue's jobs.
  */

@@ -3,7 +3,7 @@ import { createTestApp, TestApp } from './helpers/app';
 import { api, err, tooMany, uid } from './helpers/envelope';
 import { createAdmin, createAuthor, createReader, TestUser } from './helpers/users';
 
-/** Comment moderation (issue 19 §2): reports, hiding, the queue, author hiding, muting, held comments, exact counts, audit entries. */
+/** Comment moderation: reports, hiding, the queue, author hiding, muting, held comments, exact counts, audit entries. */
 jest.setTimeout(120_000);
 
 const HIDDEN = '[This comment has been hidden by a moderator]';

@@ -9,7 +9,7 @@ import { CapturedMail, MailCatcher, startMailCatcher } from './helpers/mail';
 import { createAdmin, createAuthor, createReader, TestUser } from './helpers/users';
 
 /**
- * Notifications (issue 19 §1): every event reaches the in-app list and, per preference, the
+ * Notifications: every event reaches the in-app list and, per preference, the
  * captured mailbox; unsubscribe without signing in; the job is in the event's transaction; SMTP
  * failures retried with backoff then recorded; banned and unverified users get no mail; two
  * instances send each e-mail once; the hourly digest. A database of its own, so no other suite's

@@ -72,7 +72,7 @@ describe('Page gateway: parity with HTTP', () => {
   let users: Record<'reader' | 'author' | 'admin', TestUser>;
   let post: { id: number; slug: string; title: string };
   let draft: { id: number; slug: string };
-  /** The token of a live preview link of the draft (issue 20). */
+  /** The token of a live preview link of the draft. */
   let previewToken: string;
   let tagId: number;
   let tagSlug: string;
@@ -232,7 +232,7 @@ describe('Page gateway: parity with HTTP', () => {
     ['admin', '/api/v1/admin/users/{id}/ban-status', { path: { id: users.reader.id } }],
     ['admin', '/api/v1/admin/users/{id}/audit-log', { path: { id: users.reader.id }, query: { page: 0, size: 10 } }],
     ['admin', '/api/v1/admin/users/{id}/audit-log', { path: { id: users.reader.id }, query: { page: -1 } }],
-    // the moderation queue (issue 19)
+    // the moderation queue
     ['admin', '/api/v1/admin/comments', { query: { filter: 'reported', sort: 'reports', page: 0, size: 20 } }],
     ['admin', '/api/v1/admin/comments', { query: { filter: 'all', search: 'Parity', sort: 'newest' } }],
     ['admin', '/api/v1/admin/comments', { query: { filter: 'nope' } }],
@@ -242,7 +242,7 @@ describe('Page gateway: parity with HTTP', () => {
     ['author', '/api/v1/blog/post-reviews/{id}/history', { path: { id: draft.id } }],
     ['reader', '/api/v1/blog/post-reviews/{id}/history', { path: { id: draft.id } }],
     ['author', '/api/v1/blog/post-reviews/{id}/history', { path: { id: 2147483000 } }],
-    // the reviewer's diff (issue 20): the admin's Detailed Review may render it on the server
+    // the reviewer's diff: the admin's Detailed Review may render it on the server
     ['admin', '/api/v1/blog/posts/{id}/review-diff', { path: { id: draft.id } }],
     ['author', '/api/v1/blog/posts/{id}/review-diff', { path: { id: draft.id } }],
     ['reader', '/api/v1/blog/posts/{id}/review-diff', { path: { id: draft.id } }],
@@ -254,7 +254,7 @@ describe('Page gateway: parity with HTTP', () => {
     ['anonymous', '/api/v1/blog/tags/moved/{slug}', { path: { slug: movedTagSlug } }],
     ['anonymous', '/api/v1/blog/tags/moved/{slug}', { path: { slug: 'no-such-tag' } }],
     ['anonymous', '/api/v1/blog/tags/moved/{slug}', { path: { slug: 'a\u0000b' } }],
-    // Search (issue 18): the /search page and the header's suggestions; related posts under a post.
+    // Search: the /search page and the header's suggestions; related posts under a post.
     ['anonymous', '/api/v1/blog/search', { query: { q: 'Parity', page: 0, size: 10 } }],
     ['reader', '/api/v1/blog/search', { query: { q: post.slug.replace(/-/g, ' '), tag: tagSlug } }],
     ['anonymous', '/api/v1/blog/search', { query: { q: 'Parlty' } }],
@@ -277,7 +277,7 @@ describe('Page gateway: parity with HTTP', () => {
     ['reader', '/api/v1/notifications/preferences'],
     ['admin', '/api/v1/notifications/preferences'],
     ['anonymous', '/api/v1/notifications/preferences'],
-    // 'Where you're signed in' on /account (issue 27 §2)
+    // 'Where you're signed in' on /account
     ['reader', '/api/v1/account/sessions'],
     ['anonymous', '/api/v1/account/sessions'],
     ['reader', '/api/v1/account/sessions/alerts'],
@@ -296,23 +296,23 @@ describe('Page gateway: parity with HTTP', () => {
     ['reader', '/api/v1/blog/posts/{id}/preview-links', { path: { id: draft.id } }],
     ['anonymous', '/api/v1/blog/posts/{id}/preview-links', { path: { id: draft.id } }],
     ['author', '/api/v1/blog/posts/{id}/preview-links', { path: { id: HUGE } }],
-    // two-factor sign-in (issue 27 §1): /admin pages ask an administrator's status; /admin/settings reads the settings
+    // two-factor sign-in: /admin pages ask an administrator's status; /admin/settings reads the settings
     ['admin', '/api/v1/account/two-factor'],
     ['reader', '/api/v1/account/two-factor'],
     ['anonymous', '/api/v1/account/two-factor'],
     ['admin', '/api/v1/admin/settings'],
     ['author', '/api/v1/admin/settings'],
     ['anonymous', '/api/v1/admin/settings'],
-    // your data (issue 27 §3): /account reads the latest export (404 before the first) and the deletion's grace period
+    // your data: /account reads the latest export (404 before the first) and the deletion's grace period
     ['reader', '/api/v1/account/export'],
     ['anonymous', '/api/v1/account/export'],
     ['reader', '/api/v1/account/deletion'],
     ['anonymous', '/api/v1/account/deletion'],
-    // webhooks (issue 28 §2): /admin/integrations lists them
+    // webhooks: /admin/integrations lists them
     ['admin', '/api/v1/admin/webhooks'],
     ['author', '/api/v1/admin/webhooks'],
     ['anonymous', '/api/v1/admin/webhooks'],
-    // import (issue 28 §3): /admin/import lists the imports; an unknown path asks for an old WordPress address's new one
+    // import: /admin/import lists the imports; an unknown path asks for an old WordPress address's new one
     ['admin', '/api/v1/admin/imports'],
     ['author', '/api/v1/admin/imports'],
     ['anonymous', '/api/v1/blog/posts/public/moved-path', { query: { path: '/2014/03/09/no-such-post/' } }],

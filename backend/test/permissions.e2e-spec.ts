@@ -25,7 +25,7 @@ const MISSING_USER = 999997;
 const MISSING_REVISION = 999996;
 /** A missing preview link id, in paths documented as {linkId}. */
 const MISSING_LINK = 999995;
-/** Webhooks (issue 28 §2): a missing delivery id, in paths documented as {deliveryId}. */
+/** Webhooks: a missing delivery id, in paths documented as {deliveryId}. */
 const MISSING_DELIVERY = 999994;
 const ALL: Row['expect'] = ['ok', 'ok', 'ok', 'ok'];
 const SIGNED_IN: Row['expect'] = [401, 'ok', 'ok', 'ok'];
@@ -81,7 +81,7 @@ const MATRIX: Row[] = [
   { method: 'put', path: '/api/v1/users/profile', body: { bio: 'Matrix' }, expect: SIGNED_IN },
   { method: 'delete', path: '/api/v1/users/avatar', expect: SIGNED_IN },
   { method: 'post', path: '/api/v1/user/change-password', body: { currentPassword: 'wrong', newPassword: 'Aa1!aaaa', confirmNewPassword: 'Aa1!aaaa' }, expect: SIGNED_IN },
-  // API tokens (issue 28 §1): the caller's own; an invalid body and an unknown id change nothing
+  // API tokens: the caller's own; an invalid body and an unknown id change nothing
   { method: 'get', path: '/api/v1/account/tokens', expect: SIGNED_IN },
   { method: 'post', path: '/api/v1/account/tokens', body: { name: '', scopes: [], expiresInDays: 7 }, expect: SIGNED_IN },
   { method: 'delete', path: `/api/v1/account/tokens/${MISSING}`, expect: SIGNED_IN },
@@ -97,7 +97,7 @@ const MATRIX: Row[] = [
   { method: 'get', path: '/api/v1/likes/user/my-likes/recent', expect: SIGNED_IN },
   { method: 'post', path: `/api/v1/blog/posts/${MISSING}/like`, expect: SIGNED_IN },
   { method: 'delete', path: `/api/v1/blog/posts/${MISSING}/like`, expect: SIGNED_IN },
-  // sessions (issue 27 §2): the caller's own; another's or an unknown session id is 404
+  // sessions: the caller's own; another's or an unknown session id is 404
   { method: 'get', path: '/api/v1/account/sessions', expect: SIGNED_IN },
   { method: 'delete', path: '/api/v1/account/sessions', expect: SIGNED_IN },
   { method: 'delete', path: '/api/v1/account/sessions/00000000-0000-4000-8000-000000000000', expect: SIGNED_IN },
@@ -129,13 +129,13 @@ const MATRIX: Row[] = [
   { method: 'put', path: `/api/v1/blog/posts/${MISSING}`, body: post, expect: AUTHORS },
   { method: 'delete', path: `/api/v1/blog/posts/${MISSING}`, expect: AUTHORS },
   { method: 'get', path: `/api/v1/blog/post-reviews/${MISSING}/history`, expect: AUTHORS },
-  // revisions (issue 20): as editing; readers 403 before any lookup
+  // revisions: as editing; readers 403 before any lookup
   { method: 'get', path: `/api/v1/blog/posts/${MISSING}/revisions`, expect: AUTHORS },
   { method: 'get', path: `/api/v1/blog/posts/${MISSING}/revisions/compare?from=1`, expect: AUTHORS },
   { method: 'get', path: `/api/v1/blog/posts/${MISSING}/revisions/${MISSING_REVISION}`, expect: AUTHORS },
   { method: 'post', path: `/api/v1/blog/posts/${MISSING}/revisions/${MISSING_REVISION}/restore`, body: {}, expect: AUTHORS },
   { method: 'get', path: `/api/v1/blog/posts/${MISSING}/review-diff`, expect: AUTHORS },
-  // preview links (issue 20): managed as editing, read by anyone with a token
+  // preview links: managed as editing, read by anyone with a token
   { method: 'post', path: `/api/v1/blog/posts/${MISSING}/preview-links`, expect: AUTHORS },
   { method: 'get', path: `/api/v1/blog/posts/${MISSING}/preview-links`, expect: AUTHORS },
   { method: 'delete', path: `/api/v1/blog/posts/${MISSING}/preview-links/${MISSING_LINK}`, expect: AUTHORS },
@@ -145,7 +145,7 @@ const MATRIX: Row[] = [
   { method: 'get', path: '/api/v1/blog/posts', expect: ADMINS },
   { method: 'post', path: '/api/v1/blog/posts', body: { ...post, slug: 'Bad Slug', status: 'DRAFT', isFeatured: false }, expect: ADMINS },
   { method: 'put', path: `/api/v1/blog/posts/admin/${MISSING}/review`, body: { status: 'APPROVED' }, expect: ADMINS },
-  // scheduled publishing (issue 20)
+  // scheduled publishing
   { method: 'put', path: `/api/v1/blog/posts/admin/${MISSING}/schedule`, body: { publishAt: '2030-01-01T09:00:00+07:00' }, expect: ADMINS },
   { method: 'delete', path: `/api/v1/blog/posts/admin/${MISSING}/schedule`, expect: ADMINS },
   { method: 'post', path: '/api/v1/blog/tags', body: { ...tag, slug: 'Bad Slug' }, expect: ADMINS },
@@ -176,7 +176,7 @@ const MATRIX: Row[] = [
   // site settings (an invalid body: nothing changes)
   { method: 'get', path: '/api/v1/admin/settings', expect: ADMINS },
   { method: 'patch', path: '/api/v1/admin/settings', body: { requireAdminTwoFactor: 'matrix' }, expect: ADMINS },
-  // two-factor sign-in (issue 27 §1): wrong codes, so nothing turns on or off
+  // two-factor sign-in: wrong codes, so nothing turns on or off
   { method: 'post', path: '/api/v1/auth/login/two-factor', body: { challengeToken: 'nothing', code: '000000' }, expect: [401, 401, 401, 401] },
   { method: 'get', path: '/api/v1/account/two-factor', expect: SIGNED_IN },
   { method: 'post', path: '/api/v1/account/two-factor/setup', expect: SIGNED_IN },
@@ -184,7 +184,7 @@ const MATRIX: Row[] = [
   { method: 'post', path: '/api/v1/account/two-factor/disable', body: { password: 'wrong-password', code: '000000' }, expect: SIGNED_IN },
   { method: 'post', path: '/api/v1/account/two-factor/recovery-codes', body: { code: '000000' }, expect: SIGNED_IN },
   { method: 'delete', path: `/api/v1/admin/users/${MISSING}/two-factor`, expect: ADMINS },
-  // Issue 27 §3, your data (a wrong password and a cancel without one: nothing is deleted here)
+  // Your data (a wrong password and a cancel without one: nothing is deleted here)
   { method: 'get', path: '/api/v1/account/deletion', expect: SIGNED_IN },
   { method: 'post', path: '/api/v1/account/deletion', body: { password: 'Matrix-wrong1!', confirmation: 'DELETE' }, expect: SIGNED_IN },
   { method: 'post', path: '/api/v1/account/deletion/cancel', body: { email: 'matrix@example.com' }, expect: ALL },
@@ -192,14 +192,14 @@ const MATRIX: Row[] = [
   { method: 'get', path: '/api/v1/account/export', expect: SIGNED_IN },
   { method: 'get', path: '/api/v1/account/export/download/no-such-token', expect: SIGNED_IN },
   { method: 'delete', path: `/api/v1/admin/users/${MISSING}`, expect: ADMINS },
-  // site import and export (issue 28 §3; a JSON body instead of the upload: 400 for an admin, nothing queued)
+  // site import and export (a JSON body instead of the upload: 400 for an admin, nothing queued)
   { method: 'post', path: '/api/v1/admin/imports?source=wordpress', body: { file: 'matrix' }, expect: ADMINS },
   { method: 'get', path: '/api/v1/admin/imports', expect: ADMINS },
   { method: 'get', path: `/api/v1/admin/imports/${MISSING}`, expect: ADMINS },
   { method: 'post', path: `/api/v1/admin/imports/${MISSING}/cancel`, expect: ADMINS },
   { method: 'get', path: '/api/v1/admin/export', expect: ADMINS },
   { method: 'get', path: '/api/v1/blog/posts/public/moved-path?path=/2014/03/no-such-post/', expect: ALL },
-  // comment moderation (issue 19)
+  // comment moderation
   { method: 'post', path: `/api/v1/comments/${MISSING}/reports`, body: { reason: 'SPAM' }, expect: SIGNED_IN },
   { method: 'post', path: `/api/v1/comments/${MISSING}/hide`, body: { reason: 'Matrix' }, expect: SIGNED_IN },
   { method: 'get', path: '/api/v1/admin/comments', expect: ADMINS },
@@ -209,7 +209,7 @@ const MATRIX: Row[] = [
   { method: 'post', path: `/api/v1/admin/comments/${MISSING}/dismiss-reports`, expect: ADMINS },
   { method: 'post', path: `/api/v1/admin/users/${MISSING}/mute`, body: { until: null, reason: 'Matrix' }, expect: ADMINS },
   { method: 'delete', path: `/api/v1/admin/users/${MISSING}/mute`, expect: ADMINS },
-  // webhooks (issue 28 §2; invalid bodies and missing ids: nothing is created or sent)
+  // webhooks (invalid bodies and missing ids: nothing is created or sent)
   { method: 'get', path: '/api/v1/admin/webhooks', expect: ADMINS },
   { method: 'post', path: '/api/v1/admin/webhooks', body: { url: '', events: [] }, expect: ADMINS },
   { method: 'get', path: `/api/v1/admin/webhooks/${MISSING}`, expect: ADMINS },
@@ -229,7 +229,7 @@ function documentedEndpoint(row: Row): string {
     .replace(/\/(999999|999998|999997|999996|999995|999994|no-such-post|no-such-tag|no-such-author|no-such-token)(?=\/|$)/g, (_m, v: string) => (PARAM_OF[v] ? `/{${PARAM_OF[v]}}` : /^\d/.test(v) ? '/{id}' : '/{slug}'))
     .replace(/\/admin\/users\/(status|verified|role)\/[^/]+$/, (_m, kind: string) => `/admin/users/${kind}/{${kind === 'verified' ? 'flag' : kind}}`)
     .replace(/\/sitemap\/posts\/\d+$/, '/sitemap/{kind}/{number}')
-    // Session ids are UUIDs (issue 27 §2).
+    // Session ids are UUIDs.
     .replace(/\/account\/sessions\/[0-9a-f-]{36}$/, '/account/sessions/{id}');
   return `${row.method.toUpperCase()} ${path}`;
 }
@@ -291,7 +291,7 @@ describe('Permission matrix', () => {
     expect(actual).toEqual(wanted);
   }, 180_000);
 
-  // Issue 19: a muted reader is a USER who may not write comments (create, reply, edit: 403 before anything else); every other route as for USER.
+  // A muted reader is a USER who may not write comments (create, reply, edit: 403 before anything else); every other route as for USER.
   it('a muted user: 403 on comment create, reply and edit, everything else as a USER', async () => {
     const muted = await createUser(t, [RoleName.USER]);
     await t.app.get(DataSource).query(`INSERT INTO user_mutes (user_id, muted_until, reason) VALUES ($1, NULL, 'Matrix')`, [muted.id]);

@@ -142,7 +142,7 @@ describe('Platform conventions', () => {
       expect(named.filter((name) => !(name in doc.components.securitySchemes))).toEqual([]);
       expect(new Set(named).size).toBe(named.length);
     }
-    // An operation a personal API token may reach lists its scheme too (issue 28: x-required-scope names the scope).
+    // An operation a personal API token may reach lists its scheme too (x-required-scope names the scope).
     expect(byId.getProfile.security).toEqual([...session, { apiToken: [] }]); // @Auth()
     expect(byId.listTags.security).toEqual([...session, { apiToken: [] }, {}]); // @OptionalAuth(): anonymous too
     expect(byId.changePassword.security).toEqual(session); // session-only: no token

@@ -238,7 +238,7 @@ describe('Posts API', () => {
       expect(res.body.message).toBe('Status must be one of DRAFT, PENDING_REVIEW, PUBLISHED, REJECTED, ARCHIVED, PRIVATE');
     });
 
-    it('a held total follows every change at once: drafts created, moved to PRIVATE, renamed, published and deleted (issue 26)', async () => {
+    it('a held total follows every change at once: drafts created, moved to PRIVATE, renamed, published and deleted', async () => {
       // Each total is held per filter (status, search); the search names only this test's posts, so
       // other suites' posts (the run shares one database) cannot move these counts. Pages of one
       // row: a held total of 2 still 'fits' a page of 1, so only the change's notice makes it 1.

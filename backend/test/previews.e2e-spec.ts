@@ -9,7 +9,7 @@ const INVALID_LINK = 'This preview link is invalid or has expired.';
 const FORBIDDEN = 'You do not have permission to share previews of this post.';
 const MISSING = 2_000_000_000;
 
-describe('Preview links (issue 20 §4)', () => {
+describe('Preview links', () => {
   let t: TestApp;
   let dataSource: DataSource;
   let config: AppConfig;

@@ -13,7 +13,7 @@ import { rawRequest } from './helpers/raw-request';
 import { createAdmin, createAuthor, createReader, type TestUser } from './helpers/users';
 
 /**
- * Issue 17 §1: every cache lets a writer read its write at once. Each test reads first (so the
+ * Every cache lets a writer read its write at once. Each test reads first (so the
  * answer or page is held: 5 s micro-caches, the page cache), writes, and reads again at once:
  * the held entry must have been dropped before the write answered. No waiting anywhere: a time
  * limit is only a backstop.

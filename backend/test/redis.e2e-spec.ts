@@ -12,7 +12,7 @@ import { freePort, redisServerForSuite, RedisTestServer, startRedisServer } from
 import { createAdmin, TestUser } from './helpers/users';
 
 /**
- * REDIS_URL (issue 12 §1) against a real redis-server on a free port: two app instances in this
+ * REDIS_URL against a real redis-server on a free port: two app instances in this
  * process on one database and one Redis. Rate-limit counters are shared, a content change on one
  * instance drops the other's caches over pub/sub (each instance drops once), and while Redis is
  * away both keep answering (health 'degraded', limits in process, caches cleared every second)

@@ -15,7 +15,7 @@ const MINUTE = 60_000;
 const env = { JWT_SECRET: 'scheduling-e2e-shared-secret-of-32-chars-or-more' };
 
 /**
- * Scheduled publishing (issue 20 §1), on a database of its own (so this file's apps hold the
+ * Scheduled publishing, on a database of its own (so this file's apps hold the
  * scheduler's advisory lock, not another suite's). Time moves with the app's injected clock
  * (CLOCK), never with real sleeps: a post scheduled a few minutes ahead of the real time is due
  * once the clock is moved past it, and the sweep is run at once.
@@ -206,7 +206,7 @@ describe('Scheduled publishing', () => {
     expect(now.body.message).toBe('Post approved and published.');
     expect(now.body.data.post).toMatchObject({ status: 'PUBLISHED', scheduledAt: null, requestedPublishAt: null });
 
-    // No body, or no time: as before the issue.
+    // No body, or no time: as before scheduling existed.
     const plain = await pendingPost();
     expect((await t.http.get(api(`/blog/posts/${plain.id}`)).set(author.auth).expect(200)).body.data.requestedPublishAt).toBeNull();
   });

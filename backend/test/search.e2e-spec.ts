@@ -294,7 +294,7 @@ describe('Search API (GET /blog/search) and related posts', () => {
     expect(hit.snippet).toContain(`<mark>${w}</mark> appears.`);
   });
 
-  describe('every query word found in the snippet is marked (issue 25 §5)', () => {
+  describe('every query word found in the snippet is marked', () => {
     const marked = (snippet: string) => [...snippet.matchAll(/<mark>(.*?)<\/mark>/g)].map((match) => match[1]);
 
     it("'zymurgy K': both words in the title, K twice in the body (once in typographic quotes), far from its start", async () => {

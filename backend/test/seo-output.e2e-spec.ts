@@ -5,7 +5,7 @@ import { createAdmin, TestUser } from './helpers/users';
 import { sitemapSlugs as sitemapSlugsOf } from './helpers/sitemap';
 
 /**
- * SEO output (issue 20 §4) as the API gives it to the pages: the public post answer carries `seo`,
+ * SEO output as the API gives it to the pages: the public post answer carries `seo`,
  * cards carry the canonical override (feeds link there), the sitemap leaves out noindex posts and
  * posts whose canonical URL points elsewhere, and an SEO-only edit of a published post is a `post`
  * change (which drops every cached page: the post's head, feeds, sitemap).

@@ -54,7 +54,7 @@ const refusesConnections = (port: number): Promise<boolean> =>
     (error: NodeJS.ErrnoException) => error.code === 'ECONNREFUSED',
   );
 
-/** Issue 25 §7: SIGTERM lets every request already received finish; new connections are refused; later requests get 503. */
+/** SIGTERM lets every request already received finish; new connections are refused; later requests get 503. */
 describe('Stopping on SIGTERM', () => {
   let child: ChildProcess;
   let dataDir: string;

@@ -11,7 +11,7 @@ import { isAlive, sleep } from '../src/database/processes';
 import { createFreshDatabase } from './helpers/fresh-database';
 
 /**
- * The sitemap at a real publication's size (issue 25 §9), served by the built server as in
+ * The sitemap at a real publication's size, served by the built server as in
  * production (`npm start`: scripts/start.mjs builds what is stale first; CI builds before the
  * tests, so it starts at once there), on a database of its own seeded past one file's limit:
  * robots.txt names the index, the index lists every file with its lastmod, each file is a

@@ -11,7 +11,7 @@ import { MailCatcher, resetTokenOf, startMailCatcher } from './helpers/mail';
 import { createUser, TestUser } from './helpers/users';
 
 /**
- * Two-factor sign-in (issue 27 §1), with the real rate limits on (each request from an address of
+ * Two-factor sign-in, with the real rate limits on (each request from an address of
  * its own, so only the per-account limit can stop a caller). The policy test turns on a site-wide
  * setting: the suite has a database of its own.
  */

@@ -16,7 +16,7 @@ import { startS3Server, type S3TestServer } from './helpers/s3-server';
 import { createAdmin, createAuthor, createReader, type TestUser } from './helpers/users';
 
 /**
- * The proof of issue 12 §3: two instances of the app (two Nest applications, each with its own
+ * The proof: two instances of the app (two Nest applications, each with its own
  * caches, rate-limit fallback and Redis connections) on one PostgreSQL, one Redis (a real
  * redis-server) and one S3-compatible bucket (s3rver). A rate limit is counted across both; a post
  * approved or deleted through A changes / on A's and B's cached anonymous pages at once; a like on

@@ -11,7 +11,7 @@ import { createTestApp, TestApp } from './helpers/app';
 import { createUser, TestUser } from './helpers/users';
 
 /**
- * Uploads under load (issue 17 §4): every upload endpoint (avatar, thumbnail, validation) streams
+ * Uploads under load: every upload endpoint (avatar, thumbnail, validation) streams
  * its file to a temporary file that is always removed; a body over 10 MB is 413 before it is read
  * whole (by its Content-Length, or cut off at the limit without one); a full decode queue is 503
  * with Retry-After; past the per-user upload limit 429; an upload cut short leaves no file and no row.

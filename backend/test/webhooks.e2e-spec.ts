@@ -160,7 +160,7 @@ describe('Webhooks', () => {
       { name: 'webhook.deleted', actor_id: admin.id, data: { ...facts, events: ['post.published', 'tag.created'], active: false, includeEmails: true } },
     ]);
     expect(JSON.stringify(stream)).not.toMatch(/T0KEN|hooks|whsec_/);
-    // Recent Activity shows them as account changes (the nearest of spec 001 §3's six types).
+    // Recent Activity shows them as account changes (the nearest of the six activity types of docs/requirements.md#activity-types).
     const [newest] = (await t.http.get(api('/admin/stats')).set(admin.auth).expect(200)).body.data.recentActivities;
     expect(newest).toEqual({ id: expect.any(Number), type: 'USER_UPDATED', title: 'Webhook deleted', description: `${admin.fullName} deleted the webhook to 127.0.0.1:9`, timestamp: ISO });
   });

@@ -36,7 +36,7 @@ test.beforeAll(async ({ playwright, baseURL }) => {
   expect(other.status(), await other.text()).toBe(201);
   const created = await api.post('/api/v1/blog/posts', { data: { ...post, status: 'PUBLISHED', isFeatured: true, tagSlugs: [tag.slug] } });
   expect(created.status(), await created.text()).toBe(201);
-  // A draft with a live preview link: /preview/{preview} (issue 20).
+  // A draft with a live preview link: /preview/{preview}.
   const draft = await api.post('/api/v1/blog/posts', { data: { ...post, title: `Previewed ${unique}`, slug: `a11y-draft-${unique}`, status: 'DRAFT' } });
   expect(draft.status(), await draft.text()).toBe(201);
   const link = await api.post(`/api/v1/blog/posts/${((await draft.json()).data as { id: number }).id}/preview-links`);

@@ -3,7 +3,7 @@ import { expectNoSeriousViolations } from './a11y';
 import { expect, test } from './fixtures';
 
 /**
- * 'Your data' (issue 27 §3) through the real pages: Download my data (progress, then the zip),
+ * 'Your data' through the real pages: Download my data (progress, then the zip),
  * Delete my account (password + DELETE), then signing in offers 'Cancel deletion', which gives
  * the account back; the home page confirms the deletion. axe on the new section and the login step at 320 px and desktop.
  */

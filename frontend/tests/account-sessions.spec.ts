@@ -3,7 +3,7 @@ import { expectNoSeriousViolations } from './a11y';
 import { adminApi } from './admin-api';
 
 /**
- * 'Where you're signed in' on /account (issue 27 §2): the list with this device marked, signing
+ * 'Where you're signed in' on /account: the list with this device marked, signing
  * another session out (its access token is refused at once), the empty state that follows, and
  * axe at 320 px and on a desktop width. The other session is an API client with a Firefox user agent.
  */

@@ -3,7 +3,7 @@ import { expect, test } from './fixtures';
 import { adminApi } from './admin-api';
 
 /**
- * The back-office journey of issue 11: an admin creates an author on /admin/users; the author
+ * The back-office journey: an admin creates an author on /admin/users; the author
  * signs in through the login page in another browser and submits a post (through the author
  * API, to keep it short); the admin rejects it with a reason on /admin/posts, the author
  * resubmits it and the admin approves it; the admin bans and unbans a reader, deactivates a tag
@@ -141,7 +141,7 @@ test('an admin runs the back office from user creation to Recent Activity', asyn
   const card = page.locator(`[data-tag-id="${tagId}"]`);
   await expect(card).toHaveAttribute('data-active', 'true');
   await card.getByRole('button', { name: 'Deactivate' }).click();
-  // The list shows 'Active' tags by default: the deactivated one leaves it (issue 25 §6c), and
+  // The list shows 'Active' tags by default: the deactivated one leaves it, and
   // 'Inactive' lists it.
   await expect(card).toHaveCount(0);
   await page.goto(`/admin/tags?search=${encodeURIComponent(tag.name)}&filter=inactive`);

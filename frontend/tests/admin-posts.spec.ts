@@ -5,7 +5,7 @@ import { adminApi, apiAs } from './admin-api';
 import { brokenWords } from './layout-checks';
 
 /**
- * /admin/posts (spec 001 §2, §4, §5, §8, §9): access rules, the list's filters, sort, page size,
+ * /admin/posts (docs/requirements.md#screen-admin-posts, docs/requirements.md#states, docs/requirements.md#validation-page-jump, docs/requirements.md#errors-posts, docs/requirements.md#constants-sorting): access rules, the list's filters, sort, page size,
  * chips and pager (with and without JavaScript), the review actions (Approve, Reject with a
  * reason, Detailed Review with the history, Approve Now), Publish, Archive, Delete with its
  * confirmation, failure toasts, and axe on each state.
@@ -305,7 +305,7 @@ test.describe('actions', () => {
     await expect(dialog.getByTestId('review-history')).toContainText('Rejected');
     await expectNoSeriousViolations(page, '/admin/posts (detailed review)');
 
-    // Issue 20: rejected before, so the dialog opens on the earlier reason and the diff since.
+    // Rejected before, so the dialog opens on the earlier reason and the diff since.
     await expect(dialog.getByTestId('rejected-before')).toContainText(`Rejected before: First round: tighten the intro ${unique}`);
 
     // Focus stays inside: Tab from the last control comes back to the first (the diff's scroll box).

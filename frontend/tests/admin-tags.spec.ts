@@ -5,7 +5,7 @@ import { adminApi } from './admin-api';
 import { brokenWords, outsideTheWindow } from './layout-checks';
 
 /**
- * /admin/tags (spec 001 §2, §4, §5, §8, §9): access rules, the card grid's search, filters and
+ * /admin/tags (docs/requirements.md#screen-admin-tags, docs/requirements.md#tag-states, docs/requirements.md#validation-tag, docs/requirements.md#errors-tags, docs/requirements.md#constants-paging): access rules, the card grid's search, filters and
  * pager (with and without JavaScript), the tag editor (create and edit, its checks, the slug
  * following the name, Esc and Ctrl/Cmd+S, the authenticated badge, conflicts), activate and
  * deactivate, delete with its confirmation and, for a tag in use, deactivation offered instead;
@@ -136,7 +136,7 @@ test.describe('list', () => {
     await page.getByLabel('Search tags').pressSequentially(GRID);
     await expect(page).toHaveURL(new RegExp(`search=${GRID}`));
     await expect(page.getByTestId('tags-range')).toHaveText('Showing 1–10 of 12 tags');
-    // Default sort: name, descending (spec 001 §9).
+    // Default sort: name, descending (docs/requirements.md#constants-sorting).
     await expect(names.first()).toHaveText(`${GRID} 12`);
 
     await page.getByLabel('Show').selectOption('all');

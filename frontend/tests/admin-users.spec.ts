@@ -5,8 +5,8 @@ import { adminApi } from './admin-api';
 import { brokenWords } from './layout-checks';
 
 /**
- * The admin dashboard and user administration (spec 001 §2 'Admin dashboard' and 'Admin users',
- * §5 'Add user', 'Ban and unban', 'Pagination jump', §8, §9): who may see them, the dashboard's
+ * The admin dashboard and user administration (docs/requirements.md#screen-admin-dashboard and 'Admin users',
+ * docs/requirements.md#validation-add-user, 'Ban and unban', 'Pagination jump', docs/requirements.md#errors-dashboards, docs/requirements.md#validation-add-user): who may see them, the dashboard's
  * real figures and its activity chart, the user list (search, filters, sorting, pager, jump box),
  * Add User with each of its messages, the details view, ban and unban with the reason prompt,
  * the generated password shown once, editing roles, and axe on each page.

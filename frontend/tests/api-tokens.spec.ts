@@ -2,7 +2,7 @@ import { expectNoSeriousViolations } from './a11y';
 import { expect, test } from './fixtures';
 
 /**
- * The 'API tokens' card of /account (issue 28 §1): an administrator creates a token with the
+ * The 'API tokens' card of /account: an administrator creates a token with the
  * keyboard-reachable form, sees it once, copies it, uses it, and revokes it after confirming;
  * axe on the card at desktop width and at 320 px.
  */

@@ -5,7 +5,7 @@ import { expectNoSeriousViolations } from './a11y';
 import { adminApi } from './admin-api';
 
 /**
- * The account journey through the pages (spec 000 §2, §4): sign up, verify with the code from
+ * The account journey through the pages (docs/requirements.md#screen-register, docs/requirements.md#code-entry): sign up, verify with the code from
  * the captured e-mail, sign in, the header's signed-in state, profile edit, avatar upload, sign
  * out; plus the session redirects and the login form's messages.
  *
@@ -337,7 +337,7 @@ test.describe('accounts', () => {
     await expect(dialog.getByText('Đổi mật khẩu thành công!')).toBeVisible();
     await expect(dialog).toBeHidden({ timeout: 5_000 });
 
-    // Issue 25: a chosen avatar is not dropped by saving the profile without pressing Upload: the
+    // A chosen avatar is not dropped by saving the profile without pressing Upload: the
     // profile's Save uploads it first. The access cookie is gone (expired) meanwhile: the first
     // call gets a 401, renews the session with the refresh cookie once, and both calls go through.
     const png = await sharp({ create: { width: 32, height: 32, channels: 3, background: { r: 200, g: 40, b: 90 } } }).png().toBuffer();

@@ -5,7 +5,7 @@ import { expectNoSeriousViolations } from './a11y';
 import { adminApi, apiAs } from './admin-api';
 
 /**
- * The author's pages (spec 001 §2, §6): /author, /author/posts, /author/posts/new,
+ * The author's pages (docs/requirements.md#screen-author-posts, docs/requirements.md#permissions): /author, /author/posts, /author/posts/new,
  * /author/posts/{id}/edit, /author/posts/{id}/preview and /author/drafts. Accounts are made by
  * the seeded administrator (POST /admin/users with the AUTHOR or USER role), posts through the
  * author endpoints, statuses through the admin's update and review.
@@ -379,7 +379,7 @@ test.describe('Author Dashboard', () => {
     await expect(nav.getByRole('link', { name: 'Dashboard' })).toHaveAttribute('aria-current', 'page');
     await expect(nav.locator('[aria-current="page"]')).toHaveCount(1);
 
-    // Issue 25: one current link in the side panel, the most specific one (not 'My Posts' too on
+    // One current link in the side panel, the most specific one (not 'My Posts' too on
     // New Post); My Posts' status filters mark theirs as the current item of a set, not a page.
     for (const [path, current] of [
       ['/author/posts/new', 'New Post'],
@@ -424,7 +424,7 @@ test.describe('keyboard', () => {
     await expect(submitButton).toBeEnabled();
     await tabTo(page, submitButton);
     await page.keyboard.press('Enter');
-    // The confirmation (issue 20: with an optional requested time): Tab reaches its Submit button.
+    // The confirmation (with an optional requested time): Tab reaches its Submit button.
     const confirm = page.getByRole('dialog', { name: 'Submit for review?' });
     await expect(confirm.getByLabel(/Requested publish time/)).toBeFocused();
     await tabTo(page, confirm.getByRole('button', { name: 'Submit for review' }));

@@ -4,7 +4,7 @@ import sharp from 'sharp';
 import { adminApi } from './admin-api';
 
 /**
- * What a person does before a page's islands have hydrated is not lost (issue 17 §2, §3): the
+ * What a person does before a page's islands have hydrated is not lost: the
  * islands' scripts are held back (page.route keeps every /_astro/*.js request waiting until the
  * test lets it through), the person types, ticks or presses, the scripts are released, and after
  * hydration the form holds what was typed and sends it. Also: 'Load More Posts' pressed before

@@ -4,7 +4,7 @@ import { expectNoSeriousViolations } from './a11y';
 import { adminApi } from './admin-api';
 
 /**
- * The post page's comments as the server renders them (issue 17 §3): the first page is in the
+ * The post page's comments as the server renders them: the first page is in the
  * HTML (no JavaScript needed, and right after a comment changes although the page is cached,
  * the same for everyone, with nothing of a signed-in reader's in it); 'View in article' (`#comment-{id}`) reaches
  * a comment on a later page, in view and focused; a level-3 comment offers no Reply, since a
@@ -107,7 +107,7 @@ test('without JavaScript the first page of comments is in the HTML, fresh after 
     await expect(visitor.getByText(`Plain 11 ${unique}`)).toBeVisible();
     await expect(visitor.getByText(`Plain 1 ${unique}`, { exact: true })).toHaveCount(0);
     await expect(visitor.locator('#comments').getByText('You need to log in to comment.')).toBeVisible();
-    // (the form's stand-in is in everyone's HTML, shown only under the signed-in hint: issue 26 §2)
+    // (the form's stand-in is in everyone's HTML, shown only under the signed-in hint)
     await expect(visitor.locator('#comments textarea')).toBeHidden();
     await expect(visitor.locator('#comments').getByRole('button', { name: /^(Edit|Delete|Reply)/ })).toHaveCount(0);
     // Times are whole dates in the site zone (relative times need the clock of the hydrated page).

@@ -5,7 +5,7 @@ import { DEFAULT_SITE_TIME_ZONE, setSiteTimeZone, siteDayEnd, siteZoneName, form
 import { commentDateTime } from '../src/features/comments/texts';
 
 /**
- * One rule for dates (issue 17 §3, docs/architecture.md 'Dates'): every page shows dates in the
+ * One rule for dates (docs/architecture.md 'Dates'): every page shows dates in the
  * site zone (GMT+7), and every time of day names it, whatever zone the browser is in. Run with
  * the browser far away (Los Angeles, 15 hours behind): the server-rendered text (read in a
  * context without JavaScript) and the hydrated island's text are the same, and name the zone.

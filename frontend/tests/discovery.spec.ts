@@ -5,7 +5,7 @@ import { adminApi, apiAs } from './admin-api';
 import { wholeSitemap } from './sitemap';
 
 /**
- * Discovery (issue 18 §2): an author's page with their posts paged and their feed, the author
+ * Discovery: an author's page with their posts paged and their feed, the author
  * links on cards and post pages, the author and tag feeds read as RSS, author pages in the
  * sitemap. The test makes its own data through the API: an author with a bio and 13 published
  * posts (one more than a page of 12) under a tag of their own.

@@ -230,7 +230,7 @@ test.describe('editor helpers', () => {
     expect(ownImageFilename('/images/thumbnails/../../etc/passwd')).toBeUndefined();
   });
 
-  test('save failures: 409 slug on the slug field, 400 field errors mapped, 401/403/5xx/network texts of §8', () => {
+  test('save failures: 409 slug on the slug field, 400 field errors mapped, 401/403/5xx/network texts of docs/requirements.md#errors-transport', () => {
     const slugTaken = 'Slug "taken" is already used by another post. Choose another slug.';
     expect(saveFailure(new ApiError(slugTaken, 409, { slug: [slugTaken] }), true)).toEqual({ fields: { slug: slugTaken }, title: 'Save Failed', text: slugTaken });
     // Without the field, a 409 is not put on the slug field, whatever its wording.

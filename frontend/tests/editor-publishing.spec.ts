@@ -4,7 +4,7 @@ import { expectNoSeriousViolations } from './a11y';
 import { adminApi, apiAs } from './admin-api';
 
 /**
- * The editor's publishing tools (issue 20, part E) on /author/posts/{id}/edit: autosave and its
+ * The editor's publishing tools on /author/posts/{id}/edit: autosave and its
  * status line (saving, saved, retrying while the API fails), two tabs editing the same post (the
  * 409 dialog: keep mine, keep theirs, compare, by keyboard), the History panel (list, open,
  * compare, restore), the SEO section (fields saved, live previews, the API's field errors), and

@@ -5,8 +5,8 @@ import { expectNoSeriousViolations } from './a11y';
 import { adminApi, apiAs } from './admin-api';
 
 /**
- * The post editor island on /author/posts/new (spec 001 §2 'Post editor', 'Post preview', §4
- * thumbnail states, §5 'Post save' and 'Thumbnail', §8, §9): the slug following the title, the
+ * The post editor island on /author/posts/new (docs/requirements.md#post-editor, 'Post preview', docs/requirements.md#post-transitions
+ * thumbnail states, docs/requirements.md#validation-post and 'Thumbnail', docs/requirements.md#errors-upload, docs/requirements.md#constants-images): the slug following the title, the
  * Markdown toolbar by mouse and keyboard, the save checks in the spec's order, the server-rendered
  * preview and the Preview dialog, saving and submitting through the author endpoints, a used slug,
  * the local copy offered back after a reload, the beforeunload guard, Esc and Ctrl+S (blocked
@@ -496,7 +496,7 @@ test.describe('post editor', () => {
     await api.dispose();
   });
 
-  test('issue 25: Save Draft uploads a chosen image first (progress in the status line); when it cannot, nothing is saved and the notice says why', async ({ page, playwright, baseURL, signIn, hydrated }) => {
+  test('Save Draft uploads a chosen image first (progress in the status line); when it cannot, nothing is saved and the notice says why', async ({ page, playwright, baseURL, signIn, hydrated }) => {
     const api = await writerApi(baseURL!, playwright);
     await openEditor(page, { signIn, hydrated });
     const { title, content, save, notice } = fields(page);

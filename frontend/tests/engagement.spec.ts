@@ -5,7 +5,7 @@ import { expectNoSeriousViolations } from './a11y';
 import { adminApi, apiAs } from './admin-api';
 
 /**
- * The post page's islands (spec 001 §2 'Post page', 'Comments section'): the Like button (live
+ * The post page's islands (docs/requirements.md#screen-post, 'Comments section'): the Like button (live
  * count and state after hydration, optimistic toggle with rollback, the visitor's message) and
  * the comments section (write, reply, edit, delete with the deleted marker, pages of 10, nesting,
  * the visitor's login prompt), axe with the islands hydrated, and the page's JavaScript budget.

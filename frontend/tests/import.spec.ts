@@ -2,7 +2,7 @@ import { expect, test } from './fixtures';
 import { expectNoSeriousViolations } from './a11y';
 
 /**
- * /admin/import and /admin/export (issue 28 §3): an admin uploads a small WordPress export (asking
+ * /admin/import and /admin/export: an admin uploads a small WordPress export (asking
  * for the new authors' invitations), watches the progress bar and reads the report (imported,
  * skipped with why, renamed, invitations); the imported post's
  * old WordPress address answers 301 to its page; axe at 320 px and on the desktop. One page for

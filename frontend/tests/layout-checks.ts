@@ -1,7 +1,7 @@
 import type { Locator, Page } from '@playwright/test';
 
 /**
- * Layout checks the browser specs share (issue 25): words the layout breaks across lines, images
+ * Layout checks the browser specs share: words the layout breaks across lines, images
  * drawn at another shape than their own, and controls past the edge of the screen.
  */
 

@@ -6,7 +6,7 @@ import { expect, test } from './fixtures';
 import { credentialsOf, loadImages, ROLES, routePath, ROUTES, seedWalkData, settle, WIDTHS, type WalkData } from './walk-routes';
 
 /**
- * The layout walk (issue 25, "How it is checked"): every route × role of walk-routes.ts at 1280,
+ * The layout walk ("How it is checked"): every route × role of walk-routes.ts at 1280,
  * 390 and 320 px. A route fails when
  * - a link, button, table header or table cell (or a definition list's term or value) breaks a line
  *   inside a word ('Hom/e', 'Lo/gi/n');
@@ -106,7 +106,7 @@ function findProblems(longestRealWord: number): Problem[] {
 
   // Round pictures (avatars: an <img>, or initials with role="img", rounded to at least half their
   // side) are drawn square: object-fit: cover keeps a squeezed avatar's pixels undistorted, yet the
-  // circle turns into an oval (issue 25 §3).
+  // circle turns into an oval.
   for (const picture of document.querySelectorAll('img, [role="img"]')) {
     if (!picture.checkVisibility({ visibilityProperty: true })) continue;
     const { width, height } = picture.getBoundingClientRect();

@@ -4,7 +4,7 @@ import { expectNoSeriousViolations } from './a11y';
 import { adminApi, apiAs } from './admin-api';
 
 /**
- * Moderation through the real pages (issue 19 §2): a reader reports a comment from the post page;
+ * Moderation through the real pages: a reader reports a comment from the post page;
  * it waits in /admin/comments under Reported with its report; the admin hides it with a reason
  * and readers see the placeholder with the replies kept; restore, dismiss and a bulk hide with
  * each id's result; an author hides a comment on their own post; a muted reader sees why in

@@ -4,7 +4,7 @@ import { expectNoSeriousViolations } from './a11y';
 import { adminApi, apiAs } from './admin-api';
 
 /**
- * Notifications through the pages (issue 19 §1): the header's bell and its count, /notifications
+ * Notifications through the pages: the header's bell and its count, /notifications
  * (unread first, opening an entry lands on its link and marks it read, 'Mark all as read', the
  * empty state), the preferences on /account, and /unsubscribe with the link from the captured
  * e-mail. Every event is made through the API by another user (apiAs); each test has its own

@@ -5,7 +5,7 @@ import { expectNoSeriousViolations } from './a11y';
 import { adminApi, apiAs } from './admin-api';
 
 /**
- * Public pages from one cache for everyone (issue 26 §2). Two readers with different names,
+ * Public pages from one cache for everyone. Two readers with different names,
  * e-mails, avatars, likes and roles load every public page: each sees their own account parts
  * (from the personal fragment), never the other's, and the page itself (the bytes the page cache
  * serves) is the same for both and for a visitor. Nothing of theirs is in any response a shared

@@ -6,7 +6,7 @@ import { socialImageOfThumbnail } from '../../shared/thumbnail-srcset';
 import { wholeSitemap } from './sitemap';
 
 /**
- * Shareable previews (issue 20 §4) through the real pages: the author makes a link in the edit
+ * Shareable previews through the real pages: the author makes a link in the edit
  * page's panel, a signed-out visitor opens it (Preview banner, noindex, never cached), the author
  * revokes it and the address becomes the 404 page with the API's text. axe on the preview page
  * and the edit page with the panel, at 320 px and desktop.

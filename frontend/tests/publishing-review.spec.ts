@@ -5,7 +5,7 @@ import { adminApi, apiAs } from './admin-api';
 import { DEFAULT_SITE_TIME_ZONE, setSiteTimeZone, siteWallTimeToDate, siteWallTimeValue, formatViDateTime } from '../src/lib/dates';
 
 /**
- * Issue 20, the journeys that cross parts, through the real pages:
+ * The journeys that cross parts, through the real pages:
  * - schedule → absent from / and its URL (404) → the test clock passes the time → public;
  * - the author's requested time (My Posts' submit confirmation) reaches the reviewer's Approve;
  * - Reschedule and Cancel schedule from /admin/posts (keyboard only);

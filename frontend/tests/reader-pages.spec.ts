@@ -4,7 +4,7 @@ import { expectNoSeriousViolations } from './a11y';
 import { adminApi, apiAs } from './admin-api';
 
 /**
- * The reader's own pages (spec 000 §2): /liked-posts, /my-comments, /dashboard, /user-dashboard
+ * The reader's own pages (docs/requirements.md#screen-liked-posts): /liked-posts, /my-comments, /dashboard, /user-dashboard
  * and the signed-in home. Readers sign up through the API (the code comes from the captured
  * e-mail), like and comment through the API, then read their pages in the browser.
  *

@@ -19,7 +19,7 @@ import { formatViDate, formatViLongDate } from '../src/lib/dates';
 /** The reading pages' pure rules (no browser page needed): formatters, slugs, paging, XML. */
 
 test.describe('reading helpers', () => {
-  test('card read time is the summary length divided by 200, rounded up, at least 1 (spec 001 §9)', () => {
+  test('card read time is the summary length divided by 200, rounded up, at least 1 (docs/requirements.md#reading-time)', () => {
     expect(cardReadingTime(undefined)).toBe(1);
     expect(cardReadingTime('')).toBe(1);
     expect(cardReadingTime('x'.repeat(200))).toBe(1);
@@ -162,7 +162,7 @@ test.describe('reading helpers', () => {
     expect(calls).toHaveLength(6);
   });
 
-  test("the comments' first page goes to the island as ids, counts and flags, never its text (issue 26 §4)", () => {
+  test("the comments' first page goes to the island as ids, counts and flags, never its text", () => {
     const at = '2026-11-28T10:00:00.000Z';
     const comment = (id: number, extra: Partial<CommentNode> = {}): CommentNode => ({
       id, postId: 7, parentId: null, level: 1, author: { id: 40 + id, fullName: `Reader ${id}`, avatar: null, isVerified: false },
@@ -186,7 +186,7 @@ test.describe('reading helpers', () => {
     expect(JSON.stringify(page)).not.toContain('Reader');
   });
 
-  test('a count meets its noun by the plural rules of its language (issue 25: no "1 likes")', () => {
+  test('a count meets its noun by the plural rules of its language (no "1 likes")', () => {
     expect(countNoun(1, Nouns.LIKE)).toBe('1 like');
     expect(countNoun(2, Nouns.LIKE)).toBe('2 likes');
     expect(countNoun(0, Nouns.LIKE)).toBe('0 likes');

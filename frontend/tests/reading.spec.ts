@@ -3,7 +3,7 @@ import { adminApi } from './admin-api';
 import { wholeSitemap } from './sitemap';
 
 /**
- * The reading journey (issue 4): home → a post → its tag page, error pages with their statuses,
+ * The reading journey: home → a post → its tag page, error pages with their statuses,
  * the feed, the sitemap and HTTP caching (the post page's JavaScript budget is checked in
  * engagement.spec.ts, now that it has islands). The test makes its own data through the API as the seeded admin (scripts/browser-tests.mjs passes its
  * credentials): a tag and a featured, published post carrying it.

@@ -5,10 +5,10 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /**
- * Issue 17 §4 in Chromium: a page of another origin cannot sign the visitor out (the cross-origin
+ * In Chromium: a page of another origin cannot sign the visitor out (the cross-origin
  * write rule, backend/src/common/same-origin.ts), and the pages run under a script-src without
  * 'unsafe-inline' (inline scripts by hash only; violations are reported and fail the run), and a style-src
- * without it (issue 25 §7: the island style by hash, only table alignment as style attributes).
+ * without it (the island style by hash, only table alignment as style attributes).
  */
 
 /** A page served from another loopback port: another origin of the same site, so SameSite=Lax cookies go along. */

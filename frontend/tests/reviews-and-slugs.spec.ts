@@ -5,7 +5,7 @@ import { adminApi, apiAs } from './admin-api';
 import { wholeSitemap } from './sitemap';
 
 /**
- * Issue 17 §3, authoring and tags: a rejected author sees the latest reason, reviewer and time on
+ * Authoring and tags: a rejected author sees the latest reason, reviewer and time on
  * My Posts and in the editor, with the whole review history there; a new post's editor becomes
  * the edit page after the first save (heading, address, a reload edits the same post); the author
  * dashboard's 'Last updated: ' keeps its space; Delete on an active tag in use offers deactivation

@@ -5,7 +5,7 @@ import { adminApi, apiAs } from './admin-api';
 import { safeSnippetHtml } from '../src/features/search/snippet';
 
 /**
- * The search pages (issue 18 §1): the header's box with JavaScript (suggestions, keyboard) and
+ * The search pages: the header's box with JavaScript (suggestions, keyboard) and
  * without (a GET form), /search with results, filters, paging, 'Did you mean', no results, the
  * API's 400, noindex, and axe. The posts are made here through the API with words no other test
  * uses, so the results depend on nothing else.

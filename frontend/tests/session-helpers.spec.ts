@@ -122,7 +122,7 @@ test.describe('session helpers', () => {
     expect(passwordStrength('Abcdefg1!').label).toBe('Rất mạnh');
   });
 
-  test('error texts by status (spec 000 §8)', () => {
+  test('error texts by status (docs/requirements.md#errors-auth)', () => {
     const error = (status: number, message = 'server says', errors: Record<string, string[]> | null = null) => new ApiError(message, status, errors);
     expect(errorText(error(400), AUTH_ERRORS)).toBe('Invalid login credentials.');
     expect(errorText(error(401), AUTH_ERRORS)).toBe('Incorrect email or password.');

@@ -7,7 +7,7 @@ import { showVisibleIslands } from './walk-routes';
 
 /**
  * Every route of frontend/src/pages fits a 320 px and a 390 px screen with no horizontal scroll
- * (issue 17 §3), for each role the route allows: visitor, reader, author, admin. The data is made
+ *, for each role the route allows: visitor, reader, author, admin. The data is made
  * to be long: a 100-character tag name and user names, a 200-character post title, unbroken words
  * and addresses in a post body and in comments. A page fails when
  * `document.documentElement.scrollWidth > innerWidth`; the message lists the elements that stick
@@ -210,7 +210,7 @@ for (const width of [320, 390]) {
 /** The header's controls a sighted user sees (a closed menu's items are not shown). */
 const shownControls = (header: Locator) => header.locator('a, button, summary').evaluateAll((found) => found.filter((element) => element.getClientRects().length > 0).length);
 
-/** Issue 25 §3: at phone widths the header is the logo, search, the account control and one menu; nothing in it wraps or is squashed. */
+/** At phone widths the header is the logo, search, the account control and one menu; nothing in it wraps or is squashed. */
 for (const width of [320, 390]) {
   test(`at ${width} px the header holds the logo, search, the account control and one menu; no label breaks, the avatar is square`, async ({ page, signIn, hydrated }) => {
     await page.setViewportSize({ width, height: 800 });

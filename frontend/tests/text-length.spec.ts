@@ -3,7 +3,7 @@ import { commentContentError } from '../src/features/comments/texts';
 import { isEmail, nameAndEmailErrors } from '../src/lib/field-rules';
 import { charCount, limitChars, trimInvisible } from '../../shared/text';
 
-/** Lengths in characters (code points) and invisible characters, as the API counts them (issue 17 §4). */
+/** Lengths in characters (code points) and invisible characters, as the API counts them. */
 test.describe('text length helpers', () => {
   test('an emoji is one character, so 101 emoji fit a 200-character comment', () => {
     expect(charCount('😀'.repeat(101))).toBe(101);

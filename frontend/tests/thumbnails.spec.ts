@@ -4,7 +4,7 @@ import sharp from 'sharp';
 import { adminApi } from './admin-api';
 
 /**
- * Responsive thumbnails (issue 10 §1): a 2048x1024 upload is stored with 400/800/1600 px variants;
+ * Responsive thumbnails: a 2048x1024 upload is stored with 400/800/1600 px variants;
  * a card of a three-column grid loads the 400 px one, the post page the 800 px one, and neither
  * page ever downloads the full-size file. Data is made through the API as the seeded admin.
  */

@@ -5,7 +5,7 @@ import { adminApi } from './admin-api';
 import { ADMIN, expect, test } from './fixtures';
 
 /**
- * Two-factor sign-in (issue 27 §1) through the real pages: the set-up on /account (QR code, key,
+ * Two-factor sign-in through the real pages: the set-up on /account (QR code, key,
  * a code, the recovery codes and their download), the sign-in's code step with an authenticator
  * code and with a recovery code (keyboard only), cancelling a deletion with a code (Enter in its
  * field), and /admin/settings; axe at 320 px and desktop.

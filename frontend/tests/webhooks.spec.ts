@@ -5,7 +5,7 @@ import { expectNoSeriousViolations } from './a11y';
 import { brokenWords } from './layout-checks';
 
 /**
- * /admin/integrations (issue 28 §2): an admin adds a webhook through the form (URL, an event),
+ * /admin/integrations: an admin adds a webhook through the form (URL, an event),
  * sees its secret, sends a test event that reaches a receiver on loopback (the server runs with
  * WEBHOOK_ALLOW_PRIVATE=1), reads the delivery log and redelivers; axe at desktop and 320 px.
  */

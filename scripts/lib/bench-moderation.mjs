@@ -1,4 +1,4 @@
-// The 'moderation' phase of `npm run bench` (issue 19 §3): the moderation queue's page 0 over the
+// The 'moderation' phase of `npm run bench`: the moderation queue's page 0 over the
 // seeded comments (50,000 with seed:demo --comments 50000) with 5,000 open reports. The phase
 // seeds the reports itself, through the API as demo readers (its server lifts the daily report
 // limit), so a data dir seeded before moderation existed works; reports already there count
@@ -64,7 +64,7 @@ export async function moderationRoutes(base, { signIn, getJson, log, small, admi
   log(`moderation: ${all.totalElements} comments, ${reports} open reports on ${reported.totalElements} comments (top: ${reported.content[0]?.reportCount ?? 0})`);
   if (reports < wanted) throw new Error(`moderation: only ${reports} reports (want ${wanted}): seed more comments (seed:demo --comments 50000)`);
   return [
-    // References on the same server: the signed-in floor and the back-office list issue 11 measures (its target: 2 %).
+    // References on the same server: the signed-in floor and the back-office list of the admin phase (its target: 2 %).
     ['API users/profile (signed-in floor)', '/api/v1/users/profile', { headers: asAdmin }, 'moderationFloor'],
     ['API admin users page=0 (reference)', '/api/v1/admin/users?page=0&size=10', { headers: asAdmin }, 'moderationUsersReference'],
     ['API moderation queue page 0 (reported, most)', queuePath('reported', 'reports'), { headers: asAdmin }, 'queueReported'],
@@ -73,7 +73,7 @@ export async function moderationRoutes(base, { signIn, getJson, log, small, admi
   ];
 }
 
-/** Issue 19 §3: the queue's page 0 at least 3 % of the ceiling (each of its views). */
+/** The queue's page 0 at least 3 % of the ceiling (each of its views). */
 export function moderationTargets(find, ratio, percent) {
   return [
     ['API moderation queue page 0 (most reported) >= 3 % of ceiling', 'queueReported'],

@@ -1,4 +1,4 @@
-// The notifications phase of `npm run bench` (issue 19 §3), on the seeded demo data:
+// The notifications phase of `npm run bench`, on the seeded demo data:
 // - reader-3 gets replies until they hold 10,000 notifications (1,000 with BENCH_SMALL;
 //   BENCH_NOTIFICATIONS=N sets it), sent through the API by eight other readers to one comment of theirs (a
 //   busy thread); the last QUEUE_BURST of them measure the queue: every reply queues an e-mail
@@ -20,7 +20,7 @@ const SEND_CONCURRENCY = 16;
  */
 export async function notificationsPhase({ signIn, getJson, log, small }) {
   const capture = await startMailCapture();
-  // BENCH_NOTIFICATIONS=N: another count (e.g. the issue's 10,000 on a BENCH_SMALL data set).
+  // BENCH_NOTIFICATIONS=N: another count (e.g. 10,000 on a BENCH_SMALL data set).
   const wanted = Number(process.env.BENCH_NOTIFICATIONS || (small ? 1_000 : 10_000));
   const burst = small ? 300 : 1_000;
   const figures = {};

@@ -1,4 +1,4 @@
-// The 'revisions' phase of `npm run bench` (issue 20 §5), signed in as the demo author (author-1)
+// The 'revisions' phase of `npm run bench`, signed in as the demo author (author-1)
 // and the demo admin. The phase makes its own posts through the API before measuring:
 // - 'API post update (revisions on)': the author saves their drafts, a fresh body each request
 //   (autosave's request: PUT /blog/posts/author/{id} with title and content only, a spec body),

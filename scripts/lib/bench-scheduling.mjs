@@ -1,4 +1,4 @@
-// The scheduling phase of `npm run bench` (issue 20 §5): the scheduler's publish lag.
+// The scheduling phase of `npm run bench`: the scheduler's publish lag.
 // author-1 writes 100 posts and submits them; the demo admin approves each with a publish time in
 // one minute (the times spread over that minute, 0.6 s apart; the first at least 70 s ahead, since
 // the API takes times a minute ahead or more). The phase then asks every post's public answer

@@ -1,4 +1,4 @@
-// The bench's `search` phase (issue 18 §3): relevance, speed, server times, index size and build time.
+// The bench's `search` phase: relevance, speed, server times, index size and build time.
 //
 // On its first server (page cache on) the phase:
 // - asks GET /api/v1/blog/search (page 0, size 3) for every query of the judged set
@@ -28,7 +28,7 @@ import { join } from 'node:path';
 /** A word of one hand-written article only (why-autovacuum-falls-behind-on-busy-tables). */
 const RARE_WORD = 'autovacuum';
 const TOP = 3;
-/** Issue 18 §3 targets. */
+/** Targets. */
 const RELEVANCE_TARGET = 0.9;
 const EXPLAIN_P50_TARGET_MS = 15;
 /** From this many published posts the common-word target is the 100,000-post one (4 %), below it the 10,000-post one (8 %). */

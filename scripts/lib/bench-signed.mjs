@@ -1,5 +1,5 @@
-// The 'signed' phase of `npm run bench` (issue 26): every row of the issue's tables, each against
-// its own-bytes ceiling (scripts/lib/own-ceiling.mjs), with the issue's targets.
+// The 'signed' phase of `npm run bench`: every row of its tables, each against
+// its own-bytes ceiling (scripts/lib/own-ceiling.mjs), with their targets.
 //
 // Three servers, one after the other (BENCH_PHASES=signed runs them all):
 // - 'signed' (page cache on, BENCH_DATA_DIR): it signs in (POST /auth/login) as a typical reader
@@ -8,14 +8,14 @@
 //   again when it is 10 minutes old, before the 15-minute access token ends). API rows send the
 //   bearer token, page rows the cookies and `Accept-Encoding: br, gzip`, as a browser does. The
 //   typical reader is given replies until they hold NOTIFICATIONS_WANTED notifications (a full
-//   page 0; a rerun adds none). Rows (§3): quick-stats (the pipeline floor), the profile, the unread
+//   page 0; a rerun adds none). Rows (api): quick-stats (the pipeline floor), the profile, the unread
 //   count, the notification list page 0, reader stats of the typical reader and of reader-1, reader-1's
 //   my-likes page 0, the comments page 0 of the most commented recent post, the admin user list
-//   (page 0, page 4000, ?search=kowal), the admin post list; (§4) the post page anonymous from the
+//   (page 0, page 4000, ?search=kowal), the admin post list; (page) the post page anonymous from the
 //   cache (the reference) and signed in, /dashboard, /notifications, /author/posts, /admin,
 //   /admin/users; BENCH_SIGNED_FRAGMENT=/path adds that path signed in (the personal fragment a
 //   cached page loads; no target); the like toggle last (each flip clears the public caches).
-//   Issue 28 §1: the profile again with a personal API token of the same reader (`Bearer inkw_…`,
+//   The profile again with a personal API token of the same reader (`Bearer inkw_…`,
 //   scope read; the run replaces the token it made last time), judged against the session's row.
 // BENCH_SIGNED_ROWS=profile,profileToken measures only the rows with those keys, in that order
 // (the table's other rows are then SKIP).
@@ -40,38 +40,38 @@ const NOTIFICATIONS_PAGE_SIZE = 20;
 const NOTIFICATIONS_WANTED = 25;
 
 /**
- * Issue 26's rows and targets, in its order. min: the row's req/s as a share of its own-bytes
+ * The rows and targets, in its order. min: the row's req/s as a share of its own-bytes
  * ceiling; tail: p99 at most tail x p50; versus: [phase, key, share] (req/s against another row's);
  * optional: shown only when measured. A name's {page} is the page the row asked (fewer members
  * than 40,000 make the deep page the last one).
  */
 export const issue26Rows = ({ small }) => [
-  { section: '§3', name: '`GET /dashboard/quick-stats` (no query: the pipeline floor)', phase: 'signed', key: 'quickStats', min: 0.25 },
-  { section: '§3', name: '`GET /users/profile` (session + profile)', phase: 'signed', key: 'profile', min: 0.12 },
-  // Issue 28 §1 (Measured): a token-authenticated request reaches the session's ratio (90 %: the runs' noise).
+  { section: 'api', name: '`GET /dashboard/quick-stats` (no query: the pipeline floor)', phase: 'signed', key: 'quickStats', min: 0.25 },
+  { section: 'api', name: '`GET /users/profile` (session + profile)', phase: 'signed', key: 'profile', min: 0.12 },
+  // A token-authenticated request reaches the session's ratio (90 %: the runs' noise).
   // Judged by the own-bytes ratios (each the median of pairs measured in turn), which the machine's drift between two rows does not move as it moves req/s.
-  { section: '28', name: '`GET /users/profile` with an API token', phase: 'signed', key: 'profileToken', versus: ['signed', 'profile', 0.9], versusBy: 'ownRatio', versusLabel: "the session row's" },
-  { section: '§3', name: '`GET /notifications/unread-count` (every signed-in view)', phase: 'signed', key: 'unreadCount', min: 0.12 },
-  { section: '§3', name: '`GET /notifications` page 0', phase: 'signed', key: 'notifications0', min: 0.06 },
-  { section: '§3', name: 'reader stats (typical reader)', phase: 'signed', key: 'readerStats', min: 0.05 },
-  { section: '§3', name: 'reader stats (heaviest reader, reader-1)', phase: 'signed', key: 'readerStatsHeavy', min: 0.05 },
-  { section: '§3', name: 'my-likes page 0 (reader-1)', phase: 'signed', key: 'likes0', min: 0.05 },
-  { section: '§3', name: 'like toggle', phase: 'signed', key: 'toggle', min: 0.04 },
-  { section: '§3', name: 'comments page 0 of the busiest post', phase: 'signed', key: 'comments0', min: 0.06 },
-  { section: '§3', name: 'admin users page 0', phase: 'signed', key: 'users0', min: 0.05 },
-  { section: '§3', name: 'admin users page {page}', phase: 'signed', key: 'usersDeep', min: 0.05 },
-  { section: '§3', name: 'admin users search', phase: 'signed', key: 'usersSearch', min: 0.05 },
-  { section: '§3', name: 'admin posts page 0', phase: 'signed', key: 'adminPosts', min: 0.05 },
-  { section: '§3', name: `admin posts page 0 with ${small ? '10,000 posts (BENCH_SMALL)' : '100,000 posts'}`, phase: 'signed 100k', key: 'adminPosts100k', min: 0.05, tail: 10 },
-  { section: '§4', name: 'post page, anonymous, cached (the reference)', phase: 'signed', key: 'postAnon' },
-  { section: '§4', name: 'post page, signed in', phase: 'signed', key: 'postSigned', versus: ['signed', 'postAnon', 0.9] },
-  { section: '§4', name: '`/dashboard`', phase: 'signed', key: 'dashboardPage', min: 0.03 },
-  { section: '§4', name: '`/author/posts`', phase: 'signed', key: 'authorPostsPage', min: 0.03 },
-  { section: '§4', name: '`/notifications`', phase: 'signed', key: 'notificationsPage', min: 0.03 },
-  { section: '§4', name: '`/admin`', phase: 'signed', key: 'adminPage', min: 0.03 },
-  { section: '§4', name: '`/admin/users`', phase: 'signed', key: 'adminUsersPage', min: 0.03 },
-  { section: '§4', name: 'signed-in fragment (BENCH_SIGNED_FRAGMENT)', phase: 'signed', key: 'fragment', optional: true },
-  ...['/', '/blog', '/blog/{slug}', '/blog/tag/{slug}'].map((path) => ({ section: '§4', name: `\`${path}\` with \`PAGE_CACHE=off\``, phase: 'signed uncached', key: `uncached ${path}`, min: 0.08 })),
+  { section: 'token', name: '`GET /users/profile` with an API token', phase: 'signed', key: 'profileToken', versus: ['signed', 'profile', 0.9], versusBy: 'ownRatio', versusLabel: "the session row's" },
+  { section: 'api', name: '`GET /notifications/unread-count` (every signed-in view)', phase: 'signed', key: 'unreadCount', min: 0.12 },
+  { section: 'api', name: '`GET /notifications` page 0', phase: 'signed', key: 'notifications0', min: 0.06 },
+  { section: 'api', name: 'reader stats (typical reader)', phase: 'signed', key: 'readerStats', min: 0.05 },
+  { section: 'api', name: 'reader stats (heaviest reader, reader-1)', phase: 'signed', key: 'readerStatsHeavy', min: 0.05 },
+  { section: 'api', name: 'my-likes page 0 (reader-1)', phase: 'signed', key: 'likes0', min: 0.05 },
+  { section: 'api', name: 'like toggle', phase: 'signed', key: 'toggle', min: 0.04 },
+  { section: 'api', name: 'comments page 0 of the busiest post', phase: 'signed', key: 'comments0', min: 0.06 },
+  { section: 'api', name: 'admin users page 0', phase: 'signed', key: 'users0', min: 0.05 },
+  { section: 'api', name: 'admin users page {page}', phase: 'signed', key: 'usersDeep', min: 0.05 },
+  { section: 'api', name: 'admin users search', phase: 'signed', key: 'usersSearch', min: 0.05 },
+  { section: 'api', name: 'admin posts page 0', phase: 'signed', key: 'adminPosts', min: 0.05 },
+  { section: 'api', name: `admin posts page 0 with ${small ? '10,000 posts (BENCH_SMALL)' : '100,000 posts'}`, phase: 'signed 100k', key: 'adminPosts100k', min: 0.05, tail: 10 },
+  { section: 'page', name: 'post page, anonymous, cached (the reference)', phase: 'signed', key: 'postAnon' },
+  { section: 'page', name: 'post page, signed in', phase: 'signed', key: 'postSigned', versus: ['signed', 'postAnon', 0.9] },
+  { section: 'page', name: '`/dashboard`', phase: 'signed', key: 'dashboardPage', min: 0.03 },
+  { section: 'page', name: '`/author/posts`', phase: 'signed', key: 'authorPostsPage', min: 0.03 },
+  { section: 'page', name: '`/notifications`', phase: 'signed', key: 'notificationsPage', min: 0.03 },
+  { section: 'page', name: '`/admin`', phase: 'signed', key: 'adminPage', min: 0.03 },
+  { section: 'page', name: '`/admin/users`', phase: 'signed', key: 'adminUsersPage', min: 0.03 },
+  { section: 'page', name: 'signed-in fragment (BENCH_SIGNED_FRAGMENT)', phase: 'signed', key: 'fragment', optional: true },
+  ...['/', '/blog', '/blog/{slug}', '/blog/tag/{slug}'].map((path) => ({ section: 'page', name: `\`${path}\` with \`PAGE_CACHE=off\``, phase: 'signed uncached', key: `uncached ${path}`, min: 0.08 })),
 ];
 
 /** BENCH_SIGNED_ROWS: the row keys to measure (all when unset). */
@@ -79,13 +79,13 @@ const CHOSEN_ROWS = (process.env.BENCH_SIGNED_ROWS ?? '').split(',').map((key) =
 const chosenRow = (key) => CHOSEN_ROWS.length === 0 || CHOSEN_ROWS.includes(key);
 /** The chosen rows in the order BENCH_SIGNED_ROWS lists them (to see whether a row's place moves its figures). */
 const inChosenOrder = (routes) => (CHOSEN_ROWS.length ? [...routes].sort((a, b) => CHOSEN_ROWS.indexOf(a[3]) - CHOSEN_ROWS.indexOf(b[3])) : routes);
-/** The name of the personal API token the bench makes for its reader (issue 28 §1). */
+/** The name of the personal API token the bench makes for its reader. */
 const BENCH_TOKEN_NAME = 'Bench API token';
 
 const pct = (value) => `${(value * 100).toFixed(value < 0.1 ? 2 : 1)} %`;
 
 /**
- * One issue 26 row judged: { name, row (measured, or undefined), verdict PASS | FAIL | SKIP | '' (no
+ * One row of the signed phase judged: { name, row (measured, or undefined), verdict PASS | FAIL | SKIP | '' (no
  * target), target (text), detail (text) }. `skipped`: phase name -> why it did not run.
  */
 export function judgeIssue26Row(spec, find, skipped = {}) {
@@ -206,7 +206,7 @@ export function signedPhases(context) {
 
   /** Warnings about an answer the row should not have: a personal page must be private. */
   const personalPage = (answer) => (/private/.test(String(answer.headers['cache-control'] ?? '')) ? undefined : `a personal page came with Cache-Control '${answer.headers['cache-control']}' (not private)`);
-  /** The post page signed in: served from the shared cache (issue 26 §2) or rendered for the reader; both are right, the log says which. */
+  /** The post page signed in: served from the shared cache or rendered for the reader; both are right, the log says which. */
   const signedPostPage = (answer) => `Cache-Control '${answer.headers['cache-control']}': ${/private/.test(String(answer.headers['cache-control'] ?? '')) ? 'rendered for the reader' : 'the shared cached page'}`;
 
   async function signedRoutes(base, firstPage, post) {

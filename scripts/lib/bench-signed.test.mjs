@@ -1,4 +1,4 @@
-// `node --test scripts/lib/`: issue 26's rows are judged by their own-bytes ratio and the issue's other conditions.
+// `node --test scripts/lib/`: the rows are judged by their own-bytes ratio and their other conditions.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { issue26Rows, judgeIssue26Row } from './bench-signed.mjs';
@@ -7,7 +7,7 @@ const rows = issue26Rows({ small: false });
 const spec = (key) => rows.find((row) => row.key === key);
 const finder = (measured) => (phase, key) => measured[`${phase}/${key}`];
 
-describe("issue 26's targets", () => {
+describe("the targets", () => {
   it('judges a share by the own-bytes ratio, not by req/s', () => {
     const pass = judgeIssue26Row(spec('quickStats'), finder({ 'signed/quickStats': { rps: 10, ownRatio: 0.25, p50: 5, p99: 9 } }));
     const fail = judgeIssue26Row(spec('quickStats'), finder({ 'signed/quickStats': { rps: 10_000, ownRatio: 0.249, p50: 5, p99: 9 } }));
@@ -40,7 +40,7 @@ describe("issue 26's targets", () => {
   });
 });
 
-it('issue 28: the API-token row is judged against the session row of the same route', () => {
+it('the API-token row is judged against the session row of the same route', () => {
   const tokenRow = rows.find((row) => row.key === 'profileToken');
   // By the own-bytes ratio, not req/s: a ceiling that ran slower during the token's row does not count against it.
   const same = judgeIssue26Row(tokenRow, finder({ 'signed/profile': { rps: 1000, ownRatio: 0.2 }, 'signed/profileToken': { rps: 800, ownRatio: 0.19 } }));

@@ -1,4 +1,4 @@
-// A row's own ceiling (issue 26 §1): the machine's limit for sending exactly what the app sent.
+// A row's own ceiling: the machine's limit for sending exactly what the app sent.
 //
 // A ratio only means something against the same bytes: a ceiling that sends a 70 KB page makes a
 // 200-byte API answer look several times closer to its limit than it is. So each row:
@@ -11,7 +11,7 @@
 //   thread), answering every request with that answer;
 // - measurePairs(): app, then ceiling, `pairs` times, alternating (the machine's speed drifts over
 //   minutes), and summarizePairs() keeps the medians and the median of the pairs' ratios.
-// The same approach as ../shared/perf/ratio.mjs, with the ceiling in its own process and the
+// The usual ceiling is a bare Node server sending the row's exact bytes; here the ceiling runs in its own process, with the
 // app's headers and status kept. Tested by own-ceiling.test.mjs (`node --test scripts/lib/`).
 import { spawn } from 'node:child_process';
 import { request as httpRequest } from 'node:http';

@@ -17,7 +17,7 @@ import { AccountDeletionService } from './account-deletion.service';
 import { AccountExportService } from './account-export.service';
 import { AccountDeletionCancelDto, AccountDeletionPolicyDto, AccountDeletionRequestDto, AccountDeletionScheduledDto, AccountExportDto } from './dto/account-data.dto';
 
-/** 'Your data' on /account (issue 27 §3): the data export and account deletion. */
+/** 'Your data' on /account: the data export and account deletion. */
 @ApiTags('Your data')
 @Controller('account')
 export class AccountDataController {
@@ -108,7 +108,7 @@ export class AccountDataController {
   }
 }
 
-/** The back office's 'Delete user' (issue 27 §3). */
+/** The back office's 'Delete user'. */
 @ApiTags('Admin users')
 @Controller('admin')
 export class AdminUserDeletionController {

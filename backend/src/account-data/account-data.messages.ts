@@ -1,6 +1,6 @@
 import { AuthMessages } from '../auth/auth.messages';
 
-/** Texts of 'Your data' (issue 27 §3): the data export and account deletion, for the owner and the back office. */
+/** Texts of 'Your data': the data export and account deletion, for the owner and the back office. */
 export const AccountDataMessages = {
   // Deletion
   PASSWORD_REQUIRED: 'Enter your password.',

@@ -19,7 +19,7 @@ import { AccountExportService } from './account-export.service';
 import { AccountExport } from './entities/account-export.entity';
 
 /**
- * 'Your data is yours' (issue 27 §3): the data export and account deletion. It sits above the
+ * 'Your data is yours': the data export and account deletion. It sits above the
  * features whose data it moves (posts, likes, comments, moderation, images) and calls their owners;
  * the user lifecycle schedules, cancels and ends the account.
  */

@@ -18,7 +18,7 @@ import { AccountDeletionCancelDto, AccountDeletionRequestDto, AccountDeletionSch
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
- * 'Delete my account' and the back office's 'Delete user' (issue 27 §3). The owner proves who they
+ * 'Delete my account' and the back office's 'Delete user'. The owner proves who they
  * are (password, two-factor code, the typed word) and the account is scheduled for erasure after
  * ACCOUNT_DELETION_GRACE_DAYS; an administrator's deletion is due at once (no grace: the owner did
  * not ask, and a deleted spammer must not come back by signing in). The user lifecycle writes the

@@ -18,7 +18,7 @@ import { UsersService } from '../users/users.service';
 import { AccountExportFiles } from './account-export-files';
 
 /**
- * The erasure of an account whose deletion is due (issue 27 §3), run by the `account-erasure` job
+ * The erasure of an account whose deletion is due, run by the `account-erasure` job
  * the user lifecycle enqueued when it scheduled the deletion. One transaction, each step through
  * the owner of what it changes:
  * - its posts: the published ones are given to the 'Former author' placeholder (PostsService), or

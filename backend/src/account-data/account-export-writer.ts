@@ -18,7 +18,7 @@ type Row = Record<string, unknown> & { id: number };
 const iso = (value: unknown): string | null => (value instanceof Date ? value.toISOString() : value === null || value === undefined ? null : String(value));
 
 /**
- * The archive of 'Download my data' (issue 27 §3), streamed: rows are read in batches by id and
+ * The archive of 'Download my data', streamed: rows are read in batches by id and
  * each entry is written before the next batch is read, so memory stays flat whatever the account
  * holds (1,000 posts and 5,000 comments: docs/account-security.md, 'Your data', has the figures). Contents:
  * - profile.json, likes.json, comments.json, notifications.json, sessions.json;

@@ -19,7 +19,7 @@ import { AccountExport } from './entities/account-export.entity';
 
 export const ACCOUNT_EXPORT_QUEUE = 'account-export';
 export const ACCOUNT_EXPORT_EXPIRY_QUEUE = 'account-export-expiry';
-/** How long a ready archive can be downloaded (issue 27 §3: 24 h). */
+/** How long a ready archive can be downloaded (24 h). */
 export const EXPORT_LINK_HOURS = 24;
 
 interface ExportJob {
@@ -44,7 +44,7 @@ function toExportDto(row: AccountExport): AccountExportDto {
 }
 
 /**
- * 'Download my data' (issue 27 §3): asking writes an export row and its job in one transaction;
+ * 'Download my data': asking writes an export row and its job in one transaction;
  * the `account-export` job streams the archive into DATA_DIR/exports (AccountExportWriter),
  * moving the row's progress, then makes it READY with a random token, enqueues its expiry 24 h
  * later and e-mails the owner. The owner's page polls `latest`. The archive is served only to its

@@ -8,7 +8,7 @@ import { AdminMessages } from './admin.messages';
 import { AdminStatsService } from './admin-stats.service';
 import { AdminStatsDto } from './dto/admin-user-response.dto';
 
-/** GET /dashboard/admin/stats: the path the spec's admin dashboard calls (spec 000 §7, 001 §7 Dashboards). */
+/** GET /dashboard/admin/stats: the path the spec's admin dashboard calls (docs/requirements.md#api-dashboards Dashboards). */
 @ApiTags('Dashboards')
 @Controller('dashboard/admin')
 export class AdminDashboardController {

@@ -11,7 +11,7 @@ import { WithMessage, withMessage } from '../common/envelope';
 import { ParseIdPipe } from '../common/validation/parse-id.pipe';
 import { AdminMessages } from './admin.messages';
 
-/** An administrator's reset of a user's two-factor sign-in (issue 27 §1: a lost phone). */
+/** An administrator's reset of a user's two-factor sign-in (a lost phone). */
 @ApiTags('Admin users')
 @Controller('admin/users')
 export class AdminTwoFactorController {

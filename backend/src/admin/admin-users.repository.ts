@@ -44,7 +44,7 @@ function orderBy(sortBy: AdminUserSortField, direction: SortDirection, reversed:
 /**
  * An admin user's columns over `users u` joined to a page's ids: the profile (PROFILE_SELECT, the
  * users module's), its posts (any status), its counted comments (not deleted, VISIBLE:
- * IDX_comments_user_counted alone) and the mute in force (issue 19).
+ * IDX_comments_user_counted alone) and the mute in force.
  */
 const ADMIN_USER_SELECT = `${PROFILE_SELECT},
        (SELECT count(*)::int FROM posts p WHERE p.author_id = u.id) AS "totalPosts",
@@ -111,7 +111,7 @@ export class AdminUsersRepository {
   }
 
   /**
-   * The filters as SQL. The role filter is by the role that counts (DESIGN.md §4: the highest held,
+   * The filters as SQL. The role filter is by the role that counts (docs/requirements.md#decision-roles: the highest held,
    * none = USER), with the role ids as literals so the planner knows how common each is: USER
    * filters out the few AUTHOR/ADMIN holders (a hashed NOT IN, which keeps the ordered index scan),
    * AUTHOR and ADMIN start from their role's rows.

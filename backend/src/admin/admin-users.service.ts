@@ -44,7 +44,7 @@ function filterKey(filter: AdminUserFilter): string {
 }
 
 /**
- * User administration (spec 001 §7 "User administration"): lists, details, create, edit, bans,
+ * User administration (docs/requirements.md#api-admin-users "User administration"): lists, details, create, edit, bans,
  * generated passwords. Accounts are created by UsersService.create and changed by the user
  * lifecycle (its rules: nobody bans, deactivates or demotes their own account, the last active
  * administrator stays); the audit log and the caches follow their events.

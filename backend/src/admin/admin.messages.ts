@@ -2,15 +2,15 @@ import { MIXED_SCRIPT_EMAIL_TEXT } from '../../../shared/email-scripts';
 import { UserStatus } from '../users/entities/user.entity';
 import { UserLifecycleMessages } from '../users/user-lifecycle.messages';
 
-/** Texts of the user administration and the admin dashboard (spec 001 §5 Add user, §8), verbatim where the spec gives them. */
+/** Texts of the user administration and the admin dashboard (docs/requirements.md#validation-add-user, docs/requirements.md#errors-dashboards), verbatim where the spec gives them. */
 export const AdminMessages = {
-  // session and role (spec 001 §8 'Not logged in', '403 per action'; dashboards: spec 000 §8)
+  // session and role (docs/requirements.md#errors-forbidden, '403 per action'; dashboards: docs/requirements.md#errors-dashboards)
   AUTH_REQUIRED: 'Authentication required. Please log in to manage users.',
   FORBIDDEN: UserLifecycleMessages.FORBIDDEN,
   DASHBOARD_AUTH_REQUIRED: 'Authentication required. Please log in to access admin dashboard.',
   DASHBOARD_FORBIDDEN: 'You do not have permission to access admin dashboard.',
 
-  // Add user (spec 001 §5, in this order)
+  // Add user (docs/requirements.md#validation-add-user, in this order)
   FULL_NAME_REQUIRED: 'Full name is required',
   FULL_NAME_MIN: 'Full name must be at least 2 characters',
   FULL_NAME_MAX: 'Full name must be less than 100 characters',
@@ -50,7 +50,7 @@ export const AdminMessages = {
   // Guards on one's own account (the others are the user lifecycle's: UserLifecycleMessages)
   SELF_GENERATE_PASSWORD: 'You cannot generate a new password for your own account. Use Change Password on your account page.',
 
-  // Lookups (spec 001 §8 User admin)
+  // Lookups (docs/requirements.md#errors-user-admin)
   USER_NOT_FOUND: UserLifecycleMessages.USER_NOT_FOUND,
   INVALID_STATUS: `status must be one of ${Object.values(UserStatus).join(', ')}`,
   INVALID_ROLE: 'role must be one of USER, AUTHOR, ADMIN',

@@ -9,7 +9,7 @@ const SPECIALS = '!@#$%^&*-_=+?';
 const ALL = UPPER + LOWER + DIGITS + SPECIALS;
 
 /**
- * A random password from the CSPRNG that meets the strict rule of spec 000 (8+ characters with an
+ * A random password from the CSPRNG that meets the strict rule of docs/requirements.md (8+ characters with an
  * upper-case letter, a lower-case letter, a digit and a special character): one of each class,
  * the rest from all of them, shuffled. 16 characters ≈ 99 bits.
  */

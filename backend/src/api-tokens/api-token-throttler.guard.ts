@@ -5,7 +5,7 @@ import { tokenTrackerOf } from './token-tracker';
 
 /**
  * The app's rate limiter (app.module.ts): per client address, as @nestjs/throttler counts by
- * default, except requests with a known API token, which are counted per token (issue 28 §1):
+ * default, except requests with a known API token, which are counted per token:
  * an integration does not share its budget with everyone behind the same address, and one token
  * used from many addresses still has one budget.
  */

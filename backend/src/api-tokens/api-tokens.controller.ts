@@ -10,7 +10,7 @@ import { ApiTokensMessages } from './api-tokens.messages';
 import { ApiTokensService } from './api-tokens.service';
 import { ApiTokenCreatedDto, ApiTokenCreateDto, ApiTokenDto } from './dto/api-token.dto';
 
-/** The signed-in user's personal API tokens (issue 28 §1). Session-only: a token never manages tokens. */
+/** The signed-in user's personal API tokens. Session-only: a token never manages tokens. */
 @ApiTags('API tokens')
 @Controller('account/tokens')
 @SessionOnly()

@@ -1,6 +1,6 @@
 import { API_TOKEN_NAME_MAX, API_TOKEN_SCOPES } from '../../../shared/api-tokens';
 
-/** Texts of personal API tokens (issue 28 §1; beyond the spec, in its tone). */
+/** Texts of personal API tokens (beyond the spec, in its tone). */
 export const ApiTokensMessages = {
   CREATED: 'API token created. Copy it now: it will not be shown again.',
   LISTED: 'API tokens',

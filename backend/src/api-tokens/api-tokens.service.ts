@@ -24,7 +24,7 @@ interface TokenRow {
   tokenScopes: ApiTokenScope[];
   expired: boolean;
   touchDue: boolean;
-  /** The account is waiting to be erased (issue 27 §3): disabled at once, for its tokens too. */
+  /** The account is waiting to be erased: disabled at once, for its tokens too. */
   deletionPending: boolean;
 }
 
@@ -42,7 +42,7 @@ function toApiTokenDto(row: ApiToken): ApiTokenDto {
 }
 
 /**
- * Personal API tokens (issue 28 §1): `inkw_` + 32 random bytes (base64url), shown once; only
+ * Personal API tokens: `inkw_` + 32 random bytes (base64url), shown once; only
  * the SHA-256 is stored. Resolving one reads the token, its user and the user's profile in one
  * prepared statement (the same read as a session's: auth/caller-query.ts), so a ban, a revocation or
  * an expiry stops the token at its next request.

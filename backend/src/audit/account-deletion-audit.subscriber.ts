@@ -6,7 +6,7 @@ import { AuditWriter } from './audit-writer';
 import { AuditLinks, AuditType } from './audit.types';
 
 /**
- * The audit entries of account deletion (issue 27 §3), in the change's transaction. They name the
+ * The audit entries of account deletion, in the change's transaction. They name the
  * account by its id only: no name, no e-mail address, not in the description nor in the details,
  * so what the log keeps after the erasure is that it happened, when, asked by whom. The erasure
  * also wipes the descriptions of the account's earlier entries (AuditWriter.forgetUser).

@@ -30,7 +30,7 @@ export class AuditWriter {
   }
 
   /**
-   * An erased account (issue 27 §3): the entries about it keep their type, time and actor, but
+   * An erased account: the entries about it keep their type, time and actor, but
    * their descriptions and details (which may name the person) are wiped.
    */
   async forgetUser(manager: EntityManager, userId: number): Promise<void> {

@@ -1,5 +1,5 @@
 /**
- * What the audit log records (spec 001 §3 "Activity types" plus the back-office actions). Stored
+ * What the audit log records (docs/requirements.md#activity-types "Activity types" plus the back-office actions). Stored
  * as text, so a new type needs no migration; readers must tolerate types they do not know.
  */
 export enum AuditType {
@@ -32,16 +32,16 @@ export enum AuditType {
   USER_UNMUTED = 'USER_UNMUTED',
   PREVIEW_LINK_CREATED = 'PREVIEW_LINK_CREATED',
   PREVIEW_LINK_REVOKED = 'PREVIEW_LINK_REVOKED',
-  // ---- two-factor sign-in (issue 27 §1) ----
+  // ---- two-factor sign-in ----
   /** An administrator turned off a user's two-factor sign-in (a lost authenticator). */
   TWO_FACTOR_RESET = 'TWO_FACTOR_RESET',
 
-  // Issue 27 §3, your data: deletion (entries name the account by id only, never by name or address)
+  // Your data: deletion (entries name the account by id only, never by name or address)
   USER_DELETION_SCHEDULED = 'USER_DELETION_SCHEDULED',
   USER_DELETION_CANCELLED = 'USER_DELETION_CANCELLED',
   USER_DELETED = 'USER_DELETED',
 
-  // Issue 28, integrations: who can send the site's data elsewhere, or act as an administrator without a session
+  // Integrations: who can send the site's data elsewhere, or act as an administrator without a session
   WEBHOOK_CREATED = 'WEBHOOK_CREATED',
   WEBHOOK_UPDATED = 'WEBHOOK_UPDATED',
   WEBHOOK_DELETED = 'WEBHOOK_DELETED',

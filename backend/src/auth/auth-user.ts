@@ -44,7 +44,7 @@ export interface CallerRead {
 export const ACCESS_COOKIE = 'inkwell_access';
 export const REFRESH_COOKIE = 'inkwell_refresh';
 
-/** Access tokens live 15 minutes (DESIGN.md §4). */
+/** Access tokens live 15 minutes (docs/requirements.md#decision-tokens). */
 export const ACCESS_TOKEN_TTL_SECONDS = 15 * 60;
 
 export interface AccessTokenPayload {

@@ -3,7 +3,7 @@ import type { AppConfig } from '../config/env';
 import { ACCESS_COOKIE, ACCESS_TOKEN_TTL_SECONDS, REFRESH_COOKIE } from './auth-user';
 import { SIGNED_IN_HINT_COOKIE } from '../../../shared/public-pages';
 
-/** httpOnly, SameSite=Lax, Path=/, secure when the site is served over https (DESIGN.md §4). */
+/** httpOnly, SameSite=Lax, Path=/, secure when the site is served over https (docs/requirements.md#decision-browser-session). */
 function baseOptions(config: AppConfig): CookieOptions {
   return { httpOnly: true, sameSite: 'lax', path: '/', secure: config.publicUrl.startsWith('https:') };
 }

@@ -50,8 +50,8 @@ function documentSecurity(requirements: SecurityRequirementObject[]): MethodDeco
 /**
  * The one way a route asks for a session. A signed-in caller is required (401 otherwise); with
  * `role`, the caller's highest role must rank at least as high (ADMIN > AUTHOR > USER), else 403.
- * `forbidden` and `unauthenticated` are the route's own texts from spec 001 §8 ('You do not
- * have permission to create posts.'); without them the generic ones of spec 000 apply. Both are
+ * `forbidden` and `unauthenticated` are the route's own texts from docs/requirements.md#errors-forbidden ('You do not
+ * have permission to create posts.'); without them the generic ones of docs/requirements.md apply. Both are
  * decided by the session guard before the body is validated. Documents 401/403 in Swagger.
  *
  *   @Auth({ role: RoleName.AUTHOR, forbidden: PostsMessages.FORBIDDEN_CREATE, unauthenticated: PostsMessages.AUTH_REQUIRED })

@@ -1,6 +1,6 @@
 import { MIXED_SCRIPT_EMAIL_TEXT } from '../../../shared/email-scripts';
 
-/** Texts of the accounts area (spec 000 §5, §8; DESIGN.md §4), verbatim. */
+/** Texts of the accounts area (docs/requirements.md#validation-login, docs/requirements.md#errors-auth; docs/requirements.md#decision-login), verbatim. */
 import { countNoun, englishNoun } from '../../../shared/plural';
 
 export const AuthMessages = {
@@ -8,13 +8,13 @@ export const AuthMessages = {
   AUTH_FAILED: 'Authentication failed. Please log in again.',
   ACCOUNT_LOCKED: 'Account not verified or locked.',
   EMAIL_NOT_VERIFIED: 'This email address is not verified yet. Enter the code we sent you, or ask for a new one.',
-  /** Issue 27 §3: the right password of an account waiting to be erased (the login page then offers 'Cancel deletion'). */
+  /** The right password of an account waiting to be erased (the login page then offers 'Cancel deletion'). */
   deletionScheduled: (when: string) => `Your account is scheduled for deletion on ${when}. Cancel the deletion to use it again.`,
   accountBanned: (reason: string | undefined) => `Your account has been banned.${reason ? ` Reason: ${reason}` : ''}`,
   FORBIDDEN: 'You do not have permission to access this resource.',
   CSRF: 'Missing X-Request-Timestamp header: cookie-authenticated requests that change data must send it.',
 
-  // Register (spec 000 §5 Register; English like the screen)
+  // Register (docs/requirements.md#validation-register; English like the screen)
   FULL_NAME_REQUIRED: 'Full name is required',
   FULL_NAME_MIN: 'Full name must be at least 2 characters',
   FULL_NAME_MAX: 'Full name must be less than 100 characters',
@@ -43,7 +43,7 @@ export const AuthMessages = {
   RESENT: 'Mã xác thực đã được gửi lại thành công!',
   resendWait: (seconds: number) => `Please wait ${countNoun(seconds, englishNoun('second'))} before requesting a new code.`,
 
-  // Login (spec 000 §5 Login, §8)
+  // Login (docs/requirements.md#validation-login, docs/requirements.md#errors-auth)
   LOGIN_EMAIL_REQUIRED: 'Email is required',
   LOGIN_EMAIL_INVALID: 'Invalid email address',
   LOGIN_PASSWORD_REQUIRED: 'Password is required',
@@ -54,14 +54,14 @@ export const AuthMessages = {
   REFRESHED: 'Token refreshed',
   LOGGED_OUT: 'Logged out successfully',
 
-  // Forgot / reset (spec 000 §5, §8; Vietnamese like those screens)
+  // Forgot / reset (docs/requirements.md#validation-forgot-password, docs/requirements.md#errors-reset; Vietnamese like those screens)
   FORGOT_EMAIL_REQUIRED: 'Email là bắt buộc',
   FORGOT_EMAIL_INVALID: 'Email không hợp lệ',
   FORGOT_SENT: 'Nếu email tồn tại trong hệ thống, liên kết đặt lại mật khẩu đã được gửi đến hộp thư của bạn.',
   RESET_TOKEN_INVALID: 'Token không hợp lệ hoặc đã hết hạn',
   RESET_DONE: 'Đặt lại mật khẩu thành công! Vui lòng đăng nhập bằng mật khẩu mới.',
 
-  // Strict password rule in Vietnamese (reset, change: spec 000 §5)
+  // Strict password rule in Vietnamese (reset, change: docs/requirements.md#validation-reset-password)
   VI_PASSWORD_REQUIRED: 'Mật khẩu mới là bắt buộc',
   VI_PASSWORD_MIN_8: 'Mật khẩu phải có ít nhất 8 ký tự',
   VI_PASSWORD_MAX: 'Mật khẩu không được vượt quá 128 ký tự',

@@ -14,7 +14,7 @@ import { startEmbeddedPostgres } from '../database/embedded-postgres';
 import { UserLifecycleService } from '../users/user-lifecycle.service';
 
 /**
- * Issue 27 §4's figures for 'Your data', on a copy of the demo data (never on data you keep):
+ * The figures for 'Your data', on a copy of the demo data (never on data you keep):
  *
  *   cp -a <seeded DATA_DIR> /tmp/copy
  *   node -r @swc-node/register backend/src/bin/measure-account-data.ts --data-dir /tmp/copy [--reader reader-1@demo.inkwell.test]

@@ -55,7 +55,7 @@ const BATCH = 500;
 const SECTION_POOL = 400;
 const SECTIONS_PER_POST = 6;
 const COMMENT_TEXTS = 600;
-/** Shares of the comments by level (0 = top level; replies to level 3, spec 001 §9 'reply maxLevel 3'). */
+/** Shares of the comments by level (0 = top level; replies to level 3, docs/requirements.md#constants-comments 'reply maxLevel 3'). */
 const LEVEL_SHARES = [0.6, 0.25, 0.1, 0.05];
 /** Shares of the comments with replies that become deleted placeholders, and of comments edited later. */
 const DELETED_SHARE = 0.02;

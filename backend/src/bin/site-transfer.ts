@@ -17,7 +17,7 @@ import { SiteExporter } from '../imports/site-exporter.service';
 import { SiteImporter } from '../imports/site-importer.service';
 
 /**
- * The command line of site import and export (issue 28 §3), the same services as /admin/import and
+ * The command line of site import and export, the same services as /admin/import and
  * /admin/export:
  *
  *   npm run import -- --wordpress file.xml [--media media.zip] [--invite]

@@ -4,7 +4,7 @@ import type { AppConfig } from '../config/env';
 import { CommentPolicy, linkCount } from './comment-policy';
 
 /**
- * The holding rules and the mute check (issue 19), with the database's answers given by hand: a
+ * The holding rules and the mute check, with the database's answers given by hand: a
  * fake manager answers each rule's query (young account, recent duplicate, mute in force).
  */
 describe('CommentPolicy (hold rules, mutes)', () => {

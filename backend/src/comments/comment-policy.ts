@@ -14,7 +14,7 @@ export type HoldReason = 'NEW_ACCOUNT_LINK' | 'DUPLICATE' | 'TOO_MANY_LINKS';
 
 
 /**
- * The rules a comment meets before it is written (issue 19): a muted user may not comment or edit
+ * The rules a comment meets before it is written: a muted user may not comment or edit
  * (403 naming the end, in the site's time zone as pages show it, and the reason), and the
  * spam-holding rules decide whether a new comment is HELD. Both read inside the writer's
  * transaction.

@@ -109,7 +109,7 @@ export function toCommentActivity(row: CommentActivityRow): CommentActivityDto {
   };
 }
 
-/** The spec's page fields plus `currentPage` (spec 001 §3 'Comment page'). */
+/** The spec's page fields plus `currentPage` (docs/requirements.md#data-comment). */
 export function toCommentPage<T>(content: T[], total: number, page: number, size: number) {
   const result = toPage(content, total, page, size);
   return { ...result, currentPage: result.number };

@@ -36,7 +36,7 @@ function created(result: CreatedComment): WithMessage<CommentResponseDto> {
   return withMessage(result.comment, result.isReply ? CommentsMessages.REPLY_ADDED : CommentsMessages.ADDED);
 }
 
-/** Spec 001 §7 'Comments on posts': the post's comments under /blog. */
+/** docs/requirements.md#api-comments: the post's comments under /blog. */
 @ApiTags('Comments')
 @Controller('blog')
 export class PostCommentsController {
@@ -87,7 +87,7 @@ export class PostCommentsController {
   }
 }
 
-/** Spec 000 §7 / 001 §7 'Comments service'. Static paths come before /comments/{id}/... */
+/** docs/requirements.md#api-comments 'Comments service'. Static paths come before /comments/{id}/... */
 @ApiTags('Comments')
 @Controller('comments')
 export class CommentsController {

@@ -1,4 +1,4 @@
-/** Texts of the comments area (spec 001 §5, §8; spec 000 §8; DESIGN.md §4), verbatim where the spec gives them. */
+/** Texts of the comments area (docs/requirements.md#validation-comment, docs/requirements.md#errors-comments; docs/requirements.md#decision-permissions), verbatim where the spec gives them. */
 export const CommentsMessages = {
   CONTENT_REQUIRED: 'Comment content cannot be empty',
   CONTENT_TOO_LONG: 'Comment content cannot exceed 200 characters',
@@ -14,7 +14,7 @@ export const CommentsMessages = {
 
   NOT_FOUND: 'Comment not found.',
   POST_NOT_FOUND: 'Post not found.',
-  /** Comments by user (spec 000 §8, spec 001 §8). */
+  /** Comments by user (docs/requirements.md#errors-comments). */
   USER_NOT_FOUND: 'User không tồn tại',
   INVALID_PARAMS: 'Tham số không hợp lệ',
 
@@ -27,11 +27,11 @@ export const CommentsMessages = {
   ADDED: 'Comment has been added.',
   REPLY_ADDED: 'Reply has been added.',
   UPDATED: 'Comment has been updated.',
-  /** What a deleted comment that keeps its replies shows instead of its text (spec 001 §2). */
+  /** What a deleted comment that keeps its replies shows instead of its text (docs/requirements.md#comments-section). */
   DELETED_MARKER: '[This comment has been deleted]',
-  /** What a hidden comment shows instead of its text (issue 19), to everyone but the moderation queue. */
+  /** What a hidden comment shows instead of its text, to everyone but the moderation queue. */
   HIDDEN_MARKER: '[This comment has been hidden by a moderator]',
-  /** A muted user's comment or edit (issue 19): the end and the reason follow. */
+  /** A muted user's comment or edit: the end and the reason follow. */
   MUTED_UNTIL: (until: string, reason: string) => `You cannot comment until ${until}. Reason: ${reason}`,
   MUTED_FOREVER: (reason: string) => `You can no longer comment on this site. Reason: ${reason}`,
   HIDDEN_NO_EDIT: 'A hidden comment cannot be edited.',

@@ -31,11 +31,11 @@ function fieldError(field: string, message: string): BadRequestException {
 
 /**
  * The comment rules: only on published posts, levels 0..3, owners edit and delete, admins delete
- * any (DESIGN.md §4). What a write does to the comment's visibility and to the counters (the
+ * any (docs/requirements.md#decision-counters). What a write does to the comment's visibility and to the counters (the
  * post's comment_count, the parent's reply_count), the deletion's placeholders and the events is
  * CommentVisibility's (visibility/): this service checks who may and what, and hands it the move.
  *
- * Moderation (issue 19): a muted user may not comment or edit (CommentPolicy); a new comment the
+ * Moderation: a muted user may not comment or edit (CommentPolicy); a new comment the
  * holding rules catch is written HELD (not counted, shown to its author only, until approved).
  */
 @Injectable()
@@ -115,7 +115,7 @@ export class CommentsService {
   }
 
   /**
-   * Reads first, locks last (issue 19 §3: replies to one busy thread queue on its locks): the
+   * Reads first, locks last (replies to one busy thread queue on its locks): the
    * mute, the post, the parent and the holding rules are read without locks; then the post's row
    * is locked (re-checking it is still published) and the comment replied to (re-checking it), in
    * the writers' order, and CommentVisibility writes the comment, its counters and its event
@@ -125,7 +125,7 @@ export class CommentsService {
     // Read back inside the transaction: once committed, the post (and the comment) may be deleted at once.
     const { row, post } = await this.visibility.transaction(async (tx) => {
       const { manager } = tx;
-      // A muted user learns it first, whatever the post (issue 19).
+      // A muted user learns it first, whatever the post.
       await this.policy.assertMayComment(manager, user.id);
       const found = await this.comments.findPost(input.postId, manager);
       if (!found || found.status !== PostStatus.PUBLISHED) throw new NotFoundException(CommentsMessages.POST_NOT_FOUND);

@@ -1,7 +1,7 @@
 /**
  * Errors that mean "the database cannot be reached right now" rather than "this request is
  * wrong": the server is down or restarting, a connection broke, or none could be had in time.
- * They become 503 with Retry-After (DESIGN.md §7), never 500.
+ * They become 503 with Retry-After (docs/architecture.md#database-unreachable), never 500.
  */
 const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
 /** SQLSTATEs: 57P01 admin_shutdown, 57P02 crash_shutdown, 57P03 cannot_connect_now, 53300 too_many_connections. */

@@ -177,7 +177,7 @@ describe('readingTimeOf', () => {
   });
 });
 
-describe('slugify (spec 001 §5)', () => {
+describe('slugify (docs/requirements.md#slugs)', () => {
   it.each([
     ['Hello World', 'hello-world'],
     ['  Xin chào Đà Nẵng!  ', 'xin-chao-da-nang'],

@@ -3,7 +3,7 @@ import sanitizeHtml from 'sanitize-html';
 import { slugify } from '../../../shared/slug';
 
 /**
- * Markdown → sanitized HTML, run once when a post is saved (DESIGN.md §4). Raw HTML in the source
+ * Markdown → sanitized HTML, run once when a post is saved (docs/requirements.md#decision-markdown). Raw HTML in the source
  * is parsed and then filtered by an allow-list: no script/style/iframe/object/embed/form, no event
  * handler or style attributes (except table cell alignment), links and images only with safe
  * schemes (http, https, mailto for links; http, https for images; relative paths). Links get

@@ -1,4 +1,4 @@
-/** Texts shared by every module (spec 000 §8, spec 001 §8, DESIGN.md §3), verbatim. */
+/** Texts shared by every module (docs/requirements.md#texts, docs/requirements.md#envelope), verbatim. */
 export const CommonMessages = {
   OK: 'OK',
   CREATED: 'Created',

@@ -9,7 +9,7 @@ const SLOTS = 4;
 /**
  * How many HTTP requests this instance received over the last second: long background work in
  * the server's own process (a site import) slows down while readers are being served, so that its
- * turns on the event loop do not delay their pages (issue 28, 'the site keeps serving during it').
+ * turns on the event loop do not delay their pages ('the site keeps serving during it').
  */
 @Injectable()
 export class RequestActivity {

@@ -3,7 +3,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import { resolve } from 'node:path';
 
 /**
- * The only reader of process.env. Every variable of DESIGN.md §2 is parsed and validated here
+ * The only reader of process.env. Every variable of docs/architecture.md#environment is parsed and validated here
  * once; a bad value throws a ConfigError whose one-line message names the variable.
  */
 export class ConfigError extends Error {}
@@ -48,7 +48,7 @@ export interface AppConfig {
   jobs: { retryLimit: number; retryDelaySeconds: number; expireSeconds: number; pollSeconds: number };
   /** Seconds between two sweeps of the scheduled-publishing job (posts due are published within this). */
   schedulerIntervalSeconds: number;
-  /** Days between 'Delete my account' and the erasure, during which signing in can cancel it (issue 27 §3); 0 erases at once. */
+  /** Days between 'Delete my account' and the erasure, during which signing in can cancel it; 0 erases at once. */
   accountDeletionGraceDays: number;
   /** Tests only (TEST_CLOCK_CONTROL=1): mounts PUT /api/v1/test/clock, which moves the app's clock. */
   testClockControl: boolean;

@@ -3,10 +3,10 @@ import { ACTIVITY_TYPE_OF_AUDIT, ACTIVITY_TYPE_OF_AUTHOR_EVENT, activityTypeOfAu
 import { AUTHOR_EVENT_TYPES } from './dashboards.repository';
 import { DashboardActivityType } from './dto/dashboard.dto';
 
-/** Spec 001 §3 'Admin stats': the activity types integrators switch on. */
+/** docs/requirements.md#data-admin-stats: the activity types integrators switch on. */
 const SPEC_TYPES = ['USER_REGISTERED', 'POST_PUBLISHED', 'POST_CREATED', 'TAG_CREATED', 'USER_UPDATED', 'USER_BANNED'];
 
-describe('dashboard activity types (spec 001 §3: six types, nothing else)', () => {
+describe('dashboard activity types (docs/requirements.md#activity-types: six types, nothing else)', () => {
   it('the API enum is exactly the six', () => {
     expect(Object.values(DashboardActivityType).sort()).toEqual([...SPEC_TYPES].sort());
   });

@@ -5,7 +5,7 @@ import { DashboardActivityType } from './dto/dashboard.dto';
 const { USER_REGISTERED, USER_UPDATED, USER_BANNED, POST_CREATED, POST_PUBLISHED, TAG_CREATED } = DashboardActivityType;
 
 /**
- * Every audit event as the nearest of spec 001 §3's six activity types (integrators switch on
+ * Every audit event as the nearest of the six activity types of docs/requirements.md#activity-types (integrators switch on
  * them; the audit log keeps the exact kind, the title and description say it): an account that
  * came to be is USER_REGISTERED, a ban USER_BANNED, any other account change USER_UPDATED; a
  * publication POST_PUBLISHED, any other post event POST_CREATED; any tag event TAG_CREATED.
@@ -43,11 +43,11 @@ export const ACTIVITY_TYPE_OF_AUDIT: Readonly<Record<AuditType, DashboardActivit
   // Sharing or revoking a preview is a post event.
   [AuditType.PREVIEW_LINK_CREATED]: POST_CREATED,
   [AuditType.PREVIEW_LINK_REVOKED]: POST_CREATED,
-  // Issue 27 §3: a deletion scheduled or cancelled is an account change; the erasure too (the account is gone, not banned).
+  // A deletion scheduled or cancelled is an account change; the erasure too (the account is gone, not banned).
   [AuditType.USER_DELETION_SCHEDULED]: USER_UPDATED,
   [AuditType.USER_DELETION_CANCELLED]: USER_UPDATED,
   [AuditType.USER_DELETED]: USER_UPDATED,
-  // Issue 28: an administrator's change to the site's integrations, an admin token an account change.
+  // An administrator's change to the site's integrations, an admin token an account change.
   [AuditType.WEBHOOK_CREATED]: USER_UPDATED,
   [AuditType.WEBHOOK_UPDATED]: USER_UPDATED,
   [AuditType.WEBHOOK_DELETED]: USER_UPDATED,

@@ -1,4 +1,4 @@
-/** Texts of the dashboards (spec 000 §8 'Dashboards and likes', spec 001 §8 'dashboards'), verbatim where the spec gives them. */
+/** Texts of the dashboards (docs/requirements.md#errors-dashboards), verbatim where the spec gives them. */
 export const DashboardsMessages = {
   AUTH_REQUIRED: 'Authentication required. Please log in to access dashboard.',
   FORBIDDEN: 'You do not have permission to access dashboard.',
@@ -10,7 +10,7 @@ export const DashboardsMessages = {
   activity: {
     POST_CREATED: { title: 'Post created', description: (post: string) => `You created "${post}".` },
     POST_SUBMITTED: { title: 'Submitted for review', description: (post: string) => `"${post}" is waiting for review.` },
-    /** A submitted post approved with a publish time (issue 20). */
+    /** A submitted post approved with a publish time. */
     POST_SCHEDULED: { title: 'Post scheduled', description: (post: string, time: string) => `"${post}" was approved and is scheduled for ${time}.` },
     POST_PUBLISHED: { title: 'Post published', description: (post: string) => `"${post}" was published.` },
     POST_REJECTED: {

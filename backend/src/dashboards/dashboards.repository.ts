@@ -54,7 +54,7 @@ export interface AuthorEventRow {
   at: Date;
   /** A rejection's reason. */
   reason: string | null;
-  /** A submitted post approved with a publish time (issue 20): when it will be published. */
+  /** A submitted post approved with a publish time: when it will be published. */
   scheduled_at: Date | null;
 }
 

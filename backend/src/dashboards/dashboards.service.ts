@@ -19,17 +19,17 @@ import {
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const WEEK_MS = 7 * DAY_MS;
-/** Spec 000 §2/§9: the reader's activity of the last 7 days, at most 5 entries. */
+/** docs/requirements.md#screen-reader-dashboard, docs/requirements.md#constants-lists: the reader's activity of the last 7 days, at most 5 entries. */
 const RECENT_ACTIVITY_DAYS = 7;
 const RECENT_ACTIVITY_LIMIT = 5;
-/** Spec 001 §3 'Author stats': the newest events on the author's posts. */
+/** docs/requirements.md#data-author-stats: the newest events on the author's posts. */
 const AUTHOR_ACTIVITY_LIMIT = 10;
 /** The post is the author's to edit (the editor), or public (the post page). */
 const EDITABLE_STATUSES = new Set(['DRAFT', 'REJECTED']);
 /** The public quick stats and the admin activity chart are the same for every caller: one query per 5 s at most (dropped at once by the changes they count). */
 const SHARED_ANSWER_TTL_MS = 5_000;
 
-/** Per week since `since` (at least one week), to one decimal (spec 000 §9 'Weekly averages'). */
+/** Per week since `since` (at least one week), to one decimal (docs/requirements.md#constants-lists). */
 export function perWeek(total: number, since: Date, now = Date.now()): number {
   const weeks = Math.max(1, (now - since.getTime()) / WEEK_MS);
   return Math.round((total / weeks) * 10) / 10;

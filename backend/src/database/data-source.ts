@@ -32,7 +32,7 @@ export function dataSourceOptions(url: string): DataSourceOptions {
     synchronize: false,
     logging: ['error'],
     // A request waits at most 3 s for a connection while the database is away, then gets 503
-    // (DESIGN.md §7); the pool drops broken clients and connects again once the server is back.
+    // (docs/architecture.md#cache-invalidation); the pool drops broken clients and connects again once the server is back.
     connectTimeoutMS: DATABASE_CONNECT_TIMEOUT_MS,
     extra: { max: 20, application_name: 'inkwell', Client: PooledClient },
   };

@@ -48,7 +48,7 @@ function osUserIds(name: string): { uid: number; gid: number } | undefined {
 /**
  * The embedded server's URL. With a socket folder the connections go through its Unix socket
  * (pg reads the folder from the `host` parameter): a round trip then skips the loopback TCP stack,
- * which the signed-in request floor pays once per query (issue 26 §3). 127.0.0.1:port stays the
+ * which the signed-in request floor pays once per query. 127.0.0.1:port stays the
  * address otherwise, and the port names the socket file (.s.PGSQL.<port>).
  */
 const embeddedUrl = (password: string, port: number, socketDir?: string) =>

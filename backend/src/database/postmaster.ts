@@ -16,7 +16,7 @@ export interface PostmasterOptions {
   log: (line: string) => void;
 }
 
-/** Restart delays after an unexpected exit: 0.5 s doubling to 5 s (issue 8). */
+/** Restart delays after an unexpected exit: 0.5 s doubling to 5 s. */
 export const RESTART_BACKOFF_MS = [500, 1_000, 2_000, 4_000, 5_000] as const;
 /** A postmaster that stayed up this long starts the backoff from the beginning again. */
 const STABLE_AFTER_MS = 30_000;

@@ -36,7 +36,7 @@ interface Subscription {
 }
 
 /**
- * The one event stream (DESIGN.md §1, docs/events.md). A lifecycle owner opens
+ * The one event stream (docs/architecture.md#side-effects-follow-events, docs/events.md). A lifecycle owner opens
  * `transaction(work)` and records what happened; each event is stored (table `domain_events`) and
  * handed to the in-transaction subscribers at once, with the change's manager; once the
  * transaction commits, the after-commit subscribers run, awaited, before the owner answers (a
@@ -93,7 +93,7 @@ export class DomainEvents {
   }
 
   /**
-   * An erased account (issue 27 §3): its stored user events keep what happened but no longer say
+   * An erased account: its stored user events keep what happened but no longer say
    * who it was (the e-mail address and name leave their payloads, and so do its API tokens' own
    * labels), in the erasure's transaction.
    */

@@ -225,7 +225,7 @@ describe('FrontendMiddleware page cache', () => {
     expect(most).toBe(MAX_CONCURRENT_RENDERS);
   });
 
-  it('serves a public page to signed-in visitors from the same cache, rendered without their session (issue 26 §2)', async () => {
+  it('serves a public page to signed-in visitors from the same cache, rendered without their session', async () => {
     const { app, renders, sessions } = setup();
     const first = await request(app).get('/blog').set('Cookie', 'inkwell_access=jwt').expect(200);
     expect(sessions).toEqual([{ path: '/blog', session: false }]);

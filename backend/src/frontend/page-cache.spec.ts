@@ -83,7 +83,7 @@ describe('page cache policy', () => {
     }
   });
 
-  it('caches the sitemap index and its files in the sitemap group, and no other sitemap-like address (issue 25)', () => {
+  it('caches the sitemap index and its files in the sitemap group, and no other sitemap-like address', () => {
     for (const path of ['/sitemap.xml', '/sitemap-pages.xml', '/sitemap-posts-1.xml', '/sitemap-posts-12.xml', '/sitemap-tags-1.xml', '/sitemap-authors-3.xml']) {
       expect([path, isPublicPagePath(path), pageGroupOf(path)]).toEqual([path, true, PageGroup.sitemap]);
     }
@@ -92,7 +92,7 @@ describe('page cache policy', () => {
     }
   });
 
-  it('caches author pages, their feeds and tag feeds in their groups (issue 18)', () => {
+  it('caches author pages, their feeds and tag feeds in their groups', () => {
     for (const path of ['/authors/ada-lovelace', '/authors/ada-lovelace/', '/authors/ada-lovelace/rss.xml', '/blog/tag/web/rss.xml']) {
       expect([path, isPublicPagePath(path)]).toEqual([path, true]);
     }

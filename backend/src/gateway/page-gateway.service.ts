@@ -36,7 +36,7 @@ const METHOD_NAMES: Partial<Record<RequestMethod, GatewayMethod>> = {
 const NOT_FORWARDED = new Set(['authorization', 'cookie', 'content-length', 'content-type', 'content-encoding', 'transfer-encoding', 'accept-encoding', 'if-none-match', 'if-modified-since', 'expect']);
 
 /**
- * The pages' one data path (DESIGN.md §1): a page calls an API operation by its OpenAPI path and
+ * The pages' one data path (docs/architecture.md#one-data-path): a page calls an API operation by its OpenAPI path and
  * parameters, and this runs the very controller method HTTP would reach, through the handler
  * Nest's own router builds for it (RouterExecutionContext): the same global and route guards
  * (session, roles, rate limits), pipes (validation, ids), interceptors (the envelope), status

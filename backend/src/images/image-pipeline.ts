@@ -4,7 +4,7 @@ import { ImagesMessages } from './images.messages';
 import { checkThumbnailDimensions, MAX_IMAGE_BYTES, MAX_THUMBNAIL_PIXELS, variantWidthsFor } from './image-rules';
 import type { UploadedImage } from './upload-receiver';
 
-/** WebP quality of every stored image (spec 000 §9 'Default optimised image quality'). */
+/** WebP quality of every stored image (docs/requirements.md#constants-images 'Default optimised image quality'). */
 export const WEBP_QUALITY = 80;
 
 export type ThumbnailFormat = 'jpeg' | 'png' | 'gif' | 'webp';

@@ -1,7 +1,7 @@
 import { THUMBNAIL_VARIANT_WIDTHS } from '../../../shared/thumbnail-srcset';
 import { ImagesMessages } from './images.messages';
 
-/** The spec's thumbnail limits (spec 000 §9, spec 001 §9): what GET /images/upload-info answers. */
+/** The spec's thumbnail limits (docs/requirements.md#constants-images): what GET /images/upload-info answers. */
 export const MAX_IMAGE_BYTES = 10_485_760;
 export const ALLOWED_FORMATS = ['jpeg', 'jpg', 'png', 'webp', 'gif'] as const;
 export const RECOMMENDED_DIMENSIONS = { width: 800, height: 400 } as const;
@@ -25,7 +25,7 @@ export interface DimensionVerdict {
   warnings: string[];
 }
 
-/** The dimension rules of DESIGN.md §4 "Images" against 800x400 (spec 000 §5 'Image upload'). */
+/** The dimension rules of docs/requirements.md#decision-images against 800x400 (docs/requirements.md#validation-image-upload). */
 export function checkThumbnailDimensions(width: number, height: number): DimensionVerdict {
   const errors: string[] = [];
   const warnings: string[] = [];

@@ -4,7 +4,7 @@ import { Observable } from 'rxjs';
 import { ImagesMessages } from './images.messages';
 import { UploadReceiver } from './upload-receiver';
 
-/** The multipart field the spec's client sends (spec 000 §7, spec 001 §7). */
+/** The multipart field the spec's client sends (docs/requirements.md#api-images). */
 export const IMAGE_FIELD = 'image';
 
 /** A refused image: 400 (413 when too large) with `errors: { image: [...] }` and the first reason as the message. */

@@ -16,7 +16,7 @@ const IMAGE_BODY = ApiBody({
 });
 
 /**
- * The images API on the host root, not under /api/v1 (spec 000 §7, spec 001 §7 'Images').
+ * The images API on the host root, not under /api/v1 (docs/requirements.md#api-images).
  * Stored files are served by ImagesModule's middleware at /images/thumbnails/* and /images/avatars/*.
  */
 @ApiTags('Images')

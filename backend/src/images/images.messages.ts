@@ -1,5 +1,5 @@
 /**
- * Texts of the images API (spec 000 §5 'Image upload', §8 'Upload'; spec 001 §5 'Thumbnail', §8
+ * Texts of the images API (docs/requirements.md#validation-image-upload, docs/requirements.md#errors-upload, docs/requirements.md#validation-thumbnail
  * 'Upload'), verbatim where the spec gives them. The spec's client shows the server's message, so
  * the checks answer with the same words the client's own pre-validation uses.
  */
@@ -13,7 +13,7 @@ export const ImagesMessages = {
   /** The bytes say JPEG/PNG/WebP/GIF but do not decode (truncated, corrupt, a lying header). */
   LOAD_FAILED: 'Failed to load image for validation',
   dimensionsTooDifferent: (width: number, height: number) => `Image dimensions ${width}x${height}px are too different from recommended 800x400px`,
-  /** Spec 001 §8 'Invalid image dimensions', with the measured size and the limit. */
+  /** docs/requirements.md#errors-upload 'Invalid image dimensions', with the measured size and the limit. */
   dimensionsTooLarge: (width: number, height: number) => `Invalid image dimensions: ${width}x${height}px exceeds the maximum of 2048x2048px`,
   DIMENSIONS_WARNING: 'Recommended size is 800x400px for optimal display',
   ANIMATION_WARNING: 'Animated images are stored as their first frame',

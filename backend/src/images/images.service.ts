@@ -42,7 +42,7 @@ export interface SweepResult {
 }
 
 /**
- * The images API on the host root (spec 000 §7, spec 001 §7): upload requirements, validation,
+ * The images API on the host root (docs/requirements.md#api-images): upload requirements, validation,
  * thumbnail upload with responsive variants, deletion by owner or ADMIN, and the orphan sweep.
  */
 @Injectable()
@@ -124,7 +124,7 @@ export class ImagesService {
   }
 
   /**
-   * An erased account's thumbnails (issue 27 §3), in the erasure's transaction: those a post still
+   * An erased account's thumbnails, in the erasure's transaction: those a post still
    * shows (the posts given to 'Former author') go to `keeperId`; the rows of the others are deleted.
    * Answers the files to delete once the transaction has committed (`removeFiles`).
    */

@@ -18,7 +18,7 @@ export interface AccountInvitationJob {
 }
 
 /**
- * Invitations to accounts made for someone else (issue 28 §3: the authors a site import creates,
+ * Invitations to accounts made for someone else (the authors a site import creates,
  * unverified and without a password). The caller enqueues one in the transaction that creates the
  * account, so there is an invitation exactly when the account exists. The job issues an ordinary
  * password reset link (AuthService.issueResetLink, living INVITATION_TTL_DAYS) and mails it; using

@@ -26,7 +26,7 @@ const UPLOAD_BODY = ApiBody({
   },
 });
 
-/** Site imports (issue 28 §3, beyond the specs): admins upload an export, a job streams it, the page follows its progress. */
+/** Site imports (beyond the specs): admins upload an export, a job streams it, the page follows its progress. */
 @ApiTags('Admin import and export')
 @Controller('admin/imports')
 export class ImportsController {

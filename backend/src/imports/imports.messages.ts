@@ -1,4 +1,4 @@
-/** Texts of site import and export (issue 28 §3; beyond the specs, in their tone). */
+/** Texts of site import and export (beyond the specs, in their tone). */
 export const ImportsMessages = {
   AUTH_REQUIRED: 'Authentication required. Please log in to import or export the site.',
   FORBIDDEN: 'You do not have permission to import or export the site.',

@@ -14,7 +14,7 @@ import { SiteExportController } from './site-export.controller';
 import { SiteExporter } from './site-exporter.service';
 import { SiteImporter } from './site-importer.service';
 
-/** Site import (WordPress, Ghost, Inkwell exports) through the lifecycle owners, and the site export (issue 28 §3). */
+/** Site import (WordPress, Ghost, Inkwell exports) through the lifecycle owners, and the site export. */
 @Module({
   imports: [AuthModule, UsersModule, TagsModule, PostsModule, CommentsModule, ImagesModule, MailModule],
   controllers: [ImportsController, SiteExportController],

@@ -65,7 +65,7 @@ export function toImportResponse(row: SiteImport): ImportResponseDto {
 
 /**
  * Site imports as the admin pages and the CLI start them: checks the upload, records the import and
- * queues its job in one transaction (DESIGN.md §7), answers its progress, asks it to stop. The
+ * queues its job in one transaction (docs/architecture.md#job-queue), answers its progress, asks it to stop. The
  * work itself is SiteImporter's. One import runs at a time.
  */
 @Injectable()

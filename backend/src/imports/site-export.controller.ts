@@ -8,7 +8,7 @@ import { SiteExporter } from './site-exporter.service';
 
 const ADMIN = Auth({ role: RoleName.ADMIN, forbidden: ImportsMessages.FORBIDDEN, unauthenticated: ImportsMessages.AUTH_REQUIRED });
 
-/** The whole site as a zip (issue 28 §3): Inkwell's own JSON, every post as Markdown, the images. */
+/** The whole site as a zip: Inkwell's own JSON, every post as Markdown, the images. */
 @ApiTags('Admin import and export')
 @Controller('admin/export')
 export class SiteExportController {

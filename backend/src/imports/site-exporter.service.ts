@@ -41,7 +41,7 @@ interface PostRow {
 const iso = (date: Date | null): string | null => date?.toISOString() ?? null;
 
 /**
- * The whole site as one zip (issue 28 §3; format in docs/site-export.md): `site.json` (users, tags,
+ * The whole site as one zip (format in docs/site-export.md): `site.json` (users, tags,
  * posts with their comments; versioned), each post as `posts/<slug>.md` (post-markdown.ts, the
  * same writer as a user's data export) and its thumbnail under `images/thumbnails/`. Streamed: the
  * posts are read in batches while the zip is written, so a large site is never held whole.

@@ -30,7 +30,7 @@ import { readInkwell, surveyInkwell } from './sources/inkwell-reader';
 import { BadSourceFile, ownCopy, SourceComment, SourcePost, SourceRecord, SourceSurvey, SourceTag, SourceUser } from './sources/source-records';
 import { readWxr, surveyWxr } from './sources/wxr-reader';
 
-/** Caps the owners' columns hold (DESIGN.md §3): a longer title is shortened and reported, a longer body skipped. */
+/** Caps the owners' columns hold (docs/requirements.md#length-caps): a longer title is shortened and reported, a longer body skipped. */
 const TITLE_MAX = 200;
 const CONTENT_MAX = 200_000;
 const COMMENT_MAX = 200;
@@ -106,7 +106,7 @@ class Run {
 class Cancelled extends Error {}
 
 /**
- * Runs one site import (issue 28 §3): reads the source as a stream of records and writes each
+ * Runs one site import: reads the source as a stream of records and writes each
  * through its owner — accounts through UsersService.create, tags through TagsService, posts
  * through PostsService.createHistoric (the post lifecycle), comments through CommentVisibility —
  * inside DomainEvents.asHistoric, so counters, revisions, search, caches and the audit log follow

@@ -37,7 +37,7 @@ interface Registration {
 export type EnqueueOptions = Omit<PgBoss.SendOptions, 'db'>;
 
 /**
- * The job queue (DESIGN.md §7: work that outlives a request): pg-boss 10 on the app's own
+ * The job queue (docs/architecture.md#job-queue: work that outlives a request): pg-boss 10 on the app's own
  * PostgreSQL, schema `pgboss` (docs/decisions.md). `enqueue` writes the job through the caller's
  * transaction, so a job exists exactly when the change that asked for it committed. Workers start
  * once the app has booted and stop (letting running jobs finish) when it closes; every instance

@@ -11,7 +11,7 @@ import { LikeCheckDto, LikeCountDto, LikeMineQueryDto, LikeRecentQueryDto, LikeR
 import { LikesMessages } from './likes.messages';
 import { LikeOutcome, LikesService } from './likes.service';
 
-/** 'Invalid post ID.' for an id that is not a positive whole number (spec 001 §5 Like). */
+/** 'Invalid post ID.' for an id that is not a positive whole number (docs/requirements.md#validation-like). */
 const PostId = () => Param('id', new ParseIdPipe(LikesMessages.INVALID_POST_ID));
 const ID_PARAM = ApiParam({ name: 'id', description: 'Post id (a positive whole number)', schema: { type: 'integer', minimum: 1 } });
 const WRITE_AUTH = Auth({ unauthenticated: LikesMessages.LOGIN_REQUIRED });
@@ -113,7 +113,7 @@ export class LikesController {
   }
 }
 
-/** The older like calls under the post (spec 001 §7: POST and DELETE /blog/posts/{id}/like). */
+/** The older like calls under the post (docs/requirements.md#api-likes: POST and DELETE /blog/posts/{id}/like). */
 @ApiTags('Likes')
 @Controller('blog/posts')
 export class PostLikesController {

@@ -1,4 +1,4 @@
-/** Texts of likes (spec 001 §5 Like, §8; spec 000 §8 'Dashboards and likes'; DESIGN.md §4), verbatim where the spec gives them. */
+/** Texts of likes (docs/requirements.md#validation-like, docs/requirements.md#errors-dashboards; docs/requirements.md#decision-counters), verbatim where the spec gives them. */
 export const LikesMessages = {
   INVALID_POST_ID: 'Invalid post ID.',
   /**

@@ -32,7 +32,7 @@ function toLikeRecord(row: LikedPostRow): LikeRecordDto {
 }
 
 /**
- * Likes (spec 001 §4 Like, DESIGN.md §4): one row per (user, post), only on PUBLISHED posts. The
+ * Likes (docs/requirements.md#like-toggle, docs/requirements.md#decision-counters): one row per (user, post), only on PUBLISHED posts. The
  * row and the post's like_count change in one transaction (PostsService.adjustCounters), so the
  * count always equals the rows; so does the reader's count of liked published posts
  * (reader_like_counts, read by the dashboard and my-likes). The direction of a toggle is decided

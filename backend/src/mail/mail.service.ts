@@ -48,7 +48,7 @@ export class MailService implements OnApplicationShutdown {
     return this.send(to, passwordResetMail(fullName, link, minutes));
   }
 
-  /** Issue 27 §3: the data export is ready (`link` is site-relative; `expiresAt` as the site shows times). */
+  /** The data export is ready (`link` is site-relative; `expiresAt` as the site shows times). */
   sendDataExportReady(to: string, fullName: string, link: string, expiresAt: string): Promise<boolean> {
     return this.send(to, dataExportReadyMail(fullName, `${this.config.publicUrl}${link}`, expiresAt));
   }
@@ -78,7 +78,7 @@ export class MailService implements OnApplicationShutdown {
     return this.send(to, webhookDisabledMail(fullName, url, reason, link));
   }
 
-  /** Issue 28 §3: an author account an import created is invited to choose its password (sent by the job queue: false means try again). */
+  /** An author account an import created is invited to choose its password (sent by the job queue: false means try again). */
   sendImportInvitation(to: string, fullName: string, invitedBy: string, link: string, days: number): Promise<boolean> {
     return this.send(to, importInvitationMail(fullName, invitedBy, link, days, this.config.publicUrl));
   }

@@ -87,7 +87,7 @@ export function generatedPasswordMail(fullName: string, password: string, loginU
   return { subject, text, html, gist: 'a new password (never printed)' };
 }
 
-// ---- Webhooks (issue 28 §2) ----------------------------------------------------------------
+// ---- Webhooks ----------------------------------------------------------------
 
 /** To the admin of a webhook the delivery worker turned off after its failure window. */
 export function webhookDisabledMail(fullName: string, url: string, reason: string, link: string): MailContent {
@@ -168,7 +168,7 @@ export function digestMail(fullName: string, items: NotificationMailItem[], unsu
   return { subject, text, html, gist: countNoun(items.length, NOTIFICATION) };
 }
 
-// ---- sessions (issue 27 §2): the new-device alert ------------------------------------------------
+// ---- sessions: the new-device alert ------------------------------------------------
 
 /** What the new-sign-in e-mail tells: the device, its approximate place and when (in the site's zone). */
 export interface NewSignInFacts {
@@ -208,7 +208,7 @@ export function newSignInMail(fullName: string, facts: NewSignInFacts): MailCont
   return { subject, text, html, gist: `${facts.device}, ${facts.place}; review ${facts.accountUrl}` };
 }
 
-// ---- two-factor sign-in (issue 27 §1) ---------------------------------------------------------
+// ---- two-factor sign-in ---------------------------------------------------------
 
 /** An administrator reset the account's two-factor sign-in (DELETE /admin/users/{id}/two-factor). */
 export function twoFactorResetMail(fullName: string, accountUrl: string): MailContent {
@@ -229,7 +229,7 @@ export function twoFactorResetMail(fullName: string, accountUrl: string): MailCo
   return { subject, text, html, gist: `two-factor sign-in reset; set it up again at ${accountUrl}` };
 }
 
-// ---- Issue 27 §3, your data --------------------------------------------------------------------
+// ---- Your data --------------------------------------------------------------------
 
 /** The user's data export is ready ('Download my data' on /account): the link needs their session too. */
 export function dataExportReadyMail(fullName: string, link: string, expiresAt: string): MailContent {
@@ -249,7 +249,7 @@ export function dataExportReadyMail(fullName: string, link: string, expiresAt: s
   return { subject, text, html, gist: `link ${link}` };
 }
 
-// ---- Issue 28 §3, an import's invitations ------------------------------------------------------
+// ---- An import's invitations ------------------------------------------------------
 
 /**
  * To an author account a site import created (unverified, no password), when the administrator

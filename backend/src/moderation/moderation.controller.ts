@@ -20,7 +20,7 @@ import { ModerationService } from './moderation.service';
 
 const ADMIN = Auth({ role: RoleName.ADMIN, forbidden: ModerationMessages.FORBIDDEN_ADMIN });
 
-/** What readers and post authors do about a comment (issue 19 §2). */
+/** What readers and post authors do about a comment. */
 @ApiTags('Moderation')
 @Controller('comments')
 export class CommentModerationController {

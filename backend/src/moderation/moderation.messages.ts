@@ -1,4 +1,4 @@
-/** Texts of comment moderation (issue 19), in the tone of the spec's comment texts. */
+/** Texts of comment moderation, in the tone of the spec's comment texts. */
 import { countNoun, englishNoun } from '../../../shared/plural';
 
 export const ModerationMessages = {

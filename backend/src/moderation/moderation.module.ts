@@ -6,7 +6,7 @@ import { ModerationRepository } from './moderation.repository';
 import { ModerationService } from './moderation.service';
 
 /**
- * Comment moderation (issue 19 §2): reports, hiding, the queue, muting. The visibility moves are
+ * Comment moderation: reports, hiding, the queue, muting. The visibility moves are
  * CommentVisibility's (exported by CommentsModule, which knows nothing of moderation); the audit
  * entries follow their events.
  */

@@ -29,7 +29,7 @@ const refusedModeration = (refusal: MoveRefusal): Error | undefined => {
 };
 
 /**
- * Comment moderation (issue 19 §2): readers' reports, hiding (admins, and authors on their own
+ * Comment moderation: readers' reports, hiding (admins, and authors on their own
  * posts), restoring (which also approves a HELD comment), deleting and dismissing reports from
  * the queue; muting users goes through the user lifecycle (UserLifecycleService). Who may is checked
  * here; the visibility moves, their counters and events are CommentVisibility's, and the audit
@@ -47,7 +47,7 @@ export class ModerationService {
   ) {}
 
   /**
-   * An erased account's reports go with it (issue 27 §3), in the erasure's transaction: each
+   * An erased account's reports go with it, in the erasure's transaction: each
    * comment's report_count loses the account's open report, so it still equals the open reports.
    */
   withdrawReportsOf(manager: EntityManager, reporterId: number): Promise<number> {

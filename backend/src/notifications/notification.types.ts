@@ -1,5 +1,5 @@
 /**
- * What can happen that someone is told about (issue 19 §1). The recipients are worked out by
+ * What can happen that someone is told about. The recipients are worked out by
  * NotificationsService.record from the ids; they never include the actor.
  */
 export enum NotificationType {
@@ -45,7 +45,7 @@ export interface ChannelChoice {
   email: boolean;
 }
 
-/** Defaults (issue 19): replies and review outcomes by e-mail; everything in-app. */
+/** Defaults: replies and review outcomes by e-mail; everything in-app. */
 export const DEFAULT_CHANNELS: Record<NotificationType, ChannelChoice> = {
   COMMENT_REPLY: { inApp: true, email: true },
   POST_COMMENT: { inApp: true, email: false },

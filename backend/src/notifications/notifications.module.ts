@@ -9,7 +9,7 @@ import { NotificationsController } from './notifications.controller';
 import { NotificationsService } from './notifications.service';
 import { PostNotificationsSubscriber } from './post-notifications.subscriber';
 
-/** Notifications: the in-app list, preferences, e-mail deliveries through the job queue (issue 19 §1). */
+/** Notifications: the in-app list, preferences, e-mail deliveries through the job queue. */
 @Module({
   imports: [MailModule, AuthModule],
   controllers: [NotificationsController],

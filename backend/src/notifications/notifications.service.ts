@@ -73,7 +73,7 @@ export class NotificationsService {
    * Everything but the rows: who the events tell and by which channels (one query an event), the
    * rows' ids (drawn from their sequences), and the e-mail jobs (the caller's transaction: they
    * commit or roll back with the rows). A comment create prepares before it takes its thread's
-   * locks and only `write()`s under them (issue 19 §3).
+   * locks and only `write()`s under them.
    */
   async prepare(manager: EntityManager, ...events: NotificationEvent[]): Promise<PlannedNotification[]> {
     const planned: Omit<PlannedNotification, 'id' | 'deliveryId'>[] = [];

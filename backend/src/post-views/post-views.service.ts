@@ -6,7 +6,7 @@ const FLUSH_INTERVAL_MS = 5_000;
 const FLUSH_CHUNK = 1_000;
 
 /**
- * The one place post views are counted, batched (DESIGN.md §4): count() only counts in memory;
+ * The one place post views are counted, batched (docs/requirements.md#decision-counters): count() only counts in memory;
  * every 5 s (and before the app shuts down) one UPDATE ... FROM (VALUES ...) adds the counts to
  * the published posts. Two callers, one view per answered post page or post read:
  * PostsPublicService.bySlug (by id: the public endpoint, and every rendered post page, which reads

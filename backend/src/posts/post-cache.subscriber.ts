@@ -12,7 +12,7 @@ const CACHE_EVENTS = ['post.created', 'post.updated', 'post.deleted', 'post.publ
 
 /**
  * After a post's change commits, before the answer: every cache drops what shows the post
- * (DESIGN.md §7). Public pages show it (or did before the change): a `post` notice; otherwise only
+ * (docs/architecture.md#cache-invalidation). Public pages show it (or did before the change): a `post` notice; otherwise only
  * the back office's post counts and lists show it (per status, per search of titles and
  * summaries): an `unpublished-post` notice for every change of it. A post becoming
  * public also names its earlier slugs: their pages, kept as 404s, now redirect.

@@ -174,7 +174,7 @@ export class PostsController {
   @TokenScope('posts:write')
   @ApiOperation({
     summary:
-      `Update a post, partially. Admins: any post, status changes per spec 001 §4 (illegal ones 409). ` +
+      `Update a post, partially. Admins: any post, status changes per docs/requirements.md#post-transitions (illegal ones 409). ` +
       `Authors: like PUT /blog/posts/author/{id}. ${SAVE_NOTE}`,
   })
   @ApiEnvelope(PostResponseDto)

@@ -1,4 +1,4 @@
-/** Texts of the posts area (spec 001 §5, §8; DESIGN.md §4), verbatim where the spec gives them. */
+/** Texts of the posts area (docs/requirements.md#validation-post, docs/requirements.md#errors-posts; docs/requirements.md#decisions), verbatim where the spec gives them. */
 export const PostsMessages = {
   AUTH_REQUIRED: 'Authentication required: Please log in to create/update posts.',
   TITLE_REQUIRED: 'Title is required',

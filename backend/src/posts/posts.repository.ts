@@ -155,7 +155,7 @@ export class PostsRepository {
    * The sitemap's numbered files per kind (shared/sitemap.ts: file n holds the ids of its range)
    * with each file's last change; ranges with no row are left out. `postBase`: the address posts'
    * own pages start with (PUBLIC_URL/blog/): a post whose canonical URL points elsewhere, like a
-   * noindex post, is not listed (issue 20 §4). Each kind is one grouped scan of its rows; the
+   * noindex post, is not listed. Each kind is one grouped scan of its rows; the
    * answer is a row per file.
    */
   async sitemapFiles(postBase: string): Promise<Record<SitemapEntryKind, SitemapFileRow[]>> {

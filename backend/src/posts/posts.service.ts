@@ -275,7 +275,7 @@ export class PostsService implements OnModuleDestroy {
   }
 
   /**
-   * An erased author's published posts are given to the 'Former author' placeholder (issue 27 §3),
+   * An erased author's published posts are given to the 'Former author' placeholder,
    * in the caller's transaction; status, dates, counters and text stay. Authorship is no status:
    * the post lifecycle is not involved (the erasure's `user.deleted` drops every cache).
    */
@@ -417,7 +417,7 @@ export class PostsService implements OnModuleDestroy {
     return { id, slug, renamedFrom: input.slug !== null && input.slug !== slug ? input.slug : null, oldPathsKept: oldPaths.length - oldPathsTaken.length, oldPathsTaken };
   }
 
-  /** `base`, or `base-2`, `base-3`... whichever is free (spec 001 §5 derivation, made unique). */
+  /** `base`, or `base-2`, `base-3`... whichever is free (docs/requirements.md#slugs derivation, made unique). */
   private async freeSlug(manager: EntityManager, base: string): Promise<string> {
     const root = base.slice(0, 190).replace(/-+$/, '') || 'post';
     const used = new Set(await this.repository.slugsStartingWith(manager, root));

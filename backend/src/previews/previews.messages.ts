@@ -1,4 +1,4 @@
-/** Texts of preview links (issue 20 §4), in the spec's tone. */
+/** Texts of preview links, in the spec's tone. */
 export const PreviewsMessages = {
   INVALID_LINK: 'This preview link is invalid or has expired.',
   CREATED: 'Preview link created. Anyone with the link can read this post until it expires.',

@@ -6,7 +6,7 @@ import { PostPreviewLink } from './entities/post-preview-link.entity';
 import { PreviewLinksController, PreviewReadController } from './previews.controller';
 import { PreviewsService } from './previews.service';
 
-/** Shareable preview links of unpublished posts (issue 20 §4; docs/publishing.md). */
+/** Shareable preview links of unpublished posts (docs/publishing.md). */
 @Module({
   imports: [TypeOrmModule.forFeature([PostPreviewLink]), AuthModule, PostsModule],
   controllers: [PreviewLinksController, PreviewReadController],

@@ -13,7 +13,7 @@ import { PostPreviewLink } from './entities/post-preview-link.entity';
 import { previewKey, readPreviewToken, signPreviewToken } from './preview-token';
 import { PreviewsMessages } from './previews.messages';
 
-/** How long a preview link works (issue 20 §4). */
+/** How long a preview link works. */
 export const PREVIEW_LINK_DAYS = 7;
 
 /** Shareable preview links: created and revoked by whoever may edit the post, read by anyone holding the token. */

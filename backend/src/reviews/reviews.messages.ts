@@ -1,4 +1,4 @@
-/** Texts of post reviews (spec 001 §5, §8), verbatim where the spec gives them. */
+/** Texts of post reviews (docs/requirements.md#validation-review, docs/requirements.md#errors-posts), verbatim where the spec gives them. */
 export const ReviewsMessages = {
   DECISION_REQUIRED: 'Please select a review decision.',
   REASON_REQUIRED: 'Please provide a rejection reason.',

@@ -31,7 +31,7 @@ export class ReviewsService {
     if (dto.status === ReviewStatus.REJECTED && !dto.rejectionReason) {
       throw new BadRequestException({ message: ReviewsMessages.REASON_REQUIRED, errors: { rejectionReason: [ReviewsMessages.REASON_REQUIRED] } });
     }
-    // APPROVED with a publish time schedules the post instead of publishing it (issue 20).
+    // APPROVED with a publish time schedules the post instead of publishing it.
     const publishAt = this.publishTime(dto);
     const approved = dto.status === ReviewStatus.APPROVED;
     const reviewId = await this.events.transaction(async (tx) => {

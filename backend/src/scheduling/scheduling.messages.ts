@@ -1,4 +1,4 @@
-/** Texts of scheduled publishing (issue 20), in the spec's tone. */
+/** Texts of scheduled publishing, in the spec's tone. */
 export const SchedulingMessages = {
   PUBLISH_AT_ONLY_WHEN_APPROVING: 'A publish time can only be set when approving a post.',
   FORBIDDEN_SCHEDULE: 'You do not have permission to schedule posts.',

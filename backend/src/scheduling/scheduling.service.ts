@@ -19,7 +19,7 @@ export interface PublishedBySchedule {
 }
 
 /**
- * Scheduled publishing (issue 20). A scheduled post is an approved post waiting for its time: it
+ * Scheduled publishing. A scheduled post is an approved post waiting for its time: it
  * stays PENDING_REVIEW (never public before the time) with `scheduled_at`; the sweep makes it
  * PUBLISHED with published_at = scheduled_at. Admins reschedule or cancel; each change is audited.
  */

@@ -6,7 +6,7 @@ import { PostCardResponseDto } from '../posts/dto/post-response.dto';
 import { SearchPageDto, SearchQueryDto } from './dto/search.dto';
 import { SearchService } from './search.service';
 
-/** Search and related posts (issue 18): published posts only, the same answer for every reader. */
+/** Search and related posts: published posts only, the same answer for every reader. */
 @ApiTags('Search')
 @Controller('blog')
 export class SearchController {

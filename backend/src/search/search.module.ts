@@ -4,7 +4,7 @@ import { SearchRepository } from './search.repository';
 import { SearchService } from './search.service';
 
 /**
- * Search and related posts (issue 18): reads the published posts' search documents, which the
+ * Search and related posts: reads the published posts' search documents, which the
  * database keeps by triggers, and answers post cards; it writes nothing.
  */
 @Module({

@@ -9,7 +9,7 @@ import { toPostCard } from '../posts/post.mapper';
 import { PostsMessages } from '../posts/posts.messages';
 import { SearchFilter, SearchHitRow, SearchRepository } from './search.repository';
 
-/** Related posts under a post (issue 18 §2). */
+/** Related posts under a post. */
 export const RELATED_POSTS = 4;
 /**
  * Answers are the same for every reader: each is kept this long at most (a burst of identical

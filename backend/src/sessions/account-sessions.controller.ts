@@ -14,7 +14,7 @@ import { AccountSessionDto, SessionsSignedOutDto, SignInAlertSettingsDto, SignIn
 
 const SESSION_ID = new ParseUUIDPipe({ exceptionFactory: () => new BadRequestException(AccountSessionsMessages.INVALID_ID) });
 
-/** 'Where you're signed in' (issue 27 §2): the caller's own sessions only. */
+/** 'Where you're signed in': the caller's own sessions only. */
 @ApiTags('Account sessions')
 @Controller('account/sessions')
 export class AccountSessionsController {

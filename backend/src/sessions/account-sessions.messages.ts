@@ -1,4 +1,4 @@
-/** Texts of the sessions list API (issue 27 §2; English, the spec's tone). */
+/** Texts of the sessions list API (English, the spec's tone). */
 export const AccountSessionsMessages = {
   LIST: 'Sessions retrieved successfully',
   NOT_FOUND: 'Session not found',

@@ -33,7 +33,7 @@ export function toAccountSession(row: SessionRow, currentSessionId: string | und
 }
 
 /**
- * 'Where you're signed in' (issue 27 §2): the caller's live sessions, signing one or all others
+ * 'Where you're signed in': the caller's live sessions, signing one or all others
  * out, and the new-device alert's switch. A session is a refresh-token family; its device and
  * place are those of its newest token (the last sign-in or refresh). Signing out revokes the
  * family's rows, and the session guard reads them on every request, so the session's access

@@ -27,7 +27,7 @@ export interface NewSignInJob {
 }
 
 /**
- * The new-device alert (issue 27 §2). A device is the browser family + OS of the user agent
+ * The new-device alert. A device is the browser family + OS of the user agent
  * (client-device.ts). A sign-in is from a new device when that device is neither among the ones
  * the user signed in from in the last KNOWN_DEVICE_DAYS days (known_devices) nor the device of
  * one of their live sessions. The account's very first sign-in (no known device and no other

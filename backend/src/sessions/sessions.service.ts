@@ -10,7 +10,7 @@ import { SecretBox } from '../common/secret-box';
 import { callerOf, keepsAccess, readCaller } from '../auth/caller-query';
 import type { ClientInfo } from './client-device';
 
-/** Refresh lifetimes (DESIGN.md §4): 30 days with remember-me (the label users see), else 480 minutes. */
+/** Refresh lifetimes (docs/requirements.md#decision-tokens): 30 days with remember-me (the label users see), else 480 minutes. */
 export const REMEMBER_ME_TTL_SECONDS = 30 * 24 * 60 * 60;
 export const SESSION_TTL_SECONDS = 480 * 60;
 

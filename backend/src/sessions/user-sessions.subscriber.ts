@@ -15,7 +15,7 @@ import { SessionsService } from './sessions.service';
 export class UserSessionsSubscriber {
   constructor(events: DomainEvents, sessions: SessionsService) {
     events.onRecorded('user.banned', (event, manager) => sessions.revokeAllOfUser(event.data.userId, undefined, manager));
-    // Issue 27 §3: an account waiting to be erased cannot be used from the moment it is scheduled.
+    // An account waiting to be erased cannot be used from the moment it is scheduled.
     events.onRecorded('user.deletion_scheduled', (event, manager) => sessions.revokeAllOfUser(event.data.userId, undefined, manager));
     events.onRecorded('user.updated', async (event, manager) => {
       if (lostAccess(event.data, event.data.changes)) await sessions.revokeAllOfUser(event.data.userId, undefined, manager);

@@ -1,4 +1,4 @@
-/** Texts of the tags area (spec 001 §5, §8), verbatim where the spec gives them. */
+/** Texts of the tags area (docs/requirements.md#validation-tag, docs/requirements.md#errors-tags), verbatim where the spec gives them. */
 import { countNoun, englishNoun } from '../../../shared/plural';
 
 export const TagsMessages = {
@@ -10,7 +10,7 @@ export const TagsMessages = {
   ICON_TOO_LONG: 'Tag icon must be at most 64 characters',
   STATUS_INVALID: 'status must be ACTIVE or INACTIVE',
   notFound: (id: number) => `Tag with id ${id} not found`,
-  /** spec 001 §8. */
+  /** docs/requirements.md#texts. */
   slugNotFound: (slug: string) => `Tag "${slug}" not found`,
   nameTaken: (name: string) => `A tag named "${name}" already exists.`,
   slugTaken: (slug: string) => `A tag with slug "${slug}" already exists.`,

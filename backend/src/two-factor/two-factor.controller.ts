@@ -13,7 +13,7 @@ import { TwoFactorService } from './two-factor.service';
 /** Code checks are few per person: 10 a minute per address keeps guessing slow. */
 const CODE_CHECKS = Throttle({ default: { limit: 10, ttl: 60_000 } });
 
-/** The signed-in user's own two-factor sign-in (issue 27 §1), behind /account's 'Two-Factor Authentication Setup'. */
+/** The signed-in user's own two-factor sign-in, behind /account's 'Two-Factor Authentication Setup'. */
 @ApiTags('Account')
 @Controller('account/two-factor')
 export class TwoFactorController {

@@ -1,4 +1,4 @@
-/** Texts of two-factor sign-in (issue 27 §1; beyond the spec, in the tone of its English screens). */
+/** Texts of two-factor sign-in (beyond the spec, in the tone of its English screens). */
 export const TwoFactorMessages = {
   // Sign-in
   CODE_REQUIRED_TO_SIGN_IN: 'Enter the code from your authenticator app to finish signing in.',

@@ -43,7 +43,7 @@ export interface PassedChallenge {
 }
 
 /**
- * Two-factor sign-in (TOTP, issue 27 §1): the set-up, the recovery codes, the sign-in challenges,
+ * Two-factor sign-in (TOTP): the set-up, the recovery codes, the sign-in challenges,
  * turning it off and an administrator's reset. The secret is sealed at rest (SecretBox, key derived
  * from the server secret, bound to the user) and leaves the server only in the set-up's answer;
  * recovery codes are stored as HMACs. Sessions are not started here: AuthService does that with

@@ -23,7 +23,7 @@ export const UserLifecycleMessages = {
   SELF_BAN: 'You cannot ban your own account.',
   SELF_DEACTIVATE: 'You cannot deactivate your own account.',
   SELF_DEMOTE: 'You cannot remove the ADMIN role from your own account.',
-  // Deletion (issue 27 §3)
+  // Deletion
   LAST_ADMIN_DELETION: 'The last active administrator cannot delete their account: make another administrator first.',
   DELETION_ALREADY_SCHEDULED: 'This account is already scheduled for deletion.',
   NO_DELETION_PENDING: 'This account is not scheduled for deletion.',

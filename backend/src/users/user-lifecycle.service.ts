@@ -36,7 +36,7 @@ import {
 } from './users.repository';
 import { readUserFacts } from './user-facts';
 
-/** The erasure job's queue (issue 27 §3): the user lifecycle enqueues it, account-data runs it. */
+/** The erasure job's queue: the user lifecycle enqueues it, account-data runs it. */
 export const ACCOUNT_ERASURE_QUEUE = 'account-erasure';
 export interface AccountErasureJob {
   userId: number;
@@ -75,7 +75,7 @@ export interface BanInput {
 }
 
 /**
- * The user lifecycle (DESIGN.md §1): verification, administrators' edits of status, verification
+ * The user lifecycle (docs/architecture.md#one-owner): verification, administrators' edits of status, verification
  * and roles, bans, unbans, mutes and unmutes, passwords (setPassword), and deletion (scheduled, cancelled, the erasure's end). Each runs in one transaction that writes the rows
  * (users' status, verification and password, user_roles, user_bans, user_mutes: written nowhere else after
  * the account is created by UsersService.create) and records its event; the audit log, the
@@ -91,7 +91,7 @@ export class UserLifecycleService {
     @InjectRepository(User) private readonly users: Repository<User>,
   ) {}
 
-  // ---- Deletion (issue 27 §3) ----------------------------------------------------------------
+  // ---- Deletion ----------------------------------------------------------------
 
   /**
    * Schedules the account's erasure at `dueAt` (now for an administrator's deletion): from this

@@ -1,6 +1,6 @@
 import { MIXED_SCRIPT_EMAIL_TEXT } from '../../../shared/email-scripts';
 
-/** Texts of the profile and avatar calls (spec 000 §5, §8), verbatim where the spec gives them. */
+/** Texts of the profile and avatar calls (docs/requirements.md#validation-avatar, docs/requirements.md#errors-profile), verbatim where the spec gives them. */
 export const UsersMessages = {
   PROFILE_UPDATED: 'Profile updated successfully!',
   EMAIL_IN_USE: 'Email already in use.',

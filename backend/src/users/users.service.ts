@@ -39,7 +39,7 @@ export interface UserCreateInput {
 /** Who creates the account: the person signing up, an administrator, the first start, a site import run by an administrator, or an erasure needing a placeholder. */
 export type UserOrigin = { via: 'register' } | { via: 'admin'; actor: AuthUser } | { via: 'first-admin' } | { via: 'placeholder' } | { via: 'import'; actor: AuthUser };
 
-/** The site's stand-in accounts (issue 27 §3): who they are shown as; they cannot sign in (INACTIVE, unverified, no password). */
+/** The site's stand-in accounts: who they are shown as; they cannot sign in (INACTIVE, unverified, no password). */
 const PLACEHOLDERS = {
   'former-author': { fullName: 'Former author', email: 'former-author@placeholder.invalid', roles: [RoleName.AUTHOR] },
   'deleted-user': { fullName: '[deleted user]', email: 'deleted-user@placeholder.invalid', roles: [RoleName.USER] },
@@ -139,7 +139,7 @@ export class UsersService {
     return profileFromRow(row);
   }
 
-  /** The commenting mute in force (issue 19), for the profile and the moderation answers. */
+  /** The commenting mute in force, for the profile and the moderation answers. */
   commentingMute(id: number): Promise<ActiveMute | undefined> {
     return activeMute(this.users.manager, id);
   }

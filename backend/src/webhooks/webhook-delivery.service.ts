@@ -78,7 +78,7 @@ export class WebhookDeliveryService implements OnModuleInit {
   }
 
   /**
-   * An erased account (issue 27 §3): the stored bodies that name it lose its name, slug and e-mail
+   * An erased account: the stored bodies that name it lose its name, slug and e-mail
    * address, in the erasure's transaction. A user event keeps the account's id, status and roles;
    * a post or comment by it keeps `author: null`. A delivery still pending is sent so; the log
    * keeps the rest.

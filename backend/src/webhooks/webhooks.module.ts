@@ -6,7 +6,7 @@ import { WebhookDispatcher } from './webhook-dispatcher.subscriber';
 import { WebhooksController } from './webhooks.controller';
 import { WebhooksService } from './webhooks.service';
 
-/** Webhooks (issue 28 §2): the admin API, the subscriber that turns domain events into deliveries, and the delivery worker. */
+/** Webhooks: the admin API, the subscriber that turns domain events into deliveries, and the delivery worker. */
 @Module({
   imports: [AuthModule, MailModule],
   controllers: [WebhooksController],

@@ -1,5 +1,5 @@
 /**
- * Property-based fuzzing of every operation of the app's OpenAPI document (DESIGN.md §6), shared
+ * Property-based fuzzing of every operation of the app's OpenAPI document (docs/architecture.md#tests-and-measurements), shared
  * by `backend/test/fuzz.e2e-spec.ts` (a few hundred cases in `npm test`) and `npm run fuzz`
  * (scripts/fuzz.mjs, thousands). For each operation and each caller (anonymous, USER, AUTHOR,
  * ADMIN) fast-check draws hostile requests: path, query and JSON body values of the wrong type,
@@ -305,7 +305,7 @@ const MALFORMED_AUTH = [
   'Bearer', 'Bearer ', 'bearer', 'Bearer null', 'Bearer undefined', 'Bearer a.b', 'Bearer a.b.c', 'Bearer ...', 'Bearer eyJ', 'Bearer eyJhbGciOiJIUzI1NiJ9..',
   'Basic YWRtaW46YWRtaW4=', 'Token abc', 'Bearer  two  spaces', 'Bearer \t tab', `Bearer ${'A'.repeat(4000)}`, `Bearer ${'x.'.repeat(300)}`,
   'Bearer %00', "Bearer ' OR 1=1 --", 'Bearer ../../etc/passwd', 'Bearer eyJhbGciOiJub25lIn0.eyJzdWIiOjF9.', `Bearer ${'a'.repeat(20_000)}`,
-  // Personal API tokens (issue 28): unknown, cut, too long, not base64url.
+  // Personal API tokens: unknown, cut, too long, not base64url.
   'Bearer inkw_', `Bearer inkw_${'A'.repeat(43)}`, `Bearer inkw_${'A'.repeat(42)}`, `Bearer inkw_${'A'.repeat(4000)}`, "Bearer inkw_' OR 1=1 --", `Bearer INKW_${'b'.repeat(43)}`,
 ];
 

@@ -6,7 +6,7 @@ let counter = 0;
 /** A name no other test (or earlier run on the same database) has used. */
 export const uid = () => `${Date.now().toString(36)}${process.pid}${(counter += 1)}`;
 
-/** The error envelope (DESIGN.md §3); every error answer carries a request id. */
+/** The error envelope (docs/requirements.md#envelope); every error answer carries a request id. */
 export const err = (status: number, message: string, errors: unknown = null) => ({ success: false, data: null, message, status, errors, requestId: expect.any(String) });
 
 /**

@@ -1,7 +1,6 @@
 import { formatViDateTime } from '../lib/dates';
 /**
- * 'Scheduled for 15:04 26/11/2026 GMT+7': an approved post waiting for its publish time (issue
- * 20 §1), beside its status wherever a post's status shows (/admin/posts, /author/posts, the
+ * 'Scheduled for 15:04 26/11/2026 GMT+7': an approved post waiting for its publish time, beside its status wherever a post's status shows (/admin/posts, /author/posts, the
  * editor's header). The time is the site zone's, named (lib/dates.ts), the same on the server
  * and after hydration. Plain React, no state: Astro pages render it to HTML with no script.
  */

@@ -8,7 +8,7 @@ import { pageIndex, PAGE_PARAM, writtenPage } from './paging';
 
 export type SortDir = 'asc' | 'desc';
 
-/** The search box applies itself this long after the last keystroke (spec 001 §9). */
+/** The search box applies itself this long after the last keystroke (docs/requirements.md#constants-sorting). */
 export const SEARCH_DEBOUNCE_MS = 300;
 
 /** What every back-office list's query holds (its own filter comes on top). */

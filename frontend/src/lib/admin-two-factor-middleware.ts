@@ -1,5 +1,5 @@
 /**
- * The site setting 'Require 2FA for administrators' (issue 27 §1) on the pages: an administrator
+ * The site setting 'Require 2FA for administrators' on the pages: an administrator
  * without two-factor sign-in who opens /admin or a page under it is sent to its set-up first. The
  * API refuses their ADMIN calls anyway (403); this turns that refusal into the way out. Other
  * visitors cost nothing: the check runs for administrators on admin pages only.

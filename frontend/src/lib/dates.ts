@@ -74,7 +74,7 @@ const HOUR_MS = 60 * MINUTE_MS;
 const DAY_MS = 24 * HOUR_MS;
 
 /**
- * Relative time (spec 000 §9, spec 001 §2): 'Just now' under 1 minute, then minutes, hours under
+ * Relative time (docs/requirements.md#relative-time): 'Just now' under 1 minute, then minutes, hours under
  * 24, days under 7, else the date in the `older` format; 'Unknown' when there is no valid time.
  */
 export function relativeTime(value: DateInput, older: DateFormatName, now = Date.now()): string {

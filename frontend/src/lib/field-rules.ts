@@ -1,4 +1,4 @@
-/** Field checks the registration, login, forgot-password and profile forms share (spec 000 §5). */
+/** Field checks the registration, login, forgot-password and profile forms share (docs/requirements.md#validation-forgot-password). */
 import { NameAndEmailTexts } from './texts/account-fields';
 import { mixesScripts } from '../../../shared/email-scripts';
 import { canonicalEmail, charCount, hasInvisible, trimInvisible } from '../../../shared/text';

@@ -1,9 +1,9 @@
 /**
- * Formatters of the public reading pages (spec 001 §2 and §9): card read time from the summary, '99+' like counts, title-cased slugs.
+ * Formatters of the public reading pages (docs/requirements.md#post-card, docs/requirements.md#reading-time): card read time from the summary, '99+' like counts, title-cased slugs.
  */
 import { SLUG_MAX_LENGTH, SLUG_PATTERN } from '../../../shared/slug';
 
-/** Card read time: summary length divided by 200, rounded up (spec 001 §9), at least 1 minute. */
+/** Card read time: summary length divided by 200, rounded up (docs/requirements.md#reading-time), at least 1 minute. */
 export function cardReadingTime(summary: string | null | undefined): number {
   return Math.max(1, Math.ceil((summary ?? '').length / 200));
 }
@@ -36,7 +36,7 @@ export function titleCaseSlug(slug: string): string {
     .join(' ');
 }
 
-/** Post slugs: lowercase letters, digits and hyphens (spec 001 §5), at most 200 characters. */
+/** Post slugs: lowercase letters, digits and hyphens (docs/requirements.md#validation-comment), at most 200 characters. */
 export function isValidSlug(slug: string | undefined): slug is string {
   return !!slug && slug.length <= SLUG_MAX_LENGTH && SLUG_PATTERN.test(slug);
 }

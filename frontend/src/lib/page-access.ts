@@ -1,5 +1,5 @@
 /**
- * Who may open a signed-in page, in one place (spec 000 §2, §6; spec 001 §2, §6; DESIGN.md §4):
+ * Who may open a signed-in page, in one place (docs/requirements.md#routes-access, docs/requirements.md#permissions; docs/requirements.md#decision-page-redirects):
  * every signed-in page's prologue is `requireRole(Astro, <its rule>)`, and the pages whose rule
  * has a denied view render through `layouts/SignedInPage.astro`.
  *
@@ -35,18 +35,18 @@ export interface PageRule {
 
 /** The reader's pages (/dashboard, /user-dashboard, /liked-posts, /my-comments): any signed-in user. */
 export const SIGNED_IN: PageRule = {};
-/** /admin: ADMIN only, others go to / (spec 000 §2, 001 §2: 'others redirected to /'). */
+/** /admin: ADMIN only, others go to / (docs/requirements.md#screen-admin-dashboard: 'others redirected to /'). */
 export const ADMIN_DASHBOARD: PageRule = { role: 'ADMIN', wrongRole: { redirect: () => '/' } };
 /** An admin screen (/admin/posts/**, /admin/tags/**, /admin/users/**): 'Access Denied' under `title`. */
 export const adminScreen = (title: string): PageRule => ({ role: 'ADMIN', wrongRole: { view: 'admin', title } });
-/** Where a signed-in visitor who is not an AUTHOR goes from an author page (spec 001 §2, §6). */
+/** Where a signed-in visitor who is not an AUTHOR goes from an author page (docs/requirements.md#screen-author-posts, docs/requirements.md#permissions). */
 export function nonAuthorHome(role: RoleName): string {
   return role === 'ADMIN' ? '/admin' : '/';
 }
 
 /** The author's pages but My Posts (/author, /author/drafts, /author/posts/new, edit, preview). */
 export const AUTHOR_PAGE: PageRule = { role: 'AUTHOR', wrongRole: { redirect: nonAuthorHome } };
-/** /author/posts: 'You need AUTHOR role to access this page.' (spec 001 §2 'Author posts'). */
+/** /author/posts: 'You need AUTHOR role to access this page.' (docs/requirements.md#screen-author-posts). */
 export const AUTHOR_POSTS: PageRule = { role: 'AUTHOR', wrongRole: { view: 'author' } };
 
 /** A signed-in visitor the page is for, or one who gets the page's denied view. */

@@ -1,5 +1,5 @@
 /**
- * The strict password rule of register, reset and change (spec 000 §5) and its strength meter.
+ * The strict password rule of register, reset and change (docs/requirements.md#password-strength) and its strength meter.
  * The special characters are the server's set (backend/src/auth/dto/field.rules.ts).
  */
 import { PasswordTexts } from './texts/account-fields';

@@ -1,4 +1,4 @@
-/** Role badge styles and ordering shared by the Astro component and the islands (spec 000 §2). */
+/** Role badge styles and ordering shared by the Astro component and the islands (docs/requirements.md#role-badges). */
 import { roleLabel } from './roles';
 import { type SessionRole } from './session';
 import { formatDate } from './dates';

@@ -51,7 +51,7 @@ const ROLE_NAV: Record<RoleName, NavItem[]> = {
   ],
 };
 
-/** The side panel's links by role (spec 000 §2): Dashboard, the role's own links, Account. */
+/** The side panel's links by role (docs/requirements.md#shell-side-panel): Dashboard, the role's own links, Account. */
 export function sideNav(role: RoleName): NavItem[] {
   return [{ label: 'Dashboard', href: dashboardPath(role) }, ...(ROLE_NAV[role] ?? ROLE_NAV.USER), { label: 'Account', href: '/account' }];
 }

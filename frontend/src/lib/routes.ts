@@ -1,5 +1,5 @@
 /**
- * Paths the spec answers with the 'Page Under Development' notice (spec 000 §2):
+ * Paths the spec answers with the 'Page Under Development' notice (docs/requirements.md#routes-under-construction):
  * exact pages, and whole sections ending in `/*`.
  */
 const UNDER_CONSTRUCTION_PAGES = new Set(['/privacy', '/terms', '/contact', '/demo', '/admin/analytics']);
@@ -11,7 +11,7 @@ export function isUnderConstruction(pathname: string): boolean {
 }
 
 /**
- * Which of a navigation's links is the current page (issue 25): the most specific one whose
+ * Which of a navigation's links is the current page: the most specific one whose
  * address is the path or an ancestor of it ('/author/posts/new' → 'New Post', not 'My Posts'
  * too); `exactOnly` links (a dashboard's home) count only on their own page. Undefined: none.
  */
@@ -26,7 +26,7 @@ export function currentLink(pathname: string, hrefs: readonly string[], { exactO
 }
 
 /**
- * Where an administrator whom the site requires to use two-factor sign-in sets it up (issue 27 §1):
+ * Where an administrator whom the site requires to use two-factor sign-in sets it up:
  * the account page, with the set-up opened. The sign-in form and the /admin pages send them there.
  */
 export const TWO_FACTOR_SETUP_PATH = '/account?twoFactor=setup';

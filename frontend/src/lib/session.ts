@@ -25,7 +25,7 @@ export type SessionUser = UserProfile;
 
 /**
  * The profile answer as the session's user, with `role` the highest role held; undefined when it
- * lacks id, fullName or email (spec 000 §5: such a profile is an error).
+ * lacks id, fullName or email (docs/requirements.md#validation-register: such a profile is an error).
  */
 export function toSessionUser(profile: UserProfile | undefined): SessionUser | undefined {
   if (!profile?.id || !profile.fullName || !profile.email) return undefined;

@@ -1,5 +1,5 @@
 /**
- * Who is reading a public page (issue 26 §2). Public pages are the same HTML for everyone, so the
+ * Who is reading a public page. Public pages are the same HTML for everyone, so the
  * islands on them do not get the reader as a prop: they read it here (components/islands/
  * form-controls.tsx `useViewer`). The page's personal parts script (components/PersonalParts.astro,
  * inlined, so it imports nothing) writes what this reads, in the page's markup:

@@ -1520,7 +1520,7 @@ export interface paths {
          */
         get: operations["getPostById"];
         /**
-         * Update a post, partially. Admins: any post, status changes per spec 001 §4 (illegal ones 409). Authors: like PUT /blog/posts/author/{id}. Checks in order: title, content, slug, slug format (400 with the spec texts); a used slug is 409. Unknown or inactive tagSlugs are skipped and named in the message.
+         * Update a post, partially. Admins: any post, status changes per docs/requirements.md#post-transitions (illegal ones 409). Authors: like PUT /blog/posts/author/{id}. Checks in order: title, content, slug, slug format (400 with the spec texts); a used slug is 409. Unknown or inactive tagSlugs are skipped and named in the message.
          * @description API token scope: `posts:write`.
          */
         put: operations["updatePost"];
@@ -2793,7 +2793,7 @@ export interface components {
             /** @example New user registered */
             title: string;
             /**
-             * @description One of spec 001 §3's six types, the nearest to the audit entry `id` (whose own type keeps the detail: a created account is USER_REGISTERED, an unban or a new password USER_UPDATED, a rejection, archive or deletion POST_CREATED, any tag change TAG_CREATED)
+             * @description One of the six activity types of docs/requirements.md#activity-types, the nearest to the audit entry `id` (whose own type keeps the detail: a created account is USER_REGISTERED, an unban or a new password USER_UPDATED, a rejection, archive or deletion POST_CREATED, any tag change TAG_CREATED)
              * @example USER_REGISTERED
              */
             type: components["schemas"]["DashboardActivityType"];

@@ -4,7 +4,7 @@ import { User } from '../../users/entities/user.entity';
 export type AccountExportStatus = 'QUEUED' | 'RUNNING' | 'READY' | 'FAILED' | 'EXPIRED';
 
 /**
- * One 'Download my data' archive (issue 27 §3): built by the `account-export` job into
+ * One 'Download my data' archive: built by the `account-export` job into
  * DATA_DIR/exports/<file_name>, downloadable by its owner with `token` until `expires_at` (24 h
  * after it was ready), then removed by the `account-export-expiry` job. Goes with the account.
  */

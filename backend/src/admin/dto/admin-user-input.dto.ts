@@ -62,7 +62,7 @@ const FullName = () =>
   Rules(Transform(trim), Required(AdminMessages.FULL_NAME_REQUIRED), MinChars(2, AdminMessages.FULL_NAME_MIN), MaxChars(100, AdminMessages.FULL_NAME_MAX));
 const Status = () => Rules(Transform(upper), Required(AdminMessages.STATUS_REQUIRED), Check('status', (v) => STATUSES.includes(v as UserStatus), AdminMessages.STATUS_INVALID));
 
-/** POST /admin/users (spec 001 §5 Add user; messages in this order). */
+/** POST /admin/users (docs/requirements.md#validation-add-user; messages in this order). */
 export class AdminUserCreateDto {
   @ApiProperty({ minLength: 2, maxLength: 100, example: 'Ann Lee' })
   @FullName()

@@ -5,7 +5,7 @@ import { UserRoleResponseDto } from '../../users/dto/user-response.dto';
 import { RoleName } from '../../users/roles';
 import { UserStatus } from '../../users/entities/user.entity';
 
-/** A user as the back-office sees it (spec 001 §3 "Admin user"). Never carries the password hash. */
+/** A user as the back-office sees it (docs/requirements.md#data-admin-user). Never carries the password hash. */
 export class AdminUserDto {
   @ApiProperty({ example: 7 }) id: number;
   @ApiProperty({ example: 'Ann Lee' }) fullName: string;
@@ -57,7 +57,7 @@ export class AdminRecentActivityDto {
     enum: DashboardActivityType,
     enumName: 'DashboardActivityType',
     example: DashboardActivityType.USER_REGISTERED,
-    description: "One of spec 001 §3's six types, the nearest to the audit entry `id` (whose own type keeps the detail: a created account is USER_REGISTERED, an unban or a new password USER_UPDATED, a rejection, archive or deletion POST_CREATED, any tag change TAG_CREATED)",
+    description: "One of the six activity types of docs/requirements.md#activity-types, the nearest to the audit entry `id` (whose own type keeps the detail: a created account is USER_REGISTERED, an unban or a new password USER_UPDATED, a rejection, archive or deletion POST_CREATED, any tag change TAG_CREATED)",
   })
   type: DashboardActivityType;
   @ApiProperty({ example: 'New user registered' }) title: string;
@@ -66,7 +66,7 @@ export class AdminRecentActivityDto {
   @ApiPropertyOptional({ example: '/admin/users/7', description: 'A site-relative page about it, when there is one' }) link?: string;
 }
 
-/** GET /admin/stats and /dashboard/admin/stats (spec 001 §3 "Admin stats"). */
+/** GET /admin/stats and /dashboard/admin/stats (docs/requirements.md#data-admin-stats). */
 export class AdminStatsDto {
   @ApiProperty() totalUsers: number;
   @ApiProperty({ description: 'All posts, any status' }) totalPosts: number;

@@ -2,7 +2,7 @@ import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, Primary
 import type { User } from '../../users/entities/user.entity';
 
 /**
- * A personal API token (issue 28 §1). Only the SHA-256 of the token is stored: the token itself
+ * A personal API token. Only the SHA-256 of the token is stored: the token itself
  * is shown once, when it is created. Revoking deletes the row, so the next request is refused.
  */
 @Entity('api_tokens')

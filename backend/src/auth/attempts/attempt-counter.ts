@@ -15,7 +15,7 @@ export interface AttemptVerdict {
  * Counts attempts per key in fixed windows (the per-account sign-in limit). An attempt is
  * counted before it is checked, so parallel guesses cannot slip past the limit together; a
  * success resets the key. The default stores counters in PostgreSQL (shared by every instance
- * on the database); a Redis store can replace it behind this class (issue 12, REDIS_URL).
+ * on the database); a Redis store can replace it behind this class (REDIS_URL).
  */
 export abstract class AttemptCounter {
   /** Counts one attempt under `key`; `allowed` while the window's count is at most `limit`. */

@@ -24,9 +24,9 @@ export const SESSION_ONLY = 'inkwell:session-only';
 export interface AuthOptions {
   /** The lowest role admitted (ranked: a route for AUTHOR also admits ADMIN). */
   role?: RoleName;
-  /** 403 text for a caller below `role` (spec 001 §8); default 'You do not have permission to access this resource.' */
+  /** 403 text for a caller below `role` (docs/requirements.md#errors-forbidden); default 'You do not have permission to access this resource.' */
   forbidden?: string;
-  /** 401 text when no session comes at all (spec 001 §5); expired or invalid tokens keep 'Authentication failed...'. */
+  /** 401 text when no session comes at all (docs/requirements.md#validation-post); expired or invalid tokens keep 'Authentication failed...'. */
   unauthenticated?: string;
   /** Anonymous callers pass (set by `@OptionalAuth()`). */
   optional?: boolean;
@@ -43,7 +43,7 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 /**
  * `@Auth({ role, forbidden, unauthenticated })` and `@OptionalAuth()` use this guard. Roles are
  * ranked: a route for AUTHOR also admits ADMIN. A request authenticated by cookie that changes data must carry
- * X-Request-Timestamp (a header a cross-site form cannot add: the CSRF rule of DESIGN.md §4).
+ * X-Request-Timestamp (a header a cross-site form cannot add: the CSRF rule of docs/requirements.md#decision-browser-session).
  */
 @Injectable()
 export class JwtAuthGuard extends AuthGuard('jwt') {

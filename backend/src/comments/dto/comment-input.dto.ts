@@ -14,7 +14,7 @@ function toInteger(value: unknown): unknown {
   return value;
 }
 
-/** Trimmed, 1–200 characters (spec 001 §5), stored as typed. */
+/** Trimmed, 1–200 characters (docs/requirements.md#validation-comment), stored as typed. */
 function CommentContent(): PropertyDecorator {
   return (target: object, key: string | symbol) => {
     ApiProperty({ minLength: 1, maxLength: MAX_COMMENT_LENGTH, description: 'Plain text (never HTML), trimmed' })(target, key);
@@ -91,7 +91,7 @@ export class CommentRecentQueryDto {
   limit: number = 3;
 }
 
-/** Admin recent comments: `?page&size` with size 20 by default (spec 001 §9). */
+/** Admin recent comments: `?page&size` with size 20 by default (docs/requirements.md#constants-comments). */
 export class CommentAdminQueryDto extends pageQuery(MAX_PAGE_SIZE, 20) {}
 
 /** Keyword search: `?keyword` (required, 1–100 characters), optional `postId`, `page&size`. */
@@ -109,7 +109,7 @@ export class CommentSearchQueryDto extends PageQueryDto {
   keyword: string;
 }
 
-/** Comments by user: every invalid parameter answers 'Tham số không hợp lệ' (spec 000 §8). */
+/** Comments by user: every invalid parameter answers 'Tham số không hợp lệ' (docs/requirements.md#errors-comments). */
 const invalid = { message: CommentsMessages.INVALID_PARAMS };
 function VietnamesePage(): PropertyDecorator {
   return (target: object, key: string | symbol) => {

@@ -10,7 +10,7 @@ export class CommentAuthorDto {
   @ApiProperty() isVerified: boolean;
 }
 
-/** A comment in a thread (spec 001 §3 Comment). */
+/** A comment in a thread (docs/requirements.md#data-comment). */
 export class CommentResponseDto {
   @ApiProperty() id: number;
   @ApiProperty() postId: number;
@@ -37,7 +37,7 @@ export class CommentResponseDto {
   canReport: boolean;
 }
 
-/** A page of comments: the spec's page fields plus `currentPage` (spec 001 §3 'Comment page'). */
+/** A page of comments: the spec's page fields plus `currentPage` (docs/requirements.md#data-comment). */
 export class CommentPageDto extends AdminPageFieldsDto {
   @ApiProperty({ type: [CommentResponseDto] }) content: CommentResponseDto[];
 }
@@ -49,7 +49,7 @@ export class CommentPostRefDto {
 }
 
 /**
- * A comment with its post, for lists outside a thread (spec 000 §3 'User comment' and 'Recent
+ * A comment with its post, for lists outside a thread (docs/requirements.md#data-comment and 'Recent
  * comment'): the user's comments, recent comments, search results.
  */
 export class CommentActivityDto {
@@ -75,7 +75,7 @@ export class CommentActivityPageDto extends AdminPageFieldsDto {
   @ApiProperty({ type: [CommentActivityDto] }) content: CommentActivityDto[];
 }
 
-/** Spec 001 §3 'Comment stats'. */
+/** docs/requirements.md#data-comment. */
 export class CommentStatsDto {
   @ApiProperty() postId: number;
   @ApiProperty({ description: 'Comments not deleted (equals the post commentCount)' }) totalComments: number;

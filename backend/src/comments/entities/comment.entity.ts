@@ -2,13 +2,13 @@ import { Check, Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, 
 import { Post } from '../../posts/entities/post.entity';
 import { User } from '../../users/entities/user.entity';
 
-/** Replies nest at most this deep (spec 001 §9 'reply maxLevel 3'): levels 0 (top) to 3. */
+/** Replies nest at most this deep (docs/requirements.md#constants-comments 'reply maxLevel 3'): levels 0 (top) to 3. */
 export const MAX_COMMENT_LEVEL = 3;
-/** Spec 001 §5/§9: 1–200 characters after trimming. */
+/** docs/requirements.md#validation-comment, docs/requirements.md#constants-comments: 1–200 characters after trimming. */
 export const MAX_COMMENT_LENGTH = 200;
 
 /**
- * Moderation state (issue 19): VISIBLE as the spec knows comments; HIDDEN by a moderator or the
+ * Moderation state: VISIBLE as the spec knows comments; HIDDEN by a moderator or the
  * post's author (it keeps its place and replies, the text is shown to nobody but the queue);
  * HELD by the spam rules (shown to its author and the queue only, until approved).
  */
@@ -26,7 +26,7 @@ export enum CommentModeration {
  * Deletion (CommentsService.remove): a comment with replies stays as a placeholder
  * (`deleted_at` set, content wiped) so its replies keep their place; one without replies is
  * removed, and a placeholder parent left without replies is removed too, up the thread.
- * The post's comment_count and a comment's reply_count count VISIBLE comments only (issue 19):
+ * The post's comment_count and a comment's reply_count count VISIBLE comments only:
  * hiding, holding and restoring move them in the same transaction.
  *
  * Indexes: a post's top-level comments by (post_id, created_at, id) where parent_id is null

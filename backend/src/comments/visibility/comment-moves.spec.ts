@@ -31,7 +31,7 @@ const placeholder = (remove: Expected): Record<CommentMove, Expected> => ({
 
 /**
  * Every state × every move, written out by hand (not derived from the rule under test): what the
- * issue 19 behaviour does to the comment and to the post's comment_count (not deleted and
+ * moderation rules do to the comment and to the post's comment_count (not deleted and
  * VISIBLE) and the parent's reply_count (VISIBLE rows, placeholders included).
  */
 const TABLE: Record<StateName, Record<CommentMove, Expected>> = {
@@ -89,7 +89,7 @@ const asExpected = (outcome: MoveOutcome): Expected => {
   return [name, outcome.deltas.postComments + 0, outcome.deltas.parentReplies + 0];
 };
 
-describe('comment visibility moves (issue 24 §2)', () => {
+describe('comment visibility moves', () => {
   it('lists every state and every move', () => {
     expect(STATES).toHaveLength(1 + VISIBILITIES.length * 2);
     expect(COMMENT_MOVES).toEqual(['create', 'hold', 'edit', 'approve', 'hide', 'restore', 'delete', 'remove']);

@@ -1,5 +1,5 @@
 /**
- * Comment visibility as a pure table (DESIGN.md §1, issue 24 §2): from a comment's state and a
+ * Comment visibility as a pure table (docs/architecture.md#one-owner): from a comment's state and a
  * move, its next state and how the counters that count it change. No database, no clock:
  * CommentVisibility applies what this answers, and nothing else writes a comment's moderation,
  * its deletion, the post's comment_count or a parent's reply_count.

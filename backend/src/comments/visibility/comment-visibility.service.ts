@@ -69,7 +69,7 @@ function defaultRefusal(refusal: MoveRefusal): Error {
 
 /**
  * The one owner of a comment's visibility (VISIBLE, HELD, HIDDEN, deleted) and of the counters
- * that count it (DESIGN.md §1, issue 24 §2): every move is looked up in the pure table
+ * that count it (docs/architecture.md#one-owner): every move is looked up in the pure table
  * (comment-moves.ts), then its columns (`moderation`, the hiding's reason, `deleted_at`, the row
  * itself), the post's `comment_count` and the parent's `reply_count` are written and its domain
  * event recorded, in the caller's transaction. Nothing else writes those columns or counters.
@@ -140,7 +140,7 @@ export class CommentVisibility {
   }
 
   /**
-   * An erased account's comments (issue 27 §3) are given to the '[deleted user]' placeholder, in
+   * An erased account's comments are given to the '[deleted user]' placeholder, in
    * the erasure's transaction: every comment keeps its text, visibility, place and replies, so no
    * counter moves and the threads stay whole; only the name shown changes. Answers how many.
    */

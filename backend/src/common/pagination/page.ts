@@ -46,7 +46,7 @@ export function pageQuery(max: number, defaultSize: number = DEFAULT_PAGE_SIZE) 
   return PagedQueryDto;
 }
 
-/** Sizes 1–100 (DESIGN.md §3). */
+/** Sizes 1–100 (docs/requirements.md#paging). */
 export class PageQueryDto extends pageQuery(MAX_PAGE_SIZE) {}
 /** Sizes 1–1000, for the lists the spec's client fetches whole (tags, an author's posts). */
 export class LookupPageQueryDto extends pageQuery(MAX_LOOKUP_PAGE_SIZE) {}
@@ -59,7 +59,7 @@ export class PageableDto {
   @ApiProperty() unpaged: boolean;
 }
 
-/** The spec's page fields (spec 001 §3) without `content`: subclasses add their items and any fields of their own. */
+/** The spec's page fields (docs/requirements.md#paging) without `content`: subclasses add their items and any fields of their own. */
 export abstract class PageFieldsDto {
   @ApiProperty() totalElements: number;
   @ApiProperty() totalPages: number;
@@ -73,7 +73,7 @@ export abstract class PageFieldsDto {
 }
 
 /**
- * The page fields of the admin list variants (spec 001 §3: `currentPage` beside `number`); each
+ * The page fields of the admin list variants (docs/requirements.md#paging: `currentPage` beside `number`); each
  * subclass adds `content` and the same items under its own name (`posts`, `tags`).
  */
 export abstract class AdminPageFieldsDto extends PageFieldsDto {

@@ -28,7 +28,7 @@ export class ReaderActivityDto {
   @ApiProperty({ type: String, format: 'date-time' }) timestamp: string;
 }
 
-/** The reader dashboard (spec 000 §3 'Reader dashboard stats'). */
+/** The reader dashboard (docs/requirements.md#data-reader-stats). */
 export class ReaderDashboardStatsDto {
   @ApiProperty({ type: ReaderDashboardUserDto }) user: ReaderDashboardUserDto;
   @ApiProperty({ type: ReaderStatisticsDto }) statistics: ReaderStatisticsDto;
@@ -42,7 +42,7 @@ export class QuickTodayStatsDto {
   @ApiProperty({ description: 'Likes of published posts since 00:00 UTC' }) newLikes: number;
 }
 
-/** Site totals anyone may see (spec 000 §3 'Quick stats'). */
+/** Site totals anyone may see (docs/requirements.md#data-quick-stats). */
 export class QuickStatsDto {
   @ApiProperty({ description: 'Accounts' }) totalUsers: number;
   @ApiProperty({ description: 'Published posts' }) totalPosts: number;
@@ -52,7 +52,7 @@ export class QuickStatsDto {
 }
 
 /**
- * The six activity types of spec 001 §3 ('Activity types'), the only values of
+ * The six activity types of docs/requirements.md#activity-types ('Activity types'), the only values of
  * `recentActivities[].type` on the admin and author dashboards: integrators switch on them. Every
  * event maps to the nearest (dashboards/activity-type.ts); the audit log keeps the exact kind.
  * The spec's six are audit types too (AuditType starts from them), so their values come from there.
@@ -66,7 +66,7 @@ export enum DashboardActivityType {
   USER_BANNED = AuditType.USER_BANNED,
 }
 
-/** One entry of a back-office activity list (spec 001 §3: type, title, description, timestamp, optional link). */
+/** One entry of a back-office activity list (docs/requirements.md#activity-types: type, title, description, timestamp, optional link). */
 export class DashboardActivityDto {
   @ApiProperty({ enum: DashboardActivityType, enumName: 'DashboardActivityType' }) type: DashboardActivityType;
   @ApiProperty({ description: "What happened, e.g. 'Post published'" }) title: string;
@@ -75,7 +75,7 @@ export class DashboardActivityDto {
   @ApiPropertyOptional({ description: 'Where to go from the entry (absent when there is nowhere to go)' }) link?: string;
 }
 
-/** The author dashboard (spec 001 §3 'Author stats'). */
+/** The author dashboard (docs/requirements.md#data-author-stats). */
 export class AuthorDashboardStatsDto {
   @ApiProperty({ description: 'Every post in the system, any status (the card Total Posts (System))' }) totalPosts: number;
   @ApiProperty({ description: "The caller's posts, any status" }) myPosts: number;

@@ -5,7 +5,7 @@ export class ImageDimensionsDto {
   @ApiProperty({ example: 400 }) height: number;
 }
 
-/** GET /images/upload-info: the spec's upload requirements (spec 001 §3, §9). */
+/** GET /images/upload-info: the spec's upload requirements (docs/requirements.md#data-upload-requirements, docs/requirements.md#constants-images). */
 export class ImageUploadInfoDto {
   @ApiProperty({ example: 10485760, description: 'Bytes' }) maxSize: number;
   @ApiProperty({ type: [String], example: ['jpeg', 'jpg', 'png', 'webp', 'gif'] }) allowedFormats: string[];

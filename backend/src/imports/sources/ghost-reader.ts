@@ -83,7 +83,7 @@ function mobiledocToMarkdown(source: string): string {
   return blocks.filter((block) => block.trim()).join('\n\n');
 }
 
-/** The post's body as Markdown: from `html` when the export has it (issue 28), else from Lexical or Mobiledoc. */
+/** The post's body as Markdown: from `html` when the export has it, else from Lexical or Mobiledoc. */
 function bodyOf(post: GhostPost): string {
   if (post.html) return htmlToMarkdown(post.html);
   try {

@@ -27,7 +27,7 @@ export const ITEM_TEXT_MAX = 5 * 1024 * 1024;
 /** Children of <channel> the reader hands over whole (everything else is skipped as it streams). */
 const CHANNEL_RECORDS = new Set(['item', 'wp:author', 'wp:category', 'wp:tag', 'wp:term', 'wp:base_site_url', 'wp:base_blog_url', 'wp:wxr_version', 'link']);
 
-/** WordPress statuses and what they become here (issue 28 §3); the others (trash, auto-draft, inherit) are skipped. */
+/** WordPress statuses and what they become here; the others (trash, auto-draft, inherit) are skipped. */
 const STATUSES: Record<string, PostStatus> = { publish: PostStatus.PUBLISHED, draft: PostStatus.DRAFT, pending: PostStatus.PENDING_REVIEW, private: PostStatus.PRIVATE, future: PostStatus.DRAFT };
 
 /** Post types brought over: posts and pages (both become posts here). */

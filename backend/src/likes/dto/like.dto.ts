@@ -7,7 +7,7 @@ import { sortQuery } from '../../common/pagination/sort';
 export const LIKE_SORT_FIELDS = ['createdAt', 'postTitle', 'userName'] as const;
 export type LikeSortField = (typeof LIKE_SORT_FIELDS)[number];
 
-/** `GET /likes/user/my-likes ?page&size&sortBy&sortDirection` (spec 000 §7; default createdAt, desc). */
+/** `GET /likes/user/my-likes ?page&size&sortBy&sortDirection` (docs/requirements.md#api-likes; default createdAt, desc). */
 export class LikeMineQueryDto extends sortQuery(LIKE_SORT_FIELDS, { defaultField: 'createdAt', defaultDirection: 'desc', directionParam: 'sortDirection' }) {}
 
 export const DEFAULT_RECENT_LIKES = 3;
@@ -40,7 +40,7 @@ export class LikeCheckDto {
   @ApiProperty() liked: boolean;
 }
 
-/** A like of the caller (spec 000 §3 'Like record'), with the liked post's card fields. */
+/** A like of the caller (docs/requirements.md#data-like), with the liked post's card fields. */
 export class LikeRecordDto {
   @ApiProperty({ description: 'The like' }) id: number;
   @ApiProperty() postId: number;

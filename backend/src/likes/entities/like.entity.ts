@@ -4,7 +4,7 @@ import { User } from '../../users/entities/user.entity';
 
 /**
  * A reader likes a post: one row per (user, post), the unique key that keeps concurrent likes from
- * counting twice (DESIGN.md §4). The post's `like_count` changes in the same transaction as the
+ * counting twice (docs/requirements.md#decision-counters). The post's `like_count` changes in the same transaction as the
  * row (LikesService through PostsService.adjustCounters).
  *
  * Indexes: UQ_likes_user_post (user_id, post_id) answers "does this user like this post" and is

@@ -3,8 +3,7 @@ import { User } from '../../users/entities/user.entity';
 
 /**
  * How many PUBLISHED posts a reader likes (the reader dashboard's totalLikes and totalPostsLiked,
- * the my-likes total), kept by the writes that change it instead of counted at every read (issue
- * 26 §3): a like or unlike (LikesService, in the like's transaction) and a liked post entering or
+ * the my-likes total), kept by the writes that change it instead of counted at every read: a like or unlike (LikesService, in the like's transaction) and a liked post entering or
  * leaving PUBLISHED or deleted while published (ReaderLikeCountsSubscriber, in the post
  * lifecycle's transaction). Both hold the post's row lock, so the count always equals
  * `likes JOIN posts WHERE status = 'PUBLISHED'` for the reader. No row: 0.

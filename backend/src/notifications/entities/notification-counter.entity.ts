@@ -6,7 +6,7 @@ import { User } from '../../users/entities/user.entity';
  * (triggers on `notifications`, migration CreateNotificationCounters): every insert, read flag,
  * cascade delete (a post or comment removed) and TRUNCATE moves them in the same transaction, so
  * they stay exact under concurrency (the row lock orders the increments). The list's total and
- * the header's bell read them instead of counting the rows (issue 26 §3). Never written by code.
+ * the header's bell read them instead of counting the rows. Never written by code.
  * A user without a row has no notification.
  */
 @Entity('notification_counters')

@@ -24,7 +24,7 @@ function isAbsoluteHttpUrl(value: string): boolean {
 
 /**
  * The fields every post save takes (all optional here: the required ones and their order are the
- * service's checks, spec 001 §5). Strings are trimmed.
+ * service's checks, docs/requirements.md#validation). Strings are trimmed.
  */
 class PostFieldsDto {
   @ApiPropertyOptional({ maxLength: 200 })

@@ -2,7 +2,7 @@ import { Check, Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, 
 import { User } from '../../users/entities/user.entity';
 import type { PostTag } from './post-tag.entity';
 
-/** Post status as stored (spec 001 §4, uppercase in the database). */
+/** Post status as stored (docs/requirements.md#post-transitions, uppercase in the database). */
 export enum PostStatus {
   DRAFT = 'DRAFT',
   PENDING_REVIEW = 'PENDING_REVIEW',

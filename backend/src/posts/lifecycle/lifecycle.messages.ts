@@ -1,6 +1,6 @@
 import type { PostStatus } from '../entities/post.entity';
 
-/** Texts of the post lifecycle's refusals and of publish times (spec 001 §5, issue 20), verbatim as the API has always given them. */
+/** Texts of the post lifecycle's refusals and of publish times (docs/requirements.md#validation-post), verbatim as the API has always given them. */
 export const LifecycleMessages = {
   illegalTransition: (from: PostStatus, to: PostStatus) =>
     `Cannot change the post status from ${from} to ${to}.` +

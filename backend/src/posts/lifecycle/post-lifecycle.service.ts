@@ -55,7 +55,7 @@ export class StaleVersion extends Error {}
 const LOCKED_COLUMNS = 'id, title, slug, author_id AS "authorId", status, version, published_at AS "publishedAt", scheduled_at AS "scheduledAt", scheduled_by AS "scheduledBy", requested_publish_at AS "requestedPublishAt"';
 
 /**
- * The one owner of a post's status (DESIGN.md §1, docs/architecture.md). Every move — save,
+ * The one owner of a post's status (docs/architecture.md#one-owner, docs/architecture.md). Every move — save,
  * submit, review, schedule, the scheduler's publication, delete — goes through `transition()`,
  * which, inside the caller's event transaction: locks the row, decides by the pure table
  * (post-transitions.ts), writes status, schedule, `publishedAt`, `version` (and a save's text) in

@@ -23,7 +23,7 @@ const label = (state: PostState) => `${state.status}${state.scheduled ? '+schedu
 const describeCommand = (command: PostCommand) => (command.type === 'save' && command.to ? `save→${command.to}` : command.type === 'approve' && command.scheduled ? 'approve@time' : command.type);
 
 /**
- * The expected outcome of every (state, command, actor), written as the spec and issue 20 state
+ * The expected outcome of every (state, command, actor), written as the spec and the scheduling rules state
  * them, independently of the table's own code: 'refused:<why>' or the next state.
  */
 function expected(state: PostState, command: PostCommand, actor: PostActor): string {

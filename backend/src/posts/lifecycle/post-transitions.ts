@@ -1,6 +1,6 @@
 /**
  * The post lifecycle's rules, and nothing else (no database, no Nest): which command moves a post
- * from which state to which, for whom (spec 001 §4–5, DESIGN.md §4, issue 20's scheduling). The
+ * from which state to which, for whom (docs/requirements.md#states, docs/requirements.md#validation, docs/requirements.md#decisions, the scheduling). The
  * service that applies a decision is PostLifecycle (post-lifecycle.service.ts); the frontend reads
  * the outcome as the `allowedActions` of a post answer and keeps no copy of these rules.
  */

@@ -1,7 +1,7 @@
 import { BadRequestException } from '@nestjs/common';
 import { latestPublishTime, parsePublishTime, parseZonedTime } from './publish-time';
 
-describe('publish times (issue 20)', () => {
+describe('publish times', () => {
   const now = new Date('2026-11-26T08:00:00Z');
   const parse = (text: string) => parsePublishTime(text, now, 'publishAt', 'Publish time');
   const errorOf = (text: string) => {

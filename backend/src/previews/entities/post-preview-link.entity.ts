@@ -3,7 +3,7 @@ import { Post } from '../../posts/entities/post.entity';
 import { User } from '../../users/entities/user.entity';
 
 /**
- * A shareable preview link of an unpublished post (issue 20 §4). The token is not stored: it is
+ * A shareable preview link of an unpublished post. The token is not stored: it is
  * signed over the id and expiry (preview-token.ts); the row is what revocation and expiry check.
  */
 @Entity('post_preview_links')

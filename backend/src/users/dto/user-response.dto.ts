@@ -10,7 +10,7 @@ export class UserRoleResponseDto {
   @ApiProperty({ format: 'date-time', type: String }) assignedAt: string;
 }
 
-/** The signed-in user's profile (spec 000 §3 "User profile"). */
+/** The signed-in user's profile (docs/requirements.md#data-user "User profile"). */
 export class UserResponseDto {
   @ApiProperty({ example: 1 }) id: number;
   @ApiProperty({ example: 'Ann Lee' }) fullName: string;
@@ -29,7 +29,7 @@ export class UserResponseDto {
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) lastLoginAt: string | null;
 }
 
-/** GET /users/profile: the profile, and whether the user may comment (issue 19), so the comment form can say why before they type. */
+/** GET /users/profile: the profile, and whether the user may comment, so the comment form can say why before they type. */
 export class UserProfileResponseDto extends UserResponseDto {
   @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'Commenting muted until then (null: not muted, or for good)' })
   commentingMutedUntil: string | null;

@@ -79,7 +79,7 @@ export class User {
   updatedAt: Date;
 
   /**
-   * Set while the account waits to be erased (issue 27 §3): it cannot be used (no session, no
+   * Set while the account waits to be erased: it cannot be used (no session, no
    * sign-in but the one that cancels) and the erasure job runs at this time. Null otherwise.
    */
   @Column({ name: 'deletion_due_at', type: 'timestamptz', nullable: true })

@@ -1,5 +1,5 @@
 /**
- * The one pager of every paged list (spec 000 §2, §9; spec 001 §2, §5, §9): Previous/Next (and,
+ * The one pager of every paged list (docs/requirements.md#pager, docs/requirements.md#constants-paging, docs/requirements.md#validation-page-jump): Previous/Next (and,
  * optionally, First/Last), a window of 5 page links around the current page and, above 10 pages,
  * a go-to-page box that takes a page between 1 and the total. Every control is a real link or a
  * GET form, so the pager works rendered on the server without JavaScript (the reader's lists,
@@ -11,7 +11,7 @@ import { useId, useState, type FormEvent, type MouseEvent } from 'react';
 import { pageHref, pageWindow, PAGE_PARAM } from '../../lib/paging';
 import { useKeepTyped } from './keep-typed';
 
-/** The go-to-page box's check (spec 001 §5): a whole number from 1 to the total. */
+/** The go-to-page box's check (docs/requirements.md#validation-page-jump): a whole number from 1 to the total. */
 export function jumpProblem(value: string, totalPages: number): string | undefined {
   const page = Number(value.trim());
   if (!value.trim() || !Number.isInteger(page) || page < 1 || page > totalPages) return `Enter a page between 1 and ${totalPages}.`;

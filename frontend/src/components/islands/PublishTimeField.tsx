@@ -1,5 +1,5 @@
 /**
- * A time to publish at (issue 20 §1): a datetime-local input read as a wall time in the site
+ * A time to publish at: a datetime-local input read as a wall time in the site
  * zone, whatever zone the browser is in, with the zone's name beside it ('GMT+7'), sent to the API
  * as UTC ISO. Used by the reviewer's 'Publish at' and the author's requested time. The API checks
  * the range (a future time, at most a year ahead); its field error is passed in as `error`.

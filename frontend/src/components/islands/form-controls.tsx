@@ -185,7 +185,7 @@ const STRENGTH_COLOURS: Record<StrengthLevel, string> = {
   'very-strong': 'bg-emerald-700',
 };
 
-/** Strength meter: five segments, the Vietnamese label (spec 000 §5). */
+/** Strength meter: five segments, the Vietnamese label (docs/requirements.md#password-strength). */
 export function StrengthMeter({ password }: { password: string }) {
   if (!password) return null;
   const { score, level, label } = passwordStrength(password);

@@ -1,6 +1,6 @@
 /**
  * The state machine of a back-office list whose address is its state (/admin/posts,
- * /admin/tags, /admin/users; spec 001 §9): the query, the page read for it and its failure,
+ * /admin/tags, /admin/users; docs/requirements.md#constants-paging): the query, the page read for it and its failure,
  * loading, the search box applied 300 ms after the last keystroke, Back and Forward, links a
  * plain click follows without a page load, the toasts, the editor's one-time `?notice` banner
  * and the element to focus after the next render. Only the newest read is applied (a request
@@ -134,7 +134,7 @@ export function useUrlList<Q extends { search: string; page: number }, P extends
     window.history.replaceState(null, '', url.pathname + url.search);
   }, [notice]);
 
-  // Search: 300 ms after the last keystroke (spec 001 §9). With keepTypedSearch a change of the
+  // Search: 300 ms after the last keystroke (docs/requirements.md#constants-sorting). With keepTypedSearch a change of the
   // query does not restart the wait, and the search goes on top of the query current by then.
   const restartOn = options.keepTypedSearch ? undefined : query;
   useEffect(() => {

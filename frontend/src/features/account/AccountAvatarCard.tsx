@@ -12,7 +12,7 @@ import { holdChosenAvatar } from './chosen-avatar';
 const MAX_BYTES = 10 * 1024 * 1024;
 const UPLOAD_TIMEOUT_MS = 60_000;
 
-/** The avatar upload's failure texts (spec 000 §2 /account). */
+/** The avatar upload's failure texts (docs/requirements.md#screen-account). */
 const UPLOAD_TEXTS = {
   network: AccountTexts.UPLOAD_NETWORK,
   timeout: AccountTexts.UPLOAD_TIMEOUT,
@@ -29,8 +29,8 @@ async function uploadAvatar(file: File, onProgress: (percent: number) => void): 
 }
 
 /**
- * The account page's avatar card (spec 000 §2): upload with preview and progress, delete. A chosen
- * file not uploaded yet is never dropped silently (issue 25): the profile form's Save uploads it
+ * The account page's avatar card (docs/requirements.md#post-preview): upload with preview and progress, delete. A chosen
+ * file not uploaded yet is never dropped silently: the profile form's Save uploads it
  * first (chosen-avatar.ts), and leaving the page asks first.
  */
 export default function AccountAvatarCard({ name, avatar: initialAvatar }: { name: string; avatar: string | null }) {

@@ -25,8 +25,8 @@ function validate(values: Profile, savedEmail: string): Errors {
 }
 
 /**
- * The account page's profile card (spec 000 §2 /account): view mode, edit mode with Save and
- * Cancel. Save uploads a picture chosen in the avatar card first (issue 25); when that upload
+ * The account page's profile card (docs/requirements.md#screen-account): view mode, edit mode with Save and
+ * Cancel. Save uploads a picture chosen in the avatar card first; when that upload
  * fails, the profile is not saved either and the toast says why (the card shows the upload's error).
  */
 export default function AccountProfileForm({ initial }: { initial: Profile }) {

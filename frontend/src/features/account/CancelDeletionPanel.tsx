@@ -13,7 +13,7 @@ export interface PendingDeletion {
 }
 
 /**
- * The login page's step for an account scheduled for deletion (issue 27 §3): 'Your account is
+ * The login page's step for an account scheduled for deletion: 'Your account is
  * scheduled for deletion on …' and 'Cancel deletion', which gives the account back with the same
  * sign-in data and then signs in (`signIn`, the form's own sign-in). An account with two-factor
  * sign-in needs a code as well: the field appears when the server asks for it.

@@ -28,7 +28,7 @@ function validate(values: Values): Partial<Values> {
 }
 
 /**
- * Account Security's Change Password (spec 000 §2, §4, §5): a modal with current, new and
+ * Account Security's Change Password (docs/requirements.md#screen-account, docs/requirements.md#data-screens, docs/requirements.md#validation-change-password): a modal with current, new and
  * confirmation; on success a panel shows for 3 s and the modal closes after 2 s.
  */
 export default function ChangePasswordDialog() {

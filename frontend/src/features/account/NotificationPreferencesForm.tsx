@@ -14,7 +14,7 @@ const CHANNELS: { key: Channel; label: string }[] = [
 ];
 
 /**
- * The notification preferences card of /account (issue 19 §1): one row per event type the
+ * The notification preferences card of /account: one row per event type the
  * user's roles can receive (the API lists only those), a checkbox per channel, and the hourly
  * digest. Saved as a whole with Save; the answer is what the card shows next.
  */

@@ -17,7 +17,7 @@ interface Props {
   initialExport: DataExport | null;
   /** Days before the erasure (GET /account/deletion). */
   graceDays: number;
-  /** The account has two-factor sign-in on: the deletion asks for a code too (wired with issue 27 §1). */
+  /** The account has two-factor sign-in on: the deletion asks for a code too. */
   twoFactorEnabled?: boolean;
 }
 
@@ -26,7 +26,7 @@ const POLL_MS = 1000;
 const running = (status: DataExport['status'] | undefined) => status === 'QUEUED' || status === 'RUNNING';
 
 /**
- * 'Your data' on /account (issue 27 §3): 'Download my data' starts the export job and follows its
+ * 'Your data' on /account: 'Download my data' starts the export job and follows its
  * progress until the download link shows (also e-mailed); 'Delete my account' asks for the
  * password, the two-factor code when it is on, and the typed word, then signs the user out.
  */

@@ -1,5 +1,5 @@
 /**
- * The avatar chosen on the account page and not uploaded yet (issue 25), shared by the page's two
+ * The avatar chosen on the account page and not uploaded yet, shared by the page's two
  * islands: the avatar card holds it, the profile form's Save uploads it first, so a chosen picture
  * is never dropped by saving the profile. One module instance per page, so both islands see it.
  */

@@ -1,4 +1,4 @@
-/** Texts of the account page (spec 000 §2 /account): profile, avatar and change password. */
+/** Texts of the account page (docs/requirements.md#screen-account): profile, avatar and change password. */
 export const AccountTexts = {
   PROFILE_UPDATED: 'Profile updated successfully!',
   PROFILE_FAILED: 'Failed to update profile. Please try again.',
@@ -12,13 +12,13 @@ export const AccountTexts = {
   UPLOAD_BAD_JSON: 'Invalid JSON response from server',
   UPLOAD_BAD_FORMAT: 'Invalid upload response format',
   DELETE_FAILED: 'Failed to delete image',
-  /** Issue 25: the profile's Save uploads a chosen picture first; when that fails nothing is saved. */
+  /** The profile's Save uploads a chosen picture first; when that fails nothing is saved. */
   PROFILE_NOT_SAVED_AVATAR: 'Profile not saved: the chosen picture could not be uploaded. Upload it again, or cancel it to save without it.',
   PASSWORD_CHANGED: 'Đổi mật khẩu thành công!',
   bioTooLong: (max: number) => `Bio must be at most ${max} characters`,
 } as const;
 
-/** Texts of 'Your data' (issue 27 §3): the data export and account deletion. English, like the rest of the page's new texts. */
+/** Texts of 'Your data': the data export and account deletion. English, like the rest of the page's new texts. */
 export const YourDataTexts = {
   HEADING: 'Your data',
   INTRO: 'Download a copy of everything you have on Inkwell, or delete your account.',

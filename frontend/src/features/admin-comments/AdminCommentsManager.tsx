@@ -62,7 +62,7 @@ const authorName = (comment: { author: { fullName: string } | null }) => comment
 const excerpt = (text: string, length = 140) => (text.length > length ? `${text.slice(0, length - 1)}…` : text);
 
 /**
- * The moderation queue (/admin/comments; issue 19 §2): filter (reported, hidden, held, all),
+ * The moderation queue (/admin/comments): filter (reported, hidden, held, all),
  * search by text or author, newest or most reported first, page size and the pager; each
  * comment with its post, the comment it answers and its reports; hide (with a reason), restore,
  * delete (confirmed) and dismiss reports, one at a time or on a selection (with each id's

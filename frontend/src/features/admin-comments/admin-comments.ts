@@ -1,5 +1,5 @@
 /**
- * The moderation queue of /admin/comments (issue 19 §2): the API's answers (generated types),
+ * The moderation queue of /admin/comments: the API's answers (generated types),
  * the page's read through the session, and the list's query (filter, search, sort, size, page),
  * which is the address (read and written as the other back-office lists do: lib/admin-list,
  * lib/paging). Used on the server and in the island.

@@ -1,5 +1,5 @@
 /**
- * Texts of the moderation queue (/admin/comments; issue 19 §2, beyond the spec, in the tone of
+ * Texts of the moderation queue (/admin/comments, beyond the spec, in the tone of
  * its back-office screens).
  */
 import { countNoun, Nouns } from '../../lib/texts/nouns';

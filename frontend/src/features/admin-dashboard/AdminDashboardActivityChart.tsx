@@ -20,7 +20,7 @@ const COUNT_STEPS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1_000, 2_000, 5_000, 10
 const isDark = () => document.documentElement.classList.contains('dark');
 
 /**
- * The admin dashboard's activity chart (issue 11 §2): new users, posts, comments and likes per
+ * The admin dashboard's activity chart: new users, posts, comments and likes per
  * day over the last 30 days. uPlot draws it on a canvas once the island is visible (its code is
  * loaded only then); the same figures are a real table, visually hidden until 'Show as table',
  * and the totals are a sentence, so nothing depends on seeing the canvas. Redrawn when the theme

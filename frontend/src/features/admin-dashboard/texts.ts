@@ -1,8 +1,8 @@
 /**
- * Texts of the admin dashboard (/admin; spec 001 §2 'Admin dashboard', §8 'Dashboards', spec 000
- * §8 'Dashboards and likes'). Verbatim where the spec gives them; the activity chart is ours
- * (issue 11) and so are its words. No fallback numbers: a failed load is an error state
- * (DESIGN.md §4 "admin stats never show invented numbers").
+ * Texts of the admin dashboard (/admin; docs/requirements.md#screen-admin-dashboard, docs/requirements.md#errors-dashboards, docs/requirements.md
+ * docs/requirements.md#errors-dashboards). Verbatim where the spec gives them; the activity chart is ours
+ * and so are its words. No fallback numbers: a failed load is an error state
+ * (docs/requirements.md#decision-real-data "admin stats never show invented numbers").
  */
 import { countNoun, Nouns } from '../../lib/texts/nouns';
 import { errorText, type ErrorTexts } from '../../lib/texts/error-text';
@@ -19,7 +19,7 @@ export const AdminDashboardTexts = {
   lastUpdated: (time: string) => `Last updated: ${time}`,
 } as const;
 
-/** The activity chart (issue 11 §2): new users, posts, comments and likes per day. */
+/** The activity chart: new users, posts, comments and likes per day. */
 export const AdminActivityTexts = {
   TITLE: 'Activity (last 30 days)',
   LOAD_FAILED: 'Failed to load activity',
@@ -39,7 +39,7 @@ export const ACTIVITY_SERIES = [
 ] as const;
 
 /**
- * A failed stats read as the spec words it (001 §8 generic, 000 §8 dashboards): no answer keeps
+ * A failed stats read as the spec words it (docs/requirements.md#errors-dashboards generic, docs/requirements.md#errors-dashboards dashboards): no answer keeps
  * the network text, 401 and 403 have their own, a 5xx the server-error text, anything else the
  * server's message, else 'Failed to fetch dashboard stats' (or the read's own text).
  */

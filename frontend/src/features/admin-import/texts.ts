@@ -1,4 +1,4 @@
-/** Texts of /admin/import and /admin/export (issue 28 §3; beyond the specs, in their tone). */
+/** Texts of /admin/import and /admin/export (beyond the specs, in their tone). */
 export const AdminImportTexts = {
   TITLE: 'Import',
   SUBTITLE: 'Bring posts, pages, tags, authors and comments from WordPress, Ghost or another Inkwell.',

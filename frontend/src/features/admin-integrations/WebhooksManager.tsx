@@ -15,7 +15,7 @@ type Notice = { kind: 'success' | 'error'; text: string } | undefined;
 type Panel = { kind: 'none' } | { kind: 'form'; webhook?: Webhook } | { kind: 'log'; webhook: WebhookSummary };
 
 /**
- * /admin/integrations (issue 28 §2): the webhooks, a form to add or change one (URL, events, the
+ * /admin/integrations: the webhooks, a form to add or change one (URL, events, the
  * e-mail opt-in; its secret shown with a copy button), and per webhook 'Send test event' and its
  * delivery log with 'Redeliver'. Every control is a labelled button, link or field.
  */

@@ -1,5 +1,5 @@
 /**
- * Texts of /admin/integrations (issue 28 §2, webhooks): the list, the form, the test event and
+ * Texts of /admin/integrations (webhooks): the list, the form, the test event and
  * the delivery log. The API's own messages (field errors, 'Webhook saved.') are shown as sent.
  */
 import type { ErrorTexts } from '../../lib/texts/error-text';

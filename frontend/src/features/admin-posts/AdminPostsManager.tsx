@@ -1,11 +1,11 @@
 /**
- * /admin/posts, the list mode (spec 001 §2, §4, §5, §8, §9). Rendered on the server from the
+ * /admin/posts, the list mode (docs/requirements.md#screen-admin-posts, docs/requirements.md#states, docs/requirements.md#validation-post, docs/requirements.md#errors-posts, docs/requirements.md#constants). Rendered on the server from the
  * address (search, status, sort field and direction, page size, page) so it reads without
  * JavaScript: the filters are a GET form, the chips, column headers and pager are links. Once
  * hydrated the island keeps the address in step without page loads (search after 300 ms of
  * quiet) and runs the row actions: Approve, Reject (a reason), Detailed Review (decision, reason,
  * internal notes, history), Approve Now, Publish, Archive and Delete (confirmed), each with the
- * spec's toasts. Issue 20: Schedule (approve for a time; Approve asks for the time too when the
+ * spec's toasts. Scheduling: Schedule (approve for a time; Approve asks for the time too when the
  * author requested one), the 'Scheduled for …' badge, and Reschedule / Cancel schedule on a
  * scheduled post, each toasting the API's message.
  */
@@ -223,7 +223,7 @@ export default function AdminPostsManager({ initialQuery, initialPage, initialEr
         await load(remaining === 0 && query.page > 0 ? { ...query, page: query.page - 1 } : query, 'replace');
       },
       (failure) => {
-        // The server's refusal reads 'Delete failed: {server message}' (spec 001 §8).
+        // The server's refusal reads 'Delete failed: {server message}' (docs/requirements.md#errors-posts).
         const refused = failure instanceof ApiError && failure.status >= 400 && failure.status < 500 && failure.status !== 401;
         const message = errorText(failure, adminErrors(AdminPostsTexts.DELETE_FALLBACK));
         notify('error', AdminPostsTexts.DELETE_FAILED, refused ? AdminPostsTexts.deleteFailed(message) : message);

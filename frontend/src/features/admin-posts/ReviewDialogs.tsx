@@ -1,5 +1,5 @@
 /**
- * The review dialogs of /admin/posts (spec 001 §2, §5): Quick Reject (a reason, pre-filled with a
+ * The review dialogs of /admin/posts (docs/requirements.md#screen-admin-posts, docs/requirements.md#validation-review): Quick Reject (a reason, pre-filled with a
  * suggestion to revise and resubmit; 'A rejection reason is required.') and Detailed Review (a
  * decision, 'Please select a review decision.'; a reason when rejecting, 'Please provide a
  * rejection reason.'; internal admin notes; the post's review history).

@@ -1,5 +1,5 @@
 /**
- * The reviewer's diff in Detailed Review (issue 20 §2): when the post was rejected before, the
+ * The reviewer's diff in Detailed Review: when the post was rejected before, the
  * earlier reason ('Rejected before: <reason> — <reviewer>, <time>') above what changed since that
  * rejection, word by word: title, summary, tags and content (GET /blog/posts/{id}/review-diff).
  * Nothing shows for a post never rejected. The content's diff scrolls inside its own box so a

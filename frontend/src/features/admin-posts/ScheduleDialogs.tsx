@@ -1,5 +1,5 @@
 /**
- * Publishing at a time (issue 20 §1) on /admin/posts: the 'Publish at' field (the shared
+ * Publishing at a time on /admin/posts: the 'Publish at' field (the shared
  * PublishTimeField, prefilled with the author's requested time, which is named under it), and the
  * dialog that approves a post for a time or moves a scheduled post's time. The API checks the
  * time (≥ 1 minute ahead, ≤ 1 year); its field error shows on the field.

@@ -1,5 +1,5 @@
 /**
- * The back-office post list (/admin/posts; spec 001 §2, §3, §4, §7, §9): its query (search,
+ * The back-office post list (/admin/posts; docs/requirements.md#screen-admin-posts, docs/requirements.md#data-post, docs/requirements.md#states, docs/requirements.md#api-posts, docs/requirements.md#constants-sorting): its query (search,
  * status, sort field and direction, page size, 1-based page in the address), the addresses the
  * list's links point to, the read through the session's client and which actions each status
  * offers. Used by the page on the server and by its island in the browser (no server-only code).
@@ -21,7 +21,7 @@ export type { PostReview };
 export type PostReviewResult = Schemas['PostReviewResultDto'];
 export type ApiPostStatus = PostStatus;
 export type AdminTag = Tag;
-/** GET /blog/posts/{id}/review-diff: the last rejection and the diff since it (issue 20 §2). */
+/** GET /blog/posts/{id}/review-diff: the last rejection and the diff since it. */
 export type ReviewDiff = Schemas['ReviewDiffDto'];
 
 // ---- the query -----------------------------------------------------------------------------
@@ -31,7 +31,7 @@ export type StatusFilter = 'draft' | 'pending_review' | 'published' | 'rejected'
 export type PostSortField = 'createdAt' | 'updatedAt' | 'publishedAt' | 'title' | 'viewCount';
 export type { SortDir };
 
-/** Every status an admin can filter by; pending_review and rejected are admin-only options (spec 001 §6). */
+/** Every status an admin can filter by; pending_review and rejected are admin-only options (docs/requirements.md#permissions). */
 export const STATUS_FILTERS: { value: StatusFilter; label: string }[] = POST_STATUSES.map((status) => ({ value: status.toLowerCase() as StatusFilter, label: POST_STATUS_LABELS[status] }));
 
 export const SORT_FIELDS: { value: PostSortField; label: string }[] = [
@@ -98,7 +98,7 @@ export function activeChips(query: PostListQuery): FilterChip[] {
   return chips;
 }
 
-// ---- statuses and actions (spec 001 §4) ------------------------------------------------------
+// ---- statuses and actions (docs/requirements.md#post-statuses) ------------------------------------------------------
 
 export function toApiStatus(status: StatusFilter): ApiPostStatus {
   return status.toUpperCase() as ApiPostStatus;
@@ -131,7 +131,7 @@ export function statusTone(status: string): string {
 export type PostRowAction = 'approve' | 'schedule' | 'reject' | 'review' | 'approveNow' | 'publish' | 'archive' | 'reschedule' | 'cancelSchedule';
 
 /**
- * The status buttons a row offers (spec 001 §4, §6), chosen from what the post's answer allows:
+ * The status buttons a row offers (docs/requirements.md#post-transitions, docs/requirements.md#permissions), chosen from what the post's answer allows:
  * pending_review → Approve, Schedule, Reject, Detailed Review; a scheduled post → Reschedule and
  * Cancel schedule instead of a second review; rejected (approvable, not rejectable) → Approve Now,
  * Detailed Review; draft → Publish; published → Archive. Edit, Preview and Delete are on every row.
@@ -165,7 +165,7 @@ export function loadAdminPost(api: ApiClient, id: number): Promise<Loaded<PostDe
   return load(api.GET('/api/v1/blog/posts/{id}', { params: { path: { id } } }));
 }
 
-/** The editor's tag list: up to 100 active tags by name (spec 001 §9). */
+/** The editor's tag list: up to 100 active tags by name (docs/requirements.md#constants-paging). */
 export function loadEditorTags(api: ApiClient): Promise<Loaded<AdminTag[]>> {
   return settleRead(async () => {
     const page = await unwrap(api.GET('/api/v1/blog/tags', { params: { query: { page: 0, size: 100, sortBy: 'name', sortDir: 'asc', activeOnly: true } } }));
@@ -197,5 +197,5 @@ export async function loadEditorTagsFor(api: ApiClient, post: PostDetail | undef
 
 // ---- formatting ------------------------------------------------------------------------------
 
-/** 'Nov 22, 2026' and 'Nov 22, 2026, 3:04 PM GMT+7' (admin screens use en-US dates, spec 001 §9); '' when missing. */
+/** 'Nov 22, 2026' and 'Nov 22, 2026, 3:04 PM GMT+7' (admin screens use en-US dates, docs/requirements.md#dates); '' when missing. */
 export { formatShortDate as adminDate, formatShortDateTime as adminDateTime } from '../../lib/dates';

@@ -1,5 +1,5 @@
 /**
- * The back-office post calls of spec 001 §7 ('Authenticated posts') from the browser, through the
+ * The back-office post calls of docs/requirements.md#api-accounts ('Authenticated posts') from the browser, through the
  * session's client (a 401 waits for the shared refresh and retries once): the list, a review
  * (approve or reject, now or at a time), reschedule and cancel a schedule, the review history and
  * the reviewer's diff, a status change through an update, and delete.
@@ -16,7 +16,7 @@ export interface ReviewDecision {
   status: 'APPROVED' | 'REJECTED';
   rejectionReason?: string | null;
   adminNotes?: string | null;
-  /** Approve for this time (ISO, UTC) instead of now (issue 20: scheduled publishing). */
+  /** Approve for this time (ISO, UTC) instead of now (scheduled publishing). */
   publishAt?: string;
 }
 

@@ -1,5 +1,5 @@
 /**
- * Texts of the back-office post screens (/admin/posts; spec 001 §2, §5, §8): notices and toasts,
+ * Texts of the back-office post screens (/admin/posts; docs/requirements.md#screen-admin-posts, docs/requirements.md#validation-post, docs/requirements.md#errors-posts): notices and toasts,
  * review and rejection messages, confirmations, load failures and empty states. Verbatim where
  * the spec gives them.
  */
@@ -9,7 +9,7 @@ export const AdminPostsTexts = {
   TITLE: 'Post Management',
   SUBTITLE: 'Review, publish, archive and edit every post on Inkwell.',
 
-  // toasts (spec 001 §8)
+  // toasts (docs/requirements.md#errors-posts)
   LOAD_FAILED: 'Load Failed',
   REVIEW_FAILED: 'Review Failed',
   REJECTION_FAILED: 'Rejection Failed',
@@ -20,7 +20,7 @@ export const AdminPostsTexts = {
   UPDATE_FALLBACK: 'Failed to update post',
   deleteFailed: (message: string) => `Delete failed: ${message}`,
 
-  // review (spec 001 §5)
+  // review (docs/requirements.md#validation-review)
   DECISION_REQUIRED: 'Please select a review decision.',
   REASON_REQUIRED: 'Please provide a rejection reason.',
   QUICK_REASON_REQUIRED: 'A rejection reason is required.',
@@ -28,7 +28,7 @@ export const AdminPostsTexts = {
   HISTORY_EMPTY: 'No reviews yet.',
   HISTORY_FAILED: 'Failed to load the review history.',
 
-  // scheduling (issue 20 §1; the success titles are the API's messages)
+  // scheduling (the success titles are the API's messages)
   PUBLISH_AT: 'Publish at',
   PUBLISH_AT_EMPTY: 'Leave it empty to publish now.',
   PUBLISH_AT_REQUIRED: 'Please choose when to publish the post.',
@@ -45,7 +45,7 @@ export const AdminPostsTexts = {
   willPublish: (title: string, time: string) => `“${title}” will be published at ${time}.`,
   backInQueue: (title: string) => `“${title}” is waiting for review again.`,
 
-  // the reviewer's diff (issue 20 §2)
+  // the reviewer's diff
   DIFF_TITLE: 'Changes since the last rejection',
   DIFF_LOADING: 'Loading the changes since the last rejection...',
   DIFF_FAILED: 'Failed to load the changes since the last rejection.',
@@ -84,7 +84,7 @@ export const AdminPostsTexts = {
 } as const;
 
 /**
- * A failed call's text as the spec's catalogue words it (001 §8): no answer keeps the network
+ * A failed call's text as the spec's catalogue words it (docs/requirements.md#errors-transport): no answer keeps the network
  * text, 401 'Authentication failed. Please log in again.', 5xx 'Server error occurred. Please try
  * again later.', anything else the server's message (it carries the 403 'You do not have
  * permission to ...' texts), else the action's fallback.

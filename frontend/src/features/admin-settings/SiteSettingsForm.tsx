@@ -15,7 +15,7 @@ const ERASED_CHOICES: { value: ErasedAuthorPosts; label: string }[] = [
 ];
 
 /**
- * /admin/settings (issue 27): both site-wide settings, saved together with PATCH /admin/settings,
+ * /admin/settings: both site-wide settings, saved together with PATCH /admin/settings,
  * which answers the whole set (shown as saved).
  */
 export default function SiteSettingsForm({ initial }: { initial: SiteSettings }) {

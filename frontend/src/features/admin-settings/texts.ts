@@ -1,4 +1,4 @@
-/** Texts of /admin/settings (issue 27: the site-wide settings of backend/src/settings/site-settings.ts). */
+/** Texts of /admin/settings (the site-wide settings of backend/src/settings/site-settings.ts). */
 export const SiteSettingsTexts = {
   TITLE: 'Site Settings',
   SUBTITLE: 'Rules that apply to the whole site.',

@@ -1,10 +1,10 @@
 /**
- * /admin/tags, the list mode (spec 001 §2, §4, §8, §9): a card grid with search, an
+ * /admin/tags, the list mode (docs/requirements.md#screen-admin-tags, docs/requirements.md#tag-states, docs/requirements.md#errors-tags, docs/requirements.md#constants-paging): a card grid with search, an
  * active/inactive/all filter, sort and page size, and the pager. Rendered on the server from the
  * address (a GET form and links, so it reads without JavaScript); once hydrated the island
  * follows the address without page loads (search after 300 ms of quiet) and runs Activate,
  * Deactivate and Delete. Delete on an active tag its card counts posts for offers deactivation
- * at once (spec 001 §4), without the delete confirmation; the server refuses such a delete (409)
+ * at once (docs/requirements.md#tag-states), without the delete confirmation; the server refuses such a delete (409)
  * anyway, so a list older than the tag's first post ends in the same offer.
  */
 import { countNoun, Nouns } from '../../lib/texts/nouns';
@@ -113,7 +113,7 @@ export default function AdminTagsManager({ initialQuery, initialPage, initialErr
       },
       (failure) => {
         if (failure instanceof ApiError && failure.status === 409) {
-          // Used by posts: offer deactivation instead (spec 001 §4).
+          // Used by posts: offer deactivation instead (docs/requirements.md#tag-states).
           setDialog({ kind: 'inUse', tag, message: failure.message });
           return;
         }

@@ -1,5 +1,5 @@
 /**
- * The tag editor (spec 001 §2, §5): create or edit a tag's name, slug, description, colour, icon
+ * The tag editor (docs/requirements.md#tag-editor, docs/requirements.md#slugs): create or edit a tag's name, slug, description, colour, icon
  * and active flag. On create the slug follows the name while it is empty or still the old name's
  * slug; on edit it stays unless the admin changes it (it is the tag's public address; an old
  * address answers 301 to the new one).

@@ -1,5 +1,5 @@
 /**
- * The back-office tag screens (/admin/tags; spec 001 §2, §3, §4, §5, §7, §9): the list's query
+ * The back-office tag screens (/admin/tags; docs/requirements.md#screen-admin-tags, docs/requirements.md#data-tag, docs/requirements.md#tag-states, docs/requirements.md#validation-tag, docs/requirements.md#api-tags, docs/requirements.md#constants-paging): the list's query
  * (search, active/inactive/all, sort, size, 1-based page in the address), its read, the tag
  * editor's checks and the posts of a tag. Used on the server and in the islands.
  */
@@ -38,7 +38,7 @@ export const TAG_SORT_FIELDS: { value: TagSortField; label: string }[] = [
   { value: 'postCount', label: 'Post count' },
 ];
 export const TAG_PAGE_SIZES = [5, 10, 20, 50] as const;
-/** Spec 001 §9: default page size 10; tag lists sort by name, descending, active only. */
+/** docs/requirements.md#constants-paging: default page size 10; tag lists sort by name, descending, active only. */
 export const TAG_DEFAULTS = { size: 10, sortBy: 'name' as TagSortField, sortDir: 'desc' as SortDir, filter: 'active' as TagFilter };
 export const TAGS_PATH = '/admin/tags';
 
@@ -108,7 +108,7 @@ export function loadTagPosts(api: ApiClient, slug: string, page: number): Promis
   return load(api.GET('/api/v1/blog/posts/public/tag/{slug}', { params: { path: { slug }, query: { page, size: TAG_POSTS_SIZE, sort: 'publishedAt,desc' } } }));
 }
 
-// ---- the tag editor's checks (spec 001 §5) ---------------------------------------------------
+// ---- the tag editor's checks (docs/requirements.md#validation-tag) ---------------------------------------------------
 
 export interface TagForm {
   name: string;

@@ -1,5 +1,5 @@
 /**
- * The tag calls of spec 001 §7 ('Tags') from the browser, through the session's client: the
+ * The tag calls of docs/requirements.md#api-tags ('Tags') from the browser, through the session's client: the
  * list, create, update, activate, deactivate and delete.
  */
 import { browserApi } from '../../lib/api/client';

@@ -1,5 +1,5 @@
 /**
- * Texts of the back-office tag screens (/admin/tags; spec 001 §2, §5, §8): the tag editor's
+ * Texts of the back-office tag screens (/admin/tags; docs/requirements.md#tag-editor, docs/requirements.md#validation-tag, docs/requirements.md#errors-tags): the tag editor's
  * checks, the list's and the tag posts view's failures, notices and confirmations. Verbatim
  * where the spec gives them.
  */
@@ -12,7 +12,7 @@ export const AdminTagsTexts = {
   EDIT_TITLE: 'Edit Tag',
   POSTS_TITLE: 'Posts tagged with',
 
-  // tag editor (spec 001 §5)
+  // tag editor (docs/requirements.md#validation-tag)
   NAME_LENGTH: 'Tag name must be between 2-100 characters',
   SLUG_INVALID: 'Tag slug must be 2-100 characters: only lowercase letters, numbers, and hyphens.',
   DESCRIPTION_TOO_LONG: 'Tag description must be at most 500 characters',
@@ -28,7 +28,7 @@ export const AdminTagsTexts = {
   UPDATE_FAILED: 'Failed to update tag',
   EDITOR_LOAD_FAILED: 'Failed to load tags',
 
-  // list (spec 001 §8)
+  // list (docs/requirements.md#texts)
   LIST_FAILED: 'Unable to load tags list',
   ACTIVATE_FAILED: 'Failed to activate tag',
   DEACTIVATE_FAILED: 'Failed to deactivate tag',
@@ -55,7 +55,7 @@ export const AdminTagsTexts = {
   NO_MATCH_MESSAGE: 'Try another search or show all tags.',
   LOADING: 'Loading tags...',
 
-  // posts by tag (spec 001 §2, §8)
+  // posts by tag (docs/requirements.md#screen-tag-posts, docs/requirements.md#errors-tags)
   TAG_POSTS_FAILED: 'Failed to load posts by tag',
   TAG_POSTS_EMPTY: 'No posts found for tag',
   TAG_INACTIVE: 'This tag is inactive, so none of its posts are listed publicly. Activate it to list its published posts here.',

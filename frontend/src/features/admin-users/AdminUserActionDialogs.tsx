@@ -1,7 +1,7 @@
 /**
  * The details view's action dialogs (not hydrated on their own): ban and unban with their reason
- * prompt (spec 001 §5: a reason is required, Cancel aborts, the admin note is optional), the new
- * password (confirm, then shown once with Copy; §8 texts) and Edit (name, roles, status).
+ * prompt (docs/requirements.md#validation-ban: a reason is required, Cancel aborts, the admin note is optional), the new
+ * password (confirm, then shown once with Copy; docs/requirements.md#errors-auth texts) and Edit (name, roles, status).
  */
 import { useId, useRef, useState, type FormEvent } from 'react';
 import { browserApi } from '../../lib/api/client';

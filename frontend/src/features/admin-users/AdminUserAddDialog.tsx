@@ -8,12 +8,12 @@ import { Alert, DialogActions, PasswordField, TextField } from '../../components
 import { AdminUserRolePicker, focusFirstInvalid, SelectField } from './AdminUserFields';
 import { useSubmit } from '../../components/islands/use-submit';
 
-/** spec 001 §4, §9: the modal closes 1.5 s after a success. */
+/** docs/requirements.md#screen-admin-users, docs/requirements.md#validation-add-user: the modal closes 1.5 s after a success. */
 export const ADD_USER_CLOSE_MS = 1500;
 const CREATE_STATUSES = ['ACTIVE', 'PENDING', 'INACTIVE'] as const;
 
 interface Props {
-  /** ADMIN may be assigned only by an admin (spec 001 §5). */
+  /** ADMIN may be assigned only by an admin (docs/requirements.md#validation-add-user). */
   canAssignAdmin: boolean;
   onClose: () => void;
   /** The new user, as soon as the server has it (the list refreshes). */
@@ -21,9 +21,9 @@ interface Props {
 }
 
 /**
- * The Add User modal (spec 001 §2, §5, §8, §9): full name, e-mail, password and its confirmation,
+ * The Add User modal (docs/requirements.md#screen-admin-users, docs/requirements.md#validation-register, docs/requirements.md#errors-add-user, docs/requirements.md#validation-add-user): full name, e-mail, password and its confirmation,
  * roles (default USER; the last one stays), status (default ACTIVE) and 'Mark email as verified'
- * (off). Checked in the spec's order before sending; the server's failures are mapped as §8 says.
+ * (off). Checked in the spec's order before sending; the server's failures are mapped as docs/requirements.md#texts says.
  * After a success the notice shows and the modal closes 1.5 s later.
  */
 export default function AdminUserAddDialog({ canAssignAdmin, onClose, onCreated }: Props) {

@@ -1,6 +1,6 @@
 /**
- * Badges of the user administration (not hydrated on their own): role badges (spec 000 §2 styles;
- * spec 001 §2: up to 3 in the list, up to 10 in details, then '+n more'; with several roles a
+ * Badges of the user administration (not hydrated on their own): role badges (docs/requirements.md#screen-admin-users styles;
+ * docs/requirements.md#role-badges: up to 3 in the list, up to 10 in details, then '+n more'; with several roles a
  * tooltip lists them all with their assignment dates), the status pill and the verified mark.
  */
 import { badgeStyle, ROLE_BADGE_STYLES, roleTooltip, sortedRoles } from '../../lib/role-badges';

@@ -10,7 +10,7 @@ import type { AdminUser } from './admin-users';
 const CONFIRM_WORD = 'DELETE';
 
 /**
- * The back office's 'Delete user' (issue 27 §3): the account is disabled at once and erased by the
+ * The back office's 'Delete user': the account is disabled at once and erased by the
  * next run of the job queue, with no grace period (the owner did not ask, and a deleted spammer
  * must not come back by signing in). Confirmed by typing DELETE; `onDeleted` gets the server's words.
  */

@@ -19,7 +19,7 @@ import { AdminUserTwoFactorReset } from './AdminUserTwoFactorReset';
 import { TwoFactorResetTexts } from './texts';
 import { AdminUserDeleteDialog } from './AdminUserDeleteDialog';
 
-/** spec 001 §2: up to 10 role badges in details. */
+/** docs/requirements.md#role-badges: up to 10 role badges in details. */
 const DETAIL_ROLE_BADGES = 10;
 const LIST_PATH = '/admin/users';
 
@@ -42,7 +42,7 @@ async function settle<R extends FetchResult>(call: Promise<R>): Promise<Settled<
 }
 
 /**
- * A user's details (spec 001 §2 'Admin users': the details view with a back button): identity,
+ * A user's details (docs/requirements.md#screen-admin-users: the details view with a back button): identity,
  * role badges (up to 10), status and verification, the account's dates and counts, ban details
  * for a banned user, the user's audit trail (paged), and the actions: Edit (name, roles, status),
  * Generate Password (shown once, with Copy), Ban and Unban (a reason is required). After an

@@ -1,6 +1,6 @@
 /**
  * Fields the Add User and Edit User dialogs share (not hydrated on their own): the role picker
- * (spec 001 §5: at least one role, the last selected role cannot be deselected; ADMIN only for
+ * (docs/requirements.md#validation-add-user: at least one role, the last selected role cannot be deselected; ADMIN only for
  * admins) and a labelled select with its error.
  */
 import { useId, type ReactNode, type SelectHTMLAttributes } from 'react';

@@ -1,5 +1,5 @@
 /**
- * Muting a user (issue 19 §2): an admin stops a user commenting for a period (1, 7 or 30 days, or
+ * Muting a user: an admin stops a user commenting for a period (1, 7 or 30 days, or
  * until a chosen date, its end in the site's time zone) or for good, with a reason the user is
  * shown; and lifts it. POST /admin/users/{id}/mute {until | null, reason}, DELETE to unmute.
  */

@@ -9,7 +9,7 @@ import type { AdminUser } from './admin-users';
 import { actionErrors, TwoFactorResetTexts as T } from './texts';
 
 /**
- * 'Reset 2FA' on a user's details (issue 27 §1: a user who lost their authenticator): a
+ * 'Reset 2FA' on a user's details (a user who lost their authenticator): a
  * confirmation, then DELETE /admin/users/{id}/two-factor (audit-logged; the user gets an e-mail).
  * Shown for users who have it on (AdminUser.twoFactorEnabled).
  */

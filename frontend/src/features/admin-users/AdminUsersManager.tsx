@@ -57,7 +57,7 @@ const ROLE_OPTIONS = FILTER_ROLES.map((role) => ({ value: role, label: roleLabel
 const listUsers = (query: UserListQuery) => unwrap(browserApi().GET('/api/v1/admin/users', { params: { query: userListApiQuery(query) } }));
 
 /**
- * The user list of /admin/users (spec 001 §2, §5, §7, §8, §9): search (300 ms after typing),
+ * The user list of /admin/users (docs/requirements.md#screen-admin-users, docs/requirements.md#validation, docs/requirements.md#api-admin-users, docs/requirements.md#errors-user-admin, docs/requirements.md#constants-sorting): search (300 ms after typing),
  * status, verification and role filters, sortable columns (aria-sort), page size, the pager with
  * its jump box, and the Add User modal. The address is the state (shared/useUrlList): the server
  * renders the list for it, and every change here updates it (a new history entry, except while

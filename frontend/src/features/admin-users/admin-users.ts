@@ -1,6 +1,6 @@
 /**
- * The back-office's user administration and dashboard data (spec 001 §2 'Admin dashboard' and
- * 'Admin users', §3, §5, §7 'User administration' and 'Dashboards', §9): the API's answers
+ * The back-office's user administration and dashboard data (docs/requirements.md#screen-admin-dashboard and
+ * 'Admin users', docs/requirements.md#data-admin-user, docs/requirements.md#validation, docs/requirements.md#api-admin-users 'User administration' and 'Dashboards', docs/requirements.md#constants): the API's answers
  * (generated types), the reads pages make through the session (`Astro.locals.api`) settled to
  * Loaded, the list's query (shared by the page and its island: the address is the state), the
  * Add User rules and the mapping of its server messages, and the small formatters the admin
@@ -32,7 +32,7 @@ export type AdminActivity = DataOf<'/api/v1/dashboard/admin/activity'>;
 export type ActivityDay = AdminActivity['days'][number];
 export type GeneratedPassword = Schemas['AdminGeneratedPasswordDto'];
 
-/** One 'Recent Activity' entry (spec 001 §3: type, title, description, timestamp, optional link). */
+/** One 'Recent Activity' entry (docs/requirements.md#activity-types: type, title, description, timestamp, optional link). */
 export type RecentActivity = AdminStats['recentActivities'][number];
 
 export { USER_STATUSES, type UserStatus };
@@ -62,7 +62,7 @@ export const USER_SORT_FIELDS = ['createdAt', 'updatedAt', 'fullName', 'email', 
 export type UserSortField = (typeof USER_SORT_FIELDS)[number];
 export type { SortDir };
 export const USER_PAGE_SIZES = [5, 10, 20, 50] as const;
-/** spec 001 §9: default page size 10; user lists sort by createdAt descending. */
+/** docs/requirements.md#constants-sorting: default page size 10; user lists sort by createdAt descending. */
 export const DEFAULT_USER_QUERY = { page: 0, size: 10, sortBy: 'createdAt', sortDir: 'desc', search: '', status: '', isVerified: '', role: '' } as const satisfies UserListQuery;
 export const FILTER_ROLES: readonly RoleName[] = ['USER', 'AUTHOR', 'ADMIN'];
 export const USERS_PATH = '/admin/users';
@@ -130,7 +130,7 @@ export function hasFilters(query: UserListQuery): boolean {
   return Boolean(query.search || query.status || query.isVerified || query.role);
 }
 
-// ---- Add User (spec 001 §5, §8, §9) -----------------------------------------------------------
+// ---- Add User (docs/requirements.md#validation-add-user, docs/requirements.md#errors-add-user) -----------------------------------------------------------
 
 export interface AddUserValues {
   fullName: string;
@@ -144,7 +144,7 @@ export interface AddUserValues {
 export type AddUserField = 'fullName' | 'email' | 'password' | 'confirmPassword' | 'roles' | 'status';
 export type AddUserErrors = Partial<Record<AddUserField, string>>;
 
-/** spec 001 §9: roles [USER], status ACTIVE, the e-mail not pre-verified. */
+/** docs/requirements.md#validation-add-user: roles [USER], status ACTIVE, the e-mail not pre-verified. */
 export const ADD_USER_DEFAULTS: AddUserValues = { fullName: '', email: '', password: '', confirmPassword: '', roles: ['USER'], status: 'ACTIVE', markEmailAsVerified: false };
 export const ADD_USER_FIELDS: readonly AddUserField[] = ['fullName', 'email', 'password', 'confirmPassword', 'roles', 'status'];
 /** "A simple email pattern". */
@@ -181,7 +181,7 @@ export function addUserPayload(values: AddUserValues) {
 }
 
 /**
- * A failed create as spec 001 §8 'Add user' maps it: a message about an existing e-mail puts
+ * A failed create as docs/requirements.md#errors-add-user maps it: a message about an existing e-mail puts
  * 'This email address is already registered' on the e-mail field; one about the password goes on
  * the password field; one about validation reads 'Please check your input and try again' (with
  * the server's field messages on their fields); anything else is shown as is; a failure that is
@@ -205,9 +205,9 @@ export function addUserFailure(error: unknown): { fields: AddUserErrors; message
   return { fields, message: text || AddUserTexts.CREATE_FAILED };
 }
 
-// ---- formatting (admin screens are en-US, spec 001 §9) ----------------------------------------
+// ---- formatting (admin screens are en-US, docs/requirements.md#dates) ----------------------------------------
 
-/** A share of total users as a whole percentage; 0 when there are no users (spec 001 §9). */
+/** A share of total users as a whole percentage; 0 when there are no users (docs/requirements.md#constants-lists). */
 export function percentOf(count: number, total: number): number {
   if (!total || total <= 0 || !Number.isFinite(count)) return 0;
   return Math.round((count / total) * 100);

@@ -1,6 +1,6 @@
 /**
- * Texts of the user administration (/admin/users and /admin/users/{id}; spec 001 §2 'Admin
- * users', §5 'Add user' and 'Ban and unban', §8 'Add user' and 'User admin'). Verbatim where the
+ * Texts of the user administration (/admin/users and /admin/users/{id}; docs/requirements.md#screen-admin-users 'Admin
+ * users', docs/requirements.md#validation-add-user and 'Ban and unban', docs/requirements.md#errors-add-user and 'User admin'). Verbatim where the
  * spec gives them; the notices it does not word (successes, the reason prompts, the generated
  * password panel) are ours.
  */
@@ -25,7 +25,7 @@ export const AdminUsersTexts = {
   count: (count: number) => countNoun(count, Nouns.USER),
 } as const;
 
-/** Add User (spec 001 §5 'Add user', in the order they are checked; §8 'Add user'). */
+/** Add User (docs/requirements.md#validation-add-user, in the order they are checked; docs/requirements.md#errors-add-user). */
 export const AddUserTexts = {
   FULL_NAME_REQUIRED: 'Full name is required',
   EMAIL_REQUIRED: 'Email is required',
@@ -43,7 +43,7 @@ export const AddUserTexts = {
   created: (name: string) => `User ${name} was created.`,
 } as const;
 
-/** Ban, unban, new password and edit on the details view (spec 001 §5 'Ban and unban', §8 'User admin'). */
+/** Ban, unban, new password and edit on the details view (docs/requirements.md#validation-ban, docs/requirements.md#errors-user-admin). */
 export const UserActionTexts = {
   BAN_FAILED: 'Failed to ban user. Please try again.',
   UNBAN_FAILED: 'Failed to unban user. Please try again.',
@@ -61,7 +61,7 @@ export const UserActionTexts = {
   COPY_FAILED: 'Copy failed: select the password and copy it yourself.',
 } as const;
 
-/** Muting a user's comments (issue 19 §2; beyond the spec, in its tone). */
+/** Muting a user's comments (beyond the spec, in its tone). */
 export const MuteTexts = {
   MUTE_FAILED: 'Failed to mute user. Please try again.',
   UNMUTE_FAILED: 'Failed to unmute user. Please try again.',
@@ -85,12 +85,12 @@ export const USERS_LOAD_ERRORS: ErrorTexts = { fallback: CommonTexts.UNEXPECTED_
 export const usersLoadMessage = (error: unknown): string => errorText(error, USERS_LOAD_ERRORS);
 
 /**
- * A failed admin action's alert (spec 001 §8 'User admin': "the server message is used when
+ * A failed admin action's alert (docs/requirements.md#errors-user-admin: "the server message is used when
  * present"): a 5xx or a failure without a message reads as the action's own text.
  */
 export const actionErrors = (actionFailed: string): ErrorTexts => ({ fallback: actionFailed, server: actionFailed });
 
-/** An administrator's reset of a user's two-factor sign-in (issue 27 §1). */
+/** An administrator's reset of a user's two-factor sign-in. */
 export const TwoFactorResetTexts = {
   BUTTON: 'Reset 2FA',
   TITLE: 'Reset Two-Factor Sign-In',

@@ -1,5 +1,5 @@
 /**
- * The 'API tokens' card of /account (issue 28 §1): create a token (name, scopes, expiry), see it
+ * The 'API tokens' card of /account: create a token (name, scopes, expiry), see it
  * once with a copy button, list the tokens with their last use, revoke one after confirming. The
  * page passes the list it read; the scopes offered come from the one rule (shared/api-tokens.ts).
  */

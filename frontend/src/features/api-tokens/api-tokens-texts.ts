@@ -1,6 +1,6 @@
 import type { ApiTokenExpiryDays } from '../../../../shared/api-tokens';
 
-/** Texts of the 'API tokens' card of /account (issue 28 §1; beyond the spec, English like the page). */
+/** Texts of the 'API tokens' card of /account (beyond the spec, English like the page). */
 export const ApiTokenTexts = {
   TITLE: 'API tokens',
   INTRO: 'Let scripts and other programs use Inkwell as you, limited to the scopes you choose. A token never signs in or changes your account.',

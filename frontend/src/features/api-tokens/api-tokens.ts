@@ -1,5 +1,5 @@
 /**
- * Personal API tokens on /account (issue 28 §1): the page reads the list through the visitor's
+ * Personal API tokens on /account: the page reads the list through the visitor's
  * session (`Astro.locals.api`); the island creates and revokes through the browser client.
  */
 import type { ApiClient } from '../../lib/api/client';

@@ -10,7 +10,7 @@ import { Alert, BusyButton, TextField, useHydrated } from '../../components/isla
 import { useSubmit } from '../../components/islands/use-submit';
 import { BackToLoginLink } from './auth-form-parts';
 
-/** Forgot password (spec 000 §2): the e-mail form, then 'check your email' with a resend link. */
+/** Forgot password (docs/requirements.md#screen-forgot-password): the e-mail form, then 'check your email' with a resend link. */
 export default function ForgotPasswordForm() {
   const [error, setError] = useState<string>();
   const { busy, failure, run } = useSubmit();

@@ -31,15 +31,15 @@ function validate(email: string, password: string): Errors {
   return errors;
 }
 
-/** A 403 that names the time an account will be erased (issue 27 §3): the account waits for deletion. */
+/** A 403 that names the time an account will be erased: the account waits for deletion. */
 const isPendingDeletion = (error: unknown): error is ApiError => error instanceof ApiError && error.status === 403 && Boolean(error.field('deletionScheduledFor'));
 
-/** The sign-in form (spec 000 §2 /login): validation, errors by status, then the callback or /. */
+/** The sign-in form (docs/requirements.md#screen-login): validation, errors by status, then the callback or /. */
 export default function LoginForm({ callback }: Props) {
   const [errors, setErrors] = useState<Errors>({});
   const { busy, failure, setFailure, run } = useSubmit();
   const [unverified, setUnverified] = useState<string>();
-  // Issue 27 §3: the right password of an account waiting to be erased: offer 'Cancel deletion'.
+  // The right password of an account waiting to be erased: offer 'Cancel deletion'.
   const [pendingDeletion, setPendingDeletion] = useState<PendingDeletion & { rememberMe: boolean }>();
   const hydrated = useHydrated();
   const [challenge, setChallenge] = useState<{ token: string; rememberMe: boolean }>();

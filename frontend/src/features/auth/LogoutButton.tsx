@@ -5,7 +5,7 @@ import { useHydrated } from '../../components/islands/form-controls';
 import { broadcastLogout, clearLocalSession, markLoggingOut } from '../../lib/session-browser';
 import { useSubmit } from '../../components/islands/use-submit';
 
-/** The header's Logout (spec 000 §2): confirm, POST /auth/logout, alert on failure, / on success. In the header's menu it is a full-width row. */
+/** The header's Logout (docs/requirements.md#shell-logout): confirm, POST /auth/logout, alert on failure, / on success. In the header's menu it is a full-width row. */
 export default function LogoutButton({ variant = 'bar' }: { variant?: 'bar' | 'menu' }) {
   const { busy, run } = useSubmit();
   const hydrated = useHydrated();

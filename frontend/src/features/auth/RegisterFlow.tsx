@@ -34,7 +34,7 @@ function validate(values: Record<Field, string>): Errors {
   return errors;
 }
 
-/** Sign-up (spec 000 §2 /register, §4): form → e-mail verification → success → /login. */
+/** Sign-up (docs/requirements.md#screen-register, docs/requirements.md#registration-flow): form → e-mail verification → success → /login. */
 export default function RegisterFlow({ verifyEmail }: { verifyEmail?: string }) {
   // `verifyEmail`: an account that signed up earlier and still has to enter its code.
   const [step, setStep] = useState<Step>(verifyEmail ? 'verify' : 'form');

@@ -18,7 +18,7 @@ export function maskToken(token: string): string {
   return token.length <= 16 ? token : `${token.slice(0, 8)}…${token.slice(-8)}`;
 }
 
-/** Reset password (spec 000 §2, §4): validate the link's token, the form, then success → /login. */
+/** Reset password (docs/requirements.md#screen-reset-password, docs/requirements.md#reset-flow): validate the link's token, the form, then success → /login. */
 export default function ResetPasswordForm({ token }: { token: string | null }) {
   const [state, setState] = useState<State>(token ? { kind: 'loading' } : { kind: 'invalid', reason: ResetTexts.TOKEN_MISSING });
   const [password, setPassword] = useState('');

@@ -8,7 +8,7 @@ interface Props {
 }
 
 /**
- * Silent refresh (spec 000 §4): every 60 s, renew the tokens when 5 minutes or less remain.
+ * Silent refresh (docs/requirements.md#session): every 60 s, renew the tokens when 5 minutes or less remain.
  * When the session ends in another tab (or a refresh fails), the page reloads logged out.
  */
 export default function SessionRefresh({ expiresAt }: Props) {

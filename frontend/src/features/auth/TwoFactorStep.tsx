@@ -22,7 +22,7 @@ interface Props {
 }
 
 /**
- * The sign-in's code step (issue 27 §1): the authenticator's code, or a recovery code. A wrong code
+ * The sign-in's code step: the authenticator's code, or a recovery code. A wrong code
  * stays here with the field's error; a challenge that ended goes back to the password form.
  */
 export default function TwoFactorStep({ challengeToken, onSignedIn, onBack }: Props) {

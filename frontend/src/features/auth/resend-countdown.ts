@@ -1,5 +1,5 @@
 /**
- * The resend-code countdown (spec 000 §4): allowed when it reached 0 (the first resend at once),
+ * The resend-code countdown (docs/requirements.md#resend-verification): allowed when it reached 0 (the first resend at once),
  * 60 s after each send; the last send time and the attempt count are kept per e-mail in
  * localStorage so a reload keeps the countdown.
  */

@@ -1,6 +1,6 @@
 /**
  * Texts of sign-in, registration, password reset and logout, the password rules and the
- * authentication errors (spec 000 §2, §4, §5, §8), verbatim where the spec gives them.
+ * authentication errors (docs/requirements.md#routes, docs/requirements.md#states, docs/requirements.md#validation, docs/requirements.md#errors-auth), verbatim where the spec gives them.
  * Where the spec names a rule without its text, the text here follows the nearby ones
  * (language and tone of the same form).
  */
@@ -59,7 +59,7 @@ export const LogoutTexts = {
 } as const;
 
 const ACCOUNT_LOCKED = 'Account not verified or locked.';
-/** The spec's texts by status (000 §8), all but the 403 one. */
+/** The spec's texts by status (docs/requirements.md#errors-auth), all but the 403 one. */
 const AUTH_STATUS_TEXTS = {
   400: 'Invalid login credentials.',
   401: 'Incorrect email or password.',
@@ -69,7 +69,7 @@ const AUTH_STATUS_TEXTS = {
   429: 'Too many attempts. Please wait before trying again.',
 } as const;
 
-/** Authentication errors by status (spec 000 §8); a 422 shows its first field error when it has one. */
+/** Authentication errors by status (docs/requirements.md#errors-auth); a 422 shows its first field error when it has one. */
 export const AUTH_ERRORS: ErrorTexts = {
   fallback: 'An error occurred during authentication.',
   status: { ...AUTH_STATUS_TEXTS, 403: ACCOUNT_LOCKED },
@@ -82,7 +82,7 @@ export const AUTH_ERRORS: ErrorTexts = {
  */
 export const SIGN_IN_ERRORS: ErrorTexts = { ...AUTH_ERRORS, status: AUTH_STATUS_TEXTS, withoutMessage: { 403: ACCOUNT_LOCKED } };
 
-/** Registration errors by status (spec 000 §8): never the server's words. */
+/** Registration errors by status (docs/requirements.md#errors-auth): never the server's words. */
 export const REGISTER_ERRORS: ErrorTexts = {
   fallback: RegisterTexts.FAILED,
   network: RegisterTexts.FAILED,
@@ -90,7 +90,7 @@ export const REGISTER_ERRORS: ErrorTexts = {
   serverMessage: false,
 };
 
-/** The sign-in's second step for accounts with two-factor sign-in (issue 27 §1; English like the sign-in form). */
+/** The sign-in's second step for accounts with two-factor sign-in (English like the sign-in form). */
 export const TwoFactorSignInTexts = {
   HEADING: 'Two-step verification',
   APP_PROMPT: 'Open your authenticator app and enter the 6-digit code it shows for Inkwell.',

@@ -22,9 +22,9 @@ interface Props {
 }
 
 /**
- * The author's actions on one post (spec 001 §2, §7): 'Submit for review'
+ * The author's actions on one post (docs/requirements.md#screen-author-posts, docs/requirements.md#api-accounts): 'Submit for review'
  * (POST /blog/posts/author/{id}/submit-for-review, after a confirmation that may name a requested
- * publish time, issue 20 §1: sent as `requestedPublishAt` only when set) and 'Delete' after a confirmation
+ * publish time: sent as `requestedPublishAt` only when set) and 'Delete' after a confirmation
  * (DELETE /blog/posts/{id}). On success the page is loaded again with a notice of what happened
  * (FlashNotice), so its counts, badges and pager are the server's; a failure shows the server's
  * reason beside the buttons. The buttons

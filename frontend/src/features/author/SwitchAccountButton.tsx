@@ -14,7 +14,7 @@ interface Props {
 }
 
 /**
- * 'Login' / 'Switch Account' on the author list's denied view (spec 001 §2): the visitor is signed
+ * 'Login' / 'Switch Account' on the author list's denied view (docs/requirements.md#screen-author-posts): the visitor is signed
  * in with an account that is not an AUTHOR, so signing in again first ends this session
  * (POST /auth/logout, every tab told), then opens /login?callback=<this page>.
  */

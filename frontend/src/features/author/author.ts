@@ -1,5 +1,5 @@
 /**
- * The author's pages (spec 001 §2 author dashboard, My Posts, editor, drafts): who may open them,
+ * The author's pages (docs/requirements.md#screen-author-posts author dashboard, My Posts, editor, drafts): who may open them,
  * their reads through the visitor's session (`Astro.locals.api`, each settled to Loaded), and
  * the rules they show (which statuses an author may edit or submit, draft completeness, last
  * modified wording).
@@ -29,9 +29,9 @@ export type { PostReview };
 /** The latest rejection of a REJECTED post, on its list row. */
 export type PostRejection = Schemas['PostRejectionDto'];
 
-/** spec 001 §9: author posts page 10. */
+/** docs/requirements.md#constants-paging: author posts page 10. */
 export const MY_POSTS_PAGE_SIZE = 10;
-/** The editor's tag list (spec 001 §9: editor 100). */
+/** The editor's tag list (docs/requirements.md#constants-paging: editor 100). */
 export const EDITOR_TAGS_SIZE = 100;
 /** The API's largest page of the author's own list (the spec's status-count size). */
 const MY_POSTS_MAX_SIZE = 1000;
@@ -50,7 +50,7 @@ export interface StatusFilter {
   status?: PostStatus;
 }
 
-/** My Posts' filter buttons (spec 001 §2, plus Pending Review and Rejected, which an author's posts can be). */
+/** My Posts' filter buttons (docs/requirements.md#screen-author-posts, plus Pending Review and Rejected, which an author's posts can be). */
 export const STATUS_FILTERS: readonly StatusFilter[] = [
   { value: 'all', label: 'All' },
   { value: 'draft', label: 'Drafts', status: 'DRAFT' },
@@ -86,9 +86,9 @@ export const authorApi = (api: ApiClient) => ({
 });
 
 /**
- * The editor's tags: the active ones it offers (100, spec 001 §9), plus the post's own tags that
+ * The editor's tags: the active ones it offers (100, docs/requirements.md#constants-paging), plus the post's own tags that
  * are not among them, read one by one, so that an inactive tag on the post is marked and left out
- * of the save with the editor's warning (spec 001 §5) instead of being taken for an active one.
+ * of the save with the editor's warning (docs/requirements.md#validation-post) instead of being taken for an active one.
  */
 export async function loadEditorTags(api: ApiClient, post?: AuthorPost): Promise<Loaded<AuthorTag[]>> {
   const author = authorApi(api);
@@ -123,7 +123,7 @@ export async function loadMyPosts(api: ApiClient, filter: StatusFilter, page: nu
 
 // ---- drafts -----------------------------------------------------------------------------------
 
-/** spec 001 §9: a draft is ready from 80 % completeness; its word check needs more than 100 words. */
+/** docs/requirements.md#reading-time: a draft is ready from 80 % completeness; its word check needs more than 100 words. */
 export const READY_THRESHOLD = 80;
 export const DRAFT_WORD_THRESHOLD = 100;
 
@@ -137,7 +137,7 @@ export interface DraftInsight {
   ready: boolean;
 }
 
-/** Completeness of a draft (spec 001 §2): has a title, more than 100 words, has an excerpt. */
+/** Completeness of a draft (docs/requirements.md#screen-author-drafts): has a title, more than 100 words, has an excerpt. */
 export function draftInsight(post: MyPost): DraftInsight {
   const words = post.wordCount;
   const checks = [
@@ -151,7 +151,7 @@ export function draftInsight(post: MyPost): DraftInsight {
 
 const HOUR_MS = 3_600_000;
 
-/** 'N hours ago' under 24 h, 'N days ago' under 168 h, else the date (spec 001 §2 drafts). */
+/** 'N hours ago' under 24 h, 'N days ago' under 168 h, else the date (docs/requirements.md#screen-author-drafts drafts). */
 export function lastModified(value: string, now = Date.now()): string {
   const date = new Date(value);
   if (Number.isNaN(date.getTime())) return '';

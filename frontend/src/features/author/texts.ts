@@ -1,5 +1,5 @@
 /**
- * Texts of the author's pages (spec 001 §2 author dashboard, My Posts, new post, drafts, §8 author
+ * Texts of the author's pages (docs/requirements.md#screen-author-posts author dashboard, My Posts, new post, drafts, docs/requirements.md#errors-dashboards author
  * list and dashboard errors): verbatim where the spec gives them; the rest (status labels, why a
  * post is locked, the drafts page's wording) written in the same tone.
  */
@@ -41,9 +41,9 @@ export const MyPostsTexts = {
   STAT_PUBLISHED: 'Published',
   STAT_DRAFTS: 'Drafts',
   STAT_PRIVATE: 'Private',
-  /** 401 or 403 while loading the list (spec 001 §8). */
+  /** 401 or 403 while loading the list (docs/requirements.md#errors-forbidden). */
   SESSION_DENIED: "Access Denied: Your session has expired or you don't have permission to access this resource.",
-  /** Any other failure (spec 001 §8). */
+  /** Any other failure (docs/requirements.md#texts). */
   LOAD_FAILED: 'Error: Failed to load posts. Please try again.',
   COUNTS_FAILED: 'The counts per status could not be loaded.',
   created: (date: string) => `Created ${date}`,
@@ -105,13 +105,13 @@ export const PostActionTexts = {
   DELETING: 'Deleting...',
   confirmDelete: (title: string) => `Delete "${title}"? This cannot be undone.`,
   SUBMIT_FAILED: 'Failed to submit the post for review',
-  // issue 20 §1: the submit confirmation may ask for a publish time
+  // The submit confirmation may ask for a publish time
   CONFIRM_SUBMIT_TITLE: 'Submit for review?',
   confirmSubmit: (title: string) => `"${title}" goes to an administrator for review; you cannot edit it until they decide.`,
   REQUESTED_TIME: 'Requested publish time',
   REQUESTED_TIME_HINT: 'Leave it empty to publish as soon as it is approved. The reviewer may keep or change it.',
   DELETE_FAILED: 'Failed to delete post',
-  /** spec 001 §8: 'Delete failed: {server message}'. */
+  /** docs/requirements.md#errors-posts: 'Delete failed: {server message}'. */
   deleteFailed: (message: string) => `Delete failed: ${message}`,
 } as const;
 
@@ -138,14 +138,14 @@ export const LOCKED_REASONS: Partial<Record<PostStatus, string>> = {
   PRIVATE: 'Private: ask an administrator for changes.',
 };
 
-/** Why the author cannot edit this post: a scheduled one is approved and waits for its time (issue 20 §1). */
+/** Why the author cannot edit this post: a scheduled one is approved and waits for its time. */
 export function lockedReason(post: { status: PostStatus; scheduledAt?: string | null }): string | undefined {
   if (post.status === 'PENDING_REVIEW' && post.scheduledAt) return 'Approved: it is published at the scheduled time.';
   return LOCKED_REASONS[post.status];
 }
 
 /**
- * A failed read of the author's list as spec 001 §8 words it: 401/403 the session text, no answer
+ * A failed read of the author's list as docs/requirements.md#errors-forbidden words it: 401/403 the session text, no answer
  * the network text, anything else the list's generic error (never the server's words).
  */
 export const MY_POSTS_ERRORS: ErrorTexts = {

@@ -1,4 +1,4 @@
-/** Texts of an author's page (/authors/{slug}) and the author links on cards and posts (issue 18 §2). */
+/** Texts of an author's page (/authors/{slug}) and the author links on cards and posts. */
 export const AuthorTexts = {
   AUTHOR_NOT_FOUND: 'Author Not Found',
   AUTHOR_NOT_FOUND_MESSAGE: 'This author does not exist or has no published posts yet.',

@@ -30,7 +30,7 @@ export interface CommentActions {
 
 /**
  * 'Unknown User' when the author's account is gone, 'Anonymous User' for a deleted comment (whose
- * author is no longer shown) or an author without a name (spec 001 §2).
+ * author is no longer shown) or an author without a name (docs/requirements.md#comments-section).
  */
 export function authorName(comment: CommentNode): string {
   if (comment.deleted) return CommentsTexts.ANONYMOUS_USER;

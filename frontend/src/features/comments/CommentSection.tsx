@@ -442,7 +442,7 @@ class CommentBoundary extends Component<{ children: (attempt: number) => ReactNo
 }
 
 /**
- * The post page's comments section (spec 001 §2): pages of 10 with Load More Comments, nested
+ * The post page's comments section (docs/requirements.md#comment-list-widget): pages of 10 with Load More Comments, nested
  * replies, '(edited)', the deleted marker, reply / edit / delete for the viewer's own comments
  * (admins delete any), the login prompt for visitors, and 'Comment System Error' when it crashes.
  * The first page comes rendered by the server; a `#comment-{id}` address on a later page loads

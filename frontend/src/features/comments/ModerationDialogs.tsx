@@ -1,5 +1,5 @@
 /**
- * The comment moderation dialogs of the post page (issue 19 §2): Report (a reason, and a
+ * The comment moderation dialogs of the post page: Report (a reason, and a
  * description required for Other) for signed-in readers on others' comments, and Hide (a reason)
  * for the post's author and admins. Both are modal (focus inside, Escape cancels, focus back on
  * the button that opened them: components/islands/Dialog) and show the API's refusal

@@ -1,5 +1,5 @@
 /**
- * The comment calls of spec 001 §7 / 000 §7 ('Comments service') through the session-aware
+ * The comment calls of docs/requirements.md#api-comments ('Comments service') through the session-aware
  * client (typed from openapi.json; `unwrap` gives the envelope's data, typed by the operation):
  * a page of a post's comments with their threads (public), the live count, a comment's replies,
  * add, edit and delete.

@@ -1,7 +1,7 @@
 /**
  * The comments' first page reaches the post page once: as HTML the server renders (readers
  * without JavaScript, search engines, 'View in article' links), not a second time as the
- * island's props (issue 26 §4, page weight). The island gets only what that HTML does not show
+ * island's props (page weight). The island gets only what that HTML does not show
  * (ids, counts, flags: `RenderedPage`) and, when it hydrates, reads the rest (name, avatar, text,
  * time, level, moderation) back from the rendered list to take it over.
  */

@@ -1,5 +1,5 @@
 /**
- * Texts of the comments section (spec 001 §2 'Comments section', §5 Comment, §8 Comment),
+ * Texts of the comments section (docs/requirements.md#comments-section, docs/requirements.md#validation-comment, docs/requirements.md#errors-comments),
  * verbatim where the spec gives them. The spec has no texts for a finished edit or delete, nor
  * for their failures; those follow the spec's own ('Comment has been added.', 'Unable to add
  * comment. Please try again.').
@@ -36,7 +36,7 @@ export const CommentsTexts = {
   SYSTEM_ERROR_MESSAGE: 'The comments could not be shown. Try again, or reload the page.',
   NO_COMMENTS: 'No comments yet. Be the first to share your thoughts.',
   LOADING: 'Loading comments...',
-  // Moderation (issue 19 §2; beyond the spec, in its tone).
+  // Moderation (beyond the spec, in its tone).
   HIDDEN_MARKER: '[This comment has been hidden by a moderator]',
   AWAITING_MODERATION: 'Awaiting moderation',
   HELD_ADDED: 'Your comment is awaiting moderation. Only you can see it until a moderator reviews it.',
@@ -83,15 +83,15 @@ export function reportProblem(reason: ReportReason | undefined, details: string)
   return undefined;
 }
 
-/** Comment length 1-200; the counter turns red above 180 (spec 001 §9). */
+/** Comment length 1-200; the counter turns red above 180 (docs/requirements.md#constants-comments). */
 export const COMMENT_MAX_LENGTH = 200;
 export const COMMENT_WARN_LENGTH = 180;
-/** Comments per page (spec 001 §9). */
+/** Comments per page (docs/requirements.md#constants-comments). */
 export const COMMENT_PAGE_SIZE = 10;
 /**
  * Reply nesting: levels 0 to 3 ('maxLevel 3'); a level-3 comment offers no Reply (the server would
  * store the reply beside it, not under it: answer its parent instead); indentation stops after
- * 2 levels of 24 px (spec 001 §2).
+ * 2 levels of 24 px (docs/requirements.md#comments-nesting).
  */
 export const COMMENT_MAX_LEVEL = 3;
 export const COMMENT_INDENT_LEVELS = 2;
@@ -102,7 +102,7 @@ export function commentIdOfHash(hash: string): number | undefined {
   return match && Number(match[1]) <= 2_147_483_647 ? Number(match[1]) : undefined;
 }
 
-/** The client-side check before sending (spec 001 §5): trimmed (invisible characters too), not empty, at most 200 characters. */
+/** The client-side check before sending (docs/requirements.md#validation-comment): trimmed (invisible characters too), not empty, at most 200 characters. */
 export function commentContentError(content: string): string | undefined {
   const text = trimInvisible(content);
   if (!text) return CommentsTexts.EMPTY;
@@ -129,7 +129,7 @@ export function commentDateTime(value: string | null | undefined): string {
 }
 
 /**
- * Relative time of a comment (spec 001 §2, spec 000 §9): after a week the date, Vietnamese as on
+ * Relative time of a comment (docs/requirements.md#relative-time): after a week the date, Vietnamese as on
  * the public pages. It depends on the clock, so only the hydrated section shows it (see CommentSection's useNow).
  */
 export const relativeTime = (value: string | null | undefined, now = Date.now()): string => relativeTimeIn(value, 'viDate', now);

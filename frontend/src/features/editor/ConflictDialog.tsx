@@ -1,5 +1,5 @@
 /**
- * The edit-conflict dialog (issue 20 §3): a save answered 409 because the post was saved elsewhere
+ * The edit-conflict dialog: a save answered 409 because the post was saved elsewhere
  * after this editor loaded it. Nothing is overwritten silently: keep theirs (load the saved post),
  * keep mine (save again on top of the saved version), or compare the two first (a word diff made
  * here with jsdiff, the saved text → yours: the compare endpoint needs revision ids, and yours is

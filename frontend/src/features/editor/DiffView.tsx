@@ -1,5 +1,5 @@
 /**
- * A labelled word-level diff in the editor's dialogs (issue 20): the shared WordDiff renderer
+ * A labelled word-level diff in the editor's dialogs: the shared WordDiff renderer
  * (components/WordDiff.tsx: <ins>/<del>, underline/strike-through and +/− marks, hidden
  * 'added:'/'removed:') in a scrolling frame, or 'No changes.'. The parts come from jsdiff's
  * diffWordsWithSpace: the server's compare answer, or the editor's own for a conflict.

@@ -1,5 +1,5 @@
 /**
- * The editor's History panel (issue 20 §2): the post's revisions, newest first and paged, with who
+ * The editor's History panel: the post's revisions, newest first and paged, with who
  * saved each and when (site zone), a badge on the pinned ones (submitted, approved, rejected,
  * restored); open one read-only, compare it with the post as saved now (the server's word diff),
  * and restore it after a confirmation: the editor then loads the restored post and its new

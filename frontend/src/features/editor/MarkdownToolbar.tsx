@@ -1,5 +1,5 @@
 /**
- * The content field's Markdown toolbar (spec 001 §2): heading, bold, italic, link, list, quote,
+ * The content field's Markdown toolbar (docs/requirements.md#post-editor): heading, bold, italic, link, list, quote,
  * code, image. Each button wraps or prefixes the selection (or inserts a placeholder, selected).
  * One tab stop; arrow keys, Home and End move between the buttons (WAI-ARIA toolbar pattern).
  */

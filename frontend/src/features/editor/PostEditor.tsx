@@ -1,5 +1,5 @@
 /**
- * The post editor (spec 001 §2 'Post editor', §3 'Editor form', §5 'Post save'), shared by the
+ * The post editor (docs/requirements.md#post-editor, docs/requirements.md#data-post, docs/requirements.md#validation-post), shared by the
  * author screens and the admin post screens; the only island of its page (`client:load`).
  *
  * - Title, slug (follows the title while empty or still the old title's slug), excerpt, Markdown
@@ -14,7 +14,7 @@
  *   leaving with unsaved changes asks first (beforeunload).
  * - Author mode: after a save the notice says the post is a draft to submit, with Submit for
  *   review. Admin mode: a save goes to `savedHref?notice=created|updated`.
- * - Issue 20: every save sends the version the editor holds; a 409 'changed elsewhere' opens the
+ * - Every save sends the version the editor holds; a 409 'changed elsewhere' opens the
  *   conflict dialog (keep theirs, keep mine, compare), never a silent overwrite. Autosave: 5 s
  *   after the last change, for DRAFT and REJECTED posts (and an author's new post once it has a
  *   title and content), with a role="status" line ('Saving…', 'Saved · 3:04 PM GMT+7', 'Not
@@ -22,7 +22,7 @@
  *   changes the status, and the local copy stays the fallback offline. The History panel lists,
  *   opens, compares and restores revisions; the SEO section edits the post's search and social
  *   fields with live previews.
- * - Issue 25: a featured image chosen but not uploaded is uploaded by the save (progress in the
+ * - A featured image chosen but not uploaded is uploaded by the save (progress in the
  *   field and the status line); when it cannot be, the save stops with a notice and sends nothing.
  */
 import { useId, useRef, useState } from 'react';

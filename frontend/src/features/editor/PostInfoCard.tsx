@@ -1,5 +1,5 @@
 /**
- * The info card of a saved post in the editor (spec 001 §2): author, views, likes, comments,
+ * The info card of a saved post in the editor (docs/requirements.md#post-editor): author, views, likes, comments,
  * created and last updated (en-US, the back-office's dates), its status and, when the page has
  * one, a link to the reader-style preview of the saved post.
  */

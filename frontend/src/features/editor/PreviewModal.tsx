@@ -1,5 +1,5 @@
 /**
- * The editor's Preview (spec 001 §2 'Post preview'): what the post will look like, from the form
+ * The editor's Preview (docs/requirements.md#post-preview): what the post will look like, from the form
  * as it is now, with the body rendered by the server (POST /blog/posts/preview). Title, author,
  * published date or 'Not published', views, likes and comments only for a published post, tags,
  * excerpt, the featured image, the body and its reading time; a 'Preview Mode' footer with

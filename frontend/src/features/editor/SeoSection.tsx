@@ -1,5 +1,5 @@
 /**
- * The editor's SEO section (issue 20 §4): a collapsible fieldset with the meta title and meta
+ * The editor's SEO section: a collapsible fieldset with the meta title and meta
  * description (counters against what search engines show, 60 and 145 characters; the inputs stop
  * at the API's limits), the canonical address, noindex, and the social image (empty: the
  * featured image), with a live preview of the search result and of the social card. Every field

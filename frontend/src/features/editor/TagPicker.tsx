@@ -1,7 +1,7 @@
 /**
- * The editor's tag picker (spec 001 §2): the selected tags, each removable, and the active tags
+ * The editor's tag picker (docs/requirements.md#post-editor): the selected tags, each removable, and the active tags
  * still available, with a filter. Selected tags that are inactive are marked and named in a
- * warning: they are not sent with the post (§5).
+ * warning: they are not sent with the post (docs/requirements.md#validation-post).
  */
 import { useId, useRef, useState } from 'react';
 import { EditorTexts } from './texts';

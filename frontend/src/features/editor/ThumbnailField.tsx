@@ -1,11 +1,11 @@
 /**
- * The featured image (spec 001 §4 'Thumbnail upload', §5 'Thumbnail', §8 'Upload'): idle →
+ * The featured image (docs/requirements.md#thumbnail-flow, docs/requirements.md#validation-thumbnail, docs/requirements.md#errors-upload): idle →
  * reviewing (a file chosen: type and size, dimensions read in the browser, then POST
  * /images/validate) → uploading (progress bar, 60 s limit, cancellable) → reviewing with the
  * uploaded image. Done, Cancel and Remove return to idle. A size other than the recommended
  * 800x400 asks 'Continue anyway?'; removing asks first. Files the editor no longer needs are
  * handed to `onDiscard`, which deletes what it may and answers false when a delete failed.
- * A chosen image not uploaded yet is reported through `onPending` (issue 25): the editor's save
+ * A chosen image not uploaded yet is reported through `onPending`: the editor's save
  * uploads it first (with this field's progress bar), so Save Draft never drops the choice.
  */
 import { useEffect, useId, useRef, useState } from 'react';
@@ -227,7 +227,7 @@ export default function ThumbnailField({ value, savedValue, onChange, onUploaded
     else if (upload) startUpload().catch(() => undefined);
   }
 
-  /** A save's upload of the chosen file (issue 25): after its checks, asking first when `ask` allows it. */
+  /** A save's upload of the chosen file: after its checks, asking first when `ask` allows it. */
   async function uploadChosen({ ask }: { ask: boolean }): Promise<UploadedImage> {
     if (now.current.kind === 'checking') await checking.current;
     const chosen = now.current;

@@ -1,5 +1,5 @@
 /**
- * The editor's autosave rules (issue 20 §3), pure so the helper tests share them: when it runs,
+ * The editor's autosave rules, pure so the helper tests share them: when it runs,
  * how long a failed one waits before the next try, and which failures are an edit conflict (the
  * dialog) or passing (try again) rather than a refusal to show.
  */
@@ -12,7 +12,7 @@ export const AUTOSAVE_DELAY_MS = 5_000;
 export const autosaveRetryDelay = (attempt: number): number => Math.min(AUTOSAVE_DELAY_MS * 2 ** Math.max(0, attempt), 60_000);
 
 /**
- * 409 'This post was changed elsewhere since you opened it.' (contracts.md 'Saving'): the answer
+ * 409 'This post was changed elsewhere since you opened it.': the answer
  * carries the saved post as `data.current`. A used slug is a 409 too, with `errors.slug` instead.
  */
 export const isEditConflict = (error: unknown): boolean =>

@@ -1,5 +1,5 @@
 /**
- * The editor's calls (spec 001 §7): saving (author endpoints, or the admin ones with status),
+ * The editor's calls (docs/requirements.md#api-accounts): saving (author endpoints, or the admin ones with status),
  * submitting for review, the server's Markdown preview, and the images API at the host root
  * (upload requirements, validation, the thumbnail upload with progress and a 60 s limit, delete).
  * Every call carries the session cookie and X-Request-Timestamp; a 401 waits for the shared
@@ -62,7 +62,7 @@ export async function renderPreview(content: string, signal?: AbortSignal): Prom
   return unwrap(browserApi().POST('/api/v1/blog/posts/preview', { body: { content }, signal }));
 }
 
-/** GET /images/upload-info; the §9 defaults when it fails. */
+/** GET /images/upload-info; the docs/requirements.md#constants-images defaults when it fails. */
 export async function fetchUploadInfo(): Promise<UploadInfo> {
   try {
     return uploadInfoFrom(await unwrap(browserApi().GET('/images/upload-info')));
@@ -104,7 +104,7 @@ function fileNameOf(url: string): string {
 
 /**
  * POST /images/thumbnail/upload (multipart 'image') with upload progress (0-100) and the 60 s
- * limit; `signal` cancels it. The image URL comes from imageUrl, cdnUrl or url (§3).
+ * limit; `signal` cancels it. The image URL comes from imageUrl, cdnUrl or url (docs/requirements.md#data-upload-requirements).
  */
 export async function uploadThumbnail(file: File, onProgress: (percent: number) => void, signal: AbortSignal): Promise<UploadedImage> {
   const data: UploadAnswer = (await upload('/images/thumbnail/upload', { image: file }, { onProgress, signal, timeoutMs: UPLOAD_TIMEOUT_MS, texts: { timeout: EditorTexts.UPLOAD_TIMEOUT } })) ?? {};

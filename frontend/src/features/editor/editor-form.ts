@@ -1,6 +1,6 @@
 /**
- * The post editor's form (spec 001 §3 'Editor form'), its checks (§5 'Post save', in the spec's
- * order) and the payload it sends (§3 'Post create payload' / 'Author-create payload'). Pure: the
+ * The post editor's form (docs/requirements.md#data-post), its checks (docs/requirements.md#validation-post, in the spec's
+ * order) and the payload it sends (docs/requirements.md#data-post 'Post create payload' / 'Author-create payload'). Pure: the
  * island and the helper tests share it.
  */
 import type { components } from '@inkwell/client/schema';
@@ -29,7 +29,7 @@ export interface EditorForm {
   tagIds: number[];
   /** The thumbnail URL, '' for none. */
   featuredImage: string;
-  /** The SEO section (issue 20): '' for none (the post's own title, excerpt, address, thumbnail). */
+  /** The SEO section: '' for none (the post's own title, excerpt, address, thumbnail). */
   metaTitle: string;
   metaDescription: string;
   canonicalUrl: string;
@@ -41,7 +41,7 @@ export type EditorField = 'title' | 'slug' | 'excerpt' | 'content' | 'featuredIm
 export type SeoField = 'metaTitle' | 'metaDescription' | 'canonicalUrl' | 'socialImage';
 
 /**
- * Lengths the API accepts (DESIGN.md §3), in characters (code points). The slug and content inputs
+ * Lengths the API accepts (docs/requirements.md#length-caps), in characters (code points). The slug and content inputs
  * stop there; title and excerpt do not, as maxLength counts UTF-16 units (an emoji is two): the
  * server's answer names a title or excerpt that is too long.
  */
@@ -94,7 +94,7 @@ export interface Problem {
 }
 
 /**
- * The save checks in the spec's order (§5): sign-in, trimmed title, content, slug, slug format.
+ * The save checks in the spec's order (docs/requirements.md#validation-login): sign-in, trimmed title, content, slug, slug format.
  * Admin mode uses the admin editor's texts; its slug may be left empty (the server derives one on
  * create and keeps the old one on update), a given slug must still be well formed.
  */
@@ -175,7 +175,7 @@ export const STATUS_LABELS: Record<PostStatus, string> = {
   PRIVATE: 'Private',
 };
 
-/** The editor offers these (§2: draft, published, and archived in the admin screens). */
+/** The editor offers these (docs/requirements.md#screen-author-drafts: draft, published, and archived in the admin screens). */
 const EDITOR_STATUSES: PostStatus[] = ['DRAFT', 'PUBLISHED', 'ARCHIVED'];
 
 /**

@@ -1,5 +1,5 @@
 /**
- * The Markdown toolbar's edits (spec 001 §2: heading, bold, italic, link, list, quote, code,
+ * The Markdown toolbar's edits (docs/requirements.md#post-editor: heading, bold, italic, link, list, quote, code,
  * image), as pure functions of the text and the selection. Each answers the range to replace, the
  * text to put there and the selection afterwards, so the island can apply it as one typed edit
  * (the browser's undo keeps working).

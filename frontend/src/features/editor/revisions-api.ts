@@ -1,5 +1,5 @@
 /**
- * The History panel's and the edit-conflict dialog's calls (issue 20, contracts.md 'Revisions'):
+ * The History panel's and the edit-conflict dialog's calls:
  * a post's revisions (paged, newest first), one revision, the word-level comparison the server
  * makes with jsdiff, the restore, and the post as saved now (for 'keep theirs').
  */

@@ -1,4 +1,4 @@
-/** The SEO section's previews (issue 20 §4), pure: text cut the way a search result cuts it. */
+/** The SEO section's previews, pure: text cut the way a search result cuts it. */
 
 /** Cut like a search engine: whitespace folded, at a word within `limit` characters, with an ellipsis. */
 export function truncateForSearch(text: string, limit: number): string {

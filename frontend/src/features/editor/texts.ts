@@ -1,6 +1,6 @@
 /**
- * Texts of the post editor and its previews (spec 001 §2 'Post editor', 'Post preview', §5 'Post
- * save' and 'Thumbnail', §8 'Post' and 'Upload'), verbatim where the spec gives them. The spec
+ * Texts of the post editor and its previews (docs/requirements.md#post-editor, 'Post preview', docs/requirements.md#validation-review 'Post
+ * save' and 'Thumbnail', docs/requirements.md#errors-posts 'Post' and 'Upload'), verbatim where the spec gives them. The spec
  * names some messages without their words (inactive tags, a dimension mismatch, a failed storage
  * delete, the restore offer); those follow the spec's own ('Continue anyway?', 'Upload Failed').
  */
@@ -11,13 +11,13 @@ import type { ErrorTexts } from '../../lib/texts/error-text';
 import type { EditorField } from './editor-form';
 
 export const EditorTexts = {
-  /** §5 save checks, author screens, in the spec's order. */
+  /** docs/requirements.md#validation-post save checks, author screens, in the spec's order. */
   AUTH_REQUIRED: 'Authentication required: Please log in to create/update posts.',
   TITLE_REQUIRED: 'Title is required',
   CONTENT_REQUIRED: 'Content is required',
   SLUG_REQUIRED: 'Slug is required',
   SLUG_INVALID: 'Invalid slug format: Slug must contain only lowercase letters, numbers, and hyphens.',
-  /** The admin editor's messages (§5). */
+  /** The admin editor's messages (docs/requirements.md#validation-post). */
   ADMIN_TITLE_REQUIRED: 'Please enter a title',
   ADMIN_CONTENT_REQUIRED: 'Please enter content',
   PREVIEW_REQUIRES: 'Preview requires title and content',
@@ -29,7 +29,7 @@ export const EditorTexts = {
   SUBMITTED: 'Post submitted for review.',
   SUBMIT_FAILED: 'Failed to submit the post for review. Please try again.',
 
-  /** §8 Post. */
+  /** docs/requirements.md#errors-posts Post. */
   VALIDATION_ERROR: 'Validation Error',
   SAVE_FAILED_TITLE: 'Save Failed',
   SAVE_FAILED: 'Failed to save post. Please try again.',
@@ -39,7 +39,7 @@ export const EditorTexts = {
   FORBIDDEN_CREATE: 'You do not have permission to create posts.',
   FORBIDDEN_UPDATE: 'You do not have permission to update this post.',
 
-  /** Tags (§5: only active selected tags are sent; inactive ones are warned about). */
+  /** Tags (docs/requirements.md#validation-tag: only active selected tags are sent; inactive ones are warned about). */
   inactiveTags: (names: string[]) => `Inactive tags are not saved with the post: ${names.join(', ')}`,
   tagLimit: (max: number) => `A post can have at most ${countNoun(max, Nouns.TAG)}.`,
   NO_TAGS_SELECTED: 'No tags selected',
@@ -51,20 +51,20 @@ export const EditorTexts = {
   RESTORED: 'Unsaved changes restored.',
   UNSAVED_CHANGES: 'You have unsaved changes.',
 
-  /** Preview (§2). */
+  /** Preview (docs/requirements.md#post-preview). */
   NOT_PUBLISHED: 'Not published',
   PREVIEW_MODE: 'Preview Mode',
   PREVIEW_LOADING: 'Rendering preview...',
   PREVIEW_FAILED: 'Unable to render the preview.',
   PREVIEW_EMPTY: 'Nothing to preview yet.',
 
-  /** Thumbnail (§5, §8 Upload). */
+  /** Thumbnail (docs/requirements.md#validation-thumbnail, docs/requirements.md#errors-upload Upload). */
   INVALID_FILE: 'Invalid File',
   IMAGE_VALIDATION_FAILED: 'Image validation failed',
   INVALID_DIMENSIONS: 'Invalid image dimensions',
   UPLOAD_FAILED: 'Upload Failed',
   CONTINUE_ANYWAY: 'Continue anyway?',
-  /** Spec 000 §5 'Image upload (client side)', verbatim; the server's type refusal says the same. */
+  /** docs/requirements.md#validation-image-upload, verbatim; the server's type refusal says the same. */
   FILE_TYPE: 'Please select a valid image file (JPG, PNG, WEBP, GIF)',
   FILE_EMPTY: 'Selected file is empty. Please choose a valid image file',
   fileTooLarge: (bytes: number) => `File size (${(bytes / 1024 / 1024).toFixed(2)} MB) exceeds the maximum limit of 10MB`,
@@ -78,7 +78,7 @@ export const EditorTexts = {
   REMOVE_TITLE: 'Remove featured image?',
   REMOVE_MESSAGE: 'The image is removed from this post.',
   REMOVED_MAY_REMAIN: 'The thumbnail was removed locally but may remain in storage.',
-  /** Issue 25: a save uploads a chosen image first; when it cannot, the save stops and says so. */
+  /** A save uploads a chosen image first; when it cannot, the save stops and says so. */
   IMAGE_NOT_UPLOADED: 'Image not uploaded',
   IMAGE_UPLOAD_CANCELLED: 'The image upload was cancelled.',
   IMAGE_SIZE_DECLINED: 'The chosen image was not uploaded at its current size.',
@@ -108,7 +108,7 @@ const FIELD_OF: Record<string, keyof SaveFailure['fields']> = {
 };
 
 /**
- * What a failed save shows (spec 001 §8): a used slug (409) on the slug field; 400 field errors on
+ * What a failed save shows (docs/requirements.md#errors-posts): a used slug (409) on the slug field; 400 field errors on
  * their fields; 401 the sign-in text; 403 the permission text; network and 5xx the spec's generic
  * texts; anything else 'Failed to save post: {server message}'.
  */
@@ -140,7 +140,7 @@ export function saveFailure(error: unknown, creating: boolean): SaveFailure {
  */
 export const editorErrors = (actionFailed: string): ErrorTexts => ({ fallback: actionFailed, server: EditorTexts.SERVER_ERROR, fieldErrors: true });
 
-/** Issue 20: autosave, edits in two places, the History panel and the SEO section. */
+/** Autosave, edits in two places, the History panel and the SEO section. */
 export const PublishingTexts = {
   SAVING: 'Saving…',
   savedAt: (time: string) => `Saved · ${time}`,

@@ -1,6 +1,6 @@
 /**
- * The thumbnail checks the editor runs before the server's (spec 001 §5 'Thumbnail', §9): the
- * upload requirements (GET /images/upload-info, with the §9 defaults when it fails), file type
+ * The thumbnail checks the editor runs before the server's (docs/requirements.md#validation-thumbnail, docs/requirements.md#constants-images): the
+ * upload requirements (GET /images/upload-info, with the docs/requirements.md#constants-images defaults when it fails), file type
  * and size, the largest dimensions and the recommended 800x400. Pure.
  */
 import { EditorTexts } from './texts';
@@ -17,7 +17,7 @@ export interface UploadInfo {
   maxDimensions: Dimensions;
 }
 
-/** Spec 001 §9: 10 MB, jpeg/jpg/png/webp, 800x400 recommended, 2048x2048 at most. */
+/** docs/requirements.md#constants-images: 10 MB, jpeg/jpg/png/webp, 800x400 recommended, 2048x2048 at most. */
 export const DEFAULT_UPLOAD_INFO: UploadInfo = {
   maxSize: 10_485_760,
   allowedFormats: ['jpeg', 'jpg', 'png', 'webp'],
@@ -25,7 +25,7 @@ export const DEFAULT_UPLOAD_INFO: UploadInfo = {
   maxDimensions: { width: 2048, height: 2048 },
 };
 
-/** The upload's time limit (§9). */
+/** The upload's time limit (docs/requirements.md#constants). */
 export const UPLOAD_TIMEOUT_MS = 60_000;
 
 const positive = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value) && value > 0;
@@ -83,7 +83,7 @@ export function dimensionProblem(size: Dimensions, info: UploadInfo): string | u
   return size.width > width || size.height > height ? EditorTexts.dimensionsTooLarge(size.width, size.height, width, height) : undefined;
 }
 
-/** Not exactly the recommended size: the editor asks 'Continue anyway?' before uploading (§5). */
+/** Not exactly the recommended size: the editor asks 'Continue anyway?' before uploading (docs/requirements.md#validation-image-upload). */
 export function dimensionMismatch(size: Dimensions, info: UploadInfo): boolean {
   return size.width !== info.recommendedDimensions.width || size.height !== info.recommendedDimensions.height;
 }
@@ -104,7 +104,7 @@ export function ownImageFilename(url: string): string | undefined {
 }
 
 /**
- * A chosen image that is not uploaded yet (issue 25): a save uploads it first, so a choice is
+ * A chosen image that is not uploaded yet: a save uploads it first, so a choice is
  * never dropped. `state`: still being checked; uploading (with its progress); ready (uploads
  * without a question); ask (not the recommended size: 'Continue anyway?' first); failed (the last
  * upload failed: a save tries again, autosave waits); refused (the checks failed: it cannot be

@@ -1,11 +1,11 @@
 /**
- * The post editor's session (issue 20), apart from its view: the post as saved (its version),
+ * The post editor's session, apart from its view: the post as saved (its version),
  * the form and what differs from the saved one, the local copy (written a moment after each
  * change, offered back, removed after a save), saving with the version held (a 409 'changed
  * elsewhere' opens the conflict: keep theirs, keep mine), autosave with its retries, submit for
  * review, and leaving (Ctrl/Cmd+S saves, Esc goes back; neither while a save runs or over a
  * dialog). The view (PostEditor) renders what this returns and says where focus goes.
- * Issue 25: a featured image chosen but not uploaded is part of what a save sends: the save
+ * A featured image chosen but not uploaded is part of what a save sends: the save
  * uploads it first (asking 'Continue anyway?' where its size calls for it). When it cannot be
  * uploaded the save stops, nothing is sent, and the notice says why and what to do; the text
  * stays in the form and its local copy. Autosave uploads it only when no question is needed,

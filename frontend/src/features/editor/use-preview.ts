@@ -1,6 +1,6 @@
 /**
  * The server's rendering of the content while a preview is shown: asked 200 ms after the last
- * change (spec 001 §9 'preview delay'); an answer for older content is dropped.
+ * change (docs/requirements.md#constants-sorting 'preview delay'); an answer for older content is dropped.
  */
 import { useEffect, useState } from 'react';
 import { EditorTexts, editorErrors } from './texts';

@@ -23,7 +23,7 @@ function showCountElsewhere(count: number): void {
 }
 
 /**
- * The post page's Like button (spec 001 §2, §4, §5): red when liked, with the count. After
+ * The post page's Like button (docs/requirements.md#screen-post, docs/requirements.md#like-toggle, docs/requirements.md#validation-like): red when liked, with the count. After
  * hydration it reads the live count (public) and, for a signed-in reader, whether they like the
  * post. A press toggles at once (optimistic) and takes the server's answer; a failure puts the
  * previous state back and says why. A visitor's press shows the login message with a link.

@@ -1,5 +1,5 @@
 /**
- * The like calls of spec 001 §7 / 000 §7 through the session-aware client (a 401 waits for the
+ * The like calls of docs/requirements.md#api-likes through the session-aware client (a 401 waits for the
  * shared token refresh and is retried once): the public count, the viewer's state and the toggle.
  */
 import { browserApi } from '../../lib/api/client';

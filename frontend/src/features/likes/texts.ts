@@ -1,5 +1,5 @@
 /**
- * Texts of the Like button (spec 001 §5 Like, §8; spec 000 §8 'Dashboards and likes'), verbatim
+ * Texts of the Like button (docs/requirements.md#validation-like, docs/requirements.md#errors-dashboards), verbatim
  * where the spec gives them. The spec names the visitor's message only as "a Vietnamese message
  * saying login is needed to like"; the text below is that message.
  */

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { NOTIFICATIONS_READ_EVENT, notificationActions, type NotificationsReadDetail } from './notification-actions';
 import { NotificationTexts } from './texts';
 
-/** How often the count is read again while the tab is visible (issue 19 §1: every 60 s). */
+/** How often the count is read again while the tab is visible (every 60 s). */
 const REFRESH_MS = 60_000;
 /** Above this the badge says '99+' (the accessible name keeps the exact count). */
 const BADGE_MAX = 99;

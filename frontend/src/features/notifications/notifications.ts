@@ -1,5 +1,5 @@
 /**
- * The notification screens' data (issue 19 §1), read on the server through the visitor's session
+ * The notification screens' data, read on the server through the visitor's session
  * (`Astro.locals.api`) and settled for the pages' error states; the browser's calls are in
  * notification-actions.ts. An entry's sentence is the one wording of shared/notification-wording.ts
  * (the e-mails write the same), for the list's server render and its islands.

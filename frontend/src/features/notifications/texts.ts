@@ -1,5 +1,5 @@
 /**
- * Texts of the notification screens (issue 19 §1): the header's bell, /notifications, the
+ * Texts of the notification screens: the header's bell, /notifications, the
  * preferences card on /account and /unsubscribe. Beyond the spec; written in its tone, in English
  * like the screens they sit on.
  */

@@ -1,4 +1,4 @@
-/** What an unsubscribe link stops, in a sentence for /unsubscribe (issue 19 §1), from the API's own words. */
+/** What an unsubscribe link stops, in a sentence for /unsubscribe, from the API's own words. */
 import type { UnsubscribeInfo } from './notifications';
 
 export function describeUnsubscribe(info: UnsubscribeInfo): string {

@@ -1,6 +1,6 @@
 /**
- * The home page's data, shared by its two addresses (/ and /home, spec 001 §2): the Latest
- * Stories; 503 when they could not be read. The page is the same for everyone (issue 26 §2): a
+ * The home page's data, shared by its two addresses (/ and /home, docs/requirements.md#screen-home): the Latest
+ * Stories; 503 when they could not be read. The page is the same for everyone: a
  * signed-in reader's greeting comes from the personal fragment (pages/fragments/session.astro).
  */
 import type { ApiClient } from '../../lib/api/client';

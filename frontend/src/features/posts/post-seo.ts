@@ -1,5 +1,5 @@
 /**
- * What a post page puts in its <head> (issue 20 §4), from the public post answer's `seo`: the
+ * What a post page puts in its <head>, from the public post answer's `seo`: the
  * title (metaTitle, else the post's title), the description (metaDescription, else the summary,
  * else the start of the text), the canonical URL (the override, else /blog/{slug}), robots
  * noindex, the social image (socialImage, else the thumbnail's social variant) and the JSON-LD

@@ -1,5 +1,5 @@
 /**
- * A tag's posts page, shared by its two routes (spec 001 §2): /blog/tag/{tagSlug} asks for the
+ * A tag's posts page, shared by its two routes (docs/requirements.md#screen-tag-lookup): /blog/tag/{tagSlug} asks for the
  * tag's posts directly; /tag/{slug} first looks the slug up among up to 1000 active tags. Both:
  * 12 posts a page, the `?page=` convention, a slug the tag had before a change answers 301 to its
  * current address (same query), an unknown tag 404, the API unreachable 503.

@@ -1,5 +1,5 @@
 /**
- * Texts of the reading pages (spec 000 §2): post lists, a post, posts by tag, latest stories,
+ * Texts of the reading pages (docs/requirements.md#screen-tag-posts): post lists, a post, posts by tag, latest stories,
  * authors and 'Load More Posts': load failures, empty lists and missing posts or tags.
  */
 import { countNoun, Nouns } from '../../lib/texts/nouns';

@@ -1,5 +1,5 @@
 /**
- * The preview links of a post on its edit page (issue 20 §4): create a link, copy it, see the live
+ * The preview links of a post on its edit page: create a link, copy it, see the live
  * ones with their expiry, revoke one. The page renders it only for DRAFT, PENDING_REVIEW and
  * REJECTED posts, with the live links it read; buttons wait for hydration (useHydrated).
  */

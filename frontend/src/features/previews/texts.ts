@@ -1,5 +1,5 @@
 /**
- * Texts of shareable previews (issue 20 §4): the banner of /preview/{token} and the links panel
+ * Texts of shareable previews: the banner of /preview/{token} and the links panel
  * of the edit pages. The page's 404 text is the API's own ('This preview link is invalid or has expired.').
  */
 import { formatShortDateTime } from '../../lib/dates';

@@ -1,7 +1,7 @@
 import LoadMore, { type LoadMoreProps } from '../../components/islands/LoadMore';
 import { MyCommentsTexts } from './texts';
 
-/** 'Load More Comments' (spec 000 §2, the comment list's non-paginated mode): the longer list replaces the shown one. */
+/** 'Load More Comments' (docs/requirements.md#comment-list-widget, the comment list's non-paginated mode): the longer list replaces the shown one. */
 const COMMENT_LIST: Omit<LoadMoreProps, 'href' | 'containerId'> = {
   itemAttribute: 'data-comment-item',
   linkAttribute: 'data-load-more-comments',

@@ -1,5 +1,5 @@
 /**
- * The reader's own data (spec 000 §2, §3, §7): liked posts, own comments, the reader dashboard
+ * The reader's own data (docs/requirements.md#screen-liked-posts, docs/requirements.md#data-reader-stats, docs/requirements.md#api-likes): liked posts, own comments, the reader dashboard
  * and the signed-in home widgets, read through the visitor's session (`Astro.locals.api`), each
  * settled to Loaded for the page's error state; and the list controls those pages share (size
  * and sort from the query string).
@@ -47,7 +47,7 @@ export function oneDecimal(value: number | null | undefined): string {
   return VI_ONE_DECIMAL.format(Number.isFinite(value) ? (value as number) : 0);
 }
 
-/** A comment preview: at most 100 characters, then '...' (spec 000 §9). */
+/** A comment preview: at most 100 characters, then '...' (docs/requirements.md#constants-comments). */
 export function preview(text: string, max = 100): string {
   const chars = Array.from(text);
   return chars.length > max ? `${chars.slice(0, max).join('')}...` : text;
@@ -55,7 +55,7 @@ export function preview(text: string, max = 100): string {
 
 // ---- page loads -----------------------------------------------------------------------------
 
-/** The Favorite Posts widget's size and the dashboard's comment list step (spec 000 §9: widgets show 3). */
+/** The Favorite Posts widget's size and the dashboard's comment list step (docs/requirements.md#constants-comments: widgets show 3). */
 export const WIDGET_SIZE = 3;
 export const DASHBOARD_COMMENTS_STEP = 5;
 
@@ -70,7 +70,7 @@ export async function loadReaderDashboard(api: ApiClient, url: URL) {
   const [stats, quickStats, favorites, comments] = await Promise.all([
     reader.userStats(),
     reader.quickStats(),
-    // The Favorite Posts widget (spec 000 §7): the latest likes, newest first; the widget shows no
+    // The Favorite Posts widget (docs/requirements.md#api-likes): the latest likes, newest first; the widget shows no
     // total, so the read that counts them all (my-likes) is not needed.
     reader.recentLikes(WIDGET_SIZE),
     reader.myComments(0, steps * DASHBOARD_COMMENTS_STEP),
@@ -88,7 +88,7 @@ export async function loadReaderDashboard(api: ApiClient, url: URL) {
 
 /**
  * The reader dashboard's page prologue, shared by its two addresses (/dashboard, /user-dashboard,
- * spec 000 §2): the signed-in visitor and the dashboard's data, or the redirect to return; 503
+ * docs/requirements.md#routes-access): the signed-in visitor and the dashboard's data, or the redirect to return; 503
  * when the API could not answer the stats.
  */
 export async function readerDashboardPage(Astro: Parameters<typeof requireRole>[0] & { locals: { api: ApiClient }; response: { status?: number } }) {

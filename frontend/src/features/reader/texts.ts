@@ -1,5 +1,5 @@
 /**
- * Texts of the reader's own pages (spec 000 §2, §8): the reader dashboard (/dashboard,
+ * Texts of the reader's own pages (docs/requirements.md#screen-reader-dashboard, docs/requirements.md#errors-dashboards): the reader dashboard (/dashboard,
  * /user-dashboard), liked posts, my comments and the signed-in home widgets. Verbatim where the
  * spec gives them; the dashboard's Vietnamese labels the spec only describes ("labels are in
  * Vietnamese") are written in the tone of the spec's other Vietnamese texts.
@@ -16,7 +16,7 @@ export const DashboardTexts = {
   welcome: 'Welcome back,',
 } as const;
 
-/** The reader dashboard's Vietnamese labels (spec 000 §2: "Labels are in Vietnamese"). */
+/** The reader dashboard's Vietnamese labels (docs/requirements.md#screen-reader-dashboard: "Labels are in Vietnamese"). */
 export const DashboardLabels = {
   SUBTITLE: 'Tổng quan hoạt động của bạn trên Inkwell',
   TOTAL_LIKES: 'Tổng lượt thích',
@@ -83,7 +83,7 @@ export const HomeReaderTexts = {
 } as const;
 
 /**
- * A failed read of the reader's data as the spec's catalogue words it (000 §8): no answer keeps
+ * A failed read of the reader's data as the spec's catalogue words it (docs/requirements.md#texts): no answer keeps
  * the network text, 401 and 403 have their own texts, anything else the server's message (else
  * the read's default).
  */

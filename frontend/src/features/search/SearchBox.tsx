@@ -15,7 +15,7 @@ const MAX_QUERY_LENGTH = 200;
 type Suggestion = Pick<SearchHit, 'id' | 'slug' | 'title'>;
 
 /**
- * The header's search box (issue 18 §1). Server-rendered it is a plain GET form to /search;
+ * The header's search box. Server-rendered it is a plain GET form to /search;
  * hydrated, it suggests the top hits' titles as you type: one request 200 ms after the last key,
  * the previous one aborted by the next key; a combobox (ARIA 1.2 pattern: the focus stays in the
  * field, `aria-activedescendant` names the highlighted option). ArrowDown/ArrowUp move through

@@ -1,5 +1,5 @@
 /**
- * The /search page's reads (issue 18 §1): the results for the address's search (normalised and
+ * The /search page's reads: the results for the address's search (normalised and
  * read by search-page-address.ts, the same reading as the page cache's key, so every address
  * with one key renders one page), and the lists its filters offer: the tags with published posts
  * and the authors. Each read is settled to Loaded.

@@ -1,4 +1,4 @@
-/** Texts of the search box and the /search page (issue 18 §1), in the tone of the reading pages. */
+/** Texts of the search box and the /search page, in the tone of the reading pages. */
 import { countNoun, Nouns } from '../../lib/texts/nouns';
 
 export const SearchTexts = {

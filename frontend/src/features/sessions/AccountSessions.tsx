@@ -9,7 +9,7 @@ import { sessionErrorMessage, SessionTexts } from './session-texts';
 type Notice = { kind: 'success' | 'error'; text: string };
 
 /**
- * 'Where you're signed in' on /account (issue 27 §2): the caller's live sessions, this device
+ * 'Where you're signed in' on /account: the caller's live sessions, this device
  * first and marked, a Sign out button on every other one, Sign out all other sessions, and the
  * new-device e-mail switch (saved as it is changed). A session signed out leaves the list; focus
  * then goes to the section's heading, so keyboard users are not left on a removed button.

@@ -1,4 +1,4 @@
-/** Texts of 'Where you're signed in' on /account (issue 27 §2). */
+/** Texts of 'Where you're signed in' on /account. */
 import { errorText } from '../../lib/texts/error-text';
 import { countNoun } from '../../lib/texts/nouns';
 import { englishNoun } from '../../../../shared/plural';

@@ -1,5 +1,5 @@
 /**
- * 'Where you're signed in' (issue 27 §2): the page reads the sessions and the alert switch on the
+ * 'Where you're signed in': the page reads the sessions and the alert switch on the
  * server (`Astro.locals.api`); the island signs sessions out and saves the switch in the browser.
  */
 import { browserApi, type ApiClient } from '../../lib/api/client';

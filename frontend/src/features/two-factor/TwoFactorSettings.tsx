@@ -44,7 +44,7 @@ function downloadCodes(codes: string[]): void {
 }
 
 /**
- * Account Security's 'Two-Factor Authentication Setup' (spec 000 §2's button; issue 27 §1): a
+ * Account Security's 'Two-Factor Authentication Setup' (the button of docs/requirements.md#screen-account): a
  * dialog that shows whether two-factor sign-in is on, sets it up (QR code, key, otpauth link,
  * a 6-digit code), shows the 10 recovery codes once with a .txt download, and turns it off
  * (password and a code) or makes new recovery codes.

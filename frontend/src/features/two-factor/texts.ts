@@ -1,4 +1,4 @@
-/** Two-factor sign-in on /account (issue 27 §1), behind the spec's 'Two-Factor Authentication Setup' button. */
+/** Two-factor sign-in on /account, behind the spec's 'Two-Factor Authentication Setup' button. */
 export const TwoFactorTexts = {
   OPEN: 'Two-Factor Authentication Setup',
   TITLE: 'Two-Factor Authentication',

@@ -1,6 +1,6 @@
 import { CommonTexts } from '../texts/common';
 
-/** The envelope every API answer uses (DESIGN.md §3). */
+/** The envelope every API answer uses (docs/requirements.md#envelope). */
 export interface ApiEnvelope<T> {
   success: boolean;
   data: T;

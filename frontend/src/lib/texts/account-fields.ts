@@ -2,7 +2,7 @@ import { MIXED_SCRIPT_EMAIL_TEXT } from '../../../../shared/email-scripts';
 
 /**
  * Texts of the account fields several features check (sign-up and the profile: name and e-mail;
- * register, reset and change: the strict password rule), spec 000 §5, verbatim.
+ * register, reset and change: the strict password rule), docs/requirements.md#validation-reset-password, verbatim.
  */
 export const NameAndEmailTexts = {
   FULL_NAME_REQUIRED: 'Full name is required',
@@ -13,7 +13,7 @@ export const NameAndEmailTexts = {
   EMAIL_MIXED_SCRIPTS: MIXED_SCRIPT_EMAIL_TEXT,
 } as const;
 
-/** Password rules of change and reset (spec 000 §5), Vietnamese. */
+/** Password rules of change and reset (docs/requirements.md#validation-reset-password), Vietnamese. */
 export const PasswordTexts = {
   CURRENT_REQUIRED: 'Mật khẩu hiện tại là bắt buộc',
   MIN: 'Mật khẩu phải có ít nhất 8 ký tự',

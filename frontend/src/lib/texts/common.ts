@@ -1,5 +1,5 @@
 /**
- * Texts every feature shares: the client's own error texts (spec 000 §8) and the notice on
+ * Texts every feature shares: the client's own error texts (docs/requirements.md#texts) and the notice on
  * controls whose feature is not built yet.
  */
 export const CommonTexts = {

@@ -1,6 +1,6 @@
 /**
- * The one turn of an API failure into the text a screen shows (the spec's catalogue, 000 §8 and
- * 001 §8). Every feature words a few cases its own way; those are data (`ErrorTexts`), kept in
+ * The one turn of an API failure into the text a screen shows (the spec's catalogue, docs/requirements.md#texts and
+ * docs/requirements.md#texts). Every feature words a few cases its own way; those are data (`ErrorTexts`), kept in
  * the feature's texts file beside its other texts, and this function applies them in one order:
  *
  * 1. not an ApiError (a bug, not an answer): `fallback`;

@@ -1,5 +1,5 @@
 /**
- * The nouns the pages count (issue 25), each with its plural forms: `countNoun(3, Nouns.LIKE)` →
+ * The nouns the pages count, each with its plural forms: `countNoun(3, Nouns.LIKE)` →
  * '3 likes'. The plural rules are shared/plural.ts (Intl.PluralRules), for the pages and e-mails.
  */
 import { englishNoun } from '../../../../shared/plural';
