@@ -8,6 +8,7 @@ import { createTestApp, TestApp } from './helpers/app';
 import { createFreshDatabase } from './helpers/fresh-database';
 import { createAdmin, TestUser } from './helpers/users';
 import { buildWxr, WxrComment, WxrSite } from './fixtures/wxr-builder';
+import { OVERSIZED_ITEM } from '../src/imports/sources/source-records';
 
 /**
  * What an import keeps of a real WordPress export and what it refuses (a theme-test site's export,
@@ -201,6 +202,41 @@ describe('Import fidelity', () => {
     expect(again.skipped[0].reason).toBe("Already on this site: the file is this site's own export.");
     expect(await db.query(`SELECT id, slug FROM posts ORDER BY id`)).toEqual(postsBefore);
     expect(await db.query(`SELECT path, post_id FROM post_path_redirects ORDER BY path`)).toEqual(before);
+  });
+
+  it('skips a Ghost post and an Inkwell post over 5 MB with the reason WordPress items get, and imports the posts around them', async () => {
+    const huge = `<p>${'Lorem ipsum dolor sit amet. '.repeat(200_000)}</p>`;
+    const when = '2020-05-01T10:00:00.000Z';
+    const ghostPost = (n: number, html: string) => ({ id: `cap${String(n).padStart(21, '0')}`, title: `Ghost cap ${n}`, slug: `ghost-cap-${n}`, html, status: 'published', published_at: when });
+    const ghostFile = join(t.dataDir, 'ghost-oversized.json');
+    writeFileSync(ghostFile, JSON.stringify({ db: [{ data: { posts: [ghostPost(1, '<p>One.</p>'), ghostPost(2, huge), ghostPost(3, '<p>Three.</p>')] } }] }));
+    const ghost = await importAndWait('ghost', ghostFile);
+    expect(ghost.state).toBe('DONE');
+    expect(ghost.skipped.filter((row: { kind: string }) => row.kind === 'post')).toEqual([{ kind: 'post', sourceId: ghostPost(2, '').id, title: 'Ghost cap 2', reason: OVERSIZED_ITEM }]);
+    expect(ghost.counts).toMatchObject({ posts: 2 });
+    expect(await post('ghost-cap-1')).toMatchObject({ title: 'Ghost cap 1' });
+    expect(await post('ghost-cap-3')).toMatchObject({ title: 'Ghost cap 3' });
+    expect(await post('ghost-cap-2')).toBeUndefined();
+
+    const inkwellPost = (n: number, content: string) => ({
+      id: 80 + n, title: `Inkwell cap ${n}`, slug: `inkwell-cap-${n}`, summary: null, content, status: 'PUBLISHED', authorId: 8, tagIds: [], thumbnail: null, isFeatured: false,
+      seo: { metaTitle: null, metaDescription: null, canonicalUrl: null, noindex: false, socialImage: null }, createdAt: when, updatedAt: when, publishedAt: when, scheduledAt: null, earlierSlugs: [], oldPaths: [], markdownFile: `posts/inkwell-cap-${n}.md`, comments: [],
+    });
+    const inkwellFile = join(t.dataDir, 'inkwell-oversized.zip');
+    const zip = new ZipArchive({ zlib: { level: 1 } });
+    const out = createWriteStream(inkwellFile);
+    zip.pipe(out);
+    const users = [{ id: 8, fullName: 'Cap Author', email: 'cap-author@third-inkwell.example.net', bio: null, roles: ['AUTHOR'], createdAt: when }];
+    const site = { format: 'inkwell-site-export', version: 1, exportedAt: when, site: 'https://third-inkwell.example.net', users, tags: [], posts: [inkwellPost(1, 'One.'), inkwellPost(2, huge), inkwellPost(3, 'Three.')] };
+    zip.append(JSON.stringify(site), { name: 'site.json' });
+    await zip.finalize();
+    await finished(out);
+    const inkwell = await importAndWait('inkwell', inkwellFile);
+    expect(inkwell.state).toBe('DONE');
+    expect(inkwell.skipped.filter((row: { kind: string }) => row.kind === 'post')).toEqual([{ kind: 'post', sourceId: '82', title: 'Inkwell cap 2', reason: OVERSIZED_ITEM }]);
+    expect(await post('inkwell-cap-1')).toMatchObject({ title: 'Inkwell cap 1' });
+    expect(await post('inkwell-cap-3')).toMatchObject({ title: 'Inkwell cap 3' });
+    expect(await post('inkwell-cap-2')).toBeUndefined();
   });
 
   it('never grants ADMIN from an Inkwell export: the account is a pending author, and the report names the role it dropped', async () => {

@@ -27,3 +27,28 @@ export async function postsAndPeakHeap(records: AsyncIterable<{ type: string }>,
   }
   return { posts, highest };
 }
+
+/**
+ * Measures the heap above `baseline` until stopped, between the reads of a stream (a record boundary
+ * alone would miss what one item held while it was read): at least `ms` apart, and ten times as far
+ * apart as a collection takes, so the collections (slow in a jest worker's large heap) leave the
+ * reading most of the time. The highest heap seen, and how many times it looked.
+ */
+export function heapSampler(baseline: number, ms = 100): { stop(): { highest: number; samples: number } } {
+  let highest = heapAfterGc() - baseline;
+  let samples = 1;
+  let timer: NodeJS.Timeout;
+  const sample = () => {
+    const start = Date.now();
+    highest = Math.max(highest, heapAfterGc() - baseline);
+    samples += 1;
+    timer = setTimeout(sample, Math.max(ms, 10 * (Date.now() - start)));
+  };
+  timer = setTimeout(sample, ms);
+  return {
+    stop() {
+      clearTimeout(timer);
+      return { highest: Math.max(highest, heapAfterGc() - baseline), samples };
+    },
+  };
+}

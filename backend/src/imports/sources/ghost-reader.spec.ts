@@ -3,9 +3,9 @@ import { createWriteStream, mkdtempSync, rmSync, statSync, writeFileSync } from 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ghostChunks, GhostFixtureOptions, ghostFixture } from '../../../test/fixtures/import-fixtures';
-import { heapAfterGc, postsAndPeakHeap } from '../../../test/helpers/heap';
+import { heapAfterGc, heapSampler, postsAndPeakHeap } from '../../../test/helpers/heap';
 import { readGhost, surveyGhost } from './ghost-reader';
-import { BadSourceFile, SourceRecord } from './source-records';
+import { BadSourceFile, ITEM_TEXT_MAX, OVERSIZED_ITEM, SourceRecord } from './source-records';
 
 const dir = mkdtempSync(join(tmpdir(), 'ghost-reader-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -92,6 +92,40 @@ describe('the Ghost reader', () => {
     await expect(surveyGhost(file('second-db.json', JSON.stringify({ db: [{ data: {} }, { data: { posts: [] } }] })))).rejects.toThrow(noPosts);
     await expect(surveyGhost(file('array.json', '[1, 2, 3]'))).rejects.toThrow(noPosts);
   });
+
+  it('skips a post over the cap (60 MB of html) with the reason WordPress items get, reads the posts around it, and never holds it', async () => {
+    const post = (n: number) => ({ id: id('p', n), title: `Post ${n}`, slug: `post-${n}`, html: `<p>Body ${n}</p>`, status: 'published', published_at: '2020-01-01T00:00:00.000Z' });
+    const path = join(dir, 'oversized.json');
+    const out = createWriteStream(path);
+    const megabyte = 'Lorem ipsum dolor sit amet. '.repeat(Math.ceil(1024 * 1024 / 28)).slice(0, 1024 * 1024);
+    // The title comes after the body: what names the post is read past the cap too.
+    const chunks = function* () {
+      yield `{"db":[{"data":{"users":[{"id":"u1","name":"Hùng","email":"hung@ghost.example.com"}],"posts":[${JSON.stringify(post(1))},{"id":"${id('p', 2)}","slug":"huge","html":"<p>`;
+      for (let i = 0; i < 60; i += 1) yield megabyte;
+      yield `</p>","title":"Huge","status":"published","tags":[1,2,3]},${JSON.stringify(post(3))}],"posts_authors":[{"post_id":"${id('p', 3)}","author_id":"u1"}]}}]}`;
+    };
+    for (const chunk of chunks()) if (!out.write(chunk)) await once(out, 'drain');
+    out.end();
+    await once(out, 'finish');
+    const size = 60 * 1024 * 1024;
+    expect(statSync(path).size).toBeGreaterThan(size);
+
+    const baseline = heapAfterGc();
+    const sampler = heapSampler(baseline);
+    expect(await surveyGhost(path)).toEqual({ origin: 'ghost', posts: 3 });
+    const all = await records(path);
+    const { highest, samples } = sampler.stop();
+
+    expect(all.map((record) => record.type)).toEqual(['user', 'post', 'skip', 'post']);
+    expect(all[1]).toMatchObject({ post: { sourceId: id('p', 1), markdown: 'Body 1' } });
+    expect(all[2]).toEqual({ type: 'skip', skip: { kind: 'post', sourceId: id('p', 2), title: 'Huge', reason: OVERSIZED_ITEM } });
+    expect(OVERSIZED_ITEM).toBe(`It holds more than ${ITEM_TEXT_MAX / 1024 / 1024} MB of text (the most one item may hold).`);
+    expect(all[3]).toMatchObject({ post: { sourceId: id('p', 3), markdown: 'Body 3', authorSourceId: 'u1' } });
+    // Looked at many times while the post streamed by: at most the cap's worth of it was held, never the post.
+    expect(samples).toBeGreaterThan(2);
+    expect(highest).toBeLessThan(size / 4);
+    console.log(`Ghost, one post of ${size / 1024 / 1024} MB: heap above the baseline at most ${(highest / 1024 / 1024).toFixed(1)} MB (${samples} samples)`);
+  }, 60_000);
 
   it('keeps the heap far below the file while it reads a large export (one post at a time)', async () => {
     const options: GhostFixtureOptions = { posts: 5000, padding: 8 * 1024 };

@@ -2,7 +2,7 @@ import { createReadStream } from 'node:fs';
 import { PostStatus } from '../../posts/entities/post.entity';
 import { htmlToMarkdown } from '../html-to-markdown';
 import { JsonEvent, JsonPath, JsonPlan, JsonSyntaxError, jsonEvents } from './json-stream';
-import { BadSourceFile, ownCopy, SourcePost, SourceRecord, SourceSurvey, SourceTag } from './source-records';
+import { BadSourceFile, OVERSIZED_ITEM, ownCopy, SourcePost, SourceRecord, SourceSurvey, SourceTag } from './source-records';
 
 /** The records of a Ghost export's `db[0].data` (Ghost 4–6) the importer reads. */
 type GhostUser = { id: string; name: string; slug?: string; email: string; bio?: string | null };
@@ -95,6 +95,11 @@ function bodyOf(post: GhostPost): string {
   return post.plaintext ?? '';
 }
 
+/** The report's row for an element over ITEM_TEXT_MAX, named by the fields of it read before and after the cap. */
+function oversized(kind: 'user' | 'tag' | 'post', labels: Readonly<Record<string, string>>): SourceRecord {
+  return { type: 'skip', skip: { kind, sourceId: labels.id ?? '', title: (kind === 'post' ? labels.title : labels.name) || labels.slug || '(untitled)', reason: OVERSIZED_ITEM } };
+}
+
 const NOT_GHOST = 'This is not a Ghost export: it has no db[0].data.posts (export it from Settings → Labs → Export in Ghost).';
 
 /** One streamed pass over the export, asking for the arrays of `db[0].data` a plan names. */
@@ -139,6 +144,8 @@ export async function* readGhost(path: string): AsyncGenerator<SourceRecord> {
   const authorOf = new Map<string, { id: string; order: number }>();
   const linkArrays = new Set(['users', 'tags', 'posts_tags', 'posts_authors']);
   for await (const event of checked(ghostPass(path, { collect: (array) => linkArrays.has(array) }))) {
+    // A user or tag over the cap is reported; a link row that large names no post or tag it could be kept for.
+    if (event.type === 'oversized' && (event.array === 'users' || event.array === 'tags')) yield oversized(event.array === 'users' ? 'user' : 'tag', event.labels);
     if (event.type !== 'item') continue;
     if (event.array === 'users') {
       const user = event.value as GhostUser;
@@ -167,6 +174,7 @@ export async function* readGhost(path: string): AsyncGenerator<SourceRecord> {
   tags.length = 0;
 
   for await (const event of checked(ghostPass(path, { collect: (array) => array === 'posts' }))) {
+    if (event.type === 'oversized' && event.array === 'posts') yield oversized('post', event.labels);
     if (event.type !== 'item' || event.array !== 'posts') continue;
     const post = event.value as GhostPost;
     const status = STATUSES[post.status] ?? null;

@@ -4,10 +4,10 @@ import { createWriteStream, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { heapAfterGc, postsAndPeakHeap } from '../../../test/helpers/heap';
+import { heapAfterGc, heapSampler, postsAndPeakHeap } from '../../../test/helpers/heap';
 import { ExportedPost, ExportedTag, ExportedUser, SITE_EXPORT_FORMAT, SITE_EXPORT_VERSION } from '../site-export-format';
 import { readInkwell, surveyInkwell } from './inkwell-reader';
-import { BadSourceFile, SourceRecord } from './source-records';
+import { BadSourceFile, OVERSIZED_ITEM, SourceRecord } from './source-records';
 
 const dir = mkdtempSync(join(tmpdir(), 'inkwell-reader-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -15,7 +15,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 type Part = 'header' | 'users' | 'tags' | 'posts';
 
 /** site.json in pieces, its parts in the given order (Inkwell writes header, users, tags, posts). */
-function* siteJson(options: { posts: number; order?: Part[]; padding?: number; header?: Record<string, unknown> }): Generator<string> {
+function* siteJson(options: { posts: number; order?: Part[]; padding?: number; header?: Record<string, unknown>; huge?: { post: number; megabytes: number } }): Generator<string> {
   const users: ExportedUser[] = [
     { id: 1, fullName: 'Nguyễn Thị Linh', email: 'linh@inkwell.example.com', bio: 'Viết về cà phê ☕', roles: ['AUTHOR', 'NOT_A_ROLE'], createdAt: '2024-01-01T00:00:00.000Z' },
     { id: 2, fullName: 'Omar', email: 'omar@inkwell.example.com', bio: null, roles: [], createdAt: '2024-01-02T00:00:00.000Z' },
@@ -68,7 +68,16 @@ function* siteJson(options: { posts: number; order?: Part[]; padding?: number; h
       yield '"posts":[';
       let first = true;
       for (const post of posts()) {
-        yield `${first ? '' : ',\n'}${JSON.stringify(post)}`;
+        if (post.id === 100 + (options.huge?.post ?? 0)) {
+          // Its content streamed a megabyte at a time, never one string.
+          const [before, after] = JSON.stringify({ ...post, content: '@' }).split('"@"');
+          yield `${first ? '' : ',\n'}${before}"`;
+          const megabyte = 'Lorem ipsum dolor sit amet. '.repeat(Math.ceil((1024 * 1024) / 28)).slice(0, 1024 * 1024);
+          for (let i = 0; i < options.huge!.megabytes; i += 1) yield megabyte;
+          yield `"${after}`;
+        } else {
+          yield `${first ? '' : ',\n'}${JSON.stringify(post)}`;
+        }
         first = false;
       }
       yield ']';
@@ -157,6 +166,27 @@ describe('the Inkwell export reader', () => {
     );
     await expect(surveyInkwell(await exportZip('no-tags.zip', siteJson({ posts: 1, order: ['header', 'users', 'posts'] })))).rejects.toThrow("The export's site.json lacks its users, tags or posts.");
   });
+
+  it('skips a post over the cap (60 MB of content) with the reason WordPress items get, reads the posts around it, and never holds it', async () => {
+    const megabytes = 60;
+    const path = await exportZip('oversized.zip', siteJson({ posts: 3, huge: { post: 2, megabytes } }));
+    const size = megabytes * 1024 * 1024;
+
+    const baseline = heapAfterGc();
+    const sampler = heapSampler(baseline);
+    expect((await surveyInkwell(path)).posts).toBe(3);
+    const all = await records(path);
+    const { highest, samples } = sampler.stop();
+
+    expect(all.map((record) => record.type)).toEqual(['user', 'user', 'tag', 'tag', 'post', 'skip', 'post']);
+    expect(all[4]).toMatchObject({ post: { sourceId: '101', markdown: '# Bài 1\n\nNội dung **1** 🎉' } });
+    expect(all[5]).toEqual({ type: 'skip', skip: { kind: 'post', sourceId: '102', title: 'Bài 2', reason: OVERSIZED_ITEM } });
+    expect(all[6]).toMatchObject({ post: { sourceId: '103', comments: [{ sourceId: '30' }, { sourceId: '31' }] } });
+    // Looked at many times while the post streamed by: at most the cap's worth of it was held, never the post.
+    expect(samples).toBeGreaterThan(2);
+    expect(highest).toBeLessThan(size / 4);
+    console.log(`Inkwell, one post of ${megabytes} MB: heap above the baseline at most ${(highest / 1024 / 1024).toFixed(1)} MB (${samples} samples)`);
+  }, 60_000);
 
   it('keeps the heap far below site.json while it reads a large export (one post at a time)', async () => {
     const posts = 3000;

@@ -4,7 +4,7 @@ import { RoleName } from '../../users/roles';
 import { POST_STATUSES, PostStatus } from '../../posts/entities/post.entity';
 import { ExportedPost, ExportedTag, ExportedUser, SITE_EXPORT_FORMAT, SITE_EXPORT_VERSION } from '../site-export-format';
 import { JsonEvent, JsonPlan, JsonSyntaxError, jsonEvents } from './json-stream';
-import { BadSourceFile, ownCopy, SourceRecord, SourceSurvey } from './source-records';
+import { BadSourceFile, OVERSIZED_ITEM, ownCopy, SourceRecord, SourceSurvey } from './source-records';
 
 const ROLES = new Set<string>(Object.values(RoleName));
 const date = (value: string | null | undefined): Date | null => (value ? new Date(value) : null);
@@ -117,6 +117,13 @@ function postRecord(post: ExportedPost, people: Map<number, { email: string; nam
   };
 }
 
+/** The report's row for a user, tag or post over ITEM_TEXT_MAX, named by the fields of it read before and after the cap. */
+function oversized(array: string, labels: Readonly<Record<string, string>>): SourceRecord {
+  const kind = array === 'users' ? 'user' : array === 'tags' ? 'tag' : 'post';
+  const title = kind === 'post' ? labels.title : kind === 'user' ? labels.fullName : labels.name;
+  return { type: 'skip', skip: { kind, sourceId: labels.id ?? '', title: title || labels.slug || '(untitled)', reason: OVERSIZED_ITEM } };
+}
+
 /**
  * Users, then tags, then posts one at a time. Inkwell writes site.json in that order, so one pass
  * reads it; if the arrays come otherwise, tags that come before the users wait (a site has few),
@@ -141,6 +148,7 @@ export async function* readInkwell(path: string): AsyncGenerator<SourceRecord> {
       usersDone = true;
       yield* flushTags();
     }
+    if (event.type === 'oversized') yield oversized(event.array, event.labels);
     if (event.type !== 'item') continue;
     if (event.array === 'users') {
       const user = event.value as ExportedUser;
@@ -156,5 +164,8 @@ export async function* readInkwell(path: string): AsyncGenerator<SourceRecord> {
   }
   yield* flushTags();
   if (postsInFirstPass) return;
-  for await (const event of sitePass(path, (array) => array === 'posts')) if (event.type === 'item') yield postRecord(event.value as ExportedPost, people);
+  for await (const event of sitePass(path, (array) => array === 'posts')) {
+    if (event.type === 'item') yield postRecord(event.value as ExportedPost, people);
+    else if (event.type === 'oversized') yield oversized(event.array, event.labels);
+  }
 }

@@ -67,6 +67,18 @@ export interface SourcePost {
   changes?: { from: string; to: string; reason: string }[];
 }
 
+/**
+ * The most text one record of the file (a WordPress <item> with its comments, an element of a Ghost
+ * or Inkwell export's array) may hold: past it the reader keeps none of the rest and the item is
+ * skipped, saying why (OVERSIZED_ITEM). A post longer than this could not be stored anyway (posts
+ * hold 200,000 characters of Markdown); the cap keeps the import's memory bounded whatever the
+ * file holds.
+ */
+export const ITEM_TEXT_MAX = 5 * 1024 * 1024;
+
+/** The report's reason for an item over ITEM_TEXT_MAX, whatever the source. */
+export const OVERSIZED_ITEM = `It holds more than ${ITEM_TEXT_MAX / 1024 / 1024} MB of text (the most one item may hold).`;
+
 /** A source item the reader leaves out (a pingback, an oversized item, a menu entry), for the report. */
 export interface SourceSkip {
   kind: 'user' | 'tag' | 'post' | 'comment' | 'image';

@@ -4,7 +4,7 @@ import { SaxesParser } from 'saxes';
 import { PostStatus } from '../../posts/entities/post.entity';
 import { wordpressPaths } from '../../posts/old-path';
 import { decodeEntities, htmlToMarkdown, htmlToText } from '../html-to-markdown';
-import { BadSourceFile, ownCopy, SourceComment, SourcePost, SourceRecord, SourceSkip, SourceSurvey } from './source-records';
+import { BadSourceFile, ITEM_TEXT_MAX, OVERSIZED_ITEM, ownCopy, SourceComment, SourcePost, SourceRecord, SourceSkip, SourceSurvey } from './source-records';
 
 /** An element of the export, as far as the reader keeps it: its name, attributes, text and children. */
 interface XmlNode {
@@ -16,13 +16,8 @@ interface XmlNode {
   oversized?: boolean;
 }
 
-/**
- * The most text one record of the file (an <item> with its comments) may hold: past it the reader
- * keeps none of the rest (the parser's own buffer included) and the item is skipped, saying why. A
- * post longer than this could not be stored anyway (posts hold 200,000 characters of Markdown);
- * the cap keeps the import's memory bounded whatever the file holds.
- */
-export const ITEM_TEXT_MAX = 5 * 1024 * 1024;
+/** The cap on one record's text is the same for every source (ITEM_TEXT_MAX in source-records). */
+export { ITEM_TEXT_MAX };
 
 /** Children of <channel> the reader hands over whole (everything else is skipped as it streams). */
 const CHANNEL_RECORDS = new Set(['item', 'wp:author', 'wp:category', 'wp:tag', 'wp:term', 'wp:base_site_url', 'wp:base_blog_url', 'wp:wxr_version', 'link']);
@@ -296,7 +291,7 @@ export async function* readWxr(path: string, survey: WxrSurvey): AsyncGenerator<
         const title = plainTitle(textOf(node, 'title')) || '(untitled)';
         if (CONTENT_TYPES.has(type)) {
           if (node.oversized) {
-            yield { type: 'skip', skip: { kind: 'post', sourceId: id, title, reason: `It holds more than ${ITEM_TEXT_MAX / 1024 / 1024} MB of text (the most one item may hold).` } };
+            yield { type: 'skip', skip: { kind: 'post', sourceId: id, title, reason: OVERSIZED_ITEM } };
             break;
           }
           const record = post(node, survey.attachments);
