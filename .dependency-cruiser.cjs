@@ -55,7 +55,9 @@ const BACKEND = join(__dirname, 'backend', 'src');
 const placed = new Set([...SHARED, ...ENTRY, ...LAYERS.flat()]);
 const unplaced = readdirSync(BACKEND, { withFileTypes: true }).filter((entry) => entry.isDirectory() && !placed.has(entry.name));
 if (unplaced.length) {
-  throw new Error(`.dependency-cruiser.cjs: put backend/src/${unplaced.map((entry) => entry.name).join(', backend/src/')} into a layer of LAYERS (or SHARED)`);
+  throw new Error(
+    `.dependency-cruiser.cjs: put backend/src/${unplaced.map((entry) => entry.name).join(', backend/src/')} into a layer of LAYERS (or SHARED)`,
+  );
 }
 
 const any = (names) => `(${names.join('|')})`;
@@ -79,13 +81,19 @@ function layerRules() {
         from: { path: `^backend/src/${here}/`, pathNot: `^backend/src/[^/]+/entities/` },
         // Entity files are the schema every layer reads (relations, status enums); who may write which
         // columns is the lifecycle owners' rule (docs/architecture.md), not an import's.
-        to: { path: `^backend/src/${notBelow}/`, pathNot: [`^backend/src/$1/`, `^backend/src/${CALLER_SURFACE}`, ...lent, '^backend/src/[^/]+/entities/[^/]+\\.entity\\.ts$'] },
+        to: {
+          path: `^backend/src/${notBelow}/`,
+          pathNot: [`^backend/src/$1/`, `^backend/src/${CALLER_SURFACE}`, ...lent, '^backend/src/[^/]+/entities/[^/]+\\.entity\\.ts$'],
+        },
       },
       // An entity may reference another feature's entity (a TypeORM relation), and nothing else above it.
       {
         ...base,
         from: { path: `^backend/src/${here}/entities/` },
-        to: { path: `^backend/src/${notBelow}/`, pathNot: [`^backend/src/$1/`, `^backend/src/${CALLER_SURFACE}`, '^backend/src/[^/]+/entities/'] },
+        to: {
+          path: `^backend/src/${notBelow}/`,
+          pathNot: [`^backend/src/$1/`, `^backend/src/${CALLER_SURFACE}`, '^backend/src/[^/]+/entities/'],
+        },
       },
     ];
   });
@@ -95,7 +103,8 @@ const backendRules = [
   {
     name: 'shared-imports-no-feature',
     severity: 'error',
-    comment: 'common/, config/ and database/ are beneath every feature: they import none (invert the dependency, or move the file into the feature).',
+    comment:
+      'common/, config/ and database/ are beneath every feature: they import none (invert the dependency, or move the file into the feature).',
     from: { path: `^backend/src/${any(SHARED)}/`, pathNot: '^backend/src/database/entities\\.ts$' },
     to: { path: '^backend/src/', pathNot: `^backend/src/${any(SHARED)}/` },
   },
@@ -128,7 +137,7 @@ const backendRules = [
     name: 'audit-written-by-audit',
     severity: 'error',
     comment:
-      "Only the audit module writes the audit log: its subscribers turn domain events into entries through AuditWriter. Record an event (docs/events.md) and subscribe in audit/; read the log through AuditService.",
+      'Only the audit module writes the audit log: its subscribers turn domain events into entries through AuditWriter. Record an event (docs/events.md) and subscribe in audit/; read the log through AuditService.',
     from: { path: '^backend/src/', pathNot: ['^backend/src/audit/', '^backend/src/database/entities\\.ts$'] },
     to: { path: ['^backend/src/audit/audit-writer\\.ts$', '^backend/src/audit/entities/'] },
   },

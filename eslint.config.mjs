@@ -15,7 +15,16 @@ const focusableScrollBoxes = ['error', { roles: ['tabpanel', 'region'], tags: ['
 export default tseslint.config(
   {
     // Generated (`npm run openapi`, builds) and run-time data; .gitignore'd folders are not linted either.
-    ignores: ['**/dist/', '**/.astro/', 'data/', 'coverage/', 'test-results/', 'playwright-report/', 'screenshots/', 'packages/client/src/schema.ts'],
+    ignores: [
+      '**/dist/',
+      '**/.astro/',
+      'data/',
+      'coverage/',
+      'test-results/',
+      'playwright-report/',
+      'screenshots/',
+      'packages/client/src/schema.ts',
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,
@@ -35,7 +44,10 @@ export default tseslint.config(
     rules: {
       // `_name` marks a deliberately unused parameter or binding (Express's `_next`, `for (const _ of …)`), and a rest
       // sibling drops a field on purpose (`const { secret: _secret, ...shown } = token`).
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true },
+      ],
       // A variable a callback reads before its one assignment stays `let` (main.ts's signal handler, the job worker's id).
       'prefer-const': ['error', { ignoreReadBeforeAssign: true }],
     },

@@ -21,7 +21,9 @@ module.exports = {
   testMatch: ['<rootDir>/shared/**/*.spec.ts', '<rootDir>/backend/src/**/*.spec.ts', '<rootDir>/backend/test/**/*.e2e-spec.ts'],
   transform: { '^.+\\.(ts|js|mjs)$': ['<rootDir>/backend/test/esm-transformer.js', swc] },
   // ESM-only packages are compiled to CommonJS for jest (see esm-transformer.js).
-  transformIgnorePatterns: ['/node_modules/(?!(@nestjs|@otplib|@scure|@noble|nodemailer|smtp-server|archiver|zip-stream|compress-commons|crc32-stream|is-stream|file-type|strtok3|token-types|peek-readable|uint8array-extras|@tokenizer|@borewit|htmlparser2|domhandler|domutils|dom-serializer|entities|domelementtype)/)'],
+  transformIgnorePatterns: [
+    '/node_modules/(?!(@nestjs|@otplib|@scure|@noble|nodemailer|smtp-server|archiver|zip-stream|compress-commons|crc32-stream|is-stream|file-type|strtok3|token-types|peek-readable|uint8array-extras|@tokenizer|@borewit|htmlparser2|domhandler|domutils|dom-serializer|entities|domelementtype)/)',
+  ],
   globalSetup: '<rootDir>/backend/test/global-setup.ts',
   globalTeardown: '<rootDir>/backend/test/global-teardown.ts',
   maxWorkers: 2,

@@ -16,14 +16,24 @@ export class CreateUserBansAndUserSearch1795455169617 implements MigrationInterf
   name = 'CreateUserBansAndUserSearch1795455169617';
 
   public async up(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query(`CREATE TABLE "user_bans" ("id" SERIAL NOT NULL, "user_id" integer NOT NULL, "reason" character varying(500) NOT NULL, "admin_note" character varying(1000), "banned_by" integer, "banned_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), "unbanned_at" TIMESTAMP WITH TIME ZONE, "unbanned_by" integer, "unban_reason" character varying(500), "unban_note" character varying(1000), CONSTRAINT "PK_user_bans" PRIMARY KEY ("id"))`);
+    await queryRunner.query(
+      `CREATE TABLE "user_bans" ("id" SERIAL NOT NULL, "user_id" integer NOT NULL, "reason" character varying(500) NOT NULL, "admin_note" character varying(1000), "banned_by" integer, "banned_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), "unbanned_at" TIMESTAMP WITH TIME ZONE, "unbanned_by" integer, "unban_reason" character varying(500), "unban_note" character varying(1000), CONSTRAINT "PK_user_bans" PRIMARY KEY ("id"))`,
+    );
     await queryRunner.query(`CREATE INDEX "IDX_user_bans_user_banned" ON "user_bans"  ("user_id", "banned_at") `);
     await queryRunner.query(`CREATE UNIQUE INDEX "UQ_user_bans_open" ON "user_bans"  ("user_id") WHERE "unbanned_at" IS NULL`);
-    await queryRunner.query(`ALTER TABLE "user_bans" ADD CONSTRAINT "FK_user_bans_user" FOREIGN KEY ("user_id") REFERENCES "users"("id") ON DELETE CASCADE ON UPDATE NO ACTION`);
-    await queryRunner.query(`ALTER TABLE "user_bans" ADD CONSTRAINT "FK_user_bans_banned_by" FOREIGN KEY ("banned_by") REFERENCES "users"("id") ON DELETE SET NULL ON UPDATE NO ACTION`);
-    await queryRunner.query(`ALTER TABLE "user_bans" ADD CONSTRAINT "FK_user_bans_unbanned_by" FOREIGN KEY ("unbanned_by") REFERENCES "users"("id") ON DELETE SET NULL ON UPDATE NO ACTION`);
+    await queryRunner.query(
+      `ALTER TABLE "user_bans" ADD CONSTRAINT "FK_user_bans_user" FOREIGN KEY ("user_id") REFERENCES "users"("id") ON DELETE CASCADE ON UPDATE NO ACTION`,
+    );
+    await queryRunner.query(
+      `ALTER TABLE "user_bans" ADD CONSTRAINT "FK_user_bans_banned_by" FOREIGN KEY ("banned_by") REFERENCES "users"("id") ON DELETE SET NULL ON UPDATE NO ACTION`,
+    );
+    await queryRunner.query(
+      `ALTER TABLE "user_bans" ADD CONSTRAINT "FK_user_bans_unbanned_by" FOREIGN KEY ("unbanned_by") REFERENCES "users"("id") ON DELETE SET NULL ON UPDATE NO ACTION`,
+    );
     // Users banned before this table existed get an open ban without details, so ban-status and unban agree with status.
-    await queryRunner.query(`INSERT INTO "user_bans" ("user_id", "reason", "banned_at") SELECT "id", 'Banned before ban details were kept', "updated_at" FROM "users" WHERE "status" = 'BANNED'`);
+    await queryRunner.query(
+      `INSERT INTO "user_bans" ("user_id", "reason", "banned_at") SELECT "id", 'Banned before ban details were kept', "updated_at" FROM "users" WHERE "status" = 'BANNED'`,
+    );
 
     await queryRunner.query(`DROP INDEX "public"."IDX_users_created_at"`);
     await queryRunner.query(`CREATE INDEX "IDX_users_created_at" ON "users"  ("created_at", "id") `);

@@ -13,7 +13,7 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * agree). reading_time is left as stored: it was already computed from the same count.
  * `updated_at` is left alone: the author changed nothing.
  */
-export const NOT_SPACE_RUN = "[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]+";
+export const NOT_SPACE_RUN = '[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]+';
 
 /** The number of words of the text expression `column`, as wordCountOf counts them. */
 export const wordCountSql = (column: string): string => `(SELECT count(*) FROM regexp_matches(${column}, '${NOT_SPACE_RUN}', 'g'))::int`;

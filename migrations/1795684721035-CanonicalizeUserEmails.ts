@@ -10,11 +10,17 @@ export class CanonicalizeUserEmails1795684721035 implements MigrationInterface {
   name = 'CanonicalizeUserEmails1795684721035';
 
   public async up(queryRunner: QueryRunner): Promise<void> {
-    const rows = (await queryRunner.query(`SELECT id, email FROM users WHERE email ~ '[^\\x01-\\x7f]' ORDER BY id`)) as { id: number; email: string }[];
+    const rows = (await queryRunner.query(`SELECT id, email FROM users WHERE email ~ '[^\\x01-\\x7f]' ORDER BY id`)) as {
+      id: number;
+      email: string;
+    }[];
     for (const { id, email } of rows) {
       const canonical = email.normalize('NFKC').trim().toLowerCase();
       if (canonical === email) continue;
-      await queryRunner.query(`UPDATE users SET email = $1 WHERE id = $2 AND NOT EXISTS (SELECT 1 FROM users WHERE email = $1)`, [canonical, id]);
+      await queryRunner.query(`UPDATE users SET email = $1 WHERE id = $2 AND NOT EXISTS (SELECT 1 FROM users WHERE email = $1)`, [
+        canonical,
+        id,
+      ]);
     }
   }
 

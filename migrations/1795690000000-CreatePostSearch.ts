@@ -129,7 +129,9 @@ export class CreatePostSearch1795690000000 implements MigrationInterface {
 
     // Existing posts, in one pass (the posts trigger skips rows whose text did not change).
     await queryRunner.query(`SELECT inkwell_refresh_post_documents(ARRAY(SELECT id FROM posts))`);
-    await queryRunner.query(`CREATE INDEX "IDX_posts_search_document" ON "posts" USING gin ("search_document") WHERE "status" = 'PUBLISHED'`);
+    await queryRunner.query(
+      `CREATE INDEX "IDX_posts_search_document" ON "posts" USING gin ("search_document") WHERE "status" = 'PUBLISHED'`,
+    );
     await queryRunner.query(`CREATE INDEX "IDX_posts_search_head" ON "posts" USING gin ("search_head") WHERE "status" = 'PUBLISHED'`);
     await queryRunner.query(`DO $$
       BEGIN

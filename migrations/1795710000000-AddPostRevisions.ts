@@ -27,7 +27,9 @@ export class AddPostRevisions1795710000000 implements MigrationInterface {
         `CONSTRAINT "CHK_post_revisions_kind" CHECK ("kind" IN ('SAVE', 'SUBMITTED', 'APPROVED', 'REJECTED', 'RESTORED')), ` +
         `CONSTRAINT "PK_post_revisions" PRIMARY KEY ("id"))`,
     );
-    await queryRunner.query(`CREATE INDEX "IDX_post_revisions_post_created" ON "post_revisions" ("post_id", "created_at" DESC, "id" DESC) `);
+    await queryRunner.query(
+      `CREATE INDEX "IDX_post_revisions_post_created" ON "post_revisions" ("post_id", "created_at" DESC, "id" DESC) `,
+    );
     await queryRunner.query(`CREATE INDEX "IDX_post_revisions_editor" ON "post_revisions" ("editor_id") `);
     await queryRunner.query(
       `ALTER TABLE "post_revisions" ADD CONSTRAINT "FK_post_revisions_post" FOREIGN KEY ("post_id") REFERENCES "posts"("id") ON DELETE CASCADE ON UPDATE NO ACTION`,

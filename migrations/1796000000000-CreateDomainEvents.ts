@@ -8,7 +8,9 @@ export class CreateDomainEvents1796000000000 implements MigrationInterface {
   name = 'CreateDomainEvents1796000000000';
 
   public async up(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query(`CREATE TABLE "domain_events" ("id" BIGSERIAL NOT NULL, "name" character varying(60) NOT NULL, "subject_type" character varying(20) NOT NULL, "subject_id" integer NOT NULL, "actor_id" integer, "data" jsonb NOT NULL, "occurred_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), CONSTRAINT "PK_domain_events" PRIMARY KEY ("id"))`);
+    await queryRunner.query(
+      `CREATE TABLE "domain_events" ("id" BIGSERIAL NOT NULL, "name" character varying(60) NOT NULL, "subject_type" character varying(20) NOT NULL, "subject_id" integer NOT NULL, "actor_id" integer, "data" jsonb NOT NULL, "occurred_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), CONSTRAINT "PK_domain_events" PRIMARY KEY ("id"))`,
+    );
     await queryRunner.query(`CREATE INDEX "IDX_domain_events_subject" ON "domain_events" ("subject_type", "subject_id", "id") `);
   }
 

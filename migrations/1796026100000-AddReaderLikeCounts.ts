@@ -27,7 +27,9 @@ export class AddReaderLikeCounts1796026100000 implements MigrationInterface {
     await queryRunner.query(
       `CREATE INDEX "IDX_comments_user_counted" ON "comments" ("user_id", "post_id") WHERE "deleted_at" IS NULL AND "moderation" = 'VISIBLE'`,
     );
-    await queryRunner.query(`CREATE INDEX "IDX_comments_post_root_shown" ON "comments" ("post_id") WHERE "parent_id" IS NULL AND "moderation" <> 'HELD'`);
+    await queryRunner.query(
+      `CREATE INDEX "IDX_comments_post_root_shown" ON "comments" ("post_id") WHERE "parent_id" IS NULL AND "moderation" <> 'HELD'`,
+    );
   }
 
   public async down(queryRunner: QueryRunner): Promise<void> {

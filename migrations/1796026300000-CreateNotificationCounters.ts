@@ -59,7 +59,9 @@ export class CreateNotificationCounters1796026300000 implements MigrationInterfa
     await queryRunner.query(
       `CREATE TRIGGER "TRG_notification_counters_delete" AFTER DELETE ON "notifications" REFERENCING OLD TABLE AS removed_rows FOR EACH STATEMENT EXECUTE FUNCTION notification_counters_apply()`,
     );
-    await queryRunner.query(`CREATE TRIGGER "TRG_notification_counters_truncate" AFTER TRUNCATE ON "notifications" FOR EACH STATEMENT EXECUTE FUNCTION notification_counters_apply()`);
+    await queryRunner.query(
+      `CREATE TRIGGER "TRG_notification_counters_truncate" AFTER TRUNCATE ON "notifications" FOR EACH STATEMENT EXECUTE FUNCTION notification_counters_apply()`,
+    );
     await queryRunner.query(`
       INSERT INTO notification_counters (user_id, listed, unread)
       SELECT user_id, count(*)::int, count(*) FILTER (WHERE NOT read)::int FROM notifications WHERE in_app GROUP BY user_id`);

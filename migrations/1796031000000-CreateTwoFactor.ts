@@ -11,7 +11,9 @@ export class CreateTwoFactor1796031000000 implements MigrationInterface {
     await queryRunner.query(
       `CREATE TABLE "two_factor_recovery_codes" ("id" SERIAL NOT NULL, "user_id" integer NOT NULL, "code_hash" character(64) NOT NULL, "used_at" TIMESTAMP WITH TIME ZONE, CONSTRAINT "PK_two_factor_recovery_codes" PRIMARY KEY ("id"))`,
     );
-    await queryRunner.query(`CREATE UNIQUE INDEX "UQ_two_factor_recovery_codes_user_hash" ON "two_factor_recovery_codes" ("user_id", "code_hash") `);
+    await queryRunner.query(
+      `CREATE UNIQUE INDEX "UQ_two_factor_recovery_codes_user_hash" ON "two_factor_recovery_codes" ("user_id", "code_hash") `,
+    );
     await queryRunner.query(
       `CREATE TABLE "two_factor_challenges" ("id" uuid NOT NULL, "user_id" integer NOT NULL, "token_hash" character(64) NOT NULL, "remember_me" boolean NOT NULL DEFAULT false, "failed_attempts" integer NOT NULL DEFAULT '0', "expires_at" TIMESTAMP WITH TIME ZONE NOT NULL, "created_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), CONSTRAINT "PK_two_factor_challenges" PRIMARY KEY ("id"))`,
     );

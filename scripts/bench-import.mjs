@@ -31,7 +31,12 @@ const dataDir = mkdtempSync(join(tmpdir(), 'inkwell-bench-import-'));
 // Traversable by the embedded PostgreSQL's OS user when run as root (mkdtemp makes it 700).
 chmodSync(dataDir, 0o755);
 const extension = SOURCE === 'ghost' ? 'json' : 'xml';
-const fixture = (posts, out) => execFileSync(process.execPath, ['-r', '@swc-node/register', join(root, 'backend/test/fixtures/write-fixture.ts'), SOURCE, String(posts), out, PADDING], { cwd: root, stdio: 'inherit' });
+const fixture = (posts, out) =>
+  execFileSync(
+    process.execPath,
+    ['-r', '@swc-node/register', join(root, 'backend/test/fixtures/write-fixture.ts'), SOURCE, String(posts), out, PADDING],
+    { cwd: root, stdio: 'inherit' },
+  );
 const exportFile = join(dataDir, `bench.${extension}`);
 
 const log = (line) => process.stdout.write(`${line}\n`);
@@ -49,7 +54,16 @@ log(`  ${(statSync(exportFile).size / 1024 / 1024).toFixed(1)} MB`);
 const password = 'Bench-pass-2026!';
 const server = spawn(process.execPath, ['--max-old-space-size=256', join(root, 'scripts/start.mjs')], {
   cwd: root,
-  env: { ...process.env, DATA_DIR: dataDir, PORT: String(PORT), ADMIN_EMAIL: 'bench@example.com', ADMIN_PASSWORD: password, THROTTLE_DISABLED: '1', LOG_LEVEL: 'warn', JOB_POLL_SECONDS: '1' },
+  env: {
+    ...process.env,
+    DATA_DIR: dataDir,
+    PORT: String(PORT),
+    ADMIN_EMAIL: 'bench@example.com',
+    ADMIN_PASSWORD: password,
+    THROTTLE_DISABLED: '1',
+    LOG_LEVEL: 'warn',
+    JOB_POLL_SECONDS: '1',
+  },
   stdio: ['ignore', 'ignore', 'inherit'],
 });
 const stop = () => {
@@ -59,12 +73,21 @@ process.on('exit', stop);
 
 try {
   for (let i = 0; ; i += 1) {
-    const ok = await fetch(`${base}/api/v1/health`).then((res) => res.ok, () => false);
+    const ok = await fetch(`${base}/api/v1/health`).then(
+      (res) => res.ok,
+      () => false,
+    );
     if (ok) break;
     if (i > 240 || server.exitCode !== null) throw new Error('the server did not start');
     await sleep(500);
   }
-  const login = await (await fetch(`${base}/api/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'bench@example.com', password }) })).json();
+  const login = await (
+    await fetch(`${base}/api/v1/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'bench@example.com', password }),
+    })
+  ).json();
   const token = login.data?.accessToken ?? login.data?.token;
   if (!token) throw new Error(`login failed: ${JSON.stringify(login).slice(0, 200)}`);
   const auth = { authorization: `Bearer ${token}` };
@@ -73,7 +96,13 @@ try {
     const results = [];
     for (const path of PAGES) {
       const result = await autocannon({ url: `${base}${path}`, connections: 4, duration: SECONDS });
-      results.push({ path, p99: result.latency.p99, p50: result.latency.p50, rps: result.requests.average, errors: result.errors + result.non2xx });
+      results.push({
+        path,
+        p99: result.latency.p99,
+        p50: result.latency.p50,
+        rps: result.requests.average,
+        errors: result.errors + result.non2xx,
+      });
     }
     return results;
   };
@@ -111,7 +140,9 @@ try {
     peakRss = Math.max(peakRss, memory(server.pid).rss);
     if (Date.now() - lastLine > 30_000) {
       lastLine = Date.now();
-      log(`  ${row.state} ${row.processed}/${row.total ?? '?'} after ${Math.round((Date.now() - started) / 1000)} s, RSS ${memory(server.pid).rss.toFixed(0)} MB`);
+      log(
+        `  ${row.state} ${row.processed}/${row.total ?? '?'} after ${Math.round((Date.now() - started) / 1000)} s, RSS ${memory(server.pid).rss.toFixed(0)} MB`,
+      );
     }
   });
   // Let the first pass (the survey) end, then measure while posts are being written.
@@ -122,12 +153,18 @@ try {
   const after = memory(server.pid);
 
   log('');
-  log(`import of ${POSTS} ${SOURCE} posts (${(statSync(exportFile).size / 1024 / 1024).toFixed(1)} MB): ${row.state} in ${seconds.toFixed(0)} s (${(POSTS / seconds).toFixed(1)} posts/s); imported ${JSON.stringify(row.counts)}, skipped ${row.skippedCount}`);
-  log(`server memory: RSS before ${before.rss.toFixed(0)} MB, highest sampled during ${peakRss.toFixed(0)} MB, peak (VmHWM) ${after.hwm.toFixed(0)} MB (target < 300 MB)`);
+  log(
+    `import of ${POSTS} ${SOURCE} posts (${(statSync(exportFile).size / 1024 / 1024).toFixed(1)} MB): ${row.state} in ${seconds.toFixed(0)} s (${(POSTS / seconds).toFixed(1)} posts/s); imported ${JSON.stringify(row.counts)}, skipped ${row.skippedCount}`,
+  );
+  log(
+    `server memory: RSS before ${before.rss.toFixed(0)} MB, highest sampled during ${peakRss.toFixed(0)} MB, peak (VmHWM) ${after.hwm.toFixed(0)} MB (target < 300 MB)`,
+  );
   log('page latency (4 connections, anonymous):');
   for (const [i, page] of idle.entries()) {
     const busy = during[i];
-    log(`  ${page.path.padEnd(6)} p99 idle ${page.p99} ms, during import ${busy.p99} ms (${(busy.p99 / Math.max(page.p99, 1)).toFixed(2)}x; target within 2x); p50 ${page.p50} → ${busy.p50} ms; errors ${page.errors}/${busy.errors}`);
+    log(
+      `  ${page.path.padEnd(6)} p99 idle ${page.p99} ms, during import ${busy.p99} ms (${(busy.p99 / Math.max(page.p99, 1)).toFixed(2)}x; target within 2x); p50 ${page.p50} → ${busy.p50} ms; errors ${page.errors}/${busy.errors}`,
+    );
   }
 } finally {
   stop();

@@ -93,7 +93,12 @@ async function measure(url, headers = {}) {
   const options = { url, connections: CONNECTIONS, pipelining: 1, headers: { accept: 'text/html,application/json', ...headers } };
   await autocannon({ ...options, duration: WARMUP_S });
   const result = await autocannon({ ...options, duration: DURATION_S });
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.timeouts + result.non2xx };
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.timeouts + result.non2xx,
+  };
 }
 
 /** CPU seconds (user + system) of a process and its children so far, from /proc. */
@@ -115,7 +120,13 @@ function postgresCpu() {
     return undefined;
   }
   const run = spawnSync('ps', ['-o', 'pid=', '--ppid', String(postmaster)], { encoding: 'utf8' });
-  const pids = [postmaster, ...run.stdout.split('\n').map((line) => Number(line.trim())).filter((pid) => pid > 0)];
+  const pids = [
+    postmaster,
+    ...run.stdout
+      .split('\n')
+      .map((line) => Number(line.trim()))
+      .filter((pid) => pid > 0),
+  ];
   return pids.reduce((sum, pid) => sum + (cpuSeconds(pid) ?? 0), 0);
 }
 
@@ -126,7 +137,9 @@ try {
     const build = spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' });
     if (build.status !== 0) throw new Error('npm run build failed');
   }
-  const { startEmbeddedPostgres } = await import(pathToFileURL(join(ROOT, 'dist', 'backend', 'src', 'database', 'embedded-postgres.js')).href);
+  const { startEmbeddedPostgres } = await import(
+    pathToFileURL(join(ROOT, 'dist', 'backend', 'src', 'database', 'embedded-postgres.js')).href
+  );
   const { ensureDatabase } = await import(pathToFileURL(join(ROOT, 'dist', 'backend', 'src', 'database', 'data-source.js')).href);
   const embedded = await startEmbeddedPostgres(DATA_DIR, (line) => log(`postgres: ${line}`));
   cleanups.push(() => embedded.stop());
@@ -137,7 +150,13 @@ try {
   const redisBinary = ['redis-server', '/usr/bin/redis-server'].find((bin) => spawnSync(bin, ['--version']).status === 0);
   if (redisBinary) {
     const port = await freeLoopbackPort();
-    await startProcess('redis-server', redisBinary, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], process.env, 'Ready to accept connections');
+    await startProcess(
+      'redis-server',
+      redisBinary,
+      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+      process.env,
+      'Ready to accept connections',
+    );
     redisUrl = `redis://127.0.0.1:${port}`;
     log(`redis-server up on ${redisUrl}`);
   } else log('redis-server not installed: instances run without REDIS_URL');
@@ -148,7 +167,18 @@ try {
     const baseUrl = `http://127.0.0.1:${port}`;
     const dataDir = mkdtempSync(join(tmpdir(), 'inkwell-bench-instance-'));
     cleanups.push(async () => rmSync(dataDir, { recursive: true, force: true }));
-    const env = { ...process.env, PORT: String(port), DATA_DIR: dataDir, DATABASE_URL: databaseUrl, JWT_SECRET, PUBLIC_URL: baseUrl, THROTTLE_DISABLED: '1', LOG_LEVEL: 'warn', NODE_ENV: 'production', PAGE_CACHE: 'off' };
+    const env = {
+      ...process.env,
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      DATABASE_URL: databaseUrl,
+      JWT_SECRET,
+      PUBLIC_URL: baseUrl,
+      THROTTLE_DISABLED: '1',
+      LOG_LEVEL: 'warn',
+      NODE_ENV: 'production',
+      PAGE_CACHE: 'off',
+    };
     delete env.SMTP_URL;
     if (redisUrl) env.REDIS_URL = redisUrl;
     else delete env.REDIS_URL;
@@ -158,7 +188,10 @@ try {
   }
 
   const firstPage = (await (await fetch(`${servers[0].baseUrl}/api/v1/blog/posts/public?page=0&size=12`)).json()).data;
-  if (firstPage.totalElements < 1000) throw new Error(`only ${firstPage.totalElements} published posts in ${DATA_DIR}: seed it first with DATA_DIR=${DATA_DIR} npm run seed:demo -- --posts 10000`);
+  if (firstPage.totalElements < 1000)
+    throw new Error(
+      `only ${firstPage.totalElements} published posts in ${DATA_DIR}: seed it first with DATA_DIR=${DATA_DIR} npm run seed:demo -- --posts 10000`,
+    );
   const post = firstPage.content[0];
   const routes = [
     ['page /blog/{slug} (PAGE_CACHE=off)', `/blog/${post.slug}`, { 'accept-encoding': 'br, gzip' }],
@@ -167,7 +200,13 @@ try {
 
   for (const count of [1, INSTANCES]) {
     const port = await freeLoopbackPort();
-    const proxy = await startProcess('proxy', process.execPath, [join(ROOT, 'scripts', 'lib', 'round-robin-proxy.mjs'), String(port), ...servers.slice(0, count).map((s) => s.baseUrl)], process.env, `listening ${port}`);
+    const proxy = await startProcess(
+      'proxy',
+      process.execPath,
+      [join(ROOT, 'scripts', 'lib', 'round-robin-proxy.mjs'), String(port), ...servers.slice(0, count).map((s) => s.baseUrl)],
+      process.env,
+      `listening ${port}`,
+    );
     log(`${count} instance(s) behind the round-robin proxy on :${port}`);
     for (const [label, path, headers] of routes) {
       const pgBefore = postgresCpu();
@@ -176,7 +215,13 @@ try {
       const result = await measure(`http://127.0.0.1:${port}${path}`, headers);
       const pgAfter = postgresCpu();
       const appCpu = servers.slice(0, count).reduce((sum, s, i) => sum + ((cpuSeconds(s.child.pid) ?? 0) - appBefore[i]), 0);
-      rows.push({ count, label, ...result, pgCpu: pgBefore !== undefined && pgAfter !== undefined ? pgAfter - pgBefore : undefined, appCpu });
+      rows.push({
+        count,
+        label,
+        ...result,
+        pgCpu: pgBefore !== undefined && pgAfter !== undefined ? pgAfter - pgBefore : undefined,
+        appCpu,
+      });
     }
     await new Promise((done) => {
       proxy.once('exit', done);
@@ -194,8 +239,14 @@ await stopAll();
 const pad = (value, width) => String(value).padEnd(width);
 const padLeft = (value, width) => String(value).padStart(width);
 const seconds = WARMUP_S + DURATION_S;
-process.stdout.write(`\n${cpus().length} CPUs (load average ${loadavg().map((value) => value.toFixed(1)).join(' ')}); ${CONNECTIONS} connections, ${DURATION_S} s per row; CPU columns: share of one CPU over warm-up + run\n`);
-process.stdout.write(`${pad('instances', 11)}${pad('route', 38)}${padLeft('req/s', 10)}${padLeft('p50 ms', 9)}${padLeft('p99 ms', 9)}${padLeft('errors', 8)}${padLeft('app CPU', 10)}${padLeft('PG CPU', 9)}\n`);
+process.stdout.write(
+  `\n${cpus().length} CPUs (load average ${loadavg()
+    .map((value) => value.toFixed(1))
+    .join(' ')}); ${CONNECTIONS} connections, ${DURATION_S} s per row; CPU columns: share of one CPU over warm-up + run\n`,
+);
+process.stdout.write(
+  `${pad('instances', 11)}${pad('route', 38)}${padLeft('req/s', 10)}${padLeft('p50 ms', 9)}${padLeft('p99 ms', 9)}${padLeft('errors', 8)}${padLeft('app CPU', 10)}${padLeft('PG CPU', 9)}\n`,
+);
 for (const row of rows) {
   const cpu = (value) => (value === undefined ? '-' : `${Math.round((value / seconds) * 100)} %`);
   process.stdout.write(
@@ -210,9 +261,13 @@ for (const [label] of [...new Set(rows.map((row) => row.label))].map((label) => 
   const speedup = one.rps > 0 ? many.rps / one.rps : 0;
   const pass = INSTANCES !== 2 || speedup >= TARGET;
   failed ||= !pass || one.errors > 0 || many.errors > 0;
-  process.stdout.write(`${pass ? 'PASS' : 'FAIL'}  ${label}: ${INSTANCES} instances ${speedup.toFixed(2)}x one (target >= ${TARGET}x with 2)${one.errors || many.errors ? ' — errors' : ''}\n`);
+  process.stdout.write(
+    `${pass ? 'PASS' : 'FAIL'}  ${label}: ${INSTANCES} instances ${speedup.toFixed(2)}x one (target >= ${TARGET}x with 2)${one.errors || many.errors ? ' — errors' : ''}\n`,
+  );
 }
 if (cpus().length < INSTANCES + 2) {
-  process.stdout.write(`note: ${cpus().length} CPUs for ${INSTANCES} instances, PostgreSQL, the proxy and the load generator: the machine, not the app, bounds the speed-up here\n`);
+  process.stdout.write(
+    `note: ${cpus().length} CPUs for ${INSTANCES} instances, PostgreSQL, the proxy and the load generator: the machine, not the app, bounds the speed-up here\n`,
+  );
 }
 process.exit(failed ? 1 : 0);

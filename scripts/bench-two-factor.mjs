@@ -23,10 +23,24 @@ const ADMIN = { email: 'admin@bench.test', password: 'Bench!Admin1pass' };
 // The embedded PostgreSQL runs as another OS user: its folder must be traversable.
 const dataDir = mkdtempSync(join(tmpdir(), 'inkwell-bench-2fa-'));
 chmodSync(dataDir, 0o755);
-const env = { ...process.env, PORT: String(PORT), DATA_DIR: dataDir, PUBLIC_URL: BASE, THROTTLE_DISABLED: '1', ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, LOG_LEVEL: 'warn' };
+const env = {
+  ...process.env,
+  PORT: String(PORT),
+  DATA_DIR: dataDir,
+  PUBLIC_URL: BASE,
+  THROTTLE_DISABLED: '1',
+  ADMIN_EMAIL: ADMIN.email,
+  ADMIN_PASSWORD: ADMIN.password,
+  LOG_LEVEL: 'warn',
+};
 for (const name of ['DATABASE_URL', 'REDIS_URL', 'SMTP_URL', 'JWT_SECRET']) delete env[name];
 const logFile = join(dataDir, 'server.log');
-const server = spawn(process.execPath, [join(ROOT, 'scripts/start.mjs')], { cwd: ROOT, env, stdio: ['ignore', openSync(logFile, 'w'), 'inherit'], detached: true });
+const server = spawn(process.execPath, [join(ROOT, 'scripts/start.mjs')], {
+  cwd: ROOT,
+  env,
+  stdio: ['ignore', openSync(logFile, 'w'), 'inherit'],
+  detached: true,
+});
 let stopped = false;
 function stop() {
   if (stopped) return;
@@ -73,7 +87,15 @@ try {
   const admin = expectStatus(await call('POST', '/api/v1/auth/login', ADMIN), 200, 'admin sign-in').accessToken;
   async function account(tag, i) {
     const email = `${tag}${i}@bench.test`;
-    const data = { fullName: `Bench ${tag} ${i}`, email, password: PASSWORD, confirmPassword: PASSWORD, roles: ['USER'], status: 'ACTIVE', markEmailAsVerified: true };
+    const data = {
+      fullName: `Bench ${tag} ${i}`,
+      email,
+      password: PASSWORD,
+      confirmPassword: PASSWORD,
+      roles: ['USER'],
+      status: 'ACTIVE',
+      markEmailAsVerified: true,
+    };
     expectStatus(await call('POST', '/api/v1/admin/users', data, admin), 201, 'create account');
     return email;
   }
@@ -82,7 +104,11 @@ try {
   for (let i = 0; i < N; i++) plain.push(await account('plain', i));
   for (let i = 0; i < N; i++) {
     const email = await account('tfa', i);
-    const token = expectStatus(await call('POST', '/api/v1/auth/login', { email, password: PASSWORD }), 200, 'sign-in before set-up').accessToken;
+    const token = expectStatus(
+      await call('POST', '/api/v1/auth/login', { email, password: PASSWORD }),
+      200,
+      'sign-in before set-up',
+    ).accessToken;
     const { secret } = expectStatus(await call('POST', '/api/v1/account/two-factor/setup', null, token), 200, 'set-up');
     // Confirmed with the previous step's code, so the current step's code is still unused at sign-in.
     const code = await generate({ secret, epoch: Math.floor(Date.now() / 1000) - 30 });
@@ -100,7 +126,11 @@ try {
     without.push(performance.now() - start);
 
     start = performance.now();
-    const { challengeToken } = expectStatus(await call('POST', '/api/v1/auth/login', { email: twoFactor[i].email, password: PASSWORD }), 202, 'password step');
+    const { challengeToken } = expectStatus(
+      await call('POST', '/api/v1/auth/login', { email: twoFactor[i].email, password: PASSWORD }),
+      202,
+      'password step',
+    );
     const between = performance.now();
     const code = await generate({ secret: twoFactor[i].secret });
     expectStatus(await call('POST', '/api/v1/auth/login/two-factor', { challengeToken, code }), 200, 'code step');

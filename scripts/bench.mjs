@@ -137,11 +137,23 @@ const log = (message) => process.stdout.write(`[bench] ${message}\n`);
 async function startServer(label, extraEnv, dataDir = DATA_DIR) {
   const port = await freeLoopbackPort();
   const baseUrl = `http://127.0.0.1:${port}`;
-  const env = { ...process.env, PORT: String(port), DATA_DIR: dataDir, PUBLIC_URL: baseUrl, THROTTLE_DISABLED: '1', LOG_LEVEL: 'warn', NODE_ENV: 'production' };
+  const env = {
+    ...process.env,
+    PORT: String(port),
+    DATA_DIR: dataDir,
+    PUBLIC_URL: baseUrl,
+    THROTTLE_DISABLED: '1',
+    LOG_LEVEL: 'warn',
+    NODE_ENV: 'production',
+  };
   for (const name of ['DATABASE_URL', 'REDIS_URL', 'SMTP_URL']) delete env[name];
   Object.assign(env, extraEnv);
   const inspect = PROFILE_DIR ? ['--inspect=127.0.0.1:0'] : [];
-  const child = spawn(process.execPath, [...NODE_FLAGS, ...inspect, SERVER_ENTRY], { cwd: SERVER_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...NODE_FLAGS, ...inspect, SERVER_ENTRY], {
+    cwd: SERVER_ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   const keep = (chunk) => {
     output = (output + chunk.toString()).slice(-20_000);
@@ -218,13 +230,27 @@ const ROW_ACCEPT = { accept: 'text/html,application/json' };
 function autocannonOptions(url, { method = 'GET', headers = {}, body, requests } = {}) {
   // A body's `[<id>]` becomes a fresh id in each request (no two comments alike); requests: autocannon's
   // request list, for rows that vary the path per request (the search phase).
-  return { url, method, body, idReplacement: body !== undefined, connections: CONNECTIONS, pipelining: 1, headers: { ...ROW_ACCEPT, ...headers }, ...(requests && { requests }) };
+  return {
+    url,
+    method,
+    body,
+    idReplacement: body !== undefined,
+    connections: CONNECTIONS,
+    pipelining: 1,
+    headers: { ...ROW_ACCEPT, ...headers },
+    ...(requests && { requests }),
+  };
 }
 
 /** One autocannon run: req/s, p50, p99 and the count of errors, timeouts and non-2xx answers. */
 async function run(options, duration = DURATION_S) {
   const result = await autocannon({ ...options, duration });
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.timeouts + result.non2xx };
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.timeouts + result.non2xx,
+  };
 }
 
 /** Warm-up, then one measured run (the post-page ceiling of the older issues' targets). */
@@ -274,7 +300,13 @@ async function profileRow(url, request, appOptions) {
   await run(appOptions, PROFILE_SECONDS);
   const profile = await profiler.stop();
   const { pathname, search } = new URL(url);
-  const file = join(PROFILE_DIR, `${String(process.env.BENCH_PROFILE_LABEL || 'run')}-${request.method ?? 'GET'}${`${pathname}${search}`.replace(/[^A-Za-z0-9]+/g, '_')}.cpuprofile`.slice(0, 200));
+  const file = join(
+    PROFILE_DIR,
+    `${String(process.env.BENCH_PROFILE_LABEL || 'run')}-${request.method ?? 'GET'}${`${pathname}${search}`.replace(/[^A-Za-z0-9]+/g, '_')}.cpuprofile`.slice(
+      0,
+      200,
+    ),
+  );
   mkdirSync(PROFILE_DIR, { recursive: true });
   writeFileSync(file, JSON.stringify(profile));
   return { file, ...summarizeProfile(profile) };
@@ -330,11 +362,17 @@ async function pageJavaScript(baseUrl, path) {
   while (queue.length > 0) {
     const url = queue.shift();
     if (seen.has(url) || !url.startsWith(baseUrl)) continue;
-    const [body, sent] = await Promise.all([fetch(url).then(async (response) => Buffer.from(await response.arrayBuffer())), rawGet(url, BROWSER_ENCODINGS)]);
+    const [body, sent] = await Promise.all([
+      fetch(url).then(async (response) => Buffer.from(await response.arrayBuffer())),
+      rawGet(url, BROWSER_ENCODINGS),
+    ]);
     seen.set(url, { gzip: gzipSync(body).length, sent: sent.body.length });
-    for (const match of body.toString('utf8').matchAll(/(?:from|import)\s*\(?\s*["'](\.{1,2}\/[^"']+\.js)["']/g)) queue.push(new URL(match[1], url).toString());
+    for (const match of body.toString('utf8').matchAll(/(?:from|import)\s*\(?\s*["'](\.{1,2}\/[^"']+\.js)["']/g))
+      queue.push(new URL(match[1], url).toString());
   }
-  const inlineHeadScripts = [...head.matchAll(/<script\b(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/gi)].filter((match) => !/application\/ld\+json/.test(match[0]));
+  const inlineHeadScripts = [...head.matchAll(/<script\b(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/gi)].filter(
+    (match) => !/application\/ld\+json/.test(match[0]),
+  );
   return {
     files: [...seen.keys()].map((url) => url.slice(baseUrl.length)),
     gzipBytes: [...seen.values()].reduce((sum, size) => sum + size.gzip, 0),
@@ -346,7 +384,16 @@ async function pageJavaScript(baseUrl, path) {
 
 /** The older issues' ceiling: a bare server (own process) sending the post page's identity bytes as text/html. */
 function startPostPageCeiling(body) {
-  return startOwnCeiling({ status: 200, statusMessage: 'OK', rawHeaders: [['Content-Type', 'text/html; charset=utf-8'], ['Content-Length', String(body.length)]], headers: {}, body });
+  return startOwnCeiling({
+    status: 200,
+    statusMessage: 'OK',
+    rawHeaders: [
+      ['Content-Type', 'text/html; charset=utf-8'],
+      ['Content-Length', String(body.length)],
+    ],
+    headers: {},
+    body,
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -423,9 +470,14 @@ const paths = {
 
 /** The most commented of the newest dozen posts (the seed gives recent posts the most comments) and its comments' page 0. */
 async function mostCommentedRecent(base, firstPage) {
-  const pages = await Promise.all(firstPage.content.map(async (card) => ({ card, page: await getJson(`${base}${paths.comments(card.id, 0)}`) })));
+  const pages = await Promise.all(
+    firstPage.content.map(async (card) => ({ card, page: await getJson(`${base}${paths.comments(card.id, 0)}`) })),
+  );
   const hot = pages.reduce((best, item) => (item.page.totalElements > best.page.totalElements ? item : best));
-  if (hot.page.totalPages < MIN_READER_PAGES) throw new Error(`the most commented recent post has ${hot.page.totalElements} top-level comments (want ${MIN_READER_PAGES} pages): ${RESEED}`);
+  if (hot.page.totalPages < MIN_READER_PAGES)
+    throw new Error(
+      `the most commented recent post has ${hot.page.totalElements} top-level comments (want ${MIN_READER_PAGES} pages): ${RESEED}`,
+    );
   return hot;
 }
 
@@ -440,10 +492,13 @@ async function readerRoutes(base, firstPage) {
   const [heavy, toggling] = await Promise.all([signIn(base, HEAVY_READER), signIn(base, TOGGLING_READER)]);
   const asHeavy = { authorization: `Bearer ${heavy}` };
   const likes = await getJson(`${base}${paths.myLikes(0)}`, asHeavy);
-  if (likes.totalPages < MIN_READER_PAGES) throw new Error(`${HEAVY_READER} has ${likes.totalElements} likes (want ${MIN_READER_PAGES} pages): ${RESEED}`);
+  if (likes.totalPages < MIN_READER_PAGES)
+    throw new Error(`${HEAVY_READER} has ${likes.totalElements} likes (want ${MIN_READER_PAGES} pages): ${RESEED}`);
   const deepComments = Math.floor(hot.page.totalPages * DEEP);
   const deepLikes = Math.floor(likes.totalPages * DEEP);
-  log(`reader: post ${hot.card.id} (${hot.page.totalElements} top-level comments, ${hot.page.totalPages} pages); ${HEAVY_READER} ${likes.totalElements} likes (${likes.totalPages} pages)`);
+  log(
+    `reader: post ${hot.card.id} (${hot.page.totalElements} top-level comments, ${hot.page.totalPages} pages); ${HEAVY_READER} ${likes.totalElements} likes (${likes.totalPages} pages)`,
+  );
   return [
     ['API comments page=0', paths.comments(hot.card.id, 0), {}, 'comments0'],
     [`API comments page=${deepComments}`, paths.comments(hot.card.id, deepComments), {}, 'commentsDeep'],
@@ -451,7 +506,12 @@ async function readerRoutes(base, firstPage) {
     [`API my-likes page=${deepLikes} (reader-1)`, paths.myLikes(deepLikes), { headers: asHeavy }, 'likesDeep'],
     ['API dashboard/user/stats (reader-1)', paths.readerStats, { headers: asHeavy }, 'dashboard'],
     ['API dashboard/quick-stats', paths.quickStats, {}, 'quickStats'],
-    ['API like toggle (reader-2, one post)', paths.likeToggle(hot.card.id), { method: 'POST', headers: { authorization: `Bearer ${toggling}` } }, 'toggle'],
+    [
+      'API like toggle (reader-2, one post)',
+      paths.likeToggle(hot.card.id),
+      { method: 'POST', headers: { authorization: `Bearer ${toggling}` } },
+      'toggle',
+    ],
   ];
 }
 
@@ -531,7 +591,11 @@ const PHASES = [
   // Scripts/lib/bench-signed.mjs (three servers, one after the other).
   ...signed,
   // The moderation queue over the seeded comments with 5,000 reports (scripts/lib/bench-moderation.mjs seeds them).
-  { name: 'moderation', env: MODERATION_ENV, routes: (base) => moderationRoutes(base, { signIn, getJson, log, small: SMALL, adminEmail: DEMO_ADMIN }) },
+  {
+    name: 'moderation',
+    env: MODERATION_ENV,
+    routes: (base) => moderationRoutes(base, { signIn, getJson, log, small: SMALL, adminEmail: DEMO_ADMIN }),
+  },
   // Scripts/lib/bench-notifications.mjs.
   notifications.phase,
   // Scripts/lib/bench-scheduling.mjs.
@@ -541,7 +605,10 @@ const PHASES = [
   ...searchPhases({ root: ROOT, dataDir: DATA_DIR, log, getJson, pageHeaders: BROWSER_ENCODINGS }),
 ].map((phase) => ({ ...phase, estimate: phase.estimate ?? ESTIMATES[phase.name] }));
 /** BENCH_PHASES=reader (comma-separated names) measures only those phases; their targets only. */
-const chosen = (process.env.BENCH_PHASES || '').split(',').map((name) => name.trim()).filter(Boolean);
+const chosen = (process.env.BENCH_PHASES || '')
+  .split(',')
+  .map((name) => name.trim())
+  .filter(Boolean);
 const phaseGroup = (phase) => phase.group ?? phase.name;
 const unknown = chosen.filter((name) => !PHASES.some((phase) => phaseGroup(phase) === name));
 if (unknown.length) {
@@ -549,10 +616,15 @@ if (unknown.length) {
   process.exit(1);
 }
 if (!(PAIRS >= 1) || !(DURATION_S > 0) || !(WARMUP_S >= 0) || !(CONNECTIONS >= 1)) {
-  log(`BENCH_PAIRS (${PAIRS}) and BENCH_CONNECTIONS (${CONNECTIONS}) must be at least 1, BENCH_DURATION (${DURATION_S}) above 0 and BENCH_WARMUP (${WARMUP_S}) at least 0`);
+  log(
+    `BENCH_PAIRS (${PAIRS}) and BENCH_CONNECTIONS (${CONNECTIONS}) must be at least 1, BENCH_DURATION (${DURATION_S}) above 0 and BENCH_WARMUP (${WARMUP_S}) at least 0`,
+  );
   process.exit(1);
 }
-if (SMALL) log(`BENCH_SMALL=1: a smoke run on a small data set (seed:demo ${SMALL_SEED.join(' ')}) in ${DATA_DIR}; its figures are not the issues' scale`);
+if (SMALL)
+  log(
+    `BENCH_SMALL=1: a smoke run on a small data set (seed:demo ${SMALL_SEED.join(' ')}) in ${DATA_DIR}; its figures are not the issues' scale`,
+  );
 const selected = PHASES.filter((item) => chosen.length === 0 || chosen.includes(phaseGroup(item)));
 
 /** A phase's estimated seconds: its servers' start, the post-page ceiling (older issues), its rows, its other work. */
@@ -585,7 +657,9 @@ try {
     const base = server.baseUrl;
     const firstPage = await getJson(`${base}/api/v1/blog/posts/public?page=0&size=12`);
     if (firstPage.totalElements < MIN_SEEDED_POSTS) {
-      throw new Error(`only ${firstPage.totalElements} published posts in ${dataDir}: seed it first with DATA_DIR=${dataDir} npm run seed:demo -- --posts 10000`);
+      throw new Error(
+        `only ${firstPage.totalElements} published posts in ${dataDir}: seed it first with DATA_DIR=${dataDir} npm run seed:demo -- --posts 10000`,
+      );
     }
     published[phase.name] = firstPage.totalElements;
     const post = firstPage.content.find((card) => card.tags.length > 0) ?? firstPage.content[0];
@@ -595,16 +669,29 @@ try {
     if (phase.name === 'cache on') {
       loginJs = await pageJavaScript(base, '/login');
       const tagSlug = post.tags[0]?.slug;
-      const sized = [['/', '/'], ['/blog', '/blog'], ['/blog/{slug}', `/blog/${post.slug}`], ['/blog/tag/{slug}', `/blog/tag/${tagSlug}`], ['/tag/{slug}', `/tag/${tagSlug}`], ['/authors', '/authors'], ['/rss.xml', '/rss.xml']];
+      const sized = [
+        ['/', '/'],
+        ['/blog', '/blog'],
+        ['/blog/{slug}', `/blog/${post.slug}`],
+        ['/blog/tag/{slug}', `/blog/tag/${tagSlug}`],
+        ['/tag/{slug}', `/tag/${tagSlug}`],
+        ['/authors', '/authors'],
+        ['/rss.xml', '/rss.xml'],
+      ];
       for (const [label, path] of sized) pageBytes[label] = await pageSizes(`${base}${path}`);
     }
     if (phase.postPageCeiling !== false) {
       const postPage = await fetch(`${base}/blog/${post.slug}`);
       const body = Buffer.from(await postPage.arrayBuffer());
       // The ceiling sends the post page's bytes: a 404 or 503 page here would make every older target of the phase wrong.
-      if (postPage.status !== 200) throw new Error(`${phase.name}: the post page /blog/${post.slug} answered ${postPage.status}: is the build complete (dist/, frontend/dist/)?`);
+      if (postPage.status !== 200)
+        throw new Error(
+          `${phase.name}: the post page /blog/${post.slug} answered ${postPage.status}: is the build complete (dist/, frontend/dist/)?`,
+        );
       const bare = await startPostPageCeiling(body);
-      log(`${phase.name}: post-page ceiling (older issues' targets), a bare Node http server (own process) sending the post page (${body.length} bytes)`);
+      log(
+        `${phase.name}: post-page ceiling (older issues' targets), a bare Node http server (own process) sending the post page (${body.length} bytes)`,
+      );
       try {
         ceilings[phase.name] = await measure(bare.url);
       } finally {
@@ -619,7 +706,10 @@ try {
       const url = `${base}${path}`;
       const answer = await rowAnswer(url, request);
       log(`${phase.name}: ${label} (${request.method ?? 'GET'} ${path}): ${describeAnswer(answer)}`);
-      if (answer.status >= 300) log(`${phase.name}: ${label}: answered ${answer.status}${answer.headers.location ? ` (to ${answer.headers.location})` : ''}: the row will count errors`);
+      if (answer.status >= 300)
+        log(
+          `${phase.name}: ${label}: answered ${answer.status}${answer.headers.location ? ` (to ${answer.headers.location})` : ''}: the row will count errors`,
+        );
       const note = check?.(answer);
       if (note) log(`${phase.name}: ${label}: ${note}`);
       const sent = { status: answer.status, bytes: answer.body.length, coding: answer.headers['content-encoding'] ?? 'identity' };
@@ -643,7 +733,10 @@ const padLeft = (value, width) => String(value).padStart(width);
 /** The older issues' ratio: a row's req/s as a share of the post-page ceiling measured in its phase. */
 const ratio = (row) => (ceilings[row.phase]?.rps > 0 ? row.rps / ceilings[row.phase].rps : 0);
 const share = (value) => (value === undefined ? '-' : `${(value * 100).toFixed(value < 0.1 ? 2 : 1)} %`);
-const answerText = (answer) => (answer ? `${answer.status} ${answer.bytes < 10_240 ? `${answer.bytes} B` : `${(answer.bytes / 1024).toFixed(1)} KB`}${answer.coding === 'identity' ? '' : ` ${answer.coding}`}` : '-');
+const answerText = (answer) =>
+  answer
+    ? `${answer.status} ${answer.bytes < 10_240 ? `${answer.bytes} B` : `${(answer.bytes / 1024).toFixed(1)} KB`}${answer.coding === 'identity' ? '' : ` ${answer.coding}`}`
+    : '-';
 const method = `${CONNECTIONS} connections, ${WARMUP_S} s warm-up, median of ${PAIRS} pair${PAIRS === 1 ? '' : 's'} of ${DURATION_S} s runs (the app, then a bare Node server in its own process sending the row's own answer)`;
 process.stdout.write(
   `\nInkwell benchmark${SMALL ? ' (BENCH_SMALL: small data set, a smoke run)' : ''}: ${method}; DATA_DIR ${DATA_DIR}, LOG_LEVEL=warn, node ${NODE_FLAGS.join(' ') || '(no flags)'}\n` +
@@ -677,15 +770,32 @@ const within2x = (deep, first) => deep.p50 <= 2 * Math.max(first.p50, 1) || deep
 const deepDetail = (deep, first) => `p50 ${deep.p50} vs ${first.p50} ms, req/s ${deep.rps.toFixed(0)} vs ${first.rps.toFixed(0)}`;
 const maxRss = Math.max(...Object.values(memory).filter((value) => value !== undefined));
 
-if (postJs) process.stdout.write(`\nPost page JavaScript: ${(postJs.gzipBytes / 1024).toFixed(1)} KB gzipped in ${postJs.files.length} file(s)${postJs.files.length ? `: ${postJs.files.join(', ')}` : ''}\n`);
-if (loginJs) process.stdout.write(`/login page JavaScript: ${(loginJs.sentBytes / 1024).toFixed(1)} KB as sent for br, gzip (${(loginJs.gzipBytes / 1024).toFixed(1)} KB gzip -9) in ${loginJs.files.length} file(s): ${loginJs.files.join(', ')}\n`);
+if (postJs)
+  process.stdout.write(
+    `\nPost page JavaScript: ${(postJs.gzipBytes / 1024).toFixed(1)} KB gzipped in ${postJs.files.length} file(s)${postJs.files.length ? `: ${postJs.files.join(', ')}` : ''}\n`,
+  );
+if (loginJs)
+  process.stdout.write(
+    `/login page JavaScript: ${(loginJs.sentBytes / 1024).toFixed(1)} KB as sent for br, gzip (${(loginJs.gzipBytes / 1024).toFixed(1)} KB gzip -9) in ${loginJs.files.length} file(s): ${loginJs.files.join(', ')}\n`,
+  );
 const kb = (bytes) => (bytes === undefined ? '-' : `${(bytes / 1024).toFixed(1)} KB`);
 if (Object.keys(pageBytes).length) {
-  process.stdout.write(`Public pages as sent (br / gzip / identity): ${Object.entries(pageBytes).map(([label, size]) => `${label} ${kb(size.br)} / ${kb(size.gzip)} / ${kb(size.identity)}`).join(', ')}\n`);
+  process.stdout.write(
+    `Public pages as sent (br / gzip / identity): ${Object.entries(pageBytes)
+      .map(([label, size]) => `${label} ${kb(size.br)} / ${kb(size.gzip)} / ${kb(size.identity)}`)
+      .join(', ')}\n`,
+  );
 }
-if (postJs) process.stdout.write(`Render-blocking external scripts in <head>: ${postJs.blockingInHead.length}; inline <head> script (theme, no flash): ${postJs.inlineHeadBytes} bytes\n`);
+if (postJs)
+  process.stdout.write(
+    `Render-blocking external scripts in <head>: ${postJs.blockingInHead.length}; inline <head> script (theme, no flash): ${postJs.inlineHeadBytes} bytes\n`,
+  );
 printSearchFigures((text) => process.stdout.write(text));
-process.stdout.write(`Server RSS after the run: ${Object.entries(memory).map(([phase, mb]) => `${phase} ${mb === undefined ? 'n/a' : `${mb.toFixed(0)} MB`}`).join(', ')}\n\n`);
+process.stdout.write(
+  `Server RSS after the run: ${Object.entries(memory)
+    .map(([phase, mb]) => `${phase} ${mb === undefined ? 'n/a' : `${mb.toFixed(0)} MB`}`)
+    .join(', ')}\n\n`,
+);
 
 /** [name, rows it needs, pass(rows), detail(rows)]; skipped when a row is missing (BENCH_PHASES left its phase out). */
 const targets = [
@@ -717,20 +827,42 @@ const targets = [
     (all) => all.every(([, size]) => size.br !== undefined && size.br <= 15 * 1024),
     (all) => `largest ${kb(Math.max(...all.map(([, size]) => size.br ?? Infinity)))}`,
   ],
-  ['/login page JS <= 80 KB compressed (as sent)', [loginJs], (js) => js.sentBytes <= 80 * 1024, (js) => `${(js.sentBytes / 1024).toFixed(1)} KB`],
+  [
+    '/login page JS <= 80 KB compressed (as sent)',
+    [loginJs],
+    (js) => js.sentBytes <= 80 * 1024,
+    (js) => `${(js.sentBytes / 1024).toFixed(1)} KB`,
+  ],
   ['post page JS <= 100 KB gzipped', [postJs], (js) => js.gzipBytes <= 100 * 1024, (js) => `${(js.gzipBytes / 1024).toFixed(1)} KB`],
-  ['no render-blocking script before first paint', [postJs], (js) => js.blockingInHead.length === 0, (js) => `${js.blockingInHead.length} blocking`],
+  [
+    'no render-blocking script before first paint',
+    [postJs],
+    (js) => js.blockingInHead.length === 0,
+    (js) => `${js.blockingInHead.length} blocking`,
+  ],
   ...moderationTargets(find, ratio, percent),
   ...notifications.targets(find, ratio, percent),
   ...scheduling.targets(),
   ...revisions.targets(find, ratio, percent),
   ...searchTargets(find, ratio, percent),
-  ['server RSS <= 300 MB', [maxRss], (mb) => Number.isFinite(mb) && mb <= 300, (mb) => (Number.isFinite(mb) ? `${mb.toFixed(0)} MB` : 'n/a')],
-  ['no errors or non-2xx answers', [rows], (all) => all.every((row) => row.errors === 0), (all) => `${all.reduce((sum, row) => sum + row.errors, 0)}`],
+  [
+    'server RSS <= 300 MB',
+    [maxRss],
+    (mb) => Number.isFinite(mb) && mb <= 300,
+    (mb) => (Number.isFinite(mb) ? `${mb.toFixed(0)} MB` : 'n/a'),
+  ],
+  [
+    'no errors or non-2xx answers',
+    [rows],
+    (all) => all.every((row) => row.errors === 0),
+    (all) => `${all.reduce((sum, row) => sum + row.errors, 0)}`,
+  ],
 ];
 let failed = 0;
 const notMeasured = [];
-process.stdout.write("Older issues' targets (4, 9, 11, 12, 18, 19, 20; their shares are of the post-page ceiling measured in the same phase):\n");
+process.stdout.write(
+  "Older issues' targets (4, 9, 11, 12, 18, 19, 20; their shares are of the post-page ceiling measured in the same phase):\n",
+);
 for (const [name, needs, pass, detail] of targets) {
   // These issues stated their shares against the post-page ceiling: the label says so.
   const label = name.replace(/ of ceiling/g, ' of post-page ceiling');
@@ -742,18 +874,27 @@ for (const [name, needs, pass, detail] of targets) {
   if (!ok) failed += 1;
   process.stdout.write(`${ok ? 'PASS' : 'FAIL'}  ${pad(label, 64)} ${detail(...needs)}\n`);
 }
-if (notMeasured.length) process.stdout.write(`SKIP  ${notMeasured.length} target${notMeasured.length === 1 ? '' : 's'} of phases not measured (BENCH_PHASES): ${notMeasured.join('; ')}\n`);
+if (notMeasured.length)
+  process.stdout.write(
+    `SKIP  ${notMeasured.length} target${notMeasured.length === 1 ? '' : 's'} of phases not measured (BENCH_PHASES): ${notMeasured.join('; ')}\n`,
+  );
 
 // Every row of its tables against its own bytes (scripts/lib/bench-signed.mjs).
-const issue26 = issue26Rows({ small: SMALL }).map((spec) => ({ spec, ...judgeIssue26Row(spec, find, skipped) })).filter((item) => item.verdict !== undefined);
+const issue26 = issue26Rows({ small: SMALL })
+  .map((spec) => ({ spec, ...judgeIssue26Row(spec, find, skipped) }))
+  .filter((item) => item.verdict !== undefined);
 if (chosen.length === 0 || chosen.includes('signed')) {
   process.stdout.write(`\nEach row against its own ceiling; ${method}:\n`);
-  process.stdout.write(`${pad('', 4)}${pad('row', 62)}${padLeft('req/s', 8)}${padLeft('p50 ms', 8)}${padLeft('p99 ms', 8)}${padLeft('answer', 16)}${padLeft('own ceiling', 13)}${padLeft('ratio', 9)}  ${pad('target', 46)}result\n`);
+  process.stdout.write(
+    `${pad('', 4)}${pad('row', 62)}${padLeft('req/s', 8)}${padLeft('p50 ms', 8)}${padLeft('p99 ms', 8)}${padLeft('answer', 16)}${padLeft('own ceiling', 13)}${padLeft('ratio', 9)}  ${pad('target', 46)}result\n`,
+  );
   for (const { spec, name, row, verdict, target, detail } of issue26) {
     const figures = row
       ? `${padLeft(row.rps.toFixed(0), 8)}${padLeft(row.p50, 8)}${padLeft(row.p99, 8)}${padLeft(answerText(row.answer), 16)}${padLeft(row.ceilingRps.toFixed(0), 13)}${padLeft(share(row.ownRatio), 9)}`
       : `${padLeft('-', 8)}${padLeft('-', 8)}${padLeft('-', 8)}${padLeft('-', 16)}${padLeft('-', 13)}${padLeft('-', 9)}`;
-    process.stdout.write(`${pad(spec.section, 6)}${pad(name.replaceAll('`', ''), 62)}${figures}  ${pad(target || '(no target)', 46)}${verdict}${detail ? ` ${verdict === 'SKIP' ? `(${detail})` : detail}` : ''}\n`);
+    process.stdout.write(
+      `${pad(spec.section, 6)}${pad(name.replaceAll('`', ''), 62)}${figures}  ${pad(target || '(no target)', 46)}${verdict}${detail ? ` ${verdict === 'SKIP' ? `(${detail})` : detail}` : ''}\n`,
+    );
     if (verdict === 'FAIL') failed += 1;
   }
 }
@@ -761,36 +902,55 @@ if (chosen.length === 0 || chosen.includes('signed')) {
 if (MARKDOWN) {
   // Ready to paste into docs/benchmarks.md: the tables, then every row measured.
   const cell = (text) => String(text).replaceAll('|', '\\|');
-  const scale = Object.entries(published).map(([phase, count]) => `${phase} ${count.toLocaleString('en')}`).join(', ');
+  const scale = Object.entries(published)
+    .map(([phase, count]) => `${phase} ${count.toLocaleString('en')}`)
+    .join(', ');
   const md = [
     '',
-    `Measured ${new Date().toISOString().slice(0, 10)}${SMALL ? ' (BENCH_SMALL: a small data set, not the issues\' scale)' : ''}: ${method}. Published posts per phase: ${scale}.`,
+    `Measured ${new Date().toISOString().slice(0, 10)}${SMALL ? " (BENCH_SMALL: a small data set, not the issues' scale)" : ''}: ${method}. Published posts per phase: ${scale}.`,
     '',
   ];
   // The ratio has its own column: the result adds what it does not show (the reference's req/s, p99 / p50, why a row was skipped).
-  const resultText = (spec, verdict, detail) => `${verdict || '-'}${detail && (verdict === 'SKIP' || spec.versus || spec.tail) ? ` (${detail})` : ''}`;
+  const resultText = (spec, verdict, detail) =>
+    `${verdict || '-'}${detail && (verdict === 'SKIP' || spec.versus || spec.tail) ? ` (${detail})` : ''}`;
   if (issue26.length && (chosen.length === 0 || chosen.includes('signed'))) {
-    md.push('| kind | row | req/s | p50 / p99 ms | answer | own-bytes ceiling req/s | ratio | target | result |', '|---|---|---|---|---|---|---|---|---|');
+    md.push(
+      '| kind | row | req/s | p50 / p99 ms | answer | own-bytes ceiling req/s | ratio | target | result |',
+      '|---|---|---|---|---|---|---|---|---|',
+    );
     for (const { spec, name, row, verdict, target, detail } of issue26) {
-      const figures = row ? [row.rps.toFixed(0), `${row.p50} / ${row.p99}`, answerText(row.answer), row.ceilingRps.toFixed(0), share(row.ownRatio)] : ['-', '-', '-', '-', '-'];
+      const figures = row
+        ? [row.rps.toFixed(0), `${row.p50} / ${row.p99}`, answerText(row.answer), row.ceilingRps.toFixed(0), share(row.ownRatio)]
+        : ['-', '-', '-', '-', '-'];
       md.push(`| ${[spec.section, name, ...figures, target || '-', resultText(spec, verdict, detail)].map(cell).join(' | ')} |`);
     }
     md.push('');
   }
-  md.push('| phase | route | req/s | p50 / p99 ms | answer | own-bytes ceiling req/s | vs own bytes | vs post-page ceiling |', '|---|---|---|---|---|---|---|---|');
+  md.push(
+    '| phase | route | req/s | p50 / p99 ms | answer | own-bytes ceiling req/s | vs own bytes | vs post-page ceiling |',
+    '|---|---|---|---|---|---|---|---|',
+  );
   for (const row of rows.filter((item) => !item.reference)) {
-    md.push(`| ${[row.phase, row.route, row.rps.toFixed(0), `${row.p50} / ${row.p99}`, answerText(row.answer), row.ceilingRps.toFixed(0), share(row.ownRatio), ceilings[row.phase] ? share(ratio(row)) : '-'].map(cell).join(' | ')} |`);
+    md.push(
+      `| ${[row.phase, row.route, row.rps.toFixed(0), `${row.p50} / ${row.p99}`, answerText(row.answer), row.ceilingRps.toFixed(0), share(row.ownRatio), ceilings[row.phase] ? share(ratio(row)) : '-'].map(cell).join(' | ')} |`,
+    );
   }
   process.stdout.write(`\n${md.join('\n')}\n`);
 }
 const profiled = rows.filter((row) => row.profile);
 if (profiled.length) {
   // Where each row's CPU time goes (BENCH_PROFILE_DIR): the libraries' shares of the busy samples, then the frames with the most self time.
-  process.stdout.write(`\nCPU profiles (${PROFILE_SECONDS} s of each row after its pairs, ${CONNECTIONS} connections; shares of the server's busy samples), files in ${PROFILE_DIR}:\n`);
+  process.stdout.write(
+    `\nCPU profiles (${PROFILE_SECONDS} s of each row after its pairs, ${CONNECTIONS} connections; shares of the server's busy samples), files in ${PROFILE_DIR}:\n`,
+  );
   for (const row of profiled) {
-    process.stdout.write(`\n- ${row.phase}: ${row.route} (${row.profile.busySamples} busy samples): ${placesLine(row.profile)}\n${framesLines(row.profile).join('\n')}\n`);
+    process.stdout.write(
+      `\n- ${row.phase}: ${row.route} (${row.profile.busySamples} busy samples): ${placesLine(row.profile)}\n${framesLines(row.profile).join('\n')}\n`,
+    );
   }
 }
-process.stdout.write(`\nRun time ${minutes(elapsedSeconds)} (estimated ${minutes(estimatedSeconds)}); ${failed} target${failed === 1 ? '' : 's'} failed.\n`);
+process.stdout.write(
+  `\nRun time ${minutes(elapsedSeconds)} (estimated ${minutes(estimatedSeconds)}); ${failed} target${failed === 1 ? '' : 's'} failed.\n`,
+);
 await notifications.stop();
 process.exit(failed === 0 ? 0 : 1);

@@ -78,7 +78,19 @@ const LOOPBACK_GUARD = join(ROOT, 'scripts', 'lib', 'loopback-guard.mjs');
 const cspReportLog = join(tempDir, 'csp-violations.log');
 // TEST_CLOCK_CONTROL: PUT /api/v1/test/clock moves the server's clock (scheduled publishing's journeys; never set elsewhere).
 // WEBHOOK_ALLOW_PRIVATE: the webhook journey's receiver listens on loopback.
-const serverEnv = { ...process.env, PORT: String(port), DATA_DIR: dataDir, PUBLIC_URL: baseUrl, THROTTLE_DISABLED: '1', ADMIN_EMAIL, ADMIN_PASSWORD, LOOPBACK_LOG: loopbackLog, CSP_REPORT_LOG: cspReportLog, TEST_CLOCK_CONTROL: '1', WEBHOOK_ALLOW_PRIVATE: '1' };
+const serverEnv = {
+  ...process.env,
+  PORT: String(port),
+  DATA_DIR: dataDir,
+  PUBLIC_URL: baseUrl,
+  THROTTLE_DISABLED: '1',
+  ADMIN_EMAIL,
+  ADMIN_PASSWORD,
+  LOOPBACK_LOG: loopbackLog,
+  CSP_REPORT_LOG: cspReportLog,
+  TEST_CLOCK_CONTROL: '1',
+  WEBHOOK_ALLOW_PRIVATE: '1',
+};
 // Always the embedded database and the mail catcher below: never a developer's real services.
 for (const name of ['DATABASE_URL', 'REDIS_URL', 'SMTP_URL', 'JWT_SECRET']) delete serverEnv[name];
 // The server mails through an in-process SMTP catcher; the tests read the mails from MAIL_CAPTURE_URL.
@@ -87,7 +99,16 @@ serverEnv.SMTP_URL = mail.smtpUrl;
 
 log(`starting the server on ${baseUrl} (DATA_DIR ${dataDir})`);
 const logStream = createWriteStream(logFile);
-const server = spawn(process.execPath, [...serverNodeFlags(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'))), '--import', pathToFileURL(LOOPBACK_GUARD).href, SERVER_ENTRY], { cwd: ROOT, env: serverEnv, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+const server = spawn(
+  process.execPath,
+  [
+    ...serverNodeFlags(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'))),
+    '--import',
+    pathToFileURL(LOOPBACK_GUARD).href,
+    SERVER_ENTRY,
+  ],
+  { cwd: ROOT, env: serverEnv, stdio: ['ignore', 'pipe', 'pipe'], detached: true },
+);
 server.stdout.pipe(logStream, { end: false });
 server.stderr.pipe(logStream, { end: false });
 let serverExit;
@@ -112,13 +133,18 @@ function printServerLog(lastLines) {
   }
   const lines = text.split('\n');
   const shown = lastLines && lines.length > lastLines ? lines.slice(-lastLines) : lines;
-  process.stdout.write(`----- server log${shown.length < lines.length ? ` (last ${lastLines} lines)` : ''} -----\n${shown.join('\n')}\n----- end of server log -----\n`);
+  process.stdout.write(
+    `----- server log${shown.length < lines.length ? ` (last ${lastLines} lines)` : ''} -----\n${shown.join('\n')}\n----- end of server log -----\n`,
+  );
 }
 
 /** Postgres processes serving our temporary data folder, if any outlived the server. */
 function strayPostgres() {
   const result = spawnSync('pgrep', ['-f', dataDir], { encoding: 'utf8' });
-  return (result.stdout ?? '').split('\n').map(Number).filter((pid) => pid > 0 && pid !== process.pid);
+  return (result.stdout ?? '')
+    .split('\n')
+    .map(Number)
+    .filter((pid) => pid > 0 && pid !== process.pid);
 }
 
 let cleanedUp = false;
@@ -203,7 +229,15 @@ try {
     // BROWSER_TEST_PROJECTS runs other projects instead (npm run screenshots: 'screenshots').
     const projects = process.env.BROWSER_TEST_PROJECTS?.split(',').filter(Boolean) ?? ['chromium', 'chromium-alone'];
     for (const project of projects) {
-      const args = ['playwright', 'test', '-c', 'frontend/playwright.config.ts', `--project=${project}`, '--pass-with-no-tests', ...process.argv.slice(2)];
+      const args = [
+        'playwright',
+        'test',
+        '-c',
+        'frontend/playwright.config.ts',
+        `--project=${project}`,
+        '--pass-with-no-tests',
+        ...process.argv.slice(2),
+      ];
       log(`running npx ${args.join(' ')}`);
       exitCode = await run('npx', args, {
         ...process.env,
@@ -212,7 +246,7 @@ try {
         E2E_ADMIN_EMAIL: ADMIN_EMAIL,
         E2E_ADMIN_PASSWORD: ADMIN_PASSWORD,
         MAIL_CAPTURE_URL: mail.url,
-          CSP_REPORT_LOG: cspReportLog,
+        CSP_REPORT_LOG: cspReportLog,
       });
       if (exitCode !== 0 || interrupted) break;
     }
@@ -224,7 +258,11 @@ try {
       if (exitCode === 0) exitCode = 1;
     }
     // Less the deliberate probe of frontend/tests/request-security.spec.ts, which proves reports arrive.
-    const cspViolations = existsSync(cspReportLog) ? readFileSync(cspReportLog, 'utf8').split('\n').filter((line) => line && !line.includes('csp-probe')) : [];
+    const cspViolations = existsSync(cspReportLog)
+      ? readFileSync(cspReportLog, 'utf8')
+          .split('\n')
+          .filter((line) => line && !line.includes('csp-probe'))
+      : [];
     log(`Content-Security-Policy violations the browser reported during the journeys: ${cspViolations.length}`);
     if (cspViolations.length > 0) {
       process.stdout.write(`${cspViolations.slice(0, 20).join('\n')}\n`);

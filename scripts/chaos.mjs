@@ -86,7 +86,12 @@ Object.assign(env, { WEBHOOK_ALLOW_PRIVATE: '1', WEBHOOK_RETRY_BASE_MS: '5000' }
 
 let server;
 function startServer() {
-  const child = spawn(process.execPath, [...NODE_FLAGS, SERVER_ENTRY], { cwd: ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...NODE_FLAGS, SERVER_ENTRY], {
+    cwd: ROOT,
+    env,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   const keep = (chunk) => (output = (output + chunk.toString()).slice(-400_000));
   child.stdout.on('data', keep);
@@ -99,7 +104,10 @@ function startServer() {
 async function waitHealthy(timeoutMs) {
   const started = Date.now();
   while (Date.now() - started < timeoutMs) {
-    const status = await fetch(`${base}/api/v1/health`, { signal: AbortSignal.timeout(2_000) }).then((r) => r.status, () => 0);
+    const status = await fetch(`${base}/api/v1/health`, { signal: AbortSignal.timeout(2_000) }).then(
+      (r) => r.status,
+      () => 0,
+    );
     if (status === 200) return (Date.now() - started) / 1000;
     await sleep(100);
   }
@@ -162,7 +170,11 @@ function alive(pid) {
 // ---------------------------------------------------------------------------------------------
 async function seed() {
   log(`seeding demo data into ${dataDir}`);
-  const seeded = spawnSync(process.execPath, ['-r', '@swc-node/register', 'backend/src/bin/seed-demo.ts', '--posts', '300'], { cwd: ROOT, env, encoding: 'utf8' });
+  const seeded = spawnSync(process.execPath, ['-r', '@swc-node/register', 'backend/src/bin/seed-demo.ts', '--posts', '300'], {
+    cwd: ROOT,
+    env,
+    encoding: 'utf8',
+  });
   if (seeded.status !== 0) throw new Error(`seed:demo failed:\n${seeded.stdout}\n${seeded.stderr}`);
 }
 
@@ -188,7 +200,10 @@ async function killNodeUnderWriters() {
   const writer = async (w) => {
     for (let n = 0; !stop; n++) {
       const title = `Chaos draft ${w}-${n} ${Date.now()}`;
-      const res = await api('POST', '/blog/posts/author/create', { token: tokens[w], body: { title, content: `Body of ${title}. `.repeat(20) } });
+      const res = await api('POST', '/blog/posts/author/create', {
+        token: tokens[w],
+        body: { title, content: `Body of ${title}. `.repeat(20) },
+      });
       // A 201 whose body the kill cut off is still an acknowledgement: it is found by its title.
       if (res.status === 201) acknowledged.push({ w, id: res.json?.data?.id, title });
       else if (res.status === 0) {
@@ -204,12 +219,20 @@ async function killNodeUnderWriters() {
   await server.exited;
   stop = true;
   await Promise.all(writers);
-  log(`  killed Node with ${acknowledged.length} acknowledged drafts (${unanswered} writes cut off unanswered); postmaster ${pgBefore} left ${alive(pgBefore) ? 'running' : 'stopped'}`);
+  log(
+    `  killed Node with ${acknowledged.length} acknowledged drafts (${unanswered} writes cut off unanswered); postmaster ${pgBefore} left ${alive(pgBefore) ? 'running' : 'stopped'}`,
+  );
 
   startServer();
   const healthyAfter = await waitHealthy(60_000);
   const restarted = healthyAfter !== undefined;
-  record('kill -9 Node, 4 writers', 'restart: healthy without a manual step', restarted ? `yes, in ${healthyAfter.toFixed(1)} s` : `no: ${server.output().slice(-400)}`, 'healthy', restarted);
+  record(
+    'kill -9 Node, 4 writers',
+    'restart: healthy without a manual step',
+    restarted ? `yes, in ${healthyAfter.toFixed(1)} s` : `no: ${server.output().slice(-400)}`,
+    'healthy',
+    restarted,
+  );
   if (!restarted) return false;
   const again = await Promise.all([1, 2, 3, 4].map((n) => login(author(n), AUTHOR_PASSWORD)));
   let lost = 0;
@@ -221,21 +244,33 @@ async function killNodeUnderWriters() {
     const res = await api('GET', `/blog/posts/${draft.id}`, { token: again[draft.w] });
     if (res.status !== 200 || res.json.data.title !== draft.title) lost++;
   }
-  record('kill -9 Node, 4 writers', 'acknowledged writes lost', `${lost} of ${acknowledged.length}`, '0', lost === 0 && acknowledged.length > 0);
+  record(
+    'kill -9 Node, 4 writers',
+    'acknowledged writes lost',
+    `${lost} of ${acknowledged.length}`,
+    '0',
+    lost === 0 && acknowledged.length > 0,
+  );
   return true;
 }
 
 /** Sends one multipart upload over `agent`; once the body is sent, resolves with `{ answered }`, a promise of the status. */
 function upload(agent, token, image) {
   const boundary = `----chaos${Math.random().toString(16).slice(2)}`;
-  const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`);
+  const head = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`,
+  );
   const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
   return new Promise((sent) => {
     const answered = new Promise((done) => {
       const req = httpRequest(`${base}/api/v1/users/avatar`, {
         method: 'POST',
         agent,
-        headers: { authorization: `Bearer ${token}`, 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': head.length + image.length + tail.length },
+        headers: {
+          authorization: `Bearer ${token}`,
+          'content-type': `multipart/form-data; boundary=${boundary}`,
+          'content-length': head.length + image.length + tail.length,
+        },
       });
       req.on('response', (res) => {
         res.resume();
@@ -281,7 +316,9 @@ async function sigtermWithUploadsInFlight() {
   const tokens = [];
   for (let n = 1; n <= 20; n++) tokens.push(await login(author(n), AUTHOR_PASSWORD));
   // A photo-sized JPEG of noise: sharp needs a while for each, so all 20 are surely in flight.
-  const image = await sharp(Buffer.from(Array.from({ length: 1200 * 900 * 3 }, () => Math.floor(Math.random() * 256))), { raw: { width: 1200, height: 900, channels: 3 } })
+  const image = await sharp(Buffer.from(Array.from({ length: 1200 * 900 * 3 }, () => Math.floor(Math.random() * 256))), {
+    raw: { width: 1200, height: 900, channels: 3 },
+  })
     .resize(3600, 2700)
     .jpeg({ quality: 92 })
     .toBuffer();
@@ -304,22 +341,43 @@ async function sigtermWithUploadsInFlight() {
   process.kill(-server.pid, 'SIGTERM');
   // Once the server has taken in what it had received (it says so), a kept-alive connection's
   // next request gets 503 and a new connection is refused.
-  for (const until = Date.now() + 5_000; !server.output().includes('no longer accepting connections') && Date.now() < until; ) await sleep(5);
+  for (const until = Date.now() + 5_000; !server.output().includes('no longer accepting connections') && Date.now() < until;)
+    await sleep(5);
   const healthAfter = await getOver(agent, '/api/v1/health');
   // On a connection of its own (agent: false): fetch would reuse a connection its pool kept alive
   // from the sign-ins above, and that is the kept-alive case (503), not a new connection.
-  const newConnection = await getOver(false, '/api/v1/health').then((status) => (status === 'error ECONNREFUSED' ? 'refused' : String(status)));
+  const newConnection = await getOver(false, '/api/v1/health').then((status) =>
+    status === 'error ECONNREFUSED' ? 'refused' : String(status),
+  );
   const lastStatuses = await Promise.all(lastMoment.map((request) => request.status));
   const statuses = await Promise.all(answers);
   const { code, signal } = await server.exited;
   const stoppedAfter = (Date.now() - signalled) / 1000;
   const ok = statuses.filter((s) => s === 200).length;
-  record('SIGTERM to the group', 'in-flight uploads completed', `${ok} of ${statuses.length}, ${inFlightAtSignal} still unanswered at the signal (${(image.length / 1e6).toFixed(1)} MB each) (${statuses.filter((s) => s !== 200).join(', ') || 'all 200'})`, '20 of 20', ok === 20);
+  record(
+    'SIGTERM to the group',
+    'in-flight uploads completed',
+    `${ok} of ${statuses.length}, ${inFlightAtSignal} still unanswered at the signal (${(image.length / 1e6).toFixed(1)} MB each) (${statuses.filter((s) => s !== 200).join(', ') || 'all 200'})`,
+    '20 of 20',
+    ok === 20,
+  );
   const lastOk = lastStatuses.filter((status) => status === 200).length;
-  record('SIGTERM to the group', 'requests written just before the signal answered', `${lastOk} of 30 (${lastStatuses.filter((s) => s !== 200).join(', ') || 'all 200'})`, '30 of 30', lastOk === 30);
+  record(
+    'SIGTERM to the group',
+    'requests written just before the signal answered',
+    `${lastOk} of 30 (${lastStatuses.filter((s) => s !== 200).join(', ') || 'all 200'})`,
+    '30 of 30',
+    lastOk === 30,
+  );
   record('SIGTERM to the group', "a kept-alive connection's next request", healthAfter, '503', healthAfter === 503);
   record('SIGTERM to the group', 'a new connection after the signal', newConnection, 'refused', newConnection === 'refused');
-  record('SIGTERM to the group', 'exit code; PostgreSQL after exit', `${code ?? signal}; ${pg && alive(pg) ? 'still running' : 'stopped'} (exit ${stoppedAfter.toFixed(1)} s after the signal)`, '0; stopped', code === 0 && !(pg && alive(pg)));
+  record(
+    'SIGTERM to the group',
+    'exit code; PostgreSQL after exit',
+    `${code ?? signal}; ${pg && alive(pg) ? 'still running' : 'stopped'} (exit ${stoppedAfter.toFixed(1)} s after the signal)`,
+    '0; stopped',
+    code === 0 && !(pg && alive(pg)),
+  );
   agent.destroy();
   server = undefined;
 }
@@ -340,7 +398,11 @@ async function killPostmasterUnderLoad() {
   let stop = false;
   let page = 0;
   // Reads that need the database each time: the session check, an author's own list, deep public pages (not in the 5 s cache).
-  const paths = () => [`/users/profile`, `/blog/posts/author/my-posts?page=0&size=5`, `/blog/posts/public?page=${(page = (page + 1) % 25)}&size=7`];
+  const paths = () => [
+    `/users/profile`,
+    `/blog/posts/author/my-posts?page=0&size=5`,
+    `/blog/posts/public?page=${(page = (page + 1) % 25)}&size=7`,
+  ];
   const loop = async () => {
     while (!stop) {
       for (const path of paths()) {
@@ -374,7 +436,15 @@ async function killPostmasterUnderLoad() {
   for (const sample of samples) log(`  unexpected: ${sample}`);
   if (process.env.CHAOS_DEBUG) log(server.output());
   record('kill -9 postmaster', 'slowest answer', `${(slowest / 1000).toFixed(2)} s`, '<= 3 s (connect timeout) + margin', slowest <= 3_500);
-  record('kill -9 postmaster', 'healthy again after', recovered === undefined ? 'not within 30 s' : `${recovered.toFixed(1)} s (postmaster ${pg} -> ${postmasterPid()}, same app pid ${server.pid})`, '<= 10 s', recovered !== undefined && recovered <= 10);
+  record(
+    'kill -9 postmaster',
+    'healthy again after',
+    recovered === undefined
+      ? 'not within 30 s'
+      : `${recovered.toFixed(1)} s (postmaster ${pg} -> ${postmasterPid()}, same app pid ${server.pid})`,
+    '<= 10 s',
+    recovered !== undefined && recovered <= 10,
+  );
   await stopServer();
   server = undefined;
 }
@@ -441,7 +511,8 @@ async function killNodeDuringReplies() {
   const notifications = new Map();
   for (let page = 0, pages = 1; page < pages; page++) {
     const res = await api('GET', `/notifications?page=${page}&size=100`, { token: ownerAgain });
-    for (const n of res.json.data.content) if (n.type === 'COMMENT_REPLY' && replyIds.has(n.commentId)) notifications.set(n.id, n.commentId);
+    for (const n of res.json.data.content)
+      if (n.type === 'COMMENT_REPLY' && replyIds.has(n.commentId)) notifications.set(n.id, n.commentId);
     pages = res.json.data.totalPages;
   }
   const mailsPer = () => {
@@ -462,8 +533,20 @@ async function killNodeDuringReplies() {
   const once = [...notifications.keys()].filter((id) => counts.get(id) === 1).length;
   const twice = [...counts.values()].filter((n) => n > 1).length;
   const missing = notifications.size - counts.size;
-  record('kill -9 Node, 200 replies', 'replies with their notification', `${notifications.size} of ${replyIds.size} (${acknowledged} acknowledged, ${unanswered} cut off)`, 'all', notifications.size === replyIds.size && replyIds.size >= acknowledged);
-  record('kill -9 Node, 200 replies', 'notifications e-mailed exactly once', `${once} of ${notifications.size} (${twice} more than once, ${missing} never; waited ${waited.toFixed(1)} s after the burst, then 25 s for late copies)`, 'all', once === notifications.size && notifications.size > 0);
+  record(
+    'kill -9 Node, 200 replies',
+    'replies with their notification',
+    `${notifications.size} of ${replyIds.size} (${acknowledged} acknowledged, ${unanswered} cut off)`,
+    'all',
+    notifications.size === replyIds.size && replyIds.size >= acknowledged,
+  );
+  record(
+    'kill -9 Node, 200 replies',
+    'notifications e-mailed exactly once',
+    `${once} of ${notifications.size} (${twice} more than once, ${missing} never; waited ${waited.toFixed(1)} s after the burst, then 25 s for late copies)`,
+    'all',
+    once === notifications.size && notifications.size > 0,
+  );
   await stopServer();
   server = undefined;
 }
@@ -485,7 +568,10 @@ async function downAtScheduledTime() {
   await api('POST', `/blog/posts/author/${id}/submit-for-review`, { token: writer });
   // The earliest time the API takes is a minute ahead.
   const publishAt = new Date(Date.now() + 65_000);
-  const approved = await api('PUT', `/blog/posts/admin/${id}/review`, { token: admin, body: { status: 'APPROVED', publishAt: publishAt.toISOString() } });
+  const approved = await api('PUT', `/blog/posts/admin/${id}/review`, {
+    token: admin,
+    body: { status: 'APPROVED', publishAt: publishAt.toISOString() },
+  });
   if (approved.status !== 200) throw new Error(`approve with publishAt: ${approved.status} ${approved.json?.message}`);
   const hiddenBefore = (await api('GET', `/blog/posts/public/${slug}`)).status === 404;
 
@@ -508,12 +594,16 @@ async function downAtScheduledTime() {
     await sleep(200);
   }
   const publishedAt = answer?.json?.data?.publishedAt;
-  log(`  restarted: healthy after ${healthyAfter?.toFixed(1) ?? 'never'} s, the post public after ${publicAfter?.toFixed(1) ?? 'never'} s (publishedAt ${publishedAt})`);
+  log(
+    `  restarted: healthy after ${healthyAfter?.toFixed(1) ?? 'never'} s, the post public after ${publicAfter?.toFixed(1) ?? 'never'} s (publishedAt ${publishedAt})`,
+  );
   record('down at a scheduled time', 'hidden before its time', hiddenBefore ? 'yes (404)' : 'no', 'yes', hiddenBefore);
   record(
     'down at a scheduled time',
     'public after the restart',
-    publicAfter === undefined ? 'not within 60 s' : `${publicAfter.toFixed(1)} s after the start (healthy after ${healthyAfter?.toFixed(1)} s)`,
+    publicAfter === undefined
+      ? 'not within 60 s'
+      : `${publicAfter.toFixed(1)} s after the start (healthy after ${healthyAfter?.toFixed(1)} s)`,
     '<= 30 s',
     publicAfter !== undefined && publicAfter <= 30,
   );
@@ -533,7 +623,10 @@ async function webhookReceiverDown() {
   }
   const admin = await login(ADMIN.email, ADMIN.password, 30_000);
   const receiverPort = await freeLoopbackPort();
-  const created = await api('POST', '/admin/webhooks', { token: admin, body: { url: `http://127.0.0.1:${receiverPort}/chaos`, events: ['tag.created'] } });
+  const created = await api('POST', '/admin/webhooks', {
+    token: admin,
+    body: { url: `http://127.0.0.1:${receiverPort}/chaos`, events: ['tag.created'] },
+  });
   if (created.status !== 201) throw new Error(`webhook: ${created.status} ${created.json?.message}`);
   const webhookId = created.json.data.id;
   // Nothing listens on the port yet: every attempt is refused, as with a receiver that is down.
@@ -570,8 +663,16 @@ async function webhookReceiverDown() {
   const duplicates = keys.length - new Set(keys).size;
   const log100 = await api('GET', `/admin/webhooks/${webhookId}/attempts`, { token: admin });
   const failedAttempts = (log100.json?.data ?? []).filter((attempt) => !attempt.ok).length;
-  log(`  ${names().size} of ${EVENTS} delivered ${allAfter.toFixed(1)} s after the receiver came up; ${received.length} requests, ${duplicates} duplicates; ${failedAttempts} failed attempts in the log`);
-  record('webhook receiver down 2 min', 'events delivered', `${names().size} of ${EVENTS} (all ${allAfter.toFixed(1)} s after it came up; ${failedAttempts} failed attempts logged)`, `${EVENTS} of ${EVENTS}`, names().size === EVENTS);
+  log(
+    `  ${names().size} of ${EVENTS} delivered ${allAfter.toFixed(1)} s after the receiver came up; ${received.length} requests, ${duplicates} duplicates; ${failedAttempts} failed attempts in the log`,
+  );
+  record(
+    'webhook receiver down 2 min',
+    'events delivered',
+    `${names().size} of ${EVENTS} (all ${allAfter.toFixed(1)} s after it came up; ${failedAttempts} failed attempts logged)`,
+    `${EVENTS} of ${EVENTS}`,
+    names().size === EVENTS,
+  );
   record('webhook receiver down 2 min', 'delivered twice', duplicates, '0', duplicates === 0 && received.length === EVENTS);
   await stopServer();
   server = undefined;
@@ -581,12 +682,29 @@ async function webhookReceiverDown() {
 function fuzz() {
   if (FUZZ_RUNS <= 0) return;
   log(`scenario 5: npm run fuzz -- --runs ${FUZZ_RUNS}`);
-  const run = spawnSync('npm', ['run', '--silent', 'fuzz', '--', '--runs', String(FUZZ_RUNS)], { cwd: ROOT, env: process.env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const run = spawnSync('npm', ['run', '--silent', 'fuzz', '--', '--runs', String(FUZZ_RUNS)], {
+    cwd: ROOT,
+    env: process.env,
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
   const output = `${run.stdout}\n${run.stderr}`;
   const requests = Number(/requests:\s*([\d,]+)/i.exec(output)?.[1]?.replace(/,/g, '') ?? NaN);
   const fives = Number(/5xx:\s*([\d,]+)/i.exec(output)?.[1]?.replace(/,/g, '') ?? NaN);
-  record('fuzz (OpenAPI, 4 roles)', 'requests sent', Number.isNaN(requests) ? `unreadable (exit ${run.status})` : requests.toLocaleString('en-US'), '>= 5,000', requests >= 5_000);
-  record('fuzz (OpenAPI, 4 roles)', '5xx answers', Number.isNaN(fives) ? `unreadable (exit ${run.status})` : fives, '0', fives === 0 && run.status === 0);
+  record(
+    'fuzz (OpenAPI, 4 roles)',
+    'requests sent',
+    Number.isNaN(requests) ? `unreadable (exit ${run.status})` : requests.toLocaleString('en-US'),
+    '>= 5,000',
+    requests >= 5_000,
+  );
+  record(
+    'fuzz (OpenAPI, 4 roles)',
+    '5xx answers',
+    Number.isNaN(fives) ? `unreadable (exit ${run.status})` : fives,
+    '0',
+    fives === 0 && run.status === 0,
+  );
   if (run.status !== 0) log(output.slice(-3_000));
 }
 

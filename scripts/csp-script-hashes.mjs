@@ -30,7 +30,9 @@ const { default: islandDev } = await import('astro/runtime/server/astro-island.p
 const { ISLAND_STYLES } = await import('astro/runtime/server/astro-island-styles.js');
 const { THEME_SCRIPT } = await import(pathToFileURL(join(ROOT, 'frontend', 'src', 'lib', 'theme-script.mjs')).href);
 
-const scripts = [...manifest.inlinedScripts.values(), ...manifest.clientDirectives.values(), island, islandDev, THEME_SCRIPT].filter(Boolean);
+const scripts = [...manifest.inlinedScripts.values(), ...manifest.clientDirectives.values(), island, islandDev, THEME_SCRIPT].filter(
+  Boolean,
+);
 const scriptHashes = [...new Set(scripts.map(sha256))].sort();
 const styleHashes = [ISLAND_STYLES].map(sha256);
 writeFileSync(HASHES_FILE, `${JSON.stringify({ scriptHashes, styleHashes }, null, 2)}\n`);

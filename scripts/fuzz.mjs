@@ -30,11 +30,15 @@ const dir = mkdtempSync(join(tmpdir(), 'inkwell-fuzz-'));
 const reportFile = join(dir, 'report.json');
 process.stdout.write(`Fuzzing every API operation: ${runs} cases, seed ${seed} (repeat with --seed ${seed})\n`);
 const started = Date.now();
-const jest = spawnSync(process.execPath, [join(root, 'node_modules/jest/bin/jest.js'), '--config', 'backend/jest.config.js', 'backend/test/fuzz.e2e-spec.ts'], {
-  cwd: root,
-  stdio: ['ignore', 'inherit', 'inherit'],
-  env: { ...process.env, FUZZ_RUNS: String(runs), FUZZ_SEED: String(seed), FUZZ_REPORT: reportFile, FUZZ_PROGRESS: '1' },
-});
+const jest = spawnSync(
+  process.execPath,
+  [join(root, 'node_modules/jest/bin/jest.js'), '--config', 'backend/jest.config.js', 'backend/test/fuzz.e2e-spec.ts'],
+  {
+    cwd: root,
+    stdio: ['ignore', 'inherit', 'inherit'],
+    env: { ...process.env, FUZZ_RUNS: String(runs), FUZZ_SEED: String(seed), FUZZ_REPORT: reportFile, FUZZ_PROGRESS: '1' },
+  },
+);
 let report;
 try {
   report = JSON.parse(readFileSync(reportFile, 'utf8'));

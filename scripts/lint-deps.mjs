@@ -74,7 +74,11 @@ function tableWriteViolations() {
     const source = readFileSync(join(ROOT, path), 'utf8');
     for (const { table, entity, owner } of TABLE_WRITERS) {
       if (path.startsWith(owner)) continue;
-      const fields = [...source.matchAll(new RegExp(`@InjectRepository\\(\\s*${entity}\\s*\\)\\s*(?:private|protected|public)?\\s*(?:readonly\\s+)?(\\w+)`, 'g'))].map((match) => match[1]);
+      const fields = [
+        ...source.matchAll(
+          new RegExp(`@InjectRepository\\(\\s*${entity}\\s*\\)\\s*(?:private|protected|public)?\\s*(?:readonly\\s+)?(\\w+)`, 'g'),
+        ),
+      ].map((match) => match[1]);
       const patterns = [
         new RegExp(`\\b(?:UPDATE|INSERT\\s+INTO|DELETE\\s+FROM)\\s+${table}\\b`),
         new RegExp(`\\.${WRITE_METHODS}\\(\\s*${entity}\\s*[,)]`),
@@ -83,7 +87,8 @@ function tableWriteViolations() {
         ...fields.map((field) => new RegExp(`this\\.${field}\\s*\\.${WRITE_METHODS}\\(`)),
       ];
       source.split('\n').forEach((line, index) => {
-        if (patterns.some((pattern) => pattern.test(line))) found.push(`${path}:${index + 1}: writes ${table} outside ${owner} (call its owner's service)\n    ${line.trim()}`);
+        if (patterns.some((pattern) => pattern.test(line)))
+          found.push(`${path}:${index + 1}: writes ${table} outside ${owner} (call its owner's service)\n    ${line.trim()}`);
       });
     }
   };
@@ -100,14 +105,25 @@ try {
   const cli = join(ROOT, 'node_modules', 'dependency-cruiser', 'bin', 'dependency-cruise.mjs');
   const args = updateKnown
     ? [cli, '--config', CONFIG, '--output-type', 'baseline', '--output-to', KNOWN, ...ROOTS]
-    : [cli, '--config', CONFIG, ...(existsSync(KNOWN) && !extra.includes('--no-ignore-known') ? ['--ignore-known', KNOWN] : []), '--output-type', 'err-long', ...extra, ...ROOTS];
+    : [
+        cli,
+        '--config',
+        CONFIG,
+        ...(existsSync(KNOWN) && !extra.includes('--no-ignore-known') ? ['--ignore-known', KNOWN] : []),
+        '--output-type',
+        'err-long',
+        ...extra,
+        ...ROOTS,
+      ];
   const run = spawnSync(process.execPath, args, { cwd: scratch, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
   process.stdout.write((run.stdout ?? '').replace(ASTRO_SUFFIX, '.astro'));
   process.stderr.write((run.stderr ?? '').replace(ASTRO_SUFFIX, '.astro'));
   status = run.status ?? 1;
   const writes = tableWriteViolations();
   if (writes.length) {
-    process.stderr.write(`\n${writes.length} write(s) to a table outside its owner (TABLE_WRITERS in scripts/lint-deps.mjs):\n${writes.map((line) => `  ${line}`).join('\n')}\n`);
+    process.stderr.write(
+      `\n${writes.length} write(s) to a table outside its owner (TABLE_WRITERS in scripts/lint-deps.mjs):\n${writes.map((line) => `  ${line}`).join('\n')}\n`,
+    );
     status = 1;
   }
   // The list names .astro files as the scratch copy does (X.astro.ts), so that it matches there.

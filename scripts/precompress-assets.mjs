@@ -51,7 +51,10 @@ for (const path of [...filesUnder(DIR)]) {
     },
   });
   const gz = gzipSync(body, { level: constants.Z_BEST_COMPRESSION });
-  for (const [ext, compressed] of [['.br', br], ['.gz', gz]]) {
+  for (const [ext, compressed] of [
+    ['.br', br],
+    ['.gz', gz],
+  ]) {
     if (compressed.length < body.length) writeFileSync(`${path}${ext}`, compressed);
     else rmSync(`${path}${ext}`, { force: true });
   }
@@ -61,4 +64,6 @@ for (const path of [...filesUnder(DIR)]) {
   afterGz += Math.min(gz.length, body.length);
 }
 const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
-process.stdout.write(`precompress: ${files} files in ${DIR.startsWith(`${ROOT}/`) ? relative(ROOT, DIR) : DIR}: ${kb(before)} -> br ${kb(afterBr)}, gzip ${kb(afterGz)}\n`);
+process.stdout.write(
+  `precompress: ${files} files in ${DIR.startsWith(`${ROOT}/`) ? relative(ROOT, DIR) : DIR}: ${kb(before)} -> br ${kb(afterBr)}, gzip ${kb(afterGz)}\n`,
+);

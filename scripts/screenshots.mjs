@@ -15,7 +15,11 @@ const FOLDER = join(ROOT, 'screenshots');
 
 for (const script of staleBuilds()) {
   process.stdout.write(`[screenshots] building (npm run ${script})\n`);
-  const built = spawnSync('npm', ['run', '--silent', script], { cwd: ROOT, stdio: 'inherit', env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1' } });
+  const built = spawnSync('npm', ['run', '--silent', script], {
+    cwd: ROOT,
+    stdio: 'inherit',
+    env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1' },
+  });
   if (built.status !== 0) process.exit(built.status ?? 1);
 }
 rmSync(FOLDER, { recursive: true, force: true });
@@ -30,6 +34,8 @@ const run = spawn(process.execPath, [join(ROOT, 'scripts', 'browser-tests.mjs'),
 // Ctrl-C reaches the child too (same process group): it stops the server and cleans up itself.
 process.on('SIGINT', () => {});
 run.on('exit', (code) => {
-  process.stdout.write(`[screenshots] ${code === 0 ? `written to ${FOLDER}` : `failed (exit ${code})`} in ${Math.round((Date.now() - started) / 1000)} s\n`);
+  process.stdout.write(
+    `[screenshots] ${code === 0 ? `written to ${FOLDER}` : `failed (exit ${code})`} in ${Math.round((Date.now() - started) / 1000)} s\n`,
+  );
   process.exit(code ?? 1);
 });

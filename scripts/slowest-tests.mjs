@@ -50,7 +50,8 @@ for (const [run, ms] of totals) process.stdout.write(`${seconds(ms)}  ${run}\n`)
 
 const slowestFiles = [...files.values()].sort((a, b) => b.ms - a.ms).slice(0, count);
 process.stdout.write(`\nThe ${slowestFiles.length} slowest test files:\n`);
-for (const row of slowestFiles) process.stdout.write(`${seconds(row.ms)}  ${row.run.padEnd(14)} ${row.file} (${row.tests} tests${row.failed ? ', some failed' : ''})\n`);
+for (const row of slowestFiles)
+  process.stdout.write(`${seconds(row.ms)}  ${row.run.padEnd(14)} ${row.file} (${row.tests} tests${row.failed ? ', some failed' : ''})\n`);
 
 const slowestTests = [...tests.values()].sort((a, b) => b.ms - a.ms).slice(0, count);
 process.stdout.write(`\nThe ${slowestTests.length} slowest tests:\n`);

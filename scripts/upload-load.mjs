@@ -58,7 +58,9 @@ if (!existsSync(SERVER_ENTRY) || !existsSync(FRONTEND_ENTRY)) {
   if (built.status !== 0) process.exit(built.status ?? 1);
 }
 
-const image = await sharp({ create: { width: SIDE, height: SIDE, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 60 } } })
+const image = await sharp({
+  create: { width: SIDE, height: SIDE, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 60 } },
+})
   .png({ compressionLevel: 0 })
   .toBuffer();
 if (image.length > MAX_IMAGE_BYTES) throw new Error(`the test image is ${image.length} bytes, over the 10 MiB limit`);
@@ -70,7 +72,16 @@ const port = await freeLoopbackPort();
 const base = `http://127.0.0.1:${port}`;
 const adminEmail = 'admin@example.com';
 const adminPassword = `Load-${randomBytes(12).toString('hex')}!`;
-const env = { ...process.env, PORT: String(port), DATA_DIR: dataDir, PUBLIC_URL: base, LOG_LEVEL: 'warn', NODE_ENV: 'production', ADMIN_EMAIL: adminEmail, ADMIN_PASSWORD: adminPassword };
+const env = {
+  ...process.env,
+  PORT: String(port),
+  DATA_DIR: dataDir,
+  PUBLIC_URL: base,
+  LOG_LEVEL: 'warn',
+  NODE_ENV: 'production',
+  ADMIN_EMAIL: adminEmail,
+  ADMIN_PASSWORD: adminPassword,
+};
 for (const name of ['DATABASE_URL', 'REDIS_URL', 'SMTP_URL', 'THROTTLE_DISABLED', 'STORAGE', 'S3_BUCKET']) delete env[name];
 const child = spawn(process.execPath, [...NODE_FLAGS, SERVER_ENTRY], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
 let output = '';
@@ -122,7 +133,12 @@ try {
       const form = new FormData();
       form.append('file', new Blob([image], { type: 'image/png' }), 'noise.png');
       try {
-        const res = await fetch(`${base}/api/v1/users/avatar`, { method: 'POST', headers: auth, body: form, signal: AbortSignal.timeout(120_000) });
+        const res = await fetch(`${base}/api/v1/users/avatar`, {
+          method: 'POST',
+          headers: auth,
+          body: form,
+          signal: AbortSignal.timeout(120_000),
+        });
         await res.arrayBuffer();
         return res.status === 503 && !res.headers.get('retry-after') ? '503 without Retry-After' : String(res.status);
       } catch (error) {
@@ -156,7 +172,9 @@ try {
   };
   process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
   if (unexpected.length || !consistent || uploadTemp.length) {
-    log(`FAIL: ${unexpected.length ? `unexpected answers ${unexpected.join(', ')}; ` : ''}${consistent ? '' : 'avatar files disagree with the profile; '}${uploadTemp.length ? 'temporary files left' : ''}`);
+    log(
+      `FAIL: ${unexpected.length ? `unexpected answers ${unexpected.join(', ')}; ` : ''}${consistent ? '' : 'avatar files disagree with the profile; '}${uploadTemp.length ? 'temporary files left' : ''}`,
+    );
     process.exitCode = 1;
   }
 } finally {

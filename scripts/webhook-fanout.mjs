@@ -47,17 +47,38 @@ async function receiver(index) {
     });
   });
   await new Promise((done) => server.listen(0, '127.0.0.1', done));
-  return { index, url: `http://127.0.0.1:${server.address().port}/fanout-${index}`, received, close: () => new Promise((done) => server.close(done)) };
+  return {
+    index,
+    url: `http://127.0.0.1:${server.address().port}/fanout-${index}`,
+    received,
+    close: () => new Promise((done) => server.close(done)),
+  };
 }
 
 const dataDir = mkdtempSync(join(tmpdir(), 'inkwell-fanout-'));
 chmodSync(dataDir, 0o755);
 const port = await freeLoopbackPort();
 const base = `http://127.0.0.1:${port}`;
-const env = { ...process.env, PORT: String(port), DATA_DIR: dataDir, PUBLIC_URL: base, THROTTLE_DISABLED: '1', LOG_LEVEL: 'warn', NODE_ENV: 'production', ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, WEBHOOK_ALLOW_PRIVATE: '1' };
+const env = {
+  ...process.env,
+  PORT: String(port),
+  DATA_DIR: dataDir,
+  PUBLIC_URL: base,
+  THROTTLE_DISABLED: '1',
+  LOG_LEVEL: 'warn',
+  NODE_ENV: 'production',
+  ADMIN_EMAIL: ADMIN.email,
+  ADMIN_PASSWORD: ADMIN.password,
+  WEBHOOK_ALLOW_PRIVATE: '1',
+};
 for (const name of ['DATABASE_URL', 'REDIS_URL', 'SMTP_URL']) delete env[name];
 
-const server = spawn(process.execPath, [...serverNodeFlags(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'))), SERVER_ENTRY], { cwd: ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+const server = spawn(process.execPath, [...serverNodeFlags(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'))), SERVER_ENTRY], {
+  cwd: ROOT,
+  env,
+  detached: true,
+  stdio: ['ignore', 'pipe', 'pipe'],
+});
 let output = '';
 server.stdout.on('data', (chunk) => (output = (output + chunk).slice(-20_000)));
 server.stderr.on('data', (chunk) => (output = (output + chunk).slice(-20_000)));
@@ -77,7 +98,10 @@ let failed = false;
 try {
   const started = Date.now();
   for (;;) {
-    const status = await fetch(`${base}/api/v1/health`).then((r) => r.status, () => 0);
+    const status = await fetch(`${base}/api/v1/health`).then(
+      (r) => r.status,
+      () => 0,
+    );
     if (status === 200) break;
     if (Date.now() - started > 120_000) throw new Error(`the server did not become healthy:\n${output}`);
     await sleep(200);
@@ -117,7 +141,12 @@ try {
   const duplicates = receivers.reduce((sum, r) => sum + (r.received.length - new Set(r.received.map((hook) => hook.key)).size), 0);
   const missing = receivers.reduce((sum, r) => sum + (EVENTS - new Set(r.received.map((hook) => hook.name)).size), 0);
   const rows = [
-    ['deliveries received', `${count().toLocaleString('en-US')} of ${expected.toLocaleString('en-US')}`, `${expected}`, count() === expected && missing === 0],
+    [
+      'deliveries received',
+      `${count().toLocaleString('en-US')} of ${expected.toLocaleString('en-US')}`,
+      `${expected}`,
+      count() === expected && missing === 0,
+    ],
     ['duplicates', duplicates, '0', duplicates === 0],
     ['lag p50', `${(at(0.5) / 1000).toFixed(2)} s`, '', true],
     ['lag p99', `${(at(0.99) / 1000).toFixed(2)} s`, '<= 5 s', at(0.99) <= P99_TARGET_MS],
@@ -125,7 +154,9 @@ try {
     ['events written in', `${writeSeconds.toFixed(1)} s (${(EVENTS / writeSeconds).toFixed(0)} events/s)`, '', true],
     ['all delivered after', `${allSeconds.toFixed(1)} s from the first write`, '', true],
   ];
-  process.stdout.write(`\n| figure | measured | target | result |\n|---|---|---|---|\n${rows.map(([f, v, t, ok]) => `| ${f} | ${v} | ${t} | ${ok ? 'PASS' : 'FAIL'} |`).join('\n')}\n\n`);
+  process.stdout.write(
+    `\n| figure | measured | target | result |\n|---|---|---|---|\n${rows.map(([f, v, t, ok]) => `| ${f} | ${v} | ${t} | ${ok ? 'PASS' : 'FAIL'} |`).join('\n')}\n\n`,
+  );
   failed = rows.some((row) => !row[3]);
 } catch (error) {
   failed = true;

@@ -13,7 +13,8 @@ describe('named date formats', () => {
     expect(formatInZone('viDate', instant, zone)).toBe('23/11/2026');
     expect(formatInZone('viDateTime', instant, zone)).toBe('03:04 23/11/2026 GMT+7');
     expect(formatInZone('viLongDate', instant, zone)).toBe('23 tháng 11, 2026');
-    for (const name of ['shortDateTime', 'longDateTime', 'time'] as const) expect(formatInZone(name, instant, zone)).not.toMatch(/[\u00a0\u202f]/);
+    for (const name of ['shortDateTime', 'longDateTime', 'time'] as const)
+      expect(formatInZone(name, instant, zone)).not.toMatch(/[\u00a0\u202f]/);
   });
 
   it('follows the zone it is given, except a format with its own (the UTC day)', () => {

@@ -58,7 +58,11 @@ describe("look-alike e-mails: UTS #39 'highly restrictive' per label", () => {
 
 describe('e-mails as the back office shows them', () => {
   it('keeps a plain address as one ASCII run each side, nothing flagged', () => {
-    expect(emailForAdmins('ann@example.com')).toEqual({ local: [{ text: 'ann', ascii: true }], domain: [{ text: 'example.com', ascii: true }], flagged: false });
+    expect(emailForAdmins('ann@example.com')).toEqual({
+      local: [{ text: 'ann', ascii: true }],
+      domain: [{ text: 'example.com', ascii: true }],
+      flagged: false,
+    });
   });
 
   it('marks the non-ASCII runs of the local part with their code points', () => {

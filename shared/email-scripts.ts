@@ -11,7 +11,8 @@
  */
 
 /** What the API and the forms answer when an address mixes scripts (the e-mail forms are English, docs/requirements.md#validation-register). */
-export const MIXED_SCRIPT_EMAIL_TEXT = 'Email mixes letters from different alphabets (such as Latin and Cyrillic); please type it in one alphabet';
+export const MIXED_SCRIPT_EMAIL_TEXT =
+  'Email mixes letters from different alphabets (such as Latin and Cyrillic); please type it in one alphabet';
 
 /**
  * ISO 15924 codes of the Unicode scripts (Unicode 15). An engine older than a script simply does
@@ -53,7 +54,11 @@ function scriptProbes(): ReadonlyArray<readonly [string, RegExp]> {
 function scriptsOf(character: string): ReadonlySet<string> | undefined {
   if (ASCII.test(character)) return ASCII_LETTER.test(character) ? new Set(['Latn']) : undefined;
   if (ANY_SCRIPT.test(character)) return undefined;
-  return new Set(scriptProbes().filter(([, probe]) => probe.test(character)).map(([code]) => code));
+  return new Set(
+    scriptProbes()
+      .filter(([, probe]) => probe.test(character))
+      .map(([code]) => code),
+  );
 }
 
 /**
@@ -124,11 +129,14 @@ export interface EmailForAdmins {
   flagged: boolean;
 }
 
-const codePointsOf = (text: string): string => Array.from(text, (c) => `U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`).join(' ');
+const codePointsOf = (text: string): string =>
+  Array.from(text, (c) => `U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`).join(' ');
 
 function runsOf(text: string): EmailRun[] {
   // eslint-disable-next-line no-control-regex
-  return (text.match(/[\x00-\x7f]+|[^\x00-\x7f]+/gu) ?? []).map((run) => (ASCII.test(run) ? { text: run, ascii: true } : { text: run, ascii: false, codePoints: codePointsOf(run) }));
+  return (text.match(/[\x00-\x7f]+|[^\x00-\x7f]+/gu) ?? []).map((run) =>
+    ASCII.test(run) ? { text: run, ascii: true } : { text: run, ascii: false, codePoints: codePointsOf(run) },
+  );
 }
 
 /** Only a plain host name is handed to the URL parser (no path, port, user info or brackets to reinterpret). */

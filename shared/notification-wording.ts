@@ -43,7 +43,8 @@ export function notificationSegments(facts: NotificationFacts, timeZone: string)
     case 'POST_APPROVED': {
       // An approval with a publish time: the post is public only from then.
       const publishAt = facts.publishAt ? new Date(facts.publishAt) : undefined;
-      if (publishAt && !Number.isNaN(publishAt.getTime())) return [actor, text(' approved your post '), post, text(`, scheduled for ${formatInZone('longDateTime', publishAt, timeZone)}`)];
+      if (publishAt && !Number.isNaN(publishAt.getTime()))
+        return [actor, text(' approved your post '), post, text(`, scheduled for ${formatInZone('longDateTime', publishAt, timeZone)}`)];
       return [actor, text(' approved and published your post '), post];
     }
     case 'POST_REJECTED':

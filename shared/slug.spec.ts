@@ -43,6 +43,8 @@ describe('slugs (docs/requirements.md#slugs)', () => {
     expect(slugAfterTitleChange('custom', 'My Post', 'My Post 2')).toBe('custom');
     expect(slugAfterTitleChange('   ', 'Whatever', 'New')).toBe('new');
     // A tag's name: the same rule within the tag limit of 100.
-    expect(slugAfterTitleChange(slugify('x'.repeat(150), TAG_SLUG_MAX_LENGTH), 'x'.repeat(150), 'Tag name', TAG_SLUG_MAX_LENGTH)).toBe('tag-name');
+    expect(slugAfterTitleChange(slugify('x'.repeat(150), TAG_SLUG_MAX_LENGTH), 'x'.repeat(150), 'Tag name', TAG_SLUG_MAX_LENGTH)).toBe(
+      'tag-name',
+    );
   });
 });

@@ -9,7 +9,8 @@
  * directional marks and embeddings, word joiner and invisible operators, braille blank, BOM.
  * Variation selectors and emoji tags are not here: they end visible emoji (❤️, flags).
  */
-const INVISIBLE_CLASS = '\\u00AD\\u034F\\u061C\\u115F\\u1160\\u17B4\\u17B5\\u180E\\u200B-\\u200F\\u202A-\\u202E\\u2060-\\u2064\\u2066-\\u206F\\u2800\\u3164\\uFEFF\\uFFA0';
+const INVISIBLE_CLASS =
+  '\\u00AD\\u034F\\u061C\\u115F\\u1160\\u17B4\\u17B5\\u180E\\u200B-\\u200F\\u202A-\\u202E\\u2060-\\u2064\\u2066-\\u206F\\u2800\\u3164\\uFEFF\\uFFA0';
 // The class lists single code points, a combining one (U+034F) among them, never a combined sequence.
 // eslint-disable-next-line no-misleading-character-class
 const INVISIBLE = new RegExp(`[${INVISIBLE_CLASS}]`, 'u');

@@ -48,7 +48,9 @@ export function thumbnailSrcset(url: string, layout: ThumbnailLayout = 'card'): 
   const [, prefix, key, w, h] = match;
   const width = Number(w);
   const height = Number(h);
-  const candidates = THUMBNAIL_VARIANT_WIDTHS.filter((variant) => variant < width).map((variant) => `${prefix}${key}-${variant}w.webp ${variant}w`);
+  const candidates = THUMBNAIL_VARIANT_WIDTHS.filter((variant) => variant < width).map(
+    (variant) => `${prefix}${key}-${variant}w.webp ${variant}w`,
+  );
   candidates.push(`${url} ${width}w`);
   return { src: url, srcset: candidates.join(', '), sizes: THUMBNAIL_SIZES[layout], width, height };
 }

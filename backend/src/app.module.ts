@@ -61,7 +61,29 @@ export interface AppModuleOptions {
  * The images module is the exception: the spec puts it on the host root.
  */
 export const API_PREFIX = 'api/v1';
-const API_MODULES = [HealthModule, AuthModule, SessionsModule, TwoFactorModule, ApiTokensModule, UsersModule, PostsModule, SearchModule, TagsModule, ReviewsModule, LikesModule, CommentsModule, DashboardsModule, AdminModule, ModerationModule, NotificationsModule, SchedulingModule, PreviewsModule, AccountDataModule, WebhooksModule, ImportsModule];
+const API_MODULES = [
+  HealthModule,
+  AuthModule,
+  SessionsModule,
+  TwoFactorModule,
+  ApiTokensModule,
+  UsersModule,
+  PostsModule,
+  SearchModule,
+  TagsModule,
+  ReviewsModule,
+  LikesModule,
+  CommentsModule,
+  DashboardsModule,
+  AdminModule,
+  ModerationModule,
+  NotificationsModule,
+  SchedulingModule,
+  PreviewsModule,
+  AccountDataModule,
+  WebhooksModule,
+  ImportsModule,
+];
 
 /** Rate limits (docs/requirements.md#rate-limits): counters in process, or in Redis shared by every instance when REDIS_URL is set. */
 function throttlerModule(config: AppConfig): DynamicModule {
@@ -89,7 +111,9 @@ export class AppModule {
         ConfigModule.forRoot(config),
         // One short line per request; every header only at debug (common/request-log.ts).
         // At a terminal the log is written synchronously, so that main.ts's start-up summary comes after it.
-        LoggerModule.forRoot({ pinoHttp: { ...requestLogOptions(config.logLevel), ...(isTerminal() ? { stream: destination({ dest: 1, sync: true }) } : {}) } }),
+        LoggerModule.forRoot({
+          pinoHttp: { ...requestLogOptions(config.logLevel), ...(isTerminal() ? { stream: destination({ dest: 1, sync: true }) } : {}) },
+        }),
         TypeOrmModule.forRoot({
           ...dataSourceOptions(options.databaseUrl),
           migrationsRun: !options.withoutDatabase,

@@ -22,7 +22,9 @@ export async function stopGracefully(
   drainTimeoutMs = DRAIN_TIMEOUT_MS,
   say?: (line: string) => void,
 ): Promise<void> {
-  await gate.drain(drainTimeoutMs, () => say?.(`no longer accepting connections; answering the ${gate.requestsInFlight} request(s) received`));
+  await gate.drain(drainTimeoutMs, () =>
+    say?.(`no longer accepting connections; answering the ${gate.requestsInFlight} request(s) received`),
+  );
   await app.close();
   await embedded?.stop();
 }
@@ -33,9 +35,17 @@ export const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
  * The process's stop signals: the first one stops gracefully and exits 0; a second one closes
  * every connection, stops PostgreSQL at once and exits 1.
  */
-export function stopOnSignals(server: Server, gate: DrainGate, app: INestApplication, embedded: EmbeddedDatabase | undefined, say: (line: string) => void): void {
+export function stopOnSignals(
+  server: Server,
+  gate: DrainGate,
+  app: INestApplication,
+  embedded: EmbeddedDatabase | undefined,
+  say: (line: string) => void,
+): void {
   const shutdown = async (signal: string) => {
-    say(`\n${signal} received: finishing the requests already received (up to ${DRAIN_TIMEOUT_MS / 1000} s), then stopping; send it again to stop at once`);
+    say(
+      `\n${signal} received: finishing the requests already received (up to ${DRAIN_TIMEOUT_MS / 1000} s), then stopping; send it again to stop at once`,
+    );
     await stopGracefully(gate, app, embedded, DRAIN_TIMEOUT_MS, say);
     say('stopped');
     process.exit(0);
@@ -82,7 +92,7 @@ async function untilQuiet(count: () => number, quiet: number, deadline: number):
   // The first turn ends the one that took the signal (its poll phase is over).
   await nextTurn();
   let last = count();
-  for (let still = 0; still < quiet && Date.now() < deadline; ) {
+  for (let still = 0; still < quiet && Date.now() < deadline;) {
     await nextTurn();
     still = count() === last ? still + 1 : 0;
     last = count();

@@ -30,7 +30,10 @@ describe('Your data: account deletion and data export', () => {
 
   beforeAll(async () => {
     mail = await startMailCatcher();
-    t = await createTestApp({ databaseUrl: await createFreshDatabase('inkwell_account_data'), env: { SMTP_URL: mail.url, JOB_POLL_SECONDS: '1' } });
+    t = await createTestApp({
+      databaseUrl: await createFreshDatabase('inkwell_account_data'),
+      env: { SMTP_URL: mail.url, JOB_POLL_SECONDS: '1' },
+    });
     db = t.app.get(DataSource);
     passwordHash = await t.app.get(PasswordHasher).hash(PASSWORD);
   }, 60_000);
@@ -44,13 +47,24 @@ describe('Your data: account deletion and data export', () => {
     await db.query('UPDATE users SET password_hash = $2 WHERE id = $1', [user.id, passwordHash]);
     return { ...user, password: PASSWORD };
   }
-  const png = (width: number, height: number) => sharp({ create: { width, height, channels: 3, background: '#3366aa' } }).png().toBuffer();
+  const png = (width: number, height: number) =>
+    sharp({ create: { width, height, channels: 3, background: '#3366aa' } })
+      .png()
+      .toBuffer();
   const post = async (by: TestUser, status = 'PUBLISHED', extra: Record<string, unknown> = {}) => {
     const token = uid();
-    const res = await t.http.post(api('/blog/posts')).set(by.auth).send({ title: `Data ${token}`, slug: `data-${token}`, content: `Body ${token}`, status, ...extra }).expect(201);
+    const res = await t.http
+      .post(api('/blog/posts'))
+      .set(by.auth)
+      .send({ title: `Data ${token}`, slug: `data-${token}`, content: `Body ${token}`, status, ...extra })
+      .expect(201);
     return res.body.data as { id: number; slug: string };
   };
-  const like = (by: TestUser, postId: number) => t.http.post(api(`/likes/post/${postId}`)).set(by.auth).expect((res) => expect([200, 201]).toContain(res.status));
+  const like = (by: TestUser, postId: number) =>
+    t.http
+      .post(api(`/likes/post/${postId}`))
+      .set(by.auth)
+      .expect((res) => expect([200, 201]).toContain(res.status));
   const comment = async (by: TestUser, postId: number, content: string, parentId?: number) =>
     (await t.http.post(api('/comments')).set(by.auth).send({ postId, content, parentId }).expect(201)).body.data as { id: number };
   const login = (email: string, password = PASSWORD) => t.http.post(api('/auth/login')).send({ email, password });
@@ -59,12 +73,18 @@ describe('Your data: account deletion and data export', () => {
   /** Makes a pending deletion due now and wakes its job (the grace period, skipped); waits for the job's end. */
   async function runDueErasure(userId: number): Promise<void> {
     await db.query(`UPDATE users SET deletion_due_at = now() - interval '1 second' WHERE id = $1`, [userId]);
-    await db.query(`UPDATE pgboss.job SET start_after = now() WHERE name = 'account-erasure' AND data->>'userId' = $1 AND state = 'created'`, [String(userId)]);
+    await db.query(
+      `UPDATE pgboss.job SET start_after = now() WHERE name = 'account-erasure' AND data->>'userId' = $1 AND state = 'created'`,
+      [String(userId)],
+    );
     await waitForJobs('account-erasure');
   }
   async function waitForJobs(queue: string): Promise<void> {
     for (let i = 0; i < 150; i += 1) {
-      const [{ open }] = (await db.query(`SELECT count(*)::int AS open FROM pgboss.job WHERE name = $1 AND state IN ('created', 'retry', 'active') AND start_after <= now()`, [queue])) as { open: number }[];
+      const [{ open }] = (await db.query(
+        `SELECT count(*)::int AS open FROM pgboss.job WHERE name = $1 AND state IN ('created', 'retry', 'active') AND start_after <= now()`,
+        [queue],
+      )) as { open: number }[];
       if (open === 0) return;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
@@ -94,7 +114,10 @@ describe('Your data: account deletion and data export', () => {
 
   /** Audit rows about an account, with everything they say. */
   const auditAbout = async (userId: number) =>
-    (await db.query(`SELECT type, title, description, details::text AS details FROM audit_log WHERE target_type = 'user' AND target_id = $1 ORDER BY id`, [userId])) as {
+    (await db.query(
+      `SELECT type, title, description, details::text AS details FROM audit_log WHERE target_type = 'user' AND target_id = $1 ORDER BY id`,
+      [userId],
+    )) as {
       type: string;
       title: string;
       description: string;
@@ -105,44 +128,85 @@ describe('Your data: account deletion and data export', () => {
     it('refuses anonymous callers, a wrong confirmation and a wrong password, with the field errors', async () => {
       await t.http.post(api('/account/deletion')).send({ password: PASSWORD, confirmation: 'DELETE' }).expect(401);
       const user = await withPassword(await createReader(t));
-      const typed = await t.http.post(api('/account/deletion')).set(user.auth).send({ password: PASSWORD, confirmation: 'delete' }).expect(400);
+      const typed = await t.http
+        .post(api('/account/deletion'))
+        .set(user.auth)
+        .send({ password: PASSWORD, confirmation: 'delete' })
+        .expect(400);
       expect(typed.body.errors).toEqual({ confirmation: ['Type DELETE to confirm.'] });
-      const wrong = await t.http.post(api('/account/deletion')).set(user.auth).send({ password: 'Wr0ng!Pass', confirmation: 'DELETE' }).expect(400);
+      const wrong = await t.http
+        .post(api('/account/deletion'))
+        .set(user.auth)
+        .send({ password: 'Wr0ng!Pass', confirmation: 'DELETE' })
+        .expect(400);
       expect(wrong.body).toEqual(err(400, 'The password is not correct.', { password: ['The password is not correct.'] }));
-      const code = await t.http.post(api('/account/deletion')).set(user.auth).send({ password: PASSWORD, confirmation: 'DELETE', twoFactorCode: 12 }).expect(400);
+      const code = await t.http
+        .post(api('/account/deletion'))
+        .set(user.auth)
+        .send({ password: PASSWORD, confirmation: 'DELETE', twoFactorCode: 12 })
+        .expect(400);
       expect(code.body.errors).toEqual({ twoFactorCode: ['Enter the 6-digit code from your authenticator app or a recovery code.'] });
       expect(await userExists(user.id)).toBe(true);
       expect((await db.query('SELECT deletion_due_at FROM users WHERE id = $1', [user.id]))[0].deletion_due_at).toBeNull();
     });
 
-    it('with two-factor sign-in on, deleting and cancelling take a code too, and the account\'s API tokens stop at once', async () => {
+    it("with two-factor sign-in on, deleting and cancelling take a code too, and the account's API tokens stop at once", async () => {
       const user = await withPassword(await createReader(t));
       const secret = (await t.http.post(api('/account/two-factor/setup')).set(user.auth).expect(200)).body.data.secret as string;
       // The previous step's code confirms, so the current step's stays unused for the deletion below.
       const stepCode = (steps: number) => generate({ secret, epoch: Math.floor(Date.now() / 1000) + steps * 30 });
-      await t.http.post(api('/account/two-factor/confirm')).set(user.auth).send({ code: await stepCode(-1) }).expect(200);
-      const token = (await t.http.post(api('/account/tokens')).set(user.auth).send({ name: 'Script', scopes: ['read'], expiresInDays: 30 }).expect(201)).body.data.token as string;
+      await t.http
+        .post(api('/account/two-factor/confirm'))
+        .set(user.auth)
+        .send({ code: await stepCode(-1) })
+        .expect(200);
+      const token = (
+        await t.http
+          .post(api('/account/tokens'))
+          .set(user.auth)
+          .send({ name: 'Script', scopes: ['read'], expiresInDays: 30 })
+          .expect(201)
+      ).body.data.token as string;
       await t.http.get(api('/users/profile')).set('Authorization', `Bearer ${token}`).expect(200);
 
-      const noCode = await t.http.post(api('/account/deletion')).set(user.auth).send({ password: PASSWORD, confirmation: 'DELETE' }).expect(400);
+      const noCode = await t.http
+        .post(api('/account/deletion'))
+        .set(user.auth)
+        .send({ password: PASSWORD, confirmation: 'DELETE' })
+        .expect(400);
       expect(noCode.body.errors).toEqual({ twoFactorCode: ['The two-factor code is not correct.'] });
-      const wrongCode = await t.http.post(api('/account/deletion')).set(user.auth).send({ password: PASSWORD, confirmation: 'DELETE', twoFactorCode: '000000' }).expect(400);
+      const wrongCode = await t.http
+        .post(api('/account/deletion'))
+        .set(user.auth)
+        .send({ password: PASSWORD, confirmation: 'DELETE', twoFactorCode: '000000' })
+        .expect(400);
       expect(wrongCode.body.errors).toEqual({ twoFactorCode: ['The two-factor code is not correct.'] });
       expect((await db.query('SELECT deletion_due_at FROM users WHERE id = $1', [user.id]))[0].deletion_due_at).toBeNull();
-      await t.http.post(api('/account/deletion')).set(user.auth).send({ password: PASSWORD, confirmation: 'DELETE', twoFactorCode: await stepCode(0) }).expect(200);
+      await t.http
+        .post(api('/account/deletion'))
+        .set(user.auth)
+        .send({ password: PASSWORD, confirmation: 'DELETE', twoFactorCode: await stepCode(0) })
+        .expect(200);
 
       // Disabled at once, for the token as well as the session.
       await t.http.get(api('/users/profile')).set('Authorization', `Bearer ${token}`).expect(403);
       // Cancelling without a code is refused as sign-in refuses a wrong code; the next step's code gives the account back.
       await t.http.post(api('/account/deletion/cancel')).send({ email: user.email, password: PASSWORD }).expect(401);
-      await t.http.post(api('/account/deletion/cancel')).send({ email: user.email, password: PASSWORD, twoFactorCode: await stepCode(1) }).expect(200);
+      await t.http
+        .post(api('/account/deletion/cancel'))
+        .send({ email: user.email, password: PASSWORD, twoFactorCode: await stepCode(1) })
+        .expect(200);
       await t.http.get(api('/users/profile')).set('Authorization', `Bearer ${token}`).expect(200);
     });
 
     it('disables the account at once, answers sign-in with the date, and signing in to cancel gives it back (the waiting job then erases nothing)', async () => {
       const user = await withPassword(await createReader(t));
       const before = Date.now();
-      const res = await t.http.post(api('/account/deletion')).set(user.auth).send({ password: PASSWORD, confirmation: 'DELETE', twoFactorCode: '123456' }).expect(200);
+      const res = await t.http
+        .post(api('/account/deletion'))
+        .set(user.auth)
+        .send({ password: PASSWORD, confirmation: 'DELETE', twoFactorCode: '123456' })
+        .expect(200);
       expect(res.body.message).toBe('Your account is scheduled for deletion. You have been signed out.');
       const due = new Date(res.body.data.deletionScheduledFor).getTime();
       expect(due - before).toBeGreaterThanOrEqual(7 * 86_400_000 - 1_000);
@@ -156,32 +220,56 @@ describe('Your data: account deletion and data export', () => {
       expect(signIn.body.errors).toEqual({ deletionScheduledFor: [res.body.data.deletionScheduledFor] });
       // Already pending: another request cannot be made (no session), and an admin's delete says so.
       const admin = await createAdmin(t);
-      expect((await t.http.delete(api(`/admin/users/${user.id}`)).set(admin.auth).expect(409)).body.message).toBe('This account is already scheduled for deletion.');
+      expect(
+        (
+          await t.http
+            .delete(api(`/admin/users/${user.id}`))
+            .set(admin.auth)
+            .expect(409)
+        ).body.message,
+      ).toBe('This account is already scheduled for deletion.');
 
       // Cancelling needs the sign-in data; wrong data gets sign-in's answer and says nothing about the account.
-      expect((await t.http.post(api('/account/deletion/cancel')).send({ email: user.email, password: 'Wr0ng!Pass' }).expect(401)).body).toEqual(err(401, 'Incorrect email or password.'));
-      const cancelled = await t.http.post(api('/account/deletion/cancel')).send({ email: user.email.toUpperCase(), password: PASSWORD }).expect(200);
+      expect(
+        (await t.http.post(api('/account/deletion/cancel')).send({ email: user.email, password: 'Wr0ng!Pass' }).expect(401)).body,
+      ).toEqual(err(401, 'Incorrect email or password.'));
+      const cancelled = await t.http
+        .post(api('/account/deletion/cancel'))
+        .send({ email: user.email.toUpperCase(), password: PASSWORD })
+        .expect(200);
       expect(cancelled.body.message).toBe('The deletion is cancelled: your account is yours again. You can sign in now.');
       await t.http.post(api('/account/deletion/cancel')).send({ email: user.email, password: PASSWORD }).expect(409);
       const back = await login(user.email).expect(200);
       expect(back.body.data.user.id).toBe(user.id);
 
       // The erasure job enqueued with the schedule still runs at its time and finds nothing due.
-      await db.query(`UPDATE pgboss.job SET start_after = now() WHERE name = 'account-erasure' AND data->>'userId' = $1 AND state = 'created'`, [String(user.id)]);
+      await db.query(
+        `UPDATE pgboss.job SET start_after = now() WHERE name = 'account-erasure' AND data->>'userId' = $1 AND state = 'created'`,
+        [String(user.id)],
+      );
       await waitForJobs('account-erasure');
       expect(await userExists(user.id)).toBe(true);
 
       const audit = await auditAbout(user.id);
       expect(audit.map((row) => row.type)).toEqual(['USER_DELETION_SCHEDULED', 'USER_DELETION_CANCELLED']);
-      for (const row of audit) expect(`${row.title} ${row.description} ${row.details}`).not.toMatch(new RegExp(`${user.email}|${user.fullName}`, 'i'));
+      for (const row of audit)
+        expect(`${row.title} ${row.description} ${row.details}`).not.toMatch(new RegExp(`${user.email}|${user.fullName}`, 'i'));
     });
 
-    it("answers cancellation like sign-in (401 for a wrong password or code), and spends a code only when it cancels", async () => {
+    it('answers cancellation like sign-in (401 for a wrong password or code), and spends a code only when it cancels', async () => {
       const user = await withPassword(await createReader(t));
       const secret = (await t.http.post(api('/account/two-factor/setup')).set(user.auth).expect(200)).body.data.secret as string;
       const stepCode = (steps: number) => generate({ secret, epoch: Math.floor(Date.now() / 1000) + steps * 30 });
-      const recoveryCodes = (await t.http.post(api('/account/two-factor/confirm')).set(user.auth).send({ code: await stepCode(-1) }).expect(200)).body.data.recoveryCodes as string[];
-      const unusedCodes = async () => (await db.query('SELECT count(*)::int AS n FROM two_factor_recovery_codes WHERE user_id = $1 AND used_at IS NULL', [user.id]))[0].n as number;
+      const recoveryCodes = (
+        await t.http
+          .post(api('/account/two-factor/confirm'))
+          .set(user.auth)
+          .send({ code: await stepCode(-1) })
+          .expect(200)
+      ).body.data.recoveryCodes as string[];
+      const unusedCodes = async () =>
+        (await db.query('SELECT count(*)::int AS n FROM two_factor_recovery_codes WHERE user_id = $1 AND used_at IS NULL', [user.id]))[0]
+          .n as number;
       const cancel = (body: Record<string, unknown>) => t.http.post(api('/account/deletion/cancel')).send({ email: user.email, ...body });
       const wrongCode = err(401, 'That code is not right. Try again.', { twoFactorCode: ['That code is not right. Try again.'] });
 
@@ -189,9 +277,15 @@ describe('Your data: account deletion and data export', () => {
       await cancel({ password: PASSWORD, twoFactorCode: recoveryCodes[0] }).expect(409);
       expect(await unusedCodes()).toBe(10);
 
-      await t.http.post(api('/account/deletion')).set(user.auth).send({ password: PASSWORD, confirmation: 'DELETE', twoFactorCode: await stepCode(0) }).expect(200);
+      await t.http
+        .post(api('/account/deletion'))
+        .set(user.auth)
+        .send({ password: PASSWORD, confirmation: 'DELETE', twoFactorCode: await stepCode(0) })
+        .expect(200);
       // Wrong password: sign-in's 401, whatever the code.
-      expect((await cancel({ password: 'Wr0ng!Pass', twoFactorCode: '000000' }).expect(401)).body).toEqual(err(401, 'Incorrect email or password.'));
+      expect((await cancel({ password: 'Wr0ng!Pass', twoFactorCode: '000000' }).expect(401)).body).toEqual(
+        err(401, 'Incorrect email or password.'),
+      );
       // The right password with no code or a wrong one: sign-in's 401 for a wrong code (never a 400 that tells the password was right by its status).
       expect((await cancel({ password: PASSWORD }).expect(401)).body).toEqual(wrongCode);
       expect((await cancel({ password: PASSWORD, twoFactorCode: '000000' }).expect(401)).body).toEqual(wrongCode);
@@ -205,11 +299,20 @@ describe('Your data: account deletion and data export', () => {
 
     it('refuses the last active administrator (409), and lets an administrator go when another remains', async () => {
       const admin = await withPassword(await createAdmin(t));
-      const others = (await db.query(`SELECT u.id FROM users u JOIN user_roles ur ON ur.user_id = u.id JOIN roles r ON r.id = ur.role_id AND r.name = 'ADMIN' WHERE u.status = 'ACTIVE' AND u.id <> $1`, [admin.id])) as { id: number }[];
+      const others = (await db.query(
+        `SELECT u.id FROM users u JOIN user_roles ur ON ur.user_id = u.id JOIN roles r ON r.id = ur.role_id AND r.name = 'ADMIN' WHERE u.status = 'ACTIVE' AND u.id <> $1`,
+        [admin.id],
+      )) as { id: number }[];
       await db.query(`UPDATE users SET status = 'INACTIVE' WHERE id = ANY($1::int[])`, [others.map((o) => o.id)]);
       try {
-        const refused = await t.http.post(api('/account/deletion')).set(admin.auth).send({ password: PASSWORD, confirmation: 'DELETE' }).expect(409);
-        expect(refused.body).toEqual(err(409, 'The last active administrator cannot delete their account: make another administrator first.'));
+        const refused = await t.http
+          .post(api('/account/deletion'))
+          .set(admin.auth)
+          .send({ password: PASSWORD, confirmation: 'DELETE' })
+          .expect(409);
+        expect(refused.body).toEqual(
+          err(409, 'The last active administrator cannot delete their account: make another administrator first.'),
+        );
       } finally {
         await db.query(`UPDATE users SET status = 'ACTIVE' WHERE id = ANY($1::int[])`, [others.map((o) => o.id)]);
       }
@@ -225,14 +328,30 @@ describe('Your data: account deletion and data export', () => {
       const other = await createReader(t);
 
       // The author: an avatar, a published post with an uploaded thumbnail, another published one, a draft.
-      await t.http.post(api('/users/avatar')).set(author.auth).attach('file', await png(64, 64), { filename: 'a.png', contentType: 'image/png' }).expect(200);
-      const thumb = await t.http.post('/images/thumbnail/upload').set(author.auth).attach('image', await png(800, 400), { filename: 't.png', contentType: 'image/png' }).expect(201);
-      const unusedThumb = await t.http.post('/images/thumbnail/upload').set(author.auth).attach('image', await png(800, 400), { filename: 'u.png', contentType: 'image/png' }).expect(201);
+      await t.http
+        .post(api('/users/avatar'))
+        .set(author.auth)
+        .attach('file', await png(64, 64), { filename: 'a.png', contentType: 'image/png' })
+        .expect(200);
+      const thumb = await t.http
+        .post('/images/thumbnail/upload')
+        .set(author.auth)
+        .attach('image', await png(800, 400), { filename: 't.png', contentType: 'image/png' })
+        .expect(201);
+      const unusedThumb = await t.http
+        .post('/images/thumbnail/upload')
+        .set(author.auth)
+        .attach('image', await png(800, 400), { filename: 'u.png', contentType: 'image/png' })
+        .expect(201);
       const withThumb = await post(admin, 'PUBLISHED');
       await db.query('UPDATE posts SET author_id = $1, thumbnail = $2 WHERE id = $3', [author.id, thumb.body.data.url, withThumb.id]);
       const plain = await post(admin, 'PUBLISHED');
       await db.query('UPDATE posts SET author_id = $1 WHERE id = $2', [author.id, plain.id]);
-      const draft = await t.http.post(api('/blog/posts/author/create')).set(author.auth).send({ title: `Draft ${uid()}`, content: 'draft' }).expect(201);
+      const draft = await t.http
+        .post(api('/blog/posts/author/create'))
+        .set(author.auth)
+        .send({ title: `Draft ${uid()}`, content: 'draft' })
+        .expect(201);
       const avatarBefore = (await db.query('SELECT avatar FROM users WHERE id = $1', [author.id]))[0].avatar as string;
 
       // The reader: likes, comments in threads (one with a reply under it), a report; the others around them.
@@ -246,7 +365,11 @@ describe('Your data: account deletion and data export', () => {
       await comment(reader, elsewhere.id, 'Elsewhere too');
       const byAuthor = await comment(author, elsewhere.id, 'The author speaks');
       const othersComment = await comment(other, elsewhere.id, 'Something to report');
-      await t.http.post(api(`/comments/${othersComment.id}/reports`)).set(reader.auth).send({ reason: 'SPAM' }).expect(201);
+      await t.http
+        .post(api(`/comments/${othersComment.id}/reports`))
+        .set(reader.auth)
+        .send({ reason: 'SPAM' })
+        .expect(201);
       expect(await counterDrift()).toEqual([]);
 
       await t.http.post(api('/account/deletion')).set(reader.auth).send({ password: PASSWORD, confirmation: 'DELETE' }).expect(200);
@@ -259,7 +382,10 @@ describe('Your data: account deletion and data export', () => {
       expect(shown).toContain('A reader thought');
       expect(shown).toContain('An answer');
       expect(shown).not.toContain(reader.fullName);
-      expect((await db.query('SELECT count(*)::int AS n FROM likes WHERE post_id = ANY($1::int[])', [[withThumb.id, plain.id, elsewhere.id]]))[0].n).toBe(2);
+      expect(
+        (await db.query('SELECT count(*)::int AS n FROM likes WHERE post_id = ANY($1::int[])', [[withThumb.id, plain.id, elsewhere.id]]))[0]
+          .n,
+      ).toBe(2);
       expect((await db.query('SELECT report_count FROM comments WHERE id = $1', [othersComment.id]))[0].report_count).toBe(0);
 
       // The author, policy 'reassign' (the default): published posts to 'Former author', the draft gone, the unused thumbnail and the avatar gone.
@@ -267,7 +393,10 @@ describe('Your data: account deletion and data export', () => {
       await runDueErasure(author.id);
       expect(await userExists(author.id)).toBe(false);
       expect(await counterDrift()).toEqual([]);
-      const kept = (await db.query(`SELECT p.id, u.full_name, u.placeholder FROM posts p JOIN users u ON u.id = p.author_id WHERE p.id = ANY($1::int[]) ORDER BY p.id`, [[withThumb.id, plain.id]])) as {
+      const kept = (await db.query(
+        `SELECT p.id, u.full_name, u.placeholder FROM posts p JOIN users u ON u.id = p.author_id WHERE p.id = ANY($1::int[]) ORDER BY p.id`,
+        [[withThumb.id, plain.id]],
+      )) as {
         full_name: string;
         placeholder: string;
       }[];
@@ -277,7 +406,9 @@ describe('Your data: account deletion and data export', () => {
       ]);
       expect((await t.http.get(api(`/blog/posts/public/${plain.slug}`)).expect(200)).body.data.authorName).toBe('Former author');
       expect(await db.query('SELECT 1 FROM posts WHERE id = $1', [draft.body.data.id])).toEqual([]);
-      expect(JSON.stringify((await t.http.get(api(`/comments/post/${elsewhere.id}`)).expect(200)).body.data)).not.toContain(author.fullName);
+      expect(JSON.stringify((await t.http.get(api(`/comments/post/${elsewhere.id}`)).expect(200)).body.data)).not.toContain(
+        author.fullName,
+      );
       expect((await db.query('SELECT user_id FROM comments WHERE id = $1', [byAuthor.id]))[0].user_id).not.toBe(author.id);
       const uploads = join(t.dataDir, 'uploads');
       expect(existsSync(join(uploads, 'thumbnails', thumb.body.data.filename))).toBe(true);
@@ -290,9 +421,12 @@ describe('Your data: account deletion and data export', () => {
       for (const person of [reader, author]) {
         const audit = await auditAbout(person.id);
         expect(audit.map((row) => row.type)).toEqual(expect.arrayContaining(['USER_DELETION_SCHEDULED', 'USER_DELETED']));
-        for (const row of audit) expect(`${row.title} ${row.description} ${row.details}`).not.toMatch(new RegExp(`${person.email}|${person.fullName}`, 'i'));
+        for (const row of audit)
+          expect(`${row.title} ${row.description} ${row.details}`).not.toMatch(new RegExp(`${person.email}|${person.fullName}`, 'i'));
       }
-      const stored = (await db.query(`SELECT data::text AS data FROM domain_events WHERE subject_type = 'user' AND subject_id = $1`, [reader.id])) as { data: string }[];
+      const stored = (await db.query(`SELECT data::text AS data FROM domain_events WHERE subject_type = 'user' AND subject_id = $1`, [
+        reader.id,
+      ])) as { data: string }[];
       for (const row of stored) expect(row.data).not.toContain(reader.email);
     }, 60_000);
 
@@ -313,7 +447,9 @@ describe('Your data: account deletion and data export', () => {
         expect(await db.query('SELECT 1 FROM posts WHERE id = $1', [published.id])).toEqual([]);
         expect((await db.query('SELECT published_likes FROM reader_like_counts WHERE user_id = $1', [fan.id]))[0].published_likes).toBe(0);
         expect(await counterDrift()).toEqual([]);
-        const audit = (await db.query(`SELECT details FROM audit_log WHERE type = 'USER_DELETED' AND target_id = $1`, [author.id])) as { details: Record<string, unknown> }[];
+        const audit = (await db.query(`SELECT details FROM audit_log WHERE type = 'USER_DELETED' AND target_id = $1`, [author.id])) as {
+          details: Record<string, unknown>;
+        }[];
         expect(audit[0].details).toMatchObject({ via: 'self', postsReassigned: 0, postsDeleted: 1 });
       } finally {
         await t.http.patch(api('/admin/settings')).set(admin.auth).send({ erasedAuthorPosts: 'reassign' }).expect(200);
@@ -325,28 +461,54 @@ describe('Your data: account deletion and data export', () => {
       const author = await createAuthor(t);
       const target = await createUser(t, [RoleName.USER]);
       await t.http.delete(api(`/admin/users/${target.id}`)).expect(401);
-      await t.http.delete(api(`/admin/users/${target.id}`)).set(author.auth).expect(403);
+      await t.http
+        .delete(api(`/admin/users/${target.id}`))
+        .set(author.auth)
+        .expect(403);
       await t.http.delete(api('/admin/users/2147483000')).set(admin.auth).expect(404);
       await t.http.delete(api('/admin/users/abc')).set(admin.auth).expect(400);
-      expect((await t.http.delete(api(`/admin/users/${admin.id}`)).set(admin.auth).expect(409)).body.message).toBe('Use Delete my account on your account page to delete your own account.');
+      expect(
+        (
+          await t.http
+            .delete(api(`/admin/users/${admin.id}`))
+            .set(admin.auth)
+            .expect(409)
+        ).body.message,
+      ).toBe('Use Delete my account on your account page to delete your own account.');
 
-      const res = await t.http.delete(api(`/admin/users/${target.id}`)).set(admin.auth).expect(202);
-      expect(res.body).toMatchObject({ success: true, status: 202, data: { deletionScheduledFor: ISO }, message: 'User deleted: the account is disabled and its data is being erased.' });
-      await t.http.get(api('/users/profile')).set(target.auth).expect((r) => expect([401, 404]).toContain(r.status));
+      const res = await t.http
+        .delete(api(`/admin/users/${target.id}`))
+        .set(admin.auth)
+        .expect(202);
+      expect(res.body).toMatchObject({
+        success: true,
+        status: 202,
+        data: { deletionScheduledFor: ISO },
+        message: 'User deleted: the account is disabled and its data is being erased.',
+      });
+      await t.http
+        .get(api('/users/profile'))
+        .set(target.auth)
+        .expect((r) => expect([401, 404]).toContain(r.status));
       await waitForJobs('account-erasure');
       expect(await userExists(target.id)).toBe(false);
       const audit = await auditAbout(target.id);
       expect(audit.map((row) => row.type)).toEqual(['USER_DELETION_SCHEDULED', 'USER_DELETED']);
       expect(audit[1].details).toContain('"via": "admin"');
-      for (const row of audit) expect(`${row.description} ${row.details}`).not.toMatch(new RegExp(`${target.email}|${target.fullName}`, 'i'));
-      const actor = (await db.query(`SELECT actor_id FROM audit_log WHERE type = 'USER_DELETION_SCHEDULED' AND target_id = $1`, [target.id]))[0].actor_id;
+      for (const row of audit)
+        expect(`${row.description} ${row.details}`).not.toMatch(new RegExp(`${target.email}|${target.fullName}`, 'i'));
+      const actor = (
+        await db.query(`SELECT actor_id FROM audit_log WHERE type = 'USER_DELETION_SCHEDULED' AND target_id = $1`, [target.id])
+      )[0].actor_id;
       expect(actor).toBe(admin.id);
     }, 30_000);
   });
 
   describe('Download my data', () => {
     async function entriesOf(zip: Buffer): Promise<Map<string, Buffer>> {
-      const file = await new Promise<ZipFile>((resolve, reject) => zipFromBuffer(zip, { lazyEntries: true }, (error, opened) => (error ? reject(error) : resolve(opened))));
+      const file = await new Promise<ZipFile>((resolve, reject) =>
+        zipFromBuffer(zip, { lazyEntries: true }, (error, opened) => (error ? reject(error) : resolve(opened))),
+      );
       const entries = new Map<string, Buffer>();
       await new Promise<void>((resolve, reject) => {
         file.on('entry', (entry: Entry) => {
@@ -376,11 +538,23 @@ describe('Your data: account deletion and data export', () => {
       const admin = await createAdmin(t);
       const author = await createAuthor(t);
       const stranger = await createReader(t);
-      await t.http.post(api('/users/avatar')).set(author.auth).attach('file', await png(64, 64), { filename: 'a.png', contentType: 'image/png' }).expect(200);
-      const thumb = await t.http.post('/images/thumbnail/upload').set(author.auth).attach('image', await png(800, 400), { filename: 't.png', contentType: 'image/png' }).expect(201);
+      await t.http
+        .post(api('/users/avatar'))
+        .set(author.auth)
+        .attach('file', await png(64, 64), { filename: 'a.png', contentType: 'image/png' })
+        .expect(200);
+      const thumb = await t.http
+        .post('/images/thumbnail/upload')
+        .set(author.auth)
+        .attach('image', await png(800, 400), { filename: 't.png', contentType: 'image/png' })
+        .expect(201);
       const own = await post(admin, 'PUBLISHED');
       await db.query('UPDATE posts SET author_id = $1, thumbnail = $2 WHERE id = $3', [author.id, thumb.body.data.url, own.id]);
-      const draft = await t.http.post(api('/blog/posts/author/create')).set(author.auth).send({ title: 'Mine, unpublished', content: 'Draft body with *Markdown*' }).expect(201);
+      const draft = await t.http
+        .post(api('/blog/posts/author/create'))
+        .set(author.auth)
+        .send({ title: 'Mine, unpublished', content: 'Draft body with *Markdown*' })
+        .expect(201);
       const liked = await post(admin);
       await like(author, liked.id);
       await comment(author, liked.id, 'My comment, exported');
@@ -397,44 +571,85 @@ describe('Your data: account deletion and data export', () => {
         status = (await t.http.get(api('/account/export')).set(author.auth).expect(200)).body.data;
         expect(status.status).not.toBe('FAILED');
       }
-      expect(status).toMatchObject({ status: 'READY', progress: 100, downloadUrl: expect.stringMatching(/^\/api\/v1\/account\/export\/download\/[A-Za-z0-9_-]{43}$/) });
+      expect(status).toMatchObject({
+        status: 'READY',
+        progress: 100,
+        downloadUrl: expect.stringMatching(/^\/api\/v1\/account\/export\/download\/[A-Za-z0-9_-]{43}$/),
+      });
       expect(new Date(status.expiresAt!).getTime() - Date.now()).toBeGreaterThan(23.9 * 3_600_000);
       const letter = await mail.waitFor(author.email, { since });
       expect(letter.subject).toBe('Your Inkwell data is ready to download');
       expect(letter.text).toContain(`http://localhost:3000${status.downloadUrl}`);
 
-      const download = await t.http.get(status.downloadUrl!).set(author.auth).buffer(true).parse(binary as never).expect(200);
+      const download = await t.http
+        .get(status.downloadUrl!)
+        .set(author.auth)
+        .buffer(true)
+        .parse(binary as never)
+        .expect(200);
       expect(download.headers['content-type']).toBe('application/zip');
       expect(download.headers['content-disposition']).toMatch(/^attachment; filename="inkwell-data-\d{4}-\d\d-\d\d\.zip"$/);
       const entries = await entriesOf(download.body as Buffer);
       const names = [...entries.keys()];
-      expect(names).toEqual(expect.arrayContaining(['profile.json', 'likes.json', 'comments.json', 'notifications.json', 'sessions.json', `posts/${own.id}-${own.slug}.md`]));
-      expect(JSON.parse(entries.get('profile.json')!.toString())).toMatchObject({ id: author.id, email: author.email, fullName: author.fullName, roles: ['AUTHOR'] });
-      expect(JSON.parse(entries.get('likes.json')!.toString())).toEqual([expect.objectContaining({ postId: liked.id, postSlug: liked.slug })]);
-      expect(JSON.parse(entries.get('comments.json')!.toString())).toEqual([expect.objectContaining({ postId: liked.id, content: 'My comment, exported', deleted: false })]);
+      expect(names).toEqual(
+        expect.arrayContaining([
+          'profile.json',
+          'likes.json',
+          'comments.json',
+          'notifications.json',
+          'sessions.json',
+          `posts/${own.id}-${own.slug}.md`,
+        ]),
+      );
+      expect(JSON.parse(entries.get('profile.json')!.toString())).toMatchObject({
+        id: author.id,
+        email: author.email,
+        fullName: author.fullName,
+        roles: ['AUTHOR'],
+      });
+      expect(JSON.parse(entries.get('likes.json')!.toString())).toEqual([
+        expect.objectContaining({ postId: liked.id, postSlug: liked.slug }),
+      ]);
+      expect(JSON.parse(entries.get('comments.json')!.toString())).toEqual([
+        expect.objectContaining({ postId: liked.id, content: 'My comment, exported', deleted: false }),
+      ]);
       expect(Array.isArray(JSON.parse(entries.get('notifications.json')!.toString()))).toBe(true);
       expect(JSON.parse(entries.get('sessions.json')!.toString())).toEqual([expect.objectContaining({ live: true, createdAt: ISO })]);
       const draftFile = names.find((name) => name.startsWith(`posts/${draft.body.data.id}-`))!;
-      expect(entries.get(draftFile)!.toString()).toMatch(/^---\ntitle: Mine, unpublished\n[\s\S]*status: DRAFT\n[\s\S]*---\n\nDraft body with \*Markdown\*\n$/);
+      expect(entries.get(draftFile)!.toString()).toMatch(
+        /^---\ntitle: Mine, unpublished\n[\s\S]*status: DRAFT\n[\s\S]*---\n\nDraft body with \*Markdown\*\n$/,
+      );
       expect(names).toContain(`images/thumbnails/${thumb.body.data.filename}`);
       expect(names.some((name) => name.startsWith('images/avatar/'))).toBe(true);
 
       // Someone else's session with the link, or a made-up link: 404 with the same words.
       const refused = await t.http.get(status.downloadUrl!).set(stranger.auth).expect(404);
       expect(refused.body).toEqual(err(404, 'This download link is not valid or has expired. Ask for a new export on your account page.'));
-      await t.http.get(api(`/account/export/download/${'x'.repeat(43)}`)).set(author.auth).expect(404);
+      await t.http
+        .get(api(`/account/export/download/${'x'.repeat(43)}`))
+        .set(author.auth)
+        .expect(404);
       await t.http.get(status.downloadUrl!).expect(401);
 
       // After 24 h: the link is refused at once, and the expiry job removes the archive.
-      const [{ file_name: fileName }] = (await db.query('SELECT file_name FROM account_exports WHERE user_id = $1', [author.id])) as { file_name: string }[];
+      const [{ file_name: fileName }] = (await db.query('SELECT file_name FROM account_exports WHERE user_id = $1', [author.id])) as {
+        file_name: string;
+      }[];
       expect(existsSync(join(t.dataDir, 'exports', fileName))).toBe(true);
       await db.query(`UPDATE account_exports SET expires_at = now() - interval '1 second' WHERE user_id = $1`, [author.id]);
       await t.http.get(status.downloadUrl!).set(author.auth).expect(404);
-      expect((await t.http.get(api('/account/export')).set(author.auth).expect(200)).body.data).toMatchObject({ status: 'EXPIRED', downloadUrl: null });
+      expect((await t.http.get(api('/account/export')).set(author.auth).expect(200)).body.data).toMatchObject({
+        status: 'EXPIRED',
+        downloadUrl: null,
+      });
       await db.query(`UPDATE pgboss.job SET start_after = now() WHERE name = 'account-export-expiry' AND state = 'created'`);
       await waitForJobs('account-export-expiry');
       expect(existsSync(join(t.dataDir, 'exports', fileName))).toBe(false);
-      expect((await db.query('SELECT status, token, file_name FROM account_exports WHERE user_id = $1', [author.id]))[0]).toEqual({ status: 'EXPIRED', token: null, file_name: null });
+      expect((await db.query('SELECT status, token, file_name FROM account_exports WHERE user_id = $1', [author.id]))[0]).toEqual({
+        status: 'EXPIRED',
+        token: null,
+        file_name: null,
+      });
     }, 30_000);
   });
 });

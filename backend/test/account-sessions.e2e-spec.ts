@@ -13,8 +13,10 @@ import { CapturedMail, MailCatcher, startMailCatcher } from './helpers/mail';
 const FIREFOX_WINDOWS = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0';
 const FIREFOX_WINDOWS_NEWER = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:134.0) Gecko/20100101 Firefox/134.0';
 const CHROME_LINUX = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
-const SAFARI_IOS = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
-const EDGE_MAC = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36 Edg/131.0.0.0';
+const SAFARI_IOS =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
+const EDGE_MAC =
+  'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36 Edg/131.0.0.0';
 const ALERT_SUBJECT = 'New sign-in to your account';
 
 interface Signed {
@@ -56,16 +58,22 @@ describe('Account sessions', () => {
   async function reader(): Promise<{ id: number; email: string; password: string }> {
     serial += 1;
     const email = `sessions-${uid()}-${serial}@example.test`;
-    const [{ id }] = (await t.app.get(DataSource).query(
-      `INSERT INTO users (full_name, email, password_hash, status, is_verified, email_verified_at) VALUES ($1, $2, $3, 'ACTIVE', true, now()) RETURNING id`,
-      [`Sessions Reader ${serial}`, email, passwordHash],
-    )) as { id: number }[];
+    const [{ id }] = (await t.app
+      .get(DataSource)
+      .query(
+        `INSERT INTO users (full_name, email, password_hash, status, is_verified, email_verified_at) VALUES ($1, $2, $3, 'ACTIVE', true, now()) RETURNING id`,
+        [`Sessions Reader ${serial}`, email, passwordHash],
+      )) as { id: number }[];
     await t.app.get(DataSource).query(`INSERT INTO user_roles (user_id, role_id) SELECT $1, id FROM roles WHERE name = 'USER'`, [id]);
     return { id, email, password: STRONG_PASSWORD };
   }
 
   async function signIn(account: { email: string; password: string }, userAgent: string, ip: string): Promise<Signed> {
-    const res = await t.http.post(api('/auth/login')).set('User-Agent', userAgent).set('X-Forwarded-For', ip).send({ email: account.email, password: account.password });
+    const res = await t.http
+      .post(api('/auth/login'))
+      .set('User-Agent', userAgent)
+      .set('X-Forwarded-For', ip)
+      .send({ email: account.email, password: account.password });
     expect(res.status).toBe(200);
     const { accessToken, refreshToken } = res.body.data as { accessToken: string; refreshToken: string };
     const sessionId = JSON.parse(Buffer.from(accessToken.split('.')[1], 'base64url').toString()).sid as string;
@@ -74,7 +82,12 @@ describe('Account sessions', () => {
 
   /** The alert jobs enqueued for a user (in the sign-in's transaction: there is one exactly when an alert is due). */
   async function alertJobs(userId: number): Promise<number> {
-    const [{ count }] = await t.app.get(DataSource).query(`SELECT count(*)::int AS count FROM ${JOBS_SCHEMA}.job WHERE name = $1 AND (data->>'userId')::int = $2`, [NEW_SIGN_IN_QUEUE, userId]);
+    const [{ count }] = await t.app
+      .get(DataSource)
+      .query(`SELECT count(*)::int AS count FROM ${JOBS_SCHEMA}.job WHERE name = $1 AND (data->>'userId')::int = $2`, [
+        NEW_SIGN_IN_QUEUE,
+        userId,
+      ]);
     return count as number;
   }
 
@@ -116,8 +129,26 @@ describe('Account sessions', () => {
     expect(list.body).toEqual(
       ok(
         [
-          { id: laptop.sessionId, device: 'Chrome on Linux', browser: 'Chrome', os: 'Linux', place: '198.51.100.x', createdAt: ISO, lastUsedAt: ISO, current: true },
-          { id: home.sessionId, device: 'Firefox on Windows', browser: 'Firefox', os: 'Windows', place: '203.0.113.x', createdAt: ISO, lastUsedAt: ISO, current: false },
+          {
+            id: laptop.sessionId,
+            device: 'Chrome on Linux',
+            browser: 'Chrome',
+            os: 'Linux',
+            place: '198.51.100.x',
+            createdAt: ISO,
+            lastUsedAt: ISO,
+            current: true,
+          },
+          {
+            id: home.sessionId,
+            device: 'Firefox on Windows',
+            browser: 'Firefox',
+            os: 'Windows',
+            place: '203.0.113.x',
+            createdAt: ISO,
+            lastUsedAt: ISO,
+            current: false,
+          },
         ],
         AccountSessionsMessages.LIST,
       ),
@@ -130,9 +161,17 @@ describe('Account sessions', () => {
     ]);
 
     // A refresh moves 'last used' and keeps the session (same id); a newer browser version is the same device.
-    const refreshed = await t.http.post(api('/auth/refresh-token')).set('User-Agent', FIREFOX_WINDOWS_NEWER).set('X-Forwarded-For', '203.0.113.80').send({ refreshToken: home.refreshToken });
+    const refreshed = await t.http
+      .post(api('/auth/refresh-token'))
+      .set('User-Agent', FIREFOX_WINDOWS_NEWER)
+      .set('X-Forwarded-For', '203.0.113.80')
+      .send({ refreshToken: home.refreshToken });
     expect(refreshed.status).toBe(200);
-    const after = (await t.http.get(api('/account/sessions')).set(laptop.auth)).body.data as { id: string; lastUsedAt: string; createdAt: string }[];
+    const after = (await t.http.get(api('/account/sessions')).set(laptop.auth)).body.data as {
+      id: string;
+      lastUsedAt: string;
+      createdAt: string;
+    }[];
     expect(after.map((s) => s.id)).toEqual([home.sessionId, laptop.sessionId]);
     expect(Date.parse(after[0].lastUsedAt)).toBeGreaterThan(Date.parse(after[0].createdAt));
 
@@ -159,10 +198,14 @@ describe('Account sessions', () => {
   it('turning the alert off stops it; the setting is per user and defaults to on', async () => {
     const account = await reader();
     const first = await signIn(account, FIREFOX_WINDOWS, '203.0.113.1');
-    expect((await t.http.get(api('/account/sessions/alerts')).set(first.auth)).body).toEqual(ok({ newDeviceEmail: true }, AccountSessionsMessages.ALERTS));
+    expect((await t.http.get(api('/account/sessions/alerts')).set(first.auth)).body).toEqual(
+      ok({ newDeviceEmail: true }, AccountSessionsMessages.ALERTS),
+    );
 
     expect((await t.http.put(api('/account/sessions/alerts')).set(first.auth).send({})).body).toEqual(
-      err(400, AccountSessionsMessages.NEW_DEVICE_EMAIL_REQUIRED, { newDeviceEmail: [AccountSessionsMessages.NEW_DEVICE_EMAIL_REQUIRED, AccountSessionsMessages.BOOLEAN] }),
+      err(400, AccountSessionsMessages.NEW_DEVICE_EMAIL_REQUIRED, {
+        newDeviceEmail: [AccountSessionsMessages.NEW_DEVICE_EMAIL_REQUIRED, AccountSessionsMessages.BOOLEAN],
+      }),
     );
     const bad = await t.http.put(api('/account/sessions/alerts')).set(first.auth).send({ newDeviceEmail: 'no' });
     expect(bad.body).toEqual(err(400, AccountSessionsMessages.BOOLEAN, { newDeviceEmail: [AccountSessionsMessages.BOOLEAN] }));
@@ -195,12 +238,20 @@ describe('Account sessions', () => {
     expect((await t.http.get(api('/users/profile')).set(stolen.auth)).status).toBe(401);
     expect((await t.http.post(api('/auth/refresh-token')).send({ refreshToken: stolen.refreshToken })).status).toBe(401);
     expect((await t.http.get(api('/users/profile')).set(mine.auth)).status).toBe(200);
-    expect((await t.http.get(api('/account/sessions')).set(mine.auth)).body.data.map((s: { id: string }) => s.id)).toEqual([mine.sessionId]);
+    expect((await t.http.get(api('/account/sessions')).set(mine.auth)).body.data.map((s: { id: string }) => s.id)).toEqual([
+      mine.sessionId,
+    ]);
 
     // Ended already: 404; so is an unknown id; a malformed one is 400.
-    expect((await t.http.delete(api(`/account/sessions/${stolen.sessionId}`)).set(mine.auth)).body).toEqual(err(404, AccountSessionsMessages.NOT_FOUND));
-    expect((await t.http.delete(api(`/account/sessions/${randomUUID()}`)).set(mine.auth)).body).toEqual(err(404, AccountSessionsMessages.NOT_FOUND));
-    expect((await t.http.delete(api('/account/sessions/not-a-session')).set(mine.auth)).body).toEqual(err(400, AccountSessionsMessages.INVALID_ID));
+    expect((await t.http.delete(api(`/account/sessions/${stolen.sessionId}`)).set(mine.auth)).body).toEqual(
+      err(404, AccountSessionsMessages.NOT_FOUND),
+    );
+    expect((await t.http.delete(api(`/account/sessions/${randomUUID()}`)).set(mine.auth)).body).toEqual(
+      err(404, AccountSessionsMessages.NOT_FOUND),
+    );
+    expect((await t.http.delete(api('/account/sessions/not-a-session')).set(mine.auth)).body).toEqual(
+      err(400, AccountSessionsMessages.INVALID_ID),
+    );
 
     // The signed-out device is forgotten: a sign-in from it alerts again.
     expect(await alertJobs(account.id)).toBe(1);
@@ -216,7 +267,9 @@ describe('Account sessions', () => {
     expect(res.body).toEqual(err(404, AccountSessionsMessages.NOT_FOUND));
     expect((await t.http.get(api('/users/profile')).set(aliceSession.auth)).status).toBe(200);
     // Nor does Bob's list show it.
-    expect((await t.http.get(api('/account/sessions')).set(bobSession.auth)).body.data.map((s: { id: string }) => s.id)).toEqual([bobSession.sessionId]);
+    expect((await t.http.get(api('/account/sessions')).set(bobSession.auth)).body.data.map((s: { id: string }) => s.id)).toEqual([
+      bobSession.sessionId,
+    ]);
   });
 
   it('signing out all other sessions keeps only the caller’s', async () => {
@@ -232,7 +285,9 @@ describe('Account sessions', () => {
       expect((await t.http.post(api('/auth/refresh-token')).send({ refreshToken: gone.refreshToken })).status).toBe(401);
     }
     expect((await t.http.get(api('/users/profile')).set(b.auth)).status).toBe(200);
-    expect((await t.http.get(api('/account/sessions')).set(b.auth)).body.data).toEqual([expect.objectContaining({ id: b.sessionId, current: true })]);
+    expect((await t.http.get(api('/account/sessions')).set(b.auth)).body.data).toEqual([
+      expect.objectContaining({ id: b.sessionId, current: true }),
+    ]);
     // Nothing left to sign out.
     expect((await t.http.delete(api('/account/sessions')).set(b.auth)).body.data).toEqual({ signedOut: 0 });
   });
@@ -253,14 +308,22 @@ describe('Account sessions', () => {
     expect(await alertJobs(account.id)).toBe(1);
     expect((await alerts(account.email, 1))[0].text).toContain('Device: Edge on macOS');
     const db = t.app.get(DataSource);
-    const [{ count }] = await db.query(`SELECT count(*)::int AS count FROM known_devices k JOIN users u ON u.id = k.user_id WHERE u.email = $1`, [account.email]);
+    const [{ count }] = await db.query(
+      `SELECT count(*)::int AS count FROM known_devices k JOIN users u ON u.id = k.user_id WHERE u.email = $1`,
+      [account.email],
+    );
     expect(count).toBe(2);
   });
 
   it('the worker reads the switch and the account again at send time', async () => {
     const account = await reader();
     const alerts = t.app.get(NewDeviceAlerts);
-    const job = (sessionId: string) => ({ id: sessionId, retryCount: 0, lastAttempt: false, data: { userId: account.id, sessionId, device: 'Opera on Linux', place: '192.0.2.x', at: new Date().toISOString() } });
+    const job = (sessionId: string) => ({
+      id: sessionId,
+      retryCount: 0,
+      lastAttempt: false,
+      data: { userId: account.id, sessionId, device: 'Opera on Linux', place: '192.0.2.x', at: new Date().toISOString() },
+    });
     const first = await signIn(account, FIREFOX_WINDOWS, '203.0.113.50');
     // Turned off after the job was queued: nothing goes out.
     await t.http.put(api('/account/sessions/alerts')).set(first.auth).send({ newDeviceEmail: false });

@@ -61,7 +61,19 @@ const ADMIN_USER_SHAPE = {
   twoFactorEnabled: expect.any(Boolean),
 };
 
-const PAGE_FIELDS = ['content', 'totalElements', 'totalPages', 'number', 'currentPage', 'size', 'first', 'last', 'empty', 'numberOfElements', 'pageable'];
+const PAGE_FIELDS = [
+  'content',
+  'totalElements',
+  'totalPages',
+  'number',
+  'currentPage',
+  'size',
+  'first',
+  'last',
+  'empty',
+  'numberOfElements',
+  'pageable',
+];
 
 function makeClient(getApp: () => TestApp) {
   return async function call(method: Method, path: string, caller?: Caller, body?: unknown): Promise<Response> {
@@ -76,10 +88,12 @@ function makeClient(getApp: () => TestApp) {
 /** A live session row and a signed access token for an existing user (bypasses login). */
 async function tokenFor(t: TestApp, userId: number): Promise<Caller> {
   const sid = randomUUID();
-  await t.app.get(DataSource).query(
-    `INSERT INTO refresh_sessions (id, user_id, token_hash, family_id, expires_at) VALUES ($1, $2, $3, $1, now() + interval '1 day')`,
-    [sid, userId, randomUUID().replace(/-/g, '').padEnd(64, '0')],
-  );
+  await t.app
+    .get(DataSource)
+    .query(
+      `INSERT INTO refresh_sessions (id, user_id, token_hash, family_id, expires_at) VALUES ($1, $2, $3, $1, now() + interval '1 day')`,
+      [sid, userId, randomUUID().replace(/-/g, '').padEnd(64, '0')],
+    );
   const token = await t.app.get(JwtService, { strict: false }).signAsync({ sub: userId, sid });
   return { auth: { Authorization: `Bearer ${token}` } };
 }
@@ -101,10 +115,18 @@ interface AuditRow {
 }
 
 async function auditRows(t: TestApp, targetType: string, targetId: number): Promise<AuditRow[]> {
-  return (await t.app.get(DataSource).query(`SELECT * FROM audit_log WHERE target_type = $1 AND target_id = $2 ORDER BY id`, [targetType, targetId])) as AuditRow[];
+  return (await t.app
+    .get(DataSource)
+    .query(`SELECT * FROM audit_log WHERE target_type = $1 AND target_id = $2 ORDER BY id`, [targetType, targetId])) as AuditRow[];
 }
 
-const authUserOf = (user: TestUser, roles: RoleName[]): AuthUser => ({ id: user.id, email: user.email, fullName: user.fullName, roles, role: roles.includes(RoleName.ADMIN) ? RoleName.ADMIN : RoleName.USER });
+const authUserOf = (user: TestUser, roles: RoleName[]): AuthUser => ({
+  id: user.id,
+  email: user.email,
+  fullName: user.fullName,
+  roles,
+  role: roles.includes(RoleName.ADMIN) ? RoleName.ADMIN : RoleName.USER,
+});
 
 describe('User administration API (/admin)', () => {
   let t: TestApp;
@@ -129,7 +151,9 @@ describe('User administration API (/admin)', () => {
   });
 
   /** A new user through POST /admin/users (verified and ACTIVE unless told otherwise). */
-  async function addUser(overrides: Record<string, unknown> = {}): Promise<{ id: number; email: string; fullName: string; password: string; body: Record<string, unknown> }> {
+  async function addUser(
+    overrides: Record<string, unknown> = {},
+  ): Promise<{ id: number; email: string; fullName: string; password: string; body: Record<string, unknown> }> {
     const token = uid();
     const body = {
       fullName: `Managed ${token}`,
@@ -143,7 +167,13 @@ describe('User administration API (/admin)', () => {
     };
     const res = await call('post', '/admin/users', admin, body);
     if (res.status !== 201) throw new Error(`create failed: ${res.status} ${JSON.stringify(res.body)}`);
-    return { id: res.body.data.id, email: res.body.data.email, fullName: res.body.data.fullName, password: body.password as string, body: res.body.data };
+    return {
+      id: res.body.data.id,
+      email: res.body.data.email,
+      fullName: res.body.data.fullName,
+      password: body.password as string,
+      body: res.body.data,
+    };
   }
 
   describe('sessions and roles', () => {
@@ -163,14 +193,17 @@ describe('User administration API (/admin)', () => {
       ['post', '/admin/users/1/unban', {}],
     ];
 
-    it.each(endpoints.map(([method, path, body]) => ({ method, path, body })))('$method $path: 401 without a session, 403 for authors and readers (before the body is validated)', async ({ method, path, body }) => {
-      expect((await call(method, path, undefined, body)).body).toEqual(err(401, AUTH_REQUIRED));
-      for (const user of [author, reader]) {
-        const res = await call(method, path, user, body);
-        expect(res.status).toBe(403);
-        expect(res.body).toEqual(err(403, FORBIDDEN));
-      }
-    });
+    it.each(endpoints.map(([method, path, body]) => ({ method, path, body })))(
+      '$method $path: 401 without a session, 403 for authors and readers (before the body is validated)',
+      async ({ method, path, body }) => {
+        expect((await call(method, path, undefined, body)).body).toEqual(err(401, AUTH_REQUIRED));
+        for (const user of [author, reader]) {
+          const res = await call(method, path, user, body);
+          expect(res.status).toBe(403);
+          expect(res.body).toEqual(err(403, FORBIDDEN));
+        }
+      },
+    );
 
     it.each(['/admin/stats', '/dashboard/admin/stats'])('GET %s: the admin dashboard texts for 401 and 403', async (path) => {
       expect((await call('get', path)).body).toEqual(err(401, DASHBOARD_AUTH_REQUIRED));
@@ -198,7 +231,14 @@ describe('User administration API (/admin)', () => {
       });
       expect(Object.keys(res.body.errors)).toEqual(['fullName', 'email', 'password', 'roles', 'status']);
 
-      const valid = { fullName: 'Valid Name', email: uniqueEmail('valid'), password: 'secret1', confirmPassword: 'secret1', roles: ['USER'], status: 'ACTIVE' };
+      const valid = {
+        fullName: 'Valid Name',
+        email: uniqueEmail('valid'),
+        password: 'secret1',
+        confirmPassword: 'secret1',
+        roles: ['USER'],
+        status: 'ACTIVE',
+      };
       const cases: [Record<string, unknown>, string, string][] = [
         [{ fullName: '   ' }, 'fullName', 'Full name is required'],
         [{ fullName: 'A' }, 'fullName', 'Full name must be at least 2 characters'],
@@ -216,7 +256,11 @@ describe('User administration API (/admin)', () => {
       ];
       for (const [change, field, message] of cases) {
         const answer = await call('post', '/admin/users', admin, { ...valid, ...change });
-        expect({ field, status: answer.status, body: answer.body }).toEqual({ field, status: 400, body: err(400, message, { [field]: [message] }) });
+        expect({ field, status: answer.status, body: answer.body }).toEqual({
+          field,
+          status: 400,
+          body: err(400, message, { [field]: [message] }),
+        });
       }
       const unknown = await call('post', '/admin/users', admin, { ...valid, passwordHash: 'x' });
       expect(unknown.status).toBe(400);
@@ -251,10 +295,18 @@ describe('User administration API (/admin)', () => {
         role: 'AUTHOR',
       });
       expect(user.roles.map((role: { name: string }) => role.name).sort()).toEqual(['AUTHOR', 'USER']);
-      for (const role of user.roles) expect(role).toEqual({ name: expect.any(String), displayName: expect.any(String), description: expect.any(String), assignedAt: ISO });
+      for (const role of user.roles)
+        expect(role).toEqual({
+          name: expect.any(String),
+          displayName: expect.any(String),
+          description: expect.any(String),
+          assignedAt: ISO,
+        });
       const [stored] = (await db.query(`SELECT password_hash FROM users WHERE id = $1`, [user.id])) as { password_hash: string }[];
       expect(stored.password_hash).toMatch(/^p1\$\$2[aby]\$12\$/);
-      const [assigned] = (await db.query(`SELECT DISTINCT assigned_by FROM user_roles WHERE user_id = $1`, [user.id])) as { assigned_by: number }[];
+      const [assigned] = (await db.query(`SELECT DISTINCT assigned_by FROM user_roles WHERE user_id = $1`, [user.id])) as {
+        assigned_by: number;
+      }[];
       expect(assigned.assigned_by).toBe(admin.id);
 
       const audit = await auditRows(t, 'user', user.id);
@@ -280,7 +332,9 @@ describe('User administration API (/admin)', () => {
         roles: ['USER'],
         status: 'ACTIVE',
       });
-      expect(res.body).toEqual(err(409, 'This email address is already registered', { email: ['This email address is already registered'] }));
+      expect(res.body).toEqual(
+        err(409, 'This email address is already registered', { email: ['This email address is already registered'] }),
+      );
       expect(Number((await db.query(`SELECT count(*) FROM audit_log WHERE type = 'USER_CREATED'`))[0].count)).toBe(before);
     });
 
@@ -292,7 +346,11 @@ describe('User administration API (/admin)', () => {
 
       const unverified = await addUser({ markEmailAsVerified: false });
       const res = await t.http.post(api('/auth/login')).send({ email: unverified.email, password: unverified.password });
-      expect(res.body).toEqual(err(403, 'Account not verified or locked.', { email: ['This email address is not verified yet. Enter the code we sent you, or ask for a new one.'] }));
+      expect(res.body).toEqual(
+        err(403, 'Account not verified or locked.', {
+          email: ['This email address is not verified yet. Enter the code we sent you, or ask for a new one.'],
+        }),
+      );
     });
 
     it('an account created BANNED has an open ban naming the creating admin; ADMIN can be given', async () => {
@@ -344,7 +402,17 @@ describe('User administration API (/admin)', () => {
       const res = await call('get', `/admin/users?search=${family}`, admin);
       expect(res.status).toBe(200);
       expect(Object.keys(res.body.data).sort()).toEqual([...PAGE_FIELDS].sort());
-      expect(res.body.data).toMatchObject({ totalElements: 7, totalPages: 1, number: 0, currentPage: 0, size: 10, first: true, last: true, empty: false, numberOfElements: 7 });
+      expect(res.body.data).toMatchObject({
+        totalElements: 7,
+        totalPages: 1,
+        number: 0,
+        currentPage: 0,
+        size: 10,
+        first: true,
+        last: true,
+        empty: false,
+        numberOfElements: 7,
+      });
       expect(names(res)).toEqual(['Gwen', 'Finn', 'Erin', 'Dave', 'Cara', 'bert', 'Anna']);
       for (const user of res.body.data.content) expect(user).toEqual(ADMIN_USER_SHAPE);
       const gwen = res.body.data.content[0];
@@ -359,14 +427,38 @@ describe('User administration API (/admin)', () => {
 
     it('pages, sorts (fullName, email, lastLoginAt, updatedAt) and the 400s of the query', async () => {
       const page1 = await call('get', `/admin/users?search=${family}&size=3&page=1`, admin);
-      expect(page1.body.data).toMatchObject({ totalElements: 7, totalPages: 3, number: 1, size: 3, first: false, last: false, numberOfElements: 3 });
+      expect(page1.body.data).toMatchObject({
+        totalElements: 7,
+        totalPages: 3,
+        number: 1,
+        size: 3,
+        first: false,
+        last: false,
+        numberOfElements: 3,
+      });
       expect(names(page1)).toEqual(['Dave', 'Cara', 'bert']);
       const past = await call('get', `/admin/users?search=${family}&size=3&page=9`, admin);
       expect(past.body.data).toMatchObject({ totalElements: 7, empty: true, content: [] });
 
       // Names sort case-insensitively.
-    expect(names(await call('get', `/admin/users?search=${family}&sortBy=fullName&sortDir=asc`, admin))).toEqual(['Anna', 'bert', 'Cara', 'Dave', 'Erin', 'Finn', 'Gwen']);
-      expect(names(await call('get', `/admin/users?search=${family}&sortBy=email&sortDir=DESC`, admin))).toEqual(['Gwen', 'Finn', 'Erin', 'Dave', 'Cara', 'bert', 'Anna']);
+      expect(names(await call('get', `/admin/users?search=${family}&sortBy=fullName&sortDir=asc`, admin))).toEqual([
+        'Anna',
+        'bert',
+        'Cara',
+        'Dave',
+        'Erin',
+        'Finn',
+        'Gwen',
+      ]);
+      expect(names(await call('get', `/admin/users?search=${family}&sortBy=email&sortDir=DESC`, admin))).toEqual([
+        'Gwen',
+        'Finn',
+        'Erin',
+        'Dave',
+        'Cara',
+        'bert',
+        'Anna',
+      ]);
       expect(names(await call('get', `/admin/users?search=${family}&sortBy=lastLoginAt&sortDir=desc`, admin))[0]).toBe('Finn');
       expect(names(await call('get', `/admin/users?search=${family}&sortBy=lastLoginAt&sortDir=asc`, admin)).at(-1)).toBe('Finn');
       expect((await call('get', `/admin/users?search=${family}&sortBy=updatedAt`, admin)).status).toBe(200);
@@ -392,12 +484,17 @@ describe('User administration API (/admin)', () => {
           const whole = names(await call('get', `/admin/users?search=${family}&sortBy=${sortBy}&sortDir=${sortDir}&size=100`, admin));
           expect(whole).toHaveLength(7);
           const paged: string[] = [];
-          for (let page = 0; page < 4; page += 1) paged.push(...names(await call('get', `/admin/users?search=${family}&sortBy=${sortBy}&sortDir=${sortDir}&size=2&page=${page}`, admin)));
+          for (let page = 0; page < 4; page += 1)
+            paged.push(
+              ...names(await call('get', `/admin/users?search=${family}&sortBy=${sortBy}&sortDir=${sortDir}&size=2&page=${page}`, admin)),
+            );
           expect({ sortBy, sortDir, paged }).toEqual({ sortBy, sortDir, paged: whole });
         }
       }
       // Finn is the only one who signed in; never signing in counts as the earliest: Finn is last ascending (a page read from the end).
-      expect(names(await call('get', `/admin/users?search=${family}&sortBy=lastLoginAt&sortDir=asc&size=2&page=3`, admin))).toEqual(['Finn']);
+      expect(names(await call('get', `/admin/users?search=${family}&sortBy=lastLoginAt&sortDir=asc&size=2&page=3`, admin))).toEqual([
+        'Finn',
+      ]);
     });
 
     it('filters: status, isVerified, role (the role that counts: the highest held, none = USER), search by name or e-mail, combined', async () => {
@@ -425,7 +522,9 @@ describe('User administration API (/admin)', () => {
       expect(a.status).toBe(200);
       expect(a.body).toEqual(b.body);
       expect(a.body.data).toMatchObject({ totalElements: 4, totalPages: 2, size: 2 });
-      expect((await call('get', `/admin/users/search?query=${'y'.repeat(101)}`, admin)).body.message).toBe('query must be at most 100 characters');
+      expect((await call('get', `/admin/users/search?query=${'y'.repeat(101)}`, admin)).body.message).toBe(
+        'query must be at most 100 characters',
+      );
     });
 
     it('GET /admin/users/status/{status}, /verified/{flag}, /role/{role}: only matching users, newest first; bad values 400', async () => {
@@ -451,7 +550,9 @@ describe('User administration API (/admin)', () => {
       const defaults = await call('get', '/admin/users/role/USER', admin);
       expect(defaults.body.data).toMatchObject({ number: 0, size: 10 });
 
-      expect((await call('get', '/admin/users/status/SLEEPING', admin)).body).toEqual(err(400, 'status must be one of PENDING, ACTIVE, INACTIVE, BANNED'));
+      expect((await call('get', '/admin/users/status/SLEEPING', admin)).body).toEqual(
+        err(400, 'status must be one of PENDING, ACTIVE, INACTIVE, BANNED'),
+      );
       expect((await call('get', '/admin/users/verified/maybe', admin)).body).toEqual(err(400, 'The verified flag must be true or false'));
       expect((await call('get', '/admin/users/role/GOD', admin)).body).toEqual(err(400, 'role must be one of USER, AUTHOR, ADMIN'));
       const badPage = await call('get', '/admin/users/status/ACTIVE?page=x', admin);
@@ -464,7 +565,12 @@ describe('User administration API (/admin)', () => {
     it('the AdminUser with its post and live comment totals; 400 for a malformed id, 404 for an unknown one', async () => {
       const writer = await createAuthor(t);
       const token = uid();
-      const published = await call('post', '/blog/posts', admin, { title: `Totals ${token}`, slug: `totals-${token}`, content: 'Body', status: 'PUBLISHED' });
+      const published = await call('post', '/blog/posts', admin, {
+        title: `Totals ${token}`,
+        slug: `totals-${token}`,
+        content: 'Body',
+        status: 'PUBLISHED',
+      });
       expect(published.status).toBe(201);
       await call('post', '/blog/posts/author/create', writer, { title: `Draft ${token}`, slug: `draft-${token}`, content: 'Body' });
       await call('post', '/blog/posts/author/create', writer, { title: `Draft 2 ${token}`, slug: `draft2-${token}`, content: 'Body' });
@@ -472,7 +578,13 @@ describe('User administration API (/admin)', () => {
         expect((await call('post', `/blog/posts/${published.body.data.id}/comments`, writer, { content })).status).toBe(201);
       }
       const res = await call('get', `/admin/users/${writer.id}`, admin);
-      expect(res.body).toEqual({ success: true, status: 200, message: 'OK', errors: null, data: { ...ADMIN_USER_SHAPE, id: writer.id, email: writer.email, totalPosts: 2, totalComments: 2, role: 'AUTHOR' } });
+      expect(res.body).toEqual({
+        success: true,
+        status: 200,
+        message: 'OK',
+        errors: null,
+        data: { ...ADMIN_USER_SHAPE, id: writer.id, email: writer.email, totalPosts: 2, totalComments: 2, role: 'AUTHOR' },
+      });
 
       expect((await call('get', '/admin/users/abc', admin)).body).toEqual(err(400, 'Invalid id: it must be a positive whole number.'));
       expect((await call('get', '/admin/users/999999', admin)).body).toEqual(err(404, 'User not found'));
@@ -485,10 +597,21 @@ describe('User administration API (/admin)', () => {
     it('changes only what is sent, keeps the assignment time of kept roles, and records USER_UPDATED with the changes', async () => {
       const user = await addUser({ roles: ['USER'] });
       const before = await call('get', `/admin/users/${user.id}`, admin);
-      const res = await call('put', `/admin/users/${user.id}`, admin, { fullName: '  Renamed User ', bio: ' Writes about tea ', roles: ['USER', 'AUTHOR'] });
+      const res = await call('put', `/admin/users/${user.id}`, admin, {
+        fullName: '  Renamed User ',
+        bio: ' Writes about tea ',
+        roles: ['USER', 'AUTHOR'],
+      });
       expect(res.status).toBe(200);
       expect(res.body.message).toBe('User updated successfully');
-      expect(res.body.data).toMatchObject({ fullName: 'Renamed User', bio: 'Writes about tea', status: 'ACTIVE', isVerified: true, email: user.email, role: 'AUTHOR' });
+      expect(res.body.data).toMatchObject({
+        fullName: 'Renamed User',
+        bio: 'Writes about tea',
+        status: 'ACTIVE',
+        isVerified: true,
+        email: user.email,
+        role: 'AUTHOR',
+      });
       const userRole = (res.body.data.roles as { name: string; assignedAt: string }[]).find((role) => role.name === 'USER');
       expect(userRole?.assignedAt).toBe(before.body.data.roles[0].assignedAt);
       expect(res.body.data.updatedAt > before.body.data.updatedAt).toBe(true);
@@ -523,8 +646,12 @@ describe('User administration API (/admin)', () => {
       expect((await call('get', '/users/profile', bearer(session.accessToken))).status).toBe(200);
       const res = await call('put', `/admin/users/${user.id}`, admin, { status: 'INACTIVE' });
       expect(res.body.data.status).toBe('INACTIVE');
-      expect((await call('get', '/users/profile', bearer(session.accessToken))).body).toEqual(err(401, 'Authentication failed. Please log in again.'));
-      expect((await t.http.post(api('/auth/refresh-token')).send({ refreshToken: session.refreshToken })).body).toEqual(err(401, 'Token refresh failed'));
+      expect((await call('get', '/users/profile', bearer(session.accessToken))).body).toEqual(
+        err(401, 'Authentication failed. Please log in again.'),
+      );
+      expect((await t.http.post(api('/auth/refresh-token')).send({ refreshToken: session.refreshToken })).body).toEqual(
+        err(401, 'Token refresh failed'),
+      );
 
       await call('put', `/admin/users/${user.id}`, admin, { status: 'ACTIVE' });
       const again = await login(t, user.email, user.password);
@@ -539,7 +666,9 @@ describe('User administration API (/admin)', () => {
       const user = await addUser();
       const count = (await auditRows(t, 'user', user.id)).length;
       expect((await call('put', `/admin/users/${user.id}`, admin, { status: 'BANNED' })).body).toEqual(
-        err(400, 'Use the ban action to ban a user: it needs a reason.', { status: ['Use the ban action to ban a user: it needs a reason.'] }),
+        err(400, 'Use the ban action to ban a user: it needs a reason.', {
+          status: ['Use the ban action to ban a user: it needs a reason.'],
+        }),
       );
       const bad: [Record<string, unknown>, string][] = [
         [{ fullName: 'A' }, 'Full name must be at least 2 characters'],
@@ -561,7 +690,10 @@ describe('User administration API (/admin)', () => {
       );
       // Other fields of a banned user may still change.
       expect((await call('put', `/admin/users/${user.id}`, admin, { bio: 'Banned bio', status: 'BANNED' })).status).toBe(400);
-      expect((await call('put', `/admin/users/${user.id}`, admin, { bio: 'Banned bio' })).body.data).toMatchObject({ bio: 'Banned bio', status: 'BANNED' });
+      expect((await call('put', `/admin/users/${user.id}`, admin, { bio: 'Banned bio' })).body.data).toMatchObject({
+        bio: 'Banned bio',
+        status: 'BANNED',
+      });
       expect((await auditRows(t, 'user', user.id)).map((row) => row.type)).toEqual(['USER_CREATED', 'USER_BANNED', 'USER_UPDATED']);
       expect(count).toBe(1);
       expect((await call('put', '/admin/users/999999', admin, { fullName: 'Nobody Here' })).body).toEqual(err(404, 'User not found'));
@@ -578,12 +710,16 @@ describe('User administration API (/admin)', () => {
       for (const [body, message] of cases) {
         expect((await call('put', `/admin/users/${self.id}`, self, body)).body).toEqual(err(409, message));
       }
-      expect((await call('post', `/admin/users/${self.id}/ban`, self, { reason: 'Testing' })).body).toEqual(err(409, 'You cannot ban your own account.'));
+      expect((await call('post', `/admin/users/${self.id}/ban`, self, { reason: 'Testing' })).body).toEqual(
+        err(409, 'You cannot ban your own account.'),
+      );
       expect(await auditRows(t, 'user', self.id)).toEqual([]);
       const still = await call('get', `/admin/users/${self.id}`, self);
       expect(still.body.data).toMatchObject({ status: 'ACTIVE', isVerified: true, role: 'ADMIN' });
       // Editing one's own name, or adding roles, is fine.
-      expect((await call('put', `/admin/users/${self.id}`, self, { fullName: 'Self Editor', roles: ['ADMIN', 'AUTHOR'] })).status).toBe(200);
+      expect((await call('put', `/admin/users/${self.id}`, self, { fullName: 'Self Editor', roles: ['ADMIN', 'AUTHOR'] })).status).toBe(
+        200,
+      );
     });
   });
 
@@ -598,7 +734,9 @@ describe('User administration API (/admin)', () => {
       ];
       for (const action of ['ban', 'unban']) {
         for (const [body, field, message] of cases) {
-          expect((await call('post', `/admin/users/${user.id}/${action}`, admin, body)).body).toEqual(err(400, message, { [field]: [message] }));
+          expect((await call('post', `/admin/users/${user.id}/${action}`, admin, body)).body).toEqual(
+            err(400, message, { [field]: [message] }),
+          );
         }
         expect((await call('post', `/admin/users/999999/${action}`, admin, { reason: 'x' })).body).toEqual(err(404, 'User not found'));
       }
@@ -610,20 +748,36 @@ describe('User administration API (/admin)', () => {
       const account = await registerVerified(t, mail);
       expect(mail.messages.length).toBeGreaterThan(since);
       const session = await login(t, account.email, account.password);
-      const res = await call('post', `/admin/users/${account.id}/ban`, admin, { reason: '  Spam in comments ', adminNote: ' Third warning ' });
+      const res = await call('post', `/admin/users/${account.id}/ban`, admin, {
+        reason: '  Spam in comments ',
+        adminNote: ' Third warning ',
+      });
       expect(res.status).toBe(200);
       expect(res.body.message).toBe('User banned successfully');
       expect(res.body.data).toMatchObject({ id: account.id, status: 'BANNED' });
 
-      expect((await call('get', '/users/profile', bearer(session.accessToken))).body).toEqual(err(401, 'Authentication failed. Please log in again.'));
-      expect((await t.http.post(api('/auth/refresh-token')).send({ refreshToken: session.refreshToken })).body).toEqual(err(401, 'Token refresh failed'));
-      expect((await t.http.post(api('/auth/login')).send({ email: account.email, password: account.password })).body).toEqual(err(403, 'Your account has been banned. Reason: Spam in comments'));
+      expect((await call('get', '/users/profile', bearer(session.accessToken))).body).toEqual(
+        err(401, 'Authentication failed. Please log in again.'),
+      );
+      expect((await t.http.post(api('/auth/refresh-token')).send({ refreshToken: session.refreshToken })).body).toEqual(
+        err(401, 'Token refresh failed'),
+      );
+      expect((await t.http.post(api('/auth/login')).send({ email: account.email, password: account.password })).body).toEqual(
+        err(403, 'Your account has been banned. Reason: Spam in comments'),
+      );
       // The status is read on every request: even a session that was still live is refused.
       const live = await tokenFor(t, account.id);
       expect((await call('get', '/users/profile', live)).body).toEqual(err(403, 'Account not verified or locked.'));
 
       const status = await call('get', `/admin/users/${account.id}/ban-status`, admin);
-      expect(status.body.data).toEqual({ isBanned: true, banReason: 'Spam in comments', bannedAt: ISO, bannedBy: admin.fullName, bannedById: admin.id, adminNote: 'Third warning' });
+      expect(status.body.data).toEqual({
+        isBanned: true,
+        banReason: 'Spam in comments',
+        bannedAt: ISO,
+        bannedBy: admin.fullName,
+        bannedById: admin.id,
+        adminNote: 'Third warning',
+      });
 
       const audit = await auditRows(t, 'user', account.id);
       expect(audit.map((row) => row.type)).toEqual(['USER_REGISTERED', 'USER_BANNED']);
@@ -635,7 +789,9 @@ describe('User administration API (/admin)', () => {
       });
 
       // A second ban is a conflict and writes nothing.
-      expect((await call('post', `/admin/users/${account.id}/ban`, admin, { reason: 'Again' })).body).toEqual(err(409, 'This user is already banned.'));
+      expect((await call('post', `/admin/users/${account.id}/ban`, admin, { reason: 'Again' })).body).toEqual(
+        err(409, 'This user is already banned.'),
+      );
       expect(await auditRows(t, 'user', account.id)).toHaveLength(2);
     });
 
@@ -653,7 +809,9 @@ describe('User administration API (/admin)', () => {
         adminNote: null,
       });
       await login(t, user.email, user.password);
-      expect((await call('post', `/admin/users/${user.id}/unban`, admin, { reason: 'Again' })).body).toEqual(err(409, 'This user is not banned.'));
+      expect((await call('post', `/admin/users/${user.id}/unban`, admin, { reason: 'Again' })).body).toEqual(
+        err(409, 'This user is not banned.'),
+      );
 
       await call('post', `/admin/users/${user.id}/ban`, admin, { reason: 'Second' });
       const history = (await db.query(
@@ -661,10 +819,22 @@ describe('User administration API (/admin)', () => {
         [user.id],
       )) as Record<string, unknown>[];
       expect(history).toEqual([
-        { reason: 'First', banned_by: admin.id, unbanned_by: admin.id, unban_reason: 'Appeal accepted', unban_note: 'Be nice', closed: true },
+        {
+          reason: 'First',
+          banned_by: admin.id,
+          unbanned_by: admin.id,
+          unban_reason: 'Appeal accepted',
+          unban_note: 'Be nice',
+          closed: true,
+        },
         { reason: 'Second', banned_by: admin.id, unbanned_by: null, unban_reason: null, unban_note: null, closed: false },
       ]);
-      expect((await auditRows(t, 'user', user.id)).map((row) => row.type)).toEqual(['USER_CREATED', 'USER_BANNED', 'USER_UNBANNED', 'USER_BANNED']);
+      expect((await auditRows(t, 'user', user.id)).map((row) => row.type)).toEqual([
+        'USER_CREATED',
+        'USER_BANNED',
+        'USER_UNBANNED',
+        'USER_BANNED',
+      ]);
     });
 
     it('an admin (not the last one) can be banned by another admin', async () => {
@@ -700,14 +870,26 @@ describe('User administration API (/admin)', () => {
       expect(message.text).toContain(`Your new password is: ${password}`);
       expect(message.text).toContain('http://localhost:3000/login');
 
-      expect((await call('get', '/users/profile', bearer(session.accessToken))).body).toEqual(err(401, 'Authentication failed. Please log in again.'));
-      expect((await t.http.post(api('/auth/refresh-token')).send({ refreshToken: session.refreshToken })).body).toEqual(err(401, 'Token refresh failed'));
-      expect((await t.http.post(api('/auth/login')).send({ email: account.email, password: account.password })).body).toEqual(err(401, 'Incorrect email or password.'));
+      expect((await call('get', '/users/profile', bearer(session.accessToken))).body).toEqual(
+        err(401, 'Authentication failed. Please log in again.'),
+      );
+      expect((await t.http.post(api('/auth/refresh-token')).send({ refreshToken: session.refreshToken })).body).toEqual(
+        err(401, 'Token refresh failed'),
+      );
+      expect((await t.http.post(api('/auth/login')).send({ email: account.email, password: account.password })).body).toEqual(
+        err(401, 'Incorrect email or password.'),
+      );
       const fresh = await login(t, account.email, password);
       expect((await call('get', '/users/profile', bearer(fresh.accessToken))).status).toBe(200);
       // The strict rule of the password change accepts it as the current password.
       expect(
-        (await call('post', '/user/change-password', bearer(fresh.accessToken), { currentPassword: password, newPassword: 'An0ther!Pass', confirmNewPassword: 'An0ther!Pass' })).status,
+        (
+          await call('post', '/user/change-password', bearer(fresh.accessToken), {
+            currentPassword: password,
+            newPassword: 'An0ther!Pass',
+            confirmNewPassword: 'An0ther!Pass',
+          })
+        ).status,
       ).toBe(200);
 
       const audit = await auditRows(t, 'user', account.id);
@@ -749,7 +931,12 @@ describe('User administration API (/admin)', () => {
       ]);
       const second = await call('get', `/admin/users/${subject.id}/audit-log?page=1&size=2`, admin);
       expect(second.body.data.content).toEqual([
-        expect.objectContaining({ type: 'USER_UPDATED', actor: { id: admin.id, fullName: admin.fullName }, targetId: subject.id, details: { changes: { bio: { from: null, to: 'Moderator' } } } }),
+        expect.objectContaining({
+          type: 'USER_UPDATED',
+          actor: { id: admin.id, fullName: admin.fullName },
+          targetId: subject.id,
+          details: { changes: { bio: { from: null, to: 'Moderator' } } },
+        }),
       ]);
     });
   });
@@ -758,7 +945,11 @@ describe('User administration API (/admin)', () => {
     it('posts: created, published by update, archived, approved, rejected, deleted; tags: created (and nothing for a failed create)', async () => {
       const writer = await createAuthor(t);
       const token = uid();
-      const draft = await call('post', '/blog/posts/author/create', writer, { title: `Event ${token}`, slug: `event-${token}`, content: 'Body' });
+      const draft = await call('post', '/blog/posts/author/create', writer, {
+        title: `Event ${token}`,
+        slug: `event-${token}`,
+        content: 'Body',
+      });
       const id = draft.body.data.id as number;
       await call('put', `/blog/posts/${id}`, admin, { status: 'PUBLISHED' });
       await call('put', `/blog/posts/${id}`, admin, { status: 'ARCHIVED' });
@@ -768,16 +959,26 @@ describe('User administration API (/admin)', () => {
         ['POST_PUBLISHED', admin.id],
         ['POST_ARCHIVED', admin.id],
       ]);
-      expect(rows[0]).toMatchObject({ title: 'New post created', description: `${writer.fullName} created "Event ${token}"`, link: `/admin/posts/${id}/preview` });
+      expect(rows[0]).toMatchObject({
+        title: 'New post created',
+        description: `${writer.fullName} created "Event ${token}"`,
+        link: `/admin/posts/${id}/preview`,
+      });
       expect(rows[1]).toMatchObject({ title: 'Post published', link: `/blog/event-${token}`, details: { from: 'DRAFT', via: 'update' } });
 
       // Reviews: rejected, then Approve Now.
-      const second = await call('post', '/blog/posts/author/create', writer, { title: `Review ${token}`, slug: `review-ev-${token}`, content: 'Body' });
+      const second = await call('post', '/blog/posts/author/create', writer, {
+        title: `Review ${token}`,
+        slug: `review-ev-${token}`,
+        content: 'Body',
+      });
       const reviewId = second.body.data.id as number;
       await call('post', `/blog/posts/author/${reviewId}/submit-for-review`, writer);
       await call('put', `/blog/posts/admin/${reviewId}/review`, admin, { status: 'REJECTED', rejectionReason: 'Too short' });
       // A refused review (already rejected) writes nothing.
-      expect((await call('put', `/blog/posts/admin/${reviewId}/review`, admin, { status: 'REJECTED', rejectionReason: 'Again' })).status).toBe(409);
+      expect(
+        (await call('put', `/blog/posts/admin/${reviewId}/review`, admin, { status: 'REJECTED', rejectionReason: 'Again' })).status,
+      ).toBe(409);
       await call('put', `/blog/posts/admin/${reviewId}/review`, admin, { status: 'APPROVED' });
       const reviewRows = await auditRows(t, 'post', reviewId);
       expect(reviewRows.map((row) => row.type)).toEqual(['POST_CREATED', 'POST_REJECTED', 'POST_PUBLISHED']);
@@ -785,16 +986,32 @@ describe('User administration API (/admin)', () => {
       expect(reviewRows[2]).toMatchObject({ details: { from: 'REJECTED', via: 'review', reviewId: expect.any(Number) } });
 
       // An admin creating a published post: created and published.
-      const direct = await call('post', '/blog/posts', admin, { title: `Direct ${token}`, slug: `direct-${token}`, content: 'Body', status: 'PUBLISHED' });
+      const direct = await call('post', '/blog/posts', admin, {
+        title: `Direct ${token}`,
+        slug: `direct-${token}`,
+        content: 'Body',
+        status: 'PUBLISHED',
+      });
       expect((await auditRows(t, 'post', direct.body.data.id)).map((row) => row.type)).toEqual(['POST_CREATED', 'POST_PUBLISHED']);
       expect((await call('delete', `/blog/posts/${direct.body.data.id}`, admin)).status).toBe(204);
-      expect((await auditRows(t, 'post', direct.body.data.id)).map((row) => row.type)).toEqual(['POST_CREATED', 'POST_PUBLISHED', 'POST_DELETED']);
+      expect((await auditRows(t, 'post', direct.body.data.id)).map((row) => row.type)).toEqual([
+        'POST_CREATED',
+        'POST_PUBLISHED',
+        'POST_DELETED',
+      ]);
 
       // Tags.
       const tag = await call('post', '/blog/tags', admin, { name: `Tag ${token}`, slug: `tag-${token}` });
       expect(tag.status).toBe(201);
       const tagRows = await auditRows(t, 'tag', tag.body.data.id);
-      expect(tagRows).toEqual([expect.objectContaining({ type: 'TAG_CREATED', actor_id: admin.id, title: 'New tag created', link: `/admin/tags/${tag.body.data.id}/edit` })]);
+      expect(tagRows).toEqual([
+        expect.objectContaining({
+          type: 'TAG_CREATED',
+          actor_id: admin.id,
+          title: 'New tag created',
+          link: `/admin/tags/${tag.body.data.id}/edit`,
+        }),
+      ]);
       const before = Number((await db.query(`SELECT count(*) FROM audit_log WHERE type = 'TAG_CREATED'`))[0].count);
       expect((await call('post', '/blog/tags', admin, { name: `Tag ${token}`, slug: `other-${token}` })).status).toBe(409);
       expect(Number((await db.query(`SELECT count(*) FROM audit_log WHERE type = 'TAG_CREATED'`))[0].count)).toBe(before);
@@ -837,9 +1054,21 @@ describe('Admin stats and the last administrator (own database)', () => {
     const seeded = (await db.query(`SELECT id FROM users WHERE email = 'admin@example.com'`)) as { id: number }[];
     expect(seeded).toHaveLength(1);
     const add = (status: string) =>
-      call('post', '/admin/users', a, { fullName: `Stats ${status}`, email: uniqueEmail(status.toLowerCase()), password: 'secret1', confirmPassword: 'secret1', roles: ['USER'], status });
+      call('post', '/admin/users', a, {
+        fullName: `Stats ${status}`,
+        email: uniqueEmail(status.toLowerCase()),
+        password: 'secret1',
+        confirmPassword: 'secret1',
+        roles: ['USER'],
+        status,
+      });
     for (const status of ['PENDING', 'INACTIVE', 'BANNED']) expect((await add(status)).status).toBe(201);
-    const published = await call('post', '/blog/posts', a, { title: 'Stats post', slug: 'stats-post', content: 'Body', status: 'PUBLISHED' });
+    const published = await call('post', '/blog/posts', a, {
+      title: 'Stats post',
+      slug: 'stats-post',
+      content: 'Body',
+      status: 'PUBLISHED',
+    });
     await call('post', '/blog/posts', a, { title: 'Stats draft', slug: 'stats-draft', content: 'Body' });
     await call('post', '/blog/posts', b, { title: 'Beta draft', slug: 'beta-draft', content: 'Body' });
     expect((await call('post', `/likes/post/${published.body.data.id}`, reader)).status).toBeLessThan(300);
@@ -876,15 +1105,38 @@ describe('Admin stats and the last administrator (own database)', () => {
     });
     // Everything audited in this database so far, newest first (the published post: created, then published, in one transaction).
     // The six activity types of docs/requirements.md#data-user only: the accounts the admin created are USER_REGISTERED (the audit log keeps USER_CREATED).
-    expect(activities.map((activity) => activity.type)).toEqual(['TAG_CREATED', 'POST_CREATED', 'POST_CREATED', 'POST_PUBLISHED', 'POST_CREATED', 'USER_REGISTERED', 'USER_REGISTERED', 'USER_REGISTERED']);
+    expect(activities.map((activity) => activity.type)).toEqual([
+      'TAG_CREATED',
+      'POST_CREATED',
+      'POST_CREATED',
+      'POST_PUBLISHED',
+      'POST_CREATED',
+      'USER_REGISTERED',
+      'USER_REGISTERED',
+      'USER_REGISTERED',
+    ]);
     // At most the latest 10.
     for (let i = 0; i < 3; i += 1) await call('post', '/blog/tags', a, { name: `More tag ${i}`, slug: `more-tag-${i}` });
     const more = await call('get', '/admin/stats', a);
-    expect((more.body.data.recentActivities as { type: string; title: string }[]).map((activity) => activity.type)).toEqual(
-      ['TAG_CREATED', 'TAG_CREATED', 'TAG_CREATED', 'TAG_CREATED', 'POST_CREATED', 'POST_CREATED', 'POST_PUBLISHED', 'POST_CREATED', 'USER_REGISTERED', 'USER_REGISTERED'],
-    );
+    expect((more.body.data.recentActivities as { type: string; title: string }[]).map((activity) => activity.type)).toEqual([
+      'TAG_CREATED',
+      'TAG_CREATED',
+      'TAG_CREATED',
+      'TAG_CREATED',
+      'POST_CREATED',
+      'POST_CREATED',
+      'POST_PUBLISHED',
+      'POST_CREATED',
+      'USER_REGISTERED',
+      'USER_REGISTERED',
+    ]);
     const other = await call('get', '/admin/stats', b);
-    expect({ ...other.body.data, lastUpdated: null, myPosts: null, myDrafts: null }).toEqual({ ...more.body.data, lastUpdated: null, myPosts: null, myDrafts: null });
+    expect({ ...other.body.data, lastUpdated: null, myPosts: null, myDrafts: null }).toEqual({
+      ...more.body.data,
+      lastUpdated: null,
+      myPosts: null,
+      myDrafts: null,
+    });
     expect(other.body.data).toMatchObject({ myPosts: 1, myDrafts: 1 });
   });
 
@@ -894,7 +1146,19 @@ describe('Admin stats and the last administrator (own database)', () => {
       expect(res.status).toBe(200);
       return res.body.data as { totalElements: number; totalPages: number; content: { id: number; status: string }[] };
     };
-    type Stats = Record<'totalUsers' | 'activeUsers' | 'bannedUsers' | 'inactiveUsers' | 'pendingUsers' | 'totalPosts' | 'publishedPosts' | 'myPosts' | 'myDrafts' | 'totalTags', number> & {
+    type Stats = Record<
+      | 'totalUsers'
+      | 'activeUsers'
+      | 'bannedUsers'
+      | 'inactiveUsers'
+      | 'pendingUsers'
+      | 'totalPosts'
+      | 'publishedPosts'
+      | 'myPosts'
+      | 'myDrafts'
+      | 'totalTags',
+      number
+    > & {
       recentActivities: { type: string; link?: string }[];
     };
     const statsOf = async (user: TestUser) => (await call('get', '/admin/stats', user)).body.data as Stats;
@@ -906,7 +1170,15 @@ describe('Admin stats and the last administrator (own database)', () => {
       return row;
     };
     const addMember = async (status: string, roles = ['USER']) => {
-      const res = await call('post', '/admin/users', a, { fullName: `Held ${status}`, email: uniqueEmail(`held-${status.toLowerCase()}`), password: 'secret1', confirmPassword: 'secret1', roles, status, markEmailAsVerified: true });
+      const res = await call('post', '/admin/users', a, {
+        fullName: `Held ${status}`,
+        email: uniqueEmail(`held-${status.toLowerCase()}`),
+        password: 'secret1',
+        confirmPassword: 'secret1',
+        roles,
+        status,
+        markEmailAsVerified: true,
+      });
       expect(res.status).toBe(201);
       return res.body.data as { id: number };
     };
@@ -974,7 +1246,7 @@ describe('Admin stats and the last administrator (own database)', () => {
       expect(last.content.map((user) => user.id)).toEqual([all[all.length - 1]]);
     });
 
-    it("a user notice from another instance (delivered by the Redis relay) or a resync drops the held totals", async () => {
+    it('a user notice from another instance (delivered by the Redis relay) or a resync drops the held totals', async () => {
       const events = t.app.get(ContentEvents);
       const extra = await addMember('PENDING');
       const inactive = (await exactCounts()).inactive;
@@ -993,7 +1265,13 @@ describe('Admin stats and the last administrator (own database)', () => {
     it('stats: right at once after a create, a ban, an unban, a published post and a tag; my posts and drafts and Recent Activity are live', async () => {
       const first = await statsOf(a); // held from here
       const counts = await exactCounts();
-      expect(first).toMatchObject({ totalUsers: counts.all, activeUsers: counts.active, bannedUsers: counts.banned, inactiveUsers: counts.inactive, pendingUsers: counts.pending });
+      expect(first).toMatchObject({
+        totalUsers: counts.all,
+        activeUsers: counts.active,
+        bannedUsers: counts.banned,
+        inactiveUsers: counts.inactive,
+        pendingUsers: counts.pending,
+      });
 
       const created = await addMember('BANNED');
       let now = await statsOf(a);
@@ -1013,14 +1291,24 @@ describe('Admin stats and the last administrator (own database)', () => {
 
       // Drafts send no notice: the caller's own figures are read live all the same.
       const mine = now;
-      expect((await call('post', '/blog/posts', a, { title: 'Held draft', slug: `held-draft-${uid()}`, content: 'Body' })).status).toBe(201);
+      expect((await call('post', '/blog/posts', a, { title: 'Held draft', slug: `held-draft-${uid()}`, content: 'Body' })).status).toBe(
+        201,
+      );
       now = await statsOf(a);
       expect(now).toMatchObject({ myPosts: mine.myPosts + 1, myDrafts: mine.myDrafts + 1 });
       expect(now.recentActivities[0]).toMatchObject({ type: 'POST_CREATED' });
       // A published post and a tag are announced: the held totals are dropped.
-      expect((await call('post', '/blog/posts', a, { title: 'Held post', slug: `held-post-${uid()}`, content: 'Body', status: 'PUBLISHED' })).status).toBe(201);
+      expect(
+        (await call('post', '/blog/posts', a, { title: 'Held post', slug: `held-post-${uid()}`, content: 'Body', status: 'PUBLISHED' }))
+          .status,
+      ).toBe(201);
       now = await statsOf(a);
-      expect(now).toMatchObject({ publishedPosts: mine.publishedPosts + 1, totalPosts: mine.totalPosts + 2, myPosts: mine.myPosts + 2, myDrafts: mine.myDrafts + 1 });
+      expect(now).toMatchObject({
+        publishedPosts: mine.publishedPosts + 1,
+        totalPosts: mine.totalPosts + 2,
+        myPosts: mine.myPosts + 2,
+        myDrafts: mine.myDrafts + 1,
+      });
       expect((await call('post', '/blog/tags', a, { name: `Held tag ${uid()}`, slug: `held-tag-${uid()}` })).status).toBe(201);
       expect((await statsOf(a)).totalTags).toBe(mine.totalTags + 1);
       const [row] = (await db.query(`SELECT count(*)::int AS posts FROM posts`)) as { posts: number }[];
@@ -1029,7 +1317,10 @@ describe('Admin stats and the last administrator (own database)', () => {
   });
 
   it('the trigram indexes exist and the search can use them', async () => {
-    const indexes = (await db.query(`SELECT indexname, indexdef FROM pg_indexes WHERE tablename = 'users' AND indexname LIKE '%trgm'`)) as { indexname: string; indexdef: string }[];
+    const indexes = (await db.query(`SELECT indexname, indexdef FROM pg_indexes WHERE tablename = 'users' AND indexname LIKE '%trgm'`)) as {
+      indexname: string;
+      indexdef: string;
+    }[];
     expect(indexes.map((index) => index.indexname).sort()).toEqual(['IDX_users_email_trgm', 'IDX_users_full_name_trgm']);
     expect(indexes.every((index) => /USING gin .*gin_trgm_ops/.test(index.indexdef))).toBe(true);
     const runner = db.createQueryRunner();
@@ -1039,7 +1330,9 @@ describe('Admin stats and the last administrator (own database)', () => {
       await runner.query('SET LOCAL enable_seqscan = off');
       await runner.query('SET LOCAL enable_indexscan = off');
       await runner.query('SET LOCAL enable_indexonlyscan = off');
-      const plan = (await runner.query(`EXPLAIN SELECT u.id FROM users u WHERE (u.full_name ILIKE $1 OR u.email ILIKE $1)`, ['%alpha%'])) as { 'QUERY PLAN': string }[];
+      const plan = (await runner.query(`EXPLAIN SELECT u.id FROM users u WHERE (u.full_name ILIKE $1 OR u.email ILIKE $1)`, [
+        '%alpha%',
+      ])) as { 'QUERY PLAN': string }[];
       const text = plan.map((row) => row['QUERY PLAN']).join('\n');
       expect(text).toContain('IDX_users_full_name_trgm');
       expect(text).toContain('IDX_users_email_trgm');
@@ -1082,7 +1375,9 @@ describe('Admin stats and the last administrator (own database)', () => {
       `INSERT INTO users (full_name, email, password_hash, status, is_verified) VALUES ('Old Ban', $1, '!', 'BANNED', true) RETURNING id`,
       [uniqueEmail('oldban')],
     )) as { id: number }[];
-    const indexesBefore = (await db.query(`SELECT indexname, indexdef FROM pg_indexes WHERE tablename IN ('users', 'user_bans') ORDER BY indexname`)) as unknown[];
+    const indexesBefore = (await db.query(
+      `SELECT indexname, indexdef FROM pg_indexes WHERE tablename IN ('users', 'user_bans') ORDER BY indexname`,
+    )) as unknown[];
     const migration = new CreateUserBansAndUserSearch1795455169617();
     const runner = db.createQueryRunner();
     try {
@@ -1097,12 +1392,20 @@ describe('Admin stats and the last administrator (own database)', () => {
     } finally {
       await runner.release();
     }
-    expect(await db.query(`SELECT indexname, indexdef FROM pg_indexes WHERE tablename IN ('users', 'user_bans') ORDER BY indexname`)).toEqual(indexesBefore);
+    expect(
+      await db.query(`SELECT indexname, indexdef FROM pg_indexes WHERE tablename IN ('users', 'user_bans') ORDER BY indexname`),
+    ).toEqual(indexesBefore);
     // Every banned user now has exactly one open ban (the older ones without details); the API reads it.
-    const open = (await db.query(`SELECT u.id, count(b.id)::int AS bans FROM users u LEFT JOIN user_bans b ON b.user_id = u.id AND b.unbanned_at IS NULL WHERE u.status = 'BANNED' GROUP BY u.id`)) as { bans: number }[];
+    const open = (await db.query(
+      `SELECT u.id, count(b.id)::int AS bans FROM users u LEFT JOIN user_bans b ON b.user_id = u.id AND b.unbanned_at IS NULL WHERE u.status = 'BANNED' GROUP BY u.id`,
+    )) as { bans: number }[];
     expect(open.length).toBeGreaterThan(1);
     expect(open.every((row) => row.bans === 1)).toBe(true);
-    expect((await call('get', `/admin/users/${banned.id}/ban-status`, a)).body.data).toMatchObject({ isBanned: true, banReason: 'Banned before ban details were kept', bannedBy: null });
+    expect((await call('get', `/admin/users/${banned.id}/ban-status`, a)).body.data).toMatchObject({
+      isBanned: true,
+      banReason: 'Banned before ban details were kept',
+      bannedBy: null,
+    });
     expect((await call('post', `/admin/users/${banned.id}/unban`, a, { reason: 'Old case closed' })).body.data.status).toBe('ACTIVE');
   });
 

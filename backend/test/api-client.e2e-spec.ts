@@ -30,19 +30,29 @@ describe('@inkwell/client with an API token', () => {
   afterAll(() => t.close());
 
   it('reads and writes as the token allows, and reports a refusal with the API message', async () => {
-    const created = await t.http.post(api('/account/tokens')).set(author.auth).send({ name: 'Client test', scopes: ['read', 'posts:write'], expiresInDays: 30 }).expect(201);
+    const created = await t.http
+      .post(api('/account/tokens'))
+      .set(author.auth)
+      .send({ name: 'Client test', scopes: ['read', 'posts:write'], expiresInDays: 30 })
+      .expect(201);
     const inkwell = createInkwellClient({ baseUrl, token: created.body.data.token as string });
 
     const me = await data(inkwell.GET('/api/v1/users/profile'));
     expect(me).toMatchObject({ id: author.id, email: author.email });
 
     const slug = `client-post-${uid()}`;
-    const post = await data(inkwell.POST('/api/v1/blog/posts/author/create', { body: { title: 'From the client', slug, summary: 'S', content: 'Body', tagSlugs: [] } }));
+    const post = await data(
+      inkwell.POST('/api/v1/blog/posts/author/create', {
+        body: { title: 'From the client', slug, summary: 'S', content: 'Body', tagSlugs: [] },
+      }),
+    );
     expect(post).toMatchObject({ slug, status: 'DRAFT', title: 'From the client' });
     const mine = await data(inkwell.GET('/api/v1/blog/posts/author/my-posts', { params: { query: { page: 0, size: 10 } } }));
     expect(mine?.content.map((item) => item.slug)).toContain(slug);
 
-    const refused = await data(inkwell.POST('/api/v1/comments', { body: { postId: post!.id, content: 'Not with this token' } })).catch((error: unknown) => error);
+    const refused = await data(inkwell.POST('/api/v1/comments', { body: { postId: post!.id, content: 'Not with this token' } })).catch(
+      (error: unknown) => error,
+    );
     expect(refused).toBeInstanceOf(InkwellApiError);
     expect(refused).toMatchObject({ status: 403, message: ApiTokensMessages.lacksScope('comments:write') });
 
@@ -59,7 +69,11 @@ describe('@inkwell/client with an API token', () => {
     // The package as it is published: dist/, compiled from the current source (`npm run build -w @inkwell/client` does
     // the same after regenerating src/schema.ts, which `npm run openapi` keeps current).
     execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', join(clientDir, 'tsconfig.json')], { stdio: 'pipe' });
-    const created = await t.http.post(api('/account/tokens')).set(author.auth).send({ name: 'README example', scopes: ['read', 'posts:write'], expiresInDays: 30 }).expect(201);
+    const created = await t.http
+      .post(api('/account/tokens'))
+      .set(author.auth)
+      .send({ name: 'README example', scopes: ['read', 'posts:write'], expiresInDays: 30 })
+      .expect(201);
 
     const { stdout } = await promisify(execFile)(process.execPath, [example], {
       env: { ...process.env, INKWELL_URL: baseUrl, INKWELL_TOKEN: created.body.data.token as string },

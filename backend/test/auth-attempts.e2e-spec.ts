@@ -124,7 +124,8 @@ describe('Per-account sign-in limit', () => {
     const cancel = (email: string, password: string) =>
       t.http.post(`${API}/account/deletion/cancel`).set('X-Forwarded-For', nextAddress()).send({ email, password });
     /** Schedules the owner's deletion as 'Delete my account' leaves it (a week of grace). */
-    const schedule = (email: string) => db.query(`UPDATE users SET deletion_due_at = now() + interval '7 days', deletion_via = 'self' WHERE email = $1`, [email]);
+    const schedule = (email: string) =>
+      db.query(`UPDATE users SET deletion_due_at = now() + interval '7 days', deletion_via = 'self' WHERE email = $1`, [email]);
 
     it('is refused once sign-in is (429, the right password included)', async () => {
       const account = await registerVerified();

@@ -112,7 +112,9 @@ describe('Accounts configuration', () => {
         .post(`${API}/auth/register`)
         .send({ fullName: 'No Mail', email, password: STRONG_PASSWORD, confirmPassword: STRONG_PASSWORD })
         .expect(201);
-      expect(res.body.message).toBe('Registration successful, but the verification email could not be sent. Please use "Resend code" to get a new one.');
+      expect(res.body.message).toBe(
+        'Registration successful, but the verification email could not be sent. Please use "Resend code" to get a new one.',
+      );
       expect(res.body.data).toMatchObject({ email, status: 'PENDING', isVerified: false });
       expect(await t.app.get(DataSource).getRepository(User).existsBy({ email })).toBe(true);
     } finally {
@@ -134,7 +136,10 @@ describe('Accounts configuration', () => {
 
       // The reset link uses PUBLIC_URL too.
       const since = mail.messages.length;
-      await t.http.post(`${API}/auth/forgot-password`).send({ email: account.email, redirectUrl: 'http://localhost:3000/reset-password' }).expect(200);
+      await t.http
+        .post(`${API}/auth/forgot-password`)
+        .send({ email: account.email, redirectUrl: 'http://localhost:3000/reset-password' })
+        .expect(200);
       const message = await mail.waitFor(account.email, { since });
       expect(message.text).toMatch(/https:\/\/blog\.example\.test\/reset-password\?token=[\w-]{43}/);
     } finally {

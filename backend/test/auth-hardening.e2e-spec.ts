@@ -31,7 +31,8 @@ describe('Accounts hardening', () => {
     await mail.close();
   });
 
-  const storedHash = async (id: number) => (await db.getRepository(User).findOneOrFail({ where: { id }, select: { id: true, passwordHash: true } })).passwordHash;
+  const storedHash = async (id: number) =>
+    (await db.getRepository(User).findOneOrFail({ where: { id }, select: { id: true, passwordHash: true } })).passwordHash;
 
   describe('passwords longer than 72 bytes', () => {
     // 80 characters; the two differ only after byte 72, which plain bcrypt never reads.
@@ -51,7 +52,15 @@ describe('Accounts hardening', () => {
       const created = await t.http
         .post(api('/admin/users'))
         .set(admin.auth)
-        .send({ fullName: 'Long Pass', email: uniqueEmail(), password: first, confirmPassword: first, roles: ['USER'], status: 'ACTIVE', markEmailAsVerified: true })
+        .send({
+          fullName: 'Long Pass',
+          email: uniqueEmail(),
+          password: first,
+          confirmPassword: first,
+          roles: ['USER'],
+          status: 'ACTIVE',
+          markEmailAsVerified: true,
+        })
         .expect(201);
       expect((await t.http.post(api('/auth/login')).send({ email: created.body.data.email, password: second })).status).toBe(401);
       const session = await login(t, created.body.data.email, first);
@@ -96,7 +105,9 @@ describe('Accounts hardening', () => {
     it('is refused with 409, and the password and sessions stay', async () => {
       const self = await createAdmin(t);
       const res = await t.http.post(api(`/admin/users/${self.id}/generate-password`)).set(self.auth);
-      expect(res.body).toEqual(err(409, 'You cannot generate a new password for your own account. Use Change Password on your account page.'));
+      expect(res.body).toEqual(
+        err(409, 'You cannot generate a new password for your own account. Use Change Password on your account page.'),
+      );
       expect(await storedHash(self.id)).toBe('!');
       await t.http.get(api('/users/profile')).set(self.auth).expect(200);
     });
@@ -107,7 +118,11 @@ describe('Accounts hardening', () => {
     let reader: TestUser;
     beforeAll(async () => {
       reader = await createReader(t);
-      const post = await t.http.post(api('/blog/posts')).set(admin.auth).send({ title: `Lengths ${uid()}`, content: 'Body', status: 'PUBLISHED' }).expect(201);
+      const post = await t.http
+        .post(api('/blog/posts'))
+        .set(admin.auth)
+        .send({ title: `Lengths ${uid()}`, content: 'Body', status: 'PUBLISHED' })
+        .expect(201);
       postId = post.body.data.id;
     });
     const comment = (content: string) => t.http.post(api('/comments')).set(reader.auth).send({ postId, content });
@@ -117,12 +132,16 @@ describe('Accounts hardening', () => {
       const res = await comment(emoji);
       expect(res.status).toBe(201);
       expect(res.body.data.content).toBe(emoji);
-      expect((await comment('😀'.repeat(201))).body).toEqual(err(400, 'Comment content cannot exceed 200 characters', { content: ['Comment content cannot exceed 200 characters'] }));
+      expect((await comment('😀'.repeat(201))).body).toEqual(
+        err(400, 'Comment content cannot exceed 200 characters', { content: ['Comment content cannot exceed 200 characters'] }),
+      );
     });
 
     it('refuses a comment of only invisible characters as empty, and trims them at the edges', async () => {
       for (const blank of ['\u200B\u200B\u200B', '\uFEFF \u200D\u2060', '\u3164']) {
-        expect((await comment(blank)).body).toEqual(err(400, 'Comment content cannot be empty', { content: ['Comment content cannot be empty'] }));
+        expect((await comment(blank)).body).toEqual(
+          err(400, 'Comment content cannot be empty', { content: ['Comment content cannot be empty'] }),
+        );
       }
       const res = await comment('\u200BHello\u200B world\u200C ');
       expect(res.status).toBe(201);
@@ -137,13 +156,21 @@ describe('Accounts hardening', () => {
       const title = '❤️'.repeat(101); // 202 code points: over the 200 a title may have
       const post = await t.http.post(api('/blog/posts')).set(admin.auth).send({ title, content: 'Body' });
       expect(post.body).toEqual(err(400, 'Title must be at most 200 characters', { title: ['Title must be at most 200 characters'] }));
-      const tag = await t.http.post(api('/blog/tags')).set(admin.auth).send({ name: '\u200Ba\u200B', slug: `t-${uid()}` });
-      expect(tag.body).toEqual(err(400, 'Tag name must be between 2-100 characters', { name: ['Tag name must be between 2-100 characters'] }));
+      const tag = await t.http
+        .post(api('/blog/tags'))
+        .set(admin.auth)
+        .send({ name: '\u200Ba\u200B', slug: `t-${uid()}` });
+      expect(tag.body).toEqual(
+        err(400, 'Tag name must be between 2-100 characters', { name: ['Tag name must be between 2-100 characters'] }),
+      );
     });
   });
 
   describe('look-alike e-mails', () => {
-    const register = (email: string) => t.http.post(api('/auth/register')).send({ fullName: 'Look Alike', email, password: STRONG_PASSWORD, confirmPassword: STRONG_PASSWORD });
+    const register = (email: string) =>
+      t.http
+        .post(api('/auth/register'))
+        .send({ fullName: 'Look Alike', email, password: STRONG_PASSWORD, confirmPassword: STRONG_PASSWORD });
     const fullWidth = (text: string) => text.replace(/[a-z]/g, (c) => String.fromCharCode(c.charCodeAt(0) - 0x61 + 0xff41));
 
     it('stores a full-width address in its plain form, so the plain one is taken and either signs in', async () => {
@@ -159,7 +186,12 @@ describe('Accounts hardening', () => {
 
     it('existing look-alike addresses were rewritten to their plain form by a migration, unless that one is taken', async () => {
       const insert = async (email: string) =>
-        ((await db.query(`INSERT INTO users (full_name, email, password_hash, status, is_verified) VALUES ('Old Row', $1, '!', 'ACTIVE', true) RETURNING id`, [email])) as { id: number }[])[0].id;
+        (
+          (await db.query(
+            `INSERT INTO users (full_name, email, password_hash, status, is_verified) VALUES ('Old Row', $1, '!', 'ACTIVE', true) RETURNING id`,
+            [email],
+          )) as { id: number }[]
+        )[0].id;
       const free = uniqueEmail('legacy');
       const taken = uniqueEmail('taken');
       const wide = (email: string) => `${fullWidth(email.split('@')[0])}@${email.split('@')[1]}`;
@@ -183,12 +215,21 @@ describe('Accounts hardening', () => {
       expect((await t.http.post(api('/auth/login')).send({ email: hidden, password: STRONG_PASSWORD })).body).toEqual(
         err(400, 'Invalid email address', { email: ['Invalid email address'] }),
       );
-      expect((await t.http.post(api('/auth/forgot-password')).send({ email: hidden })).body).toEqual(err(400, 'Email không hợp lệ', { email: ['Email không hợp lệ'] }));
+      expect((await t.http.post(api('/auth/forgot-password')).send({ email: hidden })).body).toEqual(
+        err(400, 'Email không hợp lệ', { email: ['Email không hợp lệ'] }),
+      );
       expect((await t.http.post(api('/auth/resend-verification')).send({ email: hidden })).status).toBe(400);
       const created = await t.http
         .post(api('/admin/users'))
         .set(admin.auth)
-        .send({ fullName: 'Hidden', email: hidden, password: STRONG_PASSWORD, confirmPassword: STRONG_PASSWORD, roles: ['USER'], status: 'ACTIVE' });
+        .send({
+          fullName: 'Hidden',
+          email: hidden,
+          password: STRONG_PASSWORD,
+          confirmPassword: STRONG_PASSWORD,
+          roles: ['USER'],
+          status: 'ACTIVE',
+        });
       expect(created.status).toBe(400);
       expect(created.body.errors).toEqual({ email: [expect.any(String)] });
     });
@@ -204,10 +245,19 @@ describe('Accounts hardening', () => {
       const created = await t.http
         .post(api('/admin/users'))
         .set(admin.auth)
-        .send({ fullName: 'Look Alike', email: lookAlike, password: STRONG_PASSWORD, confirmPassword: STRONG_PASSWORD, roles: ['USER'], status: 'ACTIVE' });
+        .send({
+          fullName: 'Look Alike',
+          email: lookAlike,
+          password: STRONG_PASSWORD,
+          confirmPassword: STRONG_PASSWORD,
+          roles: ['USER'],
+          status: 'ACTIVE',
+        });
       expect(created.body).toEqual(err(400, MIXED, { email: [MIXED] }));
       const reader = await createReader(t);
-      expect((await t.http.put(api('/users/profile')).set(reader.auth).send({ email: lookAlike })).body).toEqual(err(400, MIXED, { email: [MIXED] }));
+      expect((await t.http.put(api('/users/profile')).set(reader.auth).send({ email: lookAlike })).body).toEqual(
+        err(400, MIXED, { email: [MIXED] }),
+      );
       // An account holding such an address from before the rule still saves its profile, the address unchanged.
       const legacy = `legacy.du\u0440x.${token}@example.com`;
       await db.getRepository(User).update({ id: reader.id }, { email: legacy });
@@ -219,7 +269,11 @@ describe('Accounts hardening', () => {
 
       // One script per label is fine: Cyrillic (made unique with digits, which go with any script), Vietnamese Latin, Latin with Han.
       const digits = `${Date.now()}${Math.floor(Math.random() * 1e6)}`;
-      for (const email of [`\u0438\u0432\u0430\u043d.${digits}@\u043f\u0440\u0438\u043c\u0435\u0440.com`, `nguy\u1ec5n.${token}@example.com`, `tanaka\u6771\u4eac.${token}@example.com`]) {
+      for (const email of [
+        `\u0438\u0432\u0430\u043d.${digits}@\u043f\u0440\u0438\u043c\u0435\u0440.com`,
+        `nguy\u1ec5n.${token}@example.com`,
+        `tanaka\u6771\u4eac.${token}@example.com`,
+      ]) {
         const res = await register(email);
         expect([res.status, res.body.data?.email]).toEqual([201, email]);
       }
@@ -229,21 +283,32 @@ describe('Accounts hardening', () => {
   describe('signing in to a locked account', () => {
     it('tells a banned user they are banned, with the reason, and nothing about verification', async () => {
       const account = await registerVerified(t, mail);
-      await t.http.post(api(`/admin/users/${account.id}/ban`)).set(admin.auth).send({ reason: 'Spam in comments', adminNote: 'internal only' }).expect(200);
+      await t.http
+        .post(api(`/admin/users/${account.id}/ban`))
+        .set(admin.auth)
+        .send({ reason: 'Spam in comments', adminNote: 'internal only' })
+        .expect(200);
       const res = await t.http.post(api('/auth/login')).send({ email: account.email, password: account.password });
       expect(res.body).toEqual(err(403, 'Your account has been banned. Reason: Spam in comments'));
     });
 
     it('marks an unverified account with a field error on email; an inactive one gets the plain text', async () => {
       const email = uniqueEmail();
-      await t.http.post(api('/auth/register')).send({ fullName: 'Not Yet', email, password: STRONG_PASSWORD, confirmPassword: STRONG_PASSWORD }).expect(201);
+      await t.http
+        .post(api('/auth/register'))
+        .send({ fullName: 'Not Yet', email, password: STRONG_PASSWORD, confirmPassword: STRONG_PASSWORD })
+        .expect(201);
       const pending = await t.http.post(api('/auth/login')).send({ email, password: STRONG_PASSWORD });
       expect(pending.body).toEqual(
-        err(403, 'Account not verified or locked.', { email: ['This email address is not verified yet. Enter the code we sent you, or ask for a new one.'] }),
+        err(403, 'Account not verified or locked.', {
+          email: ['This email address is not verified yet. Enter the code we sent you, or ask for a new one.'],
+        }),
       );
       const inactive = await registerVerified(t, mail);
       await db.getRepository(User).update({ id: inactive.id }, { status: UserStatus.INACTIVE });
-      expect((await t.http.post(api('/auth/login')).send({ email: inactive.email, password: inactive.password })).body).toEqual(err(403, 'Account not verified or locked.'));
+      expect((await t.http.post(api('/auth/login')).send({ email: inactive.email, password: inactive.password })).body).toEqual(
+        err(403, 'Account not verified or locked.'),
+      );
     });
   });
 });

@@ -108,7 +108,13 @@ describe('Accounts API (auth)', () => {
     it('refuses fields it does not know (no role or status from the client)', async () => {
       const res = await t.http
         .post(`${API}/auth/register`)
-        .send({ fullName: 'Eve Admin', email: uniqueEmail(), password: STRONG_PASSWORD, confirmPassword: STRONG_PASSWORD, roles: ['ADMIN'] })
+        .send({
+          fullName: 'Eve Admin',
+          email: uniqueEmail(),
+          password: STRONG_PASSWORD,
+          confirmPassword: STRONG_PASSWORD,
+          roles: ['ADMIN'],
+        })
         .expect(400);
       expect(res.body.errors).toEqual({ roles: ['property roles should not exist'] });
     });
@@ -118,7 +124,12 @@ describe('Accounts API (auth)', () => {
       const since = mail.messages.length;
       const res = await t.http
         .post(`${API}/auth/register`)
-        .send({ fullName: '  Ann <b>Lee</b> ', email: `  ${email.toUpperCase()} `, password: STRONG_PASSWORD, confirmPassword: STRONG_PASSWORD })
+        .send({
+          fullName: '  Ann <b>Lee</b> ',
+          email: `  ${email.toUpperCase()} `,
+          password: STRONG_PASSWORD,
+          confirmPassword: STRONG_PASSWORD,
+        })
         .expect(201);
       expect(res.body).toEqual({
         success: true,
@@ -155,7 +166,10 @@ describe('Accounts API (auth)', () => {
       const email = uniqueEmail();
       const body = { fullName: 'Bob Stone', email, password: STRONG_PASSWORD, confirmPassword: STRONG_PASSWORD };
       await t.http.post(`${API}/auth/register`).send(body).expect(201);
-      const again = await t.http.post(`${API}/auth/register`).send({ ...body, email: email.toUpperCase() }).expect(409);
+      const again = await t.http
+        .post(`${API}/auth/register`)
+        .send({ ...body, email: email.toUpperCase() })
+        .expect(409);
       expect(again.body).toEqual(failure(409, 'Email already in use.'));
     });
   });
@@ -183,7 +197,10 @@ describe('Accounts API (auth)', () => {
 
     it('answers a wrong code and an unknown e-mail alike', async () => {
       const { email, code } = await pending();
-      const wrong = await t.http.post(`${API}/auth/verify-email`).send({ email, verificationCode: otherCode(code) }).expect(400);
+      const wrong = await t.http
+        .post(`${API}/auth/verify-email`)
+        .send({ email, verificationCode: otherCode(code) })
+        .expect(400);
       expect(wrong.body).toEqual(failure(400, 'Mã xác thực không đúng. Vui lòng thử lại.'));
       const unknown = await t.http.post(`${API}/auth/verify-email`).send({ email: uniqueEmail(), verificationCode: code }).expect(400);
       expect(unknown.body).toEqual(failure(400, 'Mã xác thực không đúng. Vui lòng thử lại.'));
@@ -194,7 +211,18 @@ describe('Accounts API (auth)', () => {
       const res = await t.http.post(`${API}/auth/verify-email`).send({ email: email.toUpperCase(), verificationCode: code }).expect(200);
       expect(res.body).toEqual({
         success: true,
-        data: { ...USER_SHAPE, id, email, fullName: 'Vera Code', roles: expect.any(Array), role: 'USER', isVerified: true, emailVerifiedAt: expect.any(String), status: 'ACTIVE', lastLoginAt: null },
+        data: {
+          ...USER_SHAPE,
+          id,
+          email,
+          fullName: 'Vera Code',
+          roles: expect.any(Array),
+          role: 'USER',
+          isVerified: true,
+          emailVerifiedAt: expect.any(String),
+          status: 'ACTIVE',
+          lastLoginAt: null,
+        },
         message: 'Xác thực email thành công!',
         status: 200,
         errors: null,
@@ -206,7 +234,10 @@ describe('Accounts API (auth)', () => {
     it('invalidates the code after 5 wrong tries', async () => {
       const { email, code } = await pending();
       for (let i = 0; i < 5; i++) {
-        const res = await t.http.post(`${API}/auth/verify-email`).send({ email, verificationCode: otherCode(code) }).expect(400);
+        const res = await t.http
+          .post(`${API}/auth/verify-email`)
+          .send({ email, verificationCode: otherCode(code) })
+          .expect(400);
         expect(res.body.message).toBe('Mã xác thực không đúng. Vui lòng thử lại.');
       }
       const res = await t.http.post(`${API}/auth/verify-email`).send({ email, verificationCode: code }).expect(400);
@@ -230,16 +261,27 @@ describe('Accounts API (auth)', () => {
     it('sends a replacing code at once after sign-up, then waits 60 s between sends', async () => {
       const email = uniqueEmail();
       let since = mail.messages.length;
-      await t.http.post(`${API}/auth/register`).send({ fullName: 'Res End', email, password: STRONG_PASSWORD, confirmPassword: STRONG_PASSWORD }).expect(201);
+      await t.http
+        .post(`${API}/auth/register`)
+        .send({ fullName: 'Res End', email, password: STRONG_PASSWORD, confirmPassword: STRONG_PASSWORD })
+        .expect(201);
       const first = codeOf(await mail.waitFor(email, { since }));
 
       since = mail.messages.length;
       const res = await t.http.post(`${API}/auth/resend-verification`).send({ email }).expect(200);
-      expect(res.body).toEqual({ success: true, data: null, message: 'Mã xác thực đã được gửi lại thành công!', status: 200, errors: null });
+      expect(res.body).toEqual({
+        success: true,
+        data: null,
+        message: 'Mã xác thực đã được gửi lại thành công!',
+        status: 200,
+        errors: null,
+      });
       const second = codeOf(await mail.waitFor(email, { since }));
 
       const wait = await t.http.post(`${API}/auth/resend-verification`).send({ email }).expect(429);
-      expect(wait.body).toEqual(tooMany(expect.stringMatching(/^Please wait (60|59|58) seconds before requesting a new code\.$/), wait.headers['retry-after']));
+      expect(wait.body).toEqual(
+        tooMany(expect.stringMatching(/^Please wait (60|59|58) seconds before requesting a new code\.$/), wait.headers['retry-after']),
+      );
       // The wait is a number in the envelope, the one the message says: clients never read it from the text.
       expect(wait.body.message).toBe(`Please wait ${wait.body.retryAfterSeconds} seconds before requesting a new code.`);
 
@@ -259,11 +301,16 @@ describe('Accounts API (auth)', () => {
         expect(res.body.message).toBe('Mã xác thực đã được gửi lại thành công!');
         // The cool-down looks the same as for a pending account.
         const wait = await t.http.post(`${API}/auth/resend-verification`).send({ email }).expect(429);
-        expect(wait.body).toEqual(tooMany(expect.stringMatching(/^Please wait (60|59|58) seconds before requesting a new code\.$/), wait.headers['retry-after']));
+        expect(wait.body).toEqual(
+          tooMany(expect.stringMatching(/^Please wait (60|59|58) seconds before requesting a new code\.$/), wait.headers['retry-after']),
+        );
       }
       // A later message proves the earlier ones would have arrived by now.
       const probe = uniqueEmail();
-      await t.http.post(`${API}/auth/register`).send({ fullName: 'Probe', email: probe, password: STRONG_PASSWORD, confirmPassword: STRONG_PASSWORD }).expect(201);
+      await t.http
+        .post(`${API}/auth/register`)
+        .send({ fullName: 'Probe', email: probe, password: STRONG_PASSWORD, confirmPassword: STRONG_PASSWORD })
+        .expect(201);
       await mail.waitFor(probe, { since });
       expect(mail.to(unknown)).toHaveLength(0);
       expect(mail.to(verified.email).length).toBe(1);
@@ -288,7 +335,10 @@ describe('Accounts API (auth)', () => {
 
     it('answers 403 for unverified, inactive and banned accounts', async () => {
       const email = uniqueEmail();
-      await t.http.post(`${API}/auth/register`).send({ fullName: 'Not Yet', email, password: STRONG_PASSWORD, confirmPassword: STRONG_PASSWORD }).expect(201);
+      await t.http
+        .post(`${API}/auth/register`)
+        .send({ fullName: 'Not Yet', email, password: STRONG_PASSWORD, confirmPassword: STRONG_PASSWORD })
+        .expect(201);
       const pending = await t.http.post(`${API}/auth/login`).send({ email, password: STRONG_PASSWORD }).expect(403);
       expect(pending.body).toEqual({
         ...failure(403, 'Account not verified or locked.'),
@@ -307,7 +357,10 @@ describe('Accounts API (auth)', () => {
 
     it('answers the token set and sets the session cookies', async () => {
       const account = await registerVerified(t, mail, { fullName: 'Lou Gin' });
-      const res = await t.http.post(`${API}/auth/login`).send({ email: account.email.toUpperCase(), password: account.password }).expect(200);
+      const res = await t.http
+        .post(`${API}/auth/login`)
+        .send({ email: account.email.toUpperCase(), password: account.password })
+        .expect(200);
       expect(res.body).toEqual({
         success: true,
         data: {
@@ -315,14 +368,29 @@ describe('Accounts API (auth)', () => {
           refreshToken: expect.stringMatching(/^[\w-]{43}$/),
           tokenType: 'Bearer',
           expiresIn: 900,
-          user: { ...USER_SHAPE, id: account.id, email: account.email, fullName: 'Lou Gin', role: 'USER', isVerified: true, emailVerifiedAt: expect.any(String), status: 'ACTIVE', lastLoginAt: expect.any(String) },
+          user: {
+            ...USER_SHAPE,
+            id: account.id,
+            email: account.email,
+            fullName: 'Lou Gin',
+            role: 'USER',
+            isVerified: true,
+            emailVerifiedAt: expect.any(String),
+            status: 'ACTIVE',
+            lastLoginAt: expect.any(String),
+          },
         },
         message: 'Login successful',
         status: 200,
         errors: null,
       });
       const payload = JSON.parse(Buffer.from(res.body.data.accessToken.split('.')[1], 'base64url').toString());
-      expect(payload).toEqual({ sub: account.id, sid: expect.stringMatching(/^[0-9a-f-]{36}$/), iat: expect.any(Number), exp: expect.any(Number) });
+      expect(payload).toEqual({
+        sub: account.id,
+        sid: expect.stringMatching(/^[0-9a-f-]{36}$/),
+        iat: expect.any(Number),
+        exp: expect.any(Number),
+      });
       expect(payload.exp - payload.iat).toBe(900);
 
       const cookies = setCookies(res);
@@ -350,7 +418,10 @@ describe('Accounts API (auth)', () => {
 
     it('keeps a remember-me session for 30 days', async () => {
       const account = await registerVerified(t, mail);
-      const res = await t.http.post(`${API}/auth/login`).send({ email: account.email, password: account.password, rememberMe: true }).expect(200);
+      const res = await t.http
+        .post(`${API}/auth/login`)
+        .send({ email: account.email, password: account.password, rememberMe: true })
+        .expect(200);
       const refresh = setCookies(res).find((c) => c.startsWith('inkwell_refresh='));
       expect(refresh).toMatch(/Max-Age=(2592000|2591999);/);
     });
@@ -360,7 +431,10 @@ describe('Accounts API (auth)', () => {
     it('goes register → e-mail code → verify → login → refresh → logout', async () => {
       const email = uniqueEmail('journey');
       const since = mail.messages.length;
-      await t.http.post(`${API}/auth/register`).send({ fullName: 'Jo Urney', email, password: STRONG_PASSWORD, confirmPassword: STRONG_PASSWORD }).expect(201);
+      await t.http
+        .post(`${API}/auth/register`)
+        .send({ fullName: 'Jo Urney', email, password: STRONG_PASSWORD, confirmPassword: STRONG_PASSWORD })
+        .expect(201);
       const code = codeOf(await mail.waitFor(email, { since }));
       await t.http.post(`${API}/auth/verify-email`).send({ email, verificationCode: code }).expect(200);
       const session = await login(t, email, STRONG_PASSWORD);
@@ -369,7 +443,13 @@ describe('Accounts API (auth)', () => {
       const refreshed = await t.http.post(`${API}/auth/refresh-token`).send({ refreshToken: session.refreshToken }).expect(200);
       expect(refreshed.body).toEqual({
         success: true,
-        data: { accessToken: expect.any(String), refreshToken: expect.any(String), tokenType: 'Bearer', expiresIn: 900, user: expect.objectContaining({ email }) },
+        data: {
+          accessToken: expect.any(String),
+          refreshToken: expect.any(String),
+          tokenType: 'Bearer',
+          expiresIn: 900,
+          user: expect.objectContaining({ email }),
+        },
         message: 'Token refreshed',
         status: 200,
         errors: null,
@@ -495,8 +575,15 @@ describe('Accounts API (auth)', () => {
       const profile = await t.http.get(`${API}/users/profile`).set('Cookie', cookie).expect(200);
       expect(profile.body.data.email).toBe(session.email);
       const csrf = await t.http.put(`${API}/users/profile`).set('Cookie', cookie).send({ bio: 'hi' }).expect(403);
-      expect(csrf.body).toEqual(failure(403, 'Missing X-Request-Timestamp header: cookie-authenticated requests that change data must send it.'));
-      await t.http.put(`${API}/users/profile`).set('Cookie', cookie).set('X-Request-Timestamp', String(Date.now())).send({ bio: 'hi' }).expect(200);
+      expect(csrf.body).toEqual(
+        failure(403, 'Missing X-Request-Timestamp header: cookie-authenticated requests that change data must send it.'),
+      );
+      await t.http
+        .put(`${API}/users/profile`)
+        .set('Cookie', cookie)
+        .set('X-Request-Timestamp', String(Date.now()))
+        .send({ bio: 'hi' })
+        .expect(200);
       const post = await t.http
         .post(`${API}/user/change-password`)
         .set('Cookie', cookie)
@@ -536,7 +623,10 @@ describe('Accounts API (auth)', () => {
 
     it('answers the same for unknown e-mails and sends nothing', async () => {
       const unknown = uniqueEmail();
-      const res = await t.http.post(`${API}/auth/forgot-password`).send({ email: unknown, redirectUrl: 'http://localhost:3000/reset-password' }).expect(200);
+      const res = await t.http
+        .post(`${API}/auth/forgot-password`)
+        .send({ email: unknown, redirectUrl: 'http://localhost:3000/reset-password' })
+        .expect(200);
       expect(res.body).toEqual({
         success: true,
         data: null,
@@ -555,29 +645,49 @@ describe('Accounts API (auth)', () => {
     it('mails a single-use link on the own origin only (no open redirect)', async () => {
       const account = await registerVerified(t, mail);
       let since = mail.messages.length;
-      await t.http.post(`${API}/auth/forgot-password`).send({ email: account.email, redirectUrl: 'https://evil.example/steal' }).expect(200);
+      await t.http
+        .post(`${API}/auth/forgot-password`)
+        .send({ email: account.email, redirectUrl: 'https://evil.example/steal' })
+        .expect(200);
       const evil = resetTokenOf(await mail.waitFor(account.email, { since }));
       expect(evil.link.startsWith('http://localhost:3000/reset-password?token=')).toBe(true);
 
       since = mail.messages.length;
-      await t.http.post(`${API}/auth/forgot-password`).send({ email: account.email, redirectUrl: 'http://localhost:3000/anything?x=1' }).expect(200);
+      await t.http
+        .post(`${API}/auth/forgot-password`)
+        .send({ email: account.email, redirectUrl: 'http://localhost:3000/anything?x=1' })
+        .expect(200);
       const message = await mail.waitFor(account.email, { since });
       expect(message.subject).toBe('Reset your Inkwell password');
       const { link, token } = resetTokenOf(message);
       expect(link).toBe(`http://localhost:3000/reset-password?token=${token}`);
 
       // A newer link replaces the older one.
-      expect((await t.http.get(`${API}/auth/validate-reset-token`).query({ token: evil.token }).expect(200)).body.data).toEqual({ valid: false });
+      expect((await t.http.get(`${API}/auth/validate-reset-token`).query({ token: evil.token }).expect(200)).body.data).toEqual({
+        valid: false,
+      });
       const valid = await t.http.get(`${API}/auth/validate-reset-token`).query({ token }).expect(200);
       expect(valid.body).toEqual({ success: true, data: { valid: true }, message: 'OK', status: 200, errors: null });
       expect((await t.http.get(`${API}/auth/validate-reset-token`).expect(200)).body.data).toEqual({ valid: false });
 
       const session = await login(t, account.email, account.password);
-      const res = await t.http.post(`${API}/auth/reset-password`).send({ token, newPassword: 'N3w!Password', confirmPassword: 'N3w!Password' }).expect(200);
-      expect(res.body).toEqual({ success: true, data: null, message: 'Đặt lại mật khẩu thành công! Vui lòng đăng nhập bằng mật khẩu mới.', status: 200, errors: null });
+      const res = await t.http
+        .post(`${API}/auth/reset-password`)
+        .send({ token, newPassword: 'N3w!Password', confirmPassword: 'N3w!Password' })
+        .expect(200);
+      expect(res.body).toEqual({
+        success: true,
+        data: null,
+        message: 'Đặt lại mật khẩu thành công! Vui lòng đăng nhập bằng mật khẩu mới.',
+        status: 200,
+        errors: null,
+      });
 
       // Single use, every session ended, the new password works and the old one no longer does.
-      const again = await t.http.post(`${API}/auth/reset-password`).send({ token, newPassword: 'An0ther!Pass', confirmPassword: 'An0ther!Pass' }).expect(400);
+      const again = await t.http
+        .post(`${API}/auth/reset-password`)
+        .send({ token, newPassword: 'An0ther!Pass', confirmPassword: 'An0ther!Pass' })
+        .expect(400);
       expect(again.body).toEqual(failure(400, 'Token không hợp lệ hoặc đã hết hạn'));
       expect((await t.http.get(`${API}/auth/validate-reset-token`).query({ token }).expect(200)).body.data).toEqual({ valid: false });
       await t.http.get(`${API}/users/profile`).set('Authorization', `Bearer ${session.accessToken}`).expect(401);
@@ -587,7 +697,10 @@ describe('Accounts API (auth)', () => {
     });
 
     it('answers 400 for invalid, expired tokens and weak passwords', async () => {
-      const weak = await t.http.post(`${API}/auth/reset-password`).send({ token: 'abc', newPassword: 'abc', confirmPassword: 'abd' }).expect(400);
+      const weak = await t.http
+        .post(`${API}/auth/reset-password`)
+        .send({ token: 'abc', newPassword: 'abc', confirmPassword: 'abd' })
+        .expect(400);
       expect(weak.body).toEqual(
         fieldFailure({
           newPassword: [
@@ -599,9 +712,15 @@ describe('Accounts API (auth)', () => {
           confirmPassword: ['Mật khẩu xác nhận không khớp'],
         }),
       );
-      const lower = await t.http.post(`${API}/auth/reset-password`).send({ token: 'abc', newPassword: 'ABCDEFG1!', confirmPassword: 'ABCDEFG1!' }).expect(400);
+      const lower = await t.http
+        .post(`${API}/auth/reset-password`)
+        .send({ token: 'abc', newPassword: 'ABCDEFG1!', confirmPassword: 'ABCDEFG1!' })
+        .expect(400);
       expect(lower.body).toEqual(fieldFailure({ newPassword: ['Mật khẩu phải có ít nhất một chữ cái viết thường'] }));
-      const unknown = await t.http.post(`${API}/auth/reset-password`).send({ token: 'x'.repeat(43), newPassword: 'N3w!Password', confirmPassword: 'N3w!Password' }).expect(400);
+      const unknown = await t.http
+        .post(`${API}/auth/reset-password`)
+        .send({ token: 'x'.repeat(43), newPassword: 'N3w!Password', confirmPassword: 'N3w!Password' })
+        .expect(400);
       expect(unknown.body).toEqual(failure(400, 'Token không hợp lệ hoặc đã hết hạn'));
 
       const account = await registerVerified(t, mail);
@@ -610,7 +729,10 @@ describe('Accounts API (auth)', () => {
       const { token } = resetTokenOf(await mail.waitFor(account.email, { since }));
       await db.getRepository(PasswordResetToken).update({ userId: account.id }, { expiresAt: new Date(Date.now() - 1000) });
       expect((await t.http.get(`${API}/auth/validate-reset-token`).query({ token }).expect(200)).body.data).toEqual({ valid: false });
-      const expired = await t.http.post(`${API}/auth/reset-password`).send({ token, newPassword: 'N3w!Password', confirmPassword: 'N3w!Password' }).expect(400);
+      const expired = await t.http
+        .post(`${API}/auth/reset-password`)
+        .send({ token, newPassword: 'N3w!Password', confirmPassword: 'N3w!Password' })
+        .expect(400);
       expect(expired.body).toEqual(failure(400, 'Token không hợp lệ hoặc đã hết hạn'));
     });
   });

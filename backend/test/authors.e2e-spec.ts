@@ -68,7 +68,11 @@ describe('User slugs (users.slug, migration AddUserSlugs)', () => {
   it('keeps the slug when the name changes', async () => {
     const user = await createAuthor(t, { fullName: `Before Rename ${uid()}` });
     const before = await slugOf(db, user.id);
-    await t.http.put(api('/users/profile')).set(user.auth).send({ fullName: `After Rename ${uid()}` }).expect(200);
+    await t.http
+      .put(api('/users/profile'))
+      .set(user.auth)
+      .send({ fullName: `After Rename ${uid()}` })
+      .expect(200);
     expect(await slugOf(db, user.id)).toBe(before);
   });
 
@@ -76,13 +80,25 @@ describe('User slugs (users.slug, migration AddUserSlugs)', () => {
     const token = uid();
     const registered = await t.http
       .post(api('/auth/register'))
-      .send({ fullName: `Signed Up ${token}`, email: `signed.${token}@example.test`, password: 'Str0ng!Pass', confirmPassword: 'Str0ng!Pass' })
+      .send({
+        fullName: `Signed Up ${token}`,
+        email: `signed.${token}@example.test`,
+        password: 'Str0ng!Pass',
+        confirmPassword: 'Str0ng!Pass',
+      })
       .expect(201);
     expect(await slugOf(db, registered.body.data.id)).toBe(`signed-up-${token}`);
     const created = await t.http
       .post(api('/admin/users'))
       .set(admin.auth)
-      .send({ fullName: `Made By Admin ${token}`, email: `made.${token}@example.test`, password: 'secret1', confirmPassword: 'secret1', roles: ['AUTHOR'], status: 'ACTIVE' })
+      .send({
+        fullName: `Made By Admin ${token}`,
+        email: `made.${token}@example.test`,
+        password: 'secret1',
+        confirmPassword: 'secret1',
+        roles: ['AUTHOR'],
+        status: 'ACTIVE',
+      })
       .expect(201);
     expect(await slugOf(db, created.body.data.id)).toBe(`made-by-admin-${token}`);
   });
@@ -123,11 +139,17 @@ describe('AddUserSlugs backfill', () => {
     const names = ['Nguyễn Văn Đức', 'Nguyen Van Duc', 'Ada Lovelace', 'nguyễn văn đức'];
     const ids: number[] = [];
     for (const [i, name] of names.entries()) {
-      const [row] = (await dataSource.query(`INSERT INTO users (full_name, email, password_hash) VALUES ($1, $2, 'x') RETURNING id`, [name, `backfill-${i}@example.test`])) as { id: number }[];
+      const [row] = (await dataSource.query(`INSERT INTO users (full_name, email, password_hash) VALUES ($1, $2, 'x') RETURNING id`, [
+        name,
+        `backfill-${i}@example.test`,
+      ])) as { id: number }[];
       ids.push(row.id);
     }
     await run('up');
-    const rows = (await dataSource.query(`SELECT id, slug FROM users WHERE id = ANY($1::int[]) ORDER BY id`, [ids])) as { id: number; slug: string }[];
+    const rows = (await dataSource.query(`SELECT id, slug FROM users WHERE id = ANY($1::int[]) ORDER BY id`, [ids])) as {
+      id: number;
+      slug: string;
+    }[];
     expect(rows.map((row) => row.slug)).toEqual(['nguyen-van-duc', 'nguyen-van-duc-2', 'ada-lovelace', 'nguyen-van-duc-3']);
   });
 });
@@ -141,20 +163,34 @@ describe('Author pages API (GET /blog/authors/{slug}, /blog/authors/{slug}/posts
     t = await createTestApp();
     admin = await createAdmin(t);
     tagSlug = `author-tag-${uid()}`;
-    await t.http.post(api('/blog/tags')).set(admin.auth).send({ name: `Tag ${tagSlug}`, slug: tagSlug }).expect(201);
+    await t.http
+      .post(api('/blog/tags'))
+      .set(admin.auth)
+      .send({ name: `Tag ${tagSlug}`, slug: tagSlug })
+      .expect(201);
   });
   afterAll(() => t?.close());
 
   /** A post by `author`, written as a draft, submitted and approved by the admin (published). */
-  async function published(author: TestUser, title = `Post ${uid()}`): Promise<{ id: number; slug: string; title: string; publishedAt: string }> {
+  async function published(
+    author: TestUser,
+    title = `Post ${uid()}`,
+  ): Promise<{ id: number; slug: string; title: string; publishedAt: string }> {
     const token = uid();
     const res = await t.http
       .post(api('/blog/posts/author/create'))
       .set(author.auth)
       .send({ title, content: `Body of ${token}`, slug: `author-post-${token}`, tagSlugs: [tagSlug] })
       .expect(201);
-    await t.http.post(api(`/blog/posts/author/${res.body.data.id}/submit-for-review`)).set(author.auth).expect(200);
-    const approved = await t.http.put(api(`/blog/posts/admin/${res.body.data.id}/review`)).set(admin.auth).send({ status: 'APPROVED' }).expect(200);
+    await t.http
+      .post(api(`/blog/posts/author/${res.body.data.id}/submit-for-review`))
+      .set(author.auth)
+      .expect(200);
+    const approved = await t.http
+      .put(api(`/blog/posts/admin/${res.body.data.id}/review`))
+      .set(admin.auth)
+      .send({ status: 'APPROVED' })
+      .expect(200);
     return approved.body.data.post;
   }
 
@@ -164,7 +200,16 @@ describe('Author pages API (GET /blog/authors/{slug}, /blog/authors/{slug}/posts
     await published(author);
     const res = await t.http.get(api(`/blog/authors/${author.slug}`)).expect(200);
     expect(res.body).toEqual(
-      ok({ id: author.id, slug: author.slug, fullName: author.fullName, avatar: null, bio: 'Viết về kiểm thử.', postCount: 2, totalLikes: 0, joinedAt: ISO }),
+      ok({
+        id: author.id,
+        slug: author.slug,
+        fullName: author.fullName,
+        avatar: null,
+        bio: 'Viết về kiểm thử.',
+        postCount: 2,
+        totalLikes: 0,
+        joinedAt: ISO,
+      }),
     );
     expect(author.slug).toMatch(/^tran-van-binh-/);
     const list = await t.http.get(api('/blog/authors')).expect(200);
@@ -176,9 +221,22 @@ describe('Author pages API (GET /blog/authors/{slug}, /blog/authors/{slug}/posts
     const other = await createAuthor(t);
     const posts = [await published(author), await published(author), await published(author)];
     await published(other);
-    await t.http.post(api('/blog/posts/author/create')).set(author.auth).send({ title: `Draft ${uid()}`, content: 'x', slug: `draft-${uid()}` }).expect(201);
+    await t.http
+      .post(api('/blog/posts/author/create'))
+      .set(author.auth)
+      .send({ title: `Draft ${uid()}`, content: 'x', slug: `draft-${uid()}` })
+      .expect(201);
     const first = await t.http.get(api(`/blog/authors/${author.slug}/posts?page=0&size=2`)).expect(200);
-    expect(first.body.data).toMatchObject({ totalElements: 3, totalPages: 2, number: 0, size: 2, numberOfElements: 2, first: true, last: false, empty: false });
+    expect(first.body.data).toMatchObject({
+      totalElements: 3,
+      totalPages: 2,
+      number: 0,
+      size: 2,
+      numberOfElements: 2,
+      first: true,
+      last: false,
+      empty: false,
+    });
     expect(first.body.data.content.map((card: { id: number }) => card.id)).toEqual([posts[2].id, posts[1].id]);
     expect(first.body.data.content[0]).toEqual({
       id: posts[2].id,
@@ -213,21 +271,43 @@ describe('Author pages API (GET /blog/authors/{slug}, /blog/authors/{slug}/posts
     await published(banned);
     await t.http.get(api(`/blog/authors/${banned.slug}`)).expect(200);
     await t.http.get(api(`/blog/authors/${banned.slug}/posts`)).expect(200);
-    await t.http.post(api(`/admin/users/${banned.id}/ban`)).set(admin.auth).send({ reason: 'Spam' }).expect(200);
-    for (const slug of ['no-such-author-anywhere', reader.slug, writerAndReader.slug, idle.slug, banned.slug, 'Not_A_Slug', 'x'.repeat(300)]) {
-      expect((await t.http.get(api(`/blog/authors/${encodeURIComponent(slug)}`)).expect(404)).body).toEqual(err(404, `Author "${slug}" not found`));
-      expect((await t.http.get(api(`/blog/authors/${encodeURIComponent(slug)}/posts`)).expect(404)).body).toEqual(err(404, `Author "${slug}" not found`));
+    await t.http
+      .post(api(`/admin/users/${banned.id}/ban`))
+      .set(admin.auth)
+      .send({ reason: 'Spam' })
+      .expect(200);
+    for (const slug of [
+      'no-such-author-anywhere',
+      reader.slug,
+      writerAndReader.slug,
+      idle.slug,
+      banned.slug,
+      'Not_A_Slug',
+      'x'.repeat(300),
+    ]) {
+      expect((await t.http.get(api(`/blog/authors/${encodeURIComponent(slug)}`)).expect(404)).body).toEqual(
+        err(404, `Author "${slug}" not found`),
+      );
+      expect((await t.http.get(api(`/blog/authors/${encodeURIComponent(slug)}/posts`)).expect(404)).body).toEqual(
+        err(404, `Author "${slug}" not found`),
+      );
     }
     const author = await createAuthor(t);
     await published(author);
-    expect((await t.http.get(api(`/blog/authors/${author.slug}/posts?page=-1`)).expect(400)).body.message).toBe('page must not be negative');
+    expect((await t.http.get(api(`/blog/authors/${author.slug}/posts?page=-1`)).expect(400)).body.message).toBe(
+      'page must not be negative',
+    );
     await t.http.get(api(`/blog/authors/${author.slug}/posts?page=abc`)).expect(400);
     await t.http.get(api(`/blog/authors/${author.slug}/posts?unknown=1`)).expect(400);
   });
 
   it("an administrator's published posts have an author page too; the sitemap lists author pages, not banned or idle authors", async () => {
     const token = uid();
-    const post = await t.http.post(api('/blog/posts')).set(admin.auth).send({ title: `Admin ${token}`, slug: `admin-${token}`, content: 'Body', status: 'PUBLISHED' }).expect(201);
+    const post = await t.http
+      .post(api('/blog/posts'))
+      .set(admin.auth)
+      .send({ title: `Admin ${token}`, slug: `admin-${token}`, content: 'Body', status: 'PUBLISHED' })
+      .expect(201);
     expect((await t.http.get(api(`/blog/authors/${admin.slug}`)).expect(200)).body.data).toMatchObject({ id: admin.id, slug: admin.slug });
     expect(post.body.data.author.slug).toBe(admin.slug);
     const listed = (await t.http.get(api('/blog/authors')).expect(200)).body.data.map((entry: { id: number }) => entry.id);
@@ -237,7 +317,11 @@ describe('Author pages API (GET /blog/authors/{slug}, /blog/authors/{slug}/posts
     const idle = await createAuthor(t);
     const banned = await createAuthor(t);
     await published(banned);
-    await t.http.post(api(`/admin/users/${banned.id}/ban`)).set(admin.auth).send({ reason: 'Spam' }).expect(200);
+    await t.http
+      .post(api(`/admin/users/${banned.id}/ban`))
+      .set(admin.auth)
+      .send({ reason: 'Spam' })
+      .expect(200);
     const sitemap = await sitemapEntries(t, 'authors');
     expect(sitemap).toContainEqual({ slug: author.slug, updatedAt: ISO });
     expect(sitemap.map((entry) => entry.slug)).toEqual(expect.arrayContaining([admin.slug, author.slug]));
@@ -249,22 +333,37 @@ describe('Author pages API (GET /blog/authors/{slug}, /blog/authors/{slug}/posts
     const author = await createAuthor(t, { bio: 'Old bio' });
     const reader = await createReader(t);
     const first = await published(author);
-    expect((await t.http.get(api(`/blog/authors/${author.slug}`)).expect(200)).body.data).toMatchObject({ bio: 'Old bio', postCount: 1, totalLikes: 0 });
+    expect((await t.http.get(api(`/blog/authors/${author.slug}`)).expect(200)).body.data).toMatchObject({
+      bio: 'Old bio',
+      postCount: 1,
+      totalLikes: 0,
+    });
     await t.http.get(api(`/blog/authors/${author.slug}/posts`)).expect(200);
     await t.http.put(api('/users/profile')).set(author.auth).send({ bio: 'New bio' }).expect(200);
     expect((await t.http.get(api(`/blog/authors/${author.slug}`)).expect(200)).body.data.bio).toBe('New bio');
     const second = await published(author);
     expect((await t.http.get(api(`/blog/authors/${author.slug}`)).expect(200)).body.data.postCount).toBe(2);
-    expect((await t.http.get(api(`/blog/authors/${author.slug}/posts`)).expect(200)).body.data.content.map((card: { id: number }) => card.id)).toEqual([second.id, first.id]);
-    await t.http.post(api(`/blog/posts/${first.id}/like`)).set(reader.auth).expect(200);
+    expect(
+      (await t.http.get(api(`/blog/authors/${author.slug}/posts`)).expect(200)).body.data.content.map((card: { id: number }) => card.id),
+    ).toEqual([second.id, first.id]);
+    await t.http
+      .post(api(`/blog/posts/${first.id}/like`))
+      .set(reader.auth)
+      .expect(200);
     expect((await t.http.get(api(`/blog/authors/${author.slug}`)).expect(200)).body.data.totalLikes).toBe(1);
     expect((await t.http.get(api(`/blog/authors/${author.slug}/posts`)).expect(200)).body.data.content[1].likeCount).toBe(1);
-    await t.http.delete(api(`/blog/posts/${second.id}`)).set(admin.auth).expect(204);
-    expect((await t.http.get(api(`/blog/authors/${author.slug}/posts`)).expect(200)).body.data.content.map((card: { id: number }) => card.id)).toEqual([first.id]);
+    await t.http
+      .delete(api(`/blog/posts/${second.id}`))
+      .set(admin.auth)
+      .expect(204);
+    expect(
+      (await t.http.get(api(`/blog/authors/${author.slug}/posts`)).expect(200)).body.data.content.map((card: { id: number }) => card.id),
+    ).toEqual([first.id]);
   });
 
   it('the authors list (held: every /search render reads it) shows a publication, a like, a bio edit, a deletion and a ban at once', async () => {
-    const entryOf = async (id: number) => ((await t.http.get(api('/blog/authors')).expect(200)).body.data as { id: number }[]).find((entry) => entry.id === id);
+    const entryOf = async (id: number) =>
+      ((await t.http.get(api('/blog/authors')).expect(200)).body.data as { id: number }[]).find((entry) => entry.id === id);
     const author = await createAuthor(t, { bio: 'Old bio' });
     const reader = await createReader(t);
     expect(await entryOf(author.id)).toBeUndefined();
@@ -272,13 +371,23 @@ describe('Author pages API (GET /blog/authors/{slug}, /blog/authors/{slug}/posts
     expect(await entryOf(author.id)).toMatchObject({ postCount: 1, totalLikes: 0, bio: 'Old bio' });
     const second = await published(author);
     expect(await entryOf(author.id)).toMatchObject({ postCount: 2, latestPostAt: second.publishedAt });
-    await t.http.post(api(`/blog/posts/${first.id}/like`)).set(reader.auth).expect(200);
+    await t.http
+      .post(api(`/blog/posts/${first.id}/like`))
+      .set(reader.auth)
+      .expect(200);
     expect(await entryOf(author.id)).toMatchObject({ totalLikes: 1 });
     await t.http.put(api('/users/profile')).set(author.auth).send({ bio: 'New bio' }).expect(200);
     expect(await entryOf(author.id)).toMatchObject({ bio: 'New bio' });
-    await t.http.delete(api(`/blog/posts/${second.id}`)).set(admin.auth).expect(204);
+    await t.http
+      .delete(api(`/blog/posts/${second.id}`))
+      .set(admin.auth)
+      .expect(204);
     expect(await entryOf(author.id)).toMatchObject({ postCount: 1, latestPostAt: first.publishedAt });
-    await t.http.post(api(`/admin/users/${author.id}/ban`)).set(admin.auth).send({ reason: 'Spam' }).expect(200);
+    await t.http
+      .post(api(`/admin/users/${author.id}/ban`))
+      .set(admin.auth)
+      .send({ reason: 'Spam' })
+      .expect(200);
     expect(await entryOf(author.id)).toBeUndefined();
   });
 });

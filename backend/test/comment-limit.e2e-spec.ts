@@ -12,7 +12,11 @@ import { createAdmin, createReader, TestUser } from './helpers/users';
 const LIMIT_TEXT = 'Too many attempts. Please wait before trying again.';
 
 async function publishedPost(t: TestApp, admin: TestUser): Promise<number> {
-  const res = await t.http.post(api('/blog/posts')).set(admin.auth).send({ title: `Limited ${uid()}`, content: 'Body', status: 'PUBLISHED' }).expect(201);
+  const res = await t.http
+    .post(api('/blog/posts'))
+    .set(admin.auth)
+    .send({ title: `Limited ${uid()}`, content: 'Body', status: 'PUBLISHED' })
+    .expect(201);
   return res.body.data.id as number;
 }
 
@@ -33,11 +37,19 @@ describe('Per-user comment limit', () => {
   it('answers 429 with Retry-After past the minute limit, counting both comment routes, and writes nothing', async () => {
     const spammer = await createReader(t);
     await t.http.post(api('/comments')).set(spammer.auth).send({ postId, content: 'one' }).expect(201);
-    await t.http.post(api(`/blog/posts/${postId}/comments`)).set(spammer.auth).send({ content: 'two' }).expect(201);
+    await t.http
+      .post(api(`/blog/posts/${postId}/comments`))
+      .set(spammer.auth)
+      .send({ content: 'two' })
+      .expect(201);
     await t.http.post(api('/comments')).set(spammer.auth).send({ postId, content: 'three' }).expect(201);
     for (const send of [
       () => t.http.post(api('/comments')).set(spammer.auth).send({ postId, content: 'four' }),
-      () => t.http.post(api(`/blog/posts/${postId}/comments`)).set(spammer.auth).send({ content: 'five' }),
+      () =>
+        t.http
+          .post(api(`/blog/posts/${postId}/comments`))
+          .set(spammer.auth)
+          .send({ content: 'five' }),
     ]) {
       const res = await send();
       expect(res.status).toBe(429);
@@ -52,7 +64,12 @@ describe('Per-user comment limit', () => {
   it('counts per user, not per address: another user on the same address still comments', async () => {
     const first = await createReader(t);
     const second = await createReader(t);
-    for (let i = 0; i < 3; i++) await t.http.post(api('/comments')).set(first.auth).send({ postId, content: `mine ${i}` }).expect(201);
+    for (let i = 0; i < 3; i++)
+      await t.http
+        .post(api('/comments'))
+        .set(first.auth)
+        .send({ postId, content: `mine ${i}` })
+        .expect(201);
     await t.http.post(api('/comments')).set(first.auth).send({ postId, content: 'too many' }).expect(429);
     await t.http.post(api('/comments')).set(second.auth).send({ postId, content: 'my first' }).expect(201);
   });
@@ -60,10 +77,26 @@ describe('Per-user comment limit', () => {
   it('leaves reading, editing and deleting comments alone', async () => {
     const user = await createReader(t);
     const ids: number[] = [];
-    for (let i = 0; i < 3; i++) ids.push((await t.http.post(api('/comments')).set(user.auth).send({ postId, content: `c ${i}` }).expect(201)).body.data.id);
+    for (let i = 0; i < 3; i++)
+      ids.push(
+        (
+          await t.http
+            .post(api('/comments'))
+            .set(user.auth)
+            .send({ postId, content: `c ${i}` })
+            .expect(201)
+        ).body.data.id,
+      );
     await t.http.post(api('/comments')).set(user.auth).send({ postId, content: 'over' }).expect(429);
-    await t.http.put(api(`/comments/${ids[0]}`)).set(user.auth).send({ content: 'edited' }).expect(200);
-    await t.http.delete(api(`/comments/${ids[1]}`)).set(user.auth).expect(204);
+    await t.http
+      .put(api(`/comments/${ids[0]}`))
+      .set(user.auth)
+      .send({ content: 'edited' })
+      .expect(200);
+    await t.http
+      .delete(api(`/comments/${ids[1]}`))
+      .set(user.auth)
+      .expect(204);
     await t.http.get(api(`/comments/post/${postId}`)).expect(200);
   });
 });
@@ -78,7 +111,12 @@ describe('Per-user comment limit: the day', () => {
   it('answers 429 past the day limit, with Retry-After up to a day', async () => {
     const postId = await publishedPost(t, await createAdmin(t));
     const user = await createReader(t);
-    for (let i = 0; i < 4; i++) await t.http.post(api('/comments')).set(user.auth).send({ postId, content: `day ${i}` }).expect(201);
+    for (let i = 0; i < 4; i++)
+      await t.http
+        .post(api('/comments'))
+        .set(user.auth)
+        .send({ postId, content: `day ${i}` })
+        .expect(201);
     const res = await t.http.post(api('/comments')).set(user.auth).send({ postId, content: 'day 5' }).expect(429);
     expect(res.body).toEqual(tooMany(LIMIT_TEXT, res.headers['retry-after']));
     expect(Number(res.headers['retry-after'])).toBeGreaterThan(60);
@@ -114,8 +152,16 @@ const binary = redisServerForSuite('comment-limit.e2e-spec', 'the two-instance c
       while ((await t.http.get(api('/health'))).body.data.redis !== 'up') await new Promise((resolve) => setTimeout(resolve, 20));
     }
     for (let i = 0; i < 2; i++) {
-      await a.http.post(api('/comments')).set(user.auth).send({ postId, content: `a ${i}` }).expect(201);
-      await b.http.post(api('/comments')).set(user.auth).send({ postId, content: `b ${i}` }).expect(201);
+      await a.http
+        .post(api('/comments'))
+        .set(user.auth)
+        .send({ postId, content: `a ${i}` })
+        .expect(201);
+      await b.http
+        .post(api('/comments'))
+        .set(user.auth)
+        .send({ postId, content: `b ${i}` })
+        .expect(201);
     }
     // Counted per instance, each would allow 2 more.
     await a.http.post(api('/comments')).set(user.auth).send({ postId, content: 'a over' }).expect(429);

@@ -40,7 +40,14 @@ const step: fc.Arbitrary<Step> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('edit' as const), target, held: fc.boolean() }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('hide' as const), target, byAdmin: fc.boolean() }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('restore' as const), target }) },
-  { weight: 3, arbitrary: fc.record({ kind: fc.constant('delete' as const), target, by: fc.constantFrom<'owner' | 'admin' | 'queue'>('owner', 'admin', 'queue') }) },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      kind: fc.constant('delete' as const),
+      target,
+      by: fc.constantFrom<'owner' | 'admin' | 'queue'>('owner', 'admin', 'queue'),
+    }),
+  },
 );
 
 describe('Comment visibility: counters equal their aggregates after random moves (fast-check)', () => {
@@ -53,7 +60,13 @@ describe('Comment visibility: counters equal their aggregates after random moves
   let postAuthor: AuthUser;
   let writers: AuthUser[];
 
-  const asCaller = (user: TestUser, role: RoleName): AuthUser => ({ id: user.id, email: user.email, fullName: user.fullName, roles: [role], role });
+  const asCaller = (user: TestUser, role: RoleName): AuthUser => ({
+    id: user.id,
+    email: user.email,
+    fullName: user.fullName,
+    roles: [role],
+    role,
+  });
 
   beforeAll(async () => {
     // More than two links hold a comment: a held write or edit is one text away.
@@ -70,7 +83,10 @@ describe('Comment visibility: counters equal their aggregates after random moves
   afterAll(() => t.close());
 
   async function publishedPost(): Promise<number> {
-    const res = await t.http.post(api('/blog/posts')).set(adminUser.auth).send({ title: `Counted ${uid()}`, content: 'Body', status: 'PUBLISHED' });
+    const res = await t.http
+      .post(api('/blog/posts'))
+      .set(adminUser.auth)
+      .send({ title: `Counted ${uid()}`, content: 'Body', status: 'PUBLISHED' });
     if (res.status !== 201) throw new Error(`post failed: ${res.status}`);
     await db.query('UPDATE posts SET author_id = $2 WHERE id = $1', [res.body.data.id, postAuthor.id]);
     return res.body.data.id as number;
@@ -135,7 +151,9 @@ describe('Comment visibility: counters equal their aggregates after random moves
          FROM comments c WHERE c.post_id = $1`,
       [postId],
     )) as { id: number; stored: number; counted: number }[];
-    return [...posts.map((row) => ({ post: row.id, ...row })), ...replies.map((row) => ({ comment: row.id, ...row }))].filter((row) => row.stored !== row.counted);
+    return [...posts.map((row) => ({ post: row.id, ...row })), ...replies.map((row) => ({ comment: row.id, ...row }))].filter(
+      (row) => row.stored !== row.counted,
+    );
   }
 
   /**

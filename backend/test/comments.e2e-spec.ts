@@ -26,12 +26,20 @@ describe('Comments', () => {
 
   async function publishedPost(): Promise<{ id: number; slug: string }> {
     const token = uid();
-    const res = await t.http.post(api('/blog/posts')).set(admin.auth).send({ title: `Commented ${token}`, content: 'Body', status: 'PUBLISHED' }).expect(201);
+    const res = await t.http
+      .post(api('/blog/posts'))
+      .set(admin.auth)
+      .send({ title: `Commented ${token}`, content: 'Body', status: 'PUBLISHED' })
+      .expect(201);
     return { id: res.body.data.id, slug: res.body.data.slug };
   }
 
   async function draftPost(): Promise<number> {
-    const res = await t.http.post(api('/blog/posts/author/create')).set(author.auth).send({ title: `Draft ${uid()}`, content: 'Body' }).expect(201);
+    const res = await t.http
+      .post(api('/blog/posts/author/create'))
+      .set(author.auth)
+      .send({ title: `Draft ${uid()}`, content: 'Body' })
+      .expect(201);
     return res.body.data.id;
   }
 
@@ -43,7 +51,8 @@ describe('Comments', () => {
 
   const counts = async (postId: number) =>
     ((await db.query('SELECT comment_count FROM posts WHERE id = $1', [postId])) as { comment_count: number }[])[0].comment_count;
-  const replyCount = async (id: number) => ((await db.query('SELECT reply_count FROM comments WHERE id = $1', [id])) as { reply_count: number }[])[0]?.reply_count;
+  const replyCount = async (id: number) =>
+    ((await db.query('SELECT reply_count FROM comments WHERE id = $1', [id])) as { reply_count: number }[])[0]?.reply_count;
   const exists = async (id: number) => ((await db.query('SELECT 1 FROM comments WHERE id = $1', [id])) as unknown[]).length === 1;
 
   describe('create', () => {
@@ -81,20 +90,38 @@ describe('Comments', () => {
 
     it('POST /blog/posts/{id}/comments: 201 with content and parentId; a reply says "Reply has been added."', async () => {
       const post = await publishedPost();
-      const top = await t.http.post(api(`/blog/posts/${post.id}/comments`)).set(reader.auth).send({ content: 'Top' }).expect(201);
+      const top = await t.http
+        .post(api(`/blog/posts/${post.id}/comments`))
+        .set(reader.auth)
+        .send({ content: 'Top' })
+        .expect(201);
       expect(top.body.message).toBe('Comment has been added.');
-      const reply = await t.http.post(api(`/blog/posts/${post.id}/comments`)).set(other.auth).send({ content: 'Reply', parentId: top.body.data.id }).expect(201);
-      expect(reply.body).toMatchObject({ message: 'Reply has been added.', data: { parentId: top.body.data.id, level: 1, postId: post.id } });
+      const reply = await t.http
+        .post(api(`/blog/posts/${post.id}/comments`))
+        .set(other.auth)
+        .send({ content: 'Reply', parentId: top.body.data.id })
+        .expect(201);
+      expect(reply.body).toMatchObject({
+        message: 'Reply has been added.',
+        data: { parentId: top.body.data.id, level: 1, postId: post.id },
+      });
       expect(await replyCount(top.body.data.id)).toBe(1);
       expect(await counts(post.id)).toBe(2);
     });
 
     it('401 without a session: "You need to log in to comment."', async () => {
       const post = await publishedPost();
-      expect((await t.http.post(api('/comments')).send({ postId: post.id, content: 'x' }).expect(401)).body).toEqual(err(401, 'You need to log in to comment.'));
-      expect((await t.http.post(api(`/blog/posts/${post.id}/comments`)).send({ content: 'x' }).expect(401)).body).toEqual(
+      expect((await t.http.post(api('/comments')).send({ postId: post.id, content: 'x' }).expect(401)).body).toEqual(
         err(401, 'You need to log in to comment.'),
       );
+      expect(
+        (
+          await t.http
+            .post(api(`/blog/posts/${post.id}/comments`))
+            .send({ content: 'x' })
+            .expect(401)
+        ).body,
+      ).toEqual(err(401, 'You need to log in to comment.'));
     });
 
     it.each([
@@ -123,18 +150,28 @@ describe('Comments', () => {
       expect((await t.http.post(api('/comments')).set(reader.auth).send({ content: 'x' }).expect(400)).body).toEqual(
         err(400, 'Invalid post ID.', { postId: ['Invalid post ID.'] }),
       );
-      expect((await t.http.post(api('/comments')).set(reader.auth).send({ postId: 'abc', content: 'x' }).expect(400)).body.message).toBe('Invalid post ID.');
-      expect((await t.http.post(api('/comments')).set(reader.auth).send({ postId: post.id, content: 'x', parentId: -1 }).expect(400)).body.errors).toEqual({
+      expect((await t.http.post(api('/comments')).set(reader.auth).send({ postId: 'abc', content: 'x' }).expect(400)).body.message).toBe(
+        'Invalid post ID.',
+      );
+      expect(
+        (await t.http.post(api('/comments')).set(reader.auth).send({ postId: post.id, content: 'x', parentId: -1 }).expect(400)).body
+          .errors,
+      ).toEqual({
         parentId: ['parentId must be a positive whole number or null'],
       });
       const elsewhere = await comment(reader, (await publishedPost()).id, 'Elsewhere');
-      expect((await t.http.post(api('/comments')).set(reader.auth).send({ postId: post.id, content: 'x', parentId: elsewhere.id }).expect(400)).body).toEqual(
+      expect(
+        (await t.http.post(api('/comments')).set(reader.auth).send({ postId: post.id, content: 'x', parentId: elsewhere.id }).expect(400))
+          .body,
+      ).toEqual(
         err(400, 'The comment you reply to belongs to another post.', { parentId: ['The comment you reply to belongs to another post.'] }),
       );
       expect((await t.http.post(api('/blog/posts/abc/comments')).set(reader.auth).send({ content: 'x' }).expect(400)).body.message).toBe(
         'Invalid id: it must be a positive whole number.',
       );
-      expect((await t.http.post(api('/comments')).set(reader.auth).send({ postId: post.id, content: 'x', extra: 1 }).expect(400)).body.errors).toHaveProperty('extra');
+      expect(
+        (await t.http.post(api('/comments')).set(reader.auth).send({ postId: post.id, content: 'x', extra: 1 }).expect(400)).body.errors,
+      ).toHaveProperty('extra');
       expect(await counts(post.id)).toBe(0);
     });
 
@@ -143,13 +180,20 @@ describe('Comments', () => {
         err(404, 'Post not found.'),
       );
       const draft = await draftPost();
-      expect((await t.http.post(api(`/blog/posts/${draft}/comments`)).set(reader.auth).send({ content: 'x' }).expect(404)).body).toEqual(
-        err(404, 'Post not found.'),
-      );
+      expect(
+        (
+          await t.http
+            .post(api(`/blog/posts/${draft}/comments`))
+            .set(reader.auth)
+            .send({ content: 'x' })
+            .expect(404)
+        ).body,
+      ).toEqual(err(404, 'Post not found.'));
       const post = await publishedPost();
-      expect((await t.http.post(api('/comments')).set(reader.auth).send({ postId: post.id, content: 'x', parentId: 2_000_000_000 }).expect(404)).body).toEqual(
-        err(404, 'Comment not found.'),
-      );
+      expect(
+        (await t.http.post(api('/comments')).set(reader.auth).send({ postId: post.id, content: 'x', parentId: 2_000_000_000 }).expect(404))
+          .body,
+      ).toEqual(err(404, 'Comment not found.'));
       expect(await counts(post.id)).toBe(0);
     });
   });
@@ -171,7 +215,11 @@ describe('Comments', () => {
       const list = (await t.http.get(api(`/blog/posts/${post.id}/comments`)).expect(200)).body.data;
       expect(list.content).toHaveLength(1);
       const thread = list.content[0];
-      expect(thread).toMatchObject({ id: l0.id, replyCount: 1, replies: [{ id: l1.id, replyCount: 1, replies: [{ id: l2.id, replyCount: 2 }] }] });
+      expect(thread).toMatchObject({
+        id: l0.id,
+        replyCount: 1,
+        replies: [{ id: l1.id, replyCount: 1, replies: [{ id: l2.id, replyCount: 2 }] }],
+      });
       expect(thread.replies[0].replies[0].replies.map((c: { id: number; level: number }) => [c.id, c.level])).toEqual([
         [l3.id, 3],
         [deeper.id, 3],
@@ -190,7 +238,11 @@ describe('Comments', () => {
         expect(res.body.data).toEqual({
           content: [
             expect.objectContaining({ id: second.id, replies: [] }),
-            expect.objectContaining({ id: first.id, replyCount: 1, replies: [expect.objectContaining({ id: reply.id, level: 1, parentId: first.id, replies: [] })] }),
+            expect.objectContaining({
+              id: first.id,
+              replyCount: 1,
+              replies: [expect.objectContaining({ id: reply.id, level: 1, parentId: first.id, replies: [] })],
+            }),
           ],
           totalElements: 2,
           totalPages: 1,
@@ -205,7 +257,14 @@ describe('Comments', () => {
         });
       }
       const asc = await t.http.get(api(`/blog/posts/${post.id}/comments?sortBy=createdAt&sortDir=ASC&size=1&page=1`)).expect(200);
-      expect(asc.body.data).toMatchObject({ content: [{ id: second.id }], totalElements: 2, totalPages: 2, number: 1, currentPage: 1, last: true });
+      expect(asc.body.data).toMatchObject({
+        content: [{ id: second.id }],
+        totalElements: 2,
+        totalPages: 2,
+        number: 1,
+        currentPage: 1,
+        last: true,
+      });
     });
 
     it('400 for a bad sort or page; 404 for a missing or unpublished post', async () => {
@@ -213,14 +272,16 @@ describe('Comments', () => {
       expect((await t.http.get(api(`/blog/posts/${post.id}/comments?sortBy=content`)).expect(400)).body).toEqual(
         err(400, 'sortBy must be one of createdAt', { sortBy: ['sortBy must be one of createdAt'] }),
       );
-      expect((await t.http.get(api(`/blog/posts/${post.id}/comments?sortDir=up`)).expect(400)).body.message).toBe('sortDir must be asc or desc');
+      expect((await t.http.get(api(`/blog/posts/${post.id}/comments?sortDir=up`)).expect(400)).body.message).toBe(
+        'sortDir must be asc or desc',
+      );
       expect((await t.http.get(api(`/comments/post/${post.id}?page=-1`)).expect(400)).body.message).toBe('page must not be negative');
       expect((await t.http.get(api('/comments/post/2000000000')).expect(404)).body).toEqual(err(404, 'Post not found.'));
       expect((await t.http.get(api(`/blog/posts/${await draftPost()}/comments`)).expect(404)).body).toEqual(err(404, 'Post not found.'));
       expect((await t.http.get(api('/comments/post/0')).expect(400)).body.message).toBe('Invalid id: it must be a positive whole number.');
     });
 
-    it('?commentId answers the page that holds that comment\'s thread (a link to #comment-{id}); 404 off the post, 400 when malformed', async () => {
+    it("?commentId answers the page that holds that comment's thread (a link to #comment-{id}); 404 off the post, 400 when malformed", async () => {
       const post = await publishedPost();
       const roots: Record<string, any>[] = [];
       for (let index = 0; index < 25; index++) roots.push(await comment(reader, post.id, `root ${index}`));
@@ -231,7 +292,12 @@ describe('Comments', () => {
         const res = await t.http.get(api(`${path}?size=10&page=0&commentId=${deep.id}`)).expect(200);
         expect(res.body.data).toMatchObject({ number: 1, currentPage: 1, totalPages: 3, first: false, last: false });
         const ids = res.body.data.content.map((c: { id: number }) => c.id);
-        expect(ids).toEqual(roots.slice(5, 15).reverse().map((c) => c.id));
+        expect(ids).toEqual(
+          roots
+            .slice(5, 15)
+            .reverse()
+            .map((c) => c.id),
+        );
         const thread = res.body.data.content.find((c: { id: number }) => c.id === roots[7].id);
         expect(thread.replies[0]).toMatchObject({ id: reply.id, replies: [expect.objectContaining({ id: deep.id, level: 2 })] });
       }
@@ -239,10 +305,17 @@ describe('Comments', () => {
       expect(oldestFirst.body.data).toMatchObject({ number: 2, last: true });
       expect(oldestFirst.body.data.content.map((c: { id: number }) => c.id)).toEqual(roots.slice(20).map((c) => c.id));
       const first = await t.http.get(api(`/comments/post/${post.id}?commentId=${roots[24].id}`)).expect(200);
-      expect(first.body.data).toMatchObject({ number: 0, content: expect.arrayContaining([expect.objectContaining({ id: roots[24].id })]) });
+      expect(first.body.data).toMatchObject({
+        number: 0,
+        content: expect.arrayContaining([expect.objectContaining({ id: roots[24].id })]),
+      });
       const elsewhere = await comment(reader, (await publishedPost()).id, 'on another post');
-      expect((await t.http.get(api(`/comments/post/${post.id}?commentId=${elsewhere.id}`)).expect(404)).body).toEqual(err(404, 'Comment not found.'));
-      expect((await t.http.get(api(`/comments/post/${post.id}?commentId=2000000000`)).expect(404)).body).toEqual(err(404, 'Comment not found.'));
+      expect((await t.http.get(api(`/comments/post/${post.id}?commentId=${elsewhere.id}`)).expect(404)).body).toEqual(
+        err(404, 'Comment not found.'),
+      );
+      expect((await t.http.get(api(`/comments/post/${post.id}?commentId=2000000000`)).expect(404)).body).toEqual(
+        err(404, 'Comment not found.'),
+      );
       expect((await t.http.get(api(`/comments/post/${post.id}?commentId=abc`)).expect(400)).body).toEqual(
         err(400, 'commentId must be a positive whole number', { commentId: ['commentId must be a positive whole number'] }),
       );
@@ -266,7 +339,11 @@ describe('Comments', () => {
       const top = await comment(reader, post.id, 'one');
       await comment(reader, post.id, 'two', top.id);
       await comment(other, post.id, 'three');
-      expect((await t.http.get(api(`/comments/stats/post/${post.id}`)).expect(200)).body.data).toEqual({ postId: post.id, totalComments: 3, uniqueCommenters: 2 });
+      expect((await t.http.get(api(`/comments/stats/post/${post.id}`)).expect(200)).body.data).toEqual({
+        postId: post.id,
+        totalComments: 3,
+        uniqueCommenters: 2,
+      });
       expect((await t.http.get(api('/comments/stats/post/2000000000')).expect(404)).body).toEqual(err(404, 'Post not found.'));
     });
 
@@ -279,18 +356,41 @@ describe('Comments', () => {
       const hit2 = await comment(other, other_post.id, `${word} again`);
       const all = (await t.http.get(api(`/comments/search?keyword=${word}`)).expect(200)).body.data;
       expect(all.content.map((c: { id: number }) => c.id)).toEqual([hit2.id, hit.id]);
-      expect(all.content[1]).toMatchObject({ postId: post.id, postSlug: post.slug, post: { id: post.id, slug: post.slug }, root: true, level: 0 });
+      expect(all.content[1]).toMatchObject({
+        postId: post.id,
+        postSlug: post.slug,
+        post: { id: post.id, slug: post.slug },
+        root: true,
+        level: 0,
+      });
       const one = (await t.http.get(api(`/comments/search?keyword=${word.slice(0, 8)}&postId=${post.id}`)).expect(200)).body.data;
       expect(one.content.map((c: { id: number }) => c.id)).toEqual([hit.id]);
       const vi = (await t.http.get(api(`/comments/search?keyword=${encodeURIComponent('thích')}&postId=${post.id}`)).expect(200)).body.data;
       expect(vi.totalElements).toBe(1);
-      for (const hostile of ["'", '&|!:*()', "\\'", 'a:* & b', '<>', "http://a.b/c'd", 'x@y.z', 'a/b\\c', "''''", "é'é", '-1.5e10', 'a\\:*b']) {
+      for (const hostile of [
+        "'",
+        '&|!:*()',
+        "\\'",
+        'a:* & b',
+        '<>',
+        "http://a.b/c'd",
+        'x@y.z',
+        'a/b\\c',
+        "''''",
+        "é'é",
+        '-1.5e10',
+        'a\\:*b',
+      ]) {
         expect((await t.http.get(api(`/comments/search?keyword=${encodeURIComponent(hostile)}`)).expect(200)).body.success).toBe(true);
       }
-      expect((await t.http.get(api('/comments/search')).expect(400)).body).toEqual(err(400, 'keyword is required', { keyword: ['keyword is required'] }));
+      expect((await t.http.get(api('/comments/search')).expect(400)).body).toEqual(
+        err(400, 'keyword is required', { keyword: ['keyword is required'] }),
+      );
       expect((await t.http.get(api('/comments/search?keyword=%20%20')).expect(400)).body.message).toBe('keyword is required');
       expect((await t.http.get(api(`/comments/search?keyword=x&postId=abc`)).expect(400)).body.message).toBe('Invalid post ID.');
-      expect((await t.http.get(api(`/comments/search?keyword=x&postId=${await draftPost()}`)).expect(404)).body).toEqual(err(404, 'Post not found.'));
+      expect((await t.http.get(api(`/comments/search?keyword=x&postId=${await draftPost()}`)).expect(404)).body).toEqual(
+        err(404, 'Post not found.'),
+      );
     });
   });
 
@@ -299,8 +399,16 @@ describe('Comments', () => {
       const post = await publishedPost();
       const created = await comment(reader, post.id, 'before');
       await new Promise((resolve) => setTimeout(resolve, 10));
-      const res = await t.http.put(api(`/comments/${created.id}`)).set(reader.auth).send({ content: '  sau khi sửa ✍️ ' }).expect(200);
-      expect(res.body).toMatchObject({ success: true, message: 'Comment has been updated.', data: { id: created.id, content: 'sau khi sửa ✍️', createdAt: created.createdAt } });
+      const res = await t.http
+        .put(api(`/comments/${created.id}`))
+        .set(reader.auth)
+        .send({ content: '  sau khi sửa ✍️ ' })
+        .expect(200);
+      expect(res.body).toMatchObject({
+        success: true,
+        message: 'Comment has been updated.',
+        data: { id: created.id, content: 'sau khi sửa ✍️', createdAt: created.createdAt },
+      });
       expect(res.body.data.updatedAt).not.toBe(created.updatedAt);
       expect(await counts(post.id)).toBe(1);
     });
@@ -308,24 +416,60 @@ describe('Comments', () => {
     it('401, 403 for others (admins too), 400 for bad content, 404 for missing or deleted comments', async () => {
       const post = await publishedPost();
       const created = await comment(reader, post.id, 'mine');
-      expect((await t.http.put(api(`/comments/${created.id}`)).send({ content: 'x' }).expect(401)).body).toEqual(
-        err(401, 'Authentication required. Please log in to continue.'),
-      );
+      expect(
+        (
+          await t.http
+            .put(api(`/comments/${created.id}`))
+            .send({ content: 'x' })
+            .expect(401)
+        ).body,
+      ).toEqual(err(401, 'Authentication required. Please log in to continue.'));
       for (const user of [other, admin]) {
-        expect((await t.http.put(api(`/comments/${created.id}`)).set(user.auth).send({ content: 'x' }).expect(403)).body).toEqual(
-          err(403, 'You do not have permission to update this comment.'),
-        );
+        expect(
+          (
+            await t.http
+              .put(api(`/comments/${created.id}`))
+              .set(user.auth)
+              .send({ content: 'x' })
+              .expect(403)
+          ).body,
+        ).toEqual(err(403, 'You do not have permission to update this comment.'));
       }
-      expect((await t.http.put(api(`/comments/${created.id}`)).set(reader.auth).send({ content: ' ' }).expect(400)).body).toEqual(
-        err(400, 'Comment content cannot be empty', { content: ['Comment content cannot be empty'] }),
+      expect(
+        (
+          await t.http
+            .put(api(`/comments/${created.id}`))
+            .set(reader.auth)
+            .send({ content: ' ' })
+            .expect(400)
+        ).body,
+      ).toEqual(err(400, 'Comment content cannot be empty', { content: ['Comment content cannot be empty'] }));
+      expect(
+        (
+          await t.http
+            .put(api(`/comments/${created.id}`))
+            .set(reader.auth)
+            .send({ content: 'x'.repeat(201) })
+            .expect(400)
+        ).body.message,
+      ).toBe('Comment content cannot exceed 200 characters');
+      expect((await t.http.put(api('/comments/2000000000')).set(reader.auth).send({ content: 'x' }).expect(404)).body).toEqual(
+        err(404, 'Comment not found.'),
       );
-      expect((await t.http.put(api(`/comments/${created.id}`)).set(reader.auth).send({ content: 'x'.repeat(201) }).expect(400)).body.message).toBe(
-        'Comment content cannot exceed 200 characters',
-      );
-      expect((await t.http.put(api('/comments/2000000000')).set(reader.auth).send({ content: 'x' }).expect(404)).body).toEqual(err(404, 'Comment not found.'));
       await comment(other, post.id, 'reply', created.id);
-      await t.http.delete(api(`/comments/${created.id}`)).set(reader.auth).expect(204);
-      expect((await t.http.put(api(`/comments/${created.id}`)).set(reader.auth).send({ content: 'x' }).expect(404)).body).toEqual(err(404, 'Comment not found.'));
+      await t.http
+        .delete(api(`/comments/${created.id}`))
+        .set(reader.auth)
+        .expect(204);
+      expect(
+        (
+          await t.http
+            .put(api(`/comments/${created.id}`))
+            .set(reader.auth)
+            .send({ content: 'x' })
+            .expect(404)
+        ).body,
+      ).toEqual(err(404, 'Comment not found.'));
     });
   });
 
@@ -334,7 +478,10 @@ describe('Comments', () => {
       const post = await publishedPost();
       const top = await comment(reader, post.id, 'top');
       const reply = await comment(other, post.id, 'reply', top.id);
-      const res = await t.http.delete(api(`/comments/${reply.id}`)).set(other.auth).expect(204);
+      const res = await t.http
+        .delete(api(`/comments/${reply.id}`))
+        .set(other.auth)
+        .expect(204);
       expect(res.text).toBe('');
       expect(await exists(reply.id)).toBe(false);
       expect(await replyCount(top.id)).toBe(0);
@@ -346,21 +493,44 @@ describe('Comments', () => {
       const top = await comment(reader, post.id, 'will be deleted');
       const r1 = await comment(other, post.id, 'r1', top.id);
       const r2 = await comment(other, post.id, 'r2', top.id);
-      await t.http.delete(api(`/blog/comments/${top.id}`)).set(reader.auth).expect(204);
+      await t.http
+        .delete(api(`/blog/comments/${top.id}`))
+        .set(reader.auth)
+        .expect(204);
       expect(await counts(post.id)).toBe(2);
       const list = (await t.http.get(api(`/comments/post/${post.id}`)).expect(200)).body.data;
       expect(list.content).toEqual([
-        expect.objectContaining({ id: top.id, content: '[This comment has been deleted]', author: null, deleted: true, replyCount: 2, replies: [expect.objectContaining({ id: r1.id }), expect.objectContaining({ id: r2.id })] }),
+        expect.objectContaining({
+          id: top.id,
+          content: '[This comment has been deleted]',
+          author: null,
+          deleted: true,
+          replyCount: 2,
+          replies: [expect.objectContaining({ id: r1.id }), expect.objectContaining({ id: r2.id })],
+        }),
       ]);
       const [row] = (await db.query('SELECT content FROM comments WHERE id = $1', [top.id])) as { content: string }[];
       expect(row.content).toBe('');
-      expect((await t.http.delete(api(`/comments/${top.id}`)).set(reader.auth).expect(404)).body).toEqual(err(404, 'Comment not found.'));
-      expect((await t.http.post(api('/comments')).set(other.auth).send({ postId: post.id, content: 'x', parentId: top.id }).expect(404)).body).toEqual(
-        err(404, 'Comment not found.'),
-      );
-      await t.http.delete(api(`/comments/${r1.id}`)).set(other.auth).expect(204);
+      expect(
+        (
+          await t.http
+            .delete(api(`/comments/${top.id}`))
+            .set(reader.auth)
+            .expect(404)
+        ).body,
+      ).toEqual(err(404, 'Comment not found.'));
+      expect(
+        (await t.http.post(api('/comments')).set(other.auth).send({ postId: post.id, content: 'x', parentId: top.id }).expect(404)).body,
+      ).toEqual(err(404, 'Comment not found.'));
+      await t.http
+        .delete(api(`/comments/${r1.id}`))
+        .set(other.auth)
+        .expect(204);
       expect(await exists(top.id)).toBe(true);
-      await t.http.delete(api(`/comments/${r2.id}`)).set(other.auth).expect(204);
+      await t.http
+        .delete(api(`/comments/${r2.id}`))
+        .set(other.auth)
+        .expect(204);
       expect(await exists(top.id)).toBe(false);
       expect(await counts(post.id)).toBe(0);
       expect((await t.http.get(api(`/comments/post/${post.id}`)).expect(200)).body.data.totalElements).toBe(0);
@@ -371,10 +541,19 @@ describe('Comments', () => {
       const l0 = await comment(reader, post.id, 'l0');
       const l1 = await comment(reader, post.id, 'l1', l0.id);
       const l2 = await comment(other, post.id, 'l2', l1.id);
-      await t.http.delete(api(`/comments/${l0.id}`)).set(reader.auth).expect(204);
-      await t.http.delete(api(`/comments/${l1.id}`)).set(reader.auth).expect(204);
+      await t.http
+        .delete(api(`/comments/${l0.id}`))
+        .set(reader.auth)
+        .expect(204);
+      await t.http
+        .delete(api(`/comments/${l1.id}`))
+        .set(reader.auth)
+        .expect(204);
       expect(await counts(post.id)).toBe(1);
-      await t.http.delete(api(`/comments/${l2.id}`)).set(other.auth).expect(204);
+      await t.http
+        .delete(api(`/comments/${l2.id}`))
+        .set(other.auth)
+        .expect(204);
       expect([await exists(l0.id), await exists(l1.id), await exists(l2.id)]).toEqual([false, false, false]);
       expect(await counts(post.id)).toBe(0);
     });
@@ -384,13 +563,24 @@ describe('Comments', () => {
       const created = await comment(reader, post.id, 'x');
       for (const path of [`/comments/${created.id}`, `/blog/comments/${created.id}`]) {
         expect((await t.http.delete(api(path)).expect(401)).body).toEqual(err(401, 'Authentication required. Please log in to continue.'));
-        expect((await t.http.delete(api(path)).set(other.auth).expect(403)).body).toEqual(err(403, 'You do not have permission to delete this comment.'));
-        expect((await t.http.delete(api(path)).set(author.auth).expect(403)).body).toEqual(err(403, 'You do not have permission to delete this comment.'));
+        expect((await t.http.delete(api(path)).set(other.auth).expect(403)).body).toEqual(
+          err(403, 'You do not have permission to delete this comment.'),
+        );
+        expect((await t.http.delete(api(path)).set(author.auth).expect(403)).body).toEqual(
+          err(403, 'You do not have permission to delete this comment.'),
+        );
       }
-      await t.http.delete(api(`/comments/${created.id}`)).set(admin.auth).expect(204);
+      await t.http
+        .delete(api(`/comments/${created.id}`))
+        .set(admin.auth)
+        .expect(204);
       expect(await counts(post.id)).toBe(0);
-      expect((await t.http.delete(api('/blog/comments/2000000000')).set(admin.auth).expect(404)).body).toEqual(err(404, 'Comment not found.'));
-      expect((await t.http.delete(api('/comments/abc')).set(admin.auth).expect(400)).body.message).toBe('Invalid id: it must be a positive whole number.');
+      expect((await t.http.delete(api('/blog/comments/2000000000')).set(admin.auth).expect(404)).body).toEqual(
+        err(404, 'Comment not found.'),
+      );
+      expect((await t.http.delete(api('/comments/abc')).set(admin.auth).expect(400)).body.message).toBe(
+        'Invalid id: it must be a positive whole number.',
+      );
     });
   });
 
@@ -398,13 +588,23 @@ describe('Comments', () => {
     it('50 parallel creates → commentCount 50; 20 parallel replies → replyCount 20; parallel deletes → 0', async () => {
       const post = await publishedPost();
       const created = await Promise.all(
-        Array.from({ length: 50 }, (_, i) => t.http.post(api('/comments')).set(i % 2 ? reader.auth : other.auth).send({ postId: post.id, content: `parallel ${i}` })),
+        Array.from({ length: 50 }, (_, i) =>
+          t.http
+            .post(api('/comments'))
+            .set(i % 2 ? reader.auth : other.auth)
+            .send({ postId: post.id, content: `parallel ${i}` }),
+        ),
       );
       expect(created.map((res) => res.status)).toEqual(Array(50).fill(201));
       expect(await counts(post.id)).toBe(50);
       const parent = created[0].body.data.id as number;
       const replies = await Promise.all(
-        Array.from({ length: 20 }, (_, i) => t.http.post(api(`/blog/posts/${post.id}/comments`)).set(reader.auth).send({ content: `reply ${i}`, parentId: parent })),
+        Array.from({ length: 20 }, (_, i) =>
+          t.http
+            .post(api(`/blog/posts/${post.id}/comments`))
+            .set(reader.auth)
+            .send({ content: `reply ${i}`, parentId: parent }),
+        ),
       );
       expect(replies.map((res) => res.status)).toEqual(Array(20).fill(201));
       expect(await replyCount(parent)).toBe(20);
@@ -436,7 +636,9 @@ describe('Comments', () => {
           expect(await exists(parent.id)).toBe(false);
         }
       }
-      const [{ n }] = (await db.query('SELECT count(*)::int AS n FROM comments WHERE post_id = $1 AND deleted_at IS NULL', [post.id])) as { n: number }[];
+      const [{ n }] = (await db.query('SELECT count(*)::int AS n FROM comments WHERE post_id = $1 AND deleted_at IS NULL', [post.id])) as {
+        n: number;
+      }[];
       expect(await counts(post.id)).toBe(n);
     });
     it('comments written while their post is deleted: 201, 204 or 404, never a 5xx (the post is locked first)', async () => {
@@ -445,10 +647,17 @@ describe('Comments', () => {
         const existing = await Promise.all(Array.from({ length: 8 }, (_, i) => comment(reader, post.id, `doomed ${i}`)));
         const calls = await Promise.all([
           ...existing.map((c) => t.http.delete(api(`/comments/${c.id}`)).set(reader.auth)),
-          ...Array.from({ length: 8 }, (_, i) => t.http.post(api('/comments')).set(other.auth).send({ postId: post.id, content: `late ${i}`, parentId: i % 2 ? existing[i].id : null })),
+          ...Array.from({ length: 8 }, (_, i) =>
+            t.http
+              .post(api('/comments'))
+              .set(other.auth)
+              .send({ postId: post.id, content: `late ${i}`, parentId: i % 2 ? existing[i].id : null }),
+          ),
           t.http.delete(api(`/blog/posts/${post.id}`)).set(admin.auth),
         ]);
-        expect(calls.filter((res) => ![201, 204, 404].includes(res.status)).map((res) => `${res.status} ${JSON.stringify(res.body)}`)).toEqual([]);
+        expect(
+          calls.filter((res) => ![201, 204, 404].includes(res.status)).map((res) => `${res.status} ${JSON.stringify(res.body)}`),
+        ).toEqual([]);
         expect(((await db.query('SELECT count(*)::int AS n FROM comments WHERE post_id = $1', [post.id])) as { n: number }[])[0].n).toBe(0);
       }
     });
@@ -461,17 +670,29 @@ describe('Comments', () => {
       const a = await comment(me, post.id, 'mine a');
       const b = await comment(me, post.id, 'mine b', a.id);
       const gone = await comment(me, post.id, 'gone');
-      await t.http.delete(api(`/comments/${gone.id}`)).set(me.auth).expect(204);
+      await t.http
+        .delete(api(`/comments/${gone.id}`))
+        .set(me.auth)
+        .expect(204);
       await comment(reader, post.id, 'not mine');
       const res = await t.http.get(api('/comments/my-comments')).set(me.auth).expect(200);
       expect(res.body.data).toMatchObject({ totalElements: 2, number: 0, currentPage: 0 });
       expect(res.body.data.content).toEqual([
-        expect.objectContaining({ id: b.id, level: 1, root: false, parentId: a.id, content: 'mine b', post: { id: post.id, slug: post.slug, title: expect.any(String) } }),
+        expect.objectContaining({
+          id: b.id,
+          level: 1,
+          root: false,
+          parentId: a.id,
+          content: 'mine b',
+          post: { id: post.id, slug: post.slug, title: expect.any(String) },
+        }),
         expect.objectContaining({ id: a.id, level: 0, root: true, replyCount: 1, postSlug: post.slug, postTitle: expect.any(String) }),
       ]);
       const asc = await t.http.get(api('/comments/my-comments?sortDirection=asc&size=1')).set(me.auth).expect(200);
       expect(asc.body.data.content.map((c: { id: number }) => c.id)).toEqual([a.id]);
-      expect((await t.http.get(api('/comments/my-comments')).expect(401)).body).toEqual(err(401, 'Authentication required. Please log in to continue.'));
+      expect((await t.http.get(api('/comments/my-comments')).expect(401)).body).toEqual(
+        err(401, 'Authentication required. Please log in to continue.'),
+      );
       expect((await t.http.get(api('/comments/my-comments?sortDirection=sideways')).set(me.auth).expect(400)).body.message).toBe(
         'sortDirection must be asc or desc',
       );
@@ -484,7 +705,12 @@ describe('Comments', () => {
       for (let i = 0; i < 4; i += 1) made.push(await comment(me, post.id, `recent ${i}`));
       const res = await t.http.get(api('/comments/my-recent')).set(me.auth).expect(200);
       expect(res.body.data.map((c: { id: number }) => c.id)).toEqual([made[3].id, made[2].id, made[1].id]);
-      expect(res.body.data[0]).toMatchObject({ postSlug: post.slug, replyCount: 0, root: true, author: { id: me.id, fullName: me.fullName, avatar: null } });
+      expect(res.body.data[0]).toMatchObject({
+        postSlug: post.slug,
+        replyCount: 0,
+        root: true,
+        author: { id: me.id, fullName: me.fullName, avatar: null },
+      });
       expect((await t.http.get(api('/comments/my-recent?limit=1')).set(me.auth).expect(200)).body.data).toHaveLength(1);
       expect((await t.http.get(api('/comments/my-recent')).expect(401)).status).toBe(401);
     });
@@ -508,7 +734,9 @@ describe('Comments', () => {
         expect((await t.http.get(api(`${path}/2000000000`)).expect(404)).body).toEqual(err(404, 'User không tồn tại'));
         expect((await t.http.get(api(`${path}/abc`)).expect(400)).body).toEqual(err(400, 'Tham số không hợp lệ'));
         for (const page of ['-1', 'abc', '1.5', '1000001']) {
-          expect((await t.http.get(api(`${path}/${me.id}?page=${page}`)).expect(400)).body).toEqual(err(400, 'Tham số không hợp lệ', { page: ['Tham số không hợp lệ'] }));
+          expect((await t.http.get(api(`${path}/${me.id}?page=${page}`)).expect(400)).body).toEqual(
+            err(400, 'Tham số không hợp lệ', { page: ['Tham số không hợp lệ'] }),
+          );
         }
       }
       expect((await t.http.get(api(`/comments/by-user/${me.id}?sort=random`)).expect(400)).body).toEqual(
@@ -522,7 +750,9 @@ describe('Comments', () => {
       const res = await t.http.get(api('/comments/admin/recent')).set(admin.auth).expect(200);
       expect(res.body.data).toMatchObject({ size: 20, number: 0, currentPage: 0 });
       expect(res.body.data.content[0]).toMatchObject({ id: made.id, postId: post.id, author: { id: reader.id } });
-      expect((await t.http.get(api('/comments/admin/recent')).expect(401)).body).toEqual(err(401, 'Authentication required. Please log in to continue.'));
+      expect((await t.http.get(api('/comments/admin/recent')).expect(401)).body).toEqual(
+        err(401, 'Authentication required. Please log in to continue.'),
+      );
       for (const user of [reader, author]) {
         expect((await t.http.get(api('/comments/admin/recent')).set(user.auth).expect(403)).body).toEqual(
           err(403, 'You do not have permission to access this resource.'),
@@ -542,10 +772,17 @@ describe('Comments', () => {
         const notice = { kind: 'post-counters', postId: post.id, slug: post.slug, counter: 'comments' };
         const created = await comment(reader, post.id, 'cached?');
         expect(seen).toEqual([notice]);
-        await t.http.put(api(`/comments/${created.id}`)).set(reader.auth).send({ content: 'edited' }).expect(200);
+        await t.http
+          .put(api(`/comments/${created.id}`))
+          .set(reader.auth)
+          .send({ content: 'edited' })
+          .expect(200);
         const edited = { kind: 'post-comments', postId: post.id, slug: post.slug };
         expect(seen).toEqual([notice, edited]);
-        await t.http.delete(api(`/comments/${created.id}`)).set(reader.auth).expect(204);
+        await t.http
+          .delete(api(`/comments/${created.id}`))
+          .set(reader.auth)
+          .expect(204);
         expect(seen).toEqual([notice, edited, notice]);
       } finally {
         stop();
@@ -561,7 +798,10 @@ describe('Comments', () => {
       const created = await comment(reader, post.id, 'counted at once');
       expect((await quick()).totalComments).toBe(before.totalComments + 1);
       expect(await count()).toBe(1);
-      await t.http.delete(api(`/comments/${created.id}`)).set(reader.auth).expect(204);
+      await t.http
+        .delete(api(`/comments/${created.id}`))
+        .set(reader.auth)
+        .expect(204);
       expect((await quick()).totalComments).toBe(before.totalComments);
       expect(await count()).toBe(0);
     });
@@ -587,10 +827,14 @@ describe('Comments', () => {
         [post.id, reader.id],
       );
       await db.query('VACUUM ANALYZE comments');
-      const plan = ((await db.query(
-        `EXPLAIN SELECT c.id FROM comments c WHERE c.post_id = $1 AND c.parent_id IS NULL ORDER BY c.created_at DESC, c.id DESC LIMIT 10 OFFSET 19990`,
-        [post.id],
-      )) as { 'QUERY PLAN': string }[]).map((row) => row['QUERY PLAN']).join('\n');
+      const plan = (
+        (await db.query(
+          `EXPLAIN SELECT c.id FROM comments c WHERE c.post_id = $1 AND c.parent_id IS NULL ORDER BY c.created_at DESC, c.id DESC LIMIT 10 OFFSET 19990`,
+          [post.id],
+        )) as { 'QUERY PLAN': string }[]
+      )
+        .map((row) => row['QUERY PLAN'])
+        .join('\n');
       expect(plan).toMatch(/Index Only Scan Backward using "?IDX_comments_post_root_created"?/);
 
       // The deep page's speed (within 2x of page 0) is a benchmark target (`npm run bench`); here: the plan and the rows.

@@ -30,7 +30,8 @@ const pages: AstroHandler = async (req: Request, res: Response, _next: NextFunct
   if (slug) {
     const post = await locals.gateway.call({ method: 'GET', path: '/api/v1/blog/posts/public/{slug}', params: { path: { slug } } });
     const body = post.body as { data: { title: string; summary: string | null; contentHtml: string }; message: string };
-    if (post.status === 200) main = `<article><h1>${escape(body.data.title)}</h1><p>${escape(body.data.summary ?? '')}</p>${body.data.contentHtml}</article>`;
+    if (post.status === 200)
+      main = `<article><h1>${escape(body.data.title)}</h1><p>${escape(body.data.summary ?? '')}</p>${body.data.contentHtml}</article>`;
     else {
       status = post.status;
       main = `<h1>${escape(body.message)}</h1>`;
@@ -38,7 +39,14 @@ const pages: AstroHandler = async (req: Request, res: Response, _next: NextFunct
   } else {
     const list = await locals.gateway.call({ method: 'GET', path: '/api/v1/blog/posts/public', params: { query: { page: 0, size: 12 } } });
     const cards = (list.body as { data?: { content: { slug: string; title: string; summary: string | null }[] } }).data?.content;
-    main = cards ? cards.map((card) => `<article><h2><a href="/blog/${card.slug}">${escape(card.title)}</a></h2><p>${escape(card.summary ?? '')}</p></article>`).join('') : '<p>error</p>';
+    main = cards
+      ? cards
+          .map(
+            (card) =>
+              `<article><h2><a href="/blog/${card.slug}">${escape(card.title)}</a></h2><p>${escape(card.summary ?? '')}</p></article>`,
+          )
+          .join('')
+      : '<p>error</p>';
   }
   const html = `<!doctype html><html lang="en"><head><title>Inkwell</title><script type="module" src="/_astro/client.Test123.js"></script></head><body><main>${main}</main></body></html>`;
   res.writeHead(status, { 'content-type': 'text/html' });
@@ -64,7 +72,8 @@ describe('Compressed, CDN-friendly delivery', () => {
   let admin: TestUser;
   let reader: TestUser;
   const slugs: string[] = [];
-  const get = (path: string, headers: Record<string, string> = {}, method = 'GET'): Promise<RawResponse> => rawRequest(server, path, headers, method);
+  const get = (path: string, headers: Record<string, string> = {}, method = 'GET'): Promise<RawResponse> =>
+    rawRequest(server, path, headers, method);
 
   beforeAll(async () => {
     client = clientBuild();
@@ -242,8 +251,14 @@ describe('Compressed, CDN-friendly delivery', () => {
     });
 
     it('does not compress images again', async () => {
-      const png = await sharp({ create: { width: 600, height: 600, channels: 3, background: { r: 30, g: 120, b: 200 } } }).png().toBuffer();
-      const upload = await t.http.post(`${API}/users/avatar`).set(reader.auth).attach('file', png, { filename: 'me.png', contentType: 'image/png' }).expect(200);
+      const png = await sharp({ create: { width: 600, height: 600, channels: 3, background: { r: 30, g: 120, b: 200 } } })
+        .png()
+        .toBuffer();
+      const upload = await t.http
+        .post(`${API}/users/avatar`)
+        .set(reader.auth)
+        .attach('file', png, { filename: 'me.png', contentType: 'image/png' })
+        .expect(200);
       const url = upload.body.data.avatarUrl as string;
       const image = await get(url, { 'accept-encoding': 'br, gzip' });
       expect(image.status).toBe(200);

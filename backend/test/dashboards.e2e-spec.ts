@@ -28,7 +28,11 @@ describe('Dashboards API', () => {
 
   async function newPost(status = 'PUBLISHED'): Promise<{ id: number; slug: string; title: string }> {
     const token = uid();
-    const res = await t.http.post(api('/blog/posts')).set(admin.auth).send({ title: `Dash ${token}`, slug: `dash-${token}`, content: 'Body', status }).expect(201);
+    const res = await t.http
+      .post(api('/blog/posts'))
+      .set(admin.auth)
+      .send({ title: `Dash ${token}`, slug: `dash-${token}`, content: 'Body', status })
+      .expect(201);
     return res.body.data;
   }
 
@@ -40,13 +44,22 @@ describe('Dashboards API', () => {
     );
   }
 
-  const like = (user: TestUser, postId: number) => t.http.post(api(`/likes/post/${postId}`)).set(user.auth).expect(200);
+  const like = (user: TestUser, postId: number) =>
+    t.http
+      .post(api(`/likes/post/${postId}`))
+      .set(user.auth)
+      .expect(200);
 
   describe('GET /dashboard/stats and /dashboard/user/stats (reader)', () => {
-    it.each(['/dashboard/stats', '/dashboard/user/stats'])("%s: 401 'Authentication required. Please log in to access dashboard.' without a session", async (path) => {
-      expect((await t.http.get(api(path)).expect(401)).body).toEqual(err(401, AUTH_REQUIRED));
-      expect((await t.http.get(api(path)).set('Authorization', 'Bearer forged').expect(401)).body).toEqual(err(401, 'Authentication failed. Please log in again.'));
-    });
+    it.each(['/dashboard/stats', '/dashboard/user/stats'])(
+      "%s: 401 'Authentication required. Please log in to access dashboard.' without a session",
+      async (path) => {
+        expect((await t.http.get(api(path)).expect(401)).body).toEqual(err(401, AUTH_REQUIRED));
+        expect((await t.http.get(api(path)).set('Authorization', 'Bearer forged').expect(401)).body).toEqual(
+          err(401, 'Authentication failed. Please log in again.'),
+        );
+      },
+    );
 
     it('a new reader: zeros and no activity', async () => {
       const reader = await createUser(t, [], { fullName: 'Nguyễn Văn Đọc' });
@@ -54,7 +67,14 @@ describe('Dashboards API', () => {
       expect(res.body).toEqual(
         ok({
           user: { joinDate: ISO, displayName: 'Nguyễn Văn Đọc' },
-          statistics: { totalLikes: 0, totalComments: 0, totalPostsLiked: 0, totalPostsCommented: 0, averageLikesPerWeek: 0, averageCommentsPerWeek: 0 },
+          statistics: {
+            totalLikes: 0,
+            totalComments: 0,
+            totalPostsLiked: 0,
+            totalPostsCommented: 0,
+            averageLikesPerWeek: 0,
+            averageCommentsPerWeek: 0,
+          },
           recentActivity: [],
         }),
       );
@@ -67,9 +87,16 @@ describe('Dashboards API', () => {
       const draft = await newPost('DRAFT');
       for (const post of [a, b, c, d, archived]) await like(reader, post.id);
       await like(other, a.id);
-      await t.http.put(api(`/blog/posts/${archived.id}`)).set(admin.auth).send({ status: 'ARCHIVED' }).expect(200);
+      await t.http
+        .put(api(`/blog/posts/${archived.id}`))
+        .set(admin.auth)
+        .send({ status: 'ARCHIVED' })
+        .expect(200);
       // d was liked 8 days ago: counted, but not recent activity.
-      await dataSource.query(`UPDATE likes SET created_at = now() - interval '8 days' WHERE user_id = $1 AND post_id = $2`, [reader.id, d.id]);
+      await dataSource.query(`UPDATE likes SET created_at = now() - interval '8 days' WHERE user_id = $1 AND post_id = $2`, [
+        reader.id,
+        d.id,
+      ]);
       await comment(reader.id, a.id, { ago: '3 seconds' });
       await comment(reader.id, a.id, { ago: '2 seconds' });
       await comment(reader.id, b.id, { ago: '9 days' });
@@ -97,7 +124,13 @@ describe('Dashboards API', () => {
           averageLikesPerWeek: 1.3,
           averageCommentsPerWeek: 1.3,
         });
-        const activity = res.body.data.recentActivity as { type: string; postId: number; postTitle: string; postSlug: string; timestamp: string }[];
+        const activity = res.body.data.recentActivity as {
+          type: string;
+          postId: number;
+          postTitle: string;
+          postSlug: string;
+          timestamp: string;
+        }[];
         expect(activity).toHaveLength(5);
         expect(activity.map((entry) => `${entry.type} ${entry.postId}`)).toEqual([
           `LIKE ${c.id}`,
@@ -134,7 +167,12 @@ describe('Dashboards API', () => {
             (SELECT count(*)::int FROM users) AS users,
             (SELECT count(*)::int FROM posts WHERE status = 'PUBLISHED') AS posts,
             (SELECT count(*)::int FROM comments c JOIN posts p ON p.id = c.post_id WHERE p.status = 'PUBLISHED' AND c.deleted_at IS NULL) AS comments,
-            (SELECT COALESCE(sum(like_count), 0)::int FROM posts WHERE status = 'PUBLISHED') AS likes`)) as { users: number; posts: number; comments: number; likes: number }[];
+            (SELECT COALESCE(sum(like_count), 0)::int FROM posts WHERE status = 'PUBLISHED') AS likes`)) as {
+          users: number;
+          posts: number;
+          comments: number;
+          likes: number;
+        }[];
         return row;
       };
       const sql = await fromSql();
@@ -150,7 +188,10 @@ describe('Dashboards API', () => {
       await like(reader, today.id);
       await like(oldUser, today.id);
       await like(reader, older.id);
-      await dataSource.query(`UPDATE likes SET created_at = now() - interval '3 days' WHERE user_id = $1 AND post_id = $2`, [reader.id, older.id]);
+      await dataSource.query(`UPDATE likes SET created_at = now() - interval '3 days' WHERE user_id = $1 AND post_id = $2`, [
+        reader.id,
+        older.id,
+      ]);
       await dataSource.query(`INSERT INTO likes (user_id, post_id) VALUES ($1, $2)`, [reader.id, draft.id]);
       await comment(reader.id, today.id);
       await comment(reader.id, older.id, { ago: '3 days' });
@@ -172,17 +213,26 @@ describe('Dashboards API', () => {
         },
       });
       const now = await fromSql();
-      expect(after.data).toMatchObject({ totalUsers: now.users, totalPosts: now.posts, totalComments: now.comments, totalLikes: now.likes });
+      expect(after.data).toMatchObject({
+        totalUsers: now.users,
+        totalPosts: now.posts,
+        totalComments: now.comments,
+        totalLikes: now.likes,
+      });
     });
   });
 
   describe('GET /dashboard/author/stats', () => {
     const stats = async (user: TestUser) => (await t.http.get(api('/dashboard/author/stats')).set(user.auth).expect(200)).body;
     const systemTotals = async () =>
-      ((await dataSource.query(`SELECT (SELECT count(*)::int FROM posts) AS posts, (SELECT count(*)::int FROM tags WHERE is_active) AS tags`)) as {
-        posts: number;
-        tags: number;
-      }[])[0];
+      (
+        (await dataSource.query(
+          `SELECT (SELECT count(*)::int FROM posts) AS posts, (SELECT count(*)::int FROM tags WHERE is_active) AS tags`,
+        )) as {
+          posts: number;
+          tags: number;
+        }[]
+      )[0];
 
     it("401 'Authentication required. Please log in to access dashboard.' without a session, 403 for a USER", async () => {
       expect((await t.http.get(api('/dashboard/author/stats')).expect(401)).body).toEqual(err(401, AUTH_REQUIRED));
@@ -202,9 +252,23 @@ describe('Dashboards API', () => {
           .expect(201);
         return res.body.data as { id: number; slug: string; title: string };
       };
-      const submit = (author: TestUser, id: number) => t.http.post(api(`/blog/posts/author/${id}/submit-for-review`)).set(author.auth).expect(200);
-      const review = (id: number, body: Record<string, string>) => t.http.put(api(`/blog/posts/admin/${id}/review`)).set(admin.auth).send(body).expect(200);
-      const setStatus = (id: number, status: string) => t.http.put(api(`/blog/posts/${id}`)).set(admin.auth).send({ status }).expect(200);
+      const submit = (author: TestUser, id: number) =>
+        t.http
+          .post(api(`/blog/posts/author/${id}/submit-for-review`))
+          .set(author.auth)
+          .expect(200);
+      const review = (id: number, body: Record<string, string>) =>
+        t.http
+          .put(api(`/blog/posts/admin/${id}/review`))
+          .set(admin.auth)
+          .send(body)
+          .expect(200);
+      const setStatus = (id: number, status: string) =>
+        t.http
+          .put(api(`/blog/posts/${id}`))
+          .set(admin.auth)
+          .send({ status })
+          .expect(200);
 
       // Author a: one post in each status (and an older draft), through the API.
       const old = await write(a, 'Old');
@@ -230,7 +294,11 @@ describe('Dashboards API', () => {
       const bDraft = await write(b, 'Other draft');
       for (const isActive of [true, false]) {
         const token = uid();
-        await dataSource.query(`INSERT INTO tags (name, slug, is_active) VALUES ($1, $2, $3)`, [`Dash tag ${token}`, `dash-tag-${token}`, isActive]);
+        await dataSource.query(`INSERT INTO tags (name, slug, is_active) VALUES ($1, $2, $3)`, [
+          `Dash tag ${token}`,
+          `dash-tag-${token}`,
+          isActive,
+        ]);
       }
 
       // Known times (hours ago), so that the order of the events is exact.
@@ -255,11 +323,10 @@ describe('Dashboards API', () => {
         ]);
       }
       await dataSource.query(`UPDATE post_reviews SET created_at = $2 WHERE post_id = $1 AND status = 'APPROVED'`, [published.id, at(6)]);
-      await dataSource.query(`UPDATE post_reviews SET created_at = CASE WHEN rejection_reason = 'First reason' THEN $2::timestamptz ELSE $3::timestamptz END WHERE post_id = $1`, [
-        rejected.id,
-        at(4.5),
-        at(4),
-      ]);
+      await dataSource.query(
+        `UPDATE post_reviews SET created_at = CASE WHEN rejection_reason = 'First reason' THEN $2::timestamptz ELSE $3::timestamptz END WHERE post_id = $1`,
+        [rejected.id, at(4.5), at(4)],
+      );
 
       const body = await stats(a);
       expect(body).toEqual(ok(expect.any(Object)));
@@ -270,14 +337,55 @@ describe('Dashboards API', () => {
       expect(recentActivities).toEqual([
         { type: 'POST_CREATED', title: 'Post created', description: `You created "${secret.title}".`, timestamp: at(2).toISOString() },
         { type: 'POST_CREATED', title: 'Post created', description: `You created "${archived.title}".`, timestamp: at(3).toISOString() },
-        { type: 'POST_CREATED', title: 'Post rejected', description: `"${rejected.title}" was rejected: Needs sources`, timestamp: at(4).toISOString(), link: edit(rejected) },
-        { type: 'POST_CREATED', title: 'Post rejected', description: `"${rejected.title}" was rejected: First reason`, timestamp: at(4.5).toISOString(), link: edit(rejected) },
-        { type: 'POST_CREATED', title: 'Post created', description: `You created "${rejected.title}".`, timestamp: at(5).toISOString(), link: edit(rejected) },
-        { type: 'POST_PUBLISHED', title: 'Post published', description: `"${published.title}" was published.`, timestamp: at(6).toISOString(), link: `/blog/${published.slug}` },
-        { type: 'POST_CREATED', title: 'Post created', description: `You created "${published.title}".`, timestamp: at(7).toISOString(), link: `/blog/${published.slug}` },
-        { type: 'POST_CREATED', title: 'Submitted for review', description: `"${pending.title}" is waiting for review.`, timestamp: at(8).toISOString() },
+        {
+          type: 'POST_CREATED',
+          title: 'Post rejected',
+          description: `"${rejected.title}" was rejected: Needs sources`,
+          timestamp: at(4).toISOString(),
+          link: edit(rejected),
+        },
+        {
+          type: 'POST_CREATED',
+          title: 'Post rejected',
+          description: `"${rejected.title}" was rejected: First reason`,
+          timestamp: at(4.5).toISOString(),
+          link: edit(rejected),
+        },
+        {
+          type: 'POST_CREATED',
+          title: 'Post created',
+          description: `You created "${rejected.title}".`,
+          timestamp: at(5).toISOString(),
+          link: edit(rejected),
+        },
+        {
+          type: 'POST_PUBLISHED',
+          title: 'Post published',
+          description: `"${published.title}" was published.`,
+          timestamp: at(6).toISOString(),
+          link: `/blog/${published.slug}`,
+        },
+        {
+          type: 'POST_CREATED',
+          title: 'Post created',
+          description: `You created "${published.title}".`,
+          timestamp: at(7).toISOString(),
+          link: `/blog/${published.slug}`,
+        },
+        {
+          type: 'POST_CREATED',
+          title: 'Submitted for review',
+          description: `"${pending.title}" is waiting for review.`,
+          timestamp: at(8).toISOString(),
+        },
         { type: 'POST_CREATED', title: 'Post created', description: `You created "${pending.title}".`, timestamp: at(9).toISOString() },
-        { type: 'POST_CREATED', title: 'Post created', description: `You created "${draft.title}".`, timestamp: at(10).toISOString(), link: edit(draft) },
+        {
+          type: 'POST_CREATED',
+          title: 'Post created',
+          description: `You created "${draft.title}".`,
+          timestamp: at(10).toISOString(),
+          link: edit(draft),
+        },
       ]);
 
       const other = (await stats(b)).data;
@@ -305,7 +413,11 @@ describe('Dashboards API', () => {
       const boss = await createAdmin(t);
       const token = uid();
       const made = (
-        await t.http.post(api('/blog/posts')).set(boss.auth).send({ title: `Boss ${token}`, slug: `boss-${token}`, content: 'Body', status: 'PUBLISHED' }).expect(201)
+        await t.http
+          .post(api('/blog/posts'))
+          .set(boss.auth)
+          .send({ title: `Boss ${token}`, slug: `boss-${token}`, content: 'Body', status: 'PUBLISHED' })
+          .expect(201)
       ).body.data;
       expect(made.createdAt).toBe(made.publishedAt);
       const mine = (await stats(boss)).data;
@@ -322,9 +434,15 @@ describe('Dashboards API', () => {
     type Day = { date: string; users: number; posts: number; comments: number; likes: number };
     const activity = async (query = '') => {
       t.app.get(ContentEvents).changed({ kind: 'resync' }); // answers are kept 5 s: start afresh
-      return (await t.http.get(api(`/dashboard/admin/activity${query}`)).set(admin.auth).expect(200)).body.data.days as Day[];
+      return (
+        await t.http
+          .get(api(`/dashboard/admin/activity${query}`))
+          .set(admin.auth)
+          .expect(200)
+      ).body.data.days as Day[];
     };
-    const utcDay = (offset: number) => new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate()) - offset * DAY);
+    const utcDay = (offset: number) =>
+      new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate()) - offset * DAY);
 
     it("401 and 403 with the admin dashboard's texts", async () => {
       expect((await t.http.get(api('/dashboard/admin/activity')).expect(401)).body).toEqual(err(401, ADMIN_AUTH_REQUIRED));
@@ -335,16 +453,27 @@ describe('Dashboards API', () => {
 
     it("400 'days must be a whole number from 1 to 365' for anything else", async () => {
       for (const days of ['0', '366', '-1', '1.5', 'abc', '', '99999999999']) {
-        expect((await t.http.get(api(`/dashboard/admin/activity?days=${encodeURIComponent(days)}`)).set(admin.auth).expect(400)).body).toEqual(
-          err(400, 'days must be a whole number from 1 to 365', { days: ['days must be a whole number from 1 to 365'] }),
-        );
+        expect(
+          (
+            await t.http
+              .get(api(`/dashboard/admin/activity?days=${encodeURIComponent(days)}`))
+              .set(admin.auth)
+              .expect(400)
+          ).body,
+        ).toEqual(err(400, 'days must be a whole number from 1 to 365', { days: ['days must be a whole number from 1 to 365'] }));
       }
     });
 
     it('30 UTC days by default, oldest first, ending today, every day present', async () => {
       const days = await activity();
       expect(days).toHaveLength(30);
-      expect(days.map((day) => day.date)).toEqual(Array.from({ length: 30 }, (_v, i) => utcDay(29 - i).toISOString().slice(0, 10)));
+      expect(days.map((day) => day.date)).toEqual(
+        Array.from({ length: 30 }, (_v, i) =>
+          utcDay(29 - i)
+            .toISOString()
+            .slice(0, 10),
+        ),
+      );
       expect((await activity('?days=1')).map((day) => day.date)).toEqual([utcDay(0).toISOString().slice(0, 10)]);
       expect(await activity('?days=365')).toHaveLength(365);
     });
@@ -378,13 +507,12 @@ describe('Dashboards API', () => {
       };
       const target = await post(when.d35, 'PUBLISHED');
       const comment = (created: Date, deleted = false) =>
-        dataSource.query(`INSERT INTO comments (post_id, user_id, content, created_at, updated_at, deleted_at) VALUES ($1, $2, 'c', $3, $3, $4)`, [
-          target,
-          author.id,
-          created,
-          deleted ? created : null,
-        ]);
-      const like = async (created: Date) => dataSource.query(`INSERT INTO likes (user_id, post_id, created_at) VALUES ($1, $2, $3)`, [await user(when.d35), target, created]);
+        dataSource.query(
+          `INSERT INTO comments (post_id, user_id, content, created_at, updated_at, deleted_at) VALUES ($1, $2, 'c', $3, $3, $4)`,
+          [target, author.id, created, deleted ? created : null],
+        );
+      const like = async (created: Date) =>
+        dataSource.query(`INSERT INTO likes (user_id, post_id, created_at) VALUES ($1, $2, $3)`, [await user(when.d35), target, created]);
 
       await user(when.today);
       await user(when.midnight1);
@@ -411,7 +539,14 @@ describe('Dashboards API', () => {
         comments: day.comments - before[i].comments,
         likes: day.likes - before[i].likes,
       }));
-      const expected = (offset: number, counts: Partial<Day>) => ({ date: utcDay(offset).toISOString().slice(0, 10), users: 0, posts: 0, comments: 0, likes: 0, ...counts });
+      const expected = (offset: number, counts: Partial<Day>) => ({
+        date: utcDay(offset).toISOString().slice(0, 10),
+        users: 0,
+        posts: 0,
+        comments: 0,
+        likes: 0,
+        ...counts,
+      });
       // The author, the liking users and the commented post are dated 35 days ago, except the author (today, by createAuthor).
       const wanted = Array.from({ length: 40 }, (_v, i) => expected(39 - i, {}));
       wanted[39] = expected(0, { users: 2, posts: 1, comments: 1, likes: 1 });
@@ -438,11 +573,23 @@ describe('Dashboards API', () => {
       const [first, second] = [await newPost(), await newPost()];
       const reader = await createReader(t);
       for (const [i, post] of [first, second, first].entries()) {
-        await t.http.post(api('/comments')).set(reader.auth).send({ postId: post.id, content: `Moderate ${i}` }).expect(201);
+        await t.http
+          .post(api('/comments'))
+          .set(reader.auth)
+          .send({ postId: post.id, content: `Moderate ${i}` })
+          .expect(201);
       }
       const page = (await t.http.get(api('/comments/admin/recent')).set(admin.auth).expect(200)).body.data;
       expect(page).toMatchObject({ size: 20, number: 0 });
-      expect(page.content.slice(0, 3).map((row: { content: string; post: unknown; author: { id: number; fullName: string } }) => [row.content, row.post, row.author.id])).toEqual([
+      expect(
+        page.content
+          .slice(0, 3)
+          .map((row: { content: string; post: unknown; author: { id: number; fullName: string } }) => [
+            row.content,
+            row.post,
+            row.author.id,
+          ]),
+      ).toEqual([
         ['Moderate 2', { id: first.id, title: first.title, slug: first.slug }, reader.id],
         ['Moderate 1', { id: second.id, title: second.title, slug: second.slug }, reader.id],
         ['Moderate 0', { id: first.id, title: first.title, slug: first.slug }, reader.id],
@@ -478,7 +625,10 @@ describe('Dashboards API', () => {
         ['comments', 'IDX_comments_live_created', 'AND deleted_at IS NULL'],
         ['likes', 'IDX_likes_created', ''],
       ]) {
-        const text = await plan(`SELECT date_trunc('day', created_at AT TIME ZONE 'UTC'), count(*) FROM ${table} WHERE created_at >= $1 ${extra} GROUP BY 1`, [new Date()]);
+        const text = await plan(
+          `SELECT date_trunc('day', created_at AT TIME ZONE 'UTC'), count(*) FROM ${table} WHERE created_at >= $1 ${extra} GROUP BY 1`,
+          [new Date()],
+        );
         expect(text).toContain(index);
       }
     });

@@ -154,7 +154,12 @@ describe('The embedded PostgreSQL under faults', () => {
       expect(said).toEqual(['no longer accepting connections; answering the 5 request(s) received']);
       // New connections are refused (the requests after the signal on kept-alive connections get
       // 503: shutdown.e2e-spec.ts).
-      expect(await fetch(`${base}/api/v1/health`).then((r) => r.status, (error: { cause?: { code?: string } }) => error.cause?.code)).toBe('ECONNREFUSED');
+      expect(
+        await fetch(`${base}/api/v1/health`).then(
+          (r) => r.status,
+          (error: { cause?: { code?: string } }) => error.cause?.code,
+        ),
+      ).toBe('ECONNREFUSED');
 
       const answers = await Promise.all(inFlight);
       expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 200]);
@@ -187,7 +192,9 @@ describe('DATA_DIR ownership and orphans', () => {
 
   /** Another process that owns DATA_DIR (an Inkwell, as far as the lock is concerned). */
   async function holdDatabase(): Promise<{ child: ChildProcess; postmasterPid: number }> {
-    const child = spawn(process.execPath, ['-r', '@swc-node/register', join(__dirname, 'helpers', 'hold-database.ts'), dataDir], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['-r', '@swc-node/register', join(__dirname, 'helpers', 'hold-database.ts'), dataDir], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     holder = child;
     let output = '';
     const line = await new Promise<string>((done, fail) => {
@@ -245,7 +252,11 @@ describe('A pooled connection the server ends while it is checked out', () => {
       const { rows } = await client.query('SELECT pg_backend_pid() AS pid');
       // What a postmaster stop sends every backend: FATAL 57P01 on a connection with no query running.
       await dataSource.query('SELECT pg_terminate_backend($1)', [rows[0].pid]);
-      await until(async () => ((await dataSource.query('SELECT 1 FROM pg_stat_activity WHERE pid = $1', [rows[0].pid])).length === 0 ? true : undefined), 5_000);
+      await until(
+        async () =>
+          (await dataSource.query('SELECT 1 FROM pg_stat_activity WHERE pid = $1', [rows[0].pid])).length === 0 ? true : undefined,
+        5_000,
+      );
       await sleep(200); // the FATAL message reaches the client
       await expect(client.query('SELECT 1')).rejects.toThrow('not queryable');
       release();

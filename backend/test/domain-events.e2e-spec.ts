@@ -17,9 +17,16 @@ describe('Domain events', () => {
   });
   afterAll(() => t?.close());
 
-  const tagEvent = (slug: string): DomainEvent<'tag.created'> => ({ name: 'tag.created', actor: null, data: { tagId: 2_000_000_000, name: slug, slug, active: true } });
+  const tagEvent = (slug: string): DomainEvent<'tag.created'> => ({
+    name: 'tag.created',
+    actor: null,
+    data: { tagId: 2_000_000_000, name: slug, slug, active: true },
+  });
   const stored = async (slug: string): Promise<number> =>
-    Number((await dataSource.query(`SELECT count(*)::int AS n FROM domain_events WHERE name = 'tag.created' AND data->>'slug' = $1`, [slug]))[0].n);
+    Number(
+      (await dataSource.query(`SELECT count(*)::int AS n FROM domain_events WHERE name = 'tag.created' AND data->>'slug' = $1`, [slug]))[0]
+        .n,
+    );
 
   it('stores an event with its transaction and hands it to in-transaction, then after-commit subscribers, in that order', async () => {
     const slug = `ev-${uid()}`;
@@ -35,8 +42,15 @@ describe('Domain events', () => {
     });
     await events.transaction((tx) => tx.record(tagEvent(slug)));
     expect(seen).toEqual(['recorded:1', 'committed:1']);
-    const [row] = await dataSource.query(`SELECT subject_type, subject_id, actor_id, data FROM domain_events WHERE data->>'slug' = $1`, [slug]);
-    expect(row).toEqual({ subject_type: 'tag', subject_id: 2_000_000_000, actor_id: null, data: { tagId: 2_000_000_000, name: slug, slug, active: true } });
+    const [row] = await dataSource.query(`SELECT subject_type, subject_id, actor_id, data FROM domain_events WHERE data->>'slug' = $1`, [
+      slug,
+    ]);
+    expect(row).toEqual({
+      subject_type: 'tag',
+      subject_id: 2_000_000_000,
+      actor_id: null,
+      data: { tagId: 2_000_000_000, name: slug, slug, active: true },
+    });
   });
 
   it('a transaction that fails leaves no event, and after-commit subscribers never hear of it', async () => {

@@ -10,8 +10,17 @@ class DurationsReporter {
     if (!target) return;
     const run = `jest node${process.versions.node.split('.')[0]}`;
     const file = relative(process.cwd(), result.testFilePath);
-    const lines = [{ run, kind: 'file', file, ms: result.perfStats.end - result.perfStats.start, status: result.numFailingTests > 0 || result.testExecError ? 'failed' : 'passed' }];
-    for (const test of result.testResults) lines.push({ run, kind: 'test', file, test: test.fullName, ms: test.duration ?? 0, status: test.status });
+    const lines = [
+      {
+        run,
+        kind: 'file',
+        file,
+        ms: result.perfStats.end - result.perfStats.start,
+        status: result.numFailingTests > 0 || result.testExecError ? 'failed' : 'passed',
+      },
+    ];
+    for (const test of result.testResults)
+      lines.push({ run, kind: 'test', file, test: test.fullName, ms: test.duration ?? 0, status: test.status });
     try {
       appendFileSync(target, lines.map((line) => `${JSON.stringify(line)}\n`).join(''));
     } catch {

@@ -25,7 +25,12 @@ class TerminalOutput {
   }
 }
 
-async function until<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs: number, alive: () => boolean): Promise<T> {
+async function until<T>(
+  what: string,
+  probe: () => T | undefined | Promise<T | undefined>,
+  timeoutMs: number,
+  alive: () => boolean,
+): Promise<T> {
   const started = Date.now();
   for (;;) {
     const value = await probe();
@@ -38,7 +43,11 @@ async function until<T>(what: string, probe: () => T | undefined | Promise<T | u
 
 function runSeed(env: NodeJS.ProcessEnv, args: string[]): Promise<{ code: number | null; output: string }> {
   return new Promise((done) => {
-    const child = spawn(process.execPath, ['-r', '@swc-node/register', 'backend/src/bin/seed-demo.ts', ...args], { cwd: PROJECT_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['-r', '@swc-node/register', 'backend/src/bin/seed-demo.ts', ...args], {
+      cwd: PROJECT_ROOT,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -64,13 +73,37 @@ describe('First run in a terminal, and seed:demo beside the running server', () 
     baseUrl = `http://localhost:${port}`;
     env = { ...process.env, PORT: String(port), DATA_DIR: dataDir, THROTTLE_DISABLED: '1' };
     // A first start as a newcomer makes it: no administrator, SMTP, external services or log level of the caller's.
-    for (const name of ['DATABASE_URL', 'REDIS_URL', 'SMTP_URL', 'JWT_SECRET', 'ADMIN_EMAIL', 'ADMIN_PASSWORD', 'PUBLIC_URL', 'LOG_LEVEL', 'PAGE_CACHE', 'STORAGE', 'S3_BUCKET', 'NODE_ENV', 'TEST_DATABASE_URL']) delete env[name];
+    for (const name of [
+      'DATABASE_URL',
+      'REDIS_URL',
+      'SMTP_URL',
+      'JWT_SECRET',
+      'ADMIN_EMAIL',
+      'ADMIN_PASSWORD',
+      'PUBLIC_URL',
+      'LOG_LEVEL',
+      'PAGE_CACHE',
+      'STORAGE',
+      'S3_BUCKET',
+      'NODE_ENV',
+      'TEST_DATABASE_URL',
+    ])
+      delete env[name];
     // script -q (quiet) -e (its exit code is the command's) -f (flush at once) -c command, no typescript file.
-    terminal = spawn('script', ['-qefc', `exec "${process.execPath}" scripts/start.mjs`, '/dev/null'], { cwd: PROJECT_ROOT, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    terminal = spawn('script', ['-qefc', `exec "${process.execPath}" scripts/start.mjs`, '/dev/null'], {
+      cwd: PROJECT_ROOT,
+      env,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     terminal.stdout!.on('data', (chunk: Buffer) => output.append(chunk));
     terminal.stderr!.on('data', (chunk: Buffer) => output.append(chunk));
     terminal.on('exit', () => (exited = true));
-    await until('start-up summary', () => (/Ctrl-C stops it\.\n─+\n/.test(output.text) ? true : undefined), START_TIMEOUT_MS, () => !exited).catch((error: Error) => {
+    await until(
+      'start-up summary',
+      () => (/Ctrl-C stops it\.\n─+\n/.test(output.text) ? true : undefined),
+      START_TIMEOUT_MS,
+      () => !exited,
+    ).catch((error: Error) => {
       throw new Error(`${error.message}; output so far:\n${output.text.slice(-4000)}`);
     });
     serverPid = liveDataDirOwner(dataDir)?.pid;
@@ -80,7 +113,12 @@ describe('First run in a terminal, and seed:demo beside the running server', () 
     // Ctrl-C as the person would (SIGINT to the server): it stops PostgreSQL on the way out.
     if (serverPid && isAlive(serverPid)) {
       process.kill(serverPid, 'SIGINT');
-      await until('exit', () => (exited ? true : undefined), 60_000, () => true).catch(() => process.kill(serverPid!, 'SIGKILL'));
+      await until(
+        'exit',
+        () => (exited ? true : undefined),
+        60_000,
+        () => true,
+      ).catch(() => process.kill(serverPid!, 'SIGKILL'));
     }
     terminal?.kill('SIGKILL');
     rmSync(tempDir, { recursive: true, force: true });
@@ -88,7 +126,12 @@ describe('First run in a terminal, and seed:demo beside the running server', () 
 
   it('ends the start-up with a short summary: URL, the new administrator and a password that signs in, where mail goes', async () => {
     // The health check is never logged: once it answers, start-up is over and nothing may follow the summary.
-    await until('health', async () => ((await fetch(`${baseUrl}/api/v1/health`).catch(() => undefined))?.status === 200 ? true : undefined), 30_000, () => !exited);
+    await until(
+      'health',
+      async () => ((await fetch(`${baseUrl}/api/v1/health`).catch(() => undefined))?.status === 200 ? true : undefined),
+      30_000,
+      () => !exited,
+    );
     const text = output.text;
     const summaryAt = text.lastIndexOf(`\n${RULE}\nInkwell is running at ${baseUrl}\n`);
     expect(summaryAt).toBeGreaterThan(0);
@@ -119,7 +162,14 @@ describe('First run in a terminal, and seed:demo beside the running server', () 
       body: JSON.stringify({ fullName: 'First Reader', email, password, confirmPassword: password }),
     });
     expect(registered.status).toBe(201);
-    const line = await until('mail line', () => new RegExp(`^E-mail to ${email.replace(/\./g, '\\.')}: "Your Inkwell verification code": code (\\d{6})$`, 'm').exec(output.text) ?? undefined, 10_000, () => !exited);
+    const line = await until(
+      'mail line',
+      () =>
+        new RegExp(`^E-mail to ${email.replace(/\./g, '\\.')}: "Your Inkwell verification code": code (\\d{6})$`, 'm').exec(output.text) ??
+        undefined,
+      10_000,
+      () => !exited,
+    );
     const verified = await fetch(`${baseUrl}/api/v1/auth/verify-email`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -133,7 +183,10 @@ describe('First run in a terminal, and seed:demo beside the running server', () 
     for (let i = 0; i < 2; i++) expect((await fetch(`${baseUrl}/blog`)).status).toBe(200);
 
     const seeded = await runSeed(env, ['--posts', '30', '--readers', '50', '--likes', '100', '--comments', '60']);
-    expect({ code: seeded.code, output: seeded.output }).toEqual({ code: 0, output: expect.stringContaining('belongs to the running Inkwell') });
+    expect({ code: seeded.code, output: seeded.output }).toEqual({
+      code: 0,
+      output: expect.stringContaining('belongs to the running Inkwell'),
+    });
     expect(isAlive(serverPid!)).toBe(true);
 
     const running = runningEmbeddedPostgres(dataDir);
@@ -141,9 +194,13 @@ describe('First run in a terminal, and seed:demo beside the running server', () 
     const dataSource: DataSource = createDataSource(await ensureDatabase(running!.url, 'inkwell'));
     await dataSource.initialize();
     try {
-      const [{ posts }] = (await dataSource.query(`SELECT count(*)::int AS posts FROM posts p JOIN users u ON u.id = p.author_id WHERE u.email LIKE '%@demo.inkwell.test'`)) as { posts: number }[];
+      const [{ posts }] = (await dataSource.query(
+        `SELECT count(*)::int AS posts FROM posts p JOIN users u ON u.id = p.author_id WHERE u.email LIKE '%@demo.inkwell.test'`,
+      )) as { posts: number }[];
       expect(posts).toBe(30);
-      const [{ title }] = (await dataSource.query(`SELECT title FROM posts WHERE status = 'PUBLISHED' ORDER BY published_at DESC, id DESC LIMIT 1`)) as { title: string }[];
+      const [{ title }] = (await dataSource.query(
+        `SELECT title FROM posts WHERE status = 'PUBLISHED' ORDER BY published_at DESC, id DESC LIMIT 1`,
+      )) as { title: string }[];
       const page = await (await fetch(`${baseUrl}/blog`)).text();
       expect(page).toContain(title);
       // seed:demo builds each document once with its search triggers off: the same document the triggers and the migration build, tags included.

@@ -24,17 +24,24 @@ describe('API fuzz: hostile requests to every operation', () => {
     await t.close();
   });
 
-  it(`never answers 5xx and always answers the envelope without internals (${RUNS} cases, seed ${SEED})`, async () => {
-    const report = await fuzzer.run({
-      runs: RUNS,
-      seed: SEED,
-      onProgress: process.env.FUZZ_PROGRESS ? (done, total) => done % 250 === 0 && process.stderr.write(`  ${done}/${total} requests\n`) : undefined,
-    });
-    if (process.env.FUZZ_REPORT) writeFileSync(process.env.FUZZ_REPORT, JSON.stringify({ ...report, text: formatReport(report) }, null, 2));
-    // Every operation of the document was fuzzed, by every caller.
-    expect(Object.keys(report.byOperation).sort()).toEqual(fuzzer.operations.map((op) => op.operationId).sort());
-    expect(report.requests).toBeGreaterThanOrEqual(fuzzer.operations.length * CALLERS.length);
-    if (report.failures.length) throw new Error(formatReport(report));
-    expect(report.serverErrors).toBe(0);
-  }, Math.max(120_000, RUNS * 200));
+  it(
+    `never answers 5xx and always answers the envelope without internals (${RUNS} cases, seed ${SEED})`,
+    async () => {
+      const report = await fuzzer.run({
+        runs: RUNS,
+        seed: SEED,
+        onProgress: process.env.FUZZ_PROGRESS
+          ? (done, total) => done % 250 === 0 && process.stderr.write(`  ${done}/${total} requests\n`)
+          : undefined,
+      });
+      if (process.env.FUZZ_REPORT)
+        writeFileSync(process.env.FUZZ_REPORT, JSON.stringify({ ...report, text: formatReport(report) }, null, 2));
+      // Every operation of the document was fuzzed, by every caller.
+      expect(Object.keys(report.byOperation).sort()).toEqual(fuzzer.operations.map((op) => op.operationId).sort());
+      expect(report.requests).toBeGreaterThanOrEqual(fuzzer.operations.length * CALLERS.length);
+      if (report.failures.length) throw new Error(formatReport(report));
+      expect(report.serverErrors).toBe(0);
+    },
+    Math.max(120_000, RUNS * 200),
+  );
 });

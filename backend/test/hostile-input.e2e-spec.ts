@@ -69,7 +69,12 @@ describe('Hostile input never gives a 500', () => {
         for (const page of [huge, '1000001', '9007199254740993']) {
           const req = t.http.get(api(path)).query({ page });
           const res = await (user ? req.set(user.auth) : req);
-          expect({ path, page, status: res.status, body: res.body }).toEqual({ path, page, status: 400, body: fieldErr('page', PAGE_TOO_LARGE) });
+          expect({ path, page, status: res.status, body: res.body }).toEqual({
+            path,
+            page,
+            status: 400,
+            body: fieldErr('page', PAGE_TOO_LARGE),
+          });
         }
       }
     });
@@ -91,7 +96,14 @@ describe('Hostile input never gives a 500', () => {
     it('answers 400 for ids beyond a 32-bit integer and 404 for the largest one', async () => {
       for (const id of [huge, '2147483648', '9007199254740993', '1e309', 'NaN']) {
         expect((await t.http.get(api(`/blog/tags/${id}`)).expect(400)).body).toEqual(err(400, INVALID_ID));
-        expect((await t.http.get(api(`/blog/posts/${id}`)).set(admin.auth).expect(400)).body).toEqual(err(400, INVALID_ID));
+        expect(
+          (
+            await t.http
+              .get(api(`/blog/posts/${id}`))
+              .set(admin.auth)
+              .expect(400)
+          ).body,
+        ).toEqual(err(400, INVALID_ID));
       }
       expect((await t.http.get(api('/blog/tags/2147483647')).expect(404)).body.status).toBe(404);
     });
@@ -122,18 +134,30 @@ describe('Hostile input never gives a 500', () => {
       const name = `Hostile ${uid()}`;
       const created = await t.http.post(api('/blog/tags')).set(admin.auth).send({ name, description: 'Fine' }).expect(201);
       const id = created.body.data.id as number;
-      expect((await t.http.put(api(`/blog/tags/${id}`)).set(admin.auth).send({ description: 'x\u0000y' }).expect(400)).body).toEqual(
-        fieldErr('description', nul('description')),
-      );
+      expect(
+        (
+          await t.http
+            .put(api(`/blog/tags/${id}`))
+            .set(admin.auth)
+            .send({ description: 'x\u0000y' })
+            .expect(400)
+        ).body,
+      ).toEqual(fieldErr('description', nul('description')));
       expect((await t.http.get(api(`/blog/tags/${id}`)).expect(200)).body.data.description).toBe('Fine');
       const other = `Other\u0000${uid()}`;
-      expect((await t.http.post(api('/blog/tags')).set(admin.auth).send({ name: other }).expect(400)).body).toEqual(fieldErr('name', nul('name')));
+      expect((await t.http.post(api('/blog/tags')).set(admin.auth).send({ name: other }).expect(400)).body).toEqual(
+        fieldErr('name', nul('name')),
+      );
       const [{ count }] = await db.query(`SELECT count(*)::int AS count FROM tags WHERE name LIKE 'Other%'`);
       expect(count).toBe(0);
     });
 
     it('in nested values and keys: the field path is named', async () => {
-      const res = await t.http.post(api('/blog/posts/author/create')).set(author.auth).send({ title: 'T', content: 'c', tagSlugs: ['ok', 'b\u0000d'] }).expect(400);
+      const res = await t.http
+        .post(api('/blog/posts/author/create'))
+        .set(author.auth)
+        .send({ title: 'T', content: 'c', tagSlugs: ['ok', 'b\u0000d'] })
+        .expect(400);
       expect(res.body).toEqual(fieldErr('tagSlugs.1', nul('tagSlugs.1')));
       const key = await t.http.put(api('/users/profile')).set(author.auth).send({ 'bi\u0000o': 'x' }).expect(400);
       expect(key.body).toEqual(fieldErr('bi\\u0000o', nul('bi\\u0000o')));
@@ -163,7 +187,9 @@ describe('Hostile input never gives a 500', () => {
 
     it('in a low surrogate alone and in the profile: 400, the profile unchanged', async () => {
       await t.http.put(api('/users/profile')).set(author.auth).send({ bio: 'Kept' }).expect(200);
-      expect((await t.http.put(api('/users/profile')).set(author.auth).send({ bio: 'x\udc00' }).expect(400)).body).toEqual(fieldErr('bio', surrogate('bio')));
+      expect((await t.http.put(api('/users/profile')).set(author.auth).send({ bio: 'x\udc00' }).expect(400)).body).toEqual(
+        fieldErr('bio', surrogate('bio')),
+      );
       expect((await t.http.get(api('/users/profile')).set(author.auth).expect(200)).body.data.bio).toBe('Kept');
       // A surrogate pair (an emoji) is fine.
       expect((await t.http.put(api('/users/profile')).set(author.auth).send({ bio: 'Kept 😀' }).expect(200)).body.data.bio).toBe('Kept 😀');
@@ -183,31 +209,53 @@ describe('Hostile input never gives a 500', () => {
         const res = await t.http.post(api('/auth/login')).set('Content-Type', 'application/json').send(body).expect(400);
         expect(res.body).toEqual(err(400, INVALID_REQUEST));
       }
-      const put = await t.http.put(api('/users/profile')).set(author.auth).set('Content-Type', 'application/json').send(`{"bio":${'['.repeat(MAX_JSON_DEPTH)}${']'.repeat(MAX_JSON_DEPTH)}}`);
+      const put = await t.http
+        .put(api('/users/profile'))
+        .set(author.auth)
+        .set('Content-Type', 'application/json')
+        .send(`{"bio":${'['.repeat(MAX_JSON_DEPTH)}${']'.repeat(MAX_JSON_DEPTH)}}`);
       expect(put.body).toEqual(err(400, INVALID_REQUEST));
     });
 
     it(`${MAX_JSON_DEPTH} levels pass the parser (and meet validation)`, async () => {
       const bio = '['.repeat(MAX_JSON_DEPTH - 1) + ']'.repeat(MAX_JSON_DEPTH - 1);
-      const res = await t.http.put(api('/users/profile')).set(author.auth).set('Content-Type', 'application/json').send(`{"bio":${bio}}`).expect(400);
+      const res = await t.http
+        .put(api('/users/profile'))
+        .set(author.auth)
+        .set('Content-Type', 'application/json')
+        .send(`{"bio":${bio}}`)
+        .expect(400);
       expect(res.body).toEqual(fieldErr('bio', 'Bio must be at most 500 characters'));
     });
 
     it('brackets inside strings do not count', async () => {
-      const res = await t.http.put(api('/users/profile')).set(author.auth).send({ bio: '['.repeat(400) + '\\"{' }).expect(200);
+      const res = await t.http
+        .put(api('/users/profile'))
+        .set(author.auth)
+        .send({ bio: '['.repeat(400) + '\\"{' })
+        .expect(200);
       expect(res.body.data.bio).toBe('['.repeat(400) + '\\"{');
     });
 
-    it('a corrupt compressed body: 400 with our text, not the decompressor\'s', async () => {
+    it("a corrupt compressed body: 400 with our text, not the decompressor's", async () => {
       for (const encoding of ['gzip', 'deflate', 'br']) {
-        const res = await t.http.post(api('/auth/login')).set('Content-Type', 'application/json').set('Content-Encoding', encoding).send(Buffer.from([1, 2, 3, 4, 5])).expect(400);
+        const res = await t.http
+          .post(api('/auth/login'))
+          .set('Content-Type', 'application/json')
+          .set('Content-Encoding', encoding)
+          .send(Buffer.from([1, 2, 3, 4, 5]))
+          .expect(400);
         expect(res.body).toEqual(err(400, INVALID_REQUEST));
       }
     });
 
     it('a 2 MB post body is still accepted', async () => {
       const content = 'Words and [links](https://example.com) {braces} "quotes"\n'.repeat(3000).slice(0, 199_000);
-      const res = await t.http.post(api('/blog/posts/author/create')).set(author.auth).send({ title: `Big ${uid()}`, content, summary: 'x'.repeat(1000) }).expect(201);
+      const res = await t.http
+        .post(api('/blog/posts/author/create'))
+        .set(author.auth)
+        .send({ title: `Big ${uid()}`, content, summary: 'x'.repeat(1000) })
+        .expect(201);
       expect(res.body.data.content).toBe(content.trim());
     });
   });
@@ -220,14 +268,22 @@ describe('Hostile input never gives a 500', () => {
     });
 
     it('a 20 kB Authorization header: 431 in the envelope', async () => {
-      const res = await t.http.get(api('/users/profile')).set('Authorization', `Bearer ${'x'.repeat(20_000)}`).expect(431);
+      const res = await t.http
+        .get(api('/users/profile'))
+        .set('Authorization', `Bearer ${'x'.repeat(20_000)}`)
+        .expect(431);
       expect(res.headers['content-type']).toMatch(/^application\/json/);
       expect(res.body).toEqual(err(431, 'Request headers are too large.'));
       expect(res.headers['x-request-id']).toBe(res.body.requestId);
     });
 
     it('a malformed request line: 400 in the envelope', async () => {
-      for (const bytes of ['GARBAGE\r\n\r\n', 'GET /api/v1/health HTTP/9.9.9\r\n\r\n', 'GET /a b c\r\nHost: x\r\n\r\n', 'GET / HTTP/1.1\r\nBad Header\r\n\r\n']) {
+      for (const bytes of [
+        'GARBAGE\r\n\r\n',
+        'GET /api/v1/health HTTP/9.9.9\r\n\r\n',
+        'GET /a b c\r\nHost: x\r\n\r\n',
+        'GET / HTTP/1.1\r\nBad Header\r\n\r\n',
+      ]) {
         const { statusLine, body } = parseRaw(await rawRequest(server, bytes));
         expect({ bytes, statusLine, body }).toEqual({ bytes, statusLine: 'HTTP/1.1 400 Bad Request', body: err(400, INVALID_REQUEST) });
       }

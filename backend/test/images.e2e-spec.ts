@@ -28,7 +28,9 @@ const LOAD_ERROR = 'Failed to load image for validation';
 const NAME = /^[0-9a-f]{32}-\d+x\d+\.webp$/;
 
 const image = (format: Format, width: number, height: number, background = '#3366cc') =>
-  sharp({ create: { width, height, channels: 3, background } }).toFormat(format).toBuffer();
+  sharp({ create: { width, height, channels: 3, background } })
+    .toFormat(format)
+    .toBuffer();
 
 /** A valid PNG of width x height, one bit per pixel, all zeros: a few KB that decode to width*height bytes. */
 function pngBomb(width: number, height: number): Buffer {
@@ -45,7 +47,12 @@ function pngBomb(width: number, height: number): Buffer {
   header.writeUInt32BE(height, 4);
   header[8] = 1; // bit depth 1, greyscale, deflate, no filter, no interlace
   const rows = Buffer.alloc((1 + Math.ceil(width / 8)) * height);
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', deflateSync(rows, { level: 9 })), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(rows, { level: 9 })),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 function crc32(bytes: Buffer): number {
@@ -72,7 +79,8 @@ describe('Images API (/images on the host root)', () => {
   let admin: TestUser;
   const thumbDir = () => join(t.dataDir, 'uploads', 'thumbnails');
   const files = () => (existsSync(thumbDir()) ? readdirSync(thumbDir()).sort() : []);
-  const rowsOf = async (ownerId: number) => Number((await t.app.get(DataSource).query('SELECT count(*) FROM thumbnails WHERE owner_id = $1', [ownerId]))[0].count);
+  const rowsOf = async (ownerId: number) =>
+    Number((await t.app.get(DataSource).query('SELECT count(*) FROM thumbnails WHERE owner_id = $1', [ownerId]))[0].count);
 
   beforeAll(async () => {
     t = await createTestApp();
@@ -91,7 +99,8 @@ describe('Images API (/images on the host root)', () => {
     await t.close();
   });
 
-  const validate = (bytes: Buffer, filename = 'image.png', contentType = 'image/png') => t.http.post('/images/validate').attach('image', bytes, { filename, contentType });
+  const validate = (bytes: Buffer, filename = 'image.png', contentType = 'image/png') =>
+    t.http.post('/images/validate').attach('image', bytes, { filename, contentType });
   const upload = (bytes: Buffer, user: TestUser = author, filename = 'image.png', contentType = 'image/png') =>
     t.http.post('/images/thumbnail/upload').set(user.auth).attach('image', bytes, { filename, contentType });
 
@@ -100,7 +109,12 @@ describe('Images API (/images on the host root)', () => {
       const res = await t.http.get('/images/upload-info').expect(200);
       expect(res.body).toEqual(
         ok(
-          { maxSize: 10485760, allowedFormats: ['jpeg', 'jpg', 'png', 'webp', 'gif'], recommendedDimensions: { width: 800, height: 400 }, maxDimensions: { width: 2048, height: 2048 } },
+          {
+            maxSize: 10485760,
+            allowedFormats: ['jpeg', 'jpg', 'png', 'webp', 'gif'],
+            recommendedDimensions: { width: 800, height: 400 },
+            maxDimensions: { width: 2048, height: 2048 },
+          },
           'Upload requirements',
         ),
       );
@@ -111,22 +125,40 @@ describe('Images API (/images on the host root)', () => {
   describe('refused files: 400 with the spec words, never 5xx, nothing stored', () => {
     // Files over 10 MB are 413: backend/test/uploads.e2e-spec.ts.
     const refusals: [string, () => Promise<{ bytes: Buffer; filename: string; contentType: string }>, string[] | RegExp][] = [
-      ['text renamed .png', async () => ({ bytes: Buffer.from('just some text, not an image at all'), filename: 'photo.png', contentType: 'image/png' }), [TYPE_ERROR]],
-      ['0 bytes', async () => ({ bytes: Buffer.alloc(0), filename: 'empty.png', contentType: 'image/png' }), ['Selected file is empty. Please choose a valid image file']],
+      [
+        'text renamed .png',
+        async () => ({ bytes: Buffer.from('just some text, not an image at all'), filename: 'photo.png', contentType: 'image/png' }),
+        [TYPE_ERROR],
+      ],
+      [
+        '0 bytes',
+        async () => ({ bytes: Buffer.alloc(0), filename: 'empty.png', contentType: 'image/png' }),
+        ['Selected file is empty. Please choose a valid image file'],
+      ],
       [
         '5000x5000 JPEG',
         async () => ({ bytes: await image('jpeg', 5000, 5000), filename: 'wide.jpg', contentType: 'image/jpeg' }),
-        ['Invalid image dimensions: 5000x5000px exceeds the maximum of 2048x2048px', 'Image dimensions 5000x5000px are too different from recommended 800x400px'],
+        [
+          'Invalid image dimensions: 5000x5000px exceeds the maximum of 2048x2048px',
+          'Image dimensions 5000x5000px are too different from recommended 800x400px',
+        ],
       ],
       [
         '20000x20000 PNG bomb',
         async () => ({ bytes: pngBomb(20000, 20000), filename: 'bomb.png', contentType: 'image/png' }),
-        ['Invalid image dimensions: 20000x20000px exceeds the maximum of 2048x2048px', 'Image dimensions 20000x20000px are too different from recommended 800x400px'],
+        [
+          'Invalid image dimensions: 20000x20000px exceeds the maximum of 2048x2048px',
+          'Image dimensions 20000x20000px are too different from recommended 800x400px',
+        ],
       ],
       [
         'truncated JPEG',
         async () => {
-          const jpeg = await sharp({ create: { width: 800, height: 400, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 40 } } }).jpeg().toBuffer();
+          const jpeg = await sharp({
+            create: { width: 800, height: 400, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 40 } },
+          })
+            .jpeg()
+            .toBuffer();
           return { bytes: jpeg.subarray(0, Math.floor(jpeg.length / 2)), filename: 'cut.jpg', contentType: 'image/jpeg' };
         },
         [LOAD_ERROR],
@@ -144,33 +176,55 @@ describe('Images API (/images on the host root)', () => {
       [
         'SVG with a script',
         async () => ({
-          bytes: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="800" height="400"><script>alert(document.cookie)</script><rect width="800" height="400"/></svg>'),
+          bytes: Buffer.from(
+            '<svg xmlns="http://www.w3.org/2000/svg" width="800" height="400"><script>alert(document.cookie)</script><rect width="800" height="400"/></svg>',
+          ),
           filename: 'x.svg',
           contentType: 'image/svg+xml',
         }),
         [TYPE_ERROR],
       ],
-      ['HTML named .jpg', async () => ({ bytes: Buffer.from('<!DOCTYPE html><script>alert(1)</script>'), filename: 'x.jpg', contentType: 'image/jpeg' }), [TYPE_ERROR]],
-      ['a TIFF (decodable, not an allowed format)', async () => ({ bytes: await image('tiff' as Format, 800, 400), filename: 'x.png', contentType: 'image/png' }), [TYPE_ERROR]],
-      ['100x1000 (ratio outside 0.5-3)', async () => ({ bytes: await image('png', 100, 1000), filename: 'tall.png', contentType: 'image/png' }), ['Image dimensions 100x1000px are too different from recommended 800x400px']],
-      ['399x200 (just under half)', async () => ({ bytes: await image('webp', 399, 200), filename: 'small.webp', contentType: 'image/webp' }), ['Image dimensions 399x200px are too different from recommended 800x400px']],
+      [
+        'HTML named .jpg',
+        async () => ({ bytes: Buffer.from('<!DOCTYPE html><script>alert(1)</script>'), filename: 'x.jpg', contentType: 'image/jpeg' }),
+        [TYPE_ERROR],
+      ],
+      [
+        'a TIFF (decodable, not an allowed format)',
+        async () => ({ bytes: await image('tiff' as Format, 800, 400), filename: 'x.png', contentType: 'image/png' }),
+        [TYPE_ERROR],
+      ],
+      [
+        '100x1000 (ratio outside 0.5-3)',
+        async () => ({ bytes: await image('png', 100, 1000), filename: 'tall.png', contentType: 'image/png' }),
+        ['Image dimensions 100x1000px are too different from recommended 800x400px'],
+      ],
+      [
+        '399x200 (just under half)',
+        async () => ({ bytes: await image('webp', 399, 200), filename: 'small.webp', contentType: 'image/webp' }),
+        ['Image dimensions 399x200px are too different from recommended 800x400px'],
+      ],
     ];
 
-    it.each(refusals)('%s: validate and upload both refuse it', async (_name, make, reasons) => {
-      const { bytes, filename, contentType } = await make();
-      const before = files();
-      const rows = await rowsOf(author.id);
-      for (const res of [await validate(bytes, filename, contentType), await upload(bytes, author, filename, contentType)]) {
-        expect(res.status).toBe(400);
-        if (reasons instanceof RegExp) {
-          expect(res.body).toEqual(err(400, expect.stringMatching(reasons), { image: [expect.stringMatching(reasons)] }));
-        } else {
-          expect(res.body).toEqual(err(400, reasons[0], { image: reasons }));
+    it.each(refusals)(
+      '%s: validate and upload both refuse it',
+      async (_name, make, reasons) => {
+        const { bytes, filename, contentType } = await make();
+        const before = files();
+        const rows = await rowsOf(author.id);
+        for (const res of [await validate(bytes, filename, contentType), await upload(bytes, author, filename, contentType)]) {
+          expect(res.status).toBe(400);
+          if (reasons instanceof RegExp) {
+            expect(res.body).toEqual(err(400, expect.stringMatching(reasons), { image: [expect.stringMatching(reasons)] }));
+          } else {
+            expect(res.body).toEqual(err(400, reasons[0], { image: reasons }));
+          }
         }
-      }
-      expect(files()).toEqual(before);
-      expect(await rowsOf(author.id)).toBe(rows);
-    }, 60_000);
+        expect(files()).toEqual(before);
+        expect(await rowsOf(author.id)).toBe(rows);
+      },
+      60_000,
+    );
 
     it('no file under `image` (another field, no body, JSON, two files): 400 Please select a valid file', async () => {
       const png = await image('png', 800, 400);
@@ -204,13 +258,18 @@ describe('Images API (/images on the host root)', () => {
     });
 
     it('applies the EXIF orientation before measuring (400x800 turned a quarter is 800x400)', async () => {
-      const turned = await sharp({ create: { width: 400, height: 800, channels: 3, background: '#0a0' } }).jpeg().withMetadata({ orientation: 6 }).toBuffer();
+      const turned = await sharp({ create: { width: 400, height: 800, channels: 3, background: '#0a0' } })
+        .jpeg()
+        .withMetadata({ orientation: 6 })
+        .toBuffer();
       const res = await validate(turned, 'phone.jpg', 'image/jpeg').expect(200);
       expect(res.body.data).toEqual({ width: 800, height: 400, format: 'jpeg', size: turned.length, warnings: [] });
     });
 
     it('needs no session, and a session cookie without X-Request-Timestamp does not matter', async () => {
-      await validate(await image('png', 800, 400)).set('Cookie', `inkwell_access=${reader.token}`).expect(200);
+      await validate(await image('png', 800, 400))
+        .set('Cookie', `inkwell_access=${reader.token}`)
+        .expect(200);
     });
   });
 
@@ -218,17 +277,28 @@ describe('Images API (/images on the host root)', () => {
     it('401 without a session, 403 for a USER, CSRF header for cookie sessions', async () => {
       const png = await image('png', 800, 400);
       const before = files();
-      expect((await t.http.post('/images/thumbnail/upload').attach('image', png, 'a.png')).body).toEqual(err(401, 'Authentication required. Please log in to upload images.'));
+      expect((await t.http.post('/images/thumbnail/upload').attach('image', png, 'a.png')).body).toEqual(
+        err(401, 'Authentication required. Please log in to upload images.'),
+      );
       expect((await upload(png, reader)).body).toEqual(err(403, 'You do not have permission to upload images.'));
       const cookie = `inkwell_access=${author.token}`;
-      expect((await t.http.post('/images/thumbnail/upload').set('Cookie', cookie).attach('image', png, 'a.png')).body).toEqual(err(403, AuthMessages.CSRF));
+      expect((await t.http.post('/images/thumbnail/upload').set('Cookie', cookie).attach('image', png, 'a.png')).body).toEqual(
+        err(403, AuthMessages.CSRF),
+      );
       expect(files()).toEqual(before);
-      await t.http.post('/images/thumbnail/upload').set('Cookie', cookie).set('X-Request-Timestamp', String(Date.now())).attach('image', png, 'a.png').expect(201);
+      await t.http
+        .post('/images/thumbnail/upload')
+        .set('Cookie', cookie)
+        .set('X-Request-Timestamp', String(Date.now()))
+        .attach('image', png, 'a.png')
+        .expect(201);
       await upload(png, admin).expect(201);
     });
 
     it('stores a clean WebP and 400/800/1600 variants with random names, served with a year of immutable cache', async () => {
-      const photo = await sharp({ create: { width: 2048, height: 1024, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 120, sigma: 50 } } })
+      const photo = await sharp({
+        create: { width: 2048, height: 1024, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 120, sigma: 50 } },
+      })
         .jpeg()
         .withMetadata({ orientation: 1, exif: { IFD0: { Copyright: 'secret-camera-owner', Artist: 'someone' } } })
         .toBuffer();
@@ -257,12 +327,23 @@ describe('Images API (/images on the host root)', () => {
       );
       expect(files()).toEqual([...before, `${key}-1600w.webp`, `${key}-2048x1024.webp`, `${key}-400w.webp`, `${key}-800w.webp`].sort());
 
-      for (const [path, width, height] of [[url, 2048, 1024], [at('400w'), 400, 200], [at('800w'), 800, 400], [at('1600w'), 1600, 800]] as const) {
+      for (const [path, width, height] of [
+        [url, 2048, 1024],
+        [at('400w'), 400, 200],
+        [at('800w'), 800, 400],
+        [at('1600w'), 1600, 800],
+      ] as const) {
         const served = await binary(t.http.get(path)).expect(200);
         expect(served.headers['cache-control']).toBe('public, max-age=31536000, immutable');
         expect(served.headers['content-type']).toBe('image/webp');
         const meta = await sharp(served.body as Buffer).metadata();
-        expect({ format: meta.format, width: meta.width, height: meta.height, exif: meta.exif, icc: meta.icc }).toEqual({ format: 'webp', width, height, exif: undefined, icc: undefined });
+        expect({ format: meta.format, width: meta.width, height: meta.height, exif: meta.exif, icc: meta.icc }).toEqual({
+          format: 'webp',
+          width,
+          height,
+          exif: undefined,
+          icc: undefined,
+        });
         expect((served.body as Buffer).includes('secret-camera-owner')).toBe(false);
       }
 
@@ -272,28 +353,54 @@ describe('Images API (/images on the host root)', () => {
       const named = derived.srcset!.split(', ').map((candidate) => candidate.split(' ')[0].split('/').pop());
       expect(named.sort()).toEqual(files().filter((name) => name.startsWith(key)));
 
-      const [row] = await t.app.get(DataSource).query('SELECT owner_id, width, height, variant_widths, created_at FROM thumbnails WHERE name = $1', [filename]);
-      expect(row).toEqual({ owner_id: author.id, width: 2048, height: 1024, variant_widths: [400, 800, 1600], created_at: expect.any(Date) });
+      const [row] = await t.app
+        .get(DataSource)
+        .query('SELECT owner_id, width, height, variant_widths, created_at FROM thumbnails WHERE name = $1', [filename]);
+      expect(row).toEqual({
+        owner_id: author.id,
+        width: 2048,
+        height: 1024,
+        variant_widths: [400, 800, 1600],
+        created_at: expect.any(Date),
+      });
     });
 
     it('never upscales: an 800x400 image gets only the 400 variant; 400x200 none', async () => {
       const res = await upload(await image('webp', 800, 400), author, 'a.webp', 'image/webp').expect(201);
       const key = (res.body.data.filename as string).slice(0, 32);
-      expect(res.body.data).toMatchObject({ width: 800, height: 400, variants: [{ width: 400, url: `/images/thumbnails/${key}-400w.webp` }], warnings: [] });
+      expect(res.body.data).toMatchObject({
+        width: 800,
+        height: 400,
+        variants: [{ width: 400, url: `/images/thumbnails/${key}-400w.webp` }],
+        warnings: [],
+      });
       expect(res.body.data.srcset).toBe(`/images/thumbnails/${key}-400w.webp 400w, /images/thumbnails/${key}-800x400.webp 800w`);
       expect(thumbnailSrcset(res.body.data.url).srcset).toBe(res.body.data.srcset);
 
       const small = await upload(await image('png', 400, 200), author).expect(201);
       expect(small.body.data).toMatchObject({ width: 400, height: 200, variants: [], warnings: [RATIO_WARNING] });
       expect(small.body.data.srcset).toBe(`${small.body.data.url} 400w`);
-      expect(files().filter((name) => name.startsWith((small.body.data.filename as string).slice(0, 32)))).toEqual([small.body.data.filename]);
+      expect(files().filter((name) => name.startsWith((small.body.data.filename as string).slice(0, 32)))).toEqual([
+        small.body.data.filename,
+      ]);
     });
 
     it('stores an animated GIF as its first frame, with a warning', async () => {
-      const frame = (background: string) => sharp({ create: { width: 800, height: 400, channels: 4, background } }).png().toBuffer();
-      const animated = await sharp([await frame('#ff0000'), await frame('#0000ff')], { join: { animated: true } }).gif().toBuffer();
+      const frame = (background: string) =>
+        sharp({ create: { width: 800, height: 400, channels: 4, background } })
+          .png()
+          .toBuffer();
+      const animated = await sharp([await frame('#ff0000'), await frame('#0000ff')], { join: { animated: true } })
+        .gif()
+        .toBuffer();
       expect((await sharp(animated).metadata()).pages).toBe(2);
-      expect((await validate(animated, 'a.gif', 'image/gif').expect(200)).body.data).toEqual({ width: 800, height: 400, format: 'gif', size: animated.length, warnings: ['Animated images are stored as their first frame'] });
+      expect((await validate(animated, 'a.gif', 'image/gif').expect(200)).body.data).toEqual({
+        width: 800,
+        height: 400,
+        format: 'gif',
+        size: animated.length,
+        warnings: ['Animated images are stored as their first frame'],
+      });
       const res = await upload(animated, author, 'a.gif', 'image/gif').expect(201);
       expect(res.body.data.warnings).toEqual(['Animated images are stored as their first frame']);
       const stored = (await binary(t.http.get(res.body.data.url)).expect(200)).body as Buffer;
@@ -305,11 +412,18 @@ describe('Images API (/images on the host root)', () => {
     });
 
     it('stores the EXIF-rotated image upright (800x400)', async () => {
-      const turned = await sharp({ create: { width: 400, height: 800, channels: 3, background: '#0a0' } }).jpeg().withMetadata({ orientation: 6 }).toBuffer();
+      const turned = await sharp({ create: { width: 400, height: 800, channels: 3, background: '#0a0' } })
+        .jpeg()
+        .withMetadata({ orientation: 6 })
+        .toBuffer();
       const res = await upload(turned, author, 'phone.jpg', 'image/jpeg').expect(201);
       expect(res.body.data).toMatchObject({ width: 800, height: 400, warnings: [] });
       const meta = await sharp((await binary(t.http.get(res.body.data.url)).expect(200)).body as Buffer).metadata();
-      expect({ width: meta.width, height: meta.height, orientation: meta.orientation }).toEqual({ width: 800, height: 400, orientation: undefined });
+      expect({ width: meta.width, height: meta.height, orientation: meta.orientation }).toEqual({
+        width: 800,
+        height: 400,
+        orientation: undefined,
+      });
     });
 
     it('leaves no file when writing fails half-way, and none when recording fails after the write', async () => {
@@ -318,7 +432,12 @@ describe('Images API (/images on the host root)', () => {
       // The second file cannot take its name (a folder is in the way): the first one is removed again.
       mkdirSync(join(thumbDir(), `${key}-400w.webp`));
       const before = files();
-      await expect(storage.writeAll('thumbnails', [{ name: `${key}-800x400.webp`, data: Buffer.from('a') }, { name: `${key}-400w.webp`, data: Buffer.from('b') }])).rejects.toThrow();
+      await expect(
+        storage.writeAll('thumbnails', [
+          { name: `${key}-800x400.webp`, data: Buffer.from('a') },
+          { name: `${key}-400w.webp`, data: Buffer.from('b') },
+        ]),
+      ).rejects.toThrow();
       expect(files()).toEqual(before);
       await expect(storage.writeAll('thumbnails', [{ name: '../escape.webp', data: Buffer.from('x') }])).rejects.toThrow(/not a stored/);
       expect(existsSync(join(t.dataDir, 'uploads', 'escape.webp'))).toBe(false);
@@ -390,9 +509,18 @@ describe('Images API (/images on the host root)', () => {
         `${filename}%2F..`,
       ]) {
         const answer = await del(name, admin);
-        expect({ name, status: answer.status, body: answer.body }).toEqual({ name, status: 400, body: name.includes('%00') ? expect.objectContaining({ status: 400 }) : invalid });
+        expect({ name, status: answer.status, body: answer.body }).toEqual({
+          name,
+          status: 400,
+          body: name.includes('%00') ? expect.objectContaining({ status: 400 }) : invalid,
+        });
       }
-      for (const path of ['/images/../keep.txt', '/images/..', `/images/thumbnails/${filename}`, `/images/avatars/${'a'.repeat(32)}.webp`]) {
+      for (const path of [
+        '/images/../keep.txt',
+        '/images/..',
+        `/images/thumbnails/${filename}`,
+        `/images/avatars/${'a'.repeat(32)}.webp`,
+      ]) {
         const answer = await t.http.delete(path).set(admin.auth);
         expect({ path, refused: [400, 404].includes(answer.status) }).toEqual({ path, refused: true });
       }
@@ -403,11 +531,19 @@ describe('Images API (/images on the host root)', () => {
     it('409 while a post shows the thumbnail; deletable once the post no longer does', async () => {
       const res = await upload(await image('png', 1000, 500), author).expect(201);
       const { filename, url } = res.body.data as { filename: string; url: string };
-      const post = await t.http.post(api('/blog/posts/author/create')).set(author.auth).send({ title: `Thumb ${uid()}`, content: 'Body', thumbnail: url }).expect(201);
+      const post = await t.http
+        .post(api('/blog/posts/author/create'))
+        .set(author.auth)
+        .send({ title: `Thumb ${uid()}`, content: 'Body', thumbnail: url })
+        .expect(201);
       expect((await del(filename, author)).body).toEqual(err(409, 'This image is the thumbnail of a post. Remove it from the post first.'));
       expect((await del(filename, admin)).status).toBe(409);
       expect(filesOf(filename)).toHaveLength(3);
-      await t.http.put(api(`/blog/posts/author/${post.body.data.id}`)).set(author.auth).send({ thumbnail: null }).expect(200);
+      await t.http
+        .put(api(`/blog/posts/author/${post.body.data.id}`))
+        .set(author.auth)
+        .send({ thumbnail: null })
+        .expect(200);
       await del(filename, author).expect(204);
       expect(filesOf(filename)).toEqual([]);
     });
@@ -416,18 +552,25 @@ describe('Images API (/images on the host root)', () => {
   describe('sweep of thumbnails no post uses', () => {
     it('removes those older than a day that no post names, files without a record and old temporary files; keeps the rest', async () => {
       const dataSource = t.app.get(DataSource);
-      const uploaded = async () => (await upload(await image('png', 1000, 500), author).expect(201)).body.data as { filename: string; url: string };
+      const uploaded = async () =>
+        (await upload(await image('png', 1000, 500), author).expect(201)).body.data as { filename: string; url: string };
       const orphan = await uploaded();
       const usedByPath = await uploaded();
       const usedByAbsoluteUrl = await uploaded();
       const young = await uploaded();
-      await t.http.post(api('/blog/posts/author/create')).set(author.auth).send({ title: `Sweep ${uid()}`, content: 'Body', thumbnail: usedByPath.url }).expect(201);
+      await t.http
+        .post(api('/blog/posts/author/create'))
+        .set(author.auth)
+        .send({ title: `Sweep ${uid()}`, content: 'Body', thumbnail: usedByPath.url })
+        .expect(201);
       const second = await t.http
         .post(api('/blog/posts/author/create'))
         .set(author.auth)
         .send({ title: `Sweep ${uid()}`, content: 'Body', thumbnail: `http://localhost:3000${usedByAbsoluteUrl.url}` })
         .expect(201);
-      await dataSource.query(`UPDATE thumbnails SET created_at = now() - interval '25 hours' WHERE name = ANY($1)`, [[orphan.filename, usedByPath.filename, usedByAbsoluteUrl.filename]]);
+      await dataSource.query(`UPDATE thumbnails SET created_at = now() - interval '25 hours' WHERE name = ANY($1)`, [
+        [orphan.filename, usedByPath.filename, usedByAbsoluteUrl.filename],
+      ]);
 
       const twoDaysAgo = new Date(Date.now() - 48 * 3_600_000);
       const strayOld = `${'d'.repeat(32)}-800w.webp`;
@@ -451,7 +594,11 @@ describe('Images API (/images on the host root)', () => {
       expect(await dataSource.query('SELECT name FROM thumbnails WHERE name = $1', [orphan.filename])).toEqual([]);
 
       // Once the post moves to another image, the old one goes at the next sweep.
-      await t.http.put(api(`/blog/posts/author/${second.body.data.id}`)).set(author.auth).send({ thumbnail: 'https://example.com/elsewhere.png' }).expect(200);
+      await t.http
+        .put(api(`/blog/posts/author/${second.body.data.id}`))
+        .set(author.auth)
+        .send({ thumbnail: 'https://example.com/elsewhere.png' })
+        .expect(200);
       expect((await t.app.get(ImagesService).sweepOrphans()).thumbnails).toEqual([usedByAbsoluteUrl.filename]);
       expect(files().filter((name) => name.startsWith(usedByAbsoluteUrl.filename.slice(0, 32)))).toEqual([]);
       expect(files()).toContain(usedByPath.filename);
@@ -460,7 +607,13 @@ describe('Images API (/images on the host root)', () => {
 
   describe('frontend helper thumbnailSrcset', () => {
     it('falls back to just src for foreign and older URLs', () => {
-      for (const url of ['https://cdn.example.com/a.jpg', '/images/thumbnails/0123456789abcdef0123456789abcdef.webp', '/images/avatars/0123456789abcdef0123456789abcdef.webp', '/images/thumbnails/../x-800x400.webp', 'javascript:alert(1)']) {
+      for (const url of [
+        'https://cdn.example.com/a.jpg',
+        '/images/thumbnails/0123456789abcdef0123456789abcdef.webp',
+        '/images/avatars/0123456789abcdef0123456789abcdef.webp',
+        '/images/thumbnails/../x-800x400.webp',
+        'javascript:alert(1)',
+      ]) {
         expect(thumbnailSrcset(url)).toEqual({ src: url });
       }
       expect(thumbnailSrcset('https://blog.example/images/thumbnails/0123456789abcdef0123456789abcdef-1700x850.webp', 'post')).toEqual({

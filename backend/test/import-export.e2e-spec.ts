@@ -33,7 +33,10 @@ describe('Site import and export', () => {
 
   beforeAll(async () => {
     mail = await startMailCatcher();
-    t = await createTestApp({ databaseUrl: await createFreshDatabase('inkwell_import'), env: { JOB_POLL_SECONDS: '1', SMTP_URL: mail.url } });
+    t = await createTestApp({
+      databaseUrl: await createFreshDatabase('inkwell_import'),
+      env: { JOB_POLL_SECONDS: '1', SMTP_URL: mail.url },
+    });
     db = t.app.get(DataSource);
     admin = await createAdmin(t);
     wxrPath = join(t.dataDir, 'fixture.xml');
@@ -45,7 +48,9 @@ describe('Site import and export', () => {
     const zip = new ZipArchive({ zlib: { level: 1 } });
     const out = createWriteStream(mediaPath);
     zip.pipe(out);
-    const png = await sharp({ create: { width: 800, height: 400, channels: 3, background: '#3366aa' } }).png().toBuffer();
+    const png = await sharp({ create: { width: 800, height: 400, channels: 3, background: '#3366aa' } })
+      .png()
+      .toBuffer();
     for (let n = 10; n <= WXR.posts; n += 10) zip.append(png, { name: `wp-content/uploads/2016/05/anh-${n}.png` });
     await zip.finalize();
     await finished(out);
@@ -56,7 +61,10 @@ describe('Site import and export', () => {
   });
 
   const upload = (source: string, file: string, media?: string, user: TestUser = admin, query = '') => {
-    const request = t.http.post(api(`/admin/imports?source=${source}${query}`)).set(user.auth).attach('file', file);
+    const request = t.http
+      .post(api(`/admin/imports?source=${source}${query}`))
+      .set(user.auth)
+      .attach('file', file);
     return media ? request.attach('media', media) : request;
   };
 
@@ -66,7 +74,10 @@ describe('Site import and export', () => {
     for (;;) {
       // A reader keeps the public list cached while the import writes.
       if (readingPublicPosts) await t.http.get(api('/blog/posts/public')).expect(200);
-      const res = await t.http.get(api(`/admin/imports/${id}`)).set(admin.auth).expect(200);
+      const res = await t.http
+        .get(api(`/admin/imports/${id}`))
+        .set(admin.auth)
+        .expect(200);
       if (!['QUEUED', 'RUNNING'].includes(res.body.data.state)) return res.body.data;
       if (Date.now() > until) throw new Error(`import ${id} still ${res.body.data.state}`);
       await new Promise((resolve) => setTimeout(resolve, 200));
@@ -80,25 +91,56 @@ describe('Site import and export', () => {
     // The public list, cached empty before the import and read all through it: the import's changes reach the caches in batches, all of them by its end.
     expect((await t.http.get(api('/blog/posts/public')).expect(200)).body.data.totalElements).toBe(0);
     const started = await upload('wordpress', wxrPath, mediaPath).expect(202);
-    expect(started.body).toMatchObject({ success: true, status: 202, message: 'Import started', data: { state: 'QUEUED', source: 'wordpress', fileName: 'fixture.xml' } });
+    expect(started.body).toMatchObject({
+      success: true,
+      status: 202,
+      message: 'Import started',
+      data: { state: 'QUEUED', source: 'wordpress', fileName: 'fixture.xml' },
+    });
     const done = await finishedImport(started.body.data.id, undefined, { readingPublicPosts: true });
     expect(done.state).toBe('DONE');
     expect((await t.http.get(api('/blog/posts/public')).expect(200)).body.data.totalElements).toBe(facts.byStatus.publish);
     const imported = WXR.posts - facts.byStatus.trash;
     expect(done.total).toBe(WXR.posts);
     expect(done.processed).toBe(WXR.posts);
-    expect(done.counts).toMatchObject({ users: expect.any(Number), tags: 5, posts: imported, comments: facts.importableComments, images: facts.featured });
+    expect(done.counts).toMatchObject({
+      users: expect.any(Number),
+      tags: 5,
+      posts: imported,
+      comments: facts.importableComments,
+      images: facts.featured,
+    });
     // Trashed posts are skipped with their reason; the spam-free comment without e-mail too.
-    expect(done.skipped).toEqual(expect.arrayContaining([expect.objectContaining({ kind: 'post', sourceId: '111', reason: "Its status 'trash' has no equivalent here." })]));
-    expect(done.skipped).toEqual(expect.arrayContaining([expect.objectContaining({ kind: 'comment', reason: 'The comment names no e-mail address, so it cannot belong to an account here.' })]));
+    expect(done.skipped).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ kind: 'post', sourceId: '111', reason: "Its status 'trash' has no equivalent here." }),
+      ]),
+    );
+    expect(done.skipped).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          kind: 'comment',
+          reason: 'The comment names no e-mail address, so it cannot belong to an account here.',
+        }),
+      ]),
+    );
     // Post 3 wanted post 2's slug: renamed and reported; long comments are shortened and reported.
-    expect(done.renamed).toEqual(expect.arrayContaining([{ kind: 'post', sourceId: '103', from: 'bai-viet-2', to: 'bai-viet-2-2', reason: 'Slug already taken or not valid here' }]));
+    expect(done.renamed).toEqual(
+      expect.arrayContaining([
+        { kind: 'post', sourceId: '103', from: 'bai-viet-2', to: 'bai-viet-2-2', reason: 'Slug already taken or not valid here' },
+      ]),
+    );
     expect(done.renamed.some((row: { kind: string }) => row.kind === 'comment')).toBe(true);
 
     // Statuses mapped, as the spec's statuses.
     const statuses = (await db.query(`SELECT status, count(*)::int AS n FROM posts GROUP BY status`)) as { status: string; n: number }[];
     const byStatus = Object.fromEntries(statuses.map((row) => [row.status, row.n]));
-    expect(byStatus).toEqual({ PUBLISHED: facts.byStatus.publish, DRAFT: facts.byStatus.draft, PENDING_REVIEW: facts.byStatus.pending, PRIVATE: facts.byStatus.private });
+    expect(byStatus).toEqual({
+      PUBLISHED: facts.byStatus.publish,
+      DRAFT: facts.byStatus.draft,
+      PENDING_REVIEW: facts.byStatus.pending,
+      PRIVATE: facts.byStatus.private,
+    });
 
     // Original dates and slug, author, tags and Markdown of one post.
     const [post] = (await db.query(
@@ -106,19 +148,35 @@ describe('Site import and export', () => {
               array(SELECT t.name FROM post_tags pt JOIN tags t ON t.id = pt.tag_id WHERE pt.post_id = p.id ORDER BY t.name) AS tags
          FROM posts p JOIN users u ON u.id = p.author_id WHERE p.slug = 'bai-viet-6'`,
     )) as Record<string, any>[];
-    expect(post).toMatchObject({ title: 'Plain title #6', status: 'PUBLISHED', email: 'linh.nguyen@old-blog.example.com', is_verified: false, user_status: 'PENDING', password_hash: '!' });
+    expect(post).toMatchObject({
+      title: 'Plain title #6',
+      status: 'PUBLISHED',
+      email: 'linh.nguyen@old-blog.example.com',
+      is_verified: false,
+      user_status: 'PENDING',
+      password_hash: '!',
+    });
     expect(post.published_at.getUTCFullYear()).toBeLessThan(2022);
     expect(post.created_at.toISOString()).toBe(post.published_at.toISOString());
     expect(post.tags.sort()).toEqual(['Tin tức', 'عربي'].sort());
     expect(post.content).toContain('Đây là bài viết số 6. It has **bold**, *italic* & an entity ’quoted’.');
     expect(post.content).toContain('*Chú thích ảnh 6*');
     // The author is an AUTHOR with no password, created by the import (audit: via import).
-    const roles = (await db.query(`SELECT r.name FROM user_roles ur JOIN roles r ON r.id = ur.role_id JOIN users u ON u.id = ur.user_id WHERE u.email = $1`, ['linh.nguyen@old-blog.example.com'])) as { name: string }[];
+    const roles = (await db.query(
+      `SELECT r.name FROM user_roles ur JOIN roles r ON r.id = ur.role_id JOIN users u ON u.id = ur.user_id WHERE u.email = $1`,
+      ['linh.nguyen@old-blog.example.com'],
+    )) as { name: string }[];
     expect(roles.map((row) => row.name)).toEqual([RoleName.AUTHOR]);
     // Shortcodes and embedded HTML, the CDATA end.
-    const [seven] = (await db.query(`SELECT content, content_html FROM posts WHERE slug = 'bai-viet-7'`)) as { content: string; content_html: string }[];
+    const [seven] = (await db.query(`SELECT content, content_html FROM posts WHERE slug = 'bai-viet-7'`)) as {
+      content: string;
+      content_html: string;
+    }[];
     expect(seven.content).toContain('A CDATA end inside the text: \\]\\]> and after it.');
-    const [sixty] = (await db.query(`SELECT content, content_html FROM posts WHERE slug = 'bai-viet-60'`)) as { content: string; content_html: string }[];
+    const [sixty] = (await db.query(`SELECT content, content_html FROM posts WHERE slug = 'bai-viet-60'`)) as {
+      content: string;
+      content_html: string;
+    }[];
     expect(sixty.content).toContain('[Embedded content](https://www.youtube.com/embed/abc123)');
     expect(sixty.content).not.toContain('alert(');
     expect(sixty.content).toContain('\\[gallery ids="1,2,3"\\]');
@@ -146,31 +204,49 @@ describe('Site import and export', () => {
     expect(withImage.thumbnail).toMatch(/^\/images\/thumbnails\/[0-9a-f]{32}-800x400\.webp$/);
 
     // The old addresses answer where the post is now.
-    const [{ published_at: at }] = (await db.query(`SELECT published_at FROM posts WHERE slug = 'bai-viet-2-2'`)) as { published_at: Date }[];
+    const [{ published_at: at }] = (await db.query(`SELECT published_at FROM posts WHERE slug = 'bai-viet-2-2'`)) as {
+      published_at: Date;
+    }[];
     const local = new Date(at.getTime() + 7 * 3_600_000);
     const ymd = `${local.getUTCFullYear()}/${String(local.getUTCMonth() + 1).padStart(2, '0')}`;
     const day = String(local.getUTCDate()).padStart(2, '0');
-    const moved = await t.http.get(api(`/blog/posts/public/moved-path`)).query({ path: `/${ymd}/${day}/bai-viet-2/` }).expect(200);
+    const moved = await t.http
+      .get(api(`/blog/posts/public/moved-path`))
+      .query({ path: `/${ymd}/${day}/bai-viet-2/` })
+      .expect(200);
     expect(moved.body.data).toEqual({ slug: 'bai-viet-2-2' });
-    const shorter = await t.http.get(api(`/blog/posts/public/moved-path`)).query({ path: `/${ymd}/bai-viet-2` }).expect(200);
+    const shorter = await t.http
+      .get(api(`/blog/posts/public/moved-path`))
+      .query({ path: `/${ymd}/bai-viet-2` })
+      .expect(200);
     expect(shorter.body.data).toEqual({ slug: 'bai-viet-2-2' });
     await t.http.get(api(`/blog/posts/public/moved-path`)).query({ path: '/2099/01/nothing/' }).expect(404);
     await t.http.get(api(`/blog/posts/public/moved-path`)).query({ path: 'no-slash' }).expect(400);
 
     // Historic events were recorded (caches, audit) but nobody was notified.
-    expect(await count(`SELECT count(*) AS n FROM domain_events WHERE name = 'post.created' AND data->>'title' = 'Plain title #6'`)).toBe(1);
+    expect(await count(`SELECT count(*) AS n FROM domain_events WHERE name = 'post.created' AND data->>'title' = 'Plain title #6'`)).toBe(
+      1,
+    );
     expect(await count(`SELECT count(*) AS n FROM notifications`)).toBe(0);
     // The uploads are gone once the import has ended.
     expect(await count(`SELECT count(*) AS n FROM site_imports WHERE file_path IS NOT NULL OR media_path IS NOT NULL`)).toBe(0);
   }, 120_000);
 
   it('adds nothing when the same file is imported again', async () => {
-    const before = await count(`SELECT (SELECT count(*) FROM posts) + (SELECT count(*) FROM comments) + (SELECT count(*) FROM users) + (SELECT count(*) FROM tags) AS n`);
+    const before = await count(
+      `SELECT (SELECT count(*) FROM posts) + (SELECT count(*) FROM comments) + (SELECT count(*) FROM users) + (SELECT count(*) FROM tags) AS n`,
+    );
     const again = await finishedImport((await upload('wordpress', wxrPath).expect(202)).body.data.id);
     expect(again.state).toBe('DONE');
     expect(again.counts).toEqual({ users: 0, tags: 0, posts: 0, comments: 0, images: 0, redirects: 0, invitations: 0 });
-    expect(again.skipped).toEqual(expect.arrayContaining([expect.objectContaining({ kind: 'post', sourceId: '106', reason: 'Already imported by an earlier run.' })]));
-    expect(await count(`SELECT (SELECT count(*) FROM posts) + (SELECT count(*) FROM comments) + (SELECT count(*) FROM users) + (SELECT count(*) FROM tags) AS n`)).toBe(before);
+    expect(again.skipped).toEqual(
+      expect.arrayContaining([expect.objectContaining({ kind: 'post', sourceId: '106', reason: 'Already imported by an earlier run.' })]),
+    );
+    expect(
+      await count(
+        `SELECT (SELECT count(*) FROM posts) + (SELECT count(*) FROM comments) + (SELECT count(*) FROM users) + (SELECT count(*) FROM tags) AS n`,
+      ),
+    ).toBe(before);
   }, 120_000);
 
   it('imports a Ghost export: html, Lexical and Mobiledoc bodies, tags but not internal ones, authors, dates, slugs', async () => {
@@ -178,7 +254,9 @@ describe('Site import and export', () => {
     const done = await finishedImport((await upload('ghost', ghostPath).expect(202)).body.data.id);
     expect(done.state).toBe('DONE');
     expect(done.counts).toMatchObject({ users: 2, posts: GHOST_POSTS - facts.sent });
-    expect(done.skipped).toEqual(expect.arrayContaining([expect.objectContaining({ kind: 'post', reason: "Its status 'sent' has no equivalent here." })]));
+    expect(done.skipped).toEqual(
+      expect.arrayContaining([expect.objectContaining({ kind: 'post', reason: "Its status 'sent' has no equivalent here." })]),
+    );
     const [one] = (await db.query(
       `SELECT p.content, p.status, p.published_at, p.summary, u.email, array(SELECT t.slug FROM post_tags pt JOIN tags t ON t.id = pt.tag_id WHERE pt.post_id = p.id) AS tags
          FROM posts p JOIN users u ON u.id = p.author_id WHERE p.slug = 'ghost-post-4'`,
@@ -194,8 +272,14 @@ describe('Site import and export', () => {
     const [mobiledoc] = (await db.query(`SELECT content FROM posts WHERE slug = 'ghost-post-10'`)) as { content: string }[];
     expect(mobiledoc.content).toBe('## Mobiledoc 10\n\nMarkdown card *text*.');
     // A scheduled Ghost post waits for its time as an approved one here; the slug taken by post 1 is renamed.
-    expect(await count(`SELECT count(*) AS n FROM posts WHERE slug LIKE 'ghost-post-%' AND status = 'PENDING_REVIEW' AND scheduled_at IS NOT NULL`)).toBe(facts.scheduled);
-    expect(done.renamed).toEqual(expect.arrayContaining([expect.objectContaining({ kind: 'post', from: 'ghost-post-1', to: 'ghost-post-1-2' })]));
+    expect(
+      await count(
+        `SELECT count(*) AS n FROM posts WHERE slug LIKE 'ghost-post-%' AND status = 'PENDING_REVIEW' AND scheduled_at IS NOT NULL`,
+      ),
+    ).toBe(facts.scheduled);
+    expect(done.renamed).toEqual(
+      expect.arrayContaining([expect.objectContaining({ kind: 'post', from: 'ghost-post-1', to: 'ghost-post-1-2' })]),
+    );
   }, 120_000);
 
   it('refuses files that are not what they say, with nothing written', async () => {
@@ -203,11 +287,17 @@ describe('Site import and export', () => {
     const notXml = join(t.dataDir, 'not.xml');
     writeFileSync(notXml, 'hello, this is text');
     const refused = await upload('wordpress', notXml).expect(400);
-    expect(refused.body).toEqual(err(400, 'This is not a WordPress export: choose the .xml file WordPress makes in Tools → Export.', { file: ['This is not a WordPress export: choose the .xml file WordPress makes in Tools → Export.'] }));
+    expect(refused.body).toEqual(
+      err(400, 'This is not a WordPress export: choose the .xml file WordPress makes in Tools → Export.', {
+        file: ['This is not a WordPress export: choose the .xml file WordPress makes in Tools → Export.'],
+      }),
+    );
     await upload('ghost', notXml).expect(400);
     await upload('inkwell', notXml).expect(400);
     const noFile = await t.http.post(api('/admin/imports?source=wordpress')).set(admin.auth).field('x', '1').expect(400);
-    expect(noFile.body.message).toBe('The upload could not be read. Send the export file as the "file" field (and a media zip as "media").');
+    expect(noFile.body.message).toBe(
+      'The upload could not be read. Send the export file as the "file" field (and a media zip as "media").',
+    );
     const badSource = await t.http.post(api('/admin/imports?source=blogger')).set(admin.auth).attach('file', wxrPath).expect(400);
     expect(badSource.body.message).toBe('source must be one of wordpress, ghost, inkwell');
     const badMedia = await upload('wordpress', wxrPath, notXml).expect(400);
@@ -220,12 +310,21 @@ describe('Site import and export', () => {
     expect(failed.state).toBe('FAILED');
     expect(failed.error).toMatch(/^The file is not well-formed XML \(line \d+\)/);
     const notWxr = join(t.dataDir, 'feed.xml');
-    writeFileSync(notWxr, '<?xml version="1.0"?><rss version="2.0"><channel><title>A feed</title><item><title>x</title></item></channel></rss>');
+    writeFileSync(
+      notWxr,
+      '<?xml version="1.0"?><rss version="2.0"><channel><title>A feed</title><item><title>x</title></item></channel></rss>',
+    );
     const feed = await finishedImport((await upload('wordpress', notWxr).expect(202)).body.data.id);
-    expect(feed).toMatchObject({ state: 'FAILED', error: 'This is not a WordPress export: it has no <wp:wxr_version> (export it from Tools → Export in WordPress).' });
+    expect(feed).toMatchObject({
+      state: 'FAILED',
+      error: 'This is not a WordPress export: it has no <wp:wxr_version> (export it from Tools → Export in WordPress).',
+    });
     const ghostless = join(t.dataDir, 'other.json');
     writeFileSync(ghostless, JSON.stringify({ db: [{ data: {} }] }));
-    expect(await finishedImport((await upload('ghost', ghostless).expect(202)).body.data.id)).toMatchObject({ state: 'FAILED', error: expect.stringContaining('no db[0].data.posts') });
+    expect(await finishedImport((await upload('ghost', ghostless).expect(202)).body.data.id)).toMatchObject({
+      state: 'FAILED',
+      error: expect.stringContaining('no db[0].data.posts'),
+    });
     expect(await count(`SELECT count(*) AS n FROM posts`)).toBe(before);
   }, 120_000);
 
@@ -234,9 +333,13 @@ describe('Site import and export', () => {
     const reader = await createUser(t);
     const small = join(t.dataDir, 'small.xml');
     writeFileSync(small, wxrFixture({ posts: 1 }));
-    expect((await upload('wordpress', small, undefined, author).expect(403)).body).toEqual(err(403, 'You do not have permission to import or export the site.'));
+    expect((await upload('wordpress', small, undefined, author).expect(403)).body).toEqual(
+      err(403, 'You do not have permission to import or export the site.'),
+    );
     await t.http.get(api('/admin/imports')).set(reader.auth).expect(403);
-    expect((await t.http.get(api('/admin/imports')).expect(401)).body).toEqual(err(401, 'Authentication required. Please log in to import or export the site.'));
+    expect((await t.http.get(api('/admin/imports')).expect(401)).body).toEqual(
+      err(401, 'Authentication required. Please log in to import or export the site.'),
+    );
     await t.http.get(api('/admin/imports/999999')).set(admin.auth).expect(404);
     await t.http.get(api('/admin/imports/abc')).set(admin.auth).expect(400);
   });
@@ -245,26 +348,44 @@ describe('Site import and export', () => {
     const big = join(t.dataDir, 'cancel.xml');
     const options = { posts: 60, seed: 99, commentEvery: 0 };
     // Another site (its own address), so none of its posts were imported before.
-    writeFileSync(big, wxrFixture(options).replace(new RegExp(FIXTURE_SITE, 'g'), 'http://second-site.example.com').replace(/bai-viet-/g, 'second-'));
+    writeFileSync(
+      big,
+      wxrFixture(options)
+        .replace(new RegExp(FIXTURE_SITE, 'g'), 'http://second-site.example.com')
+        .replace(/bai-viet-/g, 'second-'),
+    );
     const started = (await upload('wordpress', big).expect(202)).body.data;
     // Cancelled while it runs (after its first progress report), not while it waits in the queue.
-    for (let until = Date.now() + 30_000; ; ) {
-      const now = (await t.http.get(api(`/admin/imports/${started.id}`)).set(admin.auth).expect(200)).body.data;
+    for (let until = Date.now() + 30_000; ;) {
+      const now = (
+        await t.http
+          .get(api(`/admin/imports/${started.id}`))
+          .set(admin.auth)
+          .expect(200)
+      ).body.data;
       if (now.processed > 0 || Date.now() > until) break;
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
-    const cancelled = await t.http.post(api(`/admin/imports/${started.id}/cancel`)).set(admin.auth).expect(200);
+    const cancelled = await t.http
+      .post(api(`/admin/imports/${started.id}/cancel`))
+      .set(admin.auth)
+      .expect(200);
     expect(cancelled.body.message).toBe('Import cancelled');
     const stopped = await finishedImport(started.id);
     expect(stopped.state).toBe('CANCELLED');
     expect(stopped.counts.posts).toBeGreaterThan(0);
     expect(stopped.processed).toBeLessThan(options.posts);
-    await t.http.post(api(`/admin/imports/${started.id}/cancel`)).set(admin.auth).expect(409);
+    await t.http
+      .post(api(`/admin/imports/${started.id}/cancel`))
+      .set(admin.auth)
+      .expect(409);
     const rest = await finishedImport((await upload('wordpress', big).expect(202)).body.data.id);
     expect(rest.state).toBe('DONE');
     const facts = wxrFacts(options);
     expect(stopped.counts.posts + rest.counts.posts).toBe(options.posts - facts.byStatus.trash);
-    expect(await count(`SELECT count(*) AS n FROM import_items WHERE origin = 'wordpress:http://second-site.example.com' AND kind = 'post'`)).toBe(options.posts - facts.byStatus.trash);
+    expect(
+      await count(`SELECT count(*) AS n FROM import_items WHERE origin = 'wordpress:http://second-site.example.com' AND kind = 'post'`),
+    ).toBe(options.posts - facts.byStatus.trash);
   }, 120_000);
   it('invites the author accounts it creates, only when asked: one e-mail each, none on a re-run; the link sets a password, verifies and signs in', async () => {
     // Tiny sites of their own (3 posts, 3 authors, one comment thread), so every account is new to this site.
@@ -278,10 +399,17 @@ describe('Site import and export', () => {
       writeFileSync(path, replace(xml));
       return path;
     };
-    const invitationsTo = (address: string) => mail.to(address).filter((message) => message.subject === 'Your posts are on Inkwell: choose a password');
+    const invitationsTo = (address: string) =>
+      mail.to(address).filter((message) => message.subject === 'Your posts are on Inkwell: choose a password');
     const login = (email: string, password: string) => t.http.post(api('/auth/login')).send({ email, password });
     const account = async (email: string) =>
-      ((await db.query(`SELECT status, is_verified, password_hash FROM users WHERE email = $1`, [email])) as { status: string; is_verified: boolean; password_hash: string }[])[0];
+      (
+        (await db.query(`SELECT status, is_verified, password_hash FROM users WHERE email = $1`, [email])) as {
+          status: string;
+          is_verified: boolean;
+          password_hash: string;
+        }[]
+      )[0];
 
     // Not asked: the authors are created, nobody is e-mailed.
     const quiet = await finishedImport((await upload('wordpress', tinySite('quiet')).expect(202)).body.data.id);
@@ -300,16 +428,21 @@ describe('Site import and export', () => {
     const omar = 'omar@invited.example.com';
     const [toLinh] = await Promise.all([mail.waitFor(linh), mail.waitFor(omar)]);
     const jobs = t.app.get(JobsService);
-    for (const until = Date.now() + 10_000; (await jobs.pending(ACCOUNT_INVITATION_QUEUE)) > 0 && Date.now() < until; ) await new Promise((resolve) => setTimeout(resolve, 100));
+    for (const until = Date.now() + 10_000; (await jobs.pending(ACCOUNT_INVITATION_QUEUE)) > 0 && Date.now() < until;)
+      await new Promise((resolve) => setTimeout(resolve, 100));
 
     // The same file again, asked again: nothing is created, nobody is invited twice.
-    const rerun = await finishedImport((await upload('wordpress', invitedSite, undefined, admin, '&inviteAuthors=true').expect(202)).body.data.id);
+    const rerun = await finishedImport(
+      (await upload('wordpress', invitedSite, undefined, admin, '&inviteAuthors=true').expect(202)).body.data.id,
+    );
     expect(rerun.counts).toMatchObject({ users: 0, invitations: 0 });
     expect(await jobs.pending(ACCOUNT_INVITATION_QUEUE)).toBe(0);
     expect(invitationsTo(linh)).toHaveLength(1);
     expect(invitationsTo(omar)).toHaveLength(1);
     expect(mail.to(existing.email)).toHaveLength(0);
-    expect(mail.messages.filter((message) => message.to.some((to) => to.includes('readers-of-') || to.endsWith('@quiet.example.com')))).toHaveLength(0);
+    expect(
+      mail.messages.filter((message) => message.to.some((to) => to.includes('readers-of-') || to.endsWith('@quiet.example.com'))),
+    ).toHaveLength(0);
 
     // The invitation's link is a password reset link that lives 7 days.
     expect(toLinh.text).toContain(admin.fullName);
@@ -336,7 +469,10 @@ describe('Site import and export', () => {
     const since = mail.messages.length;
     await t.http.post(api('/auth/forgot-password')).send({ email: quietAuthor }).expect(200);
     const reset = resetTokenOf(await mail.waitFor(quietAuthor, { since }));
-    await t.http.post(api('/auth/reset-password')).send({ token: reset.token, newPassword: 'An0ther!Pass', confirmPassword: 'An0ther!Pass' }).expect(200);
+    await t.http
+      .post(api('/auth/reset-password'))
+      .send({ token: reset.token, newPassword: 'An0ther!Pass', confirmPassword: 'An0ther!Pass' })
+      .expect(200);
     expect(await account(quietAuthor)).toMatchObject({ status: 'ACTIVE', is_verified: true });
     await login(quietAuthor, 'An0ther!Pass').expect(200);
   }, 60_000);
@@ -356,11 +492,23 @@ describe('Site export round trip', () => {
   }, 120_000);
   afterAll(() => Promise.all([source?.close(), target?.close()]));
 
-  async function importAndWait(app: TestApp, admin: TestUser, sourceName: string, file: string, media?: string): Promise<Record<string, any>> {
-    const request = app.http.post(api(`/admin/imports?source=${sourceName}`)).set(admin.auth).attach('file', file);
+  async function importAndWait(
+    app: TestApp,
+    admin: TestUser,
+    sourceName: string,
+    file: string,
+    media?: string,
+  ): Promise<Record<string, any>> {
+    const request = app.http
+      .post(api(`/admin/imports?source=${sourceName}`))
+      .set(admin.auth)
+      .attach('file', file);
     const started = await (media ? request.attach('media', media) : request).expect(202);
-    for (const until = Date.now() + 90_000; ; ) {
-      const res = await app.http.get(api(`/admin/imports/${started.body.data.id}`)).set(admin.auth).expect(200);
+    for (const until = Date.now() + 90_000; ;) {
+      const res = await app.http
+        .get(api(`/admin/imports/${started.body.data.id}`))
+        .set(admin.auth)
+        .expect(200);
       if (!['QUEUED', 'RUNNING'].includes(res.body.data.state)) return res.body.data;
       if (Date.now() > until) throw new Error('import did not end');
       await new Promise((resolve) => setTimeout(resolve, 200));
@@ -401,20 +549,32 @@ describe('Site export round trip', () => {
     const zip = new ZipArchive({ zlib: { level: 1 } });
     const out = createWriteStream(media);
     zip.pipe(out);
-    const png = await sharp({ create: { width: 900, height: 450, channels: 3, background: '#aa3366' } }).png().toBuffer();
+    const png = await sharp({ create: { width: 900, height: 450, channels: 3, background: '#aa3366' } })
+      .png()
+      .toBuffer();
     for (let n = 10; n <= options.posts; n += 10) zip.append(png, { name: `wp-content/uploads/2016/05/anh-${n}.png` });
     await zip.finalize();
     await finished(out);
     expect((await importAndWait(source, sourceAdmin, 'wordpress', wxr, media)).state).toBe('DONE');
     // A post renamed in the editor: its old slug is part of what must come back.
     const [{ id }] = (await source.app.get(DataSource).query(`SELECT id FROM posts WHERE slug = 'bai-viet-2'`)) as { id: number }[];
-    await source.http.put(api(`/blog/posts/${id}`)).set(sourceAdmin.auth).set('X-Request-Timestamp', String(Date.now())).send({ slug: 'renamed-in-editor' }).expect(200);
+    await source.http
+      .put(api(`/blog/posts/${id}`))
+      .set(sourceAdmin.auth)
+      .set('X-Request-Timestamp', String(Date.now()))
+      .send({ slug: 'renamed-in-editor' })
+      .expect(200);
 
-    const exported = await source.http.get(api('/admin/export')).set(sourceAdmin.auth).buffer(true).parse((res, done) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => done(null, Buffer.concat(chunks)));
-    }).expect(200);
+    const exported = await source.http
+      .get(api('/admin/export'))
+      .set(sourceAdmin.auth)
+      .buffer(true)
+      .parse((res, done) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => done(null, Buffer.concat(chunks)));
+      })
+      .expect(200);
     expect(exported.headers['content-type']).toBe('application/zip');
     expect(exported.headers['content-disposition']).toMatch(/^attachment; filename="inkwell-export-\d{4}-\d\d-\d\d\.zip"$/);
     // Refused by anyone but an admin.
@@ -438,6 +598,8 @@ describe('Site export round trip', () => {
     expect(after.comments).toEqual(before.comments);
     expect(after.tags).toEqual(before.tags);
     expect(after.users).toEqual(before.users);
-    await target.http.get(api('/blog/posts/public/moved/bai-viet-2')).expect(200, { success: true, data: { slug: 'renamed-in-editor' }, message: 'OK', status: 200, errors: null });
+    await target.http
+      .get(api('/blog/posts/public/moved/bai-viet-2'))
+      .expect(200, { success: true, data: { slug: 'renamed-in-editor' }, message: 'OK', status: 200, errors: null });
   }, 120_000);
 });

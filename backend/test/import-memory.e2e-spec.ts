@@ -28,10 +28,14 @@ describe('Import of an oversized item', () => {
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'inkwell-import-memory-'));
     const databaseUrl = await createFreshDatabase('inkwell_import_memory');
-    child = spawn(process.execPath, ['--max-old-space-size=256', '-r', '@swc-node/register', join(__dirname, 'helpers', 'serve-for-import.ts'), dataDir], {
-      env: { ...process.env, DATABASE_URL: databaseUrl },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    child = spawn(
+      process.execPath,
+      ['--max-old-space-size=256', '-r', '@swc-node/register', join(__dirname, 'helpers', 'serve-for-import.ts'), dataDir],
+      {
+        env: { ...process.env, DATABASE_URL: databaseUrl },
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
     let output = '';
     const ready = await new Promise<RegExpExecArray>((done, fail) => {
       child.stdout!.on('data', (chunk: Buffer) => {
@@ -73,10 +77,17 @@ describe('Import of an oversized item', () => {
     await finished(out);
 
     const idle = peakMb(child.pid!);
-    const started = await request(base).post('/api/v1/admin/imports?source=wordpress').set('Authorization', `Bearer ${token}`).attach('file', file).expect(202);
+    const started = await request(base)
+      .post('/api/v1/admin/imports?source=wordpress')
+      .set('Authorization', `Bearer ${token}`)
+      .attach('file', file)
+      .expect(202);
     let done: Record<string, any>;
-    for (const until = Date.now() + 240_000; ; ) {
-      const res = await request(base).get(`/api/v1/admin/imports/${started.body.data.id}`).set('Authorization', `Bearer ${token}`).expect(200);
+    for (const until = Date.now() + 240_000; ;) {
+      const res = await request(base)
+        .get(`/api/v1/admin/imports/${started.body.data.id}`)
+        .set('Authorization', `Bearer ${token}`)
+        .expect(200);
       if (!['QUEUED', 'RUNNING'].includes(res.body.data.state)) {
         done = res.body.data;
         break;
@@ -88,7 +99,14 @@ describe('Import of an oversized item', () => {
     console.log(`import memory: peak ${idle.toFixed(0)} MB before the upload, ${peak.toFixed(0)} MB after the import`);
     expect(done.state).toBe('DONE');
     expect(done.counts.posts).toBe(2);
-    expect(done.skipped).toEqual([expect.objectContaining({ kind: 'post', sourceId: '2', title: 'Huge', reason: `It holds more than ${ITEM_TEXT_MAX / 1024 / 1024} MB of text (the most one item may hold).` })]);
+    expect(done.skipped).toEqual([
+      expect.objectContaining({
+        kind: 'post',
+        sourceId: '2',
+        title: 'Huge',
+        reason: `It holds more than ${ITEM_TEXT_MAX / 1024 / 1024} MB of text (the most one item may hold).`,
+      }),
+    ]);
     expect(peak).toBeLessThan(300);
     await request(base).get('/api/v1/blog/posts/public').expect(200);
     expect(child.exitCode).toBeNull();

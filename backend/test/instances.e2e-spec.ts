@@ -44,7 +44,8 @@ describe('Several instances on one database', () => {
 
   it('shares the per-account sign-in limit: 10 failures spread over two instances lock the account on both', async () => {
     const email = `spread-${uid()}@test.inkwell.test`;
-    const signIn = (t: TestApp) => t.http.post(api('/auth/login')).set('X-Forwarded-For', nextAddress()).send({ email, password: 'Wrong!Pass1' });
+    const signIn = (t: TestApp) =>
+      t.http.post(api('/auth/login')).set('X-Forwarded-For', nextAddress()).send({ email, password: 'Wrong!Pass1' });
     for (let i = 0; i < 5; i++) {
       expect((await signIn(a)).status).toBe(401);
       expect((await signIn(b)).status).toBe(401);
@@ -69,21 +70,28 @@ describe('Several instances on one database', () => {
     // Later uses on either instance: still the same successor, never a second one.
     const third = await b.app.get(SessionsService).rotate(started.token, {});
     expect(third.ok && third.issued.token).toBe(first.issued.token);
-    const rows = (await a.app.get(DataSource).query('SELECT count(*)::int AS n FROM refresh_sessions WHERE family_id = $1', [started.familyId])) as { n: number }[];
+    const rows = (await a.app
+      .get(DataSource)
+      .query('SELECT count(*)::int AS n FROM refresh_sessions WHERE family_id = $1', [started.familyId])) as { n: number }[];
     expect(rows[0].n).toBe(2);
   });
 
   it('adds up view counts recorded and flushed by two instances at once, none lost or doubled', async () => {
     const admin = await createAdmin(a);
     const slug = `viewed-${uid()}`;
-    const created = await a.http.post(api('/blog/posts')).set(admin.auth).send({ title: `Viewed ${slug}`, content: 'Body', slug, status: 'PUBLISHED' }).expect(201);
+    const created = await a.http
+      .post(api('/blog/posts'))
+      .set(admin.auth)
+      .send({ title: `Viewed ${slug}`, content: 'Body', slug, status: 'PUBLISHED' })
+      .expect(201);
     const id = created.body.data.id as number;
     const viewsA = a.app.get(PostViewsService);
     const viewsB = b.app.get(PostViewsService);
     // Views through the API on both instances, plus the page cache's by-slug path, flushed
     // concurrently and repeatedly while more views arrive.
     const reads = [];
-    for (let i = 0; i < 20; i++) reads.push(a.http.get(api(`/blog/posts/public/${slug}`)).expect(200), b.http.get(api(`/blog/posts/public/${slug}`)).expect(200));
+    for (let i = 0; i < 20; i++)
+      reads.push(a.http.get(api(`/blog/posts/public/${slug}`)).expect(200), b.http.get(api(`/blog/posts/public/${slug}`)).expect(200));
     await Promise.all(reads);
     for (let round = 0; round < 10; round++) {
       for (let i = 0; i < 30; i++) viewsA.count(id);

@@ -57,16 +57,24 @@ describe('Job queue', () => {
 
   beforeAll(async () => {
     databaseUrl = await createFreshDatabase('inkwell_jobs');
-    t = await createTestApp({ databaseUrl, extraModules: [EchoModule], env: { JOB_RETRY_LIMIT: '2', JOB_RETRY_DELAY_SECONDS: '1', JOB_POLL_SECONDS: '1' } });
+    t = await createTestApp({
+      databaseUrl,
+      extraModules: [EchoModule],
+      env: { JOB_RETRY_LIMIT: '2', JOB_RETRY_DELAY_SECONDS: '1', JOB_POLL_SECONDS: '1' },
+    });
     db = t.app.get(DataSource);
     echo = t.app.get(EchoJobs);
   });
   afterAll(() => t?.close());
 
   const job = async (key: string) =>
-    (await db.query(`SELECT state, retry_count, retry_limit, retry_backoff, output FROM pgboss.job WHERE name = $1 AND data->>'key' = $2`, [QUEUE, key]))[0] as
-      | { state: string; retry_count: number; retry_limit: number; retry_backoff: boolean; output: { message?: string } | null }
-      | undefined;
+    (
+      await db.query(
+        `SELECT state, retry_count, retry_limit, retry_backoff, output FROM pgboss.job WHERE name = $1 AND data->>'key' = $2`,
+        [QUEUE, key],
+      )
+    )[0] as
+      { state: string; retry_count: number; retry_limit: number; retry_backoff: boolean; output: { message?: string } | null } | undefined;
 
   async function until<T>(read: () => Promise<T>, holds: (value: T) => boolean, what: string): Promise<T> {
     const deadline = Date.now() + 40_000;
@@ -88,12 +96,16 @@ describe('Job queue', () => {
         throw new Error('the change fails');
       }),
     ).rejects.toThrow('the change fails');
-    await until(() => job('committed'), (row) => row?.state === 'completed', 'committed job');
+    await until(
+      () => job('committed'),
+      (row) => row?.state === 'completed',
+      'committed job',
+    );
     expect(echo.runs.filter((run) => run.key === 'committed')).toEqual([{ key: 'committed', retryCount: 0, lastAttempt: false }]);
     expect(await job('rolled-back')).toBeUndefined();
   });
 
-  it('several jobs written in one statement (enqueueMany) commit or roll back with the transaction, with this instance\'s retry settings', async () => {
+  it("several jobs written in one statement (enqueueMany) commit or roll back with the transaction, with this instance's retry settings", async () => {
     const jobs = t.app.get(JobsService);
     await db.transaction((manager) => jobs.enqueueMany(manager, QUEUE, [{ key: 'many-a' }, { key: 'many-b' }]));
     await expect(
@@ -104,7 +116,13 @@ describe('Job queue', () => {
       }),
     ).rejects.toThrow('the change fails');
     for (const key of ['many-a', 'many-b']) {
-      expect(await until(() => job(key), (row) => row?.state === 'completed', key)).toMatchObject({ retry_limit: 2, retry_backoff: true });
+      expect(
+        await until(
+          () => job(key),
+          (row) => row?.state === 'completed',
+          key,
+        ),
+      ).toMatchObject({ retry_limit: 2, retry_backoff: true });
       expect(echo.runs.filter((run) => run.key === key)).toEqual([{ key, retryCount: 0, lastAttempt: false }]);
     }
     expect(await job('many-gone-a')).toBeUndefined();
@@ -117,8 +135,18 @@ describe('Job queue', () => {
       await jobs.enqueue(manager, QUEUE, { key: 'recovers', failures: 1 });
       await jobs.enqueue(manager, QUEUE, { key: 'never', failures: 99 });
     });
-    expect(await until(() => job('recovers'), (row) => row?.state === 'completed', 'recovering job')).toMatchObject({ retry_count: 1, retry_backoff: true });
-    const failed = await until(() => job('never'), (row) => row?.state === 'failed', 'failing job');
+    expect(
+      await until(
+        () => job('recovers'),
+        (row) => row?.state === 'completed',
+        'recovering job',
+      ),
+    ).toMatchObject({ retry_count: 1, retry_backoff: true });
+    const failed = await until(
+      () => job('never'),
+      (row) => row?.state === 'failed',
+      'failing job',
+    );
     expect(failed).toMatchObject({ retry_count: 2, retry_limit: 2, retry_backoff: true, output: { message: 'try 2 failed' } });
     expect(echo.runs.filter((run) => run.key === 'never')).toEqual([
       { key: 'never', retryCount: 0, lastAttempt: false },
@@ -130,7 +158,11 @@ describe('Job queue', () => {
   it('closing the app lets a running job finish before the database pool closes', async () => {
     const jobs = t.app.get(JobsService);
     await db.transaction((manager) => jobs.enqueue(manager, QUEUE, { key: 'draining', hold: true }));
-    await until(async () => echo.events.slice(), (events) => events.includes('job started'), 'held job');
+    await until(
+      async () => echo.events.slice(),
+      (events) => events.includes('job started'),
+      'held job',
+    );
     const closed = t.close().then(() => echo.events.push('app closed'));
     // The app is closing and the job still runs: let it finish.
     echo.release?.();

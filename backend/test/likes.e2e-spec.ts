@@ -83,11 +83,16 @@ describe('Likes API', () => {
 
     it.each(['0', '-1', 'abc', '1.5', '2147483648'])("400 'Invalid post ID.' for id %s on every post route", async (id) => {
       for (const [method, path] of writes) {
-        const res = await t.http[method](api(path.replace('ID', id))).set(reader.auth).expect(400);
+        const res = await t.http[method](api(path.replace('ID', id)))
+          .set(reader.auth)
+          .expect(400);
         expect(res.body).toEqual(err(400, INVALID_POST_ID));
       }
       for (const path of ['/likes/post/ID/status', '/likes/post/ID/check']) {
-        const res = await t.http.get(api(path.replace('ID', id))).set(reader.auth).expect(400);
+        const res = await t.http
+          .get(api(path.replace('ID', id)))
+          .set(reader.auth)
+          .expect(400);
         expect(res.body).toEqual(err(400, INVALID_POST_ID));
       }
       const res = await t.http.get(api(`/likes/post/${id}/count`)).expect(400);
@@ -96,9 +101,16 @@ describe('Likes API', () => {
 
     it('403 for a cookie-authenticated write without X-Request-Timestamp (CSRF rule)', async () => {
       const post = await newPost();
-      const res = await t.http.post(api(`/likes/post/${post.id}/toggle`)).set('Cookie', `inkwell_access=${reader.token}`).expect(403);
+      const res = await t.http
+        .post(api(`/likes/post/${post.id}/toggle`))
+        .set('Cookie', `inkwell_access=${reader.token}`)
+        .expect(403);
       expect(res.body.message).toMatch(/X-Request-Timestamp/);
-      await t.http.post(api(`/likes/post/${post.id}/toggle`)).set('Cookie', `inkwell_access=${reader.token}`).set('X-Request-Timestamp', String(Date.now())).expect(200);
+      await t.http
+        .post(api(`/likes/post/${post.id}/toggle`))
+        .set('Cookie', `inkwell_access=${reader.token}`)
+        .set('X-Request-Timestamp', String(Date.now()))
+        .expect(200);
     });
   });
 
@@ -118,8 +130,22 @@ describe('Likes API', () => {
 
     it('a draft cannot be liked and its count is not shown', async () => {
       const draft = await newPost({ status: 'DRAFT' });
-      expect((await t.http.post(api(`/likes/post/${draft.id}/toggle`)).set(reader.auth).expect(404)).body).toEqual(err(404, POST_NOT_FOUND));
-      expect((await t.http.post(api(`/likes/post/${draft.id}`)).set(reader.auth).expect(404)).body).toEqual(err(404, POST_NOT_FOUND));
+      expect(
+        (
+          await t.http
+            .post(api(`/likes/post/${draft.id}/toggle`))
+            .set(reader.auth)
+            .expect(404)
+        ).body,
+      ).toEqual(err(404, POST_NOT_FOUND));
+      expect(
+        (
+          await t.http
+            .post(api(`/likes/post/${draft.id}`))
+            .set(reader.auth)
+            .expect(404)
+        ).body,
+      ).toEqual(err(404, POST_NOT_FOUND));
       expect((await t.http.get(api(`/likes/post/${draft.id}/count`)).expect(404)).body).toEqual(err(404, POST_NOT_FOUND));
       expect(await rowsAndCount(draft.id)).toEqual({ like_count: 0, rows: 0 });
     });
@@ -128,50 +154,178 @@ describe('Likes API', () => {
   describe('like, unlike, toggle, status, check, count', () => {
     it('likes once, then unlikes; the count follows the rows', async () => {
       const post = await newPost();
-      const liked = await t.http.post(api(`/likes/post/${post.id}`)).set(reader.auth).expect(200);
+      const liked = await t.http
+        .post(api(`/likes/post/${post.id}`))
+        .set(reader.auth)
+        .expect(200);
       expect(liked.body).toEqual(ok({ postId: post.id, liked: true, likeCount: 1 }, 'Post liked.'));
-      const again = await t.http.post(api(`/likes/post/${post.id}`)).set(reader.auth).expect(200);
+      const again = await t.http
+        .post(api(`/likes/post/${post.id}`))
+        .set(reader.auth)
+        .expect(200);
       expect(again.body).toEqual(ok({ postId: post.id, liked: true, likeCount: 1 }, 'You already like this post.'));
       expect(await rowsAndCount(post.id)).toEqual({ like_count: 1, rows: 1 });
 
-      expect((await t.http.get(api(`/likes/post/${post.id}/status`)).set(reader.auth).expect(200)).body).toEqual(ok({ postId: post.id, liked: true, likeCount: 1 }));
-      expect((await t.http.get(api(`/likes/post/${post.id}/check`)).set(reader.auth).expect(200)).body).toEqual(ok({ postId: post.id, liked: true }));
+      expect(
+        (
+          await t.http
+            .get(api(`/likes/post/${post.id}/status`))
+            .set(reader.auth)
+            .expect(200)
+        ).body,
+      ).toEqual(ok({ postId: post.id, liked: true, likeCount: 1 }));
+      expect(
+        (
+          await t.http
+            .get(api(`/likes/post/${post.id}/check`))
+            .set(reader.auth)
+            .expect(200)
+        ).body,
+      ).toEqual(ok({ postId: post.id, liked: true }));
       expect((await t.http.get(api(`/likes/post/${post.id}/count`)).expect(200)).body).toEqual(ok({ postId: post.id, likeCount: 1 }));
-      expect((await t.http.get(api(`/likes/post/${post.id}/check`)).set(admin.auth).expect(200)).body).toEqual(ok({ postId: post.id, liked: false }));
+      expect(
+        (
+          await t.http
+            .get(api(`/likes/post/${post.id}/check`))
+            .set(admin.auth)
+            .expect(200)
+        ).body,
+      ).toEqual(ok({ postId: post.id, liked: false }));
 
-      const unliked = await t.http.delete(api(`/likes/post/${post.id}`)).set(reader.auth).expect(200);
+      const unliked = await t.http
+        .delete(api(`/likes/post/${post.id}`))
+        .set(reader.auth)
+        .expect(200);
       expect(unliked.body).toEqual(ok({ postId: post.id, liked: false, likeCount: 0 }, 'Post unliked.'));
-      expect((await t.http.delete(api(`/likes/post/${post.id}`)).set(reader.auth).expect(404)).body).toEqual(err(404, NOT_LIKED));
+      expect(
+        (
+          await t.http
+            .delete(api(`/likes/post/${post.id}`))
+            .set(reader.auth)
+            .expect(404)
+        ).body,
+      ).toEqual(err(404, NOT_LIKED));
       expect(await rowsAndCount(post.id)).toEqual({ like_count: 0, rows: 0 });
-      expect((await t.http.get(api(`/likes/post/${post.id}/status`)).set(reader.auth).expect(200)).body).toEqual(ok({ postId: post.id, liked: false, likeCount: 0 }));
+      expect(
+        (
+          await t.http
+            .get(api(`/likes/post/${post.id}/status`))
+            .set(reader.auth)
+            .expect(200)
+        ).body,
+      ).toEqual(ok({ postId: post.id, liked: false, likeCount: 0 }));
     });
 
     it('toggle alternates and answers whether the post is now liked, with its count', async () => {
       const post = await newPost();
       const other = await createReader(t);
-      await t.http.post(api(`/likes/post/${post.id}`)).set(other.auth).expect(200);
-      expect((await t.http.post(api(`/likes/post/${post.id}/toggle`)).set(reader.auth).expect(200)).body).toEqual(ok({ postId: post.id, liked: true, likeCount: 2 }, 'Post liked.'));
-      expect((await t.http.post(api(`/likes/post/${post.id}/toggle`)).set(reader.auth).expect(200)).body).toEqual(ok({ postId: post.id, liked: false, likeCount: 1 }, 'Post unliked.'));
-      expect((await t.http.post(api(`/likes/post/${post.id}/toggle`)).set(reader.auth).expect(200)).body).toEqual(ok({ postId: post.id, liked: true, likeCount: 2 }, 'Post liked.'));
+      await t.http
+        .post(api(`/likes/post/${post.id}`))
+        .set(other.auth)
+        .expect(200);
+      expect(
+        (
+          await t.http
+            .post(api(`/likes/post/${post.id}/toggle`))
+            .set(reader.auth)
+            .expect(200)
+        ).body,
+      ).toEqual(ok({ postId: post.id, liked: true, likeCount: 2 }, 'Post liked.'));
+      expect(
+        (
+          await t.http
+            .post(api(`/likes/post/${post.id}/toggle`))
+            .set(reader.auth)
+            .expect(200)
+        ).body,
+      ).toEqual(ok({ postId: post.id, liked: false, likeCount: 1 }, 'Post unliked.'));
+      expect(
+        (
+          await t.http
+            .post(api(`/likes/post/${post.id}/toggle`))
+            .set(reader.auth)
+            .expect(200)
+        ).body,
+      ).toEqual(ok({ postId: post.id, liked: true, likeCount: 2 }, 'Post liked.'));
       expect(await rowsAndCount(post.id)).toEqual({ like_count: 2, rows: 2 });
     });
 
     it('the older POST/DELETE /blog/posts/{id}/like do the same', async () => {
       const post = await newPost();
-      expect((await t.http.post(api(`/blog/posts/${post.id}/like`)).set(reader.auth).expect(200)).body).toEqual(ok({ postId: post.id, liked: true, likeCount: 1 }, 'Post liked.'));
-      expect((await t.http.post(api(`/blog/posts/${post.id}/like`)).set(reader.auth).expect(200)).body).toEqual(ok({ postId: post.id, liked: true, likeCount: 1 }, 'You already like this post.'));
-      expect((await t.http.delete(api(`/blog/posts/${post.id}/like`)).set(reader.auth).expect(200)).body).toEqual(ok({ postId: post.id, liked: false, likeCount: 0 }, 'Post unliked.'));
-      expect((await t.http.delete(api(`/blog/posts/${post.id}/like`)).set(reader.auth).expect(404)).body).toEqual(err(404, NOT_LIKED));
+      expect(
+        (
+          await t.http
+            .post(api(`/blog/posts/${post.id}/like`))
+            .set(reader.auth)
+            .expect(200)
+        ).body,
+      ).toEqual(ok({ postId: post.id, liked: true, likeCount: 1 }, 'Post liked.'));
+      expect(
+        (
+          await t.http
+            .post(api(`/blog/posts/${post.id}/like`))
+            .set(reader.auth)
+            .expect(200)
+        ).body,
+      ).toEqual(ok({ postId: post.id, liked: true, likeCount: 1 }, 'You already like this post.'));
+      expect(
+        (
+          await t.http
+            .delete(api(`/blog/posts/${post.id}/like`))
+            .set(reader.auth)
+            .expect(200)
+        ).body,
+      ).toEqual(ok({ postId: post.id, liked: false, likeCount: 0 }, 'Post unliked.'));
+      expect(
+        (
+          await t.http
+            .delete(api(`/blog/posts/${post.id}/like`))
+            .set(reader.auth)
+            .expect(404)
+        ).body,
+      ).toEqual(err(404, NOT_LIKED));
     });
 
     it('a post that is no longer published cannot be liked or unliked; its like rows and count stay for when it returns', async () => {
       const post = await newPost();
-      await t.http.post(api(`/likes/post/${post.id}`)).set(reader.auth).expect(200);
-      await t.http.put(api(`/blog/posts/${post.id}`)).set(admin.auth).send({ status: 'ARCHIVED' }).expect(200);
-      expect((await t.http.delete(api(`/likes/post/${post.id}`)).set(reader.auth).expect(404)).body).toEqual(err(404, NOT_LIKED));
-      expect((await t.http.post(api(`/likes/post/${post.id}/toggle`)).set(reader.auth).expect(404)).body).toEqual(err(404, POST_NOT_FOUND));
-      await t.http.put(api(`/blog/posts/${post.id}`)).set(admin.auth).send({ status: 'PUBLISHED' }).expect(200);
-      expect((await t.http.get(api(`/likes/post/${post.id}/status`)).set(reader.auth).expect(200)).body.data).toEqual({ postId: post.id, liked: true, likeCount: 1 });
+      await t.http
+        .post(api(`/likes/post/${post.id}`))
+        .set(reader.auth)
+        .expect(200);
+      await t.http
+        .put(api(`/blog/posts/${post.id}`))
+        .set(admin.auth)
+        .send({ status: 'ARCHIVED' })
+        .expect(200);
+      expect(
+        (
+          await t.http
+            .delete(api(`/likes/post/${post.id}`))
+            .set(reader.auth)
+            .expect(404)
+        ).body,
+      ).toEqual(err(404, NOT_LIKED));
+      expect(
+        (
+          await t.http
+            .post(api(`/likes/post/${post.id}/toggle`))
+            .set(reader.auth)
+            .expect(404)
+        ).body,
+      ).toEqual(err(404, POST_NOT_FOUND));
+      await t.http
+        .put(api(`/blog/posts/${post.id}`))
+        .set(admin.auth)
+        .send({ status: 'PUBLISHED' })
+        .expect(200);
+      expect(
+        (
+          await t.http
+            .get(api(`/likes/post/${post.id}/status`))
+            .set(reader.auth)
+            .expect(200)
+        ).body.data,
+      ).toEqual({ postId: post.id, liked: true, likeCount: 1 });
     });
 
     it('GET /likes/test answers anyone', async () => {
@@ -184,18 +338,24 @@ describe('Likes API', () => {
     // 100 writers on one post row queue for the pool; on a loaded machine the last ones can wait
     // longer than the 3 s the pool gives (DATABASE_CONNECT_TIMEOUT_MS) and are shed with 503 and
     // Retry-After before anything is written. Any other answer fails the test.
-    const shedUnderLoad = (res: { status: number; headers: Record<string, string> }) => res.status === 503 && res.headers['retry-after'] !== undefined;
+    const shedUnderLoad = (res: { status: number; headers: Record<string, string> }) =>
+      res.status === 503 && res.headers['retry-after'] !== undefined;
 
     it('100 concurrent toggles by one user', async () => {
       const post = await newPost();
       const user = await createReader(t);
-      const answers = await Promise.all(Array.from({ length: 100 }, () => t.http.post(api(`/likes/post/${post.id}/toggle`)).set(user.auth)));
+      const answers = await Promise.all(
+        Array.from({ length: 100 }, () => t.http.post(api(`/likes/post/${post.id}/toggle`)).set(user.auth)),
+      );
       expect(answers.filter((res) => res.status !== 200 && !shedUnderLoad(res))).toEqual([]);
       const { like_count, rows } = await rowsAndCount(post.id);
       // Every toggle that answered 200 flipped the like once; a shed request wrote nothing.
       expect(rows).toBe(answers.filter((res) => res.status === 200).length % 2);
       expect(like_count).toBe(rows);
-      const status = await t.http.get(api(`/likes/post/${post.id}/status`)).set(user.auth).expect(200);
+      const status = await t.http
+        .get(api(`/likes/post/${post.id}/status`))
+        .set(user.auth)
+        .expect(200);
       expect(status.body.data).toEqual({ postId: post.id, liked: rows === 1, likeCount: rows });
       expect(await readerDrift([user.id])).toEqual([]);
     });
@@ -204,9 +364,13 @@ describe('Likes API', () => {
       const post = await newPost();
       const user = await createReader(t);
       const answers = await Promise.all(
-        Array.from({ length: 100 }, (_v, i) => (i % 2 ? t.http.post(api(`/likes/post/${post.id}`)) : t.http.delete(api(`/blog/posts/${post.id}/like`))).set(user.auth)),
+        Array.from({ length: 100 }, (_v, i) =>
+          (i % 2 ? t.http.post(api(`/likes/post/${post.id}`)) : t.http.delete(api(`/blog/posts/${post.id}/like`))).set(user.auth),
+        ),
       );
-      expect(answers.every((res) => res.status === 200 || (res.status === 404 && res.body.message === NOT_LIKED) || shedUnderLoad(res))).toBe(true);
+      expect(
+        answers.every((res) => res.status === 200 || (res.status === 404 && res.body.message === NOT_LIKED) || shedUnderLoad(res)),
+      ).toBe(true);
       const { like_count, rows } = await rowsAndCount(post.id);
       expect(rows).toBeLessThanOrEqual(1);
       expect(like_count).toBe(rows);
@@ -233,24 +397,47 @@ describe('Likes API', () => {
       myLikes: (await t.http.get(api('/likes/user/my-likes')).set(user.auth).expect(200)).body.data.totalElements,
       dashboard: (await t.http.get(api('/dashboard/user/stats')).set(user.auth).expect(200)).body.data.statistics.totalLikes,
     });
-    const setStatus = (postId: number, status: string) => t.http.put(api(`/blog/posts/${postId}`)).set(admin.auth).send({ status });
+    const setStatus = (postId: number, status: string) =>
+      t.http
+        .put(api(`/blog/posts/${postId}`))
+        .set(admin.auth)
+        .send({ status });
 
     it('follows likes, unlikes, a post leaving and re-entering PUBLISHED, and a deletion, published or not', async () => {
       const user = await createReader(t);
       const [a, b, c, d] = await Promise.all([newPost(), newPost(), newPost(), newPost()]);
-      for (const post of [a, b, c, d]) await t.http.post(api(`/likes/post/${post.id}/toggle`)).set(user.auth).expect(200);
-      await t.http.post(api(`/likes/post/${a.id}`)).set(user.auth).expect(200); // liking again counts nothing
+      for (const post of [a, b, c, d])
+        await t.http
+          .post(api(`/likes/post/${post.id}/toggle`))
+          .set(user.auth)
+          .expect(200);
+      await t.http
+        .post(api(`/likes/post/${a.id}`))
+        .set(user.auth)
+        .expect(200); // liking again counts nothing
       expect(await totals(user)).toEqual({ myLikes: 4, dashboard: 4 });
-      await t.http.delete(api(`/likes/post/${d.id}`)).set(user.auth).expect(200);
-      await t.http.delete(api(`/likes/post/${d.id}`)).set(user.auth).expect(404); // not liked: counts nothing
+      await t.http
+        .delete(api(`/likes/post/${d.id}`))
+        .set(user.auth)
+        .expect(200);
+      await t.http
+        .delete(api(`/likes/post/${d.id}`))
+        .set(user.auth)
+        .expect(404); // not liked: counts nothing
       expect(await totals(user)).toEqual({ myLikes: 3, dashboard: 3 });
       await setStatus(b.id, 'ARCHIVED').expect(200);
       await setStatus(c.id, 'PRIVATE').expect(200);
       expect(await totals(user)).toEqual({ myLikes: 1, dashboard: 1 });
       await setStatus(b.id, 'PUBLISHED').expect(200);
       expect(await totals(user)).toEqual({ myLikes: 2, dashboard: 2 });
-      await t.http.delete(api(`/blog/posts/${c.id}`)).set(admin.auth).expect(204); // not published: was not counted
-      await t.http.delete(api(`/blog/posts/${a.id}`)).set(admin.auth).expect(204); // published: its like stops counting
+      await t.http
+        .delete(api(`/blog/posts/${c.id}`))
+        .set(admin.auth)
+        .expect(204); // not published: was not counted
+      await t.http
+        .delete(api(`/blog/posts/${a.id}`))
+        .set(admin.auth)
+        .expect(204); // published: its like stops counting
       expect(await totals(user)).toEqual({ myLikes: 1, dashboard: 1 });
       expect(await readerDrift([user.id])).toEqual([]);
     });
@@ -259,8 +446,17 @@ describe('Likes API', () => {
       const post = await newPost();
       const users = await Promise.all(Array.from({ length: 12 }, () => createReader(t)));
       const other = await newPost();
-      await Promise.all(users.map((user) => t.http.post(api(`/likes/post/${other.id}`)).set(user.auth).expect(200)));
-      const toggles = users.flatMap((user) => Array.from({ length: 3 }, () => t.http.post(api(`/likes/post/${post.id}/toggle`)).set(user.auth)));
+      await Promise.all(
+        users.map((user) =>
+          t.http
+            .post(api(`/likes/post/${other.id}`))
+            .set(user.auth)
+            .expect(200),
+        ),
+      );
+      const toggles = users.flatMap((user) =>
+        Array.from({ length: 3 }, () => t.http.post(api(`/likes/post/${post.id}/toggle`)).set(user.auth)),
+      );
       const moves = ['DRAFT', 'PUBLISHED', 'ARCHIVED', 'PUBLISHED', 'PRIVATE', 'PUBLISHED'].map((status) => setStatus(post.id, status));
       const answers = await Promise.all([...toggles, ...moves]);
       // A toggle on a post that is not published at that moment is 404; a move the post's status
@@ -271,7 +467,10 @@ describe('Likes API', () => {
       expect(moved.filter((res) => res.status !== 200 && res.status !== 409).map((res) => res.status)).toEqual([]);
       expect(toggled.some((res) => res.status === 200) && moved.some((res) => res.status === 200)).toBe(true);
       expect(await readerDrift(users.map((user) => user.id))).toEqual([]);
-      await t.http.delete(api(`/blog/posts/${post.id}`)).set(admin.auth).expect(204);
+      await t.http
+        .delete(api(`/blog/posts/${post.id}`))
+        .set(admin.auth)
+        .expect(204);
       expect(await readerDrift(users.map((user) => user.id))).toEqual([]);
       for (const user of users.slice(0, 2)) expect(await totals(user)).toEqual({ myLikes: 1, dashboard: 1 });
     });
@@ -285,7 +484,11 @@ describe('Likes API', () => {
       user = await createReader(t);
       const token = uid();
       // Titles in one order, authors' names in another, likes in a third.
-      const authors = [await createUser(t, [], { fullName: `Carol ${token}` }), await createUser(t, [], { fullName: `alice ${token}` }), await createUser(t, [], { fullName: `Bob ${token}` })];
+      const authors = [
+        await createUser(t, [], { fullName: `Carol ${token}` }),
+        await createUser(t, [], { fullName: `alice ${token}` }),
+        await createUser(t, [], { fullName: `Bob ${token}` }),
+      ];
       const titles = ['beta', 'Gamma', 'alpha'];
       posts = [];
       for (const [i, title] of titles.entries()) {
@@ -294,16 +497,30 @@ describe('Likes API', () => {
         posts.push(post);
       }
       for (const post of posts) {
-        await t.http.post(api(`/likes/post/${post.id}`)).set(user.auth).expect(200);
+        await t.http
+          .post(api(`/likes/post/${post.id}`))
+          .set(user.auth)
+          .expect(200);
         await new Promise((resolve) => setTimeout(resolve, 5));
       }
       // Someone else's like is not the user's.
-      await t.http.post(api(`/likes/post/${posts[0].id}`)).set(reader.auth).expect(200);
+      await t.http
+        .post(api(`/likes/post/${posts[0].id}`))
+        .set(reader.auth)
+        .expect(200);
     });
 
     it('pages the likes newest first with the spec fields', async () => {
       const res = await t.http.get(api('/likes/user/my-likes?size=2')).set(user.auth).expect(200);
-      expect(res.body.data).toMatchObject({ totalElements: 3, totalPages: 2, number: 0, size: 2, first: true, last: false, numberOfElements: 2 });
+      expect(res.body.data).toMatchObject({
+        totalElements: 3,
+        totalPages: 2,
+        number: 0,
+        size: 2,
+        first: true,
+        last: false,
+        numberOfElements: 2,
+      });
       expect(res.body.data.content.map((like: { postId: number }) => like.postId)).toEqual([posts[2].id, posts[1].id]);
       const [first] = res.body.data.content;
       expect(first).toEqual({
@@ -327,7 +544,14 @@ describe('Likes API', () => {
 
     it('sorts by createdAt, postTitle (case-insensitive) or userName (the post author), either direction', async () => {
       const ids = async (query: string) =>
-        ((await t.http.get(api(`/likes/user/my-likes?${query}`)).set(user.auth).expect(200)).body.data.content as { postId: number }[]).map((like) => like.postId);
+        (
+          (
+            await t.http
+              .get(api(`/likes/user/my-likes?${query}`))
+              .set(user.auth)
+              .expect(200)
+          ).body.data.content as { postId: number }[]
+        ).map((like) => like.postId);
       expect(await ids('sortBy=createdAt&sortDirection=asc')).toEqual([posts[0].id, posts[1].id, posts[2].id]);
       expect(await ids('sortBy=postTitle&sortDirection=asc')).toEqual([posts[2].id, posts[0].id, posts[1].id]);
       expect(await ids('sortBy=postTitle&sortDirection=DESC')).toEqual([posts[1].id, posts[0].id, posts[2].id]);
@@ -337,7 +561,9 @@ describe('Likes API', () => {
 
     it('400 for an unknown sort field or direction, or a bad page', async () => {
       expect((await t.http.get(api('/likes/user/my-likes?sortBy=password')).set(user.auth).expect(400)).body).toEqual(
-        err(400, 'sortBy must be one of createdAt, postTitle, userName', { sortBy: ['sortBy must be one of createdAt, postTitle, userName'] }),
+        err(400, 'sortBy must be one of createdAt, postTitle, userName', {
+          sortBy: ['sortBy must be one of createdAt, postTitle, userName'],
+        }),
       );
       expect((await t.http.get(api('/likes/user/my-likes?sortDirection=up')).set(user.auth).expect(400)).body).toEqual(
         err(400, 'sortDirection must be asc or desc', { sortDirection: ['sortDirection must be asc or desc'] }),
@@ -358,9 +584,19 @@ describe('Likes API', () => {
       const other = await createReader(t);
       const kept = await newPost();
       const hidden = await newPost();
-      await t.http.post(api(`/likes/post/${kept.id}`)).set(other.auth).expect(200);
-      await t.http.post(api(`/likes/post/${hidden.id}`)).set(other.auth).expect(200);
-      await t.http.put(api(`/blog/posts/${hidden.id}`)).set(admin.auth).send({ status: 'PRIVATE' }).expect(200);
+      await t.http
+        .post(api(`/likes/post/${kept.id}`))
+        .set(other.auth)
+        .expect(200);
+      await t.http
+        .post(api(`/likes/post/${hidden.id}`))
+        .set(other.auth)
+        .expect(200);
+      await t.http
+        .put(api(`/blog/posts/${hidden.id}`))
+        .set(admin.auth)
+        .send({ status: 'PRIVATE' })
+        .expect(200);
       const res = await t.http.get(api('/likes/user/my-likes')).set(other.auth).expect(200);
       expect(res.body.data).toMatchObject({ totalElements: 1, content: [expect.objectContaining({ postId: kept.id })] });
       expect((await t.http.get(api('/likes/user/my-likes/recent')).set(other.auth).expect(200)).body.data).toHaveLength(1);
@@ -379,14 +615,28 @@ describe('Likes API', () => {
       const user = await createReader(t);
       const notice = { kind: 'post-counters', postId: post.id, slug: post.slug, counter: 'likes' };
       const seen = () => events.filter((change) => change.kind === 'post-counters' && change.postId === post.id);
-      await t.http.post(api(`/likes/post/${post.id}`)).set(user.auth).expect(200);
+      await t.http
+        .post(api(`/likes/post/${post.id}`))
+        .set(user.auth)
+        .expect(200);
       expect(seen()).toEqual([notice]);
-      await t.http.delete(api(`/likes/post/${post.id}`)).set(user.auth).expect(200);
+      await t.http
+        .delete(api(`/likes/post/${post.id}`))
+        .set(user.auth)
+        .expect(200);
       expect(seen()).toEqual([notice, notice]);
-      await t.http.delete(api(`/likes/post/${post.id}`)).set(user.auth).expect(404);
+      await t.http
+        .delete(api(`/likes/post/${post.id}`))
+        .set(user.auth)
+        .expect(404);
       expect(seen()).toHaveLength(2);
       // The notices follow the like's events (likes/like-cache.subscriber.ts), one per change.
-      expect(await dataSource.query(`SELECT name, actor_id, data FROM domain_events WHERE subject_type = 'post' AND subject_id = $1 AND name LIKE 'post.%liked' ORDER BY id`, [post.id])).toEqual([
+      expect(
+        await dataSource.query(
+          `SELECT name, actor_id, data FROM domain_events WHERE subject_type = 'post' AND subject_id = $1 AND name LIKE 'post.%liked' ORDER BY id`,
+          [post.id],
+        ),
+      ).toEqual([
         { name: 'post.liked', actor_id: user.id, data: { postId: post.id, slug: post.slug, likeCount: 1 } },
         { name: 'post.unliked', actor_id: user.id, data: { postId: post.id, slug: post.slug, likeCount: 0 } },
       ]);
@@ -397,17 +647,25 @@ describe('Likes API', () => {
       const user = await createReader(t);
       const onPost = async () => (await t.http.get(api(`/blog/posts/public/${post.slug}`)).expect(200)).body.data.likeCount as number;
       const inList = async () =>
-        ((await t.http.get(api('/blog/posts/public?size=100')).expect(200)).body.data.content as { id: number; likeCount: number }[]).find((card) => card.id === post.id)?.likeCount;
+        ((await t.http.get(api('/blog/posts/public?size=100')).expect(200)).body.data.content as { id: number; likeCount: number }[]).find(
+          (card) => card.id === post.id,
+        )?.likeCount;
       const quick = async () => (await t.http.get(api('/dashboard/quick-stats')).expect(200)).body.data.totalLikes as number;
       // Read (and so held for 5 s) before the like.
       expect(await onPost()).toBe(0);
       expect(await inList()).toBe(0);
       const likes = await quick();
-      await t.http.post(api(`/likes/post/${post.id}`)).set(user.auth).expect(200);
+      await t.http
+        .post(api(`/likes/post/${post.id}`))
+        .set(user.auth)
+        .expect(200);
       expect(await onPost()).toBe(1);
       expect(await inList()).toBe(1);
       expect(await quick()).toBe(likes + 1);
-      await t.http.delete(api(`/likes/post/${post.id}`)).set(user.auth).expect(200);
+      await t.http
+        .delete(api(`/likes/post/${post.id}`))
+        .set(user.auth)
+        .expect(200);
       expect(await onPost()).toBe(0);
       expect(await inList()).toBe(0);
     });
@@ -419,7 +677,10 @@ describe('Likes API', () => {
       const held = (await t.http.get(api(`/blog/posts/public/${other.slug}`)).expect(200)).body.data;
       // Changed behind the cache's back: a held answer keeps the old title until its post changes.
       await t.app.get(DataSource).query(`UPDATE posts SET title = title || ' (renamed)' WHERE id = $1`, [other.id]);
-      await t.http.post(api(`/likes/post/${liked.id}`)).set(user.auth).expect(200);
+      await t.http
+        .post(api(`/likes/post/${liked.id}`))
+        .set(user.auth)
+        .expect(200);
       expect((await t.http.get(api(`/blog/posts/public/${other.slug}`)).expect(200)).body.data.title).toBe(held.title);
     });
   });
@@ -455,7 +716,10 @@ describe('my-likes on a large list', () => {
   // timed assertion here; these check that deep pages are right and the plan uses the index.
   type Like = { postTitle: string; createdAt: string };
   const likesPage = async (query: string): Promise<Like[]> => {
-    const res = await t.http.get(api(`/likes/user/my-likes?${query}`)).set(user.auth).expect(200);
+    const res = await t.http
+      .get(api(`/likes/user/my-likes?${query}`))
+      .set(user.auth)
+      .expect(200);
     expect(res.body.data.content).toHaveLength(12);
     return res.body.data.content as Like[];
   };

@@ -39,7 +39,11 @@ describe('loopback guard of the browser tests', () => {
         setTimeout(() => process.exit(0), 50);
       })();`;
     try {
-      const run = spawnSync(process.execPath, ['--import', GUARD, '-e', program], { env: { ...process.env, PORT: String(own), LOOPBACK_LOG: log }, encoding: 'utf8', timeout: 20_000 });
+      const run = spawnSync(process.execPath, ['--import', GUARD, '-e', program], {
+        env: { ...process.env, PORT: String(own), LOOPBACK_LOG: log },
+        encoding: 'utf8',
+        timeout: 20_000,
+      });
       expect(run.status).toBe(0);
       const lines = readFileSync(log, 'utf8').split('\n').filter(Boolean);
       expect(lines).toHaveLength(2);

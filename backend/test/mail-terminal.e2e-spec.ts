@@ -58,7 +58,9 @@ describe('Notification e-mails printed to the terminal (no SMTP_URL)', () => {
     }
   }
   const deliveryStatuses = async (userId: number): Promise<string[]> =>
-    (await db.query('SELECT status FROM notification_deliveries WHERE user_id = $1 ORDER BY id', [userId])).map((row: { status: string }) => row.status);
+    (await db.query('SELECT status FROM notification_deliveries WHERE user_id = $1 ORDER BY id', [userId])).map(
+      (row: { status: string }) => row.status,
+    );
 
   async function comment(user: TestUser, postId: number, content: string, parentId?: number): Promise<number> {
     const res = await t.http.post(api('/comments')).set(user.auth).send({ postId, content, parentId });
@@ -67,12 +69,21 @@ describe('Notification e-mails printed to the terminal (no SMTP_URL)', () => {
   }
 
   it('a reply e-mail prints its link and its unsubscribe link on one line; the unsubscribe link stops those e-mails in one click', async () => {
-    const post = (await t.http.post(api('/blog/posts')).set(admin.auth).send({ title: `Printed ${uid()}`, content: 'Body', status: 'PUBLISHED' }).expect(201)).body.data;
+    const post = (
+      await t.http
+        .post(api('/blog/posts'))
+        .set(admin.auth)
+        .send({ title: `Printed ${uid()}`, content: 'Body', status: 'PUBLISHED' })
+        .expect(201)
+    ).body.data;
     const [reader, other] = [await createReader(t), await createReader(t)];
     const parent = await comment(reader, post.id, 'First!');
     const reply = await comment(other, post.id, 'Welcome aboard', parent);
 
-    const line = await until(async () => printed.find((candidate) => candidate.startsWith(`E-mail to ${reader.email}:`)), 'the printed e-mail');
+    const line = await until(
+      async () => printed.find((candidate) => candidate.startsWith(`E-mail to ${reader.email}:`)),
+      'the printed e-mail',
+    );
     await until(async () => ((await deliveryStatuses(reader.id)).join() === 'SENT' ? true : undefined), 'the delivery recorded SENT');
     const pattern = new RegExp(
       `^E-mail to ${reader.email.replace(/\./g, '\\.')}: "New reply to your comment": ` +
@@ -84,11 +95,19 @@ describe('Notification e-mails printed to the terminal (no SMTP_URL)', () => {
 
     // The page at that link reads and posts through this API with the same token (frontend/src/pages/unsubscribe.astro).
     const apiPath = api(`/notifications${unsubscribeUrl.pathname}${unsubscribeUrl.search}`);
-    expect((await t.http.get(apiPath).expect(200)).body.data).toEqual({ scope: 'COMMENT_REPLY', description: 'e-mails about replies to your comments', unsubscribed: false });
+    expect((await t.http.get(apiPath).expect(200)).body.data).toEqual({
+      scope: 'COMMENT_REPLY',
+      description: 'e-mails about replies to your comments',
+      unsubscribed: false,
+    });
     const done = await t.http.post(apiPath).type('form').send('List-Unsubscribe=One-Click').expect(200);
     expect(done.body.data).toEqual({ scope: 'COMMENT_REPLY', description: 'e-mails about replies to your comments', unsubscribed: true });
     const preferences = (await t.http.get(api('/notifications/preferences')).set(reader.auth).expect(200)).body.data.events;
-    expect(preferences.find((event: { type: string }) => event.type === 'COMMENT_REPLY')).toEqual({ type: 'COMMENT_REPLY', inApp: true, email: false });
+    expect(preferences.find((event: { type: string }) => event.type === 'COMMENT_REPLY')).toEqual({
+      type: 'COMMENT_REPLY',
+      inApp: true,
+      email: false,
+    });
 
     // A later reply is in the list, not in the mail: no second delivery for the reader.
     await comment(admin, post.id, 'Another reply', parent);

@@ -32,7 +32,10 @@ describe('DemotePostBodyHeadings (stored post bodies: headings one level down)',
   }
 
   async function stored(id: number): Promise<{ html: string; updatedAt: Date }> {
-    const [row] = (await dataSource.query(`SELECT content_html AS html, updated_at AS "updatedAt" FROM posts WHERE id = $1`, [id])) as { html: string; updatedAt: Date }[];
+    const [row] = (await dataSource.query(`SELECT content_html AS html, updated_at AS "updatedAt" FROM posts WHERE id = $1`, [id])) as {
+      html: string;
+      updatedAt: Date;
+    }[];
     return row;
   }
 
@@ -136,7 +139,9 @@ describe('AddPostWordCount (posts.word_count backfilled in SQL)', () => {
       ids.push(post.id);
     }
     await run('down');
-    expect(await dataSource.query(`SELECT 1 FROM information_schema.columns WHERE table_name = 'posts' AND column_name = 'word_count'`)).toEqual([]);
+    expect(
+      await dataSource.query(`SELECT 1 FROM information_schema.columns WHERE table_name = 'posts' AND column_name = 'word_count'`),
+    ).toEqual([]);
     await run('up');
     const rows = (await dataSource.query(`SELECT id, word_count, updated_at FROM posts WHERE id = ANY($1) ORDER BY id`, [ids])) as {
       id: number;

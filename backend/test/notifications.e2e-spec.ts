@@ -38,7 +38,13 @@ describe('Notifications', () => {
     mail = await startMailCatcher({ refuse: (to) => refused.has(to) });
     t = await createTestApp({ databaseUrl, env: env() });
     db = t.app.get(DataSource);
-    [admin, admin2, author, reader, other] = await Promise.all([createAdmin(t), createAdmin(t), createAuthor(t), createReader(t), createReader(t)]);
+    [admin, admin2, author, reader, other] = await Promise.all([
+      createAdmin(t),
+      createAdmin(t),
+      createAuthor(t),
+      createReader(t),
+      createReader(t),
+    ]);
   });
   afterAll(async () => {
     await t?.close();
@@ -60,8 +66,15 @@ describe('Notifications', () => {
     const title = `Notified ${uid()}`;
     const created = await t.http.post(api('/blog/posts/author/create')).set(owner.auth).send({ title, content: 'Body' }).expect(201);
     const id: number = created.body.data.id;
-    await t.http.post(api(`/blog/posts/author/${id}/submit-for-review`)).set(owner.auth).expect(200);
-    await t.http.put(api(`/blog/posts/admin/${id}/review`)).set(admin.auth).send({ status: 'APPROVED' }).expect(200);
+    await t.http
+      .post(api(`/blog/posts/author/${id}/submit-for-review`))
+      .set(owner.auth)
+      .expect(200);
+    await t.http
+      .put(api(`/blog/posts/admin/${id}/review`))
+      .set(admin.auth)
+      .send({ status: 'APPROVED' })
+      .expect(200);
     return { id, slug: created.body.data.slug, title };
   }
 
@@ -72,10 +85,16 @@ describe('Notifications', () => {
   }
 
   const list = async (user: TestUser) => (await t.http.get(api('/notifications?size=100')).set(user.auth).expect(200)).body.data;
-  const unread = async (user: TestUser): Promise<number> => (await t.http.get(api('/notifications/unread-count')).set(user.auth).expect(200)).body.data.count;
-  const deliveriesOf = (userId: number): Promise<{ id: number; status: string; attempts: number; last_error: string | null; notification_id: number | null }[]> =>
-    db.query('SELECT id, status, attempts, last_error, notification_id FROM notification_deliveries WHERE user_id = $1 ORDER BY id', [userId]);
-  const header = (message: CapturedMail, name: string) => new RegExp(`^${name}:\\s*(.*)$`, 'im').exec(message.raw.split(/\r?\n\r?\n/)[0].replace(/\r?\n[ \t]+/g, ' '))?.[1];
+  const unread = async (user: TestUser): Promise<number> =>
+    (await t.http.get(api('/notifications/unread-count')).set(user.auth).expect(200)).body.data.count;
+  const deliveriesOf = (
+    userId: number,
+  ): Promise<{ id: number; status: string; attempts: number; last_error: string | null; notification_id: number | null }[]> =>
+    db.query('SELECT id, status, attempts, last_error, notification_id FROM notification_deliveries WHERE user_id = $1 ORDER BY id', [
+      userId,
+    ]);
+  const header = (message: CapturedMail, name: string) =>
+    new RegExp(`^${name}:\\s*(.*)$`, 'im').exec(message.raw.split(/\r?\n\r?\n/)[0].replace(/\r?\n[ \t]+/g, ' '))?.[1];
   /** The next e-mail to `to` with this subject (the author also gets their posts' approval e-mails). */
   async function mailWith(to: string, subject: string, since: number): Promise<CapturedMail> {
     for (;;) {
@@ -123,18 +142,25 @@ describe('Notifications', () => {
     expect(message.text).toContain(`http://localhost:3000/blog/${post.slug}#comment-${reply}`);
     expect(header(message, 'List-Unsubscribe')).toMatch(/^<http:\/\/localhost:3000\/unsubscribe\?token=[\w.%-]+>$/);
     expect(header(message, 'List-Unsubscribe-Post')).toBe('List-Unsubscribe=One-Click');
-    await until(() => deliveriesOf(reader.id), (rows) => rows.at(-1)?.status === 'SENT', 'reply delivery');
+    await until(
+      () => deliveriesOf(reader.id),
+      (rows) => rows.at(-1)?.status === 'SENT',
+      'reply delivery',
+    );
 
     // The post's author: both comments in-app (the first and the reply), no e-mail by default.
     expect(await typesOn(author, post.id)).toEqual(['POST_COMMENT', 'POST_COMMENT', 'POST_APPROVED']);
-    const commentMails = await db.query(`SELECT d.id FROM notification_deliveries d JOIN notifications n ON n.id = d.notification_id WHERE d.user_id = $1 AND n.type = 'POST_COMMENT'`, [author.id]);
+    const commentMails = await db.query(
+      `SELECT d.id FROM notification_deliveries d JOIN notifications n ON n.id = d.notification_id WHERE d.user_id = $1 AND n.type = 'POST_COMMENT'`,
+      [author.id],
+    );
     expect(commentMails).toEqual([]);
     // The actor is never told: a reply to one's own comment tells nobody but the post's author.
     await comment(other, post.id, 'Me again', reply);
     expect((await list(other)).content).toEqual([]);
   });
 
-  it('a reply to the post author\'s own comment tells them once (as a reply)', async () => {
+  it("a reply to the post author's own comment tells them once (as a reply)", async () => {
     const post = await publishedPost();
     const own = await comment(author, post.id, 'Thanks for reading');
     await comment(reader, post.id, 'Great post', own);
@@ -142,29 +168,59 @@ describe('Notifications', () => {
   });
 
   it('submission tells every active admin but the actor (in-app); approval and rejection tell the author by e-mail with the reason and reviewer', async () => {
-    const created = await t.http.post(api('/blog/posts/author/create')).set(author.auth).send({ title: `Reviewed ${uid()}`, content: 'Body' }).expect(201);
+    const created = await t.http
+      .post(api('/blog/posts/author/create'))
+      .set(author.auth)
+      .send({ title: `Reviewed ${uid()}`, content: 'Body' })
+      .expect(201);
     const id: number = created.body.data.id;
     const title: string = created.body.data.title;
-    await t.http.post(api(`/blog/posts/author/${id}/submit-for-review`)).set(author.auth).expect(200);
+    await t.http
+      .post(api(`/blog/posts/author/${id}/submit-for-review`))
+      .set(author.auth)
+      .expect(200);
     for (const who of [admin, admin2]) {
-      expect((await list(who)).content.find((n: { type: string; post: { id: number } | null }) => n.type === 'POST_SUBMITTED' && n.post?.id === id)).toMatchObject({
+      expect(
+        (await list(who)).content.find(
+          (n: { type: string; post: { id: number } | null }) => n.type === 'POST_SUBMITTED' && n.post?.id === id,
+        ),
+      ).toMatchObject({
         actor: { id: author.id },
         link: '/admin/posts',
       });
     }
-    expect((await db.query('SELECT count(*)::int AS n FROM notification_deliveries WHERE user_id = ANY($1)', [[admin.id, admin2.id]]))[0].n).toBe(0);
+    expect(
+      (await db.query('SELECT count(*)::int AS n FROM notification_deliveries WHERE user_id = ANY($1)', [[admin.id, admin2.id]]))[0].n,
+    ).toBe(0);
 
     let since = mail.messages.length;
-    await t.http.put(api(`/blog/posts/admin/${id}/review`)).set(admin.auth).send({ status: 'REJECTED', rejectionReason: 'Needs a clearer title' }).expect(200);
-    const rejected = (await list(author)).content.find((n: { type: string; post: { id: number } | null }) => n.type === 'POST_REJECTED' && n.post?.id === id);
-    expect(rejected).toMatchObject({ actor: { id: admin.id, fullName: admin.fullName }, reason: 'Needs a clearer title', link: `/author/posts/${id}/edit` });
+    await t.http
+      .put(api(`/blog/posts/admin/${id}/review`))
+      .set(admin.auth)
+      .send({ status: 'REJECTED', rejectionReason: 'Needs a clearer title' })
+      .expect(200);
+    const rejected = (await list(author)).content.find(
+      (n: { type: string; post: { id: number } | null }) => n.type === 'POST_REJECTED' && n.post?.id === id,
+    );
+    expect(rejected).toMatchObject({
+      actor: { id: admin.id, fullName: admin.fullName },
+      reason: 'Needs a clearer title',
+      link: `/author/posts/${id}/edit`,
+    });
     const rejection = await mailWith(author.email, 'Your post was rejected', since);
     expect(rejection.text).toContain(`${admin.fullName} rejected your post “${title}”.`);
     expect(rejection.text).toContain('Reason: Needs a clearer title');
 
-    await t.http.post(api(`/blog/posts/author/${id}/submit-for-review`)).set(author.auth).expect(200);
+    await t.http
+      .post(api(`/blog/posts/author/${id}/submit-for-review`))
+      .set(author.auth)
+      .expect(200);
     since = mail.messages.length;
-    await t.http.put(api(`/blog/posts/admin/${id}/review`)).set(admin2.auth).send({ status: 'APPROVED' }).expect(200);
+    await t.http
+      .put(api(`/blog/posts/admin/${id}/review`))
+      .set(admin2.auth)
+      .send({ status: 'APPROVED' })
+      .expect(200);
     const approval = await mailWith(author.email, 'Your post was published', since);
     expect(approval.text).toContain(`${admin2.fullName} approved and published your post “${title}”.`);
     // Both admins were told of both submissions; a review tells the author only.
@@ -172,7 +228,7 @@ describe('Notifications', () => {
     expect(await typesOn(admin2, id)).toEqual(['POST_SUBMITTED', 'POST_SUBMITTED']);
   });
 
-  it('unread count, mark one read (404 for another\'s), mark all read; unread first, then newest', async () => {
+  it("unread count, mark one read (404 for another's), mark all read; unread first, then newest", async () => {
     const post = await publishedPost();
     const target = await createReader(t);
     const parent = await comment(target, post.id, 'Mine');
@@ -181,9 +237,23 @@ describe('Notifications', () => {
     expect(await unread(target)).toBe(2);
     const [newest, older] = (await list(target)).content;
     expect(newest.commentId).toBeGreaterThan(older.commentId);
-    expect((await t.http.post(api(`/notifications/${older.id}/read`)).set(reader.auth).expect(404)).body).toEqual(err(404, 'Notification not found'));
+    expect(
+      (
+        await t.http
+          .post(api(`/notifications/${older.id}/read`))
+          .set(reader.auth)
+          .expect(404)
+      ).body,
+    ).toEqual(err(404, 'Notification not found'));
     expect((await t.http.post(api('/notifications/abc/read')).set(target.auth).expect(400)).body.message).toBe('Invalid notification ID.');
-    expect((await t.http.post(api(`/notifications/${newest.id}/read`)).set(target.auth).expect(200)).body.data).toEqual({ count: 1 });
+    expect(
+      (
+        await t.http
+          .post(api(`/notifications/${newest.id}/read`))
+          .set(target.auth)
+          .expect(200)
+      ).body.data,
+    ).toEqual({ count: 1 });
     // The read one goes below the unread one.
     expect((await list(target)).content.map((n: { id: number; read: boolean }) => [n.id, n.read])).toEqual([
       [older.id, false],
@@ -203,26 +273,41 @@ describe('Notifications', () => {
         { type: 'COMMENT_HIDDEN', inApp: true, email: false },
       ],
     });
-    expect((await t.http.get(api('/notifications/preferences')).set(admin.auth).expect(200)).body.data.events.map((e: { type: string }) => e.type)).toEqual([
-      'COMMENT_REPLY',
-      'POST_COMMENT',
-      'POST_APPROVED',
-      'POST_REJECTED',
-      'COMMENT_HIDDEN',
-      'POST_SUBMITTED',
-      'COMMENT_REPORTED',
-    ]);
-    const refusedType = await t.http.put(api('/notifications/preferences')).set(fresh.auth).send({ events: [{ type: 'POST_SUBMITTED', inApp: true, email: true }] }).expect(400);
+    expect(
+      (await t.http.get(api('/notifications/preferences')).set(admin.auth).expect(200)).body.data.events.map(
+        (e: { type: string }) => e.type,
+      ),
+    ).toEqual(['COMMENT_REPLY', 'POST_COMMENT', 'POST_APPROVED', 'POST_REJECTED', 'COMMENT_HIDDEN', 'POST_SUBMITTED', 'COMMENT_REPORTED']);
+    const refusedType = await t.http
+      .put(api('/notifications/preferences'))
+      .set(fresh.auth)
+      .send({ events: [{ type: 'POST_SUBMITTED', inApp: true, email: true }] })
+      .expect(400);
     expect(refusedType.body.errors).toHaveProperty('events');
-    await t.http.put(api('/notifications/preferences')).set(fresh.auth).send({ events: [{ type: 'NOPE', inApp: true, email: true }] }).expect(400);
+    await t.http
+      .put(api('/notifications/preferences'))
+      .set(fresh.auth)
+      .send({ events: [{ type: 'NOPE', inApp: true, email: true }] })
+      .expect(400);
     await t.http.put(api('/notifications/preferences')).set(fresh.auth).send({ digest: 'yes' }).expect(400);
     // null is 'not given' (as for the other optional fields): nothing changes (the fuzz run found a 500 here).
-    expect((await t.http.put(api('/notifications/preferences')).set(fresh.auth).send({ digest: null, events: null }).expect(200)).body.data.digest).toBe(false);
+    expect(
+      (await t.http.put(api('/notifications/preferences')).set(fresh.auth).send({ digest: null, events: null }).expect(200)).body.data
+        .digest,
+    ).toBe(false);
 
     // The author wants comments by e-mail, and no in-app entry for them.
     const writer = await createAuthor(t);
-    const saved = await t.http.put(api('/notifications/preferences')).set(writer.auth).send({ events: [{ type: 'POST_COMMENT', inApp: false, email: true }] }).expect(200);
-    expect(saved.body.data.events.find((e: { type: string }) => e.type === 'POST_COMMENT')).toEqual({ type: 'POST_COMMENT', inApp: false, email: true });
+    const saved = await t.http
+      .put(api('/notifications/preferences'))
+      .set(writer.auth)
+      .send({ events: [{ type: 'POST_COMMENT', inApp: false, email: true }] })
+      .expect(200);
+    expect(saved.body.data.events.find((e: { type: string }) => e.type === 'POST_COMMENT')).toEqual({
+      type: 'POST_COMMENT',
+      inApp: false,
+      email: true,
+    });
     const post = await publishedPost(writer);
     const since = mail.messages.length;
     await comment(reader, post.id, 'Nice one');
@@ -241,8 +326,14 @@ describe('Notifications', () => {
     expect(token).toMatch(new RegExp(`^${target.id}\\.COMMENT_REPLY\\.`));
 
     const preview = await t.http.get(api(`/notifications/unsubscribe?token=${encodeURIComponent(token)}`)).expect(200);
-    expect(preview.body.data).toEqual({ scope: 'COMMENT_REPLY', description: 'e-mails about replies to your comments', unsubscribed: false });
-    expect((await t.http.get(api(`/notifications/unsubscribe?token=${encodeURIComponent(token)}`)).expect(200)).body.data.unsubscribed).toBe(false);
+    expect(preview.body.data).toEqual({
+      scope: 'COMMENT_REPLY',
+      description: 'e-mails about replies to your comments',
+      unsubscribed: false,
+    });
+    expect(
+      (await t.http.get(api(`/notifications/unsubscribe?token=${encodeURIComponent(token)}`)).expect(200)).body.data.unsubscribed,
+    ).toBe(false);
 
     const done = await t.http
       .post(api(`/notifications/unsubscribe?token=${encodeURIComponent(token)}`))
@@ -250,7 +341,11 @@ describe('Notifications', () => {
       .send('List-Unsubscribe=One-Click')
       .expect(200);
     expect(done.body.data).toEqual({ scope: 'COMMENT_REPLY', description: 'e-mails about replies to your comments', unsubscribed: true });
-    expect((await t.http.get(api('/notifications/preferences')).set(target.auth).expect(200)).body.data.events[0]).toEqual({ type: 'COMMENT_REPLY', inApp: true, email: false });
+    expect((await t.http.get(api('/notifications/preferences')).set(target.auth).expect(200)).body.data.events[0]).toEqual({
+      type: 'COMMENT_REPLY',
+      inApp: true,
+      email: false,
+    });
 
     since = mail.messages.length;
     await comment(other, post.id, 'Another reply', parent);
@@ -264,20 +359,33 @@ describe('Notifications', () => {
       expect(res.body.errors).toHaveProperty('token');
     }
     await t.http.post(api('/notifications/unsubscribe')).expect(400);
-    await t.http.post(api(`/notifications/unsubscribe?token=${encodeURIComponent(token)}`)).set('Origin', 'https://evil.example').expect(403);
+    await t.http
+      .post(api(`/notifications/unsubscribe?token=${encodeURIComponent(token)}`))
+      .set('Origin', 'https://evil.example')
+      .expect(403);
   });
 
-  it('exactly once: the rows and the job are written in the event\'s transaction (a rolled-back comment leaves neither)', async () => {
+  it("exactly once: the rows and the job are written in the event's transaction (a rolled-back comment leaves neither)", async () => {
     const post = await publishedPost();
     const target = await createReader(t);
     const parent = await comment(target, post.id, 'Parent');
     const jobs = async () => (await db.query(`SELECT count(*)::int AS n FROM pgboss.job WHERE name = 'notification-email'`))[0].n as number;
-    const before = { jobs: await jobs(), comments: (await db.query('SELECT count(*)::int AS n FROM comments WHERE post_id = $1', [post.id]))[0].n };
+    const before = {
+      jobs: await jobs(),
+      comments: (await db.query('SELECT count(*)::int AS n FROM comments WHERE post_id = $1', [post.id]))[0].n,
+    };
     await expect(
       db.transaction(async (manager) => {
-        const [{ id }] = await manager.query(`INSERT INTO comments (post_id, user_id, parent_id, level, content) VALUES ($1, $2, $3, 1, 'Rolled back') RETURNING id`, [post.id, reader.id, parent]);
-        await t.app.get(NotificationsService).record(manager, { type: 'COMMENT_REPLY', actorId: reader.id, commentId: id, repliedToId: parent });
-        expect((await manager.query(`SELECT count(*)::int AS n FROM pgboss.job WHERE name = 'notification-email'`))[0].n).toBe(before.jobs + 1);
+        const [{ id }] = await manager.query(
+          `INSERT INTO comments (post_id, user_id, parent_id, level, content) VALUES ($1, $2, $3, 1, 'Rolled back') RETURNING id`,
+          [post.id, reader.id, parent],
+        );
+        await t.app
+          .get(NotificationsService)
+          .record(manager, { type: 'COMMENT_REPLY', actorId: reader.id, commentId: id, repliedToId: parent });
+        expect((await manager.query(`SELECT count(*)::int AS n FROM pgboss.job WHERE name = 'notification-email'`))[0].n).toBe(
+          before.jobs + 1,
+        );
         throw new Error('the comment insert fails after the notification');
       }),
     ).rejects.toThrow('the comment insert fails');
@@ -292,8 +400,13 @@ describe('Notifications', () => {
     const target = await createReader(t);
     const repliers = await Promise.all([createReader(t), createReader(t), createReader(t)]);
     const parent = await comment(target, post.id, 'A busy thread');
-    const replies = await Promise.all(Array.from({ length: 12 }, (_, i) => comment(repliers[i % 3], post.id, `Busy reply ${i} ${uid()}`, parent)));
-    const [counts] = await db.query('SELECT (SELECT reply_count FROM comments WHERE id = $1) AS replies, (SELECT comment_count FROM posts WHERE id = $2) AS comments', [parent, post.id]);
+    const replies = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => comment(repliers[i % 3], post.id, `Busy reply ${i} ${uid()}`, parent)),
+    );
+    const [counts] = await db.query(
+      'SELECT (SELECT reply_count FROM comments WHERE id = $1) AS replies, (SELECT comment_count FROM posts WHERE id = $2) AS comments',
+      [parent, post.id],
+    );
     expect(counts).toEqual({ replies: 12, comments: 13 });
     const told = await db.query(
       `SELECT n.comment_id, count(d.id)::int AS deliveries FROM notifications n LEFT JOIN notification_deliveries d ON d.notification_id = n.id
@@ -316,10 +429,17 @@ describe('Notifications', () => {
     refused.add(target.email.toLowerCase());
     const parent = await comment(target, post.id, 'Parent');
     await comment(reader, post.id, 'Reply', parent);
-    const [failed] = await until(() => deliveriesOf(target.id), (rows) => rows[0]?.status === 'FAILED', 'failed delivery');
+    const [failed] = await until(
+      () => deliveriesOf(target.id),
+      (rows) => rows[0]?.status === 'FAILED',
+      'failed delivery',
+    );
     // JOB_RETRY_LIMIT=2: the first try and two retries.
     expect(failed).toMatchObject({ status: 'FAILED', attempts: 3, last_error: expect.stringContaining('Mailbox busy, try again later') });
-    const [job] = await db.query(`SELECT state, retry_count, retry_limit, retry_delay, retry_backoff FROM pgboss.job WHERE name = 'notification-email' AND data->>'deliveryId' = $1`, [String(failed.id)]);
+    const [job] = await db.query(
+      `SELECT state, retry_count, retry_limit, retry_delay, retry_backoff FROM pgboss.job WHERE name = 'notification-email' AND data->>'deliveryId' = $1`,
+      [String(failed.id)],
+    );
     expect(job).toEqual({ state: 'failed', retry_count: 2, retry_limit: 2, retry_delay: 1, retry_backoff: true });
     expect(mail.to(target.email)).toEqual([]);
 
@@ -327,7 +447,11 @@ describe('Notifications', () => {
     const since = mail.messages.length;
     await comment(other, post.id, 'Second reply', parent);
     await mail.waitFor(target.email, { since });
-    const rows = await until(() => deliveriesOf(target.id), (r) => r[1]?.status === 'SENT', 'second delivery');
+    const rows = await until(
+      () => deliveriesOf(target.id),
+      (r) => r[1]?.status === 'SENT',
+      'second delivery',
+    );
     expect(rows[1]).toMatchObject({ status: 'SENT', attempts: 1, last_error: null });
   });
 
@@ -340,13 +464,23 @@ describe('Notifications', () => {
     await db.query(`UPDATE users SET is_verified = false WHERE id = $1`, [unverified.id]);
     await comment(reader, post.id, 'Reply', parents[0]);
     await comment(reader, post.id, 'Reply', parents[1]);
-    const [b] = await until(() => deliveriesOf(banned.id), (rows) => rows[0]?.status === 'SKIPPED', 'banned delivery');
-    const [u] = await until(() => deliveriesOf(unverified.id), (rows) => rows[0]?.status === 'SKIPPED', 'unverified delivery');
+    const [b] = await until(
+      () => deliveriesOf(banned.id),
+      (rows) => rows[0]?.status === 'SKIPPED',
+      'banned delivery',
+    );
+    const [u] = await until(
+      () => deliveriesOf(unverified.id),
+      (rows) => rows[0]?.status === 'SKIPPED',
+      'unverified delivery',
+    );
     expect(b.last_error).toBe('The account is banned');
     expect(u.last_error).toBe('The account is not active or not verified');
     expect(mail.to(banned.email)).toEqual([]);
     expect(mail.to(unverified.email)).toEqual([]);
-    expect((await db.query('SELECT count(*)::int AS n FROM notifications WHERE user_id = ANY($1)', [[banned.id, unverified.id]]))[0].n).toBe(2);
+    expect(
+      (await db.query('SELECT count(*)::int AS n FROM notifications WHERE user_id = ANY($1)', [[banned.id, unverified.id]]))[0].n,
+    ).toBe(2);
   });
 
   it('digest: at most one e-mail an hour, grouping what happened (an injected clock; no waiting for the hour)', async () => {
@@ -374,7 +508,9 @@ describe('Notifications', () => {
     );
     expect(job).toEqual({ later: true });
     await mailer.digest(target.id);
-    expect((await db.query('SELECT count(*)::int AS n FROM notifications WHERE user_id = $1 AND digest_pending', [target.id]))[0].n).toBe(2);
+    expect((await db.query('SELECT count(*)::int AS n FROM notifications WHERE user_id = $1 AND digest_pending', [target.id]))[0].n).toBe(
+      2,
+    );
 
     // An hour later by the clock: one e-mail with both.
     const realNow = clock.now;
@@ -401,11 +537,21 @@ describe('Notifications', () => {
     expect(await unread(target)).toBe(3);
     const before = await list(target);
     expect(before.totalElements).toBe(3);
-    expect((await t.http.post(api(`/notifications/${before.content[0].id}/read`)).set(target.auth).expect(200)).body.data).toEqual({ count: 2 });
+    expect(
+      (
+        await t.http
+          .post(api(`/notifications/${before.content[0].id}/read`))
+          .set(target.auth)
+          .expect(200)
+      ).body.data,
+    ).toEqual({ count: 2 });
     expect((await list(target)).totalElements).toBe(3);
     // The newest (read) one is about the other post: deleting this one takes the two unread replies with it.
     expect(before.content[0].post.id).toBe(elsewhere.id);
-    await t.http.delete(api(`/blog/posts/${post.id}`)).set(admin.auth).expect(204);
+    await t.http
+      .delete(api(`/blog/posts/${post.id}`))
+      .set(admin.auth)
+      .expect(204);
     expect(await unread(target)).toBe(0);
     const after = (await t.http.get(api('/notifications?page=3&size=10')).set(target.auth).expect(200)).body.data;
     expect(after).toMatchObject({ content: [], totalElements: 1, totalPages: 1, number: 3 });
@@ -443,7 +589,11 @@ describe('Notifications', () => {
             .expect(201),
         ),
       );
-      const rows = await until(() => deliveriesOf(target.id), (r) => r.length === replies && r.every((d) => d.status === 'SENT'), 'burst deliveries');
+      const rows = await until(
+        () => deliveriesOf(target.id),
+        (r) => r.length === replies && r.every((d) => d.status === 'SENT'),
+        'burst deliveries',
+      );
       expect(rows.every((d) => d.attempts === 1)).toBe(true);
       const received = mail.to(target.email);
       expect(received).toHaveLength(replies);

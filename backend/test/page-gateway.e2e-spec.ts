@@ -87,7 +87,13 @@ describe('Page gateway: parity with HTTP', () => {
     gateway = t.app.get(PageGatewayService);
     users = { reader: await createReader(t), author: await createAuthor(t), admin: await createAdmin(t) };
     tagSlug = `parity-${uid()}`;
-    tagId = (await t.http.post(api('/blog/tags')).set(users.admin.auth).send({ name: `Parity ${tagSlug}`, slug: tagSlug, color: '#123456' }).expect(201)).body.data.id;
+    tagId = (
+      await t.http
+        .post(api('/blog/tags'))
+        .set(users.admin.auth)
+        .send({ name: `Parity ${tagSlug}`, slug: tagSlug, color: '#123456' })
+        .expect(201)
+    ).body.data.id;
     const token = uid();
     post = (
       await t.http
@@ -103,26 +109,71 @@ describe('Page gateway: parity with HTTP', () => {
         .send({ title: `Draft ${token}`, slug: `draft-${token}`, content: 'Draft body', tagSlugs: [tagSlug] })
         .expect(201)
     ).body.data;
-    previewToken = (await t.http.post(api(`/blog/posts/${draft.id}/preview-links`)).set(users.author.auth).expect(201)).body.data.url.split('/').pop();
+    previewToken = (
+      await t.http
+        .post(api(`/blog/posts/${draft.id}/preview-links`))
+        .set(users.author.auth)
+        .expect(201)
+    ).body.data.url
+      .split('/')
+      .pop();
     // A post by the AUTHOR, published through review: they have an author page.
     const authored = (
-      await t.http.post(api('/blog/posts/author/create')).set(users.author.auth).send({ title: `Authored ${token}`, slug: `authored-${token}`, content: 'Body', tagSlugs: [tagSlug] }).expect(201)
+      await t.http
+        .post(api('/blog/posts/author/create'))
+        .set(users.author.auth)
+        .send({ title: `Authored ${token}`, slug: `authored-${token}`, content: 'Body', tagSlugs: [tagSlug] })
+        .expect(201)
     ).body.data;
-    await t.http.post(api(`/blog/posts/author/${authored.id}/submit-for-review`)).set(users.author.auth).expect(200);
-    await t.http.put(api(`/blog/posts/admin/${authored.id}/review`)).set(users.admin.auth).send({ status: 'APPROVED' }).expect(200);
+    await t.http
+      .post(api(`/blog/posts/author/${authored.id}/submit-for-review`))
+      .set(users.author.auth)
+      .expect(200);
+    await t.http
+      .put(api(`/blog/posts/admin/${authored.id}/review`))
+      .set(users.admin.auth)
+      .send({ status: 'APPROVED' })
+      .expect(200);
     movedPostSlug = `moved-${token}`;
-    const moving = (await t.http.post(api('/blog/posts')).set(users.admin.auth).send({ title: `Moved ${token}`, slug: movedPostSlug, content: 'Body', status: 'PUBLISHED' }).expect(201)).body.data;
-    await t.http.put(api(`/blog/posts/${moving.id}`)).set(users.admin.auth).send({ slug: `moved-now-${token}` }).expect(200);
+    const moving = (
+      await t.http
+        .post(api('/blog/posts'))
+        .set(users.admin.auth)
+        .send({ title: `Moved ${token}`, slug: movedPostSlug, content: 'Body', status: 'PUBLISHED' })
+        .expect(201)
+    ).body.data;
+    await t.http
+      .put(api(`/blog/posts/${moving.id}`))
+      .set(users.admin.auth)
+      .send({ slug: `moved-now-${token}` })
+      .expect(200);
     movedTagSlug = `moved-tag-${token}`;
-    const movingTag = (await t.http.post(api('/blog/tags')).set(users.admin.auth).send({ name: `Moved tag ${token}`, slug: movedTagSlug }).expect(201)).body.data;
-    await t.http.put(api(`/blog/tags/${movingTag.id}`)).set(users.admin.auth).send({ slug: `moved-tag-now-${token}` }).expect(200);
-    await t.http.post(api(`/likes/post/${post.id}/toggle`)).set(users.reader.auth).expect(200);
+    const movingTag = (
+      await t.http
+        .post(api('/blog/tags'))
+        .set(users.admin.auth)
+        .send({ name: `Moved tag ${token}`, slug: movedTagSlug })
+        .expect(201)
+    ).body.data;
+    await t.http
+      .put(api(`/blog/tags/${movingTag.id}`))
+      .set(users.admin.auth)
+      .send({ slug: `moved-tag-now-${token}` })
+      .expect(200);
+    await t.http
+      .post(api(`/likes/post/${post.id}/toggle`))
+      .set(users.reader.auth)
+      .expect(200);
     await t.http.post(api('/comments')).set(users.reader.auth).send({ postId: post.id, content: 'A parity comment' }).expect(201);
   });
   afterAll(() => t?.close());
 
   const cookieOf = (caller: Caller): string | undefined =>
-    caller === 'anonymous' ? undefined : caller === 'forged' ? 'inkwell_access=forged.token.value' : `inkwell_access=${users[caller].token}`;
+    caller === 'anonymous'
+      ? undefined
+      : caller === 'forged'
+        ? 'inkwell_access=forged.token.value'
+        : `inkwell_access=${users[caller].token}`;
 
   function gatewayFor(caller: Caller): PageGateway {
     const cookie = cookieOf(caller);
@@ -136,7 +187,10 @@ describe('Page gateway: parity with HTTP', () => {
     const cookie = cookieOf(caller);
     if (cookie) request.set('Cookie', cookie);
     const overHttp = await request;
-    return { inProcess: { status: inProcess.status, body: comparable(inProcess.body) }, overHttp: { status: overHttp.status, body: comparable(overHttp.body) } };
+    return {
+      inProcess: { status: inProcess.status, body: comparable(inProcess.body) },
+      overHttp: { status: overHttp.status, body: comparable(overHttp.body) },
+    };
   }
 
   const HUGE = '100000000000000000000';
@@ -283,7 +337,11 @@ describe('Page gateway: parity with HTTP', () => {
     ['reader', '/api/v1/account/sessions/alerts'],
     ['anonymous', '/api/v1/account/sessions/alerts'],
     // A real e-mail's token (signed as the mailer signs it).
-    ['anonymous', '/api/v1/notifications/unsubscribe', { query: { token: unsubscribeToken(t.app.get<AppConfig>(APP_CONFIG).jwtSecret, users.reader.id, NotificationType.COMMENT_REPLY) } }],
+    [
+      'anonymous',
+      '/api/v1/notifications/unsubscribe',
+      { query: { token: unsubscribeToken(t.app.get<AppConfig>(APP_CONFIG).jwtSecret, users.reader.id, NotificationType.COMMENT_REPLY) } },
+    ],
     ['anonymous', '/api/v1/notifications/unsubscribe', { query: { token: 'not-a-token' } }],
     ['anonymous', '/api/v1/notifications/unsubscribe', { query: { token: 'bad\u0000token' } }],
     ['anonymous', '/api/v1/notifications/unsubscribe'],
@@ -342,7 +400,9 @@ describe('Page gateway: parity with HTTP', () => {
 
   it('knows every operation of the API by its OpenAPI path', async () => {
     const document = (await t.http.get('/api/docs-json').expect(200)).body as { paths: Record<string, Record<string, unknown>> };
-    const documented = Object.entries(document.paths).flatMap(([path, operations]) => Object.keys(operations).map((method) => `${method.toUpperCase()} ${path}`));
+    const documented = Object.entries(document.paths).flatMap(([path, operations]) =>
+      Object.keys(operations).map((method) => `${method.toUpperCase()} ${path}`),
+    );
     const known = new Set(gateway.operations());
     expect(documented.filter((operation) => !known.has(operation))).toEqual([]);
   });
@@ -353,14 +413,21 @@ describe('Page gateway: parity with HTTP', () => {
     // The profile comes with the session check: one query for the page's session, not two.
     const profileRead = jest.spyOn(t.app.get(UsersService), 'getProfile');
     try {
-      for (const path of ['/api/v1/users/profile', '/api/v1/dashboard/quick-stats', '/api/v1/dashboard/user/stats', '/api/v1/comments/my-recent']) {
+      for (const path of [
+        '/api/v1/users/profile',
+        '/api/v1/dashboard/quick-stats',
+        '/api/v1/dashboard/user/stats',
+        '/api/v1/comments/my-recent',
+      ]) {
         expect((await page.call({ method: 'GET', path })).status).toBe(200);
       }
       expect(resolve).toHaveBeenCalledTimes(1);
       expect(profileRead).not.toHaveBeenCalled();
       // A renewed session is a new caller: resolved again, once.
       const renewed = page.withCookies({ inkwell_access: users.admin.token });
-      expect(((await renewed.call({ method: 'GET', path: '/api/v1/users/profile' })).body as { data: { id: number } }).data.id).toBe(users.admin.id);
+      expect(((await renewed.call({ method: 'GET', path: '/api/v1/users/profile' })).body as { data: { id: number } }).data.id).toBe(
+        users.admin.id,
+      );
       await renewed.call({ method: 'GET', path: '/api/v1/dashboard/admin/stats' });
       expect(resolve).toHaveBeenCalledTimes(2);
     } finally {
@@ -373,7 +440,10 @@ describe('Page gateway: parity with HTTP', () => {
     const page = gatewayFor('reader');
     const liked = await page.call({ method: 'POST', path: '/api/v1/likes/post/{id}/toggle', params: { path: { id: post.id } } });
     expect(liked.status).toBe(200);
-    const overHttp = await t.http.get(api(`/likes/post/${post.id}/status`)).set(users.reader.auth).expect(200);
+    const overHttp = await t.http
+      .get(api(`/likes/post/${post.id}/status`))
+      .set(users.reader.auth)
+      .expect(200);
     expect(overHttp.body.data.liked).toBe((liked.body as { data: { liked: boolean } }).data.liked);
     // Without a refresh cookie the refresh answers 401 and clears nothing it should not.
     const refresh = await gatewayFor('anonymous').call({ method: 'POST', path: '/api/v1/auth/refresh-token', body: {} });

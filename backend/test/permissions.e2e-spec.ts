@@ -70,17 +70,42 @@ const MATRIX: Row[] = [
   { method: 'put', path: `/api/v1/comments/${MISSING}`, body: { content: 'Matrix comment' }, expect: SIGNED_IN },
   { method: 'delete', path: `/api/v1/comments/${MISSING}`, expect: SIGNED_IN },
   // accounts (anonymous by nature)
-  { method: 'post', path: '/api/v1/auth/register', body: { fullName: 'x', email: 'bad', password: 'x', confirmPassword: 'y' }, expect: ALL },
+  {
+    method: 'post',
+    path: '/api/v1/auth/register',
+    body: { fullName: 'x', email: 'bad', password: 'x', confirmPassword: 'y' },
+    expect: ALL,
+  },
   { method: 'post', path: '/api/v1/auth/verify-email', body: { email: 'nobody@example.com', verificationCode: '000000' }, expect: ALL },
-  { method: 'post', path: '/api/v1/auth/login', body: { email: 'nobody@example.com', password: 'wrong-password' }, expect: [401, 401, 401, 401] },
-  { method: 'post', path: '/api/v1/auth/forgot-password', body: { email: 'nobody@example.com', redirectUrl: 'http://localhost:3000/reset-password' }, expect: ALL },
+  {
+    method: 'post',
+    path: '/api/v1/auth/login',
+    body: { email: 'nobody@example.com', password: 'wrong-password' },
+    expect: [401, 401, 401, 401],
+  },
+  {
+    method: 'post',
+    path: '/api/v1/auth/forgot-password',
+    body: { email: 'nobody@example.com', redirectUrl: 'http://localhost:3000/reset-password' },
+    expect: ALL,
+  },
   { method: 'get', path: '/api/v1/auth/validate-reset-token?token=nothing', expect: ALL },
-  { method: 'post', path: '/api/v1/auth/reset-password', body: { token: 'nothing', newPassword: 'Aa1!aaaa', confirmPassword: 'Aa1!aaaa' }, expect: ALL },
+  {
+    method: 'post',
+    path: '/api/v1/auth/reset-password',
+    body: { token: 'nothing', newPassword: 'Aa1!aaaa', confirmPassword: 'Aa1!aaaa' },
+    expect: ALL,
+  },
   // the caller's own account
   { method: 'get', path: '/api/v1/users/profile', expect: SIGNED_IN },
   { method: 'put', path: '/api/v1/users/profile', body: { bio: 'Matrix' }, expect: SIGNED_IN },
   { method: 'delete', path: '/api/v1/users/avatar', expect: SIGNED_IN },
-  { method: 'post', path: '/api/v1/user/change-password', body: { currentPassword: 'wrong', newPassword: 'Aa1!aaaa', confirmNewPassword: 'Aa1!aaaa' }, expect: SIGNED_IN },
+  {
+    method: 'post',
+    path: '/api/v1/user/change-password',
+    body: { currentPassword: 'wrong', newPassword: 'Aa1!aaaa', confirmNewPassword: 'Aa1!aaaa' },
+    expect: SIGNED_IN,
+  },
   // API tokens: the caller's own; an invalid body and an unknown id change nothing
   { method: 'get', path: '/api/v1/account/tokens', expect: SIGNED_IN },
   { method: 'post', path: '/api/v1/account/tokens', body: { name: '', scopes: [], expiresInDays: 7 }, expect: SIGNED_IN },
@@ -177,7 +202,12 @@ const MATRIX: Row[] = [
   { method: 'get', path: '/api/v1/admin/settings', expect: ADMINS },
   { method: 'patch', path: '/api/v1/admin/settings', body: { requireAdminTwoFactor: 'matrix' }, expect: ADMINS },
   // two-factor sign-in: wrong codes, so nothing turns on or off
-  { method: 'post', path: '/api/v1/auth/login/two-factor', body: { challengeToken: 'nothing', code: '000000' }, expect: [401, 401, 401, 401] },
+  {
+    method: 'post',
+    path: '/api/v1/auth/login/two-factor',
+    body: { challengeToken: 'nothing', code: '000000' },
+    expect: [401, 401, 401, 401],
+  },
   { method: 'get', path: '/api/v1/account/two-factor', expect: SIGNED_IN },
   { method: 'post', path: '/api/v1/account/two-factor/setup', expect: SIGNED_IN },
   { method: 'post', path: '/api/v1/account/two-factor/confirm', body: { code: '000000' }, expect: SIGNED_IN },
@@ -220,14 +250,27 @@ const MATRIX: Row[] = [
   { method: 'post', path: `/api/v1/admin/webhooks/${MISSING}/deliveries/${MISSING_DELIVERY}/redeliver`, expect: ADMINS },
 ];
 
-const PARAM_OF: Record<string, string> = { [MISSING_POST]: 'postId', [MISSING_USER]: 'userId', [MISSING_REVISION]: 'revisionId', [MISSING_LINK]: 'linkId', [MISSING_DELIVERY]: 'deliveryId', 'no-such-token': 'token' };
+const PARAM_OF: Record<string, string> = {
+  [MISSING_POST]: 'postId',
+  [MISSING_USER]: 'userId',
+  [MISSING_REVISION]: 'revisionId',
+  [MISSING_LINK]: 'linkId',
+  [MISSING_DELIVERY]: 'deliveryId',
+  'no-such-token': 'token',
+};
 
 /** The row's endpoint as the OpenAPI document names it: 'GET /api/v1/blog/tags/{id}'. */
 function documentedEndpoint(row: Row): string {
   const path = row.path
     .split('?')[0]
-    .replace(/\/(999999|999998|999997|999996|999995|999994|no-such-post|no-such-tag|no-such-author|no-such-token)(?=\/|$)/g, (_m, v: string) => (PARAM_OF[v] ? `/{${PARAM_OF[v]}}` : /^\d/.test(v) ? '/{id}' : '/{slug}'))
-    .replace(/\/admin\/users\/(status|verified|role)\/[^/]+$/, (_m, kind: string) => `/admin/users/${kind}/{${kind === 'verified' ? 'flag' : kind}}`)
+    .replace(
+      /\/(999999|999998|999997|999996|999995|999994|no-such-post|no-such-tag|no-such-author|no-such-token)(?=\/|$)/g,
+      (_m, v: string) => (PARAM_OF[v] ? `/{${PARAM_OF[v]}}` : /^\d/.test(v) ? '/{id}' : '/{slug}'),
+    )
+    .replace(
+      /\/admin\/users\/(status|verified|role)\/[^/]+$/,
+      (_m, kind: string) => `/admin/users/${kind}/{${kind === 'verified' ? 'flag' : kind}}`,
+    )
     .replace(/\/sitemap\/posts\/\d+$/, '/sitemap/{kind}/{number}')
     // Session ids are UUIDs.
     .replace(/\/account\/sessions\/[0-9a-f-]{36}$/, '/account/sessions/{id}');
@@ -254,12 +297,20 @@ describe('Permission matrix', () => {
     );
     const covered = new Set(MATRIX.map(documentedEndpoint));
     // Endpoints whose access rule is their whole behaviour and is tested in their own spec files.
-    const elsewhere = ['POST /api/v1/auth/resend-verification', 'POST /api/v1/auth/refresh-token', 'POST /api/v1/auth/logout', 'POST /api/v1/users/avatar', 'DELETE /images/{filename}'];
+    const elsewhere = [
+      'POST /api/v1/auth/resend-verification',
+      'POST /api/v1/auth/refresh-token',
+      'POST /api/v1/auth/logout',
+      'POST /api/v1/users/avatar',
+      'DELETE /images/{filename}',
+    ];
     expect(documented.filter((endpoint) => !covered.has(endpoint) && !elsewhere.includes(endpoint))).toEqual([]);
   });
 
   it('documents the access rule it enforces (OpenAPI security: [] or {} where anonymous callers pass)', async () => {
-    const document = (await t.http.get('/api/docs-json').expect(200)).body as { paths: Record<string, Record<string, { security?: object[] }>> };
+    const document = (await t.http.get('/api/docs-json').expect(200)).body as {
+      paths: Record<string, Record<string, { security?: object[] }>>;
+    };
     const wrong: string[] = [];
     for (const row of MATRIX) {
       const [method, path] = documentedEndpoint(row).split(' ');
@@ -267,7 +318,8 @@ describe('Permission matrix', () => {
       if (!security) continue; // an endpoint missing from the document fails the test above
       const anonymousPasses = security.length === 0 || security.some((requirement) => Object.keys(requirement).length === 0);
       const sessionRequired = row.expect[0] === 401 && row.expect.includes('ok');
-      if (row.expect[0] === 'ok' && !anonymousPasses) wrong.push(`${method} ${path}: admits anonymous callers, documented as needing a session`);
+      if (row.expect[0] === 'ok' && !anonymousPasses)
+        wrong.push(`${method} ${path}: admits anonymous callers, documented as needing a session`);
       if (sessionRequired && anonymousPasses) wrong.push(`${method} ${path}: needs a session, documented as open to anonymous callers`);
     }
     expect(wrong).toEqual([]);

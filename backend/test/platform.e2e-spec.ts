@@ -73,7 +73,13 @@ describe('Platform conventions', () => {
 
   it('answers a malformed JSON body with 400 in the envelope, not 500', async () => {
     const res = await t.http.post('/api/v1/health').set('Content-Type', 'application/json').send('{"broken":').expect(400);
-    expect(res.body).toMatchObject({ success: false, data: null, status: 400, message: 'Invalid request. Please check your input.', errors: null });
+    expect(res.body).toMatchObject({
+      success: false,
+      data: null,
+      status: 400,
+      message: 'Invalid request. Please check your input.',
+      errors: null,
+    });
   });
 
   it('reports validation failures per field with the first message on top', async () => {
@@ -128,9 +134,12 @@ describe('Platform conventions', () => {
 
   it('documents who may call each operation with the declared security schemes, and the rate limit', async () => {
     const doc = (await t.http.get('/api/docs-json').expect(200)).body;
-    const operations = Object.values(doc.paths as Record<string, Record<string, { operationId: string; security?: Record<string, string[]>[]; responses: Record<string, unknown> }>>).flatMap(
-      (item) => Object.values(item),
-    );
+    const operations = Object.values(
+      doc.paths as Record<
+        string,
+        Record<string, { operationId: string; security?: Record<string, string[]>[]; responses: Record<string, unknown> }>
+      >,
+    ).flatMap((item) => Object.values(item));
     const byId = Object.fromEntries(operations.map((op) => [op.operationId, op]));
     const session = [{ bearer: [] }, { cookie: [] }];
     expect(doc.components.securitySchemes.cookie).toMatchObject({ type: 'apiKey', in: 'cookie', name: 'inkwell_access' });

@@ -29,26 +29,42 @@ describe('Post counters (PostsService.adjustCounters)', () => {
 
   async function newPost(): Promise<{ id: number; updatedAt: string }> {
     const token = uid();
-    const res = await t.http.post(api('/blog/posts/author/create')).set(author.auth).send({ title: `Counted ${token}`, content: 'x', slug: `counted-${token}` }).expect(201);
+    const res = await t.http
+      .post(api('/blog/posts/author/create'))
+      .set(author.auth)
+      .send({ title: `Counted ${token}`, content: 'x', slug: `counted-${token}` })
+      .expect(201);
     return res.body.data;
   }
 
   const counts = async (id: number) =>
-    ((await dataSource.query('SELECT like_count, comment_count, updated_at FROM posts WHERE id = $1', [id])) as { like_count: number; comment_count: number; updated_at: Date }[])[0];
+    (
+      (await dataSource.query('SELECT like_count, comment_count, updated_at FROM posts WHERE id = $1', [id])) as {
+        like_count: number;
+        comment_count: number;
+        updated_at: Date;
+      }[]
+    )[0];
 
   it('adds and subtracts in the caller’s transaction and returns the new counts, updated_at untouched', async () => {
     const post = await newPost();
     const before = await counts(post.id);
     const result = await dataSource.transaction((manager) => posts.adjustCounters(manager, post.id, { likes: 2, comments: 1 }));
     expect(result).toEqual({ likeCount: 2, commentCount: 1 });
-    expect(await dataSource.transaction((manager) => posts.adjustCounters(manager, post.id, { likes: -1 }))).toEqual({ likeCount: 1, commentCount: 1 });
+    expect(await dataSource.transaction((manager) => posts.adjustCounters(manager, post.id, { likes: -1 }))).toEqual({
+      likeCount: 1,
+      commentCount: 1,
+    });
     const after = await counts(post.id);
     expect(after.updated_at.getTime()).toBe(before.updated_at.getTime());
   });
 
   it('never goes below 0', async () => {
     const post = await newPost();
-    expect(await dataSource.transaction((manager) => posts.adjustCounters(manager, post.id, { likes: -1, comments: -5 }))).toEqual({ likeCount: 0, commentCount: 0 });
+    expect(await dataSource.transaction((manager) => posts.adjustCounters(manager, post.id, { likes: -1, comments: -5 }))).toEqual({
+      likeCount: 0,
+      commentCount: 0,
+    });
   });
 
   it('is rolled back with the caller’s transaction', async () => {
@@ -64,7 +80,11 @@ describe('Post counters (PostsService.adjustCounters)', () => {
 
   it('loses no count under concurrent callers', async () => {
     const post = await newPost();
-    await Promise.all(Array.from({ length: 20 }, () => dataSource.transaction((manager) => posts.adjustCounters(manager, post.id, { likes: 1, comments: 1 }))));
+    await Promise.all(
+      Array.from({ length: 20 }, () =>
+        dataSource.transaction((manager) => posts.adjustCounters(manager, post.id, { likes: 1, comments: 1 })),
+      ),
+    );
     expect(await counts(post.id)).toMatchObject({ like_count: 20, comment_count: 20 });
   });
 
@@ -121,7 +141,11 @@ describe('Post views and page caching, end to end', () => {
 
   async function publishedPost(): Promise<{ id: number; slug: string }> {
     const token = uid();
-    const res = await t.http.post(api('/blog/posts')).set(admin.auth).send({ title: `Viewed ${token}`, content: 'x', slug: `viewed-${token}`, status: 'PUBLISHED' }).expect(201);
+    const res = await t.http
+      .post(api('/blog/posts'))
+      .set(admin.auth)
+      .send({ title: `Viewed ${token}`, content: 'x', slug: `viewed-${token}`, status: 'PUBLISHED' })
+      .expect(201);
     return res.body.data;
   }
 
@@ -170,11 +194,22 @@ describe('Post views and page caching, end to end', () => {
     const counts = { liked: rendersOf(`/blog/${liked.slug}`), other: rendersOf(`/blog/${other.slug}`), list: rendersOf('/blog') };
 
     const banned = await createReader(t);
-    await t.http.post(api(`/admin/users/${banned.id}/ban`)).set(admin.auth).send({ reason: 'spam' }).expect(200);
+    await t.http
+      .post(api(`/admin/users/${banned.id}/ban`))
+      .set(admin.auth)
+      .send({ reason: 'spam' })
+      .expect(200);
     for (const path of [`/blog/${liked.slug}`, `/blog/${other.slug}`, '/blog']) await page(path);
-    expect([rendersOf(`/blog/${liked.slug}`), rendersOf(`/blog/${other.slug}`), rendersOf('/blog')]).toEqual([counts.liked, counts.other, counts.list]);
+    expect([rendersOf(`/blog/${liked.slug}`), rendersOf(`/blog/${other.slug}`), rendersOf('/blog')]).toEqual([
+      counts.liked,
+      counts.other,
+      counts.list,
+    ]);
 
-    await t.http.post(api(`/likes/post/${liked.id}`)).set(reader.auth).expect(200);
+    await t.http
+      .post(api(`/likes/post/${liked.id}`))
+      .set(reader.auth)
+      .expect(200);
     expect((await page(`/blog/${liked.slug}`)).body.toString()).toContain('likes 1');
     await page(`/blog/${other.slug}`);
     expect(rendersOf(`/blog/${liked.slug}`)).toBe(counts.liked + 1);

@@ -17,10 +17,16 @@ describe('Post preview API', () => {
   });
   afterAll(() => t.close());
 
-  const preview = (user: TestUser, body: unknown) => t.http.post(api('/blog/posts/preview')).set(user.auth).send(body as object);
+  const preview = (user: TestUser, body: unknown) =>
+    t.http
+      .post(api('/blog/posts/preview'))
+      .set(user.auth)
+      .send(body as object);
 
   it("401 without a session, 403 'You do not have permission to create posts.' for a USER", async () => {
-    expect((await t.http.post(api('/blog/posts/preview')).send({ content: '# Hi' }).expect(401)).body).toEqual(err(401, AUTH_REQUIRED_SAVE));
+    expect((await t.http.post(api('/blog/posts/preview')).send({ content: '# Hi' }).expect(401)).body).toEqual(
+      err(401, AUTH_REQUIRED_SAVE),
+    );
     const reader = await createReader(t);
     expect((await preview(reader, { content: '# Hi' }).expect(403)).body).toEqual(err(403, 'You do not have permission to create posts.'));
   });
@@ -68,19 +74,29 @@ describe('Post preview API', () => {
       expect(res.body).toEqual(ok({ html: expect.any(String), readingTime: 3, wordCount: 401 + 21 }));
       const token = uid();
       const saved = (
-        await t.http.post(api('/blog/posts/author/create')).set(user.auth).send({ title: `Preview ${token}`, slug: `preview-${token}`, content }).expect(201)
+        await t.http
+          .post(api('/blog/posts/author/create'))
+          .set(user.auth)
+          .send({ title: `Preview ${token}`, slug: `preview-${token}`, content })
+          .expect(201)
       ).body.data;
       expect(res.body.data.html).toBe(saved.contentHtml);
       expect(res.body.data.readingTime).toBe(saved.readingTime);
     }
     // At least one minute, as on the post.
-    expect((await preview(author, { content: 'one' }).expect(200)).body.data).toEqual({ html: '<p>one</p>\n', readingTime: 1, wordCount: 1 });
+    expect((await preview(author, { content: 'one' }).expect(200)).body.data).toEqual({
+      html: '<p>one</p>\n',
+      readingTime: 1,
+      wordCount: 1,
+    });
   });
 
   it('is not taken for a post id: GET /blog/posts/preview is 400 (ids are numbers), nothing is stored', async () => {
     const before = (await t.http.get(api('/blog/posts/author/my-posts')).set(author.auth).expect(200)).body.data.totalElements;
     await preview(author, { content: '# Not stored' }).expect(200);
     expect((await t.http.get(api('/blog/posts/author/my-posts')).set(author.auth).expect(200)).body.data.totalElements).toBe(before);
-    expect((await t.http.get(api('/blog/posts/preview')).set(author.auth).expect(400)).body.message).toBe('Invalid id: it must be a positive whole number.');
+    expect((await t.http.get(api('/blog/posts/preview')).set(author.auth).expect(400)).body.message).toBe(
+      'Invalid id: it must be a positive whole number.',
+    );
   });
 });

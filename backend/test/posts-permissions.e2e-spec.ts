@@ -26,7 +26,13 @@ interface Row {
   expected: Record<Who, number>;
 }
 
-const ALL = (status: number): Record<Who, number> => ({ anonymous: status, user: status, owner: status, otherAuthor: status, admin: status });
+const ALL = (status: number): Record<Who, number> => ({
+  anonymous: status,
+  user: status,
+  owner: status,
+  otherAuthor: status,
+  admin: status,
+});
 
 const ROWS: Row[] = [
   { name: 'GET public list', method: 'get', path: () => '/blog/posts/public', expected: ALL(200) },
@@ -45,7 +51,12 @@ const ROWS: Row[] = [
     path: () => '/blog/posts/admin/all',
     expected: { anonymous: 401, user: 403, owner: 403, otherAuthor: 403, admin: 200 },
   },
-  { name: 'GET /blog/posts', method: 'get', path: () => '/blog/posts', expected: { anonymous: 401, user: 403, owner: 403, otherAuthor: 403, admin: 200 } },
+  {
+    name: 'GET /blog/posts',
+    method: 'get',
+    path: () => '/blog/posts',
+    expected: { anonymous: 401, user: 403, owner: 403, otherAuthor: 403, admin: 200 },
+  },
   {
     name: 'GET post by id',
     method: 'get',
@@ -137,7 +148,12 @@ const ROWS: Row[] = [
     path: (f) => `/blog/tags/${f.tagId}/activate`,
     expected: { anonymous: 401, user: 403, owner: 403, otherAuthor: 403, admin: 200 },
   },
-  { name: 'DELETE tag', method: 'delete', path: (f) => `/blog/tags/${f.tagId}`, expected: { anonymous: 401, user: 403, owner: 403, otherAuthor: 403, admin: 204 } },
+  {
+    name: 'DELETE tag',
+    method: 'delete',
+    path: (f) => `/blog/tags/${f.tagId}`,
+    expected: { anonymous: 401, user: 403, owner: 403, otherAuthor: 403, admin: 204 },
+  },
 ];
 
 describe('Posts, tags and reviews: permission matrix', () => {
@@ -154,12 +170,37 @@ describe('Posts, tags and reviews: permission matrix', () => {
   async function fixture(): Promise<Fixture> {
     const { admin, owner } = users;
     const tagSlug = `matrix-${uid()}`;
-    const tag = await t.http.post(api('/blog/tags')).set(admin.auth).send({ name: `Matrix ${tagSlug}`, slug: tagSlug }).expect(201);
-    const draft = await t.http.post(api('/blog/posts/author/create')).set(owner.auth).send({ title: `Draft ${uid()}`, content: 'c' }).expect(201);
-    const pending = await t.http.post(api('/blog/posts/author/create')).set(owner.auth).send({ title: `Pending ${uid()}`, content: 'c' }).expect(201);
-    await t.http.post(api(`/blog/posts/author/${pending.body.data.id}/submit-for-review`)).set(owner.auth).expect(200);
-    const published = await t.http.post(api('/blog/posts')).set(admin.auth).send({ title: `Published ${uid()}`, content: 'c', status: 'PUBLISHED' }).expect(201);
-    return { draftId: draft.body.data.id, pendingId: pending.body.data.id, publishedSlug: published.body.data.slug, tagId: tag.body.data.id, tagSlug };
+    const tag = await t.http
+      .post(api('/blog/tags'))
+      .set(admin.auth)
+      .send({ name: `Matrix ${tagSlug}`, slug: tagSlug })
+      .expect(201);
+    const draft = await t.http
+      .post(api('/blog/posts/author/create'))
+      .set(owner.auth)
+      .send({ title: `Draft ${uid()}`, content: 'c' })
+      .expect(201);
+    const pending = await t.http
+      .post(api('/blog/posts/author/create'))
+      .set(owner.auth)
+      .send({ title: `Pending ${uid()}`, content: 'c' })
+      .expect(201);
+    await t.http
+      .post(api(`/blog/posts/author/${pending.body.data.id}/submit-for-review`))
+      .set(owner.auth)
+      .expect(200);
+    const published = await t.http
+      .post(api('/blog/posts'))
+      .set(admin.auth)
+      .send({ title: `Published ${uid()}`, content: 'c', status: 'PUBLISHED' })
+      .expect(201);
+    return {
+      draftId: draft.body.data.id,
+      pendingId: pending.body.data.id,
+      publishedSlug: published.body.data.slug,
+      tagId: tag.body.data.id,
+      tagSlug,
+    };
   }
 
   it.each(ROWS.map((row) => [row.name, row] as const))('%s', async (_name, row) => {

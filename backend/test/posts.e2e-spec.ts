@@ -27,7 +27,11 @@ describe('Posts API', () => {
     otherAuthor = await createAuthor(t);
     reader = await createReader(t);
     tagSlug = `tag-${uid()}`;
-    const res = await t.http.post(api('/blog/tags')).set(admin.auth).send({ name: `Tag ${tagSlug}`, slug: tagSlug, color: '#112233' }).expect(201);
+    const res = await t.http
+      .post(api('/blog/tags'))
+      .set(admin.auth)
+      .send({ name: `Tag ${tagSlug}`, slug: tagSlug, color: '#112233' })
+      .expect(201);
     tagId = res.body.data.id;
   });
   afterAll(() => t.close());
@@ -38,7 +42,14 @@ describe('Posts API', () => {
     const res = await t.http
       .post(api('/blog/posts'))
       .set(admin.auth)
-      .send({ title: `Post ${token}`, slug: `post-${token}`, content: `# Heading\n\nBody of ${token}`, status: 'PUBLISHED', tagSlugs: [tagSlug], ...overrides })
+      .send({
+        title: `Post ${token}`,
+        slug: `post-${token}`,
+        content: `# Heading\n\nBody of ${token}`,
+        status: 'PUBLISHED',
+        tagSlugs: [tagSlug],
+        ...overrides,
+      })
       .expect(201);
     return res.body.data;
   }
@@ -75,8 +86,16 @@ describe('Posts API', () => {
         [{ title: 'A title', slug: 'BAD SLUG' }, 'content', 'Content is required'],
         [{ title: 'A title', content: '  ', slug: '' }, 'content', 'Content is required'],
         [{ title: 'A title', content: 'Body', slug: '  ' }, 'slug', 'Slug is required'],
-        [{ title: 'A title', content: 'Body', slug: 'Bad Slug' }, 'slug', 'Invalid slug format: Slug must contain only lowercase letters, numbers, and hyphens.'],
-        [{ title: 'A title', content: 'Body', slug: 'bad_slug' }, 'slug', 'Invalid slug format: Slug must contain only lowercase letters, numbers, and hyphens.'],
+        [
+          { title: 'A title', content: 'Body', slug: 'Bad Slug' },
+          'slug',
+          'Invalid slug format: Slug must contain only lowercase letters, numbers, and hyphens.',
+        ],
+        [
+          { title: 'A title', content: 'Body', slug: 'bad_slug' },
+          'slug',
+          'Invalid slug format: Slug must contain only lowercase letters, numbers, and hyphens.',
+        ],
       ];
       for (const [body, field, message] of cases) {
         const res = await t.http.post(api('/blog/posts')).set(admin.auth).send(body).expect(400);
@@ -85,15 +104,27 @@ describe('Posts API', () => {
     });
 
     it('400 for over-long fields, unknown fields and bad values', async () => {
-      let res = await t.http.post(api('/blog/posts')).set(admin.auth).send({ title: 'x'.repeat(201), content: 'b' }).expect(400);
+      let res = await t.http
+        .post(api('/blog/posts'))
+        .set(admin.auth)
+        .send({ title: 'x'.repeat(201), content: 'b' })
+        .expect(400);
       expect(res.body).toEqual(err(400, 'Title must be at most 200 characters', { title: ['Title must be at most 200 characters'] }));
       res = await t.http.post(api('/blog/posts')).set(admin.auth).send({ title: 't', content: 'b', authorId: 5 }).expect(400);
       expect(res.body.errors).toEqual({ authorId: ['property authorId should not exist'] });
       res = await t.http.post(api('/blog/posts')).set(admin.auth).send({ title: 't', content: 'b', status: 'LIVE' }).expect(400);
       expect(res.body.message).toBe('Status must be one of DRAFT, PENDING_REVIEW, PUBLISHED, REJECTED, ARCHIVED, PRIVATE');
-      res = await t.http.post(api('/blog/posts')).set(admin.auth).send({ title: 't', content: 'b', thumbnail: 'javascript:alert(1)' }).expect(400);
+      res = await t.http
+        .post(api('/blog/posts'))
+        .set(admin.auth)
+        .send({ title: 't', content: 'b', thumbnail: 'javascript:alert(1)' })
+        .expect(400);
       expect(res.body.message).toBe('Thumbnail must be an http(s) URL or a path starting with /');
-      res = await t.http.post(api('/blog/posts')).set(admin.auth).send({ title: 't', content: 'x'.repeat(200001) }).expect(400);
+      res = await t.http
+        .post(api('/blog/posts'))
+        .set(admin.auth)
+        .send({ title: 't', content: 'x'.repeat(200001) })
+        .expect(400);
       expect(res.body.message).toBe('Content must be at most 200000 characters');
     });
 
@@ -154,15 +185,30 @@ describe('Posts API', () => {
     });
 
     it('defaults to DRAFT without publishedAt', async () => {
-      const res = await t.http.post(api('/blog/posts')).set(admin.auth).send({ title: `Plain ${uid()}`, content: 'c' }).expect(201);
-      expect(res.body.data).toMatchObject({ status: 'DRAFT', publishedAt: null, isFeatured: false, tags: [], summary: null, thumbnail: null });
+      const res = await t.http
+        .post(api('/blog/posts'))
+        .set(admin.auth)
+        .send({ title: `Plain ${uid()}`, content: 'c' })
+        .expect(201);
+      expect(res.body.data).toMatchObject({
+        status: 'DRAFT',
+        publishedAt: null,
+        isFeatured: false,
+        tags: [],
+        summary: null,
+        thumbnail: null,
+      });
     });
 
     it('derives the slug from the title (accents and đ removed) and makes it unique with -2, -3', async () => {
       const token = uid();
       const slugs: string[] = [];
       for (let i = 0; i < 3; i += 1) {
-        const res = await t.http.post(api('/blog/posts')).set(admin.auth).send({ title: `Xin chào Đà Nẵng ${token}!`, content: 'c' }).expect(201);
+        const res = await t.http
+          .post(api('/blog/posts'))
+          .set(admin.auth)
+          .send({ title: `Xin chào Đà Nẵng ${token}!`, content: 'c' })
+          .expect(201);
         slugs.push(res.body.data.slug);
       }
       expect(slugs).toEqual([`xin-chao-da-nang-${token}`, `xin-chao-da-nang-${token}-2`, `xin-chao-da-nang-${token}-3`]);
@@ -177,7 +223,11 @@ describe('Posts API', () => {
 
     it('skips unknown and inactive tags with a warning', async () => {
       const inactive = `inactive-${uid()}`;
-      await t.http.post(api('/blog/tags')).set(admin.auth).send({ name: `Tag ${inactive}`, slug: inactive, isActive: false }).expect(201);
+      await t.http
+        .post(api('/blog/tags'))
+        .set(admin.auth)
+        .send({ name: `Tag ${inactive}`, slug: inactive, isActive: false })
+        .expect(201);
       const res = await t.http
         .post(api('/blog/posts'))
         .set(admin.auth)
@@ -193,7 +243,11 @@ describe('Posts API', () => {
       expect(events).toEqual([{ kind: 'post', postId: post.id, slugs: [post.slug] }]);
       events.length = 0;
       // A draft: no public page shows it; only the back office's post counts are told.
-      const draft = await t.http.post(api('/blog/posts')).set(admin.auth).send({ title: `Quiet ${uid()}`, content: 'c' }).expect(201);
+      const draft = await t.http
+        .post(api('/blog/posts'))
+        .set(admin.auth)
+        .send({ title: `Quiet ${uid()}`, content: 'c' })
+        .expect(201);
       expect(events).toEqual([{ kind: 'unpublished-post', postId: draft.body.data.id }]);
     });
   });
@@ -204,16 +258,34 @@ describe('Posts API', () => {
       expect((await t.http.get(api('/blog/posts/abc')).set(admin.auth).expect(400)).body).toEqual(
         err(400, 'Invalid id: it must be a positive whole number.'),
       );
-      expect((await t.http.get(api('/blog/posts/999999')).set(admin.auth).expect(404)).body).toEqual(err(404, 'Post with id 999999 not found'));
+      expect((await t.http.get(api('/blog/posts/999999')).set(admin.auth).expect(404)).body).toEqual(
+        err(404, 'Post with id 999999 not found'),
+      );
     });
 
     it('admins read any post, authors their own, others get 403', async () => {
       const draft = await authorDraft();
-      const own = await t.http.get(api(`/blog/posts/${draft.id}`)).set(author.auth).expect(200);
-      expect(own.body.data).toMatchObject({ id: draft.id, status: 'DRAFT', authorEmail: author.email, userId: author.id, readingTime: 1, wordCount: 3 });
-      await t.http.get(api(`/blog/posts/${draft.id}`)).set(admin.auth).expect(200);
+      const own = await t.http
+        .get(api(`/blog/posts/${draft.id}`))
+        .set(author.auth)
+        .expect(200);
+      expect(own.body.data).toMatchObject({
+        id: draft.id,
+        status: 'DRAFT',
+        authorEmail: author.email,
+        userId: author.id,
+        readingTime: 1,
+        wordCount: 3,
+      });
+      await t.http
+        .get(api(`/blog/posts/${draft.id}`))
+        .set(admin.auth)
+        .expect(200);
       for (const user of [otherAuthor, reader]) {
-        const res = await t.http.get(api(`/blog/posts/${draft.id}`)).set(user.auth).expect(403);
+        const res = await t.http
+          .get(api(`/blog/posts/${draft.id}`))
+          .set(user.auth)
+          .expect(403);
         expect(res.body).toEqual(err(403, 'You do not have permission to access this post.'));
       }
     });
@@ -224,7 +296,9 @@ describe('Posts API', () => {
       for (const path of ['/blog/posts/admin/all', '/blog/posts']) {
         expect((await t.http.get(api(path)).expect(401)).body).toEqual(err(401, AUTH_REQUIRED));
         for (const user of [author, reader]) {
-          expect((await t.http.get(api(path)).set(user.auth).expect(403)).body).toEqual(err(403, 'You do not have permission to access posts.'));
+          expect((await t.http.get(api(path)).set(user.auth).expect(403)).body).toEqual(
+            err(403, 'You do not have permission to access posts.'),
+          );
         }
       }
     });
@@ -243,19 +317,52 @@ describe('Posts API', () => {
       // other suites' posts (the run shares one database) cannot move these counts. Pages of one
       // row: a held total of 2 still 'fits' a page of 1, so only the change's notice makes it 1.
       const token = uid();
-      const total = async (query: string) => (await t.http.get(api(`/blog/posts/admin/all?${query}&size=1`)).set(admin.auth).expect(200)).body.data.totalElements as number;
-      const [drafts, privates, published, found] = [`status=DRAFT&search=${token}`, `status=PRIVATE&search=${token}`, `status=PUBLISHED&search=${token}`, `search=${token}`];
-      const create = async () => (await t.http.post(api('/blog/posts')).set(admin.auth).send({ title: `Held ${token} ${uid()}`, content: 'c' }).expect(201)).body.data as { id: number };
+      const total = async (query: string) =>
+        (
+          await t.http
+            .get(api(`/blog/posts/admin/all?${query}&size=1`))
+            .set(admin.auth)
+            .expect(200)
+        ).body.data.totalElements as number;
+      const [drafts, privates, published, found] = [
+        `status=DRAFT&search=${token}`,
+        `status=PRIVATE&search=${token}`,
+        `status=PUBLISHED&search=${token}`,
+        `search=${token}`,
+      ];
+      const create = async () =>
+        (
+          await t.http
+            .post(api('/blog/posts'))
+            .set(admin.auth)
+            .send({ title: `Held ${token} ${uid()}`, content: 'c' })
+            .expect(201)
+        ).body.data as { id: number };
       const [first, second] = [await create(), await create()];
       expect([await total(drafts), await total(privates), await total(found)]).toEqual([2, 0, 2]);
       // Statuses no reader sees: the move still reaches the back office's totals.
-      await t.http.put(api(`/blog/posts/${first.id}`)).set(admin.auth).send({ status: 'PRIVATE' }).expect(200);
+      await t.http
+        .put(api(`/blog/posts/${first.id}`))
+        .set(admin.auth)
+        .send({ status: 'PRIVATE' })
+        .expect(200);
       expect([await total(drafts), await total(privates)]).toEqual([1, 1]);
-      await t.http.put(api(`/blog/posts/${first.id}`)).set(admin.auth).send({ title: `Renamed ${uid()}`, slug: `renamed-${uid()}` }).expect(200);
+      await t.http
+        .put(api(`/blog/posts/${first.id}`))
+        .set(admin.auth)
+        .send({ title: `Renamed ${uid()}`, slug: `renamed-${uid()}` })
+        .expect(200);
       expect([await total(found), await total(privates)]).toEqual([1, 0]);
-      await t.http.put(api(`/blog/posts/${second.id}`)).set(admin.auth).send({ status: 'PUBLISHED' }).expect(200);
+      await t.http
+        .put(api(`/blog/posts/${second.id}`))
+        .set(admin.auth)
+        .send({ status: 'PUBLISHED' })
+        .expect(200);
       expect([await total(drafts), await total(published), await total(found)]).toEqual([0, 1, 1]);
-      await t.http.delete(api(`/blog/posts/${second.id}`)).set(admin.auth).expect(204);
+      await t.http
+        .delete(api(`/blog/posts/${second.id}`))
+        .set(admin.auth)
+        .expect(204);
       expect([await total(published), await total(found)]).toEqual([0, 0]);
     });
 
@@ -265,7 +372,10 @@ describe('Posts API', () => {
       const b = await adminPost({ title: `Alpha ${token}`, slug: `alpha-${token}`, status: 'DRAFT' });
       const c = await authorDraft(author, { title: `Mid ${token}`, slug: `mid-${token}` });
 
-      let res = await t.http.get(api(`/blog/posts/admin/all?search=${token}&sortBy=title&sortDir=asc&size=2`)).set(admin.auth).expect(200);
+      let res = await t.http
+        .get(api(`/blog/posts/admin/all?search=${token}&sortBy=title&sortDir=asc&size=2`))
+        .set(admin.auth)
+        .expect(200);
       expect(res.body.data).toMatchObject({
         totalElements: 3,
         totalPages: 2,
@@ -309,21 +419,35 @@ describe('Posts API', () => {
         allowedActions: ['edit', 'delete', 'preview', 'autosave', 'setStatus:PUBLISHED', 'setStatus:PRIVATE', 'setStatus:ARCHIVED'],
       });
 
-      res = await t.http.get(api(`/blog/posts?search=${token}&status=published`)).set(admin.auth).expect(200);
+      res = await t.http
+        .get(api(`/blog/posts?search=${token}&status=published`))
+        .set(admin.auth)
+        .expect(200);
       expect(res.body.data.content.map((p: { id: number }) => p.id)).toEqual([a.id]);
 
-      res = await t.http.get(api(`/blog/posts?search=${token}&sortBy=createdAt&sortDir=desc&page=1&size=2`)).set(admin.auth).expect(200);
+      res = await t.http
+        .get(api(`/blog/posts?search=${token}&sortBy=createdAt&sortDir=desc&page=1&size=2`))
+        .set(admin.auth)
+        .expect(200);
       expect(res.body.data).toMatchObject({ number: 1, currentPage: 1, last: true, first: false, numberOfElements: 1 });
       expect(res.body.data.content.map((p: { id: number }) => p.id)).toEqual([a.id]);
     });
     it('a status page in order with its exact total; publishedAt puts never-published posts last both ways', async () => {
       const token = uid();
-      const made = [await adminPost({ title: `Order ${token} 1`, status: 'DRAFT' }), await adminPost({ title: `Order ${token} 2`, status: 'DRAFT' })];
+      const made = [
+        await adminPost({ title: `Order ${token} 1`, status: 'DRAFT' }),
+        await adminPost({ title: `Order ${token} 2`, status: 'DRAFT' }),
+      ];
       made.push(await adminPost({ title: `Order ${token} 3`, status: 'DRAFT' }), await adminPost({ title: `Order ${token} 4` }));
       // Two drafts written in the same instant: the id breaks the tie.
-      await t.app.get(DataSource).query(`UPDATE posts SET created_at = $2 WHERE id = ANY($1::int[])`, [[made[0].id, made[1].id], new Date(Date.now() - 60_000)]);
+      await t.app
+        .get(DataSource)
+        .query(`UPDATE posts SET created_at = $2 WHERE id = ANY($1::int[])`, [[made[0].id, made[1].id], new Date(Date.now() - 60_000)]);
       const ids = async (query: string) => {
-        const res = await t.http.get(api(`/blog/posts/admin/all?search=${token}&${query}`)).set(admin.auth).expect(200);
+        const res = await t.http
+          .get(api(`/blog/posts/admin/all?search=${token}&${query}`))
+          .set(admin.auth)
+          .expect(200);
         return { ids: res.body.data.content.map((p: { id: number }) => p.id), total: res.body.data.totalElements };
       };
       expect(await ids('status=DRAFT')).toEqual({ ids: [made[2].id, made[1].id, made[0].id], total: 3 });
@@ -354,25 +478,61 @@ describe('Posts API', () => {
   describe('PUT /blog/posts/{id}', () => {
     it('401, 403 for readers and other authors, 404 unknown', async () => {
       const draft = await authorDraft();
-      expect((await t.http.put(api(`/blog/posts/${draft.id}`)).send({}).expect(401)).body).toEqual(err(401, AUTH_REQUIRED_SAVE));
+      expect(
+        (
+          await t.http
+            .put(api(`/blog/posts/${draft.id}`))
+            .send({})
+            .expect(401)
+        ).body,
+      ).toEqual(err(401, AUTH_REQUIRED_SAVE));
       for (const user of [reader, otherAuthor]) {
-        const res = await t.http.put(api(`/blog/posts/${draft.id}`)).set(user.auth).send({ title: 'Mine now' }).expect(403);
+        const res = await t.http
+          .put(api(`/blog/posts/${draft.id}`))
+          .set(user.auth)
+          .send({ title: 'Mine now' })
+          .expect(403);
         expect(res.body).toEqual(err(403, 'You do not have permission to update this post.'));
       }
-      expect((await t.http.put(api('/blog/posts/999999')).set(admin.auth).send({}).expect(404)).body).toEqual(err(404, 'Post with id 999999 not found'));
+      expect((await t.http.put(api('/blog/posts/999999')).set(admin.auth).send({}).expect(404)).body).toEqual(
+        err(404, 'Post with id 999999 not found'),
+      );
     });
 
     it('updates partially; an empty title or slug is refused', async () => {
       const post = await adminPost({ summary: 'Keep me' });
-      let res = await t.http.put(api(`/blog/posts/${post.id}`)).set(admin.auth).send({ content: '# New' }).expect(200);
+      let res = await t.http
+        .put(api(`/blog/posts/${post.id}`))
+        .set(admin.auth)
+        .send({ content: '# New' })
+        .expect(200);
       expect(res.body.message).toBe('Post updated.');
-      expect(res.body.data).toMatchObject({ title: post.title, slug: post.slug, summary: 'Keep me', content: '# New', contentHtml: '<h2 id="new">New</h2>\n', wordCount: 2 });
+      expect(res.body.data).toMatchObject({
+        title: post.title,
+        slug: post.slug,
+        summary: 'Keep me',
+        content: '# New',
+        contentHtml: '<h2 id="new">New</h2>\n',
+        wordCount: 2,
+      });
       expect(res.body.data.tags).toEqual(post.tags);
-      res = await t.http.put(api(`/blog/posts/${post.id}`)).set(admin.auth).send({ title: ' ' }).expect(400);
+      res = await t.http
+        .put(api(`/blog/posts/${post.id}`))
+        .set(admin.auth)
+        .send({ title: ' ' })
+        .expect(400);
       expect(res.body.message).toBe('Title is required');
-      res = await t.http.put(api(`/blog/posts/${post.id}`)).set(admin.auth).send({ slug: '' }).expect(400);
+      res = await t.http
+        .put(api(`/blog/posts/${post.id}`))
+        .set(admin.auth)
+        .send({ slug: '' })
+        .expect(400);
       expect(res.body.message).toBe('Slug is required');
-      res = await t.http.put(api(`/blog/posts/${post.id}`)).set(admin.auth).send({ tagSlugs: [] }).expect(200);
+      res = await t.http
+        .put(api(`/blog/posts/${post.id}`))
+        .set(admin.auth)
+        .send({ tagSlugs: [] })
+        .expect(200);
       expect(res.body.data.tags).toEqual([]);
     });
 
@@ -380,54 +540,113 @@ describe('Posts API', () => {
       const draft = await authorDraft(author, { content: 'one\u00a0two\u3000three\tfour\n\n five\u2028six' });
       expect(draft).toMatchObject({ wordCount: 6, readingTime: 1 });
       const long = Array(401).fill('w').join(' ');
-      let res = await t.http.put(api(`/blog/posts/author/${draft.id}`)).set(author.auth).send({ content: long }).expect(200);
+      let res = await t.http
+        .put(api(`/blog/posts/author/${draft.id}`))
+        .set(author.auth)
+        .send({ content: long })
+        .expect(200);
       expect(res.body.data).toMatchObject({ wordCount: 401, readingTime: 3 });
-      res = await t.http.put(api(`/blog/posts/author/${draft.id}`)).set(author.auth).send({ title: `Renamed ${uid()}`, slug: `renamed-${uid()}` }).expect(200);
+      res = await t.http
+        .put(api(`/blog/posts/author/${draft.id}`))
+        .set(author.auth)
+        .send({ title: `Renamed ${uid()}`, slug: `renamed-${uid()}` })
+        .expect(200);
       expect(res.body.data).toMatchObject({ wordCount: 401, readingTime: 3 });
-      res = await t.http.put(api(`/blog/posts/${draft.id}`)).set(admin.auth).send({ content: 'Now three words' }).expect(200);
+      res = await t.http
+        .put(api(`/blog/posts/${draft.id}`))
+        .set(admin.auth)
+        .send({ content: 'Now three words' })
+        .expect(200);
       expect(res.body.data).toMatchObject({ wordCount: 3, readingTime: 1 });
 
-      expect((await t.http.get(api(`/blog/posts/${draft.id}`)).set(author.auth).expect(200)).body.data).toMatchObject({ wordCount: 3 });
+      expect(
+        (
+          await t.http
+            .get(api(`/blog/posts/${draft.id}`))
+            .set(author.auth)
+            .expect(200)
+        ).body.data,
+      ).toMatchObject({ wordCount: 3 });
       const mine = await t.http.get(api('/blog/posts/author/my-posts?status=DRAFT&size=1000')).set(author.auth).expect(200);
       expect(mine.body.data.content.find((p: { id: number }) => p.id === draft.id)).toMatchObject({ wordCount: 3, readingTime: 1 });
-      const all = await t.http.get(api(`/blog/posts/admin/all?search=${encodeURIComponent(res.body.data.title)}`)).set(admin.auth).expect(200);
+      const all = await t.http
+        .get(api(`/blog/posts/admin/all?search=${encodeURIComponent(res.body.data.title)}`))
+        .set(admin.auth)
+        .expect(200);
       expect(all.body.data.content).toEqual([expect.objectContaining({ id: draft.id, wordCount: 3 })]);
     });
 
     it('admin status changes follow the allowed transitions; illegal ones are 409', async () => {
       const post = await adminPost({ status: 'DRAFT' });
-      let res = await t.http.put(api(`/blog/posts/${post.id}`)).set(admin.auth).send({ status: 'PENDING_REVIEW' }).expect(409);
+      let res = await t.http
+        .put(api(`/blog/posts/${post.id}`))
+        .set(admin.auth)
+        .send({ status: 'PENDING_REVIEW' })
+        .expect(409);
       expect(res.body).toEqual(err(409, 'Cannot change the post status from DRAFT to PENDING_REVIEW. Authors submit posts for review.'));
-      res = await t.http.put(api(`/blog/posts/${post.id}`)).set(admin.auth).send({ status: 'REJECTED' }).expect(409);
-      expect(res.body.message).toBe('Cannot change the post status from DRAFT to REJECTED. Reject a post through its review, with a reason.');
+      res = await t.http
+        .put(api(`/blog/posts/${post.id}`))
+        .set(admin.auth)
+        .send({ status: 'REJECTED' })
+        .expect(409);
+      expect(res.body.message).toBe(
+        'Cannot change the post status from DRAFT to REJECTED. Reject a post through its review, with a reason.',
+      );
 
       events.length = 0;
-      res = await t.http.put(api(`/blog/posts/${post.id}`)).set(admin.auth).send({ status: 'PUBLISHED' }).expect(200);
+      res = await t.http
+        .put(api(`/blog/posts/${post.id}`))
+        .set(admin.auth)
+        .send({ status: 'PUBLISHED' })
+        .expect(200);
       expect(res.body.data).toMatchObject({ status: 'PUBLISHED', publishedAt: ISO });
       const publishedAt = res.body.data.publishedAt;
       expect(events).toEqual([{ kind: 'post', postId: post.id, slugs: [post.slug] }]);
       await t.http.get(api(`/blog/posts/public/${post.slug}`)).expect(200);
 
       events.length = 0;
-      res = await t.http.put(api(`/blog/posts/${post.id}`)).set(admin.auth).send({ status: 'ARCHIVED', slug: `${post.slug}-old` }).expect(200);
+      res = await t.http
+        .put(api(`/blog/posts/${post.id}`))
+        .set(admin.auth)
+        .send({ status: 'ARCHIVED', slug: `${post.slug}-old` })
+        .expect(200);
       expect(res.body.data.status).toBe('ARCHIVED');
       expect(events).toEqual([{ kind: 'post', postId: post.id, slugs: [post.slug, `${post.slug}-old`] }]);
       await t.http.get(api(`/blog/posts/public/${post.slug}-old`)).expect(404);
 
-      res = await t.http.put(api(`/blog/posts/${post.id}`)).set(admin.auth).send({ status: 'PUBLISHED' }).expect(200);
+      res = await t.http
+        .put(api(`/blog/posts/${post.id}`))
+        .set(admin.auth)
+        .send({ status: 'PUBLISHED' })
+        .expect(200);
       expect(res.body.data.publishedAt).toBe(publishedAt);
     });
 
     it('authors edit their DRAFT posts (kept DRAFT, status and isFeatured ignored) but not PUBLISHED ones', async () => {
       const draft = await authorDraft();
-      let res = await t.http.put(api(`/blog/posts/${draft.id}`)).set(author.auth).send({ title: 'Renamed', status: 'PUBLISHED', isFeatured: true }).expect(200);
+      let res = await t.http
+        .put(api(`/blog/posts/${draft.id}`))
+        .set(author.auth)
+        .send({ title: 'Renamed', status: 'PUBLISHED', isFeatured: true })
+        .expect(200);
       expect(res.body.message).toBe('Post saved as a draft. Submit it for review to publish it.');
       expect(res.body.data).toMatchObject({ title: 'Renamed', status: 'DRAFT', isFeatured: false, publishedAt: null });
 
-      await t.http.put(api(`/blog/posts/${draft.id}`)).set(admin.auth).send({ status: 'PUBLISHED' }).expect(200);
-      res = await t.http.put(api(`/blog/posts/${draft.id}`)).set(author.auth).send({ title: 'Sneaky' }).expect(409);
+      await t.http
+        .put(api(`/blog/posts/${draft.id}`))
+        .set(admin.auth)
+        .send({ status: 'PUBLISHED' })
+        .expect(200);
+      res = await t.http
+        .put(api(`/blog/posts/${draft.id}`))
+        .set(author.auth)
+        .send({ title: 'Sneaky' })
+        .expect(409);
       expect(res.body).toEqual(
-        err(409, 'This post is PUBLISHED and can no longer be edited by its author. Only DRAFT and REJECTED posts can be edited; ask an administrator for changes.'),
+        err(
+          409,
+          'This post is PUBLISHED and can no longer be edited by its author. Only DRAFT and REJECTED posts can be edited; ask an administrator for changes.',
+        ),
       );
     });
   });
@@ -436,28 +655,57 @@ describe('Posts API', () => {
     it('401 and 403 for readers', async () => {
       const draft = await authorDraft();
       expect((await t.http.delete(api(`/blog/posts/${draft.id}`)).expect(401)).body).toEqual(err(401, AUTH_REQUIRED));
-      expect((await t.http.delete(api(`/blog/posts/${draft.id}`)).set(reader.auth).expect(403)).body).toEqual(
-        err(403, 'You do not have permission to delete this post.'),
-      );
+      expect(
+        (
+          await t.http
+            .delete(api(`/blog/posts/${draft.id}`))
+            .set(reader.auth)
+            .expect(403)
+        ).body,
+      ).toEqual(err(403, 'You do not have permission to delete this post.'));
     });
 
     it('authors delete their own drafts only; admins delete any post', async () => {
       const draft = await authorDraft();
-      expect((await t.http.delete(api(`/blog/posts/${draft.id}`)).set(otherAuthor.auth).expect(403)).body).toEqual(
-        err(403, 'You do not have permission to delete this post.'),
-      );
-      const res = await t.http.delete(api(`/blog/posts/${draft.id}`)).set(author.auth).expect(204);
+      expect(
+        (
+          await t.http
+            .delete(api(`/blog/posts/${draft.id}`))
+            .set(otherAuthor.auth)
+            .expect(403)
+        ).body,
+      ).toEqual(err(403, 'You do not have permission to delete this post.'));
+      const res = await t.http
+        .delete(api(`/blog/posts/${draft.id}`))
+        .set(author.auth)
+        .expect(204);
       expect(res.text).toBe('');
-      await t.http.get(api(`/blog/posts/${draft.id}`)).set(admin.auth).expect(404);
+      await t.http
+        .get(api(`/blog/posts/${draft.id}`))
+        .set(admin.auth)
+        .expect(404);
 
       const published = await authorDraft();
-      await t.http.put(api(`/blog/posts/${published.id}`)).set(admin.auth).send({ status: 'PUBLISHED' }).expect(200);
-      await t.http.delete(api(`/blog/posts/${published.id}`)).set(author.auth).expect(403);
+      await t.http
+        .put(api(`/blog/posts/${published.id}`))
+        .set(admin.auth)
+        .send({ status: 'PUBLISHED' })
+        .expect(200);
+      await t.http
+        .delete(api(`/blog/posts/${published.id}`))
+        .set(author.auth)
+        .expect(403);
       events.length = 0;
-      await t.http.delete(api(`/blog/posts/${published.id}`)).set(admin.auth).expect(204);
+      await t.http
+        .delete(api(`/blog/posts/${published.id}`))
+        .set(admin.auth)
+        .expect(204);
       expect(events).toEqual([{ kind: 'post', postId: published.id, slugs: [published.slug] }]);
       await t.http.get(api(`/blog/posts/public/${published.slug}`)).expect(404);
-      await t.http.delete(api(`/blog/posts/${published.id}`)).set(admin.auth).expect(404);
+      await t.http
+        .delete(api(`/blog/posts/${published.id}`))
+        .set(admin.auth)
+        .expect(404);
     });
   });
 
@@ -476,28 +724,71 @@ describe('Posts API', () => {
         .send({ title: `Mine ${token}`, content: 'Hello', status: 'PUBLISHED', isFeatured: true })
         .expect(201);
       expect(res.body.message).toBe('Post saved as a draft. Submit it for review to publish it.');
-      expect(res.body.data).toMatchObject({ slug: `mine-${token}`, status: 'DRAFT', isFeatured: false, publishedAt: null, userId: author.id, authorEmail: author.email });
+      expect(res.body.data).toMatchObject({
+        slug: `mine-${token}`,
+        status: 'DRAFT',
+        isFeatured: false,
+        publishedAt: null,
+        userId: author.id,
+        authorEmail: author.email,
+      });
       await t.http.get(api(`/blog/posts/public/mine-${token}`)).expect(404);
     });
 
     it('PUT /blog/posts/author/{id}: own DRAFT/REJECTED only', async () => {
       const draft = await authorDraft();
-      expect((await t.http.put(api(`/blog/posts/author/${draft.id}`)).send({}).expect(401)).body).toEqual(err(401, AUTH_REQUIRED_SAVE));
-      expect((await t.http.put(api(`/blog/posts/author/${draft.id}`)).set(reader.auth).send({}).expect(403)).body).toEqual(
-        err(403, 'You do not have permission to update this post.'),
-      );
-      expect((await t.http.put(api(`/blog/posts/author/${draft.id}`)).set(otherAuthor.auth).send({ title: 'x' }).expect(403)).body).toEqual(
-        err(403, 'You do not have permission to update this post.'),
-      );
-      expect((await t.http.put(api(`/blog/posts/author/${draft.id}`)).set(author.auth).send({ slug: 'Nope!' }).expect(400)).body.message).toBe(
-        'Invalid slug format: Slug must contain only lowercase letters, numbers, and hyphens.',
-      );
-      const res = await t.http.put(api(`/blog/posts/author/${draft.id}`)).set(author.auth).send({ summary: 'Now with a summary' }).expect(200);
+      expect(
+        (
+          await t.http
+            .put(api(`/blog/posts/author/${draft.id}`))
+            .send({})
+            .expect(401)
+        ).body,
+      ).toEqual(err(401, AUTH_REQUIRED_SAVE));
+      expect(
+        (
+          await t.http
+            .put(api(`/blog/posts/author/${draft.id}`))
+            .set(reader.auth)
+            .send({})
+            .expect(403)
+        ).body,
+      ).toEqual(err(403, 'You do not have permission to update this post.'));
+      expect(
+        (
+          await t.http
+            .put(api(`/blog/posts/author/${draft.id}`))
+            .set(otherAuthor.auth)
+            .send({ title: 'x' })
+            .expect(403)
+        ).body,
+      ).toEqual(err(403, 'You do not have permission to update this post.'));
+      expect(
+        (
+          await t.http
+            .put(api(`/blog/posts/author/${draft.id}`))
+            .set(author.auth)
+            .send({ slug: 'Nope!' })
+            .expect(400)
+        ).body.message,
+      ).toBe('Invalid slug format: Slug must contain only lowercase letters, numbers, and hyphens.');
+      const res = await t.http
+        .put(api(`/blog/posts/author/${draft.id}`))
+        .set(author.auth)
+        .send({ summary: 'Now with a summary' })
+        .expect(200);
       expect(res.body.data).toMatchObject({ summary: 'Now with a summary', status: 'DRAFT', title: draft.title });
       await t.http.put(api('/blog/posts/author/999999')).set(author.auth).send({}).expect(404);
 
-      await t.http.post(api(`/blog/posts/author/${draft.id}/submit-for-review`)).set(author.auth).expect(200);
-      const pending = await t.http.put(api(`/blog/posts/author/${draft.id}`)).set(author.auth).send({ title: 'Edit while pending' }).expect(409);
+      await t.http
+        .post(api(`/blog/posts/author/${draft.id}/submit-for-review`))
+        .set(author.auth)
+        .expect(200);
+      const pending = await t.http
+        .put(api(`/blog/posts/author/${draft.id}`))
+        .set(author.auth)
+        .send({ title: 'Edit while pending' })
+        .expect(409);
       expect(pending.body.message).toBe(
         'This post is PENDING_REVIEW and can no longer be edited by its author. Only DRAFT and REJECTED posts can be edited; ask an administrator for changes.',
       );
@@ -511,7 +802,10 @@ describe('Posts API', () => {
       const writer = await createAuthor(t);
       const first = await authorDraft(writer);
       const second = await authorDraft(writer);
-      await t.http.post(api(`/blog/posts/author/${second.id}/submit-for-review`)).set(writer.auth).expect(200);
+      await t.http
+        .post(api(`/blog/posts/author/${second.id}/submit-for-review`))
+        .set(writer.auth)
+        .expect(200);
       await authorDraft(otherAuthor);
 
       let res = await t.http.get(api('/blog/posts/author/my-posts?size=1000')).set(writer.auth).expect(200);
@@ -524,7 +818,7 @@ describe('Posts API', () => {
       await t.http.get(api('/blog/posts/author/my-posts?status=NOPE')).set(writer.auth).expect(400);
     });
 
-    it('GET /blog/posts/author/my-posts/counts: the caller\'s posts per status and in all, 0 for an empty status', async () => {
+    it("GET /blog/posts/author/my-posts/counts: the caller's posts per status and in all, 0 for an empty status", async () => {
       expect((await t.http.get(api('/blog/posts/author/my-posts/counts')).expect(401)).body).toEqual(err(401, AUTH_REQUIRED));
       expect((await t.http.get(api('/blog/posts/author/my-posts/counts')).set(reader.auth).expect(403)).body).toEqual(
         err(403, 'You do not have permission to access posts.'),
@@ -535,7 +829,10 @@ describe('Posts API', () => {
       await authorDraft(writer);
       await authorDraft(writer);
       const submitted = await authorDraft(writer);
-      await t.http.post(api(`/blog/posts/author/${submitted.id}/submit-for-review`)).set(writer.auth).expect(200);
+      await t.http
+        .post(api(`/blog/posts/author/${submitted.id}/submit-for-review`))
+        .set(writer.auth)
+        .expect(200);
       await authorDraft(otherAuthor);
       res = await t.http.get(api('/blog/posts/author/my-posts/counts')).set(writer.auth).expect(200);
       expect(res.body.data).toEqual({ DRAFT: 2, PENDING_REVIEW: 1, PUBLISHED: 0, REJECTED: 0, ARCHIVED: 0, PRIVATE: 0, total: 3 });
@@ -546,35 +843,81 @@ describe('Posts API', () => {
 
     it('POST /blog/posts/author/{id}/submit-for-review: DRAFT/REJECTED → PENDING_REVIEW, else 409', async () => {
       const draft = await authorDraft();
-      expect((await t.http.post(api(`/blog/posts/author/${draft.id}/submit-for-review`)).expect(401)).body).toEqual(err(401, AUTH_REQUIRED));
-      expect((await t.http.post(api(`/blog/posts/author/${draft.id}/submit-for-review`)).set(reader.auth).expect(403)).body).toEqual(
-        err(403, 'You do not have permission to update this post.'),
+      expect((await t.http.post(api(`/blog/posts/author/${draft.id}/submit-for-review`)).expect(401)).body).toEqual(
+        err(401, AUTH_REQUIRED),
       );
-      expect((await t.http.post(api(`/blog/posts/author/${draft.id}/submit-for-review`)).set(otherAuthor.auth).expect(403)).body).toEqual(
-        err(403, 'You do not have permission to update this post.'),
-      );
+      expect(
+        (
+          await t.http
+            .post(api(`/blog/posts/author/${draft.id}/submit-for-review`))
+            .set(reader.auth)
+            .expect(403)
+        ).body,
+      ).toEqual(err(403, 'You do not have permission to update this post.'));
+      expect(
+        (
+          await t.http
+            .post(api(`/blog/posts/author/${draft.id}/submit-for-review`))
+            .set(otherAuthor.auth)
+            .expect(403)
+        ).body,
+      ).toEqual(err(403, 'You do not have permission to update this post.'));
       await t.http.post(api('/blog/posts/author/0/submit-for-review')).set(author.auth).expect(400);
       await t.http.post(api('/blog/posts/author/999999/submit-for-review')).set(author.auth).expect(404);
-      const res = await t.http.post(api(`/blog/posts/author/${draft.id}/submit-for-review`)).set(author.auth).expect(200);
-      expect(res.body).toMatchObject({ success: true, message: 'Post submitted for review.', data: { id: draft.id, status: 'PENDING_REVIEW' } });
-      const again = await t.http.post(api(`/blog/posts/author/${draft.id}/submit-for-review`)).set(author.auth).expect(409);
+      const res = await t.http
+        .post(api(`/blog/posts/author/${draft.id}/submit-for-review`))
+        .set(author.auth)
+        .expect(200);
+      expect(res.body).toMatchObject({
+        success: true,
+        message: 'Post submitted for review.',
+        data: { id: draft.id, status: 'PENDING_REVIEW' },
+      });
+      const again = await t.http
+        .post(api(`/blog/posts/author/${draft.id}/submit-for-review`))
+        .set(author.auth)
+        .expect(409);
       expect(again.body).toEqual(err(409, 'Only DRAFT or REJECTED posts can be submitted for review; this post is PENDING_REVIEW.'));
     });
 
     it("the author endpoints act for the post's author only: an admin gets PUT's 403 on someone else's submit-for-review too", async () => {
       const draft = await authorDraft();
-      const put = await t.http.put(api(`/blog/posts/author/${draft.id}`)).set(admin.auth).send({ summary: 'by the admin' }).expect(403);
-      const submit = await t.http.post(api(`/blog/posts/author/${draft.id}/submit-for-review`)).set(admin.auth).expect(403);
+      const put = await t.http
+        .put(api(`/blog/posts/author/${draft.id}`))
+        .set(admin.auth)
+        .send({ summary: 'by the admin' })
+        .expect(403);
+      const submit = await t.http
+        .post(api(`/blog/posts/author/${draft.id}/submit-for-review`))
+        .set(admin.auth)
+        .expect(403);
       expect(put.body).toEqual(err(403, 'You do not have permission to update this post.'));
       expect(submit.body).toEqual(err(403, 'You do not have permission to update this post.'));
       // Nothing moved: the draft is still the author's to submit.
-      expect((await t.http.get(api(`/blog/posts/${draft.id}`)).set(admin.auth).expect(200)).body.data).toMatchObject({ status: 'DRAFT', summary: draft.summary });
-      await t.http.post(api(`/blog/posts/author/${draft.id}/submit-for-review`)).set(author.auth).expect(200);
+      expect(
+        (
+          await t.http
+            .get(api(`/blog/posts/${draft.id}`))
+            .set(admin.auth)
+            .expect(200)
+        ).body.data,
+      ).toMatchObject({ status: 'DRAFT', summary: draft.summary });
+      await t.http
+        .post(api(`/blog/posts/author/${draft.id}/submit-for-review`))
+        .set(author.auth)
+        .expect(200);
 
       // An admin's own draft is theirs: both author endpoints accept it.
       const own = await authorDraft(admin);
-      await t.http.put(api(`/blog/posts/author/${own.id}`)).set(admin.auth).send({ summary: 'mine' }).expect(200);
-      const mine = await t.http.post(api(`/blog/posts/author/${own.id}/submit-for-review`)).set(admin.auth).expect(200);
+      await t.http
+        .put(api(`/blog/posts/author/${own.id}`))
+        .set(admin.auth)
+        .send({ summary: 'mine' })
+        .expect(200);
+      const mine = await t.http
+        .post(api(`/blog/posts/author/${own.id}/submit-for-review`))
+        .set(admin.auth)
+        .expect(200);
       expect(mine.body.data).toMatchObject({ id: own.id, status: 'PENDING_REVIEW' });
     });
   });
@@ -584,11 +927,27 @@ describe('Posts API', () => {
       const post = await adminPost();
       const second = `second-${uid()}`;
       const third = `third-${uid()}`;
-      expect((await t.http.get(api(`/blog/posts/public/moved/${post.slug}`)).expect(404)).body).toEqual(err(404, `Post with slug "${post.slug}" not found`));
-      await t.http.put(api(`/blog/posts/${post.id}`)).set(admin.auth).send({ slug: second }).expect(200);
-      await t.http.put(api(`/blog/posts/${post.id}`)).set(admin.auth).send({ slug: third }).expect(200);
+      expect((await t.http.get(api(`/blog/posts/public/moved/${post.slug}`)).expect(404)).body).toEqual(
+        err(404, `Post with slug "${post.slug}" not found`),
+      );
+      await t.http
+        .put(api(`/blog/posts/${post.id}`))
+        .set(admin.auth)
+        .send({ slug: second })
+        .expect(200);
+      await t.http
+        .put(api(`/blog/posts/${post.id}`))
+        .set(admin.auth)
+        .send({ slug: third })
+        .expect(200);
       for (const old of [post.slug, second]) {
-        expect((await t.http.get(api(`/blog/posts/public/moved/${old}`)).expect(200)).body).toEqual({ success: true, status: 200, message: 'OK', errors: null, data: { slug: third } });
+        expect((await t.http.get(api(`/blog/posts/public/moved/${old}`)).expect(200)).body).toEqual({
+          success: true,
+          status: 200,
+          message: 'OK',
+          errors: null,
+          data: { slug: third },
+        });
         await t.http.get(api(`/blog/posts/public/${old}`)).expect(404);
       }
       const sitemap = await sitemapSlugs(t, 'posts');
@@ -600,22 +959,36 @@ describe('Posts API', () => {
       await adminPost({ slug: second });
       await t.http.get(api(`/blog/posts/public/moved/${second}`)).expect(404);
       // An unpublished post is not led to.
-      await t.http.put(api(`/blog/posts/${post.id}`)).set(admin.auth).send({ status: 'DRAFT' }).expect(200);
+      await t.http
+        .put(api(`/blog/posts/${post.id}`))
+        .set(admin.auth)
+        .send({ status: 'DRAFT' })
+        .expect(200);
       await t.http.get(api(`/blog/posts/public/moved/${post.slug}`)).expect(404);
     });
 
     it("an author's draft renamed before publication leads there once published", async () => {
       const draft = await authorDraft();
       const renamed = `renamed-${uid()}`;
-      await t.http.put(api(`/blog/posts/author/${draft.id}`)).set(author.auth).send({ slug: renamed }).expect(200);
+      await t.http
+        .put(api(`/blog/posts/author/${draft.id}`))
+        .set(author.auth)
+        .send({ slug: renamed })
+        .expect(200);
       await t.http.get(api(`/blog/posts/public/moved/${draft.slug}`)).expect(404);
-      await t.http.put(api(`/blog/posts/${draft.id}`)).set(admin.auth).send({ status: 'PUBLISHED' }).expect(200);
+      await t.http
+        .put(api(`/blog/posts/${draft.id}`))
+        .set(admin.auth)
+        .send({ status: 'PUBLISHED' })
+        .expect(200);
       expect((await t.http.get(api(`/blog/posts/public/moved/${draft.slug}`)).expect(200)).body.data).toEqual({ slug: renamed });
     });
 
     it('404 for malformed slugs without a lookup', async () => {
       for (const slug of ['Bad_Slug', 'x'.repeat(300)]) {
-        expect((await t.http.get(api(`/blog/posts/public/moved/${slug}`)).expect(404)).body).toEqual(err(404, `Post with slug "${slug}" not found`));
+        expect((await t.http.get(api(`/blog/posts/public/moved/${slug}`)).expect(404)).body).toEqual(
+          err(404, `Post with slug "${slug}" not found`),
+        );
       }
     });
   });
@@ -676,26 +1049,44 @@ describe('Posts API', () => {
       const post = await adminPost({ summary: 'S' });
       const res = await t.http.get(api(`/blog/posts/public/${post.slug}`)).expect(200);
       const { authorEmail: _email, allowedActions: _actions, ...publicPost } = post;
-      expect(res.body).toEqual(ok({ ...publicPost, author: { id: admin.id, slug: admin.slug, fullName: admin.fullName, avatar: null, bio: null } }));
+      expect(res.body).toEqual(
+        ok({ ...publicPost, author: { id: admin.id, slug: admin.slug, fullName: admin.fullName, avatar: null, bio: null } }),
+      );
       expect(JSON.stringify(res.body)).not.toContain(admin.email);
 
       const draft = await authorDraft();
-      expect((await t.http.get(api(`/blog/posts/public/${draft.slug}`)).expect(404)).body).toEqual(err(404, `Post with slug "${draft.slug}" not found`));
-      expect((await t.http.get(api('/blog/posts/public/no-such-post')).expect(404)).body).toEqual(err(404, 'Post with slug "no-such-post" not found'));
+      expect((await t.http.get(api(`/blog/posts/public/${draft.slug}`)).expect(404)).body).toEqual(
+        err(404, `Post with slug "${draft.slug}" not found`),
+      );
+      expect((await t.http.get(api('/blog/posts/public/no-such-post')).expect(404)).body).toEqual(
+        err(404, 'Post with slug "no-such-post" not found'),
+      );
     });
 
     it('GET /blog/posts/public/{slug}: answers are shared for a few seconds, but any change shows at once', async () => {
       const post = await adminPost();
       expect((await t.http.get(api(`/blog/posts/public/${post.slug}`)).expect(200)).body.data.title).toBe(post.title);
-      await t.http.put(api(`/blog/posts/${post.id}`)).set(admin.auth).send({ title: 'Renamed at once' }).expect(200);
+      await t.http
+        .put(api(`/blog/posts/${post.id}`))
+        .set(admin.auth)
+        .send({ title: 'Renamed at once' })
+        .expect(200);
       expect((await t.http.get(api(`/blog/posts/public/${post.slug}`)).expect(200)).body.data.title).toBe('Renamed at once');
-      await t.http.put(api(`/blog/posts/${post.id}`)).set(admin.auth).send({ status: 'ARCHIVED' }).expect(200);
+      await t.http
+        .put(api(`/blog/posts/${post.id}`))
+        .set(admin.auth)
+        .send({ status: 'ARCHIVED' })
+        .expect(200);
       await t.http.get(api(`/blog/posts/public/${post.slug}`)).expect(404);
     });
 
     it('GET /blog/posts/public/tag/{slug}: published posts of an active tag, sorted, paged', async () => {
       const slug = `only-${uid()}`;
-      await t.http.post(api('/blog/tags')).set(admin.auth).send({ name: `Only ${slug}`, slug }).expect(201);
+      await t.http
+        .post(api('/blog/tags'))
+        .set(admin.auth)
+        .send({ name: `Only ${slug}`, slug })
+        .expect(201);
       const a = await adminPost({ tagSlugs: [slug], title: `B title ${slug}` });
       const b = await adminPost({ tagSlugs: [slug], title: `A title ${slug}` });
       const c = await adminPost({ tagSlugs: [slug], title: `C title ${slug}` });
@@ -713,7 +1104,9 @@ describe('Posts API', () => {
       expect((await t.http.get(api(`/blog/posts/public/tag/${slug}?sort=author,asc`)).expect(400)).body.message).toBe(
         'sort must be "field,direction": field one of createdAt, updatedAt, publishedAt, title, viewCount; direction asc or desc',
       );
-      expect((await t.http.get(api('/blog/posts/public/tag/no-such-tag')).expect(404)).body).toEqual(err(404, 'Tag "no-such-tag" not found'));
+      expect((await t.http.get(api('/blog/posts/public/tag/no-such-tag')).expect(404)).body).toEqual(
+        err(404, 'Tag "no-such-tag" not found'),
+      );
     });
 
     it('GET /blog/posts/public/sitemap (and its files): published posts and their active tags only', async () => {
@@ -733,11 +1126,25 @@ describe('Posts API', () => {
       await authorDraft(idle);
       const one = await authorDraft(writer);
       const two = await authorDraft(writer);
-      for (const p of [one, two]) await t.http.put(api(`/blog/posts/${p.id}`)).set(admin.auth).send({ status: 'PUBLISHED' }).expect(200);
+      for (const p of [one, two])
+        await t.http
+          .put(api(`/blog/posts/${p.id}`))
+          .set(admin.auth)
+          .send({ status: 'PUBLISHED' })
+          .expect(200);
 
       const res = await t.http.get(api('/blog/authors')).expect(200);
       const entry = res.body.data.find((a: { id: number }) => a.id === writer.id);
-      expect(entry).toEqual({ id: writer.id, slug: writer.slug, fullName: writer.fullName, avatar: null, bio: 'Bio', postCount: 2, totalLikes: 0, latestPostAt: ISO });
+      expect(entry).toEqual({
+        id: writer.id,
+        slug: writer.slug,
+        fullName: writer.fullName,
+        avatar: null,
+        bio: 'Bio',
+        postCount: 2,
+        totalLikes: 0,
+        latestPostAt: ISO,
+      });
       expect(res.body.data.map((a: { id: number }) => a.id)).not.toContain(idle.id);
       expect(res.body.data.map((a: { id: number }) => a.id)).not.toContain(admin.id);
       expect(JSON.stringify(res.body)).not.toContain('@test.inkwell.test');
@@ -746,21 +1153,51 @@ describe('Posts API', () => {
     it('never shows DRAFT, PENDING_REVIEW, REJECTED, ARCHIVED or PRIVATE posts on any public endpoint', async () => {
       const writer = await createAuthor(t);
       const hiddenTag = `hidden-${uid()}`;
-      await t.http.post(api('/blog/tags')).set(admin.auth).send({ name: `Hidden ${hiddenTag}`, slug: hiddenTag }).expect(201);
+      await t.http
+        .post(api('/blog/tags'))
+        .set(admin.auth)
+        .send({ name: `Hidden ${hiddenTag}`, slug: hiddenTag })
+        .expect(201);
       const draft = await authorDraft(writer, { tagSlugs: [hiddenTag] });
       const pending = await authorDraft(writer, { tagSlugs: [hiddenTag] });
-      await t.http.post(api(`/blog/posts/author/${pending.id}/submit-for-review`)).set(writer.auth).expect(200);
+      await t.http
+        .post(api(`/blog/posts/author/${pending.id}/submit-for-review`))
+        .set(writer.auth)
+        .expect(200);
       const rejected = await authorDraft(writer, { tagSlugs: [hiddenTag] });
-      await t.http.post(api(`/blog/posts/author/${rejected.id}/submit-for-review`)).set(writer.auth).expect(200);
-      await t.http.put(api(`/blog/posts/admin/${rejected.id}/review`)).set(admin.auth).send({ status: 'REJECTED', rejectionReason: 'No' }).expect(200);
+      await t.http
+        .post(api(`/blog/posts/author/${rejected.id}/submit-for-review`))
+        .set(writer.auth)
+        .expect(200);
+      await t.http
+        .put(api(`/blog/posts/admin/${rejected.id}/review`))
+        .set(admin.auth)
+        .send({ status: 'REJECTED', rejectionReason: 'No' })
+        .expect(200);
       const archived = await authorDraft(writer, { tagSlugs: [hiddenTag] });
-      await t.http.put(api(`/blog/posts/${archived.id}`)).set(admin.auth).send({ status: 'PUBLISHED' }).expect(200);
-      await t.http.put(api(`/blog/posts/${archived.id}`)).set(admin.auth).send({ status: 'ARCHIVED' }).expect(200);
+      await t.http
+        .put(api(`/blog/posts/${archived.id}`))
+        .set(admin.auth)
+        .send({ status: 'PUBLISHED' })
+        .expect(200);
+      await t.http
+        .put(api(`/blog/posts/${archived.id}`))
+        .set(admin.auth)
+        .send({ status: 'ARCHIVED' })
+        .expect(200);
       const privatePost = await adminPost({ status: 'PRIVATE', tagSlugs: [hiddenTag] });
       const hidden = [draft, pending, rejected, archived, privatePost];
       const hiddenIds = hidden.map((p) => p.id);
       const statuses = [];
-      for (const p of hidden) statuses.push((await t.http.get(api(`/blog/posts/${p.id}`)).set(admin.auth).expect(200)).body.data.status);
+      for (const p of hidden)
+        statuses.push(
+          (
+            await t.http
+              .get(api(`/blog/posts/${p.id}`))
+              .set(admin.auth)
+              .expect(200)
+          ).body.data.status,
+        );
       expect(statuses).toEqual(['DRAFT', 'PENDING_REVIEW', 'REJECTED', 'ARCHIVED', 'PRIVATE']);
 
       for (const p of hidden) await t.http.get(api(`/blog/posts/public/${p.slug}`)).expect(404);
@@ -792,19 +1229,27 @@ describe('Posts API', () => {
       await t.http.get(api(`/blog/posts/public/${post.slug}`)).expect(200);
       const views = t.app.get(PostViewsService);
       views.count(post.slug);
-      let res = await t.http.get(api(`/blog/posts/${post.id}`)).set(admin.auth).expect(200);
+      let res = await t.http
+        .get(api(`/blog/posts/${post.id}`))
+        .set(admin.auth)
+        .expect(200);
       expect(res.body.data.viewCount).toBe(0);
       await views.flush();
-      res = await t.http.get(api(`/blog/posts/${post.id}`)).set(admin.auth).expect(200);
+      res = await t.http
+        .get(api(`/blog/posts/${post.id}`))
+        .set(admin.auth)
+        .expect(200);
       expect(res.body.data.viewCount).toBe(3);
 
       const draft = await authorDraft();
       views.count(draft.id);
       views.count(draft.slug);
       await views.flush();
-      res = await t.http.get(api(`/blog/posts/${draft.id}`)).set(admin.auth).expect(200);
+      res = await t.http
+        .get(api(`/blog/posts/${draft.id}`))
+        .set(admin.auth)
+        .expect(200);
       expect(res.body.data.viewCount).toBe(0);
     });
   });
-
 });

@@ -33,7 +33,9 @@ describe('Read-your-writes on one instance', () => {
     const list = await locals.gateway.call({ method: 'GET', path: '/api/v1/blog/posts/public', params: { query: { page: 0, size: 100 } } });
     const cards = (list.body as { data?: { content: { slug: string; likeCount: number }[] } }).data?.content ?? [];
     res.writeHead(200, { 'content-type': 'text/html' });
-    res.end(`<!doctype html><html lang="en"><head><title>Blog</title></head><body><main><ul>${cards.map((card) => `<li data-slug="${card.slug}">${card.likeCount}</li>`).join('')}</ul></main></body></html>`);
+    res.end(
+      `<!doctype html><html lang="en"><head><title>Blog</title></head><body><main><ul>${cards.map((card) => `<li data-slug="${card.slug}">${card.likeCount}</li>`).join('')}</ul></main></body></html>`,
+    );
   };
 
   beforeAll(async () => {
@@ -61,16 +63,29 @@ describe('Read-your-writes on one instance', () => {
 
   async function publishedPost(): Promise<{ id: number; slug: string }> {
     const slug = `ryw-${uid()}`;
-    return (await t.http.post(api('/blog/posts')).set(admin.auth).send({ title: `Read your writes ${slug}`, slug, content: 'Body', status: 'PUBLISHED' }).expect(201)).body.data;
+    return (
+      await t.http
+        .post(api('/blog/posts'))
+        .set(admin.auth)
+        .send({ title: `Read your writes ${slug}`, slug, content: 'Body', status: 'PUBLISHED' })
+        .expect(201)
+    ).body.data;
   }
 
   it('a sign-up and its verification show at once in the quick stats, the admin stats and the admin user list', async () => {
     const [quick, stats, total] = [await quickStats(), await adminStats(), await usersTotal()];
     const email = uniqueEmail('ryw');
     const since = mail.messages.length;
-    await t.http.post(api('/auth/register')).send({ fullName: 'Fresh Reader', email, password: STRONG_PASSWORD, confirmPassword: STRONG_PASSWORD }).expect(201);
+    await t.http
+      .post(api('/auth/register'))
+      .send({ fullName: 'Fresh Reader', email, password: STRONG_PASSWORD, confirmPassword: STRONG_PASSWORD })
+      .expect(201);
     expect((await quickStats()).totalUsers).toBe(quick.totalUsers + 1);
-    expect(await adminStats()).toMatchObject({ totalUsers: stats.totalUsers + 1, pendingUsers: stats.pendingUsers + 1, activeUsers: stats.activeUsers });
+    expect(await adminStats()).toMatchObject({
+      totalUsers: stats.totalUsers + 1,
+      pendingUsers: stats.pendingUsers + 1,
+      activeUsers: stats.activeUsers,
+    });
     expect(await usersTotal()).toBe(total + 1);
 
     const code = codeOf(await mail.waitFor(email, { since }));
@@ -81,11 +96,23 @@ describe('Read-your-writes on one instance', () => {
   it("an author's draft and its deletion (once submitted) show at once in the admin stats and the activity chart", async () => {
     const [stats, today] = [await adminStats(), await postsToday()];
     const slug = `ryw-draft-${uid()}`;
-    const draft = (await t.http.post(api('/blog/posts/author/create')).set(author.auth).send({ title: `Draft ${slug}`, content: 'Body', slug }).expect(201)).body.data;
+    const draft = (
+      await t.http
+        .post(api('/blog/posts/author/create'))
+        .set(author.auth)
+        .send({ title: `Draft ${slug}`, content: 'Body', slug })
+        .expect(201)
+    ).body.data;
     expect((await adminStats()).totalPosts).toBe(stats.totalPosts + 1);
     expect(await postsToday()).toBe(today + 1);
-    await t.http.post(api(`/blog/posts/author/${draft.id}/submit-for-review`)).set(author.auth).expect(200);
-    await t.http.delete(api(`/blog/posts/${draft.id}`)).set(admin.auth).expect(204);
+    await t.http
+      .post(api(`/blog/posts/author/${draft.id}/submit-for-review`))
+      .set(author.auth)
+      .expect(200);
+    await t.http
+      .delete(api(`/blog/posts/${draft.id}`))
+      .set(admin.auth)
+      .expect(204);
     expect((await adminStats()).totalPosts).toBe(stats.totalPosts);
     expect(await postsToday()).toBe(today);
   });
@@ -95,7 +122,10 @@ describe('Read-your-writes on one instance', () => {
     const reader = await createReader(t);
     const onPost = () => data(`/blog/posts/public/${post.slug}`);
     const [before, quick, stats] = [await onPost(), await quickStats(), await adminStats()];
-    await t.http.post(api(`/likes/post/${post.id}/toggle`)).set(reader.auth).expect(200);
+    await t.http
+      .post(api(`/likes/post/${post.id}/toggle`))
+      .set(reader.auth)
+      .expect(200);
     await t.http.post(api('/comments')).set(reader.auth).send({ postId: post.id, content: 'Seen at once?' }).expect(201);
     expect(await onPost()).toMatchObject({ likeCount: before.likeCount + 1, commentCount: before.commentCount + 1 });
     expect(await quickStats()).toMatchObject({ totalLikes: quick.totalLikes + 1, totalComments: quick.totalComments + 1 });
@@ -114,7 +144,10 @@ describe('Read-your-writes on one instance', () => {
     expect(renders.length).toBe(rendered); // held by the page cache
     for (let likes = 1; likes <= 3; likes++) {
       const reader = await createReader(t);
-      await t.http.post(api(`/likes/post/${post.id}/toggle`)).set(reader.auth).expect(200);
+      await t.http
+        .post(api(`/likes/post/${post.id}/toggle`))
+        .set(reader.auth)
+        .expect(200);
       expect(await count()).toBe(likes);
     }
   });

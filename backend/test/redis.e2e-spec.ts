@@ -55,7 +55,8 @@ describeWithRedis('REDIS_URL: two instances, one Redis', () => {
     };
 
   const redisUp = (t: TestApp) => t.app.get(RedisService).state === 'up';
-  const postChanges = (seen: typeof seenA, id: number, since: number) => seen.filter((s) => s.at >= since && s.change.kind === 'post' && s.change.postId === id);
+  const postChanges = (seen: typeof seenA, id: number, since: number) =>
+    seen.filter((s) => s.at >= since && s.change.kind === 'post' && s.change.postId === id);
 
   beforeAll(async () => {
     redis = await startRedisServer(binary);
@@ -74,16 +75,27 @@ describeWithRedis('REDIS_URL: two instances, one Redis', () => {
     await b?.close();
     await redis?.close();
     if (clientDir) rmSync(clientDir, { recursive: true, force: true });
-    if (latencies.length) console.log(`redis.e2e-spec: invalidation A → B over pub/sub (A's drop to B's): ${latencies.map((ms) => `${ms} ms`).join(', ')}`);
+    if (latencies.length)
+      console.log(`redis.e2e-spec: invalidation A → B over pub/sub (A's drop to B's): ${latencies.map((ms) => `${ms} ms`).join(', ')}`);
   });
 
   async function publishedPost(): Promise<{ id: number; slug: string }> {
     const slug = `shared-${uid()}`;
-    const res = await a.http.post(api('/blog/posts')).set(admin.auth).send({ title: `Before ${slug}`, content: 'Body', slug, status: 'PUBLISHED' }).expect(201);
+    const res = await a.http
+      .post(api('/blog/posts'))
+      .set(admin.auth)
+      .send({ title: `Before ${slug}`, content: 'Body', slug, status: 'PUBLISHED' })
+      .expect(201);
     return { id: res.body.data.id as number, slug };
   }
-  const rename = (id: number, title: string) => a.http.put(api(`/blog/posts/${id}`)).set(admin.auth).send({ title }).expect(200);
-  const titleOn = async (t: TestApp, slug: string) => (await t.http.get(api(`/blog/posts/public/${slug}`)).expect(200)).body.data.title as string;
+  const rename = (id: number, title: string) =>
+    a.http
+      .put(api(`/blog/posts/${id}`))
+      .set(admin.auth)
+      .send({ title })
+      .expect(200);
+  const titleOn = async (t: TestApp, slug: string) =>
+    (await t.http.get(api(`/blog/posts/public/${slug}`)).expect(200)).body.data.title as string;
 
   it('reports Redis in /health while it is up', async () => {
     const res = await a.http.get(api('/health')).expect(200);
@@ -93,7 +105,11 @@ describeWithRedis('REDIS_URL: two instances, one Redis', () => {
   it('counts one rate limit across both instances (sign-in: 10 a minute per address)', async () => {
     const address = '10.99.0.1';
     // Another e-mail each time: the per-account limit never decides, only the per-address one.
-    const signIn = (t: TestApp) => t.http.post(api('/auth/login')).set('X-Forwarded-For', address).send({ email: `nobody-${uid()}@test.inkwell.test`, password: 'Wrong!Pass1' });
+    const signIn = (t: TestApp) =>
+      t.http
+        .post(api('/auth/login'))
+        .set('X-Forwarded-For', address)
+        .send({ email: `nobody-${uid()}@test.inkwell.test`, password: 'Wrong!Pass1' });
     for (let i = 0; i < 5; i++) {
       expect((await signIn(a)).status).toBe(401);
       expect((await signIn(b)).status).toBe(401);
@@ -103,12 +119,20 @@ describeWithRedis('REDIS_URL: two instances, one Redis', () => {
     expect([limited.status, limited.body.message]).toEqual([429, LIMIT_TEXT]);
     expect((await signIn(b)).status).toBe(429);
     // Another address is not affected.
-    expect((await b.http.post(api('/auth/login')).set('X-Forwarded-For', '10.99.0.2').send({ email: `x-${uid()}@test.inkwell.test`, password: 'Wrong!Pass1' })).status).toBe(401);
+    expect(
+      (
+        await b.http
+          .post(api('/auth/login'))
+          .set('X-Forwarded-For', '10.99.0.2')
+          .send({ email: `x-${uid()}@test.inkwell.test`, password: 'Wrong!Pass1' })
+      ).status,
+    ).toBe(401);
   });
 
-  it('shares the resend cool-down of unknown addresses, like a pending account\'s (no enumeration across instances)', async () => {
+  it("shares the resend cool-down of unknown addresses, like a pending account's (no enumeration across instances)", async () => {
     const email = `phantom-${uid()}@test.inkwell.test`;
-    const resend = (t: TestApp, address: string) => t.http.post(api('/auth/resend-verification')).set('X-Forwarded-For', address).send({ email });
+    const resend = (t: TestApp, address: string) =>
+      t.http.post(api('/auth/resend-verification')).set('X-Forwarded-For', address).send({ email });
     expect((await resend(a, '10.99.3.1')).status).toBe(200);
     const again = await resend(b, '10.99.3.2');
     expect(again.status).toBe(429);
@@ -150,7 +174,10 @@ describeWithRedis('REDIS_URL: two instances, one Redis', () => {
     // Reads, rate-limited routes and writes keep working; limits are counted in process.
     await a.http.get(api('/blog/posts/public')).expect(200);
     await b.http.get(api('/blog/posts/public')).expect(200);
-    const signIn = await b.http.post(api('/auth/login')).set('X-Forwarded-For', '10.99.1.1').send({ email: `down-${uid()}@test.inkwell.test`, password: 'Wrong!Pass1' });
+    const signIn = await b.http
+      .post(api('/auth/login'))
+      .set('X-Forwarded-For', '10.99.1.1')
+      .send({ email: `down-${uid()}@test.inkwell.test`, password: 'Wrong!Pass1' });
     expect(signIn.status).toBe(401);
     const renamedAt = Date.now();
     await rename(post.id, `Offline ${post.slug}`);
@@ -161,7 +188,9 @@ describeWithRedis('REDIS_URL: two instances, one Redis', () => {
 
     await redis.restart();
     await until(() => redisUp(a) && redisUp(b));
-    expect((await b.http.get(api('/health')).expect(200)).body).toEqual(ok({ status: 'ok', database: 'up', migrations: 'applied', redis: 'up' }));
+    expect((await b.http.get(api('/health')).expect(200)).body).toEqual(
+      ok({ status: 'ok', database: 'up', migrations: 'applied', redis: 'up' }),
+    );
     // Back on pub/sub: the outage clearing stopped, and notices flow again.
     await sleep(1_500);
     const resyncsAfter = Date.now();
@@ -184,7 +213,10 @@ describeWithRedis('REDIS_URL: two instances, one Redis', () => {
       const health = await c.http.get(api('/health')).expect(200);
       expect(health.body).toEqual(ok({ status: 'degraded', database: 'up', migrations: 'applied', redis: 'down' }));
       await c.http.get(api('/blog/posts/public')).expect(200);
-      const signIn = await c.http.post(api('/auth/login')).set('X-Forwarded-For', '10.99.2.1').send({ email: `never-${uid()}@test.inkwell.test`, password: 'Wrong!Pass1' });
+      const signIn = await c.http
+        .post(api('/auth/login'))
+        .set('X-Forwarded-For', '10.99.2.1')
+        .send({ email: `never-${uid()}@test.inkwell.test`, password: 'Wrong!Pass1' });
       expect(signIn.status).toBe(401);
     } finally {
       await c.close();

@@ -47,12 +47,22 @@ describe('Cross-origin writes', () => {
     await t.http.patch(api('/users/profile')).set('Cookie', cookieOf(victim)).set(evil).send({ fullName: 'Hijacked Name' }).expect(403);
     await t.http.delete(api('/comments/1')).set('Cookie', cookieOf(victim)).set(evil).expect(403);
     // A body that would be 400 (malformed JSON) is never parsed: the 403 comes first.
-    await t.http.post(api('/comments')).set('Cookie', cookieOf(victim)).set(evil).set('Content-Type', 'application/json').send('{"broken').expect(403);
+    await t.http
+      .post(api('/comments'))
+      .set('Cookie', cookieOf(victim))
+      .set(evil)
+      .set('Content-Type', 'application/json')
+      .send('{"broken')
+      .expect(403);
     expect((await profile(victim).expect(200)).body.data.fullName).toBe(victim.fullName);
   });
 
   it('refuses a cookie-less sign-in posted by another origin (login CSRF)', async () => {
-    const res = await t.http.post(api('/auth/login')).set('Origin', 'https://evil.example').send({ email: 'someone@example.test', password: 'x' }).expect(403);
+    const res = await t.http
+      .post(api('/auth/login'))
+      .set('Origin', 'https://evil.example')
+      .send({ email: 'someone@example.test', password: 'x' })
+      .expect(403);
     expect(res.body).toEqual(err(403, CROSS_ORIGIN));
   });
 

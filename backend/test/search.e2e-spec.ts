@@ -45,7 +45,11 @@ describe('Search API (GET /blog/search) and related posts', () => {
   }
 
   async function updatePost(id: number, input: PostInput): Promise<void> {
-    await t.http.put(api(`/blog/posts/${id}`)).set(admin.auth).send({ content: 'Plain body text.', status: 'PUBLISHED', ...input }).expect(200);
+    await t.http
+      .put(api(`/blog/posts/${id}`))
+      .set(admin.auth)
+      .send({ content: 'Plain body text.', status: 'PUBLISHED', ...input })
+      .expect(200);
   }
 
   async function createTag(name: string): Promise<{ id: number; slug: string }> {
@@ -72,7 +76,10 @@ describe('Search API (GET /blog/search) and related posts', () => {
       await bad('page=0', 'q', 'Enter something to search for');
       await bad(`q=${'a'.repeat(201)}`, 'q', 'The search query must be at most 200 characters');
       // 200 characters counted as code points: 200 emoji (400 UTF-16 units) are fine.
-      await t.http.get(api('/blog/search')).query({ q: '😀'.repeat(200) }).expect(200);
+      await t.http
+        .get(api('/blog/search'))
+        .query({ q: '😀'.repeat(200) })
+        .expect(200);
     });
 
     it('bad page, dates, tag or author slugs, to before from, and unknown parameters', async () => {
@@ -177,7 +184,8 @@ describe('Search API (GET /blog/search) and related posts', () => {
     await dataSource.query(`UPDATE posts SET published_at = '2025-12-31T17:30:00Z' WHERE id = $1`, [early.id]);
     await dataSource.query(`UPDATE posts SET published_at = '2025-06-01T00:00:00Z' WHERE id IN ($1, $2)`, [tagged.id, byAuthor.id]);
 
-    const ids = async (params: Record<string, string>) => (await search({ q: w, ...params })).content.map((hit: { id: number }) => hit.id).sort();
+    const ids = async (params: Record<string, string>) =>
+      (await search({ q: w, ...params })).content.map((hit: { id: number }) => hit.id).sort();
     expect(await ids({ tag: tag.slug })).toEqual([tagged.id]);
     expect(await ids({ author: author.slug })).toEqual([byAuthor.id]);
     expect(await ids({ from: '2026-01-01' })).toEqual([early.id]);
@@ -205,7 +213,10 @@ describe('Search API (GET /blog/search) and related posts', () => {
 
     await updatePost(draft.id, { title: `Fresh ${renamed}`, status: 'PUBLISHED' });
     expect((await search({ q: renamed })).totalElements).toBe(1);
-    await t.http.delete(api(`/blog/posts/${draft.id}`)).set(admin.auth).expect(204);
+    await t.http
+      .delete(api(`/blog/posts/${draft.id}`))
+      .set(admin.auth)
+      .expect(204);
     expect((await search({ q: renamed })).totalElements).toBe(0);
   });
 
@@ -216,15 +227,25 @@ describe('Search API (GET /blog/search) and related posts', () => {
     const post = await createPost({ title: 'Tagged post', tagSlugs: [tag.slug] });
     expect((await search({ q: before })).content.map((hit: { id: number }) => hit.id)).toEqual([post.id]);
 
-    await t.http.put(api(`/blog/tags/${tag.id}`)).set(admin.auth).send({ name: after, slug: tag.slug }).expect(200);
+    await t.http
+      .put(api(`/blog/tags/${tag.id}`))
+      .set(admin.auth)
+      .send({ name: after, slug: tag.slug })
+      .expect(200);
     expect((await search({ q: before })).totalElements).toBe(0);
     expect((await search({ q: after })).content.map((hit: { id: number }) => hit.id)).toEqual([post.id]);
     // The body still matches as it did, phrases included.
     expect((await search({ q: `"plain body text" ${after}` })).content.map((hit: { id: number }) => hit.id)).toEqual([post.id]);
 
-    await t.http.delete(api(`/blog/tags/${tag.id}/deactivate`)).set(admin.auth).expect(200);
+    await t.http
+      .delete(api(`/blog/tags/${tag.id}/deactivate`))
+      .set(admin.auth)
+      .expect(200);
     expect((await search({ q: after })).totalElements).toBe(0);
-    await t.http.post(api(`/blog/tags/${tag.id}/activate`)).set(admin.auth).expect(200);
+    await t.http
+      .post(api(`/blog/tags/${tag.id}/activate`))
+      .set(admin.auth)
+      .expect(200);
     expect((await search({ q: after })).totalElements).toBe(1);
 
     await updatePost(post.id, { title: 'Tagged post', tagSlugs: [] });
@@ -334,7 +355,9 @@ describe('Search API (GET /blog/search) and related posts', () => {
       const fromDatabase = rows.map((row) => String.fromCodePoint(row.c));
       expect(fromDatabase.length).toBeGreaterThan(100);
       expect(fromDatabase.filter((character) => !listed.test(character))).toEqual([]);
-      const allListed = Array.from({ length: 65533 - 161 + 1 }, (_, i) => String.fromCodePoint(161 + i)).filter((character) => listed.test(character));
+      const allListed = Array.from({ length: 65533 - 161 + 1 }, (_, i) => String.fromCodePoint(161 + i)).filter((character) =>
+        listed.test(character),
+      );
       expect(allListed).toEqual(fromDatabase);
     });
   });
@@ -358,7 +381,11 @@ describe('Search API (GET /blog/search) and related posts', () => {
       const ids = (res.body.data as { id: number }[]).map((card) => card.id);
       expect(ids).toEqual([similar.id, bothTags.id, oneTagNewer.id, oneTagOlder.id]);
       expect(ids).not.toContain(draft.id);
-      expect(res.body.data[0]).toMatchObject({ title: 'Balcony tomatoes in winter', authorSlug: admin.slug, tags: [expect.objectContaining({ slug: first.slug })] });
+      expect(res.body.data[0]).toMatchObject({
+        title: 'Balcony tomatoes in winter',
+        authorSlug: admin.slug,
+        tags: [expect.objectContaining({ slug: first.slug })],
+      });
     });
 
     it('an empty list for a post without tags; 404 for unknown and unpublished slugs', async () => {
@@ -366,7 +393,9 @@ describe('Search API (GET /blog/search) and related posts', () => {
       expect((await t.http.get(api(`/blog/posts/public/${lonely.slug}/related`)).expect(200)).body.data).toEqual([]);
       const draft = await createPost({ title: `Draft ${word()}`, status: 'DRAFT' });
       for (const slug of [draft.slug, 'no-such-post-anywhere']) {
-        expect((await t.http.get(api(`/blog/posts/public/${slug}/related`)).expect(404)).body).toEqual(err(404, `Post with slug "${slug}" not found`));
+        expect((await t.http.get(api(`/blog/posts/public/${slug}/related`)).expect(404)).body).toEqual(
+          err(404, `Post with slug "${slug}" not found`),
+        );
       }
     });
   });
@@ -472,15 +501,21 @@ describe('Migration CreatePostSearch', () => {
       `INSERT INTO posts (title, slug, summary, content, content_html, author_id, status) VALUES ('Học tiếng Việt', 'hoc', 'Tóm tắt', 'x', '<p>Thân &amp; <b>bài</b></p>', $1, 'PUBLISHED') RETURNING id`,
       [user.id],
     )) as { id: number }[];
-    const [tag] = (await dataSource.query(`INSERT INTO tags (name, slug) VALUES ('Lập trình', 'lap-trinh') RETURNING id`)) as { id: number }[];
+    const [tag] = (await dataSource.query(`INSERT INTO tags (name, slug) VALUES ('Lập trình', 'lap-trinh') RETURNING id`)) as {
+      id: number;
+    }[];
     await dataSource.query(`INSERT INTO post_tags (post_id, tag_id) VALUES ($1, $2)`, [post.id, tag.id]);
     await run('up');
-    const [row] = (await dataSource.query(`SELECT search_document::text AS document FROM posts WHERE id = $1`, [post.id])) as { document: string }[];
+    const [row] = (await dataSource.query(`SELECT search_document::text AS document FROM posts WHERE id = $1`, [post.id])) as {
+      document: string;
+    }[];
     // Body text 1-2 (C; markup and entities gone), then title 3-5 (A), summary and tag names 6-9 (B), all unaccented.
     expect(row.document).toBe("'bai':2C 'hoc':3A 'lap':8B 'tat':7B 'than':1C 'tieng':4A 'tom':6B 'trinh':9B 'viet':5A");
     // A new tag name rebuilds the title, summary and tag part; the body part keeps its positions.
     await dataSource.query(`UPDATE tags SET name = 'Khoa học' WHERE id = $1`, [tag.id]);
-    const [renamed] = (await dataSource.query(`SELECT search_document::text AS document FROM posts WHERE id = $1`, [post.id])) as { document: string }[];
+    const [renamed] = (await dataSource.query(`SELECT search_document::text AS document FROM posts WHERE id = $1`, [post.id])) as {
+      document: string;
+    }[];
     expect(renamed.document).toBe("'bai':2C 'hoc':3A,9B 'khoa':8B 'tat':7B 'than':1C 'tieng':4A 'tom':6B 'viet':5A");
   });
 
@@ -488,7 +523,10 @@ describe('Migration CreatePostSearch', () => {
     const [from, to] = latinFolding();
     const sample =
       'Tiếng Việt ăâđêôơư ĂÂĐÊÔƠƯ àảãáạ ằẳẵắặ ầẩẫấậ èẻẽéẹ ềểễếệ ìỉĩíị òỏõóọ ồổỗốộ ờởỡớợ ùủũúụ ừửữứự ỳỷỹýỵ ÀẢÃÁẠ ỲỶỸÝỴ Ça façade naïve Ångström Müller señor';
-    const [row] = (await dataSource.query(`SELECT translate($1, $2, $3) AS folded, unaccent($1) AS reference`, [sample, from, to])) as { folded: string; reference: string }[];
+    const [row] = (await dataSource.query(`SELECT translate($1, $2, $3) AS folded, unaccent($1) AS reference`, [sample, from, to])) as {
+      folded: string;
+      reference: string;
+    }[];
     expect(row.folded).toBe(row.reference);
     expect(row.folded).toContain('Tieng Viet aadeoou AADEOOU');
   });

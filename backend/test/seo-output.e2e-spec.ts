@@ -35,9 +35,21 @@ describe('SEO output', () => {
   const sitemapSlugs = (): Promise<string[]> => sitemapSlugsOf(t, 'posts');
 
   it('the public answer carries the SEO fields; cards carry the canonical override', async () => {
-    const post = await published({ metaTitle: 'Meta title', metaDescription: 'Meta description', canonicalUrl: 'https://elsewhere.example/original', noindex: true, socialImage: '/images/social.png' });
+    const post = await published({
+      metaTitle: 'Meta title',
+      metaDescription: 'Meta description',
+      canonicalUrl: 'https://elsewhere.example/original',
+      noindex: true,
+      socialImage: '/images/social.png',
+    });
     const res = await t.http.get(api(`/blog/posts/public/${post.slug}`)).expect(200);
-    expect(res.body.data.seo).toEqual({ metaTitle: 'Meta title', metaDescription: 'Meta description', canonicalUrl: 'https://elsewhere.example/original', noindex: true, socialImage: '/images/social.png' });
+    expect(res.body.data.seo).toEqual({
+      metaTitle: 'Meta title',
+      metaDescription: 'Meta description',
+      canonicalUrl: 'https://elsewhere.example/original',
+      noindex: true,
+      socialImage: '/images/social.png',
+    });
     const list = await t.http.get(api('/blog/posts/public')).query({ page: 0, size: 100 }).expect(200);
     const card = (list.body.data.content as { slug: string; canonicalUrl: string | null }[]).find((item) => item.slug === post.slug);
     expect(card?.canonicalUrl).toBe('https://elsewhere.example/original');
@@ -56,15 +68,27 @@ describe('SEO output', () => {
     expect(slugs).not.toContain(elsewhere.slug);
 
     // Clearing the fields brings them back.
-    await t.http.put(api(`/blog/posts/${hidden.id}`)).set(admin.auth).send({ noindex: false }).expect(200);
-    await t.http.put(api(`/blog/posts/${elsewhere.id}`)).set(admin.auth).send({ canonicalUrl: null }).expect(200);
+    await t.http
+      .put(api(`/blog/posts/${hidden.id}`))
+      .set(admin.auth)
+      .send({ noindex: false })
+      .expect(200);
+    await t.http
+      .put(api(`/blog/posts/${elsewhere.id}`))
+      .set(admin.auth)
+      .send({ canonicalUrl: null })
+      .expect(200);
     expect(await sitemapSlugs()).toEqual(expect.arrayContaining([hidden.slug, elsewhere.slug]));
   });
 
   it("an SEO-only edit of a published post is a 'post' change naming its page, before the answer", async () => {
     const post = await published();
     events.length = 0;
-    await t.http.put(api(`/blog/posts/${post.id}`)).set(admin.auth).send({ metaTitle: 'A better title for search' }).expect(200);
+    await t.http
+      .put(api(`/blog/posts/${post.id}`))
+      .set(admin.auth)
+      .send({ metaTitle: 'A better title for search' })
+      .expect(200);
     expect(events).toContainEqual(expect.objectContaining({ kind: 'post', postId: post.id, slugs: [post.slug] }));
     const res = await t.http.get(api(`/blog/posts/public/${post.slug}`)).expect(200);
     expect(res.body.data.seo.metaTitle).toBe('A better title for search');

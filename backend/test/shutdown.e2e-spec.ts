@@ -33,14 +33,20 @@ function answerOn(socket: Socket): Promise<RawAnswer> {
       const head = buffer.subarray(0, end).toString('latin1');
       const length = Number(/\r\ncontent-length: *(\d+)/i.exec(head)?.[1] ?? NaN);
       if (!(buffer.length - end - 4 >= length)) return false;
-      done({ status: Number(head.split(' ')[1]), connection: /\r\nconnection: *([^\r]+)/i.exec(head)?.[1]?.toLowerCase(), body: buffer.subarray(end + 4, end + 4 + length).toString('utf8') });
+      done({
+        status: Number(head.split(' ')[1]),
+        connection: /\r\nconnection: *([^\r]+)/i.exec(head)?.[1]?.toLowerCase(),
+        body: buffer.subarray(end + 4, end + 4 + length).toString('utf8'),
+      });
       return true;
     };
     socket.on('data', (chunk: Buffer) => {
       buffer = Buffer.concat([buffer, chunk]);
       if (settle()) socket.destroy();
     });
-    socket.once('close', () => (settle() ? undefined : fail(new Error(`closed without a whole answer: ${buffer.toString('latin1').slice(0, 200) || '(nothing)'}`))));
+    socket.once('close', () =>
+      settle() ? undefined : fail(new Error(`closed without a whole answer: ${buffer.toString('latin1').slice(0, 200) || '(nothing)'}`)),
+    );
     socket.once('error', fail);
   });
 }
@@ -93,7 +99,14 @@ describe('Stopping on SIGTERM', () => {
         get({ host: '127.0.0.1', port, path, agent }, (res) => {
           let body = '';
           res.on('data', (chunk: Buffer) => (body += chunk.toString()));
-          res.on('end', () => done({ status: res.statusCode!, connection: res.headers.connection, retryAfter: res.headers['retry-after'] as string | undefined, body }));
+          res.on('end', () =>
+            done({
+              status: res.statusCode!,
+              connection: res.headers.connection,
+              retryAfter: res.headers['retry-after'] as string | undefined,
+              body,
+            }),
+          );
         }).once('error', fail);
       });
     expect((await viaAgent('/probe/slow?ms=0')).status).toBe(200);
@@ -110,7 +123,8 @@ describe('Stopping on SIGTERM', () => {
 
     // Once the server has taken in what was queued and sent (it says so), well before the slow
     // answers are done, new connections are refused...
-    while (!output.includes('no longer accepting connections') && Date.now() - signalled < 5_000) await new Promise((done) => setTimeout(done, 5));
+    while (!output.includes('no longer accepting connections') && Date.now() - signalled < 5_000)
+      await new Promise((done) => setTimeout(done, 5));
     const admittedAfterMs = Date.now() - signalled;
     expect(admittedAfterMs).toBeLessThan(2_000);
     expect(await refusesConnections(port)).toBe(true);

@@ -25,7 +25,11 @@ describe('Site settings (admin)', () => {
 
   it('refuses wrong values with the field error, and anyone but an admin', async () => {
     const admin = await createAdmin(t);
-    const wrong = await t.http.patch(api('/admin/settings')).set(admin.auth).send({ requireAdminTwoFactor: 'yes', erasedAuthorPosts: 'keep' }).expect(400);
+    const wrong = await t.http
+      .patch(api('/admin/settings'))
+      .set(admin.auth)
+      .send({ requireAdminTwoFactor: 'yes', erasedAuthorPosts: 'keep' })
+      .expect(400);
     expect(wrong.body.errors).toEqual({
       requireAdminTwoFactor: ['requireAdminTwoFactor must be true or false'],
       erasedAuthorPosts: ['erasedAuthorPosts must be one of reassign, delete'],
@@ -39,9 +43,16 @@ describe('Site settings (admin)', () => {
 
   it("refuses 'Require 2FA for administrators' from an admin without two-factor sign-in (409, nothing changed): it would lock them out", async () => {
     const admin = await createAdmin(t);
-    const refused = await t.http.patch(api('/admin/settings')).set(admin.auth).send({ requireAdminTwoFactor: true, erasedAuthorPosts: 'delete' }).expect(409);
+    const refused = await t.http
+      .patch(api('/admin/settings'))
+      .set(admin.auth)
+      .send({ requireAdminTwoFactor: true, erasedAuthorPosts: 'delete' })
+      .expect(409);
     expect(refused.body).toEqual(
-      err(409, 'Turn on two-factor sign-in for your own account first (Account Security): requiring it for administrators now would lock you out of the admin area.'),
+      err(
+        409,
+        'Turn on two-factor sign-in for your own account first (Account Security): requiring it for administrators now would lock you out of the admin area.',
+      ),
     );
     expect((await t.http.get(api('/admin/settings')).set(admin.auth).expect(200)).body.data.requireAdminTwoFactor).toBe(false);
     // Turning it off (or leaving it off) needs nothing.
@@ -49,7 +60,11 @@ describe('Site settings (admin)', () => {
 
     // With two-factor sign-in on, the admin may turn it on, and still reach the switch back.
     const secret = (await t.http.post(api('/account/two-factor/setup')).set(admin.auth).expect(200)).body.data.secret as string;
-    await t.http.post(api('/account/two-factor/confirm')).set(admin.auth).send({ code: await generate({ secret }) }).expect(200);
+    await t.http
+      .post(api('/account/two-factor/confirm'))
+      .set(admin.auth)
+      .send({ code: await generate({ secret }) })
+      .expect(200);
     await t.http.patch(api('/admin/settings')).set(admin.auth).send({ requireAdminTwoFactor: true }).expect(200);
     await t.http.patch(api('/admin/settings')).set(admin.auth).send({ requireAdminTwoFactor: false }).expect(200);
   });

@@ -57,7 +57,7 @@ function entriesOf(xml: string, root: 'urlset' | 'sitemapindex'): Located[] {
   });
 }
 
-describe('Sitemap index and files at a real publication\'s size (the built server)', () => {
+describe("Sitemap index and files at a real publication's size (the built server)", () => {
   let tempDir: string;
   let baseUrl: string;
   let db: DataSource;
@@ -91,7 +91,9 @@ describe('Sitemap index and files at a real publication\'s size (the built serve
     authorSlug = author.slug;
     await db.query(`INSERT INTO user_roles (user_id, role_id) SELECT $1, id FROM roles WHERE name = 'AUTHOR'`, [author.id]);
     // Dated before every post: a tag's and an author's lastmod is then their newest post's.
-    const [tag] = await db.query(`INSERT INTO tags (name, slug, updated_at) VALUES ('Sitemap tag', 'sitemap-tag', timestamptz '2026-01-01T00:00:00Z') RETURNING id, slug`);
+    const [tag] = await db.query(
+      `INSERT INTO tags (name, slug, updated_at) VALUES ('Sitemap tag', 'sitemap-tag', timestamptz '2026-01-01T00:00:00Z') RETURNING id, slug`,
+    );
     tagSlug = tag.slug;
     await db.query(
       `INSERT INTO posts (title, slug, content, content_html, status, author_id, published_at, created_at, updated_at)
@@ -107,7 +109,17 @@ describe('Sitemap index and files at a real publication\'s size (the built serve
     chmodSync(tempDir, 0o755);
     const port = await freeLoopbackPort();
     baseUrl = `http://127.0.0.1:${port}`;
-    const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), DATA_DIR: join(tempDir, 'data'), DATABASE_URL: databaseUrl, PUBLIC_URL: baseUrl, THROTTLE_DISABLED: '1', LOG_LEVEL: 'warn', ADMIN_EMAIL, ADMIN_PASSWORD };
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      PORT: String(port),
+      DATA_DIR: join(tempDir, 'data'),
+      DATABASE_URL: databaseUrl,
+      PUBLIC_URL: baseUrl,
+      THROTTLE_DISABLED: '1',
+      LOG_LEVEL: 'warn',
+      ADMIN_EMAIL,
+      ADMIN_PASSWORD,
+    };
     for (const name of ['REDIS_URL', 'SMTP_URL', 'STORAGE', 'PAGE_CACHE', 'JWT_SECRET', 'TEST_DATABASE_URL']) delete env[name];
     server = spawn(process.execPath, ['scripts/start.mjs'], { cwd: PROJECT_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     server.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
@@ -141,10 +153,22 @@ describe('Sitemap index and files at a real publication\'s size (the built serve
     const posts = await listedPosts();
     expect(posts).toHaveLength(SEEDED_POSTS);
     // The fresh database numbers the seeded posts 1…10,001: ids 1–10,000 in file 1, 10,001 in file 2.
-    expect(files.map((file) => pathOf(file.loc))).toEqual(['/sitemap-pages.xml', '/sitemap-posts-1.xml', '/sitemap-posts-2.xml', '/sitemap-tags-1.xml', '/sitemap-authors-1.xml']);
+    expect(files.map((file) => pathOf(file.loc))).toEqual([
+      '/sitemap-pages.xml',
+      '/sitemap-posts-1.xml',
+      '/sitemap-posts-2.xml',
+      '/sitemap-tags-1.xml',
+      '/sitemap-authors-1.xml',
+    ]);
     for (const file of files) expect(file.loc.startsWith(`${baseUrl}/sitemap-`)).toBe(true);
     const newest = posts.at(-1)!.updated_at.toISOString();
-    expect(files.map((file) => file.lastmod)).toEqual([newest, posts[SITEMAP_FILE_SIZE - 1].updated_at.toISOString(), newest, posts[10_000 - 1].updated_at.toISOString(), newest]);
+    expect(files.map((file) => file.lastmod)).toEqual([
+      newest,
+      posts[SITEMAP_FILE_SIZE - 1].updated_at.toISOString(),
+      newest,
+      posts[10_000 - 1].updated_at.toISOString(),
+      newest,
+    ]);
 
     const listed: Located[] = [];
     for (const file of files) {
@@ -152,19 +176,39 @@ describe('Sitemap index and files at a real publication\'s size (the built serve
       expect(entries.length).toBeGreaterThan(0);
       expect(entries.length).toBeLessThanOrEqual(SITEMAP_FILE_SIZE);
       // The index's lastmod is the newest of the file's.
-      expect(entries.map((entry) => entry.lastmod).sort().at(-1)).toBe(file.lastmod);
+      expect(
+        entries
+          .map((entry) => entry.lastmod)
+          .sort()
+          .at(-1),
+      ).toBe(file.lastmod);
       listed.push(...entries);
     }
     const postLocs = listed.filter((entry) => pathOf(entry.loc).startsWith('/blog/') && !pathOf(entry.loc).startsWith('/blog/tag/'));
     expect(postLocs).toHaveLength(SEEDED_POSTS);
     expect(postLocs.map((entry) => entry.loc)).toEqual(posts.map((post) => `${baseUrl}/blog/${post.slug}`));
     expect(postLocs.map((entry) => entry.lastmod)).toEqual(posts.map((post) => post.updated_at.toISOString()));
-    expect(listed.filter((entry) => !postLocs.includes(entry)).map((entry) => pathOf(entry.loc))).toEqual(['/', '/blog', '/authors', `/blog/tag/${tagSlug}`, `/authors/${authorSlug}`]);
+    expect(listed.filter((entry) => !postLocs.includes(entry)).map((entry) => pathOf(entry.loc))).toEqual([
+      '/',
+      '/blog',
+      '/authors',
+      `/blog/tag/${tagSlug}`,
+      `/authors/${authorSlug}`,
+    ]);
     expect(new Set(listed.map((entry) => entry.loc)).size).toBe(listed.length);
   });
 
   it('unknown files are 404: numbers past the index, a kind it has not, malformed names; the API answers 404 and 400 in the envelope', async () => {
-    for (const path of ['/sitemap-posts-3.xml', '/sitemap-posts-0.xml', '/sitemap-tags-2.xml', '/sitemap-authors-999999999.xml', '/sitemap-users-1.xml', '/sitemap-posts.xml', '/sitemap-pages-1.xml', '/sitemap-posts-01.xml']) {
+    for (const path of [
+      '/sitemap-posts-3.xml',
+      '/sitemap-posts-0.xml',
+      '/sitemap-tags-2.xml',
+      '/sitemap-authors-999999999.xml',
+      '/sitemap-users-1.xml',
+      '/sitemap-posts.xml',
+      '/sitemap-pages-1.xml',
+      '/sitemap-posts-01.xml',
+    ]) {
       const res = await get(path);
       expect([path, res.status]).toEqual([path, 404]);
     }
@@ -175,7 +219,11 @@ describe('Sitemap index and files at a real publication\'s size (the built serve
     expect(await kind.json()).toMatchObject({ success: false, status: 404, message: 'Sitemap file "users-1" not found' });
     const malformed = await get('/api/v1/blog/posts/public/sitemap/posts/0');
     expect(malformed.status).toBe(400);
-    expect(await malformed.json()).toMatchObject({ success: false, status: 400, message: 'A sitemap file number must be a whole number of at least 1' });
+    expect(await malformed.json()).toMatchObject({
+      success: false,
+      status: 400,
+      message: 'A sitemap file number must be a whole number of at least 1',
+    });
     // The paged API answers one file's rows, never the whole table.
     const first = (await (await get('/api/v1/blog/posts/public/sitemap/posts/1')).json()) as { data: { entries: unknown[] } };
     expect(first.data.entries).toHaveLength(SITEMAP_FILE_SIZE);
@@ -193,7 +241,11 @@ describe('Sitemap index and files at a real publication\'s size (the built serve
     expect(await xmlOf('/sitemap-posts-2.xml')).toBe(lastFile);
     expect(await xmlOf('/sitemap.xml')).toBe(index);
 
-    const login = await fetch(`${baseUrl}/api/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: ADMIN_EMAIL, password: ADMIN_PASSWORD }) });
+    const login = await fetch(`${baseUrl}/api/v1/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: ADMIN_EMAIL, password: ADMIN_PASSWORD }),
+    });
     expect(login.status).toBe(200);
     const { accessToken } = ((await login.json()) as { data: { accessToken: string } }).data;
     const created = await fetch(`${baseUrl}/api/v1/blog/posts`, {

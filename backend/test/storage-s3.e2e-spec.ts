@@ -20,7 +20,10 @@ import { createUser, TestUser } from './helpers/users';
  */
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
-const png = (width: number, height: number, background = '#3366cc') => sharp({ create: { width, height, channels: 3, background } }).png().toBuffer();
+const png = (width: number, height: number, background = '#3366cc') =>
+  sharp({ create: { width, height, channels: 3, background } })
+    .png()
+    .toBuffer();
 const binary = (req: ReturnType<TestApp['http']['get']>) =>
   req.buffer(true).parse((res, done) => {
     const chunks: Buffer[] = [];
@@ -45,8 +48,10 @@ describe('Image storage in an S3-compatible bucket (STORAGE=s3)', () => {
     await s3?.close();
   });
 
-  const uploadThumbnail = (bytes: Buffer) => t.http.post('/images/thumbnail/upload').set(author.auth).attach('image', bytes, { filename: 'image.png', contentType: 'image/png' });
-  const uploadAvatar = (bytes: Buffer, user = reader) => t.http.post(api('/users/avatar')).set(user.auth).attach('file', bytes, { filename: 'me.png', contentType: 'image/png' });
+  const uploadThumbnail = (bytes: Buffer) =>
+    t.http.post('/images/thumbnail/upload').set(author.auth).attach('image', bytes, { filename: 'image.png', contentType: 'image/png' });
+  const uploadAvatar = (bytes: Buffer, user = reader) =>
+    t.http.post(api('/users/avatar')).set(user.auth).attach('file', bytes, { filename: 'me.png', contentType: 'image/png' });
 
   it('stores an avatar as one WebP object, serves it with the immutable cache, and deletes the replaced one', async () => {
     const first = await uploadAvatar(await png(900, 600)).expect(200);
@@ -85,7 +90,12 @@ describe('Image storage in an S3-compatible bucket (STORAGE=s3)', () => {
     const key = filename.split('-')[0];
     expect(variants.map((v) => v.width)).toEqual([400, 800, 1600]);
     expect(await s3.keys(`images/thumbnails/${key}`)).toEqual(
-      [`images/thumbnails/${key}-1600w.webp`, `images/thumbnails/${key}-1700x850.webp`, `images/thumbnails/${key}-400w.webp`, `images/thumbnails/${key}-800w.webp`].sort(),
+      [
+        `images/thumbnails/${key}-1600w.webp`,
+        `images/thumbnails/${key}-1700x850.webp`,
+        `images/thumbnails/${key}-400w.webp`,
+        `images/thumbnails/${key}-800w.webp`,
+      ].sort(),
     );
     for (const [u, width] of [[url, 1700], ...variants.map((v) => [v.url, v.width] as const)] as const) {
       const served = await binary(t.http.get(u)).expect(200);
@@ -109,7 +119,8 @@ describe('Image storage in an S3-compatible bucket (STORAGE=s3)', () => {
     const store = t.app.get(ImageStorageService).store as S3ImageStore;
     const realSend = store.client.send.bind(store.client);
     const send = jest.spyOn(store.client, 'send').mockImplementation(((command: unknown) => {
-      if (command instanceof PutObjectCommand && command.input.Key?.endsWith('-800w.webp')) return Promise.reject(new Error('simulated PUT failure'));
+      if (command instanceof PutObjectCommand && command.input.Key?.endsWith('-800w.webp'))
+        return Promise.reject(new Error('simulated PUT failure'));
       return realSend(command as never);
     }) as never);
     try {
@@ -134,7 +145,16 @@ describe('Image storage in an S3-compatible bucket (STORAGE=s3)', () => {
   it('the sweep lists the bucket through the adapter: objects without a row older than a day go, recorded ones stay', async () => {
     const kept = await uploadThumbnail(await png(800, 400)).expect(201);
     const strayKey = `images/thumbnails/${'e'.repeat(32)}-800x400.webp`;
-    await s3.client.send(new PutObjectCommand({ Bucket: s3.bucket, Key: strayKey, Body: await sharp(await png(800, 400)).webp().toBuffer(), ContentType: 'image/webp' }));
+    await s3.client.send(
+      new PutObjectCommand({
+        Bucket: s3.bucket,
+        Key: strayKey,
+        Body: await sharp(await png(800, 400))
+          .webp()
+          .toBuffer(),
+        ContentType: 'image/webp',
+      }),
+    );
     const images = t.app.get(ImagesService);
     expect((await images.sweepOrphans()).strayFiles).toEqual([]);
     expect(await s3.keys()).toContain(strayKey);
@@ -161,7 +181,11 @@ describe('Image storage in an S3-compatible bucket (STORAGE=s3)', () => {
 
     it('links uploads at the bucket (readable there), still serves the app path, and deletes by the absolute URL', async () => {
       const user = await createUser(linked, [RoleName.AUTHOR]);
-      const res = await linked.http.post(api('/users/avatar')).set(user.auth).attach('file', await png(600, 600), { filename: 'me.png', contentType: 'image/png' }).expect(200);
+      const res = await linked.http
+        .post(api('/users/avatar'))
+        .set(user.auth)
+        .attach('file', await png(600, 600), { filename: 'me.png', contentType: 'image/png' })
+        .expect(200);
       const url: string = res.body.data.avatarUrl;
       expect(url).toMatch(new RegExp(`^${s3.publicUrl.replace(/[.]/g, '\\.')}/images/avatars/[0-9a-f]{32}\\.webp$`));
       const direct = await fetch(url);
@@ -172,7 +196,11 @@ describe('Image storage in an S3-compatible bucket (STORAGE=s3)', () => {
       const csp = String((await linked.http.get('/api/v1/health')).headers['content-security-policy']);
       expect(csp).toMatch(new RegExp(`img-src [^;]*${new URL(s3.publicUrl).origin.replace(/[.]/g, '\\.')}`));
 
-      const thumb = await linked.http.post('/images/thumbnail/upload').set(user.auth).attach('image', await png(1700, 850), { filename: 'image.png', contentType: 'image/png' }).expect(201);
+      const thumb = await linked.http
+        .post('/images/thumbnail/upload')
+        .set(user.auth)
+        .attach('image', await png(1700, 850), { filename: 'image.png', contentType: 'image/png' })
+        .expect(201);
       expect(thumb.body.data.url.startsWith(`${s3.publicUrl}/images/thumbnails/`)).toBe(true);
       expect(thumb.body.data.srcset).toContain(`${s3.publicUrl}/images/thumbnails/`);
       expect((await fetch(thumb.body.data.variants[0].url)).status).toBe(200);

@@ -46,7 +46,11 @@ describe('Two-factor sign-in', () => {
 
   beforeAll(async () => {
     mail = await startMailCatcher();
-    t = await createTestApp({ databaseUrl: await createFreshDatabase('inkwell_two_factor'), throttle: true, env: { SMTP_URL: mail.url, TRUST_PROXY: 'loopback' } });
+    t = await createTestApp({
+      databaseUrl: await createFreshDatabase('inkwell_two_factor'),
+      throttle: true,
+      env: { SMTP_URL: mail.url, TRUST_PROXY: 'loopback' },
+    });
     db = t.app.get(DataSource);
     passwordHash = await t.app.get(PasswordHasher).hash(PASSWORD);
   }, 60_000);
@@ -66,11 +70,17 @@ describe('Two-factor sign-in', () => {
   }
 
   /** Turns two-factor sign-in on with the code of the step before now, so this step and the next stay usable. */
-  async function enable(user: TestUser, options: { signOutOtherSessions?: boolean } = {}): Promise<{ secret: string; recoveryCodes: string[] }> {
+  async function enable(
+    user: TestUser,
+    options: { signOutOtherSessions?: boolean } = {},
+  ): Promise<{ secret: string; recoveryCodes: string[] }> {
     await awayFromStepEnd();
     const setup = await post('/account/two-factor/setup').set(user.auth).expect(200);
     const secret = setup.body.data.secret as string;
-    const confirmed = await post('/account/two-factor/confirm').set(user.auth).send({ code: await codeAt(secret, -1), ...options }).expect(200);
+    const confirmed = await post('/account/two-factor/confirm')
+      .set(user.auth)
+      .send({ code: await codeAt(secret, -1), ...options })
+      .expect(200);
     return { secret, recoveryCodes: confirmed.body.data.recoveryCodes as string[] };
   }
 
@@ -108,24 +118,35 @@ describe('Two-factor sign-in', () => {
     expect(otpauthUrl).toBe(`otpauth://totp/Inkwell:${encodeURIComponent(user.email)}?secret=${secret}&issuer=Inkwell`);
     expect(qrCode).toMatch(/^data:image\/png;base64,/);
     // Sealed at rest: the row does not hold the key.
-    const [row] = (await db.query('SELECT secret_sealed, enabled_at FROM user_two_factor WHERE user_id = $1', [user.id])) as { secret_sealed: string; enabled_at: Date | null }[];
+    const [row] = (await db.query('SELECT secret_sealed, enabled_at FROM user_two_factor WHERE user_id = $1', [user.id])) as {
+      secret_sealed: string;
+      enabled_at: Date | null;
+    }[];
     expect(row.enabled_at).toBeNull();
     expect(row.secret_sealed).toMatch(/^v1\./);
     expect(row.secret_sealed).not.toContain(secret);
 
     // A wrong code or a recovery-style code does not turn it on.
-    const wrong = await post('/account/two-factor/confirm').set(user.auth).send({ code: (Number(await codeAt(secret)) ^ 1).toString().padStart(6, '0') }).expect(400);
+    const wrong = await post('/account/two-factor/confirm')
+      .set(user.auth)
+      .send({ code: (Number(await codeAt(secret)) ^ 1).toString().padStart(6, '0') })
+      .expect(400);
     expect(wrong.body).toEqual(err(400, CODE_WRONG, { code: [CODE_WRONG] }));
     const notDigits = await post('/account/two-factor/confirm').set(user.auth).send({ code: 'abcde-fghjk' }).expect(400);
     expect(notDigits.body.errors).toEqual({ code: ['Enter the 6-digit code from your authenticator app.'] });
 
-    const confirmed = await post('/account/two-factor/confirm').set(user.auth).send({ code: await codeAt(secret) }).expect(200);
+    const confirmed = await post('/account/two-factor/confirm')
+      .set(user.auth)
+      .send({ code: await codeAt(secret) })
+      .expect(200);
     const codes = confirmed.body.data.recoveryCodes as string[];
     expect(confirmed.body.message).toBe('Two-factor sign-in is on. Keep your recovery codes somewhere safe.');
     expect(codes).toHaveLength(10);
     expect(new Set(codes).size).toBe(10);
     for (const code of codes) expect(code).toMatch(/^[a-z2-9]{5}-[a-z2-9]{5}$/);
-    const stored = (await db.query('SELECT code_hash FROM two_factor_recovery_codes WHERE user_id = $1', [user.id])) as { code_hash: string }[];
+    const stored = (await db.query('SELECT code_hash FROM two_factor_recovery_codes WHERE user_id = $1', [user.id])) as {
+      code_hash: string;
+    }[];
     expect(stored).toHaveLength(10);
     expect(JSON.stringify(stored)).not.toContain(codes[0].replace('-', ''));
 
@@ -133,8 +154,12 @@ describe('Two-factor sign-in', () => {
     const status = await get('/account/two-factor').set(user.auth).expect(200);
     expect(status.body.data).toEqual({ enabled: true, enabledAt: expect.any(String), recoveryCodesLeft: 10, setupRequired: false });
     expect(JSON.stringify(status.body)).not.toContain(secret);
-    expect((await post('/account/two-factor/setup').set(user.auth).expect(409)).body).toEqual(err(409, 'Two-factor sign-in is already on.'));
-    expect((await post('/account/two-factor/confirm').set(user.auth).send({ code: '123456' }).expect(409)).body).toEqual(err(409, 'Two-factor sign-in is already on.'));
+    expect((await post('/account/two-factor/setup').set(user.auth).expect(409)).body).toEqual(
+      err(409, 'Two-factor sign-in is already on.'),
+    );
+    expect((await post('/account/two-factor/confirm').set(user.auth).send({ code: '123456' }).expect(409)).body).toEqual(
+      err(409, 'Two-factor sign-in is already on.'),
+    );
   });
 
   it("signs out the owner's other sessions when it is turned on (refresh tokens included), unless asked not to", async () => {
@@ -144,10 +169,16 @@ describe('Two-factor sign-in', () => {
     await awayFromStepEnd();
     const { secret } = (await post('/account/two-factor/setup').set(user.auth).expect(200)).body.data as { secret: string };
     // Neither true nor false: the field's error, and nothing turned on.
-    const bad = await post('/account/two-factor/confirm').set(user.auth).send({ code: await codeAt(secret, -1), signOutOtherSessions: 'yes' }).expect(400);
+    const bad = await post('/account/two-factor/confirm')
+      .set(user.auth)
+      .send({ code: await codeAt(secret, -1), signOutOtherSessions: 'yes' })
+      .expect(400);
     expect(bad.body.errors).toEqual({ signOutOtherSessions: ['signOutOtherSessions must be true or false'] });
     // No choice sent: the other sessions end (the default), this one stays.
-    await post('/account/two-factor/confirm').set(user.auth).send({ code: await codeAt(secret, -1) }).expect(200);
+    await post('/account/two-factor/confirm')
+      .set(user.auth)
+      .send({ code: await codeAt(secret, -1) })
+      .expect(200);
     await get('/users/profile').set(user.auth).expect(200);
     await get('/users/profile').set(bearer(elsewhere.accessToken)).expect(401);
     expect((await post('/auth/refresh-token').send({ refreshToken: elsewhere.refreshToken })).status).toBe(401);
@@ -157,7 +188,10 @@ describe('Two-factor sign-in', () => {
     const kept = (await signIn(keeper).expect(200)).body.data as { accessToken: string; refreshToken: string };
     await awayFromStepEnd();
     const keeperSecret = (await post('/account/two-factor/setup').set(keeper.auth).expect(200)).body.data.secret as string;
-    await post('/account/two-factor/confirm').set(keeper.auth).send({ code: await codeAt(keeperSecret, -1), signOutOtherSessions: false }).expect(200);
+    await post('/account/two-factor/confirm')
+      .set(keeper.auth)
+      .send({ code: await codeAt(keeperSecret, -1), signOutOtherSessions: false })
+      .expect(200);
     await get('/users/profile').set(bearer(kept.accessToken)).expect(200);
     await post('/auth/refresh-token').send({ refreshToken: kept.refreshToken }).expect(200);
   });
@@ -171,7 +205,11 @@ describe('Two-factor sign-in', () => {
     const { secret } = await enable(user);
     const first = await signIn(user).expect(202);
     expect(first.body).toEqual(
-      ok({ twoFactorRequired: true, challengeToken: expect.any(String), expiresIn: 300 }, 'Enter the code from your authenticator app to finish signing in.', 202),
+      ok(
+        { twoFactorRequired: true, challengeToken: expect.any(String), expiresIn: 300 },
+        'Enter the code from your authenticator app to finish signing in.',
+        202,
+      ),
     );
     expect(first.headers['set-cookie']).toBeUndefined();
     const { challengeToken } = first.body.data;
@@ -182,7 +220,9 @@ describe('Two-factor sign-in', () => {
     expect(done.body.message).toBe('Login successful');
     expect(Object.keys(done.body.data).sort()).toEqual(['accessToken', 'expiresIn', 'refreshToken', 'tokenType', 'user']);
     expect(done.body.data.user.id).toBe(user.id);
-    expect(cookiePairs(done.headers['set-cookie']).map((pair) => pair.split('=')[0])).toEqual(expect.arrayContaining(['inkwell_access', 'inkwell_refresh']));
+    expect(cookiePairs(done.headers['set-cookie']).map((pair) => pair.split('=')[0])).toEqual(
+      expect.arrayContaining(['inkwell_access', 'inkwell_refresh']),
+    );
     await get('/users/profile').set('Authorization', `Bearer ${done.body.data.accessToken}`).expect(200);
     // A used challenge is gone.
     expect((await finish(challengeToken, await codeAt(secret, 1)).expect(401)).body).toEqual(err(401, CHALLENGE_ENDED));
@@ -197,7 +237,9 @@ describe('Two-factor sign-in', () => {
 
     // Replay: the confirming code, and this step's neighbours already passed, are refused.
     await awayFromStepEnd();
-    expect((await finish(await codeStep(user), await codeAt(secret, -1)).expect(401)).body).toEqual(err(401, CODE_WRONG, { code: [CODE_WRONG] }));
+    expect((await finish(await codeStep(user), await codeAt(secret, -1)).expect(401)).body).toEqual(
+      err(401, CODE_WRONG, { code: [CODE_WRONG] }),
+    );
     // Outside the window.
     await finish(await codeStep(user), await codeAt(secret, 2)).expect(401);
     await finish(await codeStep(user), await codeAt(secret, -2)).expect(401);
@@ -257,7 +299,10 @@ describe('Two-factor sign-in', () => {
     await finish(await codeStep(user), recoveryCodes[1].replace('-', '')).expect(200);
     expect((await get('/account/two-factor').set(user.auth).expect(200)).body.data.recoveryCodesLeft).toBe(8);
 
-    const renewed = await post('/account/two-factor/recovery-codes').set(user.auth).send({ code: await codeAt(secret, 0) }).expect(200);
+    const renewed = await post('/account/two-factor/recovery-codes')
+      .set(user.auth)
+      .send({ code: await codeAt(secret, 0) })
+      .expect(200);
     expect(renewed.body.data.recoveryCodes).toHaveLength(10);
     expect((await userEvents(user.id)).map((row) => row.name)).toEqual(['user.two_factor_enabled', 'user.recovery_codes_renewed']);
     await finish(await codeStep(user), recoveryCodes[2]).expect(401);
@@ -277,13 +322,16 @@ describe('Two-factor sign-in', () => {
     const signedIn = await finish(await challengeOf(user), await codeAt(secret)).expect(200);
     const auth = { Authorization: `Bearer ${signedIn.body.data.accessToken}` };
 
-    const wrongPassword = await post('/account/two-factor/disable').set(auth).send({ password: 'Not!Right1', code: await codeAt(secret, 1) }).expect(400);
+    const wrongPassword = await post('/account/two-factor/disable')
+      .set(auth)
+      .send({ password: 'Not!Right1', code: await codeAt(secret, 1) })
+      .expect(400);
     expect(wrongPassword.body).toEqual(err(400, 'The password is not right.', { password: ['The password is not right.'] }));
     const wrongCode = await post('/account/two-factor/disable').set(auth).send({ password: PASSWORD, code: '000000' }).expect(400);
     expect(wrongCode.body).toEqual(err(400, CODE_WRONG, { code: [CODE_WRONG] }));
-    expect((await post('/account/two-factor/disable').set(auth).send({ password: PASSWORD, code: recoveryCodes[0] }).expect(200)).body).toEqual(
-      ok(null, 'Two-factor sign-in is off.'),
-    );
+    expect(
+      (await post('/account/two-factor/disable').set(auth).send({ password: PASSWORD, code: recoveryCodes[0] }).expect(200)).body,
+    ).toEqual(ok(null, 'Two-factor sign-in is off.'));
     await signIn(user).expect(200);
     expect((await db.query('SELECT count(*)::int AS n FROM two_factor_recovery_codes WHERE user_id = $1', [user.id]))[0].n).toBe(0);
     // Each step is an event of the account's; the owner's own steps write no audit entry.
@@ -292,7 +340,9 @@ describe('Two-factor sign-in', () => {
       { name: 'user.password_changed', actor_id: user.id, via: 'reset' },
       { name: 'user.two_factor_disabled', actor_id: user.id, via: 'self' },
     ]);
-    expect((await db.query(`SELECT count(*)::int AS n FROM audit_log WHERE target_type = 'user' AND target_id = $1`, [user.id]))[0].n).toBe(0);
+    expect((await db.query(`SELECT count(*)::int AS n FROM audit_log WHERE target_type = 'user' AND target_id = $1`, [user.id]))[0].n).toBe(
+      0,
+    );
   });
 
   it("lets an admin reset a user's 2FA: audit-logged, the user told by e-mail", async () => {
@@ -300,26 +350,67 @@ describe('Two-factor sign-in', () => {
     const user = await account();
     await enable(user);
     const reader = await createUser(t, [RoleName.USER]);
-    await t.http.delete(api(`/admin/users/${user.id}/two-factor`)).set(reader.auth).expect(403);
+    await t.http
+      .delete(api(`/admin/users/${user.id}/two-factor`))
+      .set(reader.auth)
+      .expect(403);
     await t.http.delete(api(`/admin/users/${user.id}/two-factor`)).expect(401);
-    expect((await t.http.delete(api(`/admin/users/${admin.id}/two-factor`)).set(admin.auth).expect(409)).body.message).toBe(
-      'You cannot reset your own two-factor sign-in: turn it off on your account page.',
+    expect(
+      (
+        await t.http
+          .delete(api(`/admin/users/${admin.id}/two-factor`))
+          .set(admin.auth)
+          .expect(409)
+      ).body.message,
+    ).toBe('You cannot reset your own two-factor sign-in: turn it off on your account page.');
+    expect((await t.http.delete(api('/admin/users/999999/two-factor')).set(admin.auth).expect(404)).body).toEqual(
+      err(404, 'User not found'),
     );
-    expect((await t.http.delete(api('/admin/users/999999/two-factor')).set(admin.auth).expect(404)).body).toEqual(err(404, 'User not found'));
 
-    expect((await t.http.get(api(`/admin/users/${user.id}`)).set(admin.auth).expect(200)).body.data.twoFactorEnabled).toBe(true);
+    expect(
+      (
+        await t.http
+          .get(api(`/admin/users/${user.id}`))
+          .set(admin.auth)
+          .expect(200)
+      ).body.data.twoFactorEnabled,
+    ).toBe(true);
     const since = mail.messages.length;
-    const reset = await t.http.delete(api(`/admin/users/${user.id}/two-factor`)).set(admin.auth).expect(200);
+    const reset = await t.http
+      .delete(api(`/admin/users/${user.id}/two-factor`))
+      .set(admin.auth)
+      .expect(200);
     expect(reset.body).toEqual(ok(null, 'Two-factor sign-in was reset; the user was told by e-mail.'));
     const told = await mail.waitFor(user.email, { since });
     expect(told.subject).toBe('Two-factor sign-in was turned off on your Inkwell account');
-    const log = await t.http.get(api(`/admin/users/${user.id}/audit-log`)).set(admin.auth).expect(200);
-    expect(log.body.data.content[0]).toMatchObject({ type: 'TWO_FACTOR_RESET', title: 'Two-factor sign-in reset', description: `${admin.fullName} reset two-factor sign-in for ${user.fullName}` });
+    const log = await t.http
+      .get(api(`/admin/users/${user.id}/audit-log`))
+      .set(admin.auth)
+      .expect(200);
+    expect(log.body.data.content[0]).toMatchObject({
+      type: 'TWO_FACTOR_RESET',
+      title: 'Two-factor sign-in reset',
+      description: `${admin.fullName} reset two-factor sign-in for ${user.fullName}`,
+    });
     // The entry and the e-mail follow the reset's event.
     expect((await userEvents(user.id)).at(-1)).toEqual({ name: 'user.two_factor_disabled', actor_id: admin.id, via: 'admin' });
     await signIn(user).expect(200);
-    expect((await t.http.get(api(`/admin/users/${user.id}`)).set(admin.auth).expect(200)).body.data.twoFactorEnabled).toBe(false);
-    expect((await t.http.delete(api(`/admin/users/${user.id}/two-factor`)).set(admin.auth).expect(409)).body.message).toBe('This user has not turned on two-factor sign-in.');
+    expect(
+      (
+        await t.http
+          .get(api(`/admin/users/${user.id}`))
+          .set(admin.auth)
+          .expect(200)
+      ).body.data.twoFactorEnabled,
+    ).toBe(false);
+    expect(
+      (
+        await t.http
+          .delete(api(`/admin/users/${user.id}/two-factor`))
+          .set(admin.auth)
+          .expect(409)
+      ).body.message,
+    ).toBe('This user has not turned on two-factor sign-in.');
   });
 
   it('makes an admin without 2FA set it up before any admin route answers, when the site requires it', async () => {
@@ -355,7 +446,9 @@ describe('Two-factor sign-in', () => {
       code: ['Enter the 6-digit code from your authenticator app, or a recovery code.'],
     });
     await post('/account/two-factor/disable').set(user.auth).send({ password: PASSWORD, code: '123456' }).expect(400);
-    expect((await post('/account/two-factor/recovery-codes').set(user.auth).send({ code: '123456' }).expect(409)).body).toEqual(err(409, 'Two-factor sign-in is not on.'));
+    expect((await post('/account/two-factor/recovery-codes').set(user.auth).send({ code: '123456' }).expect(409)).body).toEqual(
+      err(409, 'Two-factor sign-in is not on.'),
+    );
     expect((await post('/account/two-factor/confirm').set(user.auth).send({ code: '123456' }).expect(409)).body).toEqual(
       err(409, 'Start the set-up first: no key is waiting for its first code.'),
     );

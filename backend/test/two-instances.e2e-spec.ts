@@ -119,9 +119,16 @@ const binary = redisServerForSuite('two-instances.e2e-spec');
 
   it("a post approved through A shows on / of both instances' cached pages, and deleted through A leaves both", async () => {
     const slug = `two-instances-${uid()}`;
-    const created = await a.t.http.post(api('/blog/posts/author/create')).set(author.auth).send({ title: `Two instances ${slug}`, content: 'Shared caches', slug }).expect(201);
+    const created = await a.t.http
+      .post(api('/blog/posts/author/create'))
+      .set(author.auth)
+      .send({ title: `Two instances ${slug}`, content: 'Shared caches', slug })
+      .expect(201);
     const id = created.body.data.id as number;
-    await a.t.http.post(api(`/blog/posts/author/${id}/submit-for-review`)).set(author.auth).expect(200);
+    await a.t.http
+      .post(api(`/blog/posts/author/${id}/submit-for-review`))
+      .set(author.auth)
+      .expect(200);
 
     // Both instances hold / in their page cache: a second read renders nothing.
     for (const instance of [a, b]) {
@@ -131,7 +138,11 @@ const binary = redisServerForSuite('two-instances.e2e-spec');
       expect(instance.renders.length).toBe(rendered);
     }
 
-    await a.t.http.put(api(`/blog/posts/admin/${id}/review`)).set(admin.auth).send({ status: 'APPROVED' }).expect(200);
+    await a.t.http
+      .put(api(`/blog/posts/admin/${id}/review`))
+      .set(admin.auth)
+      .send({ status: 'APPROVED' })
+      .expect(200);
     expect(await home(a)).toContain(slug);
     expect(await homeUntil(b, (html) => html.includes(slug))).toContain(slug);
 
@@ -141,37 +152,70 @@ const binary = redisServerForSuite('two-instances.e2e-spec');
       expect(await home(instance)).toContain(slug);
       expect(instance.renders.length).toBe(rendered);
     }
-    await a.t.http.delete(api(`/blog/posts/${id}`)).set(admin.auth).expect(204);
+    await a.t.http
+      .delete(api(`/blog/posts/${id}`))
+      .set(admin.auth)
+      .expect(204);
     expect(await home(a)).not.toContain(slug);
     expect(await homeUntil(b, (html) => !html.includes(slug))).not.toContain(slug);
   });
 
   it('a like on A is counted on B', async () => {
     const slug = `liked-${uid()}`;
-    const post = await a.t.http.post(api('/blog/posts')).set(admin.auth).send({ title: `Liked ${slug}`, content: 'Like me', slug, status: 'PUBLISHED' }).expect(201);
+    const post = await a.t.http
+      .post(api('/blog/posts'))
+      .set(admin.auth)
+      .send({ title: `Liked ${slug}`, content: 'Like me', slug, status: 'PUBLISHED' })
+      .expect(201);
     const id = post.body.data.id as number;
     expect((await b.t.http.get(api(`/likes/post/${id}/count`)).expect(200)).body.data.likeCount).toBe(0);
-    await a.t.http.post(api(`/likes/post/${id}`)).set(reader.auth).expect(200);
+    await a.t.http
+      .post(api(`/likes/post/${id}`))
+      .set(reader.auth)
+      .expect(200);
     expect((await b.t.http.get(api(`/likes/post/${id}/count`)).expect(200)).body.data.likeCount).toBe(1);
-    expect((await b.t.http.get(api(`/likes/post/${id}/status`)).set(reader.auth).expect(200)).body.data).toMatchObject({ liked: true, likeCount: 1 });
+    expect(
+      (
+        await b.t.http
+          .get(api(`/likes/post/${id}/status`))
+          .set(reader.auth)
+          .expect(200)
+      ).body.data,
+    ).toMatchObject({ liked: true, likeCount: 1 });
   });
 
   it("a like and a comment through A show at once in B's held answers: A answers only after B dropped them", async () => {
     const slug = `read-own-${uid()}`;
-    const id = (await a.t.http.post(api('/blog/posts')).set(admin.auth).send({ title: `Read own ${slug}`, content: 'Body', slug, status: 'PUBLISHED' }).expect(201)).body.data.id as number;
+    const id = (
+      await a.t.http
+        .post(api('/blog/posts'))
+        .set(admin.auth)
+        .send({ title: `Read own ${slug}`, content: 'Body', slug, status: 'PUBLISHED' })
+        .expect(201)
+    ).body.data.id as number;
     const dropsOnB: ContentChange[] = [];
     const stop = b.t.app.get(ContentEvents).onChange((change) => dropsOnB.push(change));
-    const onB = async () => (await b.t.http.get(api(`/blog/posts/public/${slug}`)).expect(200)).body.data as { likeCount: number; commentCount: number };
-    const quickOnB = async () => (await b.t.http.get(api('/dashboard/quick-stats')).expect(200)).body.data as { totalLikes: number; totalComments: number };
-    const counterDrops = (counter: string) => dropsOnB.filter((change) => change.kind === 'post-counters' && change.postId === id && change.counter === counter).length;
+    const onB = async () =>
+      (await b.t.http.get(api(`/blog/posts/public/${slug}`)).expect(200)).body.data as { likeCount: number; commentCount: number };
+    const quickOnB = async () =>
+      (await b.t.http.get(api('/dashboard/quick-stats')).expect(200)).body.data as { totalLikes: number; totalComments: number };
+    const counterDrops = (counter: string) =>
+      dropsOnB.filter((change) => change.kind === 'post-counters' && change.postId === id && change.counter === counter).length;
     try {
       // Several rounds: each read on B right after A's answer, with no waiting.
       for (let round = 1; round <= 5; round++) {
         const liker = await createReader(a.t);
         const [post, quick] = [await onB(), await quickOnB()]; // held by B (5 s micro-caches)
-        await a.t.http.post(api(`/likes/post/${id}/toggle`)).set(liker.auth).expect(200);
+        await a.t.http
+          .post(api(`/likes/post/${id}/toggle`))
+          .set(liker.auth)
+          .expect(200);
         expect(counterDrops('likes')).toBe(round);
-        await a.t.http.post(api('/comments')).set(liker.auth).send({ postId: id, content: `Round ${round}` }).expect(201);
+        await a.t.http
+          .post(api('/comments'))
+          .set(liker.auth)
+          .send({ postId: id, content: `Round ${round}` })
+          .expect(201);
         expect(counterDrops('comments')).toBe(round);
         expect(await onB()).toMatchObject({ likeCount: post.likeCount + 1, commentCount: post.commentCount + 1 });
         expect(await quickOnB()).toMatchObject({ totalLikes: quick.totalLikes + 1, totalComments: quick.totalComments + 1 });
@@ -185,26 +229,60 @@ const binary = redisServerForSuite('two-instances.e2e-spec');
     // Random letters: two words alike enough would meet in the typo fallback.
     const letters = () => Array.from(randomBytes(14), (byte) => String.fromCharCode(97 + (byte % 26))).join('');
     const [before, after] = [letters(), letters()];
-    const searchOnB = async (q: string) => ((await b.t.http.get(api('/blog/search')).query({ q }).expect(200)).body.data as { content: { id: number }[] }).content.map((hit) => hit.id);
-    const id = (await a.t.http.post(api('/blog/posts')).set(admin.auth).send({ title: `Searched ${before}`, content: 'Body', status: 'DRAFT' }).expect(201)).body.data.id as number;
+    const searchOnB = async (q: string) =>
+      ((await b.t.http.get(api('/blog/search')).query({ q }).expect(200)).body.data as { content: { id: number }[] }).content.map(
+        (hit) => hit.id,
+      );
+    const id = (
+      await a.t.http
+        .post(api('/blog/posts'))
+        .set(admin.auth)
+        .send({ title: `Searched ${before}`, content: 'Body', status: 'DRAFT' })
+        .expect(201)
+    ).body.data.id as number;
     expect(await searchOnB(before)).toEqual([]); // held by B (5 s)
-    await a.t.http.put(api(`/blog/posts/${id}`)).set(admin.auth).send({ title: `Searched ${before}`, content: 'Body', status: 'PUBLISHED' }).expect(200);
+    await a.t.http
+      .put(api(`/blog/posts/${id}`))
+      .set(admin.auth)
+      .send({ title: `Searched ${before}`, content: 'Body', status: 'PUBLISHED' })
+      .expect(200);
     expect(await searchOnB(before)).toEqual([id]);
     expect(await searchOnB(after)).toEqual([]);
-    await a.t.http.put(api(`/blog/posts/${id}`)).set(admin.auth).send({ title: `Searched ${after}`, content: 'Body', status: 'PUBLISHED' }).expect(200);
+    await a.t.http
+      .put(api(`/blog/posts/${id}`))
+      .set(admin.auth)
+      .send({ title: `Searched ${after}`, content: 'Body', status: 'PUBLISHED' })
+      .expect(200);
     expect(await searchOnB(before)).toEqual([]);
     expect(await searchOnB(after)).toEqual([id]);
-    await a.t.http.put(api(`/blog/posts/${id}`)).set(admin.auth).send({ title: `Searched ${after}`, content: 'Body', status: 'ARCHIVED' }).expect(200);
+    await a.t.http
+      .put(api(`/blog/posts/${id}`))
+      .set(admin.auth)
+      .send({ title: `Searched ${after}`, content: 'Body', status: 'ARCHIVED' })
+      .expect(200);
     expect(await searchOnB(after)).toEqual([]);
-    await a.t.http.put(api(`/blog/posts/${id}`)).set(admin.auth).send({ title: `Searched ${after}`, content: 'Body', status: 'PUBLISHED' }).expect(200);
+    await a.t.http
+      .put(api(`/blog/posts/${id}`))
+      .set(admin.auth)
+      .send({ title: `Searched ${after}`, content: 'Body', status: 'PUBLISHED' })
+      .expect(200);
     expect(await searchOnB(after)).toEqual([id]);
-    await a.t.http.delete(api(`/blog/posts/${id}`)).set(admin.auth).expect(204);
+    await a.t.http
+      .delete(api(`/blog/posts/${id}`))
+      .set(admin.auth)
+      .expect(204);
     expect(await searchOnB(after)).toEqual([]);
   });
 
   it('an avatar uploaded through A is served by B (one bucket)', async () => {
-    const png = await sharp({ create: { width: 640, height: 480, channels: 3, background: '#22aa66' } }).png().toBuffer();
-    const res = await a.t.http.post(api('/users/avatar')).set(reader.auth).attach('file', png, { filename: 'me.png', contentType: 'image/png' }).expect(200);
+    const png = await sharp({ create: { width: 640, height: 480, channels: 3, background: '#22aa66' } })
+      .png()
+      .toBuffer();
+    const res = await a.t.http
+      .post(api('/users/avatar'))
+      .set(reader.auth)
+      .attach('file', png, { filename: 'me.png', contentType: 'image/png' })
+      .expect(200);
     const url: string = res.body.data.avatarUrl;
     const onA = await rawRequest(a.server, url);
     const onB = await rawRequest(b.server, url);

@@ -37,7 +37,8 @@ interface Endpoint {
 }
 
 const thumbnailTooLarge = (bytes: number | undefined) => {
-  const message = bytes === undefined ? 'File size cannot exceed 10MB' : `File size (${(bytes / MiB).toFixed(2)} MB) exceeds the maximum limit of 10MB`;
+  const message =
+    bytes === undefined ? 'File size cannot exceed 10MB' : `File size (${(bytes / MiB).toFixed(2)} MB) exceeds the maximum limit of 10MB`;
   return err(413, message, { image: [message] });
 };
 
@@ -66,7 +67,9 @@ function multipartFrame(field: string, filename = 'photo.png', type = 'image/png
   const boundary = `----inkwell${uid()}`;
   return {
     contentType: `multipart/form-data; boundary=${boundary}`,
-    head: Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${filename}"\r\nContent-Type: ${type}\r\n\r\n`),
+    head: Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${filename}"\r\nContent-Type: ${type}\r\n\r\n`,
+    ),
     tail: Buffer.from(`\r\n--${boundary}--\r\n`),
   };
 }
@@ -85,7 +88,14 @@ interface StreamedAnswer {
  * still open, so a server that read the whole body first would never answer (the test times out).
  * With `contentLength`, that length is announced; without it the body is chunked.
  */
-function answerBeforeBodyEnds(server: Server, path: string, headers: OutgoingHttpHeaders, field: string, fileBytes: number, contentLength?: number): Promise<StreamedAnswer> {
+function answerBeforeBodyEnds(
+  server: Server,
+  path: string,
+  headers: OutgoingHttpHeaders,
+  field: string,
+  fileBytes: number,
+  contentLength?: number,
+): Promise<StreamedAnswer> {
   const { port } = server.address() as AddressInfo;
   const frame = multipartFrame(field);
   return new Promise((resolve, reject) => {
@@ -143,14 +153,18 @@ describe('Uploads: temporary files, 413, decode queue, upload limit', () => {
   let author: TestUser;
   const server = () => t.app.getHttpServer() as Server;
   const tempFiles = () => (existsSync(join(t.dataDir, 'upload-tmp')) ? readdirSync(join(t.dataDir, 'upload-tmp')) : []);
-  const stored = (kind: 'avatars' | 'thumbnails') => (existsSync(join(t.dataDir, 'uploads', kind)) ? readdirSync(join(t.dataDir, 'uploads', kind)).sort() : []);
+  const stored = (kind: 'avatars' | 'thumbnails') =>
+    existsSync(join(t.dataDir, 'uploads', kind)) ? readdirSync(join(t.dataDir, 'uploads', kind)).sort() : [];
   const avatarOf = async (id: number) =>
     (
       (await t.app.get(DataSource).query('SELECT avatar FROM users WHERE id = $1', [id])) as {
         avatar: string | null;
       }[]
     )[0].avatar;
-  const thumbnailRows = async (id: number) => Number(((await t.app.get(DataSource).query('SELECT count(*) FROM thumbnails WHERE owner_id = $1', [id])) as { count: string }[])[0].count);
+  const thumbnailRows = async (id: number) =>
+    Number(
+      ((await t.app.get(DataSource).query('SELECT count(*) FROM thumbnails WHERE owner_id = $1', [id])) as { count: string }[])[0].count,
+    );
 
   /** Temporary files go once the response has ended; the 'close' handler runs just after the client has its answer. */
   async function noTempFilesLeft(): Promise<string[]> {
@@ -347,7 +361,11 @@ describe('Uploads: the per-user limit (UPLOAD_LIMIT)', () => {
       ),
     );
     expect(answers).toEqual([200, 200, 200]);
-    const rows = (await t.app.get(DataSource).query(`SELECT avatar FROM users WHERE id = ANY($1::int[]) AND avatar IS NOT NULL`, [[...users, user].map((u) => u.id)])) as { avatar: string }[];
+    const rows = (await t.app
+      .get(DataSource)
+      .query(`SELECT avatar FROM users WHERE id = ANY($1::int[]) AND avatar IS NOT NULL`, [[...users, user].map((u) => u.id)])) as {
+      avatar: string;
+    }[];
     const dir = join(t.dataDir, 'uploads', 'avatars');
     expect(readdirSync(dir).sort()).toEqual(rows.map((row) => row.avatar.split('/').pop()).sort());
   }, 60_000);

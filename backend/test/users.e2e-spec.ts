@@ -64,7 +64,12 @@ describe('Users API (profile, avatar)', () => {
           email: user.email,
           roles: [
             { name: 'USER', displayName: 'User', description: 'Reads, likes and comments', assignedAt: expect.any(String) },
-            { name: 'AUTHOR', displayName: 'Author', description: 'Writes posts and submits them for review', assignedAt: expect.any(String) },
+            {
+              name: 'AUTHOR',
+              displayName: 'Author',
+              description: 'Writes posts and submits them for review',
+              assignedAt: expect.any(String),
+            },
           ],
           role: 'AUTHOR',
           avatar: null,
@@ -110,9 +115,17 @@ describe('Users API (profile, avatar)', () => {
           location: ['Location must be at most 100 characters'],
         }),
       );
-      const long = await t.http.put(`${API}/users/profile`).set('Authorization', bearer(user)).send({ fullName: 'n'.repeat(101), email: null }).expect(400);
+      const long = await t.http
+        .put(`${API}/users/profile`)
+        .set('Authorization', bearer(user))
+        .send({ fullName: 'n'.repeat(101), email: null })
+        .expect(400);
       expect(long.body).toEqual(fieldFailure({ fullName: ['Full name must be less than 100 characters'], email: ['Email is required'] }));
-      const mass = await t.http.put(`${API}/users/profile`).set('Authorization', bearer(user)).send({ status: 'ACTIVE', roles: ['ADMIN'] }).expect(400);
+      const mass = await t.http
+        .put(`${API}/users/profile`)
+        .set('Authorization', bearer(user))
+        .send({ status: 'ACTIVE', roles: ['ADMIN'] })
+        .expect(400);
       expect(mass.body.errors).toEqual({ status: ['property status should not exist'], roles: ['property roles should not exist'] });
     });
 
@@ -125,22 +138,48 @@ describe('Users API (profile, avatar)', () => {
         .expect(200);
       expect(res.body).toMatchObject({
         success: true,
-        data: { id: user.id, fullName: 'Old Name', email: user.email, bio: 'Writes about <tea>', website: 'https://tea.example', location: 'Hà Nội' },
+        data: {
+          id: user.id,
+          fullName: 'Old Name',
+          email: user.email,
+          bio: 'Writes about <tea>',
+          website: 'https://tea.example',
+          location: 'Hà Nội',
+        },
         message: 'Profile updated successfully!',
         status: 200,
         errors: null,
       });
       const newEmail = uniqueEmail('Renamed');
-      const second = await t.http.put(`${API}/users/profile`).set('Authorization', bearer(user)).send({ fullName: ' New Name ', email: newEmail.toUpperCase(), website: '' }).expect(200);
-      expect(second.body.data).toMatchObject({ fullName: 'New Name', email: newEmail.toLowerCase(), bio: 'Writes about <tea>', website: null, location: 'Hà Nội' });
+      const second = await t.http
+        .put(`${API}/users/profile`)
+        .set('Authorization', bearer(user))
+        .send({ fullName: ' New Name ', email: newEmail.toUpperCase(), website: '' })
+        .expect(200);
+      expect(second.body.data).toMatchObject({
+        fullName: 'New Name',
+        email: newEmail.toLowerCase(),
+        bio: 'Writes about <tea>',
+        website: null,
+        location: 'Hà Nội',
+      });
       const profile = await t.http.get(`${API}/users/profile`).set('Authorization', bearer(user)).expect(200);
-      expect(profile.body.data).toEqual({ ...second.body.data, commentingMutedUntil: null, commentingMutedForever: false, commentingMutedReason: null });
+      expect(profile.body.data).toEqual({
+        ...second.body.data,
+        commentingMutedUntil: null,
+        commentingMutedForever: false,
+        commentingMutedReason: null,
+      });
     });
 
     it("answers 409 for another account's e-mail", async () => {
       const user = await signedInUser(t, mail);
       const other = await signedInUser(t, mail);
-      const res = await t.http.put(`${API}/users/profile`).set('Authorization', bearer(user)).send({ email: other.email.toUpperCase() }).expect(409);
+      const res = await t.http
+        .put(`${API}/users/profile`)
+        .set('Authorization', bearer(user))
+        .send({ email: other.email.toUpperCase() })
+        .expect(409);
       expect(res.body).toEqual(failure(409, 'Email already in use.'));
       // Its own e-mail is fine.
       await t.http.put(`${API}/users/profile`).set('Authorization', bearer(user)).send({ email: user.email }).expect(200);
@@ -195,21 +234,32 @@ describe('Users API (profile, avatar)', () => {
       const name = first.split('/').pop()!;
       expect(existsSync(join(avatarDir(), name))).toBe(true);
 
-      const served = await t.http.get(first).buffer(true).parse((r, done) => {
-        const chunks: Buffer[] = [];
-        r.on('data', (c: Buffer) => chunks.push(c));
-        r.on('end', () => done(null, Buffer.concat(chunks)));
-      }).expect(200);
+      const served = await t.http
+        .get(first)
+        .buffer(true)
+        .parse((r, done) => {
+          const chunks: Buffer[] = [];
+          r.on('data', (c: Buffer) => chunks.push(c));
+          r.on('end', () => done(null, Buffer.concat(chunks)));
+        })
+        .expect(200);
       expect(served.headers['cache-control']).toBe('public, max-age=31536000, immutable');
       expect(served.headers['content-type']).toBe('image/webp');
       const meta = await sharp(served.body as Buffer).metadata();
-      expect({ format: meta.format, width: meta.width, height: meta.height, exif: meta.exif }).toEqual({ format: 'webp', width: 512, height: 512, exif: undefined });
+      expect({ format: meta.format, width: meta.width, height: meta.height, exif: meta.exif }).toEqual({
+        format: 'webp',
+        width: 512,
+        height: 512,
+        exif: undefined,
+      });
 
       const profile = await t.http.get(`${API}/users/profile`).set('Authorization', bearer(user)).expect(200);
       expect(profile.body.data.avatar).toBe(first);
 
       // A new upload replaces the old file.
-      const jpeg = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#123456' } }).jpeg().toBuffer();
+      const jpeg = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#123456' } })
+        .jpeg()
+        .toBuffer();
       const second = await t.http.post(`${API}/users/avatar`).set('Authorization', bearer(user)).attach('file', jpeg, 'x.jpg').expect(200);
       expect(second.body.data.avatarUrl).not.toBe(first);
       expect(existsSync(join(avatarDir(), name))).toBe(false);
@@ -223,7 +273,12 @@ describe('Users API (profile, avatar)', () => {
     });
 
     it('serves only our own file names (no path traversal)', async () => {
-      for (const path of ['/images/avatars/..%2F..%2Fsecrets.json', '/images/avatars/../../secrets.json', '/images/avatars/0123456789abcdef0123456789abcdef.webp', '/images/avatars/passwd']) {
+      for (const path of [
+        '/images/avatars/..%2F..%2Fsecrets.json',
+        '/images/avatars/../../secrets.json',
+        '/images/avatars/0123456789abcdef0123456789abcdef.webp',
+        '/images/avatars/passwd',
+      ]) {
         const res = await t.http.get(path);
         expect(res.status).toBe(404);
       }
@@ -237,7 +292,9 @@ describe('Users API (profile, avatar)', () => {
   describe('the profile read (one query)', () => {
     it('answers what the entity mapping answers: roles in the order assigned, dates to the millisecond, nulls kept', async () => {
       const user = await signedInUser(t, mail, { fullName: 'Profile Parity' });
-      await db.query(`UPDATE users SET bio = 'Bio', website = NULL, last_login_at = now() - interval '1.2345 second' WHERE id = $1`, [user.id]);
+      await db.query(`UPDATE users SET bio = 'Bio', website = NULL, last_login_at = now() - interval '1.2345 second' WHERE id = $1`, [
+        user.id,
+      ]);
       await db.query(
         `INSERT INTO user_roles (user_id, role_id, assigned_at) SELECT $1, id, now() + interval '0.0015 second' FROM roles WHERE name = 'ADMIN'
          ON CONFLICT DO NOTHING`,

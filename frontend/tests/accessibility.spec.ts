@@ -28,16 +28,27 @@ let previewToken = '';
 
 test.beforeAll(async ({ playwright, baseURL }) => {
   const api = await adminApi(baseURL!, playwright);
-  const createdTag = await api.post('/api/v1/blog/tags', { data: { ...tag, description: 'Posts written by the accessibility test.', color: '#3b55d9' } });
+  const createdTag = await api.post('/api/v1/blog/tags', {
+    data: { ...tag, description: 'Posts written by the accessibility test.', color: '#3b55d9' },
+  });
   expect(createdTag.status(), await createdTag.text()).toBe(201);
   const other = await api.post('/api/v1/blog/posts', {
-    data: { title: `Another accessible story ${unique}`, slug: `a11y-other-${unique}`, summary: 'A second card for the grids.', content: 'Text.', status: 'PUBLISHED', tagSlugs: [tag.slug] },
+    data: {
+      title: `Another accessible story ${unique}`,
+      slug: `a11y-other-${unique}`,
+      summary: 'A second card for the grids.',
+      content: 'Text.',
+      status: 'PUBLISHED',
+      tagSlugs: [tag.slug],
+    },
   });
   expect(other.status(), await other.text()).toBe(201);
   const created = await api.post('/api/v1/blog/posts', { data: { ...post, status: 'PUBLISHED', isFeatured: true, tagSlugs: [tag.slug] } });
   expect(created.status(), await created.text()).toBe(201);
   // A draft with a live preview link: /preview/{preview}.
-  const draft = await api.post('/api/v1/blog/posts', { data: { ...post, title: `Previewed ${unique}`, slug: `a11y-draft-${unique}`, status: 'DRAFT' } });
+  const draft = await api.post('/api/v1/blog/posts', {
+    data: { ...post, title: `Previewed ${unique}`, slug: `a11y-draft-${unique}`, status: 'DRAFT' },
+  });
   expect(draft.status(), await draft.text()).toBe(201);
   const link = await api.post(`/api/v1/blog/posts/${((await draft.json()).data as { id: number }).id}/preview-links`);
   expect(link.status(), await link.text()).toBe(201);
@@ -56,7 +67,8 @@ interface Route {
   label?: string;
 }
 
-const pathOf = (route: Route) => route.path.replace('{post}', post.slug).replace('{tag}', tag.slug).replace('{unique}', unique).replace('{preview}', previewToken);
+const pathOf = (route: Route) =>
+  route.path.replace('{post}', post.slug).replace('{tag}', tag.slug).replace('{unique}', unique).replace('{preview}', previewToken);
 
 const anonymousRoutes = (): Route[] => [
   { path: '/' },
@@ -139,7 +151,13 @@ const signedInRoutes = (): Route[] => [
 
 /** Phone width: the header folds into its menu, counts read 99+. */
 const SMALL_SCREEN = { width: 390, height: 844 };
-const smallScreenRoutes = (): Route[] => [{ path: '/' }, { path: '/blog' }, { path: '/blog/{post}' }, { path: '/login' }, { path: '/preview/{preview}', label: '/preview/{token} (a live preview link)' }];
+const smallScreenRoutes = (): Route[] => [
+  { path: '/' },
+  { path: '/blog' },
+  { path: '/blog/{post}' },
+  { path: '/login' },
+  { path: '/preview/{preview}', label: '/preview/{token} (a live preview link)' },
+];
 const smallScreenSignedInRoutes = (): Route[] => [
   { path: '/', label: '/ (signed in)' },
   { path: '/dashboard' },

@@ -16,7 +16,15 @@ test('download my data, delete with a grace period, and cancel by signing in', a
   const who = { fullName: `Data Owner ${unique}`, email: `data-owner-${unique}@example.com`, password: PASSWORD };
   const admin = await adminApi(baseURL!, playwright);
   const created = await admin.post('/api/v1/admin/users', {
-    data: { fullName: who.fullName, email: who.email, password: PASSWORD, confirmPassword: PASSWORD, roles: ['USER'], status: 'ACTIVE', markEmailAsVerified: true },
+    data: {
+      fullName: who.fullName,
+      email: who.email,
+      password: PASSWORD,
+      confirmPassword: PASSWORD,
+      roles: ['USER'],
+      status: 'ACTIVE',
+      markEmailAsVerified: true,
+    },
   });
   expect(created.status(), await created.text()).toBe(201);
   await admin.dispose();
@@ -49,13 +57,17 @@ test('download my data, delete with a grace period, and cancel by signing in', a
   await dialog.getByRole('button', { name: 'Delete my account' }).click();
   // The home page confirms it (a status message filled in the browser: the cached page stays the same for
   // everyone), then takes the query off the address so a reload does not say it again.
-  await expect(page.getByRole('status').filter({ hasText: 'Your account is scheduled for deletion. You have been signed out.' })).toBeVisible();
+  await expect(
+    page.getByRole('status').filter({ hasText: 'Your account is scheduled for deletion. You have been signed out.' }),
+  ).toBeVisible();
   await expect(page).toHaveURL(/\/$/);
   await expectNoSeriousViolations(page, '/ after the deletion (320 px)');
   await page.reload();
   await expect(page.getByText('Your account is scheduled for deletion.')).toHaveCount(0);
   await page.goto('/?account=deletion-scheduled');
-  await expect(page.getByRole('status').filter({ hasText: 'Your account is scheduled for deletion. You have been signed out.' })).toBeVisible();
+  await expect(
+    page.getByRole('status').filter({ hasText: 'Your account is scheduled for deletion. You have been signed out.' }),
+  ).toBeVisible();
   // The cached copy of the home page holds only the empty status region.
   const cached = await page.request.get('/');
   expect(await cached.text()).toMatch(/<div role="status"[^>]*data-deletion-notice[^>]*><\/div>/);

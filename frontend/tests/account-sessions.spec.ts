@@ -11,7 +11,13 @@ import { adminApi } from './admin-api';
 const PASSWORD = 'Sessions-Passw0rd!';
 const FIREFOX_WINDOWS = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0';
 
-test('lists the sessions, signs another one out at once; axe at 320 px and desktop', async ({ page, baseURL, playwright, signIn, hydrated }) => {
+test('lists the sessions, signs another one out at once; axe at 320 px and desktop', async ({
+  page,
+  baseURL,
+  playwright,
+  signIn,
+  hydrated,
+}) => {
   const unique = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
   const who = { fullName: `Sessions ${unique}`, email: `sessions-${unique}@inkwell.test` };
   const admin = await adminApi(baseURL!, playwright);
@@ -43,7 +49,9 @@ test('lists the sessions, signs another one out at once; axe at 320 px and deskt
   await expect(items.nth(1)).toContainText('Local network');
   await expect(section.getByRole('checkbox', { name: 'E-mail me when my account is signed in to from a new device' })).toBeChecked();
   // Usable at 320 px: nothing wider than the window.
-  expect(await section.evaluate((element) => element.scrollWidth <= element.clientWidth && document.documentElement.scrollWidth <= 320)).toBe(true);
+  expect(
+    await section.evaluate((element) => element.scrollWidth <= element.clientWidth && document.documentElement.scrollWidth <= 320),
+  ).toBe(true);
   await expectNoSeriousViolations(page, '/account sessions (320 px)');
 
   // Keyboard: the per-session button by its label, Enter signs it out.

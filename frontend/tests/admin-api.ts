@@ -24,7 +24,11 @@ const TOKEN_REUSE_MS = 10 * 60_000;
 /** An API client signed in as `email` (Bearer token): a Bearer client needs no Origin for its writes. */
 export async function apiAs(baseURL: string, playwright: Playwright, email: string, password: string): Promise<APIRequestContext> {
   const key = `${baseURL} ${email}`;
-  const client = (accessToken: string) => playwright.request.newContext({ baseURL, extraHTTPHeaders: { Authorization: `Bearer ${accessToken}`, 'X-Request-Timestamp': String(Date.now()) } });
+  const client = (accessToken: string) =>
+    playwright.request.newContext({
+      baseURL,
+      extraHTTPHeaders: { Authorization: `Bearer ${accessToken}`, 'X-Request-Timestamp': String(Date.now()) },
+    });
   const saved = tokens.get(key);
   if (saved && Date.now() - saved.issuedAt < TOKEN_REUSE_MS) {
     const api = await client(saved.accessToken);

@@ -52,7 +52,13 @@ test.beforeAll(async ({ playwright, baseURL }) => {
   await api.dispose();
 });
 
-test('an admin runs the back office from user creation to Recent Activity', async ({ asAdmin: page, browser, baseURL, request, hydrated }) => {
+test('an admin runs the back office from user creation to Recent Activity', async ({
+  asAdmin: page,
+  browser,
+  baseURL,
+  request,
+  hydrated,
+}) => {
   test.setTimeout(180_000);
 
   // 1. The admin creates an author on /admin/users.
@@ -80,7 +86,10 @@ test('an admin runs the back office from user creation to Recent Activity', asyn
   });
   expect(drafted.status(), await drafted.text()).toBe(201);
   const postId = ((await drafted.json()).data as { id: number }).id;
-  const submit = () => authorPage.request.post(`/api/v1/blog/posts/author/${postId}/submit-for-review`, { headers: { 'X-Request-Timestamp': String(Date.now()) } });
+  const submit = () =>
+    authorPage.request.post(`/api/v1/blog/posts/author/${postId}/submit-for-review`, {
+      headers: { 'X-Request-Timestamp': String(Date.now()) },
+    });
   const submitted = await submit();
   expect(submitted.status(), await submitted.text()).toBe(200);
 

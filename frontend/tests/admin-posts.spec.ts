@@ -15,7 +15,6 @@ import { brokenWords } from './layout-checks';
  * (11 pages of 5), and one post per action.
  */
 
-
 const unique = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
 const PASSWORD = 'Sup3r-Secret!';
 const pat = { fullName: 'Pat Author', email: `pat-posts-${unique}@inkwell.test` };
@@ -38,9 +37,16 @@ async function createAccount(admin: APIRequestContext, who: { fullName: string; 
   expect(created.status(), await created.text()).toBe(201);
 }
 
-async function adminPost(admin: APIRequestContext, key: string, title: string, status: 'DRAFT' | 'PUBLISHED' = 'DRAFT'): Promise<CreatedPost> {
+async function adminPost(
+  admin: APIRequestContext,
+  key: string,
+  title: string,
+  status: 'DRAFT' | 'PUBLISHED' = 'DRAFT',
+): Promise<CreatedPost> {
   const slug = `${key.toLowerCase()}-${unique}`;
-  const created = await admin.post('/api/v1/blog/posts', { data: { title, slug, summary: `Summary of ${title}.`, content: `Body of ${title}.`, status } });
+  const created = await admin.post('/api/v1/blog/posts', {
+    data: { title, slug, summary: `Summary of ${title}.`, content: `Body of ${title}.`, status },
+  });
   expect(created.status(), await created.text()).toBe(201);
   const post = { id: ((await created.json()).data as { id: number }).id, title, slug };
   posts[key] = post;
@@ -50,7 +56,9 @@ async function adminPost(admin: APIRequestContext, key: string, title: string, s
 /** An author's post, submitted for review (PENDING_REVIEW). */
 async function pendingPost(author: APIRequestContext, key: string, title: string): Promise<CreatedPost> {
   const slug = `${key.toLowerCase()}-${unique}`;
-  const created = await author.post('/api/v1/blog/posts/author/create', { data: { title, slug, summary: `Summary of ${title}.`, content: `Body of ${title}.` } });
+  const created = await author.post('/api/v1/blog/posts/author/create', {
+    data: { title, slug, summary: `Summary of ${title}.`, content: `Body of ${title}.` },
+  });
   expect(created.status(), await created.text()).toBe(201);
   const id = ((await created.json()).data as { id: number }).id;
   const submitted = await author.post(`/api/v1/blog/posts/author/${id}/submit-for-review`);
@@ -90,7 +98,8 @@ test.beforeAll(async ({ playwright, baseURL }) => {
   await createAccount(admin, uma, 'USER');
   const author = await apiAs(baseURL!, playwright, pat.email, PASSWORD);
 
-  for (let index = 1; index <= PAGER_COUNT; index++) await adminPost(admin, `pager-${index}`, `${PAGER_WORD} ${String(index).padStart(2, '0')}`);
+  for (let index = 1; index <= PAGER_COUNT; index++)
+    await adminPost(admin, `pager-${index}`, `${PAGER_WORD} ${String(index).padStart(2, '0')}`);
 
   await pendingPost(author, 'approve', `Approve me ${unique}`);
   await pendingPost(author, 'reject', `Reject me ${unique}`);
@@ -127,7 +136,12 @@ test.describe('access', () => {
 
   test('signed-in users below ADMIN see Access Denied (HTTP 200) on every mode', async ({ page, signIn }) => {
     await signIn({ email: uma.email, password: PASSWORD });
-    for (const path of ['/admin/posts', '/admin/posts/new', `/admin/posts/${posts.publish.id}/edit`, `/admin/posts/${posts.publish.id}/preview`]) {
+    for (const path of [
+      '/admin/posts',
+      '/admin/posts/new',
+      `/admin/posts/${posts.publish.id}/edit`,
+      `/admin/posts/${posts.publish.id}/preview`,
+    ]) {
       const response = await page.goto(path);
       expect(response?.status(), path).toBe(200);
       await expect(page.getByTestId('access-denied')).toContainText('Access Denied: You need admin privileges to access this page.');
@@ -163,7 +177,10 @@ test.describe('list', () => {
     await pager.getByRole('button', { name: 'Go' }).click();
     await expect(page).toHaveURL(/page=11/);
     await expect(titles).toHaveText([`${PAGER_WORD} 51`, `${PAGER_WORD} 52`]);
-    await expect(page.getByRole('navigation', { name: 'Posts pages' }).getByRole('link', { name: 'Page 11' })).toHaveAttribute('aria-current', 'page');
+    await expect(page.getByRole('navigation', { name: 'Posts pages' }).getByRole('link', { name: 'Page 11' })).toHaveAttribute(
+      'aria-current',
+      'page',
+    );
 
     // The filter form submits as a GET form.
     await page.getByLabel('Search posts').fill(`${PAGER_WORD} 07`);
@@ -211,7 +228,15 @@ test.describe('list', () => {
     await expect(titles).toHaveCount(12);
 
     // Status filter (admins see pending_review and rejected too); no draft matches 'Approve me'.
-    await expect(page.getByLabel('Status', { exact: true }).locator('option')).toHaveText(['All statuses', 'Draft', 'Pending Review', 'Published', 'Rejected', 'Archived', 'Private']);
+    await expect(page.getByLabel('Status', { exact: true }).locator('option')).toHaveText([
+      'All statuses',
+      'Draft',
+      'Pending Review',
+      'Published',
+      'Rejected',
+      'Archived',
+      'Private',
+    ]);
     await page.getByLabel('Status', { exact: true }).selectOption('pending_review');
     await expect(page).toHaveURL(/status=pending_review/);
     await expect(page.getByText('No posts match your filters')).toBeVisible();
@@ -291,7 +316,10 @@ test.describe('actions', () => {
     await expect(page.getByRole('status').filter({ hasText: 'Post rejected' })).toBeVisible();
     await expect(row.getByTestId('post-status')).toHaveText('Rejected');
     await expect(row.getByRole('button', { name: 'Approve Now' })).toBeVisible();
-    const history = (await (await admin.get(`/api/v1/blog/post-reviews/${posts.reject.id}/history`)).json()).data as { status: string; rejectionReason: string }[];
+    const history = (await (await admin.get(`/api/v1/blog/post-reviews/${posts.reject.id}/history`)).json()).data as {
+      status: string;
+      rejectionReason: string;
+    }[];
     expect(history[0]).toMatchObject({ status: 'REJECTED', rejectionReason: `Cite your sources ${unique}` });
   });
 
@@ -332,7 +360,10 @@ test.describe('actions', () => {
     await dialog.getByRole('button', { name: 'Submit Review' }).click();
     await expect(dialog).toBeHidden();
     await expect(row.getByTestId('post-status')).toHaveText('Published');
-    const history = (await (await admin.get(`/api/v1/blog/post-reviews/${posts.review.id}/history`)).json()).data as { status: string; adminNotes: string | null }[];
+    const history = (await (await admin.get(`/api/v1/blog/post-reviews/${posts.review.id}/history`)).json()).data as {
+      status: string;
+      adminNotes: string | null;
+    }[];
     expect(history.map((entry) => entry.status)).toEqual(['APPROVED', 'REJECTED']);
     expect(history[0].adminNotes).toBe(`Checked the intro ${unique}`);
   });
@@ -387,14 +418,18 @@ test.describe('actions', () => {
     await expect(alert).toContainText(`Post with id ${posts.updateFails.id} not found`);
     await row.getByRole('button', { name: 'Delete' }).click();
     await page.getByRole('alertdialog', { name: 'Delete post?' }).getByRole('button', { name: 'Delete' }).click();
-    await expect(page.getByRole('alert').filter({ hasText: 'Delete Failed' })).toContainText(`Delete failed: Post with id ${posts.updateFails.id} not found`);
+    await expect(page.getByRole('alert').filter({ hasText: 'Delete Failed' })).toContainText(
+      `Delete failed: Post with id ${posts.updateFails.id} not found`,
+    );
     await page.keyboard.press('Escape');
 
     row = await openRow(page, posts.reviewFails);
     await review(admin, posts.reviewFails.id, { status: 'APPROVED' });
     await row.getByRole('button', { name: 'Reject', exact: true }).click();
     await page.getByRole('dialog', { name: 'Reject Post' }).getByRole('button', { name: 'Reject Post' }).click();
-    await expect(page.getByRole('alert').filter({ hasText: 'Rejection Failed' })).toContainText('Cannot reject a post with status PUBLISHED');
+    await expect(page.getByRole('alert').filter({ hasText: 'Rejection Failed' })).toContainText(
+      'Cannot reject a post with status PUBLISHED',
+    );
     await page.keyboard.press('Escape');
     await row.getByRole('button', { name: 'Approve', exact: true }).click();
     await expect(page.getByRole('alert').filter({ hasText: 'Review Failed' })).toContainText('Cannot approve a post with status PUBLISHED');
@@ -417,7 +452,11 @@ test.describe('create, edit and preview', () => {
     await editor.getByRole('button', { name: 'Save Post' }).click();
     await expect(page).toHaveURL(/\/admin\/posts$/);
     await expect(page.getByRole('status').filter({ hasText: 'Post created successfully.' })).toBeVisible();
-    const found = (await (await admin.get(`/api/v1/blog/posts/admin/all?search=${encodeURIComponent(title)}`)).json()).data.content as { id: number; status: string; slug: string }[];
+    const found = (await (await admin.get(`/api/v1/blog/posts/admin/all?search=${encodeURIComponent(title)}`)).json()).data.content as {
+      id: number;
+      status: string;
+      slug: string;
+    }[];
     expect(found).toEqual([expect.objectContaining({ status: 'PUBLISHED', slug: `admin-created-${unique}` })]);
     posts.created = { id: found[0].id, title, slug: found[0].slug };
   });
@@ -488,7 +527,11 @@ test.describe('accessibility', () => {
       await page.keyboard.press('Tab');
       reached.add(await page.evaluate(() => (document.activeElement as HTMLElement | null)?.innerText?.trim().split('\n')[0] ?? ''));
     }
-    for (const name of ['Apply', 'Edit', 'Preview', 'Publish', 'Delete']) expect([...reached].some((text) => text.startsWith(name)), `${name} reached by Tab`).toBe(true);
+    for (const name of ['Apply', 'Edit', 'Preview', 'Publish', 'Delete'])
+      expect(
+        [...reached].some((text) => text.startsWith(name)),
+        `${name} reached by Tab`,
+      ).toBe(true);
     // The first row's Delete opens its dialog with Enter.
     await page.locator('tbody tr').first().getByRole('button', { name: 'Delete' }).focus();
     await page.keyboard.press('Enter');
@@ -501,7 +544,10 @@ test.describe('accessibility', () => {
 test.describe('at 1280 px', () => {
   test.use({ viewport: { width: 1280, height: 900 } });
 
-  test('the table fits its frame: every row action in view, no header, author or action label broken inside a word', async ({ asAdmin: page, hydrated }) => {
+  test('the table fits its frame: every row action in view, no header, author or action label broken inside a word', async ({
+    asAdmin: page,
+    hydrated,
+  }) => {
     // This file's posts, newest first: the pending one left for this check has the most actions a row
     // has (Approve, Schedule, Reject, Detailed Review, Edit, Preview, Delete).
     await page.goto(`/admin/posts?search=${unique}`);

@@ -41,7 +41,10 @@ async function createTag(key: string, name: string, extra: object = {}): Promise
 
 async function tagOf(id: number): Promise<{ isActive: boolean; name: string; description: string | null; status: number }> {
   const answer = await admin.get(`/api/v1/blog/tags/${id}`);
-  return { ...((answer.ok() ? (await answer.json()).data : {}) as { isActive: boolean; name: string; description: string | null }), status: answer.status() };
+  return {
+    ...((answer.ok() ? (await answer.json()).data : {}) as { isActive: boolean; name: string; description: string | null }),
+    status: answer.status(),
+  };
 }
 
 /** The grid narrowed to one tag by its unique name, hydrated; `filter` all shows inactive ones too. */
@@ -61,7 +64,8 @@ test.beforeAll(async ({ playwright, baseURL }) => {
   });
   expect(user.status(), await user.text()).toBe(201);
 
-  for (let index = 1; index <= 12; index++) await createTag(`grid-${index}`, `${GRID} ${String(index).padStart(2, '0')}`, { description: `Grid tag number ${index}.` });
+  for (let index = 1; index <= 12; index++)
+    await createTag(`grid-${index}`, `${GRID} ${String(index).padStart(2, '0')}`, { description: `Grid tag number ${index}.` });
   for (let index = 1; index <= 3; index++) await createTag(`off-${index}`, `${GRID} Off ${index}`, { isActive: false });
   await createTag('used', `Used ${unique}`, { color: '#3178c6' });
   await createTag('spare', `Spare ${unique}`);
@@ -72,12 +76,25 @@ test.beforeAll(async ({ playwright, baseURL }) => {
   await createTag('quiet', `Quiet ${unique}`, { isActive: false });
 
   const used = await admin.post('/api/v1/blog/posts', {
-    data: { title: `Tagged post ${unique}`, slug: `tagged-post-${unique}`, content: 'Body.', status: 'PUBLISHED', tagSlugs: [tags.used.slug] },
+    data: {
+      title: `Tagged post ${unique}`,
+      slug: `tagged-post-${unique}`,
+      content: 'Body.',
+      status: 'PUBLISHED',
+      tagSlugs: [tags.used.slug],
+    },
   });
   expect(used.status(), await used.text()).toBe(201);
   for (let index = 1; index <= MANY_POSTS; index++) {
     const created = await admin.post('/api/v1/blog/posts', {
-      data: { title: `Many post ${String(index).padStart(3, '0')} ${unique}`, slug: `many-${index}-${unique}`, summary: 'A post for the pager.', content: 'Body.', status: 'PUBLISHED', tagSlugs: [tags.many.slug, tags.used.slug] },
+      data: {
+        title: `Many post ${String(index).padStart(3, '0')} ${unique}`,
+        slug: `many-${index}-${unique}`,
+        summary: 'A post for the pager.',
+        content: 'Body.',
+        status: 'PUBLISHED',
+        tagSlugs: [tags.many.slug, tags.used.slug],
+      },
     });
     expect(created.status(), await created.text()).toBe(201);
   }
@@ -221,11 +238,15 @@ test.describe('actions', () => {
     expect(after).toMatchObject({ status: 200, isActive: false });
   });
 
-  test('a tag that got its first post after the list was read: the refused delete (409) ends in the same offer', async ({ asAdmin: page }) => {
+  test('a tag that got its first post after the list was read: the refused delete (409) ends in the same offer', async ({
+    asAdmin: page,
+  }) => {
     const late = await createTag('late', `Late ${unique}`);
     const card = await openCard(page, late);
     await expect(card.getByTestId('tag-post-count')).toHaveText('0 posts');
-    const post = await admin.post('/api/v1/blog/posts', { data: { title: `Late post ${unique}`, slug: `late-post-${unique}`, content: 'Body.', status: 'PUBLISHED', tagSlugs: [late.slug] } });
+    const post = await admin.post('/api/v1/blog/posts', {
+      data: { title: `Late post ${unique}`, slug: `late-post-${unique}`, content: 'Body.', status: 'PUBLISHED', tagSlugs: [late.slug] },
+    });
     expect(post.status(), await post.text()).toBe(201);
     await card.getByRole('button', { name: 'Delete' }).click();
     await page.getByRole('alertdialog', { name: 'Delete tag?' }).getByRole('button', { name: 'Delete' }).click();
@@ -266,8 +287,20 @@ test.describe('tag editor', () => {
     await page.keyboard.press('Control+s');
     await expect(page).toHaveURL(/\/admin\/tags$/);
     await expect(page.getByRole('status').filter({ hasText: 'Tag created successfully.' })).toBeVisible();
-    const found = (await (await admin.get(`/api/v1/blog/tags?search=dalat-${unique}&activeOnly=false`)).json()).data.content as { name: string; slug: string; color: string; description: string }[];
-    expect(found).toEqual([expect.objectContaining({ name: `Đà Lạt Trips ${unique}`, slug: `dalat-${unique}`, color: '#10b981', description: 'Trips to the highlands.' })]);
+    const found = (await (await admin.get(`/api/v1/blog/tags?search=dalat-${unique}&activeOnly=false`)).json()).data.content as {
+      name: string;
+      slug: string;
+      color: string;
+      description: string;
+    }[];
+    expect(found).toEqual([
+      expect.objectContaining({
+        name: `Đà Lạt Trips ${unique}`,
+        slug: `dalat-${unique}`,
+        color: '#10b981',
+        description: 'Trips to the highlands.',
+      }),
+    ]);
   });
 
   test('edit: a taken name is refused on its field, Esc goes back, Save Changes updates', async ({ asAdmin: page }) => {
@@ -387,7 +420,10 @@ test.describe('accessibility', () => {
   });
 });
 
-test('at 1280 px every card shows its actions on screen, no name or action label broken inside a word', async ({ asAdmin: page, hydrated }) => {
+test('at 1280 px every card shows its actions on screen, no name or action label broken inside a word', async ({
+  asAdmin: page,
+  hydrated,
+}) => {
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.goto(`/admin/tags?search=${GRID}&filter=all`);
   await hydrated();

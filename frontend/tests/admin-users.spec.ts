@@ -35,7 +35,10 @@ interface ApiUser {
   roles: { name: string }[];
 }
 
-async function createUser(api: APIRequestContext, values: { fullName: string; email: string; roles?: string[]; verified?: boolean; status?: string }): Promise<ApiUser> {
+async function createUser(
+  api: APIRequestContext,
+  values: { fullName: string; email: string; roles?: string[]; verified?: boolean; status?: string },
+): Promise<ApiUser> {
   const response = await api.post('/api/v1/admin/users', {
     data: {
       fullName: values.fullName,
@@ -68,7 +71,12 @@ test.beforeAll(async ({ playwright, baseURL }) => {
   await createUser(api, { ...author, roles: ['AUTHOR'] });
   for (let index = 0; index < PAGER_USERS; index++) {
     const roles = index === 7 ? ['USER', 'AUTHOR', 'ADMIN'] : index % 11 === 0 ? ['USER', 'AUTHOR'] : ['USER'];
-    const user = await createUser(api, { fullName: pagerName(index), email: `pager-${String(index).padStart(2, '0')}-${unique}@inkwell.test`, roles, verified: index % 5 !== 0 });
+    const user = await createUser(api, {
+      fullName: pagerName(index),
+      email: `pager-${String(index).padStart(2, '0')}-${unique}@inkwell.test`,
+      roles,
+      verified: index % 5 !== 0,
+    });
     pagerIds.push(user.id);
   }
 });
@@ -87,7 +95,10 @@ test.describe('access', () => {
   });
 
   for (const who of [reader, author]) {
-    test(`${who === reader ? 'a reader' : 'an author'} is sent from /admin to / and sees Access Denied on the user pages`, async ({ page, signIn }) => {
+    test(`${who === reader ? 'a reader' : 'an author'} is sent from /admin to / and sees Access Denied on the user pages`, async ({
+      page,
+      signIn,
+    }) => {
       await signIn({ email: who.email, password: PASSWORD });
       await page.goto('/admin');
       await expect(page).toHaveURL('/');
@@ -122,21 +133,33 @@ test.describe('/admin', () => {
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Admin Dashboard');
     await expect(page.getByTestId('last-updated')).toContainText('Last updated:');
     await expect(page.getByRole('link', { name: 'Refresh' })).toHaveAttribute('href', '/admin');
-    for (const label of ['Total Users', 'Total Posts', 'Total Tags', 'Active Users']) await expect(page.getByText(label, { exact: true })).toBeVisible();
+    for (const label of ['Total Users', 'Total Posts', 'Total Tags', 'Active Users'])
+      await expect(page.getByText(label, { exact: true })).toBeVisible();
 
     // The cards are the API's figures (other test files may add rows meanwhile: read both again until they agree).
     await expect
-      .poll(async () => {
-        const stats = (await (await api.get('/api/v1/dashboard/admin/stats')).json()).data;
-        await page.reload();
-        const shown = await dashboardFigures(page);
-        return (['totalUsers', 'totalPosts', 'totalTags', 'activeUsers', 'pendingUsers', 'bannedUsers'] as const).every((key) => shown[key] === stats[key]);
-      }, { timeout: 30_000 })
+      .poll(
+        async () => {
+          const stats = (await (await api.get('/api/v1/dashboard/admin/stats')).json()).data;
+          await page.reload();
+          const shown = await dashboardFigures(page);
+          return (['totalUsers', 'totalPosts', 'totalTags', 'activeUsers', 'pendingUsers', 'bannedUsers'] as const).every(
+            (key) => shown[key] === stats[key],
+          );
+        },
+        { timeout: 30_000 },
+      )
       .toBe(true);
     const figures = await dashboardFigures(page);
     expect(figures.totalUsers).toBeGreaterThanOrEqual(PAGER_USERS + 3);
-    for (const [id, count] of [['active', figures.activeUsers], ['pending', figures.pendingUsers], ['banned', figures.bannedUsers]] as const) {
-      await expect(page.locator(`[data-user-stat="${id}"] [data-percent]`)).toHaveText(`(${Math.round((count / figures.totalUsers) * 100)}%)`);
+    for (const [id, count] of [
+      ['active', figures.activeUsers],
+      ['pending', figures.pendingUsers],
+      ['banned', figures.bannedUsers],
+    ] as const) {
+      await expect(page.locator(`[data-user-stat="${id}"] [data-percent]`)).toHaveText(
+        `(${Math.round((count / figures.totalUsers) * 100)}%)`,
+      );
     }
 
     // Recent Activity: the newest audit entries, the last user this file created among them.
@@ -181,7 +204,16 @@ test.describe('/admin/users list', () => {
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('User Management');
     await expect(page.getByTestId('users-total')).toHaveText(`${PAGER_USERS} users`);
     const table = page.getByRole('table');
-    await expect(table.getByRole('columnheader')).toHaveText([/User/, 'Roles', 'Status', 'Verified', 'Posts', 'Comments', /Joined/, /Last Login/]);
+    await expect(table.getByRole('columnheader')).toHaveText([
+      /User/,
+      'Roles',
+      'Status',
+      'Verified',
+      'Posts',
+      'Comments',
+      /Joined/,
+      /Last Login/,
+    ]);
     await expect(table.getByRole('columnheader', { name: /Joined/ })).toHaveAttribute('aria-sort', 'descending');
     // Only the sorted column carries aria-sort (the same shared table as /admin/posts).
     await expect(table.getByRole('columnheader', { name: /User/ })).not.toHaveAttribute('aria-sort', /./);
@@ -245,7 +277,19 @@ test.describe('/admin/users list', () => {
     await page.goto('/admin/users');
     await hydrated();
     const usersList = (url: URL) => url.pathname === '/api/v1/admin/users';
-    await page.route(usersList, (route) => route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ success: false, data: null, message: 'Service temporarily unavailable. Please try again later.', status: 503, errors: null }) }));
+    await page.route(usersList, (route) =>
+      route.fulfill({
+        status: 503,
+        contentType: 'application/json',
+        body: JSON.stringify({
+          success: false,
+          data: null,
+          message: 'Service temporarily unavailable. Please try again later.',
+          status: 503,
+          errors: null,
+        }),
+      }),
+    );
     await page.getByLabel('Search users').fill(MARKER);
     const alert = page.getByRole('alert');
     await expect(alert).toContainText('Search failed');
@@ -323,7 +367,10 @@ test.describe('Add User', () => {
     return dialog;
   }
 
-  test('defaults, each rule and message in order, the last role stays, Escape closes, focus stays inside', async ({ asAdmin: page, hydrated }) => {
+  test('defaults, each rule and message in order, the last role stays, Escape closes, focus stays inside', async ({
+    asAdmin: page,
+    hydrated,
+  }) => {
     const dialog = await openDialog(page, hydrated);
     await expect(dialog.getByLabel('Full name')).toBeFocused();
     await expect(dialog.getByRole('checkbox', { name: 'User' })).toBeChecked();
@@ -386,7 +433,11 @@ test.describe('Add User', () => {
     await expect(page.getByRole('button', { name: 'Add User' })).toBeFocused();
   });
 
-  test('creates the user (e-mail trimmed and lower-cased), closes after 1.5 s and refreshes the list', async ({ asAdmin: page, hydrated, signIn }) => {
+  test('creates the user (e-mail trimmed and lower-cased), closes after 1.5 s and refreshes the list', async ({
+    asAdmin: page,
+    hydrated,
+    signIn,
+  }) => {
     const dialog = await openDialog(page, hydrated);
     const name = `Added ${unique}`;
     await dialog.getByLabel('Full name').fill(`  ${name} `);
@@ -506,7 +557,12 @@ test.describe('user details', () => {
     await expect(dialog.getByRole('alert')).toHaveText('You cannot ban your own account.');
   });
 
-  test('Generate Password asks first, shows the password once with Copy, and it signs in', async ({ asAdmin: page, context, hydrated, signIn }) => {
+  test('Generate Password asks first, shows the password once with Copy, and it signs in', async ({
+    asAdmin: page,
+    context,
+    hydrated,
+    signIn,
+  }) => {
     const id = pagerIds[8];
     await context.grantPermissions(['clipboard-read', 'clipboard-write']);
     await page.goto(`/admin/users/${id}`);

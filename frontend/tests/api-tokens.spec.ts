@@ -6,7 +6,11 @@ import { expect, test } from './fixtures';
  * keyboard-reachable form, sees it once, copies it, uses it, and revokes it after confirming;
  * axe on the card at desktop width and at 320 px.
  */
-test('API tokens on /account: created and shown once, copied, used, revoked; accessible at desktop and 320 px', async ({ asAdmin: page, hydrated, context }) => {
+test('API tokens on /account: created and shown once, copied, used, revoked; accessible at desktop and 320 px', async ({
+  asAdmin: page,
+  hydrated,
+  context,
+}) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   const name = `Browser token ${Date.now().toString(36)}`;
   await page.goto('/account');

@@ -156,7 +156,9 @@ test.describe('accounts', () => {
     const chooser = page.getByLabel('Choose avatar image', { exact: true });
     await chooser.setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('not an image') });
     await expect(page.getByText('Please select an image file (jpg, png, gif, ...)')).toBeVisible();
-    const png = await sharp({ create: { width: 64, height: 48, channels: 3, background: { r: 40, g: 120, b: 200 } } }).png().toBuffer();
+    const png = await sharp({ create: { width: 64, height: 48, channels: 3, background: { r: 40, g: 120, b: 200 } } })
+      .png()
+      .toBuffer();
     await chooser.setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: png });
     await page.getByRole('button', { name: 'Upload' }).click();
     await expect(page.getByText('Avatar updated successfully!')).toBeVisible();
@@ -181,7 +183,10 @@ test.describe('accounts', () => {
     await expect(page.getByRole('heading', { level: 1, name: 'Not Logged In' })).toBeVisible();
   });
 
-  test('pages that need a session send anonymous visitors to /login with the way back, and sign-in returns there', async ({ page, request }) => {
+  test('pages that need a session send anonymous visitors to /login with the way back, and sign-in returns there', async ({
+    page,
+    request,
+  }) => {
     for (const path of ['/dashboard', '/my-comments?page=2', '/author/posts', '/admin/users']) {
       const response = await request.get(path, { maxRedirects: 0 });
       expect(response.status(), path).toBe(302);
@@ -313,7 +318,10 @@ test.describe('accounts', () => {
     await expect(page.getByRole('heading', { name: 'Email verified!' })).toBeVisible();
   });
 
-  test('change password in the account modal, a chosen avatar saved by the profile’s Save, avatar delete, and a request with an expired access token renews it once', async ({ page, context }) => {
+  test('change password in the account modal, a chosen avatar saved by the profile’s Save, avatar delete, and a request with an expired access token renews it once', async ({
+    page,
+    context,
+  }) => {
     test.setTimeout(60_000);
     const email = await signedUpAndIn(page, 'Bao Security', 'security');
     await page.goto('/account');
@@ -340,7 +348,9 @@ test.describe('accounts', () => {
     // A chosen avatar is not dropped by saving the profile without pressing Upload: the
     // profile's Save uploads it first. The access cookie is gone (expired) meanwhile: the first
     // call gets a 401, renews the session with the refresh cookie once, and both calls go through.
-    const png = await sharp({ create: { width: 32, height: 32, channels: 3, background: { r: 200, g: 40, b: 90 } } }).png().toBuffer();
+    const png = await sharp({ create: { width: 32, height: 32, channels: 3, background: { r: 200, g: 40, b: 90 } } })
+      .png()
+      .toBuffer();
     await page.getByLabel('Choose avatar image').setInputFiles({ name: 'a.png', mimeType: 'image/png', buffer: png });
     await context.clearCookies({ name: 'inkwell_access' });
     await page.getByRole('button', { name: 'Edit Profile' }).click();
@@ -395,7 +405,8 @@ test.describe('accounts', () => {
   test('an administrator sees the admin dashboard link and the Admin badge', async ({ page }) => {
     const email = process.env.E2E_ADMIN_EMAIL;
     const password = process.env.E2E_ADMIN_PASSWORD;
-    if (!email || !password) throw new Error('E2E_ADMIN_EMAIL / E2E_ADMIN_PASSWORD are not set: run the browser tests with npm run test:browser');
+    if (!email || !password)
+      throw new Error('E2E_ADMIN_EMAIL / E2E_ADMIN_PASSWORD are not set: run the browser tests with npm run test:browser');
     await page.goto('/login?callback=%2Fabout');
     await submitLoginForm(page, email, password);
     await expect(page).toHaveURL('/about');
@@ -490,7 +501,9 @@ test.describe('accounts', () => {
     await page.evaluate(() => localStorage.setItem('tokenExpiry', String(Date.now() + 4 * 60_000)));
     await page.clock.runFor(61_000);
     expect((await refreshed).status()).toBe(200);
-    await expect.poll(async () => Number(await page.evaluate(() => localStorage.getItem('tokenExpiry'))) - (await page.evaluate(() => Date.now()))).toBeGreaterThan(10 * 60_000);
+    await expect
+      .poll(async () => Number(await page.evaluate(() => localStorage.getItem('tokenExpiry'))) - (await page.evaluate(() => Date.now())))
+      .toBeGreaterThan(10 * 60_000);
     await page.reload();
     await expect(page.getByRole('banner').getByRole('button', { name: 'Logout' })).toBeVisible();
   });

@@ -28,7 +28,11 @@ interface Account {
   email: string;
   password: string;
 }
-const account = (name: string): Account => ({ fullName: `${name} ${unique}`, email: `${name.toLowerCase()}-${unique}@inkwell.test`, password: PASSWORD });
+const account = (name: string): Account => ({
+  fullName: `${name} ${unique}`,
+  email: `${name.toLowerCase()}-${unique}@inkwell.test`,
+  password: PASSWORD,
+});
 const pat = account('Pat');
 const dora = account('Dora');
 const del = account('Del');
@@ -54,10 +58,20 @@ async function createAccount(admin: APIRequestContext, who: Account, role: 'AUTH
   expect(created.status(), await created.text()).toBe(201);
 }
 
-async function write(api: APIRequestContext, title: string, fields: { content?: string; summary?: string; tagSlugs?: string[] } = {}): Promise<CreatedPost> {
+async function write(
+  api: APIRequestContext,
+  title: string,
+  fields: { content?: string; summary?: string; tagSlugs?: string[] } = {},
+): Promise<CreatedPost> {
   const slug = `${title.toLowerCase().replace(/[^a-z0-9]+/g, '-')}-${unique}`;
   const created = await api.post('/api/v1/blog/posts/author/create', {
-    data: { title, slug, summary: fields.summary ?? `About ${title}.`, content: fields.content ?? words(30), tagSlugs: fields.tagSlugs ?? [] },
+    data: {
+      title,
+      slug,
+      summary: fields.summary ?? `About ${title}.`,
+      content: fields.content ?? words(30),
+      tagSlugs: fields.tagSlugs ?? [],
+    },
   });
   expect(created.status(), await created.text()).toBe(201);
   return { id: ((await created.json()).data as { id: number }).id, slug, title };
@@ -73,7 +87,6 @@ async function submit(api: APIRequestContext, post: CreatedPost): Promise<void> 
   expect(submitted.status(), await submitted.text()).toBe(200);
 }
 
-
 test.beforeAll(async ({ playwright, baseURL }) => {
   test.setTimeout(120_000);
   const admin = await adminApi(baseURL!, playwright);
@@ -88,7 +101,20 @@ test.beforeAll(async ({ playwright, baseURL }) => {
 
   const patApi = await apiAs(baseURL!, playwright, pat.email, PASSWORD);
   // Oldest first: My Posts lists newest first, so 'Pat 12' heads page 1 and 'Pat 1' ends page 2.
-  const order = ['draft-1', 'draft-2', 'draft-3', 'draft-4', 'draft-5', 'pending', 'published-1', 'rejected', 'private', 'archived', 'published-2', 'draft-6'];
+  const order = [
+    'draft-1',
+    'draft-2',
+    'draft-3',
+    'draft-4',
+    'draft-5',
+    'pending',
+    'published-1',
+    'rejected',
+    'private',
+    'archived',
+    'published-2',
+    'draft-6',
+  ];
   for (const [index, key] of order.entries()) {
     patPosts[key] = await write(patApi, `Pat ${index + 1} ${key}`, { tagSlugs: index === 0 ? tags.map((tag) => tag.slug) : [] });
   }
@@ -118,7 +144,14 @@ test.beforeAll(async ({ playwright, baseURL }) => {
 });
 
 test.describe('who may open the author pages', () => {
-  const authorPages = ['/author', '/author/posts', '/author/posts/new', '/author/drafts', '/author/posts/1/edit', '/author/posts/1/preview'];
+  const authorPages = [
+    '/author',
+    '/author/posts',
+    '/author/posts/new',
+    '/author/drafts',
+    '/author/posts/1/edit',
+    '/author/posts/1/preview',
+  ];
 
   test('anonymous visitors go to /login with the page as callback (302)', async ({ request }) => {
     for (const path of [...authorPages, '/author/posts?status=draft&page=2']) {
@@ -128,7 +161,10 @@ test.describe('who may open the author pages', () => {
     }
   });
 
-  test('a reader is sent to / from every author page except My Posts, which shows the denied view with Login and Go Home', async ({ page, signIn }) => {
+  test('a reader is sent to / from every author page except My Posts, which shows the denied view with Login and Go Home', async ({
+    page,
+    signIn,
+  }) => {
     await signIn(rita);
     for (const path of authorPages.filter((path) => path !== '/author/posts')) {
       const response = await page.request.get(path, { maxRedirects: 0 });
@@ -197,7 +233,15 @@ test.describe('My Posts', () => {
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('My Posts');
     const filters = page.getByRole('navigation', { name: 'Filter by status' });
     const count = (value: string) => filters.locator(`[data-filter="${value}"] [data-count]`);
-    for (const [value, expected] of Object.entries({ all: 12, draft: 6, pending_review: 1, published: 2, rejected: 1, private: 1, archived: 1 })) {
+    for (const [value, expected] of Object.entries({
+      all: 12,
+      draft: 6,
+      pending_review: 1,
+      published: 2,
+      rejected: 1,
+      private: 1,
+      archived: 1,
+    })) {
       await expect(count(value), value).toHaveText(String(expected));
     }
     await expect(filters.getByRole('link', { name: /^All/ })).toHaveAttribute('aria-current', 'true');
@@ -332,7 +376,10 @@ test.describe('Draft Posts', () => {
     await expect(rough.locator('[data-completeness]')).toHaveText('33%');
     await expect(rough.locator('[data-ready]')).toHaveCount(0);
     await expect(rough.locator('[data-check="missing"]')).toHaveText(['More than 100 words: not yet', 'Has an excerpt: not yet']);
-    await expect(rough.getByRole('link', { name: /^Continue Editing/ })).toHaveAttribute('href', `/author/posts/${doraPosts.rough.id}/edit`);
+    await expect(rough.getByRole('link', { name: /^Continue Editing/ })).toHaveAttribute(
+      'href',
+      `/author/posts/${doraPosts.rough.id}/edit`,
+    );
     await expect(rough.getByRole('button', { name: /^Submit for review/ })).toBeEnabled();
   });
 
@@ -345,7 +392,12 @@ test.describe('Draft Posts', () => {
 });
 
 test.describe('Author Dashboard', () => {
-  test("shows the author's figures, the system's, recent activities with links and the quick actions", async ({ page, playwright, baseURL, signIn }) => {
+  test("shows the author's figures, the system's, recent activities with links and the quick actions", async ({
+    page,
+    playwright,
+    baseURL,
+    signIn,
+  }) => {
     await signIn(pat);
     // Read before the page: other suites add tags in parallel, so the page's count is at least this.
     const anonymous = await playwright.request.newContext({ baseURL });
@@ -403,7 +455,12 @@ async function tabTo(page: Page, target: ReturnType<Page['locator']>, limit = 80
 }
 
 test.describe('keyboard', () => {
-  test('My Posts: a status filter and Submit for review are reached with Tab and used with Enter; focus moves to the notice', async ({ page, playwright, baseURL, signIn }) => {
+  test('My Posts: a status filter and Submit for review are reached with Tab and used with Enter; focus moves to the notice', async ({
+    page,
+    playwright,
+    baseURL,
+    signIn,
+  }) => {
     // An author of its own, so that submitting changes nobody else's figures.
     const kim = account('Kim');
     const admin = await adminApi(baseURL!, playwright);
@@ -439,7 +496,13 @@ test.describe('keyboard', () => {
 });
 
 test.describe('writing journey', () => {
-  test('an author writes a post with a thumbnail and tags, previews, saves, finds it in drafts, edits it (a reload offers the unsaved text back) and submits it for review', async ({ page, playwright, baseURL, signIn, hydrated }) => {
+  test('an author writes a post with a thumbnail and tags, previews, saves, finds it in drafts, edits it (a reload offers the unsaved text back) and submits it for review', async ({
+    page,
+    playwright,
+    baseURL,
+    signIn,
+    hydrated,
+  }) => {
     test.setTimeout(90_000);
     const title = `Ana harbour walk ${unique}`;
     const excerpt = 'Morning light over the old harbour, in three short scenes.';
@@ -460,7 +523,9 @@ test.describe('writing journey', () => {
     for (const tag of tags) await page.getByRole('button', { name: `Add tag ${tag.name}` }).click();
 
     // The thumbnail: a real 800x400 PNG, checked, uploaded and kept.
-    const image = await sharp({ create: { width: 800, height: 400, channels: 3, background: { r: 30, g: 110, b: 160 } } }).png().toBuffer();
+    const image = await sharp({ create: { width: 800, height: 400, channels: 3, background: { r: 30, g: 110, b: 160 } } })
+      .png()
+      .toBuffer();
     const chooser = page.waitForEvent('filechooser');
     await page.getByRole('button', { name: 'Choose image' }).click();
     await (await chooser).setFiles({ name: 'harbour.png', mimeType: 'image/png', buffer: image });
@@ -482,7 +547,8 @@ test.describe('writing journey', () => {
     await expect(page.getByTestId('editor-notice')).toHaveText('Post saved as a draft. Submit it for review to publish it.');
 
     const authorApi = await apiAs(baseURL!, playwright, ana.email, PASSWORD);
-    const mine = (await (await authorApi.get('/api/v1/blog/posts/author/my-posts', { params: { page: 0, size: 10 } })).json()).data.content as {
+    const mine = (await (await authorApi.get('/api/v1/blog/posts/author/my-posts', { params: { page: 0, size: 10 } })).json()).data
+      .content as {
       id: number;
       userId: number;
       title: string;
@@ -529,7 +595,9 @@ test.describe('writing journey', () => {
     // Edit, then reload before saving: the unsaved text is offered back.
     const content = page.getByLabel('Content', { exact: true });
     await content.fill(`${body}\n\nA second scene, written later.`);
-    await expect.poll(() => page.evaluate((key) => localStorage.getItem(key), `inkwell:draft:${saved.userId}:post:${saved.id}`)).toContain('A second scene');
+    await expect
+      .poll(() => page.evaluate((key) => localStorage.getItem(key), `inkwell:draft:${saved.userId}:post:${saved.id}`))
+      .toContain('A second scene');
     page.on('dialog', (dialog) => void dialog.accept());
     await page.reload();
     await hydrated(page.getByTestId('post-editor'));
@@ -543,7 +611,10 @@ test.describe('writing journey', () => {
 
     // Submit for review from My Posts.
     await page.goto('/author/posts?status=draft');
-    await page.locator(`[data-post-row="${saved.id}"]`).getByRole('button', { name: /^Submit for review/ }).click();
+    await page
+      .locator(`[data-post-row="${saved.id}"]`)
+      .getByRole('button', { name: /^Submit for review/ })
+      .click();
     await page.getByRole('dialog', { name: 'Submit for review?' }).getByRole('button', { name: 'Submit for review' }).click();
     await expect(page.getByRole('status')).toHaveText('Post submitted for review.');
     await page.goto('/author/posts');
@@ -578,10 +649,20 @@ for (const theme of ['light', 'dark'] as const) {
       { label: '/author/drafts empty', path: () => '/author/drafts', who: 'eve' },
       { label: '/author/posts empty', path: () => '/author/posts', who: 'eve' },
       { label: '/author/posts/{draft}/preview', path: () => `/author/posts/${patPosts['draft-1'].id}/preview`, who: 'pat' },
-      { label: '/author/posts/{published}/edit (locked)', path: () => `/author/posts/${patPosts['published-1'].id}/edit`, who: 'pat', status: 409 },
+      {
+        label: '/author/posts/{published}/edit (locked)',
+        path: () => `/author/posts/${patPosts['published-1'].id}/edit`,
+        who: 'pat',
+        status: 409,
+      },
       { label: '/author/posts/new', path: () => '/author/posts/new', who: 'pat' },
       { label: '/author/posts/{draft}/edit', path: () => `/author/posts/${patPosts['draft-1'].id}/edit`, who: 'pat' },
-      { label: "/author/posts/{someone else's}/edit", path: () => `/author/posts/${patPosts['draft-1'].id}/edit`, who: 'dora', status: 403 },
+      {
+        label: "/author/posts/{someone else's}/edit",
+        path: () => `/author/posts/${patPosts['draft-1'].id}/edit`,
+        who: 'dora',
+        status: 403,
+      },
       { label: '/author/posts/{unknown}/preview', path: () => '/author/posts/2147483000/preview', who: 'pat', status: 404 },
     ];
     // One test per account, signed in once, scanning its routes in turn (a sign-in per route cost

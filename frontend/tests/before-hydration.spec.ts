@@ -26,7 +26,14 @@ test.beforeAll(async ({ playwright, baseURL }) => {
   // More than one page of /blog, so that 'Load More Posts' is shown whatever else the run made.
   for (let index = 0; index <= PAGE_SIZE; index++) {
     const created = await api.post('/api/v1/blog/posts', {
-      data: { title: `Early bird ${index} ${unique}`, slug: `early-bird-${index}-${unique}`, summary: 'A post for the before-hydration tests.', content: 'Text.', status: 'PUBLISHED', tagSlugs: [TAG_SLUG] },
+      data: {
+        title: `Early bird ${index} ${unique}`,
+        slug: `early-bird-${index}-${unique}`,
+        summary: 'A post for the before-hydration tests.',
+        content: 'Text.',
+        status: 'PUBLISHED',
+        tagSlugs: [TAG_SLUG],
+      },
     });
     expect(created.status(), await created.text()).toBe(201);
     if (index === 0) post = { id: ((await created.json()).data as { id: number }).id, slug: `early-bird-0-${unique}` };
@@ -79,10 +86,16 @@ test.describe('typed before hydration', () => {
     expect(listed.status(), await listed.text()).toBe(200);
     const [saved] = ((await listed.json()).data as { content: { id: number }[] }).content;
     const read = await api.get(`/api/v1/blog/posts/${saved.id}`);
-    expect(((await read.json()).data as { title: string; content: string })).toMatchObject({ title, content: 'Words typed while the editor was loading.' });
+    expect((await read.json()).data as { title: string; content: string }).toMatchObject({
+      title,
+      content: 'Words typed while the editor was loading.',
+    });
   });
 
-  test('the edit page keeps text added to a body the server rendered (React resets such a textarea while hydrating)', async ({ asAdmin: page, hydrated }) => {
+  test('the edit page keeps text added to a body the server rendered (React resets such a textarea while hydrating)', async ({
+    asAdmin: page,
+    hydrated,
+  }) => {
     const release = await holdScripts(page);
     await page.goto(`/admin/posts/${post.id}/edit`, { waitUntil: 'commit' });
     const content = page.getByLabel('Content', { exact: true });
@@ -143,7 +156,15 @@ for (const list of ['/blog', `/blog/tag/${TAG_SLUG}`, `/tag/${TAG_SLUG}`]) {
 test('the header avatar shows a new upload at once', async ({ page, signIn, hydrated }) => {
   const email = `avatar-${unique}@inkwell.test`;
   const created = await api.post('/api/v1/admin/users', {
-    data: { fullName: `Avatar Person ${unique}`, email, password: PASSWORD, confirmPassword: PASSWORD, roles: ['USER'], status: 'ACTIVE', markEmailAsVerified: true },
+    data: {
+      fullName: `Avatar Person ${unique}`,
+      email,
+      password: PASSWORD,
+      confirmPassword: PASSWORD,
+      roles: ['USER'],
+      status: 'ACTIVE',
+      markEmailAsVerified: true,
+    },
   });
   expect(created.status(), await created.text()).toBe(201);
   await signIn({ email, password: PASSWORD });
@@ -151,7 +172,9 @@ test('the header avatar shows a new upload at once', async ({ page, signIn, hydr
   const headerAvatar = page.getByRole('link', { name: /^My account/ }).getByRole('img');
   await expect(headerAvatar).not.toHaveAttribute('src', /.+/);
   await hydrated();
-  const image = await sharp({ create: { width: 64, height: 64, channels: 3, background: { r: 200, g: 60, b: 60 } } }).png().toBuffer();
+  const image = await sharp({ create: { width: 64, height: 64, channels: 3, background: { r: 200, g: 60, b: 60 } } })
+    .png()
+    .toBuffer();
   await page.locator('input[type="file"]').setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: image });
   await page.getByRole('button', { name: /Upload/ }).click();
   await expect(page.getByText('Avatar updated', { exact: false })).toBeVisible();

@@ -24,7 +24,9 @@ test.afterEach(async () => {
 
 async function newPost(name: string): Promise<{ id: number; slug: string }> {
   const slug = `links-${name}-${unique}`;
-  const created = await admin.post('/api/v1/blog/posts', { data: { title: `Comment links ${name} ${unique}`, slug, content: `Body of ${name}.`, status: 'PUBLISHED' } });
+  const created = await admin.post('/api/v1/blog/posts', {
+    data: { title: `Comment links ${name} ${unique}`, slug, content: `Body of ${name}.`, status: 'PUBLISHED' },
+  });
   expect(created.status(), await created.text()).toBe(201);
   return { id: ((await created.json()).data as { id: number }).id, slug };
 }
@@ -48,7 +50,10 @@ async function withoutScripts<T>(browser: Browser, baseURL: string, use: (page: 
 const commentItem = (page: Page, id: number) => page.locator(`#comment-${id}`);
 const topLevel = (page: Page) => page.getByRole('list', { name: 'Comments' }).locator(':scope > li');
 
-test("'View in article' on /my-comments reaches a reply on the third page of comments: in view, focused, highlighted", async ({ page, signIn }) => {
+test("'View in article' on /my-comments reaches a reply on the third page of comments: in view, focused, highlighted", async ({
+  page,
+  signIn,
+}) => {
   // 27 comments written one by one (their order decides the pages), then four page loads.
   test.setTimeout(90_000);
   const post = await newPost('later-page');
@@ -91,7 +96,12 @@ test("'View in article' on /my-comments reaches a reply on the third page of com
   await expect(page.locator('#comments').getByRole('alert')).toContainText('Comment not found.');
 });
 
-test('without JavaScript the first page of comments is in the HTML, fresh after each change and without anything of a signed-in reader', async ({ browser, baseURL, page, signIn }) => {
+test('without JavaScript the first page of comments is in the HTML, fresh after each change and without anything of a signed-in reader', async ({
+  browser,
+  baseURL,
+  page,
+  signIn,
+}) => {
   const post = await newPost('no-script');
   for (let index = 1; index <= 11; index++) await addComment(post.id, `Plain ${index} ${unique}`);
   // A signed-in reader gets the same cached page, filled in for them: their buttons and the form...
@@ -129,7 +139,10 @@ test('without JavaScript the first page of comments is in the HTML, fresh after 
   });
 });
 
-test('a level-3 comment offers no Reply (a reply there would sit beside it); its parent takes the reply at level 3', async ({ asAdmin: page, hydrated }) => {
+test('a level-3 comment offers no Reply (a reply there would sit beside it); its parent takes the reply at level 3', async ({
+  asAdmin: page,
+  hydrated,
+}) => {
   const post = await newPost('depth');
   const root = await addComment(post.id, `Depth zero ${unique}`);
   const level1 = await addComment(post.id, `Depth one ${unique}`, root);
@@ -144,7 +157,9 @@ test('a level-3 comment offers no Reply (a reply there would sit beside it); its
   await expect(commentItem(page, level3)).toHaveAttribute('data-level', '3');
   await expect(article(level2).getByRole('button', { name: /^Reply/ })).toBeVisible();
 
-  await article(level2).getByRole('button', { name: /^Reply/ }).click();
+  await article(level2)
+    .getByRole('button', { name: /^Reply/ })
+    .click();
   await page.getByRole('textbox', { name: /^Reply to/ }).fill(`Answer at depth three ${unique}`);
   await page.getByRole('button', { name: 'Reply', exact: true }).click();
   await expect(page.getByText('Reply has been added.')).toBeVisible();

@@ -1,7 +1,15 @@
 import type { APIRequestContext, Browser, Page } from '@playwright/test';
 import { ADMIN, expect, test, type BrowserFixtures } from './fixtures';
 import { adminApi } from './admin-api';
-import { DEFAULT_SITE_TIME_ZONE, setSiteTimeZone, siteDayEnd, siteZoneName, formatDateTime, formatShortDate, formatViDateTime } from '../src/lib/dates';
+import {
+  DEFAULT_SITE_TIME_ZONE,
+  setSiteTimeZone,
+  siteDayEnd,
+  siteZoneName,
+  formatDateTime,
+  formatShortDate,
+  formatViDateTime,
+} from '../src/lib/dates';
 import { commentDateTime } from '../src/features/comments/texts';
 
 /**
@@ -25,7 +33,13 @@ test.afterEach(async () => {
 });
 
 /** What the server rendered: the same address in a signed-in context without JavaScript, in the same far zone. */
-async function serverText(browser: Browser, baseURL: string, path: string, read: (page: Page) => Promise<string>, signIn: BrowserFixtures['signIn']): Promise<string> {
+async function serverText(
+  browser: Browser,
+  baseURL: string,
+  path: string,
+  read: (page: Page) => Promise<string>,
+  signIn: BrowserFixtures['signIn'],
+): Promise<string> {
   const context = await browser.newContext({ baseURL, javaScriptEnabled: false, timezoneId: 'America/Los_Angeles' });
   try {
     const page = await context.newPage();
@@ -66,12 +80,21 @@ test('the formatters: the site zone whatever the process runs in, the zone named
   expect(formatDateTime(instant)).not.toMatch(/[\u00a0\u202f]/);
 });
 
-test('the editor\'s info card: the server\'s text and the hydrated text agree, in GMT+7, named', async ({ asAdmin: page, browser, baseURL, signIn, hydrated }) => {
-  const created = await admin.post('/api/v1/blog/posts', { data: { title: `Dated ${unique}`, slug: `dated-${unique}`, content: 'Body.', status: 'DRAFT' } });
+test("the editor's info card: the server's text and the hydrated text agree, in GMT+7, named", async ({
+  asAdmin: page,
+  browser,
+  baseURL,
+  signIn,
+  hydrated,
+}) => {
+  const created = await admin.post('/api/v1/blog/posts', {
+    data: { title: `Dated ${unique}`, slug: `dated-${unique}`, content: 'Body.', status: 'DRAFT' },
+  });
   expect(created.status(), await created.text()).toBe(201);
   const post = (await created.json()).data as { id: number; createdAt: string };
   const path = `/admin/posts/${post.id}/edit`;
-  const createdCell = (p: Page) => p.getByTestId('post-info').locator('dt', { hasText: 'Created' }).locator('xpath=following-sibling::dd[1]');
+  const createdCell = (p: Page) =>
+    p.getByTestId('post-info').locator('dt', { hasText: 'Created' }).locator('xpath=following-sibling::dd[1]');
 
   const rendered = await serverText(browser, baseURL!, path, (p) => createdCell(p).innerText(), signIn);
   await page.goto(path);
@@ -84,14 +107,23 @@ test('the editor\'s info card: the server\'s text and the hydrated text agree, i
   expect(hydratedText).toContain(`${hour % 12 || 12}:${String(minute).padStart(2, '0')} ${hour < 12 ? 'AM' : 'PM'} GMT+7`);
 });
 
-test('the reader dashboard states the zone of its activity times; a comment\'s full time is the same before and after hydration', async ({ page, browser, baseURL, playwright, signIn, hydrated }) => {
+test("the reader dashboard states the zone of its activity times; a comment's full time is the same before and after hydration", async ({
+  page,
+  browser,
+  baseURL,
+  playwright,
+  signIn,
+  hydrated,
+}) => {
   // A reader of its own: the dashboard lists the latest 5 activities, and other tests comment as the admin.
   const reader = { fullName: 'Dated Reader', email: `dated-${unique}@inkwell.test`, password: 'Sup3r-Secret!' };
   const made = await admin.post('/api/v1/admin/users', {
     data: { ...reader, confirmPassword: reader.password, roles: ['USER'], status: 'ACTIVE', markEmailAsVerified: true },
   });
   expect(made.status(), await made.text()).toBe(201);
-  const created = await admin.post('/api/v1/blog/posts', { data: { title: `Dated post ${unique}`, slug: `dated-post-${unique}`, content: 'Body.', status: 'PUBLISHED' } });
+  const created = await admin.post('/api/v1/blog/posts', {
+    data: { title: `Dated post ${unique}`, slug: `dated-post-${unique}`, content: 'Body.', status: 'PUBLISHED' },
+  });
   expect(created.status(), await created.text()).toBe(201);
   const post = (await created.json()).data as { id: number; slug: string };
   const anonymous = await playwright.request.newContext({ baseURL });
@@ -99,7 +131,10 @@ test('the reader dashboard states the zone of its activity times; a comment\'s f
   expect(login.status(), await login.text()).toBe(200);
   const { accessToken } = (await login.json()).data as { accessToken: string };
   await anonymous.dispose();
-  const readerApi = await playwright.request.newContext({ baseURL, extraHTTPHeaders: { Authorization: `Bearer ${accessToken}`, 'X-Request-Timestamp': String(Date.now()) } });
+  const readerApi = await playwright.request.newContext({
+    baseURL,
+    extraHTTPHeaders: { Authorization: `Bearer ${accessToken}`, 'X-Request-Timestamp': String(Date.now()) },
+  });
   const comment = await readerApi.post('/api/v1/comments', { data: { postId: post.id, content: `A dated comment ${unique}` } });
   expect(comment.status(), await comment.text()).toBe(201);
   const { id, createdAt } = (await comment.json()).data as { id: number; createdAt: string };
@@ -108,13 +143,23 @@ test('the reader dashboard states the zone of its activity times; a comment\'s f
   // The dashboard (server-rendered): 'HH:MM dd/mm/yyyy GMT+7', the hour being GMT+7's.
   await signIn(reader);
   await page.goto('/dashboard');
-  const activity = page.getByTestId('recent-activity').locator('li').filter({ hasText: `Dated post ${unique}` }).locator('time');
+  const activity = page
+    .getByTestId('recent-activity')
+    .locator('li')
+    .filter({ hasText: `Dated post ${unique}` })
+    .locator('time');
   await expect(activity).toHaveText(ZONED_TIME);
   const datetime = (await activity.getAttribute('datetime'))!;
   await expect(activity).toHaveText(new RegExp(`^${hoursAndMinutesAtPlus7(datetime)} `));
 
   // The comment's time: the server writes it in full; the hydrated section keeps it as the tooltip.
-  const rendered = await serverText(browser, baseURL!, `/blog/${post.slug}`, (p) => p.locator(`#comment-${id} time`).first().innerText(), signIn);
+  const rendered = await serverText(
+    browser,
+    baseURL!,
+    `/blog/${post.slug}`,
+    (p) => p.locator(`#comment-${id} time`).first().innerText(),
+    signIn,
+  );
   expect(rendered).toMatch(new RegExp(`^${hoursAndMinutesAtPlus7(createdAt)} \\d{2}/\\d{2}/\\d{4} GMT\\+7$`));
   await page.goto(`/blog/${post.slug}`);
   await hydrated('CommentSection');

@@ -13,7 +13,11 @@ import { wholeSitemap } from './sitemap';
 
 const unique = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
 const PASSWORD = 'Discovery-Passw0rd!';
-const author = { fullName: `Đỗ Minh Thư ${unique}`, email: `discovery-${unique}@inkwell.test`, bio: `Writes about finding things ${unique}.` };
+const author = {
+  fullName: `Đỗ Minh Thư ${unique}`,
+  email: `discovery-${unique}@inkwell.test`,
+  bio: `Writes about finding things ${unique}.`,
+};
 const tag = { name: `Discovery ${unique}`, slug: `discovery-${unique}` };
 const POSTS = 13;
 const titleOf = (i: number) => `Discovery story ${i} ${unique}`;
@@ -26,7 +30,15 @@ test.beforeAll(async ({ playwright, baseURL }) => {
   const createdTag = await admin.post('/api/v1/blog/tags', { data: { ...tag, description: 'Posts of the discovery test.' } });
   expect(createdTag.status(), await createdTag.text()).toBe(201);
   const created = await admin.post('/api/v1/admin/users', {
-    data: { fullName: author.fullName, email: author.email, password: PASSWORD, confirmPassword: PASSWORD, roles: ['AUTHOR'], status: 'ACTIVE', markEmailAsVerified: true },
+    data: {
+      fullName: author.fullName,
+      email: author.email,
+      password: PASSWORD,
+      confirmPassword: PASSWORD,
+      roles: ['AUTHOR'],
+      status: 'ACTIVE',
+      markEmailAsVerified: true,
+    },
   });
   expect(created.status(), await created.text()).toBe(201);
   const writer = await apiAs(baseURL!, playwright, author.email, PASSWORD);
@@ -42,7 +54,13 @@ test.beforeAll(async ({ playwright, baseURL }) => {
 /** Post i by the author: written, submitted, approved (published) in that order, so the last is the newest. */
 async function publish(admin: APIRequestContext, writer: APIRequestContext, i: number): Promise<void> {
   const draft = await writer.post('/api/v1/blog/posts/author/create', {
-    data: { title: titleOf(i), slug: slugOf(i), summary: `Summary of story ${i}.`, content: `Story number ${i} of the discovery test.`, tagSlugs: [tag.slug] },
+    data: {
+      title: titleOf(i),
+      slug: slugOf(i),
+      summary: `Summary of story ${i}.`,
+      content: `Story number ${i} of the discovery test.`,
+      tagSlugs: [tag.slug],
+    },
   });
   expect(draft.status(), await draft.text()).toBe(201);
   const id = ((await draft.json()).data as { id: number }).id;
@@ -63,7 +81,12 @@ async function parseFeed(page: Page, xml: string) {
       title: child(channel, 'title'),
       link: child(channel, 'link'),
       self: channel?.getElementsByTagName('atom:link')[0]?.getAttribute('href') ?? null,
-      items: [...doc.querySelectorAll('item')].map((item) => ({ title: child(item, 'title'), link: child(item, 'link'), creator: child(item, 'dc:creator'), categories: [...item.getElementsByTagName('category')].map((c) => c.textContent) })),
+      items: [...doc.querySelectorAll('item')].map((item) => ({
+        title: child(item, 'title'),
+        link: child(item, 'link'),
+        creator: child(item, 'dc:creator'),
+        categories: [...item.getElementsByTagName('category')].map((c) => c.textContent),
+      })),
     };
   }, xml);
 }
@@ -83,7 +106,10 @@ for (const theme of ['light', 'dark'] as const) {
       await expect(page.getByRole('img', { name: author.fullName }).first()).toBeVisible();
       const feed = page.getByRole('link', { name: 'RSS feed' });
       await expect(feed).toHaveAttribute('href', `/authors/${authorSlug}/rss.xml`);
-      await expect(page.locator('head link[rel="alternate"][type="application/rss+xml"]').last()).toHaveAttribute('href', `/authors/${authorSlug}/rss.xml`);
+      await expect(page.locator('head link[rel="alternate"][type="application/rss+xml"]').last()).toHaveAttribute(
+        'href',
+        `/authors/${authorSlug}/rss.xml`,
+      );
       const cards = page.locator('#author-posts [data-post-card]');
       await expect(cards).toHaveCount(12);
       await expect(cards.first().getByRole('link', { name: titleOf(POSTS), exact: true })).toBeVisible();
@@ -117,7 +143,11 @@ test('the second page without JavaScript; an unknown author is 404', async ({ br
 
 test("the author's name links to their page from a card and from a post page", async ({ page }) => {
   await page.goto(`/blog/tag/${tag.slug}`);
-  await page.locator('[data-post-card]').filter({ hasText: titleOf(POSTS - 1) }).getByRole('link', { name: author.fullName }).click();
+  await page
+    .locator('[data-post-card]')
+    .filter({ hasText: titleOf(POSTS - 1) })
+    .getByRole('link', { name: author.fullName })
+    .click();
   await expect(page).toHaveURL(`/authors/${authorSlug}`);
   await expect(page.getByRole('heading', { level: 1, name: author.fullName })).toBeVisible();
 
@@ -126,7 +156,10 @@ test("the author's name links to their page from a card and from a post page", a
   await expect(page).toHaveURL(`/authors/${authorSlug}`);
 });
 
-test("the author's and the tag's feeds are RSS with their posts, newest first; unknown ones 404; the sitemap lists the author page", async ({ page, request }) => {
+test("the author's and the tag's feeds are RSS with their posts, newest first; unknown ones 404; the sitemap lists the author page", async ({
+  page,
+  request,
+}) => {
   const authorFeed = await request.get(`/authors/${authorSlug}/rss.xml`);
   expect(authorFeed.status()).toBe(200);
   expect(authorFeed.headers()['content-type']).toBe('application/rss+xml; charset=utf-8');
@@ -155,14 +188,19 @@ test("the author's and the tag's feeds are RSS with their posts, newest first; u
 test("the cached author page shows the author's new bio and a new post at once", async ({ request, playwright, baseURL }) => {
   const admin = await adminApi(baseURL!, playwright);
   const other = { fullName: `Cached Author ${unique}`, email: `discovery-cached-${unique}@inkwell.test` };
-  const created = await admin.post('/api/v1/admin/users', { data: { ...other, password: PASSWORD, confirmPassword: PASSWORD, roles: ['AUTHOR'], status: 'ACTIVE', markEmailAsVerified: true } });
+  const created = await admin.post('/api/v1/admin/users', {
+    data: { ...other, password: PASSWORD, confirmPassword: PASSWORD, roles: ['AUTHOR'], status: 'ACTIVE', markEmailAsVerified: true },
+  });
   expect(created.status(), await created.text()).toBe(201);
   const writer = await apiAs(baseURL!, playwright, other.email, PASSWORD);
-  const first = await writer.post('/api/v1/blog/posts/author/create', { data: { title: `Cached first ${unique}`, slug: `cached-first-${unique}`, content: 'First.' } });
+  const first = await writer.post('/api/v1/blog/posts/author/create', {
+    data: { title: `Cached first ${unique}`, slug: `cached-first-${unique}`, content: 'First.' },
+  });
   const firstId = ((await first.json()).data as { id: number }).id;
   await writer.post(`/api/v1/blog/posts/author/${firstId}/submit-for-review`);
   expect((await admin.put(`/api/v1/blog/posts/admin/${firstId}/review`, { data: { status: 'APPROVED' } })).status()).toBe(200);
-  const slug = ((await (await writer.get(`/api/v1/blog/posts/public/cached-first-${unique}`)).json()).data as { author: { slug: string } }).author.slug;
+  const slug = ((await (await writer.get(`/api/v1/blog/posts/public/cached-first-${unique}`)).json()).data as { author: { slug: string } })
+    .author.slug;
 
   const before = await request.get(`/authors/${slug}`);
   expect(before.status()).toBe(200);
@@ -174,7 +212,9 @@ test("the cached author page shows the author's new bio and a new post at once",
   const afterBio = await request.get(`/authors/${slug}`);
   expect(await afterBio.text()).toContain(`A brand new bio ${unique}`);
 
-  const second = await writer.post('/api/v1/blog/posts/author/create', { data: { title: `Cached second ${unique}`, slug: `cached-second-${unique}`, content: 'Second.' } });
+  const second = await writer.post('/api/v1/blog/posts/author/create', {
+    data: { title: `Cached second ${unique}`, slug: `cached-second-${unique}`, content: 'Second.' },
+  });
   const secondId = ((await second.json()).data as { id: number }).id;
   await writer.post(`/api/v1/blog/posts/author/${secondId}/submit-for-review`);
   expect((await admin.put(`/api/v1/blog/posts/admin/${secondId}/review`, { data: { status: 'APPROVED' } })).status()).toBe(200);
@@ -205,12 +245,24 @@ test('related posts at the end of a post page: posts sharing its tags, linking t
   await expect(page).toHaveURL(/\/blog\/discovery-story-\d+-/);
 });
 
-test("a cached post page shows a related post's new title at once, and drops it when it is unpublished; no section without related posts", async ({ request, playwright, baseURL }) => {
+test("a cached post page shows a related post's new title at once, and drops it when it is unpublished; no section without related posts", async ({
+  request,
+  playwright,
+  baseURL,
+}) => {
   const admin = await adminApi(baseURL!, playwright);
   const lonelyTag = { name: `Related ${unique}`, slug: `related-${unique}` };
   expect((await admin.post('/api/v1/blog/tags', { data: lonelyTag })).status()).toBe(201);
   const make = async (name: string) => {
-    const created = await admin.post('/api/v1/blog/posts', { data: { title: `${name} ${unique}`, slug: `${name.toLowerCase()}-${unique}`, content: `${name} body.`, status: 'PUBLISHED', tagSlugs: [lonelyTag.slug] } });
+    const created = await admin.post('/api/v1/blog/posts', {
+      data: {
+        title: `${name} ${unique}`,
+        slug: `${name.toLowerCase()}-${unique}`,
+        content: `${name} body.`,
+        status: 'PUBLISHED',
+        tagSlugs: [lonelyTag.slug],
+      },
+    });
     expect(created.status(), await created.text()).toBe(201);
     return (await created.json()).data as { id: number; slug: string; title: string };
   };

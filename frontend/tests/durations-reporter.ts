@@ -15,7 +15,16 @@ export default class DurationsReporter implements Reporter {
 
   onTestEnd(test: TestCase, result: TestResult): void {
     if (!this.target) return;
-    const line = { run: this.run, kind: 'test', file: relative(process.cwd(), test.location.file), test: test.titlePath().slice(3).join(' › '), ms: Date.now() - result.startTime.getTime(), duration: result.duration, status: result.status, retry: result.retry };
+    const line = {
+      run: this.run,
+      kind: 'test',
+      file: relative(process.cwd(), test.location.file),
+      test: test.titlePath().slice(3).join(' › '),
+      ms: Date.now() - result.startTime.getTime(),
+      duration: result.duration,
+      status: result.status,
+      retry: result.retry,
+    };
     try {
       appendFileSync(this.target, `${JSON.stringify(line)}\n`);
     } catch {

@@ -2,12 +2,30 @@ import { expect, test } from './fixtures';
 import { ApiError } from '../src/lib/api/errors';
 import { EditorTexts, editorErrors, saveFailure } from '../src/features/editor/texts';
 import { errorText } from '../src/lib/texts/error-text';
-import { formFromPost, sameForm, savePayload, saveProblems, selectedTags, statusOptions, type EditorForm, type PostResponse, type TagResponse } from '../src/features/editor/editor-form';
+import {
+  formFromPost,
+  sameForm,
+  savePayload,
+  saveProblems,
+  selectedTags,
+  statusOptions,
+  type EditorForm,
+  type PostResponse,
+  type TagResponse,
+} from '../src/features/editor/editor-form';
 import { draftToOffer, newDraftKey, parseDraft, postDraftKey } from '../src/features/editor/local-draft';
 import { AUTOSAVE_DELAY_MS, autosaveRetryDelay, isEditConflict, isTransientFailure } from '../src/features/editor/autosave';
 import { markdownText, truncateForSearch } from '../src/features/editor/seo-preview';
 import { applyEdit, formatMarkdown, type FormatAction } from '../src/features/editor/markdown-format';
-import { DEFAULT_UPLOAD_INFO, dimensionMismatch, dimensionProblem, fileProblem, formatBytes, ownImageFilename, uploadInfoFrom } from '../src/features/editor/thumbnail-rules';
+import {
+  DEFAULT_UPLOAD_INFO,
+  dimensionMismatch,
+  dimensionProblem,
+  fileProblem,
+  formatBytes,
+  ownImageFilename,
+  uploadInfoFrom,
+} from '../src/features/editor/thumbnail-rules';
 
 /** The post editor's pure rules (no browser page needed): slugs, checks, payload, toolbar edits, local drafts, thumbnail checks, failures. */
 
@@ -71,34 +89,82 @@ function format(marked: string, action: FormatAction): string {
 
 test.describe('editor helpers', () => {
   test('save checks in the spec’s order: sign-in, title, content, slug, slug format; admin texts in admin mode', () => {
-    const author = (values: Partial<EditorForm>, signedIn = true) => saveProblems(form(values), { mode: 'author', signedIn }).map((problem) => problem.message);
+    const author = (values: Partial<EditorForm>, signedIn = true) =>
+      saveProblems(form(values), { mode: 'author', signedIn }).map((problem) => problem.message);
     expect(author({}, false)).toEqual([EditorTexts.AUTH_REQUIRED, 'Title is required', 'Content is required', 'Slug is required']);
     expect(author({ title: '   ', content: 'x', slug: 'ok' })).toEqual(['Title is required']);
     expect(author({ title: 'T', content: ' \n ', slug: 'ok' })).toEqual(['Content is required']);
     expect(author({ title: 'T', content: 'x', slug: '' })).toEqual(['Slug is required']);
     for (const slug of ['Bad Slug', 'UPPER', 'a--b', '-edge', 'edge-', 'ümlaut']) {
-      expect(author({ title: 'T', content: 'x', slug })).toEqual(['Invalid slug format: Slug must contain only lowercase letters, numbers, and hyphens.']);
+      expect(author({ title: 'T', content: 'x', slug })).toEqual([
+        'Invalid slug format: Slug must contain only lowercase letters, numbers, and hyphens.',
+      ]);
     }
     expect(author({ title: 'T', content: 'x', slug: ' fine-slug-2 ' })).toEqual([]);
 
-    const admin = (values: Partial<EditorForm>) => saveProblems(form(values), { mode: 'admin', signedIn: true }).map((problem) => problem.message);
+    const admin = (values: Partial<EditorForm>) =>
+      saveProblems(form(values), { mode: 'admin', signedIn: true }).map((problem) => problem.message);
     expect(admin({})).toEqual(['Please enter a title', 'Please enter content']);
     expect(admin({ title: 'T', content: 'x', slug: '' })).toEqual([]);
     expect(admin({ title: 'T', content: 'x', slug: 'Not OK' })).toEqual([EditorTexts.SLUG_INVALID]);
   });
 
   test('the payload: trimmed fields, empty excerpt and image as null, only active tags; status and isFeatured only in admin mode', () => {
-    const values = form({ title: '  Title ', slug: ' the-slug ', excerpt: '  ', content: '\n# Body\n', featuredImage: ' ', tagIds: [1, 2, 3], status: 'PUBLISHED', isFeatured: true });
+    const values = form({
+      title: '  Title ',
+      slug: ' the-slug ',
+      excerpt: '  ',
+      content: '\n# Body\n',
+      featuredImage: ' ',
+      tagIds: [1, 2, 3],
+      status: 'PUBLISHED',
+      isFeatured: true,
+    });
     const tags = selectedTags(values.tagIds, [tag(1, 'js'), tag(2, 'old', false), tag(3, 'css')]);
     const noSeo = { metaTitle: null, metaDescription: null, canonicalUrl: null, noindex: false, socialImage: null };
-    expect(savePayload(values, 'author', tags)).toEqual({ title: 'Title', slug: 'the-slug', summary: null, content: '# Body', thumbnail: null, tagSlugs: ['js', 'css'], ...noSeo });
-    expect(savePayload({ ...values, slug: '' }, 'admin', tags)).toEqual({ title: 'Title', summary: null, content: '# Body', thumbnail: null, tagSlugs: ['js', 'css'], ...noSeo, status: 'PUBLISHED', isFeatured: true });
+    expect(savePayload(values, 'author', tags)).toEqual({
+      title: 'Title',
+      slug: 'the-slug',
+      summary: null,
+      content: '# Body',
+      thumbnail: null,
+      tagSlugs: ['js', 'css'],
+      ...noSeo,
+    });
+    expect(savePayload({ ...values, slug: '' }, 'admin', tags)).toEqual({
+      title: 'Title',
+      summary: null,
+      content: '# Body',
+      thumbnail: null,
+      tagSlugs: ['js', 'css'],
+      ...noSeo,
+      status: 'PUBLISHED',
+      isFeatured: true,
+    });
     // The version the edit is based on (a saved post's), and the SEO fields trimmed, empty as null.
-    const seo = form({ ...values, metaTitle: ' Meta ', metaDescription: ' ', canonicalUrl: ' https://example.com/a ', noindex: true, socialImage: '' });
-    expect(savePayload(seo, 'author', [], 4)).toMatchObject({ version: 4, metaTitle: 'Meta', metaDescription: null, canonicalUrl: 'https://example.com/a', noindex: true, socialImage: null });
+    const seo = form({
+      ...values,
+      metaTitle: ' Meta ',
+      metaDescription: ' ',
+      canonicalUrl: ' https://example.com/a ',
+      noindex: true,
+      socialImage: '',
+    });
+    expect(savePayload(seo, 'author', [], 4)).toMatchObject({
+      version: 4,
+      metaTitle: 'Meta',
+      metaDescription: null,
+      canonicalUrl: 'https://example.com/a',
+      noindex: true,
+      socialImage: null,
+    });
     expect(savePayload(seo, 'author', [])).not.toHaveProperty('version');
-    expect(savePayload({ ...values, excerpt: ' Short ', featuredImage: ' /images/thumbnails/a.webp ' }, 'author', []).summary).toBe('Short');
-    expect(savePayload({ ...values, featuredImage: ' /images/thumbnails/a.webp ' }, 'author', []).thumbnail).toBe('/images/thumbnails/a.webp');
+    expect(savePayload({ ...values, excerpt: ' Short ', featuredImage: ' /images/thumbnails/a.webp ' }, 'author', []).summary).toBe(
+      'Short',
+    );
+    expect(savePayload({ ...values, featuredImage: ' /images/thumbnails/a.webp ' }, 'author', []).thumbnail).toBe(
+      '/images/thumbnails/a.webp',
+    );
   });
 
   test('selected tags keep the selection order; inactive ones are marked; tags only the post knows count as active', () => {
@@ -113,9 +179,17 @@ test.describe('editor helpers', () => {
   test("status options: a new post offers draft, published, archived; a saved one its status and the moves its answer's allowedActions name", () => {
     expect(statusOptions(undefined)).toEqual(['DRAFT', 'PUBLISHED', 'ARCHIVED']);
     // As the API answers an admin (post-transitions.spec.ts walks the rule itself); PRIVATE is not an editor status.
-    expect(statusOptions({ status: 'DRAFT', allowedActions: ['edit', 'setStatus:PUBLISHED', 'setStatus:PRIVATE', 'setStatus:ARCHIVED'] })).toEqual(['DRAFT', 'PUBLISHED', 'ARCHIVED']);
-    expect(statusOptions({ status: 'PENDING_REVIEW', allowedActions: ['edit', 'approve', 'setStatus:DRAFT', 'setStatus:PUBLISHED'] })).toEqual(['PENDING_REVIEW', 'DRAFT', 'PUBLISHED']);
-    expect(statusOptions({ status: 'ARCHIVED', allowedActions: ['setStatus:DRAFT', 'setStatus:PUBLISHED'] })).toEqual(['ARCHIVED', 'DRAFT', 'PUBLISHED']);
+    expect(
+      statusOptions({ status: 'DRAFT', allowedActions: ['edit', 'setStatus:PUBLISHED', 'setStatus:PRIVATE', 'setStatus:ARCHIVED'] }),
+    ).toEqual(['DRAFT', 'PUBLISHED', 'ARCHIVED']);
+    expect(
+      statusOptions({ status: 'PENDING_REVIEW', allowedActions: ['edit', 'approve', 'setStatus:DRAFT', 'setStatus:PUBLISHED'] }),
+    ).toEqual(['PENDING_REVIEW', 'DRAFT', 'PUBLISHED']);
+    expect(statusOptions({ status: 'ARCHIVED', allowedActions: ['setStatus:DRAFT', 'setStatus:PUBLISHED'] })).toEqual([
+      'ARCHIVED',
+      'DRAFT',
+      'PUBLISHED',
+    ]);
     // An answer that allows no move leaves the post where it is.
     expect(statusOptions({ status: 'PUBLISHED', allowedActions: [] })).toEqual(['PUBLISHED']);
   });
@@ -150,7 +224,9 @@ test.describe('editor helpers', () => {
     expect(parseDraft('{')).toBeUndefined();
     expect(parseDraft(JSON.stringify({ savedAt: 1, form: { title: 1 } }))).toBeUndefined();
     expect(parseDraft(JSON.stringify({ savedAt: 1, form: { ...form(), tagIds: ['x'] } }))).toBeUndefined();
-    const stored = parseDraft(JSON.stringify({ savedAt: Date.parse('2026-03-03T00:00:00Z'), postId: 7, form: { ...form({ title: 'Edited' }), status: 'BOGUS' } }));
+    const stored = parseDraft(
+      JSON.stringify({ savedAt: Date.parse('2026-03-03T00:00:00Z'), postId: 7, form: { ...form({ title: 'Edited' }), status: 'BOGUS' } }),
+    );
     expect(stored?.form.status).toBe('DRAFT');
     // One key per signed-in user: accounts sharing a browser keep their copies apart.
     expect(postDraftKey(3, 7)).toBe('inkwell:draft:3:post:7');
@@ -171,7 +247,11 @@ test.describe('editor helpers', () => {
     const { metaTitle: _t, metaDescription: _d, canonicalUrl: _c, noindex: _n, socialImage: _s, ...older } = form({ title: 'Old copy' });
     expect(parseDraft(JSON.stringify({ savedAt: 5, form: older }))?.form).toEqual(form({ title: 'Old copy' }));
     expect(sameForm(form(), form({ noindex: true }))).toBe(false);
-    expect(formFromPost(post({ seo: { metaTitle: 'M', metaDescription: null, canonicalUrl: null, noindex: true, socialImage: '/images/x.webp' } }))).toMatchObject({ metaTitle: 'M', metaDescription: '', noindex: true, socialImage: '/images/x.webp' });
+    expect(
+      formFromPost(
+        post({ seo: { metaTitle: 'M', metaDescription: null, canonicalUrl: null, noindex: true, socialImage: '/images/x.webp' } }),
+      ),
+    ).toMatchObject({ metaTitle: 'M', metaDescription: '', noindex: true, socialImage: '/images/x.webp' });
   });
 
   test('autosave: retry delays grow to a minute; a 409 edit conflict and passing failures are told apart', () => {
@@ -203,7 +283,9 @@ test.describe('editor helpers', () => {
 
   test('thumbnail checks: requirements with defaults, type then size, largest dimensions, 800x400 mismatch, own file names', () => {
     expect(uploadInfoFrom(undefined)).toEqual(DEFAULT_UPLOAD_INFO);
-    expect(uploadInfoFrom({ maxSize: -1, allowedFormats: ['PNG', 3], recommendedDimensions: { width: 1200, height: 600 }, maxDimensions: 'x' })).toEqual({
+    expect(
+      uploadInfoFrom({ maxSize: -1, allowedFormats: ['PNG', 3], recommendedDimensions: { width: 1200, height: 600 }, maxDimensions: 'x' }),
+    ).toEqual({
       ...DEFAULT_UPLOAD_INFO,
       allowedFormats: ['png'],
       recommendedDimensions: { width: 1200, height: 600 },
@@ -212,11 +294,21 @@ test.describe('editor helpers', () => {
     expect(fileProblem({ name: 'a.png', type: 'image/png', size: 10 }, info)).toBeUndefined();
     expect(fileProblem({ name: 'a.jpg', type: 'image/jpeg', size: 10 }, info)).toBeUndefined();
     expect(fileProblem({ name: 'a.webp', type: '', size: 10 }, info)).toBeUndefined();
-    expect(fileProblem({ name: 'a.svg', type: 'image/svg+xml', size: 10 }, info)).toBe('Please select a valid image file (JPG, PNG, WEBP, GIF)');
-    expect(fileProblem({ name: 'a.png', type: 'text/plain', size: 10 }, info)).toBe('Please select a valid image file (JPG, PNG, WEBP, GIF)');
-    expect(fileProblem({ name: 'a.png', type: 'image/png', size: 10_485_761 }, info)).toBe('File size (10.00 MB) exceeds the maximum limit of 10MB');
-    expect(fileProblem({ name: 'a.png', type: 'image/png', size: 12 * 1024 * 1024 }, info)).toBe('File size (12.00 MB) exceeds the maximum limit of 10MB');
-    expect(fileProblem({ name: 'a.png', type: 'image/png', size: 0 }, info)).toBe('Selected file is empty. Please choose a valid image file');
+    expect(fileProblem({ name: 'a.svg', type: 'image/svg+xml', size: 10 }, info)).toBe(
+      'Please select a valid image file (JPG, PNG, WEBP, GIF)',
+    );
+    expect(fileProblem({ name: 'a.png', type: 'text/plain', size: 10 }, info)).toBe(
+      'Please select a valid image file (JPG, PNG, WEBP, GIF)',
+    );
+    expect(fileProblem({ name: 'a.png', type: 'image/png', size: 10_485_761 }, info)).toBe(
+      'File size (10.00 MB) exceeds the maximum limit of 10MB',
+    );
+    expect(fileProblem({ name: 'a.png', type: 'image/png', size: 12 * 1024 * 1024 }, info)).toBe(
+      'File size (12.00 MB) exceeds the maximum limit of 10MB',
+    );
+    expect(fileProblem({ name: 'a.png', type: 'image/png', size: 0 }, info)).toBe(
+      'Selected file is empty. Please choose a valid image file',
+    );
     expect(fileProblem({ name: 'a.jpg', type: 'image/jpeg', size: 1 }, { ...info, allowedFormats: ['jpg'] })).toBeUndefined();
     expect(dimensionProblem({ width: 2048, height: 2048 }, info)).toBeUndefined();
     expect(dimensionProblem({ width: 2049, height: 100 }, info)).toBe('The image is 2049x100 pixels; at most 2048x2048 is allowed.');
@@ -224,7 +316,9 @@ test.describe('editor helpers', () => {
     expect(dimensionMismatch({ width: 1600, height: 800 }, info)).toBe(true);
     expect(formatBytes(10_485_760)).toBe('10 MB');
     expect(formatBytes(1536)).toBe('2 KB');
-    expect(ownImageFilename('/images/thumbnails/0123456789abcdef0123456789abcdef-800x400.webp')).toBe('0123456789abcdef0123456789abcdef-800x400.webp');
+    expect(ownImageFilename('/images/thumbnails/0123456789abcdef0123456789abcdef-800x400.webp')).toBe(
+      '0123456789abcdef0123456789abcdef-800x400.webp',
+    );
     expect(ownImageFilename('/images/avatars/0123456789abcdef0123456789abcdef.webp')).toBeUndefined();
     expect(ownImageFilename('https://cdn.example.com/images/thumbnails/a.webp')).toBeUndefined();
     expect(ownImageFilename('/images/thumbnails/../../etc/passwd')).toBeUndefined();
@@ -232,10 +326,23 @@ test.describe('editor helpers', () => {
 
   test('save failures: 409 slug on the slug field, 400 field errors mapped, 401/403/5xx/network texts of docs/requirements.md#errors-transport', () => {
     const slugTaken = 'Slug "taken" is already used by another post. Choose another slug.';
-    expect(saveFailure(new ApiError(slugTaken, 409, { slug: [slugTaken] }), true)).toEqual({ fields: { slug: slugTaken }, title: 'Save Failed', text: slugTaken });
+    expect(saveFailure(new ApiError(slugTaken, 409, { slug: [slugTaken] }), true)).toEqual({
+      fields: { slug: slugTaken },
+      title: 'Save Failed',
+      text: slugTaken,
+    });
     // Without the field, a 409 is not put on the slug field, whatever its wording.
-    expect(saveFailure(new ApiError(slugTaken, 409), true)).toEqual({ fields: {}, title: 'Save Failed', text: `Failed to save post: ${slugTaken}` });
-    expect(saveFailure(new ApiError('Title is required', 400, { title: ['Title is required'], summary: ['Summary must be at most 1000 characters'] }), false)).toEqual({
+    expect(saveFailure(new ApiError(slugTaken, 409), true)).toEqual({
+      fields: {},
+      title: 'Save Failed',
+      text: `Failed to save post: ${slugTaken}`,
+    });
+    expect(
+      saveFailure(
+        new ApiError('Title is required', 400, { title: ['Title is required'], summary: ['Summary must be at most 1000 characters'] }),
+        false,
+      ),
+    ).toEqual({
       fields: { title: 'Title is required', excerpt: 'Summary must be at most 1000 characters' },
       title: 'Validation Error',
       text: 'Title is required',
@@ -244,12 +351,18 @@ test.describe('editor helpers', () => {
     expect(saveFailure(new ApiError('', 400), false).text).toBe('Invalid post data. Please check your input and try again.');
     expect(saveFailure(new ApiError('x', 401), true).text).toBe('Authentication required: Please log in to create/update posts.');
     expect(saveFailure(new ApiError('', 403), true).text).toBe('You do not have permission to create posts.');
-    expect(saveFailure(new ApiError('You do not have permission to update this post.', 403), false).text).toBe('You do not have permission to update this post.');
+    expect(saveFailure(new ApiError('You do not have permission to update this post.', 403), false).text).toBe(
+      'You do not have permission to update this post.',
+    );
     expect(saveFailure(new ApiError('boom', 500), true).text).toBe('Server error occurred. Please try again later.');
-    expect(saveFailure(new ApiError('Network error. Please check your connection and try again.', 0), true).text).toBe('Network error. Please check your connection and try again.');
+    expect(saveFailure(new ApiError('Network error. Please check your connection and try again.', 0), true).text).toBe(
+      'Network error. Please check your connection and try again.',
+    );
     const locked = 'This post is PUBLISHED and can no longer be edited by its author.';
     expect(saveFailure(new ApiError(locked, 409), false).text).toBe(`Failed to save post: ${locked}`);
     expect(saveFailure(new Error('odd'), false).text).toBe('Failed to save post. Please try again.');
-    expect(errorText(new ApiError('Refused', 400, { image: ['Failed to load image for validation'] }), editorErrors('x'))).toBe('Failed to load image for validation');
+    expect(errorText(new ApiError('Refused', 400, { image: ['Failed to load image for validation'] }), editorErrors('x'))).toBe(
+      'Failed to load image for validation',
+    );
   });
 });

@@ -28,7 +28,15 @@ const editPath = (post: Post) => `/author/posts/${post.id}/edit`;
 test.beforeAll(async ({ playwright, baseURL }) => {
   const admin = await adminApi(baseURL!, playwright);
   const created = await admin.post('/api/v1/admin/users', {
-    data: { fullName: writer.fullName, email: writer.email, password: PASSWORD, confirmPassword: PASSWORD, roles: ['AUTHOR'], status: 'ACTIVE', markEmailAsVerified: true },
+    data: {
+      fullName: writer.fullName,
+      email: writer.email,
+      password: PASSWORD,
+      confirmPassword: PASSWORD,
+      roles: ['AUTHOR'],
+      status: 'ACTIVE',
+      markEmailAsVerified: true,
+    },
   });
   expect(created.status(), await created.text()).toBe(201);
   writer.id = ((await created.json()).data as { id: number }).id;
@@ -60,7 +68,13 @@ const status = (page: Page) => page.getByTestId('save-status');
 const SAVED = /^Saved · \d{1,2}:\d{2} (AM|PM) GMT[+-]\d+/;
 
 test.describe('editor publishing tools', () => {
-  test('autosave: Saving… then Saved · time, five seconds after the last change; the reload shows the text', async ({ page, playwright, baseURL, signIn, hydrated }) => {
+  test('autosave: Saving… then Saved · time, five seconds after the last change; the reload shows the text', async ({
+    page,
+    playwright,
+    baseURL,
+    signIn,
+    hydrated,
+  }) => {
     const api = await writerApi(baseURL!, playwright);
     const post = await draft(api);
     await openEditor(page, post, { signIn, hydrated });
@@ -104,7 +118,13 @@ test.describe('editor publishing tools', () => {
     await api.dispose();
   });
 
-  test('autosave of a new post: once it has a title and content it is created, and the address becomes its edit page', async ({ page, playwright, baseURL, signIn, hydrated }) => {
+  test('autosave of a new post: once it has a title and content it is created, and the address becomes its edit page', async ({
+    page,
+    playwright,
+    baseURL,
+    signIn,
+    hydrated,
+  }) => {
     await signIn(writer);
     await page.goto('/author/posts/new');
     await hydrated(page.getByTestId('post-editor'));
@@ -124,7 +144,12 @@ test.describe('editor publishing tools', () => {
     await api.dispose();
   });
 
-  test("admin editor: autosave of a draft keeps its status (the status select waits for the manual save)", async ({ asAdmin: page, playwright, baseURL, hydrated }) => {
+  test('admin editor: autosave of a draft keeps its status (the status select waits for the manual save)', async ({
+    asAdmin: page,
+    playwright,
+    baseURL,
+    hydrated,
+  }) => {
     const api = await writerApi(baseURL!, playwright);
     const post = await draft(api);
     const sent: { status?: string; version?: number }[] = [];
@@ -144,20 +169,32 @@ test.describe('editor publishing tools', () => {
     await api.dispose();
   });
 
-  test('autosave: the API failing shows Not saved, retrying; it saves once the API answers again', async ({ page, playwright, baseURL, signIn, hydrated }) => {
+  test('autosave: the API failing shows Not saved, retrying; it saves once the API answers again', async ({
+    page,
+    playwright,
+    baseURL,
+    signIn,
+    hydrated,
+  }) => {
     const api = await writerApi(baseURL!, playwright);
     const post = await draft(api);
     await openEditor(page, post, { signIn, hydrated });
     let failing = true;
     await page.route(`**/api/v1/blog/posts/author/${post.id}`, (route) =>
       route.request().method() === 'PUT' && failing
-        ? route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ success: false, data: null, message: 'Service unavailable', status: 503, errors: null }) })
+        ? route.fulfill({
+            status: 503,
+            contentType: 'application/json',
+            body: JSON.stringify({ success: false, data: null, message: 'Service unavailable', status: 503, errors: null }),
+          })
         : route.continue(),
     );
     await content(page).fill('Words the server misses at first.');
     await expect(status(page)).toHaveText('Not saved, retrying', { timeout: 15_000 });
     // Meanwhile the local copy keeps the text.
-    await expect.poll(() => page.evaluate((key) => localStorage.getItem(key) ?? '', `inkwell:draft:${writer.id}:post:${post.id}`)).toContain('Words the server misses at first.');
+    await expect
+      .poll(() => page.evaluate((key) => localStorage.getItem(key) ?? '', `inkwell:draft:${writer.id}:post:${post.id}`))
+      .toContain('Words the server misses at first.');
     failing = false;
     await expect(status(page)).toHaveText(SAVED, { timeout: 30_000 });
     const stored = await api.get(`/api/v1/blog/posts/${post.id}`);
@@ -165,7 +202,13 @@ test.describe('editor publishing tools', () => {
     await api.dispose();
   });
 
-  test('two tabs edit the same post: the second gets the 409 dialog; keep mine and keep theirs both work, by keyboard', async ({ context, playwright, baseURL, signIn, hydrated }) => {
+  test('two tabs edit the same post: the second gets the 409 dialog; keep mine and keep theirs both work, by keyboard', async ({
+    context,
+    playwright,
+    baseURL,
+    signIn,
+    hydrated,
+  }) => {
     const api = await writerApi(baseURL!, playwright);
     const post = await draft(api, 'Shared words.');
     const first = await context.newPage();
@@ -194,7 +237,7 @@ test.describe('editor publishing tools', () => {
     await second.keyboard.press('Enter');
     await expect(dialog).toBeHidden();
     await expect(status(second)).toHaveText(SAVED);
-    let stored = ((await (await api.get(`/api/v1/blog/posts/${post.id}`)).json()).data as Post);
+    let stored = (await (await api.get(`/api/v1/blog/posts/${post.id}`)).json()).data as Post;
     expect(stored.content).toBe('Words from the second tab.');
 
     // The first tab is now the stale one: it keeps theirs (the second tab's text).
@@ -206,7 +249,7 @@ test.describe('editor publishing tools', () => {
     await expect(stale).toBeHidden();
     await expect(content(first)).toHaveValue('Words from the second tab.');
     await expect(first.getByTestId('editor-notice')).toHaveText('The saved version was loaded; your changes were discarded.');
-    stored = ((await (await api.get(`/api/v1/blog/posts/${post.id}`)).json()).data as Post);
+    stored = (await (await api.get(`/api/v1/blog/posts/${post.id}`)).json()).data as Post;
     expect(stored.content).toBe('Words from the second tab.');
 
     // Escape closes the dialog without saving anything.
@@ -219,17 +262,25 @@ test.describe('editor publishing tools', () => {
     await first.keyboard.press('Escape');
     await expect(stale).toBeHidden();
     await expect(content(first)).toHaveValue('Another late edit.');
-    stored = ((await (await api.get(`/api/v1/blog/posts/${post.id}`)).json()).data as Post);
+    stored = (await (await api.get(`/api/v1/blog/posts/${post.id}`)).json()).data as Post;
     expect(stored.content).toBe('The second tab again.');
     await api.dispose();
   });
 
-  test('edit → History → open, compare, restore: the editor loads the restored post', async ({ page, playwright, baseURL, signIn, hydrated }) => {
+  test('edit → History → open, compare, restore: the editor loads the restored post', async ({
+    page,
+    playwright,
+    baseURL,
+    signIn,
+    hydrated,
+  }) => {
     const api = await writerApi(baseURL!, playwright);
     const post = await draft(api, 'The original opening line.');
     // An admin's edit is another person's save: a second revision.
     const admin = await adminApi(baseURL!, playwright);
-    const edited = await admin.put(`/api/v1/blog/posts/${post.id}`, { data: { title: post.title, content: 'The rewritten opening line.' } });
+    const edited = await admin.put(`/api/v1/blog/posts/${post.id}`, {
+      data: { title: post.title, content: 'The rewritten opening line.' },
+    });
     expect(edited.status(), await edited.text()).toBe(200);
     await admin.dispose();
 
@@ -247,14 +298,22 @@ test.describe('editor publishing tools', () => {
     await expect(opened.getByLabel('Content of the revision')).toHaveText('The original opening line.');
     await opened.getByRole('button', { name: 'Back to history' }).click();
 
-    await panel.getByTestId('revision').last().getByRole('button', { name: /^Compare the revision of / }).click();
+    await panel
+      .getByTestId('revision')
+      .last()
+      .getByRole('button', { name: /^Compare the revision of / })
+      .click();
     const diff = page.getByTestId('compare-content');
     await expect(diff.locator('del')).toContainText('original');
     await expect(diff.locator('ins')).toContainText('rewritten');
     await expect(diff.locator('del .sr-only').first()).toHaveText('removed:');
     await page.getByRole('button', { name: 'Back to history' }).click();
 
-    await panel.getByTestId('revision').last().getByRole('button', { name: /^Restore the revision of / }).click();
+    await panel
+      .getByTestId('revision')
+      .last()
+      .getByRole('button', { name: /^Restore the revision of / })
+      .click();
     await expect(page.getByRole('dialog', { name: 'Restore this revision?' })).toBeVisible();
     await page.getByRole('button', { name: 'Restore', exact: true }).click();
     await expect(page.getByRole('dialog')).toBeHidden();
@@ -271,7 +330,13 @@ test.describe('editor publishing tools', () => {
     await api.dispose();
   });
 
-  test('SEO section: fields save, show in the live previews, and the API field errors show on the fields', async ({ page, playwright, baseURL, signIn, hydrated }) => {
+  test('SEO section: fields save, show in the live previews, and the API field errors show on the fields', async ({
+    page,
+    playwright,
+    baseURL,
+    signIn,
+    hydrated,
+  }) => {
     const api = await writerApi(baseURL!, playwright);
     const post = await draft(api);
     await openEditor(page, post, { signIn, hydrated });
@@ -307,7 +372,13 @@ test.describe('editor publishing tools', () => {
     await expect(status(page)).toHaveText(SAVED);
 
     const stored = (await (await api.get(`/api/v1/blog/posts/${post.id}`)).json()).data as { seo: Record<string, unknown> };
-    expect(stored.seo).toEqual({ metaTitle: 'A search title', metaDescription: 'What the result says under the title.', canonicalUrl: 'https://example.com/first-home', noindex: true, socialImage: 'https://example.com/card.png' });
+    expect(stored.seo).toEqual({
+      metaTitle: 'A search title',
+      metaDescription: 'What the result says under the title.',
+      canonicalUrl: 'https://example.com/first-home',
+      noindex: true,
+      socialImage: 'https://example.com/card.png',
+    });
     await page.reload();
     await hydrated(page.getByTestId('post-editor'));
     await page.getByTestId('seo-section').getByText('SEO', { exact: true }).click();
@@ -316,14 +387,28 @@ test.describe('editor publishing tools', () => {
     await api.dispose();
   });
 
-  test('Submit for review with a requested publish time: the site-zone wall time goes out as UTC; a past time is refused on the field', async ({ page, playwright, baseURL, signIn, hydrated }) => {
+  test('Submit for review with a requested publish time: the site-zone wall time goes out as UTC; a past time is refused on the field', async ({
+    page,
+    playwright,
+    baseURL,
+    signIn,
+    hydrated,
+  }) => {
     const api = await writerApi(baseURL!, playwright);
     const post = await draft(api);
     await openEditor(page, post, { signIn, hydrated });
     const zone = await page.evaluate(() => document.documentElement.dataset.timeZone ?? 'Asia/Ho_Chi_Minh');
     const wallValue = (instant: Date) => {
       const parts = Object.fromEntries(
-        new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })
+        new Intl.DateTimeFormat('en-CA', {
+          timeZone: zone,
+          year: 'numeric',
+          month: '2-digit',
+          day: '2-digit',
+          hour: '2-digit',
+          minute: '2-digit',
+          hourCycle: 'h23',
+        })
           .formatToParts(instant)
           .map((part) => [part.type, part.value]),
       );
@@ -339,7 +424,10 @@ test.describe('editor publishing tools', () => {
     await field.fill(wallValue(when));
     await page.getByRole('button', { name: 'Submit for review' }).click();
     await page.waitForURL('**/author/posts');
-    const stored = (await (await api.get(`/api/v1/blog/posts/${post.id}`)).json()).data as { status: string; requestedPublishAt: string | null };
+    const stored = (await (await api.get(`/api/v1/blog/posts/${post.id}`)).json()).data as {
+      status: string;
+      requestedPublishAt: string | null;
+    };
     expect(stored.status).toBe('PENDING_REVIEW');
     expect(new Date(stored.requestedPublishAt ?? '').toISOString()).toBe(when.toISOString());
     await api.dispose();
@@ -347,7 +435,13 @@ test.describe('editor publishing tools', () => {
 
   for (const theme of ['light', 'dark'] as const) {
     for (const width of [320, 1280]) {
-      test(`axe: the editor with the SEO section and the History panel open (${width} px, ${theme})`, async ({ browser, playwright, baseURL, signIn, hydrated }) => {
+      test(`axe: the editor with the SEO section and the History panel open (${width} px, ${theme})`, async ({
+        browser,
+        playwright,
+        baseURL,
+        signIn,
+        hydrated,
+      }) => {
         const context = await browser.newContext({ baseURL, colorScheme: theme, viewport: { width, height: 900 } });
         const page = await context.newPage();
         const api = await writerApi(baseURL!, playwright);

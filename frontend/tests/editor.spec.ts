@@ -54,7 +54,15 @@ test.beforeAll(async ({ playwright, baseURL }) => {
   const admin = await adminApi(baseURL!, playwright);
   for (const who of [writer, sharer]) {
     const created = await admin.post('/api/v1/admin/users', {
-      data: { fullName: who.fullName, email: who.email, password: PASSWORD, confirmPassword: PASSWORD, roles: ['AUTHOR'], status: 'ACTIVE', markEmailAsVerified: true },
+      data: {
+        fullName: who.fullName,
+        email: who.email,
+        password: PASSWORD,
+        confirmPassword: PASSWORD,
+        roles: ['AUTHOR'],
+        status: 'ACTIVE',
+        markEmailAsVerified: true,
+      },
     });
     expect(created.status(), await created.text()).toBe(201);
     who.id = ((await created.json()).data as { id: number }).id;
@@ -72,7 +80,12 @@ test.beforeAll(async ({ playwright, baseURL }) => {
 });
 
 /** Signs the browser in as the writer (or `who`) and opens the new-post editor, hydrated. */
-async function openEditor(page: Page, { signIn, hydrated }: Pick<BrowserFixtures, 'signIn' | 'hydrated'>, path = NEW, who: Credentials = writer): Promise<void> {
+async function openEditor(
+  page: Page,
+  { signIn, hydrated }: Pick<BrowserFixtures, 'signIn' | 'hydrated'>,
+  path = NEW,
+  who: Credentials = writer,
+): Promise<void> {
   await signIn(who, page);
   await page.goto(path);
   await hydrated(page.getByTestId('post-editor'));
@@ -88,10 +101,14 @@ const fields = (page: Page) => ({
   notice: page.getByTestId('editor-notice'),
 });
 
-const select = (textarea: Locator, start: number, end: number) => textarea.evaluate((element: HTMLTextAreaElement, [from, to]) => element.setSelectionRange(from, to), [start, end]);
+const select = (textarea: Locator, start: number, end: number) =>
+  textarea.evaluate((element: HTMLTextAreaElement, [from, to]) => element.setSelectionRange(from, to), [start, end]);
 
 /** A solid PNG of the given size, made here with sharp. */
-const png = (width: number, height: number): Promise<Buffer> => sharp({ create: { width, height, channels: 3, background: { r: 40, g: 90, b: 200 } } }).png().toBuffer();
+const png = (width: number, height: number): Promise<Buffer> =>
+  sharp({ create: { width, height, channels: 3, background: { r: 40, g: 90, b: 200 } } })
+    .png()
+    .toBuffer();
 
 async function chooseImage(page: Page, name: string, buffer: Buffer, mimeType = 'image/png'): Promise<void> {
   const chooser = page.waitForEvent('filechooser');
@@ -104,7 +121,11 @@ test.describe('post editor', () => {
     // The server's HTML and the first browser render agree (no hydration mismatch), and nothing throws.
     const problems: string[] = [];
     page.on('pageerror', (error) => problems.push(error.message));
-    page.on('console', (message) => message.type() === 'error' && /hydrat|did not match|Minified React error/i.test(message.text()) && problems.push(message.text()));
+    page.on(
+      'console',
+      (message) =>
+        message.type() === 'error' && /hydrat|did not match|Minified React error/i.test(message.text()) && problems.push(message.text()),
+    );
     await openEditor(page, { signIn, hydrated });
     const { title, slug, content } = fields(page);
     await title.fill('Crème brûlée à la carte');
@@ -120,7 +141,8 @@ test.describe('post editor', () => {
 
     const toolbar = page.getByRole('toolbar', { name: 'Formatting' });
     await expect(toolbar.getByRole('button')).toHaveCount(8);
-    for (const name of ['Heading', 'Bold', 'Italic', 'Link', 'Bulleted list', 'Quote', 'Code', 'Image']) await expect(toolbar.getByRole('button', { name, exact: true })).toBeVisible();
+    for (const name of ['Heading', 'Bold', 'Italic', 'Link', 'Bulleted list', 'Quote', 'Code', 'Image'])
+      await expect(toolbar.getByRole('button', { name, exact: true })).toBeVisible();
     await expect(content).toHaveAttribute('rows', '20');
 
     await content.fill('hello world');
@@ -194,7 +216,9 @@ test.describe('post editor', () => {
     await slug.fill('Not A Slug');
     await save.click();
     await expect(notice).toHaveText('Invalid slug format: Slug must contain only lowercase letters, numbers, and hyphens.');
-    await expect(slug).toHaveAccessibleDescription(/^Invalid slug format: Slug must contain only lowercase letters, numbers, and hyphens\./);
+    await expect(slug).toHaveAccessibleDescription(
+      /^Invalid slug format: Slug must contain only lowercase letters, numbers, and hyphens\./,
+    );
     await expectNoSeriousViolations(page, `${NEW} (validation errors)`);
 
     await content.fill('');
@@ -203,7 +227,11 @@ test.describe('post editor', () => {
     await expect(page.getByRole('dialog')).toHaveCount(0);
   });
 
-  test('Rendered shows the server’s sanitized HTML; the Preview dialog shows the post as readers would, Escape closes it', async ({ page, signIn, hydrated }) => {
+  test('Rendered shows the server’s sanitized HTML; the Preview dialog shows the post as readers would, Escape closes it', async ({
+    page,
+    signIn,
+    hydrated,
+  }) => {
     await openEditor(page, { signIn, hydrated });
     const { title, excerpt, content, preview } = fields(page);
     await title.fill('Preview title');
@@ -246,7 +274,13 @@ test.describe('post editor', () => {
     await expect(dialog).toBeHidden();
   });
 
-  test('Save Draft saves through the author endpoint with active tags only, a second save updates it, Submit for review goes to My Posts', async ({ page, playwright, baseURL, signIn, hydrated }) => {
+  test('Save Draft saves through the author endpoint with active tags only, a second save updates it, Submit for review goes to My Posts', async ({
+    page,
+    playwright,
+    baseURL,
+    signIn,
+    hydrated,
+  }) => {
     const api = await writerApi(baseURL!, playwright);
     await openEditor(page, { signIn, hydrated });
     const { title, slug, excerpt, content, save, notice } = fields(page);
@@ -311,7 +345,11 @@ test.describe('post editor', () => {
     await api.dispose();
   });
 
-  test('unsaved text survives a reload (Restore / Discard), leaving asks first, Esc goes back and keeps the copy', async ({ page, signIn, hydrated }) => {
+  test('unsaved text survives a reload (Restore / Discard), leaving asks first, Esc goes back and keeps the copy', async ({
+    page,
+    signIn,
+    hydrated,
+  }) => {
     await openEditor(page, { signIn, hydrated });
     const { title, content } = fields(page);
     await title.fill('Kept locally');
@@ -404,7 +442,13 @@ test.describe('post editor', () => {
     expect(requests).toBe(1);
   });
 
-  test('featured image: checks, Continue anyway?, upload with progress, replace, remove with confirmation, saved with the post', async ({ page, playwright, baseURL, signIn, hydrated }) => {
+  test('featured image: checks, Continue anyway?, upload with progress, replace, remove with confirmation, saved with the post', async ({
+    page,
+    playwright,
+    baseURL,
+    signIn,
+    hydrated,
+  }) => {
     test.setTimeout(60_000);
     const api = await writerApi(baseURL!, playwright);
     await openEditor(page, { signIn, hydrated });
@@ -462,7 +506,9 @@ test.describe('post editor', () => {
     await question.getByRole('button', { name: 'Continue' }).click();
     await expect(page.getByText('Image uploaded.')).toBeVisible();
     // Done: the first upload, saved nowhere, is deleted.
-    const firstDeleted = page.waitForResponse((response) => response.request().method() === 'DELETE' && response.url().endsWith(first.split('/').pop()!));
+    const firstDeleted = page.waitForResponse(
+      (response) => response.request().method() === 'DELETE' && response.url().endsWith(first.split('/').pop()!),
+    );
     await page.getByRole('button', { name: 'Done' }).click();
     expect((await firstDeleted).status()).toBe(204);
     await expect(image).toHaveAttribute('src', /-1600x800\.webp$/);
@@ -488,7 +534,9 @@ test.describe('post editor', () => {
     await expect(page.getByText('No featured image')).toBeVisible();
     await expect(page.getByRole('button', { name: 'Choose image' })).toBeFocused();
     // The saved file goes only once a save no longer uses it.
-    const secondDeleted = page.waitForResponse((response) => response.request().method() === 'DELETE' && response.url().endsWith(second.split('/').pop()!));
+    const secondDeleted = page.waitForResponse(
+      (response) => response.request().method() === 'DELETE' && response.url().endsWith(second.split('/').pop()!),
+    );
     await save.click();
     await expect(notice).toHaveText('Post saved as a draft. Submit it for review to publish it.');
     expect((await secondDeleted).status()).toBe(204);
@@ -496,7 +544,13 @@ test.describe('post editor', () => {
     await api.dispose();
   });
 
-  test('Save Draft uploads a chosen image first (progress in the status line); when it cannot, nothing is saved and the notice says why', async ({ page, playwright, baseURL, signIn, hydrated }) => {
+  test('Save Draft uploads a chosen image first (progress in the status line); when it cannot, nothing is saved and the notice says why', async ({
+    page,
+    playwright,
+    baseURL,
+    signIn,
+    hydrated,
+  }) => {
     const api = await writerApi(baseURL!, playwright);
     await openEditor(page, { signIn, hydrated });
     const { title, content, save, notice } = fields(page);
@@ -533,11 +587,19 @@ test.describe('post editor', () => {
     await question.getByRole('button', { name: 'Cancel' }).click();
     await expect(notice).toHaveText('The chosen image was not uploaded at its current size.');
     await expect(notice.locator('..')).toContainText('Image not uploaded');
-    await expect(notice.locator('..')).toContainText('The post was not saved. Upload the chosen image again, or cancel it to save the post without it.');
+    await expect(notice.locator('..')).toContainText(
+      'The post was not saved. Upload the chosen image again, or cancel it to save the post without it.',
+    );
     expect((await myPost(api, slug))?.thumbnail).toBe(saved);
 
     // The upload fails: the same, with the failure's words; the chosen file stays for another try.
-    await page.route('**/images/thumbnail/upload', (route: Route) => route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ success: false, status: 500, message: 'Internal server error', data: null, errors: null }) }));
+    await page.route('**/images/thumbnail/upload', (route: Route) =>
+      route.fulfill({
+        status: 500,
+        contentType: 'application/json',
+        body: JSON.stringify({ success: false, status: 500, message: 'Internal server error', data: null, errors: null }),
+      }),
+    );
     await chooseImage(page, 'again.png', await png(800, 400));
     await save.click();
     await expect(notice).toHaveText('Server error occurred. Please try again later.');
@@ -550,7 +612,13 @@ test.describe('post editor', () => {
     await api.dispose();
   });
 
-  test('editing a saved post: its info card, a newer local copy offered back, the save updates it', async ({ page, playwright, baseURL, signIn, hydrated }) => {
+  test('editing a saved post: its info card, a newer local copy offered back, the save updates it', async ({
+    page,
+    playwright,
+    baseURL,
+    signIn,
+    hydrated,
+  }) => {
     const api = await writerApi(baseURL!, playwright);
     const slug = `saved-${unique}`;
     // A tag of the post that is deactivated afterwards: shown, marked and warned about, not sent again.
@@ -558,7 +626,9 @@ test.describe('post editor', () => {
     const fading = { name: `Fading ${unique}`, slug: `fading-${unique}` };
     const tagAnswer = await admin.post('/api/v1/blog/tags', { data: fading });
     expect(tagAnswer.status(), await tagAnswer.text()).toBe(201);
-    const created = await api.post('/api/v1/blog/posts/author/create', { data: { title: `Saved ${unique}`, slug, summary: 'Kept.', content: 'Saved body.', tagSlugs: [activeTag.slug, fading.slug] } });
+    const created = await api.post('/api/v1/blog/posts/author/create', {
+      data: { title: `Saved ${unique}`, slug, summary: 'Kept.', content: 'Saved body.', tagSlugs: [activeTag.slug, fading.slug] },
+    });
     expect(created.status(), await created.text()).toBe(201);
     const id = ((await created.json()).data as { id: number }).id;
     const deactivated = await admin.delete(`/api/v1/blog/tags/${((await tagAnswer.json()).data as { id: number }).id}/deactivate`);
@@ -595,7 +665,12 @@ test.describe('post editor', () => {
     await api.dispose();
   });
 
-  test('admin mode: status and Featured, the admin editor’s texts, a save goes to the list with the notice', async ({ asAdmin: page, playwright, baseURL, hydrated }) => {
+  test('admin mode: status and Featured, the admin editor’s texts, a save goes to the list with the notice', async ({
+    asAdmin: page,
+    playwright,
+    baseURL,
+    hydrated,
+  }) => {
     await page.goto('/admin/posts/new');
     await hydrated(page.getByTestId('post-editor'));
     const { title, content, notice } = fields(page);

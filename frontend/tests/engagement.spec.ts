@@ -26,13 +26,18 @@ interface Reader {
 async function newReader(request: APIRequestContext, fullName: string): Promise<Reader> {
   if (!MAIL_CAPTURE_URL) throw new Error('MAIL_CAPTURE_URL is not set: run the browser tests with npm run test:browser');
   const email = `engage-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@inkwell.test`;
-  const registered = await request.post('/api/v1/auth/register', { data: { fullName, email, password: PASSWORD, confirmPassword: PASSWORD } });
+  const registered = await request.post('/api/v1/auth/register', {
+    data: { fullName, email, password: PASSWORD, confirmPassword: PASSWORD },
+  });
   expect(registered.status(), await registered.text()).toBe(201);
   let code: string | undefined;
   await expect
     .poll(
       async () => {
-        const mails = (await (await fetch(`${MAIL_CAPTURE_URL}/messages?to=${encodeURIComponent(email)}`)).json()) as { subject: string; text: string }[];
+        const mails = (await (await fetch(`${MAIL_CAPTURE_URL}/messages?to=${encodeURIComponent(email)}`)).json()) as {
+          subject: string;
+          text: string;
+        }[];
         const last = mails.filter((mail) => /verification code/i.test(mail.subject)).at(-1);
         code = last ? /\b(\d{6})\b/.exec(last.text)?.[1] : undefined;
         return code;
@@ -46,7 +51,11 @@ async function newReader(request: APIRequestContext, fullName: string): Promise<
 }
 
 /** An API client with the reader's bearer token. */
-function readerApi(baseURL: string, playwright: { request: { newContext: (options: object) => Promise<APIRequestContext> } }, reader: Reader): Promise<APIRequestContext> {
+function readerApi(
+  baseURL: string,
+  playwright: { request: { newContext: (options: object) => Promise<APIRequestContext> } },
+  reader: Reader,
+): Promise<APIRequestContext> {
   return apiAs(baseURL, playwright, reader.email, PASSWORD);
 }
 
@@ -54,7 +63,9 @@ function readerApi(baseURL: string, playwright: { request: { newContext: (option
 async function newPost(api: APIRequestContext, name: string): Promise<{ id: number; slug: string; title: string }> {
   const slug = `engage-${name}-${unique}`;
   const title = `Engagement ${name} ${unique}`;
-  const created = await api.post('/api/v1/blog/posts', { data: { title, slug, summary: `A post for the ${name} journey.`, content: `Body of ${name}.`, status: 'PUBLISHED' } });
+  const created = await api.post('/api/v1/blog/posts', {
+    data: { title, slug, summary: `A post for the ${name} journey.`, content: `Body of ${name}.`, status: 'PUBLISHED' },
+  });
   expect(created.status(), await created.text()).toBe(201);
   return { id: ((await created.json()).data as { id: number }).id, slug, title };
 }
@@ -121,7 +132,11 @@ test('a failed like puts the previous state back and says why', async ({ page, r
   const held = new Promise<void>((resolve) => (release = resolve));
   await page.route('**/api/v1/likes/post/*/toggle', async (route) => {
     await held;
-    await route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ success: false, data: null, message: 'An unexpected error occurred', status: 500, errors: null }) });
+    await route.fulfill({
+      status: 500,
+      contentType: 'application/json',
+      body: JSON.stringify({ success: false, data: null, message: 'An unexpected error occurred', status: 500, errors: null }),
+    });
   });
   await likeButton(page).click();
   // Optimistic: red with the new count before the server answers.
@@ -133,7 +148,13 @@ test('a failed like puts the previous state back and says why', async ({ page, r
   await expect(page.getByRole('alert').filter({ hasText: 'An unexpected error occurred' })).toBeVisible();
 });
 
-test('a visitor sees the live like count, the login message on Like and the login prompt for comments', async ({ page, playwright, baseURL, request, hydrated }) => {
+test('a visitor sees the live like count, the login message on Like and the login prompt for comments', async ({
+  page,
+  playwright,
+  baseURL,
+  request,
+  hydrated,
+}) => {
   const post = await newPost(admin, 'visitor');
   const reader = await newReader(request, 'Visitor Check');
   // The anonymous page is cached first; a like after that is still shown, read after hydration.
@@ -154,12 +175,18 @@ test('a visitor sees the live like count, the login message on Like and the logi
   await expect(page.getByText('Vui lòng đăng nhập để thích bài viết.')).toBeVisible();
   await expect(likeButton(page)).toHaveAttribute('aria-pressed', 'false');
   await expect(page.getByTestId('like-count')).toHaveText('1');
-  await expect(page.locator('[data-post-actions]').getByRole('link', { name: 'Log in' })).toHaveAttribute('href', `/login?callback=${encodeURIComponent(`/blog/${post.slug}`)}`);
+  await expect(page.locator('[data-post-actions]').getByRole('link', { name: 'Log in' })).toHaveAttribute(
+    'href',
+    `/login?callback=${encodeURIComponent(`/blog/${post.slug}`)}`,
+  );
 
   await hydrated('CommentSection');
   const section = page.locator('#comments');
   await expect(section.getByText('You need to log in to comment.')).toBeVisible();
-  await expect(section.getByRole('link', { name: 'Log in' })).toHaveAttribute('href', `/login?callback=${encodeURIComponent(`/blog/${post.slug}#comments`)}`);
+  await expect(section.getByRole('link', { name: 'Log in' })).toHaveAttribute(
+    'href',
+    `/login?callback=${encodeURIComponent(`/blog/${post.slug}#comments`)}`,
+  );
   await expect(section.getByRole('link', { name: 'register' })).toHaveAttribute('href', '/register');
   await expect(section.getByRole('textbox')).toHaveCount(0);
   await expect(commentBy(page, `A reader was here ${unique}`)).toBeVisible();
@@ -168,7 +195,12 @@ test('a visitor sees the live like count, the login message on Like and the logi
   expect(commentReads).toEqual([]);
 });
 
-test('write, reply, edit and delete comments; a deleted comment with replies keeps its place', async ({ page, request, signIn, hydrated }) => {
+test('write, reply, edit and delete comments; a deleted comment with replies keeps its place', async ({
+  page,
+  request,
+  signIn,
+  hydrated,
+}) => {
   const post = await newPost(admin, 'comments');
   const reader = await newReader(request, 'Minh Commenter');
   await signIn(reader);
@@ -215,7 +247,10 @@ test('write, reply, edit and delete comments; a deleted comment with replies kee
   await replyBox.fill(`A reply ${unique}`);
   await page.keyboard.press('Control+Enter');
   await expect(page.getByText('Reply has been added.')).toBeVisible();
-  const reply = page.locator('[data-replies-of]').getByRole('article').filter({ hasText: `A reply ${unique}` });
+  const reply = page
+    .locator('[data-replies-of]')
+    .getByRole('article')
+    .filter({ hasText: `A reply ${unique}` });
   await expect(reply).toBeVisible();
   await expect(page.getByRole('heading', { level: 2, name: 'Comments (2)' })).toBeVisible();
   await expect(commentBy(page, first).getByText('(edited)')).toHaveCount(0);
@@ -236,7 +271,11 @@ test('write, reply, edit and delete comments; a deleted comment with replies kee
 
   // Delete the comment that has a reply: the marker stays, in italics, with no Reply button.
   page.once('dialog', (dialog) => void dialog.accept());
-  await commentBy(page, `Second thoughts ${unique}`).first().getByRole('button', { name: /^Delete/ }).first().click();
+  await commentBy(page, `Second thoughts ${unique}`)
+    .first()
+    .getByRole('button', { name: /^Delete/ })
+    .first()
+    .click();
   await expect(page.getByText('Comment has been deleted.')).toBeVisible();
   const marker = page.getByText('[This comment has been deleted]');
   await expect(marker).toBeVisible();
@@ -252,7 +291,9 @@ test('write, reply, edit and delete comments; a deleted comment with replies kee
 
   // Deleting the last reply takes the placeholder with it.
   page.once('dialog', (dialog) => void dialog.accept());
-  await commentBy(page, `A reply ${unique}`).getByRole('button', { name: /^Delete/ }).click();
+  await commentBy(page, `A reply ${unique}`)
+    .getByRole('button', { name: /^Delete/ })
+    .click();
   await expect(page.getByText('[This comment has been deleted]')).toHaveCount(0);
   await expect(comments(page)).toHaveCount(0);
   await page.reload();
@@ -261,7 +302,14 @@ test('write, reply, edit and delete comments; a deleted comment with replies kee
   await expect(page.getByText(`A reply ${unique}`)).toHaveCount(0);
 });
 
-test("an administrator deletes another reader's comment but cannot edit it; readers cannot touch others' comments", async ({ page, playwright, baseURL, request, signIn, hydrated }) => {
+test("an administrator deletes another reader's comment but cannot edit it; readers cannot touch others' comments", async ({
+  page,
+  playwright,
+  baseURL,
+  request,
+  signIn,
+  hydrated,
+}) => {
   const post = await newPost(admin, 'moderation');
   const author = await newReader(request, 'Quang Poster');
   const other = await newReader(request, 'Hoa Other');
@@ -288,7 +336,14 @@ test("an administrator deletes another reader's comment but cannot edit it; read
   await expect(page.getByText(`Moderate me ${unique}`)).toHaveCount(0);
 });
 
-test('pages of 10 with Load More Comments; replies nest, indented at most 2 levels of 24 px', async ({ page, playwright, baseURL, request, signIn, hydrated }) => {
+test('pages of 10 with Load More Comments; replies nest, indented at most 2 levels of 24 px', async ({
+  page,
+  playwright,
+  baseURL,
+  request,
+  signIn,
+  hydrated,
+}) => {
   const post = await newPost(admin, 'paging');
   const reader = await newReader(request, 'Tuan Pager');
   const api = await readerApi(baseURL!, playwright, reader);
@@ -344,7 +399,13 @@ test('pages of 10 with Load More Comments; replies nest, indented at most 2 leve
   expect(Math.round((await left(`Level three again ${unique}`)) - (await left(`Level three ${unique}`)))).toBe(0);
 });
 
-test('a failed refresh says so over the list, which stays; the next refresh reads the comments', async ({ page, playwright, baseURL, request, hydrated }) => {
+test('a failed refresh says so over the list, which stays; the next refresh reads the comments', async ({
+  page,
+  playwright,
+  baseURL,
+  request,
+  hydrated,
+}) => {
   const post = await newPost(admin, 'loadfail');
   let fail = true;
   await page.route('**/api/v1/comments/post/**', (route) => (fail ? route.abort() : route.fallback()));
@@ -366,9 +427,31 @@ test('a failed refresh says so over the list, which stays; the next refresh read
 test("a crash of the section shows 'Comment System Error'; Try Again mounts it anew", async ({ page, hydrated }) => {
   const post = await newPost(admin, 'crash');
   // An answer the section cannot draw (replies must be a list): the error boundary takes over.
-  const broken = { id: 1, postId: post.id, parentId: null, content: 'broken', author: null, createdAt: new Date().toISOString(), updatedAt: new Date().toISOString(), level: 0, deleted: false, replyCount: 1, replies: null };
+  const broken = {
+    id: 1,
+    postId: post.id,
+    parentId: null,
+    content: 'broken',
+    author: null,
+    createdAt: new Date().toISOString(),
+    updatedAt: new Date().toISOString(),
+    level: 0,
+    deleted: false,
+    replyCount: 1,
+    replies: null,
+  };
   await page.route('**/api/v1/comments/post/**', (route) =>
-    route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ success: true, status: 200, message: 'OK', errors: null, data: { content: [broken], last: true, first: true, totalPages: 1, totalElements: 1 } }) }),
+    route.fulfill({
+      status: 200,
+      contentType: 'application/json',
+      body: JSON.stringify({
+        success: true,
+        status: 200,
+        message: 'OK',
+        errors: null,
+        data: { content: [broken], last: true, first: true, totalPages: 1, totalElements: 1 },
+      }),
+    }),
   );
   await page.goto(`/blog/${post.slug}`);
   await hydrated('CommentSection');
@@ -383,7 +466,13 @@ test("a crash of the section shows 'Comment System Error'; Try Again mounts it a
 });
 
 for (const who of ['visitor', 'signed in'] as const) {
-  test(`the post page loads at most 100 KB of gzipped JavaScript, none of it render-blocking (${who})`, async ({ page, request, baseURL, signIn, hydrated }) => {
+  test(`the post page loads at most 100 KB of gzipped JavaScript, none of it render-blocking (${who})`, async ({
+    page,
+    request,
+    baseURL,
+    signIn,
+    hydrated,
+  }) => {
     const post = await newPost(admin, `budget-${who.replace(' ', '-')}`);
     if (who === 'signed in') await signIn(await newReader(request, 'Budget Reader'));
     const scripts = new Set<string>();
@@ -439,7 +528,10 @@ for (const theme of ['light', 'dark'] as const) {
       await hydrated('CommentSection');
       await expect(page.getByText('[This comment has been deleted]')).toBeVisible();
       await page.getByLabel('Write a comment').fill('z'.repeat(190));
-      await commentBy(page, `Child ${theme} ${unique}`).first().getByRole('button', { name: /^Reply/ }).click();
+      await commentBy(page, `Child ${theme} ${unique}`)
+        .first()
+        .getByRole('button', { name: /^Reply/ })
+        .click();
       await page.getByRole('button', { name: 'Post Comment' }).focus();
       await expectNoSeriousViolations(page, `/blog/{post} with islands (signed in, ${theme})`);
     });

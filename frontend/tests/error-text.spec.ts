@@ -12,7 +12,8 @@ import { LIKE_ERRORS, UNLIKE_ERRORS } from '../src/features/likes/texts';
 
 /** The one turn of an API failure into the spec's text, and the features' rules (no browser page needed). */
 
-const failure = (status: number, message = 'Server says', errors: Record<string, string[]> | null = null) => new ApiError(message, status, errors);
+const failure = (status: number, message = 'Server says', errors: Record<string, string[]> | null = null) =>
+  new ApiError(message, status, errors);
 const network = () => new ApiError(CommonTexts.NETWORK_ERROR, 0);
 
 test.describe('errorText', () => {
@@ -22,7 +23,9 @@ test.describe('errorText', () => {
     expect(errorText(failure(500), texts)).toBe('Server says');
     expect(errorText(failure(400, ''), texts)).toBe('Fallback');
     expect(errorText(network(), texts)).toBe(CommonTexts.NETWORK_ERROR);
-    expect(errorText(new ApiError('The upload took longer than 60 seconds. Please try again.', 0), texts)).toBe('The upload took longer than 60 seconds. Please try again.');
+    expect(errorText(new ApiError('The upload took longer than 60 seconds. Please try again.', 0), texts)).toBe(
+      'The upload took longer than 60 seconds. Please try again.',
+    );
     expect(errorText(new Error('odd'), texts)).toBe('Fallback');
   });
 
@@ -76,7 +79,9 @@ test.describe('the features’ texts', () => {
   test('reader and author pages', () => {
     expect(errorText(failure(401), readerErrors('Failed to fetch liked posts'))).toBe('Authentication failed. Please log in again.');
     expect(errorText(failure(400, ''), readerErrors('Failed to fetch liked posts'))).toBe('Failed to fetch liked posts');
-    expect(myPostsErrorMessage(failure(403))).toBe("Access Denied: Your session has expired or you don't have permission to access this resource.");
+    expect(myPostsErrorMessage(failure(403))).toBe(
+      "Access Denied: Your session has expired or you don't have permission to access this resource.",
+    );
     expect(myPostsErrorMessage(failure(500))).toBe('Error: Failed to load posts. Please try again.');
     expect(myPostsErrorMessage(network())).toBe(CommonTexts.NETWORK_ERROR);
     expect(dashboardErrorMessage(failure(500, ''))).toBe('Failed to load dashboard data: Failed to fetch dashboard stats');

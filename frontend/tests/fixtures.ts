@@ -62,7 +62,12 @@ async function signInContext(page: Page, who: Credentials): Promise<void> {
   const signedInAt = Date.now();
   const login = await page.request.post('/api/v1/auth/login', { data: { email: who.email, password: who.password } });
   expect(login.status(), await login.text()).toBe(200);
-  const names = new Set(login.headersArray().filter((header) => header.name.toLowerCase() === 'set-cookie').map((header) => header.value.split('=')[0].trim()));
+  const names = new Set(
+    login
+      .headersArray()
+      .filter((header) => header.name.toLowerCase() === 'set-cookie')
+      .map((header) => header.value.split('=')[0].trim()),
+  );
   sessions.set(who.email, { cookies: (await page.context().cookies()).filter((cookie) => names.has(cookie.name)), signedInAt });
 }
 
@@ -104,10 +109,19 @@ async function islandsHydrated(page: Page, at?: Locator | string): Promise<void>
     // A public page a signed-in reader opens gets its personal parts (and their islands) from the
     // personal fragment (components/PersonalParts.astro): wait until it has put them in place.
     await expect
-      .poll(() => page.evaluate(() => !document.documentElement.hasAttribute('data-signed-in') || !document.querySelector('[data-personal]') || document.documentElement.hasAttribute('data-personal')), {
-        message: 'the personal fragment has not been put in place yet',
-        timeout: HYDRATION_TIMEOUT_MS,
-      })
+      .poll(
+        () =>
+          page.evaluate(
+            () =>
+              !document.documentElement.hasAttribute('data-signed-in') ||
+              !document.querySelector('[data-personal]') ||
+              document.documentElement.hasAttribute('data-personal'),
+          ),
+        {
+          message: 'the personal fragment has not been put in place yet',
+          timeout: HYDRATION_TIMEOUT_MS,
+        },
+      )
       .toBe(true);
     islands = page.locator('astro-island:not([client="visible"])');
   } else {
@@ -115,7 +129,10 @@ async function islandsHydrated(page: Page, at?: Locator | string): Promise<void>
     await expect(islands, `the island of ${at} is on the page`).toBeAttached({ timeout: HYDRATION_TIMEOUT_MS });
   }
   await expect
-    .poll(() => islands.evaluateAll(pendingIslands), { message: `islands not hydrated yet${at === undefined ? '' : ` (${at})`}`, timeout: HYDRATION_TIMEOUT_MS })
+    .poll(() => islands.evaluateAll(pendingIslands), {
+      message: `islands not hydrated yet${at === undefined ? '' : ` (${at})`}`,
+      timeout: HYDRATION_TIMEOUT_MS,
+    })
     .toBe(0);
 }
 

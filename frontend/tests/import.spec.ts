@@ -14,7 +14,14 @@ const site = `http://old-${unique}.example.com`;
 
 /** A WordPress export with four posts (one in the trash, one with a Greek slug), a page at an undated nested address, a nested thread and a shortcode. */
 function wxr(): string {
-  const item = (n: number, status: string, comments = '', type = 'post', link = `/2015/03/07/post-${unique}-${n}/`, name = `post-${unique}-${n}`) => `<item>
+  const item = (
+    n: number,
+    status: string,
+    comments = '',
+    type = 'post',
+    link = `/2015/03/07/post-${unique}-${n}/`,
+    name = `post-${unique}-${n}`,
+  ) => `<item>
 <title>Bài viết ${n} ${unique} 🎉</title>
 <link>${site}${link}</link>
 <dc:creator><![CDATA[linh]]></dc:creator>
@@ -63,7 +70,9 @@ test('an admin imports a WordPress export, follows its progress and reads the re
   await expect(report.getByRole('status')).toHaveText('5 of 5 posts');
   await expect(report.getByRole('definition').first()).toBeVisible();
   const counts = Object.fromEntries(
-    await report.locator('dl > div').evaluateAll((rows) => rows.map((row) => [row.querySelector('dt')?.textContent, row.querySelector('dd')?.textContent])),
+    await report
+      .locator('dl > div')
+      .evaluateAll((rows) => rows.map((row) => [row.querySelector('dt')?.textContent, row.querySelector('dd')?.textContent])),
   );
   expect(counts).toMatchObject({ Posts: '4', Comments: '2', Tags: '1', 'Old addresses redirected': '9', 'Invitations sent': '1' });
   await report.getByText('Skipped (1)').click();

@@ -82,7 +82,12 @@ function findProblems(longestRealWord: number): Problem[] {
       // long pieces: one of 36 characters over 2 lines reads; over 8 lines ('one letter per line') not.
       if (/@|:\/\/|^\//.test(match[0]) && match[0].length / lines >= 12) continue;
       if (lines > 1) {
-        problems.push({ kind: 'word broken', element: describe(owner), text: textOf(owner), detail: `'${match[0]}' over ${lines} lines, ${Math.round(owner.getBoundingClientRect().width)} px wide` });
+        problems.push({
+          kind: 'word broken',
+          element: describe(owner),
+          text: textOf(owner),
+          detail: `'${match[0]}' over ${lines} lines, ${Math.round(owner.getBoundingClientRect().width)} px wide`,
+        });
         reported.add(owner);
         break;
       }
@@ -100,7 +105,12 @@ function findProblems(longestRealWord: number): Problem[] {
     const natural = image.naturalWidth / image.naturalHeight;
     const drawn = width / height;
     if (Math.abs(drawn / natural - 1) > 0.05) {
-      problems.push({ kind: 'image distorted', element: describe(image), text: image.alt || image.id || image.currentSrc.split('/').pop()?.slice(0, 60) || '', detail: `drawn ${Math.round(width)}×${Math.round(height)}, natural ${image.naturalWidth}×${image.naturalHeight}` });
+      problems.push({
+        kind: 'image distorted',
+        element: describe(image),
+        text: image.alt || image.id || image.currentSrc.split('/').pop()?.slice(0, 60) || '',
+        detail: `drawn ${Math.round(width)}×${Math.round(height)}, natural ${image.naturalWidth}×${image.naturalHeight}`,
+      });
     }
   }
 
@@ -114,7 +124,12 @@ function findProblems(longestRealWord: number): Problem[] {
     const radius = getComputedStyle(picture).borderTopLeftRadius;
     const round = radius.endsWith('%') ? parseFloat(radius) >= 50 : parseFloat(radius) >= Math.min(width, height) / 2;
     if (round && Math.abs(width / height - 1) > 0.05) {
-      problems.push({ kind: 'image distorted', element: describe(picture), text: picture.getAttribute('alt') || picture.getAttribute('aria-label') || picture.id, detail: `a round picture drawn ${Math.round(width)}×${Math.round(height)}` });
+      problems.push({
+        kind: 'image distorted',
+        element: describe(picture),
+        text: picture.getAttribute('alt') || picture.getAttribute('aria-label') || picture.id,
+        detail: `a round picture drawn ${Math.round(width)}×${Math.round(height)}`,
+      });
     }
   }
 
@@ -132,9 +147,11 @@ function findProblems(longestRealWord: number): Problem[] {
       if (overflowX === 'visible') continue;
       const frame = ancestor.getBoundingClientRect();
       if (overflowX === 'auto' || overflowX === 'scroll') box = frame;
-      else if (box.left < frame.left - 0.5 || box.right > frame.right + 0.5) problem = `clipped by ${describe(ancestor)} (overflow-x ${overflowX}): right ${Math.round(box.right)} px, frame ${Math.round(frame.left)}–${Math.round(frame.right)} px`;
+      else if (box.left < frame.left - 0.5 || box.right > frame.right + 0.5)
+        problem = `clipped by ${describe(ancestor)} (overflow-x ${overflowX}): right ${Math.round(box.right)} px, frame ${Math.round(frame.left)}–${Math.round(frame.right)} px`;
     }
-    if (!problem && (box.left < -0.5 || box.right > width + 0.5)) problem = `outside the ${width} px viewport without a scroll container (${Math.round(box.left)}–${Math.round(box.right)} px)`;
+    if (!problem && (box.left < -0.5 || box.right > width + 0.5))
+      problem = `outside the ${width} px viewport without a scroll container (${Math.round(box.left)}–${Math.round(box.right)} px)`;
     if (problem) problems.push({ kind: 'row action out of reach', element: describe(action), text: textOf(action), detail: problem });
   }
   return problems;
@@ -160,7 +177,12 @@ test('the walk finds a broken word, a distorted image and an unreachable row act
     }
   });
   const problems = (await page.evaluate(findProblems, LONGEST_REAL_WORD)).map((problem) => `${problem.kind}: ${problem.text}`);
-  expect(problems).toEqual(['word broken: Nguyen', 'image distorted: squashed', 'image distorted: oval', 'row action out of reach: Clipped']);
+  expect(problems).toEqual([
+    'word broken: Nguyen',
+    'image distorted: squashed',
+    'image distorted: oval',
+    'row action out of reach: Clipped',
+  ]);
 });
 
 test.describe('layout walk', () => {
@@ -195,7 +217,11 @@ test.describe('layout walk', () => {
             const key = `${problem.element} ${problem.kind}`;
             const seen = alike.get(key);
             if (seen) seen.count += 1;
-            else alike.set(key, { line: `${template} ${role} ${width} ${problem.element} '${problem.text}': ${problem.kind}, ${problem.detail}`, count: 1 });
+            else
+              alike.set(key, {
+                line: `${template} ${role} ${width} ${problem.element} '${problem.text}': ${problem.kind}, ${problem.detail}`,
+                count: 1,
+              });
           }
           for (const { line, count } of alike.values()) found.push(count > 1 ? `${line} (and ${count - 1} alike)` : line);
         }
@@ -225,22 +251,36 @@ test('every table, those shown after an action too, at 390 and 320 px', async ({
   const admin = await adminApi(baseURL!, playwright);
   try {
     // A webhook with two attempts in its log: the test event and a tag.created.
-    const hook = await admin.post('/api/v1/admin/webhooks', { data: { url: hookUrl, events: ['tag.created'], includeEmails: false, active: true } });
+    const hook = await admin.post('/api/v1/admin/webhooks', {
+      data: { url: hookUrl, events: ['tag.created'], includeEmails: false, active: true },
+    });
     expect(hook.status(), await hook.text()).toBe(201);
     const hookId = ((await hook.json()).data as { id: number }).id;
     expect((await admin.post(`/api/v1/admin/webhooks/${hookId}/test`)).status()).toBe(200);
-    expect((await admin.post('/api/v1/blog/tags', { data: { name: `Tables ${unique}`, slug: `tables-${unique}`, description: 'For the tables walk.' } })).status()).toBe(201);
+    expect(
+      (
+        await admin.post('/api/v1/blog/tags', {
+          data: { name: `Tables ${unique}`, slug: `tables-${unique}`, description: 'For the tables walk.' },
+        })
+      ).status(),
+    ).toBe(201);
     await expect
-      .poll(async () => (((await (await admin.get(`/api/v1/admin/webhooks/${hookId}/attempts`)).json()).data as unknown[]) ?? []).length, { timeout: 20_000 })
+      .poll(async () => (((await (await admin.get(`/api/v1/admin/webhooks/${hookId}/attempts`)).json()).data as unknown[]) ?? []).length, {
+        timeout: 20_000,
+      })
       .toBeGreaterThanOrEqual(2);
 
     // An import whose report has a skipped post (in the trash) and a renamed one (its slug taken by the first).
     const fileName = `tables-${unique}.xml`;
-    const imported = await admin.post('/api/v1/admin/imports?source=wordpress', { multipart: { file: { name: fileName, mimeType: 'text/xml', buffer: Buffer.from(reportWxr(unique)) } } });
+    const imported = await admin.post('/api/v1/admin/imports?source=wordpress', {
+      multipart: { file: { name: fileName, mimeType: 'text/xml', buffer: Buffer.from(reportWxr(unique)) } },
+    });
     expect(imported.status(), await imported.text()).toBe(202);
     const importId = ((await imported.json()).data as { id: number }).id;
     await expect
-      .poll(async () => ((await (await admin.get(`/api/v1/admin/imports/${importId}`)).json()).data as { state: string }).state, { timeout: 30_000 })
+      .poll(async () => ((await (await admin.get(`/api/v1/admin/imports/${importId}`)).json()).data as { state: string }).state, {
+        timeout: 30_000,
+      })
       .toBe('DONE');
 
     const views: { path: string; open: (page: Page) => Promise<void> }[] = [
@@ -277,9 +317,13 @@ test('every table, those shown after an action too, at 390 and 320 px', async ({
       for (const width of [390, 320]) {
         await page.setViewportSize({ width, height: 900 });
         await settle(page);
-        for (const problem of await page.evaluate(findProblems, LONGEST_REAL_WORD)) found.push(`${view.path} ${width} ${problem.element} '${problem.text}': ${problem.kind}, ${problem.detail}`);
+        for (const problem of await page.evaluate(findProblems, LONGEST_REAL_WORD))
+          found.push(`${view.path} ${width} ${problem.element} '${problem.text}': ${problem.kind}, ${problem.detail}`);
         const towers = await tables.evaluateAll((shown) =>
-          shown.flatMap((table) => [...table.querySelectorAll('tbody tr')].map((row) => ({ row, height: row.getBoundingClientRect().height }))).filter(({ height }) => height > 120).map(({ row, height }) => `'${(row.textContent ?? '').slice(0, 40)}' ${Math.round(height)} px tall`),
+          shown
+            .flatMap((table) => [...table.querySelectorAll('tbody tr')].map((row) => ({ row, height: row.getBoundingClientRect().height })))
+            .filter(({ height }) => height > 120)
+            .map(({ row, height }) => `'${(row.textContent ?? '').slice(0, 40)}' ${Math.round(height)} px tall`),
         );
         for (const tower of towers) found.push(`${view.path} ${width} row squeezed: ${tower}`);
       }

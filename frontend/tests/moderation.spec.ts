@@ -19,7 +19,12 @@ const PASSWORD = 'Moderation-Passw0rd!';
 const HIDDEN_MARKER = '[This comment has been hidden by a moderator]';
 
 type Account = { id: number; fullName: string; email: string; password: string };
-const account = (name: string): Account => ({ id: 0, fullName: `${name} ${unique}`, email: `${name.toLowerCase()}-${unique}@inkwell.test`, password: PASSWORD });
+const account = (name: string): Account => ({
+  id: 0,
+  fullName: `${name} ${unique}`,
+  email: `${name.toLowerCase()}-${unique}@inkwell.test`,
+  password: PASSWORD,
+});
 const reader = account('Reporter');
 const writer = account('Commenter');
 const author = account('Author');
@@ -33,7 +38,15 @@ test.beforeAll(async ({ playwright, baseURL }) => {
     [author, 'AUTHOR'],
   ] as const) {
     const created = await api.post('/api/v1/admin/users', {
-      data: { fullName: who.fullName, email: who.email, password: PASSWORD, confirmPassword: PASSWORD, roles: [role], status: 'ACTIVE', markEmailAsVerified: true },
+      data: {
+        fullName: who.fullName,
+        email: who.email,
+        password: PASSWORD,
+        confirmPassword: PASSWORD,
+        roles: [role],
+        status: 'ACTIVE',
+        markEmailAsVerified: true,
+      },
     });
     expect(created.status(), await created.text()).toBe(201);
     who.id = ((await created.json()).data as { id: number }).id;
@@ -53,7 +66,9 @@ async function newPost(playwright: Parameters<typeof apiAs>[1], baseURL: string)
   const slug = `moderation-${unique}-${++posts}`;
   const api = await apiAs(baseURL, playwright, author.email, PASSWORD);
   try {
-    const created = await api.post('/api/v1/blog/posts/author/create', { data: { title: `Moderation ${unique} ${posts}`, slug, content: 'A post to discuss.' } });
+    const created = await api.post('/api/v1/blog/posts/author/create', {
+      data: { title: `Moderation ${unique} ${posts}`, slug, content: 'A post to discuss.' },
+    });
     expect(created.status(), await created.text()).toBe(201);
     const id = ((await created.json()).data as { id: number }).id;
     const submitted = await api.post(`/api/v1/blog/posts/author/${id}/submit-for-review`);
@@ -67,7 +82,14 @@ async function newPost(playwright: Parameters<typeof apiAs>[1], baseURL: string)
 }
 
 /** A comment (or a reply) written through the API by `who`. */
-async function comment(playwright: Parameters<typeof apiAs>[1], baseURL: string, who: Account, postId: number, content: string, parentId: number | null = null) {
+async function comment(
+  playwright: Parameters<typeof apiAs>[1],
+  baseURL: string,
+  who: Account,
+  postId: number,
+  content: string,
+  parentId: number | null = null,
+) {
   const api = await apiAs(baseURL, playwright, who.email, PASSWORD);
   try {
     const created = await api.post('/api/v1/comments', { data: { postId, content, parentId } });
@@ -96,7 +118,14 @@ const item = (page: Page, id: number) => page.locator(`#comment-${id}`);
 const own = (page: Page, id: number) => page.locator(`#comment-${id} > article`);
 const row = (page: Page, id: number) => page.locator(`[data-moderation-row="${id}"]`);
 
-test('a reader reports a comment; the admin finds it under Reported, hides it (replies kept), restores it and dismisses the report', async ({ page, browser, playwright, baseURL, signIn, hydrated }) => {
+test('a reader reports a comment; the admin finds it under Reported, hides it (replies kept), restores it and dismisses the report', async ({
+  page,
+  browser,
+  playwright,
+  baseURL,
+  signIn,
+  hydrated,
+}) => {
   test.setTimeout(120_000);
   const post = await newPost(playwright, baseURL!);
   const text = `Buy cheap things ${unique}`;
@@ -131,7 +160,9 @@ test('a reader reports a comment; the admin finds it under Reported, hides it (r
   // Focus went to the comment (its Report button is gone).
   await expect(own(page, target.id)).toBeFocused();
   // A second report of the same comment (from the other tab) is refused: the API's 409 text, in the dialog.
-  await own(secondTab, target.id).getByRole('button', { name: `Report comment by ${writer.fullName}` }).click();
+  await own(secondTab, target.id)
+    .getByRole('button', { name: `Report comment by ${writer.fullName}` })
+    .click();
   const late = secondTab.getByRole('dialog', { name: 'Report Comment' });
   await late.getByRole('radio', { name: /^Harassment/ }).check();
   await late.getByRole('button', { name: 'Send Report' }).click();
@@ -145,7 +176,10 @@ test('a reader reports a comment; the admin finds it under Reported, hides it (r
   await openQueue(adminPage, text, hydrated);
   const queued = row(adminPage, target.id);
   await expect(queued.getByTestId('moderation-content')).toHaveText(text);
-  await expect(queued.getByRole('link', { name: `Moderation ${unique} ${posts}` })).toHaveAttribute('href', `/blog/${post.slug}#comment-${target.id}`);
+  await expect(queued.getByRole('link', { name: `Moderation ${unique} ${posts}` })).toHaveAttribute(
+    'href',
+    `/blog/${post.slug}#comment-${target.id}`,
+  );
   await expect(queued.getByTestId('moderation-report')).toContainText('Spam: Advertising in every post');
   await expect(queued.getByTestId('moderation-report')).toContainText(`by ${reader.fullName}`);
   await expectNoSeriousViolations(adminPage, '/admin/comments (rows)');
@@ -170,7 +204,9 @@ test('a reader reports a comment; the admin finds it under Reported, hides it (r
 
   // Restore: the text is back for everyone.
   await openQueue(adminPage, text, hydrated, 'hidden');
-  await row(adminPage, target.id).getByRole('button', { name: `Restore comment by ${writer.fullName}` }).click();
+  await row(adminPage, target.id)
+    .getByRole('button', { name: `Restore comment by ${writer.fullName}` })
+    .click();
   await expect(adminPage.getByText('Comment restored', { exact: true })).toBeVisible();
   // Restored, it no longer matches 'Hidden': it leaves the list at once.
   await expect(row(adminPage, target.id)).toHaveCount(0);
@@ -179,14 +215,21 @@ test('a reader reports a comment; the admin finds it under Reported, hides it (r
 
   // Dismiss the report: it leaves Reported.
   await openQueue(adminPage, text, hydrated);
-  await row(adminPage, target.id).getByRole('button', { name: `Dismiss reports comment by ${writer.fullName}` }).click();
+  await row(adminPage, target.id)
+    .getByRole('button', { name: `Dismiss reports comment by ${writer.fullName}` })
+    .click();
   await expect(adminPage.getByText('Reports dismissed', { exact: true })).toBeVisible();
   await expect(row(adminPage, target.id)).toHaveCount(0);
   await expect(adminPage.getByTestId('moderation-empty')).toBeVisible();
   await expectNoSeriousViolations(adminPage, '/admin/comments (empty)');
 });
 
-test('bulk hide on a selection shows each id’s result, and both comments are hidden', async ({ asAdmin: page, playwright, baseURL, hydrated }) => {
+test('bulk hide on a selection shows each id’s result, and both comments are hidden', async ({
+  asAdmin: page,
+  playwright,
+  baseURL,
+  hydrated,
+}) => {
   test.setTimeout(90_000);
   const post = await newPost(playwright, baseURL!);
   const tag = `bulk-${unique}`;
@@ -218,7 +261,9 @@ test('an author hides a comment on their own post from the post page', async ({ 
 
   await signIn(author);
   await openPost(page, post.slug, hydrated);
-  await item(page, rude.id).getByRole('button', { name: `Hide comment by ${writer.fullName}` }).click();
+  await item(page, rude.id)
+    .getByRole('button', { name: `Hide comment by ${writer.fullName}` })
+    .click();
   const hide = page.getByRole('dialog', { name: 'Hide Comment' });
   await expect(hide.getByLabel('Reason for hiding')).toBeFocused();
   await expectNoSeriousViolations(page, 'the hide dialog');
@@ -235,12 +280,27 @@ test('an author hides a comment on their own post from the post page', async ({ 
   await expect(row(page, rude.id)).toContainText(`Hidden by ${author.fullName}: Not kind`);
 });
 
-test('a muted reader sees why in place of the comment form, and the API refuses a comment with the same reason', async ({ page, browser, playwright, baseURL, signIn, hydrated }) => {
+test('a muted reader sees why in place of the comment form, and the API refuses a comment with the same reason', async ({
+  page,
+  browser,
+  playwright,
+  baseURL,
+  signIn,
+  hydrated,
+}) => {
   test.setTimeout(90_000);
   const post = await newPost(playwright, baseURL!);
   const muted = account('Muted');
   const created = await admin.post('/api/v1/admin/users', {
-    data: { fullName: muted.fullName, email: muted.email, password: PASSWORD, confirmPassword: PASSWORD, roles: ['USER'], status: 'ACTIVE', markEmailAsVerified: true },
+    data: {
+      fullName: muted.fullName,
+      email: muted.email,
+      password: PASSWORD,
+      confirmPassword: PASSWORD,
+      roles: ['USER'],
+      status: 'ACTIVE',
+      markEmailAsVerified: true,
+    },
   });
   expect(created.status(), await created.text()).toBe(201);
   muted.id = ((await created.json()).data as { id: number }).id;
@@ -264,7 +324,10 @@ test('a muted reader sees why in place of the comment form, and the API refuses 
   await expect(page.getByTestId('comment-muted')).toContainText('You cannot comment until');
   await expect(page.getByTestId('comment-muted')).toContainText('Reason: Repeated insults');
   await expect(page.getByRole('textbox', { name: 'Write a comment' })).toHaveCount(0);
-  const refused = await page.request.post('/api/v1/comments', { data: { postId: post.id, content: 'Let me in', parentId: null }, headers: sameOrigin(baseURL!) });
+  const refused = await page.request.post('/api/v1/comments', {
+    data: { postId: post.id, content: 'Let me in', parentId: null },
+    headers: sameOrigin(baseURL!),
+  });
   expect(refused.status()).toBe(403);
   expect(((await refused.json()) as { message: string }).message).toContain('Repeated insults');
 
@@ -276,12 +339,27 @@ test('a muted reader sees why in place of the comment form, and the API refuses 
   await expect(page.getByRole('textbox', { name: 'Write a comment' })).toBeVisible();
 });
 
-test("a link from a new account is held: 'Awaiting moderation' for its author only, and under Held in the queue", async ({ page, browser, playwright, baseURL, signIn, hydrated }) => {
+test("a link from a new account is held: 'Awaiting moderation' for its author only, and under Held in the queue", async ({
+  page,
+  browser,
+  playwright,
+  baseURL,
+  signIn,
+  hydrated,
+}) => {
   test.setTimeout(90_000);
   const post = await newPost(playwright, baseURL!);
   const fresh = account('Newcomer');
   const created = await admin.post('/api/v1/admin/users', {
-    data: { fullName: fresh.fullName, email: fresh.email, password: PASSWORD, confirmPassword: PASSWORD, roles: ['USER'], status: 'ACTIVE', markEmailAsVerified: true },
+    data: {
+      fullName: fresh.fullName,
+      email: fresh.email,
+      password: PASSWORD,
+      confirmPassword: PASSWORD,
+      roles: ['USER'],
+      status: 'ACTIVE',
+      markEmailAsVerified: true,
+    },
   });
   expect(created.status(), await created.text()).toBe(201);
 
@@ -317,7 +395,12 @@ test("a link from a new account is held: 'Awaiting moderation' for its author on
   await expect(anonymous.getByText(text)).toBeVisible();
 });
 
-test('the queue says when it is loading and when a read fails, Try Again reads it again, and the selection works from the keyboard', async ({ asAdmin: page, playwright, baseURL, hydrated }) => {
+test('the queue says when it is loading and when a read fails, Try Again reads it again, and the selection works from the keyboard', async ({
+  asAdmin: page,
+  playwright,
+  baseURL,
+  hydrated,
+}) => {
   test.setTimeout(90_000);
   const post = await newPost(playwright, baseURL!);
   const text = `States ${unique}`;
@@ -332,7 +415,11 @@ test('the queue says when it is loading and when a read fails, Try Again reads i
   const queueRead = (url: URL) => url.pathname === '/api/v1/admin/comments';
   await page.route(queueRead, async (route) => {
     await released;
-    await route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ success: false, status: 503, message: 'Service temporarily unavailable', data: null, errors: null }) });
+    await route.fulfill({
+      status: 503,
+      contentType: 'application/json',
+      body: JSON.stringify({ success: false, status: 503, message: 'Service temporarily unavailable', data: null, errors: null }),
+    });
   });
   await page.getByLabel('Show').selectOption('hidden');
   await expect(page.getByTestId('moderation-status')).toHaveText('Loading comments…');
@@ -362,7 +449,14 @@ test('the queue says when it is loading and when a read fails, Try Again reads i
   await expect(hideSelected).toBeFocused();
 });
 
-test('at 320 px the report dialog and the queue fit the screen and pass axe', async ({ page, browser, playwright, baseURL, signIn, hydrated }) => {
+test('at 320 px the report dialog and the queue fit the screen and pass axe', async ({
+  page,
+  browser,
+  playwright,
+  baseURL,
+  signIn,
+  hydrated,
+}) => {
   test.setTimeout(90_000);
   const post = await newPost(playwright, baseURL!);
   const text = `Narrow ${unique}`;
@@ -372,7 +466,9 @@ test('at 320 px the report dialog and the queue fit the screen and pass axe', as
   await page.setViewportSize({ width: 320, height: 720 });
   await signIn(reader);
   await openPost(page, post.slug, hydrated);
-  await own(page, target.id).getByRole('button', { name: `Report comment by ${writer.fullName}` }).click();
+  await own(page, target.id)
+    .getByRole('button', { name: `Report comment by ${writer.fullName}` })
+    .click();
   await expect(page.getByRole('dialog', { name: 'Report Comment' })).toBeVisible();
   expect(await fits(page)).toBe(true);
   await expectNoSeriousViolations(page, 'the report dialog at 320 px');

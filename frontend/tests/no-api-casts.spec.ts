@@ -57,7 +57,11 @@ function castsIn(source: string): { at: number; cast: string }[] {
  *   operation's own signature (commented where it stands); the operations keep openapi-fetch's types.
  */
 const ALLOWED: { file: string; line: string; reason: string }[] = [
-  { file: 'src/lib/api/page-client.ts', line: 'return client as unknown as ApiClient;', reason: 'one gateway method stands for every typed operation' },
+  {
+    file: 'src/lib/api/page-client.ts',
+    line: 'return client as unknown as ApiClient;',
+    reason: 'one gateway method stands for every typed operation',
+  },
 ];
 
 function sourceFiles(dir: string): string[] {
@@ -89,13 +93,19 @@ function findCasts(): Found[] {
 test('no code under frontend/src casts an API answer (only the allow-listed casts)', () => {
   const found = findCasts();
   const unexpected = found.filter((cast) => !ALLOWED.some((allowed) => allowed.file === cast.file && cast.text.includes(allowed.line)));
-  expect(unexpected.map((cast) => `frontend/${cast.file}:${cast.line} (${cast.cast}): ${cast.text}`), 'type the call by its operation instead of casting its answer').toEqual([]);
+  expect(
+    unexpected.map((cast) => `frontend/${cast.file}:${cast.line} (${cast.cast}): ${cast.text}`),
+    'type the call by its operation instead of casting its answer',
+  ).toEqual([]);
 });
 
 test('every allow-listed cast still exists (a removed one leaves the list)', () => {
   const found = findCasts();
   for (const allowed of ALLOWED) {
-    expect(found.some((cast) => cast.file === allowed.file && cast.text.includes(allowed.line)), `${allowed.file}: ${allowed.line}`).toBe(true);
+    expect(
+      found.some((cast) => cast.file === allowed.file && cast.text.includes(allowed.line)),
+      `${allowed.file}: ${allowed.line}`,
+    ).toBe(true);
   }
 });
 
@@ -109,5 +119,9 @@ test('the scan recognises the casts it forbids, and leaves other code alone', ()
     'const { data } = await unwrapWithMessage<PostResponse>(call);',
     "const sizes = [1, 2] as const; const raw = (await unwrap(call)); const id = params.get('id') as string | null;",
   ].join('\n');
-  expect(castsIn(sample).map(({ cast }) => cast).sort()).toEqual(['as DataOf', 'as unknown as', 'load(...) as', 'type argument', 'unwrap(...) as', 'unwrap(...) as']);
+  expect(
+    castsIn(sample)
+      .map(({ cast }) => cast)
+      .sort(),
+  ).toEqual(['as DataOf', 'as unknown as', 'load(...) as', 'type argument', 'unwrap(...) as', 'unwrap(...) as']);
 });

@@ -33,7 +33,9 @@ interface Person {
 
 test.beforeAll(async ({ playwright, baseURL }) => {
   const admin = await adminApi(baseURL!, playwright);
-  const created = await admin.post('/api/v1/blog/posts', { data: { ...post, summary: 'A post people comment on.', content: 'Text.', status: 'PUBLISHED' } });
+  const created = await admin.post('/api/v1/blog/posts', {
+    data: { ...post, summary: 'A post people comment on.', content: 'Text.', status: 'PUBLISHED' },
+  });
   expect(created.status(), await created.text()).toBe(201);
   postId = ((await created.json()).data as { id: number }).id;
   await admin.dispose();
@@ -60,7 +62,13 @@ async function comment(author: Person, content: string, parentId: number | null 
 
 const bell = (page: Page) => page.getByRole('banner').getByTestId('notification-bell');
 
-test('a reply raises the bell; /notifications lists it first; opening it lands on the comment and marks it read; mark all read', async ({ page, baseURL, playwright, signIn, hydrated }) => {
+test('a reply raises the bell; /notifications lists it first; opening it lands on the comment and marks it read; mark all read', async ({
+  page,
+  baseURL,
+  playwright,
+  signIn,
+  hydrated,
+}) => {
   const lan = await person(baseURL!, playwright, 'Lan');
   const minh = await person(baseURL!, playwright, 'Minh');
   const root = await comment(lan, `Lan's question ${unique}`);
@@ -130,7 +138,13 @@ test('a reply raises the bell; /notifications lists it first; opening it lands o
   await expectNoSeriousViolations(page, '/notifications (all read)');
 });
 
-test('one entry marked read with its button; the empty state for someone with none', async ({ page, baseURL, playwright, signIn, hydrated }) => {
+test('one entry marked read with its button; the empty state for someone with none', async ({
+  page,
+  baseURL,
+  playwright,
+  signIn,
+  hydrated,
+}) => {
   const hoa = await person(baseURL!, playwright, 'Hoa');
   await signIn({ email: hoa.email, password: PASSWORD });
   await page.goto('/notifications');
@@ -157,7 +171,13 @@ test('the signed-out visitor is sent to sign in from /notifications', async ({ p
   await expect(page).toHaveURL(`/login?callback=${encodeURIComponent('/notifications')}`);
 });
 
-test('preferences on /account: per event and channel, the digest; saved, and kept on reload', async ({ page, baseURL, playwright, signIn, hydrated }) => {
+test('preferences on /account: per event and channel, the digest; saved, and kept on reload', async ({
+  page,
+  baseURL,
+  playwright,
+  signIn,
+  hydrated,
+}) => {
   const vy = await person(baseURL!, playwright, 'Vy');
   await signIn({ email: vy.email, password: PASSWORD });
   await page.goto('/account');
@@ -186,7 +206,10 @@ test('preferences on /account: per event and channel, the digest; saved, and kep
   await expect(replyEmail).not.toBeChecked();
   await expect(card.getByRole('checkbox', { name: 'Replies to my comments: In-app' })).toBeChecked();
   await expect(digest).toBeChecked();
-  const saved = (await (await vy.api.get('/api/v1/notifications/preferences')).json()).data as { digest: boolean; events: { type: string; inApp: boolean; email: boolean }[] };
+  const saved = (await (await vy.api.get('/api/v1/notifications/preferences')).json()).data as {
+    digest: boolean;
+    events: { type: string; inApp: boolean; email: boolean }[];
+  };
   expect(saved.digest).toBe(true);
   expect(saved.events.find((event) => event.type === 'COMMENT_REPLY')).toEqual({ type: 'COMMENT_REPLY', inApp: true, email: false });
 });
@@ -210,7 +233,11 @@ async function unsubscribeLink(email: string): Promise<string> {
   return link as string;
 }
 
-test('/unsubscribe from the e-mail: says what, one button POSTs, confirmed; bad links get their own state', async ({ page, baseURL, playwright }) => {
+test('/unsubscribe from the e-mail: says what, one button POSTs, confirmed; bad links get their own state', async ({
+  page,
+  baseURL,
+  playwright,
+}) => {
   const an = await person(baseURL!, playwright, 'An');
   const binh = await person(baseURL!, playwright, 'Binh');
   // Replies are mailed by default: the mail carries the unsubscribe link.
@@ -222,13 +249,17 @@ test('/unsubscribe from the e-mail: says what, one button POSTs, confirmed; bad 
   await expect(page.getByRole('heading', { level: 1, name: 'Unsubscribe' })).toBeVisible();
   await expect(page.getByTestId('unsubscribe-what')).toHaveText('This link stops e-mails about replies to your comments.');
   await expectNoSeriousViolations(page, '/unsubscribe (confirm)');
-  const before = (await (await an.api.get('/api/v1/notifications/preferences')).json()).data as { events: { type: string; email: boolean }[] };
+  const before = (await (await an.api.get('/api/v1/notifications/preferences')).json()).data as {
+    events: { type: string; email: boolean }[];
+  };
   expect(before.events.find((event) => event.type === 'COMMENT_REPLY')?.email).toBe(true);
 
   await page.getByRole('button', { name: 'Unsubscribe' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'You are unsubscribed' })).toBeVisible();
   await expectNoSeriousViolations(page, '/unsubscribe (done)');
-  const after = (await (await an.api.get('/api/v1/notifications/preferences')).json()).data as { events: { type: string; email: boolean }[] };
+  const after = (await (await an.api.get('/api/v1/notifications/preferences')).json()).data as {
+    events: { type: string; email: boolean }[];
+  };
   expect(after.events.find((event) => event.type === 'COMMENT_REPLY')?.email).toBe(false);
   // The link again: those e-mails are off already, so there is nothing left to confirm.
   await page.goto(link);

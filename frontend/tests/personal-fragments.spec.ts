@@ -37,7 +37,14 @@ test.beforeAll(async ({ playwright, baseURL }) => {
   try {
     expect((await admin.post('/api/v1/blog/tags', { data: tag })).status()).toBe(201);
     const created = await admin.post('/api/v1/blog/posts', {
-      data: { title: `One page for everyone ${unique}`, slug: `personal-${unique}`, summary: 'A post both readers load.', content: 'Read by two people.', status: 'PUBLISHED', tagSlugs: [tag.slug] },
+      data: {
+        title: `One page for everyone ${unique}`,
+        slug: `personal-${unique}`,
+        summary: 'A post both readers load.',
+        content: 'Read by two people.',
+        status: 'PUBLISHED',
+        tagSlugs: [tag.slug],
+      },
     });
     expect(created.status(), await created.text()).toBe(201);
     post = (await created.json()).data as { id: number; slug: string };
@@ -45,7 +52,15 @@ test.beforeAll(async ({ playwright, baseURL }) => {
     authorSlug = authors[0]?.slug ?? '';
     for (const reader of readers) {
       const made = await admin.post('/api/v1/admin/users', {
-        data: { fullName: reader.fullName, email: reader.email, password: PASSWORD, confirmPassword: PASSWORD, roles: [reader.role], status: 'ACTIVE', markEmailAsVerified: true },
+        data: {
+          fullName: reader.fullName,
+          email: reader.email,
+          password: PASSWORD,
+          confirmPassword: PASSWORD,
+          roles: [reader.role],
+          status: 'ACTIVE',
+          markEmailAsVerified: true,
+        },
       });
       expect(made.status(), await made.text()).toBe(201);
     }
@@ -56,8 +71,12 @@ test.beforeAll(async ({ playwright, baseURL }) => {
   const first = await apiAs(baseURL!, playwright, readers[0].email, PASSWORD);
   try {
     expect((await first.post(`/api/v1/likes/post/${post.id}/toggle`)).status()).toBe(200);
-    const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: { r: 200, g: 60, b: 90 } } }).png().toBuffer();
-    const uploaded = await first.post('/api/v1/users/avatar', { multipart: { file: { name: 'me.png', mimeType: 'image/png', buffer: png } } });
+    const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: { r: 200, g: 60, b: 90 } } })
+      .png()
+      .toBuffer();
+    const uploaded = await first.post('/api/v1/users/avatar', {
+      multipart: { file: { name: 'me.png', mimeType: 'image/png', buffer: png } },
+    });
     expect(uploaded.status(), await uploaded.text()).toBe(200);
     readers[0].avatar = ((await uploaded.json()).data as { avatarUrl: string }).avatarUrl;
     expect(readers[0].avatar).toBeTruthy();
@@ -66,12 +85,28 @@ test.beforeAll(async ({ playwright, baseURL }) => {
   }
 });
 
-const publicPages = () => ['/', '/home', '/blog', `/blog/${post.slug}`, `/blog/tag/${tag.slug}`, `/tag/${tag.slug}`, '/authors', `/authors/${authorSlug}`, `/search?q=everyone`, '/about'];
+const publicPages = () => [
+  '/',
+  '/home',
+  '/blog',
+  `/blog/${post.slug}`,
+  `/blog/tag/${tag.slug}`,
+  `/tag/${tag.slug}`,
+  '/authors',
+  `/authors/${authorSlug}`,
+  `/search?q=everyone`,
+  '/about',
+];
 
 /** What must never reach anyone else: the name, the e-mail, the avatar's address. */
 const secretsOf = (reader: Reader) => [reader.fullName, reader.email, ...(reader.avatar ? [reader.avatar.split('/').pop()!] : [])];
 
-async function signedInContext(browser: Browser, baseURL: string, reader: Reader, options: Parameters<Browser['newContext']>[0] = {}): Promise<BrowserContext> {
+async function signedInContext(
+  browser: Browser,
+  baseURL: string,
+  reader: Reader,
+  options: Parameters<Browser['newContext']>[0] = {},
+): Promise<BrowserContext> {
   const context = await browser.newContext({ baseURL, ...options });
   const login = await context.request.post('/api/v1/auth/login', { data: { email: reader.email, password: PASSWORD } });
   expect(login.status(), await login.text()).toBe(200);
@@ -96,10 +131,16 @@ async function personalPartsFilled(page: Page): Promise<void> {
   await expect(page.locator('html')).toHaveAttribute('data-personal', 'filled');
 }
 
-test('two readers and a visitor get the same cached public pages; each sees only their own account parts', async ({ browser, baseURL, playwright }) => {
+test('two readers and a visitor get the same cached public pages; each sees only their own account parts', async ({
+  browser,
+  baseURL,
+  playwright,
+}) => {
   test.setTimeout(120_000);
   const anonymous = await playwright.request.newContext({ baseURL });
-  const contexts = await Promise.all(readers.map((reader) => signedInContext(browser, baseURL!, reader, { viewport: { width: 1280, height: 800 } })));
+  const contexts = await Promise.all(
+    readers.map((reader) => signedInContext(browser, baseURL!, reader, { viewport: { width: 1280, height: 800 } })),
+  );
   try {
     const pages = await Promise.all(contexts.map((context) => context.newPage()));
     const shared = pages.map(sharedAnswers);
@@ -125,7 +166,8 @@ test('two readers and a visitor get the same cached public pages; each sees only
             await expect(header.locator('[data-role-badges]'), path).toHaveText(reader.badge);
             await expect(header.getByRole('link', { name: 'Login' }), path).toHaveCount(0);
             const html = await page.content();
-            for (const secret of secretsOf(other)) expect(html.includes(secret), `${other.fullName}'s ${secret} on ${path} as ${reader.fullName}`).toBe(false);
+            for (const secret of secretsOf(other))
+              expect(html.includes(secret), `${other.fullName}'s ${secret} on ${path} as ${reader.fullName}`).toBe(false);
             if (reader.avatar) expect(html, path).toContain(reader.avatar.split('/').pop()!);
             return served;
           }),
@@ -169,7 +211,8 @@ test('two readers and a visitor get the same cached public pages; each sees only
     for (const answers of shared) {
       for (const answer of answers) {
         const body = await answer.body;
-        for (const secret of readers.flatMap(secretsOf)) expect(body.includes(secret), `${secret} in the shared answer ${answer.url}`).toBe(false);
+        for (const secret of readers.flatMap(secretsOf))
+          expect(body.includes(secret), `${secret} in the shared answer ${answer.url}`).toBe(false);
       }
     }
   } finally {
@@ -185,13 +228,18 @@ const layoutShift = (page: Page) =>
       new Promise<number>((done) => {
         let total = 0;
         new PerformanceObserver((list) => {
-          for (const entry of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[]) if (!entry.hadRecentInput) total += entry.value;
+          for (const entry of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[])
+            if (!entry.hadRecentInput) total += entry.value;
         }).observe({ type: 'layout-shift', buffered: true });
         setTimeout(() => done(total), 100);
       }),
   );
 
-test('filling the post page’s personal parts shifts nothing (CLS 0 at 1280 and 390 px); axe finds nothing serious', async ({ browser, baseURL, hydrated }) => {
+test('filling the post page’s personal parts shifts nothing (CLS 0 at 1280 and 390 px); axe finds nothing serious', async ({
+  browser,
+  baseURL,
+  hydrated,
+}) => {
   const context = await signedInContext(browser, baseURL!, readers[0]);
   try {
     const page = await context.newPage();
@@ -226,7 +274,6 @@ test('without JavaScript a signed-in reader follows the header’s Login link to
     await context.close();
   }
 });
-
 
 test('a session without the signed-in hint gets it back from the next page that reads the session', async ({ browser, baseURL }) => {
   const context = await signedInContext(browser, baseURL!, readers[1]);

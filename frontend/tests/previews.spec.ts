@@ -15,7 +15,12 @@ import { wholeSitemap } from './sitemap';
 const unique = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
 const PASSWORD = 'Previews-Passw0rd!';
 const author = { fullName: `Preview Author ${unique}`, email: `preview-author-${unique}@inkwell.test` };
-const draft = { title: `Not yet public ${unique}`, slug: `preview-draft-${unique}`, summary: 'A draft shared before publishing.', content: '# Opening\n\nThe draft text as saved now.' };
+const draft = {
+  title: `Not yet public ${unique}`,
+  slug: `preview-draft-${unique}`,
+  summary: 'A draft shared before publishing.',
+  content: '# Opening\n\nThe draft text as saved now.',
+};
 let draftId = 0;
 
 test.beforeAll(async ({ playwright, baseURL }) => {
@@ -72,8 +77,17 @@ test('a preview link made in the editor works signed out, and stops working once
   await visitor.context.close();
 });
 
-for (const viewport of [{ width: 320, height: 800 }, { width: 1280, height: 900 }]) {
-  test(`axe at ${viewport.width} px: the preview page, its 404, and the edit page with the panel`, async ({ page, browser, baseURL, playwright, signIn }) => {
+for (const viewport of [
+  { width: 320, height: 800 },
+  { width: 1280, height: 900 },
+]) {
+  test(`axe at ${viewport.width} px: the preview page, its 404, and the edit page with the panel`, async ({
+    page,
+    browser,
+    baseURL,
+    playwright,
+    signIn,
+  }) => {
     const api = await apiAs(baseURL!, playwright, author.email, PASSWORD);
     const made = await api.post(`/api/v1/blog/posts/${draftId}/preview-links`);
     expect(made.status(), await made.text()).toBe(201);
@@ -110,7 +124,12 @@ test.describe('SEO output', () => {
     socialImage: '/images/social-card.png',
   };
 
-  const plainPost = { title: `Plain head ${unique}`, slug: `seo-plain-${unique}`, summary: 'A post with no SEO fields.', content: 'Body text.' };
+  const plainPost = {
+    title: `Plain head ${unique}`,
+    slug: `seo-plain-${unique}`,
+    summary: 'A post with no SEO fields.',
+    content: 'Body text.',
+  };
 
   test.beforeAll(async ({ playwright, baseURL }) => {
     const admin = await adminApi(baseURL!, playwright);
@@ -132,7 +151,12 @@ test.describe('SEO output', () => {
     await expect(page.locator('meta[name="twitter:image"]')).toHaveAttribute('content', image);
     await expect(page.locator('meta[property="og:url"]')).toHaveAttribute('content', seoPost.canonicalUrl);
     const jsonLd = JSON.parse((await page.locator('script[type="application/ld+json"]').textContent()) ?? '{}') as Record<string, unknown>;
-    expect(jsonLd).toMatchObject({ headline: seoPost.metaTitle, description: seoPost.metaDescription, image: [image], mainEntityOfPage: seoPost.canonicalUrl });
+    expect(jsonLd).toMatchObject({
+      headline: seoPost.metaTitle,
+      description: seoPost.metaDescription,
+      image: [image],
+      mainEntityOfPage: seoPost.canonicalUrl,
+    });
     // The page itself still reads as the post.
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(seoPost.title);
 
@@ -143,7 +167,10 @@ test.describe('SEO output', () => {
     expect(sitemap).not.toContain(`/blog/${seoPost.slug}<`);
   });
 
-  test("a post without SEO fields keeps today's head: its title with the site's name, its own canonical URL, indexable, in the sitemap", async ({ page, request }) => {
+  test("a post without SEO fields keeps today's head: its title with the site's name, its own canonical URL, indexable, in the sitemap", async ({
+    page,
+    request,
+  }) => {
     expect((await page.goto(`/blog/${plainPost.slug}`))?.status()).toBe(200);
     const own = new URL(`/blog/${plainPost.slug}`, page.url()).toString();
     await expect(page).toHaveTitle(`${plainPost.title} · Inkwell`);
@@ -158,7 +185,9 @@ test.describe('SEO output', () => {
   test('the social image of a stored thumbnail is its narrowest variant at least 1200 px wide, else the image itself', () => {
     const key = 'a'.repeat(32);
     expect(socialImageOfThumbnail(`/images/thumbnails/${key}-2048x1024.webp`)).toBe(`/images/thumbnails/${key}-1600w.webp`);
-    expect(socialImageOfThumbnail(`https://cdn.example/images/thumbnails/${key}-1700x900.webp`)).toBe(`https://cdn.example/images/thumbnails/${key}-1600w.webp`);
+    expect(socialImageOfThumbnail(`https://cdn.example/images/thumbnails/${key}-1700x900.webp`)).toBe(
+      `https://cdn.example/images/thumbnails/${key}-1600w.webp`,
+    );
     expect(socialImageOfThumbnail(`/images/thumbnails/${key}-1600x800.webp`)).toBe(`/images/thumbnails/${key}-1600x800.webp`);
     expect(socialImageOfThumbnail(`/images/thumbnails/${key}-1000x500.webp`)).toBe(`/images/thumbnails/${key}-1000x500.webp`);
     expect(socialImageOfThumbnail('https://example.com/photo.jpg')).toBe('https://example.com/photo.jpg');

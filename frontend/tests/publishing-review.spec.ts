@@ -53,7 +53,10 @@ async function ok<T = PostAnswer>(response: Awaited<ReturnType<APIRequestContext
 /** An author's draft (through the author endpoint), optionally submitted for review. */
 async function authorPost(key: string, title: string, content = `Body of ${title}.`): Promise<CreatedPost> {
   const slug = `${key}-${unique}`;
-  const created = await ok<PostAnswer>(await author.post('/api/v1/blog/posts/author/create', { data: { title, slug, summary: `Summary of ${title}.`, content } }), 201);
+  const created = await ok<PostAnswer>(
+    await author.post('/api/v1/blog/posts/author/create', { data: { title, slug, summary: `Summary of ${title}.`, content } }),
+    201,
+  );
   return { id: created.id, title, slug };
 }
 
@@ -115,11 +118,12 @@ test.afterAll(async () => {
   await admin?.dispose();
 });
 
-test('a typed publish time is the site zone\'s wall clock, whatever zone the browser is in, and round-trips', () => {
+test("a typed publish time is the site zone's wall clock, whatever zone the browser is in, and round-trips", () => {
   expect(siteWallTimeToDate('2026-11-26T15:04')?.toISOString()).toBe('2026-11-26T08:04:00.000Z');
   expect(siteWallTimeValue(new Date('2026-11-26T08:04:59Z'))).toBe('2026-11-26T15:04');
   expect(siteWallTimeToDate('2026-11-26T15:04:30')?.toISOString()).toBe('2026-11-26T08:04:30.000Z');
-  for (const wrong of ['', '2026-11-26', '2026-02-30T10:00', '2026-11-26T24:00', '26/11/2026 15:04']) expect(siteWallTimeToDate(wrong)).toBeUndefined();
+  for (const wrong of ['', '2026-11-26', '2026-02-30T10:00', '2026-11-26T24:00', '26/11/2026 15:04'])
+    expect(siteWallTimeToDate(wrong)).toBeUndefined();
   // A zone with daylight saving: the offset of that day, on both sides of the change.
   setSiteTimeZone('Europe/Berlin');
   try {
@@ -131,7 +135,12 @@ test('a typed publish time is the site zone\'s wall clock, whatever zone the bro
   }
 });
 
-test('the author requests a time on submit; the reviewer keeps it, changes it, approves; the post is public only once the clock passes it', async ({ page, browser, baseURL, signIn }) => {
+test('the author requests a time on submit; the reviewer keeps it, changes it, approves; the post is public only once the clock passes it', async ({
+  page,
+  browser,
+  baseURL,
+  signIn,
+}) => {
   test.setTimeout(90_000);
   const post = await authorPost('scheduled', `Scheduled harbour ${unique}`);
 
@@ -139,7 +148,10 @@ test('the author requests a time on submit; the reviewer keeps it, changes it, a
   const requested = new Date(Date.now() + 3 * 3_600_000);
   await signIn({ email: rae.email, password: PASSWORD });
   await page.goto('/author/posts?status=draft');
-  await page.locator(`[data-post-row="${post.id}"]`).getByRole('button', { name: /^Submit for review/ }).click();
+  await page
+    .locator(`[data-post-row="${post.id}"]`)
+    .getByRole('button', { name: /^Submit for review/ })
+    .click();
   const confirm = page.getByRole('dialog', { name: 'Submit for review?' });
   await expect(confirm.getByTestId('publish-time-zone')).toHaveText('GMT+7');
   await axeBothWidths(page, 'submit confirmation');
@@ -154,12 +166,16 @@ test('the author requests a time on submit; the reviewer keeps it, changes it, a
   await page.context().clearCookies();
   await signIn(ADMIN);
   const row = await openRow(page, post);
-  await expect(row.getByTestId('requested-publish-at')).toHaveText(`Requested by the author: ${formatViDateTime(stored.requestedPublishAt)}`);
+  await expect(row.getByTestId('requested-publish-at')).toHaveText(
+    `Requested by the author: ${formatViDateTime(stored.requestedPublishAt)}`,
+  );
   await row.getByRole('button', { name: 'Approve', exact: true }).click();
   const approve = page.getByRole('dialog', { name: 'Approve Post' });
   const publishAt = approve.getByLabel(/^Publish at/);
   await expect(publishAt).toHaveValue(siteWallTimeValue(requested));
-  await expect(approve.getByTestId('requested-publish-at')).toHaveText(`Requested by the author: ${formatViDateTime(stored.requestedPublishAt)}`);
+  await expect(approve.getByTestId('requested-publish-at')).toHaveText(
+    `Requested by the author: ${formatViDateTime(stored.requestedPublishAt)}`,
+  );
   await axeBothWidths(page, 'Approve with a time');
 
   // A time in the past: the API's field error, on the field; nothing changes.
@@ -187,7 +203,9 @@ test('the author requests a time on submit; the reviewer keeps it, changes it, a
   const authorPage = await authorContext.newPage();
   await signIn({ email: rae.email, password: PASSWORD }, authorPage);
   await authorPage.goto('/author/posts');
-  await expect(authorPage.locator(`[data-post-row="${post.id}"]`).getByTestId('scheduled-badge')).toHaveText(`Scheduled for ${formatViDateTime(scheduled.scheduledAt)}`);
+  await expect(authorPage.locator(`[data-post-row="${post.id}"]`).getByTestId('scheduled-badge')).toHaveText(
+    `Scheduled for ${formatViDateTime(scheduled.scheduledAt)}`,
+  );
   await authorContext.close();
 
   // Not public before its time: not on the home page, its URL 404, the public API 404.
@@ -263,7 +281,9 @@ test('Reschedule and Cancel schedule from /admin/posts, by keyboard', async ({ a
   expect(cancelled.scheduledAt).toBeNull();
 });
 
-test('reject → the author edits and resubmits → Detailed Review shows the earlier reason above the word diff', async ({ asAdmin: page }) => {
+test('reject → the author edits and resubmits → Detailed Review shows the earlier reason above the word diff', async ({
+  asAdmin: page,
+}) => {
   test.setTimeout(60_000);
   const filler = Array.from({ length: 600 }, (_, index) => `word${index}`).join(' ');
   const post = await authorPost('diff', `Diff lantern ${unique}`, `The lantern was dim.\n\n${filler}`);
@@ -279,8 +299,15 @@ test('reject → the author edits and resubmits → Detailed Review shows the ea
   await expect(page.locator('[data-notice="success"]').filter({ hasText: 'Post rejected' })).toBeVisible();
 
   // The author edits (title, content, a tag) and resubmits.
-  const tag = await ok<{ id: number; slug: string }>(await admin.post('/api/v1/blog/tags', { data: { name: `Lantern ${unique}`, slug: `lantern-${unique}` } }), 201);
-  await ok(await author.put(`/api/v1/blog/posts/author/${post.id}`, { data: { title: `Diff lantern bright ${unique}`, content: `The lantern was bright.\n\n${filler}`, tagSlugs: [tag.slug] } }));
+  const tag = await ok<{ id: number; slug: string }>(
+    await admin.post('/api/v1/blog/tags', { data: { name: `Lantern ${unique}`, slug: `lantern-${unique}` } }),
+    201,
+  );
+  await ok(
+    await author.put(`/api/v1/blog/posts/author/${post.id}`, {
+      data: { title: `Diff lantern bright ${unique}`, content: `The lantern was bright.\n\n${filler}`, tagSlugs: [tag.slug] },
+    }),
+  );
   await submit(post);
   const answer = await ok<ReviewDiffAnswer>(await admin.get(`/api/v1/blog/posts/${post.id}/review-diff`));
   expect(answer.rejection?.reason).toBe(reason);
@@ -291,7 +318,9 @@ test('reject → the author edits and resubmits → Detailed Review shows the ea
   await page.keyboard.press('Enter');
   const dialog = page.getByRole('dialog', { name: 'Detailed Review' });
   const diff = dialog.getByTestId('review-diff');
-  await expect(dialog.getByTestId('rejected-before')).toHaveText(`Rejected before: ${reason} — ${rejection.reviewer?.fullName}, ${formatViDateTime(rejection.reviewedAt)}`);
+  await expect(dialog.getByTestId('rejected-before')).toHaveText(
+    `Rejected before: ${reason} — ${rejection.reviewer?.fullName}, ${formatViDateTime(rejection.reviewedAt)}`,
+  );
   await expect(diff.locator('[data-word-diff-legend]')).toBeVisible();
   const title = diff.locator('[data-diff-field="Title"]');
   await expect(title.locator('ins')).toContainText('bright');

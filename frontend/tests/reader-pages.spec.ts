@@ -55,12 +55,16 @@ async function verificationCode(email: string): Promise<string> {
 async function signUp(request: APIRequestContext, reader: { fullName: string; email: string }): Promise<void> {
   const registered = await request.post('/api/v1/auth/register', { data: { ...reader, password: PASSWORD, confirmPassword: PASSWORD } });
   expect(registered.status(), await registered.text()).toBe(201);
-  const verified = await request.post('/api/v1/auth/verify-email', { data: { email: reader.email, verificationCode: await verificationCode(reader.email) } });
+  const verified = await request.post('/api/v1/auth/verify-email', {
+    data: { email: reader.email, verificationCode: await verificationCode(reader.email) },
+  });
   expect(verified.status(), await verified.text()).toBe(200);
 }
 
 async function publish(admin: APIRequestContext, title: string, slug: string): Promise<CreatedPost> {
-  const created = await admin.post('/api/v1/blog/posts', { data: { title, slug, summary: `Summary of ${title}.`, content: 'Text.', status: 'PUBLISHED' } });
+  const created = await admin.post('/api/v1/blog/posts', {
+    data: { title, slug, summary: `Summary of ${title}.`, content: 'Text.', status: 'PUBLISHED' },
+  });
   expect(created.status(), await created.text()).toBe(201);
   const { id } = (await created.json()).data as { id: number };
   return { id, slug, title };
@@ -76,7 +80,8 @@ test.beforeAll(async ({ playwright, baseURL, request }) => {
   const admin = await adminApi(baseURL!, playwright);
   for (const [index, title] of titles.entries()) posts.push(await publish(admin, title, `reader-${'abc'[index]}-${unique}`));
   const extra: CreatedPost[] = [];
-  for (let index = 0; index < 48; index++) extra.push(await publish(admin, `Pager story ${index + 1} ${unique}`, `pager-${index + 1}-${unique}`));
+  for (let index = 0; index < 48; index++)
+    extra.push(await publish(admin, `Pager story ${index + 1} ${unique}`, `pager-${index + 1}-${unique}`));
   await admin.dispose();
 
   await signUp(request, lan);
@@ -110,7 +115,10 @@ test.describe('reader pages', () => {
     await expect(page.getByTestId('liked-total')).toHaveText('3 liked posts');
     const cards = page.locator('[data-liked-post] h2');
     await expect(cards).toHaveText([titles[2], titles[1], titles[0]]);
-    await expect(page.locator('[data-liked-post]').first().getByRole('link', { name: titles[2], exact: true })).toHaveAttribute('href', `/blog/${posts[2].slug}`);
+    await expect(page.locator('[data-liked-post]').first().getByRole('link', { name: titles[2], exact: true })).toHaveAttribute(
+      'href',
+      `/blog/${posts[2].slug}`,
+    );
     await expect(page.locator('[data-liked-post]').first()).toContainText('5 min read');
     // Three posts fit on one page: no pager.
     await expect(page.getByRole('navigation', { name: 'Liked posts pages' })).toHaveCount(0);
@@ -197,7 +205,10 @@ test.describe('reader pages', () => {
     await expect(items.nth(1)).toContainText(ROOT_TEXT);
     await expect(items.nth(1)).not.toContainText('↳ Reply to comment');
     await expect(items.nth(1).getByRole('link', { name: titles[0], exact: true })).toHaveAttribute('href', `/blog/${posts[0].slug}`);
-    await expect(items.nth(1).getByRole('link', { name: /View in article/ })).toHaveAttribute('href', `/blog/${posts[0].slug}#comment-${comments.root}`);
+    await expect(items.nth(1).getByRole('link', { name: /View in article/ })).toHaveAttribute(
+      'href',
+      `/blog/${posts[0].slug}#comment-${comments.root}`,
+    );
 
     await page.getByLabel('Sort by').selectOption('oldest');
     await page.getByRole('button', { name: 'Apply' }).click();
@@ -208,7 +219,7 @@ test.describe('reader pages', () => {
     await expect(page.getByLabel('Comments per page')).toHaveValue('5');
   });
 
-  test('/dashboard and /user-dashboard show the reader\'s numbers, recent activity and member card', async ({ page, signIn }) => {
+  test("/dashboard and /user-dashboard show the reader's numbers, recent activity and member card", async ({ page, signIn }) => {
     await signIn({ email: lan.email, password: PASSWORD });
     for (const path of ['/dashboard', '/user-dashboard']) {
       const response = await page.goto(path);
@@ -223,9 +234,18 @@ test.describe('reader pages', () => {
       await expect(activity).toHaveCount(5);
       await expect(activity.filter({ hasText: 'Đã thích' })).toHaveCount(3);
       await expect(activity.filter({ hasText: 'Đã bình luận' })).toHaveCount(2);
-      const today = new Intl.DateTimeFormat('vi-VN', { day: '2-digit', month: '2-digit', year: 'numeric', timeZone: 'Asia/Ho_Chi_Minh' }).format(new Date());
+      const today = new Intl.DateTimeFormat('vi-VN', {
+        day: '2-digit',
+        month: '2-digit',
+        year: 'numeric',
+        timeZone: 'Asia/Ho_Chi_Minh',
+      }).format(new Date());
       const member = page.getByTestId('member-info');
-      const value = (label: string) => member.locator('div').filter({ has: page.getByText(label, { exact: true }) }).locator('dd');
+      const value = (label: string) =>
+        member
+          .locator('div')
+          .filter({ has: page.getByText(label, { exact: true }) })
+          .locator('dd');
       await expect(value('Thành viên từ')).toHaveText(today);
       await expect(value('Tên hiển thị')).toHaveText(lan.fullName);
       await expect(value('Bài viết đã bình luận')).toHaveText('1');
@@ -241,13 +261,21 @@ test.describe('reader pages', () => {
         await expect(page.getByRole('main').getByRole('link', { name, exact: true })).toHaveAttribute('href', href);
       }
       // The widgets: favorite posts (newest first) and the comment list with View All.
-      await expect(page.getByTestId('favorite-posts').getByRole('listitem')).toHaveText([new RegExp(titles[2]), new RegExp(titles[1]), new RegExp(titles[0])]);
+      await expect(page.getByTestId('favorite-posts').getByRole('listitem')).toHaveText([
+        new RegExp(titles[2]),
+        new RegExp(titles[1]),
+        new RegExp(titles[0]),
+      ]);
       await expect(page.getByTestId('my-comments-count')).toHaveText('2 comments');
       await expect(page.getByTestId('my-comments-widget').getByRole('link', { name: 'View All' })).toHaveAttribute('href', '/my-comments');
     }
   });
 
-  test("the dashboard's comment list loads more comments in place, and without JavaScript by its link", async ({ page, signIn, hydrated }) => {
+  test("the dashboard's comment list loads more comments in place, and without JavaScript by its link", async ({
+    page,
+    signIn,
+    hydrated,
+  }) => {
     await signIn({ email: minh.email, password: PASSWORD });
     await page.goto('/dashboard');
     const widget = page.getByTestId('my-comments-widget');
@@ -283,7 +311,10 @@ test.describe('reader pages', () => {
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Stories worth reading, from writers worth following');
   });
 
-  test('without a session the pages send the visitor to /login and back after signing in; a new reader sees the empty states', async ({ page, request }) => {
+  test('without a session the pages send the visitor to /login and back after signing in; a new reader sees the empty states', async ({
+    page,
+    request,
+  }) => {
     for (const path of ['/liked-posts', '/my-comments', '/dashboard', '/user-dashboard', '/liked-posts?sortBy=postTitle&page=2']) {
       const response = await request.get(path, { maxRedirects: 0 });
       expect(response.status(), path).toBe(302);

@@ -53,7 +53,8 @@ test.describe('reading helpers', () => {
 
   test('post slugs are lowercase letters, digits and single hyphens', () => {
     for (const good of ['hello', 'hello-world-2', 'a'.repeat(200)]) expect(isValidSlug(good), good).toBe(true);
-    for (const bad of [undefined, '', 'Hello', 'hello_world', '-hello', 'hello-', 'a--b', 'a b', 'a'.repeat(201), 'ü']) expect(isValidSlug(bad), String(bad)).toBe(false);
+    for (const bad of [undefined, '', 'Hello', 'hello_world', '-hello', 'hello-', 'a--b', 'a b', 'a'.repeat(201), 'ü'])
+      expect(isValidSlug(bad), String(bad)).toBe(false);
   });
 
   test('?page counts from 1 (the API from 0); anything else reads as the first page', () => {
@@ -72,11 +73,13 @@ test.describe('reading helpers', () => {
     expect(pageHref('/blog', 1)).toBe('/blog?page=2');
     expect(pageHref('/blog/tag/web', 4)).toBe('/blog/tag/web?page=5');
     expect(pageHref(new URL('http://x/liked-posts?sortBy=postTitle&page=3&size=5'), 0)).toBe('/liked-posts?sortBy=postTitle&size=5');
-    expect(pageHref(new URL('http://x/liked-posts?sortBy=postTitle&page=3&size=5'), 9)).toBe('/liked-posts?sortBy=postTitle&size=5&page=10');
+    expect(pageHref(new URL('http://x/liked-posts?sortBy=postTitle&page=3&size=5'), 9)).toBe(
+      '/liked-posts?sortBy=postTitle&size=5&page=10',
+    );
     expect(pageHref('/my-comments?sort=oldest', 1)).toBe('/my-comments?sort=oldest&page=2');
   });
 
-  test('an address whose ?page is written another way goes to the convention\'s (301)', () => {
+  test("an address whose ?page is written another way goes to the convention's (301)", () => {
     const fix = (query: string) => conventionalPageAddress(new URL(`http://x/blog${query}`));
     for (const kept of ['', '?page=2', '?page=1234567', '?size=5&page=3']) expect(fix(kept), kept).toBeUndefined();
     expect(fix('?page=1')).toBe('/blog');
@@ -100,7 +103,10 @@ test.describe('reading helpers', () => {
     expect(pageRedirect(context('?page=0', 'POST'))).toBeUndefined();
     expect(pageRedirect(context('?page=0'))?.status).toBe(301);
     expect(pageRedirect(context('?page=1', 'HEAD'))?.status).toBe(301);
-    expect(redirects).toEqual([['/blog', 301], ['/blog', 301]]);
+    expect(redirects).toEqual([
+      ['/blog', 301],
+      ['/blog', 301],
+    ]);
   });
 
   test('XML escaping covers markup, quotes and characters XML forbids', () => {
@@ -108,33 +114,50 @@ test.describe('reading helpers', () => {
     expect(xmlEscape('bell\u0007 and tab\t')).toBe('bell and tab\t');
   });
 
-  test('load() over the page gateway: the data, or an ApiError with the server\'s status and message, never throws', async () => {
+  test("load() over the page gateway: the data, or an ApiError with the server's status and message, never throws", async () => {
     const calls: GatewayCall[] = [];
     const gateway: PageGateway = {
       call: async (call) => {
         calls.push(call);
-        if (call.path === '/api/v1/blog/posts/public/latest-stories') return { status: 200, body: { success: true, data: [], message: 'OK', status: 200, errors: null }, headers: [] };
-        if (call.path === '/api/v1/blog/posts/public/tag/{slug}') return { status: 404, body: { success: false, data: null, message: 'Tag "x" not found', status: 404, errors: null }, headers: [] };
+        if (call.path === '/api/v1/blog/posts/public/latest-stories')
+          return { status: 200, body: { success: true, data: [], message: 'OK', status: 200, errors: null }, headers: [] };
+        if (call.path === '/api/v1/blog/posts/public/tag/{slug}')
+          return {
+            status: 404,
+            body: { success: false, data: null, message: 'Tag "x" not found', status: 404, errors: null },
+            headers: [],
+          };
         throw new Error('the server broke');
       },
       withCookies: () => gateway,
     };
     const api = pageApi(gateway);
     expect(await load(api.GET('/api/v1/blog/posts/public/latest-stories'))).toEqual({ ok: true, data: [] });
-    const failed = await load(api.GET('/api/v1/blog/posts/public/tag/{slug}', { params: { path: { slug: 'x' }, query: { page: 0, size: 12 } } }));
+    const failed = await load(
+      api.GET('/api/v1/blog/posts/public/tag/{slug}', { params: { path: { slug: 'x' }, query: { page: 0, size: 12 } } }),
+    );
     expect(failed.ok).toBe(false);
     if (!failed.ok) {
       expect(failed.error).toBeInstanceOf(ApiError);
       expect([failed.error.status, failed.error.message]).toEqual([404, 'Tag "x" not found']);
     }
-    expect(calls[1]).toEqual({ method: 'GET', path: '/api/v1/blog/posts/public/tag/{slug}', params: { path: { slug: 'x' }, query: { page: 0, size: 12 } }, body: undefined });
+    expect(calls[1]).toEqual({
+      method: 'GET',
+      path: '/api/v1/blog/posts/public/tag/{slug}',
+      params: { path: { slug: 'x' }, query: { page: 0, size: 12 } },
+      body: undefined,
+    });
     const broken = await load(api.GET('/api/v1/blog/authors'));
     expect(broken.ok ? undefined : broken.error.status).toBe(0);
   });
 
   test('the page client makes the same GET once per page request, and reads afresh after a write', async () => {
     const calls: string[] = [];
-    const ok = { status: 200, body: { success: true, data: { count: 3 }, message: 'OK', status: 200, errors: null }, headers: [] as [string, string][] };
+    const ok = {
+      status: 200,
+      body: { success: true, data: { count: 3 }, message: 'OK', status: 200, errors: null },
+      headers: [] as [string, string][],
+    };
     const gateway: PageGateway = {
       call: async (call) => {
         calls.push(`${call.method} ${call.path} ${JSON.stringify(call.params?.query ?? {})}`);
@@ -143,7 +166,10 @@ test.describe('reading helpers', () => {
       withCookies: () => gateway,
     };
     const api = pageApi(gateway);
-    const [first, second] = await Promise.all([load(api.GET('/api/v1/notifications/unread-count')), load(api.GET('/api/v1/notifications/unread-count'))]);
+    const [first, second] = await Promise.all([
+      load(api.GET('/api/v1/notifications/unread-count')),
+      load(api.GET('/api/v1/notifications/unread-count')),
+    ]);
     expect(first).toEqual({ ok: true, data: { count: 3 } });
     expect(second).toEqual(first);
     await load(api.GET('/api/v1/notifications', { params: { query: { page: 0, size: 20 } } }));
@@ -165,9 +191,21 @@ test.describe('reading helpers', () => {
   test("the comments' first page goes to the island as ids, counts and flags, never its text", () => {
     const at = '2026-11-28T10:00:00.000Z';
     const comment = (id: number, extra: Partial<CommentNode> = {}): CommentNode => ({
-      id, postId: 7, parentId: null, level: 1, author: { id: 40 + id, fullName: `Reader ${id}`, avatar: null, isVerified: false },
-      content: `Text of comment ${id}`, createdAt: at, updatedAt: at, deleted: false, moderation: 'VISIBLE', canReport: false, canHide: false,
-      replyCount: 0, replies: [], ...extra,
+      id,
+      postId: 7,
+      parentId: null,
+      level: 1,
+      author: { id: 40 + id, fullName: `Reader ${id}`, avatar: null, isVerified: false },
+      content: `Text of comment ${id}`,
+      createdAt: at,
+      updatedAt: at,
+      deleted: false,
+      moderation: 'VISIBLE',
+      canReport: false,
+      canHide: false,
+      replyCount: 0,
+      replies: [],
+      ...extra,
     });
     const reply = comment(2, { parentId: 1, level: 2, updatedAt: '2026-11-28T11:00:00.000Z', canReport: true });
     const page = renderedPageOf({

@@ -26,17 +26,28 @@ const PAGED_POSTS = 13;
 test.beforeAll(async ({ playwright, baseURL }) => {
   const api = await adminApi(baseURL!, playwright);
   for (const item of [tag, pagedTag]) {
-    const createdTag = await api.post('/api/v1/blog/tags', { data: { ...item, description: 'Posts written by the reading journey test.', color: '#3b55d9' } });
+    const createdTag = await api.post('/api/v1/blog/tags', {
+      data: { ...item, description: 'Posts written by the reading journey test.', color: '#3b55d9' },
+    });
     expect(createdTag.status(), await createdTag.text()).toBe(201);
   }
   for (let i = 1; i <= PAGED_POSTS; i++) {
     const created = await api.post('/api/v1/blog/posts', {
-      data: { title: `Paged story ${i} ${unique}`, slug: `paged-story-${i}-${unique}`, summary: `Story ${i} of a tag with more than one page.`, content: `Story number ${i}.`, status: 'PUBLISHED', tagSlugs: [pagedTag.slug] },
+      data: {
+        title: `Paged story ${i} ${unique}`,
+        slug: `paged-story-${i}-${unique}`,
+        summary: `Story ${i} of a tag with more than one page.`,
+        content: `Story number ${i}.`,
+        status: 'PUBLISHED',
+        tagSlugs: [pagedTag.slug],
+      },
     });
     expect(created.status(), await created.text()).toBe(201);
   }
   // Last, so that it is the newest: first in Latest Stories and on /blog.
-  const createdPost = await api.post('/api/v1/blog/posts', { data: { ...post, status: 'PUBLISHED', isFeatured: true, tagSlugs: [tag.slug] } });
+  const createdPost = await api.post('/api/v1/blog/posts', {
+    data: { ...post, status: 'PUBLISHED', isFeatured: true, tagSlugs: [tag.slug] },
+  });
   expect(createdPost.status(), await createdPost.text()).toBe(201);
   await api.dispose();
 });
@@ -70,7 +81,9 @@ test('home → post → tag page', async ({ page }) => {
 
   await page.getByRole('link', { name: tag.name, exact: true }).first().click();
   await expect(page).toHaveURL(`/blog/tag/${tag.slug}`);
-  await expect(page.getByRole('heading', { level: 1 })).toHaveText(`Posts tagged: Reading ${unique.charAt(0).toUpperCase()}${unique.slice(1)}`);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(
+    `Posts tagged: Reading ${unique.charAt(0).toUpperCase()}${unique.slice(1)}`,
+  );
   await expect(page.getByText(`Explore 1 post about ${tag.name}`)).toBeVisible();
   await expect(page.getByRole('link', { name: post.title, exact: true })).toBeVisible();
   await expect(page.getByRole('complementary', { name: 'Explore Other Tags' })).toBeVisible();
@@ -139,7 +152,11 @@ test('RSS, sitemap and HTTP caching of public pages', async ({ request }) => {
   expect(again.status()).toBe(304);
 });
 
-test('Load More Posts appends the next page in place, and is a plain link to it without JavaScript', async ({ page, browser, hydrated }) => {
+test('Load More Posts appends the next page in place, and is a plain link to it without JavaScript', async ({
+  page,
+  browser,
+  hydrated,
+}) => {
   await page.goto(`/blog/tag/${pagedTag.slug}`);
   await expect(page.getByText(`Explore ${PAGED_POSTS} posts about ${pagedTag.name}`)).toBeVisible();
   const titles = page.locator('[data-post-card] h3 a');
@@ -196,7 +213,14 @@ test('a change to a post shows on the next request of a cached page', async ({ p
   const ownTag = { name: `Changing ${unique}`, slug: `changing-${unique}` };
   expect((await api.post('/api/v1/blog/tags', { data: ownTag })).status()).toBe(201);
   const created = await api.post('/api/v1/blog/posts', {
-    data: { title: `Before the change ${unique}`, slug: `changing-post-${unique}`, summary: 'A post whose title changes.', content: 'Text.', status: 'PUBLISHED', tagSlugs: [ownTag.slug] },
+    data: {
+      title: `Before the change ${unique}`,
+      slug: `changing-post-${unique}`,
+      summary: 'A post whose title changes.',
+      content: 'Text.',
+      status: 'PUBLISHED',
+      tagSlugs: [ownTag.slug],
+    },
   });
   expect(created.status(), await created.text()).toBe(201);
   const { id } = (await created.json()).data as { id: number };
@@ -212,14 +236,20 @@ test('a change to a post shows on the next request of a cached page', async ({ p
   await expect(page.getByRole('link', { name: `After the change ${unique}`, exact: true })).toBeVisible();
 });
 
-test('a post approved in review appears at once on home, /blog, its tag pages, RSS and sitemap; before that it never shows', async ({ request, playwright, baseURL }) => {
+test('a post approved in review appears at once on home, /blog, its tag pages, RSS and sitemap; before that it never shows', async ({
+  request,
+  playwright,
+  baseURL,
+}) => {
   const api = await adminApi(baseURL!, playwright);
   const reviewTag = { name: `Review ${unique}`, slug: `review-${unique}` };
   expect((await api.post('/api/v1/blog/tags', { data: reviewTag })).status()).toBe(201);
   const title = `Through review ${unique}`;
   const slug = `through-review-${unique}`;
   // The author endpoints (an admin holds the author's rights too): a draft, then submitted.
-  const created = await api.post('/api/v1/blog/posts/author/create', { data: { title, slug, summary: 'Written, reviewed, published.', content: 'Reviewed text.', tagSlugs: [reviewTag.slug] } });
+  const created = await api.post('/api/v1/blog/posts/author/create', {
+    data: { title, slug, summary: 'Written, reviewed, published.', content: 'Reviewed text.', tagSlugs: [reviewTag.slug] },
+  });
   expect(created.status(), await created.text()).toBe(201);
   const { id } = (await created.json()).data as { id: number };
 

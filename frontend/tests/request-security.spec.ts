@@ -62,7 +62,9 @@ test.describe('cross-origin writes', () => {
 
   test("the app's own pages still sign out (Chromium's Origin is the app's)", async ({ asAdmin: page }) => {
     await page.goto('/');
-    const status = await page.evaluate(async () => (await fetch('/api/v1/auth/logout', { method: 'POST', headers: { 'X-Request-Timestamp': String(Date.now()) } })).status);
+    const status = await page.evaluate(
+      async () => (await fetch('/api/v1/auth/logout', { method: 'POST', headers: { 'X-Request-Timestamp': String(Date.now()) } })).status,
+    );
     expect(status).toBe(200);
     expect(await profileStatus(page)).toBe(401);
   });
@@ -74,10 +76,16 @@ test.describe('Content-Security-Policy', () => {
   /** Reports carrying this marker are this test's own and do not fail the run (scripts/browser-tests.mjs). */
   const PROBE = 'csp-probe';
 
-  test("script-src has no 'unsafe-inline'; the pages' own inline scripts run, an injected one neither runs nor goes unreported", async ({ page }) => {
+  test("script-src has no 'unsafe-inline'; the pages' own inline scripts run, an injected one neither runs nor goes unreported", async ({
+    page,
+  }) => {
     const response = await page.goto('/');
     const policy = response?.headers()['content-security-policy'] ?? '';
-    const scriptSrc = policy.split(';').map((directive) => directive.trim()).find((directive) => directive.startsWith('script-src ')) ?? '';
+    const scriptSrc =
+      policy
+        .split(';')
+        .map((directive) => directive.trim())
+        .find((directive) => directive.startsWith('script-src ')) ?? '';
     expect(scriptSrc).toContain("'self'");
     expect(scriptSrc).toMatch(/'sha256-[A-Za-z0-9+/]+=*'/);
     expect(scriptSrc).not.toContain("'unsafe-inline'");
@@ -85,7 +93,9 @@ test.describe('Content-Security-Policy', () => {
     await expect(page.locator('html')).toHaveAttribute('data-theme', /^(light|dark|system)$/);
 
     const blocked = await page.evaluate(async (marker) => {
-      const violation = new Promise<string>((done) => document.addEventListener('securitypolicyviolation', (event) => done(event.violatedDirective), { once: true }));
+      const violation = new Promise<string>((done) =>
+        document.addEventListener('securitypolicyviolation', (event) => done(event.violatedDirective), { once: true }),
+      );
       const script = document.createElement('script');
       script.textContent = `/* ${marker} */ window.cspProbeRan = true;`;
       document.body.append(script);
@@ -94,26 +104,44 @@ test.describe('Content-Security-Policy', () => {
     expect(blocked).toEqual({ directive: expect.stringMatching(/^script-src/), ran: false });
 
     test.skip(!reportLog, 'CSP_REPORT_LOG is not set: run through npm run test:browser');
-    await expect.poll(() => readFileSync(reportLog as string, { encoding: 'utf8', flag: 'a+' }).includes(PROBE), { message: 'the violation report reached the server' }).toBe(true);
+    await expect
+      .poll(() => readFileSync(reportLog as string, { encoding: 'utf8', flag: 'a+' }).includes(PROBE), {
+        message: 'the violation report reached the server',
+      })
+      .toBe(true);
   });
 
-  test("style-src has no 'unsafe-inline': key pages apply every style of their own with no violation; an injected style attribute is blocked", async ({ asAdmin: page, hydrated }) => {
+  test("style-src has no 'unsafe-inline': key pages apply every style of their own with no violation; an injected style attribute is blocked", async ({
+    asAdmin: page,
+    hydrated,
+  }) => {
     // The only style attributes pages carry: a Markdown table's column alignment ('unsafe-hashes' + hashes).
     const unique = Date.now().toString(36);
     const created = await page.request.post('/api/v1/blog/posts', {
-      data: { title: `Aligned table ${unique}`, slug: `aligned-table-${unique}`, content: '| left | right |\n|:-----|------:|\n| one | two |', status: 'PUBLISHED' },
+      data: {
+        title: `Aligned table ${unique}`,
+        slug: `aligned-table-${unique}`,
+        content: '| left | right |\n|:-----|------:|\n| one | two |',
+        status: 'PUBLISHED',
+      },
       headers: { 'X-Request-Timestamp': String(Date.now()) },
     });
     expect(created.status(), await created.text()).toBe(201);
     await page.addInitScript(() => {
       const seen: string[] = [];
       (window as { cspViolations?: string[] }).cspViolations = seen;
-      document.addEventListener('securitypolicyviolation', (event) => seen.push(`${location.pathname}: ${event.violatedDirective} ${event.sample}`));
+      document.addEventListener('securitypolicyviolation', (event) =>
+        seen.push(`${location.pathname}: ${event.violatedDirective} ${event.sample}`),
+      );
     });
 
     const response = await page.goto('/');
     const policy = response?.headers()['content-security-policy'] ?? '';
-    const styleSrc = policy.split(';').map((directive) => directive.trim()).find((directive) => directive.startsWith('style-src ')) ?? '';
+    const styleSrc =
+      policy
+        .split(';')
+        .map((directive) => directive.trim())
+        .find((directive) => directive.startsWith('style-src ')) ?? '';
     expect(styleSrc).toMatch(/^style-src 'self' 'sha256-[A-Za-z0-9+/]+=*' 'unsafe-hashes' /);
     expect(styleSrc).not.toContain("'unsafe-inline'");
 
@@ -129,7 +157,9 @@ test.describe('Content-Security-Policy', () => {
     expect(violations).toEqual([]);
 
     const injected = await page.evaluate(async (marker) => {
-      const violation = new Promise<string>((done) => document.addEventListener('securitypolicyviolation', (event) => done(event.violatedDirective), { once: true }));
+      const violation = new Promise<string>((done) =>
+        document.addEventListener('securitypolicyviolation', (event) => done(event.violatedDirective), { once: true }),
+      );
       const host = document.createElement('div');
       host.innerHTML = `<p style="--${marker}: 1; color: rgb(1, 2, 3)">probe</p>`;
       document.body.append(host);
@@ -139,4 +169,3 @@ test.describe('Content-Security-Policy', () => {
     expect(injected.colour).not.toBe('rgb(1, 2, 3)');
   });
 });
-

@@ -42,9 +42,15 @@ test.beforeAll(async ({ playwright, baseURL }) => {
 
   // Rejected, approved (Approve Now), sent back to draft, resubmitted and rejected again.
   const title = `Reviewed ${unique}`;
-  const created = await ok<{ id: number }>(await writerApi.post('/api/v1/blog/posts/author/create', { data: { title, slug: `reviewed-${unique}`, summary: 'A post reviewed three times.', content: 'Body text.' } }), 201);
+  const created = await ok<{ id: number }>(
+    await writerApi.post('/api/v1/blog/posts/author/create', {
+      data: { title, slug: `reviewed-${unique}`, summary: 'A post reviewed three times.', content: 'Body text.' },
+    }),
+    201,
+  );
   reviewed = { id: created.id, title };
-  const review = (status: 'APPROVED' | 'REJECTED', rejectionReason?: string) => admin.put(`/api/v1/blog/posts/admin/${reviewed.id}/review`, { data: { status, rejectionReason, adminNotes: 'internal only' } });
+  const review = (status: 'APPROVED' | 'REJECTED', rejectionReason?: string) =>
+    admin.put(`/api/v1/blog/posts/admin/${reviewed.id}/review`, { data: { status, rejectionReason, adminNotes: 'internal only' } });
   await ok(await writerApi.post(`/api/v1/blog/posts/author/${reviewed.id}/submit-for-review`));
   await ok(await review('REJECTED', 'Please add sources.'));
   await ok(await review('APPROVED'));
@@ -96,7 +102,11 @@ test.describe('a rejected post tells its author why', () => {
   });
 });
 
-test('after the first save of a new post the editor is the edit page: heading, address, and a reload edits the same post', async ({ page, signIn, hydrated }) => {
+test('after the first save of a new post the editor is the edit page: heading, address, and a reload edits the same post', async ({
+  page,
+  signIn,
+  hydrated,
+}) => {
   await signIn({ email: writer.email, password: PASSWORD });
   await page.goto('/author/posts/new');
   await hydrated(page.getByTestId('post-editor'));
@@ -116,7 +126,11 @@ test('after the first save of a new post the editor is the edit page: heading, a
   await page.getByLabel('Content', { exact: true }).fill('Some more words.');
   await page.getByRole('button', { name: 'Save Draft' }).click();
   await expect(page.getByTestId('editor-notice')).toBeVisible();
-  const mine = (await ok<{ content: { title: string; id: number }[] }>(await writerApi.get('/api/v1/blog/posts/author/my-posts', { params: { page: 0, size: 1000 } }))).content;
+  const mine = (
+    await ok<{ content: { title: string; id: number }[] }>(
+      await writerApi.get('/api/v1/blog/posts/author/my-posts', { params: { page: 0, size: 1000 } }),
+    )
+  ).content;
   expect(mine.filter((post) => post.title === title)).toHaveLength(1);
 });
 
@@ -134,7 +148,12 @@ test.describe('tags', () => {
 
   test('Delete on an active tag in use offers deactivation at once (no delete confirmation first)', async ({ asAdmin: page }) => {
     const tag = await createTag(`In use ${unique}`);
-    await ok(await admin.post('/api/v1/blog/posts', { data: { title: `Uses tag ${unique}`, slug: `uses-tag-${unique}`, content: 'Body.', status: 'PUBLISHED', tagSlugs: [tag.slug] } }), 201);
+    await ok(
+      await admin.post('/api/v1/blog/posts', {
+        data: { title: `Uses tag ${unique}`, slug: `uses-tag-${unique}`, content: 'Body.', status: 'PUBLISHED', tagSlugs: [tag.slug] },
+      }),
+      201,
+    );
     await page.goto(`/admin/tags?search=${encodeURIComponent(tag.name)}&filter=all`);
     const card = page.locator(`li[data-tag-id="${tag.id}"]`);
     await expect(card.getByRole('button', { name: 'Delete' })).toBeEnabled();
@@ -151,7 +170,12 @@ test.describe('tags', () => {
 
   test('renaming keeps the slug; a changed slug sends the old tag address to the new one (301)', async ({ asAdmin: page, request }) => {
     const tag = await createTag(`Rename me ${unique}`);
-    await ok(await admin.post('/api/v1/blog/posts', { data: { title: `Tagged ${unique}`, slug: `tagged-${unique}`, content: 'Body.', status: 'PUBLISHED', tagSlugs: [tag.slug] } }), 201);
+    await ok(
+      await admin.post('/api/v1/blog/posts', {
+        data: { title: `Tagged ${unique}`, slug: `tagged-${unique}`, content: 'Body.', status: 'PUBLISHED', tagSlugs: [tag.slug] },
+      }),
+      201,
+    );
     await page.goto(`/admin/tags/${tag.id}/edit`);
     await expect(page.getByRole('button', { name: 'Save Changes' })).toBeEnabled();
     await page.getByLabel('Name', { exact: true }).fill(`Renamed ${unique}`);
@@ -182,7 +206,12 @@ test.describe('tags', () => {
 
   test("a post's changed slug sends its old address to the new one (301); the sitemap and feed list only the new one", async ({ page }) => {
     const oldSlug = `moving-post-${unique}`;
-    const post = await ok<{ id: number }>(await admin.post('/api/v1/blog/posts', { data: { title: `Moving post ${unique}`, slug: oldSlug, content: 'Body.', status: 'PUBLISHED' } }), 201);
+    const post = await ok<{ id: number }>(
+      await admin.post('/api/v1/blog/posts', {
+        data: { title: `Moving post ${unique}`, slug: oldSlug, content: 'Body.', status: 'PUBLISHED' },
+      }),
+      201,
+    );
     // The old address is read (and its anonymous page kept) before the change.
     expect((await page.request.get(`/blog/${oldSlug}`)).status()).toBe(200);
     const newSlug = `moved-post-${unique}`;

@@ -1,7 +1,18 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from './fixtures';
-import { credentialsOf, loadImages, ROLES, routePath, ROUTES, seedWalkData, settle, showVisibleIslands, WIDTHS, type WalkData } from './walk-routes';
+import {
+  credentialsOf,
+  loadImages,
+  ROLES,
+  routePath,
+  ROUTES,
+  seedWalkData,
+  settle,
+  showVisibleIslands,
+  WIDTHS,
+  type WalkData,
+} from './walk-routes';
 
 /**
  * `npm run screenshots` (scripts/screenshots.mjs): a full-page PNG of every route × role of
@@ -14,7 +25,11 @@ const THEMES = ['light', 'dark'] as const;
 const folder = process.env.SCREENSHOTS_DIR;
 
 /** A route as a file name: '/admin/posts/{postId}/edit' → 'admin-posts-postId-edit', '/' → 'home'. */
-const fileName = (template: string) => template.replace(/[^A-Za-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 60) || 'home';
+const fileName = (template: string) =>
+  template
+    .replace(/[^A-Za-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '')
+    .slice(0, 60) || 'home';
 
 test.describe.configure({ mode: 'parallel' });
 
@@ -48,7 +63,12 @@ for (const role of ROLES) {
         for (const width of WIDTHS) {
           await page.setViewportSize({ width, height: 900 });
           await settle(page);
-          await page.screenshot({ path: join(folder, role, `${fileName(template)}--${width}-${theme}.png`), fullPage: true, animations: 'disabled', caret: 'hide' });
+          await page.screenshot({
+            path: join(folder, role, `${fileName(template)}--${width}-${theme}.png`),
+            fullPage: true,
+            animations: 'disabled',
+            caret: 'hide',
+          });
         }
       }
     }

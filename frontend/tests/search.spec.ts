@@ -42,17 +42,39 @@ test.beforeAll(async ({ playwright, baseURL }) => {
   });
   expect(account.status(), await account.text()).toBe(201);
 
-  await publishAsAdmin(admin, { ...titlePost, summary: 'A post found by a word of its title.', content: `Four players, one ${words.title} solo, and a < b & c <script>alert(1)</script> in the text.` });
+  await publishAsAdmin(admin, {
+    ...titlePost,
+    summary: 'A post found by a word of its title.',
+    content: `Four players, one ${words.title} solo, and a < b & c <script>alert(1)</script> in the text.`,
+  });
   for (let i = 1; i <= 12; i++) {
-    await publishAsAdmin(admin, { title: `Paged result ${String(i).padStart(2, '0')} ${token}`, slug: `search-paged-${i}-${token}`, content: `The word ${words.paged} appears here.` });
+    await publishAsAdmin(admin, {
+      title: `Paged result ${String(i).padStart(2, '0')} ${token}`,
+      slug: `search-paged-${i}-${token}`,
+      content: `The word ${words.paged} appears here.`,
+    });
   }
-  await publishAsAdmin(admin, { title: `Admin tagged ${token}`, slug: `search-admin-tagged-${token}`, content: `About ${words.filtered}.`, tagSlugs: [tag.slug] });
-  await publishAsAdmin(admin, { title: `Admin untagged ${token}`, slug: `search-admin-untagged-${token}`, content: `About ${words.filtered}.` });
+  await publishAsAdmin(admin, {
+    title: `Admin tagged ${token}`,
+    slug: `search-admin-tagged-${token}`,
+    content: `About ${words.filtered}.`,
+    tagSlugs: [tag.slug],
+  });
+  await publishAsAdmin(admin, {
+    title: `Admin untagged ${token}`,
+    slug: `search-admin-untagged-${token}`,
+    content: `About ${words.filtered}.`,
+  });
 
   // The author's post goes through review, as authors' posts do.
   const writer = await apiAs(baseURL!, playwright, author.email, PASSWORD);
   const draft = await writer.post('/api/v1/blog/posts/author/create', {
-    data: { title: `Author tagged ${token}`, slug: `search-author-tagged-${token}`, content: `About ${words.filtered}.`, tagSlugs: [tag.slug] },
+    data: {
+      title: `Author tagged ${token}`,
+      slug: `search-author-tagged-${token}`,
+      content: `About ${words.filtered}.`,
+      tagSlugs: [tag.slug],
+    },
   });
   expect(draft.status(), await draft.text()).toBe(201);
   const draftId = ((await draft.json()).data as { id: number }).id;
@@ -70,7 +92,6 @@ test.beforeAll(async ({ playwright, baseURL }) => {
 const searchForm = (page: Page) => page.getByRole('search', { name: 'Search posts' });
 const results = (page: Page) => page.locator('[data-search-result]');
 const resultTitles = (page: Page) => page.locator('[data-search-result] h3');
-
 
 test.describe('the snippet', () => {
   test('lets only <mark> through, balanced', () => {
@@ -187,7 +208,10 @@ test.describe('/search', () => {
     await expect(results(page)).toHaveCount(2);
     const secondPage = await resultTitles(page).allTextContents();
     expect(new Set([...firstPage, ...secondPage]).size).toBe(12);
-    await expect(page.getByRole('navigation', { name: 'Search results pages' }).getByRole('link', { name: 'Page 2' })).toHaveAttribute('aria-current', 'page');
+    await expect(page.getByRole('navigation', { name: 'Search results pages' }).getByRole('link', { name: 'Page 2' })).toHaveAttribute(
+      'aria-current',
+      'page',
+    );
     // page=1 is the first page's other spelling: one address per page.
     await page.goto(`/search?q=${words.paged}&page=1`);
     await expect(page).toHaveURL(`/search?q=${words.paged}`);
@@ -200,7 +224,10 @@ test.describe('/search', () => {
     await searchForm(page).getByRole('button', { name: 'Search', exact: true }).click();
     await expect(page).toHaveURL(new RegExp(`[?&]tag=${tag.slug}`));
     await expect(results(page)).toHaveCount(2);
-    expect((await resultTitles(page).allTextContents()).map((title) => title.trim()).sort()).toEqual([`Admin tagged ${token}`, `Author tagged ${token}`]);
+    expect((await resultTitles(page).allTextContents()).map((title) => title.trim()).sort()).toEqual([
+      `Admin tagged ${token}`,
+      `Author tagged ${token}`,
+    ]);
     await expect(page.getByLabel('Tag', { exact: true })).toHaveValue(tag.slug);
 
     await page.getByLabel('Author', { exact: true }).selectOption(authorSlug);

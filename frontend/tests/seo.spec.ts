@@ -11,7 +11,12 @@ import { adminApi } from './admin-api';
 
 const unique = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
 const tag = { name: `Findable ${unique}`, slug: `findable-${unique}` };
-const post = { title: `Found by search engines ${unique}`, slug: `seo-post-${unique}`, summary: 'A post whose page is checked the way Lighthouse SEO does.', content: '# First things\n\nText.' };
+const post = {
+  title: `Found by search engines ${unique}`,
+  slug: `seo-post-${unique}`,
+  summary: 'A post whose page is checked the way Lighthouse SEO does.',
+  content: '# First things\n\nText.',
+};
 
 test.beforeAll(async ({ playwright, baseURL }) => {
   const api = await adminApi(baseURL!, playwright);
@@ -25,7 +30,18 @@ const publicPaths = () => ['/', '/blog', `/blog/${post.slug}`, `/blog/tag/${tag.
 
 /** Lighthouse's robots-txt audit, line by line: the errors it would list. */
 function robotsTxtErrors(content: string): string[] {
-  const known = new Set(['user-agent', 'disallow', 'allow', 'sitemap', 'crawl-delay', 'clean-param', 'host', 'request-rate', 'visit-time', 'noindex']);
+  const known = new Set([
+    'user-agent',
+    'disallow',
+    'allow',
+    'sitemap',
+    'crawl-delay',
+    'clean-param',
+    'host',
+    'request-rate',
+    'visit-time',
+    'noindex',
+  ]);
   const errors: string[] = [];
   let inGroup = false;
   content.split(/\r\n|\r|\n/).forEach((raw, index) => {
@@ -69,7 +85,10 @@ function disallows(pattern: string, path: string): boolean {
   return new RegExp(`^${body}${anchored ? '$' : ''}`).test(path);
 }
 
-test('robots.txt is valid, names the sitemap by its absolute URL and lets crawlers reach every public page', async ({ request, baseURL }) => {
+test('robots.txt is valid, names the sitemap by its absolute URL and lets crawlers reach every public page', async ({
+  request,
+  baseURL,
+}) => {
   const response = await request.get('/robots.txt');
   expect(response.status()).toBe(200);
   expect(response.headers()['content-type']).toMatch(/^text\/plain/);
@@ -83,14 +102,36 @@ test('robots.txt is valid, names the sitemap by its absolute URL and lets crawle
   expect(await index.text()).toContain('<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">');
 
   const disallowed = [...content.matchAll(/^disallow:\s*(\S*)/gim)].map((match) => match[1]).filter(Boolean);
-  for (const path of publicPaths()) expect(disallowed.filter((pattern) => disallows(pattern, path)), path).toEqual([]);
+  for (const path of publicPaths())
+    expect(
+      disallowed.filter((pattern) => disallows(pattern, path)),
+      path,
+    ).toEqual([]);
   for (const path of ['/account', '/admin', '/admin/users', '/author', '/author/drafts', '/api/v1/health']) {
-    expect(disallowed.some((pattern) => disallows(pattern, path)), path).toBe(true);
+    expect(
+      disallowed.some((pattern) => disallows(pattern, path)),
+      path,
+    ).toBe(true);
   }
 });
 
 test('public pages pass the checks of Lighthouse SEO', async ({ page }) => {
-  const generic = new Set(['click here', 'click this', 'go', 'here', 'information', 'learn more', 'more', 'more info', 'more information', 'right here', 'read more', 'see more', 'start', 'this']);
+  const generic = new Set([
+    'click here',
+    'click this',
+    'go',
+    'here',
+    'information',
+    'learn more',
+    'more',
+    'more info',
+    'more information',
+    'right here',
+    'read more',
+    'see more',
+    'start',
+    'this',
+  ]);
   for (const path of publicPaths()) {
     const response = await page.goto(path);
     expect(response?.status(), path).toBe(200);
@@ -100,22 +141,38 @@ test('public pages pass the checks of Lighthouse SEO', async ({ page }) => {
       title: document.title.trim(),
       description: document.querySelector('meta[name="description"]')?.getAttribute('content')?.trim() ?? '',
       canonicals: [...document.querySelectorAll('link[rel="canonical"]')].map((link) => link.getAttribute('href') ?? ''),
-      robots: [...document.querySelectorAll('meta[name="robots"], meta[name="googlebot"]')].map((meta) => meta.getAttribute('content') ?? ''),
+      robots: [...document.querySelectorAll('meta[name="robots"], meta[name="googlebot"]')].map(
+        (meta) => meta.getAttribute('content') ?? '',
+      ),
       h1: document.querySelectorAll('h1').length,
       imagesWithoutAlt: [...document.querySelectorAll('img:not([alt])')].map((image) => image.outerHTML),
-      links: [...document.querySelectorAll('a')].map((link) => ({ html: link.outerHTML.slice(0, 120), href: link.getAttribute('href'), role: link.getAttribute('role'), text: link.innerText.trim().toLowerCase() })),
+      links: [...document.querySelectorAll('a')].map((link) => ({
+        html: link.outerHTML.slice(0, 120),
+        href: link.getAttribute('href'),
+        role: link.getAttribute('role'),
+        text: link.innerText.trim().toLowerCase(),
+      })),
     }));
     expect(facts.lang, path).toBe('en');
     expect(facts.title, path).not.toBe('');
     expect(facts.description, path).not.toBe('');
     expect(facts.canonicals, path).toHaveLength(1);
     expect(facts.canonicals[0], path).toMatch(/^https?:\/\//);
-    expect(facts.robots.filter((content) => /noindex|none/i.test(content)), path).toEqual([]);
+    expect(
+      facts.robots.filter((content) => /noindex|none/i.test(content)),
+      path,
+    ).toEqual([]);
     expect(facts.h1, path).toBe(1);
     expect(facts.imagesWithoutAlt, path).toEqual([]);
     // crawlable-anchors: an href that is a real URL (not empty, not javascript:); link-text: no generic text.
     const uncrawlable = facts.links.filter((link) => !link.role && (!link.href?.trim() || /^javascript:/i.test(link.href.trim())));
-    expect(uncrawlable.map((link) => link.html), path).toEqual([]);
-    expect(facts.links.filter((link) => link.href && generic.has(link.text)).map((link) => link.html), path).toEqual([]);
+    expect(
+      uncrawlable.map((link) => link.html),
+      path,
+    ).toEqual([]);
+    expect(
+      facts.links.filter((link) => link.href && generic.has(link.text)).map((link) => link.html),
+      path,
+    ).toEqual([]);
   }
 });

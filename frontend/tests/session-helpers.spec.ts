@@ -6,7 +6,17 @@ import { passwordStrength } from '../src/lib/password-rules';
 import { resendLabel, secondsLeft } from '../src/features/auth/resend-countdown';
 import { sortedRoles } from '../src/lib/role-badges';
 import type { UserProfile } from '../src/lib/api/schema';
-import { AVATAR_GRADIENTS, avatarGradient, initials, jwtExpiry, needsSession, parseSetCookie, safeCallback, signedInLanding, toSessionUser } from '../src/lib/session';
+import {
+  AVATAR_GRADIENTS,
+  avatarGradient,
+  initials,
+  jwtExpiry,
+  needsSession,
+  parseSetCookie,
+  safeCallback,
+  signedInLanding,
+  toSessionUser,
+} from '../src/lib/session';
 
 /** The account area's pure rules (no browser page needed): redirects, cookies, avatar, texts. */
 
@@ -14,7 +24,18 @@ test.describe('session helpers', () => {
   test('safeCallback keeps same-site paths and refuses everything that could leave the site', () => {
     expect(safeCallback('/account')).toBe('/account');
     expect(safeCallback('/my-comments?page=2#top')).toBe('/my-comments?page=2#top');
-    for (const bad of ['https://evil.example/', '//evil.example', '/\\evil.example', 'javascript:alert(1)', 'account', '/a\u0000b', '/a\r\nb', '', null, undefined]) {
+    for (const bad of [
+      'https://evil.example/',
+      '//evil.example',
+      '/\\evil.example',
+      'javascript:alert(1)',
+      'account',
+      '/a\u0000b',
+      '/a\r\nb',
+      '',
+      null,
+      undefined,
+    ]) {
       expect(safeCallback(bad as string | null | undefined), String(bad)).toBe('/');
     }
     // Encoded characters stay encoded: harmless in a Location header.
@@ -30,21 +51,46 @@ test.describe('session helpers', () => {
   });
 
   test('needsSession: the reader, author and admin areas, but not /admin/analytics nor /authors', () => {
-    for (const path of ['/dashboard', '/user-dashboard/', '/liked-posts', '/my-comments', '/notifications', '/author', '/author/posts/new', '/admin', '/admin/users']) {
+    for (const path of [
+      '/dashboard',
+      '/user-dashboard/',
+      '/liked-posts',
+      '/my-comments',
+      '/notifications',
+      '/author',
+      '/author/posts/new',
+      '/admin',
+      '/admin/users',
+    ]) {
       expect(needsSession(path), path).toBe(true);
     }
-    for (const path of ['/', '/account', '/unsubscribe', '/authors', '/admin/analytics', '/admin/analytics/', '/administrator', '/blog', '/login']) {
+    for (const path of [
+      '/',
+      '/account',
+      '/unsubscribe',
+      '/authors',
+      '/admin/analytics',
+      '/admin/analytics/',
+      '/administrator',
+      '/blog',
+      '/login',
+    ]) {
       expect(needsSession(path), path).toBe(false);
     }
   });
 
   test('parseSetCookie reads the server cookies as Astro options', () => {
-    const cookie = parseSetCookie('inkwell_refresh=abc.DEF_-1; Max-Age=2592000; Path=/; Expires=Tue, 22 Dec 2026 08:42:23 GMT; HttpOnly; SameSite=Lax');
+    const cookie = parseSetCookie(
+      'inkwell_refresh=abc.DEF_-1; Max-Age=2592000; Path=/; Expires=Tue, 22 Dec 2026 08:42:23 GMT; HttpOnly; SameSite=Lax',
+    );
     expect(cookie?.name).toBe('inkwell_refresh');
     expect(cookie?.value).toBe('abc.DEF_-1');
     expect(cookie?.options).toMatchObject({ maxAge: 2592000, path: '/', httpOnly: true, sameSite: 'lax' });
     expect(cookie?.options.expires?.toISOString()).toBe('2026-12-22T08:42:23.000Z');
-    expect(parseSetCookie('inkwell_access=; Path=/; Expires=Thu, 01 Jan 1970 00:00:00 GMT; HttpOnly; Secure')?.options).toMatchObject({ secure: true, path: '/' });
+    expect(parseSetCookie('inkwell_access=; Path=/; Expires=Thu, 01 Jan 1970 00:00:00 GMT; HttpOnly; Secure')?.options).toMatchObject({
+      secure: true,
+      path: '/',
+    });
     expect(parseSetCookie('garbage')).toBeUndefined();
   });
 
@@ -123,7 +169,8 @@ test.describe('session helpers', () => {
   });
 
   test('error texts by status (docs/requirements.md#errors-auth)', () => {
-    const error = (status: number, message = 'server says', errors: Record<string, string[]> | null = null) => new ApiError(message, status, errors);
+    const error = (status: number, message = 'server says', errors: Record<string, string[]> | null = null) =>
+      new ApiError(message, status, errors);
     expect(errorText(error(400), AUTH_ERRORS)).toBe('Invalid login credentials.');
     expect(errorText(error(401), AUTH_ERRORS)).toBe('Incorrect email or password.');
     expect(errorText(error(403), AUTH_ERRORS)).toBe('Account not verified or locked.');

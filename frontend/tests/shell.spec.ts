@@ -26,7 +26,10 @@ test.describe('home', () => {
     expect(response?.status()).toBe(200);
     await expect(page).toHaveTitle('Inkwell');
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Stories worth reading, from writers worth following');
-    await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Home' })).toHaveAttribute('aria-current', 'page');
+    await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Home' })).toHaveAttribute(
+      'aria-current',
+      'page',
+    );
 
     const viewAll = page.getByRole('link', { name: 'View All Posts' });
     await expect(viewAll).toHaveAttribute('href', '/blog');
@@ -150,7 +153,10 @@ test.describe('about', () => {
     for (const name of ['Readers', 'Authors', 'Editors']) {
       await expect(page.getByRole('heading', { level: 2, name })).toBeVisible();
     }
-    await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'About' })).toHaveAttribute('aria-current', 'page');
+    await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'About' })).toHaveAttribute(
+      'aria-current',
+      'page',
+    );
     await expect(page.getByRole('link', { name: 'Read the blog' })).toHaveAttribute('href', '/blog');
   });
 });

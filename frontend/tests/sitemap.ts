@@ -9,7 +9,9 @@ export async function wholeSitemap(request: APIRequestContext): Promise<string> 
   expect(index.status()).toBe(200);
   const text = await index.text();
   expect(text).toContain('<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">');
-  const files = [...text.matchAll(/<sitemap><loc>([^<]+)<\/loc><lastmod>[^<]+<\/lastmod><\/sitemap>/g)].map((match) => new URL(match[1]).pathname);
+  const files = [...text.matchAll(/<sitemap><loc>([^<]+)<\/loc><lastmod>[^<]+<\/lastmod><\/sitemap>/g)].map(
+    (match) => new URL(match[1]).pathname,
+  );
   expect(files[0]).toBe('/sitemap-pages.xml');
   const documents: string[] = [];
   for (const path of files) {

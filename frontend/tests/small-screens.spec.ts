@@ -41,7 +41,9 @@ async function createAccount(admin: APIRequestContext, who: { fullName: string; 
 test.beforeAll(async ({ playwright, baseURL }) => {
   test.setTimeout(120_000);
   const admin = await adminApi(baseURL!, playwright);
-  const tag = await admin.post('/api/v1/blog/tags', { data: { name: TAG_NAME, slug: TAG_SLUG, description: longWord(300, 'Description') } });
+  const tag = await admin.post('/api/v1/blog/tags', {
+    data: { name: TAG_NAME, slug: TAG_SLUG, description: longWord(300, 'Description') },
+  });
   expect(tag.status(), await tag.text()).toBe(201);
   ids.tag = ((await tag.json()).data as { id: number }).id;
   ids.reader = await createAccount(admin, reader, 'USER');
@@ -49,10 +51,20 @@ test.beforeAll(async ({ playwright, baseURL }) => {
 
   const authorApi = await apiAs(baseURL!, playwright, author.email, PASSWORD);
   ids.postSlug = `wide-${unique}`;
-  const post = await authorApi.post('/api/v1/blog/posts/author/create', { data: { title: TITLE, slug: ids.postSlug, summary: longWord(400, 'Summary'), content: BODY, tagSlugs: [TAG_SLUG] } });
+  const post = await authorApi.post('/api/v1/blog/posts/author/create', {
+    data: { title: TITLE, slug: ids.postSlug, summary: longWord(400, 'Summary'), content: BODY, tagSlugs: [TAG_SLUG] },
+  });
   expect(post.status(), await post.text()).toBe(201);
   ids.post = ((await post.json()).data as { id: number }).id;
-  const draft = await authorApi.post('/api/v1/blog/posts/author/create', { data: { title: `Draft ${TITLE}`.slice(0, 200), slug: `wide-draft-${unique}`, summary: longWord(300, 'Draft'), content: BODY, tagSlugs: [TAG_SLUG] } });
+  const draft = await authorApi.post('/api/v1/blog/posts/author/create', {
+    data: {
+      title: `Draft ${TITLE}`.slice(0, 200),
+      slug: `wide-draft-${unique}`,
+      summary: longWord(300, 'Draft'),
+      content: BODY,
+      tagSlugs: [TAG_SLUG],
+    },
+  });
   expect(draft.status(), await draft.text()).toBe(201);
   ids.draft = ((await draft.json()).data as { id: number }).id;
   // A live preview link of the draft: /preview/{previewToken}, and the edit page's links panel lists it.
@@ -70,8 +82,12 @@ test.beforeAll(async ({ playwright, baseURL }) => {
 
   const readerApi = await apiAs(baseURL!, playwright, reader.email, PASSWORD);
   // A picture for the header's avatar (stored square, 512×512).
-  const picture = await sharp({ create: { width: 64, height: 48, channels: 3, background: { r: 40, g: 120, b: 200 } } }).png().toBuffer();
-  const avatar = await readerApi.post('/api/v1/users/avatar', { multipart: { file: { name: 'me.png', mimeType: 'image/png', buffer: picture } } });
+  const picture = await sharp({ create: { width: 64, height: 48, channels: 3, background: { r: 40, g: 120, b: 200 } } })
+    .png()
+    .toBuffer();
+  const avatar = await readerApi.post('/api/v1/users/avatar', {
+    multipart: { file: { name: 'me.png', mimeType: 'image/png', buffer: picture } },
+  });
   expect(avatar.status(), await avatar.text()).toBe(200);
   const liked = await readerApi.post(`/api/v1/likes/post/${ids.post}`);
   expect(liked.status(), await liked.text()).toBe(200);
@@ -83,7 +99,9 @@ test.beforeAll(async ({ playwright, baseURL }) => {
   await readerApi.dispose();
   // A report with a long description, for the moderation queue's cards (/admin/comments).
   const reporter = await apiAs(baseURL!, playwright, author.email, PASSWORD);
-  const report = await reporter.post(`/api/v1/comments/${commentId}/reports`, { data: { reason: 'OTHER', details: longWord(300, 'Report') } });
+  const report = await reporter.post(`/api/v1/comments/${commentId}/reports`, {
+    data: { reason: 'OTHER', details: longWord(300, 'Report') },
+  });
   expect(report.status(), await report.text()).toBe(201);
   await reporter.dispose();
   await admin.dispose();
@@ -91,7 +109,16 @@ test.beforeAll(async ({ playwright, baseURL }) => {
 
 type Role = 'visitor' | 'reader' | 'author' | 'admin';
 const fill = (path: string) =>
-  path.replace('{post}', ids.postSlug).replace('{postId}', String(ids.post)).replace('{draftId}', String(ids.draft)).replace('{previewToken}', ids.previewToken).replace('{tag}', TAG_SLUG).replace('{tagId}', String(ids.tag)).replace('{readerId}', String(ids.reader)).replace('{author}', ids.authorSlug).replace('{titleWord}', encodeURIComponent(TITLE.split(' ')[0]));
+  path
+    .replace('{post}', ids.postSlug)
+    .replace('{postId}', String(ids.post))
+    .replace('{draftId}', String(ids.draft))
+    .replace('{previewToken}', ids.previewToken)
+    .replace('{tag}', TAG_SLUG)
+    .replace('{tagId}', String(ids.tag))
+    .replace('{readerId}', String(ids.reader))
+    .replace('{author}', ids.authorSlug)
+    .replace('{titleWord}', encodeURIComponent(TITLE.split(' ')[0]));
 
 /** Every route of frontend/src/pages, by the roles that may open it. */
 const ROUTES: Record<Role, string[]> = {
@@ -127,8 +154,30 @@ const ROUTES: Record<Role, string[]> = {
     '/preview/{previewToken}',
     `/preview/not-a-token-${unique}`,
   ],
-  reader: ['/', '/blog/{post}', '/search?q={titleWord}', '/dashboard', '/user-dashboard', '/liked-posts', '/my-comments', '/account', '/author', '/notifications'],
-  author: ['/author', '/author/drafts', '/author/posts', '/author/posts/new', '/author/posts/{draftId}/edit', '/author/posts/{draftId}/preview', '/account', '/blog/{post}', '/admin', '/notifications'],
+  reader: [
+    '/',
+    '/blog/{post}',
+    '/search?q={titleWord}',
+    '/dashboard',
+    '/user-dashboard',
+    '/liked-posts',
+    '/my-comments',
+    '/account',
+    '/author',
+    '/notifications',
+  ],
+  author: [
+    '/author',
+    '/author/drafts',
+    '/author/posts',
+    '/author/posts/new',
+    '/author/posts/{draftId}/edit',
+    '/author/posts/{draftId}/preview',
+    '/account',
+    '/blog/{post}',
+    '/admin',
+    '/notifications',
+  ],
   admin: [
     '/admin',
     '/admin/posts',
@@ -177,9 +226,15 @@ async function overflow(page: Page): Promise<{ scrollWidth: number; innerWidth: 
       }
       if ([...element.children].some((child) => child.getBoundingClientRect().right > width + 0.5)) continue;
       const name = `${element.tagName.toLowerCase()}${element.id ? `#${element.id}` : ''}${typeof element.className === 'string' && element.className ? `.${element.className.trim().split(/\s+/).slice(0, 4).join('.')}` : ''}`;
-      (clipped ? framed : culprits).push(`${name} (right ${Math.round(box.right)} px, ${getComputedStyle(element).position}): ${(element.textContent ?? '').trim().slice(0, 40)}`);
+      (clipped ? framed : culprits).push(
+        `${name} (right ${Math.round(box.right)} px, ${getComputedStyle(element).position}): ${(element.textContent ?? '').trim().slice(0, 40)}`,
+      );
     }
-    return { scrollWidth: document.documentElement.scrollWidth, innerWidth: width, culprits: (culprits.length > 0 ? culprits : framed).slice(0, 8) };
+    return {
+      scrollWidth: document.documentElement.scrollWidth,
+      innerWidth: width,
+      culprits: (culprits.length > 0 ? culprits : framed).slice(0, 8),
+    };
   });
 }
 
@@ -199,7 +254,8 @@ for (const width of [320, 390]) {
           if (route.endsWith('{post}')) await expect(page.getByText(COMMENT).first()).toBeVisible();
           await page.evaluate(() => window.scrollTo(0, 0));
           const measured = await overflow(page);
-          if (measured.scrollWidth > measured.innerWidth) problems.push(`${route} → ${page.url()}: ${measured.scrollWidth} px\n    ${measured.culprits.join('\n    ')}`);
+          if (measured.scrollWidth > measured.innerWidth)
+            problems.push(`${route} → ${page.url()}: ${measured.scrollWidth} px\n    ${measured.culprits.join('\n    ')}`);
         }
         expect(problems, `pages wider than ${width} px for the ${role}:\n${problems.join('\n')}`).toEqual([]);
       });
@@ -208,11 +264,16 @@ for (const width of [320, 390]) {
 }
 
 /** The header's controls a sighted user sees (a closed menu's items are not shown). */
-const shownControls = (header: Locator) => header.locator('a, button, summary').evaluateAll((found) => found.filter((element) => element.getClientRects().length > 0).length);
+const shownControls = (header: Locator) =>
+  header.locator('a, button, summary').evaluateAll((found) => found.filter((element) => element.getClientRects().length > 0).length);
 
 /** At phone widths the header is the logo, search, the account control and one menu; nothing in it wraps or is squashed. */
 for (const width of [320, 390]) {
-  test(`at ${width} px the header holds the logo, search, the account control and one menu; no label breaks, the avatar is square`, async ({ page, signIn, hydrated }) => {
+  test(`at ${width} px the header holds the logo, search, the account control and one menu; no label breaks, the avatar is square`, async ({
+    page,
+    signIn,
+    hydrated,
+  }) => {
     await page.setViewportSize({ width, height: 800 });
     const header = page.getByRole('banner');
     const menu = header.locator('summary', { hasText: 'Menu' });

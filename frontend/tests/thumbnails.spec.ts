@@ -16,14 +16,28 @@ let thumbnail: { url: string; filename: string };
 
 test.beforeAll(async ({ playwright, baseURL }) => {
   const api = await adminApi(baseURL!, playwright);
-  const photo = await sharp({ create: { width: 2048, height: 1024, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 40 } } }).jpeg().toBuffer();
-  const uploaded = await api.post('/images/thumbnail/upload', { multipart: { image: { name: 'wide.jpg', mimeType: 'image/jpeg', buffer: photo } } });
+  const photo = await sharp({
+    create: { width: 2048, height: 1024, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 40 } },
+  })
+    .jpeg()
+    .toBuffer();
+  const uploaded = await api.post('/images/thumbnail/upload', {
+    multipart: { image: { name: 'wide.jpg', mimeType: 'image/jpeg', buffer: photo } },
+  });
   expect(uploaded.status(), await uploaded.text()).toBe(201);
   thumbnail = (await uploaded.json()).data;
   expect((await api.post('/api/v1/blog/tags', { data: tag })).status()).toBe(201);
   for (const [i, slug] of slugs.entries()) {
     const created = await api.post('/api/v1/blog/posts', {
-      data: { title: `Thumbnail story ${i + 1} ${unique}`, slug, summary: 'A story with a wide thumbnail.', content: 'Body.', status: 'PUBLISHED', thumbnail: thumbnail.url, tagSlugs: [tag.slug] },
+      data: {
+        title: `Thumbnail story ${i + 1} ${unique}`,
+        slug,
+        summary: 'A story with a wide thumbnail.',
+        content: 'Body.',
+        status: 'PUBLISHED',
+        thumbnail: thumbnail.url,
+        tagSlugs: [tag.slug],
+      },
     });
     expect(created.status(), await created.text()).toBe(201);
   }
@@ -58,7 +72,10 @@ test('a card in a three-column grid loads the 400 px variant, lazily, with its s
   await expect(card).toHaveAttribute('height', '1024');
   await expect(card).toHaveAttribute('sizes', /360px/);
   const key = thumbnail.filename.slice(0, 32);
-  await expect(card).toHaveAttribute('srcset', `/images/thumbnails/${key}-400w.webp 400w, /images/thumbnails/${key}-800w.webp 800w, /images/thumbnails/${key}-1600w.webp 1600w, ${thumbnail.url} 2048w`);
+  await expect(card).toHaveAttribute(
+    'srcset',
+    `/images/thumbnails/${key}-400w.webp 400w, /images/thumbnails/${key}-800w.webp 800w, /images/thumbnails/${key}-1600w.webp 1600w, ${thumbnail.url} 2048w`,
+  );
   expect(await loadedSource(page, '[data-post-card] img')).toBe(`/images/thumbnails/${key}-400w.webp`);
   expect(requested).not.toContain(thumbnail.url);
 });

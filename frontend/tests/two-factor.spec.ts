@@ -17,13 +17,27 @@ const DESKTOP = { width: 1280, height: 800 };
 /** The authenticator's code `steps` 30-second steps from now. */
 const codeAt = (secret: string, steps = 0) => generate({ secret, epoch: Math.floor(Date.now() / 1000) + steps * 30 });
 
-test('two-factor sign-in: set-up, sign-in with a code and with a recovery code, and the site settings', async ({ page, signIn, hydrated, baseURL, playwright }) => {
+test('two-factor sign-in: set-up, sign-in with a code and with a recovery code, and the site settings', async ({
+  page,
+  signIn,
+  hydrated,
+  baseURL,
+  playwright,
+}) => {
   // Nine password checks (bcrypt) on the server: slow on a loaded machine.
   test.setTimeout(120_000);
   const email = `two-factor-${Date.now().toString(36)}@example.test`;
   const admin = await adminApi(baseURL!, playwright);
   const created = await admin.post('/api/v1/admin/users', {
-    data: { fullName: 'Tam Two-Factor', email, password: PASSWORD, confirmPassword: PASSWORD, roles: ['USER'], status: 'ACTIVE', markEmailAsVerified: true },
+    data: {
+      fullName: 'Tam Two-Factor',
+      email,
+      password: PASSWORD,
+      confirmPassword: PASSWORD,
+      roles: ['USER'],
+      status: 'ACTIVE',
+      markEmailAsVerified: true,
+    },
   });
   expect(created.status(), await created.text()).toBe(201);
   await admin.dispose();
@@ -47,7 +61,10 @@ test('two-factor sign-in: set-up, sign-in with a code and with a recovery code, 
   const listed = dialog.getByRole('list', { name: 'Recovery codes' }).getByRole('listitem');
   await expect(listed).toHaveCount(10);
   const codes = (await listed.allTextContents()).map((code) => code.trim());
-  const [download] = await Promise.all([page.waitForEvent('download'), dialog.getByRole('button', { name: 'Download codes (.txt)' }).click()]);
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    dialog.getByRole('button', { name: 'Download codes (.txt)' }).click(),
+  ]);
   expect(download.suggestedFilename()).toBe('inkwell-recovery-codes.txt');
   expect(readFileSync((await download.path())!, 'utf8')).toContain(codes.join('\n'));
   await page.setViewportSize(DESKTOP);
@@ -84,7 +101,10 @@ test('two-factor sign-in: set-up, sign-in with a code and with a recovery code, 
   await expect(page).toHaveURL(/\/$/);
 
   // Deleting the account takes a code; cancelling the deletion at sign-in asks for one, and Enter in its field cancels.
-  const deletion = await page.request.post('/api/v1/account/deletion', { data: { password: PASSWORD, confirmation: 'DELETE', twoFactorCode: codes[1] }, headers: { Origin: new URL(baseURL!).origin, 'X-Request-Timestamp': String(Date.now()) } });
+  const deletion = await page.request.post('/api/v1/account/deletion', {
+    data: { password: PASSWORD, confirmation: 'DELETE', twoFactorCode: codes[1] },
+    headers: { Origin: new URL(baseURL!).origin, 'X-Request-Timestamp': String(Date.now()) },
+  });
   expect(deletion.status(), await deletion.text()).toBe(200);
   await page.context().clearCookies();
   await page.goto('/login');
@@ -118,18 +138,36 @@ test('two-factor sign-in: set-up, sign-in with a code and with a recovery code, 
   // This admin has no two-factor sign-in: requiring it is refused, with the reason, and nothing is saved.
   await page.getByRole('checkbox', { name: 'Require 2FA for administrators' }).check();
   await page.getByRole('button', { name: 'Save Settings' }).click();
-  await expect(page.getByText('Turn on two-factor sign-in for your own account first (Account Security): requiring it for administrators now would lock you out of the admin area.')).toBeVisible();
+  await expect(
+    page.getByText(
+      'Turn on two-factor sign-in for your own account first (Account Security): requiring it for administrators now would lock you out of the admin area.',
+    ),
+  ).toBeVisible();
   await page.getByRole('checkbox', { name: 'Require 2FA for administrators' }).uncheck();
   await page.getByRole('button', { name: 'Save Settings' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Settings saved' })).toBeVisible();
 });
 
-test('two-factor set-up: the key in groups of four (copied plain), Cancel, and turning off says so once', async ({ page, signIn, hydrated, baseURL, playwright }) => {
+test('two-factor set-up: the key in groups of four (copied plain), Cancel, and turning off says so once', async ({
+  page,
+  signIn,
+  hydrated,
+  baseURL,
+  playwright,
+}) => {
   test.setTimeout(60_000);
   const email = `two-factor-steps-${Date.now().toString(36)}@example.test`;
   const admin = await adminApi(baseURL!, playwright);
   const created = await admin.post('/api/v1/admin/users', {
-    data: { fullName: 'Tam Steps', email, password: PASSWORD, confirmPassword: PASSWORD, roles: ['USER'], status: 'ACTIVE', markEmailAsVerified: true },
+    data: {
+      fullName: 'Tam Steps',
+      email,
+      password: PASSWORD,
+      confirmPassword: PASSWORD,
+      roles: ['USER'],
+      status: 'ACTIVE',
+      markEmailAsVerified: true,
+    },
   });
   expect(created.status(), await created.text()).toBe(201);
   await admin.dispose();

@@ -58,8 +58,30 @@ export const ROUTES: Record<Role, readonly string[]> = {
     '/unsubscribe',
     '/preview/{previewToken}',
   ],
-  reader: ['/', '/blog/{postSlug}', '/search?q=garden', '/dashboard', '/liked-posts', '/my-comments', '/account', '/notifications', '/author'],
-  author: ['/', '/author', '/author/drafts', '/author/posts', '/author/posts/new', '/author/posts/{draftId}/edit', '/author/posts/{draftId}/preview', '/blog/{postSlug}', '/account', '/notifications', '/admin'],
+  reader: [
+    '/',
+    '/blog/{postSlug}',
+    '/search?q=garden',
+    '/dashboard',
+    '/liked-posts',
+    '/my-comments',
+    '/account',
+    '/notifications',
+    '/author',
+  ],
+  author: [
+    '/',
+    '/author',
+    '/author/drafts',
+    '/author/posts',
+    '/author/posts/new',
+    '/author/posts/{draftId}/edit',
+    '/author/posts/{draftId}/preview',
+    '/blog/{postSlug}',
+    '/account',
+    '/notifications',
+    '/admin',
+  ],
   admin: [
     '/',
     '/admin',
@@ -112,15 +134,22 @@ export async function loadImages(page: Page): Promise<void> {
 }
 
 /** Two frames after a resize or a theme change: media-query listeners and resize observers (islands) have re-rendered. */
-export const settle = (page: Page) => page.evaluate(() => new Promise<void>((done) => requestAnimationFrame(() => requestAnimationFrame(() => done()))));
+export const settle = (page: Page) =>
+  page.evaluate(() => new Promise<void>((done) => requestAnimationFrame(() => requestAnimationFrame(() => done()))));
 
 /** Waits for each client:visible island (comments, like button, chart) in turn: `hydrated` scrolls to it. */
 export async function showVisibleIslands(page: Page, hydrated: BrowserFixtures['hydrated']): Promise<void> {
-  for (let uid = await firstWaitingIsland(page); uid; uid = await firstWaitingIsland(page)) await hydrated(page.locator(`astro-island[uid="${uid}"]`));
+  for (let uid = await firstWaitingIsland(page); uid; uid = await firstWaitingIsland(page))
+    await hydrated(page.locator(`astro-island[uid="${uid}"]`));
 }
 // An island this width does not display (the header's search box below 1024 px) never hydrates: client:visible.
 const firstWaitingIsland = (page: Page) =>
-  page.evaluate(() => [...document.querySelectorAll('astro-island[ssr]')].find((island) => island.getClientRects().length > 0 || [...island.children].some((child) => child.getClientRects().length > 0))?.getAttribute('uid') ?? '');
+  page.evaluate(
+    () =>
+      [...document.querySelectorAll('astro-island[ssr]')]
+        .find((island) => island.getClientRects().length > 0 || [...island.children].some((child) => child.getClientRects().length > 0))
+        ?.getAttribute('uid') ?? '',
+  );
 
 const PASSWORD = 'Layout-walk-Passw0rd!';
 
@@ -138,7 +167,9 @@ async function createAccount(admin: APIRequestContext, fullName: string, email: 
 }
 
 async function uploadAvatar(api: APIRequestContext): Promise<void> {
-  const uploaded = await api.post('/api/v1/users/avatar', { multipart: { file: { name: 'avatar.png', mimeType: 'image/png', buffer: await photo(256, 256, 'png') } } });
+  const uploaded = await api.post('/api/v1/users/avatar', {
+    multipart: { file: { name: 'avatar.png', mimeType: 'image/png', buffer: await photo(256, 256, 'png') } },
+  });
   expect(uploaded.status(), await uploaded.text()).toBe(200);
 }
 
@@ -149,7 +180,9 @@ export async function seedWalkData(baseURL: string, playwright: Parameters<typeo
   const author = { email: `minh.nguyen-${unique}@inkwell.test`, password: PASSWORD };
   const admin = await adminApi(baseURL, playwright);
   const tagSlug = `garden-notes-${unique}`;
-  const tag = await admin.post('/api/v1/blog/tags', { data: { name: `Garden notes ${unique}`, slug: tagSlug, description: 'Seasons, soil and what grew on the balcony this year.' } });
+  const tag = await admin.post('/api/v1/blog/tags', {
+    data: { name: `Garden notes ${unique}`, slug: tagSlug, description: 'Seasons, soil and what grew on the balcony this year.' },
+  });
   expect(tag.status(), await tag.text()).toBe(201);
   const tagId = ((await tag.json()).data as { id: number }).id;
   const readerId = await createAccount(admin, 'Trần Thị Lan Phương', reader.email, 'USER');
@@ -157,12 +190,24 @@ export async function seedWalkData(baseURL: string, playwright: Parameters<typeo
 
   const authorApi = await apiAs(baseURL, playwright, author.email, PASSWORD);
   await uploadAvatar(authorApi);
-  const thumbnail = await authorApi.post('/images/thumbnail/upload', { multipart: { image: { name: 'garden.jpg', mimeType: 'image/jpeg', buffer: await photo(1600, 900, 'jpeg') } } });
+  const thumbnail = await authorApi.post('/images/thumbnail/upload', {
+    multipart: { image: { name: 'garden.jpg', mimeType: 'image/jpeg', buffer: await photo(1600, 900, 'jpeg') } },
+  });
   expect(thumbnail.status(), await thumbnail.text()).toBe(201);
   const thumbnailUrl = ((await thumbnail.json()).data as { url: string }).url;
-  const content = 'Spring came late to the balcony garden this year.\n\n## What grew\n\nTomatoes, basil and a stubborn lemon tree.\n\n| Plant | Sown | Harvested |\n|---|---|---|\n| Tomato | March | July |\n| Basil | April | June |\n';
+  const content =
+    'Spring came late to the balcony garden this year.\n\n## What grew\n\nTomatoes, basil and a stubborn lemon tree.\n\n| Plant | Sown | Harvested |\n|---|---|---|\n| Tomato | March | July |\n| Basil | April | June |\n';
   const create = async (title: string, slug: string) => {
-    const created = await authorApi.post('/api/v1/blog/posts/author/create', { data: { title, slug, summary: 'What a small balcony garden taught me about patience, light and watering.', content, thumbnail: thumbnailUrl, tagSlugs: [tagSlug] } });
+    const created = await authorApi.post('/api/v1/blog/posts/author/create', {
+      data: {
+        title,
+        slug,
+        summary: 'What a small balcony garden taught me about patience, light and watering.',
+        content,
+        thumbnail: thumbnailUrl,
+        tagSlugs: [tagSlug],
+      },
+    });
     expect(created.status(), await created.text()).toBe(201);
     return ((await created.json()).data as { id: number }).id;
   };
@@ -185,12 +230,18 @@ export async function seedWalkData(baseURL: string, playwright: Parameters<typeo
   const readerApi = await apiAs(baseURL, playwright, reader.email, PASSWORD);
   await uploadAvatar(readerApi);
   expect((await readerApi.post(`/api/v1/likes/post/${postId}`)).status()).toBe(200);
-  const comment = await readerApi.post('/api/v1/comments', { data: { postId, content: 'The lemon tree part made me smile. Did it survive the winter indoors?', parentId: null } });
+  const comment = await readerApi.post('/api/v1/comments', {
+    data: { postId, content: 'The lemon tree part made me smile. Did it survive the winter indoors?', parentId: null },
+  });
   expect(comment.status(), await comment.text()).toBe(201);
   const commentId = ((await comment.json()).data as { id: number }).id;
-  const reply = await authorApi.post('/api/v1/comments', { data: { postId, content: 'It did, barely: a south window and very little water.', parentId: commentId } });
+  const reply = await authorApi.post('/api/v1/comments', {
+    data: { postId, content: 'It did, barely: a south window and very little water.', parentId: commentId },
+  });
   expect(reply.status(), await reply.text()).toBe(201);
-  const report = await authorApi.post(`/api/v1/comments/${commentId}/reports`, { data: { reason: 'OTHER', details: 'Testing the moderation queue.' } });
+  const report = await authorApi.post(`/api/v1/comments/${commentId}/reports`, {
+    data: { reason: 'OTHER', details: 'Testing the moderation queue.' },
+  });
   expect(report.status(), await report.text()).toBe(201);
   await Promise.all([readerApi.dispose(), authorApi.dispose(), admin.dispose()]);
   return { unique, reader, author, postSlug, postId, draftId, pendingId, tagSlug, tagId, readerId, authorSlug, previewToken };

@@ -28,7 +28,10 @@ test.beforeAll(async () => {
         res.statusCode = flakyHits === 1 ? 500 : 200;
         return res.end(flakyHits === 1 ? 'oops' : 'fine now');
       }
-      received.push({ delivery: req.headers['x-inkwell-delivery'] as string | undefined, type: (JSON.parse(body) as { type: string }).type });
+      received.push({
+        delivery: req.headers['x-inkwell-delivery'] as string | undefined,
+        type: (JSON.parse(body) as { type: string }).type,
+      });
       res.end('thanks');
     });
   });

@@ -61,8 +61,11 @@ export async function moderationRoutes(base, { signIn, getJson, log, small, admi
   }
   const reported = await getJson(`${base}${queuePath('reported', 'reports')}`, asAdmin);
   const all = await getJson(`${base}${queuePath('all', 'newest')}`, asAdmin);
-  log(`moderation: ${all.totalElements} comments, ${reports} open reports on ${reported.totalElements} comments (top: ${reported.content[0]?.reportCount ?? 0})`);
-  if (reports < wanted) throw new Error(`moderation: only ${reports} reports (want ${wanted}): seed more comments (seed:demo --comments 50000)`);
+  log(
+    `moderation: ${all.totalElements} comments, ${reports} open reports on ${reported.totalElements} comments (top: ${reported.content[0]?.reportCount ?? 0})`,
+  );
+  if (reports < wanted)
+    throw new Error(`moderation: only ${reports} reports (want ${wanted}): seed more comments (seed:demo --comments 50000)`);
   return [
     // References on the same server: the signed-in floor and the back-office list of the admin phase (its target: 2 %).
     ['API users/profile (signed-in floor)', '/api/v1/users/profile', { headers: asAdmin }, 'moderationFloor'],

@@ -26,7 +26,11 @@ export async function notificationsPhase({ signIn, getJson, log, small }) {
   const figures = {};
 
   async function post(base, path, token, body) {
-    const response = await fetch(`${base}${path}`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const response = await fetch(`${base}${path}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     const json = await response.json().catch(() => undefined);
     if (response.status !== 201) throw new Error(`POST ${path} answered ${response.status}: ${json?.message ?? ''}`);
     return json.data;
@@ -39,7 +43,11 @@ export async function notificationsPhase({ signIn, getJson, log, small }) {
       Array.from({ length: SEND_CONCURRENCY }, async (_, w) => {
         while (next < count) {
           const n = next++;
-          await post(base, '/api/v1/comments', tokens[(n + w) % tokens.length], { postId, parentId, content: `${label} ${n} ${Date.now()}` });
+          await post(base, '/api/v1/comments', tokens[(n + w) % tokens.length], {
+            postId,
+            parentId,
+            content: `${label} ${n} ${Date.now()}`,
+          });
         }
       }),
     );
@@ -67,14 +75,24 @@ export async function notificationsPhase({ signIn, getJson, log, small }) {
     const received = capture.messages.slice(before);
     const first = Date.parse(received[0]?.receivedAt ?? new Date().toISOString());
     const last = Date.parse(received.at(-1)?.receivedAt ?? new Date().toISOString());
-    figures.queue = { mails: received.length, wanted: burst, seconds: Math.max(0.001, (last - first) / 1000), repliedIn, sinceStart: (last - started) / 1000 };
-    log(`notifications: ${received.length} of ${burst} e-mails in ${figures.queue.seconds.toFixed(1)} s (replies sent in ${repliedIn.toFixed(1)} s)`);
+    figures.queue = {
+      mails: received.length,
+      wanted: burst,
+      seconds: Math.max(0.001, (last - first) / 1000),
+      repliedIn,
+      sinceStart: (last - started) / 1000,
+    };
+    log(
+      `notifications: ${received.length} of ${burst} e-mails in ${figures.queue.seconds.toFixed(1)} s (replies sent in ${repliedIn.toFixed(1)} s)`,
+    );
     const total = (await getJson(`${base}/api/v1/notifications?page=0&size=1`, asReader)).totalElements;
     log(`notifications: ${NOTIFIED_READER} now has ${total} notifications`);
 
     // Today's comment create: author-1 on their own published post notifies nobody.
     const author = await signIn(base, AUTHOR);
-    const mine = await getJson(`${base}/api/v1/blog/posts/author/my-posts?page=0&size=1&status=PUBLISHED`, { authorization: `Bearer ${author}` });
+    const mine = await getJson(`${base}/api/v1/blog/posts/author/my-posts?page=0&size=1&status=PUBLISHED`, {
+      authorization: `Bearer ${author}`,
+    });
     const ownPost = mine.content[0]?.id;
     if (!ownPost) throw new Error(`${AUTHOR} has no published post: reseed`);
     const json = { 'content-type': 'application/json' };
@@ -84,13 +102,21 @@ export async function notificationsPhase({ signIn, getJson, log, small }) {
       [
         'API comment create (notifies nobody)',
         '/api/v1/comments',
-        { method: 'POST', headers: { ...json, authorization: `Bearer ${author}` }, body: JSON.stringify({ postId: ownPost, content: 'Bench comment [<id>]' }) },
+        {
+          method: 'POST',
+          headers: { ...json, authorization: `Bearer ${author}` },
+          body: JSON.stringify({ postId: ownPost, content: 'Bench comment [<id>]' }),
+        },
         'commentCreate',
       ],
       [
         'API reply to a busy thread (notified)',
         '/api/v1/comments',
-        { method: 'POST', headers: { ...json, authorization: `Bearer ${tokens[0]}` }, body: JSON.stringify({ postId, parentId: parent.id, content: 'Bench reply [<id>]' }) },
+        {
+          method: 'POST',
+          headers: { ...json, authorization: `Bearer ${tokens[0]}` },
+          body: JSON.stringify({ postId, parentId: parent.id, content: 'Bench reply [<id>]' }),
+        },
         'replyBusy',
       ],
     ];
@@ -108,13 +134,15 @@ export async function notificationsPhase({ signIn, getJson, log, small }) {
           'API reply to a busy thread >= 80 % of comment create',
           [row('replyBusy'), row('commentCreate')],
           (reply, create) => reply.rps >= 0.8 * create.rps,
-          (reply, create) => `${reply.rps.toFixed(0)} vs ${create.rps.toFixed(0)} req/s (${((reply.rps / Math.max(create.rps, 1)) * 100).toFixed(0)} %)`,
+          (reply, create) =>
+            `${reply.rps.toFixed(0)} vs ${create.rps.toFixed(0)} req/s (${((reply.rps / Math.max(create.rps, 1)) * 100).toFixed(0)} %)`,
         ],
         [
           'queue throughput (e-mails/s to a local SMTP capture)',
           [figures.queue],
           (q) => q.mails === q.wanted,
-          (q) => `${(q.mails / q.seconds).toFixed(0)} e-mails/s (${q.mails} of ${q.wanted} in ${q.seconds.toFixed(1)} s; the replies took ${q.repliedIn.toFixed(1)} s)`,
+          (q) =>
+            `${(q.mails / q.seconds).toFixed(0)} e-mails/s (${q.mails} of ${q.wanted} in ${q.seconds.toFixed(1)} s; the replies took ${q.repliedIn.toFixed(1)} s)`,
         ],
       ];
     },

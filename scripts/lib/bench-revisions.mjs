@@ -20,7 +20,10 @@
 // row against it (the target is skipped without it). docs/decisions.md has the figures.
 
 const AUTHOR = 'author-1@demo.inkwell.test';
-const WORDS = 'the a news story editor review draft city council budget vote market price report source quote river bridge school music film garden weather'.split(' ');
+const WORDS =
+  'the a news story editor review draft city council budget vote market price report source quote river bridge school music film garden weather'.split(
+    ' ',
+  );
 const BODY_WORDS = 300;
 const DIFF_WORDS = 1_200;
 const HISTORY = 100;
@@ -48,7 +51,12 @@ function everyParagraphEdited(text) {
 /** A revision's edit: two words changed in every twelfth paragraph (10 of 120), a paragraph added after the 40th, the 80th removed. */
 function revised(text) {
   const paragraphs = text.split('\n\n').map((paragraph, i) =>
-    i % 12 === 5 ? paragraph.split(' ').map((word, k) => (k === 2 || k === 6 ? word.replace(/^[a-z]+/, 'revised') : word)).join(' ') : paragraph,
+    i % 12 === 5
+      ? paragraph
+          .split(' ')
+          .map((word, k) => (k === 2 || k === 6 ? word.replace(/^[a-z]+/, 'revised') : word))
+          .join(' ')
+      : paragraph,
   );
   paragraphs.splice(80, 1);
   paragraphs.splice(41, 0, ' a paragraph the author added after the review, ten words long.');
@@ -58,7 +66,11 @@ function revised(text) {
 /** The phase for bench.mjs's PHASES. `helpers`: { signIn(base, email), log, adminEmail }. */
 export function revisionsPhase({ signIn, log, adminEmail }) {
   async function send(base, method, path, token, body) {
-    const response = await fetch(`${base}${path}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: body && JSON.stringify(body) });
+    const response = await fetch(`${base}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: body && JSON.stringify(body),
+    });
     const json = await response.json().catch(() => undefined);
     if (response.status >= 300) throw new Error(`${method} ${path} answered ${response.status}: ${json?.message ?? ''}`);
     return json.data;
@@ -68,12 +80,17 @@ export function revisionsPhase({ signIn, log, adminEmail }) {
     const author = await signIn(base, AUTHOR);
     const admin = await signIn(base, adminEmail);
     const asAuthor = { authorization: `Bearer ${author}`, 'content-type': 'application/json' };
-    const draft = (title, content) => send(base, 'POST', '/api/v1/blog/posts/author/create', author, { title: `${title} ${Date.now()}`, content });
+    const draft = (title, content) =>
+      send(base, 'POST', '/api/v1/blog/posts/author/create', author, { title: `${title} ${Date.now()}`, content });
 
     const drafts = [];
     for (let n = 0; n < DRAFTS; n += 1) drafts.push(await draft('Bench: autosaved draft', words(BODY_WORDS, 1)));
     const updated = drafts[0];
-    const save = { method: 'PUT', headers: asAuthor, body: JSON.stringify({ title: 'Bench: autosaved draft', content: `${words(BODY_WORDS, 2)} [<id>]` }) };
+    const save = {
+      method: 'PUT',
+      headers: asAuthor,
+      body: JSON.stringify({ title: 'Bench: autosaved draft', content: `${words(BODY_WORDS, 2)} [<id>]` }),
+    };
     let next = 0;
     const rotating = [{ setupRequest: (request) => ({ ...request, path: `/api/v1/blog/posts/author/${drafts[next++ % DRAFTS].id}` }) }];
     const updates = [
@@ -83,7 +100,7 @@ export function revisionsPhase({ signIn, log, adminEmail }) {
     const probe = await fetch(`${base}/api/v1/blog/posts/${updated.id}/revisions?page=0&size=1`, { headers: asAuthor });
     await probe.arrayBuffer();
     if (probe.status === 404) {
-      log('revisions: this build has no /revisions endpoint (today\'s code): the update row alone');
+      log("revisions: this build has no /revisions endpoint (today's code): the update row alone");
       return updates;
     }
 
@@ -101,7 +118,9 @@ export function revisionsPhase({ signIn, log, adminEmail }) {
     async function comparePath(label, edit) {
       const compared = await draft(`Bench: ${label}`, original);
       await send(base, 'PUT', `/api/v1/blog/posts/${compared.id}`, admin, { content: edit(original) });
-      const [to, from] = (await (await fetch(`${base}/api/v1/blog/posts/${compared.id}/revisions?page=0&size=2`, { headers: asAuthor })).json()).data.content;
+      const [to, from] = (
+        await (await fetch(`${base}/api/v1/blog/posts/${compared.id}/revisions?page=0&size=2`, { headers: asAuthor })).json()
+      ).data.content;
       log(`revisions: ${label}: revisions ${from.id} (${from.wordCount} words) and ${to.id} (${to.wordCount} words)`);
       return `/api/v1/blog/posts/${compared.id}/revisions/compare?from=${from.id}&to=${to.id}`;
     }

@@ -38,10 +38,15 @@ export function schedulingPhase({ signIn, log, adminEmail }) {
       const post = await call(base, 'POST', '/api/v1/blog/posts/author/create', author, { title, content: `Body of ${title}.` });
       await call(base, 'POST', `/api/v1/blog/posts/author/${post.id}/submit-for-review`, author);
       const publishAt = new Date(minute + i * 600);
-      await call(base, 'PUT', `/api/v1/blog/posts/admin/${post.id}/review`, admin, { status: 'APPROVED', publishAt: publishAt.toISOString() });
+      await call(base, 'PUT', `/api/v1/blog/posts/admin/${post.id}/review`, admin, {
+        status: 'APPROVED',
+        publishAt: publishAt.toISOString(),
+      });
       posts.push({ id: post.id, slug: post.slug, publishAt: publishAt.getTime(), seenAt: undefined });
     }
-    log(`scheduling: ${POSTS} posts scheduled between ${new Date(minute).toISOString()} and ${new Date(minute + (POSTS - 1) * 600).toISOString()}; waiting for them to be public`);
+    log(
+      `scheduling: ${POSTS} posts scheduled between ${new Date(minute).toISOString()} and ${new Date(minute + (POSTS - 1) * 600).toISOString()}; waiting for them to be public`,
+    );
     const deadline = minute + 60_000 + 120_000;
     while (posts.some((post) => post.seenAt === undefined) && Date.now() < deadline) {
       const waiting = posts.filter((post) => post.seenAt === undefined && post.publishAt <= Date.now() + POLL_MS);
@@ -56,9 +61,20 @@ export function schedulingPhase({ signIn, log, adminEmail }) {
       }
       await new Promise((done) => setTimeout(done, POLL_MS));
     }
-    const lags = posts.filter((post) => post.seenAt !== undefined).map((post) => Math.max(0, post.seenAt - post.publishAt) / 1000).sort((a, b) => a - b);
-    figures.lag = { published: lags.length, wanted: POSTS, p50: percentile(lags, 50) ?? Infinity, p99: percentile(lags, 99) ?? Infinity, max: lags.at(-1) ?? Infinity };
-    log(`scheduling: ${lags.length} of ${POSTS} public; lag p50 ${figures.lag.p50.toFixed(1)} s, p99 ${figures.lag.p99.toFixed(1)} s, max ${figures.lag.max.toFixed(1)} s`);
+    const lags = posts
+      .filter((post) => post.seenAt !== undefined)
+      .map((post) => Math.max(0, post.seenAt - post.publishAt) / 1000)
+      .sort((a, b) => a - b);
+    figures.lag = {
+      published: lags.length,
+      wanted: POSTS,
+      p50: percentile(lags, 50) ?? Infinity,
+      p99: percentile(lags, 99) ?? Infinity,
+      max: lags.at(-1) ?? Infinity,
+    };
+    log(
+      `scheduling: ${lags.length} of ${POSTS} public; lag p50 ${figures.lag.p50.toFixed(1)} s, p99 ${figures.lag.p99.toFixed(1)} s, max ${figures.lag.max.toFixed(1)} s`,
+    );
     return [];
   }
 
@@ -71,7 +87,8 @@ export function schedulingPhase({ signIn, log, adminEmail }) {
           'scheduler publish lag p99 <= 30 s (100 posts, one minute)',
           [figures.lag],
           (lag) => lag.published === lag.wanted && lag.p99 <= 30,
-          (lag) => `p50 ${lag.p50.toFixed(1)} s, p99 ${lag.p99.toFixed(1)} s, max ${lag.max.toFixed(1)} s (${lag.published} of ${lag.wanted} public)`,
+          (lag) =>
+            `p50 ${lag.p50.toFixed(1)} s, p99 ${lag.p99.toFixed(1)} s, max ${lag.max.toFixed(1)} s (${lag.published} of ${lag.wanted} public)`,
         ],
       ];
     },

@@ -50,11 +50,15 @@ function runDatabaseHalf(root, dataDir, args) {
   const env = { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent' };
   delete env.DATABASE_URL; // the embedded database of the server being measured
   return new Promise((resolveRun, reject) => {
-    const child = spawn(process.execPath, ['-r', '@swc-node/register', join(root, 'backend', 'src', 'bin', 'bench-search-db.ts'), ...args], {
-      cwd: root,
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      ['-r', '@swc-node/register', join(root, 'backend', 'src', 'bin', 'bench-search-db.ts'), ...args],
+      {
+        cwd: root,
+        env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let out = '';
     let err = '';
     child.stdout.on('data', (chunk) => (out += chunk));
@@ -77,9 +81,16 @@ async function judge(base, judged) {
   for (const item of judged.queries) {
     const response = await fetch(`${base}/api/v1/blog/search?${new URLSearchParams({ q: item.q, page: '0', size: String(TOP) })}`);
     const body = await response.json();
-    if (response.status !== 200) throw new Error(`search for ${JSON.stringify(item.q)} answered ${response.status}: ${JSON.stringify(body).slice(0, 300)}`);
+    if (response.status !== 200)
+      throw new Error(`search for ${JSON.stringify(item.q)} answered ${response.status}: ${JSON.stringify(body).slice(0, 300)}`);
     const top = body.data.content.map((hit) => ({ slug: hit.slug, title: hit.title, rank: hit.rank }));
-    results.push({ ...item, hit: top.some((hit) => hit.slug === item.slug), top, didYouMean: body.data.didYouMean, total: body.data.totalElements });
+    results.push({
+      ...item,
+      hit: top.some((hit) => hit.slug === item.slug),
+      top,
+      didYouMean: body.data.didYouMean,
+      total: body.data.totalElements,
+    });
   }
   return results;
 }
@@ -93,7 +104,8 @@ export function searchPhases({ root, dataDir, log, getJson, pageHeaders }) {
   const searchPath = (q, size = 10) => `/api/v1/blog/search?${new URLSearchParams({ q, page: '0', size: String(size) })}`;
   const pagePath = (q) => `/search?${new URLSearchParams({ q })}`;
   let commonWords = [];
-  const commonPair = (n) => `${commonWords[n % commonWords.length]} ${commonWords[Math.floor(n / commonWords.length) % commonWords.length]}`;
+  const commonPair = (n) =>
+    `${commonWords[n % commonWords.length]} ${commonWords[Math.floor(n / commonWords.length) % commonWords.length]}`;
 
   return [
     {
@@ -105,10 +117,15 @@ export function searchPhases({ root, dataDir, log, getJson, pageHeaders }) {
         for (const slug of new Set(judged.queries.map((item) => item.slug))) {
           if ((await fetch(`${base}/api/v1/blog/posts/public/${slug}`)).status !== 200) missing.push(slug);
         }
-        if (missing.length) log(`search: ${missing.length} judged articles are not in the data set (${missing.join(', ')}): seed it again with seed:demo --reset`);
+        if (missing.length)
+          log(
+            `search: ${missing.length} judged articles are not in the data set (${missing.join(', ')}): seed it again with seed:demo --reset`,
+          );
         state.relevance = await judge(base, judged);
         const hits = state.relevance.filter((item) => item.hit).length;
-        log(`search: relevance ${hits}/${state.relevance.length}; EXPLAIN ANALYZE of the service's SQL for ${judged.queries.length + 2} searches`);
+        log(
+          `search: relevance ${hits}/${state.relevance.length}; EXPLAIN ANALYZE of the service's SQL for ${judged.queries.length + 2} searches`,
+        );
 
         const scratch = mkdtempSync(join(tmpdir(), 'inkwell-bench-search-'));
         try {
@@ -117,7 +134,8 @@ export function searchPhases({ root, dataDir, log, getJson, pageHeaders }) {
           writeFileSync(file, JSON.stringify([...judged.queries.map((item) => item.q), RARE_WORD]));
           const db = await runDatabaseHalf(root, dataDir, ['explain', file]);
           commonWords = db.commonWords;
-          if (commonWords.length < 2) throw new Error(`search: no common words in the data set (${commonWords.length}): is it seeded with seed:demo?`);
+          if (commonWords.length < 2)
+            throw new Error(`search: no common words in the data set (${commonWords.length}): is it seeded with seed:demo?`);
           // The longest common word: the most letter-case variants (2^length), so the answer cache never holds one.
           state.commonWord = [...commonWords].sort((a, b) => b.length - a.length || a.localeCompare(b))[0];
           writeFileSync(file, JSON.stringify([state.commonWord]));
@@ -127,13 +145,25 @@ export function searchPhases({ root, dataDir, log, getJson, pageHeaders }) {
           rmSync(scratch, { recursive: true, force: true });
         }
         const word = state.commonWord;
-        log(`search: common word '${word}' (in nearly every post; ${2 ** word.length} letter-case variants), rare word '${RARE_WORD}', ${commonWords.length} common words for the page's two-word searches`);
+        log(
+          `search: common word '${word}' (in nearly every post; ${2 ** word.length} letter-case variants), rare word '${RARE_WORD}', ${commonWords.length} common words for the page's two-word searches`,
+        );
         // One-URL rows first: a slow row leaves the server a backlog that the next row would wait behind.
         return [
           ['page /search?q= (cached)', pagePath(word), { headers: pageHeaders }, 'searchPageCached'],
           [`API search '${word}' (one URL)`, searchPath(word), {}, 'searchCommonOneUrl'],
-          [`API search '${RARE_WORD}' (varied)`, searchPath(RARE_WORD), { requests: rotating((n) => searchPath(caseVariant(RARE_WORD, n))) }, 'searchRare'],
-          [`API search '${word}' (varied)`, searchPath(word), { requests: rotating((n) => searchPath(caseVariant(word, n))) }, 'searchCommon'],
+          [
+            `API search '${RARE_WORD}' (varied)`,
+            searchPath(RARE_WORD),
+            { requests: rotating((n) => searchPath(caseVariant(RARE_WORD, n))) },
+            'searchRare',
+          ],
+          [
+            `API search '${word}' (varied)`,
+            searchPath(word),
+            { requests: rotating((n) => searchPath(caseVariant(word, n))) },
+            'searchCommon',
+          ],
         ];
       },
       async after() {
@@ -153,7 +183,12 @@ export function searchPhases({ root, dataDir, log, getJson, pageHeaders }) {
         const word = state.commonWord;
         return [
           ['page /search?q= uncached (one URL)', pagePath(word), { headers: pageHeaders }, 'searchPageUncachedOneUrl'],
-          ['page /search?q= uncached (varied)', pagePath(commonPair(0)), { headers: pageHeaders, requests: rotating((n) => pagePath(commonPair(n))) }, 'searchPageUncached'],
+          [
+            'page /search?q= uncached (varied)',
+            pagePath(commonPair(0)),
+            { headers: pageHeaders, requests: rotating((n) => pagePath(commonPair(n))) },
+            'searchPageUncached',
+          ],
         ];
       },
     },
@@ -167,16 +202,24 @@ const mb = (bytes) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 export function printSearchFigures(write) {
   if (!state.relevance) return;
   const hits = state.relevance.filter((item) => item.hit);
-  write(`\nSearch relevance (${state.published} published posts): ${hits.length}/${state.relevance.length} judged queries found their post in the top ${TOP} (${((hits.length / state.relevance.length) * 100).toFixed(1)} %)\n`);
+  write(
+    `\nSearch relevance (${state.published} published posts): ${hits.length}/${state.relevance.length} judged queries found their post in the top ${TOP} (${((hits.length / state.relevance.length) * 100).toFixed(1)} %)\n`,
+  );
   const byKind = {};
   for (const item of state.relevance) {
     byKind[item.kind] ??= [0, 0];
     byKind[item.kind][0] += item.hit ? 1 : 0;
     byKind[item.kind][1] += 1;
   }
-  write(`  by kind: ${Object.entries(byKind).map(([kind, [hit, all]]) => `${kind} ${hit}/${all}`).join(', ')}\n`);
+  write(
+    `  by kind: ${Object.entries(byKind)
+      .map(([kind, [hit, all]]) => `${kind} ${hit}/${all}`)
+      .join(', ')}\n`,
+  );
   for (const miss of state.relevance.filter((item) => !item.hit)) {
-    write(`  MISS [${miss.kind}] ${JSON.stringify(miss.q)} wants ${miss.slug}; ${miss.total} found${miss.didYouMean ? `, did you mean ${JSON.stringify(miss.didYouMean)}` : ''}; top ${TOP}:\n`);
+    write(
+      `  MISS [${miss.kind}] ${JSON.stringify(miss.q)} wants ${miss.slug}; ${miss.total} found${miss.didYouMean ? `, did you mean ${JSON.stringify(miss.didYouMean)}` : ''}; top ${TOP}:\n`,
+    );
     for (const hit of miss.top) write(`       ${hit.rank.toFixed(4)}  ${hit.slug}\n`);
     if (!miss.top.length) write('       (nothing)\n');
   }
@@ -186,7 +229,9 @@ export function printSearchFigures(write) {
       `p50 ${ms(quantile(times, 0.5))}, p95 ${ms(quantile(times, 0.95))}, max ${ms(Math.max(...times))}\n`,
   );
   const slowest = [...state.db.explain].sort((a, b) => b.serverMs - a.serverMs).slice(0, 5);
-  write(`  slowest: ${slowest.map((item) => `${JSON.stringify(item.q)} ${ms(item.serverMs)} (${item.statements.length} statement${item.statements.length === 1 ? '' : 's'})`).join(', ')}\n`);
+  write(
+    `  slowest: ${slowest.map((item) => `${JSON.stringify(item.q)} ${ms(item.serverMs)} (${item.statements.length} statement${item.statements.length === 1 ? '' : 's'})`).join(', ')}\n`,
+  );
   for (const word of [state.commonWord, RARE_WORD]) {
     const item = state.db.explain.find((entry) => entry.q === word);
     if (item) write(`  '${word}': ${ms(item.serverMs)}, ${item.totalElements} hits offered\n`);
@@ -201,14 +246,21 @@ export function printSearchFigures(write) {
     const total = documentsMs + Object.values(indexMs).reduce((sum, value) => sum + value, 0);
     write(
       `Search index build for ${size.posts} posts (the migration's backfill, then each index; rolled back): ${(total / 1000).toFixed(1)} s = documents ${(documentsMs / 1000).toFixed(1)} s + ` +
-        `${Object.entries(indexMs).map(([name, value]) => `${name} ${(value / 1000).toFixed(1)} s`).join(' + ')} (VACUUM after: ${(vacuumMs / 1000).toFixed(1)} s)\n`,
+        `${Object.entries(indexMs)
+          .map(([name, value]) => `${name} ${(value / 1000).toFixed(1)} s`)
+          .join(' + ')} (VACUUM after: ${(vacuumMs / 1000).toFixed(1)} s)\n`,
     );
   }
 }
 
 /** The phase's targets, in bench.mjs's form: [name, rows it needs, pass(rows), detail(rows)]. */
 export function searchTargets(find, ratio, percent) {
-  const share = (phase, key, name, min) => [`${phase} ${name} >= ${Math.round(min * 100)} % of ceiling`, [find(phase, key)], (row) => ratio(row) >= min, percent];
+  const share = (phase, key, name, min) => [
+    `${phase} ${name} >= ${Math.round(min * 100)} % of ceiling`,
+    [find(phase, key)],
+    (row) => ratio(row) >= min,
+    percent,
+  ];
   const large = (state.published ?? 0) >= LARGE_SCALE;
   const times = state.db?.explain.map((item) => item.serverMs);
   return [
@@ -222,6 +274,11 @@ export function searchTargets(find, ratio, percent) {
     share('search', 'searchRare', 'API rare word', 0.08),
     share('search uncached', 'searchPageUncached', '/search?q= uncached', 0.05),
     share('search', 'searchPageCached', '/search?q= cached', 0.8),
-    [`search EXPLAIN ANALYZE p50 <= ${EXPLAIN_P50_TARGET_MS} ms`, [times], (all) => quantile(all, 0.5) <= EXPLAIN_P50_TARGET_MS, (all) => `p50 ${ms(quantile(all, 0.5))}, p95 ${ms(quantile(all, 0.95))}`],
+    [
+      `search EXPLAIN ANALYZE p50 <= ${EXPLAIN_P50_TARGET_MS} ms`,
+      [times],
+      (all) => quantile(all, 0.5) <= EXPLAIN_P50_TARGET_MS,
+      (all) => `p50 ${ms(quantile(all, 0.5))}, p95 ${ms(quantile(all, 0.95))}`,
+    ],
   ];
 }

@@ -50,7 +50,15 @@ export const issue26Rows = ({ small }) => [
   { section: 'api', name: '`GET /users/profile` (session + profile)', phase: 'signed', key: 'profile', min: 0.12 },
   // A token-authenticated request reaches the session's ratio (90 %: the runs' noise).
   // Judged by the own-bytes ratios (each the median of pairs measured in turn), which the machine's drift between two rows does not move as it moves req/s.
-  { section: 'token', name: '`GET /users/profile` with an API token', phase: 'signed', key: 'profileToken', versus: ['signed', 'profile', 0.9], versusBy: 'ownRatio', versusLabel: "the session row's" },
+  {
+    section: 'token',
+    name: '`GET /users/profile` with an API token',
+    phase: 'signed',
+    key: 'profileToken',
+    versus: ['signed', 'profile', 0.9],
+    versusBy: 'ownRatio',
+    versusLabel: "the session row's",
+  },
   { section: 'api', name: '`GET /notifications/unread-count` (every signed-in view)', phase: 'signed', key: 'unreadCount', min: 0.12 },
   { section: 'api', name: '`GET /notifications` page 0', phase: 'signed', key: 'notifications0', min: 0.06 },
   { section: 'api', name: 'reader stats (typical reader)', phase: 'signed', key: 'readerStats', min: 0.05 },
@@ -62,7 +70,14 @@ export const issue26Rows = ({ small }) => [
   { section: 'api', name: 'admin users page {page}', phase: 'signed', key: 'usersDeep', min: 0.05 },
   { section: 'api', name: 'admin users search', phase: 'signed', key: 'usersSearch', min: 0.05 },
   { section: 'api', name: 'admin posts page 0', phase: 'signed', key: 'adminPosts', min: 0.05 },
-  { section: 'api', name: `admin posts page 0 with ${small ? '10,000 posts (BENCH_SMALL)' : '100,000 posts'}`, phase: 'signed 100k', key: 'adminPosts100k', min: 0.05, tail: 10 },
+  {
+    section: 'api',
+    name: `admin posts page 0 with ${small ? '10,000 posts (BENCH_SMALL)' : '100,000 posts'}`,
+    phase: 'signed 100k',
+    key: 'adminPosts100k',
+    min: 0.05,
+    tail: 10,
+  },
   { section: 'page', name: 'post page, anonymous, cached (the reference)', phase: 'signed', key: 'postAnon' },
   { section: 'page', name: 'post page, signed in', phase: 'signed', key: 'postSigned', versus: ['signed', 'postAnon', 0.9] },
   { section: 'page', name: '`/dashboard`', phase: 'signed', key: 'dashboardPage', min: 0.03 },
@@ -71,14 +86,24 @@ export const issue26Rows = ({ small }) => [
   { section: 'page', name: '`/admin`', phase: 'signed', key: 'adminPage', min: 0.03 },
   { section: 'page', name: '`/admin/users`', phase: 'signed', key: 'adminUsersPage', min: 0.03 },
   { section: 'page', name: 'signed-in fragment (BENCH_SIGNED_FRAGMENT)', phase: 'signed', key: 'fragment', optional: true },
-  ...['/', '/blog', '/blog/{slug}', '/blog/tag/{slug}'].map((path) => ({ section: 'page', name: `\`${path}\` with \`PAGE_CACHE=off\``, phase: 'signed uncached', key: `uncached ${path}`, min: 0.08 })),
+  ...['/', '/blog', '/blog/{slug}', '/blog/tag/{slug}'].map((path) => ({
+    section: 'page',
+    name: `\`${path}\` with \`PAGE_CACHE=off\``,
+    phase: 'signed uncached',
+    key: `uncached ${path}`,
+    min: 0.08,
+  })),
 ];
 
 /** BENCH_SIGNED_ROWS: the row keys to measure (all when unset). */
-const CHOSEN_ROWS = (process.env.BENCH_SIGNED_ROWS ?? '').split(',').map((key) => key.trim()).filter(Boolean);
+const CHOSEN_ROWS = (process.env.BENCH_SIGNED_ROWS ?? '')
+  .split(',')
+  .map((key) => key.trim())
+  .filter(Boolean);
 const chosenRow = (key) => CHOSEN_ROWS.length === 0 || CHOSEN_ROWS.includes(key);
 /** The chosen rows in the order BENCH_SIGNED_ROWS lists them (to see whether a row's place moves its figures). */
-const inChosenOrder = (routes) => (CHOSEN_ROWS.length ? [...routes].sort((a, b) => CHOSEN_ROWS.indexOf(a[3]) - CHOSEN_ROWS.indexOf(b[3])) : routes);
+const inChosenOrder = (routes) =>
+  CHOSEN_ROWS.length ? [...routes].sort((a, b) => CHOSEN_ROWS.indexOf(a[3]) - CHOSEN_ROWS.indexOf(b[3])) : routes;
 /** The name of the personal API token the bench makes for its reader. */
 const BENCH_TOKEN_NAME = 'Bench API token';
 
@@ -96,21 +121,46 @@ export function judgeIssue26Row(spec, find, skipped = {}) {
     : spec.min !== undefined
       ? `>= ${Math.round(spec.min * 100)} %${spec.tail ? `, p99 <= ${spec.tail}x p50` : ''}`
       : '';
-  if (!row) return { name, row, verdict: spec.optional ? undefined : 'SKIP', target, detail: skipped[spec.phase] ?? (chosenRow(spec.key) ? 'phase not measured' : 'not in BENCH_SIGNED_ROWS') };
+  if (!row)
+    return {
+      name,
+      row,
+      verdict: spec.optional ? undefined : 'SKIP',
+      target,
+      detail: skipped[spec.phase] ?? (chosenRow(spec.key) ? 'phase not measured' : 'not in BENCH_SIGNED_ROWS'),
+    };
   if (spec.versus) {
     const reference = find(spec.versus[0], spec.versus[1]);
     if (!reference) return { name, row, verdict: 'SKIP', target, detail: 'the reference row was not measured' };
     if (spec.versusBy === 'ownRatio') {
       const share = reference.ownRatio > 0 ? row.ownRatio / reference.ownRatio : 0;
-      return { name, row, verdict: share >= spec.versus[2] ? 'PASS' : 'FAIL', target, detail: `ratio ${pct(row.ownRatio)} vs ${pct(reference.ownRatio)} (${(share * 100).toFixed(0)} %)` };
+      return {
+        name,
+        row,
+        verdict: share >= spec.versus[2] ? 'PASS' : 'FAIL',
+        target,
+        detail: `ratio ${pct(row.ownRatio)} vs ${pct(reference.ownRatio)} (${(share * 100).toFixed(0)} %)`,
+      };
     }
     const share = reference.rps > 0 ? row.rps / reference.rps : 0;
-    return { name, row, verdict: share >= spec.versus[2] ? 'PASS' : 'FAIL', target, detail: `${row.rps.toFixed(0)} vs ${reference.rps.toFixed(0)} req/s (${(share * 100).toFixed(0)} %)` };
+    return {
+      name,
+      row,
+      verdict: share >= spec.versus[2] ? 'PASS' : 'FAIL',
+      target,
+      detail: `${row.rps.toFixed(0)} vs ${reference.rps.toFixed(0)} req/s (${(share * 100).toFixed(0)} %)`,
+    };
   }
   if (spec.min === undefined) return { name, row, verdict: '', target, detail: '' };
   const tailOk = !spec.tail || row.p99 <= spec.tail * Math.max(row.p50, 1);
   const pass = row.ownRatio >= spec.min && tailOk;
-  return { name, row, verdict: pass ? 'PASS' : 'FAIL', target, detail: `${pct(row.ownRatio)}${spec.tail ? `, p99 ${row.p99} ms = ${(row.p99 / Math.max(row.p50, 1)).toFixed(1)}x p50` : ''}` };
+  return {
+    name,
+    row,
+    verdict: pass ? 'PASS' : 'FAIL',
+    target,
+    detail: `${pct(row.ownRatio)}${spec.tail ? `, p99 ${row.p99} ms = ${(row.p99 / Math.max(row.p50, 1)).toFixed(1)}x p50` : ''}`,
+  };
 }
 
 /**
@@ -140,7 +190,8 @@ export function signedPhases(context) {
         .getSetCookie()
         .map((header) => header.split(';')[0].trim())
         .filter((pair) => SESSION_COOKIES.some((name) => pair.startsWith(`${name}=`) && pair.length > name.length + 1));
-      if (pairs.length !== SESSION_COOKIES.length) throw new Error(`sign-in as ${email} set ${pairs.length} of the session cookies ${SESSION_COOKIES.join(', ')}`);
+      if (pairs.length !== SESSION_COOKIES.length)
+        throw new Error(`sign-in as ${email} set ${pairs.length} of the session cookies ${SESSION_COOKIES.join(', ')}`);
       session.bearer = { authorization: `Bearer ${token}` };
       session.cookie = { cookie: pairs.join('; ') };
       session.signedInAt = Date.now();
@@ -169,7 +220,8 @@ export function signedPhases(context) {
         body: body ? JSON.stringify(body) : undefined,
       });
       const json = response.status === 204 ? undefined : await response.json().catch(() => undefined);
-      if (!response.ok) throw new Error(`signed: ${method} ${path} as ${session.email} answered ${response.status}: ${json?.message ?? ''}`);
+      if (!response.ok)
+        throw new Error(`signed: ${method} ${path} as ${session.email} answered ${response.status}: ${json?.message ?? ''}`);
       return json?.data;
     };
     for (const old of await call('GET', '/api/v1/account/tokens')) {
@@ -192,9 +244,14 @@ export function signedPhases(context) {
     const have = (await getJson(`${base}/api/v1/notifications?page=0&size=1`, reader.bearer)).totalElements;
     if (have >= NOTIFICATIONS_WANTED) return have;
     const send = async (session, body) => {
-      const response = await fetch(`${base}/api/v1/comments`, { method: 'POST', headers: { ...session.bearer, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const response = await fetch(`${base}/api/v1/comments`, {
+        method: 'POST',
+        headers: { ...session.bearer, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
       const json = await response.json().catch(() => undefined);
-      if (response.status !== 201) throw new Error(`signed: POST /api/v1/comments as ${session.email} answered ${response.status}: ${json?.message ?? ''}`);
+      if (response.status !== 201)
+        throw new Error(`signed: POST /api/v1/comments as ${session.email} answered ${response.status}: ${json?.message ?? ''}`);
       return json.data;
     };
     const parent = await send(reader, { postId, content: `Bench: a comment to reply to ${Date.now()}` });
@@ -205,25 +262,34 @@ export function signedPhases(context) {
   }
 
   /** Warnings about an answer the row should not have: a personal page must be private. */
-  const personalPage = (answer) => (/private/.test(String(answer.headers['cache-control'] ?? '')) ? undefined : `a personal page came with Cache-Control '${answer.headers['cache-control']}' (not private)`);
+  const personalPage = (answer) =>
+    /private/.test(String(answer.headers['cache-control'] ?? ''))
+      ? undefined
+      : `a personal page came with Cache-Control '${answer.headers['cache-control']}' (not private)`;
   /** The post page signed in: served from the shared cache or rendered for the reader; both are right, the log says which. */
-  const signedPostPage = (answer) => `Cache-Control '${answer.headers['cache-control']}': ${/private/.test(String(answer.headers['cache-control'] ?? '')) ? 'rendered for the reader' : 'the shared cached page'}`;
+  const signedPostPage = (answer) =>
+    `Cache-Control '${answer.headers['cache-control']}': ${/private/.test(String(answer.headers['cache-control'] ?? '')) ? 'rendered for the reader' : 'the shared cached page'}`;
 
   async function signedRoutes(base, firstPage, post) {
     const admin = await signedSession(base, context.adminEmail);
     const all = await getJson(`${base}${paths.adminUsers(0)}`, admin.bearer);
     if (all.totalElements < minMembers) throw new Error(`only ${all.totalElements} users (want ${minMembers}): ${reseedHint}`);
     const typicalEmail = await typicalReader(base, admin.bearer);
-    const [reader, heavy, toggling, author] = await Promise.all([typicalEmail, HEAVY_READER, TOGGLING_READER, DEMO_AUTHOR].map((email) => signedSession(base, email)));
+    const [reader, heavy, toggling, author] = await Promise.all(
+      [typicalEmail, HEAVY_READER, TOGGLING_READER, DEMO_AUTHOR].map((email) => signedSession(base, email)),
+    );
     const hot = await context.mostCommentedRecent(base, firstPage);
     // The replies go under a post the rows do not read (not the post page's, not the busiest one).
     const elsewhere = firstPage.content.find((card) => card.id !== post.id && card.id !== hot.card.id) ?? post;
     const notifications = await fillNotifications(base, reader, toggling, elsewhere.id);
     const deep = Math.min(SIGNED_ADMIN_PAGE, Math.ceil(all.totalElements / context.adminPageSize) - 1);
-    if (deep !== SIGNED_ADMIN_PAGE) log(`signed: ${all.totalElements} users make ${deep + 1} pages: the deep admin page is page ${deep}, not ${SIGNED_ADMIN_PAGE}`);
+    if (deep !== SIGNED_ADMIN_PAGE)
+      log(`signed: ${all.totalElements} users make ${deep + 1} pages: the deep admin page is page ${deep}, not ${SIGNED_ADMIN_PAGE}`);
     const readerName = typicalEmail.split('@')[0];
     const authorName = DEMO_AUTHOR.split('@')[0];
-    log(`signed: typical reader ${typicalEmail} (${notifications} notifications), busiest post ${hot.card.id} (${hot.page.totalElements} top-level comments), ${all.totalElements} users, post page /blog/${post.slug}`);
+    log(
+      `signed: typical reader ${typicalEmail} (${notifications} notifications), busiest post ${hot.card.id} (${hot.page.totalElements} top-level comments), ${all.totalElements} users, post page /blog/${post.slug}`,
+    );
     const api = (session) => ({ auth: [session, 'bearer'] });
     const page = (session, check = personalPage) => ({ headers: pageHeaders, auth: [session, 'cookie'], check });
     const fragment = process.env.BENCH_SIGNED_FRAGMENT;
@@ -234,7 +300,12 @@ export function signedPhases(context) {
       // Right after the session's row: the same answer, the caller found by an API token instead.
       [`API users/profile (${readerName}, API token)`, paths.profile, { auth: [readerToken, 'bearer'] }, 'profileToken'],
       [`API notifications/unread-count (${readerName})`, '/api/v1/notifications/unread-count', api(reader), 'unreadCount'],
-      [`API notifications page=0 size=${NOTIFICATIONS_PAGE_SIZE} (${readerName})`, `/api/v1/notifications?page=0&size=${NOTIFICATIONS_PAGE_SIZE}`, api(reader), 'notifications0'],
+      [
+        `API notifications page=0 size=${NOTIFICATIONS_PAGE_SIZE} (${readerName})`,
+        `/api/v1/notifications?page=0&size=${NOTIFICATIONS_PAGE_SIZE}`,
+        api(reader),
+        'notifications0',
+      ],
       [`API dashboard/user/stats (${readerName})`, paths.readerStats, api(reader), 'readerStats'],
       ['API dashboard/user/stats (reader-1)', paths.readerStats, api(heavy), 'readerStatsHeavy'],
       [`API my-likes page=0 size=${LIKES_PAGE_SIZE} (reader-1)`, paths.myLikes(0, LIKES_PAGE_SIZE), api(heavy), 'likes0'],
@@ -268,7 +339,9 @@ export function signedPhases(context) {
 
   // The 100,000-post data set: BENCH_DATA_DIR_100K, or seeded when BENCH_SEED_100K=1.
   const wantedPosts = small ? 10_000 : 100_000;
-  const seedArgs = small ? ['--posts', '10000', '--likes', '20000', '--comments', '5000', '--users', '10000'] : ['--posts', '100000', '--likes', '200000', '--comments', '50000', '--users', '100000'];
+  const seedArgs = small
+    ? ['--posts', '10000', '--likes', '20000', '--comments', '5000', '--users', '10000']
+    : ['--posts', '100000', '--likes', '200000', '--comments', '50000', '--users', '100000'];
   const seedAsked = /^(1|true|yes|on)$/i.test(process.env.BENCH_SEED_100K ?? '');
   const dir100k = process.env.BENCH_DATA_DIR_100K
     ? resolve(context.root, process.env.BENCH_DATA_DIR_100K)
@@ -281,23 +354,42 @@ export function signedPhases(context) {
     const admin = await signedSession(base, context.adminEmail);
     const every = await getJson(`${base}/api/v1/blog/posts/admin/all?page=0&size=1`, admin.bearer);
     if (every.totalElements < wantedPosts) {
-      throw new Error(`signed 100k: ${dir100k} holds ${every.totalElements} posts (want ${wantedPosts}): seed it with DATA_DIR=${dir100k} npm run seed:demo -- --reset ${seedArgs.join(' ')}`);
+      throw new Error(
+        `signed 100k: ${dir100k} holds ${every.totalElements} posts (want ${wantedPosts}): seed it with DATA_DIR=${dir100k} npm run seed:demo -- --reset ${seedArgs.join(' ')}`,
+      );
     }
     log(`signed 100k: ${every.totalElements} posts in ${dir100k}`);
-    return [[`API admin posts PUBLISHED page=0 (${every.totalElements} posts)`, paths.adminPosts, { auth: [admin, 'bearer'] }, 'adminPosts100k']].filter(([, , , key]) => chosenRow(key));
+    return [
+      [`API admin posts PUBLISHED page=0 (${every.totalElements} posts)`, paths.adminPosts, { auth: [admin, 'bearer'] }, 'adminPosts100k'],
+    ].filter(([, , , key]) => chosenRow(key));
   }
 
   return [
     // One phase on three servers, one after the other: the cached server, PAGE_CACHE=off, the 100,000-post data set.
-    { name: 'signed', env: {}, postPageCeiling: false, estimate: { rows: CHOSEN_ROWS.length || 21 + (process.env.BENCH_SIGNED_FRAGMENT ? 1 : 0), seconds: 30 }, routes: (base, firstPage, post) => signedRoutes(base, firstPage, post) },
-    { name: 'signed uncached', group: 'signed', env: { PAGE_CACHE: 'off' }, postPageCeiling: false, estimate: { rows: CHOSEN_ROWS.length ? 0 : 4, seconds: 0 }, routes: (base, firstPage, post) => signedUncachedRoutes(base, post) },
+    {
+      name: 'signed',
+      env: {},
+      postPageCeiling: false,
+      estimate: { rows: CHOSEN_ROWS.length || 21 + (process.env.BENCH_SIGNED_FRAGMENT ? 1 : 0), seconds: 30 },
+      routes: (base, firstPage, post) => signedRoutes(base, firstPage, post),
+    },
+    {
+      name: 'signed uncached',
+      group: 'signed',
+      env: { PAGE_CACHE: 'off' },
+      postPageCeiling: false,
+      estimate: { rows: CHOSEN_ROWS.length ? 0 : 4, seconds: 0 },
+      routes: (base, firstPage, post) => signedUncachedRoutes(base, post),
+    },
     {
       name: 'signed 100k',
       group: 'signed',
       env: {},
       postPageCeiling: false,
       dataDir: dir100k,
-      estimate: dir100k ? { rows: 1, seconds: seedAsked && !context.seeded(dir100k, seedArgs) ? (small ? 120 : 900) : 0 } : { rows: 0, seconds: 0, servers: 0 },
+      estimate: dir100k
+        ? { rows: 1, seconds: seedAsked && !context.seeded(dir100k, seedArgs) ? (small ? 120 : 900) : 0 }
+        : { rows: 0, seconds: 0, servers: 0 },
       /** Why the phase does not run (no data set asked for), after seeding it when BENCH_SEED_100K=1. */
       async prepare() {
         if (!dir100k) return `no ${label100k} data set: BENCH_DATA_DIR_100K=<dir> names one, BENCH_SEED_100K=1 seeds one`;

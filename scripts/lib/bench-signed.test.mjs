@@ -7,7 +7,7 @@ const rows = issue26Rows({ small: false });
 const spec = (key) => rows.find((row) => row.key === key);
 const finder = (measured) => (phase, key) => measured[`${phase}/${key}`];
 
-describe("the targets", () => {
+describe('the targets', () => {
   it('judges a share by the own-bytes ratio, not by req/s', () => {
     const pass = judgeIssue26Row(spec('quickStats'), finder({ 'signed/quickStats': { rps: 10, ownRatio: 0.25, p50: 5, p99: 9 } }));
     const fail = judgeIssue26Row(spec('quickStats'), finder({ 'signed/quickStats': { rps: 10_000, ownRatio: 0.249, p50: 5, p99: 9 } }));
@@ -27,14 +27,18 @@ describe("the targets", () => {
   });
 
   it("judges the signed-in post page against 90 % of the anonymous cached page's req/s in the same run", () => {
-    const run = (signedRps) => finder({ 'signed/postAnon': { rps: 1000, ownRatio: 1.1 }, 'signed/postSigned': { rps: signedRps, ownRatio: 0.01 } });
+    const run = (signedRps) =>
+      finder({ 'signed/postAnon': { rps: 1000, ownRatio: 1.1 }, 'signed/postSigned': { rps: signedRps, ownRatio: 0.01 } });
     assert.equal(judgeIssue26Row(spec('postSigned'), run(900)).verdict, 'PASS');
     assert.equal(judgeIssue26Row(spec('postSigned'), run(899)).verdict, 'FAIL');
     assert.equal(judgeIssue26Row(spec('postSigned'), finder({ 'signed/postSigned': { rps: 900 } })).verdict, 'SKIP');
   });
 
   it('names the deep admin page it asked', () => {
-    const judged = judgeIssue26Row(spec('usersDeep'), finder({ 'signed/usersDeep': { path: '/api/v1/admin/users?page=1025&size=10', rps: 1, ownRatio: 0.01, p50: 1, p99: 1 } }));
+    const judged = judgeIssue26Row(
+      spec('usersDeep'),
+      finder({ 'signed/usersDeep': { path: '/api/v1/admin/users?page=1025&size=10', rps: 1, ownRatio: 0.01, p50: 1, p99: 1 } }),
+    );
     assert.equal(judged.name, 'admin users page 1025');
     assert.equal(judgeIssue26Row(spec('usersDeep'), finder({})).name, 'admin users page 4000');
   });
@@ -43,10 +47,16 @@ describe("the targets", () => {
 it('the API-token row is judged against the session row of the same route', () => {
   const tokenRow = rows.find((row) => row.key === 'profileToken');
   // By the own-bytes ratio, not req/s: a ceiling that ran slower during the token's row does not count against it.
-  const same = judgeIssue26Row(tokenRow, finder({ 'signed/profile': { rps: 1000, ownRatio: 0.2 }, 'signed/profileToken': { rps: 800, ownRatio: 0.19 } }));
+  const same = judgeIssue26Row(
+    tokenRow,
+    finder({ 'signed/profile': { rps: 1000, ownRatio: 0.2 }, 'signed/profileToken': { rps: 800, ownRatio: 0.19 } }),
+  );
   assert.equal(same.verdict, 'PASS');
   assert.match(same.target, /the session row's ratio/);
-  const slower = judgeIssue26Row(tokenRow, finder({ 'signed/profile': { rps: 1000, ownRatio: 0.2 }, 'signed/profileToken': { rps: 1000, ownRatio: 0.16 } }));
+  const slower = judgeIssue26Row(
+    tokenRow,
+    finder({ 'signed/profile': { rps: 1000, ownRatio: 0.2 }, 'signed/profileToken': { rps: 1000, ownRatio: 0.16 } }),
+  );
   assert.equal(slower.verdict, 'FAIL');
   assert.equal(judgeIssue26Row(tokenRow, finder({})).verdict, 'SKIP');
 });

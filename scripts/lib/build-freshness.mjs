@@ -9,9 +9,25 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 /** [npm script, its output, the sources it is built from], in build order. */
 // Both sides compile the root shared/ folder too.
 export const BUILDS = [
-  ['build:backend', 'dist/backend/src/main.js', ['backend/src', 'shared', 'migrations', 'tsconfig.json', 'tsconfig.build.json', 'package.json']],
+  [
+    'build:backend',
+    'dist/backend/src/main.js',
+    ['backend/src', 'shared', 'migrations', 'tsconfig.json', 'tsconfig.build.json', 'package.json'],
+  ],
   // The CSP hash list is the frontend build's last server file: a build without it is stale too.
-  ['build:frontend', 'frontend/dist/server/csp-script-hashes.json', ['frontend/src', 'shared', 'frontend/public', 'frontend/astro.config.mjs', 'scripts/csp-script-hashes.mjs', 'scripts/precompress-assets.mjs', 'package.json']],
+  [
+    'build:frontend',
+    'frontend/dist/server/csp-script-hashes.json',
+    [
+      'frontend/src',
+      'shared',
+      'frontend/public',
+      'frontend/astro.config.mjs',
+      'scripts/csp-script-hashes.mjs',
+      'scripts/precompress-assets.mjs',
+      'package.json',
+    ],
+  ],
 ];
 
 function newestMtime(paths) {

@@ -96,7 +96,9 @@ export function summarizeProfile(profile, top = 10) {
     busy += count;
     const place = placeOf(callFrame);
     places.set(place, (places.get(place) ?? 0) + count);
-    const name = callFrame.url ? `${callFrame.functionName || '(anonymous)'} ${shortUrl(callFrame.url)}:${callFrame.lineNumber + 1}` : callFrame.functionName || '(native)';
+    const name = callFrame.url
+      ? `${callFrame.functionName || '(anonymous)'} ${shortUrl(callFrame.url)}:${callFrame.lineNumber + 1}`
+      : callFrame.functionName || '(native)';
     frames.set(name, (frames.get(name) ?? 0) + count);
   }
   const ranked = (map) => [...map].sort((a, b) => b[1] - a[1]).map(([name, count]) => ({ name, share: busy ? count / busy : 0 }));
@@ -127,7 +129,10 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const read = (file) => summarizeProfile(JSON.parse(readFileSync(file, 'utf8')));
   if (process.argv[2] === '--compare') {
     const [dir, a, b] = process.argv.slice(3);
-    const rows = readdirSync(dir).filter((name) => name.startsWith(`${a}-`)).map((name) => name.slice(a.length + 1)).sort();
+    const rows = readdirSync(dir)
+      .filter((name) => name.startsWith(`${a}-`))
+      .map((name) => name.slice(a.length + 1))
+      .sort();
     for (const row of rows) {
       let other;
       try {
@@ -136,13 +141,17 @@ if (import.meta.url === `file://${process.argv[1]}`) {
         continue;
       }
       const first = read(join(dir, `${a}-${row}`));
-      process.stdout.write(`\n#### ${row.replace(/\.cpuprofile$/, '')}\n\n- **${a}** (${first.busySamples} busy samples): ${placesLine(first)}\n${framesLines(first, 6).join('\n')}\n`);
+      process.stdout.write(
+        `\n#### ${row.replace(/\.cpuprofile$/, '')}\n\n- **${a}** (${first.busySamples} busy samples): ${placesLine(first)}\n${framesLines(first, 6).join('\n')}\n`,
+      );
       process.stdout.write(`- **${b}** (${other.busySamples} busy samples): ${placesLine(other)}\n${framesLines(other, 6).join('\n')}\n`);
     }
   } else {
     for (const file of process.argv.slice(2)) {
       const summary = read(file);
-      process.stdout.write(`\n- ${file} (${summary.busySamples} busy samples): ${placesLine(summary)}\n${framesLines(summary).join('\n')}\n`);
+      process.stdout.write(
+        `\n- ${file} (${summary.busySamples} busy samples): ${placesLine(summary)}\n${framesLines(summary).join('\n')}\n`,
+      );
     }
   }
 }

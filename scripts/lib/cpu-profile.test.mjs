@@ -36,7 +36,11 @@ test('a summary counts self time over busy samples only, by place and by frame',
   assert.equal(summary.busySamples, 8);
   assert.deepEqual(
     summary.places.map((place) => [place.name, Number(place.share.toFixed(3))]),
-    [['Express', 0.625], ['Inkwell API', 0.25], ['(garbage collector)', 0.125]],
+    [
+      ['Express', 0.625],
+      ['Inkwell API', 0.25],
+      ['(garbage collector)', 0.125],
+    ],
   );
   assert.equal(summary.frames[0].name, 'handle express/lib/router/index.js:42');
   assert.equal(placesLine(summary), 'Express 62.5 %, Inkwell API 25.0 %, (garbage collector) 12.5 %');

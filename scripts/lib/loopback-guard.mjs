@@ -15,7 +15,10 @@ if (ownPort > 0 && logFile) {
     const first = Array.isArray(args[0]) ? args[0][0] : args[0];
     const port = typeof first === 'object' && first !== null ? first.port : first;
     if (Number(port) === ownPort) {
-      const frames = (new Error().stack ?? '').split('\n').slice(2, 8).map((line) => line.trim());
+      const frames = (new Error().stack ?? '')
+        .split('\n')
+        .slice(2, 8)
+        .map((line) => line.trim());
       appendFileSync(logFile, `${new Date().toISOString()} ${frames.join(' < ')}\n`);
     }
     return connect.apply(this, args);

@@ -40,7 +40,13 @@ export function captureAnswer(url, { method = 'GET', headers = {}, body } = {}) 
         for (let i = 0; i < res.rawHeaders.length; i += 2) {
           if (!CONNECTION_HEADERS.has(res.rawHeaders[i].toLowerCase())) rawHeaders.push([res.rawHeaders[i], res.rawHeaders[i + 1]]);
         }
-        resolveAnswer({ status: res.statusCode, statusMessage: res.statusMessage, rawHeaders, headers: res.headers, body: Buffer.concat(chunks) });
+        resolveAnswer({
+          status: res.statusCode,
+          statusMessage: res.statusMessage,
+          rawHeaders,
+          headers: res.headers,
+          body: Buffer.concat(chunks),
+        });
       });
     });
     outgoing.on('error', reject);
@@ -88,7 +94,14 @@ export async function startOwnCeiling(answer) {
     child.once('exit', (code) => reject(new Error(`the ceiling server exited (${code}) before it listened`)));
     child.once('error', reject);
   });
-  child.stdin.end(JSON.stringify({ status: answer.status, statusMessage: answer.statusMessage, rawHeaders: answer.rawHeaders, body: answer.body.toString('base64') }));
+  child.stdin.end(
+    JSON.stringify({
+      status: answer.status,
+      statusMessage: answer.statusMessage,
+      rawHeaders: answer.rawHeaders,
+      body: answer.body.toString('base64'),
+    }),
+  );
   const listening = await port;
   return {
     url: `http://127.0.0.1:${listening}/`,

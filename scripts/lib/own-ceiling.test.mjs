@@ -11,7 +11,15 @@ function raw(url, { method = 'GET', headers = {}, body } = {}) {
     const outgoing = request(url, { method, headers, agent: false }, (res) => {
       const chunks = [];
       res.on('data', (chunk) => chunks.push(chunk));
-      res.on('end', () => resolveRaw({ status: res.statusCode, statusMessage: res.statusMessage, rawHeaders: res.rawHeaders, headers: res.headers, body: Buffer.concat(chunks) }));
+      res.on('end', () =>
+        resolveRaw({
+          status: res.statusCode,
+          statusMessage: res.statusMessage,
+          rawHeaders: res.rawHeaders,
+          headers: res.headers,
+          body: Buffer.concat(chunks),
+        }),
+      );
     });
     outgoing.on('error', reject);
     outgoing.end(body);
@@ -20,7 +28,8 @@ function raw(url, { method = 'GET', headers = {}, body } = {}) {
 
 const withoutMoment = (rawHeaders) => {
   const pairs = [];
-  for (let i = 0; i < rawHeaders.length; i += 2) if (!/^(date|connection|keep-alive)$/i.test(rawHeaders[i])) pairs.push([rawHeaders[i], rawHeaders[i + 1]]);
+  for (let i = 0; i < rawHeaders.length; i += 2)
+    if (!/^(date|connection|keep-alive)$/i.test(rawHeaders[i])) pairs.push([rawHeaders[i], rawHeaders[i + 1]]);
   return pairs;
 };
 
@@ -38,13 +47,20 @@ describe('own-bytes ceiling', () => {
         if (req.url === '/page') {
           // A cached page: br, its own cache headers, two cookies, framed by Content-Length.
           res.writeHead(200, 'OK', [
-            'Content-Type', 'text/html; charset=utf-8',
-            'Content-Encoding', 'br',
-            'Cache-Control', 'public, max-age=0, must-revalidate',
-            'ETag', '"abc-br"',
-            'Set-Cookie', 'a=1',
-            'Set-Cookie', 'b=2',
-            'Content-Length', String(page.length),
+            'Content-Type',
+            'text/html; charset=utf-8',
+            'Content-Encoding',
+            'br',
+            'Cache-Control',
+            'public, max-age=0, must-revalidate',
+            'ETag',
+            '"abc-br"',
+            'Set-Cookie',
+            'a=1',
+            'Set-Cookie',
+            'b=2',
+            'Content-Length',
+            String(page.length),
           ]);
           res.end(page);
         } else if (req.url === '/stream') {
@@ -72,7 +88,10 @@ describe('own-bytes ceiling', () => {
       assert.equal(seen.at(-1).headers.cookie, 'inkwell_access=x');
       const ceiling = await startOwnCeiling(answer);
       try {
-        const [fromApp, fromCeiling] = await Promise.all([raw(`${base}${path}`), raw(`${ceiling.url}anything?at=all`, { method: 'POST', body: 'ignored' })]);
+        const [fromApp, fromCeiling] = await Promise.all([
+          raw(`${base}${path}`),
+          raw(`${ceiling.url}anything?at=all`, { method: 'POST', body: 'ignored' }),
+        ]);
         assert.equal(fromCeiling.status, fromApp.status);
         assert.equal(fromCeiling.statusMessage, fromApp.statusMessage);
         assert.deepEqual(withoutMoment(fromCeiling.rawHeaders), withoutMoment(fromApp.rawHeaders));
@@ -86,7 +105,11 @@ describe('own-bytes ceiling', () => {
   }
 
   it("sends the row's method and body, a fresh id for each [<id>], and the ceiling repeats that answer's bytes", async () => {
-    const answer = await captureAnswer(`${base}/toggle`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"content":"Bench [<id>]"}' });
+    const answer = await captureAnswer(`${base}/toggle`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"content":"Bench [<id>]"}',
+    });
     const sent = seen.at(-1);
     assert.equal(sent.method, 'POST');
     assert.match(sent.body, /^\{"content":"Bench [0-9a-f-]{36}"\}$/);

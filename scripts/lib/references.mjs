@@ -56,14 +56,20 @@ export function docReferences(text) {
 // not match them itself.
 const OUTSIDE = [
   [new RegExp(String.raw`\b[Ss]pec(?:ification)? 00[01]\b`), 'names an outside specification file: cite docs/requirements.md#<anchor>'],
-  [new RegExp(String.raw`(?<![\w.#/-])00[01] ?` + '\u00a7'), 'cites a section of an outside specification: cite docs/requirements.md#<anchor>'],
+  [
+    new RegExp(String.raw`(?<![\w.#/-])00[01] ?` + '\u00a7'),
+    'cites a section of an outside specification: cite docs/requirements.md#<anchor>',
+  ],
   [new RegExp(String.raw`\b[Ss]pec ` + '\u00a7'), 'cites a section of an outside specification: cite docs/requirements.md#<anchor>'],
   [new RegExp('DESIGN' + String.raw`\.md`), 'names an outside design file: cite docs/architecture.md or docs/requirements.md'],
   [new RegExp('STYLE' + String.raw`\.md`), 'names an outside style guide: cite docs/architecture.md'],
   [new RegExp('contracts' + String.raw`\.md`), 'names an outside contracts file'],
   [new RegExp(String.raw`\b[Ii]ssues? #?\d+`), 'names an issue: state the rule, or cite docs/…#anchor'],
   // A bare section number ("(\u00a78 'Add user')") cites the outside specification too; an RFC's sections are public.
-  [new RegExp(String.raw`(?<!RFC \d+ )` + '\u00a7' + String.raw` ?\d`), 'cites a section of an outside document: cite docs/requirements.md#<anchor>'],
+  [
+    new RegExp(String.raw`(?<!RFC \d+ )` + '\u00a7' + String.raw` ?\d`),
+    'cites a section of an outside document: cite docs/requirements.md#<anchor>',
+  ],
 ];
 
 /**

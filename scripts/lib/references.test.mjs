@@ -16,10 +16,13 @@ describe('anchors of a Markdown file', () => {
       '<a id="comments-nesting"></a>',
       '**Nesting.** Levels 0 to 3.',
     ].join('\n');
-    assert.deepEqual(
-      [...markdownAnchors(md)].sort(),
-      ['comments-nesting', 'faults', 'faults-1', 'requirements', 'which-module-may-import-which-dependency-cruisercjs-npm-run-lintdeps'],
-    );
+    assert.deepEqual([...markdownAnchors(md)].sort(), [
+      'comments-nesting',
+      'faults',
+      'faults-1',
+      'requirements',
+      'which-module-may-import-which-dependency-cruisercjs-npm-run-lintdeps',
+    ]);
   });
 
   it('slugs keep letters of any script and drop punctuation', () => {
@@ -70,12 +73,18 @@ describe('references to documents outside the repository', () => {
   ];
   for (const [line, match] of cases) {
     it(`fail: ${line}`, () => {
-      assert.deepEqual(outsideReferences('backend/src/x.ts', line).map((f) => f.match), [match]);
+      assert.deepEqual(
+        outsideReferences('backend/src/x.ts', line).map((f) => f.match),
+        [match],
+      );
     });
   }
 
   it('a shared/ path in text is outside; an import resolves from its file', () => {
-    assert.deepEqual(outsideReferences('docs/decisions.md', `the design (\`${UP}perf/x.mjs\`)`).map((f) => f.match), [UP]);
+    assert.deepEqual(
+      outsideReferences('docs/decisions.md', `the design (\`${UP}perf/x.mjs\`)`).map((f) => f.match),
+      [UP],
+    );
     assert.equal(outsideReferences('scripts/lib/own-ceiling.mjs', `// as ${UP}perf/ratio.mjs does`).length, 1);
     assert.equal(outsideReferences('backend/src/posts/x.ts', `import { slugify } from '../../${UP}slug';`).length, 0);
     assert.equal(outsideReferences('frontend/src/lib/x.ts', `const t = await import('../../${UP}text');`).length, 0);

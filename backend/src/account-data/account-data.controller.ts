@@ -15,7 +15,13 @@ import { APP_CONFIG, AppConfig } from '../config/env';
 import { AccountDataMessages } from './account-data.messages';
 import { AccountDeletionService } from './account-deletion.service';
 import { AccountExportService } from './account-export.service';
-import { AccountDeletionCancelDto, AccountDeletionPolicyDto, AccountDeletionRequestDto, AccountDeletionScheduledDto, AccountExportDto } from './dto/account-data.dto';
+import {
+  AccountDeletionCancelDto,
+  AccountDeletionPolicyDto,
+  AccountDeletionRequestDto,
+  AccountDeletionScheduledDto,
+  AccountExportDto,
+} from './dto/account-data.dto';
 
 /** 'Your data' on /account: the data export and account deletion. */
 @ApiTags('Your data')
@@ -39,7 +45,7 @@ export class AccountDataController {
   @HttpCode(200)
   @Auth()
   @ApiOperation({
-    summary: "Delete my account: with the password, the typed word DELETE and the two-factor code when it is on",
+    summary: 'Delete my account: with the password, the typed word DELETE and the two-factor code when it is on',
     description:
       'The account is disabled at once (every session ends, the session cookies are cleared) and erased after ACCOUNT_DELETION_GRACE_DAYS (default 7). ' +
       "Signing in meanwhile answers 403 'Your account is scheduled for deletion on …' and POST /account/deletion/cancel gives it back. " +
@@ -47,7 +53,11 @@ export class AccountDataController {
   })
   @ApiEnvelope(AccountDeletionScheduledDto)
   @ApiErrors(400, 409)
-  async requestAccountDeletion(@CurrentUser() user: AuthUser, @Body() dto: AccountDeletionRequestDto, @Res({ passthrough: true }) res: Response): Promise<WithMessage<AccountDeletionScheduledDto>> {
+  async requestAccountDeletion(
+    @CurrentUser() user: AuthUser,
+    @Body() dto: AccountDeletionRequestDto,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<WithMessage<AccountDeletionScheduledDto>> {
     const scheduled = await this.deletion.requestOwn(user, dto);
     clearSessionCookies(res, this.config);
     return withMessage(scheduled, AccountDataMessages.DELETION_SCHEDULED);
@@ -82,7 +92,7 @@ export class AccountDataController {
 
   @Get('export')
   @Auth()
-  @ApiOperation({ summary: "My latest data export: its progress, then its download link (24 h); none yet: 404" })
+  @ApiOperation({ summary: 'My latest data export: its progress, then its download link (24 h); none yet: 404' })
   @ApiEnvelope(AccountExportDto)
   @ApiErrors(404)
   getDataExport(@CurrentUser() user: AuthUser): Promise<AccountExportDto> {
@@ -119,11 +129,15 @@ export class AdminUserDeletionController {
   @Auth({ role: RoleName.ADMIN, forbidden: AdminMessages.FORBIDDEN, unauthenticated: AdminMessages.AUTH_REQUIRED })
   @ApiOperation({
     summary: 'Delete a user (admin): disabled at once (sessions end), erased by the next run of the job queue, no grace period',
-    description: "Audit-logged without personal data. Oneself: 409 (use Delete my account); the last active administrator, a placeholder account or one already pending: 409.",
+    description:
+      'Audit-logged without personal data. Oneself: 409 (use Delete my account); the last active administrator, a placeholder account or one already pending: 409.',
   })
   @ApiEnvelope(AccountDeletionScheduledDto, { status: 202 })
   @ApiErrors(400, 404, 409)
-  async deleteAdminUser(@Param('id', ParseIdPipe) id: number, @CurrentUser() actor: AuthUser): Promise<WithMessage<AccountDeletionScheduledDto>> {
+  async deleteAdminUser(
+    @Param('id', ParseIdPipe) id: number,
+    @CurrentUser() actor: AuthUser,
+  ): Promise<WithMessage<AccountDeletionScheduledDto>> {
     return withMessage(await this.deletion.deleteByAdmin(id, actor), AccountDataMessages.USER_DELETED);
   }
 }

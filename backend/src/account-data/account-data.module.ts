@@ -24,7 +24,19 @@ import { AccountExport } from './entities/account-export.entity';
  * the user lifecycle schedules, cancels and ends the account.
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([AccountExport]), AuthModule, UsersModule, PostsModule, LikesModule, CommentsModule, ModerationModule, ImagesModule, SettingsModule, MailModule, TwoFactorModule],
+  imports: [
+    TypeOrmModule.forFeature([AccountExport]),
+    AuthModule,
+    UsersModule,
+    PostsModule,
+    LikesModule,
+    CommentsModule,
+    ModerationModule,
+    ImagesModule,
+    SettingsModule,
+    MailModule,
+    TwoFactorModule,
+  ],
   controllers: [AccountDataController, AdminUserDeletionController],
   providers: [AccountDeletionService, AccountErasureService, AccountExportService, AccountExportWriter, AccountExportFiles],
   exports: [AccountErasureService],

@@ -41,7 +41,10 @@ export class AccountDeletionService {
   async requestOwn(caller: AuthUser, dto: AccountDeletionRequestDto): Promise<AccountDeletionScheduledDto> {
     const user = await this.users.findOne({ where: { id: caller.id }, select: { id: true, passwordHash: true } });
     if (!user || !(await this.passwords.verify(dto.password, user.passwordHash)).matches) {
-      throw new BadRequestException({ message: AccountDataMessages.PASSWORD_WRONG, errors: { password: [AccountDataMessages.PASSWORD_WRONG] } });
+      throw new BadRequestException({
+        message: AccountDataMessages.PASSWORD_WRONG,
+        errors: { password: [AccountDataMessages.PASSWORD_WRONG] },
+      });
     }
     await this.verifyTwoFactorForAccountAction(user.id, dto.twoFactorCode);
     const dueAt = new Date(this.clock.now().getTime() + this.config.accountDeletionGraceDays * DAY_MS);
@@ -65,8 +68,11 @@ export class AccountDeletionService {
     const user = await this.users.findOne({ where: { email }, select: { id: true, passwordHash: true } });
     const check = await this.passwords.verify(dto.password, user?.passwordHash);
     if (!user || !check.matches) throw new UnauthorizedException(AuthMessages.LOGIN_FAILED);
-    const cancelled = await this.lifecycle.cancelDeletion(user.id, (manager) => this.twoFactor.passesIfEnabledIn(manager, user.id, dto.twoFactorCode));
-    if (!cancelled) throw new UnauthorizedException({ message: TwoFactorMessages.CODE_WRONG, errors: { twoFactorCode: [TwoFactorMessages.CODE_WRONG] } });
+    const cancelled = await this.lifecycle.cancelDeletion(user.id, (manager) =>
+      this.twoFactor.passesIfEnabledIn(manager, user.id, dto.twoFactorCode),
+    );
+    if (!cancelled)
+      throw new UnauthorizedException({ message: TwoFactorMessages.CODE_WRONG, errors: { twoFactorCode: [TwoFactorMessages.CODE_WRONG] } });
     await this.auth.resetLoginAttempts(email);
   }
 
@@ -81,6 +87,9 @@ export class AccountDeletionService {
   /** With two-factor sign-in on, deletion and its cancellation take a code as well as the password (TwoFactorService decides). */
   private async verifyTwoFactorForAccountAction(userId: number, code: string | undefined): Promise<void> {
     if (await this.twoFactor.passesIfEnabled(userId, code)) return;
-    throw new BadRequestException({ message: AccountDataMessages.TWO_FACTOR_WRONG, errors: { twoFactorCode: [AccountDataMessages.TWO_FACTOR_WRONG] } });
+    throw new BadRequestException({
+      message: AccountDataMessages.TWO_FACTOR_WRONG,
+      errors: { twoFactorCode: [AccountDataMessages.TWO_FACTOR_WRONG] },
+    });
   }
 }

@@ -64,7 +64,9 @@ export class AccountErasureService implements OnModuleInit {
   /** Erases the account if its deletion is due; answers what was done (undefined: nothing due). */
   async erase(userId: number): Promise<UserErasedFacts | undefined> {
     // Nothing due (cancelled, not yet, gone): no placeholder is made for nothing. Checked again under the lock below.
-    const [pending] = (await this.dataSource.query(`SELECT deletion_due_at FROM users WHERE id = $1`, [userId])) as { deletion_due_at: Date | null }[];
+    const [pending] = (await this.dataSource.query(`SELECT deletion_due_at FROM users WHERE id = $1`, [userId])) as {
+      deletion_due_at: Date | null;
+    }[];
     if (!pending?.deletion_due_at || pending.deletion_due_at.getTime() > this.clock.now().getTime()) return undefined;
     const policy = await this.settings.get('erasedAuthorPosts');
     const formerAuthorId = await this.users.placeholder('former-author');
@@ -75,7 +77,10 @@ export class AccountErasureService implements OnModuleInit {
       const due = await this.lifecycle.lockDueErasure(tx, userId, this.clock.now());
       if (!due) return undefined;
       const { manager } = tx;
-      const own = (await manager.query(`SELECT id, status FROM posts WHERE author_id = $1 ORDER BY id`, [userId])) as { id: number; status: string }[];
+      const own = (await manager.query(`SELECT id, status FROM posts WHERE author_id = $1 ORDER BY id`, [userId])) as {
+        id: number;
+        status: string;
+      }[];
       const kept = policy === 'reassign' ? own.filter((post) => post.status === 'PUBLISHED').map((post) => post.id) : [];
       const keptSet = new Set(kept);
       const deleted = own.filter((post) => !keptSet.has(post.id)).map((post) => post.id);
@@ -107,7 +112,9 @@ export class AccountErasureService implements OnModuleInit {
     await this.images.removeFiles(files.thumbnails);
     if (files.avatar) await this.storage.delete('avatars', files.avatar);
     await this.exportFiles.remove(files.exports);
-    this.logger.log(`erased account ${userId}: ${facts.postsReassigned} posts reassigned, ${facts.postsDeleted} deleted, ${facts.commentsAnonymised} comments, ${facts.likesRemoved} likes`);
+    this.logger.log(
+      `erased account ${userId}: ${facts.postsReassigned} posts reassigned, ${facts.postsDeleted} deleted, ${facts.commentsAnonymised} comments, ${facts.likesRemoved} likes`,
+    );
     return facts;
   }
 }

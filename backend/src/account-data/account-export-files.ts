@@ -34,7 +34,9 @@ export class AccountExportFiles {
 
   /** The archives of an account (read in the erasure's transaction; deleted after it commits). */
   async filesOf(manager: EntityManager, userId: number): Promise<string[]> {
-    const rows = (await manager.query(`SELECT file_name FROM account_exports WHERE user_id = $1 AND file_name IS NOT NULL`, [userId])) as { file_name: string }[];
+    const rows = (await manager.query(`SELECT file_name FROM account_exports WHERE user_id = $1 AND file_name IS NOT NULL`, [userId])) as {
+      file_name: string;
+    }[];
     return rows.map((row) => row.file_name);
   }
 

@@ -15,7 +15,8 @@ const MAX_PENDING_ENTRIES = 8;
 type Row = Record<string, unknown> & { id: number };
 
 /** ISO text of a timestamp column (null stays null). */
-const iso = (value: unknown): string | null => (value instanceof Date ? value.toISOString() : value === null || value === undefined ? null : String(value));
+const iso = (value: unknown): string | null =>
+  value instanceof Date ? value.toISOString() : value === null || value === undefined ? null : String(value);
 
 /**
  * The archive of 'Download my data', streamed: rows are read in batches by id and
@@ -47,7 +48,12 @@ export class AccountExportWriter {
     }
   }
 
-  private async fill(userId: number, archive: ZipArchive, output: WriteStream, progress: (percent: number) => Promise<void>): Promise<void> {
+  private async fill(
+    userId: number,
+    archive: ZipArchive,
+    output: WriteStream,
+    progress: (percent: number) => Promise<void>,
+  ): Promise<void> {
     let failed: Error | undefined;
     const finished = new Promise<void>((resolve, reject) => {
       output.on('close', resolve);
@@ -78,7 +84,9 @@ export class AccountExportWriter {
     };
     const json = (value: unknown) => Buffer.from(`${JSON.stringify(value, null, 2)}\n`);
 
-    const [{ posts: postTotal }] = (await this.dataSource.query(`SELECT count(*)::int AS posts FROM posts WHERE author_id = $1`, [userId])) as { posts: number }[];
+    const [{ posts: postTotal }] = (await this.dataSource.query(`SELECT count(*)::int AS posts FROM posts WHERE author_id = $1`, [
+      userId,
+    ])) as { posts: number }[];
     const steps = postTotal + 6;
     let done = 0;
     const step = async (count = 1) => {
@@ -89,7 +97,15 @@ export class AccountExportWriter {
     const profile = await this.profile(userId);
     await add(json(profile), 'profile.json');
     await step();
-    await add(this.jsonArray(userId, LIKES_SQL, (row) => ({ postId: row.post_id, postTitle: row.title, postSlug: row.slug, likedAt: iso(row.created_at) })), 'likes.json');
+    await add(
+      this.jsonArray(userId, LIKES_SQL, (row) => ({
+        postId: row.post_id,
+        postTitle: row.title,
+        postSlug: row.slug,
+        likedAt: iso(row.created_at),
+      })),
+      'likes.json',
+    );
     await step();
     await add(
       this.jsonArray(userId, COMMENTS_SQL, (row) => ({
@@ -108,7 +124,15 @@ export class AccountExportWriter {
     );
     await step();
     await add(
-      this.jsonArray(userId, NOTIFICATIONS_SQL, (row) => ({ id: row.id, type: row.type, postId: row.post_id, commentId: row.comment_id, reason: row.reason, read: row.is_read, createdAt: iso(row.created_at) })),
+      this.jsonArray(userId, NOTIFICATIONS_SQL, (row) => ({
+        id: row.id,
+        type: row.type,
+        postId: row.post_id,
+        commentId: row.comment_id,
+        reason: row.reason,
+        read: row.is_read,
+        createdAt: iso(row.created_at),
+      })),
       'notifications.json',
     );
     await step();
@@ -202,7 +226,14 @@ export class AccountExportWriter {
          FROM refresh_sessions WHERE user_id = $1 GROUP BY family_id ORDER BY min(created_at)`,
       [userId],
     )) as Record<string, unknown>[];
-    return rows.map((row) => ({ createdAt: iso(row.created_at), lastUsedAt: iso(row.last_used_at), expiresAt: iso(row.expires_at), userAgent: row.user_agent, ip: row.ip, live: row.live }));
+    return rows.map((row) => ({
+      createdAt: iso(row.created_at),
+      lastUsedAt: iso(row.last_used_at),
+      expiresAt: iso(row.expires_at),
+      userAgent: row.user_agent,
+      ip: row.ip,
+      live: row.live,
+    }));
   }
 
   /** A JSON array read in batches by id ($2 the last id, $3 the batch size) and streamed. */

@@ -76,7 +76,12 @@ export class AccountExportService implements OnModuleInit {
     const row = await this.dataSource.transaction(async (manager) => {
       // The account's row lock serialises two requests of one account (two tabs).
       await manager.query(`SELECT id FROM users WHERE id = $1 FOR NO KEY UPDATE`, [user.id]);
-      const running = await manager.exists(AccountExport, { where: [{ userId: user.id, status: 'QUEUED' }, { userId: user.id, status: 'RUNNING' }] });
+      const running = await manager.exists(AccountExport, {
+        where: [
+          { userId: user.id, status: 'QUEUED' },
+          { userId: user.id, status: 'RUNNING' },
+        ],
+      });
       if (running) throw new ConflictException(AccountDataMessages.EXPORT_IN_PROGRESS);
       const created = await manager.save(AccountExport, manager.create(AccountExport, { userId: user.id, status: 'QUEUED', progress: 0 }));
       await this.jobs.enqueue(manager, ACCOUNT_EXPORT_QUEUE, { exportId: created.id } satisfies ExportJob);
@@ -95,16 +100,20 @@ export class AccountExportService implements OnModuleInit {
   /** The archive behind a download link, for its owner only; any other caller, an unknown or an expired link: 404. */
   async open(user: AuthUser, token: string): Promise<{ stream: Readable; size: number; fileName: string }> {
     const row = /^[A-Za-z0-9_-]{43}$/.test(token) ? await this.exports.findOne({ where: { token } }) : null;
-    if (!row || row.userId !== user.id || this.expiredInPlace(row).status !== 'READY' || !row.fileName) throw new NotFoundException(AccountDataMessages.EXPORT_LINK_INVALID);
+    if (!row || row.userId !== user.id || this.expiredInPlace(row).status !== 'READY' || !row.fileName)
+      throw new NotFoundException(AccountDataMessages.EXPORT_LINK_INVALID);
     const path = this.files.pathOf(row.fileName);
-    const size = await stat(path).then((s) => s.size).catch(() => undefined);
+    const size = await stat(path)
+      .then((s) => s.size)
+      .catch(() => undefined);
     if (size === undefined) throw new NotFoundException(AccountDataMessages.EXPORT_LINK_INVALID);
     return { stream: createReadStream(path), size, fileName: `inkwell-data-${row.createdAt.toISOString().slice(0, 10)}.zip` };
   }
 
   /** A READY row past its time reads as EXPIRED even before its expiry job has run. */
   private expiredInPlace(row: AccountExport): AccountExport {
-    if (row.status === 'READY' && row.expiresAt && row.expiresAt.getTime() <= this.clock.now().getTime()) return { ...row, status: 'EXPIRED', token: null };
+    if (row.status === 'READY' && row.expiresAt && row.expiresAt.getTime() <= this.clock.now().getTime())
+      return { ...row, status: 'EXPIRED', token: null };
     return row;
   }
 
@@ -118,22 +127,37 @@ export class AccountExportService implements OnModuleInit {
     const final = this.files.pathOf(fileName);
     const part = `${final}.part`;
     try {
-      await this.writer.write(row.userId, part, (progress) => this.exports.update({ id: exportId, status: 'RUNNING' }, { progress }).then(() => undefined));
+      await this.writer.write(row.userId, part, (progress) =>
+        this.exports.update({ id: exportId, status: 'RUNNING' }, { progress }).then(() => undefined),
+      );
       await rename(part, final);
       const size = (await stat(final)).size;
       const token = randomBytes(32).toString('base64url');
       const now = this.clock.now();
       const expiresAt = new Date(now.getTime() + EXPORT_LINK_HOURS * 3_600_000);
       const ready = await this.dataSource.transaction(async (manager) => {
-        const result = await manager.update(AccountExport, { id: exportId, status: 'RUNNING' }, { status: 'READY', progress: 100, token, fileName, sizeBytes: String(size), finishedAt: now, expiresAt });
+        const result = await manager.update(
+          AccountExport,
+          { id: exportId, status: 'RUNNING' },
+          { status: 'READY', progress: 100, token, fileName, sizeBytes: String(size), finishedAt: now, expiresAt },
+        );
         if (!result.affected) return false;
         await this.jobs.enqueue(manager, ACCOUNT_EXPORT_EXPIRY_QUEUE, { exportId } satisfies ExportJob, { startAfter: expiresAt });
         return true;
       });
       // The account was erased (its row with it) while the archive was written.
       if (!ready) return this.files.remove([fileName]);
-      const owner = (await this.dataSource.query(`SELECT email, full_name FROM users WHERE id = $1`, [row.userId])) as { email: string; full_name: string }[];
-      if (owner[0]) await this.mail.sendDataExportReady(owner[0].email, owner[0].full_name, exportDownloadPath(token), siteTimeFormatter(this.config.siteTimeZone)(expiresAt));
+      const owner = (await this.dataSource.query(`SELECT email, full_name FROM users WHERE id = $1`, [row.userId])) as {
+        email: string;
+        full_name: string;
+      }[];
+      if (owner[0])
+        await this.mail.sendDataExportReady(
+          owner[0].email,
+          owner[0].full_name,
+          exportDownloadPath(token),
+          siteTimeFormatter(this.config.siteTimeZone)(expiresAt),
+        );
     } catch (error) {
       await rm(part, { force: true });
       await rm(final, { force: true });

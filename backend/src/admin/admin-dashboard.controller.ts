@@ -18,7 +18,7 @@ export class AdminDashboardController {
   @Auth({ role: RoleName.ADMIN, forbidden: AdminMessages.DASHBOARD_FORBIDDEN, unauthenticated: AdminMessages.DASHBOARD_AUTH_REQUIRED })
   @ApiOperation({
     summary:
-      'Admin dashboard (admin): users by status, posts, tags, views, likes, comments, the caller\'s posts and drafts, the latest 10 activities of the audit log, lastUpdated',
+      "Admin dashboard (admin): users by status, posts, tags, views, likes, comments, the caller's posts and drafts, the latest 10 activities of the audit log, lastUpdated",
   })
   @ApiEnvelope(AdminStatsDto)
   getAdminDashboardStats(@CurrentUser() actor: AuthUser): Promise<AdminStatsDto> {

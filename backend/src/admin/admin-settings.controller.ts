@@ -11,7 +11,11 @@ import { AdminTwoFactorPolicy } from '../two-factor/admin-two-factor.policy';
 import { AdminMessages } from './admin.messages';
 import { SiteSettingsDto, SiteSettingsUpdateDto } from './dto/admin-settings.dto';
 
-const ADMIN = Auth({ role: RoleName.ADMIN, forbidden: AdminMessages.SETTINGS_FORBIDDEN, unauthenticated: AdminMessages.SETTINGS_AUTH_REQUIRED });
+const ADMIN = Auth({
+  role: RoleName.ADMIN,
+  forbidden: AdminMessages.SETTINGS_FORBIDDEN,
+  unauthenticated: AdminMessages.SETTINGS_AUTH_REQUIRED,
+});
 
 /** Site-wide settings (beyond the spec): the 2FA policy for administrators, what an author's erasure does to their posts. */
 @ApiTags('Admin settings')
@@ -34,7 +38,8 @@ export class AdminSettingsController {
   @ADMIN
   @ApiOperation({
     summary: 'Change site-wide settings (admin): the keys given; answers the whole set',
-    description: 'requireAdminTwoFactor true from an administrator without two-factor sign-in: 409 (it would shut them out of the admin area), nothing changed.',
+    description:
+      'requireAdminTwoFactor true from an administrator without two-factor sign-in: 409 (it would shut them out of the admin area), nothing changed.',
   })
   @ApiEnvelope(SiteSettingsDto)
   @ApiErrors(400, 409)

@@ -21,7 +21,8 @@ export class AdminTwoFactorController {
   @HttpCode(200)
   @Auth({ role: RoleName.ADMIN, forbidden: AdminMessages.FORBIDDEN, unauthenticated: AdminMessages.AUTH_REQUIRED })
   @ApiOperation({
-    summary: "Reset a user's two-factor sign-in (admin): it is off, the recovery codes are gone; audit-logged, and the user is told by e-mail. Not for oneself; 409 when it is not on",
+    summary:
+      "Reset a user's two-factor sign-in (admin): it is off, the recovery codes are gone; audit-logged, and the user is told by e-mail. Not for oneself; 409 when it is not on",
   })
   @ApiEnvelope('null')
   @ApiErrors(400, 404, 409)

@@ -26,7 +26,7 @@ export function toAdminUser(row: AdminUserRow): AdminUserDto {
     role: profile.role,
     mutedUntil: row.muted && row.mutedUntil ? row.mutedUntil.toISOString() : null,
     mutedForever: row.muted && row.mutedUntil === null,
-    muteReason: row.muted ? row.muteReason ?? '' : null,
+    muteReason: row.muted ? (row.muteReason ?? '') : null,
     twoFactorEnabled: row.twoFactorEnabled,
   };
 }
@@ -45,7 +45,13 @@ export function toBanStatus(isBanned: boolean, ban: UserBan | null): AdminBanSta
 
 export function toActivity(entry: AuditEntryDto): AdminRecentActivityDto {
   const type = activityTypeOfAudit(entry.type, entry.targetType);
-  const activity: AdminRecentActivityDto = { id: entry.id, type, title: entry.title, description: entry.description, timestamp: entry.timestamp };
+  const activity: AdminRecentActivityDto = {
+    id: entry.id,
+    type,
+    title: entry.title,
+    description: entry.description,
+    timestamp: entry.timestamp,
+  };
   if (entry.link) activity.link = entry.link;
   return activity;
 }

@@ -14,11 +14,18 @@ import { AdminMessages } from './admin.messages';
 import { parseFlag, UpperEnumPipe } from './admin-params.pipe';
 import { AdminStatsService } from './admin-stats.service';
 import { AdminUsersService } from './admin-users.service';
-import { AdminUserBanDto, AdminUserCreateDto, AdminUserQueryDto, AdminUserSearchQueryDto, AdminUserUpdateDto } from './dto/admin-user-input.dto';
+import {
+  AdminUserBanDto,
+  AdminUserCreateDto,
+  AdminUserQueryDto,
+  AdminUserSearchQueryDto,
+  AdminUserUpdateDto,
+} from './dto/admin-user-input.dto';
 import { AdminBanStatusDto, AdminGeneratedPasswordDto, AdminStatsDto, AdminUserDto, AdminUserPageDto } from './dto/admin-user-response.dto';
 
 const ADMIN = Auth({ role: RoleName.ADMIN, forbidden: AdminMessages.FORBIDDEN, unauthenticated: AdminMessages.AUTH_REQUIRED });
-const FILTERS = 'Filters: status, isVerified, role (the role that counts: the highest held, none = USER). Default sort createdAt desc, size 10.';
+const FILTERS =
+  'Filters: status, isVerified, role (the role that counts: the highest held, none = USER). Default sort createdAt desc, size 10.';
 
 @ApiTags('Admin users')
 @Controller('admin')
@@ -75,7 +82,10 @@ export class AdminUsersController {
   @ApiParam({ name: 'role', enum: RoleName, enumName: 'RoleName' })
   @ApiEnvelope(AdminUserPageDto)
   @ApiErrors(400)
-  listAdminUsersByRole(@Param('role', new UpperEnumPipe(Object.values(RoleName), AdminMessages.INVALID_ROLE)) role: RoleName, @Query() query: PageQueryDto): Promise<AdminUserPageDto> {
+  listAdminUsersByRole(
+    @Param('role', new UpperEnumPipe(Object.values(RoleName), AdminMessages.INVALID_ROLE)) role: RoleName,
+    @Query() query: PageQueryDto,
+  ): Promise<AdminUserPageDto> {
     return this.users.list({ role }, query);
   }
 
@@ -120,21 +130,31 @@ export class AdminUsersController {
   @ApiOperation({
     summary:
       'Edit a user, partially (admin): fullName, bio, roles (replace), status, isVerified. BANNED is refused (400: use ban); a banned user changes status only by unban (409). ' +
-      'Nobody deactivates or demotes their own account, and the last active admin keeps ADMIN (409). Losing access ends the user\'s sessions.',
+      "Nobody deactivates or demotes their own account, and the last active admin keeps ADMIN (409). Losing access ends the user's sessions.",
   })
   @ApiEnvelope(AdminUserDto)
   @ApiErrors(400, 404, 409)
-  async updateAdminUser(@Param('id', ParseIdPipe) id: number, @Body() dto: AdminUserUpdateDto, @CurrentUser() actor: AuthUser): Promise<WithMessage<AdminUserDto>> {
+  async updateAdminUser(
+    @Param('id', ParseIdPipe) id: number,
+    @Body() dto: AdminUserUpdateDto,
+    @CurrentUser() actor: AuthUser,
+  ): Promise<WithMessage<AdminUserDto>> {
     return withMessage(await this.users.update(id, dto, actor), AdminMessages.USER_UPDATED);
   }
 
   @Post('users/:id/generate-password')
   @HttpCode(200)
   @ADMIN
-  @ApiOperation({ summary: "Set a strong random password (admin), e-mail it to the user and end all the user's sessions; the answer shows it once. Not for oneself (409)" })
+  @ApiOperation({
+    summary:
+      "Set a strong random password (admin), e-mail it to the user and end all the user's sessions; the answer shows it once. Not for oneself (409)",
+  })
   @ApiEnvelope(AdminGeneratedPasswordDto)
   @ApiErrors(400, 404, 409)
-  async generateAdminUserPassword(@Param('id', ParseIdPipe) id: number, @CurrentUser() actor: AuthUser): Promise<WithMessage<AdminGeneratedPasswordDto>> {
+  async generateAdminUserPassword(
+    @Param('id', ParseIdPipe) id: number,
+    @CurrentUser() actor: AuthUser,
+  ): Promise<WithMessage<AdminGeneratedPasswordDto>> {
     const result = await this.users.generatePassword(id, actor);
     return withMessage(result, result.emailed ? AdminMessages.PASSWORD_GENERATED : AdminMessages.PASSWORD_GENERATED_NOT_MAILED);
   }
@@ -142,10 +162,17 @@ export class AdminUsersController {
   @Post('users/:id/ban')
   @HttpCode(200)
   @ADMIN
-  @ApiOperation({ summary: "Ban a user with a reason (admin): status BANNED, every session ends at once. Not oneself, not the last active admin (409); already banned: 409" })
+  @ApiOperation({
+    summary:
+      'Ban a user with a reason (admin): status BANNED, every session ends at once. Not oneself, not the last active admin (409); already banned: 409',
+  })
   @ApiEnvelope(AdminUserDto)
   @ApiErrors(400, 404, 409)
-  async banAdminUser(@Param('id', ParseIdPipe) id: number, @Body() dto: AdminUserBanDto, @CurrentUser() actor: AuthUser): Promise<WithMessage<AdminUserDto>> {
+  async banAdminUser(
+    @Param('id', ParseIdPipe) id: number,
+    @Body() dto: AdminUserBanDto,
+    @CurrentUser() actor: AuthUser,
+  ): Promise<WithMessage<AdminUserDto>> {
     return withMessage(await this.users.ban(id, dto, actor), AdminMessages.USER_BANNED);
   }
 
@@ -155,7 +182,11 @@ export class AdminUsersController {
   @ApiOperation({ summary: 'Unban a user with a reason (admin): status ACTIVE; the ban stays in the history. Not banned: 409' })
   @ApiEnvelope(AdminUserDto)
   @ApiErrors(400, 404, 409)
-  async unbanAdminUser(@Param('id', ParseIdPipe) id: number, @Body() dto: AdminUserBanDto, @CurrentUser() actor: AuthUser): Promise<WithMessage<AdminUserDto>> {
+  async unbanAdminUser(
+    @Param('id', ParseIdPipe) id: number,
+    @Body() dto: AdminUserBanDto,
+    @CurrentUser() actor: AuthUser,
+  ): Promise<WithMessage<AdminUserDto>> {
     return withMessage(await this.users.unban(id, dto, actor), AdminMessages.USER_UNBANNED);
   }
 

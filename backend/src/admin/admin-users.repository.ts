@@ -37,7 +37,10 @@ const SORT_KEYS: Record<AdminUserSortField, { expr: string; nullsFirstAscending?
 function orderBy(sortBy: AdminUserSortField, direction: SortDirection, reversed: boolean): string {
   const descending = (direction === 'desc') !== reversed;
   return SORT_KEYS[sortBy]
-    .map(({ expr, nullsFirstAscending }) => `${expr} ${descending ? 'DESC' : 'ASC'}${nullsFirstAscending ? (descending ? ' NULLS LAST' : ' NULLS FIRST') : ''}`)
+    .map(
+      ({ expr, nullsFirstAscending }) =>
+        `${expr} ${descending ? 'DESC' : 'ASC'}${nullsFirstAscending ? (descending ? ' NULLS LAST' : ' NULLS FIRST') : ''}`,
+    )
     .join(', ');
 }
 
@@ -101,7 +104,9 @@ export class AdminUsersRepository {
 
   /** These users (any order; unknown ids are left out), each with its counts and mute. */
   usersByIds(ids: number[]): Promise<AdminUserRow[]> {
-    return this.dataSource.query(`SELECT ${ADMIN_USER_SELECT} FROM unnest($1::int[]) AS page(id) ${ADMIN_USER_JOINS}`, [ids]) as Promise<AdminUserRow[]>;
+    return this.dataSource.query(`SELECT ${ADMIN_USER_SELECT} FROM unnest($1::int[]) AS page(id) ${ADMIN_USER_JOINS}`, [ids]) as Promise<
+      AdminUserRow[]
+    >;
   }
 
   async count(filter: AdminUserFilter): Promise<number> {
@@ -130,7 +135,8 @@ export class AdminUsersRepository {
         `SELECT ${alias}.user_id FROM user_roles ${alias} WHERE ${alias}.role_id IN (${roles.map((role) => Number(ids.get(role) ?? 0)).join(', ')})`;
       if (filter.role === RoleName.ADMIN) clauses.push(`u.id IN (${holds([RoleName.ADMIN])})`);
       // The few ADMIN rows are taken out of the AUTHOR rows, not out of every user.
-      else if (filter.role === RoleName.AUTHOR) clauses.push(`u.id IN (${holds([RoleName.AUTHOR])} AND ur.user_id NOT IN (${holds([RoleName.ADMIN], 'ua')}))`);
+      else if (filter.role === RoleName.AUTHOR)
+        clauses.push(`u.id IN (${holds([RoleName.AUTHOR])} AND ur.user_id NOT IN (${holds([RoleName.ADMIN], 'ua')}))`);
       else clauses.push(`u.id NOT IN (${holds([RoleName.AUTHOR, RoleName.ADMIN])})`);
     }
     if (filter.search) {

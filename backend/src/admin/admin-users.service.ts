@@ -193,12 +193,21 @@ export class AdminUsersService implements OnModuleDestroy {
    * that is too high (rows left the filter unannounced, e.g. an e-mail verified) can be off by
    * those rows until the total is dropped (5 s at most).
    */
-  private async pageRows(filter: AdminUserFilter, sortBy: AdminUserSortField, direction: SortDirection, offset: number, size: number): Promise<[AdminUserRow[], number]> {
+  private async pageRows(
+    filter: AdminUserFilter,
+    sortBy: AdminUserSortField,
+    direction: SortDirection,
+    offset: number,
+    size: number,
+  ): Promise<[AdminUserRow[], number]> {
     const key = filterKey(filter);
     const expected = (total: number) => Math.max(0, Math.min(size, total - offset));
     let total: number;
     if (offset === 0) {
-      const [rows, held] = await Promise.all([this.repository.pageUsers(filter, sortBy, direction, 0, size), this.totals.remember(key, () => this.repository.count(filter))]);
+      const [rows, held] = await Promise.all([
+        this.repository.pageUsers(filter, sortBy, direction, 0, size),
+        this.totals.remember(key, () => this.repository.count(filter)),
+      ]);
       if (rows.length === expected(held)) return [rows, held];
       total = await this.recount(key, filter);
       if (rows.length === expected(total)) return [rows, total];
@@ -221,7 +230,14 @@ export class AdminUsersService implements OnModuleDestroy {
   }
 
   /** Rows [offset, offset + size) of the order, read from its nearer end given the total (offset < total). */
-  private async readPage(filter: AdminUserFilter, sortBy: AdminUserSortField, direction: SortDirection, offset: number, size: number, total: number): Promise<AdminUserRow[]> {
+  private async readPage(
+    filter: AdminUserFilter,
+    sortBy: AdminUserSortField,
+    direction: SortDirection,
+    offset: number,
+    size: number,
+    total: number,
+  ): Promise<AdminUserRow[]> {
     const end = Math.min(offset + size, total);
     if (offset > 0 && total - offset <= offset + size) {
       // Rows [offset, end) of the order are rows [total - end, total - offset) of the reversed order.

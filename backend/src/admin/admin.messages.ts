@@ -35,7 +35,7 @@ export const AdminMessages = {
   SETTING_REQUIRE_ADMIN_2FA_INVALID: 'requireAdminTwoFactor must be true or false',
   SETTING_REQUIRE_ADMIN_2FA_SELF_OFF:
     'Turn on two-factor sign-in for your own account first (Account Security): requiring it for administrators now would lock you out of the admin area.',
-  SETTING_ERASED_AUTHOR_POSTS_INVALID: "erasedAuthorPosts must be one of reassign, delete",
+  SETTING_ERASED_AUTHOR_POSTS_INVALID: 'erasedAuthorPosts must be one of reassign, delete',
 
   // Edit
   BIO_MAX: 'Bio must be at most 500 characters',

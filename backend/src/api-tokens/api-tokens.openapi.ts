@@ -68,7 +68,13 @@ export function documentApiTokenAccess(app: INestApplication, document: OpenAPIO
       const route = operation.operationId ? facts.get(operation.operationId) : undefined;
       const takesCredentials = Boolean(route?.options);
       if (!takesCredentials && !SESSION_ONLY_PATHS.test(path)) continue;
-      const access = tokenAccessOf({ method, path, role: route?.options?.role, declaredScope: route?.declaredScope, sessionOnly: route?.sessionOnly });
+      const access = tokenAccessOf({
+        method,
+        path,
+        role: route?.options?.role,
+        declaredScope: route?.declaredScope,
+        sessionOnly: route?.sessionOnly,
+      });
       if (access === 'session') {
         operation[REQUIRED_SCOPE] = 'session-only';
         continue;

@@ -61,7 +61,12 @@ export class ApiTokensService {
    * `user.api_token_created` or `user.api_token_revoked`, by the owner, in the change's transaction
    * (the audit log keeps those with the admin scope, by name: audit/account-security-audit.subscriber.ts).
    */
-  private async recordToken(tx: EventTransaction, name: 'user.api_token_created' | 'user.api_token_revoked', user: AuthUser, apiToken: ApiTokenFacts): Promise<void> {
+  private async recordToken(
+    tx: EventTransaction,
+    name: 'user.api_token_created' | 'user.api_token_revoked',
+    user: AuthUser,
+    apiToken: ApiTokenFacts,
+  ): Promise<void> {
     const facts = await readUserFacts(tx.manager, user.id);
     if (!facts) throw new NotFoundException(ApiTokensMessages.NOT_FOUND);
     await tx.record({ name, actor: { id: user.id, name: user.fullName }, data: { ...facts, apiToken } });
@@ -92,7 +97,12 @@ export class ApiTokensService {
           lastUsedAt: null,
         }),
       );
-      await this.recordToken(tx, 'user.api_token_created', user, { tokenId: saved.id, name: saved.name, scopes: [...saved.scopes], expiresAt: saved.expiresAt?.toISOString() ?? null });
+      await this.recordToken(tx, 'user.api_token_created', user, {
+        tokenId: saved.id,
+        name: saved.name,
+        scopes: [...saved.scopes],
+        expiresAt: saved.expiresAt?.toISOString() ?? null,
+      });
       return saved;
     });
     rememberTokenHash(tokenHash);
@@ -108,13 +118,18 @@ export class ApiTokensService {
   /** Deletes the token: its next request is refused. Another user's token is 404, as a missing one. */
   async revoke(user: AuthUser, id: number): Promise<void> {
     await this.events.transaction(async (tx) => {
-      const [removed] = (await tx.manager.query(`DELETE FROM api_tokens WHERE id = $1 AND user_id = $2 RETURNING name, scopes, expires_at`, [id, user.id])) as [
-        { name: string; scopes: string[]; expires_at: Date | null }[],
-        number,
-      ];
+      const [removed] = (await tx.manager.query(
+        `DELETE FROM api_tokens WHERE id = $1 AND user_id = $2 RETURNING name, scopes, expires_at`,
+        [id, user.id],
+      )) as [{ name: string; scopes: string[]; expires_at: Date | null }[], number];
       if (!removed.length) throw new NotFoundException(ApiTokensMessages.NOT_FOUND);
       const [token] = removed;
-      await this.recordToken(tx, 'user.api_token_revoked', user, { tokenId: id, name: token.name, scopes: token.scopes, expiresAt: token.expires_at ? new Date(token.expires_at).toISOString() : null });
+      await this.recordToken(tx, 'user.api_token_revoked', user, {
+        tokenId: id,
+        name: token.name,
+        scopes: token.scopes,
+        expiresAt: token.expires_at ? new Date(token.expires_at).toISOString() : null,
+      });
     });
   }
 
@@ -152,7 +167,10 @@ export class ApiTokensService {
   /** Records a use; the condition keeps concurrent requests (and instances) to one write a minute. */
   private async touch(id: number): Promise<void> {
     try {
-      await this.dataSource.query(`UPDATE api_tokens SET last_used_at = now() WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')`, [id]);
+      await this.dataSource.query(
+        `UPDATE api_tokens SET last_used_at = now() WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')`,
+        [id],
+      );
     } catch (error) {
       // A missed "last use" must not fail the request it describes.
       this.logger.warn(`could not record the use of API token ${id}: ${String(error)}`);

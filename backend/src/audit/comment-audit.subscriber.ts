@@ -34,44 +34,56 @@ export class CommentAuditSubscriber implements OnModuleInit {
 
   private hidden(event: DomainEvent<'comment.hidden'>, manager: EntityManager): Promise<void> {
     const { data } = event;
-    return this.audit.record(manager, aboutComment(event, AuditType.COMMENT_HIDDEN, {
-      title: 'Comment hidden',
-      description: `A comment on '${data.postSlug}' was hidden by ${data.by === 'ADMIN' ? 'an admin' : "the post's author"}: ${excerpt(data.reason)}`,
-      link: AuditLinks.comment(data.commentId),
-      details: { postId: data.postId, reason: data.reason, by: data.by, before: data.previousVisibility },
-    }));
+    return this.audit.record(
+      manager,
+      aboutComment(event, AuditType.COMMENT_HIDDEN, {
+        title: 'Comment hidden',
+        description: `A comment on '${data.postSlug}' was hidden by ${data.by === 'ADMIN' ? 'an admin' : "the post's author"}: ${excerpt(data.reason)}`,
+        link: AuditLinks.comment(data.commentId),
+        details: { postId: data.postId, reason: data.reason, by: data.by, before: data.previousVisibility },
+      }),
+    );
   }
 
   private visibleAgain(event: DomainEvent<'comment.approved' | 'comment.restored'>, manager: EntityManager): Promise<void> {
     const { name, data } = event;
     const wasHeld = name === 'comment.approved';
-    return this.audit.record(manager, aboutComment(event, AuditType.COMMENT_RESTORED, {
-      title: wasHeld ? 'Held comment approved' : 'Comment restored',
-      description: `A ${wasHeld ? 'held' : 'hidden'} comment on '${data.postSlug}' is visible again`,
-      link: AuditLinks.comment(data.commentId),
-      details: { postId: data.postId, before: wasHeld ? 'HELD' : 'HIDDEN' },
-    }));
+    return this.audit.record(
+      manager,
+      aboutComment(event, AuditType.COMMENT_RESTORED, {
+        title: wasHeld ? 'Held comment approved' : 'Comment restored',
+        description: `A ${wasHeld ? 'held' : 'hidden'} comment on '${data.postSlug}' is visible again`,
+        link: AuditLinks.comment(data.commentId),
+        details: { postId: data.postId, before: wasHeld ? 'HELD' : 'HIDDEN' },
+      }),
+    );
   }
 
   private async deleted(event: DomainEvent<'comment.deleted'>, manager: EntityManager): Promise<void> {
     const { data } = event;
     if (data.via !== 'moderation-queue') return;
     const content = data.content ?? '';
-    await this.audit.record(manager, aboutComment(event, AuditType.COMMENT_DELETED, {
-      title: 'Comment deleted',
-      description: `A comment was deleted from the moderation queue: ${excerpt(content)}`,
-      link: null,
-      details: { postId: data.postId, authorId: data.authorId, moderation: data.previousVisibility, content },
-    }));
+    await this.audit.record(
+      manager,
+      aboutComment(event, AuditType.COMMENT_DELETED, {
+        title: 'Comment deleted',
+        description: `A comment was deleted from the moderation queue: ${excerpt(content)}`,
+        link: null,
+        details: { postId: data.postId, authorId: data.authorId, moderation: data.previousVisibility, content },
+      }),
+    );
   }
 
   private reportsDismissed(event: DomainEvent<'comment.reports_dismissed'>, manager: EntityManager): Promise<void> {
     const { data } = event;
-    return this.audit.record(manager, aboutComment(event, AuditType.COMMENT_REPORTS_DISMISSED, {
-      title: 'Comment reports dismissed',
-      description: `${countNoun(data.dismissed, englishNoun('report'))} of a comment on '${data.postSlug}' dismissed`,
-      link: AuditLinks.comment(data.commentId),
-      details: { postId: data.postId, dismissed: data.dismissed },
-    }));
+    return this.audit.record(
+      manager,
+      aboutComment(event, AuditType.COMMENT_REPORTS_DISMISSED, {
+        title: 'Comment reports dismissed',
+        description: `${countNoun(data.dismissed, englishNoun('report'))} of a comment on '${data.postSlug}' dismissed`,
+        link: AuditLinks.comment(data.commentId),
+        details: { postId: data.postId, dismissed: data.dismissed },
+      }),
+    );
   }
 }

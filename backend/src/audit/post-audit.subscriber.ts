@@ -47,22 +47,53 @@ export class PostAuditSubscriber {
     const at = (iso: string) => this.siteTime(new Date(iso));
     switch (event.name) {
       case 'post.created':
-        return { ...base, type: AuditType.POST_CREATED, title: 'New post created', description: `${event.actor?.name ?? 'Someone'} created ${title}`, link: AuditLinks.adminPost(data.postId), details: { status: data.status } };
+        return {
+          ...base,
+          type: AuditType.POST_CREATED,
+          title: 'New post created',
+          description: `${event.actor?.name ?? 'Someone'} created ${title}`,
+          link: AuditLinks.adminPost(data.postId),
+          details: { status: data.status },
+        };
       case 'post.published': {
         const { via } = event.data;
-        const description = via === 'review' ? `${title} was approved and published` : via === 'schedule' ? `${title} was published at its scheduled time` : `${title} was published`;
+        const description =
+          via === 'review'
+            ? `${title} was approved and published`
+            : via === 'schedule'
+              ? `${title} was published at its scheduled time`
+              : `${title} was published`;
         const details =
           via === 'schedule'
             ? { from: event.data.previousStatus, via, scheduledAt: event.data.scheduledAt, scheduledBy: event.data.scheduledBy }
             : via === 'review'
-              ? { from: event.data.previousStatus, via, reviewId: event.data.reviewId, ...(event.data.droppedSchedule ? { droppedSchedule: event.data.droppedSchedule } : {}) }
+              ? {
+                  from: event.data.previousStatus,
+                  via,
+                  reviewId: event.data.reviewId,
+                  ...(event.data.droppedSchedule ? { droppedSchedule: event.data.droppedSchedule } : {}),
+                }
               : { from: event.data.previousStatus, via };
-        return { ...base, type: AuditType.POST_PUBLISHED, title: 'Post published', description, link: AuditLinks.publicPost(data.slug), details };
+        return {
+          ...base,
+          type: AuditType.POST_PUBLISHED,
+          title: 'Post published',
+          description,
+          link: AuditLinks.publicPost(data.slug),
+          details,
+        };
       }
       case 'post.unpublished':
       case 'post.status_changed':
         if (data.status !== 'ARCHIVED') return undefined;
-        return { ...base, type: AuditType.POST_ARCHIVED, title: 'Post archived', description: `${title} was archived`, link: AuditLinks.adminPost(data.postId), details: { from: event.data.previousStatus } };
+        return {
+          ...base,
+          type: AuditType.POST_ARCHIVED,
+          title: 'Post archived',
+          description: `${title} was archived`,
+          link: AuditLinks.adminPost(data.postId),
+          details: { from: event.data.previousStatus },
+        };
       case 'post.rejected':
         return {
           ...base,
@@ -70,7 +101,11 @@ export class PostAuditSubscriber {
           title: 'Post rejected',
           description: `${title} was rejected: ${event.data.reason}`,
           link: AuditLinks.adminPost(data.postId),
-          details: { reviewId: event.data.reviewId, reason: event.data.reason, ...(event.data.droppedSchedule ? { droppedSchedule: event.data.droppedSchedule } : {}) },
+          details: {
+            reviewId: event.data.reviewId,
+            reason: event.data.reason,
+            ...(event.data.droppedSchedule ? { droppedSchedule: event.data.droppedSchedule } : {}),
+          },
         };
       case 'post.scheduled':
         return {
@@ -79,7 +114,13 @@ export class PostAuditSubscriber {
           title: 'Post scheduled',
           description: `${title} was approved and scheduled for ${at(event.data.publishAt)}`,
           link: AuditLinks.adminPost(data.postId),
-          details: { from: event.data.previousStatus, via: 'review', reviewId: event.data.reviewId, publishAt: event.data.publishAt, requestedPublishAt: event.data.requestedPublishAt },
+          details: {
+            from: event.data.previousStatus,
+            via: 'review',
+            reviewId: event.data.reviewId,
+            publishAt: event.data.publishAt,
+            requestedPublishAt: event.data.requestedPublishAt,
+          },
         };
       case 'post.rescheduled':
         return {
@@ -96,10 +137,23 @@ export class PostAuditSubscriber {
           via === 'cancel'
             ? `${title} will not be published at ${at(scheduledAt)}; it is back in the review queue`
             : `${title} will not be published at ${at(scheduledAt)}: its status was changed to ${to}`;
-        return { ...base, type: AuditType.POST_SCHEDULE_CANCELLED, title: 'Post schedule cancelled', description, link: AuditLinks.adminPost(data.postId), details: via === 'cancel' ? { scheduledAt, via } : { scheduledAt, via, to } };
+        return {
+          ...base,
+          type: AuditType.POST_SCHEDULE_CANCELLED,
+          title: 'Post schedule cancelled',
+          description,
+          link: AuditLinks.adminPost(data.postId),
+          details: via === 'cancel' ? { scheduledAt, via } : { scheduledAt, via, to },
+        };
       }
       case 'post.deleted':
-        return { ...base, type: AuditType.POST_DELETED, title: 'Post deleted', description: `${title} was deleted by ${event.actor?.name ?? 'the system'}`, details: { status: data.status, authorId: data.authorId, slug: data.slug } };
+        return {
+          ...base,
+          type: AuditType.POST_DELETED,
+          title: 'Post deleted',
+          description: `${title} was deleted by ${event.actor?.name ?? 'the system'}`,
+          details: { status: data.status, authorId: data.authorId, slug: data.slug },
+        };
       case 'post.preview_link_created':
         return {
           ...base,

@@ -44,7 +44,13 @@ export class WebhookAuditSubscriber {
           });
         }
         case 'webhook.deleted':
-          return audit.record(manager, { ...base, type: AuditType.WEBHOOK_DELETED, title: 'Webhook deleted', description: `${who} deleted the webhook to ${data.host}`, link: null });
+          return audit.record(manager, {
+            ...base,
+            type: AuditType.WEBHOOK_DELETED,
+            title: 'Webhook deleted',
+            description: `${who} deleted the webhook to ${data.host}`,
+            link: null,
+          });
       }
     });
   }

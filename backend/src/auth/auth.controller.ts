@@ -90,7 +90,8 @@ export class AuthController {
   @ApiEnvelope(TokenSetResponseDto)
   @ApiEnvelope(TwoFactorChallengeResponseDto, {
     status: 202,
-    description: 'The account has two-factor sign-in: no session and no cookies yet; send challengeToken with a code to POST /auth/login/two-factor',
+    description:
+      'The account has two-factor sign-in: no session and no cookies yet; send challengeToken with a code to POST /auth/login/two-factor',
   })
   @ApiErrors(400, 401, 403, 429)
   async login(@Body() body: AuthLoginDto, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
@@ -107,7 +108,8 @@ export class AuthController {
   @HttpCode(200)
   @PER_MINUTE(10)
   @ApiOperation({
-    summary: "Finish a sign-in with two-factor sign-in: the challenge of POST /auth/login and a code (the authenticator's 6 digits, or a recovery code)",
+    summary:
+      "Finish a sign-in with two-factor sign-in: the challenge of POST /auth/login and a code (the authenticator's 6 digits, or a recovery code)",
     description:
       'The same answer and cookies as a password-only sign-in. Codes are accepted one 30-second step either side and never twice; a recovery code works once. ' +
       'A wrong code is 401 with a field error on code; after 5 wrong codes, or 5 minutes, the challenge has ended (401: sign in again). ' +

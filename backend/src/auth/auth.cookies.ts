@@ -16,7 +16,11 @@ function hintOptions(config: AppConfig): CookieOptions {
   return { ...baseOptions(config), httpOnly: false };
 }
 
-export function setSessionCookies(res: Response, config: AppConfig, tokens: { accessToken: string; refreshToken: string; refreshExpiresAt: Date }): void {
+export function setSessionCookies(
+  res: Response,
+  config: AppConfig,
+  tokens: { accessToken: string; refreshToken: string; refreshExpiresAt: Date },
+): void {
   const refreshMaxAge = Math.max(0, tokens.refreshExpiresAt.getTime() - Date.now());
   res.cookie(ACCESS_COOKIE, tokens.accessToken, { ...baseOptions(config), maxAge: ACCESS_TOKEN_TTL_SECONDS * 1000 });
   res.cookie(REFRESH_COOKIE, tokens.refreshToken, { ...baseOptions(config), maxAge: refreshMaxAge });

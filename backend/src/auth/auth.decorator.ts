@@ -26,7 +26,8 @@ export const SESSION_SECURITY_SCHEMES: Record<string, SecuritySchemeObject> = {
     type: 'apiKey',
     in: 'cookie',
     name: ACCESS_COOKIE,
-    description: 'The httpOnly session cookie that sign-in sets for the browser; a write sent with it must also carry the X-Request-Timestamp header',
+    description:
+      'The httpOnly session cookie that sign-in sets for the browser; a write sent with it must also carry the X-Request-Timestamp header',
   },
 };
 
@@ -70,7 +71,11 @@ export function Auth(options: AuthOptions = {}) {
  * `anonymousOnFailure`, a refused session (banned, unverified) reads as anonymous instead of 403.
  */
 export function OptionalAuth(extra: Pick<AuthOptions, 'anonymousOnFailure'> = {}) {
-  return applyDecorators(SetMetadata(AUTH_OPTIONS, { optional: true, ...extra }), UseGuards(JwtAuthGuard), documentSecurity(SESSION_OPTIONAL));
+  return applyDecorators(
+    SetMetadata(AUTH_OPTIONS, { optional: true, ...extra }),
+    UseGuards(JwtAuthGuard),
+    documentSecurity(SESSION_OPTIONAL),
+  );
 }
 
 /** The authenticated caller (undefined on an @OptionalAuth() route without a session). */

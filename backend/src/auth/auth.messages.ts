@@ -32,7 +32,8 @@ export const AuthMessages = {
   PASSWORDS_DONT_MATCH: "Passwords don't match",
   EMAIL_IN_USE: 'Email already in use.',
   REGISTERED: 'Registration successful! Please check your email for the 6-digit verification code.',
-  REGISTERED_MAIL_FAILED: 'Registration successful, but the verification email could not be sent. Please use "Resend code" to get a new one.',
+  REGISTERED_MAIL_FAILED:
+    'Registration successful, but the verification email could not be sent. Please use "Resend code" to get a new one.',
 
   // Verification
   CODE_FORMAT: 'Mã xác thực phải là 6 số',

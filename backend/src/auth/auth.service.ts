@@ -1,5 +1,13 @@
 import { siteTimeFormatter } from '../common/site-time';
-import { BadRequestException, ConflictException, ForbiddenException, Inject, Injectable, Logger, UnauthorizedException } from '@nestjs/common';
+import {
+  BadRequestException,
+  ConflictException,
+  ForbiddenException,
+  Inject,
+  Injectable,
+  Logger,
+  UnauthorizedException,
+} from '@nestjs/common';
 import { JwtService } from '@nestjs/jwt';
 import { InjectRepository } from '@nestjs/typeorm';
 import { createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
@@ -165,7 +173,13 @@ export class AuthService {
         const elapsed = (now.getTime() - row.resentAt.getTime()) / 1000;
         if (elapsed < RESEND_COOLDOWN_SECONDS) return Math.max(1, Math.ceil(RESEND_COOLDOWN_SECONDS - elapsed));
       }
-      const fresh = { codeHash: this.hashCode(user.id, code), expiresAt: this.minutesFromNow(CODE_TTL_MINUTES), attempts: 0, consumedAt: null, resentAt: now };
+      const fresh = {
+        codeHash: this.hashCode(user.id, code),
+        expiresAt: this.minutesFromNow(CODE_TTL_MINUTES),
+        attempts: 0,
+        consumedAt: null,
+        resentAt: now,
+      };
       if (row) await codes.update({ id: row.id }, fresh);
       else await codes.insert({ userId: user.id, ...fresh });
       return 0;
@@ -192,7 +206,8 @@ export class AuthService {
     await this.assertMaySignIn(user);
     // With two-factor sign-in the password alone is half a sign-in: the count is kept (the codes
     // add to it) and cleared only when the code is right, so a known password cannot buy endless guesses.
-    if (await this.twoFactor.isEnabled(user.id)) return { challenge: await this.twoFactor.startChallenge(user.id, dto.rememberMe ?? false) };
+    if (await this.twoFactor.isEnabled(user.id))
+      return { challenge: await this.twoFactor.startChallenge(user.id, dto.rememberMe ?? false) };
     await this.resetLoginAttempts(email);
     return this.startSession(user.id, dto.rememberMe ?? false, client);
   }
@@ -241,7 +256,10 @@ export class AuthService {
     if (user.deletionDueAt) {
       // `errors.deletionScheduledFor` carries the time for the login page's 'Cancel deletion' step.
       const when = siteTimeFormatter(this.config.siteTimeZone)(user.deletionDueAt);
-      throw new ForbiddenException({ message: AuthMessages.deletionScheduled(when), errors: { deletionScheduledFor: [user.deletionDueAt.toISOString()] } });
+      throw new ForbiddenException({
+        message: AuthMessages.deletionScheduled(when),
+        errors: { deletionScheduledFor: [user.deletionDueAt.toISOString()] },
+      });
     }
     if (!user.isVerified) {
       throw new ForbiddenException({ message: AuthMessages.ACCOUNT_LOCKED, errors: { email: [AuthMessages.EMAIL_NOT_VERIFIED] } });

@@ -21,7 +21,12 @@ export async function readCaller<Extra extends object>(
   const text = `SELECT ${PROFILE_SELECT},
               ${query.columns}${reads.map((read, index) => `,\n              (${read.sql}) AS "alongside_${index}"`).join('')}
          ${query.from}`;
-  const [row] = await preparedQuery<ProfileRow & Extra & Record<string, unknown>>(dataSource, `${query.name}${reads.map((read) => `_${read.key}`).join('')}`, text, values);
+  const [row] = await preparedQuery<ProfileRow & Extra & Record<string, unknown>>(
+    dataSource,
+    `${query.name}${reads.map((read) => `_${read.key}`).join('')}`,
+    text,
+    values,
+  );
   return row;
 }
 
@@ -33,7 +38,15 @@ export function keepsAccess(row: ProfileRow): boolean {
 /** The caller of a row of `readCaller`. */
 export function callerOf(row: ProfileRow & Record<string, unknown>, reads: readonly CallerRead[]): AuthUser {
   const roles = [...row.roles].sort((a, b) => a.roleId - b.roleId).map((role) => role.name);
-  const caller: AuthUser = { id: row.id, email: row.email, fullName: row.fullName, roles, role: effectiveRole(roles), profile: profileFromRow(row), commentingMute: muteFromRow(row) };
+  const caller: AuthUser = {
+    id: row.id,
+    email: row.email,
+    fullName: row.fullName,
+    roles,
+    role: effectiveRole(roles),
+    profile: profileFromRow(row),
+    commentingMute: muteFromRow(row),
+  };
   if (reads.length) caller.alongside = Object.fromEntries(reads.map((read, index) => [read.key, row[`alongside_${index}`]]));
   return caller;
 }

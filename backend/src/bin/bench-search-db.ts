@@ -64,7 +64,8 @@ function explainingQuery(run: Query, sink: StatementTime[]): Query {
 function explaining(dataSource: DataSource, sink: StatementTime[]): DataSource {
   const explainingManager = (manager: EntityManager) =>
     new Proxy(manager, {
-      get: (target, property, receiver) => (property === 'query' ? explainingQuery(target.query.bind(target), sink) : Reflect.get(target, property, receiver)),
+      get: (target, property, receiver) =>
+        property === 'query' ? explainingQuery(target.query.bind(target), sink) : Reflect.get(target, property, receiver),
     });
   return new Proxy(dataSource, {
     get(target, property, receiver) {

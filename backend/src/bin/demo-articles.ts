@@ -19,7 +19,8 @@ export const DEMO_ARTICLES: readonly DemoArticle[] = [
   {
     slug: 'keeping-a-sourdough-starter-alive-in-a-small-kitchen',
     title: 'Keeping a Sourdough Starter Alive in a Small Kitchen',
-    summary: 'Flour, water, a jar and a routine that fits a busy week: how I kept the same starter going for three years without a proofing box.',
+    summary:
+      'Flour, water, a jar and a routine that fits a busy week: how I kept the same starter going for three years without a proofing box.',
     tags: ['Baking'],
     markdown: `A sourdough starter is a colony of wild yeast and lactic acid bacteria living in a paste of flour and water. It asks for very little: regular feeding, a steady temperature and a clean jar. In a small flat with no room for a proofing box, the hardest part is keeping it warm enough in winter and cool enough in August.
 
@@ -38,7 +39,8 @@ Use the starter at its peak, when it has doubled and is full of bubbles. A spoon
   {
     slug: 'why-autovacuum-falls-behind-on-busy-tables',
     title: 'Why Autovacuum Falls Behind on Busy Tables',
-    summary: 'Dead tuples, bloated indexes and a table that grows while its row count stays flat: tuning autovacuum thresholds for tables with heavy updates.',
+    summary:
+      'Dead tuples, bloated indexes and a table that grows while its row count stays flat: tuning autovacuum thresholds for tables with heavy updates.',
     tags: ['PostgreSQL', 'Databases', 'Performance'],
     markdown: `PostgreSQL never updates a row in place. An UPDATE writes a new version of the row and marks the old one dead; a DELETE only marks it. Autovacuum is the background worker that later reclaims those dead tuples so that their space can be reused. On a table that takes thousands of updates a second, the default settings let dead tuples pile up faster than the worker removes them.
 
@@ -57,7 +59,8 @@ A dead tuple can only be removed when no open transaction might still see it. On
   {
     slug: 'lifetimes-without-tears-reading-the-borrow-checker-errors',
     title: "Lifetimes Without Tears: Reading the Borrow Checker's Errors",
-    summary: "Rust's compiler explains what it refuses and why. Three error messages every newcomer meets, and the ownership rule behind each one.",
+    summary:
+      "Rust's compiler explains what it refuses and why. Three error messages every newcomer meets, and the ownership rule behind each one.",
     tags: ['Rust'],
     markdown: `Every Rust newcomer spends a week arguing with the borrow checker. The arguments end sooner once you notice that its error messages are precise: each one names a value, the place where it was borrowed and the place where the borrow is still needed. The rule behind them fits in one sentence: at any moment a value has either one mutable reference or any number of shared ones, never both.
 
@@ -76,7 +79,8 @@ Annotations such as \`'a\` do not change how long anything lives. They only tell
   {
     slug: 'testing-forms-with-a-screen-reader-before-release',
     title: 'Testing Forms With a Screen Reader Before Release',
-    summary: 'Automated checkers catch missing labels, but only listening to the form tells you whether it makes sense. A fifteen-minute routine with NVDA and VoiceOver.',
+    summary:
+      'Automated checkers catch missing labels, but only listening to the form tells you whether it makes sense. A fifteen-minute routine with NVDA and VoiceOver.',
     tags: ['Accessibility', 'Testing'],
     markdown: `Automated accessibility checkers find missing labels, low contrast and empty buttons. They cannot tell you whether a sign-up form makes sense when you only hear it. Before every release I spend fifteen minutes going through our forms with NVDA on Windows and VoiceOver on a Mac, keyboard only, eyes closed for the first pass.
 
@@ -156,7 +160,8 @@ Road salt eats chains and gears. Rinse the drivetrain with warm water once a wee
   {
     slug: 'choosing-argon2-parameters-for-password-hashing',
     title: 'Choosing Argon2 Parameters for Password Hashing',
-    summary: 'Memory cost, iterations and parallelism: how to pick Argon2id settings that slow attackers down without slowing your login page.',
+    summary:
+      'Memory cost, iterations and parallelism: how to pick Argon2id settings that slow attackers down without slowing your login page.',
     tags: ['Security'],
     markdown: `Argon2id won the Password Hashing Competition because it is memory-hard: guessing passwords on graphics cards or custom chips costs memory as well as time, and memory is expensive to parallelise. Its strength depends entirely on the parameters you choose.
 
@@ -175,7 +180,8 @@ Store the parameters with every hash; the standard encoded format does this for 
   {
     slug: 'container-queries-changed-how-i-build-card-layouts',
     title: 'Container Queries Changed How I Build Card Layouts',
-    summary: 'A card that adapts to the column it sits in, not to the whole viewport: replacing a dozen media queries with three container queries.',
+    summary:
+      'A card that adapts to the column it sits in, not to the whole viewport: replacing a dozen media queries with three container queries.',
     tags: ['CSS', 'Design'],
     markdown: `For years our product card had a dozen media queries, one for every place it appeared: the sidebar, the two-column grid, the full-width list on the home page. Each new layout meant another breakpoint. Container queries removed almost all of them.
 
@@ -327,7 +333,8 @@ Du khách thường tìm đến những quán nhỏ nằm sâu trong ngõ quanh 
   {
     slug: 'ruong-bac-thang-mu-cang-chai-mua-lua-chin',
     title: 'Ruộng bậc thang Mù Cang Chải mùa lúa chín',
-    summary: 'Cuối tháng chín, những thửa ruộng bậc thang ở Yên Bái chuyển sang màu vàng óng. Kinh nghiệm đi đèo Khau Phạ và chụp ảnh lúa chín.',
+    summary:
+      'Cuối tháng chín, những thửa ruộng bậc thang ở Yên Bái chuyển sang màu vàng óng. Kinh nghiệm đi đèo Khau Phạ và chụp ảnh lúa chín.',
     tags: ['Du lịch', 'Nhiếp ảnh'],
     markdown: `Mỗi năm vào khoảng cuối tháng chín đến đầu tháng mười, những thửa ruộng bậc thang ở Mù Cang Chải, tỉnh Yên Bái, chuyển sang màu vàng óng. Người Hmông đã đắp những bậc ruộng này trên sườn núi qua nhiều thế hệ, tạo nên một trong những cảnh quan đẹp nhất vùng Tây Bắc.
 

@@ -67,7 +67,9 @@ async function main(): Promise<void> {
     )) as { id: number; likes: number; comments: number }[];
     if (!reader) throw new Error(`no account ${readerEmail} in this data`);
     const before = await drift();
-    console.log(`${readerEmail}: id ${reader.id}, ${reader.likes} likes, ${reader.comments} comments; counters off before: ${JSON.stringify(before)}`);
+    console.log(
+      `${readerEmail}: id ${reader.id}, ${reader.likes} likes, ${reader.comments} comments; counters off before: ${JSON.stringify(before)}`,
+    );
     // Scheduled an hour ahead (its job waits), then made due: the erasure below is the one measured.
     const owner = { id: reader.id, fullName: 'measure', role: RoleName.USER, roles: [RoleName.USER] } as unknown as AuthUser;
     await app.get(UserLifecycleService).scheduleDeletion(reader.id, new Date(Date.now() + 3_600_000), 'self', owner);
@@ -84,7 +86,8 @@ async function main(): Promise<void> {
       `SELECT u.id, u.email FROM users u JOIN user_roles ur ON ur.user_id = u.id JOIN roles r ON r.id = ur.role_id AND r.name = 'AUTHOR'
         WHERE u.placeholder IS NULL ORDER BY (SELECT count(*) FROM posts p WHERE p.author_id = u.id) DESC LIMIT 1`,
     )) as { id: number; email: string }[];
-    const count = async (table: string, column: string) => ((await db.query(`SELECT count(*)::int AS n FROM ${table} WHERE ${column} = $1`, [author.id])) as { n: number }[])[0].n;
+    const count = async (table: string, column: string) =>
+      ((await db.query(`SELECT count(*)::int AS n FROM ${table} WHERE ${column} = $1`, [author.id])) as { n: number }[])[0].n;
     const morePosts = Math.max(0, 1000 - (await count('posts', 'author_id')));
     // Copies of the site's own posts (their full bodies), as drafts with slugs of their own.
     await db.query(

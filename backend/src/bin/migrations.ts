@@ -98,7 +98,12 @@ async function run(): Promise<void> {
 }
 
 const [command, name] = process.argv.slice(2);
-const task = command === 'generate' ? generate(name ?? '') : command === 'run' ? run() : Promise.reject(new Error('usage: migrations.ts generate <Name> | run'));
+const task =
+  command === 'generate'
+    ? generate(name ?? '')
+    : command === 'run'
+      ? run()
+      : Promise.reject(new Error('usage: migrations.ts generate <Name> | run'));
 task.catch((error: unknown) => {
   process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
   process.exit(1);

@@ -68,8 +68,18 @@ const STATUS_MIX: [string, number][] = [
   ['ARCHIVED', 0.03],
   ['PRIVATE', 0.02],
 ];
-const REJECTION_REASONS = ['Please add sources for the figures.', 'The title does not match the content.', 'Too short: expand the examples.', 'Duplicate of an earlier post.'];
-const BAN_REASONS = ['Spam in comments.', 'Abusive language towards other readers.', 'Impersonating another author.', 'Repeated copyright violations.'];
+const REJECTION_REASONS = [
+  'Please add sources for the figures.',
+  'The title does not match the content.',
+  'Too short: expand the examples.',
+  'Duplicate of an earlier post.',
+];
+const BAN_REASONS = [
+  'Spam in comments.',
+  'Abusive language towards other readers.',
+  'Impersonating another author.',
+  'Repeated copyright violations.',
+];
 /** Back-office members per INSERT statement. */
 const USER_BATCH = 10_000;
 const DEMO_ADMIN = `admin@${DEMO_DOMAIN}`;
@@ -86,27 +96,271 @@ because however although therefore meanwhile instead perhaps usually rarely ofte
   .split(/\s+/)
   .filter(Boolean);
 
-const FIRST = ['An', 'Bao', 'Chi', 'Dung', 'Giang', 'Hanh', 'Huy', 'Khanh', 'Linh', 'Minh', 'Nam', 'Ngoc', 'Phuong', 'Quang', 'Thao', 'Trang', 'Tuan', 'Vy',
-  'Alice', 'Ben', 'Clara', 'David', 'Elena', 'Felix', 'Grace', 'Hugo', 'Iris', 'Jonas', 'Kira', 'Liam', 'Maya', 'Noah', 'Olga', 'Paul'];
-const LAST = ['Nguyễn', 'Trần', 'Lê', 'Phạm', 'Hoàng', 'Vũ', 'Đặng', 'Bùi', 'Đỗ', 'Hồ', 'Ngô', 'Dương', 'Smith', 'Garcia', 'Müller', 'Rossi', 'Dubois', 'Kowalski', 'Silva', 'Tanaka'];
+const FIRST = [
+  'An',
+  'Bao',
+  'Chi',
+  'Dung',
+  'Giang',
+  'Hanh',
+  'Huy',
+  'Khanh',
+  'Linh',
+  'Minh',
+  'Nam',
+  'Ngoc',
+  'Phuong',
+  'Quang',
+  'Thao',
+  'Trang',
+  'Tuan',
+  'Vy',
+  'Alice',
+  'Ben',
+  'Clara',
+  'David',
+  'Elena',
+  'Felix',
+  'Grace',
+  'Hugo',
+  'Iris',
+  'Jonas',
+  'Kira',
+  'Liam',
+  'Maya',
+  'Noah',
+  'Olga',
+  'Paul',
+];
+const LAST = [
+  'Nguyễn',
+  'Trần',
+  'Lê',
+  'Phạm',
+  'Hoàng',
+  'Vũ',
+  'Đặng',
+  'Bùi',
+  'Đỗ',
+  'Hồ',
+  'Ngô',
+  'Dương',
+  'Smith',
+  'Garcia',
+  'Müller',
+  'Rossi',
+  'Dubois',
+  'Kowalski',
+  'Silva',
+  'Tanaka',
+];
 /** Members' names (--users): Vietnamese (family, middle, given) and Western (given, family), with the ASCII forms for e-mails. */
-const VI_FAMILY = ['Nguyễn', 'Trần', 'Lê', 'Phạm', 'Hoàng', 'Huỳnh', 'Phan', 'Vũ', 'Võ', 'Đặng', 'Bùi', 'Đỗ', 'Hồ', 'Ngô', 'Dương', 'Lý', 'Đinh', 'Trương', 'Lâm', 'Mai'];
-const VI_MIDDLE = ['Văn', 'Thị', 'Minh', 'Hữu', 'Đức', 'Thanh', 'Ngọc', 'Quốc', 'Gia', 'Xuân', 'Thu', 'Kim', 'Bảo', 'Anh', 'Hoài', 'Phương'];
-const VI_GIVEN = ['An', 'Bình', 'Châu', 'Dũng', 'Giang', 'Hà', 'Hạnh', 'Hiếu', 'Hùng', 'Huy', 'Khánh', 'Khoa', 'Lan', 'Linh', 'Long', 'Mai', 'Minh', 'Nam',
-  'Nga', 'Ngân', 'Nhung', 'Phong', 'Phúc', 'Quân', 'Quỳnh', 'Sơn', 'Tâm', 'Thảo', 'Thắng', 'Thủy', 'Trang', 'Trung', 'Tú', 'Tuấn', 'Uyên', 'Việt', 'Vy', 'Yến'];
-const WE_GIVEN = ['Alice', 'Amelia', 'Ben', 'Carlos', 'Chloe', 'Clara', 'Daniel', 'David', 'Elena', 'Emma', 'Felix', 'Grace', 'Hannah', 'Hugo', 'Iris', 'Isabel',
-  'Jack', 'Jonas', 'Julia', 'Kira', 'Lars', 'Laura', 'Liam', 'Lucas', 'Maya', 'Marco', 'Nina', 'Noah', 'Olga', 'Oscar', 'Paul', 'Priya', 'Rafael', 'Sara',
-  'Sofia', 'Tom', 'Victor', 'Yuki', 'Zoe'];
-const WE_FAMILY = ['Smith', 'Johnson', 'Garcia', 'Martinez', 'Müller', 'Schmidt', 'Rossi', 'Russo', 'Dubois', 'Moreau', 'Kowalski', 'Nowak', 'Silva', 'Santos',
-  'Tanaka', 'Suzuki', 'Kim', 'Park', 'Jensen', 'Larsen', 'Novak', 'Horvat', 'Papadopoulos', "O'Brien", 'Fischer', 'Weber', 'Costa', 'Ferreira', 'Patel', 'Singh'];
-const ascii = (name: string) => name.normalize('NFD').replace(/[\u0300-\u036f]/g, '').replace(/đ/g, 'd').replace(/Đ/g, 'D').replace(/[^A-Za-z]/g, '').toLowerCase();
+const VI_FAMILY = [
+  'Nguyễn',
+  'Trần',
+  'Lê',
+  'Phạm',
+  'Hoàng',
+  'Huỳnh',
+  'Phan',
+  'Vũ',
+  'Võ',
+  'Đặng',
+  'Bùi',
+  'Đỗ',
+  'Hồ',
+  'Ngô',
+  'Dương',
+  'Lý',
+  'Đinh',
+  'Trương',
+  'Lâm',
+  'Mai',
+];
+const VI_MIDDLE = [
+  'Văn',
+  'Thị',
+  'Minh',
+  'Hữu',
+  'Đức',
+  'Thanh',
+  'Ngọc',
+  'Quốc',
+  'Gia',
+  'Xuân',
+  'Thu',
+  'Kim',
+  'Bảo',
+  'Anh',
+  'Hoài',
+  'Phương',
+];
+const VI_GIVEN = [
+  'An',
+  'Bình',
+  'Châu',
+  'Dũng',
+  'Giang',
+  'Hà',
+  'Hạnh',
+  'Hiếu',
+  'Hùng',
+  'Huy',
+  'Khánh',
+  'Khoa',
+  'Lan',
+  'Linh',
+  'Long',
+  'Mai',
+  'Minh',
+  'Nam',
+  'Nga',
+  'Ngân',
+  'Nhung',
+  'Phong',
+  'Phúc',
+  'Quân',
+  'Quỳnh',
+  'Sơn',
+  'Tâm',
+  'Thảo',
+  'Thắng',
+  'Thủy',
+  'Trang',
+  'Trung',
+  'Tú',
+  'Tuấn',
+  'Uyên',
+  'Việt',
+  'Vy',
+  'Yến',
+];
+const WE_GIVEN = [
+  'Alice',
+  'Amelia',
+  'Ben',
+  'Carlos',
+  'Chloe',
+  'Clara',
+  'Daniel',
+  'David',
+  'Elena',
+  'Emma',
+  'Felix',
+  'Grace',
+  'Hannah',
+  'Hugo',
+  'Iris',
+  'Isabel',
+  'Jack',
+  'Jonas',
+  'Julia',
+  'Kira',
+  'Lars',
+  'Laura',
+  'Liam',
+  'Lucas',
+  'Maya',
+  'Marco',
+  'Nina',
+  'Noah',
+  'Olga',
+  'Oscar',
+  'Paul',
+  'Priya',
+  'Rafael',
+  'Sara',
+  'Sofia',
+  'Tom',
+  'Victor',
+  'Yuki',
+  'Zoe',
+];
+const WE_FAMILY = [
+  'Smith',
+  'Johnson',
+  'Garcia',
+  'Martinez',
+  'Müller',
+  'Schmidt',
+  'Rossi',
+  'Russo',
+  'Dubois',
+  'Moreau',
+  'Kowalski',
+  'Nowak',
+  'Silva',
+  'Santos',
+  'Tanaka',
+  'Suzuki',
+  'Kim',
+  'Park',
+  'Jensen',
+  'Larsen',
+  'Novak',
+  'Horvat',
+  'Papadopoulos',
+  "O'Brien",
+  'Fischer',
+  'Weber',
+  'Costa',
+  'Ferreira',
+  'Patel',
+  'Singh',
+];
+const ascii = (name: string) =>
+  name
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/đ/g, 'd')
+    .replace(/Đ/g, 'D')
+    .replace(/[^A-Za-z]/g, '')
+    .toLowerCase();
 
 /** The demo articles' tags that TAGS lacks: only those articles carry them. */
 const ARTICLE_TAGS = [...new Set(DEMO_ARTICLES.flatMap((article) => article.tags))];
-const TAGS = ['JavaScript', 'TypeScript', 'Node.js', 'React', 'Astro', 'NestJS', 'PostgreSQL', 'Databases', 'DevOps', 'Docker', 'Kubernetes', 'Linux',
-  'Security', 'Performance', 'Testing', 'Accessibility', 'CSS', 'Design', 'UX', 'Career', 'Productivity', 'Open Source', 'Architecture', 'APIs',
-  'Rust', 'Go', 'Python', 'Machine Learning', 'Data Science', 'Cloud', 'Networking', 'Mobile', 'Web Performance', 'Tutorials', 'Opinion',
-  'Writing', 'Startups', 'Management', 'Du lịch', 'Ẩm thực'];
+const TAGS = [
+  'JavaScript',
+  'TypeScript',
+  'Node.js',
+  'React',
+  'Astro',
+  'NestJS',
+  'PostgreSQL',
+  'Databases',
+  'DevOps',
+  'Docker',
+  'Kubernetes',
+  'Linux',
+  'Security',
+  'Performance',
+  'Testing',
+  'Accessibility',
+  'CSS',
+  'Design',
+  'UX',
+  'Career',
+  'Productivity',
+  'Open Source',
+  'Architecture',
+  'APIs',
+  'Rust',
+  'Go',
+  'Python',
+  'Machine Learning',
+  'Data Science',
+  'Cloud',
+  'Networking',
+  'Mobile',
+  'Web Performance',
+  'Tutorials',
+  'Opinion',
+  'Writing',
+  'Startups',
+  'Management',
+  'Du lịch',
+  'Ẩm thực',
+];
 const COLORS = ['#2563eb', '#16a34a', '#dc2626', '#9333ea', '#ea580c', '#0891b2', '#ca8a04', '#db2777', '#4f46e5', '#059669'];
 
 /** A post's status for a draw u in [0, 1): STATUS_MIX's shares, the rest PUBLISHED. */
@@ -171,7 +425,9 @@ function parseArgs(argv: string[]): Options {
   };
   // Likes are unique per (reader, post); past half of the pairs the skewed draws would mostly miss.
   if (options.likes > 0.5 * options.readers * options.posts) {
-    throw new Error(`--likes ${options.likes} is more than half of readers x posts (${options.readers} x ${options.posts}); add --readers or --posts`);
+    throw new Error(
+      `--likes ${options.likes} is more than half of readers x posts (${options.readers} x ${options.posts}); add --readers or --posts`,
+    );
   }
   if ((options.likes > 0 || options.comments > 0) && (options.readers === 0 || options.posts === 0)) {
     throw new Error('likes and comments need --readers and --posts above 0');
@@ -205,9 +461,18 @@ class Text {
 
 /** One self-contained Markdown section (~190 words) with a heading, paragraphs, a list, a link and sometimes code. */
 function section(text: Text, heading: string, index: number): string {
-  const parts = [`## ${heading}`, text.paragraph(5), `${text.paragraph(3)} See [${text.words(2)}](https://example.com/guide/${index}) for more.`];
+  const parts = [
+    `## ${heading}`,
+    text.paragraph(5),
+    `${text.paragraph(3)} See [${text.words(2)}](https://example.com/guide/${index}) for more.`,
+  ];
   parts.push(Array.from({ length: text.int(3, 5) }, () => `- ${text.words(text.int(4, 9))}`).join('\n'));
-  if (index % 2 === 0) parts.push('```ts\n' + `const ${text.pick(['total', 'count', 'result', 'page'])} = await ${text.pick(['load', 'fetch', 'compute'])}(${index});\nconsole.log(${index});\n` + '```');
+  if (index % 2 === 0)
+    parts.push(
+      '```ts\n' +
+        `const ${text.pick(['total', 'count', 'result', 'page'])} = await ${text.pick(['load', 'fetch', 'compute'])}(${index});\nconsole.log(${index});\n` +
+        '```',
+    );
   else parts.push(`> ${text.sentence()}`);
   parts.push(text.paragraph(4));
   return parts.join('\n\n');
@@ -218,7 +483,11 @@ function section(text: Text, heading: string, index: number): string {
  * 19 days back from today, with their tags (created when missing). Deterministic: no draws, so
  * the generated posts that follow get the same draws whatever the articles say.
  */
-async function insertArticles(dataSource: DataSource, articles: readonly (typeof DEMO_ARTICLES)[number][], authorIds: number[]): Promise<number> {
+async function insertArticles(
+  dataSource: DataSource,
+  articles: readonly (typeof DEMO_ARTICLES)[number][],
+  authorIds: number[],
+): Promise<number> {
   if (articles.length === 0) return 0;
   const tagNames = [...new Set(articles.flatMap((article) => article.tags))];
   return dataSource.transaction(async (manager) => {
@@ -298,7 +567,8 @@ async function insertReaders(dataSource: DataSource, count: number, passwordHash
   });
   return dataSource.transaction(async (manager) => {
     const ids: number[] = [];
-    for (let start = 0; start < count; start += USER_BATCH) ids.push(...(await insertUsers(manager, rows.slice(start, start + USER_BATCH))));
+    for (let start = 0; start < count; start += USER_BATCH)
+      ids.push(...(await insertUsers(manager, rows.slice(start, start + USER_BATCH))));
     return ids;
   });
 }
@@ -312,7 +582,13 @@ async function insertReaders(dataSource: DataSource, count: number, passwordHash
  * USER), then USER, 5 % AUTHOR, 0.1 % ADMIN. Joined over the last three years, more of them
  * recently (now - 1095 days x u^1.6); ACTIVE members signed in since.
  */
-async function insertMembers(dataSource: DataSource, count: number, passwordHash: string, seed: number, log: (line: string) => void): Promise<number> {
+async function insertMembers(
+  dataSource: DataSource,
+  count: number,
+  passwordHash: string,
+  seed: number,
+  log: (line: string) => void,
+): Promise<number> {
   if (count === 0) return 0;
   const random = rng(seed ^ 0x5eed);
   const pick = <T>(list: readonly T[], u: number): T => list[Math.floor(u * list.length)];
@@ -320,8 +596,12 @@ async function insertMembers(dataSource: DataSource, count: number, passwordHash
   const member = (i: number): NewUserRow => {
     const [kind, a, b, c, st, ver, role, joined, seen] = Array.from({ length: 9 }, random);
     const vietnamese = kind < 0.5;
-    const fullName = vietnamese ? `${pick(VI_FAMILY, a)} ${pick(VI_MIDDLE, b)} ${pick(VI_GIVEN, c)}` : `${pick(WE_GIVEN, a)} ${pick(WE_FAMILY, b)}`;
-    const local = vietnamese ? `${ascii(pick(VI_GIVEN, c))}.${ascii(pick(VI_FAMILY, a))}` : `${ascii(pick(WE_GIVEN, a))}.${ascii(pick(WE_FAMILY, b))}`;
+    const fullName = vietnamese
+      ? `${pick(VI_FAMILY, a)} ${pick(VI_MIDDLE, b)} ${pick(VI_GIVEN, c)}`
+      : `${pick(WE_GIVEN, a)} ${pick(WE_FAMILY, b)}`;
+    const local = vietnamese
+      ? `${ascii(pick(VI_GIVEN, c))}.${ascii(pick(VI_FAMILY, a))}`
+      : `${ascii(pick(WE_GIVEN, a))}.${ascii(pick(WE_FAMILY, b))}`;
     const status = st < 0.78 ? UserStatus.ACTIVE : st < 0.9 ? UserStatus.PENDING : st < 0.95 ? UserStatus.INACTIVE : UserStatus.BANNED;
     const verified = status === UserStatus.ACTIVE || status === UserStatus.BANNED || (status === UserStatus.INACTIVE && ver < 0.7);
     const roles = role < 0.015 ? [] : role < 0.949 ? [RoleName.USER] : role < 0.999 ? [RoleName.AUTHOR] : [RoleName.ADMIN];
@@ -346,7 +626,9 @@ async function insertMembers(dataSource: DataSource, count: number, passwordHash
     let inserted = 0;
     for (let start = 1; start <= count; start += USER_BATCH) {
       const end = Math.min(count, start + USER_BATCH - 1);
-      const rows = Array.from({ length: end - start + 1 }, (_v, k) => member(start + k)).sort((x, y) => Number(x.createdAt) - Number(y.createdAt));
+      const rows = Array.from({ length: end - start + 1 }, (_v, k) => member(start + k)).sort(
+        (x, y) => Number(x.createdAt) - Number(y.createdAt),
+      );
       inserted += (await insertUsers(manager, rows)).length;
       if (end % 50_000 === 0 || end === count) log(`${inserted}/${count} members`);
     }
@@ -407,7 +689,8 @@ async function insertActivity(
   let likes = 0;
   let rounds = 0;
   for (; likes < options.likes && posts > 0 && readers > 0; rounds += 1) {
-    if (rounds === 50) throw new Error(`only ${likes} of ${options.likes} likes after 50 rounds: too many likes for ${readers} readers x ${posts} posts`);
+    if (rounds === 50)
+      throw new Error(`only ${likes} of ${options.likes} likes after 50 rounds: too many likes for ${readers} readers x ${posts} posts`);
     likes += await count(
       `WITH drawn AS (
          SELECT floor(power(random(), 2) * $2)::int AS rk, floor(power(random(), 1.5) * $3)::int AS pk, random() AS u
@@ -567,7 +850,9 @@ async function seed(options: Options): Promise<void> {
       const applied = await dataSource.runMigrations();
       if (applied.length) log(`applied migrations: ${applied.map((m) => m.name).join(', ')}`);
 
-      const existing = (await dataSource.query(`SELECT count(*)::int AS n FROM users WHERE email LIKE $1`, [`%@${DEMO_DOMAIN}`])) as { n: number }[];
+      const existing = (await dataSource.query(`SELECT count(*)::int AS n FROM users WHERE email LIKE $1`, [`%@${DEMO_DOMAIN}`])) as {
+        n: number;
+      }[];
       if (existing[0].n > 0) {
         if (!options.reset) {
           log(`demo data is already there (${existing[0].n} demo users); run with --reset to replace it`);
@@ -585,13 +870,16 @@ async function seed(options: Options): Promise<void> {
              SELECT DISTINCT post_id FROM gone`,
             [`%@${DEMO_DOMAIN}`],
           )) as { post_id: number }[];
-          await manager.query(`DELETE FROM comments WHERE post_id IN (SELECT p.id FROM posts p WHERE p.author_id IN (${demoUsers}))`, [`%@${DEMO_DOMAIN}`]);
+          await manager.query(`DELETE FROM comments WHERE post_id IN (SELECT p.id FROM posts p WHERE p.author_id IN (${demoUsers}))`, [
+            `%@${DEMO_DOMAIN}`,
+          ]);
           // Their posts (and those posts' tags and reviews) go with them (FK cascade); their
           // comments on other posts stay, without an author, as for any removed account.
           await manager.query(`DELETE FROM users WHERE email LIKE $1`, [`%@${DEMO_DOMAIN}`]);
-          await manager.query(`DELETE FROM tags t WHERE t.slug = ANY($1::varchar[]) AND NOT EXISTS (SELECT 1 FROM post_tags pt WHERE pt.tag_id = t.id)`, [
-            [...TAGS, ...ARTICLE_TAGS].map((name) => slugify(name, 100)),
-          ]);
+          await manager.query(
+            `DELETE FROM tags t WHERE t.slug = ANY($1::varchar[]) AND NOT EXISTS (SELECT 1 FROM post_tags pt WHERE pt.tag_id = t.id)`,
+            [[...TAGS, ...ARTICLE_TAGS].map((name) => slugify(name, 100))],
+          );
           // Other posts the demo readers liked count their remaining likes.
           await manager.query(
             `UPDATE posts p SET like_count = (SELECT count(*) FROM likes l WHERE l.post_id = p.id) WHERE p.id = ANY($1::int[])`,
@@ -638,9 +926,9 @@ async function seed(options: Options): Promise<void> {
          ON CONFLICT DO NOTHING`,
         [TAGS, tagSlugs, TAGS.map((name) => `Posts about ${name}.`), TAGS.map((_n, i) => COLORS[i % COLORS.length])],
       );
-      const tagIds = ((await dataSource.query(`SELECT id FROM tags WHERE slug = ANY($1::varchar[]) AND is_active`, [tagSlugs])) as { id: number }[]).map(
-        (row) => row.id,
-      );
+      const tagIds = (
+        (await dataSource.query(`SELECT id FROM tags WHERE slug = ANY($1::varchar[]) AND is_active`, [tagSlugs])) as { id: number }[]
+      ).map((row) => row.id);
       log(`${tagIds.length} tags`);
 
       // A pool of rendered sections with distinct headings
@@ -663,9 +951,21 @@ async function seed(options: Options): Promise<void> {
       while (inserted < generatedPosts) {
         const count = Math.min(BATCH, generatedPosts - inserted);
         const cols = {
-          title: [] as string[], slug: [] as string[], summary: [] as string[], content: [] as string[], html: [] as string[],
-          featured: [] as boolean[], author: [] as number[], published: [] as (string | null)[], created: [] as string[], updated: [] as string[],
-          views: [] as number[], reading: [] as number[], words: [] as number[], status: [] as string[], reason: [] as (string | null)[],
+          title: [] as string[],
+          slug: [] as string[],
+          summary: [] as string[],
+          content: [] as string[],
+          html: [] as string[],
+          featured: [] as boolean[],
+          author: [] as number[],
+          published: [] as (string | null)[],
+          created: [] as string[],
+          updated: [] as string[],
+          views: [] as number[],
+          reading: [] as number[],
+          words: [] as number[],
+          status: [] as string[],
+          reason: [] as (string | null)[],
         };
         const postTags: number[][] = [];
         for (let i = 0; i < count; i += 1) {
@@ -714,11 +1014,27 @@ async function seed(options: Options): Promise<void> {
                     WITH ORDINALITY AS v(t, s, su, c, h, f, a, p, cr, up, v, r, st, w, ord)
               ORDER BY ord
              RETURNING id`,
-            [cols.title, cols.slug, cols.summary, cols.content, cols.html, cols.featured, cols.author, cols.published, cols.created, cols.updated,
-              cols.views, cols.reading, cols.status, cols.words],
+            [
+              cols.title,
+              cols.slug,
+              cols.summary,
+              cols.content,
+              cols.html,
+              cols.featured,
+              cols.author,
+              cols.published,
+              cols.created,
+              cols.updated,
+              cols.views,
+              cols.reading,
+              cols.status,
+              cols.words,
+            ],
           )) as { id: number }[];
           // A rejected post carries the review that rejected it (the author sees the reason).
-          const rejected = rows.map((row, i) => ({ id: row.id, reason: cols.reason[i], at: cols.updated[i] })).filter((row) => row.reason !== null);
+          const rejected = rows
+            .map((row, i) => ({ id: row.id, reason: cols.reason[i], at: cols.updated[i] }))
+            .filter((row) => row.reason !== null);
           if (rejected.length) {
             await manager.query(
               `INSERT INTO post_reviews (post_id, status, rejection_reason, created_at, updated_at) SELECT p, 'REJECTED', r, t, t FROM unnest($1::int[], $2::varchar[], $3::timestamptz[]) AS v(p, r, t)`,
@@ -747,7 +1063,9 @@ async function seed(options: Options): Promise<void> {
       const readersStarted = Date.now();
       const readerIds = await insertReaders(dataSource, options.readers, passwordHash, text);
       const readersSeconds = (Date.now() - readersStarted) / 1000;
-      log(`${readerIds.length} readers (reader-1..${options.readers}@${DEMO_DOMAIN}, password ${DEMO_PASSWORD}) in ${readersSeconds.toFixed(1)} s`);
+      log(
+        `${readerIds.length} readers (reader-1..${options.readers}@${DEMO_DOMAIN}, password ${DEMO_PASSWORD}) in ${readersSeconds.toFixed(1)} s`,
+      );
       // The back-office population (--users) and the demo admin who looks after it.
       const membersStarted = Date.now();
       const members = await insertMembers(dataSource, options.users, passwordHash, options.seed, log);
@@ -770,13 +1088,15 @@ async function seed(options: Options): Promise<void> {
         );
       }
       const membersSeconds = (Date.now() - membersStarted) / 1000;
-      if (options.users > 0) log(`${members} members and the demo admin (${DEMO_ADMIN}, password ${DEMO_PASSWORD}) in ${membersSeconds.toFixed(1)} s`);
+      if (options.users > 0)
+        log(`${members} members and the demo admin (${DEMO_ADMIN}, password ${DEMO_PASSWORD}) in ${membersSeconds.toFixed(1)} s`);
       const commentTexts = Array.from({ length: COMMENT_TEXTS }, () => text.paragraph(text.int(1, 3)).slice(0, 200).trim());
       const activity = await dataSource.transaction((manager) => insertActivity(manager, options, authorIds, readerIds, commentTexts, log));
 
       // Fresh statistics and visibility maps: the planner picks the list indexes, index-only scans work.
       const vacuumStarted = Date.now();
-      for (const table of ['posts', 'post_tags', 'post_reviews', 'tags', 'users', 'user_roles', 'likes', 'comments']) await dataSource.query(`VACUUM ANALYZE ${table}`);
+      for (const table of ['posts', 'post_tags', 'post_reviews', 'tags', 'users', 'user_roles', 'likes', 'comments'])
+        await dataSource.query(`VACUUM ANALYZE ${table}`);
       const vacuumSeconds = (Date.now() - vacuumStarted) / 1000;
       log(`VACUUM ANALYZE in ${vacuumSeconds.toFixed(1)} s`);
       log(

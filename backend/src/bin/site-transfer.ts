@@ -31,7 +31,8 @@ import { SiteImporter } from '../imports/site-importer.service';
  * `--invite` (the page's 'E-mail an invitation' box): each author account the import creates is
  * e-mailed a link to choose its password; the command waits (a while) for the queue to send them.
  */
-const USAGE = 'usage: npm run import -- (--wordpress file.xml [--media media.zip] | --ghost file.json [--media images.zip] | --inkwell export.zip) [--invite]\n       npm run export -- [--out file.zip]';
+const USAGE =
+  'usage: npm run import -- (--wordpress file.xml [--media media.zip] | --ghost file.json [--media images.zip] | --inkwell export.zip) [--invite]\n       npm run export -- [--out file.zip]';
 
 /** How long the command waits for the invitation e-mails it queued before leaving them to the server. */
 const INVITATIONS_WAIT_MS = 60_000;
@@ -115,7 +116,8 @@ async function main(): Promise<number> {
       const row = await imports.create(source, basename(file), filePath, mediaPath, admin.id, false, { inviteAuthors });
       const progress = setInterval(() => {
         void db.manager.findOneBy(SiteImport, { id: row.id }).then((now) => {
-          if (now) process.stdout.write(`${now.state} ${now.processed}/${now.total ?? '?'} posts; imported ${JSON.stringify(now.counts)}\n`);
+          if (now)
+            process.stdout.write(`${now.state} ${now.processed}/${now.total ?? '?'} posts; imported ${JSON.stringify(now.counts)}\n`);
         });
       }, 2000);
       let result: SiteImport;
@@ -125,9 +127,13 @@ async function main(): Promise<number> {
         clearInterval(progress);
         await imports.removeFiles(row.id);
       }
-      process.stdout.write(`${result.state}: imported ${JSON.stringify(result.counts)}; skipped ${result.skippedCount}; renamed ${result.renamedCount}\n`);
-      for (const skip of result.skipped.slice(0, 20)) process.stdout.write(`  skipped ${skip.kind} ${skip.sourceId} (${skip.title}): ${skip.reason}\n`);
-      for (const rename of result.renamed.slice(0, 20)) process.stdout.write(`  renamed ${rename.kind} ${rename.sourceId}: ${rename.from} → ${rename.to} (${rename.reason})\n`);
+      process.stdout.write(
+        `${result.state}: imported ${JSON.stringify(result.counts)}; skipped ${result.skippedCount}; renamed ${result.renamedCount}\n`,
+      );
+      for (const skip of result.skipped.slice(0, 20))
+        process.stdout.write(`  skipped ${skip.kind} ${skip.sourceId} (${skip.title}): ${skip.reason}\n`);
+      for (const rename of result.renamed.slice(0, 20))
+        process.stdout.write(`  renamed ${rename.kind} ${rename.sourceId}: ${rename.from} → ${rename.to} (${rename.reason})\n`);
       if (result.error) process.stderr.write(`${result.error}\n`);
       if (result.counts.invitations) await waitForInvitations(app.get(JobsService), result.counts.invitations);
       return result.state === 'DONE' ? 0 : 1;
@@ -141,7 +147,11 @@ async function main(): Promise<number> {
 async function waitForInvitations(jobs: JobsService, queued: number): Promise<void> {
   process.stdout.write(`sending ${queued} invitation e-mail(s)…\n`);
   let left = await jobs.pending(ACCOUNT_INVITATION_QUEUE);
-  for (const until = Date.now() + INVITATIONS_WAIT_MS; left > 0 && Date.now() < until; left = await jobs.pending(ACCOUNT_INVITATION_QUEUE)) {
+  for (
+    const until = Date.now() + INVITATIONS_WAIT_MS;
+    left > 0 && Date.now() < until;
+    left = await jobs.pending(ACCOUNT_INVITATION_QUEUE)
+  ) {
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
   process.stdout.write(left ? `${left} invitation e-mail(s) still queued: the server sends them when it runs\n` : 'invitations sent\n');

@@ -9,7 +9,10 @@ import { CommentPolicy, linkCount } from './comment-policy';
  */
 describe('CommentPolicy (hold rules, mutes)', () => {
   const config = (moderation: Partial<AppConfig['moderation']> = {}) =>
-    ({ siteTimeZone: 'UTC', moderation: { reportsPerDay: 20, holdNewAccountHours: 24, holdDuplicateMinutes: 10, holdMaxLinks: 2, ...moderation } }) as AppConfig;
+    ({
+      siteTimeZone: 'UTC',
+      moderation: { reportsPerDay: 20, holdNewAccountHours: 24, holdDuplicateMinutes: 10, holdMaxLinks: 2, ...moderation },
+    }) as AppConfig;
 
   /** A manager whose queries answer: the account is young, a duplicate exists, a mute is in force. */
   function manager(facts: { young?: boolean; duplicate?: boolean; mute?: { mutedUntil: Date | null; reason: string } }): EntityManager {

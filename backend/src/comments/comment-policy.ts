@@ -12,7 +12,6 @@ export const linkCount = (text: string): number => text.match(LINK)?.length ?? 0
 /** Why a new comment is held instead of published (docs/moderation.md), for the queue and the log. */
 export type HoldReason = 'NEW_ACCOUNT_LINK' | 'DUPLICATE' | 'TOO_MANY_LINKS';
 
-
 /**
  * The rules a comment meets before it is written: a muted user may not comment or edit
  * (403 naming the end, in the site's time zone as pages show it, and the reason), and the
@@ -34,7 +33,9 @@ export class CommentPolicy {
   }
 
   mutedMessage(mute: ActiveMute): string {
-    return mute.mutedUntil ? CommentsMessages.MUTED_UNTIL(this.siteTime(mute.mutedUntil), mute.reason) : CommentsMessages.MUTED_FOREVER(mute.reason);
+    return mute.mutedUntil
+      ? CommentsMessages.MUTED_UNTIL(this.siteTime(mute.mutedUntil), mute.reason)
+      : CommentsMessages.MUTED_FOREVER(mute.reason);
   }
 
   /** 403 with the mute's end and reason when the user is muted. */

@@ -49,9 +49,17 @@ function authorOf(row: CommentRow): CommentAuthorDto | null {
  * a hidden comment's text leaves the server only in the moderation queue.
  */
 const contentOf = (row: CommentRow): string =>
-  row.deleted_at ? CommentsMessages.DELETED_MARKER : row.moderation === CommentModeration.HIDDEN ? CommentsMessages.HIDDEN_MARKER : row.content;
+  row.deleted_at
+    ? CommentsMessages.DELETED_MARKER
+    : row.moderation === CommentModeration.HIDDEN
+      ? CommentsMessages.HIDDEN_MARKER
+      : row.content;
 
-export function toCommentResponse(row: CommentRow, replies: CommentResponseDto[] = [], viewer: CommentViewer = ANONYMOUS_VIEWER): CommentResponseDto {
+export function toCommentResponse(
+  row: CommentRow,
+  replies: CommentResponseDto[] = [],
+  viewer: CommentViewer = ANONYMOUS_VIEWER,
+): CommentResponseDto {
   const live = !row.deleted_at && row.moderation === CommentModeration.VISIBLE;
   return {
     id: row.id,

@@ -22,7 +22,13 @@ import {
   CommentUpdateDto,
   CommentUserQueryDto,
 } from './dto/comment-input.dto';
-import { CommentActivityDto, CommentActivityPageDto, CommentPageDto, CommentResponseDto, CommentStatsDto } from './dto/comment-response.dto';
+import {
+  CommentActivityDto,
+  CommentActivityPageDto,
+  CommentPageDto,
+  CommentResponseDto,
+  CommentStatsDto,
+} from './dto/comment-response.dto';
 
 const CREATE_NOTE =
   "Content is trimmed, 1–200 characters, stored as typed (plain text). Only on PUBLISHED posts (else 404 'Post not found.'). " +
@@ -169,7 +175,9 @@ export class CommentsController {
   }
 
   @Get('user/:userId')
-  @ApiOperation({ summary: "A user's comments on published posts, newest first (public). 404 'User không tồn tại'; 400 'Tham số không hợp lệ'" })
+  @ApiOperation({
+    summary: "A user's comments on published posts, newest first (public). 404 'User không tồn tại'; 400 'Tham số không hợp lệ'",
+  })
   @ApiEnvelope(CommentActivityPageDto)
   @ApiErrors(400, 404)
   listUserComments(
@@ -209,7 +217,11 @@ export class CommentsController {
   @ApiOperation({ summary: 'Edit the text of an own comment (owner only; content rules as on create); updatedAt changes' })
   @ApiEnvelope(CommentResponseDto)
   @ApiErrors(400, 404)
-  async updateComment(@Param('id', ParseIdPipe) id: number, @Body() dto: CommentUpdateDto, @CurrentUser() user: AuthUser): Promise<WithMessage<CommentResponseDto>> {
+  async updateComment(
+    @Param('id', ParseIdPipe) id: number,
+    @Body() dto: CommentUpdateDto,
+    @CurrentUser() user: AuthUser,
+  ): Promise<WithMessage<CommentResponseDto>> {
     return withMessage(await this.comments.update(id, dto.content, user), CommentsMessages.UPDATED);
   }
 
@@ -224,4 +236,3 @@ export class CommentsController {
     await this.comments.remove(id, user);
   }
 }
-

@@ -79,7 +79,9 @@ export class CommentsRepository {
    * the counter UPDATE deadlocked with a concurrent DELETE of the post).
    */
   async lockPost(manager: EntityManager, postId: number): Promise<PostRef | undefined> {
-    const rows = (await manager.query('SELECT id, status, slug, author_id FROM posts WHERE id = $1 FOR NO KEY UPDATE', [postId])) as PostRef[];
+    const rows = (await manager.query('SELECT id, status, slug, author_id FROM posts WHERE id = $1 FOR NO KEY UPDATE', [
+      postId,
+    ])) as PostRef[];
     return rows[0];
   }
 
@@ -108,7 +110,13 @@ export class CommentsRepository {
    * bounded recursion on IDX_comments_parent_created, rows by primary key as `descendants` reads
    * them) with their authors.
    */
-  async threadsPage(postId: number, viewerId: number | null, dir: SortDirection, limit: number, offset: number): Promise<{ roots: CommentRow[]; below: CommentRow[] }> {
+  async threadsPage(
+    postId: number,
+    viewerId: number | null,
+    dir: SortDirection,
+    limit: number,
+    offset: number,
+  ): Promise<{ roots: CommentRow[]; below: CommentRow[] }> {
     const order = `c.created_at ${dirOf(dir)}, c.id ${dirOf(dir)}`;
     const rows = (await this.dataSource.query(
       `WITH RECURSIVE page AS (SELECT c.id FROM comments c WHERE c.post_id = $1 AND c.parent_id IS NULL AND ${shownTo(4)} ORDER BY ${order} LIMIT $2 OFFSET $3),
@@ -186,26 +194,22 @@ export class CommentsRepository {
   }
 
   async findOne(id: number, manager?: EntityManager): Promise<CommentRow | undefined> {
-    const rows = (await this.db(manager).query(`SELECT ${COMMENT_COLUMNS} FROM comments c LEFT JOIN users u ON u.id = c.user_id WHERE c.id = $1`, [
-      id,
-    ])) as CommentRow[];
+    const rows = (await this.db(manager).query(
+      `SELECT ${COMMENT_COLUMNS} FROM comments c LEFT JOIN users u ON u.id = c.user_id WHERE c.id = $1`,
+      [id],
+    )) as CommentRow[];
     return rows[0];
   }
 
   /** Locks the comment's row until the transaction ends and returns it. */
   async lock(manager: EntityManager, id: number): Promise<CommentLockRow | undefined> {
-    const rows = (await manager.query(
-      `SELECT ${LOCK_COLUMNS} FROM comments WHERE id = $1 FOR UPDATE`,
-      [id],
-    )) as CommentLockRow[];
+    const rows = (await manager.query(`SELECT ${LOCK_COLUMNS} FROM comments WHERE id = $1 FOR UPDATE`, [id])) as CommentLockRow[];
     return rows[0];
   }
 
   /** The comment as `lock` returns it, without the lock (read again under it before any write). */
   async peek(manager: EntityManager, id: number): Promise<CommentLockRow | undefined> {
-    const rows = (await manager.query(`SELECT ${LOCK_COLUMNS} FROM comments WHERE id = $1`, [
-      id,
-    ])) as CommentLockRow[];
+    const rows = (await manager.query(`SELECT ${LOCK_COLUMNS} FROM comments WHERE id = $1`, [id])) as CommentLockRow[];
     return rows[0];
   }
 
@@ -231,7 +235,15 @@ export class CommentsRepository {
   /** Writes a comment and returns it as `findOne` does (one statement). Only CommentVisibility calls it. */
   async insert(
     manager: EntityManager,
-    values: { postId: number; userId: number; parentId: number | null; level: number; content: string; moderation: CommentModeration; createdAt?: Date },
+    values: {
+      postId: number;
+      userId: number;
+      parentId: number | null;
+      level: number;
+      content: string;
+      moderation: CommentModeration;
+      createdAt?: Date;
+    },
   ): Promise<CommentRow> {
     const [row] = (await manager.query(
       `WITH c AS (INSERT INTO comments (post_id, user_id, parent_id, level, content, moderation, created_at, updated_at)
@@ -257,17 +269,27 @@ export class CommentsRepository {
   }
 
   async setHidden(manager: EntityManager, id: number, reason: string, by: number): Promise<void> {
-    await manager.query(`UPDATE comments SET moderation = 'HIDDEN', hidden_reason = $2, hidden_by = $3, hidden_at = now() WHERE id = $1`, [id, reason, by]);
+    await manager.query(`UPDATE comments SET moderation = 'HIDDEN', hidden_reason = $2, hidden_by = $3, hidden_at = now() WHERE id = $1`, [
+      id,
+      reason,
+      by,
+    ]);
   }
 
   /** VISIBLE again (approved or restored): the hiding's reason, moderator and time go. */
   async setVisible(manager: EntityManager, id: number): Promise<void> {
-    await manager.query(`UPDATE comments SET moderation = 'VISIBLE', hidden_reason = NULL, hidden_by = NULL, hidden_at = NULL WHERE id = $1`, [id]);
+    await manager.query(
+      `UPDATE comments SET moderation = 'VISIBLE', hidden_reason = NULL, hidden_by = NULL, hidden_at = NULL WHERE id = $1`,
+      [id],
+    );
   }
 
   /** Moves every comment of one account to another (the erasure's '[deleted user]'); answers how many. */
   async reassignAuthor(manager: EntityManager, fromUserId: number, toUserId: number): Promise<number> {
-    const [, moved] = (await manager.query(`UPDATE comments SET user_id = $2 WHERE user_id = $1`, [fromUserId, toUserId])) as [unknown, number];
+    const [, moved] = (await manager.query(`UPDATE comments SET user_id = $2 WHERE user_id = $1`, [fromUserId, toUserId])) as [
+      unknown,
+      number,
+    ];
     return moved;
   }
 
@@ -289,15 +311,20 @@ export class CommentsRepository {
   /** Which of these comments the user has reported (dismissed reports included: once per comment per reader). */
   async reportedBy(userId: number, ids: number[]): Promise<Set<number>> {
     if (!ids.length) return new Set();
-    const rows = (await this.dataSource.query('SELECT comment_id FROM comment_reports WHERE reporter_id = $1 AND comment_id = ANY($2::int[])', [
-      userId,
-      ids,
-    ])) as { comment_id: number }[];
+    const rows = (await this.dataSource.query(
+      'SELECT comment_id FROM comment_reports WHERE reporter_id = $1 AND comment_id = ANY($2::int[])',
+      [userId, ids],
+    )) as { comment_id: number }[];
     return new Set(rows.map((row) => row.comment_id));
   }
 
   /** Live comments with their posts, newest (or oldest) first, one page; and their total. */
-  async activityPage(filter: ActivityFilter, dir: SortDirection, limit: number, offset: number): Promise<{ rows: CommentActivityRow[]; total: number }> {
+  async activityPage(
+    filter: ActivityFilter,
+    dir: SortDirection,
+    limit: number,
+    offset: number,
+  ): Promise<{ rows: CommentActivityRow[]; total: number }> {
     const { where, params } = this.activityWhere(filter);
     const order = `c.created_at ${dirOf(dir)}, c.id ${dirOf(dir)}`;
     const n = params.length;
@@ -311,9 +338,7 @@ export class CommentsRepository {
       ) as Promise<CommentActivityRow[]>,
       limit === 0
         ? Promise.resolve([{ total: 0 }])
-        : (this.dataSource.query(`SELECT count(*)::int AS total FROM comments c WHERE ${where}`, params) as Promise<
-            { total: number }[]
-          >),
+        : (this.dataSource.query(`SELECT count(*)::int AS total FROM comments c WHERE ${where}`, params) as Promise<{ total: number }[]>),
     ]);
     return { rows, total: count.total };
   }

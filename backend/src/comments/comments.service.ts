@@ -10,7 +10,13 @@ import { buildThreads, CommentRow, CommentViewer, toCommentActivity, toCommentPa
 import { CommentsMessages } from './comments.messages';
 import { CommentLockRow, CommentsRepository, PostRef } from './comments.repository';
 import { ByUserSort } from './dto/comment-input.dto';
-import { CommentActivityDto, CommentActivityPageDto, CommentPageDto, CommentResponseDto, CommentStatsDto } from './dto/comment-response.dto';
+import {
+  CommentActivityDto,
+  CommentActivityPageDto,
+  CommentPageDto,
+  CommentResponseDto,
+  CommentStatsDto,
+} from './dto/comment-response.dto';
 import { CommentModeration, MAX_COMMENT_LEVEL } from './entities/comment.entity';
 import { actorOf, CommentVisibility } from './visibility/comment-visibility.service';
 

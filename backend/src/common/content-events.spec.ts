@@ -96,7 +96,7 @@ describe('ContentEvents', () => {
       expect(seen).toEqual([change]);
     });
 
-    it('tells changes made outside the batch (a reader\'s like during an import) at once', async () => {
+    it("tells changes made outside the batch (a reader's like during an import) at once", async () => {
       const events = new ContentEvents();
       const seen: ContentChange[] = [];
       events.onChange((c) => seen.push(c));
@@ -125,7 +125,16 @@ describe('ContentEvents', () => {
       { kind: 'resync' },
     ];
     for (const value of good) expect(isContentChange(JSON.parse(JSON.stringify(value)))).toBe(true);
-    for (const value of [null, 'post', { kind: 'post' }, { kind: 'post', postId: '7', slugs: [] }, { kind: 'likes', id: 1 }, { kind: 'post-counters', postId: 1, slug: 'x', counter: 'views' }, { kind: 'user', userId: 1 }, { kind: 'unpublished-post' }]) {
+    for (const value of [
+      null,
+      'post',
+      { kind: 'post' },
+      { kind: 'post', postId: '7', slugs: [] },
+      { kind: 'likes', id: 1 },
+      { kind: 'post-counters', postId: 1, slug: 'x', counter: 'views' },
+      { kind: 'user', userId: 1 },
+      { kind: 'unpublished-post' },
+    ]) {
       expect(isContentChange(value)).toBe(false);
     }
   });

@@ -27,7 +27,15 @@ export type ContentChange =
 
 export type ContentChangeKind = ContentChange['kind'];
 
-const KINDS: ReadonlySet<string> = new Set<ContentChangeKind>(['post', 'unpublished-post', 'post-counters', 'post-comments', 'tag', 'user', 'resync']);
+const KINDS: ReadonlySet<string> = new Set<ContentChangeKind>([
+  'post',
+  'unpublished-post',
+  'post-counters',
+  'post-comments',
+  'tag',
+  'user',
+  'resync',
+]);
 const isId = (value: unknown): value is number => Number.isSafeInteger(value);
 const isSlugs = (value: unknown): value is string[] => Array.isArray(value) && value.every((slug) => typeof slug === 'string');
 

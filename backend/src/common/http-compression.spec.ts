@@ -126,7 +126,13 @@ function routes(onTheFly: express.RequestHandler) {
     res.end(() => undefined);
   });
   // Express's own error page carries the stack, whose frames differ by middleware: the message only.
-  server.use(((error, _req, res, _next) => void res.status(500).type('text').send(String((error as Error).message))) as express.ErrorRequestHandler);
+  server.use(
+    ((error, _req, res, _next) =>
+      void res
+        .status(500)
+        .type('text')
+        .send(String((error as Error).message))) as express.ErrorRequestHandler,
+  );
   return server;
 }
 
@@ -142,7 +148,25 @@ describe('onTheFlyCompression puts compression off without changing any answer',
     await deferred.close();
   });
 
-  const paths = ['/small', '/json', '/no-transform', '/encoded', '/empty', '/string-end', '/string-end?big=1', '/write-head-first', '/streamed', '/events', '/image', '/marked', '/vary-set', '/end-callback', '/wrapped/small', '/wrapped/json', '/missing'];
+  const paths = [
+    '/small',
+    '/json',
+    '/no-transform',
+    '/encoded',
+    '/empty',
+    '/string-end',
+    '/string-end?big=1',
+    '/write-head-first',
+    '/streamed',
+    '/events',
+    '/image',
+    '/marked',
+    '/vary-set',
+    '/end-callback',
+    '/wrapped/small',
+    '/wrapped/json',
+    '/missing',
+  ];
   const codings = [undefined, 'br, gzip', 'gzip', 'deflate', 'identity', 'gzip;q=0'];
 
   it('sends the same status, headers (in order) and bytes for every route, coding and method', async () => {
@@ -152,7 +176,14 @@ describe('onTheFlyCompression puts compression off without changing any answer',
           const headers = coding === undefined ? {} : { 'accept-encoding': coding };
           const want = await rawRequest(eager.server, path, headers, method);
           const got = await rawRequest(deferred.server, path, headers, method);
-          const seen = (res: typeof want) => [method, path, coding, res.status, Object.entries(res.headers).filter(([name]) => name !== 'date'), res.body.toString('base64')];
+          const seen = (res: typeof want) => [
+            method,
+            path,
+            coding,
+            res.status,
+            Object.entries(res.headers).filter(([name]) => name !== 'date'),
+            res.body.toString('base64'),
+          ];
           expect(seen(got)).toEqual(seen(want));
         }
       }
@@ -165,6 +196,8 @@ describe('onTheFlyCompression puts compression off without changing any answer',
     const want = await rawRequest(eager.server, '/etag', headers);
     const got = await rawRequest(deferred.server, '/etag', headers);
     expect(got.status).toBe(304);
-    expect(Object.entries(got.headers).filter(([name]) => name !== 'date')).toEqual(Object.entries(want.headers).filter(([name]) => name !== 'date'));
+    expect(Object.entries(got.headers).filter(([name]) => name !== 'date')).toEqual(
+      Object.entries(want.headers).filter(([name]) => name !== 'date'),
+    );
   });
 });

@@ -35,7 +35,9 @@ export function shouldCompressOnTheFly(req: IncomingMessage, res: ServerResponse
   if (typeof type !== 'string') return false;
   let verdict = COMPRESSIBLE_TYPES.get(type);
   if (verdict === undefined) {
-    verdict = !NEVER_COMPRESSED.test(type) && compression.filter(req as Parameters<typeof compression.filter>[0], res as Parameters<typeof compression.filter>[1]);
+    verdict =
+      !NEVER_COMPRESSED.test(type) &&
+      compression.filter(req as Parameters<typeof compression.filter>[0], res as Parameters<typeof compression.filter>[1]);
     if (COMPRESSIBLE_TYPES.size >= MAX_REMEMBERED_TYPES) COMPRESSIBLE_TYPES.clear();
     COMPRESSIBLE_TYPES.set(type, verdict);
   }

@@ -1,7 +1,8 @@
 import { readingTimeOf, renderMarkdown } from './markdown';
 import { slugify } from '../../../shared/slug';
 
-const DANGEROUS_TAG = /<\s*\/?\s*(script|style|iframe|object|embed|form|input|button|svg|math|base|meta|link|noscript|template|frame|frameset|textarea|select)\b/i;
+const DANGEROUS_TAG =
+  /<\s*\/?\s*(script|style|iframe|object|embed|form|input|button|svg|math|base|meta|link|noscript|template|frame|frameset|textarea|select)\b/i;
 const EVENT_HANDLER = /<[^>]*\son[a-z]+\s*=/i;
 const BAD_URL_ATTR = /\s(href|src|xlink:href|action|formaction|data)\s*=\s*["']?\s*(javascript|vbscript|data|file):/i;
 const STYLE_ATTR = /<(?!t[hd]\b)[^>]*\sstyle\s*=/i;
@@ -41,7 +42,12 @@ describe('renderMarkdown: XSS corpus', () => {
     ['form and input', '<form action="https://evil.example/steal"><input name="p"></form>form text', 'form text', 'evil.example'],
     ['onclick on an allowed tag', '<div onclick="alert(1)">clickable</div>', 'clickable', 'onclick'],
     ['details ontoggle', '<details open ontoggle=alert(1)><summary>sum</summary>body</details>', 'sum', 'ontoggle'],
-    ['base, meta and link', '<base href="https://evil.example/"><meta http-equiv="refresh" content="0;url=https://evil.example"><link rel="stylesheet" href="https://evil.example/x.css">x', 'x', 'evil.example'],
+    [
+      'base, meta and link',
+      '<base href="https://evil.example/"><meta http-equiv="refresh" content="0;url=https://evil.example"><link rel="stylesheet" href="https://evil.example/x.css">x',
+      'x',
+      'evil.example',
+    ],
     ['autolink javascript', '<javascript:alert(1)>', null, null],
     ['reference-style link to javascript', '[ref][1]\n\n[1]: javascript:alert(1)', 'ref', null],
     ['image with javascript src', '<img src="javascript:alert(1)" alt="a">', null, null],
@@ -67,7 +73,11 @@ describe('renderMarkdown: an element left open does not swallow the words after 
     ['math, then an unclosed style', '<math><mi>x</mi><style>\n\nWords after math and style.', ['Words after math and style.']],
     ['math and style on one line with the text', '<math><style>x\nWords in the same block.', ['Words in the same block.']],
     ['unclosed noscript', '<noscript>\n\nWords after noscript.', ['Words after noscript.']],
-    ['upper case, attributes, nested', '<NOSCRIPT><SVG ONLOAD=alert(1) class="x"><MATH>\n\n**Bold words** and more', ['Bold words', 'and more']],
+    [
+      'upper case, attributes, nested',
+      '<NOSCRIPT><SVG ONLOAD=alert(1) class="x"><MATH>\n\n**Bold words** and more',
+      ['Bold words', 'and more'],
+    ],
     ['inline, quoted handler', 'Before <svg onload="alert(1)"> after words.', ['Before', 'after words.']],
     ['unclosed at the very end', 'Closing words <svg onload=alert(1)>', ['Closing words']],
     ['unclosed at the end without its >', 'Last words <svg onload=alert(1)', ['Last words']],
@@ -142,7 +152,7 @@ describe('renderMarkdown: what stays', () => {
   });
 });
 
-describe('renderMarkdown: headings one level down (the post title is the page\'s only h1)', () => {
+describe("renderMarkdown: headings one level down (the post title is the page's only h1)", () => {
   it('renders # as h2 … ##### as h6; ###### stays h6', () => {
     expect(renderMarkdown('# One\n\n## Two\n\n### Three\n\n#### Four\n\n##### Five\n\n###### Six')).toBe(
       '<h2 id="one">One</h2>\n<h3 id="two">Two</h3>\n<h4 id="three">Three</h4>\n<h5 id="four">Four</h5>\n<h6 id="five">Five</h6>\n<h6 id="six">Six</h6>\n',
@@ -161,7 +171,9 @@ describe('renderMarkdown: headings one level down (the post title is the page\'s
   });
 
   it('leaves heading-like text in code and attributes escaped, not turned into tags', () => {
-    expect(renderMarkdown('`<h1>` [x](/a "<h1>")')).toBe('<p><code>&lt;h1&gt;</code> <a href="/a" title="&lt;h1&gt;" rel="noopener noreferrer">x</a></p>\n');
+    expect(renderMarkdown('`<h1>` [x](/a "<h1>")')).toBe(
+      '<p><code>&lt;h1&gt;</code> <a href="/a" title="&lt;h1&gt;" rel="noopener noreferrer">x</a></p>\n',
+    );
   });
 });
 

@@ -27,7 +27,8 @@ md.validateLink = (url: string): boolean => {
 md.renderer.rules.heading_open = (tokens, idx, options, renderEnv, self) => {
   const env = (renderEnv ?? {}) as { headingIds?: Map<string, number> };
   const inline = tokens[idx + 1];
-  const text = inline?.children?.map((child) => (child.type === 'text' || child.type === 'code_inline' ? child.content : '')).join('') ?? '';
+  const text =
+    inline?.children?.map((child) => (child.type === 'text' || child.type === 'code_inline' ? child.content : '')).join('') ?? '';
   const ids = (env.headingIds ??= new Map<string, number>());
   const base = slugify(text, 80) || 'section';
   const seen = ids.get(base) ?? 0;
@@ -48,7 +49,21 @@ const DEMOTED_HEADINGS: Record<string, string> = Object.fromEntries(HEADINGS.sli
 
 /** Elements the sanitizer drops with everything inside them (sanitize-html's nonTextTags). */
 const DROPPED_WITH_CONTENT: ReadonlySet<string> = new Set([
-  'script', 'style', 'textarea', 'option', 'noscript', 'iframe', 'object', 'embed', 'template', 'svg', 'math', 'xmp', 'noembed', 'noframes', 'select',
+  'script',
+  'style',
+  'textarea',
+  'option',
+  'noscript',
+  'iframe',
+  'object',
+  'embed',
+  'template',
+  'svg',
+  'math',
+  'xmp',
+  'noembed',
+  'noframes',
+  'select',
 ]);
 /**
  * Elements whose content the parser (htmlparser2, under sanitize-html) reads as raw text up to
@@ -121,12 +136,51 @@ function escapeUnclosedOpenings(html: string): string {
 const SANITIZE_OPTIONS: sanitizeHtml.IOptions = {
   allowedTags: [
     ...HEADINGS,
-    'p', 'br', 'hr', 'blockquote', 'pre', 'code', 'kbd', 'samp', 'var',
-    'em', 'strong', 'b', 'i', 'u', 's', 'del', 'ins', 'mark', 'small', 'sub', 'sup', 'abbr', 'cite', 'q', 'span',
-    'ul', 'ol', 'li', 'dl', 'dt', 'dd',
-    'a', 'img', 'figure', 'figcaption',
-    'table', 'thead', 'tbody', 'tfoot', 'tr', 'th', 'td', 'caption',
-    'details', 'summary',
+    'p',
+    'br',
+    'hr',
+    'blockquote',
+    'pre',
+    'code',
+    'kbd',
+    'samp',
+    'var',
+    'em',
+    'strong',
+    'b',
+    'i',
+    'u',
+    's',
+    'del',
+    'ins',
+    'mark',
+    'small',
+    'sub',
+    'sup',
+    'abbr',
+    'cite',
+    'q',
+    'span',
+    'ul',
+    'ol',
+    'li',
+    'dl',
+    'dt',
+    'dd',
+    'a',
+    'img',
+    'figure',
+    'figcaption',
+    'table',
+    'thead',
+    'tbody',
+    'tfoot',
+    'tr',
+    'th',
+    'td',
+    'caption',
+    'details',
+    'summary',
   ],
   allowedAttributes: {
     a: ['href', 'title', 'rel'],

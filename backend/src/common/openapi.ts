@@ -1,5 +1,13 @@
 import { INestApplication } from '@nestjs/common';
-import { DocumentBuilder, getSchemaPath, OpenAPIObject, type OperationObject, type PathItemObject, type SecuritySchemeObject, SwaggerModule } from '@nestjs/swagger';
+import {
+  DocumentBuilder,
+  getSchemaPath,
+  OpenAPIObject,
+  type OperationObject,
+  type PathItemObject,
+  type SecuritySchemeObject,
+  SwaggerModule,
+} from '@nestjs/swagger';
 import { UNTHROTTLED } from './decorators/unthrottled.decorator';
 import { ErrorEnvelopeDto } from './envelope';
 
@@ -10,7 +18,10 @@ import { ErrorEnvelopeDto } from './envelope';
 const TAGS: { name: string; description: string }[] = [
   { name: 'Auth', description: 'Registration, e-mail verification, sign-in, token refresh, sign-out and password reset' },
   { name: 'Users', description: "The signed-in user's profile, avatar and password" },
-  { name: 'Account sessions', description: "Where the signed-in user is signed in: their live sessions, signing them out, and the new-device e-mail's switch" },
+  {
+    name: 'Account sessions',
+    description: "Where the signed-in user is signed in: their live sessions, signing them out, and the new-device e-mail's switch",
+  },
   { name: 'Account', description: "The signed-in user's account security (/api/v1/account/...): two-factor sign-in" },
   { name: 'Public posts', description: 'Published posts as readers see them: lists, a post by slug, old slugs, authors, the sitemap' },
   { name: 'Posts', description: 'Posts by their authors and administrators: create, edit, submit for review, preview, delete' },
@@ -24,13 +35,32 @@ const TAGS: { name: string; description: string }[] = [
   { name: 'Notifications', description: "The signed-in user's notifications and their preferences, and e-mail unsubscribe links" },
   { name: 'Dashboards', description: 'Figures for readers, authors, administrators and the site' },
   { name: 'Moderation', description: 'Comment moderation: the queue and its bulk actions, reports, hiding, muting users' },
-  { name: 'Admin users', description: "User administration (administrators): lists, roles, bans, generated passwords, the audit log, the admin dashboard's figures" },
-  { name: 'Admin settings', description: 'Site-wide settings (administrators): the two-factor policy for administrators, what erasing an author does to their posts' },
-  { name: 'Admin webhooks', description: "Webhooks (administrators): receivers of the domain events, signed with X-Inkwell-Signature; the test event, the delivery log and redelivery (README 'Webhooks')" },
-  { name: 'Admin import and export', description: 'Site import (WordPress WXR, Ghost JSON, Inkwell exports: uploaded, run by a job, with progress and a report) and the whole-site export (administrators)' },
+  {
+    name: 'Admin users',
+    description:
+      "User administration (administrators): lists, roles, bans, generated passwords, the audit log, the admin dashboard's figures",
+  },
+  {
+    name: 'Admin settings',
+    description:
+      'Site-wide settings (administrators): the two-factor policy for administrators, what erasing an author does to their posts',
+  },
+  {
+    name: 'Admin webhooks',
+    description:
+      "Webhooks (administrators): receivers of the domain events, signed with X-Inkwell-Signature; the test event, the delivery log and redelivery (README 'Webhooks')",
+  },
+  {
+    name: 'Admin import and export',
+    description:
+      'Site import (WordPress WXR, Ghost JSON, Inkwell exports: uploaded, run by a job, with progress and a report) and the whole-site export (administrators)',
+  },
   { name: 'Images', description: 'Post thumbnails: the upload rules, checks, uploads and deletion' },
   { name: 'API tokens', description: "The signed-in user's personal API tokens: create (shown once), list with last use, revoke" },
-  { name: 'Your data', description: "The signed-in user's data: the export archive (Download my data) and account deletion with its grace period" },
+  {
+    name: 'Your data',
+    description: "The signed-in user's data: the export archive (Download my data) and account deletion with its grace period",
+  },
   { name: 'Health', description: 'Liveness and readiness of the server' },
 ];
 

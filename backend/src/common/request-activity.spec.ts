@@ -25,7 +25,9 @@ describe('RequestActivity', () => {
     const { port } = server.address() as AddressInfo;
     const get = () =>
       new Promise<void>((resolve, reject) => {
-        httpRequest({ port, host: '127.0.0.1', path: '/', agent: false }, (res) => res.resume().on('end', resolve)).on('error', reject).end();
+        httpRequest({ port, host: '127.0.0.1', path: '/', agent: false }, (res) => res.resume().on('end', resolve))
+          .on('error', reject)
+          .end();
       });
     try {
       await Promise.all([get(), get(), get()]);

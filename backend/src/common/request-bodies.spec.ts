@@ -9,7 +9,12 @@ function apps() {
     const app = express();
     use(app);
     app.all('/echo', (req, res) => res.json({ hasBody: 'body' in req, body: req.body ?? null }));
-    app.use(((error, _req, res, _next) => void res.status((error as { status?: number }).status ?? 500).json({ type: (error as { type?: string }).type })) as express.ErrorRequestHandler);
+    app.use(
+      ((error, _req, res, _next) =>
+        void res
+          .status((error as { status?: number }).status ?? 500)
+          .json({ type: (error as { type?: string }).type })) as express.ErrorRequestHandler,
+    );
     return app;
   };
   return [build((app) => parsers().forEach((parser) => app.use(parser))), build((app) => app.use(parseBodies(...parsers())))];
@@ -26,7 +31,10 @@ describe('parseBodies', () => {
     ['JSON over the limit', (agent) => agent.post('/echo').send({ a: 'x'.repeat(2000) })],
     ['an empty JSON body', (agent) => agent.post('/echo').set('content-type', 'application/json').set('content-length', '0')],
     ['another type', (agent) => agent.post('/echo').set('content-type', 'text/plain').send('hello')],
-    ['a chunked GET body', (agent) => agent.get('/echo').set('transfer-encoding', 'chunked').set('content-type', 'application/json').send('{"a":2}')],
+    [
+      'a chunked GET body',
+      (agent) => agent.get('/echo').set('transfer-encoding', 'chunked').set('content-type', 'application/json').send('{"a":2}'),
+    ],
   ];
 
   it.each(cases)('answers %s as the separate parsers do', async (_name, send) => {

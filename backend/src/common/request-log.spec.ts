@@ -5,7 +5,10 @@ import { listen, rawRequest } from '../../test/helpers/raw-request';
 import { requestLogOptions } from './request-log';
 
 /** An app logging through pino-http with the app's options at `level`; the lines it writes. */
-async function logged(level: string, requests: [string, Record<string, string>?][]): Promise<{ lines: Record<string, any>[]; sent: Record<string, string | string[] | undefined>[] }> {
+async function logged(
+  level: string,
+  requests: [string, Record<string, string>?][],
+): Promise<{ lines: Record<string, any>[]; sent: Record<string, string | string[] | undefined>[] }> {
   const lines: Record<string, any>[] = [];
   const stream = new Writable({
     write(chunk: Buffer, _encoding, done) {
@@ -33,10 +36,18 @@ const CREDENTIALS = { authorization: 'Bearer secret-token', cookie: 'inkwell_ref
 
 describe('requestLogOptions', () => {
   it('logs one short line per request at info: request id, method, path (no query), status, response time', async () => {
-    const { lines, sent } = await logged('info', [['/api/v1/thing?token=abc', { ...CREDENTIALS, 'x-request-id': 'probe-request-0001' }], ['/api/v1/health']]);
+    const { lines, sent } = await logged('info', [
+      ['/api/v1/thing?token=abc', { ...CREDENTIALS, 'x-request-id': 'probe-request-0001' }],
+      ['/api/v1/health'],
+    ]);
     expect(lines).toHaveLength(1);
     const [line] = lines;
-    expect(line).toMatchObject({ level: 30, msg: 'request completed', req: { id: 'probe-request-0001', method: 'GET', path: '/api/v1/thing' }, res: { statusCode: 200 } });
+    expect(line).toMatchObject({
+      level: 30,
+      msg: 'request completed',
+      req: { id: 'probe-request-0001', method: 'GET', path: '/api/v1/thing' },
+      res: { statusCode: 200 },
+    });
     expect(typeof line.responseTime).toBe('number');
     expect(Object.keys(line.req).sort()).toEqual(['id', 'method', 'path']);
     expect(Object.keys(line.res)).toEqual(['statusCode']);

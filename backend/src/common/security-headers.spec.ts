@@ -90,7 +90,11 @@ describe('securityHeaders', () => {
   });
 
   it('adds report-uri and report-sample only when CSP_REPORT_LOG is set (tests)', () => {
-    const reporting = loadConfig({ DATA_DIR: '/tmp/inkwell-security-headers', LOG_LEVEL: 'silent', CSP_REPORT_LOG: '/tmp/inkwell-csp.log' });
+    const reporting = loadConfig({
+      DATA_DIR: '/tmp/inkwell-security-headers',
+      LOG_LEVEL: 'silent',
+      CSP_REPORT_LOG: '/tmp/inkwell-csp.log',
+    });
     const directives = securityHeaderOptions(reporting).contentSecurityPolicy;
     expect(directives).toMatchObject({ directives: { 'script-src': ["'self'", "'report-sample'"], 'report-uri': ['/csp-report'] } });
   });

@@ -23,7 +23,10 @@ export const STYLE_ATTRIBUTE_HASHES: readonly string[] = CELL_ALIGNMENT_STYLES.m
  * frontend/csp-script-hashes.ts): only those apply, never one that is not in the build (no
  * 'unsafe-inline' in script-src nor style-src).
  */
-export function securityHeaderOptions(config: AppConfig, inline: { scriptHashes?: readonly string[]; styleHashes?: readonly string[] } = {}): HelmetOptions {
+export function securityHeaderOptions(
+  config: AppConfig,
+  inline: { scriptHashes?: readonly string[]; styleHashes?: readonly string[] } = {},
+): HelmetOptions {
   const inlineScriptHashes = inline.scriptHashes ?? [];
   return {
     contentSecurityPolicy: {
@@ -39,7 +42,13 @@ export function securityHeaderOptions(config: AppConfig, inline: { scriptHashes?
         'connect-src': ["'self'", 'blob:'],
         // The island runtime's one <style> by hash; style attributes only those of STYLE_ATTRIBUTE_HASHES
         // ('unsafe-hashes' applies hashes to attributes; without it they match <style> elements only).
-        'style-src': ["'self'", ...(inline.styleHashes ?? []), "'unsafe-hashes'", ...STYLE_ATTRIBUTE_HASHES, ...(config.cspReportLog ? ["'report-sample'"] : [])],
+        'style-src': [
+          "'self'",
+          ...(inline.styleHashes ?? []),
+          "'unsafe-hashes'",
+          ...STYLE_ATTRIBUTE_HASHES,
+          ...(config.cspReportLog ? ["'report-sample'"] : []),
+        ],
         'upgrade-insecure-requests': null,
       },
     },
@@ -96,7 +105,11 @@ export function recordHeaderSteps(middleware: RequestHandler, req: Partial<Incom
 /** Two stand-in requests unlike each other: a middleware that answers them alike does not look at the request. */
 const PROBES: Partial<IncomingMessage>[] = [
   { method: 'GET', url: '/', headers: { host: 'localhost', 'user-agent': 'probe-a' } },
-  { method: 'POST', url: '/api/v1/probe?x=1', headers: { host: 'example.test', 'x-forwarded-proto': 'https', cookie: 'a=b', 'user-agent': 'probe-b' } },
+  {
+    method: 'POST',
+    url: '/api/v1/probe?x=1',
+    headers: { host: 'example.test', 'x-forwarded-proto': 'https', cookie: 'a=b', 'user-agent': 'probe-b' },
+  },
 ];
 
 /**

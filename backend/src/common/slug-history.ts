@@ -11,10 +11,19 @@ const HISTORIES = {
  * inside the save's transaction: the new slug is nobody's old slug any more, and the old one now
  * leads to this owner (the latest owner wins).
  */
-export async function recordSlugChange(manager: EntityManager, kind: keyof typeof HISTORIES, ownerId: number, oldSlug: string | undefined, slug: string): Promise<void> {
+export async function recordSlugChange(
+  manager: EntityManager,
+  kind: keyof typeof HISTORIES,
+  ownerId: number,
+  oldSlug: string | undefined,
+  slug: string,
+): Promise<void> {
   if (oldSlug === slug) return;
   const { table, owner } = HISTORIES[kind];
   await manager.query(`DELETE FROM ${table} WHERE slug = $1`, [slug]);
   if (oldSlug === undefined) return;
-  await manager.query(`INSERT INTO ${table} (slug, ${owner}) VALUES ($1, $2) ON CONFLICT (slug) DO UPDATE SET ${owner} = EXCLUDED.${owner}, created_at = now()`, [oldSlug, ownerId]);
+  await manager.query(
+    `INSERT INTO ${table} (slug, ${owner}) VALUES ($1, $2) ON CONFLICT (slug) DO UPDATE SET ${owner} = EXCLUDED.${owner}, created_at = now()`,
+    [oldSlug, ownerId],
+  );
 }

@@ -64,7 +64,10 @@ describe('loadConfig', () => {
 
   it('reads the per-user comment limits (10 a minute, 100 a day by default)', () => {
     expect(loadConfig({ DATA_DIR: dataDir() }).commentLimit).toEqual({ perMinute: 10, perDay: 100 });
-    expect(loadConfig({ DATA_DIR: dataDir(), COMMENT_LIMIT_PER_MINUTE: '3', COMMENT_LIMIT_PER_DAY: '50' }).commentLimit).toEqual({ perMinute: 3, perDay: 50 });
+    expect(loadConfig({ DATA_DIR: dataDir(), COMMENT_LIMIT_PER_MINUTE: '3', COMMENT_LIMIT_PER_DAY: '50' }).commentLimit).toEqual({
+      perMinute: 3,
+      perDay: 50,
+    });
   });
 
   it("reads SITE_TIME_ZONE, Vietnam's zone by default, in its canonical spelling", () => {
@@ -77,7 +80,10 @@ describe('loadConfig', () => {
   });
 
   it('reads the upload limit and the image decode queue, 30 an hour and 2 + 8 by default', () => {
-    expect(loadConfig({ DATA_DIR: dataDir() })).toMatchObject({ uploadLimit: { uploads: 30, windowMinutes: 60 }, imageDecodes: { concurrency: 2, queue: 8 } });
+    expect(loadConfig({ DATA_DIR: dataDir() })).toMatchObject({
+      uploadLimit: { uploads: 30, windowMinutes: 60 },
+      imageDecodes: { concurrency: 2, queue: 8 },
+    });
     const config = loadConfig({ DATA_DIR: dataDir(), UPLOAD_LIMIT: '5/10m', IMAGE_DECODE_CONCURRENCY: '1', IMAGE_DECODE_QUEUE: '0' });
     expect(config).toMatchObject({ uploadLimit: { uploads: 5, windowMinutes: 10 }, imageDecodes: { concurrency: 1, queue: 0 } });
   });
@@ -129,16 +135,38 @@ describe('loadConfig', () => {
     expect(loadConfig({ DATA_DIR: dir }).storage).toEqual({ driver: 'local' });
     expect(loadConfig({ DATA_DIR: dir, STORAGE: 'local', S3_BUCKET: 'inkwell' }).storage).toEqual({ driver: 'local' });
     expect(loadConfig({ DATA_DIR: dir, S3_BUCKET: 'inkwell' }).storage).toEqual({
-      driver: 's3', endpoint: undefined, bucket: 'inkwell', region: 'us-east-1', accessKeyId: undefined, secretAccessKey: undefined, forcePathStyle: false, publicUrl: undefined,
+      driver: 's3',
+      endpoint: undefined,
+      bucket: 'inkwell',
+      region: 'us-east-1',
+      accessKeyId: undefined,
+      secretAccessKey: undefined,
+      forcePathStyle: false,
+      publicUrl: undefined,
     });
     const full = {
-      DATA_DIR: dir, STORAGE: 'S3', S3_ENDPOINT: 'http://minio:9000/', S3_BUCKET: 'media.example', S3_REGION: 'eu-west-1',
-      S3_ACCESS_KEY_ID: 'key', S3_SECRET_ACCESS_KEY: 'secret', S3_PUBLIC_URL: 'https://cdn.example.com/media/',
+      DATA_DIR: dir,
+      STORAGE: 'S3',
+      S3_ENDPOINT: 'http://minio:9000/',
+      S3_BUCKET: 'media.example',
+      S3_REGION: 'eu-west-1',
+      S3_ACCESS_KEY_ID: 'key',
+      S3_SECRET_ACCESS_KEY: 'secret',
+      S3_PUBLIC_URL: 'https://cdn.example.com/media/',
     };
     expect(loadConfig(full).storage).toEqual({
-      driver: 's3', endpoint: 'http://minio:9000', bucket: 'media.example', region: 'eu-west-1', accessKeyId: 'key', secretAccessKey: 'secret', forcePathStyle: true, publicUrl: 'https://cdn.example.com/media',
+      driver: 's3',
+      endpoint: 'http://minio:9000',
+      bucket: 'media.example',
+      region: 'eu-west-1',
+      accessKeyId: 'key',
+      secretAccessKey: 'secret',
+      forcePathStyle: true,
+      publicUrl: 'https://cdn.example.com/media',
     });
-    expect(loadConfig({ DATA_DIR: dir, S3_BUCKET: 'inkwell', S3_ENDPOINT: 'http://minio:9000', S3_FORCE_PATH_STYLE: 'false' }).storage).toMatchObject({ forcePathStyle: false });
+    expect(
+      loadConfig({ DATA_DIR: dir, S3_BUCKET: 'inkwell', S3_ENDPOINT: 'http://minio:9000', S3_FORCE_PATH_STYLE: 'false' }).storage,
+    ).toMatchObject({ forcePathStyle: false });
   });
 
   it.each([

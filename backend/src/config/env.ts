@@ -139,7 +139,9 @@ function parseLoginAccountLimit(env: Env): { failures: number; windowMinutes: nu
   const failures = Number(match?.[1]);
   const windowMinutes = Number(match?.[2]);
   if (!match || failures < 1 || failures > 1000 || windowMinutes < 1 || windowMinutes > 1440) {
-    throw new ConfigError(`LOGIN_ACCOUNT_LIMIT must be failures per minutes like "10/15m" (1 to 1000 failures, 1 to 1440 minutes) (got "${raw}")`);
+    throw new ConfigError(
+      `LOGIN_ACCOUNT_LIMIT must be failures per minutes like "10/15m" (1 to 1000 failures, 1 to 1440 minutes) (got "${raw}")`,
+    );
   }
   return { failures, windowMinutes };
 }
@@ -171,19 +173,23 @@ const BUCKET_NAME = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
 /** STORAGE=local|s3; S3 when STORAGE is unset and S3_BUCKET is given. */
 function parseStorage(env: Env): StorageConfig {
   const raw = optional(env, 'STORAGE')?.toLowerCase();
-  if (raw !== undefined && raw !== 'local' && raw !== 's3') throw new ConfigError(`STORAGE must be one of local, s3 (got "${env.STORAGE}")`);
+  if (raw !== undefined && raw !== 'local' && raw !== 's3')
+    throw new ConfigError(`STORAGE must be one of local, s3 (got "${env.STORAGE}")`);
   const bucket = optional(env, 'S3_BUCKET');
   const driver = raw ?? (bucket ? 's3' : 'local');
   if (driver === 'local') return { driver: 'local' };
   if (!bucket) throw new ConfigError('S3_BUCKET is required when STORAGE=s3');
-  if (!BUCKET_NAME.test(bucket)) throw new ConfigError(`S3_BUCKET must be a bucket name (3 to 63 lower-case letters, digits, dots, hyphens) (got "${bucket}")`);
+  if (!BUCKET_NAME.test(bucket))
+    throw new ConfigError(`S3_BUCKET must be a bucket name (3 to 63 lower-case letters, digits, dots, hyphens) (got "${bucket}")`);
   const endpoint = parseUrl(env, 'S3_ENDPOINT', ['http:', 'https:'])?.replace(/\/+$/, '');
   const region = optional(env, 'S3_REGION') ?? 'us-east-1';
   if (!/^[a-z0-9-]{2,32}$/.test(region)) throw new ConfigError(`S3_REGION must be a region name like "us-east-1" (got "${region}")`);
   const accessKeyId = optional(env, 'S3_ACCESS_KEY_ID');
   const secretAccessKey = optional(env, 'S3_SECRET_ACCESS_KEY');
   if ((accessKeyId === undefined) !== (secretAccessKey === undefined)) {
-    throw new ConfigError('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be given together (or neither, for the default credential chain)');
+    throw new ConfigError(
+      'S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be given together (or neither, for the default credential chain)',
+    );
   }
   const forcePathStyle = parseFlag(env, 'S3_FORCE_PATH_STYLE', ['1', 'true'], ['0', 'false'], endpoint !== undefined);
   const publicUrl = parseUrl(env, 'S3_PUBLIC_URL', ['http:', 'https:'])?.replace(/\/+$/, '');
@@ -268,7 +274,9 @@ export function loadConfig(env: Env = process.env): AppConfig {
   if (/^\d+$/.test(trustProxyRaw)) trustProxy = Number(trustProxyRaw);
   else if (trustProxyRaw === 'true' || trustProxyRaw === 'false') trustProxy = trustProxyRaw === 'true';
   else if (!/^[\w.:/,\s-]+$/.test(trustProxyRaw)) {
-    throw new ConfigError(`TRUST_PROXY must be a hop count, true/false, or addresses/subnets/names like "loopback, 10.0.0.0/8" (got "${trustProxyRaw}")`);
+    throw new ConfigError(
+      `TRUST_PROXY must be a hop count, true/false, or addresses/subnets/names like "loopback, 10.0.0.0/8" (got "${trustProxyRaw}")`,
+    );
   }
 
   return Object.freeze({
@@ -295,7 +303,10 @@ export function loadConfig(env: Env = process.env): AppConfig {
     isProduction: env.NODE_ENV === 'production',
     storage: Object.freeze(parseStorage(env)),
     uploadLimit: Object.freeze(parseUploadLimit(env)),
-    imageDecodes: Object.freeze({ concurrency: parseWholeNumber(env, 'IMAGE_DECODE_CONCURRENCY', 2, 1, 16), queue: parseWholeNumber(env, 'IMAGE_DECODE_QUEUE', 8, 0, 1000) }),
+    imageDecodes: Object.freeze({
+      concurrency: parseWholeNumber(env, 'IMAGE_DECODE_CONCURRENCY', 2, 1, 16),
+      queue: parseWholeNumber(env, 'IMAGE_DECODE_QUEUE', 8, 0, 1000),
+    }),
     jobs: Object.freeze({
       retryLimit: parseWholeNumber(env, 'JOB_RETRY_LIMIT', 5, 0, 100),
       retryDelaySeconds: parseWholeNumber(env, 'JOB_RETRY_DELAY_SECONDS', 30, 1, 86_400),

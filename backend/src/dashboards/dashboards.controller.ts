@@ -62,7 +62,9 @@ export class DashboardsController {
   }
 
   @Get('quick-stats')
-  @ApiOperation({ summary: "Site totals and today's (since 00:00 UTC) new users, published posts, comments and likes (public; at most 5 s old)" })
+  @ApiOperation({
+    summary: "Site totals and today's (since 00:00 UTC) new users, published posts, comments and likes (public; at most 5 s old)",
+  })
   @ApiEnvelope(QuickStatsDto)
   getQuickStats(): Promise<QuickStatsDto> {
     return this.dashboards.quickStats();

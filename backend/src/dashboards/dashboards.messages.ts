@@ -11,7 +11,10 @@ export const DashboardsMessages = {
     POST_CREATED: { title: 'Post created', description: (post: string) => `You created "${post}".` },
     POST_SUBMITTED: { title: 'Submitted for review', description: (post: string) => `"${post}" is waiting for review.` },
     /** A submitted post approved with a publish time. */
-    POST_SCHEDULED: { title: 'Post scheduled', description: (post: string, time: string) => `"${post}" was approved and is scheduled for ${time}.` },
+    POST_SCHEDULED: {
+      title: 'Post scheduled',
+      description: (post: string, time: string) => `"${post}" was approved and is scheduled for ${time}.`,
+    },
     POST_PUBLISHED: { title: 'Post published', description: (post: string) => `"${post}" was published.` },
     POST_REJECTED: {
       title: 'Post rejected',

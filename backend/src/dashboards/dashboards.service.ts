@@ -50,7 +50,10 @@ export function toAuthorActivity(row: AuthorEventRow, siteTime: (date: Date) => 
   return {
     type: ACTIVITY_TYPE_OF_AUTHOR_EVENT[row.type],
     title: scheduled ? scheduled.title : texts.title,
-    description: scheduled && row.scheduled_at ? scheduled.description(row.title, siteTime(row.scheduled_at)) : texts.description(row.title, row.reason),
+    description:
+      scheduled && row.scheduled_at
+        ? scheduled.description(row.title, siteTime(row.scheduled_at))
+        : texts.description(row.title, row.reason),
     timestamp: row.at.toISOString(),
     ...(link ? { link } : {}),
   };
@@ -112,7 +115,10 @@ export class DashboardsService implements OnModuleDestroy {
   }
 
   async authorStats(user: AuthUser): Promise<AuthorDashboardStatsDto> {
-    const [totals, events] = await Promise.all([this.repository.authorTotals(user.id), this.repository.authorEvents(user.id, AUTHOR_ACTIVITY_LIMIT)]);
+    const [totals, events] = await Promise.all([
+      this.repository.authorTotals(user.id),
+      this.repository.authorEvents(user.id, AUTHOR_ACTIVITY_LIMIT),
+    ]);
     return {
       totalPosts: totals.total_posts,
       myPosts: totals.my_posts,

@@ -37,8 +37,16 @@ export async function freeLoopbackPort(): Promise<number> {
 
 function osUserIds(name: string): { uid: number; gid: number } | undefined {
   try {
-    const uid = Number(execFileSync('id', ['-u', name], { stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim());
-    const gid = Number(execFileSync('id', ['-g', name], { stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim());
+    const uid = Number(
+      execFileSync('id', ['-u', name], { stdio: ['ignore', 'pipe', 'ignore'] })
+        .toString()
+        .trim(),
+    );
+    const gid = Number(
+      execFileSync('id', ['-g', name], { stdio: ['ignore', 'pipe', 'ignore'] })
+        .toString()
+        .trim(),
+    );
     return { uid, gid };
   } catch {
     return undefined;
@@ -104,7 +112,11 @@ export const RESYNC_SIGNAL: NodeJS.Signals = 'SIGUSR2';
  * `resyncSignal`: the caller is a server that handles this signal by dropping its caches (it is
  * recorded in DATA_DIR/inkwell.pid for runningEmbeddedPostgres()).
  */
-export async function startEmbeddedPostgres(dataDir: string, log: (line: string) => void, resyncSignal?: NodeJS.Signals): Promise<EmbeddedDatabase> {
+export async function startEmbeddedPostgres(
+  dataDir: string,
+  log: (line: string) => void,
+  resyncSignal?: NodeJS.Signals,
+): Promise<EmbeddedDatabase> {
   const databaseDir = resolve(dataDir, 'postgres');
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
   mkdirSync(dataDir, { recursive: true });
@@ -173,7 +185,8 @@ export function runningEmbeddedPostgres(dataDir: string): RunningEmbeddedDatabas
   if (!owner?.resyncSignal) return undefined;
   const databaseDir = resolve(dataDir, 'postgres');
   const pidFile = readPostmasterPidFile(databaseDir);
-  if (!pidFile || pidFile.status !== 'ready' || !Number.isInteger(pidFile.port) || !isPostmasterOf(pidFile.pid, databaseDir)) return undefined;
+  if (!pidFile || pidFile.status !== 'ready' || !Number.isInteger(pidFile.port) || !isPostmasterOf(pidFile.pid, databaseDir))
+    return undefined;
   const password = persistedSecret(dataDir, 'postgresPassword');
   return {
     url: embeddedUrl(password, pidFile.port),
@@ -200,16 +213,32 @@ async function stopOrphanPostmaster(databaseDir: string, log: (line: string) => 
  * initdb: UTF-8, the C locale (byte order, the same on every machine), password authentication
  * for the `inkwell` role. As root, the folder and the password file belong to the postgres OS user.
  */
-async function initialise(databaseDir: string, password: string, ids: { uid: number; gid: number } | undefined, log: (line: string) => void): Promise<void> {
+async function initialise(
+  databaseDir: string,
+  password: string,
+  ids: { uid: number; gid: number } | undefined,
+  log: (line: string) => void,
+): Promise<void> {
   mkdirSync(databaseDir, { recursive: true, mode: 0o700 });
   const scratch = mkdtempSync(join(tmpdir(), 'inkwell-initdb-'));
   const passwordFile = join(scratch, 'password');
   writeFileSync(passwordFile, `${password}\n`, { mode: 0o600 });
   if (ids) for (const path of [databaseDir, scratch, passwordFile]) chownSync(path, ids.uid, ids.gid);
   try {
-    const args = [`--pgdata=${databaseDir}`, '--auth=password', `--username=${DB_USER}`, `--pwfile=${passwordFile}`, '--encoding=UTF8', '--locale=C'];
+    const args = [
+      `--pgdata=${databaseDir}`,
+      '--auth=password',
+      `--username=${DB_USER}`,
+      `--pwfile=${passwordFile}`,
+      '--encoding=UTF8',
+      '--locale=C',
+    ];
     const result = await new Promise<{ code: number | null; output: string }>((done) => {
-      const child = spawn(binaryPath('initdb'), args, { ...ids, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, LC_MESSAGES: 'C' } });
+      const child = spawn(binaryPath('initdb'), args, {
+        ...ids,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: { ...process.env, LC_MESSAGES: 'C' },
+      });
       let output = '';
       child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
       child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));

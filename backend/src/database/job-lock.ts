@@ -58,14 +58,22 @@ export class JobLock {
         await this.drop();
       }
     }
-    const client = new Client({ connectionString: this.databaseUrl, application_name: 'inkwell-job-lock', connectionTimeoutMillis: 3_000, keepAlive: true });
+    const client = new Client({
+      connectionString: this.databaseUrl,
+      application_name: 'inkwell-job-lock',
+      connectionTimeoutMillis: 3_000,
+      keepAlive: true,
+    });
     client.on('error', (error) => {
       this.logger.warn(`job lock connection lost: ${error.message}`);
       if (this.client === client) this.client = undefined;
     });
     try {
       await client.connect();
-      const { rows } = await client.query<{ held: boolean }>('SELECT pg_try_advisory_lock($1::int, $2::int) AS held', [LOCK_NAMESPACE, this.job]);
+      const { rows } = await client.query<{ held: boolean }>('SELECT pg_try_advisory_lock($1::int, $2::int) AS held', [
+        LOCK_NAMESPACE,
+        this.job,
+      ]);
       if (rows[0]?.held) {
         this.client = client;
         return true;

@@ -53,12 +53,20 @@ export class DomainEvents {
 
   /** In-transaction subscriber for these events. */
   onRecorded<N extends DomainEventName>(names: N | readonly N[], handler: RecordedHandler<N>, options: SubscriptionOptions = {}): void {
-    this.recorded.push({ names: new Set(typeof names === 'string' ? [names] : names), liveOnly: options.liveOnly === true, handler: handler as Subscription['handler'] });
+    this.recorded.push({
+      names: new Set(typeof names === 'string' ? [names] : names),
+      liveOnly: options.liveOnly === true,
+      handler: handler as Subscription['handler'],
+    });
   }
 
   /** After-commit subscriber for these events. */
   onCommitted<N extends DomainEventName>(names: N | readonly N[], handler: CommittedHandler<N>, options: SubscriptionOptions = {}): void {
-    this.committed.push({ names: new Set(typeof names === 'string' ? [names] : names), liveOnly: options.liveOnly === true, handler: handler as Subscription['handler'] });
+    this.committed.push({
+      names: new Set(typeof names === 'string' ? [names] : names),
+      liveOnly: options.liveOnly === true,
+      handler: handler as Subscription['handler'],
+    });
   }
 
   /**
@@ -76,19 +84,22 @@ export class DomainEvents {
   async transaction<T>(work: (tx: EventTransaction) => Promise<T>): Promise<T> {
     const events: DomainEvent[] = [];
     const historic = this.historicScope.getStore() === true;
-    const hears = (subscription: Subscription, event: DomainEvent) => subscription.names.has(event.name) && !(historic && subscription.liveOnly);
+    const hears = (subscription: Subscription, event: DomainEvent) =>
+      subscription.names.has(event.name) && !(historic && subscription.liveOnly);
     const result = await this.dataSource.transaction(async (manager) => {
       const tx: EventTransaction = {
         manager,
         record: async (event) => {
           await this.store(manager, event as DomainEvent);
-          for (const subscription of this.recorded) if (hears(subscription, event as DomainEvent)) await subscription.handler(event as DomainEvent, manager);
+          for (const subscription of this.recorded)
+            if (hears(subscription, event as DomainEvent)) await subscription.handler(event as DomainEvent, manager);
           events.push(event as DomainEvent);
         },
       };
       return work(tx);
     });
-    for (const event of events) for (const subscription of this.committed) if (hears(subscription, event)) await subscription.handler(event);
+    for (const event of events)
+      for (const subscription of this.committed) if (hears(subscription, event)) await subscription.handler(event);
     return result;
   }
 
@@ -98,12 +109,21 @@ export class DomainEvents {
    * labels), in the erasure's transaction.
    */
   async forgetUser(manager: EntityManager, userId: number): Promise<void> {
-    await manager.query(`UPDATE domain_events SET data = data - 'email' - 'fullName' - 'changes' #- '{apiToken,name}' WHERE subject_type = 'user' AND subject_id = $1`, [userId]);
+    await manager.query(
+      `UPDATE domain_events SET data = data - 'email' - 'fullName' - 'changes' #- '{apiToken,name}' WHERE subject_type = 'user' AND subject_id = $1`,
+      [userId],
+    );
   }
 
   private async store(manager: EntityManager, event: DomainEvent): Promise<void> {
     const subject = subjectOf(event);
-    const row: Partial<DomainEventRow> = { name: event.name, subjectType: subject.type, subjectId: subject.id, actorId: event.actor?.id ?? null, data: event.data as unknown as Record<string, unknown> };
+    const row: Partial<DomainEventRow> = {
+      name: event.name,
+      subjectType: subject.type,
+      subjectId: subject.id,
+      actorId: event.actor?.id ?? null,
+      data: event.data as unknown as Record<string, unknown>,
+    };
     // QueryDeepPartialEntity cannot describe a jsonb object of unknown shape.
     await manager.insert(DomainEventRow, row as Parameters<EntityManager['insert']>[1]);
   }

@@ -156,7 +156,14 @@ export interface DomainEventMap {
   /** A post's text, tags, images or SEO fields were saved (with or without a status change). */
   'post.updated': PostFacts & { previousSlug: string; previousStatus: PostStatusName };
   /** A post became public; `via` says how, `reviewId` when a review did it, `scheduledAt` when its schedule did. */
-  'post.published': PostFacts & { previousStatus: PostStatusName | null; via: PostVia; reviewId?: number; scheduledAt?: string; scheduledBy?: number | null; droppedSchedule?: string };
+  'post.published': PostFacts & {
+    previousStatus: PostStatusName | null;
+    via: PostVia;
+    reviewId?: number;
+    scheduledAt?: string;
+    scheduledBy?: number | null;
+    droppedSchedule?: string;
+  };
   /** A public post stopped being public (now DRAFT, PRIVATE or ARCHIVED). */
   'post.unpublished': PostFacts & { previousStatus: PostStatusName; via: PostVia };
   /** Any other status move (e.g. DRAFT → PRIVATE, REJECTED → DRAFT, DRAFT → ARCHIVED). */
@@ -197,7 +204,12 @@ export interface DomainEventMap {
    * moderation-queue: then `content` is the text it had, which the audit log keeps).
    * `placeholder`: its row stays, text wiped, for the replies under it; otherwise the row is gone.
    */
-  'comment.deleted': CommentFacts & { previousVisibility: CommentVisibilityName; placeholder: boolean; via: 'thread' | 'moderation-queue'; content?: string };
+  'comment.deleted': CommentFacts & {
+    previousVisibility: CommentVisibilityName;
+    placeholder: boolean;
+    via: 'thread' | 'moderation-queue';
+    content?: string;
+  };
   /** A reader reported it. */
   'comment.reported': CommentFacts & { reportId: number; reason: string };
   /** A moderator dismissed its open reports (`dismissed` of them). */

@@ -43,7 +43,9 @@ describe('variantEtag', () => {
 });
 
 describe('withEncodings', () => {
-  const html = Buffer.from(`<!doctype html><main>${'<article><h2>A post title</h2><p>Some words of the summary, again and again.</p></article>'.repeat(200)}</main>`);
+  const html = Buffer.from(
+    `<!doctype html><main>${'<article><h2>A post title</h2><p>Some words of the summary, again and again.</p></article>'.repeat(200)}</main>`,
+  );
   const page = (body: Buffer): CachedPage => ({ status: 200, body, etag: etagOf(body), headers: { 'content-type': 'text/html' } });
 
   it('adds br and gzip bodies that decompress to the identity bytes, each with its suffixed ETag', async () => {
@@ -81,6 +83,14 @@ describe('withEncodings', () => {
     cache.clear();
     const encoded = await withEncodings(page(html));
     cache.set('/encoded', encoded);
-    expect(cache.totalBytes).toBe(plain - '/plain'.length + '/encoded'.length + encoded.encoded!.br!.body.length + encoded.encoded!.gzip!.body.length + encoded.encoded!.br!.etag.length + encoded.encoded!.gzip!.etag.length);
+    expect(cache.totalBytes).toBe(
+      plain -
+        '/plain'.length +
+        '/encoded'.length +
+        encoded.encoded!.br!.body.length +
+        encoded.encoded!.gzip!.body.length +
+        encoded.encoded!.br!.etag.length +
+        encoded.encoded!.gzip!.etag.length,
+    );
   });
 });

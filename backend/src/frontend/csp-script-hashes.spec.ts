@@ -14,7 +14,10 @@ describe('readInlineHashes', () => {
   const style = ["'sha256-BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB='"];
 
   it("reads the build's lists of hash sources", () => {
-    expect(readInlineHashes(file('good.json', { scriptHashes: script, styleHashes: style }))).toEqual({ scriptHashes: script, styleHashes: style });
+    expect(readInlineHashes(file('good.json', { scriptHashes: script, styleHashes: style }))).toEqual({
+      scriptHashes: script,
+      styleHashes: style,
+    });
   });
 
   it('has none without a build', () => {
@@ -22,8 +25,12 @@ describe('readInlineHashes', () => {
   });
 
   it("refuses anything but hash sources (an 'unsafe-inline' slipped into the file stops start-up)", () => {
-    expect(() => readInlineHashes(file('loose.json', { scriptHashes: ["'unsafe-inline'"], styleHashes: style }))).toThrow(/rebuild the frontend/);
-    expect(() => readInlineHashes(file('loose-style.json', { scriptHashes: script, styleHashes: ["'unsafe-inline'"] }))).toThrow(/rebuild the frontend/);
+    expect(() => readInlineHashes(file('loose.json', { scriptHashes: ["'unsafe-inline'"], styleHashes: style }))).toThrow(
+      /rebuild the frontend/,
+    );
+    expect(() => readInlineHashes(file('loose-style.json', { scriptHashes: script, styleHashes: ["'unsafe-inline'"] }))).toThrow(
+      /rebuild the frontend/,
+    );
     // A file from a build before style hashes: rebuild, rather than pages without their island styles.
     expect(() => readInlineHashes(file('older.json', { scriptHashes: script }))).toThrow(/rebuild the frontend/);
     expect(() => readInlineHashes(file('shape.json', { hashes: [] }))).toThrow(/rebuild the frontend/);

@@ -11,7 +11,8 @@ export interface InlineHashes {
   styleHashes: string[];
 }
 
-const isHashList = (list: unknown): list is string[] => Array.isArray(list) && list.every((hash) => typeof hash === 'string' && HASH_SOURCE.test(hash));
+const isHashList = (list: unknown): list is string[] =>
+  Array.isArray(list) && list.every((hash) => typeof hash === 'string' && HASH_SOURCE.test(hash));
 
 /**
  * The hashes of the inline scripts and `<style>` elements the built pages carry, for script-src
@@ -23,7 +24,9 @@ export function readInlineHashes(file: string = CSP_SCRIPT_HASHES_FILE): InlineH
   if (!existsSync(file)) return { scriptHashes: [], styleHashes: [] };
   const { scriptHashes, styleHashes } = JSON.parse(readFileSync(file, 'utf8')) as { scriptHashes?: unknown; styleHashes?: unknown };
   if (!isHashList(scriptHashes) || !isHashList(styleHashes)) {
-    throw new Error(`${file} must hold { "scriptHashes": ["'sha256-…'", …], "styleHashes": [...] }: rebuild the frontend (npm run build:frontend)`);
+    throw new Error(
+      `${file} must hold { "scriptHashes": ["'sha256-…'", …], "styleHashes": [...] }: rebuild the frontend (npm run build:frontend)`,
+    );
   }
   return { scriptHashes, styleHashes };
 }

@@ -34,7 +34,11 @@ interface Rendered {
 }
 
 function setup(options: { pageCache?: boolean; compression?: boolean } = {}) {
-  const config = loadConfig({ DATA_DIR: '/tmp/inkwell-page-cache-spec', JWT_SECRET: 'x'.repeat(40), PAGE_CACHE: options.pageCache === false ? 'off' : 'on' });
+  const config = loadConfig({
+    DATA_DIR: '/tmp/inkwell-page-cache-spec',
+    JWT_SECRET: 'x'.repeat(40),
+    PAGE_CACHE: options.pageCache === false ? 'off' : 'on',
+  });
   const events = new ContentEvents();
   const pages = new PageCacheService(config, events);
   const renders: string[] = [];
@@ -157,7 +161,9 @@ describe('FrontendMiddleware page cache', () => {
     let release!: () => void;
     const renderingStarted = new Promise<void>((done) => (started = done));
     answers.set('/blog', { hold: () => (started(), new Promise<void>((done) => (release = done))) });
-    const pending = request(app).get('/blog').then((response) => response);
+    const pending = request(app)
+      .get('/blog')
+      .then((response) => response);
     await renderingStarted;
     events.changed({ kind: 'post', postId: 1, slugs: ['a-post'] });
     answers.delete('/blog');
@@ -173,9 +179,18 @@ describe('FrontendMiddleware page cache', () => {
     let release!: () => void;
     const renderingStarted = new Promise<void>((done) => (started = done));
     answers.set('/', { hold: () => (started(), new Promise<void>((done) => (release = done))) });
-    const first = request(app).get('/').then((response) => response);
+    const first = request(app)
+      .get('/')
+      .then((response) => response);
     await renderingStarted;
-    const others = [request(app).get('/').then((response) => response), request(app).get('/').then((response) => response)];
+    const others = [
+      request(app)
+        .get('/')
+        .then((response) => response),
+      request(app)
+        .get('/')
+        .then((response) => response),
+    ];
     await new Promise((done) => setTimeout(done, 50));
     release();
     const responses = await Promise.all([first, ...others]);
@@ -189,10 +204,18 @@ describe('FrontendMiddleware page cache', () => {
     let started!: () => void;
     let release!: () => void;
     const renderingStarted = new Promise<void>((done) => (started = done));
-    answers.set('/authors', { status: 503, body: '<h1>Unable to load authors</h1>', hold: () => (started(), new Promise<void>((done) => (release = done))) });
-    const first = request(app).get('/authors').then((response) => response);
+    answers.set('/authors', {
+      status: 503,
+      body: '<h1>Unable to load authors</h1>',
+      hold: () => (started(), new Promise<void>((done) => (release = done))),
+    });
+    const first = request(app)
+      .get('/authors')
+      .then((response) => response);
     await renderingStarted;
-    const second = request(app).get('/authors').then((response) => response);
+    const second = request(app)
+      .get('/authors')
+      .then((response) => response);
     await new Promise((done) => setTimeout(done, 50));
     answers.set('/authors', {});
     release();
@@ -213,7 +236,11 @@ describe('FrontendMiddleware page cache', () => {
         return new Promise<void>((done) => releases.push(() => (inFlight--, done())));
       },
     });
-    const responses = Array.from({ length: 20 }, (_, i) => request(app).get(`/login?n=${i}`).then((response) => response));
+    const responses = Array.from({ length: 20 }, (_, i) =>
+      request(app)
+        .get(`/login?n=${i}`)
+        .then((response) => response),
+    );
     while (releases.length < MAX_CONCURRENT_RENDERS) await new Promise((done) => setTimeout(done, 10));
     await new Promise((done) => setTimeout(done, 50));
     expect(releases.length).toBe(MAX_CONCURRENT_RENDERS);
@@ -292,7 +319,15 @@ describe('FrontendMiddleware page cache', () => {
       await request(app).get(path);
       await request(app).get(path);
     }
-    expect(renders).toEqual(['/blog/missing-post', '/blog/broken', '/blog/broken', '/blog/json', '/blog/json', '/blog/cookie', '/blog/cookie']);
+    expect(renders).toEqual([
+      '/blog/missing-post',
+      '/blog/broken',
+      '/blog/broken',
+      '/blog/json',
+      '/blog/json',
+      '/blog/cookie',
+      '/blog/cookie',
+    ]);
     const broken = await request(app).get('/blog/broken').expect(503);
     expect(broken.text).toBe('<h1>Unable to load post</h1>');
     expect(broken.headers['etag']).toBeUndefined();
@@ -489,7 +524,11 @@ describe('FrontendMiddleware compression', () => {
       await new Promise((done) => setTimeout(done, 50));
       release();
       const [br, gzip, identity] = await Promise.all([first, ...others]);
-      expect([br.headers['content-encoding'], gzip.headers['content-encoding'], identity.headers['content-encoding']]).toEqual(['br', 'gzip', undefined]);
+      expect([br.headers['content-encoding'], gzip.headers['content-encoding'], identity.headers['content-encoding']]).toEqual([
+        'br',
+        'gzip',
+        undefined,
+      ]);
       expect(brotliDecompressSync(br.body).equals(identityBytes)).toBe(true);
       expect(gunzipSync(gzip.body).equals(identityBytes)).toBe(true);
       expect(identity.body.equals(identityBytes)).toBe(true);

@@ -1,4 +1,14 @@
-import { DynamicModule, Inject, Injectable, MiddlewareConsumer, Module, NestMiddleware, NestModule, Optional, RequestMethod } from '@nestjs/common';
+import {
+  DynamicModule,
+  Inject,
+  Injectable,
+  MiddlewareConsumer,
+  Module,
+  NestMiddleware,
+  NestModule,
+  Optional,
+  RequestMethod,
+} from '@nestjs/common';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { existsSync, readdirSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
@@ -47,7 +57,18 @@ const API_PATH = /^\/(api|images)(\/|$)/;
 /** Page renderings at once (see renderPage). */
 export const MAX_CONCURRENT_RENDERS = 4;
 /** Per-request headers that must not be replayed from the cache. */
-const NOT_CACHED_HEADERS = new Set(['set-cookie', 'date', 'connection', 'keep-alive', 'transfer-encoding', 'content-length', 'x-request-id', 'etag', 'cache-control', 'vary']);
+const NOT_CACHED_HEADERS = new Set([
+  'set-cookie',
+  'date',
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+  'content-length',
+  'x-request-id',
+  'etag',
+  'cache-control',
+  'vary',
+]);
 
 /**
  * Serves the built Astro site: its files from memory, precompressed (br/gz) and hashed assets with

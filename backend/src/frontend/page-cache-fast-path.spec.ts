@@ -11,7 +11,11 @@ import { PageCacheService } from './page-cache.service';
 
 /** Cache hits answered on the HTTP server's request event, before the app. */
 function setup(options: { pageCache?: boolean } = {}) {
-  const config = loadConfig({ DATA_DIR: '/tmp/inkwell-page-cache-spec', JWT_SECRET: 'x'.repeat(40), PAGE_CACHE: options.pageCache === false ? 'off' : 'on' });
+  const config = loadConfig({
+    DATA_DIR: '/tmp/inkwell-page-cache-spec',
+    JWT_SECRET: 'x'.repeat(40),
+    PAGE_CACHE: options.pageCache === false ? 'off' : 'on',
+  });
   const pages = new PageCacheService(config, new ContentEvents());
   const reachedApp: string[] = [];
   const server: Server = createServer((req, res) => {
@@ -25,7 +29,12 @@ function setup(options: { pageCache?: boolean } = {}) {
   fastPath.onApplicationBootstrap();
   const put = (key: string, body: string, status = 200) => {
     const bytes = Buffer.from(body);
-    const page: CachedPage = { status, body: bytes, etag: etagOf(bytes), headers: { 'content-type': 'text/html', 'x-frame-options': 'SAMEORIGIN' } };
+    const page: CachedPage = {
+      status,
+      body: bytes,
+      etag: etagOf(bytes),
+      headers: { 'content-type': 'text/html', 'x-frame-options': 'SAMEORIGIN' },
+    };
     pages.cache.set(key, page);
     return page;
   };
@@ -128,7 +137,10 @@ describe('PageCacheFastPath', () => {
       expect(identity.headers['content-encoding']).toBeUndefined();
       expect(identity.body.toString()).toBe(html);
       for (const response of [br, gzip, identity]) expect(response.headers['vary']).toBe('Accept-Encoding');
-      const notModified = await rawRequest(listening, '/blog/hello-world', { 'accept-encoding': 'br', 'if-none-match': page.encoded!.br!.etag });
+      const notModified = await rawRequest(listening, '/blog/hello-world', {
+        'accept-encoding': 'br',
+        'if-none-match': page.encoded!.br!.etag,
+      });
       expect(notModified.status).toBe(304);
       expect(notModified.headers.etag).toBe(page.encoded!.br!.etag);
       const head = await rawRequest(listening, '/blog/hello-world', { 'accept-encoding': 'gzip' }, 'HEAD');

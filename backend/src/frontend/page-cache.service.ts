@@ -69,7 +69,11 @@ export class PageCacheService implements OnModuleDestroy {
         this.invalidate();
         return;
       case 'post-counters':
-        this.drop(change.counter === 'likes' ? [postPageGroup(change.slug), PageGroup.other, ...LIKE_COUNT_LISTS] : [postPageGroup(change.slug), PageGroup.other]);
+        this.drop(
+          change.counter === 'likes'
+            ? [postPageGroup(change.slug), PageGroup.other, ...LIKE_COUNT_LISTS]
+            : [postPageGroup(change.slug), PageGroup.other],
+        );
         return;
       case 'post-comments':
         this.drop([postPageGroup(change.slug), PageGroup.other]);

@@ -1,5 +1,13 @@
 import { etagOf, matchesIfNoneMatch, PageCache, type CachedPage } from './page-cache';
-import { hasSessionCookie, isCacheableResponse, isPublicPagePath, PageGroup, pageGroupOf, postPageGroup, postSlugOf } from './page-cache-policy';
+import {
+  hasSessionCookie,
+  isCacheableResponse,
+  isPublicPagePath,
+  PageGroup,
+  pageGroupOf,
+  postPageGroup,
+  postSlugOf,
+} from './page-cache-policy';
 import { PageCacheService } from './page-cache.service';
 import { ContentEvents } from '../common/content-events';
 import { loadConfig } from '../config/env';
@@ -75,19 +83,58 @@ describe('ETag helpers', () => {
 
 describe('page cache policy', () => {
   it('knows the public reading pages', () => {
-    for (const path of ['/', '/home', '/about', '/blog', '/blog/', '/blog/my-post', '/blog/tag/web', '/tag/web', '/authors', '/authors/ann', '/search', '/rss.xml', '/sitemap.xml']) {
+    for (const path of [
+      '/',
+      '/home',
+      '/about',
+      '/blog',
+      '/blog/',
+      '/blog/my-post',
+      '/blog/tag/web',
+      '/tag/web',
+      '/authors',
+      '/authors/ann',
+      '/search',
+      '/rss.xml',
+      '/sitemap.xml',
+    ]) {
       expect([path, isPublicPagePath(path)]).toEqual([path, true]);
     }
-    for (const path of ['/login', '/account', '/author/posts', '/admin', '/blog/a/b', '/dashboard', '/notifications', '/tag', '/api/v1/health', '/fragments/session']) {
+    for (const path of [
+      '/login',
+      '/account',
+      '/author/posts',
+      '/admin',
+      '/blog/a/b',
+      '/dashboard',
+      '/notifications',
+      '/tag',
+      '/api/v1/health',
+      '/fragments/session',
+    ]) {
       expect([path, isPublicPagePath(path)]).toEqual([path, false]);
     }
   });
 
   it('caches the sitemap index and its files in the sitemap group, and no other sitemap-like address', () => {
-    for (const path of ['/sitemap.xml', '/sitemap-pages.xml', '/sitemap-posts-1.xml', '/sitemap-posts-12.xml', '/sitemap-tags-1.xml', '/sitemap-authors-3.xml']) {
+    for (const path of [
+      '/sitemap.xml',
+      '/sitemap-pages.xml',
+      '/sitemap-posts-1.xml',
+      '/sitemap-posts-12.xml',
+      '/sitemap-tags-1.xml',
+      '/sitemap-authors-3.xml',
+    ]) {
       expect([path, isPublicPagePath(path), pageGroupOf(path)]).toEqual([path, true, PageGroup.sitemap]);
     }
-    for (const path of ['/sitemap-posts-0.xml', '/sitemap-posts.xml', '/sitemap-pages-1.xml', '/sitemap-users-1.xml', '/sitemap-posts-01.xml', '/sitemap-posts-1.xml/x']) {
+    for (const path of [
+      '/sitemap-posts-0.xml',
+      '/sitemap-posts.xml',
+      '/sitemap-pages-1.xml',
+      '/sitemap-users-1.xml',
+      '/sitemap-posts-01.xml',
+      '/sitemap-posts-1.xml/x',
+    ]) {
       expect([path, isPublicPagePath(path)]).toEqual([path, false]);
     }
   });
@@ -107,7 +154,10 @@ describe('page cache policy', () => {
 
   it("drops author pages on a post, a like, a tag or any account change; a post change drops every post's page (related posts)", () => {
     const events = new ContentEvents();
-    const service = new PageCacheService(loadConfig({ DATA_DIR: '/tmp/inkwell-page-cache-spec', JWT_SECRET: 'x'.repeat(40), PAGE_CACHE: 'on' }), events);
+    const service = new PageCacheService(
+      loadConfig({ DATA_DIR: '/tmp/inkwell-page-cache-spec', JWT_SECRET: 'x'.repeat(40), PAGE_CACHE: 'on' }),
+      events,
+    );
     const keys = ['/authors/ada', '/authors/ada/rss.xml', '/blog/tag/web/rss.xml', '/blog/other-post', '/sitemap.xml', '/authors'];
     const fill = () => keys.forEach((key) => service.store(key, page(key), service.generation));
     const kept = () => keys.filter((key) => service.cache.get(key) !== undefined);
@@ -141,7 +191,8 @@ describe('page cache policy', () => {
   });
 
   it('sees the session cookies, parsed or raw', () => {
-    const req = (cookies: Record<string, string> | undefined, header?: string) => ({ cookies, headers: { cookie: header } }) as unknown as Request;
+    const req = (cookies: Record<string, string> | undefined, header?: string) =>
+      ({ cookies, headers: { cookie: header } }) as unknown as Request;
     expect(hasSessionCookie(req({}))).toBe(false);
     expect(hasSessionCookie(req({ theme: 'dark' }))).toBe(false);
     expect(hasSessionCookie(req({ inkwell_access: 'jwt' }))).toBe(true);

@@ -69,7 +69,8 @@ export async function withEncodings(page: CachedPage, codings: readonly ContentC
 function sizeOf(key: string, page: CachedPage): number {
   let size = key.length + page.body.length + page.etag.length + 64;
   for (const variant of Object.values(page.encoded ?? {})) size += variant.body.length + variant.etag.length;
-  for (const [name, value] of Object.entries(page.headers)) size += name.length + (Array.isArray(value) ? value.join('').length : value.length);
+  for (const [name, value] of Object.entries(page.headers))
+    size += name.length + (Array.isArray(value) ? value.join('').length : value.length);
   return size;
 }
 

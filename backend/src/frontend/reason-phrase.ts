@@ -5,7 +5,11 @@ export function reasonPhraseOf(status: number): string {
   return STATUS_CODES[status] ?? 'Unknown';
 }
 
-type WriteHead = (status: number, reasonOrHeaders?: string | OutgoingHttpHeaders | OutgoingHttpHeader[], headers?: OutgoingHttpHeaders | OutgoingHttpHeader[]) => ServerResponse;
+type WriteHead = (
+  status: number,
+  reasonOrHeaders?: string | OutgoingHttpHeaders | OutgoingHttpHeader[],
+  headers?: OutgoingHttpHeaders | OutgoingHttpHeader[],
+) => ServerResponse;
 
 /**
  * Makes the status line of this response carry its status's own reason phrase, whoever writes
@@ -21,6 +25,8 @@ export function useStandardReasonPhrase(res: ServerResponse): void {
   (res as { writeHead: WriteHead }).writeHead = function (this: ServerResponse, status, reasonOrHeaders, headers) {
     const reason = reasonPhraseOf(status);
     this.statusMessage = reason;
-    return typeof reasonOrHeaders === 'string' ? writeHead.call(this, status, reason, headers) : writeHead.call(this, status, reasonOrHeaders);
+    return typeof reasonOrHeaders === 'string'
+      ? writeHead.call(this, status, reason, headers)
+      : writeHead.call(this, status, reasonOrHeaders);
   };
 }

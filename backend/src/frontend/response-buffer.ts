@@ -30,7 +30,11 @@ export function bufferResponse(res: Response, finish: (buffered: BufferedRespons
   const original = { writeHead: target.writeHead, write: target.write, end: target.end };
   const restore = () => Object.assign(target, original);
 
-  target.writeHead = (status: number, reasonOrHeaders?: string | OutgoingHttpHeaders | OutgoingHttpHeader[], maybeHeaders?: OutgoingHttpHeaders | OutgoingHttpHeader[]) => {
+  target.writeHead = (
+    status: number,
+    reasonOrHeaders?: string | OutgoingHttpHeaders | OutgoingHttpHeader[],
+    maybeHeaders?: OutgoingHttpHeaders | OutgoingHttpHeader[],
+  ) => {
     res.statusCode = status;
     if (typeof reasonOrHeaders === 'string') res.statusMessage = reasonOrHeaders;
     const headers = typeof reasonOrHeaders === 'string' ? maybeHeaders : reasonOrHeaders;

@@ -25,7 +25,9 @@ describe('search page address', () => {
   });
 
   it('writes q, then the filters in one order, then page, leaving empty values out', () => {
-    expect(canonicalSearchQuery(searchPageParams(new URLSearchParams('page=3&to=2026-02-01&tag=web&q=Rust')))).toBe('q=rust&tag=web&to=2026-02-01&page=3');
+    expect(canonicalSearchQuery(searchPageParams(new URLSearchParams('page=3&to=2026-02-01&tag=web&q=Rust')))).toBe(
+      'q=rust&tag=web&to=2026-02-01&page=3',
+    );
     expect(canonicalSearchQuery(searchPageParams(new URLSearchParams('q=&tag=')))).toBe('');
   });
 
@@ -60,18 +62,25 @@ describe('search page address', () => {
 
 describe('search pages in the page cache', () => {
   it('bounds a group with limits of its own, evicting only its own least recently used pages', () => {
-    const cache = new PageCache({ maxBytes: 1_000_000, maxEntries: 100, groups: { search: { maxBytes: 1_000_000, maxEntries: 3 } } }, pageGroupOf);
+    const cache = new PageCache(
+      { maxBytes: 1_000_000, maxEntries: 100, groups: { search: { maxBytes: 1_000_000, maxEntries: 3 } } },
+      pageGroupOf,
+    );
     cache.set('/blog', page('blog'));
     for (const q of ['a', 'b', 'c']) cache.set(`/search?q=${q}`, page(q));
     expect(cache.get('/search?q=a')).toBeDefined(); // now the most recent search
     cache.set('/search?q=d', page('d'));
     expect(cache.get('/search?q=b')).toBeUndefined();
-    for (const kept of ['/search?q=a', '/search?q=c', '/search?q=d', '/blog']) expect([kept, cache.get(kept) !== undefined]).toEqual([kept, true]);
+    for (const kept of ['/search?q=a', '/search?q=c', '/search?q=d', '/blog'])
+      expect([kept, cache.get(kept) !== undefined]).toEqual([kept, true]);
     expect(cache.size).toBe(4);
   });
 
   it('bounds a group by bytes too, and never keeps a page bigger than the group allows', () => {
-    const cache = new PageCache({ maxBytes: 1_000_000, maxEntries: 100, groups: { search: { maxBytes: 3_000, maxEntries: 100 } } }, pageGroupOf);
+    const cache = new PageCache(
+      { maxBytes: 1_000_000, maxEntries: 100, groups: { search: { maxBytes: 3_000, maxEntries: 100 } } },
+      pageGroupOf,
+    );
     cache.set('/', page('home'));
     for (let i = 0; i < 10; i++) cache.set(`/search?q=w${i}`, page('x'.repeat(800)));
     expect(cache.get('/search?q=w9')).toBeDefined();
@@ -87,9 +96,13 @@ describe('search pages in the page cache', () => {
   });
 
   it('a crawler asking random searches cannot push out the other pages', () => {
-    const pages = new PageCacheService(loadConfig({ DATA_DIR: '/tmp/inkwell-search-cache-spec', JWT_SECRET: 'x'.repeat(40) }), new ContentEvents());
+    const pages = new PageCacheService(
+      loadConfig({ DATA_DIR: '/tmp/inkwell-search-cache-spec', JWT_SECRET: 'x'.repeat(40) }),
+      new ContentEvents(),
+    );
     pages.cache.set('/blog', page('blog'));
-    for (let i = 0; i < SEARCH_PAGE_LIMITS.maxEntries + 200; i++) pages.cache.set(pageCacheKey(`/search?q=random${i}`), page(`result ${i}`));
+    for (let i = 0; i < SEARCH_PAGE_LIMITS.maxEntries + 200; i++)
+      pages.cache.set(pageCacheKey(`/search?q=random${i}`), page(`result ${i}`));
     expect(pages.cache.size).toBe(SEARCH_PAGE_LIMITS.maxEntries + 1);
     expect(pages.cache.get('/blog')).toBeDefined();
     pages.onModuleDestroy();

@@ -91,12 +91,18 @@ describe('StaticAssets', () => {
 
   it('answers 304 for the ETag of the coding sent, and 200 when the ETag is another coding’s', async () => {
     const br = await rawRequest(server.server, '/_astro/client.AbC123.js', { 'accept-encoding': 'br' });
-    const notModified = await rawRequest(server.server, '/_astro/client.AbC123.js', { 'accept-encoding': 'br', 'if-none-match': br.headers.etag! });
+    const notModified = await rawRequest(server.server, '/_astro/client.AbC123.js', {
+      'accept-encoding': 'br',
+      'if-none-match': br.headers.etag!,
+    });
     expect(notModified.status).toBe(304);
     expect(notModified.body.length).toBe(0);
     expect(notModified.headers.etag).toBe(br.headers.etag);
     expect(notModified.headers['cache-control']).toBe(IMMUTABLE_CACHE_CONTROL);
-    const otherCoding = await rawRequest(server.server, '/_astro/client.AbC123.js', { 'accept-encoding': 'gzip', 'if-none-match': br.headers.etag! });
+    const otherCoding = await rawRequest(server.server, '/_astro/client.AbC123.js', {
+      'accept-encoding': 'gzip',
+      'if-none-match': br.headers.etag!,
+    });
     expect(otherCoding.status).toBe(200);
     expect(otherCoding.headers['content-encoding']).toBe('gzip');
   });

@@ -57,7 +57,14 @@ function* filesUnder(dir: string): Generator<string> {
   }
 }
 
-function representation(body: Buffer, etag: string, type: string, cacheControl: string, vary: boolean, coding?: ContentCoding): Representation {
+function representation(
+  body: Buffer,
+  etag: string,
+  type: string,
+  cacheControl: string,
+  vary: boolean,
+  coding?: ContentCoding,
+): Representation {
   const common: OutgoingHttpHeaders = { etag, 'cache-control': cacheControl };
   if (vary) common.vary = 'Accept-Encoding';
   const full: OutgoingHttpHeaders = { ...common, 'content-type': type, 'content-length': body.length };

@@ -10,7 +10,13 @@ describe('jsonAnswer', () => {
   }
 
   it('answers what JSON.parse(JSON.stringify(body)) answers', () => {
-    const body = { success: true, data: { content: [new Card('A', new Date('2026-01-05T10:00:00Z'))], total: 1, missing: undefined }, message: 'OK', errors: null, skipped: undefined };
+    const body = {
+      success: true,
+      data: { content: [new Card('A', new Date('2026-01-05T10:00:00Z'))], total: 1, missing: undefined },
+      message: 'OK',
+      errors: null,
+      skipped: undefined,
+    };
     expect(jsonAnswer(body)).toEqual(JSON.parse(JSON.stringify(body)));
     expect(jsonAnswer([1, undefined, new Date(0)])).toEqual([1, null, '1970-01-01T00:00:00.000Z']);
     expect(jsonAnswer('text')).toBe('text');

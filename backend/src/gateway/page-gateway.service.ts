@@ -33,7 +33,18 @@ const METHOD_NAMES: Partial<Record<RequestMethod, GatewayMethod>> = {
 };
 
 /** Page request headers a call must not inherit: the call has no body of its own, and the session travels as cookies. */
-const NOT_FORWARDED = new Set(['authorization', 'cookie', 'content-length', 'content-type', 'content-encoding', 'transfer-encoding', 'accept-encoding', 'if-none-match', 'if-modified-since', 'expect']);
+const NOT_FORWARDED = new Set([
+  'authorization',
+  'cookie',
+  'content-length',
+  'content-type',
+  'content-encoding',
+  'transfer-encoding',
+  'accept-encoding',
+  'if-none-match',
+  'if-modified-since',
+  'expect',
+]);
 
 /**
  * The pages' one data path (docs/architecture.md#one-data-path): a page calls an API operation by its OpenAPI path and
@@ -143,7 +154,9 @@ export class PageGatewayService {
       for (const wrapper of module.controllers.values()) {
         const instance = wrapper.instance as Record<string, (...args: unknown[]) => unknown> | undefined;
         if (!instance || !wrapper.metatype) continue;
-        const controllerPaths = ([] as string[]).concat((Reflect.getMetadata(PATH_METADATA, wrapper.metatype) as string | string[] | undefined) ?? '/');
+        const controllerPaths = ([] as string[]).concat(
+          (Reflect.getMetadata(PATH_METADATA, wrapper.metatype) as string | string[] | undefined) ?? '/',
+        );
         for (const methodName of scanner.getAllMethodNames(Object.getPrototypeOf(instance))) {
           const callback = instance[methodName];
           const methodPaths = Reflect.getMetadata(PATH_METADATA, callback) as string | string[] | undefined;

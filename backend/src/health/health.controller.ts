@@ -8,7 +8,11 @@ import { Unthrottled } from '../common/decorators/unthrottled.decorator';
 import { RedisService } from '../redis/redis.service';
 
 export class HealthDto {
-  @ApiProperty({ enum: ['ok', 'degraded'], example: 'ok', description: "'degraded' while Redis (REDIS_URL) is unreachable: requests are still served" })
+  @ApiProperty({
+    enum: ['ok', 'degraded'],
+    example: 'ok',
+    description: "'degraded' while Redis (REDIS_URL) is unreachable: requests are still served",
+  })
   status: 'ok' | 'degraded';
   @ApiProperty({ example: 'up' }) database: 'up';
   @ApiProperty({ example: 'applied' }) migrations: 'applied';
@@ -29,7 +33,8 @@ export class HealthController {
   @Unthrottled()
   @ApiOperation({
     summary: 'Liveness and readiness: 200 once the database answers and every migration has run',
-    description: "With REDIS_URL, `redis` tells whether Redis is reachable; while it is not, the answer is still 200 with status 'degraded'.",
+    description:
+      "With REDIS_URL, `redis` tells whether Redis is reachable; while it is not, the answer is still 200 with status 'degraded'.",
   })
   @ApiEnvelope(HealthDto)
   @ApiErrors(503)

@@ -123,7 +123,10 @@ export async function encodeThumbnail(file: UploadedImage | undefined): Promise<
     const full = await sharp(data, raw).webp({ quality: WEBP_QUALITY }).toBuffer();
     const variants: EncodedThumbnail['variants'] = [];
     for (const width of variantWidthsFor(info.width)) {
-      variants.push({ width, data: await sharp(data, raw).resize({ width, withoutEnlargement: true }).webp({ quality: WEBP_QUALITY }).toBuffer() });
+      variants.push({
+        width,
+        data: await sharp(data, raw).resize({ width, withoutEnlargement: true }).webp({ quality: WEBP_QUALITY }).toBuffer(),
+      });
     }
     // What was decoded is what is stored: the measured size must be the decoded one.
     return { verdict: { ...verdict, facts: { ...verdict.facts, width: info.width, height: info.height } }, full, variants };

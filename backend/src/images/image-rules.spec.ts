@@ -18,7 +18,10 @@ describe('thumbnail dimension rules (800x400; ratios 0.5-3; warning past 30 %; a
     [
       5000,
       5000,
-      ['Invalid image dimensions: 5000x5000px exceeds the maximum of 2048x2048px', 'Image dimensions 5000x5000px are too different from recommended 800x400px'],
+      [
+        'Invalid image dimensions: 5000x5000px exceeds the maximum of 2048x2048px',
+        'Image dimensions 5000x5000px are too different from recommended 800x400px',
+      ],
       [],
     ],
   ])('%ix%i', (width, height, errors, warnings) => {
@@ -36,13 +39,27 @@ describe('thumbnail dimension rules (800x400; ratios 0.5-3; warning past 30 %; a
 describe('thumbnail file names', () => {
   it('parses only full-size names of 32 hex digits and a size', () => {
     expect(parseThumbnailName(`${KEY}-1200x600.webp`)).toEqual({ key: KEY, width: 1200, height: 600 });
-    for (const bad of [`${KEY}.webp`, `${KEY}-400w.webp`, `${KEY}-0x600.webp`, `${KEY}-12000x600.webp`, `../${KEY}-1x1.webp`, `${KEY.toUpperCase()}-1x1.webp`, `${KEY}-1x1.webp/`, `${KEY}-1x1.png`]) {
+    for (const bad of [
+      `${KEY}.webp`,
+      `${KEY}-400w.webp`,
+      `${KEY}-0x600.webp`,
+      `${KEY}-12000x600.webp`,
+      `../${KEY}-1x1.webp`,
+      `${KEY.toUpperCase()}-1x1.webp`,
+      `${KEY}-1x1.webp/`,
+      `${KEY}-1x1.png`,
+    ]) {
       expect(parseThumbnailName(bad)).toBeUndefined();
     }
   });
 
   it('lists a thumbnail with its variants, and finds the key of either', () => {
-    expect(thumbnailFiles(`${KEY}-1700x850.webp`, [400, 800, 1600])).toEqual([`${KEY}-1700x850.webp`, `${KEY}-400w.webp`, `${KEY}-800w.webp`, `${KEY}-1600w.webp`]);
+    expect(thumbnailFiles(`${KEY}-1700x850.webp`, [400, 800, 1600])).toEqual([
+      `${KEY}-1700x850.webp`,
+      `${KEY}-400w.webp`,
+      `${KEY}-800w.webp`,
+      `${KEY}-1600w.webp`,
+    ]);
     expect(thumbnailFiles('../../etc/passwd', [400])).toEqual([]);
     expect(keyOfThumbnailFile(`${KEY}-800w.webp`)).toBe(KEY);
     expect(keyOfThumbnailFile(`${KEY}-800x400.webp`)).toBe(KEY);

@@ -12,7 +12,11 @@ import { ImagesMessages } from './images.messages';
 import { ImagesService } from './images.service';
 
 const IMAGE_BODY = ApiBody({
-  schema: { type: 'object', required: [IMAGE_FIELD], properties: { [IMAGE_FIELD]: { type: 'string', format: 'binary', description: 'JPEG, PNG, WebP or GIF, at most 10 MB' } } },
+  schema: {
+    type: 'object',
+    required: [IMAGE_FIELD],
+    properties: { [IMAGE_FIELD]: { type: 'string', format: 'binary', description: 'JPEG, PNG, WebP or GIF, at most 10 MB' } },
+  },
 });
 
 /**
@@ -25,7 +29,9 @@ export class ImagesController {
   constructor(private readonly images: ImagesService) {}
 
   @Get('upload-info')
-  @ApiOperation({ summary: 'Thumbnail upload requirements: maxSize (bytes), allowedFormats, recommendedDimensions, maxDimensions (public)' })
+  @ApiOperation({
+    summary: 'Thumbnail upload requirements: maxSize (bytes), allowedFormats, recommendedDimensions, maxDimensions (public)',
+  })
   @ApiEnvelope(ImageUploadInfoDto)
   getImageUploadInfo(): WithMessage<ImageUploadInfoDto> {
     return withMessage(this.images.uploadInfo(), ImagesMessages.INFO);
@@ -38,7 +44,7 @@ export class ImagesController {
     summary: 'Check an image against the thumbnail rules without storing it (public)',
     description:
       'Type by content (JPEG, PNG, WebP, GIF), not empty, at most 10 MB, decodable, at most 2048x2048, width and height ratios to 800x400 within 0.5-3. ' +
-      "More than 30 % off 800x400 is valid with a warning. Refused: 400, message = the first reason, errors.image = every reason.",
+      'More than 30 % off 800x400 is valid with a warning. Refused: 400, message = the first reason, errors.image = every reason.',
   })
   @ApiConsumes('multipart/form-data')
   @IMAGE_BODY
@@ -63,15 +69,25 @@ export class ImagesController {
   @IMAGE_BODY
   @ApiEnvelope(ThumbnailUploadDto, { status: 201 })
   @ApiErrors(400, 413, 429, 503)
-  async uploadThumbnail(@CurrentUser() user: AuthUser, @UploadedFile() file: Express.Multer.File | undefined): Promise<WithMessage<ThumbnailUploadDto>> {
-    return withMessage(await this.images.uploadThumbnail(user, file && { path: file.path, size: file.size }), ImagesMessages.THUMBNAIL_UPLOADED);
+  async uploadThumbnail(
+    @CurrentUser() user: AuthUser,
+    @UploadedFile() file: Express.Multer.File | undefined,
+  ): Promise<WithMessage<ThumbnailUploadDto>> {
+    return withMessage(
+      await this.images.uploadThumbnail(user, file && { path: file.path, size: file.size }),
+      ImagesMessages.THUMBNAIL_UPLOADED,
+    );
   }
 
   @Delete(':filename')
   @HttpCode(204)
   @Auth({ unauthenticated: ImagesMessages.DELETE_AUTH_REQUIRED })
   @TokenScope('posts:write')
-  @ApiParam({ name: 'filename', description: 'A thumbnail file name as uploaded (`<32 hex>-<W>x<H>.webp`)', schema: { type: 'string', example: '0123456789abcdef0123456789abcdef-1200x600.webp' } })
+  @ApiParam({
+    name: 'filename',
+    description: 'A thumbnail file name as uploaded (`<32 hex>-<W>x<H>.webp`)',
+    schema: { type: 'string', example: '0123456789abcdef0123456789abcdef-1200x600.webp' },
+  })
   @ApiOperation({ summary: 'Delete an uploaded thumbnail and its variants (its uploader or an ADMIN; 409 while a post uses it)' })
   @ApiNoContentResponse({ description: 'Deleted' })
   @ApiErrors(400, 404, 409)

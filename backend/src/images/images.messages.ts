@@ -9,12 +9,16 @@ export const ImagesMessages = {
   FILE_TYPE: 'Please select a valid image file (JPG, PNG, WEBP, GIF)',
   FILE_EMPTY: 'Selected file is empty. Please choose a valid image file',
   fileTooLarge: (bytes: number | undefined) =>
-    bytes === undefined ? 'File size cannot exceed 10MB' : `File size (${(bytes / 1024 / 1024).toFixed(2)} MB) exceeds the maximum limit of 10MB`,
+    bytes === undefined
+      ? 'File size cannot exceed 10MB'
+      : `File size (${(bytes / 1024 / 1024).toFixed(2)} MB) exceeds the maximum limit of 10MB`,
   /** The bytes say JPEG/PNG/WebP/GIF but do not decode (truncated, corrupt, a lying header). */
   LOAD_FAILED: 'Failed to load image for validation',
-  dimensionsTooDifferent: (width: number, height: number) => `Image dimensions ${width}x${height}px are too different from recommended 800x400px`,
+  dimensionsTooDifferent: (width: number, height: number) =>
+    `Image dimensions ${width}x${height}px are too different from recommended 800x400px`,
   /** docs/requirements.md#errors-upload 'Invalid image dimensions', with the measured size and the limit. */
-  dimensionsTooLarge: (width: number, height: number) => `Invalid image dimensions: ${width}x${height}px exceeds the maximum of 2048x2048px`,
+  dimensionsTooLarge: (width: number, height: number) =>
+    `Invalid image dimensions: ${width}x${height}px exceeds the maximum of 2048x2048px`,
   DIMENSIONS_WARNING: 'Recommended size is 800x400px for optimal display',
   ANIMATION_WARNING: 'Animated images are stored as their first frame',
 

@@ -42,6 +42,8 @@ class StoredImagesMiddleware implements NestMiddleware {
 })
 export class ImagesModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(StoredImagesMiddleware).forRoutes({ path: 'images/{*path}', method: RequestMethod.GET }, { path: 'images/{*path}', method: RequestMethod.HEAD });
+    consumer
+      .apply(StoredImagesMiddleware)
+      .forRoutes({ path: 'images/{*path}', method: RequestMethod.GET }, { path: 'images/{*path}', method: RequestMethod.HEAD });
   }
 }

@@ -89,7 +89,10 @@ export class ImagesService {
     const key = randomBytes(16).toString('hex');
     const name = thumbnailFileName(key, width, height);
     const variantWidths = encoded.variants.map((v) => v.width);
-    await this.storage.writeAll('thumbnails', [{ name, data: encoded.full }, ...encoded.variants.map((v) => ({ name: variantFileName(key, v.width), data: v.data }))]);
+    await this.storage.writeAll('thumbnails', [
+      { name, data: encoded.full },
+      ...encoded.variants.map((v) => ({ name: variantFileName(key, v.width), data: v.data })),
+    ]);
     try {
       await this.thumbnails.insert({ name, ownerId: owner.id, width, height, variantWidths });
     } catch (error) {
@@ -134,10 +137,9 @@ export class ImagesService {
        UPDATE thumbnails t SET owner_id = $2 WHERE t.owner_id = $1 AND EXISTS (SELECT 1 FROM referenced r WHERE r.key = split_part(t.name, '-', 1))`,
       [ownerId, keeperId],
     );
-    const [rows] = (await manager.query(`DELETE FROM thumbnails WHERE owner_id = $1 RETURNING name, variant_widths AS "variantWidths"`, [ownerId])) as [
-      { name: string; variantWidths: number[] }[],
-      number,
-    ];
+    const [rows] = (await manager.query(`DELETE FROM thumbnails WHERE owner_id = $1 RETURNING name, variant_widths AS "variantWidths"`, [
+      ownerId,
+    ])) as [{ name: string; variantWidths: number[] }[], number];
     return rows.flatMap((row) => thumbnailFiles(row.name, row.variantWidths));
   }
 
@@ -166,13 +168,17 @@ export class ImagesService {
     const keys = [...new Set(oldFiles.map((name) => keyOfThumbnailFile(name)).filter((key): key is string => !!key))];
     let strayFiles: string[] = [];
     if (keys.length) {
-      const known = (await this.dataSource.query(`SELECT split_part(name, '-', 1) AS key FROM thumbnails WHERE split_part(name, '-', 1) = ANY($1::text[])`, [keys])) as { key: string }[];
+      const known = (await this.dataSource.query(
+        `SELECT split_part(name, '-', 1) AS key FROM thumbnails WHERE split_part(name, '-', 1) = ANY($1::text[])`,
+        [keys],
+      )) as { key: string }[];
       const recorded = new Set(known.map((k) => k.key));
       strayFiles = oldFiles.filter((name) => !recorded.has(keyOfThumbnailFile(name) as string));
       await this.storage.removeAll('thumbnails', strayFiles);
     }
     const removed = rows.map((r) => r.name);
-    if (removed.length || strayFiles.length) this.logger.log(`swept ${removed.length} unused thumbnails and ${strayFiles.length} stray files`);
+    if (removed.length || strayFiles.length)
+      this.logger.log(`swept ${removed.length} unused thumbnails and ${strayFiles.length} stray files`);
     return { thumbnails: removed, strayFiles };
   }
 

@@ -44,7 +44,9 @@ export class AccountInvitations implements OnModuleInit {
   }
 
   private async send({ data, lastAttempt }: JobRun<AccountInvitationJob>): Promise<void> {
-    const user = await this.dataSource.getRepository(User).findOne({ where: { id: data.userId }, select: { id: true, email: true, fullName: true, isVerified: true, status: true } });
+    const user = await this.dataSource
+      .getRepository(User)
+      .findOne({ where: { id: data.userId }, select: { id: true, email: true, fullName: true, isVerified: true, status: true } });
     // Gone, claimed meanwhile ('Forgot password', an administrator's edit) or banned: nothing to invite to.
     if (!user || user.isVerified || user.status !== UserStatus.PENDING) return;
     const link = await this.auth.issueResetLink(user.id, INVITATION_TTL_DAYS * 24 * 60);

@@ -55,8 +55,17 @@ function protectBlocks(text: string, kept: string[]): string {
   return result + text.slice(from);
 }
 
-const attribute = (attributes: string, name: string): string | undefined => new RegExp(`\\b${name}\\s*=\\s*(?:"([^"]*)"|'([^']*)'|([^\\s\\]]+))`, 'i').exec(attributes)?.slice(1).find((value) => value !== undefined);
-const escapeHtml = (text: string): string => text.replace(/&(?!#?\w+;)/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const attribute = (attributes: string, name: string): string | undefined =>
+  new RegExp(`\\b${name}\\s*=\\s*(?:"([^"]*)"|'([^']*)'|([^\\s\\]]+))`, 'i')
+    .exec(attributes)
+    ?.slice(1)
+    .find((value) => value !== undefined);
+const escapeHtml = (text: string): string =>
+  text
+    .replace(/&(?!#?\w+;)/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;');
 
 /**
  * The WordPress shortcodes with a meaning here, as HTML the converter understands:
@@ -71,9 +80,13 @@ export function expandShortcodes(html: string): string {
       const caption = (attribute(attributes, 'caption') ?? inner.replace(image, '')).trim();
       return `<figure>${image}${caption ? `<figcaption>${caption}</figcaption>` : ''}</figure>`;
     })
-    .replace(/\[embed[^\]]*\]([\s\S]*?)\[\/embed\]/gi, (_, url: string) => `<p><a href="${escapeHtml(url.trim())}">${escapeHtml(url.trim())}</a></p>`)
+    .replace(
+      /\[embed[^\]]*\]([\s\S]*?)\[\/embed\]/gi,
+      (_, url: string) => `<p><a href="${escapeHtml(url.trim())}">${escapeHtml(url.trim())}</a></p>`,
+    )
     .replace(/\[(video|audio|youtube)([^\]]*)\](?:\[\/\1\])?/gi, (whole: string, _kind: string, attributes: string) => {
-      const url = attribute(attributes, 'src') ?? attribute(attributes, 'mp4') ?? attribute(attributes, 'mp3') ?? attributes.trim().replace(/^=/, '');
+      const url =
+        attribute(attributes, 'src') ?? attribute(attributes, 'mp4') ?? attribute(attributes, 'mp3') ?? attributes.trim().replace(/^=/, '');
       return /^https?:\/\//i.test(url ?? '') ? `<p><a href="${escapeHtml(url!)}">${escapeHtml(url!)}</a></p>` : whole;
     })
     .replace(/\[(code|sourcecode)([^\]]*)\]([\s\S]*?)\[\/\1\]/gi, (_, _kind: string, attributes: string, code: string) => {
@@ -87,7 +100,13 @@ let converter: TurndownService | undefined;
 /** One converter for the process: its rules are fixed, and building one parses them again. */
 function turndown(): TurndownService {
   if (converter) return converter;
-  const service = new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-', emDelimiter: '*', hr: '---' });
+  const service = new TurndownService({
+    headingStyle: 'atx',
+    codeBlockStyle: 'fenced',
+    bulletListMarker: '-',
+    emDelimiter: '*',
+    hr: '---',
+  });
   service.remove(['script', 'style', 'noscript']);
   service.addRule('figcaption', { filter: 'figcaption', replacement: (content) => (content.trim() ? `\n\n*${content.trim()}*\n\n` : '') });
   service.addRule('figure', { filter: 'figure', replacement: (content) => `\n\n${content.trim()}\n\n` });
@@ -126,14 +145,23 @@ interface HtmlElementLike {
 
 /** Whether a table cannot be a GFM table: a merged cell, or a block (list, heading, quote, rule, table, code block) inside a cell. */
 function tableNeedsHtml(table: HtmlElementLike): boolean {
-  const merged = Array.from(table.querySelectorAll('td, th')).some((cell) => Number(cell.getAttribute('colspan') ?? 1) > 1 || Number(cell.getAttribute('rowspan') ?? 1) > 1);
-  return merged || table.querySelectorAll('td table, th table, td ul, td ol, th ul, th ol, td h1, td h2, td h3, td h4, td h5, td h6, td blockquote, td hr, td pre').length > 0;
+  const merged = Array.from(table.querySelectorAll('td, th')).some(
+    (cell) => Number(cell.getAttribute('colspan') ?? 1) > 1 || Number(cell.getAttribute('rowspan') ?? 1) > 1,
+  );
+  return (
+    merged ||
+    table.querySelectorAll(
+      'td table, th table, td ul, td ol, th ul, th ol, td h1, td h2, td h3, td h4, td h5, td h6, td blockquote, td hr, td pre',
+    ).length > 0
+  );
 }
 
 /** A kept table's HTML without the attributes the renderer would drop anyway (class, style, width…): only colspan, rowspan and scope stay. */
 function cleanTableHtml(html: string): string {
   return html.replace(/<([a-z][a-z0-9]*)(\s[^>]*)?>/gi, (_whole, name: string, attributes: string | undefined) => {
-    const keptAttributes = [...(attributes ?? '').matchAll(/\s(colspan|rowspan|scope)\s*=\s*("[^"]*"|'[^']*'|[^\s>]+)/gi)].map((m) => ` ${m[1].toLowerCase()}=${m[2]}`).join('');
+    const keptAttributes = [...(attributes ?? '').matchAll(/\s(colspan|rowspan|scope)\s*=\s*("[^"]*"|'[^']*'|[^\s>]+)/gi)]
+      .map((m) => ` ${m[1].toLowerCase()}=${m[2]}`)
+      .join('');
     return `<${name}${keptAttributes}>`;
   });
 }
@@ -141,16 +169,39 @@ function cleanTableHtml(html: string): string {
 /** HTML (a WordPress post with its shortcodes, or Ghost's html) as Markdown for the editor. */
 export function htmlToMarkdown(html: string, options: { wordpress?: boolean } = {}): string {
   const prepared = options.wordpress ? expandShortcodes(wordpressParagraphs(html)) : html;
-  return turndown().turndown(prepared).replace(/\n{3,}/g, '\n\n').trim();
+  return turndown()
+    .turndown(prepared)
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
 }
 
 /** A comment's HTML as the plain text comments are here (tags dropped, entities decoded, paragraphs as blank lines). */
 export function htmlToText(html: string): string {
-  const withBreaks = html.replace(/<br\s*\/?>/gi, '\n').replace(/<\/p>\s*<p[^>]*>/gi, '\n\n').replace(/<[^>]+>/g, '');
-  return decodeEntities(withBreaks).replace(/\n{3,}/g, '\n\n').trim();
+  const withBreaks = html
+    .replace(/<br\s*\/?>/gi, '\n')
+    .replace(/<\/p>\s*<p[^>]*>/gi, '\n\n')
+    .replace(/<[^>]+>/g, '');
+  return decodeEntities(withBreaks)
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
 }
 
-const NAMED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0', hellip: '…', mdash: '—', ndash: '–', lsquo: '‘', rsquo: '’', ldquo: '“', rdquo: '”', copy: '©' };
+const NAMED: Record<string, string> = {
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  apos: "'",
+  nbsp: '\u00a0',
+  hellip: '…',
+  mdash: '—',
+  ndash: '–',
+  lsquo: '‘',
+  rsquo: '’',
+  ldquo: '“',
+  rdquo: '”',
+  copy: '©',
+};
 
 export function decodeEntities(text: string): string {
   return text.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, entity: string) => {

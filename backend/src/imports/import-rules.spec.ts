@@ -14,8 +14,11 @@ describe('What an import keeps and refuses', () => {
   });
 
   it('keeps a table with merged cells as HTML, only colspan/rowspan/scope attributes left', () => {
-    const html = '<table class="t" style="width:100%"><tr><th scope="col" colspan="2" onclick="x()">Both</th></tr><tr><td rowspan="1">a</td><td>b</td></tr></table>';
-    expect(htmlToMarkdown(html)).toBe('<table><tbody><tr><th scope="col" colspan="2">Both</th></tr><tr><td rowspan="1">a</td><td>b</td></tr></tbody></table>');
+    const html =
+      '<table class="t" style="width:100%"><tr><th scope="col" colspan="2" onclick="x()">Both</th></tr><tr><td rowspan="1">a</td><td>b</td></tr></table>';
+    expect(htmlToMarkdown(html)).toBe(
+      '<table><tbody><tr><th scope="col" colspan="2">Both</th></tr><tr><td rowspan="1">a</td><td>b</td></tr></tbody></table>',
+    );
   });
 
   it('makes a title plain text, and leaves a lone "<3" alone', () => {

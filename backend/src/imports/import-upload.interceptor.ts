@@ -1,4 +1,12 @@
-import { BadRequestException, CallHandler, ExecutionContext, Inject, Injectable, NestInterceptor, PayloadTooLargeException } from '@nestjs/common';
+import {
+  BadRequestException,
+  CallHandler,
+  ExecutionContext,
+  Inject,
+  Injectable,
+  NestInterceptor,
+  PayloadTooLargeException,
+} from '@nestjs/common';
 import type { Request } from 'express';
 import multer, { MulterError } from 'multer';
 import { randomBytes } from 'node:crypto';
@@ -34,7 +42,10 @@ export class ImportUploadInterceptor implements NestInterceptor {
     const folder = importsFolder(config.dataDir);
     mkdirSync(folder, { recursive: true });
     this.upload = multer({
-      storage: multer.diskStorage({ destination: folder, filename: (_req, _file, done) => done(null, `${Date.now()}-${randomBytes(8).toString('hex')}`) }),
+      storage: multer.diskStorage({
+        destination: folder,
+        filename: (_req, _file, done) => done(null, `${Date.now()}-${randomBytes(8).toString('hex')}`),
+      }),
       limits: { fileSize: MAX_IMPORT_BYTES, files: 2, fields: 0, parts: 4 },
     }).fields([
       { name: 'file', maxCount: 1 },
@@ -43,7 +54,11 @@ export class ImportUploadInterceptor implements NestInterceptor {
   }
 
   async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
-    const req = context.switchToHttp().getRequest<Request & { files?: Record<string, Express.Multer.File[]>; importUploads?: ImportUploads; importUploadsKept?: boolean }>();
+    const req = context
+      .switchToHttp()
+      .getRequest<
+        Request & { files?: Record<string, Express.Multer.File[]>; importUploads?: ImportUploads; importUploadsKept?: boolean }
+      >();
     const res = context.switchToHttp().getResponse();
     const contentType = req.headers['content-type'] ?? '';
     if (!contentType.startsWith('multipart/form-data')) throw new BadRequestException(ImportsMessages.FILE_REQUIRED);
@@ -51,7 +66,8 @@ export class ImportUploadInterceptor implements NestInterceptor {
       await new Promise<void>((resolve, reject) => this.upload(req, res, (error: unknown) => (error ? reject(error) : resolve())));
     } catch (error) {
       await removeAll(req.files);
-      if (error instanceof MulterError && error.code === 'LIMIT_FILE_SIZE') throw new PayloadTooLargeException(ImportsMessages.FILE_TOO_LARGE);
+      if (error instanceof MulterError && error.code === 'LIMIT_FILE_SIZE')
+        throw new PayloadTooLargeException(ImportsMessages.FILE_TOO_LARGE);
       throw new BadRequestException(ImportsMessages.UPLOAD_INVALID);
     }
     req.importUploads = { file: req.files?.file?.[0], media: req.files?.media?.[0] };

@@ -20,8 +20,16 @@ const UPLOAD_BODY = ApiBody({
     type: 'object',
     required: ['file'],
     properties: {
-      file: { type: 'string', format: 'binary', description: 'The export: WordPress WXR (.xml), Ghost (.json) or Inkwell (.zip); at most 1 GB' },
-      media: { type: 'string', format: 'binary', description: "Optional: a zip of the site's uploads (WordPress wp-content/uploads, Ghost content/images), for featured images" },
+      file: {
+        type: 'string',
+        format: 'binary',
+        description: 'The export: WordPress WXR (.xml), Ghost (.json) or Inkwell (.zip); at most 1 GB',
+      },
+      media: {
+        type: 'string',
+        format: 'binary',
+        description: "Optional: a zip of the site's uploads (WordPress wp-content/uploads, Ghost content/images), for featured images",
+      },
     },
   },
 });
@@ -38,10 +46,17 @@ export class ImportsController {
   @UseInterceptors(ImportUploadInterceptor)
   @ApiConsumes('multipart/form-data')
   @UPLOAD_BODY
-  @ApiOperation({ summary: 'Upload an export and start importing it (admin): 202 with the queued import; the job streams it (one import at a time: 409 while one runs). With inviteAuthors=true each author account it creates is e-mailed a link to set its password' })
+  @ApiOperation({
+    summary:
+      'Upload an export and start importing it (admin): 202 with the queued import; the job streams it (one import at a time: 409 while one runs). With inviteAuthors=true each author account it creates is e-mailed a link to set its password',
+  })
   @ApiEnvelope(ImportResponseDto, { status: 202 })
   @ApiErrors(400, 409, 413)
-  async startSiteImport(@Query() query: ImportStartQueryDto, @Req() req: Request & { importUploads?: ImportUploads; importUploadsKept?: boolean }, @CurrentUser() admin: AuthUser): Promise<WithMessage<ImportResponseDto>> {
+  async startSiteImport(
+    @Query() query: ImportStartQueryDto,
+    @Req() req: Request & { importUploads?: ImportUploads; importUploadsKept?: boolean },
+    @CurrentUser() admin: AuthUser,
+  ): Promise<WithMessage<ImportResponseDto>> {
     const row = await this.imports.start(req.importUploads ?? {}, query.source, admin, { inviteAuthors: query.inviteAuthors });
     req.importUploadsKept = true;
     return withMessage(toImportResponse(row), ImportsMessages.STARTED);
@@ -67,7 +82,10 @@ export class ImportsController {
   @Post(':id/cancel')
   @ADMIN
   @HttpCode(200)
-  @ApiOperation({ summary: 'Stop an import (admin): what it wrote stays, and running the same file again continues without duplicates; 409 once it has ended' })
+  @ApiOperation({
+    summary:
+      'Stop an import (admin): what it wrote stays, and running the same file again continues without duplicates; 409 once it has ended',
+  })
   @ApiEnvelope(ImportResponseDto)
   @ApiErrors(400, 404, 409)
   async cancelSiteImport(@Param('id', new ParseIdPipe(ImportsMessages.NOT_FOUND)) id: number): Promise<WithMessage<ImportResponseDto>> {

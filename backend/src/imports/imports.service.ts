@@ -1,4 +1,12 @@
-import { BadRequestException, ConflictException, Injectable, Logger, NotFoundException, OnApplicationBootstrap, OnModuleInit } from '@nestjs/common';
+import {
+  BadRequestException,
+  ConflictException,
+  Injectable,
+  Logger,
+  NotFoundException,
+  OnApplicationBootstrap,
+  OnModuleInit,
+} from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { open, rm } from 'node:fs/promises';
 import { DataSource, In } from 'typeorm';
@@ -31,7 +39,10 @@ const isZip = (start: Buffer) => start.length >= 4 && start.readUInt32LE(0) === 
 async function looksLike(source: ImportSource, path: string): Promise<boolean> {
   const start = await head(path);
   if (source === ImportSource.INKWELL) return isZip(start);
-  const text = start.toString('utf8').replace(/^\uFEFF/, '').trimStart();
+  const text = start
+    .toString('utf8')
+    .replace(/^\uFEFF/, '')
+    .trimStart();
   if (source === ImportSource.GHOST) return text.startsWith('{');
   return (text.startsWith('<?xml') || text.startsWith('<rss')) && text.includes('<rss');
 }
@@ -100,22 +111,48 @@ export class ImportsService implements OnModuleInit, OnApplicationBootstrap {
   /** Checks the upload and queues its import (202); the files are the import's from here on. */
   async start(uploads: ImportUploads, source: ImportSource, admin: AuthUser, options: ImportOptions = {}): Promise<SiteImport> {
     const { file, media } = uploads;
-    if (!file?.size) throw new BadRequestException({ message: ImportsMessages.FILE_REQUIRED, errors: { file: [ImportsMessages.FILE_REQUIRED] } });
+    if (!file?.size)
+      throw new BadRequestException({ message: ImportsMessages.FILE_REQUIRED, errors: { file: [ImportsMessages.FILE_REQUIRED] } });
     if (!(await looksLike(source, file.path))) {
-      const message = source === ImportSource.WORDPRESS ? ImportsMessages.NOT_WORDPRESS : source === ImportSource.GHOST ? ImportsMessages.NOT_GHOST : ImportsMessages.NOT_INKWELL;
+      const message =
+        source === ImportSource.WORDPRESS
+          ? ImportsMessages.NOT_WORDPRESS
+          : source === ImportSource.GHOST
+            ? ImportsMessages.NOT_GHOST
+            : ImportsMessages.NOT_INKWELL;
       throw new BadRequestException({ message, errors: { file: [message] } });
     }
-    if (media && (!media.size || !isZip(await head(media.path)))) throw new BadRequestException({ message: ImportsMessages.MEDIA_NOT_ZIP, errors: { media: [ImportsMessages.MEDIA_NOT_ZIP] } });
+    if (media && (!media.size || !isZip(await head(media.path))))
+      throw new BadRequestException({ message: ImportsMessages.MEDIA_NOT_ZIP, errors: { media: [ImportsMessages.MEDIA_NOT_ZIP] } });
     return this.create(source, file.originalname, file.path, media?.path ?? null, admin.id, true, options);
   }
 
   /** Records an import (refused while another one runs) and, for the pages, queues its job in the same transaction. */
-  async create(source: ImportSource, fileName: string, filePath: string, mediaPath: string | null, adminId: number, queue: boolean, options: ImportOptions = {}): Promise<SiteImport> {
+  async create(
+    source: ImportSource,
+    fileName: string,
+    filePath: string,
+    mediaPath: string | null,
+    adminId: number,
+    queue: boolean,
+    options: ImportOptions = {},
+  ): Promise<SiteImport> {
     return this.dataSource.transaction(async (manager) => {
       // One import at a time: the advisory lock makes the check and the insert one step across instances.
       await manager.query(`SELECT pg_advisory_xact_lock(hashtext('site_imports'))`);
-      if (await manager.exists(SiteImport, { where: { state: In([ImportState.QUEUED, ImportState.RUNNING]) } })) throw new ConflictException(ImportsMessages.ALREADY_RUNNING);
-      const row = await manager.save(SiteImport, manager.create(SiteImport, { source, fileName: fileName.slice(0, 255) || 'export', filePath, mediaPath, createdBy: adminId, inviteAuthors: options.inviteAuthors ?? false }));
+      if (await manager.exists(SiteImport, { where: { state: In([ImportState.QUEUED, ImportState.RUNNING]) } }))
+        throw new ConflictException(ImportsMessages.ALREADY_RUNNING);
+      const row = await manager.save(
+        SiteImport,
+        manager.create(SiteImport, {
+          source,
+          fileName: fileName.slice(0, 255) || 'export',
+          filePath,
+          mediaPath,
+          createdBy: adminId,
+          inviteAuthors: options.inviteAuthors ?? false,
+        }),
+      );
       // An import may run for many minutes: the queue must not take it for an instance that died.
       if (queue) await this.jobs.enqueue(manager, IMPORT_QUEUE, { importId: row.id }, { retryLimit: 0, expireInSeconds: 6 * 3600 });
       return row;
@@ -157,7 +194,8 @@ export class ImportsService implements OnModuleInit, OnApplicationBootstrap {
   async removeFiles(id: number): Promise<void> {
     const row = await this.dataSource.manager.findOneBy(SiteImport, { id });
     if (!row) return;
-    for (const path of [row.filePath, row.mediaPath]) if (path) await rm(path, { force: true }).catch((error) => this.logger.warn({ err: error }, `Could not remove ${path}`));
+    for (const path of [row.filePath, row.mediaPath])
+      if (path) await rm(path, { force: true }).catch((error) => this.logger.warn({ err: error }, `Could not remove ${path}`));
     await this.dataSource.manager.update(SiteImport, { id }, { filePath: null, mediaPath: null });
   }
 }

@@ -34,7 +34,9 @@ export class MediaArchive {
 
   static async open(path: string): Promise<MediaArchive> {
     const zip = await new Promise<yauzl.ZipFile>((resolve, reject) =>
-      yauzl.open(path, { lazyEntries: true, autoClose: false, strictFileNames: false }, (error, file) => (error ? reject(new BadSourceFile(`The media file is not a zip archive (${error.message}).`)) : resolve(file))),
+      yauzl.open(path, { lazyEntries: true, autoClose: false, strictFileNames: false }, (error, file) =>
+        error ? reject(new BadSourceFile(`The media file is not a zip archive (${error.message}).`)) : resolve(file),
+      ),
     );
     const entries = new Map<string, yauzl.Entry>();
     await new Promise<void>((resolve, reject) => {
@@ -67,7 +69,9 @@ export class MediaArchive {
   /** Copies the entry to a temporary file (removed by the caller through `release`). */
   async extract(entry: yauzl.Entry, maxBytes: number): Promise<{ path: string; size: number }> {
     if (entry.uncompressedSize > maxBytes) throw new Error(`larger than ${Math.round(maxBytes / 1024 / 1024)} MB`);
-    const stream = await new Promise<NodeJS.ReadableStream>((resolve, reject) => this.zip.openReadStream(entry, (error, readable) => (error ? reject(error) : resolve(readable))));
+    const stream = await new Promise<NodeJS.ReadableStream>((resolve, reject) =>
+      this.zip.openReadStream(entry, (error, readable) => (error ? reject(error) : resolve(readable))),
+    );
     const target = join(this.scratch, `${Date.now()}-${Math.random().toString(36).slice(2)}`);
     await pipeline(stream, createWriteStream(target));
     return { path: target, size: (await stat(target)).size };

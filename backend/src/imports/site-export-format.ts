@@ -48,7 +48,13 @@ export interface ExportedPost {
   /** A path inside the zip ('images/thumbnails/….webp'), or an address elsewhere, or null. */
   thumbnail: string | null;
   isFeatured: boolean;
-  seo: { metaTitle: string | null; metaDescription: string | null; canonicalUrl: string | null; noindex: boolean; socialImage: string | null };
+  seo: {
+    metaTitle: string | null;
+    metaDescription: string | null;
+    canonicalUrl: string | null;
+    noindex: boolean;
+    socialImage: string | null;
+  };
   createdAt: string;
   updatedAt: string;
   publishedAt: string | null;

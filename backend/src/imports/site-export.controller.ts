@@ -16,7 +16,10 @@ export class SiteExportController {
 
   @Get()
   @ADMIN
-  @ApiOperation({ summary: 'Download the whole site (admin): a zip streamed as it is made, with site.json (format inkwell-site-export, version 1), posts/<slug>.md and images/; importable with source=inkwell' })
+  @ApiOperation({
+    summary:
+      'Download the whole site (admin): a zip streamed as it is made, with site.json (format inkwell-site-export, version 1), posts/<slug>.md and images/; importable with source=inkwell',
+  })
   @ApiProduces('application/zip')
   @ApiResponse({ status: 200, description: 'The zip', content: { 'application/zip': { schema: { type: 'string', format: 'binary' } } } })
   async exportSite(@Res() res: Response): Promise<void> {

@@ -137,11 +137,40 @@ export class SiteExporter {
          FROM users u ORDER BY u.id`,
     )) as { id: number; full_name: string; email: string; bio: string | null; created_at: Date; roles: string[] }[];
     yield users
-      .map((user) => JSON.stringify({ id: user.id, fullName: user.full_name, email: user.email, bio: user.bio, roles: user.roles, createdAt: user.created_at.toISOString() } satisfies ExportedUser))
+      .map((user) =>
+        JSON.stringify({
+          id: user.id,
+          fullName: user.full_name,
+          email: user.email,
+          bio: user.bio,
+          roles: user.roles,
+          createdAt: user.created_at.toISOString(),
+        } satisfies ExportedUser),
+      )
       .join(',\n');
     yield '],\n"tags":[';
-    const tags = (await this.dataSource.query(`SELECT id, name, slug, description, color, icon, is_active FROM tags ORDER BY id`)) as { id: number; name: string; slug: string; description: string | null; color: string | null; icon: string | null; is_active: boolean }[];
-    yield tags.map((tag) => JSON.stringify({ id: tag.id, name: tag.name, slug: tag.slug, description: tag.description, color: tag.color, icon: tag.icon, active: tag.is_active } satisfies ExportedTag)).join(',\n');
+    const tags = (await this.dataSource.query(`SELECT id, name, slug, description, color, icon, is_active FROM tags ORDER BY id`)) as {
+      id: number;
+      name: string;
+      slug: string;
+      description: string | null;
+      color: string | null;
+      icon: string | null;
+      is_active: boolean;
+    }[];
+    yield tags
+      .map((tag) =>
+        JSON.stringify({
+          id: tag.id,
+          name: tag.name,
+          slug: tag.slug,
+          description: tag.description,
+          color: tag.color,
+          icon: tag.icon,
+          active: tag.is_active,
+        } satisfies ExportedTag),
+      )
+      .join(',\n');
     yield '],\n"posts":[';
     let first = true;
     for await (const rows of this.postBatches()) {
@@ -159,7 +188,13 @@ export class SiteExporter {
           tagIds: row.tag_ids,
           thumbnail: image ? `images/thumbnails/${image.name}` : row.thumbnail,
           isFeatured: row.is_featured,
-          seo: { metaTitle: row.meta_title, metaDescription: row.meta_description, canonicalUrl: row.canonical_url, noindex: row.noindex, socialImage: row.social_image },
+          seo: {
+            metaTitle: row.meta_title,
+            metaDescription: row.meta_description,
+            canonicalUrl: row.canonical_url,
+            noindex: row.noindex,
+            socialImage: row.social_image,
+          },
           createdAt: row.created_at.toISOString(),
           updatedAt: row.updated_at.toISOString(),
           publishedAt: iso(row.published_at),
@@ -200,11 +235,26 @@ export class SiteExporter {
     const rows = (await this.dataSource.query(
       `SELECT id, post_id, parent_id, user_id, content, created_at, moderation FROM comments WHERE post_id = ANY($1) AND deleted_at IS NULL ORDER BY created_at, id`,
       [postIds],
-    )) as { id: number; post_id: number; parent_id: number | null; user_id: number | null; content: string; created_at: Date; moderation: string }[];
+    )) as {
+      id: number;
+      post_id: number;
+      parent_id: number | null;
+      user_id: number | null;
+      content: string;
+      created_at: Date;
+      moderation: string;
+    }[];
     const byPost = new Map<number, ExportedComment[]>();
     for (const row of rows) {
       const list = byPost.get(row.post_id) ?? [];
-      list.push({ id: row.id, parentId: row.parent_id, authorId: row.user_id, content: row.content, createdAt: row.created_at.toISOString(), visibility: row.moderation === 'VISIBLE' ? 'VISIBLE' : 'HELD' });
+      list.push({
+        id: row.id,
+        parentId: row.parent_id,
+        authorId: row.user_id,
+        content: row.content,
+        createdAt: row.created_at.toISOString(),
+        visibility: row.moderation === 'VISIBLE' ? 'VISIBLE' : 'HELD',
+      });
       byPost.set(row.post_id, list);
     }
     return byPost;

@@ -22,12 +22,29 @@ import { TagsService } from '../tags/tags.service';
 import { UserStatus } from '../users/entities/user.entity';
 import { UsersService } from '../users/users.service';
 import { SLUG_PATTERN, slugify } from '../../../shared/slug';
-import { IMPORT_REPORT_ROWS, ImportCounts, ImportRename, ImportSkip, ImportSource, ImportState, SiteImport } from './entities/site-import.entity';
+import {
+  IMPORT_REPORT_ROWS,
+  ImportCounts,
+  ImportRename,
+  ImportSkip,
+  ImportSource,
+  ImportState,
+  SiteImport,
+} from './entities/site-import.entity';
 import { MediaArchive } from './media-archive';
 import { transliterate } from './transliterate';
 import { readGhost, surveyGhost } from './sources/ghost-reader';
 import { readInkwell, surveyInkwell } from './sources/inkwell-reader';
-import { BadSourceFile, ownCopy, SourceComment, SourcePost, SourceRecord, SourceSurvey, SourceTag, SourceUser } from './sources/source-records';
+import {
+  BadSourceFile,
+  ownCopy,
+  SourceComment,
+  SourcePost,
+  SourceRecord,
+  SourceSurvey,
+  SourceTag,
+  SourceUser,
+} from './sources/source-records';
 import { readWxr, surveyWxr } from './sources/wxr-reader';
 
 /** Caps the owners' columns hold (docs/requirements.md#length-caps): a longer title is shortened and reported, a longer body skipped. */
@@ -92,13 +109,26 @@ class Run {
   // Report rows, and the maps' keys, outlive their record: kept as own copies (see ownCopy).
   skip(entry: ImportSkip): void {
     this.skippedCount += 1;
-    if (this.skipped.length < IMPORT_REPORT_ROWS) this.skipped.push({ kind: entry.kind, sourceId: ownCopy(entry.sourceId), title: ownCopy(entry.title), reason: ownCopy(entry.reason) });
+    if (this.skipped.length < IMPORT_REPORT_ROWS)
+      this.skipped.push({
+        kind: entry.kind,
+        sourceId: ownCopy(entry.sourceId),
+        title: ownCopy(entry.title),
+        reason: ownCopy(entry.reason),
+      });
   }
 
   /** A source record kept under another name, merged into another, or changed on the way in (the report's 'Renamed'). */
   rename(entry: ImportRename): void {
     this.renamedCount += 1;
-    if (this.renamed.length < IMPORT_REPORT_ROWS) this.renamed.push({ kind: entry.kind, sourceId: ownCopy(entry.sourceId), from: ownCopy(entry.from), to: ownCopy(entry.to), reason: ownCopy(entry.reason) });
+    if (this.renamed.length < IMPORT_REPORT_ROWS)
+      this.renamed.push({
+        kind: entry.kind,
+        sourceId: ownCopy(entry.sourceId),
+        from: ownCopy(entry.from),
+        to: ownCopy(entry.to),
+        reason: ownCopy(entry.reason),
+      });
   }
 }
 
@@ -141,7 +171,8 @@ export class SiteImporter {
     let media: MediaArchive | null = null;
     try {
       const admin = job.createdBy ? await this.users.findAuthUser(job.createdBy) : 'not-found';
-      if (typeof admin === 'string' || admin.role !== RoleName.ADMIN) throw new BadSourceFile('The administrator who started this import no longer has access.');
+      if (typeof admin === 'string' || admin.role !== RoleName.ADMIN)
+        throw new BadSourceFile('The administrator who started this import no longer has access.');
       if (!job.filePath) throw new BadSourceFile('The uploaded file is gone.');
       await this.dataSource.manager.update(SiteImport, { id }, { state: ImportState.RUNNING, startedAt: new Date() });
       // The whole file is read once before anything is written: a malformed one fails here.
@@ -151,7 +182,8 @@ export class SiteImporter {
       const mediaPath = job.mediaPath ?? (job.source === ImportSource.INKWELL ? job.filePath : null);
       media = mediaPath ? await MediaArchive.open(mediaPath) : null;
       const run = new Run(job, survey.origin, admin, media);
-      run.ownSite = job.source === ImportSource.INKWELL && survey.origin === `inkwell:${this.config.publicUrl.replace(/\/+$/, '').toLowerCase()}`;
+      run.ownSite =
+        job.source === ImportSource.INKWELL && survey.origin === `inkwell:${this.config.publicUrl.replace(/\/+$/, '').toLowerCase()}`;
       // Caches hear the import's changes once a second, not once per post (readers keep cached pages).
       await this.contentEvents.inBatches(() =>
         this.events.asHistoric(async () => {
@@ -161,9 +193,16 @@ export class SiteImporter {
       await this.finish(run, ImportState.DONE);
     } catch (error) {
       if (error instanceof Cancelled) return this.reload(id);
-      const message = error instanceof BadSourceFile ? error.message : 'The import stopped on an unexpected error; what it wrote is kept and running it again continues.';
+      const message =
+        error instanceof BadSourceFile
+          ? error.message
+          : 'The import stopped on an unexpected error; what it wrote is kept and running it again continues.';
       if (!(error instanceof BadSourceFile)) this.logger.error({ err: error }, `Import ${id} failed`);
-      await this.dataSource.manager.update(SiteImport, { id }, { state: ImportState.FAILED, error: message.slice(0, 1000), finishedAt: new Date() });
+      await this.dataSource.manager.update(
+        SiteImport,
+        { id },
+        { state: ImportState.FAILED, error: message.slice(0, 1000), finishedAt: new Date() },
+      );
     } finally {
       await media?.close();
     }
@@ -220,19 +259,37 @@ export class SiteImporter {
   private async finish(run: Run, state: ImportState): Promise<void> {
     await this.dataSource.query(
       `UPDATE site_imports SET state = $2, processed = $3, counts = $4, skipped_count = $5, skipped = $6, renamed_count = $7, renamed = $8, finished_at = now() WHERE id = $1`,
-      [run.job.id, state, run.processed, run.counts, run.skippedCount, JSON.stringify(run.skipped), run.renamedCount, JSON.stringify(run.renamed)],
+      [
+        run.job.id,
+        state,
+        run.processed,
+        run.counts,
+        run.skippedCount,
+        JSON.stringify(run.skipped),
+        run.renamedCount,
+        JSON.stringify(run.renamed),
+      ],
     );
   }
 
   // ---- the source's ids -----------------------------------------------------------------------
 
   private async known(manager: EntityManager, origin: string, kind: string, sourceId: string): Promise<number | undefined> {
-    const [row] = (await manager.query(`SELECT local_id FROM import_items WHERE origin = $1 AND kind = $2 AND source_id = $3`, [origin, kind, sourceId])) as { local_id: number }[];
+    const [row] = (await manager.query(`SELECT local_id FROM import_items WHERE origin = $1 AND kind = $2 AND source_id = $3`, [
+      origin,
+      kind,
+      sourceId,
+    ])) as { local_id: number }[];
     return row?.local_id;
   }
 
   private async remember(manager: EntityManager, origin: string, kind: string, sourceId: string, localId: number): Promise<void> {
-    await manager.query(`INSERT INTO import_items (origin, kind, source_id, local_id) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING`, [origin, kind, sourceId, localId]);
+    await manager.query(`INSERT INTO import_items (origin, kind, source_id, local_id) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING`, [
+      origin,
+      kind,
+      sourceId,
+      localId,
+    ]);
   }
 
   // ---- users ----------------------------------------------------------------------------------
@@ -246,20 +303,40 @@ export class SiteImporter {
   private async user(run: Run, user: SourceUser, roles: RoleName[], { invitable = false } = {}): Promise<number | undefined> {
     const email = user.email.trim().toLowerCase();
     if (!EMAIL.test(email) || email.length > 254) {
-      run.skip({ kind: 'user', sourceId: user.sourceId, title: user.fullName, reason: 'No valid e-mail address: their posts go to the administrator running the import.' });
+      run.skip({
+        kind: 'user',
+        sourceId: user.sourceId,
+        title: user.fullName,
+        reason: 'No valid e-mail address: their posts go to the administrator running the import.',
+      });
       return undefined;
     }
-    const existing = (await this.known(this.dataSource.manager, run.origin, 'user', user.sourceId)) ?? (await this.users.findByEmail(email))?.id;
+    const existing =
+      (await this.known(this.dataSource.manager, run.origin, 'user', user.sourceId)) ?? (await this.users.findByEmail(email))?.id;
     let id = existing;
     if (id === undefined) {
       const accountRoles = importedRoles(user.roles ?? roles);
       const dropped = (user.roles ?? roles).filter((role) => !accountRoles.includes(role));
-      if (dropped.length) run.rename({ kind: 'user', sourceId: user.sourceId, from: (user.roles ?? roles).join(', '), to: accountRoles.join(', '), reason: `An import never grants ${dropped.join(', ')}: the account is an author at most, and waits for its invitation` });
+      if (dropped.length)
+        run.rename({
+          kind: 'user',
+          sourceId: user.sourceId,
+          from: (user.roles ?? roles).join(', '),
+          to: accountRoles.join(', '),
+          reason: `An import never grants ${dropped.join(', ')}: the account is an author at most, and waits for its invitation`,
+        });
       const invite = run.job.inviteAuthors && invitable && accountRoles.includes(RoleName.AUTHOR);
       try {
         id = await this.events.transaction(async (tx) => {
           const facts = await this.users.create(
-            { fullName: (user.fullName.trim() || email.split('@')[0]).slice(0, NAME_MAX), email, passwordHash: NO_PASSWORD, status: UserStatus.PENDING, verified: false, roles: accountRoles },
+            {
+              fullName: (user.fullName.trim() || email.split('@')[0]).slice(0, NAME_MAX),
+              email,
+              passwordHash: NO_PASSWORD,
+              status: UserStatus.PENDING,
+              verified: false,
+              roles: accountRoles,
+            },
             { via: 'import', actor: run.admin },
             tx,
           );
@@ -296,7 +373,10 @@ export class SiteImporter {
     const name = tag.name.trim().slice(0, NAME_MAX);
     const wanted = tag.slug.trim().toLowerCase();
     // A slug this site cannot use (Arabic letters, say) is derived from the name, else from the source's id.
-    const slug = wanted.length <= 100 && SLUG_PATTERN.test(wanted) ? wanted : slugify(name, 100) || slugify(wanted, 100) || `tag-${createHash('sha256').update(tag.sourceId).digest('hex').slice(0, 8)}`;
+    const slug =
+      wanted.length <= 100 && SLUG_PATTERN.test(wanted)
+        ? wanted
+        : slugify(name, 100) || slugify(wanted, 100) || `tag-${createHash('sha256').update(tag.sourceId).digest('hex').slice(0, 8)}`;
     if (!name || !slug) {
       run.skip({ kind: 'tag', sourceId: tag.sourceId, title: tag.name || tag.slug, reason: 'The tag has no name.' });
       return undefined;
@@ -306,15 +386,37 @@ export class SiteImporter {
       // A tag of that slug or name here already is the same tag (WordPress's category and tag 'news',
       // or 'News' and 'news', which only case tells apart): merged, and reported unless it is the very
       // same tag (same name and slug, not claimed by another of the file's tags).
-      const [same] = (await this.dataSource.query(`SELECT id, name, slug FROM tags WHERE slug = $1 OR lower(name) = lower($2) ORDER BY (slug = $1) DESC LIMIT 1`, [slug, name])) as { id: number; name: string; slug: string }[];
+      const [same] = (await this.dataSource.query(
+        `SELECT id, name, slug FROM tags WHERE slug = $1 OR lower(name) = lower($2) ORDER BY (slug = $1) DESC LIMIT 1`,
+        [slug, name],
+      )) as { id: number; name: string; slug: string }[];
       id = same?.id;
       const claimedBy = same ? run.tagClaims.get(same.id) : undefined;
       if (same && ((claimedBy !== undefined && claimedBy !== tag.sourceId) || same.name !== name || same.slug !== slug)) {
-        run.rename({ kind: 'tag', sourceId: tag.sourceId, from: `${name} (${tag.slug})`, to: `${same.name} (${same.slug})`, reason: same.slug === slug ? 'Merged: a tag with this slug is already here' : 'Merged: tag names here are unique whatever their case, and a tag of this name is already here' });
+        run.rename({
+          kind: 'tag',
+          sourceId: tag.sourceId,
+          from: `${name} (${tag.slug})`,
+          to: `${same.name} (${same.slug})`,
+          reason:
+            same.slug === slug
+              ? 'Merged: a tag with this slug is already here'
+              : 'Merged: tag names here are unique whatever their case, and a tag of this name is already here',
+        });
       }
     }
     if (id === undefined) {
-      const created = await this.tags.create({ name, slug, description: tag.description?.slice(0, 500) || undefined, isActive: tag.active ?? true, color: tag.color ?? undefined, icon: tag.icon ?? undefined }, run.admin);
+      const created = await this.tags.create(
+        {
+          name,
+          slug,
+          description: tag.description?.slice(0, 500) || undefined,
+          isActive: tag.active ?? true,
+          color: tag.color ?? undefined,
+          icon: tag.icon ?? undefined,
+        },
+        run.admin,
+      );
       id = created.id;
       run.counts.tags += 1;
       if (slug !== wanted) run.rename({ kind: 'tag', sourceId: tag.sourceId, from: tag.slug, to: slug, reason: 'Not a valid slug here' });
@@ -334,7 +436,10 @@ export class SiteImporter {
     if (!post.status) return skip(`Its status '${post.sourceStatus}' has no equivalent here.`);
     if (post.markdown.length > CONTENT_MAX) return skip(`Its text is longer than ${CONTENT_MAX.toLocaleString('en-US')} characters.`);
 
-    const authorId = (post.authorSourceId ? run.users.get(post.authorSourceId) ?? (await this.known(this.dataSource.manager, run.origin, 'user', post.authorSourceId)) : undefined) ?? run.admin.id;
+    const authorId =
+      (post.authorSourceId
+        ? (run.users.get(post.authorSourceId) ?? (await this.known(this.dataSource.manager, run.origin, 'user', post.authorSourceId)))
+        : undefined) ?? run.admin.id;
     const tagIds: number[] = [];
     for (const sourceId of post.tagSourceIds) {
       let tagId = run.tags.get(sourceId);
@@ -347,7 +452,13 @@ export class SiteImporter {
     let title = post.title.trim();
     if (title.length > TITLE_MAX) {
       title = `${title.slice(0, TITLE_MAX - 1)}…`;
-      run.rename({ kind: 'post', sourceId: post.sourceId, from: post.title, to: title, reason: `Title shortened to ${TITLE_MAX} characters` });
+      run.rename({
+        kind: 'post',
+        sourceId: post.sourceId,
+        from: post.title,
+        to: title,
+        reason: `Title shortened to ${TITLE_MAX} characters`,
+      });
     }
     // A slug in another script (Greek, Cyrillic) cannot be a slug here: written in Latin letters, its
     // original address kept as a redirect (the post's old paths).
@@ -379,13 +490,22 @@ export class SiteImporter {
             seo: post.seo,
             dates: { createdAt: post.createdAt, updatedAt: post.updatedAt, publishedAt: post.publishedAt, scheduledAt: post.scheduledAt },
             // A slug written in Latin letters: /blog/{the original} redirects too (the post page looks it up).
-            oldPaths: slug !== wantedSlug && wantedSlug && post.status === PostStatus.PUBLISHED ? [...post.oldPaths, `/blog/${wantedSlug}`] : post.oldPaths,
+            oldPaths:
+              slug !== wantedSlug && wantedSlug && post.status === PostStatus.PUBLISHED
+                ? [...post.oldPaths, `/blog/${wantedSlug}`]
+                : post.oldPaths,
             earlierSlugs: post.earlierSlugs,
           },
           run.admin,
         );
         await this.remember(tx.manager, run.origin, 'post', post.sourceId, saved.id);
-        const comments = await this.writeComments(run, tx, { id: saved.id, status: post.status!, slug: saved.slug, author_id: authorId }, post, commenters);
+        const comments = await this.writeComments(
+          run,
+          tx,
+          { id: saved.id, status: post.status!, slug: saved.slug, author_id: authorId },
+          post,
+          commenters,
+        );
         return { ...saved, comments };
       });
     } catch (error) {
@@ -395,13 +515,28 @@ export class SiteImporter {
     run.counts.posts += 1;
     run.counts.comments += written.comments;
     run.counts.redirects += written.oldPathsKept;
-    for (const path of written.oldPathsTaken) run.skip({ kind: 'post', sourceId: post.sourceId, title: path, reason: `This former address of '${title}' already leads to another post here, and keeps leading there.` });
+    for (const path of written.oldPathsTaken)
+      run.skip({
+        kind: 'post',
+        sourceId: post.sourceId,
+        title: path,
+        reason: `This former address of '${title}' already leads to another post here, and keeps leading there.`,
+      });
     if (thumbnail) run.counts.images += 1;
     if (written.renamedFrom || (post.slug && post.slug !== written.slug)) {
       const transliterated = slug !== wantedSlug && slug !== null && written.slug.startsWith(slug);
-      run.rename({ kind: 'post', sourceId: post.sourceId, from: post.slug ?? written.renamedFrom!, to: written.slug, reason: transliterated ? 'Slugs here are Latin letters, digits and hyphens: written in Latin letters (its former address redirects here)' : 'Slug already taken or not valid here' });
+      run.rename({
+        kind: 'post',
+        sourceId: post.sourceId,
+        from: post.slug ?? written.renamedFrom!,
+        to: written.slug,
+        reason: transliterated
+          ? 'Slugs here are Latin letters, digits and hyphens: written in Latin letters (its former address redirects here)'
+          : 'Slug already taken or not valid here',
+      });
     }
-    for (const change of post.changes ?? []) run.rename({ kind: 'post', sourceId: post.sourceId, from: change.from, to: change.to, reason: change.reason });
+    for (const change of post.changes ?? [])
+      run.rename({ kind: 'post', sourceId: post.sourceId, from: change.from, to: change.to, reason: change.reason });
   }
 
   /**
@@ -411,7 +546,10 @@ export class SiteImporter {
   private async alreadyHere(post: SourcePost): Promise<boolean> {
     const id = Number(post.sourceId);
     if (!Number.isSafeInteger(id) || id <= 0) return false;
-    const rows = (await this.dataSource.query(`SELECT 1 FROM posts p WHERE p.id = $1 AND (p.slug = $2 OR EXISTS (SELECT 1 FROM post_slug_history h WHERE h.post_id = p.id AND h.slug = $2))`, [id, post.slug ?? ''])) as unknown[];
+    const rows = (await this.dataSource.query(
+      `SELECT 1 FROM posts p WHERE p.id = $1 AND (p.slug = $2 OR EXISTS (SELECT 1 FROM post_slug_history h WHERE h.post_id = p.id AND h.slug = $2))`,
+      [id, post.slug ?? ''],
+    )) as unknown[];
     return rows.length > 0;
   }
 
@@ -443,13 +581,20 @@ export class SiteImporter {
    * a reply to a level-3 comment: beside it, under the same parent. A comment whose parent was not
    * brought in hangs under the nearest ancestor that was (or at the top).
    */
-  private async writeComments(run: Run, tx: Parameters<Parameters<DomainEvents['transaction']>[0]>[0], postRef: { id: number; status: string; slug: string; author_id: number }, post: SourcePost, commenters: Map<string, number>): Promise<number> {
+  private async writeComments(
+    run: Run,
+    tx: Parameters<Parameters<DomainEvents['transaction']>[0]>[0],
+    postRef: { id: number; status: string; slug: string; author_id: number },
+    post: SourcePost,
+    commenters: Map<string, number>,
+  ): Promise<number> {
     const bySource = new Map(post.comments.map((comment) => [comment.sourceId, comment]));
     const placed = new Map<string, PlacedComment>();
     const order = threadOrder(post.comments);
     let written = 0;
     for (const comment of order) {
-      const skip = (reason: string) => run.skip({ kind: 'comment', sourceId: comment.sourceId, title: `${comment.authorName} on '${post.title}'`, reason });
+      const skip = (reason: string) =>
+        run.skip({ kind: 'comment', sourceId: comment.sourceId, title: `${comment.authorName} on '${post.title}'`, reason });
       const userId = commenters.get(comment.sourceId);
       if (userId === undefined) {
         skip('The comment names no e-mail address, so it cannot belong to an account here.');
@@ -462,7 +607,13 @@ export class SiteImporter {
       }
       if (content.length > COMMENT_MAX) {
         const shortened = `${content.slice(0, COMMENT_MAX - 1)}…`;
-        run.rename({ kind: 'comment', sourceId: comment.sourceId, from: content.slice(0, 80), to: shortened.slice(0, 80), reason: `Shortened to ${COMMENT_MAX} characters (the longest comment here)` });
+        run.rename({
+          kind: 'comment',
+          sourceId: comment.sourceId,
+          from: content.slice(0, 80),
+          to: shortened.slice(0, 80),
+          reason: `Shortened to ${COMMENT_MAX} characters (the longest comment here)`,
+        });
         content = shortened;
       }
       // The nearest ancestor that was brought in.
@@ -474,7 +625,16 @@ export class SiteImporter {
       const row = await this.comments.create(
         tx,
         postRef,
-        { postId: postRef.id, userId, parentId, repliedToId: parent?.id ?? null, level, content, holdReason: comment.approved ? null : 'IMPORTED_UNAPPROVED', createdAt: comment.createdAt ?? undefined },
+        {
+          postId: postRef.id,
+          userId,
+          parentId,
+          repliedToId: parent?.id ?? null,
+          level,
+          content,
+          holdReason: comment.approved ? null : 'IMPORTED_UNAPPROVED',
+          createdAt: comment.createdAt ?? undefined,
+        },
         { id: run.admin.id, name: run.admin.fullName },
       );
       placed.set(comment.sourceId, { id: row.id, level, parentId });

@@ -81,7 +81,12 @@ export class JobsService implements OnApplicationBootstrap, OnModuleDestroy {
    * throws to have the job retried. Policy 'short': at most one job per singletonKey waits.
    * `batchSize`: jobs run side by side (webhook deliveries mostly wait for their receivers).
    */
-  register<T extends object>(name: string, handler: JobHandler<T>, policy: PgBoss.QueuePolicy = 'standard', options: { batchSize?: number } = {}): void {
+  register<T extends object>(
+    name: string,
+    handler: JobHandler<T>,
+    policy: PgBoss.QueuePolicy = 'standard',
+    options: { batchSize?: number } = {},
+  ): void {
     if (this.started) throw new Error(`Job queue ${name} registered after start`);
     this.registrations.push({ name, handler: handler as JobHandler<object>, policy, batchSize: options.batchSize ?? JOB_BATCH });
   }
@@ -142,7 +147,13 @@ export class JobsService implements OnApplicationBootstrap, OnModuleDestroy {
     await this.dataSource.transaction(async (manager) => {
       await manager.query('SELECT pg_advisory_xact_lock($1::int, $2::int)', [JOBS_LOCK_NAMESPACE, JOBS_LOCK_CREATE_QUEUES]);
       for (const { name, policy } of this.registrations) {
-        const options = { policy, retryLimit: jobs.retryLimit, retryDelay: jobs.retryDelaySeconds, retryBackoff: true, expireInSeconds: jobs.expireSeconds };
+        const options = {
+          policy,
+          retryLimit: jobs.retryLimit,
+          retryDelay: jobs.retryDelaySeconds,
+          retryBackoff: true,
+          expireInSeconds: jobs.expireSeconds,
+        };
         await manager.query(`SELECT ${JOBS_SCHEMA}.create_queue($1, $2::json)`, [name, JSON.stringify(options)]);
       }
     });
@@ -153,21 +164,25 @@ export class JobsService implements OnApplicationBootstrap, OnModuleDestroy {
     let workerId: string | undefined;
     // Declared first: pg-boss may call the handler below (which reads it) before work() resolves.
     // eslint-disable-next-line prefer-const
-    workerId = await this.boss.work<object>(name, { pollingIntervalSeconds: jobs.pollSeconds, batchSize, includeMetadata: true }, async (batch) => {
-      // Each job succeeds or fails on its own: a failed one is failed (retried) here, and pg-boss
-      // completes the rest when this returns.
-      await Promise.all(
-        batch.map(async (job) => {
-          try {
-            await handler({ id: job.id, data: job.data, retryCount: job.retryCount, lastAttempt: job.retryCount >= job.retryLimit });
-          } catch (error) {
-            await this.boss.fail(name, job.id, { message: error instanceof Error ? error.message : String(error) });
-          }
-        }),
-      );
-      // pg-boss waits a polling interval after every fetch: while jobs are waiting, fetch again now.
-      if (batch.length && workerId) this.boss.notifyWorker(workerId);
-    });
+    workerId = await this.boss.work<object>(
+      name,
+      { pollingIntervalSeconds: jobs.pollSeconds, batchSize, includeMetadata: true },
+      async (batch) => {
+        // Each job succeeds or fails on its own: a failed one is failed (retried) here, and pg-boss
+        // completes the rest when this returns.
+        await Promise.all(
+          batch.map(async (job) => {
+            try {
+              await handler({ id: job.id, data: job.data, retryCount: job.retryCount, lastAttempt: job.retryCount >= job.retryLimit });
+            } catch (error) {
+              await this.boss.fail(name, job.id, { message: error instanceof Error ? error.message : String(error) });
+            }
+          }),
+        );
+        // pg-boss waits a polling interval after every fetch: while jobs are waiting, fetch again now.
+        if (batch.length && workerId) this.boss.notifyWorker(workerId);
+      },
+    );
   }
 
   /**

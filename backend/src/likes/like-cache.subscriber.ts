@@ -10,6 +10,8 @@ import { DomainEvents } from '../events/domain-events.service';
 @Injectable()
 export class LikeCacheSubscriber {
   constructor(events: DomainEvents, contentEvents: ContentEvents) {
-    events.onCommitted(['post.liked', 'post.unliked'], ({ data }) => contentEvents.changed({ kind: 'post-counters', postId: data.postId, slug: data.slug, counter: 'likes' }));
+    events.onCommitted(['post.liked', 'post.unliked'], ({ data }) =>
+      contentEvents.changed({ kind: 'post-counters', postId: data.postId, slug: data.slug, counter: 'likes' }),
+    );
   }
 }

@@ -7,7 +7,15 @@ import { Auth, CurrentUser } from '../auth/auth.decorator';
 import { WithMessage, withMessage } from '../common/envelope';
 import { Page } from '../common/pagination/page';
 import { ParseIdPipe } from '../common/validation/parse-id.pipe';
-import { LikeCheckDto, LikeCountDto, LikeMineQueryDto, LikeRecentQueryDto, LikeRecordDto, LikesTestDto, LikeStateDto } from './dto/like.dto';
+import {
+  LikeCheckDto,
+  LikeCountDto,
+  LikeMineQueryDto,
+  LikeRecentQueryDto,
+  LikeRecordDto,
+  LikesTestDto,
+  LikeStateDto,
+} from './dto/like.dto';
 import { LikesMessages } from './likes.messages';
 import { LikeOutcome, LikesService } from './likes.service';
 
@@ -37,7 +45,9 @@ export class LikesController {
   @HttpCode(200)
   @WRITE_AUTH
   @ID_PARAM
-  @ApiOperation({ summary: 'Like the published post when the caller does not like it yet, else unlike it; answers whether it is now liked and its count' })
+  @ApiOperation({
+    summary: 'Like the published post when the caller does not like it yet, else unlike it; answers whether it is now liked and its count',
+  })
   @ApiEnvelope(LikeStateDto)
   @ApiErrors(400, 404)
   async toggleLike(@PostId() id: number, @CurrentUser() user: AuthUser): Promise<WithMessage<LikeStateDto>> {
@@ -96,7 +106,10 @@ export class LikesController {
 
   @Get('user/my-likes')
   @Auth()
-  @ApiOperation({ summary: "The caller's likes of published posts; sortBy createdAt (when liked, default) | postTitle | userName (the post's author), sortDirection desc (default) | asc" })
+  @ApiOperation({
+    summary:
+      "The caller's likes of published posts; sortBy createdAt (when liked, default) | postTitle | userName (the post's author), sortDirection desc (default) | asc",
+  })
   @ApiPagedEnvelope(LikeRecordDto)
   @ApiErrors(400)
   listMyLikes(@Query() query: LikeMineQueryDto, @CurrentUser() user: AuthUser): Promise<Page<LikeRecordDto>> {

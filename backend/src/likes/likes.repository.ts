@@ -49,7 +49,9 @@ export class LikesRepository {
    * A KEY SHARE lock upgraded by the counter UPDATE can deadlock with a concurrent DELETE of the post.
    */
   async lockPublishedPost(manager: EntityManager, postId: number): Promise<LikeablePost | undefined> {
-    const rows = (await manager.query(`SELECT id, slug, like_count FROM posts WHERE id = $1 AND status = 'PUBLISHED' FOR NO KEY UPDATE`, [postId])) as LikeablePost[];
+    const rows = (await manager.query(`SELECT id, slug, like_count FROM posts WHERE id = $1 AND status = 'PUBLISHED' FOR NO KEY UPDATE`, [
+      postId,
+    ])) as LikeablePost[];
     return rows[0];
   }
 
@@ -124,7 +126,9 @@ export class LikesRepository {
 
   /** The published post's like count (undefined when it is not published). */
   async publishedLikeCount(postId: number, manager: EntityManager = this.dataSource.manager): Promise<number | undefined> {
-    const rows = (await manager.query(`SELECT like_count FROM posts WHERE id = $1 AND status = 'PUBLISHED'`, [postId])) as { like_count: number }[];
+    const rows = (await manager.query(`SELECT like_count FROM posts WHERE id = $1 AND status = 'PUBLISHED'`, [postId])) as {
+      like_count: number;
+    }[];
     return rows[0]?.like_count;
   }
 
@@ -179,7 +183,9 @@ export class LikesRepository {
 
   /** The user's likes of published posts: the count the like writes and the post lifecycle keep (reader_like_counts). */
   async countLikedPosts(userId: number): Promise<number> {
-    const rows = (await this.dataSource.query(`SELECT published_likes FROM reader_like_counts WHERE user_id = $1`, [userId])) as { published_likes: number }[];
+    const rows = (await this.dataSource.query(`SELECT published_likes FROM reader_like_counts WHERE user_id = $1`, [userId])) as {
+      published_likes: number;
+    }[];
     return rows[0]?.published_likes ?? 0;
   }
 }

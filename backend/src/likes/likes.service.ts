@@ -104,7 +104,8 @@ export class LikesService {
     const postIds = await this.repository.lockLikedPosts(manager, userId);
     await this.posts.dropOneLikeEach(manager, postIds);
     const removed = await this.repository.deleteAllOf(manager, userId);
-    if (removed !== postIds.length) throw new Error(`likes of user ${userId} changed during the erasure (${removed} rows, ${postIds.length} posts)`);
+    if (removed !== postIds.length)
+      throw new Error(`likes of user ${userId} changed during the erasure (${removed} rows, ${postIds.length} posts)`);
     return removed;
   }
 
@@ -126,7 +127,11 @@ export class LikesService {
         return { state: { postId, liked: true, likeCount: post.like_count }, changed: false };
       }
       const { likeCount } = await this.posts.adjustCounters(manager, postId, { likes: step });
-      await record({ name: step > 0 ? 'post.liked' : 'post.unliked', actor: { id: user.id, name: user.fullName }, data: { postId, slug: post.slug, likeCount } });
+      await record({
+        name: step > 0 ? 'post.liked' : 'post.unliked',
+        actor: { id: user.id, name: user.fullName },
+        data: { postId, slug: post.slug, likeCount },
+      });
       return { state: { postId, liked: step > 0, likeCount }, changed: true };
     });
   }

@@ -14,7 +14,9 @@ describe('A mail as the terminal shows it', () => {
   it('writes a password-reset mail as one line with its link', () => {
     const link = 'http://localhost:3000/reset-password?token=abc123';
     const mail = passwordResetMail('Thu Trang', link, 60);
-    expect(mailLine('trang@example.test', mail.subject, mail.gist)).toBe(`E-mail to trang@example.test: "Reset your Inkwell password": link ${link}`);
+    expect(mailLine('trang@example.test', mail.subject, mail.gist)).toBe(
+      `E-mail to trang@example.test: "Reset your Inkwell password": link ${link}`,
+    );
   });
 
   it('writes a notification mail as one line with its link, then its unsubscribe link', () => {

@@ -2,12 +2,25 @@ import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/commo
 import { createTransport, type Transporter } from 'nodemailer';
 import { isTerminal, mailLine } from '../common/console-output';
 import { APP_CONFIG, AppConfig } from '../config/env';
-import { dataExportReadyMail, generatedPasswordMail, importInvitationMail, MailContent, passwordResetMail, twoFactorResetMail, verificationCodeMail, webhookDisabledMail } from './mail.templates';
+import {
+  dataExportReadyMail,
+  generatedPasswordMail,
+  importInvitationMail,
+  MailContent,
+  passwordResetMail,
+  twoFactorResetMail,
+  verificationCodeMail,
+  webhookDisabledMail,
+} from './mail.templates';
 
 /** A stuck SMTP server must not hold a sign-up for minutes (nodemailer reads these from the query). */
 function withTimeouts(smtpUrl: string): string {
   const url = new URL(smtpUrl);
-  for (const [key, value] of [['connectionTimeout', '10000'], ['greetingTimeout', '10000'], ['socketTimeout', '20000']]) {
+  for (const [key, value] of [
+    ['connectionTimeout', '10000'],
+    ['greetingTimeout', '10000'],
+    ['socketTimeout', '20000'],
+  ]) {
     if (!url.searchParams.has(key)) url.searchParams.set(key, value);
   }
   return url.toString();
@@ -61,7 +74,8 @@ export class MailService implements OnApplicationShutdown {
   async sendGeneratedPassword(to: string, fullName: string, password: string): Promise<boolean> {
     const content = generatedPasswordMail(fullName, password, `${this.config.publicUrl}/login`);
     if (!this.transport) {
-      if (this.printToTerminal) process.stdout.write(`${mailLine(to, content.subject, 'not sent (no SMTP_URL) and not shown: it holds a password')}\n`);
+      if (this.printToTerminal)
+        process.stdout.write(`${mailLine(to, content.subject, 'not sent (no SMTP_URL) and not shown: it holds a password')}\n`);
       else this.logger.log({ to, subject: content.subject }, `E-mail to ${to} not sent (no SMTP_URL) and not logged: it holds a password`);
       return false;
     }
@@ -94,7 +108,11 @@ export class MailService implements OnApplicationShutdown {
   async sendNotification(to: string, content: MailContent, unsubscribeUrl: string, messageId: string): Promise<void> {
     if (!this.transport) {
       if (this.printToTerminal) process.stdout.write(`${mailLine(to, content.subject, notificationGist(content, unsubscribeUrl))}\n`);
-      else this.logger.log({ to, subject: content.subject, text: content.text, unsubscribeUrl }, `E-mail (no SMTP_URL, logged only) to ${to}: ${content.subject}`);
+      else
+        this.logger.log(
+          { to, subject: content.subject, text: content.text, unsubscribeUrl },
+          `E-mail (no SMTP_URL, logged only) to ${to}: ${content.subject}`,
+        );
       return;
     }
     await this.transport.sendMail({
@@ -116,23 +134,41 @@ export class MailService implements OnApplicationShutdown {
   async sendSecurityAlert(to: string, content: MailContent, messageId: string): Promise<void> {
     if (!this.transport) {
       if (this.printToTerminal) process.stdout.write(`${mailLine(to, content.subject, content.gist)}\n`);
-      else this.logger.log({ to, subject: content.subject, text: content.text }, `E-mail (no SMTP_URL, logged only) to ${to}: ${content.subject}`);
+      else
+        this.logger.log(
+          { to, subject: content.subject, text: content.text },
+          `E-mail (no SMTP_URL, logged only) to ${to}: ${content.subject}`,
+        );
       return;
     }
-    await this.transport.sendMail({ from: this.config.mailFrom, to, subject: content.subject, text: content.text, html: content.html, messageId });
+    await this.transport.sendMail({
+      from: this.config.mailFrom,
+      to,
+      subject: content.subject,
+      text: content.text,
+      html: content.html,
+      messageId,
+    });
   }
 
   private async send(to: string, content: MailContent): Promise<boolean> {
     if (!this.transport) {
       if (this.printToTerminal) process.stdout.write(`${mailLine(to, content.subject, content.gist)}\n`);
-      else this.logger.log({ to, subject: content.subject, text: content.text }, `E-mail (no SMTP_URL, logged only) to ${to}: ${content.subject}`);
+      else
+        this.logger.log(
+          { to, subject: content.subject, text: content.text },
+          `E-mail (no SMTP_URL, logged only) to ${to}: ${content.subject}`,
+        );
       return true;
     }
     try {
       await this.transport.sendMail({ from: this.config.mailFrom, to, subject: content.subject, text: content.text, html: content.html });
       return true;
     } catch (error) {
-      this.logger.error({ to, subject: content.subject, err: error }, `E-mail to ${to} could not be sent: ${error instanceof Error ? error.message : String(error)}`);
+      this.logger.error(
+        { to, subject: content.subject, err: error },
+        `E-mail to ${to} could not be sent: ${error instanceof Error ? error.message : String(error)}`,
+      );
       return false;
     }
   }

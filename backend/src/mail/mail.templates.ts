@@ -125,7 +125,13 @@ function unsubscribeFooter(unsubscribeUrl: string, what: string): { text: string
 }
 
 /** One notification by e-mail (replies, review outcomes, and whatever the user switched on). */
-export function notificationMail(fullName: string, subject: string, item: NotificationMailItem, unsubscribeUrl: string, what: string): MailContent {
+export function notificationMail(
+  fullName: string,
+  subject: string,
+  item: NotificationMailItem,
+  unsubscribeUrl: string,
+  what: string,
+): MailContent {
   const footer = unsubscribeFooter(unsubscribeUrl, what);
   const text =
     `Hello ${fullName},\n\n` +

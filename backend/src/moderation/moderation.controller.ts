@@ -32,7 +32,7 @@ export class CommentModerationController {
   @ApiOperation({
     summary:
       'Report a visible comment (any signed-in reader): reason SPAM | HARASSMENT | OFF_TOPIC | OTHER (details required for OTHER, at most 500 characters). ' +
-      'Once per comment per reader (409), never one\'s own (403), at most REPORT_LIMIT_PER_DAY reports a day (429)',
+      "Once per comment per reader (409), never one's own (403), at most REPORT_LIMIT_PER_DAY reports a day (429)",
   })
   @ApiEnvelope(CommentReportCreatedDto, { status: 201 })
   @ApiErrors(400, 404, 409, 429)
@@ -51,11 +51,15 @@ export class CommentModerationController {
   @ApiOperation({
     summary:
       "Hide a comment with a reason: an admin, or the author of the comment's post (others 403). Readers see '[This comment has been hidden by a moderator]', replies kept; " +
-      'it leaves commentCount and its parent\'s replyCount. Already hidden: 409',
+      "it leaves commentCount and its parent's replyCount. Already hidden: 409",
   })
   @ApiEnvelope(CommentModerationStateDto)
   @ApiErrors(400, 404, 409)
-  async hideComment(@Param('id', ParseIdPipe) id: number, @Body() dto: CommentHideDto, @CurrentUser() user: AuthUser): Promise<WithMessage<CommentModerationStateDto>> {
+  async hideComment(
+    @Param('id', ParseIdPipe) id: number,
+    @Body() dto: CommentHideDto,
+    @CurrentUser() user: AuthUser,
+  ): Promise<WithMessage<CommentModerationStateDto>> {
     return withMessage(await this.moderation.hide(id, dto.reason, user), ModerationMessages.HIDDEN);
   }
 }
@@ -70,7 +74,7 @@ export class AdminModerationController {
   @ADMIN
   @ApiOperation({
     summary:
-      'The moderation queue (admin): filter reported (open reports, default) | hidden | held | all (not deleted); search in the text and the author\'s name or e-mail; ' +
+      "The moderation queue (admin): filter reported (open reports, default) | hidden | held | all (not deleted); search in the text and the author's name or e-mail; " +
       'sort newest (default) | reports (most open reports first); each row with its post, parent and open reports',
   })
   @ApiEnvelope(ModerationQueuePageDto)
@@ -82,7 +86,10 @@ export class AdminModerationController {
   @Post('comments/bulk')
   @HttpCode(200)
   @ADMIN
-  @ApiOperation({ summary: 'One action on up to 100 comments (admin): hide (reason required), restore, delete, dismiss; a result per id, each in its own transaction' })
+  @ApiOperation({
+    summary:
+      'One action on up to 100 comments (admin): hide (reason required), restore, delete, dismiss; a result per id, each in its own transaction',
+  })
   @ApiEnvelope(BulkResultDto, { isArray: true })
   @ApiErrors(400)
   async bulkModerateComments(@Body() dto: CommentBulkDto, @CurrentUser() user: AuthUser): Promise<WithMessage<BulkResultDto[]>> {
@@ -95,14 +102,20 @@ export class AdminModerationController {
   @ApiOperation({ summary: 'Make a hidden or held comment visible again (admin; approving a held one publishes it). Neither: 409' })
   @ApiEnvelope(CommentModerationStateDto)
   @ApiErrors(400, 404, 409)
-  async restoreComment(@Param('id', ParseIdPipe) id: number, @CurrentUser() user: AuthUser): Promise<WithMessage<CommentModerationStateDto>> {
+  async restoreComment(
+    @Param('id', ParseIdPipe) id: number,
+    @CurrentUser() user: AuthUser,
+  ): Promise<WithMessage<CommentModerationStateDto>> {
     return withMessage(await this.moderation.restore(id, user), ModerationMessages.RESTORED);
   }
 
   @Delete('comments/:id')
   @HttpCode(204)
   @ADMIN
-  @ApiOperation({ summary: "Delete a comment from the queue (admin): as DELETE /comments/{id} ('[This comment has been deleted]' when it has replies), audit-logged" })
+  @ApiOperation({
+    summary:
+      "Delete a comment from the queue (admin): as DELETE /comments/{id} ('[This comment has been deleted]' when it has replies), audit-logged",
+  })
   @ApiNoContentResponse({ description: 'Deleted (no body)' })
   @ApiErrors(400, 404)
   async deleteModeratedComment(@Param('id', ParseIdPipe) id: number, @CurrentUser() user: AuthUser): Promise<void> {
@@ -115,17 +128,27 @@ export class AdminModerationController {
   @ApiOperation({ summary: "Dismiss a comment's open reports (admin); the reporters cannot report it again. None open: 409" })
   @ApiEnvelope(CommentModerationStateDto)
   @ApiErrors(400, 404, 409)
-  async dismissCommentReports(@Param('id', ParseIdPipe) id: number, @CurrentUser() user: AuthUser): Promise<WithMessage<CommentModerationStateDto>> {
+  async dismissCommentReports(
+    @Param('id', ParseIdPipe) id: number,
+    @CurrentUser() user: AuthUser,
+  ): Promise<WithMessage<CommentModerationStateDto>> {
     return withMessage(await this.moderation.dismissReports(id, user), ModerationMessages.DISMISSED);
   }
 
   @Post('users/:id/mute')
   @HttpCode(200)
   @ADMIN
-  @ApiOperation({ summary: 'Stop a user commenting (admin): until an ISO date-time in the future, or null for good, with a reason; replaces a mute in force. Not oneself (403)' })
+  @ApiOperation({
+    summary:
+      'Stop a user commenting (admin): until an ISO date-time in the future, or null for good, with a reason; replaces a mute in force. Not oneself (403)',
+  })
   @ApiEnvelope(UserMuteStatusDto)
   @ApiErrors(400, 404)
-  async muteUser(@Param('id', ParseIdPipe) id: number, @Body() dto: UserMuteDto, @CurrentUser() user: AuthUser): Promise<WithMessage<UserMuteStatusDto>> {
+  async muteUser(
+    @Param('id', ParseIdPipe) id: number,
+    @Body() dto: UserMuteDto,
+    @CurrentUser() user: AuthUser,
+  ): Promise<WithMessage<UserMuteStatusDto>> {
     return withMessage(await this.moderation.mute(id, dto, user), ModerationMessages.MUTED);
   }
 

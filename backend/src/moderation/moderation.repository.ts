@@ -94,7 +94,9 @@ export class ModerationRepository {
   }
 
   async hiddenReason(id: number): Promise<string | null> {
-    const rows = (await this.dataSource.query('SELECT hidden_reason FROM comments WHERE id = $1', [id])) as { hidden_reason: string | null }[];
+    const rows = (await this.dataSource.query('SELECT hidden_reason FROM comments WHERE id = $1', [id])) as {
+      hidden_reason: string | null;
+    }[];
     return rows[0]?.hidden_reason ?? null;
   }
 
@@ -117,21 +119,29 @@ export class ModerationRepository {
 
   /** Marks the open reports dismissed; returns how many there were. */
   async dismissReports(manager: EntityManager, id: number): Promise<number> {
-    const [, affected] = (await manager.query(`UPDATE comment_reports SET dismissed_at = now() WHERE comment_id = $1 AND dismissed_at IS NULL`, [id])) as [
-      unknown,
-      number,
-    ];
+    const [, affected] = (await manager.query(
+      `UPDATE comment_reports SET dismissed_at = now() WHERE comment_id = $1 AND dismissed_at IS NULL`,
+      [id],
+    )) as [unknown, number];
     await manager.query('UPDATE comments SET report_count = 0 WHERE id = $1', [id]);
     return affected;
   }
 
-  async queue(filter: QueueFilter, sort: QueueSort, search: string | undefined, page: number, size: number): Promise<ModerationQueuePageDto> {
+  async queue(
+    filter: QueueFilter,
+    sort: QueueSort,
+    search: string | undefined,
+    page: number,
+    size: number,
+  ): Promise<ModerationQueuePageDto> {
     const params: unknown[] = [];
     const clauses = ['c.deleted_at IS NULL', FILTER_WHERE[filter]];
     if (search !== undefined) {
       params.push(containsPattern(search));
       const n = params.length;
-      clauses.push(`(c.content ILIKE $${n} OR EXISTS (SELECT 1 FROM users a WHERE a.id = c.user_id AND (a.full_name ILIKE $${n} OR a.email ILIKE $${n})))`);
+      clauses.push(
+        `(c.content ILIKE $${n} OR EXISTS (SELECT 1 FROM users a WHERE a.id = c.user_id AND (a.full_name ILIKE $${n} OR a.email ILIKE $${n})))`,
+      );
     }
     const where = clauses.join(' AND ');
     const order = sort === 'reports' ? 'c.report_count DESC, c.id DESC' : 'c.created_at DESC, c.id DESC';
@@ -168,7 +178,10 @@ export class ModerationRepository {
           ? {
               id: row.parent_id,
               content: row.parent_deleted ? CommentsMessages.DELETED_MARKER : (row.parent_content ?? ''),
-              author: row.parent_author_id !== null && !row.parent_deleted ? { id: row.parent_author_id, fullName: row.parent_author_name ?? '' } : null,
+              author:
+                row.parent_author_id !== null && !row.parent_deleted
+                  ? { id: row.parent_author_id, fullName: row.parent_author_name ?? '' }
+                  : null,
             }
           : null,
       reportCount: row.report_count,
@@ -191,7 +204,12 @@ export class ModerationRepository {
     )) as ReportRow[];
     for (const row of rows) {
       const list = byComment.get(row.comment_id) ?? [];
-      list.push({ reason: row.reason, details: row.details, reporter: { id: row.reporter_id, fullName: row.reporter_name }, createdAt: row.created_at.toISOString() });
+      list.push({
+        reason: row.reason,
+        details: row.details,
+        reporter: { id: row.reporter_id, fullName: row.reporter_name },
+        createdAt: row.created_at.toISOString(),
+      });
       byComment.set(row.comment_id, list);
     }
     return byComment;

@@ -59,7 +59,17 @@ export class ModerationService {
       const rows = (await manager.query(
         `SELECT c.id, c.post_id, c.parent_id, c.user_id, c.deleted_at, c.moderation, p.status, p.slug, p.author_id FROM comments c JOIN posts p ON p.id = c.post_id WHERE c.id = $1`,
         [id],
-      )) as { id: number; post_id: number; parent_id: number | null; user_id: number | null; deleted_at: Date | null; moderation: CommentModeration; status: string; slug: string; author_id: number | null }[];
+      )) as {
+        id: number;
+        post_id: number;
+        parent_id: number | null;
+        user_id: number | null;
+        deleted_at: Date | null;
+        moderation: CommentModeration;
+        status: string;
+        slug: string;
+        author_id: number | null;
+      }[];
       const comment = rows[0];
       // Only what the reader can see: a live, visible comment on a published post.
       if (!comment || comment.deleted_at || comment.status !== PostStatus.PUBLISHED || comment.moderation !== CommentModeration.VISIBLE) {
@@ -82,7 +92,11 @@ export class ModerationService {
       await record({
         name: 'comment.reported',
         actor: actorOf(user),
-        data: { ...commentFacts(comment, post, { visibility: comment.moderation, deleted: false }), reportId: report.id, reason: dto.reason },
+        data: {
+          ...commentFacts(comment, post, { visibility: comment.moderation, deleted: false }),
+          reportId: report.id,
+          reason: dto.reason,
+        },
       });
       return report.createdAt;
     });
@@ -106,7 +120,12 @@ export class ModerationService {
 
   /** Back to VISIBLE from HIDDEN (restore) or HELD (approving a held comment). */
   async restore(id: number, actor: AuthUser): Promise<CommentModerationStateDto> {
-    await this.visibility.move(id, actorOf(actor), ({ comment }) => ({ move: comment.moderation === CommentModeration.HELD ? 'approve' : 'restore' }), refusedModeration);
+    await this.visibility.move(
+      id,
+      actorOf(actor),
+      ({ comment }) => ({ move: comment.moderation === CommentModeration.HELD ? 'approve' : 'restore' }),
+      refusedModeration,
+    );
     return { id, moderation: CommentModeration.VISIBLE, hiddenReason: null, reportCount: await this.repository.reportCount(id) };
   }
 

@@ -20,29 +20,52 @@ export class CommentNotificationsSubscriber implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.events.onRecorded('comment.created', ({ data }, manager) =>
-      data.visibility === 'VISIBLE' && data.authorId !== null ? this.published(manager, data.commentId, data.postId, data.authorId, data.repliedToId) : Promise.resolve(),
+    this.events.onRecorded(
+      'comment.created',
+      ({ data }, manager) =>
+        data.visibility === 'VISIBLE' && data.authorId !== null
+          ? this.published(manager, data.commentId, data.postId, data.authorId, data.repliedToId)
+          : Promise.resolve(),
       LIVE_ONLY,
     );
     // An approved comment: its author is the actor of its notifications; the comment answered is the one it is stored under.
-    this.events.onRecorded('comment.approved', ({ data }, manager) =>
-      data.authorId !== null ? this.published(manager, data.commentId, data.postId, data.authorId, data.parentId) : Promise.resolve(),
+    this.events.onRecorded(
+      'comment.approved',
+      ({ data }, manager) =>
+        data.authorId !== null ? this.published(manager, data.commentId, data.postId, data.authorId, data.parentId) : Promise.resolve(),
       LIVE_ONLY,
     );
     this.events.onRecorded('comment.hidden', (event, manager) => this.hidden(event, manager), LIVE_ONLY);
-    this.events.onRecorded('comment.reported', ({ actor, data }, manager) =>
-      actor ? this.notifications.record(manager, { type: 'COMMENT_REPORTED', actorId: actor.id, commentId: data.commentId, reason: data.reason }) : Promise.resolve(),
+    this.events.onRecorded(
+      'comment.reported',
+      ({ actor, data }, manager) =>
+        actor
+          ? this.notifications.record(manager, {
+              type: 'COMMENT_REPORTED',
+              actorId: actor.id,
+              commentId: data.commentId,
+              reason: data.reason,
+            })
+          : Promise.resolve(),
       LIVE_ONLY,
     );
   }
 
   private published(manager: EntityManager, commentId: number, postId: number, actorId: number, repliedToId: number | null): Promise<void> {
     const onPost: NotificationEvent = { type: 'POST_COMMENT', actorId, commentId, postId, repliedToId: repliedToId ?? undefined };
-    return this.notifications.record(manager, ...(repliedToId ? [{ type: 'COMMENT_REPLY', actorId, commentId, repliedToId } as const, onPost] : [onPost]));
+    return this.notifications.record(
+      manager,
+      ...(repliedToId ? [{ type: 'COMMENT_REPLY', actorId, commentId, repliedToId } as const, onPost] : [onPost]),
+    );
   }
 
   private hidden({ actor, data }: DomainEvent<'comment.hidden'>, manager: EntityManager): Promise<void> {
     if (!actor) return Promise.resolve();
-    return this.notifications.record(manager, { type: 'COMMENT_HIDDEN', actorId: actor.id, commentId: data.commentId, reason: data.reason });
+    return this.notifications.record(manager, {
+      type: 'COMMENT_HIDDEN',
+      actorId: actor.id,
+      commentId: data.commentId,
+      reason: data.reason,
+    });
   }
 }

@@ -87,7 +87,13 @@ export class NotificationInboxService {
         commentId: row.comment_id,
         reason: row.reason,
         publishAt: row.publish_at ? row.publish_at.toISOString() : null,
-        link: notificationLink({ type: row.type, postId: row.post_id, postSlug: row.post_slug, commentId: row.comment_id, publishAt: row.publish_at }),
+        link: notificationLink({
+          type: row.type,
+          postId: row.post_id,
+          postSlug: row.post_slug,
+          commentId: row.comment_id,
+          publishAt: row.publish_at,
+        }),
       })),
       total,
       page,
@@ -97,19 +103,27 @@ export class NotificationInboxService {
 
   /** The bell (UNREAD_COUNT): the user's counter row, not a count of the rows. */
   async unreadCount(user: AuthUser): Promise<number> {
-    const rows: { count: number }[] = await this.dataSource.query(`SELECT ${UNREAD_COUNT.sql} AS count FROM users u WHERE u.id = $1`, [user.id]);
+    const rows: { count: number }[] = await this.dataSource.query(`SELECT ${UNREAD_COUNT.sql} AS count FROM users u WHERE u.id = $1`, [
+      user.id,
+    ]);
     return rows[0]?.count ?? 0;
   }
 
   /** Marks one of the caller's notifications read (already read: nothing changes); another's is 404. */
   async markRead(user: AuthUser, id: number): Promise<void> {
-    const rows: unknown[] = await this.dataSource.query(`SELECT 1 FROM notifications WHERE id = $1 AND user_id = $2 AND in_app`, [id, user.id]);
+    const rows: unknown[] = await this.dataSource.query(`SELECT 1 FROM notifications WHERE id = $1 AND user_id = $2 AND in_app`, [
+      id,
+      user.id,
+    ]);
     if (!rows.length) throw new NotFoundException(NotificationsMessages.NOT_FOUND);
     await this.dataSource.query(`UPDATE notifications SET read = true WHERE id = $1 AND user_id = $2 AND NOT read`, [id, user.id]);
   }
 
   async markAllRead(user: AuthUser): Promise<number> {
-    const [, updated]: [unknown, number] = await this.dataSource.query(`UPDATE notifications SET read = true WHERE user_id = $1 AND in_app AND NOT read`, [user.id]);
+    const [, updated]: [unknown, number] = await this.dataSource.query(
+      `UPDATE notifications SET read = true WHERE user_id = $1 AND in_app AND NOT read`,
+      [user.id],
+    );
     return updated;
   }
 
@@ -143,7 +157,10 @@ export class NotificationInboxService {
         );
       }
       if (typeof dto.digest === 'boolean') {
-        await manager.query(`INSERT INTO notification_settings (user_id, digest) VALUES ($1, $2) ON CONFLICT (user_id) DO UPDATE SET digest = EXCLUDED.digest`, [user.id, dto.digest]);
+        await manager.query(
+          `INSERT INTO notification_settings (user_id, digest) VALUES ($1, $2) ON CONFLICT (user_id) DO UPDATE SET digest = EXCLUDED.digest`,
+          [user.id, dto.digest],
+        );
       }
     });
     return this.preferences(user);
@@ -153,7 +170,10 @@ export class NotificationInboxService {
   async unsubscribePreview(token: string): Promise<UnsubscribeDto> {
     const claim = await this.claim(token);
     const types = claim.scope === 'ALL' ? [...TYPES_FOR_ROLE.ADMIN] : [claim.scope];
-    const prefs: { type: NotificationType; email: boolean }[] = await this.dataSource.query(`SELECT type, email FROM notification_preferences WHERE user_id = $1`, [claim.userId]);
+    const prefs: { type: NotificationType; email: boolean }[] = await this.dataSource.query(
+      `SELECT type, email FROM notification_preferences WHERE user_id = $1`,
+      [claim.userId],
+    );
     const email = new Map(prefs.map((p) => [p.type, p.email]));
     const unsubscribed = types.every((type) => !(email.get(type) ?? DEFAULT_CHANNELS[type].email));
     return { scope: claim.scope, description: this.describe(claim.scope), unsubscribed };

@@ -6,7 +6,14 @@ import { JobRun, JobsService } from '../jobs/jobs.service';
 import { digestMail, MailContent, notificationMail } from '../mail/mail.templates';
 import { MailService } from '../mail/mail.service';
 import { NOTIFICATION_CLOCK, NotificationClock } from './notification-clock';
-import { NotificationContext, notificationLink, notificationQuote, notificationSubject, notificationSummary, TYPE_LABELS } from './notification-text';
+import {
+  NotificationContext,
+  notificationLink,
+  notificationQuote,
+  notificationSubject,
+  notificationSummary,
+  TYPE_LABELS,
+} from './notification-text';
 import { DEFAULT_CHANNELS, DeliveryStatus, NotificationType } from './notification.types';
 import { DIGEST_INTERVAL_MS, DIGEST_QUEUE, EMAIL_QUEUE, NotificationsService } from './notifications.service';
 import { unsubscribeToken, UnsubscribeScope } from './unsubscribe-token';
@@ -65,7 +72,11 @@ export class NotificationMailer implements OnModuleInit {
     // Gone (the user or the notification was deleted) or already done: nothing to send again.
     if (!delivery || delivery.status !== DeliveryStatus.PENDING) return;
     if (delivery.user_status !== 'ACTIVE' || !delivery.is_verified) {
-      return this.finish(delivery.id, DeliveryStatus.SKIPPED, delivery.user_status === 'BANNED' ? 'The account is banned' : 'The account is not active or not verified');
+      return this.finish(
+        delivery.id,
+        DeliveryStatus.SKIPPED,
+        delivery.user_status === 'BANNED' ? 'The account is banned' : 'The account is not active or not verified',
+      );
     }
     const ids = delivery.notification_id ? [delivery.notification_id] : delivery.notification_ids;
     const items = await this.stillWanted(delivery.user_id, await this.contexts(ids));
@@ -74,8 +85,18 @@ export class NotificationMailer implements OnModuleInit {
     const scope: UnsubscribeScope = single ? (items[0].type as NotificationType) : 'ALL';
     const unsubscribeUrl = this.unsubscribeUrl(delivery.user_id, scope);
     const content: MailContent = single
-      ? notificationMail(delivery.full_name, notificationSubject(items[0]), this.mailItem(items[0]), unsubscribeUrl, TYPE_LABELS[scope as NotificationType] ?? 'notifications')
-      : digestMail(delivery.full_name, items.map((item) => this.mailItem(item)), unsubscribeUrl);
+      ? notificationMail(
+          delivery.full_name,
+          notificationSubject(items[0]),
+          this.mailItem(items[0]),
+          unsubscribeUrl,
+          TYPE_LABELS[scope as NotificationType] ?? 'notifications',
+        )
+      : digestMail(
+          delivery.full_name,
+          items.map((item) => this.mailItem(item)),
+          unsubscribeUrl,
+        );
     const host = new URL(this.config.publicUrl).hostname;
     try {
       // Names the delivery and its notification: a copy sent twice is recognisably the same message.
@@ -87,10 +108,14 @@ export class NotificationMailer implements OnModuleInit {
         `UPDATE notification_deliveries SET attempts = attempts + 1, last_error = $2, status = CASE WHEN $3 THEN 'FAILED' ELSE status END WHERE id = $1`,
         [delivery.id, reason, job.lastAttempt],
       );
-      if (job.lastAttempt) this.logger.error({ deliveryId: delivery.id, err: error }, `Notification e-mail ${delivery.id} failed for good: ${reason}`);
+      if (job.lastAttempt)
+        this.logger.error({ deliveryId: delivery.id, err: error }, `Notification e-mail ${delivery.id} failed for good: ${reason}`);
       throw error;
     }
-    await this.dataSource.query(`UPDATE notification_deliveries SET status = 'SENT', attempts = attempts + 1, sent_at = now(), last_error = NULL WHERE id = $1`, [delivery.id]);
+    await this.dataSource.query(
+      `UPDATE notification_deliveries SET status = 'SENT', attempts = attempts + 1, sent_at = now(), last_error = NULL WHERE id = $1`,
+      [delivery.id],
+    );
   }
 
   /**
@@ -100,19 +125,30 @@ export class NotificationMailer implements OnModuleInit {
    */
   async digest(userId: number): Promise<void> {
     await this.dataSource.transaction(async (manager) => {
-      await manager.query(`INSERT INTO notification_settings (user_id) SELECT id FROM users WHERE id = $1 ON CONFLICT DO NOTHING`, [userId]);
-      const [settings]: { last_digest_at: Date | null }[] = await manager.query(`SELECT last_digest_at FROM notification_settings WHERE user_id = $1 FOR UPDATE`, [userId]);
+      await manager.query(`INSERT INTO notification_settings (user_id) SELECT id FROM users WHERE id = $1 ON CONFLICT DO NOTHING`, [
+        userId,
+      ]);
+      const [settings]: { last_digest_at: Date | null }[] = await manager.query(
+        `SELECT last_digest_at FROM notification_settings WHERE user_id = $1 FOR UPDATE`,
+        [userId],
+      );
       if (!settings) return;
       const now = this.clock.now();
       if (settings.last_digest_at && now.getTime() - settings.last_digest_at.getTime() < DIGEST_INTERVAL_MS) {
         await this.notifications.scheduleDigest(manager, userId, settings.last_digest_at);
         return;
       }
-      const pending: { id: number }[] = await manager.query(`SELECT id FROM notifications WHERE user_id = $1 AND digest_pending ORDER BY id FOR UPDATE`, [userId]);
+      const pending: { id: number }[] = await manager.query(
+        `SELECT id FROM notifications WHERE user_id = $1 AND digest_pending ORDER BY id FOR UPDATE`,
+        [userId],
+      );
       if (!pending.length) return;
       const ids = pending.map((row) => row.id);
       await manager.query(`UPDATE notifications SET digest_pending = false WHERE id = ANY($1::int[])`, [ids]);
-      const [delivery]: { id: number }[] = await manager.query(`INSERT INTO notification_deliveries (user_id, notification_ids) VALUES ($1, $2) RETURNING id`, [userId, ids]);
+      const [delivery]: { id: number }[] = await manager.query(
+        `INSERT INTO notification_deliveries (user_id, notification_ids) VALUES ($1, $2) RETURNING id`,
+        [userId, ids],
+      );
       await manager.query(`UPDATE notification_settings SET last_digest_at = $2 WHERE user_id = $1`, [userId, now]);
       await this.jobs.enqueue(manager, EMAIL_QUEUE, { deliveryId: delivery.id });
     });
@@ -138,12 +174,21 @@ export class NotificationMailer implements OnModuleInit {
 
   /** The items whose type the user still wants by e-mail (they may have unsubscribed since). */
   private async stillWanted(userId: number, items: ContextRow[]): Promise<ContextRow[]> {
-    const prefs: { type: NotificationType; email: boolean }[] = await this.dataSource.query(`SELECT type, email FROM notification_preferences WHERE user_id = $1`, [userId]);
+    const prefs: { type: NotificationType; email: boolean }[] = await this.dataSource.query(
+      `SELECT type, email FROM notification_preferences WHERE user_id = $1`,
+      [userId],
+    );
     const email = new Map(prefs.map((p) => [p.type, p.email]));
-    return items.filter((item) => email.get(item.type as NotificationType) ?? DEFAULT_CHANNELS[item.type as NotificationType]?.email ?? false);
+    return items.filter(
+      (item) => email.get(item.type as NotificationType) ?? DEFAULT_CHANNELS[item.type as NotificationType]?.email ?? false,
+    );
   }
 
   private mailItem(item: ContextRow) {
-    return { summary: notificationSummary(item, this.config.siteTimeZone), quote: notificationQuote(item), link: `${this.config.publicUrl}${notificationLink(item)}` };
+    return {
+      summary: notificationSummary(item, this.config.siteTimeZone),
+      quote: notificationQuote(item),
+      link: `${this.config.publicUrl}${notificationLink(item)}`,
+    };
   }
 }

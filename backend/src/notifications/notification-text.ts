@@ -16,7 +16,9 @@ export interface NotificationContext {
 }
 
 /** The site-relative address a notification opens (the comment anchor, the post, the review, the admin lists). */
-export function notificationLink(n: Pick<NotificationContext, 'type' | 'postId' | 'postSlug' | 'commentId'> & { publishAt?: Date | null }): string {
+export function notificationLink(
+  n: Pick<NotificationContext, 'type' | 'postId' | 'postSlug' | 'commentId'> & { publishAt?: Date | null },
+): string {
   const post = n.postSlug ? `/blog/${encodeURIComponent(n.postSlug)}` : '/';
   switch (n.type) {
     case NotificationType.COMMENT_REPLY:

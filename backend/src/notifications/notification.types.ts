@@ -59,7 +59,13 @@ export const DEFAULT_CHANNELS: Record<NotificationType, ChannelChoice> = {
 /** Which roles can receive a type (the preferences list only these). */
 export const TYPES_FOR_ROLE = {
   USER: [NotificationType.COMMENT_REPLY, NotificationType.COMMENT_HIDDEN],
-  AUTHOR: [NotificationType.COMMENT_REPLY, NotificationType.COMMENT_HIDDEN, NotificationType.POST_COMMENT, NotificationType.POST_APPROVED, NotificationType.POST_REJECTED],
+  AUTHOR: [
+    NotificationType.COMMENT_REPLY,
+    NotificationType.COMMENT_HIDDEN,
+    NotificationType.POST_COMMENT,
+    NotificationType.POST_APPROVED,
+    NotificationType.POST_REJECTED,
+  ],
   ADMIN: NOTIFICATION_TYPES,
 } as const satisfies Record<'USER' | 'AUTHOR' | 'ADMIN', readonly NotificationType[]>;
 

@@ -8,7 +8,15 @@ import { Auth, CurrentUser } from '../auth/auth.decorator';
 import { WithMessage, withMessage } from '../common/envelope';
 import { Page, PageQueryDto } from '../common/pagination/page';
 import { ParseIdPipe } from '../common/validation/parse-id.pipe';
-import { MarkedReadDto, NotificationDto, NotificationPreferencesDto, UnreadCountDto, UnsubscribeDto, UnsubscribeQueryDto, UpdateNotificationPreferencesDto } from './dto/notification.dto';
+import {
+  MarkedReadDto,
+  NotificationDto,
+  NotificationPreferencesDto,
+  UnreadCountDto,
+  UnsubscribeDto,
+  UnsubscribeQueryDto,
+  UpdateNotificationPreferencesDto,
+} from './dto/notification.dto';
 import { NotificationInboxService, UNREAD_COUNT } from './notification-inbox.service';
 import { NotificationsMessages } from './notifications.messages';
 
@@ -55,7 +63,10 @@ export class NotificationsController {
   @ApiOperation({ summary: "Marks one of the caller's notifications read; 404 for another's or an unknown id" })
   @ApiEnvelope(UnreadCountDto, { description: 'The unread count after it' })
   @ApiErrors(400, 404)
-  async read(@Param('id', new ParseIdPipe(NotificationsMessages.INVALID_ID)) id: number, @CurrentUser() user: AuthUser): Promise<WithMessage<UnreadCountDto>> {
+  async read(
+    @Param('id', new ParseIdPipe(NotificationsMessages.INVALID_ID)) id: number,
+    @CurrentUser() user: AuthUser,
+  ): Promise<WithMessage<UnreadCountDto>> {
     await this.inbox.markRead(user, id);
     return withMessage({ count: await this.inbox.unreadCount(user) }, NotificationsMessages.READ);
   }
@@ -70,10 +81,15 @@ export class NotificationsController {
 
   @Put('preferences')
   @Auth()
-  @ApiOperation({ summary: 'Changes the listed types (in-app, e-mail) and the digest switch; a type that does not apply to the role is 400' })
+  @ApiOperation({
+    summary: 'Changes the listed types (in-app, e-mail) and the digest switch; a type that does not apply to the role is 400',
+  })
   @ApiEnvelope(NotificationPreferencesDto)
   @ApiErrors(400)
-  async updatePreferences(@Body() dto: UpdateNotificationPreferencesDto, @CurrentUser() user: AuthUser): Promise<WithMessage<NotificationPreferencesDto>> {
+  async updatePreferences(
+    @Body() dto: UpdateNotificationPreferencesDto,
+    @CurrentUser() user: AuthUser,
+  ): Promise<WithMessage<NotificationPreferencesDto>> {
     return withMessage(await this.inbox.updatePreferences(user, dto), NotificationsMessages.PREFERENCES_SAVED);
   }
 
@@ -90,7 +106,8 @@ export class NotificationsController {
   @HttpCode(200)
   @UNSUBSCRIBE_LIMIT
   @ApiOperation({
-    summary: "Stops the e-mails the token names (no sign-in). RFC 8058 one-click: mail providers POST the form body 'List-Unsubscribe=One-Click' to the List-Unsubscribe address",
+    summary:
+      "Stops the e-mails the token names (no sign-in). RFC 8058 one-click: mail providers POST the form body 'List-Unsubscribe=One-Click' to the List-Unsubscribe address",
   })
   @ApiEnvelope(UnsubscribeDto)
   @ApiErrors(400)

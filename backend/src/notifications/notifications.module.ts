@@ -14,7 +14,14 @@ import { PostNotificationsSubscriber } from './post-notifications.subscriber';
   imports: [MailModule, AuthModule],
   controllers: [NotificationsController],
   // A clock object per app: tests move its `now` forward.
-  providers: [NotificationsService, NotificationInboxService, NotificationMailer, PostNotificationsSubscriber, CommentNotificationsSubscriber, { provide: NOTIFICATION_CLOCK, useFactory: () => ({ ...systemClock }) }],
+  providers: [
+    NotificationsService,
+    NotificationInboxService,
+    NotificationMailer,
+    PostNotificationsSubscriber,
+    CommentNotificationsSubscriber,
+    { provide: NOTIFICATION_CLOCK, useFactory: () => ({ ...systemClock }) },
+  ],
   exports: [NotificationsService],
 })
 export class NotificationsModule {}

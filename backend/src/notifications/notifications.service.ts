@@ -174,7 +174,12 @@ export class NotificationsService {
     switch (event.type) {
       case 'COMMENT_REPLY':
         // The author of the comment replied to (the reply may sit under another parent at level 3).
-        return { sql: `SELECT user_id, post_id FROM comments WHERE id = $3`, params: [event.repliedToId], commentId: event.commentId, reason: null };
+        return {
+          sql: `SELECT user_id, post_id FROM comments WHERE id = $3`,
+          params: [event.repliedToId],
+          commentId: event.commentId,
+          reason: null,
+        };
       case 'POST_COMMENT':
         // The post's author, unless the comment answers their own comment (then they are told once, as a reply).
         return {
@@ -185,13 +190,34 @@ export class NotificationsService {
           reason: null,
         };
       case 'POST_APPROVED':
-        return { sql: `SELECT author_id AS user_id, id AS post_id FROM posts WHERE id = $3`, params: [event.postId], commentId: null, reason: null, publishAt: event.publishAt ?? null };
+        return {
+          sql: `SELECT author_id AS user_id, id AS post_id FROM posts WHERE id = $3`,
+          params: [event.postId],
+          commentId: null,
+          reason: null,
+          publishAt: event.publishAt ?? null,
+        };
       case 'POST_REJECTED':
-        return { sql: `SELECT author_id AS user_id, id AS post_id FROM posts WHERE id = $3`, params: [event.postId], commentId: null, reason: event.reason };
+        return {
+          sql: `SELECT author_id AS user_id, id AS post_id FROM posts WHERE id = $3`,
+          params: [event.postId],
+          commentId: null,
+          reason: event.reason,
+        };
       case 'COMMENT_HIDDEN':
-        return { sql: `SELECT user_id, post_id FROM comments WHERE id = $3`, params: [event.commentId], commentId: event.commentId, reason: event.reason };
+        return {
+          sql: `SELECT user_id, post_id FROM comments WHERE id = $3`,
+          params: [event.commentId],
+          commentId: event.commentId,
+          reason: event.reason,
+        };
       case 'POST_SUBMITTED':
-        return { sql: `SELECT a.user_id, $3::int AS post_id FROM (${ACTIVE_ADMINS}) a`, params: [event.postId], commentId: null, reason: null };
+        return {
+          sql: `SELECT a.user_id, $3::int AS post_id FROM (${ACTIVE_ADMINS}) a`,
+          params: [event.postId],
+          commentId: null,
+          reason: null,
+        };
       case 'COMMENT_REPORTED':
         return {
           sql: `SELECT a.user_id, (SELECT post_id FROM comments WHERE id = $3) AS post_id FROM (${ACTIVE_ADMINS}) a`,

@@ -10,16 +10,39 @@ import { NotificationsService } from './notifications.service';
 @Injectable()
 export class PostNotificationsSubscriber {
   constructor(events: DomainEvents, notifications: NotificationsService) {
-    events.onRecorded('post.submitted', (event, manager) => notifications.record(manager, { type: 'POST_SUBMITTED', actorId: event.actor!.id, postId: event.data.postId }), LIVE_ONLY);
-    events.onRecorded('post.published', async (event, manager) => {
-      if (event.data.via === 'review') await notifications.record(manager, { type: 'POST_APPROVED', actorId: event.actor!.id, postId: event.data.postId });
-    }, LIVE_ONLY);
-    events.onRecorded('post.scheduled', (event, manager) =>
-      notifications.record(manager, { type: 'POST_APPROVED', actorId: event.actor!.id, postId: event.data.postId, publishAt: new Date(event.data.publishAt) }),
+    events.onRecorded(
+      'post.submitted',
+      (event, manager) => notifications.record(manager, { type: 'POST_SUBMITTED', actorId: event.actor!.id, postId: event.data.postId }),
       LIVE_ONLY,
     );
-    events.onRecorded('post.rejected', (event, manager) =>
-      notifications.record(manager, { type: 'POST_REJECTED', actorId: event.actor!.id, postId: event.data.postId, reason: event.data.reason }),
+    events.onRecorded(
+      'post.published',
+      async (event, manager) => {
+        if (event.data.via === 'review')
+          await notifications.record(manager, { type: 'POST_APPROVED', actorId: event.actor!.id, postId: event.data.postId });
+      },
+      LIVE_ONLY,
+    );
+    events.onRecorded(
+      'post.scheduled',
+      (event, manager) =>
+        notifications.record(manager, {
+          type: 'POST_APPROVED',
+          actorId: event.actor!.id,
+          postId: event.data.postId,
+          publishAt: new Date(event.data.publishAt),
+        }),
+      LIVE_ONLY,
+    );
+    events.onRecorded(
+      'post.rejected',
+      (event, manager) =>
+        notifications.record(manager, {
+          type: 'POST_REJECTED',
+          actorId: event.actor!.id,
+          postId: event.data.postId,
+          reason: event.data.reason,
+        }),
       LIVE_ONLY,
     );
   }

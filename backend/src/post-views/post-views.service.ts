@@ -40,7 +40,9 @@ export class PostViewsService implements OnModuleInit, OnModuleDestroy, BeforeAp
 
   /** Writes the pending counts (serialised: a flush waits for the previous one). */
   flush(): Promise<void> {
-    this.flushing = this.flushing.then(() => this.write()).catch((error: unknown) => this.logger.error(`view count flush failed: ${String(error)}`));
+    this.flushing = this.flushing
+      .then(() => this.write())
+      .catch((error: unknown) => this.logger.error(`view count flush failed: ${String(error)}`));
     return this.flushing;
   }
 
@@ -72,7 +74,12 @@ export class PostViewsService implements OnModuleInit, OnModuleDestroy, BeforeAp
     await this.writeChunks(bySlug, this.bySlug, 'varchar', 'slug');
   }
 
-  private async writeChunks<K>(counts: Map<K, number>, pending: Map<K, number>, type: 'int' | 'varchar', column: 'id' | 'slug'): Promise<void> {
+  private async writeChunks<K>(
+    counts: Map<K, number>,
+    pending: Map<K, number>,
+    type: 'int' | 'varchar',
+    column: 'id' | 'slug',
+  ): Promise<void> {
     const entries = [...counts.entries()];
     for (let i = 0; i < entries.length; i += FLUSH_CHUNK) {
       const chunk = entries.slice(i, i + FLUSH_CHUNK);

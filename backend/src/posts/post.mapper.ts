@@ -30,10 +30,32 @@ export type PostCardWithTags = PostCardRow & { tags: TagRefDto[] };
 /** The post columns an answer shows (an entity, or a row selected under the entity's property names). */
 type PostColumns = Pick<
   Post,
-  | 'id' | 'title' | 'slug' | 'summary' | 'content' | 'contentHtml' | 'status' | 'thumbnail' | 'publishedAt' | 'createdAt' | 'updatedAt'
-  | 'authorId' | 'likeCount' | 'viewCount' | 'commentCount' | 'isFeatured' | 'readingTime' | 'wordCount'
-  | 'scheduledAt' | 'requestedPublishAt'
-  | 'version' | 'metaTitle' | 'metaDescription' | 'canonicalUrl' | 'noindex' | 'socialImage'
+  | 'id'
+  | 'title'
+  | 'slug'
+  | 'summary'
+  | 'content'
+  | 'contentHtml'
+  | 'status'
+  | 'thumbnail'
+  | 'publishedAt'
+  | 'createdAt'
+  | 'updatedAt'
+  | 'authorId'
+  | 'likeCount'
+  | 'viewCount'
+  | 'commentCount'
+  | 'isFeatured'
+  | 'readingTime'
+  | 'wordCount'
+  | 'scheduledAt'
+  | 'requestedPublishAt'
+  | 'version'
+  | 'metaTitle'
+  | 'metaDescription'
+  | 'canonicalUrl'
+  | 'noindex'
+  | 'socialImage'
 >;
 
 /** A post with the author columns answers show; the e-mail only where an answer may carry it. */
@@ -100,7 +122,13 @@ function commonFields(post: Omit<PostColumns, 'content' | 'contentHtml'> & { aut
 
 /** The SEO fields of a post as answers (and revisions) carry them. */
 export function seoOf(post: Pick<Post, 'metaTitle' | 'metaDescription' | 'canonicalUrl' | 'noindex' | 'socialImage'>): PostSeo {
-  return { metaTitle: post.metaTitle, metaDescription: post.metaDescription, canonicalUrl: post.canonicalUrl, noindex: post.noindex, socialImage: post.socialImage };
+  return {
+    metaTitle: post.metaTitle,
+    metaDescription: post.metaDescription,
+    canonicalUrl: post.canonicalUrl,
+    noindex: post.noindex,
+    socialImage: post.socialImage,
+  };
 }
 
 /** The whole post; `withEmail` only on authenticated endpoints (never public ones). */
@@ -124,7 +152,9 @@ export function toPostListItem(post: PostListRow): PostListItemDto {
     ...commonFields(post),
     authorEmail: post.author.email,
     tags: post.tags,
-    lastRejection: rejection ? { reason: rejection.reason ?? '', reviewerName: rejection.reviewerName, reviewedAt: new Date(rejection.reviewedAt).toISOString() } : null,
+    lastRejection: rejection
+      ? { reason: rejection.reason ?? '', reviewerName: rejection.reviewerName, reviewedAt: new Date(rejection.reviewedAt).toISOString() }
+      : null,
   };
 }
 

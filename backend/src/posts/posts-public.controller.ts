@@ -4,7 +4,15 @@ import { ApiEnvelope, ApiPagedEnvelope } from '../common/decorators/api-envelope
 import { ApiErrors } from '../common/decorators/api-errors.decorator';
 import { Page, PageQueryDto } from '../common/pagination/page';
 import { PostMovedPathQueryDto, PostTagQueryDto } from './dto/post-input.dto';
-import { AuthorProfileDto, AuthorSummaryDto, PostCardResponseDto, PostMovedDto, PostResponseDto, SitemapFileDto, SitemapIndexDto } from './dto/post-response.dto';
+import {
+  AuthorProfileDto,
+  AuthorSummaryDto,
+  PostCardResponseDto,
+  PostMovedDto,
+  PostResponseDto,
+  SitemapFileDto,
+  SitemapIndexDto,
+} from './dto/post-response.dto';
 import { ParseIdPipe } from '../common/validation/parse-id.pipe';
 import { SITEMAP_ENTRY_KINDS, SITEMAP_FILE_SIZE } from '../../../shared/sitemap';
 import { PostsMessages } from './posts.messages';
@@ -35,8 +43,7 @@ export class PostsPublicController {
 
   @Get('posts/public/sitemap')
   @ApiOperation({
-    summary:
-      `The sitemap index (sitemap.xml): the static pages, then the numbered files of published posts, active tags with published posts and author pages, at most ${FILE_SIZE} addresses each, with their last change; noindex posts and posts whose canonical URL points elsewhere are left out`,
+    summary: `The sitemap index (sitemap.xml): the static pages, then the numbered files of published posts, active tags with published posts and author pages, at most ${FILE_SIZE} addresses each, with their last change; noindex posts and posts whose canonical URL points elsewhere are left out`,
   })
   @ApiEnvelope(SitemapIndexDto)
   getPublicSitemap(): Promise<SitemapIndexDto> {
@@ -44,12 +51,17 @@ export class PostsPublicController {
   }
 
   @Get('posts/public/sitemap/:kind/:number')
-  @ApiOperation({ summary: `One numbered sitemap file: the slugs and last changes of a kind's listed rows in the file's id range, at most ${FILE_SIZE}; 404 when it lists nothing` })
+  @ApiOperation({
+    summary: `One numbered sitemap file: the slugs and last changes of a kind's listed rows in the file's id range, at most ${FILE_SIZE}; 404 when it lists nothing`,
+  })
   @ApiParam({ name: 'kind', enum: SITEMAP_ENTRY_KINDS })
   @ApiParam({ name: 'number', description: 'The file number (1, 2, …) the index names', type: Number })
   @ApiEnvelope(SitemapFileDto)
   @ApiErrors(400, 404)
-  getPublicSitemapFile(@Param('kind') kind: string, @Param('number', new ParseIdPipe(PostsMessages.SITEMAP_FILE_NUMBER_INVALID)) number: number): Promise<SitemapFileDto> {
+  getPublicSitemapFile(
+    @Param('kind') kind: string,
+    @Param('number', new ParseIdPipe(PostsMessages.SITEMAP_FILE_NUMBER_INVALID)) number: number,
+  ): Promise<SitemapFileDto> {
     return this.posts.sitemapFile(kind, number);
   }
 
@@ -101,7 +113,9 @@ export class PostsPublicController {
   }
 
   @Get('authors/:slug')
-  @ApiOperation({ summary: "An author's public profile (/authors/{slug}); 404 unless an active AUTHOR (or ADMIN) with at least one published post" })
+  @ApiOperation({
+    summary: "An author's public profile (/authors/{slug}); 404 unless an active AUTHOR (or ADMIN) with at least one published post",
+  })
   @ApiParam({ name: 'slug', description: 'Author slug (users.slug)' })
   @ApiEnvelope(AuthorProfileDto)
   @ApiErrors(404)
@@ -110,7 +124,10 @@ export class PostsPublicController {
   }
 
   @Get('authors/:slug/posts')
-  @ApiOperation({ summary: "An author's published posts, newest first (published_at DESC, id DESC); size defaults to 10, clamped to 1–100; 404 like GET authors/{slug}" })
+  @ApiOperation({
+    summary:
+      "An author's published posts, newest first (published_at DESC, id DESC); size defaults to 10, clamped to 1–100; 404 like GET authors/{slug}",
+  })
   @ApiParam({ name: 'slug', description: 'Author slug (users.slug)' })
   @ApiPagedEnvelope(PostCardResponseDto)
   @ApiErrors(400, 404)

@@ -7,7 +7,16 @@ import { SLUG_PATTERN } from '../../../shared/slug';
 import { SITEMAP_ENTRY_KINDS, type SitemapEntryKind } from '../../../shared/sitemap';
 import { TagsService } from '../tags/tags.service';
 import { PostTagQueryDto } from './dto/post-input.dto';
-import { AuthorProfileDto, AuthorSummaryDto, PostCardResponseDto, PostMovedDto, PostResponseDto, PublicAuthorDto, SitemapFileDto, SitemapIndexDto } from './dto/post-response.dto';
+import {
+  AuthorProfileDto,
+  AuthorSummaryDto,
+  PostCardResponseDto,
+  PostMovedDto,
+  PostResponseDto,
+  PublicAuthorDto,
+  SitemapFileDto,
+  SitemapIndexDto,
+} from './dto/post-response.dto';
 import { PostCardWithTags, toPostCard, toPostResponse } from './post.mapper';
 import { PostViewsService } from '../post-views/post-views.service';
 import { oldPathKey } from './old-path';
@@ -100,11 +109,18 @@ export class PostsPublicService implements OnModuleDestroy {
    * account change.
    */
   private dropStale(change: ContentChange): void {
-    if (change.kind === 'post' || change.kind === 'tag' || change.kind === 'user' || change.kind === 'resync') this.sitemapIndexAnswer.clear();
-    if (change.kind === 'post' || change.kind === 'user' || change.kind === 'resync' || (change.kind === 'post-counters' && change.counter === 'likes')) {
+    if (change.kind === 'post' || change.kind === 'tag' || change.kind === 'user' || change.kind === 'resync')
+      this.sitemapIndexAnswer.clear();
+    if (
+      change.kind === 'post' ||
+      change.kind === 'user' ||
+      change.kind === 'resync' ||
+      (change.kind === 'post-counters' && change.counter === 'likes')
+    ) {
       this.authorsList.clear();
     }
-    if (change.kind === 'post' || change.kind === 'user' || (change.kind === 'post-counters' && change.counter === 'likes')) this.authorsBySlug.clear();
+    if (change.kind === 'post' || change.kind === 'user' || (change.kind === 'post-counters' && change.counter === 'likes'))
+      this.authorsBySlug.clear();
     switch (change.kind) {
       case 'post':
         this.publishedTotals.clear();
@@ -202,7 +218,13 @@ export class PostsPublicService implements OnModuleDestroy {
     if (!tag) throw new NotFoundException(PostsMessages.tagNotFound(tagSlug));
     const [field, direction] = (query.sort ?? 'publishedAt,desc').split(',');
     const [rows, total] = await Promise.all([
-      this.repository.publishedCardsOfTag(tag.id, field, (direction ?? 'desc').toLowerCase() === 'asc' ? 'asc' : 'desc', query.size, query.page * query.size),
+      this.repository.publishedCardsOfTag(
+        tag.id,
+        field,
+        (direction ?? 'desc').toLowerCase() === 'asc' ? 'asc' : 'desc',
+        query.size,
+        query.page * query.size,
+      ),
       this.publishedTotal(`tag:${tag.id}`, () => this.repository.countPublishedOfTag(tag.id)),
     ]);
     return toPage(cards(rows), total, query.page, query.size);
@@ -218,14 +240,17 @@ export class PostsPublicService implements OnModuleDestroy {
 
   private async loadSitemapIndex(): Promise<SitemapIndexDto> {
     const files = await this.repository.sitemapFiles(this.postBase());
-    const numbered = SITEMAP_ENTRY_KINDS.flatMap((kind) => files[kind].map((row) => ({ kind, number: row.number, lastmod: row.lastmod.toISOString() })));
+    const numbered = SITEMAP_ENTRY_KINDS.flatMap((kind) =>
+      files[kind].map((row) => ({ kind, number: row.number, lastmod: row.lastmod.toISOString() })),
+    );
     const newest = numbered.reduce<string | null>((max, file) => (max === null || file.lastmod > max ? file.lastmod : max), null);
     return { files: [{ kind: 'pages', number: 1, lastmod: newest }, ...numbered] };
   }
 
   /** One numbered sitemap file's addresses; 404 for another kind or a range that lists nothing. */
   async sitemapFile(kind: string, number: number): Promise<SitemapFileDto> {
-    if (!(SITEMAP_ENTRY_KINDS as readonly string[]).includes(kind)) throw new NotFoundException(PostsMessages.sitemapFileNotFound(kind, number));
+    if (!(SITEMAP_ENTRY_KINDS as readonly string[]).includes(kind))
+      throw new NotFoundException(PostsMessages.sitemapFileNotFound(kind, number));
     const rows = await this.repository.sitemapFile(kind as SitemapEntryKind, number, this.postBase());
     if (!rows.length) throw new NotFoundException(PostsMessages.sitemapFileNotFound(kind, number));
     return { entries: rows.map((row) => ({ slug: row.slug, updatedAt: row.updated_at.toISOString() })) };

@@ -1,4 +1,18 @@
-import { applyDecorators, BadRequestException, Body, Controller, Delete, Get, Headers, HttpCode, Inject, Param, Post, Put, Query } from '@nestjs/common';
+import {
+  applyDecorators,
+  BadRequestException,
+  Body,
+  Controller,
+  Delete,
+  Get,
+  Headers,
+  HttpCode,
+  Inject,
+  Param,
+  Post,
+  Put,
+  Query,
+} from '@nestjs/common';
 import { ApiBody, ApiHeader, ApiNoContentResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { AuthUser } from '../auth/auth-user';
 import { CLOCK, Clock } from '../common/clock';
@@ -28,15 +42,24 @@ export function versionFromIfMatch(header: string | undefined): number | undefin
   if (header === undefined || header.trim() === '*') return undefined;
   const match = /^\s*(?:W\/)?"?([1-9]\d{0,9})"?\s*$/.exec(header);
   const version = match ? Number(match[1]) : NaN;
-  if (!(version <= 2147483647)) throw new BadRequestException({ message: PostsMessages.IF_MATCH_INVALID, errors: { version: [PostsMessages.IF_MATCH_INVALID] } });
+  if (!(version <= 2147483647))
+    throw new BadRequestException({ message: PostsMessages.IF_MATCH_INVALID, errors: { version: [PostsMessages.IF_MATCH_INVALID] } });
   return version;
 }
 
 /** The update endpoints: If-Match documented, and the 409 with both versions. */
 const Versioned = () =>
   applyDecorators(
-    ApiHeader({ name: 'if-match', required: false, description: 'The post version the edit is based on, as "<n>" (the body field `version` wins)' }),
-    ApiResponse({ status: 409, description: 'A used slug, a status rule, or a stale version (then data holds current and yours)', type: PostVersionConflictEnvelopeDto }),
+    ApiHeader({
+      name: 'if-match',
+      required: false,
+      description: 'The post version the edit is based on, as "<n>" (the body field `version` wins)',
+    }),
+    ApiResponse({
+      status: 409,
+      description: 'A used slug, a status rule, or a stale version (then data holds current and yours)',
+      type: PostVersionConflictEnvelopeDto,
+    }),
   );
 
 const SAVE_NOTE =
@@ -119,7 +142,7 @@ export class PostsController {
   @TokenScope('posts:write')
   @ApiOperation({
     summary:
-      'Submit an own DRAFT or REJECTED post for review (→ PENDING_REVIEW); other statuses are 409; someone else\'s post is 403 for every role, admins included, as on PUT. The body is optional: requestedPublishAt ' +
+      "Submit an own DRAFT or REJECTED post for review (→ PENDING_REVIEW); other statuses are 409; someone else's post is 403 for every role, admins included, as on PUT. The body is optional: requestedPublishAt " +
       '(ISO 8601 with a zone, at least 1 minute in the future, at most 1 year ahead) is the time the author asks for; the reviewer may keep or change it',
   })
   // The body is optional: spec clients send none.
@@ -132,7 +155,10 @@ export class PostsController {
     @CurrentUser() user: AuthUser,
   ): Promise<WithMessage<PostResponseDto>> {
     const text = dto?.requestedPublishAt;
-    const requested = text === undefined || text === null ? null : parsePublishTime(text, this.clock.now(), 'requestedPublishAt', LifecycleMessages.REQUESTED_LABEL);
+    const requested =
+      text === undefined || text === null
+        ? null
+        : parsePublishTime(text, this.clock.now(), 'requestedPublishAt', LifecycleMessages.REQUESTED_LABEL);
     return withMessage(await this.posts.submitForReview(id, user, requested), PostsMessages.SUBMITTED);
   }
 
@@ -187,7 +213,10 @@ export class PostsController {
     @Headers('if-match') ifMatch?: string,
   ): Promise<WithMessage<PostResponseDto>> {
     const mode = user.role === RoleName.ADMIN ? 'admin' : 'author';
-    return answer(await this.posts.update(id, dto, user, mode, versionFromIfMatch(ifMatch)), mode === 'admin' ? PostsMessages.UPDATED : PostsMessages.SAVED_AS_DRAFT);
+    return answer(
+      await this.posts.update(id, dto, user, mode, versionFromIfMatch(ifMatch)),
+      mode === 'admin' ? PostsMessages.UPDATED : PostsMessages.SAVED_AS_DRAFT,
+    );
   }
 
   @Delete(':id')

@@ -129,7 +129,13 @@ export class PostsRepository {
   publishedCardsOfTag(tagId: number, sortBy: string, direction: SortDirection, limit: number, offset: number): Promise<PostCardWithTags[]> {
     const dir = direction === 'asc' ? 'ASC' : 'DESC';
     const order = `${POST_SORT_COLUMNS[sortBy] ?? POST_SORT_COLUMNS.publishedAt} ${dir} NULLS LAST, p.id ${dir}`;
-    return this.cardsPage(`FROM post_tags pt JOIN posts p ON p.id = pt.post_id WHERE pt.tag_id = $1 AND p.status = 'PUBLISHED'`, order, [tagId], limit, offset);
+    return this.cardsPage(
+      `FROM post_tags pt JOIN posts p ON p.id = pt.post_id WHERE pt.tag_id = $1 AND p.status = 'PUBLISHED'`,
+      order,
+      [tagId],
+      limit,
+      offset,
+    );
   }
 
   countPublished(): Promise<number> {
@@ -137,7 +143,11 @@ export class PostsRepository {
   }
 
   countPublishedOfTag(tagId: number): Promise<number> {
-    return countRows(this.dataSource, `FROM post_tags pt JOIN posts p ON p.id = pt.post_id WHERE pt.tag_id = $1 AND p.status = 'PUBLISHED'`, [tagId]);
+    return countRows(
+      this.dataSource,
+      `FROM post_tags pt JOIN posts p ON p.id = pt.post_id WHERE pt.tag_id = $1 AND p.status = 'PUBLISHED'`,
+      [tagId],
+    );
   }
 
   /** One round trip: the published post, its author's public columns and its active tags. */
@@ -240,7 +250,13 @@ export class PostsRepository {
 
   /** An author's published cards, newest first. */
   publishedCardsOfAuthor(authorId: number, limit: number, offset: number): Promise<PostCardWithTags[]> {
-    return this.cardsPage(`FROM posts p WHERE p.author_id = $1 AND p.status = 'PUBLISHED'`, 'p.published_at DESC, p.id DESC', [authorId], limit, offset);
+    return this.cardsPage(
+      `FROM posts p WHERE p.author_id = $1 AND p.status = 'PUBLISHED'`,
+      'p.published_at DESC, p.id DESC',
+      [authorId],
+      limit,
+      offset,
+    );
   }
 
   /** Tag chips of these posts, alphabetical (active tags only on public answers). */
@@ -291,7 +307,9 @@ export class PostsRepository {
 
   /** How many posts of author `authorId` each status holds (statuses without posts are absent): one index-only GROUP BY. */
   async countByStatusOfAuthor(authorId: number): Promise<Map<string, number>> {
-    const rows = (await this.dataSource.query(`SELECT status, count(*)::int AS total FROM posts WHERE author_id = $1 GROUP BY status`, [authorId])) as { status: string; total: number }[];
+    const rows = (await this.dataSource.query(`SELECT status, count(*)::int AS total FROM posts WHERE author_id = $1 GROUP BY status`, [
+      authorId,
+    ])) as { status: string; total: number }[];
     return new Map(rows.map((row) => [row.status, row.total]));
   }
 
@@ -331,7 +349,10 @@ export class PostsRepository {
    */
   async addOldPaths(manager: EntityManager, postId: number, paths: readonly string[]): Promise<string[]> {
     if (!paths.length) return [];
-    const added = (await manager.query(`INSERT INTO post_path_redirects (path, post_id) SELECT unnest($1::varchar[]), $2 ON CONFLICT (path) DO NOTHING RETURNING path`, [paths, postId])) as { path: string }[];
+    const added = (await manager.query(
+      `INSERT INTO post_path_redirects (path, post_id) SELECT unnest($1::varchar[]), $2 ON CONFLICT (path) DO NOTHING RETURNING path`,
+      [paths, postId],
+    )) as { path: string }[];
     const recorded = new Set(added.map((row) => row.path));
     return paths.filter((path) => !recorded.has(path));
   }
@@ -348,7 +369,12 @@ export class PostsRepository {
   }
 
   /** Adds to like_count/comment_count atomically, floored at 0; undefined when the post does not exist. */
-  async addToCounters(manager: EntityManager, id: number, likes: number, comments: number): Promise<{ likeCount: number; commentCount: number } | undefined> {
+  async addToCounters(
+    manager: EntityManager,
+    id: number,
+    likes: number,
+    comments: number,
+  ): Promise<{ likeCount: number; commentCount: number } | undefined> {
     const [rows] = (await manager.query(
       `UPDATE posts SET like_count = GREATEST(like_count + $2, 0), comment_count = GREATEST(comment_count + $3, 0)
         WHERE id = $1 RETURNING like_count, comment_count`,

@@ -158,7 +158,15 @@ export class PostsService implements OnModuleDestroy {
 
   /** The back-office list (admins): any status, search, sort. */
   listAll(query: PostAdminQueryDto, admin: AuthUser): Promise<PostAdminPageDto> {
-    return this.listPage({ status: query.status, search: query.search }, query.page, query.size, query.sortBy ?? 'createdAt', query.sortDir ?? 'desc', admin, 'admin');
+    return this.listPage(
+      { status: query.status, search: query.search },
+      query.page,
+      query.size,
+      query.sortBy ?? 'createdAt',
+      query.sortDir ?? 'desc',
+      admin,
+      'admin',
+    );
   }
 
   /** The caller's own posts, newest first, optionally of one status. */
@@ -178,7 +186,14 @@ export class PostsService implements OnModuleDestroy {
   }
 
   /** `ifMatch`: the version from an If-Match header; the body's `version` wins. Neither: no version check (spec clients). */
-  async update(id: number, dto: PostSaveDto, user: AuthUser, mode: SaveMode, ifMatch?: number, revisionKind = RevisionKind.SAVE as SaveOptions['revisionKind']): Promise<SaveResult> {
+  async update(
+    id: number,
+    dto: PostSaveDto,
+    user: AuthUser,
+    mode: SaveMode,
+    ifMatch?: number,
+    revisionKind = RevisionKind.SAVE as SaveOptions['revisionKind'],
+  ): Promise<SaveResult> {
     const post = await this.findOrFail(id);
     actingAs(post, user, mode);
     return this.save(post, dto, user, mode, { expectedVersion: dto.version ?? ifMatch, revisionKind });
@@ -237,7 +252,11 @@ export class PostsService implements OnModuleDestroy {
    * The lifecycle's answer to "what may `viewer` do with this post": an admin as an admin (through
    * the admin endpoints, the default for admins), its author as its author, others nothing.
    */
-  allowedActionsFor(post: Pick<Post, 'status' | 'scheduledAt' | 'authorId'>, viewer: AuthUser, mode: SaveMode = isAdmin(viewer) ? 'admin' : 'author'): PostAction[] {
+  allowedActionsFor(
+    post: Pick<Post, 'status' | 'scheduledAt' | 'authorId'>,
+    viewer: AuthUser,
+    mode: SaveMode = isAdmin(viewer) ? 'admin' : 'author',
+  ): PostAction[] {
     const own = post.authorId === viewer.id;
     if (mode === 'admin' && isAdmin(viewer)) return allowedActions(stateOf(post), 'admin', own);
     return own && isAuthor(viewer) ? allowedActions(stateOf(post), 'author') : [];
@@ -271,7 +290,8 @@ export class PostsService implements OnModuleDestroy {
    * transaction (which has locked those posts in id order): the bulk form of adjustCounters.
    */
   async dropOneLikeEach(manager: EntityManager, postIds: readonly number[]): Promise<void> {
-    if (postIds.length) await manager.query(`UPDATE posts SET like_count = GREATEST(like_count - 1, 0) WHERE id = ANY($1::int[])`, [postIds]);
+    if (postIds.length)
+      await manager.query(`UPDATE posts SET like_count = GREATEST(like_count - 1, 0) WHERE id = ANY($1::int[])`, [postIds]);
   }
 
   /**
@@ -284,7 +304,15 @@ export class PostsService implements OnModuleDestroy {
   }
 
   /** One page of a list (every column but the bodies, the author's name and e-mail, every tag) and the filter's total. */
-  private async listPage(filter: PostListFilter, page: number, size: number, sortBy: string, sortDir: SortDirection, viewer: AuthUser, mode: SaveMode): Promise<PostAdminPageDto> {
+  private async listPage(
+    filter: PostListFilter,
+    page: number,
+    size: number,
+    sortBy: string,
+    sortDir: SortDirection,
+    viewer: AuthUser,
+    mode: SaveMode,
+  ): Promise<PostAdminPageDto> {
     const [rows, total] = await this.rowsAndTotal(filter, page * size, size, sortBy, sortDir);
     const items = rows.map((row) => ({ ...toPostListItem(row), allowedActions: this.allowedActionsFor(row, viewer, mode) }));
     const result = toPage(items, total, page, size);
@@ -296,7 +324,13 @@ export class PostsService implements OnModuleDestroy {
    * per filter for the back office (`adminTotals`), recounted when the page does not fit it (a
    * change whose notice has not arrived yet).
    */
-  private async rowsAndTotal(filter: PostListFilter, offset: number, size: number, sortBy: string, sortDir: SortDirection): Promise<[PostListRow[], number]> {
+  private async rowsAndTotal(
+    filter: PostListFilter,
+    offset: number,
+    size: number,
+    sortBy: string,
+    sortDir: SortDirection,
+  ): Promise<[PostListRow[], number]> {
     const rows = this.repository.listPage(filter, sortBy, sortDir, size, offset);
     if (filter.authorId !== undefined) return Promise.all([rows, this.repository.countList(filter)]);
     const key = JSON.stringify([filter.status ?? null, filter.search ?? null]);
@@ -313,7 +347,13 @@ export class PostsService implements OnModuleDestroy {
    * One save path for create and update. Checks in the spec's order (title, content, slug, slug
    * format), then the status rules, then writes the post and its tags in one transaction.
    */
-  private async save(existing: PostWithAuthor | null, dto: PostSaveDto, user: AuthUser, mode: SaveMode, options: SaveOptions): Promise<SaveResult> {
+  private async save(
+    existing: PostWithAuthor | null,
+    dto: PostSaveDto,
+    user: AuthUser,
+    mode: SaveMode,
+    options: SaveOptions,
+  ): Promise<SaveResult> {
     const title = dto.title === undefined ? existing?.title : dto.title;
     if (!title) throw fieldError('title', PostsMessages.TITLE_REQUIRED);
     const content = dto.content === undefined ? existing?.content : dto.content;
@@ -335,20 +375,22 @@ export class PostsService implements OnModuleDestroy {
     const tags = requested ? await this.tags.findActiveBySlugs(requested) : [];
     const skippedTags = requested ? requested.filter((slug) => !tags.some((tag) => tag.slug === slug)) : [];
 
-    const summary = dto.summary === undefined ? existing?.summary ?? null : dto.summary;
-    const thumbnail = dto.thumbnail === undefined ? existing?.thumbnail ?? null : dto.thumbnail;
-    const isFeatured = asAdmin && dto.isFeatured !== undefined ? dto.isFeatured : existing?.isFeatured ?? false;
+    const summary = dto.summary === undefined ? (existing?.summary ?? null) : dto.summary;
+    const thumbnail = dto.thumbnail === undefined ? (existing?.thumbnail ?? null) : dto.thumbnail;
+    const isFeatured = asAdmin && dto.isFeatured !== undefined ? dto.isFeatured : (existing?.isFeatured ?? false);
     const seo = {
-      metaTitle: dto.metaTitle === undefined ? existing?.metaTitle ?? null : dto.metaTitle,
-      metaDescription: dto.metaDescription === undefined ? existing?.metaDescription ?? null : dto.metaDescription,
-      canonicalUrl: dto.canonicalUrl === undefined ? existing?.canonicalUrl ?? null : dto.canonicalUrl,
+      metaTitle: dto.metaTitle === undefined ? (existing?.metaTitle ?? null) : dto.metaTitle,
+      metaDescription: dto.metaDescription === undefined ? (existing?.metaDescription ?? null) : dto.metaDescription,
+      canonicalUrl: dto.canonicalUrl === undefined ? (existing?.canonicalUrl ?? null) : dto.canonicalUrl,
       noindex: dto.noindex ?? existing?.noindex ?? false,
-      socialImage: dto.socialImage === undefined ? existing?.socialImage ?? null : dto.socialImage,
+      socialImage: dto.socialImage === undefined ? (existing?.socialImage ?? null) : dto.socialImage,
     };
     const contentChanged = !existing || existing.content !== content;
     // Rendered before the transaction: the post's row is locked inside it, and other saves of the post wait for that lock.
     const wordCount = wordCountOf(content);
-    const rendered: Partial<Post> = contentChanged ? { contentHtml: renderMarkdown(content), wordCount, readingTime: readingTimeOfWords(wordCount) } : {};
+    const rendered: Partial<Post> = contentChanged
+      ? { contentHtml: renderMarkdown(content), wordCount, readingTime: readingTimeOfWords(wordCount) }
+      : {};
 
     let savedId: number;
     try {
@@ -364,17 +406,29 @@ export class PostsService implements OnModuleDestroy {
           await recordSlugChange(manager, 'post', postId, existing?.slug, slug);
           if (requested) {
             await manager.delete(PostTag, { postId });
-            if (tags.length) await manager.insert(PostTag, tags.map((tag) => ({ postId, tagId: tag.id })));
+            if (tags.length)
+              await manager.insert(
+                PostTag,
+                tags.map((tag) => ({ postId, tagId: tag.id })),
+              );
           }
         };
         const saved = existing
-          ? (await this.lifecycle.transition(tx, existing.id, saveCommand, actor, { columns, expectedVersion: options.expectedVersion, revisionKind: options.revisionKind, alsoWrite }))!.id
+          ? (await this.lifecycle.transition(tx, existing.id, saveCommand, actor, {
+              columns,
+              expectedVersion: options.expectedVersion,
+              revisionKind: options.revisionKind,
+              alsoWrite,
+            }))!.id
           : await this.lifecycle.create(tx, { ...columns, authorId: user.id }, saveCommand.to, actor, alsoWrite);
         return saved;
       });
     } catch (error) {
       if (error instanceof StaleVersion && existing) {
-        throw new ConflictException({ message: PostsMessages.VERSION_CONFLICT, data: { current: await this.toResponse(await this.findOrFail(existing.id), user), yours: { ...dto } } });
+        throw new ConflictException({
+          message: PostsMessages.VERSION_CONFLICT,
+          data: { current: await this.toResponse(await this.findOrFail(existing.id), user), yours: { ...dto } },
+        });
       }
       if (isUniqueViolation(error)) throw slugTaken(dto.slug ?? slugify(title));
       throw error;
@@ -389,10 +443,15 @@ export class PostsService implements OnModuleDestroy {
    * and dates through the lifecycle's createHistoric, its tags, its former paths and slugs. Answers
    * its id and slug, and the source's slug when it had to change (taken or not a valid slug).
    */
-  async createHistoric(tx: EventTransaction, input: HistoricPostInput, admin: AuthUser): Promise<{ id: number; slug: string; renamedFrom: string | null; oldPathsKept: number; oldPathsTaken: string[] }> {
+  async createHistoric(
+    tx: EventTransaction,
+    input: HistoricPostInput,
+    admin: AuthUser,
+  ): Promise<{ id: number; slug: string; renamedFrom: string | null; oldPathsKept: number; oldPathsTaken: string[] }> {
     const { manager } = tx;
     const wanted = input.slug?.toLowerCase() ?? null;
-    const usable = wanted !== null && wanted.length <= 200 && SLUG_PATTERN.test(wanted) && !(await this.repository.slugTaken(manager, wanted, 0));
+    const usable =
+      wanted !== null && wanted.length <= 200 && SLUG_PATTERN.test(wanted) && !(await this.repository.slugTaken(manager, wanted, 0));
     const slug = usable ? wanted : await this.freeSlug(manager, slugify(wanted || input.title) || 'post');
     const wordCount = wordCountOf(input.content);
     const columns: Partial<Post> = {
@@ -408,13 +467,27 @@ export class PostsService implements OnModuleDestroy {
       ...input.seo,
       authorId: input.authorId,
     };
-    const id = await this.lifecycle.createHistoric(tx, columns as Partial<Post> & { authorId: number }, input.status, input.dates, { kind: 'admin', user: admin });
+    const id = await this.lifecycle.createHistoric(tx, columns as Partial<Post> & { authorId: number }, input.status, input.dates, {
+      kind: 'admin',
+      user: admin,
+    });
     await recordSlugChange(manager, 'post', id, undefined, slug);
-    for (const earlier of input.earlierSlugs ?? []) if (earlier !== slug && SLUG_PATTERN.test(earlier)) await recordSlugChange(manager, 'post', id, earlier, slug);
-    if (input.tagIds.length) await manager.insert(PostTag, [...new Set(input.tagIds)].map((tagId) => ({ postId: id, tagId })));
+    for (const earlier of input.earlierSlugs ?? [])
+      if (earlier !== slug && SLUG_PATTERN.test(earlier)) await recordSlugChange(manager, 'post', id, earlier, slug);
+    if (input.tagIds.length)
+      await manager.insert(
+        PostTag,
+        [...new Set(input.tagIds)].map((tagId) => ({ postId: id, tagId })),
+      );
     const oldPaths = [...new Set((input.oldPaths ?? []).map(oldPathKey).filter((path): path is string => path !== null))];
     const oldPathsTaken = await this.repository.addOldPaths(manager, id, oldPaths);
-    return { id, slug, renamedFrom: input.slug !== null && input.slug !== slug ? input.slug : null, oldPathsKept: oldPaths.length - oldPathsTaken.length, oldPathsTaken };
+    return {
+      id,
+      slug,
+      renamedFrom: input.slug !== null && input.slug !== slug ? input.slug : null,
+      oldPathsKept: oldPaths.length - oldPathsTaken.length,
+      oldPathsTaken,
+    };
   }
 
   /** `base`, or `base-2`, `base-3`... whichever is free (docs/requirements.md#slugs derivation, made unique). */

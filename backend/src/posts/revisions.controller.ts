@@ -6,7 +6,14 @@ import { ApiErrors } from '../common/decorators/api-errors.decorator';
 import { Auth, CurrentUser, TokenScope } from '../auth/auth.decorator';
 import { WithMessage, withMessage } from '../common/envelope';
 import { ParseIdPipe } from '../common/validation/parse-id.pipe';
-import { ReviewDiffDto, RevisionCompareQueryDto, RevisionDiffDto, RevisionDto, RevisionListQueryDto, RevisionPageDto } from '../revisions/dto/revision.dto';
+import {
+  ReviewDiffDto,
+  RevisionCompareQueryDto,
+  RevisionDiffDto,
+  RevisionDto,
+  RevisionListQueryDto,
+  RevisionPageDto,
+} from '../revisions/dto/revision.dto';
 import { PostResponseDto } from './dto/post-response.dto';
 import { PostVersionConflictEnvelopeDto, RevisionRestoreDto } from './dto/post-version.dto';
 import { PostRevisionsService } from './post-revisions.service';
@@ -29,7 +36,11 @@ export class RevisionsController {
   @ApiOperation({ summary: `A post's revisions, newest first (size up to 100). ${WHO}` })
   @ApiEnvelope(RevisionPageDto)
   @ApiErrors(400, 404)
-  async listPostRevisions(@Param('id', ParseIdPipe) id: number, @Query() query: RevisionListQueryDto, @CurrentUser() user: AuthUser): Promise<RevisionPageDto> {
+  async listPostRevisions(
+    @Param('id', ParseIdPipe) id: number,
+    @Query() query: RevisionListQueryDto,
+    @CurrentUser() user: AuthUser,
+  ): Promise<RevisionPageDto> {
     return this.revisions.list(id, query.page, query.size, user);
   }
 
@@ -41,7 +52,11 @@ export class RevisionsController {
   })
   @ApiEnvelope(RevisionDiffDto)
   @ApiErrors(400, 404)
-  async compareRevisions(@Param('id', ParseIdPipe) id: number, @Query() query: RevisionCompareQueryDto, @CurrentUser() user: AuthUser): Promise<RevisionDiffDto> {
+  async compareRevisions(
+    @Param('id', ParseIdPipe) id: number,
+    @Query() query: RevisionCompareQueryDto,
+    @CurrentUser() user: AuthUser,
+  ): Promise<RevisionDiffDto> {
     return this.revisions.compare(id, query.from, query.to, user);
   }
 
@@ -69,7 +84,11 @@ export class RevisionsController {
   })
   @ApiEnvelope(PostResponseDto)
   @ApiErrors(400, 404)
-  @ApiResponse({ status: 409, description: 'A status rule, or a stale version (then data holds current and yours)', type: PostVersionConflictEnvelopeDto })
+  @ApiResponse({
+    status: 409,
+    description: 'A status rule, or a stale version (then data holds current and yours)',
+    type: PostVersionConflictEnvelopeDto,
+  })
   async restorePostRevision(
     @Param('id', ParseIdPipe) id: number,
     @Param('revisionId', ParseIdPipe) revisionId: number,
@@ -77,7 +96,12 @@ export class RevisionsController {
     @CurrentUser() user: AuthUser,
   ): Promise<WithMessage<PostResponseDto>> {
     const result = await this.posts.restore(id, revisionId, dto.version, user);
-    return withMessage(result.post, result.skippedTags.length ? PostsMessages.skippedTags(PostsMessages.REVISION_RESTORED, result.skippedTags) : PostsMessages.REVISION_RESTORED);
+    return withMessage(
+      result.post,
+      result.skippedTags.length
+        ? PostsMessages.skippedTags(PostsMessages.REVISION_RESTORED, result.skippedTags)
+        : PostsMessages.REVISION_RESTORED,
+    );
   }
 
   @Get(':id/review-diff')

@@ -23,7 +23,9 @@ export class PreviewLinksController {
   @Auth({ role: RoleName.AUTHOR, forbidden: PreviewsMessages.FORBIDDEN })
   @TokenScope('posts:write')
   @ApiParam({ name: 'id', description: 'Post id' })
-  @ApiOperation({ summary: `Create a preview link (signed token, 7 days) of a DRAFT, PENDING_REVIEW or REJECTED post (other statuses 409). ${WHO}` })
+  @ApiOperation({
+    summary: `Create a preview link (signed token, 7 days) of a DRAFT, PENDING_REVIEW or REJECTED post (other statuses 409). ${WHO}`,
+  })
   @ApiEnvelope(PreviewLinkDto, { status: 201 })
   @ApiErrors(400, 404, 409)
   async createPreviewLink(@Param('id', ParseIdPipe) id: number, @CurrentUser() user: AuthUser): Promise<WithMessage<PreviewLinkDto>> {
@@ -46,7 +48,9 @@ export class PreviewLinksController {
   @TokenScope('posts:write')
   @ApiParam({ name: 'id', description: 'Post id' })
   @ApiParam({ name: 'linkId', description: 'Preview link id' })
-  @ApiOperation({ summary: `Revoke a preview link at once (its address answers 404 from then on); an unknown or already revoked link is 404. ${WHO}` })
+  @ApiOperation({
+    summary: `Revoke a preview link at once (its address answers 404 from then on); an unknown or already revoked link is 404. ${WHO}`,
+  })
   @ApiNoContentResponse({ description: 'Revoked (no body)' })
   @ApiErrors(400, 404)
   async revokePreviewLink(

@@ -38,7 +38,11 @@ export class PreviewsService {
     const expiresAt = new Date(Math.floor(Date.now() / 1000) * 1000 + PREVIEW_LINK_DAYS * 86_400_000);
     const link = await this.events.transaction(async ({ manager, record }) => {
       const saved = await manager.save(manager.create(PostPreviewLink, { postId, createdById: user.id, expiresAt, revokedAt: null }));
-      await record({ name: 'post.preview_link_created', actor: { id: user.id, name: user.fullName }, data: { ...postFacts(post), linkId: saved.id, expiresAt: expiresAt.toISOString() } });
+      await record({
+        name: 'post.preview_link_created',
+        actor: { id: user.id, name: user.fullName },
+        data: { ...postFacts(post), linkId: saved.id, expiresAt: expiresAt.toISOString() },
+      });
       return saved;
     });
     return this.toDto(link, { id: user.id, fullName: user.fullName });
@@ -59,10 +63,17 @@ export class PreviewsService {
   async revoke(postId: number, linkId: number, user: AuthUser): Promise<void> {
     const post = await this.editablePost(postId, user);
     await this.events.transaction(async ({ manager, record }) => {
-      const link = await manager.findOne(PostPreviewLink, { where: { id: linkId, postId, revokedAt: IsNull() }, lock: { mode: 'pessimistic_write' } });
+      const link = await manager.findOne(PostPreviewLink, {
+        where: { id: linkId, postId, revokedAt: IsNull() },
+        lock: { mode: 'pessimistic_write' },
+      });
       if (!link) throw new NotFoundException(PreviewsMessages.LINK_NOT_FOUND);
       await manager.update(PostPreviewLink, { id: linkId }, { revokedAt: new Date() });
-      await record({ name: 'post.preview_link_revoked', actor: { id: user.id, name: user.fullName }, data: { ...postFacts(post), linkId, expiresAt: link.expiresAt.toISOString() } });
+      await record({
+        name: 'post.preview_link_revoked',
+        actor: { id: user.id, name: user.fullName },
+        data: { ...postFacts(post), linkId, expiresAt: link.expiresAt.toISOString() },
+      });
     });
   }
 
@@ -75,7 +86,12 @@ export class PreviewsService {
     const now = Date.now();
     if (!claim || claim.expiresAt.getTime() <= now) throw new NotFoundException(PreviewsMessages.INVALID_LINK);
     const link = await this.links.findOne({ where: { id: claim.linkId }, relations: { post: true } });
-    if (!link || link.revokedAt || link.expiresAt.getTime() !== claim.expiresAt.getTime() || !this.lifecycle.allows(link.post, { type: 'preview' }, 'author')) {
+    if (
+      !link ||
+      link.revokedAt ||
+      link.expiresAt.getTime() !== claim.expiresAt.getTime() ||
+      !this.lifecycle.allows(link.post, { type: 'preview' }, 'author')
+    ) {
       throw new NotFoundException(PreviewsMessages.INVALID_LINK);
     }
     const { authorEmail: _email, ...post } = await this.posts.toResponse(await this.posts.findOrFail(link.postId));

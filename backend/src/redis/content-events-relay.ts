@@ -73,7 +73,9 @@ export class ContentEventsRelay implements OnApplicationBootstrap, OnModuleDestr
     subscriber.on('ready', () => void this.resubscribed());
     this.stopRelaying = this.events.relayTo((change) => this.publish(change));
     // Queued until connected; ioredis subscribes again after every reconnect.
-    subscriber.subscribe(CONTENT_CHANNEL, ACK_CHANNEL).catch((error: Error) => this.logger.warn(`could not subscribe to ${CONTENT_CHANNEL}: ${error.message}`));
+    subscriber
+      .subscribe(CONTENT_CHANNEL, ACK_CHANNEL)
+      .catch((error: Error) => this.logger.warn(`could not subscribe to ${CONTENT_CHANNEL}: ${error.message}`));
     if (subscriber.status !== 'ready' && subscriber.status !== 'connect') this.lost();
   }
 
@@ -94,7 +96,9 @@ export class ContentEventsRelay implements OnApplicationBootstrap, OnModuleDestr
     const settled = new Promise<void>((done) => {
       this.waiting.set(id, { acknowledged: 0, done });
       timer = setTimeout(() => {
-        this.logger.warn(`an instance did not acknowledge a content notice within ${ACK_TIMEOUT_MS} ms; its held answers expire by themselves`);
+        this.logger.warn(
+          `an instance did not acknowledge a content notice within ${ACK_TIMEOUT_MS} ms; its held answers expire by themselves`,
+        );
         done();
       }, ACK_TIMEOUT_MS);
       timer.unref();

@@ -33,7 +33,12 @@ export class RedisService implements OnApplicationShutdown {
 
   constructor(@Inject(APP_CONFIG) config: AppConfig) {
     if (!config.redisUrl) return;
-    this.client = new Redis(config.redisUrl, { ...COMMON_OPTIONS, enableOfflineQueue: false, maxRetriesPerRequest: 0, commandTimeout: 1_000 });
+    this.client = new Redis(config.redisUrl, {
+      ...COMMON_OPTIONS,
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      commandTimeout: 1_000,
+    });
     // The subscriber queues its SUBSCRIBE until connected and subscribes again after every reconnect.
     this.subscriber = new Redis(config.redisUrl, { ...COMMON_OPTIONS, maxRetriesPerRequest: null });
     for (const connection of [this.client, this.subscriber]) {
@@ -71,7 +76,9 @@ export class RedisService implements OnApplicationShutdown {
   private down(error: Error): void {
     if (this.reportedDown) return;
     this.reportedDown = true;
-    this.logger.warn(`Redis unavailable (${error.message}); rate limits fall back to this instance, caches are cleared every second until it is back`);
+    this.logger.warn(
+      `Redis unavailable (${error.message}); rate limits fall back to this instance, caches are cleared every second until it is back`,
+    );
   }
 
   private up(): void {

@@ -29,7 +29,8 @@ export class SharedThrottlerStorage implements ThrottlerStorage, OnApplicationSh
         this.warned = false;
         return record;
       } catch (error) {
-        if (!this.warned) this.logger.warn(`counting in process while Redis fails: ${error instanceof Error ? error.message : String(error)}`);
+        if (!this.warned)
+          this.logger.warn(`counting in process while Redis fails: ${error instanceof Error ? error.message : String(error)}`);
         this.warned = true;
       }
     }

@@ -29,7 +29,10 @@ export class ReviewsService {
 
   async review(postId: number, dto: PostReviewDto, reviewer: AuthUser): Promise<{ result: PostReviewResultDto; message: string }> {
     if (dto.status === ReviewStatus.REJECTED && !dto.rejectionReason) {
-      throw new BadRequestException({ message: ReviewsMessages.REASON_REQUIRED, errors: { rejectionReason: [ReviewsMessages.REASON_REQUIRED] } });
+      throw new BadRequestException({
+        message: ReviewsMessages.REASON_REQUIRED,
+        errors: { rejectionReason: [ReviewsMessages.REASON_REQUIRED] },
+      });
     }
     // APPROVED with a publish time schedules the post instead of publishing it.
     const publishAt = this.publishTime(dto);
@@ -48,7 +51,13 @@ export class ReviewsService {
         }),
       );
       const command = approved ? ({ type: 'approve', scheduled: !!publishAt } as const) : ({ type: 'reject' } as const);
-      await this.lifecycle.transition(tx, postId, command, { kind: 'admin', user: reviewer }, { publishAt, reviewId: review.id, reason: review.rejectionReason ?? undefined });
+      await this.lifecycle.transition(
+        tx,
+        postId,
+        command,
+        { kind: 'admin', user: reviewer },
+        { publishAt, reviewId: review.id, reason: review.rejectionReason ?? undefined },
+      );
       return review.id;
     });
     const post = await this.posts.findOrFail(postId);

@@ -1,9 +1,21 @@
 import { wordDiff } from './revisions.service';
 
 type Part = ReturnType<typeof wordDiff>[number];
-const before = (parts: Part[]) => parts.filter((p) => !p.added).map((p) => p.value).join('');
-const after = (parts: Part[]) => parts.filter((p) => !p.removed).map((p) => p.value).join('');
-const changed = (parts: Part[], flag: 'added' | 'removed') => parts.filter((p) => p[flag]).map((p) => p.value.trim()).filter(Boolean);
+const before = (parts: Part[]) =>
+  parts
+    .filter((p) => !p.added)
+    .map((p) => p.value)
+    .join('');
+const after = (parts: Part[]) =>
+  parts
+    .filter((p) => !p.removed)
+    .map((p) => p.value)
+    .join('');
+const changed = (parts: Part[], flag: 'added' | 'removed') =>
+  parts
+    .filter((p) => p[flag])
+    .map((p) => p.value.trim())
+    .filter(Boolean);
 
 describe('wordDiff (paragraphs by diffLines, words by diffWordsWithSpace)', () => {
   const pairs: [string, string, string][] = [

@@ -110,7 +110,12 @@ export class RevisionsService {
    * transaction: the newest revision when it holds that text and is not yet pinned, else a new
    * pinned row (when the newest is pinned with another kind, or the text was never kept).
    */
-  async pin(manager: EntityManager, postId: number, kind: RevisionKind.SUBMITTED | RevisionKind.APPROVED | RevisionKind.REJECTED, actorId: number): Promise<void> {
+  async pin(
+    manager: EntityManager,
+    postId: number,
+    kind: RevisionKind.SUBMITTED | RevisionKind.APPROVED | RevisionKind.REJECTED,
+    actorId: number,
+  ): Promise<void> {
     const newest = await this.newest(manager, postId);
     if (newest?.same && newest.pinned && newest.kind === kind) return;
     if (newest?.same && !newest.pinned) {
@@ -128,7 +133,13 @@ export class RevisionsService {
         WHERE r.post_id = $1 ORDER BY r.created_at DESC, r.id DESC LIMIT $2 OFFSET $3`,
       [postId, size, page * size],
     )) as (RevisionRow & { total: number })[];
-    const total = rows[0]?.total ?? ((await this.dataSource.query(`SELECT count(*)::int AS total FROM post_revisions WHERE post_id = $1`, [postId])) as { total: number }[])[0].total;
+    const total =
+      rows[0]?.total ??
+      (
+        (await this.dataSource.query(`SELECT count(*)::int AS total FROM post_revisions WHERE post_id = $1`, [postId])) as {
+          total: number;
+        }[]
+      )[0].total;
     return toPage(rows.map(toSummary), total, page, size);
   }
 
@@ -144,7 +155,11 @@ export class RevisionsService {
   async compare(postId: number, fromId: number, toId: number | undefined, current: ComparedText): Promise<RevisionDiffDto> {
     const from = await this.findOrFail(postId, fromId);
     const to = toId === undefined ? null : await this.findOrFail(postId, toId);
-    return diffOf(from, to, to ? { title: to.title, summary: to.summary ?? null, content: to.content ?? '', tagSlugs: to.tagSlugs ?? [] } : current);
+    return diffOf(
+      from,
+      to,
+      to ? { title: to.title, summary: to.summary ?? null, content: to.content ?? '', tagSlugs: to.tagSlugs ?? [] } : current,
+    );
   }
 
   /** The post's last rejection (reason, reviewer, time) and the diff since; both null when it was never rejected. */
@@ -242,7 +257,8 @@ export function wordDiff(before: string, after: string): DiffPartDto[] {
     if (last && last.added === added && last.removed === removed) last.value += value;
     else out.push({ value, added, removed });
   };
-  const words = (a: string, b: string) => diffWordsWithSpace(a, b).forEach((change) => push(change.value, !!change.added, !!change.removed));
+  const words = (a: string, b: string) =>
+    diffWordsWithSpace(a, b).forEach((change) => push(change.value, !!change.added, !!change.removed));
   const runs = diffLines(before, after);
   for (let i = 0; i < runs.length; i += 1) {
     const run = runs[i];

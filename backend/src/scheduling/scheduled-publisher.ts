@@ -53,7 +53,8 @@ export class ScheduledPublisher implements OnApplicationBootstrap, OnModuleDestr
       .hold()
       .then((held) => (held ? this.scheduling.publishDue() : []))
       .then((published) => {
-        if (published.length) this.logger.log(`published ${published.length} scheduled post(s): ${published.map((post) => post.id).join(', ')}`);
+        if (published.length)
+          this.logger.log(`published ${published.length} scheduled post(s): ${published.map((post) => post.id).join(', ')}`);
         return published;
       })
       .catch((error: unknown): PublishedBySchedule[] => {

@@ -26,14 +26,19 @@ export class SchedulingController {
   })
   @ApiEnvelope(PostResponseDto)
   @ApiErrors(400, 404, 409)
-  async reschedulePost(@Param('id', ParseIdPipe) id: number, @Body() dto: PostScheduleDto, @CurrentUser() user: AuthUser): Promise<WithMessage<PostResponseDto>> {
+  async reschedulePost(
+    @Param('id', ParseIdPipe) id: number,
+    @Body() dto: PostScheduleDto,
+    @CurrentUser() user: AuthUser,
+  ): Promise<WithMessage<PostResponseDto>> {
     return withMessage(await this.scheduling.reschedule(id, dto.publishAt, user), SchedulingMessages.RESCHEDULED);
   }
 
   @Delete(':id/schedule')
   @Auth({ role: RoleName.ADMIN, forbidden: SchedulingMessages.FORBIDDEN_SCHEDULE })
   @ApiOperation({
-    summary: 'Cancel a schedule (admin): the post stays PENDING_REVIEW without scheduledAt, back in the review queue. A post that is not scheduled is 409',
+    summary:
+      'Cancel a schedule (admin): the post stays PENDING_REVIEW without scheduledAt, back in the review queue. A post that is not scheduled is 409',
   })
   @ApiEnvelope(PostResponseDto)
   @ApiErrors(400, 404, 409)

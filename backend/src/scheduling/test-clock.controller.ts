@@ -27,6 +27,9 @@ export class TestClockController {
   async moveClock(@Body() dto: TestClockDto): Promise<WithMessage<TestClockResponseDto>> {
     if (this.clock instanceof ShiftableClock) this.clock.offsetMs = dto.offsetSeconds * 1000;
     const published = await this.publisher.sweepNow();
-    return withMessage({ now: this.clock.now().toISOString(), offsetSeconds: dto.offsetSeconds, published: published.length }, SchedulingMessages.CLOCK_MOVED);
+    return withMessage(
+      { now: this.clock.now().toISOString(), offsetSeconds: dto.offsetSeconds, published: published.length },
+      SchedulingMessages.CLOCK_MOVED,
+    );
   }
 }

@@ -25,7 +25,9 @@ export class SearchController {
   }
 
   @Get('posts/public/:slug/related')
-  @ApiOperation({ summary: 'Up to 4 published posts sharing tags with a published post, most similar titles first; 404 for unknown or unpublished slugs' })
+  @ApiOperation({
+    summary: 'Up to 4 published posts sharing tags with a published post, most similar titles first; 404 for unknown or unpublished slugs',
+  })
   @ApiParam({ name: 'slug', description: 'Post slug' })
   @ApiEnvelope(PostCardResponseDto, { isArray: true })
   @ApiErrors(404)

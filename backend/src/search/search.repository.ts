@@ -62,7 +62,9 @@ export const UNACCENT_PUNCTUATION =
  * (\x01 \x02 \x03) removed, then \x03 (a blank to the parser) on both sides of each
  * UNACCENT_PUNCTUATION character.
  */
-const escapedText = (html: string) => `regexp_replace(replace(replace(replace(replace(replace(translate(inkwell_html_text(${html}), E'\\x01\\x02\\x03', ''),
+const escapedText = (
+  html: string,
+) => `regexp_replace(replace(replace(replace(replace(replace(translate(inkwell_html_text(${html}), E'\\x01\\x02\\x03', ''),
       '&', '&amp;'), '<', '&lt;'), '>', '&gt;'), '"', '&quot;'), '''', '&#39;'), '([${UNACCENT_PUNCTUATION}])', E'\\x03\\\\1\\x03', 'g')`;
 
 /**
@@ -79,7 +81,8 @@ const ANY_QUERY_WORD = `(SELECT to_tsquery('simple', string_agg(quote_literal(wo
 // OFFSET 0 keeps the subquery whole: pulled up, its expression would be computed once per reference.
 const SNIPPET_QUERY = `CROSS JOIN LATERAL (SELECT CASE WHEN ts_filter(p.search_document, '{c}') @@ ${QUERY} THEN ${QUERY}
     ELSE COALESCE(${ANY_QUERY_WORD}, ${QUERY}) END AS query OFFSET 0) snippet_query`;
-const headline = (text: string) => `ts_headline('inkwell_search', ${text}, snippet_query.query, E'StartSel=\\x01, StopSel=\\x02, MaxWords=35, MinWords=20')`;
+const headline = (text: string) =>
+  `ts_headline('inkwell_search', ${text}, snippet_query.query, E'StartSel=\\x01, StopSel=\\x02, MaxWords=35, MinWords=20')`;
 /**
  * Bodies are read this far first: ts_headline parses all it is given, and most matches come early.
  * Measured on 10,000 posts (the 10 hits of a common word): 4,000 characters 5.0 ms, 2,500 3.2 ms,
@@ -119,7 +122,10 @@ export interface SearchFilter {
  * BODY_CANDIDATES matching anywhere; no ranking happens here. Every match of a query matching
  * fewer posts than either limit is among them.
  */
-const candidates = (where: string, limits: CandidateLimits) => `SELECT h.id FROM (SELECT p.id FROM posts p WHERE p.search_head @@ ${QUERY} AND ${where}
+const candidates = (
+  where: string,
+  limits: CandidateLimits,
+) => `SELECT h.id FROM (SELECT p.id FROM posts p WHERE p.search_head @@ ${QUERY} AND ${where}
       ORDER BY p.published_at DESC, p.id DESC LIMIT ${limits.head}) h
    UNION SELECT b.id FROM (SELECT p.id FROM posts p WHERE p.search_document @@ ${QUERY} AND ${where}
       ORDER BY p.published_at DESC, p.id DESC LIMIT ${limits.body}) b`;
@@ -148,7 +154,9 @@ function filterSql(filter: SearchFilter, params: unknown[]): string {
   };
   const clauses: string[] = [];
   if (filter.tagSlug) {
-    clauses.push(`EXISTS (SELECT 1 FROM post_tags ft JOIN tags t ON t.id = ft.tag_id WHERE ft.post_id = p.id AND t.slug = ${add(filter.tagSlug)} AND t.is_active = true)`);
+    clauses.push(
+      `EXISTS (SELECT 1 FROM post_tags ft JOIN tags t ON t.id = ft.tag_id WHERE ft.post_id = p.id AND t.slug = ${add(filter.tagSlug)} AND t.is_active = true)`,
+    );
   }
   if (filter.authorSlug) clauses.push(`p.author_id = (SELECT fu.id FROM users fu WHERE fu.slug = ${add(filter.authorSlug)})`);
   if (filter.from || filter.to) {
@@ -191,8 +199,9 @@ export class SearchRepository {
     const n = params.length;
     const [limit$, offset$] = [`$${n + 1}`, `$${n + 2}`];
     const matches = `FROM posts p WHERE p.search_document @@ ${QUERY} AND ${where}`;
-    const rows = (await this.withoutSequentialScans((manager) => manager.query(
-      `WITH ranked AS MATERIALIZED (
+    const rows = (await this.withoutSequentialScans((manager) =>
+      manager.query(
+        `WITH ranked AS MATERIALIZED (
          SELECT p.id, p.published_at, ${SCORE} AS rank
            FROM posts p WHERE p.id = ANY(ARRAY(${candidates(where, this.limits)})) AND p.search_document @@ ${QUERY}
        ), ranked_page AS (
@@ -212,11 +221,14 @@ export class SearchRepository {
        SELECT ${CARD_COLUMNS}, COALESCE(page.rank, ${SCORE})::float8 AS rank, (SELECT count(*) ${matches})::int AS total, ${SNIPPET} AS snippet
          FROM page JOIN posts p ON p.id = page.id JOIN users u ON u.id = p.author_id ${FIRST_PASS}
         ORDER BY page.part, page.position`,
-      [...params, limit, offset],
-    ))) as (SearchHitRow & { total: number })[];
+        [...params, limit, offset],
+      ),
+    )) as (SearchHitRow & { total: number })[];
     if (rows.length || offset === 0) return { rows, total: rows[0]?.total ?? 0 };
     // A page past the end: the count alone.
-    const [count] = (await this.withoutSequentialScans((manager) => manager.query(`SELECT count(*)::int AS total ${matches}`, params))) as { total: number }[];
+    const [count] = (await this.withoutSequentialScans((manager) => manager.query(`SELECT count(*)::int AS total ${matches}`, params))) as {
+      total: number;
+    }[];
     return { rows, total: count.total };
   }
 
@@ -272,7 +284,9 @@ export class SearchRepository {
    * recency. Undefined when `slug` is no published post.
    */
   async related(slug: string, limit: number): Promise<PostCardWithTags[] | undefined> {
-    const [source] = (await this.dataSource.query(`SELECT id FROM posts WHERE slug = $1 AND status = 'PUBLISHED'`, [slug])) as { id: number }[];
+    const [source] = (await this.dataSource.query(`SELECT id FROM posts WHERE slug = $1 AND status = 'PUBLISHED'`, [slug])) as {
+      id: number;
+    }[];
     if (!source) return undefined;
     // The posts sharing a tag are read by primary key (ANY(ARRAY(...))): a join let the planner scan every post.
     return this.dataSource.query(

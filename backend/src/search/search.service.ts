@@ -58,7 +58,8 @@ export class SearchService implements OnModuleDestroy {
         else this.answers.deleteWhere((_key, answer) => cardsOf(answer).some((card) => card.id === change.postId));
         return;
       case 'user':
-        if (change.profileChanged) this.answers.deleteWhere((_key, answer) => cardsOf(answer).some((card) => card.authorId === change.userId));
+        if (change.profileChanged)
+          this.answers.deleteWhere((_key, answer) => cardsOf(answer).some((card) => card.authorId === change.userId));
         return;
       default:
         return;
@@ -71,7 +72,13 @@ export class SearchService implements OnModuleDestroy {
 
   search(dto: SearchQueryDto): Promise<SearchPageDto> {
     const query = normalisedQuery(dto.q);
-    const filter: SearchFilter = { tagSlug: dto.tag, authorSlug: dto.author, from: dto.from, to: dto.to, timeZone: this.config.siteTimeZone };
+    const filter: SearchFilter = {
+      tagSlug: dto.tag,
+      authorSlug: dto.author,
+      from: dto.from,
+      to: dto.to,
+      timeZone: this.config.siteTimeZone,
+    };
     const key = JSON.stringify(['search', query, dto.page, dto.size, dto.tag ?? '', dto.author ?? '', dto.from ?? '', dto.to ?? '']);
     return this.answers.remember(key, () => this.load(query, filter, dto.page, dto.size)) as Promise<SearchPageDto>;
   }

@@ -25,7 +25,9 @@ export class AccountSessionsController {
 
   @Get()
   @Auth()
-  @ApiOperation({ summary: "The caller's live sessions (device, approximate place, created, last used), the current one marked; most recently used first" })
+  @ApiOperation({
+    summary: "The caller's live sessions (device, approximate place, created, last used), the current one marked; most recently used first",
+  })
   @ApiEnvelope(AccountSessionDto, { isArray: true })
   async listAccountSessions(@CurrentUser() user: AuthUser): Promise<WithMessage<AccountSessionDto[]>> {
     return withMessage(await this.sessions.list(user), AccountSessionsMessages.LIST);
@@ -33,7 +35,9 @@ export class AccountSessionsController {
 
   @Delete()
   @Auth()
-  @ApiOperation({ summary: "Signs out every other session of the caller at once (their access tokens are refused from now on); the caller's own stays" })
+  @ApiOperation({
+    summary: "Signs out every other session of the caller at once (their access tokens are refused from now on); the caller's own stays",
+  })
   @ApiEnvelope(SessionsSignedOutDto)
   async signOutOtherAccountSessions(@CurrentUser() user: AuthUser): Promise<WithMessage<SessionsSignedOutDto>> {
     return withMessage(await this.sessions.signOutOthers(user), AccountSessionsMessages.OTHERS_SIGNED_OUT);
@@ -52,7 +56,10 @@ export class AccountSessionsController {
   @ApiOperation({ summary: "Turns the 'New sign-in to your account' e-mail on or off" })
   @ApiEnvelope(SignInAlertSettingsDto)
   @ApiErrors(400)
-  async updateSignInAlertSettings(@Body() body: SignInAlertSettingsUpdateDto, @CurrentUser() user: AuthUser): Promise<WithMessage<SignInAlertSettingsDto>> {
+  async updateSignInAlertSettings(
+    @Body() body: SignInAlertSettingsUpdateDto,
+    @CurrentUser() user: AuthUser,
+  ): Promise<WithMessage<SignInAlertSettingsDto>> {
     return withMessage(await this.sessions.updateAlertSettings(user, body.newDeviceEmail), AccountSessionsMessages.ALERTS_SAVED);
   }
 
@@ -67,7 +74,11 @@ export class AccountSessionsController {
   })
   @ApiNoContentResponse({ description: 'Signed out (no body)' })
   @ApiErrors(400, 404)
-  async signOutAccountSession(@Param('id', SESSION_ID) id: string, @CurrentUser() user: AuthUser, @Res({ passthrough: true }) res: Response): Promise<void> {
+  async signOutAccountSession(
+    @Param('id', SESSION_ID) id: string,
+    @CurrentUser() user: AuthUser,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<void> {
     const sessionId = id.toLowerCase();
     await this.sessions.signOut(user, sessionId);
     if (sessionId === user.sessionId?.toLowerCase()) clearSessionCookies(res, this.config);

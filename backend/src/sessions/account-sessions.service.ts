@@ -79,7 +79,10 @@ export class AccountSessionsService {
   }
 
   async alertSettings(caller: AuthUser): Promise<SignInAlertSettingsDto> {
-    const [row]: { new_device_email: boolean }[] = await this.dataSource.query(`SELECT new_device_email FROM sign_in_alert_settings WHERE user_id = $1`, [caller.id]);
+    const [row]: { new_device_email: boolean }[] = await this.dataSource.query(
+      `SELECT new_device_email FROM sign_in_alert_settings WHERE user_id = $1`,
+      [caller.id],
+    );
     return { newDeviceEmail: row?.new_device_email ?? true };
   }
 

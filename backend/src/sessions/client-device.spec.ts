@@ -3,8 +3,16 @@ import { approximatePlace, describeDevice, LOCAL_NETWORK, UNKNOWN_DEVICE, UNKNOW
 describe('describeDevice', () => {
   it.each([
     ['Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0', 'Firefox on Windows', 'firefox|windows'],
-    ['Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1', 'Mobile Safari on iOS', 'mobile safari|ios'],
-    ['Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36', 'Chrome on Linux', 'chrome|linux'],
+    [
+      'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1',
+      'Mobile Safari on iOS',
+      'mobile safari|ios',
+    ],
+    [
+      'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',
+      'Chrome on Linux',
+      'chrome|linux',
+    ],
     ['curl/8.4.0', 'curl', 'client:curl'],
     ['node-superagent/3.8.3', 'node-superagent', 'client:node-superagent'],
     ['', UNKNOWN_DEVICE, 'unknown'],

@@ -37,7 +37,9 @@ export function describeDevice(userAgent: string | null | undefined): ClientDevi
   const os = parsed.os.name?.trim() || null;
   if (!browser && !os) {
     const product = productOf(ua);
-    return product ? { label: product, browser: null, os: null, key: `client:${product.toLowerCase()}` } : { label: UNKNOWN_DEVICE, browser: null, os: null, key: 'unknown' };
+    return product
+      ? { label: product, browser: null, os: null, key: `client:${product.toLowerCase()}` }
+      : { label: UNKNOWN_DEVICE, browser: null, os: null, key: 'unknown' };
   }
   const label = browser && os ? `${browser} on ${os}` : browser ? browser : `Unknown browser on ${os}`;
   return { label, browser, os, key: `${(browser ?? '?').toLowerCase()}|${(os ?? '?').toLowerCase()}` };
@@ -88,7 +90,9 @@ function ipv6Prefix48(address: string): string {
   const [head, tail = ''] = address.split('::');
   const headGroups = head ? head.split(':') : [];
   const tailGroups = address.includes('::') ? (tail ? tail.split(':') : []) : [];
-  const groups = address.includes('::') ? [...headGroups, ...Array(8 - headGroups.length - tailGroups.length).fill('0'), ...tailGroups] : headGroups;
+  const groups = address.includes('::')
+    ? [...headGroups, ...Array(8 - headGroups.length - tailGroups.length).fill('0'), ...tailGroups]
+    : headGroups;
   return groups
     .slice(0, 3)
     .map((group) => parseInt(group, 16).toString(16))

@@ -95,16 +95,18 @@ export class NewDeviceAlerts implements OnModuleInit {
       [userId],
     );
     for (const row of live) keys.delete(describeDevice(row.user_agent).key);
-    if (keys.size) await manager.query(`DELETE FROM known_devices WHERE user_id = $1 AND device_key = ANY($2::varchar[])`, [userId, [...keys]]);
+    if (keys.size)
+      await manager.query(`DELETE FROM known_devices WHERE user_id = $1 AND device_key = ANY($2::varchar[])`, [userId, [...keys]]);
   }
 
   /** The queue's worker: the account must still be active and want the alert; an SMTP failure is retried. */
   async send({ data }: JobRun<NewSignInJob>): Promise<void> {
-    const [user]: { email: string; full_name: string; status: string; is_verified: boolean; wanted: boolean }[] = await this.dataSource.query(
-      `SELECT u.email, u.full_name, u.status, u.is_verified, COALESCE(s.new_device_email, true) AS wanted
+    const [user]: { email: string; full_name: string; status: string; is_verified: boolean; wanted: boolean }[] =
+      await this.dataSource.query(
+        `SELECT u.email, u.full_name, u.status, u.is_verified, COALESCE(s.new_device_email, true) AS wanted
          FROM users u LEFT JOIN sign_in_alert_settings s ON s.user_id = u.id WHERE u.id = $1`,
-      [data.userId],
-    );
+        [data.userId],
+      );
     if (!user || user.status !== 'ACTIVE' || !user.is_verified || !user.wanted) return;
     const content = newSignInMail(user.full_name, {
       device: data.device,
@@ -116,7 +118,10 @@ export class NewDeviceAlerts implements OnModuleInit {
     try {
       await this.mail.sendSecurityAlert(user.email, content, `<new-sign-in-${data.sessionId}@${host}>`);
     } catch (error) {
-      this.logger.warn({ userId: data.userId, err: error }, `New sign-in e-mail not sent: ${error instanceof Error ? error.message : String(error)}`);
+      this.logger.warn(
+        { userId: data.userId, err: error },
+        `New sign-in e-mail not sent: ${error instanceof Error ? error.message : String(error)}`,
+      );
       throw error;
     }
   }

@@ -46,8 +46,7 @@ export interface IssuedRefreshToken {
 }
 
 export type RotateResult =
-  | { ok: true; issued: IssuedRefreshToken }
-  | { ok: false; reason: 'unknown' | 'expired' | 'revoked' | 'reused' | 'successor-unavailable' };
+  { ok: true; issued: IssuedRefreshToken } | { ok: false; reason: 'unknown' | 'expired' | 'revoked' | 'reused' | 'successor-unavailable' };
 
 /**
  * Opaque refresh tokens (256 random bits, stored as SHA-256), grouped in families: one family per
@@ -130,7 +129,10 @@ export class SessionsService implements OnModuleInit, OnModuleDestroy {
         rememberMe: current.rememberMe,
         client,
       });
-      await repo.update({ id: current.id }, { rotatedAt: now, lastUsedAt: now, successorToken: this.successors.seal(issued.token, current.id) });
+      await repo.update(
+        { id: current.id },
+        { rotatedAt: now, lastUsedAt: now, successorToken: this.successors.seal(issued.token, current.id) },
+      );
       return { ok: true, issued } as const;
     });
   }

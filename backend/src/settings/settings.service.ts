@@ -27,7 +27,11 @@ export class SettingsService {
 
   /** Saves the given keys (already validated by the caller's DTO) and answers the whole set. */
   async update(changes: Partial<SiteSettings>, actorId: number): Promise<SiteSettings> {
-    const entries = SITE_SETTING_KEYS.filter((key) => changes[key] !== undefined).map((key) => ({ key, value: changes[key], updatedBy: actorId }));
+    const entries = SITE_SETTING_KEYS.filter((key) => changes[key] !== undefined).map((key) => ({
+      key,
+      value: changes[key],
+      updatedBy: actorId,
+    }));
     if (entries.length) await this.rows.upsert(entries, ['key']);
     return this.all();
   }

@@ -11,8 +11,14 @@ import { DomainEvents } from '../events/domain-events.service';
 export class TagCacheSubscriber {
   constructor(events: DomainEvents, contentEvents: ContentEvents) {
     events.onCommitted('tag.updated', ({ data }) =>
-      contentEvents.changed({ kind: 'tag', tagId: data.tagId, slugs: data.previousSlug !== data.slug ? [data.previousSlug, data.slug] : [data.slug] }),
+      contentEvents.changed({
+        kind: 'tag',
+        tagId: data.tagId,
+        slugs: data.previousSlug !== data.slug ? [data.previousSlug, data.slug] : [data.slug],
+      }),
     );
-    events.onCommitted(['tag.activated', 'tag.deactivated', 'tag.deleted'], ({ data }) => contentEvents.changed({ kind: 'tag', tagId: data.tagId, slugs: [data.slug] }));
+    events.onCommitted(['tag.activated', 'tag.deactivated', 'tag.deleted'], ({ data }) =>
+      contentEvents.changed({ kind: 'tag', tagId: data.tagId, slugs: [data.slug] }),
+    );
   }
 }

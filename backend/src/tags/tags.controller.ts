@@ -70,7 +70,11 @@ export class TagsController {
   @ApiOperation({ summary: 'Update a tag, partially (admin)' })
   @ApiEnvelope(TagResponseDto)
   @ApiErrors(400, 404, 409)
-  async updateTag(@Param('id', ParseIdPipe) id: number, @Body() dto: TagUpdateDto, @CurrentUser() user: AuthUser): Promise<WithMessage<TagResponseDto>> {
+  async updateTag(
+    @Param('id', ParseIdPipe) id: number,
+    @Body() dto: TagUpdateDto,
+    @CurrentUser() user: AuthUser,
+  ): Promise<WithMessage<TagResponseDto>> {
     return withMessage(await this.tags.update(id, dto, user), TagsMessages.UPDATED);
   }
 

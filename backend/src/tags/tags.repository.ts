@@ -4,7 +4,12 @@ import { DataSource } from 'typeorm';
 import type { SortDirection } from '../common/pagination/sort';
 import { containsPattern, countRows } from '../common/sql-patterns';
 
-const SORT_COLUMNS: Record<string, string> = { name: 't.name', createdAt: 't.created_at', updatedAt: 't.updated_at', postCount: 'post_count' };
+const SORT_COLUMNS: Record<string, string> = {
+  name: 't.name',
+  createdAt: 't.created_at',
+  updatedAt: 't.updated_at',
+  postCount: 'post_count',
+};
 
 /** Counts posts per tag: published ones only, unless the caller may see every post (admins). */
 function postCountSql(allStatuses: boolean): string {
@@ -61,13 +66,18 @@ export class TagsRepository {
   }
 
   async countPosts(id: number, allStatuses: boolean): Promise<number> {
-    const [row] = (await this.dataSource.query(`SELECT ${postCountSql(allStatuses)} AS count FROM tags t WHERE t.id = $1`, [id])) as { count: number }[];
+    const [row] = (await this.dataSource.query(`SELECT ${postCountSql(allStatuses)} AS count FROM tags t WHERE t.id = $1`, [id])) as {
+      count: number;
+    }[];
     return row?.count ?? 0;
   }
 
   /** Another tag has this name, compared case-insensitively. */
   async nameTaken(name: string, exceptId = 0): Promise<boolean> {
-    const rows = (await this.dataSource.query(`SELECT id FROM tags WHERE lower(name) = lower($1) AND id <> $2 LIMIT 1`, [name, exceptId])) as unknown[];
+    const rows = (await this.dataSource.query(`SELECT id FROM tags WHERE lower(name) = lower($1) AND id <> $2 LIMIT 1`, [
+      name,
+      exceptId,
+    ])) as unknown[];
     return rows.length > 0;
   }
 

@@ -112,7 +112,11 @@ export class TagsService {
     if (dto.icon !== undefined) tag.icon = dto.icon;
     if (dto.isActive !== undefined) tag.isActive = dto.isActive;
     const changed = Object.keys(dto).filter((key) => dto[key as keyof TagUpdateDto] !== undefined);
-    await this.save(tag, oldSlug, () => ({ name: 'tag.updated', actor: actorOf(actor), data: { ...factsOf(tag), previousSlug: oldSlug, changed } }));
+    await this.save(tag, oldSlug, () => ({
+      name: 'tag.updated',
+      actor: actorOf(actor),
+      data: { ...factsOf(tag), previousSlug: oldSlug, changed },
+    }));
     return toTagResponse(tag, await this.repository.countPosts(id, true));
   }
 
@@ -187,7 +191,9 @@ export class TagsService {
       });
     } catch (error) {
       if (isUniqueViolation(error)) {
-        throw violatedConstraint(error) === 'UQ_tags_name' ? taken('name', TagsMessages.nameTaken(tag.name)) : taken('slug', TagsMessages.slugTaken(tag.slug));
+        throw violatedConstraint(error) === 'UQ_tags_name'
+          ? taken('name', TagsMessages.nameTaken(tag.name))
+          : taken('slug', TagsMessages.slugTaken(tag.slug));
       }
       throw error;
     }

@@ -32,7 +32,8 @@ describe('two-factor codes', () => {
   it('accepts the current step and one either side, and only steps after the last used one', async () => {
     jest.useFakeTimers({ now: at(0) * 1000, doNotFake: ['nextTick', 'setImmediate'] });
     try {
-      for (const steps of [-1, 0, 1]) expect(await matchTotp(secret, await generate({ secret, epoch: at(steps) }), null)).toBe(stepOf(now) + steps);
+      for (const steps of [-1, 0, 1])
+        expect(await matchTotp(secret, await generate({ secret, epoch: at(steps) }), null)).toBe(stepOf(now) + steps);
       for (const steps of [-2, 2]) expect(await matchTotp(secret, await generate({ secret, epoch: at(steps) }), null)).toBeNull();
       const current = await generate({ secret, epoch: at(0) });
       expect(await matchTotp(secret, current, stepOf(now) - 1)).toBe(stepOf(now));

@@ -6,7 +6,14 @@ import { ApiErrors } from '../common/decorators/api-errors.decorator';
 import { WithMessage, withMessage } from '../common/envelope';
 import type { AuthUser } from '../auth/auth-user';
 import { Auth, CurrentUser } from '../auth/auth.decorator';
-import { TwoFactorConfirmDto, TwoFactorDisableDto, TwoFactorEnableDto, TwoFactorRecoveryCodesResponseDto, TwoFactorSetupResponseDto, TwoFactorStatusResponseDto } from './dto/two-factor.dto';
+import {
+  TwoFactorConfirmDto,
+  TwoFactorDisableDto,
+  TwoFactorEnableDto,
+  TwoFactorRecoveryCodesResponseDto,
+  TwoFactorSetupResponseDto,
+  TwoFactorStatusResponseDto,
+} from './dto/two-factor.dto';
 import { TwoFactorMessages } from './two-factor.messages';
 import { TwoFactorService } from './two-factor.service';
 
@@ -21,7 +28,10 @@ export class TwoFactorController {
 
   @Get()
   @Auth()
-  @ApiOperation({ summary: "Whether two-factor sign-in is on, the recovery codes left, and whether the site requires the caller (an administrator) to set it up" })
+  @ApiOperation({
+    summary:
+      'Whether two-factor sign-in is on, the recovery codes left, and whether the site requires the caller (an administrator) to set it up',
+  })
   @ApiEnvelope(TwoFactorStatusResponseDto)
   getTwoFactorStatus(@CurrentUser() caller: AuthUser): Promise<TwoFactorStatusResponseDto> {
     return this.twoFactor.status(caller);
@@ -31,7 +41,8 @@ export class TwoFactorController {
   @HttpCode(200)
   @Auth()
   @ApiOperation({
-    summary: 'Start the set-up: a new key (in text, as an otpauth:// URI and as a QR code) waiting for its first code; replaces a waiting one. 409 when already on',
+    summary:
+      'Start the set-up: a new key (in text, as an otpauth:// URI and as a QR code) waiting for its first code; replaces a waiting one. 409 when already on',
     description: 'The key is shown in this answer only; it is stored sealed and never answered again.',
   })
   @ApiEnvelope(TwoFactorSetupResponseDto)
@@ -45,14 +56,24 @@ export class TwoFactorController {
   @CODE_CHECKS
   @Auth()
   @ApiOperation({
-    summary: "Finish the set-up with the app's 6-digit code: two-factor sign-in is on, and the answer holds the 10 recovery codes (shown once)",
-    description: "With signOutOtherSessions (default true) every other session of the account ends with it (refresh tokens included); the caller's own stays signed in.",
+    summary:
+      "Finish the set-up with the app's 6-digit code: two-factor sign-in is on, and the answer holds the 10 recovery codes (shown once)",
+    description:
+      "With signOutOtherSessions (default true) every other session of the account ends with it (refresh tokens included); the caller's own stays signed in.",
   })
   @ApiEnvelope(TwoFactorRecoveryCodesResponseDto)
   @ApiErrors(400, 409, 429)
-  async confirmTwoFactorSetup(@CurrentUser() caller: AuthUser, @Body() body: TwoFactorEnableDto): Promise<WithMessage<TwoFactorRecoveryCodesResponseDto>> {
+  async confirmTwoFactorSetup(
+    @CurrentUser() caller: AuthUser,
+    @Body() body: TwoFactorEnableDto,
+  ): Promise<WithMessage<TwoFactorRecoveryCodesResponseDto>> {
     const signOutOthers = body.signOutOtherSessions ?? true;
-    return withMessage({ recoveryCodes: await this.twoFactor.confirmSetup(caller.id, body.code, { signOutOthers, keptSessionId: caller.sessionId ?? null }) }, TwoFactorMessages.ENABLED);
+    return withMessage(
+      {
+        recoveryCodes: await this.twoFactor.confirmSetup(caller.id, body.code, { signOutOthers, keptSessionId: caller.sessionId ?? null }),
+      },
+      TwoFactorMessages.ENABLED,
+    );
   }
 
   @Post('disable')
@@ -74,7 +95,13 @@ export class TwoFactorController {
   @ApiOperation({ summary: 'New recovery codes for an authenticator code (the old ones stop working); shown once. 409 when off' })
   @ApiEnvelope(TwoFactorRecoveryCodesResponseDto)
   @ApiErrors(400, 409, 429)
-  async regenerateTwoFactorRecoveryCodes(@CurrentUser() caller: AuthUser, @Body() body: TwoFactorConfirmDto): Promise<WithMessage<TwoFactorRecoveryCodesResponseDto>> {
-    return withMessage({ recoveryCodes: await this.twoFactor.regenerateRecoveryCodes(caller.id, body.code) }, TwoFactorMessages.CODES_REGENERATED);
+  async regenerateTwoFactorRecoveryCodes(
+    @CurrentUser() caller: AuthUser,
+    @Body() body: TwoFactorConfirmDto,
+  ): Promise<WithMessage<TwoFactorRecoveryCodesResponseDto>> {
+    return withMessage(
+      { recoveryCodes: await this.twoFactor.regenerateRecoveryCodes(caller.id, body.code) },
+      TwoFactorMessages.CODES_REGENERATED,
+    );
   }
 }

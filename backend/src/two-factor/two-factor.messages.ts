@@ -26,7 +26,7 @@ export const TwoFactorMessages = {
   SETUP_REQUIRED: 'Administrators must sign in with two-factor authentication. Set it up on your account page first.',
 
   // Admin reset
-  ADMIN_RESET: "Two-factor sign-in was reset; the user was told by e-mail.",
+  ADMIN_RESET: 'Two-factor sign-in was reset; the user was told by e-mail.',
   ADMIN_RESET_SELF: 'You cannot reset your own two-factor sign-in: turn it off on your account page.',
   ADMIN_RESET_NOT_ON: 'This user has not turned on two-factor sign-in.',
 } as const;

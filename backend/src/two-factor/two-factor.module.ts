@@ -16,7 +16,13 @@ import { TwoFactorService } from './two-factor.service';
  * (AdminTwoFactorPolicyModule, global: the session guard asks it on ADMIN routes).
  */
 @Module({
-  imports: [AdminTwoFactorPolicyModule, PasswordHasherModule, AuditModule, MailModule, TypeOrmModule.forFeature([UserTwoFactor, TwoFactorRecoveryCode, TwoFactorChallenge])],
+  imports: [
+    AdminTwoFactorPolicyModule,
+    PasswordHasherModule,
+    AuditModule,
+    MailModule,
+    TypeOrmModule.forFeature([UserTwoFactor, TwoFactorRecoveryCode, TwoFactorChallenge]),
+  ],
   controllers: [TwoFactorController],
   providers: [TwoFactorService],
   exports: [TwoFactorService],

@@ -1,4 +1,12 @@
-import { BadRequestException, ConflictException, Inject, Injectable, NotFoundException, OnModuleInit, UnauthorizedException } from '@nestjs/common';
+import {
+  BadRequestException,
+  ConflictException,
+  Inject,
+  Injectable,
+  NotFoundException,
+  OnModuleInit,
+  UnauthorizedException,
+} from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { toDataURL } from 'qrcode';
@@ -72,7 +80,9 @@ export class TwoFactorService implements OnModuleInit {
 
   onModuleInit(): void {
     this.jobs.register<{ userId: number }>(TWO_FACTOR_RESET_MAIL_QUEUE, async ({ data, lastAttempt }) => {
-      const user = await this.dataSource.getRepository(User).findOne({ where: { id: data.userId }, select: { id: true, email: true, fullName: true } });
+      const user = await this.dataSource
+        .getRepository(User)
+        .findOne({ where: { id: data.userId }, select: { id: true, email: true, fullName: true } });
       if (!user) return; // the account is gone: nobody to tell
       const sent = await this.mail.sendTwoFactorReset(user.email, user.fullName);
       if (!sent && !lastAttempt) throw new Error('two-factor reset e-mail not sent; retrying');
@@ -118,7 +128,11 @@ export class TwoFactorService implements OnModuleInit {
    * `signOutOthers` the account's other sessions end with it (`user.two_factor_enabled`'s
    * subscriber in sessions/), all but `keptSessionId`, the one that turned it on.
    */
-  async confirmSetup(userId: number, code: string, sessions: { signOutOthers: boolean; keptSessionId: string | null } = { signOutOthers: true, keptSessionId: null }): Promise<string[]> {
+  async confirmSetup(
+    userId: number,
+    code: string,
+    sessions: { signOutOthers: boolean; keptSessionId: string | null } = { signOutOthers: true, keptSessionId: null },
+  ): Promise<string[]> {
     const codes = newRecoveryCodes();
     const enabled = await this.events.transaction(async ({ manager, record }) => {
       const repo = manager.getRepository(UserTwoFactor);
@@ -137,7 +151,8 @@ export class TwoFactorService implements OnModuleInit {
       });
       return true;
     });
-    if (!enabled) throw new BadRequestException({ message: TwoFactorMessages.CODE_WRONG, errors: { code: [TwoFactorMessages.CODE_WRONG] } });
+    if (!enabled)
+      throw new BadRequestException({ message: TwoFactorMessages.CODE_WRONG, errors: { code: [TwoFactorMessages.CODE_WRONG] } });
     return codes;
   }
 
@@ -145,7 +160,10 @@ export class TwoFactorService implements OnModuleInit {
   async disable(userId: number, password: string, code: string): Promise<void> {
     const user = await this.dataSource.getRepository(User).findOne({ where: { id: userId }, select: { id: true, passwordHash: true } });
     if (!user || !(await this.passwords.verify(password, user.passwordHash)).matches) {
-      throw new BadRequestException({ message: TwoFactorMessages.PASSWORD_WRONG, errors: { password: [TwoFactorMessages.PASSWORD_WRONG] } });
+      throw new BadRequestException({
+        message: TwoFactorMessages.PASSWORD_WRONG,
+        errors: { password: [TwoFactorMessages.PASSWORD_WRONG] },
+      });
     }
     const done = await this.events.transaction(async ({ manager, record }) => {
       if (!(await this.checkCode(manager, userId, code))) return false;
@@ -191,7 +209,9 @@ export class TwoFactorService implements OnModuleInit {
    * commits, so a change that is then refused (and rolled back) leaves the code usable.
    */
   async passesIfEnabledIn(manager: EntityManager, userId: number, code: string | undefined): Promise<boolean> {
-    const row = await manager.getRepository(UserTwoFactor).findOne({ where: { userId }, select: { userId: true, enabledAt: true }, lock: { mode: 'pessimistic_write' } });
+    const row = await manager
+      .getRepository(UserTwoFactor)
+      .findOne({ where: { userId }, select: { userId: true, enabledAt: true }, lock: { mode: 'pessimistic_write' } });
     if (!row?.enabledAt) return true;
     if (!code) return false;
     return this.checkCode(manager, userId, code);
@@ -241,7 +261,8 @@ export class TwoFactorService implements OnModuleInit {
       return { userId: row.userId, rememberMe: row.rememberMe };
     });
     if (outcome === 'ended') throw new UnauthorizedException(TwoFactorMessages.CHALLENGE_ENDED);
-    if (outcome === 'wrong') throw new UnauthorizedException({ message: TwoFactorMessages.CODE_WRONG, errors: { code: [TwoFactorMessages.CODE_WRONG] } });
+    if (outcome === 'wrong')
+      throw new UnauthorizedException({ message: TwoFactorMessages.CODE_WRONG, errors: { code: [TwoFactorMessages.CODE_WRONG] } });
     return outcome;
   }
 

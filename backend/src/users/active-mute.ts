@@ -10,6 +10,9 @@ export const muteInForce = (alias: string) => `(${alias}.muted_until IS NULL OR 
 
 /** The user's mute in force now. */
 export async function activeMute(manager: EntityManager, userId: number): Promise<ActiveMute | undefined> {
-  const rows = (await manager.query(`SELECT m.muted_until AS "mutedUntil", m.reason FROM user_mutes m WHERE m.user_id = $1 AND ${muteInForce('m')}`, [userId])) as ActiveMute[];
+  const rows = (await manager.query(
+    `SELECT m.muted_until AS "mutedUntil", m.reason FROM user_mutes m WHERE m.user_id = $1 AND ${muteInForce('m')}`,
+    [userId],
+  )) as ActiveMute[];
   return rows[0];
 }

@@ -32,6 +32,11 @@ export function muteFromRow(row: ProfileRow): ActiveMute | null {
 export function profileFromRow(row: ProfileRow): UserResponseDto {
   return toProfileResponse(
     row,
-    row.roles.map(({ name, displayName, description, assignedAt }) => ({ name, displayName, description, assignedAt: new Date(assignedAt).toISOString() })),
+    row.roles.map(({ name, displayName, description, assignedAt }) => ({
+      name,
+      displayName,
+      description,
+      assignedAt: new Date(assignedAt).toISOString(),
+    })),
   );
 }

@@ -15,7 +15,10 @@ import { changesProfile } from './user-rules';
 export class UserCacheSubscriber {
   constructor(events: DomainEvents, contentEvents: ContentEvents) {
     const changed = (userId: number, profileChanged: boolean) => contentEvents.changed({ kind: 'user', userId, profileChanged });
-    events.onCommitted(['user.registered', 'user.verified', 'user.banned', 'user.unbanned', 'user.deletion_scheduled', 'user.deletion_cancelled'], (event) => changed(event.data.userId, false));
+    events.onCommitted(
+      ['user.registered', 'user.verified', 'user.banned', 'user.unbanned', 'user.deletion_scheduled', 'user.deletion_cancelled'],
+      (event) => changed(event.data.userId, false),
+    );
     // An erasure changes the likes and comments of many posts and may move or delete the author's
     // posts: one notice that drops every cache ('resync') rather than one per post; erasures are rare.
     events.onCommitted('user.deleted', () => contentEvents.changed({ kind: 'resync' }));

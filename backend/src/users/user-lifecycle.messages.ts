@@ -27,7 +27,7 @@ export const UserLifecycleMessages = {
   LAST_ADMIN_DELETION: 'The last active administrator cannot delete their account: make another administrator first.',
   DELETION_ALREADY_SCHEDULED: 'This account is already scheduled for deletion.',
   NO_DELETION_PENDING: 'This account is not scheduled for deletion.',
-  PLACEHOLDER_ACCOUNT: 'This is one of the site\'s placeholder accounts: it cannot be deleted.',
+  PLACEHOLDER_ACCOUNT: "This is one of the site's placeholder accounts: it cannot be deleted.",
 
   LAST_ADMIN: 'The last active administrator cannot lose the ADMIN role, be banned or be deactivated.',
 } as const;

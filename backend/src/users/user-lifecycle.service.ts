@@ -49,7 +49,10 @@ const REFUSALS: Record<UserRefusal, () => HttpException> = {
   'self-deactivate': () => new ConflictException(UserLifecycleMessages.SELF_DEACTIVATE),
   'self-demote': () => new ConflictException(UserLifecycleMessages.SELF_DEMOTE),
   'ban-through-update': () =>
-    new BadRequestException({ message: UserLifecycleMessages.BAN_THROUGH_UPDATE, errors: { status: [UserLifecycleMessages.BAN_THROUGH_UPDATE] } }),
+    new BadRequestException({
+      message: UserLifecycleMessages.BAN_THROUGH_UPDATE,
+      errors: { status: [UserLifecycleMessages.BAN_THROUGH_UPDATE] },
+    }),
   'banned-status-locked': () => new ConflictException(UserLifecycleMessages.BANNED_STATUS_LOCKED),
   'already-banned': () => new ConflictException(UserLifecycleMessages.ALREADY_BANNED),
   'not-banned': () => new ConflictException(UserLifecycleMessages.NOT_BANNED),
@@ -111,7 +114,11 @@ export class UserLifecycleService {
       if (via === 'admin' && !(await holdsActiveAdmin(manager, actor.id))) throw new ForbiddenException(UserLifecycleMessages.FORBIDDEN);
       await manager.update(User, { id }, { deletionDueAt: dueAt, deletionVia: via });
       await this.jobs.enqueue(manager, ACCOUNT_ERASURE_QUEUE, { userId: id } satisfies AccountErasureJob, { startAfter: dueAt });
-      await record({ name: 'user.deletion_scheduled', actor: actorOf(actor), data: { ...(await this.facts(manager, id)), via, dueAt: dueAt.toISOString() } });
+      await record({
+        name: 'user.deletion_scheduled',
+        actor: actorOf(actor),
+        data: { ...(await this.facts(manager, id)), via, dueAt: dueAt.toISOString() },
+      });
     });
   }
 
@@ -129,7 +136,11 @@ export class UserLifecycleService {
       if (!row.deletionDueAt || row.deletionVia !== 'self') throw new ConflictException(UserLifecycleMessages.NO_DELETION_PENDING);
       await manager.update(User, { id }, { deletionDueAt: null, deletionVia: null });
       const facts = await this.facts(manager, id);
-      await record({ name: 'user.deletion_cancelled', actor: { id, name: facts.fullName }, data: { ...facts, dueAt: row.deletionDueAt.toISOString() } });
+      await record({
+        name: 'user.deletion_cancelled',
+        actor: { id, name: facts.fullName },
+        data: { ...facts, dueAt: row.deletionDueAt.toISOString() },
+      });
       return true;
     });
   }
@@ -138,9 +149,16 @@ export class UserLifecycleService {
    * The account whose deletion is due, locked for the erasure (the caller's transaction), or
    * undefined when there is nothing to erase now (cancelled, not yet due, or gone).
    */
-  async lockDueErasure(tx: EventTransaction, id: number, now: Date): Promise<{ roles: string[]; via: 'self' | 'admin'; avatar: string | null } | undefined> {
+  async lockDueErasure(
+    tx: EventTransaction,
+    id: number,
+    now: Date,
+  ): Promise<{ roles: string[]; via: 'self' | 'admin'; avatar: string | null } | undefined> {
     if (!(await lockUser(tx.manager, id))) return undefined;
-    const row = await tx.manager.findOne(User, { where: { id }, select: { id: true, deletionDueAt: true, deletionVia: true, avatar: true } });
+    const row = await tx.manager.findOne(User, {
+      where: { id },
+      select: { id: true, deletionDueAt: true, deletionVia: true, avatar: true },
+    });
     if (!row?.deletionDueAt || row.deletionDueAt.getTime() > now.getTime()) return undefined;
     const facts = await this.facts(tx.manager, id);
     return { roles: facts.roles, via: row.deletionVia ?? 'self', avatar: row.avatar };
@@ -167,7 +185,11 @@ export class UserLifecycleService {
       await manager.update(User, { id }, { status: UserStatus.BANNED });
       const adminNote = input.adminNote ?? null;
       await openBan(manager, id, input.reason, adminNote, actor.id);
-      await record({ name: 'user.banned', actor: actorOf(actor), data: { ...(await this.facts(manager, id)), reason: input.reason, adminNote, previousStatus: user.status } });
+      await record({
+        name: 'user.banned',
+        actor: actorOf(actor),
+        data: { ...(await this.facts(manager, id)), reason: input.reason, adminNote, previousStatus: user.status },
+      });
     });
   }
 
@@ -180,7 +202,11 @@ export class UserLifecycleService {
       await manager.update(User, { id }, { status: UserStatus.ACTIVE });
       const adminNote = input.adminNote ?? null;
       await closeBan(manager, id, input.reason, adminNote, actor.id);
-      await record({ name: 'user.unbanned', actor: actorOf(actor), data: { ...(await this.facts(manager, id)), reason: input.reason, adminNote } });
+      await record({
+        name: 'user.unbanned',
+        actor: actorOf(actor),
+        data: { ...(await this.facts(manager, id)), reason: input.reason, adminNote },
+      });
     });
   }
 
@@ -217,7 +243,8 @@ export class UserLifecycleService {
       }
       const facts = await this.facts(manager, id);
       await record({ name: 'user.updated', actor: actorOf(actor), data: { ...facts, via: 'admin', changes } });
-      if (changes.roles) await record({ name: 'user.roles_changed', actor: actorOf(actor), data: { ...facts, previousRoles: [...user.roles] } });
+      if (changes.roles)
+        await record({ name: 'user.roles_changed', actor: actorOf(actor), data: { ...facts, previousRoles: [...user.roles] } });
     });
   }
 
@@ -227,7 +254,11 @@ export class UserLifecycleService {
     await this.events.transaction(async ({ manager, record }) => {
       const facts = await this.facts(manager, id);
       await upsertMute(manager, id, input.until, input.reason, actor.id);
-      await record({ name: 'user.muted', actor: actorOf(actor), data: { ...facts, reason: input.reason, until: input.until?.toISOString() ?? null } });
+      await record({
+        name: 'user.muted',
+        actor: actorOf(actor),
+        data: { ...facts, reason: input.reason, until: input.until?.toISOString() ?? null },
+      });
     });
   }
 
@@ -238,7 +269,11 @@ export class UserLifecycleService {
       const active = await activeMute(manager, id);
       await deleteMute(manager, id);
       if (!active) throw REFUSALS['not-muted']();
-      await record({ name: 'user.unmuted', actor: actorOf(actor), data: { ...facts, reason: active.reason, until: active.mutedUntil?.toISOString() ?? null } });
+      await record({
+        name: 'user.unmuted',
+        actor: actorOf(actor),
+        data: { ...facts, reason: active.reason, until: active.mutedUntil?.toISOString() ?? null },
+      });
     });
   }
 
@@ -288,7 +323,11 @@ export class UserLifecycleService {
     const { manager } = tx;
     const before = await this.facts(manager, id);
     const user = await manager.findOneOrFail(User, { where: { id }, select: { id: true, emailVerifiedAt: true } });
-    await manager.update(User, { id }, { status: UserStatus.ACTIVE, isVerified: true, emailVerifiedAt: user.emailVerifiedAt ?? new Date() });
+    await manager.update(
+      User,
+      { id },
+      { status: UserStatus.ACTIVE, isVerified: true, emailVerifiedAt: user.emailVerifiedAt ?? new Date() },
+    );
     await changeRoles(manager, id, [], [RoleName.ADMIN], null);
     await tx.record({ name: 'user.roles_changed', actor: null, data: { ...(await this.facts(manager, id)), previousRoles: before.roles } });
   }
@@ -320,8 +359,14 @@ export class UserLifecycleService {
    * (409), and the caller must still be an active administrator (a concurrent change may have
    * demoted them after their request was authorised: 403).
    */
-  private async assertAdminsRemain(manager: EntityManager, before: UserState, after: Pick<UserState, 'status' | 'verified' | 'roles'>, actor: AuthUser): Promise<void> {
-    if (leavesActiveAdmins(before, after) && (await countActiveAdmins(manager, before.id)) === 0) throw new ConflictException(UserLifecycleMessages.LAST_ADMIN);
+  private async assertAdminsRemain(
+    manager: EntityManager,
+    before: UserState,
+    after: Pick<UserState, 'status' | 'verified' | 'roles'>,
+    actor: AuthUser,
+  ): Promise<void> {
+    if (leavesActiveAdmins(before, after) && (await countActiveAdmins(manager, before.id)) === 0)
+      throw new ConflictException(UserLifecycleMessages.LAST_ADMIN);
     if (!(await holdsActiveAdmin(manager, actor.id))) throw new ForbiddenException(UserLifecycleMessages.FORBIDDEN);
   }
 }

@@ -38,11 +38,14 @@ describe('user rules', () => {
   });
 
   describe('access', () => {
-    it.each(STATUSES.flatMap((status) => [true, false].map((verified) => [status, verified] as const)))('%s, verified %s', (status, verified) => {
-      expect(hasAccess(status, verified)).toBe(status === UserStatus.ACTIVE && verified);
-      expect(isActiveAdmin([ADMIN], status, verified)).toBe(status === UserStatus.ACTIVE && verified);
-      expect(isActiveAdmin([AUTHOR, USER], status, verified)).toBe(false);
-    });
+    it.each(STATUSES.flatMap((status) => [true, false].map((verified) => [status, verified] as const)))(
+      '%s, verified %s',
+      (status, verified) => {
+        expect(hasAccess(status, verified)).toBe(status === UserStatus.ACTIVE && verified);
+        expect(isActiveAdmin([ADMIN], status, verified)).toBe(status === UserStatus.ACTIVE && verified);
+        expect(isActiveAdmin([AUTHOR, USER], status, verified)).toBe(false);
+      },
+    );
   });
 
   describe('who can be banned, unbanned, muted', () => {
@@ -100,7 +103,9 @@ describe('user rules', () => {
     });
 
     it('is not in question when the account was no active administrator', () => {
-      expect(leavesActiveAdmins(user({ roles: [ADMIN], status: UserStatus.INACTIVE }), user({ roles: [USER], status: UserStatus.INACTIVE }))).toBe(false);
+      expect(
+        leavesActiveAdmins(user({ roles: [ADMIN], status: UserStatus.INACTIVE }), user({ roles: [USER], status: UserStatus.INACTIVE })),
+      ).toBe(false);
       expect(leavesActiveAdmins(user({ roles: [AUTHOR] }), user({ status: UserStatus.BANNED, roles: [AUTHOR] }))).toBe(false);
     });
   });
@@ -108,7 +113,13 @@ describe('user rules', () => {
   describe('what an edit changes', () => {
     it('names each changed field with its values, in the order name, bio, status, verification, roles', () => {
       const before = user({ bio: 'Old', roles: [USER, AUTHOR] });
-      const changes = editChanges(before, { roles: [ADMIN], isVerified: false, status: UserStatus.INACTIVE, bio: '', fullName: 'Ann B. Lee' });
+      const changes = editChanges(before, {
+        roles: [ADMIN],
+        isVerified: false,
+        status: UserStatus.INACTIVE,
+        bio: '',
+        fullName: 'Ann B. Lee',
+      });
       expect(changes).toEqual({
         fullName: { from: 'Ann Lee', to: 'Ann B. Lee' },
         bio: { from: 'Old', to: '' },
@@ -121,7 +132,9 @@ describe('user rules', () => {
 
     it('is empty when every value given is the one held (roles in another order included)', () => {
       const before = user({ bio: 'Same', roles: [USER, AUTHOR] });
-      expect(editChanges(before, { fullName: 'Ann Lee', bio: 'Same', status: UserStatus.ACTIVE, isVerified: true, roles: [AUTHOR, USER] })).toEqual({});
+      expect(
+        editChanges(before, { fullName: 'Ann Lee', bio: 'Same', status: UserStatus.ACTIVE, isVerified: true, roles: [AUTHOR, USER] }),
+      ).toEqual({});
       expect(editChanges(before, {})).toEqual({});
     });
 

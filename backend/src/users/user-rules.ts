@@ -95,7 +95,10 @@ export function editRefusal(target: UserState, edit: AdminUserEdit, actorId: num
 }
 
 /** Whether an active administrator stops being one: then another must remain (the lifecycle counts them under its mutex). */
-export function leavesActiveAdmins(before: Pick<UserState, 'status' | 'verified' | 'roles'>, after: Pick<UserState, 'status' | 'verified' | 'roles'>): boolean {
+export function leavesActiveAdmins(
+  before: Pick<UserState, 'status' | 'verified' | 'roles'>,
+  after: Pick<UserState, 'status' | 'verified' | 'roles'>,
+): boolean {
   return isActiveAdmin(before.roles, before.status, before.verified) && !isActiveAdmin(after.roles, after.status, after.verified);
 }
 

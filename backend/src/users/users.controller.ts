@@ -22,7 +22,10 @@ export class UsersController {
   @ApiEnvelope(UserProfileResponseDto)
   async getProfile(@CurrentUser() user: AuthUser): Promise<UserProfileResponseDto> {
     // The session check read the profile and the mute already (the same row, in the same query).
-    const [profile, mute] = await Promise.all([user.profile ?? this.users.getProfile(user.id), user.commentingMute !== undefined ? user.commentingMute : this.users.commentingMute(user.id)]);
+    const [profile, mute] = await Promise.all([
+      user.profile ?? this.users.getProfile(user.id),
+      user.commentingMute !== undefined ? user.commentingMute : this.users.commentingMute(user.id),
+    ]);
     return {
       ...profile,
       commentingMutedUntil: mute?.mutedUntil ? mute.mutedUntil.toISOString() : null,

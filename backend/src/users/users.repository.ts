@@ -63,7 +63,9 @@ export async function insertUsers(manager: EntityManager, rows: readonly NewUser
   const idByEmail = new Map(inserted.map((row) => [row.email, row.id]));
   const ids = rows.map((row) => idByEmail.get(row.email) as number);
 
-  const roles = rows.flatMap((row, i) => [...new Set(row.roles)].map((role) => ({ userId: ids[i], role, by: row.by ?? null, at: row.createdAt ?? null })));
+  const roles = rows.flatMap((row, i) =>
+    [...new Set(row.roles)].map((role) => ({ userId: ids[i], role, by: row.by ?? null, at: row.createdAt ?? null })),
+  );
   if (roles.length) {
     await manager.query(
       `INSERT INTO user_roles (user_id, role_id, assigned_by, assigned_at)
@@ -80,7 +82,13 @@ export async function insertUsers(manager: EntityManager, rows: readonly NewUser
       `INSERT INTO user_bans (user_id, reason, admin_note, banned_by, banned_at)
        SELECT v.user_id, v.reason, v.admin_note, v.banned_by, coalesce(v.banned_at, now())
          FROM unnest($1::int[], $2::varchar[], $3::varchar[], $4::int[], $5::timestamptz[]) AS v(user_id, reason, admin_note, banned_by, banned_at)`,
-      [bans.map((ban) => ban.userId), bans.map((ban) => ban.reason), bans.map((ban) => ban.adminNote ?? null), bans.map((ban) => ban.by), bans.map((ban) => ban.at)],
+      [
+        bans.map((ban) => ban.userId),
+        bans.map((ban) => ban.reason),
+        bans.map((ban) => ban.adminNote ?? null),
+        bans.map((ban) => ban.by),
+        bans.map((ban) => ban.at),
+      ],
     );
   }
   return ids;
@@ -124,9 +132,18 @@ export async function holdsActiveAdmin(manager: EntityManager, id: number): Prom
 }
 
 /** Replaces the roles held: `removed` go, `added` come, assigned by `by`. */
-export async function changeRoles(manager: EntityManager, userId: number, removed: readonly RoleName[], added: readonly RoleName[], by: number | null): Promise<void> {
+export async function changeRoles(
+  manager: EntityManager,
+  userId: number,
+  removed: readonly RoleName[],
+  added: readonly RoleName[],
+  by: number | null,
+): Promise<void> {
   if (removed.length) {
-    await manager.query(`DELETE FROM user_roles ur USING roles r WHERE ur.user_id = $1 AND r.id = ur.role_id AND r.name = ANY($2::varchar[])`, [userId, removed]);
+    await manager.query(
+      `DELETE FROM user_roles ur USING roles r WHERE ur.user_id = $1 AND r.id = ur.role_id AND r.name = ANY($2::varchar[])`,
+      [userId, removed],
+    );
   }
   if (added.length) {
     await manager.query(
@@ -139,7 +156,12 @@ export async function changeRoles(manager: EntityManager, userId: number, remove
 /** Opens a ban; one left open by hand (status changed in the database) is closed first, not doubled. */
 export async function openBan(manager: EntityManager, userId: number, reason: string, adminNote: string | null, by: number): Promise<void> {
   await manager.query(`UPDATE user_bans SET unbanned_at = now() WHERE user_id = $1 AND unbanned_at IS NULL`, [userId]);
-  await manager.query(`INSERT INTO user_bans (user_id, reason, admin_note, banned_by) VALUES ($1, $2, $3, $4)`, [userId, reason, adminNote, by]);
+  await manager.query(`INSERT INTO user_bans (user_id, reason, admin_note, banned_by) VALUES ($1, $2, $3, $4)`, [
+    userId,
+    reason,
+    adminNote,
+    by,
+  ]);
 }
 
 /** Closes the open ban, kept as history with the unban's reason and note. */

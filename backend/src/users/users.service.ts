@@ -37,7 +37,12 @@ export interface UserCreateInput {
 }
 
 /** Who creates the account: the person signing up, an administrator, the first start, a site import run by an administrator, or an erasure needing a placeholder. */
-export type UserOrigin = { via: 'register' } | { via: 'admin'; actor: AuthUser } | { via: 'first-admin' } | { via: 'placeholder' } | { via: 'import'; actor: AuthUser };
+export type UserOrigin =
+  | { via: 'register' }
+  | { via: 'admin'; actor: AuthUser }
+  | { via: 'first-admin' }
+  | { via: 'placeholder' }
+  | { via: 'import'; actor: AuthUser };
 
 /** The site's stand-in accounts: who they are shown as; they cannot sign in (INACTIVE, unverified, no password). */
 const PLACEHOLDERS = {
@@ -80,7 +85,12 @@ export class UsersService {
     ]);
     const facts: UserFacts = { userId, email, fullName: input.fullName, status: input.status, verified: input.verified, roles };
     if (origin.via === 'register') await tx.record({ name: 'user.registered', actor: { id: userId, name: input.fullName }, data: facts });
-    else await tx.record({ name: 'user.created', actor: origin.via === 'admin' || origin.via === 'import' ? { id: origin.actor.id, name: origin.actor.fullName } : null, data: { ...facts, via: origin.via } });
+    else
+      await tx.record({
+        name: 'user.created',
+        actor: origin.via === 'admin' || origin.via === 'import' ? { id: origin.actor.id, name: origin.actor.fullName } : null,
+        data: { ...facts, via: origin.via },
+      });
     return facts;
   }
 
@@ -96,7 +106,11 @@ export class UsersService {
     const { fullName, email, roles } = PLACEHOLDERS[kind];
     try {
       await this.events.transaction(async (tx) => {
-        const facts = await this.create({ fullName, email, passwordHash: '!', status: UserStatus.INACTIVE, verified: false, roles: [...roles] }, { via: 'placeholder' }, tx);
+        const facts = await this.create(
+          { fullName, email, passwordHash: '!', status: UserStatus.INACTIVE, verified: false, roles: [...roles] },
+          { via: 'placeholder' },
+          tx,
+        );
         await tx.manager.update(User, { id: facts.userId }, { placeholder: kind });
       });
     } catch (error) {
@@ -154,7 +168,11 @@ export class UsersService {
         if (dto.fullName !== undefined && dto.fullName !== user.fullName) changes.fullName = { from: user.fullName, to: dto.fullName };
         if (dto.bio !== undefined && dto.bio !== user.bio) changes.bio = { from: user.bio, to: dto.bio };
         if (dto.email !== undefined && dto.email !== user.email) {
-          if (mixesScripts(dto.email)) throw new BadRequestException({ message: UsersMessages.EMAIL_MIXED_SCRIPTS, errors: { email: [UsersMessages.EMAIL_MIXED_SCRIPTS] } });
+          if (mixesScripts(dto.email))
+            throw new BadRequestException({
+              message: UsersMessages.EMAIL_MIXED_SCRIPTS,
+              errors: { email: [UsersMessages.EMAIL_MIXED_SCRIPTS] },
+            });
           if (await manager.exists(User, { where: { email: dto.email } })) throw new ConflictException(UsersMessages.EMAIL_IN_USE);
           changes.email = { from: user.email, to: dto.email };
         }
@@ -227,13 +245,19 @@ export class UsersService {
         [id, avatar],
       )) as [{ previous: string | null }[], number];
       const replaced = rows[0];
-      if (replaced && replaced.previous !== avatar) await this.recordOwnChange(manager, record, id, { avatar: { from: replaced.previous, to: avatar } });
+      if (replaced && replaced.previous !== avatar)
+        await this.recordOwnChange(manager, record, id, { avatar: { from: replaced.previous, to: avatar } });
       return replaced;
     });
   }
 
   /** The owner changed their own profile: `user.updated` via self. */
-  private async recordOwnChange(manager: EntityManager, record: EventTransaction['record'], id: number, changes: UserChanges): Promise<void> {
+  private async recordOwnChange(
+    manager: EntityManager,
+    record: EventTransaction['record'],
+    id: number,
+    changes: UserChanges,
+  ): Promise<void> {
     const facts = (await readUserFacts(manager, id)) as UserFacts;
     await record({ name: 'user.updated', actor: { id, name: facts.fullName }, data: { ...facts, via: 'self', changes } });
   }

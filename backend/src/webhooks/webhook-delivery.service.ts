@@ -108,7 +108,10 @@ export class WebhookDeliveryService implements OnModuleInit {
     )) as DeliveryRow[];
     if (!row || row.status !== 'PENDING' || row.generation !== generation) return;
     if (!row.active) {
-      await this.dataSource.query(`UPDATE webhook_deliveries SET status = 'FAILED', next_attempt_at = NULL WHERE id = $1 AND generation = $2 AND status = 'PENDING'`, [row.id, generation]);
+      await this.dataSource.query(
+        `UPDATE webhook_deliveries SET status = 'FAILED', next_attempt_at = NULL WHERE id = $1 AND generation = $2 AND status = 'PENDING'`,
+        [row.id, generation],
+      );
       return;
     }
     const result = await this.send(row);
@@ -120,10 +123,20 @@ export class WebhookDeliveryService implements OnModuleInit {
     const secret = this.box.open(row.secret_sealed, secretContext(row.webhook_id));
     if (secret === null) {
       // Sealed with another server secret (JWT_SECRET changed): nothing can be signed until the secret is rotated.
-      return Promise.resolve({ ok: false, retryable: false, statusCode: null, durationMs: 0, responseExcerpt: null, error: 'The secret cannot be read with this server key: rotate it.' });
+      return Promise.resolve({
+        ok: false,
+        retryable: false,
+        statusCode: null,
+        durationMs: 0,
+        responseExcerpt: null,
+        error: 'The secret cannot be read with this server key: rotate it.',
+      });
     }
     const { timeoutMs, allowPrivate } = this.config.webhooks;
-    return sendWebhook({ url: row.url, secret, deliveryId: row.delivery_key, event: row.event, body: row.body }, { timeoutMs, allowPrivate });
+    return sendWebhook(
+      { url: row.url, secret, deliveryId: row.delivery_key, event: row.event, body: row.body },
+      { timeoutMs, allowPrivate },
+    );
   }
 
   /**
@@ -131,10 +144,23 @@ export class WebhookDeliveryService implements OnModuleInit {
    * job); or failed. `countsTowardFailure`: a real delivery (not a test event) keeps the webhook's
    * failure record, which turns it off after the window. Answers the attempt's log id.
    */
-  async record(row: Pick<DeliveryRow, 'id' | 'webhook_id' | 'generation' | 'attempts' | 'retrying_since'>, result: AttemptResult, options: { countsTowardFailure: boolean }): Promise<number> {
+  async record(
+    row: Pick<DeliveryRow, 'id' | 'webhook_id' | 'generation' | 'attempts' | 'retrying_since'>,
+    result: AttemptResult,
+    options: { countsTowardFailure: boolean },
+  ): Promise<number> {
     const attemptedAt = new Date(Date.now() - result.durationMs);
     const windowMs = this.config.webhooks.failureWindowSeconds * 1000;
-    const attemptValues = [row.webhook_id, row.id, attemptedAt, result.durationMs, result.ok, result.statusCode, result.error?.slice(0, 500) ?? null, result.responseExcerpt];
+    const attemptValues = [
+      row.webhook_id,
+      row.id,
+      attemptedAt,
+      result.durationMs,
+      result.ok,
+      result.statusCode,
+      result.error?.slice(0, 500) ?? null,
+      result.responseExcerpt,
+    ];
     const insertAttempt = `INSERT INTO webhook_attempts (webhook_id, delivery_id, attempted_at, duration_ms, ok, status_code, error, response_excerpt)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id`;
     const attempts = row.attempts + 1;
@@ -165,7 +191,10 @@ export class WebhookDeliveryService implements OnModuleInit {
             WHERE id = $1 AND generation = $2 AND status = 'PENDING' RETURNING generation`,
           [row.id, row.generation, attempts, retry ? 'PENDING' : 'FAILED', retry ? 1 : 0, retry ? nextAt : null],
         )) as [{ generation: number }[], number];
-        if (retry && moved) await this.jobs.enqueue(manager, WEBHOOK_QUEUE, { deliveryId: row.id, generation: moved.generation } satisfies DeliveryJob, { startAfter: nextAt });
+        if (retry && moved)
+          await this.jobs.enqueue(manager, WEBHOOK_QUEUE, { deliveryId: row.id, generation: moved.generation } satisfies DeliveryJob, {
+            startAfter: nextAt,
+          });
         if (options.countsTowardFailure) disabled = await this.noteFailure(manager, row.webhook_id, new Date(row.retrying_since), windowMs);
         return attempt.id;
       });
@@ -191,7 +220,12 @@ export class WebhookDeliveryService implements OnModuleInit {
    * Starts or continues the webhook's run of failures (from the failed delivery's start: its event
    * has waited since); once it has lasted the window, turns the webhook off (once: the row's update decides).
    */
-  private async noteFailure(manager: EntityManager, webhookId: number, since: Date, windowMs: number): Promise<{ url: string; created_by: number | null; reason: string } | undefined> {
+  private async noteFailure(
+    manager: EntityManager,
+    webhookId: number,
+    since: Date,
+    windowMs: number,
+  ): Promise<{ url: string; created_by: number | null; reason: string } | undefined> {
     await manager.query(`UPDATE webhooks SET failing_since = $2 WHERE id = $1 AND failing_since IS NULL`, [webhookId, since]);
     const reason = WebhooksMessages.disabledReason(describeWindow(this.config.webhooks.failureWindowSeconds));
     const [[turnedOff]] = (await manager.query(
@@ -201,7 +235,10 @@ export class WebhookDeliveryService implements OnModuleInit {
     )) as [{ url: string; created_by: number | null }[], number];
     if (!turnedOff) return undefined;
     // Its deliveries still waiting will not be sent: the log shows them failed, 'Redeliver' sends them once it is on again.
-    await manager.query(`UPDATE webhook_deliveries SET status = 'FAILED', next_attempt_at = NULL WHERE webhook_id = $1 AND status = 'PENDING'`, [webhookId]);
+    await manager.query(
+      `UPDATE webhook_deliveries SET status = 'FAILED', next_attempt_at = NULL WHERE webhook_id = $1 AND status = 'PENDING'`,
+      [webhookId],
+    );
     return { ...turnedOff, reason };
   }
 
@@ -214,7 +251,8 @@ export class WebhookDeliveryService implements OnModuleInit {
     )) as { email: string; full_name: string; creator: boolean }[];
     const creator = admins.filter((admin) => admin.creator);
     const link = `${this.config.publicUrl}/admin/integrations`;
-    for (const admin of creator.length ? creator : admins) await this.mail.sendWebhookDisabled(admin.email, admin.full_name, webhook.url, webhook.reason, link);
+    for (const admin of creator.length ? creator : admins)
+      await this.mail.sendWebhookDisabled(admin.email, admin.full_name, webhook.url, webhook.reason, link);
     this.logger.warn({ url: webhook.url }, `Webhook ${webhook.url} turned off: ${webhook.reason}`);
   }
 }

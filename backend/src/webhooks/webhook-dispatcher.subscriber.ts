@@ -28,7 +28,9 @@ export class WebhookDispatcher implements OnModuleInit {
   }
 
   async dispatch(event: DomainEvent<WebhookEventName>, manager: EntityManager): Promise<void> {
-    const webhooks = (await manager.query(`SELECT id, include_emails FROM webhooks WHERE active AND $1 = ANY(events) ORDER BY id`, [event.name])) as { id: number; include_emails: boolean }[];
+    const webhooks = (await manager.query(`SELECT id, include_emails FROM webhooks WHERE active AND $1 = ANY(events) ORDER BY id`, [
+      event.name,
+    ])) as { id: number; include_emails: boolean }[];
     if (!webhooks.length) return;
     const { object, email } = await publicObject(manager, this.config.publicUrl, event);
     // The transaction's time: the event's time for every webhook.
@@ -44,6 +46,9 @@ export class WebhookDispatcher implements OnModuleInit {
        RETURNING id`,
       [rows.map((row) => row.key), rows.map((row) => row.webhookId), rows.map((row) => row.body), event.name, now],
     )) as { id: number }[];
-    await this.deliveries.enqueue(manager, inserted.map(({ id }) => ({ deliveryId: id, generation: 0 })));
+    await this.deliveries.enqueue(
+      manager,
+      inserted.map(({ id }) => ({ deliveryId: id, generation: 0 })),
+    );
   }
 }

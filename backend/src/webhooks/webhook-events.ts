@@ -39,7 +39,11 @@ const iso = (value: Date | string | null | undefined) => (value ? new Date(value
  * carry only `{ id, status }` (and the slug it was public at for post.unpublished / post.deleted
  * of a published one, so a receiver can drop that page). Never the text of a draft.
  */
-async function postObject(manager: EntityManager, publicUrl: string, event: DomainEvent<'post.published' | 'post.unpublished' | 'post.updated' | 'post.deleted'>): Promise<Record<string, unknown>> {
+async function postObject(
+  manager: EntityManager,
+  publicUrl: string,
+  event: DomainEvent<'post.published' | 'post.unpublished' | 'post.updated' | 'post.deleted'>,
+): Promise<Record<string, unknown>> {
   const { data } = event;
   if (event.name === 'post.unpublished') return { id: data.postId, status: data.status, slug: data.slug };
   if (data.status !== 'PUBLISHED') return { id: data.postId, status: data.status };
@@ -90,7 +94,11 @@ async function postObject(manager: EntityManager, publicUrl: string, event: Doma
  * (waiting for a moderator) or a hidden one carries only ids and its visibility: its text is not
  * public. The hiding reason is the moderators' and is not sent.
  */
-async function commentObject(manager: EntityManager, publicUrl: string, event: DomainEvent<'comment.created' | 'comment.hidden'>): Promise<Record<string, unknown>> {
+async function commentObject(
+  manager: EntityManager,
+  publicUrl: string,
+  event: DomainEvent<'comment.created' | 'comment.hidden'>,
+): Promise<Record<string, unknown>> {
   const { data } = event;
   const ids = { id: data.commentId, postId: data.postId, postSlug: data.postSlug, parentId: data.parentId, visibility: data.visibility };
   if (data.visibility !== 'VISIBLE' || data.deleted) return ids;
@@ -112,9 +120,20 @@ async function commentObject(manager: EntityManager, publicUrl: string, event: D
 /** Users: id, public name and slug, roles, status, verified, when they joined; the ban's reason and note are the administrators' and are not sent. */
 async function userObject(manager: EntityManager, event: DomainEvent<'user.registered' | 'user.banned'>): Promise<PublicObject> {
   const { data } = event;
-  const [row] = (await manager.query(`SELECT slug, created_at FROM users WHERE id = $1`, [data.userId])) as { slug: string; created_at: Date }[];
+  const [row] = (await manager.query(`SELECT slug, created_at FROM users WHERE id = $1`, [data.userId])) as {
+    slug: string;
+    created_at: Date;
+  }[];
   return {
-    object: { id: data.userId, fullName: data.fullName, slug: row?.slug ?? null, status: data.status, verified: data.verified, roles: data.roles, createdAt: iso(row?.created_at) },
+    object: {
+      id: data.userId,
+      fullName: data.fullName,
+      slug: row?.slug ?? null,
+      status: data.status,
+      verified: data.verified,
+      roles: data.roles,
+      createdAt: iso(row?.created_at),
+    },
     email: data.email,
   };
 }
@@ -124,7 +143,14 @@ async function tagObject(manager: EntityManager, event: DomainEvent<'tag.created
   const { data } = event;
   const [row] = (await manager.query(`SELECT description FROM tags WHERE id = $1`, [data.tagId])) as { description: string | null }[];
   const renamed = event.name === 'tag.updated' && event.data.previousSlug !== data.slug;
-  return { id: data.tagId, name: data.name, slug: data.slug, description: row?.description ?? null, active: data.active, ...(renamed ? { previousSlug: event.data.previousSlug } : {}) };
+  return {
+    id: data.tagId,
+    name: data.name,
+    slug: data.slug,
+    description: row?.description ?? null,
+    active: data.active,
+    ...(renamed ? { previousSlug: event.data.previousSlug } : {}),
+  };
 }
 
 /** The public form of an event's object, read with the change's manager (it sees the change). */

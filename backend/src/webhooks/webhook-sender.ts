@@ -46,7 +46,10 @@ export interface SendRequest {
  * that very address (the Host header and TLS name stay the URL's). Never throws: a failure is an
  * attempt result.
  */
-export async function sendWebhook(request: SendRequest, options: { timeoutMs: number; allowPrivate: boolean; resolve?: HostResolver; now?: () => number }): Promise<AttemptResult> {
+export async function sendWebhook(
+  request: SendRequest,
+  options: { timeoutMs: number; allowPrivate: boolean; resolve?: HostResolver; now?: () => number },
+): Promise<AttemptResult> {
   const started = Date.now();
   const elapsed = () => Date.now() - started;
   let target;
@@ -59,7 +62,10 @@ export async function sendWebhook(request: SendRequest, options: { timeoutMs: nu
     return { ok: false, retryable, statusCode: null, durationMs: elapsed(), responseExcerpt: null, error: message };
   }
   const pinned: LookupFunction = (_hostname, lookupOptions, callback) => {
-    if ((lookupOptions as { all?: boolean }).all) (callback as unknown as (err: null, addresses: { address: string; family: number }[]) => void)(null, [{ address: target.address, family: target.family }]);
+    if ((lookupOptions as { all?: boolean }).all)
+      (callback as unknown as (err: null, addresses: { address: string; family: number }[]) => void)(null, [
+        { address: target.address, family: target.family },
+      ]);
     else callback(null, target.address, target.family);
   };
   const unixSeconds = Math.floor((options.now?.() ?? Date.now()) / 1000);
@@ -100,7 +106,13 @@ export async function sendWebhook(request: SendRequest, options: { timeoutMs: nu
           const status = res.statusCode ?? 0;
           const excerpt = Buffer.concat(chunks).toString('utf8').slice(0, RESPONSE_EXCERPT_CHARS);
           const ok = status >= 200 && status < 300;
-          finish({ ok, retryable: !ok && (status >= 500 || status === 408 || status === 429), statusCode: status, responseExcerpt: excerpt || null, error: null });
+          finish({
+            ok,
+            retryable: !ok && (status >= 500 || status === 408 || status === 429),
+            statusCode: status,
+            responseExcerpt: excerpt || null,
+            error: null,
+          });
         };
         res.on('end', done);
         res.on('close', done);
@@ -109,9 +121,23 @@ export async function sendWebhook(request: SendRequest, options: { timeoutMs: nu
     );
     const timer = setTimeout(() => {
       req.destroy();
-      finish({ ok: false, retryable: true, statusCode: null, responseExcerpt: null, error: `No answer within ${Math.round(options.timeoutMs / 100) / 10} s.` });
+      finish({
+        ok: false,
+        retryable: true,
+        statusCode: null,
+        responseExcerpt: null,
+        error: `No answer within ${Math.round(options.timeoutMs / 100) / 10} s.`,
+      });
     }, options.timeoutMs);
-    req.on('error', (error: NodeJS.ErrnoException) => finish({ ok: false, retryable: true, statusCode: null, responseExcerpt: null, error: `Could not connect: ${error.code ?? error.message}` }));
+    req.on('error', (error: NodeJS.ErrnoException) =>
+      finish({
+        ok: false,
+        retryable: true,
+        statusCode: null,
+        responseExcerpt: null,
+        error: `Could not connect: ${error.code ?? error.message}`,
+      }),
+    );
     req.end(request.body);
   });
 }

@@ -70,13 +70,28 @@ describe('webhook targets', () => {
     });
     afterAll(() => new Promise((resolve) => server.close(resolve)));
 
-    const request = (host: string) => ({ url: `http://${host}:${port}/hook`, secret: 'whsec_unit', deliveryId: 'd-1', event: 'tag.created', body: '{"a":1}' });
+    const request = (host: string) => ({
+      url: `http://${host}:${port}/hook`,
+      secret: 'whsec_unit',
+      deliveryId: 'd-1',
+      event: 'tag.created',
+      body: '{"a":1}',
+    });
 
     it('connects to the address it checked, keeping the name in the Host header', async () => {
       const resolve: HostResolver = async () => [{ address: '127.0.0.1', family: 4 }];
-      const result = await sendWebhook(request('receiver.example'), { timeoutMs: 2000, allowPrivate: true, resolve, now: () => 1_700_000_000_000 });
+      const result = await sendWebhook(request('receiver.example'), {
+        timeoutMs: 2000,
+        allowPrivate: true,
+        resolve,
+        now: () => 1_700_000_000_000,
+      });
       expect(result).toMatchObject({ ok: true, statusCode: 200, responseExcerpt: 'fine', error: null });
-      expect(seen.at(-1)).toEqual({ host: `receiver.example:${port}`, signature: signatureHeader('whsec_unit', '{"a":1}', 1_700_000_000), body: '{"a":1}' });
+      expect(seen.at(-1)).toEqual({
+        host: `receiver.example:${port}`,
+        signature: signatureHeader('whsec_unit', '{"a":1}', 1_700_000_000),
+        body: '{"a":1}',
+      });
     });
 
     it('checks again at send time: a name that now resolves privately (DNS rebinding) is not sent to', async () => {
@@ -86,7 +101,12 @@ describe('webhook targets', () => {
       await expect(checkTarget(request('rebind.example').url, false, rebinding)).resolves.toMatchObject({ address: '93.184.216.34' });
       const before = seen.length;
       const result = await sendWebhook(request('rebind.example'), { timeoutMs: 2000, allowPrivate: false, resolve: rebinding });
-      expect(result).toMatchObject({ ok: false, retryable: false, statusCode: null, error: expect.stringContaining('reserved address (127.0.0.1)') });
+      expect(result).toMatchObject({
+        ok: false,
+        retryable: false,
+        statusCode: null,
+        error: expect.stringContaining('reserved address (127.0.0.1)'),
+      });
       expect(seen).toHaveLength(before);
     });
   });

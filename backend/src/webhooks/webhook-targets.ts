@@ -106,7 +106,9 @@ export async function checkTarget(raw: string, allowPrivate: boolean, resolve: H
   // Every address must pass: a name answering one public and one private address could be sent to either.
   const refused = allowPrivate ? undefined : addresses.find((entry) => !isPublicAddress(entry.address));
   if (refused) {
-    throw new UnsafeTargetError(`The URL points to a private, loopback, link-local or otherwise reserved address (${refused.address}); webhooks are sent to public addresses only.`);
+    throw new UnsafeTargetError(
+      `The URL points to a private, loopback, link-local or otherwise reserved address (${refused.address}); webhooks are sent to public addresses only.`,
+    );
   }
   const chosen = addresses[0];
   return { url, address: chosen.address, family: chosen.family === 6 ? 6 : 4 };

@@ -7,7 +7,15 @@ import { ApiEnvelope } from '../common/decorators/api-envelope.decorator';
 import { ApiErrors } from '../common/decorators/api-errors.decorator';
 import { WithMessage, withMessage } from '../common/envelope';
 import { ParseIdPipe } from '../common/validation/parse-id.pipe';
-import { WebhookAttemptDto, WebhookCreateDto, WebhookDto, WebhookRedeliveryDto, WebhookSummaryDto, WebhookTestResultDto, WebhookUpdateDto } from './dto/webhook.dto';
+import {
+  WebhookAttemptDto,
+  WebhookCreateDto,
+  WebhookDto,
+  WebhookRedeliveryDto,
+  WebhookSummaryDto,
+  WebhookTestResultDto,
+  WebhookUpdateDto,
+} from './dto/webhook.dto';
 import { WebhooksService } from './webhooks.service';
 import { WebhooksMessages as M } from './webhooks.messages';
 
@@ -30,7 +38,10 @@ export class WebhooksController {
 
   @Post()
   @ADMIN
-  @ApiOperation({ summary: 'Create a webhook (admin): its signing secret is drawn and answered; 400 when the URL is not http(s) or resolves to a private address' })
+  @ApiOperation({
+    summary:
+      'Create a webhook (admin): its signing secret is drawn and answered; 400 when the URL is not http(s) or resolves to a private address',
+  })
   @ApiEnvelope(WebhookDto, { status: 201 })
   @ApiErrors(400)
   async createWebhook(@Body() dto: WebhookCreateDto, @CurrentUser() actor: AuthUser): Promise<WithMessage<WebhookDto>> {
@@ -48,10 +59,16 @@ export class WebhooksController {
 
   @Put(':id')
   @ADMIN
-  @ApiOperation({ summary: 'Change a webhook, partially (admin); rotateSecret draws a new secret; turning it on clears its failure record' })
+  @ApiOperation({
+    summary: 'Change a webhook, partially (admin); rotateSecret draws a new secret; turning it on clears its failure record',
+  })
   @ApiEnvelope(WebhookDto)
   @ApiErrors(400, 404)
-  async updateWebhook(@Param('id', WEBHOOK_ID) id: number, @Body() dto: WebhookUpdateDto, @CurrentUser() actor: AuthUser): Promise<WithMessage<WebhookDto>> {
+  async updateWebhook(
+    @Param('id', WEBHOOK_ID) id: number,
+    @Body() dto: WebhookUpdateDto,
+    @CurrentUser() actor: AuthUser,
+  ): Promise<WithMessage<WebhookDto>> {
     const { webhook, rotated } = await this.webhooks.update(id, dto, actor);
     return withMessage(webhook, rotated ? M.SECRET_ROTATED : M.UPDATED);
   }
@@ -92,7 +109,10 @@ export class WebhooksController {
   @ApiOperation({ summary: 'Send a delivery again (admin): the same body and delivery id, queued now with a new retry window' })
   @ApiEnvelope(WebhookRedeliveryDto, { status: 202 })
   @ApiErrors(400, 404, 409)
-  async redeliverWebhookDelivery(@Param('id', WEBHOOK_ID) id: number, @Param('deliveryId', new ParseIdPipe(M.INVALID_DELIVERY_ID)) deliveryId: number): Promise<WithMessage<WebhookRedeliveryDto>> {
+  async redeliverWebhookDelivery(
+    @Param('id', WEBHOOK_ID) id: number,
+    @Param('deliveryId', new ParseIdPipe(M.INVALID_DELIVERY_ID)) deliveryId: number,
+  ): Promise<WithMessage<WebhookRedeliveryDto>> {
     return withMessage(await this.webhooks.redeliver(id, deliveryId), M.REDELIVERY_QUEUED);
   }
 }

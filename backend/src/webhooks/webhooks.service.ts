@@ -7,7 +7,14 @@ import { SecretBox } from '../common/secret-box';
 import { APP_CONFIG, AppConfig } from '../config/env';
 import type { EventActor, WebhookChange, WebhookFacts } from '../events/domain-events';
 import { DomainEvents } from '../events/domain-events.service';
-import { WebhookAttemptDto, WebhookCreateDto, WebhookDto, WebhookRedeliveryDto, WebhookSummaryDto, WebhookUpdateDto } from './dto/webhook.dto';
+import {
+  WebhookAttemptDto,
+  WebhookCreateDto,
+  WebhookDto,
+  WebhookRedeliveryDto,
+  WebhookSummaryDto,
+  WebhookUpdateDto,
+} from './dto/webhook.dto';
 import { LOG_SIZE, secretContext, WEBHOOK_QUEUE, WebhookDeliveryService, webhookSecretBox } from './webhook-delivery.service';
 import { payloadBody, TEST_EVENT, type WebhookEventName } from './webhook-events';
 import { checkTarget, UnsafeTargetError } from './webhook-targets';
@@ -97,7 +104,13 @@ function hostOf(url: string): string {
 
 /** A webhook as its events name it (the receiver by its host only). */
 function webhookFacts(id: number, webhook: { url: string; events: string[]; active: boolean; includeEmails: boolean }): WebhookFacts {
-  return { webhookId: id, host: hostOf(webhook.url), events: [...webhook.events], active: webhook.active, includeEmails: webhook.includeEmails };
+  return {
+    webhookId: id,
+    host: hostOf(webhook.url),
+    events: [...webhook.events],
+    active: webhook.active,
+    includeEmails: webhook.includeEmails,
+  };
 }
 
 const actorOf = (user: AuthUser): EventActor => ({ id: user.id, name: user.fullName });
@@ -136,17 +149,23 @@ export class WebhooksService {
     const secret = newSecret();
     const id = await this.events.transaction(async ({ manager, record }) => {
       // The id first: the secret is sealed for its row.
-      const [{ id: drawn }] = (await manager.query(`SELECT nextval(pg_get_serial_sequence('webhooks', 'id'))::int AS id`)) as { id: number }[];
-      await manager.query(`INSERT INTO webhooks (id, url, events, secret_sealed, active, include_emails, created_by) VALUES ($1, $2, $3, $4, $5, $6, $7)`, [
-        drawn,
-        dto.url,
-        dto.events,
-        this.box.seal(secret, secretContext(drawn)),
-        dto.active ?? true,
-        dto.includeEmails ?? false,
-        actor.id,
-      ]);
-      await record({ name: 'webhook.created', actor: actorOf(actor), data: webhookFacts(drawn, { url: dto.url, events: dto.events, active: dto.active ?? true, includeEmails: dto.includeEmails ?? false }) });
+      const [{ id: drawn }] = (await manager.query(`SELECT nextval(pg_get_serial_sequence('webhooks', 'id'))::int AS id`)) as {
+        id: number;
+      }[];
+      await manager.query(
+        `INSERT INTO webhooks (id, url, events, secret_sealed, active, include_emails, created_by) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+        [drawn, dto.url, dto.events, this.box.seal(secret, secretContext(drawn)), dto.active ?? true, dto.includeEmails ?? false, actor.id],
+      );
+      await record({
+        name: 'webhook.created',
+        actor: actorOf(actor),
+        data: webhookFacts(drawn, {
+          url: dto.url,
+          events: dto.events,
+          active: dto.active ?? true,
+          includeEmails: dto.includeEmails ?? false,
+        }),
+      });
       return drawn;
     });
     return this.get(id);
@@ -202,7 +221,11 @@ export class WebhooksService {
       ];
       if (!removed.length) throw new NotFoundException(M.NOT_FOUND);
       const [gone] = removed;
-      await record({ name: 'webhook.deleted', actor: actorOf(actor), data: webhookFacts(id, { url: gone.url, events: gone.events, active: gone.active, includeEmails: gone.include_emails }) });
+      await record({
+        name: 'webhook.deleted',
+        actor: actorOf(actor),
+        data: webhookFacts(id, { url: gone.url, events: gone.events, active: gone.active, includeEmails: gone.include_emails }),
+      });
     });
   }
 
@@ -231,7 +254,14 @@ export class WebhooksService {
       `INSERT INTO webhook_deliveries (delivery_key, webhook_id, event, body) VALUES ($1, $2, $3, $4) RETURNING id, generation, attempts, retrying_since`,
       [key, id, TEST_EVENT, body],
     )) as { id: number; generation: number; attempts: number; retrying_since: Date }[];
-    const result = await this.deliveries.send({ webhook_id: id, delivery_key: key, event: TEST_EVENT, body, url: webhook.url, secret_sealed: webhook.secret_sealed });
+    const result = await this.deliveries.send({
+      webhook_id: id,
+      delivery_key: key,
+      event: TEST_EVENT,
+      body,
+      url: webhook.url,
+      secret_sealed: webhook.secret_sealed,
+    });
     const attemptId = await this.deliveries.record({ ...delivery, webhook_id: id }, result, { countsTowardFailure: false });
     const [row] = (await this.log(id)).filter((attempt) => attempt.id === attemptId);
     return row;

@@ -26,7 +26,11 @@ export function cookiePairs(setCookie: string[] | string | undefined): string[] 
 }
 
 /** Registers through the API, reads the code from the captured e-mail and verifies. */
-export async function registerVerified(t: TestApp, mail: MailCatcher, options: { email?: string; fullName?: string; password?: string } = {}): Promise<{ id: number; email: string; password: string }> {
+export async function registerVerified(
+  t: TestApp,
+  mail: MailCatcher,
+  options: { email?: string; fullName?: string; password?: string } = {},
+): Promise<{ id: number; email: string; password: string }> {
   const email = options.email ?? uniqueEmail();
   const password = options.password ?? STRONG_PASSWORD;
   const since = mail.messages.length;
@@ -40,7 +44,12 @@ export async function registerVerified(t: TestApp, mail: MailCatcher, options: {
   return { id: res.body.data.id as number, email, password };
 }
 
-export async function login(t: TestApp, email: string, password: string, rememberMe = false): Promise<Omit<SignedInUser, 'id'> & { id: number }> {
+export async function login(
+  t: TestApp,
+  email: string,
+  password: string,
+  rememberMe = false,
+): Promise<Omit<SignedInUser, 'id'> & { id: number }> {
   const res = await t.http.post('/api/v1/auth/login').send({ email, password, rememberMe });
   if (res.status !== 200) throw new Error(`login failed: ${res.status} ${JSON.stringify(res.body)}`);
   return {
@@ -54,7 +63,11 @@ export async function login(t: TestApp, email: string, password: string, remembe
 }
 
 /** Register + verify + login. */
-export async function signedInUser(t: TestApp, mail: MailCatcher, options: { email?: string; fullName?: string; password?: string } = {}): Promise<SignedInUser> {
+export async function signedInUser(
+  t: TestApp,
+  mail: MailCatcher,
+  options: { email?: string; fullName?: string; password?: string } = {},
+): Promise<SignedInUser> {
   const account = await registerVerified(t, mail, options);
   return login(t, account.email, account.password);
 }

@@ -54,7 +54,9 @@ export function operationsOf(doc: OpenAPIObject): Operation[] {
         path,
         parameters: op.parameters ?? [],
         body: content ? Object.fromEntries(Object.entries(content).map(([type, media]) => [type, media.schema])) : null,
-        responses: Object.fromEntries(Object.entries(op.responses as Record<string, { content?: object }>).map(([s, r]) => [s, Object.keys(r.content ?? {})])),
+        responses: Object.fromEntries(
+          Object.entries(op.responses as Record<string, { content?: object }>).map(([s, r]) => [s, Object.keys(r.content ?? {})]),
+        ),
       });
     }
   }
@@ -64,15 +66,97 @@ export function operationsOf(doc: OpenAPIObject): Operation[] {
 // ---- hostile values ----------------------------------------------------------------------------
 
 const HOSTILE_TEXT = [
-  '', ' ', '\t\n', '-1', '0', '-0', '1.5', '0x10', '1e3', '2147483647', '2147483648', '4294967296', '9007199254740992', '9007199254740993',
-  '99999999999999999999', '-99999999999999999999', '1e309', '-1e309', 'NaN', 'Infinity', '-Infinity', 'null', 'undefined', 'true', '[]', '{}',
-  '\u0000', 'a\u0000b', '%00', '\ud800', '\udfff', 'a\ud800b', '\udc00\ud800', '\uffff', '\ufeff', '\u202e', '\u200b', 'İ', 'ß', 'ﬃ', '😀', '👩‍👩‍👧‍👦',
-  'Z̤͔ͧ̑̓ä͖̭̈̇lͮ̒ͫg̯͉̹̈́', 'Tiếng Việt đầy đủ', 'مرحبا', '日本語', '\r\nSet-Cookie: x=1', '<script>alert(1)</script>', '"><img src=x onerror=alert(1)>',
-  'javascript:alert(1)', '{{7*7}}', '${7*7}', '%s%s%s%n', "' OR '1'='1", "'; DROP TABLE users; --", "1' UNION SELECT password_hash FROM users --",
-  '" OR ""="', "\\'", '\\', '%', '_', '%_%', "'", '"', '`', '$1', ':id', '../../etc/passwd', '..\\..\\windows\\win.ini', '/etc/passwd',
-  'file:///etc/passwd', '....//....//etc/passwd', '%2e%2e%2f%2e%2e%2f', '..%c0%af..%c0%af', 'C:\\boot.ini', '\\\\server\\share',
-  'admin@example.com', 'a@b', '@', 'x@x.x', `${'a'.repeat(64)}@${'b'.repeat(190)}.com`, 'http://169.254.169.254/latest/meta-data',
-  'https://evil.example/reset-password', '//evil.example', 'PUBLISHED', 'APPROVED', 'REJECTED', 'asc', 'DESC', 'createdAt,desc', 'title;DROP',
+  '',
+  ' ',
+  '\t\n',
+  '-1',
+  '0',
+  '-0',
+  '1.5',
+  '0x10',
+  '1e3',
+  '2147483647',
+  '2147483648',
+  '4294967296',
+  '9007199254740992',
+  '9007199254740993',
+  '99999999999999999999',
+  '-99999999999999999999',
+  '1e309',
+  '-1e309',
+  'NaN',
+  'Infinity',
+  '-Infinity',
+  'null',
+  'undefined',
+  'true',
+  '[]',
+  '{}',
+  '\u0000',
+  'a\u0000b',
+  '%00',
+  '\ud800',
+  '\udfff',
+  'a\ud800b',
+  '\udc00\ud800',
+  '\uffff',
+  '\ufeff',
+  '\u202e',
+  '\u200b',
+  'İ',
+  'ß',
+  'ﬃ',
+  '😀',
+  '👩‍👩‍👧‍👦',
+  'Z̤͔ͧ̑̓ä͖̭̈̇lͮ̒ͫg̯͉̹̈́',
+  'Tiếng Việt đầy đủ',
+  'مرحبا',
+  '日本語',
+  '\r\nSet-Cookie: x=1',
+  '<script>alert(1)</script>',
+  '"><img src=x onerror=alert(1)>',
+  'javascript:alert(1)',
+  '{{7*7}}',
+  '${7*7}',
+  '%s%s%s%n',
+  "' OR '1'='1",
+  "'; DROP TABLE users; --",
+  "1' UNION SELECT password_hash FROM users --",
+  '" OR ""="',
+  "\\'",
+  '\\',
+  '%',
+  '_',
+  '%_%',
+  "'",
+  '"',
+  '`',
+  '$1',
+  ':id',
+  '../../etc/passwd',
+  '..\\..\\windows\\win.ini',
+  '/etc/passwd',
+  'file:///etc/passwd',
+  '....//....//etc/passwd',
+  '%2e%2e%2f%2e%2e%2f',
+  '..%c0%af..%c0%af',
+  'C:\\boot.ini',
+  '\\\\server\\share',
+  'admin@example.com',
+  'a@b',
+  '@',
+  'x@x.x',
+  `${'a'.repeat(64)}@${'b'.repeat(190)}.com`,
+  'http://169.254.169.254/latest/meta-data',
+  'https://evil.example/reset-password',
+  '//evil.example',
+  'PUBLISHED',
+  'APPROVED',
+  'REJECTED',
+  'asc',
+  'DESC',
+  'createdAt,desc',
+  'title;DROP',
 ];
 
 /** Whether `found` is part of one of HOSTILE_TEXT's values that `rawText` (JSON) carries whole. */
@@ -92,14 +176,21 @@ export const arbHostileText: fc.Arbitrary<string> = fc.oneof(
   { weight: 2, arbitrary: fc.string({ unit: 'binary', maxLength: 40 }) },
   { weight: 1, arbitrary: fc.string({ unit: 'grapheme', maxLength: 40 }) },
   { weight: 1, arbitrary: arbLoneSurrogateText },
-  { weight: 1, arbitrary: fc.tuple(fc.constantFrom(...LENGTHS), fc.constantFrom('x', 'é', '😀', '[', '\u0000', ' ')).map(([n, c]) => c.repeat(Math.ceil(n / c.length))) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .tuple(fc.constantFrom(...LENGTHS), fc.constantFrom('x', 'é', '😀', '[', '\u0000', ' '))
+      .map(([n, c]) => c.repeat(Math.ceil(n / c.length))),
+  },
 );
 
 /**
  * Hostile text that passes the global text rule (no NUL, no lone surrogate), so that it reaches
  * the services, the database, slug derivation and Markdown rendering.
  */
-const arbDeepText: fc.Arbitrary<string> = arbHostileText.filter((text) => !text.includes('\u0000') && (text as unknown as { isWellFormed(): boolean }).isWellFormed());
+const arbDeepText: fc.Arbitrary<string> = arbHostileText.filter(
+  (text) => !text.includes('\u0000') && (text as unknown as { isWellFormed(): boolean }).isWellFormed(),
+);
 
 /** Markdown that stresses the renderer and sanitizer: deep nesting, long runs, raw HTML, odd links. */
 const HOSTILE_MARKDOWN = [
@@ -122,10 +213,32 @@ const HOSTILE_MARKDOWN = [
   '1. '.repeat(3000),
   'a\r\n'.repeat(30_000),
 ];
-const arbMarkdown: fc.Arbitrary<string> = fc.oneof(fc.constantFrom(...HOSTILE_MARKDOWN), arbDeepText, fc.string({ unit: 'grapheme', maxLength: 400 }));
+const arbMarkdown: fc.Arbitrary<string> = fc.oneof(
+  fc.constantFrom(...HOSTILE_MARKDOWN),
+  arbDeepText,
+  fc.string({ unit: 'grapheme', maxLength: 400 }),
+);
 
 /** Numbers JSON can carry (and Infinity/NaN, written as 1e309 / NaN tokens by `toJsonText`). */
-const HOSTILE_NUMBERS = [-1, 0, 1, -0, 0.5, 2 ** 31 - 1, 2 ** 31, 2 ** 32, 2 ** 53, 2 ** 53 + 2, -(2 ** 53), 1e21, 1e308, Number.MIN_VALUE, Infinity, -Infinity, NaN];
+const HOSTILE_NUMBERS = [
+  -1,
+  0,
+  1,
+  -0,
+  0.5,
+  2 ** 31 - 1,
+  2 ** 31,
+  2 ** 32,
+  2 ** 53,
+  2 ** 53 + 2,
+  -(2 ** 53),
+  1e21,
+  1e308,
+  Number.MIN_VALUE,
+  Infinity,
+  -Infinity,
+  NaN,
+];
 
 /** A nested value as deep as asked (arrays or objects). */
 const nested = (depth: number, kind: 'array' | 'object'): unknown => {
@@ -138,9 +251,19 @@ export const arbHostileJson: fc.Arbitrary<unknown> = fc.oneof(
   { weight: 5, arbitrary: arbHostileText },
   { weight: 3, arbitrary: fc.constantFrom(...HOSTILE_NUMBERS) },
   { weight: 1, arbitrary: fc.constantFrom(true, false, null, [], {}, [1, 2], ['a', null], { $ne: null }, { $gt: '' }, { toString: 'x' }) },
-  { weight: 1, arbitrary: fc.constantFrom(JSON.parse('{"__proto__":{"isAdmin":true,"role":"ADMIN"}}'), { constructor: { prototype: { isAdmin: true } } }) },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(JSON.parse('{"__proto__":{"isAdmin":true,"role":"ADMIN"}}'), {
+      constructor: { prototype: { isAdmin: true } },
+    }),
+  },
   { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 3 }) },
-  { weight: 1, arbitrary: fc.tuple(fc.constantFrom(10, 31, 40, 100), fc.constantFrom<'array' | 'object'>('array', 'object')).map(([d, k]) => nested(d, k)) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .tuple(fc.constantFrom(10, 31, 40, 100), fc.constantFrom<'array' | 'object'>('array', 'object'))
+      .map(([d, k]) => nested(d, k)),
+  },
   { weight: 1, arbitrary: fc.array(arbHostileText, { maxLength: 25 }) },
 );
 
@@ -171,7 +294,9 @@ export function percentEncode(text: string): string {
       out += encodeURIComponent(text.slice(i, i + 2));
       i++;
     } else if (code >= 0xd800 && code <= 0xdfff) {
-      out += [0xe0 | (code >> 12), 0x80 | ((code >> 6) & 0x3f), 0x80 | (code & 0x3f)].map((b) => `%${b.toString(16).toUpperCase()}`).join('');
+      out += [0xe0 | (code >> 12), 0x80 | ((code >> 6) & 0x3f), 0x80 | (code & 0x3f)]
+        .map((b) => `%${b.toString(16).toUpperCase()}`)
+        .join('');
     } else {
       out += encodeURIComponent(text[i]);
     }
@@ -180,7 +305,36 @@ export function percentEncode(text: string): string {
 }
 
 /** Path segments sent as they are (already %-encoded or plain ASCII), for traversal and bad encodings. */
-const RAW_SEGMENTS = ['..', '.', '../..', '..%2F..%2Fetc%2Fpasswd', '%2e%2e', '%2e%2e%2f%2e%2e%2f', '%00', 'a%00b', '%ED%A0%80', '%ED%B0%80', '%C0%AE', '%', '%zz', '%E0%A4%A', '%FF', ';', ';a=b', '~', 'a,b', '%20', '1%2F2', '0', '-1', '1.0', '01', '+1', '1e3', ' 1'.trim()];
+const RAW_SEGMENTS = [
+  '..',
+  '.',
+  '../..',
+  '..%2F..%2Fetc%2Fpasswd',
+  '%2e%2e',
+  '%2e%2e%2f%2e%2e%2f',
+  '%00',
+  'a%00b',
+  '%ED%A0%80',
+  '%ED%B0%80',
+  '%C0%AE',
+  '%',
+  '%zz',
+  '%E0%A4%A',
+  '%FF',
+  ';',
+  ';a=b',
+  '~',
+  'a,b',
+  '%20',
+  '1%2F2',
+  '0',
+  '-1',
+  '1.0',
+  '01',
+  '+1',
+  '1e3',
+  ' 1'.trim(),
+];
 
 // ---- schema-driven values ----------------------------------------------------------------------
 
@@ -189,7 +343,10 @@ function resolve(doc: OpenAPIObject, schema: Schema | undefined): Schema {
   for (let i = 0; i < 10 && (current.$ref || (current.allOf?.length === 1 && !current.type)); i++) {
     if (current.$ref) {
       const name = String(current.$ref).split('/').pop() as string;
-      current = { ...((doc.components?.schemas?.[name] as Schema) ?? {}), ...Object.fromEntries(Object.entries(current).filter(([k]) => k !== '$ref')) };
+      current = {
+        ...((doc.components?.schemas?.[name] as Schema) ?? {}),
+        ...Object.fromEntries(Object.entries(current).filter(([k]) => k !== '$ref')),
+      };
     } else {
       const { allOf, ...rest } = current;
       current = { ...resolve(doc, allOf[0]), ...rest };
@@ -225,7 +382,11 @@ function plausible(doc: OpenAPIObject, raw: Schema | undefined, name: string, de
   else if (schema.type === 'boolean') add(1, fc.boolean());
   else if (schema.type === 'integer' || schema.type === 'number') {
     const min = Math.max(-1, schema.minimum ?? 0);
-    if (/id$/i.test(name)) add(4, fc.nat().map((i) => new FromPool('ids', i)));
+    if (/id$/i.test(name))
+      add(
+        4,
+        fc.nat().map((i) => new FromPool('ids', i)),
+      );
     add(4, fc.integer({ min, max: min + 3 }));
     add(1, fc.integer({ min, max: Math.min(schema.maximum ?? 1000, 1_000_000) }));
   } else if (schema.type === 'array') {
@@ -245,19 +406,47 @@ function plausible(doc: OpenAPIObject, raw: Schema | undefined, name: string, de
     // that passes the types but not the taste (odd Unicode, SQL, HTML, long runs).
     const max = Math.min(schema.maxLength ?? 80, 80);
     const min = Math.min(schema.minLength ?? 0, max);
-    const fitted = fc.tuple(arbDeepText, fc.boolean()).map(([text, fit]) => (schema.maxLength && fit ? text.slice(0, schema.maxLength) : text));
+    const fitted = fc
+      .tuple(arbDeepText, fc.boolean())
+      .map(([text, fit]) => (schema.maxLength && fit ? text.slice(0, schema.maxLength) : text));
     if (schema.pattern) add(20, fc.stringMatching(new RegExp(schema.pattern)));
-    else if (/email/i.test(name) || schema.format === 'email') add(20, fc.oneof(fc.nat().map((i) => new FromPool('emails', i)), fc.emailAddress()));
+    else if (/email/i.test(name) || schema.format === 'email')
+      add(
+        20,
+        fc.oneof(
+          fc.nat().map((i) => new FromPool('emails', i)),
+          fc.emailAddress(),
+        ),
+      );
     else if (/password/i.test(name)) add(20, fc.constantFrom(KNOWN_PASSWORD, KNOWN_PASSWORD, 'Other-Pass-1', 'weak'));
-    else if (/slug/i.test(name)) add(20, fc.oneof(fc.nat().map((i) => new FromPool('slugs', i)), fc.stringMatching(/^[a-z0-9]{2,12}(-[a-z0-9]{1,8}){0,2}$/)));
-    else if (/url|thumbnail|website|avatar|image/i.test(name)) add(20, fc.oneof(fc.webUrl({ withQueryParameters: true, withFragments: true }), fc.constantFrom('/images/thumbnails/x.webp', '/images/../../etc/passwd')));
+    else if (/slug/i.test(name))
+      add(
+        20,
+        fc.oneof(
+          fc.nat().map((i) => new FromPool('slugs', i)),
+          fc.stringMatching(/^[a-z0-9]{2,12}(-[a-z0-9]{1,8}){0,2}$/),
+        ),
+      );
+    else if (/url|thumbnail|website|avatar|image/i.test(name))
+      add(
+        20,
+        fc.oneof(
+          fc.webUrl({ withQueryParameters: true, withFragments: true }),
+          fc.constantFrom('/images/thumbnails/x.webp', '/images/../../etc/passwd'),
+        ),
+      );
     else if (/content|markdown/i.test(name)) add(6, fc.oneof(arbMarkdown, fc.lorem({ maxCount: 40, mode: 'sentences' })));
     else if (schema.example !== undefined) add(4, fc.constant(schema.example));
-    else if (schema.format === 'date-time') add(4, fc.date({ noInvalidDate: true }).map((d) => d.toISOString()));
+    else if (schema.format === 'date-time')
+      add(
+        4,
+        fc.date({ noInvalidDate: true }).map((d) => d.toISOString()),
+      );
     add(4, fc.string({ minLength: Math.max(min, 2), maxLength: max }));
     add(2, fc.string({ unit: 'grapheme', minLength: min, maxLength: max }));
     add(2, fitted);
-    if (schema.maxLength) add(1, fc.constantFrom('x'.repeat(schema.maxLength), 'é'.repeat(schema.maxLength), '😀'.repeat(Math.ceil(schema.maxLength / 2))));
+    if (schema.maxLength)
+      add(1, fc.constantFrom('x'.repeat(schema.maxLength), 'é'.repeat(schema.maxLength), '😀'.repeat(Math.ceil(schema.maxLength / 2))));
   }
   if (schema.nullable) add(1, fc.constant(null));
   return fc.oneof(...options);
@@ -276,7 +465,8 @@ function pairConfirmations(body: Record<string, unknown>, copy: boolean): void {
 
 // ---- request shapes ----------------------------------------------------------------------------
 
-type AuthMode = 'none' | 'bearer' | 'cookie' | 'cookie-csrf' | 'bearer-and-cookie' | 'tampered' | 'forged' | 'malformed' | 'malformed-cookie';
+type AuthMode =
+  'none' | 'bearer' | 'cookie' | 'cookie-csrf' | 'bearer-and-cookie' | 'tampered' | 'forged' | 'malformed' | 'malformed-cookie';
 
 type PathValue = { kind: 'plausible'; value: unknown } | { kind: 'hostile'; value: unknown } | { kind: 'raw'; value: string };
 
@@ -289,7 +479,11 @@ type BodySpec =
   | { kind: 'bytes'; contentType: string; bytes: Uint8Array; encoding?: string }
   | { kind: 'multipart'; field: string; filename: string; contentType: string; file: FileSpec; extra: [string, string][] };
 
-type FileSpec = { kind: 'bytes'; bytes: Uint8Array } | { kind: 'image'; format: 'png' | 'jpeg' | 'gif' | 'webp'; width: number; height: number } | { kind: 'lying-png'; width: number; height: number; tail: Uint8Array } | { kind: 'truncated-png'; cut: number };
+type FileSpec =
+  | { kind: 'bytes'; bytes: Uint8Array }
+  | { kind: 'image'; format: 'png' | 'jpeg' | 'gif' | 'webp'; width: number; height: number }
+  | { kind: 'lying-png'; width: number; height: number; tail: Uint8Array }
+  | { kind: 'truncated-png'; cut: number };
 
 export interface FuzzCase {
   auth: AuthMode;
@@ -302,17 +496,43 @@ export interface FuzzCase {
 }
 
 const MALFORMED_AUTH = [
-  'Bearer', 'Bearer ', 'bearer', 'Bearer null', 'Bearer undefined', 'Bearer a.b', 'Bearer a.b.c', 'Bearer ...', 'Bearer eyJ', 'Bearer eyJhbGciOiJIUzI1NiJ9..',
-  'Basic YWRtaW46YWRtaW4=', 'Token abc', 'Bearer  two  spaces', 'Bearer \t tab', `Bearer ${'A'.repeat(4000)}`, `Bearer ${'x.'.repeat(300)}`,
-  'Bearer %00', "Bearer ' OR 1=1 --", 'Bearer ../../etc/passwd', 'Bearer eyJhbGciOiJub25lIn0.eyJzdWIiOjF9.', `Bearer ${'a'.repeat(20_000)}`,
+  'Bearer',
+  'Bearer ',
+  'bearer',
+  'Bearer null',
+  'Bearer undefined',
+  'Bearer a.b',
+  'Bearer a.b.c',
+  'Bearer ...',
+  'Bearer eyJ',
+  'Bearer eyJhbGciOiJIUzI1NiJ9..',
+  'Basic YWRtaW46YWRtaW4=',
+  'Token abc',
+  'Bearer  two  spaces',
+  'Bearer \t tab',
+  `Bearer ${'A'.repeat(4000)}`,
+  `Bearer ${'x.'.repeat(300)}`,
+  'Bearer %00',
+  "Bearer ' OR 1=1 --",
+  'Bearer ../../etc/passwd',
+  'Bearer eyJhbGciOiJub25lIn0.eyJzdWIiOjF9.',
+  `Bearer ${'a'.repeat(20_000)}`,
   // Personal API tokens: unknown, cut, too long, not base64url.
-  'Bearer inkw_', `Bearer inkw_${'A'.repeat(43)}`, `Bearer inkw_${'A'.repeat(42)}`, `Bearer inkw_${'A'.repeat(4000)}`, "Bearer inkw_' OR 1=1 --", `Bearer INKW_${'b'.repeat(43)}`,
+  'Bearer inkw_',
+  `Bearer inkw_${'A'.repeat(43)}`,
+  `Bearer inkw_${'A'.repeat(42)}`,
+  `Bearer inkw_${'A'.repeat(4000)}`,
+  "Bearer inkw_' OR 1=1 --",
+  `Bearer INKW_${'b'.repeat(43)}`,
 ];
 
 function arbPathValue(doc: OpenAPIObject, param: Operation['parameters'][number]): fc.Arbitrary<PathValue> {
   return fc.oneof(
     { weight: 5, arbitrary: plausible(doc, param.schema, param.name).map((value): PathValue => ({ kind: 'plausible', value })) },
-    { weight: 2, arbitrary: fc.oneof(arbHostileText, fc.constantFrom(...HOSTILE_NUMBERS)).map((value): PathValue => ({ kind: 'hostile', value })) },
+    {
+      weight: 2,
+      arbitrary: fc.oneof(arbHostileText, fc.constantFrom(...HOSTILE_NUMBERS)).map((value): PathValue => ({ kind: 'hostile', value })),
+    },
     { weight: 1, arbitrary: fc.constantFrom(...RAW_SEGMENTS).map((value): PathValue => ({ kind: 'raw', value })) },
   );
 }
@@ -328,7 +548,16 @@ function arbQuery(doc: OpenAPIObject, params: Operation['parameters']): fc.Arbit
     ),
   );
   // One case in ten adds a parameter the operation does not declare.
-  const unknown = fc.oneof({ weight: 9, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.tuple(fc.constantFrom('__proto__', 'constructor', 'page[0]', 'a[b][c]', 'sort', 'role', 'isAdmin', '\u0000', 'x'.repeat(300)), arbHostileText) });
+  const unknown = fc.oneof(
+    { weight: 9, arbitrary: fc.constant(null) },
+    {
+      weight: 1,
+      arbitrary: fc.tuple(
+        fc.constantFrom('__proto__', 'constructor', 'page[0]', 'a[b][c]', 'sort', 'role', 'isAdmin', '\u0000', 'x'.repeat(300)),
+        arbHostileText,
+      ),
+    },
+  );
   return fc.tuple(fc.tuple(...each), unknown).map(([values, extra]) => {
     const list = values.filter((v): v is QueryValue => v !== null);
     if (extra) list.push({ name: extra[0], values: [extra[1]] });
@@ -340,7 +569,21 @@ function arbJsonBody(doc: OpenAPIObject, schema: Schema): fc.Arbitrary<BodySpec>
   const object = plausible(doc, schema, 'body');
   const properties = Object.keys(resolve(doc, schema).properties ?? {});
   const mutated = fc
-    .tuple(object, fc.array(fc.tuple(fc.oneof(fc.constantFrom(...(properties.length ? properties : ['field'])), fc.constantFrom('extra', 'id', 'role', 'roles', 'isAdmin', 'passwordHash', 'authorId', 'status', '__proto__', '')), arbHostileJson), { minLength: 1, maxLength: 3 }), fc.boolean(), fc.nat(2))
+    .tuple(
+      object,
+      fc.array(
+        fc.tuple(
+          fc.oneof(
+            fc.constantFrom(...(properties.length ? properties : ['field'])),
+            fc.constantFrom('extra', 'id', 'role', 'roles', 'isAdmin', 'passwordHash', 'authorId', 'status', '__proto__', ''),
+          ),
+          arbHostileJson,
+        ),
+        { minLength: 1, maxLength: 3 },
+      ),
+      fc.boolean(),
+      fc.nat(2),
+    )
     .map(([value, hostileChanges, copy, draw]): BodySpec => {
       // Two bodies in three keep to the schema (so requests reach the services and the database
       // with odd but valid text); the third carries one to three hostile fields.
@@ -348,7 +591,8 @@ function arbJsonBody(doc: OpenAPIObject, schema: Schema): fc.Arbitrary<BodySpec>
       if (value && typeof value === 'object' && !Array.isArray(value)) {
         const body = { ...(value as Record<string, unknown>) };
         pairConfirmations(body, copy);
-        for (const [key, hostile] of changes) Object.defineProperty(body, key, { value: hostile, enumerable: true, writable: true, configurable: true });
+        for (const [key, hostile] of changes)
+          Object.defineProperty(body, key, { value: hostile, enumerable: true, writable: true, configurable: true });
         return { kind: 'json', value: body };
       }
       return { kind: 'json', value };
@@ -379,16 +623,28 @@ function arbJsonBody(doc: OpenAPIObject, schema: Schema): fc.Arbitrary<BodySpec>
         { kind: 'text', contentType: 'text/plain', text: '{"title":"x"}' },
         { kind: 'text', contentType: 'application/x-www-form-urlencoded', text: 'email=a%40b.co&password=%00&a[b]=c&a=1&a=2' },
         { kind: 'text', contentType: 'application/x-www-form-urlencoded', text: '%%%=%zz&=&&' },
-        { kind: 'text', contentType: 'application/xml', text: '<?xml version="1.0"?><!DOCTYPE x [<!ENTITY e SYSTEM "file:///etc/passwd">]><x>&e;</x>' },
-        { kind: 'text', contentType: 'multipart/form-data; boundary=zzz', text: '--zzz\r\nContent-Disposition: form-data; name="x"\r\n\r\n1\r\n--zzz--' },
+        {
+          kind: 'text',
+          contentType: 'application/xml',
+          text: '<?xml version="1.0"?><!DOCTYPE x [<!ENTITY e SYSTEM "file:///etc/passwd">]><x>&e;</x>',
+        },
+        {
+          kind: 'text',
+          contentType: 'multipart/form-data; boundary=zzz',
+          text: '--zzz\r\nContent-Disposition: form-data; name="x"\r\n\r\n1\r\n--zzz--',
+        },
         { kind: 'text', contentType: 'multipart/form-data', text: 'no boundary' },
       ),
     },
     {
       weight: 1,
-      arbitrary: fc.tuple(fc.uint8Array({ maxLength: 300 }), fc.constantFrom('application/json', 'application/octet-stream', 'application/json; charset=utf-8'), fc.constantFrom(undefined, 'gzip', 'deflate', 'br', 'identity', 'x-unknown')).map(
-        ([bytes, contentType, encoding]): BodySpec => ({ kind: 'bytes', contentType, bytes, encoding }),
-      ),
+      arbitrary: fc
+        .tuple(
+          fc.uint8Array({ maxLength: 300 }),
+          fc.constantFrom('application/json', 'application/octet-stream', 'application/json; charset=utf-8'),
+          fc.constantFrom(undefined, 'gzip', 'deflate', 'br', 'identity', 'x-unknown'),
+        )
+        .map(([bytes, contentType, encoding]): BodySpec => ({ kind: 'bytes', contentType, bytes, encoding })),
     },
   );
 }
@@ -400,12 +656,22 @@ function arbMultipartBody(fileField: string): fc.Arbitrary<BodySpec> {
     {
       weight: 2,
       arbitrary: fc
-        .record({ format: fc.constantFrom<'png' | 'jpeg' | 'gif' | 'webp'>('png', 'jpeg', 'gif', 'webp'), width: fc.constantFrom(1, 16, 300, 4000), height: fc.constantFrom(1, 16, 200, 3000) })
+        .record({
+          format: fc.constantFrom<'png' | 'jpeg' | 'gif' | 'webp'>('png', 'jpeg', 'gif', 'webp'),
+          width: fc.constantFrom(1, 16, 300, 4000),
+          height: fc.constantFrom(1, 16, 200, 3000),
+        })
         .map((r): FileSpec => ({ kind: 'image', ...r })),
     },
     {
       weight: 1,
-      arbitrary: fc.record({ width: fc.constantFrom(1, 65_535, 2 ** 31 - 1, 100_000), height: fc.constantFrom(1, 65_535, 2 ** 31 - 1, 100_000), tail: fc.uint8Array({ maxLength: 64 }) }).map((r): FileSpec => ({ kind: 'lying-png', ...r })),
+      arbitrary: fc
+        .record({
+          width: fc.constantFrom(1, 65_535, 2 ** 31 - 1, 100_000),
+          height: fc.constantFrom(1, 65_535, 2 ** 31 - 1, 100_000),
+          tail: fc.uint8Array({ maxLength: 64 }),
+        })
+        .map((r): FileSpec => ({ kind: 'lying-png', ...r })),
     },
     { weight: 1, arbitrary: fc.integer({ min: 1, max: 200 }).map((cut): FileSpec => ({ kind: 'truncated-png', cut })) },
   );
@@ -415,10 +681,33 @@ function arbMultipartBody(fileField: string): fc.Arbitrary<BodySpec> {
       arbitrary: fc
         .record({
           field: fc.constantFrom(fileField, fileField, fileField, fileField === 'file' ? 'image' : 'file', 'avatar', 'files', ''),
-          filename: fc.constantFrom('a.png', '../../etc/passwd', '..\\..\\x.png', 'x.php', '.htaccess', 'a'.repeat(300) + '.png', 'évidence 😀.png', '%00.png', 'noext'),
-          contentType: fc.constantFrom('image/png', 'image/jpeg', 'image/svg+xml', 'text/html', 'application/octet-stream', 'application/x-php'),
+          filename: fc.constantFrom(
+            'a.png',
+            '../../etc/passwd',
+            '..\\..\\x.png',
+            'x.php',
+            '.htaccess',
+            'a'.repeat(300) + '.png',
+            'évidence 😀.png',
+            '%00.png',
+            'noext',
+          ),
+          contentType: fc.constantFrom(
+            'image/png',
+            'image/jpeg',
+            'image/svg+xml',
+            'text/html',
+            'application/octet-stream',
+            'application/x-php',
+          ),
           file,
-          extra: fc.array(fc.tuple(fc.constantFrom('name', 'file', 'x', 'bio'), arbHostileText.map((s) => s.slice(0, 2000))), { maxLength: 7 }),
+          extra: fc.array(
+            fc.tuple(
+              fc.constantFrom('name', 'file', 'x', 'bio'),
+              arbHostileText.map((s) => s.slice(0, 2000)),
+            ),
+            { maxLength: 7 },
+          ),
         })
         .map((r): BodySpec => ({ kind: 'multipart', ...r })),
     },
@@ -428,16 +717,29 @@ function arbMultipartBody(fileField: string): fc.Arbitrary<BodySpec> {
 
 export function arbCase(doc: OpenAPIObject, op: Operation, caller: Caller): fc.Arbitrary<FuzzCase> {
   const pathParams = op.parameters.filter((p) => p.in === 'path');
-  const authModes: AuthMode[] = caller === 'anonymous' ? ['none', 'none', 'none', 'malformed', 'malformed-cookie', 'tampered', 'forged'] : ['bearer', 'bearer', 'bearer', 'cookie', 'cookie-csrf', 'bearer-and-cookie', 'tampered', 'forged', 'malformed'];
+  const authModes: AuthMode[] =
+    caller === 'anonymous'
+      ? ['none', 'none', 'none', 'malformed', 'malformed-cookie', 'tampered', 'forged']
+      : ['bearer', 'bearer', 'bearer', 'cookie', 'cookie-csrf', 'bearer-and-cookie', 'tampered', 'forged', 'malformed'];
   let body: fc.Arbitrary<BodySpec> = fc.constant({ kind: 'none' });
-  if (op.body?.['multipart/form-data']) body = arbMultipartBody(Object.keys(resolve(doc, op.body['multipart/form-data']).properties ?? { file: 1 })[0] ?? 'file');
+  if (op.body?.['multipart/form-data'])
+    body = arbMultipartBody(Object.keys(resolve(doc, op.body['multipart/form-data']).properties ?? { file: 1 })[0] ?? 'file');
   else if (op.body) body = arbJsonBody(doc, op.body['application/json'] ?? Object.values(op.body)[0]);
-  else body = fc.oneof({ weight: 4, arbitrary: fc.constant<BodySpec>({ kind: 'none' }) }, { weight: 1, arbitrary: arbHostileJson.map((value): BodySpec => ({ kind: 'json', value })) });
+  else
+    body = fc.oneof(
+      { weight: 4, arbitrary: fc.constant<BodySpec>({ kind: 'none' }) },
+      { weight: 1, arbitrary: arbHostileJson.map((value): BodySpec => ({ kind: 'json', value })) },
+    );
   return fc.record({
     auth: fc.constantFrom(...authModes),
-    tamper: fc.record({ how: fc.constantFrom<FuzzCase['tamper']['how']>('payload', 'alg-none', 'signature', 'truncate', 'swap', 'header'), claim: arbHostileJson }),
+    tamper: fc.record({
+      how: fc.constantFrom<FuzzCase['tamper']['how']>('payload', 'alg-none', 'signature', 'truncate', 'swap', 'header'),
+      claim: arbHostileJson,
+    }),
     malformed: fc.constantFrom(...MALFORMED_AUTH),
-    pathValues: fc.record(Object.fromEntries(pathParams.map((p) => [p.name, arbPathValue(doc, p)]))) as fc.Arbitrary<Record<string, PathValue>>,
+    pathValues: fc.record(Object.fromEntries(pathParams.map((p) => [p.name, arbPathValue(doc, p)]))) as fc.Arbitrary<
+      Record<string, PathValue>
+    >,
     query: arbQuery(doc, op.parameters),
     body,
     csrf: fc.boolean(),
@@ -453,7 +755,10 @@ const LEAKS: [RegExp, string][] = [
   [/\bSELECT\s/, 'SQL'],
   [/\b(?:INSERT INTO|UPDATE\s+"?\w+"?\s+SET|DELETE FROM)\b/, 'SQL'],
   [/QueryFailedError|EntityNotFound|TypeORMError|DriverException/, 'ORM error'],
-  [/syntax error at or near|violates (?:unique|foreign key|not-null|check) constraint|invalid input syntax|out of range for type|relation "\w+" does not exist/i, 'SQL error'],
+  [
+    /syntax error at or near|violates (?:unique|foreign key|not-null|check) constraint|invalid input syntax|out of range for type|relation "\w+" does not exist/i,
+    'SQL error',
+  ],
   [/\b(?:TypeError|ReferenceError|RangeError|SyntaxError|URIError):/, 'JS error'],
   [/Maximum call stack/, 'JS error'],
 ];
@@ -493,13 +798,16 @@ export interface FuzzReport {
 
 /** Long strings shortened for reports: first 80 characters and the length. */
 function shorten(value: unknown): string {
-  const text = typeof value === 'string' ? value : (() => {
-    try {
-      return toJsonText(value);
-    } catch {
-      return '(unprintable)';
-    }
-  })();
+  const text =
+    typeof value === 'string'
+      ? value
+      : (() => {
+          try {
+            return toJsonText(value);
+          } catch {
+            return '(unprintable)';
+          }
+        })();
   const escaped = JSON.stringify(text).slice(1, -1);
   return escaped.length > 300 ? `${escaped.slice(0, 120)}…(${text.length} chars)` : escaped;
 }
@@ -540,7 +848,8 @@ export async function createApiFuzzer(t: TestApp): Promise<ApiFuzzer> {
   const originalLogQueryError = logger.logQueryError.bind(logger);
   logger.logQueryError = (error: unknown, query: string) => {
     const driverError = error as { code?: string; message?: string };
-    if (driverError?.code !== '23505') databaseErrors.push(`${driverError?.code ?? ''} ${driverError?.message ?? String(error)} in ${query.slice(0, 160)}`);
+    if (driverError?.code !== '23505')
+      databaseErrors.push(`${driverError?.code ?? ''} ${driverError?.message ?? String(error)} in ${query.slice(0, 160)}`);
   };
 
   const pools: Pools = { ids: [1], slugs: ['a'], emails: [] };
@@ -568,12 +877,37 @@ export async function createApiFuzzer(t: TestApp): Promise<ApiFuzzer> {
   // Some content to aim at: tags, posts in several states, a review.
   const admin = users.ADMIN.auth;
   const author = users.AUTHOR.auth;
-  for (let i = 0; i < 3; i++) remember((await t.http.post('/api/v1/blog/tags').set(admin).send({ name: `Fuzz tag ${Date.now()} ${i}` })).body);
+  for (let i = 0; i < 3; i++)
+    remember(
+      (
+        await t.http
+          .post('/api/v1/blog/tags')
+          .set(admin)
+          .send({ name: `Fuzz tag ${Date.now()} ${i}` })
+      ).body,
+    );
   const tagSlugs = pools.slugs.slice(1);
-  remember((await t.http.post('/api/v1/blog/posts').set(admin).send({ title: `Fuzz published ${Date.now()}`, content: '# Hello\n\nBody', status: 'PUBLISHED', tagSlugs })).body);
-  const draft = (await t.http.post('/api/v1/blog/posts/author/create').set(author).send({ title: `Fuzz draft ${Date.now()}`, content: 'Draft body', tagSlugs })).body;
+  remember(
+    (
+      await t.http
+        .post('/api/v1/blog/posts')
+        .set(admin)
+        .send({ title: `Fuzz published ${Date.now()}`, content: '# Hello\n\nBody', status: 'PUBLISHED', tagSlugs })
+    ).body,
+  );
+  const draft = (
+    await t.http
+      .post('/api/v1/blog/posts/author/create')
+      .set(author)
+      .send({ title: `Fuzz draft ${Date.now()}`, content: 'Draft body', tagSlugs })
+  ).body;
   remember(draft);
-  const pending = (await t.http.post('/api/v1/blog/posts/author/create').set(author).send({ title: `Fuzz pending ${Date.now()}`, content: 'Pending body' })).body;
+  const pending = (
+    await t.http
+      .post('/api/v1/blog/posts/author/create')
+      .set(author)
+      .send({ title: `Fuzz pending ${Date.now()}`, content: 'Pending body' })
+  ).body;
   remember(pending);
   if (pending?.data?.id) await t.http.post(`/api/v1/blog/posts/author/${pending.data.id}/submit-for-review`).set(author);
 
@@ -583,7 +917,13 @@ export async function createApiFuzzer(t: TestApp): Promise<ApiFuzzer> {
     if (Array.isArray(v)) return v.map(pick);
     if (v && typeof v === 'object') {
       const out = {};
-      for (const key of Object.keys(v)) Object.defineProperty(out, key, { value: pick((v as Record<string, unknown>)[key]), enumerable: true, writable: true, configurable: true });
+      for (const key of Object.keys(v))
+        Object.defineProperty(out, key, {
+          value: pick((v as Record<string, unknown>)[key]),
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
       return out;
     }
     return v;
@@ -646,7 +986,11 @@ export async function createApiFuzzer(t: TestApp): Promise<ApiFuzzer> {
         break;
       case 'bearer-and-cookie':
         set('Authorization', `Bearer ${users[account].token}`, `Bearer <${caller} token>`);
-        set('Cookie', `inkwell_access=${users.USER.token}; inkwell_refresh=${percentEncode(text(c.tamper.claim)).slice(0, 500)}`, `inkwell_access=<USER token>; inkwell_refresh=…`);
+        set(
+          'Cookie',
+          `inkwell_access=${users.USER.token}; inkwell_refresh=${percentEncode(text(c.tamper.claim)).slice(0, 500)}`,
+          `inkwell_access=<USER token>; inkwell_refresh=…`,
+        );
         break;
       case 'tampered':
       case 'forged': {
@@ -659,10 +1003,15 @@ export async function createApiFuzzer(t: TestApp): Promise<ApiFuzzer> {
         set('Authorization', headerSafe(c.malformed), shorten(c.malformed));
         break;
       case 'malformed-cookie':
-        set('Cookie', `inkwell_access=${percentEncode(text(c.tamper.claim)).slice(0, 4000)}; inkwell_refresh=%00`, `inkwell_access=${shorten(text(c.tamper.claim))}`);
+        set(
+          'Cookie',
+          `inkwell_access=${percentEncode(text(c.tamper.claim)).slice(0, 4000)}; inkwell_refresh=%00`,
+          `inkwell_access=${shorten(text(c.tamper.claim))}`,
+        );
         break;
     }
-    if (c.csrf && !headers['X-Request-Timestamp']) set('X-Request-Timestamp', headerSafe(text(c.tamper.claim)).slice(0, 200), shorten(text(c.tamper.claim)));
+    if (c.csrf && !headers['X-Request-Timestamp'])
+      set('X-Request-Timestamp', headerSafe(text(c.tamper.claim)).slice(0, 200), shorten(text(c.tamper.claim)));
     return { headers, shown };
   }
 
@@ -688,7 +1037,9 @@ export async function createApiFuzzer(t: TestApp): Promise<ApiFuzzer> {
       case 'lying-png':
         return lyingPng(file.width, file.height, file.tail);
       case 'truncated-png': {
-        const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: { r: 1, g: 2, b: 3 } } }).png().toBuffer();
+        const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: { r: 1, g: 2, b: 3 } } })
+          .png()
+          .toBuffer();
         return png.subarray(0, Math.min(file.cut, png.length - 1));
       }
     }
@@ -728,7 +1079,10 @@ export async function createApiFuzzer(t: TestApp): Promise<ApiFuzzer> {
         };
       case 'multipart': {
         const bytes = await fileBytes(body.file);
-        const fileShown = body.file.kind === 'bytes' ? `${bytes.length} random bytes` : `${body.file.kind} ${JSON.stringify({ ...body.file, tail: undefined })}`;
+        const fileShown =
+          body.file.kind === 'bytes'
+            ? `${bytes.length} random bytes`
+            : `${body.file.kind} ${JSON.stringify({ ...body.file, tail: undefined })}`;
         return {
           apply: (req) => {
             let r = req;
@@ -779,7 +1133,8 @@ export async function createApiFuzzer(t: TestApp): Promise<ApiFuzzer> {
       const match = pattern.exec(rawText);
       // Text the request itself carried may come back (a stored bio, an unknown field's name), and so
       // may a hostile value an earlier request stored (a name shown in the audit log's activities).
-      if (match && !sent.includes(match[0]) && !sent.includes(unescapeJson(match[0])) && !echoesStoredHostileText(rawText, match[0])) return `leaks ${what}: ${shorten(rawText.slice(Math.max(0, match.index - 60), match.index + 120))}`;
+      if (match && !sent.includes(match[0]) && !sent.includes(unescapeJson(match[0])) && !echoesStoredHostileText(rawText, match[0]))
+        return `leaks ${what}: ${shorten(rawText.slice(Math.max(0, match.index - 60), match.index + 120))}`;
     }
     return null;
   }
@@ -796,7 +1151,21 @@ export async function createApiFuzzer(t: TestApp): Promise<ApiFuzzer> {
     },
     async run({ runs, seed, onProgress }) {
       const started = Date.now();
-      const report: FuzzReport = { seed, runs: 0, requests: 0, byStatus: {}, serverErrors: 0, failures: [], failureCounts: {}, byOperation: {}, byOperationStatus: {}, messages: {}, undocumentedStatuses: {}, tokensRenewed: 0, durationMs: 0 };
+      const report: FuzzReport = {
+        seed,
+        runs: 0,
+        requests: 0,
+        byStatus: {},
+        serverErrors: 0,
+        failures: [],
+        failureCounts: {},
+        byOperation: {},
+        byOperationStatus: {},
+        messages: {},
+        undocumentedStatuses: {},
+        tokensRenewed: 0,
+        durationMs: 0,
+      };
       const pairs = operations.flatMap((op) => CALLERS.map((caller) => ({ op, caller })));
       const perPair = Math.max(1, Math.ceil(runs / pairs.length));
       let done = 0;
@@ -820,7 +1189,10 @@ export async function createApiFuzzer(t: TestApp): Promise<ApiFuzzer> {
             const sent = `${url} ${decodeURIComponentSafe(url)} ${body.sent}`;
             try {
               if (problem) throw new Error(problem);
-              let req = (t.http as any)[op.method](url).timeout({ response: 30_000, deadline: 60_000 }).ok(() => true);
+              let req = (t.http as any)
+                [op.method](url)
+                .timeout({ response: 30_000, deadline: 60_000 })
+                .ok(() => true);
               for (const [name, value] of Object.entries(auth.headers)) req = req.set(name, value);
               res = (await body.apply(req)) as Response;
               problem = judge(op, res, sent) ?? (databaseErrors.length ? `database error: ${databaseErrors[0]}` : null);
@@ -850,7 +1222,9 @@ export async function createApiFuzzer(t: TestApp): Promise<ApiFuzzer> {
               const key = `${op.operationId}: ${problem.replace(/:.*$/, '')} (${status ?? 'none'})`;
               report.failureCounts[key] = (report.failureCounts[key] ?? 0) + 1;
               if (report.failureCounts[key] === 1) {
-                const headerArgs = Object.entries(auth.shown).map(([k, v]) => ` -H '${k}: ${v}'`).join('');
+                const headerArgs = Object.entries(auth.shown)
+                  .map(([k, v]) => ` -H '${k}: ${v}'`)
+                  .join('');
                 report.failures.push({
                   operationId: op.operationId,
                   method: op.method.toUpperCase(),
@@ -868,7 +1242,12 @@ export async function createApiFuzzer(t: TestApp): Promise<ApiFuzzer> {
             }
             // A logout (or a forged token naming the real session) may have ended the session fuzzed
             // with: when the real token is refused, sign the role in afresh.
-            if (caller !== 'anonymous' && REAL_TOKEN_MODES.has(c.auth) && (status === 401 || status === 403) && !(await stillSignedIn(caller))) {
+            if (
+              caller !== 'anonymous' &&
+              REAL_TOKEN_MODES.has(c.auth) &&
+              (status === 401 || status === 403) &&
+              !(await stillSignedIn(caller))
+            ) {
               users[caller] = await account(caller);
               report.tokensRenewed += 1;
             }
@@ -912,7 +1291,8 @@ export function formatReport(report: FuzzReport): string {
       .join(', ')}`,
   ];
   const undocumented = Object.entries(report.undocumentedStatuses).sort(([, a], [, b]) => b - a);
-  if (undocumented.length) lines.push(`statuses not in the OpenAPI document (not failures): ${undocumented.map(([k, n]) => `${k} x${n}`).join('; ')}`);
+  if (undocumented.length)
+    lines.push(`statuses not in the OpenAPI document (not failures): ${undocumented.map(([k, n]) => `${k} x${n}`).join('; ')}`);
   for (const f of report.failures) {
     lines.push(
       '',

@@ -7,7 +7,14 @@ let counter = 0;
 export const uid = () => `${Date.now().toString(36)}${process.pid}${(counter += 1)}`;
 
 /** The error envelope (docs/requirements.md#envelope); every error answer carries a request id. */
-export const err = (status: number, message: string, errors: unknown = null) => ({ success: false, data: null, message, status, errors, requestId: expect.any(String) });
+export const err = (status: number, message: string, errors: unknown = null) => ({
+  success: false,
+  data: null,
+  message,
+  status,
+  errors,
+  requestId: expect.any(String),
+});
 
 /**
  * A 429's envelope: it carries the wait as `retryAfterSeconds`, the same number as the

@@ -17,7 +17,11 @@ export function heapAfterGc(): number {
 }
 
 /** Reads `records` to the end, measuring the heap above `baseline` every `every` posts: how many posts, and the highest heap seen. */
-export async function postsAndPeakHeap(records: AsyncIterable<{ type: string }>, every: number, baseline: number): Promise<{ posts: number; highest: number }> {
+export async function postsAndPeakHeap(
+  records: AsyncIterable<{ type: string }>,
+  every: number,
+  baseline: number,
+): Promise<{ posts: number; highest: number }> {
   let posts = 0;
   let highest = heapAfterGc() - baseline;
   for await (const record of records) {

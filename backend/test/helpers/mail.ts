@@ -52,7 +52,10 @@ function parts(headers: string, body: string): { headers: string; body: string }
       const split = trimmed.search(/\r?\n\r?\n/);
       if (split < 0) return [];
       const partHeaders = trimmed.slice(0, split);
-      const partBody = trimmed.slice(split).replace(/^\r?\n\r?\n/, '').replace(/\r?\n$/, '');
+      const partBody = trimmed
+        .slice(split)
+        .replace(/^\r?\n\r?\n/, '')
+        .replace(/\r?\n$/, '');
       return parts(partHeaders, partBody);
     });
 }
@@ -78,7 +81,8 @@ export async function startMailCatcher(options: { refuse?: (to: string) => boole
     logger: false,
     // A recipient the test wants refused gets a temporary failure (the sender retries it).
     onRcptTo(address, _session, callback) {
-      if (options.refuse?.(address.address.toLowerCase())) return callback(Object.assign(new Error('Mailbox busy, try again later'), { responseCode: 451 }));
+      if (options.refuse?.(address.address.toLowerCase()))
+        return callback(Object.assign(new Error('Mailbox busy, try again later'), { responseCode: 451 }));
       callback();
     },
     onData(stream, session, callback) {

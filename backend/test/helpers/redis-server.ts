@@ -23,9 +23,13 @@ export function redisServerForSuite(suite: string, skipped = 'skipped'): string 
   const binary = redisServerBinary();
   if (binary) return binary;
   if (underCI()) {
-    throw new Error(`${suite}: redis-server is not installed, and under CI (CI=${process.env.CI}) this suite must run, not skip: apt-get install -y redis-server (.ci/run installs it)`);
+    throw new Error(
+      `${suite}: redis-server is not installed, and under CI (CI=${process.env.CI}) this suite must run, not skip: apt-get install -y redis-server (.ci/run installs it)`,
+    );
   }
-  console.warn(`${suite}: redis-server is not installed, ${skipped} (apt-get install -y redis-server; CI installs it, and fails without it)`);
+  console.warn(
+    `${suite}: redis-server is not installed, ${skipped} (apt-get install -y redis-server; CI installs it, and fails without it)`,
+  );
   return undefined;
 }
 
@@ -60,7 +64,11 @@ export async function startRedisServer(binary = redisServerBinary()): Promise<Re
 
   const start = () =>
     new Promise<void>((resolve, reject) => {
-      const proc = spawn(executable, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'no'], { stdio: ['ignore', 'pipe', 'pipe'] });
+      const proc = spawn(
+        executable,
+        ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'no'],
+        { stdio: ['ignore', 'pipe', 'pipe'] },
+      );
       child = proc;
       let output = '';
       const timer = setTimeout(() => reject(new Error(`redis-server did not start:\n${output}`)), 10_000);

@@ -42,7 +42,15 @@ export async function startS3Server(bucket = 'inkwell-test'): Promise<S3TestServ
     endpoint,
     bucket,
     publicUrl: `${endpoint}/${bucket}`,
-    env: { STORAGE: 's3', S3_ENDPOINT: endpoint, S3_BUCKET: bucket, S3_REGION: 'us-east-1', S3_ACCESS_KEY_ID: ACCESS_KEY, S3_SECRET_ACCESS_KEY: SECRET_KEY, S3_FORCE_PATH_STYLE: 'true' },
+    env: {
+      STORAGE: 's3',
+      S3_ENDPOINT: endpoint,
+      S3_BUCKET: bucket,
+      S3_REGION: 'us-east-1',
+      S3_ACCESS_KEY_ID: ACCESS_KEY,
+      S3_SECRET_ACCESS_KEY: SECRET_KEY,
+      S3_FORCE_PATH_STYLE: 'true',
+    },
     client,
     async keys(prefix = '') {
       const keys: string[] = [];

@@ -11,7 +11,13 @@ import { createApp } from '../../src/app.factory';
 import { loadConfig } from '../../src/config/env';
 
 async function main(): Promise<void> {
-  const config = loadConfig({ DATA_DIR: process.argv[2], LOG_LEVEL: 'silent', PUBLIC_URL: 'http://localhost:3000', THROTTLE_DISABLED: '1', JOB_POLL_SECONDS: '1' });
+  const config = loadConfig({
+    DATA_DIR: process.argv[2],
+    LOG_LEVEL: 'silent',
+    PUBLIC_URL: 'http://localhost:3000',
+    THROTTLE_DISABLED: '1',
+    JOB_POLL_SECONDS: '1',
+  });
   const app = await createApp({ config, databaseUrl: process.env.DATABASE_URL! });
   await app.listen(0, '127.0.0.1');
   const db = app.get(DataSource);
@@ -21,7 +27,10 @@ async function main(): Promise<void> {
   )) as { id: number }[];
   await db.query(`INSERT INTO user_roles (user_id, role_id) SELECT $1, id FROM roles WHERE name = 'ADMIN'`, [id]);
   const sid = randomUUID();
-  await db.query(`INSERT INTO refresh_sessions (id, user_id, token_hash, family_id, expires_at) VALUES ($1, $2, $3, $1, now() + interval '1 day')`, [sid, id, randomUUID().replace(/-/g, '').padEnd(64, '0')]);
+  await db.query(
+    `INSERT INTO refresh_sessions (id, user_id, token_hash, family_id, expires_at) VALUES ($1, $2, $3, $1, now() + interval '1 day')`,
+    [sid, id, randomUUID().replace(/-/g, '').padEnd(64, '0')],
+  );
   const token = await app.get(JwtService, { strict: false }).signAsync({ sub: id, sid });
   process.stdout.write(`ready ${((app.getHttpServer() as Server).address() as { port: number }).port} ${token}\n`);
 }

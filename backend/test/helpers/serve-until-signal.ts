@@ -22,7 +22,12 @@ class SlowAnswerController {
 class SlowAnswerModule {}
 
 async function main(): Promise<void> {
-  const config = loadConfig({ DATA_DIR: process.argv[2], LOG_LEVEL: 'silent', PUBLIC_URL: 'http://localhost:3000', THROTTLE_DISABLED: '1' });
+  const config = loadConfig({
+    DATA_DIR: process.argv[2],
+    LOG_LEVEL: 'silent',
+    PUBLIC_URL: 'http://localhost:3000',
+    THROTTLE_DISABLED: '1',
+  });
   const app = await createApp({ config, databaseUrl: process.env.DATABASE_URL!, extraModules: [SlowAnswerModule] });
   await app.listen(0, '127.0.0.1');
   const server = app.getHttpServer() as Server;

@@ -14,10 +14,13 @@ export async function sitemapEntries(t: TestApp, kind: 'posts' | 'tags' | 'autho
   const index = (await t.http.get(api('/blog/posts/public/sitemap')).expect(200)).body.data.files as { kind: string; number: number }[];
   const entries: SitemapEntry[] = [];
   for (const file of index.filter((candidate) => candidate.kind === kind)) {
-    entries.push(...((await t.http.get(api(`/blog/posts/public/sitemap/${kind}/${file.number}`)).expect(200)).body.data.entries as SitemapEntry[]));
+    entries.push(
+      ...((await t.http.get(api(`/blog/posts/public/sitemap/${kind}/${file.number}`)).expect(200)).body.data.entries as SitemapEntry[]),
+    );
   }
   return entries;
 }
 
 /** The slugs of sitemapEntries. */
-export const sitemapSlugs = async (t: TestApp, kind: 'posts' | 'tags' | 'authors'): Promise<string[]> => (await sitemapEntries(t, kind)).map((entry) => entry.slug);
+export const sitemapSlugs = async (t: TestApp, kind: 'posts' | 'tags' | 'authors'): Promise<string[]> =>
+  (await sitemapEntries(t, kind)).map((entry) => entry.slug);

@@ -23,7 +23,11 @@ let counter = 0;
  * or login endpoints), with a live refresh-session row and an access token `{ sub, sid }` signed
  * by the app's JwtService.
  */
-export async function createUser(t: TestApp, roles: RoleName[] = [], overrides: { fullName?: string; bio?: string; avatar?: string } = {}): Promise<TestUser> {
+export async function createUser(
+  t: TestApp,
+  roles: RoleName[] = [],
+  overrides: { fullName?: string; bio?: string; avatar?: string } = {},
+): Promise<TestUser> {
   const dataSource = t.app.get(DataSource);
   counter += 1;
   const tag = `${Date.now().toString(36)}${process.pid}${counter}`;

@@ -56,7 +56,10 @@ export async function startWebhookReceiver(path = '/hook'): Promise<WebhookRecei
       for (;;) {
         const matching = received.filter(filter);
         if (matching.length >= count) return matching;
-        if (Date.now() > until) throw new Error(`receiver: ${matching.length} of ${count} matching requests after ${timeoutMs} ms (got ${received.map((hook) => hook.json.type).join(', ')})`);
+        if (Date.now() > until)
+          throw new Error(
+            `receiver: ${matching.length} of ${count} matching requests after ${timeoutMs} ms (got ${received.map((hook) => hook.json.type).join(', ')})`,
+          );
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
     },

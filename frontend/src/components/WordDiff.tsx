@@ -15,7 +15,8 @@ export interface WordDiffPart {
   removed: boolean;
 }
 
-const INS = 'rounded-sm bg-emerald-100 text-emerald-950 underline decoration-2 underline-offset-2 dark:bg-emerald-900/70 dark:text-emerald-50';
+const INS =
+  'rounded-sm bg-emerald-100 text-emerald-950 underline decoration-2 underline-offset-2 dark:bg-emerald-900/70 dark:text-emerald-50';
 const DEL = 'rounded-sm bg-red-100 text-red-950 line-through decoration-2 dark:bg-red-900/70 dark:text-red-50';
 
 /** Whether anything changed. */
@@ -28,7 +29,9 @@ export function DiffInsertion({ children, announce = true }: { children: ReactNo
   return (
     <ins className={INS}>
       {announce && <span className="sr-only">added: </span>}
-      <span aria-hidden="true" className="font-bold no-underline">+</span>
+      <span aria-hidden="true" className="font-bold no-underline">
+        +
+      </span>
       {children}
     </ins>
   );
@@ -38,7 +41,9 @@ export function DiffDeletion({ children, announce = true }: { children: ReactNod
   return (
     <del className={DEL}>
       {announce && <span className="sr-only">removed: </span>}
-      <span aria-hidden="true" className="font-bold">−</span>
+      <span aria-hidden="true" className="font-bold">
+        −
+      </span>
       {children}
     </del>
   );
@@ -49,7 +54,13 @@ export default function WordDiff({ parts, className = '' }: { parts: readonly Wo
   return (
     <div className={`whitespace-pre-wrap break-words text-sm leading-relaxed ${className}`.trim()} data-word-diff>
       {parts.map((part, index) =>
-        part.added ? <DiffInsertion key={index}>{part.value}</DiffInsertion> : part.removed ? <DiffDeletion key={index}>{part.value}</DiffDeletion> : <span key={index}>{part.value}</span>,
+        part.added ? (
+          <DiffInsertion key={index}>{part.value}</DiffInsertion>
+        ) : part.removed ? (
+          <DiffDeletion key={index}>{part.value}</DiffDeletion>
+        ) : (
+          <span key={index}>{part.value}</span>
+        ),
       )}
     </div>
   );

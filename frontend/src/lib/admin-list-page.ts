@@ -28,7 +28,10 @@ export interface AdminListScreen<Q extends { page: number }, T extends { totalPa
   handOff?: (params: URLSearchParams) => string | undefined;
 }
 
-export async function adminListPage<Q extends { page: number }, T extends { totalPages: number }>(Astro: AdminListContext, screen: AdminListScreen<Q, T>) {
+export async function adminListPage<Q extends { page: number }, T extends { totalPages: number }>(
+  Astro: AdminListContext,
+  screen: AdminListScreen<Q, T>,
+) {
   const access: PageAccess | Response = requireRole(Astro, adminScreen(screen.title));
   if (access instanceof Response) return access;
   const unpaged = pageRedirect(Astro);

@@ -33,7 +33,10 @@ export interface AdminRecordScreen<T> {
 }
 
 /** The access and the record (none when the visitor gets the denied view), or the redirect to return. */
-export async function adminRecordPage<T>(Astro: AdminRecordContext, screen: AdminRecordScreen<T>): Promise<{ access: PageAccess; record: Loaded<T> | undefined } | Response> {
+export async function adminRecordPage<T>(
+  Astro: AdminRecordContext,
+  screen: AdminRecordScreen<T>,
+): Promise<{ access: PageAccess; record: Loaded<T> | undefined } | Response> {
   const access = requireRole(Astro, adminScreen(screen.title));
   if (access instanceof Response) return access;
   if (screen.paged) {
@@ -42,7 +45,9 @@ export async function adminRecordPage<T>(Astro: AdminRecordContext, screen: Admi
   }
   if (!access.allowed) return { access, record: undefined };
   const id = recordIdParam(Astro.params.id);
-  const record: Loaded<T> = id ? await screen.read(Astro.locals.api, id) : { ok: false, error: new ApiError(`${screen.noun} with id ${Astro.params.id} not found`, 404) };
+  const record: Loaded<T> = id
+    ? await screen.read(Astro.locals.api, id)
+    : { ok: false, error: new ApiError(`${screen.noun} with id ${Astro.params.id} not found`, 404) };
   if (!record.ok) Astro.response.status = recordLoadFailureStatus(record.error);
   return { access, record };
 }

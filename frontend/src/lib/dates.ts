@@ -104,12 +104,31 @@ function zoned(locale: string, options: Intl.DateTimeFormatOptions): (zone: stri
   };
 }
 
-const wallClockFormat = zoned('en-US', { year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric', hourCycle: 'h23' });
+const wallClockFormat = zoned('en-US', {
+  year: 'numeric',
+  month: 'numeric',
+  day: 'numeric',
+  hour: 'numeric',
+  minute: 'numeric',
+  second: 'numeric',
+  hourCycle: 'h23',
+});
 
 /** How far the site zone's wall clock is ahead of UTC at that instant, in milliseconds. */
 function siteZoneOffset(date: Date): number {
-  const parts = Object.fromEntries(wallClockFormat(siteTimeZone()).formatToParts(date).map((part) => [part.type, part.value]));
-  const wall = Date.UTC(Number(parts.year), Number(parts.month) - 1, Number(parts.day), Number(parts.hour), Number(parts.minute), Number(parts.second));
+  const parts = Object.fromEntries(
+    wallClockFormat(siteTimeZone())
+      .formatToParts(date)
+      .map((part) => [part.type, part.value]),
+  );
+  const wall = Date.UTC(
+    Number(parts.year),
+    Number(parts.month) - 1,
+    Number(parts.day),
+    Number(parts.hour),
+    Number(parts.minute),
+    Number(parts.second),
+  );
   return wall - Math.floor(date.getTime() / 1000) * 1000;
 }
 

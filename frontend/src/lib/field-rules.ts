@@ -14,7 +14,10 @@ export const isMixedScriptEmail = (value: string, current?: string): boolean => 
 };
 
 /** Full name (2–100 after trimming) and e-mail, with the registration form's texts; `currentEmail`: the account's own (the profile). */
-export function nameAndEmailErrors(values: { fullName: string; email: string }, currentEmail?: string): { fullName?: string; email?: string } {
+export function nameAndEmailErrors(
+  values: { fullName: string; email: string },
+  currentEmail?: string,
+): { fullName?: string; email?: string } {
   const errors: { fullName?: string; email?: string } = {};
   const name = trimInvisible(values.fullName);
   if (!name) errors.fullName = NameAndEmailTexts.FULL_NAME_REQUIRED;

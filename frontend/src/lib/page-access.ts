@@ -72,5 +72,9 @@ export function requireRole(Astro: PageContext, rule: PageRule): PageAccess | Re
   if (!rule.role || user.role === rule.role) return { allowed: true, user };
   const wrong = rule.wrongRole ?? { redirect: () => '/' };
   if ('redirect' in wrong) return Astro.redirect(wrong.redirect(user.role), 302);
-  return { allowed: false, user, denied: wrong.view === 'admin' ? { kind: 'admin', title: wrong.title } : { kind: 'author', callback: url.pathname } };
+  return {
+    allowed: false,
+    user,
+    denied: wrong.view === 'admin' ? { kind: 'admin', title: wrong.title } : { kind: 'author', callback: url.pathname },
+  };
 }

@@ -76,7 +76,11 @@ export function pageWindow(current: number, totalPages: number, width = 5): numb
  * The last page's address when the 0-based `page` is past the end of a list that has pages (an
  * old link, a typed number), else undefined: the page answers a 302 there (it depends on the data).
  */
-export function pastLastPage(url: URL | string, page: number, list: { ok: true; data: { totalPages: number } } | { ok: false } | undefined): string | undefined {
+export function pastLastPage(
+  url: URL | string,
+  page: number,
+  list: { ok: true; data: { totalPages: number } } | { ok: false } | undefined,
+): string | undefined {
   if (!list?.ok || list.data.totalPages <= 0 || page < list.data.totalPages) return undefined;
   return pageHref(url, list.data.totalPages - 1);
 }
@@ -100,7 +104,11 @@ export function conventionalPageAddress(url: URL): string | undefined {
  * good), so browsers, search engines and the anonymous page cache settle on one address per page;
  * 301 rather than 308 because only GET and HEAD are redirected, where the two are the same.
  */
-export function pageRedirect(context: { url: URL; request: Request; redirect: (path: string, status?: 301 | 302 | 303 | 307 | 308) => Response }): Response | undefined {
+export function pageRedirect(context: {
+  url: URL;
+  request: Request;
+  redirect: (path: string, status?: 301 | 302 | 303 | 307 | 308) => Response;
+}): Response | undefined {
   const method = context.request.method;
   if (method !== 'GET' && method !== 'HEAD') return undefined;
   const target = conventionalPageAddress(context.url);

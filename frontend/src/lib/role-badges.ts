@@ -25,5 +25,7 @@ export function sortedRoles(roles: readonly (SessionRole | string)[] | undefined
 
 /** One tooltip line per role: 'Admin — assigned January 5, 2026'. */
 export function roleTooltip(roles: SessionRole[]): string {
-  return roles.map((role) => (role.assignedAt ? `${roleLabel(role.name)} — assigned ${formatDate(role.assignedAt)}` : roleLabel(role.name))).join('\n');
+  return roles
+    .map((role) => (role.assignedAt ? `${roleLabel(role.name)} — assigned ${formatDate(role.assignedAt)}` : roleLabel(role.name)))
+    .join('\n');
 }

@@ -7,7 +7,9 @@ const UNDER_CONSTRUCTION_SECTIONS = ['/reading-list', '/liked', '/bookmarks', '/
 
 export function isUnderConstruction(pathname: string): boolean {
   const path = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
-  return UNDER_CONSTRUCTION_PAGES.has(path) || UNDER_CONSTRUCTION_SECTIONS.some((section) => path === section || path.startsWith(`${section}/`));
+  return (
+    UNDER_CONSTRUCTION_PAGES.has(path) || UNDER_CONSTRUCTION_SECTIONS.some((section) => path === section || path.startsWith(`${section}/`))
+  );
 }
 
 /**
@@ -15,7 +17,11 @@ export function isUnderConstruction(pathname: string): boolean {
  * address is the path or an ancestor of it ('/author/posts/new' → 'New Post', not 'My Posts'
  * too); `exactOnly` links (a dashboard's home) count only on their own page. Undefined: none.
  */
-export function currentLink(pathname: string, hrefs: readonly string[], { exactOnly = [] }: { exactOnly?: readonly string[] } = {}): string | undefined {
+export function currentLink(
+  pathname: string,
+  hrefs: readonly string[],
+  { exactOnly = [] }: { exactOnly?: readonly string[] } = {},
+): string | undefined {
   const path = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
   let best: string | undefined;
   for (const href of hrefs) {

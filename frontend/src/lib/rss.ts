@@ -1,7 +1,6 @@
 import { xmlEscape } from './xml';
 import type { PostCardData } from './api/schema';
 
-
 /** How many of the newest posts a feed carries (the site feed, an author's, a tag's). */
 export const FEED_SIZE = 20;
 

@@ -11,7 +11,20 @@
 import { defineMiddleware } from 'astro:middleware';
 import type { ApiClient } from './api/client';
 import { pageApi } from './api/page-client';
-import { ACCESS_COOKIE, GUEST_PAGES, REFRESH_COOKIE, SIGNED_IN_COOKIE, jwtExpiry, loginUrl, needsSession, normalisePath, parseSetCookie, signedInLanding, toSessionUser, type SessionUser } from './session';
+import {
+  ACCESS_COOKIE,
+  GUEST_PAGES,
+  REFRESH_COOKIE,
+  SIGNED_IN_COOKIE,
+  jwtExpiry,
+  loginUrl,
+  needsSession,
+  normalisePath,
+  parseSetCookie,
+  signedInLanding,
+  toSessionUser,
+  type SessionUser,
+} from './session';
 import { isPublicPagePath, PERSONAL_FRAGMENT_PATH } from '../../../shared/public-pages';
 
 interface Renewal {

@@ -13,14 +13,22 @@ const lastmodTag = (lastmod: string | null | undefined) => (lastmod ? `<lastmod>
 
 /** The index: one <sitemap> per file, with its last change. */
 export function sitemapIndexResponse(site: string, files: (SitemapFile & { lastmod: string | null })[]): Response {
-  const items = files.map((file) => `  <sitemap><loc>${xmlEscape(new URL(sitemapFilePath(file), site).toString())}</loc>${lastmodTag(file.lastmod)}</sitemap>`);
-  return new Response(`<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="${NAMESPACE}">\n${items.join('\n')}\n</sitemapindex>\n`, { status: 200, headers: XML_HEADERS });
+  const items = files.map(
+    (file) => `  <sitemap><loc>${xmlEscape(new URL(sitemapFilePath(file), site).toString())}</loc>${lastmodTag(file.lastmod)}</sitemap>`,
+  );
+  return new Response(
+    `<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="${NAMESPACE}">\n${items.join('\n')}\n</sitemapindex>\n`,
+    { status: 200, headers: XML_HEADERS },
+  );
 }
 
 /** A file: one <url> per address (a site path), with its last change. */
 export function sitemapFileResponse(site: string, urls: { path: string; lastmod: string | null | undefined }[]): Response {
   const items = urls.map((url) => `  <url><loc>${xmlEscape(new URL(url.path, site).toString())}</loc>${lastmodTag(url.lastmod)}</url>`);
-  return new Response(`<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="${NAMESPACE}">\n${items.join('\n')}\n</urlset>\n`, { status: 200, headers: XML_HEADERS });
+  return new Response(`<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="${NAMESPACE}">\n${items.join('\n')}\n</urlset>\n`, {
+    status: 200,
+    headers: XML_HEADERS,
+  });
 }
 
 /** The API could not answer: 503, plain text (crawlers come back). */

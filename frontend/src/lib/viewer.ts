@@ -75,6 +75,9 @@ export function pageViewerOf(user: {
   commentingMutedUntil?: string | null;
   commentingMutedReason?: string | null;
 }): PageViewer {
-  const muted = user.commentingMutedForever || user.commentingMutedUntil ? { until: user.commentingMutedForever ? null : (user.commentingMutedUntil ?? null), reason: user.commentingMutedReason ?? '' } : null;
+  const muted =
+    user.commentingMutedForever || user.commentingMutedUntil
+      ? { until: user.commentingMutedForever ? null : (user.commentingMutedUntil ?? null), reason: user.commentingMutedReason ?? '' }
+      : null;
   return { id: user.id, isAdmin: user.role === 'ADMIN', muted };
 }

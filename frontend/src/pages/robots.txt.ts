@@ -9,6 +9,18 @@ import { SITEMAP_INDEX_PATH } from '../../../shared/sitemap';
  */
 export const GET: APIRoute = ({ locals, url }) => {
   const site = locals.publicUrl ?? url.origin;
-  const lines = ['User-agent: *', 'Disallow: /admin', 'Disallow: /author$', 'Disallow: /author/', 'Disallow: /account', 'Disallow: /api/', '', `Sitemap: ${new URL(SITEMAP_INDEX_PATH, site).toString()}`];
-  return new Response(`${lines.join('\n')}\n`, { status: 200, headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'public, max-age=3600' } });
+  const lines = [
+    'User-agent: *',
+    'Disallow: /admin',
+    'Disallow: /author$',
+    'Disallow: /author/',
+    'Disallow: /account',
+    'Disallow: /api/',
+    '',
+    `Sitemap: ${new URL(SITEMAP_INDEX_PATH, site).toString()}`,
+  ];
+  return new Response(`${lines.join('\n')}\n`, {
+    status: 200,
+    headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'public, max-age=3600' },
+  });
 };

@@ -6,6 +6,12 @@ import { load } from '../lib/settle';
 export const GET: APIRoute = async ({ locals, url }) => {
   const posts = await load(locals.api.GET('/api/v1/blog/posts/public', { params: { query: { page: 0, size: FEED_SIZE } } }));
   if (!posts.ok) return feedUnavailable();
-  const channel = { site: locals.publicUrl ?? url.origin, title: 'Inkwell', description: 'The latest stories from the authors of Inkwell.', pagePath: '/', feedPath: '/rss.xml' };
+  const channel = {
+    site: locals.publicUrl ?? url.origin,
+    title: 'Inkwell',
+    description: 'The latest stories from the authors of Inkwell.',
+    pagePath: '/',
+    feedPath: '/rss.xml',
+  };
   return rssResponse(channel, posts.data.content);
 };

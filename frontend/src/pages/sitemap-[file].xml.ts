@@ -26,10 +26,16 @@ export const GET: APIRoute = async ({ locals, url, params }) => {
     const index = await load(locals.api.GET('/api/v1/blog/posts/public/sitemap'));
     if (!index.ok) return sitemapUnavailable();
     const lastmod = index.data.files.find((entry) => entry.kind === 'pages')?.lastmod;
-    return sitemapFileResponse(site, STATIC_PAGES.map((path) => ({ path, lastmod })));
+    return sitemapFileResponse(
+      site,
+      STATIC_PAGES.map((path) => ({ path, lastmod })),
+    );
   }
   const { kind, number } = file;
   const rows = await load(locals.api.GET('/api/v1/blog/posts/public/sitemap/{kind}/{number}', { params: { path: { kind, number } } }));
   if (!rows.ok) return rows.error.status === 404 || rows.error.status === 400 ? sitemapNotFound() : sitemapUnavailable();
-  return sitemapFileResponse(site, rows.data.entries.map((entry) => ({ path: PAGE_OF[kind](entry.slug), lastmod: entry.updatedAt })));
+  return sitemapFileResponse(
+    site,
+    rows.data.entries.map((entry) => ({ path: PAGE_OF[kind](entry.slug), lastmod: entry.updatedAt })),
+  );
 };

@@ -9,9 +9,11 @@ const me = await data(inkwell.GET('/api/v1/users/profile'));
 console.log(`Signed in as ${me.email}`);
 
 const slug = `hello-from-a-script-${Date.now().toString(36)}`;
-const draft = await data(inkwell.POST('/api/v1/blog/posts/author/create', {
-  body: { title: 'Hello from a script', slug, summary: 'A first draft', content: '# Hello', tagSlugs: [] },
-}));
+const draft = await data(
+  inkwell.POST('/api/v1/blog/posts/author/create', {
+    body: { title: 'Hello from a script', slug, summary: 'A first draft', content: '# Hello', tagSlugs: [] },
+  }),
+);
 console.log(`Draft ${draft.id} saved as ${draft.slug}`);
 
 try {

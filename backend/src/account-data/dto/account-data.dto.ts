@@ -20,12 +20,18 @@ export class AccountDeletionRequestDto {
   password: string;
 
   @ApiProperty({ example: DELETE_CONFIRMATION, description: 'The word DELETE, typed' })
-  @Rules(Required(AccountDataMessages.CONFIRMATION_WRONG), Check('deleteConfirmation', (value) => value === DELETE_CONFIRMATION, AccountDataMessages.CONFIRMATION_WRONG))
+  @Rules(
+    Required(AccountDataMessages.CONFIRMATION_WRONG),
+    Check('deleteConfirmation', (value) => value === DELETE_CONFIRMATION, AccountDataMessages.CONFIRMATION_WRONG),
+  )
   confirmation: string;
 
   @ApiPropertyOptional({ description: 'An authenticator or recovery code, when two-factor sign-in is on for the account' })
   @IsOptional()
-  @Rules(Text(AccountDataMessages.TWO_FACTOR_FORMAT), Check('twoFactorCode', (value) => TWO_FACTOR_CODE.test(value), AccountDataMessages.TWO_FACTOR_FORMAT))
+  @Rules(
+    Text(AccountDataMessages.TWO_FACTOR_FORMAT),
+    Check('twoFactorCode', (value) => TWO_FACTOR_CODE.test(value), AccountDataMessages.TWO_FACTOR_FORMAT),
+  )
   twoFactorCode?: string;
 }
 
@@ -41,7 +47,10 @@ export class AccountDeletionCancelDto {
 
   @ApiPropertyOptional({ description: 'An authenticator or recovery code, when two-factor sign-in is on for the account' })
   @IsOptional()
-  @Rules(Text(AccountDataMessages.TWO_FACTOR_FORMAT), Check('twoFactorCode', (value) => TWO_FACTOR_CODE.test(value), AccountDataMessages.TWO_FACTOR_FORMAT))
+  @Rules(
+    Text(AccountDataMessages.TWO_FACTOR_FORMAT),
+    Check('twoFactorCode', (value) => TWO_FACTOR_CODE.test(value), AccountDataMessages.TWO_FACTOR_FORMAT),
+  )
   twoFactorCode?: string;
 }
 
@@ -69,10 +78,10 @@ export class AccountExportDto {
   @ApiProperty({ type: String, nullable: true, description: 'Until when the link works (24 h after it was ready)' })
   expiresAt: string | null;
 
-  @ApiProperty({ type: String, nullable: true, description: 'Site-relative download link (READY only; needs the owner\'s session)' })
+  @ApiProperty({ type: String, nullable: true, description: "Site-relative download link (READY only; needs the owner's session)" })
   downloadUrl: string | null;
 
-  @ApiProperty({ type: String, nullable: true, description: 'The archive\'s size in bytes (READY only)' })
+  @ApiProperty({ type: String, nullable: true, description: "The archive's size in bytes (READY only)" })
   sizeBytes: number | null;
 }
 

@@ -8,7 +8,11 @@ export class SiteSettingsDto implements SiteSettings {
   @ApiProperty({ description: 'Administrators without two-factor sign-in set it up at their next sign-in, before they reach /admin' })
   requireAdminTwoFactor: boolean;
 
-  @ApiProperty({ enum: ERASED_AUTHOR_POSTS, description: "What erasing an author's account does to their published posts: 'reassign' gives them to the 'Former author' placeholder, 'delete' removes them" })
+  @ApiProperty({
+    enum: ERASED_AUTHOR_POSTS,
+    description:
+      "What erasing an author's account does to their published posts: 'reassign' gives them to the 'Former author' placeholder, 'delete' removes them",
+  })
   erasedAuthorPosts: ErasedAuthorPosts;
 }
 

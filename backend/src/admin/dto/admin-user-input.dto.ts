@@ -16,10 +16,13 @@ const IfPresent = () => ValidateIf((_o, value) => value !== undefined);
 const ROLES = Object.values(RoleName);
 const STATUSES = Object.values(UserStatus);
 const upper = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim().toUpperCase() : value);
-const toBoolean = ({ value }: { value: unknown }) => (value === 'true' || value === true ? true : value === 'false' || value === false ? false : value);
+const toBoolean = ({ value }: { value: unknown }) =>
+  value === 'true' || value === true ? true : value === 'false' || value === false ? false : value;
 /** An empty query value means no filter. */
-const blankToUndefined = (transform: (input: { value: unknown }) => unknown) => ({ value }: { value: unknown }) =>
-  value === '' ? undefined : transform({ value });
+const blankToUndefined =
+  (transform: (input: { value: unknown }) => unknown) =>
+  ({ value }: { value: unknown }) =>
+    value === '' ? undefined : transform({ value });
 
 /** Role names: upper-cased, duplicates dropped (non-strings are left for the validators to refuse). */
 const toRoles = ({ value }: { value: unknown }) =>
@@ -59,8 +62,18 @@ function SameAsPassword(): PropertyDecorator {
 }
 
 const FullName = () =>
-  Rules(Transform(trim), Required(AdminMessages.FULL_NAME_REQUIRED), MinChars(2, AdminMessages.FULL_NAME_MIN), MaxChars(100, AdminMessages.FULL_NAME_MAX));
-const Status = () => Rules(Transform(upper), Required(AdminMessages.STATUS_REQUIRED), Check('status', (v) => STATUSES.includes(v as UserStatus), AdminMessages.STATUS_INVALID));
+  Rules(
+    Transform(trim),
+    Required(AdminMessages.FULL_NAME_REQUIRED),
+    MinChars(2, AdminMessages.FULL_NAME_MIN),
+    MaxChars(100, AdminMessages.FULL_NAME_MAX),
+  );
+const Status = () =>
+  Rules(
+    Transform(upper),
+    Required(AdminMessages.STATUS_REQUIRED),
+    Check('status', (v) => STATUSES.includes(v as UserStatus), AdminMessages.STATUS_INVALID),
+  );
 
 /** POST /admin/users (docs/requirements.md#validation-add-user; messages in this order). */
 export class AdminUserCreateDto {
@@ -101,14 +114,24 @@ export class AdminUserUpdateDto {
   fullName?: string;
 
   @ApiPropertyOptional({ type: String, nullable: true, maxLength: 500, description: "'' or null clears it" })
-  @Rules(ValidateIf((_o, value) => value !== undefined && value !== null), Transform(trimOrNull), Text(AdminMessages.BIO_MAX), MaxChars(500, AdminMessages.BIO_MAX))
+  @Rules(
+    ValidateIf((_o, value) => value !== undefined && value !== null),
+    Transform(trimOrNull),
+    Text(AdminMessages.BIO_MAX),
+    MaxChars(500, AdminMessages.BIO_MAX),
+  )
   bio?: string | null;
 
   @ApiPropertyOptional({ enum: RoleName, enumName: 'RoleName', isArray: true, minItems: 1, description: 'Replaces the held roles' })
   @Rules(IfPresent(), Transform(toRoles), RolesField())
   roles?: RoleName[];
 
-  @ApiPropertyOptional({ enum: UserStatus, enumName: 'UserStatus', description: 'BANNED is refused here (use POST /admin/users/{id}/ban, which needs a reason); a banned user changes status only through unban' })
+  @ApiPropertyOptional({
+    enum: UserStatus,
+    enumName: 'UserStatus',
+    description:
+      'BANNED is refused here (use POST /admin/users/{id}/ban, which needs a reason); a banned user changes status only through unban',
+  })
   @Rules(IfPresent(), Status())
   status?: UserStatus;
 
@@ -125,7 +148,12 @@ export class AdminUserBanDto {
   reason: string;
 
   @ApiPropertyOptional({ type: String, nullable: true, maxLength: 1000, description: 'Internal, for other admins' })
-  @Rules(ValidateIf((_o, value) => value !== undefined && value !== null), Transform(trimOrNull), Text(AdminMessages.ADMIN_NOTE_MAX), MaxChars(1000, AdminMessages.ADMIN_NOTE_MAX))
+  @Rules(
+    ValidateIf((_o, value) => value !== undefined && value !== null),
+    Transform(trimOrNull),
+    Text(AdminMessages.ADMIN_NOTE_MAX),
+    MaxChars(1000, AdminMessages.ADMIN_NOTE_MAX),
+  )
   adminNote?: string | null;
 }
 
@@ -146,7 +174,11 @@ class AdminUserFilterDto extends sortQuery(ADMIN_USER_SORT_FIELDS, { defaultFiel
   @IsBoolean({ message: 'isVerified must be true or false' })
   isVerified?: boolean;
 
-  @ApiPropertyOptional({ enum: RoleName, enumName: 'RoleName', description: 'Users whose role that counts (the highest held; none = USER) is this one' })
+  @ApiPropertyOptional({
+    enum: RoleName,
+    enumName: 'RoleName',
+    description: 'Users whose role that counts (the highest held; none = USER) is this one',
+  })
   @IsOptional()
   @Transform(blankToUndefined(upper))
   @IsIn(ROLES, { message: AdminMessages.INVALID_ROLE })

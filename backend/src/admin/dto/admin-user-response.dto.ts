@@ -20,12 +20,19 @@ export class AdminUserDto {
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) lastLoginAt: string | null;
   @ApiProperty({ description: 'Posts written, any status' }) totalPosts: number;
   @ApiProperty({ description: 'Comments written (deleted ones not counted)' }) totalComments: number;
-  @ApiProperty({ type: [UserRoleResponseDto], description: 'Held roles, oldest assignment first; none is shown as USER' }) roles: UserRoleResponseDto[];
+  @ApiProperty({ type: [UserRoleResponseDto], description: 'Held roles, oldest assignment first; none is shown as USER' })
+  roles: UserRoleResponseDto[];
   @ApiProperty({ enum: RoleName, enumName: 'RoleName', description: 'The highest-ranked held role (none = USER)' }) role: RoleName;
-  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'Commenting muted until then (null: not muted, or muted for good)' })
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description: 'Commenting muted until then (null: not muted, or muted for good)',
+  })
   mutedUntil: string | null;
   @ApiProperty({ description: 'Commenting muted for good' }) mutedForever: boolean;
-  @ApiProperty({ type: String, nullable: true, description: 'Why the mute in force was set (null when not muted)' }) muteReason: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'Why the mute in force was set (null when not muted)' }) muteReason:
+    string | null;
   @ApiProperty({ description: 'The user signs in with two-factor authentication (an admin can reset it)' }) twoFactorEnabled: boolean;
 }
 
@@ -39,7 +46,8 @@ export class AdminBanStatusDto {
   @ApiProperty() isBanned: boolean;
   @ApiProperty({ type: String, nullable: true }) banReason: string | null;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) bannedAt: string | null;
-  @ApiProperty({ type: String, nullable: true, description: "The banning admin's full name (null when unknown or deleted)" }) bannedBy: string | null;
+  @ApiProperty({ type: String, nullable: true, description: "The banning admin's full name (null when unknown or deleted)" }) bannedBy:
+    string | null;
   @ApiProperty({ type: Number, nullable: true }) bannedById: number | null;
   @ApiProperty({ type: String, nullable: true }) adminNote: string | null;
 }
@@ -57,7 +65,8 @@ export class AdminRecentActivityDto {
     enum: DashboardActivityType,
     enumName: 'DashboardActivityType',
     example: DashboardActivityType.USER_REGISTERED,
-    description: "One of the six activity types of docs/requirements.md#activity-types, the nearest to the audit entry `id` (whose own type keeps the detail: a created account is USER_REGISTERED, an unban or a new password USER_UPDATED, a rejection, archive or deletion POST_CREATED, any tag change TAG_CREATED)",
+    description:
+      'One of the six activity types of docs/requirements.md#activity-types, the nearest to the audit entry `id` (whose own type keeps the detail: a created account is USER_REGISTERED, an unban or a new password USER_UPDATED, a rejection, archive or deletion POST_CREATED, any tag change TAG_CREATED)',
   })
   type: DashboardActivityType;
   @ApiProperty({ example: 'New user registered' }) title: string;
@@ -81,6 +90,7 @@ export class AdminStatsDto {
   @ApiProperty() totalViews: number;
   @ApiProperty() totalLikes: number;
   @ApiProperty({ description: 'Comments not deleted' }) totalComments: number;
-  @ApiProperty({ type: [AdminRecentActivityDto], description: 'The latest 10 audit log entries, newest first' }) recentActivities: AdminRecentActivityDto[];
+  @ApiProperty({ type: [AdminRecentActivityDto], description: 'The latest 10 audit log entries, newest first' })
+  recentActivities: AdminRecentActivityDto[];
   @ApiProperty({ type: String, format: 'date-time' }) lastUpdated: string;
 }

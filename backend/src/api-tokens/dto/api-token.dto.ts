@@ -2,7 +2,13 @@ import { applyDecorators } from '@nestjs/common';
 import { ApiProperty } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { ArrayNotEmpty, ArrayUnique, IsArray, IsIn } from 'class-validator';
-import { API_TOKEN_EXPIRY_DAYS, API_TOKEN_NAME_MAX, API_TOKEN_SCOPES, type ApiTokenExpiryDays, type ApiTokenScope } from '../../../../shared/api-tokens';
+import {
+  API_TOKEN_EXPIRY_DAYS,
+  API_TOKEN_NAME_MAX,
+  API_TOKEN_SCOPES,
+  type ApiTokenExpiryDays,
+  type ApiTokenScope,
+} from '../../../../shared/api-tokens';
 import { MaxChars, Required, trim } from '../../common/validation/field.rules';
 import { ApiTokensMessages } from '../api-tokens.messages';
 
@@ -14,7 +20,14 @@ export class ApiTokenCreateDto {
   @Rules(Transform(trim), Required(ApiTokensMessages.NAME_REQUIRED), MaxChars(API_TOKEN_NAME_MAX, ApiTokensMessages.NAME_MAX))
   name: string;
 
-  @ApiProperty({ enum: API_TOKEN_SCOPES, isArray: true, minItems: 1, uniqueItems: true, example: ['read', 'posts:write'], description: '`admin` only for administrators' })
+  @ApiProperty({
+    enum: API_TOKEN_SCOPES,
+    isArray: true,
+    minItems: 1,
+    uniqueItems: true,
+    example: ['read', 'posts:write'],
+    description: '`admin` only for administrators',
+  })
   @Rules(
     IsArray({ message: ApiTokensMessages.SCOPES_REQUIRED }),
     ArrayNotEmpty({ message: ApiTokensMessages.SCOPES_REQUIRED }),
@@ -23,7 +36,13 @@ export class ApiTokenCreateDto {
   )
   scopes: ApiTokenScope[];
 
-  @ApiProperty({ type: 'integer', enum: [30, 90, 365], nullable: true, example: 90, description: 'Days until the token expires; null: never' })
+  @ApiProperty({
+    type: 'integer',
+    enum: [30, 90, 365],
+    nullable: true,
+    example: 90,
+    description: 'Days until the token expires; null: never',
+  })
   @IsIn(API_TOKEN_EXPIRY_DAYS, { message: ApiTokensMessages.EXPIRY_INVALID })
   expiresInDays: ApiTokenExpiryDays;
 }
@@ -45,12 +64,20 @@ export class ApiTokenDto {
   @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'Null: the token does not expire' })
   expiresAt: string | null;
 
-  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'Last request made with the token (updated at most once a minute); null: never used' })
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description: 'Last request made with the token (updated at most once a minute); null: never used',
+  })
   lastUsedAt: string | null;
 }
 
 /** The answer of POST /account/tokens: the only time the token is shown. */
 export class ApiTokenCreatedDto extends ApiTokenDto {
-  @ApiProperty({ example: 'inkw_3q2-7wHcP0v2Xf9yZ1aB4cD5eF6gH7iJ8kL9mN0oP1q', description: 'Send as `Authorization: Bearer <token>`. Shown once: only its SHA-256 is stored' })
+  @ApiProperty({
+    example: 'inkw_3q2-7wHcP0v2Xf9yZ1aB4cD5eF6gH7iJ8kL9mN0oP1q',
+    description: 'Send as `Authorization: Bearer <token>`. Shown once: only its SHA-256 is stored',
+  })
   token: string;
 }

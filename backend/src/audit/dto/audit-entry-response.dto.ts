@@ -10,7 +10,12 @@ export class AuditActorDto {
 /** One audit log entry (an activity). */
 export class AuditEntryDto {
   @ApiProperty({ example: 42 }) id: number;
-  @ApiProperty({ enum: AuditType, enumName: 'AuditType', example: AuditType.USER_BANNED, description: 'New types may appear; show unknown ones generically' })
+  @ApiProperty({
+    enum: AuditType,
+    enumName: 'AuditType',
+    example: AuditType.USER_BANNED,
+    description: 'New types may appear; show unknown ones generically',
+  })
   type: AuditType;
   @ApiProperty({ example: 'User banned' }) title: string;
   @ApiProperty({ example: 'Ann Lee was banned: spam' }) description: string;

@@ -23,7 +23,11 @@ export class AuthRegisterDto {
   @EmailField(AuthMessages.REGISTER_EMAIL_REQUIRED, AuthMessages.REGISTER_EMAIL_INVALID, AuthMessages.REGISTER_EMAIL_MIXED_SCRIPTS)
   email: string;
 
-  @ApiProperty({ minLength: 8, maxLength: 128, description: 'At least 8 characters with a lower-case letter, an upper-case letter, a digit and a special character' })
+  @ApiProperty({
+    minLength: 8,
+    maxLength: 128,
+    description: 'At least 8 characters with a lower-case letter, an upper-case letter, a digit and a special character',
+  })
   @StrictPassword({
     required: AuthMessages.PASSWORD_REQUIRED,
     min: AuthMessages.PASSWORD_MIN_8,
@@ -152,7 +156,8 @@ export class TokenSetResponseDto {
   @ApiProperty({ type: UserResponseDto }) user: UserResponseDto;
   @ApiPropertyOptional({
     enum: [true],
-    description: 'Present (true) only for an administrator the site requires to use two-factor sign-in who has not set it up: admin routes answer 403 until they do',
+    description:
+      'Present (true) only for an administrator the site requires to use two-factor sign-in who has not set it up: admin routes answer 403 until they do',
   })
   twoFactorSetupRequired?: true;
 }

@@ -59,8 +59,11 @@ export class JwtAuthGuard extends AuthGuard('jwt') {
   }
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    const request = context.switchToHttp().getRequest<Request & { user?: AuthUser; [CALLER_MEMO]?: CallerMemo; [CALLER_READS]?: readonly CallerRead[] }>();
-    const options = this.reflector.getAllAndOverride<AuthOptions | undefined>(AUTH_OPTIONS, [context.getHandler(), context.getClass()]) ?? {};
+    const request = context
+      .switchToHttp()
+      .getRequest<Request & { user?: AuthUser; [CALLER_MEMO]?: CallerMemo; [CALLER_READS]?: readonly CallerRead[] }>();
+    const options =
+      this.reflector.getAllAndOverride<AuthOptions | undefined>(AUTH_OPTIONS, [context.getHandler(), context.getClass()]) ?? {};
     const optional = options.optional === true;
     const hasBearer = /^Bearer\s+\S/i.test(request.headers.authorization ?? '');
     const hasCookie = Boolean((request.cookies as Record<string, string> | undefined)?.[ACCESS_COOKIE]);
@@ -94,7 +97,10 @@ export class JwtAuthGuard extends AuthGuard('jwt') {
   /** The site may require administrators to use two-factor sign-in: until they set it up, no ADMIN route answers (a session or a token alike). */
   private async assertAdminTwoFactor(options: AuthOptions, user: AuthUser): Promise<void> {
     if (options.role === RoleName.ADMIN && (await this.adminTwoFactor.requiresSetUp(user.id, user.role))) {
-      throw new ForbiddenException({ message: TwoFactorMessages.SETUP_REQUIRED, errors: { twoFactor: [TwoFactorMessages.SETUP_REQUIRED] } });
+      throw new ForbiddenException({
+        message: TwoFactorMessages.SETUP_REQUIRED,
+        errors: { twoFactor: [TwoFactorMessages.SETUP_REQUIRED] },
+      });
     }
   }
 
@@ -159,7 +165,8 @@ export class JwtAuthGuard extends AuthGuard('jwt') {
 
   // Passport's default turns every failure into a bare 401; keep our messages instead.
   handleRequest<TUser>(error: unknown, user: TUser | false): TUser {
-    if (error) throw error instanceof HttpException || isDatabaseUnavailable(error) ? error : new UnauthorizedException(AuthMessages.AUTH_FAILED);
+    if (error)
+      throw error instanceof HttpException || isDatabaseUnavailable(error) ? error : new UnauthorizedException(AuthMessages.AUTH_FAILED);
     if (!user) throw new UnauthorizedException(AuthMessages.AUTH_FAILED);
     return user;
   }

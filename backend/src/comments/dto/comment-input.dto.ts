@@ -43,7 +43,13 @@ const PositiveId = (message: string) => WholeNumber(1, MAX_ID, message);
 /** A positive 32-bit id or null/absent. */
 function OptionalParentId(): PropertyDecorator {
   return (target: object, key: string | symbol) => {
-    ApiPropertyOptional({ type: Number, nullable: true, minimum: 1, maximum: MAX_ID, description: 'The comment replied to; null or absent for a top-level comment' })(target, key);
+    ApiPropertyOptional({
+      type: Number,
+      nullable: true,
+      minimum: 1,
+      maximum: MAX_ID,
+      description: 'The comment replied to; null or absent for a top-level comment',
+    })(target, key);
     IsOptional()(target, key);
     PositiveId(CommentsMessages.PARENT_ID_INVALID)(target, key);
   };
@@ -73,7 +79,11 @@ export class CommentUpdateDto {
 
 /** A post's top-level comments: `?page&size&sortBy=createdAt&sortDir=asc|desc` (newest first by default). */
 export class CommentPostQueryDto extends sortQuery(['createdAt'] as const, { defaultField: 'createdAt' }) {
-  @ApiPropertyOptional({ minimum: 1, maximum: MAX_ID, description: "Answer the page that holds this comment's thread (`page` is then ignored; `number` says which)" })
+  @ApiPropertyOptional({
+    minimum: 1,
+    maximum: MAX_ID,
+    description: "Answer the page that holds this comment's thread (`page` is then ignored; `number` says which)",
+  })
   @IsOptional()
   @Transform(({ value }) => toInteger(value))
   @PositiveId(CommentsMessages.COMMENT_ID_INVALID)
@@ -81,7 +91,10 @@ export class CommentPostQueryDto extends sortQuery(['createdAt'] as const, { def
 }
 
 /** The caller's own comments: `?page&size&sortDirection` (the /my-comments page sends sortDirection). */
-export class CommentMineQueryDto extends sortQuery(['createdAt'] as const, { defaultField: 'createdAt', directionParam: 'sortDirection' }) {}
+export class CommentMineQueryDto extends sortQuery(['createdAt'] as const, {
+  defaultField: 'createdAt',
+  directionParam: 'sortDirection',
+}) {}
 
 /** `?limit` (default 3, clamped to 1–20): the recent-comments widget. */
 export class CommentRecentQueryDto {
@@ -113,14 +126,22 @@ export class CommentSearchQueryDto extends PageQueryDto {
 const invalid = { message: CommentsMessages.INVALID_PARAMS };
 function VietnamesePage(): PropertyDecorator {
   return (target: object, key: string | symbol) => {
-    ApiPropertyOptional({ minimum: 0, maximum: MAX_PAGE, default: 0, description: 'Zero-based page number (the client sends its one-based page minus one)' })(target, key);
+    ApiPropertyOptional({
+      minimum: 0,
+      maximum: MAX_PAGE,
+      default: 0,
+      description: 'Zero-based page number (the client sends its one-based page minus one)',
+    })(target, key);
     Transform(({ value }) => toInteger(value ?? 0))(target, key);
     WholeNumber(0, MAX_PAGE, CommentsMessages.INVALID_PARAMS)(target, key);
   };
 }
 function VietnameseSize(name: string): PropertyDecorator {
   return (target: object, key: string | symbol) => {
-    ApiPropertyOptional({ minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE, description: `${name}: clamped to 1–100` })(target, key);
+    ApiPropertyOptional({ minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE, description: `${name}: clamped to 1–100` })(
+      target,
+      key,
+    );
     Transform(({ value }) => clampSize(toInteger(value), DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE))(target, key);
     WholeNumber(1, MAX_PAGE_SIZE, CommentsMessages.INVALID_PARAMS)(target, key);
   };

@@ -21,19 +21,26 @@ export class CommentResponseDto {
   author: CommentAuthorDto | null;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
   @ApiProperty({ format: 'date-time', description: 'Differs from createdAt once the content was edited' }) updatedAt: string;
-  @ApiProperty({ minimum: 0, maximum: 3, description: '0 for a top-level comment, parent level + 1 for a reply (at most 3)' }) level: number;
+  @ApiProperty({ minimum: 0, maximum: 3, description: '0 for a top-level comment, parent level + 1 for a reply (at most 3)' })
+  level: number;
   @ApiProperty({ description: 'Replies directly under this comment' }) replyCount: number;
   @ApiProperty({ description: 'Deleted, kept as a placeholder because it has replies' }) deleted: boolean;
-  @ApiProperty({ type: () => [CommentResponseDto], description: 'The replies (whole thread below, oldest first) in thread answers; empty in flat lists' })
+  @ApiProperty({
+    type: () => [CommentResponseDto],
+    description: 'The replies (whole thread below, oldest first) in thread answers; empty in flat lists',
+  })
   replies: CommentResponseDto[];
   @ApiProperty({
     enum: CommentModeration,
     enumName: 'CommentModeration',
-    description: "HIDDEN: content is '[This comment has been hidden by a moderator]', replies kept; HELD: awaiting moderation, shown to its author only",
+    description:
+      "HIDDEN: content is '[This comment has been hidden by a moderator]', replies kept; HELD: awaiting moderation, shown to its author only",
   })
   moderation: CommentModeration;
   @ApiProperty({ description: "The caller may hide it: the post's author or an admin, on a visible comment" }) canHide: boolean;
-  @ApiProperty({ description: "The caller may report it: signed in, not the comment's author, not reported by them yet, a visible comment" })
+  @ApiProperty({
+    description: "The caller may report it: signed in, not the comment's author, not reported by them yet, a visible comment",
+  })
   canReport: boolean;
 }
 
@@ -66,7 +73,11 @@ export class CommentActivityDto {
   @ApiProperty() postTitle: string;
   @ApiProperty({ type: CommentPostRefDto }) post: CommentPostRefDto;
   @ApiProperty({ type: CommentAuthorDto, nullable: true }) author: CommentAuthorDto | null;
-  @ApiProperty({ enum: CommentModeration, enumName: 'CommentModeration', description: "Lists of others' comments show VISIBLE ones only; one's own list shows HIDDEN (with the placeholder) and HELD too" })
+  @ApiProperty({
+    enum: CommentModeration,
+    enumName: 'CommentModeration',
+    description: "Lists of others' comments show VISIBLE ones only; one's own list shows HIDDEN (with the placeholder) and HELD too",
+  })
   moderation: CommentModeration;
 }
 

@@ -18,9 +18,13 @@ export class CommentCacheSubscriber implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.events.onCommitted('comment.created', (event) => (event.data.visibility === 'VISIBLE' ? this.counters(event.data) : this.comments(event.data)));
+    this.events.onCommitted('comment.created', (event) =>
+      event.data.visibility === 'VISIBLE' ? this.counters(event.data) : this.comments(event.data),
+    );
     this.events.onCommitted('comment.updated', (event) => (event.data.holdReason ? this.counters(event.data) : this.comments(event.data)));
-    this.events.onCommitted(['comment.approved', 'comment.restored', 'comment.hidden', 'comment.deleted'], (event) => this.counters(event.data));
+    this.events.onCommitted(['comment.approved', 'comment.restored', 'comment.hidden', 'comment.deleted'], (event) =>
+      this.counters(event.data),
+    );
   }
 
   private counters(comment: CommentFacts): Promise<void> {

@@ -99,7 +99,10 @@ describe('comment visibility moves', () => {
   for (const state of STATES) {
     for (const move of COMMENT_MOVES) {
       const expected = TABLE[state][move];
-      const says = typeof expected === 'string' ? `is refused (${expected})` : `→ ${expected[0]}, comment_count ${expected[1]}, reply_count ${expected[2]}`;
+      const says =
+        typeof expected === 'string'
+          ? `is refused (${expected})`
+          : `→ ${expected[0]}, comment_count ${expected[1]}, reply_count ${expected[2]}`;
       it(`${state} × ${move} ${says}`, () => {
         expect(asExpected(commentMove(stateNamed(state), move))).toEqual(expected);
       });

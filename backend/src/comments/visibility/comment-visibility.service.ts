@@ -46,10 +46,17 @@ export type RefusalAnswer = (refusal: MoveRefusal) => Error | undefined;
 
 export const actorOf = (user: Pick<AuthUser, 'id' | 'fullName'>): EventActor => ({ id: user.id, name: user.fullName });
 
-const stateOf = (row: Pick<CommentLockRow, 'moderation' | 'deleted_at'>): CommentState => ({ visibility: row.moderation, deleted: row.deleted_at !== null });
+const stateOf = (row: Pick<CommentLockRow, 'moderation' | 'deleted_at'>): CommentState => ({
+  visibility: row.moderation,
+  deleted: row.deleted_at !== null,
+});
 
 /** A comment as its events name it, in state `state`. */
-export function commentFacts(comment: Pick<CommentLockRow, 'id' | 'post_id' | 'parent_id' | 'user_id'>, post: PostRef, state: CommentState): CommentFacts {
+export function commentFacts(
+  comment: Pick<CommentLockRow, 'id' | 'post_id' | 'parent_id' | 'user_id'>,
+  post: PostRef,
+  state: CommentState,
+): CommentFacts {
   return {
     commentId: comment.id,
     postId: comment.post_id,
@@ -149,22 +156,40 @@ export class CommentVisibility {
   }
 
   /** Applies one move to a locked comment (see `move`); returns its state after. */
-  async apply(tx: EventTransaction, locked: LockedComment, request: MoveRequest, actor: EventActor, refused?: RefusalAnswer): Promise<CommentState | null> {
+  async apply(
+    tx: EventTransaction,
+    locked: LockedComment,
+    request: MoveRequest,
+    actor: EventActor,
+    refused?: RefusalAnswer,
+  ): Promise<CommentState | null> {
     const { manager } = tx;
     const { comment, post } = locked;
     const from = stateOf(comment);
     const placeholder = request.move === 'delete' && (await this.comments.hasReplies(manager, comment.id));
-    const move: CommentMove = request.move === 'delete' ? (placeholder ? 'delete' : 'remove') : request.move === 'edit' && request.holdReason ? 'hold' : request.move;
+    const move: CommentMove =
+      request.move === 'delete'
+        ? placeholder
+          ? 'delete'
+          : 'remove'
+        : request.move === 'edit' && request.holdReason
+          ? 'hold'
+          : request.move;
     const outcome = commentMove(from, move);
     if ('refused' in outcome) throw refused?.(outcome.refused) ?? defaultRefusal(outcome.refused);
     const to = outcome.to;
     const facts = commentFacts(comment, post, to ?? { ...from, deleted: true });
     switch (request.move) {
       case 'edit':
-        if (!(await this.comments.updateContent(comment.id, request.content, manager))) throw new NotFoundException(CommentsMessages.NOT_FOUND);
+        if (!(await this.comments.updateContent(comment.id, request.content, manager)))
+          throw new NotFoundException(CommentsMessages.NOT_FOUND);
         if (move === 'hold' && from.visibility !== 'HELD') await this.comments.setHeld(manager, comment.id);
         await this.moveCounters(manager, post.id, comment.parent_id, outcome.deltas);
-        await tx.record({ name: 'comment.updated', actor, data: { ...facts, ...(request.holdReason ? { holdReason: request.holdReason } : {}) } });
+        await tx.record({
+          name: 'comment.updated',
+          actor,
+          data: { ...facts, ...(request.holdReason ? { holdReason: request.holdReason } : {}) },
+        });
         break;
       case 'approve':
       case 'restore':
@@ -175,14 +200,24 @@ export class CommentVisibility {
       case 'hide':
         await this.comments.setHidden(manager, comment.id, request.reason, actor.id);
         await this.moveCounters(manager, post.id, comment.parent_id, outcome.deltas);
-        await tx.record({ name: 'comment.hidden', actor, data: { ...facts, reason: request.reason, by: request.by, previousVisibility: from.visibility } });
+        await tx.record({
+          name: 'comment.hidden',
+          actor,
+          data: { ...facts, reason: request.reason, by: request.by, previousVisibility: from.visibility },
+        });
         break;
       case 'delete':
         await this.delete(manager, locked, placeholder, outcome.deltas);
         await tx.record({
           name: 'comment.deleted',
           actor,
-          data: { ...facts, previousVisibility: from.visibility, placeholder, via: request.via, ...(request.via === 'moderation-queue' ? { content: comment.content } : {}) },
+          data: {
+            ...facts,
+            previousVisibility: from.visibility,
+            placeholder,
+            via: request.via,
+            ...(request.via === 'moderation-queue' ? { content: comment.content } : {}),
+          },
         });
         break;
     }
@@ -195,7 +230,12 @@ export class CommentVisibility {
    * placeholder above it left without replies; each removed row leaves its parent's reply_count
    * when it was counted there (the table's `remove`).
    */
-  private async delete(manager: EntityManager, { comment, post }: LockedComment, placeholder: boolean, deltas: CounterDeltas): Promise<void> {
+  private async delete(
+    manager: EntityManager,
+    { comment, post }: LockedComment,
+    placeholder: boolean,
+    deltas: CounterDeltas,
+  ): Promise<void> {
     if (placeholder) {
       await this.comments.markDeleted(manager, comment.id);
       await this.moveCounters(manager, post.id, comment.parent_id, deltas);

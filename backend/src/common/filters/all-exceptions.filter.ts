@@ -51,11 +51,22 @@ export function describeException(exception: unknown): ErrorDescription {
       return { status, message: FALLBACK_MESSAGES[status] ?? CommonMessages.INVALID_REQUEST, errors: null };
     }
     const body = exception.getResponse();
-    if (status >= 500) return { status, message: status === 503 ? textOf(body) ?? CommonMessages.SERVICE_UNAVAILABLE : CommonMessages.UNEXPECTED, errors: null };
+    if (status >= 500)
+      return {
+        status,
+        message: status === 503 ? (textOf(body) ?? CommonMessages.SERVICE_UNAVAILABLE) : CommonMessages.UNEXPECTED,
+        errors: null,
+      };
     const errors = typeof body === 'object' && body && 'errors' in body ? ((body as { errors?: FieldErrors }).errors ?? null) : null;
     const data = typeof body === 'object' && body && 'data' in body ? (body as { data?: unknown }).data : undefined;
     const wait = exception instanceof TooManyRequestsException ? { retryAfterSeconds: exception.retryAfterSeconds } : {};
-    return { status, message: textOf(body) ?? FALLBACK_MESSAGES[status] ?? CommonMessages.INVALID_REQUEST, errors, ...(data === undefined ? {} : { data }), ...wait };
+    return {
+      status,
+      message: textOf(body) ?? FALLBACK_MESSAGES[status] ?? CommonMessages.INVALID_REQUEST,
+      errors,
+      ...(data === undefined ? {} : { data }),
+      ...wait,
+    };
   }
   // Errors raised by Express middleware before a route runs (malformed JSON, body too large).
   const parserError = exception as BodyParserError;
@@ -67,7 +78,8 @@ export function describeException(exception: unknown): ErrorDescription {
 }
 
 function isParserError(cause: unknown): boolean {
-  if (cause instanceof SyntaxError || cause instanceof URIError || typeof (cause as BodyParserError | undefined)?.type === 'string') return true;
+  if (cause instanceof SyntaxError || cause instanceof URIError || typeof (cause as BodyParserError | undefined)?.type === 'string')
+    return true;
   // Other http-errors of the parsers (a corrupt gzip/deflate/br body has no `type`): their text is Node's.
   const httpError = cause as { statusCode?: unknown; expose?: unknown } | undefined;
   return typeof httpError?.statusCode === 'number' && typeof httpError.expose === 'boolean';

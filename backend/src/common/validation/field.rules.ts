@@ -12,7 +12,7 @@ import { canonicalEmail, charCount, hasInvisible, trimInvisible } from '../../..
 const blank = (value: unknown) => value === undefined || value === null || value === '';
 
 /** The fixed set of special characters of the strict password rule. */
-export const PASSWORD_SPECIALS = "!@#$%^&*()_+-=[]{};':\"\\|,.<>/?`~";
+export const PASSWORD_SPECIALS = '!@#$%^&*()_+-=[]{};\':"\\|,.<>/?`~';
 const SPECIAL = new RegExp(`[${PASSWORD_SPECIALS.replace(/[\\\][\-^]/g, '\\$&')}]`);
 
 /** Present and a non-empty string. */
@@ -147,7 +147,7 @@ export function WholeNumberInRange(min: number, max: number, message: string): P
       target: target.constructor,
       propertyName: propertyName as string,
       options: { message },
-      validator: { validate: (value: unknown) => (Number.isInteger(value) && (value as number) >= min && (value as number) <= max) },
+      validator: { validate: (value: unknown) => Number.isInteger(value) && (value as number) >= min && (value as number) <= max },
     });
   };
 }

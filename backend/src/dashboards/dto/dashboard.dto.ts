@@ -32,7 +32,8 @@ export class ReaderActivityDto {
 export class ReaderDashboardStatsDto {
   @ApiProperty({ type: ReaderDashboardUserDto }) user: ReaderDashboardUserDto;
   @ApiProperty({ type: ReaderStatisticsDto }) statistics: ReaderStatisticsDto;
-  @ApiProperty({ type: [ReaderActivityDto], description: 'Likes and comments of the last 7 days, newest first, at most 5' }) recentActivity: ReaderActivityDto[];
+  @ApiProperty({ type: [ReaderActivityDto], description: 'Likes and comments of the last 7 days, newest first, at most 5' })
+  recentActivity: ReaderActivityDto[];
 }
 
 export class QuickTodayStatsDto {

@@ -17,7 +17,8 @@ export class ImageUploadInfoDto {
 export class ImageValidationDto {
   @ApiProperty({ example: 1200, description: 'As displayed (EXIF orientation applied)' }) width: number;
   @ApiProperty({ example: 600 }) height: number;
-  @ApiProperty({ enum: ['jpeg', 'png', 'webp', 'gif'], description: 'Decided by the bytes, not the file name or MIME type' }) format: string;
+  @ApiProperty({ enum: ['jpeg', 'png', 'webp', 'gif'], description: 'Decided by the bytes, not the file name or MIME type' })
+  format: string;
   @ApiProperty({ example: 183204, description: 'Bytes' }) size: number;
   @ApiProperty({ type: [String], example: ['Recommended size is 800x400px for optimal display'] }) warnings: string[];
 }
@@ -29,17 +30,25 @@ export class ThumbnailVariantDto {
 
 /** POST /images/thumbnail/upload: the stored WebP and its responsive variants. */
 export class ThumbnailUploadDto {
-  @ApiProperty({ example: '/images/thumbnails/0123456789abcdef0123456789abcdef-1200x600.webp', description: 'The full-size image (store this as the post thumbnail)' })
+  @ApiProperty({
+    example: '/images/thumbnails/0123456789abcdef0123456789abcdef-1200x600.webp',
+    description: 'The full-size image (store this as the post thumbnail)',
+  })
   url: string;
-  @ApiProperty({ example: '/images/thumbnails/0123456789abcdef0123456789abcdef-1200x600.webp', description: 'Same as url (the spec client reads imageUrl or url)' })
+  @ApiProperty({
+    example: '/images/thumbnails/0123456789abcdef0123456789abcdef-1200x600.webp',
+    description: 'Same as url (the spec client reads imageUrl or url)',
+  })
   imageUrl: string;
-  @ApiProperty({ example: '0123456789abcdef0123456789abcdef-1200x600.webp', description: 'For DELETE /images/{filename}' }) filename: string;
+  @ApiProperty({ example: '0123456789abcdef0123456789abcdef-1200x600.webp', description: 'For DELETE /images/{filename}' })
+  filename: string;
   @ApiProperty({ example: 1200 }) width: number;
   @ApiProperty({ example: 600 }) height: number;
   @ApiProperty({ type: [ThumbnailVariantDto], description: 'Narrower copies (400, 800, 1600 wide), only those narrower than the image' })
   variants: ThumbnailVariantDto[];
   @ApiProperty({
-    example: '/images/thumbnails/0123456789abcdef0123456789abcdef-400w.webp 400w, /images/thumbnails/0123456789abcdef0123456789abcdef-800w.webp 800w, /images/thumbnails/0123456789abcdef0123456789abcdef-1200x600.webp 1200w',
+    example:
+      '/images/thumbnails/0123456789abcdef0123456789abcdef-400w.webp 400w, /images/thumbnails/0123456789abcdef0123456789abcdef-800w.webp 800w, /images/thumbnails/0123456789abcdef0123456789abcdef-1200x600.webp 1200w',
   })
   srcset: string;
   @ApiProperty({ type: [String], example: [] }) warnings: string[];

@@ -100,11 +100,15 @@ export class LocalImageStore implements ImageStore {
   }
 
   serve(kind: ImageKind, name: string, _req: Request, res: Response, next: NextFunction): void {
-    res.sendFile(join(this.dirOf(kind), name), { maxAge: '1y', immutable: true, headers: { 'X-Content-Type-Options': 'nosniff' } }, (error?: Error) => {
-      if (!error) return;
-      if (res.headersSent) return;
-      next();
-    });
+    res.sendFile(
+      join(this.dirOf(kind), name),
+      { maxAge: '1y', immutable: true, headers: { 'X-Content-Type-Options': 'nosniff' } },
+      (error?: Error) => {
+        if (!error) return;
+        if (res.headersSent) return;
+        next();
+      },
+    );
   }
 
   async close(): Promise<void> {}

@@ -45,7 +45,10 @@ export class S3ImageStore implements ImageStore {
       endpoint: config.endpoint,
       region: config.region,
       forcePathStyle: config.forcePathStyle,
-      credentials: config.accessKeyId && config.secretAccessKey ? { accessKeyId: config.accessKeyId, secretAccessKey: config.secretAccessKey } : undefined,
+      credentials:
+        config.accessKeyId && config.secretAccessKey
+          ? { accessKeyId: config.accessKeyId, secretAccessKey: config.secretAccessKey }
+          : undefined,
       // Checksums only where the API requires them: S3-compatible servers differ on the newer ones.
       requestChecksumCalculation: 'WHEN_REQUIRED',
       responseChecksumValidation: 'WHEN_REQUIRED',
@@ -56,7 +59,16 @@ export class S3ImageStore implements ImageStore {
   async writeAll(kind: ImageKind, files: readonly { name: string; data: Buffer }[]): Promise<void> {
     const results = await Promise.allSettled(
       files.map(({ name, data }) =>
-        this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: keyOf(kind, name), Body: data, ContentType: 'image/webp', CacheControl: IMMUTABLE_CACHE, ContentLength: data.length })),
+        this.client.send(
+          new PutObjectCommand({
+            Bucket: this.bucket,
+            Key: keyOf(kind, name),
+            Body: data,
+            ContentType: 'image/webp',
+            CacheControl: IMMUTABLE_CACHE,
+            ContentLength: data.length,
+          }),
+        ),
       ),
     );
     const failure = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
@@ -95,7 +107,12 @@ export class S3ImageStore implements ImageStore {
     const prefix = keyOf(kind, '');
     for (let i = 0; i < names.length; i += 1000) {
       const chunk = names.slice(i, i + 1000);
-      const out = await this.client.send(new DeleteObjectsCommand({ Bucket: this.bucket, Delete: { Objects: chunk.map((name) => ({ Key: keyOf(kind, name) })), Quiet: true } }));
+      const out = await this.client.send(
+        new DeleteObjectsCommand({
+          Bucket: this.bucket,
+          Delete: { Objects: chunk.map((name) => ({ Key: keyOf(kind, name) })), Quiet: true },
+        }),
+      );
       for (const e of out.Errors ?? []) {
         if (e.Code === 'NoSuchKey') continue;
         failed.push({ name: (e.Key ?? '').slice(prefix.length), error: `${e.Code ?? 'Error'}: ${e.Message ?? ''}` });
@@ -131,7 +148,10 @@ export class S3ImageStore implements ImageStore {
     const key = keyOf(kind, name);
     const ifNoneMatch = req.headers['if-none-match'];
     const since = req.headers['if-modified-since'] ? new Date(req.headers['if-modified-since']) : undefined;
-    const conditions = { IfNoneMatch: ifNoneMatch || undefined, IfModifiedSince: !ifNoneMatch && since && !Number.isNaN(since.getTime()) ? since : undefined };
+    const conditions = {
+      IfNoneMatch: ifNoneMatch || undefined,
+      IfModifiedSince: !ifNoneMatch && since && !Number.isNaN(since.getTime()) ? since : undefined,
+    };
     let object: Pick<GetObjectCommandOutput, 'Body' | 'ContentLength' | 'ContentType' | 'ETag' | 'LastModified'>;
     try {
       object =

@@ -34,18 +34,39 @@ describe('the Ghost reader', () => {
 
     expect(await surveyGhost(odd)).toEqual({ origin: 'ghost', posts });
     const expected = await records(usual);
-    expect(expected.map((record) => record.type)).toEqual([...Array(2).fill('user'), ...Array(2).fill('tag'), ...Array(posts).fill('post')]);
+    expect(expected.map((record) => record.type)).toEqual([
+      ...Array(2).fill('user'),
+      ...Array(2).fill('tag'),
+      ...Array(posts).fill('post'),
+    ]);
     expect(await records(odd)).toEqual(expected);
     expect(await records(linksFirst)).toEqual(expected);
 
     // Post 10: its tags in sort order without the internal one, its first author, its Mobiledoc body.
     const ten = expected.find((record) => record.type === 'post' && record.post.sourceId === id('p', 10));
-    expect(ten).toMatchObject({ post: { slug: 'ghost-post-10', authorSourceId: id('u', 1), tagSourceIds: [id('t', 2)], markdown: '## Mobiledoc 10\n\nMarkdown card *text*.' } });
-    expect(expected.filter((record) => record.type === 'tag').map((record) => record.type === 'tag' && record.tag.slug)).toEqual(['du-lich', 'getting-started']);
+    expect(ten).toMatchObject({
+      post: {
+        slug: 'ghost-post-10',
+        authorSourceId: id('u', 1),
+        tagSourceIds: [id('t', 2)],
+        markdown: '## Mobiledoc 10\n\nMarkdown card *text*.',
+      },
+    });
+    expect(expected.filter((record) => record.type === 'tag').map((record) => record.type === 'tag' && record.tag.slug)).toEqual([
+      'du-lich',
+      'getting-started',
+    ]);
   });
 
   it('takes authors and tags by sort_order, whatever their order in the file, and an export without users or tags', async () => {
-    const post = (n: number) => ({ id: `p${n}`, title: `Post ${n}`, slug: `post-${n}`, html: `<p>Body ${n}</p>`, status: 'published', published_at: '2020-01-01T00:00:00.000Z' });
+    const post = (n: number) => ({
+      id: `p${n}`,
+      title: `Post ${n}`,
+      slug: `post-${n}`,
+      html: `<p>Body ${n}</p>`,
+      status: 'published',
+      published_at: '2020-01-01T00:00:00.000Z',
+    });
     const path = file(
       'sorted.json',
       JSON.stringify({
@@ -69,7 +90,10 @@ describe('the Ghost reader', () => {
     );
     expect(await surveyGhost(path)).toEqual({ origin: 'ghost', posts: 2 });
     const [first, second] = await records(path);
-    expect(first).toMatchObject({ type: 'post', post: { sourceId: 'p1', authorSourceId: 'first', tagSourceIds: ['a', 'c', 'b'], markdown: 'Body 1' } });
+    expect(first).toMatchObject({
+      type: 'post',
+      post: { sourceId: 'p1', authorSourceId: 'first', tagSourceIds: ['a', 'c', 'b'], markdown: 'Body 1' },
+    });
     expect(second).toMatchObject({ type: 'post', post: { sourceId: 'p2', authorSourceId: null, tagSourceIds: [] } });
   });
 
@@ -77,11 +101,15 @@ describe('the Ghost reader', () => {
     const whole = ghostFixture({ posts: 30 });
     const truncated = file('truncated.json', whole.slice(0, Math.floor(whole.length * 0.7)));
     await expect(surveyGhost(truncated)).rejects.toThrow(BadSourceFile);
-    await expect(surveyGhost(truncated)).rejects.toThrow(/^This is not a Ghost export: the file is not JSON \(it ends before its JSON does: /);
+    await expect(surveyGhost(truncated)).rejects.toThrow(
+      /^This is not a Ghost export: the file is not JSON \(it ends before its JSON does: /,
+    );
 
     // A syntax error deep in the file (after posts a reader could have written), then valid JSON again.
     const broken = file('broken.json', whole.replace('"slug":"ghost-post-20",', '"slug":"ghost-post-20";'));
-    await expect(surveyGhost(broken)).rejects.toThrow(/^This is not a Ghost export: the file is not JSON \(expected .* at or before byte \d+\)\.$/);
+    await expect(surveyGhost(broken)).rejects.toThrow(
+      /^This is not a Ghost export: the file is not JSON \(expected .* at or before byte \d+\)\.$/,
+    );
     await expect(surveyGhost(file('trailing.json', `${whole}}`))).rejects.toThrow(/the file is not JSON \(unexpected characters/);
     await expect(surveyGhost(file('text.txt', 'hello, this is text'))).rejects.toThrow(/^This is not a Ghost export: the file is not JSON/);
     await expect(surveyGhost(file('empty.json', ''))).rejects.toThrow(BadSourceFile);
@@ -89,15 +117,24 @@ describe('the Ghost reader', () => {
     const noPosts = 'This is not a Ghost export: it has no db[0].data.posts (export it from Settings → Labs → Export in Ghost).';
     await expect(surveyGhost(file('no-data.json', JSON.stringify({ db: [{ data: {} }] })))).rejects.toThrow(noPosts);
     await expect(surveyGhost(file('posts-object.json', JSON.stringify({ db: [{ data: { posts: {} } }] })))).rejects.toThrow(noPosts);
-    await expect(surveyGhost(file('second-db.json', JSON.stringify({ db: [{ data: {} }, { data: { posts: [] } }] })))).rejects.toThrow(noPosts);
+    await expect(surveyGhost(file('second-db.json', JSON.stringify({ db: [{ data: {} }, { data: { posts: [] } }] })))).rejects.toThrow(
+      noPosts,
+    );
     await expect(surveyGhost(file('array.json', '[1, 2, 3]'))).rejects.toThrow(noPosts);
   });
 
   it('skips a post over the cap (60 MB of html) with the reason WordPress items get, reads the posts around it, and never holds it', async () => {
-    const post = (n: number) => ({ id: id('p', n), title: `Post ${n}`, slug: `post-${n}`, html: `<p>Body ${n}</p>`, status: 'published', published_at: '2020-01-01T00:00:00.000Z' });
+    const post = (n: number) => ({
+      id: id('p', n),
+      title: `Post ${n}`,
+      slug: `post-${n}`,
+      html: `<p>Body ${n}</p>`,
+      status: 'published',
+      published_at: '2020-01-01T00:00:00.000Z',
+    });
     const path = join(dir, 'oversized.json');
     const out = createWriteStream(path);
-    const megabyte = 'Lorem ipsum dolor sit amet. '.repeat(Math.ceil(1024 * 1024 / 28)).slice(0, 1024 * 1024);
+    const megabyte = 'Lorem ipsum dolor sit amet. '.repeat(Math.ceil((1024 * 1024) / 28)).slice(0, 1024 * 1024);
     // The title comes after the body: what names the post is read past the cap too.
     const chunks = function* () {
       yield `{"db":[{"data":{"users":[{"id":"u1","name":"Hùng","email":"hung@ghost.example.com"}],"posts":[${JSON.stringify(post(1))},{"id":"${id('p', 2)}","slug":"huge","html":"<p>`;
@@ -124,7 +161,9 @@ describe('the Ghost reader', () => {
     // Looked at many times while the post streamed by: at most the cap's worth of it was held, never the post.
     expect(samples).toBeGreaterThan(2);
     expect(highest).toBeLessThan(size / 4);
-    console.log(`Ghost, one post of ${size / 1024 / 1024} MB: heap above the baseline at most ${(highest / 1024 / 1024).toFixed(1)} MB (${samples} samples)`);
+    console.log(
+      `Ghost, one post of ${size / 1024 / 1024} MB: heap above the baseline at most ${(highest / 1024 / 1024).toFixed(1)} MB (${samples} samples)`,
+    );
   }, 60_000);
 
   it('keeps the heap far below the file while it reads a large export (one post at a time)', async () => {

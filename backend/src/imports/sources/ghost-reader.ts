@@ -33,7 +33,11 @@ interface GhostPost {
 }
 
 /** Ghost statuses here: a scheduled post waits for its time as an approved one does. 'sent' (newsletter only) has no equivalent. */
-const STATUSES: Record<string, PostStatus> = { published: PostStatus.PUBLISHED, draft: PostStatus.DRAFT, scheduled: PostStatus.PENDING_REVIEW };
+const STATUSES: Record<string, PostStatus> = {
+  published: PostStatus.PUBLISHED,
+  draft: PostStatus.DRAFT,
+  scheduled: PostStatus.PENDING_REVIEW,
+};
 
 const date = (value: string | null | undefined): Date | null => {
   if (!value) return null;
@@ -68,7 +72,11 @@ interface LexicalNode {
 
 /** The Markdown of a Mobiledoc document: its markdown cards and its text sections. */
 function mobiledocToMarkdown(source: string): string {
-  const doc = JSON.parse(source) as { cards?: [string, { markdown?: string; html?: string }][]; sections?: unknown[][]; markups?: unknown[] };
+  const doc = JSON.parse(source) as {
+    cards?: [string, { markdown?: string; html?: string }][];
+    sections?: unknown[][];
+    markups?: unknown[];
+  };
   const blocks: string[] = [];
   for (const section of doc.sections ?? []) {
     if (section[0] === 10) {
@@ -97,7 +105,15 @@ function bodyOf(post: GhostPost): string {
 
 /** The report's row for an element over ITEM_TEXT_MAX, named by the fields of it read before and after the cap. */
 function oversized(kind: 'user' | 'tag' | 'post', labels: Readonly<Record<string, string>>): SourceRecord {
-  return { type: 'skip', skip: { kind, sourceId: labels.id ?? '', title: (kind === 'post' ? labels.title : labels.name) || labels.slug || '(untitled)', reason: OVERSIZED_ITEM } };
+  return {
+    type: 'skip',
+    skip: {
+      kind,
+      sourceId: labels.id ?? '',
+      title: (kind === 'post' ? labels.title : labels.name) || labels.slug || '(untitled)',
+      reason: OVERSIZED_ITEM,
+    },
+  };
 }
 
 const NOT_GHOST = 'This is not a Ghost export: it has no db[0].data.posts (export it from Settings → Labs → Export in Ghost).';
@@ -106,7 +122,8 @@ const NOT_GHOST = 'This is not a Ghost export: it has no db[0].data.posts (expor
 function ghostPass(path: string, plan: Omit<JsonPlan, 'depth' | 'arrayAt'>): AsyncGenerator<JsonEvent> {
   // Small reads: parsing one is a short turn on the event loop the server's requests share.
   const file = createReadStream(path, { highWaterMark: 16 * 1024 });
-  const arrayAt = (at: JsonPath) => (at.length === 4 && at[0] === 'db' && at[1] === 0 && at[2] === 'data' && typeof at[3] === 'string' ? at[3] : null);
+  const arrayAt = (at: JsonPath) =>
+    at.length === 4 && at[0] === 'db' && at[1] === 0 && at[2] === 'data' && typeof at[3] === 'string' ? at[3] : null;
   return jsonEvents(file, { depth: 4, arrayAt, ...plan });
 }
 
@@ -126,7 +143,8 @@ async function* checked(events: AsyncGenerator<JsonEvent>): AsyncGenerator<JsonE
  */
 export async function surveyGhost(path: string): Promise<SourceSurvey> {
   let posts: number | null = null;
-  for await (const event of checked(ghostPass(path, { collect: () => false }))) if (event.type === 'end' && event.array === 'posts') posts = event.count;
+  for await (const event of checked(ghostPass(path, { collect: () => false })))
+    if (event.type === 'end' && event.array === 'posts') posts = event.count;
   if (posts === null) throw new BadSourceFile(NOT_GHOST);
   return { origin: 'ghost', posts };
 }
@@ -145,7 +163,8 @@ export async function* readGhost(path: string): AsyncGenerator<SourceRecord> {
   const linkArrays = new Set(['users', 'tags', 'posts_tags', 'posts_authors']);
   for await (const event of checked(ghostPass(path, { collect: (array) => linkArrays.has(array) }))) {
     // A user or tag over the cap is reported; a link row that large names no post or tag it could be kept for.
-    if (event.type === 'oversized' && (event.array === 'users' || event.array === 'tags')) yield oversized(event.array === 'users' ? 'user' : 'tag', event.labels);
+    if (event.type === 'oversized' && (event.array === 'users' || event.array === 'tags'))
+      yield oversized(event.array === 'users' ? 'user' : 'tag', event.labels);
     if (event.type !== 'item') continue;
     if (event.array === 'users') {
       const user = event.value as GhostUser;
@@ -154,7 +173,13 @@ export async function* readGhost(path: string): AsyncGenerator<SourceRecord> {
       const tag = event.value as GhostTag;
       // Internal tags (#name) organise Ghost's own themes; they are not readers' tags.
       if (tag.visibility === 'internal' || tag.name.startsWith('#')) internal.add(ownCopy(tag.id));
-      else tags.push({ sourceId: ownCopy(tag.id), name: ownCopy(tag.name), slug: ownCopy(tag.slug), description: tag.description ? ownCopy(tag.description) : null });
+      else
+        tags.push({
+          sourceId: ownCopy(tag.id),
+          name: ownCopy(tag.name),
+          slug: ownCopy(tag.slug),
+          description: tag.description ? ownCopy(tag.description) : null,
+        });
     } else if (event.array === 'posts_tags') {
       const link = event.value as GhostLink;
       if (!link.post_id || !link.tag_id) continue;

@@ -15,16 +15,31 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 type Part = 'header' | 'users' | 'tags' | 'posts';
 
 /** site.json in pieces, its parts in the given order (Inkwell writes header, users, tags, posts). */
-function* siteJson(options: { posts: number; order?: Part[]; padding?: number; header?: Record<string, unknown>; huge?: { post: number; megabytes: number } }): Generator<string> {
+function* siteJson(options: {
+  posts: number;
+  order?: Part[];
+  padding?: number;
+  header?: Record<string, unknown>;
+  huge?: { post: number; megabytes: number };
+}): Generator<string> {
   const users: ExportedUser[] = [
-    { id: 1, fullName: 'Nguyễn Thị Linh', email: 'linh@inkwell.example.com', bio: 'Viết về cà phê ☕', roles: ['AUTHOR', 'NOT_A_ROLE'], createdAt: '2024-01-01T00:00:00.000Z' },
+    {
+      id: 1,
+      fullName: 'Nguyễn Thị Linh',
+      email: 'linh@inkwell.example.com',
+      bio: 'Viết về cà phê ☕',
+      roles: ['AUTHOR', 'NOT_A_ROLE'],
+      createdAt: '2024-01-01T00:00:00.000Z',
+    },
     { id: 2, fullName: 'Omar', email: 'omar@inkwell.example.com', bio: null, roles: [], createdAt: '2024-01-02T00:00:00.000Z' },
   ];
   const tags: ExportedTag[] = [
     { id: 7, name: 'Cà phê', slug: 'ca-phe', description: 'Đồ uống', color: '#663300', icon: null, active: true },
     { id: 8, name: 'Old', slug: 'old', description: null, color: null, icon: null, active: false },
   ];
-  const padding = options.padding ? `\n\n${'Lorem ipsum dolor sit amet, consectetur adipiscing elit. '.repeat(Math.ceil(options.padding / 57)).slice(0, options.padding)}` : '';
+  const padding = options.padding
+    ? `\n\n${'Lorem ipsum dolor sit amet, consectetur adipiscing elit. '.repeat(Math.ceil(options.padding / 57)).slice(0, options.padding)}`
+    : '';
   function* posts(): Generator<ExportedPost> {
     for (let n = 1; n <= options.posts; n += 1) {
       yield {
@@ -48,12 +63,24 @@ function* siteJson(options: { posts: number; order?: Part[]; padding?: number; h
         markdownFile: `posts/bai-${n}.md`,
         comments: [
           { id: n * 10, parentId: null, authorId: 1, content: 'Hay quá', createdAt: '2024-02-03T00:00:00.000Z', visibility: 'VISIBLE' },
-          { id: n * 10 + 1, parentId: n * 10, authorId: null, content: 'Cảm ơn', createdAt: '2024-02-04T00:00:00.000Z', visibility: 'HELD' },
+          {
+            id: n * 10 + 1,
+            parentId: n * 10,
+            authorId: null,
+            content: 'Cảm ơn',
+            createdAt: '2024-02-04T00:00:00.000Z',
+            visibility: 'HELD',
+          },
         ],
       };
     }
   }
-  const header = options.header ?? { format: SITE_EXPORT_FORMAT, version: SITE_EXPORT_VERSION, exportedAt: '2026-11-28T00:00:00.000Z', site: 'https://Old.Inkwell.example.com/' };
+  const header = options.header ?? {
+    format: SITE_EXPORT_FORMAT,
+    version: SITE_EXPORT_VERSION,
+    exportedAt: '2026-11-28T00:00:00.000Z',
+    site: 'https://Old.Inkwell.example.com/',
+  };
   const parts: Record<Part, () => Generator<string>> = {
     *header() {
       yield JSON.stringify(header).slice(1, -1);
@@ -120,13 +147,23 @@ describe('the Inkwell export reader', () => {
     expect(await surveyInkwell(usual)).toEqual({ origin: 'inkwell:https://old.inkwell.example.com', posts });
     expect(await surveyInkwell(postsFirst)).toEqual({ origin: 'inkwell:https://old.inkwell.example.com', posts });
     const expected = await records(usual);
-    expect(expected.map((record) => record.type)).toEqual([...Array(2).fill('user'), ...Array(2).fill('tag'), ...Array(posts).fill('post')]);
+    expect(expected.map((record) => record.type)).toEqual([
+      ...Array(2).fill('user'),
+      ...Array(2).fill('tag'),
+      ...Array(posts).fill('post'),
+    ]);
     expect(await records(postsFirst)).toEqual(expected);
     expect(await records(tagsFirst)).toEqual(expected);
 
-    expect(expected[0]).toEqual({ type: 'user', user: { sourceId: '1', fullName: 'Nguyễn Thị Linh', email: 'linh@inkwell.example.com', bio: 'Viết về cà phê ☕', roles: ['AUTHOR'] } });
+    expect(expected[0]).toEqual({
+      type: 'user',
+      user: { sourceId: '1', fullName: 'Nguyễn Thị Linh', email: 'linh@inkwell.example.com', bio: 'Viết về cà phê ☕', roles: ['AUTHOR'] },
+    });
     expect(expected[1]).toMatchObject({ type: 'user', user: { sourceId: '2', roles: ['USER'] } });
-    expect(expected[3]).toEqual({ type: 'tag', tag: { sourceId: '8', name: 'Old', slug: 'old', description: null, active: false, color: null, icon: null } });
+    expect(expected[3]).toEqual({
+      type: 'tag',
+      tag: { sourceId: '8', name: 'Old', slug: 'old', description: null, active: false, color: null, icon: null },
+    });
     const third = expected.find((record) => record.type === 'post' && record.post.sourceId === '103');
     expect(third).toMatchObject({
       post: {
@@ -148,7 +185,9 @@ describe('the Inkwell export reader', () => {
     const notZip = join(dir, 'not.zip');
     writeFileSync(notZip, 'hello, this is text');
     await expect(surveyInkwell(notZip)).rejects.toThrow(/^This is not an Inkwell export: the file is not a zip archive \(/);
-    await expect(surveyInkwell(await exportZip('empty.zip', null))).rejects.toThrow('This is not an Inkwell export: the zip has no site.json.');
+    await expect(surveyInkwell(await exportZip('empty.zip', null))).rejects.toThrow(
+      'This is not an Inkwell export: the zip has no site.json.',
+    );
 
     const whole = [...siteJson({ posts: 20 })].join('');
     const truncated = await exportZip('truncated.zip', [whole.slice(0, Math.floor(whole.length * 0.6))]);
@@ -157,14 +196,18 @@ describe('the Inkwell export reader', () => {
     const broken = await exportZip('broken.zip', [whole.replace('"slug":"bai-15",', '"slug":"bai-15"')]);
     await expect(surveyInkwell(broken)).rejects.toThrow(/^The export's site\.json is not JSON \(expected .* at or before byte \d+\)\.$/);
 
-    await expect(surveyInkwell(await exportZip('format.zip', siteJson({ posts: 1, header: { format: 'other', version: 1, site: 'x' } })))).rejects.toThrow(
+    await expect(
+      surveyInkwell(await exportZip('format.zip', siteJson({ posts: 1, header: { format: 'other', version: 1, site: 'x' } }))),
+    ).rejects.toThrow("This is not an Inkwell export: site.json has no 'format: inkwell-site-export'.");
+    await expect(surveyInkwell(await exportZip('array.zip', ['[1, 2]']))).rejects.toThrow(
       "This is not an Inkwell export: site.json has no 'format: inkwell-site-export'.",
     );
-    await expect(surveyInkwell(await exportZip('array.zip', ['[1, 2]']))).rejects.toThrow("This is not an Inkwell export: site.json has no 'format: inkwell-site-export'.");
-    await expect(surveyInkwell(await exportZip('version.zip', siteJson({ posts: 1, header: { format: SITE_EXPORT_FORMAT, version: 2, site: 'x' } })))).rejects.toThrow(
-      'This export is format version 2; this Inkwell reads version 1.',
-    );
-    await expect(surveyInkwell(await exportZip('no-tags.zip', siteJson({ posts: 1, order: ['header', 'users', 'posts'] })))).rejects.toThrow("The export's site.json lacks its users, tags or posts.");
+    await expect(
+      surveyInkwell(await exportZip('version.zip', siteJson({ posts: 1, header: { format: SITE_EXPORT_FORMAT, version: 2, site: 'x' } }))),
+    ).rejects.toThrow('This export is format version 2; this Inkwell reads version 1.');
+    await expect(
+      surveyInkwell(await exportZip('no-tags.zip', siteJson({ posts: 1, order: ['header', 'users', 'posts'] }))),
+    ).rejects.toThrow("The export's site.json lacks its users, tags or posts.");
   });
 
   it('skips a post over the cap (60 MB of content) with the reason WordPress items get, reads the posts around it, and never holds it', async () => {
@@ -185,7 +228,9 @@ describe('the Inkwell export reader', () => {
     // Looked at many times while the post streamed by: at most the cap's worth of it was held, never the post.
     expect(samples).toBeGreaterThan(2);
     expect(highest).toBeLessThan(size / 4);
-    console.log(`Inkwell, one post of ${megabytes} MB: heap above the baseline at most ${(highest / 1024 / 1024).toFixed(1)} MB (${samples} samples)`);
+    console.log(
+      `Inkwell, one post of ${megabytes} MB: heap above the baseline at most ${(highest / 1024 / 1024).toFixed(1)} MB (${samples} samples)`,
+    );
   }, 60_000);
 
   it('keeps the heap far below site.json while it reads a large export (one post at a time)', async () => {

@@ -66,19 +66,42 @@ export async function surveyInkwell(path: string): Promise<SourceSurvey> {
     if (event.type === 'scalar') header[event.key] = event.value;
     else if (event.type === 'end') counts.set(event.array, event.count);
   }
-  if (header.format !== SITE_EXPORT_FORMAT) throw new BadSourceFile("This is not an Inkwell export: site.json has no 'format: inkwell-site-export'.");
-  if (header.version !== SITE_EXPORT_VERSION) throw new BadSourceFile(`This export is format version ${String(header.version)}; this Inkwell reads version ${SITE_EXPORT_VERSION}.`);
-  if (![...TOP_LEVEL_ARRAYS].every((array) => counts.has(array))) throw new BadSourceFile("The export's site.json lacks its users, tags or posts.");
+  if (header.format !== SITE_EXPORT_FORMAT)
+    throw new BadSourceFile("This is not an Inkwell export: site.json has no 'format: inkwell-site-export'.");
+  if (header.version !== SITE_EXPORT_VERSION)
+    throw new BadSourceFile(`This export is format version ${String(header.version)}; this Inkwell reads version ${SITE_EXPORT_VERSION}.`);
+  if (![...TOP_LEVEL_ARRAYS].every((array) => counts.has(array)))
+    throw new BadSourceFile("The export's site.json lacks its users, tags or posts.");
   return { origin: `inkwell:${String(header.site).replace(/\/+$/, '').toLowerCase()}`, posts: counts.get('posts')! };
 }
 
 function userRecord(user: ExportedUser): SourceRecord {
   const roles = user.roles.filter((role): role is RoleName => ROLES.has(role));
-  return { type: 'user', user: { sourceId: String(user.id), fullName: user.fullName, email: user.email, bio: user.bio, roles: roles.length ? roles : [RoleName.USER] } };
+  return {
+    type: 'user',
+    user: {
+      sourceId: String(user.id),
+      fullName: user.fullName,
+      email: user.email,
+      bio: user.bio,
+      roles: roles.length ? roles : [RoleName.USER],
+    },
+  };
 }
 
 function tagRecord(tag: ExportedTag): SourceRecord {
-  return { type: 'tag', tag: { sourceId: String(tag.id), name: tag.name, slug: tag.slug, description: tag.description, active: tag.active, color: tag.color, icon: tag.icon } };
+  return {
+    type: 'tag',
+    tag: {
+      sourceId: String(tag.id),
+      name: tag.name,
+      slug: tag.slug,
+      description: tag.description,
+      active: tag.active,
+      color: tag.color,
+      icon: tag.icon,
+    },
+  };
 }
 
 function postRecord(post: ExportedPost, people: Map<number, { email: string; name: string }>): SourceRecord {
@@ -109,7 +132,7 @@ function postRecord(post: ExportedPost, people: Map<number, { email: string; nam
         parentSourceId: comment.parentId === null ? null : String(comment.parentId),
         content: comment.content,
         authorName: (comment.authorId !== null && people.get(comment.authorId)?.name) || 'Former reader',
-        authorEmail: comment.authorId !== null ? people.get(comment.authorId)?.email ?? null : null,
+        authorEmail: comment.authorId !== null ? (people.get(comment.authorId)?.email ?? null) : null,
         createdAt: date(comment.createdAt),
         approved: comment.visibility === 'VISIBLE',
       })),
@@ -157,7 +180,15 @@ export async function* readInkwell(path: string): AsyncGenerator<SourceRecord> {
     } else if (event.array === 'tags') {
       const tag = event.value as ExportedTag;
       if (usersDone) yield tagRecord(tag);
-      else waitingTags.push({ ...tag, name: ownCopy(tag.name), slug: ownCopy(tag.slug), description: tag.description && ownCopy(tag.description), color: tag.color && ownCopy(tag.color), icon: tag.icon && ownCopy(tag.icon) });
+      else
+        waitingTags.push({
+          ...tag,
+          name: ownCopy(tag.name),
+          slug: ownCopy(tag.slug),
+          description: tag.description && ownCopy(tag.description),
+          color: tag.color && ownCopy(tag.color),
+          icon: tag.icon && ownCopy(tag.icon),
+        });
     } else if (event.array === 'posts') {
       yield postRecord(event.value as ExportedPost, people);
     }

@@ -99,7 +99,8 @@ class Walker {
   token(token: Token): void {
     const { name } = token;
     if (name === 'stringChunk' || name === 'numberChunk') return this.chunk(token.value!);
-    if (name === 'endKey' || name === 'endString' || name === 'endNumber') return this.endText(name === 'endKey' ? 'key' : name === 'endString' ? 'string' : 'number');
+    if (name === 'endKey' || name === 'endString' || name === 'endNumber')
+      return this.endText(name === 'endKey' ? 'key' : name === 'endString' ? 'string' : 'number');
     if (!this.element) {
       if (name === 'startKey') return this.startText(true, SMALL_TEXT_MAX);
       if (name === 'endObject' || name === 'endArray') return this.close();
@@ -156,7 +157,9 @@ class Walker {
       case 'startString':
       case 'startNumber':
         this.cost(VALUE_COST);
-        return element.assembler ? this.startText(true, Infinity) : this.startText(element.depth === 1 && element.key !== null && LABELS.has(element.key), SMALL_TEXT_MAX);
+        return element.assembler
+          ? this.startText(true, Infinity)
+          : this.startText(element.depth === 1 && element.key !== null && LABELS.has(element.key), SMALL_TEXT_MAX);
       case 'startObject':
       case 'startArray':
         this.cost(VALUE_COST);
@@ -203,7 +206,12 @@ class Walker {
     const element = this.element;
     if (!element) {
       if (kind === 'key') this.frames[this.frames.length - 1].key = text;
-      else if (this.scalarKey !== null) this.events.push({ type: 'scalar', key: this.scalarKey, value: text === null ? null : kind === 'number' ? Number(text) : ownCopy(text) });
+      else if (this.scalarKey !== null)
+        this.events.push({
+          type: 'scalar',
+          key: this.scalarKey,
+          value: text === null ? null : kind === 'number' ? Number(text) : ownCopy(text),
+        });
       this.scalarKey = null;
       return;
     }
@@ -212,7 +220,8 @@ class Walker {
       this.feed('keyValue', text!);
       return;
     }
-    if (element.depth === 1 && text !== null && element.key !== null && LABELS.has(element.key) && text.length <= SMALL_TEXT_MAX) element.labels[element.key] = text;
+    if (element.depth === 1 && text !== null && element.key !== null && LABELS.has(element.key) && text.length <= SMALL_TEXT_MAX)
+      element.labels[element.key] = text;
     this.feed(kind === 'string' ? 'stringValue' : 'numberValue', text!);
     if (element.depth === 0) this.finish();
   }
@@ -231,7 +240,12 @@ class Walker {
     const element = this.element!;
     this.element = null;
     if (element.assembler) this.events.push({ type: 'item', array: element.array, value: element.assembler.current });
-    else this.events.push({ type: 'oversized', array: element.array, labels: Object.fromEntries(Object.entries(element.labels).map(([key, value]) => [key, ownCopy(value)])) });
+    else
+      this.events.push({
+        type: 'oversized',
+        array: element.array,
+        labels: Object.fromEntries(Object.entries(element.labels).map(([key, value]) => [key, ownCopy(value)])),
+      });
   }
 
   private path(): JsonPath {

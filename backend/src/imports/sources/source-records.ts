@@ -61,7 +61,13 @@ export interface SourcePost {
   oldPaths: string[];
   earlierSlugs?: string[];
   isFeatured?: boolean;
-  seo?: { metaTitle?: string | null; metaDescription?: string | null; canonicalUrl?: string | null; noindex?: boolean; socialImage?: string | null };
+  seo?: {
+    metaTitle?: string | null;
+    metaDescription?: string | null;
+    canonicalUrl?: string | null;
+    noindex?: boolean;
+    socialImage?: string | null;
+  };
   comments: SourceComment[];
   /** What the reader changed on the way in, for the report (a password-protected post kept as a draft). */
   changes?: { from: string; to: string; reason: string }[];
@@ -87,7 +93,11 @@ export interface SourceSkip {
   reason: string;
 }
 
-export type SourceRecord = { type: 'user'; user: SourceUser } | { type: 'tag'; tag: SourceTag } | { type: 'post'; post: SourcePost } | { type: 'skip'; skip: SourceSkip };
+export type SourceRecord =
+  | { type: 'user'; user: SourceUser }
+  | { type: 'tag'; tag: SourceTag }
+  | { type: 'post'; post: SourcePost }
+  | { type: 'skip'; skip: SourceSkip };
 
 /** What a first pass over a file learns: whether it is what it says, its site, how many posts it holds. */
 export interface SourceSurvey {

@@ -4,7 +4,17 @@ import { SaxesParser } from 'saxes';
 import { PostStatus } from '../../posts/entities/post.entity';
 import { wordpressPaths } from '../../posts/old-path';
 import { decodeEntities, htmlToMarkdown, htmlToText } from '../html-to-markdown';
-import { BadSourceFile, ITEM_TEXT_MAX, OVERSIZED_ITEM, ownCopy, SourceComment, SourcePost, SourceRecord, SourceSkip, SourceSurvey } from './source-records';
+import {
+  BadSourceFile,
+  ITEM_TEXT_MAX,
+  OVERSIZED_ITEM,
+  ownCopy,
+  SourceComment,
+  SourcePost,
+  SourceRecord,
+  SourceSkip,
+  SourceSurvey,
+} from './source-records';
 
 /** An element of the export, as far as the reader keeps it: its name, attributes, text and children. */
 interface XmlNode {
@@ -20,10 +30,26 @@ interface XmlNode {
 export { ITEM_TEXT_MAX };
 
 /** Children of <channel> the reader hands over whole (everything else is skipped as it streams). */
-const CHANNEL_RECORDS = new Set(['item', 'wp:author', 'wp:category', 'wp:tag', 'wp:term', 'wp:base_site_url', 'wp:base_blog_url', 'wp:wxr_version', 'link']);
+const CHANNEL_RECORDS = new Set([
+  'item',
+  'wp:author',
+  'wp:category',
+  'wp:tag',
+  'wp:term',
+  'wp:base_site_url',
+  'wp:base_blog_url',
+  'wp:wxr_version',
+  'link',
+]);
 
 /** WordPress statuses and what they become here; the others (trash, auto-draft, inherit) are skipped. */
-const STATUSES: Record<string, PostStatus> = { publish: PostStatus.PUBLISHED, draft: PostStatus.DRAFT, pending: PostStatus.PENDING_REVIEW, private: PostStatus.PRIVATE, future: PostStatus.DRAFT };
+const STATUSES: Record<string, PostStatus> = {
+  publish: PostStatus.PUBLISHED,
+  draft: PostStatus.DRAFT,
+  pending: PostStatus.PENDING_REVIEW,
+  private: PostStatus.PRIVATE,
+  future: PostStatus.DRAFT,
+};
 
 /** Post types brought over: posts and pages (both become posts here). */
 const CONTENT_TYPES = new Set(['post', 'page']);
@@ -82,7 +108,11 @@ async function* channelNodes(path: string): AsyncGenerator<XmlNode> {
       try {
         parser.write(chunk as string);
       } catch (error) {
-        throw error instanceof BadSourceFile ? error : new BadSourceFile(`The file is not well-formed XML (line ${parser.line}): ${(error as Error).message.replace(/^.*?:\d+:\d+: /, '')}`);
+        throw error instanceof BadSourceFile
+          ? error
+          : new BadSourceFile(
+              `The file is not well-formed XML (line ${parser.line}): ${(error as Error).message.replace(/^.*?:\d+:\d+: /, '')}`,
+            );
       }
       limitParserBuffers(parser, stack[0]);
       while (done.length) yield done.shift()!;
@@ -90,7 +120,9 @@ async function* channelNodes(path: string): AsyncGenerator<XmlNode> {
     try {
       parser.close();
     } catch (error) {
-      throw error instanceof BadSourceFile ? error : new BadSourceFile(`The file ends before its XML does: ${(error as Error).message.replace(/^.*?:\d+:\d+: /, '')}`);
+      throw error instanceof BadSourceFile
+        ? error
+        : new BadSourceFile(`The file ends before its XML does: ${(error as Error).message.replace(/^.*?:\d+:\d+: /, '')}`);
     }
     while (done.length) yield done.shift()!;
   } finally {
@@ -116,7 +148,8 @@ function limitParserBuffers(parser: SaxesParser, record: XmlNode | undefined): v
     buffers.text = '';
     if (record) record.oversized = true;
   }
-  if (buffers.name.length > 1024 * 1024) throw new BadSourceFile(`The file is not a WordPress export (line ${parser.line}): a tag or attribute name longer than a megabyte.`);
+  if (buffers.name.length > 1024 * 1024)
+    throw new BadSourceFile(`The file is not a WordPress export (line ${parser.line}): a tag or attribute name longer than a megabyte.`);
 }
 
 const child = (node: XmlNode, name: string): XmlNode | undefined => node.children.find((c) => c.name === name);
@@ -150,7 +183,8 @@ export async function surveyWxr(path: string): Promise<WxrSurvey> {
   const digest = createHash('sha256');
   for await (const node of channelNodes(path)) {
     if (node.name === 'wp:wxr_version') version = node.text.trim();
-    else if (node.name === 'wp:base_blog_url' || (node.name === 'wp:base_site_url' && !site) || (node.name === 'link' && !site)) site = node.text.trim();
+    else if (node.name === 'wp:base_blog_url' || (node.name === 'wp:base_site_url' && !site) || (node.name === 'link' && !site))
+      site = node.text.trim();
     else if (node.name === 'item') {
       const type = textOf(node, 'wp:post_type');
       const id = textOf(node, 'wp:post_id');
@@ -160,19 +194,28 @@ export async function surveyWxr(path: string): Promise<WxrSurvey> {
         if (id && url) attachments.set(ownCopy(id), ownCopy(url));
       } else if (CONTENT_TYPES.has(type)) {
         posts += 1;
-        for (const meta of node.children) if (meta.name === 'wp:postmeta' && textOf(meta, 'wp:meta_key') === '_thumbnail_id') featured.add(ownCopy(textOf(meta, 'wp:meta_value')));
+        for (const meta of node.children)
+          if (meta.name === 'wp:postmeta' && textOf(meta, 'wp:meta_key') === '_thumbnail_id')
+            featured.add(ownCopy(textOf(meta, 'wp:meta_value')));
       }
     }
   }
-  if (!version) throw new BadSourceFile('This is not a WordPress export: it has no <wp:wxr_version> (export it from Tools → Export in WordPress).');
-  return { origin: ownCopy(site ? `wordpress:${site.replace(/\/+$/, '').toLowerCase()}` : `wordpress:sha256:${digest.digest('hex')}`), posts, attachments, featured };
+  if (!version)
+    throw new BadSourceFile('This is not a WordPress export: it has no <wp:wxr_version> (export it from Tools → Export in WordPress).');
+  return {
+    origin: ownCopy(site ? `wordpress:${site.replace(/\/+$/, '').toLowerCase()}` : `wordpress:sha256:${digest.digest('hex')}`),
+    posts,
+    attachments,
+    featured,
+  };
 }
 
 /** Why a WordPress comment is not brought over, or null when it is a reader's comment. */
 function commentRefusal(approved: string, type: string): string | null {
   if (type === 'pingback' || type === 'trackback') return `A ${type} (another site's notice that it linked here), not a reader's comment.`;
   if (approved === 'spam') return 'Marked as spam on the former site.';
-  if (approved === 'trash' || (approved !== '1' && approved !== '0')) return `Its status '${approved}' (in the trash) has no equivalent here.`;
+  if (approved === 'trash' || (approved !== '1' && approved !== '0'))
+    return `Its status '${approved}' (in the trash) has no equivalent here.`;
   return null;
 }
 
@@ -182,14 +225,22 @@ function refusedComments(item: XmlNode, postTitle: string): SourceSkip[] {
   for (const node of item.children) {
     if (node.name !== 'wp:comment') continue;
     const reason = commentRefusal(textOf(node, 'wp:comment_approved'), textOf(node, 'wp:comment_type'));
-    if (reason) result.push({ kind: 'comment', sourceId: textOf(node, 'wp:comment_id'), title: `${decodeEntities(textOf(node, 'wp:comment_author')) || 'Anonymous'} on '${postTitle}'`, reason });
+    if (reason)
+      result.push({
+        kind: 'comment',
+        sourceId: textOf(node, 'wp:comment_id'),
+        title: `${decodeEntities(textOf(node, 'wp:comment_author')) || 'Anonymous'} on '${postTitle}'`,
+        reason,
+      });
   }
   return result;
 }
 
 /** A title as the plain text titles are here: tags dropped (WordPress allows `<em>` in one), entities decoded. */
 export function plainTitle(html: string): string {
-  return decodeEntities(html.replace(/<\/?[a-z][^>]*>/gi, '')).replace(/\s+/g, ' ').trim();
+  return decodeEntities(html.replace(/<\/?[a-z][^>]*>/gi, ''))
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 function comments(item: XmlNode): SourceComment[] {
@@ -221,10 +272,14 @@ function post(item: XmlNode, attachments: Map<string, string>): SourcePost {
   const createdAt = gmtDate(textOf(item, 'wp:post_date_gmt')) ?? gmtDate(localDate);
   // A password-protected post was not public there: it comes in as a draft, never published with its text.
   const passwordProtected = textOf(item, 'wp:post_password') !== '' && STATUSES[sourceStatus] !== undefined;
-  const status = passwordProtected ? PostStatus.DRAFT : STATUSES[sourceStatus] ?? null;
-  const meta = new Map(item.children.filter((c) => c.name === 'wp:postmeta').map((m) => [textOf(m, 'wp:meta_key'), textOf(m, 'wp:meta_value')]));
+  const status = passwordProtected ? PostStatus.DRAFT : (STATUSES[sourceStatus] ?? null);
+  const meta = new Map(
+    item.children.filter((c) => c.name === 'wp:postmeta').map((m) => [textOf(m, 'wp:meta_key'), textOf(m, 'wp:meta_value')]),
+  );
   const thumbnailId = meta.get('_thumbnail_id');
-  const terms = item.children.filter((c) => c.name === 'category' && (c.attributes.domain === 'category' || c.attributes.domain === 'post_tag'));
+  const terms = item.children.filter(
+    (c) => c.name === 'category' && (c.attributes.domain === 'category' || c.attributes.domain === 'post_tag'),
+  );
   const excerpt = htmlToText(rawOf(item, 'excerpt:encoded'));
   return {
     sourceId: textOf(item, 'wp:post_id'),
@@ -239,14 +294,33 @@ function post(item: XmlNode, attachments: Map<string, string>): SourcePost {
     publishedAt: status === PostStatus.PUBLISHED || status === PostStatus.PRIVATE ? createdAt : null,
     authorSourceId: textOf(item, 'dc:creator') || null,
     // Categories and tags both become tags; one with the same slug in both is one tag.
-    tagSourceIds: [...new Set(terms.map((term) => term.attributes.nicename).filter(Boolean).map((slug) => decodeURIComponentSafe(slug)))],
+    tagSourceIds: [
+      ...new Set(
+        terms
+          .map((term) => term.attributes.nicename)
+          .filter(Boolean)
+          .map((slug) => decodeURIComponentSafe(slug)),
+      ),
+    ],
     inlineTags: terms
       .filter((term) => term.attributes.nicename)
-      .map((term) => ({ sourceId: decodeURIComponentSafe(term.attributes.nicename), slug: decodeURIComponentSafe(term.attributes.nicename), name: decodeEntities(term.text.trim()) || term.attributes.nicename })),
-    featuredImage: thumbnailId ? attachments.get(thumbnailId) ?? null : null,
+      .map((term) => ({
+        sourceId: decodeURIComponentSafe(term.attributes.nicename),
+        slug: decodeURIComponentSafe(term.attributes.nicename),
+        name: decodeEntities(term.text.trim()) || term.attributes.nicename,
+      })),
+    featuredImage: thumbnailId ? (attachments.get(thumbnailId) ?? null) : null,
     oldPaths: status === PostStatus.PUBLISHED && slug ? wordpressPaths(slug, localDate, textOf(item, 'link') || null) : [],
     comments: comments(item),
-    changes: passwordProtected ? [{ from: `${sourceStatus}, password-protected`, to: PostStatus.DRAFT, reason: 'Password-protected on the former site: imported as a draft, so its text is not made public' }] : [],
+    changes: passwordProtected
+      ? [
+          {
+            from: `${sourceStatus}, password-protected`,
+            to: PostStatus.DRAFT,
+            reason: 'Password-protected on the former site: imported as a draft, so its text is not made public',
+          },
+        ]
+      : [],
   };
 }
 
@@ -270,19 +344,36 @@ export async function* readWxr(path: string, survey: WxrSurvey): AsyncGenerator<
         const display = decodeEntities(textOf(node, 'wp:author_display_name'));
         const first = decodeEntities(textOf(node, 'wp:author_first_name'));
         const last = decodeEntities(textOf(node, 'wp:author_last_name'));
-        yield { type: 'user', user: { sourceId: login, fullName: display || [first, last].filter(Boolean).join(' ') || login, email: textOf(node, 'wp:author_email') } };
+        yield {
+          type: 'user',
+          user: {
+            sourceId: login,
+            fullName: display || [first, last].filter(Boolean).join(' ') || login,
+            email: textOf(node, 'wp:author_email'),
+          },
+        };
         break;
       }
       case 'wp:category':
         yield {
           type: 'tag',
-          tag: { sourceId: decodeURIComponentSafe(textOf(node, 'wp:category_nicename')), name: decodeEntities(textOf(node, 'wp:cat_name')), slug: decodeURIComponentSafe(textOf(node, 'wp:category_nicename')), description: textOf(node, 'wp:category_description') || null },
+          tag: {
+            sourceId: decodeURIComponentSafe(textOf(node, 'wp:category_nicename')),
+            name: decodeEntities(textOf(node, 'wp:cat_name')),
+            slug: decodeURIComponentSafe(textOf(node, 'wp:category_nicename')),
+            description: textOf(node, 'wp:category_description') || null,
+          },
         };
         break;
       case 'wp:tag':
         yield {
           type: 'tag',
-          tag: { sourceId: decodeURIComponentSafe(textOf(node, 'wp:tag_slug')), name: decodeEntities(textOf(node, 'wp:tag_name')), slug: decodeURIComponentSafe(textOf(node, 'wp:tag_slug')), description: textOf(node, 'wp:tag_description') || null },
+          tag: {
+            sourceId: decodeURIComponentSafe(textOf(node, 'wp:tag_slug')),
+            name: decodeEntities(textOf(node, 'wp:tag_name')),
+            slug: decodeURIComponentSafe(textOf(node, 'wp:tag_slug')),
+            description: textOf(node, 'wp:tag_description') || null,
+          },
         };
         break;
       case 'item': {
@@ -298,9 +389,22 @@ export async function* readWxr(path: string, survey: WxrSurvey): AsyncGenerator<
           for (const skip of refusedComments(node, record.title)) yield { type: 'skip', skip };
           yield { type: 'post', post: record };
         } else if (type === 'attachment') {
-          if (!survey.featured?.has(id)) yield { type: 'skip', skip: { kind: 'image', sourceId: id, title: textOf(node, 'wp:attachment_url') || title, reason: 'A media file no post has as its featured image: only featured images are brought over (images in a post keep their address).' } };
+          if (!survey.featured?.has(id))
+            yield {
+              type: 'skip',
+              skip: {
+                kind: 'image',
+                sourceId: id,
+                title: textOf(node, 'wp:attachment_url') || title,
+                reason:
+                  'A media file no post has as its featured image: only featured images are brought over (images in a post keep their address).',
+              },
+            };
         } else {
-          yield { type: 'skip', skip: { kind: 'post', sourceId: id, title, reason: `A WordPress '${type || 'unknown'}' item (not a post or page).` } };
+          yield {
+            type: 'skip',
+            skip: { kind: 'post', sourceId: id, title, reason: `A WordPress '${type || 'unknown'}' item (not a post or page).` },
+          };
         }
         break;
       }

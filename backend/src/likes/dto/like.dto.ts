@@ -8,7 +8,11 @@ export const LIKE_SORT_FIELDS = ['createdAt', 'postTitle', 'userName'] as const;
 export type LikeSortField = (typeof LIKE_SORT_FIELDS)[number];
 
 /** `GET /likes/user/my-likes ?page&size&sortBy&sortDirection` (docs/requirements.md#api-likes; default createdAt, desc). */
-export class LikeMineQueryDto extends sortQuery(LIKE_SORT_FIELDS, { defaultField: 'createdAt', defaultDirection: 'desc', directionParam: 'sortDirection' }) {}
+export class LikeMineQueryDto extends sortQuery(LIKE_SORT_FIELDS, {
+  defaultField: 'createdAt',
+  defaultDirection: 'desc',
+  directionParam: 'sortDirection',
+}) {}
 
 export const DEFAULT_RECENT_LIKES = 3;
 export const MAX_RECENT_LIKES = 50;
@@ -16,7 +20,9 @@ export const MAX_RECENT_LIKES = 50;
 /** `GET /likes/user/my-likes/recent ?limit` (default 3; clamped to 1–50 like page sizes). */
 export class LikeRecentQueryDto {
   @ApiPropertyOptional({ minimum: 1, maximum: MAX_RECENT_LIKES, default: DEFAULT_RECENT_LIKES })
-  @Transform(({ value }) => clampSize(typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : value, DEFAULT_RECENT_LIKES, MAX_RECENT_LIKES))
+  @Transform(({ value }) =>
+    clampSize(typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : value, DEFAULT_RECENT_LIKES, MAX_RECENT_LIKES),
+  )
   @IsInt()
   limit: number = DEFAULT_RECENT_LIKES;
 }
@@ -52,7 +58,8 @@ export class LikeRecordDto {
   @ApiProperty() postLikeCount: number;
   @ApiProperty({ description: "The post's author (the liked-posts screen shows and sorts it as 'Author name')" }) userName: string;
   @ApiProperty({ type: String, format: 'date-time', description: 'When the caller liked the post' }) createdAt: string;
-  @ApiProperty({ type: String, format: 'date-time', description: 'The same as createdAt (the liked-post view reads likedAt)' }) likedAt: string;
+  @ApiProperty({ type: String, format: 'date-time', description: 'The same as createdAt (the liked-post view reads likedAt)' })
+  likedAt: string;
 }
 
 export class LikesTestDto {

@@ -28,7 +28,12 @@ export class CommentReportCreateDto {
 
 /** A moderator's reason: trimmed, 1–500 characters. */
 const ModerationReason = (required: string) =>
-  Rules(ApiProperty({ minLength: 1, maxLength: 500 }), Transform(trim), Required(required), MaxChars(500, ModerationMessages.REASON_TOO_LONG));
+  Rules(
+    ApiProperty({ minLength: 1, maxLength: 500 }),
+    Transform(trim),
+    Required(required),
+    MaxChars(500, ModerationMessages.REASON_TOO_LONG),
+  );
 
 /** POST /comments/{id}/hide. */
 export class CommentHideDto {
@@ -76,7 +81,11 @@ const blankToUndefined = ({ value }: { value: unknown }) => (value === '' ? unde
 
 /** GET /admin/comments. */
 export class CommentQueueQueryDto extends PageQueryDto {
-  @ApiPropertyOptional({ enum: QUEUE_FILTERS, default: 'reported', description: 'reported: open reports; hidden; held; all: every comment not deleted' })
+  @ApiPropertyOptional({
+    enum: QUEUE_FILTERS,
+    default: 'reported',
+    description: 'reported: open reports; hidden; held; all: every comment not deleted',
+  })
   @IsOptional()
   @Transform(blankToUndefined)
   @IsIn(QUEUE_FILTERS, { message: ModerationMessages.FILTER_INVALID })
@@ -111,7 +120,8 @@ function MuteEnd(): PropertyDecorator {
       validator: {
         validate: (value: unknown) => {
           if (value === undefined || value === null) return true;
-          if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:\d{2})$/.test(value)) return false;
+          if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:\d{2})$/.test(value))
+            return false;
           const at = Date.parse(value);
           return Number.isFinite(at) && at > Date.now() && at < Date.parse('9999-01-01T00:00:00Z');
         },
@@ -122,7 +132,12 @@ function MuteEnd(): PropertyDecorator {
 
 /** POST /admin/users/{id}/mute. */
 export class UserMuteDto {
-  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'When the mute ends (ISO, with its offset); null: for good' })
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description: 'When the mute ends (ISO, with its offset); null: for good',
+  })
   @MuteEnd()
   until: string | null;
 

@@ -37,10 +37,12 @@ export class ModerationQueueItemDto {
   @ApiProperty({ description: 'The text as written (hidden and held ones too)' }) content: string;
   @ApiProperty({ enum: CommentModeration, enumName: 'CommentModeration' }) moderation: CommentModeration;
   @ApiProperty({ type: String, nullable: true }) hiddenReason: string | null;
-  @ApiProperty({ type: ModerationPersonDto, nullable: true, description: 'Who hid it (an admin or the post author)' }) hiddenBy: ModerationPersonDto | null;
+  @ApiProperty({ type: ModerationPersonDto, nullable: true, description: 'Who hid it (an admin or the post author)' })
+  hiddenBy: ModerationPersonDto | null;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) hiddenAt: string | null;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
-  @ApiProperty({ type: ModerationAuthorDto, nullable: true, description: "Null when the author's account is gone" }) author: ModerationAuthorDto | null;
+  @ApiProperty({ type: ModerationAuthorDto, nullable: true, description: "Null when the author's account is gone" })
+  author: ModerationAuthorDto | null;
   @ApiProperty({ type: ModerationPostDto }) post: ModerationPostDto;
   @ApiProperty({ type: ModerationParentDto, nullable: true }) parent: ModerationParentDto | null;
   @ApiProperty({ description: 'Open reports (dismissed ones not counted)' }) reportCount: number;
@@ -74,7 +76,8 @@ export class BulkResultDto {
 
 export class UserMuteStatusDto {
   @ApiProperty() userId: number;
-  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'End of the mute; null when for good or not muted' }) mutedUntil: string | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'End of the mute; null when for good or not muted' })
+  mutedUntil: string | null;
   @ApiProperty() mutedForever: boolean;
   @ApiProperty({ type: String, nullable: true }) muteReason: string | null;
 }

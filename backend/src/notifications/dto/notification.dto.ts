@@ -22,12 +22,20 @@ export class NotificationDto {
   @ApiProperty({ enum: NotificationType, enumName: 'NotificationType' }) type: NotificationType;
   @ApiProperty() read: boolean;
   @ApiProperty({ type: String, format: 'date-time' }) createdAt: string;
-  @ApiProperty({ type: NotificationActorDto, nullable: true, description: 'Who did it (null once their account is removed)' }) actor: NotificationActorDto | null;
+  @ApiProperty({ type: NotificationActorDto, nullable: true, description: 'Who did it (null once their account is removed)' })
+  actor: NotificationActorDto | null;
   @ApiProperty({ type: NotificationPostDto, nullable: true }) post: NotificationPostDto | null;
   @ApiProperty({ type: Number, nullable: true }) commentId: number | null;
   @ApiProperty({ type: String, nullable: true, description: 'The rejection, hiding or report reason' }) reason: string | null;
-  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'POST_APPROVED of a scheduled post: when it will be published' }) publishAt: string | null;
-  @ApiProperty({ description: 'Site-relative address to open: the comment anchor, the post, the review in the editor, or the admin list' }) link: string;
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description: 'POST_APPROVED of a scheduled post: when it will be published',
+  })
+  publishAt: string | null;
+  @ApiProperty({ description: 'Site-relative address to open: the comment anchor, the post, the review in the editor, or the admin list' })
+  link: string;
 }
 
 export class UnreadCountDto {
@@ -83,7 +91,8 @@ export class UnsubscribeQueryDto {
 
 /** What an unsubscribe link stops (GET), or stopped (POST). */
 export class UnsubscribeDto {
-  @ApiProperty({ enum: [...NOTIFICATION_TYPES, 'ALL'], description: "One type's e-mails, or ALL notification e-mails (the digest's link)" }) scope: NotificationType | 'ALL';
+  @ApiProperty({ enum: [...NOTIFICATION_TYPES, 'ALL'], description: "One type's e-mails, or ALL notification e-mails (the digest's link)" })
+  scope: NotificationType | 'ALL';
   @ApiProperty({ description: "What it stops, in words ('e-mails about replies to your comments')" }) description: string;
   @ApiProperty({ description: 'Whether those e-mails are off now' }) unsubscribed: boolean;
 }

@@ -72,7 +72,12 @@ class PostFieldsDto {
   @MaxLength(100, { each: true, message: PostsMessages.TAG_SLUGS_INVALID })
   tagSlugs?: string[];
 
-  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 300, description: 'SEO: the title search engines and social cards show (default: the title)' })
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    maxLength: 300,
+    description: 'SEO: the title search engines and social cards show (default: the title)',
+  })
   @IsOptional()
   @Transform(trimOrNull)
   @IsString({ message: PostsMessages.META_TITLE_TOO_LONG })
@@ -86,7 +91,12 @@ class PostFieldsDto {
   @MaxChars(500, PostsMessages.META_DESCRIPTION_TOO_LONG)
   metaDescription?: string | null;
 
-  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 500, description: "SEO: canonical URL override, an absolute http(s) URL (default: the post's own URL)" })
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    maxLength: 500,
+    description: "SEO: canonical URL override, an absolute http(s) URL (default: the post's own URL)",
+  })
   @IsOptional()
   @Transform(trimOrNull)
   @IsString({ message: PostsMessages.CANONICAL_URL_INVALID })
@@ -99,7 +109,11 @@ class PostFieldsDto {
   @IsBoolean({ message: PostsMessages.NOINDEX_INVALID })
   noindex?: boolean;
 
-  @ApiPropertyOptional({ type: String, nullable: true, description: "SEO: the social card's image, same rule as thumbnail (default: the thumbnail's 1200-wide variant)" })
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    description: "SEO: the social card's image, same rule as thumbnail (default: the thumbnail's 1200-wide variant)",
+  })
   @IsOptional()
   @Transform(trimOrNull)
   @IsString({ message: PostsMessages.SOCIAL_IMAGE_INVALID })
@@ -109,7 +123,8 @@ class PostFieldsDto {
 
   @ApiPropertyOptional({
     minimum: 1,
-    description: 'The post version this edit is based on (also accepted as If-Match: "<n>"; this field wins). A different stored version is 409 with both. Omitted: no check.',
+    description:
+      'The post version this edit is based on (also accepted as If-Match: "<n>"; this field wins). A different stored version is 409 with both. Omitted: no check.',
   })
   @IsOptional()
   @WholeNumberInRange(1, 2147483647, PostsMessages.VERSION_INVALID)
@@ -118,7 +133,11 @@ class PostFieldsDto {
 
 /** Admin create/update (POST /blog/posts, PUT /blog/posts/{id}): status and isFeatured count. */
 export class PostSaveDto extends PostFieldsDto {
-  @ApiPropertyOptional({ enum: PostStatus, enumName: 'PostStatus', description: 'Default DRAFT on create. Admins only; ignored for authors.' })
+  @ApiPropertyOptional({
+    enum: PostStatus,
+    enumName: 'PostStatus',
+    description: 'Default DRAFT on create. Admins only; ignored for authors.',
+  })
   @IsOptional()
   @IsIn(POST_STATUSES, { message: PostsMessages.STATUS_INVALID })
   status?: PostStatus;
@@ -137,7 +156,6 @@ export type PostSortField = (typeof POST_SORT_FIELDS)[number];
 
 /** Back-office list: ?page&size&sortBy&sortDir&status&search. */
 export class PostAdminQueryDto extends sortQuery(POST_SORT_FIELDS, { defaultField: 'createdAt' }) {
-
   @ApiPropertyOptional({ enum: PostStatus, enumName: 'PostStatus' })
   @IsOptional()
   @Transform(({ value }) => (typeof value === 'string' ? value.trim().toUpperCase() || undefined : value))
@@ -163,7 +181,10 @@ export class PostMineQueryDto extends LookupPageQueryDto {
 
 /** Posts of a tag: ?page&size&sort=publishedAt,desc. */
 export class PostTagQueryDto extends PageQueryDto {
-  @ApiPropertyOptional({ default: 'publishedAt,desc', description: 'field,direction; fields createdAt, updatedAt, publishedAt, title, viewCount' })
+  @ApiPropertyOptional({
+    default: 'publishedAt,desc',
+    description: 'field,direction; fields createdAt, updatedAt, publishedAt, title, viewCount',
+  })
   @IsOptional()
   @IsString()
   @Matches(new RegExp(`^(${POST_SORT_FIELDS.join('|')})(,(asc|desc|ASC|DESC))?$`), { message: PostsMessages.SORT_INVALID })
@@ -172,7 +193,10 @@ export class PostTagQueryDto extends PageQueryDto {
 
 /** A former site's path (an imported post's old address): ?path=/2014/03/09/slug/. */
 export class PostMovedPathQueryDto {
-  @ApiProperty({ example: '/2014/03/09/hello-world/', description: 'The path as requested on this site (percent-encoded or not: stored paths are compared decoded)' })
+  @ApiProperty({
+    example: '/2014/03/09/hello-world/',
+    description: 'The path as requested on this site (percent-encoded or not: stored paths are compared decoded)',
+  })
   @IsString()
   // Percent-encoding makes a path in another script up to nine times longer than the 300 characters stored.
   @MaxLength(2700)

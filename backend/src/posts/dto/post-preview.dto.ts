@@ -16,7 +16,10 @@ export class PostPreviewDto {
 
 /** The preview: what a save would store as contentHtml, and the reading figures. */
 export class PostPreviewResponseDto {
-  @ApiProperty({ description: 'Rendered, sanitized HTML: the same renderer and allow-list as the stored contentHtml (headings one level down, no script)' })
+  @ApiProperty({
+    description:
+      'Rendered, sanitized HTML: the same renderer and allow-list as the stored contentHtml (headings one level down, no script)',
+  })
   html: string;
   @ApiProperty({ minimum: 1, description: 'Minutes: words / 200 rounded up, at least 1' }) readingTime: number;
   @ApiProperty({ minimum: 0, description: 'Words of the Markdown source (runs of non-space characters)' }) wordCount: number;

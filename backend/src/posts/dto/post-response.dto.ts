@@ -34,7 +34,11 @@ export class PostCardResponseDto {
   @ApiProperty({ type: String, nullable: true }) authorAvatar: string | null;
   @ApiProperty({ description: 'The author page: /authors/{authorSlug}' }) authorSlug: string;
   @ApiProperty({ type: [TagRefDto] }) tags: TagRefDto[];
-  @ApiProperty({ type: String, nullable: true, description: "The post's canonical URL override (seo.canonicalUrl; feeds link there); null: its own page /blog/{slug}" })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: "The post's canonical URL override (seo.canonicalUrl; feeds link there); null: its own page /blog/{slug}",
+  })
   canonicalUrl: string | null;
 }
 
@@ -61,19 +65,35 @@ export class PostResponseDto {
   @ApiProperty() commentCount: number;
   @ApiProperty() isFeatured: boolean;
   @ApiProperty({ description: 'Minutes: words / 200 rounded up, at least 1' }) readingTime: number;
-  @ApiProperty({ minimum: 0, description: 'Words of the Markdown source (runs of non-space characters), counted on save' }) wordCount: number;
-  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'Set while an approved post (still PENDING_REVIEW) waits for its publication time; null otherwise' })
+  @ApiProperty({ minimum: 0, description: 'Words of the Markdown source (runs of non-space characters), counted on save' })
+  wordCount: number;
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description: 'Set while an approved post (still PENDING_REVIEW) waits for its publication time; null otherwise',
+  })
   scheduledAt: string | null;
-  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: "The publication time its author asked for on submit, until it is published; null otherwise" })
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description: 'The publication time its author asked for on submit, until it is published; null otherwise',
+  })
   requestedPublishAt: string | null;
-  @ApiProperty({ minimum: 1, description: '1 on create, +1 on every save, restore and status change; send it back as `version` (or If-Match) to have a stale edit refused with 409' })
+  @ApiProperty({
+    minimum: 1,
+    description:
+      '1 on create, +1 on every save, restore and status change; send it back as `version` (or If-Match) to have a stale edit refused with 409',
+  })
   version: number;
   @ApiProperty({ type: PostSeoDto }) seo: PostSeoDto;
   @ApiPropertyOptional({
     enum: POST_ACTIONS,
     enumName: 'PostAction',
     isArray: true,
-    description: "What the caller may do with this post now, by the post lifecycle's rules (authenticated answers only); `setStatus:<S>` is an admin's save to status S",
+    description:
+      "What the caller may do with this post now, by the post lifecycle's rules (authenticated answers only); `setStatus:<S>` is an admin's save to status S",
   })
   allowedActions?: PostAction[];
 }
@@ -88,7 +108,11 @@ export class PostRejectionDto {
 
 export class PostListItemDto extends OmitType(PostResponseDto, ['content', 'contentHtml', 'author', 'authorEmail'] as const) {
   @ApiProperty() authorEmail: string;
-  @ApiProperty({ type: PostRejectionDto, nullable: true, description: 'The latest rejection (reason, reviewer, time) when the post is REJECTED, else null' })
+  @ApiProperty({
+    type: PostRejectionDto,
+    nullable: true,
+    description: 'The latest rejection (reason, reviewer, time) when the post is REJECTED, else null',
+  })
   lastRejection: PostRejectionDto | null;
 }
 
@@ -106,7 +130,7 @@ export class MyPostCountsDto {
   @ApiProperty() REJECTED: number;
   @ApiProperty() ARCHIVED: number;
   @ApiProperty() PRIVATE: number;
-  @ApiProperty({ description: 'All of the caller\'s posts, any status' }) total: number;
+  @ApiProperty({ description: "All of the caller's posts, any status" }) total: number;
 }
 
 /** One address of a numbered sitemap file: the slug of a post, tag or author page and its last change. */
@@ -122,17 +146,31 @@ export class PostMovedDto {
 
 /** A file of the sitemap index (shared/sitemap.ts names it: /sitemap-pages.xml, /sitemap-posts-1.xml…). */
 export class SitemapIndexFileDto {
-  @ApiProperty({ enum: ['pages', ...SITEMAP_ENTRY_KINDS], description: 'pages: the home page, /blog and /authors; the others: published posts, active tags with published posts, author pages' })
+  @ApiProperty({
+    enum: ['pages', ...SITEMAP_ENTRY_KINDS],
+    description: 'pages: the home page, /blog and /authors; the others: published posts, active tags with published posts, author pages',
+  })
   kind: SitemapKind;
-  @ApiProperty({ example: 1, description: `The file number within its kind (1 for pages): file n holds the ids ((n - 1) · ${FILE_SIZE}, n · ${FILE_SIZE}]` })
+  @ApiProperty({
+    example: 1,
+    description: `The file number within its kind (1 for pages): file n holds the ids ((n - 1) · ${FILE_SIZE}, n · ${FILE_SIZE}]`,
+  })
   number: number;
-  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: "The last change among the file's addresses (pages: among all of them); null with nothing published" })
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description: "The last change among the file's addresses (pages: among all of them); null with nothing published",
+  })
   lastmod: string | null;
 }
 
 /** sitemap.xml: the sitemap's files, at most SITEMAP_FILE_SIZE addresses each. */
 export class SitemapIndexDto {
-  @ApiProperty({ type: [SitemapIndexFileDto], description: 'pages first, then posts, tags and authors by number; a kind whose id range holds nothing has no file for it' })
+  @ApiProperty({
+    type: [SitemapIndexFileDto],
+    description: 'pages first, then posts, tags and authors by number; a kind whose id range holds nothing has no file for it',
+  })
   files: SitemapIndexFileDto[];
 }
 

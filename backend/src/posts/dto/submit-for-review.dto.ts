@@ -8,7 +8,13 @@ const REQUESTED_INVALID = LifecycleMessages.publishTimeInvalid(LifecycleMessages
 
 /** POST /blog/posts/author/{id}/submit-for-review (the body is optional). */
 export class SubmitForReviewDto {
-  @ApiPropertyOptional({ type: String, format: 'date-time', nullable: true, maxLength: 64, description: `The publication time the author asks for (the reviewer may keep or change it): ${PUBLISH_TIME_DESCRIPTION}` })
+  @ApiPropertyOptional({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    maxLength: 64,
+    description: `The publication time the author asks for (the reviewer may keep or change it): ${PUBLISH_TIME_DESCRIPTION}`,
+  })
   @IsOptional()
   @IsString({ message: REQUESTED_INVALID })
   @MaxChars(64, REQUESTED_INVALID)

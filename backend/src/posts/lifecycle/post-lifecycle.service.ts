@@ -18,7 +18,10 @@ export interface LifecycleActor {
 }
 
 /** The columns of a post the lifecycle reads under the row's lock. */
-type LockedPost = Pick<Post, 'id' | 'title' | 'slug' | 'authorId' | 'status' | 'version' | 'publishedAt' | 'scheduledAt' | 'scheduledBy' | 'requestedPublishAt'>;
+type LockedPost = Pick<
+  Post,
+  'id' | 'title' | 'slug' | 'authorId' | 'status' | 'version' | 'publishedAt' | 'scheduledAt' | 'scheduledBy' | 'requestedPublishAt'
+>;
 
 /** What a move writes besides the lifecycle's own columns, and the facts its events carry. */
 export interface TransitionOptions {
@@ -52,7 +55,8 @@ export interface HistoricDates {
 /** Thrown inside a transaction when the stored version is not the one the edit was based on (rolls it back). */
 export class StaleVersion extends Error {}
 
-const LOCKED_COLUMNS = 'id, title, slug, author_id AS "authorId", status, version, published_at AS "publishedAt", scheduled_at AS "scheduledAt", scheduled_by AS "scheduledBy", requested_publish_at AS "requestedPublishAt"';
+const LOCKED_COLUMNS =
+  'id, title, slug, author_id AS "authorId", status, version, published_at AS "publishedAt", scheduled_at AS "scheduledAt", scheduled_by AS "scheduledBy", requested_publish_at AS "requestedPublishAt"';
 
 /**
  * The one owner of a post's status (docs/architecture.md#one-owner, docs/architecture.md). Every move — save,
@@ -86,7 +90,13 @@ export class PostLifecycle {
    * A new post, inserted with the status the table gives (authors: DRAFT; admins: DRAFT or a status
    * reachable from it), its first revision and its events. Returns the new id.
    */
-  async create(tx: EventTransaction, values: Partial<Post> & { authorId: number }, to: PostStatus | undefined, actor: LifecycleActor, alsoWrite?: TransitionOptions['alsoWrite']): Promise<number> {
+  async create(
+    tx: EventTransaction,
+    values: Partial<Post> & { authorId: number },
+    to: PostStatus | undefined,
+    actor: LifecycleActor,
+    alsoWrite?: TransitionOptions['alsoWrite'],
+  ): Promise<number> {
     const next = this.check({ status: PostStatus.DRAFT, scheduledAt: null }, { type: 'save', to }, actor.kind);
     const now = this.clock.now();
     // A post published as it is written: one instant for both.
@@ -108,15 +118,31 @@ export class PostLifecycle {
    * or published years ago): only an admin imports. A PUBLISHED, PRIVATE or ARCHIVED post without
    * a publication date gets its creation date; a post never public keeps none.
    */
-  async createHistoric(tx: EventTransaction, values: Partial<Post> & { authorId: number }, status: PostStatus, dates: HistoricDates, actor: LifecycleActor): Promise<number> {
+  async createHistoric(
+    tx: EventTransaction,
+    values: Partial<Post> & { authorId: number },
+    status: PostStatus,
+    dates: HistoricDates,
+    actor: LifecycleActor,
+  ): Promise<number> {
     if (actor.kind !== 'admin' || !actor.user) throw new ForbiddenException(PostsMessages.FORBIDDEN_UPDATE);
     const createdAt = dates.createdAt ?? this.clock.now();
     const everPublic = status === PostStatus.PUBLISHED || status === PostStatus.PRIVATE || status === PostStatus.ARCHIVED;
     const publishedAt = dates.publishedAt ?? (status === PostStatus.PUBLISHED ? createdAt : null);
-    const scheduled = status === PostStatus.PENDING_REVIEW && dates.scheduledAt ? { scheduledAt: dates.scheduledAt, scheduledBy: actor.user.id } : { scheduledAt: null, scheduledBy: null };
+    const scheduled =
+      status === PostStatus.PENDING_REVIEW && dates.scheduledAt
+        ? { scheduledAt: dates.scheduledAt, scheduledBy: actor.user.id }
+        : { scheduledAt: null, scheduledBy: null };
     const saved = await tx.manager.save(
       Post,
-      tx.manager.create(Post, { ...values, status, createdAt, updatedAt: dates.updatedAt ?? createdAt, publishedAt: everPublic || dates.publishedAt ? publishedAt : null, ...scheduled }),
+      tx.manager.create(Post, {
+        ...values,
+        status,
+        createdAt,
+        updatedAt: dates.updatedAt ?? createdAt,
+        publishedAt: everPublic || dates.publishedAt ? publishedAt : null,
+        ...scheduled,
+      }),
     );
     await this.revisions.record(tx.manager, saved.id, actor.user.id, RevisionKind.SAVE);
     const facts = postFacts(saved);
@@ -135,7 +161,13 @@ export class PostLifecycle {
    * (and rolls the transaction back); the scheduler's `publishDue` on a post no longer due returns
    * undefined instead.
    */
-  async transition(tx: EventTransaction, id: number, command: PostCommand, actor: LifecycleActor, options: TransitionOptions = {}): Promise<LockedPost | undefined> {
+  async transition(
+    tx: EventTransaction,
+    id: number,
+    command: PostCommand,
+    actor: LifecycleActor,
+    options: TransitionOptions = {},
+  ): Promise<LockedPost | undefined> {
     const { manager } = tx;
     const before = await this.lock(manager, id);
     if (options.expectedVersion !== undefined && before.version !== options.expectedVersion) throw new StaleVersion();
@@ -172,7 +204,13 @@ export class PostLifecycle {
   }
 
   /** The lifecycle's columns for a move: status, schedule, the author's requested time, publishedAt. */
-  private lifecycleColumns(before: LockedPost, next: PostState, command: PostCommand, actor: LifecycleActor, options: TransitionOptions): Partial<Post> {
+  private lifecycleColumns(
+    before: LockedPost,
+    next: PostState,
+    command: PostCommand,
+    actor: LifecycleActor,
+    options: TransitionOptions,
+  ): Partial<Post> {
     const values: Partial<Post> = { status: next.status };
     if (!next.scheduled) Object.assign(values, { scheduledAt: null, scheduledBy: null });
     else if (options.publishAt) Object.assign(values, { scheduledAt: options.publishAt, scheduledBy: actor.user?.id ?? null });
@@ -187,7 +225,14 @@ export class PostLifecycle {
   }
 
   /** Submissions and decisions keep the post's text as a pinned revision; a save keeps it as its own revision. */
-  private async pinRevision(manager: EntityManager, id: number, command: PostCommand, actor: LifecycleActor, before: LockedPost, options: TransitionOptions): Promise<void> {
+  private async pinRevision(
+    manager: EntityManager,
+    id: number,
+    command: PostCommand,
+    actor: LifecycleActor,
+    before: LockedPost,
+    options: TransitionOptions,
+  ): Promise<void> {
     switch (command.type) {
       case 'save':
         return this.revisions.record(manager, id, actor.user!.id, options.revisionKind ?? RevisionKind.SAVE);
@@ -206,32 +251,105 @@ export class PostLifecycle {
   }
 
   /** The domain events of a move, in the order the audit log lists them. */
-  private eventsOf(before: LockedPost, after: LockedPost, command: PostCommand, actor: LifecycleActor, options: TransitionOptions): DomainEvent[] {
+  private eventsOf(
+    before: LockedPost,
+    after: LockedPost,
+    command: PostCommand,
+    actor: LifecycleActor,
+    options: TransitionOptions,
+  ): DomainEvent[] {
     const data = postFacts(after);
     const who = eventActor(actor);
     const droppedSchedule = before.scheduledAt && !after.scheduledAt ? before.scheduledAt.toISOString() : undefined;
     switch (command.type) {
       case 'save': {
-        const events: DomainEvent[] = [{ name: 'post.updated', actor: who, data: { ...data, previousSlug: before.slug, previousStatus: before.status } }];
+        const events: DomainEvent[] = [
+          { name: 'post.updated', actor: who, data: { ...data, previousSlug: before.slug, previousStatus: before.status } },
+        ];
         if (after.status !== before.status) events.push(statusEvent(data, before.status, 'update', actor));
-        if (droppedSchedule) events.push({ name: 'post.unscheduled', actor: who, data: { ...data, scheduledAt: droppedSchedule, via: 'update', to: after.status } });
+        if (droppedSchedule)
+          events.push({
+            name: 'post.unscheduled',
+            actor: who,
+            data: { ...data, scheduledAt: droppedSchedule, via: 'update', to: after.status },
+          });
         return events;
       }
       case 'submit':
-        return [{ name: 'post.submitted', actor: who, data: { ...data, previousStatus: before.status, requestedPublishAt: after.requestedPublishAt?.toISOString() ?? null } }];
+        return [
+          {
+            name: 'post.submitted',
+            actor: who,
+            data: { ...data, previousStatus: before.status, requestedPublishAt: after.requestedPublishAt?.toISOString() ?? null },
+          },
+        ];
       case 'approve':
         if (command.scheduled) {
-          return [{ name: 'post.scheduled', actor: who, data: { ...data, previousStatus: before.status, publishAt: after.scheduledAt!.toISOString(), reviewId: options.reviewId!, requestedPublishAt: before.requestedPublishAt?.toISOString() ?? null } }];
+          return [
+            {
+              name: 'post.scheduled',
+              actor: who,
+              data: {
+                ...data,
+                previousStatus: before.status,
+                publishAt: after.scheduledAt!.toISOString(),
+                reviewId: options.reviewId!,
+                requestedPublishAt: before.requestedPublishAt?.toISOString() ?? null,
+              },
+            },
+          ];
         }
-        return [{ name: 'post.published', actor: who, data: { ...data, previousStatus: before.status, via: 'review', reviewId: options.reviewId, ...(droppedSchedule ? { droppedSchedule } : {}) } }];
+        return [
+          {
+            name: 'post.published',
+            actor: who,
+            data: {
+              ...data,
+              previousStatus: before.status,
+              via: 'review',
+              reviewId: options.reviewId,
+              ...(droppedSchedule ? { droppedSchedule } : {}),
+            },
+          },
+        ];
       case 'reject':
-        return [{ name: 'post.rejected', actor: who, data: { ...data, previousStatus: before.status, reviewId: options.reviewId!, reason: options.reason ?? '', ...(droppedSchedule ? { droppedSchedule } : {}) } }];
+        return [
+          {
+            name: 'post.rejected',
+            actor: who,
+            data: {
+              ...data,
+              previousStatus: before.status,
+              reviewId: options.reviewId!,
+              reason: options.reason ?? '',
+              ...(droppedSchedule ? { droppedSchedule } : {}),
+            },
+          },
+        ];
       case 'reschedule':
-        return [{ name: 'post.rescheduled', actor: who, data: { ...data, publishAt: after.scheduledAt!.toISOString(), previousPublishAt: before.scheduledAt!.toISOString() } }];
+        return [
+          {
+            name: 'post.rescheduled',
+            actor: who,
+            data: { ...data, publishAt: after.scheduledAt!.toISOString(), previousPublishAt: before.scheduledAt!.toISOString() },
+          },
+        ];
       case 'cancelSchedule':
         return [{ name: 'post.unscheduled', actor: who, data: { ...data, scheduledAt: droppedSchedule!, via: 'cancel' } }];
       case 'publishDue':
-        return [{ name: 'post.published', actor: null, data: { ...data, previousStatus: before.status, via: 'schedule', scheduledAt: before.scheduledAt!.toISOString(), scheduledBy: before.scheduledBy } }];
+        return [
+          {
+            name: 'post.published',
+            actor: null,
+            data: {
+              ...data,
+              previousStatus: before.status,
+              via: 'schedule',
+              scheduledAt: before.scheduledAt!.toISOString(),
+              scheduledBy: before.scheduledBy,
+            },
+          },
+        ];
       default:
         return [];
     }
@@ -274,7 +392,10 @@ export class PostLifecycle {
   }
 }
 
-export const stateOf = (post: Pick<Post, 'status' | 'scheduledAt'>): PostState => ({ status: post.status, scheduled: post.status === PostStatus.PENDING_REVIEW && !!post.scheduledAt });
+export const stateOf = (post: Pick<Post, 'status' | 'scheduledAt'>): PostState => ({
+  status: post.status,
+  scheduled: post.status === PostStatus.PENDING_REVIEW && !!post.scheduledAt,
+});
 
 /** A post as its events name it. */
 export function postFacts(post: LockedPost): PostFacts {

@@ -1,10 +1,22 @@
 import { PostStatus } from '../entities/post.entity';
-import { ADMIN_STATUS_MOVES, POST_ACTIONS, PostAction, PostActor, PostCommand, PostState, allowedActions, decide } from './post-transitions';
+import {
+  ADMIN_STATUS_MOVES,
+  POST_ACTIONS,
+  PostAction,
+  PostActor,
+  PostCommand,
+  PostState,
+  allowedActions,
+  decide,
+} from './post-transitions';
 
 const STATUSES = Object.values(PostStatus);
 const ACTORS: PostActor[] = ['admin', 'author', 'system'];
 /** Every state a post can be in: each status, and PENDING_REVIEW also scheduled. */
-const STATES: PostState[] = [...STATUSES.map((status) => ({ status, scheduled: false })), { status: PostStatus.PENDING_REVIEW, scheduled: true }];
+const STATES: PostState[] = [
+  ...STATUSES.map((status) => ({ status, scheduled: false })),
+  { status: PostStatus.PENDING_REVIEW, scheduled: true },
+];
 const COMMANDS: PostCommand[] = [
   { type: 'save' },
   ...STATUSES.map((to): PostCommand => ({ type: 'save', to })),
@@ -20,7 +32,12 @@ const COMMANDS: PostCommand[] = [
 ];
 
 const label = (state: PostState) => `${state.status}${state.scheduled ? '+scheduled' : ''}`;
-const describeCommand = (command: PostCommand) => (command.type === 'save' && command.to ? `save→${command.to}` : command.type === 'approve' && command.scheduled ? 'approve@time' : command.type);
+const describeCommand = (command: PostCommand) =>
+  command.type === 'save' && command.to
+    ? `save→${command.to}`
+    : command.type === 'approve' && command.scheduled
+      ? 'approve@time'
+      : command.type;
 
 /**
  * The expected outcome of every (state, command, actor), written as the spec and the scheduling rules state
@@ -72,26 +89,45 @@ describe('post transition table', () => {
     for (const [state, command, actor] of cases) {
       const decision = decide(state, command, actor);
       const got = decision.allowed ? label(decision.next) : `refused:${decision.refusal}`;
-      expect(`${label(state)} ${describeCommand(command)} by ${actor}: ${got}`).toBe(`${label(state)} ${describeCommand(command)} by ${actor}: ${expected(state, command, actor)}`);
+      expect(`${label(state)} ${describeCommand(command)} by ${actor}: ${got}`).toBe(
+        `${label(state)} ${describeCommand(command)} by ${actor}: ${expected(state, command, actor)}`,
+      );
     }
   });
 
   it('never reaches PENDING_REVIEW or REJECTED through a save', () => {
-    for (const state of STATES) for (const to of [PostStatus.PENDING_REVIEW, PostStatus.REJECTED]) if (to !== state.status) expect(decide(state, { type: 'save', to }, 'admin').allowed).toBe(false);
+    for (const state of STATES)
+      for (const to of [PostStatus.PENDING_REVIEW, PostStatus.REJECTED])
+        if (to !== state.status) expect(decide(state, { type: 'save', to }, 'admin').allowed).toBe(false);
   });
 
   it('a status change always drops a schedule; an edit that keeps the status keeps it', () => {
     const scheduled: PostState = { status: PostStatus.PENDING_REVIEW, scheduled: true };
     expect(decide(scheduled, { type: 'save' }, 'admin')).toEqual({ allowed: true, next: scheduled });
-    expect(decide(scheduled, { type: 'save', to: PostStatus.DRAFT }, 'admin')).toEqual({ allowed: true, next: { status: PostStatus.DRAFT, scheduled: false } });
-    expect(decide(scheduled, { type: 'approve', scheduled: false }, 'admin')).toEqual({ allowed: true, next: { status: PostStatus.PUBLISHED, scheduled: false } });
-    expect(decide(scheduled, { type: 'reject' }, 'admin')).toEqual({ allowed: true, next: { status: PostStatus.REJECTED, scheduled: false } });
+    expect(decide(scheduled, { type: 'save', to: PostStatus.DRAFT }, 'admin')).toEqual({
+      allowed: true,
+      next: { status: PostStatus.DRAFT, scheduled: false },
+    });
+    expect(decide(scheduled, { type: 'approve', scheduled: false }, 'admin')).toEqual({
+      allowed: true,
+      next: { status: PostStatus.PUBLISHED, scheduled: false },
+    });
+    expect(decide(scheduled, { type: 'reject' }, 'admin')).toEqual({
+      allowed: true,
+      next: { status: PostStatus.REJECTED, scheduled: false },
+    });
   });
 });
 
 describe('allowedActions', () => {
   it('an author on their DRAFT: edit, autosave, delete, submit, preview', () => {
-    expect(allowedActions({ status: PostStatus.DRAFT, scheduled: false }, 'author')).toEqual(['edit', 'delete', 'submit', 'preview', 'autosave']);
+    expect(allowedActions({ status: PostStatus.DRAFT, scheduled: false }, 'author')).toEqual([
+      'edit',
+      'delete',
+      'submit',
+      'preview',
+      'autosave',
+    ]);
   });
 
   it('an author on their PUBLISHED or PENDING_REVIEW post: nothing but a preview while it is pending', () => {
@@ -101,7 +137,9 @@ describe('allowedActions', () => {
 
   it('an admin on a scheduled post: every action but submit (not their post), autosave and the status moves to PRIVATE or ARCHIVED', () => {
     const refused: PostAction[] = ['submit', 'autosave', 'setStatus:PRIVATE', 'setStatus:ARCHIVED'];
-    expect(allowedActions({ status: PostStatus.PENDING_REVIEW, scheduled: true }, 'admin')).toEqual(POST_ACTIONS.filter((action) => !refused.includes(action)));
+    expect(allowedActions({ status: PostStatus.PENDING_REVIEW, scheduled: true }, 'admin')).toEqual(
+      POST_ACTIONS.filter((action) => !refused.includes(action)),
+    );
   });
 
   it("an admin submits only a post of their own; the status moves are exactly the admin's table", () => {

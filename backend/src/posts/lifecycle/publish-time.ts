@@ -25,7 +25,9 @@ function fieldError(field: string, message: string): BadRequestException {
 export function parseZonedTime(text: string): Date | undefined {
   const match = ISO_WITH_ZONE.exec(text);
   if (!match) return undefined;
-  const [year, month, day, hour, minute, second, zoneHour, zoneMinute] = match.slice(1).map((part) => (part === undefined ? 0 : Number(part)));
+  const [year, month, day, hour, minute, second, zoneHour, zoneMinute] = match
+    .slice(1)
+    .map((part) => (part === undefined ? 0 : Number(part)));
   const realDay = month >= 1 && month <= 12 && day >= 1 && day === new Date(Date.UTC(year, month - 1, day)).getUTCDate();
   if (!realDay || hour > 23 || minute > 59 || second > 59 || zoneHour > 14 || zoneMinute > 59) return undefined;
   const time = Date.parse(text);

@@ -12,7 +12,8 @@ export class PreviewLinkDto {
   @ApiProperty({ description: 'The absolute address to share: PUBLIC_URL/preview/{token}' }) url: string;
   @ApiProperty({ type: String, format: 'date-time' }) createdAt: string;
   @ApiProperty({ type: String, format: 'date-time', description: '7 days after createdAt' }) expiresAt: string;
-  @ApiProperty({ type: PreviewLinkCreatorDto, nullable: true, description: 'null when the account is gone' }) createdBy: PreviewLinkCreatorDto | null;
+  @ApiProperty({ type: PreviewLinkCreatorDto, nullable: true, description: 'null when the account is gone' })
+  createdBy: PreviewLinkCreatorDto | null;
 }
 
 /** The post as saved now, as a preview link shows it: the public post answer (never an e-mail) and when the link expires. */

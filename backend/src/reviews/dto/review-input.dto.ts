@@ -8,7 +8,6 @@ import { LifecycleMessages } from '../../posts/lifecycle/lifecycle.messages';
 
 const PUBLISH_AT_INVALID = LifecycleMessages.publishTimeInvalid(LifecycleMessages.PUBLISH_AT_LABEL);
 
-
 export class PostReviewDto {
   @ApiProperty({ enum: ReviewStatus, enumName: 'ReviewStatus' })
   @Transform(({ value }) => (typeof value === 'string' ? value.trim().toUpperCase() : value))

@@ -9,7 +9,8 @@ export class PostReviewResponseDto {
   @ApiProperty({ type: String, nullable: true }) reviewerName: string | null;
   @ApiProperty({ enum: ReviewStatus, enumName: 'ReviewStatus' }) status: ReviewStatus;
   @ApiProperty({ type: String, nullable: true }) reviewNote: string | null;
-  @ApiProperty({ type: String, nullable: true, description: 'Internal: only admins see it (null for the post author)' }) adminNotes: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'Internal: only admins see it (null for the post author)' }) adminNotes:
+    string | null;
   @ApiProperty({ type: String, nullable: true }) rejectionReason: string | null;
   @ApiProperty() priority: string;
   @ApiProperty({ type: String, format: 'date-time' }) createdAt: string;

@@ -23,7 +23,8 @@ export class RevisionSummaryDto {
   @ApiProperty({ description: 'Pinned at a submission, approval or rejection: never merged into or pruned' }) pinned: boolean;
   @ApiProperty() title: string;
   @ApiProperty({ minimum: 0 }) wordCount: number;
-  @ApiProperty({ type: RevisionEditorDto, nullable: true, description: 'Who saved it; null when the account is gone' }) editor: RevisionEditorDto | null;
+  @ApiProperty({ type: RevisionEditorDto, nullable: true, description: 'Who saved it; null when the account is gone' })
+  editor: RevisionEditorDto | null;
   @ApiProperty({ type: String, format: 'date-time' }) createdAt: string;
   @ApiProperty({ type: String, format: 'date-time', description: 'The last save merged into it (or its pinning)' }) updatedAt: string;
 }
@@ -62,7 +63,8 @@ export class DiffStatsDto {
 /** What changed from one revision to another (or to the post as saved now: `to` null). */
 export class RevisionDiffDto {
   @ApiProperty({ type: RevisionSummaryDto }) from: RevisionSummaryDto;
-  @ApiProperty({ type: RevisionSummaryDto, nullable: true, description: 'null: compared with the post as saved now' }) to: RevisionSummaryDto | null;
+  @ApiProperty({ type: RevisionSummaryDto, nullable: true, description: 'null: compared with the post as saved now' })
+  to: RevisionSummaryDto | null;
   @ApiProperty({ type: [DiffPartDto] }) title: DiffPartDto[];
   @ApiProperty({ type: [DiffPartDto] }) summary: DiffPartDto[];
   @ApiProperty({ type: [DiffPartDto], description: 'The Markdown body, word by word' }) content: DiffPartDto[];
@@ -77,7 +79,8 @@ export class ReviewerRefDto {
 
 export class LastRejectionDto {
   @ApiProperty() reason: string;
-  @ApiProperty({ type: ReviewerRefDto, nullable: true, description: 'null when the reviewer account is gone' }) reviewer: ReviewerRefDto | null;
+  @ApiProperty({ type: ReviewerRefDto, nullable: true, description: 'null when the reviewer account is gone' })
+  reviewer: ReviewerRefDto | null;
   @ApiProperty({ type: String, format: 'date-time' }) reviewedAt: string;
 }
 

@@ -94,7 +94,11 @@ export class SearchQueryDto extends PageQueryDto {
   @CalendarDay(SearchMessages.FROM_INVALID)
   from?: string;
 
-  @ApiPropertyOptional({ format: 'date', example: '2026-12-31', description: 'Published on or before this day (site time zone); not before from' })
+  @ApiPropertyOptional({
+    format: 'date',
+    example: '2026-12-31',
+    description: 'Published on or before this day (site time zone); not before from',
+  })
   @IsOptional()
   @CalendarDay(SearchMessages.TO_INVALID)
   @NotBefore('from', SearchMessages.TO_BEFORE_FROM)
@@ -109,18 +113,22 @@ export class SearchHitDto extends PostCardResponseDto {
   })
   snippet: string;
 
-  @ApiProperty({ description: 'Relevance (higher first): ts_rank_cd with a small boost for recency and likes; trigram similarity for typo-fallback hits' })
+  @ApiProperty({
+    description: 'Relevance (higher first): ts_rank_cd with a small boost for recency and likes; trigram similarity for typo-fallback hits',
+  })
   rank: number;
 }
 
 /** The search answer: the spec's page fields (totalElements exact: paging reaches every match) plus the normalised query and the typo suggestion. */
 export class SearchPageDto extends PageFieldsDto {
   @ApiProperty({ type: [SearchHitDto] }) content: SearchHitDto[];
-  @ApiProperty({ description: 'The query as searched: trimmed, inner whitespace collapsed (the page cache key)', example: 'tieng viet' }) query: string;
+  @ApiProperty({ description: 'The query as searched: trimmed, inner whitespace collapsed (the page cache key)', example: 'tieng viet' })
+  query: string;
   @ApiProperty({
     type: String,
     nullable: true,
-    description: 'When full-text search found nothing and similar title or tag words did: the corrected query (the hits are its results); else null',
+    description:
+      'When full-text search found nothing and similar title or tag words did: the corrected query (the hits are its results); else null',
   })
   didYouMean: string | null;
 }

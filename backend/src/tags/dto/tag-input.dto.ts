@@ -7,7 +7,6 @@ import { CharLength, MaxChars, trim, trimOrNull } from '../../common/validation/
 import { SLUG_PATTERN } from '../../../../shared/slug';
 import { TagsMessages } from '../tags.messages';
 
-
 /** The fields both create and update take (all optional). */
 class TagFieldsDto {
   @ApiPropertyOptional({ minLength: 2, maxLength: 100, description: 'Derived from the name when omitted on create' })
@@ -70,7 +69,6 @@ export type TagStatus = (typeof TAG_STATUSES)[number];
 
 /** ?page&size (≤1000)&sortBy&sortDir&search&activeOnly&status. */
 export class TagQueryDto extends sortQuery(TAG_SORT_FIELDS, { defaultField: 'name', base: LookupPageQueryDto }) {
-
   @ApiPropertyOptional({ description: 'Part of the name or slug' })
   @IsOptional()
   @Transform(trim)
@@ -86,7 +84,8 @@ export class TagQueryDto extends sortQuery(TAG_SORT_FIELDS, { defaultField: 'nam
 
   @ApiPropertyOptional({
     enum: TAG_STATUSES,
-    description: 'Only ACTIVE or only INACTIVE tags (case-insensitive). When given it decides instead of activeOnly; absent, activeOnly does',
+    description:
+      'Only ACTIVE or only INACTIVE tags (case-insensitive). When given it decides instead of activeOnly; absent, activeOnly does',
   })
   @IsOptional()
   @Transform(({ value }) => (typeof value === 'string' ? value.trim().toUpperCase() || undefined : value))

@@ -40,7 +40,11 @@ export class UserProfileUpdateDto {
     IfValue(),
     Transform(emptyToNull),
     Text(UsersMessages.WEBSITE_INVALID),
-    Check('url', (v) => v.length <= 255 && isURL(v, { require_protocol: true, protocols: ['http', 'https'] }), UsersMessages.WEBSITE_INVALID),
+    Check(
+      'url',
+      (v) => v.length <= 255 && isURL(v, { require_protocol: true, protocols: ['http', 'https'] }),
+      UsersMessages.WEBSITE_INVALID,
+    ),
   )
   website?: string | null;
 

@@ -31,10 +31,16 @@ export class UserResponseDto {
 
 /** GET /users/profile: the profile, and whether the user may comment, so the comment form can say why before they type. */
 export class UserProfileResponseDto extends UserResponseDto {
-  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'Commenting muted until then (null: not muted, or for good)' })
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description: 'Commenting muted until then (null: not muted, or for good)',
+  })
   commentingMutedUntil: string | null;
   @ApiProperty({ description: 'Commenting muted for good' }) commentingMutedForever: boolean;
-  @ApiProperty({ type: String, nullable: true, description: "The mute's reason (null when not muted)" }) commentingMutedReason: string | null;
+  @ApiProperty({ type: String, nullable: true, description: "The mute's reason (null when not muted)" }) commentingMutedReason:
+    string | null;
 }
 
 export class AvatarResponseDto {
@@ -44,7 +50,22 @@ export class AvatarResponseDto {
 const iso = (date: Date | null | undefined): string | null => (date ? date.toISOString() : null);
 
 /** The user's own columns a profile shows (the entity has them, and so has UsersService.getProfile's row). */
-export type ProfileFields = Pick<User, 'id' | 'fullName' | 'email' | 'avatar' | 'bio' | 'website' | 'location' | 'isVerified' | 'emailVerifiedAt' | 'status' | 'createdAt' | 'updatedAt' | 'lastLoginAt'>;
+export type ProfileFields = Pick<
+  User,
+  | 'id'
+  | 'fullName'
+  | 'email'
+  | 'avatar'
+  | 'bio'
+  | 'website'
+  | 'location'
+  | 'isVerified'
+  | 'emailVerifiedAt'
+  | 'status'
+  | 'createdAt'
+  | 'updatedAt'
+  | 'lastLoginAt'
+>;
 
 /** The profile answer from the user's columns and their roles, in the order they were assigned. */
 export function toProfileResponse(user: ProfileFields, roles: UserRoleResponseDto[]): UserResponseDto {

@@ -7,7 +7,11 @@ import { WebhooksMessages as M } from '../webhooks.messages';
 
 /** POST /admin/webhooks. */
 export class WebhookCreateDto {
-  @ApiProperty({ maxLength: 2000, example: 'https://example.com/inkwell-hook', description: 'http(s) URL whose host resolves to public addresses only (unless WEBHOOK_ALLOW_PRIVATE=1)' })
+  @ApiProperty({
+    maxLength: 2000,
+    example: 'https://example.com/inkwell-hook',
+    description: 'http(s) URL whose host resolves to public addresses only (unless WEBHOOK_ALLOW_PRIVATE=1)',
+  })
   @Transform(trim)
   @Required(M.URL_REQUIRED)
   @MaxChars(2000, M.URL_MAX)
@@ -74,9 +78,11 @@ export class WebhookSummaryDto {
   @ApiProperty({ enum: WEBHOOK_EVENTS, enumName: 'WebhookEventName', isArray: true }) events: WebhookEventName[];
   @ApiProperty() active: boolean;
   @ApiProperty() includeEmails: boolean;
-  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'Start of the current run of failed attempts' }) failingSince: string | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'Start of the current run of failed attempts' })
+  failingSince: string | null;
   @ApiProperty({ type: String, nullable: true, description: 'Why it was turned off automatically' }) disabledReason: string | null;
-  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'The last attempt of any delivery' }) lastAttemptAt: string | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'The last attempt of any delivery' }) lastAttemptAt:
+    string | null;
   @ApiProperty({ type: Boolean, nullable: true, description: 'Whether that attempt succeeded' }) lastAttemptOk: boolean | null;
   @ApiProperty({ type: String, format: 'date-time' }) createdAt: string;
   @ApiProperty({ type: String, format: 'date-time' }) updatedAt: string;
@@ -99,7 +105,8 @@ export class WebhookAttemptDto {
   @ApiProperty() ok: boolean;
   @ApiProperty({ type: Number, nullable: true }) statusCode: number | null;
   @ApiProperty({ type: String, nullable: true }) error: string | null;
-  @ApiProperty({ type: String, nullable: true, description: "The start of the receiver's answer (500 characters)" }) responseExcerpt: string | null;
+  @ApiProperty({ type: String, nullable: true, description: "The start of the receiver's answer (500 characters)" }) responseExcerpt:
+    string | null;
 }
 
 /** The answer of 'Send test event'. */

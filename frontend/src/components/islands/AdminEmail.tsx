@@ -13,7 +13,11 @@ export function AdminEmail({ email }: { email: string }) {
       run.ascii ? (
         run.text
       ) : (
-        <mark key={`${side}${index}`} className="rounded-sm bg-amber-200 px-0.5 text-amber-950 underline decoration-dotted dark:bg-amber-400 dark:text-slate-950" title={run.codePoints}>
+        <mark
+          key={`${side}${index}`}
+          className="rounded-sm bg-amber-200 px-0.5 text-amber-950 underline decoration-dotted dark:bg-amber-400 dark:text-slate-950"
+          title={run.codePoints}
+        >
           {run.text}
           <span className="sr-only"> ({run.codePoints})</span>
         </mark>

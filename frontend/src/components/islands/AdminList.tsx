@@ -52,8 +52,10 @@ interface AdminListProps {
   className?: string;
 }
 
-const PANEL = 'rounded-xl border border-red-200 bg-red-50 p-8 text-center text-red-800 dark:border-red-900 dark:bg-red-950/50 dark:text-red-200';
-const BANNER = 'mb-4 rounded-xl border border-red-200 bg-red-50 p-4 text-sm text-red-800 dark:border-red-900 dark:bg-red-950/50 dark:text-red-200';
+const PANEL =
+  'rounded-xl border border-red-200 bg-red-50 p-8 text-center text-red-800 dark:border-red-900 dark:bg-red-950/50 dark:text-red-200';
+const BANNER =
+  'mb-4 rounded-xl border border-red-200 bg-red-50 p-4 text-sm text-red-800 dark:border-red-900 dark:bg-red-950/50 dark:text-red-200';
 
 function FailureView({ failure, layout }: { failure: AdminListFailure; layout: 'banner' | 'panel' }) {
   const panel = layout === 'panel';
@@ -78,7 +80,20 @@ function EmptyView({ empty }: { empty: AdminListEmpty }) {
   );
 }
 
-export function AdminList({ heading, loading, range, failure, failureLayout, loadingText, rowCount, empty, children, toolbar, pager, className }: AdminListProps) {
+export function AdminList({
+  heading,
+  loading,
+  range,
+  failure,
+  failureLayout,
+  loadingText,
+  rowCount,
+  empty,
+  children,
+  toolbar,
+  pager,
+  className,
+}: AdminListProps) {
   const replaced = failure !== undefined && failureLayout === 'panel';
   return (
     <section aria-labelledby={heading.id} aria-busy={loading} className={className}>
@@ -154,7 +169,10 @@ export function keepOrReload(stillMatches: boolean, replaceRow: () => void, relo
 /** The editor's one-time notice above a list ('Post created successfully.'), with Dismiss. */
 export function SavedNotice({ text, onDismiss, disabled }: { text: string; onDismiss: () => void; disabled: boolean }) {
   return (
-    <div role="status" className="flex items-start justify-between gap-3 rounded-lg border border-emerald-200 bg-emerald-50 px-4 py-3 text-sm text-emerald-800 dark:border-emerald-900 dark:bg-emerald-950 dark:text-emerald-200">
+    <div
+      role="status"
+      className="flex items-start justify-between gap-3 rounded-lg border border-emerald-200 bg-emerald-50 px-4 py-3 text-sm text-emerald-800 dark:border-emerald-900 dark:bg-emerald-950 dark:text-emerald-200"
+    >
       <p>{text}</p>
       <button type="button" className="text-xs font-medium underline" onClick={onDismiss} disabled={disabled}>
         Dismiss
@@ -164,7 +182,8 @@ export function SavedNotice({ text, onDismiss, disabled }: { text: string; onDis
 }
 
 /** The pager's hidden fields: the list's address parameters but the page. */
-export const pagerKeep = (params: Record<string, string>): Record<string, string> => Object.fromEntries(Object.entries(params).filter(([name]) => name !== 'page'));
+export const pagerKeep = (params: Record<string, string>): Record<string, string> =>
+  Object.fromEntries(Object.entries(params).filter(([name]) => name !== 'page'));
 
 /** The empty state's 'Clear all' (back to the unfiltered list). */
 export function ClearAll({ href, onClick }: { href: string; onClick: (event: MouseEvent<HTMLAnchorElement>) => void }) {
@@ -203,7 +222,15 @@ interface AdminSearchFormProps {
 export function AdminSearchForm({ label, action, onSubmit, className, search, children }: AdminSearchFormProps) {
   const keepTyped = useKeepTyped();
   return (
-    <form {...keepTyped} method="get" action={action} role="search" aria-label={label} className={`card grid gap-4 p-4 md:grid-cols-2 xl:items-end ${className}`} onSubmit={onSubmit}>
+    <form
+      {...keepTyped}
+      method="get"
+      action={action}
+      role="search"
+      aria-label={label}
+      className={`card grid gap-4 p-4 md:grid-cols-2 xl:items-end ${className}`}
+      onSubmit={onSubmit}
+    >
       <div>
         <label htmlFor={search.id} className="mb-1 block text-sm font-medium">
           {search.label}
@@ -243,7 +270,8 @@ export interface RowAction {
   busy?: boolean;
 }
 
-const ROW_ACTION = 'inline-flex items-center gap-1 whitespace-nowrap rounded-md border px-2 py-1 text-xs font-medium disabled:cursor-not-allowed disabled:opacity-50';
+const ROW_ACTION =
+  'inline-flex items-center gap-1 whitespace-nowrap rounded-md border px-2 py-1 text-xs font-medium disabled:cursor-not-allowed disabled:opacity-50';
 const ROW_ACTION_TONES: Record<RowActionTone, string> = {
   good: 'border-emerald-300 text-emerald-800 hover:bg-emerald-50 dark:border-emerald-800 dark:text-emerald-200 dark:hover:bg-emerald-950',
   bad: 'border-red-300 text-red-700 hover:bg-red-50 dark:border-red-800 dark:text-red-300 dark:hover:bg-red-950',
@@ -282,7 +310,15 @@ export function RowActions({ actions, disabled, describedBy, srSuffix, className
             {content}
           </a>
         ) : (
-          <button key={action.key} type="button" className={classes} disabled={disabled} aria-describedby={describedBy} aria-haspopup={action.opensDialog ? 'dialog' : undefined} onClick={action.onClick}>
+          <button
+            key={action.key}
+            type="button"
+            className={classes}
+            disabled={disabled}
+            aria-describedby={describedBy}
+            aria-haspopup={action.opensDialog ? 'dialog' : undefined}
+            onClick={action.onClick}
+          >
             {content}
           </button>
         );
@@ -339,7 +375,19 @@ const directionWord = (dir: 'asc' | 'desc') => (dir === 'asc' ? 'ascending' : 'd
  * and a column is never narrower than its longest word (`break-word`, unlike the page's
  * `anywhere`, leaves the columns' sizes alone: only a word longer than its box breaks); a table wider than its frame (a phone) scrolls inside it (TableFrame).
  */
-export function AdminTable<F extends string, Q extends { sortBy: F; sortDir: 'asc' | 'desc' }>({ columns, query, sortedBy, hrefOf, navigate, caption, label, minWidthClass, loading = false, testId, children }: AdminTableProps<F, Q>) {
+export function AdminTable<F extends string, Q extends { sortBy: F; sortDir: 'asc' | 'desc' }>({
+  columns,
+  query,
+  sortedBy,
+  hrefOf,
+  navigate,
+  caption,
+  label,
+  minWidthClass,
+  loading = false,
+  testId,
+  children,
+}: AdminTableProps<F, Q>) {
   return (
     <TableFrame label={label} loading={loading}>
       <table className={`w-full text-left text-sm [overflow-wrap:break-word] ${minWidthClass}`} data-testid={testId}>
@@ -350,14 +398,23 @@ export function AdminTable<F extends string, Q extends { sortBy: F; sortDir: 'as
               const current = column.sort !== undefined && query.sortBy === column.sort;
               const next = column.sort !== undefined ? sortedBy(query, column.sort) : undefined;
               return (
-                <th key={column.label} scope="col" aria-sort={current ? directionWord(query.sortDir) : undefined} className={`whitespace-nowrap px-2 py-2 text-xs font-semibold text-slate-700 dark:text-slate-300 ${column.actions ? ACTIONS_HEAD : ''} ${column.className ?? ''}`.trim()}>
+                <th
+                  key={column.label}
+                  scope="col"
+                  aria-sort={current ? directionWord(query.sortDir) : undefined}
+                  className={`whitespace-nowrap px-2 py-2 text-xs font-semibold text-slate-700 dark:text-slate-300 ${column.actions ? ACTIONS_HEAD : ''} ${column.className ?? ''}`.trim()}
+                >
                   {next ? (
                     <a href={hrefOf(next)} onClick={navigate(next)} className="inline-flex items-center gap-1 hover:underline">
                       {column.label}
                       <span aria-hidden="true" className="text-xs">
                         {current ? (query.sortDir === 'asc' ? '▲' : '▼') : '↕'}
                       </span>
-                      <span className="sr-only">{current ? `, sorted ${directionWord(query.sortDir)}; sort ${directionWord(next.sortDir)}` : `, sort ${directionWord(next.sortDir)}`}</span>
+                      <span className="sr-only">
+                        {current
+                          ? `, sorted ${directionWord(query.sortDir)}; sort ${directionWord(next.sortDir)}`
+                          : `, sort ${directionWord(next.sortDir)}`}
+                      </span>
                     </a>
                   ) : (
                     column.label

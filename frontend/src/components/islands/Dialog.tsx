@@ -6,7 +6,8 @@
  */
 import { useEffect, useId, useRef, type ReactNode } from 'react';
 
-const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]):not([type="hidden"]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
+const FOCUSABLE =
+  'a[href], button:not([disabled]), input:not([disabled]):not([type="hidden"]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
 interface ModalProps {
   /** Rendered only while open (default): an owner may also keep it mounted and pass `open`. */
@@ -29,7 +30,15 @@ export function Modal({ open = true, ...props }: ModalProps) {
   return open ? <OpenModal {...props} /> : null;
 }
 
-function OpenModal({ onClose, labelledBy, describedBy, busy = false, role = 'dialog', className = 'max-w-md p-6', children }: Omit<ModalProps, 'open'>) {
+function OpenModal({
+  onClose,
+  labelledBy,
+  describedBy,
+  busy = false,
+  role = 'dialog',
+  className = 'max-w-md p-6',
+  children,
+}: Omit<ModalProps, 'open'>) {
   const panel = useRef<HTMLDivElement>(null);
   const close = useRef(onClose);
   close.current = onClose;
@@ -48,7 +57,9 @@ function OpenModal({ onClose, labelledBy, describedBy, busy = false, role = 'dia
         return;
       }
       if (event.key !== 'Tab' || !root) return;
-      const items = [...root.querySelectorAll<HTMLElement>(FOCUSABLE)].filter((item) => item.offsetParent !== null || item === document.activeElement);
+      const items = [...root.querySelectorAll<HTMLElement>(FOCUSABLE)].filter(
+        (item) => item.offsetParent !== null || item === document.activeElement,
+      );
       if (items.length === 0) {
         event.preventDefault();
         return;
@@ -107,7 +118,14 @@ export function Dialog({ title, description, onClose, busy = false, size = 'md',
   const titleId = useId();
   const descriptionId = useId();
   return (
-    <Modal onClose={onClose} busy={busy} role={role} labelledBy={titleId} describedBy={description ? descriptionId : undefined} className={`p-6 ${size === 'lg' ? 'max-w-2xl' : 'max-w-md'}`}>
+    <Modal
+      onClose={onClose}
+      busy={busy}
+      role={role}
+      labelledBy={titleId}
+      describedBy={description ? descriptionId : undefined}
+      className={`p-6 ${size === 'lg' ? 'max-w-2xl' : 'max-w-md'}`}
+    >
       <h2 id={titleId} className="text-lg font-semibold">
         {title}
       </h2>
@@ -158,8 +176,18 @@ export function ConfirmDialog({
         <button type="button" className="btn-secondary" onClick={onCancel} disabled={busy} data-autofocus>
           {cancelLabel}
         </button>
-        <button type="button" className={danger ? 'btn bg-red-600 text-white hover:bg-red-700' : 'btn-primary'} onClick={onConfirm} disabled={busy}>
-          {busy && <span className="inline-block h-4 w-4 animate-spin rounded-full border-2 border-current border-r-transparent" aria-hidden="true" />}
+        <button
+          type="button"
+          className={danger ? 'btn bg-red-600 text-white hover:bg-red-700' : 'btn-primary'}
+          onClick={onConfirm}
+          disabled={busy}
+        >
+          {busy && (
+            <span
+              className="inline-block h-4 w-4 animate-spin rounded-full border-2 border-current border-r-transparent"
+              aria-hidden="true"
+            />
+          )}
           {confirmLabel}
         </button>
       </div>

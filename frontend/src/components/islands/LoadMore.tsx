@@ -35,7 +35,18 @@ export interface LoadMoreProps {
  * says how many came in a live region, and points itself at the next step, or disappears when
  * no more remain.
  */
-export default function LoadMore({ href, containerId, itemAttribute, linkAttribute, mode, texts, focusSelector, containerClasses = [], className, linkClassName }: LoadMoreProps) {
+export default function LoadMore({
+  href,
+  containerId,
+  itemAttribute,
+  linkAttribute,
+  mode,
+  texts,
+  focusSelector,
+  containerClasses = [],
+  className,
+  linkClassName,
+}: LoadMoreProps) {
   const [next, setNext] = useState<string | undefined>(href);
   const [loading, setLoading] = useState(false);
   const [error, setError] = useState<string>();
@@ -51,7 +62,9 @@ export default function LoadMore({ href, containerId, itemAttribute, linkAttribu
       const response = await fetch(next, { headers: { Accept: 'text/html' } });
       if (!response.ok) throw new Error(String(response.status));
       const page = new DOMParser().parseFromString(await response.text(), 'text/html');
-      const items = [...page.querySelectorAll(`#${CSS.escape(containerId)} [${itemAttribute}]`)].map((item) => document.importNode(item, true));
+      const items = [...page.querySelectorAll(`#${CSS.escape(containerId)} [${itemAttribute}]`)].map((item) =>
+        document.importNode(item, true),
+      );
       const before = container.querySelectorAll(`[${itemAttribute}]`).length;
       if (mode === 'append') container.append(...items);
       else container.replaceChildren(...items);

@@ -50,7 +50,8 @@ function linksOf(address: string): PagerLinks {
 }
 
 const LINK = 'inline-flex h-9 min-w-9 items-center justify-center rounded-lg border px-3 text-sm font-medium';
-const IDLE = 'border-slate-300 bg-white text-slate-800 hover:bg-slate-50 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100 dark:hover:bg-slate-800';
+const IDLE =
+  'border-slate-300 bg-white text-slate-800 hover:bg-slate-50 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100 dark:hover:bg-slate-800';
 const OFF = 'cursor-not-allowed border-slate-200 text-slate-500 dark:border-slate-800 dark:text-slate-400';
 const CURRENT = 'border-brand-600 bg-brand-600 text-white hover:bg-brand-700';
 
@@ -122,7 +123,14 @@ export default function Pager(props: PagerProps) {
         {firstLast && step(totalPages - 1, 'Last', page < totalPages - 1)}
       </ul>
       {totalPages > JUMP_BOX_ABOVE && (
-        <form {...keepTyped} method="get" action={action} className="flex flex-wrap items-center gap-2" onSubmit={submitJump} noValidate={Boolean(onNavigate)}>
+        <form
+          {...keepTyped}
+          method="get"
+          action={action}
+          className="flex flex-wrap items-center gap-2"
+          onSubmit={submitJump}
+          noValidate={Boolean(onNavigate)}
+        >
           {Object.entries(keep).map(([name, value]) => (
             <input key={name} type="hidden" name={name} value={value} />
           ))}
@@ -149,7 +157,11 @@ export default function Pager(props: PagerProps) {
           <button type="submit" className="btn-secondary px-3 py-1.5">
             Go
           </button>
-          <span id={`${jumpId}-hint`} className={problem ? 'w-full text-sm text-red-600 dark:text-red-400' : 'sr-only'} role={problem ? 'alert' : undefined}>
+          <span
+            id={`${jumpId}-hint`}
+            className={problem ? 'w-full text-sm text-red-600 dark:text-red-400' : 'sr-only'}
+            role={problem ? 'alert' : undefined}
+          >
             {problem ?? `1 to ${totalPages}`}
           </span>
         </form>

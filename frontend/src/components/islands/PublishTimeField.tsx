@@ -53,7 +53,9 @@ export default function PublishTimeField({
   autoFocus?: boolean;
 }) {
   const zone = siteZoneName((value && siteWallTimeToDate(value)) || new Date());
-  const described = [`${id}-zone`, note ? `${id}-note` : '', hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ');
+  const described = [`${id}-zone`, note ? `${id}-note` : '', hint ? `${id}-hint` : '', error ? `${id}-error` : '']
+    .filter(Boolean)
+    .join(' ');
   return (
     <div>
       <label htmlFor={id} className="mb-1 block text-sm font-medium">

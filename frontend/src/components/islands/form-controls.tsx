@@ -39,7 +39,21 @@ interface FieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'id'> {
 }
 
 /** A field's label above its control, then the hint and the error the control points to. */
-export function FieldFrame({ id, label, error, hint, className, children }: { id: string; label: ReactNode; error?: string; hint?: ReactNode; className?: string; children: ReactNode }) {
+export function FieldFrame({
+  id,
+  label,
+  error,
+  hint,
+  className,
+  children,
+}: {
+  id: string;
+  label: ReactNode;
+  error?: string;
+  hint?: ReactNode;
+  className?: string;
+  children: ReactNode;
+}) {
   return (
     <div className={className}>
       <label htmlFor={id} className="mb-1 block text-sm font-medium">
@@ -60,7 +74,13 @@ export function TextField({ label, error, hint, className, ...input }: FieldProp
   const id = useId();
   return (
     <FieldFrame id={id} label={label} error={error} hint={hint} className={className}>
-      <input id={id} className={`${INPUT} ${error ? INPUT_ERROR : ''}`} aria-invalid={error ? true : undefined} aria-describedby={error ? `${id}-error` : undefined} {...input} />
+      <input
+        id={id}
+        className={`${INPUT} ${error ? INPUT_ERROR : ''}`}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `${id}-error` : undefined}
+        {...input}
+      />
     </FieldFrame>
   );
 }
@@ -85,7 +105,21 @@ interface TextAreaFieldProps {
 }
 
 /** A labelled textarea (reasons, notes) with its hint and error, as TextField is for inputs. */
-export function TextAreaField({ label, value, onChange, error, hint, id: givenId, name, rows = 3, maxLength, placeholder, required, autoFocus, className }: TextAreaFieldProps) {
+export function TextAreaField({
+  label,
+  value,
+  onChange,
+  error,
+  hint,
+  id: givenId,
+  name,
+  rows = 3,
+  maxLength,
+  placeholder,
+  required,
+  autoFocus,
+  className,
+}: TextAreaFieldProps) {
   const generatedId = useId();
   const id = givenId ?? generatedId;
   const described = [error ? `${id}-error` : '', hint ? `${id}-hint` : ''].filter(Boolean).join(' ') || undefined;
@@ -193,7 +227,10 @@ export function StrengthMeter({ password }: { password: string }) {
     <div className="mt-2" aria-live="polite">
       <div className="flex gap-1" aria-hidden="true">
         {[1, 2, 3, 4, 5].map((step) => (
-          <span key={step} className={`h-1.5 flex-1 rounded-full ${step <= score ? STRENGTH_COLOURS[level] : 'bg-slate-200 dark:bg-slate-700'}`} />
+          <span
+            key={step}
+            className={`h-1.5 flex-1 rounded-full ${step <= score ? STRENGTH_COLOURS[level] : 'bg-slate-200 dark:bg-slate-700'}`}
+          />
         ))}
       </div>
       <p className="mt-1 text-xs text-slate-600 dark:text-slate-400">
@@ -215,7 +252,9 @@ export function AvatarImage({ name, src, size = 'md' }: { name: string | null | 
 }
 
 export function Spinner() {
-  return <span className="inline-block h-4 w-4 animate-spin rounded-full border-2 border-current border-r-transparent" aria-hidden="true" />;
+  return (
+    <span className="inline-block h-4 w-4 animate-spin rounded-full border-2 border-current border-r-transparent" aria-hidden="true" />
+  );
 }
 
 /**
@@ -271,7 +310,12 @@ export function DialogActions({
       <button type="button" className="btn-secondary" onClick={onCancel} disabled={busy} data-autofocus={focusCancel || undefined}>
         Cancel
       </button>
-      <BusyButton type={onConfirm ? 'button' : 'submit'} className={danger ? 'btn bg-red-600 text-white hover:bg-red-700' : 'btn-primary'} onClick={onConfirm} busy={busy}>
+      <BusyButton
+        type={onConfirm ? 'button' : 'submit'}
+        className={danger ? 'btn bg-red-600 text-white hover:bg-red-700' : 'btn-primary'}
+        onClick={onConfirm}
+        busy={busy}
+      >
         {children}
       </BusyButton>
     </div>

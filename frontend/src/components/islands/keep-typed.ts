@@ -33,11 +33,13 @@ function fieldsOf(root: Element): Field[] {
   return [...root.querySelectorAll<Field>(FIELDS)].filter((field) => !(field instanceof HTMLInputElement && SKIPPED_TYPES.has(field.type)));
 }
 
-const isToggle = (field: Field): field is HTMLInputElement => field instanceof HTMLInputElement && (field.type === 'checkbox' || field.type === 'radio');
+const isToggle = (field: Field): field is HTMLInputElement =>
+  field instanceof HTMLInputElement && (field.type === 'checkbox' || field.type === 'radio');
 
 /** The value React rendered (it writes it to defaultValue / defaultChecked / defaultSelected). */
 function renderedValue(field: Field): string {
-  if (field instanceof HTMLSelectElement) return [...field.options].find((option) => option.defaultSelected)?.value ?? field.options[0]?.value ?? '';
+  if (field instanceof HTMLSelectElement)
+    return [...field.options].find((option) => option.defaultSelected)?.value ?? field.options[0]?.value ?? '';
   return field.defaultValue;
 }
 

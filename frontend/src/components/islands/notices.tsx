@@ -48,7 +48,12 @@ export function NoticeStack({ notices, onDismiss }: { notices: AdminNotice[]; on
             <p className="font-semibold">{notice.title}</p>
             {notice.message && <p className="mt-0.5 break-words">{notice.message}</p>}
           </div>
-          <button type="button" className="rounded px-1 text-xs font-medium underline" onClick={() => onDismiss(notice.id)} aria-label={`Dismiss: ${notice.title}`}>
+          <button
+            type="button"
+            className="rounded px-1 text-xs font-medium underline"
+            onClick={() => onDismiss(notice.id)}
+            aria-label={`Dismiss: ${notice.title}`}
+          >
             Dismiss
           </button>
         </div>

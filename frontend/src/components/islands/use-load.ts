@@ -7,7 +7,11 @@ import { useEffect, useRef, useState } from 'react';
 
 export type LoadState<T> = { state: 'loading' } | { state: 'failed'; message: string } | { state: 'loaded'; data: T };
 
-export function useLoad<T>(read: () => Promise<T>, failure: (error: unknown) => string, key: unknown): { load: LoadState<T>; retry: () => void } {
+export function useLoad<T>(
+  read: () => Promise<T>,
+  failure: (error: unknown) => string,
+  key: unknown,
+): { load: LoadState<T>; retry: () => void } {
   const [load, setLoad] = useState<LoadState<T>>({ state: 'loading' });
   const [attempt, setAttempt] = useState(0);
   // The latest read and wording, without restarting the read on every render.

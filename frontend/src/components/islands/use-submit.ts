@@ -20,26 +20,29 @@ export function useSubmit() {
   // A ref too: two clicks in one frame both see `busy` false.
   const running = useRef(false);
 
-  const run = useCallback(async <T>(action: () => Promise<T>, options: SubmitOptions = {}): Promise<{ ok: true; value: T } | { ok: false }> => {
-    if (running.current) return { ok: false };
-    running.current = true;
-    setBusy(true);
-    setFailure(undefined);
-    try {
-      const value = await action();
-      if (!options.keepBusy) {
+  const run = useCallback(
+    async <T>(action: () => Promise<T>, options: SubmitOptions = {}): Promise<{ ok: true; value: T } | { ok: false }> => {
+      if (running.current) return { ok: false };
+      running.current = true;
+      setBusy(true);
+      setFailure(undefined);
+      try {
+        const value = await action();
+        if (!options.keepBusy) {
+          running.current = false;
+          setBusy(false);
+        }
+        return { ok: true, value };
+      } catch (error) {
         running.current = false;
         setBusy(false);
+        setFailure(options.failure?.(error));
+        options.onError?.(error);
+        return { ok: false };
       }
-      return { ok: true, value };
-    } catch (error) {
-      running.current = false;
-      setBusy(false);
-      setFailure(options.failure?.(error));
-      options.onError?.(error);
-      return { ok: false };
-    }
-  }, []);
+    },
+    [],
+  );
 
   return { busy, failure, setFailure, run };
 }

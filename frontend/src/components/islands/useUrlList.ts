@@ -139,7 +139,10 @@ export function useUrlList<Q extends { search: string; page: number }, P extends
   const restartOn = options.keepTypedSearch ? undefined : query;
   useEffect(() => {
     if (!hydrated || searchText.trim() === (restartOn ?? queryRef.current).search) return;
-    const timer = window.setTimeout(() => void load({ ...(restartOn ?? queryRef.current), search: searchText.trim().slice(0, searchMax), page: 0 }, 'replace'), SEARCH_DEBOUNCE_MS);
+    const timer = window.setTimeout(
+      () => void load({ ...(restartOn ?? queryRef.current), search: searchText.trim().slice(0, searchMax), page: 0 }, 'replace'),
+      SEARCH_DEBOUNCE_MS,
+    );
     return () => window.clearTimeout(timer);
   }, [searchText, restartOn, hydrated, load, searchMax]);
 

@@ -162,7 +162,15 @@ export default function AccountAvatarCard({ name, avatar: initialAvatar }: { nam
         <div className="flex flex-wrap justify-center gap-2">
           <label className="btn-secondary cursor-pointer focus-within:outline-2 focus-within:outline-offset-2 focus-within:outline-brand-500">
             Choose image
-            <input ref={input} type="file" accept="image/*" className="sr-only" onChange={choose} disabled={busy || !hydrated} aria-label="Choose avatar image" />
+            <input
+              ref={input}
+              type="file"
+              accept="image/*"
+              className="sr-only"
+              onChange={choose}
+              disabled={busy || !hydrated}
+              aria-label="Choose avatar image"
+            />
           </label>
           {file ? (
             <>

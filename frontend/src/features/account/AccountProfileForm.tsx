@@ -95,8 +95,23 @@ export default function AccountProfileForm({ initial }: { initial: Profile }) {
       </div>
       {editing ? (
         <form {...keepTyped} className="mt-4 space-y-4" onSubmit={save} noValidate>
-          <TextField label="Full Name" name="fullName" autoComplete="name" value={draft.fullName} onChange={set('fullName')} error={errors.fullName} />
-          <TextField label="Email" type="email" name="email" autoComplete="email" value={draft.email} onChange={set('email')} error={errors.email} />
+          <TextField
+            label="Full Name"
+            name="fullName"
+            autoComplete="name"
+            value={draft.fullName}
+            onChange={set('fullName')}
+            error={errors.fullName}
+          />
+          <TextField
+            label="Email"
+            type="email"
+            name="email"
+            autoComplete="email"
+            value={draft.email}
+            onChange={set('email')}
+            error={errors.email}
+          />
           <TextAreaField
             id="profile-bio"
             name="bio"

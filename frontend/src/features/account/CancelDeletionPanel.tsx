@@ -27,12 +27,21 @@ export default function CancelDeletionPanel({ pending, signIn }: { pending: Pend
     const twoFactorCode = (codeInput.current?.querySelector('input')?.value ?? '').trim();
     return run(
       async () => {
-        await unwrap(browserApi().POST('/api/v1/account/deletion/cancel', { body: { email: pending.email, password: pending.password, ...(twoFactorCode ? { twoFactorCode } : {}) } }));
+        await unwrap(
+          browserApi().POST('/api/v1/account/deletion/cancel', {
+            body: { email: pending.email, password: pending.password, ...(twoFactorCode ? { twoFactorCode } : {}) },
+          }),
+        );
         await signIn();
       },
       {
         keepBusy: true,
-        failure: (error) => (error instanceof ApiError && error.field('twoFactorCode') ? undefined : error instanceof Error && error.message ? error.message : T.CANCEL_FAILED),
+        failure: (error) =>
+          error instanceof ApiError && error.field('twoFactorCode')
+            ? undefined
+            : error instanceof Error && error.message
+              ? error.message
+              : T.CANCEL_FAILED,
         onError: (error) => {
           const wrongCode = error instanceof ApiError ? error.field('twoFactorCode') : undefined;
           if (wrongCode) setNeedsCode(true);
@@ -57,7 +66,14 @@ export default function CancelDeletionPanel({ pending, signIn }: { pending: Pend
             if (!busy) void cancel();
           }}
         >
-          <TextField label={T.TWO_FACTOR_LABEL} name="twoFactorCode" autoComplete="one-time-code" inputMode="numeric" error={codeError} autoFocus />
+          <TextField
+            label={T.TWO_FACTOR_LABEL}
+            name="twoFactorCode"
+            autoComplete="one-time-code"
+            inputMode="numeric"
+            error={codeError}
+            autoFocus
+          />
         </div>
       )}
       <BusyButton className="btn-primary w-full" busy={busy} onClick={cancel}>

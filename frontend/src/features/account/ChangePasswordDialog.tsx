@@ -72,7 +72,11 @@ export default function ChangePasswordDialog() {
       failure: (error) => (error instanceof Error ? error.message : String(error)),
       onError: (error) => {
         if (error instanceof ApiError && error.errors) {
-          setErrors({ currentPassword: error.field('currentPassword'), newPassword: error.field('newPassword'), confirmNewPassword: error.field('confirmNewPassword') });
+          setErrors({
+            currentPassword: error.field('currentPassword'),
+            newPassword: error.field('newPassword'),
+            confirmNewPassword: error.field('confirmNewPassword'),
+          });
         }
       },
     });
@@ -81,7 +85,14 @@ export default function ChangePasswordDialog() {
 
   return (
     <>
-      <button ref={opener} type="button" className="btn-secondary w-full justify-start" onClick={() => setOpen(true)} aria-haspopup="dialog" disabled={!hydrated}>
+      <button
+        ref={opener}
+        type="button"
+        className="btn-secondary w-full justify-start"
+        onClick={() => setOpen(true)}
+        aria-haspopup="dialog"
+        disabled={!hydrated}
+      >
         Change Password
       </button>
       {success && !open && <Alert kind="success">{AccountTexts.PASSWORD_CHANGED}</Alert>}

@@ -28,7 +28,10 @@ export default function NotificationPreferencesForm({ initial }: { initial: Noti
 
   const toggle = (type: string, channel: Channel) => () => {
     setResult(undefined);
-    setDraft((current) => ({ ...current, events: current.events.map((event) => (event.type === type ? { ...event, [channel]: !event[channel] } : event)) }));
+    setDraft((current) => ({
+      ...current,
+      events: current.events.map((event) => (event.type === type ? { ...event, [channel]: !event[channel] } : event)),
+    }));
   };
 
   async function save(event: FormEvent) {

@@ -87,7 +87,14 @@ function ExportState({ value }: { value: DataExport | null }) {
       return (
         <div role="status" className="space-y-2">
           <p className="text-sm font-medium">{value.status === 'QUEUED' ? T.EXPORT_QUEUED : T.exportRunning(value.progress)}</p>
-          <div className="h-2 w-full overflow-hidden rounded bg-slate-200 dark:bg-slate-700" role="progressbar" aria-label={T.EXPORT_BUTTON} aria-valuemin={0} aria-valuemax={100} aria-valuenow={value.progress}>
+          <div
+            className="h-2 w-full overflow-hidden rounded bg-slate-200 dark:bg-slate-700"
+            role="progressbar"
+            aria-label={T.EXPORT_BUTTON}
+            aria-valuemin={0}
+            aria-valuemax={100}
+            aria-valuenow={value.progress}
+          >
             <div className="h-full bg-brand-600" style={{ width: `${value.progress}%` }} />
           </div>
         </div>
@@ -101,7 +108,9 @@ function ExportState({ value }: { value: DataExport | null }) {
               {T.EXPORT_DOWNLOAD}
             </a>
           )}
-          {value.expiresAt && <p className="text-sm text-slate-600 dark:text-slate-400">{T.exportExpires(formatDateTime(value.expiresAt))}</p>}
+          {value.expiresAt && (
+            <p className="text-sm text-slate-600 dark:text-slate-400">{T.exportExpires(formatDateTime(value.expiresAt))}</p>
+          )}
         </div>
       );
     case 'EXPIRED':
@@ -139,13 +148,21 @@ function DeleteAccountDialog({ twoFactorEnabled }: { graceDays: number; twoFacto
     setErrors(found);
     if (Object.keys(found).length) return;
     const sent = await run(
-      () => unwrap(browserApi().POST('/api/v1/account/deletion', { body: { password, confirmation, ...(twoFactorCode ? { twoFactorCode } : {}) } })),
+      () =>
+        unwrap(
+          browserApi().POST('/api/v1/account/deletion', { body: { password, confirmation, ...(twoFactorCode ? { twoFactorCode } : {}) } }),
+        ),
       {
         keepBusy: true,
-        failure: (error) => (error instanceof ApiError && error.errors ? undefined : error instanceof Error ? error.message : String(error)),
+        failure: (error) =>
+          error instanceof ApiError && error.errors ? undefined : error instanceof Error ? error.message : String(error),
         onError: (error) => {
           if (error instanceof ApiError && error.errors) {
-            setErrors({ password: error.field('password'), confirmation: error.field('confirmation'), twoFactorCode: error.field('twoFactorCode') });
+            setErrors({
+              password: error.field('password'),
+              confirmation: error.field('confirmation'),
+              twoFactorCode: error.field('twoFactorCode'),
+            });
           }
         },
       },
@@ -156,7 +173,14 @@ function DeleteAccountDialog({ twoFactorEnabled }: { graceDays: number; twoFacto
 
   return (
     <>
-      <button ref={opener} type="button" className="btn mt-3 bg-red-600 text-white hover:bg-red-700" onClick={() => setOpen(true)} aria-haspopup="dialog" disabled={!hydrated}>
+      <button
+        ref={opener}
+        type="button"
+        className="btn mt-3 bg-red-600 text-white hover:bg-red-700"
+        onClick={() => setOpen(true)}
+        aria-haspopup="dialog"
+        disabled={!hydrated}
+      >
         {T.DELETE_BUTTON}
       </button>
       {open && (
@@ -165,7 +189,15 @@ function DeleteAccountDialog({ twoFactorEnabled }: { graceDays: number; twoFacto
             {failure && <Alert>{failure}</Alert>}
             <PasswordField label={T.PASSWORD_LABEL} name="password" autoComplete="current-password" error={errors.password} />
             {/* Also when the server asks for one: two-factor sign-in may have been turned on since the page loaded. */}
-            {(twoFactorEnabled || errors.twoFactorCode) && <TextField label={T.TWO_FACTOR_LABEL} name="twoFactorCode" autoComplete="one-time-code" inputMode="numeric" error={errors.twoFactorCode} />}
+            {(twoFactorEnabled || errors.twoFactorCode) && (
+              <TextField
+                label={T.TWO_FACTOR_LABEL}
+                name="twoFactorCode"
+                autoComplete="one-time-code"
+                inputMode="numeric"
+                error={errors.twoFactorCode}
+              />
+            )}
             <TextField label={T.CONFIRM_LABEL} name="confirmation" autoComplete="off" spellCheck={false} error={errors.confirmation} />
             <DialogActions onCancel={close} busy={busy} danger focusCancel>
               {T.DELETE_SUBMIT}

@@ -13,7 +13,8 @@ export const AccountTexts = {
   UPLOAD_BAD_FORMAT: 'Invalid upload response format',
   DELETE_FAILED: 'Failed to delete image',
   /** The profile's Save uploads a chosen picture first; when that fails nothing is saved. */
-  PROFILE_NOT_SAVED_AVATAR: 'Profile not saved: the chosen picture could not be uploaded. Upload it again, or cancel it to save without it.',
+  PROFILE_NOT_SAVED_AVATAR:
+    'Profile not saved: the chosen picture could not be uploaded. Upload it again, or cancel it to save without it.',
   PASSWORD_CHANGED: 'Đổi mật khẩu thành công!',
   bioTooLong: (max: number) => `Bio must be at most ${max} characters`,
 } as const;
@@ -32,7 +33,8 @@ export const YourDataTexts = {
   exportExpires: (when: string) => `The link works until ${when}. We also sent it to you by e-mail.`,
   EXPORT_EXPIRED: 'Your last download link has expired.',
   EXPORT_FAILED: 'Your export could not be prepared. Please try again.',
-  EXPORT_CONTENTS: 'A zip with your profile, likes, comments, notifications and sign-ins as JSON, and your posts as Markdown with their images.',
+  EXPORT_CONTENTS:
+    'A zip with your profile, likes, comments, notifications and sign-ins as JSON, and your posts as Markdown with their images.',
   DELETE_BUTTON: 'Delete my account',
   deleteWarning: (days: number) =>
     days > 0

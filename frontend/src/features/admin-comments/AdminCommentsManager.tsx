@@ -15,7 +15,15 @@ import {
   type ModerationPage,
   type ModerationQuery,
 } from './admin-comments';
-import { ACTION_TEXTS, FILTER_LABELS, MODERATION_ERRORS, MODERATION_LABELS, ModerationTexts as T, REASON_LABELS, SORT_LABELS } from './texts';
+import {
+  ACTION_TEXTS,
+  FILTER_LABELS,
+  MODERATION_ERRORS,
+  MODERATION_LABELS,
+  ModerationTexts as T,
+  REASON_LABELS,
+  SORT_LABELS,
+} from './texts';
 import { adminDateTime, adminRelativeTime } from '../admin-users';
 import { browserApi } from '../../lib/api/client';
 import { unwrap } from '../../lib/api/errors';
@@ -70,13 +78,30 @@ const excerpt = (text: string, length = 140) => (text.length > length ? `${text.
  * queue for it; without JavaScript the filters are a GET form and the pager links.
  */
 export default function AdminCommentsManager({ initialQuery, initial }: { initialQuery: ModerationQuery; initial: ModerationLoad }) {
-  const { hydrated, query, data, error, failedQuery, loading, searchText, setSearchText, notices, notify, dismiss, load, navigate, submitSearch, focusAfter } = useUrlList<ModerationQuery, ModerationPage>({
+  const {
+    hydrated,
+    query,
+    data,
+    error,
+    failedQuery,
+    loading,
+    searchText,
+    setSearchText,
+    notices,
+    notify,
+    dismiss,
+    load,
+    navigate,
+    submitSearch,
+    focusAfter,
+  } = useUrlList<ModerationQuery, ModerationPage>({
     initialQuery,
     initialPage: initial.ok ? initial.data : null,
     initialError: initial.ok ? undefined : initial.message,
     hrefOf: moderationHref,
     fetchPage: listQueue,
-    queryFromLocation: () => (window.location.pathname === COMMENTS_PATH ? moderationQuery(new URLSearchParams(window.location.search)) : undefined),
+    queryFromLocation: () =>
+      window.location.pathname === COMMENTS_PATH ? moderationQuery(new URLSearchParams(window.location.search)) : undefined,
     searchMax: SEARCH_MAX,
     failure: (failure) => ({ message: errorText(failure, MODERATION_ERRORS) }),
     replaceSameAddress: true,
@@ -141,7 +166,8 @@ export default function AdminCommentsManager({ initialQuery, initial }: { initia
       notify('success', ACTION_TEXTS[action].done, excerpt(comment.content, 60));
     });
 
-  const runMany = (action: BulkAction, reason?: string) => act(action, async () => setOutcome({ action, results: await actOnMany(chosen, action, reason) }));
+  const runMany = (action: BulkAction, reason?: string) =>
+    act(action, async () => setOutcome({ action, results: await actOnMany(chosen, action, reason) }));
 
   function changePage(target: number) {
     setSelected(new Set());
@@ -179,11 +205,42 @@ export default function AdminCommentsManager({ initialQuery, initial }: { initia
         action={COMMENTS_PATH}
         onSubmit={submitSearch}
         className="mt-6 xl:grid-cols-[2fr_1fr_1fr_auto_auto]"
-        search={{ id: `${ids}-search`, label: 'Search comments', placeholder: 'Text or author', maxLength: SEARCH_MAX, value: searchText, onChange: setSearchText }}
+        search={{
+          id: `${ids}-search`,
+          label: 'Search comments',
+          placeholder: 'Text or author',
+          maxLength: SEARCH_MAX,
+          value: searchText,
+          onChange: setSearchText,
+        }}
       >
-        <ListSelect id={`${ids}-filter`} label="Show" name="filter" value={query.filter} options={FILTER_OPTIONS} onChange={onSelect('filter')} className={FILTER_CONTROL_CLASS} />
-        <ListSelect id={`${ids}-sort`} label="Sort" name="sort" value={query.sort} options={SORT_OPTIONS} onChange={onSelect('sort')} className={FILTER_CONTROL_CLASS} />
-        <ListSelect id={`${ids}-size`} label="Per page" name="size" value={query.size} options={sizeOptions(MODERATION_PAGE_SIZES)} onChange={onSelect('size')} className={FILTER_CONTROL_CLASS} />
+        <ListSelect
+          id={`${ids}-filter`}
+          label="Show"
+          name="filter"
+          value={query.filter}
+          options={FILTER_OPTIONS}
+          onChange={onSelect('filter')}
+          className={FILTER_CONTROL_CLASS}
+        />
+        <ListSelect
+          id={`${ids}-sort`}
+          label="Sort"
+          name="sort"
+          value={query.sort}
+          options={SORT_OPTIONS}
+          onChange={onSelect('sort')}
+          className={FILTER_CONTROL_CLASS}
+        />
+        <ListSelect
+          id={`${ids}-size`}
+          label="Per page"
+          name="size"
+          value={query.size}
+          options={sizeOptions(MODERATION_PAGE_SIZES)}
+          onChange={onSelect('size')}
+          className={FILTER_CONTROL_CLASS}
+        />
         <div className="flex gap-2">
           <button type="submit" className="btn-secondary">
             Search
@@ -207,7 +264,11 @@ export default function AdminCommentsManager({ initialQuery, initial }: { initia
           </div>
           <ul className="mt-2 space-y-1 text-sm">
             {outcome.results.map((result) => (
-              <li key={result.id} data-result-id={result.id} className={result.ok ? 'text-emerald-800 dark:text-emerald-200' : 'text-red-700 dark:text-red-300'}>
+              <li
+                key={result.id}
+                data-result-id={result.id}
+                className={result.ok ? 'text-emerald-800 dark:text-emerald-200' : 'text-red-700 dark:text-red-300'}
+              >
                 Comment #{result.id}: {result.ok ? 'done' : (result.message ?? 'failed')}
               </li>
             ))}
@@ -219,7 +280,16 @@ export default function AdminCommentsManager({ initialQuery, initial }: { initia
         className="mt-6"
         heading={{ id: HEADING_ID, text: 'Comments', visible: false }}
         loading={loading}
-        failure={error !== undefined ? { title: failedQuery?.search ? T.SEARCH_FAILED : T.LOAD_FAILED, message: error, retryHref: moderationHref(query), onRetry: navigate(query, 'none') } : undefined}
+        failure={
+          error !== undefined
+            ? {
+                title: failedQuery?.search ? T.SEARCH_FAILED : T.LOAD_FAILED,
+                message: error,
+                retryHref: moderationHref(query),
+                onRetry: navigate(query, 'none'),
+              }
+            : undefined
+        }
         failureLayout="panel"
         loadingText={T.LOADING}
         rowCount={page ? page.content.length : undefined}
@@ -247,7 +317,11 @@ export default function AdminCommentsManager({ initialQuery, initial }: { initia
                 <button
                   key={action}
                   type="button"
-                  className={action === 'delete' ? 'btn bg-red-600 px-3 py-1.5 text-sm text-white hover:bg-red-700 disabled:opacity-50' : 'btn-secondary px-3 py-1.5 text-sm'}
+                  className={
+                    action === 'delete'
+                      ? 'btn bg-red-600 px-3 py-1.5 text-sm text-white hover:bg-red-700 disabled:opacity-50'
+                      : 'btn-secondary px-3 py-1.5 text-sm'
+                  }
                   disabled={chosen.length === 0 || busy}
                   onClick={() => ask(action)}
                   aria-haspopup={action === 'hide' || action === 'delete' ? 'dialog' : undefined}
@@ -259,11 +333,27 @@ export default function AdminCommentsManager({ initialQuery, initial }: { initia
             </div>
           </div>
         }
-        pager={{ page: page?.number ?? 0, totalPages: page?.totalPages ?? 0, label: 'Comments', hrefFor: (target) => moderationHref({ ...query, page: target }), action: COMMENTS_PATH, keep, onNavigate: hydrated ? changePage : undefined }}
+        pager={{
+          page: page?.number ?? 0,
+          totalPages: page?.totalPages ?? 0,
+          label: 'Comments',
+          hrefFor: (target) => moderationHref({ ...query, page: target }),
+          action: COMMENTS_PATH,
+          keep,
+          onNavigate: hydrated ? changePage : undefined,
+        }}
       >
         <ul className={`mt-4 space-y-4 transition-opacity ${loading ? 'opacity-60' : ''}`} aria-label="Comments to review">
           {(page?.content ?? []).map((comment) => (
-            <ModerationRow key={comment.id} comment={comment} checked={selected.has(comment.id)} onCheck={toggle(comment.id)} busy={busy} onAction={(action) => ask(action, comment)} hydrated={hydrated} />
+            <ModerationRow
+              key={comment.id}
+              comment={comment}
+              checked={selected.has(comment.id)}
+              onCheck={toggle(comment.id)}
+              busy={busy}
+              onAction={(action) => ask(action, comment)}
+              hydrated={hydrated}
+            />
           ))}
         </ul>
       </AdminList>
@@ -313,22 +403,43 @@ function ModerationRow({ comment, checked, onCheck, busy, hydrated, onAction }: 
   const checkId = useId();
   const hidden = comment.moderation === 'HIDDEN';
   const held = comment.moderation === 'HELD';
-  const actions: BulkAction[] = [...(hidden ? [] : (['hide'] as const)), ...(hidden || held ? (['restore'] as const) : []), ...(comment.reportCount > 0 ? (['dismiss'] as const) : []), 'delete'];
+  const actions: BulkAction[] = [
+    ...(hidden ? [] : (['hide'] as const)),
+    ...(hidden || held ? (['restore'] as const) : []),
+    ...(comment.reportCount > 0 ? (['dismiss'] as const) : []),
+    'delete',
+  ];
   return (
     <li className="card p-4" data-moderation-row={comment.id}>
       <article aria-labelledby={`${checkId}-label`}>
         <div className="flex items-start gap-3">
-          <input id={checkId} type="checkbox" className="mt-1 h-4 w-4 shrink-0 accent-brand-600" checked={checked} onChange={onCheck} disabled={!hydrated} />
+          <input
+            id={checkId}
+            type="checkbox"
+            className="mt-1 h-4 w-4 shrink-0 accent-brand-600"
+            checked={checked}
+            onChange={onCheck}
+            disabled={!hydrated}
+          />
           <div className="min-w-0 flex-1">
             <label htmlFor={checkId} id={`${checkId}-label`} className="flex flex-wrap items-center gap-x-2 gap-y-1 text-sm">
               <span className="font-semibold wrap-anywhere">{authorName(comment)}</span>
-              {comment.author && <span className="break-all text-slate-600 dark:text-slate-400"><AdminEmail email={comment.author.email} /></span>}
+              {comment.author && (
+                <span className="break-all text-slate-600 dark:text-slate-400">
+                  <AdminEmail email={comment.author.email} />
+                </span>
+              )}
               <span className="sr-only">, comment #{comment.id}</span>
             </label>
             <p className="mt-1 flex flex-wrap items-center gap-2 text-xs text-slate-600 dark:text-slate-400">
-              <span className={`rounded-full px-2 py-0.5 font-semibold ${BADGE[comment.moderation] ?? BADGE.VISIBLE}`}>{MODERATION_LABELS[comment.moderation] ?? comment.moderation}</span>
+              <span className={`rounded-full px-2 py-0.5 font-semibold ${BADGE[comment.moderation] ?? BADGE.VISIBLE}`}>
+                {MODERATION_LABELS[comment.moderation] ?? comment.moderation}
+              </span>
               {comment.reportCount > 0 && (
-                <span className="rounded-full bg-red-50 px-2 py-0.5 font-semibold text-red-800 dark:bg-red-950/60 dark:text-red-200" data-testid="report-count">
+                <span
+                  className="rounded-full bg-red-50 px-2 py-0.5 font-semibold text-red-800 dark:bg-red-950/60 dark:text-red-200"
+                  data-testid="report-count"
+                >
                   {countNoun(comment.reportCount, Nouns.REPORT)}
                 </span>
               )}
@@ -337,14 +448,18 @@ function ModerationRow({ comment, checked, onCheck, busy, hydrated, onAction }: 
               </time>
               <span className="min-w-0">
                 on{' '}
-                <a href={`/blog/${comment.post.slug}#comment-${comment.id}`} className="font-medium text-brand-700 underline wrap-anywhere dark:text-brand-100">
+                <a
+                  href={`/blog/${comment.post.slug}#comment-${comment.id}`}
+                  className="font-medium text-brand-700 underline wrap-anywhere dark:text-brand-100"
+                >
                   {comment.post.title}
                 </a>
               </span>
             </p>
             {comment.parent && (
               <blockquote className="mt-3 border-l-2 border-slate-300 pl-3 text-sm text-slate-600 dark:border-slate-700 dark:text-slate-400">
-                <span className="font-medium">In reply to {comment.parent.author?.fullName ?? 'Unknown User'}:</span> <span className="wrap-anywhere">{excerpt(comment.parent.content)}</span>
+                <span className="font-medium">In reply to {comment.parent.author?.fullName ?? 'Unknown User'}:</span>{' '}
+                <span className="wrap-anywhere">{excerpt(comment.parent.content)}</span>
               </blockquote>
             )}
             <p className="mt-3 whitespace-pre-wrap wrap-anywhere text-slate-900 dark:text-slate-100" data-testid="moderation-content">

@@ -36,7 +36,8 @@ export interface ModerationQuery {
 /** The queue opens on the reported comments, newest first. */
 export const DEFAULT_MODERATION_QUERY: ModerationQuery = { filter: 'reported', search: '', sort: 'newest', size: 10, page: 0 };
 
-const oneOf = <T extends string>(value: string | null, options: readonly T[], fallback: T): T => (value && (options as readonly string[]).includes(value) ? (value as T) : fallback);
+const oneOf = <T extends string>(value: string | null, options: readonly T[], fallback: T): T =>
+  value && (options as readonly string[]).includes(value) ? (value as T) : fallback;
 
 /** The query of an address; anything unknown takes the default. */
 export function moderationQuery(params: URLSearchParams): ModerationQuery {

@@ -23,7 +23,12 @@ export const ModerationTexts = {
   theSelected: (count: number) => (count === 1 ? 'the selected comment' : `the ${count} selected comments`),
 } as const;
 
-export const FILTER_LABELS: Record<ModerationFilter, string> = { reported: 'Reported', hidden: 'Hidden', held: 'Held for review', all: 'All comments' };
+export const FILTER_LABELS: Record<ModerationFilter, string> = {
+  reported: 'Reported',
+  hidden: 'Hidden',
+  held: 'Held for review',
+  all: 'All comments',
+};
 export const SORT_LABELS: Record<ModerationSort, string> = { newest: 'Newest first', reports: 'Most reported first' };
 export const REASON_LABELS: Record<string, string> = { SPAM: 'Spam', HARASSMENT: 'Harassment', OFF_TOPIC: 'Off-topic', OTHER: 'Other' };
 export const MODERATION_LABELS: Record<string, string> = { VISIBLE: 'Visible', HIDDEN: 'Hidden', HELD: 'Held' };
@@ -32,7 +37,11 @@ export const MODERATION_LABELS: Record<string, string> = { VISIBLE: 'Visible', H
 export const ACTION_TEXTS: Record<BulkAction, { label: string; done: string; confirm?: string }> = {
   hide: { label: 'Hide', done: 'Comment hidden' },
   restore: { label: 'Restore', done: 'Comment restored' },
-  delete: { label: 'Delete', done: 'Comment deleted', confirm: 'Delete this comment? This cannot be undone; its replies stay under the deleted marker.' },
+  delete: {
+    label: 'Delete',
+    done: 'Comment deleted',
+    confirm: 'Delete this comment? This cannot be undone; its replies stay under the deleted marker.',
+  },
   dismiss: { label: 'Dismiss reports', done: 'Reports dismissed' },
 };
 

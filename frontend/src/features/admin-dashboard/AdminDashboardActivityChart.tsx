@@ -34,7 +34,10 @@ export default function AdminDashboardActivityChart({ days }: { days: ActivityDa
   const tableId = useId();
   const [dark, setDark] = useState(false);
 
-  const totals = Object.fromEntries(ACTIVITY_SERIES.map(({ key }) => [key, days.reduce((sum, day) => sum + (day[key] ?? 0), 0)])) as Record<SeriesKey, number>;
+  const totals = Object.fromEntries(ACTIVITY_SERIES.map(({ key }) => [key, days.reduce((sum, day) => sum + (day[key] ?? 0), 0)])) as Record<
+    SeriesKey,
+    number
+  >;
 
   useEffect(() => {
     setDark(isDark());
@@ -56,8 +59,16 @@ export default function AdminDashboardActivityChart({ days }: { days: ActivityDa
         const colours = COLOURS[dark ? 'dark' : 'light'];
         const text = getComputedStyle(host).color;
         const grid = dark ? 'rgba(148, 163, 184, 0.18)' : 'rgba(100, 116, 139, 0.18)';
-        const axis = { stroke: text, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid, width: 1 }, font: '12px ui-sans-serif, system-ui, sans-serif' };
-        const data: uPlot.AlignedData = [days.map((day) => Date.parse(`${day.date}T00:00:00Z`) / 1000), ...ACTIVITY_SERIES.map(({ key }) => days.map((day) => day[key] ?? 0))];
+        const axis = {
+          stroke: text,
+          grid: { stroke: grid, width: 1 },
+          ticks: { stroke: grid, width: 1 },
+          font: '12px ui-sans-serif, system-ui, sans-serif',
+        };
+        const data: uPlot.AlignedData = [
+          days.map((day) => Date.parse(`${day.date}T00:00:00Z`) / 1000),
+          ...ACTIVITY_SERIES.map(({ key }) => days.map((day) => day[key] ?? 0)),
+        ];
         const options: uPlot.Options = {
           width: Math.max(240, host.clientWidth),
           height: HEIGHT,
@@ -66,7 +77,10 @@ export default function AdminDashboardActivityChart({ days }: { days: ActivityDa
           tzDate: (ts) => UPlot.tzDate(new Date(ts * 1000), 'Etc/UTC'),
           scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, Math.max(4, max)] } },
           axes: [axis, { ...axis, incrs: COUNT_STEPS, size: 48 }],
-          series: [{}, ...ACTIVITY_SERIES.map(({ key, label }) => ({ label, stroke: colours[key], width: 2, points: { show: true, size: 4 } }))],
+          series: [
+            {},
+            ...ACTIVITY_SERIES.map(({ key, label }) => ({ label, stroke: colours[key], width: 2, points: { show: true, size: 4 } })),
+          ],
         };
         host.replaceChildren();
         plot = new UPlot(options, data, host);
@@ -146,11 +160,29 @@ export default function AdminDashboardActivityChart({ days }: { days: ActivityDa
       {!failed && (
         // min-h-60: HEIGHT (240 px) as a class, since style-src allows no style attribute in the page's HTML.
         <div className="relative mt-3 min-h-60">
-          {!ready && <div className="absolute inset-0 animate-pulse rounded-lg bg-slate-100 dark:bg-slate-800" aria-hidden="true" data-testid="activity-skeleton" />}
-          <div ref={chart} role="img" aria-label={T.CHART_LABEL} className="text-slate-600 dark:text-slate-400" data-testid="activity-chart" />
+          {!ready && (
+            <div
+              className="absolute inset-0 animate-pulse rounded-lg bg-slate-100 dark:bg-slate-800"
+              aria-hidden="true"
+              data-testid="activity-skeleton"
+            />
+          )}
+          <div
+            ref={chart}
+            role="img"
+            aria-label={T.CHART_LABEL}
+            className="text-slate-600 dark:text-slate-400"
+            data-testid="activity-chart"
+          />
         </div>
       )}
-      <button type="button" className="btn-secondary mt-3" aria-expanded={showTable} aria-controls={tableId} onClick={() => setShowTable((shown) => !shown)}>
+      <button
+        type="button"
+        className="btn-secondary mt-3"
+        aria-expanded={showTable}
+        aria-controls={tableId}
+        onClick={() => setShowTable((shown) => !shown)}
+      >
         {showTable ? T.HIDE_TABLE : T.SHOW_TABLE}
       </button>
       {/* Shown, it is every table's narrow-screen form (TableFrame: a named region that scrolls sideways on a phone); hidden, it is still read by screen readers. */}

@@ -27,7 +27,8 @@ export const AdminActivityTexts = {
   HIDE_TABLE: 'Hide table',
   CHART_LABEL: 'Line chart of new users, posts, comments and likes per day over the last 30 days. The same figures are in the table.',
   CAPTION: 'New users, posts, comments and likes per day, last 30 days',
-  totals: (users: number, posts: number, comments: number, likes: number) => `Last 30 days: ${countNoun(users, Nouns.NEW_USER)}, ${countNoun(posts, Nouns.POST)}, ${countNoun(comments, Nouns.COMMENT)}, ${countNoun(likes, Nouns.LIKE)}.`,
+  totals: (users: number, posts: number, comments: number, likes: number) =>
+    `Last 30 days: ${countNoun(users, Nouns.NEW_USER)}, ${countNoun(posts, Nouns.POST)}, ${countNoun(comments, Nouns.COMMENT)}, ${countNoun(likes, Nouns.LIKE)}.`,
 } as const;
 
 /** The chart's series, in the order of the table's columns. */
@@ -50,4 +51,5 @@ export const adminDashboardErrors = (readFailed: string = AdminDashboardTexts.LO
 });
 
 /** The same as a function, for the dashboard component. */
-export const adminDashboardErrorMessage = (error: unknown, readFailed?: string): string => errorText(error, adminDashboardErrors(readFailed));
+export const adminDashboardErrorMessage = (error: unknown, readFailed?: string): string =>
+  errorText(error, adminDashboardErrors(readFailed));

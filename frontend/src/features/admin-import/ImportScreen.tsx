@@ -18,7 +18,11 @@ const REPORT_CELL = 'px-3 py-2';
 
 const POLL_MS = 1000;
 const SOURCES: ImportSourceName[] = ['wordpress', 'ghost', 'inkwell'];
-const ACCEPT: Record<ImportSourceName, string> = { wordpress: '.xml,text/xml,application/xml', ghost: '.json,application/json', inkwell: '.zip,application/zip' };
+const ACCEPT: Record<ImportSourceName, string> = {
+  wordpress: '.xml,text/xml,application/xml',
+  ghost: '.json,application/json',
+  inkwell: '.zip,application/zip',
+};
 
 const message = (error: unknown, fallback: string): string => (error instanceof ApiError && error.message ? error.message : fallback);
 
@@ -91,7 +95,14 @@ export default function ImportScreen({ initial }: { initial: SiteImport[] }) {
           <div className="flex flex-wrap gap-4">
             {SOURCES.map((name) => (
               <label key={name} className="flex items-center gap-2 text-sm">
-                <input type="radio" name="source" value={name} checked={source === name} onChange={() => setSource(name)} className="h-4 w-4" />
+                <input
+                  type="radio"
+                  name="source"
+                  value={name}
+                  checked={source === name}
+                  onChange={() => setSource(name)}
+                  className="h-4 w-4"
+                />
                 {T.SOURCES[name]}
               </label>
             ))}
@@ -108,7 +119,15 @@ export default function ImportScreen({ initial }: { initial: SiteImport[] }) {
             <label htmlFor="import-media" className="block text-sm font-medium">
               {T.MEDIA}
             </label>
-            <input id="import-media" ref={mediaInput} type="file" name="media" accept=".zip,application/zip" aria-describedby="import-media-hint" className="mt-1 block w-full text-sm" />
+            <input
+              id="import-media"
+              ref={mediaInput}
+              type="file"
+              name="media"
+              accept=".zip,application/zip"
+              aria-describedby="import-media-hint"
+              className="mt-1 block w-full text-sm"
+            />
             <p id="import-media-hint" className="mt-1 text-xs text-slate-600 dark:text-slate-400">
               {T.MEDIA_HINT}
             </p>
@@ -116,7 +135,14 @@ export default function ImportScreen({ initial }: { initial: SiteImport[] }) {
         ) : null}
         <div>
           <label className="flex items-start gap-2 text-sm font-medium">
-            <input type="checkbox" name="inviteAuthors" checked={inviteAuthors} onChange={(event) => setInviteAuthors(event.target.checked)} aria-describedby="import-invite-hint" className="mt-0.5 h-4 w-4" />
+            <input
+              type="checkbox"
+              name="inviteAuthors"
+              checked={inviteAuthors}
+              onChange={(event) => setInviteAuthors(event.target.checked)}
+              aria-describedby="import-invite-hint"
+              className="mt-0.5 h-4 w-4"
+            />
             {T.INVITE}
           </label>
           <p id="import-invite-hint" className="mt-1 ml-6 text-xs text-slate-600 dark:text-slate-400">
@@ -193,15 +219,23 @@ function ImportProgress({ row, onCancel }: { row: SiteImport; onCancel: () => vo
       {row.skippedCount ? (
         <details>
           <summary className="cursor-pointer font-medium">{T.SKIPPED(row.skippedCount)}</summary>
-          {row.skipped.length < row.skippedCount ? <p className="mt-1 text-xs">{T.MORE_ROWS(row.skipped.length, row.skippedCount)}</p> : null}
+          {row.skipped.length < row.skippedCount ? (
+            <p className="mt-1 text-xs">{T.MORE_ROWS(row.skipped.length, row.skippedCount)}</p>
+          ) : null}
           <div className="mt-2">
             <TableFrame label={T.SKIPPED_REGION}>
               <table className={`${REPORT_TABLE} min-w-[32rem]`}>
                 <thead className={REPORT_HEAD}>
                   <tr>
-                    <th scope="col" className={REPORT_CELL}>{T.KIND}</th>
-                    <th scope="col" className={REPORT_CELL}>{T.ITEM}</th>
-                    <th scope="col" className={REPORT_CELL}>{T.WHY}</th>
+                    <th scope="col" className={REPORT_CELL}>
+                      {T.KIND}
+                    </th>
+                    <th scope="col" className={REPORT_CELL}>
+                      {T.ITEM}
+                    </th>
+                    <th scope="col" className={REPORT_CELL}>
+                      {T.WHY}
+                    </th>
                   </tr>
                 </thead>
                 <tbody>
@@ -226,10 +260,18 @@ function ImportProgress({ row, onCancel }: { row: SiteImport; onCancel: () => vo
               <table className={`${REPORT_TABLE} min-w-[40rem]`}>
                 <thead className={REPORT_HEAD}>
                   <tr>
-                    <th scope="col" className={REPORT_CELL}>{T.KIND}</th>
-                    <th scope="col" className={REPORT_CELL}>{T.FROM}</th>
-                    <th scope="col" className={REPORT_CELL}>{T.TO}</th>
-                    <th scope="col" className={REPORT_CELL}>{T.WHY}</th>
+                    <th scope="col" className={REPORT_CELL}>
+                      {T.KIND}
+                    </th>
+                    <th scope="col" className={REPORT_CELL}>
+                      {T.FROM}
+                    </th>
+                    <th scope="col" className={REPORT_CELL}>
+                      {T.TO}
+                    </th>
+                    <th scope="col" className={REPORT_CELL}>
+                      {T.WHY}
+                    </th>
                   </tr>
                 </thead>
                 <tbody>

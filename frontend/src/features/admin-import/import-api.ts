@@ -16,7 +16,10 @@ export interface ImportChoice {
 }
 
 /** POST /admin/imports?source=…[&inviteAuthors=true] (multipart file, optional media): the queued import. */
-export function startImport({ source, file, media, inviteAuthors }: ImportChoice, onProgress: (percent: number) => void): Promise<SiteImport | undefined> {
+export function startImport(
+  { source, file, media, inviteAuthors }: ImportChoice,
+  onProgress: (percent: number) => void,
+): Promise<SiteImport | undefined> {
   const query: Record<string, string> = inviteAuthors ? { source, inviteAuthors: 'true' } : { source };
   return upload('/api/v1/admin/imports', media ? { file, media } : { file }, { query, onProgress });
 }

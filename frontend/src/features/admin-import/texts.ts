@@ -5,7 +5,8 @@ export const AdminImportTexts = {
   EXPORT_TITLE: 'Export',
   EXPORT_SUBTITLE: 'Download the whole site: its posts as Markdown, their images, and every user, tag and comment as JSON.',
   EXPORT_BUTTON: 'Download export (.zip)',
-  EXPORT_NOTE: 'The zip can be imported into an empty Inkwell (Import → Inkwell export). Passwords are never exported: imported accounts set theirs with “Forgot password”.',
+  EXPORT_NOTE:
+    'The zip can be imported into an empty Inkwell (Import → Inkwell export). Passwords are never exported: imported accounts set theirs with “Forgot password”.',
   IMPORT_LINK: 'Import a site',
   EXPORT_LINK: 'Export this site',
   SOURCE: 'Export from',
@@ -14,7 +15,8 @@ export const AdminImportTexts = {
   MEDIA: 'Media zip (optional: featured images)',
   MEDIA_HINT: 'A zip of wp-content/uploads (WordPress) or content/images (Ghost).',
   INVITE: 'E-mail an invitation to the authors this import creates',
-  INVITE_HINT: 'Each new author account gets a link to choose its password and sign in (valid 7 days). Accounts already here and commenters get none; running the same file again invites nobody twice.',
+  INVITE_HINT:
+    'Each new author account gets a link to choose its password and sign in (valid 7 days). Accounts already here and commenters get none; running the same file again invites nobody twice.',
   START: 'Start import',
   UPLOADING: (percent: number) => `Uploading… ${percent}%`,
   FILE_REQUIRED: 'Choose the export file to import.',
@@ -24,10 +26,21 @@ export const AdminImportTexts = {
   CANCEL_FAILED: 'The import could not be cancelled.',
   PROGRESS: 'Import progress',
   PROGRESS_LINE: (processed: number, total: number | null) => (total === null ? 'Reading the file…' : `${processed} of ${total} posts`),
-  STATES: { QUEUED: 'Waiting to start', RUNNING: 'Importing', DONE: 'Finished', FAILED: 'Failed', CANCELLED: 'Cancelled' } as Record<string, string>,
+  STATES: { QUEUED: 'Waiting to start', RUNNING: 'Importing', DONE: 'Finished', FAILED: 'Failed', CANCELLED: 'Cancelled' } as Record<
+    string,
+    string
+  >,
   REPORT: 'Report',
   IMPORTED: 'Imported',
-  COUNT_LABELS: { posts: 'Posts', comments: 'Comments', users: 'Accounts', tags: 'Tags', images: 'Images', redirects: 'Old addresses redirected', invitations: 'Invitations sent' } as Record<string, string>,
+  COUNT_LABELS: {
+    posts: 'Posts',
+    comments: 'Comments',
+    users: 'Accounts',
+    tags: 'Tags',
+    images: 'Images',
+    redirects: 'Old addresses redirected',
+    invitations: 'Invitations sent',
+  } as Record<string, string>,
   SKIPPED: (count: number) => `Skipped (${count})`,
   RENAMED: (count: number) => `Renamed, merged or changed (${count})`,
   MORE_ROWS: (shown: number, total: number) => `The first ${shown} of ${total} are listed.`,

@@ -55,7 +55,12 @@ export default function WebhooksManager({ initial }: { initial: WebhookSummary[]
           <h2 id="webhooks-heading" className="text-lg font-semibold">
             {T.WEBHOOKS}
           </h2>
-          <button type="button" className="btn-primary" disabled={!hydrated} onClick={() => (setNotice(undefined), setPanel({ kind: 'form' }))}>
+          <button
+            type="button"
+            className="btn-primary"
+            disabled={!hydrated}
+            onClick={() => (setNotice(undefined), setPanel({ kind: 'form' }))}
+          >
             {T.ADD}
           </button>
         </div>
@@ -71,22 +76,44 @@ export default function WebhooksManager({ initial }: { initial: WebhookSummary[]
                 <div className="min-w-0">
                   <p className="break-all font-medium">{webhook.url}</p>
                   <p className="text-sm text-slate-600 dark:text-slate-400">
-                    <span className={webhook.active ? 'text-emerald-700 dark:text-emerald-400' : 'text-red-700 dark:text-red-400'}>{webhook.active ? T.ACTIVE : T.OFF}</span>
+                    <span className={webhook.active ? 'text-emerald-700 dark:text-emerald-400' : 'text-red-700 dark:text-red-400'}>
+                      {webhook.active ? T.ACTIVE : T.OFF}
+                    </span>
                     {' · '}
                     {T.eventsCount(webhook.events.length)}
                     {' · '}
-                    {webhook.lastAttemptAt ? `${webhook.lastAttemptOk ? T.LAST_OK : T.LAST_FAILED} (${formatDateTime(webhook.lastAttemptAt)})` : T.NEVER}
+                    {webhook.lastAttemptAt
+                      ? `${webhook.lastAttemptOk ? T.LAST_OK : T.LAST_FAILED} (${formatDateTime(webhook.lastAttemptAt)})`
+                      : T.NEVER}
                   </p>
                   {webhook.disabledReason && <p className="text-sm text-red-700 dark:text-red-400">{webhook.disabledReason}</p>}
                 </div>
                 <div className="flex flex-wrap gap-2">
-                  <button type="button" className="btn-secondary" disabled={!hydrated || busy} aria-label={`${T.EDIT} ${webhook.url}`} onClick={() => edit(webhook.id)}>
+                  <button
+                    type="button"
+                    className="btn-secondary"
+                    disabled={!hydrated || busy}
+                    aria-label={`${T.EDIT} ${webhook.url}`}
+                    onClick={() => edit(webhook.id)}
+                  >
                     {T.EDIT}
                   </button>
-                  <button type="button" className="btn-secondary" disabled={!hydrated} aria-label={`${T.LOG} of ${webhook.url}`} onClick={() => (setNotice(undefined), setPanel({ kind: 'log', webhook }))}>
+                  <button
+                    type="button"
+                    className="btn-secondary"
+                    disabled={!hydrated}
+                    aria-label={`${T.LOG} of ${webhook.url}`}
+                    onClick={() => (setNotice(undefined), setPanel({ kind: 'log', webhook }))}
+                  >
                     {T.LOG}
                   </button>
-                  <button type="button" className="btn-ghost text-red-700 dark:text-red-400" disabled={!hydrated || busy} aria-label={`${T.DELETE} ${webhook.url}`} onClick={() => remove(webhook)}>
+                  <button
+                    type="button"
+                    className="btn-ghost text-red-700 dark:text-red-400"
+                    disabled={!hydrated || busy}
+                    aria-label={`${T.DELETE} ${webhook.url}`}
+                    onClick={() => remove(webhook)}
+                  >
                     {T.DELETE}
                   </button>
                 </div>
@@ -139,7 +166,8 @@ function WebhookForm({
   const headingId = useId();
   const eventsHint = useId();
 
-  const toggle = (name: WebhookEventName) => setEvents((current) => (current.includes(name) ? current.filter((e) => e !== name) : [...current, name]));
+  const toggle = (name: WebhookEventName) =>
+    setEvents((current) => (current.includes(name) ? current.filter((e) => e !== name) : [...current, name]));
 
   async function save(event: FormEvent) {
     event.preventDefault();
@@ -155,7 +183,8 @@ function WebhookForm({
       },
       {
         onError: (error) => {
-          if (error instanceof ApiError && error.errors) setErrors({ url: error.errors.url?.[0], events: error.errors.events?.[0], form: firstFieldError(error) });
+          if (error instanceof ApiError && error.errors)
+            setErrors({ url: error.errors.url?.[0], events: error.errors.events?.[0], form: firstFieldError(error) });
           else setErrors({ form: errorText(error, INTEGRATIONS_ERRORS) });
         },
       },
@@ -169,7 +198,16 @@ function WebhookForm({
       </h2>
       <form className="mt-4 space-y-4" onSubmit={save} noValidate>
         {errors.form && <Alert>{errors.form}</Alert>}
-        <TextField label={T.URL} type="url" inputMode="url" value={url} onChange={(e) => setUrl(e.target.value)} error={errors.url} hint={<p className="mt-1 text-xs text-slate-500 dark:text-slate-400">{T.URL_HINT}</p>} required />
+        <TextField
+          label={T.URL}
+          type="url"
+          inputMode="url"
+          value={url}
+          onChange={(e) => setUrl(e.target.value)}
+          error={errors.url}
+          hint={<p className="mt-1 text-xs text-slate-500 dark:text-slate-400">{T.URL_HINT}</p>}
+          required
+        />
         <fieldset aria-describedby={errors.events ? eventsHint : undefined}>
           <legend className="mb-2 text-sm font-medium">{T.EVENTS}</legend>
           <div className="grid gap-2 sm:grid-cols-2">
@@ -221,7 +259,9 @@ function WebhookForm({
           )}
         </div>
       </form>
-      {webhook?.secret && <SecretField secret={webhook.secret} test={webhook.active ? <TestEvent webhookId={webhook.id} onTested={onTested} /> : undefined} />}
+      {webhook?.secret && (
+        <SecretField secret={webhook.secret} test={webhook.active ? <TestEvent webhookId={webhook.id} onTested={onTested} /> : undefined} />
+      )}
     </section>
   );
 }
@@ -272,7 +312,13 @@ function SecretField({ secret, test }: { secret: string; test?: ReactNode }) {
         {T.SECRET}
       </label>
       <div className="flex flex-col gap-2 sm:flex-row">
-        <input id={id} readOnly value={secret} className="block w-full min-w-0 rounded-lg border border-slate-300 bg-slate-50 px-3 py-2 font-mono text-sm dark:border-slate-700 dark:bg-slate-950" onFocus={(e) => e.target.select()} />
+        <input
+          id={id}
+          readOnly
+          value={secret}
+          className="block w-full min-w-0 rounded-lg border border-slate-300 bg-slate-50 px-3 py-2 font-mono text-sm dark:border-slate-700 dark:bg-slate-950"
+          onFocus={(e) => e.target.select()}
+        />
         <button type="button" className="btn-secondary shrink-0" onClick={copy}>
           {T.COPY}
         </button>
@@ -350,12 +396,24 @@ function DeliveryLog({ webhook, onChanged }: { webhook: WebhookSummary; onChange
               <caption className="sr-only">{T.LOG_CAPTION}</caption>
               <thead className="bg-slate-50 dark:bg-slate-950">
                 <tr className="border-b border-slate-200 dark:border-slate-800">
-                  <th scope="col" className="whitespace-nowrap px-3 py-2 font-medium">{T.WHEN}</th>
-                  <th scope="col" className="whitespace-nowrap px-3 py-2 font-medium">{T.EVENT}</th>
-                  <th scope="col" className="whitespace-nowrap px-3 py-2 font-medium">{T.RESULT}</th>
-                  <th scope="col" className="whitespace-nowrap px-3 py-2 font-medium">{T.DURATION}</th>
-                  <th scope="col" className="whitespace-nowrap px-3 py-2 font-medium">{T.RESPONSE}</th>
-                  <th scope="col" className="whitespace-nowrap px-3 py-2 font-medium">{T.DELIVERY}</th>
+                  <th scope="col" className="whitespace-nowrap px-3 py-2 font-medium">
+                    {T.WHEN}
+                  </th>
+                  <th scope="col" className="whitespace-nowrap px-3 py-2 font-medium">
+                    {T.EVENT}
+                  </th>
+                  <th scope="col" className="whitespace-nowrap px-3 py-2 font-medium">
+                    {T.RESULT}
+                  </th>
+                  <th scope="col" className="whitespace-nowrap px-3 py-2 font-medium">
+                    {T.DURATION}
+                  </th>
+                  <th scope="col" className="whitespace-nowrap px-3 py-2 font-medium">
+                    {T.RESPONSE}
+                  </th>
+                  <th scope="col" className="whitespace-nowrap px-3 py-2 font-medium">
+                    {T.DELIVERY}
+                  </th>
                 </tr>
               </thead>
               <tbody>
@@ -367,13 +425,27 @@ function DeliveryLog({ webhook, onChanged }: { webhook: WebhookSummary; onChange
                       <td className="whitespace-nowrap px-3 py-2">
                         <code className="text-xs">{attempt.event}</code>
                       </td>
-                      <td className={`whitespace-nowrap px-3 py-2 ${attempt.ok ? 'text-emerald-700 dark:text-emerald-400' : 'text-red-700 dark:text-red-400'}`}>{describe(attempt)}</td>
+                      <td
+                        className={`whitespace-nowrap px-3 py-2 ${attempt.ok ? 'text-emerald-700 dark:text-emerald-400' : 'text-red-700 dark:text-red-400'}`}
+                      >
+                        {describe(attempt)}
+                      </td>
                       <td className="whitespace-nowrap px-3 py-2">{T.ms(attempt.durationMs)}</td>
                       <td className="min-w-40 max-w-64 px-3 py-2 text-xs text-slate-600 dark:text-slate-400">{attempt.responseExcerpt}</td>
                       <td className="whitespace-nowrap px-3 py-2">
                         {/* This attempt's own outcome, not the delivery's state now (a failed attempt stays 'Failed' after a redelivery succeeds). */}
-                        <span className={`block text-xs ${attempt.ok ? 'text-emerald-700 dark:text-emerald-400' : 'text-red-700 dark:text-red-400'}`}>{attempt.ok ? T.ATTEMPT_OK : T.ATTEMPT_FAILED}</span>
-                        <button type="button" className="btn-ghost px-2 py-1" disabled={!hydrated || busy || !webhook.active} aria-label={T.redeliverLabel(attempt.event, when)} onClick={() => redeliver(attempt)}>
+                        <span
+                          className={`block text-xs ${attempt.ok ? 'text-emerald-700 dark:text-emerald-400' : 'text-red-700 dark:text-red-400'}`}
+                        >
+                          {attempt.ok ? T.ATTEMPT_OK : T.ATTEMPT_FAILED}
+                        </span>
+                        <button
+                          type="button"
+                          className="btn-ghost px-2 py-1"
+                          disabled={!hydrated || busy || !webhook.active}
+                          aria-label={T.redeliverLabel(attempt.event, when)}
+                          onClick={() => redeliver(attempt)}
+                        >
                           {T.REDELIVER}
                         </button>
                       </td>

@@ -16,10 +16,15 @@ export const webhooksApi = {
   list: () => unwrap(browserApi().GET('/api/v1/admin/webhooks', {})),
   get: (webhookId: number) => unwrap(browserApi().GET('/api/v1/admin/webhooks/{id}', id(webhookId))),
   create: (body: WebhookInput) => unwrapWithMessage(browserApi().POST('/api/v1/admin/webhooks', { body })),
-  update: (webhookId: number, body: WebhookChange) => unwrapWithMessage(browserApi().PUT('/api/v1/admin/webhooks/{id}', { ...id(webhookId), body })),
+  update: (webhookId: number, body: WebhookChange) =>
+    unwrapWithMessage(browserApi().PUT('/api/v1/admin/webhooks/{id}', { ...id(webhookId), body })),
   remove: (webhookId: number) => unwrap(browserApi().DELETE('/api/v1/admin/webhooks/{id}', id(webhookId))),
   test: (webhookId: number) => unwrapWithMessage(browserApi().POST('/api/v1/admin/webhooks/{id}/test', id(webhookId))),
   attempts: (webhookId: number) => unwrap(browserApi().GET('/api/v1/admin/webhooks/{id}/attempts', id(webhookId))),
   redeliver: (webhookId: number, deliveryId: number) =>
-    unwrapWithMessage(browserApi().POST('/api/v1/admin/webhooks/{id}/deliveries/{deliveryId}/redeliver', { params: { path: { id: webhookId, deliveryId } } })),
+    unwrapWithMessage(
+      browserApi().POST('/api/v1/admin/webhooks/{id}/deliveries/{deliveryId}/redeliver', {
+        params: { path: { id: webhookId, deliveryId } },
+      }),
+    ),
 };

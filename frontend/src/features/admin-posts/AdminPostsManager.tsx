@@ -40,7 +40,23 @@ import { adminErrors, AdminPostsTexts } from './texts';
 import { errorText } from '../../lib/texts/error-text';
 import { ConfirmDialog } from '../../components/islands/Dialog';
 import { NoticeStack } from '../../components/islands/notices';
-import { ACTIONS_CELL, ADMIN_CELL, AdminList, AdminSearchForm, AdminTable, ClearAll, keepOrReload, NewItemLink, pagerKeep, RowActions, SavedNotice, type AdminColumn, type RowAction, type RowActionTone, useRowAction } from '../../components/islands/AdminList';
+import {
+  ACTIONS_CELL,
+  ADMIN_CELL,
+  AdminList,
+  AdminSearchForm,
+  AdminTable,
+  ClearAll,
+  keepOrReload,
+  NewItemLink,
+  pagerKeep,
+  RowActions,
+  SavedNotice,
+  type AdminColumn,
+  type RowAction,
+  type RowActionTone,
+  useRowAction,
+} from '../../components/islands/AdminList';
 import ListSelect, { SORT_DIRECTIONS, sizeOptions } from '../../components/islands/ListSelect';
 import { useUrlList } from '../../components/islands/useUrlList';
 import { cancelSchedule, changeStatus, deletePost, listPosts, reschedulePost, reviewPost, type ReviewDecision } from './post-api';
@@ -77,10 +93,37 @@ const ACTION_LABELS: Record<PostRowAction, { label: string; tone: RowActionTone 
 const IMMEDIATE: ReadonlySet<PostRowAction> = new Set(['approve', 'approveNow', 'publish', 'archive']);
 
 /** The table's columns; sortable ones link to the list sorted by them. */
-const POST_COLUMNS: readonly AdminColumn<PostSortField>[] = [{ label: 'Title', sort: 'title' }, { label: 'Author' }, { label: 'Status' }, { label: 'Views', sort: 'viewCount' }, { label: 'Created', sort: 'createdAt' }, { label: 'Updated', sort: 'updatedAt' }, { label: 'Published', sort: 'publishedAt' }, { label: 'Actions', actions: true }];
+const POST_COLUMNS: readonly AdminColumn<PostSortField>[] = [
+  { label: 'Title', sort: 'title' },
+  { label: 'Author' },
+  { label: 'Status' },
+  { label: 'Views', sort: 'viewCount' },
+  { label: 'Created', sort: 'createdAt' },
+  { label: 'Updated', sort: 'updatedAt' },
+  { label: 'Published', sort: 'publishedAt' },
+  { label: 'Actions', actions: true },
+];
 
 export default function AdminPostsManager({ initialQuery, initialPage, initialError, notice }: AdminPostsManagerProps) {
-  const { hydrated, query, data, setData, error, loading, searchText, setSearchText, banner, dismissBanner, notices, notify, dismiss, focusAfter, load, navigate, submitSearch } = useUrlList<PostListQuery, PostAdminPage>({
+  const {
+    hydrated,
+    query,
+    data,
+    setData,
+    error,
+    loading,
+    searchText,
+    setSearchText,
+    banner,
+    dismissBanner,
+    notices,
+    notify,
+    dismiss,
+    focusAfter,
+    load,
+    navigate,
+    submitSearch,
+  } = useUrlList<PostListQuery, PostAdminPage>({
     initialQuery,
     initialPage,
     initialError,
@@ -112,7 +155,14 @@ export default function AdminPostsManager({ initialQuery, initialPage, initialEr
   // ---- row actions ------------------------------------------------------------------------
 
   const replaceRow = (id: number, changes: Partial<PostListItem>) =>
-    setData((page) => page && { ...page, content: page.content.map((row) => (row.id === id ? { ...row, ...changes } : row)), posts: page.posts.map((row) => (row.id === id ? { ...row, ...changes } : row)) });
+    setData(
+      (page) =>
+        page && {
+          ...page,
+          content: page.content.map((row) => (row.id === id ? { ...row, ...changes } : row)),
+          posts: page.posts.map((row) => (row.id === id ? { ...row, ...changes } : row)),
+        },
+    );
 
   /** The row's fields a post answer changes (status, dates, the schedule). */
   const rowChanges = (post: PostDetail): Partial<PostListItem> => ({
@@ -132,7 +182,11 @@ export default function AdminPostsManager({ initialQuery, initialPage, initialEr
   function applyAnswer(post: PostListItem, answer: PostDetail): Promise<void> {
     const stillMatches = query.status === undefined || answer.status.toLowerCase() === query.status;
     focusAfter.current = stillMatches ? `${ids}-title-${post.id}` : `${ids}-heading`;
-    return keepOrReload(stillMatches, () => replaceRow(post.id, rowChanges(answer)), () => load(query, 'replace'));
+    return keepOrReload(
+      stillMatches,
+      () => replaceRow(post.id, rowChanges(answer)),
+      () => load(query, 'replace'),
+    );
   }
 
   /** A failure's publishAt field error goes on the open dialog's field; anything else is a toast. */
@@ -150,8 +204,18 @@ export default function AdminPostsManager({ initialQuery, initialPage, initialEr
         const { data: result, message } = await reviewPost(post.id, decision);
         setDialog(undefined);
         await applyAnswer(post, result.post);
-        if (result.post.scheduledAt) notify('success', message ?? AdminPostsTexts.SCHEDULED, AdminPostsTexts.willPublish(post.title, formatViDateTime(result.post.scheduledAt)));
-        else notify('success', success, decision.status === 'APPROVED' ? `“${post.title}” is now published.` : `“${post.title}” was sent back to its author.`);
+        if (result.post.scheduledAt)
+          notify(
+            'success',
+            message ?? AdminPostsTexts.SCHEDULED,
+            AdminPostsTexts.willPublish(post.title, formatViDateTime(result.post.scheduledAt)),
+          );
+        else
+          notify(
+            'success',
+            success,
+            decision.status === 'APPROVED' ? `“${post.title}” is now published.` : `“${post.title}” was sent back to its author.`,
+          );
       },
       (failure) => {
         const fallback = decision.status === 'REJECTED' ? AdminPostsTexts.REJECTION_FAILED : AdminPostsTexts.REVIEW_FAILED;
@@ -168,7 +232,11 @@ export default function AdminPostsManager({ initialQuery, initialPage, initialEr
         const { data: updated, message } = await reschedulePost(post.id, publishAt);
         setDialog(undefined);
         await applyAnswer(post, updated);
-        notify('success', message ?? AdminPostsTexts.RESCHEDULED, updated.scheduledAt ? AdminPostsTexts.willPublish(post.title, formatViDateTime(updated.scheduledAt)) : undefined);
+        notify(
+          'success',
+          message ?? AdminPostsTexts.RESCHEDULED,
+          updated.scheduledAt ? AdminPostsTexts.willPublish(post.title, formatViDateTime(updated.scheduledAt)) : undefined,
+        );
       },
       (failure) => {
         failed(failure, AdminPostsTexts.SCHEDULE_FAILED, AdminPostsTexts.SCHEDULE_FALLBACK);
@@ -202,7 +270,11 @@ export default function AdminPostsManager({ initialQuery, initialPage, initialEr
       async () => {
         const updated = await changeStatus(post.id, status);
         await applyAnswer(post, updated);
-        notify('success', status === 'PUBLISHED' ? AdminPostsTexts.PUBLISHED : AdminPostsTexts.ARCHIVED, `“${post.title}” is now ${statusLabel(status).toLowerCase()}.`);
+        notify(
+          'success',
+          status === 'PUBLISHED' ? AdminPostsTexts.PUBLISHED : AdminPostsTexts.ARCHIVED,
+          `“${post.title}” is now ${statusLabel(status).toLowerCase()}.`,
+        );
       },
       (failure) => {
         notify('error', AdminPostsTexts.UPDATE_FAILED, errorText(failure, adminErrors(AdminPostsTexts.UPDATE_FALLBACK)));
@@ -235,7 +307,9 @@ export default function AdminPostsManager({ initialQuery, initialPage, initialEr
     switch (action) {
       case 'approve':
         // The author asked for a time: the reviewer sees it and keeps or changes it before approving.
-        return post.requestedPublishAt ? openDialog('approveAt', post) : void review(post, { status: 'APPROVED' }, AdminPostsTexts.APPROVED);
+        return post.requestedPublishAt
+          ? openDialog('approveAt', post)
+          : void review(post, { status: 'APPROVED' }, AdminPostsTexts.APPROVED);
       case 'schedule':
         return openDialog('approveAt', post);
       case 'reschedule':
@@ -266,19 +340,65 @@ export default function AdminPostsManager({ initialQuery, initialPage, initialEr
 
   return (
     <div className="space-y-6">
-      {banner && <SavedNotice text={banner === 'created' ? AdminPostsTexts.CREATED_NOTICE : AdminPostsTexts.UPDATED_NOTICE} onDismiss={dismissBanner} disabled={!hydrated} />}
+      {banner && (
+        <SavedNotice
+          text={banner === 'created' ? AdminPostsTexts.CREATED_NOTICE : AdminPostsTexts.UPDATED_NOTICE}
+          onDismiss={dismissBanner}
+          disabled={!hydrated}
+        />
+      )}
 
       <AdminSearchForm
         label="Filter posts"
         action={LIST_PATH}
         onSubmit={submitSearch}
         className="xl:grid-cols-[2fr_1fr_1fr_1fr_1fr_auto]"
-        search={{ id: `${ids}-search`, label: 'Search posts', placeholder: 'Title, slug or summary', maxLength: 200, value: searchText, onChange: setSearchText }}
+        search={{
+          id: `${ids}-search`,
+          label: 'Search posts',
+          placeholder: 'Title, slug or summary',
+          maxLength: 200,
+          value: searchText,
+          onChange: setSearchText,
+        }}
       >
-        <ListSelect id={`${ids}-status`} label="Status" name="status" value={query.status ?? ''} allLabel="All statuses" options={STATUS_FILTERS} onChange={onSelect('status')} className={FILTER_CONTROL_CLASS} />
-        <ListSelect id={`${ids}-sort`} label="Sort by" name="sortBy" value={query.sortBy} options={SORT_FIELDS} onChange={onSelect('sortBy')} className={FILTER_CONTROL_CLASS} />
-        <ListSelect id={`${ids}-dir`} label="Direction" name="sortDir" value={query.sortDir} options={SORT_DIRECTIONS} onChange={onSelect('sortDir')} className={FILTER_CONTROL_CLASS} />
-        <ListSelect id={`${ids}-size`} label="Posts per page" name="size" value={query.size} options={sizeOptions(PAGE_SIZES)} onChange={onSelect('size')} className={FILTER_CONTROL_CLASS} />
+        <ListSelect
+          id={`${ids}-status`}
+          label="Status"
+          name="status"
+          value={query.status ?? ''}
+          allLabel="All statuses"
+          options={STATUS_FILTERS}
+          onChange={onSelect('status')}
+          className={FILTER_CONTROL_CLASS}
+        />
+        <ListSelect
+          id={`${ids}-sort`}
+          label="Sort by"
+          name="sortBy"
+          value={query.sortBy}
+          options={SORT_FIELDS}
+          onChange={onSelect('sortBy')}
+          className={FILTER_CONTROL_CLASS}
+        />
+        <ListSelect
+          id={`${ids}-dir`}
+          label="Direction"
+          name="sortDir"
+          value={query.sortDir}
+          options={SORT_DIRECTIONS}
+          onChange={onSelect('sortDir')}
+          className={FILTER_CONTROL_CLASS}
+        />
+        <ListSelect
+          id={`${ids}-size`}
+          label="Posts per page"
+          name="size"
+          value={query.size}
+          options={sizeOptions(PAGE_SIZES)}
+          onChange={onSelect('size')}
+          className={FILTER_CONTROL_CLASS}
+        />
         <button type="submit" className="btn-primary">
           Apply
         </button>
@@ -302,7 +422,11 @@ export default function AdminPostsManager({ initialQuery, initialPage, initialEr
               </li>
             ))}
           </ul>
-          <a href={LIST_PATH} onClick={navigate(DEFAULT_QUERY)} className="text-sm font-medium text-brand-700 underline hover:text-brand-600 dark:text-brand-100">
+          <a
+            href={LIST_PATH}
+            onClick={navigate(DEFAULT_QUERY)}
+            className="text-sm font-medium text-brand-700 underline hover:text-brand-600 dark:text-brand-100"
+          >
             Clear all
           </a>
         </div>
@@ -311,16 +435,40 @@ export default function AdminPostsManager({ initialQuery, initialPage, initialEr
       <AdminList
         heading={{ id: `${ids}-heading`, text: 'Posts', visible: true }}
         loading={loading}
-        range={{ testId: 'posts-range', loadingText: AdminPostsTexts.LOADING, text: data ? (data.totalElements === 0 ? countNoun(0, Nouns.POST) : `Showing ${first}–${last} of ${countNoun(data.totalElements, Nouns.POST)}`) : '' }}
-        failure={error ? { title: AdminPostsTexts.LOAD_FAILED, message: error, retryHref: postListHref(query), onRetry: navigate(query) } : undefined}
+        range={{
+          testId: 'posts-range',
+          loadingText: AdminPostsTexts.LOADING,
+          text: data
+            ? data.totalElements === 0
+              ? countNoun(0, Nouns.POST)
+              : `Showing ${first}–${last} of ${countNoun(data.totalElements, Nouns.POST)}`
+            : '',
+        }}
+        failure={
+          error
+            ? { title: AdminPostsTexts.LOAD_FAILED, message: error, retryHref: postListHref(query), onRetry: navigate(query) }
+            : undefined
+        }
         failureLayout="banner"
         rowCount={data ? rows.length : undefined}
         empty={{
           title: filtered ? AdminPostsTexts.NO_MATCH : AdminPostsTexts.EMPTY,
           message: filtered ? AdminPostsTexts.NO_MATCH_MESSAGE : AdminPostsTexts.EMPTY_MESSAGE,
-          actions: filtered ? <ClearAll href={LIST_PATH} onClick={navigate(DEFAULT_QUERY)} /> : <NewItemLink href="/admin/posts/new" label="New Post" />,
+          actions: filtered ? (
+            <ClearAll href={LIST_PATH} onClick={navigate(DEFAULT_QUERY)} />
+          ) : (
+            <NewItemLink href="/admin/posts/new" label="New Post" />
+          ),
         }}
-        pager={{ page: data?.number ?? 0, totalPages: data?.totalPages ?? 0, label: 'Posts', hrefFor: (page) => postListHref({ ...query, page }), action: LIST_PATH, keep: pagerKeep(postQueryParams(query)), onNavigate: hydrated ? (page) => void load({ ...query, page }) : undefined }}
+        pager={{
+          page: data?.number ?? 0,
+          totalPages: data?.totalPages ?? 0,
+          label: 'Posts',
+          hrefFor: (page) => postListHref({ ...query, page }),
+          action: LIST_PATH,
+          keep: pagerKeep(postQueryParams(query)),
+          onNavigate: hydrated ? (page) => void load({ ...query, page }) : undefined,
+        }}
       >
         <AdminTable
           columns={POST_COLUMNS}
@@ -335,7 +483,15 @@ export default function AdminPostsManager({ initialQuery, initialPage, initialEr
         >
           <tbody className="divide-y divide-slate-200 dark:divide-slate-800">
             {rows.map((post) => (
-              <PostRow key={post.id} post={post} titleId={`${ids}-title-${post.id}`} busy={busyId === post.id} disabled={!hydrated || busyId !== undefined} onAction={runAction} onDelete={() => openDialog('delete', post)} />
+              <PostRow
+                key={post.id}
+                post={post}
+                titleId={`${ids}-title-${post.id}`}
+                busy={busyId === post.id}
+                disabled={!hydrated || busyId !== undefined}
+                onAction={runAction}
+                onDelete={() => openDialog('delete', post)}
+              />
             ))}
           </tbody>
         </AdminTable>
@@ -355,7 +511,9 @@ export default function AdminPostsManager({ initialQuery, initialPage, initialEr
           busy={busyId === dialog.post.id}
           publishAtError={publishAtError}
           onClose={() => setDialog(undefined)}
-          onSubmit={(decision) => void review(dialog.post, decision, decision.status === 'APPROVED' ? AdminPostsTexts.APPROVED : AdminPostsTexts.REJECTED)}
+          onSubmit={(decision) =>
+            void review(dialog.post, decision, decision.status === 'APPROVED' ? AdminPostsTexts.APPROVED : AdminPostsTexts.REJECTED)
+          }
         />
       )}
       {(dialog?.kind === 'approveAt' || dialog?.kind === 'reschedule') && (
@@ -366,7 +524,9 @@ export default function AdminPostsManager({ initialQuery, initialPage, initialEr
           serverError={publishAtError}
           onClose={() => setDialog(undefined)}
           onSubmit={(publishAt) =>
-            dialog.kind === 'reschedule' && publishAt ? void reschedule(dialog.post, publishAt) : void review(dialog.post, { status: 'APPROVED', ...(publishAt ? { publishAt } : {}) }, AdminPostsTexts.APPROVED)
+            dialog.kind === 'reschedule' && publishAt
+              ? void reschedule(dialog.post, publishAt)
+              : void review(dialog.post, { status: 'APPROVED', ...(publishAt ? { publishAt } : {}) }, AdminPostsTexts.APPROVED)
           }
         />
       )}
@@ -425,7 +585,13 @@ function PostRow({
       <span className="text-slate-500 dark:text-slate-400">—</span>
     );
   const actions: RowAction[] = [
-    ...postActions(post).map((action) => ({ key: action, ...ACTION_LABELS[action], busy: busy && IMMEDIATE.has(action), onClick: () => onAction(post, action), opensDialog: action === 'approve' ? Boolean(post.requestedPublishAt) : !IMMEDIATE.has(action) })),
+    ...postActions(post).map((action) => ({
+      key: action,
+      ...ACTION_LABELS[action],
+      busy: busy && IMMEDIATE.has(action),
+      onClick: () => onAction(post, action),
+      opensDialog: action === 'approve' ? Boolean(post.requestedPublishAt) : !IMMEDIATE.has(action),
+    })),
     { key: 'edit', label: 'Edit', href: `/admin/posts/${post.id}/edit` },
     { key: 'preview', label: 'Preview', href: `/admin/posts/${post.id}/preview` },
     ...(post.status === 'PUBLISHED' ? [{ key: 'view', label: 'View', href: `/blog/${post.slug}` }] : []),
@@ -436,24 +602,36 @@ function PostRow({
       <th scope="row" className={`${ADMIN_CELL} font-normal`}>
         {/* Wide enough for ordinary words, and at most this wide: only an unbroken run longer than a line breaks. */}
         <div className="min-w-[8.5rem] max-w-[18rem]">
-        <a id={titleId} href={`/admin/posts/${post.id}/edit`} className="font-semibold text-slate-900 hover:underline dark:text-slate-100">
-          {post.title}
-        </a>
-        {/* Cut to the title's width (`w-0 min-w-full`): a long slug or tag never widens the column. */}
-        <p className="mt-0.5 w-0 min-w-full truncate text-xs text-slate-600 dark:text-slate-400" title={`/${post.slug}`}>
-          /{post.slug}
-        </p>
-        {(post.isFeatured || tags.length > 0) && (
-          <p className="mt-1 flex w-0 min-w-full flex-wrap items-center gap-1 text-xs">
-            {post.isFeatured && <span className="rounded-full bg-amber-100 px-2 py-0.5 font-semibold text-amber-900 dark:bg-amber-900/60 dark:text-amber-100">Featured</span>}
-            {tags.map((tag) => (
-              <span key={tag.id} className="max-w-full truncate rounded-full bg-slate-100 px-2 py-0.5 text-slate-700 dark:bg-slate-800 dark:text-slate-200" title={tag.name}>
-                {tag.name}
-              </span>
-            ))}
-            {more > 0 && <span className="text-slate-600 dark:text-slate-400">+{more}</span>}
+          <a
+            id={titleId}
+            href={`/admin/posts/${post.id}/edit`}
+            className="font-semibold text-slate-900 hover:underline dark:text-slate-100"
+          >
+            {post.title}
+          </a>
+          {/* Cut to the title's width (`w-0 min-w-full`): a long slug or tag never widens the column. */}
+          <p className="mt-0.5 w-0 min-w-full truncate text-xs text-slate-600 dark:text-slate-400" title={`/${post.slug}`}>
+            /{post.slug}
           </p>
-        )}
+          {(post.isFeatured || tags.length > 0) && (
+            <p className="mt-1 flex w-0 min-w-full flex-wrap items-center gap-1 text-xs">
+              {post.isFeatured && (
+                <span className="rounded-full bg-amber-100 px-2 py-0.5 font-semibold text-amber-900 dark:bg-amber-900/60 dark:text-amber-100">
+                  Featured
+                </span>
+              )}
+              {tags.map((tag) => (
+                <span
+                  key={tag.id}
+                  className="max-w-full truncate rounded-full bg-slate-100 px-2 py-0.5 text-slate-700 dark:bg-slate-800 dark:text-slate-200"
+                  title={tag.name}
+                >
+                  {tag.name}
+                </span>
+              ))}
+              {more > 0 && <span className="text-slate-600 dark:text-slate-400">+{more}</span>}
+            </p>
+          )}
         </div>
       </th>
       <td className={ADMIN_CELL}>
@@ -466,7 +644,10 @@ function PostRow({
         </span>
       </td>
       <td className={ADMIN_CELL}>
-        <span className={`whitespace-nowrap rounded-full px-2 py-0.5 text-xs font-semibold ${statusTone(post.status)}`} data-testid="post-status">
+        <span
+          className={`whitespace-nowrap rounded-full px-2 py-0.5 text-xs font-semibold ${statusTone(post.status)}`}
+          data-testid="post-status"
+        >
           {statusLabel(post.status)}
         </span>
         {post.scheduledAt && (

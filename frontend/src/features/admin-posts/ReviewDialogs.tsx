@@ -27,7 +27,17 @@ function FieldError({ id, text }: { id: string; text?: string }) {
   );
 }
 
-export function QuickRejectDialog({ post, busy, onSubmit, onClose }: { post: PostListItem; busy: boolean; onSubmit: (reason: string) => void; onClose: () => void }) {
+export function QuickRejectDialog({
+  post,
+  busy,
+  onSubmit,
+  onClose,
+}: {
+  post: PostListItem;
+  busy: boolean;
+  onSubmit: (reason: string) => void;
+  onClose: () => void;
+}) {
   const id = useId();
   const [reason, setReason] = useState<string>(AdminPostsTexts.REJECT_SUGGESTION);
   const [error, setError] = useState<string>();
@@ -43,7 +53,12 @@ export function QuickRejectDialog({ post, busy, onSubmit, onClose }: { post: Pos
   }
 
   return (
-    <Dialog title="Reject Post" description={<>The author sees the reason for “{post.title}” and can revise and resubmit it.</>} onClose={onClose} busy={busy}>
+    <Dialog
+      title="Reject Post"
+      description={<>The author sees the reason for “{post.title}” and can revise and resubmit it.</>}
+      onClose={onClose}
+      busy={busy}
+    >
       <form onSubmit={submit} noValidate>
         <TextAreaField
           id={id}
@@ -68,10 +83,18 @@ export function QuickRejectDialog({ post, busy, onSubmit, onClose }: { post: Pos
 
 /** The review history list (newest first): decision, reviewer, time, reason and notes. */
 function ReviewHistory({ postId }: { postId: number }) {
-  const { load: history, retry } = useLoad(() => reviewHistory(postId), (error) => errorText(error, adminErrors(AdminPostsTexts.HISTORY_FAILED)), postId);
+  const { load: history, retry } = useLoad(
+    () => reviewHistory(postId),
+    (error) => errorText(error, adminErrors(AdminPostsTexts.HISTORY_FAILED)),
+    postId,
+  );
 
   return (
-    <section aria-labelledby={`history-${postId}`} className="mt-6 border-t border-slate-200 pt-4 dark:border-slate-800" aria-busy={history.state === 'loading'}>
+    <section
+      aria-labelledby={`history-${postId}`}
+      className="mt-6 border-t border-slate-200 pt-4 dark:border-slate-800"
+      aria-busy={history.state === 'loading'}
+    >
       <h3 id={`history-${postId}`} className="text-sm font-semibold">
         Review History
       </h3>
@@ -84,7 +107,11 @@ function ReviewHistory({ postId }: { postId: number }) {
             {history.data.map((review) => (
               <li key={review.id} className="rounded-lg border border-slate-200 p-3 text-sm dark:border-slate-800">
                 <p className="flex flex-wrap items-center gap-2">
-                  <span className={`rounded-full px-2 py-0.5 text-xs font-semibold ${statusTone(review.status === 'APPROVED' ? 'PUBLISHED' : 'REJECTED')}`}>{statusLabel(review.status)}</span>
+                  <span
+                    className={`rounded-full px-2 py-0.5 text-xs font-semibold ${statusTone(review.status === 'APPROVED' ? 'PUBLISHED' : 'REJECTED')}`}
+                  >
+                    {statusLabel(review.status)}
+                  </span>
                   <span>by {review.reviewerName ?? 'Unknown reviewer'}</span>
                   <time dateTime={review.createdAt} className="text-slate-600 dark:text-slate-400">
                     {adminDateTime(review.createdAt)}

@@ -16,12 +16,21 @@ import { countNoun, Nouns } from '../../lib/texts/nouns';
 import { ReviewLoadStatus } from './ReviewLoadStatus';
 
 function DiffField({ label, parts, scroll = false }: { label: string; parts: readonly WordDiffPart[]; scroll?: boolean }) {
-  const body = hasChanges(parts) ? <WordDiff parts={parts} /> : <p className="text-sm text-slate-600 dark:text-slate-400">{T.NO_CHANGES}</p>;
+  const body = hasChanges(parts) ? (
+    <WordDiff parts={parts} />
+  ) : (
+    <p className="text-sm text-slate-600 dark:text-slate-400">{T.NO_CHANGES}</p>
+  );
   return (
     <div data-diff-field={label}>
       <h4 className="text-xs font-semibold uppercase tracking-wide text-slate-600 dark:text-slate-400">{label}</h4>
       {scroll ? (
-        <div role="region" aria-label={`${label} changes`} tabIndex={0} className="mt-1 max-h-64 overflow-y-auto rounded-lg border border-slate-200 p-3 focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-500 dark:border-slate-800">
+        <div
+          role="region"
+          aria-label={`${label} changes`}
+          tabIndex={0}
+          className="mt-1 max-h-64 overflow-y-auto rounded-lg border border-slate-200 p-3 focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-500 dark:border-slate-800"
+        >
           {body}
         </div>
       ) : (
@@ -32,19 +41,30 @@ function DiffField({ label, parts, scroll = false }: { label: string; parts: rea
 }
 
 export default function ReviewDiffSection({ postId }: { postId: number }) {
-  const { load: diff, retry } = useLoad<ReviewDiff>(() => reviewDiff(postId), (error) => errorText(error, adminErrors(T.DIFF_FAILED)), postId);
+  const { load: diff, retry } = useLoad<ReviewDiff>(
+    () => reviewDiff(postId),
+    (error) => errorText(error, adminErrors(T.DIFF_FAILED)),
+    postId,
+  );
 
   if (diff.state !== 'loaded') return <ReviewLoadStatus load={diff} loading={T.DIFF_LOADING} onRetry={retry} spacing="mb-4" />;
   const { rejection, diff: changes } = diff.data;
   if (!rejection) return null;
   return (
-    <section aria-labelledby={`review-diff-${postId}`} className="mb-4 space-y-3 rounded-lg border border-slate-200 p-3 dark:border-slate-800" data-testid="review-diff">
+    <section
+      aria-labelledby={`review-diff-${postId}`}
+      className="mb-4 space-y-3 rounded-lg border border-slate-200 p-3 dark:border-slate-800"
+      data-testid="review-diff"
+    >
       <h3 id={`review-diff-${postId}`} className="text-sm font-semibold">
         {T.DIFF_TITLE}
       </h3>
-      <p className="rounded-md border-l-4 border-red-400 bg-red-50 px-3 py-2 text-sm text-red-950 dark:border-red-500 dark:bg-red-950/50 dark:text-red-100" data-testid="rejected-before">
-        <span className="font-semibold">{T.REJECTED_BEFORE}</span> {rejection.reason} — {rejection.reviewer?.fullName ?? T.UNKNOWN_REVIEWER},{' '}
-        <time dateTime={rejection.reviewedAt}>{formatViDateTime(rejection.reviewedAt)}</time>
+      <p
+        className="rounded-md border-l-4 border-red-400 bg-red-50 px-3 py-2 text-sm text-red-950 dark:border-red-500 dark:bg-red-950/50 dark:text-red-100"
+        data-testid="rejected-before"
+      >
+        <span className="font-semibold">{T.REJECTED_BEFORE}</span> {rejection.reason} — {rejection.reviewer?.fullName ?? T.UNKNOWN_REVIEWER}
+        , <time dateTime={rejection.reviewedAt}>{formatViDateTime(rejection.reviewedAt)}</time>
       </p>
       {changes && (
         <>

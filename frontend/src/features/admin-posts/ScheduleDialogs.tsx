@@ -37,7 +37,9 @@ export function PublishAtField({
       value={value}
       onChange={onChange}
       error={error}
-      note={requestedPublishAt ? <span data-testid="requested-publish-at">{T.requested(formatViDateTime(requestedPublishAt))}</span> : undefined}
+      note={
+        requestedPublishAt ? <span data-testid="requested-publish-at">{T.requested(formatViDateTime(requestedPublishAt))}</span> : undefined
+      }
       hint={required ? undefined : T.PUBLISH_AT_EMPTY}
       required={required}
       autoFocus={autoFocus}

@@ -4,7 +4,15 @@
  * list's links point to, the read through the session's client and which actions each status
  * offers. Used by the page on the server and by its island in the browser (no server-only code).
  */
-import { listApiQuery, listHref, listQueryFrom, listQueryParams, type BaseListQuery, type ListQuerySpec, type SortDir } from '../../lib/admin-list';
+import {
+  listApiQuery,
+  listHref,
+  listQueryFrom,
+  listQueryParams,
+  type BaseListQuery,
+  type ListQuerySpec,
+  type SortDir,
+} from '../../lib/admin-list';
 import type { ApiClient } from '../../lib/api/client';
 import { unwrap } from '../../lib/api/errors';
 import type { components } from '@inkwell/client/schema';
@@ -32,7 +40,10 @@ export type PostSortField = 'createdAt' | 'updatedAt' | 'publishedAt' | 'title' 
 export type { SortDir };
 
 /** Every status an admin can filter by; pending_review and rejected are admin-only options (docs/requirements.md#permissions). */
-export const STATUS_FILTERS: { value: StatusFilter; label: string }[] = POST_STATUSES.map((status) => ({ value: status.toLowerCase() as StatusFilter, label: POST_STATUS_LABELS[status] }));
+export const STATUS_FILTERS: { value: StatusFilter; label: string }[] = POST_STATUSES.map((status) => ({
+  value: status.toLowerCase() as StatusFilter,
+  label: POST_STATUS_LABELS[status],
+}));
 
 export const SORT_FIELDS: { value: PostSortField; label: string }[] = [
   { value: 'createdAt', label: 'Created' },
@@ -54,12 +65,20 @@ export interface PostListQuery extends BaseListQuery<PostSortField> {
 
 export const DEFAULT_QUERY: PostListQuery = { page: 0, size: DEFAULT_SIZE, sortBy: DEFAULT_SORT, sortDir: DEFAULT_DIR, search: '' };
 
-const QUERY_SPEC: ListQuerySpec<PostSortField> = { sizes: PAGE_SIZES, sortFields: SORT_FIELDS, defaults: { size: DEFAULT_SIZE, sortBy: DEFAULT_SORT, sortDir: DEFAULT_DIR }, searchMax: 200 };
+const QUERY_SPEC: ListQuerySpec<PostSortField> = {
+  sizes: PAGE_SIZES,
+  sortFields: SORT_FIELDS,
+  defaults: { size: DEFAULT_SIZE, sortBy: DEFAULT_SORT, sortDir: DEFAULT_DIR },
+  searchMax: 200,
+};
 
 /** The list's query from an address; anything unknown falls back to the default. */
 export function postQueryFrom(params: URLSearchParams): PostListQuery {
   const status = params.get('status')?.toLowerCase() as StatusFilter | undefined;
-  return { ...listQueryFrom(params, QUERY_SPEC), status: status && STATUS_FILTERS.some((filter) => filter.value === status) ? status : undefined };
+  return {
+    ...listQueryFrom(params, QUERY_SPEC),
+    status: status && STATUS_FILTERS.some((filter) => filter.value === status) ? status : undefined,
+  };
 }
 
 /** The query values an address keeps: defaults are left out, the page is 1-based. */
@@ -92,7 +111,11 @@ export function activeChips(query: PostListQuery): FilterChip[] {
   if (query.status) chips.push({ key: 'status', label: `Status: ${statusLabel(query.status)}`, without: { ...reset, status: undefined } });
   if (query.sortBy !== DEFAULT_SORT || query.sortDir !== DEFAULT_DIR) {
     const field = SORT_FIELDS.find((item) => item.value === query.sortBy)?.label ?? query.sortBy;
-    chips.push({ key: 'sort', label: `Sort: ${field} ${query.sortDir === 'asc' ? 'ascending' : 'descending'}`, without: { ...reset, sortBy: DEFAULT_SORT, sortDir: DEFAULT_DIR } });
+    chips.push({
+      key: 'sort',
+      label: `Sort: ${field} ${query.sortDir === 'asc' ? 'ascending' : 'descending'}`,
+      without: { ...reset, sortBy: DEFAULT_SORT, sortDir: DEFAULT_DIR },
+    });
   }
   if (query.size !== DEFAULT_SIZE) chips.push({ key: 'size', label: `${query.size} per page`, without: { ...reset, size: DEFAULT_SIZE } });
   return chips;
@@ -128,7 +151,8 @@ export function statusTone(status: string): string {
 }
 
 /** A row's buttons (the lifecycle's `allowedActions` name what is allowed; these name the buttons). */
-export type PostRowAction = 'approve' | 'schedule' | 'reject' | 'review' | 'approveNow' | 'publish' | 'archive' | 'reschedule' | 'cancelSchedule';
+export type PostRowAction =
+  'approve' | 'schedule' | 'reject' | 'review' | 'approveNow' | 'publish' | 'archive' | 'reschedule' | 'cancelSchedule';
 
 /**
  * The status buttons a row offers (docs/requirements.md#post-transitions, docs/requirements.md#permissions), chosen from what the post's answer allows:
@@ -168,7 +192,9 @@ export function loadAdminPost(api: ApiClient, id: number): Promise<Loaded<PostDe
 /** The editor's tag list: up to 100 active tags by name (docs/requirements.md#constants-paging). */
 export function loadEditorTags(api: ApiClient): Promise<Loaded<AdminTag[]>> {
   return settleRead(async () => {
-    const page = await unwrap(api.GET('/api/v1/blog/tags', { params: { query: { page: 0, size: 100, sortBy: 'name', sortDir: 'asc', activeOnly: true } } }));
+    const page = await unwrap(
+      api.GET('/api/v1/blog/tags', { params: { query: { page: 0, size: 100, sortBy: 'name', sortDir: 'asc', activeOnly: true } } }),
+    );
     return page.content;
   });
 }

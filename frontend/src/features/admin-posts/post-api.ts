@@ -6,7 +6,16 @@
  */
 import { browserApi } from '../../lib/api/client';
 import { unwrap, unwrapWithMessage } from '../../lib/api/errors';
-import { fetchAdminPosts, type ApiPostStatus, type PostAdminPage, type PostDetail, type PostListQuery, type PostReview, type PostReviewResult, type ReviewDiff } from './admin-posts';
+import {
+  fetchAdminPosts,
+  type ApiPostStatus,
+  type PostAdminPage,
+  type PostDetail,
+  type PostListQuery,
+  type PostReview,
+  type PostReviewResult,
+  type ReviewDiff,
+} from './admin-posts';
 
 export function listPosts(query: PostListQuery): Promise<PostAdminPage> {
   return fetchAdminPosts(browserApi(), query);

@@ -28,7 +28,8 @@ export default function SiteSettingsForm({ initial }: { initial: SiteSettings })
     event.preventDefault();
     setSaved(undefined);
     const sent = await run(() => unwrapWithMessage(browserApi().PATCH('/api/v1/admin/settings', { body: values })), {
-      failure: (error) => (error instanceof ApiError ? (error.errors ? Object.values(error.errors).flat().join(' ') : error.message) : T.SAVE_FAILED),
+      failure: (error) =>
+        error instanceof ApiError ? (error.errors ? Object.values(error.errors).flat().join(' ') : error.message) : T.SAVE_FAILED,
     });
     if (sent.ok) {
       setValues(sent.value.data);

@@ -33,7 +33,17 @@ import { adminErrors } from '../admin-posts';
 import { errorText } from '../../lib/texts/error-text';
 import { Dialog, ConfirmDialog } from '../../components/islands/Dialog';
 import { NoticeStack } from '../../components/islands/notices';
-import { AdminList, AdminSearchForm, ClearAll, keepOrReload, NewItemLink, pagerKeep, RowActions, SavedNotice, useRowAction } from '../../components/islands/AdminList';
+import {
+  AdminList,
+  AdminSearchForm,
+  ClearAll,
+  keepOrReload,
+  NewItemLink,
+  pagerKeep,
+  RowActions,
+  SavedNotice,
+  useRowAction,
+} from '../../components/islands/AdminList';
 import { Spinner } from '../../components/islands/form-controls';
 import ListSelect, { SORT_DIRECTIONS, sizeOptions } from '../../components/islands/ListSelect';
 import { useUrlList } from '../../components/islands/useUrlList';
@@ -51,7 +61,25 @@ export interface AdminTagsManagerProps {
 type Dialog = { kind: 'delete' | 'inUse'; tag: AdminTag; message?: string } | undefined;
 
 export default function AdminTagsManager({ initialQuery, initialPage, initialError, notice }: AdminTagsManagerProps) {
-  const { hydrated, query, data, setData, error, loading, searchText, setSearchText, banner, dismissBanner, notices, notify, dismiss, focusAfter, load, navigate, submitSearch } = useUrlList<TagListQuery, TagListPage>({
+  const {
+    hydrated,
+    query,
+    data,
+    setData,
+    error,
+    loading,
+    searchText,
+    setSearchText,
+    banner,
+    dismissBanner,
+    notices,
+    notify,
+    dismiss,
+    focusAfter,
+    load,
+    navigate,
+    submitSearch,
+  } = useUrlList<TagListQuery, TagListPage>({
     initialQuery,
     initialPage,
     initialError,
@@ -80,7 +108,8 @@ export default function AdminTagsManager({ initialQuery, initialPage, initialErr
 
   // ---- actions ------------------------------------------------------------------------------
 
-  const replaceTag = (tag: AdminTag) => setData((page) => page && { ...page, tags: page.tags.map((item) => (item.id === tag.id ? tag : item)) });
+  const replaceTag = (tag: AdminTag) =>
+    setData((page) => page && { ...page, tags: page.tags.map((item) => (item.id === tag.id ? tag : item)) });
 
   async function toggle(tag: AdminTag, active: boolean) {
     await act(
@@ -91,11 +120,23 @@ export default function AdminTagsManager({ initialQuery, initialPage, initialErr
         // Under 'Active' a deactivated tag leaves the list (and under 'Inactive' an activated one).
         const stillMatches = query.filter === 'all' || (query.filter === 'active') === updated.isActive;
         focusAfter.current = stillMatches ? `${ids}-tag-${tag.id}` : `${ids}-heading`;
-        await keepOrReload(stillMatches, () => replaceTag(updated), () => load(query, 'replace'));
-        notify('success', active ? AdminTagsTexts.ACTIVATED : AdminTagsTexts.DEACTIVATED, active ? AdminTagsTexts.activated(tag.name) : AdminTagsTexts.deactivated(tag.name));
+        await keepOrReload(
+          stillMatches,
+          () => replaceTag(updated),
+          () => load(query, 'replace'),
+        );
+        notify(
+          'success',
+          active ? AdminTagsTexts.ACTIVATED : AdminTagsTexts.DEACTIVATED,
+          active ? AdminTagsTexts.activated(tag.name) : AdminTagsTexts.deactivated(tag.name),
+        );
       },
       (failure) => {
-        notify('error', active ? AdminTagsTexts.ACTIVATE_FAILED : AdminTagsTexts.DEACTIVATE_FAILED, errorText(failure, adminErrors(AdminTagsTexts.STATUS_FAILED)));
+        notify(
+          'error',
+          active ? AdminTagsTexts.ACTIVATE_FAILED : AdminTagsTexts.DEACTIVATE_FAILED,
+          errorText(failure, adminErrors(AdminTagsTexts.STATUS_FAILED)),
+        );
       },
     );
   }
@@ -131,19 +172,64 @@ export default function AdminTagsManager({ initialQuery, initialPage, initialErr
 
   return (
     <div className="space-y-6">
-      {banner && <SavedNotice text={banner === 'created' ? AdminTagsTexts.CREATED_NOTICE : AdminTagsTexts.UPDATED_NOTICE} onDismiss={dismissBanner} disabled={!hydrated} />}
+      {banner && (
+        <SavedNotice
+          text={banner === 'created' ? AdminTagsTexts.CREATED_NOTICE : AdminTagsTexts.UPDATED_NOTICE}
+          onDismiss={dismissBanner}
+          disabled={!hydrated}
+        />
+      )}
 
       <AdminSearchForm
         label="Filter tags"
         action={TAGS_PATH}
         onSubmit={submitSearch}
         className="xl:grid-cols-[2fr_1fr_1fr_1fr_1fr_auto]"
-        search={{ id: `${ids}-search`, label: 'Search tags', placeholder: 'Name or slug', maxLength: 100, value: searchText, onChange: setSearchText }}
+        search={{
+          id: `${ids}-search`,
+          label: 'Search tags',
+          placeholder: 'Name or slug',
+          maxLength: 100,
+          value: searchText,
+          onChange: setSearchText,
+        }}
       >
-        <ListSelect id={`${ids}-filter`} label="Show" name="filter" value={query.filter} options={TAG_FILTERS} onChange={onSelect('filter')} className={FILTER_CONTROL_CLASS} />
-        <ListSelect id={`${ids}-sort`} label="Sort by" name="sortBy" value={query.sortBy} options={TAG_SORT_FIELDS} onChange={onSelect('sortBy')} className={FILTER_CONTROL_CLASS} />
-        <ListSelect id={`${ids}-dir`} label="Direction" name="sortDir" value={query.sortDir} options={SORT_DIRECTIONS} onChange={onSelect('sortDir')} className={FILTER_CONTROL_CLASS} />
-        <ListSelect id={`${ids}-size`} label="Tags per page" name="size" value={query.size} options={sizeOptions(TAG_PAGE_SIZES)} onChange={onSelect('size')} className={FILTER_CONTROL_CLASS} />
+        <ListSelect
+          id={`${ids}-filter`}
+          label="Show"
+          name="filter"
+          value={query.filter}
+          options={TAG_FILTERS}
+          onChange={onSelect('filter')}
+          className={FILTER_CONTROL_CLASS}
+        />
+        <ListSelect
+          id={`${ids}-sort`}
+          label="Sort by"
+          name="sortBy"
+          value={query.sortBy}
+          options={TAG_SORT_FIELDS}
+          onChange={onSelect('sortBy')}
+          className={FILTER_CONTROL_CLASS}
+        />
+        <ListSelect
+          id={`${ids}-dir`}
+          label="Direction"
+          name="sortDir"
+          value={query.sortDir}
+          options={SORT_DIRECTIONS}
+          onChange={onSelect('sortDir')}
+          className={FILTER_CONTROL_CLASS}
+        />
+        <ListSelect
+          id={`${ids}-size`}
+          label="Tags per page"
+          name="size"
+          value={query.size}
+          options={sizeOptions(TAG_PAGE_SIZES)}
+          onChange={onSelect('size')}
+          className={FILTER_CONTROL_CLASS}
+        />
         <button type="submit" className="btn-primary">
           Apply
         </button>
@@ -151,7 +237,11 @@ export default function AdminTagsManager({ initialQuery, initialPage, initialErr
 
       {filtered && (
         <p className="text-sm">
-          <a href={TAGS_PATH} onClick={navigate(DEFAULT_TAG_QUERY)} className="font-medium text-brand-700 underline hover:text-brand-600 dark:text-brand-100">
+          <a
+            href={TAGS_PATH}
+            onClick={navigate(DEFAULT_TAG_QUERY)}
+            className="font-medium text-brand-700 underline hover:text-brand-600 dark:text-brand-100"
+          >
             Clear all
           </a>
         </p>
@@ -160,16 +250,38 @@ export default function AdminTagsManager({ initialQuery, initialPage, initialErr
       <AdminList
         heading={{ id: `${ids}-heading`, text: 'Tags', visible: true }}
         loading={loading}
-        range={{ testId: 'tags-range', loadingText: AdminTagsTexts.LOADING, text: data ? (data.totalElements === 0 ? countNoun(0, Nouns.TAG) : `Showing ${first}–${last} of ${countNoun(data.totalElements, Nouns.TAG)}`) : '' }}
-        failure={error ? { title: AdminTagsTexts.LIST_FAILED, message: error, retryHref: tagListHref(query), onRetry: navigate(query) } : undefined}
+        range={{
+          testId: 'tags-range',
+          loadingText: AdminTagsTexts.LOADING,
+          text: data
+            ? data.totalElements === 0
+              ? countNoun(0, Nouns.TAG)
+              : `Showing ${first}–${last} of ${countNoun(data.totalElements, Nouns.TAG)}`
+            : '',
+        }}
+        failure={
+          error ? { title: AdminTagsTexts.LIST_FAILED, message: error, retryHref: tagListHref(query), onRetry: navigate(query) } : undefined
+        }
         failureLayout="banner"
         rowCount={data ? tags.length : undefined}
         empty={{
           title: filtered ? AdminTagsTexts.NO_MATCH : AdminTagsTexts.EMPTY,
           message: filtered ? AdminTagsTexts.NO_MATCH_MESSAGE : AdminTagsTexts.EMPTY_MESSAGE,
-          actions: filtered ? <ClearAll href={TAGS_PATH} onClick={navigate(DEFAULT_TAG_QUERY)} /> : <NewItemLink href="/admin/tags/new" label="Create Tag" />,
+          actions: filtered ? (
+            <ClearAll href={TAGS_PATH} onClick={navigate(DEFAULT_TAG_QUERY)} />
+          ) : (
+            <NewItemLink href="/admin/tags/new" label="Create Tag" />
+          ),
         }}
-        pager={{ page: data?.page ?? 0, totalPages: data?.totalPages ?? 0, label: 'Tags', hrefFor: (page) => tagListHref({ ...query, page }), action: TAGS_PATH, keep: pagerKeep(tagQueryParams(query)), onNavigate: hydrated ? (page) => void load({ ...query, page }) : undefined }}
+        pager={{
+          page: data?.page ?? 0,
+          totalPages: data?.totalPages ?? 0,
+          label: 'Tags',
+          hrefFor: (page) => tagListHref({ ...query, page }),
+          action: TAGS_PATH,
+          keep: pagerKeep(tagQueryParams(query)),
+          onNavigate: hydrated ? (page) => void load({ ...query, page }) : undefined,
+        }}
       >
         <ul className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3" data-testid="tag-grid">
           {tags.map((tag) => (
@@ -180,7 +292,13 @@ export default function AdminTagsManager({ initialQuery, initialPage, initialErr
               busy={busyId === tag.id}
               disabled={!hydrated || busyId !== undefined}
               onToggle={() => void toggle(tag, !tag.isActive)}
-              onDelete={() => setDialog(tag.isActive && tag.postCount > 0 ? { kind: 'inUse', tag, message: AdminTagsTexts.inUse(tag.postCount) } : { kind: 'delete', tag })}
+              onDelete={() =>
+                setDialog(
+                  tag.isActive && tag.postCount > 0
+                    ? { kind: 'inUse', tag, message: AdminTagsTexts.inUse(tag.postCount) }
+                    : { kind: 'delete', tag },
+                )
+              }
             />
           ))}
         </ul>
@@ -198,13 +316,30 @@ export default function AdminTagsManager({ initialQuery, initialPage, initialErr
         />
       )}
       {dialog?.kind === 'inUse' && (
-        <Dialog title={AdminTagsTexts.IN_USE_TITLE} description={dialog.message} onClose={() => setDialog(undefined)} busy={busyId === dialog.tag.id} role="alertdialog">
+        <Dialog
+          title={AdminTagsTexts.IN_USE_TITLE}
+          description={dialog.message}
+          onClose={() => setDialog(undefined)}
+          busy={busyId === dialog.tag.id}
+          role="alertdialog"
+        >
           <p className="text-sm">{AdminTagsTexts.IN_USE_HINT}</p>
           <div className="mt-4 flex justify-end gap-2">
-            <button type="button" className="btn-secondary" onClick={() => setDialog(undefined)} disabled={busyId === dialog.tag.id} data-autofocus>
+            <button
+              type="button"
+              className="btn-secondary"
+              onClick={() => setDialog(undefined)}
+              disabled={busyId === dialog.tag.id}
+              data-autofocus
+            >
               Cancel
             </button>
-            <button type="button" className="btn-primary" onClick={() => void toggle(dialog.tag, false)} disabled={busyId === dialog.tag.id}>
+            <button
+              type="button"
+              className="btn-primary"
+              onClick={() => void toggle(dialog.tag, false)}
+              disabled={busyId === dialog.tag.id}
+            >
               {busyId === dialog.tag.id && <Spinner />}
               Deactivate Instead
             </button>
@@ -216,7 +351,21 @@ export default function AdminTagsManager({ initialQuery, initialPage, initialErr
   );
 }
 
-function TagCard({ tag, headingId, busy, disabled, onToggle, onDelete }: { tag: AdminTag; headingId: string; busy: boolean; disabled: boolean; onToggle: () => void; onDelete: () => void }) {
+function TagCard({
+  tag,
+  headingId,
+  busy,
+  disabled,
+  onToggle,
+  onDelete,
+}: {
+  tag: AdminTag;
+  headingId: string;
+  busy: boolean;
+  disabled: boolean;
+  onToggle: () => void;
+  onDelete: () => void;
+}) {
   const colour = safeColour(tag.color);
   return (
     <li className="card flex flex-col p-4" data-tag-id={tag.id} data-active={tag.isActive}>

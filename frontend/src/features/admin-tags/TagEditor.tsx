@@ -138,16 +138,32 @@ export default function TagEditor({ mode, tag, signedIn, backHref }: TagEditorPr
   );
 
   return (
-    <form {...keepTyped} ref={formRef} onSubmit={onSubmit} noValidate className="card max-w-3xl space-y-5 p-6" aria-label={mode === 'edit' ? AdminTagsTexts.EDIT_TITLE : AdminTagsTexts.NEW_TITLE}>
+    <form
+      {...keepTyped}
+      ref={formRef}
+      onSubmit={onSubmit}
+      noValidate
+      className="card max-w-3xl space-y-5 p-6"
+      aria-label={mode === 'edit' ? AdminTagsTexts.EDIT_TITLE : AdminTagsTexts.NEW_TITLE}
+    >
       <div className="flex flex-wrap items-center justify-between gap-3">
         {badge}
         <p className="text-xs text-slate-600 dark:text-slate-400">
-          <kbd className="rounded border border-slate-300 px-1 dark:border-slate-600">Esc</kbd> back · <kbd className="rounded border border-slate-300 px-1 dark:border-slate-600">Ctrl/⌘ S</kbd> save
+          <kbd className="rounded border border-slate-300 px-1 dark:border-slate-600">Esc</kbd> back ·{' '}
+          <kbd className="rounded border border-slate-300 px-1 dark:border-slate-600">Ctrl/⌘ S</kbd> save
         </p>
       </div>
       {failure && <Alert>{failure}</Alert>}
       <div className="grid gap-5 sm:grid-cols-2">
-        <TextField label="Name" name="name" value={form.name} onChange={(event) => onName(event.target.value)} error={errors.name} required autoFocus={mode === 'create'} />
+        <TextField
+          label="Name"
+          name="name"
+          value={form.name}
+          onChange={(event) => onName(event.target.value)}
+          error={errors.name}
+          required
+          autoFocus={mode === 'create'}
+        />
         <TextField
           label="Slug"
           name="slug"
@@ -156,7 +172,11 @@ export default function TagEditor({ mode, tag, signedIn, backHref }: TagEditorPr
           error={errors.slug}
           maxLength={100}
           required
-          hint={<p className="mt-1 text-xs text-slate-600 dark:text-slate-400">{mode === 'create' ? AdminTagsTexts.SLUG_HINT_CREATE : AdminTagsTexts.SLUG_HINT_EDIT}</p>}
+          hint={
+            <p className="mt-1 text-xs text-slate-600 dark:text-slate-400">
+              {mode === 'create' ? AdminTagsTexts.SLUG_HINT_CREATE : AdminTagsTexts.SLUG_HINT_EDIT}
+            </p>
+          }
         />
       </div>
       <TextAreaField
@@ -194,10 +214,23 @@ export default function TagEditor({ mode, tag, signedIn, backHref }: TagEditorPr
             }
           />
         </div>
-        <TextField label="Icon" name="icon" value={form.icon} onChange={(event) => set('icon', event.target.value)} error={errors.icon} placeholder="An icon name or an emoji" />
+        <TextField
+          label="Icon"
+          name="icon"
+          value={form.icon}
+          onChange={(event) => set('icon', event.target.value)}
+          error={errors.icon}
+          placeholder="An icon name or an emoji"
+        />
       </div>
       <label className="flex items-center gap-3 text-sm">
-        <input type="checkbox" name="isActive" checked={form.isActive} onChange={(event) => set('isActive', event.target.checked)} className="h-4 w-4" />
+        <input
+          type="checkbox"
+          name="isActive"
+          checked={form.isActive}
+          onChange={(event) => set('isActive', event.target.checked)}
+          className="h-4 w-4"
+        />
         <span>
           <span className="font-medium">Active</span>
           <span className="block text-slate-600 dark:text-slate-400">Active tags show on public pages and can be attached to posts.</span>

@@ -89,7 +89,13 @@ export async function fetchTagList(api: ApiClient, query: TagListQuery): Promise
       params: { query: { ...listApiQuery(query), ...(status ? { status } : { activeOnly: false }) } },
     }),
   );
-  return { tags: answer.content, totalElements: answer.totalElements, totalPages: answer.totalPages, page: answer.number, size: answer.size };
+  return {
+    tags: answer.content,
+    totalElements: answer.totalElements,
+    totalPages: answer.totalPages,
+    page: answer.number,
+    size: answer.size,
+  };
 }
 
 export function loadTagList(api: ApiClient, query: TagListQuery): Promise<Loaded<TagListPage>> {
@@ -105,7 +111,11 @@ export const TAG_POSTS_SIZE = 12;
 
 /** GET /blog/posts/public/tag/{slug} ?page&size=12&sort=publishedAt,desc: the tag's published posts. */
 export function loadTagPosts(api: ApiClient, slug: string, page: number): Promise<Loaded<TagPostsPage>> {
-  return load(api.GET('/api/v1/blog/posts/public/tag/{slug}', { params: { path: { slug }, query: { page, size: TAG_POSTS_SIZE, sort: 'publishedAt,desc' } } }));
+  return load(
+    api.GET('/api/v1/blog/posts/public/tag/{slug}', {
+      params: { path: { slug }, query: { page, size: TAG_POSTS_SIZE, sort: 'publishedAt,desc' } },
+    }),
+  );
 }
 
 // ---- the tag editor's checks (docs/requirements.md#validation-tag) ---------------------------------------------------

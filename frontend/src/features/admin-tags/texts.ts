@@ -20,7 +20,8 @@ export const AdminTagsTexts = {
   ICON_TOO_LONG: 'Tag icon must be at most 64 characters',
   AUTH_REQUIRED: 'Authentication required. Please log in to create/update tags.',
   SLUG_HINT_CREATE: 'Lowercase letters, numbers and hyphens; it follows the name until you change it.',
-  SLUG_HINT_EDIT: 'Lowercase letters, numbers and hyphens. Renaming keeps it; a new slug moves the tag’s page, and the old address redirects there.',
+  SLUG_HINT_EDIT:
+    'Lowercase letters, numbers and hyphens. Renaming keeps it; a new slug moves the tag’s page, and the old address redirects there.',
   AUTHENTICATED: 'Authenticated',
   NOT_AUTHENTICATED: 'Not authenticated',
   SAVE_FAILED: 'Failed to save tag. Please try again.',

@@ -56,13 +56,18 @@ export function AdminUserBanDialog({ mode, user, onCancel, onDone }: BanProps) {
   return (
     <Dialog
       title={banning ? 'Ban User' : 'Unban User'}
-      description={banning ? `Ban ${user.fullName}? They are signed out and cannot sign in until they are unbanned.` : `Unban ${user.fullName}? Their account becomes active again.`}
+      description={
+        banning
+          ? `Ban ${user.fullName}? They are signed out and cannot sign in until they are unbanned.`
+          : `Unban ${user.fullName}? Their account becomes active again.`
+      }
       onClose={onCancel}
       busy={busy}
     >
       <form ref={form} className="space-y-4" onSubmit={submit} noValidate>
         {failure && <Alert>{failure}</Alert>}
-        <TextAreaField maxLength={1000}
+        <TextAreaField
+          maxLength={1000}
           label={banning ? 'Reason for the ban' : 'Reason for lifting the ban'}
           value={reason}
           onChange={(value) => {
@@ -72,7 +77,13 @@ export function AdminUserBanDialog({ mode, user, onCancel, onDone }: BanProps) {
           error={error}
           autoFocus
         />
-        <TextAreaField maxLength={1000} label="Admin note (optional)" value={note} onChange={setNote} hint="Internal: only admins see it." />
+        <TextAreaField
+          maxLength={1000}
+          label="Admin note (optional)"
+          value={note}
+          onChange={setNote}
+          hint="Internal: only admins see it."
+        />
         <DialogActions onCancel={onCancel} busy={busy} danger={banning}>
           {banning ? 'Ban User' : 'Unban User'}
         </DialogActions>
@@ -113,7 +124,14 @@ export function AdminUserPasswordDialog({ user, onClose, onGenerated }: { user: 
 
   if (!result) {
     return (
-      <Dialog key="confirm" title="Generate New Password" description={T.GENERATE_CONFIRM(user.fullName)} onClose={onClose} busy={busy} role="alertdialog">
+      <Dialog
+        key="confirm"
+        title="Generate New Password"
+        description={T.GENERATE_CONFIRM(user.fullName)}
+        onClose={onClose}
+        busy={busy}
+        role="alertdialog"
+      >
         {failure && <Alert>{failure}</Alert>}
         <DialogActions onCancel={onClose} busy={busy} className="mt-4" onConfirm={generate} focusCancel>
           Generate Password
@@ -143,7 +161,9 @@ export function AdminUserPasswordDialog({ user, onClose, onGenerated }: { user: 
       <p className="mt-2 text-sm" role="status">
         {copy ?? ''}
       </p>
-      <p className="mt-2 text-sm text-slate-600 dark:text-slate-400">{result.emailed ? T.PASSWORD_EMAILED(user.email) : T.PASSWORD_NOT_EMAILED}</p>
+      <p className="mt-2 text-sm text-slate-600 dark:text-slate-400">
+        {result.emailed ? T.PASSWORD_EMAILED(user.email) : T.PASSWORD_NOT_EMAILED}
+      </p>
       <div className="mt-4 flex justify-end">
         <button type="button" className="btn-primary" onClick={onClose}>
           Done
@@ -158,7 +178,17 @@ export function AdminUserPasswordDialog({ user, onClose, onGenerated }: { user: 
 const EDIT_STATUSES: readonly UserStatus[] = ['ACTIVE', 'PENDING', 'INACTIVE'];
 type EditField = 'fullName' | 'roles' | 'status';
 
-export function AdminUserEditDialog({ user, canAssignAdmin, onCancel, onSaved }: { user: AdminUser; canAssignAdmin: boolean; onCancel: () => void; onSaved: () => void }) {
+export function AdminUserEditDialog({
+  user,
+  canAssignAdmin,
+  onCancel,
+  onSaved,
+}: {
+  user: AdminUser;
+  canAssignAdmin: boolean;
+  onCancel: () => void;
+  onSaved: () => void;
+}) {
   const initialRoles = (user.roles.length > 0 ? user.roles.map((role) => role.name.toUpperCase()) : ['USER']) as RoleName[];
   const [fullName, setFullName] = useState(user.fullName);
   const [roles, setRoles] = useState<RoleName[]>(initialRoles);
@@ -235,7 +265,14 @@ export function AdminUserEditDialog({ user, canAssignAdmin, onCancel, onSaved }:
           canAssignAdmin={adminAllowed}
           error={errors.roles}
         />
-        <SelectField label="Status" name="status" value={status} onChange={(event) => setStatus(event.target.value as UserStatus)} error={errors.status} disabled={banned}>
+        <SelectField
+          label="Status"
+          name="status"
+          value={status}
+          onChange={(event) => setStatus(event.target.value as UserStatus)}
+          error={errors.status}
+          disabled={banned}
+        >
           {(banned ? (['BANNED'] as const) : EDIT_STATUSES).map((option) => (
             <option key={option} value={option}>
               {STATUS_LABELS[option]}

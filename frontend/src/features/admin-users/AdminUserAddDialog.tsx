@@ -1,6 +1,14 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { browserApi } from '../../lib/api/client';
-import { addUserErrors, addUserFailure, addUserPayload, ADD_USER_DEFAULTS, type AddUserErrors, type AddUserValues, type AdminUser } from './admin-users';
+import {
+  addUserErrors,
+  addUserFailure,
+  addUserPayload,
+  ADD_USER_DEFAULTS,
+  type AddUserErrors,
+  type AddUserValues,
+  type AdminUser,
+} from './admin-users';
 import { unwrap } from '../../lib/api/errors';
 import { AddUserTexts, STATUS_LABELS } from './texts';
 import { Dialog } from '../../components/islands/Dialog';
@@ -74,16 +82,45 @@ export default function AdminUserAddDialog({ canAssignAdmin, onClose, onCreated 
   }
 
   return (
-    <Dialog title="Add User" description="Create an account; the user can sign in with this e-mail and password." onClose={onClose} busy={busy} size="lg">
+    <Dialog
+      title="Add User"
+      description="Create an account; the user can sign in with this e-mail and password."
+      onClose={onClose}
+      busy={busy}
+      size="lg"
+    >
       {created ? (
         <Alert kind="success">{AddUserTexts.created(created.fullName)}</Alert>
       ) : (
         <form ref={form} className="space-y-4" onSubmit={submit} noValidate>
           {failure && <Alert>{failure}</Alert>}
           <div className="grid gap-4 sm:grid-cols-2">
-            <TextField label="Full name" name="fullName" autoComplete="off" value={values.fullName} onChange={(e) => set('fullName')(e.target.value)} error={errors.fullName} data-autofocus />
-            <TextField label="Email" name="email" type="email" autoComplete="off" value={values.email} onChange={(e) => set('email')(e.target.value)} error={errors.email} />
-            <PasswordField label="Password" name="password" autoComplete="new-password" value={values.password} onChange={(e) => set('password')(e.target.value)} error={errors.password} />
+            <TextField
+              label="Full name"
+              name="fullName"
+              autoComplete="off"
+              value={values.fullName}
+              onChange={(e) => set('fullName')(e.target.value)}
+              error={errors.fullName}
+              data-autofocus
+            />
+            <TextField
+              label="Email"
+              name="email"
+              type="email"
+              autoComplete="off"
+              value={values.email}
+              onChange={(e) => set('email')(e.target.value)}
+              error={errors.email}
+            />
+            <PasswordField
+              label="Password"
+              name="password"
+              autoComplete="new-password"
+              value={values.password}
+              onChange={(e) => set('password')(e.target.value)}
+              error={errors.password}
+            />
             <PasswordField
               label="Confirm password"
               name="confirmPassword"
@@ -101,7 +138,13 @@ export default function AdminUserAddDialog({ canAssignAdmin, onClose, onCreated 
             error={errors.roles}
           />
           <div className="grid gap-4 sm:grid-cols-2 sm:items-end">
-            <SelectField label="Status" name="status" value={values.status} onChange={(e) => set('status')(e.target.value as AddUserValues['status'])} error={errors.status}>
+            <SelectField
+              label="Status"
+              name="status"
+              value={values.status}
+              onChange={(e) => set('status')(e.target.value as AddUserValues['status'])}
+              error={errors.status}
+            >
               <option value="">Select a status</option>
               {CREATE_STATUSES.map((status) => (
                 <option key={status} value={status}>

@@ -51,6 +51,8 @@ export function AdminUserVerifiedBadge({ verified }: { verified: boolean }) {
   return verified ? (
     <span className={`${PILL} bg-sky-50 text-sky-800 ring-sky-200 dark:bg-sky-950 dark:text-sky-200 dark:ring-sky-900`}>Verified</span>
   ) : (
-    <span className={`${PILL} bg-slate-100 text-slate-700 ring-slate-200 dark:bg-slate-800 dark:text-slate-200 dark:ring-slate-700`}>Unverified</span>
+    <span className={`${PILL} bg-slate-100 text-slate-700 ring-slate-200 dark:bg-slate-800 dark:text-slate-200 dark:ring-slate-700`}>
+      Unverified
+    </span>
   );
 }

@@ -14,7 +14,15 @@ const CONFIRM_WORD = 'DELETE';
  * next run of the job queue, with no grace period (the owner did not ask, and a deleted spammer
  * must not come back by signing in). Confirmed by typing DELETE; `onDeleted` gets the server's words.
  */
-export function AdminUserDeleteDialog({ user, onCancel, onDeleted }: { user: Pick<AdminUser, 'id' | 'fullName'>; onCancel: () => void; onDeleted: (message: string) => void }) {
+export function AdminUserDeleteDialog({
+  user,
+  onCancel,
+  onDeleted,
+}: {
+  user: Pick<AdminUser, 'id' | 'fullName'>;
+  onCancel: () => void;
+  onDeleted: (message: string) => void;
+}) {
   const [typed, setTyped] = useState('');
   const [error, setError] = useState<string>();
   const { busy, failure, run } = useSubmit();
@@ -25,9 +33,12 @@ export function AdminUserDeleteDialog({ user, onCancel, onDeleted }: { user: Pic
       return;
     }
     setError(undefined);
-    const sent = await run(() => unwrapWithMessage(browserApi().DELETE('/api/v1/admin/users/{id}', { params: { path: { id: user.id } } })), {
-      failure: (failed) => (failed instanceof Error ? failed.message : String(failed)),
-    });
+    const sent = await run(
+      () => unwrapWithMessage(browserApi().DELETE('/api/v1/admin/users/{id}', { params: { path: { id: user.id } } })),
+      {
+        failure: (failed) => (failed instanceof Error ? failed.message : String(failed)),
+      },
+    );
     if (sent.ok) onDeleted(sent.value.message ?? 'User deleted.');
   }
 
@@ -42,7 +53,15 @@ export function AdminUserDeleteDialog({ user, onCancel, onDeleted }: { user: Pic
       onCancel={onCancel}
     >
       {failure && <Alert>{failure}</Alert>}
-      <TextField label={`Type ${CONFIRM_WORD} to confirm`} name="confirmDelete" autoComplete="off" spellCheck={false} value={typed} onChange={(event) => setTyped(event.target.value)} error={error} />
+      <TextField
+        label={`Type ${CONFIRM_WORD} to confirm`}
+        name="confirmDelete"
+        autoComplete="off"
+        spellCheck={false}
+        value={typed}
+        onChange={(event) => setTyped(event.target.value)}
+        error={error}
+      />
     </ConfirmDialog>
   );
 }

@@ -62,7 +62,9 @@ export default function AdminUserDetails({ initialUser, initialBan, initialAudit
   const loadAudit = useCallback(
     async (page: number) => {
       setAuditLoading(true);
-      const next = await settle(api.GET('/api/v1/admin/users/{id}/audit-log', { params: { path: { id: initialUser.id }, query: { page, size: AUDIT_PAGE_SIZE } } }));
+      const next = await settle(
+        api.GET('/api/v1/admin/users/{id}/audit-log', { params: { path: { id: initialUser.id }, query: { page, size: AUDIT_PAGE_SIZE } } }),
+      );
       setAudit(next);
       setAuditLoading(false);
       window.history.replaceState(null, '', pageHref(location.href, page));
@@ -74,7 +76,11 @@ export default function AdminUserDetails({ initialUser, initialBan, initialAudit
     const fresh = await settle(api.GET('/api/v1/admin/users/{id}', { params: { path: { id: initialUser.id } } }));
     if (fresh.ok) {
       setUser(fresh.data);
-      setBan(fresh.data.status === 'BANNED' ? await settle(api.GET('/api/v1/admin/users/{id}/ban-status', { params: { path: { id: initialUser.id } } })) : undefined);
+      setBan(
+        fresh.data.status === 'BANNED'
+          ? await settle(api.GET('/api/v1/admin/users/{id}/ban-status', { params: { path: { id: initialUser.id } } }))
+          : undefined,
+      );
     } else notify('error', AdminUsersTexts.DETAILS_FAILED, fresh.message);
     await loadAudit(0);
   }, [api, initialUser.id, loadAudit, notify]);
@@ -115,7 +121,9 @@ export default function AdminUserDetails({ initialUser, initialBan, initialAudit
               <h1 id="user-name" className="font-serif text-2xl font-bold break-words">
                 {user.fullName}
               </h1>
-              <p className="break-all text-slate-600 dark:text-slate-400"><AdminEmail email={user.email} /></p>
+              <p className="break-all text-slate-600 dark:text-slate-400">
+                <AdminEmail email={user.email} />
+              </p>
               <div className="mt-2 flex flex-wrap items-center gap-2" data-testid="user-badges">
                 <AdminUserRoleBadges roles={user.roles} max={DETAIL_ROLE_BADGES} />
                 <AdminUserStatusBadge status={user.status} />
@@ -127,15 +135,36 @@ export default function AdminUserDetails({ initialUser, initialBan, initialAudit
             <button type="button" className="btn-secondary" onClick={() => setDialog('edit')} disabled={!hydrated} aria-haspopup="dialog">
               Edit
             </button>
-            <button type="button" className="btn-secondary" onClick={() => setDialog('password')} disabled={!hydrated} aria-haspopup="dialog">
+            <button
+              type="button"
+              className="btn-secondary"
+              onClick={() => setDialog('password')}
+              disabled={!hydrated}
+              aria-haspopup="dialog"
+            >
               Generate Password
             </button>
-            {user.twoFactorEnabled && <AdminUserTwoFactorReset user={user} disabled={!hydrated} onReset={done(TwoFactorResetTexts.DONE(user.fullName))} />}
-            <button type="button" className="btn-secondary text-red-700 dark:text-red-400" onClick={() => setDialog('delete')} disabled={!hydrated} aria-haspopup="dialog" data-delete-user>
+            {user.twoFactorEnabled && (
+              <AdminUserTwoFactorReset user={user} disabled={!hydrated} onReset={done(TwoFactorResetTexts.DONE(user.fullName))} />
+            )}
+            <button
+              type="button"
+              className="btn-secondary text-red-700 dark:text-red-400"
+              onClick={() => setDialog('delete')}
+              disabled={!hydrated}
+              aria-haspopup="dialog"
+              data-delete-user
+            >
               Delete user
             </button>
             {muted ? (
-              <button type="button" className="btn-secondary" onClick={() => setDialog('unmute')} disabled={!hydrated} aria-haspopup="dialog">
+              <button
+                type="button"
+                className="btn-secondary"
+                onClick={() => setDialog('unmute')}
+                disabled={!hydrated}
+                aria-haspopup="dialog"
+              >
                 Unmute
               </button>
             ) : (
@@ -148,7 +177,13 @@ export default function AdminUserDetails({ initialUser, initialBan, initialAudit
                 Unban User
               </button>
             ) : (
-              <button type="button" className="btn bg-red-600 text-white hover:bg-red-700" onClick={() => setDialog('ban')} disabled={!hydrated} aria-haspopup="dialog">
+              <button
+                type="button"
+                className="btn bg-red-600 text-white hover:bg-red-700"
+                onClick={() => setDialog('ban')}
+                disabled={!hydrated}
+                aria-haspopup="dialog"
+              >
                 Ban User
               </button>
             )}
@@ -157,7 +192,11 @@ export default function AdminUserDetails({ initialUser, initialBan, initialAudit
       </section>
 
       {status === 'BANNED' && ban && (
-        <section className="mt-6 rounded-xl border border-red-200 bg-red-50 p-6 text-red-900 dark:border-red-900 dark:bg-red-950/50 dark:text-red-100" aria-labelledby="ban-heading" data-testid="ban-details">
+        <section
+          className="mt-6 rounded-xl border border-red-200 bg-red-50 p-6 text-red-900 dark:border-red-900 dark:bg-red-950/50 dark:text-red-100"
+          aria-labelledby="ban-heading"
+          data-testid="ban-details"
+        >
           <h2 id="ban-heading" className="text-lg font-semibold">
             Ban Details
           </h2>
@@ -177,7 +216,11 @@ export default function AdminUserDetails({ initialUser, initialBan, initialAudit
       )}
 
       {muted && (
-        <section className="mt-6 rounded-xl border border-amber-300 bg-amber-50 p-6 text-amber-950 dark:border-amber-800 dark:bg-amber-950/50 dark:text-amber-100" aria-labelledby="mute-heading" data-testid="mute-details">
+        <section
+          className="mt-6 rounded-xl border border-amber-300 bg-amber-50 p-6 text-amber-950 dark:border-amber-800 dark:bg-amber-950/50 dark:text-amber-100"
+          aria-labelledby="mute-heading"
+          data-testid="mute-details"
+        >
           <h2 id="mute-heading" className="text-lg font-semibold">
             Commenting muted {muteEnd(user)}
           </h2>
@@ -193,7 +236,21 @@ export default function AdminUserDetails({ initialUser, initialBan, initialAudit
           <dl className="mt-4 space-y-3 text-sm">
             <Detail label="User ID">{user.id}</Detail>
             <Detail label="Status">{STATUS_LABELS[status] ?? user.status}</Detail>
-            <Detail label="Email">{user.isVerified ? <>Verified{user.emailVerifiedAt && <> on <When value={user.emailVerifiedAt} format={formatDate} /></>}</> : 'Not verified'}</Detail>
+            <Detail label="Email">
+              {user.isVerified ? (
+                <>
+                  Verified
+                  {user.emailVerifiedAt && (
+                    <>
+                      {' '}
+                      on <When value={user.emailVerifiedAt} format={formatDate} />
+                    </>
+                  )}
+                </>
+              ) : (
+                'Not verified'
+              )}
+            </Detail>
             <Detail label="Joined">{user.createdAt ? <When value={user.createdAt} /> : '—'}</Detail>
             <Detail label="Last login">{user.lastLoginAt ? <When value={user.lastLoginAt} /> : 'Never'}</Detail>
             <Detail label="Last updated">{user.updatedAt ? <When value={user.updatedAt} /> : '—'}</Detail>
@@ -208,18 +265,20 @@ export default function AdminUserDetails({ initialUser, initialBan, initialAudit
           )}
           <h3 className="mt-5 text-sm font-semibold">Roles</h3>
           <ul className="mt-2 space-y-2 text-sm" data-testid="role-list">
-            {(user.roles.length > 0 ? user.roles : [{ name: 'USER', displayName: 'User', description: null, assignedAt: null }]).map((role) => (
-              <li key={role.name}>
-                <span className="font-medium">{role.displayName || roleLabel(role.name)}</span>
-                {role.assignedAt && (
-                  <span className="text-slate-600 dark:text-slate-400">
-                    {' '}
-                    — assigned <When value={role.assignedAt} format={formatDate} />
-                  </span>
-                )}
-                {role.description && <span className="block text-xs text-slate-600 dark:text-slate-400">{role.description}</span>}
-              </li>
-            ))}
+            {(user.roles.length > 0 ? user.roles : [{ name: 'USER', displayName: 'User', description: null, assignedAt: null }]).map(
+              (role) => (
+                <li key={role.name}>
+                  <span className="font-medium">{role.displayName || roleLabel(role.name)}</span>
+                  {role.assignedAt && (
+                    <span className="text-slate-600 dark:text-slate-400">
+                      {' '}
+                      — assigned <When value={role.assignedAt} format={formatDate} />
+                    </span>
+                  )}
+                  {role.description && <span className="block text-xs text-slate-600 dark:text-slate-400">{role.description}</span>}
+                </li>
+              ),
+            )}
           </ul>
         </section>
 
@@ -228,7 +287,10 @@ export default function AdminUserDetails({ initialUser, initialBan, initialAudit
             Activity History
           </h2>
           {!audit.ok ? (
-            <div role="alert" className="mt-4 rounded-xl border border-red-200 bg-red-50 p-4 text-sm text-red-800 dark:border-red-900 dark:bg-red-950/50 dark:text-red-200">
+            <div
+              role="alert"
+              className="mt-4 rounded-xl border border-red-200 bg-red-50 p-4 text-sm text-red-800 dark:border-red-900 dark:bg-red-950/50 dark:text-red-200"
+            >
               <p className="font-semibold">{AdminUsersTexts.AUDIT_FAILED}</p>
               <p className="mt-1">{audit.message}</p>
               <button type="button" className="btn-secondary mt-3" onClick={() => void loadAudit(0)}>
@@ -239,15 +301,35 @@ export default function AdminUserDetails({ initialUser, initialBan, initialAudit
             <p className="mt-4 text-sm text-slate-600 dark:text-slate-400">{AdminUsersTexts.AUDIT_EMPTY}</p>
           ) : (
             <>
-              <ol className={`mt-4 divide-y divide-slate-200 dark:divide-slate-800 ${auditLoading ? 'opacity-60' : ''}`} data-testid="audit-trail">
+              <ol
+                className={`mt-4 divide-y divide-slate-200 dark:divide-slate-800 ${auditLoading ? 'opacity-60' : ''}`}
+                data-testid="audit-trail"
+              >
                 {audit.data.content.map((entry) => (
                   <li key={entry.id} className="flex items-start justify-between gap-4 py-3 first:pt-0 last:pb-0" data-audit={entry.type}>
                     <div className="min-w-0">
-                      <p className="font-medium">{entry.link && entry.link !== `${LIST_PATH}?userId=${user.id}` ? <a href={entry.link} className="hover:underline">{entry.title}</a> : entry.title}</p>
-                      {entry.description && <p className="mt-0.5 break-words text-sm text-slate-600 dark:text-slate-400">{entry.description}</p>}
-                      <p className="mt-0.5 text-xs text-slate-600 dark:text-slate-400">{entry.actor ? `by ${entry.actor.fullName}` : 'by the system'}</p>
+                      <p className="font-medium">
+                        {entry.link && entry.link !== `${LIST_PATH}?userId=${user.id}` ? (
+                          <a href={entry.link} className="hover:underline">
+                            {entry.title}
+                          </a>
+                        ) : (
+                          entry.title
+                        )}
+                      </p>
+                      {entry.description && (
+                        <p className="mt-0.5 break-words text-sm text-slate-600 dark:text-slate-400">{entry.description}</p>
+                      )}
+                      <p className="mt-0.5 text-xs text-slate-600 dark:text-slate-400">
+                        {entry.actor ? `by ${entry.actor.fullName}` : 'by the system'}
+                      </p>
                     </div>
-                    <time className="shrink-0 text-xs text-slate-600 dark:text-slate-400" dateTime={entry.timestamp} title={adminDateTime(entry.timestamp)} suppressHydrationWarning>
+                    <time
+                      className="shrink-0 text-xs text-slate-600 dark:text-slate-400"
+                      dateTime={entry.timestamp}
+                      title={adminDateTime(entry.timestamp)}
+                      suppressHydrationWarning
+                    >
                       {adminRelativeTime(entry.timestamp)}
                     </time>
                   </li>
@@ -266,9 +348,16 @@ export default function AdminUserDetails({ initialUser, initialBan, initialAudit
         </section>
       </div>
 
-      {dialog === 'edit' && <AdminUserEditDialog user={user} canAssignAdmin={canAssignAdmin} onCancel={close} onSaved={done(UserActionTexts.UPDATED)} />}
+      {dialog === 'edit' && (
+        <AdminUserEditDialog user={user} canAssignAdmin={canAssignAdmin} onCancel={close} onSaved={done(UserActionTexts.UPDATED)} />
+      )}
       {(dialog === 'ban' || dialog === 'unban') && (
-        <AdminUserBanDialog mode={dialog} user={user} onCancel={close} onDone={done(dialog === 'ban' ? UserActionTexts.BANNED(user.fullName) : UserActionTexts.UNBANNED(user.fullName))} />
+        <AdminUserBanDialog
+          mode={dialog}
+          user={user}
+          onCancel={close}
+          onDone={done(dialog === 'ban' ? UserActionTexts.BANNED(user.fullName) : UserActionTexts.UNBANNED(user.fullName))}
+        />
       )}
       {dialog === 'mute' && <AdminUserMuteDialog user={user} onCancel={close} onDone={done(MuteTexts.MUTED(user.fullName))} />}
       {dialog === 'unmute' && <AdminUserUnmuteDialog user={user} onCancel={close} onDone={done(MuteTexts.UNMUTED(user.fullName))} />}

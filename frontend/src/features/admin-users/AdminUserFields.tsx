@@ -27,12 +27,22 @@ export function AdminUserRolePicker({ value, onChange, onKeepLast, canAssignAdmi
     else onChange(value.filter((name) => name !== role));
   };
   return (
-    <fieldset aria-describedby={error ? `${id}-error` : canAssignAdmin ? undefined : `${id}-hint`} data-invalid={error ? 'true' : undefined}>
+    <fieldset
+      aria-describedby={error ? `${id}-error` : canAssignAdmin ? undefined : `${id}-hint`}
+      data-invalid={error ? 'true' : undefined}
+    >
       <legend className="mb-1 block text-sm font-medium">Roles</legend>
       <div className="flex flex-wrap gap-x-5 gap-y-2">
         {roles.map((role) => (
           <label key={role} className="inline-flex items-center gap-2 text-sm">
-            <input type="checkbox" name="roles" value={role} checked={value.includes(role)} onChange={(event) => toggle(role, event.target.checked)} className="h-4 w-4 rounded border-slate-300" />
+            <input
+              type="checkbox"
+              name="roles"
+              value={role}
+              checked={value.includes(role)}
+              onChange={(event) => toggle(role, event.target.checked)}
+              className="h-4 w-4 rounded border-slate-300"
+            />
             {roleLabel(role)}
           </label>
         ))}

@@ -27,7 +27,8 @@ type Period = (typeof PERIODS)[number]['value'];
 export const MUTE_REASON_MAX = 500;
 
 const FIELD = 'block w-full rounded-lg border bg-white px-3 py-2 text-sm shadow-sm focus:outline-none focus:ring-2 dark:bg-slate-950';
-const fieldClass = (invalid: boolean) => `${FIELD} ${invalid ? 'border-red-500 focus:ring-red-500/30' : 'border-slate-300 focus:border-brand-500 focus:ring-brand-500/30 dark:border-slate-700'}`;
+const fieldClass = (invalid: boolean) =>
+  `${FIELD} ${invalid ? 'border-red-500 focus:ring-red-500/30' : 'border-slate-300 focus:border-brand-500 focus:ring-brand-500/30 dark:border-slate-700'}`;
 
 /** The mute's end for a choice: an ISO instant, null for good, or the problem with the chosen date. */
 export function muteUntil(period: Period, day: string, now = Date.now()): { until: string | null } | { problem: string } {
@@ -69,7 +70,12 @@ export function AdminUserMuteDialog({ user, onCancel, onDone }: { user: AdminUse
     }
     await run(
       async () => {
-        await unwrap(browserApi().POST('/api/v1/admin/users/{id}/mute', { params: { path: { id: user.id } }, body: { until: end.until, reason: text } }));
+        await unwrap(
+          browserApi().POST('/api/v1/admin/users/{id}/mute', {
+            params: { path: { id: user.id } },
+            body: { until: end.until, reason: text },
+          }),
+        );
         onDone();
       },
       { keepBusy: true, failure: (caught) => errorText(caught, actionErrors(T.MUTE_FAILED)) },
@@ -77,7 +83,12 @@ export function AdminUserMuteDialog({ user, onCancel, onDone }: { user: AdminUse
   }
 
   return (
-    <Dialog title="Mute User" description={`Stop ${user.fullName} commenting. They see the end and the reason in place of the comment form.`} onClose={onCancel} busy={busy}>
+    <Dialog
+      title="Mute User"
+      description={`Stop ${user.fullName} commenting. They see the end and the reason in place of the comment form.`}
+      onClose={onCancel}
+      busy={busy}
+    >
       <form className="space-y-4" onSubmit={submit} noValidate data-testid="mute-dialog">
         {failure && <Alert>{failure}</Alert>}
         <fieldset>
@@ -153,7 +164,14 @@ export function AdminUserUnmuteDialog({ user, onCancel, onDone }: { user: AdminU
     );
   }
   return (
-    <ConfirmDialog title="Unmute User" message={`Let ${user.fullName} comment again?`} confirmLabel="Unmute User" busy={busy} onConfirm={() => void confirm()} onCancel={onCancel}>
+    <ConfirmDialog
+      title="Unmute User"
+      message={`Let ${user.fullName} comment again?`}
+      confirmLabel="Unmute User"
+      busy={busy}
+      onConfirm={() => void confirm()}
+      onCancel={onCancel}
+    >
       {failure && <Alert>{failure}</Alert>}
     </ConfirmDialog>
   );

@@ -23,9 +23,12 @@ export function AdminUserTwoFactorReset({ user, disabled, onReset }: { user: Adm
   }
 
   async function reset() {
-    const sent = await run(() => unwrap(browserApi().DELETE('/api/v1/admin/users/{id}/two-factor', { params: { path: { id: user.id } } })), {
-      failure: (caught) => errorText(caught, actionErrors(T.FAILED)),
-    });
+    const sent = await run(
+      () => unwrap(browserApi().DELETE('/api/v1/admin/users/{id}/two-factor', { params: { path: { id: user.id } } })),
+      {
+        failure: (caught) => errorText(caught, actionErrors(T.FAILED)),
+      },
+    );
     if (sent.ok) {
       setOpen(false);
       onReset();

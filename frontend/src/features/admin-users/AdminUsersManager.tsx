@@ -44,7 +44,16 @@ interface Props {
   canAssignAdmin: boolean;
 }
 
-const COLUMNS: readonly AdminColumn<UserSortField>[] = [{ label: 'User', sort: 'fullName' }, { label: 'Roles' }, { label: 'Status' }, { label: 'Verified' }, { label: 'Posts', className: 'text-right' }, { label: 'Comments', className: 'text-right' }, { label: 'Joined', sort: 'createdAt' }, { label: 'Last Login', sort: 'lastLoginAt' }];
+const COLUMNS: readonly AdminColumn<UserSortField>[] = [
+  { label: 'User', sort: 'fullName' },
+  { label: 'Roles' },
+  { label: 'Status' },
+  { label: 'Verified' },
+  { label: 'Posts', className: 'text-right' },
+  { label: 'Comments', className: 'text-right' },
+  { label: 'Joined', sort: 'createdAt' },
+  { label: 'Last Login', sort: 'lastLoginAt' },
+];
 
 const STATUS_OPTIONS = USER_STATUSES.map((status) => ({ value: status, label: STATUS_LABELS[status] }));
 const VERIFIED_OPTIONS = [
@@ -65,13 +74,29 @@ const listUsers = (query: UserListQuery) => unwrap(browserApi().GET('/api/v1/adm
  * JavaScript the same controls are links and a GET form. A row opens the user's details.
  */
 export default function AdminUsersManager({ initialQuery, initial, canAssignAdmin }: Props) {
-  const { hydrated, query, data, error, failedQuery, loading, searchText, setSearchText, notices, notify, dismiss, load, navigate, submitSearch } = useUrlList<UserListQuery, AdminUserPage>({
+  const {
+    hydrated,
+    query,
+    data,
+    error,
+    failedQuery,
+    loading,
+    searchText,
+    setSearchText,
+    notices,
+    notify,
+    dismiss,
+    load,
+    navigate,
+    submitSearch,
+  } = useUrlList<UserListQuery, AdminUserPage>({
     initialQuery,
     initialPage: initial.ok ? initial.data : null,
     initialError: initial.ok ? undefined : initial.message,
     hrefOf: userListHref,
     fetchPage: listUsers,
-    queryFromLocation: () => (window.location.pathname === LIST_PATH ? userListQuery(new URLSearchParams(window.location.search)) : undefined),
+    queryFromLocation: () =>
+      window.location.pathname === LIST_PATH ? userListQuery(new URLSearchParams(window.location.search)) : undefined,
     searchMax: 100,
     // The list's alert says it; no toast.
     failure: (failure) => ({ message: errorText(failure, USERS_LOAD_ERRORS) }),
@@ -142,12 +167,54 @@ export default function AdminUsersManager({ initialQuery, initial, canAssignAdmi
         action={LIST_PATH}
         onSubmit={submitSearch}
         className="mt-6 xl:grid-cols-[2fr_1fr_1fr_1fr_auto_auto]"
-        search={{ id: `${ids}-search`, label: 'Search users', placeholder: 'Name or email', maxLength: 100, value: searchText, onChange: setSearchText }}
+        search={{
+          id: `${ids}-search`,
+          label: 'Search users',
+          placeholder: 'Name or email',
+          maxLength: 100,
+          value: searchText,
+          onChange: setSearchText,
+        }}
       >
-        <ListSelect id={`${ids}-status`} label="Status" name="status" value={query.status} options={STATUS_OPTIONS} allLabel="All statuses" onChange={onSelect('status')} className={FILTER_CONTROL_CLASS} />
-        <ListSelect id={`${ids}-verified`} label="Verification" name="isVerified" value={query.isVerified} options={VERIFIED_OPTIONS} allLabel="All" onChange={onSelect('isVerified')} className={FILTER_CONTROL_CLASS} />
-        <ListSelect id={`${ids}-role`} label="Role" name="role" value={query.role} options={ROLE_OPTIONS} allLabel="All roles" onChange={onSelect('role')} className={FILTER_CONTROL_CLASS} />
-        <ListSelect id={`${ids}-size`} label="Per page" name="size" value={query.size} options={sizeOptions(USER_PAGE_SIZES)} onChange={onSelect('size')} className={FILTER_CONTROL_CLASS} />
+        <ListSelect
+          id={`${ids}-status`}
+          label="Status"
+          name="status"
+          value={query.status}
+          options={STATUS_OPTIONS}
+          allLabel="All statuses"
+          onChange={onSelect('status')}
+          className={FILTER_CONTROL_CLASS}
+        />
+        <ListSelect
+          id={`${ids}-verified`}
+          label="Verification"
+          name="isVerified"
+          value={query.isVerified}
+          options={VERIFIED_OPTIONS}
+          allLabel="All"
+          onChange={onSelect('isVerified')}
+          className={FILTER_CONTROL_CLASS}
+        />
+        <ListSelect
+          id={`${ids}-role`}
+          label="Role"
+          name="role"
+          value={query.role}
+          options={ROLE_OPTIONS}
+          allLabel="All roles"
+          onChange={onSelect('role')}
+          className={FILTER_CONTROL_CLASS}
+        />
+        <ListSelect
+          id={`${ids}-size`}
+          label="Per page"
+          name="size"
+          value={query.size}
+          options={sizeOptions(USER_PAGE_SIZES)}
+          onChange={onSelect('size')}
+          className={FILTER_CONTROL_CLASS}
+        />
         <div className="flex gap-2">
           {/* Sort survives a plain GET submit. */}
           {query.sortBy !== 'createdAt' || query.sortDir !== 'desc' ? (
@@ -175,11 +242,28 @@ export default function AdminUsersManager({ initialQuery, initial, canAssignAdmi
         className="mt-6"
         heading={{ id: `${ids}-heading`, text: 'Users', visible: false }}
         loading={loading}
-        failure={error !== undefined ? { title: searched ? T.SEARCH_FAILED : T.LOAD_FAILED, message: error, retryHref: userListHref(query), onRetry: navigate(query, 'none') } : undefined}
+        failure={
+          error !== undefined
+            ? {
+                title: searched ? T.SEARCH_FAILED : T.LOAD_FAILED,
+                message: error,
+                retryHref: userListHref(query),
+                onRetry: navigate(query, 'none'),
+              }
+            : undefined
+        }
         failureLayout="panel"
         rowCount={page ? page.content.length : undefined}
         empty={{ title: T.EMPTY, message: hasFilters(query) ? T.EMPTY_FILTERED : undefined }}
-        pager={{ page: page?.number ?? 0, totalPages: page?.totalPages ?? 0, label: 'Users', hrefFor: (target) => userListHref({ ...query, page: target }), action: LIST_PATH, keep, onNavigate: hydrated ? (target) => void load({ ...query, page: target }) : undefined }}
+        pager={{
+          page: page?.number ?? 0,
+          totalPages: page?.totalPages ?? 0,
+          label: 'Users',
+          hrefFor: (target) => userListHref({ ...query, page: target }),
+          action: LIST_PATH,
+          keep,
+          onNavigate: hydrated ? (target) => void load({ ...query, page: target }) : undefined,
+        }}
       >
         <AdminTable
           columns={COLUMNS}
@@ -194,7 +278,12 @@ export default function AdminUsersManager({ initialQuery, initial, canAssignAdmi
         >
           <tbody className="divide-y divide-slate-200 dark:divide-slate-800">
             {(page?.content ?? []).map((user) => (
-              <tr key={user.id} className="cursor-pointer hover:bg-slate-50 dark:hover:bg-slate-800/50" onClick={openRow(user)} data-user-row={user.id}>
+              <tr
+                key={user.id}
+                className="cursor-pointer hover:bg-slate-50 dark:hover:bg-slate-800/50"
+                onClick={openRow(user)}
+                data-user-row={user.id}
+              >
                 <td className={ADMIN_CELL}>
                   <span className="flex items-center gap-3">
                     <AvatarImage name={user.fullName} src={user.avatar} size="sm" />

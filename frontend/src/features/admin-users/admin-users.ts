@@ -6,7 +6,15 @@
  * Add User rules and the mapping of its server messages, and the small formatters the admin
  * screens use (en-US dates, percentages of total users).
  */
-import { listApiQuery, listHref, listQueryFrom, listQueryParams, type BaseListQuery, type ListQuerySpec, type SortDir } from '../../lib/admin-list';
+import {
+  listApiQuery,
+  listHref,
+  listQueryFrom,
+  listQueryParams,
+  type BaseListQuery,
+  type ListQuerySpec,
+  type SortDir,
+} from '../../lib/admin-list';
 import type { ApiClient } from '../../lib/api/client';
 import { ApiError } from '../../lib/api/errors';
 import type { components } from '@inkwell/client/schema';
@@ -63,7 +71,16 @@ export type UserSortField = (typeof USER_SORT_FIELDS)[number];
 export type { SortDir };
 export const USER_PAGE_SIZES = [5, 10, 20, 50] as const;
 /** docs/requirements.md#constants-sorting: default page size 10; user lists sort by createdAt descending. */
-export const DEFAULT_USER_QUERY = { page: 0, size: 10, sortBy: 'createdAt', sortDir: 'desc', search: '', status: '', isVerified: '', role: '' } as const satisfies UserListQuery;
+export const DEFAULT_USER_QUERY = {
+  page: 0,
+  size: 10,
+  sortBy: 'createdAt',
+  sortDir: 'desc',
+  search: '',
+  status: '',
+  isVerified: '',
+  role: '',
+} as const satisfies UserListQuery;
 export const FILTER_ROLES: readonly RoleName[] = ['USER', 'AUTHOR', 'ADMIN'];
 export const USERS_PATH = '/admin/users';
 
@@ -80,7 +97,8 @@ const USER_LIST_SPEC: ListQuerySpec<UserSortField> = {
   searchMax: 100,
 };
 
-const oneOf = <T extends string>(value: string | null, options: readonly T[]): T | '' => (value && (options as readonly string[]).includes(value) ? (value as T) : '');
+const oneOf = <T extends string>(value: string | null, options: readonly T[]): T | '' =>
+  value && (options as readonly string[]).includes(value) ? (value as T) : '';
 
 /** The list's query from the address (`?page` 1-based); anything unknown takes the default. */
 export function userListQuery(params: URLSearchParams): UserListQuery {
@@ -97,7 +115,12 @@ export function userListQuery(params: URLSearchParams): UserListQuery {
  * and sortDir together when either is not the default, size and the 1-based page, defaults left out.
  */
 export function userListParams(query: UserListQuery): Record<string, string> {
-  return listQueryParams(query, USER_LIST_SPEC.defaults, { status: query.status || undefined, isVerified: query.isVerified || undefined, role: query.role || undefined }, { sortPair: true });
+  return listQueryParams(
+    query,
+    USER_LIST_SPEC.defaults,
+    { status: query.status || undefined, isVerified: query.isVerified || undefined, role: query.role || undefined },
+    { sortPair: true },
+  );
 }
 
 /** The address's query for a list query ('' for the defaults). */
@@ -112,7 +135,8 @@ export function userListHref(query: UserListQuery): string {
 
 /** A column header's sort link: the current field flips its direction; another starts descending for dates, else ascending. */
 export function userSortedBy(query: UserListQuery, field: UserSortField): UserListQuery {
-  const sortDir: SortDir = query.sortBy === field ? (query.sortDir === 'asc' ? 'desc' : 'asc') : field === 'createdAt' || field === 'lastLoginAt' ? 'desc' : 'asc';
+  const sortDir: SortDir =
+    query.sortBy === field ? (query.sortDir === 'asc' ? 'desc' : 'asc') : field === 'createdAt' || field === 'lastLoginAt' ? 'desc' : 'asc';
   return { ...query, sortBy: field, sortDir, page: 0 };
 }
 
@@ -145,7 +169,15 @@ export type AddUserField = 'fullName' | 'email' | 'password' | 'confirmPassword'
 export type AddUserErrors = Partial<Record<AddUserField, string>>;
 
 /** docs/requirements.md#validation-add-user: roles [USER], status ACTIVE, the e-mail not pre-verified. */
-export const ADD_USER_DEFAULTS: AddUserValues = { fullName: '', email: '', password: '', confirmPassword: '', roles: ['USER'], status: 'ACTIVE', markEmailAsVerified: false };
+export const ADD_USER_DEFAULTS: AddUserValues = {
+  fullName: '',
+  email: '',
+  password: '',
+  confirmPassword: '',
+  roles: ['USER'],
+  status: 'ACTIVE',
+  markEmailAsVerified: false,
+};
 export const ADD_USER_FIELDS: readonly AddUserField[] = ['fullName', 'email', 'password', 'confirmPassword', 'roles', 'status'];
 /** "A simple email pattern". */
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;

@@ -4,7 +4,14 @@
  * page passes the list it read; the scopes offered come from the one rule (shared/api-tokens.ts).
  */
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
-import { API_TOKEN_EXPIRY_DAYS, API_TOKEN_NAME_MAX, API_TOKEN_SCOPE_LABELS, grantableScopes, type ApiTokenExpiryDays, type ApiTokenScope } from '../../../../shared/api-tokens';
+import {
+  API_TOKEN_EXPIRY_DAYS,
+  API_TOKEN_NAME_MAX,
+  API_TOKEN_SCOPE_LABELS,
+  grantableScopes,
+  type ApiTokenExpiryDays,
+  type ApiTokenScope,
+} from '../../../../shared/api-tokens';
 import { ConfirmDialog } from '../../components/islands/Dialog';
 import { Alert, BusyButton, TextField, useHydrated } from '../../components/islands/form-controls';
 import { useSubmit } from '../../components/islands/use-submit';
@@ -25,7 +32,8 @@ type FieldErrors = Partial<Record<'name' | 'scopes' | 'expiresInDays', string>>;
 
 const NEVER = 'never';
 const expiryValue = (days: ApiTokenExpiryDays) => (days === null ? NEVER : String(days));
-const CHECKBOX = 'mt-0.5 h-4 w-4 rounded border-slate-300 accent-brand-600 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600';
+const CHECKBOX =
+  'mt-0.5 h-4 w-4 rounded border-slate-300 accent-brand-600 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600';
 
 function dateOrNever(value: string | null): string {
   return value ? formatDateTime(value) || value : T.NEVER_USED;
@@ -52,7 +60,8 @@ export default function ApiTokensSection({ initialTokens, isAdmin }: Props) {
   }, [created]);
   const offered = grantableScopes(isAdmin);
 
-  const toggleScope = (scope: ApiTokenScope) => setScopes((current) => (current.includes(scope) ? current.filter((s) => s !== scope) : [...current, scope]));
+  const toggleScope = (scope: ApiTokenScope) =>
+    setScopes((current) => (current.includes(scope) ? current.filter((s) => s !== scope) : [...current, scope]));
 
   async function create(event: FormEvent) {
     event.preventDefault();
@@ -60,7 +69,12 @@ export default function ApiTokensSection({ initialTokens, isAdmin }: Props) {
     setErrors({});
     setCreated(undefined);
     const result = await createSubmit.run(
-      () => apiTokenActions.create({ name, scopes: offered.filter((scope) => scopes.includes(scope)), expiresInDays: expiry === NEVER ? null : (Number(expiry) as 30 | 90 | 365) }),
+      () =>
+        apiTokenActions.create({
+          name,
+          scopes: offered.filter((scope) => scopes.includes(scope)),
+          expiresInDays: expiry === NEVER ? null : (Number(expiry) as 30 | 90 | 365),
+        }),
       {
         onError: (error) => {
           if (error instanceof ApiError && error.errors) {
@@ -124,9 +138,17 @@ export default function ApiTokensSection({ initialTokens, isAdmin }: Props) {
           <div className="space-y-2">
             {offered.map((scope) => (
               <label key={scope} className="flex items-start gap-2 text-sm">
-                <input type="checkbox" name="scopes" value={scope} checked={scopes.includes(scope)} onChange={() => toggleScope(scope)} className={CHECKBOX} />
+                <input
+                  type="checkbox"
+                  name="scopes"
+                  value={scope}
+                  checked={scopes.includes(scope)}
+                  onChange={() => toggleScope(scope)}
+                  className={CHECKBOX}
+                />
                 <span>
-                  <code className="font-mono text-xs">{scope}</code> <span className="text-slate-600 dark:text-slate-400">{API_TOKEN_SCOPE_LABELS[scope]}</span>
+                  <code className="font-mono text-xs">{scope}</code>{' '}
+                  <span className="text-slate-600 dark:text-slate-400">{API_TOKEN_SCOPE_LABELS[scope]}</span>
                 </span>
               </label>
             ))}
@@ -163,7 +185,10 @@ export default function ApiTokensSection({ initialTokens, isAdmin }: Props) {
       </form>
 
       {created && (
-        <div className="mt-4 rounded-lg border border-emerald-300 bg-emerald-50 p-4 dark:border-emerald-800 dark:bg-emerald-950/40" data-new-api-token>
+        <div
+          className="mt-4 rounded-lg border border-emerald-300 bg-emerald-50 p-4 dark:border-emerald-800 dark:bg-emerald-950/40"
+          data-new-api-token
+        >
           <label htmlFor={ids.created} className="block text-sm font-semibold">
             {T.CREATED_TITLE}
           </label>
@@ -211,7 +236,13 @@ export default function ApiTokensSection({ initialTokens, isAdmin }: Props) {
                       <code className="font-mono">{T.scopesOf(token.scopes)}</code>
                     </p>
                   </div>
-                  <button type="button" className="btn-secondary" onClick={() => setRevoking(token)} disabled={!hydrated || revokeSubmit.busy} aria-label={T.revokeLabel(token.name)}>
+                  <button
+                    type="button"
+                    className="btn-secondary"
+                    onClick={() => setRevoking(token)}
+                    disabled={!hydrated || revokeSubmit.busy}
+                    aria-label={T.revokeLabel(token.name)}
+                  >
                     {T.REVOKE}
                   </button>
                 </div>
@@ -222,7 +253,11 @@ export default function ApiTokensSection({ initialTokens, isAdmin }: Props) {
                   </div>
                   <div>
                     <dt className="text-slate-600 dark:text-slate-400">{T.EXPIRES}</dt>
-                    <dd>{token.expiresAt ? `${formatDateTime(token.expiresAt) || token.expiresAt}${expired ? ` (${T.EXPIRED})` : ''}` : T.NO_EXPIRY}</dd>
+                    <dd>
+                      {token.expiresAt
+                        ? `${formatDateTime(token.expiresAt) || token.expiresAt}${expired ? ` (${T.EXPIRED})` : ''}`
+                        : T.NO_EXPIRY}
+                    </dd>
                   </div>
                   <div>
                     <dt className="text-slate-600 dark:text-slate-400">{T.LAST_USED}</dt>

@@ -3,7 +3,8 @@ import type { ApiTokenExpiryDays } from '../../../../shared/api-tokens';
 /** Texts of the 'API tokens' card of /account (beyond the spec, English like the page). */
 export const ApiTokenTexts = {
   TITLE: 'API tokens',
-  INTRO: 'Let scripts and other programs use Inkwell as you, limited to the scopes you choose. A token never signs in or changes your account.',
+  INTRO:
+    'Let scripts and other programs use Inkwell as you, limited to the scopes you choose. A token never signs in or changes your account.',
   NAME: 'Token name',
   NAME_HINT: 'What the token is for, such as "Publishing script".',
   SCOPES: 'Scopes',

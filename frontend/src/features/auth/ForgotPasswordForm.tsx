@@ -18,9 +18,17 @@ export default function ForgotPasswordForm() {
   const hydrated = useHydrated();
 
   async function send(address: string): Promise<boolean> {
-    const sent = await run(() => unwrap(browserApi().POST('/api/v1/auth/forgot-password', { body: { email: address, redirectUrl: `${window.location.origin}/reset-password` } })), {
-      failure: (err) => errorText(err, { fallback: CommonTexts.UNEXPECTED_ERROR }),
-    });
+    const sent = await run(
+      () =>
+        unwrap(
+          browserApi().POST('/api/v1/auth/forgot-password', {
+            body: { email: address, redirectUrl: `${window.location.origin}/reset-password` },
+          }),
+        ),
+      {
+        failure: (err) => errorText(err, { fallback: CommonTexts.UNEXPECTED_ERROR }),
+      },
+    );
     if (sent.ok) setSentTo(address);
     return sent.ok;
   }
@@ -38,12 +46,18 @@ export default function ForgotPasswordForm() {
     return (
       <AuthOutcome title="Check your email" loginLabel="Back to login">
         <p className="text-sm text-slate-600 dark:text-slate-400">
-          If an account exists for <strong data-testid="reset-email">{sentTo}</strong>, we sent a link to reset your password. The link expires in 30 minutes.
+          If an account exists for <strong data-testid="reset-email">{sentTo}</strong>, we sent a link to reset your password. The link
+          expires in 30 minutes.
         </p>
         {failure && <Alert>{failure}</Alert>}
         <p className="text-sm text-slate-600 dark:text-slate-400">
           Didn't receive the email?{' '}
-          <button type="button" className="font-medium text-brand-600 hover:underline disabled:opacity-50 dark:text-brand-100" onClick={() => void send(sentTo)} disabled={busy}>
+          <button
+            type="button"
+            className="font-medium text-brand-600 hover:underline disabled:opacity-50 dark:text-brand-100"
+            onClick={() => void send(sentTo)}
+            disabled={busy}
+          >
             {busy ? 'Sending...' : 'Resend email'}
           </button>
         </p>

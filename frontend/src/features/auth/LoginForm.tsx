@@ -32,7 +32,8 @@ function validate(email: string, password: string): Errors {
 }
 
 /** A 403 that names the time an account will be erased: the account waits for deletion. */
-const isPendingDeletion = (error: unknown): error is ApiError => error instanceof ApiError && error.status === 403 && Boolean(error.field('deletionScheduledFor'));
+const isPendingDeletion = (error: unknown): error is ApiError =>
+  error instanceof ApiError && error.status === 403 && Boolean(error.field('deletionScheduledFor'));
 
 /** The sign-in form (docs/requirements.md#screen-login): validation, errors by status, then the callback or /. */
 export default function LoginForm({ callback }: Props) {
@@ -97,7 +98,12 @@ export default function LoginForm({ callback }: Props) {
   return (
     <form className="space-y-4" onSubmit={submit} noValidate>
       <AuthFailure failure={failure} unverified={unverified} />
-      {pendingDeletion && <CancelDeletionPanel pending={pendingDeletion} signIn={() => signIn(pendingDeletion.email, pendingDeletion.password, pendingDeletion.rememberMe)} />}
+      {pendingDeletion && (
+        <CancelDeletionPanel
+          pending={pendingDeletion}
+          signIn={() => signIn(pendingDeletion.email, pendingDeletion.password, pendingDeletion.rememberMe)}
+        />
+      )}
       <TextField label="Email" type="email" name="email" autoComplete="email" error={errors.email} placeholder="you@example.com" />
       <PasswordField label="Password" name="password" autoComplete="current-password" error={errors.password} />
       <div className="flex items-center justify-between gap-4 text-sm">

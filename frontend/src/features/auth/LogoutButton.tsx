@@ -24,7 +24,12 @@ export default function LogoutButton({ variant = 'bar' }: { variant?: 'bar' | 'm
   }
 
   return (
-    <button type="button" className={variant === 'menu' ? 'btn-ghost mt-2 w-full justify-start whitespace-nowrap px-3' : 'btn-ghost whitespace-nowrap px-3'} onClick={logout} disabled={busy || !hydrated}>
+    <button
+      type="button"
+      className={variant === 'menu' ? 'btn-ghost mt-2 w-full justify-start whitespace-nowrap px-3' : 'btn-ghost whitespace-nowrap px-3'}
+      onClick={logout}
+      disabled={busy || !hydrated}
+    >
       Logout
     </button>
   );

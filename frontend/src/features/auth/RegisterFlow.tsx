@@ -38,7 +38,12 @@ function validate(values: Record<Field, string>): Errors {
 export default function RegisterFlow({ verifyEmail }: { verifyEmail?: string }) {
   // `verifyEmail`: an account that signed up earlier and still has to enter its code.
   const [step, setStep] = useState<Step>(verifyEmail ? 'verify' : 'form');
-  const [values, setValues] = useState<Record<Field, string>>({ fullName: '', email: verifyEmail ?? '', password: '', confirmPassword: '' });
+  const [values, setValues] = useState<Record<Field, string>>({
+    fullName: '',
+    email: verifyEmail ?? '',
+    password: '',
+    confirmPassword: '',
+  });
   const [errors, setErrors] = useState<Errors>({});
   const { busy, failure, setFailure, run } = useSubmit();
   // The address a 409 was about: it may have signed up before without entering its code.
@@ -100,8 +105,21 @@ export default function RegisterFlow({ verifyEmail }: { verifyEmail?: string }) 
       <AuthFailure failure={failure} unverified={taken} lead={RegisterTexts.CONFLICT_UNVERIFIED} />
       <TextField label="Full name" name="fullName" autoComplete="name" onChange={set('fullName')} error={errors.fullName} />
       <TextField label="Email" type="email" name="email" autoComplete="email" onChange={set('email')} error={errors.email} />
-      <PasswordField label="Password" name="password" autoComplete="new-password" onChange={set('password')} error={errors.password} hint={<StrengthMeter password={values.password} />} />
-      <PasswordField label="Confirm password" name="confirmPassword" autoComplete="new-password" onChange={set('confirmPassword')} error={errors.confirmPassword} />
+      <PasswordField
+        label="Password"
+        name="password"
+        autoComplete="new-password"
+        onChange={set('password')}
+        error={errors.password}
+        hint={<StrengthMeter password={values.password} />}
+      />
+      <PasswordField
+        label="Confirm password"
+        name="confirmPassword"
+        autoComplete="new-password"
+        onChange={set('confirmPassword')}
+        error={errors.confirmPassword}
+      />
       <BusyButton type="submit" className="btn-primary w-full" busy={busy} disabled={!hydrated}>
         {busy ? 'Creating account...' : 'Create Account'}
       </BusyButton>

@@ -65,7 +65,9 @@ export default function ResetPasswordForm({ token }: { token: string | null }) {
     if (found.password || found.confirm || !token) return;
     await run(
       async () => {
-        await unwrap(browserApi().POST('/api/v1/auth/reset-password', { body: { token, newPassword: password, confirmPassword: confirm } }));
+        await unwrap(
+          browserApi().POST('/api/v1/auth/reset-password', { body: { token, newPassword: password, confirmPassword: confirm } }),
+        );
         setState({ kind: 'success' });
       },
       { failure: (error) => errorText(error, { fallback: ResetTexts.UNEXPECTED }) },
@@ -113,7 +115,10 @@ export default function ResetPasswordForm({ token }: { token: string | null }) {
             <StrengthMeter password={password} />
             <ul className="mt-2 grid grid-cols-2 gap-1 text-xs">
               {PASSWORD_RULES.map((rule) => (
-                <li key={rule.key} className={rule.test(password) ? 'text-emerald-700 dark:text-emerald-400' : 'text-slate-500 dark:text-slate-400'}>
+                <li
+                  key={rule.key}
+                  className={rule.test(password) ? 'text-emerald-700 dark:text-emerald-400' : 'text-slate-500 dark:text-slate-400'}
+                >
                   {rule.test(password) ? '✓' : '○'} {rule.label}
                 </li>
               ))}
@@ -121,7 +126,14 @@ export default function ResetPasswordForm({ token }: { token: string | null }) {
           </>
         }
       />
-      <PasswordField label="Confirm password" name="confirmPassword" autoComplete="new-password" value={confirm} onChange={(e) => setConfirm(e.target.value)} error={errors.confirm} />
+      <PasswordField
+        label="Confirm password"
+        name="confirmPassword"
+        autoComplete="new-password"
+        value={confirm}
+        onChange={(e) => setConfirm(e.target.value)}
+        error={errors.confirm}
+      />
       <BusyButton type="submit" className="btn-primary w-full" busy={busy}>
         {busy ? 'Resetting...' : 'Reset password'}
       </BusyButton>

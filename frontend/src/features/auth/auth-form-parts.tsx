@@ -17,11 +17,7 @@ export function AuthFailure({ failure, unverified, lead }: { failure: string | u
       {unverified && (
         <>
           {' '}
-          {lead && (
-            <>
-              {lead}{' '}
-            </>
-          )}
+          {lead && <>{lead} </>}
           <a href={verifyEmailPath(unverified)} className="font-medium underline">
             {LoginTexts.VERIFY_EMAIL}
           </a>

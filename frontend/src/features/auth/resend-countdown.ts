@@ -15,7 +15,8 @@ const key = (email: string) => `resendVerification:${email.trim().toLowerCase()}
 export function readResend(email: string): Stored {
   try {
     const value = JSON.parse(localStorage.getItem(key(email)) ?? 'null') as Partial<Stored> | null;
-    if (value && typeof value.lastSentAt === 'number' && typeof value.attempts === 'number') return { lastSentAt: value.lastSentAt, attempts: value.attempts };
+    if (value && typeof value.lastSentAt === 'number' && typeof value.attempts === 'number')
+      return { lastSentAt: value.lastSentAt, attempts: value.attempts };
   } catch {
     // corrupt or unavailable storage: start afresh
   }

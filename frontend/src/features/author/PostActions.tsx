@@ -58,17 +58,26 @@ export default function PostActions({ postId, title, submit = false, remove = fa
     setError(undefined);
     // No time, no body: the spec's request as it always was.
     const path = { params: { path: { id: postId } } };
-    const sent = await submitting.run(() => unwrap(browserApi().POST('/api/v1/blog/posts/author/{id}/submit-for-review', time.iso ? { ...path, body: { requestedPublishAt: time.iso } } : path)), {
-      keepBusy: true,
-      onError: (failure) => {
-        const field = failure instanceof ApiError ? failure.field('requestedPublishAt') : undefined;
-        if (field) setRequestedError(field);
-        else {
-          setConfirming(false);
-          setError(errorText(failure, { fallback: T.SUBMIT_FAILED }));
-        }
+    const sent = await submitting.run(
+      () =>
+        unwrap(
+          browserApi().POST(
+            '/api/v1/blog/posts/author/{id}/submit-for-review',
+            time.iso ? { ...path, body: { requestedPublishAt: time.iso } } : path,
+          ),
+        ),
+      {
+        keepBusy: true,
+        onError: (failure) => {
+          const field = failure instanceof ApiError ? failure.field('requestedPublishAt') : undefined;
+          if (field) setRequestedError(field);
+          else {
+            setConfirming(false);
+            setError(errorText(failure, { fallback: T.SUBMIT_FAILED }));
+          }
+        },
       },
-    });
+    );
     if (sent.ok) done(T.SUBMITTED);
   }
 
@@ -111,7 +120,12 @@ export default function PostActions({ postId, title, submit = false, remove = fa
         </button>
       )}
       {confirming && (
-        <Dialog title={T.CONFIRM_SUBMIT_TITLE} description={T.confirmSubmit(title)} onClose={() => setConfirming(false)} busy={busy === 'submit'}>
+        <Dialog
+          title={T.CONFIRM_SUBMIT_TITLE}
+          description={T.confirmSubmit(title)}
+          onClose={() => setConfirming(false)}
+          busy={busy === 'submit'}
+        >
           <form onSubmit={submitForReview} noValidate>
             <PublishTimeField
               id={fieldId}

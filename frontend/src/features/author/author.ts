@@ -78,7 +78,10 @@ export const authorApi = (api: ApiClient) => ({
   post: (id: number) => load(api.GET('/api/v1/blog/posts/{id}', { params: { path: { id } } })),
   /** Active tags by name, for the editor's picker. */
   activeTags: () =>
-    load(api.GET('/api/v1/blog/tags', { params: { query: { page: 0, size: EDITOR_TAGS_SIZE, sortBy: 'name', sortDir: 'asc', activeOnly: true } } }),
+    load(
+      api.GET('/api/v1/blog/tags', {
+        params: { query: { page: 0, size: EDITOR_TAGS_SIZE, sortBy: 'name', sortDir: 'asc', activeOnly: true } },
+      }),
     ),
   tag: (id: number) => load(api.GET('/api/v1/blog/tags/{id}', { params: { path: { id } } })),
   /** The post's reviews, newest first (its author and admins; the admins' internal notes are left out for authors). */
@@ -192,7 +195,9 @@ export function postProblemStatus(error: ApiError | undefined): number {
  * post of the address's id; without it, the status `postProblemStatus` gives and the title to
  * show ('Access Denied' for someone else's post, else 'Post Not Found'). Or the redirect to return.
  */
-export async function authorPostPage(Astro: Parameters<typeof requireRole>[0] & { params: { id?: string }; locals: { api: ApiClient }; response: { status?: number } }) {
+export async function authorPostPage(
+  Astro: Parameters<typeof requireRole>[0] & { params: { id?: string }; locals: { api: ApiClient }; response: { status?: number } },
+) {
   const access = requireRole(Astro, AUTHOR_PAGE);
   if (access instanceof Response) return access;
   const id = recordIdParam(Astro.params.id);

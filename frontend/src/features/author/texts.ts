@@ -158,4 +158,5 @@ export const MY_POSTS_ERRORS: ErrorTexts = {
 export const myPostsErrorMessage = (error: unknown): string => errorText(error, MY_POSTS_ERRORS);
 
 /** The dashboard alert: 'Failed to load dashboard data: ' and the server's words (or the spec's fallback). */
-export const dashboardErrorMessage = (error: unknown): string => AuthorDashboardTexts.loadFailed(errorText(error, { fallback: AuthorDashboardTexts.FETCH_FAILED }));
+export const dashboardErrorMessage = (error: unknown): string =>
+  AuthorDashboardTexts.loadFailed(errorText(error, { fallback: AuthorDashboardTexts.FETCH_FAILED }));

@@ -71,14 +71,20 @@ export default function CommentForm({ label, submitLabel, initial = '', onSubmit
         aria-invalid={error ? true : undefined}
         aria-describedby={describedBy}
         className={`block w-full rounded-lg border bg-white px-3 py-2 text-sm shadow-sm focus:outline-none focus:ring-2 dark:bg-slate-950 ${
-          error ? 'border-red-500 focus:ring-red-500/30' : 'border-slate-300 focus:border-brand-500 focus:ring-brand-500/30 dark:border-slate-700'
+          error
+            ? 'border-red-500 focus:ring-red-500/30'
+            : 'border-slate-300 focus:border-brand-500 focus:ring-brand-500/30 dark:border-slate-700'
         }`}
       />
       <div className="mt-1 flex flex-wrap items-start justify-between gap-2">
         <p id={`${id}-error`} className="text-sm text-red-700 dark:text-red-300" role={error ? 'alert' : undefined}>
           {error}
         </p>
-        <p id={`${id}-count`} data-testid="comment-counter" className={`ml-auto text-xs tabular-nums ${length > COMMENT_WARN_LENGTH ? 'font-semibold text-red-700 dark:text-red-300' : 'text-slate-600 dark:text-slate-400'}`}>
+        <p
+          id={`${id}-count`}
+          data-testid="comment-counter"
+          className={`ml-auto text-xs tabular-nums ${length > COMMENT_WARN_LENGTH ? 'font-semibold text-red-700 dark:text-red-300' : 'text-slate-600 dark:text-slate-400'}`}
+        >
           {length}/{COMMENT_MAX_LENGTH}
           <span className="sr-only"> characters</span>
         </p>

@@ -104,20 +104,37 @@ export function CommentItem({ comment, viewer, actions, now, targetId }: ItemPro
       data-level={comment.level}
       tabIndex={targeted ? -1 : undefined}
       aria-current={targeted ? 'location' : undefined}
-      className={targeted ? 'scroll-mt-24 rounded-lg bg-amber-50 outline-none ring-2 ring-amber-500 ring-offset-2 dark:bg-amber-950/40 dark:ring-amber-400 dark:ring-offset-slate-950' : 'scroll-mt-24'}
+      className={
+        targeted
+          ? 'scroll-mt-24 rounded-lg bg-amber-50 outline-none ring-2 ring-amber-500 ring-offset-2 dark:bg-amber-950/40 dark:ring-amber-400 dark:ring-offset-slate-950'
+          : 'scroll-mt-24'
+      }
     >
-      <article ref={article} tabIndex={-1} className="comment-article" aria-label={`Comment by ${name}`} data-moderation={comment.moderation}>
+      <article
+        ref={article}
+        tabIndex={-1}
+        className="comment-article"
+        aria-label={`Comment by ${name}`}
+        data-moderation={comment.moderation}
+      >
         <header className="comment-meta">
           <AvatarImage name={comment.author ? name : null} src={comment.author?.avatar} size="sm" />
           <span className="comment-author" data-author-name>
             {name}
           </span>
-          <time dateTime={Number.isNaN(created.getTime()) ? undefined : created.toISOString()} title={commentDateTime(comment.createdAt)} className="text-slate-600 dark:text-slate-400">
+          <time
+            dateTime={Number.isNaN(created.getTime()) ? undefined : created.toISOString()}
+            title={commentDateTime(comment.createdAt)}
+            className="text-slate-600 dark:text-slate-400"
+          >
             {now === undefined ? commentDateTime(comment.createdAt) : relativeTime(comment.createdAt, now)}
           </time>
           {isEdited(comment) && !hiddenByModerator && <span className="text-slate-600 dark:text-slate-400">{CommentsTexts.EDITED}</span>}
           {held && (
-            <span className="rounded-full bg-amber-100 px-2 py-0.5 text-xs font-semibold text-amber-900 dark:bg-amber-900/60 dark:text-amber-100" data-testid="awaiting-moderation">
+            <span
+              className="rounded-full bg-amber-100 px-2 py-0.5 text-xs font-semibold text-amber-900 dark:bg-amber-900/60 dark:text-amber-100"
+              data-testid="awaiting-moderation"
+            >
               {CommentsTexts.AWAITING_MODERATION}
             </span>
           )}
@@ -151,7 +168,13 @@ export function CommentItem({ comment, viewer, actions, now, targetId }: ItemPro
         {mode !== 'edit' && (canReply || canEdit || canDelete || canReport || canHide) && (
           <div className="mt-1 flex flex-wrap gap-2">
             {canReply && (
-              <button ref={replyButton} type="button" className={LINK_BUTTON} aria-expanded={mode === 'reply'} onClick={() => (mode === 'reply' ? close() : setMode('reply'))}>
+              <button
+                ref={replyButton}
+                type="button"
+                className={LINK_BUTTON}
+                aria-expanded={mode === 'reply'}
+                onClick={() => (mode === 'reply' ? close() : setMode('reply'))}
+              >
                 Reply<span className="sr-only"> to {name}</span>
               </button>
             )}
@@ -161,7 +184,11 @@ export function CommentItem({ comment, viewer, actions, now, targetId }: ItemPro
               </button>
             )}
             {canDelete && (
-              <button type="button" className={`${LINK_BUTTON} text-red-700 dark:text-red-300`} onClick={() => void actions.remove(comment)}>
+              <button
+                type="button"
+                className={`${LINK_BUTTON} text-red-700 dark:text-red-300`}
+                onClick={() => void actions.remove(comment)}
+              >
                 Delete<span className="sr-only"> comment by {name}</span>
               </button>
             )}
@@ -221,7 +248,10 @@ export function CommentItem({ comment, viewer, actions, now, targetId }: ItemPro
       </article>
       {(comment.replies.length > 0 || hiddenReplies > 0) && (
         // 24 px a level (2 px rule + 22 px), no further than COMMENT_INDENT_LEVELS levels.
-        <div data-replies-of={comment.id} className={comment.level < COMMENT_INDENT_LEVELS ? 'border-l-2 border-slate-200 pl-[22px] dark:border-slate-800' : ''}>
+        <div
+          data-replies-of={comment.id}
+          className={comment.level < COMMENT_INDENT_LEVELS ? 'border-l-2 border-slate-200 pl-[22px] dark:border-slate-800' : ''}
+        >
           {comment.replies.length > 0 && (
             <ul>
               {comment.replies.map((reply) => (

@@ -2,7 +2,16 @@ import { Component, useCallback, useEffect, useMemo, useRef, useState, type Reac
 import { commentErrors, commentIdOfHash, CommentsTexts, mutedNotice } from './texts';
 import { errorText } from '../../lib/texts/error-text';
 import { Alert, useViewer } from '../../components/islands/form-controls';
-import { addComment, deleteComment, fetchCommentCount, fetchComments, fetchCommentsAround, fetchReplies, updateComment, type CommentNode } from './comment-api';
+import {
+  addComment,
+  deleteComment,
+  fetchCommentCount,
+  fetchComments,
+  fetchCommentsAround,
+  fetchReplies,
+  updateComment,
+  type CommentNode,
+} from './comment-api';
 import CommentForm from './CommentForm';
 import { CommentList, type CommentActions } from './CommentItem';
 import { readRenderedPage, type RenderedPage } from './rendered-page';
@@ -280,7 +289,13 @@ function Comments({ postId, initialCount, initialPage, rendered, loginHref, regi
           const created = await addComment(postId, content, parent);
           const under = created.parentId ?? parent.id;
           const visible = created.moderation !== 'HELD';
-          setComments((current) => updateTree(current, under, (node) => ({ ...node, replies: [...node.replies, created], replyCount: node.replyCount + (visible ? 1 : 0) })));
+          setComments((current) =>
+            updateTree(current, under, (node) => ({
+              ...node,
+              replies: [...node.replies, created],
+              replyCount: node.replyCount + (visible ? 1 : 0),
+            })),
+          );
           if (visible) setCount((value) => value + 1);
           say({ kind: 'success', text: visible ? CommentsTexts.REPLY_ADDED : CommentsTexts.HELD_ADDED });
           return undefined;
@@ -291,7 +306,14 @@ function Comments({ postId, initialCount, initialPage, rendered, loginHref, regi
       async edit(comment, content) {
         try {
           const updated = await updateComment(comment, content);
-          setComments((current) => updateTree(current, comment.id, (node) => ({ ...node, content: updated.content, updatedAt: updated.updatedAt, moderation: updated.moderation })));
+          setComments((current) =>
+            updateTree(current, comment.id, (node) => ({
+              ...node,
+              content: updated.content,
+              updatedAt: updated.updatedAt,
+              moderation: updated.moderation,
+            })),
+          );
           // An edit the holding rules catch is held: it leaves the count until a moderator approves it.
           const heldNow = updated.moderation === 'HELD' && comment.moderation !== 'HELD';
           if (heldNow) setCount((value) => Math.max(0, value - 1));
@@ -319,13 +341,17 @@ function Comments({ postId, initialCount, initialPage, rendered, loginHref, regi
         say({ kind: 'success', text: CommentsTexts.REPORTED });
       },
       hidden(comment) {
-        setComments((current) => updateTree(current, comment.id, (node) => ({ ...node, moderation: 'HIDDEN', content: CommentsTexts.HIDDEN_MARKER })));
+        setComments((current) =>
+          updateTree(current, comment.id, (node) => ({ ...node, moderation: 'HIDDEN', content: CommentsTexts.HIDDEN_MARKER })),
+        );
         say({ kind: 'success', text: CommentsTexts.HIDDEN });
       },
       async loadReplies(comment) {
         try {
           const replies = await fetchReplies(comment);
-          setComments((current) => updateTree(current, comment.id, (node) => ({ ...node, replies, replyCount: Math.max(node.replyCount, replies.length) })));
+          setComments((current) =>
+            updateTree(current, comment.id, (node) => ({ ...node, replies, replyCount: Math.max(node.replyCount, replies.length) })),
+          );
         } catch (error) {
           say({ kind: 'error', text: errorText(error, commentErrors(CommentsTexts.REFRESH_FAILED)) });
         }
@@ -350,7 +376,9 @@ function Comments({ postId, initialCount, initialPage, rendered, loginHref, regi
       {/* Until the reader is known both are rendered, and <html data-signed-in> (global.css) shows
           the one the signed-in hint expects: filling in the reader then shifts nothing. */}
       {!viewer && (
-        <p className={`${pending ? 'personal-anonymous ' : ''}mt-4 rounded-lg bg-slate-50 p-4 text-slate-700 dark:bg-slate-900 dark:text-slate-300`}>
+        <p
+          className={`${pending ? 'personal-anonymous ' : ''}mt-4 rounded-lg bg-slate-50 p-4 text-slate-700 dark:bg-slate-900 dark:text-slate-300`}
+        >
           {CommentsTexts.LOGIN_REQUIRED}{' '}
           <a href={loginHref} className="font-medium text-brand-700 underline dark:text-brand-100">
             Log in
@@ -363,7 +391,10 @@ function Comments({ postId, initialCount, initialPage, rendered, loginHref, regi
         </p>
       )}
       {viewer?.muted ? (
-        <p className="mt-4 rounded-lg border border-amber-300 bg-amber-50 p-4 text-amber-900 dark:border-amber-800 dark:bg-amber-950/50 dark:text-amber-100" data-testid="comment-muted">
+        <p
+          className="mt-4 rounded-lg border border-amber-300 bg-amber-50 p-4 text-amber-900 dark:border-amber-800 dark:bg-amber-950/50 dark:text-amber-100"
+          data-testid="comment-muted"
+        >
           {mutedNotice(viewer.muted.until, viewer.muted.reason)}
         </p>
       ) : (
@@ -393,7 +424,13 @@ function Comments({ postId, initialCount, initialPage, rendered, loginHref, regi
         {status === 'loaded' && hasMore && (
           <div className="mt-4 flex flex-col items-center gap-2">
             {moreError && <Alert>{CommentsTexts.LOAD_MORE_FAILED}</Alert>}
-            <button type="button" className="btn-secondary" onClick={() => void loadMore()} disabled={loadingMore} aria-busy={loadingMore || undefined}>
+            <button
+              type="button"
+              className="btn-secondary"
+              onClick={() => void loadMore()}
+              disabled={loadingMore}
+              aria-busy={loadingMore || undefined}
+            >
               {loadingMore ? 'Loading more...' : 'Load More Comments'}
             </button>
           </div>
@@ -423,13 +460,20 @@ class CommentBoundary extends Component<{ children: (attempt: number) => ReactNo
   render() {
     if (!this.state.failed) return this.props.children(this.state.attempt);
     return (
-      <div role="alert" className="rounded-xl border border-red-200 bg-red-50 p-6 text-red-900 dark:border-red-900 dark:bg-red-950 dark:text-red-100">
+      <div
+        role="alert"
+        className="rounded-xl border border-red-200 bg-red-50 p-6 text-red-900 dark:border-red-900 dark:bg-red-950 dark:text-red-100"
+      >
         <h2 id="comments-heading" className="text-lg font-semibold">
           {CommentsTexts.SYSTEM_ERROR}
         </h2>
         <p className="mt-1 text-sm">{CommentsTexts.SYSTEM_ERROR_MESSAGE}</p>
         <div className="mt-4 flex gap-2">
-          <button type="button" className="btn-primary" onClick={() => this.setState((state) => ({ failed: false, attempt: state.attempt + 1 }))}>
+          <button
+            type="button"
+            className="btn-primary"
+            onClick={() => this.setState((state) => ({ failed: false, attempt: state.attempt + 1 }))}
+          >
             Try Again
           </button>
           <button type="button" className="btn-secondary" onClick={() => window.location.reload()}>

@@ -12,11 +12,20 @@ import { Alert, DialogActions } from '../../components/islands/form-controls';
 import { errorText } from '../../lib/texts/error-text';
 import { charCount, trimInvisible } from '../../../../shared/text';
 import { reportComment, type CommentNode } from './comment-api';
-import { commentErrors, CommentsTexts, HIDE_REASON_MAX, REPORT_DETAILS_MAX, REPORT_REASONS, reportProblem, type ReportReason } from './texts';
+import {
+  commentErrors,
+  CommentsTexts,
+  HIDE_REASON_MAX,
+  REPORT_DETAILS_MAX,
+  REPORT_REASONS,
+  reportProblem,
+  type ReportReason,
+} from './texts';
 import { useSubmit } from '../../components/islands/use-submit';
 
 const TEXTAREA = 'block w-full rounded-lg border bg-white px-3 py-2 text-sm shadow-sm focus:outline-none focus:ring-2 dark:bg-slate-950';
-const textareaClass = (invalid: boolean) => `${TEXTAREA} ${invalid ? 'border-red-500 focus:ring-red-500/30' : 'border-slate-300 focus:border-brand-500 focus:ring-brand-500/30 dark:border-slate-700'}`;
+const textareaClass = (invalid: boolean) =>
+  `${TEXTAREA} ${invalid ? 'border-red-500 focus:ring-red-500/30' : 'border-slate-300 focus:border-brand-500 focus:ring-brand-500/30 dark:border-slate-700'}`;
 
 /**
  * Both dialogs check their fields before sending: a problem shows under the field, which takes
@@ -71,14 +80,22 @@ export function ReportDialog({ comment, authorName, onCancel, onDone }: ReportPr
   const detailsRequired = reason === 'OTHER';
   const reasonMissing = problem !== undefined && !reason;
   return (
-    <Dialog title="Report Comment" description={`Tell the moderators what is wrong with ${authorName}'s comment.`} onClose={onCancel} busy={busy}>
+    <Dialog
+      title="Report Comment"
+      description={`Tell the moderators what is wrong with ${authorName}'s comment.`}
+      onClose={onCancel}
+      busy={busy}
+    >
       <form className="space-y-4" onSubmit={submit} noValidate data-testid="report-dialog">
         {failure && <Alert>{failure}</Alert>}
         <fieldset aria-describedby={reasonMissing ? `${id}-problem` : undefined}>
           <legend className="mb-2 text-sm font-medium">Reason</legend>
           <div className="space-y-2">
             {REPORT_REASONS.map((option, index) => (
-              <label key={option.value} className="flex cursor-pointer items-start gap-3 rounded-lg border border-slate-200 p-3 text-sm has-[:checked]:border-brand-500 dark:border-slate-700">
+              <label
+                key={option.value}
+                className="flex cursor-pointer items-start gap-3 rounded-lg border border-slate-200 p-3 text-sm has-[:checked]:border-brand-500 dark:border-slate-700"
+              >
                 <input
                   id={`${id}-${option.value}`}
                   type="radio"
@@ -154,7 +171,11 @@ export function HideDialog({ description, hide, onCancel, onDone, title = 'Hide 
 
   async function submit(event: FormEvent) {
     const text = trimInvisible(reason);
-    const found = !text ? CommentsTexts.HIDE_REASON_REQUIRED : charCount(text) > HIDE_REASON_MAX ? `The reason cannot exceed ${HIDE_REASON_MAX} characters` : undefined;
+    const found = !text
+      ? CommentsTexts.HIDE_REASON_REQUIRED
+      : charCount(text) > HIDE_REASON_MAX
+        ? `The reason cannot exceed ${HIDE_REASON_MAX} characters`
+        : undefined;
     await check(event, found, `${id}-reason`, () => hide(text));
   }
 

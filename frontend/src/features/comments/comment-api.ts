@@ -19,13 +19,17 @@ export interface CommentPage {
 
 /** GET /comments/post/{postId}?page&size: a page of the post's top-level comments (newest first), each with its thread. */
 export async function fetchComments(postId: number, page: number): Promise<CommentPage> {
-  const data = await unwrap(browserApi().GET('/api/v1/comments/post/{postId}', { params: { path: { postId }, query: { page, size: COMMENT_PAGE_SIZE } } }));
+  const data = await unwrap(
+    browserApi().GET('/api/v1/comments/post/{postId}', { params: { path: { postId }, query: { page, size: COMMENT_PAGE_SIZE } } }),
+  );
   return { comments: data.content, last: data.last };
 }
 
 /** GET /comments/post/{postId}?commentId: the page that holds that comment's thread (a link to #comment-{id}), and its number. */
 export async function fetchCommentsAround(postId: number, commentId: number): Promise<CommentPage & { page: number }> {
-  const data = await unwrap(browserApi().GET('/api/v1/comments/post/{postId}', { params: { path: { postId }, query: { size: COMMENT_PAGE_SIZE, commentId } } }));
+  const data = await unwrap(
+    browserApi().GET('/api/v1/comments/post/{postId}', { params: { path: { postId }, query: { size: COMMENT_PAGE_SIZE, commentId } } }),
+  );
   return { comments: data.content, last: data.last, page: data.number };
 }
 
@@ -56,7 +60,12 @@ export async function deleteComment(comment: CommentNode): Promise<void> {
 
 /** POST /comments/{id}/reports {reason, details?} (201; 409 already reported, 403 one's own comment, 429 over the limit). */
 export async function reportComment(comment: CommentNode, reason: ReportReason, details: string): Promise<void> {
-  await unwrap(browserApi().POST('/api/v1/comments/{id}/reports', { params: { path: { id: comment.id } }, body: details ? { reason, details } : { reason } }));
+  await unwrap(
+    browserApi().POST('/api/v1/comments/{id}/reports', {
+      params: { path: { id: comment.id } },
+      body: details ? { reason, details } : { reason },
+    }),
+  );
 }
 
 /** POST /comments/{id}/hide {reason}: the post's author or an admin hides it (readers see the placeholder; replies stay). */

@@ -71,7 +71,9 @@ export function mutedNotice(until: string | null, reason: string): string {
   // The API's 403 words (CommentsMessages.MUTED_UNTIL / MUTED_FOREVER), the time as it writes it.
   const date = until ? new Date(until) : undefined;
   const why = reason ? ` Reason: ${reason}` : '';
-  return date && !Number.isNaN(date.getTime()) ? `You cannot comment until ${formatShortDateTime(date)}.${why}` : `You can no longer comment on this site.${why}`;
+  return date && !Number.isNaN(date.getTime())
+    ? `You cannot comment until ${formatShortDateTime(date)}.${why}`
+    : `You can no longer comment on this site.${why}`;
 }
 
 /** The report's check before sending: a reason, and for Other a description of at most 500 characters. */

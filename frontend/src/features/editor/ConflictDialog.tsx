@@ -29,7 +29,13 @@ export default function ConflictDialog({ current, mine, busy, onKeepTheirs, onKe
   const [comparing, setComparing] = useState(false);
   const theirs = formFromPost(current);
   return (
-    <Modal open={current !== undefined} onClose={() => !busy && (setComparing(false), onClose())} labelledBy={`${id}-title`} describedBy={`${id}-text`} className="max-w-3xl">
+    <Modal
+      open={current !== undefined}
+      onClose={() => !busy && (setComparing(false), onClose())}
+      labelledBy={`${id}-title`}
+      describedBy={`${id}-text`}
+      className="max-w-3xl"
+    >
       <div className="p-6" data-testid="conflict-dialog">
         <h2 id={`${id}-title`} className="text-lg font-semibold">
           {T.CONFLICT_TITLE}
@@ -48,7 +54,14 @@ export default function ConflictDialog({ current, mine, busy, onKeepTheirs, onKe
           </div>
         )}
         <div className="mt-6 flex flex-wrap justify-end gap-2">
-          <button type="button" className="btn-secondary" onClick={() => setComparing((open) => !open)} aria-expanded={comparing} disabled={busy} data-autofocus>
+          <button
+            type="button"
+            className="btn-secondary"
+            onClick={() => setComparing((open) => !open)}
+            aria-expanded={comparing}
+            disabled={busy}
+            data-autofocus
+          >
             {T.COMPARE}
           </button>
           <button type="button" className="btn-secondary" onClick={() => (setComparing(false), onKeepTheirs())} disabled={busy}>

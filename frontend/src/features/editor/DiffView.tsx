@@ -18,7 +18,12 @@ export default function DiffView({ label, parts, testId }: { label: string; part
       <h3 className="text-xs font-semibold uppercase tracking-wide text-slate-600 dark:text-slate-400">{label}</h3>
       {hasChanges(parts) ? (
         // A scrolling frame is a tab stop, so keyboard users can scroll it too.
-        <div tabIndex={0} role="region" aria-label={`${label}: changes`} className="mt-1 max-h-80 overflow-auto rounded-lg border border-slate-200 p-3 focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-500 dark:border-slate-700">
+        <div
+          tabIndex={0}
+          role="region"
+          aria-label={`${label}: changes`}
+          className="mt-1 max-h-80 overflow-auto rounded-lg border border-slate-200 p-3 focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-500 dark:border-slate-700"
+        >
           <WordDiff parts={parts} className="font-mono" />
         </div>
       ) : (

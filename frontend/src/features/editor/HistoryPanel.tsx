@@ -10,7 +10,15 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { Modal } from '../../components/islands/Dialog';
 import DiffView from './DiffView';
 import { WordDiffLegend } from '../../components/WordDiff';
-import { compareRevision, getRevision, listRevisions, restoreRevision, type Revision, type RevisionDiff, type RevisionSummary } from './revisions-api';
+import {
+  compareRevision,
+  getRevision,
+  listRevisions,
+  restoreRevision,
+  type Revision,
+  type RevisionDiff,
+  type RevisionSummary,
+} from './revisions-api';
 import { editorErrors, PublishingTexts as T } from './texts';
 import type { PostResponse } from './editor-form';
 import { errorText } from '../../lib/texts/error-text';
@@ -29,7 +37,11 @@ interface Props {
   onRestored: (post: PostResponse, message: string | undefined) => void;
 }
 
-type View = { kind: 'list' } | { kind: 'revision'; revision: Revision } | { kind: 'compare'; summary: RevisionSummary; diff: RevisionDiff } | { kind: 'restore'; summary: RevisionSummary };
+type View =
+  | { kind: 'list' }
+  | { kind: 'revision'; revision: Revision }
+  | { kind: 'compare'; summary: RevisionSummary; diff: RevisionDiff }
+  | { kind: 'restore'; summary: RevisionSummary };
 
 interface Page {
   items: RevisionSummary[];
@@ -108,7 +120,14 @@ export default function HistoryPanel({ open, postId, version, unsaved, onClose, 
 
   const when = (summary: RevisionSummary) => formatDateTime(summary.updatedAt);
   const who = (summary: RevisionSummary) => summary.editor?.fullName ?? 'Deleted account';
-  const title = view.kind === 'list' ? T.HISTORY : view.kind === 'restore' ? T.RESTORE_TITLE : view.kind === 'revision' ? `Revision of ${when(view.revision)}` : `Changes since ${when(view.summary)}`;
+  const title =
+    view.kind === 'list'
+      ? T.HISTORY
+      : view.kind === 'restore'
+        ? T.RESTORE_TITLE
+        : view.kind === 'revision'
+          ? `Revision of ${when(view.revision)}`
+          : `Changes since ${when(view.summary)}`;
   const back = (
     <button type="button" className="btn-ghost" onClick={() => show({ kind: 'list' })} disabled={loading}>
       <span aria-hidden="true">←</span> Back to history
@@ -122,7 +141,13 @@ export default function HistoryPanel({ open, postId, version, unsaved, onClose, 
           <h2 id={`${id}-title`} ref={heading} tabIndex={-1} className="text-lg font-semibold outline-none">
             {title}
           </h2>
-          <button type="button" className="btn-ghost" onClick={onClose} disabled={restoring} data-autofocus={view.kind === 'list' || undefined}>
+          <button
+            type="button"
+            className="btn-ghost"
+            onClick={onClose}
+            disabled={restoring}
+            data-autofocus={view.kind === 'list' || undefined}
+          >
             Close
           </button>
         </div>
@@ -144,7 +169,10 @@ export default function HistoryPanel({ open, postId, version, unsaved, onClose, 
                       <p className="text-sm font-medium">
                         {when(item)}
                         {item.pinned && (
-                          <span className="ml-2 rounded-full border border-slate-400 px-2 py-0.5 text-xs font-semibold dark:border-slate-500" data-testid="revision-kind">
+                          <span
+                            className="ml-2 rounded-full border border-slate-400 px-2 py-0.5 text-xs font-semibold dark:border-slate-500"
+                            data-testid="revision-kind"
+                          >
                             {T.KIND_LABELS[item.kind] ?? item.kind}
                           </span>
                         )}
@@ -155,13 +183,31 @@ export default function HistoryPanel({ open, postId, version, unsaved, onClose, 
                       </p>
                     </div>
                     <div className="flex flex-wrap gap-1">
-                      <button type="button" className="btn-ghost text-xs" onClick={() => void openRevision(item)} disabled={loading} aria-label={`Open the revision of ${when(item)}`}>
+                      <button
+                        type="button"
+                        className="btn-ghost text-xs"
+                        onClick={() => void openRevision(item)}
+                        disabled={loading}
+                        aria-label={`Open the revision of ${when(item)}`}
+                      >
                         Open
                       </button>
-                      <button type="button" className="btn-ghost text-xs" onClick={() => void compare(item)} disabled={loading} aria-label={`Compare the revision of ${when(item)} with the current text`}>
+                      <button
+                        type="button"
+                        className="btn-ghost text-xs"
+                        onClick={() => void compare(item)}
+                        disabled={loading}
+                        aria-label={`Compare the revision of ${when(item)} with the current text`}
+                      >
                         Compare
                       </button>
-                      <button type="button" className="btn-ghost text-xs" onClick={() => show({ kind: 'restore', summary: item })} disabled={loading} aria-label={`Restore the revision of ${when(item)}`}>
+                      <button
+                        type="button"
+                        className="btn-ghost text-xs"
+                        onClick={() => show({ kind: 'restore', summary: item })}
+                        disabled={loading}
+                        aria-label={`Restore the revision of ${when(item)}`}
+                      >
                         Restore
                       </button>
                     </div>
@@ -171,13 +217,23 @@ export default function HistoryPanel({ open, postId, version, unsaved, onClose, 
             )}
             {page && page.totalPages > 1 && (
               <nav className="mt-3 flex items-center justify-between gap-2 text-sm" aria-label="History pages">
-                <button type="button" className="btn-secondary" onClick={() => setPageNumber(page.page - 1)} disabled={loading || page.page <= 0}>
+                <button
+                  type="button"
+                  className="btn-secondary"
+                  onClick={() => setPageNumber(page.page - 1)}
+                  disabled={loading || page.page <= 0}
+                >
                   Newer
                 </button>
                 <span>
                   Page {page.page + 1} of {page.totalPages}
                 </span>
-                <button type="button" className="btn-secondary" onClick={() => setPageNumber(page.page + 1)} disabled={loading || page.page >= page.totalPages - 1}>
+                <button
+                  type="button"
+                  className="btn-secondary"
+                  onClick={() => setPageNumber(page.page + 1)}
+                  disabled={loading || page.page >= page.totalPages - 1}
+                >
                   Older
                 </button>
               </nav>
@@ -209,7 +265,11 @@ export default function HistoryPanel({ open, postId, version, unsaved, onClose, 
               <div>
                 <dt className="font-semibold">Content</dt>
                 <dd>
-                  <pre className="mt-1 max-h-96 overflow-auto whitespace-pre-wrap break-words rounded-lg border border-slate-200 p-3 font-mono text-sm dark:border-slate-700" tabIndex={0} aria-label="Content of the revision">
+                  <pre
+                    className="mt-1 max-h-96 overflow-auto whitespace-pre-wrap break-words rounded-lg border border-slate-200 p-3 font-mono text-sm dark:border-slate-700"
+                    tabIndex={0}
+                    aria-label="Content of the revision"
+                  >
                     {view.revision.content}
                   </pre>
                 </dd>
@@ -225,7 +285,8 @@ export default function HistoryPanel({ open, postId, version, unsaved, onClose, 
           <div className="mt-3" data-testid="revision-compare">
             {back}
             <p className="mt-2 text-xs text-slate-600 dark:text-slate-400">
-              From the revision of {when(view.summary)} to the post as saved now: {countNoun(view.diff.stats.addedWords, Nouns.WORD)} added, {view.diff.stats.removedWords} removed.
+              From the revision of {when(view.summary)} to the post as saved now: {countNoun(view.diff.stats.addedWords, Nouns.WORD)} added,{' '}
+              {view.diff.stats.removedWords} removed.
             </p>
             <WordDiffLegend className="mt-1" />
             <DiffView label="Title" parts={view.diff.title} />

@@ -7,7 +7,15 @@ import { useRef, useState, type KeyboardEvent, type ReactNode, type RefObject } 
 import { applyEdit, formatMarkdown, type FormatAction } from './markdown-format';
 
 const icon = (path: string) => (
-  <svg viewBox="0 0 24 24" className="h-4 w-4" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round">
+  <svg
+    viewBox="0 0 24 24"
+    className="h-4 w-4"
+    fill="none"
+    stroke="currentColor"
+    strokeWidth="2"
+    strokeLinecap="round"
+    strokeLinejoin="round"
+  >
     <path d={path} />
   </svg>
 );
@@ -16,7 +24,12 @@ const BUTTONS: { action: FormatAction; label: string; shortcut?: string; glyph: 
   { action: 'heading', label: 'Heading', glyph: <span className="font-bold">H</span> },
   { action: 'bold', label: 'Bold', shortcut: 'B', glyph: <span className="font-bold">B</span> },
   { action: 'italic', label: 'Italic', shortcut: 'I', glyph: <span className="font-serif italic">I</span> },
-  { action: 'link', label: 'Link', shortcut: 'K', glyph: icon('M10 14a5 5 0 0 0 7 0l3-3a5 5 0 0 0-7-7l-1 1M14 10a5 5 0 0 0-7 0l-3 3a5 5 0 0 0 7 7l1-1') },
+  {
+    action: 'link',
+    label: 'Link',
+    shortcut: 'K',
+    glyph: icon('M10 14a5 5 0 0 0 7 0l3-3a5 5 0 0 0-7-7l-1 1M14 10a5 5 0 0 0-7 0l-3 3a5 5 0 0 0 7 7l1-1'),
+  },
   { action: 'list', label: 'Bulleted list', glyph: icon('M9 6h11M9 12h11M9 18h11M4 6h.01M4 12h.01M4 18h.01') },
   { action: 'quote', label: 'Quote', glyph: icon('M7 7h4v4c0 3-2 5-4 6M15 7h4v4c0 3-2 5-4 6') },
   { action: 'code', label: 'Code', glyph: icon('M8 8l-4 4 4 4M16 8l4 4-4 4') },
@@ -24,7 +37,13 @@ const BUTTONS: { action: FormatAction; label: string; shortcut?: string; glyph: 
 ];
 
 /** The toolbar action a keyboard shortcut in the content field stands for (Ctrl/Cmd + B, I, K). */
-export function shortcutAction(event: { key: string; ctrlKey: boolean; metaKey: boolean; altKey: boolean; shiftKey: boolean }): FormatAction | undefined {
+export function shortcutAction(event: {
+  key: string;
+  ctrlKey: boolean;
+  metaKey: boolean;
+  altKey: boolean;
+  shiftKey: boolean;
+}): FormatAction | undefined {
   if (!(event.ctrlKey || event.metaKey) || event.altKey || event.shiftKey) return undefined;
   const key = event.key.toUpperCase();
   return BUTTONS.find((button) => button.shortcut === key)?.action;
@@ -70,7 +89,9 @@ export default function MarkdownToolbar({ textarea, textareaId, onChange, disabl
 
   function move(event: KeyboardEvent<HTMLDivElement>) {
     const last = BUTTONS.length - 1;
-    const next = { ArrowRight: active === last ? 0 : active + 1, ArrowLeft: active === 0 ? last : active - 1, Home: 0, End: last }[event.key];
+    const next = { ArrowRight: active === last ? 0 : active + 1, ArrowLeft: active === 0 ? last : active - 1, Home: 0, End: last }[
+      event.key
+    ];
     if (next === undefined) return;
     event.preventDefault();
     setActive(next);
@@ -78,7 +99,13 @@ export default function MarkdownToolbar({ textarea, textareaId, onChange, disabl
   }
 
   return (
-    <div role="toolbar" aria-label="Formatting" aria-controls={textareaId} className="flex flex-wrap gap-1 rounded-t-lg border border-b-0 border-slate-300 bg-slate-50 p-1 dark:border-slate-700 dark:bg-slate-900" onKeyDown={move}>
+    <div
+      role="toolbar"
+      aria-label="Formatting"
+      aria-controls={textareaId}
+      className="flex flex-wrap gap-1 rounded-t-lg border border-b-0 border-slate-300 bg-slate-50 p-1 dark:border-slate-700 dark:bg-slate-900"
+      onKeyDown={move}
+    >
       {BUTTONS.map((button, index) => {
         const hint = button.shortcut ? `${button.label} (Ctrl/⌘+${button.shortcut})` : button.label;
         return (

@@ -31,7 +31,16 @@ import { EditorTexts, PublishingTexts } from './texts';
 import { Alert, FieldFrame as Field, Spinner, useHydrated } from '../../components/islands/form-controls';
 import { useKeepTyped } from '../../components/islands/keep-typed';
 import type { UploadedImage } from './editor-api';
-import { LIMITS, STATUS_LABELS, statusOptions, type EditorField, type EditorForm, type PostResponse, type SeoField, type TagResponse } from './editor-form';
+import {
+  LIMITS,
+  STATUS_LABELS,
+  statusOptions,
+  type EditorField,
+  type EditorForm,
+  type PostResponse,
+  type SeoField,
+  type TagResponse,
+} from './editor-form';
 import MarkdownToolbar, { applyFormat, shortcutAction } from './MarkdownToolbar';
 import PostInfoCard, { useDateTime } from './PostInfoCard';
 import PreviewModal from './PreviewModal';
@@ -85,7 +94,19 @@ const INPUT_ERROR = 'border-red-500 focus:border-red-500 focus:ring-red-500/30 d
 
 const SEO_FIELDS: EditorField[] = ['metaTitle', 'metaDescription', 'canonicalUrl', 'socialImage'];
 
-export default function PostEditor({ mode, post: initialPost, availableTags, signedIn, backHref, savedHref, previewHref, editHref, userId, heading, savedHeading }: PostEditorProps) {
+export default function PostEditor({
+  mode,
+  post: initialPost,
+  availableTags,
+  signedIn,
+  backHref,
+  savedHref,
+  previewHref,
+  editHref,
+  userId,
+  heading,
+  savedHeading,
+}: PostEditorProps) {
   const id = useId();
   const fieldId = (field: EditorField) => `${id}-${field}`;
   const hydrated = useHydrated();
@@ -110,8 +131,38 @@ export default function PostEditor({ mode, post: initialPost, availableTags, sig
     window.requestAnimationFrame(() => (field && field !== 'auth' ? document.getElementById(fieldId(field)) : noticeRef.current)?.focus());
   }
 
-  const session = useEditorSession({ mode, initialPost, availableTags, signedIn, hydrated, backHref, savedHref, editHref, userId, heading, savedHeading, focus: focusField });
-  const { post, form, errors, notice, saving, submitting, working, dirty, tags, offer, saveState, conflict, requestedAt, requestedError, canSubmit, update } = session;
+  const session = useEditorSession({
+    mode,
+    initialPost,
+    availableTags,
+    signedIn,
+    hydrated,
+    backHref,
+    savedHref,
+    editHref,
+    userId,
+    heading,
+    savedHeading,
+    focus: focusField,
+  });
+  const {
+    post,
+    form,
+    errors,
+    notice,
+    saving,
+    submitting,
+    working,
+    dirty,
+    tags,
+    offer,
+    saveState,
+    conflict,
+    requestedAt,
+    requestedError,
+    canSubmit,
+    update,
+  } = session;
   const inlinePreview = usePreview(form.content, view === 'preview');
   const admin = mode === 'admin';
 
@@ -127,7 +178,8 @@ export default function PostEditor({ mode, post: initialPost, availableTags, sig
   // ---- view ----------------------------------------------------------------------------------------
 
   const canSave = hydrated && signedIn && !!form.title.trim() && !working;
-  const describe = (field: EditorField, hint?: string) => [errors[field] ? `${fieldId(field)}-error` : '', hint ?? ''].filter(Boolean).join(' ') || undefined;
+  const describe = (field: EditorField, hint?: string) =>
+    [errors[field] ? `${fieldId(field)}-error` : '', hint ?? ''].filter(Boolean).join(' ') || undefined;
   const saveLabel = admin && form.status !== 'DRAFT' ? 'Save Post' : 'Save Draft';
 
   return (
@@ -153,16 +205,30 @@ export default function PostEditor({ mode, post: initialPost, availableTags, sig
           <span role="status" className="text-xs text-slate-600 dark:text-slate-400" data-testid="save-status">
             {saveStateText(saveState)}
           </span>
-          {dirty && hydrated && saveState.kind !== 'saving' && <span className="text-xs text-slate-600 dark:text-slate-400">{EditorTexts.UNSAVED_CHANGES}</span>}
+          {dirty && hydrated && saveState.kind !== 'saving' && (
+            <span className="text-xs text-slate-600 dark:text-slate-400">{EditorTexts.UNSAVED_CHANGES}</span>
+          )}
           <button type="button" className="btn-secondary" onClick={openPreview} disabled={!hydrated} aria-haspopup="dialog">
             Preview
           </button>
           {post && (
-            <button type="button" className="btn-secondary" onClick={() => setHistoryOpen(true)} disabled={!hydrated || working} aria-haspopup="dialog">
+            <button
+              type="button"
+              className="btn-secondary"
+              onClick={() => setHistoryOpen(true)}
+              disabled={!hydrated || working}
+              aria-haspopup="dialog"
+            >
               {PublishingTexts.HISTORY}
             </button>
           )}
-          <button type="button" className="btn-primary" onClick={() => void session.save()} disabled={!canSave} aria-keyshortcuts="Control+S Meta+S">
+          <button
+            type="button"
+            className="btn-primary"
+            onClick={() => void session.save()}
+            disabled={!canSave}
+            aria-keyshortcuts="Control+S Meta+S"
+          >
             {saving && <Spinner />}
             {saveLabel}
           </button>
@@ -264,7 +330,11 @@ export default function PostEditor({ mode, post: initialPost, availableTags, sig
               <label htmlFor={fieldId('content')} className="text-sm font-medium">
                 Content
               </label>
-              <div className="inline-flex rounded-lg border border-slate-300 p-0.5 dark:border-slate-700" role="group" aria-label="Content view">
+              <div
+                className="inline-flex rounded-lg border border-slate-300 p-0.5 dark:border-slate-700"
+                role="group"
+                aria-label="Content view"
+              >
                 {(['write', 'preview'] as const).map((option) => (
                   <button
                     key={option}
@@ -279,7 +349,12 @@ export default function PostEditor({ mode, post: initialPost, availableTags, sig
               </div>
             </div>
             <div hidden={view !== 'write'}>
-              <MarkdownToolbar textarea={content} textareaId={fieldId('content')} onChange={(value) => update({ content: value }, 'content')} disabled={!hydrated} />
+              <MarkdownToolbar
+                textarea={content}
+                textareaId={fieldId('content')}
+                onChange={(value) => update({ content: value }, 'content')}
+                disabled={!hydrated}
+              />
               <textarea
                 id={fieldId('content')}
                 ref={content}
@@ -300,7 +375,12 @@ export default function PostEditor({ mode, post: initialPost, availableTags, sig
               />
             </div>
             {view === 'preview' && (
-              <div className="min-h-40 rounded-lg border border-slate-300 p-4 dark:border-slate-700" aria-live="polite" aria-busy={inlinePreview.kind === 'loading'} data-testid="content-preview">
+              <div
+                className="min-h-40 rounded-lg border border-slate-300 p-4 dark:border-slate-700"
+                aria-live="polite"
+                aria-busy={inlinePreview.kind === 'loading'}
+                data-testid="content-preview"
+              >
                 {inlinePreview.kind === 'idle' ? (
                   <p className="text-sm text-slate-600 dark:text-slate-400">{EditorTexts.PREVIEW_EMPTY}</p>
                 ) : inlinePreview.kind === 'error' ? (
@@ -315,7 +395,12 @@ export default function PostEditor({ mode, post: initialPost, availableTags, sig
                       {countNoun((inlinePreview.kind === 'ready' ? inlinePreview.preview : inlinePreview.last!).wordCount, Nouns.WORD)} ·{' '}
                       {(inlinePreview.kind === 'ready' ? inlinePreview.preview : inlinePreview.last!).readingTime} min read
                     </p>
-                    <div className="post-prose" dangerouslySetInnerHTML={{ __html: (inlinePreview.kind === 'ready' ? inlinePreview.preview : inlinePreview.last!).html }} />
+                    <div
+                      className="post-prose"
+                      dangerouslySetInnerHTML={{
+                        __html: (inlinePreview.kind === 'ready' ? inlinePreview.preview : inlinePreview.last!).html,
+                      }}
+                    />
                   </>
                 )}
               </div>
@@ -357,7 +442,12 @@ export default function PostEditor({ mode, post: initialPost, availableTags, sig
                 </select>
               </Field>
               <label className="flex items-center gap-2 text-sm font-medium">
-                <input type="checkbox" className="h-4 w-4 rounded border-slate-300" checked={form.isFeatured} onChange={(event) => update({ isFeatured: event.target.checked })} />
+                <input
+                  type="checkbox"
+                  className="h-4 w-4 rounded border-slate-300"
+                  checked={form.isFeatured}
+                  onChange={(event) => update({ isFeatured: event.target.checked })}
+                />
                 Featured post
               </label>
             </div>
@@ -376,7 +466,13 @@ export default function PostEditor({ mode, post: initialPost, availableTags, sig
             />
           </div>
           <div className="card p-4">
-            <TagPicker selected={tags} available={availableTags} onChange={(tagIds) => update({ tagIds }, 'tags')} error={errors.tags} disabled={working} />
+            <TagPicker
+              selected={tags}
+              available={availableTags}
+              onChange={(tagIds) => update({ tagIds }, 'tags')}
+              error={errors.tags}
+              disabled={working}
+            />
           </div>
           {canSubmit && (
             <div className="card space-y-2 p-4">
@@ -432,7 +528,14 @@ export default function PostEditor({ mode, post: initialPost, availableTags, sig
         tags={tags.filter((tag) => tag.active)}
         post={post}
       />
-      <ConflictDialog current={conflict} mine={form} busy={saving} onKeepTheirs={session.keepTheirs} onKeepMine={session.keepMine} onClose={session.closeConflict} />
+      <ConflictDialog
+        current={conflict}
+        mine={form}
+        busy={saving}
+        onKeepTheirs={session.keepTheirs}
+        onKeepMine={session.keepMine}
+        onClose={session.closeConflict}
+      />
       {post && (
         <HistoryPanel
           open={historyOpen}

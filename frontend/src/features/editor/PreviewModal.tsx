@@ -27,7 +27,6 @@ interface Props {
   post: PostResponse | undefined;
 }
 
-
 export default function PreviewModal({ open, onClose, title, excerpt, content, featuredImage, tags, post }: Props) {
   const preview = usePreview(content, open);
   const hydrated = useHydrated();
@@ -48,11 +47,19 @@ export default function PreviewModal({ open, onClose, title, excerpt, content, f
   return (
     <Modal open={open} onClose={onClose} labelledBy="post-preview-title" className="max-w-4xl">
       {/* Scrolls on its own: focusable so the keyboard can scroll it. */}
-      <article className="max-h-[80vh] overflow-y-auto px-6 py-8 sm:px-10" data-testid="post-preview" tabIndex={0} aria-labelledby="post-preview-title">
+      <article
+        className="max-h-[80vh] overflow-y-auto px-6 py-8 sm:px-10"
+        data-testid="post-preview"
+        tabIndex={0}
+        aria-labelledby="post-preview-title"
+      >
         {tags.length > 0 && (
           <ul className="flex flex-wrap gap-1.5" aria-label="Tags">
             {tags.map((tag) => (
-              <li key={tag.id} className="rounded-full bg-brand-50 px-3 py-1 text-sm font-medium text-brand-700 dark:bg-slate-800 dark:text-brand-100">
+              <li
+                key={tag.id}
+                className="rounded-full bg-brand-50 px-3 py-1 text-sm font-medium text-brand-700 dark:bg-slate-800 dark:text-brand-100"
+              >
                 {tag.name}
               </li>
             ))}
@@ -64,7 +71,11 @@ export default function PreviewModal({ open, onClose, title, excerpt, content, f
         {excerpt.trim() && <p className="mt-4 text-lg text-slate-600 dark:text-slate-300">{excerpt.trim()}</p>}
         <div className="mt-6 flex flex-wrap gap-x-6 gap-y-2 border-y border-slate-200 py-3 text-sm text-slate-600 dark:border-slate-800 dark:text-slate-400">
           <span className="font-medium text-slate-900 dark:text-slate-100">{author}</span>
-          {published && post?.publishedAt ? <time dateTime={post.publishedAt}>{hydrated ? formatDate(post.publishedAt) : ''}</time> : <span>{EditorTexts.NOT_PUBLISHED}</span>}
+          {published && post?.publishedAt ? (
+            <time dateTime={post.publishedAt}>{hydrated ? formatDate(post.publishedAt) : ''}</time>
+          ) : (
+            <span>{EditorTexts.NOT_PUBLISHED}</span>
+          )}
           {rendered && <span data-testid="preview-reading-time">{rendered.readingTime} min read</span>}
           {published && post && (
             <>

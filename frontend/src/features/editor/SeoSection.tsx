@@ -61,7 +61,9 @@ export default function SeoSection({ open, onToggle, form, errors, onChange, fie
 
   return (
     <details className="card p-4" data-testid="seo-section" open={open} onToggle={(event) => onToggle(event.currentTarget.open)}>
-      <summary className="cursor-pointer rounded text-sm font-semibold focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-500">{T.SEO}</summary>
+      <summary className="cursor-pointer rounded text-sm font-semibold focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-500">
+        {T.SEO}
+      </summary>
       <fieldset className="mt-4 space-y-4" disabled={disabled}>
         <legend className="sr-only">Search and social settings</legend>
         <Field id={fieldId('metaTitle')} label="Meta title" error={errors.metaTitle} hint={counter('metaTitle', T.SEO_DEFAULT_TITLE)}>
@@ -76,7 +78,12 @@ export default function SeoSection({ open, onToggle, form, errors, onChange, fie
             autoComplete="off"
           />
         </Field>
-        <Field id={fieldId('metaDescription')} label="Meta description" error={errors.metaDescription} hint={counter('metaDescription', T.SEO_DEFAULT_DESCRIPTION)}>
+        <Field
+          id={fieldId('metaDescription')}
+          label="Meta description"
+          error={errors.metaDescription}
+          hint={counter('metaDescription', T.SEO_DEFAULT_DESCRIPTION)}
+        >
           <textarea
             id={fieldId('metaDescription')}
             rows={3}
@@ -88,7 +95,12 @@ export default function SeoSection({ open, onToggle, form, errors, onChange, fie
             aria-describedby={describe('metaDescription', `${fieldId('metaDescription')}-hint`)}
           />
         </Field>
-        <Field id={fieldId('canonicalUrl')} label="Canonical URL" error={errors.canonicalUrl} hint={hint('canonicalUrl', T.SEO_DEFAULT_CANONICAL)}>
+        <Field
+          id={fieldId('canonicalUrl')}
+          label="Canonical URL"
+          error={errors.canonicalUrl}
+          hint={hint('canonicalUrl', T.SEO_DEFAULT_CANONICAL)}
+        >
           <input
             id={fieldId('canonicalUrl')}
             type="url"
@@ -105,13 +117,23 @@ export default function SeoSection({ open, onToggle, form, errors, onChange, fie
           />
         </Field>
         <label className="flex items-start gap-2 text-sm">
-          <input type="checkbox" className="mt-0.5 h-4 w-4 rounded border-slate-300" checked={form.noindex} onChange={(event) => onChange({ noindex: event.target.checked }, undefined)} />
+          <input
+            type="checkbox"
+            className="mt-0.5 h-4 w-4 rounded border-slate-300"
+            checked={form.noindex}
+            onChange={(event) => onChange({ noindex: event.target.checked }, undefined)}
+          />
           <span>
             <span className="font-medium">Hide from search engines (noindex)</span>
             <span className="block text-xs text-slate-600 dark:text-slate-400">The post stays public but leaves the sitemap.</span>
           </span>
         </label>
-        <Field id={fieldId('socialImage')} label="Social image URL" error={errors.socialImage} hint={hint('socialImage', T.SEO_DEFAULT_IMAGE)}>
+        <Field
+          id={fieldId('socialImage')}
+          label="Social image URL"
+          error={errors.socialImage}
+          hint={hint('socialImage', T.SEO_DEFAULT_IMAGE)}
+        >
           <input
             id={fieldId('socialImage')}
             className={inputClass('socialImage')}
@@ -128,7 +150,11 @@ export default function SeoSection({ open, onToggle, form, errors, onChange, fie
       </fieldset>
 
       <div className="mt-5 space-y-4">
-        <section aria-label="Search result preview" data-testid="search-preview" className="rounded-lg border border-slate-200 p-3 dark:border-slate-700">
+        <section
+          aria-label="Search result preview"
+          data-testid="search-preview"
+          className="rounded-lg border border-slate-200 p-3 dark:border-slate-700"
+        >
           <p className="text-xs font-semibold uppercase tracking-wide text-slate-600 dark:text-slate-400">Search result</p>
           <p className="mt-2 truncate text-xs text-slate-700 dark:text-slate-300" data-testid="search-preview-url">
             {url}
@@ -141,11 +167,17 @@ export default function SeoSection({ open, onToggle, form, errors, onChange, fie
           </p>
           {form.noindex && <p className="mt-1 text-xs font-semibold">Not shown in search results (noindex).</p>}
         </section>
-        <section aria-label="Social card preview" data-testid="social-preview" className="overflow-hidden rounded-lg border border-slate-200 dark:border-slate-700">
+        <section
+          aria-label="Social card preview"
+          data-testid="social-preview"
+          className="overflow-hidden rounded-lg border border-slate-200 dark:border-slate-700"
+        >
           {image ? (
             <img src={image} alt="" className="aspect-[1.91/1] w-full bg-slate-100 object-cover dark:bg-slate-800" loading="lazy" />
           ) : (
-            <div className="flex aspect-[1.91/1] items-center justify-center bg-slate-100 text-xs text-slate-600 dark:bg-slate-800 dark:text-slate-400">No image</div>
+            <div className="flex aspect-[1.91/1] items-center justify-center bg-slate-100 text-xs text-slate-600 dark:bg-slate-800 dark:text-slate-400">
+              No image
+            </div>
           )}
           <div className="p-3">
             <p className="text-xs uppercase text-slate-600 dark:text-slate-400">{site}</p>

@@ -30,7 +30,9 @@ export default function TagPicker({ selected, available, onChange, error, disabl
   const chosen = new Set(selected.map((tag) => tag.id));
   const inactive = selected.filter((tag) => !tag.active);
   const needle = filter.trim().toLowerCase();
-  const offered = available.filter((tag) => tag.isActive && !chosen.has(tag.id) && (!needle || tag.name.toLowerCase().includes(needle) || tag.slug.includes(needle)));
+  const offered = available.filter(
+    (tag) => tag.isActive && !chosen.has(tag.id) && (!needle || tag.name.toLowerCase().includes(needle) || tag.slug.includes(needle)),
+  );
   const full = selected.length >= MAX_TAGS;
   const ids = selected.map((tag) => tag.id);
 
@@ -49,7 +51,9 @@ export default function TagPicker({ selected, available, onChange, error, disabl
               <li
                 key={tag.id}
                 className={`inline-flex items-center gap-1 rounded-full py-0.5 pl-2.5 pr-1 text-sm ${
-                  tag.active ? 'bg-brand-50 text-brand-700 dark:bg-slate-800 dark:text-brand-100' : 'bg-amber-50 text-amber-900 ring-1 ring-amber-300 dark:bg-amber-950 dark:text-amber-100 dark:ring-amber-800'
+                  tag.active
+                    ? 'bg-brand-50 text-brand-700 dark:bg-slate-800 dark:text-brand-100'
+                    : 'bg-amber-50 text-amber-900 ring-1 ring-amber-300 dark:bg-amber-950 dark:text-amber-100 dark:ring-amber-800'
                 }`}
               >
                 {dot(tag.color) && <ColourDot colour={dot(tag.color)!} />}

@@ -14,7 +14,18 @@ import { errorText } from '../../lib/texts/error-text';
 import { Alert, Spinner } from '../../components/islands/form-controls';
 import { ConfirmDialog } from '../../components/islands/Dialog';
 import { fetchUploadInfo, uploadThumbnail, validateImage, type UploadedImage } from './editor-api';
-import { acceptAttribute, DEFAULT_UPLOAD_INFO, dimensionMismatch, dimensionProblem, fileProblem, formatBytes, ImageNotUploaded, type Dimensions, type PendingImage, type UploadInfo } from './thumbnail-rules';
+import {
+  acceptAttribute,
+  DEFAULT_UPLOAD_INFO,
+  dimensionMismatch,
+  dimensionProblem,
+  fileProblem,
+  formatBytes,
+  ImageNotUploaded,
+  type Dimensions,
+  type PendingImage,
+  type UploadInfo,
+} from './thumbnail-rules';
 
 interface Props {
   value: string;
@@ -66,7 +77,17 @@ async function readDimensions(file: File): Promise<Dimensions> {
   });
 }
 
-export default function ThumbnailField({ value, savedValue, onChange, onUploaded, onDiscard, onPending, signedIn, disabled, error }: Props) {
+export default function ThumbnailField({
+  value,
+  savedValue,
+  onChange,
+  onUploaded,
+  onDiscard,
+  onPending,
+  signedIn,
+  disabled,
+  error,
+}: Props) {
   const id = useId();
   const [info, setInfo] = useState<UploadInfo>(DEFAULT_UPLOAD_INFO);
   const [phase, setShownPhase] = useState<Phase>({ kind: 'idle' });
@@ -147,22 +168,44 @@ export default function ThumbnailField({ value, savedValue, onChange, onUploaded
     try {
       size = await readDimensions(file);
     } catch {
-      return settle({ kind: 'reviewing', ...chosen, warnings: [], problem: { title: EditorTexts.INVALID_FILE, text: EditorTexts.FILE_UNREADABLE } });
+      return settle({
+        kind: 'reviewing',
+        ...chosen,
+        warnings: [],
+        problem: { title: EditorTexts.INVALID_FILE, text: EditorTexts.FILE_UNREADABLE },
+      });
     }
     const tooLarge = dimensionProblem(size, info);
-    if (tooLarge) return settle({ kind: 'reviewing', ...chosen, size, warnings: [], problem: { title: EditorTexts.INVALID_DIMENSIONS, text: tooLarge } });
+    if (tooLarge)
+      return settle({
+        kind: 'reviewing',
+        ...chosen,
+        size,
+        warnings: [],
+        problem: { title: EditorTexts.INVALID_DIMENSIONS, text: tooLarge },
+      });
     try {
       const check = await validateImage(file);
       settle({ kind: 'reviewing', ...chosen, size, warnings: check.warnings });
     } catch (failure) {
-      settle({ kind: 'reviewing', ...chosen, size, warnings: [], problem: { title: EditorTexts.IMAGE_VALIDATION_FAILED, text: errorText(failure, editorErrors(EditorTexts.IMAGE_VALIDATION_FAILED)) } });
+      settle({
+        kind: 'reviewing',
+        ...chosen,
+        size,
+        warnings: [],
+        problem: {
+          title: EditorTexts.IMAGE_VALIDATION_FAILED,
+          text: errorText(failure, editorErrors(EditorTexts.IMAGE_VALIDATION_FAILED)),
+        },
+      });
     }
   }
 
   /** Uploads the reviewed file; rejects with ImageNotUploaded when it is not uploaded. */
   function startUpload(): Promise<UploadedImage> {
     const reviewed = now.current;
-    if (reviewed.kind !== 'reviewing' || reviewed.problem || !reviewed.size) return Promise.reject(new ImageNotUploaded(EditorTexts.IMAGE_NOT_UPLOADED, EditorTexts.IMAGE_UPLOAD_CANCELLED));
+    if (reviewed.kind !== 'reviewing' || reviewed.problem || !reviewed.size)
+      return Promise.reject(new ImageNotUploaded(EditorTexts.IMAGE_NOT_UPLOADED, EditorTexts.IMAGE_UPLOAD_CANCELLED));
     setConfirm(undefined);
     const attempt = uploadReviewed(reviewed);
     uploading.current = attempt;
@@ -196,8 +239,11 @@ export default function ThumbnailField({ value, savedValue, onChange, onUploaded
       if (failure instanceof ImageNotUploaded) throw failure;
       const cancelled = failure instanceof DOMException && failure.name === 'AbortError';
       const problem = { title: EditorTexts.UPLOAD_FAILED, text: errorText(failure, editorErrors(EditorTexts.UPLOAD_FAILED)) };
-      if (current === run.current) setPhase({ kind: 'reviewing', file, localUrl: preview, size, warnings, failure: cancelled ? undefined : problem });
-      throw cancelled || current !== run.current ? new ImageNotUploaded(EditorTexts.IMAGE_NOT_UPLOADED, EditorTexts.IMAGE_UPLOAD_CANCELLED) : new ImageNotUploaded(problem.title, problem.text);
+      if (current === run.current)
+        setPhase({ kind: 'reviewing', file, localUrl: preview, size, warnings, failure: cancelled ? undefined : problem });
+      throw cancelled || current !== run.current
+        ? new ImageNotUploaded(EditorTexts.IMAGE_NOT_UPLOADED, EditorTexts.IMAGE_UPLOAD_CANCELLED)
+        : new ImageNotUploaded(problem.title, problem.text);
     } finally {
       if (upload.current === controller) upload.current = undefined;
     }
@@ -297,7 +343,11 @@ export default function ThumbnailField({ value, savedValue, onChange, onUploaded
   const reportPending = useRef(onPending);
   reportPending.current = onPending;
   useEffect(() => {
-    reportPending.current?.(pendingState ? { state: pendingState, progress: pendingProgress, upload: (options) => actions.current.uploadChosen(options) } : undefined);
+    reportPending.current?.(
+      pendingState
+        ? { state: pendingState, progress: pendingProgress, upload: (options) => actions.current.uploadChosen(options) }
+        : undefined,
+    );
   }, [pendingState, pendingProgress]);
   useEffect(() => () => reportPending.current?.(undefined), []);
 
@@ -311,7 +361,11 @@ export default function ThumbnailField({ value, savedValue, onChange, onUploaded
         Featured image
       </h3>
       {shown ? (
-        <img src={shown} alt={phase.kind === 'idle' ? 'Featured image' : 'Chosen image'} className="aspect-[2/1] w-full rounded-lg border border-slate-200 object-cover dark:border-slate-800" />
+        <img
+          src={shown}
+          alt={phase.kind === 'idle' ? 'Featured image' : 'Chosen image'}
+          className="aspect-[2/1] w-full rounded-lg border border-slate-200 object-cover dark:border-slate-800"
+        />
       ) : (
         <div className="flex aspect-[2/1] w-full items-center justify-center rounded-lg border border-dashed border-slate-300 text-sm text-slate-600 dark:border-slate-700 dark:text-slate-400">
           No featured image
@@ -340,7 +394,11 @@ export default function ThumbnailField({ value, savedValue, onChange, onUploaded
         {(phase.kind === 'reviewing' || phase.kind === 'uploading' || phase.kind === 'uploaded') && (
           <p className="text-sm text-slate-700 dark:text-slate-300" data-testid="thumbnail-file">
             {phase.file.name} · {formatBytes(phase.file.size)}
-            {phase.kind === 'uploaded' ? ` · ${phase.image.width}x${phase.image.height}` : phase.size ? ` · ${phase.size.width}x${phase.size.height}` : ''}
+            {phase.kind === 'uploaded'
+              ? ` · ${phase.image.width}x${phase.image.height}`
+              : phase.size
+                ? ` · ${phase.size.width}x${phase.size.height}`
+                : ''}
           </p>
         )}
         {phase.kind === 'reviewing' && phase.problem && (
@@ -398,7 +456,14 @@ export default function ThumbnailField({ value, savedValue, onChange, onUploaded
 
       <div className="flex flex-wrap gap-2">
         {(phase.kind === 'idle' || phase.kind === 'checking' || phase.kind === 'reviewing') && (
-          <button ref={chooser} type="button" className="btn-secondary" onClick={() => input.current?.click()} disabled={busy || !signedIn} aria-describedby={`${id}-hint`}>
+          <button
+            ref={chooser}
+            type="button"
+            className="btn-secondary"
+            onClick={() => input.current?.click()}
+            disabled={busy || !signedIn}
+            aria-describedby={`${id}-hint`}
+          >
             {phase.kind === 'reviewing' ? 'Choose another image' : value ? 'Change image' : 'Choose image'}
           </button>
         )}
@@ -440,7 +505,14 @@ export default function ThumbnailField({ value, savedValue, onChange, onUploaded
         message={
           phase.kind === 'reviewing' && phase.size ? (
             <>
-              <p>{EditorTexts.dimensionMismatch(phase.size.width, phase.size.height, info.recommendedDimensions.width, info.recommendedDimensions.height)}</p>
+              <p>
+                {EditorTexts.dimensionMismatch(
+                  phase.size.width,
+                  phase.size.height,
+                  info.recommendedDimensions.width,
+                  info.recommendedDimensions.height,
+                )}
+              </p>
               {phase.warnings.map((warning) => (
                 <p key={warning} className="mt-1">
                   {warning}

@@ -19,4 +19,5 @@ export const isEditConflict = (error: unknown): boolean =>
   error instanceof ApiError && error.status === 409 && typeof error.data === 'object' && error.data !== null && 'current' in error.data;
 
 /** No answer, too many requests or a server failure: worth trying again; anything else is the server refusing this text. */
-export const isTransientFailure = (error: unknown): boolean => !(error instanceof ApiError) || error.status === 0 || error.status === 429 || error.status >= 500;
+export const isTransientFailure = (error: unknown): boolean =>
+  !(error instanceof ApiError) || error.status === 0 || error.status === 429 || error.status >= 500;

@@ -40,7 +40,10 @@ export async function savePost(mode: EditorMode, id: number | undefined, body: S
 /** POST /blog/posts/author/{id}/submit-for-review: DRAFT or REJECTED → PENDING_REVIEW; with the author's requested publish time (UTC ISO) when given. */
 export async function submitForReview(id: number, requestedPublishAt?: string): Promise<Saved> {
   const { data, message } = await unwrapWithMessage(
-    browserApi().POST('/api/v1/blog/posts/author/{id}/submit-for-review', { params: { path: { id } }, body: requestedPublishAt ? { requestedPublishAt } : undefined }),
+    browserApi().POST('/api/v1/blog/posts/author/{id}/submit-for-review', {
+      params: { path: { id } },
+      body: requestedPublishAt ? { requestedPublishAt } : undefined,
+    }),
   );
   return { post: data, message };
 }
@@ -107,7 +110,12 @@ function fileNameOf(url: string): string {
  * limit; `signal` cancels it. The image URL comes from imageUrl, cdnUrl or url (docs/requirements.md#data-upload-requirements).
  */
 export async function uploadThumbnail(file: File, onProgress: (percent: number) => void, signal: AbortSignal): Promise<UploadedImage> {
-  const data: UploadAnswer = (await upload('/images/thumbnail/upload', { image: file }, { onProgress, signal, timeoutMs: UPLOAD_TIMEOUT_MS, texts: { timeout: EditorTexts.UPLOAD_TIMEOUT } })) ?? {};
+  const data: UploadAnswer =
+    (await upload(
+      '/images/thumbnail/upload',
+      { image: file },
+      { onProgress, signal, timeoutMs: UPLOAD_TIMEOUT_MS, texts: { timeout: EditorTexts.UPLOAD_TIMEOUT } },
+    )) ?? {};
   const url = data.imageUrl ?? data.cdnUrl ?? data.url;
   if (typeof url !== 'string' || !url) throw new ApiError(CommonTexts.UNEXPECTED_ERROR, 201);
   return {

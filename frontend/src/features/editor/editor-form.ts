@@ -45,7 +45,16 @@ export type SeoField = 'metaTitle' | 'metaDescription' | 'canonicalUrl' | 'socia
  * stop there; title and excerpt do not, as maxLength counts UTF-16 units (an emoji is two): the
  * server's answer names a title or excerpt that is too long.
  */
-export const LIMITS = { title: 200, slug: 200, excerpt: 1000, content: 200_000, metaTitle: 300, metaDescription: 500, canonicalUrl: 500, socialImage: 500 } as const;
+export const LIMITS = {
+  title: 200,
+  slug: 200,
+  excerpt: 1000,
+  content: 200_000,
+  metaTitle: 300,
+  metaDescription: 500,
+  canonicalUrl: 500,
+  socialImage: 500,
+} as const;
 /** What search engines show before truncating (the SEO section's counters). */
 export const RECOMMENDED = { metaTitle: 60, metaDescription: 145 } as const;
 /** Tags per post the API accepts. */
@@ -103,7 +112,8 @@ export function saveProblems(form: EditorForm, options: { mode: EditorMode; sign
   const problems: Problem[] = [];
   if (!options.signedIn) problems.push({ field: 'auth', message: EditorTexts.AUTH_REQUIRED });
   if (!form.title.trim()) problems.push({ field: 'title', message: admin ? EditorTexts.ADMIN_TITLE_REQUIRED : EditorTexts.TITLE_REQUIRED });
-  if (!form.content.trim()) problems.push({ field: 'content', message: admin ? EditorTexts.ADMIN_CONTENT_REQUIRED : EditorTexts.CONTENT_REQUIRED });
+  if (!form.content.trim())
+    problems.push({ field: 'content', message: admin ? EditorTexts.ADMIN_CONTENT_REQUIRED : EditorTexts.CONTENT_REQUIRED });
   const slug = form.slug.trim();
   if (!slug) {
     if (!admin) problems.push({ field: 'slug', message: EditorTexts.SLUG_REQUIRED });
@@ -162,8 +172,18 @@ export function savePayload(form: EditorForm, mode: EditorMode, tags: SelectedTa
 
 /** The form as the server keeps it after a save of `form` (trimmed), for telling later edits apart. */
 export function trimmedForm(form: EditorForm): EditorForm {
-  return { ...form, title: form.title.trim(), slug: form.slug.trim(), excerpt: form.excerpt.trim(), content: form.content.trim(), featuredImage: form.featuredImage.trim(),
-    metaTitle: form.metaTitle.trim(), metaDescription: form.metaDescription.trim(), canonicalUrl: form.canonicalUrl.trim(), socialImage: form.socialImage.trim() };
+  return {
+    ...form,
+    title: form.title.trim(),
+    slug: form.slug.trim(),
+    excerpt: form.excerpt.trim(),
+    content: form.content.trim(),
+    featuredImage: form.featuredImage.trim(),
+    metaTitle: form.metaTitle.trim(),
+    metaDescription: form.metaDescription.trim(),
+    canonicalUrl: form.canonicalUrl.trim(),
+    socialImage: form.socialImage.trim(),
+  };
 }
 
 export const STATUS_LABELS: Record<PostStatus, string> = {
@@ -185,5 +205,8 @@ const EDITOR_STATUSES: PostStatus[] = ['DRAFT', 'PUBLISHED', 'ARCHIVED'];
  */
 export function statusOptions(saved: Pick<PostResponse, 'status' | 'allowedActions'> | undefined): PostStatus[] {
   if (!saved) return EDITOR_STATUSES;
-  return [saved.status, ...EDITOR_STATUSES.filter((status) => status !== saved.status && allows(saved, `setStatus:${status}` as PostAction))];
+  return [
+    saved.status,
+    ...EDITOR_STATUSES.filter((status) => status !== saved.status && allows(saved, `setStatus:${status}` as PostAction)),
+  ];
 }

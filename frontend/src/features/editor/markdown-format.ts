@@ -14,8 +14,16 @@ export interface TextEdit {
   selectEnd: number;
 }
 
-const WRAPS: Record<'bold' | 'italic' | 'code', [marker: string, placeholder: string]> = { bold: ['**', 'bold text'], italic: ['_', 'italic text'], code: ['`', 'code'] };
-const PREFIXES: Record<'heading' | 'list' | 'quote', [prefix: string, placeholder: string]> = { heading: ['## ', 'Heading'], list: ['- ', 'List item'], quote: ['> ', 'Quote'] };
+const WRAPS: Record<'bold' | 'italic' | 'code', [marker: string, placeholder: string]> = {
+  bold: ['**', 'bold text'],
+  italic: ['_', 'italic text'],
+  code: ['`', 'code'],
+};
+const PREFIXES: Record<'heading' | 'list' | 'quote', [prefix: string, placeholder: string]> = {
+  heading: ['## ', 'Heading'],
+  list: ['- ', 'List item'],
+  quote: ['> ', 'Quote'],
+};
 const URL_PLACEHOLDER = 'https://';
 
 /** Surrounds the selection with `marker` (a placeholder when empty); a selection already surrounded loses the markers. */

@@ -18,7 +18,9 @@ export const REVISIONS_PAGE_SIZE = 10;
 
 /** GET /blog/posts/{id}/revisions?page&size. */
 export async function listRevisions(postId: number, page: number) {
-  return unwrap(browserApi().GET('/api/v1/blog/posts/{id}/revisions', { params: { path: { id: postId }, query: { page, size: REVISIONS_PAGE_SIZE } } }));
+  return unwrap(
+    browserApi().GET('/api/v1/blog/posts/{id}/revisions', { params: { path: { id: postId }, query: { page, size: REVISIONS_PAGE_SIZE } } }),
+  );
 }
 
 /** GET /blog/posts/{id}/revisions/{revisionId}. */
@@ -32,9 +34,16 @@ export async function compareRevision(postId: number, from: number): Promise<Rev
 }
 
 /** POST /blog/posts/{id}/revisions/{revisionId}/restore {version}: the post as restored, with its new version. */
-export async function restoreRevision(postId: number, revisionId: number, version: number): Promise<{ post: PostResponse; message: string | undefined }> {
+export async function restoreRevision(
+  postId: number,
+  revisionId: number,
+  version: number,
+): Promise<{ post: PostResponse; message: string | undefined }> {
   const { data, message } = await unwrapWithMessage(
-    browserApi().POST('/api/v1/blog/posts/{id}/revisions/{revisionId}/restore', { params: { path: { id: postId, revisionId } }, body: { version } }),
+    browserApi().POST('/api/v1/blog/posts/{id}/revisions/{revisionId}/restore', {
+      params: { path: { id: postId, revisionId } },
+      body: { version },
+    }),
   );
   return { post: data, message };
 }

@@ -11,4 +11,8 @@ export function truncateForSearch(text: string, limit: number): string {
 }
 
 /** Markdown's text without its marks, for a description when the post has no excerpt. */
-export const markdownText = (markdown: string): string => markdown.replace(/[#>*_`~[\]()!|-]+/g, ' ').replace(/\s+/g, ' ').trim();
+export const markdownText = (markdown: string): string =>
+  markdown
+    .replace(/[#>*_`~[\]()!|-]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();

@@ -118,7 +118,8 @@ export function saveFailure(error: unknown, creating: boolean): SaveFailure {
   if (error.status === 0) return { fields: {}, title, text: CommonTexts.NETWORK_ERROR };
   if (error.status >= 500) return { fields: {}, title, text: EditorTexts.SERVER_ERROR };
   if (error.status === 401) return { fields: {}, title, text: EditorTexts.AUTH_REQUIRED };
-  if (error.status === 403) return { fields: {}, title, text: error.message || (creating ? EditorTexts.FORBIDDEN_CREATE : EditorTexts.FORBIDDEN_UPDATE) };
+  if (error.status === 403)
+    return { fields: {}, title, text: error.message || (creating ? EditorTexts.FORBIDDEN_CREATE : EditorTexts.FORBIDDEN_UPDATE) };
   const usedSlug = error.status === 409 ? error.field('slug') : undefined;
   if (usedSlug) return { fields: { slug: usedSlug }, title, text: error.message };
   if (error.status === 400) {
@@ -128,7 +129,9 @@ export function saveFailure(error: unknown, creating: boolean): SaveFailure {
       if (field && messages?.[0] && !fields[field]) fields[field] = messages[0];
     }
     const first = Object.values(fields)[0];
-    return first ? { fields, title: EditorTexts.VALIDATION_ERROR, text: first } : { fields, title, text: error.message || EditorTexts.INVALID_POST_DATA };
+    return first
+      ? { fields, title: EditorTexts.VALIDATION_ERROR, text: first }
+      : { fields, title, text: error.message || EditorTexts.INVALID_POST_DATA };
   }
   return { fields: {}, title, text: error.message ? EditorTexts.saveFailed(error.message) : EditorTexts.SAVE_FAILED };
 }
@@ -138,7 +141,11 @@ export function saveFailure(error: unknown, creating: boolean): SaveFailure {
  * text, the network text (or the upload's time limit), a 5xx the server-error text, else the
  * action's own text.
  */
-export const editorErrors = (actionFailed: string): ErrorTexts => ({ fallback: actionFailed, server: EditorTexts.SERVER_ERROR, fieldErrors: true });
+export const editorErrors = (actionFailed: string): ErrorTexts => ({
+  fallback: actionFailed,
+  server: EditorTexts.SERVER_ERROR,
+  fieldErrors: true,
+});
 
 /** Autosave, edits in two places, the History panel and the SEO section. */
 export const PublishingTexts = {
@@ -167,7 +174,10 @@ export const PublishingTexts = {
     `The post's title, excerpt, content, tags, image and SEO fields go back to the revision of ${when}. The restore is kept as a new revision.${unsaved ? ' Your unsaved changes here are replaced.' : ''}`,
   RESTORED: 'Revision restored.',
   RESTORE_FAILED: 'The revision could not be restored.',
-  KIND_LABELS: { SAVE: 'Saved', SUBMITTED: 'Submitted', APPROVED: 'Approved', REJECTED: 'Rejected', RESTORED: 'Restored' } as Record<string, string>,
+  KIND_LABELS: { SAVE: 'Saved', SUBMITTED: 'Submitted', APPROVED: 'Approved', REJECTED: 'Rejected', RESTORED: 'Restored' } as Record<
+    string,
+    string
+  >,
   SEO: 'SEO',
   SEO_DEFAULT_TITLE: 'Empty: the post title.',
   SEO_DEFAULT_DESCRIPTION: 'Empty: the excerpt.',

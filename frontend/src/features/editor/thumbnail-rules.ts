@@ -39,7 +39,9 @@ function dimensions(value: unknown, fallback: Dimensions): Dimensions {
 export function uploadInfoFrom(raw: unknown): UploadInfo {
   const info = (raw ?? {}) as Record<string, unknown>;
   const formats = Array.isArray(info.allowedFormats)
-    ? info.allowedFormats.filter((format): format is string => typeof format === 'string' && /^[a-z0-9]+$/i.test(format)).map((format) => format.toLowerCase())
+    ? info.allowedFormats
+        .filter((format): format is string => typeof format === 'string' && /^[a-z0-9]+$/i.test(format))
+        .map((format) => format.toLowerCase())
     : [];
   return {
     maxSize: positive(info.maxSize) ? info.maxSize : DEFAULT_UPLOAD_INFO.maxSize,
@@ -93,7 +95,8 @@ export function ownImageFilename(url: string): string | undefined {
   let path: string;
   try {
     const parsed = new URL(url, 'http://same.origin');
-    const sameOrigin = parsed.origin === 'http://same.origin' || (typeof window !== 'undefined' && parsed.origin === window.location.origin);
+    const sameOrigin =
+      parsed.origin === 'http://same.origin' || (typeof window !== 'undefined' && parsed.origin === window.location.origin);
     if (!sameOrigin) return undefined;
     path = parsed.pathname;
   } catch {

@@ -20,7 +20,17 @@ import { EditorTexts, editorErrors, PublishingTexts, saveFailure } from './texts
 import { errorText } from '../../lib/texts/error-text';
 import { setFlash } from '../author';
 import { deleteImage, savePost, submitForReview } from './editor-api';
-import { formFromPost, sameForm, saveProblems, savePayload, selectedTags, type EditorField, type EditorForm, type PostResponse, type TagResponse } from './editor-form';
+import {
+  formFromPost,
+  sameForm,
+  saveProblems,
+  savePayload,
+  selectedTags,
+  type EditorField,
+  type EditorForm,
+  type PostResponse,
+  type TagResponse,
+} from './editor-form';
 import { clearDraft, DRAFT_DELAY_MS, draftToOffer, newDraftKey, postDraftKey, readDraft, writeDraft, type LocalDraft } from './local-draft';
 import { ImageNotUploaded, ownImageFilename, type PendingImage } from './thumbnail-rules';
 import { currentPost } from './revisions-api';
@@ -83,7 +93,20 @@ export interface EditorSessionOptions {
   focus: (target: FocusTarget) => void;
 }
 
-export function useEditorSession({ mode, initialPost, availableTags, signedIn, hydrated, backHref, savedHref, editHref, userId, heading, savedHeading, focus: focusTarget }: EditorSessionOptions) {
+export function useEditorSession({
+  mode,
+  initialPost,
+  availableTags,
+  signedIn,
+  hydrated,
+  backHref,
+  savedHref,
+  editHref,
+  userId,
+  heading,
+  savedHeading,
+  focus: focusTarget,
+}: EditorSessionOptions) {
   const focus = useRef(focusTarget);
   focus.current = focusTarget;
 
@@ -282,7 +305,8 @@ export function useEditorSession({ mode, initialPost, availableTags, signedIn, h
       setPost(saved);
       setBaseline(savedForm);
       setForm((current) => (sameForm(current, sent) ? savedForm : current));
-      const replaced = storedThumbnail && storedThumbnail !== (saved.thumbnail ?? '') ? await deleteReplacedThumbnail(storedThumbnail) : true;
+      const replaced =
+        storedThumbnail && storedThumbnail !== (saved.thumbnail ?? '') ? await deleteReplacedThumbnail(storedThumbnail) : true;
       const extra = replaced ? undefined : EditorTexts.REMOVED_MAY_REMAIN;
       if (auto) {
         if (extra) setNotice({ kind: 'info', text: extra });
@@ -344,7 +368,19 @@ export function useEditorSession({ mode, initialPost, availableTags, signedIn, h
   // A saved post autosaves where its answer allows it (DRAFT, REJECTED); a new author's post once it has an edit page.
   const autosaveAllowed = signedIn && (post ? allows(post, 'autosave') : mode === 'author' && editHref !== undefined);
   useEffect(() => {
-    if (!hydrated || !draftChecked || !autosaveAllowed || !unsaved || imageWaits || saving || conflict || offer || saveState.kind === 'saving' || saveState.kind === 'retrying') return;
+    if (
+      !hydrated ||
+      !draftChecked ||
+      !autosaveAllowed ||
+      !unsaved ||
+      imageWaits ||
+      saving ||
+      conflict ||
+      offer ||
+      saveState.kind === 'saving' ||
+      saveState.kind === 'retrying'
+    )
+      return;
     if (!form.title.trim() || !form.content.trim()) return;
     if (!pendingImage && refusedForm.current && sameForm(refusedForm.current, form)) return;
     const timer = window.setTimeout(() => void actions.current.save(true), AUTOSAVE_DELAY_MS);

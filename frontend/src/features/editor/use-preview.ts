@@ -9,7 +9,11 @@ import { renderPreview, type RenderedPreview } from './editor-api';
 
 export const PREVIEW_DELAY_MS = 200;
 
-export type PreviewState = { kind: 'idle' } | { kind: 'loading'; last?: RenderedPreview } | { kind: 'ready'; preview: RenderedPreview } | { kind: 'error'; message: string };
+export type PreviewState =
+  | { kind: 'idle' }
+  | { kind: 'loading'; last?: RenderedPreview }
+  | { kind: 'ready'; preview: RenderedPreview }
+  | { kind: 'error'; message: string };
 
 export function usePreview(content: string, active: boolean): PreviewState {
   const [state, setState] = useState<PreviewState>({ kind: 'idle' });
@@ -20,7 +24,10 @@ export function usePreview(content: string, active: boolean): PreviewState {
       setState({ kind: 'idle' });
       return;
     }
-    setState((current) => ({ kind: 'loading', last: current.kind === 'ready' ? current.preview : current.kind === 'loading' ? current.last : undefined }));
+    setState((current) => ({
+      kind: 'loading',
+      last: current.kind === 'ready' ? current.preview : current.kind === 'loading' ? current.last : undefined,
+    }));
     const controller = new AbortController();
     const timer = window.setTimeout(() => {
       renderPreview(content, controller.signal).then(

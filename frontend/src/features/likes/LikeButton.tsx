@@ -111,7 +111,14 @@ export default function LikeButton({ postId, initialCount, loginHref }: Props) {
             : 'border-slate-300 bg-white text-slate-800 hover:bg-slate-50 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100 dark:hover:bg-slate-800'
         }`}
       >
-        <svg className={`h-4 w-4 ${liked ? 'text-rose-600 dark:text-rose-400' : 'text-rose-500'}`} viewBox="0 0 24 24" fill={liked ? 'currentColor' : 'none'} stroke="currentColor" strokeWidth="2" aria-hidden="true">
+        <svg
+          className={`h-4 w-4 ${liked ? 'text-rose-600 dark:text-rose-400' : 'text-rose-500'}`}
+          viewBox="0 0 24 24"
+          fill={liked ? 'currentColor' : 'none'}
+          stroke="currentColor"
+          strokeWidth="2"
+          aria-hidden="true"
+        >
           <path d="M12 21s-7.5-4.6-9.6-9.3C.9 8.2 3.1 4.5 6.8 4.5c2.1 0 3.6 1.1 5.2 3 1.6-1.9 3.1-3 5.2-3 3.7 0 5.9 3.7 4.4 7.2C19.5 16.4 12 21 12 21z" />
         </svg>
         <span className="sr-only">Like</span>

@@ -64,13 +64,20 @@ export default function NotificationEntry({ id, read: initiallyRead, segments, r
   }
 
   return (
-    <article aria-labelledby={`notification-${id}`} className={`flex gap-3 rounded-lg p-3 ${read ? '' : 'bg-brand-50 dark:bg-slate-800'}`} data-notification={id} data-read={read ? 'true' : 'false'}>
+    <article
+      aria-labelledby={`notification-${id}`}
+      className={`flex gap-3 rounded-lg p-3 ${read ? '' : 'bg-brand-50 dark:bg-slate-800'}`}
+      data-notification={id}
+      data-read={read ? 'true' : 'false'}
+    >
       <span className={`mt-1.5 h-2.5 w-2.5 shrink-0 rounded-full ${read ? 'bg-transparent' : 'bg-brand-600'}`} aria-hidden="true" />
       <div className="min-w-0 flex-1">
         <p id={`notification-${id}`} className="break-words text-sm">
           {!read && <span className="sr-only">{NotificationTexts.UNREAD}: </span>}
           <a href={link} onClick={open} className="text-slate-900 hover:underline dark:text-slate-100">
-            {segments.map((segment, index) => (segment.strong ? <strong key={index}>{segment.text}</strong> : <span key={index}>{segment.text}</span>))}
+            {segments.map((segment, index) =>
+              segment.strong ? <strong key={index}>{segment.text}</strong> : <span key={index}>{segment.text}</span>,
+            )}
           </a>
         </p>
         {reason && (

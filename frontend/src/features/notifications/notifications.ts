@@ -7,7 +7,12 @@
 import type { ApiClient } from '../../lib/api/client';
 import { load } from '../../lib/settle';
 import { siteTimeZone } from '../../lib/dates';
-import { notificationSegments, notificationSentence as notificationSentenceOf, type NotificationFacts, type Segment } from '../../../../shared/notification-wording';
+import {
+  notificationSegments,
+  notificationSentence as notificationSentenceOf,
+  type NotificationFacts,
+  type Segment,
+} from '../../../../shared/notification-wording';
 import type { DataOf } from '../../lib/api/schema';
 
 export type NotificationPage = DataOf<'/api/v1/notifications'>;
@@ -30,7 +35,12 @@ export type { Segment };
 
 type Entry = Pick<NotificationItem, 'type' | 'actor' | 'post'> & { publishAt?: string | null };
 
-const factsOf = (item: Entry): NotificationFacts => ({ type: item.type, actorName: item.actor?.fullName ?? null, postTitle: item.post?.title ?? null, publishAt: item.publishAt });
+const factsOf = (item: Entry): NotificationFacts => ({
+  type: item.type,
+  actorName: item.actor?.fullName ?? null,
+  postTitle: item.post?.title ?? null,
+  publishAt: item.publishAt,
+});
 
 /** Who did what on which post, as a sentence in pieces (names emphasised): the one wording, shared with the e-mails. */
 export const describeNotification = (item: Entry): Segment[] => notificationSegments(factsOf(item), siteTimeZone());

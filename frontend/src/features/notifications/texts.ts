@@ -70,4 +70,5 @@ export const UnsubscribeTexts = {
 } as const;
 
 /** The text a notification screen shows for a failed call. */
-export const notificationErrorMessage = (error: unknown, fallback: string): string => errorText(error, { fallback, server: fallback, fieldErrors: true });
+export const notificationErrorMessage = (error: unknown, fallback: string): string =>
+  errorText(error, { fallback, server: fallback, fieldErrors: true });

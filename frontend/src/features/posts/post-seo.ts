@@ -29,7 +29,12 @@ export function postHead(post: PublicPost, site: string): PostHead {
   const title = seo.metaTitle ?? post.title;
   const description =
     seo.metaDescription ??
-    (post.summary?.trim() || post.content.replace(/[#*_>`[\]()!-]/g, '').replace(/\s+/g, ' ').trim().slice(0, DERIVED_DESCRIPTION_LENGTH));
+    (post.summary?.trim() ||
+      post.content
+        .replace(/[#*_>`[\]()!-]/g, '')
+        .replace(/\s+/g, ' ')
+        .trim()
+        .slice(0, DERIVED_DESCRIPTION_LENGTH));
   const canonical = seo.canonicalUrl ?? new URL(`/blog/${post.slug}`, site).toString();
   const imagePath = seo.socialImage ?? (post.thumbnail ? socialImageOfThumbnail(post.thumbnail) : undefined);
   const image = imagePath ? new URL(imagePath, site).toString() : undefined;

@@ -27,7 +27,8 @@ export async function tagPage(Astro: TagPageContext, slug: string, { basePath }:
   const page = pagedRequest(Astro);
   if (page instanceof Response) return page;
   const { api } = Astro.locals;
-  const readPosts = () => load(api.GET('/api/v1/blog/posts/public/tag/{slug}', { params: { path: { slug }, query: { page, size: PAGE_SIZE } } }));
+  const readPosts = () =>
+    load(api.GET('/api/v1/blog/posts/public/tag/{slug}', { params: { path: { slug }, query: { page, size: PAGE_SIZE } } }));
   const readTags = () => load(api.GET('/api/v1/blog/tags/publish'));
   let posts: Awaited<ReturnType<typeof readPosts>> | undefined;
   let tags: Awaited<ReturnType<typeof readTags>>;
@@ -53,9 +54,18 @@ export async function tagPage(Astro: TagPageContext, slug: string, { basePath }:
 }
 
 /** The posts to show (undefined: 'Tag Not Found', 404), or the 301 to a former slug's current address. */
-async function settleTagPosts<T>(Astro: TagPageContext, slug: string, posts: Loaded<T> | undefined, mayHaveMoved: boolean, basePath: string): Promise<Loaded<T> | undefined | Response> {
+async function settleTagPosts<T>(
+  Astro: TagPageContext,
+  slug: string,
+  posts: Loaded<T> | undefined,
+  mayHaveMoved: boolean,
+  basePath: string,
+): Promise<Loaded<T> | undefined | Response> {
   const missing = posts === undefined || (!posts.ok && posts.error.status === 404);
-  const moved = missing && mayHaveMoved ? await load(Astro.locals.api.GET('/api/v1/blog/tags/moved/{slug}', { params: { path: { slug } } })) : undefined;
+  const moved =
+    missing && mayHaveMoved
+      ? await load(Astro.locals.api.GET('/api/v1/blog/tags/moved/{slug}', { params: { path: { slug } } }))
+      : undefined;
   if (moved?.ok) return Astro.redirect(`${basePath}/${moved.data.slug}${Astro.url.search}`, 301);
   if (missing) Astro.response.status = 404;
   else if (!posts.ok) Astro.response.status = 503;

@@ -28,7 +28,9 @@ export default function PreviewLinksPanel({ postId, initialLinks }: Props) {
   const submit = useSubmit();
 
   async function run(action: () => Promise<string>) {
-    await submit.run(async () => setNotice({ kind: 'success', text: await action() }), { onError: (error) => setNotice({ kind: 'error', text: messageOf(error) }) });
+    await submit.run(async () => setNotice({ kind: 'success', text: await action() }), {
+      onError: (error) => setNotice({ kind: 'error', text: messageOf(error) }),
+    });
   }
   const { busy } = submit;
 
@@ -74,14 +76,32 @@ export default function PreviewLinksPanel({ postId, initialLinks }: Props) {
         <ul className="mt-4 space-y-3">
           {links.map((link, index) => (
             <li key={link.id} className="rounded-lg border border-slate-200 p-3 dark:border-slate-700" data-preview-link={link.id}>
-              <TextField label={T.linkLabel(index + 1)} type="text" readOnly value={link.url} onFocus={(event) => event.currentTarget.select()} />
+              <TextField
+                label={T.linkLabel(index + 1)}
+                type="text"
+                readOnly
+                value={link.url}
+                onFocus={(event) => event.currentTarget.select()}
+              />
               <div className="mt-2 flex flex-wrap items-center justify-between gap-2">
                 <span className="text-sm text-slate-600 dark:text-slate-400">{T.expires(link.expiresAt)}</span>
                 <span className="flex flex-wrap gap-2">
-                  <button type="button" className="btn-secondary" onClick={() => copy(link)} disabled={!hydrated} aria-label={T.copyLabel(index + 1)}>
+                  <button
+                    type="button"
+                    className="btn-secondary"
+                    onClick={() => copy(link)}
+                    disabled={!hydrated}
+                    aria-label={T.copyLabel(index + 1)}
+                  >
                     {T.COPY}
                   </button>
-                  <button type="button" className="btn-secondary" onClick={() => revoke(link)} disabled={!hydrated || busy} aria-label={T.revokeLabel(index + 1)}>
+                  <button
+                    type="button"
+                    className="btn-secondary"
+                    onClick={() => revoke(link)}
+                    disabled={!hydrated || busy}
+                    aria-label={T.revokeLabel(index + 1)}
+                  >
                     {T.REVOKE}
                   </button>
                 </span>

@@ -14,4 +14,3 @@ export const listPreviewLinks = (postId: number): Promise<PreviewLink[]> =>
 export async function revokePreviewLink(postId: number, linkId: number): Promise<void> {
   await unwrap(browserApi().DELETE('/api/v1/blog/posts/{id}/preview-links/{linkId}', { params: { path: { id: postId, linkId } } }));
 }
-

@@ -10,13 +10,15 @@ export const formatExpiry = (iso: string): string => formatShortDateTime(iso);
 export const PreviewsTexts = {
   PAGE_TITLE: 'Preview',
   BANNER_HEADING: 'Preview — not published yet.',
-  bannerExpiry: (iso: string) => `This link expires on ${formatExpiry(iso)}. Anyone with the link can read this post; it is hidden from search engines.`,
+  bannerExpiry: (iso: string) =>
+    `This link expires on ${formatExpiry(iso)}. Anyone with the link can read this post; it is hidden from search engines.`,
   BANNER_VI: 'Bản xem trước — bài viết chưa được xuất bản.',
   LINK_INVALID_TITLE: 'Preview Not Available',
   LINK_FAILED: 'Unable to load preview',
 
   PANEL_HEADING: 'Preview links',
-  PANEL_HELP: 'Share a draft with someone before it is published: anyone with the link can read the post as it is saved now, for 7 days or until you revoke the link.',
+  PANEL_HELP:
+    'Share a draft with someone before it is published: anyone with the link can read the post as it is saved now, for 7 days or until you revoke the link.',
   CREATE: 'Create preview link',
   CREATING: 'Creating…',
   CREATED: 'Preview link created.',

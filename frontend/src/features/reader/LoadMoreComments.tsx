@@ -6,7 +6,12 @@ const COMMENT_LIST: Omit<LoadMoreProps, 'href' | 'containerId'> = {
   itemAttribute: 'data-comment-item',
   linkAttribute: 'data-load-more-comments',
   mode: 'replace',
-  texts: { idle: MyCommentsTexts.LOAD_MORE, loading: MyCommentsTexts.LOADING_MORE, failed: MyCommentsTexts.LOAD_FAILED, loaded: MyCommentsTexts.moreLoaded },
+  texts: {
+    idle: MyCommentsTexts.LOAD_MORE,
+    loading: MyCommentsTexts.LOADING_MORE,
+    failed: MyCommentsTexts.LOAD_FAILED,
+    loaded: MyCommentsTexts.moreLoaded,
+  },
   focusSelector: 'a',
   className: 'mt-4 flex flex-col items-center gap-2',
   linkClassName: 'btn-secondary',

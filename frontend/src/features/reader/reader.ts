@@ -17,7 +17,10 @@ export const readerApi = (api: ApiClient) => ({
     load(api.GET('/api/v1/likes/user/my-likes', { params: { query: { page, size, sortBy, sortDirection } } })),
   recentLikes: (limit = 3) => load(api.GET('/api/v1/likes/user/my-likes/recent', { params: { query: { limit } } })),
   myComments: (page: number, size: number, sort: 'newest' | 'oldest' = 'newest') =>
-    load(api.GET('/api/v1/comments/my-comments', { params: { query: { page, size, sortBy: 'createdAt', sortDirection: sort === 'oldest' ? 'asc' : 'desc' } } }),
+    load(
+      api.GET('/api/v1/comments/my-comments', {
+        params: { query: { page, size, sortBy: 'createdAt', sortDirection: sort === 'oldest' ? 'asc' : 'desc' } },
+      }),
     ),
   recentComments: (limit = 3) => load(api.GET('/api/v1/comments/my-recent', { params: { query: { limit } } })),
   userStats: () => load(api.GET('/api/v1/dashboard/user/stats', {})),
@@ -91,7 +94,9 @@ export async function loadReaderDashboard(api: ApiClient, url: URL) {
  * docs/requirements.md#routes-access): the signed-in visitor and the dashboard's data, or the redirect to return; 503
  * when the API could not answer the stats.
  */
-export async function readerDashboardPage(Astro: Parameters<typeof requireRole>[0] & { locals: { api: ApiClient }; response: { status?: number } }) {
+export async function readerDashboardPage(
+  Astro: Parameters<typeof requireRole>[0] & { locals: { api: ApiClient }; response: { status?: number } },
+) {
   const access = requireRole(Astro, SIGNED_IN);
   if (access instanceof Response) return access;
   const dashboard = await loadReaderDashboard(Astro.locals.api, Astro.url);

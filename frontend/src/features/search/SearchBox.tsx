@@ -119,7 +119,15 @@ export default function SearchBox() {
 
   const expanded = open && suggestions.length > 0;
   return (
-    <form {...keepTyped} method="get" action="/search" role="search" aria-label="Site search" className="relative flex items-center" onSubmit={cancel}>
+    <form
+      {...keepTyped}
+      method="get"
+      action="/search"
+      role="search"
+      aria-label="Site search"
+      className="relative flex items-center"
+      onSubmit={cancel}
+    >
       <label htmlFor={inputId} className="sr-only">
         Search the blog
       </label>
@@ -145,7 +153,11 @@ export default function SearchBox() {
         onBlur={close}
         onFocus={() => setOpen(suggestions.length > 0 && normaliseSearchQuery(query) !== '')}
       />
-      <button type="submit" className="inline-flex h-9 w-9 items-center justify-center rounded-r-lg border border-slate-300 bg-white text-slate-700 hover:bg-slate-50 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-200 dark:hover:bg-slate-800" aria-label="Search">
+      <button
+        type="submit"
+        className="inline-flex h-9 w-9 items-center justify-center rounded-r-lg border border-slate-300 bg-white text-slate-700 hover:bg-slate-50 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-200 dark:hover:bg-slate-800"
+        aria-label="Search"
+      >
         <svg className="h-4 w-4" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true">
           <circle cx="11" cy="11" r="7" />
           <path d="m20 20-3.5-3.5" />

@@ -24,7 +24,17 @@ export function readSearchPage(api: ApiClient, search: SearchPageParams, page: n
     search.q
       ? load(
           api.GET('/api/v1/blog/search', {
-            params: { query: { q: search.q, page, size: SEARCH_PAGE_SIZE, tag: given(search.tag), author: given(search.author), from: given(search.from), to: given(search.to) } },
+            params: {
+              query: {
+                q: search.q,
+                page,
+                size: SEARCH_PAGE_SIZE,
+                tag: given(search.tag),
+                author: given(search.author),
+                from: given(search.from),
+                to: given(search.to),
+              },
+            },
           }),
         )
       : undefined,

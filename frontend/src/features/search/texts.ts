@@ -4,7 +4,8 @@ import { countNoun, Nouns } from '../../lib/texts/nouns';
 export const SearchTexts = {
   PAGE_TITLE: 'Search',
   HEADING: 'Search Inkwell',
-  INTRO: 'Find stories by title, words in the text, tag or author. Use quotes for a phrase ("dark mode") and a minus to leave a word out (-draft).',
+  INTRO:
+    'Find stories by title, words in the text, tag or author. Use quotes for a phrase ("dark mode") and a minus to leave a word out (-draft).',
   resultsFor: (query: string) => `Search results for “${query}”`,
   resultCount: (total: number, query: string) => `${countNoun(total, Nouns.RESULT)} for “${query}”`,
   NO_RESULTS_TITLE: (query: string) => `No results for “${query}”`,

@@ -73,7 +73,8 @@ export default function AccountSessions({ initial, alerts }: { initial: AccountS
         setAlertNotice({ kind: 'error', text: sessionErrorMessage(error, SessionTexts.ALERT_FAILED) });
       },
     });
-    if (result.ok) setAlertNotice({ kind: 'success', text: result.value.newDeviceEmail ? SessionTexts.ALERT_SAVED_ON : SessionTexts.ALERT_SAVED_OFF });
+    if (result.ok)
+      setAlertNotice({ kind: 'success', text: result.value.newDeviceEmail ? SessionTexts.ALERT_SAVED_ON : SessionTexts.ALERT_SAVED_OFF });
   }
 
   return (
@@ -99,7 +100,8 @@ export default function AccountSessions({ initial, alerts }: { initial: AccountS
                 </p>
                 <p className="text-sm text-slate-600 dark:text-slate-400">{session.place}</p>
                 <p className="text-xs text-slate-600 dark:text-slate-400">
-                  {SessionTexts.signedIn(formatShortDateTime(session.createdAt))} · {SessionTexts.lastActive(formatShortDateTime(session.lastUsedAt))}
+                  {SessionTexts.signedIn(formatShortDateTime(session.createdAt))} ·{' '}
+                  {SessionTexts.lastActive(formatShortDateTime(session.lastUsedAt))}
                 </p>
               </div>
               {!session.current && (
@@ -118,10 +120,17 @@ export default function AccountSessions({ initial, alerts }: { initial: AccountS
           ))}
         </ul>
       )}
-      {sessions.length > 0 && others.length === 0 && <p className="mt-2 text-sm text-slate-600 dark:text-slate-400">{SessionTexts.ONLY_THIS_DEVICE}</p>}
+      {sessions.length > 0 && others.length === 0 && (
+        <p className="mt-2 text-sm text-slate-600 dark:text-slate-400">{SessionTexts.ONLY_THIS_DEVICE}</p>
+      )}
       {others.length > 0 && (
         <div className="mt-4">
-          <BusyButton className="btn-secondary w-full sm:w-auto" busy={signOut.busy && pending === 'others'} disabled={!hydrated || signOut.busy} onClick={() => void endOthers()}>
+          <BusyButton
+            className="btn-secondary w-full sm:w-auto"
+            busy={signOut.busy && pending === 'others'}
+            disabled={!hydrated || signOut.busy}
+            onClick={() => void endOthers()}
+          >
             {SessionTexts.SIGN_OUT_OTHERS}
           </BusyButton>
         </div>

@@ -26,7 +26,9 @@ export const SessionTexts = {
   lastActive: (when: string) => `Last active ${when}`,
   signOutLabel: (device: string, place: string) => `Sign out ${device}, ${place}`,
   signedOut: (device: string) => `Signed out of ${device}.`,
-  signedOutOthers: (count: number) => (count === 0 ? 'There were no other sessions to sign out.' : `Signed out of ${countNoun(count, OTHER_SESSION)}.`),
+  signedOutOthers: (count: number) =>
+    count === 0 ? 'There were no other sessions to sign out.' : `Signed out of ${countNoun(count, OTHER_SESSION)}.`,
 } as const;
 
-export const sessionErrorMessage = (error: unknown, fallback: string): string => errorText(error, { fallback, server: fallback, status: { 404: SessionTexts.ALREADY_ENDED }, fieldErrors: true });
+export const sessionErrorMessage = (error: unknown, fallback: string): string =>
+  errorText(error, { fallback, server: fallback, status: { 404: SessionTexts.ALREADY_ENDED }, fieldErrors: true });

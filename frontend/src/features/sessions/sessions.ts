@@ -14,7 +14,10 @@ export const accountSessionsApi = (api: ApiClient) => ({
   /** The list and the switch, settled together: the section shows both or its error state. */
   overview: () =>
     settleRead(async () => {
-      const [sessions, alerts] = await Promise.all([unwrap(api.GET('/api/v1/account/sessions', {})), unwrap(api.GET('/api/v1/account/sessions/alerts', {}))]);
+      const [sessions, alerts] = await Promise.all([
+        unwrap(api.GET('/api/v1/account/sessions', {})),
+        unwrap(api.GET('/api/v1/account/sessions/alerts', {})),
+      ]);
       return { sessions, alerts };
     }),
 });

@@ -93,20 +93,42 @@ export default function TwoFactorSettings() {
 
   return (
     <>
-      <button ref={opener} type="button" className="btn-secondary w-full justify-start" onClick={show} aria-haspopup="dialog" disabled={!hydrated}>
+      <button
+        ref={opener}
+        type="button"
+        className="btn-secondary w-full justify-start"
+        onClick={show}
+        aria-haspopup="dialog"
+        disabled={!hydrated}
+      >
         {T.OPEN}
       </button>
       {open && (
         <Dialog title={T.TITLE} onClose={close} size="lg">
-          {view.kind === 'loading' && <p className="text-sm text-slate-600 dark:text-slate-400" role="status">{T.LOADING}</p>}
+          {view.kind === 'loading' && (
+            <p className="text-sm text-slate-600 dark:text-slate-400" role="status">
+              {T.LOADING}
+            </p>
+          )}
           {view.kind === 'failed' && <Alert>{view.message}</Alert>}
           {view.kind === 'status' && !view.status.enabled && (
-            <StartSetup required={view.status.setupRequired} notice={view.notice} onStarted={(setup) => setView({ kind: 'setup', setup })} />
+            <StartSetup
+              required={view.status.setupRequired}
+              notice={view.notice}
+              onStarted={(setup) => setView({ kind: 'setup', setup })}
+            />
           )}
           {view.kind === 'status' && view.status.enabled && (
-            <Manage status={view.status} notice={view.notice} onOff={() => void load(T.TURNED_OFF)} onCodes={(codes) => setView({ kind: 'codes', codes })} />
+            <Manage
+              status={view.status}
+              notice={view.notice}
+              onOff={() => void load(T.TURNED_OFF)}
+              onCodes={(codes) => setView({ kind: 'codes', codes })}
+            />
           )}
-          {view.kind === 'setup' && <ConfirmSetup setup={view.setup} onEnabled={(codes) => setView({ kind: 'codes', codes })} onCancel={() => void load()} />}
+          {view.kind === 'setup' && (
+            <ConfirmSetup setup={view.setup} onEnabled={(codes) => setView({ kind: 'codes', codes })} onCancel={() => void load()} />
+          )}
           {view.kind === 'codes' && <RecoveryCodes codes={view.codes} onDone={finished} />}
         </Dialog>
       )}
@@ -151,7 +173,9 @@ function GroupedKey({ secret }: { secret: string }) {
   return (
     <>
       <code className="flex flex-wrap gap-x-[1ch] font-mono">
-        {secret.match(/.{1,4}/g)?.map((group, index) => <span key={index}>{group}</span>)}
+        {secret.match(/.{1,4}/g)?.map((group, index) => (
+          <span key={index}>{group}</span>
+        ))}
       </code>
       <button type="button" className="btn-secondary mt-2 px-3 py-1 text-sm" onClick={copy}>
         {T.COPY_KEY}
@@ -199,7 +223,15 @@ function ConfirmSetup({ setup, onEnabled, onCancel }: { setup: Setup; onEnabled:
         </div>
       </dl>
       {failure && <Alert>{failure}</Alert>}
-      <TextField label={T.CODE_LABEL} name="code" inputMode="numeric" autoComplete="one-time-code" maxLength={8} error={error} data-autofocus />
+      <TextField
+        label={T.CODE_LABEL}
+        name="code"
+        inputMode="numeric"
+        autoComplete="one-time-code"
+        maxLength={8}
+        error={error}
+        data-autofocus
+      />
       <label className="flex items-center gap-2 text-sm">
         <input type="checkbox" className="h-4 w-4 rounded border-slate-300 text-brand-600" name="signOutOtherSessions" defaultChecked />
         {T.SIGN_OUT_OTHERS}
@@ -239,7 +271,17 @@ function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () => void 
   );
 }
 
-function Manage({ status, notice, onOff, onCodes }: { status: Status; notice?: string; onOff: () => void; onCodes: (codes: string[]) => void }) {
+function Manage({
+  status,
+  notice,
+  onOff,
+  onCodes,
+}: {
+  status: Status;
+  notice?: string;
+  onOff: () => void;
+  onCodes: (codes: string[]) => void;
+}) {
   const [errors, setErrors] = useState<{ password?: string; code?: string; newCode?: string }>({});
   const off = useSubmit();
   const renew = useSubmit();
@@ -273,24 +315,47 @@ function Manage({ status, notice, onOff, onCodes }: { status: Status; notice?: s
   return (
     <div className="space-y-6">
       {notice && <Alert kind="success">{notice}</Alert>}
-      <p className="text-sm text-slate-700 dark:text-slate-300">{T.ON(formatDateTime(status.enabledAt) || '—', status.recoveryCodesLeft)}</p>
+      <p className="text-sm text-slate-700 dark:text-slate-300">
+        {T.ON(formatDateTime(status.enabledAt) || '—', status.recoveryCodesLeft)}
+      </p>
       <form className="space-y-3" onSubmit={newCodes} noValidate aria-labelledby="two-factor-new-codes">
         <h3 id="two-factor-new-codes" className="font-semibold">
           {T.NEW_CODES_HEADING}
         </h3>
         {renew.failure && <Alert>{renew.failure}</Alert>}
-        <TextField label={T.CODE_LABEL} name="code" inputMode="numeric" autoComplete="one-time-code" maxLength={8} error={errors.newCode} hint={T.NEW_CODES_HINT} />
+        <TextField
+          label={T.CODE_LABEL}
+          name="code"
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          maxLength={8}
+          error={errors.newCode}
+          hint={T.NEW_CODES_HINT}
+        />
         <BusyButton type="submit" className="btn-secondary" busy={renew.busy}>
           {T.NEW_CODES}
         </BusyButton>
       </form>
-      <form className="space-y-3 border-t border-slate-200 pt-4 dark:border-slate-700" onSubmit={turnOff} noValidate aria-labelledby="two-factor-off">
+      <form
+        className="space-y-3 border-t border-slate-200 pt-4 dark:border-slate-700"
+        onSubmit={turnOff}
+        noValidate
+        aria-labelledby="two-factor-off"
+      >
         <h3 id="two-factor-off" className="font-semibold">
           {T.TURN_OFF_HEADING}
         </h3>
         {off.failure && <Alert>{off.failure}</Alert>}
         <PasswordField label={T.PASSWORD_LABEL} name="password" autoComplete="current-password" error={errors.password} />
-        <TextField label={T.ANY_CODE_LABEL} name="code" autoComplete="one-time-code" autoCapitalize="off" spellCheck={false} maxLength={32} error={errors.code} />
+        <TextField
+          label={T.ANY_CODE_LABEL}
+          name="code"
+          autoComplete="one-time-code"
+          autoCapitalize="off"
+          spellCheck={false}
+          maxLength={32}
+          error={errors.code}
+        />
         <BusyButton type="submit" className="btn bg-red-600 text-white hover:bg-red-700" busy={off.busy}>
           {T.TURN_OFF}
         </BusyButton>

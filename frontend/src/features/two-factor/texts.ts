@@ -19,7 +19,8 @@ export const TwoFactorTexts = {
   TURN_ON: 'Turn on',
   SIGN_OUT_OTHERS: 'Sign out my other sessions',
   CANCEL: 'Cancel',
-  CODES_INTRO: 'Two-factor sign-in is on. Save these recovery codes somewhere safe: each lets you sign in once without your phone. They are shown only now.',
+  CODES_INTRO:
+    'Two-factor sign-in is on. Save these recovery codes somewhere safe: each lets you sign in once without your phone. They are shown only now.',
   DOWNLOAD: 'Download codes (.txt)',
   DONE: "I've saved my codes",
   ON: (since: string, left: number) => `Two-factor sign-in is on (since ${since}). ${left} recovery ${left === 1 ? 'code' : 'codes'} left.`,

@@ -74,7 +74,9 @@ export async function unwrap<R extends FetchResult>(call: Promise<R>): Promise<U
 }
 
 /** The same, with the envelope's message, for the few calls whose success notice the screen shows. */
-export async function unwrapWithMessage<R extends FetchResult>(call: Promise<R>): Promise<{ data: Unwrapped<R>; message: string | undefined }> {
+export async function unwrapWithMessage<R extends FetchResult>(
+  call: Promise<R>,
+): Promise<{ data: Unwrapped<R>; message: string | undefined }> {
   let result: R;
   try {
     result = await call;

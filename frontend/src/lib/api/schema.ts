@@ -9,7 +9,11 @@ import type { components, paths } from '@inkwell/client/schema';
 export type Schema<Name extends keyof components['schemas']> = components['schemas'][Name];
 
 /** The envelope `data` of a GET endpoint's 200 answer. */
-export type DataOf<P extends keyof paths> = paths[P] extends { get: { responses: { 200: { content: { 'application/json': { data: infer T } } } } } } ? T : never;
+export type DataOf<P extends keyof paths> = paths[P] extends {
+  get: { responses: { 200: { content: { 'application/json': { data: infer T } } } } };
+}
+  ? T
+  : never;
 
 /** Like record: the liked post with the time it was liked (createdAt); userName is the post's author. */
 export type LikeRecord = Schema<'LikeRecordDto'>;
@@ -29,7 +33,8 @@ export type PostStatus = Schema<'PostStatus'>;
 export type PostAction = Schema<'PostAction'>;
 
 /** Whether a post answer allows `action` to its caller. */
-export const allows = (post: { allowedActions?: PostAction[] } | undefined, action: PostAction): boolean => post?.allowedActions?.includes(action) ?? false;
+export const allows = (post: { allowedActions?: PostAction[] } | undefined, action: PostAction): boolean =>
+  post?.allowedActions?.includes(action) ?? false;
 /** A whole post (GET /blog/posts/{id}, the public post page): the editor, the previews, the article. */
 export type Post = Schema<'PostResponseDto'>;
 /** A post in a list without its body: My Posts, the admin list. */

@@ -19,7 +19,8 @@ export type UploadPath = { [P in keyof paths]: [MultipartOf<PostOf<P>>] extends 
 /** The form an upload sends: the operation's multipart fields, a file for each binary one. */
 export type UploadForm<P extends UploadPath> = { [K in keyof MultipartOf<PostOf<P>>]: Blob };
 /** The envelope `data` of the operation's success. */
-export type UploadData<P extends UploadPath> = SuccessOf<PostOf<P>> extends { content: { 'application/json': { data: infer D } } } ? D : never;
+export type UploadData<P extends UploadPath> =
+  SuccessOf<PostOf<P>> extends { content: { 'application/json': { data: infer D } } } ? D : never;
 
 /** A feature's failure texts (the spec words them per screen); the defaults are the common ones. */
 export interface UploadTexts {
@@ -92,7 +93,11 @@ function send(path: string, form: FormData, options: UploadOptions): Promise<Ans
  * POST `path` with `fields` as multipart/form-data: the envelope's data (undefined when the answer
  * carries none), or an ApiError with the server's message, status and field errors.
  */
-export async function upload<P extends UploadPath>(path: P, fields: UploadForm<P>, options: UploadOptions = {}): Promise<UploadData<P> | undefined> {
+export async function upload<P extends UploadPath>(
+  path: P,
+  fields: UploadForm<P>,
+  options: UploadOptions = {},
+): Promise<UploadData<P> | undefined> {
   const form = new FormData();
   for (const [name, value] of Object.entries<Blob>(fields)) form.append(name, value);
   const url = options.query ? `${path}?${new URLSearchParams(options.query)}` : path;
@@ -108,7 +113,10 @@ export async function upload<P extends UploadPath>(path: P, fields: UploadForm<P
     throw new ApiError(options.texts?.unreadable ?? CommonTexts.UNEXPECTED_ERROR, answer.status);
   }
   if (answer.status < 200 || answer.status >= 300) {
-    const message = typeof envelope?.message === 'string' && envelope.message ? envelope.message : (options.texts?.failed?.(answer.status) ?? CommonTexts.UNEXPECTED_ERROR);
+    const message =
+      typeof envelope?.message === 'string' && envelope.message
+        ? envelope.message
+        : (options.texts?.failed?.(answer.status) ?? CommonTexts.UNEXPECTED_ERROR);
     throw new ApiError(message, answer.status, envelope?.errors ?? null);
   }
   return envelope?.data;

@@ -32,7 +32,8 @@ export interface ErrorTexts {
   withoutMessage?: Readonly<Partial<Record<number, string>>>;
 }
 
-const covers = (rule: boolean | readonly number[] | undefined, status: number) => (Array.isArray(rule) ? rule.includes(status) : rule === true);
+const covers = (rule: boolean | readonly number[] | undefined, status: number) =>
+  Array.isArray(rule) ? rule.includes(status) : rule === true;
 
 export function errorText(error: unknown, texts: ErrorTexts): string {
   if (!(error instanceof ApiError)) return texts.fallback;
