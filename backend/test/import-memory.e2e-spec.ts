@@ -1,5 +1,5 @@
 import { ChildProcess, spawn } from 'node:child_process';
-import { createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createWriteStream, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { once } from 'node:events';
@@ -8,14 +8,28 @@ import { ITEM_TEXT_MAX } from '../src/imports/sources/wxr-reader';
 import { createFreshDatabase } from './helpers/fresh-database';
 import { WXR_TAIL, wxrHead, wxrItem } from './fixtures/wxr-builder';
 
-/** The peak resident size (VmHWM) of process `pid`, in MB. */
-const peakMb = (pid: number): number => Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+/** A figure of /proc/<pid>/status in MB: VmRSS (resident now) or VmHWM (the peak since start or the last reset). */
+const statusMb = (pid: number, field: 'VmRSS' | 'VmHWM'): number =>
+  Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+
+/** Starts VmHWM again from the resident size now (Linux: '5' to clear_refs), so the peak that follows is the import's own. */
+const resetPeak = (pid: number): void => writeFileSync(`/proc/${pid}/clear_refs`, '5');
+
+/**
+ * What the import may add to the server's resident memory at its peak. Holding the item once would
+ * take 120 MB (240 MB as a JavaScript string). The process itself is larger here than under
+ * `npm start`: it compiles the TypeScript sources as it loads them (@swc-node/register), which
+ * puts it near 255 MB on Node 20 and 357 MB on Node 24 before any upload (peaks through the import:
+ * 278 and 392 MB). So the test bounds what the import adds, which does not depend on how the
+ * server was loaded; before the cap the process ran out of heap instead.
+ */
+const IMPORT_ADDS_AT_MOST_MB = 64;
 
 /**
  * A hostile export: one post whose body is 120 MB (an export of that size once made the server run
  * out of heap about 80 s after answering 202). The server runs as `npm start` runs it (256 MB
  * heap) in a process of its own: the item is skipped with its reason, the posts around it arrive,
- * the process's peak memory stays under 300 MB, and it still answers.
+ * what the import adds to the process's peak memory stays small against the item, and it still answers.
  */
 describe('Import of an oversized item', () => {
   const SITE = 'https://hostile.example.org';
@@ -55,7 +69,7 @@ describe('Import of an oversized item', () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it(`skips a post of ${BODY_MB} MB with its reason; peak memory under 300 MB; the server still answers`, async () => {
+  it(`skips a post of ${BODY_MB} MB with its reason; the import adds under ${IMPORT_ADDS_AT_MOST_MB} MB to peak memory; the server still answers`, async () => {
     // Written as a stream: the test never holds the file either.
     const file = join(dataDir, 'hostile.xml');
     const out = createWriteStream(file);
@@ -76,7 +90,8 @@ describe('Import of an oversized item', () => {
     out.end();
     await finished(out);
 
-    const idle = peakMb(child.pid!);
+    const idle = statusMb(child.pid!, 'VmRSS');
+    resetPeak(child.pid!);
     const started = await request(base)
       .post('/api/v1/admin/imports?source=wordpress')
       .set('Authorization', `Bearer ${token}`)
@@ -95,8 +110,8 @@ describe('Import of an oversized item', () => {
       if (Date.now() > until) throw new Error('import did not end');
       await new Promise((resolve) => setTimeout(resolve, 500));
     }
-    const peak = peakMb(child.pid!);
-    console.log(`import memory: peak ${idle.toFixed(0)} MB before the upload, ${peak.toFixed(0)} MB after the import`);
+    const peak = statusMb(child.pid!, 'VmHWM');
+    console.log(`import memory: ${idle.toFixed(0)} MB resident before the upload, peak ${peak.toFixed(0)} MB through the import`);
     expect(done.state).toBe('DONE');
     expect(done.counts.posts).toBe(2);
     expect(done.skipped).toEqual([
@@ -107,7 +122,7 @@ describe('Import of an oversized item', () => {
         reason: `It holds more than ${ITEM_TEXT_MAX / 1024 / 1024} MB of text (the most one item may hold).`,
       }),
     ]);
-    expect(peak).toBeLessThan(300);
+    expect(peak - idle).toBeLessThan(IMPORT_ADDS_AT_MOST_MB);
     await request(base).get('/api/v1/blog/posts/public').expect(200);
     expect(child.exitCode).toBeNull();
   }, 300_000);
