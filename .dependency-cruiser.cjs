@@ -137,7 +137,7 @@ const backendRules = [
     name: 'audit-written-by-audit',
     severity: 'error',
     comment:
-      'Only the audit module writes the audit log: its subscribers turn domain events into entries through AuditWriter. Record an event (docs/events.md) and subscribe in audit/; read the log through AuditService.',
+      'Only the audit module writes the audit log: its subscribers turn domain events into entries through AuditWriter. Record an event (docs/events.md) and subscribe in audit/; read the log through AuditReader.',
     from: { path: '^backend/src/', pathNot: ['^backend/src/audit/', '^backend/src/database/entities\\.ts$'] },
     to: { path: ['^backend/src/audit/audit-writer\\.ts$', '^backend/src/audit/entities/'] },
   },

@@ -1,7 +1,7 @@
 import { Injectable, OnModuleDestroy } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { AuditService } from '../audit/audit.service';
+import { AuditReader } from '../audit/audit-reader';
 import type { AuthUser } from '../auth/auth-user';
 import { ContentEvents } from '../common/content-events';
 import { MicroCache } from '../common/micro-cache';
@@ -48,7 +48,7 @@ export class AdminStatsService implements OnModuleDestroy {
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly audit: AuditService,
+    private readonly audit: AuditReader,
     contentEvents: ContentEvents,
   ) {
     // Users by status, posts, likes and comments: every change but a tag's (the tag count is read live).

@@ -2,7 +2,7 @@ import { ConflictException, Injectable, NotFoundException, OnModuleDestroy } fro
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { AuditEntryPageDto } from '../audit/dto/audit-entry-response.dto';
-import { AuditService } from '../audit/audit.service';
+import { AuditReader } from '../audit/audit-reader';
 import { PasswordHasher } from '../auth/password-hasher';
 import type { AuthUser } from '../auth/auth-user';
 import { ContentChange, ContentEvents } from '../common/content-events';
@@ -66,7 +66,7 @@ export class AdminUsersService implements OnModuleDestroy {
     private readonly repository: AdminUsersRepository,
     private readonly mail: MailService,
     private readonly passwords: PasswordHasher,
-    private readonly audit: AuditService,
+    private readonly audit: AuditReader,
     private readonly events: DomainEvents,
     private readonly usersService: UsersService,
     private readonly lifecycle: UserLifecycleService,

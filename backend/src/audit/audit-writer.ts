@@ -9,7 +9,7 @@ const cut = (text: string, max: number): string => (text.length > max ? `${text.
  * The one writer of the audit log. Only the audit module's subscribers use it (a dependency rule
  * in .dependency-cruiser.cjs): a service records a domain event, and the subscriber for it writes
  * the entry in the event's transaction (an action that fails leaves no entry, a committed one
- * always has its entry). The readers (dashboards, user administration) use AuditService.
+ * always has its entry). The readers (dashboards, user administration) use AuditReader.
  */
 @Injectable()
 export class AuditWriter {

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { AuditService } from './audit.service';
+import { AuditReader } from './audit-reader';
 import { AuditWriter } from './audit-writer';
 import { AccountSecurityAuditSubscriber } from './account-security-audit.subscriber';
 import { WebhookAuditSubscriber } from './webhook-audit.subscriber';
@@ -11,11 +11,11 @@ import { TagAuditSubscriber } from './tag-audit.subscriber';
 import { UserAuditSubscriber } from './user-audit.subscriber';
 import { AccountDeletionAuditSubscriber } from './account-deletion-audit.subscriber';
 
-/** The audit log (no routes of its own: the admin area and the dashboards read it through AuditService; the subscribers write it from the domain events through AuditWriter, which is not exported). */
+/** The audit log (no routes of its own: the admin area and the dashboards read it through AuditReader; the subscribers write it from the domain events through AuditWriter, which is not exported). */
 @Module({
   imports: [TypeOrmModule.forFeature([AuditEntry])],
   providers: [
-    AuditService,
+    AuditReader,
     AuditWriter,
     PostAuditSubscriber,
     CommentAuditSubscriber,
@@ -25,6 +25,6 @@ import { AccountDeletionAuditSubscriber } from './account-deletion-audit.subscri
     AccountSecurityAuditSubscriber,
     WebhookAuditSubscriber,
   ],
-  exports: [AuditService],
+  exports: [AuditReader],
 })
 export class AuditModule {}

@@ -19,7 +19,7 @@ export interface RecentAuditFilter {
  * the audit module's subscribers to the domain events, through AuditWriter (audit-writer.ts).
  */
 @Injectable()
-export class AuditService {
+export class AuditReader {
   constructor(@InjectRepository(AuditEntry) private readonly entries: Repository<AuditEntry>) {}
 
   /** The newest entries, newest first (at most 100). */
