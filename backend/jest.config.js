@@ -25,6 +25,7 @@ module.exports = {
     '/node_modules/(?!(@nestjs|@otplib|@scure|@noble|nodemailer|smtp-server|archiver|zip-stream|compress-commons|crc32-stream|is-stream|file-type|strtok3|token-types|peek-readable|uint8array-extras|@tokenizer|@borewit|htmlparser2|domhandler|domutils|dom-serializer|entities|domelementtype)/)',
   ],
   globalSetup: '<rootDir>/backend/test/global-setup.ts',
+  setupFiles: ['<rootDir>/backend/test/pg-boss-delay.ts'],
   globalTeardown: '<rootDir>/backend/test/global-teardown.ts',
   maxWorkers: 2,
   testTimeout: 30000,
