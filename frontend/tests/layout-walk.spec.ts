@@ -296,7 +296,7 @@ test('every table, those shown after an action too, at 390 and 320 px', async ({
         open: async () => {
           await page.getByRole('button', { name: fileName }).click();
           await page.getByText('Skipped (1)').click();
-          await page.getByText(/^Renamed or shortened \(\d+\)$/).click();
+          await page.getByText(/^Renamed, merged or changed \(\d+\)$/).click();
           await expect(page.getByRole('region', { name: 'Skipped items table' })).toBeVisible();
           await expect(page.getByRole('region', { name: 'Renamed items table' })).toBeVisible();
         },
