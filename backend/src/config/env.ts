@@ -54,6 +54,13 @@ export interface AppConfig {
   testClockControl: boolean;
   /** Webhook delivery (docs/integrations.md, 'Webhooks'). */
   webhooks: WebhookConfig;
+  /** The newsletter (docs/newsletter.md). */
+  newsletter: NewsletterConfig;
+}
+
+export interface NewsletterConfig {
+  /** The address of List-Unsubscribe's `mailto:` (NEWSLETTER_UNSUBSCRIBE_MAILTO; default: MAIL_FROM's address). */
+  unsubscribeMailto: string;
 }
 
 export interface WebhookConfig {
@@ -130,6 +137,11 @@ function parseEmail(env: Env, name: string): string | undefined {
     throw new ConfigError(`${name} must be an e-mail address (got "${raw}")`);
   }
   return raw?.toLowerCase();
+}
+
+/** The bare address of MAIL_FROM ('Inkwell <no-reply@example.com>' → 'no-reply@example.com'). */
+function mailFromAddress(mailFrom: string): string {
+  return (/<([^<>\s]+@[^<>\s]+)>/.exec(mailFrom)?.[1] ?? mailFrom).trim().toLowerCase();
 }
 
 function parseLoginAccountLimit(env: Env): { failures: number; windowMinutes: number } {
@@ -321,6 +333,9 @@ export function loadConfig(env: Env = process.env): AppConfig {
       timeoutMs: parseWholeNumber(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 60_000),
       retryBaseMs: parseWholeNumber(env, 'WEBHOOK_RETRY_BASE_MS', 30_000, 10, 3_600_000),
       failureWindowSeconds: parseWholeNumber(env, 'WEBHOOK_FAILURE_WINDOW_SECONDS', 86_400, 1, 604_800),
+    }),
+    newsletter: Object.freeze({
+      unsubscribeMailto: parseEmail(env, 'NEWSLETTER_UNSUBSCRIBE_MAILTO') ?? mailFromAddress(mailFrom),
     }),
   });
 }

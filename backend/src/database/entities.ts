@@ -41,6 +41,12 @@ import { UserRole } from '../users/entities/user-role.entity';
 import { WebhookAttempt } from '../webhooks/entities/webhook-attempt.entity';
 import { WebhookDelivery } from '../webhooks/entities/webhook-delivery.entity';
 import { Webhook } from '../webhooks/entities/webhook.entity';
+import { NewsletterDelivery } from '../newsletter/entities/newsletter-delivery.entity';
+import { NewsletterDigestDelivery } from '../newsletter/entities/newsletter-digest-delivery.entity';
+import { NewsletterFollow } from '../newsletter/entities/newsletter-follow.entity';
+import { NewsletterPostSend } from '../newsletter/entities/newsletter-post-send.entity';
+import { NewsletterSubscriber } from '../newsletter/entities/newsletter-subscriber.entity';
+import { NewsletterSuppression } from '../newsletter/entities/newsletter-suppression.entity';
 
 /**
  * Every TypeORM entity of the app, listed once: the app, the migration generator and the tests
@@ -90,4 +96,10 @@ export const ENTITIES: Function[] = [
   PostPathRedirect,
   SiteImport,
   ImportItem,
+  NewsletterSubscriber,
+  NewsletterFollow,
+  NewsletterSuppression,
+  NewsletterPostSend,
+  NewsletterDelivery,
+  NewsletterDigestDelivery,
 ];

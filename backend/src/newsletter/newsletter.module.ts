@@ -1,0 +1,35 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { AuthModule } from '../auth/auth.module';
+import { MailModule } from '../mail/mail.module';
+import { NewsletterDelivery } from './entities/newsletter-delivery.entity';
+import { NewsletterDigestDelivery } from './entities/newsletter-digest-delivery.entity';
+import { NewsletterFollow } from './entities/newsletter-follow.entity';
+import { NewsletterPostSend } from './entities/newsletter-post-send.entity';
+import { NewsletterSubscriber } from './entities/newsletter-subscriber.entity';
+import { NewsletterSuppression } from './entities/newsletter-suppression.entity';
+import { NewsletterLinks } from './newsletter-links';
+import { SubscriptionsService } from './subscriptions.service';
+
+const ENTITIES = [
+  NewsletterSubscriber,
+  NewsletterFollow,
+  NewsletterSuppression,
+  NewsletterPostSend,
+  NewsletterDelivery,
+  NewsletterDigestDelivery,
+];
+
+/**
+ * The newsletter (docs/newsletter.md): readers and visitors follow the publication, an author or
+ * a tag by e-mail; the sending of new posts and the weekly digest through the job queue; the
+ * subscribers' back-office. A reach module: it follows the domain events and imports no other
+ * reach module.
+ */
+@Module({
+  imports: [TypeOrmModule.forFeature(ENTITIES), AuthModule, MailModule],
+  controllers: [],
+  providers: [NewsletterLinks, SubscriptionsService],
+  exports: [TypeOrmModule, NewsletterLinks, SubscriptionsService],
+})
+export class NewsletterModule {}
