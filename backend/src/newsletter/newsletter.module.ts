@@ -8,7 +8,13 @@ import { NewsletterFollow } from './entities/newsletter-follow.entity';
 import { NewsletterPostSend } from './entities/newsletter-post-send.entity';
 import { NewsletterSubscriber } from './entities/newsletter-subscriber.entity';
 import { NewsletterSuppression } from './entities/newsletter-suppression.entity';
+import { NewsletterAccountDataService } from './newsletter-account-data';
+import { NewsletterConfirmMailer } from './newsletter-confirm-mailer';
+import { NewsletterController } from './newsletter.controller';
+import { NewsletterEventsSubscriber } from './newsletter-events.subscriber';
 import { NewsletterLinks } from './newsletter-links';
+import { SubscribersAdminController } from './subscribers-admin.controller';
+import { SubscribersAdminService } from './subscribers-admin.service';
 import { SubscriptionsService } from './subscriptions.service';
 
 const ENTITIES = [
@@ -28,8 +34,15 @@ const ENTITIES = [
  */
 @Module({
   imports: [TypeOrmModule.forFeature(ENTITIES), AuthModule, MailModule],
-  controllers: [],
-  providers: [NewsletterLinks, SubscriptionsService],
-  exports: [TypeOrmModule, NewsletterLinks, SubscriptionsService],
+  controllers: [NewsletterController, SubscribersAdminController],
+  providers: [
+    NewsletterLinks,
+    SubscriptionsService,
+    NewsletterConfirmMailer,
+    SubscribersAdminService,
+    NewsletterAccountDataService,
+    NewsletterEventsSubscriber,
+  ],
+  exports: [TypeOrmModule, NewsletterLinks, SubscriptionsService, NewsletterAccountDataService],
 })
 export class NewsletterModule {}
