@@ -261,7 +261,7 @@ export default function AdminSubscribers() {
                 <tbody>
                   {list.content.map((row) => (
                     <tr key={row.id} className="border-b border-slate-100 align-top dark:border-slate-800">
-                      <td className="break-all py-2 pr-3">{row.email}</td>
+                      <td className="py-2 pr-3">{row.email}</td>
                       <td className="py-2 pr-3">{row.name ?? ''}</td>
                       <td className="py-2 pr-3">
                         {T.STATUS_LABELS[row.status]}
@@ -420,7 +420,7 @@ export default function AdminSubscribers() {
                   <tbody>
                     {suppressions.content.map((row) => (
                       <tr key={row.email} className="border-b border-slate-100 align-top dark:border-slate-800">
-                        <td className="break-all py-2 pr-3">{row.email}</td>
+                        <td className="py-2 pr-3">{row.email}</td>
                         <td className="py-2 pr-3">{T.REASONS[row.reason]}</td>
                         <td className="break-words py-2 pr-3">{row.detail ?? ''}</td>
                         <td className="py-2 pr-3">{formatDateTime(row.createdAt)}</td>
