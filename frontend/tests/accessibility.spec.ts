@@ -119,8 +119,16 @@ const anonymousRoutes = (): Route[] => [
   { path: '/preview/{preview}', label: '/preview/{token} (a live preview link)' },
   { path: '/preview/not-a-token-{unique}', status: 404, label: '/preview/{token} (invalid link)' },
   { path: '/newsletter/confirm', status: 400, label: '/newsletter/confirm (no token)' },
-  { path: '/newsletter/preferences?token=p.1.not-a-signature-{unique}', status: 400, label: '/newsletter/preferences?token= (invalid token)' },
-  { path: '/newsletter/unsubscribe?token=u.1.not-a-signature-{unique}', status: 400, label: '/newsletter/unsubscribe?token= (invalid token)' },
+  {
+    path: '/newsletter/preferences?token=p.1.not-a-signature-{unique}',
+    status: 400,
+    label: '/newsletter/preferences?token= (invalid token)',
+  },
+  {
+    path: '/newsletter/unsubscribe?token=u.1.not-a-signature-{unique}',
+    status: 400,
+    label: '/newsletter/unsubscribe?token= (invalid token)',
+  },
 ];
 
 const signedInRoutes = (): Route[] => [
