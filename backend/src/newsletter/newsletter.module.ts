@@ -10,6 +10,14 @@ import { NewsletterSubscriber } from './entities/newsletter-subscriber.entity';
 import { NewsletterSuppression } from './entities/newsletter-suppression.entity';
 import { NewsletterLinks } from './newsletter-links';
 import { SubscriptionsService } from './subscriptions.service';
+import { BouncesController, BounceSignatureGuard } from './bounces.controller';
+import { BouncesService } from './bounces.service';
+import { NewsletterPostEmail } from './newsletter-post-email';
+import { NewsletterSender } from './newsletter-sender';
+import { NewsletterSendsController } from './newsletter-sends.controller';
+import { NewsletterSendsService } from './newsletter-sends.service';
+import { NewsletterTransport } from './newsletter-transport';
+import { NewsletterDigest } from './digest';
 
 const ENTITIES = [
   NewsletterSubscriber,
@@ -28,8 +36,18 @@ const ENTITIES = [
  */
 @Module({
   imports: [TypeOrmModule.forFeature(ENTITIES), AuthModule, MailModule],
-  controllers: [],
-  providers: [NewsletterLinks, SubscriptionsService],
+  controllers: [NewsletterSendsController, BouncesController],
+  providers: [
+    NewsletterLinks,
+    SubscriptionsService,
+    NewsletterTransport,
+    NewsletterPostEmail,
+    NewsletterSender,
+    NewsletterSendsService,
+    BouncesService,
+    BounceSignatureGuard,
+    NewsletterDigest,
+  ],
   exports: [TypeOrmModule, NewsletterLinks, SubscriptionsService],
 })
 export class NewsletterModule {}
