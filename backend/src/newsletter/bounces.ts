@@ -24,9 +24,11 @@ export async function softBounce(
   limit: number,
   detail: string | null,
 ): Promise<'counted' | 'suppressed' | 'unknown'> {
-  const rows = (await query(`UPDATE newsletter_subscribers SET soft_bounces = soft_bounces + 1 WHERE email = $1 RETURNING soft_bounces`, [
-    email,
-  ])) as { soft_bounces: number }[];
+  // (A CTE: TypeORM answers an UPDATE … RETURNING as [rows, count], a SELECT as rows, like pg.)
+  const rows = (await query(
+    `WITH counted AS (UPDATE newsletter_subscribers SET soft_bounces = soft_bounces + 1 WHERE email = $1 RETURNING soft_bounces) SELECT soft_bounces FROM counted`,
+    [email],
+  )) as { soft_bounces: number }[];
   if (!rows.length) return 'unknown';
   if (rows[0].soft_bounces < limit) return 'counted';
   await suppress(query, email, 'soft_bounces', `${rows[0].soft_bounces} soft bounces in a row; the last: ${detail ?? 'unknown'}`);

@@ -85,15 +85,16 @@ export class NewsletterSendsService {
   async retryFailed(postId: number): Promise<number> {
     await this.existing(postId);
     return this.dataSource.transaction(async (manager) => {
-      const rows: unknown[] = await manager.query(
-        `UPDATE newsletter_deliveries SET state = 'queued' WHERE post_id = $1 AND state = 'failed' RETURNING id`,
+      const [{ requeued }]: { requeued: number }[] = await manager.query(
+        `WITH requeued AS (UPDATE newsletter_deliveries SET state = 'queued' WHERE post_id = $1 AND state = 'failed' RETURNING id)
+         SELECT count(*)::int AS requeued FROM requeued`,
         [postId],
       );
-      if (rows.length) {
+      if (requeued) {
         await manager.query(`UPDATE newsletter_post_sends SET state = 'sending', finished_at = NULL WHERE post_id = $1`, [postId]);
         await this.sender.enqueueSends(manager, postId);
       }
-      return rows.length;
+      return requeued;
     });
   }
 
