@@ -372,9 +372,16 @@ describe('Your data: account deletion and data export', () => {
         .expect(201);
       expect(await counterDrift()).toEqual([]);
 
+      await t.http
+        .put(api(`/newsletter/follows/author/${author.id}`))
+        .set(reader.auth)
+        .expect(200);
       await t.http.post(api('/account/deletion')).set(reader.auth).send({ password: PASSWORD, confirmation: 'DELETE' }).expect(200);
       await runDueErasure(reader.id);
       expect(await userExists(reader.id)).toBe(false);
+      expect(await db.query('SELECT id FROM newsletter_subscribers WHERE user_id = $1 OR email = $2', [reader.id, reader.email])).toEqual(
+        [],
+      );
       expect(await counterDrift()).toEqual([]);
       const thread = await t.http.get(api(`/comments/post/${withThumb.id}`)).expect(200);
       const shown = JSON.stringify(thread.body.data);
@@ -558,6 +565,7 @@ describe('Your data: account deletion and data export', () => {
       const liked = await post(admin);
       await like(author, liked.id);
       await comment(author, liked.id, 'My comment, exported');
+      await t.http.put(api('/newsletter/follows/publication/0')).set(author.auth).expect(200);
 
       await t.http.get(api('/account/export')).set(author.auth).expect(404);
       await t.http.post(api('/account/export')).expect(401);
@@ -598,6 +606,7 @@ describe('Your data: account deletion and data export', () => {
           'comments.json',
           'notifications.json',
           'sessions.json',
+          'newsletter.json',
           `posts/${own.id}-${own.slug}.md`,
         ]),
       );
@@ -615,6 +624,11 @@ describe('Your data: account deletion and data export', () => {
       ]);
       expect(Array.isArray(JSON.parse(entries.get('notifications.json')!.toString()))).toBe(true);
       expect(JSON.parse(entries.get('sessions.json')!.toString())).toEqual([expect.objectContaining({ live: true, createdAt: ISO })]);
+      expect(JSON.parse(entries.get('newsletter.json')!.toString())).toMatchObject({
+        subscriber: { email: author.email, status: 'active', source: 'account' },
+        follows: [{ kind: 'publication', targetId: 0 }],
+        deliveries: [],
+      });
       const draftFile = names.find((name) => name.startsWith(`posts/${draft.body.data.id}-`))!;
       expect(entries.get(draftFile)!.toString()).toMatch(
         /^---\ntitle: Mine, unpublished\n[\s\S]*status: DRAFT\n[\s\S]*---\n\nDraft body with \*Markdown\*\n$/,

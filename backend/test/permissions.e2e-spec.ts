@@ -27,6 +27,8 @@ const MISSING_REVISION = 999996;
 const MISSING_LINK = 999995;
 /** Webhooks: a missing delivery id, in paths documented as {deliveryId}. */
 const MISSING_DELIVERY = 999994;
+/** Newsletter: a missing follow id, in paths documented as {followId}. */
+const MISSING_FOLLOW = 999993;
 const ALL: Row['expect'] = ['ok', 'ok', 'ok', 'ok'];
 const SIGNED_IN: Row['expect'] = [401, 'ok', 'ok', 'ok'];
 const AUTHORS: Row['expect'] = [401, 403, 'ok', 'ok'];
@@ -248,6 +250,30 @@ const MATRIX: Row[] = [
   { method: 'post', path: `/api/v1/admin/webhooks/${MISSING}/test`, expect: ADMINS },
   { method: 'get', path: `/api/v1/admin/webhooks/${MISSING}/attempts`, expect: ADMINS },
   { method: 'post', path: `/api/v1/admin/webhooks/${MISSING}/deliveries/${MISSING_DELIVERY}/redeliver`, expect: ADMINS },
+  // newsletter: one's own follows (a missing author: 404); the visitor's form and the signed links need no session (bad tokens: 400)
+  { method: 'get', path: '/api/v1/newsletter/follows', expect: SIGNED_IN },
+  { method: 'put', path: `/api/v1/newsletter/follows/author/${MISSING}`, expect: SIGNED_IN },
+  { method: 'delete', path: `/api/v1/newsletter/follows/author/${MISSING}`, expect: SIGNED_IN },
+  { method: 'put', path: '/api/v1/newsletter/settings', body: { cadence: 'sometimes' }, expect: SIGNED_IN },
+  { method: 'get', path: '/api/v1/newsletter/followers/count', expect: AUTHORS },
+  { method: 'post', path: '/api/v1/newsletter/subscribe', body: { email: 'bad', kind: 'publication', targetId: 0 }, expect: ALL },
+  { method: 'get', path: '/api/v1/newsletter/confirm?token=nothing', expect: ALL },
+  { method: 'post', path: '/api/v1/newsletter/confirm?token=nothing', expect: ALL },
+  { method: 'get', path: '/api/v1/newsletter/preferences?token=nothing', expect: ALL },
+  { method: 'put', path: '/api/v1/newsletter/preferences?token=nothing', body: { cadence: 'instant' }, expect: ALL },
+  { method: 'delete', path: `/api/v1/newsletter/preferences/follows/${MISSING_FOLLOW}?token=nothing`, expect: ALL },
+  { method: 'post', path: '/api/v1/newsletter/preferences/unsubscribe-all?token=nothing', expect: ALL },
+  { method: 'get', path: '/api/v1/newsletter/unsubscribe?token=nothing', expect: ALL },
+  { method: 'post', path: '/api/v1/newsletter/unsubscribe?token=nothing', expect: ALL },
+  // newsletter administration (missing ids, invalid bodies: nothing changes)
+  { method: 'get', path: '/api/v1/newsletter/admin/subscribers', expect: ADMINS },
+  { method: 'delete', path: `/api/v1/newsletter/admin/subscribers/${MISSING}`, expect: ADMINS },
+  { method: 'get', path: '/api/v1/newsletter/admin/subscribers/export', expect: ADMINS },
+  { method: 'post', path: '/api/v1/newsletter/admin/subscribers/import', body: { csv: '' }, expect: ADMINS },
+  { method: 'get', path: '/api/v1/newsletter/admin/counts', expect: ADMINS },
+  { method: 'get', path: '/api/v1/newsletter/admin/suppressions', expect: ADMINS },
+  { method: 'post', path: '/api/v1/newsletter/admin/suppressions', body: { email: 'bad' }, expect: ADMINS },
+  { method: 'delete', path: '/api/v1/newsletter/admin/suppressions?email=matrix-nobody@example.com', expect: ADMINS },
 ];
 
 const PARAM_OF: Record<string, string> = {
@@ -256,6 +282,7 @@ const PARAM_OF: Record<string, string> = {
   [MISSING_REVISION]: 'revisionId',
   [MISSING_LINK]: 'linkId',
   [MISSING_DELIVERY]: 'deliveryId',
+  [MISSING_FOLLOW]: 'followId',
   'no-such-token': 'token',
 };
 
@@ -264,7 +291,7 @@ function documentedEndpoint(row: Row): string {
   const path = row.path
     .split('?')[0]
     .replace(
-      /\/(999999|999998|999997|999996|999995|999994|no-such-post|no-such-tag|no-such-author|no-such-token)(?=\/|$)/g,
+      /\/(999999|999998|999997|999996|999995|999994|999993|no-such-post|no-such-tag|no-such-author|no-such-token)(?=\/|$)/g,
       (_m, v: string) => (PARAM_OF[v] ? `/{${PARAM_OF[v]}}` : /^\d/.test(v) ? '/{id}' : '/{slug}'),
     )
     .replace(
@@ -272,6 +299,7 @@ function documentedEndpoint(row: Row): string {
       (_m, kind: string) => `/admin/users/${kind}/{${kind === 'verified' ? 'flag' : kind}}`,
     )
     .replace(/\/sitemap\/posts\/\d+$/, '/sitemap/{kind}/{number}')
+    .replace(/\/newsletter\/follows\/\w+\/\{id\}$/, '/newsletter/follows/{kind}/{targetId}')
     // Session ids are UUIDs.
     .replace(/\/account\/sessions\/[0-9a-f-]{36}$/, '/account/sessions/{id}');
   return `${row.method.toUpperCase()} ${path}`;

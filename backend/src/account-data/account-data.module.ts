@@ -6,6 +6,7 @@ import { ImagesModule } from '../images/images.module';
 import { LikesModule } from '../likes/likes.module';
 import { MailModule } from '../mail/mail.module';
 import { ModerationModule } from '../moderation/moderation.module';
+import { NewsletterModule } from '../newsletter/newsletter.module';
 import { PostsModule } from '../posts/posts.module';
 import { SettingsModule } from '../settings/settings.module';
 import { TwoFactorModule } from '../two-factor/two-factor.module';
@@ -36,6 +37,7 @@ import { AccountExport } from './entities/account-export.entity';
     SettingsModule,
     MailModule,
     TwoFactorModule,
+    NewsletterModule,
   ],
   controllers: [AccountDataController, AdminUserDeletionController],
   providers: [AccountDeletionService, AccountErasureService, AccountExportService, AccountExportWriter, AccountExportFiles],

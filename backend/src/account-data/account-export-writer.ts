@@ -5,6 +5,7 @@ import { createWriteStream, type WriteStream } from 'node:fs';
 import { Readable } from 'node:stream';
 import { DataSource } from 'typeorm';
 import { ImageStorageService } from '../images/image-storage.service';
+import { NewsletterAccountDataService } from '../newsletter/newsletter-account-data';
 import { postToMarkdown } from '../posts/post-markdown';
 
 /** Rows read per query: the archive never holds more than a batch of posts in memory. */
@@ -22,7 +23,8 @@ const iso = (value: unknown): string | null =>
  * The archive of 'Download my data', streamed: rows are read in batches by id and
  * each entry is written before the next batch is read, so memory stays flat whatever the account
  * holds (1,000 posts and 5,000 comments: docs/account-security.md, 'Your data', has the figures). Contents:
- * - profile.json, likes.json, comments.json, notifications.json, sessions.json;
+ * - profile.json, likes.json, comments.json, notifications.json, sessions.json, newsletter.json (the
+ *   newsletter subscriber row, its follows and deliveries);
  * - posts/<id>-<slug>.md for every post the account wrote (any status): Markdown with YAML front
  *   matter (posts/post-markdown.ts, the site export's format too);
  * - images/: the avatar and every thumbnail the account uploaded or its posts show.
@@ -33,6 +35,7 @@ export class AccountExportWriter {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly storage: ImageStorageService,
+    private readonly newsletter: NewsletterAccountDataService,
   ) {}
 
   async write(userId: number, path: string, progress: (percent: number) => Promise<void>): Promise<void> {
@@ -87,7 +90,7 @@ export class AccountExportWriter {
     const [{ posts: postTotal }] = (await this.dataSource.query(`SELECT count(*)::int AS posts FROM posts WHERE author_id = $1`, [
       userId,
     ])) as { posts: number }[];
-    const steps = postTotal + 6;
+    const steps = postTotal + 7;
     let done = 0;
     const step = async (count = 1) => {
       done += count;
@@ -137,6 +140,8 @@ export class AccountExportWriter {
     );
     await step();
     await add(json(await this.sessions(userId)), 'sessions.json');
+    await step();
+    await add(json(await this.newsletter.exportOf(userId)), 'newsletter.json');
     await step();
 
     const thumbnails = new Set<string>();

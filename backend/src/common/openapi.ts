@@ -61,6 +61,15 @@ const TAGS: { name: string; description: string }[] = [
     name: 'Your data',
     description: "The signed-in user's data: the export archive (Download my data) and account deletion with its grace period",
   },
+  {
+    name: 'Newsletter',
+    description:
+      "Following the publication, an author or a tag by e-mail: a reader's follows, the visitor's double opt-in, the signed preferences and one-click unsubscribe links",
+  },
+  {
+    name: 'Newsletter administration',
+    description: 'Subscribers (administrators): the list, CSV import and export, follower counts, the suppression list',
+  },
   { name: 'Health', description: 'Liveness and readiness of the server' },
 ];
 

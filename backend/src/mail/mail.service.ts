@@ -97,6 +97,11 @@ export class MailService implements OnApplicationShutdown {
     return this.send(to, importInvitationMail(fullName, invitedBy, link, days, this.config.publicUrl));
   }
 
+  /** The newsletter's double opt-in link (sent by the job queue: false means try again). */
+  sendNewsletterConfirmation(to: string, content: MailContent): Promise<boolean> {
+    return this.send(to, content);
+  }
+
   /**
    * A notification e-mail (sent by the job queue): with the RFC 8058 one-click unsubscribe
    * headers and a Message-ID of the delivery's own, so a copy sent twice (an instance died between

@@ -20,7 +20,8 @@ export function escapeHtml(value: string): string {
 
 const IGNORE_FOOTER = 'If you did not ask for this e-mail, you can ignore it.';
 
-function layout(title: string, body: string, footerHtml: string = IGNORE_FOOTER): string {
+/** The account e-mails' HTML frame (the newsletter's confirmation uses it too). */
+export function layout(title: string, body: string, footerHtml: string = IGNORE_FOOTER): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${escapeHtml(title)}</title></head>
 <body style="margin:0;padding:24px;background:#f4f4f5;font-family:-apple-system,Segoe UI,Roboto,Helvetica,Arial,sans-serif;color:#18181b">

@@ -8,7 +8,13 @@ import { NewsletterFollow } from './entities/newsletter-follow.entity';
 import { NewsletterPostSend } from './entities/newsletter-post-send.entity';
 import { NewsletterSubscriber } from './entities/newsletter-subscriber.entity';
 import { NewsletterSuppression } from './entities/newsletter-suppression.entity';
+import { NewsletterAccountDataService } from './newsletter-account-data';
+import { NewsletterConfirmMailer } from './newsletter-confirm-mailer';
+import { NewsletterController } from './newsletter.controller';
+import { NewsletterEventsSubscriber } from './newsletter-events.subscriber';
 import { NewsletterLinks } from './newsletter-links';
+import { SubscribersAdminController } from './subscribers-admin.controller';
+import { SubscribersAdminService } from './subscribers-admin.service';
 import { SubscriptionsService } from './subscriptions.service';
 import { BouncesController, BounceSignatureGuard } from './bounces.controller';
 import { BouncesService } from './bounces.service';
@@ -36,10 +42,15 @@ const ENTITIES = [
  */
 @Module({
   imports: [TypeOrmModule.forFeature(ENTITIES), AuthModule, MailModule],
-  controllers: [NewsletterSendsController, BouncesController],
+  controllers: [NewsletterController, SubscribersAdminController, NewsletterSendsController, BouncesController],
   providers: [
     NewsletterLinks,
     SubscriptionsService,
+    NewsletterConfirmMailer,
+    SubscribersAdminService,
+    NewsletterAccountDataService,
+    NewsletterEventsSubscriber,
+    // Sending (newsletter-sender.ts and beside it).
     NewsletterTransport,
     NewsletterPostEmail,
     NewsletterSender,
@@ -48,6 +59,6 @@ const ENTITIES = [
     BounceSignatureGuard,
     NewsletterDigest,
   ],
-  exports: [TypeOrmModule, NewsletterLinks, SubscriptionsService],
+  exports: [TypeOrmModule, NewsletterLinks, SubscriptionsService, NewsletterAccountDataService],
 })
 export class NewsletterModule {}
