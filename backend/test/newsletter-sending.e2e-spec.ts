@@ -185,6 +185,16 @@ describe('Newsletter sending', () => {
     expect(message.text).toContain('You receive this because you follow Ada Writer');
     expect(message.text).toMatch(/A HEADING/);
 
+    // RFC 8058: the provider POSTs 'List-Unsubscribe=One-Click' with no cookie; only that follow goes.
+    const token = /token=([\w.-]+)>/.exec(unsubscribe!)![1];
+    await t.http
+      .post(api(`/newsletter/unsubscribe?token=${token}`))
+      .type('form')
+      .send('List-Unsubscribe=One-Click')
+      .expect(200);
+    const left: { kind: string }[] = await db.query(`SELECT kind FROM newsletter_follows WHERE subscriber_id = $1 ORDER BY kind`, [all.id]);
+    expect(left.map((row) => row.kind)).toEqual(['publication', 'tag']);
+
     const status = await t.http
       .get(api(`/newsletter/posts/${post.id}/send`))
       .set(admin.auth)
