@@ -1,5 +1,5 @@
 import { Body, Controller, Get, Header, HttpCode, Param, Post, Put, Query, Res } from '@nestjs/common';
-import { ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import type { AuthUser } from '../auth/auth-user';
 import { Auth, CurrentUser } from '../auth/auth.decorator';
@@ -111,7 +111,7 @@ export class NewsletterSendsController {
     summary:
       "The same e-mail's HTML as a page (admin), for the back-office's sandboxed preview frame: its own Content-Security-Policy allows the e-mail's inline styles and images only",
   })
-  @ApiProduces('text/html')
+  @ApiOkResponse({ description: "The e-mail's HTML", content: { 'text/html': { schema: { type: 'string' } } } })
   @ApiErrors(400, 404)
   async previewHtml(@Param('postId', ParseIdPipe) postId: number, @Res() res: Response): Promise<void> {
     const { html } = await this.sends.preview(postId);
