@@ -17,7 +17,10 @@
 //      public within 30 s, with publishedAt = its scheduled time (`--only scheduling` runs this alone;
 //      `--only sigterm` runs scenario 2 alone);
 //   7. a webhook receiver down for 2 minutes while events happen, then up: every event delivered,
-//      none twice (counted by X-Inkwell-Delivery; `--only webhooks` runs this alone).
+//      none twice (counted by X-Inkwell-Delivery; `--only webhooks` runs this alone);
+//   8. kill -9 of Node during a newsletter send to 3,000 subscribers (seeded by SQL) of author-1:
+//      after the restart every subscriber has exactly one e-mail of the post in the capture
+//      (counted by the Message-ID, which names post and subscriber; `--only newsletter` runs this alone).
 // Prints a table of figures with PASS/FAIL and exits 1 when a target fails. Needs `npm run build`.
 import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -29,6 +32,7 @@ import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { startMailCapture } from './mail-capture.mjs';
 import { freeLoopbackPort, serverNodeFlags, sleep } from './lib/process.mjs';
+import { connectDataDir, deliveryStates, seedSubscribers } from './lib/newsletter-load.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const SERVER_ENTRY = join(ROOT, 'dist', 'backend', 'src', 'main.js');
@@ -708,12 +712,70 @@ function fuzz() {
   if (run.status !== 0) log(output.slice(-3_000));
 }
 
+/** 8. kill -9 of Node during a newsletter send: afterwards every subscriber has exactly one e-mail. */
+async function killNodeDuringNewsletter() {
+  const SUBSCRIBERS = 3_000;
+  log(`scenario 8: kill -9 of Node during a newsletter send to ${SUBSCRIBERS} subscribers`);
+  startServer();
+  if ((await waitHealthy(90_000)) === undefined) {
+    record('kill -9 Node, newsletter send', 'server start', 'failed', 'healthy', false);
+    return;
+  }
+  let db = await connectDataDir(dataDir);
+  const authorId = (await db.query(`SELECT id FROM users WHERE email = $1`, [author(1)])).rows[0].id;
+  await seedSubscribers(db, { prefix: 'chaos-reader', count: SUBSCRIBERS, follows: [{ kind: 'author', targetId: authorId }] });
+  const writer = await login(author(1), AUTHOR_PASSWORD, 30_000);
+  const admin = await login(ADMIN.email, ADMIN.password, 30_000);
+  const created = await api('POST', '/blog/posts/author/create', {
+    token: writer,
+    body: { title: `Chaos letter ${Date.now()}`, content: 'A post every follower gets exactly once, whatever happens.' },
+  });
+  const postId = created.json.data.id;
+  await api('POST', `/blog/posts/author/${postId}/submit-for-review`, { token: writer });
+  const ours = () => mailCapture.messages.filter((message) => (message.messageId ?? '').startsWith(`<newsletter-${postId}-`));
+  const approved = await api('PUT', `/blog/posts/admin/${postId}/review`, { token: admin, body: { status: 'APPROVED' } });
+  if (approved.status !== 200) throw new Error(`approve: ${approved.status} ${approved.json?.message ?? ''}`);
+  while (ours().length < SUBSCRIBERS / 3) await sleep(5);
+  process.kill(server.pid, 'SIGKILL');
+  await server.exited;
+  const atKill = ours().length;
+  log(`  killed Node after ${atKill} e-mails; starting again`);
+  await db.end().catch(() => undefined);
+  startServer();
+  if ((await waitHealthy(60_000)) === undefined) {
+    record('kill -9 Node, newsletter send', 'restart', `failed: ${server.output().slice(-400)}`, 'healthy', false);
+    return;
+  }
+  db = await connectDataDir(dataDir);
+  const started = Date.now();
+  const distinct = () => new Set(ours().map((message) => message.messageId)).size;
+  while (distinct() < SUBSCRIBERS && Date.now() - started < 300_000) await sleep(500);
+  const waited = (Date.now() - started) / 1000;
+  await sleep(20_000);
+  const perSubscriber = new Map();
+  for (const message of ours()) perSubscriber.set(message.messageId, (perSubscriber.get(message.messageId) ?? 0) + 1);
+  const once = [...perSubscriber.values()].filter((n) => n === 1).length;
+  const twice = [...perSubscriber.values()].filter((n) => n > 1).length;
+  const states = await deliveryStates(db, postId);
+  await db.end().catch(() => undefined);
+  record(
+    'kill -9 Node, newsletter send',
+    'subscribers e-mailed exactly once',
+    `${once} of ${SUBSCRIBERS} (${twice} more than once, ${SUBSCRIBERS - perSubscriber.size} never; killed after ${atKill}; all in ${waited.toFixed(1)} s after the restart, then 20 s for late copies; rows ${JSON.stringify(states)})`,
+    'all',
+    once === SUBSCRIBERS,
+  );
+  await stopServer();
+  server = undefined;
+}
+
 // ---------------------------------------------------------------------------------------------
 let failed = false;
 try {
   await seed();
   if (ONLY === 'scheduling') await downAtScheduledTime();
   else if (ONLY === 'webhooks') await webhookReceiverDown();
+  else if (ONLY === 'newsletter') await killNodeDuringNewsletter();
   else if (ONLY === 'sigterm') {
     startServer();
     if ((await waitHealthy(90_000)) === undefined) throw new Error(`the server did not become healthy:\n${server.output()}`);
@@ -726,6 +788,7 @@ try {
     await killNodeDuringReplies();
     await downAtScheduledTime();
     await webhookReceiverDown();
+    await killNodeDuringNewsletter();
     fuzz();
   }
 } catch (error) {

@@ -11,7 +11,7 @@ import { SESSION_SECURITY_SCHEMES } from './auth/auth.decorator';
 import { onTheFlyCompression } from './common/http-compression';
 import { buildOpenApiDocument } from './common/openapi';
 import { RequestActivity } from './common/request-activity';
-import { parseBodies } from './common/request-bodies';
+import { keepRawBodyOf, parseBodies, RAW_BODY_PATHS } from './common/request-bodies';
 import { cspReportLog } from './common/csp-report';
 import { CSP_REPORT_PATH, securityHeaderOptions, securityHeaders } from './common/security-headers';
 import { refuseCrossOriginWrites } from './auth/same-origin';
@@ -60,7 +60,13 @@ export async function createApp(options: CreateAppOptions): Promise<NestExpressA
   // Bodies deeper than MAX_JSON_DEPTH are refused before parsing (400), so nothing recursive sees
   // them; express.json directly, since Nest's useBodyParser() keeps `verify` for its rawBody option.
   // Both parsers in one layer that requests without a body skip (common/request-bodies.ts).
-  app.use(parseBodies(json({ limit: '2mb', verify: refuseDeepJson }), urlencoded({ extended: false, limit: '256kb' })));
+  // Signed bodies (the newsletter's bounce reports) keep their bytes for the signature check.
+  app.use(
+    parseBodies(
+      json({ limit: '2mb', verify: keepRawBodyOf(RAW_BODY_PATHS, refuseDeepJson) }),
+      urlencoded({ extended: false, limit: '256kb' }),
+    ),
+  );
 
   const document = openApiDocumentOf(app);
   SwaggerModule.setup('api/docs', app, document, { jsonDocumentUrl: 'api/docs-json', customSiteTitle: 'Inkwell API' });

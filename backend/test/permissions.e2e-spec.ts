@@ -274,6 +274,15 @@ const MATRIX: Row[] = [
   { method: 'get', path: '/api/v1/newsletter/admin/suppressions', expect: ADMINS },
   { method: 'post', path: '/api/v1/newsletter/admin/suppressions', body: { email: 'bad' }, expect: ADMINS },
   { method: 'delete', path: '/api/v1/newsletter/admin/suppressions?email=matrix-nobody@example.com', expect: ADMINS },
+  // newsletter sending: a post's send (admin; a missing post: 404); the bounce endpoint is signed instead (none here: 401 for all)
+  { method: 'get', path: `/api/v1/newsletter/posts/${MISSING_POST}/send`, expect: ADMINS },
+  { method: 'put', path: `/api/v1/newsletter/posts/${MISSING_POST}/send`, body: { sendEmail: false }, expect: ADMINS },
+  { method: 'get', path: `/api/v1/newsletter/posts/${MISSING_POST}/deliveries`, expect: ADMINS },
+  { method: 'post', path: `/api/v1/newsletter/posts/${MISSING_POST}/send/retry-failed`, expect: ADMINS },
+  { method: 'post', path: `/api/v1/newsletter/posts/${MISSING_POST}/test`, expect: ADMINS },
+  { method: 'get', path: `/api/v1/newsletter/posts/${MISSING_POST}/preview`, expect: ADMINS },
+  { method: 'get', path: `/api/v1/newsletter/posts/${MISSING_POST}/preview.html`, expect: ADMINS },
+  { method: 'post', path: '/api/v1/newsletter/bounces', body: { events: [] }, expect: [401, 401, 401, 401] },
 ];
 
 const PARAM_OF: Record<string, string> = {

@@ -1,5 +1,5 @@
 import type { RequestHandler } from 'express';
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 
 /** As body-parser (type-is) decides that a request has a body: a Transfer-Encoding, or a numeric Content-Length. */
 export function hasBody(req: IncomingMessage): boolean {
@@ -32,5 +32,20 @@ export function parseBodies(...parsers: RequestHandler[]): RequestHandler {
       }
     };
     step();
+  };
+}
+
+/** Paths whose JSON body is also kept as bytes (`req.rawBody`): bodies checked against a signature over their exact bytes. */
+export const RAW_BODY_PATHS: readonly string[] = ['/api/v1/newsletter/bounces'];
+
+/** A body-parser `verify` that runs `next` and, on the given paths, keeps the raw body on the request. */
+export function keepRawBodyOf(
+  paths: readonly string[],
+  next: (req: IncomingMessage, res: ServerResponse, body: Buffer, encoding: string | null) => void,
+): (req: IncomingMessage, res: ServerResponse, body: Buffer, encoding: string) => void {
+  return (req, res, body, encoding) => {
+    next(req, res, body, encoding);
+    const path = (req.url ?? '').split('?')[0];
+    if (paths.includes(path)) (req as IncomingMessage & { rawBody?: Buffer }).rawBody = body;
   };
 }

@@ -61,6 +61,12 @@ export interface AppConfig {
 export interface NewsletterConfig {
   /** The address of List-Unsubscribe's `mailto:` (NEWSLETTER_UNSUBSCRIBE_MAILTO; default: MAIL_FROM's address). */
   unsubscribeMailto: string;
+  /** NEWSLETTER_RATE_PER_MINUTE: newsletter e-mails handed to SMTP per minute across all instances; 0 = unlimited. */
+  ratePerMinute: number;
+  /** NEWSLETTER_SOFT_BOUNCE_LIMIT: soft bounces in a row (no delivery between) after which an address is suppressed. */
+  softBounceLimit: number;
+  /** NEWSLETTER_WEBHOOK_SECRET: the HMAC key of POST /api/v1/newsletter/bounces; unset: the endpoint refuses every call (401). */
+  webhookSecret: string | undefined;
 }
 
 export interface WebhookConfig {
@@ -137,6 +143,13 @@ function parseEmail(env: Env, name: string): string | undefined {
     throw new ConfigError(`${name} must be an e-mail address (got "${raw}")`);
   }
   return raw?.toLowerCase();
+}
+
+/** NEWSLETTER_WEBHOOK_SECRET: at least 32 characters (an HMAC key shared with the bounce relay). */
+function parseWebhookSecret(env: Env): string | undefined {
+  const raw = optional(env, 'NEWSLETTER_WEBHOOK_SECRET');
+  if (raw !== undefined && raw.length < 32) throw new ConfigError('NEWSLETTER_WEBHOOK_SECRET must be at least 32 characters');
+  return raw;
 }
 
 /** The bare address of MAIL_FROM ('Inkwell <no-reply@example.com>' → 'no-reply@example.com'). */
@@ -336,6 +349,9 @@ export function loadConfig(env: Env = process.env): AppConfig {
     }),
     newsletter: Object.freeze({
       unsubscribeMailto: parseEmail(env, 'NEWSLETTER_UNSUBSCRIBE_MAILTO') ?? mailFromAddress(mailFrom),
+      ratePerMinute: parseWholeNumber(env, 'NEWSLETTER_RATE_PER_MINUTE', 0, 0, 1_000_000),
+      softBounceLimit: parseWholeNumber(env, 'NEWSLETTER_SOFT_BOUNCE_LIMIT', 3, 1, 100),
+      webhookSecret: parseWebhookSecret(env),
     }),
   });
 }

@@ -98,6 +98,9 @@ export function expandShortcodes(html: string): string {
 let converter: TurndownService | undefined;
 
 /** One converter for the process: its rules are fixed, and building one parses them again. */
+/** A DOM node's name (turndown hands DOM nodes; typed loosely, see the rules below). */
+const nodeName = (node: unknown): string | undefined => (node as { nodeName?: string } | null)?.nodeName;
+
 function turndown(): TurndownService {
   if (converter) return converter;
   const service = new TurndownService({
@@ -119,9 +122,13 @@ function turndown(): TurndownService {
   });
   // A fenced block keeps its language (WordPress and Ghost put it on the <code> element's class).
   service.addRule('fencedWithLanguage', {
-    filter: (node) => node.nodeName === 'PRE' && node.firstChild?.nodeName === 'CODE',
+    // (Typed by hand: with React's types in the program, HTMLElement is React's empty stand-in, not the DOM's.)
+    filter: (node) => nodeName(node) === 'PRE' && nodeName((node as unknown as { firstChild: unknown }).firstChild) === 'CODE',
     replacement: (_content, node) => {
-      const code = node.firstChild as { textContent: string | null; getAttribute(name: string): string | null };
+      const code = (node as unknown as { firstChild: unknown }).firstChild as {
+        textContent: string | null;
+        getAttribute(name: string): string | null;
+      };
       const language = /language-(\S+)/.exec(code.getAttribute('class') ?? '')?.[1] ?? '';
       const text = (code.textContent ?? '').replace(/\n$/, '');
       const fence = text.includes('```') ? '~~~~' : '```';
@@ -132,7 +139,7 @@ function turndown(): TurndownService {
   // table in a cell) stays HTML, which the renderer's sanitizer allows (table tags, colspan, rowspan).
   service.use([tables, strikethrough]);
   service.addRule('htmlTable', {
-    filter: (node) => node.nodeName === 'TABLE' && tableNeedsHtml(node as unknown as HtmlElementLike),
+    filter: (node) => nodeName(node) === 'TABLE' && tableNeedsHtml(node as unknown as HtmlElementLike),
     replacement: (_content, node) => `\n\n${cleanTableHtml((node as unknown as { outerHTML: string }).outerHTML)}\n\n`,
   });
   converter = service;

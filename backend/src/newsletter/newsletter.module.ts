@@ -16,6 +16,14 @@ import { NewsletterLinks } from './newsletter-links';
 import { SubscribersAdminController } from './subscribers-admin.controller';
 import { SubscribersAdminService } from './subscribers-admin.service';
 import { SubscriptionsService } from './subscriptions.service';
+import { BouncesController, BounceSignatureGuard } from './bounces.controller';
+import { BouncesService } from './bounces.service';
+import { NewsletterPostEmail } from './newsletter-post-email';
+import { NewsletterSender } from './newsletter-sender';
+import { NewsletterSendsController } from './newsletter-sends.controller';
+import { NewsletterSendsService } from './newsletter-sends.service';
+import { NewsletterTransport } from './newsletter-transport';
+import { NewsletterDigest } from './digest';
 
 const ENTITIES = [
   NewsletterSubscriber,
@@ -34,7 +42,7 @@ const ENTITIES = [
  */
 @Module({
   imports: [TypeOrmModule.forFeature(ENTITIES), AuthModule, MailModule],
-  controllers: [NewsletterController, SubscribersAdminController],
+  controllers: [NewsletterController, SubscribersAdminController, NewsletterSendsController, BouncesController],
   providers: [
     NewsletterLinks,
     SubscriptionsService,
@@ -42,6 +50,14 @@ const ENTITIES = [
     SubscribersAdminService,
     NewsletterAccountDataService,
     NewsletterEventsSubscriber,
+    // Sending (newsletter-sender.ts and beside it).
+    NewsletterTransport,
+    NewsletterPostEmail,
+    NewsletterSender,
+    NewsletterSendsService,
+    BouncesService,
+    BounceSignatureGuard,
+    NewsletterDigest,
   ],
   exports: [TypeOrmModule, NewsletterLinks, SubscriptionsService, NewsletterAccountDataService],
 })

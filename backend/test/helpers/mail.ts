@@ -72,17 +72,21 @@ function parse(raw: string, to: string[]): CapturedMail {
 }
 
 /** An in-process SMTP server on a free loopback port that keeps every message it receives. */
-export async function startMailCatcher(options: { refuse?: (to: string) => boolean } = {}): Promise<MailCatcher> {
+export async function startMailCatcher(options: { refuse?: (to: string) => boolean | number } = {}): Promise<MailCatcher> {
   const messages: CapturedMail[] = [];
   const waiters = new Set<() => void>();
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS', 'AUTH'],
     logger: false,
-    // A recipient the test wants refused gets a temporary failure (the sender retries it).
+    // A recipient the test wants refused gets a temporary failure (the sender retries it), or the SMTP code `refuse` answers.
     onRcptTo(address, _session, callback) {
-      if (options.refuse?.(address.address.toLowerCase()))
-        return callback(Object.assign(new Error('Mailbox busy, try again later'), { responseCode: 451 }));
+      const refused = options.refuse?.(address.address.toLowerCase());
+      if (refused) {
+        const code = refused === true ? 451 : refused;
+        const text = code >= 500 ? 'No such user here' : 'Mailbox busy, try again later';
+        return callback(Object.assign(new Error(text), { responseCode: code }));
+      }
       callback();
     },
     onData(stream, session, callback) {
