@@ -54,6 +54,8 @@ export interface AppConfig {
   testClockControl: boolean;
   /** Webhook delivery (docs/integrations.md, 'Webhooks'). */
   webhooks: WebhookConfig;
+  /** Cookie-free page-view analytics (docs/analytics.md): ANALYTICS=off counts nothing; raw view rows are kept ANALYTICS_RAW_DAYS. */
+  analytics: { enabled: boolean; rawDays: number };
 }
 
 export interface WebhookConfig {
@@ -321,6 +323,10 @@ export function loadConfig(env: Env = process.env): AppConfig {
       timeoutMs: parseWholeNumber(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 60_000),
       retryBaseMs: parseWholeNumber(env, 'WEBHOOK_RETRY_BASE_MS', 30_000, 10, 3_600_000),
       failureWindowSeconds: parseWholeNumber(env, 'WEBHOOK_FAILURE_WINDOW_SECONDS', 86_400, 1, 604_800),
+    }),
+    analytics: Object.freeze({
+      enabled: parseFlag(env, 'ANALYTICS', ['on', '1', 'true'], ['off', '0', 'false'], true),
+      rawDays: parseWholeNumber(env, 'ANALYTICS_RAW_DAYS', 30, 1, 366),
     }),
   });
 }
