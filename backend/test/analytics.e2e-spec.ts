@@ -250,6 +250,32 @@ describe('Analytics: counting on the server', () => {
       .expect(200);
     expect(byAuthor.body.data.authorName).toBe(author.fullName);
     await t.http.get(api('/admin/analytics/authors/999999999')).set(admin.auth).expect(404);
+
+    // API tokens: `read` is enough for one's own figures; the site's need `admin`.
+    const token = async (owner: TestUser, scopes: string[]) => {
+      const res = await t.http
+        .post(api('/account/tokens'))
+        .set(owner.auth)
+        .send({ name: `Stats ${uid()}`, scopes, expiresInDays: 30 })
+        .expect(201);
+      return { Authorization: `Bearer ${res.body.data.token as string}` };
+    };
+    await t.http
+      .get(api('/analytics/me'))
+      .set(await token(author, ['read']))
+      .expect(200);
+    await t.http
+      .get(api(`/analytics/posts/${post.id}`))
+      .set(await token(author, ['read']))
+      .expect(200);
+    await t.http
+      .get(api('/admin/analytics'))
+      .set(await token(admin, ['read']))
+      .expect(403);
+    await t.http
+      .get(api('/admin/analytics'))
+      .set(await token(admin, ['read', 'admin']))
+      .expect(200);
   });
   it('rollups equal the raw counts; retention deletes raw rows after ANALYTICS_RAW_DAYS and keeps the rollups; the API reads both', async () => {
     const posts = [await publishedPost(), await publishedPost()];

@@ -248,6 +248,11 @@ const MATRIX: Row[] = [
   { method: 'post', path: `/api/v1/admin/webhooks/${MISSING}/test`, expect: ADMINS },
   { method: 'get', path: `/api/v1/admin/webhooks/${MISSING}/attempts`, expect: ADMINS },
   { method: 'post', path: `/api/v1/admin/webhooks/${MISSING}/deliveries/${MISSING_DELIVERY}/redeliver`, expect: ADMINS },
+  // analytics: an author's own figures and posts; the site and per-author figures for admins
+  { method: 'get', path: '/api/v1/analytics/me?days=7', expect: AUTHORS },
+  { method: 'get', path: `/api/v1/analytics/posts/${MISSING}`, expect: AUTHORS },
+  { method: 'get', path: '/api/v1/admin/analytics', expect: ADMINS },
+  { method: 'get', path: `/api/v1/admin/analytics/authors/${MISSING}`, expect: ADMINS },
 ];
 
 const PARAM_OF: Record<string, string> = {
