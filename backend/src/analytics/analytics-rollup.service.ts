@@ -86,12 +86,19 @@ export class AnalyticsRollup implements OnApplicationBootstrap, OnModuleDestroy 
 
   /** Rolls up every hour and day complete by `now` (less the grace) and deletes expired raw rows and salts. */
   async rollUp(now: Date): Promise<RollupResult> {
+    const result = await AnalyticsRollup.run(this.dataSource, now, this.config.analytics.rawDays);
+    this.recorder.forgetSaltsBefore(utcDay(now.getTime()));
+    return result;
+  }
+
+  /** One rollup pass in one transaction (also seed:demo's, after writing past views). */
+  static async run(dataSource: DataSource, now: Date, rawDays: number): Promise<RollupResult> {
     const settled = now.getTime() - ROLLUP_GRACE_MS;
     const hour = new Date(Math.floor(settled / HOUR_MS) * HOUR_MS);
     const day = utcDay(settled);
     const today = utcDay(now.getTime());
-    const keepFrom = new Date(Date.parse(today) - this.config.analytics.rawDays * DAY_MS);
-    const result = await this.dataSource.transaction(async (manager) => {
+    const keepFrom = new Date(Date.parse(today) - rawDays * DAY_MS);
+    return dataSource.transaction(async (manager) => {
       const [state] = (await manager.query(
         `SELECT hourly_until, to_char(daily_until, 'YYYY-MM-DD') AS daily_until FROM analytics_rollup_state WHERE id = 1 FOR UPDATE`,
       )) as { hourly_until: Date; daily_until: string }[];
@@ -113,8 +120,6 @@ export class AnalyticsRollup implements OnApplicationBootstrap, OnModuleDestroy 
       await manager.query(`DELETE FROM analytics_salts WHERE day < $1`, [today]);
       return { hourlyUntil, dailyUntil, deletedRaw: deletedRaw ?? 0 };
     });
-    this.recorder.forgetSaltsBefore(today);
-    return result;
   }
 
   /** Moves the watermarks back to `from` (seed:demo, after writing past views): the next rollUp rolls everything since up. */
