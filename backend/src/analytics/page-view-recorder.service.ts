@@ -15,6 +15,7 @@ import { deviceClassOf, isBotAgent, pageKindOf, postSlugOfPath, sourceOf } from 
 export const ANALYTICS_FLUSH_MS = 1_000;
 /** Views held when the database is away (kept for the next flush); past this the oldest are dropped. */
 const MAX_PENDING = 200_000;
+const DAY_MS = 86_400_000;
 
 /**
  * One answered public page, as the request path records it: times and header strings only, no
@@ -154,21 +155,36 @@ export class PageViewRecorder implements OnModuleInit, OnModuleDestroy, BeforeAp
     const hosts: string[] = [];
     const devices: string[] = [];
     const viewers: (number | null)[] = [];
-    const devicesByAgent = new Map<string, string>();
+    // Under load most views share a handful of user agents and referrers: each is classified once a batch.
+    const devicesByAgent = new Map<string, string | null>();
+    const sourcesBy = new Map<string, { group: string; host: string }>();
     const viewerByToken = new Map<string, number | null>();
+    const salts = new Map<number, Buffer>();
+    for (const view of batch) {
+      const day = Math.floor(view[0] / DAY_MS);
+      if (!salts.has(day)) salts.set(day, await this.saltOf(view[0]));
+    }
     for (const [time, path, url, address, forwardedFor, userAgent, referer, cookie, optedOut] of batch) {
-      if (isBotAgent(userAgent)) continue;
+      if (!userAgent) continue;
+      let device = devicesByAgent.get(userAgent);
+      if (device === undefined) devicesByAgent.set(userAgent, (device = isBotAgent(userAgent) ? null : deviceClassOf(userAgent)));
+      if (device === null) continue;
       const page = pageKindOf(path);
       if (!page) continue;
-      const agent = userAgent!;
-      let device = devicesByAgent.get(agent);
-      if (!device) devicesByAgent.set(agent, (device = deviceClassOf(agent)));
-      const source = sourceOf(url, referer, this.siteHost);
+      const query = url.indexOf('?');
+      const sourceKey = `${query === -1 ? '' : url.slice(query)}\n${referer ?? ''}`;
+      let source = sourcesBy.get(sourceKey);
+      if (!source) sourcesBy.set(sourceKey, (source = sourceOf(url, referer, this.siteHost)));
       let visitor: string | null = null;
       if (!optedOut) {
-        const salt = await this.saltOf(time);
+        const salt = salts.get(Math.floor(time / DAY_MS))!;
         const client = this.clientAddress(address, forwardedFor);
-        visitor = createHash('sha256').update(salt).update(`\0${client}\0${agent}\0${this.siteHost}`).digest().readBigInt64BE(0).toString();
+        visitor = createHash('sha256')
+          .update(salt)
+          .update(`\0${client}\0${userAgent}\0${this.siteHost}`)
+          .digest()
+          .readBigInt64BE(0)
+          .toString();
       }
       at.push(time / 1000);
       slugs.push(page.slug ?? null);
