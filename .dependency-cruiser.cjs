@@ -24,6 +24,7 @@ const LAYERS = [
   ['auth'], // sign-up, sign-in, refresh, passwords and the session guard (built on sessions, two-factor and API tokens)
   ['comments'], // comments and their visibility (the counted predicate every count uses); side effects follow its events
   ['notifications', 'dashboards', 'webhooks'], // webhooks: the domain events' deliveries to receivers (sealed secrets from common, jobs, mail)
+  ['analytics'], // page-view analytics: the one page-view recorder (feeds post-views), rollups and figures; the frontend layer calls it
   ['posts', 'admin'], // the post: its lifecycle and public reads; the back office's users
   ['likes', 'previews', 'scheduling', 'search'],
   ['moderation', 'reviews'],

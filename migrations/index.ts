@@ -1,6 +1,7 @@
 /** Every migration, oldest first. `npm run migration:generate -- Name` appends to this list. */
 import { AddImportInvitations1796036500000 } from './1796036500000-AddImportInvitations';
 import { AuditWebhooks1796037000000 } from './1796037000000-AuditWebhooks';
+import { CreateAnalytics1796060000000 } from './1796060000000-CreateAnalytics';
 import { CreateSessionDevices1796032000000 } from './1796032000000-CreateSessionDevices';
 import { CreateWebhooks1796035000000 } from './1796035000000-CreateWebhooks';
 import { CreateSiteImports1796036000000 } from './1796036000000-CreateSiteImports';
@@ -70,4 +71,5 @@ export const MIGRATIONS: Function[] = [
   AddImportInvitations1796036500000,
   AuditWebhooks1796037000000,
   CreateNewsletter1796040000000,
+  CreateAnalytics1796060000000,
 ];

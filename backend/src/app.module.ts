@@ -48,6 +48,7 @@ import { ClockModule } from './common/clock';
 import { SchedulingModule, TestClockModule } from './scheduling/scheduling.module';
 import { AccountDataModule } from './account-data/account-data.module';
 import { NewsletterModule } from './newsletter/newsletter.module';
+import { AnalyticsModule } from './analytics/analytics.module';
 
 export interface AppModuleOptions {
   config: AppConfig;
@@ -85,6 +86,7 @@ const API_MODULES = [
   WebhooksModule,
   ImportsModule,
   NewsletterModule,
+  AnalyticsModule,
 ];
 
 /** Rate limits (docs/requirements.md#rate-limits): counters in process, or in Redis shared by every instance when REDIS_URL is set. */

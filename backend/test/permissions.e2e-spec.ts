@@ -283,6 +283,11 @@ const MATRIX: Row[] = [
   { method: 'get', path: `/api/v1/newsletter/posts/${MISSING_POST}/preview`, expect: ADMINS },
   { method: 'get', path: `/api/v1/newsletter/posts/${MISSING_POST}/preview.html`, expect: ADMINS },
   { method: 'post', path: '/api/v1/newsletter/bounces', body: { events: [] }, expect: [401, 401, 401, 401] },
+  // analytics: an author's own figures and posts; the site and per-author figures for admins
+  { method: 'get', path: '/api/v1/analytics/me?days=7', expect: AUTHORS },
+  { method: 'get', path: `/api/v1/analytics/posts/${MISSING}`, expect: AUTHORS },
+  { method: 'get', path: '/api/v1/admin/analytics', expect: ADMINS },
+  { method: 'get', path: `/api/v1/admin/analytics/authors/${MISSING}`, expect: ADMINS },
 ];
 
 const PARAM_OF: Record<string, string> = {

@@ -99,7 +99,7 @@ describe('Post counters (PostsService.adjustCounters)', () => {
 /**
  * Views are counted in one place (PostViewsService.count): by PostsPublicService.bySlug for the
  * API and every rendered post page (which reads the post through GET /blog/posts/public/{slug}),
- * by countCachedPostView for a page answered from the page cache. Each answered post page is one view.
+ * by the page-view recorder (PageViewRecorder.pageServed) for a page answered from the page cache. Each answered post page is one view.
  * The page handler stands in for Astro: it reads the post over loopback like the pages do.
  */
 describe('Post views and page caching, end to end', () => {

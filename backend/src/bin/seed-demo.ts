@@ -11,9 +11,10 @@ import { RoleName } from '../users/roles';
 import { UserStatus } from '../users/entities/user.entity';
 import { insertUsers, NewUserRow } from '../users/users.repository';
 import { DEMO_ARTICLES } from './demo-articles';
+import { seedDemoViews } from '../analytics/demo-views';
 
 /**
- * `npm run seed:demo -- --posts 10000 [--readers 2000] [--likes 200000] [--comments 50000] [--users 100000] [--reset] [--seed 42]`:
+ * `npm run seed:demo -- --posts 10000 [--readers 2000] [--likes 200000] [--comments 50000] [--users 100000] [--views 10000000] [--reset] [--seed 42]`:
  * a realistic demo data set on the configured database (DATABASE_URL, or the embedded one in
  * DATA_DIR, as the app uses it, through the running server's PostgreSQL when a server holds DATA_DIR,
  * which is then told to drop its caches; pending migrations run first). 50 authors (verified, ACTIVE,
@@ -25,7 +26,9 @@ import { DEMO_ARTICLES } from './demo-articles';
  * Vietnamese and Western names, mixed statuses, verification and roles, joined over three years
  * (10,000 per statement), and a demo admin (admin@demo.inkwell.test, same password). Every
  * account (authors, readers, members, the demo admin) is written by the users module's
- * insertUsers, the function UsersService.create writes with. Deterministic for a given --seed.
+ * insertUsers, the function UsersService.create writes with. With --views, that many page views
+ * over the last 90 days, rolled up (analytics/demo-views.ts); on a site already seeded, --views
+ * alone replaces the views and keeps the rest. Deterministic for a given --seed.
  *
  * The first posts are the hand-written articles of demo-articles.ts (English and Vietnamese, their
  * own slugs and tags, published; min(--posts, their count)): the search bench's judged queries
@@ -395,19 +398,21 @@ interface Options {
   comments: number;
   /** Back-office members (varied names, statuses, roles) and the demo admin; default 0. */
   users: number;
+  /** Page views over the last 90 days (analytics), replacing any; default 0. */
+  views: number;
   reset: boolean;
   seed: number;
 }
 
-const USAGE = 'usage: seed-demo [--posts N] [--readers N] [--likes N] [--comments N] [--users N] [--reset] [--seed S]';
+const USAGE = 'usage: seed-demo [--posts N] [--readers N] [--likes N] [--comments N] [--users N] [--views N] [--reset] [--seed S]';
 
 function parseArgs(argv: string[]): Options {
-  const given: Partial<Record<'posts' | 'readers' | 'likes' | 'comments' | 'users' | 'seed', number>> = {};
+  const given: Partial<Record<'posts' | 'readers' | 'likes' | 'comments' | 'users' | 'views' | 'seed', number>> = {};
   let reset = false;
   for (let i = 0; i < argv.length; i += 1) {
     const arg = argv[i];
     if (arg === '--reset') reset = true;
-    else if (['--posts', '--readers', '--likes', '--comments', '--users', '--seed'].includes(arg)) {
+    else if (['--posts', '--readers', '--likes', '--comments', '--users', '--views', '--seed'].includes(arg)) {
       const value = Number(argv[(i += 1)]);
       if (!Number.isSafeInteger(value) || value < 0) throw new Error(`${arg} needs a whole number`);
       given[arg.slice(2) as keyof typeof given] = value;
@@ -420,6 +425,7 @@ function parseArgs(argv: string[]): Options {
     likes: given.likes ?? posts * 20,
     comments: given.comments ?? posts * 5,
     users: given.users ?? 0,
+    views: given.views ?? 0,
     reset,
     seed: given.seed ?? 42,
   };
@@ -856,6 +862,15 @@ async function seed(options: Options): Promise<void> {
       if (existing[0].n > 0) {
         if (!options.reset) {
           log(`demo data is already there (${existing[0].n} demo users); run with --reset to replace it`);
+          // --views alone on a seeded site: the views are replaced, the rest kept.
+          if (options.views > 0)
+            await seedDemoViews(
+              dataSource,
+              options.views,
+              options.seed,
+              loadConfig({ ...process.env, LOG_LEVEL: 'silent' }).analytics.rawDays,
+              log,
+            );
           return;
         }
         await dataSource.transaction(async (manager) => {
@@ -1099,6 +1114,14 @@ async function seed(options: Options): Promise<void> {
         await dataSource.query(`VACUUM ANALYZE ${table}`);
       const vacuumSeconds = (Date.now() - vacuumStarted) / 1000;
       log(`VACUUM ANALYZE in ${vacuumSeconds.toFixed(1)} s`);
+      if (options.views > 0)
+        await seedDemoViews(
+          dataSource,
+          options.views,
+          options.seed,
+          loadConfig({ ...process.env, LOG_LEVEL: 'silent' }).analytics.rawDays,
+          log,
+        );
       log(
         `done in ${((Date.now() - started) / 1000).toFixed(1)} s: ${options.posts} posts (${postsSeconds.toFixed(1)} s), ${readerIds.length} readers ` +
           `(${readersSeconds.toFixed(1)} s), ${members} members (${membersSeconds.toFixed(1)} s), ${activity.likes} likes (${activity.likesSeconds.toFixed(1)} s), ${activity.comments} comments ` +

@@ -56,6 +56,8 @@ export interface AppConfig {
   webhooks: WebhookConfig;
   /** The newsletter (docs/newsletter.md). */
   newsletter: NewsletterConfig;
+  /** Cookie-free page-view analytics (docs/analytics.md): ANALYTICS=off counts nothing; raw view rows are kept ANALYTICS_RAW_DAYS. */
+  analytics: { enabled: boolean; rawDays: number };
 }
 
 export interface NewsletterConfig {
@@ -352,6 +354,10 @@ export function loadConfig(env: Env = process.env): AppConfig {
       ratePerMinute: parseWholeNumber(env, 'NEWSLETTER_RATE_PER_MINUTE', 0, 0, 1_000_000),
       softBounceLimit: parseWholeNumber(env, 'NEWSLETTER_SOFT_BOUNCE_LIMIT', 3, 1, 100),
       webhookSecret: parseWebhookSecret(env),
+    }),
+    analytics: Object.freeze({
+      enabled: parseFlag(env, 'ANALYTICS', ['on', '1', 'true'], ['off', '0', 'false'], true),
+      rawDays: parseWholeNumber(env, 'ANALYTICS_RAW_DAYS', 30, 1, 366),
     }),
   });
 }

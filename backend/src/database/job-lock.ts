@@ -8,6 +8,7 @@ export const JobLockIds = {
   THUMBNAIL_SWEEP: 1,
   SCHEDULED_PUBLISH: 2,
   NEWSLETTER_DIGEST: 3,
+  ANALYTICS_ROLLUP: 4,
 } as const;
 
 /**

@@ -13,6 +13,7 @@ import { loadConfig } from '../config/env';
 import { FrontendMiddleware, MAX_CONCURRENT_RENDERS, type AstroHandler, type PostViewRecorder } from './frontend.module';
 import { etagOf } from './page-cache';
 import { PageCacheService } from './page-cache.service';
+import { postSlugOf } from './page-cache-policy';
 import type { PageGatewayService } from '../gateway/page-gateway.service';
 
 /**
@@ -60,7 +61,13 @@ function setup(options: { pageCache?: boolean; compression?: boolean } = {}) {
     res.write(Buffer.from(body.slice(10)));
     res.end();
   };
-  const recorder: PostViewRecorder = { count: (slug) => void views.push(String(slug)) };
+  const recorder: PostViewRecorder = {
+    // As PageViewRecorder counts viewCount: a post page (200) from the cache.
+    pageServed: (_req, path, status, cached) => {
+      const slug = postSlugOf(path);
+      if (cached && status === 200 && slug) views.push(slug);
+    },
+  };
   // The stand-in handler reads no data: a gateway that is never called (whether it carries the session is noted).
   const sessions: { path: string; session: boolean }[] = [];
   const gateway = {

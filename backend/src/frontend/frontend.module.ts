@@ -16,8 +16,8 @@ import { pathToFileURL } from 'node:url';
 import { APP_CONFIG, AppConfig } from '../config/env';
 import { PROJECT_ROOT } from '../config/paths';
 import { markCompressedByApp, shouldCompressOnTheFly } from '../common/http-compression';
-import { PostViewsModule } from '../post-views/post-views.module';
-import { PostViewsService } from '../post-views/post-views.service';
+import { AnalyticsModule } from '../analytics/analytics.module';
+import { PageViewRecorder } from '../analytics/page-view-recorder.service';
 import { TagsModule } from '../tags/tags.module';
 import { writeCachedPage } from './cached-page-writer';
 import { compressBody, MIN_COMPRESSED_BYTES, negotiateCoding } from './content-coding';
@@ -34,7 +34,7 @@ import {
 } from './page-cache-policy';
 import { clearSignedInHint } from '../auth/auth.cookies';
 import { PageCacheService } from './page-cache.service';
-import { countCachedPostView, POST_VIEW_RECORDER, type PostViewRecorder } from './post-view-recorder';
+import { POST_VIEW_RECORDER, recordPageView, type PostViewRecorder } from './post-view-recorder';
 import { PageGatewayService } from '../gateway/page-gateway.service';
 import type { ServerLocals } from '../../../shared/server-locals';
 import { useStandardReasonPhrase } from './reason-phrase';
@@ -234,6 +234,7 @@ export class FrontendMiddleware implements NestMiddleware {
           const stored = keep && this.pages.store(key, page, generation);
           settle(stored ? page : undefined);
           if (res.destroyed) return;
+          recordPageView(this.views, req, req.path, page.status, false);
           writeCachedPage(req, res, page);
         })
         .catch((error: unknown) => {
@@ -288,7 +289,7 @@ export class FrontendMiddleware implements NestMiddleware {
   /** A page from the cache (a hit, or a waiter given another request's render): a post page counts its view here. */
   private sendCached(req: Request, res: Response, page: CachedPage): void {
     if (res.headersSent || res.destroyed) return;
-    countCachedPostView(this.views, req.path, page.status);
+    recordPageView(this.views, req, req.path, page.status, true);
     writeCachedPage(req, res, page);
   }
 }
@@ -305,9 +306,9 @@ export class FrontendModule implements NestModule {
   static forRoot(options: FrontendModuleOptions = {}): DynamicModule {
     return {
       module: FrontendModule,
-      imports: [PostViewsModule, TagsModule],
+      imports: [AnalyticsModule, TagsModule],
       providers: [
-        { provide: POST_VIEW_RECORDER, useExisting: PostViewsService },
+        { provide: POST_VIEW_RECORDER, useExisting: PageViewRecorder },
         {
           provide: ASTRO_HANDLER,
           useFactory: async (): Promise<AstroHandler> => {

@@ -8,6 +8,8 @@ import { listen, rawRequest } from '../../test/helpers/raw-request';
 import { etagOf, withEncodings, type CachedPage } from './page-cache';
 import { PageCacheFastPath } from './page-cache-fast-path';
 import { PageCacheService } from './page-cache.service';
+import { postSlugOf } from './page-cache-policy';
+import type { PostViewRecorder } from './post-view-recorder';
 
 /** Cache hits answered on the HTTP server's request event, before the app. */
 function setup(options: { pageCache?: boolean } = {}) {
@@ -25,7 +27,13 @@ function setup(options: { pageCache?: boolean } = {}) {
   });
   const views: string[] = [];
   const adapterHost = { httpAdapter: { getHttpServer: () => server } } as unknown as HttpAdapterHost;
-  const fastPath = new PageCacheFastPath(adapterHost, pages, { count: (slug) => void views.push(String(slug)) });
+  const fastPath = new PageCacheFastPath(adapterHost, pages, {
+    // As PageViewRecorder counts viewCount: a post page (200) from the cache.
+    pageServed: (_req, path, status, cached) => {
+      const slug = postSlugOf(path);
+      if (cached && status === 200 && slug) views.push(slug);
+    },
+  } satisfies PostViewRecorder);
   fastPath.onApplicationBootstrap();
   const put = (key: string, body: string, status = 200) => {
     const bytes = Buffer.from(body);

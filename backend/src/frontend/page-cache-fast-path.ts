@@ -5,7 +5,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { writeCachedPage } from './cached-page-writer';
 import { isPublicPagePath, pageCacheKey } from './page-cache-policy';
 import { PageCacheService } from './page-cache.service';
-import { countCachedPostView, POST_VIEW_RECORDER, type PostViewRecorder } from './post-view-recorder';
+import { POST_VIEW_RECORDER, recordPageView, type PostViewRecorder } from './post-view-recorder';
 
 type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -48,7 +48,7 @@ export class PageCacheFastPath implements OnApplicationBootstrap {
     if (!isPublicPagePath(path)) return false;
     const page = this.pages.cache.get(pageCacheKey(url));
     if (!page) return false;
-    countCachedPostView(this.views, path, page.status);
+    recordPageView(this.views, req, path, page.status, true);
     res.setHeader('X-Request-Id', randomUUID());
     writeCachedPage(req, res, page);
     return true;

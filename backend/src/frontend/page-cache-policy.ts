@@ -28,13 +28,28 @@ export function isPersonalFragmentPath(path: string): boolean {
   return path === PERSONAL_FRAGMENT_PATH || path === `${PERSONAL_FRAGMENT_PATH}/`;
 }
 
+/** `ref` and `utm_*` parameters (the newsletter's `?ref=newsletter`): they name where a reader came from, never change the page. */
+const TRACKING_PARAMETER = /[?&](?:ref|utm_[a-z_]+)=/i;
+
+/** The address without its `ref` and `utm_*` parameters (the rest kept in order; no `?` when none is left). */
+export function withoutTrackingParameters(url: string): string {
+  const query = url.indexOf('?');
+  if (query === -1) return url;
+  const kept = url
+    .slice(query + 1)
+    .split('&')
+    .filter((pair) => !/^(?:ref|utm_[a-z_]+)=/i.test(pair));
+  return kept.length ? `${url.slice(0, query)}?${kept.join('&')}` : url.slice(0, query);
+}
+
 /**
- * The cache key of a public page request (its path and query, as received): the address itself,
- * except for `/search`, whose key is the canonical search (shared/search-page-address.ts: the query
+ * The cache key of a public page request (its path and query, as received): the address itself
+ * without `ref` and `utm_*` parameters (a newsletter link is a cache hit), except for `/search`, whose key is the canonical search (shared/search-page-address.ts: the query
  * normalised, filters in one order, empty and unknown parameters left out), so equivalent
  * addresses share one entry.
  */
 export function pageCacheKey(url: string): string {
+  if (url.includes('?') && TRACKING_PARAMETER.test(url)) url = withoutTrackingParameters(url);
   // Every cache hit asks: other pages pay one prefix test.
   if (!url.startsWith(SEARCH_PATH)) return url;
   const query = url.indexOf('?');

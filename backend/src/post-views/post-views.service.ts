@@ -10,8 +10,9 @@ const FLUSH_CHUNK = 1_000;
  * every 5 s (and before the app shuts down) one UPDATE ... FROM (VALUES ...) adds the counts to
  * the published posts. Two callers, one view per answered post page or post read:
  * PostsPublicService.bySlug (by id: the public endpoint, and every rendered post page, which reads
- * the post through it) and frontend/post-view-recorder countCachedPostView (by slug: a post page
- * answered from the page cache, fast path or middleware, 304s included, renders nothing).
+ * the post through it) and the page-view recorder (analytics/page-view-recorder.service.ts, by
+ * slug: a post page answered from the page cache, fast path or middleware, 304s and HEAD
+ * included, renders nothing). The recorder feeds the analytics views from the same call.
  */
 @Injectable()
 export class PostViewsService implements OnModuleInit, OnModuleDestroy, BeforeApplicationShutdown {

@@ -40,11 +40,13 @@ const ROLE_NAV: Record<RoleName, NavItem[]> = {
     { label: 'Settings', href: '/admin/settings' },
     { label: 'Integrations', href: '/admin/integrations' },
     { label: 'Import & Export', href: '/admin/import' },
+    { label: 'Stats', href: '/admin/stats' },
   ],
   AUTHOR: [
     { label: 'My Posts', href: '/author/posts' },
     { label: 'New Post', href: '/author/posts/new' },
     { label: 'Drafts', href: '/author/drafts' },
+    { label: 'Stats', href: '/author/stats' },
   ],
   USER: [
     { label: 'Liked Posts', href: '/liked-posts' },

@@ -259,6 +259,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/admin/analytics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The whole site, every public page (admin): views and unique visitors per UTC day (every day of the range, oldest first), their totals, the 10 most viewed posts, views per source group (direct, search, social, fediverse, newsletter, internal, other), the 10 most frequent sources with their hosts, and views per device class; over the last ?days UTC days (1–365, default 30; today included). Counted on the server, without cookies (docs/analytics.md); with the 10 most viewed authors
+         * @description API token scope: `admin`.
+         */
+        get: operations["getSiteAnalytics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/analytics/authors/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One author's posts (admin): views and unique visitors per UTC day (every day of the range, oldest first), their totals, the 10 most viewed posts, views per source group (direct, search, social, fediverse, newsletter, internal, other), the 10 most frequent sources with their hosts, and views per device class; over the last ?days UTC days (1–365, default 30; today included). Counted on the server, without cookies (docs/analytics.md)
+         * @description API token scope: `admin`.
+         */
+        get: operations["getAuthorAnalytics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/admin/comments": {
         parameters: {
             query?: never;
@@ -873,6 +913,46 @@ export interface paths {
          * @description API token scope: `admin`.
          */
         post: operations["sendWebhookTestEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/analytics/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's own posts (AUTHOR or ADMIN): views and unique visitors per UTC day (every day of the range, oldest first), their totals, the 10 most viewed posts, views per source group (direct, search, social, fediverse, newsletter, internal, other), the 10 most frequent sources with their hosts, and views per device class; over the last ?days UTC days (1–365, default 30; today included). Counted on the server, without cookies (docs/analytics.md)
+         * @description API token scope: `read`.
+         */
+        get: operations["getMyAnalytics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/analytics/posts/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One post, its author's or any for an admin (403 for another author's post): views and unique visitors per UTC day (every day of the range, oldest first), their totals, the 10 most viewed posts, views per source group (direct, search, social, fediverse, newsletter, internal, other), the 10 most frequent sources with their hosts, and views per device class; over the last ?days UTC days (1–365, default 30; today included). Counted on the server, without cookies (docs/analytics.md); topPosts is empty
+         * @description API token scope: `read`.
+         */
+        get: operations["getPostAnalytics"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -3404,6 +3484,10 @@ export interface components {
             /** @description BANNED is refused here (use POST /admin/users/{id}/ban, which needs a reason); a banned user changes status only through unban */
             status?: components["schemas"]["UserStatus"];
         };
+        /** @enum {string} */
+        AnalyticsDeviceClass: "desktop" | "mobile" | "tablet";
+        /** @enum {string} */
+        AnalyticsSourceGroup: "direct" | "search" | "social" | "fediverse" | "newsletter" | "internal" | "other";
         ApiTokenCreateDto: {
             /**
              * @description Days until the token expires; null: never
@@ -4931,6 +5015,83 @@ export interface components {
              * @example 1
              */
             number: number;
+        };
+        StatsAuthorDto: {
+            authorId: number;
+            name: string;
+            views: number;
+            /** @description The days' unique visitors added up */
+            visitors: number;
+        };
+        StatsDayDto: {
+            /**
+             * Format: date
+             * @description A UTC day
+             */
+            day: string;
+            /** @description Page views that day */
+            views: number;
+            /** @description Unique visitors that day (views with Sec-GPC or DNT count as views only) */
+            visitors: number;
+        };
+        StatsDeviceDto: {
+            device: components["schemas"]["AnalyticsDeviceClass"];
+            views: number;
+        };
+        StatsDto: {
+            /** @description One author's figures (admin): that author's name */
+            authorName?: string;
+            /** @description Site figures only: the 10 most viewed authors */
+            authors?: components["schemas"]["StatsAuthorDto"][];
+            days: number;
+            /** @description Views per device class, most first */
+            devices: components["schemas"]["StatsDeviceDto"][];
+            /**
+             * Format: date
+             * @description The first UTC day
+             */
+            from: string;
+            /** @description One post’s figures only: that post */
+            post?: components["schemas"]["StatsPostDto"];
+            /** @description Every day of the range, oldest first */
+            series: components["schemas"]["StatsDayDto"][];
+            /** @description Views per source group, most first */
+            sourceGroups: components["schemas"]["StatsSourceGroupDto"][];
+            /** @description The 10 most frequent sources with their hosts */
+            sources: components["schemas"]["StatsSourceDto"][];
+            /**
+             * Format: date
+             * @description The last UTC day (today)
+             */
+            to: string;
+            /** @description The 10 most viewed posts (empty for one post) */
+            topPosts: components["schemas"]["StatsPostDto"][];
+            totals: components["schemas"]["StatsTotalsDto"];
+        };
+        StatsPostDto: {
+            postId: number;
+            /** @description Whether the post is published now (views of posts unpublished since stay counted) */
+            published: boolean;
+            slug: string;
+            title: string;
+            views: number;
+            /** @description The days' unique visitors added up */
+            visitors: number;
+        };
+        StatsSourceDto: {
+            /** @description The referring host (search engine, social site, fediverse instance, other site); '' when none */
+            host: string;
+            source: components["schemas"]["AnalyticsSourceGroup"];
+            views: number;
+        };
+        StatsSourceGroupDto: {
+            source: components["schemas"]["AnalyticsSourceGroup"];
+            views: number;
+        };
+        StatsTotalsDto: {
+            views: number;
+            /** @description The days' unique visitors added up (a visitor is known for one day only) */
+            visitors: number;
         };
         SubmitForReviewDto: {
             /**
@@ -6716,6 +6877,155 @@ export interface operations {
             };
             /** @description Conflict */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Too many requests from this client: the per-client rate limit (retryAfterSeconds says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    getSiteAnalytics: {
+        parameters: {
+            query?: {
+                /** @description How many UTC days, today included */
+                days?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["StatsDto"];
+                        /** @example null */
+                        errors: Record<string, never> | null;
+                        /** @example OK */
+                        message: string;
+                        /** @example 200 */
+                        status: number;
+                        /** @example true */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Invalid input (errors per field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Not signed in, or the session expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Signed in without the permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Too many requests from this client: the per-client rate limit (retryAfterSeconds says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    getAuthorAnalytics: {
+        parameters: {
+            query?: {
+                /** @description How many UTC days, today included */
+                days?: number;
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["StatsDto"];
+                        /** @example null */
+                        errors: Record<string, never> | null;
+                        /** @example OK */
+                        message: string;
+                        /** @example 200 */
+                        status: number;
+                        /** @example true */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Invalid input (errors per field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Not signed in, or the session expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Signed in without the permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9644,6 +9954,155 @@ export interface operations {
             };
             /** @description Conflict */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Too many requests from this client: the per-client rate limit (retryAfterSeconds says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    getMyAnalytics: {
+        parameters: {
+            query?: {
+                /** @description How many UTC days, today included */
+                days?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["StatsDto"];
+                        /** @example null */
+                        errors: Record<string, never> | null;
+                        /** @example OK */
+                        message: string;
+                        /** @example 200 */
+                        status: number;
+                        /** @example true */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Invalid input (errors per field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Not signed in, or the session expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Signed in without the permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Too many requests from this client: the per-client rate limit (retryAfterSeconds says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    getPostAnalytics: {
+        parameters: {
+            query?: {
+                /** @description How many UTC days, today included */
+                days?: number;
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["StatsDto"];
+                        /** @example null */
+                        errors: Record<string, never> | null;
+                        /** @example OK */
+                        message: string;
+                        /** @example 200 */
+                        status: number;
+                        /** @example true */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Invalid input (errors per field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Not signed in, or the session expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Signed in without the permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

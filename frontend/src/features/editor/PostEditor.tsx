@@ -43,6 +43,7 @@ import {
 } from './editor-form';
 import MarkdownToolbar, { applyFormat, shortcutAction } from './MarkdownToolbar';
 import PostInfoCard, { useDateTime } from './PostInfoCard';
+import { PostStatsLine } from '../analytics';
 import PreviewModal from './PreviewModal';
 import TagPicker from './TagPicker';
 import ThumbnailField from './ThumbnailField';
@@ -515,6 +516,7 @@ export default function PostEditor({
             </div>
           )}
           {post && <PostInfoCard post={post} previewHref={previewHref} />}
+          {post && <PostStatsLine postId={post.id} href={`/${mode === 'admin' ? 'admin' : 'author'}/stats?post=${post.id}`} />}
         </aside>
       </div>
 
