@@ -17,6 +17,8 @@ import { createAdmin, createAuthor, createReader, TestUser } from './helpers/use
 const JWT_SECRET = 'newsletter-e2e-secret-0123456789abcdefgh';
 /** The confirmation goes through the job queue: on a busy machine (suites in parallel) it can take a while. */
 const MAIL_WAIT_MS = 30_000;
+// Two confirmation e-mails in one test: more than jest's default 30 s when the machine is busy.
+jest.setTimeout(90_000);
 const SENT = 'Check your inbox: we sent a link to confirm your e-mail address';
 
 describe('Newsletter: following and subscribers', () => {
