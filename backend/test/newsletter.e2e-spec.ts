@@ -15,6 +15,10 @@ import { createAdmin, createAuthor, createReader, TestUser } from './helpers/use
  * what an account's erasure and data export do.
  */
 const JWT_SECRET = 'newsletter-e2e-secret-0123456789abcdefgh';
+/** The confirmation goes through the job queue: on a busy machine (suites in parallel) it can take a while. */
+const MAIL_WAIT_MS = 30_000;
+// Two confirmation e-mails in one test: more than jest's default 30 s when the machine is busy.
+jest.setTimeout(90_000);
 const SENT = 'Check your inbox: we sent a link to confirm your e-mail address';
 
 describe('Newsletter: following and subscribers', () => {
@@ -133,7 +137,7 @@ describe('Newsletter: following and subscribers', () => {
     const recipients = () => t.app.get(SubscriptionsService).recipientsForPost(1, author.id, []);
     expect((await recipients()).map((r) => r.email)).not.toContain(email);
 
-    const letter = await mail.waitFor(email, { since });
+    const letter = await mail.waitFor(email, { since, timeoutMs: MAIL_WAIT_MS });
     expect(letter.subject).toBe('Confirm your e-mail to get new posts');
     expect(letter.text).toContain(`new posts by ${author.fullName}`);
     const token = decodeURIComponent(confirmTokenOf(letter));
@@ -157,7 +161,7 @@ describe('Newsletter: following and subscribers', () => {
     expect(again.body).toEqual(res.body);
     // An active address gets the new follow only through its own confirmation link.
     expect(await followsOf(pending.id)).toEqual([`author:${author.id}`]);
-    const second = await mail.waitFor(email, { since: mail.messages.indexOf(letter) + 1 });
+    const second = await mail.waitFor(email, { since: mail.messages.indexOf(letter) + 1, timeoutMs: MAIL_WAIT_MS });
     await t.http.post(api(`/newsletter/confirm?token=${confirmTokenOf(second)}`)).expect(200);
     expect(await followsOf(pending.id)).toEqual([`author:${author.id}`, `tag:${tagId}`]);
     // The first link was replaced by the second.
@@ -171,7 +175,7 @@ describe('Newsletter: following and subscribers', () => {
     const email = visitorEmail();
     const since = mail.messages.length;
     await t.http.post(api('/newsletter/subscribe')).send({ email, kind: 'publication', targetId: 0 }).expect(202);
-    const token = confirmTokenOf(await mail.waitFor(email, { since }));
+    const token = confirmTokenOf(await mail.waitFor(email, { since, timeoutMs: MAIL_WAIT_MS }));
     await db.query(`UPDATE newsletter_subscribers SET confirm_expires_at = now() - interval '1 minute' WHERE email = $1`, [email]);
     const res = await t.http.post(api(`/newsletter/confirm?token=${token}`)).expect(410);
     expect(res.body).toEqual(err(410, 'This confirmation link has expired. Follow again to get a new one.'));

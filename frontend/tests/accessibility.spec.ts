@@ -118,6 +118,17 @@ const anonymousRoutes = (): Route[] => [
   { path: '/unsubscribe?token=not-a-token-{unique}', status: 400, label: '/unsubscribe?token= (invalid token)' },
   { path: '/preview/{preview}', label: '/preview/{token} (a live preview link)' },
   { path: '/preview/not-a-token-{unique}', status: 404, label: '/preview/{token} (invalid link)' },
+  { path: '/newsletter/confirm', status: 400, label: '/newsletter/confirm (no token)' },
+  {
+    path: '/newsletter/preferences?token=p.1.not-a-signature-{unique}',
+    status: 400,
+    label: '/newsletter/preferences?token= (invalid token)',
+  },
+  {
+    path: '/newsletter/unsubscribe?token=u.1.not-a-signature-{unique}',
+    status: 400,
+    label: '/newsletter/unsubscribe?token= (invalid token)',
+  },
 ];
 
 const signedInRoutes = (): Route[] => [
@@ -146,6 +157,7 @@ const signedInRoutes = (): Route[] => [
   { path: '/blog/{post}', label: '/blog/{post} (signed in)' },
   { path: '/authors', label: '/authors (signed in)' },
   { path: '/admin/comments?filter=all', label: '/admin/comments (the moderation queue)' },
+  { path: '/admin/subscribers', label: '/admin/subscribers (the newsletter back-office)' },
   { path: '/no-such-page-{unique}', status: 404, label: '/no-such-page-{unique} (signed in)' },
 ];
 

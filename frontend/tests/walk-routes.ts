@@ -56,6 +56,7 @@ export const ROUTES: Record<Role, readonly string[]> = {
     '/no-such-page-{unique}',
     '/privacy',
     '/unsubscribe',
+    '/newsletter/preferences',
     '/preview/{previewToken}',
   ],
   reader: [
@@ -97,6 +98,7 @@ export const ROUTES: Record<Role, readonly string[]> = {
     '/admin/users',
     '/admin/users/{readerId}',
     '/admin/settings',
+    '/admin/subscribers',
     '/dashboard',
     '/blog/{postSlug}',
     '/account',

@@ -36,6 +36,7 @@ const ROLE_NAV: Record<RoleName, NavItem[]> = {
     { label: 'Posts', href: '/admin/posts' },
     { label: 'Comments', href: '/admin/comments' },
     { label: 'Tags', href: '/admin/tags' },
+    { label: 'Subscribers', href: '/admin/subscribers' },
     { label: 'Settings', href: '/admin/settings' },
     { label: 'Integrations', href: '/admin/integrations' },
     { label: 'Import & Export', href: '/admin/import' },

@@ -1,0 +1,66 @@
+/** Texts of the newsletter screens: 'Follow by e-mail', the confirmation, preferences and unsubscribe pages, /account and /admin/subscribers. */
+import type { ErrorTexts } from '../../lib/texts/error-text';
+
+export const NewsletterTexts = {
+  BOX_HEADING: 'Follow by e-mail',
+  publicationPitch: 'Get every new post in your inbox.',
+  authorPitch: (name: string) => `Get new posts by ${name} in your inbox.`,
+  tagPitch: (name: string) => `Get new posts tagged ${name} in your inbox.`,
+  follow: (what: string) => `Follow ${what}`,
+  following: (what: string) => `Following ${what}`,
+  STOP: 'Stop e-mails',
+  PUBLICATION_WHAT: 'every new post',
+  EMAIL_LABEL: 'Your e-mail address',
+  EMAIL_PLACEHOLDER: 'you@example.com',
+  FOLLOW_BUTTON: 'Follow',
+  CHOICE_LEGEND: 'What to follow',
+  CHECK_INBOX_TITLE: 'Check your inbox',
+  CHECK_INBOX: 'We sent you a link to confirm your address. Nothing is sent until you open it.',
+  NO_PASSWORD: 'No account or password needed. Every e-mail has a one-click unsubscribe link.',
+  FAILED: 'Could not save your choice. Please try again.',
+  EMAIL_REQUIRED: 'Please enter your e-mail address.',
+
+  CONFIRM_TITLE: 'Confirm your subscription',
+  confirmWhat: (email: string, what: string) => `Send ${what} to ${email}.`,
+  CONFIRM_BUTTON: 'Confirm my subscription',
+  CONFIRMED_TITLE: 'You are subscribed',
+  confirmedWhat: (what: string) => `You will get ${what} by e-mail.`,
+  MANAGE: 'Manage your e-mail preferences',
+  CONFIRM_INVALID_TITLE: 'Invalid confirmation link',
+  CONFIRM_EXPIRED_TITLE: 'This link has expired',
+  LINK_MISSING_TITLE: 'Link incomplete',
+  LINK_MISSING: 'This link has no token. Please open the link from the e-mail again.',
+
+  PREFERENCES_TITLE: 'Your e-mail preferences',
+  preferencesFor: (email: string) => `E-mails to ${email}`,
+  FOLLOWS_HEADING: 'What you follow',
+  NO_FOLLOWS: 'You follow nothing: no newsletter e-mail is sent to you.',
+  REMOVE: 'Remove',
+  removeLabel: (name: string) => `Stop e-mails for ${name}`,
+  CADENCE_HEADING: 'How often',
+  CADENCE_INSTANT: 'One e-mail for each new post',
+  CADENCE_WEEKLY: 'One weekly digest',
+  WEEKDAY_LABEL: 'Digest day',
+  SAVE: 'Save',
+  SAVED: 'Saved.',
+  UNSUBSCRIBE_ALL: 'Unsubscribe from all',
+  UNSUBSCRIBED_ALL: 'You are unsubscribed from every newsletter e-mail.',
+  LINK_INVALID_TITLE: 'Invalid link',
+  LINK_INVALID: 'This link is not valid. Please open the latest link from your e-mail.',
+
+  UNSUBSCRIBE_TITLE: 'Unsubscribe',
+  unsubscribeWhat: (what: string) => `This link stops ${what}.`,
+  UNSUBSCRIBE_BUTTON: 'Unsubscribe',
+  UNSUBSCRIBED_TITLE: 'You are unsubscribed',
+  UNSUBSCRIBED: 'You will no longer receive these e-mails.',
+  HOME: 'Go Home',
+
+  ACCOUNT_HEADING: 'Newsletter',
+  ACCOUNT_INTRO: 'New posts you get by e-mail. Follow the publication, an author or a tag with "Follow by e-mail" on their pages.',
+  ACCOUNT_EMPTY: 'You do not follow anything by e-mail yet.',
+
+  FOLLOWERS_LABEL: 'E-mail followers',
+  WEEKDAYS: ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'] as readonly string[],
+} as const;
+
+export const FOLLOW_ERRORS: ErrorTexts = { fallback: NewsletterTexts.FAILED, fieldErrors: true };
