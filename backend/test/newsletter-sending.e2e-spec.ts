@@ -3,6 +3,8 @@ import { CLOCK, ShiftableClock } from '../src/common/clock';
 import { DomainEvents } from '../src/events/domain-events.service';
 import { NewsletterDigest, siteDay } from '../src/newsletter/digest';
 import { signBounceReport } from '../src/newsletter/bounces.service';
+import { NewsletterPostEmail } from '../src/newsletter/newsletter-post-email';
+import { NewsletterTransport } from '../src/newsletter/newsletter-transport';
 import { createTestApp, TestApp } from './helpers/app';
 import { api, uid } from './helpers/envelope';
 import { createFreshDatabase } from './helpers/fresh-database';
@@ -160,6 +162,9 @@ describe('Newsletter sending', () => {
     for (const nobody of [unrelated, pending, weekly]) expect(mailsFor(nobody.email, post.title)).toHaveLength(0);
 
     const [message] = mailsFor(all.email, post.title);
+    // These copies came from the post's MIME prepared once (not built per e-mail).
+    const postEmail = t.app.get(NewsletterPostEmail);
+    expect(await t.app.get(NewsletterTransport).prepare(await postEmail.render((await postEmail.post(post.id))!))).toBeDefined();
     // The one-click link removes the most specific follow that matched: the author's.
     const unsubscribe = header(message, 'List-Unsubscribe');
     expect(unsubscribe).toMatch(

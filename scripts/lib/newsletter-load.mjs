@@ -59,7 +59,7 @@ export async function startCountingSink() {
 export async function connectDataDir(dataDir) {
   const port = Number(readFileSync(join(dataDir, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[3]);
   const password = JSON.parse(readFileSync(join(dataDir, 'secrets.json'), 'utf8')).postgresPassword;
-  const client = new pg.Client({ connectionString: `postgres://inkwell:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres` });
+  const client = new pg.Client({ connectionString: `postgres://inkwell:${encodeURIComponent(password)}@127.0.0.1:${port}/inkwell` });
   await client.connect();
   return client;
 }

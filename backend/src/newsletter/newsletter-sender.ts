@@ -6,11 +6,11 @@ import { APP_CONFIG, AppConfig } from '../config/env';
 import { DomainEvents, LIVE_ONLY } from '../events/domain-events.service';
 import { JobRun, JobsService } from '../jobs/jobs.service';
 import { delivered, Query, softBounce, suppress } from './bounces';
-import { personalise, RenderedEmail } from './newsletter-email/post-email';
+import { RenderedEmail } from './newsletter-email/post-email';
 import { NewsletterLinks } from './newsletter-links';
 import { NewsletterPost, NewsletterPostEmail } from './newsletter-post-email';
 import { RECIPIENTS_SQL } from './newsletter-recipients';
-import { NEWSLETTER_SMTP_CONNECTIONS, NewsletterTransport, smtpError, smtpOutcome } from './newsletter-transport';
+import { NEWSLETTER_SMTP_CONNECTIONS, NewsletterTransport, PreparedMessage, smtpError, smtpOutcome } from './newsletter-transport';
 
 /** Queues (pg-boss): one fan-out job per published post; send jobs of up to SEND_BATCH delivery rows each. */
 export const FANOUT_QUEUE = 'newsletter-fanout';
@@ -82,6 +82,8 @@ export class NewsletterSender implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger('Newsletter');
   private pool?: Pool;
   private readonly host: string;
+  /** The prepared MIME of the posts being sent (newsletter-transport.ts), per post version. */
+  private readonly prepared = new Map<string, Promise<PreparedMessage | undefined>>();
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -200,6 +202,7 @@ export class NewsletterSender implements OnModuleInit, OnApplicationShutdown {
       const post = await this.posts.post(postId);
       if (!post) return;
       const email = await this.posts.render(post);
+      const prepared = await this.preparedFor(post, email);
       const { gapMs } = sendPlan(this.config.newsletter.ratePerMinute);
       const started = Date.now();
       let next = 0;
@@ -209,7 +212,7 @@ export class NewsletterSender implements OnModuleInit, OnApplicationShutdown {
           const index = next++;
           const wait = started + index * gapMs - Date.now();
           if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-          if ((await this.deliver(ids[index], post, email, job.lastAttempt)) === 'retry') retry = true;
+          if ((await this.deliver(ids[index], post, email, prepared, job.lastAttempt)) === 'retry') retry = true;
         }
       };
       await Promise.all(Array.from({ length: Math.min(NEWSLETTER_SMTP_CONNECTIONS, ids.length) }, worker));
@@ -230,7 +233,24 @@ export class NewsletterSender implements OnModuleInit, OnApplicationShutdown {
   }
 
   /** One row, in its own transaction, locked across the SMTP conversation (see the class comment). */
-  private async deliver(id: string, post: NewsletterPost, email: RenderedEmail, lastAttempt: boolean): Promise<Outcome | 'none'> {
+  private preparedFor(post: NewsletterPost, email: RenderedEmail): Promise<PreparedMessage | undefined> {
+    const key = `${post.id}:${post.version}`;
+    let prepared = this.prepared.get(key);
+    if (!prepared) {
+      prepared = this.transport.prepare(email).catch(() => undefined);
+      this.prepared.set(key, prepared);
+      while (this.prepared.size > 8) this.prepared.delete(this.prepared.keys().next().value as string);
+    }
+    return prepared;
+  }
+
+  private async deliver(
+    id: string,
+    post: NewsletterPost,
+    email: RenderedEmail,
+    prepared: PreparedMessage | undefined,
+    lastAttempt: boolean,
+  ): Promise<Outcome | 'none'> {
     const client = await this.connection();
     const query: Query = async (sql, params) => (await client.query(sql, params)).rows;
     let open = false;
@@ -272,7 +292,7 @@ export class NewsletterSender implements OnModuleInit, OnApplicationShutdown {
         ]);
         return 'final';
       }
-      return await this.sendOne(query, row, post, email, lastAttempt);
+      return await this.sendOne(query, row, post, email, prepared, lastAttempt);
     } catch (error) {
       if (open) await client.query('ROLLBACK').catch(() => undefined);
       open = false;
@@ -289,19 +309,25 @@ export class NewsletterSender implements OnModuleInit, OnApplicationShutdown {
     }
   }
 
-  private async sendOne(query: Query, row: Claimed, post: NewsletterPost, email: RenderedEmail, lastAttempt: boolean): Promise<Outcome> {
+  private async sendOne(
+    query: Query,
+    row: Claimed,
+    post: NewsletterPost,
+    email: RenderedEmail,
+    prepared: PreparedMessage | undefined,
+    lastAttempt: boolean,
+  ): Promise<Outcome> {
     const unsubscribe = { url: this.links.unsubscribeUrl(row.follow_id!), mailto: this.links.newsletterUnsubscribeMailto(row.follow_id!) };
-    const personal = personalise(email, {
-      unsubscribe: unsubscribe.url,
-      preferences: this.links.preferencesUrl(row.subscriber_id),
-      reason: this.posts.reason(post, row.kind!, row.target_id!),
-    });
     try {
-      await this.transport.send({
+      await this.transport.sendPrepared(prepared, email, {
         to: row.email,
-        email: personal,
         messageId: `<newsletter-${post.id}-${row.subscriber_id}@${this.host}>`,
         unsubscribe,
+        slots: {
+          unsubscribe: unsubscribe.url,
+          preferences: this.links.preferencesUrl(row.subscriber_id),
+          reason: this.posts.reason(post, row.kind!, row.target_id!),
+        },
       });
     } catch (error) {
       const outcome = smtpOutcome(error);

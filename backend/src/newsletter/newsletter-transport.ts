@@ -1,8 +1,9 @@
 import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { createTransport, type Transporter } from 'nodemailer';
+import MailComposer from 'nodemailer/lib/mail-composer';
 import { isTerminal, mailLine } from '../common/console-output';
 import { APP_CONFIG, AppConfig } from '../config/env';
-import type { RenderedEmail } from './newsletter-email/post-email';
+import { personalise, RECIPIENT_SLOTS, type RenderedEmail } from './newsletter-email/post-email';
 
 /** SMTP connections the newsletter keeps open per instance (its sends run this many at once). */
 export const NEWSLETTER_SMTP_CONNECTIONS = 4;
@@ -14,6 +15,55 @@ export interface NewsletterMessage {
   messageId: string;
   /** The RFC 8058 headers; absent on an admin's test e-mail. */
   unsubscribe?: { url: string; mailto: string };
+}
+
+/** One subscriber's values for a prepared message's slots. */
+export interface RecipientValues {
+  to: string;
+  messageId: string;
+  unsubscribe: { url: string; mailto: string };
+  slots: { unsubscribe: string; preferences: string; reason: string };
+}
+
+/**
+ * A post's message built once as MIME (RFC 5322, quoted-printable parts) with stand-ins where each
+ * subscriber's values go. Building the MIME of a 20 KB e-mail costs nodemailer about 4 ms of CPU;
+ * 100,000 of them were the send's main cost and slowed the pages served meanwhile. Each copy is now
+ * the prepared text with the stand-ins replaced (`fill`).
+ */
+export interface PreparedMessage {
+  raw: string;
+}
+
+const TO_SLOT = 'nlslot-to@nlslot.invalid';
+const MESSAGE_ID_SLOT = '<nlslot-message-id@nlslot.invalid>';
+const HEADER_SLOTS = { url: 'NLSLOTHEADERURL', mailto: 'NLSLOTHEADERMAILTO' } as const;
+/** The text part's own stand-ins (the HTML part's are RECIPIENT_SLOTS): the two are filled differently (HTML-escaped or not). */
+const textSlot = (slot: string) => `T${slot}`;
+
+/** A stand-in in a quoted-printable body, which may have been cut by soft line breaks (`=\r\n`) anywhere. */
+const slotPattern = (slot: string) => new RegExp(slot.split('').join('(?:=\\r\\n)?'), 'g');
+
+/** A value as quoted-printable (UTF-8), set on lines of its own with soft breaks around it, so no line exceeds 76 characters. */
+export function quotedPrintableInline(value: string): string {
+  const tokens = [...Buffer.from(value, 'utf8')].map((byte) =>
+    byte >= 33 && byte <= 126 && byte !== 61 ? String.fromCharCode(byte) : `=${byte.toString(16).toUpperCase().padStart(2, '0')}`,
+  );
+  const lines: string[] = [];
+  let line = '';
+  for (const token of tokens) {
+    if (line.length + token.length > 72) {
+      lines.push(line);
+      line = '';
+    }
+    line += token;
+  }
+  lines.push(line);
+  return `=\r\n${lines.join('=\r\n')}=\r\n`;
+}
+
+function escapeHtml(value: string): string {
+  return value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
 
 /** What an SMTP answer means for a delivery. */
@@ -49,6 +99,8 @@ export class NewsletterTransport implements OnApplicationShutdown {
   private readonly logger = new Logger('Newsletter');
   private readonly transport: Transporter | undefined;
   private readonly printToTerminal: boolean;
+  /** MAIL_FROM's bare address: the SMTP envelope's sender of a prepared message. */
+  private readonly envelopeFrom: string;
 
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {
     if (config.smtpUrl) {
@@ -65,11 +117,80 @@ export class NewsletterTransport implements OnApplicationShutdown {
       this.transport = createTransport(url.toString());
     }
     this.printToTerminal = !this.transport && isTerminal();
+    this.envelopeFrom = (/<([^<>\s]+@[^<>\s]+)>/.exec(config.mailFrom)?.[1] ?? config.mailFrom).trim();
   }
 
   /** After the job queue's onModuleDestroy: the sends it let finish are done. */
   onApplicationShutdown(): void {
     this.transport?.close();
+  }
+
+  /**
+   * The post's message as prepared MIME; undefined when the stand-ins cannot be found again in it
+   * (then `sendPrepared` builds each copy the ordinary way). Without SMTP_URL: undefined too.
+   */
+  async prepare(email: RenderedEmail): Promise<PreparedMessage | undefined> {
+    if (!this.transport) return undefined;
+    let text = email.text;
+    for (const slot of Object.values(RECIPIENT_SLOTS)) text = text.split(slot).join(textSlot(slot));
+    const composer = new MailComposer({
+      from: this.config.mailFrom,
+      to: TO_SLOT,
+      subject: email.subject,
+      text,
+      html: email.html,
+      messageId: MESSAGE_ID_SLOT,
+      textEncoding: 'quoted-printable',
+      headers: {
+        'List-Unsubscribe': `<${HEADER_SLOTS.url}>, <${HEADER_SLOTS.mailto}>`,
+        'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+      },
+    });
+    const raw = (
+      await new Promise<Buffer>((resolve, reject) =>
+        composer.compile().build((error, message) => (error ? reject(error) : resolve(message))),
+      )
+    ).toString('latin1');
+    const found = (slot: string) => (raw.match(slotPattern(slot)) ?? []).length > 0;
+    // Every stand-in must be there (the HTML and text slots, the headers'), and the message plain ASCII.
+    const complete =
+      !/[^\t\r\n\x20-\x7e]/.test(raw) &&
+      raw.includes(TO_SLOT) &&
+      raw.includes(MESSAGE_ID_SLOT) &&
+      raw.includes(HEADER_SLOTS.url) &&
+      raw.includes(HEADER_SLOTS.mailto) &&
+      Object.values(RECIPIENT_SLOTS).every((slot) => found(slot) && found(textSlot(slot)));
+    return complete ? { raw } : undefined;
+  }
+
+  /** One subscriber's copy of a prepared message (the ordinary way when it could not be prepared, or for an address that is not ASCII). */
+  async sendPrepared(prepared: PreparedMessage | undefined, email: RenderedEmail, values: RecipientValues): Promise<void> {
+    if (!prepared || !this.transport || !/^[\x21-\x7e]+$/.test(values.to)) {
+      return this.send({
+        to: values.to,
+        email: personalise(email, values.slots),
+        messageId: values.messageId,
+        unsubscribe: values.unsubscribe,
+      });
+    }
+    const [head, ...rest] = prepared.raw.split(/\r\n\r\n/);
+    let body = rest.join('\r\n\r\n');
+    for (const key of Object.keys(RECIPIENT_SLOTS) as (keyof typeof RECIPIENT_SLOTS)[]) {
+      const slot = RECIPIENT_SLOTS[key];
+      // The text slots first: each HTML slot's letters are the end of its text slot's.
+      body = body.replace(slotPattern(textSlot(slot)), () => quotedPrintableInline(values.slots[key]));
+      body = body.replace(slotPattern(slot), () => quotedPrintableInline(escapeHtml(values.slots[key])));
+    }
+    const headers = head
+      .replace(TO_SLOT, values.to)
+      .replace(MESSAGE_ID_SLOT, values.messageId)
+      .replace(HEADER_SLOTS.url, values.unsubscribe.url)
+      .replace(HEADER_SLOTS.mailto, values.unsubscribe.mailto)
+      .replace(/^Date: .*$/m, `Date: ${new Date().toUTCString()}`);
+    await this.transport.sendMail({
+      envelope: { from: this.envelopeFrom, to: [values.to] },
+      raw: Buffer.from(`${headers}\r\n\r\n${body}`, 'latin1'),
+    });
   }
 
   async send(message: NewsletterMessage): Promise<void> {
