@@ -209,11 +209,27 @@ try {
   await off.stop();
 
   // 2. Every view written under 64 connections for COUNT_SECONDS.
+  // A fixed number of requests (what the page did per second above, for COUNT_SECONDS): every one is answered before the count.
   const marker = `bench-${Date.now().toString(36)}.example`;
-  const counted = await run(`${on.baseUrl}${path}`, { ...PAGE_HEADERS, referer: `https://${marker}/` }, COUNT_SECONDS);
+  const amount = Math.round(onRow.rps * COUNT_SECONDS);
+  const countStarted = Date.now();
+  const result = await autocannon({
+    url: `${on.baseUrl}${path}`,
+    connections: CONNECTIONS,
+    pipelining: 1,
+    headers: { ...PAGE_HEADERS, referer: `https://${marker}/` },
+    amount,
+  });
+  const counted = {
+    sent: result['2xx'],
+    rps: result['2xx'] / ((Date.now() - countStarted) / 1000),
+    errors: result.errors + result.timeouts + result.non2xx,
+  };
   await sleep(3_000);
   const [{ n: written }] = (await db.query(`SELECT count(*)::int AS n FROM analytics_views WHERE source_host = $1`, [marker])).rows;
-  log(`counting: ${counted.sent} answered (2xx) in ${COUNT_SECONDS} s at ${counted.rps.toFixed(0)} req/s, ${written} rows written`);
+  log(
+    `counting: ${amount} requests sent, ${counted.sent} answered (2xx, ${counted.errors} errors) in ${((Date.now() - countStarted) / 1000 - 3).toFixed(0)} s at ${counted.rps.toFixed(0)} req/s, ${written} rows written`,
+  );
   verdict(
     `views written == requests answered, ${CONNECTIONS} connections x ${COUNT_SECONDS} s`,
     written === counted.sent,
@@ -239,10 +255,17 @@ try {
   ];
   for (const [label, route, who] of apiRoutes) {
     const headers = { authorization: `Bearer ${who.token}` };
+    const cold = await latencies(`${on.baseUrl}${route}`, headers, 1, 1);
     await latencies(`${on.baseUrl}${route}`, headers, 20);
     const figures = await latencies(`${on.baseUrl}${route}`, headers, API_REQUESTS);
-    log(`${label}: p50 ${figures.p50.toFixed(1)} ms, p95 ${figures.p95.toFixed(1)} ms, max ${figures.max.toFixed(1)} ms`);
-    verdict(`Stats API p95 <= 100 ms: ${label}`, figures.p95 <= 100, `p95 ${figures.p95.toFixed(1)} ms (p50 ${figures.p50.toFixed(1)})`);
+    log(
+      `${label}: first (computed) ${cold.max.toFixed(0)} ms; then p50 ${figures.p50.toFixed(1)} ms, p95 ${figures.p95.toFixed(1)} ms, max ${figures.max.toFixed(1)} ms`,
+    );
+    verdict(
+      `Stats API p95 <= 100 ms: ${label}`,
+      figures.p95 <= 100,
+      `p95 ${figures.p95.toFixed(1)} ms (p50 ${figures.p50.toFixed(1)}; first, computed: ${cold.max.toFixed(0)} ms)`,
+    );
   }
   for (const [label, route, who] of [
     ['page /author/stats?days=90 (author-1)', '/author/stats?days=90', author],

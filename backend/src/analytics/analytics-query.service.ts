@@ -9,6 +9,12 @@ import type { StatsAuthorDto, StatsDayDto, StatsDto, StatsPostDto } from './dto/
 
 const DAY_MS = 86_400_000;
 const TOP = 10;
+/** How long an answer is reused (docs/analytics.md: the figures are at most this old). */
+export const ANSWER_TTL_MS = 30_000;
+const MAX_ANSWERS = 1_000;
+
+/** A caller's own copy of a held answer (post(), author() add fields to theirs). */
+const copy = (stats: StatsDto): StatsDto => ({ ...stats });
 
 /** Whose figures: the whole site, one author's posts, or one post. */
 export type StatsScope = { kind: 'site' } | { kind: 'author'; id: number } | { kind: 'post'; id: number };
@@ -29,6 +35,8 @@ interface Part {
  */
 @Injectable()
 export class AnalyticsQueryService {
+  private readonly answers = new Map<string, { answer: Promise<StatsDto>; until: number }>();
+
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(CLOCK) private readonly clock: Clock,
@@ -75,7 +83,25 @@ export class AnalyticsQueryService {
     return this.stats({ kind: 'site' }, days);
   }
 
-  async stats(scope: StatsScope, days: number): Promise<StatsDto> {
+  /**
+   * The figures of a scope and range, computed at most once per ANSWER_TTL_MS on this instance
+   * (requests meanwhile share the answer, or the computation under way): today's raw rows are
+   * counted afresh each time, which takes a while on a busy site; the figures are at most that old.
+   */
+  stats(scope: StatsScope, days: number): Promise<StatsDto> {
+    const key = `${scope.kind}:${scope.kind === 'site' ? 0 : scope.id}:${days}`;
+    const now = Date.now();
+    const held = this.answers.get(key);
+    if (held && held.until > now) return held.answer.then(copy);
+    const answer = this.compute(scope, days);
+    this.answers.set(key, { answer, until: now + ANSWER_TTL_MS });
+    answer.catch(() => this.answers.get(key)?.answer === answer && this.answers.delete(key));
+    if (this.answers.size > MAX_ANSWERS)
+      for (const [old, entry] of this.answers) if (entry.until <= now || this.answers.size > MAX_ANSWERS) this.answers.delete(old);
+    return answer.then(copy);
+  }
+
+  private async compute(scope: StatsScope, days: number): Promise<StatsDto> {
     const now = this.clock.now().getTime();
     const to = utcDay(now);
     const from = utcDay(Date.parse(to) - (days - 1) * DAY_MS);
@@ -168,8 +194,7 @@ export class AnalyticsQueryService {
       const name = kind === 'source' ? 'source, source_host' : `device, ''`;
       rolled = `SELECT ${name}, views FROM analytics_hourly WHERE post_id = $4 AND hour >= $1::date::timestamp AT TIME ZONE 'UTC' AND hour < $2::date::timestamp AT TIME ZONE 'UTC'`;
     } else {
-      const mine = scope.kind === 'author' ? 'AND scope = $4' : '';
-      rolled = `SELECT name, host, views FROM analytics_daily_sources WHERE kind = '${kind}' AND day >= $1 AND day < $2 ${mine}`;
+      rolled = `SELECT name, host, views FROM analytics_daily_sources WHERE scope = ${scope.kind === 'site' ? '-1' : '$4'} AND kind = '${kind}' AND day >= $1 AND day < $2`;
     }
     return (await this.dataSource.query(
       `SELECT name, host, sum(views)::int AS views FROM (

@@ -31,7 +31,7 @@ const utcDay = (time: number): string => new Date(time).toISOString().slice(0, 1
  * analytics_hourly (per post, source and device) and complete UTC days into analytics_daily (per
  * post: views and unique visitors), analytics_daily_scope (per author, 0 = the site's other
  * pages, -1 = the whole site: views and unique visitors, which cannot be added up from the posts')
- * and analytics_daily_sources (per author: source groups with their hosts, and device classes).
+ * and analytics_daily_sources (per author and for the whole site, -1: source groups with their hosts, and device classes).
  * Each step moves a watermark in analytics_rollup_state in the same transaction, so a period is
  * rolled up exactly once. Raw rows older than ANALYTICS_RAW_DAYS (and rolled up) are deleted, and
  * so are the salts of past days. The stats read the rollups before the daily watermark and the raw
@@ -166,6 +166,10 @@ async function rollUpDays(manager: EntityManager, from: Date, to: Date): Promise
      SELECT ${day}, coalesce(author_id, 0), 'source', source, source_host, count(*) FROM analytics_views WHERE ${range} GROUP BY 1, 2, 4, 5
      UNION ALL
      SELECT ${day}, coalesce(author_id, 0), 'device', device, '', count(*) FROM analytics_views WHERE ${range} GROUP BY 1, 2, 4
+     UNION ALL
+     SELECT ${day}, -1, 'source', source, source_host, count(*) FROM analytics_views WHERE ${range} GROUP BY 1, 4, 5
+     UNION ALL
+     SELECT ${day}, -1, 'device', device, '', count(*) FROM analytics_views WHERE ${range} GROUP BY 1, 4
      ON CONFLICT (scope, day, kind, name, host) DO UPDATE SET views = analytics_daily_sources.views + EXCLUDED.views`,
     [from, to],
   );
