@@ -53,24 +53,23 @@ test.beforeAll(async ({ playwright, baseURL }) => {
     data: { ...writer, password: PASSWORD, confirmPassword: PASSWORD, roles: ['AUTHOR'], status: 'ACTIVE', markEmailAsVerified: true },
   });
   expect(created.status(), await created.text()).toBe(201);
-  authorSlug = ((await created.json()).data as { slug: string }).slug;
   writerApi = await apiAs(baseURL!, playwright, writer.email, PASSWORD);
   await admin.dispose();
 });
 
 /** The writer's post, submitted and approved by the admin (published now); answers its id and title. */
-async function publish(baseURL: string, playwright: Parameters<typeof adminApi>[1], title: string): Promise<number> {
+async function publish(baseURL: string, playwright: Parameters<typeof adminApi>[1], title: string): Promise<{ id: number; slug: string }> {
   const created = await writerApi.post('/api/v1/blog/posts/author/create', {
     data: { title, content: `## ${title}\n\nWords for the followers.\n\n> A quote.\n\n| a | b |\n|---|---|\n| 1 | 2 |\n` },
   });
   expect(created.status(), await created.text()).toBe(201);
-  const id = ((await created.json()).data as { id: number }).id;
+  const { id, slug } = (await created.json()).data as { id: number; slug: string };
   expect((await writerApi.post(`/api/v1/blog/posts/author/${id}/submit-for-review`)).status()).toBe(200);
   const admin = await adminApi(baseURL, playwright);
   const approved = await admin.put(`/api/v1/blog/posts/admin/${id}/review`, { data: { status: 'APPROVED' } });
   expect(approved.status(), await approved.text()).toBe(200);
   await admin.dispose();
-  return id;
+  return { id, slug };
 }
 
 test('a visitor follows an author by e-mail, confirms, receives the new post, and unsubscribes in one click', async ({
@@ -80,7 +79,9 @@ test('a visitor follows an author by e-mail, confirms, receives the new post, an
   playwright,
 }) => {
   // The author page exists once the writer has a published post.
-  await publish(baseURL!, playwright, `First words ${unique}`);
+  const first = await publish(baseURL!, playwright, `First words ${unique}`);
+  authorSlug = ((await (await writerApi.get(`/api/v1/blog/posts/public/${first.slug}`)).json()).data as { author: { slug: string } }).author
+    .slug;
   const email = `reader-${unique}@inkwell.test`;
   await page.goto(`/authors/${authorSlug}`);
   const box = page.locator('[data-follow-by-email]');
