@@ -481,3 +481,22 @@ describe('Newsletter: following and subscribers', () => {
     });
   });
 });
+
+describe('Newsletter: the visitor form is rate-limited', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ throttle: true });
+  });
+  afterAll(() => t?.close());
+
+  it('takes 5 requests a minute per client address, then 429 (whatever the addresses)', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i += 1) {
+      const res = await t.http
+        .post(api('/newsletter/subscribe'))
+        .send({ email: `limited-${uid()}@example.com`, kind: 'publication', targetId: 0 });
+      statuses.push(res.status);
+    }
+    expect(statuses).toEqual([202, 202, 202, 202, 202, 429]);
+  });
+});

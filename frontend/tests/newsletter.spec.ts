@@ -49,7 +49,7 @@ test('a visitor follows a tag by e-mail, confirms, and manages the preferences',
   const email = `follower-${unique}@inkwell.test`;
   await page.goto(`/blog/tag/${tag.slug}`);
   const box = page.locator('[data-follow-by-email]');
-  await hydrated(box);
+  await expect(box).toHaveAttribute('data-ready', 'visitor');
   await expect(box.getByText(`Get new posts tagged ${tag.name} in your inbox.`)).toBeVisible();
   await box.getByLabel('Your e-mail address').fill(email);
   await box.getByRole('button', { name: 'Follow' }).click();
@@ -96,7 +96,8 @@ test('a signed-in reader follows with one click on a post page; /account lists i
 }) => {
   await page.goto(`/blog/${post.slug}`);
   const box = page.locator('[data-follow-by-email]');
-  await hydrated(box);
+  // The page is the cached one: the box learns from the personal fragment that a reader is signed in.
+  await expect(box).toHaveAttribute('data-ready', 'reader', { timeout: 20_000 });
   const everything = box.getByRole('button', { name: 'Follow every new post' });
   await expect(everything).toBeEnabled();
   await everything.click();

@@ -235,22 +235,22 @@ export default function AdminSubscribers() {
               {T.total(list.totalElements)}
             </p>
             <div className="mt-2 overflow-x-auto">
-              <table className="w-full text-left text-sm" data-subscriber-table>
+              <table className="w-full min-w-[44rem] text-left text-sm" data-subscriber-table>
                 <thead>
                   <tr className="border-b border-slate-200 dark:border-slate-800">
-                    <th scope="col" className="py-2 pr-3">
+                    <th scope="col" className="whitespace-nowrap py-2 pr-3">
                       {T.EMAIL}
                     </th>
-                    <th scope="col" className="py-2 pr-3">
+                    <th scope="col" className="whitespace-nowrap py-2 pr-3">
                       {T.NAME}
                     </th>
-                    <th scope="col" className="py-2 pr-3">
+                    <th scope="col" className="whitespace-nowrap py-2 pr-3">
                       {T.STATUS}
                     </th>
-                    <th scope="col" className="py-2 pr-3">
+                    <th scope="col" className="whitespace-nowrap py-2 pr-3">
                       {T.FOLLOWS}
                     </th>
-                    <th scope="col" className="py-2 pr-3">
+                    <th scope="col" className="whitespace-nowrap py-2 pr-3">
                       {T.SINCE}
                     </th>
                     <th scope="col" className="py-2">
@@ -397,19 +397,19 @@ export default function AdminSubscribers() {
               <p className="mt-3 text-sm text-slate-600 dark:text-slate-400">{T.NO_SUPPRESSIONS}</p>
             ) : (
               <div className="mt-3 overflow-x-auto">
-                <table className="w-full text-left text-sm" data-suppression-table>
+                <table className="w-full min-w-[36rem] text-left text-sm" data-suppression-table>
                   <thead>
                     <tr className="border-b border-slate-200 dark:border-slate-800">
-                      <th scope="col" className="py-2 pr-3">
+                      <th scope="col" className="whitespace-nowrap py-2 pr-3">
                         {T.EMAIL}
                       </th>
-                      <th scope="col" className="py-2 pr-3">
+                      <th scope="col" className="whitespace-nowrap py-2 pr-3">
                         {T.REASON}
                       </th>
-                      <th scope="col" className="py-2 pr-3">
+                      <th scope="col" className="whitespace-nowrap py-2 pr-3">
                         {T.DETAIL}
                       </th>
-                      <th scope="col" className="py-2 pr-3">
+                      <th scope="col" className="whitespace-nowrap py-2 pr-3">
                         {T.SINCE}
                       </th>
                       <th scope="col" className="py-2">
