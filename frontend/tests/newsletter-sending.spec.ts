@@ -74,7 +74,6 @@ async function publish(baseURL: string, playwright: Parameters<typeof adminApi>[
 
 test('a visitor follows an author by e-mail, confirms, receives the new post, and unsubscribes in one click', async ({
   page,
-  hydrated,
   baseURL,
   playwright,
 }) => {
@@ -85,7 +84,7 @@ test('a visitor follows an author by e-mail, confirms, receives the new post, an
   const email = `reader-${unique}@inkwell.test`;
   await page.goto(`/authors/${authorSlug}`);
   const box = page.locator('[data-follow-by-email]');
-  await hydrated(box);
+  await expect(box).toHaveAttribute('data-ready', 'visitor');
   await box.getByLabel('Your e-mail address').fill(email);
   await box.getByRole('button', { name: 'Follow' }).click();
   await expect(box.getByRole('status')).toContainText('Check your inbox');
