@@ -92,6 +92,9 @@ export async function startMailCapture() {
       });
     },
   });
+  // A sender killed mid-conversation (the chaos script's kill -9 during a newsletter send over pooled
+  // connections) resets its sockets: SMTPServer emits that as 'error', which must not end this process.
+  smtp.on('error', () => undefined);
   const smtpPort = await listen(smtp.server);
 
   const http = createServer((req, res) => {

@@ -4,6 +4,7 @@ import { DomainEvents } from '../src/events/domain-events.service';
 import { NewsletterDigest, siteDay } from '../src/newsletter/digest';
 import { signBounceReport } from '../src/newsletter/bounces.service';
 import { NewsletterPostEmail } from '../src/newsletter/newsletter-post-email';
+import { NewsletterSender } from '../src/newsletter/newsletter-sender';
 import { NewsletterTransport } from '../src/newsletter/newsletter-transport';
 import { createTestApp, TestApp } from './helpers/app';
 import { api, uid } from './helpers/envelope';
@@ -22,6 +23,8 @@ import { createAdmin, createAuthor, TestUser } from './helpers/users';
 jest.setTimeout(120_000);
 
 const SECRET = 'newsletter-bounce-secret-0123456789abcdef';
+/** Both instances of the two-instance test sign and check sessions with one key. */
+const JWT_SECRET = 'newsletter-sending-e2e-shared-secret-0123456789';
 
 describe('Newsletter sending', () => {
   let mail: MailCatcher;
@@ -33,14 +36,16 @@ describe('Newsletter sending', () => {
   let author: TestUser;
   let otherAuthor: TestUser;
   let tag: { id: number; slug: string };
+  let databaseUrl: string;
 
   beforeAll(async () => {
-    const databaseUrl = await createFreshDatabase('inkwell_newsletter_sending');
+    databaseUrl = await createFreshDatabase('inkwell_newsletter_sending');
     mail = await startMailCatcher({ refuse: (to) => refused.get(to) ?? false });
     t = await createTestApp({
       databaseUrl,
       env: {
         SMTP_URL: mail.url,
+        JWT_SECRET,
         JOB_RETRY_LIMIT: '1',
         JOB_RETRY_DELAY_SECONDS: '1',
         JOB_POLL_SECONDS: '1',
@@ -453,5 +458,49 @@ describe('Newsletter sending', () => {
     expect(await db.query(`SELECT state FROM newsletter_digest_deliveries WHERE subscriber_id = $1`, [reader.id])).toEqual([
       { state: 'sent' },
     ]);
+  });
+
+  // Last: a second app on this database (its own session check) is started and closed here.
+  it('two instances working the same rows (each send job twice) send every e-mail once', async () => {
+    const [{ id: first }]: { id: number }[] = await db.query(
+      `INSERT INTO newsletter_subscribers (email, status, source, confirmed_at)
+       SELECT 'twin-' || n || '-' || $1 || '@test.inkwell.test', 'active', 'import', now() FROM generate_series(1, 300) n RETURNING id`,
+      [uid()],
+    );
+    await db.query(
+      `INSERT INTO newsletter_follows (subscriber_id, kind, target_id) SELECT id, 'author', $2 FROM newsletter_subscribers WHERE id >= $1 AND email LIKE 'twin-%'`,
+      [first, author.id],
+    );
+    const second = await createTestApp({
+      databaseUrl,
+      env: { SMTP_URL: mail.url, JWT_SECRET, JOB_POLL_SECONDS: '1', LOG_LEVEL: 'silent' },
+    });
+    try {
+      const post = await draft();
+      // The second instance queues every send job again in the approval's wake: both instances hold copies of each range.
+      await approve(post.id);
+      await until(
+        () => sendState(post.id),
+        (state) => state !== 'queued',
+        'the fan-out',
+      );
+      await second.app.get(DataSource).transaction((manager) => second.app.get(NewsletterSender).enqueueSends(manager, post.id));
+      await until(
+        () => sendState(post.id),
+        (state) => state === 'done',
+        'the send',
+      );
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      const copies = new Map<string, number>();
+      for (const message of mail.messages.filter((m) => m.subject === post.title)) {
+        const id = header(message, 'Message-ID')!;
+        copies.set(id, (copies.get(id) ?? 0) + 1);
+      }
+      const twins = mail.messages.filter((m) => m.subject === post.title && m.to[0].startsWith('twin-'));
+      expect(twins).toHaveLength(300);
+      expect([...copies.values()].every((n) => n === 1)).toBe(true);
+    } finally {
+      await second.close();
+    }
   });
 });

@@ -1,7 +1,8 @@
-import { ConflictException, Injectable, NotFoundException, ServiceUnavailableException } from '@nestjs/common';
+import { ConflictException, Inject, Injectable, NotFoundException, ServiceUnavailableException } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { AuthUser } from '../auth/auth-user';
+import { APP_CONFIG, AppConfig } from '../config/env';
 import { RenderedEmail } from './newsletter-email/post-email';
 import { NewsletterPostEmail } from './newsletter-post-email';
 import { NewsletterSender } from './newsletter-sender';
@@ -26,6 +27,7 @@ export class NewsletterSendsService {
     private readonly posts: NewsletterPostEmail,
     private readonly sender: NewsletterSender,
     private readonly transport: NewsletterTransport,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   async status(postId: number): Promise<NewsletterSendDto> {
@@ -112,7 +114,7 @@ export class NewsletterSendsService {
       await this.transport.send({
         to: user.email,
         email: { ...email, subject: `[Test] ${email.subject}` },
-        messageId: `<newsletter-test-${postId}-${Date.now()}@inkwell>`,
+        messageId: `<newsletter-test-${postId}-${Date.now()}@${new URL(this.config.publicUrl).hostname}>`,
       });
     } catch {
       throw new ServiceUnavailableException(NewsletterSendsMessages.TEST_FAILED);

@@ -76,8 +76,16 @@ export default function NewsletterSendPanel({ postId }: Props) {
             disabled={!hydrated || busy}
             onChange={(event) => {
               const on = event.currentTarget.checked;
+              const before = send;
+              // Shown at once; put back when the server refuses.
+              setSend({ ...send, sendEmail: on });
               void run(async () => {
-                setSend(await setSendEmail(postId, on));
+                try {
+                  setSend(await setSendEmail(postId, on));
+                } catch (error) {
+                  setSend(before);
+                  throw error;
+                }
                 return on ? T.SAVED_ON : T.SAVED_OFF;
               });
             }}
