@@ -33,6 +33,7 @@ import { CreatePostPreviewLinks1795900000000 } from './1795900000000-CreatePostP
 import { CreateDomainEvents1796000000000 } from './1796000000000-CreateDomainEvents';
 import { AddReaderLikeCounts1796026100000 } from './1796026100000-AddReaderLikeCounts';
 import { CreateNotificationCounters1796026300000 } from './1796026300000-CreateNotificationCounters';
+import { CreateInkwellMetaAndBackupRuns1796070000000 } from './1796070000000-CreateInkwellMetaAndBackupRuns';
 export const MIGRATIONS: Function[] = [
   CreateUsersAndRoles1795336336857,
   CreatePostsTagsReviews1795336563452,
@@ -68,4 +69,5 @@ export const MIGRATIONS: Function[] = [
   CreateSiteImports1796036000000,
   AddImportInvitations1796036500000,
   AuditWebhooks1796037000000,
+  CreateInkwellMetaAndBackupRuns1796070000000,
 ];

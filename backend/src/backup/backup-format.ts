@@ -1,7 +1,5 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes, scryptSync } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { PROJECT_ROOT } from '../config/paths';
+export { inkwellVersion } from '../config/version';
 
 /**
  * The backup archive (docs/operations.md#backup): one zip file holding
@@ -66,11 +64,6 @@ export interface SealedSecrets {
   manifestSha256: string;
 }
 
-/** The version in package.json: the Inkwell release this code is. */
-export function inkwellVersion(): string {
-  return (JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
-}
-
 export const sha256 = (data: Buffer | string) => createHash('sha256').update(data).digest('hex');
 
 /** scrypt's cost: about 100 ms and 32 MB, once per backup or restore. */
@@ -131,18 +124,3 @@ export function openSecrets(sealed: Buffer, passphrase: string, manifestSha256: 
 /** `"schema"."table"` for SQL. */
 export const quoteIdent = (name: string) => `"${name.replace(/"/g, '""')}"`;
 export const qualified = (schema: string, name: string) => `${quoteIdent(schema)}.${quoteIdent(name)}`;
-
-/** Compares two semantic versions (x.y.z, a pre-release sorts before its release): <0, 0 or >0. */
-export function compareVersions(a: string, b: string): number {
-  const parse = (v: string) => {
-    const [core, pre] = v.split('-', 2);
-    return { parts: core.split('.').map((n) => Number(n) || 0), pre };
-  };
-  const x = parse(a);
-  const y = parse(b);
-  for (let i = 0; i < 3; i++) if ((x.parts[i] ?? 0) !== (y.parts[i] ?? 0)) return (x.parts[i] ?? 0) - (y.parts[i] ?? 0);
-  if (x.pre === y.pre) return 0;
-  if (x.pre === undefined) return 1;
-  if (y.pre === undefined) return -1;
-  return x.pre < y.pre ? -1 : 1;
-}
