@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { inkwellVersion } from '../backup/backup-format';
 import { formatBytes, writeBackup } from '../backup/backup-writer';
+import { finishRun, startRun } from '../backup/backup-runs';
 import { askPassphrase } from '../backup/passphrase';
 import { loadConfig } from '../config/env';
 import { ensureDatabase } from '../database/data-source';
@@ -17,7 +18,19 @@ async function main(): Promise<number> {
   const config = loadConfig({ ...process.env, LOG_LEVEL: 'silent' });
   const say = (line: string) => process.stdout.write(`${line}\n`);
   const passphrase = await askPassphrase(config.backup.passphrase, true);
-  const run = (databaseUrl: string | undefined) =>
+  /** Writes the archive (rows from `databaseUrl` unless it is the operator's), recorded in backup_runs of `recordUrl`. */
+  const run = async (databaseUrl: string | undefined, recordUrl: string) => {
+    const id = await startRun(recordUrl, 'command', new Date()).catch(() => undefined);
+    try {
+      const result = await write(databaseUrl);
+      await finishRun(recordUrl, id, { file: result.file, bytes: result.bytes }).catch(() => undefined);
+      return result;
+    } catch (error) {
+      await finishRun(recordUrl, id, { error: error instanceof Error ? error.message : String(error) }).catch(() => undefined);
+      throw error;
+    }
+  };
+  const write = (databaseUrl: string | undefined) =>
     writeBackup({
       databaseUrl,
       dataDir: config.dataDir,
@@ -34,7 +47,7 @@ async function main(): Promise<number> {
     });
 
   if (config.databaseUrl) {
-    const result = await run(undefined);
+    const result = await run(undefined, config.databaseUrl);
     const url = new URL(config.databaseUrl);
     say(
       [
@@ -49,14 +62,16 @@ async function main(): Promise<number> {
   const running = runningEmbeddedPostgres(config.dataDir);
   if (running) {
     say(`DATA_DIR ${config.dataDir} belongs to the running Inkwell (pid ${running.serverPid}): backing up through its database`);
-    const result = await run(await ensureDatabase(running.url, 'inkwell'));
+    const url = await ensureDatabase(running.url, 'inkwell');
+    const result = await run(url, url);
     say(`backup complete: ${result.file} (${formatBytes(result.bytes)})`);
     return 0;
   }
   let embedded: EmbeddedDatabase | undefined;
   try {
     embedded = await startEmbeddedPostgres(config.dataDir, say);
-    const result = await run(await ensureDatabase(embedded.url, 'inkwell'));
+    const url = await ensureDatabase(embedded.url, 'inkwell');
+    const result = await run(url, url);
     say(`backup complete: ${result.file} (${formatBytes(result.bytes)})`);
     return 0;
   } finally {

@@ -7,6 +7,7 @@ const LOCK_NAMESPACE = 0x696e6b77;
 export const JobLockIds = {
   THUMBNAIL_SWEEP: 1,
   SCHEDULED_PUBLISH: 2,
+  SCHEDULED_BACKUP: 3,
 } as const;
 
 /**
