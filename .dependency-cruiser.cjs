@@ -28,7 +28,7 @@ const LAYERS = [
   ['likes', 'previews', 'scheduling', 'search'],
   ['moderation', 'reviews'],
   ['account-data'], // The data export and account deletion move every feature's data through its owner
-  ['imports'], // site import and export: writes through every lifecycle owner above
+  ['imports', 'backup'], // site import and export: writes through every lifecycle owner above; backup and restore of every table
   ['frontend', 'health'], // hosts: the Astro page handler and its cache; the health check
 ];
 
