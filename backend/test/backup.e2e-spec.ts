@@ -123,6 +123,10 @@ describe('Backup and restore', () => {
       .set(author.auth)
       .send({ title: 'Kept through a backup', content: 'A body that must survive.', thumbnail: thumbnailUrl })
       .expect(201);
+    // A table of several megabytes: its COPY spans many socket reads, and the zip falls behind it.
+    await db.query(
+      `INSERT INTO tags (name, slug, description) SELECT 'bulk-' || g, 'bulk-' || g, repeat(md5(g::text), 15) FROM generate_series(1, 6000) g`,
+    );
     // The app's own background work (queue, sweeps) stops: only the test's writer changes rows now.
     await source.app.close();
   }, 60_000);

@@ -74,7 +74,9 @@ class CopyTo extends CopyQuery {
 
   handleCopyData(message: { chunk: Buffer }): void {
     if (this.failed) return;
-    if (!this.destination.write(message.chunk)) {
+    // A copy: the chunk is a view into node-postgres's read buffer, which it reuses for the next
+    // messages, while the destination (the zip) may still hold this one in its queue.
+    if (!this.destination.write(Buffer.from(message.chunk))) {
       const socket = this.connection!.stream;
       socket.pause();
       this.destination.once('drain', () => socket.resume());

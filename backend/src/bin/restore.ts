@@ -22,7 +22,13 @@ async function main(): Promise<number> {
   // Placeholders for the secrets: loading the configuration must not generate DATA_DIR/secrets.json
   // (the folder must stay empty until the archive is verified; the restore writes the archive's).
   const placeholder = 'restore-placeholder-'.padEnd(40, '-');
-  const config = loadConfig({ ...process.env, LOG_LEVEL: 'silent', BACKUP_SCHEDULE: '', JWT_SECRET: placeholder, PASSWORD_PEPPER: placeholder });
+  const config = loadConfig({
+    ...process.env,
+    LOG_LEVEL: 'silent',
+    BACKUP_SCHEDULE: '',
+    JWT_SECRET: placeholder,
+    PASSWORD_PEPPER: placeholder,
+  });
   const say = (line: string) => process.stdout.write(`${line}\n`);
   const passphrase = await askPassphrase(config.backup.passphrase, false);
   const result = await restoreBackup({
