@@ -93,7 +93,7 @@ async function main() {
       if (tries > 300) throw new Error('the server did not start');
       await new Promise((r) => setTimeout(r, 300));
     }
-    const routes = { page: `${base}/`, api: `${base}/api/v1/blog/posts?page=1&limit=10` };
+    const routes = { page: `${base}/`, api: `${base}/api/v1/blog/posts/public?page=50&size=12` };
     // Warm the caches, then the idle baseline: both routes at once, as during the backup.
     await Promise.all(Object.values(routes).map((url) => load(url, 3)));
     const idle = await Promise.all(Object.values(routes).map((url) => load(url, idleSeconds)));

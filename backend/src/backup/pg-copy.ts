@@ -65,6 +65,8 @@ abstract class CopyQuery {
 }
 
 class CopyTo extends CopyQuery {
+  private paused = false;
+
   constructor(
     text: string,
     private readonly destination: Writable,
@@ -76,10 +78,15 @@ class CopyTo extends CopyQuery {
     if (this.failed) return;
     // A copy: the chunk is a view into node-postgres's read buffer, which it reuses for the next
     // messages, while the destination (the zip) may still hold this one in its queue.
-    if (!this.destination.write(Buffer.from(message.chunk))) {
+    if (!this.destination.write(Buffer.from(message.chunk)) && !this.paused) {
+      // Messages already read still arrive while paused; they queue in the destination.
       const socket = this.connection!.stream;
+      this.paused = true;
       socket.pause();
-      this.destination.once('drain', () => socket.resume());
+      this.destination.once('drain', () => {
+        this.paused = false;
+        socket.resume();
+      });
     }
   }
 
