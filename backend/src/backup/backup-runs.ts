@@ -1,4 +1,4 @@
-import { readdir, rm } from 'node:fs/promises';
+import { readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { ARCHIVE_PREFIX } from './backup-format';
@@ -58,9 +58,12 @@ export async function finishRun(
   );
 }
 
-/** Keeps the newest `keep` complete archives in `dir` (names sort by time); answers the names removed. */
+/** Keeps the newest `keep` complete archives in `dir` (by the time each was finished); answers the names removed. */
 export async function pruneArchives(dir: string, keep: number): Promise<string[]> {
-  const archives = (await readdir(dir)).filter((name) => name.startsWith(ARCHIVE_PREFIX) && name.endsWith('.zip')).sort();
+  const names = (await readdir(dir)).filter((name) => name.startsWith(ARCHIVE_PREFIX) && name.endsWith('.zip'));
+  const archives = (await Promise.all(names.map(async (name) => ({ name, at: (await stat(join(dir, name))).mtimeMs }))))
+    .sort((a, b) => a.at - b.at || a.name.localeCompare(b.name))
+    .map((archive) => archive.name);
   const old = archives.slice(0, Math.max(0, archives.length - keep));
   for (const name of old) await rm(join(dir, name), { force: true });
   return old;
