@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
+import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { generate } from 'otplib';
 import { Client } from 'pg';
 import sharp from 'sharp';
@@ -9,7 +10,7 @@ import { DataSource } from 'typeorm';
 import { inkwellVersion } from '../src/backup/backup-format';
 import { restoreBackup } from '../src/backup/backup-restore';
 import { BackupResult, writeBackup } from '../src/backup/backup-writer';
-import { APP_CONFIG, AppConfig } from '../src/config/env';
+import { APP_CONFIG, AppConfig, loadConfig } from '../src/config/env';
 import { PasswordHasher } from '../src/auth/password-hasher';
 import { ensureDatabase } from '../src/database/data-source';
 import { startEmbeddedPostgres } from '../src/database/embedded-postgres';
@@ -18,6 +19,7 @@ import { secretContext, webhookSecretBox } from '../src/webhooks/webhook-deliver
 import { createTestApp, TestApp } from './helpers/app';
 import { api } from './helpers/envelope';
 import { createFreshDatabase } from './helpers/fresh-database';
+import { startS3Server } from './helpers/s3-server';
 import { createUser } from './helpers/users';
 
 /**
@@ -279,4 +281,38 @@ describe('Backup and restore', () => {
     const next = await writeBackup({ ...backupInput(), backupDir });
     expect(readdirSync(backupDir)).toEqual([relative(backupDir, next.file)]);
   }, 60_000);
+
+  it('with DATABASE_URL and S3 storage: the archive holds the bucket listing and the secrets, and restores the secrets', async () => {
+    const s3 = await startS3Server('inkwell-backup-test');
+    try {
+      await s3.client.send(new PutObjectCommand({ Bucket: s3.bucket, Key: 'images/thumbnails/abc.webp', Body: Buffer.alloc(1234, 7) }));
+      const storage = loadConfig({ ...s3.env, DATA_DIR: sourceDir }).storage;
+      const lines: string[] = [];
+      const result = await writeBackup({
+        ...backupInput(),
+        databaseUrl: undefined,
+        storage,
+        backupDir: tempDir('inkwell-s3-backup-'),
+        progress: (line) => lines.push(line),
+      });
+      expect(result.manifest).toEqual(
+        expect.objectContaining({ database: 'external', tables: [], images: { driver: 's3', files: 1, bytes: 1234 } }),
+      );
+      expect(Object.keys(result.manifest.files)).toEqual(['s3-objects.json']);
+      const target = tempDir('inkwell-s3-restore-');
+      const restored = await restoreBackup({
+        file: result.file,
+        dataDir: target,
+        databaseUrl: undefined,
+        passphrase: PASSPHRASE,
+        force: false,
+      });
+      expect(restored.images).toBe(0);
+      const secrets = JSON.parse(readFileSync(join(target, 'secrets.json'), 'utf8')) as Record<string, string>;
+      expect([secrets.jwtSecret, secrets.passwordPepper]).toEqual([config.jwtSecret, config.passwordPepper]);
+      expect(statSync(join(target, 'secrets.json')).mode & 0o077).toBe(0);
+    } finally {
+      await s3.close();
+    }
+  }, 30_000);
 });
