@@ -36,6 +36,7 @@ export class BackupArchive {
         ),
       );
     } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new BackupRefused(`${path}: no such file`);
       throw new BackupRefused(
         `${path} is not a complete Inkwell backup (truncated or damaged: ${(error as Error).message}); nothing was restored`,
       );

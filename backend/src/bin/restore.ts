@@ -65,7 +65,7 @@ main().then(
   (code) => process.exit(code),
   (error: unknown) => {
     const message = error instanceof Error ? error.message : String(error);
-    process.stderr.write(`restore refused: ${error instanceof BackupRefused ? message : `failed: ${message}`}\n`);
+    process.stderr.write(`${error instanceof BackupRefused ? 'restore refused' : 'restore failed'}: ${message}\n`);
     process.exit(1);
   },
 );
