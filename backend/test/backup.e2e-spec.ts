@@ -202,6 +202,8 @@ describe('Backup and restore', () => {
       // Every row that existed before the backup started is there, unchanged.
       const after = await rowHashes(url);
       for (const [table, hashes] of before) {
+        // pg-boss's version row is the one the restore's construction wrote (its maintenance times are pg-boss's own).
+        if (table === 'pgboss.version') continue;
         const now = after.get(table);
         expect([table, now !== undefined]).toEqual([table, true]);
         const lost = [...hashes].filter((h) => !now!.has(h));

@@ -179,12 +179,16 @@ async function restoreDatabase(
     }
     if (missing.length)
       throw new Error(`the schema of this version has no ${missing.join(', ')}: restore with Inkwell ${manifest.inkwellVersion}`);
-    const targets = manifest.tables.filter((t) => t !== queueTable);
+    // pg-boss's version row stays the one its construction wrote: it names the schema just built
+    // (from an older Inkwell's archive, the archived row would make pg-boss migrate it again).
+    const versionTable = manifest.tables.find((t) => t.schema === JOBS_SCHEMA && t.name === 'version');
+    const targets = manifest.tables.filter((t) => t !== queueTable && t !== versionTable);
     if (targets.length) await client.query(`TRUNCATE ${targets.map((t) => qualified(t.schema, t.name)).join(', ')}`);
     if (queueTable) await client.query(`DELETE FROM ${qualified(JOBS_SCHEMA, 'queue')}`);
     let done = 0;
     let rowsTotal = 0;
     for (const table of manifest.tables) {
+      if (table === versionTable) continue;
       const rows = await copyIn(
         client,
         `COPY ${qualified(table.schema, table.name)} (${table.columns.map(quoteIdent).join(', ')}) FROM STDIN`,
