@@ -169,6 +169,7 @@ async function main() {
   const previous = previousRelease(current);
   say(`this is ${current}; the previous release is ${previous.version} at ${previous.commit.slice(0, 10)}`);
 
+  git('worktree', 'prune'); // a run killed midway leaves a worktree record behind
   const scratch = mkdtempSync(join(tmpdir(), 'inkwell-upgrade-'));
   chmodSync(scratch, 0o755);
   const tree = join(scratch, 'previous');

@@ -17,7 +17,11 @@ export class DataVersionError extends Error {}
 const WRITTEN_BY = 'written_by';
 
 /** Refuses data written by a newer Inkwell, or holding migrations this code does not know. */
-export async function checkDataVersion(url: string, version = inkwellVersion(), known: readonly { name: string }[] = MIGRATIONS): Promise<void> {
+export async function checkDataVersion(
+  url: string,
+  version = inkwellVersion(),
+  known: readonly { name: string }[] = MIGRATIONS,
+): Promise<void> {
   const client = new Client({ connectionString: url, application_name: 'inkwell-start' });
   await client.connect();
   try {
