@@ -30,7 +30,7 @@ const LAYERS = [
   ['moderation', 'reviews'],
   ['newsletter'], // following by e-mail and the sending of new posts (a reach module: it follows the domain events, imports no other reach module)
   ['account-data'], // The data export and account deletion move every feature's data through its owner
-  ['imports'], // site import and export: writes through every lifecycle owner above
+  ['imports', 'backup'], // site import and export: writes through every lifecycle owner above; backup and restore of every table
   ['frontend', 'health'], // hosts: the Astro page handler and its cache; the health check
 ];
 

@@ -35,6 +35,7 @@ import { CreateDomainEvents1796000000000 } from './1796000000000-CreateDomainEve
 import { AddReaderLikeCounts1796026100000 } from './1796026100000-AddReaderLikeCounts';
 import { CreateNotificationCounters1796026300000 } from './1796026300000-CreateNotificationCounters';
 import { CreateNewsletter1796040000000 } from './1796040000000-CreateNewsletter';
+import { CreateInkwellMetaAndBackupRuns1796070000000 } from './1796070000000-CreateInkwellMetaAndBackupRuns';
 export const MIGRATIONS: Function[] = [
   CreateUsersAndRoles1795336336857,
   CreatePostsTagsReviews1795336563452,
@@ -72,4 +73,5 @@ export const MIGRATIONS: Function[] = [
   AuditWebhooks1796037000000,
   CreateNewsletter1796040000000,
   CreateAnalytics1796060000000,
+  CreateInkwellMetaAndBackupRuns1796070000000,
 ];

@@ -49,6 +49,7 @@ import { SchedulingModule, TestClockModule } from './scheduling/scheduling.modul
 import { AccountDataModule } from './account-data/account-data.module';
 import { NewsletterModule } from './newsletter/newsletter.module';
 import { AnalyticsModule } from './analytics/analytics.module';
+import { BackupModule } from './backup/backup.module';
 
 export interface AppModuleOptions {
   config: AppConfig;
@@ -87,6 +88,7 @@ const API_MODULES = [
   ImportsModule,
   NewsletterModule,
   AnalyticsModule,
+  BackupModule,
 ];
 
 /** Rate limits (docs/requirements.md#rate-limits): counters in process, or in Redis shared by every instance when REDIS_URL is set. */

@@ -6,6 +6,7 @@ import { isTerminal, startupSummary } from './common/console-output';
 import { ContentEvents } from './common/content-events';
 import { ConfigError, loadConfig } from './config/env';
 import { ensureDatabase } from './database/data-source';
+import { prepareDatabase } from './database/data-version';
 import { EmbeddedDatabase, RESYNC_SIGNAL, startEmbeddedPostgres } from './database/embedded-postgres';
 import { DrainGate, STOP_SIGNALS, stopOnSignals } from './shutdown';
 
@@ -42,6 +43,16 @@ async function bootstrap(): Promise<void> {
       fail(error instanceof Error ? error.message : String(error));
     }
     databaseUrl = await ensureDatabase(embedded.url, 'inkwell');
+  }
+
+  // Data a newer Inkwell wrote stops start-up here (one line); pending migrations run one
+  // transaction each, a failing one rolled back and named; then this version is recorded.
+  try {
+    const applied = await prepareDatabase(databaseUrl);
+    if (applied.length) say(`applied ${applied.length} migration(s): ${applied.join(', ')}`);
+  } catch (error) {
+    await embedded?.stop();
+    fail(error instanceof Error ? error.message : String(error));
   }
 
   const app = await createApp({ config, databaseUrl, withFrontend: true }).catch(async (error: unknown) => {

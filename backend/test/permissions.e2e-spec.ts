@@ -203,6 +203,7 @@ const MATRIX: Row[] = [
   // site settings (an invalid body: nothing changes)
   { method: 'get', path: '/api/v1/admin/settings', expect: ADMINS },
   { method: 'patch', path: '/api/v1/admin/settings', body: { requireAdminTwoFactor: 'matrix' }, expect: ADMINS },
+  { method: 'get', path: '/api/v1/admin/backups/status', expect: ADMINS },
   // two-factor sign-in: wrong codes, so nothing turns on or off
   {
     method: 'post',

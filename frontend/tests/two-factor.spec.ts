@@ -132,6 +132,11 @@ test('two-factor sign-in: set-up, sign-in with a code and with a recovery code, 
   await expect(page.getByRole('checkbox', { name: 'Require 2FA for administrators' })).not.toBeChecked();
   await expect(page.getByRole('radio', { name: 'Give their posts to "Former author"' })).toBeChecked();
   await expect(page.getByRole('radio', { name: 'Delete their posts' })).not.toBeChecked();
+  // The backups' card (features/backup): nothing has run, nothing is scheduled on the test server.
+  const backups = page.getByTestId('last-backup');
+  await expect(backups.getByRole('heading', { name: 'Backups' })).toBeVisible();
+  await expect(backups).toContainText('No backup has run yet.');
+  await expect(backups).toContainText('Not scheduled (BACKUP_SCHEDULE is not set)');
   await expectNoSeriousViolations(page, '/admin/settings (320 px)');
   await page.setViewportSize(DESKTOP);
   await expectNoSeriousViolations(page, '/admin/settings (desktop)');

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { loadConfig } from '../config/env';
 import { PROJECT_ROOT } from '../config/paths';
 import { createDataSource, ensureDatabase } from '../database/data-source';
+import { prepareDatabase } from '../database/data-version';
 import { EmbeddedDatabase, startEmbeddedPostgres } from '../database/embedded-postgres';
 
 /**
@@ -86,14 +87,8 @@ ${indent([...sql.downQueries].reverse())}
 
 async function run(): Promise<void> {
   await withDatabase(false, async (url) => {
-    const dataSource = createDataSource(url);
-    await dataSource.initialize();
-    try {
-      const applied = await dataSource.runMigrations();
-      process.stdout.write(applied.length ? `Applied: ${applied.map((m) => m.name).join(', ')}\n` : 'No pending migrations.\n');
-    } finally {
-      await dataSource.destroy();
-    }
+    const applied = await prepareDatabase(url);
+    process.stdout.write(applied.length ? `Applied: ${applied.join(', ')}\n` : 'No pending migrations.\n');
   });
 }
 

@@ -58,6 +58,8 @@ export interface AppConfig {
   newsletter: NewsletterConfig;
   /** Cookie-free page-view analytics (docs/analytics.md): ANALYTICS=off counts nothing; raw view rows are kept ANALYTICS_RAW_DAYS. */
   analytics: { enabled: boolean; rawDays: number };
+  /** Backups (docs/operations.md#backup). */
+  backup: BackupConfig;
 }
 
 export interface NewsletterConfig {
@@ -69,6 +71,50 @@ export interface NewsletterConfig {
   softBounceLimit: number;
   /** NEWSLETTER_WEBHOOK_SECRET: the HMAC key of POST /api/v1/newsletter/bounces; unset: the endpoint refuses every call (401). */
   webhookSecret: string | undefined;
+}
+
+export interface BackupConfig {
+  /** BACKUP_DIR, default DATA_DIR/backups. */
+  dir: string;
+  /** BACKUP_SCHEDULE: a cron expression (5 fields, or 6 with seconds) in SITE_TIME_ZONE; unset: no scheduled backups. */
+  schedule: string | undefined;
+  /** BACKUP_KEEP: scheduled backups kept (older ones are deleted after a successful one). */
+  keep: number;
+  /** BACKUP_PASSPHRASE: seals the secrets in each archive; required with BACKUP_SCHEDULE. */
+  passphrase: string | undefined;
+  /** Which secrets were given in the environment rather than generated into DATA_DIR/secrets.json. */
+  secretsFromEnvironment: string[];
+}
+
+/** Whether a cron expression parses (5 fields, or 6 with seconds first). */
+export function validCron(expression: string, timeZone: string): boolean {
+  if (!/^\S+(\s+\S+){4,5}$/.test(expression.trim())) return false;
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    (require('cron-parser') as typeof import('cron-parser')).parseExpression(expression, { tz: timeZone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function parseBackup(env: Env, dataDir: string, timeZone: string): BackupConfig {
+  const schedule = optional(env, 'BACKUP_SCHEDULE');
+  if (schedule !== undefined && !validCron(schedule, timeZone))
+    throw new ConfigError(
+      `BACKUP_SCHEDULE must be a cron expression such as "0 3 * * *" (every day at 03:00 in SITE_TIME_ZONE) (got "${schedule}")`,
+    );
+  const passphrase = env.BACKUP_PASSPHRASE === undefined || env.BACKUP_PASSPHRASE === '' ? undefined : env.BACKUP_PASSPHRASE;
+  if (passphrase !== undefined && passphrase.length < 8) throw new ConfigError('BACKUP_PASSPHRASE must be at least 8 characters');
+  if (schedule !== undefined && passphrase === undefined)
+    throw new ConfigError('BACKUP_PASSPHRASE is required with BACKUP_SCHEDULE (it seals the secrets in each backup)');
+  return {
+    dir: resolve(optional(env, 'BACKUP_DIR') ?? resolve(dataDir, 'backups')),
+    schedule,
+    keep: parseWholeNumber(env, 'BACKUP_KEEP', 7, 1, 1000),
+    passphrase,
+    secretsFromEnvironment: ['JWT_SECRET', 'PASSWORD_PEPPER'].filter((name) => optional(env, name) !== undefined),
+  };
 }
 
 export interface WebhookConfig {
@@ -359,6 +405,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
       enabled: parseFlag(env, 'ANALYTICS', ['on', '1', 'true'], ['off', '0', 'false'], true),
       rawDays: parseWholeNumber(env, 'ANALYTICS_RAW_DAYS', 30, 1, 366),
     }),
+    backup: Object.freeze(parseBackup(env, dataDir, siteTimeZone)),
   });
 }
 

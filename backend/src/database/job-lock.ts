@@ -9,6 +9,7 @@ export const JobLockIds = {
   SCHEDULED_PUBLISH: 2,
   NEWSLETTER_DIGEST: 3,
   ANALYTICS_ROLLUP: 4,
+  SCHEDULED_BACKUP: 5,
 } as const;
 
 /**

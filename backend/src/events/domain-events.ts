@@ -286,6 +286,18 @@ export interface DomainEventMap {
   'webhook.updated': WebhookFacts & { changed: WebhookChange[] };
   /** Deleted (its facts as they were). */
   'webhook.deleted': WebhookFacts;
+
+  // Backups (owner: BackupService, backend/src/backup/; the system acts, actor null)
+  /** A scheduled backup failed (the administrators are e-mailed). */
+  'backup.failed': BackupFacts;
+}
+
+/** A backup run as its events name it. */
+export interface BackupFacts {
+  backupId: number;
+  trigger: 'schedule' | 'command';
+  startedAt: string;
+  error: string;
 }
 
 export type DomainEventName = keyof DomainEventMap;

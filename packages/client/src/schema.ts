@@ -299,6 +299,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/admin/backups/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The last backup (time, size, result) and the backup schedule (admin)
+         * @description API token scope: `admin`.
+         */
+        get: operations["status"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/admin/comments": {
         parameters: {
             query?: never;
@@ -3711,6 +3731,35 @@ export interface components {
             /** @example /images/avatars/0123456789abcdef0123456789abcdef.webp */
             avatarUrl: string;
         };
+        BackupRunDto: {
+            /** @description The archive's size in bytes */
+            bytes: number | null;
+            /** @description Why it failed */
+            error: string | null;
+            /** @description The archive's file name (in BACKUP_DIR) */
+            file: string | null;
+            /** @description When it ended; null while it runs (or when its process died) */
+            finishedAt: string | null;
+            /** @description true: the archive is complete; false: it failed (see error); null: not finished */
+            ok: boolean | null;
+            /** @description When it started (ISO 8601) */
+            startedAt: string;
+            /**
+             * @description 'schedule': BACKUP_SCHEDULE; 'command': npm run backup
+             * @enum {string}
+             */
+            trigger: "schedule" | "command";
+        };
+        BackupStatusDto: {
+            /** @description BACKUP_KEEP: scheduled archives kept */
+            keep: number;
+            /** @description The latest backup run; null when none ran yet */
+            last: components["schemas"]["BackupRunDto"] | null;
+            /** @description When the schedule runs next (ISO 8601) */
+            nextRunAt: string | null;
+            /** @description BACKUP_SCHEDULE (cron, in the site time zone); null: no scheduled backups */
+            schedule: string | null;
+        };
         BounceEventDto: {
             /** @example 550 5.1.1 The email account that you tried to reach does not exist */
             detail?: string;
@@ -7026,6 +7075,63 @@ export interface operations {
             };
             /** @description Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Too many requests from this client: the per-client rate limit (retryAfterSeconds says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    status: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["BackupStatusDto"];
+                        /** @example null */
+                        errors: Record<string, never> | null;
+                        /** @example OK */
+                        message: string;
+                        /** @example 200 */
+                        status: number;
+                        /** @example true */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Not signed in, or the session expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Signed in without the permission */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
