@@ -22,7 +22,7 @@ export class BackupController {
   @Auth({ role: RoleName.ADMIN, forbidden: AdminMessages.SETTINGS_FORBIDDEN, unauthenticated: AdminMessages.SETTINGS_AUTH_REQUIRED })
   @ApiOperation({ summary: 'The last backup (time, size, result) and the backup schedule (admin)' })
   @ApiEnvelope(BackupStatusDto)
-  async status(): Promise<BackupStatusDto> {
+  async backupStatus(): Promise<BackupStatusDto> {
     const last = await this.backups.lastRun();
     return {
       last: last && {

@@ -110,10 +110,18 @@ export function buildOpenApiDocument(app: INestApplication, securitySchemes: Rec
  *   (how @nestjs/swagger writes an enum or a nested DTO).
  */
 function finishDocument(document: OpenAPIObject): OpenAPIObject {
+  // operationId is the controller method's name, and the generated client's types are keyed by it:
+  // two methods of one name in different controllers would silently merge their types.
+  const operationIds = new Set<string>();
   for (const item of Object.values(document.paths) as PathItemObject[]) {
     for (const method of HTTP_METHODS) {
       const operation = item[method];
       if (!operation) continue;
+      if (operation.operationId !== undefined) {
+        if (operationIds.has(operation.operationId))
+          throw new Error(`Two API operations are named '${operation.operationId}': rename one controller method`);
+        operationIds.add(operation.operationId);
+      }
       operation.security ??= [];
       documentRateLimit(operation);
     }

@@ -38,7 +38,7 @@ export class NewsletterSendsController {
   @ApiOperation({ summary: "A post's newsletter send (admin): whether it is e-mailed, its state and the deliveries' counts by state" })
   @ApiEnvelope(NewsletterSendDto)
   @ApiErrors(400, 404)
-  async status(@Param('postId', ParseIdPipe) postId: number): Promise<WithMessage<NewsletterSendDto>> {
+  async sendStatus(@Param('postId', ParseIdPipe) postId: number): Promise<WithMessage<NewsletterSendDto>> {
     return withMessage(await this.sends.status(postId), NewsletterSendsMessages.SEND_STATUS);
   }
 

@@ -310,7 +310,7 @@ export interface paths {
          * The last backup (time, size, result) and the backup schedule (admin)
          * @description API token scope: `admin`.
          */
-        get: operations["status"];
+        get: operations["backupStatus"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2811,7 +2811,7 @@ export interface paths {
          * A post's newsletter send (admin): whether it is e-mailed, its state and the deliveries' counts by state
          * @description API token scope: `admin`.
          */
-        get: operations["status"];
+        get: operations["sendStatus"];
         /**
          * 'Publish without e-mail' (admin): sendEmail false before the post is published (approve or publish it as usual afterwards); true undoes it. Once the post has been e-mailed (or is being) it is 409
          * @description API token scope: `admin`.
@@ -7093,7 +7093,7 @@ export interface operations {
             };
         };
     };
-    status: {
+    backupStatus: {
         parameters: {
             query?: never;
             header?: never;
@@ -17707,7 +17707,7 @@ export interface operations {
             };
         };
     };
-    status: {
+    sendStatus: {
         parameters: {
             query?: never;
             header?: never;
