@@ -25,7 +25,7 @@ const LAYERS = [
   ['comments'], // comments and their visibility (the counted predicate every count uses); side effects follow its events
   ['notifications', 'dashboards', 'webhooks'], // webhooks: the domain events' deliveries to receivers (sealed secrets from common, jobs, mail)
   ['posts', 'admin'], // the post: its lifecycle and public reads; the back office's users
-  ['likes', 'previews', 'scheduling', 'search'],
+  ['likes', 'previews', 'scheduling', 'search', 'federation'], // federation: the social web (Fedify), built on comments, events, jobs and webhooks' address checks
   ['moderation', 'reviews'],
   ['account-data'], // The data export and account deletion move every feature's data through its owner
   ['imports'], // site import and export: writes through every lifecycle owner above

@@ -1,6 +1,7 @@
 /** Every migration, oldest first. `npm run migration:generate -- Name` appends to this list. */
 import { AddImportInvitations1796036500000 } from './1796036500000-AddImportInvitations';
 import { AuditWebhooks1796037000000 } from './1796037000000-AuditWebhooks';
+import { CreateFederation1796050000000 } from './1796050000000-CreateFederation';
 import { CreateSessionDevices1796032000000 } from './1796032000000-CreateSessionDevices';
 import { CreateWebhooks1796035000000 } from './1796035000000-CreateWebhooks';
 import { CreateSiteImports1796036000000 } from './1796036000000-CreateSiteImports';
@@ -68,4 +69,5 @@ export const MIGRATIONS: Function[] = [
   CreateSiteImports1796036000000,
   AddImportInvitations1796036500000,
   AuditWebhooks1796037000000,
+  CreateFederation1796050000000,
 ];

@@ -47,6 +47,7 @@ import { ImportsModule } from './imports/imports.module';
 import { ClockModule } from './common/clock';
 import { SchedulingModule, TestClockModule } from './scheduling/scheduling.module';
 import { AccountDataModule } from './account-data/account-data.module';
+import { FederationModule } from './federation/federation.module';
 
 export interface AppModuleOptions {
   config: AppConfig;
@@ -83,6 +84,7 @@ const API_MODULES = [
   AccountDataModule,
   WebhooksModule,
   ImportsModule,
+  FederationModule,
 ];
 
 /** Rate limits (docs/requirements.md#rate-limits): counters in process, or in Redis shared by every instance when REDIS_URL is set. */

@@ -54,6 +54,19 @@ export interface AppConfig {
   testClockControl: boolean;
   /** Webhook delivery (docs/integrations.md, 'Webhooks'). */
   webhooks: WebhookConfig;
+  /** The social web (docs/federation.md). */
+  federation: FederationConfig;
+}
+
+export interface FederationConfig {
+  /** FEDERATION_ALLOW_PRIVATE=1: remote servers on loopback and private addresses are fetched and delivered to (tests only). */
+  allowPrivate: boolean;
+  /** The publication's handle (`@blog@host`): FEDERATION_SITE_HANDLE. */
+  siteHandle: string;
+  /** Largest inbox body accepted (bytes); larger: 413. */
+  inboxBodyLimit: number;
+  /** Inbox requests one remote instance may make per minute (beyond: 429). */
+  inboxPerMinute: number;
 }
 
 export interface WebhookConfig {
@@ -227,6 +240,19 @@ function parseTimeZone(env: Env): string {
   }
 }
 
+function parseFederation(env: Env): FederationConfig {
+  const siteHandle = optional(env, 'FEDERATION_SITE_HANDLE') ?? 'blog';
+  if (!/^[a-z0-9][a-z0-9_-]{0,39}$/.test(siteHandle)) {
+    throw new ConfigError(`FEDERATION_SITE_HANDLE must be 1-40 lowercase letters, digits, '-' or '_' (got "${siteHandle}")`);
+  }
+  return {
+    allowPrivate: parseFlag(env, 'FEDERATION_ALLOW_PRIVATE', ['1', 'true'], ['0', 'false'], false),
+    siteHandle,
+    inboxBodyLimit: parseWholeNumber(env, 'FEDERATION_INBOX_BODY_LIMIT', 262_144, 1_024, 10_485_760),
+    inboxPerMinute: parseWholeNumber(env, 'FEDERATION_INBOX_PER_MINUTE', 600, 1, 1_000_000),
+  };
+}
+
 export function loadConfig(env: Env = process.env): AppConfig {
   const port = parsePort(env);
   const dataDir = resolve(optional(env, 'DATA_DIR') ?? './data');
@@ -322,6 +348,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
       retryBaseMs: parseWholeNumber(env, 'WEBHOOK_RETRY_BASE_MS', 30_000, 10, 3_600_000),
       failureWindowSeconds: parseWholeNumber(env, 'WEBHOOK_FAILURE_WINDOW_SECONDS', 86_400, 1, 604_800),
     }),
+    federation: Object.freeze(parseFederation(env)),
   });
 }
 
