@@ -6,8 +6,6 @@ import { api, uid } from './helpers/envelope';
 import { FEDIFY_RUNS, Peer, startPeer } from './helpers/fediverse-peer';
 import { createAdmin, createReader, TestUser } from './helpers/users';
 
-/* eslint-disable @typescript-eslint/no-explicit-any -- the peer's Fedify objects are typed at run time. */
-
 jest.setTimeout(90_000);
 
 async function freePort(): Promise<number> {
@@ -42,7 +40,13 @@ const AP = 'application/activity+json';
     base = `http://127.0.0.1:${port}`;
     host = `127.0.0.1:${port}`;
     t = await createTestApp({
-      env: { PUBLIC_URL: base, FEDERATION_ALLOW_PRIVATE: '1', JOB_RETRY_DELAY_SECONDS: '1', JOB_POLL_SECONDS: '1', FEDERATION_INBOX_BODY_LIMIT: '65536' },
+      env: {
+        PUBLIC_URL: base,
+        FEDERATION_ALLOW_PRIVATE: '1',
+        JOB_RETRY_DELAY_SECONDS: '1',
+        JOB_POLL_SECONDS: '1',
+        FEDERATION_INBOX_BODY_LIMIT: '65536',
+      },
     });
     await t.app.listen(port, '127.0.0.1');
     db = t.app.get(DataSource);
@@ -54,14 +58,6 @@ const AP = 'application/activity+json';
     await peer?.close();
     await t?.close();
   });
-
-  const waitUntil = async (test: () => Promise<boolean>, what: string, timeoutMs = 20_000) => {
-    const until = Date.now() + timeoutMs;
-    while (!(await test())) {
-      if (Date.now() > until) throw new Error(`Timed out waiting for ${what}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  };
 
   it('WebFinger, the Person actor (Mastodon needs publicKey, preferredUsername, url, inbox) and the author page asked for as ActivityPub', async () => {
     const finger = await t.http.get(`/.well-known/webfinger?resource=acct:${admin.slug}@${host}`).expect(200);
@@ -86,7 +82,9 @@ const AP = 'application/activity+json';
     // The key pairs are made once: the same key the second time.
     const again = await t.http.get(new URL(actorId).pathname).set('Accept', AP).expect(200);
     expect(again.body.publicKey.publicKeyPem).toBe(actor.body.publicKey.publicKeyPem);
-    const sealed = (await db.query(`SELECT private_sealed FROM federation_keys WHERE actor = $1`, [String(admin.id)])) as { private_sealed: string }[];
+    const sealed = (await db.query(`SELECT private_sealed FROM federation_keys WHERE actor = $1`, [String(admin.id)])) as {
+      private_sealed: string;
+    }[];
     expect(sealed).toHaveLength(2);
     for (const row of sealed) expect(row.private_sealed).toMatch(/^v1\./);
 
@@ -119,8 +117,15 @@ const AP = 'application/activity+json';
     await peer.waitFor((activity) => activity instanceof peer.vocab.Accept);
     const mine = await t.http.get(api('/federation/me')).set(admin.auth).expect(200);
     expect(mine.body.data).toMatchObject({ handle: `@${admin.slug}@${host}`, followerCount: 1 });
-    expect(mine.body.data.followers[0]).toMatchObject({ uri: peer.actorUri.href, handle: `@peer@${new URL(peer.origin).host}`, name: 'Peer Reader' });
-    const followers = await t.http.get(`${new URL(actorId).pathname}/followers`).set('Accept', AP).expect(200);
+    expect(mine.body.data.followers[0]).toMatchObject({
+      uri: peer.actorUri.href,
+      handle: `@peer@${new URL(peer.origin).host}`,
+      name: 'Peer Reader',
+    });
+    const followers = await t.http
+      .get(`${new URL(actorId).pathname}/followers`)
+      .set('Accept', AP)
+      .expect(200);
     expect(followers.body.totalItems).toBe(1);
   });
 
@@ -132,7 +137,13 @@ const AP = 'application/activity+json';
     const res = await t.http
       .post(api('/blog/posts'))
       .set(admin.auth)
-      .send({ title: `Federated ${uid()}`, content: 'Hello **fediverse**', summary: 'A summary', status: 'PUBLISHED', tagSlugs: ['fedi-tag'] })
+      .send({
+        title: `Federated ${uid()}`,
+        content: 'Hello **fediverse**',
+        summary: 'A summary',
+        status: 'PUBLISHED',
+        tagSlugs: ['fedi-tag'],
+      })
       .expect(201);
     postId = res.body.data.id;
     slug = res.body.data.slug;
@@ -183,17 +194,23 @@ const AP = 'application/activity+json';
     expect(JSON.stringify(hidden.body)).not.toContain('Great post');
     const queue = await t.http.get(api('/admin/comments?filter=held')).set(admin.auth).expect(200);
     const held = queue.body.data.content.find((item: any) => item.id === commentId);
-    expect(held.remoteAuthor).toEqual({ name: 'Peer Reader', handle: `@peer@${new URL(peer.origin).host}`, avatar: `${peer.origin}/avatar.png`, url: `${peer.origin}/@peer` });
-    await t.http.post(api(`/admin/comments/${commentId}/restore`)).set(admin.auth).expect(200);
+    expect(held.remoteAuthor).toEqual({
+      name: 'Peer Reader',
+      handle: `@peer@${new URL(peer.origin).host}`,
+      avatar: `${peer.origin}/avatar.png`,
+      url: `${peer.origin}/@peer`,
+    });
+    await t.http
+      .post(api(`/admin/comments/${commentId}/restore`))
+      .set(admin.auth)
+      .expect(200);
     const thread = await t.http.get(api(`/blog/posts/${postId}/comments`)).expect(200);
     const shown = JSON.stringify(thread.body);
     expect(shown).toContain('Great post & thanks!');
     expect(shown).toContain('"handle":"@peer@');
 
     await t.http.post(api('/comments')).set(admin.auth).send({ postId, content: 'Thank you for reading', parentId: commentId }).expect(201);
-    const back = await peer.waitFor(
-      (activity) => activity instanceof peer.vocab.Create && activity.objectId?.href?.includes('/ap/notes/'),
-    );
+    const back = await peer.waitFor((activity) => activity instanceof peer.vocab.Create && activity.objectId?.href?.includes('/ap/notes/'));
     const answer = await back.getObject();
     expect(answer.replyTargetId.href).toBe(note.id.href);
     expect(answer.content.toString()).toContain('Thank you for reading');
@@ -208,12 +225,21 @@ const AP = 'application/activity+json';
       new peer.vocab.Update({
         id: new URL(`/updates/${randomUUID()}`, peer.origin),
         actor: peer.actorUri,
-        object: new peer.vocab.Note({ id: noteUri, attribution: peer.actorUri, content: '<p>Edited reply</p>', replyTarget: new URL(articleId) }),
+        object: new peer.vocab.Note({
+          id: noteUri,
+          attribution: peer.actorUri,
+          content: '<p>Edited reply</p>',
+          replyTarget: new URL(articleId),
+        }),
       }),
     );
     expect(((await db.query(`SELECT content FROM comments WHERE id = $1`, [commentId])) as any[])[0].content).toBe('Edited reply');
-    await send(new peer.vocab.Like({ id: new URL(`/likes/${randomUUID()}`, peer.origin), actor: peer.actorUri, object: new URL(articleId) }));
-    await send(new peer.vocab.Announce({ id: new URL(`/boosts/${randomUUID()}`, peer.origin), actor: peer.actorUri, object: new URL(articleId) }));
+    await send(
+      new peer.vocab.Like({ id: new URL(`/likes/${randomUUID()}`, peer.origin), actor: peer.actorUri, object: new URL(articleId) }),
+    );
+    await send(
+      new peer.vocab.Announce({ id: new URL(`/boosts/${randomUUID()}`, peer.origin), actor: peer.actorUri, object: new URL(articleId) }),
+    );
     const reactions = await t.http.get(api(`/federation/posts/${postId}/reactions`)).expect(200);
     expect(reactions.body.data).toEqual({ likes: 1, boosts: 1 });
     const likes = (await db.query(`SELECT like_count FROM posts WHERE id = $1`, [postId])) as any[];
@@ -225,10 +251,17 @@ const AP = 'application/activity+json';
   });
 
   it('editing the published post sends Update; unpublishing sends Delete', async () => {
-    await t.http.put(api(`/blog/posts/${postId}`)).set(admin.auth).send({ title: 'Federated, edited' }).expect(200);
+    await t.http
+      .put(api(`/blog/posts/${postId}`))
+      .set(admin.auth)
+      .send({ title: 'Federated, edited' })
+      .expect(200);
     const update = await peer.waitFor((activity) => activity instanceof peer.vocab.Update);
     expect((await update.getObject()).name.toString()).toBe('Federated, edited');
-    await t.http.delete(api(`/blog/posts/${postId}`)).set(admin.auth).expect(204);
+    await t.http
+      .delete(api(`/blog/posts/${postId}`))
+      .set(admin.auth)
+      .expect(204);
     const del = await peer.waitFor((activity) => activity instanceof peer.vocab.Delete);
     expect(del.objectId.href).toBe(articleId);
   });
@@ -266,13 +299,22 @@ const AP = 'application/activity+json';
     const big = await fetch(`${base}/ap/inbox`, { method: 'POST', headers: { 'content-type': AP }, body: 'x'.repeat(70_000) });
     expect(big.status).toBe(413);
 
-    await t.http.post(api('/admin/federation/blocks')).set(admin.auth).send({ kind: 'instance', value: new URL(peer.origin).host }).expect(201);
+    await t.http
+      .post(api('/admin/federation/blocks'))
+      .set(admin.auth)
+      .send({ kind: 'instance', value: new URL(peer.origin).host })
+      .expect(201);
     const ctx = peer.context();
     const inkwell = await ctx.lookupObject(actorId);
     await expect(
-      ctx.sendActivity({ identifier: 'peer' }, inkwell, new peer.vocab.Follow({ id: new URL(`/follows/${randomUUID()}`, peer.origin), actor: peer.actorUri, object: inkwell.id }), {
-        immediate: true,
-      }),
+      ctx.sendActivity(
+        { identifier: 'peer' },
+        inkwell,
+        new peer.vocab.Follow({ id: new URL(`/follows/${randomUUID()}`, peer.origin), actor: peer.actorUri, object: inkwell.id }),
+        {
+          immediate: true,
+        },
+      ),
     ).rejects.toThrow(/403/);
     expect(await count()).toBe(0);
     const overview = await t.http.get(api('/admin/federation')).set(admin.auth).expect(200);

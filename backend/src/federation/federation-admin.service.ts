@@ -1,10 +1,12 @@
 import { Injectable } from '@nestjs/common';
+import { ContentEvents } from '../common/content-events';
 import type {
   AuthorFederationDto,
   FederationBlockDto,
   FederationDeliveryDto,
   FederationOverviewDto,
   FederationReactionsDto,
+  FederationStatusDto,
   RemoteFollowerDto,
 } from './dto/federation.dto';
 import { FederationRepository, SITE_ACTOR } from './federation.repository';
@@ -18,7 +20,17 @@ export class FederationAdminService {
   constructor(
     private readonly federation: FederationService,
     private readonly repo: FederationRepository,
+    private readonly content: ContentEvents,
   ) {}
+
+  /** Whether the social web is on here (the pages show the handles and alternate links only then). */
+  async status(): Promise<FederationStatusDto> {
+    return {
+      active: this.federation.available && (await this.federation.enabled()),
+      host: this.federation.host,
+      siteHandle: this.federation.handleOf(SITE_ACTOR),
+    };
+  }
 
   async overview(): Promise<FederationOverviewDto> {
     const counts = await this.repo.followerCounts();
@@ -40,6 +52,8 @@ export class FederationAdminService {
 
   async setEnabled(enabled: boolean): Promise<FederationOverviewDto> {
     await this.federation.setEnabled(enabled);
+    // The public pages show the handles and alternate links only while it is on.
+    await this.content.changed({ kind: 'resync' });
     return this.overview();
   }
 

@@ -16,6 +16,7 @@ import {
   FederationOverviewDto,
   FederationReactionsDto,
   FederationSettingsDto,
+  FederationStatusDto,
   FollowersQueryDto,
   RemoteFollowerDto,
 } from './dto/federation.dto';
@@ -76,7 +77,9 @@ export class FederationAdminController {
 
   @Post('blocks')
   @ADMIN
-  @ApiOperation({ summary: 'Block an instance or an actor (admin): its activities are refused, its follows, reactions and replies removed' })
+  @ApiOperation({
+    summary: 'Block an instance or an actor (admin): its activities are refused, its follows, reactions and replies removed',
+  })
   @ApiEnvelope(FederationBlockDto, { status: 201 })
   @ApiErrors(400)
   async createFederationBlock(@Body() dto: FederationBlockCreateDto): Promise<WithMessage<FederationBlockDto>> {
@@ -101,6 +104,13 @@ export class FederationAdminController {
 export class FederationController {
   constructor(private readonly admin: FederationAdminService) {}
 
+  @Get()
+  @ApiOperation({ summary: "Whether this site is on the social web, its host and the publication's handle" })
+  @ApiEnvelope(FederationStatusDto)
+  getFederationStatus(): Promise<FederationStatusDto> {
+    return this.admin.status();
+  }
+
   @Get('me')
   @AUTHOR
   @ApiOperation({ summary: "The author's fediverse handle, follower count and newest 100 followers" })
@@ -121,8 +131,11 @@ export class FederationController {
 }
 
 function instanceOf(value: string): string {
-  const host = value.toLowerCase().replace(/^https?:\/\//, '').replace(/\/.*$/, '');
-  if (!/^[a-z0-9.-]+(:\d{1,5})?$/.test(host) || !host.includes('.') && !host.startsWith('localhost')) {
+  const host = value
+    .toLowerCase()
+    .replace(/^https?:\/\//, '')
+    .replace(/\/.*$/, '');
+  if (!/^[a-z0-9.-]+(:\d{1,5})?$/.test(host) || (!host.includes('.') && !host.startsWith('localhost'))) {
     if (!/^\d{1,3}(\.\d{1,3}){3}(:\d{1,5})?$/.test(host)) throw new BadRequestException(M.INSTANCE_INVALID);
   }
   return host;

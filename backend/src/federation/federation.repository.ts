@@ -345,9 +345,10 @@ export class FederationRepository {
   }
 
   async deliveryCounts(): Promise<Record<string, number>> {
-    const rows = (await this.dataSource.query(
-      'SELECT status, count(*)::int AS n FROM federation_deliveries GROUP BY status',
-    )) as { status: string; n: number }[];
+    const rows = (await this.dataSource.query('SELECT status, count(*)::int AS n FROM federation_deliveries GROUP BY status')) as {
+      status: string;
+      n: number;
+    }[];
     return Object.fromEntries(rows.map((row) => [row.status, row.n]));
   }
 

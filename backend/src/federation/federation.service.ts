@@ -483,7 +483,11 @@ export class FederationService implements OnModuleInit {
     if (comment && comment.actor === del.actorId.href) await this.comments.deleteRemote(comment.id);
   }
 
-  private async onReaction(ctx: InboxContext<ContextData>, activity: Vocab.Like | Vocab.Announce, kind: 'like' | 'announce'): Promise<void> {
+  private async onReaction(
+    ctx: InboxContext<ContextData>,
+    activity: Vocab.Like | Vocab.Announce,
+    kind: 'like' | 'announce',
+  ): Promise<void> {
     if (!activity.id || !activity.objectId) return;
     const target = await this.resolveTarget(ctx, activity.objectId);
     if (!target || target.commentId !== null) return;
@@ -522,12 +526,9 @@ export class FederationService implements OnModuleInit {
         documentLoader: ctx.documentLoader,
         contextLoader: ctx.contextLoader,
       });
-      await ctx.sendActivity(
-        { identifier: row.sender },
-        { id: new URL(row.recipient), inboxId: new URL(row.inbox) },
-        activity,
-        { immediate: true },
-      );
+      await ctx.sendActivity({ identifier: row.sender }, { id: new URL(row.recipient), inboxId: new URL(row.inbox) }, activity, {
+        immediate: true,
+      });
       await this.repo.finishDelivery(deliveryId, null);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);

@@ -28,7 +28,11 @@ let loading: Promise<Fedify> | undefined;
 /** Loads Fedify once (callers check federationUnavailableReason() first). */
 export function loadFedify(): Promise<Fedify> {
   loading ??= (async () => {
-    const [fedify, vocab, temporal] = await Promise.all([import('@fedify/fedify'), import('@fedify/vocab'), import('@js-temporal/polyfill')]);
+    const [fedify, vocab, temporal] = await Promise.all([
+      import('@fedify/fedify'),
+      import('@fedify/vocab'),
+      import('@js-temporal/polyfill'),
+    ]);
     // Fedify's vocabulary is typed with the standard Temporal and built on this polyfill of it.
     return { fedify, vocab, Temporal: temporal.Temporal as unknown as typeof globalThis.Temporal };
   })();

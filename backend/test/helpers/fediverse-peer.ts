@@ -1,8 +1,6 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-/* eslint-disable @typescript-eslint/no-explicit-any -- Fedify is loaded at run time (Node >= 22 only); its types stay at the edge. */
-
 /** Node >= 22: the suites that need Fedify run; on Node 20 they are skipped (Fedify needs 22, and the app turns federation off). */
 export const FEDIFY_RUNS = Number(process.versions.node.split('.')[0]) >= 22;
 
@@ -97,7 +95,10 @@ export async function startPeer(): Promise<Peer> {
       for (;;) {
         const found = received.find(test);
         if (found) return found;
-        if (Date.now() > until) throw new Error(`The peer received no such activity in ${timeoutMs} ms (got ${received.map((a) => a.constructor.name).join(', ')})`);
+        if (Date.now() > until)
+          throw new Error(
+            `The peer received no such activity in ${timeoutMs} ms (got ${received.map((a) => a.constructor.name).join(', ')})`,
+          );
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
     },

@@ -38,6 +38,7 @@ const ROLE_NAV: Record<RoleName, NavItem[]> = {
     { label: 'Tags', href: '/admin/tags' },
     { label: 'Settings', href: '/admin/settings' },
     { label: 'Integrations', href: '/admin/integrations' },
+    { label: 'Federation', href: '/admin/federation' },
     { label: 'Import & Export', href: '/admin/import' },
   ],
   AUTHOR: [

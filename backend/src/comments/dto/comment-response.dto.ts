@@ -50,7 +50,10 @@ export class CommentResponseDto {
     description: "The caller may report it: signed in, not the comment's author, not reported by them yet, a visible comment",
   })
   canReport: boolean;
-  @ApiPropertyOptional({ type: RemoteCommentAuthorDto, description: 'Set only on a reply that came from the fediverse (docs/federation.md)' })
+  @ApiPropertyOptional({
+    type: RemoteCommentAuthorDto,
+    description: 'Set only on a reply that came from the fediverse (docs/federation.md)',
+  })
   remoteAuthor?: RemoteCommentAuthorDto;
 }
 

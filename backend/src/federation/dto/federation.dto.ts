@@ -97,3 +97,9 @@ export class FederationReactionsDto {
   @ApiProperty({ description: 'Likes from the fediverse (never Inkwell likes)' }) likes: number;
   @ApiProperty({ description: 'Boosts (Announce) from the fediverse' }) boosts: number;
 }
+
+export class FederationStatusDto {
+  @ApiProperty({ description: 'Federation runs here (Node >= 22) and is turned on' }) active: boolean;
+  @ApiProperty({ example: 'blog.example', description: "PUBLIC_URL's host: handles are @slug@host" }) host: string;
+  @ApiProperty({ example: '@blog@blog.example' }) siteHandle: string;
+}
