@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:net';
 import { DataSource } from 'typeorm';
@@ -321,6 +322,44 @@ const AP = 'application/activity+json';
     expect(overview.body.data).toMatchObject({ available: true, enabled: true, siteHandle: `@blog@${host}` });
     const deliveries = await t.http.get(api('/admin/federation/deliveries')).set(admin.auth).expect(200);
     expect(deliveries.body.data.length).toBeGreaterThan(0);
+  });
+
+  it('fuzz: hostile bodies and headers on the inboxes, actors, WebFinger and NodeInfo never answer 5xx', async () => {
+    const json = fc.oneof(
+      fc.jsonValue(),
+      fc.string(),
+      fc.constant('{"@context":"https://www.w3.org/ns/activitystreams","type":"Create","actor":{}}'),
+    );
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom('/ap/inbox', '/ap/actors/site/inbox', `/ap/actors/${admin.id}/inbox`, '/ap/actors/0/inbox'),
+        json,
+        fc.constantFrom('application/activity+json', 'application/ld+json', 'text/plain', 'application/json'),
+        fc.option(fc.string({ maxLength: 200 })),
+        async (path, body, type, signature) => {
+          const call = t.http.post(path).set('Content-Type', type);
+          if (signature !== null) call.set('Signature', signature);
+          const res = await call.send(typeof body === 'string' ? body : JSON.stringify(body));
+          expect(res.status).toBeLessThan(500);
+        },
+      ),
+      { numRuns: 40 },
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.string({ maxLength: 80 }), async (value) => {
+        const resource = encodeURIComponent(value);
+        for (const path of [
+          `/.well-known/webfinger?resource=${resource}`,
+          `/ap/actors/${resource}`,
+          `/ap/articles/${resource}`,
+          `/ap/notes/${resource}`,
+        ]) {
+          const res = await t.http.get(path).set('Accept', AP);
+          expect(res.status).toBeLessThan(500);
+        }
+      }),
+      { numRuns: 25 },
+    );
   });
 
   it('federation turned off: the fediverse routes answer 404 and the pages are HTML again', async () => {

@@ -81,7 +81,19 @@ export class FederationGlue {
     }
     const request = new Request(url, { method: req.method, headers, body: body ? new Uint8Array(body) : undefined });
     const notHere = () => new Response(null, { status: 404, headers: { [PASS]: '1' } });
-    const response = await handler.fetch(request, { contextData: {}, onNotFound: notHere, onNotAcceptable: notHere });
+    let response: globalThis.Response;
+    try {
+      response = await handler.fetch(request, { contextData: {}, onNotFound: notHere, onNotAcceptable: notHere });
+    } catch (error) {
+      // Fedify throws on some malformed input (an activity's id, a WebFinger resource that is not a URL): the sender's fault, 400.
+      // (By name: the URL parser's TypeError may come from another realm.)
+      if ((error as { name?: unknown } | null)?.name !== 'TypeError') throw error;
+      res.status(400).json({
+        success: false,
+        message: req.method === 'POST' ? 'The activity is not valid ActivityPub JSON-LD.' : 'The address asked for is not valid.',
+      });
+      return;
+    }
     if (response.headers.get(PASS)) return next();
     res.status(response.status);
     response.headers.forEach((value, name) => res.setHeader(name, value));

@@ -136,6 +136,10 @@ export class FederationRepository {
     )) as { algorithm: string; public_jwk: JsonWebKey; private_sealed: string }[];
   }
 
+  async deleteKeys(actor: string): Promise<void> {
+    await this.dataSource.query('DELETE FROM federation_keys WHERE actor = $1', [actor]);
+  }
+
   /** Stores a key pair unless one exists (two requests at once keep the first). */
   async insertKey(actor: string, algorithm: string, publicJwk: JsonWebKey, privateSealed: string): Promise<void> {
     await this.dataSource.query(

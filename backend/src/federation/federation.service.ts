@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
 import type { JsonWebKey, webcrypto } from 'node:crypto';
 import type { Context, Federation, InboxContext, RequestContext } from '@fedify/fedify' with { 'resolution-mode': 'import' };
@@ -14,8 +14,14 @@ import { FederationRepository, LocalAuthor, LocalPost, Recipient, RemoteActorRow
 import { PgKvStore } from './pg-kv-store';
 import { noteText } from './note-text';
 
-/** The queue of outgoing deliveries: one job per (activity, inbox) row. */
-export const DELIVERY_QUEUE = 'federation-delivery';
+/**
+ * The queue of outgoing deliveries (one job per (activity, inbox) row), one per PUBLIC_URL: a
+ * delivery is signed as its site's actors, so only instances serving that site may send it (two
+ * sites on one database, as the test suites are, never take each other's jobs).
+ */
+export function deliveryQueue(publicUrl: string): string {
+  return `federation-delivery-${createHash('sha256').update(publicUrl).digest('hex').slice(0, 12)}`;
+}
 
 type ContextData = Record<string, never>;
 const NO_DATA: ContextData = Object.freeze({}) as ContextData;
@@ -54,6 +60,7 @@ export class FederationService implements OnModuleInit {
   private readonly box: SecretBox;
   private readonly keyCache = new Map<string, Promise<KeyPair[]>>();
   private enabledCache: { value: boolean; until: number } | undefined;
+  private readonly queue: string;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -62,6 +69,7 @@ export class FederationService implements OnModuleInit {
     private readonly jobs: JobsService,
   ) {
     this.box = new SecretBox(config.jwtSecret, 'federation-keys');
+    this.queue = deliveryQueue(config.publicUrl);
   }
 
   async onModuleInit(): Promise<void> {
@@ -71,7 +79,7 @@ export class FederationService implements OnModuleInit {
     }
     this.lib = await loadFedify();
     this.federation = this.build(this.lib);
-    this.jobs.register<{ deliveryId: string }>(DELIVERY_QUEUE, (job) => this.deliver(job.data.deliveryId, job.lastAttempt), 'standard', {
+    this.jobs.register<{ deliveryId: string }>(this.queue, (job) => this.deliver(job.data.deliveryId, job.lastAttempt), 'standard', {
       batchSize: 25,
     });
   }
@@ -268,6 +276,13 @@ export class FederationService implements OnModuleInit {
   private async loadKeyPairs(identifier: string): Promise<KeyPair[]> {
     const { fedify } = this.fedify;
     let rows = await this.repo.keys(identifier);
+    // Keys sealed with another secret (JWT_SECRET changed) cannot be used: new ones replace them
+    // (remote servers fetch the actor again when a signature does not match the key they kept).
+    if (rows.some((row) => this.box.open(row.private_sealed, `${identifier}:${row.algorithm}`) === null)) {
+      this.logger.warn(`The keys of actor ${identifier} were sealed with another secret: new keys are made`);
+      await this.repo.deleteKeys(identifier);
+      rows = [];
+    }
     if (rows.length < 2) {
       for (const algorithm of ['RSASSA-PKCS1-v1_5', 'Ed25519'] as const) {
         if (rows.some((row) => row.algorithm === algorithm)) continue;
@@ -506,7 +521,7 @@ export class FederationService implements OnModuleInit {
     const ids = await this.repo.insertActivity(manager, { uri: activity.id.href, sender, type, body }, recipients);
     await this.jobs.enqueueMany(
       manager,
-      DELIVERY_QUEUE,
+      this.queue,
       ids.map((deliveryId) => ({ deliveryId })),
     );
     return ids.length;
