@@ -15,7 +15,6 @@ import { adminApi } from './admin-api';
 const FEDIFY_RUNS = Number(process.versions.node.split('.')[0]) >= 22;
 test.skip(!FEDIFY_RUNS, 'Fedify needs Node 22 or later');
 
-/* eslint-disable @typescript-eslint/no-explicit-any -- Fedify is loaded at run time; its objects stay untyped here. */
 async function startPeer() {
   const fedify: any = await import('@fedify/fedify');
   const vocab: any = await import('@fedify/vocab');
