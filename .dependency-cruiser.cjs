@@ -26,7 +26,7 @@ const LAYERS = [
   ['notifications', 'dashboards', 'webhooks'], // webhooks: the domain events' deliveries to receivers (sealed secrets from common, jobs, mail)
   ['analytics'], // page-view analytics: the one page-view recorder (feeds post-views), rollups and figures; the frontend layer calls it
   ['posts', 'admin'], // the post: its lifecycle and public reads; the back office's users
-  ['likes', 'previews', 'scheduling', 'search'],
+  ['likes', 'previews', 'scheduling', 'search', 'federation'], // federation: the social web (Fedify), built on comments, events, jobs and webhooks' address checks
   ['moderation', 'reviews'],
   ['newsletter'], // following by e-mail and the sending of new posts (a reach module: it follows the domain events, imports no other reach module)
   ['account-data'], // The data export and account deletion move every feature's data through its owner

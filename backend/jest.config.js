@@ -23,7 +23,7 @@ module.exports = {
   // ESM-only packages are compiled to CommonJS for jest (see esm-transformer.js); so are those whose
   // .cjs build loads a dependency with import() (@react-email/render), which jest's vm cannot run.
   transformIgnorePatterns: [
-    '/node_modules/(?!(@nestjs|@otplib|@scure|@noble|nodemailer|smtp-server|@react-email|archiver|zip-stream|compress-commons|crc32-stream|is-stream|file-type|strtok3|token-types|peek-readable|uint8array-extras|@tokenizer|@borewit|htmlparser2|domhandler|domutils|dom-serializer|entities|domelementtype)/)',
+    '/node_modules/(?!(@nestjs|@otplib|@scure|@noble|nodemailer|smtp-server|@react-email|archiver|zip-stream|compress-commons|crc32-stream|is-stream|file-type|strtok3|token-types|peek-readable|uint8array-extras|@tokenizer|@borewit|htmlparser2|domhandler|domutils|dom-serializer|entities|domelementtype|structured-field-values)/)',
   ],
   globalSetup: '<rootDir>/backend/test/global-setup.ts',
   setupFiles: ['<rootDir>/backend/test/pg-boss-delay.ts'],

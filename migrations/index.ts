@@ -2,6 +2,7 @@
 import { AddImportInvitations1796036500000 } from './1796036500000-AddImportInvitations';
 import { AuditWebhooks1796037000000 } from './1796037000000-AuditWebhooks';
 import { CreateAnalytics1796060000000 } from './1796060000000-CreateAnalytics';
+import { CreateFederation1796050000000 } from './1796050000000-CreateFederation';
 import { CreateSessionDevices1796032000000 } from './1796032000000-CreateSessionDevices';
 import { CreateWebhooks1796035000000 } from './1796035000000-CreateWebhooks';
 import { CreateSiteImports1796036000000 } from './1796036000000-CreateSiteImports';
@@ -72,6 +73,7 @@ export const MIGRATIONS: Function[] = [
   AddImportInvitations1796036500000,
   AuditWebhooks1796037000000,
   CreateNewsletter1796040000000,
+  CreateFederation1796050000000,
   CreateAnalytics1796060000000,
   CreateInkwellMetaAndBackupRuns1796070000000,
 ];

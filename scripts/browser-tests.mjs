@@ -77,7 +77,7 @@ const LOOPBACK_GUARD = join(ROOT, 'scripts', 'lib', 'loopback-guard.mjs');
 // (CSP_REPORT_LOG, backend/src/common/csp-report.ts): the journeys run under the strict policy and must leave it empty.
 const cspReportLog = join(tempDir, 'csp-violations.log');
 // TEST_CLOCK_CONTROL: PUT /api/v1/test/clock moves the server's clock (scheduled publishing's journeys; never set elsewhere).
-// WEBHOOK_ALLOW_PRIVATE: the webhook journey's receiver listens on loopback.
+// WEBHOOK_ALLOW_PRIVATE: the webhook journey's receiver listens on loopback; FEDERATION_ALLOW_PRIVATE: so does the federation journey's fediverse peer.
 const serverEnv = {
   ...process.env,
   PORT: String(port),
@@ -90,6 +90,8 @@ const serverEnv = {
   CSP_REPORT_LOG: cspReportLog,
   TEST_CLOCK_CONTROL: '1',
   WEBHOOK_ALLOW_PRIVATE: '1',
+  FEDERATION_ALLOW_PRIVATE: '1',
+  JOB_RETRY_DELAY_SECONDS: process.env.JOB_RETRY_DELAY_SECONDS ?? '1',
 };
 // Always the embedded database and the mail catcher below: never a developer's real services.
 for (const name of ['DATABASE_URL', 'REDIS_URL', 'SMTP_URL', 'JWT_SECRET']) delete serverEnv[name];

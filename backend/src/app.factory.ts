@@ -20,6 +20,7 @@ import { API_TOKEN_SECURITY_SCHEMES, documentApiTokenAccess } from './api-tokens
 import { answerClientErrorsWithEnvelope, refuseDeepJson } from './common/request-limits';
 import { readInlineHashes } from './frontend/csp-script-hashes';
 import { FrontendModule, type FrontendModuleOptions } from './frontend/frontend.module';
+import { FederationGlue } from './federation/federation-glue';
 
 export interface CreateAppOptions extends AppModuleOptions {
   /** Mount the built Astro pages behind the API (off in API tests and OpenAPI generation). */
@@ -51,6 +52,8 @@ export async function createApp(options: CreateAppOptions): Promise<NestExpressA
   // precompressed and are left alone (common/http-compression.ts). Then Cache-Control/Vary for /api.
   app.use(onTheFlyCompression());
   app.use(apiCacheControl);
+  // The social web (docs/federation.md): Fedify's routes and the ActivityPub form of post and author pages, raw bodies (signatures).
+  app.use(app.get(FederationGlue).middleware());
   app.use(cookieParser());
   // Writes from another origin's pages are 403 before their body is read (auth/same-origin.ts).
   app.use(refuseCrossOriginWrites(options.config.publicUrl));

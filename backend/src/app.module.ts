@@ -50,6 +50,7 @@ import { AccountDataModule } from './account-data/account-data.module';
 import { NewsletterModule } from './newsletter/newsletter.module';
 import { AnalyticsModule } from './analytics/analytics.module';
 import { BackupModule } from './backup/backup.module';
+import { FederationModule } from './federation/federation.module';
 
 export interface AppModuleOptions {
   config: AppConfig;
@@ -89,6 +90,7 @@ const API_MODULES = [
   NewsletterModule,
   AnalyticsModule,
   BackupModule,
+  FederationModule,
 ];
 
 /** Rate limits (docs/requirements.md#rate-limits): counters in process, or in Redis shared by every instance when REDIS_URL is set. */

@@ -1,6 +1,6 @@
 import { toPage } from '../common/pagination/page';
 import { CommentsMessages } from './comments.messages';
-import { CommentModeration } from './entities/comment.entity';
+import { CommentModeration, RemoteCommentAuthor } from './entities/comment.entity';
 import { CommentActivityDto, CommentAuthorDto, CommentResponseDto } from './dto/comment-response.dto';
 
 /** A comment row with its author's public columns (comments.repository.ts selects these). */
@@ -19,6 +19,8 @@ export interface CommentRow {
   author_avatar: string | null;
   author_verified: boolean | null;
   moderation: CommentModeration;
+  /** Set on a reply from the fediverse (docs/federation.md). */
+  remote_author?: RemoteCommentAuthor | null;
 }
 
 /**
@@ -76,6 +78,16 @@ export function toCommentResponse(
     moderation: row.moderation,
     canHide: live && viewer.moderates,
     canReport: live && viewer.userId !== null && row.author_id !== viewer.userId && !viewer.reported.has(row.id),
+    ...(row.remote_author && !row.deleted_at
+      ? {
+          remoteAuthor: {
+            name: row.remote_author.name,
+            handle: row.remote_author.handle,
+            avatar: row.remote_author.avatar,
+            url: row.remote_author.url,
+          },
+        }
+      : {}),
   };
 }
 

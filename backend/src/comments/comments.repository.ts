@@ -3,11 +3,11 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import type { SortDirection } from '../common/pagination/sort';
 import type { CommentActivityRow, CommentRow } from './comment.mapper';
-import { CommentModeration } from './entities/comment.entity';
+import { CommentModeration, RemoteCommentAuthor } from './entities/comment.entity';
 import { countedComment } from './visibility/counted-comment';
 
 /** A comment's columns and its author's public ones (`c` = comments, `u` = users, left-joined). */
-const COMMENT_COLUMNS = `c.id, c.post_id, c.parent_id, c.content, c.level, c.reply_count, c.deleted_at, c.created_at, c.updated_at, c.moderation,
+const COMMENT_COLUMNS = `c.id, c.post_id, c.parent_id, c.content, c.level, c.reply_count, c.deleted_at, c.created_at, c.updated_at, c.moderation, c.remote_author,
   u.id AS author_id, u.full_name AS author_name, u.avatar AS author_avatar, u.is_verified AS author_verified`;
 
 const LOCK_COLUMNS = 'id, post_id, user_id, parent_id, level, reply_count, deleted_at, moderation, content';
@@ -237,19 +237,30 @@ export class CommentsRepository {
     manager: EntityManager,
     values: {
       postId: number;
-      userId: number;
+      userId: number | null;
       parentId: number | null;
       level: number;
       content: string;
       moderation: CommentModeration;
       createdAt?: Date;
+      remote?: { uri: string; author: RemoteCommentAuthor };
     },
   ): Promise<CommentRow> {
     const [row] = (await manager.query(
-      `WITH c AS (INSERT INTO comments (post_id, user_id, parent_id, level, content, moderation, created_at, updated_at)
-                  VALUES ($1, $2, $3, $4, $5, $6, coalesce($7::timestamptz, now()), coalesce($7::timestamptz, now())) RETURNING *)
+      `WITH c AS (INSERT INTO comments (post_id, user_id, parent_id, level, content, moderation, created_at, updated_at, remote_uri, remote_author)
+                  VALUES ($1, $2, $3, $4, $5, $6, coalesce($7::timestamptz, now()), coalesce($7::timestamptz, now()), $8, $9::jsonb) RETURNING *)
        SELECT ${COMMENT_COLUMNS} FROM c LEFT JOIN users u ON u.id = c.user_id`,
-      [values.postId, values.userId, values.parentId, values.level, values.content, values.moderation, values.createdAt ?? null],
+      [
+        values.postId,
+        values.userId,
+        values.parentId,
+        values.level,
+        values.content,
+        values.moderation,
+        values.createdAt ?? null,
+        values.remote?.uri ?? null,
+        values.remote ? JSON.stringify(values.remote.author) : null,
+      ],
     )) as CommentRow[];
     return row;
   }
@@ -268,7 +279,7 @@ export class CommentsRepository {
     await manager.query(`UPDATE comments SET moderation = 'HELD' WHERE id = $1`, [id]);
   }
 
-  async setHidden(manager: EntityManager, id: number, reason: string, by: number): Promise<void> {
+  async setHidden(manager: EntityManager, id: number, reason: string, by: number | null): Promise<void> {
     await manager.query(`UPDATE comments SET moderation = 'HIDDEN', hidden_reason = $2, hidden_by = $3, hidden_at = now() WHERE id = $1`, [
       id,
       reason,

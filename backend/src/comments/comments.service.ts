@@ -17,7 +17,7 @@ import {
   CommentResponseDto,
   CommentStatsDto,
 } from './dto/comment-response.dto';
-import { CommentModeration, MAX_COMMENT_LEVEL } from './entities/comment.entity';
+import { CommentModeration, MAX_COMMENT_LEVEL, RemoteCommentAuthor } from './entities/comment.entity';
 import { actorOf, CommentVisibility } from './visibility/comment-visibility.service';
 
 export interface CommentCreateInput {
@@ -170,6 +170,69 @@ export class CommentsService {
     });
     const moderates = user.role === RoleName.ADMIN || post.author_id === user.id;
     return { comment: toCommentResponse(row, [], { userId: user.id, moderates, reported: new Set() }), isReply: !!input.parentId };
+  }
+
+  /**
+   * A reply from the fediverse (docs/federation.md): no local author, always written HELD (the
+   * moderation queue shows where it came from), under the post or the comment it answers (a reply
+   * to a level-3 comment joins it under the same parent). Null when the post is not published,
+   * the comment answered is gone or not on that post, or the Note was stored already.
+   */
+  async createRemote(input: {
+    postId: number;
+    repliedToId: number | null;
+    content: string;
+    remote: { uri: string; author: RemoteCommentAuthor };
+  }): Promise<CommentRow | null> {
+    return this.visibility.transaction(async (tx) => {
+      const { manager } = tx;
+      const known = (await manager.query('SELECT id FROM comments WHERE remote_uri = $1', [input.remote.uri])) as unknown[];
+      if (known.length) return null;
+      const locked = await this.comments.lockPost(manager, input.postId);
+      if (!locked || locked.status !== PostStatus.PUBLISHED) return null;
+      let parentId: number | null = null;
+      let level = 0;
+      if (input.repliedToId !== null) {
+        const target = await this.comments.lock(manager, input.repliedToId);
+        if (!target || target.post_id !== input.postId || target.deleted_at) return null;
+        parentId = target.level < MAX_COMMENT_LEVEL ? target.id : target.parent_id;
+        level = Math.min(target.level + 1, MAX_COMMENT_LEVEL);
+      }
+      return this.visibility.create(
+        tx,
+        locked,
+        {
+          postId: input.postId,
+          userId: null,
+          parentId,
+          repliedToId: input.repliedToId,
+          level,
+          content: input.content,
+          holdReason: 'From the fediverse',
+          remote: input.remote,
+        },
+        null,
+      );
+    });
+  }
+
+  /** The comment a remote Note became (docs/federation.md), or undefined. */
+  async findRemote(uri: string): Promise<{ id: number; postId: number; actor: string } | undefined> {
+    const rows = (await this.dataSource.query(
+      `SELECT id, post_id AS "postId", remote_author->>'actor' AS actor FROM comments WHERE remote_uri = $1 AND deleted_at IS NULL`,
+      [uri],
+    )) as { id: number; postId: number; actor: string }[];
+    return rows[0];
+  }
+
+  /** A remote Note was edited: its comment's text follows (its visibility stays). */
+  async editRemote(id: number, content: string): Promise<void> {
+    await this.visibility.move(id, null, () => ({ move: 'edit', content, holdReason: null }));
+  }
+
+  /** A remote Note was deleted, or its server blocked: its comment goes (a placeholder when replies are under it). */
+  async deleteRemote(id: number): Promise<void> {
+    await this.visibility.move(id, null, () => ({ move: 'delete', via: 'moderation-queue' }));
   }
 
   /** The comment replied to, when this user may reply to it on this post: 404 otherwise (another reader's HELD comment does not exist for them). */

@@ -60,6 +60,8 @@ export interface AppConfig {
   analytics: { enabled: boolean; rawDays: number };
   /** Backups (docs/operations.md#backup). */
   backup: BackupConfig;
+  /** The social web (docs/federation.md). */
+  federation: FederationConfig;
 }
 
 export interface NewsletterConfig {
@@ -115,6 +117,17 @@ function parseBackup(env: Env, dataDir: string, timeZone: string): BackupConfig 
     passphrase,
     secretsFromEnvironment: ['JWT_SECRET', 'PASSWORD_PEPPER'].filter((name) => optional(env, name) !== undefined),
   };
+}
+
+export interface FederationConfig {
+  /** FEDERATION_ALLOW_PRIVATE=1: remote servers on loopback and private addresses are fetched and delivered to (tests only). */
+  allowPrivate: boolean;
+  /** The publication's handle (`@blog@host`): FEDERATION_SITE_HANDLE. */
+  siteHandle: string;
+  /** Largest inbox body accepted (bytes); larger: 413. */
+  inboxBodyLimit: number;
+  /** Inbox requests one remote instance may make per minute (beyond: 429). */
+  inboxPerMinute: number;
 }
 
 export interface WebhookConfig {
@@ -300,6 +313,19 @@ function parseTimeZone(env: Env): string {
   }
 }
 
+function parseFederation(env: Env): FederationConfig {
+  const siteHandle = optional(env, 'FEDERATION_SITE_HANDLE') ?? 'blog';
+  if (!/^[a-z0-9][a-z0-9_-]{0,39}$/.test(siteHandle)) {
+    throw new ConfigError(`FEDERATION_SITE_HANDLE must be 1-40 lowercase letters, digits, '-' or '_' (got "${siteHandle}")`);
+  }
+  return {
+    allowPrivate: parseFlag(env, 'FEDERATION_ALLOW_PRIVATE', ['1', 'true'], ['0', 'false'], false),
+    siteHandle,
+    inboxBodyLimit: parseWholeNumber(env, 'FEDERATION_INBOX_BODY_LIMIT', 262_144, 1_024, 10_485_760),
+    inboxPerMinute: parseWholeNumber(env, 'FEDERATION_INBOX_PER_MINUTE', 600, 1, 1_000_000),
+  };
+}
+
 export function loadConfig(env: Env = process.env): AppConfig {
   const port = parsePort(env);
   const dataDir = resolve(optional(env, 'DATA_DIR') ?? './data');
@@ -406,6 +432,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
       rawDays: parseWholeNumber(env, 'ANALYTICS_RAW_DAYS', 30, 1, 366),
     }),
     backup: Object.freeze(parseBackup(env, dataDir, siteTimeZone)),
+    federation: Object.freeze(parseFederation(env)),
   });
 }
 

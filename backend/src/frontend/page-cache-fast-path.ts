@@ -46,6 +46,8 @@ export class PageCacheFastPath implements OnApplicationBootstrap {
     const query = url.indexOf('?');
     const path = query === -1 ? url : url.slice(0, query);
     if (!isPublicPagePath(path)) return false;
+    // A post or author page asked for as ActivityPub is the federation's (docs/federation.md): one header test.
+    if (req.headers.accept?.includes('+json')) return false;
     const page = this.pages.cache.get(pageCacheKey(url));
     if (!page) return false;
     recordPageView(this.views, req, path, page.status, true);

@@ -4,7 +4,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { toPage } from '../common/pagination/page';
 import { containsPattern } from '../common/sql-patterns';
 import { CommentsMessages } from '../comments/comments.messages';
-import { CommentModeration } from '../comments/entities/comment.entity';
+import { CommentModeration, RemoteCommentAuthor } from '../comments/entities/comment.entity';
 import { QueueFilter, QueueSort } from './dto/moderation-input.dto';
 import { CommentReportDto, ModerationQueueItemDto, ModerationQueuePageDto } from './dto/moderation-response.dto';
 import { ReportReason } from './entities/comment-report.entity';
@@ -31,6 +31,7 @@ interface QueueRow {
   parent_deleted: boolean | null;
   parent_author_id: number | null;
   parent_author_name: string | null;
+  remote_author: RemoteCommentAuthor | null;
 }
 
 interface ReportRow {
@@ -149,7 +150,7 @@ export class ModerationRepository {
     const [rows, [count]] = await Promise.all([
       this.dataSource.query(
         `WITH page AS (SELECT c.id FROM comments c WHERE ${where} ORDER BY ${order} LIMIT $${n + 1} OFFSET $${n + 2})
-         SELECT c.id, c.content, c.moderation, c.hidden_reason, c.hidden_at, c.created_at, c.report_count, c.post_id, c.parent_id,
+         SELECT c.id, c.content, c.moderation, c.hidden_reason, c.hidden_at, c.created_at, c.report_count, c.post_id, c.parent_id, c.remote_author,
                 u.id AS author_id, u.full_name AS author_name, u.email AS author_email,
                 h.id AS hidden_by_id, h.full_name AS hidden_by_name,
                 p.slug AS post_slug, p.title AS post_title,
@@ -186,6 +187,16 @@ export class ModerationRepository {
           : null,
       reportCount: row.report_count,
       reports: reports.get(row.id) ?? [],
+      ...(row.remote_author
+        ? {
+            remoteAuthor: {
+              name: row.remote_author.name,
+              handle: row.remote_author.handle,
+              avatar: row.remote_author.avatar,
+              url: row.remote_author.url,
+            },
+          }
+        : {}),
     }));
     const result = toPage(content, count.total, page, size);
     return { ...result, currentPage: result.number };

@@ -39,6 +39,7 @@ const ROLE_NAV: Record<RoleName, NavItem[]> = {
     { label: 'Subscribers', href: '/admin/subscribers' },
     { label: 'Settings', href: '/admin/settings' },
     { label: 'Integrations', href: '/admin/integrations' },
+    { label: 'Federation', href: '/admin/federation' },
     { label: 'Import & Export', href: '/admin/import' },
     { label: 'Stats', href: '/admin/stats' },
   ],

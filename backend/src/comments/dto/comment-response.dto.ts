@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { AdminPageFieldsDto } from '../../common/pagination/page';
 import { CommentModeration } from '../entities/comment.entity';
 
@@ -8,6 +8,14 @@ export class CommentAuthorDto {
   @ApiProperty() fullName: string;
   @ApiProperty({ type: String, nullable: true }) avatar: string | null;
   @ApiProperty() isVerified: boolean;
+}
+
+/** Who wrote a reply that came from the fediverse (docs/federation.md); such a comment has no local `author`. */
+export class RemoteCommentAuthorDto {
+  @ApiProperty() name: string;
+  @ApiProperty({ description: '@user@host' }) handle: string;
+  @ApiProperty({ type: String, nullable: true }) avatar: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'The remote profile page' }) url: string | null;
 }
 
 /** A comment in a thread (docs/requirements.md#data-comment). */
@@ -42,6 +50,11 @@ export class CommentResponseDto {
     description: "The caller may report it: signed in, not the comment's author, not reported by them yet, a visible comment",
   })
   canReport: boolean;
+  @ApiPropertyOptional({
+    type: RemoteCommentAuthorDto,
+    description: 'Set only on a reply that came from the fediverse (docs/federation.md)',
+  })
+  remoteAuthor?: RemoteCommentAuthorDto;
 }
 
 /** A page of comments: the spec's page fields plus `currentPage` (docs/requirements.md#data-comment). */

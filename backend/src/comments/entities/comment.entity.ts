@@ -7,6 +7,18 @@ export const MAX_COMMENT_LEVEL = 3;
 /** docs/requirements.md#validation-comment, docs/requirements.md#constants-comments: 1–200 characters after trimming. */
 export const MAX_COMMENT_LENGTH = 200;
 
+/** The remote author of a reply that came from the fediverse (docs/federation.md). */
+export interface RemoteCommentAuthor {
+  /** The actor's id (its URI). */
+  actor: string;
+  name: string;
+  /** `@user@host`. */
+  handle: string;
+  avatar: string | null;
+  /** The profile page. */
+  url: string | null;
+}
+
 /**
  * Moderation state: VISIBLE as the spec knows comments; HIDDEN by a moderator or the
  * post's author (it keeps its place and replies, the text is shown to nobody but the queue);
@@ -116,6 +128,14 @@ export class Comment {
   /** Open reports (dismissing them sets it back to 0); kept with the report rows in one transaction. */
   @Column({ name: 'report_count', type: 'int', default: 0 })
   reportCount: number;
+
+  /** A reply from the fediverse (docs/federation.md): its Note's id; null for a local comment. */
+  @Column({ name: 'remote_uri', type: 'text', nullable: true })
+  remoteUri: string | null;
+
+  /** Who wrote a reply from the fediverse (name, handle, avatar, profile link, actor id); null for a local comment. */
+  @Column({ name: 'remote_author', type: 'jsonb', nullable: true })
+  remoteAuthor: RemoteCommentAuthor | null;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;

@@ -6,7 +6,7 @@ import { DomainEvents, EventTransaction } from '../../events/domain-events.servi
 import type { CommentRow } from '../comment.mapper';
 import { CommentsMessages } from '../comments.messages';
 import { CommentLockRow, CommentsRepository, PostRef } from '../comments.repository';
-import { CommentModeration } from '../entities/comment.entity';
+import { CommentModeration, RemoteCommentAuthor } from '../entities/comment.entity';
 import { commentMove, CommentMove, CommentState, CounterDeltas, MoveRefusal } from './comment-moves';
 
 /** A comment under its locks (its post's row, then its own), with its post. */
@@ -18,7 +18,10 @@ export interface LockedComment {
 /** A comment about to be written, its post and the comment it answers already locked (CommentsService.create). */
 export interface NewComment {
   postId: number;
-  userId: number;
+  /** Null for a reply from the fediverse (then `remote` says who wrote it). */
+  userId: number | null;
+  /** A reply from the fediverse: its Note's id and remote author (docs/federation.md). */
+  remote?: { uri: string; author: RemoteCommentAuthor };
   /** Where it is stored: the comment answered, or that comment's parent for a reply to level 3. */
   parentId: number | null;
   /** The comment answered (null for a top-level comment). */
@@ -111,7 +114,7 @@ export class CommentVisibility {
    */
   async move(
     id: number,
-    actor: EventActor,
+    actor: EventActor | null,
     decide: (locked: LockedComment, manager: EntityManager) => MoveRequest | Promise<MoveRequest>,
     refused?: RefusalAnswer,
   ): Promise<LockedComment> {
@@ -132,7 +135,7 @@ export class CommentVisibility {
   }
 
   /** Writes a new comment (VISIBLE, or HELD when `holdReason`), its counters and `comment.created`; its post and reply target are locked by the caller. */
-  async create(tx: EventTransaction, post: PostRef, values: NewComment, actor: EventActor): Promise<CommentRow> {
+  async create(tx: EventTransaction, post: PostRef, values: NewComment, actor: EventActor | null): Promise<CommentRow> {
     const outcome = commentMove(null, values.holdReason ? 'hold' : 'create');
     if ('refused' in outcome || !outcome.to) throw defaultRefusal('exists');
     await this.moveCounters(tx.manager, post.id, values.parentId, outcome.deltas);
@@ -160,7 +163,7 @@ export class CommentVisibility {
     tx: EventTransaction,
     locked: LockedComment,
     request: MoveRequest,
-    actor: EventActor,
+    actor: EventActor | null,
     refused?: RefusalAnswer,
   ): Promise<CommentState | null> {
     const { manager } = tx;
@@ -198,7 +201,7 @@ export class CommentVisibility {
         await tx.record({ name: request.move === 'approve' ? 'comment.approved' : 'comment.restored', actor, data: facts });
         break;
       case 'hide':
-        await this.comments.setHidden(manager, comment.id, request.reason, actor.id);
+        await this.comments.setHidden(manager, comment.id, request.reason, actor?.id ?? null);
         await this.moveCounters(manager, post.id, comment.parent_id, outcome.deltas);
         await tx.record({
           name: 'comment.hidden',

@@ -1,6 +1,7 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { AdminPageFieldsDto } from '../../common/pagination/page';
 import { CommentModeration } from '../../comments/entities/comment.entity';
+import { RemoteCommentAuthorDto } from '../../comments/dto/comment-response.dto';
 import { ReportReason } from '../entities/comment-report.entity';
 
 export class ModerationPersonDto {
@@ -47,6 +48,8 @@ export class ModerationQueueItemDto {
   @ApiProperty({ type: ModerationParentDto, nullable: true }) parent: ModerationParentDto | null;
   @ApiProperty({ description: 'Open reports (dismissed ones not counted)' }) reportCount: number;
   @ApiProperty({ type: [CommentReportDto], description: 'Open reports, newest first' }) reports: CommentReportDto[];
+  @ApiPropertyOptional({ type: RemoteCommentAuthorDto, description: 'Where a reply from the fediverse came from (docs/federation.md)' })
+  remoteAuthor?: RemoteCommentAuthorDto;
 }
 
 export class ModerationQueuePageDto extends AdminPageFieldsDto {

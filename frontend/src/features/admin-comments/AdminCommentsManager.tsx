@@ -65,7 +65,10 @@ const HEADING_ID = 'moderation-list-heading';
 const BULK_ACTIONS: BulkAction[] = ['hide', 'restore', 'dismiss', 'delete'];
 
 /** The comment's author as the queue names them ('Unknown User' when the account is gone, as the spec words it). */
-const authorName = (comment: { author: { fullName: string } | null }) => comment.author?.fullName ?? 'Unknown User';
+// A reply from the fediverse names where it came from (docs/federation.md).
+const authorName = (comment: { author: { fullName: string } | null; remoteAuthor?: { name: string; handle: string } }) =>
+  comment.author?.fullName ??
+  (comment.remoteAuthor ? `${comment.remoteAuthor.name} (${comment.remoteAuthor.handle}, from the fediverse)` : 'Unknown User');
 
 const excerpt = (text: string, length = 140) => (text.length > length ? `${text.slice(0, length - 1)}…` : text);
 

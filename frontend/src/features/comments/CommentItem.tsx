@@ -34,7 +34,9 @@ export interface CommentActions {
  */
 export function authorName(comment: CommentNode): string {
   if (comment.deleted) return CommentsTexts.ANONYMOUS_USER;
-  if (!comment.author) return CommentsTexts.UNKNOWN_USER;
+  // A reply from the fediverse: its remote author's name and handle (docs/federation.md).
+  if (!comment.author)
+    return comment.remoteAuthor ? `${comment.remoteAuthor.name} (${comment.remoteAuthor.handle})` : CommentsTexts.UNKNOWN_USER;
   return comment.author.fullName?.trim() || CommentsTexts.ANONYMOUS_USER;
 }
 

@@ -20,6 +20,8 @@ export interface RenderedComment {
   canReport?: true;
   canHide?: true;
   verified?: true;
+  /** A reply from the fediverse: who wrote it (docs/federation.md). */
+  remoteAuthor?: CommentNode['remoteAuthor'];
 }
 
 /** The first page for the island: whether it is the last page, and every comment of its threads, parents before their replies. */
@@ -44,6 +46,7 @@ export function renderedPageOf(page: CommentPage): RenderedPage {
       if (node.canReport) entry.canReport = true;
       if (node.canHide) entry.canHide = true;
       if (node.author?.isVerified) entry.verified = true;
+      if (node.remoteAuthor) entry.remoteAuthor = node.remoteAuthor;
       comments.push(entry);
       walk(node.replies);
     }
@@ -90,6 +93,7 @@ export function readRenderedPage(box: HTMLElement, page: RenderedPage, postId: n
       canHide: entry.canHide === true,
       replyCount: entry.replyCount ?? replies.length,
       replies,
+      ...(entry.remoteAuthor ? { remoteAuthor: entry.remoteAuthor } : {}),
     };
   };
   const list = box.querySelector('ul[aria-label="Comments"]');

@@ -1,0 +1,21 @@
+/** Texts of the social web's screens and API (docs/federation.md). */
+export const FederationMessages = {
+  AUTH_REQUIRED: 'Authentication required. Please log in.',
+  ADMIN_FORBIDDEN: 'You do not have permission to manage federation.',
+  AUTHOR_FORBIDDEN: 'Only authors have fediverse followers.',
+  INVALID_ID: 'Invalid block ID.',
+  INVALID_POST_ID: 'Invalid post ID.',
+  BLOCK_NOT_FOUND: 'Block not found.',
+  POST_NOT_FOUND: 'Post not found.',
+  ENABLED_INVALID: 'enabled must be true or false',
+  KIND_INVALID: "kind must be 'instance' or 'actor'",
+  VALUE_REQUIRED: 'value is required',
+  VALUE_MAX: 'value must be at most 500 characters',
+  INSTANCE_INVALID: 'An instance is a host name such as mastodon.example (with an optional :port)',
+  ACTOR_INVALID: 'An actor is its https:// or http:// address',
+  ACTOR_FILTER_INVALID: "actor must be 'site' or an author's user ID",
+  FAILED_INVALID: 'failed must be true or false',
+  TURNED_ON: 'Federation is on.',
+  TURNED_OFF: 'Federation is off.',
+  BLOCKED: 'Blocked: its activities are refused and its replies removed.',
+} as const;
