@@ -70,6 +70,19 @@ const TAGS: { name: string; description: string }[] = [
     name: 'Newsletter administration',
     description: 'Subscribers (administrators): the list, CSV import and export, follower counts, the suppression list',
   },
+  {
+    name: 'Federation',
+    description: "The social web: an author's fediverse followers, a post's likes and boosts from the fediverse, whether federation is on",
+  },
+  {
+    name: 'Admin federation',
+    description: 'The social web (administrators): on or off, blocked instances and actors, followers per actor, deliveries',
+  },
+  {
+    name: 'Analytics',
+    description: "Cookie-free page-view figures: an author's own posts (read scope), the whole site and each author (administrators)",
+  },
+  { name: 'Admin backups', description: 'The last backup and the schedule (administrators)' },
   { name: 'Health', description: 'Liveness and readiness of the server' },
 ];
 

@@ -106,14 +106,20 @@ export default function FederationAdmin({ initial }: Props) {
           <table className="w-full text-sm">
             <thead>
               <tr>
-                <th scope="col" className={CELL}>{T.ACTOR}</th>
-                <th scope="col" className={CELL}>{T.FOLLOWERS}</th>
+                <th scope="col" className={CELL}>
+                  {T.ACTOR}
+                </th>
+                <th scope="col" className={CELL}>
+                  {T.FOLLOWERS}
+                </th>
               </tr>
             </thead>
             <tbody>
               {overview.actors.map((actor) => (
                 <tr key={actor.actor} className="border-t border-slate-200 dark:border-slate-800">
-                  <td className={CELL}><code>{actor.handle}</code></td>
+                  <td className={CELL}>
+                    <code>{actor.handle}</code>
+                  </td>
                   <td className={CELL}>{actor.followers}</td>
                 </tr>
               ))}
@@ -139,11 +145,21 @@ export default function FederationAdmin({ initial }: Props) {
             <table className="w-full text-sm">
               <thead>
                 <tr>
-                  <th scope="col" className={CELL}>{T.ACTIVITY}</th>
-                  <th scope="col" className={CELL}>{T.INBOX}</th>
-                  <th scope="col" className={CELL}>{T.STATUS}</th>
-                  <th scope="col" className={CELL}>{T.ATTEMPTS}</th>
-                  <th scope="col" className={CELL}>{T.ERROR}</th>
+                  <th scope="col" className={CELL}>
+                    {T.ACTIVITY}
+                  </th>
+                  <th scope="col" className={CELL}>
+                    {T.INBOX}
+                  </th>
+                  <th scope="col" className={CELL}>
+                    {T.STATUS}
+                  </th>
+                  <th scope="col" className={CELL}>
+                    {T.ATTEMPTS}
+                  </th>
+                  <th scope="col" className={CELL}>
+                    {T.ERROR}
+                  </th>
                 </tr>
               </thead>
               <tbody>
