@@ -1,0 +1,220 @@
+#!/usr/bin/env node
+// `npm run bench:federation`: one author with 10,000 fediverse followers on 1,000 instances
+// (docs/federation.md, docs/benchmarks.md). A stub fediverse on loopback (1,000 inbox servers, one
+// port each, every request's HTTP signature verified with Fedify) receives the Create{Article} of
+// one publish; one instance is down for the run and comes back at the end. It measures: the time
+// from the publish until every live inbox has its Create, and until the down one has it after it
+// came back (retried with backoff); the server's peak RSS; the cached post page's req/s while the
+// deliveries run and at rest. Needs Node >= 22 (Fedify) and a build (`npm run build`).
+// BENCH_INSTANCES / BENCH_FOLLOWERS make it smaller.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { freeLoopbackPort, sleep } from './lib/process.mjs';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const INSTANCES = Number(process.env.BENCH_INSTANCES ?? 1000);
+const FOLLOWERS = Number(process.env.BENCH_FOLLOWERS ?? 10_000);
+const log = (line) => process.stdout.write(`[bench-federation] ${line}\n`);
+
+if (Number(process.versions.node.split('.')[0]) < 22) {
+  log(`Node ${process.versions.node}: federation needs Node 22 or later (Fedify); run this with Node 24.`);
+  process.exit(1);
+}
+const fedify = await import('@fedify/fedify');
+
+// ---- the stub fediverse: INSTANCES inbox servers, each verifying every signature ----
+const documents = new Map();
+const baseLoader = fedify.getDocumentLoader({ allowPrivateAddress: true });
+const documentLoader = async (url) => {
+  if (!documents.has(url)) documents.set(url, baseLoader(url));
+  return documents.get(url);
+};
+const received = new Map(); // port -> Create count
+let refused = 0;
+async function inbox(req, res, port) {
+  const chunks = [];
+  for await (const chunk of req) chunks.push(chunk);
+  const body = Buffer.concat(chunks);
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) if (value !== undefined) headers.set(name, String(value));
+  const request = new Request(`http://127.0.0.1:${port}${req.url}`, { method: req.method, headers, body });
+  const key = await fedify.verifyRequest(request, { documentLoader, contextLoader: documentLoader }).catch(() => null);
+  if (!key) {
+    refused += 1;
+    res.writeHead(401).end();
+    return;
+  }
+  const activity = JSON.parse(body.toString('utf8'));
+  if (activity.type === 'Create') received.set(port, (received.get(port) ?? 0) + 1);
+  res.writeHead(202).end();
+}
+const ports = [];
+const servers = new Map();
+async function listen(port) {
+  const server = createServer((req, res) => void inbox(req, res, port).catch(() => res.writeHead(500).end()));
+  server.keepAliveTimeout = 30_000;
+  await new Promise((done, fail) => server.once('error', fail).listen(port, '127.0.0.1', done));
+  servers.set(port, server);
+}
+for (let i = 0; i < INSTANCES; i += 1) {
+  const server = createServer();
+  await new Promise((done) => server.listen(0, '127.0.0.1', done));
+  ports.push(server.address().port);
+  await new Promise((done) => server.close(done));
+}
+const downPort = ports[0];
+for (const port of ports.slice(1)) await listen(port);
+log(`${INSTANCES - 1} stub instances listening on loopback (one down: 127.0.0.1:${downPort})`);
+
+// ---- Inkwell ----
+const dataDir = mkdtempSync(join(tmpdir(), 'inkwell-bench-fed-'));
+const port = await freeLoopbackPort();
+const base = `http://127.0.0.1:${port}`;
+const ADMIN_EMAIL = 'bench-admin@inkwell.test';
+const ADMIN_PASSWORD = 'bench-federation-password';
+const server = spawn(process.execPath, ['--max-old-space-size=256', 'dist/backend/src/main.js'], {
+  cwd: ROOT,
+  env: {
+    ...process.env,
+    PORT: String(port),
+    PUBLIC_URL: base,
+    DATA_DIR: dataDir,
+    ADMIN_EMAIL,
+    ADMIN_PASSWORD,
+    THROTTLE_DISABLED: '1',
+    FEDERATION_ALLOW_PRIVATE: '1',
+    JOB_RETRY_DELAY_SECONDS: '2',
+    JOB_RETRY_LIMIT: '10',
+    LOG_LEVEL: 'warn',
+    NODE_ENV: 'production',
+  },
+  stdio: ['ignore', 'ignore', 'inherit'],
+});
+let rssMax = 0;
+const rssTimer = setInterval(() => {
+  try {
+    const kb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${server.pid}/status`, 'utf8'))?.[1] ?? 0);
+    rssMax = Math.max(rssMax, kb * 1024);
+  } catch {
+    // not started yet, or gone
+  }
+}, 100);
+const stop = async () => {
+  clearInterval(rssTimer);
+  server.kill('SIGTERM');
+  await new Promise((done) => server.once('exit', done));
+  for (const s of servers.values()) s.close();
+  rmSync(dataDir, { recursive: true, force: true });
+};
+try {
+  for (let tries = 0; ; tries += 1) {
+    const up = await fetch(`${base}/api/v1/health`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (up) break;
+    if (tries > 600) throw new Error('the server did not start');
+    await sleep(200);
+  }
+  const login = await (
+    await fetch(`${base}/api/v1/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: base },
+      body: JSON.stringify({ email: ADMIN_EMAIL, password: ADMIN_PASSWORD }),
+    })
+  ).json();
+  const auth = { authorization: `Bearer ${login.data.accessToken}`, 'content-type': 'application/json' };
+  const profile = (await (await fetch(`${base}/api/v1/users/profile`, { headers: auth })).json()).data;
+  const publish = async (title) => {
+    const res = await fetch(`${base}/api/v1/blog/posts`, {
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify({ title, content: `${title}\n\n${'Words of the post. '.repeat(200)}`, status: 'PUBLISHED' }),
+    });
+    if (res.status !== 201) throw new Error(`publish: ${res.status} ${await res.text()}`);
+    return (await res.json()).data;
+  };
+  // The page measured: published before any follower exists, then cached.
+  const page = await publish('The cached page');
+  for (let i = 0; i < 3; i += 1) await (await fetch(`${base}/blog/${page.slug}`)).arrayBuffer();
+
+  // The followers: FOLLOWERS remote actors on INSTANCES servers, each with its shared inbox.
+  const { runningEmbeddedPostgres } = await import(join(ROOT, 'dist/backend/src/database/embedded-postgres.js'));
+  const running = runningEmbeddedPostgres(dataDir);
+  const db = new pg.Client({ connectionString: running.url.replace('/postgres', '/inkwell') });
+  await db.connect();
+  await db.query(
+    `INSERT INTO federation_remote_actors (uri, host, inbox, shared_inbox, handle, name)
+     SELECT 'http://127.0.0.1:' || p.port || '/users/u' || n, '127.0.0.1:' || p.port,
+            'http://127.0.0.1:' || p.port || '/users/u' || n || '/inbox', 'http://127.0.0.1:' || p.port || '/inbox',
+            '@u' || n || '@127.0.0.1:' || p.port, 'Reader ' || n
+       FROM generate_series(0, $1::int - 1) AS n
+       JOIN unnest($2::int[]) WITH ORDINALITY AS p(port, i) ON p.i = (n % $3::int) + 1`,
+    [FOLLOWERS, ports, INSTANCES],
+  );
+  await db.query(`INSERT INTO federation_followers (actor, remote_actor_id) SELECT $1, id FROM federation_remote_actors`, [
+    String(profile.id),
+  ]);
+  log(`${FOLLOWERS} followers of @${profile.slug} on ${INSTANCES} instances seeded`);
+
+  const cannon = (seconds) =>
+    new Promise((done, fail) =>
+      autocannon({ url: `${base}/blog/${page.slug}`, connections: 16, duration: seconds }, (error, result) =>
+        error ? fail(error) : done(result.requests.average),
+      ),
+    );
+  const idle = await cannon(5);
+
+  const live = INSTANCES - 1;
+  const started = Date.now();
+  const during = cannon(5);
+  const post = await publish('Delivered to ten thousand followers');
+  const publishMs = Date.now() - started;
+  let allLiveMs;
+  for (;;) {
+    const count = [...received.keys()].filter((p) => p !== downPort).length;
+    if (count >= live) {
+      allLiveMs = Date.now() - started;
+      break;
+    }
+    if (Date.now() - started > 600_000) throw new Error(`only ${count} of ${live} live inboxes got the Create`);
+    await sleep(50);
+  }
+  const duringRps = await during;
+  const failed = (await db.query(`SELECT count(*)::int AS n FROM federation_deliveries WHERE status = 'FAILED'`)).rows[0].n;
+  log(`every live inbox has its Create; the down one has failed ${failed} time(s) so far: it comes back`);
+  await listen(downPort);
+  const back = Date.now();
+  while (!received.has(downPort)) {
+    if (Date.now() - back > 300_000) throw new Error('the down instance never got its Create');
+    await sleep(50);
+  }
+  const recoveredMs = Date.now() - back;
+  const deliveries = (
+    await db.query(`SELECT status, count(*)::int AS n, max(attempts) AS attempts FROM federation_deliveries GROUP BY status`)
+  ).rows;
+  const twice = [...received.values()].filter((n) => n > 1).length;
+  await db.end();
+  const rows = [
+    ['followers / instances (shared inboxes)', `${FOLLOWERS} / ${INSTANCES}`],
+    ['publish request (ms)', publishMs],
+    [`every live inbox (${live}) has its signed Create (s)`, (allLiveMs / 1000).toFixed(1)],
+    ['down instance: delivered after it came back (s)', (recoveredMs / 1000).toFixed(1)],
+    ['inboxes that got the Create twice', twice],
+    ['requests the stub refused (bad signature)', refused],
+    ['deliveries by status', deliveries.map((row) => `${row.status} ${row.n} (max attempts ${row.attempts})`).join(', ')],
+    ['server RSS, max (MB)', (rssMax / 1048576).toFixed(0)],
+    ['cached post page req/s, idle', idle.toFixed(0)],
+    ['cached post page req/s, during delivery', duringRps.toFixed(0)],
+  ];
+  log(`post ${post.slug}`);
+  for (const [name, value] of rows) process.stdout.write(`| ${name} | ${value} |\n`);
+} finally {
+  await stop();
+}
