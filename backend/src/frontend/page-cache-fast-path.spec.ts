@@ -67,7 +67,7 @@ describe('PageCacheFastPath', () => {
       'x-frame-options': 'SAMEORIGIN',
       etag: page.etag,
       'cache-control': 'public, max-age=0, must-revalidate',
-      vary: 'Accept-Encoding',
+      vary: 'Accept, Accept-Encoding',
       'content-length': String(page.body.length),
     });
     expect(response.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
@@ -144,7 +144,7 @@ describe('PageCacheFastPath', () => {
       const identity = await rawRequest(listening, '/blog/hello-world');
       expect(identity.headers['content-encoding']).toBeUndefined();
       expect(identity.body.toString()).toBe(html);
-      for (const response of [br, gzip, identity]) expect(response.headers['vary']).toBe('Accept-Encoding');
+      for (const response of [br, gzip, identity]) expect(response.headers['vary']).toBe('Accept, Accept-Encoding');
       const notModified = await rawRequest(listening, '/blog/hello-world', {
         'accept-encoding': 'br',
         'if-none-match': page.encoded!.br!.etag,

@@ -17,8 +17,13 @@ const POST_PAGE = new RegExp(`^/blog/(${SLUG_BODY})/?$`);
  * are counted and a change shows at once (docs/architecture.md).
  */
 export const ANONYMOUS_CACHE_CONTROL = 'public, max-age=0, must-revalidate';
-/** A public page differs only by the coding (br, gzip, identity): the session never changes it (its personal parts are the fragment's). */
-export const ANONYMOUS_VARY = 'Accept-Encoding';
+/**
+ * A public page differs by the coding (br, gzip, identity) and, for post and author pages, by
+ * Accept (asked for as `application/activity+json` they answer the social web's document,
+ * docs/federation.md), so a shared cache never hands a browser JSON or a server HTML. The session
+ * never changes it (its personal parts are the fragment's).
+ */
+export const ANONYMOUS_VARY = 'Accept, Accept-Encoding';
 export const PRIVATE_CACHE_CONTROL = 'private, no-store';
 /** Anonymous pages outside the cache (/login, /register, unknown paths): a cache must ask each time (they carry no validator). */
 export const UNCACHED_PAGE_CACHE_CONTROL = 'no-cache';
