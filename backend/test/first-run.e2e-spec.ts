@@ -132,8 +132,16 @@ describe('First run in a terminal, and seed:demo beside the running server', () 
       30_000,
       () => !exited,
     );
+    // The terminal's output reaches this process a moment after the server wrote it.
+    const summaryStart = `\n${RULE}\nInkwell is running at ${baseUrl}\n`;
+    await until(
+      'summary',
+      () => (output.text.includes(summaryStart) && output.text.trimEnd().endsWith(RULE) ? true : undefined),
+      10_000,
+      () => !exited,
+    );
     const text = output.text;
-    const summaryAt = text.lastIndexOf(`\n${RULE}\nInkwell is running at ${baseUrl}\n`);
+    const summaryAt = text.lastIndexOf(summaryStart);
     expect(summaryAt).toBeGreaterThan(0);
     const summary = text.slice(summaryAt);
     expect(summary.trimEnd().endsWith(RULE)).toBe(true);

@@ -375,6 +375,27 @@ describe('Page gateway: parity with HTTP', () => {
     ['author', '/api/v1/admin/imports'],
     ['anonymous', '/api/v1/blog/posts/public/moved-path', { query: { path: '/2014/03/09/no-such-post/' } }],
     ['anonymous', '/api/v1/blog/posts/public/moved-path', { query: { path: '' } }],
+    // analytics: /author/stats and the editor read an author's own figures; /admin/stats the site's and an author's
+    ['author', '/api/v1/analytics/me', { query: { days: 7 } }],
+    ['reader', '/api/v1/analytics/me'],
+    ['anonymous', '/api/v1/analytics/me'],
+    ['author', '/api/v1/analytics/posts/{id}', { path: { id: post.id } }],
+    ['author', '/api/v1/analytics/posts/{id}', { path: { id: HUGE } }],
+    ['admin', '/api/v1/admin/analytics', { query: { days: 90 } }],
+    ['author', '/api/v1/admin/analytics'],
+    ['admin', '/api/v1/admin/analytics/authors/{id}', { path: { id: users.author.id } }],
+    ['admin', '/api/v1/admin/analytics/authors/{id}', { path: { id: HUGE } }],
+    // backups: /admin/settings shows the last one
+    ['admin', '/api/v1/admin/backups/status'],
+    ['author', '/api/v1/admin/backups/status'],
+    // the social web: the author dashboard's followers, the public status, /admin/federation
+    ['author', '/api/v1/federation/me'],
+    ['anonymous', '/api/v1/federation/me'],
+    ['anonymous', '/api/v1/federation'],
+    ['admin', '/api/v1/admin/federation'],
+    ['author', '/api/v1/admin/federation'],
+    ['admin', '/api/v1/admin/federation/deliveries'],
+    ['admin', '/api/v1/admin/federation/blocks'],
   ];
 
   it('covers every read a page makes', () => {

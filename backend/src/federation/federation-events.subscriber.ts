@@ -1,4 +1,5 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import { DomainEvents, LIVE_ONLY } from '../events/domain-events.service';
 import { FederationService } from './federation.service';
 
@@ -15,11 +16,11 @@ export class FederationEventsSubscriber implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    const on = async (): Promise<boolean> => this.federation.available && (await this.federation.enabled());
+    const on = async (manager: EntityManager): Promise<boolean> => this.federation.available && (await this.federation.enabled(manager));
     this.events.onRecorded(
       'post.published',
       async (event, manager) => {
-        if (await on()) await this.federation.postPublished(manager, event.data.postId);
+        if (await on(manager)) await this.federation.postPublished(manager, event.data.postId);
       },
       LIVE_ONLY,
     );
@@ -27,7 +28,7 @@ export class FederationEventsSubscriber implements OnModuleInit {
       'post.updated',
       async (event, manager) => {
         // A save of a post public before and after: Update. (A save that publishes records post.published too.)
-        if (event.data.previousStatus === 'PUBLISHED' && event.data.status === 'PUBLISHED' && (await on()))
+        if (event.data.previousStatus === 'PUBLISHED' && event.data.status === 'PUBLISHED' && (await on(manager)))
           await this.federation.postUpdated(manager, event.data.postId);
       },
       LIVE_ONLY,
@@ -36,7 +37,7 @@ export class FederationEventsSubscriber implements OnModuleInit {
       ['post.unpublished', 'post.deleted'],
       async (event, manager) => {
         const wasPublic = event.name === 'post.unpublished' || event.data.status === 'PUBLISHED';
-        if (wasPublic && event.data.authorId !== null && (await on()))
+        if (wasPublic && event.data.authorId !== null && (await on(manager)))
           await this.federation.postWithdrawn(manager, event.data.postId, event.data.authorId);
       },
       LIVE_ONLY,
@@ -45,7 +46,7 @@ export class FederationEventsSubscriber implements OnModuleInit {
       'user.updated',
       async (event, manager) => {
         const changes = event.data.changes as Record<string, unknown> | undefined;
-        if (changes && ('fullName' in changes || 'bio' in changes || 'avatar' in changes) && (await on()))
+        if (changes && ('fullName' in changes || 'bio' in changes || 'avatar' in changes) && (await on(manager)))
           await this.federation.profileChanged(manager, event.data.userId);
       },
       LIVE_ONLY,
@@ -53,7 +54,7 @@ export class FederationEventsSubscriber implements OnModuleInit {
     this.events.onRecorded(
       ['comment.created', 'comment.approved'],
       async (event, manager) => {
-        if (event.data.visibility === 'VISIBLE' && event.data.authorId !== null && event.data.parentId !== null && (await on()))
+        if (event.data.visibility === 'VISIBLE' && event.data.authorId !== null && event.data.parentId !== null && (await on(manager)))
           await this.federation.replyWritten(manager, event.data.commentId);
       },
       LIVE_ONLY,

@@ -115,8 +115,11 @@ export class FederationRepository {
 
   // ---- settings ----
 
-  async enabled(): Promise<boolean> {
-    const rows = (await this.dataSource.query(`SELECT value FROM federation_settings WHERE key = 'enabled'`)) as { value: boolean }[];
+  /** With a manager: read on that transaction's connection (a subscriber must not wait for a second one from the pool). */
+  async enabled(manager?: EntityManager): Promise<boolean> {
+    const rows = (await (manager ?? this.dataSource).query(`SELECT value FROM federation_settings WHERE key = 'enabled'`)) as {
+      value: boolean;
+    }[];
     return rows[0]?.value ?? true;
   }
 

@@ -98,12 +98,16 @@ export class FederationService implements OnModuleInit {
     return this.federation;
   }
 
-  /** The site setting (admins turn federation on and off), read at most every few seconds. */
-  async enabled(): Promise<boolean> {
+  /**
+   * The site setting (admins turn federation on and off), read at most every few seconds. Event
+   * subscribers pass their transaction's manager: under a burst of writes every pooled connection
+   * may be held by a transaction, and a read waiting for another one would never get it.
+   */
+  async enabled(manager?: EntityManager): Promise<boolean> {
     if (!this.federation) return false;
     const now = Date.now();
     if (this.enabledCache && this.enabledCache.until > now) return this.enabledCache.value;
-    const value = await this.repo.enabled();
+    const value = await this.repo.enabled(manager);
     this.enabledCache = { value, until: now + 3_000 };
     return value;
   }
