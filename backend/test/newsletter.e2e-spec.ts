@@ -3,6 +3,7 @@ import { NewsletterAccountDataService } from '../src/newsletter/newsletter-accou
 import { NewsletterLinks } from '../src/newsletter/newsletter-links';
 import { SubscriptionsService } from '../src/newsletter/subscriptions.service';
 import { createTestApp, TestApp } from './helpers/app';
+import { createFreshDatabase } from './helpers/fresh-database';
 import { api, err, uid } from './helpers/envelope';
 import { CapturedMail, MailCatcher, startMailCatcher } from './helpers/mail';
 import { createAdmin, createAuthor, createReader, TestUser } from './helpers/users';
@@ -33,7 +34,9 @@ describe('Newsletter: following and subscribers', () => {
 
   beforeAll(async () => {
     mail = await startMailCatcher();
+    // A database of its own: its job queue too, so no other suite's app takes (and mails) its jobs.
     t = await createTestApp({
+      databaseUrl: await createFreshDatabase('inkwell_newsletter'),
       env: { SMTP_URL: mail.url, JWT_SECRET, JOB_RETRY_LIMIT: '1', JOB_RETRY_DELAY_SECONDS: '1', JOB_POLL_SECONDS: '1' },
     });
     db = t.app.get(DataSource);
