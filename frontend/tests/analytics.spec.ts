@@ -39,9 +39,11 @@ test.beforeAll(async ({ playwright, baseURL }) => {
   // A crawler is not counted.
   await reader.get(`/blog/${slug}`, { headers: { 'User-Agent': 'Googlebot/2.1 (+http://www.google.com/bot.html)' } });
   await reader.dispose();
-  // Views are written once a second.
+  // Views are written once a second; an answer is held up to 30 s per author and range.
   await expect
-    .poll(async () => ((await (await api.get('/api/v1/analytics/me?days=7')).json()).data as { totals: { views: number } }).totals.views)
+    .poll(async () => ((await (await api.get('/api/v1/analytics/me?days=7')).json()).data as { totals: { views: number } }).totals.views, {
+      timeout: 45_000,
+    })
     .toBe(VIEWS);
 });
 

@@ -6,8 +6,6 @@ export const FederationTexts = {
   COPIED: 'Copied',
   COPY_FAILED: 'Copy failed: select the handle and copy it',
   copyLabel: (handle: string) => `Copy ${handle}`,
-  reactions: (likes: number, boosts: number) =>
-    `${likes} ${likes === 1 ? 'like' : 'likes'} · ${boosts} ${boosts === 1 ? 'boost' : 'boosts'} from the fediverse`,
   // Admin page
   ADMIN_TITLE: 'Federation',
   ADMIN_INTRO: 'Authors and the publication on the social web: followers, deliveries and blocks.',
