@@ -218,6 +218,41 @@ describe('Newsletter sending', () => {
     });
   });
 
+  it('sends a post only to those who followed before it was published, however late its fan-out runs', async () => {
+    const early = await subscriber(['publication']);
+    // Hold the fan-out at its INSERT (a lock it waits for), so a follow can land between the publish and the fan-out.
+    const holder = db.createQueryRunner();
+    await holder.connect();
+    await holder.startTransaction();
+    try {
+      await holder.query('LOCK TABLE newsletter_deliveries IN EXCLUSIVE MODE');
+      const post = await published();
+      await until(
+        async () =>
+          (
+            (await db.query(
+              `SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%INSERT INTO newsletter_deliveries%'`,
+            )) as { n: number }[]
+          )[0].n,
+        (n) => n > 0,
+        'the fan-out waiting',
+      );
+      const late = await subscriber(['publication']);
+      await holder.rollbackTransaction();
+      await until(
+        () => sendState(post.id),
+        (state) => state === 'done',
+        'the send',
+      );
+      expect(mailsFor(early.email, post.title)).toHaveLength(1);
+      expect(mailsFor(late.email, post.title)).toHaveLength(0);
+      expect((await deliveries(post.id)).map((row) => row.subscriber_id)).not.toContain(late.id);
+    } finally {
+      if (holder.isTransactionActive) await holder.rollbackTransaction();
+      await holder.release();
+    }
+  });
+
   it('sends nothing for an imported (historic) publish, nor for a second publish of a post already e-mailed', async () => {
     const reader = await subscriber(['publication']);
     const post = await published();

@@ -18,6 +18,12 @@ export const SEND_QUEUE = 'newsletter-send';
 /** Delivery rows per send job at an unlimited pace. */
 export const SEND_BATCH = 200;
 
+/** `publishedAt`: the publishing transaction's time; only follows made by then receive the post. */
+interface FanoutJob {
+  postId: number;
+  publishedAt?: string;
+}
+
 export interface SendJob {
   postId: number;
   /** The job's delivery rows: ids from `fromId` to `toId` of this post. */
@@ -104,7 +110,7 @@ export class NewsletterSender implements OnModuleInit, OnApplicationShutdown {
     this.events.onRecorded('post.published', async (event, manager) => {
       if (event.data.via === 'import') await this.markOff(manager, event.data.postId);
     });
-    this.jobs.register<{ postId: number }>(FANOUT_QUEUE, (job) => this.fanOut(job.data.postId));
+    this.jobs.register<FanoutJob>(FANOUT_QUEUE, (job) => this.fanOut(job.data.postId, job.data.publishedAt ?? null));
     // One send job at a time per instance; each sends NEWSLETTER_SMTP_CONNECTIONS e-mails at once.
     this.jobs.register<SendJob>(SEND_QUEUE, (job) => this.send(job), 'standard', { batchSize: 1 });
   }
@@ -118,14 +124,17 @@ export class NewsletterSender implements OnModuleInit, OnApplicationShutdown {
    * it was e-mailed (or is being) before, or an admin chose 'Publish without e-mail' ('off').
    */
   async onPublished(manager: EntityManager, postId: number): Promise<void> {
-    const rows: { state: string }[] = await manager.query(
+    const rows: { state: string; published_at: Date }[] = await manager.query(
       `INSERT INTO newsletter_post_sends (post_id, state) VALUES ($1, 'queued')
        ON CONFLICT (post_id) DO UPDATE SET state = CASE WHEN newsletter_post_sends.send_email THEN 'queued' ELSE 'off' END
         WHERE newsletter_post_sends.state = 'pending'
-       RETURNING state`,
+       RETURNING state, now() AS published_at`,
       [postId],
     );
-    if (rows[0]?.state === 'queued') await this.jobs.enqueue(manager, FANOUT_QUEUE, { postId });
+    if (rows[0]?.state === 'queued') {
+      const publishedAt = new Date(rows[0].published_at).toISOString();
+      await this.jobs.enqueue(manager, FANOUT_QUEUE, { postId, publishedAt } satisfies FanoutJob);
+    }
   }
 
   private async markOff(manager: EntityManager, postId: number): Promise<void> {
@@ -137,7 +146,7 @@ export class NewsletterSender implements OnModuleInit, OnApplicationShutdown {
   }
 
   /** The fan-out: every recipient's delivery row and the send jobs, in one transaction. */
-  async fanOut(postId: number): Promise<void> {
+  async fanOut(postId: number, publishedAt: string | null): Promise<void> {
     await this.dataSource.transaction(async (manager) => {
       const [send]: { state: string }[] = await manager.query(`SELECT state FROM newsletter_post_sends WHERE post_id = $1 FOR UPDATE`, [
         postId,
@@ -151,10 +160,10 @@ export class NewsletterSender implements OnModuleInit, OnApplicationShutdown {
       const inserted: { count: string }[] = await manager.query(
         `WITH written AS (
            INSERT INTO newsletter_deliveries (post_id, subscriber_id)
-           SELECT $3::int, r.subscriber_id FROM (${RECIPIENTS_SQL}) r
+           SELECT $4::int, r.subscriber_id FROM (${RECIPIENTS_SQL}) r
            ON CONFLICT (post_id, subscriber_id) DO NOTHING RETURNING 1
          ) SELECT count(*) AS count FROM written`,
-        [post.authorId, post.tags.map((tag) => tag.id), postId],
+        [post.authorId, post.tags.map((tag) => tag.id), publishedAt, postId],
       );
       const recipients = Number(inserted[0].count);
       await this.enqueueSends(manager, postId);

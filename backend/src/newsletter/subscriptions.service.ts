@@ -64,7 +64,7 @@ export class SubscriptionsService {
     void postId;
     const rows: { subscriber_id: number; follow_id: number; email: string; name: string | null }[] = await manager.query(
       `SELECT r.subscriber_id, r.follow_id, s.email, s.name FROM (${RECIPIENTS_SQL}) r JOIN newsletter_subscribers s ON s.id = r.subscriber_id ORDER BY r.subscriber_id`,
-      [authorId, tagIds],
+      [authorId, tagIds, null],
     );
     return rows.map((row) => ({ subscriberId: row.subscriber_id, followId: row.follow_id, email: row.email, name: row.name }));
   }
