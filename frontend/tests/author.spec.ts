@@ -427,7 +427,7 @@ test.describe('Author Dashboard', () => {
     await expect(page.getByRole('link', { name: 'Refresh' })).toHaveAttribute('href', '/author');
     // The side panel: the author's sections.
     const nav = page.getByRole('complementary', { name: 'Author navigation' });
-    await expect(nav.getByRole('link')).toHaveText(['Dashboard', 'My Posts', 'New Post', 'Drafts', 'Account']);
+    await expect(nav.getByRole('link')).toHaveText(['Dashboard', 'My Posts', 'New Post', 'Drafts', 'Stats', 'Account']);
     await expect(nav.getByRole('link', { name: 'Dashboard' })).toHaveAttribute('aria-current', 'page');
     await expect(nav.locator('[aria-current="page"]')).toHaveCount(1);
 

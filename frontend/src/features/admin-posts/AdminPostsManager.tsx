@@ -600,8 +600,9 @@ function PostRow({
   return (
     <tr data-post-id={post.id} data-status={post.status}>
       <th scope="row" className={`${ADMIN_CELL} font-normal`}>
-        {/* Wide enough for ordinary words, and at most this wide: only an unbroken run longer than a line breaks. */}
-        <div className="min-w-[8.5rem] max-w-[18rem]">
+        {/* Wide enough for ordinary words, and at most this wide: only an unbroken run longer than a line breaks.
+            Below 1280 px the table scrolls anyway, so the title and the actions take more room and rows stay short. */}
+        <div className="min-w-[10rem] max-w-[18rem] xl:min-w-[8.5rem]">
           <a
             id={titleId}
             href={`/admin/posts/${post.id}/edit`}
@@ -669,7 +670,7 @@ function PostRow({
       <td className={ADMIN_CELL}>{date(post.updatedAt)}</td>
       <td className={ADMIN_CELL}>{date(post.publishedAt)}</td>
       <td className={`${ADMIN_CELL} ${ACTIONS_CELL}`}>
-        <RowActions actions={actions} disabled={disabled} describedBy={titleId} className="w-[10.5rem]" />
+        <RowActions actions={actions} disabled={disabled} describedBy={titleId} className="w-[13.5rem] xl:w-[10.5rem]" />
       </td>
     </tr>
   );

@@ -99,7 +99,7 @@ export default function NewsletterSendPanel({ postId }: Props) {
       {started && (
         <>
           <p className="mt-2 text-sm">{T.recipients(send.recipients)}</p>
-          <dl className="mt-3 grid grid-cols-3 gap-3 sm:grid-cols-6" data-newsletter-counts>
+          <dl className="mt-3 grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-6" data-newsletter-counts>
             {COUNT_KEYS.map((key) => (
               <div key={key} className="rounded-lg border border-slate-200 p-2 text-center dark:border-slate-700">
                 <dt className="text-xs text-slate-600 dark:text-slate-400">{T.COUNTS[key]}</dt>

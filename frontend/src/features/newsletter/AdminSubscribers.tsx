@@ -3,7 +3,7 @@ import { Alert, useHydrated } from '../../components/islands/form-controls';
 import { useSubmit } from '../../components/islands/use-submit';
 import { browserApi } from '../../lib/api/client';
 import { ApiError, unwrap } from '../../lib/api/errors';
-import type { DataOf } from '../../lib/api/schema';
+import type { DataOf, Schema } from '../../lib/api/schema';
 import { formatDateTime } from '../../lib/dates';
 import { errorText } from '../../lib/texts/error-text';
 import { AdminSubscribersTexts as T } from './admin-texts';
@@ -12,14 +12,7 @@ type SubscriberPage = DataOf<'/api/v1/newsletter/admin/subscribers'>;
 type SuppressionPage = DataOf<'/api/v1/newsletter/admin/suppressions'>;
 type Counts = DataOf<'/api/v1/newsletter/admin/counts'>;
 type Status = 'pending' | 'active' | 'unsubscribed';
-type ImportReport = {
-  format: string;
-  applied: boolean;
-  rows: number;
-  created: number;
-  updated: number;
-  skipped: { line: number; email: string; reason: string }[];
-};
+type ImportReport = Schema<'ImportReportDto'>;
 
 const PAGE_SIZE = 20;
 const CONTROL =
@@ -39,7 +32,7 @@ const api = {
   unsuppress: (email: string) => unwrap(browserApi().DELETE('/api/v1/newsletter/admin/suppressions', { params: { query: { email } } })),
   counts: () => unwrap(browserApi().GET('/api/v1/newsletter/admin/counts', {})),
   importCsv: (csv: string, dryRun: boolean) =>
-    unwrap(browserApi().POST('/api/v1/newsletter/admin/subscribers/import', { body: { csv, dryRun } })) as Promise<ImportReport>,
+    unwrap(browserApi().POST('/api/v1/newsletter/admin/subscribers/import', { body: { csv, dryRun } })),
 };
 
 /**
@@ -263,7 +256,7 @@ export default function AdminSubscribers() {
                     <tr key={row.id} className="border-b border-slate-100 align-top dark:border-slate-800">
                       <td className="py-2 pr-3">{row.email}</td>
                       <td className="py-2 pr-3">{row.name ?? ''}</td>
-                      <td className="py-2 pr-3">
+                      <td className="whitespace-nowrap py-2 pr-3">
                         {T.STATUS_LABELS[row.status]}
                         {row.suppressed && (
                           <span className="block text-xs text-red-700 dark:text-red-400">{T.suppressedAs(row.suppressed)}</span>
@@ -271,8 +264,8 @@ export default function AdminSubscribers() {
                         {row.cadence === 'weekly' && <span className="block text-xs">{T.WEEKLY}</span>}
                       </td>
                       <td className="py-2 pr-3">{row.follows.map((f) => (f.kind === 'tag' ? `#${f.name}` : f.name)).join(', ')}</td>
-                      <td className="py-2 pr-3">{formatDateTime(row.createdAt)}</td>
-                      <td className="py-2">
+                      <td className="whitespace-nowrap py-2 pr-3">{formatDateTime(row.createdAt)}</td>
+                      <td className="whitespace-nowrap py-2">
                         <button
                           type="button"
                           className="btn-secondary"
@@ -423,8 +416,8 @@ export default function AdminSubscribers() {
                         <td className="py-2 pr-3">{row.email}</td>
                         <td className="py-2 pr-3">{T.REASONS[row.reason]}</td>
                         <td className="break-words py-2 pr-3">{row.detail ?? ''}</td>
-                        <td className="py-2 pr-3">{formatDateTime(row.createdAt)}</td>
-                        <td className="py-2">
+                        <td className="whitespace-nowrap py-2 pr-3">{formatDateTime(row.createdAt)}</td>
+                        <td className="whitespace-nowrap py-2">
                           <button
                             type="button"
                             className="btn-secondary"
