@@ -8,14 +8,14 @@
 // deliveries run and at rest. Needs Node >= 22 (Fedify) and a build (`npm run build`).
 // BENCH_INSTANCES / BENCH_FOLLOWERS make it smaller.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { freeLoopbackPort, sleep } from './lib/process.mjs';
+import { freeLoopbackPort, serverNodeFlags, sleep } from './lib/process.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const INSTANCES = Number(process.env.BENCH_INSTANCES ?? 1000);
@@ -74,11 +74,14 @@ log(`${INSTANCES - 1} stub instances listening on loopback (one down: 127.0.0.1:
 
 // ---- Inkwell ----
 const dataDir = mkdtempSync(join(tmpdir(), 'inkwell-bench-fed-'));
+chmodSync(dataDir, 0o755); // the embedded PostgreSQL runs as its own OS user when started by root
 const port = await freeLoopbackPort();
 const base = `http://127.0.0.1:${port}`;
 const ADMIN_EMAIL = 'bench-admin@inkwell.test';
 const ADMIN_PASSWORD = 'bench-federation-password';
-const server = spawn(process.execPath, ['--max-old-space-size=256', 'dist/backend/src/main.js'], {
+// The server runs with the Node flags of `npm start` (package.json), as the other benchmarks do.
+const NODE_FLAGS = serverNodeFlags(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')));
+const server = spawn(process.execPath, [...NODE_FLAGS, 'dist/backend/src/main.js'], {
   cwd: ROOT,
   env: {
     ...process.env,
@@ -161,7 +164,8 @@ try {
   await db.query(`INSERT INTO federation_followers (actor, remote_actor_id) SELECT $1, id FROM federation_remote_actors`, [
     String(profile.id),
   ]);
-  log(`${FOLLOWERS} followers of @${profile.slug} on ${INSTANCES} instances seeded`);
+  const slug = (await db.query(`SELECT slug FROM users WHERE id = $1`, [profile.id])).rows[0].slug;
+  log(`${FOLLOWERS} followers of @${slug} on ${INSTANCES} instances seeded; node ${NODE_FLAGS.join(' ')}`);
 
   const cannon = (seconds) =>
     new Promise((done, fail) =>
