@@ -10,7 +10,7 @@ import { CommentsService } from '../comments/comments.service';
 import { JobsService } from '../jobs/jobs.service';
 import { checkTarget, UnsafeTargetError } from '../webhooks/webhook-targets';
 import { Fedify, federationUnavailableReason, loadFedify } from './fedify-loader';
-import { FederationRepository, LocalAuthor, LocalPost, Recipient, RemoteActorRow, SITE_ACTOR } from './federation.repository';
+import { FederationRepository, FollowingRow, LocalAuthor, LocalPost, Recipient, RemoteActorRow, SITE_ACTOR } from './federation.repository';
 import { PgKvStore } from './pg-kv-store';
 import { noteText } from './note-text';
 
@@ -176,6 +176,17 @@ export class FederationService implements OnModuleInit {
       .setFirstCursor(() => '0');
 
     federation
+      .setFollowingDispatcher('/ap/actors/{identifier}/following', async (_ctx, identifier, cursor) => {
+        if (!(await this.actorExists(identifier))) return null;
+        const size = 100;
+        const offset = cursor === null ? 0 : Math.max(0, Number(cursor) || 0);
+        const uris = await this.repo.followingUris(identifier, size, offset);
+        return { items: uris.map((uri) => new URL(uri)), nextCursor: uris.length === size ? String(offset + size) : null };
+      })
+      .setCounter((_ctx, identifier) => this.repo.followingCount(identifier))
+      .setFirstCursor(() => '0');
+
+    federation
       .setOutboxDispatcher('/ap/actors/{identifier}/outbox', async (_ctx, identifier) => {
         if (!(await this.actorExists(identifier))) return null;
         return { items: [] };
@@ -209,6 +220,8 @@ export class FederationService implements OnModuleInit {
     federation
       .setInboxListeners('/ap/actors/{identifier}/inbox', '/ap/inbox')
       .on(vocab.Follow, (ctx, follow) => this.onFollow(ctx, follow))
+      .on(vocab.Accept, (_ctx, accept) => this.onFollowAnswer(accept, true))
+      .on(vocab.Reject, (_ctx, reject) => this.onFollowAnswer(reject, false))
       .on(vocab.Undo, (ctx, undo) => this.onUndo(ctx, undo))
       .on(vocab.Create, (ctx, create) => this.onCreate(ctx, create))
       .on(vocab.Update, (ctx, update) => this.onUpdate(ctx, update))
@@ -233,6 +246,7 @@ export class FederationService implements OnModuleInit {
       inbox: ctx.getInboxUri(identifier),
       outbox: ctx.getOutboxUri(identifier),
       followers: ctx.getFollowersUri(identifier),
+      following: ctx.getFollowingUri(identifier),
       endpoints: new vocab.Endpoints({ sharedInbox: ctx.getInboxUri() }),
       publicKey: keys[0]?.cryptographicKey,
       assertionMethods: keys.map((key) => key.multikey),
@@ -418,6 +432,13 @@ export class FederationService implements OnModuleInit {
     );
   }
 
+  /** The Accept (or Reject) of a Follow one of our actors sent: the following becomes ACCEPTED (or goes). */
+  private async onFollowAnswer(answer: Vocab.Accept | Vocab.Reject, accepted: boolean): Promise<void> {
+    if (!answer.actorId || !answer.objectId) return;
+    if (accepted) await this.repo.acceptFollowing(answer.objectId.href, answer.actorId.href);
+    else await this.repo.rejectFollowing(answer.objectId.href, answer.actorId.href);
+  }
+
   private async onUndo(ctx: InboxContext<ContextData>, undo: Vocab.Undo): Promise<void> {
     const { vocab } = this.fedify;
     if (!undo.actorId) return;
@@ -557,6 +578,50 @@ export class FederationService implements OnModuleInit {
     }
   }
 
+  // ---------------------------------------------------------------- following (docs/federation.md#following)
+
+  /**
+   * A local actor follows an account of the fediverse (`@user@host`, looked up by WebFinger over
+   * https, or its actor or profile address): the actor is fetched and stored, and a Follow is
+   * stored and queued in one transaction. An account already followed is answered as it is.
+   */
+  async follow(actor: string, account: string): Promise<FollowingRow> {
+    if (!(await this.enabled())) throw new FollowError('off');
+    const ctx = this.context();
+    const { vocab } = this.fedify;
+    const target = await ctx.lookupObject(account).catch(() => null);
+    if (!target || !(target instanceof vocab.Object) || !('inboxId' in target) || !target.id || !target.inboxId)
+      throw new FollowError('not-found');
+    if (target.id.origin === new URL(this.config.publicUrl).origin) throw new FollowError('local');
+    if (await this.repo.isBlocked(target.id.href)) throw new FollowError('blocked');
+    const remote = await this.storeActor(target as Vocab.Actor);
+    const follow = new vocab.Follow({ id: this.newId(), actor: ctx.getActorUri(actor), object: target.id });
+    await this.repo.dataSource.transaction(async (manager) => {
+      const { created } = await this.repo.addFollowing(manager, actor, remote.id, follow.id!.href);
+      if (created) await this.enqueue(manager, actor, follow, [{ uri: remote.uri, inbox: remote.inbox }]);
+    });
+    return (await this.repo.following(actor, remote.id))[0];
+  }
+
+  /** Stops following: the row goes and an Undo{Follow} is queued, in one transaction. False when not followed. */
+  async unfollow(actor: string, remoteActorId: number): Promise<boolean> {
+    const [row] = await this.repo.following(actor, remoteActorId);
+    if (!row) return false;
+    await this.repo.dataSource.transaction(async (manager) => {
+      await this.repo.removeFollowing(manager, actor, remoteActorId);
+      if (!(await this.enabled(manager))) return;
+      const { vocab } = this.fedify;
+      const ctx = this.context();
+      const undo = new vocab.Undo({
+        id: this.newId(),
+        actor: ctx.getActorUri(actor),
+        object: new vocab.Follow({ id: new URL(row.followUri), actor: ctx.getActorUri(actor), object: new URL(row.uri) }),
+      });
+      await this.enqueue(manager, actor, undo, [{ uri: row.uri, inbox: row.inbox }]);
+    });
+    return true;
+  }
+
   // ---------------------------------------------------------------- what events send
 
   private newId(): URL {
@@ -686,6 +751,13 @@ interface LocalNote {
   parentId: number | null;
   parentRemoteUri: string | null;
   parentActor: string | null;
+}
+
+/** Why a follow cannot be sent: federation off, no actor at that address, a local account, a blocked one. */
+export class FollowError extends Error {
+  constructor(readonly reason: 'off' | 'not-found' | 'local' | 'blocked') {
+    super(reason);
+  }
 }
 
 /** A delivery that retrying cannot help (a blocked or unsafe recipient). */
