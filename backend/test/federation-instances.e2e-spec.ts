@@ -6,7 +6,7 @@ import { createTestApp, TestApp } from './helpers/app';
 import { api, uid } from './helpers/envelope';
 import { FEDIFY_RUNS } from './helpers/fediverse-peer';
 import { createFreshDatabase } from './helpers/fresh-database';
-import { createAdmin, TestUser } from './helpers/users';
+import { createAdmin, createAuthor, TestUser } from './helpers/users';
 
 jest.setTimeout(90_000);
 
@@ -148,6 +148,32 @@ async function startInstance(name: string): Promise<Instance> {
       .send({ account: `${b.base}/authors/nobody-${uid()}` })
       .expect(404)
       .then((r) => expect(r.body.message).toBe('No fediverse account was found at that address.'));
+  });
+
+  it("an author whose slug is the publication's handle (`blog`) is @blog_{id}: WebFinger's acct:blog stays the publication's", async () => {
+    const shadowed = await createAuthor(a.t);
+    await a.db.query(`UPDATE users SET slug = 'blog' WHERE id = $1`, [shadowed.id]);
+    const finger = (resource: string) => a.t.http.get(`/.well-known/webfinger?resource=acct:${resource}@${a.host}`);
+    const selfOf = (res: { body: { links: { rel: string; type?: string; href: string }[] } }) =>
+      res.body.links.find((link) => link.rel === 'self' && link.type === AP)?.href;
+    expect(selfOf(await finger('blog').expect(200))).toBe(`${a.base}/ap/actors/site`);
+    expect(selfOf(await finger(`blog_${shadowed.id}`).expect(200))).toBe(`${a.base}/ap/actors/${shadowed.id}`);
+    await finger(`blog_${a.author.id}`).expect(404); // only the shadowed author answers to blog_{id}
+    const actor = await a.t.http.get('/authors/blog').set('Accept', AP).expect(200);
+    expect(actor.body).toMatchObject({ id: `${a.base}/ap/actors/${shadowed.id}`, preferredUsername: `blog_${shadowed.id}` });
+    const mine = await as(a).get(api('/federation/me')).set(shadowed.auth).expect(200);
+    expect(mine.body.data.handle).toBe(`@blog_${shadowed.id}@${a.host}`);
+    // Another server knows the author by that name.
+    const followed = await as(b)
+      .post(api('/federation/me/following'))
+      .set(b.author.auth)
+      .send({ account: `${a.base}/authors/blog` })
+      .expect(201);
+    expect(followed.body.data.handle).toBe(`@blog_${shadowed.id}@${a.host}`);
+    await as(b)
+      .delete(api(`/federation/me/following/${followed.body.data.id}`))
+      .set(b.author.auth)
+      .expect(204);
   });
 
   it("a post published on either instance reaches the other's shared inbox, signed and accepted", async () => {

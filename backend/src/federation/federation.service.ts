@@ -13,6 +13,7 @@ import { Fedify, federationUnavailableReason, loadFedify } from './fedify-loader
 import { FederationRepository, FollowingRow, LocalAuthor, LocalPost, Recipient, RemoteActorRow, SITE_ACTOR } from './federation.repository';
 import { PgKvStore } from './pg-kv-store';
 import { noteText } from './note-text';
+import { fediverseUsername, shadowedAuthorId } from '../../../shared/fediverse-handle';
 
 /**
  * The queue of outgoing deliveries (one job per (activity, inbox) row), one per PUBLIC_URL: a
@@ -121,8 +122,9 @@ export class FederationService implements OnModuleInit {
     return new URL(this.config.publicUrl).host;
   }
 
-  handleOf(actor: string, author?: Pick<LocalAuthor, 'slug'>): string {
-    return `@${actor === SITE_ACTOR ? this.config.federation.siteHandle : (author?.slug ?? actor)}@${this.host}`;
+  handleOf(actor: string, author?: Pick<LocalAuthor, 'id' | 'slug'>): string {
+    const { siteHandle } = this.config.federation;
+    return `@${actor === SITE_ACTOR ? siteHandle : author ? fediverseUsername(author, siteHandle) : actor}@${this.host}`;
   }
 
   context(): Context<ContextData> {
@@ -153,9 +155,13 @@ export class FederationService implements OnModuleInit {
     federation
       .setActorDispatcher('/ap/actors/{identifier}', (ctx, identifier) => this.actor(ctx, identifier))
       .mapHandle(async (_ctx, username) => {
-        if (username === this.config.federation.siteHandle) return SITE_ACTOR;
-        const author = await this.repo.authorBySlug(username.toLowerCase());
-        return author ? String(author.id) : null;
+        const { siteHandle } = this.config.federation;
+        const name = username.toLowerCase();
+        if (name === siteHandle) return SITE_ACTOR;
+        // The author whose slug is the publication's handle answers to `{slug}_{id}` instead.
+        const shadowed = shadowedAuthorId(name, siteHandle);
+        const author = shadowed !== null ? await this.repo.author(shadowed) : await this.repo.authorBySlug(name);
+        return author && fediverseUsername(author, siteHandle) === name ? String(author.id) : null;
       })
       .setKeyPairsDispatcher((_ctx, identifier) => this.keyPairs(identifier));
 
@@ -269,7 +275,7 @@ export class FederationService implements OnModuleInit {
     const avatar = this.absolute(author.avatar);
     return new vocab.Person({
       ...common,
-      preferredUsername: author.slug,
+      preferredUsername: fediverseUsername(author, this.config.federation.siteHandle),
       name: author.fullName,
       summary: author.bio ? `<p>${escapeHtml(author.bio)}</p>` : null,
       icon: avatar ? new vocab.Image({ url: avatar }) : null,
