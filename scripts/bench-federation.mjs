@@ -56,20 +56,22 @@ async function inbox(req, res, port) {
 }
 const ports = [];
 const servers = new Map();
-async function listen(port) {
+/** An inbox server on `requested` (0: any free port); answers its port. */
+async function listen(requested) {
+  let port = requested;
   const server = createServer((req, res) => void inbox(req, res, port).catch(() => res.writeHead(500).end()));
   server.keepAliveTimeout = 30_000;
-  await new Promise((done, fail) => server.once('error', fail).listen(port, '127.0.0.1', done));
+  await new Promise((done, fail) => server.once('error', fail).listen(requested, '127.0.0.1', done));
+  port = server.address().port;
   servers.set(port, server);
+  return port;
 }
-for (let i = 0; i < INSTANCES; i += 1) {
-  const server = createServer();
-  await new Promise((done) => server.listen(0, '127.0.0.1', done));
-  ports.push(server.address().port);
-  await new Promise((done) => server.close(done));
-}
+// Every instance listens on a port of its own (held from the start: no port is handed out twice);
+// the first one is then stopped: it is the instance that is down, until it comes back on that port.
+for (let i = 0; i < INSTANCES; i += 1) ports.push(await listen(0));
 const downPort = ports[0];
-for (const port of ports.slice(1)) await listen(port);
+await new Promise((done) => servers.get(downPort).close(done));
+servers.delete(downPort);
 log(`${INSTANCES - 1} stub instances listening on loopback (one down: 127.0.0.1:${downPort})`);
 
 // ---- Inkwell ----
