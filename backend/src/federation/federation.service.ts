@@ -24,6 +24,14 @@ export function deliveryQueue(publicUrl: string): string {
   return `federation-delivery-${createHash('sha256').update(publicUrl).digest('hex').slice(0, 12)}`;
 }
 
+/**
+ * Deliveries one process sends side by side. Each costs about 30 ms of the event loop (Fedify
+ * compacts, normalises and signs the activity's JSON-LD for every inbox), which the pages share:
+ * with 25 at a time the cached post page fell to a ninth of its idle rate during a 1,000-inbox
+ * delivery (docs/benchmarks.md#federation); 4 leave the pages most of the loop.
+ */
+const DELIVERY_CONCURRENCY = 4;
+
 type ContextData = Record<string, never>;
 const NO_DATA: ContextData = Object.freeze({}) as ContextData;
 
@@ -81,7 +89,7 @@ export class FederationService implements OnModuleInit {
     this.lib = await loadFedify();
     this.federation = this.build(this.lib);
     this.jobs.register<{ deliveryId: string }>(this.queue, (job) => this.deliver(job.data.deliveryId, job.lastAttempt), 'standard', {
-      batchSize: 25,
+      batchSize: DELIVERY_CONCURRENCY,
     });
   }
 
