@@ -251,6 +251,29 @@ const AP = 'application/activity+json';
     expect(gone[0].deleted_at).not.toBeNull();
   });
 
+  it('a reply longer than the comment limit (200 characters) is cut to 199 and an ellipsis, and held like any other', async () => {
+    const ctx = peer.context();
+    const inkwell = await ctx.lookupObject(actorId);
+    const words = 'A long reply from the fediverse, longer than any Inkwell comment may be. '.repeat(5);
+    const note = new peer.vocab.Note({
+      id: new URL(`/notes/${randomUUID()}`, peer.origin),
+      attribution: peer.actorUri,
+      content: `<p>${words}</p>`,
+      replyTarget: new URL(articleId),
+      to: peer.vocab.PUBLIC_COLLECTION,
+    });
+    await ctx.sendActivity(
+      { identifier: 'peer' },
+      inkwell,
+      new peer.vocab.Create({ id: new URL(`/creates/${randomUUID()}`, peer.origin), actor: peer.actorUri, object: note }),
+      { immediate: true },
+    );
+    const [row] = (await db.query(`SELECT content, moderation FROM comments WHERE remote_uri = $1`, [note.id.href])) as any[];
+    expect(row.moderation).toBe('HELD');
+    expect(Array.from(row.content as string)).toHaveLength(200);
+    expect(row.content).toBe(`${words.slice(0, 199)}…`);
+  });
+
   it('editing the published post sends Update; unpublishing sends Delete', async () => {
     await t.http
       .put(api(`/blog/posts/${postId}`))

@@ -292,6 +292,9 @@ const MATRIX: Row[] = [
   // federation (docs/federation.md): the status and reactions are public, an author's followers theirs, the back office admins'
   { method: 'get', path: '/api/v1/federation', expect: ALL },
   { method: 'get', path: '/api/v1/federation/me', expect: AUTHORS },
+  { method: 'get', path: '/api/v1/federation/me/following', expect: AUTHORS },
+  { method: 'post', path: '/api/v1/federation/me/following', body: { account: '' }, expect: AUTHORS },
+  { method: 'delete', path: `/api/v1/federation/me/following/${MISSING}`, expect: AUTHORS },
   { method: 'get', path: `/api/v1/federation/posts/${MISSING}/reactions`, expect: ALL },
   { method: 'get', path: '/api/v1/admin/federation', expect: ADMINS },
   { method: 'put', path: '/api/v1/admin/federation', body: { enabled: true }, expect: ADMINS },

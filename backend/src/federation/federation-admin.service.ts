@@ -7,9 +7,10 @@ import type {
   FederationOverviewDto,
   FederationReactionsDto,
   FederationStatusDto,
+  FollowingDto,
   RemoteFollowerDto,
 } from './dto/federation.dto';
-import { FederationRepository, SITE_ACTOR } from './federation.repository';
+import { FederationRepository, FollowingRow, SITE_ACTOR } from './federation.repository';
 import { FederationService } from './federation.service';
 
 const iso = (value: Date | string | null): string | null => (value === null ? null : new Date(value).toISOString());
@@ -103,9 +104,36 @@ export class FederationAdminService {
     };
   }
 
+  async following(userId: number): Promise<FollowingDto[]> {
+    return (await this.repo.following(String(userId))).map(followingDto);
+  }
+
+  /** Follows an account of the fediverse as this author (docs/federation.md#following). */
+  async follow(userId: number, account: string): Promise<FollowingDto> {
+    return followingDto(await this.federation.follow(String(userId), account));
+  }
+
+  unfollow(userId: number, remoteActorId: number): Promise<boolean> {
+    return this.federation.unfollow(String(userId), remoteActorId);
+  }
+
   async reactions(postId: number): Promise<FederationReactionsDto | null> {
     const post = await this.repo.post(postId);
     if (!post || post.status !== 'PUBLISHED') return null;
     return this.repo.reactionCounts(postId);
   }
+}
+
+function followingDto(row: FollowingRow): FollowingDto {
+  return {
+    id: row.id,
+    uri: row.uri,
+    handle: row.handle,
+    name: row.name,
+    avatar: row.avatar,
+    url: row.url,
+    host: row.host,
+    state: row.state,
+    since: iso(row.since)!,
+  };
 }

@@ -17,9 +17,12 @@ import {
   FederationReactionsDto,
   FederationSettingsDto,
   FederationStatusDto,
+  FollowAccountDto,
   FollowersQueryDto,
+  FollowingDto,
   RemoteFollowerDto,
 } from './dto/federation.dto';
+import { FollowError } from './federation.service';
 import { FederationMessages as M } from './federation.messages';
 import { FederationAdminService } from './federation-admin.service';
 
@@ -117,6 +120,42 @@ export class FederationController {
   @ApiEnvelope(AuthorFederationDto)
   getMyFederation(@CurrentUser() user: AuthUser): Promise<AuthorFederationDto> {
     return this.admin.author(user.id);
+  }
+
+  @Get('me/following')
+  @AUTHOR
+  @ApiOperation({ summary: 'The fediverse accounts the author follows (PENDING until accepted), newest first, at most 500' })
+  @ApiEnvelope(FollowingDto, { isArray: true })
+  listMyFollowing(@CurrentUser() user: AuthUser): Promise<FollowingDto[]> {
+    return this.admin.following(user.id);
+  }
+
+  @Post('me/following')
+  @AUTHOR
+  @ApiOperation({
+    summary: 'Follow a fediverse account as the author: the account is looked up and a Follow is sent (PENDING until accepted)',
+  })
+  @ApiEnvelope(FollowingDto, { status: 201 })
+  @ApiErrors(400, 404)
+  async followAccount(@CurrentUser() user: AuthUser, @Body() dto: FollowAccountDto): Promise<WithMessage<FollowingDto>> {
+    try {
+      return withMessage(await this.admin.follow(user.id, dto.account), M.FOLLOW_SENT);
+    } catch (error) {
+      if (!(error instanceof FollowError)) throw error;
+      if (error.reason === 'not-found') throw new NotFoundException(M.ACCOUNT_NOT_FOUND);
+      if (error.reason === 'off') throw new NotFoundException(M.FEDERATION_OFF);
+      throw new BadRequestException(error.reason === 'local' ? M.ACCOUNT_LOCAL : M.ACCOUNT_BLOCKED);
+    }
+  }
+
+  @Delete('me/following/:id')
+  @AUTHOR
+  @HttpCode(204)
+  @ApiOperation({ summary: 'Stop following a fediverse account (an Undo{Follow} is sent)' })
+  @ApiNoContentResponse({ description: 'Unfollowed (no body)' })
+  @ApiErrors(400, 404)
+  async unfollowAccount(@CurrentUser() user: AuthUser, @Param('id', new ParseIdPipe(M.INVALID_ACCOUNT_ID)) id: number): Promise<void> {
+    if (!(await this.admin.unfollow(user.id, id))) throw new NotFoundException(M.FOLLOWING_NOT_FOUND);
   }
 
   @Get('posts/:id/reactions')

@@ -18,4 +18,13 @@ export const FederationMessages = {
   TURNED_ON: 'Federation is on.',
   TURNED_OFF: 'Federation is off.',
   BLOCKED: 'Blocked: its activities are refused and its replies removed.',
+  ACCOUNT_REQUIRED: 'account is required',
+  ACCOUNT_MAX: 'account must be at most 500 characters',
+  ACCOUNT_NOT_FOUND: 'No fediverse account was found at that address.',
+  ACCOUNT_LOCAL: 'That account is on this site.',
+  ACCOUNT_BLOCKED: 'This server or account is blocked here.',
+  FEDERATION_OFF: 'Federation is off on this site.',
+  INVALID_ACCOUNT_ID: 'Invalid account ID.',
+  FOLLOWING_NOT_FOUND: 'You do not follow this account.',
+  FOLLOW_SENT: 'Follow sent: it is pending until the other server accepts it.',
 } as const;

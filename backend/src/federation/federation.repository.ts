@@ -44,6 +44,13 @@ export interface RemoteActorRow extends RemoteActorValues {
   host: string;
 }
 
+/** An account of the fediverse a local actor follows. */
+export interface FollowingRow extends Pick<RemoteActorRow, 'id' | 'uri' | 'inbox' | 'handle' | 'name' | 'avatar' | 'url' | 'host'> {
+  state: 'PENDING' | 'ACCEPTED';
+  followUri: string;
+  since: Date;
+}
+
 export interface Recipient {
   uri: string;
   inbox: string;
@@ -220,6 +227,66 @@ export class FederationRepository {
         ORDER BY coalesce(ra.shared_inbox, ra.inbox), ra.uri`,
       [actors],
     )) as Recipient[];
+  }
+
+  // ---- accounts an author follows (docs/federation.md#following) ----
+
+  /** Records a Follow sent (PENDING until its Accept); an account already followed keeps its row and answers it. */
+  async addFollowing(manager: EntityManager, actor: string, remoteActorId: number, followUri: string): Promise<{ created: boolean }> {
+    const rows = (await manager.query(
+      `INSERT INTO federation_following (actor, remote_actor_id, follow_uri) VALUES ($1, $2, $3)
+       ON CONFLICT (actor, remote_actor_id) DO NOTHING RETURNING follow_uri`,
+      [actor, remoteActorId, followUri],
+    )) as unknown[];
+    return { created: rows.length > 0 };
+  }
+
+  async following(actor: string, remoteActorId?: number): Promise<FollowingRow[]> {
+    return (await this.dataSource.query(
+      `SELECT ra.id, ra.uri, ra.inbox, ra.handle, ra.name, ra.avatar, ra.url, ra.host, f.state, f.follow_uri AS "followUri", f.created_at AS since
+         FROM federation_following f JOIN federation_remote_actors ra ON ra.id = f.remote_actor_id
+        WHERE f.actor = $1 AND ($2::int IS NULL OR ra.id = $2) ORDER BY f.created_at DESC, ra.id DESC LIMIT 500`,
+      [actor, remoteActorId ?? null],
+    )) as FollowingRow[];
+  }
+
+  /** The Accept of a Follow we sent, from the account it was sent to. */
+  async acceptFollowing(followUri: string, remoteUri: string): Promise<boolean> {
+    const [, count] = (await this.dataSource.query(
+      `UPDATE federation_following f SET state = 'ACCEPTED', accepted_at = now()
+         FROM federation_remote_actors ra WHERE ra.id = f.remote_actor_id AND f.follow_uri = $1 AND ra.uri = $2 AND f.state = 'PENDING'`,
+      [followUri, remoteUri],
+    )) as [unknown, number];
+    return count > 0;
+  }
+
+  /** A Reject of a Follow we sent (or our Undo): the row goes. */
+  async rejectFollowing(followUri: string, remoteUri: string): Promise<void> {
+    await this.dataSource.query(
+      `DELETE FROM federation_following f USING federation_remote_actors ra WHERE ra.id = f.remote_actor_id AND f.follow_uri = $1 AND ra.uri = $2`,
+      [followUri, remoteUri],
+    );
+  }
+
+  async removeFollowing(manager: EntityManager, actor: string, remoteActorId: number): Promise<void> {
+    await manager.query('DELETE FROM federation_following WHERE actor = $1 AND remote_actor_id = $2', [actor, remoteActorId]);
+  }
+
+  async followingCount(actor: string): Promise<number> {
+    const rows = (await this.dataSource.query(
+      `SELECT count(*)::int AS n FROM federation_following WHERE actor = $1 AND state = 'ACCEPTED'`,
+      [actor],
+    )) as { n: number }[];
+    return rows[0].n;
+  }
+
+  async followingUris(actor: string, limit: number, offset: number): Promise<string[]> {
+    const rows = (await this.dataSource.query(
+      `SELECT ra.uri FROM federation_following f JOIN federation_remote_actors ra ON ra.id = f.remote_actor_id
+        WHERE f.actor = $1 AND f.state = 'ACCEPTED' ORDER BY f.created_at DESC, ra.id DESC LIMIT $2 OFFSET $3`,
+      [actor, limit, offset],
+    )) as { uri: string }[];
+    return rows.map((row) => row.uri);
   }
 
   /** Followers per actor (the admin page). */

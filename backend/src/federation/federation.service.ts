@@ -10,9 +10,10 @@ import { CommentsService } from '../comments/comments.service';
 import { JobsService } from '../jobs/jobs.service';
 import { checkTarget, UnsafeTargetError } from '../webhooks/webhook-targets';
 import { Fedify, federationUnavailableReason, loadFedify } from './fedify-loader';
-import { FederationRepository, LocalAuthor, LocalPost, Recipient, RemoteActorRow, SITE_ACTOR } from './federation.repository';
+import { FederationRepository, FollowingRow, LocalAuthor, LocalPost, Recipient, RemoteActorRow, SITE_ACTOR } from './federation.repository';
 import { PgKvStore } from './pg-kv-store';
 import { noteText } from './note-text';
+import { fediverseUsername, shadowedAuthorId } from '../../../shared/fediverse-handle';
 
 /**
  * The queue of outgoing deliveries (one job per (activity, inbox) row), one per PUBLIC_URL: a
@@ -22,6 +23,14 @@ import { noteText } from './note-text';
 export function deliveryQueue(publicUrl: string): string {
   return `federation-delivery-${createHash('sha256').update(publicUrl).digest('hex').slice(0, 12)}`;
 }
+
+/**
+ * Deliveries one process sends side by side. Each costs about 30 ms of the event loop (Fedify
+ * compacts, normalises and signs the activity's JSON-LD for every inbox), which the pages share:
+ * with 25 at a time the cached post page fell to a ninth of its idle rate during a 1,000-inbox
+ * delivery (docs/benchmarks.md#federation); 4 leave the pages most of the loop.
+ */
+const DELIVERY_CONCURRENCY = 4;
 
 type ContextData = Record<string, never>;
 const NO_DATA: ContextData = Object.freeze({}) as ContextData;
@@ -80,7 +89,7 @@ export class FederationService implements OnModuleInit {
     this.lib = await loadFedify();
     this.federation = this.build(this.lib);
     this.jobs.register<{ deliveryId: string }>(this.queue, (job) => this.deliver(job.data.deliveryId, job.lastAttempt), 'standard', {
-      batchSize: 25,
+      batchSize: DELIVERY_CONCURRENCY,
     });
   }
 
@@ -121,8 +130,9 @@ export class FederationService implements OnModuleInit {
     return new URL(this.config.publicUrl).host;
   }
 
-  handleOf(actor: string, author?: Pick<LocalAuthor, 'slug'>): string {
-    return `@${actor === SITE_ACTOR ? this.config.federation.siteHandle : (author?.slug ?? actor)}@${this.host}`;
+  handleOf(actor: string, author?: Pick<LocalAuthor, 'id' | 'slug'>): string {
+    const { siteHandle } = this.config.federation;
+    return `@${actor === SITE_ACTOR ? siteHandle : author ? fediverseUsername(author, siteHandle) : actor}@${this.host}`;
   }
 
   context(): Context<ContextData> {
@@ -153,9 +163,13 @@ export class FederationService implements OnModuleInit {
     federation
       .setActorDispatcher('/ap/actors/{identifier}', (ctx, identifier) => this.actor(ctx, identifier))
       .mapHandle(async (_ctx, username) => {
-        if (username === this.config.federation.siteHandle) return SITE_ACTOR;
-        const author = await this.repo.authorBySlug(username.toLowerCase());
-        return author ? String(author.id) : null;
+        const { siteHandle } = this.config.federation;
+        const name = username.toLowerCase();
+        if (name === siteHandle) return SITE_ACTOR;
+        // The author whose slug is the publication's handle answers to `{slug}_{id}` instead.
+        const shadowed = shadowedAuthorId(name, siteHandle);
+        const author = shadowed !== null ? await this.repo.author(shadowed) : await this.repo.authorBySlug(name);
+        return author && fediverseUsername(author, siteHandle) === name ? String(author.id) : null;
       })
       .setKeyPairsDispatcher((_ctx, identifier) => this.keyPairs(identifier));
 
@@ -173,6 +187,17 @@ export class FederationService implements OnModuleInit {
         return { items, nextCursor: rows.length === size ? String(offset + size) : null };
       })
       .setCounter((_ctx, identifier) => this.repo.followerCount(identifier))
+      .setFirstCursor(() => '0');
+
+    federation
+      .setFollowingDispatcher('/ap/actors/{identifier}/following', async (_ctx, identifier, cursor) => {
+        if (!(await this.actorExists(identifier))) return null;
+        const size = 100;
+        const offset = cursor === null ? 0 : Math.max(0, Number(cursor) || 0);
+        const uris = await this.repo.followingUris(identifier, size, offset);
+        return { items: uris.map((uri) => new URL(uri)), nextCursor: uris.length === size ? String(offset + size) : null };
+      })
+      .setCounter((_ctx, identifier) => this.repo.followingCount(identifier))
       .setFirstCursor(() => '0');
 
     federation
@@ -209,6 +234,8 @@ export class FederationService implements OnModuleInit {
     federation
       .setInboxListeners('/ap/actors/{identifier}/inbox', '/ap/inbox')
       .on(vocab.Follow, (ctx, follow) => this.onFollow(ctx, follow))
+      .on(vocab.Accept, (_ctx, accept) => this.onFollowAnswer(accept, true))
+      .on(vocab.Reject, (_ctx, reject) => this.onFollowAnswer(reject, false))
       .on(vocab.Undo, (ctx, undo) => this.onUndo(ctx, undo))
       .on(vocab.Create, (ctx, create) => this.onCreate(ctx, create))
       .on(vocab.Update, (ctx, update) => this.onUpdate(ctx, update))
@@ -233,6 +260,7 @@ export class FederationService implements OnModuleInit {
       inbox: ctx.getInboxUri(identifier),
       outbox: ctx.getOutboxUri(identifier),
       followers: ctx.getFollowersUri(identifier),
+      following: ctx.getFollowingUri(identifier),
       endpoints: new vocab.Endpoints({ sharedInbox: ctx.getInboxUri() }),
       publicKey: keys[0]?.cryptographicKey,
       assertionMethods: keys.map((key) => key.multikey),
@@ -255,7 +283,7 @@ export class FederationService implements OnModuleInit {
     const avatar = this.absolute(author.avatar);
     return new vocab.Person({
       ...common,
-      preferredUsername: author.slug,
+      preferredUsername: fediverseUsername(author, this.config.federation.siteHandle),
       name: author.fullName,
       summary: author.bio ? `<p>${escapeHtml(author.bio)}</p>` : null,
       icon: avatar ? new vocab.Image({ url: avatar }) : null,
@@ -418,6 +446,13 @@ export class FederationService implements OnModuleInit {
     );
   }
 
+  /** The Accept (or Reject) of a Follow one of our actors sent: the following becomes ACCEPTED (or goes). */
+  private async onFollowAnswer(answer: Vocab.Accept | Vocab.Reject, accepted: boolean): Promise<void> {
+    if (!answer.actorId || !answer.objectId) return;
+    if (accepted) await this.repo.acceptFollowing(answer.objectId.href, answer.actorId.href);
+    else await this.repo.rejectFollowing(answer.objectId.href, answer.actorId.href);
+  }
+
   private async onUndo(ctx: InboxContext<ContextData>, undo: Vocab.Undo): Promise<void> {
     const { vocab } = this.fedify;
     if (!undo.actorId) return;
@@ -557,6 +592,50 @@ export class FederationService implements OnModuleInit {
     }
   }
 
+  // ---------------------------------------------------------------- following (docs/federation.md#following)
+
+  /**
+   * A local actor follows an account of the fediverse (`@user@host`, looked up by WebFinger over
+   * https, or its actor or profile address): the actor is fetched and stored, and a Follow is
+   * stored and queued in one transaction. An account already followed is answered as it is.
+   */
+  async follow(actor: string, account: string): Promise<FollowingRow> {
+    if (!(await this.enabled())) throw new FollowError('off');
+    const ctx = this.context();
+    const { vocab } = this.fedify;
+    const target = await ctx.lookupObject(account).catch(() => null);
+    if (!target || !(target instanceof vocab.Object) || !('inboxId' in target) || !target.id || !target.inboxId)
+      throw new FollowError('not-found');
+    if (target.id.origin === new URL(this.config.publicUrl).origin) throw new FollowError('local');
+    if (await this.repo.isBlocked(target.id.href)) throw new FollowError('blocked');
+    const remote = await this.storeActor(target as Vocab.Actor);
+    const follow = new vocab.Follow({ id: this.newId(), actor: ctx.getActorUri(actor), object: target.id });
+    await this.repo.dataSource.transaction(async (manager) => {
+      const { created } = await this.repo.addFollowing(manager, actor, remote.id, follow.id!.href);
+      if (created) await this.enqueue(manager, actor, follow, [{ uri: remote.uri, inbox: remote.inbox }]);
+    });
+    return (await this.repo.following(actor, remote.id))[0];
+  }
+
+  /** Stops following: the row goes and an Undo{Follow} is queued, in one transaction. False when not followed. */
+  async unfollow(actor: string, remoteActorId: number): Promise<boolean> {
+    const [row] = await this.repo.following(actor, remoteActorId);
+    if (!row) return false;
+    await this.repo.dataSource.transaction(async (manager) => {
+      await this.repo.removeFollowing(manager, actor, remoteActorId);
+      if (!(await this.enabled(manager))) return;
+      const { vocab } = this.fedify;
+      const ctx = this.context();
+      const undo = new vocab.Undo({
+        id: this.newId(),
+        actor: ctx.getActorUri(actor),
+        object: new vocab.Follow({ id: new URL(row.followUri), actor: ctx.getActorUri(actor), object: new URL(row.uri) }),
+      });
+      await this.enqueue(manager, actor, undo, [{ uri: row.uri, inbox: row.inbox }]);
+    });
+    return true;
+  }
+
   // ---------------------------------------------------------------- what events send
 
   private newId(): URL {
@@ -686,6 +765,13 @@ interface LocalNote {
   parentId: number | null;
   parentRemoteUri: string | null;
   parentActor: string | null;
+}
+
+/** Why a follow cannot be sent: federation off, no actor at that address, a local account, a blocked one. */
+export class FollowError extends Error {
+  constructor(readonly reason: 'off' | 'not-found' | 'local' | 'blocked') {
+    super(reason);
+  }
 }
 
 /** A delivery that retrying cannot help (a blocked or unsafe recipient). */

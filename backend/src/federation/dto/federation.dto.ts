@@ -103,3 +103,27 @@ export class FederationStatusDto {
   @ApiProperty({ example: 'blog.example', description: "PUBLIC_URL's host: handles are @slug@host" }) host: string;
   @ApiProperty({ example: '@blog@blog.example' }) siteHandle: string;
 }
+
+export class FollowAccountDto {
+  @ApiProperty({
+    maxLength: 500,
+    description: "@user@host (looked up by WebFinger over https), or the account's actor or profile address",
+    example: '@reader@mastodon.example',
+  })
+  @Transform(trim)
+  @Required(M.ACCOUNT_REQUIRED)
+  @CharLength(1, 500, M.ACCOUNT_MAX)
+  account: string;
+}
+
+export class FollowingDto {
+  @ApiProperty({ description: "The remote account's ID here (DELETE /federation/me/following/{id})" }) id: number;
+  @ApiProperty({ description: "The remote actor's id" }) uri: string;
+  @ApiProperty({ type: String, nullable: true, example: '@jane@other-blog.example' }) handle: string | null;
+  @ApiProperty({ type: String, nullable: true }) name: string | null;
+  @ApiProperty({ type: String, nullable: true }) avatar: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'Profile page' }) url: string | null;
+  @ApiProperty() host: string;
+  @ApiProperty({ enum: ['PENDING', 'ACCEPTED'], description: 'PENDING until the other server accepts the Follow' }) state: string;
+  @ApiProperty({ format: 'date-time' }) since: string;
+}
