@@ -3,7 +3,7 @@
 # Use it with docker-compose.yml (PostgreSQL 17 in its own container, DATABASE_URL set).
 
 # ---- build: all dependencies, compile the backend and the frontend, then drop dev dependencies
-FROM node:20-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
 ENV ASTRO_TELEMETRY_DISABLED=1 \
     SCARF_ANALYTICS=false \
@@ -19,7 +19,7 @@ RUN npm run build \
  && npm cache clean --force
 
 # ---- runtime: compiled code, built pages and production node_modules only
-FROM node:20-bookworm-slim
+FROM node:24-bookworm-slim
 ENV NODE_ENV=production \
     PORT=3000 \
     DATA_DIR=/data
