@@ -123,6 +123,41 @@ describe('Analytics: counting on the server', () => {
     expect(await viewCount(post.id)).toBe(12);
   });
 
+  it('keeps the views for the next flush when the database fails the salt or the INSERT', async () => {
+    const post = await publishedPost();
+    const recorder = t.app.get(PageViewRecorder);
+    await flush();
+    // A day whose salt is not held yet: the flush must read it from the database first.
+    clock.offsetMs = 40 * DAY_MS;
+    // The database refuses the statements that name `refused` (once each time it is set).
+    let refused: string | undefined = 'analytics_salts';
+    const query = db.query.bind(db);
+    const away = jest.spyOn(db, 'query').mockImplementation((sql: string, ...rest: unknown[]) => {
+      if (refused && sql.includes(refused)) {
+        refused = undefined;
+        return Promise.reject(new Error('database away'));
+      }
+      return (query as (...args: unknown[]) => Promise<unknown>)(sql, ...rest);
+    });
+    await page(`/blog/${post.slug}`);
+    await page(`/blog/${post.slug}`, { 'user-agent': PHONE });
+    await flush();
+    expect(refused).toBeUndefined();
+    expect(recorder.pendingCount).toBe(2);
+    refused = 'INSERT INTO analytics_views';
+    await page(`/blog/${post.slug}`);
+    await flush(); // the salt is read, the INSERT fails: the classified views wait
+    expect(refused).toBeUndefined();
+    expect(recorder.pendingCount).toBe(3);
+    away.mockRestore();
+    await flush();
+    expect(recorder.pendingCount).toBe(0);
+    const rows = (await db.query(`SELECT device FROM analytics_views WHERE post_id = $1 ORDER BY device`, [post.id])) as {
+      device: string;
+    }[];
+    expect(rows.map((row) => row.device)).toEqual(['desktop', 'desktop', 'mobile']);
+  });
+
   it("an author's view of someone else's post counts; a forged session cookie is an anonymous reader", async () => {
     const other = await createAuthor(t);
     const post = await publishedPost();

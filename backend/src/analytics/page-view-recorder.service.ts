@@ -219,13 +219,22 @@ export class PageViewRecorder implements OnModuleInit, OnModuleDestroy, BeforeAp
       this.dropped = 0;
     }
     if ((!this.views.size && !this.retry.length) || !this.dataSource.isInitialized) return;
+    // The salts of the views' days first, while the views stay in the buffer (the database away:
+    // they wait there for the next flush). `size` is read afresh: views answered meanwhile count too.
+    const salts = new Map<number, Buffer>();
+    for (let i = 0; i < this.views.size; i++) {
+      const time = this.views.at[i];
+      const day = Math.floor(time / DAY_MS);
+      if (!salts.has(day)) salts.set(day, await this.saltOf(time));
+    }
+    // No await from here to the swap: every view of the batch has its day's salt.
     const batch = this.views;
     // Flushes are serialised, so the spare is back from the previous one.
     this.views = this.spare ?? new ViewColumns(FIRST_CAPACITY);
     this.spare = undefined;
     let rows: Rows | undefined;
     try {
-      if (batch.size) rows = await this.classify(batch);
+      if (batch.size) rows = this.classify(batch, salts);
     } finally {
       batch.clear();
       this.spare = batch;
@@ -250,14 +259,9 @@ export class PageViewRecorder implements OnModuleInit, OnModuleDestroy, BeforeAp
    * devices, the salted visitor hash and the session's reader, each worked out once per distinct
    * value in the batch (a busy second repeats pages, user agents, referrers and readers).
    */
-  private async classify(batch: ViewColumns): Promise<Rows> {
+  private classify(batch: ViewColumns, salts: Map<number, Buffer>): Rows {
     const size = batch.size;
     const at = batch.at;
-    const salts = new Map<number, Buffer>();
-    for (let i = 0; i < size; i++) {
-      const day = Math.floor(at[i] / DAY_MS);
-      if (!salts.has(day)) salts.set(day, await this.saltOf(at[i]));
-    }
     let base = Infinity;
     for (let i = 0; i < size; i++) if (at[i] < base) base = at[i];
     const rows: Rows = {
