@@ -5,6 +5,7 @@ import { get, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
+import { ANSWER_TTL_MS } from '../src/analytics/analytics-query.service';
 import { AnalyticsRollup } from '../src/analytics/analytics-rollup.service';
 import { PageViewRecorder } from '../src/analytics/page-view-recorder.service';
 import { sourceOf } from '../src/analytics/view-classes';
@@ -312,6 +313,23 @@ describe('Analytics: counting on the server', () => {
       .set(await token(admin, ['read', 'admin']))
       .expect(200);
   });
+  it('a Stats page rendered for a session is answered again to that session alone until its 30-s window ends', async () => {
+    // Not astride a window's end (the hold lasts until it).
+    const left = ANSWER_TTL_MS - (Date.now() % ANSWER_TTL_MS);
+    if (left < 3_000) await new Promise((done) => setTimeout(done, left + 50));
+    const path = `/author/stats?days=7&n=${uid()}`;
+    const mine = { cookie: `inkwell_access=${author.token}`, 'accept-encoding': 'gzip' };
+    const first = await page(path, mine);
+    const again = await page(path, mine);
+    expect([first.status, again.status]).toEqual([200, 200]);
+    expect(again.body).toEqual(first.body);
+    expect(renders.filter((rendered) => rendered === path)).toHaveLength(1);
+    await page(path, { ...mine, 'accept-encoding': 'br' }); // another coding
+    await page(path, { cookie: `inkwell_access=${reader.token}`, 'accept-encoding': 'gzip' }); // another session
+    await page(path, { 'accept-encoding': 'gzip' }); // no session
+    expect(renders.filter((rendered) => rendered === path)).toHaveLength(4);
+  });
+
   it('rollups equal the raw counts; retention deletes raw rows after ANALYTICS_RAW_DAYS and keeps the rollups; the API reads both', async () => {
     const posts = [await publishedPost(), await publishedPost()];
     const start = Date.parse(new Date().toISOString().slice(0, 10)) - 5 * DAY_MS;
