@@ -175,13 +175,20 @@ export class PageViewRecorder implements OnModuleInit, OnModuleDestroy, BeforeAp
       const headers = req.headers;
       const clock = this.clock;
       views.at[i] = clock instanceof ShiftableClock && clock.now === SHIFTABLE_NOW ? Date.now() + clock.offsetMs : clock.now().getTime();
-      views.path[i] = path;
-      views.url[i] = req.url;
+      // A value equal to the previous view's keeps that (older) string: this request's copy dies
+      // young instead of living until the flush, and the flush compares the two by reference.
+      const p = i - 1;
+      const url = req.url;
+      const userAgent = headers['user-agent'];
+      const referer = headers.referer;
+      const cookie = headers.cookie;
+      views.path[i] = i && path === views.path[p] ? views.path[p] : path;
+      views.url[i] = i && url === views.url[p] ? views.url[p] : url;
       views.address[i] = req.socket?.remoteAddress;
       views.forwardedFor[i] = headers['x-forwarded-for'];
-      views.userAgent[i] = headers['user-agent'];
-      views.referer[i] = headers.referer;
-      views.cookie[i] = headers.cookie;
+      views.userAgent[i] = i && userAgent === views.userAgent[p] ? views.userAgent[p] : userAgent;
+      views.referer[i] = i && referer === views.referer[p] ? views.referer[p] : referer;
+      views.cookie[i] = i && cookie === views.cookie[p] ? views.cookie[p] : cookie;
       views.purpose[i] = headers['sec-purpose'] ?? headers.purpose ?? headers['x-purpose'] ?? headers['x-moz'];
       views.optedOut[i] = headers['sec-gpc'] === '1' || headers.dnt === '1' ? 1 : 0;
       views.size = i + 1;
@@ -377,7 +384,19 @@ export class PageViewRecorder implements OnModuleInit, OnModuleDestroy, BeforeAp
        INSERT INTO analytics_views (ts, post_id, author_id, page_kind, visitor, source, source_host, device)
        SELECT to_timestamp(($1::float8 + v.ms) / 1000), k.post_id, k.author_id, k.page, k.visitor, k.source, k.host, k.device
        FROM unnest($2::float8[], $10::int[]) AS v(ms, i) JOIN k ON k.i = v.i`,
-      [rows.base, rows.offsets, rows.slugs, rows.pages, rows.visitors, rows.sources, rows.hosts, rows.devices, rows.viewers, rows.kindOf],
+      // The per-view columns are plain numbers: written as array literals here, not element by element by the driver.
+      [
+        rows.base,
+        `{${rows.offsets.join(',')}}`,
+        rows.slugs,
+        rows.pages,
+        rows.visitors,
+        rows.sources,
+        rows.hosts,
+        rows.devices,
+        rows.viewers,
+        `{${rows.kindOf.join(',')}}`,
+      ],
     );
   }
 
