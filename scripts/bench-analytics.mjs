@@ -36,6 +36,10 @@ const PAIRS = Number(process.env.BENCH_PAIRS || 3);
 const COUNT_SECONDS = Number(process.env.BENCH_COUNT_SECONDS || 60);
 const API_REQUESTS = Number(process.env.BENCH_API_REQUESTS || 200);
 const NODE_FLAGS = serverNodeFlags(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')));
+/** BENCH_ROWS=cost,count,api,pages runs some rows only (default: all). */
+const ROWS = new Set((process.env.BENCH_ROWS || 'cost,count,api,pages').split(',').map((row) => row.trim()));
+/** BENCH_PROFILE_DIR: the counting server writes a CPU profile there (node --cpu-prof) when it stops. */
+const PROFILE_DIR = process.env.BENCH_PROFILE_DIR;
 const DEMO_PASSWORD = 'Demo-pass-2026!';
 const AUTHOR = 'author-1@demo.inkwell.test';
 const ADMIN = { email: 'bench-admin@inkwell.test', password: 'Bench-admin-pass-1!' };
@@ -53,7 +57,7 @@ function embeddedDatabaseUrl() {
   return `postgres://inkwell:${encodeURIComponent(postgresPassword)}@127.0.0.1:${Number(lines[3])}/inkwell`;
 }
 
-async function startServer(label, extraEnv) {
+async function startServer(label, extraEnv, extraFlags = []) {
   const port = await freeLoopbackPort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const env = {
@@ -67,7 +71,11 @@ async function startServer(label, extraEnv) {
   };
   for (const name of ['DATABASE_URL', 'REDIS_URL', 'SMTP_URL']) delete env[name];
   Object.assign(env, { ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password }, extraEnv);
-  const child = spawn(process.execPath, [...NODE_FLAGS, SERVER_ENTRY], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...NODE_FLAGS, ...extraFlags, SERVER_ENTRY], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   const keep = (chunk) => (output = (output + chunk.toString()).slice(-20_000));
   child.stdout.on('data', keep);
@@ -161,7 +169,7 @@ async function pageRow(label, url, headers) {
 
 const started = Date.now();
 seedDemoOnce({ root: ROOT, dataDir: DATA_DIR, args: ['--posts', '10000', '--views', String(VIEWS)], log });
-const on = await startServer('counting on', {});
+const on = await startServer('counting on', {}, PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${resolve(PROFILE_DIR)}`] : []);
 const off = await startServer('ANALYTICS=off', { ANALYTICS: 'off', DATABASE_URL: embeddedDatabaseUrl() });
 const db = new pg.Client({ connectionString: embeddedDatabaseUrl() });
 await db.connect();
@@ -171,70 +179,78 @@ try {
   const [{ n: rolled }] = (await db.query(`SELECT coalesce(sum(views), 0)::bigint AS n FROM analytics_daily_scope WHERE scope = -1`)).rows;
   log(`data: ${rolled} views rolled up over 90 days, ${rawRows} raw rows kept; the post page /blog/${slug}`);
 
-  // 1. The cached post page, counting on against ANALYTICS=off, alternating.
   const path = `/blog/${slug}`;
-  const answer = await captureAnswer(`${on.baseUrl}${path}`, { headers: PAGE_HEADERS }).then(() =>
-    captureAnswer(`${on.baseUrl}${path}`, { headers: PAGE_HEADERS }),
-  );
-  await captureAnswer(`${off.baseUrl}${path}`, { headers: PAGE_HEADERS });
-  const ceiling = await startOwnCeiling(answer);
-  await run(`${on.baseUrl}${path}`, PAGE_HEADERS, WARMUP_S);
-  await run(`${off.baseUrl}${path}`, PAGE_HEADERS, WARMUP_S);
-  const onPairs = [];
-  const offPairs = [];
-  const ratios = [];
-  for (let i = 0; i < PAIRS; i++) {
-    const first = i % 2 === 0 ? 'on' : 'off';
-    const a = await run(`${(first === 'on' ? on : off).baseUrl}${path}`, PAGE_HEADERS);
-    const b = await run(`${(first === 'on' ? off : on).baseUrl}${path}`, PAGE_HEADERS);
-    const c = await run(ceiling.url, PAGE_HEADERS);
-    const [onRun, offRun] = first === 'on' ? [a, b] : [b, a];
-    onPairs.push({ app: onRun, ceiling: c });
-    offPairs.push({ app: offRun, ceiling: c });
-    ratios.push(onRun.rps / offRun.rps);
-    log(`pair ${i + 1}: on ${onRun.rps.toFixed(0)} req/s, off ${offRun.rps.toFixed(0)} req/s, ceiling ${c.rps.toFixed(0)} req/s`);
+  let onRps = 0;
+  if (ROWS.has('cost')) {
+    // 1. The cached post page, counting on against ANALYTICS=off, alternating.
+    const answer = await captureAnswer(`${on.baseUrl}${path}`, { headers: PAGE_HEADERS }).then(() =>
+      captureAnswer(`${on.baseUrl}${path}`, { headers: PAGE_HEADERS }),
+    );
+    await captureAnswer(`${off.baseUrl}${path}`, { headers: PAGE_HEADERS });
+    const ceiling = await startOwnCeiling(answer);
+    await run(`${on.baseUrl}${path}`, PAGE_HEADERS, WARMUP_S);
+    await run(`${off.baseUrl}${path}`, PAGE_HEADERS, WARMUP_S);
+    const onPairs = [];
+    const offPairs = [];
+    const ratios = [];
+    for (let i = 0; i < PAIRS; i++) {
+      const first = i % 2 === 0 ? 'on' : 'off';
+      const a = await run(`${(first === 'on' ? on : off).baseUrl}${path}`, PAGE_HEADERS);
+      const b = await run(`${(first === 'on' ? off : on).baseUrl}${path}`, PAGE_HEADERS);
+      const c = await run(ceiling.url, PAGE_HEADERS);
+      const [onRun, offRun] = first === 'on' ? [a, b] : [b, a];
+      onPairs.push({ app: onRun, ceiling: c });
+      offPairs.push({ app: offRun, ceiling: c });
+      ratios.push(onRun.rps / offRun.rps);
+      log(`pair ${i + 1}: on ${onRun.rps.toFixed(0)} req/s, off ${offRun.rps.toFixed(0)} req/s, ceiling ${c.rps.toFixed(0)} req/s`);
+    }
+    await ceiling.stop();
+    const onRow = summarizePairs(onPairs);
+    onRps = onRow.rps;
+    const offRow = summarizePairs(offPairs);
+    const ratio = median(ratios);
+    log(
+      `cached post page (${describeAnswer(answer)}): counting on ${onRow.rps.toFixed(0)} req/s (${(onRow.ownRatio * 100).toFixed(1)} % of own ceiling ${onRow.ceilingRps.toFixed(0)}), ANALYTICS=off ${offRow.rps.toFixed(0)} req/s (${(offRow.ownRatio * 100).toFixed(1)} %)`,
+    );
+    verdict(
+      'cached post page, counting on >= 95 % of ANALYTICS=off (same run)',
+      ratio >= 0.95,
+      `${(ratio * 100).toFixed(1)} % (on ${onRow.rps.toFixed(0)}, off ${offRow.rps.toFixed(0)} req/s; own ceiling ${onRow.ceilingRps.toFixed(0)})`,
+    );
   }
-  await ceiling.stop();
-  const onRow = summarizePairs(onPairs);
-  const offRow = summarizePairs(offPairs);
-  const ratio = median(ratios);
-  log(
-    `cached post page (${describeAnswer(answer)}): counting on ${onRow.rps.toFixed(0)} req/s (${(onRow.ownRatio * 100).toFixed(1)} % of own ceiling ${onRow.ceilingRps.toFixed(0)}), ANALYTICS=off ${offRow.rps.toFixed(0)} req/s (${(offRow.ownRatio * 100).toFixed(1)} %)`,
-  );
-  verdict(
-    'cached post page, counting on >= 95 % of ANALYTICS=off (same run)',
-    ratio >= 0.95,
-    `${(ratio * 100).toFixed(1)} % (on ${onRow.rps.toFixed(0)}, off ${offRow.rps.toFixed(0)} req/s; own ceiling ${onRow.ceilingRps.toFixed(0)})`,
-  );
   await off.stop();
 
-  // 2. Every view written under 64 connections for COUNT_SECONDS.
-  // A fixed number of requests (what the page did per second above, for COUNT_SECONDS): every one is answered before the count.
-  const marker = `bench-${Date.now().toString(36)}.example`;
-  const amount = Math.round(onRow.rps * COUNT_SECONDS);
-  const countStarted = Date.now();
-  const result = await autocannon({
-    url: `${on.baseUrl}${path}`,
-    connections: CONNECTIONS,
-    pipelining: 1,
-    headers: { ...PAGE_HEADERS, referer: `https://${marker}/` },
-    amount,
-  });
-  const counted = {
-    sent: result['2xx'],
-    rps: result['2xx'] / ((Date.now() - countStarted) / 1000),
-    errors: result.errors + result.timeouts + result.non2xx,
-  };
-  await sleep(3_000);
-  const [{ n: written }] = (await db.query(`SELECT count(*)::int AS n FROM analytics_views WHERE source_host = $1`, [marker])).rows;
-  log(
-    `counting: ${amount} requests sent, ${counted.sent} answered (2xx, ${counted.errors} errors) in ${((Date.now() - countStarted) / 1000 - 3).toFixed(0)} s at ${counted.rps.toFixed(0)} req/s, ${written} rows written`,
-  );
-  verdict(
-    `views written == requests answered, ${CONNECTIONS} connections x ${COUNT_SECONDS} s`,
-    written === counted.sent,
-    `${written} / ${counted.sent}`,
-  );
+  if (ROWS.has('count')) {
+    // Without the cost row: the page's rate from a short run of its own.
+    if (!onRps) onRps = (await run(`${on.baseUrl}${path}`, PAGE_HEADERS, 5)).rps;
+    // 2. Every view written under 64 connections for COUNT_SECONDS.
+    // A fixed number of requests (what the page did per second above, for COUNT_SECONDS): every one is answered before the count.
+    const marker = `bench-${Date.now().toString(36)}.example`;
+    const amount = Math.round(onRps * COUNT_SECONDS);
+    const countStarted = Date.now();
+    const result = await autocannon({
+      url: `${on.baseUrl}${path}`,
+      connections: CONNECTIONS,
+      pipelining: 1,
+      headers: { ...PAGE_HEADERS, referer: `https://${marker}/` },
+      amount,
+    });
+    const counted = {
+      sent: result['2xx'],
+      rps: result['2xx'] / ((Date.now() - countStarted) / 1000),
+      errors: result.errors + result.timeouts + result.non2xx,
+    };
+    await sleep(3_000);
+    const [{ n: written }] = (await db.query(`SELECT count(*)::int AS n FROM analytics_views WHERE source_host = $1`, [marker])).rows;
+    log(
+      `counting: ${amount} requests sent, ${counted.sent} answered (2xx, ${counted.errors} errors) in ${((Date.now() - countStarted) / 1000 - 3).toFixed(0)} s at ${counted.rps.toFixed(0)} req/s, ${written} rows written`,
+    );
+    verdict(
+      `views written == requests answered, ${CONNECTIONS} connections x ${COUNT_SECONDS} s`,
+      written === counted.sent,
+      `${written} / ${counted.sent}`,
+    );
+  }
 
   // 3. The Stats API and 4. the pages, over the seeded views.
   const author = await signIn(on.baseUrl, AUTHOR, DEMO_PASSWORD);
@@ -253,7 +269,7 @@ try {
     ['admin: GET /admin/analytics?days=30', '/api/v1/admin/analytics?days=30', admin],
     ['admin: GET /admin/analytics/authors/{id}?days=90', `/api/v1/admin/analytics/authors/${authorId}?days=90`, admin],
   ];
-  for (const [label, route, who] of apiRoutes) {
+  for (const [label, route, who] of ROWS.has('api') ? apiRoutes : []) {
     const headers = { authorization: `Bearer ${who.token}` };
     const cold = await latencies(`${on.baseUrl}${route}`, headers, 1, 1);
     await latencies(`${on.baseUrl}${route}`, headers, 20);
@@ -267,10 +283,12 @@ try {
       `p95 ${figures.p95.toFixed(1)} ms (p50 ${figures.p50.toFixed(1)}; first, computed: ${cold.max.toFixed(0)} ms)`,
     );
   }
-  for (const [label, route, who] of [
-    ['page /author/stats?days=90 (author-1)', '/author/stats?days=90', author],
-    ['page /admin/stats?days=90', '/admin/stats?days=90', admin],
-  ]) {
+  for (const [label, route, who] of ROWS.has('pages')
+    ? [
+        ['page /author/stats?days=90 (author-1)', '/author/stats?days=90', author],
+        ['page /admin/stats?days=90', '/admin/stats?days=90', admin],
+      ]
+    : []) {
     const row = await pageRow(label, `${on.baseUrl}${route}`, { ...PAGE_HEADERS, cookie: who.cookie });
     verdict(
       `Stats page >= 3 % of its own-bytes ceiling: ${label}`,

@@ -11,6 +11,12 @@ const DAY_MS = 86_400_000;
 const TOP = 10;
 /** How long an answer is reused (docs/analytics.md: the figures are at most this old). */
 export const ANSWER_TTL_MS = 30_000;
+
+/**
+ * The end of the 30-s window `time` is in: answers (and the Stats pages held with them,
+ * StatsPageHold) last until then, so whatever is shown in a window was computed in it.
+ */
+export const answerWindowEnd = (time: number): number => (Math.floor(time / ANSWER_TTL_MS) + 1) * ANSWER_TTL_MS;
 const MAX_ANSWERS = 1_000;
 
 /** A caller's own copy of a held answer (post(), author() add fields to theirs). */
@@ -84,9 +90,10 @@ export class AnalyticsQueryService {
   }
 
   /**
-   * The figures of a scope and range, computed at most once per ANSWER_TTL_MS on this instance
-   * (requests meanwhile share the answer, or the computation under way): today's raw rows are
-   * counted afresh each time, which takes a while on a busy site; the figures are at most that old.
+   * The figures of a scope and range, computed at most once per 30-s window (ANSWER_TTL_MS, at
+   * fixed boundaries: answerWindowEnd) on this instance (requests meanwhile share the answer, or
+   * the computation under way): today's raw rows are counted afresh each time, which takes a while
+   * on a busy site; the figures are at most that old.
    */
   stats(scope: StatsScope, days: number): Promise<StatsDto> {
     const key = `${scope.kind}:${scope.kind === 'site' ? 0 : scope.id}:${days}`;
@@ -94,7 +101,7 @@ export class AnalyticsQueryService {
     const held = this.answers.get(key);
     if (held && held.until > now) return held.answer.then(copy);
     const answer = this.compute(scope, days);
-    this.answers.set(key, { answer, until: now + ANSWER_TTL_MS });
+    this.answers.set(key, { answer, until: answerWindowEnd(now) });
     answer.catch(() => this.answers.get(key)?.answer === answer && this.answers.delete(key));
     if (this.answers.size > MAX_ANSWERS)
       for (const [old, entry] of this.answers) if (entry.until <= now || this.answers.size > MAX_ANSWERS) this.answers.delete(old);

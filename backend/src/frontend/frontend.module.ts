@@ -18,6 +18,7 @@ import { PROJECT_ROOT } from '../config/paths';
 import { markCompressedByApp, shouldCompressOnTheFly } from '../common/http-compression';
 import { AnalyticsModule } from '../analytics/analytics.module';
 import { PageViewRecorder } from '../analytics/page-view-recorder.service';
+import { StatsPageHold } from '../analytics/stats-page-hold';
 import { TagsModule } from '../tags/tags.module';
 import { writeCachedPage } from './cached-page-writer';
 import { compressBody, MIN_COMPRESSED_BYTES, negotiateCoding } from './content-coding';
@@ -100,6 +101,8 @@ export class FrontendMiddleware implements NestMiddleware {
     private readonly gateway: PageGatewayService,
     @Optional() @Inject(POST_VIEW_RECORDER) private readonly views?: PostViewRecorder,
     @Optional() @Inject(CLIENT_DIR) clientDir: string = CLIENT_DIST,
+    /** The Stats pages, held for their session until their figures' 30-s window ends (docs/analytics.md). */
+    @Optional() private readonly statsPages?: StatsPageHold,
   ) {
     this.files = new StaticAssets(clientDir);
     this.assetRoots = new Set(existsSync(clientDir) ? readdirSync(clientDir) : []);
@@ -128,6 +131,7 @@ export class FrontendMiddleware implements NestMiddleware {
       // Other pages (/login, /dashboard, 404s...): never kept; a signed-in visitor's is theirs alone.
       res.setHeader('Cache-Control', hasSessionCookie(req) ? PRIVATE_CACHE_CONTROL : UNCACHED_PAGE_CACHE_CONTROL);
       res.vary('Cookie').vary('Accept-Encoding');
+      if (this.statsPages?.serve(req, res, negotiateCoding(req.headers['accept-encoding']))) return;
       return this.renderWhole(req, res, next);
     }
 
@@ -181,6 +185,7 @@ export class FrontendMiddleware implements NestMiddleware {
         !/no-transform/i.test(String(res.getHeader('Cache-Control') ?? '')) &&
         shouldCompressOnTheFly(req, res);
       if (!compressible) {
+        this.statsPages?.keep(req, res, body, coding);
         res.end(body);
         return;
       }
@@ -190,6 +195,7 @@ export class FrontendMiddleware implements NestMiddleware {
           if (encoded.length >= body.length) return void res.end(body);
           markCompressedByApp(res);
           res.setHeader('Content-Encoding', coding);
+          this.statsPages?.keep(req, res, encoded, coding);
           res.setHeader('Content-Length', encoded.length);
           res.end(encoded);
         })

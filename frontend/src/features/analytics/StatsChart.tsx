@@ -1,10 +1,8 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useId, useMemo, useRef, useState, type ReactNode } from 'react';
 import type uPlot from 'uplot';
 // uPlot's few layout rules (cursor and overlay positions); the page's CSS carries them.
 import 'uplot/dist/uPlot.min.css';
 import { TableFrame } from '../../components/islands/TableFrame';
-import { formatUtcDay } from '../../lib/dates';
-import type { StatsDay } from './analytics';
 import { StatsTexts as T } from './texts';
 
 const SERIES = [
@@ -23,13 +21,29 @@ const COUNT_STEPS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1_000, 2_000, 5_000, 10
 
 const isDark = () => document.documentElement.classList.contains('dark');
 
+/** One day of the chart: [UTC day, views, visitors]. */
+type Point = [day: string, views: number, visitors: number];
+const COLUMN: Record<SeriesKey, 1 | 2> = { views: 1, visitors: 2 };
+
 /**
  * Views and visitors per day (uPlot, the chart library the admin dashboard already loads: about
- * 50 KB, drawn on a canvas once the island is visible). The same figures are a real table, visually
- * hidden until 'Show as table' and always read by screen readers, with a CSV link. Redrawn when the
- * theme or the width changes.
+ * 50 KB, drawn on a canvas once the island is visible). `points` is the figures as one JSON string
+ * (the island's only sizeable prop); the same figures come as a real table rendered on the server
+ * (StatsSeriesTable, the island's content), visually hidden until 'Show as table' and always read
+ * by screen readers, and `csv` is its Download CSV link. Redrawn when the theme or the width changes.
  */
-export default function StatsChart({ series, days, csv }: { series: StatsDay[]; days: number; csv: { href: string; name: string } }) {
+export default function StatsChart({
+  points,
+  days,
+  csv,
+  children,
+}: {
+  points: string;
+  days: number;
+  csv?: ReactNode;
+  children?: ReactNode;
+}) {
+  const series = useMemo(() => JSON.parse(points) as Point[], [points]);
   const chart = useRef<HTMLDivElement>(null);
   const [ready, setReady] = useState(false);
   const [failed, setFailed] = useState(false);
@@ -64,8 +78,8 @@ export default function StatsChart({ series, days, csv }: { series: StatsDay[]; 
           font: '12px ui-sans-serif, system-ui, sans-serif',
         };
         const data: uPlot.AlignedData = [
-          series.map((day) => Date.parse(`${day.day}T00:00:00Z`) / 1000),
-          ...SERIES.map(({ key }) => series.map((day) => day[key])),
+          series.map(([day]) => Date.parse(`${day}T00:00:00Z`) / 1000),
+          ...SERIES.map(({ key }) => series.map((point) => point[COLUMN[key]])),
         ];
         const options: uPlot.Options = {
           width: Math.max(240, host.clientWidth),
@@ -97,37 +111,6 @@ export default function StatsChart({ series, days, csv }: { series: StatsDay[]; 
   }, [series, dark]);
 
   const colours = COLOURS[dark ? 'dark' : 'light'];
-  const table = (
-    <table className="w-full min-w-[20rem] text-left text-sm" data-testid="stats-series-table">
-      <caption className="sr-only">{T.caption(days)}</caption>
-      <thead>
-        <tr className="border-b border-slate-200 dark:border-slate-800">
-          <th scope="col" className="whitespace-nowrap px-3 py-2 font-semibold">
-            {T.DAY}
-          </th>
-          {SERIES.map(({ key, label }) => (
-            <th key={key} scope="col" className="whitespace-nowrap px-3 py-2 text-right font-semibold">
-              {label}
-            </th>
-          ))}
-        </tr>
-      </thead>
-      <tbody>
-        {series.map((day) => (
-          <tr key={day.day} className="border-b border-slate-100 dark:border-slate-800/60" data-day={day.day}>
-            <th scope="row" className="whitespace-nowrap px-3 py-1.5 font-normal">
-              <time dateTime={day.day}>{formatUtcDay(day.day)}</time>
-            </th>
-            {SERIES.map(({ key }) => (
-              <td key={key} className="px-3 py-1.5 text-right tabular-nums" data-series={key}>
-                {day[key]}
-              </td>
-            ))}
-          </tr>
-        ))}
-      </tbody>
-    </table>
-  );
   return (
     <div>
       <ul className="flex flex-wrap gap-x-4 gap-y-1 text-sm" aria-label="Chart legend">
@@ -150,7 +133,7 @@ export default function StatsChart({ series, days, csv }: { series: StatsDay[]; 
             className="text-slate-600 dark:text-slate-400"
             data-testid="stats-chart"
             data-ready={ready ? 'true' : undefined}
-            data-points={JSON.stringify(series.map((day) => [day.day, day.views, day.visitors]))}
+            data-points={points}
           />
         </div>
       )}
@@ -164,17 +147,15 @@ export default function StatsChart({ series, days, csv }: { series: StatsDay[]; 
         >
           {showTable ? T.HIDE_TABLE : T.SHOW_TABLE}
         </button>
-        <a className="text-sm font-medium text-brand-700 underline dark:text-brand-100" href={csv.href} download={csv.name}>
-          {T.DOWNLOAD_CSV}
-        </a>
+        {csv}
       </div>
       {showTable || failed ? (
         <div id={tableId} className="mt-4">
-          <TableFrame label={T.caption(days)}>{table}</TableFrame>
+          <TableFrame label={T.caption(days)}>{children}</TableFrame>
         </div>
       ) : (
         <div id={tableId} className="sr-only">
-          {table}
+          {children}
         </div>
       )}
     </div>
