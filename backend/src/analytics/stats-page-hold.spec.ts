@@ -96,6 +96,18 @@ describe('StatsPageHold', () => {
     expect(hold.size).toBe(0);
   });
 
+  it("drops a session's pages on any write of that session, and only that session's", () => {
+    const hold = new StatsPageHold(jwt);
+    const [mine, theirs] = [token(7), token(8)];
+    render(hold, '/author/stats', mine, 'mine');
+    render(hold, '/author/stats?days=7', mine, 'mine, 7 days');
+    render(hold, '/author/stats', theirs, 'theirs');
+    hold.forget(request('/api/v1/users/profile', mine, 'PUT'));
+    expect(hold.serve(request('/author/stats', mine), response().res, 'br')).toBe(false);
+    expect(hold.serve(request('/author/stats?days=7', mine), response().res, 'br')).toBe(false);
+    expect(hold.serve(request('/author/stats', theirs), response().res, 'br')).toBe(true);
+  });
+
   it('holds a page rendered across a window boundary only to the end of the window it started in', () => {
     const hold = new StatsPageHold(jwt);
     const access = token();

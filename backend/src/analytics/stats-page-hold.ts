@@ -27,7 +27,7 @@ interface Held {
  * in the same coding, with the same access token still valid (signature and expiry checked on each
  * use), that rendered 200 without setting a cookie. What it replays is what that session was sent
  * less than 30 s before, as a browser's private cache would; a sign-out clears the token and with
- * it every hit. The frontend layer (FrontendMiddleware) asks it before rendering a signed-in page.
+ * it every hit, and any write of the session (a request other than GET or HEAD) drops its pages. The frontend layer (FrontendMiddleware) asks it before rendering a signed-in page.
  */
 @Injectable()
 export class StatsPageHold {
@@ -69,6 +69,15 @@ export class StatsPageHold {
     }
     const until = answerWindowEnd(started);
     if (until > now) this.held.set(key, { headers, body, until });
+  }
+
+  /** Drops every page held for the request's session (called on each of its writes). */
+  forget(req: IncomingMessage): void {
+    if (this.held.size === 0) return;
+    const token = ACCESS_IN_COOKIE.exec(req.headers.cookie ?? '')?.[1];
+    if (!token) return;
+    const prefix = `${token}\n`;
+    for (const key of this.held.keys()) if (key.startsWith(prefix)) this.held.delete(key);
   }
 
   /** Pages held now (tests). */

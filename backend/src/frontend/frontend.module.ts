@@ -115,6 +115,8 @@ export class FrontendMiddleware implements NestMiddleware {
   }
 
   use(req: Request, res: Response, next: NextFunction): void {
+    // A session's write (its profile, a notification read...) ends its held Stats pages: never a stale copy of its own write.
+    if (req.method !== 'GET' && req.method !== 'HEAD') this.statsPages?.forget(req);
     if (API_PATH.test(req.path)) return next();
     // Before anything wraps writeHead (the response buffer below restores what it found).
     useStandardReasonPhrase(res);
