@@ -1,4 +1,4 @@
-// `npm run bench:newsletter [-- --subscribers N] [--kill K] [--dedup N] [--keep]`: the newsletter's
+// `npm run bench:newsletter [-- --subscribers N] [--kill K] [--dedup N] [--keep] [--profile DIR]`: the newsletter's
 // send measured on the built server (npm run build first) with the Node flags of `npm start`, a
 // fresh DATA_DIR (embedded PostgreSQL) and a local SMTP sink that accepts everything
 // (scripts/lib/newsletter-load.mjs):
@@ -34,6 +34,9 @@ const SUBSCRIBERS = Number(option('--subscribers', '100000'));
 const KILLS = Number(option('--kill', '0'));
 const DEDUP = Number(option('--dedup', '1000'));
 const KEEP = args.includes('--keep');
+// `--profile DIR`: the server runs with --cpu-prof into DIR (one .cpuprofile per server process, written when it stops).
+const PROFILE = option('--profile', '');
+if (PROFILE) NODE_FLAGS.push('--cpu-prof', `--cpu-prof-dir=${resolve(PROFILE)}`);
 const ADMIN = { email: 'admin@bench.inkwell.test', password: 'bench-admin-password-2026' };
 const log = (message) => process.stdout.write(`[bench:newsletter] ${message}\n`);
 
