@@ -73,19 +73,20 @@ type Outcome = 'sent' | 'retry' | 'final';
  *    (INSERT … SELECT … ON CONFLICT DO NOTHING on the unique (post, subscriber): one row however
  *    many follows match) and the send jobs over ranges of those rows. Run twice (a crash after its
  *    commit), it finds the send row past 'queued' and does nothing.
- * 3. A send job takes each of its rows in a transaction of its own, on a pool of its own:
- *    `SELECT … FOR UPDATE SKIP LOCKED` (a row another worker holds, or one no longer 'queued', is
- *    left alone), hands the e-mail to SMTP, marks the row 'sent' and COMMITs. The row lock is held
- *    across the SMTP conversation, so two instances (or a job and its own re-run) never send one
- *    row at the same time. A kill -9 anywhere before the COMMIT drops the connection: PostgreSQL
- *    rolls the transaction back, the row is 'queued' again, and the job (expired by the queue after
- *    JOB_EXPIRE_SECONDS, or its other copy) sends it. Nobody is skipped.
- * 4. The one window left is SMTP's own: the server accepted the message (its 250 answer) and the
- *    process died before the COMMIT. That row is sent again, with the same Message-ID
- *    (`<newsletter-<post>-<subscriber>@host>`), which receivers treat as one message. The window is
- *    one COMMIT long per e-mail, and at most NEWSLETTER_SMTP_CONNECTIONS rows per instance are in
- *    it at once: a kill -9 can repeat at most that many e-mails. The benchmark's `--kill` mode
- *    counts such copies.
+ * 3. A send job takes each of its rows in a transaction of its own, on a pool of its own: one
+ *    statement locks the row (`FOR UPDATE SKIP LOCKED`: a row another worker holds, or one no
+ *    longer 'queued', is left alone) and writes its outcome ('sent', uncommitted, or 'skipped' /
+ *    'suppressed'); the e-mail goes to SMTP; on the 250 the COMMIT goes at once. The row lock is
+ *    held across the SMTP conversation, so two instances (or a job and its own re-run) never send
+ *    one row at the same time. A kill -9 anywhere before the COMMIT drops the connection:
+ *    PostgreSQL rolls the transaction back, the row is 'queued' again, and the job (expired by the
+ *    queue after JOB_EXPIRE_SECONDS, or its other copy) sends it. Nobody is skipped.
+ * 4. The one window left is SMTP's own: the server accepted the message and the process died
+ *    before the COMMIT left it. That row is sent again, with the same Message-ID
+ *    (`<newsletter-<post>-<subscriber>@host>`), which receivers treat as one message. The window
+ *    runs from the message's last line to the COMMIT's write, which follows the 250 in the same
+ *    event-loop turn (`deliverRows`); at most NEWSLETTER_SMTP_CONNECTIONS rows per instance are in
+ *    it at once. The benchmark's `--kill` mode counts such copies.
  *
  * SMTP answers: 5xx → the row is 'bounced' and the address suppressed ('hard_bounce'); 4xx → the
  * row stays 'queued' and the job is retried with backoff (JOB_RETRY_*); after the last retry it is
