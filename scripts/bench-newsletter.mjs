@@ -1,4 +1,4 @@
-// `npm run bench:newsletter [-- --subscribers N] [--kill K] [--dedup N] [--keep]`: the newsletter's
+// `npm run bench:newsletter [-- --subscribers N] [--kill K] [--dedup N] [--keep] [--profile DIR]`: the newsletter's
 // send measured on the built server (npm run build first) with the Node flags of `npm start`, a
 // fresh DATA_DIR (embedded PostgreSQL) and a local SMTP sink that accepts everything
 // (scripts/lib/newsletter-load.mjs):
@@ -34,6 +34,11 @@ const SUBSCRIBERS = Number(option('--subscribers', '100000'));
 const KILLS = Number(option('--kill', '0'));
 const DEDUP = Number(option('--dedup', '1000'));
 const KEEP = args.includes('--keep');
+// `--timeline`: the e-mails so far logged every second through the first 30 s of the send (else through the page's measurement).
+const TIMELINE = args.includes('--timeline');
+// `--profile DIR`: the server runs with --cpu-prof into DIR (one .cpuprofile per server process, written when it stops).
+const PROFILE = option('--profile', '');
+if (PROFILE) NODE_FLAGS.push('--cpu-prof', `--cpu-prof-dir=${resolve(PROFILE)}`);
 const ADMIN = { email: 'admin@bench.inkwell.test', password: 'bench-admin-password-2026' };
 const log = (message) => process.stdout.write(`[bench:newsletter] ${message}\n`);
 
@@ -199,12 +204,20 @@ try {
   const published = Date.now();
   await post.approve();
   log(`published post ${post.id}; sending to ${SUBSCRIBERS}`);
+  // The send's first seconds, once a second: the e-mails so far and the post's send state.
+  const timeline = setInterval(async () => {
+    const state = (await db.query(`SELECT state FROM newsletter_post_sends WHERE post_id = $1`, [post.id]).catch(() => ({ rows: [] })))
+      .rows[0]?.state;
+    log(`  ${((Date.now() - published) / 1000).toFixed(1)} s: ${sink.received - before} e-mails, send ${state ?? '-'}`);
+  }, 1000);
   let during;
   if (!KILLS) {
     await sleep(1500);
     during = await cannon(pageUrl);
     log(`during the send: ${during.rps.toFixed(0)} req/s (${sink.received - before} e-mails so far)`);
   }
+  if (!TIMELINE) clearInterval(timeline);
+  else setTimeout(() => clearInterval(timeline), 30_000);
   const kills = [];
   for (let k = 1; k <= KILLS; k++) {
     const at = Math.floor((SUBSCRIBERS * k) / (KILLS + 1));

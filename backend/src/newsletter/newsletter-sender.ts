@@ -1,11 +1,11 @@
 import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Pool, type PoolClient } from 'pg';
+import { Pool, type PoolClient, type QueryResult } from 'pg';
 import { DataSource, EntityManager } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '../config/env';
 import { DomainEvents, LIVE_ONLY } from '../events/domain-events.service';
 import { JobRun, JobsService } from '../jobs/jobs.service';
-import { delivered, Query, softBounce, suppress } from './bounces';
+import { Query, softBounce, suppress } from './bounces';
 import { RenderedEmail } from './newsletter-email/post-email';
 import { NewsletterLinks } from './newsletter-links';
 import { NewsletterPost, NewsletterPostEmail } from './newsletter-post-email';
@@ -49,6 +49,15 @@ interface Claimed {
   follow_id: number | null;
   kind: string | null;
   target_id: number | null;
+  /** What the claim recorded: 'sent' (to be committed after the SMTP server's 250), 'skipped' or 'suppressed'. */
+  outcome: 'sent' | 'skipped' | 'suppressed';
+}
+
+/** An integer for a statement's text (the claim is sent with the simple query protocol). */
+function sqlInt(value: number | string): string {
+  const text = String(value);
+  if (!/^-?\d{1,19}$/.test(text)) throw new Error(`not an integer: ${text}`);
+  return text;
 }
 
 type Outcome = 'sent' | 'retry' | 'final';
@@ -64,19 +73,20 @@ type Outcome = 'sent' | 'retry' | 'final';
  *    (INSERT … SELECT … ON CONFLICT DO NOTHING on the unique (post, subscriber): one row however
  *    many follows match) and the send jobs over ranges of those rows. Run twice (a crash after its
  *    commit), it finds the send row past 'queued' and does nothing.
- * 3. A send job takes each of its rows in a transaction of its own, on a pool of its own:
- *    `SELECT … FOR UPDATE SKIP LOCKED` (a row another worker holds, or one no longer 'queued', is
- *    left alone), hands the e-mail to SMTP, marks the row 'sent' and COMMITs. The row lock is held
- *    across the SMTP conversation, so two instances (or a job and its own re-run) never send one
- *    row at the same time. A kill -9 anywhere before the COMMIT drops the connection: PostgreSQL
- *    rolls the transaction back, the row is 'queued' again, and the job (expired by the queue after
- *    JOB_EXPIRE_SECONDS, or its other copy) sends it. Nobody is skipped.
- * 4. The one window left is SMTP's own: the server accepted the message (its 250 answer) and the
- *    process died before the COMMIT. That row is sent again, with the same Message-ID
- *    (`<newsletter-<post>-<subscriber>@host>`), which receivers treat as one message. The window is
- *    one COMMIT long per e-mail, and at most NEWSLETTER_SMTP_CONNECTIONS rows per instance are in
- *    it at once: a kill -9 can repeat at most that many e-mails. The benchmark's `--kill` mode
- *    counts such copies.
+ * 3. A send job takes each of its rows in a transaction of its own, on a pool of its own: one
+ *    statement locks the row (`FOR UPDATE SKIP LOCKED`: a row another worker holds, or one no
+ *    longer 'queued', is left alone) and writes its outcome ('sent', uncommitted, or 'skipped' /
+ *    'suppressed'); the e-mail goes to SMTP; on the 250 the COMMIT goes at once. The row lock is
+ *    held across the SMTP conversation, so two instances (or a job and its own re-run) never send
+ *    one row at the same time. A kill -9 anywhere before the COMMIT drops the connection:
+ *    PostgreSQL rolls the transaction back, the row is 'queued' again, and the job (expired by the
+ *    queue after JOB_EXPIRE_SECONDS, or its other copy) sends it. Nobody is skipped.
+ * 4. The one window left is SMTP's own: the server accepted the message and the process died
+ *    before the COMMIT left it. That row is sent again, with the same Message-ID
+ *    (`<newsletter-<post>-<subscriber>@host>`), which receivers treat as one message. The window
+ *    runs from the message's last line to the COMMIT's write, which follows the 250 in the same
+ *    event-loop turn (`deliverRows`); at most NEWSLETTER_SMTP_CONNECTIONS rows per instance are in
+ *    it at once. The benchmark's `--kill` mode counts such copies.
  *
  * SMTP answers: 5xx → the row is 'bounced' and the address suppressed ('hard_bounce'); 4xx → the
  * row stays 'queued' and the job is retried with backoff (JOB_RETRY_*); after the last retry it is
@@ -198,7 +208,10 @@ export class NewsletterSender implements OnModuleInit, OnApplicationShutdown {
     return jobs.length;
   }
 
-  /** A send job: each of its rows still 'queued', NEWSLETTER_SMTP_CONNECTIONS at a time (spaced by the pace). */
+  /**
+   * A send job: each of its rows still 'queued', NEWSLETTER_SMTP_CONNECTIONS at a time (spaced by
+   * the pace). Each worker keeps one database connection for the job and one transaction per row.
+   */
   async send(job: JobRun<SendJob>): Promise<void> {
     const { postId, fromId, toId } = job.data;
     const ids = (
@@ -216,13 +229,10 @@ export class NewsletterSender implements OnModuleInit, OnApplicationShutdown {
       const started = Date.now();
       let next = 0;
       let retry = false;
+      const take = () => (next < ids.length ? next++ : -1);
       const worker = async () => {
-        while (next < ids.length) {
-          const index = next++;
-          const wait = started + index * gapMs - Date.now();
-          if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-          if ((await this.deliver(ids[index], post, email, prepared, job.lastAttempt)) === 'retry') retry = true;
-        }
+        if ((await this.deliverRows(take, (index) => started + index * gapMs, ids, post, email, prepared, job.lastAttempt)) === 'retry')
+          retry = true;
       };
       await Promise.all(Array.from({ length: Math.min(NEWSLETTER_SMTP_CONNECTIONS, ids.length) }, worker));
       // A 4xx or an unreachable server: the job is retried with backoff and takes the rows still 'queued'.
@@ -241,7 +251,7 @@ export class NewsletterSender implements OnModuleInit, OnApplicationShutdown {
     );
   }
 
-  /** One row, in its own transaction, locked across the SMTP conversation (see the class comment). */
+  /** The post version's prepared MIME, made once per instance (the last few kept). */
   private preparedFor(post: NewsletterPost, email: RenderedEmail): Promise<PreparedMessage | undefined> {
     const key = `${post.id}:${post.version}`;
     let prepared = this.prepared.get(key);
@@ -253,71 +263,113 @@ export class NewsletterSender implements OnModuleInit, OnApplicationShutdown {
     return prepared;
   }
 
-  private async deliver(
-    id: string,
+  /**
+   * One worker of a send job: the rows `take` hands it, each in a transaction of its own on one
+   * connection (see the class comment). The claim (`claimSql`) locks the row and, in the same
+   * statement, records what happens to it: 'skipped' or 'suppressed', or 'sent' before the e-mail
+   * goes (uncommitted: nobody sees it until the COMMIT). After the SMTP server's 250 nothing is left
+   * to do but the COMMIT, sent at once and in the same write as the next row's claim
+   * (`COMMIT; BEGIN; <claim>`): the window in which a kill -9 repeats an e-mail is the time from
+   * the 250 to that one write, with no database round trip and no other event-loop work in it.
+   * One round trip to the database per e-mail.
+   */
+  private async deliverRows(
+    take: () => number,
+    due: (index: number) => number,
+    ids: string[],
     post: NewsletterPost,
     email: RenderedEmail,
     prepared: PreparedMessage | undefined,
     lastAttempt: boolean,
-  ): Promise<Outcome | 'none'> {
+  ): Promise<'retry' | 'done'> {
     const client = await this.connection();
     const query: Query = async (sql, params) => (await client.query(sql, params)).rows;
+    const simple = async (sql: string) => {
+      const results = (await client.query(sql)) as unknown as QueryResult | QueryResult[];
+      return (Array.isArray(results) ? results[results.length - 1] : results).rows as Claimed[];
+    };
+    // Whether a transaction is open on the connection, and what it still has to do before its COMMIT.
     let open = false;
+    let beforeCommit = '';
+    let retry = false;
     try {
-      await client.query('BEGIN');
-      open = true;
-      const [row] = (await query(
-        `SELECT d.id, d.subscriber_id, s.email, s.status, s.soft_bounces,
-                (s.user_id IS NULL OR u.status = 'ACTIVE') AS account_ok,
-                EXISTS (SELECT 1 FROM newsletter_suppressions x WHERE x.email = s.email) AS suppressed,
-                f.id AS follow_id, f.kind, f.target_id
-           FROM newsletter_deliveries d
-           JOIN newsletter_subscribers s ON s.id = d.subscriber_id
-           LEFT JOIN users u ON u.id = s.user_id
-           LEFT JOIN LATERAL (
-             SELECT f.id, f.kind, f.target_id FROM newsletter_follows f
-              WHERE f.subscriber_id = s.id
-                AND ((f.kind = 'publication' AND f.target_id = 0) OR (f.kind = 'author' AND f.target_id = $2)
-                     OR (f.kind = 'tag' AND f.target_id = ANY($3::int[])))
-              ORDER BY CASE f.kind WHEN 'author' THEN 0 WHEN 'tag' THEN 1 ELSE 2 END, f.id LIMIT 1
-           ) f ON true
-          WHERE d.id = $1 AND d.state = 'queued'
-          FOR UPDATE OF d SKIP LOCKED`,
-        [id, post.authorId, post.tags.map((tag) => tag.id)],
-      )) as Claimed[];
-      // Another worker holds it, or it is no longer 'queued': not ours.
-      if (!row) return 'none';
-      const skip =
-        !row.account_ok || row.status !== 'active'
-          ? 'The subscriber is no longer active'
-          : !row.follow_id
-            ? 'No follow matches the post any more'
-            : null;
-      if (row.suppressed || skip) {
-        await query(`UPDATE newsletter_deliveries SET state = $2, last_error = $3 WHERE id = $1`, [
-          id,
-          row.suppressed ? 'suppressed' : 'skipped',
-          row.suppressed ? 'The address is on the suppression list' : skip,
-        ]);
-        return 'final';
+      for (;;) {
+        const index = take();
+        const wait = index === -1 ? 0 : due(index) - Date.now();
+        if (open && (index === -1 || wait > 0)) {
+          // Nothing more to send now: what is open is committed before any wait.
+          await client.query(`${beforeCommit}COMMIT`);
+          open = false;
+        }
+        if (index === -1) break;
+        if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+        const [row] = await simple(`${open ? `${beforeCommit}COMMIT; ` : ''}BEGIN; ${this.claimSql(ids[index], post)}`);
+        open = true;
+        beforeCommit = '';
+        // Not ours (another worker holds it, or it is no longer 'queued'), or skipped or suppressed
+        // (recorded by the claim): committed with the next claim.
+        if (!row || row.outcome !== 'sent') continue;
+        const outcome = await this.sendOne(query, row, post, email, prepared, lastAttempt);
+        // Sent: a delivered e-mail sets the soft bounces back to 0, in its row's transaction.
+        if (outcome === 'sent' && row.soft_bounces)
+          beforeCommit = `UPDATE newsletter_subscribers SET soft_bounces = 0 WHERE id = ${sqlInt(row.subscriber_id)}; `;
+        if (outcome === 'retry') retry = true;
       }
-      return await this.sendOne(query, row, post, email, prepared, lastAttempt);
+      client.release();
+      return retry ? 'retry' : 'done';
     } catch (error) {
       if (open) await client.query('ROLLBACK').catch(() => undefined);
-      open = false;
       client.release(error instanceof Error ? error : true);
       throw error;
-    } finally {
-      if (open) {
-        try {
-          await client.query('COMMIT');
-        } finally {
-          client.release();
-        }
-      }
     }
   }
 
+  /**
+   * The claim of one row (simple query protocol, so that it can share a write with the previous
+   * row's COMMIT; the values are integers, checked): the row locked (SKIP LOCKED: another worker's
+   * is left alone), the subscriber's state read, and the row's outcome written: 'suppressed',
+   * 'skipped', or 'sent' with its attempt counted, to be committed after the SMTP server's 250.
+   */
+  private claimSql(id: string, post: NewsletterPost): string {
+    const tags = post.tags.map((tag) => sqlInt(tag.id)).join(',');
+    return `WITH c AS (
+        SELECT d.id, d.subscriber_id, s.email, s.status, s.soft_bounces,
+               (s.user_id IS NULL OR u.status = 'ACTIVE') AS account_ok,
+               EXISTS (SELECT 1 FROM newsletter_suppressions x WHERE x.email = s.email) AS suppressed,
+               f.id AS follow_id, f.kind, f.target_id
+          FROM newsletter_deliveries d
+          JOIN newsletter_subscribers s ON s.id = d.subscriber_id
+          LEFT JOIN users u ON u.id = s.user_id
+          LEFT JOIN LATERAL (
+            SELECT f.id, f.kind, f.target_id FROM newsletter_follows f
+             WHERE f.subscriber_id = s.id
+               AND ((f.kind = 'publication' AND f.target_id = 0) OR (f.kind = 'author' AND f.target_id = ${sqlInt(post.authorId)})
+                    OR (f.kind = 'tag' AND f.target_id = ANY('{${tags}}'::int[])))
+             ORDER BY CASE f.kind WHEN 'author' THEN 0 WHEN 'tag' THEN 1 ELSE 2 END, f.id LIMIT 1
+          ) f ON true
+         WHERE d.id = ${sqlInt(id)} AND d.state = 'queued'
+         FOR UPDATE OF d SKIP LOCKED
+      ), o AS (
+        SELECT c.id, CASE WHEN c.suppressed THEN 'suppressed'
+                          WHEN NOT c.account_ok OR c.status <> 'active' OR c.follow_id IS NULL THEN 'skipped'
+                          ELSE 'sent' END AS outcome
+          FROM c
+      ), w AS (
+        UPDATE newsletter_deliveries d
+           SET state = o.outcome,
+               attempts = d.attempts + CASE WHEN o.outcome = 'sent' THEN 1 ELSE 0 END,
+               sent_at = CASE WHEN o.outcome = 'sent' THEN now() END,
+               last_error = CASE WHEN o.outcome = 'suppressed' THEN 'The address is on the suppression list'
+                                 WHEN o.outcome = 'skipped' AND c.follow_id IS NULL AND c.account_ok AND c.status = 'active'
+                                   THEN 'No follow matches the post any more'
+                                 WHEN o.outcome = 'skipped' THEN 'The subscriber is no longer active' END
+          FROM o JOIN c ON c.id = o.id
+         WHERE d.id = o.id
+      )
+      SELECT c.*, o.outcome FROM c JOIN o ON o.id = c.id`;
+  }
+
+  /** The e-mail of a claimed row; on a refusal the row's outcome is rewritten (in its transaction, still open). */
   private async sendOne(
     query: Query,
     row: Claimed,
@@ -338,19 +390,18 @@ export class NewsletterSender implements OnModuleInit, OnApplicationShutdown {
           reason: this.posts.reason(post, row.kind!, row.target_id!),
         },
       });
+      return 'sent';
     } catch (error) {
+      // The claim counted the attempt and wrote 'sent'; the answer decides instead.
       const outcome = smtpOutcome(error);
       const reason = smtpError(error);
       if (outcome === 'hard') {
-        await query(`UPDATE newsletter_deliveries SET state = 'bounced', attempts = attempts + 1, last_error = $2 WHERE id = $1`, [
-          row.id,
-          reason,
-        ]);
+        await query(`UPDATE newsletter_deliveries SET state = 'bounced', sent_at = NULL, last_error = $2 WHERE id = $1`, [row.id, reason]);
         await suppress(query, row.email, 'hard_bounce', reason);
         return 'final';
       }
       await query(
-        `UPDATE newsletter_deliveries SET attempts = attempts + 1, last_error = $2, state = CASE WHEN $3 THEN 'failed' ELSE 'queued' END WHERE id = $1`,
+        `UPDATE newsletter_deliveries SET sent_at = NULL, last_error = $2, state = CASE WHEN $3 THEN 'failed' ELSE 'queued' END WHERE id = $1`,
         [row.id, reason, lastAttempt],
       );
       if (!lastAttempt) return 'retry';
@@ -358,12 +409,6 @@ export class NewsletterSender implements OnModuleInit, OnApplicationShutdown {
       this.logger.warn(`newsletter e-mail of post ${post.id} to subscriber ${row.subscriber_id} failed for good: ${reason}`);
       return 'final';
     }
-    await query(
-      `UPDATE newsletter_deliveries SET state = 'sent', attempts = attempts + 1, sent_at = now(), last_error = NULL WHERE id = $1`,
-      [row.id],
-    );
-    if (row.soft_bounces) await delivered(query, row.subscriber_id);
-    return 'sent';
   }
 
   /** A connection of the sender's own pool (one per e-mail in flight, so the app's pool serves the pages meanwhile). */
