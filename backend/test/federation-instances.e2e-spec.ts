@@ -1,4 +1,3 @@
-import { createServer } from 'node:net';
 import passport from 'passport';
 import { DataSource } from 'typeorm';
 import { JwtStrategy } from '../src/auth/guards/jwt.strategy';
@@ -7,18 +6,11 @@ import { api, uid } from './helpers/envelope';
 import { FEDIFY_RUNS } from './helpers/fediverse-peer';
 import { createFreshDatabase } from './helpers/fresh-database';
 import { createAdmin, createAuthor, TestUser } from './helpers/users';
+import { freePort } from './helpers/free-port';
 
 jest.setTimeout(90_000);
 
 const AP = 'application/activity+json';
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** Polls `read` every 100 ms until `test` holds (at most 20 s). */
 async function until<T>(read: () => Promise<T>, test: (value: T) => boolean): Promise<T> {

@@ -1,21 +1,13 @@
 import fc from 'fast-check';
 import { randomUUID } from 'node:crypto';
-import { createServer } from 'node:net';
 import { DataSource } from 'typeorm';
 import { createTestApp, TestApp } from './helpers/app';
 import { api, uid } from './helpers/envelope';
 import { FEDIFY_RUNS, Peer, startPeer } from './helpers/fediverse-peer';
 import { createAdmin, createReader, TestUser } from './helpers/users';
+import { freePort } from './helpers/free-port';
 
 jest.setTimeout(90_000);
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 const AP = 'application/activity+json';
 

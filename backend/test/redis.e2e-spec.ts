@@ -8,7 +8,8 @@ import { RedisService } from '../src/redis/redis.service';
 import { createTestApp, TestApp } from './helpers/app';
 import { api, ok, uid } from './helpers/envelope';
 import { createFreshDatabase } from './helpers/fresh-database';
-import { freePort, redisServerForSuite, RedisTestServer, startRedisServer } from './helpers/redis-server';
+import { freePort } from './helpers/free-port';
+import { redisServerForSuite, RedisTestServer, startRedisServer } from './helpers/redis-server';
 import { createAdmin, TestUser } from './helpers/users';
 
 /**

@@ -60,15 +60,7 @@ export class FederationAdminService {
 
   async followers(actor: string, limit: number): Promise<RemoteFollowerDto[]> {
     const rows = await this.repo.followers(actor, limit, 0);
-    return rows.map((row) => ({
-      uri: row.uri,
-      handle: row.handle,
-      name: row.name,
-      avatar: row.avatar,
-      url: row.url,
-      host: row.host,
-      since: iso(row.since)!,
-    }));
+    return rows.map(remoteAccountDto);
   }
 
   async deliveries(failedOnly: boolean): Promise<FederationDeliveryDto[]> {
@@ -124,16 +116,11 @@ export class FederationAdminService {
   }
 }
 
+/** A remote account as the API shows it: who they are and since when. */
+function remoteAccountDto(row: Pick<FollowingRow, 'uri' | 'handle' | 'name' | 'avatar' | 'url' | 'host' | 'since'>): RemoteFollowerDto {
+  return { uri: row.uri, handle: row.handle, name: row.name, avatar: row.avatar, url: row.url, host: row.host, since: iso(row.since)! };
+}
+
 function followingDto(row: FollowingRow): FollowingDto {
-  return {
-    id: row.id,
-    uri: row.uri,
-    handle: row.handle,
-    name: row.name,
-    avatar: row.avatar,
-    url: row.url,
-    host: row.host,
-    state: row.state,
-    since: iso(row.since)!,
-  };
+  return { id: row.id, ...remoteAccountDto(row), state: row.state };
 }

@@ -1,5 +1,5 @@
 import { ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { createServer } from 'node:net';
+import { freePort } from './free-port';
 
 /** The path of Debian's redis-server, or undefined when it is not installed (`apt-get install redis-server`). */
 export function redisServerBinary(): string | undefined {
@@ -31,17 +31,6 @@ export function redisServerForSuite(suite: string, skipped = 'skipped'): string 
     `${suite}: redis-server is not installed, ${skipped} (apt-get install -y redis-server; CI installs it, and fails without it)`,
   );
   return undefined;
-}
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
 }
 
 export interface RedisTestServer {
