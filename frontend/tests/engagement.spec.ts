@@ -100,11 +100,14 @@ test('like and unlike: the count changes at once and stays after a reload', asyn
   await expect(like).toHaveAttribute('aria-pressed', 'false');
   await expect(page.getByTestId('like-count')).toHaveText('0');
 
+  // The button answers at once; the reload waits for the server's answer (a reload cancels a request in flight).
+  const saved = page.waitForResponse((response) => /\/api\/v1\/likes\/post\/\d+\/toggle$/.test(response.url()));
   await like.click();
   await expect(like).toHaveAttribute('aria-pressed', 'true');
   await expect(page.getByTestId('like-count')).toHaveText('1');
   await expect(like).toHaveClass(/rose/);
   await expect(page.locator('[data-live-like-count]')).toHaveText('1 like');
+  expect((await saved).status()).toBe(200);
 
   await page.reload();
   await hydrated('LikeButton');
@@ -112,10 +115,12 @@ test('like and unlike: the count changes at once and stays after a reload', asyn
   await expect(page.getByTestId('like-count')).toHaveText('1');
 
   // By keyboard this time.
+  const unsaved = page.waitForResponse((response) => /\/api\/v1\/likes\/post\/\d+\/toggle$/.test(response.url()));
   await likeButton(page).focus();
   await page.keyboard.press('Enter');
   await expect(likeButton(page)).toHaveAttribute('aria-pressed', 'false');
   await expect(page.getByTestId('like-count')).toHaveText('0');
+  expect((await unsaved).status()).toBe(200);
   await page.reload();
   await hydrated('LikeButton');
   await expect(likeButton(page)).toHaveAttribute('aria-pressed', 'false');
