@@ -162,7 +162,7 @@ const backendRules = [
   {
     name: 'backend-imports-no-frontend',
     severity: 'error',
-    comment: 'The server does not import browser or page code; what both need lives in shared/.',
+    comment: 'The server does not import browser or page code; what both need lives in isomorphic/.',
     from: { path: '^backend/' },
     to: { path: '^frontend/' },
   },
@@ -196,20 +196,20 @@ const frontendRules = [
   {
     name: 'frontend-imports-backend-types-only',
     severity: 'error',
-    comment: "Page and browser code imports the server's types (import type), never its code; a rule both run lives in shared/.",
+    comment: "Page and browser code imports the server's types (import type), never its code; a rule both run lives in isomorphic/.",
     from: { path: '^frontend/' },
     to: { path: '^backend/', dependencyTypesNot: ['type-only'] },
   },
 ];
 
-// ---- shared/ (compiled by both) ---------------------------------------------------------------
+// ---- isomorphic/ (compiled by both) ---------------------------------------------------------------
 
 const sharedRules = [
   {
     name: 'shared-is-self-contained',
     severity: 'error',
-    comment: 'shared/ is compiled by the server and the pages: it imports neither.',
-    from: { path: '^shared/' },
+    comment: 'isomorphic/ is compiled by the server and the pages: it imports neither.',
+    from: { path: '^isomorphic/' },
     to: { path: '^(backend|frontend)/' },
   },
 ];

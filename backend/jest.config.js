@@ -18,7 +18,7 @@ const swc = {
 module.exports = {
   rootDir: '..',
   testEnvironment: 'node',
-  testMatch: ['<rootDir>/shared/**/*.spec.ts', '<rootDir>/backend/src/**/*.spec.ts', '<rootDir>/backend/test/**/*.e2e-spec.ts'],
+  testMatch: ['<rootDir>/isomorphic/**/*.spec.ts', '<rootDir>/backend/src/**/*.spec.ts', '<rootDir>/backend/test/**/*.e2e-spec.ts'],
   transform: { '^.+\\.(ts|js|mjs|cjs)$': ['<rootDir>/backend/test/esm-transformer.js', swc] },
   // ESM-only packages are compiled to CommonJS for jest (see esm-transformer.js); so are those whose
   // .cjs build loads a dependency with import() (@react-email/render), which jest's vm cannot run.

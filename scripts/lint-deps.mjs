@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The layout's import rules (.dependency-cruiser.cjs), checked by dependency-cruiser over
-// backend/src, frontend/src and shared/ (when present). `npm run lint:deps`; fails on any new
+// backend/src, frontend/src and isomorphic/ (when present). `npm run lint:deps`; fails on any new
 // violation. Known ones, left to the work that removes them, are listed in
 // .dependency-cruiser-known-violations.json: `npm run lint:deps -- --update-known` rewrites it.
 //
@@ -18,7 +18,7 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
-const ROOTS = ['backend/src', 'frontend/src', 'shared'].filter((root) => existsSync(join(ROOT, root)));
+const ROOTS = ['backend/src', 'frontend/src', 'isomorphic'].filter((root) => existsSync(join(ROOT, root)));
 const CONFIG = join(ROOT, '.dependency-cruiser.cjs');
 const KNOWN = join(ROOT, '.dependency-cruiser-known-violations.json');
 const CODE = /\.(ts|tsx|mts|cts|js|mjs|cjs|jsx)$/;

@@ -129,7 +129,7 @@ describe('Accounts configuration', () => {
       const account = await registerVerified(t, mail);
       const res = await t.http.post(`${API}/auth/login`).send({ email: account.email, password: account.password }).expect(200);
       const cookies = res.headers['set-cookie'] as unknown as string[];
-      // The two session cookies and the signed-in hint (shared/public-pages.ts), which scripts may read.
+      // The two session cookies and the signed-in hint (isomorphic/public-pages.ts), which scripts may read.
       expect(cookies.map((cookie) => cookie.split('=')[0]).sort()).toEqual(['inkwell_access', 'inkwell_refresh', 'inkwell_signed_in']);
       for (const cookie of cookies) expect(cookie).toMatch(/; Secure/);
       for (const cookie of cookies) expect(/; HttpOnly/.test(cookie)).toBe(!cookie.startsWith('inkwell_signed_in='));

@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
 import { AddUserSlugs1795700000000 } from '../../migrations/1795700000000-AddUserSlugs';
-import { slugify } from '../../shared/slug';
+import { slugify } from '../../isomorphic/slug';
 import { createDataSource } from '../src/database/data-source';
 import { createTestApp, TestApp } from './helpers/app';
 import { api, err, ISO, ok, uid } from './helpers/envelope';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { deflateSync } from 'node:zlib';
 import sharp from 'sharp';
 import { DataSource } from 'typeorm';
-import { thumbnailSrcset } from '../../shared/thumbnail-srcset';
+import { thumbnailSrcset } from '../../isomorphic/thumbnail-srcset';
 import { AuthMessages } from '../src/auth/auth.messages';
 import { Thumbnail } from '../src/images/entities/thumbnail.entity';
 import { ImageStorageService } from '../src/images/image-storage.service';

@@ -136,7 +136,7 @@ describe('Notifications', () => {
     });
     const message = await mail.waitFor(reader.email, { since });
     expect(message.subject).toBe('New reply to your comment');
-    // The page's sentence (shared/notification-wording.ts), ended with a full stop.
+    // The page's sentence (isomorphic/notification-wording.ts), ended with a full stop.
     expect(message.text).toContain(`${other.fullName} replied to your comment on “${post.title}”.`);
     expect(message.text).toContain('Welcome aboard');
     expect(message.text).toContain(`http://localhost:3000/blog/${post.slug}#comment-${reply}`);

@@ -9,7 +9,7 @@ import { APP_CONFIG, type AppConfig } from '../src/config/env';
 import { NotificationType } from '../src/notifications/notification.types';
 import { unsubscribeToken } from '../src/notifications/unsubscribe-token';
 import { PageGatewayService } from '../src/gateway/page-gateway.service';
-import type { GatewayCall, PageGateway } from '../../shared/gateway.types';
+import type { GatewayCall, PageGateway } from '../../isomorphic/gateway.types';
 import { createTestApp, TestApp } from './helpers/app';
 import { api, uid } from './helpers/envelope';
 import { createFreshDatabase } from './helpers/fresh-database';

@@ -3,7 +3,7 @@ import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
-import { SITEMAP_FILE_SIZE } from '../../shared/sitemap';
+import { SITEMAP_FILE_SIZE } from '../../isomorphic/sitemap';
 import { PROJECT_ROOT } from '../src/config/paths';
 import { createDataSource } from '../src/database/data-source';
 import { freeLoopbackPort } from '../src/database/embedded-postgres';

@@ -1,8 +1,8 @@
 /// <reference types="astro/client" />
 
 declare namespace App {
-  /** What the server hands every page (shared/server-locals.ts: one declaration for both sides). */
-  type ServerLocals = import('../../shared/server-locals').ServerLocals;
+  /** What the server hands every page (isomorphic/server-locals.ts: one declaration for both sides). */
+  type ServerLocals = import('../../isomorphic/server-locals').ServerLocals;
 
   interface Locals extends ServerLocals {
     /** The typed API client of this request: the server's page gateway, in process (set by the middleware). */

@@ -2,7 +2,7 @@ import type { Browser } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { expectNoSeriousViolations } from './a11y';
 import { adminApi, apiAs } from './admin-api';
-import { socialImageOfThumbnail } from '../../shared/thumbnail-srcset';
+import { socialImageOfThumbnail } from '../../isomorphic/thumbnail-srcset';
 import { wholeSitemap } from './sitemap';
 
 /**

@@ -2,7 +2,7 @@ import { expect, test } from './fixtures';
 import { ApiError } from '../src/lib/api/errors';
 import { cardReadingTime, compactCount, formatCount, isValidSlug, readingTimeOf, titleCaseSlug } from '../src/lib/format';
 import { countNoun, Nouns } from '../src/lib/texts/nouns';
-import { vietnameseNoun } from '../../shared/plural';
+import { vietnameseNoun } from '../../isomorphic/plural';
 import { PostsTexts } from '../src/features/posts/texts';
 import { SearchTexts } from '../src/features/search/texts';
 import { AdminActivityTexts } from '../src/features/admin-dashboard/texts';
@@ -12,7 +12,7 @@ import { renderedPageOf } from '../src/features/comments/rendered-page';
 import type { CommentNode } from '../src/features/comments/comment-api';
 import { conventionalPageAddress, pageHref, pageIndex, pageRedirect } from '../src/lib/paging';
 import { load, retryHref } from '../src/lib/settle';
-import type { GatewayCall, PageGateway } from '../../shared/gateway.types';
+import type { GatewayCall, PageGateway } from '../../isomorphic/gateway.types';
 import { xmlEscape } from '../src/lib/xml';
 import { formatViDate, formatViLongDate } from '../src/lib/dates';
 

@@ -1,7 +1,7 @@
 import { expect, type APIRequestContext } from '@playwright/test';
 
 /**
- * The whole sitemap as a crawler reads it: /sitemap.xml is an index (shared/sitemap.ts), so its
+ * The whole sitemap as a crawler reads it: /sitemap.xml is an index (isomorphic/sitemap.ts), so its
  * files are fetched in turn; answers their <urlset> documents joined. Each must be a 200 XML file.
  */
 export async function wholeSitemap(request: APIRequestContext): Promise<string> {

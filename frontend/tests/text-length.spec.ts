@@ -1,7 +1,7 @@
 import { expect, test } from './fixtures';
 import { commentContentError } from '../src/features/comments/texts';
 import { isEmail, nameAndEmailErrors } from '../src/lib/field-rules';
-import { charCount, limitChars, trimInvisible } from '../../shared/text';
+import { charCount, limitChars, trimInvisible } from '../../isomorphic/text';
 
 /** Lengths in characters (code points) and invisible characters, as the API counts them. */
 test.describe('text length helpers', () => {

@@ -7,12 +7,12 @@ import { fileURLToPath } from 'node:url';
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 /** [npm script, its output, the sources it is built from], in build order. */
-// Both sides compile the root shared/ folder too.
+// Both sides compile the root isomorphic/ folder too.
 export const BUILDS = [
   [
     'build:backend',
     'dist/backend/src/main.js',
-    ['backend/src', 'shared', 'migrations', 'tsconfig.json', 'tsconfig.build.json', 'package.json'],
+    ['backend/src', 'isomorphic', 'migrations', 'tsconfig.json', 'tsconfig.build.json', 'package.json'],
   ],
   // The CSP hash list is the frontend build's last server file: a build without it is stale too.
   [
@@ -20,7 +20,7 @@ export const BUILDS = [
     'frontend/dist/server/csp-script-hashes.json',
     [
       'frontend/src',
-      'shared',
+      'isomorphic',
       'frontend/public',
       'frontend/astro.config.mjs',
       'scripts/csp-script-hashes.mjs',

@@ -1,4 +1,4 @@
-import { MIXED_SCRIPT_EMAIL_TEXT } from '../../../shared/email-scripts';
+import { MIXED_SCRIPT_EMAIL_TEXT } from '../../../isomorphic/email-scripts';
 import { UserStatus } from '../users/entities/user.entity';
 import { UserLifecycleMessages } from '../users/user-lifecycle.messages';
 

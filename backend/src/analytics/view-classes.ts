@@ -1,7 +1,7 @@
 import { isbot } from 'isbot';
 import { UAParser } from 'ua-parser-js';
-import { AUTHOR_PAGE } from '../../../shared/public-pages';
-import { SLUG_BODY } from '../../../shared/slug';
+import { AUTHOR_PAGE } from '../../../isomorphic/public-pages';
+import { SLUG_BODY } from '../../../isomorphic/slug';
 
 /**
  * How a counted view is described (docs/analytics.md, 'What is counted'): the kind of public page,

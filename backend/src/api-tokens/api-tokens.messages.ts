@@ -1,4 +1,4 @@
-import { API_TOKEN_NAME_MAX, API_TOKEN_SCOPES } from '../../../shared/api-tokens';
+import { API_TOKEN_NAME_MAX, API_TOKEN_SCOPES } from '../../../isomorphic/api-tokens';
 
 /** Texts of personal API tokens (beyond the spec, in its tone). */
 export const ApiTokensMessages = {

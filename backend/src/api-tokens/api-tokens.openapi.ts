@@ -2,7 +2,7 @@ import type { INestApplication } from '@nestjs/common';
 import { PATH_METADATA } from '@nestjs/common/constants';
 import { ModulesContainer, Reflector } from '@nestjs/core';
 import type { OpenAPIObject, OperationObject, PathItemObject, SecuritySchemeObject } from '@nestjs/swagger';
-import { API_TOKEN_SCOPES, SESSION_ONLY_PATHS, tokenAccessOf, type ApiTokenScope } from '../../../shared/api-tokens';
+import { API_TOKEN_SCOPES, SESSION_ONLY_PATHS, tokenAccessOf, type ApiTokenScope } from '../../../isomorphic/api-tokens';
 import { AUTH_OPTIONS, type AuthOptions, SESSION_ONLY, TOKEN_SCOPE } from '../auth/auth.decorator';
 
 /** The OpenAPI extension naming the scope an API token needs for an operation, or 'session-only'. */

@@ -5,7 +5,7 @@ import { DataSource, Repository } from 'typeorm';
 import type { ApiTokenFacts } from '../events/domain-events';
 import { DomainEvents, EventTransaction } from '../events/domain-events.service';
 import { readUserFacts } from '../users/user-facts';
-import { API_TOKEN_PATTERN, API_TOKEN_PREFIX, grantableScopes, type ApiTokenScope } from '../../../shared/api-tokens';
+import { API_TOKEN_PATTERN, API_TOKEN_PREFIX, grantableScopes, type ApiTokenScope } from '../../../isomorphic/api-tokens';
 import type { AuthUser, CallerRead } from '../auth/auth-user';
 import { callerOf, keepsAccess, readCaller } from '../auth/caller-query';
 import { ApiToken } from './entities/api-token.entity';

@@ -1,6 +1,6 @@
 import { ForbiddenException } from '@nestjs/common';
 import type { RequestHandler } from 'express';
-import { SESSION_ONLY_PATHS } from '../../../shared/api-tokens';
+import { SESSION_ONLY_PATHS } from '../../../isomorphic/api-tokens';
 import { ApiTokensMessages } from './api-tokens.messages';
 import { apiTokenOf } from './token-tracker';
 

@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { API_TOKEN_PREFIX } from '../../../shared/api-tokens';
+import { API_TOKEN_PREFIX } from '../../../isomorphic/api-tokens';
 import { sha256 } from '../sessions/sessions.service';
 
 const BEARER_API_TOKEN = new RegExp(`^Bearer\\s+(${API_TOKEN_PREFIX}\\S*)\\s*$`, 'i');

@@ -4,7 +4,7 @@ import type { CommentFacts, DomainEvent, EventActor } from '../events/domain-eve
 import { DomainEvents } from '../events/domain-events.service';
 import { AuditWriter } from './audit-writer';
 import { AuditLinks, AuditRecord, AuditType, excerpt } from './audit.types';
-import { countNoun, englishNoun } from '../../../shared/plural';
+import { countNoun, englishNoun } from '../../../isomorphic/plural';
 
 /** An entry about the event's comment, by the event's actor. */
 const aboutComment = (

@@ -1,6 +1,6 @@
 import type { UserResponseDto } from '../users/dto/user-response.dto';
 import type { ActiveMute } from '../users/active-mute';
-import type { ApiTokenScope } from '../../../shared/api-tokens';
+import type { ApiTokenScope } from '../../../isomorphic/api-tokens';
 import { RoleName } from '../users/roles';
 
 /** Who is calling: loaded from the database on every authenticated request (`@CurrentUser()`). */

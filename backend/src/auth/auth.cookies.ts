@@ -1,7 +1,7 @@
 import type { CookieOptions, Request, Response } from 'express';
 import type { AppConfig } from '../config/env';
 import { ACCESS_COOKIE, ACCESS_TOKEN_TTL_SECONDS, REFRESH_COOKIE } from './auth-user';
-import { SIGNED_IN_HINT_COOKIE } from '../../../shared/public-pages';
+import { SIGNED_IN_HINT_COOKIE } from '../../../isomorphic/public-pages';
 
 /** httpOnly, SameSite=Lax, Path=/, secure when the site is served over https (docs/requirements.md#decision-browser-session). */
 function baseOptions(config: AppConfig): CookieOptions {
@@ -9,7 +9,7 @@ function baseOptions(config: AppConfig): CookieOptions {
 }
 
 /**
- * The signed-in hint (shared/public-pages.ts): readable by the page's script, so a public page
+ * The signed-in hint (isomorphic/public-pages.ts): readable by the page's script, so a public page
  * fetches its personal fragment only when a session exists. Lives as long as the refresh cookie.
  */
 function hintOptions(config: AppConfig): CookieOptions {

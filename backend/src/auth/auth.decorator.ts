@@ -2,7 +2,7 @@ import { applyDecorators, createParamDecorator, ExecutionContext, SetMetadata, U
 import { DECORATORS, type SecurityRequirementObject, type SecuritySchemeObject } from '@nestjs/swagger';
 import { ApiErrors } from '../common/decorators/api-errors.decorator';
 import { ACCESS_COOKIE, type AuthUser } from './auth-user';
-import type { ApiTokenScope } from '../../../shared/api-tokens';
+import type { ApiTokenScope } from '../../../isomorphic/api-tokens';
 import { AUTH_OPTIONS, AuthOptions, JwtAuthGuard, SESSION_ONLY, TOKEN_SCOPE } from './guards/jwt-auth.guard';
 
 export type { AuthOptions } from './guards/jwt-auth.guard';
@@ -84,7 +84,7 @@ export const CurrentUser = createParamDecorator((_data: unknown, context: Execut
 });
 
 /**
- * The scope an API token needs for this write route (shared/api-tokens.ts). Reads need `read`
+ * The scope an API token needs for this write route (isomorphic/api-tokens.ts). Reads need `read`
  * and administrator routes `admin` without saying so; a write route that declares nothing
  * refuses tokens. Documented per operation as `x-required-scope`.
  *

@@ -1,7 +1,7 @@
-import { MIXED_SCRIPT_EMAIL_TEXT } from '../../../shared/email-scripts';
+import { MIXED_SCRIPT_EMAIL_TEXT } from '../../../isomorphic/email-scripts';
 
 /** Texts of the accounts area (docs/requirements.md#validation-login, docs/requirements.md#errors-auth; docs/requirements.md#decision-login), verbatim. */
-import { countNoun, englishNoun } from '../../../shared/plural';
+import { countNoun, englishNoun } from '../../../isomorphic/plural';
 
 export const AuthMessages = {
   AUTH_REQUIRED: 'Authentication required. Please log in to continue.',

@@ -5,7 +5,7 @@ import { loadConfig } from '../config/env';
 import { createDataSource, ensureDatabase } from '../database/data-source';
 import { EmbeddedDatabase, runningEmbeddedPostgres, startEmbeddedPostgres } from '../database/embedded-postgres';
 import { readingTimeOfWords, renderMarkdown, wordCountOf } from '../common/markdown';
-import { slugify } from '../../../shared/slug';
+import { slugify } from '../../../isomorphic/slug';
 import { countedComment } from '../comments/visibility/counted-comment';
 import { RoleName } from '../users/roles';
 import { UserStatus } from '../users/entities/user.entity';

@@ -1,5 +1,5 @@
 import { readingTimeOf, renderMarkdown } from './markdown';
-import { slugify } from '../../../shared/slug';
+import { slugify } from '../../../isomorphic/slug';
 
 const DANGEROUS_TAG =
   /<\s*\/?\s*(script|style|iframe|object|embed|form|input|button|svg|math|base|meta|link|noscript|template|frame|frameset|textarea|select)\b/i;

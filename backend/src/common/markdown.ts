@@ -1,6 +1,6 @@
 import MarkdownIt from 'markdown-it';
 import sanitizeHtml from 'sanitize-html';
-import { slugify } from '../../../shared/slug';
+import { slugify } from '../../../isomorphic/slug';
 
 /**
  * Markdown → sanitized HTML, run once when a post is saved (docs/requirements.md#decision-markdown). Raw HTML in the source

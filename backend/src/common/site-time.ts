@@ -1,6 +1,6 @@
-import { formatInZone } from '../../../shared/date-formats';
+import { formatInZone } from '../../../isomorphic/date-formats';
 
-/** A time as every page shows it (shared/date-formats.ts 'shortDateTime'): in the site's zone, named ('Nov 22, 2026, 3:04 PM GMT+7'). */
+/** A time as every page shows it (isomorphic/date-formats.ts 'shortDateTime'): in the site's zone, named ('Nov 22, 2026, 3:04 PM GMT+7'). */
 export function siteTimeFormatter(timeZone: string): (date: Date) => string {
   return (date) => formatInZone('shortDateTime', date, timeZone);
 }

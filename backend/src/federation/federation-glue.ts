@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { APP_CONFIG, AppConfig } from '../config/env';
-import { SLUG_BODY } from '../../../shared/slug';
+import { SLUG_BODY } from '../../../isomorphic/slug';
 import { FEDERATION_PATHS, FederationService } from './federation.service';
 import { SITE_ACTOR } from './federation.repository';
 

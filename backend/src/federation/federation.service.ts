@@ -13,7 +13,7 @@ import { Fedify, federationUnavailableReason, loadFedify } from './fedify-loader
 import { FederationRepository, FollowingRow, LocalAuthor, LocalPost, Recipient, RemoteActorRow, SITE_ACTOR } from './federation.repository';
 import { PgKvStore } from './pg-kv-store';
 import { noteText } from './note-text';
-import { fediverseUsername, shadowedAuthorId } from '../../../shared/fediverse-handle';
+import { fediverseUsername, shadowedAuthorId } from '../../../isomorphic/fediverse-handle';
 
 /**
  * The queue of outgoing deliveries (one job per (activity, inbox) row), one per PUBLIC_URL: a

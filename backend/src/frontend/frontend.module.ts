@@ -37,12 +37,12 @@ import { clearSignedInHint } from '../auth/auth.cookies';
 import { PageCacheService } from './page-cache.service';
 import { POST_VIEW_RECORDER, recordPageView, type PostViewRecorder } from './post-view-recorder';
 import { PageGatewayService } from '../gateway/page-gateway.service';
-import type { ServerLocals } from '../../../shared/server-locals';
+import type { ServerLocals } from '../../../isomorphic/server-locals';
 import { useStandardReasonPhrase } from './reason-phrase';
 import { bufferResponse } from './response-buffer';
 import { IMMUTABLE_CACHE_CONTROL, StaticAssets } from './static-assets';
 
-export type { ServerLocals } from '../../../shared/server-locals';
+export type { ServerLocals } from '../../../isomorphic/server-locals';
 
 export type AstroHandler = (req: Request, res: Response, next: NextFunction, locals: ServerLocals) => Promise<void>;
 
@@ -74,7 +74,7 @@ const NOT_CACHED_HEADERS = new Set([
 /**
  * Serves the built Astro site: its files from memory, precompressed (br/gz) and hashed assets with
  * a year's cache (StaticAssets), then the SSR handler. GET/HEAD requests for the public reading
- * pages, signed in or not (their HTML is the same for everyone: shared/public-pages.ts), get a
+ * pages, signed in or not (their HTML is the same for everyone: isomorphic/public-pages.ts), get a
  * strong ETag per coding, `Cache-Control: public, max-age=0, must-revalidate`, `Vary:
  * Accept-Encoding` and 304 for a matching If-None-Match, and (unless PAGE_CACHE=off) are answered
  * from the in-memory page cache, which keeps each page's br and gzip bodies made once; their render

@@ -1,10 +1,10 @@
 import type { Request } from 'express';
-import { SLUG_BODY } from '../../../shared/slug';
-import { SEARCH_PATH, searchPageKey } from '../../../shared/search-page-address';
-import { isSitemapPath } from '../../../shared/sitemap';
-import { AUTHOR_PAGE, PERSONAL_FRAGMENT_PATH, TAG_FEED } from '../../../shared/public-pages';
+import { SLUG_BODY } from '../../../isomorphic/slug';
+import { SEARCH_PATH, searchPageKey } from '../../../isomorphic/search-page-address';
+import { isSitemapPath } from '../../../isomorphic/sitemap';
+import { AUTHOR_PAGE, PERSONAL_FRAGMENT_PATH, TAG_FEED } from '../../../isomorphic/public-pages';
 
-export { isPublicPagePath } from '../../../shared/public-pages';
+export { isPublicPagePath } from '../../../isomorphic/public-pages';
 
 /** The session cookies (auth/auth-user.ts): a page outside the public ones is rendered for its session. */
 export const SESSION_COOKIES = ['inkwell_access', 'inkwell_refresh'] as const;
@@ -28,7 +28,7 @@ export const PRIVATE_CACHE_CONTROL = 'private, no-store';
 /** Anonymous pages outside the cache (/login, /register, unknown paths): a cache must ask each time (they carry no validator). */
 export const UNCACHED_PAGE_CACHE_CONTROL = 'no-cache';
 
-/** The per-user fragment (shared/public-pages.ts), with or without a trailing slash. */
+/** The per-user fragment (isomorphic/public-pages.ts), with or without a trailing slash. */
 export function isPersonalFragmentPath(path: string): boolean {
   return path === PERSONAL_FRAGMENT_PATH || path === `${PERSONAL_FRAGMENT_PATH}/`;
 }
@@ -49,7 +49,7 @@ export function withoutTrackingParameters(url: string): string {
 
 /**
  * The cache key of a public page request (its path and query, as received): the address itself
- * without `ref` and `utm_*` parameters (a newsletter link is a cache hit), except for `/search`, whose key is the canonical search (shared/search-page-address.ts: the query
+ * without `ref` and `utm_*` parameters (a newsletter link is a cache hit), except for `/search`, whose key is the canonical search (isomorphic/search-page-address.ts: the query
  * normalised, filters in one order, empty and unknown parameters left out), so equivalent
  * addresses share one entry.
  */

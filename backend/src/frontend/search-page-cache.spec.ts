@@ -3,7 +3,7 @@ import { loadConfig } from '../config/env';
 import { etagOf, PageCache, type CachedPage } from './page-cache';
 import { isPublicPagePath, pageCacheKey, PageGroup, pageGroupOf } from './page-cache-policy';
 import { PageCacheService, SEARCH_PAGE_LIMITS } from './page-cache.service';
-import { canonicalSearchQuery, normaliseSearchQuery, searchPageParams } from '../../../shared/search-page-address';
+import { canonicalSearchQuery, normaliseSearchQuery, searchPageParams } from '../../../isomorphic/search-page-address';
 
 function page(body: string): CachedPage {
   const buffer = Buffer.from(body);

@@ -11,7 +11,7 @@ import express, { type Request, type Response } from 'express';
 import { AllExceptionsFilter } from '../common/filters/all-exceptions.filter';
 import { CALLER_MEMO, type CallerMemo } from './caller-memo';
 import { jsonAnswer } from './json-answer';
-import type { GatewayAnswer, GatewayCall, GatewayMethod, PageGateway } from '../../../shared/gateway.types';
+import type { GatewayAnswer, GatewayCall, GatewayMethod, PageGateway } from '../../../isomorphic/gateway.types';
 
 type Handler = (req: Request, res: Response, next: () => void) => Promise<void>;
 

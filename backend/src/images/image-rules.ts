@@ -1,4 +1,4 @@
-import { THUMBNAIL_VARIANT_WIDTHS } from '../../../shared/thumbnail-srcset';
+import { THUMBNAIL_VARIANT_WIDTHS } from '../../../isomorphic/thumbnail-srcset';
 import { ImagesMessages } from './images.messages';
 
 /** The spec's thumbnail limits (docs/requirements.md#constants-images): what GET /images/upload-info answers. */
@@ -16,7 +16,7 @@ export const MAX_THUMBNAIL_PIXELS = MAX_DIMENSIONS.width * MAX_DIMENSIONS.height
 
 /**
  * Responsive widths stored beside each thumbnail; only the ones narrower than the image exist
- * (never upscaled). The pages' srcset reads the same list (shared/thumbnail-srcset.ts).
+ * (never upscaled). The pages' srcset reads the same list (isomorphic/thumbnail-srcset.ts).
  */
 export const VARIANT_WIDTHS = THUMBNAIL_VARIANT_WIDTHS;
 

@@ -4,7 +4,7 @@ import { htmlToMarkdown, wordpressParagraphs } from './html-to-markdown';
 import { importedRoles } from './site-importer.service';
 import { plainTitle } from './sources/wxr-reader';
 import { transliterate } from './transliterate';
-import { slugify } from '../../../shared/slug';
+import { slugify } from '../../../isomorphic/slug';
 
 describe('What an import keeps and refuses', () => {
   it('keeps a WordPress table with blank lines between its rows as one GFM table', () => {

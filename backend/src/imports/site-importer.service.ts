@@ -21,7 +21,7 @@ import { PostsService } from '../posts/posts.service';
 import { TagsService } from '../tags/tags.service';
 import { UserStatus } from '../users/entities/user.entity';
 import { UsersService } from '../users/users.service';
-import { SLUG_PATTERN, slugify } from '../../../shared/slug';
+import { SLUG_PATTERN, slugify } from '../../../isomorphic/slug';
 import {
   IMPORT_REPORT_ROWS,
   ImportCounts,

@@ -1,6 +1,6 @@
 import { digestMail, passwordResetMail, verificationCodeMail } from './mail.templates';
 
-// The e-mails count with the plural rules (shared/plural.ts), never '1 minutes'.
+// The e-mails count with the plural rules (isomorphic/plural.ts), never '1 minutes'.
 describe('counts in the e-mails', () => {
   const item = { summary: 'Lan replied to your comment on “Hello”', quote: null, link: 'http://localhost:3000/blog/hello#comment-1' };
 

@@ -1,5 +1,5 @@
 /** The account e-mails: plain text plus simple HTML. User data is escaped in the HTML part. */
-import { countNoun, englishNoun } from '../../../shared/plural';
+import { countNoun, englishNoun } from '../../../isomorphic/plural';
 
 /** The counted nouns of the e-mails ('1 new notification', '15 minutes'). */
 const MINUTE = englishNoun('minute');
@@ -110,7 +110,7 @@ export function webhookDisabledMail(fullName: string, url: string, reason: strin
 
 /** One line of a notification e-mail: what happened, and where to see it. */
 export interface NotificationMailItem {
-  /** A sentence such as 'Lan replied to your comment on “Hello”.' (shared/notification-wording.ts) */
+  /** A sentence such as 'Lan replied to your comment on “Hello”.' (isomorphic/notification-wording.ts) */
   summary: string;
   /** The comment or reason to quote, if any. */
   quote: string | null;

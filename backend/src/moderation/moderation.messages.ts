@@ -1,5 +1,5 @@
 /** Texts of comment moderation, in the tone of the spec's comment texts. */
-import { countNoun, englishNoun } from '../../../shared/plural';
+import { countNoun, englishNoun } from '../../../isomorphic/plural';
 
 export const ModerationMessages = {
   REASON_INVALID: 'reason must be one of SPAM, HARASSMENT, OFF_TOPIC, OTHER',

@@ -2,7 +2,7 @@ import { Inject, Injectable, UnauthorizedException } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { canonicalEmail } from '../../../shared/text';
+import { canonicalEmail } from '../../../isomorphic/text';
 import { APP_CONFIG, AppConfig } from '../config/env';
 import { softBounce, suppress } from './bounces';
 import { BounceEventDto, BounceResultDto } from './dto/bounces.dto';

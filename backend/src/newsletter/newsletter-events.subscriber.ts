@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DomainEvents } from '../events/domain-events.service';
-import { canonicalEmail } from '../../../shared/text';
+import { canonicalEmail } from '../../../isomorphic/text';
 import { NewsletterAccountDataService } from './newsletter-account-data';
 
 /**

@@ -1,6 +1,6 @@
 import { parse } from 'csv-parse/sync';
 import { isEmail } from 'class-validator';
-import { canonicalEmail, charCount, hasInvisible } from '../../../shared/text';
+import { canonicalEmail, charCount, hasInvisible } from '../../../isomorphic/text';
 import type { FollowKind } from './entities/newsletter-follow.entity';
 
 /**

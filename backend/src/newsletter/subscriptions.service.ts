@@ -2,7 +2,7 @@ import { BadRequestException, ConflictException, GoneException, Injectable, NotF
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import type { AuthUser } from '../auth/auth-user';
-import { canonicalEmail } from '../../../shared/text';
+import { canonicalEmail } from '../../../isomorphic/text';
 import type {
   ConfirmInfoDto,
   FollowDto,

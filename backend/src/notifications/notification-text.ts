@@ -1,4 +1,4 @@
-import { notificationSentence } from '../../../shared/notification-wording';
+import { notificationSentence } from '../../../isomorphic/notification-wording';
 import { NotificationType } from './notification.types';
 
 /** What a notification row is joined with to be shown or mailed. */
@@ -40,7 +40,7 @@ export function notificationLink(
 }
 
 /**
- * One sentence saying what happened: the page's sentence (shared/notification-wording.ts, the one
+ * One sentence saying what happened: the page's sentence (isomorphic/notification-wording.ts, the one
  * wording of both), ended with a full stop; a publish time is named in `timeZone`.
  */
 export function notificationSummary(n: NotificationContext, timeZone: string): string {

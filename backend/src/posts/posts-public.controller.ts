@@ -14,7 +14,7 @@ import {
   SitemapIndexDto,
 } from './dto/post-response.dto';
 import { ParseIdPipe } from '../common/validation/parse-id.pipe';
-import { SITEMAP_ENTRY_KINDS, SITEMAP_FILE_SIZE } from '../../../shared/sitemap';
+import { SITEMAP_ENTRY_KINDS, SITEMAP_FILE_SIZE } from '../../../isomorphic/sitemap';
 import { PostsMessages } from './posts.messages';
 import { PostsPublicService } from './posts-public.service';
 

@@ -3,8 +3,8 @@ import { ContentChange, ContentEvents } from '../common/content-events';
 import { MicroCache } from '../common/micro-cache';
 import { APP_CONFIG, AppConfig } from '../config/env';
 import { Page, toPage } from '../common/pagination/page';
-import { SLUG_PATTERN } from '../../../shared/slug';
-import { SITEMAP_ENTRY_KINDS, type SitemapEntryKind } from '../../../shared/sitemap';
+import { SLUG_PATTERN } from '../../../isomorphic/slug';
+import { SITEMAP_ENTRY_KINDS, type SitemapEntryKind } from '../../../isomorphic/sitemap';
 import { TagsService } from '../tags/tags.service';
 import { PostTagQueryDto } from './dto/post-input.dto';
 import {
@@ -232,7 +232,7 @@ export class PostsPublicService implements OnModuleDestroy {
 
   /**
    * The sitemap index: the static pages' file (its last change is the newest of all), then each
-   * kind's numbered files with their last change (shared/sitemap.ts).
+   * kind's numbered files with their last change (isomorphic/sitemap.ts).
    */
   sitemapIndex(): Promise<SitemapIndexDto> {
     return this.sitemapIndexAnswer.remember('index', () => this.loadSitemapIndex());

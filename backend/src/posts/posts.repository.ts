@@ -5,7 +5,7 @@ import type { SortDirection } from '../common/pagination/sort';
 import { containsPattern, countRows } from '../common/sql-patterns';
 import type { TagRefDto } from '../tags/dto/tag-response.dto';
 import { RoleName } from '../users/roles';
-import { SITEMAP_FILE_SIZE, sitemapIdRange, type SitemapEntryKind } from '../../../shared/sitemap';
+import { SITEMAP_FILE_SIZE, sitemapIdRange, type SitemapEntryKind } from '../../../isomorphic/sitemap';
 import type { PostCardWithTags, PostForAnswer, PostListRow } from './post.mapper';
 
 const CARD_COLUMNS = `p.id, p.title, p.slug, p.summary, p.thumbnail, p.like_count, p.view_count, p.comment_count, p.is_featured,
@@ -106,7 +106,7 @@ const PUBLIC_AUTHOR = `u.status IN ('ACTIVE', 'PENDING')
 const LISTED_AUTHOR_ROLES = [RoleName.AUTHOR];
 /** Posts `p` the sitemap lists (`$1`: PUBLIC_URL/blog/): published, indexable, canonical here. */
 const SITEMAP_POST = `p.status = 'PUBLISHED' AND NOT p.noindex AND (p.canonical_url IS NULL OR p.canonical_url = $1 || p.slug)`;
-/** The sitemap file an id falls in (shared/sitemap.ts sitemapIdRange). */
+/** The sitemap file an id falls in (isomorphic/sitemap.ts sitemapIdRange). */
 const SITEMAP_FILE_OF = (id: string) => `((${id} - 1) / ${SITEMAP_FILE_SIZE} + 1)::int`;
 const AUTHOR_PAGE_ROLES = [RoleName.AUTHOR, RoleName.ADMIN];
 
@@ -162,7 +162,7 @@ export class PostsRepository {
   }
 
   /**
-   * The sitemap's numbered files per kind (shared/sitemap.ts: file n holds the ids of its range)
+   * The sitemap's numbered files per kind (isomorphic/sitemap.ts: file n holds the ids of its range)
    * with each file's last change; ranges with no row are left out. `postBase`: the address posts'
    * own pages start with (PUBLIC_URL/blog/): a post whose canonical URL points elsewhere, like a
    * noindex post, is not listed. Each kind is one grouped scan of its rows; the

@@ -19,7 +19,7 @@ import { type PostListRow, toPostListItem, toPostResponse } from './post.mapper'
 import { PostsMessages } from './posts.messages';
 import { PostListFilter, PostsRepository } from './posts.repository';
 import { recordSlugChange } from '../common/slug-history';
-import { SLUG_PATTERN, slugify } from '../../../shared/slug';
+import { SLUG_PATTERN, slugify } from '../../../isomorphic/slug';
 import { DomainEvents, EventTransaction } from '../events/domain-events.service';
 import { RevisionKind } from '../revisions/entities/post-revision.entity';
 import { RevisionsService } from '../revisions/revisions.service';

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { formatInZone } from '../../../shared/date-formats';
+import { formatInZone } from '../../../isomorphic/date-formats';
 import { APP_CONFIG, AppConfig } from '../config/env';
 import { JobRun, JobsService } from '../jobs/jobs.service';
 import { newSignInMail } from '../mail/mail.templates';

@@ -1,5 +1,5 @@
 /** Texts of the tags area (docs/requirements.md#validation-tag, docs/requirements.md#errors-tags), verbatim where the spec gives them. */
-import { countNoun, englishNoun } from '../../../shared/plural';
+import { countNoun, englishNoun } from '../../../isomorphic/plural';
 
 export const TagsMessages = {
   AUTH_REQUIRED: 'Authentication required. Please log in to create/update tags.',

@@ -6,7 +6,7 @@ import { ContentEvents } from '../common/content-events';
 import { isUniqueViolation, violatedConstraint } from '../common/database-errors';
 import { Page, toPage } from '../common/pagination/page';
 import { recordSlugChange } from '../common/slug-history';
-import { SLUG_PATTERN, slugify } from '../../../shared/slug';
+import { SLUG_PATTERN, slugify } from '../../../isomorphic/slug';
 import type { DomainEvent, EventActor, TagFacts } from '../events/domain-events';
 import { DomainEvents, EventTransaction } from '../events/domain-events.service';
 import { TagCreateDto, TagQueryDto, TagUpdateDto } from './dto/tag-input.dto';

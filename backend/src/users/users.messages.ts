@@ -1,4 +1,4 @@
-import { MIXED_SCRIPT_EMAIL_TEXT } from '../../../shared/email-scripts';
+import { MIXED_SCRIPT_EMAIL_TEXT } from '../../../isomorphic/email-scripts';
 
 /** Texts of the profile and avatar calls (docs/requirements.md#validation-avatar, docs/requirements.md#errors-profile), verbatim where the spec gives them. */
 export const UsersMessages = {

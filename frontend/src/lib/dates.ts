@@ -4,11 +4,11 @@
  * runs in, and every time of day names that zone ('3:04 PM GMT+7'). A page rendered on the server
  * and the same island after hydration show the same text; a reader elsewhere sees which zone the
  * time is in instead of a time that looks hours off. The formats themselves are named in
- * shared/date-formats.ts, which the server's e-mails and audit texts use too.
+ * isomorphic/date-formats.ts, which the server's e-mails and audit texts use too.
  */
-import { formatInZone, zoneName, type DateFormatName } from '../../../shared/date-formats';
+import { formatInZone, zoneName, type DateFormatName } from '../../../isomorphic/date-formats';
 import { countNoun, Nouns } from './texts/nouns';
-import type { Noun } from '../../../shared/plural';
+import type { Noun } from '../../../isomorphic/plural';
 
 /** The site's time zone unless SITE_TIME_ZONE says otherwise: Vietnam's (the spec's readers), no daylight saving. */
 export const DEFAULT_SITE_TIME_ZONE = 'Asia/Ho_Chi_Minh';
@@ -43,7 +43,7 @@ function toDate(value: DateInput): Date | undefined {
   return Number.isNaN(date.getTime()) ? undefined : date;
 }
 
-/** A date in one of the named formats (shared/date-formats.ts), in the site zone; '' when missing or invalid. */
+/** A date in one of the named formats (isomorphic/date-formats.ts), in the site zone; '' when missing or invalid. */
 export function formatSiteDate(name: DateFormatName, value: DateInput): string {
   const date = toDate(value);
   return date ? formatInZone(name, date, siteTimeZone()) : '';

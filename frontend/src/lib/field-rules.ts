@@ -1,7 +1,7 @@
 /** Field checks the registration, login, forgot-password and profile forms share (docs/requirements.md#validation-forgot-password). */
 import { NameAndEmailTexts } from './texts/account-fields';
-import { mixesScripts } from '../../../shared/email-scripts';
-import { canonicalEmail, charCount, hasInvisible, trimInvisible } from '../../../shared/text';
+import { mixesScripts } from '../../../isomorphic/email-scripts';
+import { canonicalEmail, charCount, hasInvisible, trimInvisible } from '../../../isomorphic/text';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 /** A plausible address without invisible characters (the server refuses look-alikes such as a zero-width space). */

@@ -1,7 +1,7 @@
 /**
  * Formatters of the public reading pages (docs/requirements.md#post-card, docs/requirements.md#reading-time): card read time from the summary, '99+' like counts, title-cased slugs.
  */
-import { SLUG_MAX_LENGTH, SLUG_PATTERN } from '../../../shared/slug';
+import { SLUG_MAX_LENGTH, SLUG_PATTERN } from '../../../isomorphic/slug';
 
 /** Card read time: summary length divided by 200, rounded up (docs/requirements.md#reading-time), at least 1 minute. */
 export function cardReadingTime(summary: string | null | undefined): number {

@@ -3,7 +3,7 @@
  * The special characters are the server's set (backend/src/auth/dto/field.rules.ts).
  */
 import { PasswordTexts } from './texts/account-fields';
-import { charCount } from '../../../shared/text';
+import { charCount } from '../../../isomorphic/text';
 
 export const SPECIAL_CHARACTERS = /[!@#$%^&*(),.?":{}|<>_\-+=[\]\\/;'`~]/;
 

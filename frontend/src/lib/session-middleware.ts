@@ -3,7 +3,7 @@
  * expired access token with the refresh cookie, and applies the spec's redirects.
  *
  * Cheap on purpose: a request without session cookies makes no API call at all, and neither does a
- * public page (shared/public-pages.ts): it is the same for everyone, kept by the page cache, and
+ * public page (isomorphic/public-pages.ts): it is the same for everyone, kept by the page cache, and
  * what is personal on it comes from the fragment (pages/fragments/session.astro), whose request
  * this middleware serves like any other. Elsewhere, the session is checked once per page: the profile read resolves the caller, and every later read of
  * the page reuses it (the gateway's caller memo).
@@ -25,7 +25,7 @@ import {
   toSessionUser,
   type SessionUser,
 } from './session';
-import { isPublicPagePath, PERSONAL_FRAGMENT_PATH } from '../../../shared/public-pages';
+import { isPublicPagePath, PERSONAL_FRAGMENT_PATH } from '../../../isomorphic/public-pages';
 
 interface Renewal {
   ok: boolean;

@@ -15,7 +15,7 @@ export type AvatarResponse = Schema<'AvatarResponseDto'>;
 
 export const ACCESS_COOKIE = 'inkwell_access';
 export const REFRESH_COOKIE = 'inkwell_refresh';
-export { SIGNED_IN_HINT_COOKIE as SIGNED_IN_COOKIE } from '../../../shared/public-pages';
+export { SIGNED_IN_HINT_COOKIE as SIGNED_IN_COOKIE } from '../../../isomorphic/public-pages';
 
 /** A role as the badges show it: the profile's role entry, whose details a list may leave out. */
 export type SessionRole = { name: string } & Partial<Omit<Schema<'UserRoleResponseDto'>, 'name'>>;

@@ -1,8 +1,8 @@
-import { sitemapFilePath, type SitemapFile } from '../../../shared/sitemap';
+import { sitemapFilePath, type SitemapFile } from '../../../isomorphic/sitemap';
 import { xmlEscape } from './xml';
 
 /**
- * The sitemap's XML (sitemaps.org 0.9): the index at /sitemap.xml and its files (shared/sitemap.ts
+ * The sitemap's XML (sitemaps.org 0.9): the index at /sitemap.xml and its files (isomorphic/sitemap.ts
  * names them), every address absolute (PUBLIC_URL), every date W3C (ISO 8601 in UTC).
  */
 const XML_HEADERS = { 'Content-Type': 'application/xml; charset=utf-8' };

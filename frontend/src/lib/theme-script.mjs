@@ -2,7 +2,7 @@
 // CSP step (scripts/csp-script-hashes.mjs) can hash exactly the text the pages carry.
 // Runs before first paint: applies the stored theme (light, dark or system; default system), and
 // marks <html data-signed-in> when the signed-in hint cookie (SIGNED_IN_HINT_COOKIE of
-// shared/public-pages.ts) is there, so a public page's personal placeholders take the signed-in
+// isomorphic/public-pages.ts) is there, so a public page's personal placeholders take the signed-in
 // parts' size from the first paint (global.css, 'Personal parts').
 export const THEME_SCRIPT = `(() => {
   const stored = localStorage.getItem('theme');

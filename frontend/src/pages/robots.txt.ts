@@ -1,9 +1,9 @@
 import type { APIRoute } from 'astro';
-import { SITEMAP_INDEX_PATH } from '../../../shared/sitemap';
+import { SITEMAP_INDEX_PATH } from '../../../isomorphic/sitemap';
 
 /**
  * robots.txt: the back office and the account are off limits; the sitemap index (which names
- * its files: shared/sitemap.ts) is named by its absolute URL (PUBLIC_URL), since the Sitemap directive takes only absolute URLs (a relative
+ * its files: isomorphic/sitemap.ts) is named by its absolute URL (PUBLIC_URL), since the Sitemap directive takes only absolute URLs (a relative
  * one makes the file invalid for crawlers and for Lighthouse). `/author/` and `/author$` rather
  * than `/author`, which as a prefix would also shut out the public /authors page.
  */

@@ -1,5 +1,5 @@
 import type { APIRoute } from 'astro';
-import { parseSitemapFileName, type SitemapEntryKind } from '../../../shared/sitemap';
+import { parseSitemapFileName, type SitemapEntryKind } from '../../../isomorphic/sitemap';
 import { authorHref } from '../features/authors/texts';
 import { load } from '../lib/settle';
 import { sitemapFileResponse, sitemapNotFound, sitemapUnavailable } from '../lib/sitemap';

@@ -3,7 +3,7 @@ import { load } from '../lib/settle';
 import { sitemapIndexResponse, sitemapUnavailable } from '../lib/sitemap';
 
 /**
- * sitemap.xml: the sitemap index (shared/sitemap.ts). Its files: /sitemap-pages.xml (home, /blog,
+ * sitemap.xml: the sitemap index (isomorphic/sitemap.ts). Its files: /sitemap-pages.xml (home, /blog,
  * /authors), then the numbered files of published posts, tags and author pages
  * (sitemap-[file].xml.ts), at most 10,000 addresses each, each with its last change.
  */

@@ -8,7 +8,7 @@ import {
   API_TOKEN_SCOPES,
   type ApiTokenExpiryDays,
   type ApiTokenScope,
-} from '../../../../shared/api-tokens';
+} from '../../../../isomorphic/api-tokens';
 import { MaxChars, Required, trim } from '../../common/validation/field.rules';
 import { ApiTokensMessages } from '../api-tokens.messages';
 

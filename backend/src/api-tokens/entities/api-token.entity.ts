@@ -25,7 +25,7 @@ export class ApiToken {
   @Column({ name: 'token_hash', type: 'char', length: 64 })
   tokenHash: string;
 
-  /** ApiTokenScope values (shared/api-tokens.ts). */
+  /** ApiTokenScope values (isomorphic/api-tokens.ts). */
   @Column({ type: 'varchar', length: 32, array: true })
   scopes: string[];
 

@@ -7,7 +7,7 @@ import { ROLE_RANK, RoleName } from '../../users/roles';
 import { AuthMessages } from '../auth.messages';
 import { CALLER_MEMO, type CallerMemo } from '../../gateway/caller-memo';
 import { ACCESS_COOKIE, AuthUser, type CallerRead } from '../auth-user';
-import { tokenAccessOf, type ApiTokenScope } from '../../../../shared/api-tokens';
+import { tokenAccessOf, type ApiTokenScope } from '../../../../isomorphic/api-tokens';
 import { ApiTokensMessages } from '../../api-tokens/api-tokens.messages';
 import { ApiTokensService } from '../../api-tokens/api-tokens.service';
 import { apiTokenOf } from '../../api-tokens/token-tracker';
@@ -106,7 +106,7 @@ export class JwtAuthGuard extends AuthGuard('jwt') {
 
   /**
    * A personal API token (`Bearer inkw_…`) acts as its user, limited to its scopes: the scope the
-   * route needs comes from one rule (shared/api-tokens.ts tokenAccessOf), then the role applies as
+   * route needs comes from one rule (isomorphic/api-tokens.ts tokenAccessOf), then the role applies as
    * for a session. No CSRF header: a page on another site cannot attach the token.
    */
   private async admitApiToken(

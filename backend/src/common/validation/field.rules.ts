@@ -1,8 +1,8 @@
 import { applyDecorators } from '@nestjs/common';
 import { Transform } from 'class-transformer';
 import { isEmail, registerDecorator, ValidationArguments, ValidationOptions } from 'class-validator';
-import { mixesScripts } from '../../../../shared/email-scripts';
-import { canonicalEmail, charCount, hasInvisible, trimInvisible } from '../../../../shared/text';
+import { mixesScripts } from '../../../../isomorphic/email-scripts';
+import { canonicalEmail, charCount, hasInvisible, trimInvisible } from '../../../../isomorphic/text';
 
 /**
  * Small validation building blocks with one message each, reported in the order listed (the
@@ -85,7 +85,7 @@ const EMAIL_MAX = 254;
  * lower-cased); one with an invisible character (zero-width space, BOM, ...) is refused. Where an
  * address is set (not where one is only looked up, so older accounts can still sign in), pass
  * `mixedScripts`: a local part or domain label mixing scripts ('duрx' with a Cyrillic 'р') is refused
- * with it (shared/email-scripts.ts).
+ * with it (isomorphic/email-scripts.ts).
  */
 export function EmailField(required: string, invalid: string, mixedScripts?: string): PropertyDecorator {
   return applyDecorators(

@@ -4,7 +4,7 @@ import { PostSeoDto } from '../../revisions/dto/post-seo.dto';
 import { TagRefDto } from '../../tags/dto/tag-response.dto';
 import { PostStatus } from '../entities/post.entity';
 import { POST_ACTIONS, PostAction } from '../lifecycle/post-transitions';
-import { SITEMAP_ENTRY_KINDS, SITEMAP_FILE_SIZE, type SitemapKind } from '../../../../shared/sitemap';
+import { SITEMAP_ENTRY_KINDS, SITEMAP_FILE_SIZE, type SitemapKind } from '../../../../isomorphic/sitemap';
 
 const FILE_SIZE = SITEMAP_FILE_SIZE.toLocaleString('en');
 
@@ -144,7 +144,7 @@ export class PostMovedDto {
   @ApiProperty({ example: 'my-first-post', description: "The published post's current slug" }) slug: string;
 }
 
-/** A file of the sitemap index (shared/sitemap.ts names it: /sitemap-pages.xml, /sitemap-posts-1.xml…). */
+/** A file of the sitemap index (isomorphic/sitemap.ts names it: /sitemap-pages.xml, /sitemap-posts-1.xml…). */
 export class SitemapIndexFileDto {
   @ApiProperty({
     enum: ['pages', ...SITEMAP_ENTRY_KINDS],

@@ -3,7 +3,7 @@ import { Transform } from 'class-transformer';
 import { IsOptional, IsString, Matches, MaxLength, registerDecorator, ValidationArguments } from 'class-validator';
 import { PageFieldsDto, PageQueryDto } from '../../common/pagination/page';
 import { MaxChars, Required, trim } from '../../common/validation/field.rules';
-import { SLUG_BODY } from '../../../../shared/slug';
+import { SLUG_BODY } from '../../../../isomorphic/slug';
 import { PostCardResponseDto } from '../../posts/dto/post-response.dto';
 
 /** The longest query (code points, as every length rule counts). */

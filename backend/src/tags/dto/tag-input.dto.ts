@@ -4,7 +4,7 @@ import { IsBoolean, IsIn, IsOptional, IsString, Matches } from 'class-validator'
 import { LookupPageQueryDto } from '../../common/pagination/page';
 import { sortQuery } from '../../common/pagination/sort';
 import { CharLength, MaxChars, trim, trimOrNull } from '../../common/validation/field.rules';
-import { SLUG_PATTERN } from '../../../../shared/slug';
+import { SLUG_PATTERN } from '../../../../isomorphic/slug';
 import { TagsMessages } from '../tags.messages';
 
 /** The fields both create and update take (all optional). */

@@ -1,4 +1,4 @@
-import { emailForAdmins } from '../../../../shared/email-scripts';
+import { emailForAdmins } from '../../../../isomorphic/email-scripts';
 
 /**
  * An e-mail as the back office shows it, so that look-alikes differ at a glance: the domain in

@@ -2,7 +2,7 @@ import { useCallback, useState, type FormEvent } from 'react';
 import { browserApi } from '../../lib/api/client';
 import { ApiError, unwrap } from '../../lib/api/errors';
 import { nameAndEmailErrors } from '../../lib/field-rules';
-import { charCount, trimInvisible } from '../../../../shared/text';
+import { charCount, trimInvisible } from '../../../../isomorphic/text';
 import { AccountTexts } from './texts';
 import { BusyButton, TextAreaField, TextField, Toast, type ToastMessage, useHydrated } from '../../components/islands/form-controls';
 import { useKeepTyped } from '../../components/islands/keep-typed';

@@ -11,7 +11,7 @@
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { ApiError } from '../../lib/api/errors';
 import { checkTagForm, safeColour, tagFormFrom, tagPayload, type AdminTag, type TagForm, type TagFormErrors } from './admin-tags';
-import { slugAfterTitleChange, TAG_SLUG_MAX_LENGTH } from '../../../../shared/slug';
+import { slugAfterTitleChange, TAG_SLUG_MAX_LENGTH } from '../../../../isomorphic/slug';
 import { onLogout } from '../../lib/session-browser';
 import { adminErrors } from '../admin-posts';
 import { errorText } from '../../lib/texts/error-text';
@@ -19,7 +19,7 @@ import { AdminTagsTexts } from './texts';
 import { Alert, BusyButton, TextAreaField, TextField, useHydrated } from '../../components/islands/form-controls';
 import { useKeepTyped } from '../../components/islands/keep-typed';
 import { createTag, updateTag } from './tag-api';
-import { charCount, trimInvisible } from '../../../../shared/text';
+import { charCount, trimInvisible } from '../../../../isomorphic/text';
 import { useSubmit } from '../../components/islands/use-submit';
 
 export interface TagEditorProps {

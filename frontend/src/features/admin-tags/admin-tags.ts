@@ -8,9 +8,9 @@ import type { ApiClient } from '../../lib/api/client';
 import { unwrap } from '../../lib/api/errors';
 import type { components } from '@inkwell/client/schema';
 import { load, settleRead, type Loaded } from '../../lib/settle';
-import { SLUG_PATTERN, TAG_SLUG_MAX_LENGTH } from '../../../../shared/slug';
+import { SLUG_PATTERN, TAG_SLUG_MAX_LENGTH } from '../../../../isomorphic/slug';
 import { AdminTagsTexts } from './texts';
-import { charCount, trimInvisible } from '../../../../shared/text';
+import { charCount, trimInvisible } from '../../../../isomorphic/text';
 import type { DataOf, PostCardData, Tag } from '../../lib/api/schema';
 
 type Schemas = components['schemas'];

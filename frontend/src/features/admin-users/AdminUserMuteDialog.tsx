@@ -8,7 +8,7 @@ import { browserApi } from '../../lib/api/client';
 import { unwrap } from '../../lib/api/errors';
 import { siteDayEnd } from '../../lib/dates';
 import { errorText } from '../../lib/texts/error-text';
-import { charCount, trimInvisible } from '../../../../shared/text';
+import { charCount, trimInvisible } from '../../../../isomorphic/text';
 import { Dialog, ConfirmDialog } from '../../components/islands/Dialog';
 import { Alert, DialogActions, FieldFrame, TextAreaField } from '../../components/islands/form-controls';
 import { adminDateTime, type AdminUser } from './admin-users';

@@ -68,7 +68,7 @@ const listUsers = (query: UserListQuery) => unwrap(browserApi().GET('/api/v1/adm
 /**
  * The user list of /admin/users (docs/requirements.md#screen-admin-users, docs/requirements.md#validation, docs/requirements.md#api-admin-users, docs/requirements.md#errors-user-admin, docs/requirements.md#constants-sorting): search (300 ms after typing),
  * status, verification and role filters, sortable columns (aria-sort), page size, the pager with
- * its jump box, and the Add User modal. The address is the state (shared/useUrlList): the server
+ * its jump box, and the Add User modal. The address is the state (components/islands/useUrlList): the server
  * renders the list for it, and every change here updates it (a new history entry, except while
  * typing or submitting the search), so Back, reload and shared links keep the view. Without
  * JavaScript the same controls are links and a GET form. A row opens the user's details.

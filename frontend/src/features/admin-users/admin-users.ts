@@ -22,7 +22,7 @@ import type { RoleName } from '../../lib/roles';
 import { load } from '../../lib/settle';
 import { AddUserTexts, USER_STATUSES, type UserStatus } from './texts';
 import { formatUtcDay, relativeTime } from '../../lib/dates';
-import { charCount, hasInvisible, trimInvisible } from '../../../../shared/text';
+import { charCount, hasInvisible, trimInvisible } from '../../../../isomorphic/text';
 import { isMixedScriptEmail } from '../../lib/field-rules';
 import type { DataOf } from '../../lib/api/schema';
 

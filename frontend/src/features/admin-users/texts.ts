@@ -5,7 +5,7 @@
  * password panel) are ours.
  */
 import { countNoun, Nouns } from '../../lib/texts/nouns';
-import { MIXED_SCRIPT_EMAIL_TEXT } from '../../../../shared/email-scripts';
+import { MIXED_SCRIPT_EMAIL_TEXT } from '../../../../isomorphic/email-scripts';
 import { CommonTexts } from '../../lib/texts/common';
 import { errorText, type ErrorTexts } from '../../lib/texts/error-text';
 import type { UserStatus } from '../../lib/api/schema';

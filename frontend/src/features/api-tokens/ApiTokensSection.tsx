@@ -1,7 +1,7 @@
 /**
  * The 'API tokens' card of /account: create a token (name, scopes, expiry), see it
  * once with a copy button, list the tokens with their last use, revoke one after confirming. The
- * page passes the list it read; the scopes offered come from the one rule (shared/api-tokens.ts).
+ * page passes the list it read; the scopes offered come from the one rule (isomorphic/api-tokens.ts).
  */
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import {
@@ -11,7 +11,7 @@ import {
   grantableScopes,
   type ApiTokenExpiryDays,
   type ApiTokenScope,
-} from '../../../../shared/api-tokens';
+} from '../../../../isomorphic/api-tokens';
 import { ConfirmDialog } from '../../components/islands/Dialog';
 import { Alert, BusyButton, TextField, useHydrated } from '../../components/islands/form-controls';
 import { useSubmit } from '../../components/islands/use-submit';

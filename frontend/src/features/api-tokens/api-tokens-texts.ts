@@ -1,4 +1,4 @@
-import type { ApiTokenExpiryDays } from '../../../../shared/api-tokens';
+import type { ApiTokenExpiryDays } from '../../../../isomorphic/api-tokens';
 
 /** Texts of the 'API tokens' card of /account (beyond the spec, English like the page). */
 export const ApiTokenTexts = {

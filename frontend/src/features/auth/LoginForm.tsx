@@ -6,7 +6,7 @@ import { LoginTexts, SIGN_IN_ERRORS } from './texts';
 import { errorText } from '../../lib/texts/error-text';
 import { rememberLogin } from '../../lib/session-browser';
 import { BusyButton, PasswordField, TextField, useHydrated } from '../../components/islands/form-controls';
-import { charCount } from '../../../../shared/text';
+import { charCount } from '../../../../isomorphic/text';
 import { useSubmit } from '../../components/islands/use-submit';
 import { AuthFailure } from './auth-form-parts';
 import TwoFactorStep from './TwoFactorStep';

@@ -8,7 +8,7 @@ import { SPECIAL_CHARACTERS } from '../../lib/password-rules';
 import { readResend, recordResend, resendLabel, secondsLeft } from './resend-countdown';
 import { Alert, BusyButton, PasswordField, Spinner, StrengthMeter, TextField, useHydrated } from '../../components/islands/form-controls';
 import { useKeepTyped } from '../../components/islands/keep-typed';
-import { charCount } from '../../../../shared/text';
+import { charCount } from '../../../../isomorphic/text';
 import { useSubmit } from '../../components/islands/use-submit';
 import { AuthFailure } from './auth-form-parts';
 

@@ -2,7 +2,7 @@ import { useId, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { useHydrated } from '../../components/islands/form-controls';
 import { useKeepTyped } from '../../components/islands/keep-typed';
 import { COMMENT_MAX_LENGTH, COMMENT_WARN_LENGTH, commentContentError } from './texts';
-import { charCount, limitChars, trimInvisible } from '../../../../shared/text';
+import { charCount, limitChars, trimInvisible } from '../../../../isomorphic/text';
 
 interface Props {
   label: string;

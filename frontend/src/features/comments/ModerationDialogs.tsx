@@ -10,7 +10,7 @@ import { useId, useState, type FormEvent } from 'react';
 import { Dialog } from '../../components/islands/Dialog';
 import { Alert, DialogActions } from '../../components/islands/form-controls';
 import { errorText } from '../../lib/texts/error-text';
-import { charCount, trimInvisible } from '../../../../shared/text';
+import { charCount, trimInvisible } from '../../../../isomorphic/text';
 import { reportComment, type CommentNode } from './comment-api';
 import {
   commentErrors,

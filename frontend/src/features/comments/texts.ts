@@ -6,7 +6,7 @@
  */
 import type { ErrorTexts } from '../../lib/texts/error-text';
 import { formatShortDateTime, formatViDateTime, relativeTime as relativeTimeIn } from '../../lib/dates';
-import { charCount, trimInvisible } from '../../../../shared/text';
+import { charCount, trimInvisible } from '../../../../isomorphic/text';
 
 export const CommentsTexts = {
   EMPTY: 'Comment content cannot be empty',

@@ -5,7 +5,7 @@
  */
 import type { components } from '@inkwell/client/schema';
 import { EditorTexts } from './texts';
-import { SLUG_PATTERN } from '../../../../shared/slug';
+import { SLUG_PATTERN } from '../../../../isomorphic/slug';
 import { allows, type Post, type PostAction, type PostStatus, type Tag } from '../../lib/api/schema';
 
 export type PostResponse = Post;

@@ -15,7 +15,7 @@ import { useEffect, useRef, useState } from 'react';
 import { ApiError } from '../../lib/api/errors';
 import { allows } from '../../lib/api/schema';
 import { formatTime, siteWallTimeToDate } from '../../lib/dates';
-import { slugAfterTitleChange } from '../../../../shared/slug';
+import { slugAfterTitleChange } from '../../../../isomorphic/slug';
 import { EditorTexts, editorErrors, PublishingTexts, saveFailure } from './texts';
 import { errorText } from '../../lib/texts/error-text';
 import { setFlash } from '../author';

@@ -1,7 +1,7 @@
 /**
  * The notification screens' data, read on the server through the visitor's session
  * (`Astro.locals.api`) and settled for the pages' error states; the browser's calls are in
- * notification-actions.ts. An entry's sentence is the one wording of shared/notification-wording.ts
+ * notification-actions.ts. An entry's sentence is the one wording of isomorphic/notification-wording.ts
  * (the e-mails write the same), for the list's server render and its islands.
  */
 import type { ApiClient } from '../../lib/api/client';
@@ -12,7 +12,7 @@ import {
   notificationSentence as notificationSentenceOf,
   type NotificationFacts,
   type Segment,
-} from '../../../../shared/notification-wording';
+} from '../../../../isomorphic/notification-wording';
 import type { DataOf } from '../../lib/api/schema';
 
 export type NotificationPage = DataOf<'/api/v1/notifications'>;

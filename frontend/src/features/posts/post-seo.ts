@@ -5,7 +5,7 @@
  * noindex, the social image (socialImage, else the thumbnail's social variant) and the JSON-LD
  * Article (headline, description, image, mainEntityOfPage = the canonical URL).
  */
-import { socialImageOfThumbnail } from '../../../../shared/thumbnail-srcset';
+import { socialImageOfThumbnail } from '../../../../isomorphic/thumbnail-srcset';
 import type { Post } from '../../lib/api/schema';
 
 type PublicPost = Omit<Post, 'authorEmail'>;

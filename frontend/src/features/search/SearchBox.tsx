@@ -2,7 +2,7 @@ import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { useKeepTyped } from '../../components/islands/keep-typed';
 import { browserApi } from '../../lib/api/client';
 import { unwrap } from '../../lib/api/errors';
-import { normaliseSearchQuery } from '../../../../shared/search-page-address';
+import { normaliseSearchQuery } from '../../../../isomorphic/search-page-address';
 import type { SearchHit } from './search';
 import { SearchTexts } from './texts';
 

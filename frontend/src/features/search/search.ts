@@ -6,10 +6,10 @@
  */
 import type { ApiClient } from '../../lib/api/client';
 import { load } from '../../lib/settle';
-import { canonicalSearchQuery, SEARCH_PATH, type SearchPageParams } from '../../../../shared/search-page-address';
+import { canonicalSearchQuery, SEARCH_PATH, type SearchPageParams } from '../../../../isomorphic/search-page-address';
 import type { DataOf } from '../../lib/api/schema';
 
-export { searchPageParams, type SearchPageParams } from '../../../../shared/search-page-address';
+export { searchPageParams, type SearchPageParams } from '../../../../isomorphic/search-page-address';
 
 /** Results a page. */
 export const SEARCH_PAGE_SIZE = 10;

@@ -1,7 +1,7 @@
 /** Texts of 'Where you're signed in' on /account. */
 import { errorText } from '../../lib/texts/error-text';
 import { countNoun } from '../../lib/texts/nouns';
-import { englishNoun } from '../../../../shared/plural';
+import { englishNoun } from '../../../../isomorphic/plural';
 
 const OTHER_SESSION = englishNoun('other session');
 

@@ -4,7 +4,7 @@
  * controller method HTTP would reach with the same guards, pipes and envelope. No socket, no
  * loopback request.
  */
-import type { GatewayMethod, PageGateway } from '../../../../shared/gateway.types';
+import type { GatewayMethod, PageGateway } from '../../../../isomorphic/gateway.types';
 import type { ApiClient } from './client';
 
 interface CallInit {

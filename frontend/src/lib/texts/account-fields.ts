@@ -1,4 +1,4 @@
-import { MIXED_SCRIPT_EMAIL_TEXT } from '../../../../shared/email-scripts';
+import { MIXED_SCRIPT_EMAIL_TEXT } from '../../../../isomorphic/email-scripts';
 
 /**
  * Texts of the account fields several features check (sign-up and the profile: name and e-mail;

@@ -1,10 +1,10 @@
 /**
  * The nouns the pages count, each with its plural forms: `countNoun(3, Nouns.LIKE)` →
- * '3 likes'. The plural rules are shared/plural.ts (Intl.PluralRules), for the pages and e-mails.
+ * '3 likes'. The plural rules are isomorphic/plural.ts (Intl.PluralRules), for the pages and e-mails.
  */
-import { englishNoun } from '../../../../shared/plural';
+import { englishNoun } from '../../../../isomorphic/plural';
 
-export { countNoun, nounFor } from '../../../../shared/plural';
+export { countNoun, nounFor } from '../../../../isomorphic/plural';
 
 export const Nouns = {
   LIKE: englishNoun('like'),
