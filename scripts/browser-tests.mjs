@@ -220,6 +220,8 @@ async function waitForHealth() {
 }
 
 let exitCode = 1;
+/** Why the run failed besides a failed test: said again after the server log, which hides the summary. */
+const reasons = [];
 try {
   const problem = await waitForHealth();
   if (problem) {
@@ -257,6 +259,7 @@ try {
     if (loopbackCalls.length > 0) {
       process.stdout.write(`${loopbackCalls.slice(0, 20).join('\n')}\n`);
       log('pages must read through the in-process gateway, never over loopback HTTP');
+      reasons.push(`${loopbackCalls.length} loopback connections`);
       if (exitCode === 0) exitCode = 1;
     }
     // Less the deliberate probe of frontend/tests/request-security.spec.ts, which proves reports arrive.
@@ -269,6 +272,7 @@ try {
     if (cspViolations.length > 0) {
       process.stdout.write(`${cspViolations.slice(0, 20).join('\n')}\n`);
       log('every inline script must be in the build (scripts/csp-script-hashes.mjs): no page may need more than the policy allows');
+      reasons.push(`${cspViolations.length} Content-Security-Policy violations`);
       if (exitCode === 0) exitCode = 1;
     }
     if (exitCode !== 0) {
@@ -277,6 +281,9 @@ try {
       mkdirSync(join(ROOT, 'test-results'), { recursive: true });
       copyFileSync(logFile, SAVED_LOG);
       log(`the whole server log is in ${SAVED_LOG}`);
+      // The server log is long: say again, below it, what failed (the failed tests are named above it,
+      // in Playwright's summary, and at the end of CI).
+      log(`failed: ${reasons.length ? reasons.join(', ') : 'Playwright reported failed tests (its summary is above the server log)'}`);
     }
   }
 } finally {

@@ -2,7 +2,9 @@
 // `node scripts/slowest-tests.mjs <durations.jsonl> [count]`: the slowest test files and tests of a
 // CI run, across jest and the browser journeys, from the lines backend/test/durations-reporter.cjs
 // and frontend/tests/durations-reporter.ts append. A jest file counts its wall time; a browser
-// file the sum of its tests' attempts (each with its hooks). Never fails: it only reports.
+// file the sum of its tests' attempts (each with its hooks). Then the tests that failed (their last
+// attempt) and the flaky ones (failed, then passed on a retry), so a failed run's last lines name
+// them. Never fails: it only reports.
 import { readFileSync } from 'node:fs';
 
 const [file, countArg] = process.argv.slice(2);
@@ -24,6 +26,7 @@ for (const line of text.split('\n')) {
   }
 }
 
+const OK = new Set(['passed', 'skipped', 'pending', 'todo', 'disabled']);
 const files = new Map();
 const tests = new Map();
 for (const entry of entries) {
@@ -36,9 +39,13 @@ for (const entry of entries) {
     const testKey = `${fileKey}\t${entry.test}`;
     const test = tests.get(testKey) ?? { run: entry.run, file: entry.file, test: entry.test, ms: 0 };
     test.ms += entry.ms;
+    if (entry.status) {
+      test.failedOnce ||= !OK.has(entry.status);
+      test.last = entry.status;
+    }
     tests.set(testKey, test);
   }
-  if (entry.status && !['passed', 'skipped', 'pending', 'todo', 'disabled'].includes(entry.status)) row.failed = true;
+  if (entry.status && !OK.has(entry.status)) row.failed = true;
   files.set(fileKey, row);
 }
 
@@ -56,3 +63,14 @@ for (const row of slowestFiles)
 const slowestTests = [...tests.values()].sort((a, b) => b.ms - a.ms).slice(0, count);
 process.stdout.write(`\nThe ${slowestTests.length} slowest tests:\n`);
 for (const row of slowestTests) process.stdout.write(`${seconds(row.ms)}  ${row.run.padEnd(14)} ${row.file}: ${row.test}\n`);
+
+const failed = [...tests.values()].filter((row) => row.last && !OK.has(row.last));
+const flaky = [...tests.values()].filter((row) => row.failedOnce && OK.has(row.last));
+for (const [title, rows] of [
+  ['failed', failed],
+  ['flaky (failed, then passed on a retry)', flaky],
+]) {
+  if (!rows.length) continue;
+  process.stdout.write(`\nTests ${title}: ${rows.length}\n`);
+  for (const row of rows) process.stdout.write(`  ${row.run.padEnd(14)} ${row.file}: ${row.test} (${row.last})\n`);
+}
