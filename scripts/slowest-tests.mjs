@@ -4,7 +4,7 @@
 // and frontend/tests/durations-reporter.ts append. A jest file counts its wall time; a browser
 // file the sum of its tests' attempts (each with its hooks). Then the tests that failed (their last
 // attempt) and the flaky ones (failed, then passed on a retry), so a failed run's last lines name
-// them. Never fails: it only reports.
+// them, with the first line of each failure and any error outside a test. Never fails: it only reports.
 import { readFileSync } from 'node:fs';
 
 const [file, countArg] = process.argv.slice(2);
@@ -29,7 +29,15 @@ for (const line of text.split('\n')) {
 const OK = new Set(['passed', 'skipped', 'pending', 'todo', 'disabled']);
 const files = new Map();
 const tests = new Map();
+/** Errors outside any test (a browser worker's hook or teardown, a jest file that failed to run). */
+const outsideTests = [];
 for (const entry of entries) {
+  if (entry.kind === 'error') {
+    outsideTests.push(entry);
+    continue;
+  }
+  // A jest file that failed to run.
+  if (entry.kind === 'file' && entry.error) outsideTests.push(entry);
   const fileKey = `${entry.run}\t${entry.file}`;
   const row = files.get(fileKey) ?? { run: entry.run, file: entry.file, ms: 0, tests: 0, failed: false };
   if (entry.kind === 'file') row.ms = entry.ms;
@@ -42,6 +50,7 @@ for (const entry of entries) {
     if (entry.status) {
       test.failedOnce ||= !OK.has(entry.status);
       test.last = entry.status;
+      test.error = entry.error ?? test.error;
     }
     tests.set(testKey, test);
   }
@@ -72,5 +81,11 @@ for (const [title, rows] of [
 ]) {
   if (!rows.length) continue;
   process.stdout.write(`\nTests ${title}: ${rows.length}\n`);
-  for (const row of rows) process.stdout.write(`  ${row.run.padEnd(14)} ${row.file}: ${row.test} (${row.last})\n`);
+  for (const row of rows)
+    process.stdout.write(`  ${row.run.padEnd(14)} ${row.file}: ${row.test} (${row.last})${row.error ? `\n      ${row.error}` : ''}\n`);
+}
+if (outsideTests.length) {
+  process.stdout.write(`\nErrors outside any test: ${outsideTests.length}\n`);
+  for (const entry of outsideTests)
+    process.stdout.write(`  ${entry.run.padEnd(14)} ${entry.file || '(no file)'}: ${entry.error ?? '(no message)'}\n`);
 }

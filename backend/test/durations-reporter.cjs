@@ -1,8 +1,17 @@
 // A jest reporter: appends one JSON line per test file (its wall time) and per test to
 // TEST_DURATIONS_FILE, for the slowest-files table at the end of CI (scripts/slowest-tests.mjs).
-// Does nothing when the variable is unset.
+// A failed test carries its failure's first line. Does nothing when the variable is unset.
 const { appendFileSync } = require('node:fs');
 const { relative } = require('node:path');
+const { stripVTControlCharacters } = require('node:util');
+
+/** A failure's first line, without terminal colours, short enough for the end of a CI log. */
+function firstLine(text) {
+  const line = stripVTControlCharacters(text ?? '')
+    .split('\n')
+    .find((candidate) => candidate.trim());
+  return line?.trim().slice(0, 300);
+}
 
 class DurationsReporter {
   onTestResult(_test, result) {
@@ -19,8 +28,17 @@ class DurationsReporter {
         status: result.numFailingTests > 0 || result.testExecError ? 'failed' : 'passed',
       },
     ];
+    if (result.testExecError) lines[0].error = firstLine(result.testExecError.message);
     for (const test of result.testResults)
-      lines.push({ run, kind: 'test', file, test: test.fullName, ms: test.duration ?? 0, status: test.status });
+      lines.push({
+        run,
+        kind: 'test',
+        file,
+        test: test.fullName,
+        ms: test.duration ?? 0,
+        status: test.status,
+        ...(test.status === 'failed' ? { error: firstLine(test.failureMessages[0]) } : {}),
+      });
     try {
       appendFileSync(target, lines.map((line) => `${JSON.stringify(line)}\n`).join(''));
     } catch {

@@ -1,12 +1,23 @@
 import { appendFileSync } from 'node:fs';
 import { relative } from 'node:path';
-import type { Reporter, TestCase, TestResult } from '@playwright/test/reporter';
+import { stripVTControlCharacters } from 'node:util';
+import type { Reporter, TestCase, TestError, TestResult } from '@playwright/test/reporter';
+
+/** A failure's first line, without terminal colours, short enough for the end of a CI log. */
+function firstLine(error: TestError | undefined): string | undefined {
+  const text = stripVTControlCharacters(error?.message ?? error?.value ?? '')
+    .split('\n')
+    .find((line) => line.trim());
+  return text?.trim().slice(0, 300);
+}
 
 /**
  * Appends one JSON line per test attempt to TEST_DURATIONS_FILE, for the slowest-files table at
  * the end of CI (scripts/slowest-tests.mjs): `ms`, the wall time from the test's start to its end,
  * with its beforeAll and afterAll hooks (a file's data is mostly made in beforeAll), and
  * `duration`, Playwright's own figure (the test, its beforeEach and afterEach hooks and fixtures).
+ * A failed attempt carries its error's first line, and an error outside any test (a worker's
+ * hook or teardown) is a line of its own, so the end of CI names every failure.
  * Does nothing when the variable is unset.
  */
 export default class DurationsReporter implements Reporter {
@@ -24,7 +35,22 @@ export default class DurationsReporter implements Reporter {
       duration: result.duration,
       status: result.status,
       retry: result.retry,
+      ...(result.status === 'passed' || result.status === 'skipped' ? {} : { error: firstLine(result.errors[0]) }),
     };
+    this.append(line);
+  }
+
+  onError(error: TestError): void {
+    this.append({
+      run: this.run,
+      kind: 'error',
+      file: error.location ? relative(process.cwd(), error.location.file) : '',
+      error: firstLine(error),
+    });
+  }
+
+  private append(line: object): void {
+    if (!this.target) return;
     try {
       appendFileSync(this.target, `${JSON.stringify(line)}\n`);
     } catch {
