@@ -4,7 +4,7 @@
 // and frontend/tests/durations-reporter.ts append. A jest file counts its wall time; a browser
 // file the sum of its tests' attempts (each with its hooks). Then the tests that failed (their last
 // attempt) and the flaky ones (failed, then passed on a retry), so a failed run's last lines name
-// them, with the first line of each failure and any error outside a test. Never fails: it only reports.
+// them, with the first lines of each failure and any error outside a test. Never fails: it only reports.
 import { readFileSync } from 'node:fs';
 
 const [file, countArg] = process.argv.slice(2);

@@ -1,16 +1,17 @@
 // A jest reporter: appends one JSON line per test file (its wall time) and per test to
 // TEST_DURATIONS_FILE, for the slowest-files table at the end of CI (scripts/slowest-tests.mjs).
-// A failed test carries its failure's first line. Does nothing when the variable is unset.
+// A failed test carries its failure's first lines. Does nothing when the variable is unset.
 const { appendFileSync } = require('node:fs');
 const { relative } = require('node:path');
 const { stripVTControlCharacters } = require('node:util');
 
-/** A failure's first line, without terminal colours, short enough for the end of a CI log. */
-function firstLine(text) {
-  const line = stripVTControlCharacters(text ?? '')
+/** A failure's first lines (the assertion, the locator, expected and received), without terminal colours, short enough for the end of a CI log. */
+function failureLines(text) {
+  const lines = stripVTControlCharacters(text ?? '')
     .split('\n')
-    .find((candidate) => candidate.trim());
-  return line?.trim().slice(0, 300);
+    .map((candidate) => candidate.trim())
+    .filter(Boolean);
+  return lines.length ? lines.slice(0, 4).join(' | ').slice(0, 400) : undefined;
 }
 
 class DurationsReporter {
@@ -28,7 +29,7 @@ class DurationsReporter {
         status: result.numFailingTests > 0 || result.testExecError ? 'failed' : 'passed',
       },
     ];
-    if (result.testExecError) lines[0].error = firstLine(result.testExecError.message);
+    if (result.testExecError) lines[0].error = failureLines(result.testExecError.message);
     for (const test of result.testResults)
       lines.push({
         run,
@@ -37,7 +38,7 @@ class DurationsReporter {
         test: test.fullName,
         ms: test.duration ?? 0,
         status: test.status,
-        ...(test.status === 'failed' ? { error: firstLine(test.failureMessages[0]) } : {}),
+        ...(test.status === 'failed' ? { error: failureLines(test.failureMessages[0]) } : {}),
       });
     try {
       appendFileSync(target, lines.map((line) => `${JSON.stringify(line)}\n`).join(''));

@@ -3,12 +3,13 @@ import { relative } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import type { Reporter, TestCase, TestError, TestResult } from '@playwright/test/reporter';
 
-/** A failure's first line, without terminal colours, short enough for the end of a CI log. */
-function firstLine(error: TestError | undefined): string | undefined {
-  const text = stripVTControlCharacters(error?.message ?? error?.value ?? '')
+/** A failure's first lines (the assertion, the locator, expected and received), without terminal colours, short enough for the end of a CI log. */
+function failureLines(error: TestError | undefined): string | undefined {
+  const lines = stripVTControlCharacters(error?.message ?? error?.value ?? '')
     .split('\n')
-    .find((line) => line.trim());
-  return text?.trim().slice(0, 300);
+    .map((line) => line.trim())
+    .filter(Boolean);
+  return lines.length ? lines.slice(0, 4).join(' | ').slice(0, 400) : undefined;
 }
 
 /**
@@ -16,7 +17,7 @@ function firstLine(error: TestError | undefined): string | undefined {
  * the end of CI (scripts/slowest-tests.mjs): `ms`, the wall time from the test's start to its end,
  * with its beforeAll and afterAll hooks (a file's data is mostly made in beforeAll), and
  * `duration`, Playwright's own figure (the test, its beforeEach and afterEach hooks and fixtures).
- * A failed attempt carries its error's first line, and an error outside any test (a worker's
+ * A failed attempt carries its error's first lines, and an error outside any test (a worker's
  * hook or teardown) is a line of its own, so the end of CI names every failure.
  * Does nothing when the variable is unset.
  */
@@ -35,7 +36,7 @@ export default class DurationsReporter implements Reporter {
       duration: result.duration,
       status: result.status,
       retry: result.retry,
-      ...(result.status === 'passed' || result.status === 'skipped' ? {} : { error: firstLine(result.errors[0]) }),
+      ...(result.status === 'passed' || result.status === 'skipped' ? {} : { error: failureLines(result.errors[0]) }),
     };
     this.append(line);
   }
@@ -45,7 +46,7 @@ export default class DurationsReporter implements Reporter {
       run: this.run,
       kind: 'error',
       file: error.location ? relative(process.cwd(), error.location.file) : '',
-      error: firstLine(error),
+      error: failureLines(error),
     });
   }
 
