@@ -69,6 +69,8 @@ export interface ClaimedDelivery {
   /** The activity's JSON-LD, only while it has no signed body. */
   body: unknown;
   attempts: number;
+  /** The recipient's instance or the recipient is blocked (as isBlocked() says). */
+  blocked: boolean;
 }
 
 /**
@@ -397,7 +399,8 @@ export class FederationRepository {
   /**
    * Claims a delivery for sending: PENDING or FAILED, or SENDING whose sender died long ago.
    * A DELIVERED row is never claimed again: at most one successful send per (activity, inbox).
-   * Answers the activity's signed body once it has one, its JSON-LD (to sign) until then.
+   * Answers the activity's signed body once it has one, its JSON-LD (to sign) until then, and
+   * whether the recipient is blocked (one round trip per delivery).
    */
   async claimDelivery(id: string, staleSeconds: number): Promise<ClaimedDelivery | undefined> {
     const rows = (await this.dataSource.query(
@@ -406,7 +409,10 @@ export class FederationRepository {
         WHERE d.id = $1 AND a.id = d.activity_id
           AND (d.status IN ('PENDING', 'FAILED') OR (d.status = 'SENDING' AND d.claimed_at < now() - make_interval(secs => $2)))
         RETURNING d.id, d.activity_id::text AS "activityId", a.uri AS "activityUri", d.inbox, d.recipient, a.sender,
-                  a.signed_body AS "signedBody", CASE WHEN a.signed_body IS NULL THEN a.body END AS body, d.attempts`,
+                  a.signed_body AS "signedBody", CASE WHEN a.signed_body IS NULL THEN a.body END AS body, d.attempts,
+                  EXISTS (SELECT 1 FROM federation_blocks b
+                           WHERE (b.kind = 'instance' AND b.value = lower(split_part(split_part(d.recipient, '://', 2), '/', 1)))
+                              OR (b.kind = 'actor' AND b.value = d.recipient)) AS blocked`,
       [id, staleSeconds],
     )) as [ClaimedDelivery[], number];
     return rows[0][0];

@@ -1,6 +1,9 @@
 import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash, randomUUID } from 'node:crypto';
+import http from 'node:http';
+import https from 'node:https';
+import type { LookupFunction } from 'node:net';
 import type { EntityManager } from 'typeorm';
 import type { JsonWebKey, webcrypto } from 'node:crypto';
 import type { Context, Federation, InboxContext, MessageQueue, RequestContext } from '@fedify/fedify' with { 'resolution-mode': 'import' };
@@ -9,7 +12,7 @@ import { SecretBox } from '../common/secret-box';
 import { APP_CONFIG, AppConfig } from '../config/env';
 import { CommentsService } from '../comments/comments.service';
 import { JobsService } from '../jobs/jobs.service';
-import { checkTarget, UnsafeTargetError } from '../webhooks/webhook-targets';
+import { CheckedTarget, checkTarget, UnsafeTargetError } from '../webhooks/webhook-targets';
 import { Fedify, federationUnavailableReason, loadFedify } from './fedify-loader';
 import {
   ClaimedDelivery,
@@ -603,10 +606,10 @@ export class FederationService implements OnModuleInit {
     const row = await this.repo.claimDelivery(deliveryId, this.config.jobs.expireSeconds);
     if (!row) return;
     try {
-      if (await this.repo.isBlocked(row.recipient)) throw new PermanentFailure('The recipient is blocked.');
-      await this.checkInbox(row.inbox);
+      if (row.blocked) throw new PermanentFailure('The recipient is blocked.');
+      const target = await this.checkInbox(row.inbox);
       const body = await this.signedBody(row);
-      await this.post(row, body);
+      await this.post(row, target, body);
       await this.repo.finishDelivery(deliveryId, null);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
@@ -616,8 +619,8 @@ export class FederationService implements OnModuleInit {
     }
   }
 
-  private async checkInbox(inbox: string): Promise<void> {
-    await checkTarget(inbox, this.config.federation.allowPrivate).catch((error: unknown) => {
+  private checkInbox(inbox: string): Promise<CheckedTarget> {
+    return checkTarget(inbox, this.config.federation.allowPrivate).catch((error: unknown) => {
       throw new PermanentFailure(error instanceof UnsafeTargetError ? error.message : String(error));
     });
   }
@@ -693,45 +696,41 @@ export class FederationService implements OnModuleInit {
 
   /**
    * POSTs the signed body with an HTTP signature made for this request by Fedify's signRequest
-   * (draft-cavage, which Mastodon, Misskey, Pleroma, GoToSocial and Fedify verify). A 2xx is
-   * success; another answer throws Fedify's SendActivityError (its message as Fedify's own
-   * sendActivity words it), no answer its FetchError. Redirects are followed, each address checked.
+   * (draft-cavage, which Mastodon, Misskey, Pleroma, GoToSocial and Fedify verify), to the address
+   * checked (no second DNS lookup), as webhooks are sent. A 2xx is success; another answer throws
+   * Fedify's SendActivityError (its message as Fedify's own sendActivity words it), no answer its
+   * FetchError. Redirects are followed, each new address checked.
    */
-  private async post(row: ClaimedDelivery, body: string): Promise<void> {
+  private async post(row: ClaimedDelivery, first: CheckedTarget, body: string): Promise<void> {
     const { fedify } = this.fedify;
     const key = await this.requestKey(row.sender);
-    let url = new URL(row.inbox);
+    let target = first;
     for (let redirects = 0; ; redirects++) {
       const request = await fedify.signRequest(
-        new Request(url, { method: 'POST', headers: { 'Content-Type': 'application/activity+json' }, body }),
+        new Request(target.url, { method: 'POST', headers: { 'Content-Type': 'application/activity+json' }, body }),
         key.privateKey,
         key.keyId,
         { spec: 'draft-cavage-http-signatures-12' },
       );
-      let response: Response;
+      const headers: Record<string, string> = { 'Content-Length': String(Buffer.byteLength(body)) };
+      request.headers.forEach((value, name) => (headers[name] = value));
+      let answer: Answer;
       try {
-        response = await fetch(request, { redirect: 'manual', signal: AbortSignal.timeout(this.sendTimeoutMs()) });
+        answer = await postTo(target, headers, body, this.sendTimeoutMs());
       } catch (error) {
-        throw new fedify.FetchError(url, error instanceof Error ? error.message : String(error));
+        throw new fedify.FetchError(target.url, error instanceof Error ? error.message : String(error));
       }
-      const location = response.headers.get('location');
-      if (response.status >= 300 && response.status < 400 && location && redirects < MAX_REDIRECTS) {
-        await response.body?.cancel();
-        url = new URL(location, url);
-        await this.checkInbox(url.href);
+      if (answer.status >= 300 && answer.status < 400 && answer.location && redirects < MAX_REDIRECTS) {
+        target = await this.checkInbox(new URL(answer.location, target.url).href);
         continue;
       }
-      if (response.ok) {
-        await response.body?.cancel();
-        return;
-      }
-      const text = await readStart(response, ERROR_BODY_BYTES).catch(() => '');
+      if (answer.status >= 200 && answer.status < 300) return;
       throw new fedify.SendActivityError(
-        url,
-        response.status,
-        `Failed to send activity ${row.activityUri} to ${url.href} (${response.status} ${response.statusText}):\n${text}`,
-        text,
-        response.headers,
+        target.url,
+        answer.status,
+        `Failed to send activity ${row.activityUri} to ${target.url.href} (${answer.status} ${answer.statusText}):\n${answer.text}`,
+        answer.text,
+        answer.headers,
       );
     }
   }
@@ -926,23 +925,61 @@ export class FollowError extends Error {
 /** A delivery that retrying cannot help (a blocked or unsafe recipient). */
 class PermanentFailure extends Error {}
 
-/** The first bytes of an answer's body, as text (a large error page is not read to its end). */
-async function readStart(response: Response, maxBytes: number): Promise<string> {
-  if (!response.body) return '';
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  try {
-    while (size < maxBytes) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      chunks.push(value.subarray(0, maxBytes - size));
-      size += value.length;
-    }
-  } finally {
-    await reader.cancel().catch(() => undefined);
-  }
-  return new TextDecoder().decode(Buffer.concat(chunks));
+/** An inbox's answer: its status, and for an error its headers and the start of its body. */
+interface Answer {
+  status: number;
+  statusText: string;
+  location: string | null;
+  headers: Headers;
+  text: string;
+}
+
+/**
+ * One POST to the address a target was checked at (the Host header and TLS name stay the URL's),
+ * on a connection of its own, closed after it: an inbox gets one request per activity.
+ */
+function postTo(target: CheckedTarget, headers: Record<string, string>, body: string, timeoutMs: number): Promise<Answer> {
+  const pinned: LookupFunction = (_hostname, options, callback) => {
+    if ((options as { all?: boolean }).all)
+      (callback as unknown as (err: null, addresses: { address: string; family: number }[]) => void)(null, [
+        { address: target.address, family: target.family },
+      ]);
+    else callback(null, target.address, target.family);
+  };
+  const client = target.url.protocol === 'https:' ? https : http;
+  return new Promise<Answer>((resolve, reject) => {
+    const req = client.request(target.url, { method: 'POST', headers, lookup: pinned, agent: false, timeout: timeoutMs }, (res) => {
+      const status = res.statusCode ?? 0;
+      const answer = (text: string): Answer => {
+        const received = new Headers();
+        for (const [name, value] of Object.entries(res.headers)) if (value !== undefined) received.set(name, String(value));
+        return { status, statusText: res.statusMessage ?? '', location: res.headers.location ?? null, headers: received, text };
+      };
+      if (status >= 200 && status < 400) {
+        const done = () => resolve(answer(''));
+        res.resume();
+        res.on('end', done);
+        res.on('close', done);
+        res.on('error', done);
+        return;
+      }
+      const chunks: Buffer[] = [];
+      let size = 0;
+      const done = () => resolve(answer(Buffer.concat(chunks).toString('utf8')));
+      res.on('data', (chunk: Buffer) => {
+        if (size < ERROR_BODY_BYTES) chunks.push(chunk.subarray(0, ERROR_BODY_BYTES - size));
+        size += chunk.length;
+        // Enough read: the rest of a large error page is not kept.
+        if (size >= ERROR_BODY_BYTES) res.destroy();
+      });
+      res.on('end', done);
+      res.on('close', done);
+      res.on('error', done);
+    });
+    req.on('timeout', () => req.destroy(new Error(`No answer within ${Math.round(timeoutMs / 1000)} s.`)));
+    req.on('error', reject);
+    req.end(body);
+  });
 }
 
 function escapeHtml(text: string): string {
