@@ -5,10 +5,12 @@
 //   per inbox (before): the stored JSON-LD parsed, then Fedify's sendActivity (immediate) to one
 //     inbox: Object Integrity Proof, compaction, Linked Data Signature, HTTP signature, POST;
 //   once per activity (now): that signed body made once (Fedify's sendActivity preparing it for
-//     its outbox queue), then per inbox only Fedify's signRequest (draft-cavage) and the POST.
+//     its outbox queue), then per inbox only Fedify's signRequest (draft-cavage) and the POST
+//     (node:http, a connection of its own, as the server sends).
 // Node >= 22. `node scripts/bench-federation-cpu.mjs [deliveries]` (default 200).
 import { spawn } from 'node:child_process';
 import { AsyncLocalStorage } from 'node:async_hooks';
+import http from 'node:http';
 
 const N = Number(process.argv[2] ?? 200);
 const fedify = await import('@fedify/fedify');
@@ -94,16 +96,25 @@ const sign = async () => {
   await prepared.run(messages, () => ctx.sendActivity({ identifier: '1' }, recipient, create));
   return JSON.stringify(messages[0].activity);
 };
+// As the server sends (federation.service.ts post()): a connection of its own, closed after the answer.
 const post = async (body) => {
-  const request = await fedify.signRequest(
+  const signed = await fedify.signRequest(
     new Request(inbox, { method: 'POST', headers: { 'Content-Type': 'application/activity+json' }, body }),
     rsa.privateKey,
     rsa.keyId,
     { spec: 'draft-cavage-http-signatures-12' },
   );
-  const response = await fetch(request, { redirect: 'manual' });
-  await response.arrayBuffer();
-  if (!response.ok) throw new Error(String(response.status));
+  const headers = { 'Content-Length': String(Buffer.byteLength(body)) };
+  signed.headers.forEach((value, name) => (headers[name] = value));
+  const status = await new Promise((done, fail) => {
+    const req = http.request(inbox, { method: 'POST', headers, agent: false }, (res) => {
+      res.resume();
+      res.on('end', () => done(res.statusCode));
+    });
+    req.on('error', fail);
+    req.end(body);
+  });
+  if (status !== 202) throw new Error(String(status));
 };
 const body = await sign();
 await post(body);

@@ -13,6 +13,7 @@ import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { isMainThread, parentPort, Worker } from 'node:worker_threads';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { freeLoopbackPort, serverNodeFlags, sleep } from './lib/process.mjs';
@@ -29,50 +30,97 @@ if (Number(process.versions.node.split('.')[0]) < 22) {
 const fedify = await import('@fedify/fedify');
 
 // ---- the stub fediverse: INSTANCES inbox servers, each verifying every signature ----
-const documents = new Map();
-const baseLoader = fedify.getDocumentLoader({ allowPrivateAddress: true });
-const documentLoader = async (url) => {
-  if (!documents.has(url)) documents.set(url, baseLoader(url));
-  return documents.get(url);
-};
+// In this process by default (as the figures of docs/benchmarks.md were measured), or with
+// BENCH_STUB_THREAD=1 in a worker thread of its own: the verifications then stop sharing an event
+// loop with autocannon (the page figures' load generator).
+async function startStub({ accepted, refuse }) {
+  const documents = new Map();
+  const baseLoader = fedify.getDocumentLoader({ allowPrivateAddress: true });
+  const documentLoader = async (url) => {
+    if (!documents.has(url)) documents.set(url, baseLoader(url));
+    return documents.get(url);
+  };
+  async function inbox(req, res, port) {
+    const chunks = [];
+    for await (const chunk of req) chunks.push(chunk);
+    const body = Buffer.concat(chunks);
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(req.headers)) if (value !== undefined) headers.set(name, String(value));
+    const request = new Request(`http://127.0.0.1:${port}${req.url}`, { method: req.method, headers, body });
+    const key = await fedify.verifyRequest(request, { documentLoader, contextLoader: documentLoader }).catch(() => null);
+    if (!key) {
+      refuse();
+      res.writeHead(401).end();
+      return;
+    }
+    const activity = JSON.parse(body.toString('utf8'));
+    if (activity.type === 'Create') accepted(port);
+    res.writeHead(202).end();
+  }
+  const ports = [];
+  const servers = new Map();
+  /** An inbox server on `requested` (0: any free port); answers its port. */
+  async function listen(requested) {
+    let port = requested;
+    const server = createServer((req, res) => void inbox(req, res, port).catch(() => res.writeHead(500).end()));
+    server.keepAliveTimeout = 30_000;
+    await new Promise((done, fail) => server.once('error', fail).listen(requested, '127.0.0.1', done));
+    port = server.address().port;
+    servers.set(port, server);
+    return port;
+  }
+  // Every instance listens on a port of its own (held from the start: no port is handed out twice);
+  // the first one is then stopped: it is the instance that is down, until it comes back on that port.
+  for (let i = 0; i < INSTANCES; i += 1) ports.push(await listen(0));
+  const downPort = ports[0];
+  await new Promise((done) => servers.get(downPort).close(done));
+  servers.delete(downPort);
+  const close = async () => {
+    for (const server of servers.values()) server.close();
+  };
+  return { ports, downPort, comeBack: listen, close };
+}
+
 const received = new Map(); // port -> Create count
 let refused = 0;
-async function inbox(req, res, port) {
-  const chunks = [];
-  for await (const chunk of req) chunks.push(chunk);
-  const body = Buffer.concat(chunks);
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(req.headers)) if (value !== undefined) headers.set(name, String(value));
-  const request = new Request(`http://127.0.0.1:${port}${req.url}`, { method: req.method, headers, body });
-  const key = await fedify.verifyRequest(request, { documentLoader, contextLoader: documentLoader }).catch(() => null);
-  if (!key) {
-    refused += 1;
-    res.writeHead(401).end();
-    return;
-  }
-  const activity = JSON.parse(body.toString('utf8'));
-  if (activity.type === 'Create') received.set(port, (received.get(port) ?? 0) + 1);
-  res.writeHead(202).end();
+const count = { accepted: (port) => received.set(port, (received.get(port) ?? 0) + 1), refuse: () => (refused += 1) };
+if (!isMainThread) {
+  const stub = await startStub({
+    accepted: (port) => parentPort.postMessage({ type: 'accepted', port }),
+    refuse: () => parentPort.postMessage({ type: 'refused' }),
+  });
+  parentPort.on('message', async (message) => {
+    if (message.type === 'come-back') parentPort.postMessage({ type: 'back', port: await stub.comeBack(message.port) });
+  });
+  parentPort.postMessage({ type: 'ready', ports: stub.ports, downPort: stub.downPort });
+  await new Promise(() => {}); // serves until terminated
 }
-const ports = [];
-const servers = new Map();
-/** An inbox server on `requested` (0: any free port); answers its port. */
-async function listen(requested) {
-  let port = requested;
-  const server = createServer((req, res) => void inbox(req, res, port).catch(() => res.writeHead(500).end()));
-  server.keepAliveTimeout = 30_000;
-  await new Promise((done, fail) => server.once('error', fail).listen(requested, '127.0.0.1', done));
-  port = server.address().port;
-  servers.set(port, server);
-  return port;
-}
-// Every instance listens on a port of its own (held from the start: no port is handed out twice);
-// the first one is then stopped: it is the instance that is down, until it comes back on that port.
-for (let i = 0; i < INSTANCES; i += 1) ports.push(await listen(0));
-const downPort = ports[0];
-await new Promise((done) => servers.get(downPort).close(done));
-servers.delete(downPort);
-log(`${INSTANCES - 1} stub instances listening on loopback (one down: 127.0.0.1:${downPort})`);
+let stub;
+if (process.env.BENCH_STUB_THREAD === '1') {
+  const worker = new Worker(new URL(import.meta.url));
+  const waiting = new Map();
+  worker.on('message', (message) => {
+    if (message.type === 'accepted') count.accepted(message.port);
+    else if (message.type === 'refused') count.refuse();
+    else waiting.get(message.type)?.(message);
+  });
+  const answer = (type) => new Promise((done) => waiting.set(type, done));
+  const { ports, downPort } = await answer('ready');
+  stub = {
+    ports,
+    downPort,
+    comeBack: (port) => {
+      const back = answer('back');
+      worker.postMessage({ type: 'come-back', port });
+      return back;
+    },
+    close: () => worker.terminate(),
+  };
+} else stub = await startStub(count);
+const { ports, downPort } = stub;
+log(
+  `${INSTANCES - 1} stub instances listening on loopback (one down: 127.0.0.1:${downPort})${process.env.BENCH_STUB_THREAD === '1' ? ', in a worker thread' : ''}`,
+);
 
 // ---- Inkwell ----
 const dataDir = mkdtempSync(join(tmpdir(), 'inkwell-bench-fed-'));
@@ -114,7 +162,7 @@ const stop = async () => {
   clearInterval(rssTimer);
   server.kill('SIGTERM');
   await new Promise((done) => server.once('exit', done));
-  for (const s of servers.values()) s.close();
+  await stub.close();
   rmSync(dataDir, { recursive: true, force: true });
 };
 try {
@@ -208,7 +256,7 @@ try {
   const duringRps = windows.reduce((sum, rps) => sum + rps, 0) / windows.length;
   const failed = (await db.query(`SELECT count(*)::int AS n FROM federation_deliveries WHERE status = 'FAILED'`)).rows[0].n;
   log(`every live inbox has its Create; the down one has failed ${failed} time(s) so far: it comes back`);
-  await listen(downPort);
+  await stub.comeBack(downPort);
   const back = Date.now();
   while (!received.has(downPort)) {
     if (Date.now() - back > 300_000) throw new Error('the down instance never got its Create');
