@@ -5,10 +5,11 @@
 // one publish; one instance is down for the run and comes back at the end. It measures: the time
 // from the publish until every live inbox has its Create, and until the down one has it after it
 // came back (retried with backoff); the server's peak RSS; the cached post page's req/s while the
-// deliveries run and at rest. Needs Node >= 22 (Fedify) and a build (`npm run build`).
+// deliveries run and at rest; the CPU time of the server, PostgreSQL and this script at rest and
+// over the delivery. Needs Node >= 22 (Fedify) and a build (`npm run build`).
 // BENCH_INSTANCES / BENCH_FOLLOWERS make it smaller.
 import { spawn } from 'node:child_process';
-import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -149,6 +150,45 @@ const server = spawn(process.execPath, [...NODE_FLAGS, 'dist/backend/src/main.js
   },
   stdio: ['ignore', 'ignore', 'inherit'],
 });
+/** CPU seconds so far (user + system, from /proc) of the server, of the embedded PostgreSQL (its postmaster, its live backends and the ones it reaped) and of this script. */
+const TICKS = 100; // USER_HZ
+function procTimes(pid, withChildren = false) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12]) + (withChildren ? Number(fields[13]) + Number(fields[14]) : 0)) / TICKS;
+  } catch {
+    return 0;
+  }
+}
+function postgresTimes() {
+  let postmaster;
+  const parents = new Map();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (
+        postmaster === undefined &&
+        readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes(dataDir) &&
+        readFileSync(`/proc/${entry}/comm`, 'utf8').startsWith('postgres')
+      )
+        postmaster = entry;
+      parents.set(entry, readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1].split(' ')[1]);
+    } catch {
+      // gone
+    }
+  }
+  if (!postmaster) return 0;
+  let total = procTimes(postmaster, true);
+  for (const [pid, parent] of parents) if (parent === postmaster) total += procTimes(pid);
+  return total;
+}
+const cpuNow = () => ({ server: procTimes(server.pid), postgres: postgresTimes(), script: process.cpuUsage() });
+const cpuSince = (start) => {
+  const now = cpuNow();
+  const script = process.cpuUsage(start.script);
+  return { server: now.server - start.server, postgres: now.postgres - start.postgres, script: (script.user + script.system) / 1e6 };
+};
+const cpuText = (spent) => `${spent.server.toFixed(1)} / ${spent.postgres.toFixed(1)} / ${spent.script.toFixed(1)}`;
 let rssMax = 0;
 const rssTimer = setInterval(() => {
   try {
@@ -223,13 +263,16 @@ try {
         error ? fail(error) : done(result.requests.average),
       ),
     );
+  const idleCpu = cpuNow();
   const idle = await cannon(5);
+  const idleSpent = cpuSince(idleCpu);
   const rssIdle = rssMax;
 
   // The page is measured in 3 s windows from the publish until every live inbox has its Create
   // (the last window may end after it): their mean is the 'during' figure.
   const live = INSTANCES - 1;
   const started = Date.now();
+  const deliveryCpu = cpuNow();
   let delivering = true;
   const windows = [];
   const during = (async () => {
@@ -239,11 +282,13 @@ try {
   const post = await publish('Delivered to ten thousand followers');
   const publishMs = Date.now() - started;
   let allLiveMs;
+  let deliverySpent;
   try {
     for (;;) {
       const count = [...received.keys()].filter((p) => p !== downPort).length;
       if (count >= live) {
         allLiveMs = Date.now() - started;
+        deliverySpent = cpuSince(deliveryCpu);
         break;
       }
       if (Date.now() - started > 600_000) throw new Error(`only ${count} of ${live} live inboxes got the Create`);
@@ -278,6 +323,8 @@ try {
     ['deliveries by status', deliveries.map((row) => `${row.status} ${row.n} (max attempts ${row.attempts})`).join(', ')],
     ['server RSS before the publish / max (MB)', `${(rssIdle / 1048576).toFixed(0)} / ${(rssMax / 1048576).toFixed(0)}`],
     ['cached post page req/s, idle', idle.toFixed(0)],
+    ['CPU s over the idle 5 s: server / PostgreSQL / this script (autocannon, stub)', cpuText(idleSpent)],
+    [`CPU s from the publish to the last live inbox: server / PostgreSQL / this script`, cpuText(deliverySpent)],
     [
       `cached post page req/s, during delivery (${windows.length} windows of 3 s)`,
       `${duringRps.toFixed(0)} (windows ${windows.map((rps) => rps.toFixed(0)).join(', ')}); idle / during x${(idle / duringRps).toFixed(2)}`,
