@@ -190,10 +190,11 @@ const cpuSince = (start) => {
 };
 const cpuText = (spent) => `${spent.server.toFixed(1)} / ${spent.postgres.toFixed(1)} / ${spent.script.toFixed(1)}`;
 let rssMax = 0;
+let rssMaxAt = 0; // when the peak was sampled (Date.now())
 const rssTimer = setInterval(() => {
   try {
     const kb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${server.pid}/status`, 'utf8'))?.[1] ?? 0);
-    rssMax = Math.max(rssMax, kb * 1024);
+    if (kb * 1024 > rssMax) [rssMax, rssMaxAt] = [kb * 1024, Date.now()];
   } catch {
     // not started yet, or gone
   }
@@ -321,7 +322,10 @@ try {
     ['inboxes that got the Create twice', twice],
     ['requests the stub refused (bad signature)', refused],
     ['deliveries by status', deliveries.map((row) => `${row.status} ${row.n} (max attempts ${row.attempts})`).join(', ')],
-    ['server RSS before the publish / max (MB)', `${(rssIdle / 1048576).toFixed(0)} / ${(rssMax / 1048576).toFixed(0)}`],
+    [
+      'server RSS before the publish / max (MB), when the max was sampled',
+      `${(rssIdle / 1048576).toFixed(0)} / ${(rssMax / 1048576).toFixed(0)}, ${rssMaxAt < started ? 'before the publish' : `${((rssMaxAt - started) / 1000).toFixed(1)} s after the publish`}`,
+    ],
     ['cached post page req/s, idle', idle.toFixed(0)],
     ['CPU s over the idle 5 s: server / PostgreSQL / this script (autocannon, stub)', cpuText(idleSpent)],
     [`CPU s from the publish to the last live inbox: server / PostgreSQL / this script`, cpuText(deliverySpent)],

@@ -705,18 +705,21 @@ export class FederationService implements OnModuleInit {
     const { fedify } = this.fedify;
     const key = await this.requestKey(row.sender);
     let target = first;
+    // The body's bytes are handed to signRequest for its Digest (no Request body stream to clone and read).
+    const bytes = Buffer.from(body);
+    const buffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
     for (let redirects = 0; ; redirects++) {
       const request = await fedify.signRequest(
-        new Request(target.url, { method: 'POST', headers: { 'Content-Type': 'application/activity+json' }, body }),
+        new Request(target.url, { method: 'POST', headers: { 'Content-Type': 'application/activity+json' } }),
         key.privateKey,
         key.keyId,
-        { spec: 'draft-cavage-http-signatures-12' },
+        { spec: 'draft-cavage-http-signatures-12', body: buffer },
       );
-      const headers: Record<string, string> = { 'Content-Length': String(Buffer.byteLength(body)) };
+      const headers: Record<string, string> = { 'Content-Length': String(bytes.length) };
       request.headers.forEach((value, name) => (headers[name] = value));
       let answer: Answer;
       try {
-        answer = await postTo(target, headers, body, this.sendTimeoutMs());
+        answer = await postTo(target, headers, bytes, this.sendTimeoutMs());
       } catch (error) {
         throw new fedify.FetchError(target.url, error instanceof Error ? error.message : String(error));
       }
@@ -938,7 +941,7 @@ interface Answer {
  * One POST to the address a target was checked at (the Host header and TLS name stay the URL's),
  * on a connection of its own, closed after it: an inbox gets one request per activity.
  */
-function postTo(target: CheckedTarget, headers: Record<string, string>, body: string, timeoutMs: number): Promise<Answer> {
+function postTo(target: CheckedTarget, headers: Record<string, string>, body: Buffer, timeoutMs: number): Promise<Answer> {
   const pinned: LookupFunction = (_hostname, options, callback) => {
     if ((options as { all?: boolean }).all)
       (callback as unknown as (err: null, addresses: { address: string; family: number }[]) => void)(null, [
