@@ -4,6 +4,7 @@ import { AuditWebhooks1796037000000 } from './1796037000000-AuditWebhooks';
 import { CreateAnalytics1796060000000 } from './1796060000000-CreateAnalytics';
 import { CreateFederation1796050000000 } from './1796050000000-CreateFederation';
 import { CreateFederationFollowing1796090000000 } from './1796090000000-CreateFederationFollowing';
+import { FederationSignedBody1796200000000 } from './1796200000000-FederationSignedBody';
 import { CreateSessionDevices1796032000000 } from './1796032000000-CreateSessionDevices';
 import { CreateWebhooks1796035000000 } from './1796035000000-CreateWebhooks';
 import { CreateSiteImports1796036000000 } from './1796036000000-CreateSiteImports';
@@ -78,4 +79,5 @@ export const MIGRATIONS: Function[] = [
   CreateAnalytics1796060000000,
   CreateInkwellMetaAndBackupRuns1796070000000,
   CreateFederationFollowing1796090000000,
+  FederationSignedBody1796200000000,
 ];

@@ -160,6 +160,53 @@ const AP = 'application/activity+json';
     expect(deliveries).toEqual([{ status: 'DELIVERED' }]);
   });
 
+  it('an activity is signed once: two inboxes get the same bytes (one Linked Data Signature, one proof), both verified', async () => {
+    // A second follower on the peer's server, without a shared inbox: a second inbox for the same Create.
+    const [other] = (await db.query(
+      `INSERT INTO federation_remote_actors (uri, host, inbox, handle, name) VALUES ($1, $2, $3, $4, 'Other Reader') RETURNING id`,
+      [`${peer.origin}/users/other`, new URL(peer.origin).host, `${peer.origin}/users/peer/inbox`, `@other@${new URL(peer.origin).host}`],
+    )) as { id: number }[];
+    await db.query(`INSERT INTO federation_followers (actor, remote_actor_id) VALUES ($1, $2)`, [String(admin.id), other.id]);
+    try {
+      const res = await t.http
+        .post(api('/blog/posts'))
+        .set(admin.auth)
+        .send({ title: `Signed once ${uid()}`, content: 'Signed **once**', status: 'PUBLISHED' })
+        .expect(201);
+      const [activity] = (await db.query(
+        `SELECT a.id, a.uri FROM federation_activities a WHERE a.type = 'Create' AND a.body->'object'->>'id' = $1`,
+        [`${base}/ap/articles/${res.body.data.id}`],
+      )) as { id: string; uri: string }[];
+      const until = Date.now() + 20_000;
+      let rows: { inbox: string; status: string }[] = [];
+      while (Date.now() < until) {
+        rows = (await db.query(`SELECT inbox, status FROM federation_deliveries WHERE activity_id = $1 ORDER BY inbox`, [activity.id])) as {
+          inbox: string;
+          status: string;
+        }[];
+        if (rows.length === 2 && rows.every((row) => row.status !== 'PENDING' && row.status !== 'SENDING')) break;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      // Both accepted (a 2xx from Fedify's inbox: every signature verified).
+      expect(rows).toEqual([
+        { inbox: `${peer.origin}/inbox`, status: 'DELIVERED' },
+        { inbox: `${peer.origin}/users/peer/inbox`, status: 'DELIVERED' },
+      ]);
+      const copies = peer.posts.filter((post) => post.body.includes(activity.uri));
+      expect(copies.map((copy) => copy.path).sort()).toEqual(['/inbox', '/users/peer/inbox']);
+      expect(copies[1].body).toBe(copies[0].body);
+      const body = JSON.parse(copies[0].body);
+      expect(body.signature.signatureValue).toEqual(expect.any(String));
+      expect(body.proof.proofValue).toEqual(expect.any(String));
+      const [stored] = (await db.query(`SELECT signed_body FROM federation_activities WHERE id = $1`, [activity.id])) as {
+        signed_body: string;
+      }[];
+      expect(stored.signed_body).toBe(copies[0].body);
+    } finally {
+      await db.query(`DELETE FROM federation_remote_actors WHERE id = $1`, [other.id]);
+    }
+  });
+
   let commentId: number;
   const noteId = new URL(`/notes/${randomUUID()}`, 'http://placeholder');
 

@@ -56,6 +56,23 @@ export interface Recipient {
   inbox: string;
 }
 
+/** A delivery claimed for sending, with what its activity needs to be sent. */
+export interface ClaimedDelivery {
+  id: string;
+  activityId: string;
+  activityUri: string;
+  inbox: string;
+  recipient: string;
+  sender: string;
+  /** The body every inbox gets, byte for byte (null until the activity's first delivery signs it). */
+  signedBody: string | null;
+  /** The activity's JSON-LD, only while it has no signed body. */
+  body: unknown;
+  attempts: number;
+  /** The recipient's instance or the recipient is blocked (as isBlocked() says). */
+  blocked: boolean;
+}
+
 /**
  * The federation tables (migrations/1796050000000-CreateFederation.ts) and the few public facts
  * of authors and posts an actor or an Article shows (read only: the posts and users modules own them).
@@ -382,20 +399,32 @@ export class FederationRepository {
   /**
    * Claims a delivery for sending: PENDING or FAILED, or SENDING whose sender died long ago.
    * A DELIVERED row is never claimed again: at most one successful send per (activity, inbox).
+   * Answers the activity's signed body once it has one, its JSON-LD (to sign) until then, and
+   * whether the recipient is blocked (one round trip per delivery).
    */
-  async claimDelivery(
-    id: string,
-    staleSeconds: number,
-  ): Promise<{ id: string; inbox: string; recipient: string; sender: string; body: unknown; attempts: number } | undefined> {
+  async claimDelivery(id: string, staleSeconds: number): Promise<ClaimedDelivery | undefined> {
     const rows = (await this.dataSource.query(
       `UPDATE federation_deliveries d SET status = 'SENDING', attempts = d.attempts + 1, claimed_at = now()
          FROM federation_activities a
         WHERE d.id = $1 AND a.id = d.activity_id
           AND (d.status IN ('PENDING', 'FAILED') OR (d.status = 'SENDING' AND d.claimed_at < now() - make_interval(secs => $2)))
-        RETURNING d.id, d.inbox, d.recipient, a.sender, a.body, d.attempts`,
+        RETURNING d.id, d.activity_id::text AS "activityId", a.uri AS "activityUri", d.inbox, d.recipient, a.sender,
+                  a.signed_body AS "signedBody", CASE WHEN a.signed_body IS NULL THEN a.body END AS body, d.attempts,
+                  EXISTS (SELECT 1 FROM federation_blocks b
+                           WHERE (b.kind = 'instance' AND b.value = lower(split_part(split_part(d.recipient, '://', 2), '/', 1)))
+                              OR (b.kind = 'actor' AND b.value = d.recipient)) AS blocked`,
       [id, staleSeconds],
-    )) as [{ id: string; inbox: string; recipient: string; sender: string; body: unknown; attempts: number }[], number];
+    )) as [ClaimedDelivery[], number];
     return rows[0][0];
+  }
+
+  /** Keeps an activity's signed body; the first one kept wins (another process may have signed it meanwhile) and is answered. */
+  async storeSignedBody(activityId: string, signedBody: string): Promise<string> {
+    const rows = (await this.dataSource.query(
+      `UPDATE federation_activities SET signed_body = coalesce(signed_body, $2) WHERE id = $1 RETURNING signed_body AS "signedBody"`,
+      [activityId, signedBody],
+    )) as [{ signedBody: string }[], number];
+    return rows[0][0]?.signedBody ?? signedBody;
   }
 
   async finishDelivery(id: string, error: string | null): Promise<void> {

@@ -1,16 +1,29 @@
 import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash, randomUUID } from 'node:crypto';
+import http from 'node:http';
+import https from 'node:https';
+import type { LookupFunction } from 'node:net';
 import type { EntityManager } from 'typeorm';
 import type { JsonWebKey, webcrypto } from 'node:crypto';
-import type { Context, Federation, InboxContext, RequestContext } from '@fedify/fedify' with { 'resolution-mode': 'import' };
+import type { Context, Federation, InboxContext, MessageQueue, RequestContext } from '@fedify/fedify' with { 'resolution-mode': 'import' };
 import type * as Vocab from '@fedify/vocab' with { 'resolution-mode': 'import' };
 import { SecretBox } from '../common/secret-box';
 import { APP_CONFIG, AppConfig } from '../config/env';
 import { CommentsService } from '../comments/comments.service';
 import { JobsService } from '../jobs/jobs.service';
-import { checkTarget, UnsafeTargetError } from '../webhooks/webhook-targets';
+import { CheckedTarget, checkTarget, UnsafeTargetError } from '../webhooks/webhook-targets';
 import { Fedify, federationUnavailableReason, loadFedify } from './fedify-loader';
-import { FederationRepository, FollowingRow, LocalAuthor, LocalPost, Recipient, RemoteActorRow, SITE_ACTOR } from './federation.repository';
+import {
+  ClaimedDelivery,
+  FederationRepository,
+  FollowingRow,
+  LocalAuthor,
+  LocalPost,
+  Recipient,
+  RemoteActorRow,
+  SITE_ACTOR,
+} from './federation.repository';
 import { PgKvStore } from './pg-kv-store';
 import { noteText } from './note-text';
 import { fediverseUsername, shadowedAuthorId } from '../../../isomorphic/fediverse-handle';
@@ -25,12 +38,20 @@ export function deliveryQueue(publicUrl: string): string {
 }
 
 /**
- * Deliveries one process sends side by side. Each costs about 30 ms of the event loop (Fedify
- * compacts, normalises and signs the activity's JSON-LD for every inbox), which the pages share:
- * with 25 at a time the cached post page fell to a ninth of its idle rate during a 1,000-inbox
- * delivery (docs/benchmarks.md#federation); 4 leave the pages most of the loop.
+ * Deliveries one process sends side by side. The activity's body is signed once (its first
+ * delivery), so each one costs the event loop only its HTTP signature and its request; the pages
+ * share that loop (docs/benchmarks.md#federation).
  */
 const DELIVERY_CONCURRENCY = 4;
+
+/** Redirects a delivery follows (each new address checked like the first). */
+const MAX_REDIRECTS = 3;
+
+/** Bytes of an inbox's error answer kept (Fedify keeps as many). */
+const ERROR_BODY_BYTES = 1024;
+
+/** Signed bodies of the newest activities kept in memory (deliveries claimed before the first one was stored find it here). */
+const SIGNED_BODIES_KEPT = 8;
 
 type ContextData = Record<string, never>;
 const NO_DATA: ContextData = Object.freeze({}) as ContextData;
@@ -70,6 +91,12 @@ export class FederationService implements OnModuleInit {
   private readonly keyCache = new Map<string, Promise<KeyPair[]>>();
   private enabledCache: { value: boolean; until: number } | undefined;
   private readonly queue: string;
+  /** Per activity (its row id): its signed body, being made or made (the newest few). */
+  private readonly signedBodies = new Map<string, Promise<string>>();
+  /** Per sender: the RSA key that signs its requests. */
+  private readonly requestKeys = new Map<string, Promise<{ keyId: URL; privateKey: webcrypto.CryptoKey }>>();
+  /** Where the outbox messages of one signing go (see signedBody()). */
+  private readonly prepared = new AsyncLocalStorage<unknown[]>();
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -158,6 +185,11 @@ export class FederationService implements OnModuleInit {
       allowPrivateAddress: this.config.federation.allowPrivate,
       signatureTimeWindow: { hours: 1 },
       userAgent: { software: 'Inkwell/1.0', url: new URL(this.config.publicUrl) },
+      // Fedify's outbox queue only hands over the signed activity it prepares (signedBody()):
+      // it is never started, the job queue sends (deliver()).
+      queue: { outbox: this.preparedActivities() },
+      manuallyStartQueue: true,
+      circuitBreaker: false,
     });
 
     federation
@@ -566,23 +598,18 @@ export class FederationService implements OnModuleInit {
     return ids.length;
   }
 
-  /** One delivery: signed by its sender's keys and POSTed to its inbox; a failure throws (the queue retries with backoff). */
+  /**
+   * One delivery: the activity's signed body (made once per activity) POSTed to its inbox with
+   * this request's HTTP signature; a failure throws (the queue retries with backoff).
+   */
   private async deliver(deliveryId: string, lastAttempt: boolean): Promise<void> {
     const row = await this.repo.claimDelivery(deliveryId, this.config.jobs.expireSeconds);
     if (!row) return;
     try {
-      if (await this.repo.isBlocked(row.recipient)) throw new PermanentFailure('The recipient is blocked.');
-      await checkTarget(row.inbox, this.config.federation.allowPrivate).catch((error: unknown) => {
-        throw new PermanentFailure(error instanceof UnsafeTargetError ? error.message : String(error));
-      });
-      const ctx = this.context();
-      const activity = await this.fedify.vocab.Activity.fromJsonLd(row.body, {
-        documentLoader: ctx.documentLoader,
-        contextLoader: ctx.contextLoader,
-      });
-      await ctx.sendActivity({ identifier: row.sender }, { id: new URL(row.recipient), inboxId: new URL(row.inbox) }, activity, {
-        immediate: true,
-      });
+      if (row.blocked) throw new PermanentFailure('The recipient is blocked.');
+      const target = await this.checkInbox(row.inbox);
+      const body = await this.signedBody(row);
+      await this.post(row, target, body);
       await this.repo.finishDelivery(deliveryId, null);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
@@ -590,6 +617,130 @@ export class FederationService implements OnModuleInit {
       if (error instanceof PermanentFailure || lastAttempt) return;
       throw error;
     }
+  }
+
+  private checkInbox(inbox: string): Promise<CheckedTarget> {
+    return checkTarget(inbox, this.config.federation.allowPrivate).catch((error: unknown) => {
+      throw new PermanentFailure(error instanceof UnsafeTargetError ? error.message : String(error));
+    });
+  }
+
+  /**
+   * The body every inbox of an activity gets, byte for byte: its JSON-LD with the Object
+   * Integrity Proof (Ed25519) and the Linked Data Signature (RSA), as Fedify's sendActivity
+   * prepares it (activity transformers, proof, compaction, its outgoing normalisation, signature).
+   * Fedify prepares it once and hands it to its outbox queue; ours (preparedActivities()) only
+   * catches it. Made on the activity's first delivery and stored on its row; every later delivery,
+   * retry or process reads it there.
+   */
+  private signedBody(row: ClaimedDelivery): Promise<string> {
+    if (row.signedBody !== null) return Promise.resolve(row.signedBody);
+    let body = this.signedBodies.get(row.activityId);
+    if (!body) {
+      body = this.sign(row);
+      this.signedBodies.set(row.activityId, body);
+      body.catch(() => this.signedBodies.delete(row.activityId));
+      if (this.signedBodies.size > SIGNED_BODIES_KEPT) this.signedBodies.delete(this.signedBodies.keys().next().value!);
+    }
+    return body;
+  }
+
+  private async sign(row: ClaimedDelivery): Promise<string> {
+    const ctx = this.context();
+    const activity = await this.fedify.vocab.Activity.fromJsonLd(row.body, {
+      documentLoader: ctx.documentLoader,
+      contextLoader: ctx.contextLoader,
+    });
+    const messages: unknown[] = [];
+    await this.prepared.run(messages, () =>
+      ctx.sendActivity({ identifier: row.sender }, { id: new URL(row.recipient), inboxId: new URL(row.inbox) }, activity),
+    );
+    const signed = (messages[0] as { activity?: unknown } | undefined)?.activity;
+    if (!signed) throw new Error('Fedify prepared no signed activity.');
+    return this.repo.storeSignedBody(row.activityId, JSON.stringify(signed));
+  }
+
+  /** The outbox queue given to Fedify: what it enqueues goes to the signing waiting for it, nothing is ever sent from it. */
+  private preparedActivities(): MessageQueue {
+    const take = (message: unknown) => {
+      const into = this.prepared.getStore();
+      if (!into) throw new Error('Activities are sent by the job queue, not by Fedify’s outbox queue.');
+      into.push(message);
+    };
+    return {
+      enqueue: (message) => Promise.resolve(take(message)),
+      enqueueMany: (messages) => Promise.resolve(messages.forEach(take)),
+      listen: () => Promise.reject(new Error('Fedify’s outbox queue is not started: the job queue sends.')),
+    };
+  }
+
+  /** The sender's RSA key, which signs the requests (Fedify's key ids: the actor's `#main-key`). */
+  private requestKey(sender: string): Promise<{ keyId: URL; privateKey: webcrypto.CryptoKey }> {
+    let key = this.requestKeys.get(sender);
+    if (!key) {
+      key = this.context()
+        .getActorKeyPairs(sender)
+        .then((pairs) => {
+          // (The pairs are the dispatcher's CryptoKeyPairs, with their key ids.)
+          const rsa = (pairs as unknown as (KeyPair & { keyId: URL })[]).find(
+            (pair) => pair.privateKey.algorithm.name === 'RSASSA-PKCS1-v1_5',
+          );
+          if (!rsa) throw new Error(`Actor ${sender} has no RSA key to sign requests with.`);
+          return { keyId: rsa.keyId, privateKey: rsa.privateKey };
+        });
+      key.catch(() => this.requestKeys.delete(sender));
+      this.requestKeys.set(sender, key);
+    }
+    return key;
+  }
+
+  /**
+   * POSTs the signed body with an HTTP signature made for this request by Fedify's signRequest
+   * (draft-cavage, which Mastodon, Misskey, Pleroma, GoToSocial and Fedify verify), to the address
+   * checked (no second DNS lookup), as webhooks are sent. A 2xx is success; another answer throws
+   * Fedify's SendActivityError (its message as Fedify's own sendActivity words it), no answer its
+   * FetchError. Redirects are followed, each new address checked.
+   */
+  private async post(row: ClaimedDelivery, first: CheckedTarget, body: string): Promise<void> {
+    const { fedify } = this.fedify;
+    const key = await this.requestKey(row.sender);
+    let target = first;
+    // The body's bytes are handed to signRequest for its Digest (no Request body stream to clone and read).
+    const bytes = Buffer.from(body);
+    const buffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
+    for (let redirects = 0; ; redirects++) {
+      const request = await fedify.signRequest(
+        new Request(target.url, { method: 'POST', headers: { 'Content-Type': 'application/activity+json' } }),
+        key.privateKey,
+        key.keyId,
+        { spec: 'draft-cavage-http-signatures-12', body: buffer },
+      );
+      const headers: Record<string, string> = { 'Content-Length': String(bytes.length) };
+      request.headers.forEach((value, name) => (headers[name] = value));
+      let answer: Answer;
+      try {
+        answer = await postTo(target, headers, bytes, this.sendTimeoutMs());
+      } catch (error) {
+        throw new fedify.FetchError(target.url, error instanceof Error ? error.message : String(error));
+      }
+      if (answer.status >= 300 && answer.status < 400 && answer.location && redirects < MAX_REDIRECTS) {
+        target = await this.checkInbox(new URL(answer.location, target.url).href);
+        continue;
+      }
+      if (answer.status >= 200 && answer.status < 300) return;
+      throw new fedify.SendActivityError(
+        target.url,
+        answer.status,
+        `Failed to send activity ${row.activityUri} to ${target.url.href} (${answer.status} ${answer.statusText}):\n${answer.text}`,
+        answer.text,
+        answer.headers,
+      );
+    }
+  }
+
+  /** A request waits at most half the job's expiry (a row being sent is taken again only after it): 30 s at most. */
+  private sendTimeoutMs(): number {
+    return Math.min(30_000, Math.max(1_000, (this.config.jobs.expireSeconds * 1000) / 2));
   }
 
   // ---------------------------------------------------------------- following (docs/federation.md#following)
@@ -776,6 +927,63 @@ export class FollowError extends Error {
 
 /** A delivery that retrying cannot help (a blocked or unsafe recipient). */
 class PermanentFailure extends Error {}
+
+/** An inbox's answer: its status, and for an error its headers and the start of its body. */
+interface Answer {
+  status: number;
+  statusText: string;
+  location: string | null;
+  headers: Headers;
+  text: string;
+}
+
+/**
+ * One POST to the address a target was checked at (the Host header and TLS name stay the URL's),
+ * on a connection of its own, closed after it: an inbox gets one request per activity.
+ */
+function postTo(target: CheckedTarget, headers: Record<string, string>, body: Buffer, timeoutMs: number): Promise<Answer> {
+  const pinned: LookupFunction = (_hostname, options, callback) => {
+    if ((options as { all?: boolean }).all)
+      (callback as unknown as (err: null, addresses: { address: string; family: number }[]) => void)(null, [
+        { address: target.address, family: target.family },
+      ]);
+    else callback(null, target.address, target.family);
+  };
+  const client = target.url.protocol === 'https:' ? https : http;
+  return new Promise<Answer>((resolve, reject) => {
+    const req = client.request(target.url, { method: 'POST', headers, lookup: pinned, agent: false, timeout: timeoutMs }, (res) => {
+      const status = res.statusCode ?? 0;
+      const answer = (text: string): Answer => {
+        const received = new Headers();
+        for (const [name, value] of Object.entries(res.headers)) if (value !== undefined) received.set(name, String(value));
+        return { status, statusText: res.statusMessage ?? '', location: res.headers.location ?? null, headers: received, text };
+      };
+      if (status >= 200 && status < 400) {
+        const done = () => resolve(answer(''));
+        res.resume();
+        res.on('end', done);
+        res.on('close', done);
+        res.on('error', done);
+        return;
+      }
+      const chunks: Buffer[] = [];
+      let size = 0;
+      const done = () => resolve(answer(Buffer.concat(chunks).toString('utf8')));
+      res.on('data', (chunk: Buffer) => {
+        if (size < ERROR_BODY_BYTES) chunks.push(chunk.subarray(0, ERROR_BODY_BYTES - size));
+        size += chunk.length;
+        // Enough read: the rest of a large error page is not kept.
+        if (size >= ERROR_BODY_BYTES) res.destroy();
+      });
+      res.on('end', done);
+      res.on('close', done);
+      res.on('error', done);
+    });
+    req.on('timeout', () => req.destroy(new Error(`No answer within ${Math.round(timeoutMs / 1000)} s.`)));
+    req.on('error', reject);
+    req.end(body);
+  });
+}
 
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char]!);

@@ -19,6 +19,8 @@ export interface Peer {
   federation: any;
   /** Every activity the peer's inbox accepted: Fedify hands an activity to its listener only once its signature was verified. */
   received: any[];
+  /** Every POST the peer was sent, its path and its body as received (verified or not). */
+  posts: { path: string; body: string }[];
   context(): any;
   /** Waits until an accepted activity meets `test` (polls every 50 ms). */
   waitFor(test: (activity: any) => boolean, timeoutMs?: number): Promise<any>;
@@ -64,9 +66,11 @@ export async function startPeer(): Promise<Peer> {
   federation.setInboxListeners('/users/{identifier}/inbox', '/inbox').on(vocab.Activity, async (_ctx: any, activity: any) => {
     received.push(activity);
   });
+  const posts: { path: string; body: string }[] = [];
   server.on('request', (req, res) => {
     void (async () => {
       const body = req.method === 'GET' || req.method === 'HEAD' ? undefined : await readBody(req);
+      if (req.method === 'POST' && body) posts.push({ path: req.url ?? '/', body: body.toString('utf8') });
       const headers = new Headers();
       for (const [name, value] of Object.entries(req.headers)) if (value !== undefined) headers.set(name, String(value));
       const response: Response = await federation.fetch(
@@ -89,6 +93,7 @@ export async function startPeer(): Promise<Peer> {
     vocab,
     federation,
     received,
+    posts,
     context,
     async waitFor(test, timeoutMs = 20_000) {
       const until = Date.now() + timeoutMs;
