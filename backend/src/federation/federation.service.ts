@@ -3,7 +3,6 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash, randomUUID } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
-import type { LookupFunction } from 'node:net';
 import type { EntityManager } from 'typeorm';
 import type { JsonWebKey, webcrypto } from 'node:crypto';
 import type { Context, Federation, InboxContext, MessageQueue, RequestContext } from '@fedify/fedify' with { 'resolution-mode': 'import' };
@@ -12,7 +11,7 @@ import { SecretBox } from '../common/secret-box';
 import { APP_CONFIG, AppConfig } from '../config/env';
 import { CommentsService } from '../comments/comments.service';
 import { JobsService } from '../jobs/jobs.service';
-import { CheckedTarget, checkTarget, UnsafeTargetError } from '../webhooks/webhook-targets';
+import { CheckedTarget, checkTarget, lookupOf, UnsafeTargetError } from '../webhooks/webhook-targets';
 import { Fedify, federationUnavailableReason, loadFedify } from './fedify-loader';
 import {
   ClaimedDelivery,
@@ -25,6 +24,7 @@ import {
   SITE_ACTOR,
 } from './federation.repository';
 import { PgKvStore } from './pg-kv-store';
+import { DeliveryPacer } from './delivery-pacer';
 import { noteText } from './note-text';
 import { fediverseUsername, shadowedAuthorId } from '../../../isomorphic/fediverse-handle';
 
@@ -40,7 +40,7 @@ export function deliveryQueue(publicUrl: string): string {
 /**
  * Deliveries one process sends side by side. The activity's body is signed once (its first
  * delivery), so each one costs the event loop only its HTTP signature and its request; the pages
- * share that loop (docs/benchmarks.md#federation).
+ * share that loop, and the pacer makes deliveries give way to them (docs/federation.md#pacing).
  */
 const DELIVERY_CONCURRENCY = 4;
 
@@ -95,6 +95,8 @@ export class FederationService implements OnModuleInit {
   private readonly signedBodies = new Map<string, Promise<string>>();
   /** Per sender: the RSA key that signs its requests. */
   private readonly requestKeys = new Map<string, Promise<{ keyId: URL; privateKey: webcrypto.CryptoKey }>>();
+  /** Deliveries give way to the pages while the event loop is busy. */
+  private readonly pacer = new DeliveryPacer();
   /** Where the outbox messages of one signing go (see signedBody()). */
   private readonly prepared = new AsyncLocalStorage<unknown[]>();
 
@@ -599,10 +601,12 @@ export class FederationService implements OnModuleInit {
   }
 
   /**
-   * One delivery: the activity's signed body (made once per activity) POSTed to its inbox with
-   * this request's HTTP signature; a failure throws (the queue retries with backoff).
+   * One delivery, once the pacer gives it its turn: the activity's signed body (made once per
+   * activity) POSTed to its inbox with this request's HTTP signature; a failure throws (the queue
+   * retries with backoff).
    */
   private async deliver(deliveryId: string, lastAttempt: boolean): Promise<void> {
+    await this.pacer.turn();
     const row = await this.repo.claimDelivery(deliveryId, this.config.jobs.expireSeconds);
     if (!row) return;
     try {
@@ -942,43 +946,40 @@ interface Answer {
  * on a connection of its own, closed after it: an inbox gets one request per activity.
  */
 function postTo(target: CheckedTarget, headers: Record<string, string>, body: Buffer, timeoutMs: number): Promise<Answer> {
-  const pinned: LookupFunction = (_hostname, options, callback) => {
-    if ((options as { all?: boolean }).all)
-      (callback as unknown as (err: null, addresses: { address: string; family: number }[]) => void)(null, [
-        { address: target.address, family: target.family },
-      ]);
-    else callback(null, target.address, target.family);
-  };
   const client = target.url.protocol === 'https:' ? https : http;
   return new Promise<Answer>((resolve, reject) => {
-    const req = client.request(target.url, { method: 'POST', headers, lookup: pinned, agent: false, timeout: timeoutMs }, (res) => {
-      const status = res.statusCode ?? 0;
-      const answer = (text: string): Answer => {
-        const received = new Headers();
-        for (const [name, value] of Object.entries(res.headers)) if (value !== undefined) received.set(name, String(value));
-        return { status, statusText: res.statusMessage ?? '', location: res.headers.location ?? null, headers: received, text };
-      };
-      if (status >= 200 && status < 400) {
-        const done = () => resolve(answer(''));
-        res.resume();
+    const req = client.request(
+      target.url,
+      { method: 'POST', headers, lookup: lookupOf(target), agent: false, timeout: timeoutMs },
+      (res) => {
+        const status = res.statusCode ?? 0;
+        const answer = (text: string): Answer => {
+          const received = new Headers();
+          for (const [name, value] of Object.entries(res.headers)) if (value !== undefined) received.set(name, String(value));
+          return { status, statusText: res.statusMessage ?? '', location: res.headers.location ?? null, headers: received, text };
+        };
+        if (status >= 200 && status < 400) {
+          const done = () => resolve(answer(''));
+          res.resume();
+          res.on('end', done);
+          res.on('close', done);
+          res.on('error', done);
+          return;
+        }
+        const chunks: Buffer[] = [];
+        let size = 0;
+        const done = () => resolve(answer(Buffer.concat(chunks).toString('utf8')));
+        res.on('data', (chunk: Buffer) => {
+          if (size < ERROR_BODY_BYTES) chunks.push(chunk.subarray(0, ERROR_BODY_BYTES - size));
+          size += chunk.length;
+          // Enough read: the rest of a large error page is not kept.
+          if (size >= ERROR_BODY_BYTES) res.destroy();
+        });
         res.on('end', done);
         res.on('close', done);
         res.on('error', done);
-        return;
-      }
-      const chunks: Buffer[] = [];
-      let size = 0;
-      const done = () => resolve(answer(Buffer.concat(chunks).toString('utf8')));
-      res.on('data', (chunk: Buffer) => {
-        if (size < ERROR_BODY_BYTES) chunks.push(chunk.subarray(0, ERROR_BODY_BYTES - size));
-        size += chunk.length;
-        // Enough read: the rest of a large error page is not kept.
-        if (size >= ERROR_BODY_BYTES) res.destroy();
-      });
-      res.on('end', done);
-      res.on('close', done);
-      res.on('error', done);
-    });
+      },
+    );
     req.on('timeout', () => req.destroy(new Error(`No answer within ${Math.round(timeoutMs / 1000)} s.`)));
     req.on('error', reject);
     req.end(body);

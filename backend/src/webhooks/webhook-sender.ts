@@ -1,8 +1,7 @@
 import { createHmac } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
-import type { LookupFunction } from 'node:net';
-import { checkTarget, HostResolver, UnsafeTargetError } from './webhook-targets';
+import { checkTarget, HostResolver, lookupOf, UnsafeTargetError } from './webhook-targets';
 
 /** Characters of a receiver's answer kept in the delivery log. */
 export const RESPONSE_EXCERPT_CHARS = 500;
@@ -61,13 +60,6 @@ export async function sendWebhook(
     const retryable = error instanceof UnsafeTargetError && message.includes('could not be found');
     return { ok: false, retryable, statusCode: null, durationMs: elapsed(), responseExcerpt: null, error: message };
   }
-  const pinned: LookupFunction = (_hostname, lookupOptions, callback) => {
-    if ((lookupOptions as { all?: boolean }).all)
-      (callback as unknown as (err: null, addresses: { address: string; family: number }[]) => void)(null, [
-        { address: target.address, family: target.family },
-      ]);
-    else callback(null, target.address, target.family);
-  };
   const unixSeconds = Math.floor((options.now?.() ?? Date.now()) / 1000);
   const client = target.url.protocol === 'https:' ? https : http;
   return new Promise<AttemptResult>((resolve) => {
@@ -82,7 +74,7 @@ export async function sendWebhook(
       target.url,
       {
         method: 'POST',
-        lookup: pinned,
+        lookup: lookupOf(target),
         agent: false,
         headers: {
           'Content-Type': 'application/json',

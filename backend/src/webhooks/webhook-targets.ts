@@ -1,4 +1,5 @@
 import { lookup } from 'node:dns/promises';
+import type { LookupFunction } from 'node:net';
 import { BlockList, isIP } from 'node:net';
 
 /**
@@ -69,6 +70,21 @@ export interface CheckedTarget {
   url: URL;
   address: string;
   family: 4 | 6;
+}
+
+/**
+ * A DNS lookup that answers the checked address whatever it is asked: a request made with it
+ * connects to that very address (no second lookup a rebinding DNS server could answer
+ * differently), while its Host header and TLS name stay the URL's.
+ */
+export function lookupOf(target: CheckedTarget): LookupFunction {
+  return (_hostname, options, callback) => {
+    if ((options as { all?: boolean }).all)
+      (callback as unknown as (err: null, addresses: { address: string; family: number }[]) => void)(null, [
+        { address: target.address, family: target.family },
+      ]);
+    else callback(null, target.address, target.family);
+  };
 }
 
 /** Why a target was refused: the text the API and the delivery log show. */
