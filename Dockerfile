@@ -37,4 +37,4 @@ HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
   CMD ["node", "-e", "fetch('http://localhost:3000/api/v1/health').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # The same V8 heap cap as `npm start` (package.json): RSS stays near 250 MB under load; very
 # large sites can override the command with a higher --max-old-space-size.
-CMD ["node", "--max-old-space-size=256", "--max-semi-space-size=16", "dist/backend/src/main.js"]
+CMD ["node", "--max-old-space-size=256", "--max-semi-space-size=8", "dist/backend/src/main.js"]
