@@ -69,7 +69,12 @@ export interface ClaimedDelivery {
   /** The activity's JSON-LD, only while it has no signed body. */
   body: unknown;
   attempts: number;
-  /** The recipient's instance or the recipient is blocked (as isBlocked() says). */
+  /**
+   * The recipient's instance or the recipient is blocked: isBlocked()'s rule in SQL. Recipients
+   * are stored as URL hrefs (host lowercased and punycoded, default port dropped), so the text
+   * between `://` and the first `/` is URL.host, unless the URI carries a user name (`u@host`),
+   * which no actor id seen has.
+   */
   blocked: boolean;
 }
 
